@@ -1,0 +1,293 @@
+"""The adjoint of every built-in primitive, as a template (see `template.py`).
+
+Python operators are looked up through the ufunc they stand for (`a * b` is np.multiply).
+max/min (and np.maximum/np.minimum) split the gradient evenly between tied elements.
+"""
+import builtins
+import operator
+
+import numpy as np
+
+from . import runtime  # noqa: F401  (templates name it; the reverse transform emits it)
+from .template import adjoint, nondifferentiable
+
+
+def copy_value(a):
+    """The primitive behind a plain assignment `y = x`."""
+    return a
+
+
+# --- arithmetic -------------------------------------------------------------------------------
+
+@adjoint(np.add)
+def add(bz, z, x1, x2):
+    bx1 = runtime.unbroadcast(bz, x1)
+    bx2 = runtime.unbroadcast(bz, x2)
+
+
+@adjoint(np.subtract)
+def subtract(bz, z, x1, x2):
+    bx1 = runtime.unbroadcast(bz, x1)
+    bx2 = runtime.unbroadcast(-bz, x2)
+
+
+@adjoint(np.multiply)
+def multiply(bz, z, x1, x2):
+    bx1 = runtime.unbroadcast(bz * x2, x1)
+    bx2 = runtime.unbroadcast(bz * x1, x2)
+
+
+@adjoint(np.true_divide)
+def true_divide(bz, z, x1, x2):
+    bx1 = runtime.unbroadcast(bz / x2, x1)
+    bx2 = runtime.unbroadcast(-bz * z / x2, x2)
+
+
+@adjoint(np.power)
+def power(bz, z, x1, x2):
+    bx1 = runtime.unbroadcast(bz * x2 * x1 ** (x2 - 1), x1)
+    bx2 = runtime.unbroadcast(bz * z * np.log(x1), x2)
+
+
+@adjoint(np.matmul)
+def matmul(bz, z, x1, x2):
+    bx1 = runtime.matmul_grad(bz, x1, x2, 0)
+    bx2 = runtime.matmul_grad(bz, x1, x2, 1)
+
+
+@adjoint(np.negative)
+def negative(bz, z, x):
+    bx = -bz
+
+
+@adjoint(np.maximum)
+def maximum(bz, z, x1, x2):
+    bx1 = runtime.unbroadcast(runtime.winner_share(bz, x1, x2), x1)
+    bx2 = runtime.unbroadcast(runtime.winner_share(bz, x2, x1), x2)
+
+
+@adjoint(np.minimum)
+def minimum(bz, z, x1, x2):
+    bx1 = runtime.unbroadcast(runtime.winner_share(bz, x2, x1), x1)
+    bx2 = runtime.unbroadcast(runtime.winner_share(bz, x1, x2), x2)
+
+
+@adjoint(copy_value, np.copy)
+def copy_(bz, z, a):
+    ba = bz
+
+
+@adjoint(builtins.float)
+def float_(bz, z, x):
+    bx = bz
+
+
+# --- elementwise functions --------------------------------------------------------------------
+
+@adjoint(np.exp)
+def exp(bz, z, x):
+    bx = bz * z
+
+
+@adjoint(np.log)
+def log(bz, z, x):
+    bx = bz / x
+
+
+@adjoint(np.log1p)
+def log1p(bz, z, x):
+    bx = bz / (1 + x)
+
+
+@adjoint(np.expm1)
+def expm1(bz, z, x):
+    bx = bz * (z + 1)
+
+
+@adjoint(np.sqrt)
+def sqrt(bz, z, x):
+    bx = bz / (2 * z)
+
+
+@adjoint(np.square)
+def square(bz, z, x):
+    bx = bz * 2 * x
+
+
+@adjoint(np.sin)
+def sin(bz, z, x):
+    bx = bz * np.cos(x)
+
+
+@adjoint(np.cos)
+def cos(bz, z, x):
+    bx = -bz * np.sin(x)
+
+
+@adjoint(np.tan)
+def tan(bz, z, x):
+    bx = bz * (1 + z * z)
+
+
+@adjoint(np.tanh)
+def tanh(bz, z, x):
+    bx = bz * (1 - z * z)
+
+
+@adjoint(np.arctan)
+def arctan(bz, z, x):
+    bx = bz / (1 + x * x)
+
+
+@adjoint(np.sinh)
+def sinh(bz, z, x):
+    bx = bz * np.cosh(x)
+
+
+@adjoint(np.cosh)
+def cosh(bz, z, x):
+    bx = bz * np.sinh(x)
+
+
+@adjoint(np.abs)
+def abs_(bz, z, x):
+    bx = bz * np.sign(x)
+
+
+@adjoint(np.clip)
+def clip(bz, z, a, a_min, a_max):
+    ba = bz * ((a >= a_min) & (a <= a_max))
+    ba_min = runtime.unbroadcast(bz * (a < a_min), a_min)
+    ba_max = runtime.unbroadcast(bz * (a > a_max), a_max)
+
+
+@adjoint(np.where)
+def where(bz, z, condition, x, y):
+    bx = runtime.unbroadcast(np.where(condition, bz, 0), x)
+    by = runtime.unbroadcast(np.where(condition, 0, bz), y)
+
+
+# --- reductions -------------------------------------------------------------------------------
+
+@adjoint(np.sum)
+def sum_(bz, z, a, axis=None, dtype=None, keepdims=False):
+    ba = runtime.unreduce(bz, a, axis=axis, keepdims=keepdims)
+
+
+@adjoint(np.mean)
+def mean(bz, z, a, axis=None, dtype=None, keepdims=False):
+    ba = runtime.mean_grad(bz, a, axis=axis, keepdims=keepdims)
+
+
+@adjoint(np.var)
+def var(bz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
+    ba = runtime.var_grad(bz, a, axis=axis, ddof=ddof, keepdims=keepdims)
+
+
+@adjoint(np.std)
+def std(bz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
+    ba = runtime.var_grad(bz / (2 * z), a, axis=axis, ddof=ddof, keepdims=keepdims)
+
+
+@adjoint(np.max, np.amax, np.min, np.amin)
+def extremum(bz, z, a, axis=None, keepdims=False):
+    ba = runtime.extremum_grad(bz, z, a, axis=axis, keepdims=keepdims)
+
+
+@adjoint(np.prod)
+def prod(bz, z, a, axis=None, dtype=None, keepdims=False):
+    ba = runtime.prod_grad(bz, a, axis=axis, keepdims=keepdims)
+
+
+@adjoint(np.linalg.norm)
+def norm(bz, z, x, ord=None, axis=None, keepdims=False):
+    bx = runtime.norm_grad(bz, z, x, ord=ord, axis=axis, keepdims=keepdims)
+
+
+# --- products ---------------------------------------------------------------------------------
+
+@adjoint(np.dot)
+def dot(bz, z, a, b):
+    ba = runtime.dot_grad(bz, a, b, 0)
+    bb = runtime.dot_grad(bz, a, b, 1)
+
+
+@adjoint(np.tensordot)
+def tensordot(bz, z, a, b, axes=2):
+    ba = runtime.tensordot_grad(bz, a, b, axes, 0)
+    bb = runtime.tensordot_grad(bz, a, b, axes, 1)
+
+
+@adjoint(np.einsum)
+def einsum(bz, z, subscripts, *operands, optimize=False):
+    boperands[i] = runtime.einsum_grad(bz, subscripts, operands, i)
+
+
+@adjoint(np.outer)
+def outer(bz, z, a, b):
+    ba = runtime.outer_grad(bz, a, b, 0)
+    bb = runtime.outer_grad(bz, a, b, 1)
+
+
+# --- shape ------------------------------------------------------------------------------------
+
+@adjoint(np.transpose)
+def transpose(bz, z, a, axes=None):
+    ba = runtime.untranspose(bz, axes=axes)
+
+
+@adjoint(np.reshape)
+def reshape(bz, z, a, shape, order="C"):
+    ba = np.reshape(bz, np.shape(a))
+
+
+@adjoint(np.ravel)
+def ravel(bz, z, a, order="C"):
+    ba = np.reshape(bz, np.shape(a))
+
+
+@adjoint(np.squeeze)
+def squeeze(bz, z, a, axis=None):
+    ba = np.reshape(bz, np.shape(a))
+
+
+@adjoint(np.expand_dims)
+def expand_dims(bz, z, a, axis):
+    ba = np.reshape(bz, np.shape(a))
+
+
+@adjoint(np.broadcast_to)
+def broadcast_to(bz, z, array, shape):
+    barray = runtime.unbroadcast(bz, array)
+
+
+@adjoint(np.concatenate)
+def concatenate(bz, z, arrays, axis=0):
+    barrays[i] = runtime.unconcatenate(bz, arrays, i, axis=axis)
+
+
+@adjoint(np.stack)
+def stack(bz, z, arrays, axis=0):
+    barrays[i] = runtime.unstack(bz, i, axis=axis)
+
+
+@adjoint(np.split)
+def split(bz, z, ary, indices_or_sections, axis=0):
+    bary = runtime.split_grad(bz, z, axis=axis)
+
+
+@adjoint(operator.getitem)
+def getitem(bz, z, a, b):
+    ba = runtime.getitem_grad(bz, a, b)
+
+
+nondifferentiable(
+    np.sign, np.floor, np.ceil, np.round, np.rint, np.trunc, np.fix,
+    np.argmax, np.argmin, np.argsort, np.nonzero, np.shape, np.ndim, np.size,
+    np.zeros_like, np.ones_like, np.empty_like, np.full_like, np.zeros, np.ones, np.empty,
+    np.full, np.arange, np.linspace, np.eye, np.identity,
+    np.isnan, np.isinf, np.isfinite, np.greater, np.greater_equal, np.less, np.less_equal,
+    np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not, np.any, np.all,
+    builtins.len, builtins.int, builtins.bool, builtins.range, builtins.isinstance,
+    runtime.grad_seed,
+)

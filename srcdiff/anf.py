@@ -1,0 +1,585 @@
+"""Stage 2: activity analysis and normalisation to ANF (`ir` statements).
+
+Nested differentiable expressions are flattened into one operation per statement
+(`np.sum(np.exp(x) * y)` becomes `_t0 = np.exp(x); _t1 = _t0 * y; ...`). Expressions that
+carry no gradient (shapes, comparisons, constants) stay inline. In straight-line code at the
+top of the function a reassigned variable gets a versioned name (`x`, `x_1`), so the reverse
+sweep can read every value it needs without saving it.
+"""
+import copy
+
+import gast
+import numpy as np
+
+from . import ir
+from .errors import NoAdjointError, SrcdiffError, UnsupportedError
+from .parse import MISSING, spelling
+from .template import ADJOINTS, NONDIFFERENTIABLE
+from . import adjoints
+
+BINOPS = {gast.Add: np.add, gast.Sub: np.subtract, gast.Mult: np.multiply,
+          gast.Div: np.true_divide, gast.Pow: np.power, gast.MatMult: np.matmul}
+METHODS = {"sum": np.sum, "mean": np.mean, "var": np.var, "std": np.std, "max": np.max,
+           "min": np.min, "prod": np.prod, "reshape": np.reshape, "transpose": np.transpose,
+           "dot": np.dot, "squeeze": np.squeeze, "clip": np.clip, "ravel": np.ravel,
+           "flatten": np.ravel, "copy": np.copy}
+VARARG_METHODS = {"reshape", "transpose"}
+NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all", "tolist"}
+NONDIFF_ATTRS = {"shape", "ndim", "dtype", "size"}
+
+_UNSUPPORTED = {
+    gast.Try: ("try/except", "handle errors outside the differentiated function"),
+    gast.With: ("with blocks", "move the context manager outside the differentiated function"),
+    gast.Global: ("global statements", "pass the value in as an argument"),
+    gast.Nonlocal: ("nonlocal statements", "pass the value in as an argument"),
+    gast.FunctionDef: ("nested function definitions", "define helpers at module level"),
+    gast.AsyncFunctionDef: ("nested function definitions", "define helpers at module level"),
+    gast.ClassDef: ("class definitions", "define classes at module level"),
+    gast.Import: ("imports inside the function", "import at module level"),
+    gast.ImportFrom: ("imports inside the function", "import at module level"),
+    gast.Delete: ("del statements", "drop the del; names go out of scope at return"),
+}
+
+
+def _nondifferentiable(obj):
+    try:
+        return obj in NONDIFFERENTIABLE
+    except TypeError:
+        return False
+
+
+class Normalizer:
+    def __init__(self, parsed, wrt_names):
+        self.p = parsed
+        node = parsed.node
+        if node.args.vararg or node.args.kwarg:
+            raise UnsupportedError("*args and **kwargs parameters are not supported",
+                                   parsed.location(node), "name each parameter")
+        self.params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+        self.used = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)} | set(self.params)
+        self.active = self._activity(set(wrt_names))
+        self.versions = {p: p for p in self.params}
+        self.depth = 0
+        self.counters = {}
+
+    # --- activity -------------------------------------------------------------------------
+
+    def _activity(self, active):
+        """Names that may carry a gradient (flow-insensitive, to a fixed point)."""
+        while True:
+            before = len(active)
+            for stmt in gast.walk(self.p.node):
+                if isinstance(stmt, gast.Assign) and self._is_active(stmt.value, active):
+                    for target in stmt.targets:
+                        active |= _target_names(target)
+                elif isinstance(stmt, gast.AugAssign) and self._is_active(stmt.value, active):
+                    active |= _target_names(stmt.target)
+                elif isinstance(stmt, gast.For):
+                    for target, source in _loop_pairs(stmt):
+                        if source is not None and self._is_active(source, active):
+                            active |= _target_names(target)
+            if len(active) == before:
+                return active
+
+    def _is_active(self, node, active=None):
+        active = self.active if active is None else active
+        act = lambda n: self._is_active(n, active)  # noqa: E731
+        if isinstance(node, gast.Name):
+            return node.id in active
+        if isinstance(node, (gast.Constant, gast.Compare, gast.BoolOp, gast.Lambda,
+                             gast.JoinedStr, gast.ListComp, gast.GeneratorExp)):
+            return False
+        if isinstance(node, gast.UnaryOp):
+            return not isinstance(node.op, (gast.Not, gast.Invert)) and act(node.operand)
+        if isinstance(node, gast.Attribute):
+            return node.attr not in NONDIFF_ATTRS and act(node.value)
+        if isinstance(node, gast.Subscript):
+            return act(node.value)
+        if isinstance(node, gast.Call):
+            obj = self.p.resolve(node.func)
+            operands = list(node.args) + [k.value for k in node.keywords]
+            if obj is MISSING and isinstance(node.func, gast.Attribute):
+                if node.func.attr in NONDIFF_METHODS:
+                    return False
+                operands.append(node.func.value)
+            elif _nondifferentiable(obj):
+                return False
+            return any(act(a) for a in operands)
+        return any(act(child) for child in gast.iter_child_nodes(node))
+
+    # --- names ----------------------------------------------------------------------------
+
+    def fresh(self, prefix):
+        while True:
+            n = self.counters.get(prefix, 0)
+            self.counters[prefix] = n + 1
+            candidate = f"{prefix}{n}"
+            if candidate not in self.used:
+                self.used.add(candidate)
+                return candidate
+
+    def store(self, original):
+        """The name an assignment to `original` writes (a new version in straight-line code)."""
+        current = self.versions.get(original)
+        if current is not None and self.depth == 0:
+            n = 1
+            while f"{original}_{n}" in self.used:
+                n += 1
+            current = f"{original}_{n}"
+            self.used.add(current)
+        current = current or original
+        self.versions[original] = current
+        if original in self.active:
+            self.active.add(current)
+        return current
+
+    def rename(self, node):
+        """A copy of an expression with every read name mapped to its current version."""
+        node = copy.deepcopy(node)
+        for n in gast.walk(node):
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load):
+                n.id = self.versions.get(n.id, n.id)
+        return node
+
+    # --- statements -----------------------------------------------------------------------
+
+    def run(self):
+        body = self.block(self.p.node.body, top=True)
+        return ir.Function(self.p.node.name, self.p.node.args, body, self.params, self.active)
+
+    def block(self, stmts, top=False):
+        out = []
+        for i, stmt in enumerate(stmts):
+            if top and i == 0 and isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant):
+                continue  # docstring
+            if isinstance(stmt, gast.Return) and not (top and i == len(stmts) - 1):
+                raise UnsupportedError("an early return is not supported yet",
+                                       self.p.location(stmt),
+                                       "assign the result to a variable and return it once, "
+                                       "at the end of the function")
+            self.statement(stmt, out)
+        return out
+
+    def statement(self, stmt, out):
+        loc = self.p.location(stmt)
+        kind = type(stmt)
+        if kind in _UNSUPPORTED:
+            what, hint = _UNSUPPORTED[kind]
+            raise UnsupportedError(f"{what} cannot be differentiated", loc, hint)
+        if isinstance(stmt, gast.Assign):
+            self.assign_statement(stmt, loc, out)
+        elif isinstance(stmt, gast.AugAssign):
+            value = gast.BinOp(left=_as_load(stmt.target), op=stmt.op, right=stmt.value)
+            self.assign_statement(gast.Assign(targets=[stmt.target], value=value,
+                                              type_comment=None), loc, out)
+        elif isinstance(stmt, gast.AnnAssign) and stmt.value is not None:
+            self.assign_statement(gast.Assign(targets=[stmt.target], value=stmt.value,
+                                              type_comment=None), loc, out)
+        elif isinstance(stmt, gast.Return):
+            self.return_statement(stmt, loc, out)
+        elif isinstance(stmt, gast.If):
+            self.if_statement(stmt, loc, out)
+        elif isinstance(stmt, gast.For):
+            self.for_statement(stmt, loc, out)
+        elif isinstance(stmt, gast.While):
+            self.while_statement(stmt, loc, out)
+        elif isinstance(stmt, gast.Pass):
+            pass
+        elif isinstance(stmt, (gast.Assert, gast.Raise)):
+            out.append(ir.Statement(self.rename(stmt), loc))
+        elif isinstance(stmt, gast.Expr):
+            if isinstance(stmt.value, (gast.Yield, gast.YieldFrom, gast.Await)):
+                raise UnsupportedError("generators and coroutines cannot be differentiated", loc,
+                                       "return an array instead of yielding values")
+            if isinstance(stmt.value, gast.Constant):
+                return
+            if self._is_active(stmt.value):
+                raise UnsupportedError(
+                    "a bare expression on a differentiated value has no effect on the result "
+                    "or mutates it in place, which srcdiff cannot differentiate", loc,
+                    "assign the result to a variable")
+            out.append(ir.Statement(self.rename(stmt), loc))
+        elif isinstance(stmt, (gast.Break, gast.Continue)):
+            raise UnsupportedError(f"{kind.__name__.lower()} is not supported yet", loc,
+                                   "express the loop's end through its condition or bounds")
+        else:
+            raise UnsupportedError(f"{kind.__name__} statements cannot be differentiated", loc)
+
+    def assign_statement(self, stmt, loc, out):
+        if len(stmt.targets) > 1:  # a = b = value
+            first = stmt.targets[0]
+            self.assign_statement(gast.Assign(targets=[first], value=stmt.value,
+                                              type_comment=None), loc, out)
+            for other in stmt.targets[1:]:
+                self.assign_statement(gast.Assign(targets=[other], value=_as_load(first),
+                                                  type_comment=None), loc, out)
+            return
+        target, value = stmt.targets[0], stmt.value
+        active = self._is_active(value)
+        if isinstance(target, gast.Name):
+            if not active:
+                value = self.rename(value)
+                out.append(ir.Assign([self.store(target.id)], value, loc))
+                return
+            self.active_value(value, loc, out, target=target.id)
+        elif isinstance(target, (gast.Tuple, gast.List)) and all(
+                isinstance(e, gast.Name) for e in target.elts):
+            self.unpack(target, value, active, loc, out)
+        elif isinstance(target, gast.Subscript):
+            if self._is_active(target.value) or active:
+                raise UnsupportedError("assignment into an element of a differentiated array is "
+                                       "not supported yet", loc,
+                                       "build the array with np.concatenate/np.stack or np.where")
+            out.append(ir.Statement(self.rename(gast.Assign(targets=[target], value=value,
+                                                            type_comment=None)), loc))
+        else:
+            raise UnsupportedError(f"assignment to {gast.unparse(target)!r} is not supported",
+                                   loc, "assign to plain names")
+
+    def unpack(self, target, value, active, loc, out):
+        names = [e.id for e in target.elts]
+        if isinstance(value, (gast.Tuple, gast.List)) and len(value.elts) == len(names):
+            atoms, overwritten = [], {self.versions.get(n, n) for n in names}
+            for element in value.elts:  # read everything before writing anything (a, b = b, a)
+                atom = self.atom(element, loc, out) if self._is_active(element) \
+                    else self.rename(element)
+                if isinstance(atom, gast.Name) and atom.id in overwritten:
+                    held = self.fresh("_t")
+                    self.emit_copy(held, atom, loc, out)
+                    atom = ir.name(held)
+                atoms.append(atom)
+            for n, atom in zip(names, atoms):
+                if isinstance(atom, gast.Name) and atom.id in self.active:
+                    self.emit_copy(self.store(n), atom, loc, out)
+                else:
+                    out.append(ir.Assign([self.store(n)], atom, loc))
+            return
+        if not active:
+            value = self.rename(value)
+            out.append(ir.Assign([self.store(n) for n in names], value, loc, unpack=True))
+            return
+        call = self.call_parts(value, loc, out) if isinstance(value, gast.Call) else None
+        if call is None or call[0] is not ADJOINTS[np.split]:
+            raise UnsupportedError("unpacking a differentiated value is only supported for "
+                                   "np.split and tuple literals", loc,
+                                   "index the pieces instead (a = v[0])")
+        template, forward, bound = call
+        out.append(ir.Assign([self.store(n) for n in names], forward, loc, template, bound,
+                             unpack=True))
+
+    def return_statement(self, stmt, loc, out):
+        if stmt.value is None or not self._is_active(stmt.value):
+            value = self.rename(stmt.value) if stmt.value is not None else ir.const(None)
+            out.append(ir.Return(value, loc, active=False))
+            return
+        if isinstance(stmt.value, gast.Tuple):
+            raise UnsupportedError("returning a tuple of differentiated values is not "
+                                   "supported yet", loc, "return one array")
+        atom = self.atom(stmt.value, loc, out)
+        out.append(ir.Return(atom, loc))
+
+    def if_statement(self, stmt, loc, out):
+        test = self.fresh("_cond")
+        out.append(ir.Assign([test], self.rename(stmt.test), loc))
+        self.depth += 1
+        body, orelse = self.block(stmt.body), self.block(stmt.orelse)
+        self.depth -= 1
+        out.append(ir.If(test, body, orelse, loc))
+
+    def for_statement(self, stmt, loc, out):
+        if stmt.orelse:
+            raise UnsupportedError("for ... else is not supported", loc, "use a flag variable")
+        pairs = _loop_pairs(stmt)
+        self.depth += 1
+        prologue = []
+        if pairs is None:
+            raise UnsupportedError("this loop target cannot be differentiated", loc,
+                                   "loop over range(...), an array, zip(...) or enumerate(...)")
+        iterated = [source for _, source in pairs if source is not None]
+        is_range = (isinstance(stmt.iter, gast.Call) and self.p.resolve(stmt.iter.func) is range)
+        assigned_in_body = {n for s in stmt.body for n in _stored(s)}
+        if is_range and len(pairs) == 1 and isinstance(stmt.target, gast.Name):
+            iterable = self.rename(stmt.iter)
+            if ir.names_in(stmt.iter) & assigned_in_body:
+                self.depth -= 1
+                held = self.fresh("_range")
+                out.append(ir.Assign([held], iterable, loc))
+                self.depth += 1
+                iterable = ir.name(held)
+            target = self.store(stmt.target.id)
+        elif len(pairs) == 1 and not self._is_active(stmt.iter):
+            self.depth -= 1
+            held = self.fresh("_seq")
+            out.append(ir.Assign([held], ir.call("list", self.rename(stmt.iter)), loc))
+            self.depth += 1
+            iterable, target = ir.name(held), self.store(stmt.target.id)
+        else:
+            self.depth -= 1
+            sources = []
+            for source in iterated:
+                atom = self.atom(source, loc, out) if self._is_active(source) \
+                    else self.rename(source)
+                if not isinstance(atom, gast.Name):
+                    held = self.fresh("_seq")
+                    out.append(ir.Assign([held], atom, loc))
+                    atom = ir.name(held)
+                sources.append(atom)
+            self.depth += 1
+            lengths = [ir.call("len", s) for s in sources]
+            iterable = ir.call("range", lengths[0] if len(lengths) == 1 else ir.call("min", *lengths))
+            index_target = next((t for t, s in pairs if s is None), None)
+            target = self.store(index_target.id) if index_target is not None else self.fresh("_i")
+            sources = iter(sources)
+            for element, source in pairs:
+                if source is None:
+                    continue
+                seq = next(sources)
+                element_value = gast.Subscript(value=seq, slice=ir.name(target), ctx=gast.Load())
+                self.assign_statement(gast.Assign(targets=[element], value=element_value,
+                                                  type_comment=None), loc, prologue)
+        body = prologue + self.block(stmt.body)
+        self.depth -= 1
+        out.append(ir.For(target, iterable, body, loc))
+
+    def while_statement(self, stmt, loc, out):
+        if stmt.orelse:
+            raise UnsupportedError("while ... else is not supported", loc, "use a flag variable")
+        self.depth += 1
+        test = self.rename(stmt.test)
+        body = self.block(stmt.body)
+        self.depth -= 1
+        out.append(ir.While(test, body, loc, self.fresh("_n")))
+
+    # --- expressions ----------------------------------------------------------------------
+
+    def emit_copy(self, target, source, loc, out):
+        out.append(ir.Assign([target], source, loc, ADJOINTS[adjoints.copy_value],
+                             {"a": source}))
+
+    def atom(self, node, loc, out):
+        """A name or inactive expression with the value of `node`, emitting statements for it."""
+        if not self._is_active(node):
+            node = self.rename(node)
+            if _is_simple(node):
+                return node
+            held = self.fresh("_t")
+            out.append(ir.Assign([held], node, loc))
+            return ir.name(held)
+        if isinstance(node, gast.Name):
+            return ir.name(self.versions.get(node.id, node.id))
+        return ir.name(self.active_value(node, loc, out))
+
+    def active_value(self, node, loc, out, target=None):
+        """Emit the operation computing active `node` into `target` (or a temporary)."""
+        if isinstance(node, gast.Name):
+            source = self.atom(node, loc, out)
+            name = self.store(target) if target else self.fresh("_t")
+            self.active.add(name)
+            self.emit_copy(name, source, loc, out)
+            return name
+        if isinstance(node, gast.BinOp):
+            primal = BINOPS.get(type(node.op))
+            if primal is None:
+                raise NoAdjointError(f"the operator {_op_symbol(node.op)} has no gradient", loc,
+                                     "rewrite it with differentiable operations")
+            left, right = self.atom(node.left, loc, out), self.atom(node.right, loc, out)
+            forward = gast.BinOp(left=left, op=node.op, right=right)
+            template, bound = ADJOINTS[primal], {"x1": left, "x2": right}
+        elif isinstance(node, gast.UnaryOp):
+            operand = self.atom(node.operand, loc, out)
+            if isinstance(node.op, gast.UAdd):
+                forward, template, bound = operand, ADJOINTS[adjoints.copy_value], {"a": operand}
+            else:
+                forward = gast.UnaryOp(op=node.op, operand=operand)
+                template, bound = ADJOINTS[np.negative], {"x": operand}
+        elif isinstance(node, gast.Call):
+            template, forward, bound = self.call_parts(node, loc, out)
+        elif isinstance(node, gast.Attribute) and node.attr == "T":
+            operand = self.atom(node.value, loc, out)
+            forward = gast.Attribute(value=operand, attr="T", ctx=gast.Load())
+            template, bound = ADJOINTS[np.transpose], {"a": operand}
+        elif isinstance(node, gast.Subscript):
+            value = self.atom(node.value, loc, out)
+            index = self.rename(node.slice)
+            if not _is_simple(index):
+                held = self.fresh("_idx")
+                out.append(ir.Assign([held], index, loc))
+                index = ir.name(held)
+            forward = gast.Subscript(value=value, slice=index, ctx=gast.Load())
+            template, bound = ADJOINTS[adjoints.operator.getitem], {"a": value,
+                                                                    "b": _index_expr(index)}
+        elif isinstance(node, gast.IfExp):
+            raise UnsupportedError("a conditional expression on differentiated values is not "
+                                   "supported", loc, "use np.where(...) or an if statement")
+        elif isinstance(node, (gast.List, gast.Tuple, gast.Dict)):
+            raise UnsupportedError("containers of differentiated values are only supported as "
+                                   "arguments (np.stack([a, b]))", loc,
+                                   "pass the list directly to np.stack/np.concatenate")
+        else:
+            raise UnsupportedError(f"{type(node).__name__} expressions on differentiated values "
+                                   "are not supported", loc)
+        operands = ir.names_in(forward)
+        name = self.store(target) if target else self.fresh("_t")
+        self.active.add(name)
+        if name in operands:  # x = x * y: write a temporary first, so both values stay readable
+            held = self.fresh("_t")
+            self.active.add(held)
+            out.append(ir.Assign([held], forward, loc, template, bound))
+            self.emit_copy(name, ir.name(held), loc, out)
+        else:
+            out.append(ir.Assign([name], forward, loc, template, bound))
+        return name
+
+    def call_parts(self, node, loc, out):
+        """(template, forward expression, bound arguments) for an active call."""
+        func = node.func
+        obj = self.p.resolve(func)
+        args = list(node.args)
+        if obj is MISSING and isinstance(func, gast.Attribute) and func.attr in METHODS:
+            receiver = self.atom(func.value, loc, out)
+            primal = METHODS[func.attr]
+            call_args = [self.argument(a, loc, out) for a in args]
+            keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
+            forward = gast.Call(func=gast.Attribute(value=receiver, attr=func.attr,
+                                                    ctx=gast.Load()),
+                                args=call_args,
+                                keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+            if func.attr in VARARG_METHODS and len(call_args) > 1:
+                call_args = [gast.Tuple(elts=call_args, ctx=gast.Load())]
+            return ADJOINTS[primal], forward, self.bind(ADJOINTS[primal], [receiver] + call_args,
+                                                        keywords, node, loc)
+        if obj is MISSING:
+            what = gast.unparse(func)
+            raise NoAdjointError(f"cannot differentiate through {what}(...)", loc,
+                                 f"srcdiff does not know what {what!r} is; call a numpy function "
+                                 "or one with a registered adjoint")
+        template = _lookup(obj)
+        if template is None:
+            what = _qualified(obj)
+            if callable(obj) and hasattr(obj, "__code__"):
+                raise UnsupportedError(f"calls to the Python function {what} are not "
+                                       "differentiated yet", loc,
+                                       "inline its body, or register an adjoint for it with "
+                                       f"@srcdiff.adjoint({getattr(obj, '__name__', what)})")
+            raise NoAdjointError(f"no adjoint is registered for {what}", loc,
+                                 f"register one with @srcdiff.adjoint({_short(obj, func)}) "
+                                 "(see the README's custom adjoints section)")
+        if any(isinstance(a, gast.Starred) for a in args) or any(k.arg is None
+                                                               for k in node.keywords):
+            raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
+                                   loc, "pass arguments one by one")
+        call_args = [self.argument(a, loc, out) for a in args]
+        keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
+        spelled = spelling(obj)
+        forward = gast.Call(func=ir.attr(*spelled.split(".")) if spelled else self.rename(func),
+                            args=call_args,
+                            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+        return template, forward, self.bind(template, call_args, keywords, node, loc)
+
+    def argument(self, node, loc, out):
+        if isinstance(node, (gast.List, gast.Tuple)) and self._is_active(node):
+            return type(node)(elts=[self.atom(e, loc, out) for e in node.elts], ctx=gast.Load())
+        return self.atom(node, loc, out)
+
+    def bind(self, template, args, keywords, node, loc):
+        try:
+            bound = template.bind(args, keywords)
+        except TypeError as exc:
+            raise SrcdiffError(f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
+                               f"its adjoint: {exc}", loc) from None
+        for param, rule in template.rules.items():
+            value = bound.get(param)
+            if rule.index is not None and value is not None and \
+                    not isinstance(value, (gast.List, gast.Tuple)):
+                if self._is_active(value):
+                    raise UnsupportedError(f"{gast.unparse(node.func)} needs a list literal of "
+                                           "arrays to be differentiated", loc,
+                                           "write the list out: np.stack([a, b, c])")
+        for param, value in bound.items():
+            if param not in template.rules and self._is_active(value):
+                raise NoAdjointError(f"{gast.unparse(node.func)} has no gradient with respect "
+                                     f"to its argument {param!r}", loc,
+                                     f"make {param!r} a constant")
+        return bound
+
+
+def _lookup(obj):
+    try:
+        return ADJOINTS.get(obj)
+    except TypeError:
+        return None
+
+
+def _qualified(obj):
+    module = getattr(obj, "__module__", None) or ""
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or repr(obj)
+    if isinstance(obj, np.ufunc):
+        module = "numpy"
+    return f"{module}.{name}" if module and module != "builtins" else name
+
+
+def _short(obj, func):
+    return spelling(obj) or gast.unparse(func)
+
+
+def _op_symbol(op):
+    return {gast.FloorDiv: "//", gast.Mod: "%", gast.LShift: "<<", gast.RShift: ">>",
+            gast.BitAnd: "&", gast.BitOr: "|", gast.BitXor: "^"}.get(type(op), type(op).__name__)
+
+
+def _as_load(target):
+    node = copy.deepcopy(target)
+    for n in gast.walk(node):
+        if hasattr(n, "ctx"):
+            n.ctx = gast.Load()
+    return node
+
+
+def _target_names(target):
+    if isinstance(target, gast.Subscript):
+        return _target_names(target.value)
+    return {n.id for n in gast.walk(target) if isinstance(n, gast.Name)}
+
+
+def _stored(stmt):
+    return {n.id for n in gast.walk(stmt) if isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Store)}
+
+
+def _loop_pairs(stmt):
+    """(target, iterated sequence) pairs of a for loop; the sequence is None for an index."""
+    it, target = stmt.iter, stmt.target
+    if isinstance(it, gast.Call) and isinstance(it.func, gast.Name) and not it.keywords:
+        if it.func.id == "enumerate" and len(it.args) == 1 and isinstance(target, gast.Tuple) \
+                and len(target.elts) == 2:
+            return [(target.elts[0], None), (target.elts[1], it.args[0])]
+        if it.func.id == "zip" and isinstance(target, gast.Tuple) \
+                and len(target.elts) == len(it.args):
+            return list(zip(target.elts, it.args))
+    if isinstance(target, gast.Name):
+        return [(target, it)]
+    return None
+
+
+def _is_simple(node):
+    """Cheap, side-effect-free expressions that may be repeated in the adjoint."""
+    if isinstance(node, (gast.Name, gast.Constant)):
+        return True
+    if isinstance(node, (gast.Tuple, gast.List)):
+        return all(_is_simple(e) for e in node.elts)
+    if isinstance(node, gast.Slice):
+        return all(p is None or _is_simple(p) for p in (node.lower, node.upper, node.step))
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        return _is_simple(node.operand)
+    if isinstance(node, gast.Attribute):
+        return _is_simple(node.value)
+    return False
+
+
+def _index_expr(index):
+    """An index as an expression the adjoint can pass on: slices go through np.s_."""
+    if any(isinstance(n, gast.Slice) for n in gast.walk(index)):
+        return gast.Subscript(value=ir.attr("np", "s_"), slice=copy.deepcopy(index),
+                              ctx=gast.Load())
+    return copy.deepcopy(index)
+

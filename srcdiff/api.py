@@ -1,0 +1,139 @@
+"""The public API: grad, value_and_grad, vjp."""
+import inspect
+import linecache
+import os
+import sys
+
+import numpy as np
+
+from . import cache
+from .errors import ArgumentError, Location, SrcdiffError
+from .transform import derive
+
+
+def _caller():
+    """The location of the user's code that called into srcdiff."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame = sys._getframe(1)
+    while frame is not None and os.path.dirname(os.path.abspath(
+            frame.f_code.co_filename)) == package:
+        frame = frame.f_back
+    if frame is None:
+        return None
+    filename, lineno = frame.f_code.co_filename, frame.f_lineno
+    return Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
+
+
+def _normalize_wrt(wrt):
+    if isinstance(wrt, (int, np.integer)) and not isinstance(wrt, bool):
+        return (int(wrt),), True
+    if isinstance(wrt, (tuple, list)) and wrt and all(
+            isinstance(w, (int, np.integer)) and not isinstance(w, bool) for w in wrt):
+        return tuple(int(w) for w in wrt), False
+    raise ArgumentError(f"wrt must be an int or a non-empty tuple of ints, not {wrt!r}",
+                        hint="wrt=0 differentiates with respect to the first argument")
+
+
+class Derivative:
+    """A differentiated function: call it like the original; `.source` is the emitted code."""
+
+    def __init__(self, fun, wrt=0, mode="grad", **options):
+        self.fun = fun
+        self._bound = getattr(fun, "__self__", None) if inspect.ismethod(fun) else None
+        target = fun.__func__ if inspect.ismethod(fun) else fun
+        shift = 1 if self._bound is not None else 0
+        try:
+            self.wrt, self._single = _normalize_wrt(wrt)
+            self._positions = tuple(w + shift for w in self.wrt)
+            self._emitted = derive(target, self._positions, mode, **options)
+        except SrcdiffError as exc:
+            if exc.location is not None:
+                raise
+            raise type(exc)(exc.message, _caller(), exc.hint) from None
+        self._call = self._emitted.function
+        self._mode = mode
+        self.__name__ = self._emitted.meta["name"]
+        self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
+        self.__doc__ = f"{'Gradient' if mode == 'grad' else 'VJP'} of {fun.__qualname__}."
+
+    @property
+    def source(self):
+        return self._emitted.source
+
+    def _check(self, args, offset):
+        for position, name in zip(self._positions, self._emitted.meta["params"]):
+            if position + offset >= len(args):
+                continue
+            value = args[position + offset]
+            kind = np.asarray(value).dtype.kind if not isinstance(value, float) else "f"
+            if kind not in "fc":
+                where = Location(*self._emitted.meta["def"])
+                raise ArgumentError(
+                    f"argument {name!r} is {type(value).__name__} with dtype "
+                    f"{np.asarray(value).dtype}, which cannot be differentiated", where,
+                    "pass a float or a float array, or leave it out of wrt")
+
+    def __call__(self, *args, **kwargs):
+        offset = 1 if self._mode == "vjp" else 0
+        if self._bound is not None:
+            args = args[:offset] + (self._bound,) + args[offset:]
+        self._check(args, offset)
+        try:
+            result = self._call(*args, **kwargs)
+        except ArgumentError as exc:
+            if exc.location is None:
+                raise ArgumentError(exc.message, Location(*self._emitted.meta["return"]),
+                                    exc.hint) from None
+            raise
+        if self._single or len(self.wrt) > 1:
+            return result
+        if self._emitted.meta.get("preserve_result"):
+            return (result[0],), result[1]
+        return (result,)
+
+    def __repr__(self):
+        return f"<srcdiff {self._mode} of {self.fun.__qualname__} wrt={self.wrt}>"
+
+
+def grad(fun=None, wrt=0, preserve_result=False, optimized=True):
+    """The gradient of scalar-valued `fun` with respect to argument(s) `wrt`.
+
+    Usable as `grad(f)`, `@grad` and `@grad(wrt=1)`. With a tuple `wrt` it returns a tuple of
+    gradients; with `preserve_result=True` it returns `(gradient, value)`."""
+    if fun is None:
+        return lambda f: grad(f, wrt=wrt, preserve_result=preserve_result, optimized=optimized)
+    return Derivative(fun, wrt, "grad", preserve_result=preserve_result, optimized=optimized)
+
+
+def value_and_grad(fun, wrt=0, optimized=True):
+    """`value_and_grad(f)(*args)` returns `(f(*args), gradient)` from one forward sweep."""
+    derivative = grad(fun, wrt=wrt, preserve_result=True, optimized=optimized)
+
+    def value_and_gradient(*args, **kwargs):
+        gradient, value = derivative(*args, **kwargs)
+        return value, gradient
+
+    value_and_gradient.source = derivative.source
+    return value_and_gradient
+
+
+def vjp(fun, wrt=0, optimized=True):
+    """`vjp(f)(*args)` returns `(f(*args), pullback)`; `pullback(cotangent)` is the
+    vector-Jacobian product. The pullback reruns the forward sweep of the emitted code."""
+    derivative = Derivative(fun, wrt, "vjp", optimized=optimized)
+
+    def forward(*args, **kwargs):
+        out = fun(*args, **kwargs)
+        return out, lambda cotangent: derivative(cotangent, *args, **kwargs)
+
+    forward.source = derivative.source
+    return forward
+
+
+def config(cache=None):
+    """Process-wide settings: `config(cache=False)` turns the on-disk cache off."""
+    if cache is not None:
+        _cache_settings["cache"] = bool(cache)
+
+
+_cache_settings = cache.settings

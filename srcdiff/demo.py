@@ -1,0 +1,47 @@
+"""The demo: differentiate a small numpy model, print the emitted gradient, check it."""
+import numpy as np
+
+import srcdiff as nf
+
+
+def logistic_loss(w, x, y):
+    """Mean logistic loss of a linear classifier with an L2 penalty."""
+    logits = x @ w
+    p = 1 / (1 + np.exp(-logits))
+    nll = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
+    return nll + 0.01 * np.sum(w ** 2)
+
+
+def finite_difference(f, args, wrt=0, eps=1e-6):
+    """Central differences of scalar f with respect to args[wrt], in float64."""
+    args = list(args)
+    x = np.array(args[wrt], dtype=np.float64)
+    grad = np.zeros_like(x)
+    for index in np.ndindex(x.shape):
+        for sign in (1, -1):
+            shifted = x.copy()
+            shifted[index] += sign * eps
+            args[wrt] = shifted
+            grad[index] += sign * f(*args) / (2 * eps)
+    return grad
+
+
+def main(out=print):
+    import inspect
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(32, 5))
+    y = (x[:, 0] - x[:, 1] > 0).astype(np.float64)
+    w = rng.normal(size=5) * 0.1
+    out("The function:\n")
+    out(inspect.getsource(logistic_loss))
+    dloss = nf.grad(logistic_loss)
+    out("Its gradient, as emitted by srcdiff:\n")
+    out(dloss.source)
+    ours = dloss(w, x, y)
+    theirs = finite_difference(logistic_loss, (w, x, y))
+    error = np.max(np.abs(ours - theirs))
+    out(f"srcdiff gradient:    {np.array2string(ours, precision=6)}")
+    out(f"finite differences:  {np.array2string(theirs, precision=6)}")
+    out(f"max abs difference:  {error:.2e}  ({'OK' if error < 1e-6 else 'MISMATCH'})")
+    return 0 if error < 1e-6 else 1

@@ -1,0 +1,106 @@
+"""The normalised program the transforms work on, and small gast node builders.
+
+After ANF every statement is one of the classes below; every operand of a differentiable
+operation is a name or an inactive (non-differentiable) expression.
+"""
+from dataclasses import dataclass, field
+
+import gast
+
+from .errors import Location
+
+
+@dataclass
+class Assign:
+    """`targets = value`; `template` is None when the value carries no gradient."""
+
+    targets: list
+    value: gast.expr
+    loc: Location
+    template: object = None
+    bound: dict = None
+    unpack: bool = False
+
+
+@dataclass
+class If:
+    test: str  # a variable holding the recorded condition
+    body: list
+    orelse: list
+    loc: Location
+
+
+@dataclass
+class For:
+    target: str
+    iter: gast.expr  # a range(...) call or a name holding a range or list
+    body: list
+    loc: Location
+
+
+@dataclass
+class While:
+    test: gast.expr
+    body: list
+    loc: Location
+    counter: str
+
+
+@dataclass
+class Return:
+    value: gast.expr
+    loc: Location
+    active: bool = True
+
+
+@dataclass
+class Statement:
+    """A statement kept as written in the forward sweep only (assert, raise, a bare call)."""
+
+    node: gast.stmt
+    loc: Location
+
+
+@dataclass
+class Function:
+    name: str
+    args: gast.arguments
+    body: list
+    params: list
+    active: set = field(default_factory=set)
+
+
+def name(id_, store=False):
+    return gast.Name(id=id_, ctx=gast.Store() if store else gast.Load(), annotation=None,
+                     type_comment=None)
+
+
+def const(value):
+    return gast.Constant(value=value, kind=None)
+
+
+def attr(value, *names):
+    node = name(value) if isinstance(value, str) else value
+    for n in names:
+        node = gast.Attribute(value=node, attr=n, ctx=gast.Load())
+    return node
+
+
+def call(func, *args, **keywords):
+    func = attr(*func.split(".")) if isinstance(func, str) else func
+    return gast.Call(func=func, args=list(args),
+                     keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+
+
+def assign(target, value):
+    target = name(target, store=True) if isinstance(target, str) else target
+    return gast.Assign(targets=[target], value=value, type_comment=None)
+
+
+def expr_stmt(value):
+    return gast.Expr(value=value)
+
+
+def names_in(node, ctx=gast.Load):
+    """The ids of the names read (or stored, with ctx=gast.Store) anywhere below `node`."""
+    return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, ctx)}

@@ -1,0 +1,98 @@
+"""Stage 1: read a function's source with gast and resolve the names it uses."""
+import builtins
+import inspect
+import linecache
+import textwrap
+
+import gast
+import numpy as np
+
+from .errors import Location, SrcdiffError, UnsupportedError
+
+MISSING = object()
+
+
+class ParsedFunction:
+    """A function's gast tree (line numbers as in its file) and the namespace it runs in."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.filename, self.node, self.source = _read(fn)
+        self.namespace = dict(fn.__globals__)
+        self.namespace.update(inspect.getclosurevars(fn).nonlocals)
+        self.local_names = {a.id for a in gast.walk(self.node.args) if isinstance(a, gast.Name)}
+        self.local_names |= {n.id for n in gast.walk(self.node)
+                             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+
+    def location(self, node):
+        lineno = getattr(node, "lineno", None) or self.node.lineno
+        return Location(self.filename, lineno, linecache.getline(self.filename, lineno).rstrip()
+                        or self._line(lineno))
+
+    def _line(self, lineno):
+        lines = self.source.splitlines()
+        index = lineno - self.node.lineno + len(self.node.decorator_list or [])
+        return lines[index] if 0 <= index < len(lines) else ""
+
+    def resolve(self, node):
+        """The object an expression like `np.linalg.norm` names, or MISSING for a local value."""
+        chain = []
+        while isinstance(node, gast.Attribute):
+            chain.append(node.attr)
+            node = node.value
+        if not isinstance(node, gast.Name) or node.id in self.local_names:
+            return MISSING
+        obj = self.namespace.get(node.id, getattr(builtins, node.id, MISSING))
+        for attr in reversed(chain):
+            obj = getattr(obj, attr, MISSING)
+        return obj
+
+
+def check_function(fn):
+    """Raise the error for anything that is not a plain Python function with source."""
+    _read(fn, parse=False)
+
+
+def _read(fn, parse=True):
+    name = getattr(fn, "__name__", repr(fn))
+    if not inspect.isfunction(fn):
+        raise SrcdiffError(f"{name!r} is not a Python function with source code",
+                           hint="srcdiff differentiates functions written in Python (def ...); "
+                                "for a builtin or numpy function, register an adjoint with "
+                                "@srcdiff.adjoint instead")
+    filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    first = fn.__code__.co_firstlineno
+    where = Location(filename, first, linecache.getline(filename, first).rstrip())
+    if fn.__name__ == "<lambda>":
+        raise UnsupportedError("lambdas cannot be differentiated", where,
+                               "define the function with def")
+    try:
+        lines, start = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as exc:
+        raise SrcdiffError(f"the source of {name!r} is not available ({exc})", where,
+                           "define the function in a .py file so its source can be read") from None
+    if not parse:
+        return None
+    source = textwrap.dedent("".join(lines))
+    tree = gast.parse(source)
+    node = tree.body[0]
+    if not isinstance(node, gast.FunctionDef):
+        raise UnsupportedError(f"{name!r} is not defined by a plain def", where,
+                               "async functions and other callables are not supported")
+    gast.increment_lineno(tree, max(start, 1) - 1)
+    return filename, node, source
+
+
+def spelling(obj):
+    """The canonical source text for a numpy function or builtin in emitted code, or None."""
+    name = getattr(obj, "__name__", None)
+    if name is None:
+        return None
+    for prefix, module in (("np", np), ("np.linalg", np.linalg)):
+        if getattr(module, name, None) is obj:
+            return f"{prefix}.{name}"
+    if getattr(builtins, name, None) is obj:
+        return name
+    return None
+
+

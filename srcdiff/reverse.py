@@ -1,0 +1,353 @@
+"""Stage 3: reverse mode. Emit a forward sweep, then the adjoint sweep in reverse order.
+
+The adjoint sweep walks the program backwards and, at each point, every value it reads holds
+what it held at the same point of the forward sweep. Straight-line code gets that for free from
+versioned names (see anf.py); a variable overwritten inside a loop or a branch is saved on its
+own stack, only if the adjoint sweep reads it:
+
+* a value computed once per iteration and read only later in the same block is pushed right
+  after it is computed and popped at the start of that block's reversed run;
+* any other overwritten value is pushed just before it is overwritten and popped right after
+  the adjoint of the overwriting statement, restoring it.
+
+The adjoint `bx` of a variable is *live* once something has contributed to it: its first
+contribution assigns it (`bx = ...`), later ones accumulate (`bx = bx + ...`). The statement
+that defines `x` consumes `bx`. Where control flow merges, adjoints live on one path only are
+zero-initialised on the other.
+"""
+import copy
+
+import gast
+
+from . import ir
+from .template import ADJOINTS
+
+NONE, AFTER, BEFORE = "none", "after", "before"
+
+
+class _Site:
+    """Where a statement stands: its pre-order number, its (block, index) path and the loops
+    around it, outermost first."""
+
+    def __init__(self, stmt, order, path, loops):
+        self.stmt, self.order, self.path, self.loops = stmt, order, path, loops
+
+
+class Reverse:
+    """Builds the gast FunctionDef of the gradient of an `ir.Function`."""
+
+    def __init__(self, fn, wrt, *, vjp=False, preserve_result=False, func_name=None):
+        self.fn, self.wrt, self.vjp, self.preserve_result = fn, wrt, vjp, preserve_result
+        self.func_name = func_name or f"d{fn.name}"
+        self.ret = fn.body[-1] if fn.body and isinstance(fn.body[-1], ir.Return) else None
+        self.sites, self.reads, self.order = {}, {}, 0
+        self._scan(fn.body, [], [])
+        self.primal = set(self.sites) | set(self.reads) | set(fn.params)
+        self.taken = set(self.primal)
+        self.adjoint_names, self.stack_names = {}, {}
+        self.strategy = {}
+        self.needs_init = {}
+
+    # --- analysis -------------------------------------------------------------------------
+
+    def _scan(self, block, path, loops):
+        for index, stmt in enumerate(block):
+            here = path + [(id(block), index)]
+            self.order += 1
+            site = _Site(stmt, self.order, here, list(loops))
+            stmt._site = site
+            if isinstance(stmt, ir.Assign):
+                self._read(ir.names_in(stmt.value), site)
+                for target in stmt.targets:
+                    self.sites.setdefault(target, []).append(site)
+            elif isinstance(stmt, ir.If):
+                self._read({stmt.test}, site)
+                self._scan(stmt.body, here, loops)
+                self._scan(stmt.orelse, here, loops)
+            elif isinstance(stmt, ir.For):
+                self._read(ir.names_in(stmt.iter), site)
+                self.sites.setdefault(stmt.target, []).append(site)
+                self._scan(stmt.body, here, loops + [stmt])
+            elif isinstance(stmt, ir.While):
+                self._read(ir.names_in(stmt.test), site)
+                self._scan(stmt.body, here, loops + [stmt])
+                self.sites.setdefault(stmt.counter, []).append(site)
+                # the reversed loop reads the counter right after the loop
+                after = _Site(stmt, site.order, path + [(id(block), index + 0.5)], list(loops))
+                self._read({stmt.counter}, after)
+            elif isinstance(stmt, ir.Return):
+                self._read(ir.names_in(stmt.value), site)
+            elif isinstance(stmt, ir.Statement):
+                self._read(ir.names_in(stmt.node), site)
+
+    def _read(self, names, site):
+        for n in names:
+            self.reads.setdefault(n, []).append(site)
+
+    def _decide(self, var, site, needed):
+        """How the forward sweep saves `var` at assignment `site` (NONE, AFTER or BEFORE)."""
+        if var not in needed or isinstance(site.stmt, ir.For):
+            return NONE  # a loop target is set again by the reversed loop itself
+        others = [s for s in self.sites[var] if s is not site]
+        if not site.loops:
+            if len(site.path) == 1:
+                return NONE
+            overwrites = var in self.fn.params or any(_precedes(s, site) for s in others)
+            return BEFORE if overwrites else NONE
+        outer = site.loops[0]
+        block, index = site.path[-1]
+        prefix = site.path[:-1]
+
+        def later_sibling(read):
+            if read.path[:len(prefix)] != prefix or len(read.path) <= len(prefix):
+                return False
+            rblock, rindex = read.path[len(prefix)]
+            return rblock == block and rindex > index
+
+        reads = self.reads.get(var, [])
+        inside = [r for r in reads if outer in r.loops]
+        if not inside and not any(r.order < outer._site.order for r in reads):
+            return NONE  # read only after the loop, where it holds its final value
+        if not others and all(later_sibling(r) for r in inside):
+            return AFTER
+        defined_before = var in self.fn.params or any(
+            s.order < outer._site.order for s in others)
+        if not defined_before:
+            self.needs_init.setdefault(id(outer), set()).add(var)
+        return BEFORE
+
+    def _plan(self, needed):
+        self.strategy, self.needs_init = {}, {}
+        for var, sites in self.sites.items():
+            for site in sites:
+                self.strategy[(var, site.order)] = self._decide(var, site, needed)
+
+    def _saved(self, var, stmt, kind):
+        return self.strategy.get((var, stmt._site.order)) == kind
+
+    # --- names ----------------------------------------------------------------------------
+
+    def _fresh(self, base, table):
+        if base[0] not in table:
+            candidate = base[1]
+            while candidate in self.taken:
+                candidate = "_" + candidate if not candidate.startswith("b_") else candidate + "_"
+            self.taken.add(candidate)
+            table[base[0]] = candidate
+        return table[base[0]]
+
+    def bname(self, var):
+        return self._fresh((var, "b" + var), self.adjoint_names)
+
+    def stack(self, var):
+        return self._fresh((var, "_stack" + (var if var.startswith("_") else "_" + var)),
+                           self.stack_names)
+
+    # --- building -------------------------------------------------------------------------
+
+    def build(self):
+        self._plan(set())
+        first = self._function()
+        needed = {n for n in ir.names_in(gast.Module(body=first.body[self._sweep_start:],
+                                                     type_ignores=[]))
+                  if n in self.primal}
+        self._plan(needed)
+        return self._function()
+
+    def _function(self):
+        fn = self.fn
+        self._stack_inits = {}
+        forward = self.forward_block(fn.body[:-1] if self.ret else fn.body)
+        body = []
+        ret = self.ret
+        live = set()
+        adjoint = []
+        if ret is not None and ret.active:
+            out = ret.value.id
+            seed = ir.name(self.bname(out)) if self.vjp else ir.call("runtime.grad_seed",
+                                                                    ir.name(out))
+            if not self.vjp:
+                adjoint.append(ir.assign(self.bname(out), seed))
+            live = {out}
+        result = ret.value if ret is not None else ir.const(None)
+        if self.preserve_result and isinstance(result, gast.Name) and any(
+                self.strategy.get((result.id, s.order), NONE) != NONE
+                for s in self.sites.get(result.id, [])):
+            held = self._fresh(("<result>", "result"), {})
+            forward.append(ir.assign(held, result))
+            result = ir.name(held)
+        self._sweep_start = None
+        adjoint += self.reverse_block(fn.body[:-1] if self.ret else fn.body, live)
+        grads = [ir.call("runtime.as_grad", ir.name(self.bname(w)) if w in live else ir.const(0.0),
+                         ir.name(w)) for w in self.wrt]
+        value = grads[0] if len(grads) == 1 else gast.Tuple(elts=grads, ctx=gast.Load())
+        if self.preserve_result:
+            value = gast.Tuple(elts=[value, result], ctx=gast.Load())
+        inits = [ir.assign(s, gast.List(elts=[], ctx=gast.Load()))
+                 for s in self._stack_inits.values()]
+        body = inits + forward
+        self._sweep_start = len(body)
+        body += adjoint + [gast.Return(value=value)]
+        args = _copy_args(fn.args)
+        if self.vjp:
+            out = ret.value.id if ret is not None and ret.active else "_"
+            args.args.insert(0, ir.name(self.bname(out) if ret is not None and ret.active
+                                        else "b_out", store=False))
+            args.args[0].ctx = gast.Param()
+        return gast.FunctionDef(name=self.func_name, args=args, body=body, decorator_list=[],
+                                returns=None, type_comment=None, type_params=[])
+
+    # --- forward sweep --------------------------------------------------------------------
+
+    def _push(self, var):
+        stack = self.stack(var)
+        self._stack_inits[var] = stack
+        return ir.expr_stmt(ir.call(ir.attr(stack, "append"), ir.name(var)))
+
+    def _pop(self, var):
+        return ir.assign(var, ir.call(ir.attr(self.stack(var), "pop")))
+
+    def forward_block(self, block):
+        out = []
+        for stmt in block:
+            if isinstance(stmt, ir.Assign):
+                out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, BEFORE)]
+                target = stmt.targets[0] if not stmt.unpack else gast.Tuple(
+                    elts=[ir.name(t, store=True) for t in stmt.targets], ctx=gast.Store())
+                out.append(ir.assign(target, stmt.value))
+                out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, AFTER)]
+            elif isinstance(stmt, ir.If):
+                out.append(gast.If(test=ir.name(stmt.test), body=self.forward_block(stmt.body)
+                                   or [gast.Pass()], orelse=self.forward_block(stmt.orelse)))
+            elif isinstance(stmt, ir.For):
+                out += [ir.assign(v, ir.const(None))
+                        for v in sorted(self.needs_init.get(id(stmt), ()))]
+                out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
+                                    body=self.forward_block(stmt.body) or [gast.Pass()],
+                                    orelse=[], type_comment=None))
+            elif isinstance(stmt, ir.While):
+                out += [ir.assign(v, ir.const(None))
+                        for v in sorted(self.needs_init.get(id(stmt), ()))]
+                out.append(ir.assign(stmt.counter, ir.const(0)))
+                step = ir.assign(stmt.counter, gast.BinOp(left=ir.name(stmt.counter),
+                                                          op=gast.Add(), right=ir.const(1)))
+                out.append(gast.While(test=stmt.test, body=[step] + self.forward_block(stmt.body),
+                                      orelse=[]))
+                if self._saved(stmt.counter, stmt, AFTER):
+                    out.append(self._push(stmt.counter))
+            elif isinstance(stmt, ir.Statement):
+                out.append(stmt.node)
+        return out
+
+    # --- adjoint sweep --------------------------------------------------------------------
+
+    def reverse_block(self, block, live):
+        """The reversed code of `block`; `live` is updated in place."""
+        pops = []
+        for stmt in reversed(block):
+            targets = [stmt.counter] if isinstance(stmt, ir.While) else getattr(
+                stmt, "targets", [])
+            pops += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
+        out = list(pops)
+        for stmt in reversed(block):
+            if isinstance(stmt, ir.Assign):
+                out += self.reverse_assign(stmt, live)
+                out += [self._pop(t) for t in reversed(stmt.targets)
+                        if self._saved(t, stmt, BEFORE)]
+            elif isinstance(stmt, ir.If):
+                out += self.reverse_if(stmt, live)
+            elif isinstance(stmt, ir.For):
+                out += self.reverse_loop(stmt, stmt.body, live, stmt.target, ir.call(
+                    "reversed", stmt.iter))
+            elif isinstance(stmt, ir.While):
+                out += self.reverse_loop(stmt, stmt.body, live, "_", ir.call(
+                    "range", ir.name(stmt.counter)))
+        return out
+
+    def reverse_assign(self, stmt, live):
+        if stmt.template is None or not any(t in live for t in stmt.targets):
+            return []
+        template = stmt.template
+        if stmt.unpack:
+            output = gast.List(elts=[ir.name(t) for t in stmt.targets], ctx=gast.Load())
+            adjoint = gast.List(elts=[ir.name(self.bname(t)) if t in live else ir.const(None)
+                                      for t in stmt.targets], ctx=gast.Load())
+        else:
+            output, adjoint = ir.name(stmt.targets[0]), ir.name(self.bname(stmt.targets[0]))
+        live.difference_update(stmt.targets)
+        out = []
+        for param, rule in template.rules.items():
+            value = stmt.bound.get(param)
+            if value is None:
+                continue
+            if rule.index is None:
+                elements = [(None, value)]
+            else:
+                elements = list(enumerate(value.elts))
+            for element, atom in elements:
+                if not (isinstance(atom, gast.Name) and atom.id in self.fn.active):
+                    continue
+                expr = template.instantiate(rule, stmt.bound, output, adjoint, element)
+                out.append(self.accumulate(atom.id, expr, live))
+        return out
+
+    def accumulate(self, var, expr, live):
+        b = self.bname(var)
+        if var in live:
+            expr = gast.BinOp(left=ir.name(b), op=gast.Add(), right=expr)
+        live.add(var)
+        return ir.assign(b, expr)
+
+    def _zeros_like(self, var, from_adjoint):
+        source = self.bname(var) if from_adjoint else var
+        return ir.assign(self.bname(var), ir.call("np.zeros_like", ir.name(source)))
+
+    def reverse_if(self, stmt, live):
+        live_in = set(live)
+        branches = []
+        for block in (stmt.body, stmt.orelse):
+            branch_live = set(live_in)
+            branches.append((self.reverse_block(block, branch_live), branch_live))
+        merged = set().union(*(b for _, b in branches))
+        code = []
+        for branch, branch_live in branches:
+            code.append(branch + [self._zeros_like(v, v in live_in)
+                                  for v in sorted(merged - branch_live)])
+        live.clear()
+        live.update(merged)
+        if not code[0] and not code[1]:
+            return []
+        return [gast.If(test=ir.name(stmt.test), body=code[0] or [gast.Pass()],
+                        orelse=code[1])]
+
+    def reverse_loop(self, stmt, body, live, target, iterable):
+        entry = set(live)
+        while True:
+            exit_ = set(entry)
+            code = self.reverse_block(body, exit_)
+            if exit_ <= entry:
+                break
+            entry |= exit_
+        if not code:
+            return []
+        before = [self._zeros_like(v, False) for v in sorted(entry - live)]
+        reset = [self._zeros_like(v, True) for v in sorted(entry - exit_)]
+        live.update(entry)
+        return before + [gast.For(target=ir.name(target, store=True), iter=iterable,
+                                  body=code + reset, orelse=[], type_comment=None)]
+
+
+def _precedes(first, second):
+    """Whether `first` can run before `second`: earlier, and not in another branch of an if."""
+    if first.order >= second.order:
+        return False
+    for (block_a, index_a), (block_b, index_b) in zip(first.path, second.path):
+        if block_a != block_b:
+            return False
+        if index_a != index_b:
+            return True
+    return True
+
+
+def _copy_args(args):
+    return copy.deepcopy(args)

@@ -1,0 +1,289 @@
+"""The small runtime that emitted gradient code calls; it never imports the transformer.
+
+Every helper takes adjoints (`g`, `bz`) and primal values and returns a new array:
+adjoint arrays are never written in place, because two adjoints may share one buffer.
+"""
+import string
+
+import numpy as np
+
+from .errors import ArgumentError
+
+
+def grad_seed(z):
+    """The adjoint of a scalar output: ones in its dtype. `grad` of a non-scalar is an error."""
+    if isinstance(z, float):
+        return 1.0
+    if np.ndim(z) != 0:
+        raise ArgumentError(
+            f"grad needs a scalar output, but the function returned shape {np.shape(z)}",
+            hint="reduce it first (np.sum, np.mean) or use srcdiff.vjp for non-scalar outputs",
+        )
+    return np.ones_like(z)
+
+
+def as_grad(g, x):
+    """Give a gradient the shape and float dtype of the argument it belongs to."""
+    if isinstance(x, float):
+        return float(np.sum(g)) if np.ndim(g) else float(g)
+    g = np.asarray(g)
+    if g.shape != np.shape(x):
+        g = unbroadcast(g, x)
+        if g.shape != np.shape(x):
+            g = np.broadcast_to(g, np.shape(x))
+    dtype = getattr(x, "dtype", None)
+    if dtype is not None and dtype.kind in "fc" and g.dtype != dtype:
+        g = g.astype(dtype)
+    if not g.flags.writeable:
+        g = g.copy()
+    return g
+
+
+def unbroadcast(g, x):
+    """Sum `g` over the axes along which `x` was broadcast, giving `x`'s shape."""
+    shape = np.shape(x)
+    if np.shape(g) == shape:
+        return g
+    g = np.asarray(g)
+    extra = g.ndim - len(shape)
+    if extra > 0:
+        g = g.sum(axis=tuple(range(extra)))
+    stretched = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
+    if stretched:
+        g = g.sum(axis=stretched, keepdims=True)
+    if g.shape != shape:
+        g = np.broadcast_to(g, shape)
+    return g
+
+
+def _normalize_axes(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (int, np.integer)):
+        axis = (axis,)
+    return tuple(sorted(int(a) % ndim for a in axis)) if ndim else ()
+
+
+def _keepdims_shape(x, axis):
+    shape = list(np.shape(x))
+    for a in _normalize_axes(axis, len(shape)):
+        shape[a] = 1
+    return tuple(shape)
+
+
+def unreduce(g, x, axis=None, keepdims=False):
+    """Adjoint of a sum: spread `g` back over the reduced axes of `x`."""
+    g = np.asarray(g)
+    if not keepdims:
+        g = g.reshape(_keepdims_shape(x, axis))
+    return np.broadcast_to(g, np.shape(x)).copy()
+
+
+def count(x, axis=None):
+    """How many elements a reduction over `axis` combines."""
+    shape = np.shape(x)
+    return int(np.prod([shape[a] for a in _normalize_axes(axis, len(shape))]))
+
+
+def mean_grad(g, x, axis=None, keepdims=False):
+    return unreduce(g, x, axis, keepdims) / count(x, axis)
+
+
+def var_grad(g, x, axis=None, ddof=0, keepdims=False):
+    centred = x - np.mean(x, axis=axis, keepdims=True)
+    return unreduce(g, x, axis, keepdims) * centred * (2.0 / (count(x, axis) - ddof))
+
+
+def extremum_grad(g, z, x, axis=None, keepdims=False):
+    """Adjoint of max/min: the gradient is split evenly between tied extreme elements."""
+    hits = x == unreduce(z, x, axis, keepdims)
+    ties = np.sum(hits, axis=axis, keepdims=True)
+    return unreduce(g, x, axis, keepdims) * hits / ties
+
+
+def winner_share(g, x, other):
+    """The part of np.maximum(x, other)'s adjoint that goes to `x`: all of it where x wins,
+    half where they tie."""
+    return np.where(x > other, g, np.where(x == other, g / 2, 0))
+
+
+def prod_grad(g, x, axis=None, keepdims=False):
+    """Adjoint of prod as the product of all other elements (exact with zeros in `x`)."""
+    x = np.asarray(x)
+    axes = _normalize_axes(axis, x.ndim)
+    kept = [a for a in range(x.ndim) if a not in axes]
+    moved = np.transpose(x, kept + list(axes))
+    flat = moved.reshape(moved.shape[: len(kept)] + (-1,))
+    ones = np.ones_like(flat[..., :1])
+    before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
+    after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
+    others = (before * after).reshape(moved.shape)
+    others = np.transpose(others, np.argsort(kept + list(axes)))
+    return unreduce(g, x, axis, keepdims) * others
+
+
+def norm_grad(g, z, x, ord=None, axis=None, keepdims=False):
+    """Adjoint of np.linalg.norm for the 2-/Frobenius norm (ord None, 2 on vectors, 'fro')
+    and the 1-norm of vectors."""
+    vector = axis is not None and np.ndim(axis) == 0 or axis is None and np.ndim(x) == 1
+    if ord is None or ord == "fro" or (ord == 2 and vector):
+        zs = unreduce(z, x, axis, keepdims)
+        safe = np.where(zs == 0, 1, zs)
+        return unreduce(g, x, axis, keepdims) * np.where(zs == 0, 0, x / safe)
+    if ord == 1 and vector:
+        return unreduce(g, x, axis, keepdims) * np.sign(x)
+    raise ArgumentError(f"srcdiff has no gradient for np.linalg.norm with ord={ord!r} here",
+                        hint="use ord=None (2-norm/Frobenius) or ord=1 on vectors")
+
+
+def _promote(a, b):
+    """matmul's 1-D rules: a vector is a row on the left and a column on the right."""
+    a, b = np.asarray(a), np.asarray(b)
+    return (a[None, :] if a.ndim == 1 else a), (b[:, None] if b.ndim == 1 else b)
+
+
+def matmul_grad(g, a, b, wrt):
+    """Adjoint of a @ b with respect to operand `wrt` (0 or 1), batched and broadcast."""
+    if np.ndim(a) == 1 and np.ndim(b) == 1:
+        return g * (b if wrt == 0 else a)
+    a2, b2 = _promote(a, b)
+    g = np.asarray(g)
+    if np.ndim(a) == 1:
+        g = np.expand_dims(g, -2)
+    if np.ndim(b) == 1:
+        g = np.expand_dims(g, -1)
+    if wrt == 0:
+        da = g @ np.swapaxes(b2, -1, -2)
+        da = unbroadcast(da, a2)
+        return da.reshape(np.shape(a))
+    db = np.swapaxes(a2, -1, -2) @ g
+    db = unbroadcast(db, b2)
+    return db.reshape(np.shape(b))
+
+
+def _einsum_parts(subscripts, operands):
+    subscripts = subscripts.replace(" ", "")
+    if "." in subscripts:
+        raise ArgumentError("srcdiff's einsum gradient does not support '...' yet",
+                            hint="write the axes out explicitly")
+    if "->" in subscripts:
+        inputs, output = subscripts.split("->")
+    else:
+        inputs = subscripts
+        letters = inputs.replace(",", "")
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    return inputs.split(","), output
+
+
+def einsum_grad(g, subscripts, operands, wrt):
+    """Adjoint of np.einsum with respect to operand number `wrt`."""
+    inputs, output = _einsum_parts(subscripts, operands)
+    target = inputs[wrt]
+    if len(set(target)) != len(target):
+        raise ArgumentError("srcdiff's einsum gradient does not support repeated indices "
+                            f"within one operand ({target!r})")
+    others = [s for k, s in enumerate(inputs) if k != wrt]
+    other_ops = [op for k, op in enumerate(operands) if k != wrt]
+    available = set(output).union(*others)
+    present = "".join(c for c in target if c in available)
+    grad = np.einsum(",".join([output] + others) + "->" + present, g, *other_ops, optimize=True)
+    if present != target:
+        shape = np.shape(operands[wrt])
+        grad = grad.reshape([shape[i] if c in available else 1 for i, c in enumerate(target)])
+        grad = np.broadcast_to(grad, shape).copy()
+    return grad
+
+
+def _tensordot_subscripts(a, b, axes):
+    if isinstance(axes, (int, np.integer)):
+        axes_a = list(range(np.ndim(a) - axes, np.ndim(a)))
+        axes_b = list(range(axes))
+    else:
+        axes_a, axes_b = ([ax] if np.ndim(ax) == 0 else list(ax) for ax in axes)
+    axes_a = [ax % np.ndim(a) for ax in axes_a]
+    axes_b = [ax % np.ndim(b) for ax in axes_b]
+    letters = iter(string.ascii_letters)
+    sa = [next(letters) for _ in range(np.ndim(a))]
+    sb = [next(letters) for _ in range(np.ndim(b))]
+    for ia, ib in zip(axes_a, axes_b):
+        sb[ib] = sa[ia]
+    out = [c for i, c in enumerate(sa) if i not in axes_a] + [
+        c for i, c in enumerate(sb) if i not in axes_b]
+    return "".join(sa) + "," + "".join(sb) + "->" + "".join(out)
+
+
+def tensordot_grad(g, a, b, axes, wrt):
+    return einsum_grad(g, _tensordot_subscripts(a, b, axes), (a, b), wrt)
+
+
+def dot_grad(g, a, b, wrt):
+    """Adjoint of np.dot: a scalar product, matmul for <= 2-D, tensordot otherwise."""
+    if np.ndim(a) == 0 or np.ndim(b) == 0:
+        other = b if wrt == 0 else a
+        return unbroadcast(g * other, a if wrt == 0 else b)
+    if np.ndim(a) <= 2 and np.ndim(b) <= 2:
+        return matmul_grad(g, a, b, wrt)
+    axes = ([-1], [-2 if np.ndim(b) > 1 else 0])
+    return tensordot_grad(g, a, b, axes, wrt)
+
+
+def outer_grad(g, a, b, wrt):
+    if wrt == 0:
+        return (g @ np.ravel(b)).reshape(np.shape(a))
+    return (np.ravel(a) @ g).reshape(np.shape(b))
+
+
+def untranspose(g, axes=None):
+    return np.transpose(g) if axes is None else np.transpose(g, np.argsort(axes))
+
+
+def unconcatenate(g, arrays, index, axis=0):
+    """The piece of `g` that came from arrays[index] in np.concatenate(arrays, axis)."""
+    if axis is None:
+        sizes = [np.size(a) for a in arrays]
+        start = sum(sizes[:index])
+        return np.ravel(g)[start:start + sizes[index]].reshape(np.shape(arrays[index]))
+    sizes = [np.shape(a)[axis] for a in arrays]
+    start = sum(sizes[:index])
+    window = [slice(None)] * np.ndim(g)
+    window[axis] = slice(start, start + sizes[index])
+    return g[tuple(window)]
+
+
+def unstack(g, index, axis=0):
+    return np.take(g, index, axis=axis)
+
+
+def split_grad(gs, outputs, axis=0):
+    """Adjoint of np.split: pieces whose adjoint is None contribute zeros."""
+    pieces = [np.zeros_like(z) if g is None else g for g, z in zip(gs, outputs)]
+    return np.concatenate(pieces, axis=axis)
+
+
+def getitem_grad(g, x, index):
+    """Adjoint of x[index]: zeros of x's shape with `g` scattered (and summed) into place."""
+    if isinstance(x, (list, tuple)):
+        out = [np.zeros_like(e) for e in x]
+        out[index] = g
+        return out
+    out = np.zeros(np.shape(x), dtype=np.result_type(g, x))
+    return _scatter_add(out, index, g)
+
+
+def add_at(bx, index, g):
+    """bx with `g` added at `index`, as a new array."""
+    return _scatter_add(np.array(bx, copy=True), index, g)
+
+
+def _is_basic(index):
+    items = index if isinstance(index, tuple) else (index,)
+    return all(i is None or i is Ellipsis or isinstance(i, (int, np.integer, slice))
+               for i in items)
+
+
+def _scatter_add(out, index, g):
+    if _is_basic(index):
+        out[index] += g
+    else:
+        np.add.at(out, index, g)
+    return out

@@ -1,0 +1,246 @@
+"""Adjoint templates: Python functions whose bodies *are* the adjoint, as in Tangent.
+
+A template for a primitive `f(x, y, axis=None)` reads
+
+    @adjoint(f)
+    def f_adjoint(bz, z, x, y, axis=None):
+        bx = <expression of bz, z, x, y, axis>
+        by = ...
+
+`bz` is the adjoint of the output `z`. When the reverse transform meets `out = f(a, b)` it binds
+the template's parameters to the call's arguments and substitutes names into each expression.
+A parameter that takes a sequence (`*arrays`, or a list literal at the call site) is written with
+an element index: `barrays[i] = ... i ...` gives one contribution per element.
+An optional parameter left out at the call site drops out of every keyword argument it feeds,
+so `np.sum(x)` yields `runtime.unreduce(bz, x)` rather than `..., axis=None, keepdims=False)`.
+"""
+import builtins
+import copy
+import hashlib
+import inspect
+import textwrap
+
+import gast
+import numpy as np
+
+from .errors import Location, TemplateError
+
+ADJOINTS = {}
+NONDIFFERENTIABLE = set()
+_TEMPLATE_GLOBALS = {"np", "runtime"}
+_registry_token = None
+
+
+class Rule:
+    """One adjoint expression: the contribution to parameter `param` (per element if `index`)."""
+
+    def __init__(self, param, expr, index):
+        self.param, self.expr, self.index = param, expr, index
+
+
+class Template:
+    def __init__(self, primal, fn):
+        self.primal = primal
+        filename = inspect.getsourcefile(fn) or "<template>"
+        first = fn.__code__.co_firstlineno
+        source = textwrap.dedent(inspect.getsource(fn))
+        self.source = source
+        node = gast.parse(source).body[0]
+        gast.increment_lineno(node, first - 1)
+        lines = source.splitlines()
+
+        def where(n):
+            line = lines[n.lineno - first] if 0 <= n.lineno - first < len(lines) else ""
+            return Location(filename, n.lineno, line)
+
+        sig = inspect.signature(fn)
+        params = list(sig.parameters.values())
+        if len(params) < 2:
+            raise TemplateError("an adjoint template starts with the output's adjoint and the "
+                                "output, e.g. def f_adjoint(bz, z, x)", where(node))
+        self.adjoint_param, self.output_param = params[0].name, params[1].name
+        self.signature = sig.replace(parameters=params[2:])
+        self.params = [p.name for p in params[2:]]
+        self.sequence_params = {p.name for p in params[2:] if p.kind is p.VAR_POSITIONAL}
+        _check_arity(primal, self.signature, where(node))
+
+        self.rules = {}
+        for stmt in node.body:
+            if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant):
+                continue  # docstring
+            rule = self._parse_rule(stmt, where(stmt))
+            if rule.param in self.rules:
+                raise TemplateError(f"two adjoint expressions for parameter {rule.param!r}",
+                                    where(stmt))
+            self.rules[rule.param] = rule
+
+    def _parse_rule(self, stmt, loc):
+        shape_hint = "each statement must read `b<param> = expr` or `b<param>[i] = expr`"
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1):
+            raise TemplateError("unexpected statement in an adjoint template", loc, shape_hint)
+        target, index = stmt.targets[0], None
+        if isinstance(target, gast.Subscript):
+            if not isinstance(target.slice, gast.Name):
+                raise TemplateError("an element rule is indexed by a plain name", loc, shape_hint)
+            index, target = target.slice.id, target.value
+        if not (isinstance(target, gast.Name) and target.id.startswith("b")
+                and target.id[1:] in self.params):
+            raise TemplateError(
+                f"adjoint target {gast.unparse(stmt.targets[0])!r} names no parameter of the "
+                f"template (parameters: {', '.join(self.params)})", loc, shape_hint)
+        known = set(self.params) | {self.adjoint_param, self.output_param} | _TEMPLATE_GLOBALS
+        if index:
+            known.add(index)
+        for name in gast.walk(stmt.value):
+            if isinstance(name, gast.Name) and name.id not in known and not hasattr(builtins, name.id):
+                raise TemplateError(f"unknown name {name.id!r} in an adjoint template", loc,
+                                    "templates may use their parameters, np and runtime")
+        return Rule(target.id[1:], stmt.value, index)
+
+    def bind(self, args, keywords):
+        """Map the call's argument nodes to template parameters (TypeError if they do not fit)."""
+        bound = self.signature.bind(*args, **keywords)
+        values = dict(bound.arguments)
+        for name in self.sequence_params & set(values):
+            values[name] = gast.Tuple(elts=list(values[name]), ctx=gast.Load())
+        return values
+
+    def instantiate(self, rule, bound, output, adjoint, element=None):
+        """The expression for `rule` with the call's names substituted in."""
+        mapping = dict(bound)
+        mapping[self.output_param] = output
+        mapping[self.adjoint_param] = adjoint
+        if rule.index is not None:
+            mapping[rule.index] = gast.Constant(value=element, kind=None)
+        defaults = {p: self.signature.parameters[p].default for p in self.params
+                    if p not in bound}
+        expr = _Substitute(mapping, defaults).visit(copy.deepcopy(rule.expr))
+        others = [bound[p] for p in self.params if p in bound and p != rule.param]
+        if others and all(_is_number(v) for v in others):
+            expr = _drop_unbroadcast(expr)
+        return _fold(expr)
+
+
+def _check_arity(primal, signature, loc):
+    positional = [p for p in signature.parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if isinstance(primal, np.ufunc):
+        required = [p for p in positional if p.default is p.empty]
+        if len(required) != primal.nin:
+            raise TemplateError(f"{primal.__name__} takes {primal.nin} array argument(s) but the "
+                                f"template declares {len(required)}", loc)
+        return
+    try:
+        primal_params = inspect.signature(primal).parameters
+    except (TypeError, ValueError):
+        return
+    kinds = {p.kind for p in primal_params.values()}
+    if inspect.Parameter.VAR_KEYWORD in kinds:
+        return
+    for name, p in signature.parameters.items():
+        if p.kind is p.VAR_POSITIONAL:
+            if inspect.Parameter.VAR_POSITIONAL not in kinds:
+                raise TemplateError(f"{primal.__name__} takes no *{name}", loc)
+        elif name not in primal_params:
+            raise TemplateError(f"{getattr(primal, '__name__', primal)} has no parameter "
+                                f"{name!r}; template parameters after the output must match "
+                                f"its signature ({', '.join(primal_params)})", loc)
+    missing = [n for n, p in primal_params.items()
+               if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+               and n not in signature.parameters]
+    if missing:
+        raise TemplateError(f"the template leaves out required parameter(s) {missing}", loc)
+
+
+class _Substitute(gast.NodeTransformer):
+    def __init__(self, mapping, defaults):
+        self.mapping, self.defaults = mapping, defaults
+
+    def visit_Name(self, node):
+        if node.id in self.mapping:
+            return copy.deepcopy(self.mapping[node.id])
+        if node.id in self.defaults:
+            return gast.Constant(value=self.defaults[node.id], kind=None)
+        return node
+
+    def visit_Call(self, node):
+        node.keywords = [k for k in node.keywords
+                         if not (isinstance(k.value, gast.Name) and k.value.id in self.defaults)]
+        self.generic_visit(node)
+        return node
+
+
+def _is_number(node):
+    return isinstance(node, gast.Constant) and isinstance(node.value, (int, float)) \
+        and not isinstance(node.value, bool)
+
+
+def _drop_unbroadcast(expr):
+    """unbroadcast(g, x) is g when every other operand is a Python number."""
+    if (isinstance(expr, gast.Call) and isinstance(expr.func, gast.Attribute)
+            and expr.func.attr == "unbroadcast"):
+        return expr.args[0]
+    return expr
+
+
+_FOLD = {gast.Add: lambda a, b: a + b, gast.Sub: lambda a, b: a - b,
+         gast.Mult: lambda a, b: a * b, gast.Div: lambda a, b: a / b}
+
+
+def _fold(expr):
+    """Constant-fold number arithmetic and drop `* 1` and `** 1` left by substitution."""
+    class Fold(gast.NodeTransformer):
+        def visit_BinOp(self, node):
+            self.generic_visit(node)
+            left, right = node.left, node.right
+            if _is_number(left) and _is_number(right) and type(node.op) in _FOLD:
+                if not (isinstance(node.op, gast.Div) and right.value == 0):
+                    return gast.Constant(value=_FOLD[type(node.op)](left.value, right.value),
+                                         kind=None)
+            if isinstance(node.op, (gast.Mult, gast.Pow)) and _is_number(right) \
+                    and right.value == 1:
+                return left
+            if isinstance(node.op, gast.Mult) and _is_number(left) and left.value == 1:
+                return right
+            return node
+    return Fold().visit(expr)
+
+
+def adjoint(*primals):
+    """Register the decorated template as the adjoint of each of `primals` (module docstring)."""
+    def register(fn):
+        for primal in primals:
+            ADJOINTS[primal] = Template(primal, fn)
+            NONDIFFERENTIABLE.discard(primal)
+        _invalidate()
+        return fn
+    return register
+
+
+def nondifferentiable(*primals):
+    """Declare functions whose output carries no gradient (shapes, comparisons, constructors)."""
+    for p in primals:
+        NONDIFFERENTIABLE.add(p)
+    _invalidate()
+
+
+def _invalidate():
+    global _registry_token
+    _registry_token = None
+
+
+def registry_token():
+    """A digest of every registered template, part of each cache key."""
+    global _registry_token
+    if _registry_token is None:
+        h = hashlib.sha256()
+        for t in sorted(ADJOINTS.values(), key=lambda t: t.source):
+            h.update(t.source.encode())
+        for name in sorted(_qualname(p) for p in NONDIFFERENTIABLE):
+            h.update(name.encode())
+        _registry_token = h.hexdigest()
+    return _registry_token
+
+
+def _qualname(obj):
+    return f"{getattr(obj, '__module__', None) or ''}.{getattr(obj, '__qualname__', None) or getattr(obj, '__name__', repr(obj))}"

@@ -1,0 +1,119 @@
+"""The in-memory and on-disk caches (CONVENTIONS.md, "Cache")."""
+import json
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import numpy as np
+import pytest
+
+import srcdiff as nf
+from srcdiff import cache
+
+MODULE = textwrap.dedent("""
+    import numpy as np
+
+    def model(w, x):
+        return np.sum(np.tanh(x @ w) ** 2)
+""")
+
+SCRIPT = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    sys.path.insert(0, sys.argv[1])
+    import srcdiff as nf
+    from srcdiff import cache
+    import cached_model
+    g = nf.grad(cached_model.model)(np.ones(3), np.arange(6.0).reshape(2, 3))
+    print(json.dumps({"stats": cache.stats, "grad": g.tolist()}))
+""")
+
+
+def run_process(module_dir, cache_dir):
+    env = dict(os.environ, SRCDIFF_CACHE_DIR=str(cache_dir))
+    out = subprocess.run([sys.executable, "-c", SCRIPT, str(module_dir)], env=env,
+                         capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def module_dir(tmp_path):
+    (tmp_path / "cached_model.py").write_text(MODULE)
+    return tmp_path
+
+
+def test_second_process_does_not_transform(module_dir, tmp_path):
+    cache_dir = tmp_path / "cache"
+    first = run_process(module_dir, cache_dir)
+    second = run_process(module_dir, cache_dir)
+    assert first["stats"]["transforms"] == 1 and first["stats"]["disk_hits"] == 0
+    assert second["stats"]["transforms"] == 0 and second["stats"]["disk_hits"] == 1
+    assert first["grad"] == second["grad"]
+    assert stat.S_IMODE(os.stat(cache_dir).st_mode) == 0o700
+    entries = list(cache_dir.glob("*.py"))
+    assert len(entries) == 1 and stat.S_IMODE(os.stat(entries[0]).st_mode) == 0o600
+
+
+def test_corrupt_entry_is_regenerated(module_dir, tmp_path):
+    cache_dir = tmp_path / "cache"
+    good = run_process(module_dir, cache_dir)
+    (entry,) = cache_dir.glob("*.py")
+    entry.write_text(entry.read_text().replace("return", "return 0 *"))
+    again = run_process(module_dir, cache_dir)
+    assert again["stats"]["transforms"] == 1 and again["stats"]["disk_rejects"] == 1
+    assert again["grad"] == good["grad"]
+    entry.write_text("garbage")
+    assert run_process(module_dir, cache_dir)["stats"]["transforms"] == 1
+
+
+def test_cache_off_writes_nothing(module_dir, tmp_path, monkeypatch):
+    cache_dir = tmp_path / "never"
+    env_off = dict(os.environ, SRCDIFF_CACHE_DIR="off")
+    subprocess.run([sys.executable, "-c", SCRIPT, str(module_dir)], env=env_off, check=True,
+                   capture_output=True)
+    assert not cache_dir.exists()
+    monkeypatch.setenv("SRCDIFF_CACHE_DIR", str(cache_dir))
+    nf.config(cache=False)
+    try:
+        assert cache.directory() is None
+    finally:
+        nf.config(cache=True)
+    assert cache.directory() == cache_dir
+
+
+def test_memory_cache_hits_in_process(rng):
+    def f(x):
+        return np.sum(np.cos(x))
+
+    before = cache.stats["transforms"]
+    nf.grad(f)
+    nf.grad(f)
+    assert cache.stats["transforms"] == before + 1
+
+
+def test_changed_source_is_retransformed(tmp_path, monkeypatch):
+    monkeypatch.setenv("SRCDIFF_CACHE_DIR", str(tmp_path / "cache"))
+    path = tmp_path / "editable.py"
+    grads = []
+    for body in ("np.sum(x * x)", "np.sum(x * x * x)"):
+        path.write_text(f"import numpy as np\n\ndef f(x):\n    return {body}\n")
+        scope = {}
+        exec(compile(path.read_text(), str(path), "exec"), scope)
+        import linecache
+        linecache.checkcache(str(path))
+        grads.append(nf.grad(scope["f"])(np.array([2.0])))
+    np.testing.assert_allclose(grads, [[4.0], [12.0]])
+
+
+def test_symlinked_entry_is_refused(module_dir, tmp_path):
+    cache_dir = tmp_path / "cache"
+    run_process(module_dir, cache_dir)
+    (entry,) = cache_dir.glob("*.py")
+    target = tmp_path / "elsewhere.py"
+    target.write_text(entry.read_text())
+    entry.unlink()
+    entry.symlink_to(target)
+    assert run_process(module_dir, cache_dir)["stats"]["disk_rejects"] == 1
