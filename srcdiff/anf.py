@@ -7,6 +7,7 @@ top of the function a reassigned variable gets a versioned name (`x`, `x_1`), so
 sweep can read every value it needs without saving it.
 """
 import copy
+import inspect
 
 import gast
 import numpy as np
@@ -49,8 +50,13 @@ def _nondifferentiable(obj):
 
 
 class Normalizer:
-    def __init__(self, parsed, wrt_names):
+    """`derive_callee(fn, wrt, names, loc)` differentiates a called user function and returns
+    its (forward, backward) names; `callees` records each for the cache."""
+
+    def __init__(self, parsed, wrt_names, derive_callee=None):
         self.p = parsed
+        self.derive_callee = derive_callee
+        self.callees = []
         node = parsed.node
         if node.args.vararg or node.args.kwarg:
             raise UnsupportedError("*args and **kwargs parameters are not supported",
@@ -392,6 +398,8 @@ class Normalizer:
             else:
                 forward = gast.UnaryOp(op=node.op, operand=operand)
                 template, bound = ADJOINTS[np.negative], {"x": operand}
+        elif isinstance(node, gast.Call) and _is_user_function(self.p.resolve(node.func)):
+            return self.user_call(node, loc, out, target)
         elif isinstance(node, gast.Call):
             template, forward, bound = self.call_parts(node, loc, out)
         elif isinstance(node, gast.Attribute) and node.attr == "T":
@@ -430,6 +438,54 @@ class Normalizer:
             out.append(ir.Assign([name], forward, loc, template, bound))
         return name
 
+    def user_call(self, node, loc, out, target):
+        """`y = g(a, b)` for a Python function g: `y, _saved0 = fwd_g(a, b)`."""
+        fn = self.p.resolve(node.func)
+        if any(isinstance(a, gast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords):
+            raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
+                                   loc, "pass arguments one by one")
+        args = [self.argument(a, loc, out) for a in node.args]
+        keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
+        signature = inspect.signature(fn)
+        try:
+            bound = signature.bind(*args, **keywords).arguments
+        except TypeError as exc:
+            raise SrcdiffError(f"cannot call {gast.unparse(node.func)}: {exc}", loc) from None
+        positional = [n for n, p in signature.parameters.items()
+                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        def active(value):
+            return isinstance(value, gast.Name) and value.id in self.active
+        for n, value in bound.items():
+            if n not in positional and active(value):
+                raise UnsupportedError(f"{gast.unparse(node.func)} takes {n!r} as a keyword-only "
+                                       "or variadic parameter, which srcdiff cannot "
+                                       "differentiate", loc, "make it a positional parameter")
+            if isinstance(value, (gast.List, gast.Tuple)) and any(active(e) for e in value.elts):
+                raise UnsupportedError("lists of differentiated arrays cannot be passed to a "
+                                       "user function yet", loc, "pass the arrays one by one")
+        wrt = tuple(i for i, n in enumerate(positional) if n in bound and active(bound[n]))
+        key = (fn, wrt)
+        names = next((c["names"] for c in self.callees if c["key"] == key), None)
+        if names is None:
+            taken = {n for c in self.callees for n in c["names"]}
+            suffix, k = "", 1
+            while f"fwd_{fn.__name__}{suffix}" in taken | self.used:
+                suffix, k = f"_{k}", k + 1
+            names = [f"fwd_{fn.__name__}{suffix}", f"bwd_{fn.__name__}{suffix}"]
+            self.derive_callee(fn, wrt, names, loc)
+            self.callees.append({"key": key, "path": gast.unparse(node.func), "wrt": list(wrt),
+                                 "names": names})
+        forward = gast.Call(func=ir.name(names[0]), args=args,
+                            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+        name = self.store(target) if target else self.fresh("_t")
+        self.active.add(name)
+        saved = self.fresh("_saved")
+        atoms = [bound[positional[i]] for i in wrt]
+        out.append(ir.Assign([name, saved], forward, loc, unpack=True,
+                             callee=ir.Callee(names[1], atoms, saved)))
+        return name
+
     def call_parts(self, node, loc, out):
         """(template, forward expression, bound arguments) for an active call."""
         func = node.func
@@ -456,11 +512,6 @@ class Normalizer:
         template = _lookup(obj)
         if template is None:
             what = _qualified(obj)
-            if callable(obj) and hasattr(obj, "__code__"):
-                raise UnsupportedError(f"calls to the Python function {what} are not "
-                                       "differentiated yet", loc,
-                                       "inline its body, or register an adjoint for it with "
-                                       f"@srcdiff.adjoint({getattr(obj, '__name__', what)})")
             raise NoAdjointError(f"no adjoint is registered for {what}", loc,
                                  f"register one with @srcdiff.adjoint({_short(obj, func)}) "
                                  "(see the README's custom adjoints section)")
@@ -501,6 +552,10 @@ class Normalizer:
                                      f"to its argument {param!r}", loc,
                                      f"make {param!r} a constant")
         return bound
+
+
+def _is_user_function(obj):
+    return inspect.isfunction(obj) and _lookup(obj) is None and not _nondifferentiable(obj)
 
 
 def _lookup(obj):

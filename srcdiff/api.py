@@ -52,13 +52,13 @@ class Derivative:
             raise type(exc)(exc.message, _caller(), exc.hint) from None
         self._call = self._emitted.function
         self._mode = mode
-        self.__name__ = self._emitted.meta["name"]
+        self.__name__ = self._emitted.meta["names"][0]
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
         self.__doc__ = f"{'Gradient' if mode == 'grad' else 'VJP'} of {fun.__qualname__}."
 
     @property
     def source(self):
-        return self._emitted.source
+        return self._emitted.full_source()
 
     def _check(self, args, offset):
         for position, name in zip(self._positions, self._emitted.meta["params"]):

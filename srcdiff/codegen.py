@@ -8,18 +8,26 @@ import gast
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 
 
-def to_source(func, docstring):
-    module = gast.gast_to_ast(gast.Module(body=[func], type_ignores=[]))
-    ast.fix_missing_locations(module)
-    return f'"""{docstring}"""\n{IMPORTS}\n\n{astor.to_source(module)}'
+def to_source(funcs, docstring):
+    defs = []
+    for func in funcs:
+        module = gast.gast_to_ast(gast.Module(body=[func], type_ignores=[]))
+        ast.fix_missing_locations(module)
+        defs.append(astor.to_source(module))
+    return f'"""{docstring}"""\n{IMPORTS}\n\n' + "\n\n".join(defs)
 
 
-def compile_function(source, filename, name, namespace):
-    """Execute emitted source in a copy of `namespace` and return the function it defines.
+def definitions(source):
+    """The function definitions of an emitted module, without its docstring and imports."""
+    return source.split(IMPORTS, 1)[1].lstrip("\n")
+
+
+def compile_module(source, filename, namespace):
+    """Execute emitted source in a copy of `namespace` and return the resulting scope.
 
     The source is registered with linecache, so tracebacks and pdb show emitted lines even when
     no file with that name exists."""
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     scope = dict(namespace)
     exec(compile(source, filename, "exec"), scope)
-    return scope[name]
+    return scope

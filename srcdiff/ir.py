@@ -20,6 +20,17 @@ class Assign:
     template: object = None
     bound: dict = None
     unpack: bool = False
+    callee: "Callee" = None
+
+
+@dataclass
+class Callee:
+    """A call to a differentiated user function: `targets = [result, saved]`, and the adjoint
+    sweep calls `backward(b_result, saved)` for the adjoints of `atoms` (its active args)."""
+
+    backward: str
+    atoms: list
+    saved: str
 
 
 @dataclass

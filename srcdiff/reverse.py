@@ -36,8 +36,8 @@ class _Site:
 class Reverse:
     """Builds the gast FunctionDef of the gradient of an `ir.Function`."""
 
-    def __init__(self, fn, wrt, *, vjp=False, preserve_result=False, func_name=None):
-        self.fn, self.wrt, self.vjp, self.preserve_result = fn, wrt, vjp, preserve_result
+    def __init__(self, fn, wrt, *, mode="grad", preserve_result=False, func_name=None):
+        self.fn, self.wrt, self.mode, self.preserve_result = fn, wrt, mode, preserve_result
         self.func_name = func_name or f"d{fn.name}"
         self.ret = fn.body[-1] if fn.body and isinstance(fn.body[-1], ir.Return) else None
         self.sites, self.reads, self.order = {}, {}, 0
@@ -60,6 +60,9 @@ class Reverse:
                 self._read(ir.names_in(stmt.value), site)
                 for target in stmt.targets:
                     self.sites.setdefault(target, []).append(site)
+                if stmt.callee is not None:  # the adjoint of the call reads what it saved
+                    self._read({stmt.callee.saved}, _Site(stmt, site.order, path + [
+                        (id(block), index + 0.5)], list(loops)))
             elif isinstance(stmt, ir.If):
                 self._read({stmt.test}, site)
                 self._scan(stmt.body, here, loops)
@@ -146,28 +149,60 @@ class Reverse:
     # --- building -------------------------------------------------------------------------
 
     def build(self):
+        """The emitted function(s): one fused function for grad/vjp; for `split`, a forward
+        function returning (result, saved values) and a backward one taking them."""
         self._plan(set())
-        first = self._function()
-        needed = {n for n in ir.names_in(gast.Module(body=first.body[self._sweep_start:],
-                                                     type_ignores=[]))
-                  if n in self.primal}
+        adjoint = self._sweeps()[1]
+        needed = ir.names_in(gast.Module(body=adjoint, type_ignores=[])) & self.primal
         self._plan(needed)
-        return self._function()
+        forward, adjoint, grads, result = self._sweeps()
+        inits = [ir.assign(s, gast.List(elts=[], ctx=gast.Load()))
+                 for s in self._stack_inits.values()]
+        if self.mode != "split":
+            value = grads[0] if len(grads) == 1 else _tuple(grads)
+            if self.preserve_result:
+                value = _tuple([value, result])
+            params = [self._seed_name()] if self.mode == "vjp" else []
+            return [self._def(self.func_name, params, inits + forward + adjoint
+                              + [gast.Return(value=value)])]
+        saved = sorted(ir.names_in(gast.Module(body=adjoint, type_ignores=[]))
+                       & (self.primal | set(self._stack_inits.values())))
+        maybe_unset = sorted(v for v in saved if v in self.primal and v not in self.fn.params
+                             and not any(len(s.path) == 1 for s in self.sites.get(v, [])))
+        forward = [ir.assign(v, ir.const(None)) for v in maybe_unset] + inits + forward
+        forward.append(gast.Return(value=_tuple([result, _tuple([ir.name(v) for v in saved])])))
+        unpack = ir.assign(_tuple([ir.name(v, store=True) for v in saved], store=True),
+                           ir.name("saved")) if saved else None
+        backward = ([unpack] if unpack else []) + adjoint + [gast.Return(value=_tuple(grads))]
+        fwd_name, bwd_name = self.func_name
+        bwd = self._def(bwd_name, [self._seed_name(), "saved"], backward, with_params=False)
+        return [self._def(fwd_name, [], forward), bwd]
 
-    def _function(self):
-        fn = self.fn
-        self._stack_inits = {}
-        forward = self.forward_block(fn.body[:-1] if self.ret else fn.body)
-        body = []
+    def _seed_name(self):
         ret = self.ret
-        live = set()
-        adjoint = []
+        return self.bname(ret.value.id) if ret is not None and ret.active else "b_out"
+
+    def _def(self, name, extra, body, with_params=True):
+        args = _copy_args(self.fn.args) if with_params else gast.arguments(
+            args=[], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+            defaults=[])
+        args.args[:0] = [gast.Name(id=e, ctx=gast.Param(), annotation=None, type_comment=None)
+                         for e in extra]
+        return gast.FunctionDef(name=name, args=args, body=body, decorator_list=[],
+                                returns=None, type_comment=None, type_params=[])
+
+    def _sweeps(self):
+        """(forward statements, adjoint statements, gradient expressions, result expression)."""
+        fn, ret = self.fn, self.ret
+        self._stack_inits = {}
+        body = fn.body[:-1] if ret else fn.body
+        forward = self.forward_block(body)
+        live, adjoint = set(), []
         if ret is not None and ret.active:
             out = ret.value.id
-            seed = ir.name(self.bname(out)) if self.vjp else ir.call("runtime.grad_seed",
-                                                                    ir.name(out))
-            if not self.vjp:
-                adjoint.append(ir.assign(self.bname(out), seed))
+            if self.mode == "grad":
+                adjoint.append(ir.assign(self.bname(out),
+                                         ir.call("runtime.grad_seed", ir.name(out))))
             live = {out}
         result = ret.value if ret is not None else ir.const(None)
         if self.preserve_result and isinstance(result, gast.Name) and any(
@@ -176,26 +211,10 @@ class Reverse:
             held = self._fresh(("<result>", "result"), {})
             forward.append(ir.assign(held, result))
             result = ir.name(held)
-        self._sweep_start = None
-        adjoint += self.reverse_block(fn.body[:-1] if self.ret else fn.body, live)
-        grads = [ir.call("runtime.as_grad", ir.name(self.bname(w)) if w in live else ir.const(0.0),
-                         ir.name(w)) for w in self.wrt]
-        value = grads[0] if len(grads) == 1 else gast.Tuple(elts=grads, ctx=gast.Load())
-        if self.preserve_result:
-            value = gast.Tuple(elts=[value, result], ctx=gast.Load())
-        inits = [ir.assign(s, gast.List(elts=[], ctx=gast.Load()))
-                 for s in self._stack_inits.values()]
-        body = inits + forward
-        self._sweep_start = len(body)
-        body += adjoint + [gast.Return(value=value)]
-        args = _copy_args(fn.args)
-        if self.vjp:
-            out = ret.value.id if ret is not None and ret.active else "_"
-            args.args.insert(0, ir.name(self.bname(out) if ret is not None and ret.active
-                                        else "b_out", store=False))
-            args.args[0].ctx = gast.Param()
-        return gast.FunctionDef(name=self.func_name, args=args, body=body, decorator_list=[],
-                                returns=None, type_comment=None, type_params=[])
+        adjoint += self.reverse_block(body, live)
+        grads = [ir.call("runtime.as_grad", ir.name(self.bname(w)) if w in live
+                         else ir.const(0.0), ir.name(w)) for w in self.wrt]
+        return forward, adjoint, grads, result
 
     # --- forward sweep --------------------------------------------------------------------
 
@@ -265,6 +284,8 @@ class Reverse:
         return out
 
     def reverse_assign(self, stmt, live):
+        if stmt.callee is not None:
+            return self.reverse_call(stmt, live)
         if stmt.template is None or not any(t in live for t in stmt.targets):
             return []
         template = stmt.template
@@ -289,6 +310,24 @@ class Reverse:
                     continue
                 expr = template.instantiate(rule, stmt.bound, output, adjoint, element)
                 out.append(self.accumulate(atom.id, expr, live))
+        return out
+
+    def reverse_call(self, stmt, live):
+        result, callee = stmt.targets[0], stmt.callee
+        if result not in live:
+            return []
+        live.discard(result)
+        grads = ir.call(callee.backward, ir.name(self.bname(result)), ir.name(callee.saved))
+        names = [a.id for a in callee.atoms]
+        if len(set(names)) == len(names) and not live & set(names):
+            live.update(names)
+            return [ir.assign(_tuple([ir.name(self.bname(n), store=True) for n in names],
+                                     store=True), grads)]
+        held = self._fresh((callee.saved, "b" + callee.saved), self.adjoint_names)
+        out = [ir.assign(held, grads)]
+        for k, n in enumerate(names):
+            part = gast.Subscript(value=ir.name(held), slice=ir.const(k), ctx=gast.Load())
+            out.append(self.accumulate(n, part, live))
         return out
 
     def accumulate(self, var, expr, live):
@@ -347,6 +386,10 @@ def _precedes(first, second):
         if index_a != index_b:
             return True
     return True
+
+
+def _tuple(elts, store=False):
+    return gast.Tuple(elts=list(elts), ctx=gast.Store() if store else gast.Load())
 
 
 def _copy_args(args):

@@ -1,4 +1,5 @@
 """The pipeline: parse -> ANF -> reverse -> optimise -> codegen, behind the caches."""
+import builtins
 import inspect
 
 from . import cache, codegen
@@ -13,10 +14,27 @@ VERSION = "0.1.0"
 
 
 class Emitted:
-    """Emitted source, the function compiled from it, and what the API needs to report errors."""
+    """Emitted source, the functions compiled from it, and the derivatives of its callees."""
 
-    def __init__(self, source, function, meta):
-        self.source, self.function, self.meta = source, function, meta
+    def __init__(self, source, functions, meta, callees):
+        self.source, self.functions, self.meta, self.callees = source, functions, meta, callees
+        self.function = functions[meta["names"][0]]
+
+    def full_source(self):
+        """This module's source followed by the functions of every callee it uses, once each."""
+        parts, seen = [self.source.rstrip("\n")], set(self.meta["names"])
+        stack = list(self.callees)
+        while stack:
+            callee = stack.pop(0)
+            if callee.meta["names"][0] in seen:
+                continue
+            seen.update(callee.meta["names"])
+            parts.append(codegen.definitions(callee.source).rstrip("\n"))
+            stack.extend(callee.callees)
+        return "\n\n\n".join(parts) + "\n"
+
+
+_in_progress = set()
 
 
 def namespace(fn):
@@ -64,15 +82,33 @@ def derive(fn, wrt, mode="grad", **options):
         path = cache.store(key, source, meta)
     else:
         (source, meta), path = loaded, cache.path_for(key)
+    scope = namespace(fn)
+    callees = []
+    for callee in meta.get("callees", []):
+        target = _resolve_path(scope, callee["path"])
+        emitted = derive(target, tuple(callee["wrt"]), "split", names=tuple(callee["names"]))
+        scope.update(emitted.functions)
+        callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
-    function = codegen.compile_function(source, filename, meta["name"], namespace(fn))
-    function.__defaults__, function.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
-    entry = Emitted(source, function, meta)
+    scope = codegen.compile_module(source, filename, scope)
+    functions = {n: scope[n] for n in meta["names"]}
+    if mode != "split":
+        functions[meta["names"][0]].__defaults__ = fn.__defaults__
+        functions[meta["names"][0]].__kwdefaults__ = fn.__kwdefaults__
+    entry = Emitted(source, functions, meta, callees)
     cache.memory_put(key, entry)
     return entry
 
 
-def generate(fn, wrt, mode, preserve_result=False, optimized=True):
+def _resolve_path(scope, path):
+    root, *attrs = path.split(".")
+    obj = scope.get(root) if root in scope else getattr(builtins, root)
+    for a in attrs:
+        obj = getattr(obj, a)
+    return obj
+
+
+def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None):
     """Run the transformer: the emitted module's source and its metadata."""
     cache.stats["transforms"] += 1
     parsed = ParsedFunction(fn)
@@ -85,22 +121,40 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True):
                                 f"{len(params)} positional parameter(s) ({', '.join(params)})",
                                 where, f"choose wrt between 0 and {len(params) - 1}")
     wrt_names = [params[i] for i in wrt]
-    program = Normalizer(parsed, wrt_names).run()
+
+    def derive_callee(callee, callee_wrt, callee_names, loc):
+        if callee.__code__ in _in_progress:
+            raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
+                                   "cannot differentiate", loc, "write the recursion as a loop")
+        derive(callee, callee_wrt, "split", names=tuple(callee_names))
+
+    _in_progress.add(fn.__code__)
+    try:
+        normalizer = Normalizer(parsed, wrt_names, derive_callee)
+        program = normalizer.run()
+    finally:
+        _in_progress.discard(fn.__code__)
     returns = program.body[-1] if program.body else None
     if returns is None or type(returns).__name__ != "Return":
         raise UnsupportedError(f"{fn.__name__} does not end with a return statement", where,
                                "return the value to differentiate on the last line")
-    name = f"d{fn.__name__}" if mode == "grad" else f"vjp_{fn.__name__}"
-    func = Reverse(program, wrt_names, vjp=(mode == "vjp"), preserve_result=preserve_result,
-                   func_name=name).build()
+    if mode == "split":
+        func_names = list(names or (f"fwd_{fn.__name__}", f"bwd_{fn.__name__}"))
+    else:
+        func_names = [f"d{fn.__name__}" if mode == "grad" else f"vjp_{fn.__name__}"]
+    funcs = Reverse(program, wrt_names, mode=mode, preserve_result=preserve_result,
+                    func_name=func_names if mode == "split" else func_names[0]).build()
     if optimized:
-        eliminate_dead_code(func)
-    what = "Gradient" if mode == "grad" else "Vector-Jacobian product"
+        for func in funcs:
+            eliminate_dead_code(func)
+    what = {"grad": "Gradient", "vjp": "Vector-Jacobian product",
+            "split": "Forward and backward sweeps"}[mode]
     doc = (f"{what} of {fn.__module__}.{fn.__qualname__} with respect to "
-           f"{', '.join(wrt_names)}.\n\nEmitted by srcdiff {VERSION}.\n")
-    source = codegen.to_source(func, doc)
+           f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n")
+    source = codegen.to_source(funcs, doc)
     ret = returns.loc
-    meta = {"name": name, "return": [ret.filename, ret.lineno, ret.line],
+    callees = [{k: c[k] for k in ("path", "wrt", "names")} for c in normalizer.callees]
+    meta = {"names": func_names, "return": [ret.filename, ret.lineno, ret.line],
             "def": [where.filename, where.lineno, where.line], "params": wrt_names,
-            "preserve_result": preserve_result}
+            "preserve_result": preserve_result, "callees": callees}
     return source, meta
