@@ -13,6 +13,7 @@ import gast
 import numpy as np
 
 from . import ir
+from .desugar import desugar
 from .errors import NoAdjointError, SrcdiffError, UnsupportedError
 from .parse import MISSING, spelling
 from .template import ADJOINTS, NONDIFFERENTIABLE
@@ -63,10 +64,11 @@ class Normalizer:
                                    parsed.location(node), "name each parameter")
         self.params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
         self.used = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)} | set(self.params)
+        self.counters = {}
+        desugar(node, self.fresh)
         self.active = self._activity(set(wrt_names))
         self.versions = {p: p for p in self.params}
         self.depth = 0
-        self.counters = {}
 
     # --- activity -------------------------------------------------------------------------
 
@@ -158,11 +160,6 @@ class Normalizer:
         for i, stmt in enumerate(stmts):
             if top and i == 0 and isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant):
                 continue  # docstring
-            if isinstance(stmt, gast.Return) and not (top and i == len(stmts) - 1):
-                raise UnsupportedError("an early return is not supported yet",
-                                       self.p.location(stmt),
-                                       "assign the result to a variable and return it once, "
-                                       "at the end of the function")
             self.statement(stmt, out)
         return out
 
@@ -205,9 +202,6 @@ class Normalizer:
                     "or mutates it in place, which srcdiff cannot differentiate", loc,
                     "assign the result to a variable")
             out.append(ir.Statement(self.rename(stmt), loc))
-        elif isinstance(stmt, (gast.Break, gast.Continue)):
-            raise UnsupportedError(f"{kind.__name__.lower()} is not supported yet", loc,
-                                   "express the loop's end through its condition or bounds")
         else:
             raise UnsupportedError(f"{kind.__name__} statements cannot be differentiated", loc)
 

@@ -96,7 +96,8 @@ class Reverse:
             if len(site.path) == 1:
                 return NONE
             overwrites = var in self.fn.params or any(_precedes(s, site) for s in others)
-            return BEFORE if overwrites else NONE
+            read_before = any(not _precedes(site, r) for r in self.reads.get(var, []))
+            return BEFORE if overwrites and read_before else NONE
         outer = site.loops[0]
         block, index = site.path[-1]
         prefix = site.path[:-1]

@@ -1,6 +1,8 @@
 """The pipeline: parse -> ANF -> reverse -> optimise -> codegen, behind the caches."""
 import builtins
+import functools
 import inspect
+import os
 
 from . import cache, codegen
 from .anf import Normalizer
@@ -11,6 +13,18 @@ from .reverse import Reverse
 from .template import registry_token
 
 VERSION = "0.1.0"
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+@functools.lru_cache(maxsize=None)
+def implementation_digest():
+    """A digest of srcdiff's own source, so that editing srcdiff invalidates cached output."""
+    parts = []
+    for name in sorted(os.listdir(_PACKAGE)):
+        if name.endswith(".py"):
+            with open(os.path.join(_PACKAGE, name), "rb") as f:
+                parts.append(name + f.read().decode("utf-8", "replace"))
+    return cache.digest(*parts)
 
 
 class Emitted:
@@ -65,7 +79,7 @@ def cache_key(fn, wrt, mode, options):
     refs = inspect.getclosurevars(fn)
     names = {**refs.globals, **refs.nonlocals}
     described = sorted(f"{k}={_describe(v)}" for k, v in names.items())
-    return cache.digest(VERSION, mode, wrt, sorted(options.items()), fn.__module__,
+    return cache.digest(VERSION, implementation_digest(), mode, wrt, sorted(options.items()), fn.__module__,
                         fn.__qualname__, source, described, registry_token())
 
 

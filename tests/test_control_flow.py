@@ -168,3 +168,69 @@ def test_loop_source_pushes_only_what_the_adjoint_reads():
     assert "_stack_shift" not in source
     assert "_stack_i" not in source      # the reversed loop sets i itself
     check_grad(f, 0.7, np.linspace(0.1, 0.5, 3), 4, wrt=(0, 1))
+
+
+# --- break, continue, early return ---------------------------------------------------------------
+def with_break(x, limit):
+    total = 0.0
+    for i in range(10):
+        total = total + np.sum(np.sin(x * i))
+        if total > limit:
+            break
+        total = total * 1.1
+    return total
+
+
+def with_continue(x):
+    total = 0.0
+    for i in range(6):
+        if i % 3 == 1:
+            continue
+        total = total + np.sum(x ** i)
+    return total
+
+
+def while_break(x):
+    y = x
+    while True:
+        y = np.sin(y) * 1.5
+        if np.sum(y * y) > 3.0 or np.max(np.abs(y)) < 1e-3:
+            break
+    return np.sum(y)
+
+
+def early_return(x):
+    if np.sum(x) > 0:
+        return np.sum(x ** 3)
+    y = np.exp(x)
+    for i in range(5):
+        y = y * 0.9
+        if np.sum(y) < 0.5:
+            return np.sum(y * x)
+    return np.sum(y)
+
+
+def return_from_nested_loop(x):
+    acc = 0.0
+    for i in range(4):
+        for j in range(4):
+            acc = acc + np.sum(x * (i - j))
+            if acc > 2.0:
+                return acc * 2
+    return acc
+
+
+@pytest.mark.parametrize("fn, make", [
+    (with_break, lambda r: (r.normal(size=3), 1.0)),
+    (with_break, lambda r: (r.normal(size=3), 100.0)),
+    (with_continue, lambda r: (r.uniform(0.5, 1.5, size=3),)),
+    (while_break, lambda r: (r.normal(size=3) * 0.5,)),
+    (early_return, lambda r: (np.abs(r.normal(size=3)),)),
+    (early_return, lambda r: (-np.abs(r.normal(size=3)),)),
+    (early_return, lambda r: (-np.abs(r.normal(size=3)) - 2,)),
+    (return_from_nested_loop, lambda r: (np.array([0.5, 0.2]),)),
+    (return_from_nested_loop, lambda r: (np.array([-0.5, 0.2]),)),
+])
+def test_break_continue_early_return(fn, make, rng):
+    args = make(rng)
+    check_grad(fn, *args, wrt=0)

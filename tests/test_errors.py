@@ -54,12 +54,6 @@ def uses_fft(x):
     return np.sum(y)
 
 
-def early_return(x):
-    if np.sum(x) > 0:
-        return np.sum(x)  # early
-    return np.sum(x * 2)
-
-
 def mutates(x):
     y = x * 1.0
     y[0] = 3.0
@@ -83,7 +77,6 @@ def two_args(x, n):
     (uses_with, "with open(__file__):", "with"),
     (uses_yield, "yield np.sum(x)", "generators"),
     (uses_global, "global COUNTER", "global"),
-    (early_return, "return np.sum(x)  # early", "early return"),
     (mutates, "y[0] = 3.0", "element"),
     (floordiv, "return np.sum(x // 2.0)", "//"),
 ])
