@@ -227,14 +227,57 @@ class Normalizer:
             self.unpack(target, value, active, loc, out)
         elif isinstance(target, gast.Subscript):
             if self._is_active(target.value) or active:
-                raise UnsupportedError("assignment into an element of a differentiated array is "
-                                       "not supported yet", loc,
-                                       "build the array with np.concatenate/np.stack or np.where")
+                self.set_item(target, value, active, loc, out)
+                return
             out.append(ir.Statement(self.rename(gast.Assign(targets=[target], value=value,
                                                             type_comment=None)), loc))
         else:
             raise UnsupportedError(f"assignment to {gast.unparse(target)!r} is not supported",
                                    loc, "assign to plain names")
+
+    def set_item(self, target, value, active, loc, out):
+        base = target.value
+        if not isinstance(base, gast.Name):
+            raise UnsupportedError("only writes into a named array (y[i] = v) can be "
+                                   "differentiated", loc, "give the array a name first")
+        if not self._owns(base.id):
+            raise UnsupportedError(
+                f"writing into {base.id!r} would change an array the caller may still use "
+                f"({base.id!r} is an argument, or a view or alias of one)", loc,
+                f"write into a fresh array instead: {base.id} = {base.id}.copy() first, or "
+                "np.zeros(...)")
+        atom = self.atom(value, loc, out) if active else self.rename(value)
+        if not _is_simple(atom):
+            held = self.fresh("_t")
+            out.append(ir.Assign([held], atom, loc))
+            atom = ir.name(held)
+        index = self.rename(target.slice)
+        if not _is_simple(index):
+            held = self.fresh("_idx")
+            out.append(ir.Assign([held], ir.index_value(index), loc))
+            index = ir.name(held)
+        out.append(ir.SetItem(self.versions.get(base.id, base.id), index, atom, loc))
+
+    def _owns(self, name):
+        """Whether every value `name` is assigned is a fresh array, safe to write into."""
+        if name in self.params:
+            return False
+        fresh_calls = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
+                       "full_like", "copy", "array"}
+        for stmt in gast.walk(self.p.node):
+            if not isinstance(stmt, gast.Assign) or name not in {
+                    t.id for t in stmt.targets if isinstance(t, gast.Name)}:
+                continue
+            value = stmt.value
+            if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+                continue
+            if isinstance(value, gast.Call) and isinstance(value.func, (gast.Attribute, gast.Name)):
+                called = value.func.attr if isinstance(value.func, gast.Attribute) \
+                    else value.func.id
+                if called in fresh_calls:
+                    continue
+            return False
+        return True
 
     def unpack(self, target, value, active, loc, out):
         names = [e.id for e in target.elts]
@@ -258,14 +301,15 @@ class Normalizer:
             value = self.rename(value)
             out.append(ir.Assign([self.store(n) for n in names], value, loc, unpack=True))
             return
-        call = self.call_parts(value, loc, out) if isinstance(value, gast.Call) else None
-        if call is None or call[0] is not ADJOINTS[np.split]:
-            raise UnsupportedError("unpacking a differentiated value is only supported for "
-                                   "np.split and tuple literals", loc,
-                                   "index the pieces instead (a = v[0])")
-        template, forward, bound = call
-        out.append(ir.Assign([self.store(n) for n in names], forward, loc, template, bound,
-                             unpack=True))
+        if isinstance(value, gast.Call) and self.p.resolve(value.func) is np.split:
+            template, forward, bound = self.call_parts(value, loc, out)
+            out.append(ir.Assign([self.store(n) for n in names], forward, loc, template,
+                                 bound, unpack=True))
+            return
+        held = self.atom(value, loc, out)  # a tuple, e.g. returned by a user function
+        for k, n in enumerate(names):
+            item = gast.Subscript(value=held, slice=ir.const(k), ctx=gast.Load())
+            self.active_value(item, loc, out, target=n)
 
     def return_statement(self, stmt, loc, out):
         if stmt.value is None or not self._is_active(stmt.value):
@@ -273,9 +317,10 @@ class Normalizer:
             out.append(ir.Return(value, loc, active=False))
             return
         if isinstance(stmt.value, gast.Tuple):
-            raise UnsupportedError("returning a tuple of differentiated values is not "
-                                   "supported yet", loc, "return one array")
-        atom = self.atom(stmt.value, loc, out)
+            atom = gast.Tuple(elts=[self.atom(e, loc, out) for e in stmt.value.elts],
+                              ctx=gast.Load())
+        else:
+            atom = self.atom(stmt.value, loc, out)
         out.append(ir.Return(atom, loc))
 
     def if_statement(self, stmt, loc, out):
@@ -405,11 +450,11 @@ class Normalizer:
             index = self.rename(node.slice)
             if not _is_simple(index):
                 held = self.fresh("_idx")
-                out.append(ir.Assign([held], index, loc))
+                out.append(ir.Assign([held], ir.index_value(index), loc))
                 index = ir.name(held)
             forward = gast.Subscript(value=value, slice=index, ctx=gast.Load())
             template, bound = ADJOINTS[adjoints.operator.getitem], {"a": value,
-                                                                    "b": _index_expr(index)}
+                                                                    "b": ir.index_value(index)}
         elif isinstance(node, gast.IfExp):
             raise UnsupportedError("a conditional expression on differentiated values is not "
                                    "supported", loc, "use np.where(...) or an if statement")
@@ -616,19 +661,11 @@ def _is_simple(node):
         return True
     if isinstance(node, (gast.Tuple, gast.List)):
         return all(_is_simple(e) for e in node.elts)
-    if isinstance(node, gast.Slice):
-        return all(p is None or _is_simple(p) for p in (node.lower, node.upper, node.step))
+    if isinstance(node, gast.Slice):  # slice bounds are integers: arithmetic on them is cheap
+        return all(p is None or _is_simple(p) or isinstance(p, gast.BinOp) and _is_simple(
+            p.left) and _is_simple(p.right) for p in (node.lower, node.upper, node.step))
     if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
         return _is_simple(node.operand)
     if isinstance(node, gast.Attribute):
         return _is_simple(node.value)
     return False
-
-
-def _index_expr(index):
-    """An index as an expression the adjoint can pass on: slices go through np.s_."""
-    if any(isinstance(n, gast.Slice) for n in gast.walk(index)):
-        return gast.Subscript(value=ir.attr("np", "s_"), slice=copy.deepcopy(index),
-                              ctx=gast.Load())
-    return copy.deepcopy(index)
-

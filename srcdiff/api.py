@@ -65,6 +65,8 @@ class Derivative:
             if position + offset >= len(args):
                 continue
             value = args[position + offset]
+            if isinstance(value, (dict, list, tuple)):
+                continue  # a pytree: its float leaves get gradients, others None
             kind = np.asarray(value).dtype.kind if not isinstance(value, float) else "f"
             if kind not in "fc":
                 where = Location(*self._emitted.meta["def"])

@@ -3,6 +3,7 @@
 After ANF every statement is one of the classes below; every operand of a differentiable
 operation is a name or an inactive (non-differentiable) expression.
 """
+import copy
 from dataclasses import dataclass, field
 
 import gast
@@ -31,6 +32,16 @@ class Callee:
     backward: str
     atoms: list
     saved: str
+
+
+@dataclass
+class SetItem:
+    """`target[index] = value`, writing into an array the function created."""
+
+    target: str
+    index: gast.expr
+    value: gast.expr
+    loc: Location
 
 
 @dataclass
@@ -110,6 +121,14 @@ def assign(target, value):
 
 def expr_stmt(value):
     return gast.Expr(value=value)
+
+
+def index_value(index):
+    """An index as a value to pass to a function: slices go through np.s_."""
+    if any(isinstance(n, gast.Slice) for n in gast.walk(index)):
+        return gast.Subscript(value=attr("np", "s_"), slice=copy.deepcopy(index),
+                              ctx=gast.Load())
+    return copy.deepcopy(index)
 
 
 def names_in(node, ctx=gast.Load):

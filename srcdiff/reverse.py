@@ -63,6 +63,10 @@ class Reverse:
                 if stmt.callee is not None:  # the adjoint of the call reads what it saved
                     self._read({stmt.callee.saved}, _Site(stmt, site.order, path + [
                         (id(block), index + 0.5)], list(loops)))
+            elif isinstance(stmt, ir.SetItem):
+                self._read(ir.names_in(stmt.index) | ir.names_in(stmt.value) | {stmt.target},
+                           site)
+                self.sites.setdefault(stmt.target, []).append(site)
             elif isinstance(stmt, ir.If):
                 self._read({stmt.test}, site)
                 self._scan(stmt.body, here, loops)
@@ -91,6 +95,8 @@ class Reverse:
         """How the forward sweep saves `var` at assignment `site` (NONE, AFTER or BEFORE)."""
         if var not in needed or isinstance(site.stmt, ir.For):
             return NONE  # a loop target is set again by the reversed loop itself
+        if isinstance(site.stmt, ir.SetItem):
+            return BEFORE  # the write changes the array in place for every later reader
         others = [s for s in self.sites[var] if s is not site]
         if not site.loops:
             if len(site.path) == 1:
@@ -181,7 +187,9 @@ class Reverse:
 
     def _seed_name(self):
         ret = self.ret
-        return self.bname(ret.value.id) if ret is not None and ret.active else "b_out"
+        if ret is not None and ret.active and isinstance(ret.value, gast.Name):
+            return self.bname(ret.value.id)
+        return "b_out"
 
     def _def(self, name, extra, body, with_params=True):
         args = _copy_args(self.fn.args) if with_params else gast.arguments(
@@ -199,7 +207,16 @@ class Reverse:
         body = fn.body[:-1] if ret else fn.body
         forward = self.forward_block(body)
         live, adjoint = set(), []
-        if ret is not None and ret.active:
+        if ret is not None and ret.active and isinstance(ret.value, gast.Tuple):
+            seeds = self._fresh(("<seeds>", "b_outs"), self.adjoint_names)
+            adjoint.append(ir.assign(seeds, ir.call("runtime.unpack_adjoint", ir.name(
+                self._seed_name()), ret.value)))
+            for k, element in enumerate(ret.value.elts):
+                if isinstance(element, gast.Name) and element.id in fn.active:
+                    part = gast.Subscript(value=ir.name(seeds), slice=ir.const(k),
+                                          ctx=gast.Load())
+                    adjoint.append(self.accumulate(element.id, part, live))
+        elif ret is not None and ret.active:
             out = ret.value.id
             if self.mode == "grad":
                 adjoint.append(ir.assign(self.bname(out),
@@ -209,7 +226,7 @@ class Reverse:
         if self.preserve_result and isinstance(result, gast.Name) and any(
                 self.strategy.get((result.id, s.order), NONE) != NONE
                 for s in self.sites.get(result.id, [])):
-            held = self._fresh(("<result>", "result"), {})
+            held = self._fresh(("<result>", "result"), self.adjoint_names)
             forward.append(ir.assign(held, result))
             result = ir.name(held)
         adjoint += self.reverse_block(body, live)
@@ -220,9 +237,12 @@ class Reverse:
     # --- forward sweep --------------------------------------------------------------------
 
     def _push(self, var):
+        return self._push_expr(var, ir.name(var))
+
+    def _push_expr(self, var, value):
         stack = self.stack(var)
         self._stack_inits[var] = stack
-        return ir.expr_stmt(ir.call(ir.attr(stack, "append"), ir.name(var)))
+        return ir.expr_stmt(ir.call(ir.attr(stack, "append"), value))
 
     def _pop(self, var):
         return ir.assign(var, ir.call(ir.attr(self.stack(var), "pop")))
@@ -236,6 +256,12 @@ class Reverse:
                     elts=[ir.name(t, store=True) for t in stmt.targets], ctx=gast.Store())
                 out.append(ir.assign(target, stmt.value))
                 out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, AFTER)]
+            elif isinstance(stmt, ir.SetItem):
+                if self._saved(stmt.target, stmt, BEFORE):
+                    out.append(self._push_expr(stmt.target, ir.call(
+                        "np.copy", _subscript(stmt.target, stmt.index))))
+                out.append(ir.assign(_subscript(stmt.target, stmt.index, store=True),
+                                     stmt.value))
             elif isinstance(stmt, ir.If):
                 out.append(gast.If(test=ir.name(stmt.test), body=self.forward_block(stmt.body)
                                    or [gast.Pass()], orelse=self.forward_block(stmt.orelse)))
@@ -274,6 +300,8 @@ class Reverse:
                 out += self.reverse_assign(stmt, live)
                 out += [self._pop(t) for t in reversed(stmt.targets)
                         if self._saved(t, stmt, BEFORE)]
+            elif isinstance(stmt, ir.SetItem):
+                out += self.reverse_set_item(stmt, live)
             elif isinstance(stmt, ir.If):
                 out += self.reverse_if(stmt, live)
             elif isinstance(stmt, ir.For):
@@ -288,6 +316,7 @@ class Reverse:
         if stmt.callee is not None:
             return self.reverse_call(stmt, live)
         if stmt.template is None or not any(t in live for t in stmt.targets):
+            live.difference_update(stmt.targets)  # an overwritten value's adjoint is gone
             return []
         template = stmt.template
         if stmt.unpack:
@@ -313,6 +342,22 @@ class Reverse:
                 out.append(self.accumulate(atom.id, expr, live))
         return out
 
+    def reverse_set_item(self, stmt, live):
+        out = []
+        target = stmt.target
+        if target in live:
+            b = self.bname(target)
+            value = stmt.value
+            if isinstance(value, gast.Name) and value.id in self.fn.active:
+                part = ir.call("runtime.unbroadcast", _subscript(b, stmt.index), value)
+                out.append(self.accumulate(value.id, part, live))
+            out.append(ir.assign(b, ir.call("runtime.zero_at", ir.name(b),
+                                            ir.index_value(stmt.index))))
+        if self._saved(target, stmt, BEFORE):
+            out.append(ir.assign(_subscript(target, stmt.index, store=True),
+                                 ir.call(ir.attr(self.stack(target), "pop"))))
+        return out
+
     def reverse_call(self, stmt, live):
         result, callee = stmt.targets[0], stmt.callee
         if result not in live:
@@ -333,14 +378,17 @@ class Reverse:
 
     def accumulate(self, var, expr, live):
         b = self.bname(var)
-        if var in live:
+        if var in live and _is_runtime_call(expr, "getitem_grad"):
+            g, _, index = expr.args  # scatter into the existing adjoint, not into fresh zeros
+            expr = ir.call("runtime.add_at", ir.name(b), index, g)
+        elif var in live:
             expr = gast.BinOp(left=ir.name(b), op=gast.Add(), right=expr)
         live.add(var)
         return ir.assign(b, expr)
 
     def _zeros_like(self, var, from_adjoint):
         source = self.bname(var) if from_adjoint else var
-        return ir.assign(self.bname(var), ir.call("np.zeros_like", ir.name(source)))
+        return ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source)))
 
     def reverse_if(self, stmt, live):
         live_in = set(live)
@@ -387,6 +435,17 @@ def _precedes(first, second):
         if index_a != index_b:
             return True
     return True
+
+
+def _is_runtime_call(expr, name):
+    return (isinstance(expr, gast.Call) and isinstance(expr.func, gast.Attribute)
+            and expr.func.attr == name and isinstance(expr.func.value, gast.Name)
+            and expr.func.value.id == "runtime")
+
+
+def _subscript(name, index, store=False):
+    return gast.Subscript(value=ir.name(name), slice=copy.deepcopy(index),
+                          ctx=gast.Store() if store else gast.Load())
 
 
 def _tuple(elts, store=False):

@@ -22,8 +22,51 @@ def grad_seed(z):
     return np.ones_like(z)
 
 
+class Sparse(dict):
+    """The adjoint of a dict, list or tuple: entries for the items that got a gradient.
+    Adding two merges them, adding the adjoints of shared items."""
+
+    def __add__(self, other):
+        if not isinstance(other, Sparse):
+            return NotImplemented
+        out = Sparse(self)
+        for key, value in other.items():
+            out[key] = out[key] + value if key in out else value
+        return out
+
+
+def _is_container(x):
+    return isinstance(x, (dict, list, tuple))
+
+
+def zeros_like(x):
+    """A zero adjoint for `x`: an empty Sparse for containers, zeros for arrays."""
+    return Sparse() if _is_container(x) else np.zeros_like(x)
+
+
+def unpack_adjoint(g, outputs):
+    """The adjoints of a returned tuple's items, from a tuple, a Sparse or None (zeros for
+    the items that got none)."""
+    if isinstance(g, Sparse) or g is None:
+        g = g or {}
+        return [g[k] if k in g else zeros_like(v) for k, v in enumerate(outputs)]
+    return [zeros_like(v) if b is None else b for b, v in zip(g, outputs)]
+
+
 def as_grad(g, x):
-    """Give a gradient the shape and float dtype of the argument it belongs to."""
+    """Give a gradient the structure, shape and float dtype of the argument it belongs to.
+    Containers get the same structure, with zeros for leaves that got no gradient and None
+    for leaves that are not floats."""
+    if _is_container(x):
+        g = g if isinstance(g, dict) else {}
+        items = x.items() if isinstance(x, dict) else enumerate(x)
+        dense = {k: as_grad(g.get(k, 0.0), v) for k, v in items}
+        if isinstance(x, dict):
+            return type(x)(dense) if type(x) is not dict else dense
+        return type(x)(dense[i] for i in range(len(x)))
+    if isinstance(x, (bool, int, np.integer)) or (
+            isinstance(x, np.ndarray) and x.dtype.kind not in "fc"):
+        return None
     if isinstance(x, float):
         return float(np.sum(g)) if np.ndim(g) else float(g)
     g = np.asarray(g)
@@ -262,17 +305,24 @@ def split_grad(gs, outputs, axis=0):
 
 def getitem_grad(g, x, index):
     """Adjoint of x[index]: zeros of x's shape with `g` scattered (and summed) into place."""
-    if isinstance(x, (list, tuple)):
-        out = [np.zeros_like(e) for e in x]
-        out[index] = g
-        return out
+    if _is_container(x):
+        return Sparse({index: g})
     out = np.zeros(np.shape(x), dtype=np.result_type(g, x))
     return _scatter_add(out, index, g)
 
 
 def add_at(bx, index, g):
-    """bx with `g` added at `index`, as a new array."""
+    """bx with `g` added at `index`, as a new array (or Sparse, for a container's adjoint)."""
+    if isinstance(bx, Sparse):
+        return bx + Sparse({index: g})
     return _scatter_add(np.array(bx, copy=True), index, g)
+
+
+def zero_at(g, index):
+    """A copy of adjoint `g` with zeros at `index`: the adjoint of the overwritten elements."""
+    out = np.array(g, copy=True)
+    out[index] = 0
+    return out
 
 
 def _is_basic(index):

@@ -152,6 +152,9 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None):
     if returns is None or type(returns).__name__ != "Return":
         raise UnsupportedError(f"{fn.__name__} does not end with a return statement", where,
                                "return the value to differentiate on the last line")
+    if mode == "grad" and returns.active and type(returns.value).__name__ == "Tuple":
+        raise ArgumentError(f"grad needs a scalar output, but {fn.__name__} returns a tuple",
+                            returns.loc, "return one scalar, or use srcdiff.vjp")
     if mode == "split":
         func_names = list(names or (f"fwd_{fn.__name__}", f"bwd_{fn.__name__}"))
     else:

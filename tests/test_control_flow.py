@@ -234,3 +234,120 @@ def return_from_nested_loop(x):
 def test_break_continue_early_return(fn, make, rng):
     args = make(rng)
     check_grad(fn, *args, wrt=0)
+
+
+# --- subscripts: reads and writes ---------------------------------------------------------------
+def conv1d(x, w):
+    k = w.shape[0]
+    n = x.shape[0] - k + 1
+    y = np.zeros(n)
+    for i in range(n):
+        y[i] = np.sum(x[i:i + k] * w)
+    return np.sum(y ** 2)
+
+
+def test_loop_conv1d_writing_into_a_preallocated_array(rng):
+    check_grad(conv1d, rng.normal(size=12), rng.normal(size=3))
+
+
+def overwrites(x):
+    y = x * 1.0
+    z = y * 2.0
+    y[0] = 3.0
+    y[1:3] += x[0] * x[1:3]
+    y[-1] *= y[0]
+    return np.sum(y * z)
+
+
+def test_overwritten_elements_drop_their_adjoint(rng):
+    g = check_grad(overwrites, rng.normal(size=5))
+    assert np.isfinite(g).all()
+
+
+def indexing(x):
+    a = x[1, ::-1] * x[:, None, 0]
+    b = x[x[:, 0] > 0]
+    c = x[np.array([0, 0, 2]), -1]
+    return np.sum(a ** 2) + np.sum(b * 3) + np.sum(c ** 3) + x.shape[0] * x.ndim * np.sum(x.T[0])
+
+
+def test_index_reads(rng):
+    check_grad(indexing, rng.normal(size=(4, 3)))
+
+
+def writes_into_an_argument(x):
+    x[0] = 1.0
+    return np.sum(x)
+
+
+def writes_into_a_view(x):
+    y = x[1:]
+    y[0] = 1.0
+    return np.sum(y)
+
+
+@pytest.mark.parametrize("fn", [writes_into_an_argument, writes_into_a_view])
+def test_writing_into_caller_memory_is_rejected(fn):
+    with pytest.raises(nf.UnsupportedError) as error:
+        nf.grad(fn)
+    assert "copy()" in str(error.value) and "test_control_flow.py" in str(error.value)
+
+
+# --- tuples and containers ----------------------------------------------------------------------
+def normalize(x, gain):
+    m = np.mean(x, axis=0)
+    return (x - m) / np.std(x, axis=0) * gain, m
+
+
+def uses_one_output(x, gain):
+    y, m = normalize(x, gain)
+    a, b = y[0], y[1] * 2
+    return np.sum(np.sin(y)) + np.sum(a * b)
+
+
+def test_tuple_returned_by_a_callee_and_unpacked(rng):
+    check_grad(uses_one_output, rng.normal(size=(5, 3)), rng.normal(size=3))
+
+
+def test_vjp_of_a_tuple_output(rng):
+    x, gain = rng.normal(size=(5, 3)), rng.normal(size=3)
+    (y, m), pullback = nf.vjp(normalize)(x, gain)
+    u, v = rng.normal(size=y.shape), rng.normal(size=m.shape)
+    from gradcheck import numerical_grad
+
+    expected = numerical_grad(lambda x_: np.sum(normalize(x_, gain)[0] * u)
+                              + np.sum(normalize(x_, gain)[1] * v), (x,), 0)
+    np.testing.assert_allclose(pullback((u, v)), expected, rtol=1e-5)
+
+
+def test_grad_of_a_tuple_is_an_error():
+    with pytest.raises(nf.ArgumentError) as error:
+        nf.grad(normalize)
+    assert "tuple" in str(error.value) and "vjp" in str(error.value)
+
+
+def dict_mlp(params, x):
+    h = np.tanh(x @ params["w1"] + params["b1"])
+    for i in range(len(params["scales"])):
+        h = h * params["scales"][i]
+    return np.mean((h @ params["w2"]) ** 2) + params["meta"]["reg"] * np.sum(params["w1"] ** 2)
+
+
+def test_pytree_argument_gets_a_pytree_gradient(rng):
+    from gradcheck import numerical_grad
+
+    params = {"w1": rng.normal(size=(3, 4)), "b1": rng.normal(size=4),
+              "w2": rng.normal(size=(4, 2)), "scales": [1.1, rng.normal(size=4)],
+              "meta": {"reg": 0.1, "steps": 3}}
+    x = rng.normal(size=(5, 3))
+    g = nf.grad(dict_mlp)(params, x)
+    assert set(g) == set(params) and g["meta"]["steps"] is None
+    for key in ("w1", "b1", "w2"):
+        def along(leaf, key=key):
+            return dict_mlp({**params, key: leaf}, x)
+        np.testing.assert_allclose(g[key], numerical_grad(along, (params[key],), 0), rtol=1e-5)
+    assert isinstance(g["scales"], list)
+    scales = params["scales"]
+    np.testing.assert_allclose(g["scales"][1], numerical_grad(
+        lambda s: dict_mlp({**params, "scales": [scales[0], s]}, x), (scales[1],), 0), rtol=1e-5)
+    assert g["meta"]["reg"] == pytest.approx(np.sum(params["w1"] ** 2))

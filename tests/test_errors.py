@@ -55,9 +55,8 @@ def uses_fft(x):
 
 
 def mutates(x):
-    y = x * 1.0
-    y[0] = 3.0
-    return np.sum(y)
+    x[0] = 3.0
+    return np.sum(x)
 
 
 def floordiv(x):
@@ -77,7 +76,7 @@ def two_args(x, n):
     (uses_with, "with open(__file__):", "with"),
     (uses_yield, "yield np.sum(x)", "generators"),
     (uses_global, "global COUNTER", "global"),
-    (mutates, "y[0] = 3.0", "element"),
+    (mutates, "x[0] = 3.0", "copy()"),
     (floordiv, "return np.sum(x // 2.0)", "//"),
 ])
 def test_unsupported_constructs(fn, snippet, word):
