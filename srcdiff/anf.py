@@ -54,7 +54,7 @@ class Normalizer:
     """`derive_callee(fn, wrt, names, loc)` differentiates a called user function and returns
     its (forward, backward) names; `callees` records each for the cache."""
 
-    def __init__(self, parsed, wrt_names, derive_callee=None):
+    def __init__(self, parsed, wrt_names, derive_callee=None, outputs=None):
         self.p = parsed
         self.derive_callee = derive_callee
         self.callees = []
@@ -66,7 +66,7 @@ class Normalizer:
         self.used = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)} | set(self.params)
         self.counters = {}
         desugar(node, self.fresh)
-        self.active = self._activity(set(wrt_names))
+        self.active = self._activity(set(wrt_names)) & self._usefulness(outputs)
         self.versions = {p: p for p in self.params}
         self.depth = 0
 
@@ -88,6 +88,39 @@ class Normalizer:
                             active |= _target_names(target)
             if len(active) == before:
                 return active
+
+    def _usefulness(self, outputs):
+        """Names whose value can reach the differentiated output: of a returned tuple, only
+        the items `outputs` marks (flow-insensitive, backwards to a fixed point)."""
+        ret = self.p.node.body[-1] if self.p.node.body else None
+        if not isinstance(ret, gast.Return) or ret.value is None:
+            return set()
+        value = ret.value
+        if isinstance(value, gast.Tuple) and outputs is not None:
+            useful = set().union(*(ir.names_in(e) for e, keep in zip(value.elts, outputs)
+                                   if keep))
+        else:
+            useful = ir.names_in(value)
+        while True:
+            before = len(useful)
+            for stmt in gast.walk(self.p.node):
+                if isinstance(stmt, gast.Assign):
+                    pairs = [(t, stmt.value) for t in stmt.targets]
+                    if len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Tuple) and \
+                            isinstance(stmt.value, gast.Tuple) and \
+                            len(stmt.targets[0].elts) == len(stmt.value.elts):
+                        pairs = list(zip(stmt.targets[0].elts, stmt.value.elts))
+                    for target, source in pairs:
+                        if _target_names(target) & useful:
+                            useful |= ir.names_in(source)
+                elif isinstance(stmt, gast.AugAssign) and _target_names(stmt.target) & useful:
+                    useful |= ir.names_in(stmt.value)
+                elif isinstance(stmt, gast.For):
+                    for target, source in _loop_pairs(stmt) or []:
+                        if source is not None and _target_names(target) & useful:
+                            useful |= ir.names_in(source)
+            if len(useful) == before:
+                return useful
 
     def _is_active(self, node, active=None):
         active = self.active if active is None else active
@@ -215,7 +248,7 @@ class Normalizer:
                                                   type_comment=None), loc, out)
             return
         target, value = stmt.targets[0], stmt.value
-        active = self._is_active(value)
+        active = self._is_active(value) and bool(_target_names(target) & self.active)
         if isinstance(target, gast.Name):
             if not active:
                 value = self.rename(value)
@@ -306,10 +339,17 @@ class Normalizer:
             out.append(ir.Assign([self.store(n) for n in names], forward, loc, template,
                                  bound, unpack=True))
             return
-        held = self.atom(value, loc, out)  # a tuple, e.g. returned by a user function
+        if isinstance(value, gast.Call) and _is_user_function(self.p.resolve(value.func)):
+            held = ir.name(self.user_call(value, loc, out, None,
+                                          outputs=tuple(n in self.active for n in names)))
+        else:
+            held = self.atom(value, loc, out)  # a tuple-valued expression
         for k, n in enumerate(names):
             item = gast.Subscript(value=held, slice=ir.const(k), ctx=gast.Load())
-            self.active_value(item, loc, out, target=n)
+            if n in self.active:
+                self.active_value(item, loc, out, target=n)
+            else:
+                out.append(ir.Assign([self.store(n)], item, loc))
 
     def return_statement(self, stmt, loc, out):
         if stmt.value is None or not self._is_active(stmt.value):
@@ -477,8 +517,9 @@ class Normalizer:
             out.append(ir.Assign([name], forward, loc, template, bound))
         return name
 
-    def user_call(self, node, loc, out, target):
-        """`y = g(a, b)` for a Python function g: `y, _saved0 = fwd_g(a, b)`."""
+    def user_call(self, node, loc, out, target, outputs=None):
+        """`y = g(a, b)` for a Python function g: `y, _saved0 = fwd_g(a, b)`. `outputs` marks
+        the items of a returned tuple the caller differentiates (None: all)."""
         fn = self.p.resolve(node.func)
         if any(isinstance(a, gast.Starred) for a in node.args) or any(
                 k.arg is None for k in node.keywords):
@@ -504,7 +545,7 @@ class Normalizer:
                 raise UnsupportedError("lists of differentiated arrays cannot be passed to a "
                                        "user function yet", loc, "pass the arrays one by one")
         wrt = tuple(i for i, n in enumerate(positional) if n in bound and active(bound[n]))
-        key = (fn, wrt)
+        key = (fn, wrt, outputs)
         names = next((c["names"] for c in self.callees if c["key"] == key), None)
         if names is None:
             taken = {n for c in self.callees for n in c["names"]}
@@ -512,9 +553,9 @@ class Normalizer:
             while f"fwd_{fn.__name__}{suffix}" in taken | self.used:
                 suffix, k = f"_{k}", k + 1
             names = [f"fwd_{fn.__name__}{suffix}", f"bwd_{fn.__name__}{suffix}"]
-            self.derive_callee(fn, wrt, names, loc)
+            self.derive_callee(fn, wrt, names, outputs, loc)
             self.callees.append({"key": key, "path": gast.unparse(node.func), "wrt": list(wrt),
-                                 "names": names})
+                                 "names": names, "outputs": outputs})
         forward = gast.Call(func=ir.name(names[0]), args=args,
                             keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
         name = self.store(target) if target else self.fresh("_t")

@@ -89,29 +89,37 @@ class Derivative:
             raise
         if self._single or len(self.wrt) > 1:
             return result
-        if self._emitted.meta.get("preserve_result"):
-            return (result[0],), result[1]
+        meta = self._emitted.meta
+        if meta.get("preserve_result") or meta.get("has_aux"):
+            return ((result[0],),) + tuple(result[1:])
         return (result,)
 
     def __repr__(self):
         return f"<srcdiff {self._mode} of {self.fun.__qualname__} wrt={self.wrt}>"
 
 
-def grad(fun=None, wrt=0, preserve_result=False, optimized=True):
+def grad(fun=None, wrt=0, preserve_result=False, has_aux=False, optimized=True):
     """The gradient of scalar-valued `fun` with respect to argument(s) `wrt`.
 
     Usable as `grad(f)`, `@grad` and `@grad(wrt=1)`. With a tuple `wrt` it returns a tuple of
-    gradients; with `preserve_result=True` it returns `(gradient, value)`."""
+    gradients; with `preserve_result=True` it returns `(gradient, value)`. With
+    `has_aux=True`, `fun` returns `(value, aux)` and the result gains `aux` at the end."""
     if fun is None:
-        return lambda f: grad(f, wrt=wrt, preserve_result=preserve_result, optimized=optimized)
-    return Derivative(fun, wrt, "grad", preserve_result=preserve_result, optimized=optimized)
+        return lambda f: grad(f, wrt=wrt, preserve_result=preserve_result, has_aux=has_aux,
+                              optimized=optimized)
+    return Derivative(fun, wrt, "grad", preserve_result=preserve_result, has_aux=has_aux,
+                      optimized=optimized)
 
 
-def value_and_grad(fun, wrt=0, optimized=True):
-    """`value_and_grad(f)(*args)` returns `(f(*args), gradient)` from one forward sweep."""
-    derivative = grad(fun, wrt=wrt, preserve_result=True, optimized=optimized)
+def value_and_grad(fun, wrt=0, has_aux=False, optimized=True):
+    """`value_and_grad(f)(*args)` returns `(f(*args), gradient)` from one forward sweep
+    (`((value, aux), gradient)` with `has_aux=True`)."""
+    derivative = grad(fun, wrt=wrt, preserve_result=True, has_aux=has_aux, optimized=optimized)
 
     def value_and_gradient(*args, **kwargs):
+        if has_aux:
+            gradient, value, aux = derivative(*args, **kwargs)
+            return (value, aux), gradient
         gradient, value = derivative(*args, **kwargs)
         return value, gradient
 

@@ -36,8 +36,10 @@ class _Site:
 class Reverse:
     """Builds the gast FunctionDef of the gradient of an `ir.Function`."""
 
-    def __init__(self, fn, wrt, *, mode="grad", preserve_result=False, func_name=None):
+    def __init__(self, fn, wrt, *, mode="grad", preserve_result=False, has_aux=False,
+                 outputs=None, func_name=None):
         self.fn, self.wrt, self.mode, self.preserve_result = fn, wrt, mode, preserve_result
+        self.has_aux, self.outputs = has_aux, outputs
         self.func_name = func_name or f"d{fn.name}"
         self.ret = fn.body[-1] if fn.body and isinstance(fn.body[-1], ir.Return) else None
         self.sites, self.reads, self.order = {}, {}, 0
@@ -166,9 +168,14 @@ class Reverse:
         inits = [ir.assign(s, gast.List(elts=[], ctx=gast.Load()))
                  for s in self._stack_inits.values()]
         if self.mode != "split":
-            value = grads[0] if len(grads) == 1 else _tuple(grads)
+            parts = [grads[0] if len(grads) == 1 else _tuple(grads)]
+            if self.has_aux:
+                result, aux = result.elts
             if self.preserve_result:
-                value = _tuple([value, result])
+                parts.append(result)
+            if self.has_aux:
+                parts.append(aux)
+            value = parts[0] if len(parts) == 1 else _tuple(parts)
             params = [self._seed_name()] if self.mode == "vjp" else []
             return [self._def(self.func_name, params, inits + forward + adjoint
                               + [gast.Return(value=value)])]
@@ -207,11 +214,19 @@ class Reverse:
         body = fn.body[:-1] if ret else fn.body
         forward = self.forward_block(body)
         live, adjoint = set(), []
-        if ret is not None and ret.active and isinstance(ret.value, gast.Tuple):
+        if self.has_aux:
+            out = ret.value.elts[0]
+            if isinstance(out, gast.Name) and out.id in fn.active:
+                adjoint.append(ir.assign(self.bname(out.id),
+                                         ir.call("runtime.grad_seed", ir.name(out.id))))
+                live = {out.id}
+        elif ret is not None and ret.active and isinstance(ret.value, gast.Tuple):
             seeds = self._fresh(("<seeds>", "b_outs"), self.adjoint_names)
             adjoint.append(ir.assign(seeds, ir.call("runtime.unpack_adjoint", ir.name(
                 self._seed_name()), ret.value)))
             for k, element in enumerate(ret.value.elts):
+                if self.outputs is not None and not self.outputs[k]:
+                    continue  # the caller never differentiates this item
                 if isinstance(element, gast.Name) and element.id in fn.active:
                     part = gast.Subscript(value=ir.name(seeds), slice=ir.const(k),
                                           ctx=gast.Load())
@@ -223,16 +238,30 @@ class Reverse:
                                          ir.call("runtime.grad_seed", ir.name(out))))
             live = {out}
         result = ret.value if ret is not None else ir.const(None)
-        if self.preserve_result and isinstance(result, gast.Name) and any(
-                self.strategy.get((result.id, s.order), NONE) != NONE
-                for s in self.sites.get(result.id, [])):
-            held = self._fresh(("<result>", "result"), self.adjoint_names)
-            forward.append(ir.assign(held, result))
-            result = ir.name(held)
+        if self.mode != "split" and (self.preserve_result or self.has_aux):
+            result = self._hold(result, forward)
         adjoint += self.reverse_block(body, live)
-        grads = [ir.call("runtime.as_grad", ir.name(self.bname(w)) if w in live
-                         else ir.const(0.0), ir.name(w)) for w in self.wrt]
+        if self.mode == "split":  # the caller accumulates these: keep Sparse adjoints sparse
+            grads = [ir.name(self.bname(w)) if w in live else ir.call(
+                "runtime.zeros_like", ir.name(w)) for w in self.wrt]
+        else:
+            grads = [ir.call("runtime.as_grad", ir.name(self.bname(w)) if w in live
+                             else ir.const(0.0), ir.name(w)) for w in self.wrt]
         return forward, adjoint, grads, result
+
+    def _hold(self, value, forward):
+        """`value` as it is at the end of the forward sweep, for returning after the adjoint
+        sweep (which restores what it pops)."""
+        if isinstance(value, gast.Tuple):
+            return _tuple([self._hold(e, forward) for e in value.elts])
+        if isinstance(value, gast.Name) and any(
+                self.strategy.get((value.id, s.order), NONE) != NONE
+                for s in self.sites.get(value.id, [])):
+            held = self._fresh((("<result>", value.id), "result_" + value.id.lstrip("_")),
+                               self.adjoint_names)
+            forward.append(ir.assign(held, value))
+            return ir.name(held)
+        return value
 
     # --- forward sweep --------------------------------------------------------------------
 

@@ -100,7 +100,8 @@ def derive(fn, wrt, mode="grad", **options):
     callees = []
     for callee in meta.get("callees", []):
         target = _resolve_path(scope, callee["path"])
-        emitted = derive(target, tuple(callee["wrt"]), "split", names=tuple(callee["names"]))
+        emitted = derive(target, tuple(callee["wrt"]), "split", names=tuple(callee["names"]),
+                         outputs=_outputs(callee["outputs"]))
         scope.update(emitted.functions)
         callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
@@ -114,6 +115,10 @@ def derive(fn, wrt, mode="grad", **options):
     return entry
 
 
+def _outputs(mask):
+    return None if mask is None else tuple(mask)
+
+
 def _resolve_path(scope, path):
     root, *attrs = path.split(".")
     obj = scope.get(root) if root in scope else getattr(builtins, root)
@@ -122,7 +127,8 @@ def _resolve_path(scope, path):
     return obj
 
 
-def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None):
+def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
+             has_aux=False):
     """Run the transformer: the emitted module's source and its metadata."""
     cache.stats["transforms"] += 1
     parsed = ParsedFunction(fn)
@@ -136,15 +142,18 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None):
                                 where, f"choose wrt between 0 and {len(params) - 1}")
     wrt_names = [params[i] for i in wrt]
 
-    def derive_callee(callee, callee_wrt, callee_names, loc):
+    def derive_callee(callee, callee_wrt, callee_names, callee_outputs, loc):
         if callee.__code__ in _in_progress:
             raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
                                    "cannot differentiate", loc, "write the recursion as a loop")
-        derive(callee, callee_wrt, "split", names=tuple(callee_names))
+        derive(callee, callee_wrt, "split", names=tuple(callee_names), outputs=callee_outputs)
+
+    if has_aux:
+        outputs = (True, False)
 
     _in_progress.add(fn.__code__)
     try:
-        normalizer = Normalizer(parsed, wrt_names, derive_callee)
+        normalizer = Normalizer(parsed, wrt_names, derive_callee, outputs)
         program = normalizer.run()
     finally:
         _in_progress.discard(fn.__code__)
@@ -152,15 +161,21 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None):
     if returns is None or type(returns).__name__ != "Return":
         raise UnsupportedError(f"{fn.__name__} does not end with a return statement", where,
                                "return the value to differentiate on the last line")
-    if mode == "grad" and returns.active and type(returns.value).__name__ == "Tuple":
+    returns_tuple = type(returns.value).__name__ == "Tuple"
+    if mode == "grad" and has_aux and not (returns_tuple and len(returns.value.elts) == 2):
+        raise ArgumentError(f"with has_aux=True, {fn.__name__} must return a pair "
+                            "(value, auxiliary data)", returns.loc,
+                            "return value, aux  (aux is passed through undifferentiated)")
+    if mode == "grad" and not has_aux and returns.active and returns_tuple:
         raise ArgumentError(f"grad needs a scalar output, but {fn.__name__} returns a tuple",
-                            returns.loc, "return one scalar, or use srcdiff.vjp")
+                            returns.loc, "return one scalar, use has_aux=True to pass extra "
+                            "values through, or use srcdiff.vjp")
     if mode == "split":
         func_names = list(names or (f"fwd_{fn.__name__}", f"bwd_{fn.__name__}"))
     else:
         func_names = [f"d{fn.__name__}" if mode == "grad" else f"vjp_{fn.__name__}"]
     funcs = Reverse(program, wrt_names, mode=mode, preserve_result=preserve_result,
-                    func_name=func_names if mode == "split" else func_names[0]).build()
+                    has_aux=has_aux, outputs=outputs, func_name=func_names if mode == "split" else func_names[0]).build()
     if optimized:
         for func in funcs:
             eliminate_dead_code(func)
@@ -170,8 +185,9 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None):
            f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n")
     source = codegen.to_source(funcs, doc)
     ret = returns.loc
-    callees = [{k: c[k] for k in ("path", "wrt", "names")} for c in normalizer.callees]
+    callees = [{k: c[k] for k in ("path", "wrt", "names", "outputs")}
+               for c in normalizer.callees]
     meta = {"names": func_names, "return": [ret.filename, ret.lineno, ret.line],
             "def": [where.filename, where.lineno, where.line], "params": wrt_names,
-            "preserve_result": preserve_result, "callees": callees}
+            "preserve_result": preserve_result, "has_aux": has_aux, "callees": callees}
     return source, meta

@@ -154,3 +154,31 @@ def test_traceback_points_into_emitted_code():
         assert emitted and emitted[0].line  # the emitted line is shown, not "<unknown>"
     else:
         pytest.fail("expected a shape error")
+
+
+def with_aux(w, x):
+    h = np.tanh(x @ w)
+    return np.sum(h ** 2), {"mean": np.mean(h), "h": h}
+
+
+def test_has_aux_passes_values_through(rng):
+    w, x = rng.normal(size=3), rng.normal(size=(5, 3))
+    g, aux = nf.grad(with_aux, has_aux=True)(w, x)
+    np.testing.assert_allclose(g, numerical_grad(lambda w_: with_aux(w_, x)[0], (w,), 0),
+                               rtol=1e-6)
+    np.testing.assert_allclose(aux["h"], np.tanh(x @ w))
+    (value, aux2), g2 = nf.value_and_grad(with_aux, has_aux=True)(w, x)
+    assert value == pytest.approx(with_aux(w, x)[0])
+    np.testing.assert_allclose(g2, g)
+
+
+def test_values_that_never_reach_the_output_get_no_adjoint():
+    def f(x):
+        log = []
+        y = np.sin(x)
+        log = log + [np.exp(x)]
+        return np.sum(y), log
+
+    source = nf.grad(f, has_aux=True).source
+    assert "np.exp(x)" in source and "bx = " in source
+    assert source.count("runtime.") < 8 and "exp" not in source.split("grad_seed")[1]
