@@ -66,6 +66,7 @@ class Normalizer:
         self.used = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)} | set(self.params)
         self.counters = {}
         desugar(node, self.fresh)
+        self.outputs = outputs
         self.active = self._activity(set(wrt_names)) & self._usefulness(outputs)
         self.versions = {p: p for p in self.params}
         self.depth = 0
@@ -357,8 +358,9 @@ class Normalizer:
             out.append(ir.Return(value, loc, active=False))
             return
         if isinstance(stmt.value, gast.Tuple):
-            atom = gast.Tuple(elts=[self.atom(e, loc, out) for e in stmt.value.elts],
-                              ctx=gast.Load())
+            keep = self.outputs or [True] * len(stmt.value.elts)
+            atom = gast.Tuple(elts=[self.atom(e, loc, out) if k else self.rename(e)
+                                    for e, k in zip(stmt.value.elts, keep)], ctx=gast.Load())
         else:
             atom = self.atom(stmt.value, loc, out)
         out.append(ir.Return(atom, loc))
