@@ -359,7 +359,7 @@ class Normalizer:
             return
         if isinstance(stmt.value, gast.Tuple):
             keep = self.outputs or [True] * len(stmt.value.elts)
-            atom = gast.Tuple(elts=[self.atom(e, loc, out) if k else self.rename(e)
+            atom = gast.Tuple(elts=[self.atom(e, loc, out, active=k)
                                     for e, k in zip(stmt.value.elts, keep)], ctx=gast.Load())
         else:
             atom = self.atom(stmt.value, loc, out)
@@ -443,9 +443,10 @@ class Normalizer:
         out.append(ir.Assign([target], source, loc, ADJOINTS[adjoints.copy_value],
                              {"a": source}))
 
-    def atom(self, node, loc, out):
-        """A name or inactive expression with the value of `node`, emitting statements for it."""
-        if not self._is_active(node):
+    def atom(self, node, loc, out, active=True):
+        """A name or inactive expression with the value of `node`, emitting statements for it;
+        `active=False` treats `node` as carrying no gradient whatever it reads."""
+        if not active or not self._is_active(node):
             node = self.rename(node)
             if _is_simple(node):
                 return node

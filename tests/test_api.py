@@ -182,3 +182,15 @@ def test_values_that_never_reach_the_output_get_no_adjoint():
     source = nf.grad(f, has_aux=True).source
     assert "np.exp(x)" in source and "bx = " in source
     assert source.count("runtime.") < 8 and "exp" not in source.split("grad_seed")[1]
+
+
+def test_aux_is_computed_in_the_forward_sweep(rng):
+    def f(x):
+        for i in range(3):
+            x = np.sin(x) * 1.5
+        return np.sum(x), {"last": x * 1.0, "norm": np.sum(x * x)}
+
+    x = rng.normal(size=4)
+    g, aux = nf.grad(f, has_aux=True)(x)
+    np.testing.assert_allclose(aux["last"], f(x)[1]["last"])
+    assert aux["norm"] == pytest.approx(f(x)[1]["norm"])
