@@ -276,6 +276,16 @@ def split(bz, z, ary, indices_or_sections, axis=0):
     bary = runtime.split_grad(bz, z, axis=axis)
 
 
+@adjoint(np.pad)
+def pad(bz, z, array, pad_width, mode="constant", constant_values=0):
+    barray = runtime.unpad(bz, array, pad_width, mode=mode)
+
+
+@adjoint(np.lib.stride_tricks.sliding_window_view)
+def sliding_window_view(bz, z, x, window_shape, axis=None):
+    bx = runtime.unwindow(bz, x, window_shape, axis=axis)
+
+
 @adjoint(operator.getitem)
 def getitem(bz, z, a, b):
     ba = runtime.getitem_grad(bz, a, b)

@@ -303,6 +303,31 @@ def split_grad(gs, outputs, axis=0):
     return np.concatenate(pieces, axis=axis)
 
 
+def unpad(g, x, pad_width, mode="constant"):
+    """Adjoint of np.pad in constant mode: the unpadded middle of `g`."""
+    if mode != "constant":
+        raise ArgumentError(f"srcdiff has no gradient for np.pad with mode={mode!r}",
+                            hint="use mode='constant'")
+    widths = np.broadcast_to(np.asarray(pad_width, dtype=int), (np.ndim(x), 2))
+    return g[tuple(slice(before, n - after) for (before, after), n in zip(widths, np.shape(g)))]
+
+
+def unwindow(g, x, window_shape, axis=None):
+    """Adjoint of sliding_window_view: add every window's adjoint back where it was read,
+    one strided slice per window offset (much faster than np.add.at)."""
+    shape = np.shape(x)
+    window_shape = tuple(np.atleast_1d(window_shape))
+    axes = tuple(range(len(shape))) if axis is None else tuple(
+        a % len(shape) for a in np.atleast_1d(axis))
+    out = np.zeros(shape, dtype=np.result_type(g))
+    for offsets in np.ndindex(*window_shape):
+        target = [slice(None)] * len(shape)
+        for a, size, offset in zip(axes, window_shape, offsets):
+            target[a] = slice(offset, offset + shape[a] - size + 1)
+        out[tuple(target)] += g[(Ellipsis,) + offsets]
+    return out
+
+
 def getitem_grad(g, x, index):
     """Adjoint of x[index]: zeros of x's shape with `g` scattered (and summed) into place."""
     if _is_container(x):

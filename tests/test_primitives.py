@@ -2,6 +2,8 @@
 import numpy as np
 import pytest
 
+from numpy.lib.stride_tricks import sliding_window_view
+
 import srcdiff as nf
 from gradcheck import check_grad
 
@@ -281,7 +283,8 @@ def test_every_registered_adjoint_is_exercised():
     symbols = {np.add: "+", np.subtract: "-", np.multiply: "*", np.true_divide: "/",
                np.power: "**", np.matmul: "@", np.negative: "-x", operator.getitem: "x[",
                copy_value: "z = y", float: "float(", np.amax: "np.max", np.amin: "np.min",
-               np.linalg.norm: "np.linalg.norm"}
+               np.linalg.norm: "np.linalg.norm",
+               sliding_window_view: "np.lib.stride_tricks.sliding_window_view"}
     for primal in ADJOINTS:
         token = symbols.get(primal) or f"np.{primal.__name__}"
         if primal is np.abs:
@@ -312,3 +315,29 @@ def test_prod_with_a_zero_is_exact():
 
     g = nf.grad(f)(np.array([2.0, 0.0, 3.0]))
     np.testing.assert_allclose(g, [0.0, 6.0, 0.0])
+
+
+def f_pad(x):
+    y = np.pad(x, ((0, 0), (1, 2)))
+    return np.sum(np.sin(y) * np.arange(y.shape[1])) + np.sum(np.pad(x, 1) ** 2)
+
+
+def f_sliding_window(x):
+    w = np.lib.stride_tricks.sliding_window_view(x, (2, 3), axis=(1, 2))
+    v = sliding_window_view(x[0, 0], 2)
+    return np.sum(np.sin(w[:, ::2]) * np.arange(3)) + np.sum(v ** 2)
+
+
+@pytest.mark.parametrize("f, make_args", [(f_pad, lambda: (r(3, 4),)),
+                                          (f_sliding_window, lambda: (r(2, 5, 4),))],
+                         ids=["f_pad", "f_sliding_window"])
+def test_window_primitives(f, make_args):
+    check_grad(f, *make_args())
+
+
+def test_pad_in_another_mode_is_an_error():
+    def f(x):
+        return np.sum(np.pad(x, 1, mode="reflect"))
+
+    with pytest.raises(nf.SrcdiffError, match="mode='reflect'"):
+        nf.grad(f)(np.ones(3))
