@@ -44,7 +44,7 @@ class Reverse:
         self.ret = fn.body[-1] if fn.body and isinstance(fn.body[-1], ir.Return) else None
         self.sites, self.reads, self.order = {}, {}, 0
         self._scan(fn.body, [], [])
-        self.primal = set(self.sites) | set(self.reads) | set(fn.params)
+        self.primal = set(self.sites) | set(fn.params)  # locals; globals are never saved
         self.taken = set(self.primal)
         self.adjoint_names, self.stack_names = {}, {}
         self.strategy = {}
@@ -161,8 +161,11 @@ class Reverse:
         """The emitted function(s): one fused function for grad/vjp; for `split`, a forward
         function returning (result, saved values) and a backward one taking them."""
         self._plan(set())
+        self._merge_reads = {}
         adjoint = self._sweeps()[1]
         needed = ir.names_in(gast.Module(body=adjoint, type_ignores=[])) & self.primal
+        for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
+            self._read({var}, site)
         self._plan(needed)
         forward, adjoint, grads, result = self._sweeps()
         inits = [ir.assign(s, gast.List(elts=[], ctx=gast.Load()))
@@ -222,8 +225,11 @@ class Reverse:
                 live = {out.id}
         elif ret is not None and ret.active and isinstance(ret.value, gast.Tuple):
             seeds = self._fresh(("<seeds>", "b_outs"), self.adjoint_names)
+            outputs = self.outputs or [True] * len(ret.value.elts)
+            shapes = _tuple([e if keep else ir.const(None)
+                             for e, keep in zip(ret.value.elts, outputs)])
             adjoint.append(ir.assign(seeds, ir.call("runtime.unpack_adjoint", ir.name(
-                self._seed_name()), ret.value)))
+                self._seed_name()), shapes)))
             for k, element in enumerate(ret.value.elts):
                 if self.outputs is not None and not self.outputs[k]:
                     continue  # the caller never differentiates this item
@@ -428,8 +434,9 @@ class Reverse:
         merged = set().union(*(b for _, b in branches))
         code = []
         for branch, branch_live in branches:
-            code.append(branch + [self._zeros_like(v, v in live_in)
-                                  for v in sorted(merged - branch_live)])
+            missing = sorted(merged - branch_live)
+            self._merge_reads.update({(v, id(stmt)): (v, stmt._site) for v in missing})
+            code.append(branch + [self._zeros_like(v, False) for v in missing])
         live.clear()
         live.update(merged)
         if not code[0] and not code[1]:

@@ -105,7 +105,8 @@ def derive(fn, wrt, mode="grad", **options):
         scope.update(emitted.functions)
         callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
-    scope = codegen.compile_module(source, filename, scope)
+    # on disk a one-line header precedes the source: keep traceback line numbers in step
+    scope = codegen.compile_module(source, filename, scope, first_line=2 if path else 1)
     functions = {n: scope[n] for n in meta["names"]}
     if mode != "split":
         functions[meta["names"][0]].__defaults__ = fn.__defaults__

@@ -1,0 +1,64 @@
+"""Neural-network layers as plain numpy functions (NCHW). srcdiff differentiates them like any
+user code: none of them has a hand-written adjoint."""
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+
+def conv2d(x, w, stride=1, padding=0):
+    """Convolve x (N, C, H, W) with w (O, C, K, K): one einsum over a window view."""
+    k = w.shape[2]
+    if padding > 0:
+        x = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+    windows = sliding_window_view(x, (k, k), axis=(2, 3))
+    if stride > 1:
+        windows = windows[:, :, ::stride, ::stride]
+    return np.einsum("nchwkl,ockl->nohw", windows, w, optimize=True)
+
+
+def batch_norm(x, gamma, beta, running_mean=None, running_var=None, training=True,
+               momentum=0.9, eps=1e-5):
+    """Batch norm over axes (0, 2, 3). Returns (y, new_running_mean, new_running_var): in
+    training, y uses the batch statistics and the running ones are updated (or started, when
+    None); in evaluation, y uses the running statistics, returned unchanged."""
+    if training:
+        mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
+        var = np.var(x, axis=(0, 2, 3), keepdims=True)
+        if running_mean is None:
+            new_mean = mean.reshape(-1)
+            new_var = var.reshape(-1)
+        else:
+            new_mean = momentum * running_mean + (1 - momentum) * mean.reshape(-1)
+            new_var = momentum * running_var + (1 - momentum) * var.reshape(-1)
+    else:
+        mean = running_mean.reshape(1, -1, 1, 1)
+        var = running_var.reshape(1, -1, 1, 1)
+        new_mean = running_mean
+        new_var = running_var
+    xhat = (x - mean) / np.sqrt(var + eps)
+    y = xhat * gamma.reshape(1, -1, 1, 1) + beta.reshape(1, -1, 1, 1)
+    return y, new_mean, new_var
+
+
+def relu(x):
+    return np.maximum(x, 0.0)
+
+
+def max_pool2d(x, size=2):
+    """Non-overlapping max pooling over size x size windows."""
+    n, c, h, w = x.shape
+    return np.max(x.reshape(n, c, h // size, size, w // size, size), axis=(3, 5))
+
+
+def global_avg_pool(x):
+    return np.mean(x, axis=(2, 3))
+
+
+def linear(x, w, b):
+    return x @ w + b
+
+
+def softmax_cross_entropy(logits, labels):
+    """Mean cross-entropy of integer `labels` under softmax(`logits`), computed stably."""
+    shifted = logits - np.max(logits, axis=1, keepdims=True)
+    log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    return -np.mean(log_probs[np.arange(logits.shape[0]), labels])
