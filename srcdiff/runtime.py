@@ -140,7 +140,7 @@ def var_grad(g, x, axis=None, ddof=0, keepdims=False):
 def extremum_grad(g, z, x, axis=None, keepdims=False):
     """Adjoint of max/min: the gradient is split evenly between tied extreme elements."""
     hits = x == unreduce(z, x, axis, keepdims)
-    ties = np.sum(hits, axis=axis, keepdims=True)
+    ties = np.sum(hits, axis=axis, keepdims=True).astype(np.result_type(g))
     return unreduce(g, x, axis, keepdims) * hits / ties
 
 

@@ -185,11 +185,25 @@ def _drop_unbroadcast(expr):
 
 _FOLD = {gast.Add: lambda a, b: a + b, gast.Sub: lambda a, b: a - b,
          gast.Mult: lambda a, b: a * b, gast.Div: lambda a, b: a / b}
+# numpy functions of a Python number, folded to a Python float: np.log(2.0) would be a
+# float64 scalar, which numpy does not treat as weakly typed and so would upcast float32
+_FOLD_CALLS = {"log": np.log, "exp": np.exp, "sqrt": np.sqrt, "cos": np.cos, "sin": np.sin}
 
 
 def _fold(expr):
     """Constant-fold number arithmetic and drop `* 1` and `** 1` left by substitution."""
     class Fold(gast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            func = node.func
+            if (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)
+                    and func.value.id == "np" and func.attr in _FOLD_CALLS
+                    and len(node.args) == 1 and not node.keywords and _is_number(node.args[0])
+                    and node.args[0].value > 0):
+                return gast.Constant(value=float(_FOLD_CALLS[func.attr](node.args[0].value)),
+                                     kind=None)
+            return node
+
         def visit_BinOp(self, node):
             self.generic_visit(node)
             left, right = node.left, node.right

@@ -341,3 +341,26 @@ def test_pad_in_another_mode_is_an_error():
 
     with pytest.raises(nf.SrcdiffError, match="mode='reflect'"):
         nf.grad(f)(np.ones(3))
+
+
+@pytest.mark.parametrize("f, make_args", CASES, ids=[c[0].__name__ for c in CASES])
+def test_float32_adjoints_stay_float32(f, make_args, monkeypatch):
+    """No float64 creeps into the adjoint sweep of float32 inputs (as_grad would hide it)."""
+    from srcdiff import runtime
+
+    args = [a.astype(np.float32) if isinstance(a, np.ndarray) else a for a in make_args()]
+    seen = []
+    real = runtime.as_grad
+
+    def spy(g, x):
+        if isinstance(x, np.ndarray) and not np.isscalar(g):
+            seen.append(np.result_type(g))
+        return real(g, x)
+
+    monkeypatch.setattr(runtime, "as_grad", spy)
+    wrt = tuple(i for i, a in enumerate(args) if isinstance(a, np.ndarray))
+    if np.result_type(f(*args)) != np.float32:
+        pytest.skip("the function itself computes in float64 (e.g. with an int64 arange)")
+    if wrt:
+        nf.grad(f, wrt=wrt)(*args)
+        assert all(dtype == np.float32 for dtype in seen), seen
