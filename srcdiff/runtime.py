@@ -147,7 +147,11 @@ def extremum_grad(g, z, x, axis=None, keepdims=False):
 def winner_share(g, x, other):
     """The part of np.maximum(x, other)'s adjoint that goes to `x`: all of it where x wins,
     half where they tie."""
-    return np.where(x > other, g, np.where(x == other, g / 2, 0))
+    out = np.where(x > other, g, 0)
+    tie = x == other
+    if tie.any():  # rare for real data; keeps the common case to two cheap passes
+        out = out + np.where(tie, g / 2, 0)
+    return out
 
 
 def prod_grad(g, x, axis=None, keepdims=False):
