@@ -35,11 +35,17 @@ def show(args):
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m srcdiff")
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("demo", help="differentiate a small model and check the gradient")
+    commands.add_parser("demo", help="check an emitted gradient, then train a small ResNet")
+    commands.add_parser("train", help="train the numpy ResNet (see python -m srcdiff train -h)",
+                        add_help=False)
     show_parser = commands.add_parser("show", help="print the emitted gradient of a function")
     show_parser.add_argument("target", help="MODULE:FUNCTION")
     show_parser.add_argument("--wrt", default="0", help="argument positions, e.g. 0,1")
     show_parser.add_argument("--raw", action="store_true", help="skip optimisation passes")
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["train"]:
+        from .train import main as train
+        return train(argv[1:])
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":

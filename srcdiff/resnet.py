@@ -79,9 +79,10 @@ def loss(params, x, y):
 
 
 def train_loss(params, state, x, y):
-    """(loss, new running statistics): differentiate with srcdiff.grad(..., has_aux=True)."""
+    """(loss, (new running statistics, logits)): differentiate it with
+    srcdiff.grad(..., has_aux=True)."""
     logits, new_state = forward(params, state, x, True)
-    return softmax_cross_entropy(logits, y), new_state
+    return softmax_cross_entropy(logits, y), (new_state, logits)
 
 
 def predict(params, state, x):

@@ -114,15 +114,16 @@ def test_train_loss_threads_running_statistics(rng):
     params = resnet.init(rng, depth=8, width=4, in_channels=1, num_classes=3)
     x = rng.normal(size=(4, 1, 8, 8)).astype(np.float32)
     y = np.array([0, 1, 2, 1])
-    grads, state = nf.grad(resnet.train_loss, has_aux=True)(params, None, x, y)
+    grads, (state, logits) = nf.grad(resnet.train_loss, has_aux=True)(params, None, x, y)
+    assert logits.shape == (4, 3)
     plain = nf.grad(resnet.loss)(params, x, y)
     for a, b in zip(leaves(grads), leaves(plain)):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
         assert a.dtype == np.float32
     assert len(state["blocks"]) == len(params["blocks"]) and state["stem"]["m"].shape == (4,)
     x2 = rng.normal(size=(4, 1, 8, 8)).astype(np.float32)
-    _, batch = nf.grad(resnet.train_loss, has_aux=True)(params, None, x2, y)
-    _, state2 = nf.grad(resnet.train_loss, has_aux=True)(params, state, x2, y)
+    _, (batch, _) = nf.grad(resnet.train_loss, has_aux=True)(params, None, x2, y)
+    _, (state2, _) = nf.grad(resnet.train_loss, has_aux=True)(params, state, x2, y)
     np.testing.assert_allclose(state2["stem"]["m"], 0.9 * state["stem"]["m"]
                                + 0.1 * batch["stem"]["m"], rtol=1e-5)
     assert resnet.predict(params, state2, x).shape == (4,)
