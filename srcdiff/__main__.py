@@ -1,15 +1,45 @@
-"""Command line: `python -m srcdiff demo | show MODULE:FUNCTION`."""
+"""Command line: `python -m srcdiff demo | train | show MODULE:FUNCTION | cache info|clear`."""
 import argparse
 import importlib
+import io
+import keyword
+import os
 import sys
+import tokenize
 
 from .errors import SrcdiffError
+
+_COLOURS = {"keyword": "\033[1;34m", "string": "\033[32m", "comment": "\033[90m",
+            "number": "\033[35m", "reset": "\033[0m"}
+
+
+def highlight(source):
+    """ANSI-coloured Python source (keywords, strings, comments, numbers)."""
+    starts = [0]
+    for line in source.splitlines(True):
+        starts.append(starts[-1] + len(line))
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return source
+    out, done = [], 0
+    for tok in tokens:
+        kind = ("keyword" if tok.type == tokenize.NAME and keyword.iskeyword(tok.string) else
+                {tokenize.STRING: "string", tokenize.COMMENT: "comment",
+                 tokenize.NUMBER: "number"}.get(tok.type))
+        if not kind:
+            continue
+        begin = starts[tok.start[0] - 1] + tok.start[1]
+        out += [source[done:begin], _COLOURS[kind], tok.string, _COLOURS["reset"]]
+        done = begin + len(tok.string)
+    return "".join(out) + source[done:]
 
 
 def _load(spec):
     module_name, _, attr = spec.partition(":")
     if not module_name or not attr:
         raise SystemExit(f"srcdiff show: expected MODULE:FUNCTION, got {spec!r}")
+    sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
@@ -27,30 +57,60 @@ def show(args):
 
     fn = _load(args.target)
     wrt = tuple(int(w) for w in args.wrt.split(","))
-    derivative = nf.grad(fn, wrt=wrt[0] if len(wrt) == 1 else wrt, optimized=not args.raw)
-    print(derivative.source, end="")
+    wrt = wrt[0] if len(wrt) == 1 else wrt
+    if args.mode == "forward":
+        derivative = nf.jvp(fn, wrt=wrt, optimized=not args.raw)
+    else:
+        derivative = nf.grad(fn, wrt=wrt, optimized=not args.raw)
+    source = derivative.source
+    colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
+                                        and os.environ.get("TERM", "dumb") != "dumb"
+                                        and "NO_COLOR" not in os.environ)
+    sys.stdout.write(highlight(source) if colour else source)
+    return 0
+
+
+def cache_command(args):
+    from . import cache
+
+    root = cache.directory()
+    if args.action == "clear":
+        print(f"removed {cache.clear()} cached entries from {root}" if root else
+              "the on-disk cache is off (SRCDIFF_CACHE_DIR=off)")
+        return 0
+    if root is None:
+        print("on-disk cache: off (SRCDIFF_CACHE_DIR=off)")
+        return 0
+    entries = list(root.glob("*.py")) if root.is_dir() else []
+    size = sum(e.stat().st_size for e in entries)
+    print(f"on-disk cache: {root}\nentries: {len(entries)}\nsize: {size / 1024:.1f} KiB")
     return 0
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m srcdiff")
-    commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("demo", help="check an emitted gradient, then train a small ResNet")
-    commands.add_parser("train", help="train the numpy ResNet (see python -m srcdiff train -h)",
-                        add_help=False)
-    show_parser = commands.add_parser("show", help="print the emitted gradient of a function")
-    show_parser.add_argument("target", help="MODULE:FUNCTION")
-    show_parser.add_argument("--wrt", default="0", help="argument positions, e.g. 0,1")
-    show_parser.add_argument("--raw", action="store_true", help="skip optimisation passes")
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["train"]:
         from .train import main as train
         return train(argv[1:])
+    parser = argparse.ArgumentParser(prog="python -m srcdiff")
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("demo", help="check an emitted gradient, then train a small ResNet")
+    commands.add_parser("train", help="train the numpy ResNet (python -m srcdiff train -h)")
+    show_parser = commands.add_parser("show", help="print the emitted derivative of a function")
+    show_parser.add_argument("target", help="MODULE:FUNCTION, e.g. srcdiff.resnet:loss")
+    show_parser.add_argument("--wrt", default="0", help="argument positions, e.g. 0,1")
+    show_parser.add_argument("--mode", choices=("reverse", "forward"), default="reverse")
+    show_parser.add_argument("--raw", action="store_true", help="skip optimisation passes")
+    show_parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    cache_parser = commands.add_parser("cache", help="show or clear the on-disk cache")
+    cache_parser.add_argument("action", choices=("info", "clear"))
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":
             from .demo import main as demo
             return demo()
+        if args.command == "cache":
+            return cache_command(args)
         return show(args)
     except SrcdiffError as exc:
         print(f"srcdiff: {exc}", file=sys.stderr)

@@ -176,8 +176,14 @@ class Normalizer:
         return current
 
     def rename(self, node):
-        """A copy of an expression with every read name mapped to its current version."""
+        """A copy of an expression with every read name mapped to its current version, and
+        numpy functions spelled through `np` (so emitted code needs no other import)."""
         node = copy.deepcopy(node)
+        for n in gast.walk(node):
+            if isinstance(n, gast.Call):
+                spelled = spelling(self.p.resolve(n.func))
+                if spelled and spelled.startswith("np."):
+                    n.func = ir.attr(*spelled.split("."))
         for n in gast.walk(node):
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load):
                 n.id = self.versions.get(n.id, n.id)
@@ -551,11 +557,15 @@ class Normalizer:
         key = (fn, wrt, outputs)
         names = next((c["names"] for c in self.callees if c["key"] == key), None)
         if names is None:
+            # named by what is differentiated, so one name means one variant everywhere
+            base = "_".join([fn.__name__] + [positional[i] for i in wrt])
+            if outputs is not None:
+                base += "_out" + "".join(str(k) for k, keep in enumerate(outputs) if keep)
             taken = {n for c in self.callees for n in c["names"]}
-            suffix, k = "", 1
-            while f"fwd_{fn.__name__}{suffix}" in taken | self.used:
+            suffix, k = "", 2
+            while f"fwd_{base}{suffix}" in taken | self.used:
                 suffix, k = f"_{k}", k + 1
-            names = [f"fwd_{fn.__name__}{suffix}", f"bwd_{fn.__name__}{suffix}"]
+            names = [f"fwd_{base}{suffix}", f"bwd_{base}{suffix}"]
             self.derive_callee(fn, wrt, names, outputs, loc)
             self.callees.append({"key": key, "path": gast.unparse(node.func), "wrt": list(wrt),
                                  "names": names, "outputs": outputs})

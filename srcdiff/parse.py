@@ -83,12 +83,17 @@ def _read(fn, parse=True):
     return filename, node, source
 
 
+_NUMPY_MODULES = (("np", np), ("np.linalg", np.linalg), ("np.fft", np.fft),
+                  ("np.lib.stride_tricks", np.lib.stride_tricks), ("np.random", np.random))
+
+
 def spelling(obj):
-    """The canonical source text for a numpy function or builtin in emitted code, or None."""
+    """The canonical source text for a numpy function or builtin in emitted code, or None.
+    Emitted code spells numpy functions through `np`, so it needs no other import."""
     name = getattr(obj, "__name__", None)
     if name is None:
         return None
-    for prefix, module in (("np", np), ("np.linalg", np.linalg)):
+    for prefix, module in _NUMPY_MODULES:
         if getattr(module, name, None) is obj:
             return f"{prefix}.{name}"
     if getattr(builtins, name, None) is obj:

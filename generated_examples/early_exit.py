@@ -1,0 +1,21 @@
+"""Early return, break and continue: lowered to flags, replayed by the adjoint sweep."""
+import numpy as np
+
+WRT = (0,)
+
+
+def early_exit(x):
+    total = 0.0
+    for i in range(8):
+        if i % 3 == 2:
+            continue
+        total = total + np.sum(np.sin(x * i))
+        if total > 2.0:
+            break
+    if total < 0:
+        return -total
+    return total * 2
+
+
+def example(rng):
+    return rng.normal(size=3),

@@ -1,0 +1,177 @@
+# Emitted by srcdiff from generated_examples/resnet_block.py (function resnet_block, wrt=(0,)):
+#     python tools/regen_examples.py
+# Do not edit: tests/test_generated_examples.py fails when this file is stale.
+"""Gradient of generated_examples.resnet_block.resnet_block with respect to p.
+
+Emitted by srcdiff 0.1.0.
+"""
+import numpy as np
+from srcdiff import runtime
+
+
+def dresnet_block(p, x):
+    _t0 = p['w1']
+    h, _saved0 = fwd_conv2d_w(x, _t0, 1, 1)
+    _t1 = p['g1']
+    _t2 = p['b1']
+    _t3, _saved1 = fwd_batch_norm_x_gamma_beta_out0(h, _t1, _t2)
+    h_1 = _t3[0]
+    _t4, _saved2 = fwd_relu_x(h_1)
+    _t5 = p['w2']
+    h_2, _saved3 = fwd_conv2d_x_w(_t4, _t5, 1, 1)
+    _t6 = p['g2']
+    _t7 = p['b2']
+    _t8, _saved4 = fwd_batch_norm_x_gamma_beta_out0(h_2, _t6, _t7)
+    h_3 = _t8[0]
+    _t9 = h_3 + x
+    _t10, _saved5 = fwd_relu_x(_t9)
+    _t11 = _t10 ** 2
+    _t12 = np.sum(_t11)
+    b_t12 = runtime.grad_seed(_t12)
+    b_t11 = runtime.unreduce(b_t12, _t11)
+    b_t10 = b_t11 * 2 * _t10
+    b_t9, = bwd_relu_x(b_t10, _saved5)
+    bh_3 = runtime.unbroadcast(b_t9, h_3)
+    b_t8 = runtime.getitem_grad(bh_3, _t8, 0)
+    bh_2, b_t6, b_t7 = bwd_batch_norm_x_gamma_beta_out0(b_t8, _saved4)
+    bp = runtime.getitem_grad(b_t7, p, 'b2')
+    bp = runtime.add_at(bp, 'g2', b_t6)
+    b_t4, b_t5 = bwd_conv2d_x_w(bh_2, _saved3)
+    bp = runtime.add_at(bp, 'w2', b_t5)
+    bh_1, = bwd_relu_x(b_t4, _saved2)
+    b_t3 = runtime.getitem_grad(bh_1, _t3, 0)
+    bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0(b_t3, _saved1)
+    bp = runtime.add_at(bp, 'b1', b_t2)
+    bp = runtime.add_at(bp, 'g1', b_t1)
+    b_t0, = bwd_conv2d_w(bh, _saved0)
+    bp = runtime.add_at(bp, 'w1', b_t0)
+    return runtime.as_grad(bp, p)
+
+
+def fwd_conv2d_w(x, w, stride=1, padding=0):
+    _stack_windows = []
+    k = w.shape[2]
+    _cond0 = padding > 0
+    if _cond0:
+        x = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+    windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))
+    _cond1 = stride > 1
+    if _cond1:
+        _stack_windows.append(windows)
+        windows = windows[:, :, ::stride, ::stride]
+    _t0 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
+    return _t0, (_cond1, _stack_windows, w, windows)
+
+
+def bwd_conv2d_w(b_t0, saved):
+    _cond1, _stack_windows, w, windows = saved
+    bw = runtime.einsum_grad(b_t0, 'nchwkl,ockl->nohw', (windows, w), 1)
+    if _cond1:
+        windows = _stack_windows.pop()
+    return bw,
+
+
+def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
+    running_var=None, training=True, momentum=0.9, eps=1e-05):
+    mean = None
+    var = None
+    _cond0 = training
+    if _cond0:
+        mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
+        var = np.var(x, axis=(0, 2, 3), keepdims=True)
+        _cond1 = running_mean is None
+        if _cond1:
+            new_mean = mean.reshape(-1)
+            new_var = var.reshape(-1)
+        else:
+            new_mean = momentum * running_mean + (1 - momentum) * mean.reshape(
+                -1)
+            new_var = momentum * running_var + (1 - momentum) * var.reshape(-1)
+    else:
+        mean = running_mean.reshape(1, -1, 1, 1)
+        var = running_var.reshape(1, -1, 1, 1)
+        new_mean = running_mean
+        new_var = running_var
+    _t0 = x - mean
+    _t1 = var + eps
+    _t2 = np.sqrt(_t1)
+    xhat = _t0 / _t2
+    _t3 = gamma.reshape(1, -1, 1, 1)
+    _t4 = xhat * _t3
+    _t5 = beta.reshape(1, -1, 1, 1)
+    y = _t4 + _t5
+    return (y, new_mean, new_var), (_cond0, _t0, _t2, _t3, _t4, _t5, beta,
+        gamma, mean, var, x, xhat, y)
+
+
+def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
+    _cond0, _t0, _t2, _t3, _t4, _t5, beta, gamma, mean, var, x, xhat, y = saved
+    b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
+    by = b_outs[0]
+    b_t4 = runtime.unbroadcast(by, _t4)
+    b_t5 = runtime.unbroadcast(by, _t5)
+    bbeta = np.reshape(b_t5, np.shape(beta))
+    bxhat = runtime.unbroadcast(b_t4 * _t3, xhat)
+    b_t3 = runtime.unbroadcast(b_t4 * xhat, _t3)
+    bgamma = np.reshape(b_t3, np.shape(gamma))
+    b_t0 = runtime.unbroadcast(bxhat / _t2, _t0)
+    b_t2 = runtime.unbroadcast(-bxhat * xhat / _t2, _t2)
+    b_t1 = b_t2 / (2 * _t2)
+    bvar = runtime.unbroadcast(b_t1, var)
+    bx = runtime.unbroadcast(b_t0, x)
+    bmean = runtime.unbroadcast(-b_t0, mean)
+    if _cond0:
+        bx = bx + runtime.var_grad(bvar, x, axis=(0, 2, 3), keepdims=True)
+        bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
+    return bx, bgamma, bbeta
+
+
+def fwd_relu_x(x):
+    _t0 = np.maximum(x, 0.0)
+    return _t0, (x,)
+
+
+def bwd_relu_x(b_t0, saved):
+    x, = saved
+    bx = runtime.winner_share(b_t0, x, 0.0)
+    return bx,
+
+
+def fwd_conv2d_x_w(x, w, stride=1, padding=0):
+    _stack_x = []
+    _stack_windows = []
+    k = w.shape[2]
+    _cond0 = padding > 0
+    if _cond0:
+        _t0 = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding,
+            padding)))
+        _stack_x.append(x)
+        x = _t0
+    windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))
+    _cond1 = stride > 1
+    if _cond1:
+        _t1 = windows[:, :, ::stride, ::stride]
+        _stack_windows.append(windows)
+        windows = _t1
+    _t2 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
+    return _t2, (_cond0, _cond1, _stack_windows, _stack_x, k, padding,
+        stride, w, windows, x)
+
+
+def bwd_conv2d_x_w(b_t2, saved):
+    (_cond0, _cond1, _stack_windows, _stack_x, k, padding, stride, w,
+        windows, x) = saved
+    bwindows = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 0)
+    bw = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 1)
+    if _cond1:
+        b_t1 = bwindows
+        windows = _stack_windows.pop()
+        bwindows = runtime.getitem_grad(b_t1, windows, np.s_[:, :, ::stride,
+            ::stride])
+    bx = runtime.unwindow(bwindows, x, (k, k), axis=(2, 3))
+    if _cond0:
+        b_t0 = bx
+        x = _stack_x.pop()
+        bx = runtime.unpad(b_t0, x, ((0, 0), (0, 0), (padding, padding), (
+            padding, padding)))
+    return bx, bw

@@ -1,0 +1,361 @@
+# Emitted by srcdiff from generated_examples/resnet_loss.py (function resnet_loss, wrt=(0,)):
+#     python tools/regen_examples.py
+# Do not edit: tests/test_generated_examples.py fails when this file is stale.
+"""Gradient of srcdiff.resnet.loss with respect to params.
+
+Emitted by srcdiff 0.1.0.
+"""
+import numpy as np
+from srcdiff import runtime
+
+
+def dloss(params, x, y):
+    _t0, _saved0 = fwd_forward_params_out0(params, None, x, True)
+    logits = _t0[0]
+    _t1, _saved1 = fwd_softmax_cross_entropy_logits(logits, y)
+    b_t1 = runtime.grad_seed(_t1)
+    blogits, = bwd_softmax_cross_entropy_logits(b_t1, _saved1)
+    b_t0 = runtime.getitem_grad(blogits, _t0, 0)
+    bparams, = bwd_forward_params_out0(b_t0, _saved0)
+    return runtime.as_grad(bparams, params)
+
+
+def fwd_forward_params_out0(params, state, x, training):
+    _saved3 = None
+    _t10 = None
+    _t7 = None
+    _stack_t7 = []
+    _stack_t10 = []
+    _stack_saved3 = []
+    stem = params['stem']
+    _t0 = stem['w']
+    _t1, _saved0 = fwd_conv2d_w(x, _t0, 1, 1)
+    _t2 = stem['gamma']
+    _t3 = stem['beta']
+    _t4 = None if state is None else state['stem']['m']
+    _t5 = None if state is None else state['stem']['v']
+    _t6, _saved1 = fwd_batch_norm_x_gamma_beta_out0(_t1, _t2, _t3, _t4, _t5,
+        training)
+    h = _t6[0]
+    m = _t6[1]
+    v = _t6[2]
+    h_1, _saved2 = fwd_relu_x(h)
+    blocks = []
+    for i in range(len(params['blocks'])):
+        _t7 = params['blocks']
+        _stack_t7.append(_t7)
+        _t8 = _t7[i]
+        _t9 = None if state is None else state['blocks'][i]
+        _t10, _saved3 = fwd_basic_block_p_x_out0(_t8, _t9, h_1, training)
+        _stack_t10.append(_t10)
+        _stack_saved3.append(_saved3)
+        h_1 = _t10[0]
+        block_state = _t10[1]
+        blocks = blocks + [block_state]
+    _t11, _saved4 = fwd_global_avg_pool_x(h_1)
+    _t12 = params['head']
+    _t13 = _t12['w']
+    _t14 = params['head']
+    _t15 = _t14['b']
+    logits, _saved5 = fwd_linear_x_w_b(_t11, _t13, _t15)
+    _t16 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
+    return (logits, _t16), (_saved0, _saved1, _saved2, _saved3, _saved4,
+        _saved5, _stack_saved3, _stack_t10, _stack_t7, _t10, _t12, _t14,
+        _t6, _t7, i, logits, params, stem)
+
+
+def bwd_forward_params_out0(b_out, saved):
+    (_saved0, _saved1, _saved2, _saved3, _saved4, _saved5, _stack_saved3,
+        _stack_t10, _stack_t7, _t10, _t12, _t14, _t6, _t7, i, logits,
+        params, stem) = saved
+    b_outs = runtime.unpack_adjoint(b_out, (logits, None))
+    blogits = b_outs[0]
+    b_t11, b_t13, b_t15 = bwd_linear_x_w_b(blogits, _saved5)
+    b_t14 = runtime.getitem_grad(b_t15, _t14, 'b')
+    bparams = runtime.getitem_grad(b_t14, params, 'head')
+    b_t12 = runtime.getitem_grad(b_t13, _t12, 'w')
+    bparams = runtime.add_at(bparams, 'head', b_t12)
+    bh_1, = bwd_global_avg_pool_x(b_t11, _saved4)
+    for i in reversed(range(len(params['blocks']))):
+        _saved3 = _stack_saved3.pop()
+        _t10 = _stack_t10.pop()
+        _t7 = _stack_t7.pop()
+        b_t10 = runtime.getitem_grad(bh_1, _t10, 0)
+        b_t8, bh_1 = bwd_basic_block_p_x_out0(b_t10, _saved3)
+        b_t7 = runtime.getitem_grad(b_t8, _t7, i)
+        bparams = runtime.add_at(bparams, 'blocks', b_t7)
+    bh, = bwd_relu_x(bh_1, _saved2)
+    b_t6 = runtime.getitem_grad(bh, _t6, 0)
+    b_t1, b_t2, b_t3 = bwd_batch_norm_x_gamma_beta_out0(b_t6, _saved1)
+    bstem = runtime.getitem_grad(b_t3, stem, 'beta')
+    bstem = runtime.add_at(bstem, 'gamma', b_t2)
+    b_t0, = bwd_conv2d_w(b_t1, _saved0)
+    bstem = runtime.add_at(bstem, 'w', b_t0)
+    bparams = runtime.add_at(bparams, 'stem', bstem)
+    return bparams,
+
+
+def fwd_softmax_cross_entropy_logits(logits, labels):
+    _t0 = np.max(logits, axis=1, keepdims=True)
+    shifted = logits - _t0
+    _t1 = np.exp(shifted)
+    _t2 = np.sum(_t1, axis=1, keepdims=True)
+    _t3 = np.log(_t2)
+    log_probs = shifted - _t3
+    _idx0 = np.arange(logits.shape[0]), labels
+    _t4 = log_probs[_idx0]
+    _t5 = np.mean(_t4)
+    _t6 = -_t5
+    return _t6, (_idx0, _t0, _t1, _t2, _t3, _t4, log_probs, logits, shifted)
+
+
+def bwd_softmax_cross_entropy_logits(b_t6, saved):
+    _idx0, _t0, _t1, _t2, _t3, _t4, log_probs, logits, shifted = saved
+    b_t5 = -b_t6
+    b_t4 = runtime.mean_grad(b_t5, _t4)
+    blog_probs = runtime.getitem_grad(b_t4, log_probs, _idx0)
+    bshifted = runtime.unbroadcast(blog_probs, shifted)
+    b_t3 = runtime.unbroadcast(-blog_probs, _t3)
+    b_t2 = b_t3 / _t2
+    b_t1 = runtime.unreduce(b_t2, _t1, axis=1, keepdims=True)
+    bshifted = bshifted + b_t1 * _t1
+    blogits = runtime.unbroadcast(bshifted, logits)
+    b_t0 = runtime.unbroadcast(-bshifted, _t0)
+    blogits = blogits + runtime.extremum_grad(b_t0, _t0, logits, axis=1,
+        keepdims=True)
+    return blogits,
+
+
+def fwd_conv2d_w(x, w, stride=1, padding=0):
+    _stack_windows = []
+    k = w.shape[2]
+    _cond0 = padding > 0
+    if _cond0:
+        x = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
+    windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))
+    _cond1 = stride > 1
+    if _cond1:
+        _stack_windows.append(windows)
+        windows = windows[:, :, ::stride, ::stride]
+    _t0 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
+    return _t0, (_cond1, _stack_windows, w, windows)
+
+
+def bwd_conv2d_w(b_t0, saved):
+    _cond1, _stack_windows, w, windows = saved
+    bw = runtime.einsum_grad(b_t0, 'nchwkl,ockl->nohw', (windows, w), 1)
+    if _cond1:
+        windows = _stack_windows.pop()
+    return bw,
+
+
+def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
+    running_var=None, training=True, momentum=0.9, eps=1e-05):
+    mean = None
+    var = None
+    _cond0 = training
+    if _cond0:
+        mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
+        var = np.var(x, axis=(0, 2, 3), keepdims=True)
+        _cond1 = running_mean is None
+        if _cond1:
+            new_mean = mean.reshape(-1)
+            new_var = var.reshape(-1)
+        else:
+            new_mean = momentum * running_mean + (1 - momentum) * mean.reshape(
+                -1)
+            new_var = momentum * running_var + (1 - momentum) * var.reshape(-1)
+    else:
+        mean = running_mean.reshape(1, -1, 1, 1)
+        var = running_var.reshape(1, -1, 1, 1)
+        new_mean = running_mean
+        new_var = running_var
+    _t0 = x - mean
+    _t1 = var + eps
+    _t2 = np.sqrt(_t1)
+    xhat = _t0 / _t2
+    _t3 = gamma.reshape(1, -1, 1, 1)
+    _t4 = xhat * _t3
+    _t5 = beta.reshape(1, -1, 1, 1)
+    y = _t4 + _t5
+    return (y, new_mean, new_var), (_cond0, _t0, _t2, _t3, _t4, _t5, beta,
+        gamma, mean, var, x, xhat, y)
+
+
+def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
+    _cond0, _t0, _t2, _t3, _t4, _t5, beta, gamma, mean, var, x, xhat, y = saved
+    b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
+    by = b_outs[0]
+    b_t4 = runtime.unbroadcast(by, _t4)
+    b_t5 = runtime.unbroadcast(by, _t5)
+    bbeta = np.reshape(b_t5, np.shape(beta))
+    bxhat = runtime.unbroadcast(b_t4 * _t3, xhat)
+    b_t3 = runtime.unbroadcast(b_t4 * xhat, _t3)
+    bgamma = np.reshape(b_t3, np.shape(gamma))
+    b_t0 = runtime.unbroadcast(bxhat / _t2, _t0)
+    b_t2 = runtime.unbroadcast(-bxhat * xhat / _t2, _t2)
+    b_t1 = b_t2 / (2 * _t2)
+    bvar = runtime.unbroadcast(b_t1, var)
+    bx = runtime.unbroadcast(b_t0, x)
+    bmean = runtime.unbroadcast(-b_t0, mean)
+    if _cond0:
+        bx = bx + runtime.var_grad(bvar, x, axis=(0, 2, 3), keepdims=True)
+        bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
+    return bx, bgamma, bbeta
+
+
+def fwd_relu_x(x):
+    _t0 = np.maximum(x, 0.0)
+    return _t0, (x,)
+
+
+def bwd_relu_x(b_t0, saved):
+    x, = saved
+    bx = runtime.winner_share(b_t0, x, 0.0)
+    return bx,
+
+
+def fwd_basic_block_p_x_out0(p, s, x, training):
+    _t12 = None
+    _stack_shortcut = []
+    stride = 1 if x.shape[1] == p['w1'].shape[0] else 2
+    _t0 = p['w1']
+    h, _saved0 = fwd_conv2d_x_w(x, _t0, stride, 1)
+    _t1 = p['g1']
+    _t2 = p['b1']
+    _t3 = None if s is None else s['m1']
+    _t4 = None if s is None else s['v1']
+    _t5, _saved1 = fwd_batch_norm_x_gamma_beta_out0(h, _t1, _t2, _t3, _t4,
+        training)
+    h_1 = _t5[0]
+    m1 = _t5[1]
+    v1 = _t5[2]
+    h_2, _saved2 = fwd_relu_x(h_1)
+    _t6 = p['w2']
+    h_3, _saved3 = fwd_conv2d_x_w(h_2, _t6, 1, 1)
+    _t7 = p['g2']
+    _t8 = p['b2']
+    _t9 = None if s is None else s['m2']
+    _t10 = None if s is None else s['v2']
+    _t11, _saved4 = fwd_batch_norm_x_gamma_beta_out0(h_3, _t7, _t8, _t9,
+        _t10, training)
+    h_4 = _t11[0]
+    m2 = _t11[1]
+    v2 = _t11[2]
+    shortcut = x
+    _cond0 = stride == 2
+    if _cond0:
+        _stack_shortcut.append(shortcut)
+        shortcut = x[:, :, ::2, ::2]
+        _t12 = np.zeros_like(shortcut)
+        _t13 = np.concatenate([shortcut, _t12], axis=1)
+        _stack_shortcut.append(shortcut)
+        shortcut = _t13
+    _t14 = h_4 + shortcut
+    _t15, _saved5 = fwd_relu_x(_t14)
+    _t16 = {'m1': m1, 'v1': v1, 'm2': m2, 'v2': v2}
+    return (_t15, _t16), (_cond0, _saved0, _saved1, _saved2, _saved3,
+        _saved4, _saved5, _stack_shortcut, _t11, _t12, _t15, _t5, h_4, p,
+        shortcut, x)
+
+
+def bwd_basic_block_p_x_out0(b_out, saved):
+    (_cond0, _saved0, _saved1, _saved2, _saved3, _saved4, _saved5,
+        _stack_shortcut, _t11, _t12, _t15, _t5, h_4, p, shortcut, x) = saved
+    b_outs = runtime.unpack_adjoint(b_out, (_t15, None))
+    b_t15 = b_outs[0]
+    b_t14, = bwd_relu_x(b_t15, _saved5)
+    bh_4 = runtime.unbroadcast(b_t14, h_4)
+    bshortcut = runtime.unbroadcast(b_t14, shortcut)
+    if _cond0:
+        b_t13 = bshortcut
+        shortcut = _stack_shortcut.pop()
+        bshortcut = runtime.unconcatenate(b_t13, [shortcut, _t12], 0, axis=1)
+        bx = runtime.getitem_grad(bshortcut, x, np.s_[:, :, ::2, ::2])
+        shortcut = _stack_shortcut.pop()
+        bshortcut = runtime.zeros_like(shortcut)
+    else:
+        bx = runtime.zeros_like(x)
+    bx = bx + bshortcut
+    b_t11 = runtime.getitem_grad(bh_4, _t11, 0)
+    bh_3, b_t7, b_t8 = bwd_batch_norm_x_gamma_beta_out0(b_t11, _saved4)
+    bp = runtime.getitem_grad(b_t8, p, 'b2')
+    bp = runtime.add_at(bp, 'g2', b_t7)
+    bh_2, b_t6 = bwd_conv2d_x_w(bh_3, _saved3)
+    bp = runtime.add_at(bp, 'w2', b_t6)
+    bh_1, = bwd_relu_x(bh_2, _saved2)
+    b_t5 = runtime.getitem_grad(bh_1, _t5, 0)
+    bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0(b_t5, _saved1)
+    bp = runtime.add_at(bp, 'b1', b_t2)
+    bp = runtime.add_at(bp, 'g1', b_t1)
+    b_saved0 = bwd_conv2d_x_w(bh, _saved0)
+    bx = bx + b_saved0[0]
+    b_t0 = b_saved0[1]
+    bp = runtime.add_at(bp, 'w1', b_t0)
+    return bp, bx
+
+
+def fwd_global_avg_pool_x(x):
+    _t0 = np.mean(x, axis=(2, 3))
+    return _t0, (x,)
+
+
+def bwd_global_avg_pool_x(b_t0, saved):
+    x, = saved
+    bx = runtime.mean_grad(b_t0, x, axis=(2, 3))
+    return bx,
+
+
+def fwd_linear_x_w_b(x, w, b):
+    _t0 = x @ w
+    _t1 = _t0 + b
+    return _t1, (_t0, b, w, x)
+
+
+def bwd_linear_x_w_b(b_t1, saved):
+    _t0, b, w, x = saved
+    b_t0 = runtime.unbroadcast(b_t1, _t0)
+    bb = runtime.unbroadcast(b_t1, b)
+    bx = runtime.matmul_grad(b_t0, x, w, 0)
+    bw = runtime.matmul_grad(b_t0, x, w, 1)
+    return bx, bw, bb
+
+
+def fwd_conv2d_x_w(x, w, stride=1, padding=0):
+    _stack_x = []
+    _stack_windows = []
+    k = w.shape[2]
+    _cond0 = padding > 0
+    if _cond0:
+        _t0 = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding,
+            padding)))
+        _stack_x.append(x)
+        x = _t0
+    windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))
+    _cond1 = stride > 1
+    if _cond1:
+        _t1 = windows[:, :, ::stride, ::stride]
+        _stack_windows.append(windows)
+        windows = _t1
+    _t2 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
+    return _t2, (_cond0, _cond1, _stack_windows, _stack_x, k, padding,
+        stride, w, windows, x)
+
+
+def bwd_conv2d_x_w(b_t2, saved):
+    (_cond0, _cond1, _stack_windows, _stack_x, k, padding, stride, w,
+        windows, x) = saved
+    bwindows = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 0)
+    bw = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 1)
+    if _cond1:
+        b_t1 = bwindows
+        windows = _stack_windows.pop()
+        bwindows = runtime.getitem_grad(b_t1, windows, np.s_[:, :, ::stride,
+            ::stride])
+    bx = runtime.unwindow(bwindows, x, (k, k), axis=(2, 3))
+    if _cond0:
+        b_t0 = bx
+        x = _stack_x.pop()
+        bx = runtime.unpad(b_t0, x, ((0, 0), (0, 0), (padding, padding), (
+            padding, padding)))
+    return bx, bw

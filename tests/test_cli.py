@@ -1,0 +1,47 @@
+"""python -m srcdiff show / cache."""
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "srcdiff", *args], cwd=ROOT,
+                          capture_output=True, text=True, env={**os.environ, **(env or {})})
+
+
+def test_show_prints_the_emitted_source():
+    out = run("show", "generated_examples.rnn:rnn", "--wrt", "0,1")
+    assert out.returncode == 0, out.stderr
+    expected = (ROOT / "generated_examples" / "rnn_grad.py").read_text().split("\n", 3)[3]
+    assert out.stdout == expected
+    assert "\033[" not in out.stdout  # not a terminal: plain
+
+
+def test_show_colours_when_asked_and_raw_skips_optimisation():
+    coloured = run("show", "generated_examples.polynomial:polynomial", "--color", "always")
+    assert "\033[1;34mdef\033[0m dpolynomial" in coloured.stdout
+    raw = run("show", "generated_examples.polynomial:polynomial", "--raw")
+    assert raw.returncode == 0 and "def dpolynomial" in raw.stdout
+
+
+def test_show_reports_missing_module_and_function():
+    missing = run("show", "no_such_module:f")
+    assert missing.returncode != 0 and "cannot import module 'no_such_module'" in missing.stderr
+    absent = run("show", "srcdiff.resnet:no_such_function")
+    assert absent.returncode != 0 and "has no function 'no_such_function'" in absent.stderr
+    bad = run("show", "srcdiff.resnet")
+    assert bad.returncode != 0 and "MODULE:FUNCTION" in bad.stderr
+
+
+def test_cache_info_and_clear(tmp_path):
+    env = {"SRCDIFF_CACHE_DIR": str(tmp_path)}
+    assert run("show", "generated_examples.piecewise:piecewise", env=env).returncode == 0
+    info = run("cache", "info", env=env)
+    assert str(tmp_path) in info.stdout and "entries: 1" in info.stdout
+    cleared = run("cache", "clear", env=env)
+    assert "removed 1" in cleared.stdout and not list(tmp_path.glob("*.py"))
+    off = run("cache", "info", env={"SRCDIFF_CACHE_DIR": "off"})
+    assert "off" in off.stdout

@@ -1,0 +1,73 @@
+"""generated_examples/: the checked-in emitted files are current, and they run correctly."""
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gradcheck import numerical_grad
+
+ROOT = Path(__file__).resolve().parent.parent
+spec = importlib.util.spec_from_file_location("regen_examples", ROOT / "tools" /
+                                              "regen_examples.py")
+regen = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(regen)
+NAMES = regen.names()
+
+
+def test_gallery_is_large_enough():
+    assert len(NAMES) >= 10
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_checked_in_file_is_current(name):
+    target = regen.EXAMPLES / f"{name}{regen.SUFFIX}.py"
+    assert target.exists(), f"run python tools/regen_examples.py to create {target.name}"
+    fresh = regen.emitted(name)
+    if target.read_text() != fresh:
+        import difflib
+        diff = "".join(difflib.unified_diff(target.read_text().splitlines(True),
+                                            fresh.splitlines(True), target.name, "regenerated"))
+        pytest.fail(f"{target.name} is stale; run python tools/regen_examples.py\n{diff}")
+
+
+def _leaves(tree):
+    if isinstance(tree, dict):
+        return [x for k in sorted(tree) for x in _leaves(tree[k])]
+    if isinstance(tree, list):
+        return [x for v in tree for x in _leaves(v)]
+    return [tree]
+
+
+def _replace(tree, index, value, counter=None):
+    counter = counter if counter is not None else [0]
+    if isinstance(tree, dict):
+        return {k: _replace(tree[k], index, value, counter) for k in sorted(tree)}
+    if isinstance(tree, list):
+        return [_replace(v, index, value, counter) for v in tree]
+    counter[0] += 1
+    return value if counter[0] - 1 == index else tree
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_emitted_file_runs_and_matches_finite_differences(name):
+    source_module = regen.load(name)
+    fn = getattr(source_module, name)
+    emitted = regen.load(name, regen.EXAMPLES / f"{name}{regen.SUFFIX}.py")
+    sys.modules.pop(emitted.__name__, None)
+    gradient_fn = getattr(emitted, f"d{fn.__name__}")
+    args = source_module.example(np.random.default_rng(0))
+    grads = gradient_fn(*args)
+    if len(source_module.WRT) == 1:
+        grads = (grads,)
+    for position, grad in zip(source_module.WRT, grads):
+        arg = args[position]
+        for k, leaf in enumerate(_leaves(arg)):
+            def along(value, k=k):
+                new_args = list(args)
+                new_args[position] = _replace(arg, k, value) if isinstance(arg, (dict, list)) \
+                    else value
+                return fn(*new_args)
+            expected = numerical_grad(along, (leaf,), 0)
+            np.testing.assert_allclose(_leaves(grad)[k], expected, rtol=1e-5, atol=1e-7)

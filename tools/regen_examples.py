@@ -1,0 +1,72 @@
+"""Regenerate generated_examples/NAME_grad.py from each generated_examples/NAME.py.
+
+    python tools/regen_examples.py          # rewrite the emitted files
+    python tools/regen_examples.py --check  # exit 1 and show a diff if any is stale
+
+Each NAME.py defines the function NAME (or imports it under that name), WRT, and
+example(rng) returning arguments; tests/test_generated_examples.py runs the emitted files.
+"""
+import argparse
+import difflib
+import importlib.util
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "generated_examples"
+SUFFIX = "_grad"
+
+
+def names():
+    return sorted(p.stem for p in EXAMPLES.glob("*.py")
+                  if not p.stem.endswith(SUFFIX) and not p.stem.startswith("_"))
+
+
+def load(name, path=None):
+    path = path or EXAMPLES / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(f"generated_examples.{path.stem}", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def derivative(name):
+    import srcdiff as nf
+
+    module = load(name)
+    return nf.grad(getattr(module, name), wrt=module.WRT)
+
+
+def emitted(name):
+    header = (f"# Emitted by srcdiff from generated_examples/{name}.py "
+              f"(function {name}, wrt={derivative(name).wrt}):\n"
+              "#     python tools/regen_examples.py\n"
+              "# Do not edit: tests/test_generated_examples.py fails when this file is stale.\n")
+    return header + derivative(name).source
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="compare instead of writing")
+    args = parser.parse_args(argv)
+    stale = 0
+    for name in names():
+        target = EXAMPLES / f"{name}{SUFFIX}.py"
+        text = emitted(name)
+        old = target.read_text() if target.exists() else ""
+        if old == text:
+            continue
+        if args.check:
+            stale += 1
+            sys.stdout.writelines(difflib.unified_diff(
+                old.splitlines(True), text.splitlines(True), str(target), "regenerated"))
+        else:
+            target.write_text(text)
+            print(f"wrote {target.relative_to(ROOT)}")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
