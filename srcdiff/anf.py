@@ -54,8 +54,10 @@ class Normalizer:
     """`derive_callee(fn, wrt, names, loc)` differentiates a called user function and returns
     its (forward, backward) names; `callees` records each for the cache."""
 
-    def __init__(self, parsed, wrt_names, derive_callee=None, outputs=None):
+    def __init__(self, parsed, wrt_names, derive_callee=None, outputs=None,
+                 callee_prefixes=("fwd", "bwd")):
         self.p = parsed
+        self.callee_prefixes = callee_prefixes
         self.derive_callee = derive_callee
         self.callees = []
         node = parsed.node
@@ -563,9 +565,9 @@ class Normalizer:
                 base += "_out" + "".join(str(k) for k, keep in enumerate(outputs) if keep)
             taken = {n for c in self.callees for n in c["names"]}
             suffix, k = "", 2
-            while f"fwd_{base}{suffix}" in taken | self.used:
+            while f"{self.callee_prefixes[0]}_{base}{suffix}" in taken | self.used:
                 suffix, k = f"_{k}", k + 1
-            names = [f"fwd_{base}{suffix}", f"bwd_{base}{suffix}"]
+            names = [f"{prefix}_{base}{suffix}" for prefix in self.callee_prefixes]
             self.derive_callee(fn, wrt, names, outputs, loc)
             self.callees.append({"key": key, "path": gast.unparse(node.func), "wrt": list(wrt),
                                  "names": names, "outputs": outputs})
@@ -576,7 +578,7 @@ class Normalizer:
         saved = self.fresh("_saved")
         atoms = [bound[positional[i]] for i in wrt]
         out.append(ir.Assign([name, saved], forward, loc, unpack=True,
-                             callee=ir.Callee(names[1], atoms, saved)))
+                             callee=ir.Callee(names[-1], atoms, saved)))
         return name
 
     def call_parts(self, node, loc, out):

@@ -77,9 +77,18 @@ class Derivative:
 
     def __call__(self, *args, **kwargs):
         offset = 1 if self._mode == "vjp" else 0
+        if self._mode == "jvp":  # f's arguments, then the tangents (one per wrt position)
+            *args, tangents = args
+            tangents = (tangents,) if self._single else tuple(tangents)
+            if len(tangents) != len(self.wrt):
+                raise ArgumentError(f"jvp with wrt={self.wrt} needs {len(self.wrt)} "
+                                    f"tangent(s), got {len(tangents)}",
+                                    Location(*self._emitted.meta["def"]))
         if self._bound is not None:
-            args = args[:offset] + (self._bound,) + args[offset:]
+            args = list(args[:offset]) + [self._bound] + list(args[offset:])
         self._check(args, offset)
+        if self._mode == "jvp":
+            args = list(tangents) + list(args)
         try:
             result = self._call(*args, **kwargs)
         except ArgumentError as exc:
@@ -87,7 +96,7 @@ class Derivative:
                 raise ArgumentError(exc.message, Location(*self._emitted.meta["return"]),
                                     exc.hint) from None
             raise
-        if self._single or len(self.wrt) > 1:
+        if self._single or len(self.wrt) > 1 or self._mode == "jvp":
             return result
         meta = self._emitted.meta
         if meta.get("preserve_result") or meta.get("has_aux"):
@@ -138,6 +147,12 @@ def vjp(fun, wrt=0, optimized=True):
 
     forward.source = derivative.source
     return forward
+
+
+def jvp(fun, wrt=0, optimized=True):
+    """`jvp(f, wrt)(*args, tangents)` returns `(f(*args), tangent of the output)`, by a
+    forward-mode transform of f's source; `tangents` is one array per `wrt` position."""
+    return Derivative(fun, wrt, "jvp", optimized=optimized)
 
 
 def config(cache=None):

@@ -144,6 +144,25 @@ def extremum_grad(g, z, x, axis=None, keepdims=False):
     return unreduce(g, x, axis, keepdims) * hits / ties
 
 
+def broadcast_like(d, z):
+    """A tangent `d` stretched to the shape of the output `z` it contributes to."""
+    return d if np.shape(d) == np.shape(z) else np.broadcast_to(d, np.shape(z))
+
+
+def replace_at(items, index, value):
+    """`items` (a tuple of einsum operands) with item `index` replaced by `value`."""
+    items = list(items)
+    items[index] = value
+    return items
+
+
+def pad_tangent(d, pad_width, mode="constant"):
+    if mode != "constant":
+        raise ArgumentError(f"srcdiff has no derivative for np.pad with mode={mode!r}",
+                            hint="use mode='constant'")
+    return np.pad(d, pad_width)
+
+
 def winner_share(g, x, other):
     """The part of np.maximum(x, other)'s adjoint that goes to `x`: all of it where x wins,
     half where they tie."""
@@ -345,6 +364,14 @@ def add_at(bx, index, g):
     if isinstance(bx, Sparse):
         return bx + Sparse({index: g})
     return _scatter_add(np.array(bx, copy=True), index, g)
+
+
+def set_at(d, index, value):
+    """A copy of tangent `d` with `value` written at `index` (tangents are never written
+    in place: one may be the caller's)."""
+    out = np.array(d, copy=True)
+    out[index] = value
+    return out
 
 
 def zero_at(g, index):

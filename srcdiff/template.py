@@ -26,6 +26,7 @@ import numpy as np
 from .errors import Location, TemplateError
 
 ADJOINTS = {}
+TANGENTS = {}
 NONDIFFERENTIABLE = set()
 _TEMPLATE_GLOBALS = {"np", "runtime"}
 _registry_token = None
@@ -39,8 +40,12 @@ class Rule:
 
 
 class Template:
-    def __init__(self, primal, fn):
-        self.primal = primal
+    """An adjoint template (`kind="adjoint"`: statements `b<param> = ...`) or a tangent
+    template (`kind="tangent"`: statements `dz = <expression of d<param>>`, one per
+    parameter, summed when several parameters carry tangents)."""
+
+    def __init__(self, primal, fn, kind="adjoint"):
+        self.primal, self.kind = primal, kind
         filename = inspect.getsourcefile(fn) or "<template>"
         first = fn.__code__.co_firstlineno
         source = textwrap.dedent(inspect.getsource(fn))
@@ -68,9 +73,10 @@ class Template:
         for stmt in node.body:
             if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant):
                 continue  # docstring
-            rule = self._parse_rule(stmt, where(stmt))
+            parse = self._parse_rule if kind == "adjoint" else self._parse_tangent_rule
+            rule = parse(stmt, where(stmt))
             if rule.param in self.rules:
-                raise TemplateError(f"two adjoint expressions for parameter {rule.param!r}",
+                raise TemplateError(f"two {kind} expressions for parameter {rule.param!r}",
                                     where(stmt))
             self.rules[rule.param] = rule
 
@@ -97,6 +103,29 @@ class Template:
                                     "templates may use their parameters, np and runtime")
         return Rule(target.id[1:], stmt.value, index)
 
+    def _parse_tangent_rule(self, stmt, loc):
+        hint = (f"each statement must read `{self.adjoint_param} = expr` (or "
+                f"`{self.adjoint_param}[i] = expr`), expr using one tangent d<param>")
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1):
+            raise TemplateError("unexpected statement in a tangent template", loc, hint)
+        target, index = stmt.targets[0], None
+        if isinstance(target, gast.Subscript) and isinstance(target.slice, gast.Name):
+            index, target = target.slice.id, target.value
+        if not (isinstance(target, gast.Name) and target.id == self.adjoint_param):
+            raise TemplateError(f"a tangent template assigns {self.adjoint_param!r}", loc, hint)
+        names = {n.id for n in gast.walk(stmt.value) if isinstance(n, gast.Name)}
+        used = [p for p in self.params if "d" + p in names]
+        if len(used) != 1:
+            raise TemplateError(f"a tangent expression must use exactly one of "
+                                f"{', '.join('d' + p for p in self.params)}", loc, hint)
+        known = (set(self.params) | {self.output_param, "d" + used[0]} | _TEMPLATE_GLOBALS
+                 | ({index} if index else set()))
+        for name in names - known:
+            if not hasattr(builtins, name):
+                raise TemplateError(f"unknown name {name!r} in a tangent template", loc,
+                                    "templates may use their parameters, np and runtime")
+        return Rule(used[0], stmt.value, index)
+
     def bind(self, args, keywords):
         """Map the call's argument nodes to template parameters (TypeError if they do not fit)."""
         bound = self.signature.bind(*args, **keywords)
@@ -105,11 +134,15 @@ class Template:
             values[name] = gast.Tuple(elts=list(values[name]), ctx=gast.Load())
         return values
 
-    def instantiate(self, rule, bound, output, adjoint, element=None):
-        """The expression for `rule` with the call's names substituted in."""
+    def instantiate(self, rule, bound, output, adjoint, element=None, tangent=None):
+        """The expression for `rule` with the call's names substituted in (for a tangent
+        rule, `tangent` is the expression for d<param>)."""
         mapping = dict(bound)
         mapping[self.output_param] = output
-        mapping[self.adjoint_param] = adjoint
+        if adjoint is not None:
+            mapping[self.adjoint_param] = adjoint
+        if tangent is not None:
+            mapping["d" + rule.param] = tangent
         if rule.index is not None:
             mapping[rule.index] = gast.Constant(value=element, kind=None)
         defaults = {p: self.signature.parameters[p].default for p in self.params
@@ -193,6 +226,13 @@ _FOLD_CALLS = {"log": np.log, "exp": np.exp, "sqrt": np.sqrt, "cos": np.cos, "si
 def _fold(expr):
     """Constant-fold number arithmetic and drop `* 1` and `** 1` left by substitution."""
     class Fold(gast.NodeTransformer):
+        def visit_Subscript(self, node):  # [da, db][1] -> db
+            self.generic_visit(node)
+            if isinstance(node.value, (gast.List, gast.Tuple)) and isinstance(
+                    node.slice, gast.Constant) and isinstance(node.slice.value, int):
+                return node.value.elts[node.slice.value]
+            return node
+
         def visit_Call(self, node):
             self.generic_visit(node)
             func = node.func
@@ -231,6 +271,17 @@ def adjoint(*primals):
     return register
 
 
+def tangent(*primals):
+    """Register the decorated tangent (forward-mode) template for each of `primals`."""
+    def register(fn):
+        for primal in primals:
+            TANGENTS[primal] = Template(primal, fn, kind="tangent")
+            NONDIFFERENTIABLE.discard(primal)
+        _invalidate()
+        return fn
+    return register
+
+
 def nondifferentiable(*primals):
     """Declare functions whose output carries no gradient (shapes, comparisons, constructors)."""
     for p in primals:
@@ -248,7 +299,8 @@ def registry_token():
     global _registry_token
     if _registry_token is None:
         h = hashlib.sha256()
-        for t in sorted(ADJOINTS.values(), key=lambda t: t.source):
+        for t in sorted(list(ADJOINTS.values()) + list(TANGENTS.values()),
+                        key=lambda t: t.source):
             h.update(t.source.encode())
         for name in sorted(_qualname(p) for p in NONDIFFERENTIABLE):
             h.update(name.encode())

@@ -7,6 +7,7 @@ import os
 from . import cache, codegen
 from .anf import Normalizer
 from .errors import ArgumentError, UnsupportedError
+from .forward import Forward
 from .optimize import eliminate_dead_code
 from .parse import ParsedFunction, check_function
 from .reverse import Reverse
@@ -100,8 +101,8 @@ def derive(fn, wrt, mode="grad", **options):
     callees = []
     for callee in meta.get("callees", []):
         target = _resolve_path(scope, callee["path"])
-        emitted = derive(target, tuple(callee["wrt"]), "split", names=tuple(callee["names"]),
-                         outputs=_outputs(callee["outputs"]))
+        emitted = derive(target, tuple(callee["wrt"]), _callee_mode(mode),
+                         names=tuple(callee["names"]), outputs=_outputs(callee["outputs"]))
         scope.update(emitted.functions)
         callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
@@ -114,6 +115,10 @@ def derive(fn, wrt, mode="grad", **options):
     entry = Emitted(source, functions, meta, callees)
     cache.memory_put(key, entry)
     return entry
+
+
+def _callee_mode(mode):
+    return "jvp" if mode == "jvp" else "split"
 
 
 def _outputs(mask):
@@ -147,14 +152,16 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
         if callee.__code__ in _in_progress:
             raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
                                    "cannot differentiate", loc, "write the recursion as a loop")
-        derive(callee, callee_wrt, "split", names=tuple(callee_names), outputs=callee_outputs)
+        derive(callee, callee_wrt, _callee_mode(mode), names=tuple(callee_names),
+               outputs=callee_outputs)
 
     if has_aux:
         outputs = (True, False)
 
     _in_progress.add(fn.__code__)
     try:
-        normalizer = Normalizer(parsed, wrt_names, derive_callee, outputs)
+        normalizer = Normalizer(parsed, wrt_names, derive_callee, outputs,
+                                ("jvp",) if mode == "jvp" else ("fwd", "bwd"))
         program = normalizer.run()
     finally:
         _in_progress.discard(fn.__code__)
@@ -171,17 +178,23 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
         raise ArgumentError(f"grad needs a scalar output, but {fn.__name__} returns a tuple",
                             returns.loc, "return one scalar, use has_aux=True to pass extra "
                             "values through, or use srcdiff.vjp")
-    if mode == "split":
-        func_names = list(names or (f"fwd_{fn.__name__}", f"bwd_{fn.__name__}"))
+    if names:
+        func_names = list(names)
+    elif mode == "split":
+        func_names = [f"fwd_{fn.__name__}", f"bwd_{fn.__name__}"]
     else:
-        func_names = [f"d{fn.__name__}" if mode == "grad" else f"vjp_{fn.__name__}"]
-    funcs = Reverse(program, wrt_names, mode=mode, preserve_result=preserve_result,
-                    has_aux=has_aux, outputs=outputs, func_name=func_names if mode == "split" else func_names[0]).build()
+        func_names = [{"grad": "d", "vjp": "vjp_", "jvp": "jvp_"}[mode] + fn.__name__]
+    if mode == "jvp":
+        funcs = Forward(program, wrt_names, func_names[0], outputs).build()
+    else:
+        funcs = Reverse(program, wrt_names, mode=mode, preserve_result=preserve_result,
+                        has_aux=has_aux, outputs=outputs,
+                        func_name=func_names if mode == "split" else func_names[0]).build()
     if optimized:
         for func in funcs:
             eliminate_dead_code(func)
     what = {"grad": "Gradient", "vjp": "Vector-Jacobian product",
-            "split": "Forward and backward sweeps"}[mode]
+            "split": "Forward and backward sweeps", "jvp": "Jacobian-vector product"}[mode]
     doc = (f"{what} of {fn.__module__}.{fn.__qualname__} with respect to "
            f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n")
     source = codegen.to_source(funcs, doc)

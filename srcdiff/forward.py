@@ -1,0 +1,165 @@
+"""Stage 3 (forward mode): carry a tangent `dx` alongside every active value `x`.
+
+Statements keep their order and control flow; after each differentiable operation comes the
+sum of its tangent template's parts for the arguments that carry tangents. A call to a user
+function becomes a call to that function's own emitted `jvp_...`, returning both values.
+"""
+import copy
+
+import gast
+
+from . import ir
+from .errors import NoAdjointError
+from .template import TANGENTS
+
+
+class Forward:
+    """Builds `def jvp_f(dx, ..., x, ...)` returning `(value, tangent)`."""
+
+    def __init__(self, fn, wrt, func_name, outputs=None):
+        self.fn, self.wrt, self.func_name, self.outputs = fn, wrt, func_name, outputs
+        self.taken = set(fn.params) | _assigned(fn.body)
+        self.names = {}
+
+    def dname(self, var):
+        if var not in self.names:
+            candidate = "d" + var
+            while candidate in self.taken:
+                candidate = "d_" + candidate[1:] if not candidate.startswith("d_") \
+                    else candidate + "_"
+            self.taken.add(candidate)
+            self.names[var] = candidate
+        return self.names[var]
+
+    def active(self, node):
+        return isinstance(node, gast.Name) and node.id in self.fn.active
+
+    def tangent_of(self, node):
+        """The tangent of an argument: its d-name, or a list of them (zeros where inactive)
+        for a list of arrays, or None when nothing in it carries a tangent."""
+        if isinstance(node, (gast.List, gast.Tuple)):
+            if not any(self.active(e) for e in node.elts):
+                return None
+            return gast.List(elts=[ir.name(self.dname(e.id)) if self.active(e) else ir.call(
+                "np.zeros_like", copy.deepcopy(e)) for e in node.elts], ctx=gast.Load())
+        return ir.name(self.dname(node.id)) if self.active(node) else None
+
+    def build(self):
+        args = copy.deepcopy(self.fn.args)
+        args.args[:0] = [gast.Name(id=self.dname(w), ctx=gast.Param(), annotation=None,
+                                   type_comment=None) for w in self.wrt]
+        # a parameter outside wrt can still become active (h in h = tanh(w @ h)): it starts
+        # with a zero tangent
+        body = [ir.assign(self.dname(p), ir.call("runtime.zeros_like", ir.name(p)))
+                for p in self.fn.params if p in self.fn.active and p not in self.wrt]
+        body += self.block(self.fn.body)
+        return [gast.FunctionDef(name=self.func_name, args=args, body=body, decorator_list=[],
+                                 returns=None, type_comment=None, type_params=[])]
+
+    def block(self, stmts):
+        out = []
+        for stmt in stmts:
+            if isinstance(stmt, ir.Assign):
+                out += self.assign(stmt)
+            elif isinstance(stmt, ir.SetItem):
+                out.append(ir.assign(gast.Subscript(value=ir.name(stmt.target), slice=copy.deepcopy(
+                    stmt.index), ctx=gast.Store()), stmt.value))
+                if stmt.target in self.fn.active:
+                    d = self.dname(stmt.target)
+                    value = self.tangent_of(stmt.value) or ir.const(0.0)
+                    out.append(ir.assign(d, ir.call("runtime.set_at", ir.name(d),
+                                                    ir.index_value(stmt.index), value)))
+            elif isinstance(stmt, ir.If):
+                out.append(gast.If(test=ir.name(stmt.test), body=self.block(stmt.body) or [
+                    gast.Pass()], orelse=self.block(stmt.orelse)))
+            elif isinstance(stmt, ir.For):
+                out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
+                                    body=self.block(stmt.body) or [gast.Pass()], orelse=[],
+                                    type_comment=None))
+            elif isinstance(stmt, ir.While):
+                out.append(gast.While(test=stmt.test, body=self.block(stmt.body) or [
+                    gast.Pass()], orelse=[]))
+            elif isinstance(stmt, ir.Statement):
+                out.append(stmt.node)
+            elif isinstance(stmt, ir.Return):
+                out.append(gast.Return(value=gast.Tuple(elts=[stmt.value, self.result_tangent(
+                    stmt)], ctx=gast.Load())))
+        return out
+
+    def result_tangent(self, ret):
+        value = ret.value
+        if isinstance(value, gast.Tuple):
+            keep = self.outputs or [True] * len(value.elts)
+            return gast.Tuple(elts=[self._tangent_or_zeros(e) if k else ir.const(None)
+                                    for e, k in zip(value.elts, keep)], ctx=gast.Load())
+        return self._tangent_or_zeros(value)
+
+    def _tangent_or_zeros(self, node):
+        return self.tangent_of(node) if self.active(node) else ir.call("runtime.zeros_like",
+                                                                        copy.deepcopy(node))
+
+    def assign(self, stmt):
+        targets = [t for t in stmt.targets]
+        if stmt.callee is not None:
+            result = targets[0]
+            call = copy.deepcopy(stmt.value)
+            call.args[:0] = [self.tangent_of(a) for a in stmt.callee.atoms]
+            both = gast.Tuple(elts=[ir.name(result, store=True),
+                                    ir.name(self.dname(result), store=True)], ctx=gast.Store())
+            return [ir.assign(both, call)]
+        target = targets[0] if not stmt.unpack else gast.Tuple(
+            elts=[ir.name(t, store=True) for t in targets], ctx=gast.Store())
+        out = [ir.assign(target, stmt.value)]
+        live = [t for t in targets if t in self.fn.active]
+        if not live:
+            return out
+        if stmt.template is None:
+            return out + [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
+                          for t in live]
+        rule_set = TANGENTS.get(stmt.template.primal)
+        if rule_set is None:
+            raise NoAdjointError(f"no tangent (forward-mode) rule is registered for "
+                                 f"{getattr(stmt.template.primal, '__name__', '?')}", stmt.loc,
+                                 "register one with @srcdiff.tangent(...)")
+        output = ir.name(targets[0]) if not stmt.unpack else gast.List(
+            elts=[ir.name(t) for t in targets], ctx=gast.Load())
+        parts = []
+        for param, rule in rule_set.rules.items():
+            value = stmt.bound.get(param)
+            if value is None:
+                continue
+            tangent = self.tangent_of(value)
+            if tangent is None:
+                continue
+            if rule.index is None:
+                elements = [None]
+            else:
+                elements = [k for k, e in enumerate(value.elts) if self.active(e)]
+            for element in elements:
+                parts.append(rule_set.instantiate(rule, stmt.bound, output, None, element,
+                                                  tangent=tangent))
+        if not parts:
+            return out + [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
+                          for t in live]
+        total = parts[0]
+        for part in parts[1:]:
+            total = gast.BinOp(left=total, op=gast.Add(), right=part)
+        tangent_target = ir.name(self.dname(targets[0]), store=True) if not stmt.unpack else \
+            gast.Tuple(elts=[ir.name(self.dname(t), store=True) for t in targets],
+                       ctx=gast.Store())
+        return out + [ir.assign(tangent_target, total)]
+
+
+def _assigned(stmts):
+    names = set()
+    for stmt in stmts:
+        if isinstance(stmt, ir.Assign):
+            names.update(stmt.targets)
+        elif isinstance(stmt, ir.SetItem):
+            names.add(stmt.target)
+        elif isinstance(stmt, ir.If):
+            names |= _assigned(stmt.body) | _assigned(stmt.orelse) | {stmt.test}
+        elif isinstance(stmt, (ir.For, ir.While)):
+            names |= _assigned(stmt.body)
+            names.add(stmt.target if isinstance(stmt, ir.For) else stmt.counter)
+    return names
