@@ -1,4 +1,4 @@
-# Emitted by srcdiff from generated_examples/conv1d.py (function conv1d, wrt=(0, 1)):
+# Emitted by srcdiff from generated_examples/conv1d.py (function conv1d, mode grad, wrt=(0, 1)):
 #     python tools/regen_examples.py
 # Do not edit: tests/test_generated_examples.py fails when this file is stale.
 """Gradient of generated_examples.conv1d.conv1d with respect to x, w.

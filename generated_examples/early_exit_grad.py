@@ -1,4 +1,4 @@
-# Emitted by srcdiff from generated_examples/early_exit.py (function early_exit, wrt=(0,)):
+# Emitted by srcdiff from generated_examples/early_exit.py (function early_exit, mode grad, wrt=(0,)):
 #     python tools/regen_examples.py
 # Do not edit: tests/test_generated_examples.py fails when this file is stale.
 """Gradient of generated_examples.early_exit.early_exit with respect to x.

@@ -1,4 +1,4 @@
-# Emitted by srcdiff from generated_examples/logistic_regression.py (function logistic_regression, wrt=(0, 1)):
+# Emitted by srcdiff from generated_examples/logistic_regression.py (function logistic_regression, mode grad, wrt=(0, 1)):
 #     python tools/regen_examples.py
 # Do not edit: tests/test_generated_examples.py fails when this file is stale.
 """Gradient of generated_examples.logistic_regression.logistic_regression with respect to w, b.

@@ -1,4 +1,4 @@
-# Emitted by srcdiff from generated_examples/polynomial.py (function polynomial, wrt=(0,)):
+# Emitted by srcdiff from generated_examples/polynomial.py (function polynomial, mode grad, wrt=(0,)):
 #     python tools/regen_examples.py
 # Do not edit: tests/test_generated_examples.py fails when this file is stale.
 """Gradient of generated_examples.polynomial.polynomial with respect to x.

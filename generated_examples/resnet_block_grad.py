@@ -1,4 +1,4 @@
-# Emitted by srcdiff from generated_examples/resnet_block.py (function resnet_block, wrt=(0,)):
+# Emitted by srcdiff from generated_examples/resnet_block.py (function resnet_block, mode grad, wrt=(0,)):
 #     python tools/regen_examples.py
 # Do not edit: tests/test_generated_examples.py fails when this file is stale.
 """Gradient of generated_examples.resnet_block.resnet_block with respect to p.

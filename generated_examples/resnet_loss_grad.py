@@ -1,4 +1,4 @@
-# Emitted by srcdiff from generated_examples/resnet_loss.py (function resnet_loss, wrt=(0,)):
+# Emitted by srcdiff from generated_examples/resnet_loss.py (function resnet_loss, mode grad, wrt=(0,)):
 #     python tools/regen_examples.py
 # Do not edit: tests/test_generated_examples.py fails when this file is stale.
 """Gradient of srcdiff.resnet.loss with respect to params.

@@ -1,4 +1,4 @@
-# Emitted by srcdiff from generated_examples/softmax_cross_entropy.py (function softmax_cross_entropy, wrt=(0,)):
+# Emitted by srcdiff from generated_examples/softmax_cross_entropy.py (function softmax_cross_entropy, mode grad, wrt=(0,)):
 #     python tools/regen_examples.py
 # Do not edit: tests/test_generated_examples.py fails when this file is stale.
 """Gradient of generated_examples.softmax_cross_entropy.softmax_cross_entropy with respect to logits.

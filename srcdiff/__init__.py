@@ -1,13 +1,14 @@
 """srcdiff: source-to-source automatic differentiation for Python + NumPy."""
 from . import adjoints as _adjoints  # noqa: F401  (registers the built-in templates)
 from . import tangents as _tangents  # noqa: F401
-from .api import Derivative, config, grad, jvp, value_and_grad, vjp
+from .api import Derivative, config, grad, hessian, hvp, jvp, value_and_grad, vjp
+from .check import check_grads
 from .errors import (ArgumentError, NoAdjointError, SrcdiffError, TemplateError,
                      UnsupportedError)
 from .template import adjoint, nondifferentiable, tangent
 from .transform import VERSION as __version__
 
-__all__ = ["grad", "value_and_grad", "vjp", "jvp", "config", "adjoint", "tangent",
+__all__ = ["grad", "value_and_grad", "vjp", "jvp", "hvp", "hessian", "check_grads", "config", "adjoint", "tangent",
            "nondifferentiable",
            "Derivative", "SrcdiffError", "UnsupportedError", "NoAdjointError", "ArgumentError",
            "TemplateError"]

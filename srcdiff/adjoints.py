@@ -291,6 +291,38 @@ def getitem(bz, z, a, b):
     ba = runtime.getitem_grad(bz, a, b)
 
 
+# --- the runtime helpers emitted gradients call (reverse-over-reverse: grad of grad) ----------
+
+@adjoint(runtime.as_grad, constant=('x',))
+def as_grad(bz, z, g, x):
+    bg = runtime.unbroadcast(bz, g)
+
+
+@adjoint(runtime.unbroadcast, constant=('x',))
+def unbroadcast(bz, z, g, x):
+    bg = runtime.broadcast_like(bz, g)
+
+
+@adjoint(runtime.broadcast_like, constant=('like',))
+def broadcast_like(bz, z, d, like):
+    bd = runtime.unbroadcast(bz, d)
+
+
+@adjoint(runtime.unreduce, constant=('x',))
+def unreduce(bz, z, g, x, axis=None, keepdims=False):
+    bg = runtime.reduce_like(bz, g, axis=axis, keepdims=keepdims)
+
+
+@adjoint(runtime.mean_grad, constant=('x',))
+def mean_grad(bz, z, g, x, axis=None, keepdims=False):
+    bg = runtime.reduce_like(bz, g, axis=axis, keepdims=keepdims) / runtime.count(x, axis)
+
+
+@adjoint(runtime.winner_share, constant=('x', 'other'))
+def winner_share(bz, z, g, x, other):
+    bg = runtime.unbroadcast(runtime.winner_share(bz, x, other), g)
+
+
 nondifferentiable(
     np.sign, np.floor, np.ceil, np.round, np.rint, np.trunc, np.fix,
     np.argmax, np.argmin, np.argsort, np.nonzero, np.shape, np.ndim, np.size,
@@ -299,5 +331,5 @@ nondifferentiable(
     np.isnan, np.isinf, np.isfinite, np.greater, np.greater_equal, np.less, np.less_equal,
     np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not, np.any, np.all,
     builtins.len, builtins.int, builtins.bool, builtins.range, builtins.isinstance,
-    runtime.grad_seed,
+    runtime.grad_seed, runtime.zeros_like, runtime.count,
 )

@@ -12,11 +12,11 @@ import inspect
 import gast
 import numpy as np
 
-from . import ir
+from . import ir, runtime
 from .desugar import desugar
 from .errors import NoAdjointError, SrcdiffError, UnsupportedError
 from .parse import MISSING, spelling
-from .template import ADJOINTS, NONDIFFERENTIABLE
+from .template import ADJOINTS, NONDIFFERENTIABLE, TANGENTS
 from . import adjoints
 
 BINOPS = {gast.Add: np.add, gast.Sub: np.subtract, gast.Mult: np.multiply,
@@ -55,8 +55,9 @@ class Normalizer:
     its (forward, backward) names; `callees` records each for the cache."""
 
     def __init__(self, parsed, wrt_names, derive_callee=None, outputs=None,
-                 callee_prefixes=("fwd", "bwd")):
+                 callee_prefixes=("fwd", "bwd"), forward_mode=False):
         self.p = parsed
+        self.templates = TANGENTS if forward_mode else ADJOINTS
         self.callee_prefixes = callee_prefixes
         self.derive_callee = derive_callee
         self.callees = []
@@ -150,6 +151,18 @@ class Normalizer:
                 return False
             return any(act(a) for a in operands)
         return any(act(child) for child in gast.iter_child_nodes(node))
+
+    def _lookup(self, obj):
+        try:
+            return self.templates.get(obj)
+        except TypeError:
+            return None
+
+    def _is_user_function(self, obj):
+        """A Python function srcdiff differentiates through its source (not a runtime
+        helper of emitted code: those need a template)."""
+        return inspect.isfunction(obj) and self._lookup(obj) is None and \
+            not _nondifferentiable(obj) and obj.__module__ != runtime.__name__
 
     # --- names ----------------------------------------------------------------------------
 
@@ -348,7 +361,7 @@ class Normalizer:
             out.append(ir.Assign([self.store(n) for n in names], forward, loc, template,
                                  bound, unpack=True))
             return
-        if isinstance(value, gast.Call) and _is_user_function(self.p.resolve(value.func)):
+        if isinstance(value, gast.Call) and self._is_user_function(self.p.resolve(value.func)):
             held = ir.name(self.user_call(value, loc, out, None,
                                           outputs=tuple(n in self.active for n in names)))
         else:
@@ -448,7 +461,7 @@ class Normalizer:
     # --- expressions ----------------------------------------------------------------------
 
     def emit_copy(self, target, source, loc, out):
-        out.append(ir.Assign([target], source, loc, ADJOINTS[adjoints.copy_value],
+        out.append(ir.Assign([target], source, loc, self.templates[adjoints.copy_value],
                              {"a": source}))
 
     def atom(self, node, loc, out, active=True):
@@ -480,22 +493,22 @@ class Normalizer:
                                      "rewrite it with differentiable operations")
             left, right = self.atom(node.left, loc, out), self.atom(node.right, loc, out)
             forward = gast.BinOp(left=left, op=node.op, right=right)
-            template, bound = ADJOINTS[primal], {"x1": left, "x2": right}
+            template, bound = self.templates[primal], {"x1": left, "x2": right}
         elif isinstance(node, gast.UnaryOp):
             operand = self.atom(node.operand, loc, out)
             if isinstance(node.op, gast.UAdd):
-                forward, template, bound = operand, ADJOINTS[adjoints.copy_value], {"a": operand}
+                forward, template, bound = operand, self.templates[adjoints.copy_value], {"a": operand}
             else:
                 forward = gast.UnaryOp(op=node.op, operand=operand)
-                template, bound = ADJOINTS[np.negative], {"x": operand}
-        elif isinstance(node, gast.Call) and _is_user_function(self.p.resolve(node.func)):
+                template, bound = self.templates[np.negative], {"x": operand}
+        elif isinstance(node, gast.Call) and self._is_user_function(self.p.resolve(node.func)):
             return self.user_call(node, loc, out, target)
         elif isinstance(node, gast.Call):
             template, forward, bound = self.call_parts(node, loc, out)
         elif isinstance(node, gast.Attribute) and node.attr == "T":
             operand = self.atom(node.value, loc, out)
             forward = gast.Attribute(value=operand, attr="T", ctx=gast.Load())
-            template, bound = ADJOINTS[np.transpose], {"a": operand}
+            template, bound = self.templates[np.transpose], {"a": operand}
         elif isinstance(node, gast.Subscript):
             value = self.atom(node.value, loc, out)
             index = self.rename(node.slice)
@@ -504,7 +517,7 @@ class Normalizer:
                 out.append(ir.Assign([held], ir.index_value(index), loc))
                 index = ir.name(held)
             forward = gast.Subscript(value=value, slice=index, ctx=gast.Load())
-            template, bound = ADJOINTS[adjoints.operator.getitem], {"a": value,
+            template, bound = self.templates[adjoints.operator.getitem], {"a": value,
                                                                     "b": ir.index_value(index)}
         elif isinstance(node, gast.IfExp):
             raise UnsupportedError("a conditional expression on differentiated values is not "
@@ -597,16 +610,21 @@ class Normalizer:
                                 keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
             if func.attr in VARARG_METHODS and len(call_args) > 1:
                 call_args = [gast.Tuple(elts=call_args, ctx=gast.Load())]
-            return ADJOINTS[primal], forward, self.bind(ADJOINTS[primal], [receiver] + call_args,
+            return self.templates[primal], forward, self.bind(self.templates[primal], [receiver] + call_args,
                                                         keywords, node, loc)
         if obj is MISSING:
             what = gast.unparse(func)
             raise NoAdjointError(f"cannot differentiate through {what}(...)", loc,
                                  f"srcdiff does not know what {what!r} is; call a numpy function "
                                  "or one with a registered adjoint")
-        template = _lookup(obj)
+        template = self._lookup(obj)
         if template is None:
             what = _qualified(obj)
+            if getattr(obj, "__module__", None) == runtime.__name__:
+                raise NoAdjointError(f"{what} has no {'tangent' if self.templates is TANGENTS else 'adjoint'}"
+                                     " template, so this higher-order derivative is not "
+                                     "supported", loc, "differentiate once, or avoid the "
+                                     "primitive whose gradient calls it")
             raise NoAdjointError(f"no adjoint is registered for {what}", loc,
                                  f"register one with @srcdiff.adjoint({_short(obj, func)}) "
                                  "(see the README's custom adjoints section)")
@@ -642,22 +660,14 @@ class Normalizer:
                                            "arrays to be differentiated", loc,
                                            "write the list out: np.stack([a, b, c])")
         for param, value in bound.items():
-            if param not in template.rules and self._is_active(value):
+            if param not in template.rules and param not in template.constant and \
+                    self._is_active(value):
                 raise NoAdjointError(f"{gast.unparse(node.func)} has no gradient with respect "
                                      f"to its argument {param!r}", loc,
                                      f"make {param!r} a constant")
         return bound
 
 
-def _is_user_function(obj):
-    return inspect.isfunction(obj) and _lookup(obj) is None and not _nondifferentiable(obj)
-
-
-def _lookup(obj):
-    try:
-        return ADJOINTS.get(obj)
-    except TypeError:
-        return None
 
 
 def _qualified(obj):

@@ -41,6 +41,8 @@ class Derivative:
         self.fun = fun
         self._bound = getattr(fun, "__self__", None) if inspect.ismethod(fun) else None
         target = fun.__func__ if inspect.ismethod(fun) else fun
+        if isinstance(fun, Derivative):  # higher order: differentiate the emitted source
+            self._bound, target = fun._bound, fun._call
         shift = 1 if self._bound is not None else 0
         try:
             self.wrt, self._single = _normalize_wrt(wrt)
@@ -153,6 +155,37 @@ def jvp(fun, wrt=0, optimized=True):
     """`jvp(f, wrt)(*args, tangents)` returns `(f(*args), tangent of the output)`, by a
     forward-mode transform of f's source; `tangents` is one array per `wrt` position."""
     return Derivative(fun, wrt, "jvp", optimized=optimized)
+
+
+def hvp(fun, wrt=0, optimized=True):
+    """`hvp(f, wrt)(*args, v)`: the Hessian of scalar f times v, by forward mode over the
+    emitted reverse-mode gradient."""
+    tangent_of_gradient = jvp(grad(fun, wrt=wrt, optimized=optimized), wrt=wrt,
+                              optimized=optimized)
+
+    def hessian_vector_product(*args):
+        return tangent_of_gradient(*args)[1]
+
+    hessian_vector_product.source = tangent_of_gradient.source
+    return hessian_vector_product
+
+
+def hessian(fun, wrt=0, optimized=True):
+    """`hessian(f, wrt)(*args)`: the Hessian of scalar f with respect to argument `wrt`
+    (shape x.shape + x.shape), one Hessian-vector product per element of x."""
+    product = hvp(fun, wrt=wrt, optimized=optimized)
+
+    def full_hessian(*args):
+        x = np.asarray(args[wrt], dtype=float)
+        rows = []
+        for index in np.ndindex(x.shape):
+            basis = np.zeros_like(x)
+            basis[index] = 1.0
+            rows.append(np.asarray(product(*args, basis if x.ndim else float(basis))))
+        return np.reshape(np.stack(rows, axis=-1), x.shape + x.shape)
+
+    full_hessian.source = product.source
+    return full_hessian
 
 
 def config(cache=None):

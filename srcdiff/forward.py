@@ -123,6 +123,12 @@ class Forward:
                                  "register one with @srcdiff.tangent(...)")
         output = ir.name(targets[0]) if not stmt.unpack else gast.List(
             elts=[ir.name(t) for t in targets], ctx=gast.Load())
+        for param, value in stmt.bound.items():
+            if param not in rule_set.rules and param not in rule_set.constant and \
+                    self.tangent_of(value) is not None:
+                raise NoAdjointError(f"{getattr(stmt.template.primal, '__name__', '?')} has no "
+                                     f"forward-mode rule for its argument {param!r}", stmt.loc,
+                                     f"make {param!r} a constant")
         parts = []
         for param, rule in rule_set.rules.items():
             value = stmt.bound.get(param)

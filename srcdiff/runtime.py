@@ -122,6 +122,11 @@ def unreduce(g, x, axis=None, keepdims=False):
     return np.broadcast_to(g, np.shape(x)).copy()
 
 
+def reduce_like(g, like, axis=None, keepdims=False):
+    """Sum `g` over `axis` into the shape of `like` (the adjoint of unreduce)."""
+    return np.reshape(np.sum(g, axis=axis, keepdims=keepdims), np.shape(like))
+
+
 def count(x, axis=None):
     """How many elements a reduction over `axis` combines."""
     shape = np.shape(x)
@@ -137,16 +142,25 @@ def var_grad(g, x, axis=None, ddof=0, keepdims=False):
     return unreduce(g, x, axis, keepdims) * centred * (2.0 / (count(x, axis) - ddof))
 
 
-def extremum_grad(g, z, x, axis=None, keepdims=False):
-    """Adjoint of max/min: the gradient is split evenly between tied extreme elements."""
-    hits = x == unreduce(z, x, axis, keepdims)
+def extremum_grad(g, peak, x, axis=None, keepdims=False):
+    """Adjoint of max/min (`peak`): the gradient is split evenly between tied elements."""
+    hits = x == unreduce(peak, x, axis, keepdims)
     ties = np.sum(hits, axis=axis, keepdims=True).astype(np.result_type(g))
     return unreduce(g, x, axis, keepdims) * hits / ties
 
 
-def broadcast_like(d, z):
-    """A tangent `d` stretched to the shape of the output `z` it contributes to."""
-    return d if np.shape(d) == np.shape(z) else np.broadcast_to(d, np.shape(z))
+def broadcast_like(d, like):
+    """A tangent `d` stretched to the shape of the output `like` it contributes to."""
+    return d if np.shape(d) == np.shape(like) else np.broadcast_to(d, np.shape(like))
+
+
+def unless_wrt(wrt, part, helper, *args):
+    """helper(*args), or zeros when `part` is the operand `wrt` that helper differentiates
+    (its result does not depend on that operand's values): the tangent of matmul_grad & co."""
+    if wrt == part:
+        shape_of = args[1 + part] if helper is not einsum_grad else args[2][part]
+        return np.zeros_like(shape_of)
+    return helper(*args)
 
 
 def replace_at(items, index, value):

@@ -291,3 +291,129 @@ def sliding_window_view(dz, z, x, window_shape, axis=None):
 @tangent(operator.getitem)
 def getitem(dz, z, a, b):
     dz = da[b]
+
+
+# --- the runtime helpers emitted gradients call (forward-over-reverse: hvp, hessian) ----------
+# Each is linear in its adjoint argument g; matmul_grad and friends are also linear in the
+# operand they do not differentiate, and do not depend on the one they do.
+
+@tangent(runtime.as_grad, constant=('x',))
+def as_grad(dz, z, g, x):
+    dz = runtime.as_grad(dg, x)
+
+
+@tangent(runtime.unbroadcast, constant=('x',))
+def unbroadcast(dz, z, g, x):
+    dz = runtime.unbroadcast(dg, x)
+
+
+@tangent(runtime.broadcast_like, constant=('like',))
+def broadcast_like(dz, z, d, like):
+    dz = runtime.broadcast_like(dd, like)
+
+
+@tangent(runtime.unreduce, constant=('x',))
+def unreduce(dz, z, g, x, axis=None, keepdims=False):
+    dz = runtime.unreduce(dg, x, axis=axis, keepdims=keepdims)
+
+
+@tangent(runtime.mean_grad, constant=('x',))
+def mean_grad(dz, z, g, x, axis=None, keepdims=False):
+    dz = runtime.mean_grad(dg, x, axis=axis, keepdims=keepdims)
+
+
+@tangent(runtime.var_grad)
+def var_grad(dz, z, g, x, axis=None, ddof=0, keepdims=False):
+    dz = runtime.var_grad(dg, x, axis=axis, ddof=ddof, keepdims=keepdims)
+    dz = runtime.var_grad(g, dx, axis=axis, ddof=ddof, keepdims=keepdims)
+
+
+@tangent(runtime.extremum_grad, constant=('peak', 'x'))
+def extremum_grad(dz, z, g, peak, x, axis=None, keepdims=False):
+    dz = runtime.extremum_grad(dg, peak, x, axis=axis, keepdims=keepdims)
+
+
+@tangent(runtime.winner_share, constant=('x', 'other'))
+def winner_share(dz, z, g, x, other):
+    dz = runtime.winner_share(dg, x, other)
+
+
+@tangent(runtime.matmul_grad)
+def matmul_grad(dz, z, g, a, b, wrt):
+    dz = runtime.matmul_grad(dg, a, b, wrt)
+    dz = runtime.unless_wrt(wrt, 0, runtime.matmul_grad, g, da, b, wrt)
+    dz = runtime.unless_wrt(wrt, 1, runtime.matmul_grad, g, a, db, wrt)
+
+
+@tangent(runtime.dot_grad)
+def dot_grad(dz, z, g, a, b, wrt):
+    dz = runtime.dot_grad(dg, a, b, wrt)
+    dz = runtime.unless_wrt(wrt, 0, runtime.dot_grad, g, da, b, wrt)
+    dz = runtime.unless_wrt(wrt, 1, runtime.dot_grad, g, a, db, wrt)
+
+
+@tangent(runtime.outer_grad)
+def outer_grad(dz, z, g, a, b, wrt):
+    dz = runtime.outer_grad(dg, a, b, wrt)
+    dz = runtime.unless_wrt(wrt, 0, runtime.outer_grad, g, da, b, wrt)
+    dz = runtime.unless_wrt(wrt, 1, runtime.outer_grad, g, a, db, wrt)
+
+
+@tangent(runtime.tensordot_grad)
+def tensordot_grad(dz, z, g, a, b, axes, wrt):
+    dz = runtime.tensordot_grad(dg, a, b, axes, wrt)
+    dz = runtime.unless_wrt(wrt, 0, runtime.tensordot_grad, g, da, b, axes, wrt)
+    dz = runtime.unless_wrt(wrt, 1, runtime.tensordot_grad, g, a, db, axes, wrt)
+
+
+@tangent(runtime.einsum_grad)
+def einsum_grad(dz, z, g, subscripts, operands, wrt):
+    dz = runtime.einsum_grad(dg, subscripts, operands, wrt)
+    dz[i] = runtime.unless_wrt(wrt, i, runtime.einsum_grad, g, subscripts,
+                               runtime.replace_at(operands, i, doperands[i]), wrt)
+
+
+@tangent(runtime.getitem_grad, constant=('x',))
+def getitem_grad(dz, z, g, x, index):
+    dz = runtime.getitem_grad(dg, x, index)
+
+
+@tangent(runtime.add_at)
+def add_at(dz, z, bx, index, g):
+    dz = dbx
+    dz = runtime.getitem_grad(dg, bx, index)
+
+
+@tangent(runtime.zero_at)
+def zero_at(dz, z, g, index):
+    dz = runtime.zero_at(dg, index)
+
+
+@tangent(runtime.untranspose)
+def untranspose(dz, z, g, axes=None):
+    dz = runtime.untranspose(dg, axes=axes)
+
+
+@tangent(runtime.unconcatenate, constant=('arrays',))
+def unconcatenate(dz, z, g, arrays, index, axis=0):
+    dz = runtime.unconcatenate(dg, arrays, index, axis=axis)
+
+
+@tangent(runtime.unstack)
+def unstack(dz, z, g, index, axis=0):
+    dz = runtime.unstack(dg, index, axis=axis)
+
+
+@tangent(runtime.unpad, constant=('x',))
+def unpad(dz, z, g, x, pad_width, mode="constant"):
+    dz = runtime.unpad(dg, x, pad_width, mode=mode)
+
+
+@tangent(runtime.unwindow, constant=('x',))
+def unwindow(dz, z, g, x, window_shape, axis=None):
+    dz = runtime.unwindow(dg, x, window_shape, axis=axis)
+
+
+@tangent(runtime.unpack_adjoint, constant=('outputs',))
+def unpack_adjoint(dz, z, g, outputs):
+    dz = runtime.unpack_adjoint(dg, outputs)

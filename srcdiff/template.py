@@ -44,8 +44,9 @@ class Template:
     template (`kind="tangent"`: statements `dz = <expression of d<param>>`, one per
     parameter, summed when several parameters carry tangents)."""
 
-    def __init__(self, primal, fn, kind="adjoint"):
+    def __init__(self, primal, fn, kind="adjoint", constant=()):
         self.primal, self.kind = primal, kind
+        self.constant = set(constant)  # arguments that only matter through shape or a mask
         filename = inspect.getsourcefile(fn) or "<template>"
         first = fn.__code__.co_firstlineno
         source = textwrap.dedent(inspect.getsource(fn))
@@ -68,7 +69,12 @@ class Template:
         self.params = [p.name for p in params[2:]]
         self.sequence_params = {p.name for p in params[2:] if p.kind is p.VAR_POSITIONAL}
         _check_arity(primal, self.signature, where(node))
+        unknown = self.constant - set(self.params)
+        if unknown:
+            raise TemplateError(f"constant= names no parameter: {sorted(unknown)}", where(node))
 
+        self.module_globals = fn.__globals__
+        self.globals = {}  # names a user template takes from its module (emitted code needs them)
         self.rules = {}
         for stmt in node.body:
             if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant):
@@ -98,9 +104,8 @@ class Template:
         if index:
             known.add(index)
         for name in gast.walk(stmt.value):
-            if isinstance(name, gast.Name) and name.id not in known and not hasattr(builtins, name.id):
-                raise TemplateError(f"unknown name {name.id!r} in an adjoint template", loc,
-                                    "templates may use their parameters, np and runtime")
+            if isinstance(name, gast.Name) and name.id not in known:
+                self._module_name(name.id, loc, "adjoint")
         return Rule(target.id[1:], stmt.value, index)
 
     def _parse_tangent_rule(self, stmt, loc):
@@ -121,10 +126,19 @@ class Template:
         known = (set(self.params) | {self.output_param, "d" + used[0]} | _TEMPLATE_GLOBALS
                  | ({index} if index else set()))
         for name in names - known:
-            if not hasattr(builtins, name):
-                raise TemplateError(f"unknown name {name!r} in a tangent template", loc,
-                                    "templates may use their parameters, np and runtime")
+            self._module_name(name, loc, "tangent")
         return Rule(used[0], stmt.value, index)
+
+    def _module_name(self, name, loc, kind):
+        """Accept a builtin or a name defined in the template's module (recorded, so emitted
+        code can see it); anything else is an error now, not when the template is used."""
+        if hasattr(builtins, name):
+            return
+        if name not in self.module_globals:
+            raise TemplateError(f"unknown name {name!r} in an {kind} template", loc,
+                                "templates may use their parameters, np, runtime, and names "
+                                "defined in their module")
+        self.globals[name] = self.module_globals[name]
 
     def bind(self, args, keywords):
         """Map the call's argument nodes to template parameters (TypeError if they do not fit)."""
@@ -260,22 +274,23 @@ def _fold(expr):
     return Fold().visit(expr)
 
 
-def adjoint(*primals):
-    """Register the decorated template as the adjoint of each of `primals` (module docstring)."""
+def adjoint(*primals, constant=()):
+    """Register the decorated template as the adjoint of each of `primals` (module docstring).
+    `constant` names arguments whose value carries no derivative (a shape, a mask)."""
     def register(fn):
         for primal in primals:
-            ADJOINTS[primal] = Template(primal, fn)
+            ADJOINTS[primal] = Template(primal, fn, constant=constant)
             NONDIFFERENTIABLE.discard(primal)
         _invalidate()
         return fn
     return register
 
 
-def tangent(*primals):
+def tangent(*primals, constant=()):
     """Register the decorated tangent (forward-mode) template for each of `primals`."""
     def register(fn):
         for primal in primals:
-            TANGENTS[primal] = Template(primal, fn, kind="tangent")
+            TANGENTS[primal] = Template(primal, fn, kind="tangent", constant=constant)
             NONDIFFERENTIABLE.discard(primal)
         _invalidate()
         return fn
@@ -292,6 +307,14 @@ def nondifferentiable(*primals):
 def _invalidate():
     global _registry_token
     _registry_token = None
+
+
+def template_globals():
+    """The module names user templates refer to, for the namespace emitted code runs in."""
+    names = {}
+    for template in list(ADJOINTS.values()) + list(TANGENTS.values()):
+        names.update(template.globals)
+    return names
 
 
 def registry_token():

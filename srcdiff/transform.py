@@ -11,7 +11,7 @@ from .forward import Forward
 from .optimize import eliminate_dead_code
 from .parse import ParsedFunction, check_function
 from .reverse import Reverse
-from .template import registry_token
+from .template import registry_token, template_globals
 
 VERSION = "0.1.0"
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
@@ -53,7 +53,8 @@ _in_progress = set()
 
 
 def namespace(fn):
-    scope = dict(fn.__globals__)
+    scope = dict(template_globals())
+    scope.update(fn.__globals__)
     for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
         try:
             scope[name] = cell.cell_contents
@@ -161,7 +162,8 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     _in_progress.add(fn.__code__)
     try:
         normalizer = Normalizer(parsed, wrt_names, derive_callee, outputs,
-                                ("jvp",) if mode == "jvp" else ("fwd", "bwd"))
+                                ("jvp",) if mode == "jvp" else ("fwd", "bwd"),
+                                forward_mode=(mode == "jvp"))
         program = normalizer.run()
     finally:
         _in_progress.discard(fn.__code__)

@@ -45,3 +45,9 @@ def test_cache_info_and_clear(tmp_path):
     assert "removed 1" in cleared.stdout and not list(tmp_path.glob("*.py"))
     off = run("cache", "info", env={"SRCDIFF_CACHE_DIR": "off"})
     assert "off" in off.stdout
+
+
+def test_show_forward_mode():
+    out = run("show", "generated_examples.rnn:rnn", "--mode", "forward")
+    assert out.returncode == 0, out.stderr
+    assert "def jvp_rnn(dw, w, b, h, xs):" in out.stdout and "_stack" not in out.stdout

@@ -32,6 +32,20 @@ def test_checked_in_file_is_current(name):
         pytest.fail(f"{target.name} is stale; run python tools/regen_examples.py\n{diff}")
 
 
+def check_jvp_file(jvp_fn, fn, args, wrt):
+    rng = np.random.default_rng(1)
+    tangents = [rng.normal(size=np.shape(args[i])) for i in wrt]
+    out, tangent = jvp_fn(*tangents, *args)
+    assert out == pytest.approx(fn(*args))
+
+    def along(s):
+        shifted = list(args)
+        for i, t in zip(wrt, tangents):
+            shifted[i] = args[i] + s * t
+        return fn(*shifted)
+    assert tangent == pytest.approx(numerical_grad(along, (0.0,), 0), rel=1e-6)
+
+
 def _leaves(tree):
     if isinstance(tree, dict):
         return [x for k in sorted(tree) for x in _leaves(tree[k])]
@@ -56,8 +70,17 @@ def test_emitted_file_runs_and_matches_finite_differences(name):
     fn = getattr(source_module, name)
     emitted = regen.load(name, regen.EXAMPLES / f"{name}{regen.SUFFIX}.py")
     sys.modules.pop(emitted.__name__, None)
-    gradient_fn = getattr(emitted, f"d{fn.__name__}")
     args = source_module.example(np.random.default_rng(0))
+    mode = getattr(source_module, "MODE", "grad")
+    if mode == "jvp":
+        check_jvp_file(getattr(emitted, f"jvp_{fn.__name__}"), fn, args, source_module.WRT)
+        return
+    if mode == "grad2":
+        import srcdiff as nf
+        second = getattr(emitted, f"dd{fn.__name__}")(*args)
+        assert second == pytest.approx(numerical_grad(nf.grad(fn), args, 0), rel=1e-6)
+        return
+    gradient_fn = getattr(emitted, f"d{fn.__name__}")
     grads = gradient_fn(*args)
     if len(source_module.WRT) == 1:
         grads = (grads,)

@@ -3,8 +3,9 @@
     python tools/regen_examples.py          # rewrite the emitted files
     python tools/regen_examples.py --check  # exit 1 and show a diff if any is stale
 
-Each NAME.py defines the function NAME (or imports it under that name), WRT, and
-example(rng) returning arguments; tests/test_generated_examples.py runs the emitted files.
+Each NAME.py defines the function NAME (or imports it under that name), WRT, example(rng)
+returning arguments, and optionally MODE: "grad" (default), "jvp" (forward mode) or "grad2"
+(the gradient of the emitted gradient); tests/test_generated_examples.py runs the files.
 """
 import argparse
 import difflib
@@ -35,12 +36,18 @@ def derivative(name):
     import srcdiff as nf
 
     module = load(name)
-    return nf.grad(getattr(module, name), wrt=module.WRT)
+    fn, mode = getattr(module, name), getattr(module, "MODE", "grad")
+    if mode == "jvp":
+        return nf.jvp(fn, wrt=module.WRT)
+    if mode == "grad2":
+        return nf.grad(nf.grad(fn, wrt=module.WRT[0]), wrt=module.WRT[0])
+    return nf.grad(fn, wrt=module.WRT)
 
 
 def emitted(name):
+    mode = getattr(load(name), "MODE", "grad")
     header = (f"# Emitted by srcdiff from generated_examples/{name}.py "
-              f"(function {name}, wrt={derivative(name).wrt}):\n"
+              f"(function {name}, mode {mode}, wrt={derivative(name).wrt}):\n"
               "#     python tools/regen_examples.py\n"
               "# Do not edit: tests/test_generated_examples.py fails when this file is stale.\n")
     return header + derivative(name).source

@@ -1,0 +1,126 @@
+"""Second derivatives, custom templates and check_grads (issue: forward mode & higher order)."""
+import numpy as np
+import pytest
+
+import custom_ops
+import srcdiff as nf
+from gradcheck import check_grad, numerical_grad
+from test_primitives import CASES
+
+# gradients of these call a runtime helper with no tangent template: a clear error, not a
+# wrong number (np.prod, np.linalg.norm and np.split)
+FIRST_ORDER_ONLY = {"f_prod", "f_norm", "f_split", "f_split_unused"}
+
+
+def first_float(args):
+    return next(i for i, a in enumerate(args) if isinstance(a, (float, np.ndarray)))
+
+
+@pytest.mark.parametrize("f, make_args", CASES, ids=[c[0].__name__ for c in CASES])
+def test_hvp_matches_finite_differences_of_the_gradient(f, make_args, rng):
+    args = make_args()
+    w = first_float(args)
+    v = rng.normal(size=np.shape(args[w])) if isinstance(args[w], np.ndarray) else 0.3
+    if f.__name__ in FIRST_ORDER_ONLY:
+        with pytest.raises(nf.SrcdiffError, match="higher-order"):
+            nf.hvp(f, wrt=w)(*args, v)
+        return
+    hv = nf.hvp(f, wrt=w)(*args, v)
+    gradient = nf.grad(f, wrt=w)
+    eps = 1e-5
+    plus, minus = list(args), list(args)
+    plus[w], minus[w] = args[w] + eps * v, args[w] - eps * v
+    expected = (gradient(*plus) - gradient(*minus)) / (2 * eps)
+    np.testing.assert_allclose(hv, expected, rtol=1e-4, atol=1e-6)
+
+
+def test_grad_of_grad_of_a_scalar_function():
+    def f(x):
+        return np.sin(x) * x ** 3 + np.exp(x * 0.5) / (1 + x * x)
+
+    second = nf.grad(nf.grad(f))
+    for x in (0.3, -1.2, 2.0):
+        expected = numerical_grad(nf.grad(f), (x,), 0)
+        assert second(x) == pytest.approx(expected, rel=1e-6)
+    third = nf.grad(second)
+    assert third(0.7) == pytest.approx(numerical_grad(second, (0.7,), 0), rel=1e-5)
+
+
+def test_hessian_of_a_vector_function(rng):
+    def f(x, w):
+        return np.sum(np.tanh(x @ w) ** 2) + np.sum(x ** 3) + np.prod(x[:2]) * 0
+
+    x, w = rng.normal(size=3), rng.normal(size=(3, 2))
+
+    def g(x, w):
+        return np.sum(np.tanh(x @ w) ** 2) + np.sum(x ** 3)
+
+    h = nf.hessian(g)(x, w)
+    assert h.shape == (3, 3)
+    np.testing.assert_allclose(h, h.T, atol=1e-10)
+    expected = np.stack([numerical_grad(lambda x_: nf.grad(g)(x_, w)[k], (x,), 0)
+                         for k in range(3)])
+    np.testing.assert_allclose(h, expected, rtol=1e-5, atol=1e-7)
+
+
+def test_custom_adjoint_is_used_instead_of_the_source(rng):
+    w, x = rng.normal(size=(3, 2)), rng.normal(size=(4, 3))
+    check_grad(custom_ops.model, w, x)
+    source = nf.grad(custom_ops.model).source
+    assert "_logistic(" in source and "np.logaddexp" not in source
+    assert "fwd_softplus" not in source  # a primitive now, not a differentiated callee
+    report = nf.check_grads(custom_ops.model, w, x)
+    assert report.ok and "forward (jvp)" in str(report)
+
+
+def test_check_grads_reports_a_wrong_custom_adjoint(rng):
+    def cube(x):
+        return x ** 3
+
+    @nf.adjoint(cube)
+    def wrong(bz, z, x):
+        bx = bz * 2 * x * x  # should be 3 x^2
+
+    @nf.tangent(cube)
+    def right(dz, z, x):
+        dz = 3 * x * x * dx
+
+    def f(x):
+        return np.sum(cube(x))
+
+    with pytest.raises(AssertionError, match="MISMATCH") as error:
+        nf.check_grads(f, rng.normal(size=3))
+    assert "finite diff" in str(error.value) and "NO" in str(error.value)
+
+
+def test_bad_templates_fail_when_registered():
+    def two(a, b):
+        return a * b
+
+    with pytest.raises(nf.TemplateError, match="has no parameter 'c'") as error:
+        @nf.adjoint(two)
+        def wrong_arity(bz, z, a, c):
+            ba = bz * c
+    assert "test_higher_order.py" in str(error.value)
+    with pytest.raises(nf.TemplateError, match="unknown name 'undefined_helper'"):
+        @nf.adjoint(two)
+        def unknown_name(bz, z, a, b):
+            ba = undefined_helper(bz)  # noqa: F821
+    with pytest.raises(nf.TemplateError, match="names no parameter"):
+        @nf.adjoint(two)
+        def bad_target(bz, z, a, b):
+            bq = bz
+    with pytest.raises(nf.TemplateError, match="exactly one of"):
+        @nf.tangent(two)
+        def two_tangents(dz, z, a, b):
+            dz = da * db
+
+
+def test_numpy_function_without_a_tangent_is_a_clear_error():
+    from custom_ops import np as numpy
+
+    def f(x):
+        return numpy.sum(numpy.arccosh(x))
+
+    with pytest.raises(nf.NoAdjointError, match="numpy.arccosh"):
+        nf.jvp(f)(np.array([2.0]), np.array([1.0]))
