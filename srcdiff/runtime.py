@@ -40,7 +40,10 @@ def _is_container(x):
 
 
 def zeros_like(x):
-    """A zero adjoint for `x`: an empty Sparse for containers, zeros for arrays."""
+    """A zero adjoint for `x`: 0.0 for a Python float, an empty Sparse for containers, zeros
+    for arrays."""
+    if type(x) is float:
+        return 0.0
     return Sparse() if _is_container(x) else np.zeros_like(x)
 
 
@@ -57,6 +60,9 @@ def as_grad(g, x):
     """Give a gradient the structure, shape and float dtype of the argument it belongs to.
     Containers get the same structure, with zeros for leaves that got no gradient and None
     for leaves that are not floats."""
+    if type(x) is np.ndarray and type(g) is np.ndarray and g.shape == x.shape and \
+            g.dtype == x.dtype and g.flags.writeable:
+        return g
     if _is_container(x):
         g = g if isinstance(g, dict) else {}
         items = x.items() if isinstance(x, dict) else enumerate(x)
@@ -68,7 +74,7 @@ def as_grad(g, x):
             isinstance(x, np.ndarray) and x.dtype.kind not in "fc"):
         return None
     if isinstance(x, float):
-        return float(np.sum(g)) if np.ndim(g) else float(g)
+        return float(g) if type(g) is float or np.ndim(g) == 0 else float(np.sum(g))
     g = np.asarray(g)
     if g.shape != np.shape(x):
         g = unbroadcast(g, x)
@@ -84,8 +90,11 @@ def as_grad(g, x):
 
 def unbroadcast(g, x):
     """Sum `g` over the axes along which `x` was broadcast, giving `x`'s shape."""
-    shape = np.shape(x)
-    if np.shape(g) == shape:
+    # the common cases first, cheaply: emitted code calls this for every broadcasting op
+    if isinstance(x, float) and isinstance(g, float):  # Python and numpy float64 scalars
+        return g
+    shape = x.shape if type(x) is np.ndarray else np.shape(x)
+    if (g.shape if type(g) is np.ndarray else np.shape(g)) == shape:
         return g
     g = np.asarray(g)
     extra = g.ndim - len(shape)
@@ -224,6 +233,10 @@ def _promote(a, b):
 
 def matmul_grad(g, a, b, wrt):
     """Adjoint of a @ b with respect to operand `wrt` (0 or 1), batched and broadcast."""
+    if a.ndim == 2 and b.ndim == 2:  # the common case, without the general bookkeeping
+        return g @ b.T if wrt == 0 else a.T @ g
+    if a.ndim == 2 and b.ndim == 1:
+        return np.outer(g, b) if wrt == 0 else a.T @ g
     if np.ndim(a) == 1 and np.ndim(b) == 1:
         return g * (b if wrt == 0 else a)
     a2, b2 = _promote(a, b)

@@ -1,0 +1,244 @@
+"""Benchmark srcdiff's emitted gradients against hand-written numpy, autograd and PyTorch.
+
+    python tools/bench.py [--quick]
+
+Every number is a median of repeated runs measured side by side in this one process, and
+every ratio compares two such medians (these machines are noisy: compare ratios, not times).
+autograd and PyTorch columns need `pip install -e '.[bench]'`; a missing one is skipped.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))
+
+import handwritten  # noqa: E402
+import srcdiff as nf  # noqa: E402
+from srcdiff import resnet  # noqa: E402
+from srcdiff.train import flatten  # noqa: E402
+
+
+def median_ms(fn, repeat):
+    fn()
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return 1e3 * float(np.median(times))
+
+
+def peak_mb(fn):
+    tracemalloc.start()
+    fn()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return peak / 2 ** 20
+
+
+# --- the functions ----------------------------------------------------------------------------
+
+def rnn(w, b, h, xs):
+    for t in range(xs.shape[0]):
+        h = np.tanh(w @ h + xs[t] + b)
+    return np.sum(h ** 2)
+
+
+def polynomial(x, coefficients):
+    total = 0.0
+    for c in coefficients:
+        total = total * x + c
+    return total
+
+
+def mlp(w1, b1, w2, b2, x, y):
+    h = np.tanh(x @ w1 + b1)
+    return np.mean((h @ w2 + b2 - y) ** 2)
+
+
+def close(a, b):
+    fa, fb = flatten(a), flatten(b)
+    return fa.keys() == fb.keys() and all(
+        np.allclose(fa[k], fb[k], rtol=2e-3, atol=1e-5) for k in fa)
+
+
+def optional(name):
+    try:
+        return __import__(name)
+    except ImportError:
+        return None
+
+
+def cases(rng, quick):
+    w = rng.normal(size=(8, 8)) * 0.3
+    rnn_args = (w, rng.normal(size=8), rng.normal(size=8), rng.normal(size=(60, 8)))
+    coefficients = rng.normal(size=40).tolist()
+    mlp_args = (rng.normal(size=(32, 64)) * 0.2, np.zeros(64), rng.normal(size=(64, 10)) * 0.2,
+                np.zeros(10), rng.normal(size=(128, 32)), rng.normal(size=(128, 10)))
+    params = resnet.init(rng, depth=20, width=16)
+    x = rng.normal(size=(32, 3, 32, 32)).astype(np.float32)
+    y = rng.integers(0, 10, size=32)
+    out = [
+        ("(a) RNN, 60 steps, 8x8", rnn, rnn_args, (0, 1),
+         lambda: handwritten.rnn_grad(*rnn_args), 200),
+        ("(a) polynomial loop, 40 terms", polynomial, (0.3, coefficients), 0,
+         lambda: handwritten.polynomial_grad(0.3, coefficients), 500),
+        ("(b) MLP 32-64-10, batch 128", mlp, mlp_args, (0, 1, 2, 3),
+         lambda: handwritten.mlp_grad(*mlp_args), 200),
+    ]
+    if not quick:
+        out.append(("(c) ResNet-20, batch 32, float32", resnet.loss, (params, x, y), 0,
+                    lambda: handwritten.resnet_loss_and_grad(params, x, y)[1], 5))
+    return out
+
+
+def autograd_fn(name, fn, wrt):
+    ag = optional("autograd")
+    if ag is None or name.startswith("(c)"):
+        return None
+    import autograd.numpy as anp
+
+    namespace = dict(fn.__globals__, np=anp)
+    rebound = type(fn)(fn.__code__, namespace)
+    return ag.grad(rebound, wrt)
+
+
+def torch_fn(name, args):
+    torch = optional("torch")
+    if torch is None:
+        return None
+    torch.set_num_threads(os.cpu_count() or 1)
+    if name.startswith("(a) RNN"):
+        w, b, h, xs = (torch.tensor(a, requires_grad=i < 2) for i, a in enumerate(args))
+
+        def step():
+            hh = h
+            for t in range(xs.shape[0]):
+                hh = torch.tanh(w @ hh + xs[t] + b)
+            (hh ** 2).sum().backward()
+            w.grad = b.grad = None
+        return step
+    if name.startswith("(b)"):
+        ts = [torch.tensor(a, requires_grad=i < 4) for i, a in enumerate(args)]
+
+        def step():
+            w1, b1, w2, b2, x, y = ts
+            ((torch.tanh(x @ w1 + b1) @ w2 + b2 - y) ** 2).mean().backward()
+            for t in ts[:4]:
+                t.grad = None
+        return step
+    if name.startswith("(c)"):
+        return torch_resnet(torch, *args)
+    return None
+
+
+def torch_resnet(torch, params, x, y):
+    F = torch.nn.functional
+    tp = {k: torch.tensor(v, requires_grad=True) for k, v in flatten(params).items()}
+    xt, yt = torch.tensor(x), torch.tensor(y)
+
+    def bn(h, g, b):
+        return F.batch_norm(h, None, None, tp[g], tp[b], training=True)
+
+    def step():
+        h = F.relu(bn(F.conv2d(xt, tp["stem.w"], padding=1), "stem.gamma", "stem.beta"))
+        for i in range(len(params["blocks"])):
+            p = f"blocks.{i}."
+            stride = 1 if h.shape[1] == tp[p + "w1"].shape[0] else 2
+            a = F.relu(bn(F.conv2d(h, tp[p + "w1"], stride=stride, padding=1), p + "g1",
+                          p + "b1"))
+            a = bn(F.conv2d(a, tp[p + "w2"], padding=1), p + "g2", p + "b2")
+            shortcut = h
+            if stride == 2:
+                shortcut = h[:, :, ::2, ::2]
+                shortcut = torch.cat([shortcut, torch.zeros_like(shortcut)], dim=1)
+            h = F.relu(a + shortcut)
+        logits = h.mean(dim=(2, 3)) @ tp["head.w"] + tp["head.b"]
+        F.cross_entropy(logits, yt).backward()
+        for t in tp.values():
+            t.grad = None
+    return step
+
+
+# --- transform and cache timings --------------------------------------------------------------
+
+CACHE_SCRIPT = """
+import json, sys, time
+t = time.perf_counter()
+import srcdiff as nf
+from srcdiff import resnet, cache
+nf.grad(resnet.loss)
+print(json.dumps({"ms": 1e3 * (time.perf_counter() - t), "transforms": cache.stats["transforms"]}))
+"""
+
+
+def transform_timings():
+    from srcdiff import cache
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["SRCDIFF_CACHE_DIR"] = tmp
+        cache.clear()
+        start = time.perf_counter()
+        nf.grad(resnet.loss)
+        cold = 1e3 * (time.perf_counter() - start)
+        hit = median_ms(lambda: nf.grad(resnet.loss), 50)
+        env = dict(os.environ, SRCDIFF_CACHE_DIR=tmp)
+        first = json.loads(subprocess.run([sys.executable, "-c", CACHE_SCRIPT], env=env,
+                                          capture_output=True, text=True).stdout)
+        again = json.loads(subprocess.run([sys.executable, "-c", CACHE_SCRIPT], env=env,
+                                          capture_output=True, text=True).stdout)
+    return cold, hit, first, again
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="skip the ResNet")
+    args = parser.parse_args(argv)
+    rng = np.random.default_rng(0)
+    missing = [n for n in ("autograd", "torch") if optional(n) is None]
+    if missing:
+        print(f"(skipping columns for missing packages: {', '.join(missing)}; "
+              "pip install -e '.[bench]')")
+    header = (f"{'case':34} {'srcdiff':>9} {'by hand':>9} {'autograd':>9} {'torch':>9}"
+              f" {'srcdiff/hand':>13} {'autograd/srcdiff':>17} {'srcdiff/torch':>14}")
+    print("median milliseconds per gradient (forward + backward)\n" + header)
+    for name, fn, fargs, wrt, by_hand, repeat in cases(rng, args.quick):
+        derivative = nf.grad(fn, wrt=wrt)
+        ours = derivative(*fargs)
+        if not close(ours, by_hand()):
+            raise SystemExit(f"{name}: srcdiff and the hand-written gradient disagree")
+        t_ours = median_ms(lambda: derivative(*fargs), repeat)
+        t_hand = median_ms(by_hand, repeat)
+        ag = autograd_fn(name, fn, wrt)
+        t_ag = median_ms(lambda: ag(*fargs), repeat) if ag else float("nan")
+        tstep = torch_fn(name, fargs)
+        t_torch = median_ms(tstep, repeat) if tstep else float("nan")
+        print(f"{name:34} {t_ours:9.3f} {t_hand:9.3f} {t_ag:9.3f} {t_torch:9.3f}"
+              f" {t_ours / t_hand:13.2f} {t_ag / t_ours:17.2f} {t_ours / t_torch:14.2f}")
+        if name.startswith("(c)"):
+            params, x, y = fargs
+            t_fwd = median_ms(lambda: resnet.loss(params, x, y), repeat)
+            mem_ours = peak_mb(lambda: derivative(*fargs))
+            mem_hand = peak_mb(by_hand)
+            print(f"{'':34} forward alone {t_fwd:.1f} ms; gradient/forward "
+                  f"{t_ours / t_fwd:.2f}x (by hand {t_hand / t_fwd:.2f}x); peak memory "
+                  f"{mem_ours:.0f} MiB vs {mem_hand:.0f} MiB by hand ({mem_ours / mem_hand:.2f}x)")
+    cold, hit, first, again = transform_timings()
+    print(f"\ntransform of resnet.loss: cold {cold:.0f} ms, in-process cache hit {hit:.3f} ms;"
+          f" new process: {first['ms']:.0f} ms with {first['transforms']} transforms, then "
+          f"{again['ms']:.0f} ms with {again['transforms']} (from disk)")
+
+
+if __name__ == "__main__":
+    main()
