@@ -21,9 +21,9 @@ def dconv1d(x, w):
         _t0 = x[i:i + k]
         _stack_t0.append(_t0)
         _t1 = _t0 * w
-        _stack_t1.append(_t1)
+        _stack_t1.append(runtime.shape_of(_t1))
         _t2 = np.sum(_t1)
-        _stack_t2.append(_t2)
+        _stack_t2.append(runtime.shape_of(_t2))
         _stack_y.append(np.copy(y[i]))
         y[i] = _t2
     _t3 = y ** 2

@@ -35,11 +35,11 @@ def dearly_exit(x):
                 _t0 = x * i
                 _stack_t0.append(_t0)
                 _t1 = np.sin(_t0)
-                _stack_t1.append(_t1)
+                _stack_t1.append(runtime.shape_of(_t1))
                 _t2 = np.sum(_t1)
-                _stack_t2.append(_t2)
+                _stack_t2.append(runtime.shape_of(_t2))
                 _t3 = total + _t2
-                _stack_total.append(total)
+                _stack_total.append(runtime.shape_of(total))
                 total = _t3
                 _cond3 = total > 2.0
                 if _cond3:

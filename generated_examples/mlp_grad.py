@@ -40,13 +40,18 @@ def fwd_dense_w_b(w, b, x):
     _t0 = x @ w
     _t1 = _t0 + b
     _t2 = np.tanh(_t1)
-    return _t2, (_t0, _t2, b, w, x)
+    return _t2, [runtime.shape_of(_t0), _t2, b, w, x]
 
 
 def bwd_dense_w_b(b_t2, saved):
     _t0, _t2, b, w, x = saved
+    saved.clear()
     b_t1 = b_t2 * (1 - _t2 * _t2)
+    del _t2
     b_t0 = runtime.unbroadcast(b_t1, _t0)
+    del _t0
     bb = runtime.unbroadcast(b_t1, b)
+    del b, b_t1
     bw = runtime.matmul_grad(b_t0, x, w, 1)
+    del b_t0, w, x
     return bw, bb

@@ -16,7 +16,7 @@ def dpolynomial(x, coefficients):
     _seq0 = list(coefficients)
     for c in _seq0:
         _t0 = total * x
-        _stack_t0.append(_t0)
+        _stack_t0.append(runtime.shape_of(_t0))
         _stack_total.append(total)
         total = _t0 + c
     btotal = runtime.grad_seed(total)

@@ -60,14 +60,17 @@ def fwd_conv2d_w(x, w, stride=1, padding=0):
         _stack_windows.append(windows)
         windows = windows[:, :, ::stride, ::stride]
     _t0 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
-    return _t0, (_cond1, _stack_windows, w, windows)
+    return _t0, [_cond1, _stack_windows, w, windows]
 
 
 def bwd_conv2d_w(b_t0, saved):
     _cond1, _stack_windows, w, windows = saved
+    saved.clear()
     bw = runtime.einsum_grad(b_t0, 'nchwkl,ockl->nohw', (windows, w), 1)
+    del w
     if _cond1:
         windows = _stack_windows.pop()
+    del _cond1, _stack_windows, windows
     return bw,
 
 
@@ -100,40 +103,57 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
     _t4 = xhat * _t3
     _t5 = beta.reshape(1, -1, 1, 1)
     y = _t4 + _t5
-    return (y, new_mean, new_var), (_cond0, _t0, _t2, _t3, _t4, _t5, beta,
-        gamma, mean, var, x, xhat, y)
+    return (y, new_mean, new_var), [_cond0, runtime.shape_of(_t0), _t2, _t3,
+        runtime.shape_of(_t4), runtime.shape_of(_t5), beta, gamma, runtime.
+        shape_of(mean), runtime.shape_of(var), x, xhat, y]
 
 
 def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
     _cond0, _t0, _t2, _t3, _t4, _t5, beta, gamma, mean, var, x, xhat, y = saved
+    saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
+    del y
     by = b_outs[0]
+    del b_outs
     b_t4 = runtime.unbroadcast(by, _t4)
+    del _t4
     b_t5 = runtime.unbroadcast(by, _t5)
+    del _t5, by
     bbeta = np.reshape(b_t5, np.shape(beta))
+    del b_t5, beta
     bxhat = runtime.unbroadcast(b_t4 * _t3, xhat)
     b_t3 = runtime.unbroadcast(b_t4 * xhat, _t3)
+    del _t3, b_t4
     bgamma = np.reshape(b_t3, np.shape(gamma))
+    del b_t3, gamma
     b_t0 = runtime.unbroadcast(bxhat / _t2, _t0)
+    del _t0
     b_t2 = runtime.unbroadcast(-bxhat * xhat / _t2, _t2)
+    del bxhat, xhat
     b_t1 = b_t2 / (2 * _t2)
+    del _t2, b_t2
     bvar = runtime.unbroadcast(b_t1, var)
+    del b_t1, var
     bx = runtime.unbroadcast(b_t0, x)
     bmean = runtime.unbroadcast(-b_t0, mean)
+    del b_t0, mean
     if _cond0:
         bx = bx + runtime.var_grad(bvar, x, axis=(0, 2, 3), keepdims=True)
         bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
+    del _cond0, bmean, bvar, x
     return bx, bgamma, bbeta
 
 
 def fwd_relu_x(x):
     _t0 = np.maximum(x, 0.0)
-    return _t0, (x,)
+    return _t0, [x]
 
 
 def bwd_relu_x(b_t0, saved):
     x, = saved
+    saved.clear()
     bx = runtime.winner_share(b_t0, x, 0.0)
+    del x
     return bx,
 
 
@@ -154,24 +174,29 @@ def fwd_conv2d_x_w(x, w, stride=1, padding=0):
         _stack_windows.append(windows)
         windows = _t1
     _t2 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
-    return _t2, (_cond0, _cond1, _stack_windows, _stack_x, k, padding,
-        stride, w, windows, x)
+    return _t2, [_cond0, _cond1, _stack_windows, _stack_x, k, padding,
+        stride, w, windows, x]
 
 
 def bwd_conv2d_x_w(b_t2, saved):
     (_cond0, _cond1, _stack_windows, _stack_x, k, padding, stride, w,
         windows, x) = saved
+    saved.clear()
     bwindows = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 0)
     bw = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 1)
+    del w
     if _cond1:
         b_t1 = bwindows
         windows = _stack_windows.pop()
         bwindows = runtime.getitem_grad(b_t1, windows, np.s_[:, :, ::stride,
             ::stride])
+    del _cond1, _stack_windows, stride, windows
     bx = runtime.unwindow(bwindows, x, (k, k), axis=(2, 3))
+    del bwindows, k
     if _cond0:
         b_t0 = bx
         x = _stack_x.pop()
         bx = runtime.unpad(b_t0, x, ((0, 0), (0, 0), (padding, padding), (
             padding, padding)))
+    del _cond0, _stack_x, padding, x
     return bx, bw

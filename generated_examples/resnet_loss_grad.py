@@ -43,11 +43,11 @@ def fwd_forward_params_out0(params, state, x, training):
     blocks = []
     for i in range(len(params['blocks'])):
         _t7 = params['blocks']
-        _stack_t7.append(_t7)
+        _stack_t7.append(runtime.shape_of(_t7))
         _t8 = _t7[i]
         _t9 = None if state is None else state['blocks'][i]
         _t10, _saved3 = fwd_basic_block_p_x_out0(_t8, _t9, h_1, training)
-        _stack_t10.append(_t10)
+        _stack_t10.append(runtime.shape_of(_t10))
         _stack_saved3.append(_saved3)
         h_1 = _t10[0]
         block_state = _t10[1]
@@ -59,23 +59,34 @@ def fwd_forward_params_out0(params, state, x, training):
     _t15 = _t14['b']
     logits, _saved5 = fwd_linear_x_w_b(_t11, _t13, _t15)
     _t16 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
-    return (logits, _t16), (_saved0, _saved1, _saved2, _saved3, _saved4,
-        _saved5, _stack_saved3, _stack_t10, _stack_t7, _t10, _t12, _t14,
-        _t6, _t7, i, logits, params, stem)
+    return (logits, _t16), [_saved0, _saved1, _saved2, _saved3, _saved4,
+        _saved5, _stack_saved3, _stack_t10, _stack_t7, runtime.shape_of(
+        _t10), runtime.shape_of(_t12), runtime.shape_of(_t14), runtime.
+        shape_of(_t6), runtime.shape_of(_t7), i, logits, params, runtime.
+        shape_of(stem)]
 
 
 def bwd_forward_params_out0(b_out, saved):
     (_saved0, _saved1, _saved2, _saved3, _saved4, _saved5, _stack_saved3,
         _stack_t10, _stack_t7, _t10, _t12, _t14, _t6, _t7, i, logits,
         params, stem) = saved
+    saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (logits, None))
+    del logits
     blogits = b_outs[0]
+    del b_outs
     b_t11, b_t13, b_t15 = bwd_linear_x_w_b(blogits, _saved5)
+    del _saved5, blogits
     b_t14 = runtime.getitem_grad(b_t15, _t14, 'b')
+    del _t14, b_t15
     bparams = runtime.getitem_grad(b_t14, params, 'head')
+    del b_t14
     b_t12 = runtime.getitem_grad(b_t13, _t12, 'w')
+    del _t12, b_t13
     bparams = runtime.add_at(bparams, 'head', b_t12)
+    del b_t12
     bh_1, = bwd_global_avg_pool_x(b_t11, _saved4)
+    del _saved4, b_t11
     for i in reversed(range(len(params['blocks']))):
         _saved3 = _stack_saved3.pop()
         _t10 = _stack_t10.pop()
@@ -84,14 +95,23 @@ def bwd_forward_params_out0(b_out, saved):
         b_t8, bh_1 = bwd_basic_block_p_x_out0(b_t10, _saved3)
         b_t7 = runtime.getitem_grad(b_t8, _t7, i)
         bparams = runtime.add_at(bparams, 'blocks', b_t7)
+    del _saved3, _stack_saved3, _stack_t10, _stack_t7, _t10, _t7, i, params
     bh, = bwd_relu_x(bh_1, _saved2)
+    del _saved2, bh_1
     b_t6 = runtime.getitem_grad(bh, _t6, 0)
+    del _t6, bh
     b_t1, b_t2, b_t3 = bwd_batch_norm_x_gamma_beta_out0(b_t6, _saved1)
+    del _saved1, b_t6
     bstem = runtime.getitem_grad(b_t3, stem, 'beta')
+    del b_t3, stem
     bstem = runtime.add_at(bstem, 'gamma', b_t2)
+    del b_t2
     b_t0, = bwd_conv2d_w(b_t1, _saved0)
+    del _saved0, b_t1
     bstem = runtime.add_at(bstem, 'w', b_t0)
+    del b_t0
     bparams = runtime.add_at(bparams, 'stem', bstem)
+    del bstem
     return bparams,
 
 
@@ -106,23 +126,35 @@ def fwd_softmax_cross_entropy_logits(logits, labels):
     _t4 = log_probs[_idx0]
     _t5 = np.mean(_t4)
     _t6 = -_t5
-    return _t6, (_idx0, _t0, _t1, _t2, _t3, _t4, log_probs, logits, shifted)
+    return _t6, [_idx0, _t0, _t1, _t2, runtime.shape_of(_t3), runtime.
+        shape_of(_t4), runtime.shape_of(log_probs), logits, runtime.
+        shape_of(shifted)]
 
 
 def bwd_softmax_cross_entropy_logits(b_t6, saved):
     _idx0, _t0, _t1, _t2, _t3, _t4, log_probs, logits, shifted = saved
+    saved.clear()
     b_t5 = -b_t6
     b_t4 = runtime.mean_grad(b_t5, _t4)
+    del _t4, b_t5
     blog_probs = runtime.getitem_grad(b_t4, log_probs, _idx0)
+    del _idx0, b_t4, log_probs
     bshifted = runtime.unbroadcast(blog_probs, shifted)
+    del shifted
     b_t3 = runtime.unbroadcast(-blog_probs, _t3)
+    del _t3, blog_probs
     b_t2 = b_t3 / _t2
+    del _t2, b_t3
     b_t1 = runtime.unreduce(b_t2, _t1, axis=1, keepdims=True)
+    del b_t2
     bshifted = bshifted + b_t1 * _t1
+    del _t1, b_t1
     blogits = runtime.unbroadcast(bshifted, logits)
     b_t0 = runtime.unbroadcast(-bshifted, _t0)
+    del bshifted
     blogits = blogits + runtime.extremum_grad(b_t0, _t0, logits, axis=1,
         keepdims=True)
+    del _t0, b_t0, logits
     return blogits,
 
 
@@ -138,14 +170,17 @@ def fwd_conv2d_w(x, w, stride=1, padding=0):
         _stack_windows.append(windows)
         windows = windows[:, :, ::stride, ::stride]
     _t0 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
-    return _t0, (_cond1, _stack_windows, w, windows)
+    return _t0, [_cond1, _stack_windows, w, windows]
 
 
 def bwd_conv2d_w(b_t0, saved):
     _cond1, _stack_windows, w, windows = saved
+    saved.clear()
     bw = runtime.einsum_grad(b_t0, 'nchwkl,ockl->nohw', (windows, w), 1)
+    del w
     if _cond1:
         windows = _stack_windows.pop()
+    del _cond1, _stack_windows, windows
     return bw,
 
 
@@ -178,40 +213,57 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
     _t4 = xhat * _t3
     _t5 = beta.reshape(1, -1, 1, 1)
     y = _t4 + _t5
-    return (y, new_mean, new_var), (_cond0, _t0, _t2, _t3, _t4, _t5, beta,
-        gamma, mean, var, x, xhat, y)
+    return (y, new_mean, new_var), [_cond0, runtime.shape_of(_t0), _t2, _t3,
+        runtime.shape_of(_t4), runtime.shape_of(_t5), beta, gamma, runtime.
+        shape_of(mean), runtime.shape_of(var), x, xhat, y]
 
 
 def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
     _cond0, _t0, _t2, _t3, _t4, _t5, beta, gamma, mean, var, x, xhat, y = saved
+    saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
+    del y
     by = b_outs[0]
+    del b_outs
     b_t4 = runtime.unbroadcast(by, _t4)
+    del _t4
     b_t5 = runtime.unbroadcast(by, _t5)
+    del _t5, by
     bbeta = np.reshape(b_t5, np.shape(beta))
+    del b_t5, beta
     bxhat = runtime.unbroadcast(b_t4 * _t3, xhat)
     b_t3 = runtime.unbroadcast(b_t4 * xhat, _t3)
+    del _t3, b_t4
     bgamma = np.reshape(b_t3, np.shape(gamma))
+    del b_t3, gamma
     b_t0 = runtime.unbroadcast(bxhat / _t2, _t0)
+    del _t0
     b_t2 = runtime.unbroadcast(-bxhat * xhat / _t2, _t2)
+    del bxhat, xhat
     b_t1 = b_t2 / (2 * _t2)
+    del _t2, b_t2
     bvar = runtime.unbroadcast(b_t1, var)
+    del b_t1, var
     bx = runtime.unbroadcast(b_t0, x)
     bmean = runtime.unbroadcast(-b_t0, mean)
+    del b_t0, mean
     if _cond0:
         bx = bx + runtime.var_grad(bvar, x, axis=(0, 2, 3), keepdims=True)
         bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
+    del _cond0, bmean, bvar, x
     return bx, bgamma, bbeta
 
 
 def fwd_relu_x(x):
     _t0 = np.maximum(x, 0.0)
-    return _t0, (x,)
+    return _t0, [x]
 
 
 def bwd_relu_x(b_t0, saved):
     x, = saved
+    saved.clear()
     bx = runtime.winner_share(b_t0, x, 0.0)
+    del x
     return bx,
 
 
@@ -245,28 +297,35 @@ def fwd_basic_block_p_x_out0(p, s, x, training):
     shortcut = x
     _cond0 = stride == 2
     if _cond0:
-        _stack_shortcut.append(shortcut)
+        _stack_shortcut.append(runtime.shape_of(shortcut))
         shortcut = x[:, :, ::2, ::2]
         _t12 = np.zeros_like(shortcut)
         _t13 = np.concatenate([shortcut, _t12], axis=1)
-        _stack_shortcut.append(shortcut)
+        _stack_shortcut.append(runtime.shape_of(shortcut))
         shortcut = _t13
     _t14 = h_4 + shortcut
     _t15, _saved5 = fwd_relu_x(_t14)
     _t16 = {'m1': m1, 'v1': v1, 'm2': m2, 'v2': v2}
-    return (_t15, _t16), (_cond0, _saved0, _saved1, _saved2, _saved3,
-        _saved4, _saved5, _stack_shortcut, _t11, _t12, _t15, _t5, h_4, p,
-        shortcut, x)
+    return (_t15, _t16), [_cond0, _saved0, _saved1, _saved2, _saved3,
+        _saved4, _saved5, _stack_shortcut, runtime.shape_of(_t11), runtime.
+        shape_of(_t12), _t15, runtime.shape_of(_t5), runtime.shape_of(h_4),
+        p, runtime.shape_of(shortcut), x]
 
 
 def bwd_basic_block_p_x_out0(b_out, saved):
     (_cond0, _saved0, _saved1, _saved2, _saved3, _saved4, _saved5,
         _stack_shortcut, _t11, _t12, _t15, _t5, h_4, p, shortcut, x) = saved
+    saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (_t15, None))
+    del _t15
     b_t15 = b_outs[0]
+    del b_outs
     b_t14, = bwd_relu_x(b_t15, _saved5)
+    del _saved5, b_t15
     bh_4 = runtime.unbroadcast(b_t14, h_4)
+    del h_4
     bshortcut = runtime.unbroadcast(b_t14, shortcut)
+    del b_t14
     if _cond0:
         b_t13 = bshortcut
         shortcut = _stack_shortcut.pop()
@@ -276,48 +335,70 @@ def bwd_basic_block_p_x_out0(b_out, saved):
         bshortcut = runtime.zeros_like(shortcut)
     else:
         bx = runtime.zeros_like(x)
+    del _cond0, _stack_shortcut, _t12, shortcut, x
     bx = bx + bshortcut
+    del bshortcut
     b_t11 = runtime.getitem_grad(bh_4, _t11, 0)
+    del _t11, bh_4
     bh_3, b_t7, b_t8 = bwd_batch_norm_x_gamma_beta_out0(b_t11, _saved4)
+    del _saved4, b_t11
     bp = runtime.getitem_grad(b_t8, p, 'b2')
+    del b_t8, p
     bp = runtime.add_at(bp, 'g2', b_t7)
+    del b_t7
     bh_2, b_t6 = bwd_conv2d_x_w(bh_3, _saved3)
+    del _saved3, bh_3
     bp = runtime.add_at(bp, 'w2', b_t6)
+    del b_t6
     bh_1, = bwd_relu_x(bh_2, _saved2)
+    del _saved2, bh_2
     b_t5 = runtime.getitem_grad(bh_1, _t5, 0)
+    del _t5, bh_1
     bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0(b_t5, _saved1)
+    del _saved1, b_t5
     bp = runtime.add_at(bp, 'b1', b_t2)
+    del b_t2
     bp = runtime.add_at(bp, 'g1', b_t1)
+    del b_t1
     b_saved0 = bwd_conv2d_x_w(bh, _saved0)
+    del _saved0, bh
     bx = bx + b_saved0[0]
     b_t0 = b_saved0[1]
+    del b_saved0
     bp = runtime.add_at(bp, 'w1', b_t0)
+    del b_t0
     return bp, bx
 
 
 def fwd_global_avg_pool_x(x):
     _t0 = np.mean(x, axis=(2, 3))
-    return _t0, (x,)
+    return _t0, [x]
 
 
 def bwd_global_avg_pool_x(b_t0, saved):
     x, = saved
+    saved.clear()
     bx = runtime.mean_grad(b_t0, x, axis=(2, 3))
+    del x
     return bx,
 
 
 def fwd_linear_x_w_b(x, w, b):
     _t0 = x @ w
     _t1 = _t0 + b
-    return _t1, (_t0, b, w, x)
+    return _t1, [runtime.shape_of(_t0), b, w, x]
 
 
 def bwd_linear_x_w_b(b_t1, saved):
     _t0, b, w, x = saved
+    saved.clear()
     b_t0 = runtime.unbroadcast(b_t1, _t0)
+    del _t0
     bb = runtime.unbroadcast(b_t1, b)
+    del b
     bx = runtime.matmul_grad(b_t0, x, w, 0)
     bw = runtime.matmul_grad(b_t0, x, w, 1)
+    del b_t0, w, x
     return bx, bw, bb
 
 
@@ -338,24 +419,29 @@ def fwd_conv2d_x_w(x, w, stride=1, padding=0):
         _stack_windows.append(windows)
         windows = _t1
     _t2 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
-    return _t2, (_cond0, _cond1, _stack_windows, _stack_x, k, padding,
-        stride, w, windows, x)
+    return _t2, [_cond0, _cond1, _stack_windows, _stack_x, k, padding,
+        stride, w, windows, x]
 
 
 def bwd_conv2d_x_w(b_t2, saved):
     (_cond0, _cond1, _stack_windows, _stack_x, k, padding, stride, w,
         windows, x) = saved
+    saved.clear()
     bwindows = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 0)
     bw = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 1)
+    del w
     if _cond1:
         b_t1 = bwindows
         windows = _stack_windows.pop()
         bwindows = runtime.getitem_grad(b_t1, windows, np.s_[:, :, ::stride,
             ::stride])
+    del _cond1, _stack_windows, stride, windows
     bx = runtime.unwindow(bwindows, x, (k, k), axis=(2, 3))
+    del bwindows, k
     if _cond0:
         b_t0 = bx
         x = _stack_x.pop()
         bx = runtime.unpad(b_t0, x, ((0, 0), (0, 0), (padding, padding), (
             padding, padding)))
+    del _cond0, _stack_x, padding, x
     return bx, bw

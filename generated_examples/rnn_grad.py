@@ -15,10 +15,10 @@ def drnn(w, b, h, xs):
     _stack_h = []
     for t in range(xs.shape[0]):
         _t0 = w @ h
-        _stack_t0.append(_t0)
+        _stack_t0.append(runtime.shape_of(_t0))
         _t1 = xs[t]
         _t2 = _t0 + _t1
-        _stack_t2.append(_t2)
+        _stack_t2.append(runtime.shape_of(_t2))
         _t3 = _t2 + b
         _stack_h.append(h)
         h = np.tanh(_t3)

@@ -39,7 +39,6 @@ _UNSUPPORTED = {
     gast.ClassDef: ("class definitions", "define classes at module level"),
     gast.Import: ("imports inside the function", "import at module level"),
     gast.ImportFrom: ("imports inside the function", "import at module level"),
-    gast.Delete: ("del statements", "drop the del; names go out of scope at return"),
 }
 
 
@@ -241,8 +240,8 @@ class Normalizer:
             self.for_statement(stmt, loc, out)
         elif isinstance(stmt, gast.While):
             self.while_statement(stmt, loc, out)
-        elif isinstance(stmt, gast.Pass):
-            pass
+        elif isinstance(stmt, (gast.Pass, gast.Delete)):
+            pass  # del only frees memory (emitted backward functions use it)
         elif isinstance(stmt, (gast.Assert, gast.Raise)):
             out.append(ir.Statement(self.rename(stmt), loc))
         elif isinstance(stmt, gast.Expr):

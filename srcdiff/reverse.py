@@ -49,6 +49,7 @@ class Reverse:
         self.adjoint_names, self.stack_names = {}, {}
         self.strategy = {}
         self.needs_init = {}
+        self.shape_only = set()
 
     # --- analysis -------------------------------------------------------------------------
 
@@ -164,6 +165,7 @@ class Reverse:
         self._merge_reads = {}
         adjoint = self._sweeps()[1]
         needed = ir.names_in(gast.Module(body=adjoint, type_ignores=[])) & self.primal
+        self.shape_only = _shape_only_reads(adjoint) & needed - set(self.fn.params)
         for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
             self._read({var}, site)
         self._plan(needed)
@@ -187,10 +189,14 @@ class Reverse:
         maybe_unset = sorted(v for v in saved if v in self.primal and v not in self.fn.params
                              and not any(len(s.path) == 1 for s in self.sites.get(v, [])))
         forward = [ir.assign(v, ir.const(None)) for v in maybe_unset] + inits + forward
-        forward.append(gast.Return(value=_tuple([result, _tuple([ir.name(v) for v in saved])])))
-        unpack = ir.assign(_tuple([ir.name(v, store=True) for v in saved], store=True),
-                           ir.name("saved")) if saved else None
-        backward = ([unpack] if unpack else []) + adjoint + [gast.Return(value=_tuple(grads))]
+        forward.append(gast.Return(value=_tuple([result, gast.List(
+            elts=[self._kept(v) for v in saved], ctx=gast.Load())])))
+        # the backward function empties the list it is given, so that each saved value can be
+        # freed right after its last use rather than when the caller's reference goes
+        unpack = [ir.assign(_tuple([ir.name(v, store=True) for v in saved], store=True),
+                            ir.name("saved")),
+                  ir.expr_stmt(ir.call(ir.attr("saved", "clear")))] if saved else []
+        backward = unpack + adjoint + [gast.Return(value=_tuple(grads))]
         fwd_name, bwd_name = self.func_name
         bwd = self._def(bwd_name, [self._seed_name(), "saved"], backward, with_params=False)
         return [self._def(fwd_name, [], forward), bwd]
@@ -271,8 +277,14 @@ class Reverse:
 
     # --- forward sweep --------------------------------------------------------------------
 
+    def _kept(self, var):
+        """What to save of `var`: the value, or only its shape when that is all the adjoint
+        sweep reads (so large intermediates are not kept alive for their shape)."""
+        return ir.call("runtime.shape_of", ir.name(var)) if var in self.shape_only \
+            else ir.name(var)
+
     def _push(self, var):
-        return self._push_expr(var, ir.name(var))
+        return self._push_expr(var, self._kept(var))
 
     def _push_expr(self, var, value):
         stack = self.stack(var)
@@ -471,6 +483,44 @@ def _precedes(first, second):
         if index_a != index_b:
             return True
     return True
+
+
+# runtime helpers and the argument positions they read only for shape and dtype
+_SHAPE_ARGS = {"unbroadcast": {1}, "unreduce": {1}, "mean_grad": {1}, "getitem_grad": {1},
+               "broadcast_like": {1}, "unconcatenate": {1}, "unpad": {1}, "unwindow": {1},
+               "zeros_like": {0}, "add_at": set()}
+
+
+def _shape_only_reads(stmts):
+    """Names every read of which (in `stmts`) is a shape argument: runtime.unbroadcast(g, x),
+    np.shape(x), np.zeros_like(x), ..."""
+    shape_reads, other_reads = set(), set()
+
+    def visit(node, shape_position):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            (shape_reads if shape_position else other_reads).add(node.id)
+            return
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+                isinstance(node.func.value, gast.Name):
+            module, name = node.func.value.id, node.func.attr
+            positions = (_SHAPE_ARGS.get(name, set()) if module == "runtime" else
+                         {0} if module == "np" and name in ("shape", "zeros_like") else set())
+            visit(node.func, False)
+            for k, arg in enumerate(node.args):
+                visit(arg, k in positions)
+            for kw in node.keywords:
+                visit(kw.value, False)
+            return
+        if isinstance(node, (gast.List, gast.Tuple)) and shape_position:
+            for e in node.elts:
+                visit(e, True)
+            return
+        for child in gast.iter_child_nodes(node):
+            visit(child, False)
+
+    for stmt in stmts:
+        visit(stmt, False)
+    return shape_reads - other_reads
 
 
 def _is_runtime_call(expr, name):

@@ -22,6 +22,22 @@ def grad_seed(z):
     return np.ones_like(z)
 
 
+class ShapeOf:
+    """What an adjoint needs of a value it reads only for its shape: shape, ndim, dtype."""
+
+    __slots__ = ("shape", "ndim", "size", "dtype")
+
+    def __init__(self, array):
+        self.shape, self.ndim, self.size, self.dtype = (array.shape, array.ndim, array.size,
+                                                        array.dtype)
+
+
+def shape_of(x):
+    """A ShapeOf for a large array; a small one (cheaper to keep than to describe), a float
+    or a container is kept as it is."""
+    return ShapeOf(x) if type(x) is np.ndarray and x.size > 4096 else x
+
+
 class Sparse(dict):
     """The adjoint of a dict, list or tuple: entries for the items that got a gradient.
     Adding two merges them, adding the adjoints of shared items."""
@@ -44,6 +60,8 @@ def zeros_like(x):
     for arrays."""
     if type(x) is float:
         return 0.0
+    if type(x) is ShapeOf:
+        return np.zeros(x.shape, dtype=x.dtype)
     return Sparse() if _is_container(x) else np.zeros_like(x)
 
 
@@ -382,7 +400,7 @@ def getitem_grad(g, x, index):
     """Adjoint of x[index]: zeros of x's shape with `g` scattered (and summed) into place."""
     if _is_container(x):
         return Sparse({index: g})
-    out = np.zeros(np.shape(x), dtype=np.result_type(g, x))
+    out = np.zeros(np.shape(x), dtype=np.result_type(g, getattr(x, "dtype", np.float64)))
     return _scatter_add(out, index, g)
 
 

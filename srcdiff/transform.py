@@ -8,7 +8,7 @@ from . import cache, codegen
 from .anf import Normalizer
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
-from .optimize import eliminate_dead_code
+from .optimize import eliminate_dead_code, release_early
 from .parse import ParsedFunction, check_function
 from .reverse import Reverse
 from .template import registry_token, template_globals
@@ -103,7 +103,8 @@ def derive(fn, wrt, mode="grad", **options):
     for callee in meta.get("callees", []):
         target = _resolve_path(scope, callee["path"])
         emitted = derive(target, tuple(callee["wrt"]), _callee_mode(mode),
-                         names=tuple(callee["names"]), outputs=_outputs(callee["outputs"]))
+                         names=tuple(callee["names"]), outputs=_outputs(callee["outputs"]),
+                         optimized=options.get("optimized", True))
         scope.update(emitted.functions)
         callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
@@ -154,7 +155,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
             raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
                                    "cannot differentiate", loc, "write the recursion as a loop")
         derive(callee, callee_wrt, _callee_mode(mode), names=tuple(callee_names),
-               outputs=callee_outputs)
+               outputs=callee_outputs, optimized=optimized)
 
     if has_aux:
         outputs = (True, False)
@@ -195,6 +196,8 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     if optimized:
         for func in funcs:
             eliminate_dead_code(func)
+        if mode == "split":  # a backward function frees each saved value after its last use
+            release_early(funcs[1])
     what = {"grad": "Gradient", "vjp": "Vector-Jacobian product",
             "split": "Forward and backward sweeps", "jvp": "Jacobian-vector product"}[mode]
     doc = (f"{what} of {fn.__module__}.{fn.__qualname__} with respect to "

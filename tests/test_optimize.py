@@ -1,0 +1,60 @@
+"""The optimisation passes: each keeps every gradient as it is, and does what it says."""
+import tracemalloc
+
+import numpy as np
+
+import srcdiff as nf
+from gradcheck import check_grad
+
+
+def chain(x):
+    a = np.sin(x)
+    unused = np.arctan(x) * 3  # noqa: F841  (dead: the pass drops it)
+    b = a * x
+    return np.sum(b)
+
+
+def test_dead_code_elimination(rng):
+    optimized, raw = nf.grad(chain).source, nf.grad(chain, optimized=False).source
+    assert "np.arctan" not in optimized and "np.arctan" in raw
+    x = rng.normal(size=5)
+    np.testing.assert_allclose(nf.grad(chain)(x), nf.grad(chain, optimized=False)(x))
+
+
+def heavy_layer(x, w):
+    h = np.tanh(x * w)
+    h2 = np.exp(h) * h
+    return np.sin(h2) + h
+
+
+def heavy(x, w):
+    return np.sum(heavy_layer(heavy_layer(x, w), w))
+
+
+def peak(fn, *args):
+    tracemalloc.start()
+    fn(*args)
+    top = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    return top
+
+
+def test_backward_functions_free_saved_values_early(rng):
+    source = nf.grad(heavy).source
+    assert "saved.clear()" in source and "\n    del " in source
+    x, w = rng.normal(size=(200, 200)), rng.normal(size=(200, 200))
+    check_grad(heavy, rng.normal(size=(3, 4)), rng.normal(size=(3, 4)))
+    optimized, raw = nf.grad(heavy), nf.grad(heavy, optimized=False)
+    np.testing.assert_allclose(optimized(x, w), raw(x, w))
+    assert peak(optimized, x, w) < 0.9 * peak(raw, x, w)
+
+
+def test_values_read_only_for_their_shape_are_not_kept(rng):
+    def loop(x, b):
+        for i in range(4):
+            x = np.tanh(np.sin(x) + b)  # the adjoint of + reads sin(x)'s shape only
+        return np.sum(x)
+
+    source = nf.grad(loop).source
+    assert "runtime.shape_of(" in source
+    check_grad(loop, rng.normal(size=(70, 70)), rng.normal(size=70))
