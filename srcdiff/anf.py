@@ -61,9 +61,6 @@ class Normalizer:
         self.derive_callee = derive_callee
         self.callees = []
         node = parsed.node
-        if node.args.vararg or node.args.kwarg:
-            raise UnsupportedError("*args and **kwargs parameters are not supported",
-                                   parsed.location(node), "name each parameter")
         self.params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
         self.used = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)} | set(self.params)
         self.counters = {}
@@ -363,8 +360,10 @@ class Normalizer:
         if isinstance(value, gast.Call) and self._is_user_function(self.p.resolve(value.func)):
             held = ir.name(self.user_call(value, loc, out, None,
                                           outputs=tuple(n in self.active for n in names)))
-        else:
-            held = self.atom(value, loc, out)  # a tuple-valued expression
+        else:  # an array or tuple-valued expression: keep Python's length check
+            held = self.atom(value, loc, out)
+            out.append(ir.Statement(ir.expr_stmt(ir.call("runtime.check_unpack", held,
+                                                         ir.const(len(names)))), loc))
         for k, n in enumerate(names):
             item = gast.Subscript(value=held, slice=ir.const(k), ctx=gast.Load())
             if n in self.active:

@@ -74,6 +74,12 @@ def unpack_adjoint(g, outputs):
     return [zeros_like(v) if b is None else b for b, v in zip(g, outputs)]
 
 
+def check_unpack(value, count):
+    """Raise as Python would for `a, b = value` when value does not have `count` items."""
+    if len(value) != count:
+        raise ValueError(f"cannot unpack {len(value)} values into {count} names")
+
+
 def as_grad(g, x):
     """Give a gradient the structure, shape and float dtype of the argument it belongs to.
     Containers get the same structure, with zeros for leaves that got no gradient and None

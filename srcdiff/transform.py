@@ -3,6 +3,7 @@ import builtins
 import functools
 import inspect
 import os
+import threading
 
 from . import cache, codegen
 from .anf import Normalizer
@@ -49,7 +50,14 @@ class Emitted:
         return "\n\n\n".join(parts) + "\n"
 
 
-_in_progress = set()
+class _Deriving(threading.local):
+    """The functions this thread is transforming now (a call back into one is recursion)."""
+
+    def __init__(self):
+        self.codes = set()
+
+
+_in_progress = _Deriving()
 
 
 def namespace(fn):
@@ -143,6 +151,9 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     node = parsed.node
     params = [a.id for a in node.args.posonlyargs + node.args.args]
     where = parsed.location(node)
+    if node.args.vararg or node.args.kwarg:
+        raise UnsupportedError("*args and **kwargs parameters are not supported", where,
+                               "name each parameter")
     for index in wrt:
         if not 0 <= index < len(params):
             raise ArgumentError(f"wrt={index} is out of range: {fn.__name__} has "
@@ -151,7 +162,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     wrt_names = [params[i] for i in wrt]
 
     def derive_callee(callee, callee_wrt, callee_names, callee_outputs, loc):
-        if callee.__code__ in _in_progress:
+        if callee.__code__ in _in_progress.codes:
             raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
                                    "cannot differentiate", loc, "write the recursion as a loop")
         derive(callee, callee_wrt, _callee_mode(mode), names=tuple(callee_names),
@@ -160,14 +171,14 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     if has_aux:
         outputs = (True, False)
 
-    _in_progress.add(fn.__code__)
+    _in_progress.codes.add(fn.__code__)
     try:
         normalizer = Normalizer(parsed, wrt_names, derive_callee, outputs,
                                 ("jvp",) if mode == "jvp" else ("fwd", "bwd"),
                                 forward_mode=(mode == "jvp"))
         program = normalizer.run()
     finally:
-        _in_progress.discard(fn.__code__)
+        _in_progress.codes.discard(fn.__code__)
     returns = program.body[-1] if program.body else None
     if returns is None or type(returns).__name__ != "Return":
         raise UnsupportedError(f"{fn.__name__} does not end with a return statement", where,

@@ -117,3 +117,78 @@ def test_symlinked_entry_is_refused(module_dir, tmp_path):
     entry.unlink()
     entry.symlink_to(target)
     assert run_process(module_dir, cache_dir)["stats"]["disk_rejects"] == 1
+
+
+def test_rejected_entries_warn_and_say_why(tmp_path, monkeypatch):
+    monkeypatch.setenv("SRCDIFF_CACHE_DIR", str(tmp_path))
+    key = "k" * 64
+    cache.store(key, "def f():\n    return 1\n", {"names": ["f"]})
+    assert cache.load(key)[0].startswith("def f")
+    path = tmp_path / f"{key}.py"
+    path.write_text(path.read_text().replace("return 1", "return 2"))
+    with pytest.warns(UserWarning, match="do not match its recorded hash"):
+        assert cache.load(key) is None
+    cache.store(key, "def f():\n    return 1\n", {"names": ["f"]})
+    monkeypatch.setattr(os, "getuid", lambda: os.stat(path).st_uid + 1)
+    with pytest.warns(UserWarning, match="another user owns it"):
+        assert cache.load(key) is None
+    monkeypatch.undo()
+    monkeypatch.setenv("SRCDIFF_CACHE_DIR", str(tmp_path))
+    other = "o" * 64
+    (tmp_path / f"{other}.py").write_text(path.read_text())  # a valid entry under a wrong name
+    with pytest.warns(UserWarning, match="belongs to another key"):
+        assert cache.load(other) is None
+
+
+RACE = textwrap.dedent("""
+    import sys
+    import numpy as np
+    sys.path.insert(0, sys.argv[1])
+    import srcdiff as nf
+    import cached_model
+    for _ in range(20):
+        nf.grad(cached_model.model)(np.ones(3), np.arange(6.0).reshape(2, 3))
+        from srcdiff import cache
+        cache._memory.clear()
+    print("ok")
+""")
+
+
+def test_concurrent_processes_never_tear_an_entry(module_dir, tmp_path):
+    cache_dir = tmp_path / "cache"
+    env = dict(os.environ, SRCDIFF_CACHE_DIR=str(cache_dir))
+    procs = [subprocess.Popen([sys.executable, "-c", RACE, str(module_dir)], env=env,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(6)]
+    results = [p.communicate() for p in procs]
+    for (out, err), p in zip(results, procs):
+        assert p.returncode == 0 and out.strip() == "ok", err
+        assert "ignoring cache entry" not in err  # no process ever read a torn file
+    assert len(list(cache_dir.glob("*.py"))) == 1 and not list(cache_dir.glob(".tmp-*"))
+    assert run_process(module_dir, cache_dir)["stats"]["transforms"] == 0
+
+
+def test_concurrent_threads(tmp_path, monkeypatch):
+    import threading
+
+    monkeypatch.setenv("SRCDIFF_CACHE_DIR", str(tmp_path))
+
+    def f(x):
+        return np.sum(np.sin(x) * np.cos(x))
+
+    results, errors = [], []
+
+    def work():
+        try:
+            results.append(nf.grad(f)(np.linspace(0, 1, 5)))
+        except Exception as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors and len(results) == 8
+    for r in results:
+        np.testing.assert_allclose(r, np.cos(2 * np.linspace(0, 1, 5)))

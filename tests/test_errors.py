@@ -136,3 +136,146 @@ def test_bad_wrt_type():
     with pytest.raises(nf.ArgumentError) as error:
         nf.grad(two_args, wrt="x")  # bad wrt
     assert_located(error, 'nf.grad(two_args, wrt="x")  # bad wrt', "wrt must be")
+
+
+# --- every construct the transformer rejects: a SrcdiffError with file:line and a hint -----------
+class Holder:
+    value = 1.0
+
+
+def uses_nonlocal(x):
+    def inner():
+        return x
+    return np.sum(inner())
+
+
+def defines_class(x):
+    class Local:
+        pass
+    return np.sum(x)
+
+
+def imports_inside(x):
+    import math  # noqa: F401
+    return np.sum(x)
+
+
+def star_args(*xs):
+    return np.sum(xs[0])
+
+
+def starred_call(x):
+    extra = (1.0,)
+    return np.sum(np.add(x, *extra))
+
+
+def for_else(x):
+    for i in range(2):
+        x = x * 2
+    else:
+        x = x + 1
+    return np.sum(x)
+
+
+def while_else(x):
+    while np.sum(x) < 10:
+        x = x * 2
+    else:
+        x = x + 1
+    return np.sum(x)
+
+
+def bare_expression(x):
+    np.sin(x)
+    return np.sum(x)
+
+
+def attribute_target(x):
+    h = Holder()
+    h.value = x * 2
+    return np.sum(x)
+
+
+def ternary(x):
+    y = x if np.sum(x) > 0 else -x
+    return np.sum(y)
+
+
+def dict_value(x):
+    d = {"a": x * 2}
+    return np.sum(d["a"])
+
+
+def unknown_local_call(x):
+    f = np.sin
+    return np.sum(f(x))
+
+
+def no_return(x):
+    y = x * 2  # noqa: F841
+
+
+def kwonly_callee(x, *, scale):
+    return x * scale
+
+
+def calls_kwonly(x):
+    return np.sum(kwonly_callee(2.0, scale=x))
+
+
+def list_to_callee(x):
+    return np.sum(star_args([x, x]))
+
+
+def unpack_active(x):
+    a, b = x * 2  # x has 3 items
+    return np.sum(a)
+
+
+def nested_subscript_write(x):
+    y = np.zeros((2, 2))
+    y[0][1] = np.sum(x)
+    return np.sum(y)
+
+
+REJECTED = [
+    (uses_nonlocal, "def inner():", "nested function"),
+    (defines_class, "class Local:", "class"),
+    (imports_inside, "import math", "import"),
+    (star_args, "def star_args(*xs):", "*args"),
+    (starred_call, "return np.sum(np.add(x, *extra))", "*args"),
+    (for_else, "for i in range(2):", "for ... else"),
+    (while_else, "while np.sum(x) < 10:", "while ... else"),
+    (bare_expression, "    np.sin(x)", "bare expression"),
+    (attribute_target, "h.value = x * 2", "assignment to"),
+    (ternary, "y = x if np.sum(x) > 0 else -x", "conditional expression"),
+    (dict_value, 'd = {"a": x * 2}', "containers"),
+    (unknown_local_call, "return np.sum(f(x))", "cannot differentiate through f"),
+    (no_return, "def no_return(x):", "return statement"),
+    (calls_kwonly, "return np.sum(kwonly_callee(2.0, scale=x))", "keyword-only"),
+    (list_to_callee, "def star_args(*xs):", "*args"),
+    (nested_subscript_write, "y[0][1] = np.sum(x)", "named array"),
+]
+
+
+@pytest.mark.parametrize("fn, snippet, word", REJECTED, ids=[r[0].__name__ for r in REJECTED])
+def test_every_rejected_construct_names_its_location(fn, snippet, word):
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(fn)(np.ones(3))
+    assert_located(error, snippet, word)
+
+
+def test_unpacking_checks_the_length_like_python():
+    with pytest.raises(ValueError, match="cannot unpack 3 values into 2"):
+        nf.grad(unpack_active)(np.ones(3))
+    g = nf.grad(unpack_active)(np.ones(2))
+    np.testing.assert_allclose(g, [2.0, 0.0])
+
+
+def test_nan_and_inf_propagate_like_numpy():
+    def f(x):
+        return np.sum(np.sin(x) * x)
+
+    with np.errstate(all="ignore"):
+        g = nf.grad(f)(np.array([1.0, np.nan, np.inf]))
+    assert np.isfinite(g[0]) and np.isnan(g[1]) and np.isnan(g[2])

@@ -1,0 +1,143 @@
+"""Differentiate random small numpy programs and compare with finite differences.
+
+    python tools/fuzz.py [--examples 500] [--seed 0]
+
+A program has two inputs x (3,) and y (2, 3), a few assignments of random expression trees
+over the primitive table (with broadcasting and reductions), an `if` on a data-dependent
+condition and a `for` loop, and returns a scalar. tests/test_fuzz.py runs a bounded number
+of them under hypothesis; this runs many more and prints every program that fails.
+"""
+import argparse
+import importlib.util
+import random
+import sys
+import tempfile
+import textwrap
+from pathlib import Path
+
+import numpy as np
+
+UNARY = ["np.sin({})", "np.cos({})", "np.tanh({})", "np.arctan({})", "-({})",
+         "np.exp(np.tanh({}))", "np.sqrt(1.0 + ({}) ** 2)", "np.log1p(({}) ** 2)",
+         "np.square(np.tanh({}))", "np.expm1(np.sin({}))", "np.transpose(np.transpose({}))", "np.abs({0}) * 0 + ({0})"]
+BINARY = ["({}) + ({})", "({}) - ({})", "({}) * ({})", "({}) / (1.0 + ({}) ** 2)",
+          "np.where(({0}) > 0.2, {0}, {1})", "np.arctan(({}) * ({}))"]
+SHAPES = {"x": (3,), "y": (2, 3)}
+
+
+class Program:
+    """A random program, as source text, with the shapes of its inputs."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.names = dict(SHAPES)
+        lines = []
+        for k in range(rng.randint(1, 3)):
+            expr, shape = self.expr(rng.randint(1, 3))
+            lines.append(f"v{k} = {expr}")
+            self.names[f"v{k}"] = shape
+        cond, _ = self.expr(1)
+        then, then_shape = self.expr(2)
+        target = self.pick()
+        if self.names[target] == then_shape or then_shape == (3,):
+            lines += [f"if np.sum({cond}) > 0:", f"    {target} = {target} * 0.5 + {then}",
+                      "else:", f"    {target} = np.sin({target})"]
+        body, _ = self.expr(1, only=("acc",))
+        lines += ["acc = 0.0", f"for i in range({rng.randint(1, 4)}):",
+                  f"    acc = acc * 0.5 + np.sum({self.expr(2)[0]}) * 0.1",
+                  f"    acc = np.tanh(acc) + np.sum({body}) * 0.01"]
+        final, shape = self.expr(2)
+        reduce = "np.sum" if rng.random() < 0.7 else "np.mean"
+        lines.append(f"return {reduce}({final}) + acc")
+        self.source = "import numpy as np\n\n\ndef program(x, y):\n" + textwrap.indent(
+            "\n".join(lines), "    ") + "\n"
+
+    def pick(self, only=None):
+        return self.rng.choice(sorted(only or self.names))
+
+    def expr(self, depth, only=None):
+        """(source, shape) of a random expression of the given depth."""
+        rng = self.rng
+        if depth == 0:
+            if rng.random() < 0.15:
+                return repr(round(rng.uniform(-2, 2), 2)), ()
+            name = self.pick(only) if only else self.pick()
+            return name, self.names.get(name, ())
+        choice = rng.random()
+        if choice < 0.4:
+            inner, shape = self.expr(depth - 1, only)
+            template = rng.choice(UNARY)
+            return template.format(inner, inner) if "{0}" in template else template.format(
+                inner), shape
+        if choice < 0.85:
+            (a, sa), (b, sb) = self.expr(depth - 1, only), self.expr(depth - 1, only)
+            shape = max(sa, sb, key=len)
+            return rng.choice(BINARY).format(a, b), shape
+        inner, shape = self.expr(depth - 1, only)
+        if len(shape) == 2:
+            return f"np.sum({inner}, axis=0)", (3,)
+        return f"np.mean({inner}, keepdims=True)", (1,) if shape else ()
+
+
+def load(source, directory):
+    path = Path(directory) / f"fuzz_{abs(hash(source))}.py"
+    path.write_text(source)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.program
+
+
+def numerical(f, args, i, eps=1e-6):
+    args = list(args)
+    x = args[i]
+    grad = np.zeros_like(x)
+    for index in np.ndindex(x.shape):
+        for sign in (1, -1):
+            shifted = x.copy()
+            shifted[index] += sign * eps
+            args[i] = shifted
+            grad[index] += sign * f(*args) / (2 * eps)
+    return grad
+
+
+def check(seed, directory):
+    """None when the program's gradients check out, else a description of the failure."""
+    import srcdiff as nf
+
+    program = Program(random.Random(seed))
+    f = load(program.source, directory)
+    data = np.random.default_rng(seed)
+    x, y = data.normal(size=3), data.normal(size=(2, 3))
+    gx, gy = nf.grad(f, wrt=(0, 1))(x, y)
+    for got, i in ((gx, 0), (gy, 1)):
+        expected = numerical(f, (x, y), i)
+        if not np.allclose(got, expected, rtol=1e-4, atol=1e-6):
+            return f"reverse mode, argument {i}:\n{program.source}\ngot {got}\nexpected {expected}"
+    vx, vy = data.normal(size=3), data.normal(size=(2, 3))
+    _, tangent = nf.jvp(f, wrt=(0, 1))(x, y, (vx, vy))
+    if not np.isclose(tangent, np.sum(gx * vx) + np.sum(gy * vy), rtol=1e-6, atol=1e-9):
+        return f"forward mode:\n{program.source}\ngot {tangent}"
+    return None
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--examples", type=int, default=500)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    failures = 0
+    with tempfile.TemporaryDirectory() as directory:
+        sys.path.insert(0, directory)
+        for seed in range(args.seed, args.seed + args.examples):
+            problem = check(seed, directory)
+            if problem:
+                failures += 1
+                print(f"--- seed {seed}: {problem}\n")
+    print(f"{args.examples - failures} passed, {failures} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
