@@ -40,8 +40,10 @@ class Forward:
         if isinstance(node, (gast.List, gast.Tuple)):
             if not any(self.active(e) for e in node.elts):
                 return None
-            return gast.List(elts=[ir.name(self.dname(e.id)) if self.active(e) else ir.call(
-                "np.zeros_like", copy.deepcopy(e)) for e in node.elts], ctx=gast.Load())
+            return gast.List(elts=[ir.name(self.dname(e.id)) if self.active(e) else
+                                   ir.const(None) if _is_none(e) else
+                                   ir.call("np.zeros_like", copy.deepcopy(e))
+                                   for e in node.elts], ctx=gast.Load())
         return ir.name(self.dname(node.id)) if self.active(node) else None
 
     def build(self):
@@ -154,6 +156,10 @@ class Forward:
             gast.Tuple(elts=[ir.name(self.dname(t), store=True) for t in targets],
                        ctx=gast.Store())
         return out + [ir.assign(tangent_target, total)]
+
+
+def _is_none(node):
+    return isinstance(node, gast.Constant) and node.value is None
 
 
 def _assigned(stmts):

@@ -220,33 +220,78 @@ def winner_share(g, x, other):
     return out
 
 
-def prod_grad(g, x, axis=None, keepdims=False):
-    """Adjoint of prod as the product of all other elements (exact with zeros in `x`)."""
+def _reduced_last(x, axis):
+    """x with the reduced axes moved last and merged into one, and the function undoing it."""
     x = np.asarray(x)
     axes = _normalize_axes(axis, x.ndim)
     kept = [a for a in range(x.ndim) if a not in axes]
     moved = np.transpose(x, kept + list(axes))
-    flat = moved.reshape(moved.shape[: len(kept)] + (-1,))
+    order = np.argsort(kept + list(axes))
+    return (moved.reshape(moved.shape[:len(kept)] + (-1,)),
+            lambda flat: np.transpose(flat.reshape(moved.shape), order))
+
+
+def prod_grad(g, x, axis=None, keepdims=False):
+    """Adjoint of prod as the product of all other elements (exact with zeros in `x`)."""
+    flat, restore = _reduced_last(x, axis)
     ones = np.ones_like(flat[..., :1])
     before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
     after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
-    others = (before * after).reshape(moved.shape)
-    others = np.transpose(others, np.argsort(kept + list(axes)))
-    return unreduce(g, x, axis, keepdims) * others
+    return unreduce(g, x, axis, keepdims) * restore(before * after)
 
 
-def norm_grad(g, z, x, ord=None, axis=None, keepdims=False):
-    """Adjoint of np.linalg.norm for the 2-/Frobenius norm (ord None, 2 on vectors, 'fro')
-    and the 1-norm of vectors."""
+def prod_grad_tangent(g, x, dx, axis=None, keepdims=False):
+    """Tangent of prod_grad(g, x) along dx: the derivative of each product of the others,
+    by running products and their derivatives (no division, so zeros stay exact)."""
+    flat, restore = _reduced_last(x, axis)
+    dflat = _reduced_last(dx, axis)[0]
+    n = flat.shape[-1]
+    product, dproduct = np.ones_like(flat[..., 0]), np.zeros_like(flat[..., 0])
+    before, dbefore = [], []
+    for i in range(n):
+        before.append(product)
+        dbefore.append(dproduct)
+        dproduct = dproduct * flat[..., i] + product * dflat[..., i]
+        product = product * flat[..., i]
+    product, dproduct = np.ones_like(flat[..., 0]), np.zeros_like(flat[..., 0])
+    dothers = [None] * n
+    for i in reversed(range(n)):
+        dothers[i] = dbefore[i] * product + before[i] * dproduct
+        dproduct = dproduct * flat[..., i] + product * dflat[..., i]
+        product = product * flat[..., i]
+    return unreduce(g, x, axis, keepdims) * restore(np.stack(dothers, axis=-1))
+
+
+def _euclidean(x, ord, axis):
     vector = axis is not None and np.ndim(axis) == 0 or axis is None and np.ndim(x) == 1
     if ord is None or ord == "fro" or (ord == 2 and vector):
-        zs = unreduce(z, x, axis, keepdims)
-        safe = np.where(zs == 0, 1, zs)
-        return unreduce(g, x, axis, keepdims) * np.where(zs == 0, 0, x / safe)
+        return True
     if ord == 1 and vector:
-        return unreduce(g, x, axis, keepdims) * np.sign(x)
+        return False
     raise ArgumentError(f"srcdiff has no gradient for np.linalg.norm with ord={ord!r} here",
                         hint="use ord=None (2-norm/Frobenius) or ord=1 on vectors")
+
+
+def norm_grad_tangent(g, norm, x, dnorm, dx, ord=None, axis=None, keepdims=False):
+    """Tangent of norm_grad(g, norm, x) along (dnorm, dx), either of which may be 0."""
+    if not _euclidean(x, ord, axis):
+        return np.zeros(np.shape(x), dtype=np.result_type(g, x))
+    zs = unreduce(norm, x, axis, keepdims)
+    safe = np.where(zs == 0, 1, zs)
+    gs = unreduce(g, x, axis, keepdims)
+    # a Python 0.0 stands for "no tangent" (the template passes one part at a time)
+    radial = 0.0 if type(dnorm) is float else x * unreduce(dnorm, x, axis, keepdims) / safe
+    return np.where(zs == 0, 0, gs * (dx - radial) / safe)
+
+
+def norm_grad(g, norm, x, ord=None, axis=None, keepdims=False):
+    """Adjoint of np.linalg.norm for the 2-/Frobenius norm (ord None, 2 on vectors, 'fro')
+    and the 1-norm of vectors."""
+    if _euclidean(x, ord, axis):
+        zs = unreduce(norm, x, axis, keepdims)
+        safe = np.where(zs == 0, 1, zs)
+        return unreduce(g, x, axis, keepdims) * np.where(zs == 0, 0, x / safe)
+    return unreduce(g, x, axis, keepdims) * np.sign(x)
 
 
 def _promote(a, b):

@@ -417,3 +417,21 @@ def unwindow(dz, z, g, x, window_shape, axis=None):
 @tangent(runtime.unpack_adjoint, constant=('outputs',))
 def unpack_adjoint(dz, z, g, outputs):
     dz = runtime.unpack_adjoint(dg, outputs)
+
+
+@tangent(runtime.prod_grad)
+def prod_grad(dz, z, g, x, axis=None, keepdims=False):
+    dz = runtime.prod_grad(dg, x, axis=axis, keepdims=keepdims)
+    dz = runtime.prod_grad_tangent(g, x, dx, axis=axis, keepdims=keepdims)
+
+
+@tangent(runtime.norm_grad)
+def norm_grad(dz, z, g, norm, x, ord=None, axis=None, keepdims=False):
+    dz = runtime.norm_grad(dg, norm, x, ord=ord, axis=axis, keepdims=keepdims)
+    dz = runtime.norm_grad_tangent(g, norm, x, dnorm, 0.0, ord=ord, axis=axis, keepdims=keepdims)
+    dz = runtime.norm_grad_tangent(g, norm, x, 0.0, dx, ord=ord, axis=axis, keepdims=keepdims)
+
+
+@tangent(runtime.split_grad, constant=("outputs",))
+def split_grad(dz, z, gs, outputs, axis=0):
+    dz = runtime.split_grad(dgs, outputs, axis=axis)
