@@ -279,3 +279,29 @@ def test_nan_and_inf_propagate_like_numpy():
     with np.errstate(all="ignore"):
         g = nf.grad(f)(np.array([1.0, np.nan, np.inf]))
     assert np.isfinite(g[0]) and np.isnan(g[1]) and np.isnan(g[2])
+
+
+def test_every_transform_error_is_raised_with_a_location():
+    """Structural: each SrcdiffError the transformer raises is given a location, except the
+    two raised before there is a function to point at, which the API gives the caller's line
+    (test_builtin_has_no_source, test_bad_wrt_type); runtime errors get the return line."""
+    import ast
+    import pathlib
+
+    import srcdiff
+
+    kinds = {"SrcdiffError", "UnsupportedError", "NoAdjointError", "ArgumentError",
+             "TemplateError"}
+    package = pathlib.Path(srcdiff.__file__).parent
+    unlocated = []
+    for path in sorted(package.glob("*.py")):
+        if path.name == "runtime.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                name = getattr(node.exc.func, "id", getattr(node.exc.func, "attr", ""))
+                located = len(node.exc.args) >= 2 or any(
+                    k.arg == "location" for k in node.exc.keywords)
+                if name in kinds and not located:
+                    unlocated.append(path.name)
+    assert sorted(unlocated) == ["api.py", "parse.py"], unlocated

@@ -124,3 +124,13 @@ def test_numpy_function_without_a_tangent_is_a_clear_error():
 
     with pytest.raises(nf.NoAdjointError, match="numpy.arccosh"):
         nf.jvp(f)(np.array([2.0]), np.array([1.0]))
+
+
+def test_hessian_of_prod_is_exact_with_a_zero():
+    def f(x):
+        return np.prod(x)
+
+    x = np.array([2.0, 0.0, 3.0, 1.5])
+    expected = np.array([[0.0 if i == j else np.prod(np.delete(x, [i, j])) for j in range(4)]
+                         for i in range(4)])
+    np.testing.assert_allclose(nf.hessian(f)(x), expected, atol=1e-12)
