@@ -4,6 +4,21 @@ import numpy as np
 from .api import jvp, vjp
 
 
+def numerical_grad(f, args, wrt=0, eps=1e-6):
+    """Central finite differences of scalar f with respect to args[wrt], in float64."""
+    args = list(args)
+    scalar = isinstance(args[wrt], float)
+    x = np.array(args[wrt], dtype=np.float64)
+    grad = np.zeros_like(x)
+    for index in np.ndindex(x.shape):
+        for sign in (1.0, -1.0):
+            shifted = x.copy()
+            shifted[index] += sign * eps
+            args[wrt] = float(shifted) if scalar else shifted
+            grad[index] += sign * float(f(*args)) / (2 * eps)
+    return float(grad) if scalar else grad
+
+
 def _float_positions(args):
     return tuple(i for i, a in enumerate(args)
                  if isinstance(a, float) or (isinstance(a, np.ndarray) and a.dtype.kind == "f"))

@@ -2,6 +2,7 @@
 import numpy as np
 
 import srcdiff as nf
+from srcdiff.check import numerical_grad
 
 
 def logistic_loss(w, x, y):
@@ -10,20 +11,6 @@ def logistic_loss(w, x, y):
     p = 1 / (1 + np.exp(-logits))
     nll = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
     return nll + 0.01 * np.sum(w ** 2)
-
-
-def finite_difference(f, args, wrt=0, eps=1e-6):
-    """Central differences of scalar f with respect to args[wrt], in float64."""
-    args = list(args)
-    x = np.array(args[wrt], dtype=np.float64)
-    grad = np.zeros_like(x)
-    for index in np.ndindex(x.shape):
-        for sign in (1, -1):
-            shifted = x.copy()
-            shifted[index] += sign * eps
-            args[wrt] = shifted
-            grad[index] += sign * f(*args) / (2 * eps)
-    return grad
 
 
 def main(out=print):
@@ -56,7 +43,7 @@ def check_gradient(out):
     out("Its gradient, as emitted by srcdiff:\n")
     out(dloss.source)
     ours = dloss(w, x, y)
-    theirs = finite_difference(logistic_loss, (w, x, y))
+    theirs = numerical_grad(logistic_loss, (w, x, y))
     error = np.max(np.abs(ours - theirs))
     out(f"srcdiff gradient:    {np.array2string(ours, precision=6)}")
     out(f"finite differences:  {np.array2string(theirs, precision=6)}")

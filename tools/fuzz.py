@@ -88,22 +88,10 @@ def load(source, directory):
     return module.program
 
 
-def numerical(f, args, i, eps=1e-6):
-    args = list(args)
-    x = args[i]
-    grad = np.zeros_like(x)
-    for index in np.ndindex(x.shape):
-        for sign in (1, -1):
-            shifted = x.copy()
-            shifted[index] += sign * eps
-            args[i] = shifted
-            grad[index] += sign * f(*args) / (2 * eps)
-    return grad
-
-
 def check(seed, directory):
     """None when the program's gradients check out, else a description of the failure."""
     import srcdiff as nf
+    from srcdiff.check import numerical_grad
 
     program = Program(random.Random(seed))
     f = load(program.source, directory)
@@ -111,7 +99,7 @@ def check(seed, directory):
     x, y = data.normal(size=3), data.normal(size=(2, 3))
     gx, gy = nf.grad(f, wrt=(0, 1))(x, y)
     for got, i in ((gx, 0), (gy, 1)):
-        expected = numerical(f, (x, y), i)
+        expected = numerical_grad(f, (x, y), i)
         if not np.allclose(got, expected, rtol=1e-4, atol=1e-6):
             return f"reverse mode, argument {i}:\n{program.source}\ngot {got}\nexpected {expected}"
     vx, vy = data.normal(size=3), data.normal(size=(2, 3))
