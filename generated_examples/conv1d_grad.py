@@ -42,6 +42,6 @@ def dconv1d(x, w):
         y[i] = _stack_y.pop()
         b_t1 = runtime.unreduce(b_t2, _t1)
         b_t0 = runtime.unbroadcast(b_t1 * w, _t0)
-        bw = bw + runtime.unbroadcast(b_t1 * _t0, w)
+        bw += runtime.unbroadcast(b_t1 * _t0, w)
         bx = runtime.add_at(bx, np.s_[i:i + k], b_t0)
     return runtime.as_grad(bx, x), runtime.as_grad(bw, w)

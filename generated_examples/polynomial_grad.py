@@ -26,5 +26,5 @@ def dpolynomial(x, coefficients):
         b_t0 = runtime.unbroadcast(btotal, _t0)
         total = _stack_total.pop()
         btotal = runtime.unbroadcast(b_t0 * x, total)
-        bx = bx + runtime.unbroadcast(b_t0 * total, x)
+        bx += runtime.unbroadcast(b_t0 * total, x)
     return runtime.as_grad(bx, x)

@@ -139,7 +139,7 @@ def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
     del b_t0, mean
     if _cond0:
         bx = bx + runtime.var_grad(bvar, x, axis=(0, 2, 3), keepdims=True)
-        bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
+        bx += runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
     del _cond0, bmean, bvar, x
     return bx, bgamma, bbeta
 

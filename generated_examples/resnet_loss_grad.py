@@ -249,7 +249,7 @@ def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
     del b_t0, mean
     if _cond0:
         bx = bx + runtime.var_grad(bvar, x, axis=(0, 2, 3), keepdims=True)
-        bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
+        bx += runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
     del _cond0, bmean, bvar, x
     return bx, bgamma, bbeta
 
@@ -362,7 +362,7 @@ def bwd_basic_block_p_x_out0(b_out, saved):
     del b_t1
     b_saved0 = bwd_conv2d_x_w(bh, _saved0)
     del _saved0, bh
-    bx = bx + b_saved0[0]
+    bx += b_saved0[0]
     b_t0 = b_saved0[1]
     del b_saved0
     bp = runtime.add_at(bp, 'w1', b_t0)

@@ -55,7 +55,7 @@ def ddsecond_derivative(x):
     bb_t3 = bbx * 0.5
     b_t4_ = runtime.unbroadcast(bb_t3 * b_t4, _t4)
     b_t3_ = b_t4_ * _t4
-    _bx = _bx + b_t3_ * 0.5
-    _bx = _bx + b_t1_ * 3 * x ** 2
-    _bx = _bx + b_t0_ * np.cos(x)
+    _bx += b_t3_ * 0.5
+    _bx += b_t1_ * 3 * x ** 2
+    _bx += b_t0_ * np.cos(x)
     return runtime.as_grad(_bx, x)

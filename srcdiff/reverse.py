@@ -430,12 +430,18 @@ class Reverse:
             expr = ir.call("runtime.add_at", ir.name(b), index, g)
         elif var in live:
             expr = gast.BinOp(left=ir.name(b), op=gast.Add(), right=expr)
+            live.add(var)
+            stmt = ir.assign(b, expr)
+            stmt.accumulation = True  # optimize.accumulate_in_place may turn it into +=
+            return stmt
         live.add(var)
         return ir.assign(b, expr)
 
     def _zeros_like(self, var, from_adjoint):
         source = self.bname(var) if from_adjoint else var
-        return ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source)))
+        stmt = ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source)))
+        stmt.fresh = True  # a new buffer: optimize.accumulate_in_place may add into it
+        return stmt
 
     def reverse_if(self, stmt, live):
         live_in = set(live)

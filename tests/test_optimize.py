@@ -58,3 +58,25 @@ def test_values_read_only_for_their_shape_are_not_kept(rng):
     source = nf.grad(loop).source
     assert "runtime.shape_of(" in source
     check_grad(loop, rng.normal(size=(70, 70)), rng.normal(size=70))
+
+
+def test_accumulation_in_place_only_into_buffers_nothing_else_sees(rng):
+    def loop(w, h):
+        for _ in range(5):
+            h = np.tanh(w @ h)
+        return np.sum(h)
+
+    source = nf.grad(loop).source
+    assert "bw += runtime.matmul_grad(" in source  # bw starts as zeros and only accumulates
+    assert "bh +=" not in source                    # bh is read each iteration: never in place
+    check_grad(loop, rng.normal(size=(4, 4)) * 0.5, rng.normal(size=4))
+
+    def shared(x):
+        y = x * 1.0
+        z = y * 2.0 + y * 3.0  # by gets two contributions, then flows into bx
+        return np.sum(z * x + y)
+
+    raw, optimized = nf.grad(shared, optimized=False), nf.grad(shared)
+    x = rng.normal(size=4)
+    np.testing.assert_array_equal(raw(x), optimized(x))
+    check_grad(shared, x)
