@@ -331,5 +331,5 @@ nondifferentiable(
     np.isnan, np.isinf, np.isfinite, np.greater, np.greater_equal, np.less, np.less_equal,
     np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not, np.any, np.all,
     builtins.len, builtins.int, builtins.bool, builtins.range, builtins.isinstance,
-    runtime.grad_seed, runtime.zeros_like, runtime.count,
+    runtime.grad_seed, runtime.zeros_like, runtime.count, runtime.shape_of, runtime.check_unpack,
 )

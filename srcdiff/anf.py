@@ -42,6 +42,21 @@ _UNSUPPORTED = {
 }
 
 
+def _push(stmt):
+    """Whether `stmt` is `name.append(value)`."""
+    return (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call)
+            and isinstance(stmt.value.func, gast.Attribute) and stmt.value.func.attr == "append"
+            and isinstance(stmt.value.func.value, gast.Name) and len(stmt.value.args) == 1
+            and not stmt.value.keywords)
+
+
+def _pop(value):
+    """Whether `value` is `name.pop()`."""
+    return (isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute)
+            and value.func.attr == "pop" and isinstance(value.func.value, gast.Name)
+            and not value.args and not value.keywords)
+
+
 def _nondifferentiable(obj):
     try:
         return obj in NONDIFFERENTIABLE
@@ -86,6 +101,8 @@ class Normalizer:
                     for target, source in _loop_pairs(stmt):
                         if source is not None and self._is_active(source, active):
                             active |= _target_names(target)
+                elif _push(stmt) and self._is_active(stmt.value.args[0], active):
+                    active.add(stmt.value.func.value.id)
             if len(active) == before:
                 return active
 
@@ -119,6 +136,8 @@ class Normalizer:
                     for target, source in _loop_pairs(stmt) or []:
                         if source is not None and _target_names(target) & useful:
                             useful |= ir.names_in(source)
+                elif _push(stmt) and stmt.value.func.value.id in useful:
+                    useful |= ir.names_in(stmt.value.args[0])
             if len(useful) == before:
                 return useful
 
@@ -247,6 +266,10 @@ class Normalizer:
                                        "return an array instead of yielding values")
             if isinstance(stmt.value, gast.Constant):
                 return
+            if _push(stmt) and stmt.value.func.value.id in self.active:
+                stack = self.versions.get(stmt.value.func.value.id, stmt.value.func.value.id)
+                out.append(ir.Push(stack, self.atom(stmt.value.args[0], loc, out), loc))
+                return
             if self._is_active(stmt.value):
                 raise UnsupportedError(
                     "a bare expression on a differentiated value has no effect on the result "
@@ -271,6 +294,10 @@ class Normalizer:
             if not active:
                 value = self.rename(value)
                 out.append(ir.Assign([self.store(target.id)], value, loc))
+                return
+            if _pop(value):
+                stack = self.versions.get(value.func.value.id, value.func.value.id)
+                out.append(ir.Pop(self.store(target.id), stack, loc))
                 return
             self.active_value(value, loc, out, target=target.id)
         elif isinstance(target, (gast.Tuple, gast.List)) and all(

@@ -71,6 +71,17 @@ class Forward:
                     value = self.tangent_of(stmt.value) or ir.const(0.0)
                     out.append(ir.assign(d, ir.call("runtime.set_at", ir.name(d),
                                                     ir.index_value(stmt.index), value)))
+            elif isinstance(stmt, ir.Push):
+                out.append(ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value)))
+                if stmt.stack in self.fn.active:
+                    tangent = self.tangent_of(stmt.value) if self.active(stmt.value) else \
+                        ir.call("runtime.zeros_like", copy.deepcopy(stmt.value))
+                    out.append(ir.expr_stmt(ir.call(ir.attr(self.dname(stmt.stack), "append"),
+                                                    tangent)))
+            elif isinstance(stmt, ir.Pop):
+                out.append(ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))))
+                out.append(ir.assign(self.dname(stmt.target),
+                                     ir.call(ir.attr(self.dname(stmt.stack), "pop"))))
             elif isinstance(stmt, ir.If):
                 out.append(gast.If(test=ir.name(stmt.test), body=self.block(stmt.body) or [
                     gast.Pass()], orelse=self.block(stmt.orelse)))
@@ -116,6 +127,9 @@ class Forward:
         if not live:
             return out
         if stmt.template is None:
+            if isinstance(stmt.value, gast.List) and not stmt.value.elts:  # a new stack
+                return out + [ir.assign(self.dname(t), gast.List(elts=[], ctx=gast.Load()))
+                              for t in live]
             return out + [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
                           for t in live]
         rule_set = TANGENTS.get(stmt.template.primal)
@@ -167,6 +181,8 @@ def _assigned(stmts):
     for stmt in stmts:
         if isinstance(stmt, ir.Assign):
             names.update(stmt.targets)
+        elif isinstance(stmt, ir.Pop):
+            names.add(stmt.target)
         elif isinstance(stmt, ir.SetItem):
             names.add(stmt.target)
         elif isinstance(stmt, ir.If):

@@ -45,6 +45,25 @@ class SetItem:
 
 
 @dataclass
+class Push:
+    """`stack.append(value)`: lists used as stacks (as emitted gradients do) carry adjoints
+    and tangents on stacks of their own."""
+
+    stack: str
+    value: gast.expr
+    loc: Location
+
+
+@dataclass
+class Pop:
+    """`target = stack.pop()`."""
+
+    target: str
+    stack: str
+    loc: Location
+
+
+@dataclass
 class If:
     test: str  # a variable holding the recorded condition
     body: list

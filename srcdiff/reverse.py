@@ -43,6 +43,7 @@ class Reverse:
         self.func_name = func_name or f"d{fn.name}"
         self.ret = fn.body[-1] if fn.body and isinstance(fn.body[-1], ir.Return) else None
         self.sites, self.reads, self.order = {}, {}, 0
+        self.stacks = set()  # lists the function uses as stacks (differentiating emitted code)
         self._scan(fn.body, [], [])
         self.primal = set(self.sites) | set(fn.params)  # locals; globals are never saved
         self.taken = set(self.primal)
@@ -66,6 +67,13 @@ class Reverse:
                 if stmt.callee is not None:  # the adjoint of the call reads what it saved
                     self._read({stmt.callee.saved}, _Site(stmt, site.order, path + [
                         (id(block), index + 0.5)], list(loops)))
+            elif isinstance(stmt, ir.Push):
+                self._read(ir.names_in(stmt.value) | {stmt.stack}, site)
+                self.stacks.add(stmt.stack)
+            elif isinstance(stmt, ir.Pop):
+                self._read({stmt.stack}, site)
+                self.sites.setdefault(stmt.target, []).append(site)
+                self.stacks.add(stmt.stack)
             elif isinstance(stmt, ir.SetItem):
                 self._read(ir.names_in(stmt.index) | ir.names_in(stmt.value) | {stmt.target},
                            site)
@@ -252,6 +260,8 @@ class Reverse:
         result = ret.value if ret is not None else ir.const(None)
         if self.mode != "split" and (self.preserve_result or self.has_aux):
             result = self._hold(result, forward)
+        adjoint += [ir.assign(self.bname(s), gast.List(elts=[], ctx=gast.Load()))
+                    for s in sorted(self.stacks & self.fn.active)]
         adjoint += self.reverse_block(body, live)
         if self.mode == "split":  # the caller accumulates these: keep Sparse adjoints sparse
             grads = [ir.name(self.bname(w)) if w in live else ir.call(
@@ -303,6 +313,12 @@ class Reverse:
                     elts=[ir.name(t, store=True) for t in stmt.targets], ctx=gast.Store())
                 out.append(ir.assign(target, stmt.value))
                 out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, AFTER)]
+            elif isinstance(stmt, ir.Push):
+                out.append(ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value)))
+            elif isinstance(stmt, ir.Pop):
+                out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
+                out.append(ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))))
+                out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, AFTER) else []
             elif isinstance(stmt, ir.SetItem):
                 if self._saved(stmt.target, stmt, BEFORE):
                     out.append(self._push_expr(stmt.target, ir.call(
@@ -338,8 +354,8 @@ class Reverse:
         """The reversed code of `block`; `live` is updated in place."""
         pops = []
         for stmt in reversed(block):
-            targets = [stmt.counter] if isinstance(stmt, ir.While) else getattr(
-                stmt, "targets", [])
+            targets = [stmt.counter] if isinstance(stmt, ir.While) else [stmt.target] if \
+                isinstance(stmt, ir.Pop) else getattr(stmt, "targets", [])
             pops += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
         out = list(pops)
         for stmt in reversed(block):
@@ -347,6 +363,11 @@ class Reverse:
                 out += self.reverse_assign(stmt, live)
                 out += [self._pop(t) for t in reversed(stmt.targets)
                         if self._saved(t, stmt, BEFORE)]
+            elif isinstance(stmt, ir.Push):
+                out.append(self.reverse_push(stmt, live))
+            elif isinstance(stmt, ir.Pop):
+                out.append(self.reverse_pop(stmt, live))
+                out += [self._pop(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
             elif isinstance(stmt, ir.SetItem):
                 out += self.reverse_set_item(stmt, live)
             elif isinstance(stmt, ir.If):
@@ -388,6 +409,22 @@ class Reverse:
                 expr = template.instantiate(rule, stmt.bound, output, adjoint, element)
                 out.append(self.accumulate(atom.id, expr, live))
         return out
+
+    def reverse_push(self, stmt, live):
+        """stack.append(v) hands v the adjoint its pop gave the adjoint stack."""
+        popped = ir.call(ir.attr(self.bname(stmt.stack), "pop"))
+        value = stmt.value
+        if isinstance(value, gast.Name) and value.id in self.fn.active:
+            return self.accumulate(value.id, popped, live)
+        return ir.expr_stmt(popped)
+
+    def reverse_pop(self, stmt, live):
+        """v = stack.pop() passes v's adjoint (or zeros) to the adjoint stack."""
+        target = stmt.target
+        adjoint = ir.name(self.bname(target)) if target in live else ir.call(
+            "runtime.zeros_like", ir.name(target))
+        live.discard(target)
+        return ir.expr_stmt(ir.call(ir.attr(self.bname(stmt.stack), "append"), adjoint))
 
     def reverse_set_item(self, stmt, live):
         out = []

@@ -134,3 +134,44 @@ def test_hessian_of_prod_is_exact_with_a_zero():
     expected = np.array([[0.0 if i == j else np.prod(np.delete(x, [i, j])) for j in range(4)]
                          for i in range(4)])
     np.testing.assert_allclose(nf.hessian(f)(x), expected, atol=1e-12)
+
+
+def test_second_derivatives_through_loops(rng):
+    """An emitted gradient's stacks (list append/pop) are differentiable code too."""
+    def rnn(w, h):
+        for _ in range(4):
+            h = np.tanh(w @ h)
+        return np.sum(h ** 2)
+
+    w, h, v = rng.normal(size=(3, 3)) * 0.5, rng.normal(size=3), rng.normal(size=(3, 3))
+    gradient = nf.grad(rnn)
+    eps = 1e-5
+    expected = (gradient(w + eps * v, h) - gradient(w - eps * v, h)) / (2 * eps)
+    np.testing.assert_allclose(nf.hvp(rnn)(w, h, v), expected, rtol=1e-5, atol=1e-8)
+
+    def horner(x, coefficients):
+        total = 0.0
+        for c in coefficients:
+            total = total * x + c
+        return total
+
+    coefficients = [1.0, -2.0, 0.5, 3.0]
+    second = nf.grad(nf.grad(horner))(0.7, coefficients)
+    assert second == pytest.approx(2 * (3 * 1.0 * 0.7 - 2.0), rel=1e-10)  # p''(x) = 6x - 4
+
+
+def test_stacks_in_user_code_are_differentiated():
+    def reverse_order(x):
+        stack = []
+        for i in range(3):
+            stack.append(x * (i + 1.0))
+        total = 0.0
+        for i in range(3):
+            top = stack.pop()
+            total = total * 0.5 + np.sum(np.sin(top))
+        return total
+
+    check_grad(reverse_order, np.array([0.3, -0.2]))
+    out, tangent = nf.jvp(reverse_order)(np.array([0.3, -0.2]), np.array([1.0, 0.5]))
+    g = nf.grad(reverse_order)(np.array([0.3, -0.2]))
+    assert tangent == pytest.approx(g[0] + 0.5 * g[1])
