@@ -17,6 +17,11 @@ def copy_value(a):
     return a
 
 
+def astype(a, dtype):
+    """The primitive behind the method `x.astype(dtype)`."""
+    return a.astype(dtype)
+
+
 # --- arithmetic -------------------------------------------------------------------------------
 
 @adjoint(np.add)
@@ -149,7 +154,12 @@ def cosh(bz, z, x):
     bx = bz * np.sinh(x)
 
 
-@adjoint(np.abs)
+@adjoint(astype)
+def astype_(bz, z, a, dtype):
+    ba = runtime.cast_like(bz, a)
+
+
+@adjoint(np.abs, builtins.abs)
 def abs_(bz, z, x):
     bx = bz * np.sign(x)
 
@@ -306,6 +316,11 @@ def unbroadcast(bz, z, g, x):
 @adjoint(runtime.broadcast_like, constant=('like',))
 def broadcast_like(bz, z, d, like):
     bd = runtime.unbroadcast(bz, d)
+
+
+@adjoint(runtime.cast_like, constant=("x",))
+def cast_like(bz, z, g, x):
+    bg = runtime.cast_like(bz, g)
 
 
 @adjoint(runtime.unreduce, constant=('x',))

@@ -187,6 +187,12 @@ def broadcast_like(d, like):
     return d if np.shape(d) == np.shape(like) else np.broadcast_to(d, np.shape(like))
 
 
+def cast_like(g, x):
+    """`g` in the float dtype of `x` (the adjoint of x.astype(...))."""
+    dtype = getattr(x, "dtype", None)
+    return g.astype(dtype) if dtype is not None and dtype.kind in "fc" else g
+
+
 def unless_wrt(wrt, part, helper, *args):
     """helper(*args), or zeros when `part` is the operand `wrt` that helper differentiates
     (its result does not depend on that operand's values): the tangent of matmul_grad & co."""

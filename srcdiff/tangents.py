@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from . import runtime  # noqa: F401  (templates name it)
-from .adjoints import copy_value
+from .adjoints import astype, copy_value
 from .template import tangent
 
 # --- arithmetic -------------------------------------------------------------------------------
@@ -145,7 +145,12 @@ def cosh(dz, z, x):
     dz = dx * np.sinh(x)
 
 
-@tangent(np.abs)
+@tangent(astype)
+def astype_(dz, z, a, dtype):
+    dz = runtime.cast_like(da, z)
+
+
+@tangent(np.abs, builtins.abs)
 def abs_(dz, z, x):
     dz = dx * np.sign(x)
 
@@ -310,6 +315,11 @@ def unbroadcast(dz, z, g, x):
 @tangent(runtime.broadcast_like, constant=('like',))
 def broadcast_like(dz, z, d, like):
     dz = runtime.broadcast_like(dd, like)
+
+
+@tangent(runtime.cast_like, constant=("x",))
+def cast_like(dz, z, g, x):
+    dz = runtime.cast_like(dg, x)
 
 
 @tangent(runtime.unreduce, constant=('x',))

@@ -215,7 +215,7 @@ def f_getitem(x):
 def f_copy(x):
     y = np.copy(x)
     z = y
-    return np.sum(z * x)
+    return np.sum(z * x) + np.sum(abs(x) * x.astype(np.float64))
 
 
 CASES = [
@@ -276,13 +276,13 @@ def test_every_registered_adjoint_is_exercised():
     import inspect
     import operator
 
-    from srcdiff.adjoints import copy_value
+    from srcdiff.adjoints import astype, copy_value
     from srcdiff.template import ADJOINTS
 
     text = inspect.getsource(inspect.getmodule(test_primitive_gradient))
     symbols = {np.add: "+", np.subtract: "-", np.multiply: "*", np.true_divide: "/",
                np.power: "**", np.matmul: "@", np.negative: "-x", operator.getitem: "x[",
-               copy_value: "z = y", float: "float(", np.amax: "np.max", np.amin: "np.min",
+               copy_value: "z = y", float: "float(", astype: ".astype(", abs: "abs(", np.amax: "np.max", np.amin: "np.min",
                np.linalg.norm: "np.linalg.norm",
                sliding_window_view: "np.lib.stride_tricks.sliding_window_view"}
     from srcdiff import adjoints, runtime
