@@ -19,9 +19,13 @@ import numpy as np
 
 UNARY = ["np.sin({})", "np.cos({})", "np.tanh({})", "np.arctan({})", "-({})",
          "np.exp(np.tanh({}))", "np.sqrt(1.0 + ({}) ** 2)", "np.log1p(({}) ** 2)",
-         "np.square(np.tanh({}))", "np.expm1(np.sin({}))", "np.transpose(np.transpose({}))", "np.abs({0}) * 0 + ({0})"]
+         "np.square(np.tanh({}))", "np.expm1(np.sin({}))", "np.transpose(np.transpose({}))",
+         "np.abs({0}) * 0 + ({0})", "({}) @ (np.eye(3) * 0.5 + 0.1)", "np.clip({}, -0.7, 0.7)",
+         "np.cosh(np.tanh({}))", "np.sinh(np.tanh({}))", "({}) ** 2"]
 BINARY = ["({}) + ({})", "({}) - ({})", "({}) * ({})", "({}) / (1.0 + ({}) ** 2)",
-          "np.where(({0}) > 0.2, {0}, {1})", "np.arctan(({}) * ({}))"]
+          "np.where(({0}) > 0.2, {0}, {1})", "np.arctan(({}) * ({}))", "np.maximum({}, {})"]
+REDUCE_2D = ["np.sum({}, axis=0)", "np.max({}, axis=0)", "np.var({}, axis=0)",
+             "np.linalg.norm({}, axis=0)", "np.einsum('ij->j', {})", "np.mean({}, axis=0)"]
 SHAPES = {"x": (3,), "y": (2, 3)}
 
 
@@ -66,7 +70,8 @@ class Program:
         choice = rng.random()
         if choice < 0.4:
             inner, shape = self.expr(depth - 1, only)
-            template = rng.choice(UNARY)
+            template = rng.choice(UNARY if shape and shape[-1] == 3 else
+                                  [u for u in UNARY if "@" not in u])
             return template.format(inner, inner) if "{0}" in template else template.format(
                 inner), shape
         if choice < 0.85:
@@ -75,7 +80,7 @@ class Program:
             return rng.choice(BINARY).format(a, b), shape
         inner, shape = self.expr(depth - 1, only)
         if len(shape) == 2:
-            return f"np.sum({inner}, axis=0)", (3,)
+            return rng.choice(REDUCE_2D).format(inner), (3,)
         return f"np.mean({inner}, keepdims=True)", (1,) if shape else ()
 
 
