@@ -148,11 +148,13 @@ def _keepdims_shape(x, axis):
 
 
 def unreduce(g, x, axis=None, keepdims=False):
-    """Adjoint of a sum: spread `g` back over the reduced axes of `x`."""
+    """Adjoint of a sum: spread `g` back over the reduced axes of `x`. The result is a
+    read-only broadcast view (no copy): adjoints are never written in place, and as_grad
+    copies one before handing it out as a gradient."""
     g = np.asarray(g)
     if not keepdims:
         g = g.reshape(_keepdims_shape(x, axis))
-    return np.broadcast_to(g, np.shape(x)).copy()
+    return np.broadcast_to(g, np.shape(x))
 
 
 def reduce_like(g, like, axis=None, keepdims=False):
@@ -167,7 +169,7 @@ def count(x, axis=None):
 
 
 def mean_grad(g, x, axis=None, keepdims=False):
-    return unreduce(g, x, axis, keepdims) / count(x, axis)
+    return unreduce(np.asarray(g) / count(x, axis), x, axis, keepdims)
 
 
 def var_grad(g, x, axis=None, ddof=0, keepdims=False):
