@@ -45,8 +45,7 @@ def dlogistic_regression(w, b, x, y):
     b_t4 = runtime.unbroadcast(b_t5 * y, _t4)
     bp = bp + b_t4 / p
     b_t3 = -bp * p / _t3
-    b_t2 = b_t3
-    b_t1 = b_t2 * _t2
+    b_t1 = b_t3 * _t2
     blogits = -b_t1
     b_t0 = runtime.unbroadcast(blogits, _t0)
     bb = runtime.unbroadcast(blogits, b)

@@ -78,8 +78,7 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
     running_var=None, training=True, momentum=0.9, eps=1e-05):
     mean = None
     var = None
-    _cond0 = training
-    if _cond0:
+    if training:
         mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
         var = np.var(x, axis=(0, 2, 3), keepdims=True)
         _cond1 = running_mean is None
@@ -103,9 +102,9 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
     _t4 = xhat * _t3
     _t5 = beta.reshape(1, -1, 1, 1)
     y = _t4 + _t5
-    return (y, new_mean, new_var), [_cond0, runtime.shape_of(_t0), _t2, _t3,
-        runtime.shape_of(_t4), runtime.shape_of(_t5), beta, gamma, runtime.
-        shape_of(mean), runtime.shape_of(var), x, xhat, y]
+    return (y, new_mean, new_var), [training, runtime.shape_of(_t0), _t2,
+        _t3, runtime.shape_of(_t4), runtime.shape_of(_t5), beta, gamma,
+        runtime.shape_of(mean), runtime.shape_of(var), x, xhat, y]
 
 
 def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):

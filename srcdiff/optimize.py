@@ -50,6 +50,32 @@ def _sweep(body, loaded):
     return removed
 
 
+def propagate_copies(func):
+    """Replace `a = b` at the top of the function (both plain names, each assigned only
+    there or as a parameter, so both keep their values) by reading b wherever a is read."""
+    params = {a.id for a in func.args.args + func.args.kwonlyargs}
+    stores = {}
+    for node in gast.walk(func):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    renames = {}
+    kept = []
+    for stmt in func.body:
+        if (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Name)):
+            target, source = stmt.targets[0].id, renames.get(stmt.value.id, stmt.value.id)
+            single = stores.get(source, 0) + (source in params) == 1
+            if stores.get(target) == 1 and target not in params and single:
+                renames[target] = source
+                continue
+        kept.append(stmt)
+    func.body = kept
+    for node in gast.walk(func):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) and node.id in renames:
+            node.id = renames[node.id]
+    return func
+
+
 def release_early(func):
     """Insert `del` right after the last top-level statement that uses a local, so large
     intermediates are freed during the adjoint sweep instead of at return (peak memory)."""

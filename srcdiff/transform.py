@@ -9,7 +9,8 @@ from . import cache, codegen
 from .anf import Normalizer
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
-from .optimize import accumulate_in_place, eliminate_dead_code, release_early
+from .optimize import (accumulate_in_place, eliminate_dead_code, propagate_copies,
+                       release_early)
 from .parse import ParsedFunction, check_function
 from .reverse import Reverse
 from .template import registry_token, template_globals
@@ -207,6 +208,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     if optimized:
         for func in funcs:
             eliminate_dead_code(func)
+            propagate_copies(func)
             accumulate_in_place(func)
         if mode == "split":  # a backward function frees each saved value after its last use
             release_early(funcs[1])

@@ -80,3 +80,17 @@ def test_accumulation_in_place_only_into_buffers_nothing_else_sees(rng):
     x = rng.normal(size=4)
     np.testing.assert_array_equal(raw(x), optimized(x))
     check_grad(shared, x)
+
+
+def test_copies_are_propagated(rng):
+    def f(x):
+        y = x
+        z = np.sin(y)
+        w = z
+        return np.sum(w * y)
+
+    optimized, raw = nf.grad(f).source, nf.grad(f, optimized=False).source
+    assert "w = z" in raw and "w = z" not in optimized and "y = x" not in optimized
+    x = rng.normal(size=4)
+    np.testing.assert_allclose(nf.grad(f)(x), nf.grad(f, optimized=False)(x))
+    check_grad(f, x)
