@@ -91,6 +91,7 @@ class Derivative:
         self._check(args, offset)
         if self._mode == "jvp":
             args = list(tangents) + list(args)
+        self._emitted.refresh()
         try:
             result = self._call(*args, **kwargs)
         except ArgumentError as exc:

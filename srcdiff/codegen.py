@@ -22,13 +22,12 @@ def definitions(source):
     return source.split(IMPORTS, 1)[1].lstrip("\n")
 
 
-def compile_module(source, filename, namespace, first_line=1):
-    """Execute emitted source in a copy of `namespace` and return the resulting scope.
+def compile_module(source, filename, scope, first_line=1):
+    """Execute emitted source in `scope` (its globals from then on) and return it.
 
     The source is registered with linecache, so tracebacks and pdb show emitted lines even when
     no file with that name exists."""
     text = "\n" * (first_line - 1) + source
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    scope = dict(namespace)
     exec(compile(text, filename, "exec"), scope)
     return scope

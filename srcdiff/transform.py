@@ -1,4 +1,5 @@
 """The pipeline: parse -> ANF -> reverse -> optimise -> codegen, behind the caches."""
+import ast
 import builtins
 import functools
 import inspect
@@ -33,9 +34,23 @@ def implementation_digest():
 class Emitted:
     """Emitted source, the functions compiled from it, and the derivatives of its callees."""
 
-    def __init__(self, source, functions, meta, callees):
+    def __init__(self, source, functions, meta, callees, scope=None, live=(), module=None):
         self.source, self.functions, self.meta, self.callees = source, functions, meta, callees
         self.function = functions[meta["names"][0]]
+        self.scope, self.live, self.module = scope, live, module
+
+    def refresh(self):
+        """Re-read the globals and closure variables the emitted code uses (a few dict
+        look-ups per call, so the emitted code itself keeps fast exact-dict globals)."""
+        for name, cell in self.live:
+            try:
+                value = cell.cell_contents if cell is not None else self.module[name]
+            except (ValueError, KeyError):
+                continue
+            if self.scope.get(name) is not value:
+                self.scope[name] = value
+        for callee in self.callees:
+            callee.refresh()
 
     def full_source(self):
         """This module's source followed by the functions of every callee it uses, once each."""
@@ -62,14 +77,16 @@ _in_progress = _Deriving()
 
 
 def namespace(fn):
-    scope = dict(template_globals())
-    scope.update(fn.__globals__)
-    for name, cell in zip(fn.__code__.co_freevars, fn.__closure__ or ()):
-        try:
-            scope[name] = cell.cell_contents
-        except ValueError:  # a closure variable not yet assigned
-            pass
-    return scope
+    return dict(template_globals(), __name__=fn.__module__)
+
+
+def live_names(source, scope, fn):
+    """(name, closure cell or None) for each name emitted code reads from fn's closure or
+    module: Emitted.refresh() re-reads them, so rebinding a global is seen as by fn."""
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    loaded = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
+    return [(name, cells.get(name)) for name in sorted(loaded - set(scope))
+            if name in cells or name in fn.__globals__]
 
 
 def _describe(value):
@@ -110,7 +127,7 @@ def derive(fn, wrt, mode="grad", **options):
     scope = namespace(fn)
     callees = []
     for callee in meta.get("callees", []):
-        target = _resolve_path(scope, callee["path"])
+        target = _resolve_path(fn, callee["path"])
         emitted = derive(target, tuple(callee["wrt"]), _callee_mode(mode),
                          names=tuple(callee["names"]), outputs=_outputs(callee["outputs"]),
                          optimized=options.get("optimized", True))
@@ -118,12 +135,18 @@ def derive(fn, wrt, mode="grad", **options):
         callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
     # on disk a one-line header precedes the source: keep traceback line numbers in step
+    live = live_names(source, scope, fn)
+    for name, cell in live:
+        try:
+            scope[name] = cell.cell_contents if cell is not None else fn.__globals__[name]
+        except ValueError:  # a closure variable not assigned yet
+            pass
     scope = codegen.compile_module(source, filename, scope, first_line=2 if path else 1)
     functions = {n: scope[n] for n in meta["names"]}
     if mode != "split":
         functions[meta["names"][0]].__defaults__ = fn.__defaults__
         functions[meta["names"][0]].__kwdefaults__ = fn.__kwdefaults__
-    entry = Emitted(source, functions, meta, callees)
+    entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
     cache.memory_put(key, entry)
     return entry
 
@@ -136,9 +159,14 @@ def _outputs(mask):
     return None if mask is None else tuple(mask)
 
 
-def _resolve_path(scope, path):
+def _resolve_path(fn, path):
+    """The object a dotted name in fn's source refers to (a callee, at load time)."""
     root, *attrs = path.split(".")
-    obj = scope.get(root) if root in scope else getattr(builtins, root)
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    if root in cells:
+        obj = cells[root].cell_contents
+    else:
+        obj = fn.__globals__[root] if root in fn.__globals__ else getattr(builtins, root)
     for a in attrs:
         obj = getattr(obj, a)
     return obj

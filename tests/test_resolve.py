@@ -49,3 +49,33 @@ class Layer:
 def test_static_method(rng):
     x = rng.normal(size=3)
     np.testing.assert_allclose(nf.grad(Layer.energy)(x), 2 * x)
+
+
+GAIN = 2.0
+
+
+def uses_gain(x):
+    return np.sum(x * GAIN)
+
+
+def test_rebinding_a_global_or_closure_variable_is_seen(rng):
+    global GAIN
+    x = rng.normal(size=3)
+    d = nf.grad(uses_gain)
+    np.testing.assert_allclose(d(x), 2.0)
+    GAIN = 5.0
+    try:
+        np.testing.assert_allclose(d(x), 5.0)
+        np.testing.assert_allclose(nf.grad(uses_gain)(x), 5.0)
+    finally:
+        GAIN = 2.0
+
+    scale = np.ones(3)
+
+    def closure(x):
+        return np.sum(x * scale)
+
+    dc = nf.grad(closure)
+    np.testing.assert_allclose(dc(x), 1.0)
+    scale = np.full(3, 3.0)  # noqa: F841  (read through the closure cell)
+    np.testing.assert_allclose(dc(x), 3.0)
