@@ -1,0 +1,26 @@
+"""The README shows what srcdiff really emits."""
+import re
+from pathlib import Path
+
+import numpy as np
+
+import srcdiff as nf
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+
+
+def loss(w, x):
+    return np.sum(np.tanh(x @ w) ** 2)
+
+
+def test_tour_source_is_the_emitted_source():
+    shown = re.search(r"```python\n(def dloss\(w, x\):.*?)```", README, re.S).group(1)
+    assert shown in nf.grad(loss).source
+
+
+def test_walkthrough_is_the_checked_in_rnn_gradient():
+    shown = re.search(r"```python\n(def drnn\(.*?)```", README, re.S).group(1)
+    code = [line.split("  #")[0].rstrip() for line in shown.splitlines()]
+    emitted = (Path(__file__).resolve().parent.parent / "generated_examples" /
+               "rnn_grad.py").read_text()
+    assert "\n".join(code) in emitted
