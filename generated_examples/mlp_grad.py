@@ -40,7 +40,7 @@ def fwd_dense_w_b(w, b, x):
     _t0 = x @ w
     _t1 = _t0 + b
     _t2 = np.tanh(_t1)
-    return _t2, [runtime.shape_of(_t0), _t2, b, w, x]
+    return _t2, [runtime.shape_of(_t0), _t2, runtime.shape_of(b), w, x]
 
 
 def bwd_dense_w_b(b_t2, saved):

@@ -76,11 +76,15 @@ def bwd_conv2d_w(b_t0, saved):
 
 def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
     running_var=None, training=True, momentum=0.9, eps=1e-05):
+    _t0 = None
+    centred = None
     mean = None
     var = None
     if training:
         mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
-        var = np.var(x, axis=(0, 2, 3), keepdims=True)
+        centred = x - mean
+        _t0 = centred ** 2
+        var = np.mean(_t0, axis=(0, 2, 3), keepdims=True)
         _cond1 = running_mean is None
         if _cond1:
             new_mean = mean.reshape(-1)
@@ -90,56 +94,59 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
                 -1)
             new_var = momentum * running_var + (1 - momentum) * var.reshape(-1)
     else:
-        mean = running_mean.reshape(1, -1, 1, 1)
+        _t1 = running_mean.reshape(1, -1, 1, 1)
+        centred = x - _t1
         var = running_var.reshape(1, -1, 1, 1)
         new_mean = running_mean
         new_var = running_var
-    _t0 = x - mean
-    _t1 = var + eps
-    _t2 = np.sqrt(_t1)
-    xhat = _t0 / _t2
-    _t3 = gamma.reshape(1, -1, 1, 1)
-    _t4 = xhat * _t3
-    _t5 = beta.reshape(1, -1, 1, 1)
-    y = _t4 + _t5
-    return (y, new_mean, new_var), [training, runtime.shape_of(_t0), _t2,
-        _t3, runtime.shape_of(_t4), runtime.shape_of(_t5), beta, gamma,
-        runtime.shape_of(mean), runtime.shape_of(var), x, xhat, y]
+    _t2 = var + eps
+    _t3 = np.sqrt(_t2)
+    xhat = centred / _t3
+    _t4 = gamma.reshape(1, -1, 1, 1)
+    _t5 = xhat * _t4
+    _t6 = beta.reshape(1, -1, 1, 1)
+    y = _t5 + _t6
+    return (y, new_mean, new_var), [training, runtime.shape_of(_t0), _t3,
+        _t4, runtime.shape_of(_t5), runtime.shape_of(_t6), runtime.shape_of
+        (beta), centred, runtime.shape_of(gamma), runtime.shape_of(mean),
+        runtime.shape_of(var), runtime.shape_of(x), xhat, runtime.shape_of(y)]
 
 
 def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
-    _cond0, _t0, _t2, _t3, _t4, _t5, beta, gamma, mean, var, x, xhat, y = saved
+    (_cond0, _t0, _t3, _t4, _t5, _t6, beta, centred, gamma, mean, var, x,
+        xhat, y) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
     del y
     by = b_outs[0]
     del b_outs
-    b_t4 = runtime.unbroadcast(by, _t4)
-    del _t4
     b_t5 = runtime.unbroadcast(by, _t5)
-    del _t5, by
-    bbeta = np.reshape(b_t5, np.shape(beta))
-    del b_t5, beta
-    bxhat = runtime.unbroadcast(b_t4 * _t3, xhat)
-    b_t3 = runtime.unbroadcast(b_t4 * xhat, _t3)
-    del _t3, b_t4
-    bgamma = np.reshape(b_t3, np.shape(gamma))
-    del b_t3, gamma
-    b_t0 = runtime.unbroadcast(bxhat / _t2, _t0)
-    del _t0
-    b_t2 = runtime.unbroadcast(-bxhat * xhat / _t2, _t2)
+    del _t5
+    b_t6 = runtime.unbroadcast(by, _t6)
+    del _t6, by
+    bbeta = np.reshape(b_t6, np.shape(beta))
+    del b_t6, beta
+    bxhat = runtime.unbroadcast(b_t5 * _t4, xhat)
+    b_t4 = runtime.unbroadcast(b_t5 * xhat, _t4)
+    del _t4, b_t5
+    bgamma = np.reshape(b_t4, np.shape(gamma))
+    del b_t4, gamma
+    bcentred = runtime.unbroadcast(bxhat / _t3, centred)
+    b_t3 = runtime.unbroadcast(-bxhat * xhat / _t3, _t3)
     del bxhat, xhat
-    b_t1 = b_t2 / (2 * _t2)
-    del _t2, b_t2
-    bvar = runtime.unbroadcast(b_t1, var)
-    del b_t1, var
-    bx = runtime.unbroadcast(b_t0, x)
-    bmean = runtime.unbroadcast(-b_t0, mean)
-    del b_t0, mean
+    b_t2 = b_t3 / (2 * _t3)
+    del _t3, b_t3
+    bvar = runtime.unbroadcast(b_t2, var)
+    del b_t2, var
     if _cond0:
-        bx = bx + runtime.var_grad(bvar, x, axis=(0, 2, 3), keepdims=True)
-        bx += runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
-    del _cond0, bmean, bvar, x
+        b_t0 = runtime.mean_grad(bvar, _t0, axis=(0, 2, 3), keepdims=True)
+        bcentred = bcentred + b_t0 * 2 * centred
+        bx = runtime.unbroadcast(bcentred, x)
+        bmean = runtime.unbroadcast(-bcentred, mean)
+        bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
+    else:
+        bx = runtime.unbroadcast(bcentred, x)
+    del _cond0, _t0, bcentred, bvar, centred, mean, x
     return bx, bgamma, bbeta
 
 
@@ -164,7 +171,7 @@ def fwd_conv2d_x_w(x, w, stride=1, padding=0):
     if _cond0:
         _t0 = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding,
             padding)))
-        _stack_x.append(x)
+        _stack_x.append(runtime.shape_of(x))
         x = _t0
     windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))
     _cond1 = stride > 1
@@ -174,7 +181,7 @@ def fwd_conv2d_x_w(x, w, stride=1, padding=0):
         windows = _t1
     _t2 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
     return _t2, [_cond0, _cond1, _stack_windows, _stack_x, k, padding,
-        stride, w, windows, x]
+        stride, w, windows, runtime.shape_of(x)]
 
 
 def bwd_conv2d_x_w(b_t2, saved):

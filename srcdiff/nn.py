@@ -22,7 +22,9 @@ def batch_norm(x, gamma, beta, running_mean=None, running_var=None, training=Tru
     None); in evaluation, y uses the running statistics, returned unchanged."""
     if training:
         mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
-        var = np.var(x, axis=(0, 2, 3), keepdims=True)
+        centred = x - mean
+        # the variance from the centred values, so the backward pass keeps those, not x
+        var = np.mean(centred ** 2, axis=(0, 2, 3), keepdims=True)
         if running_mean is None:
             new_mean = mean.reshape(-1)
             new_var = var.reshape(-1)
@@ -30,11 +32,11 @@ def batch_norm(x, gamma, beta, running_mean=None, running_var=None, training=Tru
             new_mean = momentum * running_mean + (1 - momentum) * mean.reshape(-1)
             new_var = momentum * running_var + (1 - momentum) * var.reshape(-1)
     else:
-        mean = running_mean.reshape(1, -1, 1, 1)
+        centred = x - running_mean.reshape(1, -1, 1, 1)
         var = running_var.reshape(1, -1, 1, 1)
         new_mean = running_mean
         new_var = running_var
-    xhat = (x - mean) / np.sqrt(var + eps)
+    xhat = centred / np.sqrt(var + eps)
     y = xhat * gamma.reshape(1, -1, 1, 1) + beta.reshape(1, -1, 1, 1)
     return y, new_mean, new_var
 

@@ -173,7 +173,7 @@ class Reverse:
         self._merge_reads = {}
         adjoint = self._sweeps()[1]
         needed = ir.names_in(gast.Module(body=adjoint, type_ignores=[])) & self.primal
-        self.shape_only = _shape_only_reads(adjoint) & needed - set(self.fn.params)
+        self.shape_only = _shape_only_reads(adjoint) & needed
         for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
             self._read({var}, site)
         self._plan(needed)
@@ -531,7 +531,7 @@ def _precedes(first, second):
 # runtime helpers and the argument positions they read only for shape and dtype
 _SHAPE_ARGS = {"unbroadcast": {1}, "unreduce": {1}, "mean_grad": {1}, "getitem_grad": {1},
                "broadcast_like": {1}, "unconcatenate": {1}, "unpad": {1}, "unwindow": {1},
-               "zeros_like": {0}, "add_at": set()}
+               "zeros_like": {0}, "unpack_adjoint": {1}}
 
 
 def _shape_only_reads(stmts):
