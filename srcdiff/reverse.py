@@ -149,6 +149,8 @@ class Reverse:
     # --- names ----------------------------------------------------------------------------
 
     def _fresh(self, base, table):
+        """The name for `base[0]` in `table`: `base[1]`, or a variant of it that no variable
+        of the function already uses (chosen once, so it is stable)."""
         if base[0] not in table:
             candidate = base[1]
             while candidate in self.taken:
