@@ -68,11 +68,11 @@ class Normalizer:
     """`derive_callee(fn, wrt, names, loc)` differentiates a called user function and returns
     its (forward, backward) names; `callees` records each for the cache."""
 
-    def __init__(self, parsed, wrt_names, derive_callee=None, outputs=None,
-                 callee_prefixes=("fwd", "bwd"), forward_mode=False):
+    def __init__(self, parsed, wrt_names, derive_callee=None, outputs=None, forward_mode=False):
         self.p = parsed
         self.templates = TANGENTS if forward_mode else ADJOINTS
-        self.callee_prefixes = callee_prefixes
+        # a callee becomes jvp_g (forward mode) or the pair fwd_g / bwd_g (reverse mode)
+        self.callee_prefixes = ("jvp",) if forward_mode else ("fwd", "bwd")
         self.derive_callee = derive_callee
         self.callees = []
         node = parsed.node

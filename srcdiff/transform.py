@@ -203,7 +203,6 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     _in_progress.codes.add(fn.__code__)
     try:
         normalizer = Normalizer(parsed, wrt_names, derive_callee, outputs,
-                                ("jvp",) if mode == "jvp" else ("fwd", "bwd"),
                                 forward_mode=(mode == "jvp"))
         program = normalizer.run()
     finally:
