@@ -65,8 +65,9 @@ def _nondifferentiable(obj):
 
 
 class Normalizer:
-    """`derive_callee(fn, wrt, names, loc)` differentiates a called user function and returns
-    its (forward, backward) names; `callees` records each for the cache."""
+    """Normalises one function. `derive_callee(fn, wrt, names, outputs, loc)` differentiates a
+    user function it calls, under the names it chooses; `callees` records each for the cache.
+    `outputs` marks the items of a returned tuple that are differentiated (None: all)."""
 
     def __init__(self, parsed, wrt_names, derive_callee=None, outputs=None, forward_mode=False):
         self.p = parsed
