@@ -4,7 +4,9 @@
 
 A program has two inputs x (3,) and y (2, 3), a few assignments of random expression trees
 over the primitive table (with broadcasting and reductions), an `if` on a data-dependent
-condition and a `for` loop, and returns a scalar. tests/test_fuzz.py runs a bounded number
+condition, a `for` loop, and sometimes a call to a helper function, a `while` loop that
+overwrites an argument, an early `return`, writes into a preallocated array and a `break`;
+it returns a scalar. tests/test_fuzz.py runs a bounded number
 of them under hypothesis; this runs many more and prints every program that fails.
 """
 import argparse
@@ -46,15 +48,29 @@ class Program:
         if self.names[target] == then_shape or then_shape == (3,):
             lines += [f"if np.sum({cond}) > 0:", f"    {target} = {target} * 0.5 + {then}",
                       "else:", f"    {target} = np.sin({target})"]
+        if rng.random() < 0.5:  # a call to a helper function in the same module
+            (a, sa), (b, sb) = self.expr(1), self.expr(1)
+            lines.append(f"h0 = helper({a}, {b})")
+            self.names["h0"] = max(sa, sb, key=len)
+        if rng.random() < 0.3:  # a while loop overwriting an argument
+            lines += ["k = 0", "while k < 2:", "    x = np.sin(x) * 0.9 + 0.1", "    k = k + 1"]
+        if rng.random() < 0.3:  # an early return
+            lines += [f"if np.sum({self.expr(1)[0]}) > 4.0:",
+                      f"    return np.sum({self.expr(1)[0]}) * 0.5"]
         body, _ = self.expr(1, only=("acc",))
-        lines += ["acc = 0.0", f"for i in range({rng.randint(1, 4)}):",
+        lines += ["acc = 0.0", "buf = np.zeros(3)", f"for i in range({rng.randint(1, 4)}):",
                   f"    acc = acc * 0.5 + np.sum({self.expr(2)[0]}) * 0.1",
                   f"    acc = np.tanh(acc) + np.sum({body}) * 0.01"]
+        if rng.random() < 0.5:  # writes into a preallocated array
+            lines.append(f"    buf[i % 3] = buf[i % 3] + np.sum({self.expr(1)[0]}) * 0.2")
+        if rng.random() < 0.3:
+            lines += ["    if acc > 0.8:", "        break"]
         final, shape = self.expr(2)
         reduce = "np.sum" if rng.random() < 0.7 else "np.mean"
-        lines.append(f"return {reduce}({final}) + acc")
-        self.source = "import numpy as np\n\n\ndef program(x, y):\n" + textwrap.indent(
-            "\n".join(lines), "    ") + "\n"
+        lines.append(f"return {reduce}({final}) + acc + np.sum(buf ** 2)")
+        self.source = ("import numpy as np\n\n\ndef helper(a, b):\n"
+                       "    return np.tanh(a) * b + np.sin(b)\n\n\ndef program(x, y):\n"
+                       + textwrap.indent("\n".join(lines), "    ") + "\n")
 
     def pick(self, only=None):
         return self.rng.choice(sorted(only or self.names))
