@@ -84,8 +84,15 @@ def live_names(source, scope, fn):
     """(name, closure cell or None) for each name emitted code reads from fn's closure or
     module: Emitted.refresh() re-reads them, so rebinding a global is seen as by fn."""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    loaded = {n.id for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Name)}
-    return [(name, cells.get(name)) for name in sorted(loaded - set(scope))
+    tree = ast.parse(source)
+    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    own = set(scope)  # and what the module binds itself: its imports (np, runtime), its defs
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            own.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+        elif isinstance(stmt, ast.FunctionDef):
+            own.add(stmt.name)
+    return [(name, cells.get(name)) for name in sorted(loaded - own)
             if name in cells or name in fn.__globals__]
 
 

@@ -79,3 +79,19 @@ def test_rebinding_a_global_or_closure_variable_is_seen(rng):
     np.testing.assert_allclose(dc(x), 1.0)
     scale = np.full(3, 3.0)  # noqa: F841  (read through the closure cell)
     np.testing.assert_allclose(dc(x), 3.0)
+
+
+def test_a_user_global_named_like_an_emitted_import_does_not_leak_in(rng):
+    scope = {}
+    source = ("import numpy as np\nruntime = 'not srcdiff.runtime'\n\n"
+              "def f(x):\n    return np.sum(np.sin(x) * 2.0)\n")
+    import os
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
+        handle.write(source)
+    try:
+        exec(compile(source, handle.name, "exec"), scope)
+        x = rng.normal(size=3)
+        np.testing.assert_allclose(nf.grad(scope["f"])(x), 2 * np.cos(x))
+    finally:
+        os.unlink(handle.name)
