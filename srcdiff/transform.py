@@ -38,6 +38,7 @@ class Emitted:
         self.source, self.functions, self.meta, self.callees = source, functions, meta, callees
         self.function = functions[meta["names"][0]]
         self.scope, self.live, self.module = scope, live, module
+        self.callee_targets = []  # (path in the source, function it named when compiled)
 
     def refresh(self):
         """Re-read the globals and closure variables the emitted code uses (a few dict
@@ -101,6 +102,9 @@ def _describe(value):
     if inspect.ismodule(value):
         return f"module:{value.__name__}"
     name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
+    if inspect.isfunction(value):  # a callee: what it computes is part of the key
+        code = value.__code__
+        return f"function:{value.__module__}.{name}:{cache.digest(code.co_code, code.co_consts)}"
     if name is not None:
         return f"{type(value).__name__}:{getattr(value, '__module__', '')}.{name}"
     return f"value:{type(value).__name__}"
@@ -123,8 +127,9 @@ def derive(fn, wrt, mode="grad", **options):
     check_function(fn)
     key = cache_key(fn, wrt, mode, options)
     entry = cache.memory_get(key)
-    if entry is not None:
-        return entry
+    if entry is not None and all(_resolve_path(fn, path) is target
+                                 for path, target in entry.callee_targets):
+        return entry  # (a rebound callee, say a monkeypatched helper, is transformed anew)
     loaded = cache.load(key)
     if loaded is None:
         source, meta = generate(fn, wrt, mode, **options)
@@ -132,9 +137,10 @@ def derive(fn, wrt, mode="grad", **options):
     else:
         (source, meta), path = loaded, cache.path_for(key)
     scope = namespace(fn)
-    callees = []
+    callees, callee_targets = [], []
     for callee in meta.get("callees", []):
         target = _resolve_path(fn, callee["path"])
+        callee_targets.append((callee["path"], target))
         emitted = derive(target, tuple(callee["wrt"]), _callee_mode(mode),
                          names=tuple(callee["names"]), outputs=_outputs(callee["outputs"]),
                          optimized=options.get("optimized", True))
@@ -154,6 +160,7 @@ def derive(fn, wrt, mode="grad", **options):
         functions[meta["names"][0]].__defaults__ = fn.__defaults__
         functions[meta["names"][0]].__kwdefaults__ = fn.__kwdefaults__
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
+    entry.callee_targets = callee_targets
     cache.memory_put(key, entry)
     return entry
 

@@ -95,3 +95,22 @@ def test_a_user_global_named_like_an_emitted_import_does_not_leak_in(rng):
         np.testing.assert_allclose(nf.grad(scope["f"])(x), 2 * np.cos(x))
     finally:
         os.unlink(handle.name)
+
+
+def helper(x):
+    return np.sin(x)
+
+
+def calls_helper(x):
+    return np.sum(helper(x))
+
+
+def test_a_rebound_callee_is_transformed_anew(rng, monkeypatch):
+    x = rng.normal(size=3)
+    np.testing.assert_allclose(nf.grad(calls_helper)(x), np.cos(x))
+
+    def other(x):
+        return x ** 3
+
+    monkeypatch.setitem(globals(), "helper", other)
+    np.testing.assert_allclose(nf.grad(calls_helper)(x), 3 * x ** 2)
