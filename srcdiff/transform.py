@@ -103,11 +103,16 @@ def _describe(value):
         return f"module:{value.__name__}"
     name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
     if inspect.isfunction(value):  # a callee: what it computes is part of the key
-        code = value.__code__
-        return f"function:{value.__module__}.{name}:{cache.digest(code.co_code, code.co_consts)}"
+        return f"function:{value.__module__}.{name}:{_code_digest(value.__code__)}"
     if name is not None:
         return f"{type(value).__name__}:{getattr(value, '__module__', '')}.{name}"
     return f"value:{type(value).__name__}"
+
+
+def _code_digest(code):
+    """A digest of a code object that is the same in every process (no addresses)."""
+    consts = [_code_digest(c) if inspect.iscode(c) else repr(c) for c in code.co_consts]
+    return cache.digest(code.co_code, consts, code.co_names)
 
 
 def cache_key(fn, wrt, mode, options):
