@@ -545,9 +545,23 @@ class Normalizer:
             forward = gast.Subscript(value=value, slice=index, ctx=gast.Load())
             template, bound = self.templates[adjoints.operator.getitem], {"a": value,
                                                                     "b": ir.index_value(index)}
-        elif isinstance(node, gast.IfExp):
-            raise UnsupportedError("a conditional expression on differentiated values is not "
-                                   "supported", loc, "use np.where(...) or an if statement")
+        elif isinstance(node, gast.IfExp):  # a if c else b: an if statement into one name
+            name = self.store(target) if target else self.fresh("_t")
+            self.active.add(name)
+            test = self.fresh("_cond")
+            out.append(ir.Assign([test], self.rename(node.test), loc))
+            self.depth += 1
+            branches = []
+            for branch in (node.body, node.orelse):
+                block = []
+                if self._is_active(branch):
+                    self.emit_copy(name, self.atom(branch, loc, block), loc, block)
+                else:
+                    block.append(ir.Assign([name], self.rename(branch), loc))
+                branches.append(block)
+            self.depth -= 1
+            out.append(ir.If(test, branches[0], branches[1], loc))
+            return name
         elif isinstance(node, (gast.List, gast.Tuple, gast.Dict)):
             raise UnsupportedError("containers of differentiated values are only supported as "
                                    "arguments (np.stack([a, b]))", loc,

@@ -351,3 +351,17 @@ def test_pytree_argument_gets_a_pytree_gradient(rng):
     np.testing.assert_allclose(g["scales"][1], numerical_grad(
         lambda s: dict_mlp({**params, "scales": [scales[0], s]}, x), (scales[1],), 0), rtol=1e-5)
     assert g["meta"]["reg"] == pytest.approx(np.sum(params["w1"] ** 2))
+
+
+def ternaries(x, scale):
+    y = x * 2 if np.sum(x) > 0 else np.sin(x)
+    z = np.sum(y * (scale if scale > 1 else 1.0))
+    for i in range(3):
+        z = z * 0.5 if i % 2 else z + np.sum(x ** 2)
+    return z
+
+
+@pytest.mark.parametrize("shift", [1.0, -1.0])
+def test_conditional_expressions(rng, shift):
+    check_grad(ternaries, rng.uniform(0, 1, size=3) * shift, 2.0, wrt=(0, 1))
+    check_grad(ternaries, rng.uniform(0, 1, size=3) * shift, 0.5, wrt=(0, 1))

@@ -196,11 +196,6 @@ def attribute_target(x):
     return np.sum(x)
 
 
-def ternary(x):
-    y = x if np.sum(x) > 0 else -x
-    return np.sum(y)
-
-
 def dict_value(x):
     d = {"a": x * 2}
     return np.sum(d["a"])
@@ -248,7 +243,6 @@ REJECTED = [
     (while_else, "while np.sum(x) < 10:", "while ... else"),
     (bare_expression, "    np.sin(x)", "bare expression"),
     (attribute_target, "h.value = x * 2", "assignment to"),
-    (ternary, "y = x if np.sum(x) > 0 else -x", "conditional expression"),
     (dict_value, 'd = {"a": x * 2}', "containers"),
     (unknown_local_call, "return np.sum(f(x))", "cannot differentiate through f"),
     (no_return, "def no_return(x):", "return statement"),

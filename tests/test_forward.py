@@ -49,6 +49,7 @@ FLOW = [
     (flow.conv1d, lambda r: (r.normal(size=12), r.normal(size=3)), (0, 1)),
     (flow.overwrites, lambda r: (r.normal(size=5),), (0,)),
     (flow.uses_one_output, lambda r: (r.normal(size=(5, 3)), r.normal(size=3)), (0, 1)),
+    (flow.ternaries, lambda r: (r.uniform(0, 1, size=3), 2.0), (0, 1)),
 ]
 
 
