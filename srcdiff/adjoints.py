@@ -154,6 +154,37 @@ def cosh(bz, z, x):
     bx = bz * np.sinh(x)
 
 
+@adjoint(np.arcsin)
+def arcsin(bz, z, x):
+    bx = bz / np.sqrt(1 - x * x)
+
+
+@adjoint(np.arccos)
+def arccos(bz, z, x):
+    bx = -bz / np.sqrt(1 - x * x)
+
+
+@adjoint(np.log2)
+def log2(bz, z, x):
+    bx = bz / (x * 0.6931471805599453)
+
+
+@adjoint(np.log10)
+def log10(bz, z, x):
+    bx = bz / (x * 2.302585092994046)
+
+
+@adjoint(np.reciprocal)
+def reciprocal(bz, z, x):
+    bx = -bz * z * z
+
+
+@adjoint(np.logaddexp)
+def logaddexp(bz, z, x1, x2):
+    bx1 = runtime.unbroadcast(bz * np.exp(x1 - z), x1)
+    bx2 = runtime.unbroadcast(bz * np.exp(x2 - z), x2)
+
+
 @adjoint(astype)
 def astype_(bz, z, a, dtype):
     ba = runtime.cast_like(bz, a)
@@ -216,6 +247,16 @@ def norm(bz, z, x, ord=None, axis=None, keepdims=False):
 
 # --- products ---------------------------------------------------------------------------------
 
+@adjoint(np.cumsum)
+def cumsum(bz, z, a, axis=None, dtype=None):
+    ba = runtime.reverse_cumsum(bz, a, axis=axis)
+
+
+@adjoint(np.linalg.inv)
+def inv(bz, z, a):
+    ba = -np.swapaxes(z, -1, -2) @ bz @ np.swapaxes(z, -1, -2)
+
+
 @adjoint(np.dot)
 def dot(bz, z, a, b):
     ba = runtime.dot_grad(bz, a, b, 0)
@@ -264,6 +305,16 @@ def squeeze(bz, z, a, axis=None):
 @adjoint(np.expand_dims)
 def expand_dims(bz, z, a, axis):
     ba = np.reshape(bz, np.shape(a))
+
+
+@adjoint(np.flip)
+def flip(bz, z, m, axis=None):
+    bm = np.flip(bz, axis)
+
+
+@adjoint(np.swapaxes)
+def swapaxes(bz, z, a, axis1, axis2):
+    ba = np.swapaxes(bz, axis1, axis2)
 
 
 @adjoint(np.broadcast_to)
@@ -316,6 +367,11 @@ def unbroadcast(bz, z, g, x):
 @adjoint(runtime.broadcast_like, constant=('like',))
 def broadcast_like(bz, z, d, like):
     bd = runtime.unbroadcast(bz, d)
+
+
+@adjoint(runtime.reverse_cumsum, constant=("like",))
+def reverse_cumsum(bz, z, g, like, axis=None):
+    bg = np.reshape(np.cumsum(bz, axis=axis), np.shape(g))
 
 
 @adjoint(runtime.cast_like, constant=("x",))

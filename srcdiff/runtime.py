@@ -189,6 +189,15 @@ def broadcast_like(d, like):
     return d if np.shape(d) == np.shape(like) else np.broadcast_to(d, np.shape(like))
 
 
+def reverse_cumsum(g, like, axis=None):
+    """Adjoint of np.cumsum: each element collects the adjoints of every running sum it is
+    part of (a cumulative sum from the end), in `like`'s shape."""
+    if axis is None:
+        flat = np.ravel(g)[::-1]
+        return np.reshape(np.cumsum(flat)[::-1], np.shape(like))
+    return np.flip(np.cumsum(np.flip(g, axis), axis=axis), axis)
+
+
 def cast_like(g, x):
     """`g` in the float dtype of `x` (the adjoint of x.astype(...))."""
     dtype = getattr(x, "dtype", None)

@@ -145,6 +145,37 @@ def cosh(dz, z, x):
     dz = dx * np.sinh(x)
 
 
+@tangent(np.arcsin)
+def arcsin(dz, z, x):
+    dz = dx / np.sqrt(1 - x * x)
+
+
+@tangent(np.arccos)
+def arccos(dz, z, x):
+    dz = -dx / np.sqrt(1 - x * x)
+
+
+@tangent(np.log2)
+def log2(dz, z, x):
+    dz = dx / (x * 0.6931471805599453)
+
+
+@tangent(np.log10)
+def log10(dz, z, x):
+    dz = dx / (x * 2.302585092994046)
+
+
+@tangent(np.reciprocal)
+def reciprocal(dz, z, x):
+    dz = -dx * z * z
+
+
+@tangent(np.logaddexp)
+def logaddexp(dz, z, x1, x2):
+    dz = dx1 * np.exp(x1 - z)
+    dz = dx2 * np.exp(x2 - z)
+
+
 @tangent(astype)
 def astype_(dz, z, a, dtype):
     dz = runtime.cast_like(da, z)
@@ -213,6 +244,16 @@ def norm(dz, z, x, ord=None, axis=None, keepdims=False):
 
 # --- products ---------------------------------------------------------------------------------
 
+@tangent(np.cumsum)
+def cumsum(dz, z, a, axis=None, dtype=None):
+    dz = np.cumsum(da, axis=axis)
+
+
+@tangent(np.linalg.inv)
+def inv(dz, z, a):
+    dz = -z @ da @ z
+
+
 @tangent(np.dot)
 def dot(dz, z, a, b):
     dz = np.dot(da, b)
@@ -261,6 +302,16 @@ def squeeze(dz, z, a, axis=None):
 @tangent(np.expand_dims)
 def expand_dims(dz, z, a, axis):
     dz = np.reshape(da, np.shape(z))
+
+
+@tangent(np.flip)
+def flip(dz, z, m, axis=None):
+    dz = np.flip(dm, axis)
+
+
+@tangent(np.swapaxes)
+def swapaxes(dz, z, a, axis1, axis2):
+    dz = np.swapaxes(da, axis1, axis2)
 
 
 @tangent(np.broadcast_to)
@@ -315,6 +366,11 @@ def unbroadcast(dz, z, g, x):
 @tangent(runtime.broadcast_like, constant=('like',))
 def broadcast_like(dz, z, d, like):
     dz = runtime.broadcast_like(dd, like)
+
+
+@tangent(runtime.reverse_cumsum, constant=("like",))
+def reverse_cumsum(dz, z, g, like, axis=None):
+    dz = runtime.reverse_cumsum(dg, like, axis=axis)
 
 
 @tangent(runtime.cast_like, constant=("x",))

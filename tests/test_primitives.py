@@ -218,6 +218,24 @@ def f_copy(x):
     return np.sum(z * x) + np.sum(abs(x) * x.astype(np.float64))
 
 
+def f_more_unary(x):
+    return np.sum(np.arcsin(x) + np.arccos(x) * 2 + np.log2(x + 1) + np.log10(x + 2)
+                  + np.reciprocal(x + 1.5))
+
+
+def f_logaddexp(x, y):
+    return np.sum(np.sin(np.logaddexp(x, y)))
+
+
+def f_cumsum_flip(x):
+    return np.sum(np.sin(np.cumsum(x, axis=1)) * np.arange(4.0)) + np.sum(
+        np.cumsum(np.flip(x, 0)) ** 2) + np.sum(np.sin(np.swapaxes(x, 0, 1))[0])
+
+
+def f_inv(a):
+    return np.sum(np.sin(np.linalg.inv(a + 3 * np.eye(3))))
+
+
 CASES = [
     (f_add, lambda: (r(3, 1), r(4))),
     (f_sub, lambda: (r(3, 4), r(1, 4))),
@@ -263,6 +281,10 @@ CASES = [
     (f_like, lambda: (r(4),)),
     (f_getitem, lambda: (r(4, 3),)),
     (f_copy, lambda: (r(4),)),
+    (f_more_unary, lambda: (rng.uniform(-0.8, 0.8, size=5),)),
+    (f_logaddexp, lambda: (r(3, 4), r(4))),
+    (f_cumsum_flip, lambda: (r(3, 4),)),
+    (f_inv, lambda: (r(3, 3),)),
 ]
 
 
@@ -283,7 +305,7 @@ def test_every_registered_adjoint_is_exercised():
     symbols = {np.add: "+", np.subtract: "-", np.multiply: "*", np.true_divide: "/",
                np.power: "**", np.matmul: "@", np.negative: "-x", operator.getitem: "x[",
                copy_value: "z = y", float: "float(", astype: ".astype(", abs: "abs(", np.amax: "np.max", np.amin: "np.min",
-               np.linalg.norm: "np.linalg.norm",
+               np.linalg.norm: "np.linalg.norm", np.linalg.inv: "np.linalg.inv",
                sliding_window_view: "np.lib.stride_tricks.sliding_window_view"}
     from srcdiff import adjoints, runtime
 
