@@ -151,15 +151,16 @@ def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
 
 
 def fwd_relu_x(x):
-    _t0 = np.maximum(x, 0.0)
-    return _t0, [x]
+    _t0 = x > 0
+    _t1 = x * _t0
+    return _t1, [_t0, runtime.shape_of(x)]
 
 
-def bwd_relu_x(b_t0, saved):
-    x, = saved
+def bwd_relu_x(b_t1, saved):
+    _t0, x = saved
     saved.clear()
-    bx = runtime.winner_share(b_t0, x, 0.0)
-    del x
+    bx = runtime.unbroadcast(b_t1 * _t0, x)
+    del _t0, x
     return bx,
 
 
