@@ -24,3 +24,16 @@ def test_walkthrough_is_the_checked_in_rnn_gradient():
     emitted = (Path(__file__).resolve().parent.parent / "generated_examples" /
                "rnn_grad.py").read_text()
     assert "\n".join(code) in emitted
+
+
+def test_readme_states_the_demo_accuracy():
+    import io
+
+    import pytest
+
+    pytest.importorskip("sklearn")
+    from srcdiff.train import load_digits, train
+
+    stated = float(re.search(r"\*\*([\d.]+)% held-out test", README).group(1))
+    history = train(load_digits(), depth=8, width=16, epochs=4, stream=io.StringIO())[2]
+    assert round(100 * history[-1][2], 1) == stated
