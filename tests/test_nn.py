@@ -5,48 +5,29 @@ import pytest
 import srcdiff as nf
 from gradcheck import check_grad
 from srcdiff import nn, resnet
+from srcdiff.train import flatten, tree_map
 
 
 def as64(tree):
-    if isinstance(tree, dict):
-        return {k: as64(v) for k, v in tree.items()}
-    if isinstance(tree, list):
-        return [as64(v) for v in tree]
-    return np.asarray(tree, dtype=np.float64)
+    return tree_map(lambda a: np.asarray(a, dtype=np.float64), tree)
 
 
 def leaves(tree):
-    if isinstance(tree, dict):
-        return [x for k in sorted(tree) for x in leaves(tree[k])]
-    if isinstance(tree, list):
-        return [x for v in tree for x in leaves(v)]
-    return [tree]
+    return list(flatten(tree).values())
 
 
 def combine(tree, other, scale):
-    if isinstance(tree, dict):
-        return {k: combine(tree[k], other[k], scale) for k in tree}
-    if isinstance(tree, list):
-        return [combine(a, b, scale) for a, b in zip(tree, other)]
-    return tree + scale * other
+    return tree_map(lambda a, b: a + scale * b, tree, other)
 
 
 def check_directional(f, params, args, grads, rng, directions=3, eps=1e-6):
     """<grad, v> against central differences of f along random directions v."""
     for _ in range(directions):
-        v = _random_like(params, rng)
+        v = tree_map(lambda a: rng.normal(size=np.shape(a)), params)
         expected = (f(combine(params, v, eps), *args) - f(combine(params, v, -eps), *args)) / (
             2 * eps)
         got = sum(float(np.sum(g * d)) for g, d in zip(leaves(grads), leaves(v)))
         assert got == pytest.approx(expected, rel=1e-5, abs=1e-8)
-
-
-def _random_like(tree, rng):
-    if isinstance(tree, dict):
-        return {k: _random_like(v, rng) for k, v in tree.items()}
-    if isinstance(tree, list):
-        return [_random_like(v, rng) for v in tree]
-    return rng.normal(size=np.shape(tree))
 
 
 def conv_loss(x, w, stride, padding):
