@@ -6,8 +6,9 @@ import sys
 
 import numpy as np
 
-from . import cache
+from . import cache, specialize
 from .errors import ArgumentError, Location, SrcdiffError
+from .shapes import Unsupported, key
 from .transform import derive
 
 
@@ -43,6 +44,7 @@ class Derivative:
         target = fun.__func__ if inspect.ismethod(fun) else fun
         if isinstance(fun, Derivative):  # higher order: differentiate the emitted source
             self._bound, target = fun._bound, fun._call
+        self._target = target
         shift = 1 if self._bound is not None else 0
         try:
             self.wrt, self._single = _normalize_wrt(wrt)
@@ -54,6 +56,9 @@ class Derivative:
             raise type(exc)(exc.message, _caller(), exc.hint) from None
         self._call = self._emitted.function
         self._mode = mode
+        self._options = options
+        self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
+        self._jvp = None  # the emitted JVP behind forward-mode variants (False: none possible)
         self.__name__ = self._emitted.meta["names"][0]
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
         self.__doc__ = f"{'Gradient' if mode == 'grad' else 'VJP'} of {fun.__qualname__}."
@@ -61,6 +66,14 @@ class Derivative:
     @property
     def source(self):
         return self._emitted.full_source()
+
+    def source_for(self, *args):
+        """The code a call with these arguments runs: the emitted source specialised to their
+        types and shapes (specialize.py), or `.source` when it runs the generic code."""
+        self(*args)
+        variant = self._variants.get(tuple(map(key, self._arguments(args)[0])))
+        function = variant[0] if variant is not None else self._call
+        return getattr(function, "source", None) or self.source
 
     def _check(self, args, offset):
         for position, name in zip(self._positions, self._emitted.meta["params"]):
@@ -77,23 +90,39 @@ class Derivative:
                     f"{np.asarray(value).dtype}, which cannot be differentiated", where,
                     "pass a float or a float array, or leave it out of wrt")
 
-    def __call__(self, *args, **kwargs):
+    def _arguments(self, args):
+        """(the emitted function's arguments, f's, the position of f's first among them)"""
         offset = 1 if self._mode == "vjp" else 0
-        if self._mode == "jvp":  # f's arguments, then the tangents (one per wrt position)
-            *args, tangents = args
-            tangents = (tangents,) if self._single else tuple(tangents)
-            if len(tangents) != len(self.wrt):
-                raise ArgumentError(f"jvp with wrt={self.wrt} needs {len(self.wrt)} "
-                                    f"tangent(s), got {len(tangents)}",
-                                    Location(*self._emitted.meta["def"]))
-        if self._bound is not None:
+        if self._bound is not None and self._mode != "jvp":
             args = list(args[:offset]) + [self._bound] + list(args[offset:])
-        self._check(args, offset)
-        if self._mode == "jvp":
-            args = list(tangents) + list(args)
-        self._emitted.refresh()
+        if self._mode != "jvp":
+            return args, args, offset
+        *args, tangents = args  # f's arguments, then the tangents (one per wrt position)
+        tangents = (tangents,) if self._single else tuple(tangents)
+        if len(tangents) != len(self.wrt):
+            raise ArgumentError(f"jvp with wrt={self.wrt} needs {len(self.wrt)} "
+                                f"tangent(s), got {len(tangents)}",
+                                Location(*self._emitted.meta["def"]))
+        if self._bound is not None:
+            args = [self._bound] + args
+        return list(tangents) + args, args, offset
+
+    def __call__(self, *args, **kwargs):
+        args, checked, offset = self._arguments(args)
+        if kwargs:
+            self._check(checked, offset)
+            function, emitted = self._call, self._emitted
+        else:
+            signature = tuple(map(key, args))
+            variant = self._variants.get(signature)
+            if variant is None:
+                self._check(checked, offset)
+                variant = self._variant(signature, args)
+            function, emitted = variant
+        if emitted.has_live:
+            emitted.refresh()
         try:
-            result = self._call(*args, **kwargs)
+            result = function(*args, **kwargs)
         except ArgumentError as exc:
             if exc.location is None:
                 raise ArgumentError(exc.message, Location(*self._emitted.meta["return"]),
@@ -108,6 +137,41 @@ class Derivative:
 
     def __repr__(self):
         return f"<srcdiff {self._mode} of {self.fun.__qualname__} wrt={self.wrt}>"
+
+    def _variant(self, signature, args):
+        """The code to run for arguments of this signature: the emitted code specialised to
+        their shapes (specialize.py), or the generic emitted code."""
+        variant = (self._call, self._emitted)
+        if specialize.settings["specialize"] and self._options.get("optimized", True) and \
+                len(self._variants) < specialize.MAX_VARIANTS:
+            variant = self._forward_variant(args) or variant
+            if variant[0] is self._call:
+                try:
+                    variant = (specialize.reverse_variant(self._emitted, args), self._emitted)
+                except Unsupported:
+                    pass
+            self._variants[signature] = variant
+        return variant
+
+    def _forward_variant(self, args):
+        """For the gradient with respect to one Python float: forward mode (one JVP)."""
+        options = self._options
+        if self._mode != "grad" or len(self.wrt) != 1 or options.get("has_aux") or \
+                type(args[self._positions[0]]) is not float or self._jvp is False:
+            return None
+        try:
+            if self._jvp is None:
+                self._jvp = derive(self._target, self._positions, "jvp",
+                                   optimized=options.get("optimized", True))
+            function = specialize.forward_variant(
+                self._jvp, args, self._positions[0], self._call.__name__,
+                options.get("preserve_result", False))
+        except SrcdiffError:
+            self._jvp = False
+            return None
+        except Unsupported:
+            return None
+        return None if function is None else (function, self._jvp)
 
 
 def grad(fun=None, wrt=0, preserve_result=False, has_aux=False, optimized=True):
@@ -189,10 +253,18 @@ def hessian(fun, wrt=0, optimized=True):
     return full_hessian
 
 
-def config(cache=None):
-    """Process-wide settings: `config(cache=False)` turns the on-disk cache off."""
+def config(cache=None, specialize=None):
+    """Process-wide settings: `config(cache=False)` turns the on-disk cache off;
+    `config(specialize=False)` always runs the generic emitted code (no per-shape variants),
+    `config(specialize="check")` runs variants that check each rewrite against it."""
     if cache is not None:
         _cache_settings["cache"] = bool(cache)
+    if specialize is not None:
+        if specialize not in (True, False, "check"):
+            raise ArgumentError(f"specialize must be True, False or 'check', not {specialize!r}",
+                                _caller(), "config(specialize=False) turns variants off")
+        _specialize_settings["specialize"] = specialize
 
 
 _cache_settings = cache.settings
+_specialize_settings = specialize.settings

@@ -167,3 +167,107 @@ def _accumulated(stmt):
         return None
     target = stmt.targets[0].id
     return None if target in ir.names_in(stmt.value.right) else target
+
+
+def eliminate_dead_stacks(func):
+    """Drop a stack (`s = []`, `s.append(v)`, `t = s.pop()` and no other use) when no value
+    popped from it is read before being overwritten: after shape specialisation, say, a stack
+    of shapes that nothing asks for any more. Returns how many stacks went."""
+    dead = set()
+    _live_before(func.body, set(), dead)
+    uses = {}
+    for node in gast.walk(func):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            for stmt in block if isinstance(block, list) else ():
+                stack, removable = _stack_use(stmt, dead)
+                if stack is not None:
+                    uses.setdefault(stack, []).append((stmt, removable))
+    mentioned = {}
+    for node in gast.walk(func):
+        if isinstance(node, gast.Name):
+            mentioned[node.id] = mentioned.get(node.id, 0) + 1
+    doomed = set()
+    for stack, statements in uses.items():
+        if all(removable for _, removable in statements) and \
+                mentioned.get(stack) == len(statements):
+            doomed.update(id(stmt) for stmt, _ in statements)
+    if doomed:
+        _drop(func, doomed)
+    return len(doomed)
+
+
+def _stack_use(stmt, dead):
+    """(stack name, whether the statement may go) for `s = []`, `s.append(v)` and
+    `t = s.pop()`; (None, False) for any other statement."""
+    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and \
+            isinstance(stmt.targets[0], gast.Name):
+        value = stmt.value
+        if isinstance(value, gast.List) and not value.elts:
+            return stmt.targets[0].id, True
+        method = _method_call(value, "pop")
+        if method is not None and not value.args:
+            return method, id(stmt) in dead
+    if isinstance(stmt, gast.Expr):
+        method = _method_call(stmt.value, "append")
+        if method is not None and len(stmt.value.args) == 1:
+            return method, _pure(stmt.value.args[0])
+    return None, False
+
+
+def _method_call(node, method):
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+            node.func.attr == method and isinstance(node.func.value, gast.Name):
+        return node.func.value.id
+    return None
+
+
+def _drop(node, doomed):
+    for field in ("body", "orelse"):
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            block[:] = [s for s in block if id(s) not in doomed]
+            for stmt in block:
+                _drop(stmt, doomed)
+            if field == "body" and not block and not isinstance(node, gast.FunctionDef):
+                block.append(gast.Pass())
+
+
+def _live_before(body, live_after, dead):
+    """The names live at the start of `body` given those live after it; adds to `dead` the
+    ids of assignments to plain names that nothing reads afterwards (None: just compute)."""
+    live = set(live_after)
+    for stmt in reversed(body):
+        live = _live_statement(stmt, live, dead)
+    return live
+
+
+def _live_statement(stmt, live, dead):
+    if isinstance(stmt, gast.Assign):
+        plain = [t.id for t in stmt.targets if isinstance(t, gast.Name)]
+        if dead is not None and len(plain) == len(stmt.targets) and not set(plain) & live:
+            dead.add(id(stmt))
+        stored = set().union(*(ir.names_in(t, gast.Store) for t in stmt.targets))
+        return (live - stored) | ir.names_in(stmt)
+    if isinstance(stmt, gast.Return):
+        return ir.names_in(stmt)
+    if isinstance(stmt, gast.AugAssign):
+        return live | ir.names_in(stmt) | ir.names_in(stmt.target, gast.Store)
+    if isinstance(stmt, gast.Delete):
+        return live - ir.names_in(stmt, gast.Del)
+    if isinstance(stmt, gast.If):
+        return (ir.names_in(stmt.test) | _live_before(stmt.body, live, dead)
+                | _live_before(stmt.orelse, live, dead))
+    if isinstance(stmt, (gast.For, gast.While)):
+        header = stmt.iter if isinstance(stmt, gast.For) else stmt.test
+        target = ir.names_in(stmt.target, gast.Store) if isinstance(stmt, gast.For) else set()
+        head = set(live)  # live where each iteration starts (and where the loop exits)
+        while True:
+            body_in = _live_before(stmt.body, head, None) - target
+            grown = head | body_in | ir.names_in(header)
+            if grown == head:
+                break
+            head = grown
+        _live_before(stmt.body, head, dead)
+        return head | _live_before(stmt.orelse, live, dead)
+    return live | ir.names_in(stmt)

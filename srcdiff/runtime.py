@@ -506,3 +506,18 @@ def _scatter_add(out, index, g):
     else:
         np.add.at(out, index, g)
     return out
+
+
+def same_as(new, old):
+    """Specialised code in check mode: `new`, a rewritten expression's value, must be what the
+    generic code computes (`old`) in type, shape, dtype, writeability and every element."""
+    same = type(new) is type(old) and np.shape(new) == np.shape(old) and \
+        getattr(new, "dtype", None) == getattr(old, "dtype", None)
+    if same and type(new) is np.ndarray:
+        same = new.flags.writeable == old.flags.writeable
+    if not same or not np.array_equal(new, old, equal_nan=True):
+        raise AssertionError(f"specialised code computed {type(new).__name__} "
+                             f"{np.shape(new)} {getattr(new, 'dtype', '')} where the generic "
+                             f"code computes {type(old).__name__} {np.shape(old)} "
+                             f"{getattr(old, 'dtype', '')}")
+    return new

@@ -40,6 +40,11 @@ class Emitted:
         self.scope, self.live, self.module = scope, live, module
         self.callee_targets = []  # (path in the source, function it named when compiled)
 
+    @functools.cached_property
+    def has_live(self):
+        """Whether refresh() has anything to re-read (calls skip it otherwise)."""
+        return bool(self.live) or any(callee.has_live for callee in self.callees)
+
     def refresh(self):
         """Re-read the globals and closure variables the emitted code uses (a few dict
         look-ups per call, so the emitted code itself keeps fast exact-dict globals)."""

@@ -14,3 +14,8 @@ os.environ.setdefault("SRCDIFF_CACHE_DIR", tempfile.mkdtemp(prefix="srcdiff-test
 @pytest.fixture
 def rng():
     return np.random.default_rng(1234)
+
+import srcdiff  # noqa: E402
+
+# Every specialised rewrite is checked against the generic code it replaces (specialize.py).
+srcdiff.config(specialize="check")

@@ -136,11 +136,16 @@ def main(argv=None):
     parser.add_argument("--examples", type=int, default=500)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
+    import srcdiff as nf
+    nf.config(specialize="check")  # also compare each shape-specialised rewrite with its helper
     failures = 0
     with tempfile.TemporaryDirectory() as directory:
         sys.path.insert(0, directory)
         for seed in range(args.seed, args.seed + args.examples):
-            problem = check(seed, directory)
+            try:
+                problem = check(seed, directory)
+            except Exception as exc:  # noqa: BLE001  (a crash is a failure to report)
+                problem = f"{type(exc).__name__}: {exc}"
             if problem:
                 failures += 1
                 print(f"--- seed {seed}: {problem}\n")

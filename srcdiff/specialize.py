@@ -1,0 +1,330 @@
+"""Stage 6, at call time: emitted code rewritten for the types and shapes of its arguments.
+
+Generic emitted code calls runtime helpers (unbroadcast, matmul_grad, shape_of, ...) that look
+at shapes only known at run time; on small arrays and scalars those calls cost more than the
+arithmetic. For each new signature of the arguments (types, shapes, dtypes; see
+shapes.describe) this stage infers the same for every value in the function (shapes.py) and
+replaces each helper call whose outcome is then certain by the numpy it would run, often
+nothing (`runtime.unbroadcast(b_t3, _t2)` with equal shapes is `b_t3`). The dead code left
+behind (a stack of shapes nothing reads any more) is removed by the optimisation passes.
+
+A gradient with respect to one Python float is computed in forward mode, from the function's
+emitted JVP with the seed tangent 1.0: no stacks, no adjoint sweep.
+
+With `config(specialize="check")` every rewritten expression is computed both ways and
+compared (runtime.same_as): the test suite runs that way.
+"""
+import copy
+import linecache
+import types
+
+import astor
+import gast
+import numpy as np
+
+from . import cache, ir
+from .optimize import eliminate_dead_code, eliminate_dead_stacks, propagate_copies
+from .shapes import (UNKNOWN, Const, Interpreter, ShapeOf, Typed, Unsupported, describe,
+                     dotted, widen)
+
+settings = {"specialize": True}  # False: always the generic code; "check": verify rewrites
+MAX_VARIANTS = 8  # signatures per derivative; beyond, calls run the generic code
+
+
+# --- building literals ------------------------------------------------------------------------
+
+def _literal(value):
+    if isinstance(value, tuple):
+        return gast.Tuple(elts=[_literal(v) for v in value], ctx=gast.Load())
+    return ir.const(value)
+
+
+def _axes(axes):
+    return _literal(axes[0] if len(axes) == 1 else tuple(axes))
+
+
+def _dtype_literal(dtype):
+    named = getattr(np, dtype.name, None)
+    if named is not None and np.dtype(named) == dtype and dtype.name.isidentifier():
+        return ir.attr("np", dtype.name)
+    return None
+
+
+def _shape(value):
+    value = widen(value)
+    return value.shape if isinstance(value, (Typed, ShapeOf)) else None
+
+
+def _is_float(value):
+    """isinstance(x, float) holds at run time: a Python float or a numpy float64 scalar."""
+    value = widen(value)
+    return isinstance(value, Typed) and issubclass(value.type, float)
+
+
+def _array(value):
+    return isinstance(value, Typed) and value.is_array
+
+
+def _reduced_shape(shape, axis, keepdims):
+    """The keepdims shape of reducing `shape` over `axis` (a Const value)."""
+    ndim = len(shape)
+    axes = range(ndim) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    axes = {a % ndim for a in axes}
+    return tuple(1 if i in axes else n for i, n in enumerate(shape))
+
+
+# --- the rewrites: each returns the replacement expression, or None to keep the call ----------
+
+def _unbroadcast(node, g, x):
+    if _is_float(g) and _is_float(x):
+        return node.args[0]
+    gs, xs = _shape(g), _shape(x)
+    if gs is None or xs is None:
+        return None
+    if gs == xs:
+        return node.args[0]
+    extra = len(gs) - len(xs)
+    if not _array(g) or extra < 0:
+        return None
+    rest = gs[extra:]
+    stretched = tuple(i for i, n in enumerate(xs) if n == 1 and rest[i] != 1)
+    if tuple(1 if i in stretched else n for i, n in enumerate(rest)) != xs:
+        return None
+    out = node.args[0]
+    if extra:
+        out = ir.call("np.sum", out, axis=_axes(tuple(range(extra))))
+    if stretched:
+        out = ir.call("np.sum", out, axis=_axes(stretched), keepdims=ir.const(True))
+    return out
+
+
+def _shape_of(node, x):
+    x = widen(x)
+    if isinstance(x, ShapeOf) or isinstance(x, Typed) and not (
+            x.is_array and int(np.prod(x.shape)) > 4096):
+        return node.args[0]
+    return None
+
+
+def _zeros_like(node, x):
+    x = widen(x)
+    if isinstance(x, Typed) and x.type is float:
+        return ir.const(0.0)
+    if _array(x):
+        return ir.call("np.zeros_like", node.args[0])
+    if isinstance(x, ShapeOf) and _dtype_literal(x.dtype) is not None:
+        return ir.call("np.zeros", _literal(x.shape), _dtype_literal(x.dtype))
+    return None
+
+
+def _grad_seed(node, z):
+    return ir.const(1.0) if _is_float(z) else None
+
+
+def _as_grad(node, g, x):
+    g, x = widen(g), widen(x)
+    if _array(g) and _array(x) and (g.shape, g.dtype) == (x.shape, x.dtype):
+        return node.args[0] if g.writeable else ir.call(ir.attr(node.args[0], "copy"))
+    if isinstance(x, Typed) and x.type is float and isinstance(g, Typed) and g.shape == ():
+        return node.args[0] if g.type is float else ir.call("float", node.args[0])
+    return None
+
+
+def _matmul_grad(node, g, a, b, wrt):
+    if not (_array(a) and _array(b) and isinstance(wrt, Const)):
+        return None
+    g_, a_, b_ = node.args[:3]
+    transpose = lambda e: ir.attr(e, "T")  # noqa: E731
+    forms = {
+        (2, 2, 0): lambda: gast.BinOp(left=g_, op=gast.MatMult(), right=transpose(b_)),
+        (2, 2, 1): lambda: gast.BinOp(left=transpose(a_), op=gast.MatMult(), right=g_),
+        (2, 1, 0): lambda: ir.call("np.outer", g_, b_),
+        (2, 1, 1): lambda: gast.BinOp(left=transpose(a_), op=gast.MatMult(), right=g_),
+        (1, 1, 0): lambda: gast.BinOp(left=g_, op=gast.Mult(), right=b_),
+        (1, 1, 1): lambda: gast.BinOp(left=g_, op=gast.Mult(), right=a_),
+    }
+    form = forms.get((len(a.shape), len(b.shape), wrt.value))
+    return form() if form is not None else None
+
+
+def _spread(g_node, g, x, axis, keepdims):
+    """np.broadcast_to(g, x.shape) with g first given keepdims form: what unreduce does."""
+    xs = _shape(x)
+    if xs is None or not isinstance(axis, Const) or not isinstance(keepdims, Const):
+        return None
+    g = widen(g)
+    if not isinstance(g, Typed):
+        return None
+    if not keepdims.value and g.shape != ():
+        g_node = ir.call("np.reshape", g_node, _literal(_reduced_shape(xs, axis.value, False)))
+    return ir.call("np.broadcast_to", g_node, _literal(xs))
+
+
+def _unreduce(node, g, x, axis=Const(None), keepdims=Const(False)):
+    return _spread(node.args[0], g, x, axis, keepdims)
+
+
+def _mean_grad(node, g, x, axis=Const(None), keepdims=Const(False)):
+    xs = _shape(x)
+    if xs is None or not isinstance(axis, Const):
+        return None
+    count = int(np.prod(xs)) // int(np.prod(_reduced_shape(xs, axis.value, True)))
+    if count == 0:
+        return None
+    scaled = gast.BinOp(left=node.args[0], op=gast.Div(), right=ir.const(count))
+    return _spread(scaled, g, x, axis, keepdims)
+
+
+def _broadcast_like(node, d, like):
+    ds, ls = _shape(d), _shape(like)
+    if ds is None or ls is None:
+        return None
+    return node.args[0] if ds == ls else ir.call("np.broadcast_to", node.args[0], _literal(ls))
+
+
+_RULES = {"unbroadcast": _unbroadcast, "shape_of": _shape_of, "zeros_like": _zeros_like,
+          "grad_seed": _grad_seed, "as_grad": _as_grad, "matmul_grad": _matmul_grad,
+          "unreduce": _unreduce, "mean_grad": _mean_grad, "broadcast_like": _broadcast_like}
+
+
+def _rewrite_call(node, values):
+    path = dotted(node.func)
+    if path is None or len(path) != 2 or path[0] != "runtime" or path[1] not in _RULES:
+        return None
+    positional = values[:len(node.args)]
+    named = dict(zip(sorted(k.arg for k in node.keywords), values[len(node.args):]))
+    if any(v is UNKNOWN for v in values):
+        return None
+    try:
+        return _RULES[path[1]](node, *positional, **named)
+    except TypeError:  # a call with arguments the rule does not take
+        return None
+
+
+def _rewrite_binop(node, values):
+    """x * 1 is x, for an immutable float x (an array might be written into later)."""
+    if not isinstance(node.op, gast.Mult):
+        return None
+    left, right = values
+    for one, other, kept in ((right, left, node.left), (left, right, node.right)):
+        other = widen(other)
+        if isinstance(one, Const) and type(one.value) in (int, float) and one.value == 1 and \
+                isinstance(other, Typed) and not other.is_array and other.dtype.kind == "f":
+            return kept
+    return None
+
+
+class _Rewriter(gast.NodeTransformer):
+    def __init__(self, seen, check):
+        self.seen, self.check, self.count = seen, check, 0
+
+    def visit(self, node):
+        record = self.seen.get(id(node))
+        node = self.generic_visit(node)
+        if record is None:
+            return node
+        original, values = record
+        if isinstance(node, gast.Call):
+            replacement = _rewrite_call(node, values)
+        elif isinstance(node, gast.BinOp):
+            replacement = _rewrite_binop(node, values)
+        else:
+            replacement = None
+        if replacement is None:
+            return node
+        self.count += 1
+        if not self.check:
+            return replacement
+        return ir.call("runtime.same_as", copy.deepcopy(replacement), node)
+
+
+# --- building a variant -----------------------------------------------------------------------
+
+def _function(source, name):
+    tree = gast.parse(source)
+    for stmt in tree.body:
+        if isinstance(stmt, gast.FunctionDef) and stmt.name == name:
+            return stmt
+    raise Unsupported(f"no function {name} in the emitted source")
+
+
+def rewrite(func, arguments, opaque=(), check=False):
+    """Specialise gast FunctionDef `func` (in place) for `arguments` (abstract values, one per
+    parameter); returns the interpreter, whose `returned` is the abstract return value."""
+    interpreter = Interpreter(func, opaque).run(arguments)
+    _Rewriter(interpreter.seen, check).visit(func)
+    while eliminate_dead_stacks(func):
+        pass
+    eliminate_dead_code(func)
+    propagate_copies(func)
+    return interpreter
+
+
+def compile_function(func, scope, defaults, label):
+    """Compile a gast FunctionDef into a function whose globals are `scope` (the emitted
+    module's, so it sees the same callees and refreshed globals)."""
+    module = gast.gast_to_ast(gast.Module(body=[func], type_ignores=[]))
+    source = astor.to_source(module)
+    filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace = {}
+    exec(compile(source, filename, "exec"), namespace)
+    compiled = namespace[func.name]
+    function = types.FunctionType(compiled.__code__, scope, func.name, defaults)
+    function.source = source
+    return function
+
+
+def arguments_of(args, defaults, count):
+    """Abstract values of the parameters: the arguments given, then the defaults."""
+    values = [describe(a) for a in args]
+    missing = count - len(values)
+    if missing > 0:
+        if not defaults or missing > len(defaults):
+            raise Unsupported("missing arguments")
+        values += [describe(d) for d in defaults[len(defaults) - missing:]]
+    return values
+
+
+def reverse_variant(emitted, args):
+    """The emitted function rewritten for `args`, or None when the interpreter gives up."""
+    func = _function(emitted.source, emitted.meta["names"][0])
+    defaults = emitted.function.__defaults__
+    check = settings["specialize"] == "check"
+    rewrite(func, arguments_of(args, defaults, len(func.args.args)), _opaque(emitted), check)
+    return compile_function(func, emitted.scope, defaults, f"{func.name} specialised")
+
+
+def forward_variant(jvp_emitted, args, position, name, preserve_result):
+    """d f / d x for a float x = args[position], as f's JVP with tangent 1.0, rewritten for
+    `args`; None unless f's value is certainly a scalar (else grad must report the error)."""
+    func = _function(jvp_emitted.source, jvp_emitted.meta["names"][0])
+    seed = func.args.args.pop(0)
+    last = func.body[-1]
+    if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)
+            and len(last.value.elts) == 2):
+        return None
+    value, tangent = last.value.elts
+    x = func.args.args[position].id
+    gradient = ir.call("runtime.as_grad", tangent, ir.name(x))
+    last.value.elts = [gradient, value]
+    func.body.insert(0, ir.assign(seed.id, ir.const(1.0)))
+    func.name = name
+    defaults = jvp_emitted.function.__defaults__
+    check = settings["specialize"] == "check"
+    interpreter = rewrite(func, arguments_of(args, defaults, len(func.args.args)),
+                          _opaque(jvp_emitted), check)
+    result = interpreter.returned
+    out = widen(result.items[1]) if hasattr(result, "items") else UNKNOWN
+    if not (isinstance(out, Typed) and out.shape == ()):
+        return None
+    if not preserve_result:
+        func.body[-1].value = func.body[-1].value.elts[0]
+    return compile_function(func, jvp_emitted.scope, defaults, f"{name} (forward mode)")
+
+
+def _opaque(emitted):
+    """Global names of the emitted module other than its imports: callees, names templates
+    use, and the user's globals and closure variables (which may change between calls).
+    None of them is a builtin (a user's `max` is not max) and none is looked into."""
+    return (set(emitted.scope) | {name for name, _ in emitted.live}) - {"np", "runtime"}

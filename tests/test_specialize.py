@@ -1,0 +1,211 @@
+"""Shape specialisation (specialize.py, shapes.py): each call runs the emitted code rewritten
+for its arguments' types and shapes. The whole suite runs in check mode (conftest.py), where
+every rewrite is compared with the helper it replaces; these tests pin down what is rewritten,
+what is not, and what the variants return."""
+import numpy as np
+import pytest
+
+import srcdiff as nf
+from gradcheck import check_grad, numerical_grad
+from srcdiff import shapes, specialize
+
+
+@pytest.fixture
+def unchecked():
+    """Variants as they run outside the tests, without the check of each rewrite."""
+    nf.config(specialize=True)
+    yield
+    nf.config(specialize="check")
+
+
+def rnn(w, b, h, xs):
+    for t in range(xs.shape[0]):
+        h = np.tanh(w @ h + xs[t] + b)
+    return np.sum(h ** 2)
+
+
+def test_rnn_variant_calls_no_helpers_and_keeps_no_shapes(rng, unchecked):
+    w, b, h, xs = (rng.normal(size=(4, 4)), rng.normal(size=4), rng.normal(size=4),
+                   rng.normal(size=(6, 4)))
+    df = nf.grad(rnn, wrt=(0, 1))
+    source = df.source_for(w, b, h, xs)
+    assert "runtime." not in source
+    assert "_stack_t0" not in source and "_stack_h" in source  # only h is read backwards
+    assert "bw += np.outer(" in source and "bb += b_t3" in source
+    generic = df._call(w, b, h, xs)
+    for got, want in zip(df(w, b, h, xs), generic):
+        np.testing.assert_array_equal(got, want)
+    check_grad(rnn, w, b, h, xs, wrt=(0, 1))
+
+
+def mlp(w, b, x):
+    return np.mean((np.tanh(x @ w + b) - 1.0) ** 2)
+
+
+def test_broadcasts_become_sums_with_literal_axes(rng, unchecked):
+    w, b, x = rng.normal(size=(3, 5)), rng.normal(size=5), rng.normal(size=(7, 3))
+    source = nf.grad(mlp, wrt=(0, 1)).source_for(w, b, x)
+    assert "bb = np.sum(b_t1, axis=0)" in source
+    assert "b_t4 = np.broadcast_to(b_t5 / 35, (7, 5))" in source
+    assert "x.T @ " in source and "runtime." not in source
+    check_grad(mlp, w, b, x, wrt=(0, 1))
+
+
+def test_each_signature_gets_its_own_variant(rng):
+    df = nf.grad(mlp, wrt=1)
+    for rows, dtype in ((7, np.float64), (2, np.float64), (7, np.float32)):
+        w = rng.normal(size=(3, 5)).astype(dtype)
+        b = rng.normal(size=5).astype(dtype)
+        x = rng.normal(size=(rows, 3)).astype(dtype)
+        g = df(w, b, x)
+        assert g.dtype == dtype and g.shape == (5,)
+        if dtype == np.float64:
+            np.testing.assert_allclose(g, numerical_grad(mlp, (w, b, x), 1), rtol=1e-6, atol=1e-8)
+    assert len(df._variants) == 3
+
+
+def test_variants_are_capped_and_keywords_run_the_generic_code(rng, monkeypatch):
+    monkeypatch.setattr(specialize, "MAX_VARIANTS", 2)
+    df = nf.grad(mlp)
+    for rows in (1, 2, 3, 4):
+        w, b, x = rng.normal(size=(3, 2)), rng.normal(size=2), rng.normal(size=(rows, 3))
+        np.testing.assert_allclose(df(w, b, x), numerical_grad(mlp, (w, b, x), 0), rtol=1e-6,
+                                   atol=1e-8)
+    assert len(df._variants) == 2
+    np.testing.assert_allclose(df(w, b=b, x=x), df(w, b, x))
+
+
+def test_a_value_dependent_shape_keeps_the_helpers(rng, unchecked):
+    def masked(x):
+        positive = x[x > 0]  # how many elements: known only from the values
+        return np.sum(positive * positive[0])
+
+    x = rng.normal(size=6)
+    x[0] = 1.0
+    source = nf.grad(masked).source_for(x)
+    assert "runtime.getitem_grad" in source
+    check_grad(masked, x)
+
+
+def test_an_unknown_int_never_decides_a_shape(rng):
+    def prefix(x, n):
+        total = 0.0
+        for k in range(n):
+            total = total + np.sum(x[:k] ** 2)  # x[:k]: a shape that depends on k
+        return total
+
+    x = rng.normal(size=5)
+    check_grad(prefix, x, 4, wrt=0)
+
+
+def test_a_broadcast_gradient_is_handed_out_writeable(rng, unchecked):
+    def total(x, y):
+        return np.sum(x + y)
+
+    x, y = rng.normal(size=(2, 3)), rng.normal(size=(2, 3))
+    g = nf.grad(total)(x, y)  # the adjoint of sum is a read-only broadcast view
+    assert g.flags.writeable and np.all(g == 1.0)
+    assert ".copy()" in nf.grad(total).source_for(x, y)
+
+
+def test_read_only_arguments(rng):
+    def f(x, w):
+        return np.sum(np.tanh(x @ w))
+
+    x, w = rng.normal(size=(3, 4)), rng.normal(size=(4, 2))
+    x.flags.writeable = w.flags.writeable = False
+    g = nf.grad(f, wrt=(0, 1))(x, w)
+    assert all(a.flags.writeable for a in g)
+    check_grad(f, x, w)
+
+
+def polynomial(x, coefficients):
+    total = 0.0
+    for c in coefficients:
+        total = total * x + c
+    return total
+
+
+def test_gradient_with_respect_to_a_float_runs_forward_mode(unchecked):
+    coefficients = [0.5, -1.0, 2.0, 0.25]
+    df = nf.grad(polynomial)
+    source = df.source_for(0.3, coefficients)
+    assert "_stack" not in source and "reversed" not in source
+    assert "d_t0 = dtotal * x + total\n" in source  # the seed tangent 1.0 is folded away
+    g = df(0.3, coefficients)
+    assert type(g) is float
+    assert g == pytest.approx(numerical_grad(polynomial, (0.3, coefficients), 0))
+    g, value = nf.grad(polynomial, preserve_result=True)(0.3, coefficients)
+    assert value == pytest.approx(polynomial(0.3, coefficients))
+    assert g == pytest.approx(numerical_grad(polynomial, (0.3, coefficients), 0))
+
+
+def test_forward_mode_is_not_used_for_a_non_scalar_output():
+    def vector(x):
+        return np.ones(3) * x
+
+    with pytest.raises(nf.ArgumentError, match="grad needs a scalar output"):
+        nf.grad(vector)(0.5)
+
+
+def test_a_float_argument_of_an_array_function(rng):
+    def scale(s, x):
+        return np.sum(np.sin(s * x) ** 2)
+
+    x = rng.normal(size=(3, 2))
+    g = nf.grad(scale)(0.7, x)
+    assert type(g) is float
+    assert g == pytest.approx(numerical_grad(scale, (0.7, x), 0), rel=1e-6)
+    check_grad(scale, 0.7, x, wrt=1)
+
+
+def test_check_mode_catches_a_wrong_rewrite(rng, monkeypatch):
+    def wrong_unbroadcast(node, g, x):
+        return node.args[0]  # "equal shapes", whatever the shapes are
+
+    monkeypatch.setitem(specialize._RULES, "unbroadcast", wrong_unbroadcast)
+    w, b, x = rng.normal(size=(3, 5)), rng.normal(size=5), rng.normal(size=(7, 3))
+    with pytest.raises(AssertionError, match=r"specialised code computed ndarray \(7, 5\)"):
+        nf.grad(mlp, wrt=1)(w, b, x)
+
+
+def test_specialisation_can_be_turned_off(rng):
+    nf.config(specialize=False)
+    try:
+        df = nf.grad(mlp)
+        w, b, x = rng.normal(size=(3, 5)), rng.normal(size=5), rng.normal(size=(7, 3))
+        df(w, b, x)
+        assert not df._variants
+        assert df.source_for(w, b, x) == df.source
+    finally:
+        nf.config(specialize="check")
+    with pytest.raises(nf.ArgumentError, match="specialize must be True, False or 'check'"):
+        nf.config(specialize="sometimes")
+
+
+# --- the inference itself ---------------------------------------------------------------------
+
+def test_describe_and_key_agree():
+    values = [1.5, 3, True, None, "s", np.float32(2.0), np.ones((2, 3), np.float32),
+              [1.0, 2.0], [1.0, 2], (np.ones(2), 1.0), {"a": np.ones(1), "b": [0.5]}]
+    for a in values:
+        for b in values:
+            assert (shapes.key(a) == shapes.key(b)) == (shapes.describe(a) ==
+                                                        shapes.describe(b)), (a, b)
+
+
+def test_python_powers_of_unknown_sign_are_unknown():
+    number = shapes.describe(0.5)
+    assert shapes.binary(pow, number, shapes.Const(2)) == number
+    assert shapes.binary(pow, number, shapes.Const(0.5)) is shapes.UNKNOWN  # maybe complex
+    array = shapes.describe(np.ones(3))
+    assert shapes.binary(pow, array, shapes.Const(0.5)).shape == (3,)
+
+
+def test_joins():
+    f32 = shapes.describe(np.ones(2, np.float32))
+    f64 = shapes.describe(np.ones(2))
+    assert shapes.join(f32, f64) is shapes.UNKNOWN
+    assert shapes.join(shapes.Const(0.0), shapes.describe(1.5)) == shapes.describe(1.5)
+    assert shapes.join(shapes.Const(1), shapes.Const(2)).type is int
+    assert shapes.join(shapes.BOTTOM, f32) == f32
