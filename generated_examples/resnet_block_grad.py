@@ -193,17 +193,15 @@ def bwd_conv2d_x_w(b_t2, saved):
     bw = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 1)
     del w
     if _cond1:
-        b_t1 = bwindows
         windows = _stack_windows.pop()
-        bwindows = runtime.getitem_grad(b_t1, windows, np.s_[:, :, ::stride,
-            ::stride])
+        bwindows = runtime.getitem_grad(bwindows, windows, np.s_[:, :, ::
+            stride, ::stride])
     del _cond1, _stack_windows, stride, windows
     bx = runtime.unwindow(bwindows, x, (k, k), axis=(2, 3))
     del bwindows, k
     if _cond0:
-        b_t0 = bx
         x = _stack_x.pop()
-        bx = runtime.unpad(b_t0, x, ((0, 0), (0, 0), (padding, padding), (
+        bx = runtime.unpad(bx, x, ((0, 0), (0, 0), (padding, padding), (
             padding, padding)))
     del _cond0, _stack_x, padding, x
     return bx, bw

@@ -335,9 +335,9 @@ def bwd_basic_block_p_x_out0(b_out, saved):
     bshortcut = runtime.unbroadcast(b_t14, shortcut)
     del b_t14
     if _cond0:
-        b_t13 = bshortcut
         shortcut = _stack_shortcut.pop()
-        bshortcut = runtime.unconcatenate(b_t13, [shortcut, _t12], 0, axis=1)
+        bshortcut = runtime.unconcatenate(bshortcut, [shortcut, _t12], 0,
+            axis=1)
         bx = runtime.getitem_grad(bshortcut, x, np.s_[:, :, ::2, ::2])
         shortcut = _stack_shortcut.pop()
         bshortcut = runtime.zeros_like(shortcut)
@@ -439,17 +439,15 @@ def bwd_conv2d_x_w(b_t2, saved):
     bw = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 1)
     del w
     if _cond1:
-        b_t1 = bwindows
         windows = _stack_windows.pop()
-        bwindows = runtime.getitem_grad(b_t1, windows, np.s_[:, :, ::stride,
-            ::stride])
+        bwindows = runtime.getitem_grad(bwindows, windows, np.s_[:, :, ::
+            stride, ::stride])
     del _cond1, _stack_windows, stride, windows
     bx = runtime.unwindow(bwindows, x, (k, k), axis=(2, 3))
     del bwindows, k
     if _cond0:
-        b_t0 = bx
         x = _stack_x.pop()
-        bx = runtime.unpad(b_t0, x, ((0, 0), (0, 0), (padding, padding), (
+        bx = runtime.unpad(bx, x, ((0, 0), (0, 0), (padding, padding), (
             padding, padding)))
     del _cond0, _stack_x, padding, x
     return bx, bw

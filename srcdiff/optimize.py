@@ -51,29 +51,55 @@ def _sweep(body, loaded):
 
 
 def propagate_copies(func):
-    """Replace `a = b` at the top of the function (both plain names, each assigned only
-    there or as a parameter, so both keep their values) by reading b wherever a is read."""
+    """Replace a copy `a = b` (plain names) by reading b where a is read, when that reads the
+    same value: a is assigned only there (and is no parameter), every read of a follows the
+    copy in the same block, and b is not assigned between the copy and the last of them."""
     params = {a.id for a in func.args.args + func.args.kwonlyargs}
-    stores = {}
+    stores, reads = {}, {}
     for node in gast.walk(func):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, (gast.Store, gast.Del)):
-            stores[node.id] = stores.get(node.id, 0) + 1
-    renames = {}
-    kept = []
-    for stmt in func.body:
-        if (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Name)):
-            target, source = stmt.targets[0].id, renames.get(stmt.value.id, stmt.value.id)
-            single = stores.get(source, 0) + (source in params) == 1
-            if stores.get(target) == 1 and target not in params and single:
-                renames[target] = source
-                continue
-        kept.append(stmt)
-    func.body = kept
-    for node in gast.walk(func):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) and node.id in renames:
-            node.id = renames[node.id]
+        if isinstance(node, gast.Name):
+            counts = reads if isinstance(node.ctx, gast.Load) else stores
+            counts[node.id] = counts.get(node.id, 0) + 1
+    while _propagate_in(func.body, params, stores, reads):
+        pass
     return func
+
+
+def _loads(node, name):
+    return [n for n in gast.walk(node)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id == name]
+
+
+def _propagate_in(block, params, stores, reads):
+    """Propagate one copy in `block` or a block nested in it; False when there is none."""
+    for index, stmt in enumerate(block):
+        for field in ("body", "orelse"):
+            nested = getattr(stmt, field, None)
+            if isinstance(nested, list) and _propagate_in(nested, params, stores, reads):
+                return True
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Name)):
+            continue
+        target, source = stmt.targets[0].id, stmt.value.id
+        if stores.get(target) != 1 or target in params or target == source:
+            continue
+        rest = block[index + 1:]
+        loads = [_loads(later, target) for later in rest]
+        if sum(map(len, loads)) != reads.get(target, 0):
+            continue  # read before the copy (an earlier iteration's value) or after the block
+        last = max((i for i, found in enumerate(loads) if found), default=-1)
+        written = [source in ir.names_in(s, (gast.Store, gast.Del)) for s in rest[:last + 1]]
+        if any(written[:-1]) or written and written[-1] and isinstance(
+                rest[last], (gast.If, gast.For, gast.While)):
+            continue  # (a simple statement reads its operands before it stores)
+        for found in loads:
+            for node in found:
+                node.id = source
+        del block[index]
+        stores[target] = 0
+        reads[source] = reads.get(source, 0) + reads.pop(target, 0) - 1
+        return True
+    return False
 
 
 def release_early(func):

@@ -94,3 +94,67 @@ def test_copies_are_propagated(rng):
     x = rng.normal(size=4)
     np.testing.assert_allclose(nf.grad(f)(x), nf.grad(f, optimized=False)(x))
     check_grad(f, x)
+
+
+def _pass_on(pass_, source):
+    import textwrap
+
+    import astor
+    import gast
+
+    func = gast.parse(textwrap.dedent(source)).body[0]
+    pass_(func)
+    return astor.to_source(gast.gast_to_ast(gast.Module(body=[func], type_ignores=[])))
+
+
+def test_copies_are_propagated_inside_loops_only_when_the_value_is_the_same():
+    from srcdiff.optimize import propagate_copies
+
+    out = _pass_on(propagate_copies, """
+        def f(g, n):
+            for i in range(n):
+                a = g
+                b = a * 2
+                g = b + a
+            return g
+        """)
+    assert "a = g" not in out and "b = g * 2" in out and "g = b + g" in out
+    out = _pass_on(propagate_copies, """
+        def f(g, n):
+            for i in range(n):
+                a = g
+                g = g + 1
+                b = a * 2       # a is the old g here
+            return b
+        """)
+    assert "a = g" in out and "b = a * 2" in out
+    out = _pass_on(propagate_copies, """
+        def f(g, n):
+            a = 0.0
+            for i in range(n):
+                b = a + 1       # the previous iteration's a
+                a = g
+            return b
+        """)
+    assert "a = g" in out
+
+
+def test_dead_stacks_go_and_read_ones_stay():
+    from srcdiff.optimize import eliminate_dead_stacks
+
+    source = """
+        def f(x, n):
+            _stack_s = []
+            _stack_h = []
+            for i in range(n):
+                s = x * i
+                _stack_s.append(s)
+                _stack_h.append(x)
+                x = x + s
+            for i in reversed(range(n)):
+                s = _stack_s.pop()
+                x = _stack_h.pop()
+            return x
+        """
+    out = _pass_on(eliminate_dead_stacks, source)
+    assert "_stack_s" not in out and "_stack_h.pop()" in out and "s = x * i" in out
