@@ -6,7 +6,7 @@ import sys
 
 import numpy as np
 
-from . import cache, specialize
+from . import cache, runtime, specialize
 from .errors import ArgumentError, Location, SrcdiffError
 from .shapes import Unsupported, key
 from .transform import derive
@@ -150,6 +150,8 @@ class Derivative:
                     variant = (specialize.reverse_variant(self._emitted, args), self._emitted)
                 except Unsupported:
                     pass
+            if specialize.settings["specialize"] == "check" and variant[0] is not self._call:
+                variant = (_checked(variant[0]), variant[1])
             self._variants[signature] = variant
         return variant
 
@@ -172,6 +174,16 @@ class Derivative:
         except Unsupported:
             return None
         return None if function is None else (function, self._jvp)
+
+
+def _checked(variant):
+    """The variant, run together with the generic code it was made from, whose results it
+    must match in every element (config(specialize="check"))."""
+    def both(*args, **kwargs):
+        return runtime.same_as(variant(*args, **kwargs), variant.reference(*args, **kwargs))
+
+    both.source = variant.source
+    return both
 
 
 def grad(fun=None, wrt=0, preserve_result=False, has_aux=False, optimized=True):

@@ -509,15 +509,27 @@ def _scatter_add(out, index, g):
 
 
 def same_as(new, old):
-    """Specialised code in check mode: `new`, a rewritten expression's value, must be what the
-    generic code computes (`old`) in type, shape, dtype, writeability and every element."""
-    same = type(new) is type(old) and np.shape(new) == np.shape(old) and \
+    """Check mode of shape specialisation: `new`, what a variant returned, must be what the
+    generic code returns (`old`), in structure, type, shape, dtype, writeability and every
+    element."""
+    if type(new) is not type(old):
+        raise AssertionError(f"specialised code returned a {type(new).__name__} where the "
+                             f"generic code returns a {type(old).__name__}")
+    if isinstance(old, (tuple, list)) and len(new) == len(old):
+        return type(old)(same_as(a, b) for a, b in zip(new, old))
+    if isinstance(old, dict) and new.keys() == old.keys():
+        return type(old)((k, same_as(new[k], old[k])) for k in old)
+    if not isinstance(old, (np.ndarray, np.generic, int, float, complex)):
+        if new is not old and new != old:
+            raise AssertionError(f"specialised code returned {new!r}, not {old!r}")
+        return new
+    same = np.shape(new) == np.shape(old) and \
         getattr(new, "dtype", None) == getattr(old, "dtype", None)
     if same and type(new) is np.ndarray:
         same = new.flags.writeable == old.flags.writeable
-    if not same or not np.array_equal(new, old, equal_nan=True):
+    if not same or not np.array_equal(new, old, equal_nan=np.asarray(old).dtype.kind in "fc"):
         raise AssertionError(f"specialised code computed {type(new).__name__} "
                              f"{np.shape(new)} {getattr(new, 'dtype', '')} where the generic "
                              f"code computes {type(old).__name__} {np.shape(old)} "
-                             f"{getattr(old, 'dtype', '')}")
+                             f"{getattr(old, 'dtype', '')}: {new!r} vs {old!r}")
     return new

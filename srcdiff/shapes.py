@@ -535,6 +535,7 @@ class Interpreter:
         self.opaque = set(opaque)
         self.stacks = stack_names(func)
         self.seen = {}
+        self.bound = {}  # name -> join of every value bound to it
         self.returned = BOTTOM
         self.modules = {"np", "runtime"}
 
@@ -627,6 +628,7 @@ class Interpreter:
     def bind(self, target, value, env):
         if isinstance(target, gast.Name):
             env[target.id] = value
+            self.bound[target.id] = join(self.bound.get(target.id, BOTTOM), value)
         elif isinstance(target, (gast.Tuple, gast.List)):
             if any(isinstance(e, gast.Starred) for e in target.elts):
                 items = [UNKNOWN] * len(target.elts)

@@ -11,8 +11,8 @@ behind (a stack of shapes nothing reads any more) is removed by the optimisation
 A gradient with respect to one Python float is computed in forward mode, from the function's
 emitted JVP with the seed tangent 1.0: no stacks, no adjoint sweep.
 
-With `config(specialize="check")` every rewritten expression is computed both ways and
-compared (runtime.same_as): the test suite runs that way.
+With `config(specialize="check")` each call runs both the variant and the generic code and
+compares their results element for element (runtime.same_as): the test suite runs that way.
 """
 import copy
 import linecache
@@ -27,7 +27,7 @@ from .optimize import eliminate_dead_code, eliminate_dead_stacks, propagate_copi
 from .shapes import (UNKNOWN, Const, Interpreter, ShapeOf, Typed, Unsupported, describe,
                      dotted, widen)
 
-settings = {"specialize": True}  # False: always the generic code; "check": verify rewrites
+settings = {"specialize": True}  # False: always the generic code; "check": compare with it
 MAX_VARIANTS = 8  # signatures per derivative; beyond, calls run the generic code
 
 
@@ -90,11 +90,11 @@ def _unbroadcast(node, g, x):
     stretched = tuple(i for i, n in enumerate(xs) if n == 1 and rest[i] != 1)
     if tuple(1 if i in stretched else n for i, n in enumerate(rest)) != xs:
         return None
-    out = node.args[0]
+    out = node.args[0]  # an array: its sum method costs half of np.sum's call
     if extra:
-        out = ir.call("np.sum", out, axis=_axes(tuple(range(extra))))
+        out = ir.call(ir.attr(out, "sum"), axis=_axes(tuple(range(extra))))
     if stretched:
-        out = ir.call("np.sum", out, axis=_axes(stretched), keepdims=ir.const(True))
+        out = ir.call(ir.attr(out, "sum"), axis=_axes(stretched), keepdims=ir.const(True))
     return out
 
 
@@ -118,7 +118,13 @@ def _zeros_like(node, x):
 
 
 def _grad_seed(node, z):
-    return ir.const(1.0) if _is_float(z) else None
+    if _is_float(z):
+        return ir.const(1.0)
+    z = widen(z)
+    if isinstance(z, Typed) and z.shape == () and z.type is not float and \
+            _dtype_literal(z.dtype) is not None:  # np.ones_like of a 0-d array or scalar
+        return ir.call("np.ones", _literal(()), _dtype_literal(z.dtype))
+    return None
 
 
 def _as_grad(node, g, x):
@@ -215,27 +221,18 @@ def _rewrite_binop(node, values):
 
 
 class _Rewriter(gast.NodeTransformer):
-    def __init__(self, seen, check):
-        self.seen, self.check, self.count = seen, check, 0
+    def __init__(self, seen):
+        self.seen = seen
 
     def visit(self, node):
         record = self.seen.get(id(node))
         node = self.generic_visit(node)
         if record is None:
             return node
-        original, values = record
-        if isinstance(node, gast.Call):
-            replacement = _rewrite_call(node, values)
-        elif isinstance(node, gast.BinOp):
-            replacement = _rewrite_binop(node, values)
-        else:
-            replacement = None
-        if replacement is None:
-            return node
-        self.count += 1
-        if not self.check:
-            return replacement
-        return ir.call("runtime.same_as", copy.deepcopy(replacement), node)
+        rule = _rewrite_call if isinstance(node, gast.Call) else \
+            _rewrite_binop if isinstance(node, gast.BinOp) else None
+        replacement = rule(node, record[1]) if rule is not None else None
+        return node if replacement is None else replacement
 
 
 # --- building a variant -----------------------------------------------------------------------
@@ -248,16 +245,65 @@ def _function(source, name):
     raise Unsupported(f"no function {name} in the emitted source")
 
 
-def rewrite(func, arguments, opaque=(), check=False):
+def rewrite(func, arguments, opaque=()):
     """Specialise gast FunctionDef `func` (in place) for `arguments` (abstract values, one per
     parameter); returns the interpreter, whose `returned` is the abstract return value."""
     interpreter = Interpreter(func, opaque).run(arguments)
-    _Rewriter(interpreter.seen, check).visit(func)
+    _Rewriter(interpreter.seen).visit(func)
     while eliminate_dead_stacks(func):
         pass
     eliminate_dead_code(func)
     propagate_copies(func)
+    if _keep_scalars_unspread(func, arguments, opaque):
+        propagate_copies(func)
     return interpreter
+
+
+_ELEMENTWISE_OPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.USub, gast.UAdd)
+
+
+def _keep_scalars_unspread(func, arguments, opaque):
+    """`v = np.broadcast_to(s, shape)` (the adjoint of a sum or mean) becomes `v = s` when v
+    is read only through elementwise arithmetic and every other value keeps its type, shape
+    and dtype with the scalar in its place (so also its elements): no array of copies of one
+    number, and no pass over one."""
+    parents = {id(child): node for node in gast.walk(func)
+               for child in gast.iter_child_nodes(node)}
+    before, changed = None, False
+    for stmt in func.body:
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
+                isinstance(stmt.targets[0], gast.Name) and dotted(
+                    getattr(stmt.value, "func", None)) == ("np", "broadcast_to")):
+            continue
+        name = stmt.targets[0].id
+        reads = [n for n in gast.walk(func) if isinstance(n, gast.Name) and n.id == name
+                 and n is not stmt.targets[0]]
+        if not reads or not all(_elementwise_use(n, parents) for n in reads):
+            continue
+        if before is None:
+            before = Interpreter(func, opaque).run(arguments)
+        spread, stmt.value = stmt.value, stmt.value.args[0]
+        after = Interpreter(func, opaque).run(arguments)
+        if after.returned == before.returned and all(
+                after.bound.get(k) == v for k, v in before.bound.items() if k != name):
+            before, changed = after, True
+        else:
+            stmt.value = spread
+    return changed
+
+
+def _elementwise_use(node, parents):
+    """Whether `node` is read only as an operand of elementwise arithmetic up to its
+    statement, an assignment."""
+    while True:
+        parent = parents.get(id(node))
+        if isinstance(parent, (gast.Assign, gast.AugAssign)):
+            return parent.value is node
+        if isinstance(parent, gast.BinOp) and isinstance(parent.op, _ELEMENTWISE_OPS) or \
+                isinstance(parent, gast.UnaryOp) and isinstance(parent.op, _ELEMENTWISE_OPS):
+            node = parent
+            continue
+        return False
 
 
 def compile_function(func, scope, defaults, label):
@@ -287,17 +333,20 @@ def arguments_of(args, defaults, count):
 
 
 def reverse_variant(emitted, args):
-    """The emitted function rewritten for `args`, or None when the interpreter gives up."""
+    """The emitted function rewritten for `args` (raises Unsupported when the interpreter
+    gives up); its `reference` is the generic function."""
     func = _function(emitted.source, emitted.meta["names"][0])
     defaults = emitted.function.__defaults__
-    check = settings["specialize"] == "check"
-    rewrite(func, arguments_of(args, defaults, len(func.args.args)), _opaque(emitted), check)
-    return compile_function(func, emitted.scope, defaults, f"{func.name} specialised")
+    rewrite(func, arguments_of(args, defaults, len(func.args.args)), _opaque(emitted))
+    function = compile_function(func, emitted.scope, defaults, f"{func.name} specialised")
+    function.reference = emitted.function
+    return function
 
 
 def forward_variant(jvp_emitted, args, position, name, preserve_result):
     """d f / d x for a float x = args[position], as f's JVP with tangent 1.0, rewritten for
-    `args`; None unless f's value is certainly a scalar (else grad must report the error)."""
+    `args`; None unless f's value is certainly a scalar (else grad must report the error).
+    Its `reference` is the same without the rewriting."""
     func = _function(jvp_emitted.source, jvp_emitted.meta["names"][0])
     seed = func.args.args.pop(0)
     last = func.body[-1]
@@ -306,21 +355,22 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
         return None
     value, tangent = last.value.elts
     x = func.args.args[position].id
-    gradient = ir.call("runtime.as_grad", tangent, ir.name(x))
-    last.value.elts = [gradient, value]
+    last.value.elts = [ir.call("runtime.as_grad", tangent, ir.name(x)), value]
     func.body.insert(0, ir.assign(seed.id, ir.const(1.0)))
     func.name = name
+    generic = copy.deepcopy(func)
     defaults = jvp_emitted.function.__defaults__
-    check = settings["specialize"] == "check"
-    interpreter = rewrite(func, arguments_of(args, defaults, len(func.args.args)),
-                          _opaque(jvp_emitted), check)
-    result = interpreter.returned
-    out = widen(result.items[1]) if hasattr(result, "items") else UNKNOWN
+    returned = rewrite(func, arguments_of(args, defaults, len(func.args.args)),
+                       _opaque(jvp_emitted)).returned
+    out = widen(returned.items[1]) if hasattr(returned, "items") else UNKNOWN
     if not (isinstance(out, Typed) and out.shape == ()):
         return None
     if not preserve_result:
-        func.body[-1].value = func.body[-1].value.elts[0]
-    return compile_function(func, jvp_emitted.scope, defaults, f"{name} (forward mode)")
+        for f in (func, generic):
+            f.body[-1].value = f.body[-1].value.elts[0]
+    function = compile_function(func, jvp_emitted.scope, defaults, f"{name} (forward mode)")
+    function.reference = compile_function(generic, jvp_emitted.scope, defaults, name)
+    return function
 
 
 def _opaque(emitted):

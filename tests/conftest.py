@@ -17,5 +17,5 @@ def rng():
 
 import srcdiff  # noqa: E402
 
-# Every specialised rewrite is checked against the generic code it replaces (specialize.py).
+# Every call of a shape-specialised variant is checked against the generic code (specialize.py).
 srcdiff.config(specialize="check")

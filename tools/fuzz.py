@@ -137,7 +137,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     import srcdiff as nf
-    nf.config(specialize="check")  # also compare each shape-specialised rewrite with its helper
+    nf.config(specialize="check")  # compare each shape-specialised variant with generic code
     failures = 0
     with tempfile.TemporaryDirectory() as directory:
         sys.path.insert(0, directory)
