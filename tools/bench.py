@@ -2,11 +2,14 @@
 
     python tools/bench.py [--quick]
 
-Every number is a median of repeated runs measured side by side in this one process, and
+Every number is a median of repeated runs measured side by side in this one process (the
+contenders of a case take turns, round after round), and
 every ratio compares two such medians (these machines are noisy: compare ratios, not times).
 autograd and PyTorch columns need `pip install -e '.[bench]'`; a missing one is skipped.
+PyTorch runs in a process of its own (see torch_times).
 """
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -28,14 +31,24 @@ from srcdiff import resnet  # noqa: E402
 from srcdiff.train import flatten  # noqa: E402
 
 
-def median_ms(fn, repeat):
-    fn()
-    times = []
-    for _ in range(repeat):
+def side_by_side(contenders, rounds, sample_seconds=0.005):
+    """Median milliseconds per call of each contender. Each round times every contender in
+    turn, so a slow spell of this noisy machine falls on all of them alike; a sample is as
+    many calls as take about `sample_seconds`, so the timer's resolution does not matter."""
+    calls = {}
+    for name, fn in contenders.items():
+        fn()
         start = time.perf_counter()
         fn()
-        times.append(time.perf_counter() - start)
-    return 1e3 * float(np.median(times))
+        calls[name] = max(1, int(sample_seconds / max(time.perf_counter() - start, 1e-9)))
+    samples = {name: [] for name in contenders}
+    for _ in range(rounds):
+        for name, fn in contenders.items():
+            start = time.perf_counter()
+            for _ in range(calls[name]):
+                fn()
+            samples[name].append((time.perf_counter() - start) / calls[name])
+    return {name: 1e3 * float(np.median(times)) for name, times in samples.items()}
 
 
 def peak_mb(fn):
@@ -79,6 +92,10 @@ def optional(name):
         return None
 
 
+def installed(name):
+    return importlib.util.find_spec(name) is not None
+
+
 def cases(rng, quick):
     w = rng.normal(size=(8, 8)) * 0.3
     rnn_args = (w, rng.normal(size=8), rng.normal(size=8), rng.normal(size=(60, 8)))
@@ -90,15 +107,15 @@ def cases(rng, quick):
     y = rng.integers(0, 10, size=32)
     out = [
         ("(a) RNN, 60 steps, 8x8", rnn, rnn_args, (0, 1),
-         lambda: handwritten.rnn_grad(*rnn_args), 200),
+         lambda: handwritten.rnn_grad(*rnn_args), 30),
         ("(a) polynomial loop, 40 terms", polynomial, (0.3, coefficients), 0,
-         lambda: handwritten.polynomial_grad(0.3, coefficients), 500),
+         lambda: handwritten.polynomial_grad(0.3, coefficients), 30),
         ("(b) MLP 32-64-10, batch 128", mlp, mlp_args, (0, 1, 2, 3),
-         lambda: handwritten.mlp_grad(*mlp_args), 200),
+         lambda: handwritten.mlp_grad(*mlp_args), 30),
     ]
     if not quick:
         out.append(("(c) ResNet-20, batch 32, float32", resnet.loss, (params, x, y), 0,
-                    lambda: handwritten.resnet_loss_and_grad(params, x, y)[1], 5))
+                    lambda: handwritten.resnet_loss_and_grad(params, x, y)[1], 7))
     return out
 
 
@@ -191,7 +208,7 @@ def transform_timings():
         start = time.perf_counter()
         nf.grad(resnet.loss)
         cold = 1e3 * (time.perf_counter() - start)
-        hit = median_ms(lambda: nf.grad(resnet.loss), 50)
+        hit = side_by_side({"hit": lambda: nf.grad(resnet.loss)}, 20)["hit"]
     with tempfile.TemporaryDirectory() as tmp:  # new processes: an empty cache, then a warm one
         env = dict(os.environ, SRCDIFF_CACHE_DIR=tmp)
         first = json.loads(subprocess.run([sys.executable, "-c", CACHE_SCRIPT], env=env,
@@ -201,35 +218,60 @@ def transform_timings():
     return cold, hit, first, again
 
 
+def torch_times(quick):
+    """PyTorch's medians, measured in a process of their own: a process that has imported
+    torch runs numpy about a third slower (two thread pools on two cores), which would tilt
+    every other column."""
+    if not installed("torch"):
+        return {}
+    command = [sys.executable, __file__, "--torch-only"] + (["--quick"] if quick else [])
+    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
+
+
+def torch_only(quick):
+    times = {}
+    for name, fn, fargs, wrt, by_hand, repeat in cases(np.random.default_rng(0), quick):
+        step = torch_fn(name, fargs)
+        if step is not None:
+            times[name] = side_by_side({"torch": step}, repeat)["torch"]
+    print(json.dumps(times))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="skip the ResNet")
+    parser.add_argument("--torch-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    rng = np.random.default_rng(0)
-    missing = [n for n in ("autograd", "torch") if optional(n) is None]
+    if args.torch_only:
+        return torch_only(args.quick)
+    missing = [n for n in ("autograd", "torch") if not installed(n)]
     if missing:
         print(f"(skipping columns for missing packages: {', '.join(missing)}; "
               "pip install -e '.[bench]')")
+    torch_ms = torch_times(args.quick)
     header = (f"{'case':34} {'srcdiff':>9} {'by hand':>9} {'autograd':>9} {'torch':>9}"
               f" {'srcdiff/hand':>13} {'autograd/srcdiff':>17} {'srcdiff/torch':>14}")
     print("median milliseconds per gradient (forward + backward)\n" + header)
-    for name, fn, fargs, wrt, by_hand, repeat in cases(rng, args.quick):
+    for name, fn, fargs, wrt, by_hand, repeat in cases(np.random.default_rng(0), args.quick):
         derivative = nf.grad(fn, wrt=wrt)
         ours = derivative(*fargs)
         if not close(ours, by_hand()):
             raise SystemExit(f"{name}: srcdiff and the hand-written gradient disagree")
-        t_ours = median_ms(lambda: derivative(*fargs), repeat)
-        t_hand = median_ms(by_hand, repeat)
+        contenders = {"srcdiff": lambda: derivative(*fargs), "hand": by_hand}
         ag = autograd_fn(name, fn, wrt)
-        t_ag = median_ms(lambda: ag(*fargs), repeat) if ag else float("nan")
-        tstep = torch_fn(name, fargs)
-        t_torch = median_ms(tstep, repeat) if tstep else float("nan")
+        if ag:
+            contenders["autograd"] = lambda: ag(*fargs)
+        if name.startswith("(c)"):
+            contenders["forward"] = lambda: resnet.loss(*fargs)
+        times = side_by_side(contenders, repeat)
+        t_ours, t_hand = times["srcdiff"], times["hand"]
+        t_ag, t_torch = times.get("autograd", float("nan")), torch_ms.get(name, float("nan"))
         print(f"{name:34} {t_ours:9.3f} {t_hand:9.3f} {t_ag:9.3f} {t_torch:9.3f}"
               f" {t_ours / t_hand:13.2f} {t_ag / t_ours:17.2f} {t_ours / t_torch:14.2f}")
         if name.startswith("(c)"):
-            params, x, y = fargs
-            t_fwd = median_ms(lambda: resnet.loss(params, x, y), repeat)
+            t_fwd = times["forward"]
             mem_ours = peak_mb(lambda: derivative(*fargs))
             mem_hand = peak_mb(by_hand)
             print(f"{'':34} forward alone {t_fwd:.1f} ms; gradient/forward "
