@@ -99,22 +99,23 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
         var = running_var.reshape(1, -1, 1, 1)
         new_mean = running_mean
         new_var = running_var
-    _t2 = var + eps
-    _t3 = np.sqrt(_t2)
-    xhat = centred / _t3
-    _t4 = gamma.reshape(1, -1, 1, 1)
-    _t5 = xhat * _t4
+    _t2 = gamma.reshape(1, -1, 1, 1)
+    _t3 = var + eps
+    _t4 = np.sqrt(_t3)
+    scale = _t2 / _t4
+    _t5 = centred * scale
     _t6 = beta.reshape(1, -1, 1, 1)
     y = _t5 + _t6
-    return (y, new_mean, new_var), [training, runtime.shape_of(_t0), _t3,
-        _t4, runtime.shape_of(_t5), runtime.shape_of(_t6), runtime.shape_of
-        (beta), centred, runtime.shape_of(gamma), runtime.shape_of(mean),
-        runtime.shape_of(var), runtime.shape_of(x), xhat, runtime.shape_of(y)]
+    return (y, new_mean, new_var), [training, runtime.shape_of(_t0),
+        runtime.shape_of(_t2), _t4, runtime.shape_of(_t5), runtime.shape_of
+        (_t6), runtime.shape_of(beta), centred, runtime.shape_of(gamma),
+        runtime.shape_of(mean), scale, runtime.shape_of(var), runtime.
+        shape_of(x), runtime.shape_of(y)]
 
 
 def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
-    (_cond0, _t0, _t3, _t4, _t5, _t6, beta, centred, gamma, mean, var, x,
-        xhat, y) = saved
+    (_cond0, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale,
+        var, x, y) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
     del y
@@ -126,18 +127,19 @@ def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
     del _t6, by
     bbeta = np.reshape(b_t6, np.shape(beta))
     del b_t6, beta
-    bxhat = runtime.unbroadcast(b_t5 * _t4, xhat)
-    b_t4 = runtime.unbroadcast(b_t5 * xhat, _t4)
-    del _t4, b_t5
-    bgamma = np.reshape(b_t4, np.shape(gamma))
-    del b_t4, gamma
-    bcentred = runtime.unbroadcast(bxhat / _t3, centred)
-    b_t3 = runtime.unbroadcast(-bxhat * xhat / _t3, _t3)
-    del bxhat, xhat
-    b_t2 = b_t3 / (2 * _t3)
-    del _t3, b_t3
-    bvar = runtime.unbroadcast(b_t2, var)
-    del b_t2, var
+    bcentred = runtime.unbroadcast(b_t5 * scale, centred)
+    bscale = runtime.unbroadcast(b_t5 * centred, scale)
+    del b_t5
+    b_t2 = runtime.unbroadcast(bscale / _t4, _t2)
+    del _t2
+    b_t4 = runtime.unbroadcast(-bscale * scale / _t4, _t4)
+    del bscale, scale
+    b_t3 = b_t4 / (2 * _t4)
+    del _t4, b_t4
+    bvar = runtime.unbroadcast(b_t3, var)
+    del b_t3, var
+    bgamma = np.reshape(b_t2, np.shape(gamma))
+    del b_t2, gamma
     if _cond0:
         b_t0 = runtime.mean_grad(bvar, _t0, axis=(0, 2, 3), keepdims=True)
         bcentred = bcentred + b_t0 * 2 * centred

@@ -36,8 +36,10 @@ def batch_norm(x, gamma, beta, running_mean=None, running_var=None, training=Tru
         var = running_var.reshape(1, -1, 1, 1)
         new_mean = running_mean
         new_var = running_var
-    xhat = centred / np.sqrt(var + eps)
-    y = xhat * gamma.reshape(1, -1, 1, 1) + beta.reshape(1, -1, 1, 1)
+    # one scale per channel, then one pass over x: the backward pass then keeps only the
+    # centred values (not them and the normalised ones as well)
+    scale = gamma.reshape(1, -1, 1, 1) / np.sqrt(var + eps)
+    y = centred * scale + beta.reshape(1, -1, 1, 1)
     return y, new_mean, new_var
 
 
