@@ -91,7 +91,13 @@ def live_names(source, scope, fn):
     module: Emitted.refresh() re-reads them, so rebinding a global is seen as by fn."""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     tree = ast.parse(source)
-    loaded = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    loaded = set()
+    for func in tree.body:  # a function's parameters and assigned names are its locals
+        if isinstance(func, ast.FunctionDef):
+            local = {a.arg for a in func.args.args + func.args.kwonlyargs} | {
+                n.id for n in ast.walk(func) if isinstance(n, ast.Name)
+                and not isinstance(n.ctx, ast.Load)}
+            loaded |= {n.id for n in ast.walk(func) if isinstance(n, ast.Name)} - local
     own = set(scope)  # and what the module binds itself: its imports (np, runtime), its defs
     for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -136,7 +142,11 @@ def derive(fn, wrt, mode="grad", **options):
     """The emitted derivative of `fn` (from memory, disk, or a fresh transform)."""
     check_function(fn)
     key = cache_key(fn, wrt, mode, options)
-    entry = cache.memory_get(key)
+    # the entry reads this function's own globals and closure cells at every call (refresh),
+    # so another closure of the same code (other cells) needs an entry of its own; the
+    # entry holds the cells and the globals, so their ids stay theirs while it lives
+    where = (id(fn.__globals__),) + tuple(id(cell) for cell in fn.__closure__ or ())
+    entry = cache.memory_get((key, where))
     if entry is not None and all(_resolve_path(fn, path) is target
                                  for path, target in entry.callee_targets):
         return entry  # (a rebound callee, say a monkeypatched helper, is transformed anew)
@@ -171,7 +181,8 @@ def derive(fn, wrt, mode="grad", **options):
         functions[meta["names"][0]].__kwdefaults__ = fn.__kwdefaults__
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
     entry.callee_targets = callee_targets
-    cache.memory_put(key, entry)
+    entry.closure = fn.__closure__
+    cache.memory_put((key, where), entry)
     return entry
 
 

@@ -81,6 +81,17 @@ def test_rebinding_a_global_or_closure_variable_is_seen(rng):
     np.testing.assert_allclose(dc(x), 3.0)
 
 
+def test_closures_of_one_code_each_read_their_own_variables(rng):
+    def make(scale):
+        def f(x):
+            return np.sum(x * scale)
+        return f
+
+    x = rng.normal(size=3)
+    np.testing.assert_allclose(nf.grad(make(2.0))(x), 2.0)
+    np.testing.assert_allclose(nf.grad(make(3.0))(x), 3.0)  # was 2.0: the first's cell
+
+
 def test_a_user_global_named_like_an_emitted_import_does_not_leak_in(rng):
     scope = {}
     source = ("import numpy as np\nruntime = 'not srcdiff.runtime'\n\n"
