@@ -7,6 +7,7 @@ Emitted by srcdiff 0.1.0.
 """
 import numpy as np
 from srcdiff import runtime
+from srcdiff.nn import strided_windows
 
 
 def dloss(params, x, y):
@@ -159,28 +160,20 @@ def bwd_softmax_cross_entropy_logits(b_t6, saved):
 
 
 def fwd_conv2d_w(x, w, stride=1, padding=0):
-    _stack_windows = []
     k = w.shape[2]
     _cond0 = padding > 0
     if _cond0:
         x = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
-    windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))
-    _cond1 = stride > 1
-    if _cond1:
-        _stack_windows.append(windows)
-        windows = windows[:, :, ::stride, ::stride]
+    windows = strided_windows(x, k, stride)
     _t0 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
-    return _t0, [_cond1, _stack_windows, w, windows]
+    return _t0, [w, windows]
 
 
 def bwd_conv2d_w(b_t0, saved):
-    _cond1, _stack_windows, w, windows = saved
+    w, windows = saved
     saved.clear()
     bw = runtime.einsum_grad(b_t0, 'nchwkl,ockl->nohw', (windows, w), 1)
-    del w
-    if _cond1:
-        windows = _stack_windows.pop()
-    del _cond1, _stack_windows, windows
+    del w, windows
     return bw,
 
 
@@ -414,7 +407,6 @@ def bwd_linear_x_w_b(b_t1, saved):
 
 def fwd_conv2d_x_w(x, w, stride=1, padding=0):
     _stack_x = []
-    _stack_windows = []
     k = w.shape[2]
     _cond0 = padding > 0
     if _cond0:
@@ -422,31 +414,20 @@ def fwd_conv2d_x_w(x, w, stride=1, padding=0):
             padding)))
         _stack_x.append(runtime.shape_of(x))
         x = _t0
-    windows = np.lib.stride_tricks.sliding_window_view(x, (k, k), axis=(2, 3))
-    _cond1 = stride > 1
-    if _cond1:
-        _t1 = windows[:, :, ::stride, ::stride]
-        _stack_windows.append(windows)
-        windows = _t1
-    _t2 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
-    return _t2, [_cond0, _cond1, _stack_windows, _stack_x, k, padding,
-        stride, w, windows, runtime.shape_of(x)]
+    windows = strided_windows(x, k, stride)
+    _t1 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
+    return _t1, [_cond0, _stack_x, k, padding, stride, w, windows, runtime.
+        shape_of(x)]
 
 
-def bwd_conv2d_x_w(b_t2, saved):
-    (_cond0, _cond1, _stack_windows, _stack_x, k, padding, stride, w,
-        windows, x) = saved
+def bwd_conv2d_x_w(b_t1, saved):
+    _cond0, _stack_x, k, padding, stride, w, windows, x = saved
     saved.clear()
-    bwindows = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 0)
-    bw = runtime.einsum_grad(b_t2, 'nchwkl,ockl->nohw', (windows, w), 1)
-    del w
-    if _cond1:
-        windows = _stack_windows.pop()
-        bwindows = runtime.getitem_grad(bwindows, windows, np.s_[:, :, ::
-            stride, ::stride])
-    del _cond1, _stack_windows, stride, windows
-    bx = runtime.unwindow(bwindows, x, (k, k), axis=(2, 3))
-    del bwindows, k
+    bwindows = runtime.einsum_grad(b_t1, 'nchwkl,ockl->nohw', (windows, w), 0)
+    bw = runtime.einsum_grad(b_t1, 'nchwkl,ockl->nohw', (windows, w), 1)
+    del w, windows
+    bx = runtime.unwindow(bwindows, x, (k, k), axis=(2, 3), step=stride)
+    del bwindows, k, stride
     if _cond0:
         x = _stack_x.pop()
         bx = runtime.unpad(bx, x, ((0, 0), (0, 0), (padding, padding), (

@@ -1,7 +1,31 @@
 """Neural-network layers as plain numpy functions (NCHW). srcdiff differentiates them like any
-user code: none of them has a hand-written adjoint."""
+user code; the one template of its own here is strided_windows's (measured, see there)."""
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
+
+from . import runtime  # noqa: F401  (strided_windows's templates name it)
+from .template import adjoint, tangent
+
+
+def strided_windows(x, size, stride):
+    """The size x size windows of x (N, C, H, W) that start every `stride` pixels:
+    a view of shape (N, C, H', W', size, size)."""
+    windows = sliding_window_view(x, (size, size), axis=(2, 3))
+    return windows[:, :, ::stride, ::stride]
+
+
+# The adjoint srcdiff derives from the two lines above first spreads the windows' adjoint over
+# every window (stride * stride times the elements, mostly zeros) and then adds all of them
+# back; adding each window offset's slice straight into place is 8x faster for a stride-2
+# layer of ResNet-20 (16 ms against 2 ms, tools/bench.py's machine).
+@adjoint(strided_windows)
+def strided_windows_adjoint(bz, z, x, size, stride):
+    bx = runtime.unwindow(bz, x, (size, size), axis=(2, 3), step=stride)
+
+
+@tangent(strided_windows)
+def strided_windows_tangent(dz, z, x, size, stride):
+    dz = strided_windows(dx, size, stride)
 
 
 def conv2d(x, w, stride=1, padding=0):
@@ -9,9 +33,7 @@ def conv2d(x, w, stride=1, padding=0):
     k = w.shape[2]
     if padding > 0:
         x = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
-    windows = sliding_window_view(x, (k, k), axis=(2, 3))
-    if stride > 1:
-        windows = windows[:, :, ::stride, ::stride]
+    windows = strided_windows(x, k, stride)
     return np.einsum("nchwkl,ockl->nohw", windows, w, optimize=True)
 
 

@@ -448,18 +448,20 @@ def unpad(g, x, pad_width, mode="constant"):
     return g[tuple(slice(before, n - after) for (before, after), n in zip(widths, np.shape(g)))]
 
 
-def unwindow(g, x, window_shape, axis=None):
-    """Adjoint of sliding_window_view: add every window's adjoint back where it was read,
-    one strided slice per window offset (much faster than np.add.at)."""
+def unwindow(g, x, window_shape, axis=None, step=1):
+    """Adjoint of sliding_window_view (of every `step`-th window along each axis, with
+    step > 1): add every window's adjoint back where it was read, one strided slice per
+    window offset (much faster than np.add.at)."""
     shape = np.shape(x)
     window_shape = tuple(np.atleast_1d(window_shape))
     axes = tuple(range(len(shape))) if axis is None else tuple(
         a % len(shape) for a in np.atleast_1d(axis))
+    steps = np.broadcast_to(step, (len(axes),))
     out = np.zeros(shape, dtype=np.result_type(g))
     for offsets in np.ndindex(*window_shape):
         target = [slice(None)] * len(shape)
-        for a, size, offset in zip(axes, window_shape, offsets):
-            target[a] = slice(offset, offset + shape[a] - size + 1)
+        for a, offset, every in zip(axes, offsets, steps):
+            target[a] = slice(offset, offset + every * (g.shape[a] - 1) + 1, every)
         out[tuple(target)] += g[(Ellipsis,) + offsets]
     return out
 

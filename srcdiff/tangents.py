@@ -476,8 +476,8 @@ def unpad(dz, z, g, x, pad_width, mode="constant"):
 
 
 @tangent(runtime.unwindow, constant=('x',))
-def unwindow(dz, z, g, x, window_shape, axis=None):
-    dz = runtime.unwindow(dg, x, window_shape, axis=axis)
+def unwindow(dz, z, g, x, window_shape, axis=None, step=1):
+    dz = runtime.unwindow(dg, x, window_shape, axis=axis, step=step)
 
 
 @tangent(runtime.unpack_adjoint, constant=('outputs',))

@@ -41,6 +41,20 @@ def test_conv2d(rng, stride, padding):
     check_grad(conv_loss, x, w, stride, padding, wrt=(0, 1))
 
 
+@pytest.mark.parametrize("size, stride", [(3, 2), (2, 3), (3, 1)])
+def test_strided_windows_template_in_both_modes(rng, size, stride):
+    def f(x):
+        return np.sum(np.sin(nn.strided_windows(x, size, stride)))
+
+    x = rng.normal(size=(2, 2, 7, 8))  # 7 rows: stride 2 or 3 leaves the last ones unread
+    g = check_grad(f, x)[0]
+    v = rng.normal(size=x.shape)
+    _, tangent = nf.jvp(f)(x, v)
+    assert tangent == pytest.approx(np.sum(g * v), rel=1e-10)
+    assert "bx = runtime.unwindow(b_t0, x, (size, size), axis=(2, 3), step=stride)" in \
+        nf.grad(f).source
+
+
 def bn_loss(x, gamma, beta, mean, var, training):
     y, new_mean, new_var = nn.batch_norm(x, gamma, beta, mean, var, training)
     return np.sum(np.sin(y) * np.arange(y.shape[1]).reshape(1, -1, 1, 1))

@@ -50,7 +50,38 @@ def emitted(name):
               f"(function {name}, mode {mode}, wrt={derivative(name).wrt}):\n"
               "#     python tools/regen_examples.py\n"
               "# Do not edit: tests/test_generated_examples.py fails when this file is stale.\n")
-    return header + derivative(name).source
+    return header + standalone(derivative(name))
+
+
+def standalone(derivative):
+    """The emitted source, importing the functions it calls from the differentiated code's
+    modules (a primitive with a template of its own): srcdiff's own copy finds them in the
+    namespace it runs in instead, so that rebinding one is seen."""
+    import ast
+    import builtins
+
+    from srcdiff.codegen import IMPORTS
+
+    source = derivative.source
+    tree = ast.parse(source)
+    bound = set(dir(builtins)) | {"np", "runtime"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            bound.add(node.name)
+            bound.update(a.arg for a in node.args.args + node.args.kwonlyargs)
+        elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+    free = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id not in bound}
+    imports, stack = set(), [derivative._emitted]
+    while stack:
+        emitted = stack.pop()
+        stack.extend(emitted.callees)
+        for global_name in free & set(emitted.scope):
+            value = emitted.scope[global_name]
+            home = getattr(value, "__module__", None)
+            if home and getattr(sys.modules.get(home), global_name, None) is value:
+                imports.add(f"from {home} import {global_name}\n")
+    return source.replace(IMPORTS, IMPORTS + "".join(sorted(imports)), 1)
 
 
 def main(argv=None):
