@@ -53,7 +53,6 @@ def dearly_exit(x):
     if _cond5:
         _stack_ret0.append(_ret0)
         _ret0 = total * 2
-        _done0 = True
     b_ret0 = runtime.grad_seed(_ret0)
     if _cond5:
         btotal = b_ret0 * 2
@@ -64,7 +63,6 @@ def dearly_exit(x):
     if _cond4:
         btotal = btotal + -b_ret0
         _ret0 = _stack_ret0.pop()
-        b_ret0 = runtime.zeros_like(_ret0)
     bx = runtime.zeros_like(x)
     for i in reversed(range(8)):
         _cond0 = _stack_cond0.pop()

@@ -70,9 +70,7 @@ def bwd_conv2d_w(b_t0, saved):
 def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
     running_var=None, training=True, momentum=0.9, eps=1e-05):
     _t0 = None
-    centred = None
     mean = None
-    var = None
     if training:
         mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
         centred = x - mean

@@ -47,10 +47,8 @@ def ddsecond_derivative(x):
     _bx = _bx + b_t9 * 2 * x
     bb_t1 = b_t8 * 3
     b_t7 = runtime.broadcast_like(bb_t1, _t7)
-    bb_t2 = runtime.unbroadcast(b_t7 * _t0, b_t2)
     b_t0_ = runtime.unbroadcast(b_t7 * b_t2, _t0)
     b_t6 = runtime.broadcast_like(bb_t0, _t6)
-    bb_t2 = bb_t2 + runtime.unbroadcast(b_t6 * _t1, b_t2)
     b_t1_ = runtime.unbroadcast(b_t6 * b_t2, _t1)
     bb_t3 = bbx * 0.5
     b_t4_ = runtime.unbroadcast(bb_t3 * b_t4, _t4)

@@ -21,28 +21,26 @@ def _pure(node):
 
 
 def eliminate_dead_code(func):
-    """Drop assignments to plain names that nothing reads (forward values the adjoint does
-    not need, adjoints nobody consumes), until none is left."""
+    """Drop assignments to plain names whose value nothing reads before the name is assigned
+    again (forward values the adjoint does not need, adjoints nobody consumes, a placeholder
+    that every path overwrites), until none is left."""
     while True:
-        loaded = ir.names_in(func)
-        removed = _sweep(func.body, loaded)
-        if not removed:
+        dead = set()
+        _live_before(func.body, set(), dead)
+        if not _sweep(func.body, dead):
             return func
 
 
-def _sweep(body, loaded):
+def _sweep(body, dead):
     removed = 0
     kept = []
     for stmt in body:
         for field in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
-                removed += _sweep(getattr(stmt, field), loaded)
+                removed += _sweep(getattr(stmt, field), dead)
                 if field == "body" and not stmt.body:
                     stmt.body.append(gast.Pass())
-        targets = stmt.targets if isinstance(stmt, gast.Assign) else []
-        names = [t for t in targets if isinstance(t, gast.Name)]
-        if names and len(names) == len(targets) and not any(n.id in loaded for n in names) \
-                and _pure(stmt.value):
+        if id(stmt) in dead and _pure(stmt.value):
             removed += 1
             continue
         kept.append(stmt)
@@ -279,8 +277,8 @@ def _live_statement(stmt, live, dead):
         return ir.names_in(stmt)
     if isinstance(stmt, gast.AugAssign):
         return live | ir.names_in(stmt) | ir.names_in(stmt.target, gast.Store)
-    if isinstance(stmt, gast.Delete):
-        return live - ir.names_in(stmt, gast.Del)
+    if isinstance(stmt, gast.Delete):  # needs the name bound: a use, for what precedes it
+        return live | ir.names_in(stmt, gast.Del)
     if isinstance(stmt, gast.If):
         return (ir.names_in(stmt.test) | _live_before(stmt.body, live, dead)
                 | _live_before(stmt.orelse, live, dead))

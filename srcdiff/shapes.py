@@ -504,35 +504,46 @@ def dotted(node):
 
 
 def stack_names(func):
-    """Names of lists the function uses as stacks: `s = []`, `s.append(v)`, `s.pop()` and
-    nothing else (a stack read any other way, say aliased, is not modelled)."""
-    out, methods = set(), set()
+    """Names of lists the function uses as stacks: `s = []`, `s.append(v)`, `s.pop()`, and
+    handed between a forward and a backward function in the list of saved values (returned
+    in a list, unpacked from one, deleted); a stack read any other way is not modelled."""
+    out, allowed = set(), set()
     for node in gast.walk(func):
         if isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
                 node.attr in ("append", "pop"):
             out.add(node.value.id)
-            methods.add(id(node.value))
-    for node in gast.walk(func):
-        if isinstance(node, gast.Assign) and isinstance(node.value, gast.List) and \
+            allowed.add(id(node.value))
+        elif isinstance(node, gast.Assign) and isinstance(node.value, gast.List) and \
                 not node.value.elts:
-            methods.update(id(t) for t in node.targets)
+            allowed.update(id(t) for t in node.targets)
+        elif isinstance(node, gast.Assign) and isinstance(node.targets[0], (gast.Tuple,
+                                                                          gast.List)):
+            allowed.update(id(t) for t in node.targets[0].elts)
+        elif isinstance(node, gast.Return) and node.value is not None:
+            saved = node.value.elts[-1] if isinstance(node.value, gast.Tuple) else None
+            if isinstance(saved, gast.List):
+                allowed.update(id(e) for e in saved.elts)
+        elif isinstance(node, gast.Delete):
+            allowed.update(id(t) for t in node.targets)
     for node in gast.walk(func):
-        if isinstance(node, gast.Name) and node.id in out and id(node) not in methods:
+        if isinstance(node, gast.Name) and node.id in out and id(node) not in allowed:
             raise Unsupported(f"list {node.id} is used as a stack and otherwise")
     return out
 
 
 class Interpreter:
     """Runs a gast function abstractly. `seen[id(node)]` is the join of the abstract values of
-    each call's and binary operation's operands over every time it was evaluated: the facts a
-    rewrite of that node may rely on. `opaque` names are globals whose value may change
-    between calls (never looked into)."""
+    each call's and binary operation's operands (and each if's test) over every time it was
+    evaluated: the facts a rewrite of that node may rely on. `opaque` names are globals whose value may change
+    between calls (never looked into); `callees(name, args)` gives the abstract result of a
+    call to one of the emitted module's own functions, or UNKNOWN."""
 
-    def __init__(self, func, opaque=()):
+    def __init__(self, func, opaque=(), callees=None):
         import operator
         self.operator = operator
         self.func = func
         self.opaque = set(opaque)
+        self.callees = callees  # name -> what calling it returns, given abstract arguments
         self.stacks = stack_names(func)
         self.seen = {}
         self.bound = {}  # name -> join of every value bound to it
@@ -577,6 +588,7 @@ class Interpreter:
             return env
         if isinstance(stmt, gast.If):
             test = self.expr(stmt.test, env)
+            self.record(stmt, [test])
             if isinstance(test, Const):
                 return self.block(stmt.body if test.value else stmt.orelse, env)
             a = self.block(stmt.body, dict(env))
@@ -718,6 +730,7 @@ class Interpreter:
             return result
         if isinstance(node, gast.IfExp):
             test = self.expr(node.test, env)
+            self.record(node, [test])
             if isinstance(test, Const):
                 return self.expr(node.body if test.value else node.orelse, env)
             return join(self.expr(node.body, env), self.expr(node.orelse, env))
@@ -762,6 +775,11 @@ class Interpreter:
             return UNKNOWN  # *args or **kwargs at the call
         path = dotted(node.func)
         self.record(node, args + [kwargs[k] for k in sorted(kwargs)])
+        if path is not None and len(path) == 1 and path[0] not in env and \
+                self.callees is not None and not kwargs:
+            result = self.callees(path[0], args)
+            if result is not None:
+                return result
         if path is not None and path[0] not in env and path[0] not in self.opaque:
             if path[0] in self.modules or len(path) == 1:
                 return evaluate_call(path, args, kwargs)

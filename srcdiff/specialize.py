@@ -23,9 +23,10 @@ import gast
 import numpy as np
 
 from . import cache, ir
-from .optimize import eliminate_dead_code, eliminate_dead_stacks, propagate_copies
-from .shapes import (UNKNOWN, Const, Interpreter, ShapeOf, Typed, Unsupported, describe,
-                     dotted, widen)
+from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_copies,
+                       release_early)
+from .shapes import (BOTTOM, UNKNOWN, Const, Interpreter, ShapeOf, Typed, Unsupported,
+                     describe, dotted, widen)
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
 MAX_VARIANTS = 8  # signatures per derivative; beyond, calls run the generic code
@@ -229,6 +230,11 @@ class _Rewriter(gast.NodeTransformer):
         node = self.generic_visit(node)
         if record is None:
             return node
+        if isinstance(node, (gast.If, gast.IfExp)):  # a test that is the same every time
+            test = record[1][0]
+            if not isinstance(test, Const):
+                return node
+            return node.body if test.value else node.orelse
         rule = _rewrite_call if isinstance(node, gast.Call) else \
             _rewrite_binop if isinstance(node, gast.BinOp) else None
         replacement = rule(node, record[1]) if rule is not None else None
@@ -245,24 +251,119 @@ def _function(source, name):
     raise Unsupported(f"no function {name} in the emitted source")
 
 
-def rewrite(func, arguments, opaque=()):
-    """Specialise gast FunctionDef `func` (in place) for `arguments` (abstract values, one per
-    parameter); returns the interpreter, whose `returned` is the abstract return value."""
-    interpreter = Interpreter(func, opaque).run(arguments)
+def rewrite(func, arguments, emitted, session):
+    """Specialise gast FunctionDef `func` of `emitted`'s module (in place) for `arguments`
+    (abstract values, one per parameter), its calls to callees included; returns the
+    interpreter, whose `returned` is the abstract return value."""
+    opaque, callees = _opaque(emitted), Callees(emitted, session.memo)
+    interpreter = Interpreter(func, opaque, callees).run(arguments)
     _Rewriter(interpreter.seen).visit(func)
     while eliminate_dead_stacks(func):
         pass
     eliminate_dead_code(func)
     propagate_copies(func)
-    if _keep_scalars_unspread(func, arguments, opaque):
+    if _keep_scalars_unspread(func, arguments, opaque, callees):
         propagate_copies(func)
+    session.redirect(interpreter.seen, emitted)
     return interpreter
+
+
+class Session:
+    """The building of one variant: what the callees return (memo, see Callees) and the
+    specialised copies of them its code calls (`sources`, in the order they were made)."""
+
+    def __init__(self):
+        self.memo, self.sources = {}, []
+
+    def redirect(self, seen, emitted):
+        """Point each call to one of `emitted`'s callee functions at a copy of that function
+        specialised for the call's arguments (kept, for other variants, on the callee)."""
+        owners = {name: callee for callee in emitted.callees for name in callee.meta["names"]}
+        for node, values in list(seen.values()):
+            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                    node.func.id in owners and not node.keywords:
+                clone = self.clone(owners[node.func.id], node.func.id, values)
+                if clone is not None:
+                    node.func.id = clone.__name__
+                    emitted.scope[clone.__name__] = clone
+
+    def clone(self, callee, name, values):
+        if all(v is UNKNOWN for v in values):
+            return None
+        clones = callee.__dict__.setdefault("clones", {})
+        key = (name, tuple(values))
+        try:
+            found = clones.get(key)
+        except TypeError:  # an unhashable constant among the arguments (a slice)
+            return None
+        if found is not None:
+            return found
+        func = copy.deepcopy(_parsed(callee)[name])
+        func.name = f"{name}_s{sum(k[0] == name for k in clones) + 1}"
+        defaults = callee.functions[name].__defaults__
+        backward = name == callee.meta["names"][-1] != callee.meta["names"][0]
+        if backward:  # its dels are placed anew once the rewrites changed what is read where
+            func.body = [stmt for stmt in func.body if not isinstance(stmt, gast.Delete)]
+        try:
+            rewrite(func, _with_defaults(list(values), defaults, len(func.args.args)), callee,
+                    self)
+        except Unsupported:
+            return None
+        if backward:
+            release_early(func)
+        function = compile_function(func, callee.scope, defaults, func.name)
+        clones[key] = function
+        self.sources.append(function.source)
+        return function
+
+
+class Callees:
+    """What the functions of an emitted module's callees return (fwd_g, bwd_g, jvp_g), found
+    by running each abstractly on the arguments of the call; `memo` keeps every result
+    for the arguments it was found for, across the whole tree of callees."""
+
+    def __init__(self, emitted, memo):
+        self.memo = memo
+        self.owners = {name: callee for callee in emitted.callees
+                       for name in callee.meta["names"]}
+
+    def __call__(self, name, args):
+        callee = self.owners.get(name)
+        if callee is None:
+            return None
+        key = (id(callee), name, tuple(args))
+        try:
+            if key in self.memo:
+                return self.memo[key]
+        except TypeError:  # an unhashable constant among the arguments (a slice)
+            key = None
+        result = UNKNOWN
+        try:
+            func = _parsed(callee)[name]
+            params = _with_defaults(list(args), callee.functions[name].__defaults__,
+                                    len(func.args.args))
+            returned = Interpreter(func, _opaque(callee), Callees(callee, self.memo)).run(
+                params).returned
+            result = UNKNOWN if returned is BOTTOM else returned
+        except Unsupported:
+            pass
+        if key is not None:
+            self.memo[key] = result
+        return result
+
+
+def _parsed(emitted):
+    """The emitted module's functions as gast trees, parsed once (and only ever read)."""
+    if getattr(emitted, "parsed", None) is None:
+        emitted.parsed = {f.name: f for f in gast.parse(emitted.source).body
+                          if isinstance(f, gast.FunctionDef)}
+    return emitted.parsed
 
 
 _ELEMENTWISE_OPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.USub, gast.UAdd)
 
 
-def _keep_scalars_unspread(func, arguments, opaque):
+def _keep_scalars_unspread(func, arguments, opaque, callees):
     """`v = np.broadcast_to(s, shape)` (the adjoint of a sum or mean) becomes `v = s` when v
     is read only through elementwise arithmetic and every other value keeps its type, shape
     and dtype with the scalar in its place (so also its elements): no array of copies of one
@@ -281,9 +382,9 @@ def _keep_scalars_unspread(func, arguments, opaque):
         if not reads or not all(_elementwise_use(n, parents) for n in reads):
             continue
         if before is None:
-            before = Interpreter(func, opaque).run(arguments)
+            before = Interpreter(func, opaque, callees).run(arguments)
         spread, stmt.value = stmt.value, stmt.value.args[0]
-        after = Interpreter(func, opaque).run(arguments)
+        after = Interpreter(func, opaque, callees).run(arguments)
         if after.returned == before.returned and all(
                 after.bound.get(k) == v for k, v in before.bound.items() if k != name):
             before, changed = after, True
@@ -321,14 +422,13 @@ def compile_function(func, scope, defaults, label):
     return function
 
 
-def arguments_of(args, defaults, count):
-    """Abstract values of the parameters: the arguments given, then the defaults."""
-    values = [describe(a) for a in args]
+def _with_defaults(values, defaults, count):
+    """Abstract values of all `count` parameters: those given, then the defaults'."""
     missing = count - len(values)
     if missing > 0:
         if not defaults or missing > len(defaults):
             raise Unsupported("missing arguments")
-        values += [describe(d) for d in defaults[len(defaults) - missing:]]
+        values = values + [describe(d) for d in defaults[len(defaults) - missing:]]
     return values
 
 
@@ -337,8 +437,11 @@ def reverse_variant(emitted, args):
     gives up); its `reference` is the generic function."""
     func = _function(emitted.source, emitted.meta["names"][0])
     defaults = emitted.function.__defaults__
-    rewrite(func, arguments_of(args, defaults, len(func.args.args)), _opaque(emitted))
+    session = Session()
+    rewrite(func, _with_defaults([describe(a) for a in args], defaults, len(func.args.args)),
+            emitted, session)
     function = compile_function(func, emitted.scope, defaults, f"{func.name} specialised")
+    function.source = "\n\n".join([function.source] + session.sources)
     function.reference = emitted.function
     return function
 
@@ -360,8 +463,9 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     func.name = name
     generic = copy.deepcopy(func)
     defaults = jvp_emitted.function.__defaults__
-    returned = rewrite(func, arguments_of(args, defaults, len(func.args.args)),
-                       _opaque(jvp_emitted)).returned
+    session = Session()
+    returned = rewrite(func, _with_defaults([describe(a) for a in args], defaults,
+                                            len(func.args.args)), jvp_emitted, session).returned
     out = widen(returned.items[1]) if hasattr(returned, "items") else UNKNOWN
     if not (isinstance(out, Typed) and out.shape == ()):
         return None
@@ -369,6 +473,7 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
         for f in (func, generic):
             f.body[-1].value = f.body[-1].value.elts[0]
     function = compile_function(func, jvp_emitted.scope, defaults, f"{name} (forward mode)")
+    function.source = "\n\n".join([function.source] + session.sources)
     function.reference = compile_function(generic, jvp_emitted.scope, defaults, name)
     return function
 

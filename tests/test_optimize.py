@@ -158,3 +158,20 @@ def test_dead_stacks_go_and_read_ones_stay():
         """
     out = _pass_on(eliminate_dead_stacks, source)
     assert "_stack_s" not in out and "_stack_h.pop()" in out and "s = x * i" in out
+
+
+def test_a_value_overwritten_on_every_path_before_it_is_read_is_dropped():
+    from srcdiff.optimize import eliminate_dead_code
+
+    out = _pass_on(eliminate_dead_code, """
+        def f(x, flag):
+            a = None
+            b = None
+            if flag:
+                a = x + 1
+                b = x * 2
+            else:
+                a = x - 1
+            return a, b
+        """)
+    assert "a = None" not in out and "b = None" in out

@@ -231,3 +231,33 @@ def test_joins():
     assert shapes.join(shapes.Const(0.0), shapes.describe(1.5)) == shapes.describe(1.5)
     assert shapes.join(shapes.Const(1), shapes.Const(2)).type is int
     assert shapes.join(shapes.BOTTOM, f32) == f32
+
+
+def dense(w, b, x):
+    return np.tanh(x @ w + b)
+
+
+def layered(params, x, scaled):
+    h = dense(params["w1"], params["b1"], x)
+    if scaled:
+        h = h * 0.5
+    return np.mean((h @ params["w2"]) ** 2)
+
+
+def test_callees_get_copies_specialised_for_their_arguments(rng, unchecked):
+    params = {"w1": rng.normal(size=(3, 4)), "b1": rng.normal(size=4),
+              "w2": rng.normal(size=(4, 2))}
+    x = rng.normal(size=(5, 3))
+    df = nf.grad(layered)
+    source = df.source_for(params, x, True)
+    assert "fwd_dense_w_b_s1(" in source and "bwd_dense_w_b_s1(" in source
+    dense_code = source[source.index("def fwd_dense_w_b_s1"):]
+    assert "runtime." not in dense_code  # h is known (5, 4) in the caller
+    assert "bb = b_t1.sum(axis=0)" in dense_code
+    assert "if " not in source  # scaled is the constant True in this variant
+    generic = df._call(params, x, True)
+    for key in params:
+        np.testing.assert_array_equal(df(params, x, True)[key], generic[key])
+    expected = numerical_grad(lambda w1: layered(dict(params, w1=w1), x, False),
+                              (params["w1"],), 0)
+    np.testing.assert_allclose(df(params, x, False)["w1"], expected, rtol=1e-6, atol=1e-9)
