@@ -175,8 +175,8 @@ def fwd_conv2d_x_w(x, w, stride=1, padding=0):
 def bwd_conv2d_x_w(b_t1, saved):
     _cond0, _stack_x, k, padding, stride, w, windows, x = saved
     saved.clear()
-    bwindows = runtime.einsum_grad(b_t1, 'nchwkl,ockl->nohw', (windows, w), 0)
     bw = runtime.einsum_grad(b_t1, 'nchwkl,ockl->nohw', (windows, w), 1)
+    bwindows = runtime.einsum_grad(b_t1, 'nchwkl,ockl->nohw', (windows, w), 0)
     del w, windows
     bx = runtime.unwindow(bwindows, x, (k, k), axis=(2, 3), step=stride)
     del bwindows, k, stride

@@ -403,8 +403,11 @@ class Reverse:
                 continue
             if rule.index is None:
                 elements = [(None, value)]
-            else:
-                elements = list(enumerate(value.elts))
+            else:  # last operand first: an einsum's weights come last, their adjoint is
+                # small, and while it is computed (copying the other operand's windows once
+                # more) the large adjoint of those windows is not yet held. ResNet-20's
+                # backward then reuses its memory instead of faulting in 40 MB per layer.
+                elements = list(enumerate(value.elts))[::-1]
             for element, atom in elements:
                 if not (isinstance(atom, gast.Name) and atom.id in self.fn.active):
                     continue
