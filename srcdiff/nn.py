@@ -4,6 +4,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from . import runtime  # noqa: F401  (strided_windows's templates name it)
+from .shapes import SHAPE_SAFE
 from .template import adjoint, tangent
 
 
@@ -26,6 +27,9 @@ def strided_windows_adjoint(bz, z, x, size, stride):
 @tangent(strided_windows)
 def strided_windows_tangent(dz, z, x, size, stride):
     dz = strided_windows(dx, size, stride)
+
+
+SHAPE_SAFE.add(strided_windows)  # a view: its shape follows from x's, size and stride
 
 
 def conv2d(x, w, stride=1, padding=0):

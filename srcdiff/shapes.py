@@ -296,6 +296,11 @@ def _read_only(value):
 
 # --- which functions may be evaluated on stand-ins --------------------------------------------
 
+# functions of srcdiff's own, outside numpy and the runtime, that are shape-safe too
+# (nn.strided_windows adds itself): called through a global that emitted code never
+# re-reads, they are evaluated on stand-ins like numpy's
+SHAPE_SAFE = set()
+
 _NUMPY_SHAPE_SAFE = {
     "sum", "mean", "var", "std", "max", "min", "amax", "amin", "prod", "cumsum", "cumprod",
     "any", "all", "argmax", "argmin", "dot", "tensordot", "einsum", "outer", "inner",
@@ -535,14 +540,16 @@ class Interpreter:
     """Runs a gast function abstractly. `seen[id(node)]` is the join of the abstract values of
     each call's and binary operation's operands (and each if's test) over every time it was
     evaluated: the facts a rewrite of that node may rely on. `opaque` names are globals whose value may change
-    between calls (never looked into); `callees(name, args)` gives the abstract result of a
-    call to one of the emitted module's own functions, or UNKNOWN."""
+    between calls (never looked into) but those `fixed` for good to a SHAPE_SAFE function;
+    `callees(name, args)` gives the abstract result of a call to one of the emitted module's
+    own functions, or UNKNOWN."""
 
-    def __init__(self, func, opaque=(), callees=None):
+    def __init__(self, func, opaque=(), callees=None, fixed=None):
         import operator
         self.operator = operator
         self.func = func
         self.opaque = set(opaque)
+        self.fixed = fixed or {}  # opaque names bound for good to a SHAPE_SAFE function
         self.callees = callees  # name -> what calling it returns, given abstract arguments
         self.stacks = stack_names(func)
         self.seen = {}
@@ -780,6 +787,9 @@ class Interpreter:
             result = self.callees(path[0], args)
             if result is not None:
                 return result
+        if path is not None and len(path) == 1 and path[0] not in env and \
+                self.fixed.get(path[0]) in SHAPE_SAFE:
+            return evaluate(self.fixed[path[0]], args, kwargs)
         if path is not None and path[0] not in env and path[0] not in self.opaque:
             if path[0] in self.modules or len(path) == 1:
                 return evaluate_call(path, args, kwargs)

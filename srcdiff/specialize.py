@@ -256,13 +256,13 @@ def rewrite(func, arguments, emitted, session):
     (abstract values, one per parameter), its calls to callees included; returns the
     interpreter, whose `returned` is the abstract return value."""
     opaque, callees = _opaque(emitted), Callees(emitted, session.memo)
-    interpreter = Interpreter(func, opaque, callees).run(arguments)
+    interpreter = Interpreter(func, opaque, callees, _fixed(emitted)).run(arguments)
     _Rewriter(interpreter.seen).visit(func)
     while eliminate_dead_stacks(func):
         pass
     eliminate_dead_code(func)
     propagate_copies(func)
-    if _keep_scalars_unspread(func, arguments, opaque, callees):
+    if _keep_scalars_unspread(func, arguments, emitted, callees):
         propagate_copies(func)
     session.redirect(interpreter.seen, emitted)
     return interpreter
@@ -342,8 +342,8 @@ class Callees:
             func = _parsed(callee)[name]
             params = _with_defaults(list(args), callee.functions[name].__defaults__,
                                     len(func.args.args))
-            returned = Interpreter(func, _opaque(callee), Callees(callee, self.memo)).run(
-                params).returned
+            returned = Interpreter(func, _opaque(callee), Callees(callee, self.memo),
+                                   _fixed(callee)).run(params).returned
             result = UNKNOWN if returned is BOTTOM else returned
         except Unsupported:
             pass
@@ -363,7 +363,7 @@ def _parsed(emitted):
 _ELEMENTWISE_OPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.USub, gast.UAdd)
 
 
-def _keep_scalars_unspread(func, arguments, opaque, callees):
+def _keep_scalars_unspread(func, arguments, emitted, callees):
     """`v = np.broadcast_to(s, shape)` (the adjoint of a sum or mean) becomes `v = s` when v
     is read only through elementwise arithmetic and every other value keeps its type, shape
     and dtype with the scalar in its place (so also its elements): no array of copies of one
@@ -382,9 +382,10 @@ def _keep_scalars_unspread(func, arguments, opaque, callees):
         if not reads or not all(_elementwise_use(n, parents) for n in reads):
             continue
         if before is None:
-            before = Interpreter(func, opaque, callees).run(arguments)
+            before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(
+                arguments)
         spread, stmt.value = stmt.value, stmt.value.args[0]
-        after = Interpreter(func, opaque, callees).run(arguments)
+        after = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
         if after.returned == before.returned and all(
                 after.bound.get(k) == v for k, v in before.bound.items() if k != name):
             before, changed = after, True
@@ -476,6 +477,12 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     function.source = "\n\n".join([function.source] + session.sources)
     function.reference = compile_function(generic, jvp_emitted.scope, defaults, name)
     return function
+
+
+def _fixed(emitted):
+    """The emitted module's globals that it never re-reads (not live): what templates use."""
+    live = {name for name, _ in emitted.live}
+    return {name: value for name, value in emitted.scope.items() if name not in live}
 
 
 def _opaque(emitted):
