@@ -251,10 +251,11 @@ def _abstract(value):
 
 def _constant(value):
     """The abstract value of an exactly known result."""
-    if type(value) in _CONSTANTS or (type(value) is tuple and all(
-            type(v) in _CONSTANTS for v in value)):
-        return Const(value)
-    return _abstract(value)
+    return Const(value) if _is_constant(value) else _abstract(value)
+
+
+def _is_constant(value):
+    return type(value) in _CONSTANTS or type(value) is tuple and all(map(_is_constant, value))
 
 
 def evaluate(fn, args, kwargs, index_args=(), fresh=False):
@@ -320,6 +321,18 @@ _RUNTIME_SHAPE_SAFE = {
     "prod_grad", "norm_grad", "as_grad", "zeros_like", "grad_seed", "shape_of", "count",
     "check_unpack", "pad_tangent", "prod_grad_tangent", "norm_grad_tangent",
 }
+# functions whose result is always an array of their own (the others may return a view of
+# an argument, or the argument itself, and so are taken as read-only when one is)
+_FRESH = {
+    "np": {"sum", "mean", "var", "std", "max", "min", "amax", "amin", "prod", "cumsum",
+           "cumprod", "dot", "tensordot", "outer", "inner", "concatenate", "stack", "hstack",
+           "vstack", "pad", "copy", "zeros_like", "ones_like", "empty_like", "full_like",
+           "zeros", "ones", "empty", "full", "clip", "take_along_axis", "eye", "identity",
+           "arange", "linspace"},
+    "runtime": {"unwindow", "getitem_grad", "add_at", "set_at", "zero_at", "matmul_grad",
+                "outer_grad", "prod_grad", "norm_grad", "var_grad", "extremum_grad",
+                "winner_share", "pad_tangent", "split_grad"},
+}
 # argument positions where an unknown int is an index (its value cannot change a shape)
 _RUNTIME_INDEX_ARGS = {"getitem_grad": (2,), "add_at": (1,), "set_at": (1,), "zero_at": (1,)}
 _ARRAY_METHODS = {
@@ -357,10 +370,10 @@ def evaluate_call(path, args, kwargs):
             index_args = ()
         else:
             return UNKNOWN
-        return evaluate(fn, args, kwargs, index_args)
+        return evaluate(fn, args, kwargs, index_args, ".".join(rest) in _FRESH["np"])
     if root == "runtime" and len(rest) == 1 and rest[0] in _RUNTIME_SHAPE_SAFE:
         return evaluate(getattr(runtime, rest[0]), args, kwargs,
-                        _RUNTIME_INDEX_ARGS.get(rest[0], ()))
+                        _RUNTIME_INDEX_ARGS.get(rest[0], ()), rest[0] in _FRESH["runtime"])
     if not rest and root in _BUILTINS:
         return _builtin(root, args, kwargs)
     return UNKNOWN

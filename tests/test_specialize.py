@@ -2,12 +2,14 @@
 for its arguments' types and shapes. The whole suite runs in check mode (conftest.py), where
 each call's result is compared with the generic code's; these tests pin down what is
 rewritten, what is not, and what the variants return."""
+import re
+
 import numpy as np
 import pytest
 
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
-from srcdiff import shapes, specialize
+from srcdiff import nn, shapes, specialize
 
 
 @pytest.fixture
@@ -250,8 +252,8 @@ def test_callees_get_copies_specialised_for_their_arguments(rng, unchecked):
     x = rng.normal(size=(5, 3))
     df = nf.grad(layered)
     source = df.source_for(params, x, True)
-    assert "fwd_dense_w_b_s1(" in source and "bwd_dense_w_b_s1(" in source
-    dense_code = source[source.index("def fwd_dense_w_b_s1"):]
+    assert re.search(r"fwd_dense_w_b_s\d+\(", source) and "bwd_dense_w_b_s" in source
+    dense_code = source[source.index("def fwd_dense_w_b_s"):]
     assert "runtime." not in dense_code  # h is known (5, 4) in the caller
     assert "bb = b_t1.sum(axis=0)" in dense_code
     assert "if " not in source  # scaled is the constant True in this variant
@@ -261,3 +263,18 @@ def test_callees_get_copies_specialised_for_their_arguments(rng, unchecked):
     expected = numerical_grad(lambda w1: layered(dict(params, w1=w1), x, False),
                               (params["w1"],), 0)
     np.testing.assert_allclose(df(params, x, False)["w1"], expected, rtol=1e-6, atol=1e-9)
+
+
+def conv_relu(x, w):
+    return np.sum(nn.relu(nn.conv2d(x, w, 1, 1)) ** 2)
+
+
+def test_shapes_are_followed_through_a_conv_layer(rng, unchecked):
+    x, w = rng.normal(size=(2, 3, 6, 6)), rng.normal(size=(4, 3, 3, 3))
+    df = nf.grad(conv_relu, wrt=(0, 1))
+    source = df.source_for(x, w)
+    assert re.search(r"fwd_relu_x_s\d+\(", source) and "bx = b_t1 * _t0" in source
+    assert "runtime.unbroadcast" not in source and "runtime.grad_seed" not in source
+    gx, gw = df(x, w)
+    assert gx.flags.writeable and gw.flags.writeable
+    check_grad(conv_relu, x, w)
