@@ -37,3 +37,16 @@ def test_readme_states_the_demo_accuracy():
     stated = float(re.search(r"\*\*([\d.]+)% held-out test", README).group(1))
     history = train(load_digits(), depth=8, width=16, epochs=4, stream=io.StringIO())[2]
     assert round(100 * history[-1][2], 1) == stated
+
+
+def test_specialised_rnn_is_what_a_call_runs():
+    import sys
+
+    shown = re.search(r"is what runs:\n\n```python\n(def drnn\(.*?)```", README, re.S).group(1)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+    import regen_examples
+
+    rnn = regen_examples.load("rnn")
+    args = rnn.example(np.random.default_rng(0))
+    assert [np.shape(a) for a in args] == [(4, 4), (4,), (4,), (10, 4)]
+    assert nf.grad(rnn.rnn, wrt=(0, 1)).source_for(*args) == shown
