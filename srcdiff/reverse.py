@@ -474,7 +474,7 @@ class Reverse:
             expr = gast.BinOp(left=ir.name(b), op=gast.Add(), right=expr)
             live.add(var)
             stmt = ir.assign(b, expr)
-            stmt.accumulation = True  # optimize.accumulate_in_place may turn it into +=
+            stmt.accumulation = True  # passes/in_place.py may turn it into +=
             return stmt
         live.add(var)
         return ir.assign(b, expr)
@@ -482,7 +482,7 @@ class Reverse:
     def _zeros_like(self, var, from_adjoint):
         source = self.bname(var) if from_adjoint else var
         stmt = ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source)))
-        stmt.fresh = True  # a new buffer: optimize.accumulate_in_place may add into it
+        stmt.fresh = True  # a new buffer: passes/in_place.py may add into it
         return stmt
 
     def reverse_if(self, stmt, live):

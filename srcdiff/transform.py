@@ -10,8 +10,7 @@ from . import cache, codegen
 from .anf import Normalizer
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
-from .optimize import (accumulate_in_place, eliminate_dead_code, propagate_copies,
-                       release_early)
+from .optimize import optimize
 from .parse import ParsedFunction, check_function
 from .reverse import Reverse
 from .template import registry_token, template_globals
@@ -24,10 +23,13 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 def implementation_digest():
     """A digest of srcdiff's own source, so that editing srcdiff invalidates cached output."""
     parts = []
-    for name in sorted(os.listdir(_PACKAGE)):
-        if name.endswith(".py"):
-            with open(os.path.join(_PACKAGE, name), "rb") as f:
-                parts.append(name + f.read().decode("utf-8", "replace"))
+    for folder, _, files in sorted(os.walk(_PACKAGE)):
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                with open(path, "rb") as f:
+                    parts.append(os.path.relpath(path, _PACKAGE) +
+                                 f.read().decode("utf-8", "replace"))
     return cache.digest(*parts)
 
 
@@ -268,12 +270,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
                         has_aux=has_aux, outputs=outputs,
                         func_name=func_names if mode == "split" else func_names[0]).build()
     if optimized:
-        for func in funcs:
-            eliminate_dead_code(func)
-            propagate_copies(func)
-            accumulate_in_place(func)
-        if mode == "split":  # a backward function frees each saved value after its last use
-            release_early(funcs[1])
+        optimize(funcs, mode)
     what = {"grad": "Gradient", "vjp": "Vector-Jacobian product",
             "split": "Forward and backward sweeps", "jvp": "Jacobian-vector product"}[mode]
     doc = (f"{what} of {fn.__module__}.{fn.__qualname__} with respect to "

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -192,3 +193,23 @@ def test_concurrent_threads(tmp_path, monkeypatch):
     assert not errors and len(results) == 8
     for r in results:
         np.testing.assert_allclose(r, np.cos(2 * np.linspace(0, 1, 5)))
+
+
+def test_editing_any_module_of_srcdiff_changes_the_key(tmp_path, monkeypatch):
+    import shutil
+
+    from srcdiff import transform
+
+    copy = tmp_path / "srcdiff"
+    shutil.copytree(Path(transform.__file__).parent, copy,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(transform, "_PACKAGE", str(copy))
+    transform.implementation_digest.cache_clear()
+    try:
+        before = transform.implementation_digest()
+        with open(copy / "passes" / "copies.py", "a") as f:
+            f.write("\n# an edit\n")
+        transform.implementation_digest.cache_clear()
+        assert transform.implementation_digest() != before
+    finally:
+        transform.implementation_digest.cache_clear()

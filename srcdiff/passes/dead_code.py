@@ -1,0 +1,97 @@
+"""Dead code: assignments whose value nothing reads, and stacks whose values nothing pops
+for reading."""
+import gast
+
+from .liveness import live_before, pure
+
+
+def eliminate_dead_code(func):
+    """Drop assignments to plain names whose value nothing reads before the name is assigned
+    again (forward values the adjoint does not need, adjoints nobody consumes, a placeholder
+    that every path overwrites), until none is left."""
+    while True:
+        dead = set()
+        live_before(func.body, set(), dead)
+        if not _sweep(func.body, dead):
+            return func
+
+
+def _sweep(body, dead):
+    removed = 0
+    kept = []
+    for stmt in body:
+        for field in ("body", "orelse"):
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                removed += _sweep(getattr(stmt, field), dead)
+                if field == "body" and not stmt.body:
+                    stmt.body.append(gast.Pass())
+        if id(stmt) in dead and pure(stmt.value):
+            removed += 1
+            continue
+        kept.append(stmt)
+    body[:] = kept
+    return removed
+
+
+def eliminate_dead_stacks(func):
+    """Drop a stack (`s = []`, `s.append(v)`, `t = s.pop()` and no other use) when no value
+    popped from it is read before being overwritten: after shape specialisation, say, a stack
+    of shapes that nothing asks for any more. Returns how many stacks went."""
+    dead = set()
+    live_before(func.body, set(), dead)
+    uses = {}
+    for node in gast.walk(func):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            for stmt in block if isinstance(block, list) else ():
+                stack, removable = _stack_use(stmt, dead)
+                if stack is not None:
+                    uses.setdefault(stack, []).append((stmt, removable))
+    mentioned = {}
+    for node in gast.walk(func):
+        if isinstance(node, gast.Name):
+            mentioned[node.id] = mentioned.get(node.id, 0) + 1
+    doomed = set()
+    for stack, statements in uses.items():
+        if all(removable for _, removable in statements) and \
+                mentioned.get(stack) == len(statements):
+            doomed.update(id(stmt) for stmt, _ in statements)
+    if doomed:
+        _drop(func, doomed)
+    return len(doomed)
+
+
+def _stack_use(stmt, dead):
+    """(stack name, whether the statement may go) for `s = []`, `s.append(v)` and
+    `t = s.pop()`; (None, False) for any other statement."""
+    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and \
+            isinstance(stmt.targets[0], gast.Name):
+        value = stmt.value
+        if isinstance(value, gast.List) and not value.elts:
+            return stmt.targets[0].id, True
+        method = _method_call(value, "pop")
+        if method is not None and not value.args:
+            return method, id(stmt) in dead
+    if isinstance(stmt, gast.Expr):
+        method = _method_call(stmt.value, "append")
+        if method is not None and len(stmt.value.args) == 1:
+            return method, pure(stmt.value.args[0])
+    return None, False
+
+
+def _method_call(node, method):
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+            node.func.attr == method and isinstance(node.func.value, gast.Name):
+        return node.func.value.id
+    return None
+
+
+def _drop(node, doomed):
+    for field in ("body", "orelse"):
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            block[:] = [s for s in block if id(s) not in doomed]
+            for stmt in block:
+                _drop(stmt, doomed)
+            if field == "body" and not block and not isinstance(node, gast.FunctionDef):
+                block.append(gast.Pass())

@@ -1,0 +1,61 @@
+"""Which names are read later (liveness), and which expressions may be dropped (purity):
+the analyses the dead-code passes share."""
+import gast
+
+from .. import ir
+
+_PURE_ROOTS = {"np", "runtime", "len", "range", "float", "int", "list", "min", "max", "reversed"}
+
+
+def pure(node):
+    """True when evaluating `node` has no side effect, so an unused result may be dropped."""
+    for n in gast.walk(node):
+        if isinstance(n, gast.Call):
+            root = n.func
+            while isinstance(root, gast.Attribute):
+                root = root.value
+            if not (isinstance(root, gast.Name) and root.id in _PURE_ROOTS):
+                return False
+        elif isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await, gast.NamedExpr)):
+            return False
+    return True
+
+
+def live_before(body, live_after, dead):
+    """The names live at the start of `body` given those live after it; adds to `dead` the
+    ids of assignments to plain names that nothing reads afterwards (None: just compute)."""
+    live = set(live_after)
+    for stmt in reversed(body):
+        live = live_statement(stmt, live, dead)
+    return live
+
+
+def live_statement(stmt, live, dead):
+    if isinstance(stmt, gast.Assign):
+        plain = [t.id for t in stmt.targets if isinstance(t, gast.Name)]
+        if dead is not None and len(plain) == len(stmt.targets) and not set(plain) & live:
+            dead.add(id(stmt))
+        stored = set().union(*(ir.names_in(t, gast.Store) for t in stmt.targets))
+        return (live - stored) | ir.names_in(stmt)
+    if isinstance(stmt, gast.Return):
+        return ir.names_in(stmt)
+    if isinstance(stmt, gast.AugAssign):
+        return live | ir.names_in(stmt) | ir.names_in(stmt.target, gast.Store)
+    if isinstance(stmt, gast.Delete):  # needs the name bound: a use, for what precedes it
+        return live | ir.names_in(stmt, gast.Del)
+    if isinstance(stmt, gast.If):
+        return (ir.names_in(stmt.test) | live_before(stmt.body, live, dead)
+                | live_before(stmt.orelse, live, dead))
+    if isinstance(stmt, (gast.For, gast.While)):
+        header = stmt.iter if isinstance(stmt, gast.For) else stmt.test
+        target = ir.names_in(stmt.target, gast.Store) if isinstance(stmt, gast.For) else set()
+        head = set(live)  # live where each iteration starts (and where the loop exits)
+        while True:
+            body_in = live_before(stmt.body, head, None) - target
+            grown = head | body_in | ir.names_in(header)
+            if grown == head:
+                break
+            head = grown
+        live_before(stmt.body, head, dead)
+        return head | live_before(stmt.orelse, live, dead)
+    return live | ir.names_in(stmt)
