@@ -3,6 +3,7 @@ import inspect
 import linecache
 import os
 import sys
+import warnings
 
 import numpy as np
 
@@ -68,8 +69,9 @@ class Derivative:
         return self._emitted.full_source()
 
     def source_for(self, *args):
-        """The code a call with these arguments runs: the emitted source specialised to their
-        types and shapes (specialize.py), or `.source` when it runs the generic code."""
+        """The code a call with these arguments runs (making the call, once): the emitted
+        source specialised to their types and shapes (specialize.py), or `.source` when it
+        runs the generic code."""
         self(*args)
         variant = self._variants.get(tuple(map(key, self._arguments(args)[0])))
         function = variant[0] if variant is not None else self._call
@@ -142,24 +144,33 @@ class Derivative:
         """The code to run for arguments of this signature: the emitted code specialised to
         their shapes (specialize.py), or the generic emitted code."""
         variant = (self._call, self._emitted)
-        if specialize.settings["specialize"] and self._options.get("optimized", True) and \
-                len(self._variants) < specialize.MAX_VARIANTS:
+        mode = specialize.settings["specialize"]
+        if not mode or not self._options.get("optimized", True) or \
+                len(self._variants) >= specialize.MAX_VARIANTS:
+            return variant
+        try:
             variant = self._forward_variant(args) or variant
             if variant[0] is self._call:
-                try:
-                    variant = (specialize.reverse_variant(self._emitted, args), self._emitted)
-                except Unsupported:
-                    pass
-            if specialize.settings["specialize"] == "check" and variant[0] is not self._call:
-                variant = (_checked(variant[0]), variant[1])
-            self._variants[signature] = variant
+                variant = (specialize.reverse_variant(self._emitted, args), self._emitted)
+        except Unsupported:
+            pass
+        except Exception as exc:  # noqa: BLE001  (a bug of srcdiff's must not stop the user)
+            if mode == "check":
+                raise
+            warnings.warn(f"srcdiff: could not specialise {self.__name__} for these arguments "
+                          f"({type(exc).__name__}: {exc}); running the generic code",
+                          stacklevel=3)
+        if mode == "check" and variant[0] is not self._call:
+            variant = (_checked(variant[0]), variant[1])
+        self._variants[signature] = variant
         return variant
 
     def _forward_variant(self, args):
         """For the gradient with respect to one Python float: forward mode (one JVP)."""
         options = self._options
         if self._mode != "grad" or len(self.wrt) != 1 or options.get("has_aux") or \
-                type(args[self._positions[0]]) is not float or self._jvp is False:
+                self._positions[0] >= len(args) or type(args[self._positions[0]]) is not float \
+                or self._jvp is False:
             return None
         try:
             if self._jvp is None:
@@ -170,8 +181,6 @@ class Derivative:
                 options.get("preserve_result", False))
         except SrcdiffError:
             self._jvp = False
-            return None
-        except Unsupported:
             return None
         return None if function is None else (function, self._jvp)
 

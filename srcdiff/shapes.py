@@ -209,8 +209,9 @@ def _stand_in(value, index_ok=False):
     if isinstance(value, Const):
         return value.value
     if isinstance(value, Typed):
-        if value.is_array:
-            base = np.ones((), value.dtype)
+        if value.is_array:  # floats 1 (no division by zero), ints 0 (a valid index)
+            base = np.ones((), value.dtype) if value.dtype.kind in "fc" else \
+                np.zeros((), value.dtype)
             return as_strided(base, value.shape, (0,) * len(value.shape),
                               writeable=value.writeable)
         if value.type is float:

@@ -278,3 +278,23 @@ def test_shapes_are_followed_through_a_conv_layer(rng, unchecked):
     gx, gw = df(x, w)
     assert gx.flags.writeable and gw.flags.writeable
     check_grad(conv_relu, x, w)
+
+
+def test_a_failure_to_specialise_falls_back_to_the_generic_code(rng, monkeypatch, unchecked):
+    def broken(*args):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(specialize, "reverse_variant", broken)
+    w, b, x = rng.normal(size=(3, 5)), rng.normal(size=5), rng.normal(size=(7, 3))
+    with pytest.warns(UserWarning, match=r"could not specialise dmlp .*KeyError.*generic code"):
+        g = nf.grad(mlp, wrt=1)(w, b, x)
+    np.testing.assert_allclose(g, numerical_grad(mlp, (w, b, x), 1), rtol=1e-6, atol=1e-8)
+
+
+def test_a_defaulted_float_in_wrt(rng):
+    def scaled(x, s=0.5):
+        return np.sum(np.sin(x * s))
+
+    x = rng.normal(size=3)
+    assert nf.grad(scaled, wrt=1)(x) == pytest.approx(
+        numerical_grad(lambda s: scaled(x, s), (0.5,), 0), rel=1e-6)
