@@ -62,12 +62,40 @@ def show(args):
         derivative = nf.jvp(fn, wrt=wrt, optimized=not args.raw)
     else:
         derivative = nf.grad(fn, wrt=wrt, optimized=not args.raw)
-    source = derivative.source
+    source = derivative.source if args.args is None else \
+        derivative.source_for(*parse_arguments(args.args))
     colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
                                         and os.environ.get("TERM", "dumb") != "dumb"
                                         and "NO_COLOR" not in os.environ)
     sys.stdout.write(highlight(source) if colour else source)
     return 0
+
+
+def parse_arguments(spec):
+    """Arguments standing in for a call's, from words like `float32[32,3,8,8]` (zeros of that
+    dtype and shape), `float` (a Python float), `floats` (a list of them), `3` (an int) or
+    `none`."""
+    import numpy as np
+
+    out = []
+    for word in spec.split():
+        dtype, bracket, dims = word.partition("[")
+        try:
+            if bracket:
+                shape = tuple(int(d) for d in dims.rstrip("]").split(",") if d.strip())
+                out.append(np.zeros(shape, dtype=np.dtype(dtype)))
+            elif word == "float":
+                out.append(0.0)
+            elif word == "floats":  # a list of them, of any length
+                out.append([0.0])
+            elif word == "none":
+                out.append(None)
+            else:
+                out.append(int(word))
+        except (TypeError, ValueError):
+            raise SystemExit(f"srcdiff show: cannot read argument {word!r}; write a dtype and "
+                             "a shape (float32[64,10]), float, floats, an int or none")
+    return out
 
 
 def cache_command(args):
@@ -102,6 +130,9 @@ def main(argv=None):
     show_parser.add_argument("--mode", choices=("reverse", "forward"), default="reverse")
     show_parser.add_argument("--raw", action="store_true", help="skip optimisation passes")
     show_parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    show_parser.add_argument("--args", metavar="SPEC",
+                             help="show the code a call runs for arguments of these types "
+                                  "and shapes, e.g. 'float64[4,4] float floats 3 none'")
     cache_parser = commands.add_parser("cache", help="show or clear the on-disk cache")
     cache_parser.add_argument("action", choices=("info", "clear"))
     args = parser.parse_args(argv)

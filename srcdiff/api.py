@@ -69,13 +69,16 @@ class Derivative:
         return self._emitted.full_source()
 
     def source_for(self, *args):
-        """The code a call with these arguments runs (making the call, once): the emitted
-        source specialised to their types and shapes (specialize.py), or `.source` when it
-        runs the generic code."""
-        self(*args)
-        variant = self._variants.get(tuple(map(key, self._arguments(args)[0])))
-        function = variant[0] if variant is not None else self._call
-        return getattr(function, "source", None) or self.source
+        """The code a call with these arguments runs (without making it): the emitted source
+        specialised to their types and shapes (specialize.py), or `.source` when it runs the
+        generic code. Only the arguments' types, shapes and dtypes matter, not their values."""
+        args, checked, offset = self._arguments(args)
+        signature = tuple(map(key, args))
+        variant = self._variants.get(signature)
+        if variant is None:
+            self._check(checked, offset)
+            variant = self._variant(signature, args)
+        return getattr(variant[0], "source", None) or self.source
 
     def _check(self, args, offset):
         for position, name in zip(self._positions, self._emitted.meta["params"]):

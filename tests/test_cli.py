@@ -51,3 +51,15 @@ def test_show_forward_mode():
     out = run("show", "generated_examples.rnn:rnn", "--mode", "forward")
     assert out.returncode == 0, out.stderr
     assert "def jvp_rnn(dw, w, b, h, xs):" in out.stdout and "_stack" not in out.stdout
+
+
+def test_show_the_code_a_call_with_given_shapes_runs():
+    out = run("show", "generated_examples.rnn:rnn", "--wrt", "0,1", "--args",
+              "float64[4,4] float64[4] float64[4] float64[10,4]")
+    assert out.returncode == 0, out.stderr
+    assert "bw += np.outer(b_t3, h)" in out.stdout and "runtime." not in out.stdout
+    scalar = run("show", "generated_examples.polynomial:polynomial", "--args", "float floats")
+    assert scalar.returncode == 0, scalar.stderr
+    assert "d_t0 = dtotal * x + total" in scalar.stdout and "_stack" not in scalar.stdout
+    bad = run("show", "generated_examples.rnn:rnn", "--args", "float64[4,x]")
+    assert bad.returncode != 0 and "cannot read argument 'float64[4,x]'" in bad.stderr
