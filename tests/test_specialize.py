@@ -298,3 +298,21 @@ def test_a_defaulted_float_in_wrt(rng):
     x = rng.normal(size=3)
     assert nf.grad(scaled, wrt=1)(x) == pytest.approx(
         numerical_grad(lambda s: scaled(x, s), (0.5,), 0), rel=1e-6)
+
+
+def guarded(x, w):
+    assert x.shape[1] == w.shape[0], "x and w do not fit"
+    if np.any(np.isnan(x)):
+        raise ValueError("x has a NaN")
+    return np.sum(np.tanh(x @ w))
+
+
+def test_asserts_and_raises_are_specialised_through(rng, unchecked):
+    x, w = rng.normal(size=(4, 3)), rng.normal(size=(3, 2))
+    df = nf.grad(guarded, wrt=(0, 1))
+    source = df.source_for(x, w)
+    assert "assert x.shape[1] == w.shape[0]" in source and "runtime." not in source
+    check_grad(guarded, x, w)
+    x[0, 0] = np.nan
+    with pytest.raises(ValueError, match="x has a NaN"):
+        df(x, w)
