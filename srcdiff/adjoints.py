@@ -22,6 +22,17 @@ def astype(a, dtype):
     return a.astype(dtype)
 
 
+def as_list(items):
+    """The primitive behind a list display `[a, b]` holding differentiated values (the list of
+    saved values an emitted forward function returns, when that is differentiated again)."""
+    return list(items)
+
+
+def as_tuple(items):
+    """The primitive behind a tuple display `(a, b)` holding differentiated values."""
+    return tuple(items)
+
+
 # --- arithmetic -------------------------------------------------------------------------------
 
 @adjoint(np.add)
@@ -80,6 +91,11 @@ def minimum(bz, z, x1, x2):
 @adjoint(copy_value, np.copy)
 def copy_(bz, z, a):
     ba = bz
+
+
+@adjoint(as_list, as_tuple)
+def container(bz, z, items):
+    bitems[i] = runtime.unpack_adjoint(bz, items)[i]
 
 
 @adjoint(builtins.float)
@@ -403,4 +419,5 @@ nondifferentiable(
     np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not, np.any, np.all,
     builtins.len, builtins.int, builtins.bool, builtins.range, builtins.isinstance,
     runtime.grad_seed, runtime.zeros_like, runtime.count, runtime.shape_of, runtime.check_unpack,
+    runtime.zero_tangent,
 )

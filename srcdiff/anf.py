@@ -271,6 +271,8 @@ class Normalizer:
                 stack = self.versions.get(stmt.value.func.value.id, stmt.value.func.value.id)
                 out.append(ir.Push(stack, self.atom(stmt.value.args[0], loc, out), loc))
                 return
+            if self._releases(stmt):
+                return  # like del: only frees memory (emitted backward functions do it)
             if self._is_active(stmt.value):
                 raise UnsupportedError(
                     "a bare expression on a differentiated value has no effect on the result "
@@ -279,6 +281,23 @@ class Normalizer:
             out.append(ir.Statement(self.rename(stmt), loc))
         else:
             raise UnsupportedError(f"{kind.__name__} statements cannot be differentiated", loc)
+
+    def _releases(self, stmt):
+        """Whether `stmt` is `saved.clear()` of a list that the function reads only once
+        elsewhere, to unpack it: what an emitted backward function does with its saved
+        values, freeing them early."""
+        call = stmt.value
+        if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) and
+                call.func.attr == "clear" and isinstance(call.func.value, gast.Name) and
+                not call.args and not call.keywords):
+            return False
+        name = call.func.value.id
+        loads = [n for n in gast.walk(self.p.node) if isinstance(n, gast.Name) and
+                 n.id == name and isinstance(n.ctx, gast.Load)]
+        unpacks = [n for n in gast.walk(self.p.node) if isinstance(n, gast.Assign) and
+                   isinstance(n.value, gast.Name) and n.value.id == name and
+                   isinstance(n.targets[0], (gast.Tuple, gast.List))]
+        return len(loads) == 2 and len(unpacks) == 1
 
     def assign_statement(self, stmt, loc, out):
         if len(stmt.targets) > 1:  # a = b = value
@@ -562,10 +581,13 @@ class Normalizer:
             self.depth -= 1
             out.append(ir.If(test, branches[0], branches[1], loc))
             return name
-        elif isinstance(node, (gast.List, gast.Tuple, gast.Dict)):
-            raise UnsupportedError("containers of differentiated values are only supported as "
-                                   "arguments (np.stack([a, b]))", loc,
-                                   "pass the list directly to np.stack/np.concatenate")
+        elif isinstance(node, (gast.List, gast.Tuple)):
+            forward = self.argument(node, loc, out)
+            primal = adjoints.as_list if isinstance(node, gast.List) else adjoints.as_tuple
+            template, bound = self.templates[primal], {"items": forward}
+        elif isinstance(node, gast.Dict):
+            raise UnsupportedError("dicts of differentiated values are only supported as "
+                                   "arguments", loc, "pass the values in a list or a tuple")
         else:
             raise UnsupportedError(f"{type(node).__name__} expressions on differentiated values "
                                    "are not supported", loc)

@@ -42,7 +42,7 @@ class Forward:
                 return None
             return gast.List(elts=[ir.name(self.dname(e.id)) if self.active(e) else
                                    ir.const(None) if _is_none(e) else
-                                   ir.call("np.zeros_like", copy.deepcopy(e))
+                                   ir.call("runtime.zero_tangent", copy.deepcopy(e))
                                    for e in node.elts], ctx=gast.Load())
         return ir.name(self.dname(node.id)) if self.active(node) else None
 

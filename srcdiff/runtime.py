@@ -65,6 +65,19 @@ def zeros_like(x):
     return Sparse() if _is_container(x) else np.zeros_like(x)
 
 
+def zero_tangent(x):
+    """The tangent of an item of a list or tuple that carries none: zeros for an array, 0.0
+    for a float, the same structure for a list or tuple (a stack of saved values then pops
+    zeros), and None for what has no tangent at all (an int, a flag, a ShapeOf)."""
+    if isinstance(x, (list, tuple)):
+        return type(x)(zero_tangent(v) for v in x)
+    if type(x) is float:
+        return 0.0
+    if isinstance(x, np.ndarray) or isinstance(x, np.generic) and x.dtype.kind in "fc":
+        return np.zeros_like(x)
+    return None
+
+
 def unpack_adjoint(g, outputs):
     """The adjoints of a returned tuple's items, from a tuple, a Sparse or None (zeros for
     the items that got none)."""

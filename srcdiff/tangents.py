@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from . import runtime  # noqa: F401  (templates name it)
-from .adjoints import astype, copy_value
+from .adjoints import as_list, as_tuple, astype, copy_value
 from .template import tangent
 
 # --- arithmetic -------------------------------------------------------------------------------
@@ -322,6 +322,16 @@ def broadcast_to(dz, z, array, shape):
 @tangent(np.concatenate)
 def concatenate(dz, z, arrays, axis=0):
     dz = np.concatenate(darrays, axis=axis)
+
+
+@tangent(as_list)
+def as_list_(dz, z, items):
+    dz = list(ditems)
+
+
+@tangent(as_tuple)
+def as_tuple_(dz, z, items):
+    dz = tuple(ditems)
 
 
 @tangent(np.stack)

@@ -86,6 +86,10 @@ class Template:
                 raise TemplateError(f"two {kind} expressions for parameter {rule.param!r}",
                                     where(stmt))
             self.rules[rule.param] = rule
+        if getattr(primal, "__module__", None) == "srcdiff.runtime":
+            # a helper of emitted code: what has no rule is a shape, an axis or an index, which
+            # a higher derivative may still see as varied (an int unpacked from saved values)
+            self.constant |= set(self.params) - set(self.rules)
 
     def _parse_rule(self, stmt, loc):
         shape_hint = "each statement must read `b<param> = expr` or `b<param>[i] = expr`"

@@ -243,7 +243,7 @@ REJECTED = [
     (while_else, "while np.sum(x) < 10:", "while ... else"),
     (bare_expression, "    np.sin(x)", "bare expression"),
     (attribute_target, "h.value = x * 2", "assignment to"),
-    (dict_value, 'd = {"a": x * 2}', "containers"),
+    (dict_value, 'd = {"a": x * 2}', "dicts of differentiated values"),
     (unknown_local_call, "return np.sum(f(x))", "cannot differentiate through f"),
     (no_return, "def no_return(x):", "return statement"),
     (calls_kwonly, "return np.sum(kwonly_callee(2.0, scale=x))", "keyword-only"),

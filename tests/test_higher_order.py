@@ -5,6 +5,7 @@ import pytest
 import custom_ops
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
+from srcdiff import nn
 from test_primitives import CASES
 
 # gradients of these would call a runtime helper with no tangent template: a clear error,
@@ -175,3 +176,39 @@ def test_stacks_in_user_code_are_differentiated():
     out, tangent = nf.jvp(reverse_order)(np.array([0.3, -0.2]), np.array([1.0, 0.5]))
     g = nf.grad(reverse_order)(np.array([0.3, -0.2]))
     assert tangent == pytest.approx(g[0] + 0.5 * g[1])
+
+
+def sin_times(x):
+    return np.sin(x) * x
+
+
+def calls_a_helper(x):
+    return sin_times(x) ** 2
+
+
+def sums_a_helper(x):
+    return np.sum(sin_times(x) ** 2)
+
+
+def test_second_derivatives_through_calls_to_own_functions(rng):
+    # the emitted gradient calls fwd_sin_times/bwd_sin_times, which hand a list of saved
+    # values between them: differentiating it again differentiates that list too
+    second = nf.grad(nf.grad(calls_a_helper))(0.7)
+    assert second == pytest.approx(numerical_grad(nf.grad(calls_a_helper), (0.7,), 0),
+                                   rel=1e-6)
+    x, v = rng.normal(size=3), rng.normal(size=3)
+    gradient, eps = nf.grad(sums_a_helper), 1e-6
+    expected = (gradient(x + eps * v) - gradient(x - eps * v)) / (2 * eps)
+    np.testing.assert_allclose(nf.hvp(sums_a_helper)(x, v), expected, rtol=1e-6, atol=1e-8)
+
+
+def strided_conv(x, w):
+    return np.sum(np.sin(nn.conv2d(x, w, 2, 1)))
+
+
+def test_hessian_vector_product_through_a_padded_strided_conv(rng):
+    x, w = rng.normal(size=(2, 2, 7, 8)), rng.normal(size=(3, 2, 3, 3))
+    v = rng.normal(size=x.shape)
+    gradient, eps = nf.grad(strided_conv), 1e-5
+    expected = (gradient(x + eps * v, w) - gradient(x - eps * v, w)) / (2 * eps)
+    np.testing.assert_allclose(nf.hvp(strided_conv)(x, w, v), expected, rtol=1e-5, atol=1e-7)

@@ -298,7 +298,7 @@ def test_every_registered_adjoint_is_exercised():
     import inspect
     import operator
 
-    from srcdiff.adjoints import astype, copy_value
+    from srcdiff.adjoints import as_list, as_tuple, astype, copy_value
     from srcdiff.template import ADJOINTS
 
     text = inspect.getsource(inspect.getmodule(test_primitive_gradient))
@@ -306,7 +306,8 @@ def test_every_registered_adjoint_is_exercised():
                np.power: "**", np.matmul: "@", np.negative: "-x", operator.getitem: "x[",
                copy_value: "z = y", float: "float(", astype: ".astype(", abs: "abs(", np.amax: "np.max", np.amin: "np.min",
                np.linalg.norm: "np.linalg.norm", np.linalg.inv: "np.linalg.inv",
-               sliding_window_view: "np.lib.stride_tricks.sliding_window_view"}
+               sliding_window_view: "np.lib.stride_tricks.sliding_window_view",
+               as_list: "pair = [", as_tuple: "both = ("}
     from srcdiff import adjoints, runtime
 
     for primal, template in ADJOINTS.items():
@@ -392,3 +393,19 @@ def test_float32_adjoints_stay_float32(f, make_args, monkeypatch):
     if wrt:
         nf.grad(f, wrt=wrt)(*args)
         assert all(dtype == np.float32 for dtype in seen), seen
+
+
+def f_containers(x):
+    pair = [np.sin(x), x * 2]  # a list display of differentiated values
+    first, second = pair
+    both = (first, second * x)  # and a tuple display
+    a, b = both
+    return np.sum(a * b) + np.sum(pair[1] ** 2)
+
+
+def test_list_and_tuple_displays_of_differentiated_values():
+    x = r(4)
+    check_grad(f_containers, x)
+    v = r(4)
+    _, tangent = nf.jvp(f_containers)(x, v)
+    assert tangent == pytest.approx(np.sum(nf.grad(f_containers)(x) * v), rel=1e-10)
