@@ -280,7 +280,7 @@ def hessian(fun, wrt=0, optimized=True):
 def config(cache=None, specialize=None):
     """Process-wide settings: `config(cache=False)` turns the on-disk cache off;
     `config(specialize=False)` always runs the generic emitted code (no per-shape variants),
-    `config(specialize="check")` runs variants that check each rewrite against it."""
+    `config(specialize="check")` runs each variant beside it and compares their results."""
     if cache is not None:
         _cache_settings["cache"] = bool(cache)
     if specialize is not None:

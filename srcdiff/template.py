@@ -23,6 +23,7 @@ import textwrap
 import gast
 import numpy as np
 
+from . import runtime
 from .errors import Location, TemplateError
 from .passes.fold import fold, is_number
 
@@ -86,7 +87,7 @@ class Template:
                 raise TemplateError(f"two {kind} expressions for parameter {rule.param!r}",
                                     where(stmt))
             self.rules[rule.param] = rule
-        if getattr(primal, "__module__", None) == "srcdiff.runtime":
+        if getattr(primal, "__module__", None) == runtime.__name__:
             # a helper of emitted code: what has no rule is a shape, an axis or an index, which
             # a higher derivative may still see as varied (an int unpacked from saved values)
             self.constant |= set(self.params) - set(self.rules)
