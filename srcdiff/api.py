@@ -72,12 +72,7 @@ class Derivative:
         """The code a call with these arguments runs (without making it): the emitted source
         specialised to their types and shapes (specialize.py), or `.source` when it runs the
         generic code. Only the arguments' types, shapes and dtypes matter, not their values."""
-        args, checked, offset = self._arguments(args)
-        signature = tuple(map(key, args))
-        variant = self._variants.get(signature)
-        if variant is None:
-            self._check(checked, offset)
-            variant = self._variant(signature, args)
+        variant = self._variant_for(*self._arguments(args))
         return getattr(variant[0], "source", None) or self.source
 
     def _check(self, args, offset):
@@ -118,12 +113,7 @@ class Derivative:
             self._check(checked, offset)
             function, emitted = self._call, self._emitted
         else:
-            signature = tuple(map(key, args))
-            variant = self._variants.get(signature)
-            if variant is None:
-                self._check(checked, offset)
-                variant = self._variant(signature, args)
-            function, emitted = variant
+            function, emitted = self._variant_for(args, checked, offset)
         if emitted.has_live:
             emitted.refresh()
         try:
@@ -142,6 +132,16 @@ class Derivative:
 
     def __repr__(self):
         return f"<srcdiff {self._mode} of {self.fun.__qualname__} wrt={self.wrt}>"
+
+    def _variant_for(self, args, checked, offset):
+        """(function, its Emitted) for the emitted function's arguments `args`: the cached
+        variant of their signature, else a new one (checking f's arguments `checked` first)."""
+        signature = tuple(map(key, args))
+        variant = self._variants.get(signature)
+        if variant is None:
+            self._check(checked, offset)
+            variant = self._variant(signature, args)
+        return variant
 
     def _variant(self, signature, args):
         """The code to run for arguments of this signature: the emitted code specialised to

@@ -278,7 +278,7 @@ class Session:
     def redirect(self, seen, emitted):
         """Point each call to one of `emitted`'s callee functions at a copy of that function
         specialised for the call's arguments (kept, for other variants, on the callee)."""
-        owners = {name: callee for callee in emitted.callees for name in callee.meta["names"]}
+        owners = _owners(emitted)
         for node, values in list(seen.values()):
             if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
                     node.func.id in owners and not node.keywords:
@@ -324,8 +324,7 @@ class Callees:
 
     def __init__(self, emitted, memo):
         self.memo = memo
-        self.owners = {name: callee for callee in emitted.callees
-                       for name in callee.meta["names"]}
+        self.owners = _owners(emitted)
 
     def __call__(self, name, args):
         callee = self.owners.get(name)
@@ -350,6 +349,11 @@ class Callees:
         if key is not None:
             self.memo[key] = result
         return result
+
+
+def _owners(emitted):
+    """The Emitted each of the module's callee functions (fwd_g, bwd_g, jvp_g) belongs to."""
+    return {name: callee for callee in emitted.callees for name in callee.meta["names"]}
 
 
 def _parsed(emitted):
@@ -433,14 +437,18 @@ def _with_defaults(values, defaults, count):
     return values
 
 
+def _parameters(func, args, defaults):
+    """Abstract values of func's parameters for a call with the values `args`."""
+    return _with_defaults([describe(a) for a in args], defaults, len(func.args.args))
+
+
 def reverse_variant(emitted, args):
     """The emitted function rewritten for `args` (raises Unsupported when the interpreter
     gives up); its `reference` is the generic function."""
     func = _function(emitted.source, emitted.meta["names"][0])
     defaults = emitted.function.__defaults__
     session = Session()
-    rewrite(func, _with_defaults([describe(a) for a in args], defaults, len(func.args.args)),
-            emitted, session)
+    rewrite(func, _parameters(func, args, defaults), emitted, session)
     function = compile_function(func, emitted.scope, defaults, f"{func.name} specialised")
     function.source = "\n\n".join([function.source] + session.sources)
     function.reference = emitted.function
@@ -465,8 +473,7 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     generic = copy.deepcopy(func)
     defaults = jvp_emitted.function.__defaults__
     session = Session()
-    returned = rewrite(func, _with_defaults([describe(a) for a in args], defaults,
-                                            len(func.args.args)), jvp_emitted, session).returned
+    returned = rewrite(func, _parameters(func, args, defaults), jvp_emitted, session).returned
     out = widen(returned.items[1]) if hasattr(returned, "items") else UNKNOWN
     if not (isinstance(out, Typed) and out.shape == ()):
         return None
