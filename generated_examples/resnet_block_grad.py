@@ -7,7 +7,9 @@ Emitted by srcdiff 0.1.0.
 """
 import numpy as np
 from srcdiff import runtime
-from srcdiff.nn import strided_windows
+from srcdiff.nn import correlate
+from srcdiff.nn import correlate_input_grad
+from srcdiff.nn import correlate_weight_grad
 
 
 def dresnet_block(p, x):
@@ -50,20 +52,17 @@ def dresnet_block(p, x):
 
 
 def fwd_conv2d_w(x, w, stride=1, padding=0):
-    k = w.shape[2]
-    _cond0 = padding > 0
-    if _cond0:
-        x = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
-    windows = strided_windows(x, k, stride)
-    _t0 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
-    return _t0, [w, windows]
+    edges = (0, 0), (0, 0), (padding, padding), (padding, padding)
+    padded = np.pad(x, edges) if padding > 0 else x
+    _t0 = correlate(padded, w, stride)
+    return _t0, [padded, stride, w]
 
 
 def bwd_conv2d_w(b_t0, saved):
-    w, windows = saved
+    padded, stride, w = saved
     saved.clear()
-    bw = runtime.einsum_grad(b_t0, 'nchwkl,ockl->nohw', (windows, w), 1)
-    del w, windows
+    bw = correlate_weight_grad(b_t0, padded, w, stride)
+    del padded, stride, w
     return bw,
 
 
@@ -158,31 +157,26 @@ def bwd_relu_x(b_t1, saved):
 
 
 def fwd_conv2d_x_w(x, w, stride=1, padding=0):
-    _stack_x = []
-    k = w.shape[2]
+    edges = (0, 0), (0, 0), (padding, padding), (padding, padding)
     _cond0 = padding > 0
     if _cond0:
-        _t0 = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding,
-            padding)))
-        _stack_x.append(runtime.shape_of(x))
-        x = _t0
-    windows = strided_windows(x, k, stride)
-    _t1 = np.einsum('nchwkl,ockl->nohw', windows, w, optimize=True)
-    return _t1, [_cond0, _stack_x, k, padding, stride, w, windows, runtime.
-        shape_of(x)]
+        _t0 = np.pad(x, edges)
+        padded = _t0
+    else:
+        padded = x
+    _t1 = correlate(padded, w, stride)
+    return _t1, [_cond0, edges, padded, stride, w, runtime.shape_of(x)]
 
 
 def bwd_conv2d_x_w(b_t1, saved):
-    _cond0, _stack_x, k, padding, stride, w, windows, x = saved
+    _cond0, edges, padded, stride, w, x = saved
     saved.clear()
-    bw = runtime.einsum_grad(b_t1, 'nchwkl,ockl->nohw', (windows, w), 1)
-    bwindows = runtime.einsum_grad(b_t1, 'nchwkl,ockl->nohw', (windows, w), 0)
-    del w, windows
-    bx = runtime.unwindow(bwindows, x, (k, k), axis=(2, 3), step=stride)
-    del bwindows, k, stride
+    bpadded = correlate_input_grad(b_t1, padded, w, stride)
+    bw = correlate_weight_grad(b_t1, padded, w, stride)
+    del padded, stride, w
     if _cond0:
-        x = _stack_x.pop()
-        bx = runtime.unpad(bx, x, ((0, 0), (0, 0), (padding, padding), (
-            padding, padding)))
-    del _cond0, _stack_x, padding, x
+        bx = runtime.unpad(bpadded, x, edges)
+    else:
+        bx = bpadded
+    del _cond0, bpadded, edges, x
     return bx, bw

@@ -24,7 +24,8 @@ BINOPS = {gast.Add: np.add, gast.Sub: np.subtract, gast.Mult: np.multiply,
 METHODS = {"sum": np.sum, "mean": np.mean, "var": np.var, "std": np.std, "max": np.max,
            "min": np.min, "prod": np.prod, "reshape": np.reshape, "transpose": np.transpose,
            "dot": np.dot, "squeeze": np.squeeze, "clip": np.clip, "ravel": np.ravel,
-           "flatten": np.ravel, "copy": np.copy, "astype": adjoints.astype}
+           "flatten": np.ravel, "copy": np.copy, "astype": adjoints.astype,
+           "swapaxes": np.swapaxes}
 VARARG_METHODS = {"reshape", "transpose"}
 NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all", "tolist"}
 NONDIFF_ATTRS = {"shape", "ndim", "dtype", "size"}

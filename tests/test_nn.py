@@ -41,18 +41,20 @@ def test_conv2d(rng, stride, padding):
     check_grad(conv_loss, x, w, stride, padding, wrt=(0, 1))
 
 
-@pytest.mark.parametrize("size, stride", [(3, 2), (2, 3), (3, 1)])
-def test_strided_windows_template_in_both_modes(rng, size, stride):
-    def f(x):
-        return np.sum(np.sin(nn.strided_windows(x, size, stride)))
+@pytest.mark.parametrize("size, stride", [(3, 2), (2, 3), (3, 1), (1, 2)])
+def test_correlate_template_in_both_modes(rng, size, stride):
+    def f(x, w):
+        return np.sum(np.sin(nn.correlate(x, w, stride)))
 
-    x = rng.normal(size=(2, 2, 7, 8))  # 7 rows: stride 2 or 3 leaves the last ones unread
-    g = check_grad(f, x)[0]
-    v = rng.normal(size=x.shape)
-    _, tangent = nf.jvp(f)(x, v)
-    assert tangent == pytest.approx(np.sum(g * v), rel=1e-10)
-    assert "bx = runtime.unwindow(b_t0, x, (size, size), axis=(2, 3), step=stride)" in \
-        nf.grad(f).source
+    x = rng.normal(size=(2, 3, 7, 8))  # 7 rows: stride 2 or 3 leaves the last ones unread
+    w = rng.normal(size=(4, 3, size, size))
+    gx, gw = check_grad(f, x, w, wrt=(0, 1))
+    vx, vw = rng.normal(size=x.shape), rng.normal(size=w.shape)
+    _, tangent = nf.jvp(f, wrt=(0, 1))(x, w, (vx, vw))
+    assert tangent == pytest.approx(np.sum(gx * vx) + np.sum(gw * vw), rel=1e-10)
+    source = nf.grad(f, wrt=(0, 1)).source
+    assert "bx = correlate_input_grad(b_t0, x, w, stride)" in source
+    assert "bw = correlate_weight_grad(b_t0, x, w, stride)" in source
 
 
 def bn_loss(x, gamma, beta, mean, var, training):

@@ -1,7 +1,8 @@
 """Careful hand-written numpy backward passes: the bar srcdiff's emitted code is measured
 against in tools/bench.py (and checked equal to it there and in the tests)."""
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
+
+from srcdiff.nn import correlate, correlate_input_grad, correlate_weight_grad
 
 
 def rnn_grad(w, b, h, xs):
@@ -41,23 +42,17 @@ def mlp_grad(w1, b1, w2, b2, x, y):
 
 # --- ResNet (the architecture of srcdiff.resnet, training mode) --------------------------------
 
+# The convolution's kernels are nn's (one matrix product each way, see nn.correlate), so that
+# what is compared is everything around them: what srcdiff saves, frees and adds up.
 def _conv(x, w, stride, padding):
-    k = w.shape[2]
     xp = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding))) if padding else x
-    windows = sliding_window_view(xp, (k, k), axis=(2, 3))[:, :, ::stride, ::stride]
-    return np.einsum("nchwkl,ockl->nohw", windows, w, optimize=True), (xp.shape, windows, w,
-                                                                         stride, padding)
+    return correlate(xp, w, stride), (xp, w, stride, padding)
 
 
 def _conv_back(g, cache):
-    shape, windows, w, stride, padding = cache
-    dw = np.einsum("nohw,nchwkl->ockl", g, windows, optimize=True)
-    dwin = np.einsum("nohw,ockl->klnchw", g, w, optimize=True)
-    dxp = np.zeros(shape, dtype=g.dtype)
-    ho, wo = g.shape[2], g.shape[3]
-    for i in range(w.shape[2]):
-        for j in range(w.shape[3]):
-            dxp[:, :, i:i + stride * ho:stride, j:j + stride * wo:stride] += dwin[i, j]
+    xp, w, stride, padding = cache
+    dxp = correlate_input_grad(g, xp, w, stride)
+    dw = correlate_weight_grad(g, xp, w, stride)
     if padding:
         dxp = dxp[:, :, padding:-padding, padding:-padding]
     return dxp, dw
