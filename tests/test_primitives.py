@@ -165,7 +165,8 @@ def f_matmul_batched(x, y):
 # --- shapes -------------------------------------------------------------------------------------
 def f_transpose(x):
     return np.sum(np.sin(np.transpose(x, (2, 0, 1))) * np.arange(4)) + np.sum(
-        np.sin(x.T)[0]) + np.sum(np.transpose(x)[1])
+        np.sin(x.T)[0]) + np.sum(np.transpose(x)[1]) + np.sum(
+        np.cos(x.swapaxes(0, 2)) * np.arange(3))
 
 
 def f_reshape(x):
