@@ -59,6 +59,11 @@ class Derivative:
         self._mode = mode
         self._options = options
         self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
+        # called with the emitted function's own arguments (no bound self, no tangents to split)
+        self._plain = self._bound is None and mode != "jvp"
+        self._offset = 1 if mode == "vjp" else 0
+        # wrt=(k,) gives a tuple of one gradient, though the emitted code returns it bare
+        self._one_of_many = not self._single and len(self.wrt) == 1 and mode != "jvp"
         self._jvp = None  # the emitted JVP behind forward-mode variants (False: none possible)
         self.__name__ = self._emitted.meta["names"][0]
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
@@ -92,7 +97,7 @@ class Derivative:
 
     def _arguments(self, args):
         """(the emitted function's arguments, f's, the position of f's first among them)"""
-        offset = 1 if self._mode == "vjp" else 0
+        offset = self._offset
         if self._bound is not None and self._mode != "jvp":
             args = list(args[:offset]) + [self._bound] + list(args[offset:])
         if self._mode != "jvp":
@@ -108,12 +113,17 @@ class Derivative:
         return list(tangents) + args, args, offset
 
     def __call__(self, *args, **kwargs):
-        args, checked, offset = self._arguments(args)
-        if kwargs:
-            self._check(checked, offset)
-            function, emitted = self._call, self._emitted
+        if self._plain and not kwargs:  # the common case, kept short: calls may be tiny
+            variant = self._variants.get(tuple(map(key, args))) or \
+                self._variant_for(args, args, self._offset)
         else:
-            function, emitted = self._variant_for(args, checked, offset)
+            args, checked, offset = self._arguments(args)
+            if kwargs:
+                self._check(checked, offset)
+                variant = (self._call, self._emitted)
+            else:
+                variant = self._variant_for(args, checked, offset)
+        function, emitted = variant
         if emitted.has_live:
             emitted.refresh()
         try:
@@ -123,10 +133,9 @@ class Derivative:
                 raise ArgumentError(exc.message, Location(*self._emitted.meta["return"]),
                                     exc.hint) from None
             raise
-        if self._single or len(self.wrt) > 1 or self._mode == "jvp":
+        if not self._one_of_many:
             return result
-        meta = self._emitted.meta
-        if meta.get("preserve_result") or meta.get("has_aux"):
+        if self._emitted.meta.get("preserve_result") or self._emitted.meta.get("has_aux"):
             return ((result[0],),) + tuple(result[1:])
         return (result,)
 

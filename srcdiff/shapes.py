@@ -110,6 +110,9 @@ def describe(value):
     return UNKNOWN
 
 
+_JUST_FLOAT = {float}
+
+
 def key(value):
     """A cheap hashable key with the same information as describe(value)."""
     t = type(value)
@@ -120,7 +123,7 @@ def key(value):
     if t in (int, bool, str, type(None)):
         return t, value
     if t is list:
-        if value and set(map(type, value)) == {float}:
+        if value and set(map(type, value)) == _JUST_FLOAT:
             return list, float
         return list, tuple(map(key, value))
     if t is tuple:
