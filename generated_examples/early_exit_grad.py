@@ -46,12 +46,12 @@ def dearly_exit(x):
                     _brk0 = True
     _cond4 = total < 0
     if _cond4:
-        _stack_ret0.append(_ret0)
+        _stack_ret0.append(runtime.shape_of(_ret0))
         _ret0 = -total
         _done0 = True
     _cond5 = not _done0
     if _cond5:
-        _stack_ret0.append(_ret0)
+        _stack_ret0.append(runtime.shape_of(_ret0))
         _ret0 = total * 2
     b_ret0 = runtime.grad_seed(_ret0)
     if _cond5:

@@ -63,10 +63,9 @@ def fwd_forward_params_out0(params, state, x, training):
     logits, _saved5 = fwd_linear_x_w_b(_t11, _t13, _t15)
     _t16 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
     return (logits, _t16), [_saved0, _saved1, _saved2, _saved3, _saved4,
-        _saved5, _stack_saved3, _stack_t10, _stack_t7, runtime.shape_of(
-        _t10), runtime.shape_of(_t12), runtime.shape_of(_t14), runtime.
-        shape_of(_t6), runtime.shape_of(_t7), i, runtime.shape_of(logits),
-        params, runtime.shape_of(stem)]
+        _saved5, _stack_saved3, _stack_t10, _stack_t7, _t10, runtime.
+        shape_of(_t12), runtime.shape_of(_t14), runtime.shape_of(_t6), _t7,
+        i, runtime.shape_of(logits), params, runtime.shape_of(stem)]
 
 
 def bwd_forward_params_out0(b_out, saved):

@@ -10,7 +10,6 @@ from .template import adjoint, tangent
 
 def conv2d(x, w, stride=1, padding=0):
     """Convolve x (N, C, H, W) with w (O, C, K, K) (a cross-correlation, as in deep learning)."""
-    # the padded x has a name of its own, so the backward pass keeps only x's shape, not x
     edges = ((0, 0), (0, 0), (padding, padding), (padding, padding))
     padded = np.pad(x, edges) if padding > 0 else x
     return correlate(padded, w, stride)

@@ -20,6 +20,7 @@ import copy
 import gast
 
 from . import ir
+from .passes.liveness import live_before
 from .template import ADJOINTS
 
 NONE, AFTER, BEFORE = "none", "after", "before"
@@ -50,7 +51,8 @@ class Reverse:
         self.adjoint_names, self.stack_names = {}, {}
         self.strategy = {}
         self.needs_init = {}
-        self.shape_only = set()
+        self.shape_only = set()  # names whose last value the adjoint reads for its shape only
+        self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
 
     # --- analysis -------------------------------------------------------------------------
 
@@ -175,11 +177,16 @@ class Reverse:
         self._merge_reads = {}
         adjoint = self._sweeps()[1]
         needed = ir.names_in(gast.Module(body=adjoint, type_ignores=[])) & self.primal
-        self.shape_only = _shape_only_reads(adjoint) & needed
         for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
             self._read({var}, site)
         self._plan(needed)
         forward, adjoint, grads, result = self._sweeps()
+        # which values the adjoint reads for their shape only, now that the pops in it tell
+        # one version of a name from another; then the forward sweep again, keeping just that
+        shape_only = _read_for_shape_only(adjoint, needed, self.stack_names)
+        if shape_only != (self.shape_only, self.popped_shape_only):
+            self.shape_only, self.popped_shape_only = shape_only
+            forward, adjoint, grads, result = self._sweeps()
         inits = [ir.assign(s, gast.List(elts=[], ctx=gast.Load()))
                  for s in self._stack_inits.values()]
         if self.mode != "split":
@@ -289,14 +296,14 @@ class Reverse:
 
     # --- forward sweep --------------------------------------------------------------------
 
-    def _kept(self, var):
+    def _kept(self, var, shape_only=None):
         """What to save of `var`: the value, or only its shape when that is all the adjoint
         sweep reads (so large intermediates are not kept alive for their shape)."""
-        return ir.call("runtime.shape_of", ir.name(var)) if var in self.shape_only \
-            else ir.name(var)
+        shape_only = self.shape_only if shape_only is None else shape_only
+        return ir.call("runtime.shape_of", ir.name(var)) if var in shape_only else ir.name(var)
 
     def _push(self, var):
-        return self._push_expr(var, self._kept(var))
+        return self._push_expr(var, self._kept(var, self.popped_shape_only))
 
     def _push_expr(self, var, value):
         stack = self.stack(var)
@@ -539,14 +546,40 @@ _SHAPE_ARGS = {"unbroadcast": {1}, "unreduce": {1}, "mean_grad": {1}, "getitem_g
                "zeros_like": {0}, "unpack_adjoint": {1}}
 
 
-def _shape_only_reads(stmts):
-    """Names every read of which (in `stmts`) is a shape argument: runtime.unbroadcast(g, x),
-    np.shape(x), np.zeros_like(x), ..."""
-    shape_reads, other_reads = set(), set()
+def _read_for_shape_only(adjoint, names, stacks):
+    """Of `names`, (those whose value when the adjoint sweep starts, and those whose values
+    popped off their stack in it) the sweep reads only as shape arguments:
+    runtime.unbroadcast(g, x), np.shape(x), np.zeros_like(x), ... Each version of a name is
+    judged apart, so `x = np.pad(x, ...)` keeps the padded x, and only the shape of the x
+    before it, when that is all its adjoint reads."""
+    popped_unread = set()  # ids of the pops whose value is not read (but for its shape)
+    value_live = live_before(adjoint, set(), popped_unread, reads=_value_reads)
+    read_at_start = live_before(adjoint, set(), None) & names
+    pops = {}
+    for node in gast.walk(gast.Module(body=adjoint, type_ignores=[])):
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], gast.Name) and _is_pop(node.value, stacks.get(
+                    node.targets[0].id)):
+            pops.setdefault(node.targets[0].id, []).append(id(node))
+    popped_value = {var for var, ids in pops.items() if set(ids) - popped_unread}
+    return read_at_start - value_live, names - popped_value
+
+
+def _is_pop(expr, stack):
+    return (stack is not None and isinstance(expr, gast.Call) and not expr.args
+            and isinstance(expr.func, gast.Attribute) and expr.func.attr == "pop"
+            and isinstance(expr.func.value, gast.Name) and expr.func.value.id == stack)
+
+
+def _value_reads(node):
+    """The names `node` reads other than as the shape argument of a call that only needs
+    shapes (see _SHAPE_ARGS)."""
+    reads = set()
 
     def visit(node, shape_position):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-            (shape_reads if shape_position else other_reads).add(node.id)
+            if not shape_position:
+                reads.add(node.id)
             return
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
                 isinstance(node.func.value, gast.Name):
@@ -566,9 +599,8 @@ def _shape_only_reads(stmts):
         for child in gast.iter_child_nodes(node):
             visit(child, False)
 
-    for stmt in stmts:
-        visit(stmt, False)
-    return shape_reads - other_reads
+    visit(node, False)
+    return reads
 
 
 def _is_runtime_call(expr, name):

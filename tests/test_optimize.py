@@ -60,6 +60,29 @@ def test_values_read_only_for_their_shape_are_not_kept(rng):
     check_grad(loop, rng.normal(size=(70, 70)), rng.normal(size=70))
 
 
+def test_each_version_of_a_name_is_kept_as_far_as_its_adjoint_reads_it(rng):
+    def padded_sine(x, w, padding):
+        if padding > 0:
+            x = np.pad(x, padding)  # the adjoint reads the x before only for its shape
+        return np.sin(x) * w       # and this x for its value
+
+    def f(x, w):
+        return np.sum(padded_sine(x, w, 1))
+
+    source = nf.grad(f, wrt=(0, 1)).source
+    assert "_stack_x.append(runtime.shape_of(x))" in source
+    assert "np.cos(x)" in source
+    check_grad(f, rng.normal(size=(70, 70)), rng.normal(size=(72, 72)), wrt=(0, 1))
+
+    def rnn(w, h):
+        for _ in range(3):
+            h = np.tanh(w @ h)  # each h before is read (w's adjoint) for its value
+        return np.sum(h)
+
+    assert "_stack_h.append(h)" in nf.grad(rnn).source
+    check_grad(rnn, rng.normal(size=(70, 70)) * 0.1, rng.normal(size=70))
+
+
 def test_accumulation_in_place_only_into_buffers_nothing_else_sees(rng):
     def loop(w, h):
         for _ in range(5):

@@ -21,41 +21,43 @@ def pure(node):
     return True
 
 
-def live_before(body, live_after, dead):
+def live_before(body, live_after, dead, reads=ir.names_in):
     """The names live at the start of `body` given those live after it; adds to `dead` the
-    ids of assignments to plain names that nothing reads afterwards (None: just compute)."""
+    ids of assignments to plain names that nothing reads afterwards (None: just compute).
+    `reads(node)` gives the names a statement or expression reads: narrower than all of them
+    for a liveness of some reads only (say, of values and not shapes)."""
     live = set(live_after)
     for stmt in reversed(body):
-        live = live_statement(stmt, live, dead)
+        live = live_statement(stmt, live, dead, reads)
     return live
 
 
-def live_statement(stmt, live, dead):
+def live_statement(stmt, live, dead, reads=ir.names_in):
     if isinstance(stmt, gast.Assign):
         plain = [t.id for t in stmt.targets if isinstance(t, gast.Name)]
         if dead is not None and len(plain) == len(stmt.targets) and not set(plain) & live:
             dead.add(id(stmt))
         stored = set().union(*(ir.names_in(t, gast.Store) for t in stmt.targets))
-        return (live - stored) | ir.names_in(stmt)
+        return (live - stored) | reads(stmt)
     if isinstance(stmt, gast.Return):
-        return ir.names_in(stmt)
+        return reads(stmt)
     if isinstance(stmt, gast.AugAssign):
-        return live | ir.names_in(stmt) | ir.names_in(stmt.target, gast.Store)
+        return live | reads(stmt) | ir.names_in(stmt.target, gast.Store)
     if isinstance(stmt, gast.Delete):  # needs the name bound: a use, for what precedes it
         return live | ir.names_in(stmt, gast.Del)
     if isinstance(stmt, gast.If):
-        return (ir.names_in(stmt.test) | live_before(stmt.body, live, dead)
-                | live_before(stmt.orelse, live, dead))
+        return (reads(stmt.test) | live_before(stmt.body, live, dead, reads)
+                | live_before(stmt.orelse, live, dead, reads))
     if isinstance(stmt, (gast.For, gast.While)):
         header = stmt.iter if isinstance(stmt, gast.For) else stmt.test
         target = ir.names_in(stmt.target, gast.Store) if isinstance(stmt, gast.For) else set()
         head = set(live)  # live where each iteration starts (and where the loop exits)
         while True:
-            body_in = live_before(stmt.body, head, None) - target
-            grown = head | body_in | ir.names_in(header)
+            body_in = live_before(stmt.body, head, None, reads) - target
+            grown = head | body_in | reads(header)
             if grown == head:
                 break
             head = grown
-        live_before(stmt.body, head, dead)
-        return head | live_before(stmt.orelse, live, dead)
-    return live | ir.names_in(stmt)
+        live_before(stmt.body, head, dead, reads)
+        return head | live_before(stmt.orelse, live, dead, reads)
+    return live | reads(stmt)
