@@ -15,7 +15,7 @@ import numpy as np
 from . import ir, runtime
 from .desugar import desugar
 from .errors import NoAdjointError, SrcdiffError, UnsupportedError
-from .parse import MISSING, spelling
+from .parse import MISSING, ParsedFunction, spelling
 from .template import ADJOINTS, NONDIFFERENTIABLE, TANGENTS
 from . import adjoints
 
@@ -29,6 +29,8 @@ METHODS = {"sum": np.sum, "mean": np.mean, "var": np.var, "std": np.std, "max": 
 VARARG_METHODS = {"reshape", "transpose"}
 NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all", "tolist"}
 NONDIFF_ATTRS = {"shape", "ndim", "dtype", "size"}
+# expressions with a scope of their own
+_SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
 _UNSUPPORTED = {
     gast.Try: ("try/except", "handle errors outside the differentiated function"),
@@ -65,12 +67,38 @@ def _nondifferentiable(obj):
         return False
 
 
+_analysing = set()  # functions whose returned items are being worked out (for recursion)
+
+
+def _returned_items_varied(fn, wrt, varied_items):
+    """Which items of the tuple that `fn` returns on its last line vary with its positional
+    arguments at `wrt`, or None if it returns no tuple display there (or only there)."""
+    try:
+        parsed = ParsedFunction(fn)
+    except SrcdiffError:
+        return None
+    node = parsed.node
+    params = [a.id for a in node.args.posonlyargs + node.args.args]
+    last = node.body[-1] if node.body else None
+    if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)) or \
+            any(isinstance(n, gast.Return) for n in gast.walk(node) if n is not last):
+        return None
+    _analysing.add(fn)
+    try:
+        analysis = Normalizer(parsed, [params[i] for i in wrt if i < len(params)],
+                              varied_items=varied_items)
+    finally:
+        _analysing.discard(fn)
+    return tuple(map(analysis._is_active, last.value.elts))
+
+
 class Normalizer:
     """Normalises one function. `derive_callee(fn, wrt, names, outputs, loc)` differentiates a
     user function it calls, under the names it chooses; `callees` records each for the cache.
     `outputs` marks the items of a returned tuple that are differentiated (None: all)."""
 
-    def __init__(self, parsed, wrt_names, derive_callee=None, outputs=None, forward_mode=False):
+    def __init__(self, parsed, wrt_names, derive_callee=None, outputs=None, forward_mode=False,
+                 varied_items=None):
         self.p = parsed
         self.templates = TANGENTS if forward_mode else ADJOINTS
         # a callee becomes jvp_g (forward mode) or the pair fwd_g / bwd_g (reverse mode)
@@ -83,6 +111,9 @@ class Normalizer:
         self.counters = {}
         desugar(node, self.fresh)
         self.outputs = outputs
+        # (user function, active positions) -> _varied_items, shared by one transform's
+        # Normalizers (and dropped after it: a rebound global may change the answer)
+        self.varied_items = {} if varied_items is None else varied_items
         self.active = self._activity(set(wrt_names)) & self._usefulness(outputs)
         self.versions = {p: p for p in self.params}
         self.depth = 0
@@ -95,8 +126,15 @@ class Normalizer:
             before = len(active)
             for stmt in gast.walk(self.p.node):
                 if isinstance(stmt, gast.Assign) and self._is_active(stmt.value, active):
+                    varied = self._varied_items(stmt.value, active)
                     for target in stmt.targets:
-                        active |= _target_names(target)
+                        if isinstance(target, gast.Tuple) and varied is not None and \
+                                len(target.elts) == len(varied):
+                            for item, item_varied in zip(target.elts, varied):
+                                if item_varied:
+                                    active |= _target_names(item)
+                        else:
+                            active |= _target_names(target)
                 elif isinstance(stmt, gast.AugAssign) and self._is_active(stmt.value, active):
                     active |= _target_names(stmt.target)
                 elif isinstance(stmt, gast.For):
@@ -107,6 +145,21 @@ class Normalizer:
                     active.add(stmt.value.func.value.id)
             if len(active) == before:
                 return active
+
+    def _varied_items(self, value, active):
+        """For a call of a user function that returns a tuple display, which of its items
+        may vary with the arguments that are active (say, not `x.shape[0]`); else None."""
+        if not isinstance(value, gast.Call) or value.keywords or any(
+                isinstance(a, gast.Starred) for a in value.args):
+            return None
+        fn = self.p.resolve(value.func)
+        if not self._is_user_function(fn):
+            return None
+        wrt = tuple(i for i, a in enumerate(value.args) if self._is_active(a, active))
+        if (fn, wrt) not in self.varied_items:
+            self.varied_items[fn, wrt] = None if fn in _analysing else \
+                _returned_items_varied(fn, wrt, self.varied_items)
+        return self.varied_items[fn, wrt]
 
     def _usefulness(self, outputs):
         """Names whose value can reach the differentiated output: of a returned tuple, only
@@ -148,9 +201,10 @@ class Normalizer:
         act = lambda n: self._is_active(n, active)  # noqa: E731
         if isinstance(node, gast.Name):
             return node.id in active
-        if isinstance(node, (gast.Constant, gast.Compare, gast.BoolOp, gast.Lambda,
-                             gast.JoinedStr, gast.ListComp, gast.GeneratorExp)):
+        if isinstance(node, (gast.Constant, gast.Compare, gast.BoolOp, gast.JoinedStr)):
             return False
+        if isinstance(node, _SCOPES):  # what it reads from outside makes it varied too
+            return any(isinstance(n, gast.Name) and n.id in active for n in gast.walk(node))
         if isinstance(node, gast.UnaryOp):
             return not isinstance(node.op, (gast.Not, gast.Invert)) and act(node.operand)
         if isinstance(node, gast.Attribute):
@@ -164,6 +218,8 @@ class Normalizer:
                 if node.func.attr in NONDIFF_METHODS:
                     return False
                 operands.append(node.func.value)
+            elif obj is MISSING:  # a local function: varied if it closes over varied values
+                operands.append(node.func)
             elif _nondifferentiable(obj):
                 return False
             return any(act(a) for a in operands)
@@ -589,6 +645,16 @@ class Normalizer:
         elif isinstance(node, gast.Dict):
             raise UnsupportedError("dicts of differentiated values are only supported as "
                                    "arguments", loc, "pass the values in a list or a tuple")
+        elif isinstance(node, gast.Lambda):
+            raise UnsupportedError("a lambda that reads a differentiated value cannot be "
+                                   "differentiated", loc, "define the function at module level "
+                                   "and pass the value to it as an argument")
+        elif isinstance(node, _SCOPES):
+            raise UnsupportedError("a comprehension over differentiated values cannot be "
+                                   "differentiated yet", loc, "write the items out "
+                                   "([f(x[0]), f(x[1])]), work on whole arrays (slices, "
+                                   "np.stack of a list display), or write a for loop that "
+                                   "writes into a preallocated array")
         else:
             raise UnsupportedError(f"{type(node).__name__} expressions on differentiated values "
                                    "are not supported", loc)

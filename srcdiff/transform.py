@@ -79,6 +79,7 @@ class _Deriving(threading.local):
 
     def __init__(self):
         self.codes = set()
+        self.varied_items = {}  # what the Normalizers of the transform in progress share
 
 
 _in_progress = _Deriving()
@@ -240,10 +241,13 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     _in_progress.codes.add(fn.__code__)
     try:
         normalizer = Normalizer(parsed, wrt_names, derive_callee, outputs,
-                                forward_mode=(mode == "jvp"))
+                                forward_mode=(mode == "jvp"),
+                                varied_items=_in_progress.varied_items)
         program = normalizer.run()
     finally:
         _in_progress.codes.discard(fn.__code__)
+        if not _in_progress.codes:
+            _in_progress.varied_items.clear()
     returns = program.body[-1] if program.body else None
     if returns is None or type(returns).__name__ != "Return":
         raise UnsupportedError(f"{fn.__name__} does not end with a return statement", where,

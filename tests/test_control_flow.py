@@ -309,6 +309,24 @@ def test_tuple_returned_by_a_callee_and_unpacked(rng):
     check_grad(uses_one_output, rng.normal(size=(5, 3)), rng.normal(size=3))
 
 
+def windows_and_count(x, size):
+    n, length = x.shape
+    count = length - size + 1
+    return np.lib.stride_tricks.sliding_window_view(x, size, axis=1), n, count
+
+
+def uses_the_sizes_a_callee_returns(x, w):
+    windows, n, count = windows_and_count(x, w.shape[0])
+    return np.sum(np.tanh(windows @ w).reshape(n * count))  # ints from a callee as a shape
+
+
+def test_sizes_returned_beside_an_array_are_constants(rng):
+    source = nf.grad(uses_the_sizes_a_callee_returns, wrt=(0, 1)).source
+    assert "fwd_windows_and_count_x_out0(" in source  # only the array is differentiated
+    check_grad(uses_the_sizes_a_callee_returns, rng.normal(size=(2, 6)), rng.normal(size=3),
+               wrt=(0, 1))
+
+
 def test_vjp_of_a_tuple_output(rng):
     x, gain = rng.normal(size=(5, 3)), rng.normal(size=3)
     (y, m), pullback = nf.vjp(normalize)(x, gain)

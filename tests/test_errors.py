@@ -233,7 +233,25 @@ def nested_subscript_write(x):
     return np.sum(y)
 
 
+def closes_over_x(x):
+    scaled = lambda t: x * t  # noqa: E731
+    return np.sum(scaled(2.0))
+
+
+def comprehension_over_x(x):
+    return np.sum(np.stack([x[i] * 2 for i in range(3)]))
+
+
+def generator_over_x(x):
+    return sum(x[i] ** 2 for i in range(3))
+
+
 REJECTED = [
+    # these three once ran, with a gradient of zero
+    (closes_over_x, "scaled = lambda t: x * t", "lambda"),
+    (comprehension_over_x, "return np.sum(np.stack([x[i] * 2 for i in range(3)]))",
+     "comprehension"),
+    (generator_over_x, "return sum(x[i] ** 2 for i in range(3))", "sum"),
     (uses_nonlocal, "def inner():", "nested function"),
     (defines_class, "class Local:", "class"),
     (imports_inside, "import math", "import"),
