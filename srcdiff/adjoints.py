@@ -203,7 +203,7 @@ def logaddexp(bz, z, x1, x2):
 
 @adjoint(astype)
 def astype_(bz, z, a, dtype):
-    ba = runtime.cast_like(bz, a)
+    ba = runtime.cast_grad(bz, z, a)
 
 
 @adjoint(np.abs, builtins.abs)
@@ -390,9 +390,9 @@ def reverse_cumsum(bz, z, g, like, axis=None):
     bg = np.reshape(np.cumsum(bz, axis=axis), np.shape(g))
 
 
-@adjoint(runtime.cast_like, constant=("x",))
-def cast_like(bz, z, g, x):
-    bg = runtime.cast_like(bz, g)
+@adjoint(runtime.cast_grad, constant=("z", "x"))
+def cast_grad(bout, out, g, z, x):
+    bg = runtime.cast_grad(bout, z, g)
 
 
 @adjoint(runtime.unreduce, constant=('x',))

@@ -27,7 +27,7 @@ METHODS = {"sum": np.sum, "mean": np.mean, "var": np.var, "std": np.std, "max": 
            "flatten": np.ravel, "copy": np.copy, "astype": adjoints.astype,
            "swapaxes": np.swapaxes}
 VARARG_METHODS = {"reshape", "transpose"}
-NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all", "tolist"}
+NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all"}
 NONDIFF_ATTRS = {"shape", "ndim", "dtype", "size"}
 # expressions with a scope of their own
 _SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -201,7 +201,7 @@ class Normalizer:
         act = lambda n: self._is_active(n, active)  # noqa: E731
         if isinstance(node, gast.Name):
             return node.id in active
-        if isinstance(node, (gast.Constant, gast.Compare, gast.BoolOp, gast.JoinedStr)):
+        if isinstance(node, (gast.Constant, gast.Compare, gast.JoinedStr)):
             return False
         if isinstance(node, _SCOPES):  # what it reads from outside makes it varied too
             return any(isinstance(n, gast.Name) and n.id in active for n in gast.walk(node))
@@ -645,6 +645,10 @@ class Normalizer:
         elif isinstance(node, gast.Dict):
             raise UnsupportedError("dicts of differentiated values are only supported as "
                                    "arguments", loc, "pass the values in a list or a tuple")
+        elif isinstance(node, gast.BoolOp):  # `x or 1.0` is x or 1.0, by value
+            raise UnsupportedError("`and`/`or` on differentiated values cannot be "
+                                   "differentiated", loc, "write a conditional expression: "
+                                   "`x if x else 1.0` for `x or 1.0`")
         elif isinstance(node, gast.Lambda):
             raise UnsupportedError("a lambda that reads a differentiated value cannot be "
                                    "differentiated", loc, "define the function at module level "

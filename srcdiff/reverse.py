@@ -543,6 +543,7 @@ def _precedes(first, second):
 # runtime helpers and the argument positions they read only for shape and dtype
 _SHAPE_ARGS = {"unbroadcast": {1}, "unreduce": {1}, "mean_grad": {1}, "getitem_grad": {1},
                "broadcast_like": {1}, "unconcatenate": {1}, "unpad": {1}, "unwindow": {1},
+               "cast_grad": {1, 2},
                "zeros_like": {0}, "unpack_adjoint": {1}}
 
 

@@ -211,10 +211,14 @@ def reverse_cumsum(g, like, axis=None):
     return np.flip(np.cumsum(np.flip(g, axis), axis=axis), axis)
 
 
-def cast_like(g, x):
-    """`g` in the float dtype of `x` (the adjoint of x.astype(...))."""
+def cast_grad(g, z, x):
+    """The adjoint `g` of z = x.astype(...) in x's float dtype (its tangent too, with x = z);
+    zeros when z holds no floats: a cast to ints or bools is flat almost everywhere."""
     dtype = getattr(x, "dtype", None)
-    return g.astype(dtype) if dtype is not None and dtype.kind in "fc" else g
+    floating = dtype is not None and dtype.kind in "fc"
+    if getattr(z, "dtype", np.dtype(float)).kind not in "fc":
+        return np.zeros(np.shape(x), dtype=dtype if floating else float)
+    return g.astype(dtype) if floating else g
 
 
 def unless_wrt(wrt, part, helper, *args):

@@ -319,7 +319,7 @@ _NUMPY_SHAPE_SAFE = {
 }
 _RUNTIME_SHAPE_SAFE = {
     "unbroadcast", "unreduce", "reduce_like", "mean_grad", "var_grad", "extremum_grad",
-    "broadcast_like", "reverse_cumsum", "cast_like", "winner_share", "matmul_grad",
+    "broadcast_like", "reverse_cumsum", "cast_grad", "winner_share", "matmul_grad",
     "einsum_grad", "tensordot_grad", "dot_grad", "outer_grad", "untranspose", "unconcatenate",
     "unstack", "split_grad", "unpad", "unwindow", "getitem_grad", "add_at", "set_at", "zero_at",
     "prod_grad", "norm_grad", "as_grad", "zeros_like", "grad_seed", "shape_of", "count",

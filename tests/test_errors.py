@@ -246,8 +246,19 @@ def generator_over_x(x):
     return sum(x[i] ** 2 for i in range(3))
 
 
+def or_of_x(x):
+    y = x[0] or 1.0
+    return y * y
+
+
+def list_of_x(x):
+    return sum(x.tolist())
+
+
 REJECTED = [
-    # these three once ran, with a gradient of zero
+    # these five once ran, with a gradient of zero
+    (or_of_x, "y = x[0] or 1.0", "and`/`or"),
+    (list_of_x, "return sum(x.tolist())", "sum"),
     (closes_over_x, "scaled = lambda t: x * t", "lambda"),
     (comprehension_over_x, "return np.sum(np.stack([x[i] * 2 for i in range(3)]))",
      "comprehension"),
