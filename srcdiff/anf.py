@@ -16,6 +16,7 @@ from . import ir, runtime
 from .desugar import desugar
 from .errors import NoAdjointError, SrcdiffError, UnsupportedError
 from .parse import MISSING, ParsedFunction, spelling
+from .passes.liveness import live_before
 from .template import ADJOINTS, NONDIFFERENTIABLE, TANGENTS
 from . import adjoints
 
@@ -31,6 +32,13 @@ NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all"}
 NONDIFF_ATTRS = {"shape", "ndim", "dtype", "size"}
 # expressions with a scope of their own
 _SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+# what gives a view of an array (x[...] does too): names bound to one share memory
+_VIEW_ATTRS = {"T", "real", "imag", "flat"}
+_VIEW_METHODS = {"reshape", "transpose", "swapaxes", "squeeze", "ravel", "view", "diagonal"}
+_VIEW_FUNCTIONS = {np.reshape, np.transpose, np.swapaxes, np.squeeze, np.ravel, np.moveaxis,
+                   np.expand_dims, np.broadcast_to, np.asarray, np.asanyarray, np.atleast_1d,
+                   np.atleast_2d, np.atleast_3d, np.flip, np.diagonal,
+                   np.lib.stride_tricks.sliding_window_view}
 
 _UNSUPPORTED = {
     gast.Try: ("try/except", "handle errors outside the differentiated function"),
@@ -114,7 +122,9 @@ class Normalizer:
         # (user function, active positions) -> _varied_items, shared by one transform's
         # Normalizers (and dropped after it: a rebound global may change the answer)
         self.varied_items = {} if varied_items is None else varied_items
-        self.active = self._activity(set(wrt_names)) & self._usefulness(outputs)
+        self.varied = self._activity(set(wrt_names))
+        self.active = self.varied & self._usefulness(outputs)
+        self._live_after = self._sharing = None  # for _check_in_place, made when first needed
         self.versions = {p: p for p in self.params}
         self.depth = 0
 
@@ -297,6 +307,8 @@ class Normalizer:
         if kind in _UNSUPPORTED:
             what, hint = _UNSUPPORTED[kind]
             raise UnsupportedError(f"{what} cannot be differentiated", loc, hint)
+        if isinstance(stmt, (gast.Assign, gast.AugAssign)):
+            self._check_in_place(stmt, loc, out)
         if isinstance(stmt, gast.Assign):
             self.assign_statement(stmt, loc, out)
         elif isinstance(stmt, gast.AugAssign):
@@ -413,6 +425,89 @@ class Normalizer:
             index = ir.name(held)
         out.append(ir.SetItem(self.versions.get(base.id, base.id), index, atom, loc))
 
+    def _check_in_place(self, stmt, loc, out):
+        """A write into an array (`z[i] = v`, `z[i] += v`, `z += v`) changes every name that
+        shares its memory, and srcdiff's values do not follow it: refuse one while a name
+        sharing z's memory (w = z, w = z[1:], w = z.T, ...) is still to be read."""
+        target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
+        if isinstance(stmt, gast.Assign) and (
+                len(stmt.targets) > 1 or not isinstance(target, gast.Subscript)):
+            return  # a name bound anew: nothing is written
+        into = target.value if isinstance(target, gast.Subscript) else target
+        if not isinstance(into, gast.Name):
+            return
+        if isinstance(target, gast.Subscript) and not (
+                self._is_active(stmt.value, self.varied) or into.id in self.active):
+            return  # nothing differentiated is written: the emitted code writes it as it is
+        if self._sharing is None:
+            self._sharing, self._live_after = self._memory_sharing(), {}
+            live_before(self.p.node.body, set(), None, after=self._live_after)
+        shared = sorted((self._sharing.get(into.id, set()) - {into.id})
+                        & self._live_after.get(id(stmt), set()))
+        if not shared:
+            return
+        others = " and ".join(repr(n) for n in shared)
+        if isinstance(target, gast.Subscript):
+            raise UnsupportedError(
+                f"writing into {into.id!r} changes {others} too (they share memory), which "
+                f"is read afterwards: srcdiff cannot follow that change", loc,
+                f"copy before writing ({into.id} = {into.id}.copy()), or give the view "
+                "a fresh array of its own")
+        # `z += v` rebinds a float, but changes an array in place: only the call can tell
+        out.append(ir.Statement(ir.expr_stmt(ir.call(
+            "runtime.check_not_shared", ir.name(self.versions.get(into.id, into.id)),
+            ir.const(into.id), ir.const(others), ir.const(loc.filename),
+            ir.const(loc.lineno))), loc))
+
+    def _memory_sharing(self):
+        """name -> the names that may share its memory: one bound to the other, to a view of
+        it, or to a row of it in a for loop, and so on transitively (whatever the version)."""
+        group = {}
+
+        def find(name):
+            while group.get(name, name) != name:
+                name = group[name]
+            return name
+
+        def pair(target, value):
+            if isinstance(target, gast.Name):
+                for source in self._viewed(value):
+                    group[find(target.id)] = find(source)
+            elif isinstance(target, (gast.Tuple, gast.List)) and isinstance(
+                    value, (gast.Tuple, gast.List)) and len(target.elts) == len(value.elts):
+                for t, v in zip(target.elts, value.elts):
+                    pair(t, v)
+
+        for node in gast.walk(self.p.node):
+            if isinstance(node, gast.Assign):
+                for target in node.targets:
+                    pair(target, node.value)
+            elif isinstance(node, gast.For):
+                pair(node.target, node.iter)
+        members = {}
+        for name in list(group):
+            members.setdefault(find(name), set()).add(name)
+        return {name: members[root] | {root} for root in members
+                for name in members[root] | {root}}
+
+    def _viewed(self, value):
+        """The names whose memory `value` may share (x, x[1:], x.T, np.transpose(x), ...)."""
+        if isinstance(value, gast.Name):
+            return {value.id}
+        if isinstance(value, gast.Subscript) or (
+                isinstance(value, gast.Attribute) and value.attr in _VIEW_ATTRS):
+            return self._viewed(value.value)
+        if isinstance(value, gast.IfExp):
+            return self._viewed(value.body) | self._viewed(value.orelse)
+        if isinstance(value, gast.Call):
+            func = value.func
+            if isinstance(func, gast.Attribute) and func.attr in _VIEW_METHODS and \
+                    self.p.resolve(func) is MISSING:
+                return self._viewed(func.value)
+            if value.args and self.p.resolve(func) in _VIEW_FUNCTIONS:
+                return self._viewed(value.args[0])
+        return set()
+
     def _owns(self, name):
         """Whether every value `name` is assigned is a fresh array, safe to write into."""
         if name in self.params:
@@ -443,7 +538,11 @@ class Normalizer:
                     else self.rename(element)
                 if isinstance(atom, gast.Name) and atom.id in overwritten:
                     held = self.fresh("_t")
-                    self.emit_copy(held, atom, loc, out)
+                    if atom.id in self.active:
+                        self.active.add(held)
+                        self.emit_copy(held, atom, loc, out)
+                    else:
+                        out.append(ir.Assign([held], atom, loc))
                     atom = ir.name(held)
                 atoms.append(atom)
             for n, atom in zip(names, atoms):

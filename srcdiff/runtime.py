@@ -3,11 +3,12 @@
 Every helper takes adjoints (`g`, `bz`) and primal values and returns a new array:
 adjoint arrays are never written in place, because two adjoints may share one buffer.
 """
+import linecache
 import string
 
 import numpy as np
 
-from .errors import ArgumentError
+from .errors import ArgumentError, Location
 
 
 def grad_seed(z):
@@ -85,6 +86,17 @@ def unpack_adjoint(g, outputs):
         g = g or {}
         return [g[k] if k in g else zeros_like(v) for k, v in enumerate(outputs)]
     return [zeros_like(v) if b is None else b for b, v in zip(g, outputs)]
+
+
+def check_not_shared(value, name, others, filename, lineno):
+    """Before `name += ...` where other names may share its memory: for an array that is a
+    change in place, which they would see and the emitted code (a new value) does not."""
+    if type(value) is np.ndarray:
+        raise ArgumentError(
+            f"{name} += ... changes the array {name!r} in place, and {others} (sharing its "
+            "memory) is read afterwards: srcdiff cannot follow that change",
+            Location(filename, lineno, linecache.getline(filename, lineno).rstrip()),
+            f"write {name} = {name} + ... (a new array), or copy what must keep the old value")
 
 
 def check_unpack(value, count):

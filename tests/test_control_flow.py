@@ -309,6 +309,38 @@ def test_tuple_returned_by_a_callee_and_unpacked(rng):
     check_grad(uses_one_output, rng.normal(size=(5, 3)), rng.normal(size=3))
 
 
+def swaps(x, y):
+    a, b = x * 2, y + 1
+    for _ in range(3):
+        a, b = b, a * b  # reads both before writing either
+    return np.sum(a * 3 + b)
+
+
+def test_swapping_names_passes_their_gradients(rng):
+    # the gradient was 0: the copies holding the old values were taken for constants
+    x, y = rng.normal(size=4), rng.normal(size=4)
+    gx, gy = check_grad(swaps, x, y)
+    _, tangent = nf.jvp(swaps, wrt=(0, 1))(x, y, (np.ones(4), np.zeros(4)))
+    assert tangent == pytest.approx(np.sum(gx))
+
+
+def rows_written_after_their_view_is_read(w, x):
+    h = np.zeros((4, 3))
+    for t in range(1, 4):
+        previous = h[t - 1]  # a view of h, not read after h changes: fine
+        h[t] = np.tanh(w @ previous + x[t])
+    total, before = 0.0, 0.0
+    for v in h[:, 0]:
+        before = total
+        total += v  # a float: += rebinds, `before` keeps the old value
+    return np.sum(h ** 2) + total * before
+
+
+def test_views_and_aliases_not_read_after_a_write(rng):
+    check_grad(rows_written_after_their_view_is_read, rng.normal(size=(3, 3)),
+               rng.normal(size=(4, 3)))
+
+
 def windows_and_count(x, size):
     n, length = x.shape
     count = length - size + 1

@@ -255,8 +255,24 @@ def list_of_x(x):
     return sum(x.tolist())
 
 
+def writes_through_an_alias(x):
+    z = np.zeros(3)
+    w = z
+    w[1] = x[2]
+    return np.sum(z * 3.0)
+
+
+def writes_under_a_view(x):
+    z = np.zeros((2, 3))
+    row = z[0]
+    z[0, 1] = x[2]
+    return np.sum(row * 3.0)
+
+
 REJECTED = [
-    # these five once ran, with a gradient of zero
+    # these seven once ran, with a gradient of zero
+    (writes_through_an_alias, "w[1] = x[2]", "changes 'z' too"),
+    (writes_under_a_view, "z[0, 1] = x[2]", "changes 'row' too"),
     (or_of_x, "y = x[0] or 1.0", "and`/`or"),
     (list_of_x, "return sum(x.tolist())", "sum"),
     (closes_over_x, "scaled = lambda t: x * t", "lambda"),
@@ -286,6 +302,23 @@ def test_every_rejected_construct_names_its_location(fn, snippet, word):
     with pytest.raises(nf.SrcdiffError) as error:
         nf.grad(fn)(np.ones(3))
     assert_located(error, snippet, word)
+
+
+def adds_in_place_under_an_alias(x, start):
+    z = start * 1.0
+    before = z
+    z += x
+    return np.sum(z * before)
+
+
+def test_adding_in_place_to_a_shared_array_is_refused_when_called():
+    # a float is rebound by +=, an array changed in place (which `before` would see): only
+    # the call can tell, so the emitted code checks there
+    df = nf.grad(adds_in_place_under_an_alias)
+    assert df(2.0, 3.0) == pytest.approx(3.0)
+    with pytest.raises(nf.ArgumentError) as error:
+        df(np.ones(3), np.ones(3))
+    assert_located(error, "z += x", "'before'", "in place")
 
 
 def test_unpacking_checks_the_length_like_python():

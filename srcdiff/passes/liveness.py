@@ -21,18 +21,21 @@ def pure(node):
     return True
 
 
-def live_before(body, live_after, dead, reads=ir.names_in):
+def live_before(body, live_after, dead, reads=ir.names_in, after=None):
     """The names live at the start of `body` given those live after it; adds to `dead` the
     ids of assignments to plain names that nothing reads afterwards (None: just compute).
     `reads(node)` gives the names a statement or expression reads: narrower than all of them
-    for a liveness of some reads only (say, of values and not shapes)."""
+    for a liveness of some reads only (say, of values and not shapes). `after`, a dict, gets
+    the names live after each statement, by the statement's id."""
     live = set(live_after)
     for stmt in reversed(body):
-        live = live_statement(stmt, live, dead, reads)
+        live = live_statement(stmt, live, dead, reads, after)
     return live
 
 
-def live_statement(stmt, live, dead, reads=ir.names_in):
+def live_statement(stmt, live, dead, reads=ir.names_in, after=None):
+    if after is not None:
+        after[id(stmt)] = set(live)
     if isinstance(stmt, gast.Assign):
         plain = [t.id for t in stmt.targets if isinstance(t, gast.Name)]
         if dead is not None and len(plain) == len(stmt.targets) and not set(plain) & live:
@@ -46,8 +49,8 @@ def live_statement(stmt, live, dead, reads=ir.names_in):
     if isinstance(stmt, gast.Delete):  # needs the name bound: a use, for what precedes it
         return live | ir.names_in(stmt, gast.Del)
     if isinstance(stmt, gast.If):
-        return (reads(stmt.test) | live_before(stmt.body, live, dead, reads)
-                | live_before(stmt.orelse, live, dead, reads))
+        return (reads(stmt.test) | live_before(stmt.body, live, dead, reads, after)
+                | live_before(stmt.orelse, live, dead, reads, after))
     if isinstance(stmt, (gast.For, gast.While)):
         header = stmt.iter if isinstance(stmt, gast.For) else stmt.test
         target = ir.names_in(stmt.target, gast.Store) if isinstance(stmt, gast.For) else set()
@@ -58,6 +61,6 @@ def live_statement(stmt, live, dead, reads=ir.names_in):
             if grown == head:
                 break
             head = grown
-        live_before(stmt.body, head, dead, reads)
-        return head | live_before(stmt.orelse, live, dead, reads)
+        live_before(stmt.body, head, dead, reads, after)
+        return head | live_before(stmt.orelse, live, dead, reads, after)
     return live | reads(stmt)
