@@ -459,6 +459,11 @@ class Normalizer:
             ir.const(into.id), ir.const(others), ir.const(loc.filename),
             ir.const(loc.lineno))), loc))
 
+    def _stacks(self):
+        """The names of lists this function uses with append or pop."""
+        return {n.func.value.id for n in gast.walk(self.p.node)
+                if isinstance(n, gast.Call) and (_pop(n) or _push(gast.Expr(value=n)))}
+
     def _memory_sharing(self):
         """name -> the names that may share its memory: one bound to the other, to a view of
         it, or to a row of it in a for loop, and so on transitively (whatever the version)."""
@@ -711,6 +716,13 @@ class Normalizer:
             forward = gast.Attribute(value=operand, attr="T", ctx=gast.Load())
             template, bound = self.templates[np.transpose], {"a": operand}
         elif isinstance(node, gast.Subscript):
+            if isinstance(node.value, gast.Name) and self.templates is ADJOINTS and \
+                    node.value.id in self._stacks():
+                raise UnsupportedError(
+                    f"{node.value.id!r} is used with append/pop and indexed too: srcdiff "
+                    "cannot differentiate both at once yet", loc,
+                    "keep the items in names of their own, or build the list with one "
+                    "display ([a, b, c]) and only index it")
             value = self.atom(node.value, loc, out)
             index = self.rename(node.slice)
             if not _is_simple(index):

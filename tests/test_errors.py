@@ -269,7 +269,16 @@ def writes_under_a_view(x):
     return np.sum(row * 3.0)
 
 
+def indexes_a_stack(x):
+    items = []
+    items.append(x * 2)
+    items.append(x * 3)
+    return np.sum(items[0] * items[1])
+
+
 REJECTED = [
+    # this one crashed inside the emitted code (a TypeError from the list's adjoint)
+    (indexes_a_stack, "return np.sum(items[0] * items[1])", "append/pop and indexed"),
     # these seven once ran, with a gradient of zero
     (writes_through_an_alias, "w[1] = x[2]", "changes 'z' too"),
     (writes_under_a_view, "z[0, 1] = x[2]", "changes 'row' too"),
