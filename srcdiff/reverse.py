@@ -175,15 +175,18 @@ class Reverse:
         function returning (result, saved values) and a backward one taking them."""
         self._plan(set())
         self._merge_reads = {}
-        adjoint = self._sweeps()[1]
-        needed = ir.names_in(gast.Module(body=adjoint, type_ignores=[])) & self.primal
+        _, adjoint, grads, _ = self._sweeps()
+        # what the backward half reads: the adjoint sweep, and the zeros it returns for an
+        # argument that got no adjoint (runtime.zeros_like(x))
+        needed = ir.names_in(gast.Module(body=_reading(adjoint, grads), type_ignores=[])) \
+            & self.primal
         for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
             self._read({var}, site)
         self._plan(needed)
         forward, adjoint, grads, result = self._sweeps()
         # which values the adjoint reads for their shape only, now that the pops in it tell
         # one version of a name from another; then the forward sweep again, keeping just that
-        shape_only = _read_for_shape_only(adjoint, needed, self.stack_names)
+        shape_only = _read_for_shape_only(_reading(adjoint, grads), needed, self.stack_names)
         if shape_only != (self.shape_only, self.popped_shape_only):
             self.shape_only, self.popped_shape_only = shape_only
             forward, adjoint, grads, result = self._sweeps()
@@ -201,7 +204,7 @@ class Reverse:
             params = [self._seed_name()] if self.mode == "vjp" else []
             return [self._def(self.func_name, params, inits + forward + adjoint
                               + [gast.Return(value=value)])]
-        saved = sorted(ir.names_in(gast.Module(body=adjoint, type_ignores=[]))
+        saved = sorted(ir.names_in(gast.Module(body=_reading(adjoint, grads), type_ignores=[]))
                        & (self.primal | set(self._stack_inits.values())))
         maybe_unset = sorted(v for v in saved if v in self.primal and v not in self.fn.params
                              and not any(len(s.path) == 1 for s in self.sites.get(v, [])))
@@ -545,6 +548,11 @@ _SHAPE_ARGS = {"unbroadcast": {1}, "unreduce": {1}, "mean_grad": {1}, "getitem_g
                "broadcast_like": {1}, "unconcatenate": {1}, "unpad": {1}, "unwindow": {1},
                "cast_grad": {1, 2},
                "zeros_like": {0}, "unpack_adjoint": {1}}
+
+
+def _reading(adjoint, grads):
+    """The adjoint sweep and what returns its gradients, as statements to analyse."""
+    return adjoint + [ir.expr_stmt(_tuple(grads))]
 
 
 def _read_for_shape_only(adjoint, names, stacks):

@@ -341,6 +341,19 @@ def test_views_and_aliases_not_read_after_a_write(rng):
                rng.normal(size=(4, 3)))
 
 
+def ignores_its_first_argument(x, y):
+    return np.ones(3) * y
+
+
+def calls_a_function_flat_in_x(x):
+    return np.sum(ignores_its_first_argument(x, x * 3) * x)
+
+
+def test_a_callee_whose_result_does_not_depend_on_an_argument(rng):
+    # its backward half returned zeros_like(x) without x having been saved: a NameError
+    check_grad(calls_a_function_flat_in_x, rng.normal(size=3))
+
+
 def windows_and_count(x, size):
     n, length = x.shape
     count = length - size + 1
