@@ -478,10 +478,14 @@ class Normalizer:
             if isinstance(target, gast.Name):
                 for source in self._viewed(value):
                     group[find(target.id)] = find(source)
-            elif isinstance(target, (gast.Tuple, gast.List)) and isinstance(
-                    value, (gast.Tuple, gast.List)) and len(target.elts) == len(value.elts):
-                for t, v in zip(target.elts, value.elts):
-                    pair(t, v)
+            elif isinstance(target, (gast.Tuple, gast.List)):
+                if isinstance(value, (gast.Tuple, gast.List)) and \
+                        len(target.elts) == len(value.elts):
+                    for t, v in zip(target.elts, value.elts):
+                        pair(t, v)
+                else:  # a, b = held: each may be any item of it
+                    for t in target.elts:
+                        pair(t, value)
 
         for node in gast.walk(self.p.node):
             if isinstance(node, gast.Assign):
@@ -504,6 +508,8 @@ class Normalizer:
             return self._viewed(value.value)
         if isinstance(value, gast.IfExp):
             return self._viewed(value.body) | self._viewed(value.orelse)
+        if isinstance(value, (gast.List, gast.Tuple)):  # holds its items, not copies
+            return set().union(*map(self._viewed, value.elts))
         if isinstance(value, gast.Call):
             func = value.func
             if isinstance(func, gast.Attribute) and func.attr in _VIEW_METHODS and \

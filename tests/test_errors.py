@@ -276,7 +276,16 @@ def indexes_a_stack(x):
     return np.sum(items[0] * items[1])
 
 
+def writes_under_a_list(x):
+    z = np.zeros(3)
+    held = [z, 1.0]
+    first, _ = held
+    z[0] = x[1]
+    return np.sum(first * 2.0)
+
+
 REJECTED = [
+    (writes_under_a_list, "z[0] = x[1]", "changes 'first' too"),
     # this one crashed inside the emitted code (a TypeError from the list's adjoint)
     (indexes_a_stack, "return np.sum(items[0] * items[1])", "append/pop and indexed"),
     # these seven once ran, with a gradient of zero
