@@ -393,6 +393,12 @@ class Normalizer:
                 isinstance(e, gast.Name) for e in target.elts):
             self.unpack(target, value, active, loc, out)
         elif isinstance(target, gast.Subscript):
+            if _pop(value) and active:  # y[i] = stack.pop(), as emitted gradients restore y
+                held = self.fresh("_t")
+                self.active.add(held)
+                stack = self.versions.get(value.func.value.id, value.func.value.id)
+                out.append(ir.Pop(held, stack, loc))
+                value = ir.name(held)
             if self._is_active(target.value) or active:
                 self.set_item(target, value, active, loc, out)
                 return
@@ -500,11 +506,17 @@ class Normalizer:
                 for name in members[root] | {root}}
 
     def _viewed(self, value):
-        """The names whose memory `value` may share (x, x[1:], x.T, np.transpose(x), ...)."""
+        """The names whose memory `value` shares (x, x[1:], x.T, np.transpose(x), ...).
+        Not x[i] or x[idx]: a number, or a copy, unless x has more dimensions than the index
+        (a row of a matrix), which only the call could tell."""
         if isinstance(value, gast.Name):
             return {value.id}
-        if isinstance(value, gast.Subscript) or (
-                isinstance(value, gast.Attribute) and value.attr in _VIEW_ATTRS):
+        if isinstance(value, gast.Subscript):
+            parts = value.slice.elts if isinstance(value.slice, gast.Tuple) else [value.slice]
+            sliced = any(isinstance(p, gast.Slice) or isinstance(p, gast.Constant) and
+                         p.value in (None, Ellipsis) for p in parts)
+            return self._viewed(value.value) if sliced else set()
+        if isinstance(value, gast.Attribute) and value.attr in _VIEW_ATTRS:
             return self._viewed(value.value)
         if isinstance(value, gast.IfExp):
             return self._viewed(value.body) | self._viewed(value.orelse)

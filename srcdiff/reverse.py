@@ -448,7 +448,9 @@ class Reverse:
             b = self.bname(target)
             value = stmt.value
             if isinstance(value, gast.Name) and value.id in self.fn.active:
-                part = ir.call("runtime.unbroadcast", _subscript(b, stmt.index), value)
+                read = _subscript(b, stmt.index) if _basic(stmt.index) else ir.call(
+                    "runtime.written", ir.name(b), ir.index_value(stmt.index))
+                part = ir.call("runtime.unbroadcast", read, value)
                 out.append(self.accumulate(value.id, part, live))
             out.append(ir.assign(b, ir.call("runtime.zero_at", ir.name(b),
                                             ir.index_value(stmt.index))))
@@ -548,6 +550,13 @@ _SHAPE_ARGS = {"unbroadcast": {1}, "unreduce": {1}, "mean_grad": {1}, "getitem_g
                "broadcast_like": {1}, "unconcatenate": {1}, "unpad": {1}, "unwindow": {1},
                "cast_grad": {1, 2},
                "zeros_like": {0}, "unpack_adjoint": {1}}
+
+
+def _basic(index):
+    """Whether an index is surely basic (ints, slices, ...: no element twice)."""
+    parts = index.elts if isinstance(index, gast.Tuple) else [index]
+    return all(isinstance(p, gast.Slice) or isinstance(p, gast.Constant) and (
+        p.value is None or p.value is Ellipsis or type(p.value) is int) for p in parts)
 
 
 def _reading(adjoint, grads):

@@ -518,6 +518,22 @@ def set_at(d, index, value):
     return out
 
 
+def written(g, index):
+    """g[index]: the adjoint of the values `y[index] = v` wrote. An index array that names
+    an element twice writes it twice, and numpy keeps the last write: the earlier ones get
+    no adjoint."""
+    part = g[index]
+    if _is_basic(index):
+        return part
+    positions = np.arange(np.size(g)).reshape(np.shape(g))[index].ravel()
+    _, last_from_end = np.unique(positions[::-1], return_index=True)
+    if last_from_end.size == positions.size:
+        return part
+    keep = np.zeros(positions.size, dtype=bool)
+    keep[positions.size - 1 - last_from_end] = True
+    return part * keep.reshape(np.shape(part))
+
+
 def zero_at(g, index):
     """A copy of adjoint `g` with zeros at `index`: the adjoint of the overwritten elements."""
     out = np.array(g, copy=True)

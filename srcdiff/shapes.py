@@ -322,6 +322,7 @@ _RUNTIME_SHAPE_SAFE = {
     "broadcast_like", "reverse_cumsum", "cast_grad", "winner_share", "matmul_grad",
     "einsum_grad", "tensordot_grad", "dot_grad", "outer_grad", "untranspose", "unconcatenate",
     "unstack", "split_grad", "unpad", "unwindow", "getitem_grad", "add_at", "set_at", "zero_at",
+    "written",
     "prod_grad", "norm_grad", "as_grad", "zeros_like", "grad_seed", "shape_of", "count",
     "check_unpack", "pad_tangent", "prod_grad_tangent", "norm_grad_tangent",
 }
@@ -338,7 +339,8 @@ _FRESH = {
                 "winner_share", "pad_tangent", "split_grad"},
 }
 # argument positions where an unknown int is an index (its value cannot change a shape)
-_RUNTIME_INDEX_ARGS = {"getitem_grad": (2,), "add_at": (1,), "set_at": (1,), "zero_at": (1,)}
+_RUNTIME_INDEX_ARGS = {"getitem_grad": (2,), "add_at": (1,), "set_at": (1,), "zero_at": (1,),
+                      "written": (1,)}
 _ARRAY_METHODS = {
     "sum", "mean", "var", "std", "max", "min", "prod", "cumsum", "reshape", "transpose",
     "astype", "copy", "ravel", "flatten", "dot", "clip", "swapaxes", "squeeze", "any", "all",

@@ -189,7 +189,14 @@ def _broadcast_like(node, d, like):
     return node.args[0] if ds == ls else ir.call("np.broadcast_to", node.args[0], _literal(ls))
 
 
-_RULES = {"unbroadcast": _unbroadcast, "shape_of": _shape_of, "zeros_like": _zeros_like,
+def _written(node, g, index):
+    index = widen(index)
+    if isinstance(index, Typed) and index.type is int:  # one element: g[index] it is
+        return gast.Subscript(value=node.args[0], slice=node.args[1], ctx=gast.Load())
+    return None
+
+
+_RULES = {"written": _written, "unbroadcast": _unbroadcast, "shape_of": _shape_of, "zeros_like": _zeros_like,
           "grad_seed": _grad_seed, "as_grad": _as_grad, "matmul_grad": _matmul_grad,
           "unreduce": _unreduce, "mean_grad": _mean_grad, "broadcast_like": _broadcast_like}
 

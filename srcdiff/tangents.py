@@ -465,6 +465,11 @@ def zero_at(dz, z, g, index):
     dz = runtime.zero_at(dg, index)
 
 
+@tangent(runtime.written)
+def written(dz, z, g, index):
+    dz = runtime.written(dg, index)
+
+
 @tangent(runtime.untranspose)
 def untranspose(dz, z, g, axes=None):
     dz = runtime.untranspose(dg, axes=axes)

@@ -264,6 +264,27 @@ def test_overwritten_elements_drop_their_adjoint(rng):
     assert np.isfinite(g).all()
 
 
+def writes_twice_through_one_index(x):
+    y = np.zeros(4)
+    y[[0, 0, 2]] = x[:3] ** 2      # numpy keeps the last write to y[0]: x[1]'s
+    y[np.array([1, 1])] += x[2:4]  # y[1] = 0 + x[3] (x[2]'s add is overwritten)
+    for i in range(3):
+        y[i + 1] = y[i + 1] * y[i] + x[3]
+    return np.sum(y * np.arange(1.0, 5.0) * y)
+
+
+def test_an_index_naming_an_element_twice_keeps_the_last_write(rng):
+    x = rng.normal(size=4)
+    g = check_grad(writes_twice_through_one_index, x)[0]
+    assert g[0] == 0.0
+    v = rng.normal(size=4)
+    eps = 1e-5
+    gradient = nf.grad(writes_twice_through_one_index)
+    expected = (gradient(x + eps * v) - gradient(x - eps * v)) / (2 * eps)
+    np.testing.assert_allclose(nf.hvp(writes_twice_through_one_index)(x, v), expected,
+                               rtol=1e-5, atol=1e-7)
+
+
 def indexing(x):
     a = x[1, ::-1] * x[:, None, 0]
     b = x[x[:, 0] > 0]

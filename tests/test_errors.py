@@ -264,7 +264,7 @@ def writes_through_an_alias(x):
 
 def writes_under_a_view(x):
     z = np.zeros((2, 3))
-    row = z[0]
+    row = z[0, :]
     z[0, 1] = x[2]
     return np.sum(row * 3.0)
 
