@@ -148,7 +148,7 @@ class Normalizer:
                 elif isinstance(stmt, gast.AugAssign) and self._is_active(stmt.value, active):
                     active |= _target_names(stmt.target)
                 elif isinstance(stmt, gast.For):
-                    for target, source in _loop_pairs(stmt):
+                    for target, source in _loop_pairs(stmt) or []:  # None: for_statement says
                         if source is not None and self._is_active(source, active):
                             active |= _target_names(target)
                 elif _push(stmt) and self._is_active(stmt.value.args[0], active):
@@ -307,6 +307,13 @@ class Normalizer:
         if kind in _UNSUPPORTED:
             what, hint = _UNSUPPORTED[kind]
             raise UnsupportedError(f"{what} cannot be differentiated", loc, hint)
+        header = {gast.If: "test", gast.While: "test", gast.For: "iter"}.get(kind)
+        for node in gast.walk(getattr(stmt, header) if header else stmt):  # not nested lines
+            if isinstance(node, gast.NamedExpr) and self._is_active(node.value, self.varied):
+                raise UnsupportedError("an assignment expression (:=) of a differentiated value "
+                                       "cannot be differentiated", loc,
+                                       f"assign {gast.unparse(node.target)} on a line of its "
+                                       "own first")
         if isinstance(stmt, (gast.Assign, gast.AugAssign)):
             self._check_in_place(stmt, loc, out)
         if isinstance(stmt, gast.Assign):
@@ -656,17 +663,30 @@ class Normalizer:
                     out.append(ir.Assign([held], atom, loc))
                     atom = ir.name(held)
                 sources.append(atom)
+            start = stmt.iter.args[1] if pairs[0][1] is None and len(stmt.iter.args) == 2 \
+                else None  # enumerate(seq, start)
+            if start is not None:
+                start = self.rename(start)
+                if not _is_simple(start):
+                    held = self.fresh("_start")
+                    out.append(ir.Assign([held], start, loc))
+                    start = ir.name(held)
             self.depth += 1
             lengths = [ir.call("len", s) for s in sources]
-            iterable = ir.call("range", lengths[0] if len(lengths) == 1 else ir.call("min", *lengths))
+            length = lengths[0] if len(lengths) == 1 else ir.call("min", *lengths)
+            iterable = ir.call("range", length) if start is None else ir.call(
+                "range", start, gast.BinOp(left=start, op=gast.Add(), right=length))
             index_target = next((t for t, s in pairs if s is None), None)
             target = self.store(index_target.id) if index_target is not None else self.fresh("_i")
+            position = ir.name(target) if start is None else gast.BinOp(
+                left=ir.name(target), op=gast.Sub(), right=copy.deepcopy(start))
             sources = iter(sources)
             for element, source in pairs:
                 if source is None:
                     continue
                 seq = next(sources)
-                element_value = gast.Subscript(value=seq, slice=ir.name(target), ctx=gast.Load())
+                element_value = gast.Subscript(value=seq, slice=copy.deepcopy(position),
+                                               ctx=gast.Load())
                 self.assign_statement(gast.Assign(targets=[element], value=element_value,
                                                   type_comment=None), loc, prologue)
         body = prologue + self.block(stmt.body)
@@ -972,8 +992,8 @@ def _loop_pairs(stmt):
     """(target, iterated sequence) pairs of a for loop; the sequence is None for an index."""
     it, target = stmt.iter, stmt.target
     if isinstance(it, gast.Call) and isinstance(it.func, gast.Name) and not it.keywords:
-        if it.func.id == "enumerate" and len(it.args) == 1 and isinstance(target, gast.Tuple) \
-                and len(target.elts) == 2:
+        if it.func.id == "enumerate" and len(it.args) in (1, 2) and \
+                isinstance(target, gast.Tuple) and len(target.elts) == 2:
             return [(target.elts[0], None), (target.elts[1], it.args[0])]
         if it.func.id == "zip" and isinstance(target, gast.Tuple) \
                 and len(target.elts) == len(it.args):

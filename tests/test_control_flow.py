@@ -75,6 +75,19 @@ def rows_zip_enumerate(x, w):
     return acc
 
 
+def enumerate_from_one(x):
+    total = 0.0
+    for i, row in enumerate(x, 1):  # enumerate with a start: a TypeError inside srcdiff, once
+        total = total + np.sum(row ** 2) * i
+    return total
+
+
+def test_enumerate_with_a_start(rng):
+    check_grad(enumerate_from_one, rng.normal(size=(3, 2)))
+    _, tangent = nf.jvp(enumerate_from_one)(np.ones((3, 2)), np.ones((3, 2)))
+    assert tangent == pytest.approx(2 * (1 + 2 + 3) * 2)
+
+
 def test_iteration_over_rows_zip_enumerate(rng):
     check_grad(rows_zip_enumerate, rng.normal(size=(4, 3)), rng.normal(size=3))
 

@@ -284,7 +284,14 @@ def writes_under_a_list(x):
     return np.sum(first * 2.0)
 
 
+def walrus_of_x(x):
+    if (total := np.sum(x)) > 0:
+        return total * 2
+    return total
+
+
 REJECTED = [
+    (walrus_of_x, "if (total := np.sum(x)) > 0:", ":="),  # a gradient of 0, once
     (writes_under_a_list, "z[0] = x[1]", "changes 'first' too"),
     # this one crashed inside the emitted code (a TypeError from the list's adjoint)
     (indexes_a_stack, "return np.sum(items[0] * items[1])", "append/pop and indexed"),
