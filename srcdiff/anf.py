@@ -420,6 +420,13 @@ class Normalizer:
         if not isinstance(base, gast.Name):
             raise UnsupportedError("only writes into a named array (y[i] = v) can be "
                                    "differentiated", loc, "give the array a name first")
+        if base.id not in self.params and any(
+                isinstance(n, gast.Assign) and isinstance(n.value, (gast.Dict, gast.List))
+                and base.id in _target_names(n.targets[0]) for n in gast.walk(self.p.node)):
+            raise UnsupportedError(
+                f"writing into the dict or list {base.id!r} cannot be differentiated yet", loc,
+                "keep the values in names of their own, or build the container once, "
+                "with every value in its display")
         if not self._owns(base.id):
             raise UnsupportedError(
                 f"writing into {base.id!r} would change an array the caller may still use "

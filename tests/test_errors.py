@@ -290,7 +290,14 @@ def walrus_of_x(x):
     return total
 
 
+def writes_into_a_local_dict(x):
+    d = {}
+    d["a"] = x * 2
+    return np.sum(d["a"])
+
+
 REJECTED = [
+    (writes_into_a_local_dict, 'd["a"] = x * 2', "dict or list 'd'"),
     (walrus_of_x, "if (total := np.sum(x)) > 0:", ":="),  # a gradient of 0, once
     (writes_under_a_list, "z[0] = x[1]", "changes 'first' too"),
     # this one crashed inside the emitted code (a TypeError from the list's adjoint)
