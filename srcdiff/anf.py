@@ -125,6 +125,9 @@ class Normalizer:
         self.varied = self._activity(set(wrt_names))
         self.active = self.varied & self._usefulness(outputs)
         self._live_after = self._sharing = None  # for _check_in_place, made when first needed
+        # the lists this function uses with append or pop
+        self.stacks = {n.func.value.id for n in gast.walk(node)
+                       if isinstance(n, gast.Call) and (_pop(n) or _push(gast.Expr(value=n)))}
         self.versions = {p: p for p in self.params}
         self.depth = 0
 
@@ -479,11 +482,6 @@ class Normalizer:
             ir.const(into.id), ir.const(others), ir.const(loc.filename),
             ir.const(loc.lineno))), loc))
 
-    def _stacks(self):
-        """The names of lists this function uses with append or pop."""
-        return {n.func.value.id for n in gast.walk(self.p.node)
-                if isinstance(n, gast.Call) and (_pop(n) or _push(gast.Expr(value=n)))}
-
     def _memory_sharing(self):
         """name -> the names that may share its memory: one bound to the other, to a view of
         it, or to a row of it in a for loop, and so on transitively (whatever the version)."""
@@ -762,7 +760,7 @@ class Normalizer:
             template, bound = self.templates[np.transpose], {"a": operand}
         elif isinstance(node, gast.Subscript):
             if isinstance(node.value, gast.Name) and self.templates is ADJOINTS and \
-                    node.value.id in self._stacks():
+                    node.value.id in self.stacks:
                 raise UnsupportedError(
                     f"{node.value.id!r} is used with append/pop and indexed too: srcdiff "
                     "cannot differentiate both at once yet", loc,
