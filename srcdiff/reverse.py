@@ -565,10 +565,10 @@ def _reading(adjoint, grads):
 
 
 def _read_for_shape_only(adjoint, names, stacks):
-    """Of `names`, (those whose value when the adjoint sweep starts, and those whose values
-    popped off their stack in it) the sweep reads only as shape arguments:
-    runtime.unbroadcast(g, x), np.shape(x), np.zeros_like(x), ... Each version of a name is
-    judged apart, so `x = np.pad(x, ...)` keeps the padded x, and only the shape of the x
+    """Two sets of `names`: those whose value when the adjoint sweep starts, and those whose
+    values popped off their stack in it, the sweep reads only as shape arguments
+    (runtime.unbroadcast(g, x), np.shape(x), np.zeros_like(x), ...). Each version of a name
+    is judged apart, so `x = np.pad(x, ...)` keeps the padded x, and only the shape of the x
     before it, when that is all its adjoint reads."""
     popped_unread = set()  # ids of the pops whose value is not read (but for its shape)
     value_live = live_before(adjoint, set(), popped_unread, reads=_value_reads)

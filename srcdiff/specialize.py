@@ -196,9 +196,10 @@ def _written(node, g, index):
     return None
 
 
-_RULES = {"written": _written, "unbroadcast": _unbroadcast, "shape_of": _shape_of, "zeros_like": _zeros_like,
+_RULES = {"unbroadcast": _unbroadcast, "shape_of": _shape_of, "zeros_like": _zeros_like,
           "grad_seed": _grad_seed, "as_grad": _as_grad, "matmul_grad": _matmul_grad,
-          "unreduce": _unreduce, "mean_grad": _mean_grad, "broadcast_like": _broadcast_like}
+          "unreduce": _unreduce, "mean_grad": _mean_grad, "broadcast_like": _broadcast_like,
+          "written": _written}
 
 
 def _rewrite_call(node, values):
