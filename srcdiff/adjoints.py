@@ -206,6 +206,17 @@ def astype_(bz, z, a, dtype):
     ba = runtime.cast_grad(bz, z, a)
 
 
+# of a list display (a differentiated one is as_list's), each item gets its row of bz
+@adjoint(np.asarray, np.asanyarray)
+def asarray(bz, z, a, dtype=None):
+    ba = runtime.cast_grad(bz, z, a)
+
+
+@adjoint(np.array)
+def array(bz, z, object, dtype=None):  # noqa: A002  (numpy's name for it)
+    bobject = runtime.cast_grad(bz, z, object)
+
+
 @adjoint(np.abs, builtins.abs)
 def abs_(bz, z, x):
     bx = bz * np.sign(x)

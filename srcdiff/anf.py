@@ -897,8 +897,8 @@ class Normalizer:
                                 keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
             if func.attr in VARARG_METHODS and len(call_args) > 1:
                 call_args = [gast.Tuple(elts=call_args, ctx=gast.Load())]
-            return self.templates[primal], forward, self.bind(self.templates[primal], [receiver] + call_args,
-                                                        keywords, node, loc)
+            return self.templates[primal], forward, self.bind(
+                self.templates[primal], [receiver] + call_args, keywords, node, loc, out, forward)
         if obj is MISSING:
             what = gast.unparse(func)
             raise NoAdjointError(f"cannot differentiate through {what}(...)", loc,
@@ -925,21 +925,40 @@ class Normalizer:
         forward = gast.Call(func=ir.attr(*spelled.split(".")) if spelled else self.rename(func),
                             args=call_args,
                             keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
-        return template, forward, self.bind(template, call_args, keywords, node, loc)
+        return template, forward, self.bind(template, call_args, keywords, node, loc, out,
+                                            forward)
 
     def argument(self, node, loc, out):
         if isinstance(node, (gast.List, gast.Tuple)) and self._is_active(node):
             return type(node)(elts=[self.atom(e, loc, out) for e in node.elts], ctx=gast.Load())
         return self.atom(node, loc, out)
 
-    def bind(self, template, args, keywords, node, loc):
+    def bind(self, template, args, keywords, node, loc, out, forward):
         try:
             bound = template.bind(args, keywords)
         except TypeError as exc:
             raise SrcdiffError(f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
                                f"its adjoint: {exc}", loc) from None
+        # (the adjoint's rules tell in both modes whether a parameter takes a sequence)
+        adjoint = ADJOINTS.get(template.primal) if _takes_array_likes(template.primal) else None
         for param, rule in template.rules.items():
             value = bound.get(param)
+            if adjoint is not None and param in adjoint.rules and \
+                    adjoint.rules[param].index is None and \
+                    isinstance(value, (gast.List, gast.Tuple)) and self._is_active(value):
+                # a display where the adjoint takes one value (np.sum([a, b])): the array numpy
+                # would make of it, whose adjoint hands each item its row
+                items, held = self.fresh("_t"), self.fresh("_t")
+                self.active |= {items, held}
+                primal = adjoints.as_list if isinstance(value, gast.List) else adjoints.as_tuple
+                out.append(ir.Assign([items], value, loc, self.templates[primal],
+                                     {"items": value}))
+                out.append(ir.Assign([held], ir.call("np.array", ir.name(items)), loc,
+                                     self.templates[np.array], {"object": ir.name(items)}))
+                bound[param] = ir.name(held)
+                forward.args = [ir.name(held) if a is value else a for a in forward.args]
+                for k in forward.keywords:
+                    k.value = ir.name(held) if k.value is value else k.value
             if rule.index is not None and value is not None and \
                     not isinstance(value, (gast.List, gast.Tuple)):
                 if self._is_active(value):
@@ -955,6 +974,12 @@ class Normalizer:
         return bound
 
 
+
+
+def _takes_array_likes(fn):
+    """Whether fn is numpy's, which makes an array of a list it is given."""
+    return isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith(
+        "numpy")
 
 
 def _qualified(obj):

@@ -348,6 +348,7 @@ def _promote(a, b):
 
 def matmul_grad(g, a, b, wrt):
     """Adjoint of a @ b with respect to operand `wrt` (0 or 1), batched and broadcast."""
+    a, b = np.asarray(a), np.asarray(b)  # a constant operand may be a list
     if a.ndim == 2 and b.ndim == 2:  # the common case, without the general bookkeeping
         return g @ b.T if wrt == 0 else a.T @ g
     if a.ndim == 2 and b.ndim == 1:
@@ -426,6 +427,7 @@ def tensordot_grad(g, a, b, axes, wrt):
 
 def dot_grad(g, a, b, wrt):
     """Adjoint of np.dot: a scalar product, matmul for <= 2-D, tensordot otherwise."""
+    a, b = np.asarray(a), np.asarray(b)  # a constant operand may be a list
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         other = b if wrt == 0 else a
         return unbroadcast(g * other, a if wrt == 0 else b)

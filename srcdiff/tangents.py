@@ -181,6 +181,16 @@ def astype_(dz, z, a, dtype):
     dz = runtime.cast_grad(da, z, z)
 
 
+@tangent(np.asarray, np.asanyarray)
+def asarray(dz, z, a, dtype=None):
+    dz = runtime.cast_grad(np.asarray(da), z, z)
+
+
+@tangent(np.array)
+def array(dz, z, object, dtype=None):  # noqa: A002  (numpy's name for it)
+    dz = runtime.cast_grad(np.asarray(dobject), z, z)
+
+
 @tangent(np.abs, builtins.abs)
 def abs_(dz, z, x):
     dz = dx * np.sign(x)

@@ -220,6 +220,14 @@ def f_copy(x):
     return np.sum(z * x) + np.sum(abs(x) * x.astype(np.float64)) + np.sum(x.astype(int) * x)
 
 
+def f_array_likes(x):
+    v = np.asarray(x, dtype=float) + np.asanyarray(x)
+    w = np.array([np.sum(v), v[0] * 2.0])  # a display of differentiated values
+    # lists handed to numpy functions: each of these once got a gradient of 0
+    return (np.sum(w * np.arange(1.0, 3.0)) + np.dot([v[1], v[2]], np.arange(2.0)) +
+            np.mean([v[0], np.max(v)]) + np.sum(np.multiply([v[3], v[0]], v[1])))
+
+
 def f_more_unary(x):
     return np.sum(np.arcsin(x) + np.arccos(x) * 2 + np.log2(x + 1) + np.log10(x + 2)
                   + np.reciprocal(x + 1.5))
@@ -273,6 +281,7 @@ CASES = [
     (f_matmul_vec, lambda: (r(3, 4), r(4))),
     (f_matmul_batched, lambda: (r(2, 3, 4), r(4, 5))),
     (f_transpose, lambda: (r(3, 4, 2),)),
+    (f_array_likes, lambda: (r(4),)),
     (f_reshape, lambda: (r(2, 3, 4),)),
     (f_squeeze_expand, lambda: (r(2, 1, 3),)),
     (f_broadcast_to, lambda: (r(3),)),
