@@ -381,6 +381,27 @@ def getitem(bz, z, a, b):
 
 # --- the runtime helpers emitted gradients call (reverse-over-reverse: grad of grad) ----------
 
+@adjoint(runtime.getitem_grad)
+def getitem_grad(bz, z, g, x, index):
+    bg = runtime.unbroadcast(bz[index], g)
+
+
+@adjoint(runtime.add_at)
+def add_at(bz, z, bx, index, g):
+    bbx = bz
+    bg = runtime.unbroadcast(bz[index], g)
+
+
+@adjoint(runtime.zero_at)
+def zero_at(bz, z, g, index):
+    bg = runtime.zero_at(bz, index)
+
+
+@adjoint(runtime.written)  # of the reads of an element, the one numpy keeps
+def written(bz, z, g, index):
+    bg = runtime.set_at(runtime.zeros_like(g), index, bz)
+
+
 @adjoint(runtime.as_grad, constant=('x',))
 def as_grad(bz, z, g, x):
     bg = runtime.unbroadcast(bz, g)
