@@ -392,6 +392,11 @@ def add_at(bz, z, bx, index, g):
     bg = runtime.unbroadcast(bz[index], g)
 
 
+@adjoint(runtime.unpack_adjoint, constant=("outputs",))
+def unpack_adjoint(bz, z, g, outputs):
+    bg = runtime.pack_adjoint(bz, g, outputs)
+
+
 @adjoint(runtime.zero_at)
 def zero_at(bz, z, g, index):
     bg = runtime.zero_at(bz, index)

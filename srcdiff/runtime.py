@@ -88,6 +88,15 @@ def unpack_adjoint(g, outputs):
     return [zeros_like(v) if b is None else b for b, v in zip(g, outputs)]
 
 
+def pack_adjoint(b, g, outputs):
+    """The adjoint of unpack_adjoint(g, outputs) given that of its items (a Sparse or a
+    list): an array of rows when g was one, else a Sparse."""
+    items = unpack_adjoint(b, outputs)
+    if type(g) is np.ndarray:
+        return np.stack([np.broadcast_to(item, g.shape[1:]) for item in items])
+    return Sparse(enumerate(items))
+
+
 def check_not_shared(value, name, others, filename, lineno):
     """Before `name += ...` where other names may share its memory: for an array that is a
     change in place, which they would see and the emitted code (a new value) does not."""

@@ -62,6 +62,16 @@ def test_grad_of_grad_through_index_reads_and_writes():
         assert second(x) == pytest.approx(numerical_grad(nf.grad(f), (x,), 0), rel=1e-6)
 
 
+def test_grad_of_grad_through_a_list_made_an_array():
+    def f(x):
+        v = np.array([x, x * 2, np.sin(x)])  # its gradient unpacks v's adjoint into rows
+        return np.sum(v ** 2) * x
+
+    second = nf.grad(nf.grad(f))
+    for x in (0.3, -1.2):
+        assert second(x) == pytest.approx(numerical_grad(nf.grad(f), (x,), 0), rel=1e-6)
+
+
 def test_hessian_of_a_vector_function(rng):
     def f(x, w):
         return np.sum(np.tanh(x @ w) ** 2) + np.sum(x ** 3) + np.prod(x[:2]) * 0
