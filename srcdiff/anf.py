@@ -633,6 +633,12 @@ class Normalizer:
     def for_statement(self, stmt, loc, out):
         if stmt.orelse:
             raise UnsupportedError("for ... else is not supported", loc, "use a flag variable")
+        it = stmt.iter
+        if isinstance(it, gast.Call) and len(it.args) == 1 and not it.keywords and \
+                self.p.resolve(it.func) is reversed and self._is_active(it.args[0]):
+            # reversed(seq) of differentiated items: seq[::-1], which has an adjoint
+            stmt.iter = gast.Subscript(value=it.args[0], slice=gast.Slice(
+                lower=None, upper=None, step=ir.const(-1)), ctx=gast.Load())
         pairs = _loop_pairs(stmt)
         self.depth += 1
         prologue = []

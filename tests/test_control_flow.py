@@ -82,6 +82,20 @@ def enumerate_from_one(x):
     return total
 
 
+def runs_backwards(x):
+    total = 0.0
+    for row in reversed(x):  # was: no adjoint is registered for reversed
+        total = total * 0.5 + np.sum(np.sin(row))
+    return total
+
+
+def test_loop_over_reversed_rows(rng):
+    x = rng.normal(size=(4, 2))
+    g = check_grad(runs_backwards, x)[0]
+    _, tangent = nf.jvp(runs_backwards)(x, np.ones_like(x))
+    assert tangent == pytest.approx(np.sum(g))
+
+
 def test_enumerate_with_a_start(rng):
     check_grad(enumerate_from_one, rng.normal(size=(3, 2)))
     _, tangent = nf.jvp(enumerate_from_one)(np.ones((3, 2)), np.ones((3, 2)))
