@@ -456,5 +456,6 @@ nondifferentiable(
     np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not, np.any, np.all,
     builtins.len, builtins.int, builtins.bool, builtins.range, builtins.isinstance,
     runtime.grad_seed, runtime.zeros_like, runtime.count, runtime.shape_of, runtime.check_unpack,
+    runtime.require_float,
     runtime.zero_tangent,
 )

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 
 from . import cache, runtime, specialize
-from .errors import ArgumentError, Location, SrcdiffError
+from .errors import ArgumentError, Location, NoAdjointError, SrcdiffError
 from .shapes import Unsupported, key
 from .transform import derive
 
@@ -47,31 +47,54 @@ class Derivative:
             self._bound, target = fun._bound, fun._call
         self._target = target
         shift = 1 if self._bound is not None else 0
+        self._jvp = None  # the emitted JVP behind forward-mode variants (False: none possible)
         try:
             self.wrt, self._single = _normalize_wrt(wrt)
             self._positions = tuple(w + shift for w in self.wrt)
-            self._emitted = derive(target, self._positions, mode, **options)
+            try:
+                self._emitted = derive(target, self._positions, mode, **options)
+                self._call = self._emitted.function
+            except NoAdjointError as exc:
+                # gradient code differentiated again may call a runtime helper that has a
+                # tangent but no adjoint: for one float argument, forward mode serves
+                if not (isinstance(fun, Derivative) and mode == "grad" and len(self.wrt) == 1
+                        and not options.get("has_aux")):
+                    raise
+                self._emitted, self._call = self._forward_only(exc, options)
         except SrcdiffError as exc:
             if exc.location is not None:
                 raise
             raise type(exc)(exc.message, _caller(), exc.hint) from None
-        self._call = self._emitted.function
         self._mode = mode
         self._options = options
         self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
+        # no reverse mode to specialise: the generic code is the forward-mode gradient
+        self._forward_only_code = self._call is not self._emitted.function
         # called with the emitted function's own arguments (no bound self, no tangents to split)
         self._plain = self._bound is None and mode != "jvp"
         self._offset = 1 if mode == "vjp" else 0
         # wrt=(k,) gives a tuple of one gradient, though the emitted code returns it bare
         self._one_of_many = not self._single and len(self.wrt) == 1 and mode != "jvp"
-        self._jvp = None  # the emitted JVP behind forward-mode variants (False: none possible)
-        self.__name__ = self._emitted.meta["names"][0]
+        self.__name__ = self._call.__name__
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
         self.__doc__ = f"{'Gradient' if mode == 'grad' else 'VJP'} of {fun.__qualname__}."
 
     @property
     def source(self):
+        if self._forward_only_code:  # the gradient, then the JVP it was made from
+            return self._call.source + "\n\n" + self._emitted.full_source()
         return self._emitted.full_source()
+
+    def _forward_only(self, why, options):
+        """(the emitted JVP, the gradient as its tangent for a seed of 1.0)."""
+        self._jvp = derive(self._target, self._positions, "jvp",
+                           optimized=options.get("optimized", True))
+        function = specialize.forward_gradient(
+            self._jvp, self._positions[0], "d" + self._target.__name__,
+            options.get("preserve_result", False), why.message)
+        if function is None:
+            raise why
+        return self._jvp, function
 
     def source_for(self, *args):
         """The code a call with these arguments runs (without making it): the emitted source
@@ -162,7 +185,7 @@ class Derivative:
             return variant
         try:
             variant = self._forward_variant(args) or variant
-            if variant[0] is self._call:
+            if variant[0] is self._call and not self._forward_only_code:
                 variant = (specialize.reverse_variant(self._emitted, args), self._emitted)
         except Unsupported:
             pass

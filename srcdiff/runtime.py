@@ -108,6 +108,15 @@ def check_not_shared(value, name, others, filename, lineno):
             f"write {name} = {name} + ... (a new array), or copy what must keep the old value")
 
 
+def require_float(x, why):
+    """Guard of a gradient that runs forward mode: one tangent gives it for a float only."""
+    if type(x) is not float:
+        raise ArgumentError(f"{why}; srcdiff can run it in forward mode, one tangent at a time, "
+                            f"for a float argument only, not a {type(x).__name__}",
+                            hint="differentiate with respect to a float, or use nf.hvp for "
+                            "Hessian-vector products")
+
+
 def check_unpack(value, count):
     """Raise as Python would for `a, b = value` when value does not have `count` items."""
     if len(value) != count:

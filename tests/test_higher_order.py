@@ -72,6 +72,25 @@ def test_grad_of_grad_through_a_list_made_an_array():
         assert second(x) == pytest.approx(numerical_grad(nf.grad(f), (x,), 0), rel=1e-6)
 
 
+WEIGHTS = np.linspace(-1.0, 1.0, 12).reshape(3, 4)
+
+
+def through_matrices(x):
+    h = np.tanh((WEIGHTS[:, :3] * x) @ WEIGHTS)
+    return np.sum(h ** 2) + np.max(h) + np.linalg.norm(np.concatenate([h, h * x]))
+
+
+def test_grad_of_grad_runs_forward_mode_where_gradient_code_has_no_adjoint():
+    # matmul_grad, extremum_grad, norm_grad, unconcatenate: tangents, no adjoints
+    second = nf.grad(nf.grad(through_matrices))
+    for x in (0.3, -0.8):
+        assert second(x) == pytest.approx(numerical_grad(nf.grad(through_matrices), (x,), 0),
+                                          rel=1e-6)
+    assert "runtime.require_float(x," in second.source
+    with pytest.raises(nf.ArgumentError, match="for a float argument only"):
+        second(np.array(0.3))
+
+
 def test_hessian_of_a_vector_function(rng):
     def f(x, w):
         return np.sum(np.tanh(x @ w) ** 2) + np.sum(x ** 3) + np.prod(x[:2]) * 0
