@@ -354,6 +354,12 @@ def concatenate(bz, z, arrays, axis=0):
     barrays[i] = runtime.unconcatenate(bz, arrays, i, axis=axis)
 
 
+@adjoint(builtins.sum)  # of a list display: sum([a, b]) is a + b
+def sum_builtin(bz, z, iterable, start=0):
+    biterable[i] = runtime.unbroadcast(bz, iterable[i])
+    bstart = runtime.unbroadcast(bz, start)
+
+
 @adjoint(np.stack)
 def stack(bz, z, arrays, axis=0):
     barrays[i] = runtime.unstack(bz, i, axis=axis)

@@ -911,6 +911,8 @@ class Normalizer:
                                  f"srcdiff does not know what {what!r} is; call a numpy function "
                                  "or one with a registered adjoint")
         template = self._lookup(obj)
+        if obj in (max, min) and len(args) == 2 and not node.keywords:
+            template = self._lookup(np.maximum if obj is max else np.minimum)  # of two values
         if template is None:
             what = _qualified(obj)
             if getattr(obj, "__module__", None) == runtime.__name__:

@@ -278,7 +278,7 @@ def winner_share(g, x, other):
     """The part of np.maximum(x, other)'s adjoint that goes to `x`: all of it where x wins,
     half where they tie."""
     out = np.where(x > other, g, 0)
-    tie = x == other
+    tie = np.equal(x, other)  # (an array even of two floats)
     if tie.any():  # rare for real data; keeps the common case to two cheap passes
         out = out + np.where(tie, g / 2, 0)
     return out

@@ -344,6 +344,12 @@ def as_tuple_(dz, z, items):
     dz = tuple(ditems)
 
 
+@tangent(builtins.sum)
+def sum_builtin(dz, z, iterable, start=0):
+    dz = runtime.broadcast_like(sum(diterable), z)
+    dz = runtime.broadcast_like(dstart, z)
+
+
 @tangent(np.stack)
 def stack(dz, z, arrays, axis=0):
     dz = np.stack(darrays, axis=axis)

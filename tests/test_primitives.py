@@ -228,6 +228,12 @@ def f_array_likes(x):
             np.mean([v[0], np.max(v)]) + np.sum(np.multiply([v[3], v[0]], v[1])))
 
 
+def f_builtins(x):
+    # max and min of two values are np.maximum and np.minimum; sum of a list adds its items
+    a, b = np.sum(x[:2]), np.sum(x[2:] ** 2)
+    return max(a, b) * min(a * 3, b) + np.sum(sum([x, np.sin(x), 2.0]) ** 2)
+
+
 def f_more_unary(x):
     return np.sum(np.arcsin(x) + np.arccos(x) * 2 + np.log2(x + 1) + np.log10(x + 2)
                   + np.reciprocal(x + 1.5))
@@ -282,6 +288,7 @@ CASES = [
     (f_matmul_batched, lambda: (r(2, 3, 4), r(4, 5))),
     (f_transpose, lambda: (r(3, 4, 2),)),
     (f_array_likes, lambda: (r(4),)),
+    (f_builtins, lambda: (r(4),)),
     (f_reshape, lambda: (r(2, 3, 4),)),
     (f_squeeze_expand, lambda: (r(2, 1, 3),)),
     (f_broadcast_to, lambda: (r(3),)),
@@ -315,7 +322,8 @@ def test_every_registered_adjoint_is_exercised():
     text = inspect.getsource(inspect.getmodule(test_primitive_gradient))
     symbols = {np.add: "+", np.subtract: "-", np.multiply: "*", np.true_divide: "/",
                np.power: "**", np.matmul: "@", np.negative: "-x", operator.getitem: "x[",
-               copy_value: "z = y", float: "float(", astype: ".astype(", abs: "abs(", np.amax: "np.max", np.amin: "np.min",
+               copy_value: "z = y", float: "float(", astype: ".astype(", abs: "abs(",
+               sum: "sum([", np.amax: "np.max", np.amin: "np.min",
                np.linalg.norm: "np.linalg.norm", np.linalg.inv: "np.linalg.inv",
                sliding_window_view: "np.lib.stride_tricks.sliding_window_view",
                as_list: "pair = [", as_tuple: "both = ("}
