@@ -968,10 +968,12 @@ class Normalizer:
                 for k in forward.keywords:
                     k.value = ir.name(held) if k.value is value else k.value
             if rule.index is not None and value is not None and \
-                    not isinstance(value, (gast.List, gast.Tuple)):
+                    not isinstance(value, (gast.List, gast.Tuple)) and not (
+                        isinstance(value, gast.Name) and value.id in self.stacks):
                 if self._is_active(value):
                     raise UnsupportedError(f"{gast.unparse(node.func)} needs a list literal of "
-                                           "arrays to be differentiated", loc,
+                                           "arrays, or a list built with append, to be "
+                                           "differentiated", loc,
                                            "write the list out: np.stack([a, b, c])")
         for param, value in bound.items():
             if param not in template.rules and param not in template.constant and \

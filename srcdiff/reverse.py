@@ -411,6 +411,13 @@ class Reverse:
             value = stmt.bound.get(param)
             if value is None:
                 continue
+            if rule.index is not None and isinstance(value, gast.Name):
+                # a list built with append: its adjoint, a list too, one item per item,
+                # which the reverse of each append then pops
+                if value.id in self.fn.active:
+                    out.append(self._accumulate_items(template, rule, stmt, output, adjoint,
+                                                      value.id, live))
+                continue
             if rule.index is None:
                 elements = [(None, value)]
             else:  # last operand first: an einsum's weights come last, their adjoint is
@@ -424,6 +431,17 @@ class Reverse:
                 expr = template.instantiate(rule, stmt.bound, output, adjoint, element)
                 out.append(self.accumulate(atom.id, expr, live))
         return out
+
+    def _accumulate_items(self, template, rule, stmt, output, adjoint, items, live):
+        """b<items> with each item's adjoint added: `rule` for every index of the list."""
+        index = self._fresh(((items, "<index>"), "_k"), self.adjoint_names)
+        expr = template.instantiate(rule, stmt.bound, output, adjoint, ir.name(index))
+        each = gast.ListComp(elt=expr, generators=[gast.comprehension(
+            target=ir.name(index, store=True), iter=ir.call("range", ir.call("len", ir.name(
+                items))), ifs=[], is_async=0)])
+        live.add(items)
+        b = self.bname(items)
+        return ir.assign(b, ir.call("runtime.add_items", ir.name(b), each))
 
     def reverse_push(self, stmt, live):
         """stack.append(v) hands v the adjoint its pop gave the adjoint stack."""

@@ -97,6 +97,14 @@ def pack_adjoint(b, g, outputs):
     return Sparse(enumerate(items))
 
 
+def add_items(adjoints, more):
+    """The adjoint of a list (one per item, in order) with `more` added, item by item; an
+    empty one (the adjoint stack of a list built with append, before any is added) is none."""
+    if not adjoints:
+        return more
+    return [a + b for a, b in zip(adjoints, more)]
+
+
 def check_not_shared(value, name, others, filename, lineno):
     """Before `name += ...` where other names may share its memory: for an array that is a
     change in place, which they would see and the emitted code (a new value) does not."""

@@ -163,8 +163,9 @@ class Template:
             mapping[self.adjoint_param] = adjoint
         if tangent is not None:
             mapping["d" + rule.param] = tangent
-        if rule.index is not None:
-            mapping[rule.index] = gast.Constant(value=element, kind=None)
+        if rule.index is not None:  # an item's number, or a name holding it
+            mapping[rule.index] = element if isinstance(element, gast.AST) else \
+                gast.Constant(value=element, kind=None)
         defaults = {p: self.signature.parameters[p].default for p in self.params
                     if p not in bound}
         expr = _Substitute(mapping, defaults).visit(copy.deepcopy(rule.expr))

@@ -82,6 +82,28 @@ def enumerate_from_one(x):
     return total
 
 
+def all_states(w, x):
+    h = np.zeros(3)
+    states = []
+    for t in range(x.shape[0]):
+        h = np.tanh(w @ h + x[t])
+        states.append(h)
+    return (np.sum(np.stack(states) ** 2) + np.sum(np.concatenate(states) * 0.5)
+            + np.sum(sum(states) ** 3))
+
+
+def test_a_list_built_with_append_and_stacked(rng):
+    # 'np.stack needs a list literal', once; now the list's adjoint is a list as well
+    w, x = rng.normal(size=(3, 3)) * 0.5, rng.normal(size=(4, 3))
+    gw = check_grad(all_states, w, x, wrt=0)[0]
+    v = rng.normal(size=(3, 3))
+    _, tangent = nf.jvp(all_states)(w, x, v)
+    assert tangent == pytest.approx(np.sum(gw * v))
+    assert "bstates = runtime.add_items(bstates, [" in nf.grad(all_states).source
+    with pytest.raises(nf.SrcdiffError, match="higher-order"):
+        nf.hvp(all_states)(w, x, v)
+
+
 def runs_backwards(x):
     total = 0.0
     for row in reversed(x):  # was: no adjoint is registered for reversed
