@@ -123,6 +123,8 @@ class Normalizer:
         # Normalizers (and dropped after it: a rebound global may change the answer)
         self.varied_items = {} if varied_items is None else varied_items
         self.varied = self._activity(set(wrt_names))
+        while self._unroll_comprehensions(node.body):  # (then one nested in those)
+            self.varied = self._activity(set(wrt_names))
         self.active = self.varied & self._usefulness(outputs)
         self._live_after = self._sharing = None  # for _check_in_place, made when first needed
         # the lists this function uses with append or pop
@@ -158,6 +160,52 @@ class Normalizer:
                     active.add(stmt.value.func.value.id)
             if len(active) == before:
                 return active
+
+    def _unroll_comprehensions(self, body):
+        """A list comprehension or generator over differentiated values becomes a loop that
+        appends, ahead of its statement (`[f(r) for r in x]` -> `_items0 = []`,
+        `for _r0 in x: _items0.append(f(_r0))`): a list built with append, which np.stack,
+        np.array, sum and the like take. Whether any was."""
+        changed = False
+        out = []
+        for stmt in body:
+            for block in ("body", "orelse"):
+                if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                    changed |= self._unroll_comprehensions(getattr(stmt, block))
+            if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
+                found = [n for n in gast.walk(stmt) if isinstance(n, (
+                    gast.ListComp, gast.GeneratorExp)) and self._is_active(n, self.varied)]
+                inner = {id(m) for n in found for m in gast.walk(n) if m is not n}
+                for comp in (n for n in found if id(n) not in inner):
+                    items = self.fresh("_items")
+                    loop = self._comprehension_loop(comp, items)
+                    for new in loop:
+                        for n in gast.walk(new):
+                            n.lineno = getattr(n, "lineno", None) or stmt.lineno
+                    out.extend(loop)
+                    _Replace(comp, ir.name(items)).visit(stmt)
+                    changed = True
+            out.append(stmt)
+        body[:] = out
+        return changed
+
+    def _comprehension_loop(self, comp, items):
+        """The statements building list `items` as comprehension `comp` would (its loop
+        names made fresh: they are the comprehension's own)."""
+        names = {n.id: self.fresh("_" + n.id.lstrip("_")) for g in comp.generators
+                 for n in gast.walk(g.target) if isinstance(n, gast.Name)}
+        rename = _Rename(names)
+        statements = [ir.expr_stmt(ir.call(ir.attr(items, "append"),
+                                           rename.visit(copy.deepcopy(comp.elt))))]
+        for k, generator in reversed(list(enumerate(comp.generators))):
+            for condition in reversed(generator.ifs):
+                statements = [gast.If(test=rename.visit(copy.deepcopy(condition)),
+                                      body=statements, orelse=[])]
+            source = copy.deepcopy(generator.iter)  # the first reads the enclosing scope
+            statements = [gast.For(target=rename.visit(copy.deepcopy(generator.target)),
+                                   iter=rename.visit(source) if k else source,
+                                   body=statements, orelse=[], type_comment=None)]
+        return [ir.assign(items, gast.List(elts=[], ctx=gast.Load()))] + statements
 
     def _varied_items(self, value, active):
         """For a call of a user function that returns a tuple display, which of its items
@@ -814,11 +862,11 @@ class Normalizer:
                                    "differentiated", loc, "define the function at module level "
                                    "and pass the value to it as an argument")
         elif isinstance(node, _SCOPES):
-            raise UnsupportedError("a comprehension over differentiated values cannot be "
-                                   "differentiated yet", loc, "write the items out "
-                                   "([f(x[0]), f(x[1])]), work on whole arrays (slices, "
-                                   "np.stack of a list display), or write a for loop that "
-                                   "writes into a preallocated array")
+            raise UnsupportedError("this comprehension over differentiated values cannot be "
+                                   "differentiated (list comprehensions and generators can, in "
+                                   "an assignment, a return or an expression statement)", loc,
+                                   "build a list on a line of its own: items = [f(r) for r "
+                                   "in x]")
         else:
             raise UnsupportedError(f"{type(node).__name__} expressions on differentiated values "
                                    "are not supported", loc)
@@ -984,6 +1032,26 @@ class Normalizer:
         return bound
 
 
+
+
+class _Replace(gast.NodeTransformer):
+    """Puts `new` where node `old` (that very node) is."""
+
+    def __init__(self, old, new):
+        self.old, self.new = old, new
+
+    def generic_visit(self, node):
+        return self.new if node is self.old else super().generic_visit(node)
+
+
+class _Rename(gast.NodeTransformer):
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        if node.id in self.names:
+            node.id = self.names[node.id]
+        return node
 
 
 def _takes_array_likes(fn):

@@ -429,6 +429,12 @@ class Reverse:
                 if not (isinstance(atom, gast.Name) and atom.id in self.fn.active):
                     continue
                 expr = template.instantiate(rule, stmt.bound, output, adjoint, element)
+                if atom.id in self.stacks:  # np.array(items): an array's rows, one per item
+                    live.add(atom.id)
+                    b = self.bname(atom.id)
+                    out.append(ir.assign(b, ir.call("runtime.add_items", ir.name(b), ir.call(
+                        "runtime.item_adjoints", expr, ir.name(atom.id)))))
+                    continue
                 out.append(self.accumulate(atom.id, expr, live))
         return out
 

@@ -105,6 +105,13 @@ def add_items(adjoints, more):
     return [a + b for a, b in zip(adjoints, more)]
 
 
+def item_adjoints(g, items):
+    """The adjoints of the items of list `items` given the adjoint `g` of the array numpy
+    made of it: a row each (a list of rows for an item that is a list itself)."""
+    return [item_adjoints(row, item) if type(item) is list else row
+            for row, item in zip(g, items)]
+
+
 def check_not_shared(value, name, others, filename, lineno):
     """Before `name += ...` where other names may share its memory: for an array that is a
     change in place, which they would see and the emitted code (a new value) does not."""

@@ -104,6 +104,23 @@ def test_a_list_built_with_append_and_stacked(rng):
         nf.hvp(all_states)(w, x, v)
 
 
+def comprehensions(x):
+    rows = np.stack([np.sin(row) * i for i, row in enumerate(x)])
+    pairs = sum(x[i] * x[i + 1] for i in range(len(x) - 1))  # a generator
+    grid = np.array([[v * w for w in row] for v, row in zip(x[:, 0], x)])  # nested
+    sums = np.array([np.sum(row) for row in x if np.sum(row) > -1.0])  # filtered
+    return np.sum(rows ** 2) + np.sum(pairs) + np.sum(grid) + np.sum(sums ** 2)
+
+
+def test_list_comprehensions_and_generators_become_loops(rng):
+    # each once got a gradient of 0 (taken for a constant), then was refused
+    x = rng.normal(size=(3, 3))
+    g = check_grad(comprehensions, x)[0]
+    _, tangent = nf.jvp(comprehensions)(x, np.ones_like(x))
+    assert tangent == pytest.approx(np.sum(g))
+    assert "_items0.append(" in nf.grad(comprehensions).source
+
+
 def runs_backwards(x):
     total = 0.0
     for row in reversed(x):  # was: no adjoint is registered for reversed
