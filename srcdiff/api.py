@@ -158,7 +158,7 @@ class Derivative:
             raise
         if not self._one_of_many:
             return result
-        if self._emitted.meta.get("preserve_result") or self._emitted.meta.get("has_aux"):
+        if self._options.get("preserve_result") or self._options.get("has_aux"):
             return ((result[0],),) + tuple(result[1:])
         return (result,)
 
