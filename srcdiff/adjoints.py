@@ -224,7 +224,7 @@ def abs_(bz, z, x):
 
 @adjoint(np.clip)
 def clip(bz, z, a, a_min, a_max):
-    ba = bz * ((a >= a_min) & (a <= a_max))
+    ba = bz * runtime.within(a, a_min, a_max)
     ba_min = runtime.unbroadcast(bz * (a < a_min), a_min)
     ba_max = runtime.unbroadcast(bz * (a > a_max), a_max)
 
@@ -316,12 +316,12 @@ def transpose(bz, z, a, axes=None):
 
 @adjoint(np.reshape)
 def reshape(bz, z, a, shape, order="C"):
-    ba = np.reshape(bz, np.shape(a))
+    ba = np.reshape(bz, np.shape(a), order=order)
 
 
 @adjoint(np.ravel)
 def ravel(bz, z, a, order="C"):
-    ba = np.reshape(bz, np.shape(a))
+    ba = np.reshape(bz, np.shape(a), order=order)
 
 
 @adjoint(np.squeeze)
@@ -462,6 +462,6 @@ nondifferentiable(
     np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not, np.any, np.all,
     builtins.len, builtins.int, builtins.bool, builtins.range, builtins.isinstance,
     runtime.grad_seed, runtime.zeros_like, runtime.count, runtime.shape_of, runtime.check_unpack,
-    runtime.require_float,
+    runtime.require_float, runtime.within,
     runtime.zero_tangent,
 )

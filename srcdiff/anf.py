@@ -400,7 +400,14 @@ class Normalizer:
                 return
             if self._releases(stmt):
                 return  # like del: only frees memory (emitted backward functions do it)
-            if self._is_active(stmt.value):
+            value = stmt.value
+            if isinstance(value, gast.Call) and any(k.arg == "out" for k in value.keywords) \
+                    and self._is_active(value, self.varied):
+                raise UnsupportedError(
+                    f"{gast.unparse(value.func)}(..., out=...) writes its result into an array "
+                    "in place, which srcdiff cannot follow", loc,
+                    "assign the result instead: y = np.multiply(x, 2.0)")
+            if self._is_active(stmt.value, self.varied):  # (np.copyto(y, x): y may be useful)
                 raise UnsupportedError(
                     "a bare expression on a differentiated value has no effect on the result "
                     "or mutates it in place, which srcdiff cannot differentiate", loc,

@@ -289,6 +289,12 @@ def pad_tangent(d, pad_width, mode="constant"):
     return np.pad(d, pad_width)
 
 
+def within(a, low, high):
+    """Where np.clip(a, low, high) lets a through (either bound may be None)."""
+    inside = np.ones(np.shape(a), dtype=bool) if low is None else np.greater_equal(a, low)
+    return inside if high is None else inside & np.less_equal(a, high)
+
+
 def winner_share(g, x, other):
     """The part of np.maximum(x, other)'s adjoint that goes to `x`: all of it where x wins,
     half where they tie."""

@@ -198,7 +198,7 @@ def abs_(dz, z, x):
 
 @tangent(np.clip)
 def clip(dz, z, a, a_min, a_max):
-    dz = da * ((a >= a_min) & (a <= a_max))
+    dz = da * runtime.within(a, a_min, a_max)
     dz = da_min * (a < a_min)
     dz = da_max * (a > a_max)
 
@@ -296,12 +296,12 @@ def transpose(dz, z, a, axes=None):
 
 @tangent(np.reshape)
 def reshape(dz, z, a, shape, order="C"):
-    dz = np.reshape(da, np.shape(z))
+    dz = np.reshape(da, np.shape(z), order=order)
 
 
 @tangent(np.ravel)
 def ravel(dz, z, a, order="C"):
-    dz = np.reshape(da, np.shape(z))
+    dz = np.reshape(da, np.shape(z), order=order)
 
 
 @tangent(np.squeeze)

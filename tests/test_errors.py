@@ -293,7 +293,21 @@ def writes_into_a_local_dict(x):
     return np.sum(d["a"])
 
 
+def writes_through_out(x):
+    y = np.empty(3)
+    np.multiply(x, 2.0, out=y)
+    return np.sum(y ** 2)
+
+
+def copies_into(x):
+    y = np.zeros(3)
+    np.copyto(y, x * 2)
+    return np.sum(y)
+
+
 REJECTED = [
+    (writes_through_out, "np.multiply(x, 2.0, out=y)", "out="),  # both gave a gradient of 0
+    (copies_into, "np.copyto(y, x * 2)", "bare expression"),
     (writes_into_a_local_dict, 'd["a"] = x * 2', "dict or list 'd'"),
     (walrus_of_x, "if (total := np.sum(x)) > 0:", ":="),  # a gradient of 0, once
     (writes_under_a_list, "z[0] = x[1]", "changes 'first' too"),

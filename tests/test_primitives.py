@@ -84,7 +84,8 @@ def f_maximum_scalar(x):
 
 
 def f_clip(x):
-    return np.sum((np.clip(x, -0.5, 0.5)) ** 2)
+    # one bound None: was a TypeError inside the gradient
+    return np.sum((np.clip(x, -0.5, 0.5)) ** 2) + np.sum(np.clip(x, None, 0.2) * x)
 
 
 def f_clip_bounds(x, lo, hi):
@@ -171,7 +172,9 @@ def f_transpose(x):
 
 def f_reshape(x):
     y = np.reshape(x, (4, 6))
-    return np.sum(np.sin(y) * np.arange(6)) + np.sum(np.sin(x.reshape(2, 12))[1])
+    # order="F" was ignored by the adjoint: a wrong gradient
+    z = x.reshape(6, 4, order="F") * np.arange(24).reshape(6, 4) + np.ravel(x, order="F")[0]
+    return np.sum(np.sin(y) * np.arange(6)) + np.sum(np.sin(x.reshape(2, 12))[1]) + np.sum(z)
 
 
 def f_squeeze_expand(x):
