@@ -462,6 +462,6 @@ nondifferentiable(
     np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not, np.any, np.all,
     builtins.len, builtins.int, builtins.bool, builtins.range, builtins.isinstance,
     runtime.grad_seed, runtime.zeros_like, runtime.count, runtime.shape_of, runtime.check_unpack,
-    runtime.require_float, runtime.within,
+    runtime.require_float, runtime.within, runtime.check_unviewed, runtime.check_not_shared,
     runtime.zero_tangent,
 )

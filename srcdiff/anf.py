@@ -518,10 +518,23 @@ class Normalizer:
                 self._is_active(stmt.value, self.varied) or into.id in self.active):
             return  # nothing differentiated is written: the emitted code writes it as it is
         if self._sharing is None:
-            self._sharing, self._live_after = self._memory_sharing(), {}
+            self._sharing = self._memory_sharing(rows=False), self._memory_sharing(rows=True)
+            self._live_after = {}
             live_before(self.p.node.body, set(), None, after=self._live_after)
-        shared = sorted((self._sharing.get(into.id, set()) - {into.id})
-                        & self._live_after.get(id(stmt), set()))
+        live = self._live_after.get(id(stmt), set())
+        shared = sorted((self._sharing[0].get(into.id, set()) - {into.id}) & live)
+        if not shared and isinstance(target, gast.Subscript):
+            # w = z[i] is a row of z, or a number: only the call can tell (for a w bound here)
+            rows = sorted((self._sharing[1].get(into.id, set()) - {into.id}) & live
+                          & self._bound_before(stmt))
+            if rows:
+                out.append(ir.Statement(ir.expr_stmt(ir.call(
+                    "runtime.check_unviewed", ir.name(self.versions.get(into.id, into.id)),
+                    ir.index_value(self.rename(target.slice)),
+                    gast.Tuple(elts=[ir.name(self.versions.get(n, n)) for n in rows],
+                               ctx=gast.Load()),
+                    ir.const(into.id), ir.const(" and ".join(map(repr, rows))),
+                    ir.const(loc.filename), ir.const(loc.lineno))), loc))
         if not shared:
             return
         others = " and ".join(repr(n) for n in shared)
@@ -537,9 +550,32 @@ class Normalizer:
             ir.const(into.id), ir.const(others), ir.const(loc.filename),
             ir.const(loc.lineno))), loc))
 
-    def _memory_sharing(self):
+    def _bound_before(self, target):
+        """The names surely bound when statement `target` runs: the parameters, what the
+        assignments before it in its block and in the blocks around it bind, and the
+        targets of the loops around it."""
+        def search(body, bound):
+            for stmt in body:
+                if stmt is target:
+                    return bound
+                if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                    inner = bound | (ir.names_in(stmt.target, gast.Store)
+                                     if isinstance(stmt, gast.For) else set())
+                    for block in (stmt.body, stmt.orelse):
+                        found = search(block, inner)
+                        if found is not None:
+                            return found
+                elif isinstance(stmt, gast.Assign):
+                    bound = bound | {n for t in stmt.targets
+                                     for n in ir.names_in(t, gast.Store)}
+            return None
+
+        return search(self.p.node.body, set(self.params)) or set()
+
+    def _memory_sharing(self, rows):
         """name -> the names that may share its memory: one bound to the other, to a view of
-        it, or to a row of it in a for loop, and so on transitively (whatever the version)."""
+        it, or to a row of it in a for loop, and so on transitively (whatever the version);
+        with `rows`, also to x[i] or x[idx] (a row of a matrix, or a number, or a copy)."""
         group = {}
 
         def find(name):
@@ -549,7 +585,7 @@ class Normalizer:
 
         def pair(target, value):
             if isinstance(target, gast.Name):
-                for source in self._viewed(value):
+                for source in self._viewed(value, rows):
                     group[find(target.id)] = find(source)
             elif isinstance(target, (gast.Tuple, gast.List)):
                 if isinstance(value, (gast.Tuple, gast.List)) and \
@@ -572,30 +608,31 @@ class Normalizer:
         return {name: members[root] | {root} for root in members
                 for name in members[root] | {root}}
 
-    def _viewed(self, value):
+    def _viewed(self, value, rows=False):
         """The names whose memory `value` shares (x, x[1:], x.T, np.transpose(x), ...).
-        Not x[i] or x[idx]: a number, or a copy, unless x has more dimensions than the index
-        (a row of a matrix), which only the call could tell."""
+        x[i] or x[idx] only with `rows`: a number, or a copy, unless x has more dimensions
+        than the index (a row of a matrix), which only the call can tell."""
+        viewed = lambda v: self._viewed(v, rows)  # noqa: E731
         if isinstance(value, gast.Name):
             return {value.id}
         if isinstance(value, gast.Subscript):
             parts = value.slice.elts if isinstance(value.slice, gast.Tuple) else [value.slice]
             sliced = any(isinstance(p, gast.Slice) or isinstance(p, gast.Constant) and
                          p.value in (None, Ellipsis) for p in parts)
-            return self._viewed(value.value) if sliced else set()
+            return viewed(value.value) if sliced or rows else set()
         if isinstance(value, gast.Attribute) and value.attr in _VIEW_ATTRS:
-            return self._viewed(value.value)
+            return viewed(value.value)
         if isinstance(value, gast.IfExp):
-            return self._viewed(value.body) | self._viewed(value.orelse)
+            return viewed(value.body) | viewed(value.orelse)
         if isinstance(value, (gast.List, gast.Tuple)):  # holds its items, not copies
-            return set().union(*map(self._viewed, value.elts))
+            return set().union(*map(viewed, value.elts))
         if isinstance(value, gast.Call):
             func = value.func
             if isinstance(func, gast.Attribute) and func.attr in _VIEW_METHODS and \
                     self.p.resolve(func) is MISSING:
-                return self._viewed(func.value)
+                return viewed(func.value)
             if value.args and self.p.resolve(func) in _VIEW_FUNCTIONS:
-                return self._viewed(value.args[0])
+                return viewed(value.args[0])
         return set()
 
     def _owns(self, name):

@@ -132,6 +132,25 @@ def require_float(x, why):
                             "Hessian-vector products")
 
 
+def check_unviewed(array, index, others, name, names, filename, lineno):
+    """Before `name[index] = ...` while `names` (x[i] of it, say: a row, or a number, or a
+    copy) are still to be read: refuse if one of them sees the elements written."""
+    if type(array) is not np.ndarray:
+        return
+    parts = index if type(index) is tuple else (index,)
+    # with an Ellipsis even a single element is a view (a 0-d one), not a number
+    written = array[parts if any(p is Ellipsis for p in parts) else parts + (Ellipsis,)]
+    if not np.may_share_memory(written, array):
+        written = array  # an index array: a copy, so any overlap at all counts
+    if any(type(other) is np.ndarray and np.may_share_memory(written, other)
+           for other in others):
+        raise ArgumentError(
+            f"writing into {name!r} changes {names} too (a view of it), which is read "
+            "afterwards: srcdiff cannot follow that change",
+            Location(filename, lineno, linecache.getline(filename, lineno).rstrip()),
+            f"copy before writing ({name} = {name}.copy()), or copy the view")
+
+
 def check_unpack(value, count):
     """Raise as Python would for `a, b = value` when value does not have `count` items."""
     if len(value) != count:

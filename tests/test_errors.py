@@ -362,6 +362,21 @@ def test_adding_in_place_to_a_shared_array_is_refused_when_called():
     assert_located(error, "z += x", "'before'", "in place")
 
 
+def writes_under_a_row(x, rows):
+    z = np.zeros(rows)
+    first = z[0]  # a row of a matrix sees the write below; a number does not
+    z[0, ...] = x[2]
+    return np.sum(first * 3.0) + np.sum(z)
+
+
+def test_writing_under_a_row_is_refused_when_called():
+    df = nf.grad(writes_under_a_row)
+    np.testing.assert_allclose(df(np.ones(3), (3,)), [0.0, 0.0, 1.0])
+    with pytest.raises(nf.ArgumentError) as error:
+        df(np.ones(3), (2, 2))
+    assert_located(error, "z[0, ...] = x[2]", "'first'", "a view of it")
+
+
 def test_unpacking_checks_the_length_like_python():
     with pytest.raises(ValueError, match="cannot unpack 3 values into 2"):
         nf.grad(unpack_active)(np.ones(3))
