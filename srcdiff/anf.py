@@ -127,9 +127,10 @@ class Normalizer:
             self.varied = self._activity(set(wrt_names))
         self.active = self.varied & self._usefulness(outputs)
         self._live_after = self._sharing = None  # for _check_in_place, made when first needed
-        # the lists this function uses with append or pop
+        # the lists this function uses with append or pop, and those it pops from
         self.stacks = {n.func.value.id for n in gast.walk(node)
                        if isinstance(n, gast.Call) and (_pop(n) or _push(gast.Expr(value=n)))}
+        self.popped = {n.func.value.id for n in gast.walk(node) if _pop(n)}
         self.versions = {p: p for p in self.params}
         self.depth = 0
 
@@ -177,7 +178,11 @@ class Normalizer:
                     gast.ListComp, gast.GeneratorExp)) and self._is_active(n, self.varied)]
                 inner = {id(m) for n in found for m in gast.walk(n) if m is not n}
                 for comp in (n for n in found if id(n) not in inner):
-                    items = self.fresh("_items")
+                    whole = isinstance(comp, gast.ListComp) and isinstance(stmt, gast.Assign) \
+                        and stmt.value is comp and len(stmt.targets) == 1 and \
+                        isinstance(stmt.targets[0], gast.Name)
+                    # hs = [f(r) for r in x] builds hs itself
+                    items = stmt.targets[0].id if whole else self.fresh("_items")
                     loop = self._comprehension_loop(comp, items)
                     for new in loop:
                         for n in gast.walk(new):
@@ -185,6 +190,11 @@ class Normalizer:
                     out.extend(loop)
                     _Replace(comp, ir.name(items)).visit(stmt)
                     changed = True
+                    if whole:
+                        break
+                else:
+                    out.append(stmt)
+                continue
             out.append(stmt)
         body[:] = out
         return changed
@@ -858,12 +868,11 @@ class Normalizer:
             template, bound = self.templates[np.transpose], {"a": operand}
         elif isinstance(node, gast.Subscript):
             if isinstance(node.value, gast.Name) and self.templates is ADJOINTS and \
-                    node.value.id in self.stacks:
+                    node.value.id in self.popped:
                 raise UnsupportedError(
-                    f"{node.value.id!r} is used with append/pop and indexed too: srcdiff "
-                    "cannot differentiate both at once yet", loc,
-                    "keep the items in names of their own, or build the list with one "
-                    "display ([a, b, c]) and only index it")
+                    f"{node.value.id!r} is popped from and read by index too: srcdiff cannot "
+                    "differentiate both at once yet", loc,
+                    "read the items by index only, or take them with pop only")
             value = self.atom(node.value, loc, out)
             index = self.rename(node.slice)
             if not _is_simple(index):

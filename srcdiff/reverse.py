@@ -429,12 +429,6 @@ class Reverse:
                 if not (isinstance(atom, gast.Name) and atom.id in self.fn.active):
                     continue
                 expr = template.instantiate(rule, stmt.bound, output, adjoint, element)
-                if atom.id in self.stacks:  # np.array(items): an array's rows, one per item
-                    live.add(atom.id)
-                    b = self.bname(atom.id)
-                    out.append(ir.assign(b, ir.call("runtime.add_items", ir.name(b), ir.call(
-                        "runtime.item_adjoints", expr, ir.name(atom.id)))))
-                    continue
                 out.append(self.accumulate(atom.id, expr, live))
         return out
 
@@ -503,6 +497,9 @@ class Reverse:
 
     def accumulate(self, var, expr, live):
         b = self.bname(var)
+        if var in self.stacks:  # a list built with append: its adjoint is a list, item by item
+            live.add(var)
+            return ir.assign(b, ir.call("runtime.add_items", ir.name(b), expr, ir.name(var)))
         if var in live and _is_runtime_call(expr, "getitem_grad"):
             g, _, index = expr.args  # scatter into the existing adjoint, not into fresh zeros
             expr = ir.call("runtime.add_at", ir.name(b), index, g)

@@ -97,11 +97,23 @@ def pack_adjoint(b, g, outputs):
     return Sparse(enumerate(items))
 
 
-def add_items(adjoints, more):
-    """The adjoint of a list (one per item, in order) with `more` added, item by item; an
-    empty one (the adjoint stack of a list built with append, before any is added) is none."""
+def add_items(adjoints, more, items=None):
+    """The adjoint of list `items` built with append (one adjoint per item, in order; empty
+    before any is added) with `more` added, item by item: a list, or a Sparse from index
+    reads (items it names nothing of get 0.0)."""
+    if type(more) is np.ndarray:  # np.array(items)'s adjoint: a row each
+        more = item_adjoints(more, items)
+    elif isinstance(more, Sparse):
+        if not all(type(k) is int for k in more):
+            raise ArgumentError("srcdiff can follow a list built with append read by "
+                                "single indices, not slices", hint="index its items one by one")
+        n = len(items)
+        dense = [0.0] * n
+        for k, g in more.items():
+            dense[k % n] = dense[k % n] + g
+        more = dense
     if not adjoints:
-        return more
+        return list(more)
     return [a + b for a, b in zip(adjoints, more)]
 
 

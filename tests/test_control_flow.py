@@ -112,6 +112,24 @@ def comprehensions(x):
     return np.sum(rows ** 2) + np.sum(pairs) + np.sum(grid) + np.sum(sums ** 2)
 
 
+def reads_a_list_it_built(x):
+    states = [np.sin(row) for row in x]
+    states.append(x[0] * 2)
+    total = np.sum(states[0] * states[-1])  # index reads
+    for i, h in enumerate(states):          # a loop over it
+        total = total + np.sum(h ** 2) * i
+    return total + np.sum(np.stack(states))
+
+
+def test_a_list_built_with_append_read_by_index_and_in_a_loop(rng):
+    # once a TypeError inside the emitted code: the index reads' adjoint (a Sparse) met the
+    # adjoint stack the appends pop
+    x = rng.normal(size=(3, 2))
+    g = check_grad(reads_a_list_it_built, x)[0]
+    _, tangent = nf.jvp(reads_a_list_it_built)(x, np.ones_like(x))
+    assert tangent == pytest.approx(np.sum(g))
+
+
 def test_list_comprehensions_and_generators_become_loops(rng):
     # each once got a gradient of 0 (taken for a constant), then was refused
     x = rng.normal(size=(3, 3))

@@ -266,13 +266,6 @@ def writes_under_a_view(x):
     return np.sum(row * 3.0)
 
 
-def indexes_a_stack(x):
-    items = []
-    items.append(x * 2)
-    items.append(x * 3)
-    return np.sum(items[0] * items[1])
-
-
 def writes_under_a_list(x):
     z = np.zeros(3)
     held = [z, 1.0]
@@ -305,14 +298,21 @@ def copies_into(x):
     return np.sum(y)
 
 
+def pops_and_indexes(x):
+    items = []
+    items.append(x * 2)
+    items.append(x * 3)
+    last = items.pop()
+    return np.sum(items[0] * last)
+
+
 REJECTED = [
+    (pops_and_indexes, "return np.sum(items[0] * last)", "popped from and read by index"),
     (writes_through_out, "np.multiply(x, 2.0, out=y)", "out="),  # both gave a gradient of 0
     (copies_into, "np.copyto(y, x * 2)", "bare expression"),
     (writes_into_a_local_dict, 'd["a"] = x * 2', "dict or list 'd'"),
     (walrus_of_x, "if (total := np.sum(x)) > 0:", ":="),  # a gradient of 0, once
     (writes_under_a_list, "z[0] = x[1]", "changes 'first' too"),
-    # this one crashed inside the emitted code (a TypeError from the list's adjoint)
-    (indexes_a_stack, "return np.sum(items[0] * items[1])", "append/pop and indexed"),
     # these once ran, with a gradient of zero
     (writes_through_an_alias, "w[1] = x[2]", "changes 'z' too"),
     (writes_under_a_view, "z[0, 1] = x[2]", "changes 'row' too"),
