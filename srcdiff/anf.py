@@ -533,32 +533,30 @@ class Normalizer:
             live_before(self.p.node.body, set(), None, after=self._live_after)
         live = self._live_after.get(id(stmt), set())
         shared = sorted((self._sharing[0].get(into.id, set()) - {into.id}) & live)
-        if not shared and isinstance(target, gast.Subscript):
-            # w = z[i] is a row of z, or a number: only the call can tell (for a w bound here)
-            rows = sorted((self._sharing[1].get(into.id, set()) - {into.id}) & live
-                          & self._bound_before(stmt))
-            if rows:
-                out.append(ir.Statement(ir.expr_stmt(ir.call(
-                    "runtime.check_unviewed", ir.name(self.versions.get(into.id, into.id)),
-                    ir.index_value(self.rename(target.slice)),
-                    gast.Tuple(elts=[ir.name(self.versions.get(n, n)) for n in rows],
-                               ctx=gast.Load()),
-                    ir.const(into.id), ir.const(" and ".join(map(repr, rows))),
-                    ir.const(loc.filename), ir.const(loc.lineno))), loc))
-        if not shared:
-            return
-        others = " and ".join(repr(n) for n in shared)
-        if isinstance(target, gast.Subscript):
+        others = " and ".join(map(repr, shared))
+        version = ir.name(self.versions.get(into.id, into.id))
+        where = [ir.const(loc.filename), ir.const(loc.lineno)]
+        if isinstance(target, gast.Subscript) and shared:
             raise UnsupportedError(
                 f"writing into {into.id!r} changes {others} too (they share memory), which "
                 f"is read afterwards: srcdiff cannot follow that change", loc,
                 f"copy before writing ({into.id} = {into.id}.copy()), or give the view "
                 "a fresh array of its own")
-        # `z += v` rebinds a float, but changes an array in place: only the call can tell
-        out.append(ir.Statement(ir.expr_stmt(ir.call(
-            "runtime.check_not_shared", ir.name(self.versions.get(into.id, into.id)),
-            ir.const(into.id), ir.const(others), ir.const(loc.filename),
-            ir.const(loc.lineno))), loc))
+        if isinstance(target, gast.Subscript):
+            # w = z[i] is a row of z, or a number: only the call can tell (for a w bound here)
+            rows = sorted((self._sharing[1].get(into.id, set()) - {into.id}) & live
+                          & self._bound_before(stmt))
+            if rows:
+                views = gast.Tuple(elts=[ir.name(self.versions.get(n, n)) for n in rows],
+                                   ctx=gast.Load())
+                out.append(ir.Statement(ir.expr_stmt(ir.call(
+                    "runtime.check_unviewed", version, ir.index_value(self.rename(
+                        target.slice)), views, ir.const(into.id),
+                    ir.const(" and ".join(map(repr, rows))), *where)), loc))
+        elif shared:  # `z += v` rebinds a float, but changes an array in place: the call tells
+            out.append(ir.Statement(ir.expr_stmt(ir.call(
+                "runtime.check_not_shared", version, ir.const(into.id), ir.const(others),
+                *where)), loc))
 
     def _bound_before(self, target):
         """The names surely bound when statement `target` runs: the parameters, what the
