@@ -530,7 +530,8 @@ def dotted(node):
 def stack_names(func):
     """Names of lists the function uses as stacks: `s = []`, `s.append(v)`, `s.pop()`, and
     handed between a forward and a backward function in the list of saved values (returned
-    in a list, unpacked from one, deleted); a stack read any other way is not modelled."""
+    in a list, unpacked from one, deleted). A list also read any other way (np.stack of it,
+    an index) is no stack here, just a list that changes (unknown after an append)."""
     out, allowed = set(), set()
     for node in gast.walk(func):
         if isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
@@ -549,10 +550,9 @@ def stack_names(func):
                 allowed.update(id(e) for e in saved.elts)
         elif isinstance(node, gast.Delete):
             allowed.update(id(t) for t in node.targets)
-    for node in gast.walk(func):
-        if isinstance(node, gast.Name) and node.id in out and id(node) not in allowed:
-            raise Unsupported(f"list {node.id} is used as a stack and otherwise")
-    return out
+    read = {node.id for node in gast.walk(func)
+            if isinstance(node, gast.Name) and node.id in out and id(node) not in allowed}
+    return out - read
 
 
 class Interpreter:

@@ -44,6 +44,19 @@ def mlp(w, b, x):
     return np.mean((np.tanh(x @ w + b) - 1.0) ** 2)
 
 
+def stacked_rows(x):
+    rows = [np.tanh(row) for row in x]
+    return np.sum(np.stack(rows) ** 2)
+
+
+def test_a_list_built_with_append_and_stacked_is_specialised(rng, unchecked):
+    # it was not: the shape inference gave up on a list that is more than a stack
+    x = rng.normal(size=(3, 2))
+    df = nf.grad(stacked_rows)
+    assert "bx = np.zeros_like(x)" in df.source_for(x)
+    check_grad(stacked_rows, x)
+
+
 def test_broadcasts_become_sums_with_literal_axes(rng, unchecked):
     w, b, x = rng.normal(size=(3, 5)), rng.normal(size=5), rng.normal(size=(7, 3))
     source = nf.grad(mlp, wrt=(0, 1)).source_for(w, b, x)
