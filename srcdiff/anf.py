@@ -757,6 +757,9 @@ class Normalizer:
                 self.depth += 1
                 iterable = ir.name(held)
             target = self.store(stmt.target.id)
+        elif len(pairs) == 1 and not self._is_active(stmt.iter) and self.templates is TANGENTS:
+            # forward mode goes through the loop once, as f does: no copy to run it backwards
+            iterable, target = self.rename(stmt.iter), self.store(stmt.target.id)
         elif len(pairs) == 1 and not self._is_active(stmt.iter):
             self.depth -= 1
             held = self.fresh("_seq")
