@@ -387,6 +387,23 @@ def getitem(bz, z, a, b):
 
 # --- the runtime helpers emitted gradients call (reverse-over-reverse: grad of grad) ----------
 
+# matmul_grad(g, a, b, 0) is g b^T and matmul_grad(g, a, b, 1) is a^T g (batched, with the 1-D
+# rules): linear in g, and in the operand it does not differentiate; not a function of the
+# other one's values at all
+@adjoint(runtime.matmul_grad)
+def matmul_grad(bz, z, g, a, b, wrt):
+    bg = runtime.unbroadcast(np.matmul(bz, b) if wrt == 0 else np.matmul(a, bz), g)
+    ba = runtime.unless_wrt(wrt, 0, runtime.matmul_grad, g, a, bz, 0)
+    bb = runtime.unless_wrt(wrt, 1, runtime.matmul_grad, g, bz, b, 1)
+
+
+@adjoint(runtime.dot_grad)
+def dot_grad(bz, z, g, a, b, wrt):
+    bg = runtime.unbroadcast(np.dot(bz, b) if wrt == 0 else np.dot(a, bz), g)
+    ba = runtime.unless_wrt(wrt, 0, runtime.dot_grad, g, a, bz, 0)
+    bb = runtime.unless_wrt(wrt, 1, runtime.dot_grad, g, bz, b, 1)
+
+
 @adjoint(runtime.getitem_grad)
 def getitem_grad(bz, z, g, x, index):
     bg = runtime.unbroadcast(bz[index], g)

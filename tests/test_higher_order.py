@@ -91,6 +91,26 @@ def test_grad_of_grad_runs_forward_mode_where_gradient_code_has_no_adjoint():
         second(np.array(0.3))
 
 
+PRODUCTS = np.linspace(-1.0, 1.0, 15).reshape(5, 3)
+
+
+def through_products(w):
+    m = PRODUCTS[:3] + w[:, None]
+    return (np.sum(np.tanh(PRODUCTS @ w) ** 2) + np.dot(w, w[::-1]) * np.sum(w ** 2)
+            + np.sum((w[None] @ m) ** 2) + np.sum(np.broadcast_to(m, (2, 3, 3)) @ w)
+            + np.sum(np.dot(m, m) * 0.1))
+
+
+def test_reverse_over_reverse_through_matrix_products(rng):
+    # the gradient's matmul_grad and dot_grad had no adjoints: a vjp of the gradient (H u)
+    # was refused
+    w, u = rng.normal(size=3), rng.normal(size=3)
+    gradient = nf.grad(through_products)
+    _, pullback = nf.vjp(gradient)(w)
+    expected = sum(u[k] * numerical_grad(lambda v: gradient(v)[k], (w,), 0) for k in range(3))
+    np.testing.assert_allclose(pullback(u), expected, rtol=1e-5, atol=1e-7)
+
+
 def test_hessian_of_a_vector_function(rng):
     def f(x, w):
         return np.sum(np.tanh(x @ w) ** 2) + np.sum(x ** 3) + np.prod(x[:2]) * 0
