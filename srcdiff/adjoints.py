@@ -404,6 +404,11 @@ def dot_grad(bz, z, g, a, b, wrt):
     bb = runtime.unless_wrt(wrt, 1, runtime.dot_grad, g, bz, b, 1)
 
 
+@adjoint(runtime.unstack)
+def unstack(bz, z, g, index, axis=0):
+    bg = runtime.getitem_grad(bz, g, runtime.along(g, index, axis))
+
+
 @adjoint(runtime.getitem_grad)
 def getitem_grad(bz, z, g, x, index):
     bg = runtime.unbroadcast(bz[index], g)
@@ -479,6 +484,6 @@ nondifferentiable(
     np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not, np.any, np.all,
     builtins.len, builtins.int, builtins.bool, builtins.range, builtins.isinstance,
     runtime.grad_seed, runtime.zeros_like, runtime.count, runtime.shape_of, runtime.check_unpack,
-    runtime.require_float, runtime.within, runtime.check_unviewed, runtime.check_not_shared,
+    runtime.require_float, runtime.within, runtime.along, runtime.check_unviewed, runtime.check_not_shared,
     runtime.zero_tangent,
 )

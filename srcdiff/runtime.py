@@ -534,6 +534,12 @@ def unstack(g, index, axis=0):
     return np.take(g, index, axis=axis)
 
 
+def along(x, index, axis):
+    """The index that takes `index` along `axis` of x: x[along(x, i, axis)] is
+    np.take(x, i, axis)."""
+    return (slice(None),) * (axis % np.ndim(x)) + (index,)
+
+
 def split_grad(gs, outputs, axis=0):
     """Adjoint of np.split: pieces whose adjoint is None contribute zeros."""
     pieces = [np.zeros_like(z) if g is None else g for g, z in zip(gs, outputs)]

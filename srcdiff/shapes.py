@@ -322,7 +322,7 @@ _RUNTIME_SHAPE_SAFE = {
     "broadcast_like", "reverse_cumsum", "cast_grad", "winner_share", "matmul_grad",
     "einsum_grad", "tensordot_grad", "dot_grad", "outer_grad", "untranspose", "unconcatenate",
     "unstack", "split_grad", "unpad", "unwindow", "getitem_grad", "add_at", "set_at", "zero_at",
-    "written", "within",
+    "written", "within", "along",
     "prod_grad", "norm_grad", "as_grad", "zeros_like", "grad_seed", "shape_of", "count",
     "check_unpack", "pad_tangent", "prod_grad_tangent", "norm_grad_tangent",
 }

@@ -97,13 +97,14 @@ PRODUCTS = np.linspace(-1.0, 1.0, 15).reshape(5, 3)
 def through_products(w):
     m = PRODUCTS[:3] + w[:, None]
     return (np.sum(np.tanh(PRODUCTS @ w) ** 2) + np.dot(w, w[::-1]) * np.sum(w ** 2)
-            + np.sum((w[None] @ m) ** 2) + np.sum(np.broadcast_to(m, (2, 3, 3)) @ w)
+            + np.sum((w[None] @ m) ** 2) + np.sum(np.stack([m, m * 2], axis=-1) ** 2)
+            + np.sum(np.broadcast_to(m, (2, 3, 3)) @ w)
             + np.sum(np.dot(m, m) * 0.1))
 
 
 def test_reverse_over_reverse_through_matrix_products(rng):
-    # the gradient's matmul_grad and dot_grad had no adjoints: a vjp of the gradient (H u)
-    # was refused
+    # the gradient's matmul_grad, dot_grad and unstack had no adjoints: a vjp of the
+    # gradient (H u) was refused
     w, u = rng.normal(size=3), rng.normal(size=3)
     gradient = nf.grad(through_products)
     _, pullback = nf.vjp(gradient)(w)
