@@ -404,6 +404,16 @@ def dot_grad(bz, z, g, a, b, wrt):
     bb = runtime.unless_wrt(wrt, 1, runtime.dot_grad, g, bz, b, 1)
 
 
+@adjoint(runtime.unpad, constant=("x",))
+def unpad(bz, z, g, x, pad_width, mode="constant"):
+    bg = runtime.pad_tangent(bz, pad_width, mode=mode)
+
+
+@adjoint(runtime.unwindow, constant=("x",))
+def unwindow(bz, z, g, x, window_shape, axis=None, step=1):
+    bg = runtime.windows_of(bz, g, window_shape, axis=axis, step=step)
+
+
 @adjoint(runtime.unstack)
 def unstack(bz, z, g, index, axis=0):
     bg = runtime.getitem_grad(bz, g, runtime.along(g, index, axis))

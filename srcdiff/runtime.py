@@ -573,6 +573,17 @@ def unwindow(g, x, window_shape, axis=None, step=1):
     return out
 
 
+def windows_of(b, g, window_shape, axis=None, step=1):
+    """The adjoint of unwindow(g, ...): b's windows, every `step`-th, as many as g has."""
+    view = np.lib.stride_tricks.sliding_window_view(b, window_shape, axis=axis)
+    axes = tuple(range(np.ndim(b))) if axis is None else tuple(
+        a % np.ndim(b) for a in np.atleast_1d(axis))
+    index = [slice(None)] * view.ndim
+    for a, every in zip(axes, np.broadcast_to(step, (len(axes),))):
+        index[a] = slice(0, every * (g.shape[a] - 1) + 1, every)
+    return view[tuple(index)]
+
+
 def getitem_grad(g, x, index):
     """Adjoint of x[index]: zeros of x's shape with `g` scattered (and summed) into place."""
     if _is_container(x):

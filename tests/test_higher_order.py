@@ -277,3 +277,17 @@ def test_hessian_vector_product_through_a_padded_strided_conv(rng):
     gradient, eps = nf.grad(strided_conv), 1e-5
     expected = (gradient(x + eps * v, w) - gradient(x - eps * v, w)) / (2 * eps)
     np.testing.assert_allclose(nf.hvp(strided_conv)(x, w, v), expected, rtol=1e-5, atol=1e-7)
+
+
+def padded_conv(x, w):
+    return np.sum(np.tanh(nn.conv2d(x, w, 1, 1)) ** 2)
+
+
+@pytest.mark.parametrize("f", [padded_conv, strided_conv])
+def test_reverse_over_reverse_through_a_padded_conv(rng, f):
+    # a vjp of the gradient (H u, as a gradient penalty needs) once stopped at the gradient's
+    # unpad and unwindow, which had no adjoints; H is symmetric, so it must equal the hvp
+    x, w = rng.normal(size=(2, 2, 7, 8)), rng.normal(size=(3, 2, 3, 3)) * 0.3
+    u = rng.normal(size=x.shape)
+    _, pullback = nf.vjp(nf.grad(f))(x, w)
+    np.testing.assert_allclose(pullback(u), nf.hvp(f)(x, w, u), rtol=1e-6, atol=1e-9)
