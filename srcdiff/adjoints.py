@@ -404,6 +404,11 @@ def dot_grad(bz, z, g, a, b, wrt):
     bb = runtime.unless_wrt(wrt, 1, runtime.dot_grad, g, bz, b, 1)
 
 
+@adjoint(runtime.untranspose)
+def untranspose(bz, z, g, axes=None):
+    bg = np.transpose(bz, axes)
+
+
 @adjoint(runtime.unpad, constant=("x",))
 def unpad(bz, z, g, x, pad_width, mode="constant"):
     bg = runtime.pad_tangent(bz, pad_width, mode=mode)

@@ -35,6 +35,32 @@ def test_hvp_matches_finite_differences_of_the_gradient(f, make_args, rng):
     np.testing.assert_allclose(hv, expected, rtol=1e-4, atol=1e-6)
 
 
+# helpers the gradients of these call have a tangent but no adjoint yet: reverse over
+# reverse stops with an error naming the helper (forward over reverse works)
+NO_REVERSE_OVER_REVERSE = {"f_var_std": "var_grad", "f_max_min": "extremum_grad",
+                           "f_prod": "prod_grad", "f_norm": "norm_grad",
+                           "f_tensordot": "tensordot_grad", "f_einsum": "einsum_grad",
+                           "f_outer": "outer_grad", "f_array_likes": "extremum_grad",
+                           "f_concatenate": "unconcatenate", "f_split": "split_grad",
+                           "f_split_unused": "split_grad", "f_methods": "var_grad"}
+
+
+@pytest.mark.parametrize("f, make_args", CASES, ids=[c[0].__name__ for c in CASES])
+def test_reverse_over_reverse_matches_forward_over_reverse(f, make_args, rng):
+    """A vjp of the gradient is H u, as the hvp is (H is symmetric)."""
+    args = make_args()
+    w = first_float(args)
+    if not isinstance(args[w], np.ndarray):
+        pytest.skip("a float argument: grad of grad runs forward mode there")
+    u = rng.normal(size=args[w].shape)
+    if f.__name__ in NO_REVERSE_OVER_REVERSE:
+        with pytest.raises(nf.SrcdiffError, match=NO_REVERSE_OVER_REVERSE[f.__name__]):
+            nf.vjp(nf.grad(f, wrt=w), wrt=w)(*args)[1](u)
+        return
+    _, pullback = nf.vjp(nf.grad(f, wrt=w), wrt=w)(*args)
+    np.testing.assert_allclose(pullback(u), nf.hvp(f, wrt=w)(*args, u), rtol=1e-5, atol=1e-7)
+
+
 def test_grad_of_grad_of_a_scalar_function():
     def f(x):
         return np.sin(x) * x ** 3 + np.exp(x * 0.5) / (1 + x * x)
