@@ -397,6 +397,43 @@ def matmul_grad(bz, z, g, a, b, wrt):
     bb = runtime.unless_wrt(wrt, 1, runtime.matmul_grad, g, bz, b, 1)
 
 
+@adjoint(runtime.outer_grad)
+def outer_grad(bz, z, g, a, b, wrt):
+    bg = np.outer(bz, b) if wrt == 0 else np.outer(a, bz)
+    ba = runtime.unless_wrt(wrt, 0, runtime.outer_grad, g, a, bz, 0)
+    bb = runtime.unless_wrt(wrt, 1, runtime.outer_grad, g, bz, b, 1)
+
+
+@adjoint(runtime.tensordot_grad)
+def tensordot_grad(bz, z, g, a, b, axes, wrt):
+    bg = np.tensordot(bz, b, axes) if wrt == 0 else np.tensordot(a, bz, axes)
+    ba = runtime.unless_wrt(wrt, 0, runtime.tensordot_grad, g, a, bz, axes, 0)
+    bb = runtime.unless_wrt(wrt, 1, runtime.tensordot_grad, g, bz, b, axes, 1)
+
+
+# both spread g over x's reduced axes, then weigh each element (by where the peak is, or by
+# its distance from the mean): the adjoint weighs bz alike and sums over those axes again
+@adjoint(runtime.extremum_grad, constant=("peak", "x"))
+def extremum_grad(bz, z, g, peak, x, axis=None, keepdims=False):
+    bg = runtime.reduce_like(bz * runtime.extremum_grad(np.ones_like(g), peak, x, axis=axis,
+                                                        keepdims=keepdims),
+                             g, axis=axis, keepdims=keepdims)
+
+
+@adjoint(runtime.var_grad)
+def var_grad(bz, z, g, x, axis=None, ddof=0, keepdims=False):
+    bg = runtime.reduce_like(bz * runtime.var_grad(np.ones_like(g), x, axis=axis, ddof=ddof,
+                                                   keepdims=keepdims),
+                             g, axis=axis, keepdims=keepdims)
+    bx = runtime.var_grad(np.ones_like(g), bz * runtime.unreduce(g, x, axis, keepdims),
+                          axis=axis, ddof=ddof, keepdims=keepdims)
+
+
+@adjoint(runtime.split_grad, constant=("outputs",))
+def split_grad(bz, z, gs, outputs, axis=0):
+    bgs[i] = runtime.unconcatenate(bz, outputs, i, axis=axis)
+
+
 @adjoint(runtime.dot_grad)
 def dot_grad(bz, z, g, a, b, wrt):
     bg = runtime.unbroadcast(np.dot(bz, b) if wrt == 0 else np.dot(a, bz), g)
