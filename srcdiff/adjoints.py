@@ -429,6 +429,11 @@ def var_grad(bz, z, g, x, axis=None, ddof=0, keepdims=False):
                           axis=axis, ddof=ddof, keepdims=keepdims)
 
 
+@adjoint(runtime.unconcatenate, constant=("arrays",))
+def unconcatenate(bz, z, g, arrays, index, axis=0):
+    bg = runtime.piece_back(bz, g, arrays, index, axis=axis)
+
+
 @adjoint(runtime.split_grad, constant=("outputs",))
 def split_grad(bz, z, gs, outputs, axis=0):
     bgs[i] = runtime.unconcatenate(bz, outputs, i, axis=axis)

@@ -530,6 +530,23 @@ def unconcatenate(g, arrays, index, axis=0):
     return g[tuple(window)]
 
 
+def piece_back(b, g, arrays, index, axis=0):
+    """The adjoint of unconcatenate(g, arrays, index, axis): zeros of g's shape with `b`
+    where that piece of g was."""
+    out = np.zeros(np.shape(g), dtype=np.result_type(b, g))
+    if axis is None:
+        sizes = [np.size(a) for a in arrays]
+        start = sum(sizes[:index])
+        out.reshape(-1)[start:start + sizes[index]] = np.ravel(b)
+        return out
+    sizes = [np.shape(a)[axis] for a in arrays]
+    start = sum(sizes[:index])
+    window = [slice(None)] * np.ndim(g)
+    window[axis] = slice(start, start + sizes[index])
+    out[tuple(window)] = b
+    return out
+
+
 def unstack(g, index, axis=0):
     return np.take(g, index, axis=axis)
 
