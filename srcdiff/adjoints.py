@@ -429,6 +429,32 @@ def var_grad(bz, z, g, x, axis=None, ddof=0, keepdims=False):
                           axis=axis, ddof=ddof, keepdims=keepdims)
 
 
+# prod_grad is U(g) * P(x), P(x)_i the product of the others: P's Jacobian is symmetric, so
+# its transpose is its own tangent
+@adjoint(runtime.prod_grad)
+def prod_grad(bz, z, g, x, axis=None, keepdims=False):
+    bg = runtime.reduce_like(bz * runtime.prod_grad(np.ones_like(g), x, axis=axis,
+                                                    keepdims=keepdims),
+                             g, axis=axis, keepdims=keepdims)
+    bx = runtime.prod_grad_tangent(np.ones_like(g), x, bz * runtime.unreduce(g, x, axis,
+                                                                            keepdims),
+                                   axis=axis, keepdims=keepdims)
+
+
+# norm_grad is U(g) * x / U(norm) (the 2-norm; a flat sign for the 1-norm): diagonal in x,
+# and in norm each element's share summed back over the reduced axes
+@adjoint(runtime.norm_grad)
+def norm_grad(bz, z, g, norm, x, ord=None, axis=None, keepdims=False):
+    bg = runtime.reduce_like(bz * runtime.norm_grad(np.ones_like(g), norm, x, ord=ord,
+                                                    axis=axis, keepdims=keepdims),
+                             g, axis=axis, keepdims=keepdims)
+    bnorm = runtime.reduce_like(bz * runtime.norm_grad_tangent(
+        g, norm, x, np.ones_like(norm), 0.0, ord=ord, axis=axis, keepdims=keepdims),
+        norm, axis=axis, keepdims=keepdims)
+    bx = runtime.norm_grad_tangent(g, norm, x, 0.0, bz, ord=ord, axis=axis,
+                                   keepdims=keepdims)
+
+
 @adjoint(runtime.unconcatenate, constant=("arrays",))
 def unconcatenate(bz, z, g, arrays, index, axis=0):
     bg = runtime.piece_back(bz, g, arrays, index, axis=axis)
