@@ -404,6 +404,13 @@ def outer_grad(bz, z, g, a, b, wrt):
     bb = runtime.unless_wrt(wrt, 1, runtime.outer_grad, g, bz, b, 1)
 
 
+@adjoint(runtime.einsum_grad)
+def einsum_grad(bz, z, g, subscripts, operands, wrt):
+    bg = np.einsum(subscripts, *runtime.replace_at(operands, wrt, bz))
+    boperands[i] = runtime.unless_wrt(wrt, i, runtime.einsum_grad, g, subscripts,
+                                      runtime.replace_at(operands, wrt, bz), i)
+
+
 @adjoint(runtime.tensordot_grad)
 def tensordot_grad(bz, z, g, a, b, axes, wrt):
     bg = np.tensordot(bz, b, axes) if wrt == 0 else np.tensordot(a, bz, axes)
@@ -567,6 +574,6 @@ nondifferentiable(
     np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not, np.any, np.all,
     builtins.len, builtins.int, builtins.bool, builtins.range, builtins.isinstance,
     runtime.grad_seed, runtime.zeros_like, runtime.count, runtime.shape_of, runtime.check_unpack,
-    runtime.require_float, runtime.within, runtime.along, runtime.check_unviewed, runtime.check_not_shared,
+    runtime.within, runtime.along, runtime.check_unviewed, runtime.check_not_shared,
     runtime.zero_tangent,
 )

@@ -8,7 +8,7 @@ import warnings
 import numpy as np
 
 from . import cache, runtime, specialize
-from .errors import ArgumentError, Location, NoAdjointError, SrcdiffError
+from .errors import ArgumentError, Location, SrcdiffError
 from .shapes import Unsupported, key
 from .transform import derive
 
@@ -51,25 +51,15 @@ class Derivative:
         try:
             self.wrt, self._single = _normalize_wrt(wrt)
             self._positions = tuple(w + shift for w in self.wrt)
-            try:
-                self._emitted = derive(target, self._positions, mode, **options)
-                self._call = self._emitted.function
-            except NoAdjointError as exc:
-                # gradient code differentiated again may call a runtime helper that has a
-                # tangent but no adjoint: for one float argument, forward mode serves
-                if not (isinstance(fun, Derivative) and mode == "grad" and len(self.wrt) == 1
-                        and not options.get("has_aux")):
-                    raise
-                self._emitted, self._call = self._forward_only(exc, options)
+            self._emitted = derive(target, self._positions, mode, **options)
         except SrcdiffError as exc:
             if exc.location is not None:
                 raise
             raise type(exc)(exc.message, _caller(), exc.hint) from None
+        self._call = self._emitted.function
         self._mode = mode
         self._options = options
         self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
-        # no reverse mode to specialise: the generic code is the forward-mode gradient
-        self._forward_only_code = self._call is not self._emitted.function
         # called with the emitted function's own arguments (no bound self, no tangents to split)
         self._plain = self._bound is None and mode != "jvp"
         self._offset = 1 if mode == "vjp" else 0
@@ -81,20 +71,7 @@ class Derivative:
 
     @property
     def source(self):
-        if self._forward_only_code:  # the gradient, then the JVP it was made from
-            return self._call.source + "\n\n" + self._emitted.full_source()
         return self._emitted.full_source()
-
-    def _forward_only(self, why, options):
-        """(the emitted JVP, the gradient as its tangent for a seed of 1.0)."""
-        self._jvp = derive(self._target, self._positions, "jvp",
-                           optimized=options.get("optimized", True))
-        function = specialize.forward_gradient(
-            self._jvp, self._positions[0], "d" + self._target.__name__,
-            options.get("preserve_result", False), why.message)
-        if function is None:
-            raise why
-        return self._jvp, function
 
     def source_for(self, *args):
         """The code a call with these arguments runs (without making it): the emitted source
@@ -185,7 +162,7 @@ class Derivative:
             return variant
         try:
             variant = self._forward_variant(args) or variant
-            if variant[0] is self._call and not self._forward_only_code:
+            if variant[0] is self._call:
                 variant = (specialize.reverse_variant(self._emitted, args), self._emitted)
         except Unsupported:
             pass

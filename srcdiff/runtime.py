@@ -135,15 +135,6 @@ def check_not_shared(value, name, others, filename, lineno):
             f"write {name} = {name} + ... (a new array), or copy what must keep the old value")
 
 
-def require_float(x, why):
-    """Guard of a gradient that runs forward mode: one tangent gives it for a float only."""
-    if type(x) is not float:
-        raise ArgumentError(f"{why}; srcdiff can run it in forward mode, one tangent at a time, "
-                            f"for a float argument only, not a {type(x).__name__}",
-                            hint="differentiate with respect to a float, or use nf.hvp for "
-                            "Hessian-vector products")
-
-
 def check_unviewed(array, index, others, name, names, filename, lineno):
     """Before `name[index] = ...` while `names` (x[i] of it, say: a row, or a number, or a
     copy) are still to be read: refuse if one of them sees the elements written."""

@@ -480,24 +480,6 @@ def _seeded(jvp_emitted, position, name):
     return func
 
 
-def forward_gradient(jvp_emitted, position, name, preserve_result, why):
-    """d f / d x by f's JVP with tangent 1.0, for any arguments: what grad runs when reverse
-    mode cannot be had (`why`: a runtime helper in gradient code, differentiated again, with
-    a tangent but no adjoint). One tangent is the gradient only for a float x, and grad of a
-    non-scalar is an error: the function checks both. None when the JVP returns no pair."""
-    func = _seeded(jvp_emitted, position, name)
-    if func is None:
-        return None
-    x, last = func.args.args[position].id, func.body[-1]
-    func.body.insert(0, ir.expr_stmt(ir.call("runtime.require_float", ir.name(x),
-                                             ir.const(why))))
-    func.body.insert(-1, ir.expr_stmt(ir.call("runtime.grad_seed", last.value.elts[1])))
-    if not preserve_result:
-        last.value = last.value.elts[0]
-    return compile_function(func, jvp_emitted.scope, jvp_emitted.function.__defaults__,
-                            f"{name} (forward mode)")
-
-
 def forward_variant(jvp_emitted, args, position, name, preserve_result):
     """d f / d x for a float x = args[position], as f's JVP with tangent 1.0, rewritten for
     `args`; None unless f's value is certainly a scalar (else grad must report the error).
