@@ -1022,6 +1022,9 @@ class Normalizer:
                                      " template, so this higher-order derivative is not "
                                      "supported", loc, "differentiate once, or avoid the "
                                      "primitive whose gradient calls it")
+            if obj is max or obj is min:
+                raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)",
+                                     loc, f"use np.{what}(x), or np.{what}imum(a, b)")
             raise NoAdjointError(f"no adjoint is registered for {what}", loc,
                                  f"register one with @srcdiff.adjoint({_short(obj, func)}) "
                                  "(see the README's custom adjoints section)")
@@ -1076,6 +1079,8 @@ class Normalizer:
                     raise UnsupportedError(f"{gast.unparse(node.func)} needs a list literal of "
                                            "arrays, or a list built with append, to be "
                                            "differentiated", loc,
+                                           "for an array's sum use np.sum(x)"
+                                           if template.primal is sum else
                                            "write the list out: np.stack([a, b, c])")
         for param, value in bound.items():
             if param not in template.rules and param not in template.constant and \
