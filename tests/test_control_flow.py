@@ -112,6 +112,14 @@ def comprehensions(x):
     return np.sum(rows ** 2) + np.sum(pairs) + np.sum(grid) + np.sum(sums ** 2)
 
 
+def check_both_modes(f, x):
+    """Reverse mode against finite differences, and forward mode (all-ones tangent) against
+    reverse mode."""
+    g = check_grad(f, x)[0]
+    _, tangent = nf.jvp(f)(x, np.ones_like(x))
+    assert tangent == pytest.approx(np.sum(g))
+
+
 def reads_a_list_it_built(x):
     states = [np.sin(row) for row in x]
     states.append(x[0] * 2)
@@ -125,17 +133,13 @@ def test_a_list_built_with_append_read_by_index_and_in_a_loop(rng):
     # once a TypeError inside the emitted code: the index reads' adjoint (a Sparse) met the
     # adjoint stack the appends pop
     x = rng.normal(size=(3, 2))
-    g = check_grad(reads_a_list_it_built, x)[0]
-    _, tangent = nf.jvp(reads_a_list_it_built)(x, np.ones_like(x))
-    assert tangent == pytest.approx(np.sum(g))
+    check_both_modes(reads_a_list_it_built, x)
 
 
 def test_list_comprehensions_and_generators_become_loops(rng):
     # each once got a gradient of 0 (taken for a constant), then was refused
     x = rng.normal(size=(3, 3))
-    g = check_grad(comprehensions, x)[0]
-    _, tangent = nf.jvp(comprehensions)(x, np.ones_like(x))
-    assert tangent == pytest.approx(np.sum(g))
+    check_both_modes(comprehensions, x)
     assert "_items0.append(" in nf.grad(comprehensions).source
 
 
@@ -148,9 +152,7 @@ def runs_backwards(x):
 
 def test_loop_over_reversed_rows(rng):
     x = rng.normal(size=(4, 2))
-    g = check_grad(runs_backwards, x)[0]
-    _, tangent = nf.jvp(runs_backwards)(x, np.ones_like(x))
-    assert tangent == pytest.approx(np.sum(g))
+    check_both_modes(runs_backwards, x)
 
 
 def test_enumerate_with_a_start(rng):
