@@ -51,6 +51,7 @@ class Reverse:
         self.adjoint_names, self.stack_names = {}, {}
         self.strategy = {}
         self.needs_init = {}
+        self.reset_in = {}  # var -> ids of the loops whose reversed body zeroes its adjoint
         self.shape_only = set()  # names whose last value the adjoint reads for its shape only
         self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
 
@@ -118,6 +119,11 @@ class Reverse:
             read_before = any(not _precedes(site, r) for r in self.reads.get(var, []))
             return BEFORE if overwrites and read_before else NONE
         outer = site.loops[0]
+        if any(id(loop) in self.reset_in.get(var, ()) for loop in site.loops):
+            # the reversed loop zeroes var's adjoint in the shape of var's previous value
+            if not (var in self.fn.params or any(s.order < outer._site.order for s in others)):
+                self.needs_init.setdefault(id(outer), set()).add(var)
+            return BEFORE
         block, index = site.path[-1]
         prefix = site.path[:-1]
 
@@ -182,6 +188,10 @@ class Reverse:
             & self.primal
         for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
             self._read({var}, site)
+        # a value the adjoint zeroes an adjoint like (a branch or loop the forward sweep
+        # skipped) may never have been bound there: bind it to None first
+        self.unbound = sorted({var for var, site in self._merge_reads.values()
+                               if not self._bound_at(var, site)})
         self._plan(needed)
         forward, adjoint, grads, result = self._sweeps()
         # which values the adjoint reads for their shape only, now that the pops in it tell
@@ -190,8 +200,8 @@ class Reverse:
         if shape_only != (self.shape_only, self.popped_shape_only):
             self.shape_only, self.popped_shape_only = shape_only
             forward, adjoint, grads, result = self._sweeps()
-        inits = [ir.assign(s, gast.List(elts=[], ctx=gast.Load()))
-                 for s in self._stack_inits.values()]
+        inits = [ir.assign(v, ir.const(None)) for v in self.unbound] + [
+            ir.assign(s, gast.List(elts=[], ctx=gast.Load())) for s in self._stack_inits.values()]
         if self.mode != "split":
             parts = [grads[0] if len(grads) == 1 else _tuple(grads)]
             if self.has_aux:
@@ -207,6 +217,7 @@ class Reverse:
         saved = sorted(ir.names_in(gast.Module(body=_reading(adjoint, grads), type_ignores=[]))
                        & (self.primal | set(self._stack_inits.values())))
         maybe_unset = sorted(v for v in saved if v in self.primal and v not in self.fn.params
+                             and v not in self.unbound
                              and not any(len(s.path) == 1 for s in self.sites.get(v, [])))
         forward = [ir.assign(v, ir.const(None)) for v in maybe_unset] + inits + forward
         forward.append(gast.Return(value=_tuple([result, gast.List(
@@ -220,6 +231,12 @@ class Reverse:
         fwd_name, bwd_name = self.func_name
         bwd = self._def(bwd_name, [self._seed_name(), "saved"], backward, with_params=False)
         return [self._def(fwd_name, [], forward), bwd]
+
+    def _bound_at(self, var, site):
+        """Whether `var` is surely bound when the statement at `site` runs: a parameter, or
+        assigned at the top level of the function before it."""
+        return var in self.fn.params or any(len(s.path) == 1 and s.order < site.order
+                                            for s in self.sites.get(var, []))
 
     def _seed_name(self):
         ret = self.ret
@@ -252,7 +269,8 @@ class Reverse:
         elif ret is not None and ret.active and isinstance(ret.value, gast.Tuple):
             seeds = self._fresh(("<seeds>", "b_outs"), self.adjoint_names)
             outputs = self.outputs or [True] * len(ret.value.elts)
-            shapes = _tuple([e if keep else ir.const(None)
+            # copies: the passes rename names in place, in the forward sweep's return too
+            shapes = _tuple([copy.deepcopy(e) if keep else ir.const(None)
                              for e, keep in zip(ret.value.elts, outputs)])
             adjoint.append(ir.assign(seeds, ir.call("runtime.unpack_adjoint", ir.name(
                 self._seed_name()), shapes)))
@@ -501,8 +519,8 @@ class Reverse:
             live.add(var)
             return ir.assign(b, ir.call("runtime.add_items", ir.name(b), expr, ir.name(var)))
         if var in live and _is_runtime_call(expr, "getitem_grad"):
-            g, _, index = expr.args  # scatter into the existing adjoint, not into fresh zeros
-            expr = ir.call("runtime.add_at", ir.name(b), index, g)
+            g, x, index = expr.args  # scatter into the existing adjoint, not into fresh zeros
+            expr = ir.call("runtime.add_at", ir.name(b), x, index, g)
         elif var in live:
             expr = gast.BinOp(left=ir.name(b), op=gast.Add(), right=expr)
             live.add(var)
@@ -548,7 +566,12 @@ class Reverse:
         if not code:
             return []
         before = [self._zeros_like(v, False) for v in sorted(entry - live)]
-        reset = [self._zeros_like(v, True) for v in sorted(entry - exit_)]
+        self._merge_reads.update({(v, id(stmt)): (v, stmt._site) for v in entry - live})
+        # an adjoint the body consumed starts the previous iteration at zero, shaped like
+        # that iteration's value (the loop may change its shape: layers of other widths)
+        reset = [self._zeros_like(v, False) for v in sorted(entry - exit_)]
+        for v in entry - exit_:
+            self.reset_in.setdefault(v, set()).add(id(stmt))
         live.update(entry)
         return before + [gast.For(target=ir.name(target, store=True), iter=iterable,
                                   body=code + reset, orelse=[], type_comment=None)]
@@ -568,6 +591,7 @@ def _precedes(first, second):
 
 # runtime helpers and the argument positions they read only for shape and dtype
 _SHAPE_ARGS = {"unbroadcast": {1}, "unreduce": {1}, "mean_grad": {1}, "getitem_grad": {1},
+               "add_at": {1},
                "broadcast_like": {1}, "unconcatenate": {1}, "unpad": {1}, "unwindow": {1},
                "cast_grad": {1, 2},
                "zeros_like": {0}, "unpack_adjoint": {1}}

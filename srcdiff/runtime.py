@@ -15,6 +15,11 @@ def grad_seed(z):
     """The adjoint of a scalar output: ones in its dtype. `grad` of a non-scalar is an error."""
     if isinstance(z, float):
         return 1.0
+    if np.iscomplexobj(z):
+        raise ArgumentError(
+            "grad needs a real scalar output, but the function returned a complex number",
+            hint="differentiate a real quantity (np.abs(z) ** 2, np.real(z)), or use "
+                 "srcdiff.vjp for a complex output")
     if np.ndim(z) != 0:
         raise ArgumentError(
             f"grad needs a scalar output, but the function returned shape {np.shape(z)}",
@@ -61,6 +66,8 @@ def zeros_like(x):
     for arrays."""
     if type(x) is float:
         return 0.0
+    if x is None:  # a value never bound on this path: its adjoint is never read either
+        return None
     if type(x) is ShapeOf:
         return np.zeros(x.shape, dtype=x.dtype)
     return Sparse() if _is_container(x) else np.zeros_like(x)
@@ -68,11 +75,11 @@ def zeros_like(x):
 
 def zero_tangent(x):
     """The tangent of an item of a list or tuple that carries none: zeros for an array, 0.0
-    for a float, the same structure for a list or tuple (a stack of saved values then pops
-    zeros), and None for what has no tangent at all (an int, a flag, a ShapeOf)."""
+    for a number, the same structure for a list or tuple (a stack of saved values then pops
+    zeros), and None for what has no tangent at all (a ShapeOf, None, a string)."""
     if isinstance(x, (list, tuple)):
         return type(x)(zero_tangent(v) for v in x)
-    if type(x) is float:
+    if type(x) in (float, int, bool):  # a number in a list numpy makes an array of
         return 0.0
     if isinstance(x, np.ndarray) or isinstance(x, np.generic) and x.dtype.kind in "fc":
         return np.zeros_like(x)
@@ -173,6 +180,8 @@ def as_grad(g, x):
         dense = {k: as_grad(g.get(k, 0.0), v) for k, v in items}
         if isinstance(x, dict):
             return type(x)(dense) if type(x) is not dict else dense
+        if hasattr(x, "_fields"):  # a namedtuple takes its fields one by one
+            return type(x)(*(dense[i] for i in range(len(x))))
         return type(x)(dense[i] for i in range(len(x)))
     if isinstance(x, (bool, int, np.integer)) or (
             isinstance(x, np.ndarray) and x.dtype.kind not in "fc"):
@@ -204,6 +213,8 @@ def unbroadcast(g, x):
     extra = g.ndim - len(shape)
     if extra > 0:
         g = g.sum(axis=tuple(range(extra)))
+    elif extra < 0:  # g has fewer axes than x (a constant 0.0, say): it broadcasts to x
+        g = g.reshape((1,) * -extra + g.shape)
     stretched = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
     if stretched:
         g = g.sum(axis=stretched, keepdims=True)
@@ -240,6 +251,29 @@ def unreduce(g, x, axis=None, keepdims=False):
 def reduce_like(g, like, axis=None, keepdims=False):
     """Sum `g` over `axis` into the shape of `like` (the adjoint of unreduce)."""
     return np.reshape(np.sum(g, axis=axis, keepdims=keepdims), np.shape(like))
+
+
+def power_slope(x, y):
+    """d/dx x ** y: y x ** (y - 1), and 0 where y is 0 (x ** 0 is flat, at x = 0 too)."""
+    flat = np.equal(y, 0)
+    if not np.any(flat):
+        return y * np.power(x, y - 1)
+    return np.where(flat, 0.0, y * np.power(x, np.where(flat, 1, y - 1)))
+
+
+def log_or_zero(x):
+    """log x, and 0 where x is 0: in d/dy x ** y = x ** y log x, the limit at x = 0 for
+    y > 0 (and autograd's value at y <= 0)."""
+    zero = np.equal(x, 0)
+    return np.log(np.where(zero, 1, x)) if np.any(zero) else np.log(x)
+
+
+def divide_or_zero(a, b):
+    """a / b, and 0 where b is 0."""
+    zero = np.equal(b, 0)
+    if not np.any(zero):
+        return a / b
+    return np.where(zero, 0.0, a / np.where(zero, 1, b))
 
 
 def count(x, axis=None):
@@ -538,6 +572,62 @@ def piece_back(b, g, arrays, index, axis=0):
     return out
 
 
+def _joined(items, axis):
+    """Each item as np.r_ (axis 0) or np.c_ (axis -1) lays it out: at least 1-D, or at
+    least 2-D with a 1-D item as a column."""
+    if axis == 0:
+        return [np.atleast_1d(item) for item in items]
+    return [np.asarray(item).reshape(-1, 1) if np.ndim(item) == 1 else np.atleast_2d(item)
+            for item in items]
+
+
+def unjoin(g, items, index, axis):
+    """The piece of g = np.r_[items] (axis 0) or np.c_[items] (axis -1) from items[index]."""
+    widths = [np.shape(item)[axis] for item in _joined(items, axis)]
+    start = sum(widths[:index])
+    piece = g[start:start + widths[index]] if axis == 0 else \
+        g[..., start:start + widths[index]]
+    return np.reshape(piece, np.shape(items[index]))
+
+
+def join_back(b, g, items, index, axis):
+    """The adjoint of unjoin(g, items, index, axis): zeros like g, with b where its piece
+    was."""
+    widths = [np.shape(item)[axis] for item in _joined(items, axis)]
+    start = sum(widths[:index])
+    out = np.zeros(np.shape(g), dtype=np.result_type(b, g))
+    window = np.s_[start:start + widths[index]] if axis == 0 else \
+        np.s_[..., start:start + widths[index]]
+    out[window] = np.reshape(b, np.shape(out[window]))
+    return out
+
+
+def _linspace_weight(start, stop, num, endpoint, axis, wrt):
+    """How much of `start` (wrt=0) or `stop` (wrt=1) each point of np.linspace holds,
+    shaped to broadcast against its output."""
+    step = np.linspace(0.0, 1.0, num, endpoint=endpoint)
+    weight = step if wrt else 1.0 - step
+    ndim = np.ndim(np.broadcast(start, stop)) + 1
+    shape = [1] * ndim
+    shape[axis % ndim] = num
+    return weight.reshape(shape)
+
+
+def linspace_grad(g, start, stop, num, endpoint=True, axis=0, wrt=0):
+    """Adjoint of np.linspace(start, stop, num) with respect to start (wrt=0) or stop."""
+    weighted = g * _linspace_weight(start, stop, num, endpoint, axis, wrt)
+    x = stop if wrt else start
+    return unbroadcast(np.sum(weighted, axis=axis), x)
+
+
+def linspace_part(d, start, stop, num, endpoint=True, axis=0, wrt=0):
+    """Tangent of np.linspace(start, stop, num) from the tangent d of start or stop."""
+    weight = _linspace_weight(start, stop, num, endpoint, axis, wrt)
+    ndim = weight.ndim
+    return np.expand_dims(np.broadcast_to(d, np.shape(np.broadcast(start, stop))),
+                          axis % ndim) * weight
+
+
 def unstack(g, index, axis=0):
     return np.take(g, index, axis=axis)
 
@@ -595,15 +685,31 @@ def windows_of(b, g, window_shape, axis=None, step=1):
 def getitem_grad(g, x, index):
     """Adjoint of x[index]: zeros of x's shape with `g` scattered (and summed) into place."""
     if _is_container(x):
-        return Sparse({index: g})
+        return _sparse_at(x, index, g)
     out = np.zeros(np.shape(x), dtype=np.result_type(g, getattr(x, "dtype", np.float64)))
     return _scatter_add(out, index, g)
 
 
-def add_at(bx, index, g):
-    """bx with `g` added at `index`, as a new array (or Sparse, for a container's adjoint)."""
+def _sparse_at(x, index, g):
+    """The adjoint of container x given the adjoint g of x[index]. A list's or a tuple's
+    items are keyed by their position counted from the start (x[-1] is item len(x) - 1), so
+    that adjoints of one item reached by two indexes add up; a slice's adjoint (a list,
+    tuple, Sparse or array of item adjoints) hands each item its own."""
+    if isinstance(x, dict):
+        return Sparse({index: g})
+    if isinstance(index, slice):
+        items = g.items() if isinstance(g, dict) else enumerate(g)
+        return Sparse({range(len(x))[index][k]: item for k, item in items})
+    # (an emitted backward function empties its list of saved values early: only a negative
+    # index needs the length)
+    return Sparse({index + len(x) if index < 0 else index: g})
+
+
+def add_at(bx, x, index, g):
+    """bx with `g` added at `index` of x, as a new array (or Sparse, for a container's
+    adjoint)."""
     if isinstance(bx, Sparse):
-        return bx + Sparse({index: g})
+        return bx + _sparse_at(x, index, g)
     return _scatter_add(np.array(bx, copy=True), index, g)
 
 
@@ -660,7 +766,8 @@ def same_as(new, old):
         raise AssertionError(f"specialised code returned a {type(new).__name__} where the "
                              f"generic code returns a {type(old).__name__}")
     if isinstance(old, (tuple, list)) and len(new) == len(old):
-        return type(old)(same_as(a, b) for a, b in zip(new, old))
+        items = [same_as(a, b) for a, b in zip(new, old)]
+        return type(old)(*items) if hasattr(old, "_fields") else type(old)(items)
     if isinstance(old, dict) and new.keys() == old.keys():
         return type(old)((k, same_as(new[k], old[k])) for k in old)
     if not isinstance(old, (np.ndarray, np.generic, int, float, complex)):

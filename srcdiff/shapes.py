@@ -339,7 +339,7 @@ _FRESH = {
                 "winner_share", "pad_tangent", "split_grad"},
 }
 # argument positions where an unknown int is an index (its value cannot change a shape)
-_RUNTIME_INDEX_ARGS = {"getitem_grad": (2,), "add_at": (1,), "set_at": (1,), "zero_at": (1,),
+_RUNTIME_INDEX_ARGS = {"getitem_grad": (2,), "add_at": (2,), "set_at": (1,), "zero_at": (1,),
                       "written": (1,)}
 _ARRAY_METHODS = {
     "sum", "mean", "var", "std", "max", "min", "prod", "cumsum", "reshape", "transpose",

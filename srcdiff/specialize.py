@@ -123,7 +123,7 @@ def _grad_seed(node, z):
         return ir.const(1.0)
     z = widen(z)
     if isinstance(z, Typed) and z.shape == () and z.type is not float and \
-            _dtype_literal(z.dtype) is not None:  # np.ones_like of a 0-d array or scalar
+            z.dtype.kind == "f" and _dtype_literal(z.dtype) is not None:  # np.ones_like of a 0-d array or scalar
         return ir.call("np.ones", _literal(()), _dtype_literal(z.dtype))
     return None
 
@@ -492,7 +492,7 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     session = Session()
     returned = rewrite(func, _parameters(func, args, defaults), jvp_emitted, session).returned
     out = widen(returned.items[1]) if hasattr(returned, "items") else UNKNOWN
-    if not (isinstance(out, Typed) and out.shape == ()):
+    if not (isinstance(out, Typed) and out.shape == () and out.dtype.kind != "c"):
         return None
     if not preserve_result:
         for f in (func, generic):

@@ -16,6 +16,9 @@ def pure(node):
                 root = root.value
             if not (isinstance(root, gast.Name) and root.id in _PURE_ROOTS):
                 return False
+            if isinstance(n.func, gast.Attribute) and isinstance(n.func.value, gast.Attribute) \
+                    and n.func.value.attr == "random":  # a draw advances the generator
+                return False
         elif isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await, gast.NamedExpr)):
             return False
     return True
