@@ -394,6 +394,8 @@ class Normalizer:
             self.for_statement(stmt, loc, out)
         elif isinstance(stmt, gast.While):
             self.while_statement(stmt, loc, out)
+        elif isinstance(stmt, gast.Break):
+            out.append(ir.Break(loc))
         elif isinstance(stmt, (gast.Pass, gast.Delete)):
             pass  # del only frees memory (emitted backward functions use it)
         elif isinstance(stmt, (gast.Assert, gast.Raise)):
@@ -805,7 +807,8 @@ class Normalizer:
                                                   type_comment=None), loc, prologue)
         body = prologue + self.block(stmt.body)
         self.depth -= 1
-        out.append(ir.For(target, iterable, body, loc))
+        counter = self.fresh("_n") if getattr(stmt, "exits", False) else None
+        out.append(ir.For(target, iterable, body, loc, counter))
 
     def while_statement(self, stmt, loc, out):
         if stmt.orelse:

@@ -92,11 +92,12 @@ class Reverse:
             elif isinstance(stmt, ir.While):
                 self._read(ir.names_in(stmt.test), site)
                 self._scan(stmt.body, here, loops + [stmt])
+            if isinstance(stmt, (ir.For, ir.While)) and stmt.counter is not None:
                 self.sites.setdefault(stmt.counter, []).append(site)
                 # the reversed loop reads the counter right after the loop
                 after = _Site(stmt, site.order, path + [(id(block), index + 0.5)], list(loops))
                 self._read({stmt.counter}, after)
-            elif isinstance(stmt, ir.Return):
+            if isinstance(stmt, ir.Return):
                 self._read(ir.names_in(stmt.value), site)
             elif isinstance(stmt, ir.Statement):
                 self._read(ir.names_in(stmt.node), site)
@@ -107,7 +108,7 @@ class Reverse:
 
     def _decide(self, var, site, needed):
         """How the forward sweep saves `var` at assignment `site` (NONE, AFTER or BEFORE)."""
-        if var not in needed or isinstance(site.stmt, ir.For):
+        if var not in needed or isinstance(site.stmt, ir.For) and var == site.stmt.target:
             return NONE  # a loop target is set again by the reversed loop itself
         if isinstance(site.stmt, ir.SetItem):
             return BEFORE  # the write changes the array in place for every later reader
@@ -356,26 +357,34 @@ class Reverse:
                 out.append(ir.assign(_subscript(stmt.target, stmt.index, store=True),
                                      stmt.value))
             elif isinstance(stmt, ir.If):
-                out.append(gast.If(test=ir.name(stmt.test), body=self.forward_block(stmt.body)
-                                   or [gast.Pass()], orelse=self.forward_block(stmt.orelse)))
-            elif isinstance(stmt, ir.For):
+                out += ir.if_statement(stmt.test, self.forward_block(stmt.body),
+                                       self.forward_block(stmt.orelse))
+            elif isinstance(stmt, ir.Break):
+                out.append(gast.Break())
+            elif isinstance(stmt, (ir.For, ir.While)):
                 out += [ir.assign(v, ir.const(None))
                         for v in sorted(self.needs_init.get(id(stmt), ()))]
-                out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
-                                    body=self.forward_block(stmt.body) or [gast.Pass()],
-                                    orelse=[], type_comment=None))
-            elif isinstance(stmt, ir.While):
-                out += [ir.assign(v, ir.const(None))
-                        for v in sorted(self.needs_init.get(id(stmt), ()))]
-                out.append(ir.assign(stmt.counter, ir.const(0)))
-                step = ir.assign(stmt.counter, gast.BinOp(left=ir.name(stmt.counter),
-                                                          op=gast.Add(), right=ir.const(1)))
-                out.append(gast.While(test=stmt.test, body=[step] + self.forward_block(stmt.body),
-                                      orelse=[]))
-                if self._saved(stmt.counter, stmt, AFTER):
-                    out.append(self._push(stmt.counter))
+                out += self._forward_loop(stmt)
             elif isinstance(stmt, ir.Statement):
                 out.append(stmt.node)
+        return out
+
+    def _forward_loop(self, stmt):
+        """The loop of the forward sweep: counting its iterations where the reversed loop
+        needs that count (a while loop, or a for loop a break may leave)."""
+        body = self.forward_block(stmt.body)
+        counter, out = stmt.counter, []
+        if counter is not None:
+            out.append(ir.assign(counter, ir.const(0)))
+            body.insert(0, ir.assign(counter, gast.BinOp(left=ir.name(counter), op=gast.Add(),
+                                                         right=ir.const(1))))
+        if isinstance(stmt, ir.For):
+            out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
+                                body=body or [gast.Pass()], orelse=[], type_comment=None))
+        else:
+            out.append(gast.While(test=stmt.test, body=body, orelse=[]))
+        if counter is not None and self._saved(counter, stmt, AFTER):
+            out.append(self._push(counter))
         return out
 
     # --- adjoint sweep --------------------------------------------------------------------
@@ -384,8 +393,8 @@ class Reverse:
         """The reversed code of `block`; `live` is updated in place."""
         pops = []
         for stmt in reversed(block):
-            targets = [stmt.counter] if isinstance(stmt, ir.While) else [stmt.target] if \
-                isinstance(stmt, ir.Pop) else getattr(stmt, "targets", [])
+            targets = [stmt.counter] if isinstance(stmt, (ir.For, ir.While)) else [
+                stmt.target] if isinstance(stmt, ir.Pop) else getattr(stmt, "targets", [])
             pops += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
         out = list(pops)
         for stmt in reversed(block):
@@ -403,8 +412,11 @@ class Reverse:
             elif isinstance(stmt, ir.If):
                 out += self.reverse_if(stmt, live)
             elif isinstance(stmt, ir.For):
-                out += self.reverse_loop(stmt, stmt.body, live, stmt.target, ir.call(
-                    "reversed", stmt.iter))
+                ran = stmt.iter if stmt.counter is None else gast.Subscript(
+                    value=stmt.iter, slice=gast.Slice(lower=None, upper=ir.name(stmt.counter),
+                                                      step=None), ctx=gast.Load())
+                out += self.reverse_loop(stmt, stmt.body, live, stmt.target,
+                                         ir.call("reversed", ran))
             elif isinstance(stmt, ir.While):
                 out += self.reverse_loop(stmt, stmt.body, live, "_", ir.call(
                     "range", ir.name(stmt.counter)))
@@ -552,8 +564,7 @@ class Reverse:
         live.update(merged)
         if not code[0] and not code[1]:
             return []
-        return [gast.If(test=ir.name(stmt.test), body=code[0] or [gast.Pass()],
-                        orelse=code[1])]
+        return ir.if_statement(stmt.test, code[0], code[1])
 
     def reverse_loop(self, stmt, body, live, target, iterable):
         entry = set(live)

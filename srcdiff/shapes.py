@@ -574,6 +574,7 @@ class Interpreter:
         self.seen = {}
         self.bound = {}  # name -> join of every value bound to it
         self.returned = BOTTOM
+        self.exits = []  # per loop being run, the environments its breaks leave it with
         self.modules = {"np", "runtime"}
 
     def run(self, arguments):
@@ -648,16 +649,24 @@ class Interpreter:
             return env
         if isinstance(stmt, gast.Raise):
             return None  # nothing after it runs
+        if isinstance(stmt, gast.Break):
+            if not self.exits:
+                raise Unsupported("break outside a loop")
+            self.exits[-1].append(env)
+            return None
         raise Unsupported(type(stmt).__name__)
 
     def loop(self, body, env, enter):
         head = dict(env)
+        self.exits.append([])  # the environments where a break leaves the loop
         for passes in range(_MAX_LOOP_PASSES):
             inside = dict(head)
             enter(inside)
             out = self.block(body, inside)
             merged = join_envs(head, out) if out is not None else head
             if merged == head:
+                for exit_env in self.exits.pop():
+                    head = join_envs(head, exit_env)
                 return head
             if passes >= _MAX_LOOP_PASSES // 2:  # widen whatever still changes
                 merged = {k: v if head.get(k) == v else UNKNOWN for k, v in merged.items()}

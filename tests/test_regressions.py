@@ -239,3 +239,42 @@ def test_namedtuple_argument():
     assert type(grad) is Params
     np.testing.assert_allclose(grad.w, x * (1 - np.tanh(p.w * x + p.b) ** 2))
     np.testing.assert_allclose(grad.b, 1 - np.tanh(p.w * x + p.b) ** 2)
+
+
+# --- 17. break leaves the loop ----------------------------------------------------------------
+
+def power_until(s, x):
+    for i in range(10 ** 12):  # the forward sweep must leave at i = 2: never run this range
+        s = s * x
+        if i >= 2:
+            break
+    return s
+
+
+def summed_power_until(s, x):
+    return np.sum(power_until(s, x))
+
+
+def test_break_leaves_the_loop_and_the_adjoint_runs_the_iterations_that_ran():
+    assert nf.grad(power_until, wrt=(0, 1))(1.5, 2.0) == pytest.approx((8.0, 3 * 4.0 * 1.5))
+    check_grad(summed_power_until, 1.5, np.array([0.5, 2.0]))
+    source = nf.grad(power_until).source
+    assert "break" in source and "_brk" not in source
+
+
+def skip_and_stop(x, n):
+    total = 0.0
+    for i in range(n):
+        if i % 2 == 1:
+            continue
+        total = total + np.sum(np.sin(x * i))
+        if total > 1.0:
+            return total * 2
+    return total
+
+
+@pytest.mark.parametrize("n", [3, 40])
+def test_continue_and_return_from_a_loop(n):
+    check_grad(skip_and_stop, np.linspace(0.1, 1.0, 4), n)
+    source = nf.grad(skip_and_stop).source
+    assert "_cont" not in source and "_brk" not in source
