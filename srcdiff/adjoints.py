@@ -230,7 +230,24 @@ def array(bz, z, object, dtype=None):  # noqa: A002  (numpy's name for it)
 
 @adjoint(np.abs, builtins.abs)
 def abs_(bz, z, x):
-    bx = bz * np.sign(x)
+    bx = runtime.divide_or_zero(bz * runtime.conj(x), z)  # the sign, or x's phase conjugated
+
+
+# complex numbers follow autograd's convention: products' adjoints are not conjugated, and a
+# complex adjoint reaching a real value keeps its real part (runtime.real_for)
+@adjoint(np.real)
+def real(bz, z, val):
+    bval = bz
+
+
+@adjoint(np.imag)
+def imag(bz, z, val):
+    bval = -1j * bz
+
+
+@adjoint(np.conj, np.conjugate)
+def conj(bz, z, x):
+    bx = np.conj(bz)
 
 
 @adjoint(np.clip)
@@ -516,6 +533,21 @@ def log_or_zero(bz, z, x):
 def divide_or_zero(bz, z, a, b):
     ba = runtime.unbroadcast(runtime.divide_or_zero(bz, b), a)
     bb = runtime.unbroadcast(-runtime.divide_or_zero(bz * z, b), b)
+
+
+@adjoint(runtime.real_for, constant=("x",))
+def real_for(bz, z, g, x):
+    bg = bz
+
+
+@adjoint(runtime.real)
+def runtime_real(bz, z, x):
+    bx = bz
+
+
+@adjoint(runtime.conj)
+def runtime_conj(bz, z, x):
+    bx = runtime.conj(bz)
 
 
 @adjoint(runtime.unconcatenate, constant=("arrays",))

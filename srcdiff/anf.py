@@ -26,8 +26,9 @@ METHODS = {"sum": np.sum, "mean": np.mean, "var": np.var, "std": np.std, "max": 
            "min": np.min, "prod": np.prod, "reshape": np.reshape, "transpose": np.transpose,
            "dot": np.dot, "squeeze": np.squeeze, "clip": np.clip, "ravel": np.ravel,
            "flatten": np.ravel, "copy": np.copy, "astype": adjoints.astype,
-           "swapaxes": np.swapaxes}
+           "swapaxes": np.swapaxes, "conj": np.conj, "conjugate": np.conjugate}
 VARARG_METHODS = {"reshape", "transpose"}
+_ATTRIBUTES = {"T": np.transpose, "real": np.real, "imag": np.imag}  # x.T is np.transpose(x)
 NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all"}
 NONDIFF_ATTRS = {"shape", "ndim", "dtype", "size"}
 # expressions with a scope of their own
@@ -866,10 +867,11 @@ class Normalizer:
             return self.user_call(node, loc, out, target)
         elif isinstance(node, gast.Call):
             template, forward, bound = self.call_parts(node, loc, out)
-        elif isinstance(node, gast.Attribute) and node.attr == "T":
+        elif isinstance(node, gast.Attribute) and node.attr in _ATTRIBUTES:
             operand = self.atom(node.value, loc, out)
-            forward = gast.Attribute(value=operand, attr="T", ctx=gast.Load())
-            template, bound = self.templates[np.transpose], {"a": operand}
+            forward = gast.Attribute(value=operand, attr=node.attr, ctx=gast.Load())
+            template = self.templates[_ATTRIBUTES[node.attr]]
+            bound = dict(zip(template.params, [operand]))
         elif isinstance(node, gast.Subscript) and not self._is_active(node.value):
             forward, template, bound = self.joined(node, loc, out)
         elif isinstance(node, gast.Subscript):

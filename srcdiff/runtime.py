@@ -3,6 +3,7 @@
 Every helper takes adjoints (`g`, `bz`) and primal values and returns a new array:
 adjoint arrays are never written in place, because two adjoints may share one buffer.
 """
+import functools
 import linecache
 import string
 
@@ -187,12 +188,14 @@ def as_grad(g, x):
             isinstance(x, np.ndarray) and x.dtype.kind not in "fc"):
         return None
     if isinstance(x, float):
+        g = real_for(g, x)
         return float(g) if type(g) is float or np.ndim(g) == 0 else float(np.sum(g))
     g = np.asarray(g)
     if g.shape != np.shape(x):
         g = unbroadcast(g, x)
         if g.shape != np.shape(x):
             g = np.broadcast_to(g, np.shape(x))
+    g = real_for(g, x)
     dtype = getattr(x, "dtype", None)
     if dtype is not None and dtype.kind in "fc" and g.dtype != dtype:
         g = g.astype(dtype)
@@ -201,12 +204,43 @@ def as_grad(g, x):
     return g
 
 
+def real_for(g, x):
+    """Adjoint g of value x: its real part when x is real (autograd's convention for a real
+    value that complex ones were computed from: the gradient of a real function of real
+    arguments is real, whatever complex intermediates it went through)."""
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        return np.real(g)
+    return g
+
+
+def real(x):
+    """x's real part; x itself when it is real (no copy)."""
+    return np.real(x) if np.iscomplexobj(x) else x
+
+
+def conj(x):
+    """x's complex conjugate; x itself when it is real (no copy)."""
+    return np.conj(x) if np.iscomplexobj(x) else x
+
+
+def _real_for_operand(grad):
+    """A product's adjoint with respect to one operand, real when that operand is."""
+    @functools.wraps(grad)
+    def matched(g, *args):
+        operands, wrt = (args[1], args[-1]) if grad is _einsum_grad else (args[:2], args[-1])
+        return real_for(grad(g, *args), operands[wrt])
+    matched.__name__ = matched.__qualname__ = grad.__name__.lstrip("_")
+    return matched
+
+
 def unbroadcast(g, x):
     """Sum `g` over the axes along which `x` was broadcast, giving `x`'s shape."""
     # the common cases first, cheaply: emitted code calls this for every broadcasting op
     if isinstance(x, float) and isinstance(g, float):  # Python and numpy float64 scalars
         return g
     shape = x.shape if type(x) is np.ndarray else np.shape(x)
+    if type(g) is np.ndarray and g.dtype.kind == "c" or type(g) is complex:
+        g = real_for(g, x)
     if (g.shape if type(g) is np.ndarray else np.shape(g)) == shape:
         return g
     g = np.asarray(g)
@@ -441,7 +475,7 @@ def _promote(a, b):
     return (a[None, :] if a.ndim == 1 else a), (b[:, None] if b.ndim == 1 else b)
 
 
-def matmul_grad(g, a, b, wrt):
+def _matmul_grad(g, a, b, wrt):
     """Adjoint of a @ b with respect to operand `wrt` (0 or 1), batched and broadcast."""
     a, b = np.asarray(a), np.asarray(b)  # a constant operand may be a list
     if a.ndim == 2 and b.ndim == 2:  # the common case, without the general bookkeeping
@@ -479,7 +513,7 @@ def _einsum_parts(subscripts, operands):
     return inputs.split(","), output
 
 
-def einsum_grad(g, subscripts, operands, wrt):
+def _einsum_grad(g, subscripts, operands, wrt):
     """Adjoint of np.einsum with respect to operand number `wrt`."""
     inputs, output = _einsum_parts(subscripts, operands)
     target = inputs[wrt]
@@ -520,22 +554,28 @@ def tensordot_grad(g, a, b, axes, wrt):
     return einsum_grad(g, _tensordot_subscripts(a, b, axes), (a, b), wrt)
 
 
-def dot_grad(g, a, b, wrt):
+def _dot_grad(g, a, b, wrt):
     """Adjoint of np.dot: a scalar product, matmul for <= 2-D, tensordot otherwise."""
     a, b = np.asarray(a), np.asarray(b)  # a constant operand may be a list
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         other = b if wrt == 0 else a
         return unbroadcast(g * other, a if wrt == 0 else b)
     if np.ndim(a) <= 2 and np.ndim(b) <= 2:
-        return matmul_grad(g, a, b, wrt)
+        return _matmul_grad(g, a, b, wrt)
     axes = ([-1], [-2 if np.ndim(b) > 1 else 0])
     return tensordot_grad(g, a, b, axes, wrt)
 
 
-def outer_grad(g, a, b, wrt):
+def _outer_grad(g, a, b, wrt):
     if wrt == 0:
         return (g @ np.ravel(b)).reshape(np.shape(a))
     return (np.ravel(a) @ g).reshape(np.shape(b))
+
+
+matmul_grad = _real_for_operand(_matmul_grad)
+einsum_grad = _real_for_operand(_einsum_grad)
+dot_grad = _real_for_operand(_dot_grad)
+outer_grad = _real_for_operand(_outer_grad)
 
 
 def untranspose(g, axes=None):

@@ -56,6 +56,11 @@ def _shape(value):
     return value.shape if isinstance(value, (Typed, ShapeOf)) else None
 
 
+def _dtype_kind(value):
+    value = widen(value)
+    return value.dtype.kind if isinstance(value, (Typed, ShapeOf)) else None
+
+
 def _is_float(value):
     """isinstance(x, float) holds at run time: a Python float or a numpy float64 scalar."""
     value = widen(value)
@@ -79,6 +84,8 @@ def _reduced_shape(shape, axis, keepdims):
 def _unbroadcast(node, g, x):
     if _is_float(g) and _is_float(x):
         return node.args[0]
+    if _dtype_kind(g) == "c" and _dtype_kind(x) != "c":
+        return None  # (a complex adjoint of a real value keeps its real part)
     gs, xs = _shape(g), _shape(x)
     if gs is None or xs is None:
         return None

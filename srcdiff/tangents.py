@@ -193,7 +193,22 @@ def array(dz, z, object, dtype=None):  # noqa: A002  (numpy's name for it)
 
 @tangent(np.abs, builtins.abs)
 def abs_(dz, z, x):
-    dz = dx * np.sign(x)
+    dz = runtime.real(runtime.divide_or_zero(dx * runtime.conj(x), z))
+
+
+@tangent(np.real)
+def real(dz, z, val):
+    dz = np.real(dval)
+
+
+@tangent(np.imag)
+def imag(dz, z, val):
+    dz = np.imag(dval)
+
+
+@tangent(np.conj, np.conjugate)
+def conj(dz, z, x):
+    dz = np.conj(dx)
 
 
 @tangent(np.clip)
@@ -586,3 +601,18 @@ def unjoin(dz, z, g, items, index, axis):
 @tangent(runtime.linspace_grad, constant=("start", "stop"))
 def linspace_grad(dz, z, g, start, stop, num, endpoint, axis, wrt):
     dz = runtime.linspace_grad(dg, start, stop, num, endpoint, axis, wrt)
+
+
+@tangent(runtime.real_for, constant=("x",))
+def real_for(dz, z, g, x):
+    dz = runtime.real_for(dg, x)
+
+
+@tangent(runtime.real)
+def runtime_real(dz, z, x):
+    dz = runtime.real(dx)
+
+
+@tangent(runtime.conj)
+def runtime_conj(dz, z, x):
+    dz = runtime.conj(dx)

@@ -255,6 +255,14 @@ def f_inv(a):
     return np.sum(np.sin(np.linalg.inv(a + 3 * np.eye(3))))
 
 
+def f_complex(x, y):
+    # a real function of real arguments through complex values: a real gradient
+    z = x * (1 + 2j) + np.exp(1j * y)
+    return (np.sum(np.abs(z) ** 2) + np.sum(np.real(z * y) * np.imag(z)) +
+            np.sum(z.real * z.imag) + np.sum(np.abs(np.conj(z) @ np.ones((3, 2)))) +
+            np.sum(np.abs(np.conjugate(z * x))) + np.sum(np.abs(z.conj())))
+
+
 def f_index_joins(x, y):
     # np.r_ and np.c_ once gave a zero gradient: they are concatenations
     return np.sum(np.sin(np.r_[x, 2 * y, 3.0]) * np.arange(7.0)) + np.sum(np.c_[x, y * x] ** 2)
@@ -318,6 +326,7 @@ CASES = [
     (f_cumsum_flip, lambda: (r(3, 4),)),
     (f_inv, lambda: (r(3, 3),)),
     (f_index_joins, lambda: (r(3), r(3))),
+    (f_complex, lambda: (r(3), r(3))),
     (f_filled, lambda: (0.3, 1.7)),
 ]
 
