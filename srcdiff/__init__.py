@@ -1,14 +1,15 @@
 """srcdiff: source-to-source automatic differentiation for Python + NumPy."""
-from . import adjoints as _adjoints  # noqa: F401  (registers the built-in templates)
-from . import tangents as _tangents  # noqa: F401
+# the built-in primitives register themselves as their modules are imported
+from .primitives import (constants, elementwise, helpers, helpers_products,  # noqa: F401
+                         indexing, linalg, reductions, shape)
 from .api import Derivative, config, grad, hessian, hvp, jvp, value_and_grad, vjp
 from .check import check_grads
 from .errors import (ArgumentError, NoAdjointError, SrcdiffError, TemplateError,
                      UnsupportedError)
-from .template import adjoint, nondifferentiable, tangent
+from .primitives.registry import adjoint, nondifferentiable, shape_safe, tangent
 from .transform import VERSION as __version__
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "hvp", "hessian", "check_grads", "config", "adjoint", "tangent",
-           "nondifferentiable",
+           "nondifferentiable", "shape_safe",
            "Derivative", "SrcdiffError", "UnsupportedError", "NoAdjointError", "ArgumentError",
            "TemplateError"]

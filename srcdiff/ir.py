@@ -13,12 +13,13 @@ from .errors import Location
 
 @dataclass
 class Assign:
-    """`targets = value`; `template` is None when the value carries no gradient."""
+    """`targets = value`; `primitive` (the record of what computes it, with its templates)
+    is None when the value carries no gradient."""
 
     targets: list
     value: gast.expr
     loc: Location
-    template: object = None
+    primitive: object = None
     bound: dict = None
     unpack: bool = False
     callee: "Callee" = None
@@ -169,6 +170,17 @@ def index_value(index):
         return gast.Subscript(value=attr("np", "s_"), slice=copy.deepcopy(index),
                               ctx=gast.Load())
     return copy.deepcopy(index)
+
+
+def dotted(node):
+    """("np", "linalg", "norm") for the expression np.linalg.norm, else None."""
+    parts = []
+    while isinstance(node, gast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, gast.Name):
+        return (node.id,) + tuple(reversed(parts))
+    return None
 
 
 def names_in(node, ctx=gast.Load):

@@ -19,9 +19,10 @@ import copy
 
 import gast
 
-from . import ir
+from . import ir, runtime
 from .passes.liveness import live_before
-from .template import ADJOINTS
+from .passes.fold import fold
+from .primitives import registry
 
 NONE, AFTER, BEFORE = "none", "after", "before"
 
@@ -425,10 +426,10 @@ class Reverse:
     def reverse_assign(self, stmt, live):
         if stmt.callee is not None:
             return self.reverse_call(stmt, live)
-        if stmt.template is None or not any(t in live for t in stmt.targets):
+        if stmt.primitive is None or not any(t in live for t in stmt.targets):
             live.difference_update(stmt.targets)  # an overwritten value's adjoint is gone
             return []
-        template = stmt.template
+        template = stmt.primitive.adjoint
         if stmt.unpack:
             output = gast.List(elts=[ir.name(t) for t in stmt.targets], ctx=gast.Load())
             adjoint = gast.List(elts=[ir.name(self.bname(t)) if t in live else ir.const(None)
@@ -448,6 +449,9 @@ class Reverse:
                     out.append(self._accumulate_items(template, rule, stmt, output, adjoint,
                                                       value.id, live))
                 continue
+            if rule.index is None and isinstance(value, (gast.List, gast.Tuple)):
+                out += self._distribute(template, rule, stmt, output, adjoint, value, live)
+                continue
             if rule.index is None:
                 elements = [(None, value)]
             else:  # last operand first: an einsum's weights come last, their adjoint is
@@ -458,14 +462,28 @@ class Reverse:
             for element, atom in elements:
                 if not (isinstance(atom, gast.Name) and atom.id in self.fn.active):
                     continue
-                expr = template.instantiate(rule, stmt.bound, output, adjoint, element)
+                expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, element))
                 out.append(self.accumulate(atom.id, expr, live))
+        return out
+
+    def _distribute(self, template, rule, stmt, output, adjoint, display, live):
+        """A rule giving the adjoint of a whole list, for a list display: each item gets its
+        item of that adjoint."""
+        active = [(k, e.id) for k, e in enumerate(display.elts)
+                  if isinstance(e, gast.Name) and e.id in self.fn.active]
+        if not active:
+            return []
+        whole = self._fresh((("<items>", id(display)), "b_items"), self.adjoint_names)
+        out = [ir.assign(whole, fold(template.instantiate(rule, stmt.bound, output, adjoint)))]
+        for k, name in active:
+            item = gast.Subscript(value=ir.name(whole), slice=ir.const(k), ctx=gast.Load())
+            out.append(self.accumulate(name, item, live))
         return out
 
     def _accumulate_items(self, template, rule, stmt, output, adjoint, items, live):
         """b<items> with each item's adjoint added: `rule` for every index of the list."""
         index = self._fresh(((items, "<index>"), "_k"), self.adjoint_names)
-        expr = template.instantiate(rule, stmt.bound, output, adjoint, ir.name(index))
+        expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, ir.name(index)))
         each = gast.ListComp(elt=expr, generators=[gast.comprehension(
             target=ir.name(index, store=True), iter=ir.call("range", ir.call("len", ir.name(
                 items))), ifs=[], is_async=0)])
@@ -530,7 +548,7 @@ class Reverse:
         if var in self.stacks:  # a list built with append: its adjoint is a list, item by item
             live.add(var)
             return ir.assign(b, ir.call("runtime.add_items", ir.name(b), expr, ir.name(var)))
-        if var in live and _is_runtime_call(expr, "getitem_grad"):
+        if var in live and _calls(expr, runtime.getitem_grad):
             g, x, index = expr.args  # scatter into the existing adjoint, not into fresh zeros
             expr = ir.call("runtime.add_at", ir.name(b), x, index, g)
         elif var in live:
@@ -600,14 +618,6 @@ def _precedes(first, second):
     return True
 
 
-# runtime helpers and the argument positions they read only for shape and dtype
-_SHAPE_ARGS = {"unbroadcast": {1}, "unreduce": {1}, "mean_grad": {1}, "getitem_grad": {1},
-               "add_at": {1},
-               "broadcast_like": {1}, "unconcatenate": {1}, "unpad": {1}, "unwindow": {1},
-               "cast_grad": {1, 2},
-               "zeros_like": {0}, "unpack_adjoint": {1}}
-
-
 def _basic(index):
     """Whether an index is surely basic (ints, slices, ...: no element twice)."""
     parts = index.elts if isinstance(index, gast.Tuple) else [index]
@@ -646,8 +656,8 @@ def _is_pop(expr, stack):
 
 
 def _value_reads(node):
-    """The names `node` reads other than as the shape argument of a call that only needs
-    shapes (see _SHAPE_ARGS)."""
+    """The names `node` reads other than as an argument a primitive reads only for its
+    shape (its record's shape_args)."""
     reads = set()
 
     def visit(node, shape_position):
@@ -655,11 +665,10 @@ def _value_reads(node):
             if not shape_position:
                 reads.add(node.id)
             return
-        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-                isinstance(node.func.value, gast.Name):
-            module, name = node.func.value.id, node.func.attr
-            positions = (_SHAPE_ARGS.get(name, set()) if module == "runtime" else
-                         {0} if module == "np" and name in ("shape", "zeros_like") else set())
+        path = ir.dotted(node.func) if isinstance(node, gast.Call) else None
+        if path is not None and len(path) > 1:
+            record = registry.at(path)
+            positions = record.shape_args if record is not None else ()
             visit(node.func, False)
             for k, arg in enumerate(node.args):
                 visit(arg, k in positions)
@@ -677,10 +686,9 @@ def _value_reads(node):
     return reads
 
 
-def _is_runtime_call(expr, name):
-    return (isinstance(expr, gast.Call) and isinstance(expr.func, gast.Attribute)
-            and expr.func.attr == name and isinstance(expr.func.value, gast.Name)
-            and expr.func.value.id == "runtime")
+def _calls(expr, function):
+    return isinstance(expr, gast.Call) and registry.resolve(ir.dotted(expr.func) or ("",)) \
+        is function
 
 
 def _subscript(name, index, store=False):

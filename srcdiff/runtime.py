@@ -5,6 +5,7 @@ adjoint arrays are never written in place, because two adjoints may share one bu
 """
 import functools
 import linecache
+import math
 import string
 
 import numpy as np
@@ -298,6 +299,8 @@ def power_slope(x, y):
 def log_or_zero(x):
     """log x, and 0 where x is 0: in d/dy x ** y = x ** y log x, the limit at x = 0 for
     y > 0 (and autograd's value at y <= 0)."""
+    if type(x) is float:  # a Python float stays one (np.log's float64 would upcast float32)
+        return math.log(x) if x else 0.0
     zero = np.equal(x, 0)
     return np.log(np.where(zero, 1, x)) if np.any(zero) else np.log(x)
 
@@ -645,7 +648,8 @@ def join_back(b, g, items, index, axis):
 def _linspace_weight(start, stop, num, endpoint, axis, wrt):
     """How much of `start` (wrt=0) or `stop` (wrt=1) each point of np.linspace holds,
     shaped to broadcast against its output."""
-    step = np.linspace(0.0, 1.0, num, endpoint=endpoint)
+    step = np.linspace(0.0, 1.0, num, endpoint=endpoint, dtype=np.result_type(start, stop,
+                                                                                 1.0))
     weight = step if wrt else 1.0 - step
     ndim = np.ndim(np.broadcast(start, stop)) + 1
     shape = [1] * ndim
@@ -679,9 +683,15 @@ def along(x, index, axis):
 
 
 def split_grad(gs, outputs, axis=0):
-    """Adjoint of np.split: pieces whose adjoint is None contribute zeros."""
-    pieces = [np.zeros_like(z) if g is None else g for g, z in zip(gs, outputs)]
+    """Adjoint of np.split: pieces with no adjoint contribute zeros."""
+    pieces = unpack_adjoint(gs, outputs)  # (a Sparse when the pieces were indexed)
     return np.concatenate(pieces, axis=axis)
+
+
+def split_like(g, outputs, axis=0):
+    """g in pieces shaped like `outputs` (np.split's pieces): the adjoint of split_grad."""
+    sizes = np.cumsum([np.shape(piece)[axis] for piece in outputs])[:-1]
+    return np.split(g, sizes, axis=axis)
 
 
 def unpad(g, x, pad_width, mode="constant"):

@@ -13,7 +13,7 @@ from .forward import Forward
 from .optimize import optimize
 from .parse import ParsedFunction, check_function
 from .reverse import Reverse
-from .template import registry_token, template_globals
+from .primitives import registry
 
 VERSION = "0.1.0"
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
@@ -86,7 +86,7 @@ _in_progress = _Deriving()
 
 
 def namespace(fn):
-    return dict(template_globals(), __name__=fn.__module__)
+    return dict(registry.template_globals(), __name__=fn.__module__)
 
 
 def live_names(source, scope, fn):
@@ -138,7 +138,7 @@ def cache_key(fn, wrt, mode, options):
     names = {**refs.globals, **refs.nonlocals}
     described = sorted(f"{k}={_describe(v)}" for k, v in names.items())
     return cache.digest(VERSION, implementation_digest(), mode, wrt, sorted(options.items()), fn.__module__,
-                        fn.__qualname__, source, described, registry_token())
+                        fn.__qualname__, source, described, registry.token())
 
 
 def derive(fn, wrt, mode="grad", **options):

@@ -1,7 +1,10 @@
 """Constant folding and algebraic simplification of an instantiated template expression:
-number arithmetic is computed, `* 1` and `** 1` vanish, np.log(2.0) becomes a float."""
+number arithmetic is computed, `* 1` and `** 1` vanish, and a primitive's own fold rule
+(its record's) turns np.log(2.0) into a float, runtime.power_slope(x, 2) into 2 * x."""
 import gast
-import numpy as np
+
+from .. import ir
+from ..primitives import registry
 
 
 def is_number(node):
@@ -11,37 +14,6 @@ def is_number(node):
 
 _FOLD = {gast.Add: lambda a, b: a + b, gast.Sub: lambda a, b: a - b,
          gast.Mult: lambda a, b: a * b, gast.Div: lambda a, b: a / b}
-# numpy functions of a Python number, folded to a Python float: np.log(2.0) would be a
-# float64 scalar, which numpy does not treat as weakly typed and so would upcast float32
-_FOLD_CALLS = {"log": np.log, "exp": np.exp, "sqrt": np.sqrt, "cos": np.cos, "sin": np.sin}
-
-
-def _number(value):
-    return gast.Constant(value=value, kind=None)
-
-
-def _binop(left, op, right):
-    return gast.BinOp(left=left, op=op, right=right)
-
-
-def _power_slope(x, y):
-    """runtime.power_slope(x, y) for a number y: y * x ** (y - 1), or 0 if y is 0."""
-    if y in (0, 1):
-        return _number(float(y))
-    return _binop(_number(y), gast.Mult(), _binop(x, gast.Pow(), _number(y - 1)))
-
-
-def _log_or_zero(x):
-    return _number(float(np.log(x)) if x else 0.0) if x >= 0 else None
-
-
-def _divide_or_zero(a, b):
-    return _binop(a, gast.Div(), _number(b)) if b != 0 else _number(0.0)
-
-
-# runtime helpers of an operand and a number, folded when the number is known
-_FOLD_HELPERS = {"power_slope": _power_slope, "log_or_zero": _log_or_zero,
-                 "divide_or_zero": _divide_or_zero}
 
 
 def fold(expr):
@@ -55,20 +27,15 @@ def fold(expr):
             return node
 
         def visit_Call(self, node):
+            # a primitive of numbers (np.log(2.0)) or of a value and a number, by its record
             self.generic_visit(node)
-            func = node.func
-            if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)
-                    and not node.keywords):
+            path = ir.dotted(node.func)
+            record = registry.at(path) if path is not None else None
+            if record is None or record.fold is None or node.keywords or not node.args or \
+                    not is_number(node.args[-1]):
                 return node
-            args = node.args
-            if func.value.id == "np" and func.attr in _FOLD_CALLS and len(args) == 1 and \
-                    is_number(args[0]) and args[0].value > 0:
-                return _number(float(_FOLD_CALLS[func.attr](args[0].value)))
-            if func.value.id == "runtime" and func.attr in _FOLD_HELPERS and args and \
-                    is_number(args[-1]):
-                folded = _FOLD_HELPERS[func.attr](*args[:-1], args[-1].value)
-                return node if folded is None else self.visit(folded)
-            return node
+            folded = record.fold(*node.args[:-1], node.args[-1].value)
+            return node if folded is None else self.visit(folded)
 
         def visit_BinOp(self, node):
             self.generic_visit(node)

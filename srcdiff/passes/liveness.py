@@ -3,21 +3,16 @@ the analyses the dead-code passes share."""
 import gast
 
 from .. import ir
-
-_PURE_ROOTS = {"np", "runtime", "len", "range", "float", "int", "list", "min", "max", "reversed"}
-
+from ..primitives import registry
 
 def pure(node):
-    """True when evaluating `node` has no side effect, so an unused result may be dropped."""
+    """True when evaluating `node` has no side effect, so an unused result may be dropped: it
+    calls only pure primitives (their records say) and the emitted module's own functions
+    are not called."""
     for n in gast.walk(node):
         if isinstance(n, gast.Call):
-            root = n.func
-            while isinstance(root, gast.Attribute):
-                root = root.value
-            if not (isinstance(root, gast.Name) and root.id in _PURE_ROOTS):
-                return False
-            if isinstance(n.func, gast.Attribute) and isinstance(n.func.value, gast.Attribute) \
-                    and n.func.value.attr == "random":  # a draw advances the generator
+            path = ir.dotted(n.func)
+            if path is None or not registry.is_pure(path):
                 return False
         elif isinstance(n, (gast.Yield, gast.YieldFrom, gast.Await, gast.NamedExpr)):
             return False
