@@ -8,9 +8,10 @@ from .errors import (ArgumentError, NoAdjointError, SrcdiffError, TemplateError,
 from .template import adjoint, nondifferentiable, tangent
 from .transform import VERSION as __version__
 from .tree import ravel, tree_flatten, tree_leaves, tree_map, tree_unflatten, unravel
+from . import optim
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "hvp", "hessian", "check_grads", "config", "adjoint", "tangent",
            "nondifferentiable",
            "Derivative", "SrcdiffError", "UnsupportedError", "NoAdjointError", "ArgumentError",
            "TemplateError"]
-__all__ += ["tree_map", "tree_flatten", "tree_unflatten", "tree_leaves", "ravel", "unravel"]
+__all__ += ["tree_map", "tree_flatten", "tree_unflatten", "tree_leaves", "ravel", "unravel", "optim"]
