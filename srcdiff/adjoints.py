@@ -33,6 +33,16 @@ def as_tuple(items):
     return tuple(items)
 
 
+def r_(*items):
+    """The primitive behind `np.r_[a, b, ...]` of differentiated values."""
+    return np.r_[items]
+
+
+def c_(*items):
+    """The primitive behind `np.c_[a, b, ...]` of differentiated values."""
+    return np.c_[items]
+
+
 # --- arithmetic -------------------------------------------------------------------------------
 
 @adjoint(np.add)
@@ -59,10 +69,11 @@ def true_divide(bz, z, x1, x2):
     bx2 = runtime.unbroadcast(-bz * z / x2, x2)
 
 
+# at the edge points autograd's values: d/dx x ** 0 is 0 (also at x = 0), d/dy 0 ** y is 0
 @adjoint(np.power)
 def power(bz, z, x1, x2):
-    bx1 = runtime.unbroadcast(bz * x2 * x1 ** (x2 - 1), x1)
-    bx2 = runtime.unbroadcast(bz * z * np.log(x1), x2)
+    bx1 = runtime.unbroadcast(bz * runtime.power_slope(x1, x2), x1)
+    bx2 = runtime.unbroadcast(bz * z * runtime.log_or_zero(x1), x2)
 
 
 @adjoint(np.matmul)
@@ -219,7 +230,24 @@ def array(bz, z, object, dtype=None):  # noqa: A002  (numpy's name for it)
 
 @adjoint(np.abs, builtins.abs)
 def abs_(bz, z, x):
-    bx = bz * np.sign(x)
+    bx = runtime.divide_or_zero(bz * runtime.conj(x), z)  # the sign, or x's phase conjugated
+
+
+# complex numbers follow autograd's convention: products' adjoints are not conjugated, and a
+# complex adjoint reaching a real value keeps its real part (runtime.real_for)
+@adjoint(np.real)
+def real(bz, z, val):
+    bval = bz
+
+
+@adjoint(np.imag)
+def imag(bz, z, val):
+    bval = -1j * bz
+
+
+@adjoint(np.conj, np.conjugate)
+def conj(bz, z, x):
+    bx = np.conj(bz)
 
 
 @adjoint(np.clip)
@@ -254,7 +282,9 @@ def var(bz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
 
 @adjoint(np.std)
 def std(bz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
-    ba = runtime.var_grad(bz / (2 * z), a, axis=axis, ddof=ddof, keepdims=keepdims)
+    # constant data (z = 0): 0, the subgradient a norm of the centred values has there
+    ba = runtime.var_grad(runtime.divide_or_zero(bz, 2 * z), a, axis=axis, ddof=ddof,
+                          keepdims=keepdims)
 
 
 @adjoint(np.max, np.amax, np.min, np.amin)
@@ -352,6 +382,32 @@ def broadcast_to(bz, z, array, shape):
 @adjoint(np.concatenate)
 def concatenate(bz, z, arrays, axis=0):
     barrays[i] = runtime.unconcatenate(bz, arrays, i, axis=axis)
+
+
+@adjoint(r_)
+def r_adjoint(bz, z, *items):
+    bitems[i] = runtime.unjoin(bz, items, i, 0)
+
+
+@adjoint(c_)
+def c_adjoint(bz, z, *items):
+    bitems[i] = runtime.unjoin(bz, items, i, -1)
+
+
+@adjoint(np.linspace)
+def linspace(bz, z, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    bstart = runtime.linspace_grad(bz, start, stop, num, endpoint, axis, 0)
+    bstop = runtime.linspace_grad(bz, start, stop, num, endpoint, axis, 1)
+
+
+@adjoint(np.full)
+def full(bz, z, shape, fill_value, dtype=None, order="C"):
+    bfill_value = runtime.unbroadcast(bz, fill_value)
+
+
+@adjoint(np.full_like, constant=("a",))
+def full_like(bz, z, a, fill_value, dtype=None, order="K", subok=True, shape=None):
+    bfill_value = runtime.unbroadcast(bz, fill_value)
 
 
 @adjoint(builtins.sum)  # of a list display: sum([a, b]) is a + b
@@ -462,9 +518,51 @@ def norm_grad(bz, z, g, norm, x, ord=None, axis=None, keepdims=False):
                                    keepdims=keepdims)
 
 
+@adjoint(runtime.power_slope)
+def power_slope(bz, z, x, y):
+    bx = runtime.unbroadcast(bz * y * runtime.power_slope(x, y - 1), x)
+    by = runtime.unbroadcast(bz * (x ** (y - 1) + z * runtime.log_or_zero(x)), y)
+
+
+@adjoint(runtime.log_or_zero)
+def log_or_zero(bz, z, x):
+    bx = runtime.divide_or_zero(bz, x)
+
+
+@adjoint(runtime.divide_or_zero)
+def divide_or_zero(bz, z, a, b):
+    ba = runtime.unbroadcast(runtime.divide_or_zero(bz, b), a)
+    bb = runtime.unbroadcast(-runtime.divide_or_zero(bz * z, b), b)
+
+
+@adjoint(runtime.real_for, constant=("x",))
+def real_for(bz, z, g, x):
+    bg = bz
+
+
+@adjoint(runtime.real)
+def runtime_real(bz, z, x):
+    bx = bz
+
+
+@adjoint(runtime.conj)
+def runtime_conj(bz, z, x):
+    bx = runtime.conj(bz)
+
+
 @adjoint(runtime.unconcatenate, constant=("arrays",))
 def unconcatenate(bz, z, g, arrays, index, axis=0):
     bg = runtime.piece_back(bz, g, arrays, index, axis=axis)
+
+
+@adjoint(runtime.unjoin, constant=("items",))
+def unjoin(bz, z, g, items, index, axis):
+    bg = runtime.join_back(bz, g, items, index, axis)
+
+
+@adjoint(runtime.linspace_grad, constant=("start", "stop"))
+def linspace_grad(bz, z, g, start, stop, num, endpoint, axis, wrt):
+    bg = runtime.linspace_part(bz, start, stop, num, endpoint, axis, wrt)
 
 
 @adjoint(runtime.split_grad, constant=("outputs",))
@@ -504,8 +602,8 @@ def getitem_grad(bz, z, g, x, index):
     bg = runtime.unbroadcast(bz[index], g)
 
 
-@adjoint(runtime.add_at)
-def add_at(bz, z, bx, index, g):
+@adjoint(runtime.add_at, constant=("x",))
+def add_at(bz, z, bx, x, index, g):
     bbx = bz
     bg = runtime.unbroadcast(bz[index], g)
 
@@ -569,7 +667,7 @@ nondifferentiable(
     np.sign, np.floor, np.ceil, np.round, np.rint, np.trunc, np.fix,
     np.argmax, np.argmin, np.argsort, np.nonzero, np.shape, np.ndim, np.size,
     np.zeros_like, np.ones_like, np.empty_like, np.full_like, np.zeros, np.ones, np.empty,
-    np.full, np.arange, np.linspace, np.eye, np.identity,
+    np.eye, np.identity,
     np.isnan, np.isinf, np.isfinite, np.greater, np.greater_equal, np.less, np.less_equal,
     np.equal, np.not_equal, np.logical_and, np.logical_or, np.logical_not, np.any, np.all,
     builtins.len, builtins.int, builtins.bool, builtins.range, builtins.isinstance,

@@ -26,8 +26,9 @@ METHODS = {"sum": np.sum, "mean": np.mean, "var": np.var, "std": np.std, "max": 
            "min": np.min, "prod": np.prod, "reshape": np.reshape, "transpose": np.transpose,
            "dot": np.dot, "squeeze": np.squeeze, "clip": np.clip, "ravel": np.ravel,
            "flatten": np.ravel, "copy": np.copy, "astype": adjoints.astype,
-           "swapaxes": np.swapaxes}
+           "swapaxes": np.swapaxes, "conj": np.conj, "conjugate": np.conjugate}
 VARARG_METHODS = {"reshape", "transpose"}
+_ATTRIBUTES = {"T": np.transpose, "real": np.real, "imag": np.imag}  # x.T is np.transpose(x)
 NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all"}
 NONDIFF_ATTRS = {"shape", "ndim", "dtype", "size"}
 # expressions with a scope of their own
@@ -280,8 +281,8 @@ class Normalizer:
             return not isinstance(node.op, (gast.Not, gast.Invert)) and act(node.operand)
         if isinstance(node, gast.Attribute):
             return node.attr not in NONDIFF_ATTRS and act(node.value)
-        if isinstance(node, gast.Subscript):
-            return act(node.value)
+        if isinstance(node, gast.Subscript):  # (np.r_[x, y] or an index of a varied value)
+            return act(node.value) or act(node.slice)
         if isinstance(node, gast.Call):
             obj = self.p.resolve(node.func)
             operands = list(node.args) + [k.value for k in node.keywords]
@@ -394,6 +395,8 @@ class Normalizer:
             self.for_statement(stmt, loc, out)
         elif isinstance(stmt, gast.While):
             self.while_statement(stmt, loc, out)
+        elif isinstance(stmt, gast.Break):
+            out.append(ir.Break(loc))
         elif isinstance(stmt, (gast.Pass, gast.Delete)):
             pass  # del only frees memory (emitted backward functions use it)
         elif isinstance(stmt, (gast.Assert, gast.Raise)):
@@ -805,7 +808,8 @@ class Normalizer:
                                                   type_comment=None), loc, prologue)
         body = prologue + self.block(stmt.body)
         self.depth -= 1
-        out.append(ir.For(target, iterable, body, loc))
+        counter = self.fresh("_n") if getattr(stmt, "exits", False) else None
+        out.append(ir.For(target, iterable, body, loc, counter))
 
     def while_statement(self, stmt, loc, out):
         if stmt.orelse:
@@ -863,10 +867,13 @@ class Normalizer:
             return self.user_call(node, loc, out, target)
         elif isinstance(node, gast.Call):
             template, forward, bound = self.call_parts(node, loc, out)
-        elif isinstance(node, gast.Attribute) and node.attr == "T":
+        elif isinstance(node, gast.Attribute) and node.attr in _ATTRIBUTES:
             operand = self.atom(node.value, loc, out)
-            forward = gast.Attribute(value=operand, attr="T", ctx=gast.Load())
-            template, bound = self.templates[np.transpose], {"a": operand}
+            forward = gast.Attribute(value=operand, attr=node.attr, ctx=gast.Load())
+            template = self.templates[_ATTRIBUTES[node.attr]]
+            bound = dict(zip(template.params, [operand]))
+        elif isinstance(node, gast.Subscript) and not self._is_active(node.value):
+            forward, template, bound = self.joined(node, loc, out)
         elif isinstance(node, gast.Subscript):
             if isinstance(node.value, gast.Name) and self.templates is ADJOINTS and \
                     node.value.id in self.popped:
@@ -935,6 +942,28 @@ class Normalizer:
         else:
             out.append(ir.Assign([name], forward, loc, template, bound))
         return name
+
+    def joined(self, node, loc, out):
+        """(forward, template, bound) of `np.r_[a, b]` or `np.c_[a, b]` (the only indexing
+        of a constant by differentiated values that means something)."""
+        joiner = self.p.resolve(node.value)
+        items = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
+        if joiner is not np.r_ and joiner is not np.c_:
+            raise UnsupportedError(f"{gast.unparse(node.value)} is indexed by a differentiated "
+                                   "value, which has no derivative", loc,
+                                   "index with an int (int(...), np.argmax(...)) or write the "
+                                   "selection with np.where")
+        if any(isinstance(i, gast.Slice) or isinstance(i, gast.Constant) and
+               isinstance(i.value, str) for i in items):
+            raise UnsupportedError(f"{gast.unparse(node.value)}[...] with ranges or directive "
+                                   "strings cannot be differentiated", loc,
+                                   "use np.concatenate, np.stack or np.arange explicitly")
+        atoms = [self.atom(i, loc, out) for i in items]
+        forward = gast.Subscript(value=ir.attr("np", "r_" if joiner is np.r_ else "c_"),
+                                 slice=gast.Tuple(elts=atoms, ctx=gast.Load()), ctx=gast.Load())
+        primal = adjoints.r_ if joiner is np.r_ else adjoints.c_
+        return forward, self.templates[primal], {"items": gast.Tuple(elts=atoms,
+                                                                     ctx=gast.Load())}
 
     def user_call(self, node, loc, out, target, outputs=None):
         """`y = g(a, b)` for a Python function g: `y, _saved0 = fwd_g(a, b)`. `outputs` marks

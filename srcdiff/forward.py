@@ -83,8 +83,9 @@ class Forward:
                 out.append(ir.assign(self.dname(stmt.target),
                                      ir.call(ir.attr(self.dname(stmt.stack), "pop"))))
             elif isinstance(stmt, ir.If):
-                out.append(gast.If(test=ir.name(stmt.test), body=self.block(stmt.body) or [
-                    gast.Pass()], orelse=self.block(stmt.orelse)))
+                out += ir.if_statement(stmt.test, self.block(stmt.body), self.block(stmt.orelse))
+            elif isinstance(stmt, ir.Break):
+                out.append(gast.Break())
             elif isinstance(stmt, ir.For):
                 out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
                                     body=self.block(stmt.body) or [gast.Pass()], orelse=[],

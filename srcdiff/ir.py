@@ -77,6 +77,14 @@ class For:
     iter: gast.expr  # a range(...) call or a name holding a range or list
     body: list
     loc: Location
+    counter: str = None  # counts the iterations that ran, for a loop a `break` may leave
+
+
+@dataclass
+class Break:
+    """`break` (desugar.py leaves only the ones that end a loop's iteration)."""
+
+    loc: Location
 
 
 @dataclass
@@ -140,6 +148,19 @@ def assign(target, value):
 
 def expr_stmt(value):
     return gast.Expr(value=value)
+
+
+def if_statement(test, body, orelse):
+    """`if test: body else: orelse` as a person writes it: `if not test:` for an empty body,
+    and what follows a body that ends in a jump after the if, not in an else."""
+    if not body and not orelse:
+        return []
+    if not body:
+        return [gast.If(test=gast.UnaryOp(op=gast.Not(), operand=name(test)), body=orelse,
+                        orelse=[])]
+    if isinstance(body[-1], (gast.Break, gast.Continue, gast.Return)):
+        return [gast.If(test=name(test), body=body, orelse=[])] + orelse
+    return [gast.If(test=name(test), body=body, orelse=orelse)]
 
 
 def index_value(index):

@@ -339,7 +339,7 @@ _FRESH = {
                 "winner_share", "pad_tangent", "split_grad"},
 }
 # argument positions where an unknown int is an index (its value cannot change a shape)
-_RUNTIME_INDEX_ARGS = {"getitem_grad": (2,), "add_at": (1,), "set_at": (1,), "zero_at": (1,),
+_RUNTIME_INDEX_ARGS = {"getitem_grad": (2,), "add_at": (2,), "set_at": (1,), "zero_at": (1,),
                       "written": (1,)}
 _ARRAY_METHODS = {
     "sum", "mean", "var", "std", "max", "min", "prod", "cumsum", "reshape", "transpose",
@@ -574,6 +574,7 @@ class Interpreter:
         self.seen = {}
         self.bound = {}  # name -> join of every value bound to it
         self.returned = BOTTOM
+        self.exits = []  # per loop being run, the environments its breaks leave it with
         self.modules = {"np", "runtime"}
 
     def run(self, arguments):
@@ -648,16 +649,24 @@ class Interpreter:
             return env
         if isinstance(stmt, gast.Raise):
             return None  # nothing after it runs
+        if isinstance(stmt, gast.Break):
+            if not self.exits:
+                raise Unsupported("break outside a loop")
+            self.exits[-1].append(env)
+            return None
         raise Unsupported(type(stmt).__name__)
 
     def loop(self, body, env, enter):
         head = dict(env)
+        self.exits.append([])  # the environments where a break leaves the loop
         for passes in range(_MAX_LOOP_PASSES):
             inside = dict(head)
             enter(inside)
             out = self.block(body, inside)
             merged = join_envs(head, out) if out is not None else head
             if merged == head:
+                for exit_env in self.exits.pop():
+                    head = join_envs(head, exit_env)
                 return head
             if passes >= _MAX_LOOP_PASSES // 2:  # widen whatever still changes
                 merged = {k: v if head.get(k) == v else UNKNOWN for k, v in merged.items()}

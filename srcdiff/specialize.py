@@ -56,6 +56,11 @@ def _shape(value):
     return value.shape if isinstance(value, (Typed, ShapeOf)) else None
 
 
+def _dtype_kind(value):
+    value = widen(value)
+    return value.dtype.kind if isinstance(value, (Typed, ShapeOf)) else None
+
+
 def _is_float(value):
     """isinstance(x, float) holds at run time: a Python float or a numpy float64 scalar."""
     value = widen(value)
@@ -79,6 +84,8 @@ def _reduced_shape(shape, axis, keepdims):
 def _unbroadcast(node, g, x):
     if _is_float(g) and _is_float(x):
         return node.args[0]
+    if _dtype_kind(g) == "c" and _dtype_kind(x) != "c":
+        return None  # (a complex adjoint of a real value keeps its real part)
     gs, xs = _shape(g), _shape(x)
     if gs is None or xs is None:
         return None
@@ -123,7 +130,7 @@ def _grad_seed(node, z):
         return ir.const(1.0)
     z = widen(z)
     if isinstance(z, Typed) and z.shape == () and z.type is not float and \
-            _dtype_literal(z.dtype) is not None:  # np.ones_like of a 0-d array or scalar
+            z.dtype.kind == "f" and _dtype_literal(z.dtype) is not None:  # np.ones_like of a 0-d array or scalar
         return ir.call("np.ones", _literal(()), _dtype_literal(z.dtype))
     return None
 
@@ -492,7 +499,7 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     session = Session()
     returned = rewrite(func, _parameters(func, args, defaults), jvp_emitted, session).returned
     out = widen(returned.items[1]) if hasattr(returned, "items") else UNKNOWN
-    if not (isinstance(out, Typed) and out.shape == ()):
+    if not (isinstance(out, Typed) and out.shape == () and out.dtype.kind != "c"):
         return None
     if not preserve_result:
         for f in (func, generic):

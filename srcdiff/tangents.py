@@ -9,7 +9,7 @@ import operator
 import numpy as np
 
 from . import runtime  # noqa: F401  (templates name it)
-from .adjoints import as_list, as_tuple, astype, copy_value
+from .adjoints import as_list, as_tuple, astype, c_, copy_value, r_
 from .template import tangent
 
 # --- arithmetic -------------------------------------------------------------------------------
@@ -41,8 +41,8 @@ def true_divide(dz, z, x1, x2):
 
 @tangent(np.power)
 def power(dz, z, x1, x2):
-    dz = dx1 * x2 * x1 ** (x2 - 1)
-    dz = dx2 * z * np.log(x1)
+    dz = dx1 * runtime.power_slope(x1, x2)
+    dz = dx2 * z * runtime.log_or_zero(x1)
 
 
 @tangent(np.matmul)
@@ -193,7 +193,22 @@ def array(dz, z, object, dtype=None):  # noqa: A002  (numpy's name for it)
 
 @tangent(np.abs, builtins.abs)
 def abs_(dz, z, x):
-    dz = dx * np.sign(x)
+    dz = runtime.real(runtime.divide_or_zero(dx * runtime.conj(x), z))
+
+
+@tangent(np.real)
+def real(dz, z, val):
+    dz = np.real(dval)
+
+
+@tangent(np.imag)
+def imag(dz, z, val):
+    dz = np.imag(dval)
+
+
+@tangent(np.conj, np.conjugate)
+def conj(dz, z, x):
+    dz = np.conj(dx)
 
 
 @tangent(np.clip)
@@ -229,8 +244,9 @@ def var(dz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
 
 @tangent(np.std)
 def std(dz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
-    dz = np.sum(runtime.var_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True) * da, axis=axis,
-                keepdims=keepdims) / (2 * z)
+    dz = runtime.divide_or_zero(np.sum(runtime.var_grad(1.0, a, axis=axis, ddof=ddof,
+                                                        keepdims=True) * da,
+                                       axis=axis, keepdims=keepdims), 2 * z)
 
 
 @tangent(np.max, np.amax, np.min, np.amin)
@@ -348,6 +364,32 @@ def as_tuple_(dz, z, items):
 def sum_builtin(dz, z, iterable, start=0):
     dz = runtime.broadcast_like(sum(diterable), z)
     dz = runtime.broadcast_like(dstart, z)
+
+
+@tangent(r_)
+def r_tangent(dz, z, *items):
+    dz = np.r_[tuple(ditems)]
+
+
+@tangent(c_)
+def c_tangent(dz, z, *items):
+    dz = np.c_[tuple(ditems)]
+
+
+@tangent(np.linspace)
+def linspace(dz, z, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    dz = runtime.linspace_part(dstart, start, stop, num, endpoint, axis, 0)
+    dz = runtime.linspace_part(dstop, start, stop, num, endpoint, axis, 1)
+
+
+@tangent(np.full)
+def full(dz, z, shape, fill_value, dtype=None, order="C"):
+    dz = runtime.broadcast_like(dfill_value, z)
+
+
+@tangent(np.full_like, constant=("a",))
+def full_like(dz, z, a, fill_value, dtype=None, order="K", subok=True, shape=None):
+    dz = runtime.broadcast_like(dfill_value, z)
 
 
 @tangent(np.stack)
@@ -470,10 +512,10 @@ def getitem_grad(dz, z, g, x, index):
     dz = runtime.getitem_grad(dg, x, index)
 
 
-@tangent(runtime.add_at)
-def add_at(dz, z, bx, index, g):
+@tangent(runtime.add_at, constant=("x",))
+def add_at(dz, z, bx, x, index, g):
     dz = dbx
-    dz = runtime.getitem_grad(dg, bx, index)
+    dz = runtime.getitem_grad(dg, x, index)
 
 
 @tangent(runtime.zero_at)
@@ -532,3 +574,45 @@ def norm_grad(dz, z, g, norm, x, ord=None, axis=None, keepdims=False):
 @tangent(runtime.split_grad, constant=("outputs",))
 def split_grad(dz, z, gs, outputs, axis=0):
     dz = runtime.split_grad(dgs, outputs, axis=axis)
+
+
+@tangent(runtime.power_slope)
+def power_slope(dz, z, x, y):
+    dz = dx * y * runtime.power_slope(x, y - 1)
+    dz = dy * (x ** (y - 1) + z * runtime.log_or_zero(x))
+
+
+@tangent(runtime.log_or_zero)
+def log_or_zero(dz, z, x):
+    dz = runtime.divide_or_zero(dx, x)
+
+
+@tangent(runtime.divide_or_zero)
+def divide_or_zero(dz, z, a, b):
+    dz = runtime.divide_or_zero(da, b)
+    dz = -runtime.divide_or_zero(db * z, b)
+
+
+@tangent(runtime.unjoin, constant=("items",))
+def unjoin(dz, z, g, items, index, axis):
+    dz = runtime.unjoin(dg, items, index, axis)
+
+
+@tangent(runtime.linspace_grad, constant=("start", "stop"))
+def linspace_grad(dz, z, g, start, stop, num, endpoint, axis, wrt):
+    dz = runtime.linspace_grad(dg, start, stop, num, endpoint, axis, wrt)
+
+
+@tangent(runtime.real_for, constant=("x",))
+def real_for(dz, z, g, x):
+    dz = runtime.real_for(dg, x)
+
+
+@tangent(runtime.real)
+def runtime_real(dz, z, x):
+    dz = runtime.real(dx)
+
+
+@tangent(runtime.conj)
+def runtime_conj(dz, z, x):
+    dz = runtime.conj(dx)

@@ -255,6 +255,25 @@ def f_inv(a):
     return np.sum(np.sin(np.linalg.inv(a + 3 * np.eye(3))))
 
 
+def f_complex(x, y):
+    # a real function of real arguments through complex values: a real gradient
+    z = x * (1 + 2j) + np.exp(1j * y)
+    return (np.sum(np.abs(z) ** 2) + np.sum(np.real(z * y) * np.imag(z)) +
+            np.sum(z.real * z.imag) + np.sum(np.abs(np.conj(z) @ np.ones((3, 2)))) +
+            np.sum(np.abs(np.conjugate(z * x))) + np.sum(np.abs(z.conj())))
+
+
+def f_index_joins(x, y):
+    # np.r_ and np.c_ once gave a zero gradient: they are concatenations
+    return np.sum(np.sin(np.r_[x, 2 * y, 3.0]) * np.arange(7.0)) + np.sum(np.c_[x, y * x] ** 2)
+
+
+def f_filled(a, b):
+    # np.linspace, np.full and np.full_like once gave a zero gradient for their values
+    return (np.sum(np.sin(np.linspace(a, b, 5))) + np.sum(np.linspace(a * 2, b, 4, endpoint=False) ** 2)
+            + np.sum(np.full((2, 3), a) * np.arange(3)) + np.sum(np.full_like(np.ones(3), b) ** 3))
+
+
 CASES = [
     (f_add, lambda: (r(3, 1), r(4))),
     (f_sub, lambda: (r(3, 4), r(1, 4))),
@@ -306,6 +325,9 @@ CASES = [
     (f_logaddexp, lambda: (r(3, 4), r(4))),
     (f_cumsum_flip, lambda: (r(3, 4),)),
     (f_inv, lambda: (r(3, 3),)),
+    (f_index_joins, lambda: (r(3), r(3))),
+    (f_complex, lambda: (r(3), r(3))),
+    (f_filled, lambda: (0.3, 1.7)),
 ]
 
 
@@ -320,6 +342,7 @@ def test_every_registered_adjoint_is_exercised():
     import operator
 
     from srcdiff.adjoints import as_list, as_tuple, astype, copy_value
+    from srcdiff import adjoints
     from srcdiff.template import ADJOINTS
 
     text = inspect.getsource(inspect.getmodule(test_primitive_gradient))
@@ -329,7 +352,8 @@ def test_every_registered_adjoint_is_exercised():
                sum: "sum([", np.amax: "np.max", np.amin: "np.min",
                np.linalg.norm: "np.linalg.norm", np.linalg.inv: "np.linalg.inv",
                sliding_window_view: "np.lib.stride_tricks.sliding_window_view",
-               as_list: "pair = [", as_tuple: "both = ("}
+               as_list: "pair = [", as_tuple: "both = (", adjoints.r_: "np.r_[",
+               adjoints.c_: "np.c_["}
     from srcdiff import adjoints, runtime
 
     for primal, template in ADJOINTS.items():
