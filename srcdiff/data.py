@@ -121,6 +121,10 @@ def _labels(path, labels, count, num_classes):
 def load_cifar10(directory):
     """CIFAR-10 from `data_batch_1..5` and `test_batch`: ((x, y), (x_test, y_test)) with x
     uint8 (N, 3, 32, 32); `prepare` normalises them."""
+    if os.path.isfile(directory):
+        raise DatasetError(f"{directory} is a file, not the CIFAR-10 folder",
+                           hint="unpack cifar-10-python.tar.gz (tar xzf) and pass the folder "
+                                "it makes, cifar-10-batches-py")
     if not os.path.isdir(directory):
         raise DatasetError(f"CIFAR-10 directory {directory} does not exist")
     names = sorted(n for n in os.listdir(directory) if n.startswith("data_batch_"))
@@ -143,6 +147,7 @@ def prepare(name, train, test, val_size=0, limit=None, seed=0):
     if not 0 <= val_size < len(x):
         raise DatasetError(f"--val {val_size} must be at least 0 and less than the "
                            f"{len(x)} training images")
+    # stream 1 of the seed (train.py draws the others)
     order = np.random.default_rng([seed, 1]).permutation(len(x)) if val_size else np.arange(len(x))
     train_part, val_part = order[:len(x) - val_size], order[len(x) - val_size:]
     if limit is not None:

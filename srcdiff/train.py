@@ -25,7 +25,8 @@ from srcdiff.tree import tree_map
 
 # streams of random numbers, each a pure function of (seed, stream, epoch, step): a run resumed
 # at any step draws what the uninterrupted run drew there, with no generator state to carry
-INIT, SPLIT, SHUFFLE, CROPS = 0, 1, 2, 3
+# (stream 1 is data.prepare's validation split)
+INIT, SHUFFLE, CROPS = 0, 2, 3
 
 
 @dataclass(frozen=True)
@@ -185,9 +186,8 @@ def run_epoch(run, grad, dataset, config, world, progress, interrupt):
     while run.step < steps:
         batch = order[run.step * config.batch_size:(run.step + 1) * config.batch_size]
         lr = learning_rate(config, run.epoch * steps + run.step, steps)
-        stop = bool(interrupt and interrupt.requested)
         stopping = train_step(run, grad, batch_data(x, y, batch, run, config, world), lr,
-                              config, world, stop)
+                              config, world, interrupt)
         run.seconds = time.monotonic() - started
         progress.step(run.epoch + 1, run.seen, len(y), run.loss_sum / run.seen,
                       run.correct / run.seen, lr, run.seen / max(run.seconds, 1e-9))
@@ -209,9 +209,9 @@ def batch_data(x, y, batch, run, config, world):
     return xb, yb
 
 
-def train_step(run, grad, shard, lr, config, world, stop):
+def train_step(run, grad, shard, lr, config, world, interrupt=None):
     """One SGD step on the global batch whose share `shard` this rank holds; True if any rank
-    was asked to stop."""
+    was interrupted (the ranks learn it with the step's sums, so they stop at the same step)."""
     xb, yb = shard
     if len(yb):
         grads, loss, (bn, logits) = grad(run.params, run.bn, xb, yb)
@@ -219,6 +219,7 @@ def train_step(run, grad, shard, lr, config, world, stop):
     else:  # a last batch smaller than the number of ranks
         grads, loss, bn, correct = tree_map(np.zeros_like, run.params), 0.0, run.bn, 0
     grads = world.mean_gradient(grads, len(yb))
+    stop = bool(interrupt and interrupt.requested)  # read after the gradient, which takes long
     loss_sum, correct, seen, stops = world.sum([float(loss) * len(yb), correct, len(yb), stop])
     grads = optim.weight_decay(grads, run.params, config.weight_decay)
     run.params, run.velocity = optim.momentum(run.params, grads, run.velocity, lr,

@@ -90,12 +90,15 @@ def test_a_crafted_pickle_is_refused_before_it_runs(tmp_path):
     ("missing_dir", "does not exist"),
     ("no_batches", "has no data_batch_* files"),
     ("no_test", "test_batch is missing"),
+    ("archive", "is a file, not the CIFAR-10 folder\nhint: unpack cifar-10-python.tar.gz"),
 ])
 def test_missing_files_are_clear_errors(tmp_path, rng, damage, message):
     root = tmp_path / "cifar"
     write_cifar(root, rng)
     if damage == "missing_dir":
         root = tmp_path / "nowhere"
+    elif damage == "archive":
+        root = root / "test_batch"
     elif damage == "no_batches":
         for name in os.listdir(root):
             if name.startswith("data_batch"):

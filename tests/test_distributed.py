@@ -65,7 +65,7 @@ for name, world in (("ranks", mpi), ("one", Single())):
     # 13 images (shards of 7 and 6), again (momentum carries), then 1 (one shard empty)
     for batch in (np.arange(13), np.arange(13), np.arange(1)):
         mine = world.shard(batch)
-        train_step(run, grad, (x[mine], y[mine]), 0.1, config, world, False)
+        train_step(run, grad, (x[mine], y[mine]), 0.1, config, world)
 if mpi.is_root:
     ranks, one = nf.ravel(runs["ranks"].params), nf.ravel(runs["one"].params)
     print(json.dumps({

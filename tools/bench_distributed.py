@@ -36,11 +36,11 @@ def worker(steps, batch, depth):
     grad = nf.grad(resnet.train_loss, has_aux=True, preserve_result=True)
     run, config = Run(params, optim.momentum_init(params)), Config(weight_decay=1e-4)
     mine = world.shard(np.arange(batch))
-    train_step(run, grad, (x[mine], y[mine]), 0.1, config, world, False)  # warm-up
+    train_step(run, grad, (x[mine], y[mine]), 0.1, config, world)  # warm-up
     world.comm.Barrier()
     started = time.perf_counter()
     for _ in range(steps):
-        train_step(run, grad, (x[mine], y[mine]), 0.1, config, world, False)
+        train_step(run, grad, (x[mine], y[mine]), 0.1, config, world)
     seconds = world.comm.allreduce(time.perf_counter() - started, op=world.MPI.MAX)
     if world.is_root:
         print(json.dumps({"ranks": world.size, "images_per_s": steps * batch / seconds}))
