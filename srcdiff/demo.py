@@ -26,9 +26,20 @@ def main(out=print):
     except DatasetError as exc:
         out(f"skipped: {exc}")
         return status
+    _fit_blas_threads()
     history = train(data, depth=8, width=16, epochs=4).history
     out(f"\nheld-out test accuracy after {len(history)} epochs: {history[-1]['test_acc']:.3f}")
     return status
+
+
+def _fit_blas_threads():
+    """As the trainer does: no more BLAS threads than idle cores (srcdiff/threads.py)."""
+    from . import threads
+
+    try:
+        threads.limit(threads.choose(None)[0])
+    except RuntimeError:
+        pass  # no threadpoolctl: numpy keeps the threads it started with
 
 
 def check_gradient(out):

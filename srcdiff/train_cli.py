@@ -104,7 +104,8 @@ def build_parser(prog):
     add("--metrics", metavar="PREFIX", help="append each epoch's metrics to PREFIX.csv and "
         "PREFIX.jsonl (default: beside --checkpoint)")
     add("--plot", metavar="PNG", help="write a loss/accuracy plot (needs matplotlib)")
-    add("--quiet", action="store_true", help="print only the final accuracy and errors")
+    add("--quiet", action="store_true", help="print only the final accuracy, warnings and "
+        "errors")
     add("--threads", type=_number(int, 1), metavar="N",
         help="BLAS threads per process (default: the idle cores' share, see the README)")
     add = parser.add_argument_group("distributed (under mpiexec)").add_argument
