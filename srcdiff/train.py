@@ -135,7 +135,7 @@ def learning_rate(config, step, steps_per_epoch):
 
 
 def train(data, config=None, *, checkpoint_path=None, resume=False, metrics=None, plot=None,
-          stream=sys.stdout, quiet=False, world=None, interrupt=None, **options):
+          stream=None, quiet=False, world=None, interrupt=None, **options):
     """Train a ResNet on `data` (a Dataset, or ((x, y), (x_test, y_test))) and evaluate it each
     epoch; returns Result(params, state, history), history a list of per-epoch metric dicts.
 
@@ -146,13 +146,16 @@ def train(data, config=None, *, checkpoint_path=None, resume=False, metrics=None
     config = dataclasses.replace(config or Config(), ranks=world.size, **options)
     dataset = data if isinstance(data, Dataset) else prepare(
         "arrays", *data, val_size=config.val, limit=config.limit or None, seed=config.seed)
-    progress = Progress(stream, quiet or not world.is_root, config.epochs)
+    progress = Progress(stream or sys.stdout, quiet or not world.is_root, config.epochs)
     grad = nf.grad(resnet.train_loss, has_aux=True, preserve_result=True)
     run = (resume_run(checkpoint_path, dataset, config, world, progress) if resume
            else new_run(dataset, config, world))
     log = MetricsLog(metrics, run.epoch if resume else None) if metrics and world.is_root \
         else None
     saver = Saver(checkpoint_path, dataset, config, world)
+    if run.epoch >= config.epochs:
+        progress.say(f"{checkpoint_path} has trained {run.epoch} epochs already: raise --epochs "
+                     "to train on")
     while run.epoch < config.epochs:
         if not run_epoch(run, grad, dataset, config, world, progress, interrupt):
             saver.save(run)

@@ -170,5 +170,8 @@ def test_resume_takes_left_out_options_from_the_checkpoint(tmp_path, capsys):
     assert train_cli.main(["--epochs", "2", "--checkpoint", path, "--resume", "--quiet"]) == 0
     meta = checkpoint.load(path)[0]
     assert meta["epoch"] == 2 and meta["config"]["width"] == 4 and meta["config"]["lr"] == 0.02
+    capsys.readouterr()
+    assert train_cli.main(["--checkpoint", path, "--resume"]) == 0
+    assert "has trained 2 epochs already: raise --epochs to train on" in capsys.readouterr().out
     status, err = fails(capsys, "--width", "8", "--checkpoint", path, "--resume")
     assert status == 2 and "was written by a run with --width 4 (these options: 8)" in err
