@@ -214,3 +214,16 @@ def test_validation_split_and_limit(rng):
     assert len(data.train[1]) == 8 and len(data.val[1]) == 5 and data.num_classes == 2
     held_out = {tuple(img.ravel()) for img in data.val[0]}
     assert not held_out & {tuple(img.ravel()) for img in data.train[0]}
+
+
+def test_progress_into_a_file_is_a_line_a_minute_with_rate_and_eta(monkeypatch):
+    from srcdiff import report
+
+    clock = iter([0.0, 30.0, 61.0, 90.0])
+    monkeypatch.setattr(report.time, "monotonic", lambda: next(clock))
+    out = io.StringIO()
+    progress = report.Progress(out, quiet=False, epochs=3)  # the clock reads 0
+    for done in (100, 200, 300):  # at 30 s (too soon), 61 s, 90 s (too soon again)
+        progress.step(2, done, 1000, 0.5, 0.8, 0.1, rate=10.0)
+    assert out.getvalue() == ("epoch 2/3: 200/1000 loss 0.500 acc 0.800 lr 0.1 10 img/s "
+                              "ETA 1:20 (run 3:00)\n")
