@@ -8,8 +8,11 @@ from .errors import (ArgumentError, NoAdjointError, SrcdiffError, TemplateError,
                      UnsupportedError)
 from .primitives.registry import adjoint, nondifferentiable, shape_safe, tangent
 from .transform import VERSION as __version__
+from .tree import ravel, tree_flatten, tree_leaves, tree_map, tree_unflatten, unravel
+from . import optim
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "hvp", "hessian", "check_grads", "config", "adjoint", "tangent",
            "nondifferentiable", "shape_safe",
            "Derivative", "SrcdiffError", "UnsupportedError", "NoAdjointError", "ArgumentError",
            "TemplateError"]
+__all__ += ["tree_map", "tree_flatten", "tree_unflatten", "tree_leaves", "ravel", "unravel", "optim"]
