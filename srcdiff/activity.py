@@ -55,11 +55,15 @@ def loop_pairs(stmt):
     if isinstance(it, gast.Call) and isinstance(it.func, gast.Name) and not it.keywords:
         if it.func.id == "enumerate" and len(it.args) in (1, 2) and \
                 isinstance(target, gast.Tuple) and len(target.elts) == 2:
-            return [(target.elts[0], None), (target.elts[1], it.args[0])]
+            inner = gast.For(target=target.elts[1], iter=it.args[0], body=[], orelse=[],
+                             type_comment=None)  # enumerate(zip(a, b)): index, then zip's
+            zipped = loop_pairs(inner) if isinstance(it.args[0], gast.Call) and len(
+                it.args) == 1 else None
+            return [(target.elts[0], None)] + (zipped or [(target.elts[1], it.args[0])])
         if it.func.id == "zip" and isinstance(target, gast.Tuple) \
                 and len(target.elts) == len(it.args):
             return list(zip(target.elts, it.args))
-    if isinstance(target, gast.Name):
+    if isinstance(target, (gast.Name, gast.Tuple, gast.List)):  # (for W, b in params)
         return [(target, it)]
     return None
 
@@ -75,7 +79,7 @@ def _returned_items_varied(fn, wrt, varied_items):
     except SrcdiffError:
         return None
     node = parsed.node
-    params = [a.id for a in node.args.posonlyargs + node.args.args]
+    params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     last = node.body[-1] if node.body else None
     if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)) or \
             any(isinstance(n, gast.Return) for n in gast.walk(node) if n is not last):

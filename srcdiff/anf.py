@@ -13,14 +13,17 @@ import gast
 from . import ir
 from .activity import is_pop, is_push, loop_pairs, target_names
 from .aliasing import Aliasing
-from .errors import UnsupportedError
+from .errors import SrcdiffError, UnsupportedError
 from .expressions import Expressions
-from .parse import spelling
+from .parse import MISSING, ParsedFunction, spelling
 from .primitives import registry
 
 _UNSUPPORTED = {
-    gast.Try: ("try/except", "handle errors outside the differentiated function"),
-    gast.With: ("with blocks", "move the context manager outside the differentiated function"),
+    gast.Try: ("try/except (and a try/finally left by return, break or continue)",
+               "handle errors outside the differentiated function"),
+    gast.With: ("with blocks other than np.errstate(...), warnings.catch_warnings() and "
+                "contextlib.nullcontext()",
+                "move the context manager outside the differentiated function"),
     gast.Global: ("global statements", "pass the value in as an argument"),
     gast.Nonlocal: ("nonlocal statements", "pass the value in as an argument"),
     gast.FunctionDef: ("nested function definitions", "define helpers at module level"),
@@ -29,6 +32,31 @@ _UNSUPPORTED = {
     gast.Import: ("imports inside the function", "import at module level"),
     gast.ImportFrom: ("imports inside the function", "import at module level"),
 }
+
+
+# calls made for what they show, never changing a value
+_EFFECT_MODULES = {"logging", "warnings", "matplotlib", "pprint", "tqdm"}
+
+
+def _writes_nothing(fn):
+    """Whether user function fn's source writes into no subscript or attribute and calls
+    no method that changes a list in place (so a call of it for its effect only reads)."""
+    try:
+        node = ParsedFunction(fn).node
+    except SrcdiffError:
+        return False
+    for n in gast.walk(node):
+        if isinstance(n, (gast.Subscript, gast.Attribute)) and isinstance(n.ctx, gast.Store):
+            return False
+        if isinstance(n, gast.AugAssign) or isinstance(n, gast.Call) and any(
+                k.arg == "out" for k in n.keywords) or isinstance(n, gast.Call) and \
+                isinstance(n.func, gast.Attribute) and n.func.attr in _MUTATING_METHODS:
+            return False
+    return True
+
+
+_MUTATING_METHODS = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
+                     "update", "setdefault", "popitem", "fill", "put", "resize", "itemset"}
 
 
 class Normalizer(Expressions):
@@ -170,12 +198,29 @@ class Normalizer(Expressions):
                 f"{gast.unparse(value.func)}(..., out=...) writes its result into an array "
                 "in place, which srcdiff cannot follow", loc,
                 "assign the result instead: y = np.multiply(x, 2.0)")
-        if self._is_active(value, self.varied):  # (np.copyto(y, x): y may be useful)
-            raise UnsupportedError(
+        if self._is_active(value, self.varied) and not self._reads_only(value):
+            raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
                 "a bare expression on a differentiated value has no effect on the result "
                 "or mutates it in place, which srcdiff cannot differentiate", loc,
                 "assign the result to a variable")
-        out.append(ir.Statement(self.rename(stmt), loc))
+        out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
+
+    def _reads_only(self, call):
+        """Whether a call made for its effect only reads its arguments: print, logging,
+        warnings, plotting, a method of a value that carries no gradient (ax.plot(x)), or
+        a function of the user's that writes into nothing (log_stats(x))."""
+        if not isinstance(call, gast.Call):
+            return False
+        func = self.p.resolve(call.func)
+        if func is MISSING:
+            return isinstance(call.func, gast.Attribute) and \
+                not self._is_active(call.func.value, self.varied)
+        if func is print or registry.find(func) is not None:
+            return func is print
+        module = (getattr(func, "__module__", None) or "").split(".")[0]
+        if module in _EFFECT_MODULES:
+            return True
+        return self.activity.is_user_function(func) and _writes_nothing(func)
 
     def _check_write(self, stmt, loc):
         """The aliasing checks of a write into an array (aliasing.py)."""
@@ -357,7 +402,9 @@ class Normalizer(Expressions):
                                    "loop over range(...), an array, zip(...) or enumerate(...)")
         is_range = (isinstance(stmt.iter, gast.Call) and self.p.resolve(stmt.iter.func) is range)
         assigned_in_body = {n for s in stmt.body for n in _stored(s)}
-        if is_range and len(pairs) == 1 and isinstance(stmt.target, gast.Name):
+        if not isinstance(stmt.target, gast.Name):  # for W, b in params: items by index
+            iterable, target = self._indexed_loop(stmt, pairs, loc, out, prologue)
+        elif is_range and len(pairs) == 1:
             iterable = self.rename(stmt.iter)
             if ir.names_in(stmt.iter) & assigned_in_body:
                 self.depth -= 1

@@ -1,4 +1,5 @@
-"""Before ANF: remove early `return`, `continue` and `break` (all but the break that leaves a
+"""Before ANF: unwrap blocks that change no value (`with np.errstate(...)`, try/finally), and
+remove early `return`, `continue` and `break` (all but the break that leaves a
 loop), so the transforms see structured code whose blocks run to their end.
 
 A jump ends its block: what follows it runs only on the paths that do not jump, so it moves
@@ -16,9 +17,12 @@ loop early, and the reverse sweep runs over the iterations that ran: the loop is
 follows a jump would have to be copied into two branches, a flag records the jump instead
 (`_brk0`, `_cont0`; `_done0` for a return from inside a loop or such a branch).
 """
+import contextlib
 import copy
+import warnings
 
 import gast
+import numpy as np
 
 from . import ir
 
@@ -26,8 +30,10 @@ _LOOPS = (gast.For, gast.While)
 _LOOP_JUMPS = (gast.Break, gast.Continue)
 
 
-def desugar(func, fresh):
-    """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names."""
+def desugar(func, fresh, resolve):
+    """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names and
+    `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
+    func.body = _unwrap_blocks(func.body, resolve)
     body = func.body
     if not _has_early_return(body):
         func.body = _lower_loops(body, fresh)
@@ -48,6 +54,33 @@ def desugar(func, fresh):
             _flag_returns(body, done, result), done)
     func.body = _assign_results(restructured, result) + [gast.Return(value=ir.name(result))]
     return func
+
+
+# context managers that change how warnings are reported, never a value: their blocks run as
+# they would without them (gradient code may warn where f does not, or not where it does)
+_QUIET_CONTEXTS = (np.errstate, warnings.catch_warnings, contextlib.nullcontext)
+
+
+def _unwrap_blocks(stmts, resolve):
+    """`with np.errstate(...):` and `try: ... finally: ...` (with no except) around
+    statements that do not jump out of them: the statements themselves, in order."""
+    out = []
+    for stmt in stmts:
+        for field in ("body", "orelse"):
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve))
+        if isinstance(stmt, gast.With) and all(
+                isinstance(item.context_expr, gast.Call) and item.optional_vars is None and
+                any(resolve(item.context_expr.func) is quiet for quiet in _QUIET_CONTEXTS)
+                for item in stmt.items):
+            out += _unwrap_blocks(stmt.body, resolve)
+        elif isinstance(stmt, gast.Try) and not stmt.handlers and not stmt.orelse and not any(
+                isinstance(n, (gast.Return, gast.Break, gast.Continue))
+                for s in stmt.body for n in gast.walk(s)):
+            out += _unwrap_blocks(stmt.body, resolve) + _unwrap_blocks(stmt.finalbody, resolve)
+        else:
+            out.append(stmt)
+    return out
 
 
 def _has_early_return(body):

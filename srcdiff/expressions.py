@@ -174,15 +174,17 @@ class Expressions:
             bound = signature.bind(*args, **keywords).arguments
         except TypeError as exc:
             raise SrcdiffError(f"cannot call {gast.unparse(node.func)}: {exc}", loc) from None
-        positional = [n for n, p in signature.parameters.items()
-                      if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        positional = [n for n, p in signature.parameters.items()  # (then keyword-only ones)
+                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
         def active(value):
-            return isinstance(value, gast.Name) and value.id in self.active
+            return self._is_active(value) if isinstance(value, gast.AST) else any(
+                map(active, value.values() if isinstance(value, dict) else value))
         for n, value in bound.items():
             if n not in positional and active(value):
-                raise UnsupportedError(f"{gast.unparse(node.func)} takes {n!r} as a keyword-only "
-                                       "or variadic parameter, which srcdiff cannot "
-                                       "differentiate", loc, "make it a positional parameter")
+                raise UnsupportedError(f"{gast.unparse(node.func)} takes {n!r} as a variadic "
+                                       "parameter (*args or **kwargs), which srcdiff cannot "
+                                       "differentiate", loc, "name the parameter")
             if isinstance(value, (gast.List, gast.Tuple)) and any(active(e) for e in value.elts):
                 raise UnsupportedError("lists of differentiated arrays cannot be passed to a "
                                        "user function yet", loc, "pass the arrays one by one")
