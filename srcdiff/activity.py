@@ -4,11 +4,14 @@ the differentiated output; the transforms differentiate only names that are both
 import inspect
 
 import gast
+import numpy as np
 
 from . import ir, runtime
 from .errors import SrcdiffError
 from .parse import MISSING, ParsedFunction
 from .primitives import registry
+
+_JOINERS = (np.r_, np.c_)  # np.r_[a, b]: a concatenation written as an index
 
 # expressions with a scope of their own
 SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
@@ -201,8 +204,9 @@ class Activity:
         if isinstance(node, gast.Attribute):
             return not _nondifferentiable_member(registry.attribute, node.attr) and \
                 act(node.value)
-        if isinstance(node, gast.Subscript):  # (np.r_[x, y] or an index of a varied value)
-            return act(node.value) or act(node.slice)
+        if isinstance(node, gast.Subscript):  # an index carries no gradient (an int, a mask)
+            joiner = self.p.resolve(node.value)
+            return act(node.value) or any(joiner is j for j in _JOINERS) and act(node.slice)
         if isinstance(node, gast.Call):
             obj = self.p.resolve(node.func)
             operands = list(node.args) + [k.value for k in node.keywords]

@@ -69,6 +69,14 @@ class Expressions:
 
     def operation(self, node, loc, out):
         """(record, forward expression, bound operands) of the primitive operation `node`."""
+        if _joined_display(node) is not None:
+            return self.operation(_joined_display(node), loc, out)  # (a, b) + (c,)
+        if isinstance(node, gast.BinOp) and (_is_display(node.left) or
+                                             _is_display(node.right)):
+            raise UnsupportedError("joining a tuple or list of differentiated values with "
+                                   f"{_op_symbol(node.op)} cannot be differentiated", loc,
+                                   "write the tuple out whole, (a, b, c), or join the arrays "
+                                   "themselves: np.concatenate([a, b, c])")
         if isinstance(node, gast.BinOp):
             record = registry.operator(type(node.op))
             if self._rules(record) is None:
@@ -274,6 +282,7 @@ class Expressions:
                              "README's custom adjoints section)")
 
     def argument(self, node, loc, out):
+        node = _joined_display(node) or node
         if isinstance(node, (gast.List, gast.Tuple)) and self._is_active(node):
             return type(node)(elts=[self.atom(e, loc, out) for e in node.elts], ctx=gast.Load())
         return self.atom(node, loc, out)
@@ -347,8 +356,10 @@ def _short(obj, func):
 
 
 def _op_symbol(op):
-    return {gast.FloorDiv: "//", gast.Mod: "%", gast.LShift: "<<", gast.RShift: ">>",
-            gast.BitAnd: "&", gast.BitOr: "|", gast.BitXor: "^"}.get(type(op), type(op).__name__)
+    return {gast.Add: "+", gast.Sub: "-", gast.Mult: "*", gast.Div: "/", gast.Pow: "**",
+            gast.MatMult: "@", gast.FloorDiv: "//", gast.Mod: "%", gast.LShift: "<<",
+            gast.RShift: ">>", gast.BitAnd: "&", gast.BitOr: "|",
+            gast.BitXor: "^"}.get(type(op), type(op).__name__)
 
 
 def _unsupported(node, loc):
@@ -371,3 +382,17 @@ def _unsupported(node, loc):
                                 "build a list on a line of its own: items = [f(r) for r in x]")
     return UnsupportedError(f"{type(node).__name__} expressions on differentiated values are "
                             "not supported", loc)
+
+
+def _is_display(node):
+    return isinstance(node, (gast.Tuple, gast.List))
+
+
+def _joined_display(node):
+    """(a, b) + (c,) as the display (a, b, c) it makes (None for anything else)."""
+    if not (isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add)):
+        return None
+    left, right = (_joined_display(n) or n for n in (node.left, node.right))
+    if _is_display(left) and type(left) is type(right):
+        return type(left)(elts=left.elts + right.elts, ctx=gast.Load())
+    return None

@@ -94,9 +94,13 @@ class Inliner:
 
     def _refuse_unsupported(self, definition, stmt):
         where = self.location(stmt)
-        if definition.args.vararg or definition.args.kwarg:
-            raise UnsupportedError(f"the local function {definition.name!r} takes *args or "
-                                   "**kwargs", where, "name its parameters")
+        if definition.args.kwarg:
+            raise UnsupportedError(f"the local function {definition.name!r} takes **kwargs",
+                                   where, "name its parameters")
+        vararg = definition.args.vararg
+        if vararg is not None and vararg.id in _locals(definition):
+            raise UnsupportedError(f"the local function {definition.name!r} assigns its "
+                                   f"*{vararg.id}", where, "give the new value a name of its own")
         for node in gast.walk(definition):
             if isinstance(node, (gast.Yield, gast.YieldFrom)):
                 raise UnsupportedError(f"the local function {definition.name!r} is a "
@@ -174,11 +178,18 @@ class Inliner:
                                    self.location(stmt), "write the recursion as a loop")
         definition, defaults = self.local[name]
         body = copy.deepcopy(definition.body)
-        bindings = self._bind(definition, defaults, call, stmt)
-        renames = {param: self.names.fresh(f"{name}_{param}") for param, _ in bindings}
+        bindings, extra = self._bind(definition, defaults, call, stmt)
+        if definition.args.vararg is not None:  # *args: a tuple display of its values
+            vararg = definition.args.vararg.id
+            items = [self.names.fresh(f"{name}_{vararg}") for _ in extra]
+            _Substitute(vararg, gast.Tuple(elts=[ir.name(i) for i in items],
+                                           ctx=gast.Load())).visit_all(body)
+            bindings = bindings + list(zip(items, extra))
+        renames = {param: self.names.fresh(f"{name}_{param}") for param, _ in bindings
+                   if param in _parameters(definition)}
         renames.update({local: self.names.fresh(f"{name}_{local}") for local in
                         _locals(definition) if local not in renames})
-        out = [gast.copy_location(ir.assign(renames[param], value), stmt)
+        out = [gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
                for param, value in bindings]
         inner = gast.FunctionDef(name=name, args=definition.args, body=body, decorator_list=[],
                                  returns=None, type_comment=None, type_params=[])
@@ -202,11 +213,12 @@ class Inliner:
         """(parameter, value expression) pairs of a call of a local function."""
         args = definition.args
         positional = [a.id for a in args.posonlyargs + args.args]
-        if len(call.args) > len(positional) or any(isinstance(a, gast.Starred)
-                                                   for a in call.args):
+        if len(call.args) > len(positional) and args.vararg is None or any(
+                isinstance(a, gast.Starred) for a in call.args):
             raise UnsupportedError(f"too many arguments, or *args, in a call of the local "
                                    f"function {definition.name!r}", self.location(stmt))
         values = dict(zip(positional, call.args))
+        extra = call.args[len(positional):]
         for keyword in call.keywords:
             if keyword.arg is None:
                 raise UnsupportedError("**kwargs in a call of a local function",
@@ -221,7 +233,7 @@ class Inliner:
             else:
                 raise UnsupportedError(f"the call of {definition.name!r} gives no value for "
                                        f"{param!r}", self.location(stmt))
-        return bindings
+        return bindings, extra
 
 
 def _as_definition(stmt):
@@ -235,6 +247,11 @@ def _as_definition(stmt):
             name=stmt.targets[0].id, args=stmt.value.args, body=body, decorator_list=[],
             returns=None, type_comment=None, type_params=[]), stmt)
     return None
+
+
+def _parameters(definition):
+    args = definition.args
+    return {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
 
 
 def _locals(definition):
@@ -263,6 +280,21 @@ def _replace(root, old, new):
                 setattr(node, field, new)
             elif isinstance(value, list):
                 value[:] = [new if item is old else item for item in value]
+
+
+class _Substitute(gast.NodeTransformer):
+    """Puts a copy of expression `value` wherever name `name` is read."""
+
+    def __init__(self, name, value):
+        self.name, self.value = name, value
+
+    def visit_Name(self, node):
+        if node.id == self.name and isinstance(node.ctx, gast.Load):
+            return copy.deepcopy(self.value)
+        return node
+
+    def visit_all(self, statements):
+        statements[:] = [self.visit(s) for s in statements]
 
 
 class _Rename(gast.NodeTransformer):

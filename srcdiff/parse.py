@@ -24,7 +24,9 @@ class ParsedFunction:
 
     def find_locals(self):
         """Work out the names the function binds itself (again, after its code changed)."""
-        self.local_names = {a.id for a in gast.walk(self.node.args) if isinstance(a, gast.Name)}
+        args = self.node.args  # (the parameters: not the names their defaults read)
+        self.local_names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs +
+                            [args.vararg, args.kwarg] if a is not None}
         self.local_names |= {n.id for n in gast.walk(self.node)
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
         self.local_names |= {n.name for n in gast.walk(self.node)

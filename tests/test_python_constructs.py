@@ -15,132 +15,71 @@ from srcdiff import SrcdiffError
 
 # What happens today: construct -> in every mode, (construct, mode) -> in that mode; the first
 # line of srcdiff's error [and the line it names], or (a raw exception's message, its type)
-TODAY = {
-    "inner def closing over parameters":
-        "nested function definitions cannot be differentiated [def predict(inputs):]",
-    "inner defs calling each other":
-        "nested function definitions cannot be differentiated [def hidden(inputs):]",
-    "inner def called in a loop":
-        "nested function definitions cannot be differentiated [def step(h):]",
-    "inner def of parameters and argument":
-        "nested function definitions cannot be differentiated [def dense(W, inputs):]",
-    "lambda assigned to a name":
-        "cannot differentiate through act(...) [return np.sum(act(x @ w))]",
-    "lambda closing over parameters":
-        "a lambda that reads a differentiated value cannot be differentiated [predict = lambda "
-        "inputs: np.tanh(inputs @ w)  # noqa: E731]",
-    "closure made by a module function":
-        "nested function definitions cannot be differentiated [def dense(inputs):]",
-    "closure made inside":
-        "nested function definitions cannot be differentiated [def make_scaled(scale):]",
-    "user function as an argument":
-        "cannot differentiate through activation(...) [return np.sum(activation(x @ w))]",
-    "numpy function as an argument":
-        "cannot differentiate through activation(...) [return np.sum(activation(x @ w))]",
-    "function default used":
-        "cannot differentiate through activation(...) [return np.sum(activation(x @ w))]",
-    "function default unused":
-        "cannot differentiate through np.sin(...) [return np.sum(np.sin(x @ w))]",
-    "map over parameters":
-        "no adjoint is registered for map [return sum(map(squared_norm, [w, x @ w]))]",
-    "map a numpy function":
-        "no adjoint is registered for list [return np.sum(np.stack(list(map(np.tanh, [w, 2.0 * "
-        "w]))))]",
-    "functools.partial":
-        "cannot differentiate through act(...) [return np.sum(act(x @ w))]",
-    "function from a dict":
-        "cannot differentiate through act(...) [return np.sum(act(x @ w))]",
-    "functions from a list":
-        "cannot differentiate through act(...) [h = act(h)]",
-    "for W, b in params":
-        "this loop target cannot be differentiated [for W, b in params:]",
-    "for W, b in params[:-1]; params[-1]":
-        "this loop target cannot be differentiated [for W, b in params[:-1]:]",
-    "for W, b in reversed(params)":
-        "this loop target cannot be differentiated [for W, b in reversed(params):]",
-    "zip(*pairs)":
-        "no adjoint is registered for zip [Ws, bs = zip(*params)]",
-    "*hidden, last = params":
-        "assignment to '(*hidden, (W_out, b_out))' is not supported [*hidden, (W_out, b_out) = "
-        "params]",
-    "list(params)":
-        "no adjoint is registered for list [layers = list(params)]",
-    "iter and next":
-        "no adjoint is registered for iter [layers = iter(params)]",
-    "sorted(d)":
-        "no adjoint is registered for sorted [for key in sorted(params):]",
-    "dict(zip(keys, values))":
-        "no adjoint is registered for dict [named = dict(zip(keys, params))]",
-    "dict(w=..., b=...)":
-        "no adjoint is registered for dict [named = dict(w=params[0], b=params[1])]",
-    ("list from a helper, read by index", "grad"):
-        ("pop from empty list", IndexError),
-    ("list from a helper, read by index", "hvp"):
-        "<emitted>:29: cannot differentiate through bhiddens.pop(...) [bh = bh + bhiddens.pop()]",
-    ("list of a constant and differentiated values, stacked", "jvp"):
-        ("'Sparse' object has no attribute 'append'", AttributeError),
-    ("list of a constant and differentiated values, stacked", "hvp"):
-        "<emitted>:22: srcdiff.runtime.core.add_items has no tangent template, so this "
-        "higher-order derivative is not supported [bvalues = runtime.add_items(bvalues, "
-        "[runtime.unstack(b_t2, _k) for _k in]",
-    ("np.concatenate(tuple + tuple)", "grad"):
-        "np.concatenate needs a list literal of arrays, or a list built with append, to be "
-        "differentiated [return np.sum(np.concatenate(parts + (np.ones((x.shape[0], 1)),), "
-        "axis=1) ** 2)]",
-    ("np.concatenate(tuple + tuple)", "jvp"):
-        ("setting an array element with a sequence. The requested array has an inhomogeneous "
-         "shape after 2 dimensions. The detected shape was (3, 4) + inhomogeneous part.",
-         ValueError),
-    ("np.concatenate(tuple + tuple)", "hvp"):
-        "np.concatenate needs a list literal of arrays, or a list built with append, to be "
-        "differentiated [return np.sum(np.concatenate(parts + (np.ones((x.shape[0], 1)),), "
-        "axis=1) ** 2)]",
-    ("sum of a generator over zip", "hvp"):
-        "<emitted>:33: srcdiff.runtime.core.add_items has no tangent template, so this "
-        "higher-order derivative is not supported [b_items0 = runtime.add_items(b_items0, "
-        "[runtime.unbroadcast(b_t6,]",
-    "user generator of parameter pieces":
-        "generators and coroutines cannot be differentiated [yield piece]",
-    "collections.namedtuple argument":
-        "Attribute expressions on differentiated values are not supported [return "
-        "np.sum(np.tanh(x @ layer.W + layer.b))]",
-    "typing.NamedTuple argument":
-        "Attribute expressions on differentiated values are not supported [return "
-        "np.sum(np.tanh(x @ layer.W + layer.b))]",
-    "dataclass argument":
-        "Attribute expressions on differentiated values are not supported [return "
-        "np.sum(np.tanh(x @ layer.W + layer.b))]",
-    "method of a constant object":
-        "no adjoint is registered for python_constructs.Model.predict [return "
-        "np.sum(MODEL.predict(w, x) ** 2)]",
-    ("callee loops over an int array, indexing", "hvp"):
-        "<emitted>:39: np.s_ is indexed by a differentiated value, which has no derivative [bB = "
-        "runtime.add_at(bB, B, np.s_[:, c], b_t0)]",
-    "*args callee":
-        "*args and **kwargs parameters are not supported [def total_of(*values):]",
-    "**kwargs callee":
-        "*args and **kwargs parameters are not supported [def weighted(a, **weights):]",
-    "f(*pair)":
-        "*args/**kwargs in a differentiated call are not supported [return np.sum(dense(*pair))]",
-    "print":
-        "a bare expression on a differentiated value has no effect on the result or mutates it in"
-        ' place, which srcdiff cannot differentiate [print("y is", np.sum(y))]',
-    "print under an if":
-        "a bare expression on a differentiated value has no effect on the result or mutates it in"
-        ' place, which srcdiff cannot differentiate [print("large:", np.sum(y))]',
-    "logging":
-        "a bare expression on a differentiated value has no effect on the result or mutates it in"
-        ' place, which srcdiff cannot differentiate [log.debug("sum of y: %s", np.sum(y))]',
-    "with np.errstate":
-        'with blocks cannot be differentiated [with np.errstate(divide="ignore", '
-        'invalid="ignore"):]',
-    "with warnings.catch_warnings":
-        "with blocks cannot be differentiated [with warnings.catch_warnings():]",
-    "with contextlib.nullcontext":
-        "with blocks cannot be differentiated [with contextlib.nullcontext():]",
-    "try/finally":
-        "try/except cannot be differentiated [try:]",
-}
+TODAY = {'closure made by a module function': "the local function 'dense' is used as a value (passed, "
+                                      'stored or returned): srcdiff inlines local functions '
+                                      'where they are called [return dense]',
+ 'closure made inside': "the local function 'scaled' is used as a value (passed, stored or "
+                        'returned): srcdiff inlines local functions where they are called '
+                        '[return scaled]',
+ 'user function as an argument': 'cannot differentiate through activation(...) [return '
+                                 'np.sum(activation(x @ w))]',
+ 'numpy function as an argument': 'cannot differentiate through activation(...) [return '
+                                  'np.sum(activation(x @ w))]',
+ 'function default used': 'cannot differentiate through activation(...) [return '
+                          'np.sum(activation(x @ w))]',
+ ('map over parameters', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent template, so '
+                                 'this higher-order derivative is not supported [b_items0 = '
+                                 'runtime.add_items(b_items0, [runtime.unbroadcast(b_t3,]',
+ ('map a numpy function', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent template, so '
+                                  'this higher-order derivative is not supported [b_items0 = '
+                                  'runtime.add_items(b_items0, [runtime.unstack(b_t3, _k) for]',
+ 'functools.partial': 'cannot differentiate through act(...) [return np.sum(act(x @ w))]',
+ 'function from a dict': 'cannot differentiate through act(...) [return np.sum(act(x @ w))]',
+ 'functions from a list': 'cannot differentiate through act(...) [h = act(h)]',
+ 'zip(*pairs)': 'no adjoint is registered for zip [Ws, bs = zip(*params)]',
+ '*hidden, last = params': "assignment to '(*hidden, (W_out, b_out))' is not supported "
+                           '[*hidden, (W_out, b_out) = params]',
+ 'list(params)': 'no adjoint is registered for list [layers = list(params)]',
+ 'iter and next': 'no adjoint is registered for iter [layers = iter(params)]',
+ 'sorted(d)': 'no adjoint is registered for sorted [for key in sorted(params):]',
+ 'dict(zip(keys, values))': 'no adjoint is registered for dict [named = dict(zip(keys, '
+                            'params))]',
+ 'dict(w=..., b=...)': 'no adjoint is registered for dict [named = dict(w=params[0], '
+                       'b=params[1])]',
+ ('list from a helper, read by index', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent '
+                                               'template, so this higher-order derivative is '
+                                               'not supported [bhiddens = '
+                                               'runtime.add_items([], bhiddens, hiddens)]',
+ ('list of a constant and differentiated values, stacked', 'hvp'): 'srcdiff.runtime.core.add_items '
+                                                                   'has no tangent template, '
+                                                                   'so this higher-order '
+                                                                   'derivative is not '
+                                                                   'supported [bvalues = '
+                                                                   'runtime.add_items(bvalues, '
+                                                                   '[runtime.unstack(b_t2, _k) '
+                                                                   'for _k in]',
+ 'np.concatenate(tuple + tuple)': 'joining a tuple or list of differentiated values with + '
+                                  'cannot be differentiated [return '
+                                  'np.sum(np.concatenate(parts + (np.ones((x.shape[0], 1)),), '
+                                  'axis=1) ** 2)]',
+ ('sum of a generator over zip', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent '
+                                         'template, so this higher-order derivative is not '
+                                         'supported [b_items0 = runtime.add_items(b_items0, '
+                                         '[runtime.unbroadcast(b_t6,]',
+ 'user generator of parameter pieces': 'generators and coroutines cannot be differentiated '
+                                       '[yield piece]',
+ 'collections.namedtuple argument': 'Attribute expressions on differentiated values are not '
+                                    'supported [return np.sum(np.tanh(x @ layer.W + layer.b))]',
+ 'typing.NamedTuple argument': 'Attribute expressions on differentiated values are not '
+                               'supported [return np.sum(np.tanh(x @ layer.W + layer.b))]',
+ 'dataclass argument': 'Attribute expressions on differentiated values are not supported '
+                       '[return np.sum(np.tanh(x @ layer.W + layer.b))]',
+ 'method of a constant object': 'no adjoint is registered for python_constructs.Model.predict '
+                                '[return np.sum(MODEL.predict(w, x) ** 2)]',
+ '*args callee': "total_of takes 'values' as a variadic parameter (*args or **kwargs), which "
+                 'srcdiff cannot differentiate [return total_of(w, x @ w)]',
+ 'f(*pair)': '*args/**kwargs in a differentiated call are not supported [return '
+             'np.sum(dense(*pair))]'}
 
 
 def cases(mode):
