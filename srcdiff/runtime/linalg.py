@@ -6,8 +6,9 @@ when a gradient is differentiated again (runtime/__init__.py: not helpers needin
 their own), so second derivatives need no formulas beyond these. Matrices are the last two
 axes, leading axes a stack. Solves stand for inverses (np.linalg.inv is LAPACK's gesv on the
 identity, the same solve); numpy has no triangular solve, so Cholesky and QR solve with their
-triangle through np.linalg.solve (tools/bench_linalg.py: faster than a Python
-back-substitution at every size measured).
+triangle through np.linalg.solve: tools/bench_linalg.py measured it 1.8-2.4x faster than a
+back-substitution in numpy for n <= 50, and 1.5-1.8x slower for n = 200-800, where the loop
+of n steps would also run in every derivative of the gradient.
 
 Where a decomposition is not unique (tied eigenvalues or singular values, the extra columns
 of a full SVD), the gradient is the limit that a loss not depending on the choice of basis
