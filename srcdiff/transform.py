@@ -6,8 +6,10 @@ import inspect
 import os
 import threading
 
-from . import cache, codegen
+from . import cache, codegen, ir
+from .activity import Activity
 from .anf import Normalizer
+from .desugar import desugar, lower_comprehensions
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
@@ -79,7 +81,7 @@ class _Deriving(threading.local):
 
     def __init__(self):
         self.codes = set()
-        self.varied_items = {}  # what the Normalizers of the transform in progress share
+        self.varied_items = {}  # what the activity analyses of the transform in progress share
 
 
 _in_progress = _Deriving()
@@ -210,6 +212,19 @@ def _resolve_path(fn, path):
     return obj
 
 
+def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
+    """The stages before the transforms, in order: desugar, activity analysis (with the
+    comprehensions over differentiated values lowered to loops), then ANF."""
+    names = ir.Names(parsed.node)
+    desugar(parsed.node, names.fresh)
+    activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
+    while lower_comprehensions(parsed.node.body,
+                               lambda node: activity.is_active(node, activity.varied),
+                               names.fresh):
+        activity.update()
+    return Normalizer(parsed, activity, names, derive_callee, outputs)
+
+
 def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
              has_aux=False):
     """Run the transformer: the emitted module's source and its metadata."""
@@ -240,9 +255,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
 
     _in_progress.codes.add(fn.__code__)
     try:
-        normalizer = Normalizer(parsed, wrt_names, derive_callee, outputs,
-                                forward_mode=(mode == "jvp"),
-                                varied_items=_in_progress.varied_items)
+        normalizer = _normalizer(parsed, wrt_names, mode == "jvp", derive_callee, outputs)
         program = normalizer.run()
     finally:
         _in_progress.codes.discard(fn.__code__)
