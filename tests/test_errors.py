@@ -49,8 +49,8 @@ def uses_global(x):
     return np.sum(x)
 
 
-def uses_fft(x):
-    y = np.fft.fft(x)
+def uses_eigvals(x):
+    y = np.linalg.eigvals(x)
     return np.sum(y)
 
 
@@ -87,8 +87,9 @@ def test_unsupported_constructs(fn, snippet, word):
 
 def test_numpy_function_without_adjoint_names_it_and_how_to_register():
     with pytest.raises(nf.NoAdjointError) as error:
-        nf.grad(uses_fft)
-    assert_located(error, "y = np.fft.fft(x)", "numpy.fft.fft", "srcdiff.adjoint(np.fft.fft)")
+        nf.grad(uses_eigvals)
+    assert_located(error, "y = np.linalg.eigvals(x)", "numpy.linalg.eigvals",
+                   "srcdiff.adjoint(np.linalg.eigvals)")
 
 
 def test_lambda():
