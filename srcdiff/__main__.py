@@ -102,15 +102,18 @@ def cache_command(args):
     from . import cache
 
     root = cache.directory()
-    if args.action == "clear":
-        print(f"removed {cache.clear()} cached entries from {root}" if root else
-              "the on-disk cache is off (SRCDIFF_CACHE_DIR=off)")
-        return 0
     if root is None:
         print("on-disk cache: off (SRCDIFF_CACHE_DIR=off)")
         return 0
-    entries = list(root.glob("*.py")) if root.is_dir() else []
-    size = sum(e.stat().st_size for e in entries)
+    refused = cache.refusal()
+    if refused:
+        print(f"on-disk cache: {root} is not used: {refused}", file=sys.stderr)
+        return 1
+    if args.action == "clear":
+        print(f"removed {cache.clear()} cached entries from {root}")
+        return 0
+    entries = cache.entries() or []
+    size = sum(size for _, size in entries)
     print(f"on-disk cache: {root}\nentries: {len(entries)}\nsize: {size / 1024:.1f} KiB")
     return 0
 
