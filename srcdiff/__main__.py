@@ -1,4 +1,5 @@
-"""Command line: `python -m srcdiff demo | train | show MODULE:FUNCTION | cache info|clear`."""
+"""Command line: `srcdiff demo | train | show MODULE:FUNCTION | cache info|clear | --version`
+(or `python -m srcdiff ...`)."""
 import argparse
 import importlib
 import io
@@ -43,7 +44,7 @@ def _load(spec):
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise SystemExit(f"srcdiff show: cannot import module {module_name!r}: {exc}")
+        raise SystemExit(f"srcdiff show: cannot import module {module_name!r}: {exc}") from None
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -94,7 +95,7 @@ def parse_arguments(spec):
                 out.append(int(word))
         except (TypeError, ValueError):
             raise SystemExit(f"srcdiff show: cannot read argument {word!r}; write a dtype and "
-                             "a shape (float32[64,10]), float, floats, an int or none")
+                             "a shape (float32[64,10]), float, floats, an int or none") from None
     return out
 
 
@@ -118,12 +119,22 @@ def cache_command(args):
     return 0
 
 
+def program():
+    """What the user typed to run srcdiff, for usage lines: `python -m srcdiff`, or the
+    console script `srcdiff`."""
+    run_as_module = os.path.basename(sys.argv[0] if sys.argv else "") == "__main__.py"
+    return "python -m srcdiff" if run_as_module else "srcdiff"
+
+
 def main(argv=None):
+    from . import __version__
+
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["train"]:
         from .train import main as train
         return train(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m srcdiff")
+    parser = argparse.ArgumentParser(prog=program())
+    parser.add_argument("--version", action="version", version=f"srcdiff {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("demo", help="check an emitted gradient, then train a small ResNet")
     commands.add_parser("train", help="train the numpy ResNet (python -m srcdiff train -h)")

@@ -345,5 +345,5 @@ _specialize_settings = specialize.settings
 
 # the transformations composed from grad, jvp and the split sweep (composed.py imports this
 # module, so they are imported last)
-from .composed import (elementwise_grad, hessian, hvp, jacfwd, jacobian, jacrev,  # noqa: E402
-                       value_and_grad, vjp)
+from .composed import (elementwise_grad, hessian, hvp, jacfwd, jacobian,  # noqa: E402, F401
+                       jacrev, value_and_grad, vjp)

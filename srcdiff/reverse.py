@@ -21,7 +21,6 @@ import gast
 
 from . import ir
 from .passes.liveness import live_before
-from .template import ADJOINTS
 
 NONE, AFTER, BEFORE = "none", "after", "before"
 

@@ -5,7 +5,6 @@ import stat
 import subprocess
 import sys
 import textwrap
-import warnings
 from pathlib import Path
 
 import numpy as np

@@ -33,7 +33,6 @@ def wide(x, w):  # R^2 -> R^(3x2): more outputs than inputs
 
 
 def test_jacrev_jacfwd_and_jacobian_agree_with_finite_differences(rng):
-    x, w = rng.normal(size=(2, 3)), rng.normal(size=3)
     for f, args in ((narrow, (rng.normal(size=(2, 3)), rng.normal(size=3))),
                     (wide, (rng.normal(size=2), rng.normal(size=3)))):
         for wrt in (0, 1):
