@@ -30,8 +30,10 @@ _refused = set()  # directories already warned about (one warning each per proce
 # Operations relative to an open directory descriptor: once the directory is checked, nothing
 # can swap it (or a parent) for another between the check and the use. Windows has no dir_fd;
 # there the directory is per-user (%LOCALAPPDATA%) and paths are used.
-_AT = os.open in os.supports_dir_fd and os.replace in os.supports_dir_fd and \
-    os.unlink in os.supports_dir_fd and os.listdir in os.supports_fd
+# (os.replace takes dir_fd wherever os.rename does, though only rename is listed)
+_AT = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and \
+    os.unlink in os.supports_dir_fd and os.stat in os.supports_dir_fd and \
+    os.listdir in os.supports_fd
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _OPEN_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
 
