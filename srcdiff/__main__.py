@@ -131,7 +131,7 @@ def main(argv=None):
 
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["train"]:
-        from .train import main as train
+        from .train_cli import main as train
         return train(argv[1:])
     parser = argparse.ArgumentParser(prog=program())
     parser.add_argument("--version", action="version", version=f"srcdiff {__version__}")

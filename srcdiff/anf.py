@@ -8,6 +8,7 @@ sweep can read every value it needs without saving it.
 """
 import copy
 import inspect
+import operator
 
 import gast
 import numpy as np
@@ -17,28 +18,11 @@ from .desugar import desugar
 from .errors import NoAdjointError, SrcdiffError, UnsupportedError
 from .parse import MISSING, ParsedFunction, spelling
 from .passes.liveness import live_before
-from .template import ADJOINTS, NONDIFFERENTIABLE, TANGENTS
-from . import adjoints
+from .primitives import registry
+from .primitives.shape import as_list, as_tuple, c_, copy_value, r_
 
-BINOPS = {gast.Add: np.add, gast.Sub: np.subtract, gast.Mult: np.multiply,
-          gast.Div: np.true_divide, gast.Pow: np.power, gast.MatMult: np.matmul}
-METHODS = {"sum": np.sum, "mean": np.mean, "var": np.var, "std": np.std, "max": np.max,
-           "min": np.min, "prod": np.prod, "reshape": np.reshape, "transpose": np.transpose,
-           "dot": np.dot, "squeeze": np.squeeze, "clip": np.clip, "ravel": np.ravel,
-           "flatten": np.ravel, "copy": np.copy, "astype": adjoints.astype,
-           "swapaxes": np.swapaxes}
-VARARG_METHODS = {"reshape", "transpose"}
-NONDIFF_METHODS = {"argmax", "argmin", "argsort", "nonzero", "any", "all"}
-NONDIFF_ATTRS = {"shape", "ndim", "dtype", "size"}
 # expressions with a scope of their own
 _SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
-# what gives a view of an array (x[...] does too): names bound to one share memory
-_VIEW_ATTRS = {"T", "real", "imag", "flat"}
-_VIEW_METHODS = {"reshape", "transpose", "swapaxes", "squeeze", "ravel", "view", "diagonal"}
-_VIEW_FUNCTIONS = {np.reshape, np.transpose, np.swapaxes, np.squeeze, np.ravel, np.moveaxis,
-                   np.expand_dims, np.broadcast_to, np.asarray, np.asanyarray, np.atleast_1d,
-                   np.atleast_2d, np.atleast_3d, np.flip, np.diagonal,
-                   np.lib.stride_tricks.sliding_window_view}
 
 _UNSUPPORTED = {
     gast.Try: ("try/except", "handle errors outside the differentiated function"),
@@ -69,10 +53,19 @@ def _pop(value):
 
 
 def _nondifferentiable(obj):
-    try:
-        return obj in NONDIFFERENTIABLE
-    except TypeError:
-        return False
+    record = registry.find(obj)
+    return record is not None and not record.differentiable
+
+
+def _is(record, fact):
+    """Whether a primitive's record (None for no primitive) has a fact, say "view"."""
+    return record is not None and getattr(record, fact)
+
+
+def _nondifferentiable_member(table, name):
+    """Whether ndarray method or attribute `name` gives a constant (x.argmax(), x.shape)."""
+    record = table(name)
+    return record is not None and not record.differentiable
 
 
 _analysing = set()  # functions whose returned items are being worked out (for recursion)
@@ -108,7 +101,7 @@ class Normalizer:
     def __init__(self, parsed, wrt_names, derive_callee=None, outputs=None, forward_mode=False,
                  varied_items=None):
         self.p = parsed
-        self.templates = TANGENTS if forward_mode else ADJOINTS
+        self.forward_mode = forward_mode
         # a callee becomes jvp_g (forward mode) or the pair fwd_g / bwd_g (reverse mode)
         self.callee_prefixes = ("jvp",) if forward_mode else ("fwd", "bwd")
         self.derive_callee = derive_callee
@@ -279,14 +272,15 @@ class Normalizer:
         if isinstance(node, gast.UnaryOp):
             return not isinstance(node.op, (gast.Not, gast.Invert)) and act(node.operand)
         if isinstance(node, gast.Attribute):
-            return node.attr not in NONDIFF_ATTRS and act(node.value)
-        if isinstance(node, gast.Subscript):
-            return act(node.value)
+            return not _nondifferentiable_member(registry.attribute, node.attr) and \
+                act(node.value)
+        if isinstance(node, gast.Subscript):  # (np.r_[x, y] or an index of a varied value)
+            return act(node.value) or act(node.slice)
         if isinstance(node, gast.Call):
             obj = self.p.resolve(node.func)
             operands = list(node.args) + [k.value for k in node.keywords]
             if obj is MISSING and isinstance(node.func, gast.Attribute):
-                if node.func.attr in NONDIFF_METHODS:
+                if _nondifferentiable_member(registry.method, node.func.attr):
                     return False
                 operands.append(node.func.value)
             elif obj is MISSING:  # a local function: varied if it closes over varied values
@@ -296,16 +290,14 @@ class Normalizer:
             return any(act(a) for a in operands)
         return any(act(child) for child in gast.iter_child_nodes(node))
 
-    def _lookup(self, obj):
-        try:
-            return self.templates.get(obj)
-        except TypeError:
-            return None
+    def _rules(self, record):
+        """The record's template for this mode (tangent or adjoint), or None."""
+        return record.template(self.forward_mode) if record is not None else None
 
     def _is_user_function(self, obj):
         """A Python function srcdiff differentiates through its source (not a runtime
         helper of emitted code: those need a template)."""
-        return inspect.isfunction(obj) and self._lookup(obj) is None and \
+        return inspect.isfunction(obj) and self._rules(registry.find(obj)) is None and \
             not _nondifferentiable(obj) and obj.__module__ != runtime.__name__
 
     # --- names ----------------------------------------------------------------------------
@@ -394,6 +386,8 @@ class Normalizer:
             self.for_statement(stmt, loc, out)
         elif isinstance(stmt, gast.While):
             self.while_statement(stmt, loc, out)
+        elif isinstance(stmt, gast.Break):
+            out.append(ir.Break(loc))
         elif isinstance(stmt, (gast.Pass, gast.Delete)):
             pass  # del only frees memory (emitted backward functions use it)
         elif isinstance(stmt, (gast.Assert, gast.Raise)):
@@ -628,7 +622,7 @@ class Normalizer:
             sliced = any(isinstance(p, gast.Slice) or isinstance(p, gast.Constant) and
                          p.value in (None, Ellipsis) for p in parts)
             return viewed(value.value) if sliced or rows else set()
-        if isinstance(value, gast.Attribute) and value.attr in _VIEW_ATTRS:
+        if isinstance(value, gast.Attribute) and _is(registry.attribute(value.attr), "view"):
             return viewed(value.value)
         if isinstance(value, gast.IfExp):
             return viewed(value.body) | viewed(value.orelse)
@@ -636,10 +630,10 @@ class Normalizer:
             return set().union(*map(viewed, value.elts))
         if isinstance(value, gast.Call):
             func = value.func
-            if isinstance(func, gast.Attribute) and func.attr in _VIEW_METHODS and \
-                    self.p.resolve(func) is MISSING:
+            if isinstance(func, gast.Attribute) and self.p.resolve(func) is MISSING and \
+                    _is(registry.method(func.attr), "view"):
                 return viewed(func.value)
-            if value.args and self.p.resolve(func) in _VIEW_FUNCTIONS:
+            if value.args and _is(registry.find(self.p.resolve(func)), "view"):
                 return viewed(value.args[0])
         return set()
 
@@ -647,8 +641,6 @@ class Normalizer:
         """Whether every value `name` is assigned is a fresh array, safe to write into."""
         if name in self.params:
             return False
-        fresh_calls = {"zeros", "ones", "empty", "full", "zeros_like", "ones_like", "empty_like",
-                       "full_like", "copy", "array"}
         for stmt in gast.walk(self.p.node):
             if not isinstance(stmt, gast.Assign) or name not in {
                     t.id for t in stmt.targets if isinstance(t, gast.Name)}:
@@ -656,10 +648,11 @@ class Normalizer:
             value = stmt.value
             if isinstance(value, (gast.BinOp, gast.UnaryOp)):
                 continue
-            if isinstance(value, gast.Call) and isinstance(value.func, (gast.Attribute, gast.Name)):
-                called = value.func.attr if isinstance(value.func, gast.Attribute) \
-                    else value.func.id
-                if called in fresh_calls:
+            if isinstance(value, gast.Call):
+                called = self.p.resolve(value.func)
+                record = registry.method(value.func.attr) if called is MISSING and isinstance(
+                    value.func, gast.Attribute) else registry.find(called)
+                if _is(record, "fresh"):
                     continue
             return False
         return True
@@ -691,8 +684,8 @@ class Normalizer:
             out.append(ir.Assign([self.store(n) for n in names], value, loc, unpack=True))
             return
         if isinstance(value, gast.Call) and self.p.resolve(value.func) is np.split:
-            template, forward, bound = self.call_parts(value, loc, out)
-            out.append(ir.Assign([self.store(n) for n in names], forward, loc, template,
+            record, forward, bound = self.call_parts(value, loc, out)
+            out.append(ir.Assign([self.store(n) for n in names], forward, loc, record,
                                  bound, unpack=True))
             return
         if isinstance(value, gast.Call) and self._is_user_function(self.p.resolve(value.func)):
@@ -757,7 +750,7 @@ class Normalizer:
                 self.depth += 1
                 iterable = ir.name(held)
             target = self.store(stmt.target.id)
-        elif len(pairs) == 1 and not self._is_active(stmt.iter) and self.templates is TANGENTS:
+        elif len(pairs) == 1 and not self._is_active(stmt.iter) and self.forward_mode:
             # forward mode goes through the loop once, as f does: no copy to run it backwards
             iterable, target = self.rename(stmt.iter), self.store(stmt.target.id)
         elif len(pairs) == 1 and not self._is_active(stmt.iter):
@@ -805,7 +798,8 @@ class Normalizer:
                                                   type_comment=None), loc, prologue)
         body = prologue + self.block(stmt.body)
         self.depth -= 1
-        out.append(ir.For(target, iterable, body, loc))
+        counter = self.fresh("_n") if getattr(stmt, "exits", False) else None
+        out.append(ir.For(target, iterable, body, loc, counter))
 
     def while_statement(self, stmt, loc, out):
         if stmt.orelse:
@@ -819,8 +813,9 @@ class Normalizer:
     # --- expressions ----------------------------------------------------------------------
 
     def emit_copy(self, target, source, loc, out):
-        out.append(ir.Assign([target], source, loc, self.templates[adjoints.copy_value],
-                             {"a": source}))
+        record = registry.find(copy_value)
+        out.append(ir.Assign([target], source, loc, record,
+                             self._rules(record).bind([source], {})))
 
     def atom(self, node, loc, out, active=True):
         """A name or inactive expression with the value of `node`, emitting statements for it;
@@ -845,30 +840,34 @@ class Normalizer:
             self.emit_copy(name, source, loc, out)
             return name
         if isinstance(node, gast.BinOp):
-            primal = BINOPS.get(type(node.op))
-            if primal is None:
+            record = registry.operator(type(node.op))
+            if self._rules(record) is None:
                 raise NoAdjointError(f"the operator {_op_symbol(node.op)} has no gradient", loc,
                                      "rewrite it with differentiable operations")
             left, right = self.atom(node.left, loc, out), self.atom(node.right, loc, out)
             forward = gast.BinOp(left=left, op=node.op, right=right)
-            template, bound = self.templates[primal], {"x1": left, "x2": right}
+            bound = self._rules(record).bind([left, right], {})
         elif isinstance(node, gast.UnaryOp):
             operand = self.atom(node.operand, loc, out)
             if isinstance(node.op, gast.UAdd):
-                forward, template, bound = operand, self.templates[adjoints.copy_value], {"a": operand}
+                forward, record = operand, registry.find(copy_value)
             else:
-                forward = gast.UnaryOp(op=node.op, operand=operand)
-                template, bound = self.templates[np.negative], {"x": operand}
+                forward, record = gast.UnaryOp(op=node.op, operand=operand), \
+                    registry.find(np.negative)
+            bound = self._rules(record).bind([operand], {})
         elif isinstance(node, gast.Call) and self._is_user_function(self.p.resolve(node.func)):
             return self.user_call(node, loc, out, target)
         elif isinstance(node, gast.Call):
-            template, forward, bound = self.call_parts(node, loc, out)
-        elif isinstance(node, gast.Attribute) and node.attr == "T":
-            operand = self.atom(node.value, loc, out)
-            forward = gast.Attribute(value=operand, attr="T", ctx=gast.Load())
-            template, bound = self.templates[np.transpose], {"a": operand}
+            record, forward, bound = self.call_parts(node, loc, out)
+        elif isinstance(node, gast.Attribute) and self._rules(registry.attribute(node.attr)):
+            operand = self.atom(node.value, loc, out)  # x.T is np.transpose(x)
+            forward = gast.Attribute(value=operand, attr=node.attr, ctx=gast.Load())
+            record = registry.attribute(node.attr)
+            bound = self._rules(record).bind([operand], {})
+        elif isinstance(node, gast.Subscript) and not self._is_active(node.value):
+            forward, record, bound = self.joined(node, loc, out)
         elif isinstance(node, gast.Subscript):
-            if isinstance(node.value, gast.Name) and self.templates is ADJOINTS and \
+            if isinstance(node.value, gast.Name) and not self.forward_mode and \
                     node.value.id in self.popped:
                 raise UnsupportedError(
                     f"{node.value.id!r} is popped from and read by index too: srcdiff cannot "
@@ -881,8 +880,8 @@ class Normalizer:
                 out.append(ir.Assign([held], ir.index_value(index), loc))
                 index = ir.name(held)
             forward = gast.Subscript(value=value, slice=index, ctx=gast.Load())
-            template, bound = self.templates[adjoints.operator.getitem], {"a": value,
-                                                                    "b": ir.index_value(index)}
+            record = registry.find(operator.getitem)
+            bound = self._rules(record).bind([value, ir.index_value(index)], {})
         elif isinstance(node, gast.IfExp):  # a if c else b: an if statement into one name
             name = self.store(target) if target else self.fresh("_t")
             self.active.add(name)
@@ -902,8 +901,8 @@ class Normalizer:
             return name
         elif isinstance(node, (gast.List, gast.Tuple)):
             forward = self.argument(node, loc, out)
-            primal = adjoints.as_list if isinstance(node, gast.List) else adjoints.as_tuple
-            template, bound = self.templates[primal], {"items": forward}
+            record = registry.find(as_list if isinstance(node, gast.List) else as_tuple)
+            bound = self._rules(record).bind([forward], {})
         elif isinstance(node, gast.Dict):
             raise UnsupportedError("dicts of differentiated values are only supported as "
                                    "arguments", loc, "pass the values in a list or a tuple")
@@ -930,11 +929,32 @@ class Normalizer:
         if name in operands:  # x = x * y: write a temporary first, so both values stay readable
             held = self.fresh("_t")
             self.active.add(held)
-            out.append(ir.Assign([held], forward, loc, template, bound))
+            out.append(ir.Assign([held], forward, loc, record, bound))
             self.emit_copy(name, ir.name(held), loc, out)
         else:
-            out.append(ir.Assign([name], forward, loc, template, bound))
+            out.append(ir.Assign([name], forward, loc, record, bound))
         return name
+
+    def joined(self, node, loc, out):
+        """(forward, record, bound) of `np.r_[a, b]` or `np.c_[a, b]` (the only indexing
+        of a constant by differentiated values that means something)."""
+        joiner = self.p.resolve(node.value)
+        items = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
+        if joiner is not np.r_ and joiner is not np.c_:
+            raise UnsupportedError(f"{gast.unparse(node.value)} is indexed by a differentiated "
+                                   "value, which has no derivative", loc,
+                                   "index with an int (int(...), np.argmax(...)) or write the "
+                                   "selection with np.where")
+        if any(isinstance(i, gast.Slice) or isinstance(i, gast.Constant) and
+               isinstance(i.value, str) for i in items):
+            raise UnsupportedError(f"{gast.unparse(node.value)}[...] with ranges or directive "
+                                   "strings cannot be differentiated", loc,
+                                   "use np.concatenate, np.stack or np.arange explicitly")
+        atoms = [self.atom(i, loc, out) for i in items]
+        forward = gast.Subscript(value=ir.attr("np", "r_" if joiner is np.r_ else "c_"),
+                                 slice=gast.Tuple(elts=atoms, ctx=gast.Load()), ctx=gast.Load())
+        record = registry.find(r_ if joiner is np.r_ else c_)
+        return forward, record, self._rules(record).bind(atoms, {})
 
     def user_call(self, node, loc, out, target, outputs=None):
         """`y = g(a, b)` for a Python function g: `y, _saved0 = fwd_g(a, b)`. `outputs` marks
@@ -990,88 +1010,84 @@ class Normalizer:
         return name
 
     def call_parts(self, node, loc, out):
-        """(template, forward expression, bound arguments) for an active call."""
+        """(record, forward expression, bound arguments) for an active call."""
         func = node.func
         obj = self.p.resolve(func)
-        args = list(node.args)
-        if obj is MISSING and isinstance(func, gast.Attribute) and func.attr in METHODS:
-            receiver = self.atom(func.value, loc, out)
-            primal = METHODS[func.attr]
-            call_args = [self.argument(a, loc, out) for a in args]
-            keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
-            forward = gast.Call(func=gast.Attribute(value=receiver, attr=func.attr,
-                                                    ctx=gast.Load()),
-                                args=call_args,
-                                keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
-            if func.attr in VARARG_METHODS and len(call_args) > 1:
-                call_args = [gast.Tuple(elts=call_args, ctx=gast.Load())]
-            return self.templates[primal], forward, self.bind(
-                self.templates[primal], [receiver] + call_args, keywords, node, loc, out, forward)
+        if obj is MISSING and isinstance(func, gast.Attribute) and \
+                self._rules(registry.method(func.attr)):
+            return self.method_call(node, loc, out)
         if obj is MISSING:
             what = gast.unparse(func)
             raise NoAdjointError(f"cannot differentiate through {what}(...)", loc,
                                  f"srcdiff does not know what {what!r} is; call a numpy function "
                                  "or one with a registered adjoint")
-        template = self._lookup(obj)
-        if obj in (max, min) and len(args) == 2 and not node.keywords:
-            template = self._lookup(np.maximum if obj is max else np.minimum)  # of two values
-        if template is None:
-            what = _qualified(obj)
-            if getattr(obj, "__module__", None) == runtime.__name__:
-                raise NoAdjointError(f"{what} has no {'tangent' if self.templates is TANGENTS else 'adjoint'}"
-                                     " template, so this higher-order derivative is not "
-                                     "supported", loc, "differentiate once, or avoid the "
-                                     "primitive whose gradient calls it")
-            if obj is max or obj is min:
-                raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)",
-                                     loc, f"use np.{what}(x), or np.{what}imum(a, b)")
-            raise NoAdjointError(f"no adjoint is registered for {what}", loc,
-                                 f"register one with @srcdiff.adjoint({_short(obj, func)}) "
-                                 "(see the README's custom adjoints section)")
-        if any(isinstance(a, gast.Starred) for a in args) or any(k.arg is None
-                                                               for k in node.keywords):
+        record = registry.find(obj)
+        if obj in (max, min) and len(node.args) == 2 and not node.keywords:
+            record = registry.find(np.maximum if obj is max else np.minimum)  # of two values
+        if self._rules(record) is None:
+            self._no_rule(obj, func, loc)
+        if any(isinstance(a, gast.Starred) for a in node.args) or any(k.arg is None
+                                                                    for k in node.keywords):
             raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
                                    loc, "pass arguments one by one")
-        call_args = [self.argument(a, loc, out) for a in args]
+        call_args = [self.argument(a, loc, out) for a in node.args]
         keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
         spelled = spelling(obj)
         forward = gast.Call(func=ir.attr(*spelled.split(".")) if spelled else self.rename(func),
                             args=call_args,
                             keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
-        return template, forward, self.bind(template, call_args, keywords, node, loc, out,
-                                            forward)
+        return record, forward, self.bind(record, call_args, keywords, node, loc, out, forward)
+
+    def method_call(self, node, loc, out):
+        """`x.sum(axis=1)`: the record of the method's numpy function, bound to x and the
+        arguments (x.reshape(2, 3) to x and the shape (2, 3))."""
+        func = node.func
+        record = registry.method(func.attr)
+        receiver = self.atom(func.value, loc, out)
+        call_args = [self.argument(a, loc, out) for a in node.args]
+        keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
+        forward = gast.Call(func=gast.Attribute(value=receiver, attr=func.attr, ctx=gast.Load()),
+                            args=call_args,
+                            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+        if record.vararg_method and len(call_args) > 1:
+            call_args = [gast.Tuple(elts=call_args, ctx=gast.Load())]
+        return record, forward, self.bind(record, [receiver] + call_args, keywords, node, loc,
+                                          out, forward)
+
+    def _no_rule(self, obj, func, loc):
+        what = _qualified(obj)
+        if getattr(obj, "__module__", None) == runtime.__name__:
+            raise NoAdjointError(f"{what} has no {'tangent' if self.forward_mode else 'adjoint'}"
+                                 " template, so this higher-order derivative is not supported",
+                                 loc, "differentiate once, or avoid the primitive whose "
+                                 "gradient calls it")
+        if obj is max or obj is min:
+            raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)", loc,
+                                 f"use np.{what}(x), or np.{what}imum(a, b)")
+        raise NoAdjointError(f"no adjoint is registered for {what}", loc,
+                             f"register one with @srcdiff.adjoint({_short(obj, func)}) (see the "
+                             "README's custom adjoints section)")
 
     def argument(self, node, loc, out):
         if isinstance(node, (gast.List, gast.Tuple)) and self._is_active(node):
             return type(node)(elts=[self.atom(e, loc, out) for e in node.elts], ctx=gast.Load())
         return self.atom(node, loc, out)
 
-    def bind(self, template, args, keywords, node, loc, out, forward):
+    def bind(self, record, args, keywords, node, loc, out, forward):
+        template = self._rules(record)
         try:
             bound = template.bind(args, keywords)
         except TypeError as exc:
             raise SrcdiffError(f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
                                f"its adjoint: {exc}", loc) from None
         # (the adjoint's rules tell in both modes whether a parameter takes a sequence)
-        adjoint = ADJOINTS.get(template.primal) if _takes_array_likes(template.primal) else None
+        adjoint = record.adjoint if _takes_array_likes(record.function) else None
         for param, rule in template.rules.items():
             value = bound.get(param)
             if adjoint is not None and param in adjoint.rules and \
                     adjoint.rules[param].index is None and \
                     isinstance(value, (gast.List, gast.Tuple)) and self._is_active(value):
-                # a display where the adjoint takes one value (np.sum([a, b])): the array numpy
-                # would make of it, whose adjoint hands each item its row
-                items, held = self.fresh("_t"), self.fresh("_t")
-                self.active |= {items, held}
-                primal = adjoints.as_list if isinstance(value, gast.List) else adjoints.as_tuple
-                out.append(ir.Assign([items], value, loc, self.templates[primal],
-                                     {"items": value}))
-                out.append(ir.Assign([held], ir.call("np.array", ir.name(items)), loc,
-                                     self.templates[np.array], {"object": ir.name(items)}))
-                bound[param] = ir.name(held)
-                forward.args = [ir.name(held) if a is value else a for a in forward.args]
-                for k in forward.keywords:
-                    k.value = ir.name(held) if k.value is value else k.value
+                bound[param] = self._as_array(value, loc, out, forward)
             if rule.index is not None and value is not None and \
                     not isinstance(value, (gast.List, gast.Tuple)) and not (
                         isinstance(value, gast.Name) and value.id in self.stacks):
@@ -1080,7 +1096,7 @@ class Normalizer:
                                            "arrays, or a list built with append, to be "
                                            "differentiated", loc,
                                            "for an array's sum use np.sum(x)"
-                                           if template.primal is sum else
+                                           if record.function is sum else
                                            "write the list out: np.stack([a, b, c])")
         for param, value in bound.items():
             if param not in template.rules and param not in template.constant and \
@@ -1090,7 +1106,21 @@ class Normalizer:
                                      f"make {param!r} a constant")
         return bound
 
-
+    def _as_array(self, display, loc, out, forward):
+        """A display where the adjoint takes one value (np.sum([a, b])): the array numpy
+        would make of it, whose adjoint hands each item its row. Returns its name."""
+        items, held = self.fresh("_t"), self.fresh("_t")
+        self.active |= {items, held}
+        listing = registry.find(as_list if isinstance(display, gast.List) else as_tuple)
+        out.append(ir.Assign([items], display, loc, listing,
+                             self._rules(listing).bind([display], {})))
+        making = registry.find(np.array)
+        out.append(ir.Assign([held], ir.call("np.array", ir.name(items)), loc, making,
+                             self._rules(making).bind([ir.name(items)], {})))
+        forward.args = [ir.name(held) if a is display else a for a in forward.args]
+        for k in forward.keywords:
+            k.value = ir.name(held) if k.value is display else k.value
+        return ir.name(held)
 
 
 class _Replace(gast.NodeTransformer):

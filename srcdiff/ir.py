@@ -13,12 +13,13 @@ from .errors import Location
 
 @dataclass
 class Assign:
-    """`targets = value`; `template` is None when the value carries no gradient."""
+    """`targets = value`; `primitive` (the record of what computes it, with its templates)
+    is None when the value carries no gradient."""
 
     targets: list
     value: gast.expr
     loc: Location
-    template: object = None
+    primitive: object = None
     bound: dict = None
     unpack: bool = False
     callee: "Callee" = None
@@ -76,6 +77,14 @@ class For:
     target: str
     iter: gast.expr  # a range(...) call or a name holding a range or list
     body: list
+    loc: Location
+    counter: str = None  # counts the iterations that ran, for a loop a `break` may leave
+
+
+@dataclass
+class Break:
+    """`break` (desugar.py leaves only the ones that end a loop's iteration)."""
+
     loc: Location
 
 
@@ -142,12 +151,36 @@ def expr_stmt(value):
     return gast.Expr(value=value)
 
 
+def if_statement(test, body, orelse):
+    """`if test: body else: orelse` as a person writes it: `if not test:` for an empty body,
+    and what follows a body that ends in a jump after the if, not in an else."""
+    if not body and not orelse:
+        return []
+    if not body:
+        return [gast.If(test=gast.UnaryOp(op=gast.Not(), operand=name(test)), body=orelse,
+                        orelse=[])]
+    if isinstance(body[-1], (gast.Break, gast.Continue, gast.Return)):
+        return [gast.If(test=name(test), body=body, orelse=[])] + orelse
+    return [gast.If(test=name(test), body=body, orelse=orelse)]
+
+
 def index_value(index):
     """An index as a value to pass to a function: slices go through np.s_."""
     if any(isinstance(n, gast.Slice) for n in gast.walk(index)):
         return gast.Subscript(value=attr("np", "s_"), slice=copy.deepcopy(index),
                               ctx=gast.Load())
     return copy.deepcopy(index)
+
+
+def dotted(node):
+    """("np", "linalg", "norm") for the expression np.linalg.norm, else None."""
+    parts = []
+    while isinstance(node, gast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, gast.Name):
+        return (node.id,) + tuple(reversed(parts))
+    return None
 
 
 def names_in(node, ctx=gast.Load):

@@ -16,13 +16,14 @@ import sysconfig
 
 from . import __version__, cache
 from .errors import SrcdiffError
-from .template import ADJOINTS, NONDIFFERENTIABLE, TANGENTS, registry_token
+from .primitives import registry
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 # srcdiff's showcase: programs written with srcdiff, not part of the transformer. An edit to
 # one must not throw away every cache entry (the functions a key reaches are digested anyway)
-SHOWCASE = {"nn.py", "resnet.py", "train.py", "demo.py", "data.py", "optim.py", "tree.py",
-            "checkpoint.py", "__main__.py"}
+SHOWCASE = {"nn.py", "resnet.py", "train.py", "train_cli.py", "demo.py", "data.py", "optim.py",
+            "tree.py", "checkpoint.py", "distributed.py", "report.py", "threads.py",
+            "__main__.py"}
 _MISSING = object()
 
 
@@ -45,7 +46,7 @@ def cache_key(fn, wrt, mode, options, source):
     """The key of fn's derivative: everything that decides the emitted code."""
     described = sorted(f"{path}={_describe(value, set())}" for path, value in _reads(fn))
     return cache.digest(__version__, implementation_digest(), mode, wrt, sorted(options.items()),
-                        fn.__module__, fn.__qualname__, source, described, registry_token())
+                        fn.__module__, fn.__qualname__, source, described, registry.token())
 
 
 # --- what a function reads ------------------------------------------------------------------
@@ -122,12 +123,9 @@ def _library_folders():
 
 
 def _differentiated_through(fn):
-    """Whether srcdiff may transform fn's source as a callee (a user's function: not one with
-    a template, nor one of an installed library's, whose version is what changes it)."""
-    try:
-        if fn in ADJOINTS or fn in TANGENTS or fn in NONDIFFERENTIABLE:
-            return False
-    except TypeError:
+    """Whether srcdiff may transform fn's source as a callee (a user's function: not a
+    primitive, nor one of an installed library's, whose version is what changes it)."""
+    if registry.find(fn) is not None:
         return False
     filename = os.path.abspath(fn.__code__.co_filename)
     return filename.startswith(_PACKAGE + os.sep) or \

@@ -3,7 +3,9 @@
 Every helper takes adjoints (`g`, `bz`) and primal values and returns a new array:
 adjoint arrays are never written in place, because two adjoints may share one buffer.
 """
+import functools
 import linecache
+import math
 import string
 
 import numpy as np
@@ -15,6 +17,11 @@ def grad_seed(z):
     """The adjoint of a scalar output: ones in its dtype. `grad` of a non-scalar is an error."""
     if isinstance(z, float):
         return 1.0
+    if np.iscomplexobj(z):
+        raise ArgumentError(
+            "grad needs a real scalar output, but the function returned a complex number",
+            hint="differentiate a real quantity (np.abs(z) ** 2, np.real(z)), or use "
+                 "srcdiff.vjp for a complex output")
     if np.ndim(z) != 0:
         raise ArgumentError(
             f"grad needs a scalar output, but the function returned shape {np.shape(z)}",
@@ -61,6 +68,8 @@ def zeros_like(x):
     for arrays."""
     if type(x) is float:
         return 0.0
+    if x is None:  # a value never bound on this path: its adjoint is never read either
+        return None
     if type(x) is ShapeOf:
         return np.zeros(x.shape, dtype=x.dtype)
     return Sparse() if _is_container(x) else np.zeros_like(x)
@@ -68,11 +77,11 @@ def zeros_like(x):
 
 def zero_tangent(x):
     """The tangent of an item of a list or tuple that carries none: zeros for an array, 0.0
-    for a float, the same structure for a list or tuple (a stack of saved values then pops
-    zeros), and None for what has no tangent at all (an int, a flag, a ShapeOf)."""
+    for a number, the same structure for a list or tuple (a stack of saved values then pops
+    zeros), and None for what has no tangent at all (a ShapeOf, None, a string)."""
     if isinstance(x, (list, tuple)):
         return type(x)(zero_tangent(v) for v in x)
-    if type(x) is float:
+    if type(x) in (float, int, bool):  # a number in a list numpy makes an array of
         return 0.0
     if isinstance(x, np.ndarray) or isinstance(x, np.generic) and x.dtype.kind in "fc":
         return np.zeros_like(x)
@@ -173,17 +182,21 @@ def as_grad(g, x):
         dense = {k: as_grad(g.get(k, 0.0), v) for k, v in items}
         if isinstance(x, dict):
             return type(x)(dense) if type(x) is not dict else dense
+        if hasattr(x, "_fields"):  # a namedtuple takes its fields one by one
+            return type(x)(*(dense[i] for i in range(len(x))))
         return type(x)(dense[i] for i in range(len(x)))
     if isinstance(x, (bool, int, np.integer)) or (
             isinstance(x, np.ndarray) and x.dtype.kind not in "fc"):
         return None
     if isinstance(x, float):
+        g = real_for(g, x)
         return float(g) if type(g) is float or np.ndim(g) == 0 else float(np.sum(g))
     g = np.asarray(g)
     if g.shape != np.shape(x):
         g = unbroadcast(g, x)
         if g.shape != np.shape(x):
             g = np.broadcast_to(g, np.shape(x))
+    g = real_for(g, x)
     dtype = getattr(x, "dtype", None)
     if dtype is not None and dtype.kind in "fc" and g.dtype != dtype:
         g = g.astype(dtype)
@@ -192,18 +205,51 @@ def as_grad(g, x):
     return g
 
 
+def real_for(g, x):
+    """Adjoint g of value x: its real part when x is real (autograd's convention for a real
+    value that complex ones were computed from: the gradient of a real function of real
+    arguments is real, whatever complex intermediates it went through)."""
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        return np.real(g)
+    return g
+
+
+def real(x):
+    """x's real part; x itself when it is real (no copy)."""
+    return np.real(x) if np.iscomplexobj(x) else x
+
+
+def conj(x):
+    """x's complex conjugate; x itself when it is real (no copy)."""
+    return np.conj(x) if np.iscomplexobj(x) else x
+
+
+def _real_for_operand(grad):
+    """A product's adjoint with respect to one operand, real when that operand is."""
+    @functools.wraps(grad)
+    def matched(g, *args):
+        operands, wrt = (args[1], args[-1]) if grad is _einsum_grad else (args[:2], args[-1])
+        return real_for(grad(g, *args), operands[wrt])
+    matched.__name__ = matched.__qualname__ = grad.__name__.lstrip("_")
+    return matched
+
+
 def unbroadcast(g, x):
     """Sum `g` over the axes along which `x` was broadcast, giving `x`'s shape."""
     # the common cases first, cheaply: emitted code calls this for every broadcasting op
     if isinstance(x, float) and isinstance(g, float):  # Python and numpy float64 scalars
         return g
     shape = x.shape if type(x) is np.ndarray else np.shape(x)
+    if type(g) is np.ndarray and g.dtype.kind == "c" or type(g) is complex:
+        g = real_for(g, x)
     if (g.shape if type(g) is np.ndarray else np.shape(g)) == shape:
         return g
     g = np.asarray(g)
     extra = g.ndim - len(shape)
     if extra > 0:
         g = g.sum(axis=tuple(range(extra)))
+    elif extra < 0:  # g has fewer axes than x (a constant 0.0, say): it broadcasts to x
+        g = g.reshape((1,) * -extra + g.shape)
     stretched = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
     if stretched:
         g = g.sum(axis=stretched, keepdims=True)
@@ -240,6 +286,31 @@ def unreduce(g, x, axis=None, keepdims=False):
 def reduce_like(g, like, axis=None, keepdims=False):
     """Sum `g` over `axis` into the shape of `like` (the adjoint of unreduce)."""
     return np.reshape(np.sum(g, axis=axis, keepdims=keepdims), np.shape(like))
+
+
+def power_slope(x, y):
+    """d/dx x ** y: y x ** (y - 1), and 0 where y is 0 (x ** 0 is flat, at x = 0 too)."""
+    flat = np.equal(y, 0)
+    if not np.any(flat):
+        return y * np.power(x, y - 1)
+    return np.where(flat, 0.0, y * np.power(x, np.where(flat, 1, y - 1)))
+
+
+def log_or_zero(x):
+    """log x, and 0 where x is 0: in d/dy x ** y = x ** y log x, the limit at x = 0 for
+    y > 0 (and autograd's value at y <= 0)."""
+    if type(x) is float:  # a Python float stays one (np.log's float64 would upcast float32)
+        return math.log(x) if x else 0.0
+    zero = np.equal(x, 0)
+    return np.log(np.where(zero, 1, x)) if np.any(zero) else np.log(x)
+
+
+def divide_or_zero(a, b):
+    """a / b, and 0 where b is 0."""
+    zero = np.equal(b, 0)
+    if not np.any(zero):
+        return a / b
+    return np.where(zero, 0.0, a / np.where(zero, 1, b))
 
 
 def count(x, axis=None):
@@ -407,7 +478,7 @@ def _promote(a, b):
     return (a[None, :] if a.ndim == 1 else a), (b[:, None] if b.ndim == 1 else b)
 
 
-def matmul_grad(g, a, b, wrt):
+def _matmul_grad(g, a, b, wrt):
     """Adjoint of a @ b with respect to operand `wrt` (0 or 1), batched and broadcast."""
     a, b = np.asarray(a), np.asarray(b)  # a constant operand may be a list
     if a.ndim == 2 and b.ndim == 2:  # the common case, without the general bookkeeping
@@ -445,7 +516,7 @@ def _einsum_parts(subscripts, operands):
     return inputs.split(","), output
 
 
-def einsum_grad(g, subscripts, operands, wrt):
+def _einsum_grad(g, subscripts, operands, wrt):
     """Adjoint of np.einsum with respect to operand number `wrt`."""
     inputs, output = _einsum_parts(subscripts, operands)
     target = inputs[wrt]
@@ -486,22 +557,28 @@ def tensordot_grad(g, a, b, axes, wrt):
     return einsum_grad(g, _tensordot_subscripts(a, b, axes), (a, b), wrt)
 
 
-def dot_grad(g, a, b, wrt):
+def _dot_grad(g, a, b, wrt):
     """Adjoint of np.dot: a scalar product, matmul for <= 2-D, tensordot otherwise."""
     a, b = np.asarray(a), np.asarray(b)  # a constant operand may be a list
     if np.ndim(a) == 0 or np.ndim(b) == 0:
         other = b if wrt == 0 else a
         return unbroadcast(g * other, a if wrt == 0 else b)
     if np.ndim(a) <= 2 and np.ndim(b) <= 2:
-        return matmul_grad(g, a, b, wrt)
+        return _matmul_grad(g, a, b, wrt)
     axes = ([-1], [-2 if np.ndim(b) > 1 else 0])
     return tensordot_grad(g, a, b, axes, wrt)
 
 
-def outer_grad(g, a, b, wrt):
+def _outer_grad(g, a, b, wrt):
     if wrt == 0:
         return (g @ np.ravel(b)).reshape(np.shape(a))
     return (np.ravel(a) @ g).reshape(np.shape(b))
+
+
+matmul_grad = _real_for_operand(_matmul_grad)
+einsum_grad = _real_for_operand(_einsum_grad)
+dot_grad = _real_for_operand(_dot_grad)
+outer_grad = _real_for_operand(_outer_grad)
 
 
 def untranspose(g, axes=None):
@@ -538,6 +615,63 @@ def piece_back(b, g, arrays, index, axis=0):
     return out
 
 
+def _joined(items, axis):
+    """Each item as np.r_ (axis 0) or np.c_ (axis -1) lays it out: at least 1-D, or at
+    least 2-D with a 1-D item as a column."""
+    if axis == 0:
+        return [np.atleast_1d(item) for item in items]
+    return [np.asarray(item).reshape(-1, 1) if np.ndim(item) == 1 else np.atleast_2d(item)
+            for item in items]
+
+
+def unjoin(g, items, index, axis):
+    """The piece of g = np.r_[items] (axis 0) or np.c_[items] (axis -1) from items[index]."""
+    widths = [np.shape(item)[axis] for item in _joined(items, axis)]
+    start = sum(widths[:index])
+    piece = g[start:start + widths[index]] if axis == 0 else \
+        g[..., start:start + widths[index]]
+    return np.reshape(piece, np.shape(items[index]))
+
+
+def join_back(b, g, items, index, axis):
+    """The adjoint of unjoin(g, items, index, axis): zeros like g, with b where its piece
+    was."""
+    widths = [np.shape(item)[axis] for item in _joined(items, axis)]
+    start = sum(widths[:index])
+    out = np.zeros(np.shape(g), dtype=np.result_type(b, g))
+    window = np.s_[start:start + widths[index]] if axis == 0 else \
+        np.s_[..., start:start + widths[index]]
+    out[window] = np.reshape(b, np.shape(out[window]))
+    return out
+
+
+def _linspace_weight(start, stop, num, endpoint, axis, wrt):
+    """How much of `start` (wrt=0) or `stop` (wrt=1) each point of np.linspace holds,
+    shaped to broadcast against its output."""
+    step = np.linspace(0.0, 1.0, num, endpoint=endpoint, dtype=np.result_type(start, stop,
+                                                                                 1.0))
+    weight = step if wrt else 1.0 - step
+    ndim = np.ndim(np.broadcast(start, stop)) + 1
+    shape = [1] * ndim
+    shape[axis % ndim] = num
+    return weight.reshape(shape)
+
+
+def linspace_grad(g, start, stop, num, endpoint=True, axis=0, wrt=0):
+    """Adjoint of np.linspace(start, stop, num) with respect to start (wrt=0) or stop."""
+    weighted = g * _linspace_weight(start, stop, num, endpoint, axis, wrt)
+    x = stop if wrt else start
+    return unbroadcast(np.sum(weighted, axis=axis), x)
+
+
+def linspace_part(d, start, stop, num, endpoint=True, axis=0, wrt=0):
+    """Tangent of np.linspace(start, stop, num) from the tangent d of start or stop."""
+    weight = _linspace_weight(start, stop, num, endpoint, axis, wrt)
+    ndim = weight.ndim
+    return np.expand_dims(np.broadcast_to(d, np.shape(np.broadcast(start, stop))),
+                          axis % ndim) * weight
+
+
 def unstack(g, index, axis=0):
     return np.take(g, index, axis=axis)
 
@@ -549,9 +683,15 @@ def along(x, index, axis):
 
 
 def split_grad(gs, outputs, axis=0):
-    """Adjoint of np.split: pieces whose adjoint is None contribute zeros."""
-    pieces = [np.zeros_like(z) if g is None else g for g, z in zip(gs, outputs)]
+    """Adjoint of np.split: pieces with no adjoint contribute zeros."""
+    pieces = unpack_adjoint(gs, outputs)  # (a Sparse when the pieces were indexed)
     return np.concatenate(pieces, axis=axis)
+
+
+def split_like(g, outputs, axis=0):
+    """g in pieces shaped like `outputs` (np.split's pieces): the adjoint of split_grad."""
+    sizes = np.cumsum([np.shape(piece)[axis] for piece in outputs])[:-1]
+    return np.split(g, sizes, axis=axis)
 
 
 def unpad(g, x, pad_width, mode="constant"):
@@ -595,15 +735,31 @@ def windows_of(b, g, window_shape, axis=None, step=1):
 def getitem_grad(g, x, index):
     """Adjoint of x[index]: zeros of x's shape with `g` scattered (and summed) into place."""
     if _is_container(x):
-        return Sparse({index: g})
+        return _sparse_at(x, index, g)
     out = np.zeros(np.shape(x), dtype=np.result_type(g, getattr(x, "dtype", np.float64)))
     return _scatter_add(out, index, g)
 
 
-def add_at(bx, index, g):
-    """bx with `g` added at `index`, as a new array (or Sparse, for a container's adjoint)."""
+def _sparse_at(x, index, g):
+    """The adjoint of container x given the adjoint g of x[index]. A list's or a tuple's
+    items are keyed by their position counted from the start (x[-1] is item len(x) - 1), so
+    that adjoints of one item reached by two indexes add up; a slice's adjoint (a list,
+    tuple, Sparse or array of item adjoints) hands each item its own."""
+    if isinstance(x, dict):
+        return Sparse({index: g})
+    if isinstance(index, slice):
+        items = g.items() if isinstance(g, dict) else enumerate(g)
+        return Sparse({range(len(x))[index][k]: item for k, item in items})
+    # (an emitted backward function empties its list of saved values early: only a negative
+    # index needs the length)
+    return Sparse({index + len(x) if index < 0 else index: g})
+
+
+def add_at(bx, x, index, g):
+    """bx with `g` added at `index` of x, as a new array (or Sparse, for a container's
+    adjoint)."""
     if isinstance(bx, Sparse):
-        return bx + Sparse({index: g})
+        return bx + _sparse_at(x, index, g)
     return _scatter_add(np.array(bx, copy=True), index, g)
 
 
@@ -660,7 +816,8 @@ def same_as(new, old):
         raise AssertionError(f"specialised code returned a {type(new).__name__} where the "
                              f"generic code returns a {type(old).__name__}")
     if isinstance(old, (tuple, list)) and len(new) == len(old):
-        return type(old)(same_as(a, b) for a, b in zip(new, old))
+        items = [same_as(a, b) for a, b in zip(new, old)]
+        return type(old)(*items) if hasattr(old, "_fields") else type(old)(items)
     if isinstance(old, dict) and new.keys() == old.keys():
         return type(old)((k, same_as(new[k], old[k])) for k in old)
     if not isinstance(old, (np.ndarray, np.generic, int, float, complex)):

@@ -12,7 +12,7 @@ from .forward import Forward
 from .optimize import optimize
 from .parse import ParsedFunction, check_function
 from .reverse import Reverse
-from .template import template_globals
+from .primitives import registry
 
 VERSION = __version__
 
@@ -70,7 +70,7 @@ _in_progress = _Deriving()
 
 
 def namespace(fn):
-    return dict(template_globals(), __name__=fn.__module__)
+    return dict(registry.template_globals(), __name__=fn.__module__)
 
 
 def live_names(source, scope, fn):
