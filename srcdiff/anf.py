@@ -298,7 +298,7 @@ class Normalizer:
         """A Python function srcdiff differentiates through its source (not a runtime
         helper of emitted code: those need a template)."""
         return inspect.isfunction(obj) and self._rules(registry.find(obj)) is None and \
-            not _nondifferentiable(obj) and obj.__module__ != runtime.__name__
+            not _nondifferentiable(obj) and not runtime.is_helper(obj)
 
     # --- names ----------------------------------------------------------------------------
 
@@ -1056,7 +1056,7 @@ class Normalizer:
 
     def _no_rule(self, obj, func, loc):
         what = _qualified(obj)
-        if getattr(obj, "__module__", None) == runtime.__name__:
+        if runtime.is_helper(obj):
             raise NoAdjointError(f"{what} has no {'tangent' if self.forward_mode else 'adjoint'}"
                                  " template, so this higher-order derivative is not supported",
                                  loc, "differentiate once, or avoid the primitive whose "

@@ -82,7 +82,7 @@ class Template:
                 raise TemplateError(f"two {kind} expressions for parameter {rule.param!r}",
                                     where(stmt))
             self.rules[rule.param] = rule
-        if any(getattr(primal, "__module__", None) == runtime.__name__ for primal in primals):
+        if any(runtime.is_helper(primal) for primal in primals):
             # a helper of emitted code: what has no rule is a shape, an axis or an index, which
             # a higher derivative may still see as varied (an int unpacked from saved values)
             self.constant |= set(self.params) - set(self.rules)
