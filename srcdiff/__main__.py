@@ -133,11 +133,12 @@ def main(argv=None):
     if argv[:1] == ["train"]:
         from .train_cli import main as train
         return train(argv[1:])
-    parser = argparse.ArgumentParser(prog=program())
+    prog = program()
+    parser = argparse.ArgumentParser(prog=prog)
     parser.add_argument("--version", action="version", version=f"srcdiff {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("demo", help="check an emitted gradient, then train a small ResNet")
-    commands.add_parser("train", help="train the numpy ResNet (python -m srcdiff train -h)")
+    commands.add_parser("train", help=f"train the numpy ResNet ({prog} train -h)")
     show_parser = commands.add_parser("show", help="print the emitted derivative of a function")
     show_parser.add_argument("target", help="MODULE:FUNCTION, e.g. srcdiff.resnet:loss")
     show_parser.add_argument("--wrt", default="0", help="argument positions, e.g. 0,1")
