@@ -8,6 +8,7 @@ import gast
 import numpy as np
 
 from .errors import Location, SrcdiffError, UnsupportedError
+from .provenance import check_source_runs
 
 MISSING = object()
 
@@ -79,6 +80,7 @@ def _read(fn, parse=True):
     except (OSError, TypeError) as exc:
         raise SrcdiffError(f"the source of {name!r} is not available ({exc})", where,
                            "define the function in a .py file so its source can be read") from None
+    check_source_runs(fn, where)
     if not parse:
         return None
     source = textwrap.dedent("".join(lines))
