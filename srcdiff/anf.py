@@ -16,7 +16,7 @@ import numpy as np
 from . import ir, runtime
 from .desugar import desugar
 from .errors import NoAdjointError, SrcdiffError, UnsupportedError
-from .parse import MISSING, ParsedFunction, spelling
+from .parse import MISSING, ParsedFunction, is_library_function, spelling
 from .passes.liveness import live_before
 from .primitives import registry
 from .primitives.shape import as_list, as_tuple, c_, copy_value, r_
@@ -298,7 +298,8 @@ class Normalizer:
         """A Python function srcdiff differentiates through its source (not a runtime
         helper of emitted code: those need a template)."""
         return inspect.isfunction(obj) and self._rules(registry.find(obj)) is None and \
-            not _nondifferentiable(obj) and not runtime.is_helper(obj)
+            not _nondifferentiable(obj) and not runtime.is_helper(obj) and \
+            not is_library_function(obj)
 
     # --- names ----------------------------------------------------------------------------
 
@@ -1064,9 +1065,12 @@ class Normalizer:
         if obj is max or obj is min:
             raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)", loc,
                                  f"use np.{what}(x), or np.{what}imum(a, b)")
+        if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
+            what = gast.unparse(func)
         raise NoAdjointError(f"no adjoint is registered for {what}", loc,
                              f"register one with @srcdiff.adjoint({_short(obj, func)}) (see the "
-                             "README's custom adjoints section)")
+                             "README's custom adjoints section), or write the computation with "
+                             "numpy functions srcdiff differentiates")
 
     def argument(self, node, loc, out):
         if isinstance(node, (gast.List, gast.Tuple)) and self._is_active(node):
