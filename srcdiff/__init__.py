@@ -1,7 +1,7 @@
 """srcdiff: source-to-source automatic differentiation for Python + NumPy."""
 # the built-in primitives register themselves as their modules are imported
 from .primitives import (constants, elementwise, helpers, helpers_products,  # noqa: F401
-                         indexing, linalg, reductions, shape)
+                         indexing, linalg, optional, reductions, shape)
 from .api import Derivative, config, grad, hessian, hvp, jvp, value_and_grad, vjp
 from .check import check_grads
 from .errors import (ArgumentError, NoAdjointError, SrcdiffError, TemplateError,

@@ -1,0 +1,5 @@
+"""Primitives of optional libraries, declared once the program imports the library's module
+(registry.when_imported): srcdiff itself never imports SciPy."""
+from .registry import when_imported
+
+when_imported("scipy.special", "srcdiff.primitives.scipy_special")
