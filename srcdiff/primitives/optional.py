@@ -3,3 +3,5 @@
 from .registry import when_imported
 
 when_imported("scipy.special", "srcdiff.primitives.scipy_special")
+when_imported("scipy.stats", "srcdiff.primitives.scipy_stats", "srcdiff.primitives.scipy_stats_cdf",
+              "srcdiff.primitives.scipy_stats_multivariate")
