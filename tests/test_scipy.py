@@ -5,8 +5,10 @@ its samples (tests/test_primitives.py); tests/test_scipy_autograd.py compares th
 autograd's."""
 import json
 import os
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -155,3 +157,10 @@ def test_gaussian_process_marginal_likelihood_through_cho_factor():
     assert nf.grad(nf.grad(gaussian_process))(0.3, x, y) == pytest.approx(
         (nf.grad(gaussian_process)(0.3 + 1e-5, x, y) -
          nf.grad(gaussian_process)(0.3 - 1e-5, x, y)) / 2e-5, rel=1e-5)
+
+
+def test_readme_shows_lines_of_the_checked_in_ica_gradient():
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    shown = re.search(r"srcdiff emits\n\n```python\n(.*?)```", readme, re.S).group(1)
+    assert shown in (root / "generated_examples" / "ica_grad.py").read_text()
