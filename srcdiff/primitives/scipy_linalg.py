@@ -200,13 +200,3 @@ class lower_half:
 
     def tangent(dz, z, x):
         dz = runtime.lower_half(dx)
-
-
-@primitive(runtime.symmetrize, shape=EVALUATE, fresh=True, samples=[
-    Sample("runtime.symmetrize(x)", x=real(2, 3, 3))])
-class symmetrize:
-    def adjoint(bz, z, x):
-        bx = runtime.symmetrize(bz)
-
-    def tangent(dz, z, x):
-        dz = runtime.symmetrize(dx)

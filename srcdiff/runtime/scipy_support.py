@@ -106,11 +106,6 @@ def lower_half(x):
     return x * (np.tri(n, dtype=np.result_type(x)) - np.eye(n, dtype=np.result_type(x)) / 2)
 
 
-def symmetrize(x):
-    """(x + x^T) / 2."""
-    return (x + np.swapaxes(x, -1, -2)) / 2
-
-
 def factor_adjoint(g):
     """The adjoint of cho_factor's (c, lower) given c's: the flag lower gets none (zero)."""
     from .core import Sparse
