@@ -3,7 +3,7 @@ __version__ = "0.1.0"  # the one place the version is written (pyproject.toml re
 
 # the built-in primitives register themselves as their modules are imported
 from .primitives import (constants, elementwise, helpers, helpers_products,  # noqa: F401
-                         indexing, linalg, reductions, shape)
+                         indexing, linalg, optional, reductions, shape)
 from .primitives import decompositions, fft  # noqa: F401
 from .api import (Derivative, config, elementwise_grad, grad, hessian, hvp, jacfwd, jacobian,
                   jacrev, jvp, value_and_grad, vjp)

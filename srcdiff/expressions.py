@@ -283,9 +283,12 @@ class Expressions:
         if obj is max or obj is min:
             raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)", loc,
                                  f"use np.{what}(x), or np.{what}imum(a, b)")
+        if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
+            what = gast.unparse(func)
         raise NoAdjointError(f"no adjoint is registered for {what}", loc,
                              f"register one with @srcdiff.adjoint({_short(obj, func)}) (see the "
-                             "README's custom adjoints section)")
+                             "README's custom adjoints section), or write the computation with "
+                             "numpy functions srcdiff differentiates")
 
     def argument(self, node, loc, out):
         node = _joined_display(node) or node

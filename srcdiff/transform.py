@@ -120,7 +120,10 @@ def derive(fn, wrt, mode="grad", **options):
         return entry  # (a rebound callee, say a monkeypatched helper, is transformed anew)
     loaded = cache.load(key)
     if loaded is None:
+        declared = registry.token()
         source, meta = generate(fn, wrt, mode, **options)
+        if registry.token() != declared:  # it met, and declared, an optional library's rules
+            key = cache_key(fn, wrt, mode, options)  # which a process without them must not use
         path = cache.store(key, source, meta)
     else:
         (source, meta), path = loaded, cache.path_for(key)
