@@ -218,12 +218,16 @@ class Activity:
                 operands.append(node.func)
             elif _nondifferentiable(obj):
                 return False
+            elif self.p.receiver(node.func) is not None:  # model.predict(x) reads model
+                operands.append(self.p.receiver(node.func))
             return any(act(a) for a in operands)
         return any(act(child) for child in gast.iter_child_nodes(node))
 
     def is_user_function(self, obj):
         """A Python function srcdiff differentiates through its source (not a runtime
-        helper of emitted code, nor a library's function: those need a template)."""
+        helper of emitted code, nor a library's function: those need a template); a method
+        of an object is its function, called with the object first."""
+        obj = obj.__func__ if inspect.ismethod(obj) else obj
         if not inspect.isfunction(obj) or runtime.is_helper(obj) or is_library_function(obj):
             return False
         record = registry.find(obj)

@@ -12,9 +12,10 @@ from typing import Any, Callable, Literal, Sequence, Union
 import numpy as np
 
 from . import cache, runtime, specialize
-from .errors import ArgumentError, Location, SrcdiffError
+from .errors import ArgumentError, Location, SrcdiffError, StaticArgumentNeeded
+from .parse import Static, is_function_value, is_object
 from .shapes import Unsupported, key
-from .transform import derive
+from .transform import derive, emitted_name
 
 
 def _caller():
@@ -68,36 +69,66 @@ class Derivative:
         target = fun.__func__ if inspect.ismethod(fun) else fun
         if isinstance(fun, Derivative):  # higher order: differentiate the emitted source
             self._bound, target = fun._bound, fun._call
+            self._parameters = fun._emitted_parameters()
+        else:
+            self._parameters = list(inspect.signature(target).parameters.values())
         self._target = target
         shift = 1 if self._bound is not None else 0
+        self._names = [p.name for p in self._parameters
+                       if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         self._jvp = None  # the emitted JVP behind forward-mode variants (False: none possible)
+        self._mode, self._options = mode, options
         try:
             self.wrt, self._single = _normalize_wrt(wrt)
             self._positions = tuple(w + shift for w in self.wrt)
-            self._emitted = derive(target, self._positions, mode, **options)
+            self._statics = self._statics_of(())  # (what the defaults make static)
+            self._by_statics = {}
+            self._emitted, self._deferred = self._first_emitted()
         except SrcdiffError as exc:
             if exc.location is not None:
                 raise
             raise type(exc)(exc.message, _caller(), exc.hint) from None
-        self._call = self._emitted.function
-        self._mode = mode
-        self._options = options
+        self._call = self._emitted.function if self._emitted else None
         self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
         # called with the emitted function's own arguments (no bound self, no tangents to split)
         self._plain = self._bound is None and mode != "jvp"
         self._offset = 1 if mode == "vjp" else 0
         # wrt=(k,) gives a tuple of one gradient, though the emitted code returns it bare
         self._one_of_many = not self._single and len(self.wrt) == 1 and mode in ("grad", "vjp")
-        parameters = list(inspect.signature(target).parameters.values())
         # f's parameters as its caller sees them (no bound self), to place keyword arguments
-        self.signature = inspect.Signature(parameters[shift:])
-        self.__name__ = self._call.__name__
+        self.signature = inspect.Signature(self._parameters[shift:])
+        self.__name__ = emitted_name(mode, getattr(fun, "__name__", None) if target is None
+                                     else target.__name__)
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
         what = {"grad": "Gradient", "vjp": "VJP", "jvp": "JVP", "split": "Forward sweep"}[mode]
         self.__doc__ = f"{what} of {fun.__qualname__}."
 
+    def _first_emitted(self):
+        """(the code for the defaults, None) or, when the code depends on arguments only a
+        call gives (a function it calls, an object's class), (None, the error saying so)."""
+        if isinstance(self.fun, Derivative) and self.fun._deferred is not None:
+            return None, self.fun._deferred
+        try:
+            return derive(self._target, self._positions, self._mode, **self._options,
+                          **_statics_option(self._statics)), None
+        except StaticArgumentNeeded as exc:
+            return None, exc
+
+    def _emitted_parameters(self):
+        """The parameters of the emitted function: the tangents (jvp) or the cotangent
+        (vjp) first, then f's own."""
+        if self._call is not None:
+            return list(inspect.signature(self._call).parameters.values())
+        leading = len(self.wrt) if self._mode == "jvp" else self._offset
+        return [inspect.Parameter(f"_{k}", inspect.Parameter.POSITIONAL_ONLY)
+                for k in range(leading)] + self._parameters
+
     @property
     def source(self):
+        if self._deferred is not None:
+            raise type(self._deferred)(self._deferred.message, self._deferred.location,
+                                       "the code depends on the arguments: "
+                                       ".source_for(*args) shows the code a call runs")
         return self._emitted.full_source()
 
     def source_for(self, *args):
@@ -107,26 +138,73 @@ class Derivative:
         variant = self._variant_for(*self._arguments(args))
         return getattr(variant[0], "source", None) or self.source
 
+    def _statics_of(self, args):
+        """The Static arguments of a call with f's arguments `args` (the defaults for the
+        rest): functions passed where f calls them, and objects whose methods f calls."""
+        defaults = {p.name: p.default for p in self._parameters if p.default is not p.empty}
+        statics = []
+        for k, name in enumerate(self._names):
+            value = args[k] if k < len(args) else defaults.get(name, None)
+            if is_function_value(value) and k not in self._positions:
+                statics.append(Static(name, "value", value))
+            elif is_object(value):
+                statics.append(Static(name, "type", type(value)))
+        return tuple(statics)
+
+    def _emitted_for(self, args):
+        """The Emitted that a call with f's arguments `args` runs: one per set of static
+        arguments (derived the first time that set is met)."""
+        return self._derived(self._statics_of(args))
+
+    def _emitted_of_call(self, args):
+        """The Emitted that a call with these arguments (as the user passes them) runs."""
+        _, checked, offset = self._arguments(args)
+        return self._emitted_for(checked[offset:])
+
+    def _derived(self, statics):
+        if statics == self._statics:
+            if self._deferred is not None:
+                raise self._deferred
+            return self._emitted
+        emitted = self._by_statics.get(statics)
+        if emitted is None:
+            target = self._target
+            if isinstance(self.fun, Derivative):  # (the inner code made for these statics)
+                inner = set(self.fun._names)
+                target = self.fun._derived(tuple(s for s in statics if s.name in inner))
+                target = target.function
+            emitted = derive(target, self._positions, self._mode, **self._options,
+                             **_statics_option(statics))
+            self._by_statics[statics] = emitted
+        return emitted
+
+    def _location(self, kind, emitted=None):
+        """Where f is defined (kind "def") or returns ("return"), as the code made for it
+        says (before any is made: the call that needs the arguments)."""
+        emitted = emitted or self._emitted or next(iter(self._by_statics.values()), None)
+        return self._deferred.location if emitted is None else Location(*emitted.meta[kind])
+
     def _check(self, args, offset):
-        for position, name in zip(self._positions, self._emitted.meta["params"]):
+        for position in self._positions:
             if position + offset >= len(args):
                 continue
+            name = self._names[position]
             value = args[position + offset]
-            if isinstance(value, (dict, list, tuple)):
+            if isinstance(value, (dict, list, tuple)) or runtime.is_record(value):
                 continue  # a pytree: its float leaves get gradients, others None
             kind = np.asarray(value).dtype.kind if not isinstance(value, float) else "f"
             if kind == "c":
                 raise ArgumentError(
                     f"argument {name!r} is complex ({np.asarray(value).dtype}): srcdiff "
                     "differentiates with respect to real arguments only",
-                    Location(*self._emitted.meta["def"]),
+                    self._location("def"),
                     "pass the real and imaginary parts as two float arguments and combine "
                     "them inside the function (x + 1j * y)")
             if kind != "f":
                 raise ArgumentError(
                     f"argument {name!r} is {type(value).__name__} with dtype "
                     f"{np.asarray(value).dtype}, which cannot be differentiated",
-                    Location(*self._emitted.meta["def"]),
+                    self._location("def"),
                     "pass a float or a float array, or leave it out of wrt")
 
     def _arguments(self, args):
@@ -150,7 +228,7 @@ class Derivative:
                        for p in self.signature.parameters.values())
         expected = (f"one tangent, shaped like argument {self.wrt[0]}" if self._single else
                     f"a tuple of {len(self.wrt)} tangent(s), one per position in wrt")
-        where = Location(*self._emitted.meta["def"])
+        where = self._location("def")
         name = self.fun.__name__
         hint = f"call it as jvp_{name}(*args, tangents): {name}'s arguments, then {expected}"
         if len(args) <= required:
@@ -193,7 +271,8 @@ class Derivative:
             args, checked, offset = self._arguments(args)
             if kwargs:
                 self._check(checked, offset)
-                variant = (self._call, self._emitted)
+                emitted = self._emitted_for(checked[offset:])
+                variant = (emitted.function, emitted)
             else:
                 variant = self._variant_for(args, checked, offset)
         function, emitted = variant
@@ -203,7 +282,7 @@ class Derivative:
             result = function(*args, **kwargs)
         except ArgumentError as exc:
             if exc.location is None:
-                raise ArgumentError(exc.message, Location(*self._emitted.meta["return"]),
+                raise ArgumentError(exc.message, self._location("return", emitted),
                                     exc.hint) from None
             raise
         if not self._one_of_many:
@@ -224,21 +303,22 @@ class Derivative:
         variant = self._variants.get(signature)
         if variant is None:
             self._check(checked, offset)
-            variant = self._variant(signature, args)
+            variant = self._variant(signature, args, self._emitted_for(checked[offset:]))
         return variant
 
-    def _variant(self, signature, args):
-        """The code to run for arguments of this signature: the emitted code specialised to
-        their shapes (specialize.py), or the generic emitted code."""
-        variant = (self._call, self._emitted)
+    def _variant(self, signature, args, emitted):
+        """The code to run for arguments of this signature: `emitted` specialised to their
+        shapes (specialize.py), or `emitted` as it is."""
+        generic = variant = (emitted.function, emitted)
         mode = specialize.settings["specialize"]
         if not mode or not self._options.get("optimized", True) or self._mode == "split" or \
                 len(self._variants) >= specialize.MAX_VARIANTS:
             return variant
         try:
-            variant = self._forward_variant(args) or variant
-            if variant[0] is self._call:
-                variant = (specialize.reverse_variant(self._emitted, args), self._emitted)
+            if emitted is self._emitted:  # (forward mode: for no static argument)
+                variant = self._forward_variant(args) or variant
+            if variant is generic:
+                variant = (specialize.reverse_variant(emitted, args), emitted)
         except Unsupported:
             pass
         except Exception as exc:  # noqa: BLE001  (a bug of srcdiff's must not stop the user)
@@ -247,7 +327,7 @@ class Derivative:
             warnings.warn(f"srcdiff: could not specialise {self.__name__} for these arguments "
                           f"({type(exc).__name__}: {exc}); running the generic code",
                           stacklevel=3)
-        if mode == "check" and variant[0] is not self._call:
+        if mode == "check" and variant is not generic:
             variant = (_checked(variant[0]), variant[1])
         self._variants[signature] = variant
         return variant
@@ -262,7 +342,8 @@ class Derivative:
         try:
             if self._jvp is None:
                 self._jvp = derive(self._target, self._positions, "jvp",
-                                   optimized=options.get("optimized", True))
+                                   optimized=options.get("optimized", True),
+                                   **_statics_option(self._statics))
             function = specialize.forward_variant(
                 self._jvp, args, self._positions[0], self._call.__name__,
                 options.get("preserve_result", False))
@@ -270,6 +351,10 @@ class Derivative:
             self._jvp = False
             return None
         return None if function is None else (function, self._jvp)
+
+
+def _statics_option(statics):
+    return {"statics": statics} if statics else {}
 
 
 def _checked(variant):

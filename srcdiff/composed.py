@@ -61,7 +61,7 @@ class Transformed:
             raise ArgumentError(
                 f"{self.kind} needs {getattr(self.fun, '__name__', 'f')} to return one array "
                 f"or number, not a {type(out).__name__}",
-                Location(*self._derivative._emitted.meta["return"]),
+                self._derivative._location("return"),
                 "return one array (np.concatenate the outputs), or differentiate each output")
         return out
 
@@ -93,37 +93,36 @@ class VJP(Transformed):
 
     def __init__(self, fun, wrt, optimized):
         super().__init__(fun, Derivative(fun, wrt, "split", optimized=optimized))
-        emitted = self._derivative._emitted
-        self._emitted = emitted
-        self._backward = emitted.functions[emitted.meta["names"][1]]
-
     def __call__(self, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
         args, kwargs = self._bind(args, kwargs)
         out, saved = self._derivative(*args, **kwargs)
-        return out, Pullback(self, saved, [args[w] for w in self.wrt])
+        # (the backward sweep of the code that ran: one per set of static arguments)
+        emitted = self._derivative._emitted_of_call(args)
+        return out, Pullback(self, emitted, saved, [args[w] for w in self.wrt])
 
 
 class Pullback:
     """The vector-Jacobian product at the point where vjp was called. Call it with a
     cotangent shaped like f's output (a tuple of them for a tuple); it may be called again."""
 
-    def __init__(self, vjp: VJP, saved: list, primals: list):
-        self._vjp, self._saved, self._primals = vjp, saved, primals
+    def __init__(self, vjp: VJP, emitted, saved: list, primals: list):
+        self._vjp, self._emitted, self._saved, self._primals = vjp, emitted, saved, primals
 
     def __call__(self, cotangent: Any) -> Any:
-        vjp = self._vjp
-        if vjp._emitted.has_live:
-            vjp._emitted.refresh()
+        emitted = self._emitted
+        if emitted.has_live:
+            emitted.refresh()
         try:
             # the backward sweep pops its stacks and clears its lists: give it copies
-            grads = vjp._backward(cotangent, _fresh(self._saved))
+            backward = emitted.functions[emitted.meta["names"][1]]
+            grads = backward(cotangent, _fresh(self._saved))
         except ArgumentError as exc:
             if exc.location is not None:
                 raise
-            raise ArgumentError(exc.message, Location(*vjp._emitted.meta["return"]),
+            raise ArgumentError(exc.message, Location(*emitted.meta["return"]),
                                 exc.hint) from None
         grads = tuple(runtime.as_grad(g, x) for g, x in zip(grads, self._primals))
-        return grads[0] if vjp._single else grads
+        return grads[0] if self._vjp._single else grads
 
     def __repr__(self) -> str:
         return f"<srcdiff pullback of {self._vjp.__qualname__}>"

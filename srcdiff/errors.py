@@ -36,6 +36,15 @@ class UnsupportedError(SrcdiffError):
     """A Python construct srcdiff cannot differentiate."""
 
 
+class StaticArgumentNeeded(UnsupportedError):
+    """A call of a parameter (or of its method): the code depends on the function (or the
+    class of the object) passed, so it is made when the derivative is called."""
+
+    def __init__(self, message, location=None, hint=None, parameter=None):
+        self.parameter = parameter
+        super().__init__(message, location, hint)
+
+
 class NoAdjointError(SrcdiffError):
     """A differentiated value flows into a function with no registered adjoint."""
 

@@ -8,8 +8,8 @@ import numpy as np
 
 from . import ir, runtime
 from .activity import SCOPES, is_pop
-from .errors import NoAdjointError, SrcdiffError, UnsupportedError
-from .parse import MISSING, spelling
+from .errors import NoAdjointError, SrcdiffError, StaticArgumentNeeded, UnsupportedError
+from .parse import MISSING, is_function_value, spelling
 from .primitives import registry
 from .primitives.shape import as_list, as_tuple, c_, copy_value, r_
 
@@ -106,6 +106,12 @@ class Expressions:
             record = registry.attribute(node.attr)
             forward = gast.Attribute(value=operand, attr=node.attr, ctx=gast.Load())
             return record, forward, self._rules(record).bind([operand], {})
+        if isinstance(node, gast.Attribute):  # a field of a dataclass, a namedtuple, a model
+            operand = self.atom(node.value, loc, out)
+            record = registry.find(runtime.field)
+            forward = gast.Attribute(value=operand, attr=node.attr, ctx=gast.Load())
+            name = gast.Constant(value=node.attr, kind=None)
+            return record, forward, self._rules(record).bind([operand, name], {})
         if isinstance(node, gast.Subscript):
             return self.item(node, loc, out) if self._is_active(node.value) else \
                 self.joined(node, loc, out)
@@ -174,50 +180,28 @@ class Expressions:
         return record, forward, self._rules(record).bind(atoms, {})
 
     def user_call(self, node, loc, out, target, outputs=None):
-        """`y = g(a, b)` for a Python function g: `y, _saved0 = fwd_g(a, b)`. `outputs` marks
-        the items of a returned tuple the caller differentiates (None: all)."""
+        """`y = g(a, b)` for a Python function g: `y, _saved0 = fwd_g(a, b)` (a method is its
+        function called with its object first). `outputs` marks the items of a returned
+        tuple the caller differentiates (None: all)."""
         fn = self.p.resolve(node.func)
+        fn = fn.__func__ if inspect.ismethod(fn) else fn
         if any(isinstance(a, gast.Starred) for a in node.args) or any(
                 k.arg is None for k in node.keywords):
             raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
                                    loc, "pass arguments one by one")
-        args = [self.argument(a, loc, out) for a in node.args]
-        keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
-        signature = inspect.signature(fn)
+        receiver = self.p.receiver(node.func)
+        given = ([receiver] if receiver is not None else []) + list(node.args)
+        written = {k.arg: k.value for k in node.keywords}
+        args = [self.argument(a, loc, out) for a in given]
+        keywords = {k: self.argument(v, loc, out) for k, v in written.items()}
+        bound, positional = self._bind_call(fn, args, keywords, node, loc)
+        wrt = tuple(i for i, n in enumerate(positional) if n in bound and
+                    self._carries(bound[n]))
+        statics = self._callee_statics(fn, given, written, receiver)
         try:
-            bound = signature.bind(*args, **keywords).arguments
-        except TypeError as exc:
-            raise SrcdiffError(f"cannot call {gast.unparse(node.func)}: {exc}", loc) from None
-        positional = [n for n, p in signature.parameters.items()  # (then keyword-only ones)
-                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-
-        def active(value):
-            return self._is_active(value) if isinstance(value, gast.AST) else any(
-                map(active, value.values() if isinstance(value, dict) else value))
-        for n, value in bound.items():
-            if n not in positional and active(value):
-                raise UnsupportedError(f"{gast.unparse(node.func)} takes {n!r} as a variadic "
-                                       "parameter (*args or **kwargs), which srcdiff cannot "
-                                       "differentiate", loc, "name the parameter")
-            if isinstance(value, (gast.List, gast.Tuple)) and any(active(e) for e in value.elts):
-                raise UnsupportedError("lists of differentiated arrays cannot be passed to a "
-                                       "user function yet", loc, "pass the arrays one by one")
-        wrt = tuple(i for i, n in enumerate(positional) if n in bound and active(bound[n]))
-        key = (fn, wrt, outputs)
-        names = next((c["names"] for c in self.callees if c["key"] == key), None)
-        if names is None:
-            # named by what is differentiated, so one name means one variant everywhere
-            base = "_".join([fn.__name__] + [positional[i] for i in wrt])
-            if outputs is not None:
-                base += "_out" + "".join(str(k) for k, keep in enumerate(outputs) if keep)
-            taken = {n for c in self.callees for n in c["names"]}
-            suffix, k = "", 2
-            while f"{self.callee_prefixes[0]}_{base}{suffix}" in taken | self.names.used:
-                suffix, k = f"_{k}", k + 1
-            names = [f"{prefix}_{base}{suffix}" for prefix in self.callee_prefixes]
-            self.derive_callee(fn, wrt, names, outputs, loc)
-            self.callees.append({"key": key, "path": gast.unparse(node.func), "wrt": list(wrt),
-                                 "names": names, "outputs": outputs})
+            names = self._callee_names(fn, wrt, outputs, statics, node, positional, loc)
+        except StaticArgumentNeeded as exc:
+            raise self._unresolved(exc, fn, given, written, node, loc) from None
         forward = gast.Call(func=ir.name(names[0]), args=args,
                             keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
         name = self.store(target) if target else self.names.fresh("_t")
@@ -228,6 +212,93 @@ class Expressions:
                              callee=ir.Callee(names[-1], atoms, saved)))
         return name
 
+    def _carries(self, value):
+        """Whether an argument (a node, or what a variadic parameter binds) is active."""
+        if isinstance(value, gast.AST):
+            return self._is_active(value)
+        return any(map(self._carries, value.values() if isinstance(value, dict) else value))
+
+    def _bind_call(self, fn, args, keywords, node, loc):
+        """(parameter -> argument, the named parameters in order) of a call of fn."""
+        signature = inspect.signature(fn)
+        try:
+            bound = signature.bind(*args, **keywords).arguments
+        except TypeError as exc:
+            raise SrcdiffError(f"cannot call {gast.unparse(node.func)}: {exc}", loc) from None
+        positional = [n for n, p in signature.parameters.items()  # (then keyword-only ones)
+                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        for n, value in bound.items():
+            if n not in positional and self._carries(value):
+                raise UnsupportedError(f"{gast.unparse(node.func)} takes {n!r} as a variadic "
+                                       "parameter (*args or **kwargs), which srcdiff cannot "
+                                       "differentiate", loc, "name the parameter")
+            if isinstance(value, (gast.List, gast.Tuple)) and any(map(self._carries,
+                                                                      value.elts)):
+                raise UnsupportedError("lists of differentiated arrays cannot be passed to a "
+                                       "user function yet", loc, "pass the arrays one by one")
+        return bound, positional
+
+    def _callee_statics(self, fn, given, written, receiver):
+        """[parameter, kind, path] of the callee's static arguments: functions passed to it,
+        and the objects (a method's own, or ones passed) whose class is known here."""
+        try:
+            bound = inspect.signature(fn).bind(*given, **written).arguments
+        except TypeError:
+            return []
+        statics = []
+        for param, node in bound.items():
+            if not isinstance(node, gast.AST):
+                continue
+            path = ir.dotted(node)
+            static = self.p.statics.get(node.id) if isinstance(node, gast.Name) else None
+            if node is receiver or static is not None and static.kind == "type":
+                statics.append([param, "type", gast.unparse(node)])
+            elif path is not None and is_function_value(self.p.resolve(node)):
+                statics.append([param, "value", ".".join(path)])
+        for param, p in inspect.signature(fn).parameters.items():
+            if param not in bound and is_function_value(p.default):
+                statics.append([param, "value", None])  # (its default)
+        return statics
+
+    def _unresolved(self, exc, fn, given, written, node, loc):
+        """The error for a callee that calls its parameter: passed one of ours, it waits for
+        our call as well; passed a function chosen at run time, it cannot be made."""
+        argument = inspect.signature(fn).bind(*given, **written).arguments.get(exc.parameter)
+        if argument is None:
+            return exc
+        call = gast.unparse(node.func)
+        if isinstance(argument, gast.Name) and argument.id in self.params:
+            return StaticArgumentNeeded(
+                f"{call}(...) is passed the parameter {argument.id!r}, which it calls, and "
+                "which is known only when the function is called", loc, STATIC_HINT,
+                parameter=argument.id)
+        return UnsupportedError(
+            f"{call}(...) calls its parameter {exc.parameter!r}, passed "
+            f"{gast.unparse(argument)} here: srcdiff cannot tell which function that is "
+            "before the call runs", loc, "pass a function by its name (a global function, or "
+            "a parameter of the differentiated function), not one chosen at run time")
+
+    def _callee_names(self, fn, wrt, outputs, statics, node, positional, loc):
+        """The emitted names of the callee's functions (jvp_g, or fwd_g and bwd_g), deriving
+        it the first time this variant of it is called."""
+        key = (fn, wrt, outputs, repr(statics))
+        names = next((c["names"] for c in self.callees if c["key"] == key), None)
+        if names is not None:
+            return names
+        # named by what is differentiated, so one name means one variant everywhere
+        base = "_".join([fn.__name__] + [positional[i] for i in wrt])
+        if outputs is not None:
+            base += "_out" + "".join(str(k) for k, keep in enumerate(outputs) if keep)
+        taken = {n for c in self.callees for n in c["names"]}
+        suffix, k = "", 2
+        while f"{self.callee_prefixes[0]}_{base}{suffix}" in taken | self.names.used:
+            suffix, k = f"_{k}", k + 1
+        names = [f"{prefix}_{base}{suffix}" for prefix in self.callee_prefixes]
+        self.derive_callee(fn, wrt, names, outputs, loc, statics)
+        self.callees.append({"key": key, "path": gast.unparse(node.func), "wrt": list(wrt),
+                             "names": names, "outputs": outputs, "statics": statics})
+        return names
+
     def call_parts(self, node, loc, out):
         """(record, forward expression, bound arguments) for an active call."""
         func = node.func
@@ -237,6 +308,12 @@ class Expressions:
             return self.method_call(node, loc, out)
         if obj is MISSING:
             what = gast.unparse(func)
+            root = ir.dotted(func)
+            if root is not None and root[0] in self.params:
+                raise StaticArgumentNeeded(
+                    f"{what}(...) calls {'a method of ' if len(root) > 1 else ''}the "
+                    f"parameter {root[0]!r}, which is known only when the function is called",
+                    loc, STATIC_HINT, parameter=root[0])
             raise NoAdjointError(f"cannot differentiate through {what}(...)", loc,
                                  f"srcdiff does not know what {what!r} is; call a numpy function "
                                  "or one with a registered adjoint")
@@ -350,6 +427,10 @@ def _takes_array_likes(fn):
     """Whether fn is numpy's, which makes an array of a list it is given."""
     return isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith(
         "numpy")
+
+
+STATIC_HINT = ("srcdiff makes the code for the function (or the object's class) passed: call "
+               "the derivative with it, or give the parameter a default")
 
 
 def _qualified(obj):

@@ -10,20 +10,54 @@ import textwrap
 import gast
 import numpy as np
 
+from . import runtime
 from .errors import Location, SrcdiffError, UnsupportedError
-from .provenance import check_source_runs
+from .provenance import check_source_runs, describe
 
 MISSING = object()
 
 
-class ParsedFunction:
-    """A function's gast tree (line numbers as in its file) and the namespace it runs in."""
+class Static:
+    """An argument fixed for one transform, by parameter name: a function (`kind="value"`)
+    that calls of the parameter are resolved to, or the class (`kind="type"`) of an object
+    whose methods calls on it follow. Part of the cache key (its repr)."""
 
-    def __init__(self, fn):
+    def __init__(self, name, kind, value):
+        self.name, self.kind, self.value = name, kind, value
+
+    def __repr__(self):
+        return f"{self.name}:{self.kind}:{describe(self.value, set())}"
+
+    def __eq__(self, other):
+        return isinstance(other, Static) and (self.name, self.kind) == (other.name,
+                                                                       other.kind) and \
+            self.value is other.value
+
+    def __hash__(self):
+        return hash((self.name, self.kind, id(self.value)))
+
+
+def is_function_value(value):
+    """Whether an argument is a function srcdiff resolves calls to (a static argument)."""
+    return inspect.isroutine(value) or isinstance(value, np.ufunc)
+
+
+def is_object(value):
+    """Whether an argument is an object of a user class, whose methods may be followed."""
+    return runtime.is_record(value)
+
+
+class ParsedFunction:
+    """A function's gast tree (line numbers as in its file) and the namespace it runs in.
+    `statics`: Static arguments, by which calls of a parameter (or methods of an object
+    parameter) are resolved."""
+
+    def __init__(self, fn, statics=()):
         self.fn = fn
         self.filename, self.node, self.source = _read(fn)
         self.namespace = dict(fn.__globals__)
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
+        self.statics = {static.name: static for static in statics}
         self.find_locals()
 
     def find_locals(self):
@@ -52,12 +86,32 @@ class ParsedFunction:
         while isinstance(node, gast.Attribute):
             chain.append(node.attr)
             node = node.value
-        if not isinstance(node, gast.Name) or node.id in self.local_names:
+        if not isinstance(node, gast.Name):
             return MISSING
-        obj = self.namespace.get(node.id, getattr(builtins, node.id, MISSING))
+        static = self.statics.get(node.id)
+        if static is not None and (static.kind == "value" or chain):
+            obj = static.value  # (of an object: its class, whose methods are functions)
+        elif node.id in self.local_names:
+            return MISSING
+        else:
+            obj = self.namespace.get(node.id, getattr(builtins, node.id, MISSING))
         for attr in reversed(chain):
             obj = getattr(obj, attr, MISSING)
         return obj
+
+    def receiver(self, func):
+        """The object a method is called on (`model` in `model.predict(x)`), for a method of
+        an object parameter (a static type) or of a global object; else None."""
+        if not isinstance(func, gast.Attribute):
+            return None
+        obj = self.resolve(func)
+        if inspect.ismethod(obj) and not inspect.isclass(obj.__self__):
+            return func.value
+        root = func.value
+        static = self.statics.get(root.id) if isinstance(root, gast.Name) else None
+        if static is not None and static.kind == "type" and inspect.isfunction(obj):
+            return root
+        return None
 
 
 def check_function(fn):

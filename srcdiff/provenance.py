@@ -44,7 +44,7 @@ def implementation_digest():
 
 def cache_key(fn, wrt, mode, options, source):
     """The key of fn's derivative: everything that decides the emitted code."""
-    described = sorted(f"{path}={_describe(value, set())}" for path, value in _reads(fn))
+    described = sorted(f"{path}={describe(value, set())}" for path, value in _reads(fn))
     return cache.digest(__version__, implementation_digest(), mode, wrt, sorted(options.items()),
                         fn.__module__, fn.__qualname__, source, described, registry.token())
 
@@ -95,7 +95,7 @@ def _reads(fn):
             yield ".".join([root, *attributes[:depth]]), value
 
 
-def _describe(value, seen):
+def describe(value, seen):
     """What a name refers to, as far as the transform cares. A function is described by its
     code and, if srcdiff would differentiate through it, by what it reads in turn."""
     if isinstance(value, (staticmethod, classmethod)) or inspect.ismethod(value):
@@ -108,7 +108,7 @@ def _describe(value, seen):
         if value in seen or not _differentiated_through(value):
             return described
         seen.add(value)
-        reads = sorted(f"{path}={_describe(v, seen)}" for path, v in _reads(value))
+        reads = sorted(f"{path}={describe(v, seen)}" for path, v in _reads(value))
         return described + "(" + ",".join(reads) + ")"
     if name is not None:
         return f"{type(value).__name__}:{getattr(value, '__module__', '')}.{name}"

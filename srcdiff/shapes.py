@@ -133,7 +133,9 @@ def key(value):
         return dict, tuple((k, key(v)) for k, v in value.items())
     if isinstance(value, np.generic):
         return t
-    return object  # anything else: UNKNOWN, whatever it is
+    if callable(value) and not isinstance(value, type):  # a function is a static argument
+        return value
+    return t  # anything else: UNKNOWN, but its class decides which methods calls follow
 
 
 # --- the lattice ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from .inline import Inliner
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
-from .parse import ParsedFunction, check_function
+from .parse import ParsedFunction, Static, check_function
 from .reverse import Reverse
 from .primitives import registry
 
@@ -115,7 +115,8 @@ def derive(fn, wrt, mode="grad", **options):
     # entry holds the cells and the globals, so their ids stay theirs while it lives
     where = (id(fn.__globals__),) + tuple(id(cell) for cell in fn.__closure__ or ())
     entry = cache.memory_get((key, where))
-    if entry is not None and all(_resolve_path(fn, path) is target
+    statics = options.get("statics", ())
+    if entry is not None and all(_resolve_path(fn, path, statics) is target
                                  for path, target in entry.callee_targets):
         return entry  # (a rebound callee, say a monkeypatched helper, is transformed anew)
     loaded = cache.load(key)
@@ -130,11 +131,12 @@ def derive(fn, wrt, mode="grad", **options):
     scope = namespace(fn)
     callees, callee_targets = [], []
     for callee in meta.get("callees", []):
-        target = _resolve_path(fn, callee["path"])
+        target = _resolve_path(fn, callee["path"], statics)
         callee_targets.append((callee["path"], target))
-        emitted = derive(target, tuple(callee["wrt"]), _callee_mode(mode),
+        emitted = derive(_function(target), tuple(callee["wrt"]), _callee_mode(mode),
                          names=tuple(callee["names"]), outputs=_outputs(callee["outputs"]),
-                         optimized=options.get("optimized", True))
+                         optimized=options.get("optimized", True),
+                         **_statics_option(fn, callee["statics"], statics, _function(target)))
         scope.update(emitted.functions)
         callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
@@ -165,11 +167,33 @@ def _outputs(mask):
     return None if mask is None else tuple(mask)
 
 
-def _resolve_path(fn, path):
-    """The object a dotted name in fn's source refers to (a callee, at load time)."""
+def _function(obj):
+    return obj.__func__ if inspect.ismethod(obj) else obj
+
+
+def _statics_option(fn, described, statics, callee):
+    """The `statics` option of a callee, from its [parameter, kind, path] list (the paths
+    name what the caller passes it: a function, or an object whose class is known; None
+    for a function the callee has as its default)."""
+    out = []
+    for param, kind, path in described:
+        value = inspect.signature(callee).parameters[param].default if path is None else \
+            _resolve_path(fn, path, statics)
+        if kind == "type" and not inspect.isclass(value):
+            value = type(value)
+        out.append(Static(param, kind, value))
+    return {"statics": tuple(out)} if out else {}
+
+
+def _resolve_path(fn, path, statics=()):
+    """The object a dotted name in fn's source refers to (a callee, at load time); a name
+    of a static argument is its function, or for an object its class."""
     root, *attrs = path.split(".")
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    if root in cells:
+    static = next((s for s in statics if s.name == root), None)
+    if static is not None:
+        obj = static.value
+    elif root in cells:
         obj = cells[root].cell_contents
     else:
         obj = fn.__globals__[root] if root in fn.__globals__ else getattr(builtins, root)
@@ -194,11 +218,16 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
     return Normalizer(parsed, activity, names, derive_callee, outputs)
 
 
+def emitted_name(mode, name):
+    """The name of the (first) function emitted for `name` in this mode."""
+    return {"grad": "d", "vjp": "vjp_", "jvp": "jvp_", "split": "fwd_"}[mode] + name
+
+
 def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
-             has_aux=False):
+             has_aux=False, statics=()):
     """Run the transformer: the emitted module's source and its metadata."""
     cache.stats["transforms"] += 1
-    parsed = ParsedFunction(fn)
+    parsed = ParsedFunction(fn, statics)
     node = parsed.node
     # (positions count the keyword-only parameters after the positional ones; *args and
     # **kwargs are passed through, never differentiated)
@@ -215,12 +244,13 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
                                 where, f"choose wrt between 0 and {len(params) - 1}")
     wrt_names = [params[i] for i in wrt]
 
-    def derive_callee(callee, callee_wrt, callee_names, callee_outputs, loc):
+    def derive_callee(callee, callee_wrt, callee_names, callee_outputs, loc, described):
         if callee.__code__ in _in_progress.codes:
             raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
                                    "cannot differentiate", loc, "write the recursion as a loop")
         derive(callee, callee_wrt, _callee_mode(mode), names=tuple(callee_names),
-               outputs=callee_outputs, optimized=optimized)
+               outputs=callee_outputs, optimized=optimized,
+               **_statics_option(fn, described, statics, callee))
 
     if has_aux:
         outputs = (True, False)
@@ -249,9 +279,9 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     if names:
         func_names = list(names)
     elif mode == "split":
-        func_names = [f"fwd_{fn.__name__}", f"bwd_{fn.__name__}"]
+        func_names = [emitted_name(mode, fn.__name__), f"bwd_{fn.__name__}"]
     else:
-        func_names = [{"grad": "d", "vjp": "vjp_", "jvp": "jvp_"}[mode] + fn.__name__]
+        func_names = [emitted_name(mode, fn.__name__)]
     if mode == "jvp":
         funcs = Forward(program, wrt_names, func_names[0], outputs).build()
     else:
@@ -266,7 +296,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
            f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n")
     source = codegen.to_source(funcs, doc)
     ret = returns.loc
-    callees = [{k: c[k] for k in ("path", "wrt", "names", "outputs")}
+    callees = [{k: c[k] for k in ("path", "wrt", "names", "outputs", "statics")}
                for c in normalizer.callees]
     meta = {"names": func_names, "return": [ret.filename, ret.lineno, ret.line],
             "def": [where.filename, where.lineno, where.line], "params": wrt_names,

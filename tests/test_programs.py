@@ -29,10 +29,6 @@ BLOCKED = {'rnn': 'rnn.py:31: no adjoint is registered for numpy.repeat [hiddens
  'neural_ode': "neural_ode.py:41: the local function 'func' is used as a value (passed, stored "
                'or returned): srcdiff inlines local functions where they are called [predicted '
                '= odeint(func, y0, ts)]',
- 'mlp_activation': 'mlp_activation.py:16: cannot differentiate through nonlinearity(...) '
-                   '[inputs = nonlinearity(inputs @ W + b)]',
- 'dataclass_model': 'dataclass_model.py:25: cannot differentiate through model.predict(...) '
-                    '[residuals = model.predict(inputs) - targets]',
  'flatten': "flatten.py:19: the local function 'unflatten' is used as a value (passed, stored "
             'or returned): srcdiff inlines local functions where they are called [return flat, '
             'unflatten]'}

@@ -21,12 +21,6 @@ TODAY = {'closure made by a module function': "the local function 'dense' is use
  'closure made inside': "the local function 'scaled' is used as a value (passed, stored or "
                         'returned): srcdiff inlines local functions where they are called '
                         '[return scaled]',
- 'user function as an argument': 'cannot differentiate through activation(...) [return '
-                                 'np.sum(activation(x @ w))]',
- 'numpy function as an argument': 'cannot differentiate through activation(...) [return '
-                                  'np.sum(activation(x @ w))]',
- 'function default used': 'cannot differentiate through activation(...) [return '
-                          'np.sum(activation(x @ w))]',
  'functools.partial': 'cannot differentiate through act(...) [return np.sum(act(x @ w))]',
  'function from a dict': 'cannot differentiate through act(...) [return np.sum(act(x @ w))]',
  'functions from a list': 'cannot differentiate through act(...) [h = act(h)]',
@@ -46,14 +40,6 @@ TODAY = {'closure made by a module function': "the local function 'dense' is use
                                   'axis=1) ** 2)]',
  'user generator of parameter pieces': 'generators and coroutines cannot be differentiated '
                                        '[yield piece]',
- 'collections.namedtuple argument': 'Attribute expressions on differentiated values are not '
-                                    'supported [return np.sum(np.tanh(x @ layer.W + layer.b))]',
- 'typing.NamedTuple argument': 'Attribute expressions on differentiated values are not '
-                               'supported [return np.sum(np.tanh(x @ layer.W + layer.b))]',
- 'dataclass argument': 'Attribute expressions on differentiated values are not supported '
-                       '[return np.sum(np.tanh(x @ layer.W + layer.b))]',
- 'method of a constant object': 'no adjoint is registered for python_constructs.Model.predict '
-                                '[return np.sum(MODEL.predict(w, x) ** 2)]',
  '*args callee': "total_of takes 'values' as a variadic parameter (*args or **kwargs), which "
                  'srcdiff cannot differentiate [return total_of(w, x @ w)]',
  'f(*pair)': '*args/**kwargs in a differentiated call are not supported [return '

@@ -4,7 +4,7 @@ import operator
 
 from .. import runtime
 from .registry import Sample, primitive
-from .samples import real
+from .samples import real, record
 
 
 # x[index]: the interpreter of shapes.py follows subscripts itself (their shape depends on
@@ -19,3 +19,38 @@ class getitem:
 
     def tangent(dz, z, a, b):
         dz = da[b]
+
+
+# obj.name of an object carrying arrays (a dataclass, a namedtuple, a model): emitted code
+# writes the attribute itself. (The samples cannot differentiate with respect to an object:
+# tests/test_python.py's dataclass tests check this rule against finite differences.)
+@primitive(runtime.field, constant=("name",), samples=[
+    Sample("runtime.field(p, 'w') * x", x=real(3), p=record(w=real(3)))])
+class field:
+    def adjoint(bz, z, obj, name):
+        bobj = runtime.field_grad(bz, obj, name)
+
+    def tangent(dz, z, obj, name):
+        dz = runtime.field(dobj, name)
+
+
+@primitive(runtime.field_grad, constant=("obj", "name"), fresh=True, samples=[
+    Sample("runtime.field_grad(g, p, 'w')['w']", g=real(3), p=record(w=real(3)),
+           constant=("p",))])
+class field_grad:
+    def adjoint(bz, z, g, obj, name):
+        bg = runtime.field_of(bz, obj, name)
+
+    def tangent(dz, z, g, obj, name):
+        dz = runtime.field_grad(dg, obj, name)
+
+
+@primitive(runtime.field_of, constant=("obj", "name"), samples=[
+    Sample("runtime.field_of(runtime.field_grad(b, p, 'w'), p, 'w')", b=real(3),
+           p=record(w=real(3)), constant=("p",))])
+class field_of:
+    def adjoint(bz, z, b, obj, name):
+        bb = runtime.field_grad(bz, obj, name)
+
+    def tangent(dz, z, b, obj, name):
+        dz = runtime.field_of(db, obj, name)

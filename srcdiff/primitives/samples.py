@@ -1,6 +1,8 @@
 """Makers of sample arguments for the tests generated from the registry: each is called with
 a numpy Generator and returns one argument (arrays in float64; the tests make float32 ones
 too). Kept small and plain, so a record's samples read as the call they test."""
+import types
+
 import numpy as np
 
 
@@ -53,3 +55,8 @@ def distinct(*shape):
         count = int(np.prod(shape))
         return (rng.permutation(count) * 0.3 + rng.uniform(0, 0.1, count)).reshape(shape)
     return make
+
+
+def record(**makers):
+    """An object with the made values as attributes (a SimpleNamespace)."""
+    return lambda rng: types.SimpleNamespace(**{k: make(rng) for k, make in makers.items()})

@@ -1,8 +1,13 @@
 """Emitted code's runtime, part one: seeds and zeros, the adjoints of containers, checks
 that refuse what srcdiff cannot follow, broadcasting, reductions and elementwise edge cases.
 It never imports the transformer."""
+import copy
+import dataclasses
+import functools
+import inspect
 import linecache
 import math
+import types
 
 import numpy as np
 
@@ -59,6 +64,33 @@ def _is_container(x):
     return isinstance(x, (dict, list, tuple))
 
 
+def is_record(x):
+    """Whether x is an object whose attributes may carry gradients: an instance of a user
+    class (a dataclass, a SimpleNamespace, a model object), not an array, a number, a
+    container, a function, a class or a module."""
+    kind = type(x)
+    return (kind.__module__ not in ("builtins", "numpy") and not kind.__module__.startswith(
+        "numpy.") or kind is types.SimpleNamespace) and not (
+        isinstance(x, (tuple, list, dict, np.ndarray, np.generic, type, types.ModuleType,
+                       functools.partial)) or inspect.isroutine(x))
+
+
+def record_fields(x):
+    """The attributes of record x that gradients follow: a dataclass's fields, else the
+    instance's own attributes."""
+    if dataclasses.is_dataclass(x):
+        return [f.name for f in dataclasses.fields(x)]
+    return list(vars(x)) if hasattr(x, "__dict__") else []
+
+
+def rebuilt(x, fields):
+    """A shallow copy of record x with `fields` (name -> value) set, frozen or not."""
+    out = copy.copy(x)
+    for name, value in fields.items():
+        object.__setattr__(out, name, value)
+    return out
+
+
 def zeros_like(x):
     """A zero adjoint for `x`: 0.0 for a Python float, an empty Sparse for containers, zeros
     for arrays."""
@@ -68,7 +100,7 @@ def zeros_like(x):
         return None
     if type(x) is ShapeOf:
         return np.zeros(x.shape, dtype=x.dtype)
-    return Sparse() if _is_container(x) else np.zeros_like(x)
+    return Sparse() if _is_container(x) or is_record(x) else np.zeros_like(x)
 
 
 def zero_tangent(x):
@@ -81,6 +113,8 @@ def zero_tangent(x):
         return 0.0
     if isinstance(x, np.ndarray) or isinstance(x, np.generic) and x.dtype.kind in "fc":
         return np.zeros_like(x)
+    if is_record(x):
+        return rebuilt(x, {name: zero_tangent(getattr(x, name)) for name in record_fields(x)})
     return None
 
 
@@ -198,8 +232,13 @@ def as_grad(g, x):
         if hasattr(x, "_fields"):  # a namedtuple takes its fields one by one
             return type(x)(*(dense[i] for i in range(len(x))))
         return type(x)(dense[i] for i in range(len(x)))
+    if is_record(x):
+        g = g if isinstance(g, dict) else {}
+        return rebuilt(x, {name: as_grad(g.get(name, 0.0), getattr(x, name))
+                           for name in record_fields(x)})
     if isinstance(x, (bool, int, np.integer)) or (
-            isinstance(x, np.ndarray) and x.dtype.kind not in "fc"):
+            isinstance(x, np.ndarray) and x.dtype.kind not in "fc") or not isinstance(
+            x, (float, complex, np.ndarray, np.generic)):
         return None
     if isinstance(x, float):
         g = real_for(g, x)
@@ -432,6 +471,9 @@ def same_as(new, old):
         return type(old)(*items) if hasattr(old, "_fields") else type(old)(items)
     if isinstance(old, dict) and new.keys() == old.keys():
         return type(old)((k, same_as(new[k], old[k])) for k in old)
+    if is_record(old):
+        return rebuilt(old, {k: same_as(getattr(new, k), getattr(old, k))
+                             for k in record_fields(old)})
     if not isinstance(old, (np.ndarray, np.generic, int, float, complex)):
         if new is not old and new != old:
             raise AssertionError(f"specialised code returned {new!r}, not {old!r}")

@@ -1,0 +1,185 @@
+"""Functions and objects passed as arguments (issue 16): srcdiff makes the code for the
+function passed (a numpy function, one's own) or for the object's class, once per set of
+them, and differentiates through the attributes of dataclasses, namedtuples and other
+objects. Each check compares numbers with central differences."""
+import collections
+import dataclasses
+import types
+
+import numpy as np
+import pytest
+
+import srcdiff as nf
+from gradcheck import numerical_grad
+
+X = np.linspace(-1.0, 1.2, 5)
+V = np.arange(5.0) - 2.0
+
+
+def softplus(x):
+    return np.logaddexp(0.0, x)
+
+
+def energy(x, activation):
+    return np.sum(activation(x) ** 2)
+
+
+def energy_default(x, activation=np.tanh):
+    return np.sum(activation(x) ** 2)
+
+
+def passes_on(x, activation):
+    return energy(x, activation=activation)
+
+
+def uses_callee_default(x):
+    return energy_default(x) * 2.0
+
+
+def hessian_by_differences(f, x, *rest, eps=1e-5):
+    gradient = nf.grad(f)
+    return np.stack([(gradient(x + eps * e, *rest) - gradient(x - eps * e, *rest)) / (2 * eps)
+                     for e in np.eye(len(x))], axis=-1)
+
+
+@pytest.mark.parametrize("f", [energy, energy_default, passes_on])
+@pytest.mark.parametrize("activation", [np.tanh, np.sin, softplus])
+def test_the_code_follows_the_function_passed(f, activation):
+    gradient = nf.grad(f)(X, activation)
+    np.testing.assert_allclose(gradient, numerical_grad(f, (X, activation)), rtol=1e-6)
+    value, tangent = nf.jvp(f)(X, activation, V)
+    assert tangent == pytest.approx(np.dot(gradient, V), rel=1e-9)
+    out, pullback = nf.vjp(f)(X, activation)
+    np.testing.assert_allclose(pullback(1.0), gradient, rtol=1e-12)
+    hessian = hessian_by_differences(f, X, activation)
+    np.testing.assert_allclose(nf.hessian(f)(X, activation), hessian, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(nf.hvp(f)(X, activation, V), hessian @ V, rtol=1e-5, atol=1e-7)
+
+
+def test_a_callees_default_function_is_used_where_the_caller_passes_none():
+    np.testing.assert_allclose(nf.grad(uses_callee_default)(X),
+                               numerical_grad(uses_callee_default, (X,)), rtol=1e-6)
+
+
+def test_code_for_a_function_argument_exists_once_it_is_passed():
+    gradient = nf.grad(energy)
+    with pytest.raises(nf.UnsupportedError, match="known only when the function is called") \
+            as error:
+        gradient.source
+    assert "source_for" in error.value.hint and "activation(x)" in str(error.value)
+    assert "np.tanh" in gradient.source_for(X, np.tanh)
+    assert "softplus" in gradient.source_for(X, softplus)
+
+
+ACTIVATIONS = [np.tanh, np.sin]
+
+
+def chooses_at_run_time(x, k):
+    return energy(x, ACTIVATIONS[k])
+
+
+def test_a_function_chosen_at_run_time_is_a_located_error():
+    with pytest.raises(nf.UnsupportedError, match="cannot tell which function") as error:
+        nf.grad(chooses_at_run_time)(X, 1)
+    assert error.value.location.lineno == chooses_at_run_time.__code__.co_firstlineno + 1
+    assert "pass a function by its name" in error.value.hint
+
+
+# --- objects: attributes carry gradients, methods are followed --------------------------------
+
+@dataclasses.dataclass
+class Layer:
+    W: np.ndarray
+    b: np.ndarray
+    name: str = "dense"
+
+    def apply(self, x):
+        return np.tanh(x @ self.W + self.b)
+
+
+@dataclasses.dataclass(frozen=True)
+class Frozen:
+    W: np.ndarray
+    scale: float
+
+
+Pair = collections.namedtuple("Pair", "W b")
+
+
+def layer_loss(layer, x):
+    return np.sum(layer.apply(x) ** 2) + 0.1 * np.sum(layer.W ** 2)
+
+
+def frozen_loss(p, x):
+    return np.sum(np.sin(x @ p.W) * p.scale)
+
+
+def pair_loss(p, x):
+    return np.sum(np.tanh(x @ p.W + p.b) * p[1])
+
+
+def namespace_loss(p, x):
+    return np.sum((x @ p.W) ** 2)
+
+
+def fields_by_differences(f, obj, *rest):
+    """{field: its gradient by central differences} for the float fields of obj."""
+    out = {}
+    for name, value in vars(obj).items() if not hasattr(obj, "_fields") else \
+            obj._asdict().items():
+        if isinstance(value, (float, np.ndarray)):
+            def of_field(v, name=name):
+                if hasattr(obj, "_fields"):
+                    return f(obj._replace(**{name: v}), *rest)
+                changed = types.SimpleNamespace(**vars(obj)) if isinstance(
+                    obj, types.SimpleNamespace) else dataclasses.replace(obj, **{name: v})
+                if isinstance(obj, types.SimpleNamespace):
+                    setattr(changed, name, v)
+                return f(changed, *rest)
+            out[name] = numerical_grad(of_field, (value,), 0)
+    return out
+
+
+W = np.random.default_rng(3).normal(size=(4, 3))
+XS = np.random.default_rng(4).normal(size=(6, 4))
+OBJECTS = [(layer_loss, Layer(W, np.arange(3.0) / 3)), (frozen_loss, Frozen(W, 1.5)),
+           (pair_loss, Pair(W, np.arange(3.0) / 3)),
+           (namespace_loss, types.SimpleNamespace(W=W, label="w"))]
+
+
+@pytest.mark.parametrize("f, obj", OBJECTS, ids=lambda v: getattr(v, "__name__", ""))
+def test_gradients_with_respect_to_objects_have_their_type_and_fields(f, obj):
+    gradient = nf.grad(f)(obj, XS)
+    assert type(gradient) is type(obj)
+    for name, expected in fields_by_differences(f, obj, XS).items():
+        np.testing.assert_allclose(getattr(gradient, name), expected, rtol=1e-6, atol=1e-9,
+                                   err_msg=name)
+    if isinstance(obj, (Layer, types.SimpleNamespace)):  # a field that is no float: None
+        assert getattr(gradient, "name", getattr(gradient, "label", None)) is None
+
+
+@pytest.mark.parametrize("f, obj", OBJECTS[:2], ids=lambda v: getattr(v, "__name__", ""))
+def test_forward_and_second_order_through_objects(f, obj):
+    direction = dataclasses.replace(obj, W=np.ones_like(obj.W))
+    if isinstance(obj, Layer):
+        direction = dataclasses.replace(direction, b=np.zeros(3))
+    else:
+        direction = dataclasses.replace(direction, scale=0.5)
+    gradient = nf.grad(f)(obj, XS)
+    _, tangent = nf.jvp(f)(obj, XS, direction)
+    expected = np.sum(gradient.W) + (0.5 * gradient.scale if isinstance(obj, Frozen) else 0)
+    assert tangent == pytest.approx(expected, rel=1e-9)
+    eps = 1e-5
+    moved = [nf.grad(f)(dataclasses.replace(obj, W=obj.W + s * eps * direction.W,
+                                            **({"scale": obj.scale + s * eps * 0.5}
+                                               if isinstance(obj, Frozen) else {})), XS).W
+             for s in (1, -1)]
+    np.testing.assert_allclose(nf.hvp(f)(obj, XS, direction).W,
+                               (moved[0] - moved[1]) / (2 * eps), rtol=1e-5, atol=1e-7)
+
+
+def test_an_attribute_of_an_array_that_has_no_rule_is_a_clear_error():
+    def flat_sum(x):
+        return np.sum(x.flat)
+    with pytest.raises(nf.SrcdiffError, match="attribute .flat"):
+        nf.grad(flat_sum)(np.ones(3))
