@@ -1,0 +1,218 @@
+"""Bugs found by comparing srcdiff with autograd and finite differences (issue 13, "an oracle
+beside finite differences"), each as a minimal repro that fails today: strict xfails, so each
+flips to a failure when its bug is fixed (then remove the mark). Expected numbers come from
+finite differences (and autograd, where it runs the function)."""
+import numpy as np
+import pytest
+
+import srcdiff as nf
+from oracle import finite_differences
+
+C = np.array([[1.0, 2.0], [3.0, 4.0]])
+
+
+def xfail(reason, raises=None):
+    return pytest.mark.xfail(strict=True, reason=reason, raises=raises)
+
+
+def assert_gradient(f, *args, wrt=0):
+    np.testing.assert_allclose(nf.grad(f, wrt=wrt)(*args), finite_differences(f, args, wrt),
+                               rtol=1e-6, atol=1e-8)
+
+
+# --- silently wrong numbers ---------------------------------------------------------------------
+
+def transpose_negative_axes(x):
+    return np.sum(np.transpose(x, (-1, 0)) * C)
+
+
+@xfail("reverse mode: the adjoint of np.transpose argsorts the axes without normalising "
+       "negative ones, so (-1, 0) is undone as (0, 1): [[1, 2], [3, 4]] instead of C.T "
+       "(forward mode is right; on a non-square x it is a raw ValueError)")
+def test_transpose_with_negative_axes():
+    assert_gradient(transpose_negative_axes, np.ones((2, 2)))
+
+
+def constant_written_through_an_alias(x):
+    y = x * 1.0
+    z = y  # or y[1:], y.T, y.reshape(3): any name sharing y's memory
+    z[0] = 5.0
+    return np.sum(y)
+
+
+@xfail("a constant written through another name of y is not seen: gradient [1, 1, 1], "
+       "expected [0, 1, 1] (writing an active value there is refused, as the README says)")
+def test_constant_written_through_an_alias():
+    assert_gradient(constant_written_through_an_alias, np.array([1.0, 2.0, 3.0]))
+
+
+def in_place_add_on_a_list_item(x):
+    y = [x * 1.0]
+    z = y[0]
+    z += 1.0  # changes y[0] as well
+    return np.sum(y[0] ** 2)
+
+
+@xfail("z += 1 on an item taken from a list is treated as z = z + 1, so y[0] keeps its old "
+       "value: gradient 2x = [2, 4, 6], expected 2(x + 1) = [4, 6, 8]; jvp's value is 14.0 "
+       "where f returns 29.0 (autograd is wrong here too)")
+def test_in_place_add_on_a_list_item():
+    x = np.array([1.0, 2.0, 3.0])
+    assert nf.jvp(in_place_add_on_a_list_item)(x, np.ones(3))[0] == in_place_add_on_a_list_item(x)
+    assert_gradient(in_place_add_on_a_list_item, x)
+
+
+def power_zero(x):
+    return np.sum(x ** 0.0)
+
+
+def power_one(x):
+    return np.sum(x ** 1.0)
+
+
+@xfail("d/dx x ** 0.0 at x = 0 is NaN (0 * 0 ** -1); autograd and finite differences give 0 "
+       "(issue 13 item 3 is the base 0.0 ** y; this is the exponent 0)")
+def test_power_zero_at_zero():
+    assert_gradient(power_zero, np.array([0.0, 1.0]))
+
+
+@xfail("the second derivative of x ** 1.0 at x = 0 is NaN (0 * 0 ** -1); autograd gives 0")
+def test_power_one_second_derivative_at_zero():
+    np.testing.assert_allclose(nf.hvp(power_one)(np.array([0.0, 1.0]), np.ones(2)), [0.0, 0.0])
+
+
+def int_exponent_in_a_dict(p):
+    return np.sum(p["w"] ** p["n"])
+
+
+@xfail("an int in a differentiated dict is treated as differentiable: jvp and hvp compute "
+       "w ** n * log(w), NaN for w < 0 (grad rightly gives n None). jvp: nan, expected "
+       "2 w . v = 2; a nonzero tangent for n changes the result (13.5 for n's tangent 2)")
+def test_int_in_a_differentiated_dict():
+    p = {"w": np.array([-1.0, 2.0]), "n": 2}
+    v = {"w": np.array([1.0, 1.0]), "n": 0}
+    assert nf.jvp(int_exponent_in_a_dict)(p, v)[1] == pytest.approx(2.0)
+    np.testing.assert_allclose(nf.hvp(int_exponent_in_a_dict)(p, v)["w"], [2.0, 2.0])
+
+
+# --- raw exceptions instead of a gradient or a SrcdiffError -------------------------------------
+
+def split_then_indexed(x):
+    parts = np.split(x, 2)
+    return np.sum(parts[1] ** 2)  # a, b = np.split(x, 2) works
+
+
+@xfail("ValueError 'zero-dimensional arrays cannot be concatenated' in runtime.split_grad: "
+       "the adjoint of a list indexed by position is not a list of pieces", raises=ValueError)
+def test_split_result_read_by_index():
+    assert_gradient(split_then_indexed, np.array([1.0, 2.0, 3.0, 4.0]))
+
+
+def enumerate_zip(h, xs):
+    for k, (a, b) in enumerate(zip(xs, xs)):
+        h = h + k * a * b
+    return np.sum(h)
+
+
+@xfail("for k, (a, b) in enumerate(zip(xs, ys)): TypeError 'object of type zip has no len()' "
+       "when xs is a constant (and a NoAdjointError for zip when it is differentiated, see "
+       "below)", raises=TypeError)
+def test_enumerate_zip_over_constants():
+    assert_gradient(enumerate_zip, np.ones(2), np.arange(6.0).reshape(3, 2))
+
+
+def tuple_parameters(p):
+    return np.sum(np.sin(p[0]) * p[1])
+
+
+@xfail("the vjp of a gradient with respect to a tuple: IndexError 'invalid index to scalar "
+       "variable' in the emitted code (ValueError for a list of tuples); hvp works",
+       raises=IndexError)
+def test_vjp_of_a_gradient_with_respect_to_a_tuple():
+    p = (np.array([0.5, 1.0]), np.array([2.0, 3.0]))
+    u = (np.array([1.0, 0.0]), np.array([0.0, 1.0]))
+    got = nf.vjp(nf.grad(tuple_parameters))(p)[1](u)
+    expected = nf.hvp(tuple_parameters)(p, u)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e)
+
+
+def ignores_x(x, y):
+    return np.sum(y ** 2)
+
+
+def linear(x):
+    return np.sum(x * np.ones((2, 3)))
+
+
+@xfail("a zero gradient for an argument with a length-1 axis: IndexError in "
+       "runtime.unbroadcast(0.0, x) (as_grad); issue 13 item 11 without any comparison",
+       raises=IndexError)
+def test_zero_gradient_of_an_argument_with_a_length_one_axis():
+    np.testing.assert_array_equal(nf.grad(ignores_x)(np.ones((1, 3)), np.ones(2)),
+                                  np.zeros((1, 3)))
+
+
+@xfail("reverse over reverse of a linear function of a (1, 3) argument: the same IndexError",
+       raises=IndexError)
+def test_vjp_of_a_constant_gradient():
+    x = np.ones((1, 3))
+    np.testing.assert_array_equal(nf.vjp(nf.grad(linear))(x)[1](x), np.zeros((1, 3)))
+
+
+def nested_list_made_an_array(x):
+    return np.sum(np.array([[x[0], 1.0], [x[1], x[2]]]) ** 2)
+
+
+@xfail("reverse over reverse through np.array of a nested list display: TypeError "
+       "'float + Sparse' in the emitted code (one level of nesting works)", raises=TypeError)
+def test_vjp_of_the_gradient_of_a_nested_list_array():
+    x = np.array([0.5, 1.0, 2.0])
+    np.testing.assert_allclose(nf.vjp(nf.grad(nested_list_made_an_array))(x)[1](np.ones(3)),
+                               [2.0, 2.0, 2.0])
+
+
+# --- unhelpful errors ---------------------------------------------------------------------------
+
+@xfail("differentiated xs: 'no adjoint is registered for zip', hint 'register one with "
+       "@srcdiff.adjoint(zip)' (the same for enumerate(reversed(xs))): support it, or say "
+       "what to write instead")
+def test_enumerate_zip_over_differentiated_values():
+    assert_gradient(enumerate_zip, np.ones(2), np.arange(6.0).reshape(3, 2), wrt=1)
+
+
+def written_twice(x):
+    y = np.zeros(3)
+    y[1:] = x
+    y[:2] += x
+    return np.sum(y ** 2)
+
+
+@xfail("second derivatives through two overlapping slice writes: UnsupportedError 'writing "
+       "into y changes _t0 too' located in the emitted gradient's file, with a hint to copy "
+       "in code the user did not write (the README promises second order for writes)")
+def test_second_order_through_overlapping_slice_writes():
+    x = np.array([0.5, 1.5])
+    np.testing.assert_allclose(nf.hvp(written_twice)(x, np.ones(2)), [6.0, 6.0])
+
+
+def clip_with_numpy2_keywords(x):
+    return np.sum(np.clip(x, min=-0.5) ** 2)
+
+
+@xfail("np.clip(x, min=...) and x.clip(min=...) (numpy >= 2.1's names) say 'missing a "
+       "required argument: a_min', with no hint")
+def test_clip_with_min_keyword():
+    assert_gradient(clip_with_numpy2_keywords, np.array([-1.0, 0.0, 1.0]))
+
+
+def einsum_diagonal(x):
+    return np.sum(np.einsum("ii->i", x) ** 2)
+
+
+@xfail("einsum with an index repeated in one operand ('ii->i'): an error with no hint "
+       "(np.diagonal is not differentiable either, so there is no way out offered)")
+def test_einsum_repeated_index_error_has_a_hint():
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(einsum_diagonal)(np.eye(3))
+    assert error.value.hint
