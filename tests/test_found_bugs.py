@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import srcdiff as nf
-from oracle import finite_differences
+from oracle import finite_differences, leaves
 
 C = np.array([[1.0, 2.0], [3.0, 4.0]])
 
@@ -16,8 +16,9 @@ def xfail(reason, raises=None):
 
 
 def assert_gradient(f, *args, wrt=0):
-    np.testing.assert_allclose(nf.grad(f, wrt=wrt)(*args), finite_differences(f, args, wrt),
-                               rtol=1e-6, atol=1e-8)
+    got, expected = nf.grad(f, wrt=wrt)(*args), finite_differences(f, args, wrt)
+    for g, e in zip(leaves(got), leaves(expected)):
+        np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-8)
 
 
 # --- silently wrong numbers ---------------------------------------------------------------------
@@ -95,7 +96,70 @@ def test_int_in_a_differentiated_dict():
     np.testing.assert_allclose(nf.hvp(int_exponent_in_a_dict)(p, v)["w"], [2.0, 2.0])
 
 
+def array_of_a_list_argument(xs):
+    return np.sum(np.array(xs) * np.array([[1.0], [2.0]]))
+
+
+def sum_of_a_list_argument(xs):
+    return np.sum(xs) + np.mean(xs)
+
+
+@xfail("np.array(xs), np.asarray(xs), np.sum(xs), np.mean(xs) of a list or tuple argument: "
+       "reverse mode gives zeros (expected [1, 1], [2, 2] and 1.5, 1.5; forward mode is "
+       "right; np.stack(xs) refuses with a clear error)")
+@pytest.mark.parametrize("f, xs", [(array_of_a_list_argument, [np.ones(2), np.ones(2)]),
+                                   (sum_of_a_list_argument, [1.0, 2.0])],
+                         ids=["np.array", "np.sum"])
+def test_numpy_function_of_a_list_argument(f, xs):
+    assert_gradient(f, xs)
+
+
+def negative_index_into_a_local_list(x):
+    t = [x, x * 2]
+    return np.sum(t[-1])
+
+
+@xfail("issue 13 item 1 for a list (or tuple) the function builds: t = [x, 2 x]; t[-1] gets a "
+       "zero gradient, expected [2, 2] (forward mode is right)")
+def test_negative_index_into_a_local_list():
+    assert_gradient(negative_index_into_a_local_list, np.array([1.0, 2.0]))
+
+
 # --- raw exceptions instead of a gradient or a SrcdiffError -------------------------------------
+
+def slice_of_a_list(x):
+    t = [x, x * 2, x * 3]
+    return np.sum(t[1:][0])
+
+
+def slice_of_a_list_argument(p, x):
+    W, b = p[:2][1]  # a positive slice
+    return np.sum(x @ W + b)
+
+
+@xfail("a slice of a list or tuple, built or passed in, even without negative bounds: "
+       "TypeError 'unhashable type: slice' in runtime.getitem_grad (issue 13 item 1 names "
+       "negative slices)", raises=TypeError)
+@pytest.mark.parametrize("argument", [False, True], ids=["built", "argument"])
+def test_slice_of_a_list(argument):
+    if not argument:
+        return assert_gradient(slice_of_a_list, np.array([1.0, 2.0]))
+    p = [(np.ones((2, 2)), np.ones(2)), (np.eye(2), np.zeros(2))]
+    assert_gradient(slice_of_a_list_argument, p, np.array([1.0, 2.0]))
+
+
+def tuples_added(x):
+    t = (x, x * 2)
+    u = t + (x * 3,)
+    return np.sum(u[2])
+
+
+@xfail("t + (x * 3,) (or list + list) is differentiated as an array sum: IndexError in "
+       "runtime.unbroadcast (reverse), ValueError (forward); expected [3, 3]",
+       raises=IndexError)
+def test_tuple_concatenation():
+    assert_gradient(tuples_added, np.array([1.0, 2.0]))
+
 
 def split_then_indexed(x):
     parts = np.split(x, 2)
