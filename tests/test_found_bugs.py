@@ -125,6 +125,52 @@ def test_negative_index_into_a_local_list():
     assert_gradient(negative_index_into_a_local_list, np.array([1.0, 2.0]))
 
 
+def weighted_squares(x, y):
+    return x ** 2 * y
+
+
+def sum_of_weighted_squares(x, y):
+    return np.sum(weighted_squares(x, y))
+
+
+@xfail("a tangent or cotangent of the wrong shape is broadcast, not refused: jvp with v of "
+       "shape (2, 1) for x of shape (2,) gives 22.0 (v = [1, 0] gives 6.0), the vjp with a "
+       "(2, 1) cotangent [6, 16] (expected [6, 0] or an ArgumentError); a (3,) one is a raw "
+       "ValueError from the emitted code")
+def test_tangent_of_the_wrong_shape_is_refused():
+    x, y, v = np.array([1.0, 2.0]), np.array([3.0, 4.0]), np.array([[1.0], [0.0]])
+    with pytest.raises(nf.SrcdiffError):
+        nf.jvp(sum_of_weighted_squares)(x, y, v)
+    with pytest.raises(nf.SrcdiffError):
+        nf.vjp(weighted_squares)(x, y)[1](v)
+
+
+def value_and_square(a):
+    return a, a * a
+
+
+def cube_through_a_tuple(x):
+    a, b = value_and_square(x)
+    return a * b  # x ** 3
+
+
+@xfail("reverse over reverse through a call of a user function returning a tuple: "
+       "nf.grad(nf.grad(f))(0.5) is 0.75, expected 6 x = 3.0 (and the vjp of the gradient of "
+       "np.sum(b) is zeros); hvp, forward over reverse, is right")
+def test_grad_of_grad_through_a_function_returning_a_tuple():
+    assert nf.grad(nf.grad(cube_through_a_tuple))(0.5) == pytest.approx(3.0)
+
+
+def last_of_a_returned_tuple(x):
+    return np.sum(value_and_square(x)[-1])
+
+
+@xfail("issue 13 item 1 for the tuple a user function returns: f(x)[-1] gets a zero "
+       "gradient, expected 2 x = [1, 2]")
+def test_negative_index_into_a_returned_tuple():
+    assert_gradient(last_of_a_returned_tuple, np.array([0.5, 1.0]))
+
+
 # --- raw exceptions instead of a gradient or a SrcdiffError -------------------------------------
 
 def slice_of_a_list(x):
@@ -234,6 +280,37 @@ def test_vjp_of_the_gradient_of_a_nested_list_array():
     x = np.array([0.5, 1.0, 2.0])
     np.testing.assert_allclose(nf.vjp(nf.grad(nested_list_made_an_array))(x)[1](np.ones(3)),
                                [2.0, 2.0, 2.0])
+
+
+def two_steps(a):
+    for i in range(2):
+        a = np.tanh(a)
+    return a
+
+
+def through_a_looping_function(x):
+    return two_steps(x)
+
+
+@xfail("reverse over reverse through a call of a user function with a loop: IndexError 'pop "
+       "from empty list' in the emitted bwd_fwd_two_steps; hvp is right", raises=IndexError)
+def test_grad_of_grad_through_a_function_with_a_loop():
+    expected = nf.hvp(through_a_looping_function)(0.5, 1.0)
+    assert nf.grad(nf.grad(through_a_looping_function))(0.5) == pytest.approx(expected)
+
+
+def affine(a, scale=1.0, shift=0.0):
+    return a * scale + shift
+
+
+def affine_with_keywords(x):
+    return np.sum(affine(x, scale=2.0) ** 2)
+
+
+@xfail("hvp through a call that passes a keyword argument (scale=2.0): KeyError: 2 in the "
+       "emitted jvp_bwd_affine (dscale = dsaved[2]); first order is right", raises=KeyError)
+def test_hvp_through_a_call_with_a_keyword_argument():
+    np.testing.assert_allclose(nf.hvp(affine_with_keywords)(np.ones(2), np.ones(2)), [8.0, 8.0])
 
 
 # --- unhelpful errors ---------------------------------------------------------------------------
