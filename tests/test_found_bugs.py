@@ -299,6 +299,22 @@ def test_grad_of_grad_through_a_function_with_a_loop():
     assert nf.grad(nf.grad(through_a_looping_function))(0.5) == pytest.approx(expected)
 
 
+def branch_not_taken(x, y):
+    h = x * 1.0
+    if np.sum(x) < 0:  # not taken for the x below
+        h = np.tanh(y) * 2
+    return np.sum(h ** 2)
+
+
+@xfail("issue 13 item 10 is wider than a ** b: reverse over reverse raises UnboundLocalError "
+       "for the temporary _t1 of any nested expression in a branch not taken; expected the "
+       "hvp, zeros", raises=UnboundLocalError)
+def test_grad_of_grad_with_a_branch_not_taken():
+    x, y = np.array([0.5, 1.0]), np.array([0.3, -0.2])
+    np.testing.assert_allclose(nf.vjp(nf.grad(branch_not_taken, wrt=1), wrt=1)(x, y)[1](y),
+                               [0.0, 0.0])
+
+
 def affine(a, scale=1.0, shift=0.0):
     return a * scale + shift
 
@@ -357,3 +373,26 @@ def test_einsum_repeated_index_error_has_a_hint():
     with pytest.raises(nf.SrcdiffError) as error:
         nf.grad(einsum_diagonal)(np.eye(3))
     assert error.value.hint
+
+
+def sine_in_place(x):
+    y = x * 1.0
+    np.sin(y, out=y)
+    return np.sum(y)
+
+
+def concatenate_a_list_argument(xs):
+    return np.sum(np.concatenate(xs))
+
+
+@xfail("canned hints that name another function: np.sin(y, out=y) gets 'assign the result "
+       "instead: y = np.multiply(x, 2.0)', np.concatenate(xs) 'write the list out: "
+       "np.stack([a, b, c])'")
+@pytest.mark.parametrize("f, args, name", [
+    (sine_in_place, (np.ones(2),), "np.sin"),
+    (concatenate_a_list_argument, ([np.ones(2), np.ones(2)],), "np.concatenate")],
+    ids=["out=", "concatenate"])
+def test_error_hints_name_the_function_at_fault(f, args, name):
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(f)(*args)
+    assert name in error.value.hint

@@ -473,6 +473,18 @@ def user_functions(x, y):
     return np.sum(twice(x, y) + helper(y, x)) + scaled_by_1_5(x)
 
 
+def value_and_sine(a):
+    return a * 2, np.sin(a)
+
+
+@case(r(3), xfail={"grad_of_grad": "reverse over reverse through a call returning a tuple is "
+                   "wrong (test_found_bugs.py::"
+                   "test_grad_of_grad_through_a_function_returning_a_tuple)"})
+def user_function_returning_a_tuple(x):
+    a, b = value_and_sine(x)
+    return np.sum(a * b)
+
+
 @case(r(3, 4), r(4), r(2, 3), autograd="calls helpers.layers.dense, which imports plain numpy")
 def imported_function(w, b, x):
     return np.sum(layers.dense(w, b, x) ** 2)

@@ -12,11 +12,13 @@ loop that overwrites an argument, an early `return`, writes into a preallocated 
 `break`; it returns a scalar.
 
 Checked: the gradient w.r.t. x, y and params against central finite differences, forward mode
-against it, the float32 variant, and the Hessian-vector product against differences of the
-gradient. With `--oracle autograd` the same source also runs under autograd (np bound to
-autograd.numpy): srcdiff and autograd must agree to rounding, and where they do not, finite
-differences decide (a program autograd cannot run, say one writing into an array, is checked
-against finite differences alone). Constructs of bugs still open (OPEN_BUGS) are generated
+against it, the float32 variant, and the Hessian-vector product (forward over reverse; with
+--open-bugs also the vjp of the gradient, reverse over reverse) against differences of the
+gradient. With
+`--oracle autograd` the same source also runs under autograd (np bound to autograd.numpy):
+srcdiff and autograd must agree to rounding, and where they do not, finite differences decide
+(a program autograd cannot run, say one writing into an array, is checked against finite
+differences alone). Constructs of bugs still open (OPEN_BUGS) are generated
 only with --open-bugs. tests/test_fuzz.py runs a bounded number of programs under hypothesis;
 this runs many more and prints every program that fails.
 """
@@ -96,6 +98,13 @@ OPEN_BUGS = {
     "np.split read by index": "tests/test_found_bugs.py::test_split_result_read_by_index",
     "np.transpose with negative axes":
         "tests/test_found_bugs.py::test_transpose_with_negative_axes",
+    "a call with a keyword argument": "its hvp: tests/test_found_bugs.py::"
+        "test_hvp_through_a_call_with_a_keyword_argument",
+    "a call of a function with a loop": "reverse over reverse: tests/test_found_bugs.py::"
+        "test_grad_of_grad_through_a_function_with_a_loop",
+    "reverse over reverse (the vjp of the gradient is checked)": "issue 13 item 10 (an "
+        "UnboundLocalError for a temporary of the branch not taken); tests/test_found_bugs.py::"
+        "test_grad_of_grad_through_a_function_returning_a_tuple",
 }
 OPEN_SHAPED = [("np.transpose(np.transpose({0}, (-1, 0)), (-1, -2))", (2, 3), (2, 3)),
                ("np.split({0}, 3, axis=-1)[1] * np.ones(3)", None, None)]
@@ -111,6 +120,16 @@ def nested(a, b):
 
 def pair(a, b):
     return a * b, np.cos(a) - b
+
+
+def scaled(a, scale=1.0, shift=0.0):
+    return a * scale + shift
+
+
+def looped(a):
+    for i in range(2):
+        a = np.tanh(a) * 0.9 + 0.1
+    return a
 '''
 
 
@@ -189,11 +208,14 @@ class Program:
         return lines
 
     def calls(self):
-        """Calls to the helper functions: one, nested, or one returning a tuple."""
+        """Calls to the helper functions: one, nested, one returning a tuple, and (with open
+        bugs) one with a keyword argument or a loop."""
         rng, lines = self.rng, []
         if rng.random() < 0.5:
             (a, sa), (b, sb) = self.expr(1), self.expr(1)
-            lines.append(f"h0 = {rng.choice(['helper', 'nested'])}({a}, {b})")
+            call = rng.choice(["helper({}, {})", "nested({}, {})"] + (
+                ["scaled({}, shift={})", "looped({}) * ({})"] if self.open_bugs else []))
+            lines.append(f"h0 = {call.format(a, b)}")
             self.names["h0"] = np.broadcast_shapes(sa, sb)
         if rng.random() < 0.3:
             (a, sa), (b, sb) = self.expr(1), self.expr(1)
@@ -355,6 +377,11 @@ def check(seed, directory, oracle=None, open_bugs=False, stats=None, second_orde
         if differs([hv], [hv_expected], 1e-3, 1e-5):
             return describe(f"Hessian-vector product w.r.t. {'xy'[wrt]}", program.source, hv,
                             hv_expected)
+        if open_bugs:  # reverse over reverse
+            uh = nf.vjp(nf.grad(f, wrt=wrt), wrt=wrt)(*args)[1](tangents[wrt])
+            if differs([uh], [hv_expected], 1e-3, 1e-5):  # H is symmetric: the vjp is H v
+                return describe(f"vjp of the gradient w.r.t. {'xy'[wrt]}", program.source,
+                                uh, hv_expected)
         ours.append([hv])
         references.append([hv_expected])
     if oracle == "autograd":
@@ -363,11 +390,15 @@ def check(seed, directory, oracle=None, open_bugs=False, stats=None, second_orde
     return None
 
 
-def gradient_along(gradient, args, wrt, v, eps=1e-5):
-    """Central differences of the gradient w.r.t. args[wrt] along v: H v."""
-    plus, minus = list(args), list(args)
-    plus[wrt], minus[wrt] = args[wrt] + eps * v, args[wrt] - eps * v
-    return (gradient(*plus) - gradient(*minus)) / (2 * eps)
+def gradient_along(gradient, args, wrt, v, eps=1e-4):
+    """H v: central differences of the gradient w.r.t. args[wrt] along v, at steps eps and
+    eps / 2 combined (Richardson) so that the error is O(eps ** 4), not O(eps ** 2): second
+    derivatives of these programs reach 1e7."""
+    def central(step):
+        plus, minus = list(args), list(args)
+        plus[wrt], minus[wrt] = args[wrt] + step * v, args[wrt] - step * v
+        return (gradient(*plus) - gradient(*minus)) / (2 * step)
+    return (4 * central(eps / 2) - central(eps)) / 3
 
 
 def against_autograd(program, directory, args, direction, ours, references, stats):
