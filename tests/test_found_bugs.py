@@ -63,6 +63,53 @@ def test_in_place_add_on_a_list_item():
     assert_gradient(in_place_add_on_a_list_item, x)
 
 
+def bump(a):
+    a += 1.0  # the caller's array
+    return a
+
+
+def in_place_add_inside_a_helper(x):
+    y = x * 1.0
+    z = bump(y)
+    return np.sum(y ** 2) + np.sum(z)
+
+
+@xfail("a += 1 inside a called function changes the caller's array, but is differentiated as "
+       "a = a + 1: gradient [2, -1, 5], expected 2 (x + 1) + 1 = [4, 1, 7]; jvp's value 9.75, "
+       "f's 15.75 (autograd is wrong too). Writing a[0] = ... there is refused")
+def test_in_place_add_inside_a_helper():
+    assert_gradient(in_place_add_inside_a_helper, np.array([0.5, -1.0, 2.0]))
+
+
+def constant_written_through_a_tuple_item(x):
+    y = x * 1.0
+    t = (y, 2.0)
+    t[0][0] = 5.0
+    return np.sum(y ** 2)
+
+
+@xfail("a constant written through a tuple holding y is not seen: gradient [10, -2, 4], "
+       "expected [0, -2, 4]")
+def test_constant_written_through_a_tuple_item():
+    assert_gradient(constant_written_through_a_tuple_item, np.array([0.5, -1.0, 2.0]))
+
+
+def appended_then_written(x):
+    ys = []
+    y = x * 1.0
+    for i in range(2):
+        y[0] = y[0] * 2.0
+        ys.append(y)  # the same array twice: both rows end as the last y
+    return np.sum(np.stack(ys) ** 2)
+
+
+@xfail("an array appended to a list, then written into, is differentiated as if the list "
+       "kept copies: gradient [24, -4, 8], expected [32, -4, 8] (ys = [y, y] then a write "
+       "is refused, as the README says)")
+def test_array_appended_then_written():
+    assert_gradient(appended_then_written, np.array([0.5, -1.0, 2.0]))
+
+
 def power_zero(x):
     return np.sum(x ** 0.0)
 
@@ -396,3 +443,18 @@ def test_error_hints_name_the_function_at_fault(f, args, name):
     with pytest.raises(nf.SrcdiffError) as error:
         nf.grad(f)(*args)
     assert name in error.value.hint
+
+
+def prints(x):
+    print(x)
+    return np.sum(x ** 2)
+
+
+@xfail("print(x) in f: 'a bare expression on a differentiated value has no effect on the "
+       "result or mutates it in place', hint 'assign the result to a variable', which is no "
+       "way out: differentiate through it (print has no derivative) or say to remove it")
+def test_print_of_a_differentiated_value():
+    try:
+        np.testing.assert_allclose(nf.grad(prints)(np.array([1.0, 2.0])), [2.0, 4.0])
+    except nf.SrcdiffError as error:
+        assert "print" in error.hint
