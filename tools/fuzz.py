@@ -14,11 +14,10 @@ loop that overwrites an argument, an early `return`, writes into a preallocated 
 Checked: the gradient w.r.t. x, y and params against central finite differences, forward mode
 against it, the float32 variant, and the Hessian-vector product (forward over reverse; with
 --open-bugs also the vjp of the gradient, reverse over reverse) against differences of the
-gradient. With
-`--oracle autograd` the same source also runs under autograd (np bound to autograd.numpy):
-srcdiff and autograd must agree to rounding, and where they do not, finite differences decide
-(a program autograd cannot run, say one writing into an array, is checked against finite
-differences alone). Constructs of bugs still open (OPEN_BUGS) are generated
+gradient. With `--oracle autograd` the same source also runs under autograd (np bound to
+autograd.numpy): srcdiff and autograd must agree to rounding, and where they do not, finite
+differences decide (a program autograd cannot run, say one writing into an array, is checked
+against finite differences alone). Constructs of bugs still open (OPEN_BUGS) are generated
 only with --open-bugs. tests/test_fuzz.py runs a bounded number of programs under hypothesis;
 this runs many more and prints every program that fails.
 """
@@ -162,8 +161,7 @@ class Program:
         lines += ["acc = 0.0", "buf = np.zeros(3)", f"for i in range({rng.randint(1, 4)}):",
                   f"    acc = acc * 0.5 + np.sum({self.expr(2)[0]}) * 0.1",
                   f"    acc = np.tanh(acc) + np.sum({body}) * 0.01"]
-        self.writes = rng.random() < 0.5  # into a preallocated array (autograd cannot)
-        if self.writes:
+        if rng.random() < 0.5:  # writes into a preallocated array (which autograd cannot)
             lines.append(f"    buf[i % 3] = buf[i % 3] + np.sum({self.expr(1)[0]}) * 0.2")
         if rng.random() < 0.3:
             lines += ["    if acc > 0.8:", "        break"]
@@ -452,7 +450,8 @@ def main(argv=None):
             try:
                 problem = check(seed, directory, args.oracle, args.open_bugs, stats, True)
             except Exception as exc:  # noqa: BLE001  (a crash is a failure to report)
-                problem = f"{type(exc).__name__}: {exc}\n{Program(random.Random(seed)).source}"
+                program = Program(random.Random(seed), args.open_bugs)
+                problem = f"{type(exc).__name__}: {exc}\n{program.source}"
             if problem:
                 failures += 1
                 print(f"--- seed {seed}: {problem}\n", flush=True)
