@@ -43,5 +43,5 @@ def dconv1d(x, w):
         b_t1 = runtime.unreduce(b_t2, _t1)
         b_t0 = runtime.unbroadcast(b_t1 * w, _t0)
         bw += runtime.unbroadcast(b_t1 * _t0, w)
-        bx = runtime.add_at(bx, np.s_[i:i + k], b_t0)
+        bx = runtime.add_at(bx, x, np.s_[i:i + k], b_t0)
     return runtime.as_grad(bx, x), runtime.as_grad(bw, w)

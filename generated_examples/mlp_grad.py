@@ -29,10 +29,10 @@ def dmlp(params, x, y):
     bparams = runtime.getitem_grad(b_t4, params, 'b2')
     bh = runtime.matmul_grad(b_t3, h, _t2, 0)
     b_t2 = runtime.matmul_grad(b_t3, h, _t2, 1)
-    bparams = runtime.add_at(bparams, 'w2', b_t2)
+    bparams = runtime.add_at(bparams, params, 'w2', b_t2)
     b_t0, b_t1 = bwd_dense_w_b(bh, _saved0)
-    bparams = runtime.add_at(bparams, 'b1', b_t1)
-    bparams = runtime.add_at(bparams, 'w1', b_t0)
+    bparams = runtime.add_at(bparams, params, 'b1', b_t1)
+    bparams = runtime.add_at(bparams, params, 'w1', b_t0)
     return runtime.as_grad(bparams, params)
 
 

@@ -85,7 +85,7 @@ def bwd_forward_params_out0(b_out, saved):
     del b_t14
     b_t12 = runtime.getitem_grad(b_t13, _t12, 'w')
     del _t12, b_t13
-    bparams = runtime.add_at(bparams, 'head', b_t12)
+    bparams = runtime.add_at(bparams, params, 'head', b_t12)
     del b_t12
     bh_1, = bwd_global_avg_pool_x(b_t11, _saved4)
     del _saved4, b_t11
@@ -96,8 +96,8 @@ def bwd_forward_params_out0(b_out, saved):
         b_t10 = runtime.getitem_grad(bh_1, _t10, 0)
         b_t8, bh_1 = bwd_basic_block_p_x_out0(b_t10, _saved3)
         b_t7 = runtime.getitem_grad(b_t8, _t7, i)
-        bparams = runtime.add_at(bparams, 'blocks', b_t7)
-    del _saved3, _stack_saved3, _stack_t10, _stack_t7, _t10, _t7, i, params
+        bparams = runtime.add_at(bparams, params, 'blocks', b_t7)
+    del _saved3, _stack_saved3, _stack_t10, _stack_t7, _t10, _t7, i
     bh, = bwd_relu_x(bh_1, _saved2)
     del _saved2, bh_1
     b_t6 = runtime.getitem_grad(bh, _t6, 0)
@@ -105,15 +105,15 @@ def bwd_forward_params_out0(b_out, saved):
     b_t1, b_t2, b_t3 = bwd_batch_norm_x_gamma_beta_out0(b_t6, _saved1)
     del _saved1, b_t6
     bstem = runtime.getitem_grad(b_t3, stem, 'beta')
-    del b_t3, stem
-    bstem = runtime.add_at(bstem, 'gamma', b_t2)
+    del b_t3
+    bstem = runtime.add_at(bstem, stem, 'gamma', b_t2)
     del b_t2
     b_t0, = bwd_conv2d_w(b_t1, _saved0)
     del _saved0, b_t1
-    bstem = runtime.add_at(bstem, 'w', b_t0)
-    del b_t0
-    bparams = runtime.add_at(bparams, 'stem', bstem)
-    del bstem
+    bstem = runtime.add_at(bstem, stem, 'w', b_t0)
+    del b_t0, stem
+    bparams = runtime.add_at(bparams, params, 'stem', bstem)
+    del bstem, params
     return bparams,
 
 
@@ -342,12 +342,12 @@ def bwd_basic_block_p_x_out0(b_out, saved):
     bh_3, b_t7, b_t8 = bwd_batch_norm_x_gamma_beta_out0(b_t11, _saved4)
     del _saved4, b_t11
     bp = runtime.getitem_grad(b_t8, p, 'b2')
-    del b_t8, p
-    bp = runtime.add_at(bp, 'g2', b_t7)
+    del b_t8
+    bp = runtime.add_at(bp, p, 'g2', b_t7)
     del b_t7
     bh_2, b_t6 = bwd_conv2d_x_w(bh_3, _saved3)
     del _saved3, bh_3
-    bp = runtime.add_at(bp, 'w2', b_t6)
+    bp = runtime.add_at(bp, p, 'w2', b_t6)
     del b_t6
     bh_1, = bwd_relu_x(bh_2, _saved2)
     del _saved2, bh_2
@@ -355,17 +355,17 @@ def bwd_basic_block_p_x_out0(b_out, saved):
     del _t5, bh_1
     bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0(b_t5, _saved1)
     del _saved1, b_t5
-    bp = runtime.add_at(bp, 'b1', b_t2)
+    bp = runtime.add_at(bp, p, 'b1', b_t2)
     del b_t2
-    bp = runtime.add_at(bp, 'g1', b_t1)
+    bp = runtime.add_at(bp, p, 'g1', b_t1)
     del b_t1
     b_saved0 = bwd_conv2d_x_w(bh, _saved0)
     del _saved0, bh
     bx += b_saved0[0]
     b_t0 = b_saved0[1]
     del b_saved0
-    bp = runtime.add_at(bp, 'w1', b_t0)
-    del b_t0
+    bp = runtime.add_at(bp, p, 'w1', b_t0)
+    del b_t0, p
     return bp, bx
 
 

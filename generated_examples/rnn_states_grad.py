@@ -60,5 +60,5 @@ def drnn_states(w, xs):
         _t0 = _stack_t0.pop()
         b_t0 = binputs.pop()
         b_x0 = b_t0 * (1 - _t0 * _t0)
-        bxs = runtime.add_at(bxs, _i0, b_x0)
+        bxs = runtime.add_at(bxs, xs, _i0, b_x0)
     return runtime.as_grad(bw, w), runtime.as_grad(bxs, xs)

@@ -34,7 +34,7 @@ def ddsecond_derivative(x):
     bx_2 = bx_1 + _t12
     _t13 = runtime.as_grad(bx_2, x)
     b_t13 = runtime.grad_seed(_t13)
-    bbx_2 = runtime.unbroadcast(b_t13, bx_2)
+    bbx_2 = runtime.broadcast_like(b_t13, bx_2)
     bbx_1 = runtime.unbroadcast(bbx_2, bx_1)
     b_t12 = runtime.unbroadcast(bbx_2, _t12)
     bb_t0 = runtime.unbroadcast(b_t12 * _t11, b_t0)

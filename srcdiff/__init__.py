@@ -1,14 +1,19 @@
 """srcdiff: source-to-source automatic differentiation for Python + NumPy."""
-from . import adjoints as _adjoints  # noqa: F401  (registers the built-in templates)
-from . import tangents as _tangents  # noqa: F401
+# the built-in primitives register themselves as their modules are imported
+from .primitives import (constants, elementwise, helpers, helpers_products,  # noqa: F401
+                         indexing, linalg, reductions, shape)
+from .primitives import decompositions, fft  # noqa: F401
 from .api import Derivative, config, grad, hessian, hvp, jvp, value_and_grad, vjp
 from .check import check_grads
 from .errors import (ArgumentError, NoAdjointError, SrcdiffError, TemplateError,
                      UnsupportedError)
-from .template import adjoint, nondifferentiable, tangent
+from .primitives.registry import adjoint, nondifferentiable, shape_safe, tangent
 from .transform import VERSION as __version__
+from .tree import ravel, tree_flatten, tree_leaves, tree_map, tree_unflatten, unravel
+from . import optim
 
 __all__ = ["grad", "value_and_grad", "vjp", "jvp", "hvp", "hessian", "check_grads", "config", "adjoint", "tangent",
-           "nondifferentiable",
+           "nondifferentiable", "shape_safe",
            "Derivative", "SrcdiffError", "UnsupportedError", "NoAdjointError", "ArgumentError",
            "TemplateError"]
+__all__ += ["tree_map", "tree_flatten", "tree_unflatten", "tree_leaves", "ravel", "unravel", "optim"]

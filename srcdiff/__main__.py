@@ -118,7 +118,7 @@ def cache_command(args):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["train"]:
-        from .train import main as train
+        from .train_cli import main as train
         return train(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m srcdiff")
     commands = parser.add_subparsers(dest="command", required=True)

@@ -88,11 +88,18 @@ class Derivative:
             if isinstance(value, (dict, list, tuple)):
                 continue  # a pytree: its float leaves get gradients, others None
             kind = np.asarray(value).dtype.kind if not isinstance(value, float) else "f"
-            if kind not in "fc":
-                where = Location(*self._emitted.meta["def"])
+            if kind == "c":
+                raise ArgumentError(
+                    f"argument {name!r} is complex ({np.asarray(value).dtype}): srcdiff "
+                    "differentiates with respect to real arguments only",
+                    Location(*self._emitted.meta["def"]),
+                    "pass the real and imaginary parts as two float arguments and combine "
+                    "them inside the function (x + 1j * y)")
+            if kind != "f":
                 raise ArgumentError(
                     f"argument {name!r} is {type(value).__name__} with dtype "
-                    f"{np.asarray(value).dtype}, which cannot be differentiated", where,
+                    f"{np.asarray(value).dtype}, which cannot be differentiated",
+                    Location(*self._emitted.meta["def"]),
                     "pass a float or a float array, or leave it out of wrt")
 
     def _arguments(self, args):

@@ -16,7 +16,8 @@ def logistic_loss(w, x, y):
 def main(out=print):
     """Show and check one emitted gradient, then train a ResNet on the digits with them."""
     status = check_gradient(out)
-    from .train import DatasetError, load_digits, train
+    from .data import DatasetError, load_digits
+    from .train import train
 
     out("\nTraining a ResNet-8 (width 16) on scikit-learn's 8x8 digits with srcdiff "
         "gradients:\n")
@@ -25,9 +26,20 @@ def main(out=print):
     except DatasetError as exc:
         out(f"skipped: {exc}")
         return status
-    history = train(data, depth=8, width=16, epochs=4)[2]
-    out(f"\nheld-out test accuracy after {len(history)} epochs: {history[-1][2]:.3f}")
+    _fit_blas_threads()
+    history = train(data, depth=8, width=16, epochs=4).history
+    out(f"\nheld-out test accuracy after {len(history)} epochs: {history[-1]['test_acc']:.3f}")
     return status
+
+
+def _fit_blas_threads():
+    """As the trainer does: no more BLAS threads than idle cores (srcdiff/threads.py)."""
+    from . import threads
+
+    try:
+        threads.limit(threads.choose(None)[0])
+    except RuntimeError:
+        pass  # no threadpoolctl: numpy keeps the threads it started with
 
 
 def check_gradient(out):

@@ -1,35 +1,251 @@
-"""Before ANF: rewrite early `return`, `break` and `continue` into flags and guarded blocks,
-so the transforms only ever see structured code that runs to its end.
+"""Before ANF: unwrap blocks that change no value (`with np.errstate(...)`, try/finally), and
+remove early `return`, `continue` and `break` (all but the break that leaves a
+loop), so the transforms see structured code whose blocks run to their end.
 
-    for i in range(n):                 _brk0 = False
-        if c(i):                       for i in range(n):
-            break             ->           if not _brk0:
-        body(i)                                if c(i):
-                                                   _brk0 = True
-                                               if not _brk0:
-                                                   body(i)
+A jump ends its block: what follows it runs only on the paths that do not jump, so it moves
+into the branch that falls through (the else of `if c: break`):
+
+    for i in range(n):                 for i in range(n):
+        if c(i):                           if c(i):
+            break               ->             break
+        body(i)                            else:
+                                               body(i)
+
+`continue` then has nothing left to skip and goes; `break` stays (the forward sweep leaves the
+loop early, and the reverse sweep runs over the iterations that ran: the loop is marked
+`exits`). A `return` becomes an assignment to one result, returned at the end. Where what
+follows a jump would have to be copied into two branches, a flag records the jump instead
+(`_brk0`, `_cont0`; `_done0` for a return from inside a loop or such a branch).
 """
+import contextlib
+import copy
+import warnings
+
 import gast
+import numpy as np
 
 from . import ir
 
 _LOOPS = (gast.For, gast.While)
+_LOOP_JUMPS = (gast.Break, gast.Continue)
 
 
-def desugar(func, fresh):
-    """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names."""
-    if _has_early_return(func.body):
-        done, result = fresh("_done"), fresh("_ret")
-        body = _lower_returns(func.body, done, result, in_loop=False)
-        func.body = [ir.assign(done, ir.const(False)), ir.assign(result, ir.const(None))] + \
-            _guard(body, done) + [gast.Return(value=ir.name(result))]
-    func.body = _lower_loops(func.body, fresh)
+def desugar(func, fresh, resolve):
+    """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names and
+    `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
+    func.body = _unwrap_blocks(func.body, resolve)
+    body = func.body
+    if not _has_early_return(body):
+        func.body = _lower_loops(body, fresh)
+        return func
+    if _falls_through(body):
+        body = body + [gast.copy_location(gast.Return(value=ir.const(None)), body[-1])]
+    result = fresh("_result")
+    if any(isinstance(n, gast.Return) for s in body if isinstance(s, _LOOPS)
+           for n in gast.walk(s)):
+        done = fresh("_done")
+        body = [ir.assign(done, ir.const(False))] + _return_from_loops(body, done, result,
+                                                                       depth=0)
+    body = _lower_loops(body, fresh)
+    restructured = _restructure(body, (gast.Return,))
+    if restructured is None:  # a return that would have to copy code: a flag
+        done = fresh("_done")
+        restructured = [ir.assign(done, ir.const(False))] + _guard(
+            _flag_returns(body, done, result), done)
+    func.body = _assign_results(restructured, result) + [gast.Return(value=ir.name(result))]
     return func
+
+
+# context managers that change how warnings are reported, never a value: their blocks run as
+# they would without them (gradient code may warn where f does not, or not where it does)
+_QUIET_CONTEXTS = (np.errstate, warnings.catch_warnings, contextlib.nullcontext)
+
+
+def _unwrap_blocks(stmts, resolve):
+    """`with np.errstate(...):` and `try: ... finally: ...` (with no except) around
+    statements that do not jump out of them: the statements themselves, in order."""
+    out = []
+    for stmt in stmts:
+        for field in ("body", "orelse"):
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve))
+        if isinstance(stmt, gast.With) and all(
+                isinstance(item.context_expr, gast.Call) and item.optional_vars is None and
+                any(resolve(item.context_expr.func) is quiet for quiet in _QUIET_CONTEXTS)
+                for item in stmt.items):
+            out += _unwrap_blocks(stmt.body, resolve)
+        elif isinstance(stmt, gast.Try) and not stmt.handlers and not stmt.orelse and not any(
+                isinstance(n, (gast.Return, gast.Break, gast.Continue))
+                for s in stmt.body for n in gast.walk(s)):
+            out += _unwrap_blocks(stmt.body, resolve) + _unwrap_blocks(stmt.finalbody, resolve)
+        else:
+            out.append(stmt)
+    return out
 
 
 def _has_early_return(body):
     returns = [n for s in body for n in gast.walk(s) if isinstance(n, gast.Return)]
     return bool(returns) and not (len(returns) == 1 and body and body[-1] is returns[0])
+
+
+def _falls_through(block):
+    """Whether running `block` can reach its end (rather than always jumping away)."""
+    if not block:
+        return True
+    last = block[-1]
+    if isinstance(last, (gast.Return, gast.Break, gast.Continue, gast.Raise)):
+        return False
+    if isinstance(last, gast.If):
+        return _falls_through(last.body) or _falls_through(last.orelse)
+    return True
+
+
+def _contains(stmt, kinds):
+    """Whether `stmt` holds a jump of `kinds` that leaves it (loop jumps of inner loops
+    stay in them)."""
+    if isinstance(stmt, kinds):
+        return True
+    if isinstance(stmt, gast.If):
+        return any(_contains(s, kinds) for s in stmt.body + stmt.orelse)
+    if isinstance(stmt, _LOOPS) and gast.Return in kinds:
+        return any(isinstance(n, gast.Return) for n in gast.walk(stmt))
+    return False
+
+
+def _restructure(block, kinds):
+    """`block` with what follows each `if` that may jump (a jump of `kinds`) moved into its
+    one branch that falls through; None when both would need it."""
+    out = []
+    for index, stmt in enumerate(block):
+        if not (isinstance(stmt, gast.If) and _contains(stmt, kinds)):
+            out.append(stmt)
+            if isinstance(stmt, kinds):
+                break  # what follows a jump never runs
+            continue
+        body, orelse = _restructure(stmt.body, kinds), _restructure(stmt.orelse, kinds)
+        if body is None or orelse is None:
+            return None
+        stmt.body, stmt.orelse = body, orelse
+        out.append(stmt)
+        rest = block[index + 1:]
+        if not rest:
+            break
+        through = [b for b in (stmt.body, stmt.orelse) if _falls_through(b)]
+        if len(through) > 1:
+            return None
+        if through:
+            rest = _restructure(rest, kinds)
+            if rest is None:
+                return None
+            through[0].extend(rest)
+        break
+    return out
+
+
+def _drop_continues(block):
+    """The `continue`s left at the end of branches (they skip nothing any more)."""
+    out = []
+    for stmt in block:
+        if isinstance(stmt, gast.Continue):
+            break
+        if isinstance(stmt, gast.If):
+            stmt.body, stmt.orelse = _drop_continues(stmt.body), _drop_continues(stmt.orelse)
+        out.append(stmt)
+    return out
+
+
+def _lower_loops(stmts, fresh):
+    """Loops with their break/continue restructured (innermost first), or flagged."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.If):
+            stmt.body = _lower_loops(stmt.body, fresh)
+            stmt.orelse = _lower_loops(stmt.orelse, fresh)
+        elif isinstance(stmt, _LOOPS):
+            stmt.body = _lower_loops(stmt.body, fresh)
+            if any(_contains(s, _LOOP_JUMPS) for s in stmt.body):
+                body = _restructure(stmt.body, _LOOP_JUMPS)
+                if body is None:
+                    out += _flag_loop_jumps(stmt, fresh)
+                else:
+                    stmt.body = _drop_continues(body) or [gast.Pass()]
+                stmt.exits = any(_contains(s, (gast.Break,)) for s in stmt.body)
+        out.append(stmt)
+    return out
+
+
+def _flag_loop_jumps(loop, fresh):
+    """Record break and continue in flags (when restructuring would copy code); the loop
+    still leaves at once after a break. Returns the statements to put before the loop."""
+    before = []
+    if _jumps(loop.body, gast.Continue):
+        flag = fresh("_cont")
+        loop.body = [ir.assign(flag, ir.const(False))] + _guard(
+            _replace(loop.body, gast.Continue, flag), flag)
+    if _jumps(loop.body, gast.Break):
+        flag = fresh("_brk")
+        loop.body = _guard(_replace(loop.body, gast.Break, flag), flag) + [
+            gast.If(test=ir.name(flag), body=[gast.Break()], orelse=[])]
+        before.append(ir.assign(flag, ir.const(False)))
+    return before
+
+
+def _return_from_loops(stmts, done, result, depth):
+    """A return inside a loop becomes `result = value; done = True; break`, followed by
+    `if done: break` after each inner loop, and `if done: return result` after the
+    outermost (which the top-level restructuring then lowers)."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.Return) and depth:
+            value = stmt.value if stmt.value is not None else ir.const(None)
+            out += [gast.copy_location(ir.assign(result, value), stmt),
+                    gast.copy_location(ir.assign(done, ir.const(True)), stmt),
+                    gast.copy_location(gast.Break(), stmt)]
+            continue
+        if isinstance(stmt, gast.If):
+            stmt.body = _return_from_loops(stmt.body, done, result, depth)
+            stmt.orelse = _return_from_loops(stmt.orelse, done, result, depth)
+        elif isinstance(stmt, _LOOPS) and _contains(stmt, (gast.Return,)):
+            stmt.body = _return_from_loops(stmt.body, done, result, depth + 1)
+            out.append(stmt)
+            leave = gast.Break() if depth else gast.Return(value=ir.name(result))
+            out.append(gast.copy_location(gast.If(test=ir.name(done), body=[leave], orelse=[]),
+                                          stmt))
+            continue
+        out.append(stmt)
+    return out
+
+
+def _assign_results(stmts, result):
+    """Each `return value` as `result = value` (the restructured code runs to its end)."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.Return):
+            value = stmt.value if stmt.value is not None else ir.const(None)
+            if not (isinstance(value, gast.Name) and value.id == result):
+                out.append(gast.copy_location(ir.assign(result, value), stmt))
+            continue
+        if isinstance(stmt, gast.If):
+            stmt.body = _assign_results(stmt.body, result) or [gast.Pass()]
+            stmt.orelse = _assign_results(stmt.orelse, result)
+        out.append(stmt)
+    return out
+
+
+def _flag_returns(stmts, done, result):
+    """Top-level returns recorded in flag `done` (guarding what follows them)."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.Return):
+            if not (isinstance(stmt.value, gast.Name) and stmt.value.id == result):
+                out.append(gast.copy_location(gast.Return(value=stmt.value), stmt))
+            out.append(_located(ir.assign(done, ir.const(True)), stmt))
+            continue
+        if isinstance(stmt, gast.If):
+            stmt.body = _guard(_flag_returns(stmt.body, done, result), done)
+            stmt.orelse = _guard(_flag_returns(stmt.orelse, done, result), done)
+        out.append(stmt)
+    return out
 
 
 def _sets(stmt, flag):
@@ -52,66 +268,6 @@ def _guard(stmts, flag):
                                    body=_guard(rest, flag), orelse=[]))
             break
     return out
-
-
-def _lower_returns(stmts, done, result, in_loop):
-    out = []
-    for stmt in stmts:
-        if isinstance(stmt, gast.Return):
-            value = stmt.value if stmt.value is not None else ir.const(None)
-            out += [gast.copy_location(ir.assign(result, value), stmt),
-                    gast.copy_location(ir.assign(done, ir.const(True)), stmt)]
-            if in_loop:
-                out.append(_located(gast.Break(), stmt))
-            continue
-        if isinstance(stmt, gast.If):
-            stmt.body = _guard(_lower_returns(stmt.body, done, result, in_loop), done)
-            stmt.orelse = _guard(_lower_returns(stmt.orelse, done, result, in_loop), done)
-        elif isinstance(stmt, _LOOPS):
-            stmt.body = _guard(_lower_returns(stmt.body, done, result, True), done)
-            out.append(stmt)
-            if in_loop and _sets(stmt, done):  # leave the enclosing loop too
-                out.append(gast.If(test=ir.name(done), body=[gast.Break()], orelse=[]))
-            continue
-        out.append(stmt)
-    return out
-
-
-def _lower_loops(stmts, fresh):
-    out = []
-    for stmt in stmts:
-        if isinstance(stmt, gast.If):
-            stmt.body = _lower_loops(stmt.body, fresh)
-            stmt.orelse = _lower_loops(stmt.orelse, fresh)
-        elif isinstance(stmt, _LOOPS):
-            stmt.body = _lower_loops(stmt.body, fresh)
-            breaks, continues = _jumps(stmt.body, gast.Break), _jumps(stmt.body, gast.Continue)
-            if breaks:
-                flag = fresh("_brk")
-                stmt.body = _guard(_replace(stmt.body, gast.Break, flag), flag)
-                out.append(ir.assign(flag, ir.const(False)))
-                stop = gast.UnaryOp(op=gast.Not(), operand=ir.name(flag))
-                if isinstance(stmt, gast.While):
-                    stmt.test = gast.BoolOp(op=gast.And(), values=[stop, stmt.test])
-                else:
-                    stmt.body = [gast.If(test=stop, body=stmt.body, orelse=[])]
-            if continues:
-                flag = fresh("_cont")
-                body = _guard(_replace(_body_of(stmt, breaks), gast.Continue, flag), flag)
-                _set_body(stmt, breaks, [ir.assign(flag, ir.const(False))] + body)
-        out.append(stmt)
-    return out
-
-
-def _body_of(loop, wrapped):
-    return loop.body[0].body if wrapped and isinstance(loop, gast.For) else loop.body
-
-
-def _set_body(loop, wrapped, body):
-    if wrapped and isinstance(loop, gast.For):
-        loop.body[0].body = body
-    else:
-        loop.body = body
 
 
 def _jumps(stmts, kind):
@@ -143,3 +299,83 @@ def _located(node, like):
     node = gast.copy_location(node, like)
     node._jump = True
     return node
+
+
+# --- comprehensions over differentiated values -------------------------------------------
+
+def lower_comprehensions(body, is_varied, fresh):
+    """A list comprehension or generator over differentiated values (`is_varied(node)`)
+    becomes a loop that appends, ahead of its statement (`[f(r) for r in x]` -> `_items0 =
+    []`, `for _r0 in x: _items0.append(f(_r0))`): a list built with append, which np.stack,
+    np.array, sum and the like take. Whether any was (then activity analysis runs again, and
+    this again for the comprehensions nested in those)."""
+    changed = False
+    out = []
+    for stmt in body:
+        for block in ("body", "orelse"):
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                changed |= lower_comprehensions(getattr(stmt, block), is_varied, fresh)
+        if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
+            found = [n for n in gast.walk(stmt) if isinstance(n, (
+                gast.ListComp, gast.GeneratorExp)) and is_varied(n)]
+            inner = {id(m) for n in found for m in gast.walk(n) if m is not n}
+            for comp in (n for n in found if id(n) not in inner):
+                whole = isinstance(comp, gast.ListComp) and isinstance(stmt, gast.Assign) \
+                    and stmt.value is comp and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0], gast.Name)
+                # hs = [f(r) for r in x] builds hs itself
+                items = stmt.targets[0].id if whole else fresh("_items")
+                loop = _comprehension_loop(comp, items, fresh)
+                for new in loop:
+                    for n in gast.walk(new):
+                        n.lineno = getattr(n, "lineno", None) or stmt.lineno
+                out.extend(loop)
+                _Replace(comp, ir.name(items)).visit(stmt)
+                changed = True
+                if whole:
+                    break
+            else:
+                out.append(stmt)
+            continue
+        out.append(stmt)
+    body[:] = out
+    return changed
+
+
+def _comprehension_loop(comp, items, fresh):
+    """The statements building list `items` as comprehension `comp` would (its loop
+    names made fresh: they are the comprehension's own)."""
+    names = {n.id: fresh("_" + n.id.lstrip("_")) for g in comp.generators
+             for n in gast.walk(g.target) if isinstance(n, gast.Name)}
+    rename = _Rename(names)
+    statements = [ir.expr_stmt(ir.call(ir.attr(items, "append"),
+                                       rename.visit(copy.deepcopy(comp.elt))))]
+    for k, generator in reversed(list(enumerate(comp.generators))):
+        for condition in reversed(generator.ifs):
+            statements = [gast.If(test=rename.visit(copy.deepcopy(condition)),
+                                  body=statements, orelse=[])]
+        source = copy.deepcopy(generator.iter)  # the first reads the enclosing scope
+        statements = [gast.For(target=rename.visit(copy.deepcopy(generator.target)),
+                               iter=rename.visit(source) if k else source,
+                               body=statements, orelse=[], type_comment=None)]
+    return [ir.assign(items, gast.List(elts=[], ctx=gast.Load()))] + statements
+
+
+class _Replace(gast.NodeTransformer):
+    """Puts `new` where node `old` (that very node) is."""
+
+    def __init__(self, old, new):
+        self.old, self.new = old, new
+
+    def generic_visit(self, node):
+        return self.new if node is self.old else super().generic_visit(node)
+
+
+class _Rename(gast.NodeTransformer):
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        if node.id in self.names:
+            node.id = self.names[node.id]
+        return node

@@ -10,7 +10,7 @@ import gast
 
 from . import ir
 from .errors import NoAdjointError
-from .template import TANGENTS
+from .passes.fold import fold
 
 
 class Forward:
@@ -20,6 +20,7 @@ class Forward:
         self.fn, self.wrt, self.func_name, self.outputs = fn, wrt, func_name, outputs
         self.taken = set(fn.params) | _assigned(fn.body)
         self.names = {}
+        self.stacks = {stmt.stack for stmt in _walk(fn.body) if isinstance(stmt, ir.Push)}
 
     def dname(self, var):
         if var not in self.names:
@@ -83,8 +84,9 @@ class Forward:
                 out.append(ir.assign(self.dname(stmt.target),
                                      ir.call(ir.attr(self.dname(stmt.stack), "pop"))))
             elif isinstance(stmt, ir.If):
-                out.append(gast.If(test=ir.name(stmt.test), body=self.block(stmt.body) or [
-                    gast.Pass()], orelse=self.block(stmt.orelse)))
+                out += ir.if_statement(stmt.test, self.block(stmt.body), self.block(stmt.orelse))
+            elif isinstance(stmt, ir.Break):
+                out.append(gast.Break())
             elif isinstance(stmt, ir.For):
                 out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
                                     body=self.block(stmt.body) or [gast.Pass()], orelse=[],
@@ -126,23 +128,25 @@ class Forward:
         live = [t for t in targets if t in self.fn.active]
         if not live:
             return out
-        if stmt.template is None:
+        if stmt.primitive is None:
             if isinstance(stmt.value, gast.List) and not stmt.value.elts:  # a new stack
                 return out + [ir.assign(self.dname(t), gast.List(elts=[], ctx=gast.Load()))
                               for t in live]
-            return out + [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
-                          for t in live]
-        rule_set = TANGENTS.get(stmt.template.primal)
+            # a list appended to later ([x] with x constant) has a list of tangents
+            zero = lambda t: "runtime.zero_tangent" if t in self.stacks else \
+                "runtime.zeros_like"  # noqa: E731
+            return out + [ir.assign(self.dname(t), ir.call(zero(t), ir.name(t))) for t in live]
+        rule_set = stmt.primitive.tangent
         if rule_set is None:
             raise NoAdjointError(f"no tangent (forward-mode) rule is registered for "
-                                 f"{getattr(stmt.template.primal, '__name__', '?')}", stmt.loc,
+                                 f"{stmt.primitive.name}", stmt.loc,
                                  "register one with @srcdiff.tangent(...)")
         output = ir.name(targets[0]) if not stmt.unpack else gast.List(
             elts=[ir.name(t) for t in targets], ctx=gast.Load())
         for param, value in stmt.bound.items():
             if param not in rule_set.rules and param not in rule_set.constant and \
                     self.tangent_of(value) is not None:
-                raise NoAdjointError(f"{getattr(stmt.template.primal, '__name__', '?')} has no "
+                raise NoAdjointError(f"{stmt.primitive.name} has no "
                                      f"forward-mode rule for its argument {param!r}", stmt.loc,
                                      f"make {param!r} a constant")
         parts = []
@@ -158,8 +162,8 @@ class Forward:
             else:
                 elements = [k for k, e in enumerate(value.elts) if self.active(e)]
             for element in elements:
-                parts.append(rule_set.instantiate(rule, stmt.bound, output, None, element,
-                                                  tangent=tangent))
+                parts.append(fold(rule_set.instantiate(rule, stmt.bound, output, None, element,
+                                                       tangent=tangent)))
         if not parts:
             return out + [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
                           for t in live]
@@ -191,3 +195,12 @@ def _assigned(stmts):
             names |= _assigned(stmt.body)
             names.add(stmt.target if isinstance(stmt, ir.For) else stmt.counter)
     return names
+
+
+def _walk(stmts):
+    """Every ir statement of a block, nested ones included."""
+    for stmt in stmts:
+        yield stmt
+        for block in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)):
+            if isinstance(block, list):
+                yield from _walk(block)

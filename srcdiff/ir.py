@@ -13,12 +13,13 @@ from .errors import Location
 
 @dataclass
 class Assign:
-    """`targets = value`; `template` is None when the value carries no gradient."""
+    """`targets = value`; `primitive` (the record of what computes it, with its templates)
+    is None when the value carries no gradient."""
 
     targets: list
     value: gast.expr
     loc: Location
-    template: object = None
+    primitive: object = None
     bound: dict = None
     unpack: bool = False
     callee: "Callee" = None
@@ -77,6 +78,14 @@ class For:
     iter: gast.expr  # a range(...) call or a name holding a range or list
     body: list
     loc: Location
+    counter: str = None  # counts the iterations that ran, for a loop a `break` may leave
+
+
+@dataclass
+class Break:
+    """`break` (desugar.py leaves only the ones that end a loop's iteration)."""
+
+    loc: Location
 
 
 @dataclass
@@ -111,6 +120,23 @@ class Function:
     active: set = field(default_factory=set)
 
 
+class Names:
+    """The names a function and the code emitted from it use: fresh ones never clash."""
+
+    def __init__(self, node):
+        self.used = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
+        self.counters = {}
+
+    def fresh(self, prefix):
+        while True:
+            n = self.counters.get(prefix, 0)
+            self.counters[prefix] = n + 1
+            candidate = f"{prefix}{n}"
+            if candidate not in self.used:
+                self.used.add(candidate)
+                return candidate
+
+
 def name(id_, store=False):
     return gast.Name(id=id_, ctx=gast.Store() if store else gast.Load(), annotation=None,
                      type_comment=None)
@@ -142,6 +168,19 @@ def expr_stmt(value):
     return gast.Expr(value=value)
 
 
+def if_statement(test, body, orelse):
+    """`if test: body else: orelse` as a person writes it: `if not test:` for an empty body,
+    and what follows a body that ends in a jump after the if, not in an else."""
+    if not body and not orelse:
+        return []
+    if not body:
+        return [gast.If(test=gast.UnaryOp(op=gast.Not(), operand=name(test)), body=orelse,
+                        orelse=[])]
+    if isinstance(body[-1], (gast.Break, gast.Continue, gast.Return)):
+        return [gast.If(test=name(test), body=body, orelse=[])] + orelse
+    return [gast.If(test=name(test), body=body, orelse=orelse)]
+
+
 def index_value(index):
     """An index as a value to pass to a function: slices go through np.s_."""
     if any(isinstance(n, gast.Slice) for n in gast.walk(index)):
@@ -150,6 +189,33 @@ def index_value(index):
     return copy.deepcopy(index)
 
 
+def dotted(node):
+    """("np", "linalg", "norm") for the expression np.linalg.norm, else None."""
+    parts = []
+    while isinstance(node, gast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, gast.Name):
+        return (node.id,) + tuple(reversed(parts))
+    return None
+
+
 def names_in(node, ctx=gast.Load):
     """The ids of the names read (or stored, with ctx=gast.Store) anywhere below `node`."""
     return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, ctx)}
+
+
+def is_simple(node):
+    """Cheap, side-effect-free expressions that may be repeated in the adjoint."""
+    if isinstance(node, (gast.Name, gast.Constant)):
+        return True
+    if isinstance(node, (gast.Tuple, gast.List)):
+        return all(is_simple(e) for e in node.elts)
+    if isinstance(node, gast.Slice):  # slice bounds are integers: arithmetic on them is cheap
+        return all(p is None or is_simple(p) or isinstance(p, gast.BinOp) and is_simple(
+            p.left) and is_simple(p.right) for p in (node.lower, node.upper, node.step))
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        return is_simple(node.operand)
+    if isinstance(node, gast.Attribute):
+        return is_simple(node.value)
+    return False

@@ -4,8 +4,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from . import runtime
-from .shapes import SHAPE_SAFE
-from .template import adjoint, tangent
+from .primitives.registry import adjoint, shape_safe, tangent
 
 
 def conv2d(x, w, stride=1, padding=0):
@@ -57,7 +56,7 @@ def correlate_weight_grad(bz, x, w, stride):
     return products.sum(axis=0).reshape(w.shape)
 
 
-@adjoint(correlate)
+@adjoint(correlate, shape_safe=True)
 def correlate_adjoint(bz, z, x, w, stride):
     bx = correlate_input_grad(bz, x, w, stride)
     bw = correlate_weight_grad(bz, x, w, stride)
@@ -69,8 +68,8 @@ def correlate_tangent(dz, z, x, w, stride):
     dz = correlate(x, dw, stride)
 
 
-# shape-safe: their shapes follow from their arguments' (shapes.py evaluates them on stand-ins)
-SHAPE_SAFE.update((correlate, correlate_input_grad, correlate_weight_grad))
+# their results' shapes follow from their arguments' (shapes.py evaluates them on stand-ins)
+shape_safe(correlate_input_grad, correlate_weight_grad)
 
 
 def batch_norm(x, gamma, beta, running_mean=None, running_var=None, training=True,

@@ -19,9 +19,10 @@ import copy
 
 import gast
 
-from . import ir
+from . import ir, runtime
 from .passes.liveness import live_before
-from .template import ADJOINTS
+from .passes.fold import fold
+from .primitives import registry
 
 NONE, AFTER, BEFORE = "none", "after", "before"
 
@@ -51,6 +52,7 @@ class Reverse:
         self.adjoint_names, self.stack_names = {}, {}
         self.strategy = {}
         self.needs_init = {}
+        self.reset_in = {}  # var -> ids of the loops whose reversed body zeroes its adjoint
         self.shape_only = set()  # names whose last value the adjoint reads for its shape only
         self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
 
@@ -91,11 +93,12 @@ class Reverse:
             elif isinstance(stmt, ir.While):
                 self._read(ir.names_in(stmt.test), site)
                 self._scan(stmt.body, here, loops + [stmt])
+            if isinstance(stmt, (ir.For, ir.While)) and stmt.counter is not None:
                 self.sites.setdefault(stmt.counter, []).append(site)
                 # the reversed loop reads the counter right after the loop
                 after = _Site(stmt, site.order, path + [(id(block), index + 0.5)], list(loops))
                 self._read({stmt.counter}, after)
-            elif isinstance(stmt, ir.Return):
+            if isinstance(stmt, ir.Return):
                 self._read(ir.names_in(stmt.value), site)
             elif isinstance(stmt, ir.Statement):
                 self._read(ir.names_in(stmt.node), site)
@@ -106,7 +109,7 @@ class Reverse:
 
     def _decide(self, var, site, needed):
         """How the forward sweep saves `var` at assignment `site` (NONE, AFTER or BEFORE)."""
-        if var not in needed or isinstance(site.stmt, ir.For):
+        if var not in needed or isinstance(site.stmt, ir.For) and var == site.stmt.target:
             return NONE  # a loop target is set again by the reversed loop itself
         if isinstance(site.stmt, ir.SetItem):
             return BEFORE  # the write changes the array in place for every later reader
@@ -118,6 +121,11 @@ class Reverse:
             read_before = any(not _precedes(site, r) for r in self.reads.get(var, []))
             return BEFORE if overwrites and read_before else NONE
         outer = site.loops[0]
+        if any(id(loop) in self.reset_in.get(var, ()) for loop in site.loops):
+            # the reversed loop zeroes var's adjoint in the shape of var's previous value
+            if not (var in self.fn.params or any(s.order < outer._site.order for s in others)):
+                self.needs_init.setdefault(id(outer), set()).add(var)
+            return BEFORE
         block, index = site.path[-1]
         prefix = site.path[:-1]
 
@@ -182,6 +190,10 @@ class Reverse:
             & self.primal
         for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
             self._read({var}, site)
+        # a value the adjoint zeroes an adjoint like (a branch or loop the forward sweep
+        # skipped) may never have been bound there: bind it to None first
+        self.unbound = sorted({var for var, site in self._merge_reads.values()
+                               if not self._bound_at(var, site)})
         self._plan(needed)
         forward, adjoint, grads, result = self._sweeps()
         # which values the adjoint reads for their shape only, now that the pops in it tell
@@ -190,8 +202,8 @@ class Reverse:
         if shape_only != (self.shape_only, self.popped_shape_only):
             self.shape_only, self.popped_shape_only = shape_only
             forward, adjoint, grads, result = self._sweeps()
-        inits = [ir.assign(s, gast.List(elts=[], ctx=gast.Load()))
-                 for s in self._stack_inits.values()]
+        inits = [ir.assign(v, ir.const(None)) for v in self.unbound] + [
+            ir.assign(s, gast.List(elts=[], ctx=gast.Load())) for s in self._stack_inits.values()]
         if self.mode != "split":
             parts = [grads[0] if len(grads) == 1 else _tuple(grads)]
             if self.has_aux:
@@ -207,6 +219,7 @@ class Reverse:
         saved = sorted(ir.names_in(gast.Module(body=_reading(adjoint, grads), type_ignores=[]))
                        & (self.primal | set(self._stack_inits.values())))
         maybe_unset = sorted(v for v in saved if v in self.primal and v not in self.fn.params
+                             and v not in self.unbound
                              and not any(len(s.path) == 1 for s in self.sites.get(v, [])))
         forward = [ir.assign(v, ir.const(None)) for v in maybe_unset] + inits + forward
         forward.append(gast.Return(value=_tuple([result, gast.List(
@@ -220,6 +233,12 @@ class Reverse:
         fwd_name, bwd_name = self.func_name
         bwd = self._def(bwd_name, [self._seed_name(), "saved"], backward, with_params=False)
         return [self._def(fwd_name, [], forward), bwd]
+
+    def _bound_at(self, var, site):
+        """Whether `var` is surely bound when the statement at `site` runs: a parameter, or
+        assigned at the top level of the function before it."""
+        return var in self.fn.params or any(len(s.path) == 1 and s.order < site.order
+                                            for s in self.sites.get(var, []))
 
     def _seed_name(self):
         ret = self.ret
@@ -252,7 +271,8 @@ class Reverse:
         elif ret is not None and ret.active and isinstance(ret.value, gast.Tuple):
             seeds = self._fresh(("<seeds>", "b_outs"), self.adjoint_names)
             outputs = self.outputs or [True] * len(ret.value.elts)
-            shapes = _tuple([e if keep else ir.const(None)
+            # copies: the passes rename names in place, in the forward sweep's return too
+            shapes = _tuple([copy.deepcopy(e) if keep else ir.const(None)
                              for e, keep in zip(ret.value.elts, outputs)])
             adjoint.append(ir.assign(seeds, ir.call("runtime.unpack_adjoint", ir.name(
                 self._seed_name()), shapes)))
@@ -272,8 +292,12 @@ class Reverse:
         result = ret.value if ret is not None else ir.const(None)
         if self.mode != "split" and (self.preserve_result or self.has_aux):
             result = self._hold(result, forward)
-        adjoint += [ir.assign(self.bname(s), gast.List(elts=[], ctx=gast.Load()))
-                    for s in sorted(self.stacks & self.fn.active)]
+        # a list used as a stack has a list of adjoints, one per item; one that is returned
+        # gets the caller's adjoint of it (item by item), the others start empty
+        adjoint += [ir.assign(self.bname(s), ir.call(
+            "runtime.add_items", gast.List(elts=[], ctx=gast.Load()), ir.name(self.bname(s)),
+            ir.name(s)) if s in live else gast.List(elts=[], ctx=gast.Load()))
+            for s in sorted(self.stacks & self.fn.active)]
         adjoint += self.reverse_block(body, live)
         if self.mode == "split":  # the caller accumulates these: keep Sparse adjoints sparse
             grads = [ir.name(self.bname(w)) if w in live else ir.call(
@@ -338,26 +362,34 @@ class Reverse:
                 out.append(ir.assign(_subscript(stmt.target, stmt.index, store=True),
                                      stmt.value))
             elif isinstance(stmt, ir.If):
-                out.append(gast.If(test=ir.name(stmt.test), body=self.forward_block(stmt.body)
-                                   or [gast.Pass()], orelse=self.forward_block(stmt.orelse)))
-            elif isinstance(stmt, ir.For):
+                out += ir.if_statement(stmt.test, self.forward_block(stmt.body),
+                                       self.forward_block(stmt.orelse))
+            elif isinstance(stmt, ir.Break):
+                out.append(gast.Break())
+            elif isinstance(stmt, (ir.For, ir.While)):
                 out += [ir.assign(v, ir.const(None))
                         for v in sorted(self.needs_init.get(id(stmt), ()))]
-                out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
-                                    body=self.forward_block(stmt.body) or [gast.Pass()],
-                                    orelse=[], type_comment=None))
-            elif isinstance(stmt, ir.While):
-                out += [ir.assign(v, ir.const(None))
-                        for v in sorted(self.needs_init.get(id(stmt), ()))]
-                out.append(ir.assign(stmt.counter, ir.const(0)))
-                step = ir.assign(stmt.counter, gast.BinOp(left=ir.name(stmt.counter),
-                                                          op=gast.Add(), right=ir.const(1)))
-                out.append(gast.While(test=stmt.test, body=[step] + self.forward_block(stmt.body),
-                                      orelse=[]))
-                if self._saved(stmt.counter, stmt, AFTER):
-                    out.append(self._push(stmt.counter))
+                out += self._forward_loop(stmt)
             elif isinstance(stmt, ir.Statement):
                 out.append(stmt.node)
+        return out
+
+    def _forward_loop(self, stmt):
+        """The loop of the forward sweep: counting its iterations where the reversed loop
+        needs that count (a while loop, or a for loop a break may leave)."""
+        body = self.forward_block(stmt.body)
+        counter, out = stmt.counter, []
+        if counter is not None:
+            out.append(ir.assign(counter, ir.const(0)))
+            body.insert(0, ir.assign(counter, gast.BinOp(left=ir.name(counter), op=gast.Add(),
+                                                         right=ir.const(1))))
+        if isinstance(stmt, ir.For):
+            out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
+                                body=body or [gast.Pass()], orelse=[], type_comment=None))
+        else:
+            out.append(gast.While(test=stmt.test, body=body, orelse=[]))
+        if counter is not None and self._saved(counter, stmt, AFTER):
+            out.append(self._push(counter))
         return out
 
     # --- adjoint sweep --------------------------------------------------------------------
@@ -366,8 +398,8 @@ class Reverse:
         """The reversed code of `block`; `live` is updated in place."""
         pops = []
         for stmt in reversed(block):
-            targets = [stmt.counter] if isinstance(stmt, ir.While) else [stmt.target] if \
-                isinstance(stmt, ir.Pop) else getattr(stmt, "targets", [])
+            targets = [stmt.counter] if isinstance(stmt, (ir.For, ir.While)) else [
+                stmt.target] if isinstance(stmt, ir.Pop) else getattr(stmt, "targets", [])
             pops += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
         out = list(pops)
         for stmt in reversed(block):
@@ -385,8 +417,11 @@ class Reverse:
             elif isinstance(stmt, ir.If):
                 out += self.reverse_if(stmt, live)
             elif isinstance(stmt, ir.For):
-                out += self.reverse_loop(stmt, stmt.body, live, stmt.target, ir.call(
-                    "reversed", stmt.iter))
+                ran = stmt.iter if stmt.counter is None else gast.Subscript(
+                    value=stmt.iter, slice=gast.Slice(lower=None, upper=ir.name(stmt.counter),
+                                                      step=None), ctx=gast.Load())
+                out += self.reverse_loop(stmt, stmt.body, live, stmt.target,
+                                         ir.call("reversed", ran))
             elif isinstance(stmt, ir.While):
                 out += self.reverse_loop(stmt, stmt.body, live, "_", ir.call(
                     "range", ir.name(stmt.counter)))
@@ -395,10 +430,10 @@ class Reverse:
     def reverse_assign(self, stmt, live):
         if stmt.callee is not None:
             return self.reverse_call(stmt, live)
-        if stmt.template is None or not any(t in live for t in stmt.targets):
+        if stmt.primitive is None or not any(t in live for t in stmt.targets):
             live.difference_update(stmt.targets)  # an overwritten value's adjoint is gone
             return []
-        template = stmt.template
+        template = stmt.primitive.adjoint
         if stmt.unpack:
             output = gast.List(elts=[ir.name(t) for t in stmt.targets], ctx=gast.Load())
             adjoint = gast.List(elts=[ir.name(self.bname(t)) if t in live else ir.const(None)
@@ -418,6 +453,9 @@ class Reverse:
                     out.append(self._accumulate_items(template, rule, stmt, output, adjoint,
                                                       value.id, live))
                 continue
+            if rule.index is None and isinstance(value, (gast.List, gast.Tuple)):
+                out += self._distribute(template, rule, stmt, output, adjoint, value, live)
+                continue
             if rule.index is None:
                 elements = [(None, value)]
             else:  # last operand first: an einsum's weights come last, their adjoint is
@@ -428,14 +466,28 @@ class Reverse:
             for element, atom in elements:
                 if not (isinstance(atom, gast.Name) and atom.id in self.fn.active):
                     continue
-                expr = template.instantiate(rule, stmt.bound, output, adjoint, element)
+                expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, element))
                 out.append(self.accumulate(atom.id, expr, live))
+        return out
+
+    def _distribute(self, template, rule, stmt, output, adjoint, display, live):
+        """A rule giving the adjoint of a whole list, for a list display: each item gets its
+        item of that adjoint."""
+        active = [(k, e.id) for k, e in enumerate(display.elts)
+                  if isinstance(e, gast.Name) and e.id in self.fn.active]
+        if not active:
+            return []
+        whole = self._fresh((("<items>", id(display)), "b_items"), self.adjoint_names)
+        out = [ir.assign(whole, fold(template.instantiate(rule, stmt.bound, output, adjoint)))]
+        for k, name in active:
+            item = gast.Subscript(value=ir.name(whole), slice=ir.const(k), ctx=gast.Load())
+            out.append(self.accumulate(name, item, live))
         return out
 
     def _accumulate_items(self, template, rule, stmt, output, adjoint, items, live):
         """b<items> with each item's adjoint added: `rule` for every index of the list."""
         index = self._fresh(((items, "<index>"), "_k"), self.adjoint_names)
-        expr = template.instantiate(rule, stmt.bound, output, adjoint, ir.name(index))
+        expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, ir.name(index)))
         each = gast.ListComp(elt=expr, generators=[gast.comprehension(
             target=ir.name(index, store=True), iter=ir.call("range", ir.call("len", ir.name(
                 items))), ifs=[], is_async=0)])
@@ -500,9 +552,9 @@ class Reverse:
         if var in self.stacks:  # a list built with append: its adjoint is a list, item by item
             live.add(var)
             return ir.assign(b, ir.call("runtime.add_items", ir.name(b), expr, ir.name(var)))
-        if var in live and _is_runtime_call(expr, "getitem_grad"):
-            g, _, index = expr.args  # scatter into the existing adjoint, not into fresh zeros
-            expr = ir.call("runtime.add_at", ir.name(b), index, g)
+        if var in live and _calls(expr, runtime.getitem_grad):
+            g, x, index = expr.args  # scatter into the existing adjoint, not into fresh zeros
+            expr = ir.call("runtime.add_at", ir.name(b), x, index, g)
         elif var in live:
             expr = gast.BinOp(left=ir.name(b), op=gast.Add(), right=expr)
             live.add(var)
@@ -534,8 +586,7 @@ class Reverse:
         live.update(merged)
         if not code[0] and not code[1]:
             return []
-        return [gast.If(test=ir.name(stmt.test), body=code[0] or [gast.Pass()],
-                        orelse=code[1])]
+        return ir.if_statement(stmt.test, code[0], code[1])
 
     def reverse_loop(self, stmt, body, live, target, iterable):
         entry = set(live)
@@ -548,7 +599,12 @@ class Reverse:
         if not code:
             return []
         before = [self._zeros_like(v, False) for v in sorted(entry - live)]
-        reset = [self._zeros_like(v, True) for v in sorted(entry - exit_)]
+        self._merge_reads.update({(v, id(stmt)): (v, stmt._site) for v in entry - live})
+        # an adjoint the body consumed starts the previous iteration at zero, shaped like
+        # that iteration's value (the loop may change its shape: layers of other widths)
+        reset = [self._zeros_like(v, False) for v in sorted(entry - exit_)]
+        for v in entry - exit_:
+            self.reset_in.setdefault(v, set()).add(id(stmt))
         live.update(entry)
         return before + [gast.For(target=ir.name(target, store=True), iter=iterable,
                                   body=code + reset, orelse=[], type_comment=None)]
@@ -564,13 +620,6 @@ def _precedes(first, second):
         if index_a != index_b:
             return True
     return True
-
-
-# runtime helpers and the argument positions they read only for shape and dtype
-_SHAPE_ARGS = {"unbroadcast": {1}, "unreduce": {1}, "mean_grad": {1}, "getitem_grad": {1},
-               "broadcast_like": {1}, "unconcatenate": {1}, "unpad": {1}, "unwindow": {1},
-               "cast_grad": {1, 2},
-               "zeros_like": {0}, "unpack_adjoint": {1}}
 
 
 def _basic(index):
@@ -611,8 +660,8 @@ def _is_pop(expr, stack):
 
 
 def _value_reads(node):
-    """The names `node` reads other than as the shape argument of a call that only needs
-    shapes (see _SHAPE_ARGS)."""
+    """The names `node` reads other than as an argument a primitive reads only for its
+    shape (its record's shape_args)."""
     reads = set()
 
     def visit(node, shape_position):
@@ -620,11 +669,10 @@ def _value_reads(node):
             if not shape_position:
                 reads.add(node.id)
             return
-        if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-                isinstance(node.func.value, gast.Name):
-            module, name = node.func.value.id, node.func.attr
-            positions = (_SHAPE_ARGS.get(name, set()) if module == "runtime" else
-                         {0} if module == "np" and name in ("shape", "zeros_like") else set())
+        path = ir.dotted(node.func) if isinstance(node, gast.Call) else None
+        if path is not None and len(path) > 1:
+            record = registry.at(path)
+            positions = record.shape_args if record is not None else ()
             visit(node.func, False)
             for k, arg in enumerate(node.args):
                 visit(arg, k in positions)
@@ -642,10 +690,9 @@ def _value_reads(node):
     return reads
 
 
-def _is_runtime_call(expr, name):
-    return (isinstance(expr, gast.Call) and isinstance(expr.func, gast.Attribute)
-            and expr.func.attr == name and isinstance(expr.func.value, gast.Name)
-            and expr.func.value.id == "runtime")
+def _calls(expr, function):
+    return isinstance(expr, gast.Call) and registry.resolve(ir.dotted(expr.func) or ("",)) \
+        is function
 
 
 def _subscript(name, index, store=False):

@@ -17,7 +17,6 @@ That is sound only for functions whose output type, shape and dtype do not depen
 the allow-lists below, fed with no integer of unknown value except as an array index (an
 unknown `n` in `np.zeros(n)` or `x[:n]` would decide a shape). Anything else is UNKNOWN.
 """
-import builtins
 import warnings
 from dataclasses import dataclass
 
@@ -26,6 +25,8 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import runtime
+from .ir import dotted
+from .primitives import registry
 
 
 @dataclass(frozen=True)
@@ -299,147 +300,50 @@ def _read_only(value):
     return False
 
 
-# --- which functions may be evaluated on stand-ins --------------------------------------------
+# --- which functions may be evaluated on stand-ins: their records say -------------------------
 
-# functions of srcdiff's own, outside numpy and the runtime, that are shape-safe too
-# (nn.strided_windows adds itself): called through a global that emitted code never
-# re-reads, they are evaluated on stand-ins like numpy's
-SHAPE_SAFE = set()
-
-_NUMPY_SHAPE_SAFE = {
-    "sum", "mean", "var", "std", "max", "min", "amax", "amin", "prod", "cumsum", "cumprod",
-    "any", "all", "argmax", "argmin", "dot", "tensordot", "einsum", "outer", "inner",
-    "transpose", "swapaxes", "moveaxis", "reshape", "ravel", "squeeze", "expand_dims", "flip",
-    "broadcast_to", "concatenate", "stack", "hstack", "vstack", "split", "pad", "copy",
-    "zeros_like", "ones_like", "empty_like", "full_like", "zeros", "ones", "empty", "full",
-    "clip", "take_along_axis", "shape", "ndim", "size", "asarray", "array", "eye", "identity",
-    "arange", "linspace", "tril", "triu", "diag", "trace", "result_type", "atleast_1d",
-    "atleast_2d", "ascontiguousarray", "astype",
-    "linalg.norm", "linalg.inv", "lib.stride_tricks.sliding_window_view",
-}
-_RUNTIME_SHAPE_SAFE = {
-    "unbroadcast", "unreduce", "reduce_like", "mean_grad", "var_grad", "extremum_grad",
-    "broadcast_like", "reverse_cumsum", "cast_grad", "winner_share", "matmul_grad",
-    "einsum_grad", "tensordot_grad", "dot_grad", "outer_grad", "untranspose", "unconcatenate",
-    "unstack", "split_grad", "unpad", "unwindow", "getitem_grad", "add_at", "set_at", "zero_at",
-    "written", "within", "along",
-    "prod_grad", "norm_grad", "as_grad", "zeros_like", "grad_seed", "shape_of", "count",
-    "check_unpack", "pad_tangent", "prod_grad_tangent", "norm_grad_tangent",
-}
-# functions whose result is always an array of their own (the others may return a view of
-# an argument, or the argument itself, and so are taken as read-only when one is)
-_FRESH = {
-    "np": {"sum", "mean", "var", "std", "max", "min", "amax", "amin", "prod", "cumsum",
-           "cumprod", "dot", "tensordot", "outer", "inner", "concatenate", "stack", "hstack",
-           "vstack", "pad", "copy", "zeros_like", "ones_like", "empty_like", "full_like",
-           "zeros", "ones", "empty", "full", "clip", "take_along_axis", "eye", "identity",
-           "arange", "linspace"},
-    "runtime": {"unwindow", "getitem_grad", "add_at", "set_at", "zero_at", "matmul_grad",
-                "outer_grad", "prod_grad", "norm_grad", "var_grad", "extremum_grad",
-                "winner_share", "pad_tangent", "split_grad"},
-}
-# argument positions where an unknown int is an index (its value cannot change a shape)
-_RUNTIME_INDEX_ARGS = {"getitem_grad": (2,), "add_at": (1,), "set_at": (1,), "zero_at": (1,),
-                      "written": (1,)}
-_ARRAY_METHODS = {
-    "sum", "mean", "var", "std", "max", "min", "prod", "cumsum", "reshape", "transpose",
-    "astype", "copy", "ravel", "flatten", "dot", "clip", "swapaxes", "squeeze", "any", "all",
-    "argmax", "argmin", "T",
-}
 _MUTATORS = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
              "update", "setdefault", "popitem"}
-_ARRAY_ATTRIBUTES = {"shape", "ndim", "size", "dtype"}
-_BUILTINS = {"len", "range", "reversed", "list", "tuple", "float", "int", "bool", "abs", "min",
-             "max", "zip", "enumerate"}
-
-
-def _numpy_function(path):
-    obj = np
-    for part in path:
-        obj = getattr(obj, part, None)
-        if obj is None:
-            return None
-    return obj
 
 
 def evaluate_call(path, args, kwargs):
     """The abstract result of calling the function at dotted `path` (e.g. ("np", "sum")),
     or UNKNOWN for a function not known to be shape-safe."""
-    root, rest = path[0], path[1:]
-    if root == "np" and rest:
-        fn = _numpy_function(rest)
-        if isinstance(fn, np.ufunc):  # elementwise: unknown ints are values, not shapes
-            return evaluate(fn, args, kwargs, range(len(args)), fresh=True)
-        elif ".".join(rest) in _NUMPY_SHAPE_SAFE:
-            if rest == ("where",) and len(args) != 3:
-                return UNKNOWN  # np.where(c) gives indices: a value-dependent shape
-            index_args = ()
-        else:
-            return UNKNOWN
-        return evaluate(fn, args, kwargs, index_args, ".".join(rest) in _FRESH["np"])
-    if root == "runtime" and len(rest) == 1 and rest[0] in _RUNTIME_SHAPE_SAFE:
-        return evaluate(getattr(runtime, rest[0]), args, kwargs,
-                        _RUNTIME_INDEX_ARGS.get(rest[0], ()), rest[0] in _FRESH["runtime"])
-    if not rest and root in _BUILTINS:
-        return _builtin(root, args, kwargs)
-    return UNKNOWN
+    return evaluate_function(registry.resolve(path), args, kwargs)
 
 
-def _builtin(name, args, kwargs):
-    if kwargs:
+def evaluate_function(fn, args, kwargs):
+    """The abstract result of fn(*args, **kwargs) by fn's record's shape rule: a ufunc, or a
+    function whose record says to evaluate it (EVALUATE), or its own rule."""
+    if isinstance(fn, np.ufunc):  # elementwise: unknown ints are values, not shapes
+        return evaluate(fn, args, kwargs, range(len(args)), fresh=True)
+    record = registry.find(fn) if fn is not None else None
+    if record is None or record.shape is None:
         return UNKNOWN
-    if name == "len" and len(args) == 1:
-        value = args[0]
-        if isinstance(value, Items):
-            return Const(len(value.items))
-        if isinstance(value, (Typed, ShapeOf)) and value.shape:
-            return Const(value.shape[0])
-        if isinstance(value, Const):
-            return evaluate(len, args, {})
-        return Typed(int, (), np.dtype(int)) if isinstance(value, ListOf) else UNKNOWN
-    if name == "range":
-        ints = all(isinstance(widen(a), Typed) and widen(a).type is int for a in args)
-        return ListOf(Typed(int, (), np.dtype(int))) if ints else UNKNOWN
-    if name in ("reversed", "list", "tuple") and len(args) == 1:
-        value = args[0]
-        if isinstance(value, Items):
-            items = value.items[::-1] if name == "reversed" else value.items
-            return Items(tuple if name == "tuple" else list, items)
-        if isinstance(value, Const) and isinstance(value.value, (tuple, list)):
-            items = list(value.value)
-            items = items[::-1] if name == "reversed" else items
-            return Items(tuple if name == "tuple" else list, tuple(_constant(v) for v in items))
-        if isinstance(value, (ListOf, Typed)) and element(value) is not UNKNOWN:
-            return ListOf(element(value))
-        return UNKNOWN
-    if name == "zip":
-        elems = [element(a) for a in args]
-        return ListOf(Items(tuple, tuple(elems)))
-    if name == "enumerate" and len(args) == 1:
-        return ListOf(Items(tuple, (Typed(int, (), np.dtype(int)), element(args[0]))))
-    if name in ("min", "max") and len({getattr(widen(a), "type", None) for a in args}) != 1:
-        return UNKNOWN  # max(1, 2.5) is an int or a float, by value
-    if name in ("float", "int", "bool", "abs", "min", "max"):
-        return evaluate(getattr(builtins, name), args, {}, range(len(args)))
-    return UNKNOWN
+    if record.shape == registry.EVALUATE:
+        return evaluate(fn, args, kwargs, record.index_args, record.fresh)
+    return record.shape(args, kwargs)
 
 
 def evaluate_method(base, name, args, kwargs):
     """The abstract result of `base.name(*args)` for an array or numpy scalar `base`."""
-    if isinstance(base, Typed) and base.type not in _SCALARS and name in _ARRAY_METHODS:
+    record = registry.method(name)
+    if isinstance(base, Typed) and base.type not in _SCALARS and record is not None and \
+            record.shape == registry.EVALUATE:
         return evaluate(lambda b, *a, **k: getattr(b, name)(*a, **k), [base] + list(args),
                         kwargs)
     return UNKNOWN
 
 
 def attribute(base, name):
-    if isinstance(base, (Typed, ShapeOf)) and name in _ARRAY_ATTRIBUTES:
-        if isinstance(base, Typed) and base.type in _SCALARS:
-            return UNKNOWN
-        value = {"shape": base.shape, "ndim": len(base.shape),
-                 "size": int(np.prod(base.shape, dtype=np.int64)), "dtype": base.dtype}[name]
-        return Const(value)
-    if isinstance(base, Typed) and base.type not in _SCALARS and name in _ARRAY_METHODS:
+    """The abstract value of `base.name` (x.shape, x.T) for an array `base`."""
+    record = registry.attribute(name)
+    if record is None or record.shape is None or isinstance(base, Typed) and \
+            base.type in _SCALARS:
+        return UNKNOWN
+    if record.shape != registry.EVALUATE:
+        return record.shape([base], {})
+    if isinstance(base, Typed):
         return evaluate(lambda b: getattr(b, name), [base], {})  # x.T
     return UNKNOWN
 
@@ -516,17 +420,6 @@ class Unsupported(Exception):
     """A statement the interpreter does not model: the function is not specialised."""
 
 
-def dotted(node):
-    """("np", "linalg", "norm") for the expression np.linalg.norm, else None."""
-    parts = []
-    while isinstance(node, gast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, gast.Name):
-        return (node.id,) + tuple(reversed(parts))
-    return None
-
-
 def stack_names(func):
     """Names of lists the function uses as stacks: `s = []`, `s.append(v)`, `s.pop()`, and
     handed between a forward and a backward function in the list of saved values (returned
@@ -559,7 +452,7 @@ class Interpreter:
     """Runs a gast function abstractly. `seen[id(node)]` is the join of the abstract values of
     each call's and binary operation's operands (and each if's test) over every time it was
     evaluated: the facts a rewrite of that node may rely on. `opaque` names are globals whose value may change
-    between calls (never looked into) but those `fixed` for good to a SHAPE_SAFE function;
+    between calls (never looked into) but those `fixed` for good to a shape-safe function;
     `callees(name, args)` gives the abstract result of a call to one of the emitted module's
     own functions, or UNKNOWN."""
 
@@ -568,12 +461,13 @@ class Interpreter:
         self.operator = operator
         self.func = func
         self.opaque = set(opaque)
-        self.fixed = fixed or {}  # opaque names bound for good to a SHAPE_SAFE function
+        self.fixed = fixed or {}  # opaque names bound for good to a shape-safe function
         self.callees = callees  # name -> what calling it returns, given abstract arguments
         self.stacks = stack_names(func)
         self.seen = {}
         self.bound = {}  # name -> join of every value bound to it
         self.returned = BOTTOM
+        self.exits = []  # per loop being run, the environments its breaks leave it with
         self.modules = {"np", "runtime"}
 
     def run(self, arguments):
@@ -648,16 +542,24 @@ class Interpreter:
             return env
         if isinstance(stmt, gast.Raise):
             return None  # nothing after it runs
+        if isinstance(stmt, gast.Break):
+            if not self.exits:
+                raise Unsupported("break outside a loop")
+            self.exits[-1].append(env)
+            return None
         raise Unsupported(type(stmt).__name__)
 
     def loop(self, body, env, enter):
         head = dict(env)
+        self.exits.append([])  # the environments where a break leaves the loop
         for passes in range(_MAX_LOOP_PASSES):
             inside = dict(head)
             enter(inside)
             out = self.block(body, inside)
             merged = join_envs(head, out) if out is not None else head
             if merged == head:
+                for exit_env in self.exits.pop():
+                    head = join_envs(head, exit_env)
                 return head
             if passes >= _MAX_LOOP_PASSES // 2:  # widen whatever still changes
                 merged = {k: v if head.get(k) == v else UNKNOWN for k, v in merged.items()}
@@ -812,8 +714,8 @@ class Interpreter:
             if result is not None:
                 return result
         if path is not None and len(path) == 1 and path[0] not in env and \
-                self.fixed.get(path[0]) in SHAPE_SAFE:
-            return evaluate(self.fixed[path[0]], args, kwargs)
+                path[0] in self.fixed:
+            return evaluate_function(self.fixed[path[0]], args, kwargs)
         if path is not None and path[0] not in env and path[0] not in self.opaque:
             if path[0] in self.modules or len(path) == 1:
                 return evaluate_call(path, args, kwargs)
@@ -846,7 +748,7 @@ class Interpreter:
 
 def _module_constant(path):
     """np.float32, np.pi, np.newaxis: a constant of numpy's (no runtime attribute is one)."""
-    value = _numpy_function(path[1:]) if path[0] == "np" else None
+    value = registry.resolve(path) if path[0] == "np" else None
     if isinstance(value, type) or type(value) in (float, type(None)):
         return Const(value)
     return UNKNOWN

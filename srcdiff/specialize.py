@@ -20,198 +20,29 @@ import types
 
 import astor
 import gast
-import numpy as np
 
 from . import cache, ir
 from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_copies,
                        release_early)
-from .shapes import (BOTTOM, UNKNOWN, Const, Interpreter, ShapeOf, Typed, Unsupported,
-                     describe, dotted, widen)
+from .ir import dotted
+from .primitives import registry
+from .shapes import BOTTOM, UNKNOWN, Const, Interpreter, Typed, Unsupported, describe, widen
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
 MAX_VARIANTS = 8  # signatures per derivative; beyond, calls run the generic code
 
 
-# --- building literals ------------------------------------------------------------------------
-
-def _literal(value):
-    if isinstance(value, tuple):
-        return gast.Tuple(elts=[_literal(v) for v in value], ctx=gast.Load())
-    return ir.const(value)
-
-
-def _axes(axes):
-    return _literal(axes[0] if len(axes) == 1 else tuple(axes))
-
-
-def _dtype_literal(dtype):
-    named = getattr(np, dtype.name, None)
-    if named is not None and np.dtype(named) == dtype and dtype.name.isidentifier():
-        return ir.attr("np", dtype.name)
-    return None
-
-
-def _shape(value):
-    value = widen(value)
-    return value.shape if isinstance(value, (Typed, ShapeOf)) else None
-
-
-def _is_float(value):
-    """isinstance(x, float) holds at run time: a Python float or a numpy float64 scalar."""
-    value = widen(value)
-    return isinstance(value, Typed) and issubclass(value.type, float)
-
-
-def _array(value):
-    return isinstance(value, Typed) and value.is_array
-
-
-def _reduced_shape(shape, axis, keepdims):
-    """The keepdims shape of reducing `shape` over `axis` (a Const value)."""
-    ndim = len(shape)
-    axes = range(ndim) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
-    axes = {a % ndim for a in axes}
-    return tuple(1 if i in axes else n for i, n in enumerate(shape))
-
-
-# --- the rewrites: each returns the replacement expression, or None to keep the call ----------
-
-def _unbroadcast(node, g, x):
-    if _is_float(g) and _is_float(x):
-        return node.args[0]
-    gs, xs = _shape(g), _shape(x)
-    if gs is None or xs is None:
-        return None
-    if gs == xs:
-        return node.args[0]
-    extra = len(gs) - len(xs)
-    if not _array(g) or extra < 0:
-        return None
-    rest = gs[extra:]
-    stretched = tuple(i for i, n in enumerate(xs) if n == 1 and rest[i] != 1)
-    if tuple(1 if i in stretched else n for i, n in enumerate(rest)) != xs:
-        return None
-    out = node.args[0]  # an array: its sum method costs half of np.sum's call
-    if extra:
-        out = ir.call(ir.attr(out, "sum"), axis=_axes(tuple(range(extra))))
-    if stretched:
-        out = ir.call(ir.attr(out, "sum"), axis=_axes(stretched), keepdims=ir.const(True))
-    return out
-
-
-def _shape_of(node, x):
-    x = widen(x)
-    if isinstance(x, ShapeOf) or isinstance(x, Typed) and not (
-            x.is_array and int(np.prod(x.shape)) > 4096):
-        return node.args[0]
-    return None
-
-
-def _zeros_like(node, x):
-    x = widen(x)
-    if isinstance(x, Typed) and x.type is float:
-        return ir.const(0.0)
-    if _array(x):
-        return ir.call("np.zeros_like", node.args[0])
-    if isinstance(x, ShapeOf) and _dtype_literal(x.dtype) is not None:
-        return ir.call("np.zeros", _literal(x.shape), _dtype_literal(x.dtype))
-    return None
-
-
-def _grad_seed(node, z):
-    if _is_float(z):
-        return ir.const(1.0)
-    z = widen(z)
-    if isinstance(z, Typed) and z.shape == () and z.type is not float and \
-            _dtype_literal(z.dtype) is not None:  # np.ones_like of a 0-d array or scalar
-        return ir.call("np.ones", _literal(()), _dtype_literal(z.dtype))
-    return None
-
-
-def _as_grad(node, g, x):
-    g, x = widen(g), widen(x)
-    if _array(g) and _array(x) and (g.shape, g.dtype) == (x.shape, x.dtype):
-        return node.args[0] if g.writeable else ir.call(ir.attr(node.args[0], "copy"))
-    if isinstance(x, Typed) and x.type is float and isinstance(g, Typed) and g.shape == ():
-        return node.args[0] if g.type is float else ir.call("float", node.args[0])
-    return None
-
-
-def _matmul_grad(node, g, a, b, wrt):
-    if not (_array(a) and _array(b) and isinstance(wrt, Const)):
-        return None
-    g_, a_, b_ = node.args[:3]
-    transpose = lambda e: ir.attr(e, "T")  # noqa: E731
-    forms = {
-        (2, 2, 0): lambda: gast.BinOp(left=g_, op=gast.MatMult(), right=transpose(b_)),
-        (2, 2, 1): lambda: gast.BinOp(left=transpose(a_), op=gast.MatMult(), right=g_),
-        (2, 1, 0): lambda: ir.call("np.outer", g_, b_),
-        (2, 1, 1): lambda: gast.BinOp(left=transpose(a_), op=gast.MatMult(), right=g_),
-        (1, 1, 0): lambda: gast.BinOp(left=g_, op=gast.Mult(), right=b_),
-        (1, 1, 1): lambda: gast.BinOp(left=g_, op=gast.Mult(), right=a_),
-    }
-    form = forms.get((len(a.shape), len(b.shape), wrt.value))
-    return form() if form is not None else None
-
-
-def _spread(g_node, g, x, axis, keepdims):
-    """np.broadcast_to(g, x.shape) with g first given keepdims form: what unreduce does."""
-    xs = _shape(x)
-    if xs is None or not isinstance(axis, Const) or not isinstance(keepdims, Const):
-        return None
-    g = widen(g)
-    if not isinstance(g, Typed):
-        return None
-    if not keepdims.value and g.shape != ():
-        g_node = ir.call("np.reshape", g_node, _literal(_reduced_shape(xs, axis.value, False)))
-    return ir.call("np.broadcast_to", g_node, _literal(xs))
-
-
-def _unreduce(node, g, x, axis=Const(None), keepdims=Const(False)):
-    return _spread(node.args[0], g, x, axis, keepdims)
-
-
-def _mean_grad(node, g, x, axis=Const(None), keepdims=Const(False)):
-    xs = _shape(x)
-    if xs is None or not isinstance(axis, Const):
-        return None
-    count = int(np.prod(xs)) // int(np.prod(_reduced_shape(xs, axis.value, True)))
-    if count == 0:
-        return None
-    scaled = gast.BinOp(left=node.args[0], op=gast.Div(), right=ir.const(count))
-    return _spread(scaled, g, x, axis, keepdims)
-
-
-def _broadcast_like(node, d, like):
-    ds, ls = _shape(d), _shape(like)
-    if ds is None or ls is None:
-        return None
-    return node.args[0] if ds == ls else ir.call("np.broadcast_to", node.args[0], _literal(ls))
-
-
-def _written(node, g, index):
-    index = widen(index)
-    if isinstance(index, Typed) and index.type is int:  # one element: g[index] it is
-        return gast.Subscript(value=node.args[0], slice=node.args[1], ctx=gast.Load())
-    return None
-
-
-_RULES = {"unbroadcast": _unbroadcast, "shape_of": _shape_of, "zeros_like": _zeros_like,
-          "grad_seed": _grad_seed, "as_grad": _as_grad, "matmul_grad": _matmul_grad,
-          "unreduce": _unreduce, "mean_grad": _mean_grad, "broadcast_like": _broadcast_like,
-          "written": _written}
-
+# --- the rewrites: each primitive's own (its record's), or None to keep the call ---------
 
 def _rewrite_call(node, values):
     path = dotted(node.func)
-    if path is None or len(path) != 2 or path[0] != "runtime" or path[1] not in _RULES:
+    record = registry.at(path) if path is not None and len(path) > 1 else None
+    if record is None or record.rewrite is None or any(v is UNKNOWN for v in values):
         return None
     positional = values[:len(node.args)]
     named = dict(zip(sorted(k.arg for k in node.keywords), values[len(node.args):]))
-    if any(v is UNKNOWN for v in values):
-        return None
     try:
-        return _RULES[path[1]](node, *positional, **named)
+        return record.rewrite(node, *positional, **named)
     except TypeError:  # a call with arguments the rule does not take
         return None
 
@@ -423,7 +254,12 @@ def _elementwise_use(node, parents):
 def compile_function(func, scope, defaults, label):
     """Compile a gast FunctionDef into a function whose globals are `scope` (the emitted
     module's, so it sees the same callees and refreshed globals)."""
-    module = gast.gast_to_ast(gast.Module(body=[func], type_ignores=[]))
+    # (the defaults are given below: their expressions may name what this scope lacks)
+    bare = copy.copy(func)
+    bare.args = copy.copy(func.args)
+    bare.args.defaults = []
+    bare.args.kw_defaults = [None] * len(func.args.kwonlyargs)
+    module = gast.gast_to_ast(gast.Module(body=[bare], type_ignores=[]))
     source = astor.to_source(module)
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
@@ -492,7 +328,7 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     session = Session()
     returned = rewrite(func, _parameters(func, args, defaults), jvp_emitted, session).returned
     out = widen(returned.items[1]) if hasattr(returned, "items") else UNKNOWN
-    if not (isinstance(out, Typed) and out.shape == ()):
+    if not (isinstance(out, Typed) and out.shape == () and out.dtype.kind != "c"):
         return None
     if not preserve_result:
         for f in (func, generic):

@@ -16,7 +16,6 @@ so `np.sum(x)` yields `runtime.unreduce(bz, x)` rather than `..., axis=None, kee
 """
 import builtins
 import copy
-import hashlib
 import inspect
 import textwrap
 
@@ -25,13 +24,8 @@ import numpy as np
 
 from . import runtime
 from .errors import Location, TemplateError
-from .passes.fold import fold, is_number
 
-ADJOINTS = {}
-TANGENTS = {}
-NONDIFFERENTIABLE = set()
 _TEMPLATE_GLOBALS = {"np", "runtime"}
-_registry_token = None
 
 
 class Rule:
@@ -46,8 +40,8 @@ class Template:
     template (`kind="tangent"`: statements `dz = <expression of d<param>>`, one per
     parameter, summed when several parameters carry tangents)."""
 
-    def __init__(self, primal, fn, kind="adjoint", constant=()):
-        self.primal, self.kind = primal, kind
+    def __init__(self, primals, fn, kind="adjoint", constant=()):
+        self.kind = kind
         self.constant = set(constant)  # arguments that only matter through shape or a mask
         filename = inspect.getsourcefile(fn) or "<template>"
         first = fn.__code__.co_firstlineno
@@ -70,7 +64,8 @@ class Template:
         self.signature = sig.replace(parameters=params[2:])
         self.params = [p.name for p in params[2:]]
         self.sequence_params = {p.name for p in params[2:] if p.kind is p.VAR_POSITIONAL}
-        _check_arity(primal, self.signature, where(node))
+        for primal in primals:
+            _check_arity(primal, self.signature, where(node))
         unknown = self.constant - set(self.params)
         if unknown:
             raise TemplateError(f"constant= names no parameter: {sorted(unknown)}", where(node))
@@ -87,7 +82,7 @@ class Template:
                 raise TemplateError(f"two {kind} expressions for parameter {rule.param!r}",
                                     where(stmt))
             self.rules[rule.param] = rule
-        if getattr(primal, "__module__", None) == runtime.__name__:
+        if any(runtime.is_helper(primal) for primal in primals):
             # a helper of emitted code: what has no rule is a shape, an axis or an index, which
             # a higher derivative may still see as varied (an int unpacked from saved values)
             self.constant |= set(self.params) - set(self.rules)
@@ -156,7 +151,7 @@ class Template:
 
     def instantiate(self, rule, bound, output, adjoint, element=None, tangent=None):
         """The expression for `rule` with the call's names substituted in (for a tangent
-        rule, `tangent` is the expression for d<param>)."""
+        rule, `tangent` is the expression for d<param>), not yet folded."""
         mapping = dict(bound)
         mapping[self.output_param] = output
         if adjoint is not None:
@@ -170,9 +165,9 @@ class Template:
                     if p not in bound}
         expr = _Substitute(mapping, defaults).visit(copy.deepcopy(rule.expr))
         others = [bound[p] for p in self.params if p in bound and p != rule.param]
-        if others and all(is_number(v) for v in others):
+        if others and all(_is_number(v) for v in others):
             expr = _drop_unbroadcast(expr)
-        return fold(expr)
+        return expr
 
 
 def _check_arity(primal, signature, loc):
@@ -224,70 +219,13 @@ class _Substitute(gast.NodeTransformer):
         return node
 
 
+def _is_number(node):
+    return isinstance(node, gast.Constant) and type(node.value) in (int, float)
+
+
 def _drop_unbroadcast(expr):
     """unbroadcast(g, x) is g when every other operand is a Python number."""
     if (isinstance(expr, gast.Call) and isinstance(expr.func, gast.Attribute)
-            and expr.func.attr == "unbroadcast"):
+            and expr.func.attr == runtime.unbroadcast.__name__):
         return expr.args[0]
     return expr
-
-
-def adjoint(*primals, constant=()):
-    """Register the decorated template as the adjoint of each of `primals` (module docstring).
-    `constant` names arguments whose value carries no derivative (a shape, a mask)."""
-    def register(fn):
-        for primal in primals:
-            ADJOINTS[primal] = Template(primal, fn, constant=constant)
-            NONDIFFERENTIABLE.discard(primal)
-        _invalidate()
-        return fn
-    return register
-
-
-def tangent(*primals, constant=()):
-    """Register the decorated tangent (forward-mode) template for each of `primals`."""
-    def register(fn):
-        for primal in primals:
-            TANGENTS[primal] = Template(primal, fn, kind="tangent", constant=constant)
-            NONDIFFERENTIABLE.discard(primal)
-        _invalidate()
-        return fn
-    return register
-
-
-def nondifferentiable(*primals):
-    """Declare functions whose output carries no gradient (shapes, comparisons, constructors)."""
-    for p in primals:
-        NONDIFFERENTIABLE.add(p)
-    _invalidate()
-
-
-def _invalidate():
-    global _registry_token
-    _registry_token = None
-
-
-def template_globals():
-    """The module names user templates refer to, for the namespace emitted code runs in."""
-    names = {}
-    for template in list(ADJOINTS.values()) + list(TANGENTS.values()):
-        names.update(template.globals)
-    return names
-
-
-def registry_token():
-    """A digest of every registered template, part of each cache key."""
-    global _registry_token
-    if _registry_token is None:
-        h = hashlib.sha256()
-        for t in sorted(list(ADJOINTS.values()) + list(TANGENTS.values()),
-                        key=lambda t: t.source):
-            h.update(t.source.encode())
-        for name in sorted(_qualname(p) for p in NONDIFFERENTIABLE):
-            h.update(name.encode())
-        _registry_token = h.hexdigest()
-    return _registry_token
-
-
-def _qualname(obj):
-    return f"{getattr(obj, '__module__', None) or ''}.{getattr(obj, '__qualname__', None) or getattr(obj, '__name__', repr(obj))}"

@@ -1,135 +1,242 @@
 """Train the numpy ResNet with srcdiff-emitted gradients (`python -m srcdiff train`).
 
 Default data: scikit-learn's bundled 8x8 digits (the `[examples]` extra), no download.
-`--data DIR` reads CIFAR-10 from its python-pickle batch files instead.
+`--data DIR` reads CIFAR-10 from its python-pickle batch files instead and trains with the
+CIFAR-10 recipe of He et al. (2016). Under `mpiexec -n N ... --distributed` the ranks share
+each batch (srcdiff/distributed.py).
 """
-import argparse
-import os
-import pickle
+import dataclasses
+import math
+import signal
 import sys
 import time
+from collections import namedtuple
+from dataclasses import dataclass
 
 import numpy as np
 
 import srcdiff as nf
-from srcdiff import resnet
+from srcdiff import checkpoint, optim, resnet
+from srcdiff.checkpoint import CheckpointError, named_leaves
+from srcdiff.data import Dataset, augment, fingerprint, prepare, sample_crops
+from srcdiff.distributed import Single
+from srcdiff.report import MetricsLog, Progress, plot_history
+from srcdiff.tree import tree_map
+
+# streams of random numbers, each a pure function of (seed, stream, epoch, step): a run resumed
+# at any step draws what the uninterrupted run drew there, with no generator state to carry
+# (stream 1 is data.prepare's validation split)
+INIT, SHUFFLE, CROPS = 0, 2, 3
 
 
-class DatasetError(Exception):
-    """A missing or malformed dataset."""
+@dataclass(frozen=True)
+class Config:
+    """Everything that decides a run's numbers (the defaults: the digits demo)."""
+
+    depth: int = 8                # 6n + 2
+    width: int = 16               # channels of the first stage (then 2x, 4x)
+    epochs: int = 4
+    batch_size: int = 32          # the global batch, shared among MPI ranks
+    lr: float = 0.05
+    momentum: float = 0.9
+    weight_decay: float = 5e-4    # on kernels and weight matrices only
+    schedule: str = "constant"    # constant | step | cosine
+    milestones: tuple = ()        # epochs after which "step" multiplies lr by gamma
+    gamma: float = 0.1
+    warmup: float = 0.0           # epochs of linear warm-up from lr / warm-up steps to lr
+    augment: bool = False         # random crop (crop_padding) and horizontal flip
+    crop_padding: int = 4
+    val: int = 0                  # training images held out for validation
+    limit: int = 0                # train on only this many images (0: all)
+    seed: int = 0
+    ranks: int = 1                # MPI ranks sharing each batch
+    sync_bn: bool = False         # average the ranks' batch-norm running statistics
+
+    def as_record(self):
+        return {**dataclasses.asdict(self), "milestones": list(self.milestones)}
+
+    @classmethod
+    def from_record(cls, record):
+        fields = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: tuple(v) if k == "milestones" else v
+                      for k, v in record.items() if k in fields})
 
 
-# --- data -------------------------------------------------------------------------------------
+# He et al. 2016, section 4.2 (lr 0.1, momentum 0.9, weight decay 1e-4, batch 128, lr / 10 at
+# half and three quarters of training), with a one-epoch warm-up and a 45k/5k split
+CIFAR10 = dict(depth=20, epochs=160, batch_size=128, lr=0.1, weight_decay=1e-4,
+               schedule="step", warmup=1.0, augment=True, val=5000)
 
-def load_digits(seed=0, test_fraction=0.2):
-    """scikit-learn's 8x8 digits as float32 NCHW in [0, 1], split into train and test."""
-    try:
-        from sklearn.datasets import load_digits as sklearn_digits
-    except ImportError:
-        raise DatasetError("the default dataset needs scikit-learn: pip install -e '.[examples]'"
-                           " (or pass --data DIR with CIFAR-10)") from None
-    digits = sklearn_digits()
-    x = (digits.images / 16.0).astype(np.float32)[:, None]
-    y = digits.target.astype(np.int64)
-    order = np.random.default_rng(seed).permutation(len(x))
-    cut = int(len(x) * (1 - test_fraction))
-    return (x[order[:cut]], y[order[:cut]]), (x[order[cut:]], y[order[cut:]])
+# what may differ between a checkpoint and the run that resumes it
+RESUMABLE = {"epochs"}
+
+Result = namedtuple("Result", "params state history")
+
+# a tree's leaves by path ({"blocks.0.w1": array}), as tools/bench.py and tests/test_nn.py
+# compare parameter trees
+flatten = named_leaves
 
 
-def _read_batch(path):
-    try:
-        with open(path, "rb") as f:
-            batch = pickle.load(f, encoding="bytes")
-    except FileNotFoundError:
-        raise DatasetError(f"CIFAR-10 batch file {path} is missing") from None
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError) as exc:
-        raise DatasetError(f"{path} is not a CIFAR-10 python batch file ({exc})") from None
-    if not isinstance(batch, dict):
-        raise DatasetError(f"{path} does not hold a CIFAR-10 batch dictionary")
-    data = batch.get(b"data", batch.get("data"))
-    labels = batch.get(b"labels", batch.get("labels"))
-    if data is None or labels is None:
-        raise DatasetError(f"{path} has no 'data' and 'labels' entries")
-    data = np.asarray(data)
-    if data.ndim != 2 or data.shape[1] != 3072 or len(labels) != len(data):
-        raise DatasetError(f"{path}: expected data of shape (N, 3072) with N labels, "
-                           f"got {data.shape} and {len(labels)} labels")
-    x = data.reshape(-1, 3, 32, 32).astype(np.float32) / 255.0
-    return x, np.asarray(labels, dtype=np.int64)
+class TrainingInterrupted(Exception):
+    """Ctrl-C: the run stopped after a whole step (and saved it, when it has a checkpoint)."""
 
 
-def load_cifar10(directory):
-    """CIFAR-10 from `data_batch_1..5` and `test_batch`, normalised per channel."""
-    if not os.path.isdir(directory):
-        raise DatasetError(f"CIFAR-10 directory {directory} does not exist")
-    names = sorted(n for n in os.listdir(directory) if n.startswith("data_batch_"))
-    if not names:
-        raise DatasetError(f"{directory} has no data_batch_* files (expected the CIFAR-10 "
-                           "python version: data_batch_1 ... data_batch_5, test_batch)")
-    parts = [_read_batch(os.path.join(directory, n)) for n in names]
-    x_train = np.concatenate([p[0] for p in parts])
-    y_train = np.concatenate([p[1] for p in parts])
-    x_test, y_test = _read_batch(os.path.join(directory, "test_batch"))
-    mean = x_train.mean(axis=(0, 2, 3), keepdims=True)
-    std = x_train.std(axis=(0, 2, 3), keepdims=True) + 1e-6
-    return ((x_train - mean) / std, y_train), ((x_test - mean) / std, y_test)
+class Interrupt:
+    """Set by Ctrl-C (SIGINT, or SIGTERM) while installed: training then stops after the step
+    under way. A second Ctrl-C stops at once."""
+
+    def __init__(self):
+        self.requested = False
+
+    def __enter__(self):
+        self.previous = {sig: signal.signal(sig, self._handle)
+                         for sig in (signal.SIGINT, signal.SIGTERM)}
+        return self
+
+    def _handle(self, signum, frame):
+        if self.requested:
+            raise KeyboardInterrupt
+        self.requested = True
+
+    def __exit__(self, *exc):
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
 
 
-# --- pytrees ----------------------------------------------------------------------------------
+@dataclass
+class Run:
+    """A run's state between steps: all a checkpoint holds, with the configuration."""
 
-def tree_map(fn, *trees):
-    first = trees[0]
-    if isinstance(first, dict):
-        return {k: tree_map(fn, *(t[k] for t in trees)) for k in first}
-    if isinstance(first, (list, tuple)):
-        return type(first)(tree_map(fn, *parts) for parts in zip(*trees))
-    return fn(*trees)
-
-
-def flatten(tree, prefix=""):
-    """{'blocks.0.w1': array, ...} for saving with np.savez."""
-    if isinstance(tree, dict):
-        items = tree.items()
-    elif isinstance(tree, (list, tuple)):
-        items = enumerate(tree)
-    else:
-        return {prefix: tree}
-    out = {}
-    for key, value in items:
-        out.update(flatten(value, f"{prefix}.{key}" if prefix else str(key)))
-    return out
+    params: dict
+    velocity: dict
+    bn: dict = None               # batch-norm running statistics (None before the first step)
+    epoch: int = 0                # epochs completed
+    step: int = 0                 # steps completed in the epoch under way
+    loss_sum: float = 0.0         # over the epoch's images so far
+    correct: int = 0
+    seen: int = 0
+    seconds: float = 0.0          # spent in the epoch so far (before a resume too)
+    history: list = dataclasses.field(default_factory=list)
+    best: dict = None             # {"epoch", "val_acc"} of the best validation accuracy
 
 
-def unflatten_like(flat, like, prefix=""):
-    if isinstance(like, dict):
-        return {k: unflatten_like(flat, v, f"{prefix}.{k}" if prefix else str(k))
-                for k, v in like.items()}
-    if isinstance(like, (list, tuple)):
-        return type(like)(unflatten_like(flat, v, f"{prefix}.{i}" if prefix else str(i))
-                          for i, v in enumerate(like))
-    return flat[prefix]
+def learning_rate(config, step, steps_per_epoch):
+    """The learning rate of global step `step` (0-based)."""
+    epoch = step / steps_per_epoch
+    warmup_steps = config.warmup * steps_per_epoch
+    if step < warmup_steps:
+        return config.lr * (step + 1) / warmup_steps
+    if config.schedule == "cosine":
+        done = (epoch - config.warmup) / max(config.epochs - config.warmup, 1e-9)
+        return config.lr * 0.5 * (1 + math.cos(math.pi * min(done, 1.0)))
+    if config.schedule == "step":
+        return config.lr * config.gamma ** sum(epoch >= m for m in config.milestones)
+    return config.lr
 
 
-# --- training ---------------------------------------------------------------------------------
+def train(data, config=None, *, checkpoint_path=None, resume=False, metrics=None, plot=None,
+          stream=None, quiet=False, world=None, interrupt=None, **options):
+    """Train a ResNet on `data` (a Dataset, or ((x, y), (x_test, y_test))) and evaluate it each
+    epoch; returns Result(params, state, history), history a list of per-epoch metric dicts.
 
-class SGD:
-    """SGD with momentum and weight decay on weight matrices/kernels (not on biases/BN)."""
+    `options` override fields of `config` (a Config). With `checkpoint_path` the run is saved
+    after each epoch (and as `NAME.best.npz` when validation accuracy improves); `resume`
+    continues from it. `metrics`: a path prefix for PREFIX.csv and PREFIX.jsonl."""
+    world = world or Single()
+    config = dataclasses.replace(config or Config(), ranks=world.size, **options)
+    dataset = data if isinstance(data, Dataset) else prepare(
+        "arrays", *data, val_size=config.val, limit=config.limit or None, seed=config.seed)
+    progress = Progress(stream or sys.stdout, quiet or not world.is_root, config.epochs)
+    grad = nf.grad(resnet.train_loss, has_aux=True, preserve_result=True)
+    run = (resume_run(checkpoint_path, dataset, config, world, progress) if resume
+           else new_run(dataset, config, world))
+    log = MetricsLog(metrics, run.epoch if resume else None) if metrics and world.is_root \
+        else None
+    saver = Saver(checkpoint_path, dataset, config, world)
+    if run.epoch >= config.epochs:
+        progress.say(f"{checkpoint_path} has trained {run.epoch} epochs already: raise --epochs "
+                     "to train on")
+    while run.epoch < config.epochs:
+        if not run_epoch(run, grad, dataset, config, world, progress, interrupt):
+            saver.save(run)
+            raise TrainingInterrupted(_interrupted_message(run, checkpoint_path, dataset, config))
+        end_epoch(run, dataset, config, world, progress, log, saver)
+    if plot and world.is_root and run.history:
+        progress.say(f"wrote {plot}" if plot_history(run.history, plot) else
+                     "no plot written: matplotlib is not installed")
+    return Result(run.params, run.bn, run.history)
 
-    def __init__(self, params, lr, momentum=0.9, weight_decay=5e-4):
-        self.lr, self.momentum, self.weight_decay = lr, momentum, weight_decay
-        self.velocity = tree_map(np.zeros_like, params)
 
-    def step(self, params, grads):
-        def update(p, g, v):
-            if p.ndim > 1:
-                g = g + self.weight_decay * p
-            v *= self.momentum
-            v += g
-            return p - self.lr * v
-        return tree_map(update, params, grads, self.velocity)
+def new_run(dataset, config, world):
+    x = dataset.train[0]
+    params = resnet.init(np.random.default_rng([config.seed, INIT]), depth=config.depth,
+                         width=config.width, num_classes=dataset.num_classes,
+                         in_channels=x.shape[1])
+    params = world.broadcast(params)  # every rank starts from rank 0's, as DDP does
+    return Run(params, optim.momentum_init(params))
 
 
-def evaluate(params, state, x, y, batch_size=256):
+def steps_per_epoch(dataset, config):
+    return -(-len(dataset.train[1]) // config.batch_size)
+
+
+def run_epoch(run, grad, dataset, config, world, progress, interrupt):
+    """Steps to the end of the epoch under way (from run.step, after a resume); False when
+    interrupted first."""
+    (x, y), steps = dataset.train, steps_per_epoch(dataset, config)
+    order = np.random.default_rng([config.seed, SHUFFLE, run.epoch]).permutation(len(y))
+    started = time.monotonic() - run.seconds
+    while run.step < steps:
+        batch = order[run.step * config.batch_size:(run.step + 1) * config.batch_size]
+        lr = learning_rate(config, run.epoch * steps + run.step, steps)
+        stopping = train_step(run, grad, batch_data(x, y, batch, run, config, world), lr,
+                              config, world, interrupt)
+        run.seconds = time.monotonic() - started
+        progress.step(run.epoch + 1, run.seen, len(y), run.loss_sum / run.seen,
+                      run.correct / run.seen, lr, run.seen / max(run.seconds, 1e-9))
+        if stopping:
+            return False
+    return True
+
+
+def batch_data(x, y, batch, run, config, world):
+    """This rank's share of a global batch, augmented; the random crops are drawn for the whole
+    global batch, so that the numbers do not depend on how many ranks share it."""
+    if config.augment:
+        crops = sample_crops(np.random.default_rng([config.seed, CROPS, run.epoch, run.step]),
+                             len(batch), config.crop_padding)
+    mine = world.shard(np.arange(len(batch)))
+    xb, yb = x[batch[mine]], y[batch[mine]]
+    if config.augment:
+        xb = augment(xb, crops[0][mine], crops[1][mine], config.crop_padding)
+    return xb, yb
+
+
+def train_step(run, grad, shard, lr, config, world, interrupt=None):
+    """One SGD step on the global batch whose share `shard` this rank holds; True if any rank
+    was interrupted (the ranks learn it with the step's sums, so they stop at the same step)."""
+    xb, yb = shard
+    if len(yb):
+        grads, loss, (bn, logits) = grad(run.params, run.bn, xb, yb)
+        correct = int(np.sum(np.argmax(logits, axis=1) == yb))
+    else:  # a last batch smaller than the number of ranks
+        grads, loss, bn, correct = tree_map(np.zeros_like, run.params), 0.0, run.bn, 0
+    grads = world.mean_gradient(grads, len(yb))
+    stop = bool(interrupt and interrupt.requested)  # read after the gradient, which takes long
+    loss_sum, correct, seen, stops = world.sum([float(loss) * len(yb), correct, len(yb), stop])
+    grads = optim.weight_decay(grads, run.params, config.weight_decay)
+    run.params, run.velocity = optim.momentum(run.params, grads, run.velocity, lr,
+                                              config.momentum)
+    run.bn = world.mean_tree(bn) if config.sync_bn else bn
+    run.step += 1
+    run.loss_sum += float(loss_sum)
+    run.correct += int(correct)
+    run.seen += int(seen)
+    return stops > 0
+
+
+def evaluate(params, state, data, batch_size=256):
+    x, y = data
     correct = 0
     for start in range(0, len(x), batch_size):
         pred = resnet.predict(params, state, x[start:start + batch_size])
@@ -137,135 +244,123 @@ def evaluate(params, state, x, y, batch_size=256):
     return correct / len(x)
 
 
-def _progress(epoch, done, total, loss, acc, started, stream):
-    width = 30
-    filled = int(width * done / total)
-    rate = done / max(time.time() - started, 1e-9)
-    line = (f"\repoch {epoch} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} "
-            f"loss {loss:.3f} acc {acc:.3f} ({rate:.0f} img/s)")
-    if stream.isatty() or done == total:
-        stream.write(line + ("\n" if done == total else ""))
-        stream.flush()
+def end_epoch(run, dataset, config, world, progress, log, saver):
+    """Evaluate (on rank 0, with its statistics), record, save; then reset the epoch's sums."""
+    last = run.epoch + 1 == config.epochs
+    accuracy = None
+    if world.is_root:
+        # the test set is looked at only at the end when there is a validation set to choose by
+        val = evaluate(run.params, run.bn, dataset.val) if dataset.val else None
+        test = evaluate(run.params, run.bn, dataset.test) if last or not dataset.val else None
+        accuracy = (val, test)
+    val, test = world.broadcast(accuracy)
+    world.check_same(run.params, "parameters")
+    steps = steps_per_epoch(dataset, config)
+    row = {"epoch": run.epoch + 1, "lr": learning_rate(config, (run.epoch + 1) * steps - 1, steps),
+           "loss": run.loss_sum / run.seen, "train_acc": run.correct / run.seen,
+           "val_acc": val, "test_acc": test, "seconds": run.seconds,
+           "images_per_s": run.seen / max(run.seconds, 1e-9)}
+    run.history.append(row)
+    run.epoch, run.step, run.loss_sum, run.correct, run.seen, run.seconds = \
+        run.epoch + 1, 0, 0.0, 0, 0, 0.0
+    improved = val is not None and (run.best is None or val > run.best["val_acc"])
+    if improved:
+        run.best = {"epoch": run.epoch, "val_acc": val}
+    if log:
+        log.append(row)
+    saver.save(run, best=improved)
+    progress.epoch_done(row, config.epochs - run.epoch)
 
 
-def save_checkpoint(path, params, state, optimizer, epoch, history):
-    arrays = {f"params.{k}": v for k, v in flatten(params).items()}
-    arrays.update({f"state.{k}": v for k, v in flatten(state).items()})
-    arrays.update({f"velocity.{k}": v for k, v in flatten(optimizer.velocity).items()})
-    arrays["epoch"] = np.array(epoch)
-    arrays["history"] = np.array(history, dtype=np.float64).reshape(-1, 3)
-    tmp = path + ".tmp.npz"
-    np.savez(tmp, **arrays)
-    os.replace(tmp, path)
+def _interrupted_message(run, path, dataset, config):
+    where = (f"interrupted in epoch {run.epoch + 1} after step {run.step} of "
+             f"{steps_per_epoch(dataset, config)}")
+    if not path:
+        return where + "; nothing was saved (no --checkpoint was given)"
+    return where + f"; saved to {path}: add --resume to carry on exactly where it stopped"
 
 
-def load_checkpoint(path, params, state, optimizer):
-    with np.load(path) as data:
-        def part(name, like):
-            flat = {k[len(name) + 1:]: data[k] for k in data.files if k.startswith(name + ".")}
-            return unflatten_like(flat, like)
-        params = part("params", params)
-        state = part("state", state)
-        optimizer.velocity = part("velocity", optimizer.velocity)
-        return params, state, int(data["epoch"]), [tuple(r) for r in data["history"]]
+class Saver:
+    """Writes checkpoints on rank 0 (the others send it their batch-norm statistics)."""
+
+    def __init__(self, path, dataset, config, world):
+        self.path, self.world = path, world
+        self.identity = {"config": config.as_record(), "data": fingerprint(dataset)}
+
+    def save(self, run, best=False):
+        if not self.path:
+            return
+        per_rank = self.world.gather(run.bn)
+        if not self.world.is_root:
+            return
+        meta = {**self.identity, **{k: getattr(run, k) for k in (
+            "epoch", "step", "loss_sum", "correct", "seen", "seconds", "history", "best")},
+            "random": "drawn from numpy's default_rng([seed, stream, epoch, step]): no state"}
+        trees = {"params": run.params, "velocity": run.velocity}
+        trees.update({f"bn{rank}": bn for rank, bn in enumerate(per_rank)})
+        checkpoint.save(self.path, meta, trees)
+        if best:
+            checkpoint.save(best_path(self.path), meta, trees)
 
 
-def plot_history(history, path):
-    """Loss and accuracy per epoch as a PNG, when matplotlib is installed."""
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        return None
-    epochs = np.arange(1, len(history) + 1)
-    loss, train_acc, test_acc = np.array(history).T
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.5))
-    left.plot(epochs, loss, marker="o")
-    left.set(xlabel="epoch", ylabel="training loss")
-    right.plot(epochs, train_acc, marker="o", label="train")
-    right.plot(epochs, test_acc, marker="o", label="test")
-    right.set(xlabel="epoch", ylabel="accuracy")
-    right.legend()
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+def best_path(path):
+    stem = path[:-4] if path.endswith(".npz") else path
+    return stem + ".best.npz"
 
 
-def train(data, depth=8, width=16, epochs=4, batch_size=32, lr=0.05, momentum=0.9,
-          weight_decay=5e-4, seed=0, checkpoint=None, resume=False, plot=None,
-          stream=sys.stdout):
-    """Train and evaluate each epoch; returns (params, state, history of (loss, train, test))."""
-    (x_train, y_train), (x_test, y_test) = data
-    rng = np.random.default_rng(seed)
-    num_classes = int(max(y_train.max(), y_test.max())) + 1
-    params = resnet.init(rng, depth=depth, width=width, num_classes=num_classes,
-                         in_channels=x_train.shape[1])
-    optimizer = SGD(params, lr, momentum, weight_decay)
-    grad = nf.grad(resnet.train_loss, has_aux=True, preserve_result=True)
-    state, start, history = None, 0, []
-    if resume and checkpoint and os.path.exists(checkpoint):
-        state = resnet.forward(params, None, x_train[:2], True)[1]  # the layout to load into
-        params, state, start, history = load_checkpoint(checkpoint, params, state, optimizer)
-        stream.write(f"resumed from {checkpoint} after epoch {start}\n")
-    for epoch in range(start + 1, epochs + 1):
-        order = rng.permutation(len(x_train))
-        started, seen, total_loss, total_correct = time.time(), 0, 0.0, 0
-        for begin in range(0, len(order), batch_size):
-            batch = order[begin:begin + batch_size]
-            xb, yb = x_train[batch], y_train[batch]
-            grads, loss, (state, logits) = grad(params, state, xb, yb)
-            params = optimizer.step(params, grads)
-            seen += len(batch)
-            total_loss += float(loss) * len(batch)
-            total_correct += int(np.sum(np.argmax(logits, axis=1) == yb))
-            _progress(epoch, seen, len(order), total_loss / seen, total_correct / seen,
-                      started, stream)
-        test_acc = evaluate(params, state, x_test, y_test)
-        history.append((total_loss / seen, total_correct / seen, test_acc))
-        stream.write(f"epoch {epoch}: loss {total_loss / seen:.4f}, train accuracy "
-                     f"{total_correct / seen:.3f}, test accuracy {test_acc:.3f} "
-                     f"({time.time() - started:.1f} s)\n")
-        if checkpoint:
-            save_checkpoint(checkpoint, params, state, optimizer, epoch, history)
-    if plot and history and plot_history(history, plot):
-        stream.write(f"wrote {plot}\n")
-    return params, state, history
+def resume_run(path, dataset, config, world, progress):
+    """The Run saved at `path`, after checking it was made with `config` on `dataset`."""
+    if not path:
+        raise CheckpointError("resume needs a checkpoint to resume from",
+                              hint="pass --checkpoint PATH (the file a run saved)")
+    loaded = None
+    if world.is_root:
+        try:
+            loaded = checkpoint.load(path)
+        except CheckpointError as exc:
+            loaded = exc
+    loaded = world.broadcast(loaded)
+    if isinstance(loaded, CheckpointError):
+        raise loaded
+    meta, trees = loaded
+    check_compatible(path, meta, config, fingerprint(dataset))
+    fresh = new_run(dataset, config, Single())
+    params = checkpoint.restore(path, "parameters", trees.get("params", {}), fresh.params)
+    velocity = checkpoint.restore(path, "momentum", trees.get("velocity", {}), fresh.velocity)
+    stored_bn = trees.get(f"bn{world.rank}", {})
+    bn = None
+    if stored_bn:
+        like = resnet.forward(params, None, dataset.train[0][:1], True)[1]
+        bn = checkpoint.restore(path, "batch-norm statistics", stored_bn, like)
+    run = Run(params, velocity, bn, **{k: meta[k] for k in (
+        "epoch", "step", "loss_sum", "correct", "seen", "seconds", "history", "best")})
+    position = f"epoch {run.epoch}" + (f", step {run.step}" if run.step else "")
+    progress.say(f"resumed from {path} after {position}")
+    return run
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m srcdiff train", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--data", help="CIFAR-10 directory (python batches); default: digits")
-    parser.add_argument("--depth", type=int, default=None,
-                        help="6n+2; default 8 on digits, 20 on CIFAR-10")
-    parser.add_argument("--width", type=int, default=16)
-    parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--lr", type=float, default=0.05)
-    parser.add_argument("--momentum", type=float, default=0.9)
-    parser.add_argument("--weight-decay", type=float, default=5e-4)
-    parser.add_argument("--limit", type=int, default=None, help="use only N training images")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--checkpoint", help="save after each epoch (.npz); --resume loads it")
-    parser.add_argument("--resume", action="store_true")
-    parser.add_argument("--plot", help="write a loss/accuracy PNG (needs matplotlib)")
-    args = parser.parse_args(argv)
-    try:
-        data = load_cifar10(args.data) if args.data else load_digits(args.seed)
-    except DatasetError as exc:
-        print(f"srcdiff train: {exc}", file=sys.stderr)
-        return 2
-    if args.limit:
-        (x, y), test = data
-        data = (x[:args.limit], y[:args.limit]), test
-    cifar = bool(args.data)
-    _, _, history = train(data, depth=args.depth or (20 if cifar else 8),
-                          width=args.width, epochs=args.epochs,
-                          batch_size=args.batch_size, lr=args.lr, momentum=args.momentum,
-                          weight_decay=args.weight_decay, seed=args.seed,
-                          checkpoint=args.checkpoint, resume=args.resume, plot=args.plot)
-    if history:
-        print(f"final test accuracy: {history[-1][2]:.3f}")
-    return 0
+def check_compatible(path, meta, config, data=None):
+    """A CheckpointError naming each option whose value differs from the checkpoint's (and the
+    data, when its fingerprint is given)."""
+    saved = Config.from_record(meta["config"]).as_record()
+    given = config.as_record()
+    differ = [f"{option_name(k)} {format_value(saved[k])} (these options: "
+              f"{format_value(given[k])})" for k in given
+              if k not in RESUMABLE and saved.get(k) != given[k]]
+    if data is not None and meta["data"] != data:
+        differ.append(f"data {meta['data']} (this data: {data})")
+    if differ:
+        raise CheckpointError(f"{path} was written by a run with " + "; ".join(differ),
+                              hint="resume with the checkpoint's options (leave them out and "
+                                   "they are taken from it), or start a new run with another "
+                                   "--checkpoint")
+
+
+def option_name(field):
+    return "ranks (mpiexec -n)" if field == "ranks" else "--" + field.replace("_", "-")
+
+
+def format_value(value):
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "none"
+    return str(value)

@@ -1,4 +1,5 @@
-"""Second derivatives, custom templates and check_grads (issue: forward mode & higher order)."""
+"""Second derivatives, custom templates and check_grads (test_primitives.py checks every
+primitive's second derivatives from its samples)."""
 import numpy as np
 import pytest
 
@@ -6,45 +7,6 @@ import custom_ops
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
 from srcdiff import nn
-from test_primitives import CASES
-
-# gradients of these would call a runtime helper with no tangent template: a clear error,
-# not a wrong number (none left: every primitive has second derivatives)
-FIRST_ORDER_ONLY = set()
-
-
-def first_float(args):
-    return next(i for i, a in enumerate(args) if isinstance(a, (float, np.ndarray)))
-
-
-@pytest.mark.parametrize("f, make_args", CASES, ids=[c[0].__name__ for c in CASES])
-def test_hvp_matches_finite_differences_of_the_gradient(f, make_args, rng):
-    args = make_args()
-    w = first_float(args)
-    v = rng.normal(size=np.shape(args[w])) if isinstance(args[w], np.ndarray) else 0.3
-    if f.__name__ in FIRST_ORDER_ONLY:
-        with pytest.raises(nf.SrcdiffError, match="higher-order"):
-            nf.hvp(f, wrt=w)(*args, v)
-        return
-    hv = nf.hvp(f, wrt=w)(*args, v)
-    gradient = nf.grad(f, wrt=w)
-    eps = 1e-5
-    plus, minus = list(args), list(args)
-    plus[w], minus[w] = args[w] + eps * v, args[w] - eps * v
-    expected = (gradient(*plus) - gradient(*minus)) / (2 * eps)
-    np.testing.assert_allclose(hv, expected, rtol=1e-4, atol=1e-6)
-
-
-@pytest.mark.parametrize("f, make_args", CASES, ids=[c[0].__name__ for c in CASES])
-def test_reverse_over_reverse_matches_forward_over_reverse(f, make_args, rng):
-    """A vjp of the gradient is H u, as the hvp is (H is symmetric)."""
-    args = make_args()
-    w = first_float(args)
-    if not isinstance(args[w], np.ndarray):
-        pytest.skip("a float argument: grad of grad runs forward mode there")
-    u = rng.normal(size=args[w].shape)
-    _, pullback = nf.vjp(nf.grad(f, wrt=w), wrt=w)(*args)
-    np.testing.assert_allclose(pullback(u), nf.hvp(f, wrt=w)(*args, u), rtol=1e-5, atol=1e-7)
 
 
 def test_grad_of_grad_of_a_scalar_function():
@@ -179,9 +141,9 @@ def test_numpy_function_without_a_tangent_is_a_clear_error():
     from custom_ops import np as numpy
 
     def f(x):
-        return numpy.sum(numpy.arccosh(x))
+        return numpy.sum(numpy.frexp(x)[0])
 
-    with pytest.raises(nf.NoAdjointError, match="numpy.arccosh"):
+    with pytest.raises(nf.NoAdjointError, match="numpy.frexp"):
         nf.jvp(f)(np.array([2.0]), np.array([1.0]))
 
 

@@ -199,7 +199,10 @@ def test_check_mode_catches_a_wrong_rewrite(rng, monkeypatch):
     def wrong_unbroadcast(node, g, x):
         return node.args[0]  # "equal shapes", whatever the shapes are
 
-    monkeypatch.setitem(specialize._RULES, "unbroadcast", wrong_unbroadcast)
+    from srcdiff import runtime
+    from srcdiff.primitives import registry
+
+    monkeypatch.setattr(registry.find(runtime.unbroadcast), "rewrite", wrong_unbroadcast)
     w, b, x = rng.normal(size=(3, 5)), rng.normal(size=5), rng.normal(size=(7, 3))
     with pytest.raises(AssertionError, match=r"specialised code computed ndarray \(7, 5\) "
                        r"float64 where the generic code computes ndarray \(5,\)"):

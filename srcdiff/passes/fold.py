@@ -1,7 +1,10 @@
 """Constant folding and algebraic simplification of an instantiated template expression:
-number arithmetic is computed, `* 1` and `** 1` vanish, np.log(2.0) becomes a float."""
+number arithmetic is computed, `* 1` and `** 1` vanish, and a primitive's own fold rule
+(its record's) turns np.log(2.0) into a float, runtime.power_slope(x, 2) into 2 * x."""
 import gast
-import numpy as np
+
+from .. import ir
+from ..primitives import registry
 
 
 def is_number(node):
@@ -11,9 +14,6 @@ def is_number(node):
 
 _FOLD = {gast.Add: lambda a, b: a + b, gast.Sub: lambda a, b: a - b,
          gast.Mult: lambda a, b: a * b, gast.Div: lambda a, b: a / b}
-# numpy functions of a Python number, folded to a Python float: np.log(2.0) would be a
-# float64 scalar, which numpy does not treat as weakly typed and so would upcast float32
-_FOLD_CALLS = {"log": np.log, "exp": np.exp, "sqrt": np.sqrt, "cos": np.cos, "sin": np.sin}
 
 
 def fold(expr):
@@ -27,15 +27,15 @@ def fold(expr):
             return node
 
         def visit_Call(self, node):
+            # a primitive of numbers (np.log(2.0)) or of a value and a number, by its record
             self.generic_visit(node)
-            func = node.func
-            if (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)
-                    and func.value.id == "np" and func.attr in _FOLD_CALLS
-                    and len(node.args) == 1 and not node.keywords and is_number(node.args[0])
-                    and node.args[0].value > 0):
-                return gast.Constant(value=float(_FOLD_CALLS[func.attr](node.args[0].value)),
-                                     kind=None)
-            return node
+            path = ir.dotted(node.func)
+            record = registry.at(path) if path is not None else None
+            if record is None or record.fold is None or node.keywords or not node.args or \
+                    not is_number(node.args[-1]):
+                return node
+            folded = record.fold(*node.args[:-1], node.args[-1].value)
+            return node if folded is None else self.visit(folded)
 
         def visit_BinOp(self, node):
             self.generic_visit(node)
@@ -49,5 +49,10 @@ def fold(expr):
                 return left
             if isinstance(node.op, gast.Mult) and is_number(left) and left.value == 1:
                 return right
+            if isinstance(node.op, gast.Mult) and isinstance(right, gast.BinOp) and \
+                    isinstance(right.op, gast.Mult) and is_number(right.left):
+                # a * (2 * x) -> a * 2 * x: the way a person writes a product
+                return gast.BinOp(left=gast.BinOp(left=left, op=gast.Mult(), right=right.left),
+                                  op=gast.Mult(), right=right.right)
             return node
     return Fold().visit(expr)

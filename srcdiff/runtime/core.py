@@ -1,20 +1,23 @@
-"""The small runtime that emitted gradient code calls; it never imports the transformer.
-
-Every helper takes adjoints (`g`, `bz`) and primal values and returns a new array:
-adjoint arrays are never written in place, because two adjoints may share one buffer.
-"""
+"""Emitted code's runtime, part one: seeds and zeros, the adjoints of containers, checks
+that refuse what srcdiff cannot follow, broadcasting, reductions and elementwise edge cases.
+It never imports the transformer."""
 import linecache
-import string
+import math
 
 import numpy as np
 
-from .errors import ArgumentError, Location
+from ..errors import ArgumentError, Location
 
 
 def grad_seed(z):
     """The adjoint of a scalar output: ones in its dtype. `grad` of a non-scalar is an error."""
     if isinstance(z, float):
         return 1.0
+    if np.iscomplexobj(z):
+        raise ArgumentError(
+            "grad needs a real scalar output, but the function returned a complex number",
+            hint="differentiate a real quantity (np.abs(z) ** 2, np.real(z)), or use "
+                 "srcdiff.vjp for a complex output")
     if np.ndim(z) != 0:
         raise ArgumentError(
             f"grad needs a scalar output, but the function returned shape {np.shape(z)}",
@@ -61,6 +64,8 @@ def zeros_like(x):
     for arrays."""
     if type(x) is float:
         return 0.0
+    if x is None:  # a value never bound on this path: its adjoint is never read either
+        return None
     if type(x) is ShapeOf:
         return np.zeros(x.shape, dtype=x.dtype)
     return Sparse() if _is_container(x) else np.zeros_like(x)
@@ -68,11 +73,11 @@ def zeros_like(x):
 
 def zero_tangent(x):
     """The tangent of an item of a list or tuple that carries none: zeros for an array, 0.0
-    for a float, the same structure for a list or tuple (a stack of saved values then pops
-    zeros), and None for what has no tangent at all (an int, a flag, a ShapeOf)."""
+    for a number, the same structure for a list or tuple (a stack of saved values then pops
+    zeros), and None for what has no tangent at all (a ShapeOf, None, a string)."""
     if isinstance(x, (list, tuple)):
         return type(x)(zero_tangent(v) for v in x)
-    if type(x) is float:
+    if type(x) in (float, int, bool):  # a number in a list numpy makes an array of
         return 0.0
     if isinstance(x, np.ndarray) or isinstance(x, np.generic) and x.dtype.kind in "fc":
         return np.zeros_like(x)
@@ -173,17 +178,21 @@ def as_grad(g, x):
         dense = {k: as_grad(g.get(k, 0.0), v) for k, v in items}
         if isinstance(x, dict):
             return type(x)(dense) if type(x) is not dict else dense
+        if hasattr(x, "_fields"):  # a namedtuple takes its fields one by one
+            return type(x)(*(dense[i] for i in range(len(x))))
         return type(x)(dense[i] for i in range(len(x)))
     if isinstance(x, (bool, int, np.integer)) or (
             isinstance(x, np.ndarray) and x.dtype.kind not in "fc"):
         return None
     if isinstance(x, float):
+        g = real_for(g, x)
         return float(g) if type(g) is float or np.ndim(g) == 0 else float(np.sum(g))
     g = np.asarray(g)
     if g.shape != np.shape(x):
         g = unbroadcast(g, x)
         if g.shape != np.shape(x):
             g = np.broadcast_to(g, np.shape(x))
+    g = real_for(g, x)
     dtype = getattr(x, "dtype", None)
     if dtype is not None and dtype.kind in "fc" and g.dtype != dtype:
         g = g.astype(dtype)
@@ -192,18 +201,41 @@ def as_grad(g, x):
     return g
 
 
+def real_for(g, x):
+    """Adjoint g of value x: its real part when x is real (autograd's convention for a real
+    value that complex ones were computed from: the gradient of a real function of real
+    arguments is real, whatever complex intermediates it went through)."""
+    if np.iscomplexobj(g) and not np.iscomplexobj(x):
+        return np.real(g)
+    return g
+
+
+def real(x):
+    """x's real part; x itself when it is real (no copy)."""
+    return np.real(x) if np.iscomplexobj(x) else x
+
+
+def conj(x):
+    """x's complex conjugate; x itself when it is real (no copy)."""
+    return np.conj(x) if np.iscomplexobj(x) else x
+
+
 def unbroadcast(g, x):
     """Sum `g` over the axes along which `x` was broadcast, giving `x`'s shape."""
     # the common cases first, cheaply: emitted code calls this for every broadcasting op
     if isinstance(x, float) and isinstance(g, float):  # Python and numpy float64 scalars
         return g
     shape = x.shape if type(x) is np.ndarray else np.shape(x)
+    if type(g) is np.ndarray and g.dtype.kind == "c" or type(g) is complex:
+        g = real_for(g, x)
     if (g.shape if type(g) is np.ndarray else np.shape(g)) == shape:
         return g
     g = np.asarray(g)
     extra = g.ndim - len(shape)
     if extra > 0:
         g = g.sum(axis=tuple(range(extra)))
+    elif extra < 0:  # g has fewer axes than x (a constant 0.0, say): it broadcasts to x
+        g = g.reshape((1,) * -extra + g.shape)
     stretched = tuple(i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1)
     if stretched:
         g = g.sum(axis=stretched, keepdims=True)
@@ -240,6 +272,31 @@ def unreduce(g, x, axis=None, keepdims=False):
 def reduce_like(g, like, axis=None, keepdims=False):
     """Sum `g` over `axis` into the shape of `like` (the adjoint of unreduce)."""
     return np.reshape(np.sum(g, axis=axis, keepdims=keepdims), np.shape(like))
+
+
+def power_slope(x, y):
+    """d/dx x ** y: y x ** (y - 1), and 0 where y is 0 (x ** 0 is flat, at x = 0 too)."""
+    flat = np.equal(y, 0)
+    if not np.any(flat):
+        return y * np.power(x, y - 1)
+    return np.where(flat, 0.0, y * np.power(x, np.where(flat, 1, y - 1)))
+
+
+def log_or_zero(x):
+    """log x, and 0 where x is 0: in d/dy x ** y = x ** y log x, the limit at x = 0 for
+    y > 0 (and autograd's value at y <= 0)."""
+    if type(x) is float:  # a Python float stays one (np.log's float64 would upcast float32)
+        return math.log(x) if x else 0.0
+    zero = np.equal(x, 0)
+    return np.log(np.where(zero, 1, x)) if np.any(zero) else np.log(x)
+
+
+def divide_or_zero(a, b):
+    """a / b, and 0 where b is 0."""
+    zero = np.equal(b, 0)
+    if not np.any(zero):
+        return a / b
+    return np.where(zero, 0.0, a / np.where(zero, 1, b))
 
 
 def count(x, axis=None):
@@ -286,29 +343,6 @@ def cast_grad(g, z, x):
     if getattr(z, "dtype", np.dtype(float)).kind not in "fc":
         return np.zeros(np.shape(x), dtype=dtype if floating else float)
     return g.astype(dtype) if floating else g
-
-
-def unless_wrt(wrt, part, helper, *args):
-    """helper(*args), or zeros when `part` is the operand `wrt` that helper differentiates
-    (its result does not depend on that operand's values): the tangent of matmul_grad & co."""
-    if wrt == part:
-        shape_of = args[1 + part] if helper is not einsum_grad else args[2][part]
-        return np.zeros_like(shape_of)
-    return helper(*args)
-
-
-def replace_at(items, index, value):
-    """`items` (a tuple of einsum operands) with item `index` replaced by `value`."""
-    items = list(items)
-    items[index] = value
-    return items
-
-
-def pad_tangent(d, pad_width, mode="constant"):
-    if mode != "constant":
-        raise ArgumentError(f"srcdiff has no derivative for np.pad with mode={mode!r}",
-                            hint="use mode='constant'")
-    return np.pad(d, pad_width)
 
 
 def within(a, low, high):
@@ -369,289 +403,6 @@ def prod_grad_tangent(g, x, dx, axis=None, keepdims=False):
     return unreduce(g, x, axis, keepdims) * restore(np.stack(dothers, axis=-1))
 
 
-def _euclidean(x, ord, axis):
-    vector = axis is not None and np.ndim(axis) == 0 or axis is None and np.ndim(x) == 1
-    if ord is None or ord == "fro" or (ord == 2 and vector):
-        return True
-    if ord == 1 and vector:
-        return False
-    raise ArgumentError(f"srcdiff has no gradient for np.linalg.norm with ord={ord!r} here",
-                        hint="use ord=None (2-norm/Frobenius) or ord=1 on vectors")
-
-
-def norm_grad_tangent(g, norm, x, dnorm, dx, ord=None, axis=None, keepdims=False):
-    """Tangent of norm_grad(g, norm, x) along (dnorm, dx), either of which may be 0."""
-    if not _euclidean(x, ord, axis):
-        return np.zeros(np.shape(x), dtype=np.result_type(g, x))
-    zs = unreduce(norm, x, axis, keepdims)
-    safe = np.where(zs == 0, 1, zs)
-    gs = unreduce(g, x, axis, keepdims)
-    # a Python 0.0 stands for "no tangent" (the template passes one part at a time)
-    radial = 0.0 if type(dnorm) is float else x * unreduce(dnorm, x, axis, keepdims) / safe
-    return np.where(zs == 0, 0, gs * (dx - radial) / safe)
-
-
-def norm_grad(g, norm, x, ord=None, axis=None, keepdims=False):
-    """Adjoint of np.linalg.norm for the 2-/Frobenius norm (ord None, 2 on vectors, 'fro')
-    and the 1-norm of vectors."""
-    if _euclidean(x, ord, axis):
-        zs = unreduce(norm, x, axis, keepdims)
-        safe = np.where(zs == 0, 1, zs)
-        return unreduce(g, x, axis, keepdims) * np.where(zs == 0, 0, x / safe)
-    return unreduce(g, x, axis, keepdims) * np.sign(x)
-
-
-def _promote(a, b):
-    """matmul's 1-D rules: a vector is a row on the left and a column on the right."""
-    a, b = np.asarray(a), np.asarray(b)
-    return (a[None, :] if a.ndim == 1 else a), (b[:, None] if b.ndim == 1 else b)
-
-
-def matmul_grad(g, a, b, wrt):
-    """Adjoint of a @ b with respect to operand `wrt` (0 or 1), batched and broadcast."""
-    a, b = np.asarray(a), np.asarray(b)  # a constant operand may be a list
-    if a.ndim == 2 and b.ndim == 2:  # the common case, without the general bookkeeping
-        return g @ b.T if wrt == 0 else a.T @ g
-    if a.ndim == 2 and b.ndim == 1:
-        return np.outer(g, b) if wrt == 0 else a.T @ g
-    if np.ndim(a) == 1 and np.ndim(b) == 1:
-        return g * (b if wrt == 0 else a)
-    a2, b2 = _promote(a, b)
-    g = np.asarray(g)
-    if np.ndim(a) == 1:
-        g = np.expand_dims(g, -2)
-    if np.ndim(b) == 1:
-        g = np.expand_dims(g, -1)
-    if wrt == 0:
-        da = g @ np.swapaxes(b2, -1, -2)
-        da = unbroadcast(da, a2)
-        return da.reshape(np.shape(a))
-    db = np.swapaxes(a2, -1, -2) @ g
-    db = unbroadcast(db, b2)
-    return db.reshape(np.shape(b))
-
-
-def _einsum_parts(subscripts, operands):
-    subscripts = subscripts.replace(" ", "")
-    if "." in subscripts:
-        raise ArgumentError("srcdiff's einsum gradient does not support '...' yet",
-                            hint="write the axes out explicitly")
-    if "->" in subscripts:
-        inputs, output = subscripts.split("->")
-    else:
-        inputs = subscripts
-        letters = inputs.replace(",", "")
-        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    return inputs.split(","), output
-
-
-def einsum_grad(g, subscripts, operands, wrt):
-    """Adjoint of np.einsum with respect to operand number `wrt`."""
-    inputs, output = _einsum_parts(subscripts, operands)
-    target = inputs[wrt]
-    if len(set(target)) != len(target):
-        raise ArgumentError("srcdiff's einsum gradient does not support repeated indices "
-                            f"within one operand ({target!r})")
-    others = [s for k, s in enumerate(inputs) if k != wrt]
-    other_ops = [op for k, op in enumerate(operands) if k != wrt]
-    available = set(output).union(*others)
-    present = "".join(c for c in target if c in available)
-    grad = np.einsum(",".join([output] + others) + "->" + present, g, *other_ops, optimize=True)
-    if present != target:
-        shape = np.shape(operands[wrt])
-        grad = grad.reshape([shape[i] if c in available else 1 for i, c in enumerate(target)])
-        grad = np.broadcast_to(grad, shape).copy()
-    return grad
-
-
-def _tensordot_subscripts(a, b, axes):
-    if isinstance(axes, (int, np.integer)):
-        axes_a = list(range(np.ndim(a) - axes, np.ndim(a)))
-        axes_b = list(range(axes))
-    else:
-        axes_a, axes_b = ([ax] if np.ndim(ax) == 0 else list(ax) for ax in axes)
-    axes_a = [ax % np.ndim(a) for ax in axes_a]
-    axes_b = [ax % np.ndim(b) for ax in axes_b]
-    letters = iter(string.ascii_letters)
-    sa = [next(letters) for _ in range(np.ndim(a))]
-    sb = [next(letters) for _ in range(np.ndim(b))]
-    for ia, ib in zip(axes_a, axes_b):
-        sb[ib] = sa[ia]
-    out = [c for i, c in enumerate(sa) if i not in axes_a] + [
-        c for i, c in enumerate(sb) if i not in axes_b]
-    return "".join(sa) + "," + "".join(sb) + "->" + "".join(out)
-
-
-def tensordot_grad(g, a, b, axes, wrt):
-    return einsum_grad(g, _tensordot_subscripts(a, b, axes), (a, b), wrt)
-
-
-def dot_grad(g, a, b, wrt):
-    """Adjoint of np.dot: a scalar product, matmul for <= 2-D, tensordot otherwise."""
-    a, b = np.asarray(a), np.asarray(b)  # a constant operand may be a list
-    if np.ndim(a) == 0 or np.ndim(b) == 0:
-        other = b if wrt == 0 else a
-        return unbroadcast(g * other, a if wrt == 0 else b)
-    if np.ndim(a) <= 2 and np.ndim(b) <= 2:
-        return matmul_grad(g, a, b, wrt)
-    axes = ([-1], [-2 if np.ndim(b) > 1 else 0])
-    return tensordot_grad(g, a, b, axes, wrt)
-
-
-def outer_grad(g, a, b, wrt):
-    if wrt == 0:
-        return (g @ np.ravel(b)).reshape(np.shape(a))
-    return (np.ravel(a) @ g).reshape(np.shape(b))
-
-
-def untranspose(g, axes=None):
-    return np.transpose(g) if axes is None else np.transpose(g, np.argsort(axes))
-
-
-def unconcatenate(g, arrays, index, axis=0):
-    """The piece of `g` that came from arrays[index] in np.concatenate(arrays, axis)."""
-    if axis is None:
-        sizes = [np.size(a) for a in arrays]
-        start = sum(sizes[:index])
-        return np.ravel(g)[start:start + sizes[index]].reshape(np.shape(arrays[index]))
-    sizes = [np.shape(a)[axis] for a in arrays]
-    start = sum(sizes[:index])
-    window = [slice(None)] * np.ndim(g)
-    window[axis] = slice(start, start + sizes[index])
-    return g[tuple(window)]
-
-
-def piece_back(b, g, arrays, index, axis=0):
-    """The adjoint of unconcatenate(g, arrays, index, axis): zeros of g's shape with `b`
-    where that piece of g was."""
-    out = np.zeros(np.shape(g), dtype=np.result_type(b, g))
-    if axis is None:
-        sizes = [np.size(a) for a in arrays]
-        start = sum(sizes[:index])
-        out.reshape(-1)[start:start + sizes[index]] = np.ravel(b)
-        return out
-    sizes = [np.shape(a)[axis] for a in arrays]
-    start = sum(sizes[:index])
-    window = [slice(None)] * np.ndim(g)
-    window[axis] = slice(start, start + sizes[index])
-    out[tuple(window)] = b
-    return out
-
-
-def unstack(g, index, axis=0):
-    return np.take(g, index, axis=axis)
-
-
-def along(x, index, axis):
-    """The index that takes `index` along `axis` of x: x[along(x, i, axis)] is
-    np.take(x, i, axis)."""
-    return (slice(None),) * (axis % np.ndim(x)) + (index,)
-
-
-def split_grad(gs, outputs, axis=0):
-    """Adjoint of np.split: pieces whose adjoint is None contribute zeros."""
-    pieces = [np.zeros_like(z) if g is None else g for g, z in zip(gs, outputs)]
-    return np.concatenate(pieces, axis=axis)
-
-
-def unpad(g, x, pad_width, mode="constant"):
-    """Adjoint of np.pad in constant mode: the unpadded middle of `g`."""
-    if mode != "constant":
-        raise ArgumentError(f"srcdiff has no gradient for np.pad with mode={mode!r}",
-                            hint="use mode='constant'")
-    widths = np.broadcast_to(np.asarray(pad_width, dtype=int), (np.ndim(x), 2))
-    return g[tuple(slice(before, n - after) for (before, after), n in zip(widths, np.shape(g)))]
-
-
-def unwindow(g, x, window_shape, axis=None, step=1):
-    """Adjoint of sliding_window_view (of every `step`-th window along each axis, with
-    step > 1): add every window's adjoint back where it was read, one strided slice per
-    window offset (much faster than np.add.at)."""
-    shape = np.shape(x)
-    window_shape = tuple(np.atleast_1d(window_shape))
-    axes = tuple(range(len(shape))) if axis is None else tuple(
-        a % len(shape) for a in np.atleast_1d(axis))
-    steps = np.broadcast_to(step, (len(axes),))
-    out = np.zeros(shape, dtype=np.result_type(g))
-    for offsets in np.ndindex(*window_shape):
-        target = [slice(None)] * len(shape)
-        for a, offset, every in zip(axes, offsets, steps):
-            target[a] = slice(offset, offset + every * (g.shape[a] - 1) + 1, every)
-        out[tuple(target)] += g[(Ellipsis,) + offsets]
-    return out
-
-
-def windows_of(b, g, window_shape, axis=None, step=1):
-    """The adjoint of unwindow(g, ...): b's windows, every `step`-th, as many as g has."""
-    view = np.lib.stride_tricks.sliding_window_view(b, window_shape, axis=axis)
-    axes = tuple(range(np.ndim(b))) if axis is None else tuple(
-        a % np.ndim(b) for a in np.atleast_1d(axis))
-    index = [slice(None)] * view.ndim
-    for a, every in zip(axes, np.broadcast_to(step, (len(axes),))):
-        index[a] = slice(0, every * (g.shape[a] - 1) + 1, every)
-    return view[tuple(index)]
-
-
-def getitem_grad(g, x, index):
-    """Adjoint of x[index]: zeros of x's shape with `g` scattered (and summed) into place."""
-    if _is_container(x):
-        return Sparse({index: g})
-    out = np.zeros(np.shape(x), dtype=np.result_type(g, getattr(x, "dtype", np.float64)))
-    return _scatter_add(out, index, g)
-
-
-def add_at(bx, index, g):
-    """bx with `g` added at `index`, as a new array (or Sparse, for a container's adjoint)."""
-    if isinstance(bx, Sparse):
-        return bx + Sparse({index: g})
-    return _scatter_add(np.array(bx, copy=True), index, g)
-
-
-def set_at(d, index, value):
-    """A copy of tangent `d` with `value` written at `index` (tangents are never written
-    in place: one may be the caller's)."""
-    out = np.array(d, copy=True)
-    out[index] = value
-    return out
-
-
-def written(g, index):
-    """g[index]: the adjoint of the values `y[index] = v` wrote. An index array that names
-    an element twice writes it twice, and numpy keeps the last write: the earlier ones get
-    no adjoint."""
-    part = g[index]
-    if _is_basic(index):
-        return part
-    positions = np.arange(np.size(g)).reshape(np.shape(g))[index].ravel()
-    _, last_from_end = np.unique(positions[::-1], return_index=True)
-    if last_from_end.size == positions.size:
-        return part
-    keep = np.zeros(positions.size, dtype=bool)
-    keep[positions.size - 1 - last_from_end] = True
-    return part * keep.reshape(np.shape(part))
-
-
-def zero_at(g, index):
-    """A copy of adjoint `g` with zeros at `index`: the adjoint of the overwritten elements."""
-    out = np.array(g, copy=True)
-    out[index] = 0
-    return out
-
-
-def _is_basic(index):
-    items = index if isinstance(index, tuple) else (index,)
-    return all(i is None or i is Ellipsis or isinstance(i, (int, np.integer, slice))
-               for i in items)
-
-
-def _scatter_add(out, index, g):
-    if _is_basic(index):
-        out[index] += g
-    else:
-        np.add.at(out, index, g)
-    return out
-
-
 def same_as(new, old):
     """Check mode of shape specialisation: `new`, what a variant returned, must be what the
     generic code returns (`old`), in structure, type, shape, dtype, writeability and every
@@ -660,7 +411,8 @@ def same_as(new, old):
         raise AssertionError(f"specialised code returned a {type(new).__name__} where the "
                              f"generic code returns a {type(old).__name__}")
     if isinstance(old, (tuple, list)) and len(new) == len(old):
-        return type(old)(same_as(a, b) for a, b in zip(new, old))
+        items = [same_as(a, b) for a, b in zip(new, old)]
+        return type(old)(*items) if hasattr(old, "_fields") else type(old)(items)
     if isinstance(old, dict) and new.keys() == old.keys():
         return type(old)((k, same_as(new[k], old[k])) for k in old)
     if not isinstance(old, (np.ndarray, np.generic, int, float, complex)):

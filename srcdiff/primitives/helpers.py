@@ -1,0 +1,378 @@
+"""The runtime helpers that emitted code calls, as primitives: their templates differentiate
+gradient code again (grad of grad, hvp), their shape facts let shapes.py follow gradient code,
+and their rewrites turn a call whose outcome the shapes decide into plain numpy
+(specialize.py). This module: broadcasting, reductions, elementwise edge cases and
+bookkeeping; helpers_products.py: products, indexing, joins and windows.
+
+`shape_args` are the argument positions a helper reads only for shape and dtype, so the
+reverse transform saves only a shape for them (runtime.shape_of)."""
+import gast
+import numpy as np
+
+from .. import ir, runtime
+from ..shapes import Const, ShapeOf, Typed, widen
+from .registry import EVALUATE, Sample, primitive
+from .rewriting import (axes_literal, dtype_kind, dtype_literal, is_array, is_float, literal,
+                        reduced_shape, shape, spread)
+from .samples import number, positive, real
+
+
+def helper(*functions, **facts):
+    """A runtime helper whose result's type and shape follow from its arguments'."""
+    facts.setdefault("shape", EVALUATE)
+    return primitive(*functions, **facts)
+
+
+# --- broadcasting -----------------------------------------------------------------------------
+
+@helper(runtime.unbroadcast, constant=("x",), shape_args={1}, samples=[
+    Sample("runtime.unbroadcast(g, x)", g=real(2, 3, 4), x=real(3, 1), constant=("x",)),
+    Sample("runtime.unbroadcast(g, x)", g=real(3), x=number(), constant=("x",))])
+class unbroadcast:
+    def adjoint(bz, z, g, x):
+        bg = runtime.broadcast_like(bz, g)
+
+    def tangent(dz, z, g, x):
+        dz = runtime.unbroadcast(dg, x)
+
+    def rewrite(node, g, x):
+        if is_float(g) and is_float(x):
+            return node.args[0]
+        if dtype_kind(g) == "c" and dtype_kind(x) != "c":
+            return None  # (a complex adjoint of a real value keeps its real part)
+        gs, xs = shape(g), shape(x)
+        if gs is None or xs is None:
+            return None
+        if gs == xs:
+            return node.args[0]
+        extra = len(gs) - len(xs)
+        if not is_array(g) or extra < 0:
+            return None
+        rest = gs[extra:]
+        stretched = tuple(i for i, n in enumerate(xs) if n == 1 and rest[i] != 1)
+        if tuple(1 if i in stretched else n for i, n in enumerate(rest)) != xs:
+            return None
+        out = node.args[0]  # an array: its sum method costs half of np.sum's call
+        if extra:
+            out = ir.call(ir.attr(out, "sum"), axis=axes_literal(tuple(range(extra))))
+        if stretched:
+            out = ir.call(ir.attr(out, "sum"), axis=axes_literal(stretched),
+                          keepdims=ir.const(True))
+        return out
+
+
+@helper(runtime.broadcast_like, constant=("like",), shape_args={1}, samples=[
+    Sample("runtime.broadcast_like(d, like)", d=real(3, 1), like=real(2, 3, 4),
+           constant=("like",))])
+class broadcast_like:
+    def adjoint(bz, z, d, like):
+        bd = runtime.unbroadcast(bz, d)
+
+    def tangent(dz, z, d, like):
+        dz = runtime.broadcast_like(dd, like)
+
+    def rewrite(node, d, like):
+        ds, ls = shape(d), shape(like)
+        if ds is None or ls is None:
+            return None
+        return node.args[0] if ds == ls else ir.call("np.broadcast_to", node.args[0],
+                                                     literal(ls))
+
+
+@helper(runtime.as_grad, constant=("x",), samples=[
+    Sample("runtime.as_grad(g, x)", g=real(3, 4), x=real(4), constant=("x",))])
+class as_grad:
+    def adjoint(bz, z, g, x):
+        bg = runtime.broadcast_like(bz, g)
+
+    def tangent(dz, z, g, x):
+        dz = runtime.as_grad(dg, x)
+
+    def rewrite(node, g, x):
+        g, x = widen(g), widen(x)
+        if is_array(g) and is_array(x) and (g.shape, g.dtype) == (x.shape, x.dtype):
+            return node.args[0] if g.writeable else ir.call(ir.attr(node.args[0], "copy"))
+        if isinstance(x, Typed) and x.type is float and isinstance(g, Typed) and g.shape == ():
+            return node.args[0] if g.type is float else ir.call("float", node.args[0])
+        return None
+
+
+@helper(runtime.cast_grad, constant=("z", "x"), shape_args={1, 2}, samples=[
+    Sample("runtime.cast_grad(g, z, x)", g=real(3), z=real(3), x=real(3),
+           constant=("z", "x"))])
+class cast_grad:
+    def adjoint(bout, out, g, z, x):
+        bg = runtime.cast_grad(bout, z, g)
+
+    def tangent(dout, out, g, z, x):
+        dout = runtime.cast_grad(dg, z, x)
+
+
+@helper(runtime.real_for, constant=("x",), samples=[
+    Sample("runtime.real_for(g * (1 + 1j), x)", g=real(3), x=real(3), constant=("x",))])
+class real_for:
+    def adjoint(bz, z, g, x):
+        bg = bz
+
+    def tangent(dz, z, g, x):
+        dz = runtime.real_for(dg, x)
+
+
+@helper(runtime.real, samples=[Sample("runtime.real(x * (2 - 1j))", x=real(3))])
+class runtime_real:
+    def adjoint(bz, z, x):
+        bx = bz
+
+    def tangent(dz, z, x):
+        dz = runtime.real(dx)
+
+
+@helper(runtime.conj, samples=[Sample("runtime.conj(x * (2 - 1j)) * x", wrap="abs2",
+                                      x=real(3))])
+class runtime_conj:
+    def adjoint(bz, z, x):
+        bx = runtime.conj(bz)
+
+    def tangent(dz, z, x):
+        dz = runtime.conj(dx)
+
+
+# --- reductions -------------------------------------------------------------------------------
+
+_REDUCED = dict(g=real(3), x=real(2, 3), constant=("x",))
+
+
+@helper(runtime.unreduce, constant=("x",), shape_args={1}, samples=[
+    Sample("runtime.unreduce(g, x, axis=0)", **_REDUCED),
+    Sample("runtime.unreduce(g, x)", g=number(), x=real(2, 3), constant=("x",))])
+class unreduce:
+    def adjoint(bz, z, g, x, axis=None, keepdims=False):
+        bg = runtime.reduce_like(bz, g, axis=axis, keepdims=keepdims)
+
+    def tangent(dz, z, g, x, axis=None, keepdims=False):
+        dz = runtime.unreduce(dg, x, axis=axis, keepdims=keepdims)
+
+    def rewrite(node, g, x, axis=Const(None), keepdims=Const(False)):
+        return spread(node.args[0], g, x, axis, keepdims)
+
+
+@helper(runtime.reduce_like, constant=("like",), shape_args={1}, samples=[
+    Sample("runtime.reduce_like(g, like, axis=0)", g=real(2, 3), like=real(3),
+           constant=("like",))])
+class reduce_like:
+    def adjoint(bz, z, g, like, axis=None, keepdims=False):
+        bg = runtime.unreduce(bz, g, axis=axis, keepdims=keepdims)
+
+    def tangent(dz, z, g, like, axis=None, keepdims=False):
+        dz = runtime.reduce_like(dg, like, axis=axis, keepdims=keepdims)
+
+
+@helper(runtime.mean_grad, constant=("x",), shape_args={1}, samples=[
+    Sample("runtime.mean_grad(g, x, axis=0)", **_REDUCED)])
+class mean_grad:
+    def adjoint(bz, z, g, x, axis=None, keepdims=False):
+        bg = runtime.reduce_like(bz, g, axis=axis, keepdims=keepdims) / runtime.count(x, axis)
+
+    def tangent(dz, z, g, x, axis=None, keepdims=False):
+        dz = runtime.mean_grad(dg, x, axis=axis, keepdims=keepdims)
+
+    def rewrite(node, g, x, axis=Const(None), keepdims=Const(False)):
+        xs = shape(x)
+        if xs is None or not isinstance(axis, Const):
+            return None
+        count = int(np.prod(xs)) // int(np.prod(reduced_shape(xs, axis.value, True)))
+        if count == 0:
+            return None
+        scaled = gast.BinOp(left=node.args[0], op=gast.Div(), right=ir.const(count))
+        return spread(scaled, g, x, axis, keepdims)
+
+
+@helper(runtime.var_grad, fresh=True, samples=[
+    Sample("runtime.var_grad(g, x, axis=0)", g=real(3), x=real(2, 3)),
+    Sample("runtime.var_grad(g, x, ddof=1)", g=number(), x=real(4))])
+class var_grad:
+    def adjoint(bz, z, g, x, axis=None, ddof=0, keepdims=False):
+        bg = runtime.reduce_like(bz * runtime.var_grad(np.ones_like(g), x, axis=axis, ddof=ddof,
+                                                       keepdims=keepdims),
+                                 g, axis=axis, keepdims=keepdims)
+        bx = runtime.var_grad(np.ones_like(g), bz * runtime.unreduce(g, x, axis, keepdims),
+                              axis=axis, ddof=ddof, keepdims=keepdims)
+
+    def tangent(dz, z, g, x, axis=None, ddof=0, keepdims=False):
+        dz = runtime.var_grad(dg, x, axis=axis, ddof=ddof, keepdims=keepdims)
+        dz = runtime.var_grad(g, dx, axis=axis, ddof=ddof, keepdims=keepdims)
+
+
+# both spread g over x's reduced axes, then weigh each element (by where the peak is, or by
+# its distance from the mean): the adjoint weighs bz alike and sums over those axes again
+@helper(runtime.extremum_grad, constant=("peak", "x"), fresh=True, samples=[
+    Sample("runtime.extremum_grad(g, np.max(x, axis=0), x, axis=0)", g=real(3), x=real(2, 3),
+           constant=("x",))])
+class extremum_grad:
+    def adjoint(bz, z, g, peak, x, axis=None, keepdims=False):
+        bg = runtime.reduce_like(bz * runtime.extremum_grad(np.ones_like(g), peak, x, axis=axis,
+                                                            keepdims=keepdims),
+                                 g, axis=axis, keepdims=keepdims)
+
+    def tangent(dz, z, g, peak, x, axis=None, keepdims=False):
+        dz = runtime.extremum_grad(dg, peak, x, axis=axis, keepdims=keepdims)
+
+
+# prod_grad is U(g) * P(x), P(x)_i the product of the others: P's Jacobian is symmetric, so
+# its transpose is its own tangent
+@helper(runtime.prod_grad, fresh=True, samples=[
+    Sample("runtime.prod_grad(g, x, axis=1)", g=real(2), x=positive(2, 3))])
+class prod_grad:
+    def adjoint(bz, z, g, x, axis=None, keepdims=False):
+        bg = runtime.reduce_like(bz * runtime.prod_grad(np.ones_like(g), x, axis=axis,
+                                                        keepdims=keepdims),
+                                 g, axis=axis, keepdims=keepdims)
+        bx = runtime.prod_grad_tangent(np.ones_like(g), x, bz * runtime.unreduce(g, x, axis,
+                                                                                keepdims),
+                                       axis=axis, keepdims=keepdims)
+
+    def tangent(dz, z, g, x, axis=None, keepdims=False):
+        dz = runtime.prod_grad(dg, x, axis=axis, keepdims=keepdims)
+        dz = runtime.prod_grad_tangent(g, x, dx, axis=axis, keepdims=keepdims)
+
+
+@helper(runtime.prod_grad_tangent, fresh=True, samples=[
+    Sample("x * runtime.prod_grad_tangent(1.0, np.ones(3), np.ones(3))", x=real(3))])
+class prod_grad_tangent:
+    pass
+
+
+@helper(runtime.reverse_cumsum, constant=("like",), shape_args={1}, samples=[
+    Sample("runtime.reverse_cumsum(g, like, axis=1)", g=real(2, 3), like=real(2, 3),
+           constant=("like",))])
+class reverse_cumsum:
+    def adjoint(bz, z, g, like, axis=None):
+        bg = np.reshape(np.cumsum(bz, axis=axis), np.shape(g))
+
+    def tangent(dz, z, g, like, axis=None):
+        dz = runtime.reverse_cumsum(dg, like, axis=axis)
+
+
+@helper(runtime.count, differentiable=False, samples=[
+    Sample("x * runtime.count(x, 0)", x=real(2, 3))])
+class count:
+    pass
+
+
+# --- elementwise edge cases -------------------------------------------------------------------
+
+@helper(runtime.winner_share, constant=("x", "other"), fresh=True, samples=[
+    Sample("runtime.winner_share(g, x, other)", g=real(4), x=real(4),
+           other=real(4), constant=("x", "other"))])
+class winner_share:
+    def adjoint(bz, z, g, x, other):
+        bg = runtime.unbroadcast(runtime.winner_share(bz, x, other), g)
+
+    def tangent(dz, z, g, x, other):
+        dz = runtime.winner_share(dg, x, other)
+
+
+@helper(runtime.within, differentiable=False, samples=[
+    Sample("x * runtime.within(x, -0.5, None)", x=real(4))])
+class within:
+    pass
+
+
+@helper(runtime.power_slope, samples=[
+    Sample("runtime.power_slope(x, y)", x=positive(3), y=real(3)),
+    Sample("runtime.power_slope(x, 0.0) + runtime.power_slope(x, 2)", x=real(3))])
+class power_slope:
+    def adjoint(bz, z, x, y):
+        bx = runtime.unbroadcast(bz * y * runtime.power_slope(x, y - 1), x)
+        by = runtime.unbroadcast(bz * (x ** (y - 1) + z * runtime.log_or_zero(x)), y)
+
+    def tangent(dz, z, x, y):
+        dz = dx * y * runtime.power_slope(x, y - 1)
+        dz = dy * (x ** (y - 1) + z * runtime.log_or_zero(x))
+
+    def fold(x, y):  # y * x ** (y - 1) for a number y (and 0 or 1 as the numbers they are)
+        if y in (0, 1):
+            return ir.const(float(y))
+        return gast.BinOp(left=ir.const(y), op=gast.Mult(), right=gast.BinOp(
+            left=x, op=gast.Pow(), right=ir.const(y - 1)))
+
+
+@helper(runtime.log_or_zero, samples=[Sample("runtime.log_or_zero(x)", x=positive(3))])
+class log_or_zero:
+    def adjoint(bz, z, x):
+        bx = runtime.divide_or_zero(bz, x)
+
+    def tangent(dz, z, x):
+        dz = runtime.divide_or_zero(dx, x)
+
+    def fold(x):
+        return ir.const(float(np.log(x)) if x else 0.0) if x >= 0 else None
+
+
+@helper(runtime.divide_or_zero, samples=[
+    Sample("runtime.divide_or_zero(a, b)", a=real(3, 1), b=positive(4))])
+class divide_or_zero:
+    def adjoint(bz, z, a, b):
+        ba = runtime.unbroadcast(runtime.divide_or_zero(bz, b), a)
+        bb = runtime.unbroadcast(-runtime.divide_or_zero(bz * z, b), b)
+
+    def tangent(dz, z, a, b):
+        dz = runtime.divide_or_zero(da, b)
+        dz = -runtime.divide_or_zero(db * z, b)
+
+    def fold(a, b):
+        return gast.BinOp(left=a, op=gast.Div(), right=ir.const(b)) if b else ir.const(0.0)
+
+
+# --- bookkeeping: seeds, zeros, saved shapes, checks ------------------------------------------
+
+@helper(runtime.grad_seed, differentiable=False, samples=[Sample("x * runtime.grad_seed(1.0)",
+                                                                 x=real(3))])
+class grad_seed:
+    def rewrite(node, z):
+        if is_float(z):
+            return ir.const(1.0)
+        z = widen(z)
+        if isinstance(z, Typed) and z.shape == () and z.type is not float and \
+                z.dtype.kind == "f" and dtype_literal(z.dtype) is not None:
+            return ir.call("np.ones", literal(()), dtype_literal(z.dtype))  # a 0-d array's
+        return None
+
+
+@helper(runtime.zeros_like, differentiable=False, shape_args={0}, samples=[
+    Sample("x + runtime.zeros_like(x)", x=real(3))])
+class zeros_like:
+    def rewrite(node, x):
+        x = widen(x)
+        if isinstance(x, Typed) and x.type is float:
+            return ir.const(0.0)
+        if is_array(x):
+            return ir.call("np.zeros_like", node.args[0])
+        if isinstance(x, ShapeOf) and dtype_literal(x.dtype) is not None:
+            return ir.call("np.zeros", literal(x.shape), dtype_literal(x.dtype))
+        return None
+
+
+@helper(runtime.shape_of, differentiable=False, samples=[
+    Sample("x * np.shape(runtime.shape_of(x))[0]", x=real(3))])
+class shape_of:
+    def rewrite(node, x):
+        x = widen(x)
+        if isinstance(x, ShapeOf) or isinstance(x, Typed) and not (
+                x.is_array and int(np.prod(x.shape)) > 4096):
+            return node.args[0]  # (a large array's shape is what the stack should keep)
+        return None
+
+
+@helper(runtime.zero_tangent, differentiable=False, samples=[
+    Sample("x + runtime.zero_tangent(x)", x=real(3))])
+class zero_tangent:
+    pass
+
+
+# checks that raise for a program srcdiff cannot follow: never dropped
+for check, call in ((runtime.check_unpack, "runtime.check_unpack(x, 3)"),
+                    (runtime.check_not_shared, "runtime.check_not_shared(1.0, 'y', 'z', '', 1)"),
+                    (runtime.check_unviewed, "runtime.check_unviewed(x, 0, (), 'x', '', '', 1)")):
+    helper(check, differentiable=False, pure=False, samples=[
+        Sample(f"x * ({call} is None)", x=real(3))])(type(check.__name__, (), {}))

@@ -1,0 +1,289 @@
+"""The primitive registry: every function srcdiff differentiates without reading its source
+(a numpy function, an operator, a runtime helper that emitted code calls) is declared once,
+in one record holding all its facts. The pipeline's stages ask the registry; none keeps a
+table of its own.
+
+A record is declared as a class whose methods are its templates (template.py):
+
+    @primitive(np.tanh, samples=[Sample("np.tanh(x)", x=real(3, 4))])
+    class tanh:
+        def adjoint(bz, z, x):
+            bx = bz * (1 - z * z)
+
+        def tangent(dz, z, x):
+            dz = dx * (1 - z * z)
+
+and may also define `rewrite(node, *abstract_args)` (its specialisation once shapes are
+known, specialize.py) and `fold(*arg_nodes)` (constant folding when its last argument is a
+number, passes/fold.py).
+"""
+import builtins
+import hashlib
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import runtime
+from ..template import Template
+
+EVALUATE = "evaluate"  # shape rule: call the function itself on stand-ins (shapes.py)
+
+
+@dataclass(eq=False)
+class Sample:
+    """A call of a primitive for the tests generated from the registry: `call` is an
+    expression of the named arguments, each made by a maker from samples.py. `wrap` makes
+    it a scalar: "sin" (np.sum(np.sin(call))), "abs2" (for complex values), or None (the
+    call is a scalar already). `constant` names arguments not to differentiate."""
+
+    call: str
+    args: dict
+    wrap: str = "sin"
+    constant: tuple = ()
+    second_order: bool = True
+    setup: str = ""  # a statement to run first (`y = x`)
+
+    def __init__(self, call, wrap="sin", constant=(), second_order=True, setup="", **args):
+        self.call, self.args, self.wrap, self.setup = call, args, wrap, setup
+        self.constant, self.second_order = tuple(constant), second_order
+
+
+@dataclass(eq=False)
+class Primitive:
+    """Everything srcdiff knows of one primitive."""
+
+    name: str
+    functions: tuple
+    methods: tuple = ()  # ndarray methods meaning the same (x.sum(...) is np.sum(x, ...))
+    attributes: tuple = ()  # ndarray attributes meaning the same (x.T)
+    operators: tuple = ()  # Python operators (gast node classes) meaning the same (a + b)
+    adjoint: Template = None
+    tangent: Template = None
+    differentiable: bool = True  # False: its result carries no gradient (argmax, x.shape)
+    shape: object = None  # EVALUATE, or None: its result's type and shape are unknown
+    shape_args: frozenset = frozenset()  # positions read only for shape and dtype
+    index_args: tuple = ()  # positions where an int of unknown value is an index
+    fresh: bool = False  # its result is always a new array (never a view of an argument)
+    view: bool = False  # its result may share memory with its first argument
+    pure: bool = True  # no side effect: an unused result may be dropped
+    vararg_method: bool = False  # x.reshape(2, 3) is np.reshape(x, (2, 3))
+    multiple_outputs: bool = False  # it returns a tuple or list of arrays: a, b = f(x)
+    rewrite: object = None
+    fold: object = None
+    samples: list = field(default_factory=list)
+
+    def template(self, forward):
+        """The tangent template (forward mode) or the adjoint template."""
+        return self.tangent if forward else self.adjoint
+
+    @property
+    def function(self):
+        return self.functions[0]
+
+
+_records = []
+_by_function = {}
+_by_method, _by_attribute, _by_operator = {}, {}, {}
+_token = None
+
+
+def _key(obj):
+    try:
+        hash(obj)
+    except TypeError:
+        return id(obj)
+    return obj
+
+
+def register(record):
+    """Add a record (or a newer version of one: a user's rule replaces the built-in)."""
+    global _token
+    for fn in record.functions:
+        old = _by_function.get(_key(fn))
+        if old is not None and old is not record:
+            old.functions = tuple(f for f in old.functions if f is not fn)
+        _by_function[_key(fn)] = record
+    for table, names in ((_by_method, record.methods), (_by_attribute, record.attributes),
+                         (_by_operator, record.operators)):
+        for name in names:
+            table[name] = record
+    if record not in _records:
+        _records.append(record)
+    _token = None
+    return record
+
+
+def primitive(*functions, constant=(), samples=(), **facts):
+    """Declare the primitive covering `functions` from the decorated class (module doc).
+    `constant` names arguments whose value carries no derivative (a shape, a mask)."""
+    def declare(cls):
+        found = {name: cls.__dict__.get(name) for name in ("adjoint", "tangent", "rewrite",
+                                                           "fold")}
+        record = Primitive(cls.__name__, tuple(functions), samples=list(samples), **facts)
+        record.shape_args = frozenset(record.shape_args)
+        for kind in ("adjoint", "tangent"):
+            if found[kind] is not None:
+                setattr(record, kind, Template(functions, found[kind], kind, constant))
+        record.rewrite = _plain(found["rewrite"])
+        record.fold = _plain(found["fold"])
+        return register(record)
+    return declare
+
+
+def _plain(method):
+    return method.__func__ if isinstance(method, staticmethod) else method
+
+
+def constants(*functions, methods=(), attributes=(), shape=EVALUATE, pure=True, **facts):
+    """Declare functions whose results carry no gradient (a shape, an index, a mask, a
+    random draw), one record each."""
+    for fn in functions:
+        register(Primitive(getattr(fn, "__name__", repr(fn)), (fn,), differentiable=False,
+                           shape=shape, pure=pure, **facts))
+    if methods or attributes:
+        register(Primitive(f"methods {', '.join(methods + attributes)}", (), methods=methods,
+                           attributes=attributes, differentiable=False, shape=shape, **facts))
+
+
+# --- lookup -----------------------------------------------------------------------------------
+
+def find(obj):
+    """The record of a function or other callable, or None."""
+    try:
+        return _by_function.get(_key(obj))
+    except TypeError:
+        return None
+
+
+def method(name):
+    return _by_method.get(name)
+
+
+def attribute(name):
+    return _by_attribute.get(name)
+
+
+def operator(op_class):
+    return _by_operator.get(op_class)
+
+
+def records():
+    return list(_records)
+
+
+_MODULES = {"np": np, "runtime": runtime}
+
+
+def resolve(path):
+    """The object at a dotted path of emitted code: ("np", "linalg", "norm"), ("runtime",
+    "unbroadcast"), ("len",) for a builtin; None when there is none."""
+    root, *rest = path
+    obj = _MODULES.get(root) if rest else getattr(builtins, root, None)
+    for part in rest:
+        obj = getattr(obj, part, None)
+    return obj
+
+
+def at(path):
+    """The record of the function at a dotted path of emitted code, or None."""
+    obj = resolve(path)
+    return None if obj is None else find(obj)
+
+
+def is_pure(path):
+    """Whether a call to the function at `path` has no side effect: its record says; numpy's
+    own functions are pure (but for np.random's draws, declared impure)."""
+    record = at(path)
+    if record is not None:
+        return record.pure
+    return path[0] == "np" and path[1:2] != ("random",)
+
+
+# --- the public registration API --------------------------------------------------------------
+
+def _record_for(primal, shape_safe):
+    record = find(primal)
+    if record is None:
+        record = Primitive(getattr(primal, "__name__", repr(primal)), (primal,))
+    if shape_safe:
+        record.shape = EVALUATE
+    return record
+
+
+def adjoint(*primals, constant=(), shape_safe=False):
+    """Register the decorated adjoint template for each of `primals` (see template.py).
+    `constant` names arguments whose value carries no derivative (a shape, a mask);
+    `shape_safe=True` says the primal's result's type, shape and dtype follow from its
+    arguments' alone, so srcdiff may call it on placeholders to specialise code."""
+    def register_template(fn):
+        for primal in primals:
+            record = _record_for(primal, shape_safe)
+            record.adjoint = Template((primal,), fn, "adjoint", constant)
+            record.differentiable = True
+            register(record)
+        return fn
+    return register_template
+
+
+def tangent(*primals, constant=(), shape_safe=False):
+    """Register the decorated tangent (forward-mode) template for each of `primals`."""
+    def register_template(fn):
+        for primal in primals:
+            record = _record_for(primal, shape_safe)
+            record.tangent = Template((primal,), fn, "tangent", constant)
+            record.differentiable = True
+            register(record)
+        return fn
+    return register_template
+
+
+def nondifferentiable(*primals):
+    """Declare functions whose output carries no gradient (shapes, comparisons, draws)."""
+    for primal in primals:
+        record = _record_for(primal, False)
+        record.differentiable = False
+        record.adjoint = record.tangent = None
+        register(record)
+
+
+def shape_safe(*functions):
+    """Declare functions whose result's type, shape and dtype follow from their arguments'
+    alone (not their values): srcdiff may call them on placeholders to specialise code."""
+    for fn in functions:
+        register(_record_for(fn, True))
+
+
+# --- what emitted code and caches depend on ---------------------------------------------------
+
+def template_globals():
+    """The module names user templates refer to, for the namespace emitted code runs in."""
+    names = {}
+    for record in _records:
+        for template in (record.adjoint, record.tangent):
+            if template is not None:
+                names.update(template.globals)
+    return names
+
+
+def token():
+    """A digest of every registered template and declaration, part of each cache key."""
+    global _token
+    if _token is None:
+        h = hashlib.sha256()
+        for text in sorted(_describe(record) for record in _records):
+            h.update(text.encode())
+        _token = h.hexdigest()
+    return _token
+
+
+def _describe(record):
+    shape = record.shape if record.shape in (None, EVALUATE) else _qualname(record.shape)
+    parts = [_qualname(f) for f in record.functions] + [str(record.differentiable), str(shape)]
+    parts += [t.source for t in (record.adjoint, record.tangent) if t is not None]
+    return "\n".join(parts)
+
+
+def _qualname(obj):
+    module = getattr(obj, "__module__", None) or ""
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or repr(obj)
+    return f"{module}.{name}"

@@ -1,0 +1,65 @@
+"""What the specialisation rewrites of runtime helpers are written with: reading the abstract
+values shapes.py infers, and building the numpy expressions that replace a helper's call."""
+import gast
+import numpy as np
+
+from .. import ir
+from ..shapes import Const, ShapeOf, Typed, widen
+
+
+def literal(value):
+    if isinstance(value, tuple):
+        return gast.Tuple(elts=[literal(v) for v in value], ctx=gast.Load())
+    return ir.const(value)
+
+
+def axes_literal(axes):
+    return literal(axes[0] if len(axes) == 1 else tuple(axes))
+
+
+def dtype_literal(dtype):
+    named = getattr(np, dtype.name, None)
+    if named is not None and np.dtype(named) == dtype and dtype.name.isidentifier():
+        return ir.attr("np", dtype.name)
+    return None
+
+
+def shape(value):
+    value = widen(value)
+    return value.shape if isinstance(value, (Typed, ShapeOf)) else None
+
+
+def dtype_kind(value):
+    value = widen(value)
+    return value.dtype.kind if isinstance(value, (Typed, ShapeOf)) else None
+
+
+def is_float(value):
+    """isinstance(x, float) holds at run time: a Python float or a numpy float64 scalar."""
+    value = widen(value)
+    return isinstance(value, Typed) and issubclass(value.type, float)
+
+
+def is_array(value):
+    return isinstance(value, Typed) and value.is_array
+
+
+def reduced_shape(shape_, axis, keepdims):
+    """The keepdims shape of reducing `shape_` over `axis` (a Const value)."""
+    ndim = len(shape_)
+    axes = range(ndim) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
+    axes = {a % ndim for a in axes}
+    return tuple(1 if i in axes else n for i, n in enumerate(shape_))
+
+
+def spread(g_node, g, x, axis, keepdims):
+    """np.broadcast_to(g, x.shape) with g first given keepdims form: what unreduce does."""
+    xs = shape(x)
+    if xs is None or not isinstance(axis, Const) or not isinstance(keepdims, Const):
+        return None
+    g = widen(g)
+    if not isinstance(g, Typed):
+        return None
+    if not keepdims.value and g.shape != ():
+        g_node = ir.call("np.reshape", g_node, literal(reduced_shape(xs, axis.value, False)))
+    return ir.call("np.broadcast_to", g_node, literal(xs))

@@ -1,0 +1,18 @@
+"""The small runtime that emitted gradient code calls (`from srcdiff import runtime`); it never
+imports the transformer. Every helper takes adjoints (`g`, `bz`) and primal values and returns
+a new array: adjoint arrays are never written in place, because two adjoints may share one
+buffer."""
+from .arrays import *  # noqa: F401,F403  (emitted code reads every helper as runtime.<name>)
+from .core import *  # noqa: F401,F403
+from .fft import *  # noqa: F401,F403
+from .linalg import *  # noqa: F401,F403
+
+
+# modules of plain differentiable numpy, which srcdiff differentiates through their source
+_THROUGH_SOURCE = (f"{__name__}.fft", f"{__name__}.linalg")
+
+
+def is_helper(obj):
+    """Whether `obj` is one of these helpers (which need templates to be differentiated)."""
+    module = getattr(obj, "__module__", None) or ""
+    return module.startswith(__name__ + ".") and module not in _THROUGH_SOURCE
