@@ -1,11 +1,13 @@
 """Two oracles for srcdiff's derivatives: central finite differences in float64, and autograd
-running the same source (with `np` bound to `autograd.numpy`). Used by tests/test_oracle.py
-and tests/test_found_bugs.py; arguments may be floats, arrays or lists/tuples/dicts of them."""
+running the same source (with `np` bound to `autograd.numpy`); and a table of functions to
+check against them, in which finite differences decide. Used by tests/test_oracle.py and
+tests/test_found_bugs.py; arguments may be floats, arrays or lists/tuples/dicts of them."""
 import functools
 import sys
 import types
 
 import numpy as np
+import pytest
 
 from gradcheck import numerical_grad
 
@@ -147,3 +149,56 @@ def autograd_hvp(f, args, wrt, v):
     import autograd
     vjp, _ = autograd.make_vjp(autograd.grad(autograd_twin(f), wrt), wrt)(*args)
     return vjp(v)
+
+
+# --- a table of functions checked against both -------------------------------------------------
+
+class Table:
+    """Rows registered with `@table.case(...)`; `table.params(mode)` makes a test of each."""
+
+    def __init__(self):
+        self.rows = []
+
+    def case(self, *args, wrt=0, autograd=None, autograd_wrong=None, second=True, xfail=None,
+             rtol=1e-5, atol=1e-7):
+        """Register the decorated function as a row: its arguments, the argument `wrt`, why
+        autograd cannot run it (a reason, or {mode: reason}), {mode: reason} where autograd is
+        wrong (finite differences side with srcdiff), whether to check second order, and
+        {mode: reason} for the modes in which srcdiff is known to be wrong (strict xfails)."""
+        def register(f):
+            self.rows.append(types.SimpleNamespace(
+                f=f, args=args, wrt=wrt, autograd=autograd, autograd_wrong=autograd_wrong or {},
+                second=second, xfail=xfail or {}, rtol=rtol, atol=atol))
+            return f
+        return register
+
+    def params(self, mode):
+        out = []
+        for row in self.rows:
+            if mode not in ("reverse", "forward") and not row.second:
+                continue
+            marks = [pytest.mark.xfail(strict=True, reason=row.xfail[mode])] \
+                if mode in row.xfail else []
+            out.append(pytest.param(row, id=row.f.__name__, marks=marks))
+        return out
+
+
+def autograd_runs(row, mode):
+    return row.autograd is None or isinstance(row.autograd, dict) and mode not in row.autograd
+
+
+def judge(row, mode, got, expected, autograd_result, scale=1.0):
+    """srcdiff must match finite differences, and so must autograd (where it runs), unless
+    the row says autograd is wrong in this mode: then it must still be."""
+    rtol, atol = row.rtol * scale, row.atol * scale
+    if any(getattr(x, "dtype", None) == np.float32 for x in leaves(row.args)):
+        rtol, atol = max(rtol, 2e-3), max(atol, 1e-4)  # float32 against float64 differences
+    assert_close(got, expected, rtol, atol, f"srcdiff {mode} vs finite differences")
+    if not autograd_runs(row, mode):
+        return
+    theirs = autograd_result()
+    if mode in row.autograd_wrong:
+        assert not close(theirs, expected, rtol, atol), "autograd is right here now"
+        return
+    assert_close(theirs, expected, rtol, atol, f"autograd {mode} vs finite differences")
+    assert_close(got, theirs, max(rtol, 1e-6), max(atol, 1e-9), f"srcdiff {mode} vs autograd")
