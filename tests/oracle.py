@@ -12,7 +12,7 @@ import pytest
 from gradcheck import numerical_grad
 
 
-# --- pytrees --------------------------------------------------------------------------------------
+# --- pytrees -------------------------------------------------------------------------------------
 
 def leaves(tree):
     if isinstance(tree, dict):
@@ -63,7 +63,7 @@ def inner(a, b):
                for x, y in zip(leaves(a), leaves(b)) if x is not None and y is not None)
 
 
-# --- finite differences ---------------------------------------------------------------------------
+# --- finite differences --------------------------------------------------------------------------
 
 def finite_differences(f, args, wrt):
     """The gradient of scalar f w.r.t. args[wrt] (a leaf or a pytree), in float64; None for
@@ -91,7 +91,7 @@ def gradient_along(grad_f, args, wrt, v, eps=1e-5):
                               for p, m in zip(leaves(plus), leaves(minus))))
 
 
-# --- comparisons ----------------------------------------------------------------------------------
+# --- comparisons ---------------------------------------------------------------------------------
 
 def assert_close(got, expected, rtol, atol, what):
     got_leaves, expected_leaves = leaves(got), leaves(expected)
@@ -110,7 +110,7 @@ def close(got, expected, rtol, atol):
     return True
 
 
-# --- autograd -------------------------------------------------------------------------------------
+# --- autograd ------------------------------------------------------------------------------------
 
 @functools.cache
 def _autograd_namespace(module_name):
@@ -151,7 +151,7 @@ def autograd_hvp(f, args, wrt, v):
     return vjp(v)
 
 
-# --- a table of functions checked against both -------------------------------------------------
+# --- a table of functions checked against both ---------------------------------------------------
 
 class Table:
     """Rows registered with `@table.case(...)`; `table.params(mode)` makes a test of each."""

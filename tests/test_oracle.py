@@ -306,7 +306,7 @@ def list_given_to_numpy(x):
     return np.sum(np.sum([x, x * x, np.sin(x)], axis=0) ** 2) + np.sum([x[0], x[1] * x[2]])
 
 
-# --- linear algebra and FFT --------------------------------------------------------------------
+# --- linear algebra and FFT ----------------------------------------------------------------------
 
 @case(r(3, 3) + 3 * np.eye(3), r(3, 2), autograd="has no derivative of matrix_power")
 def linalg_solves(a, b):
@@ -537,7 +537,8 @@ def list_of_tuples(params, x):
     return np.sum(x ** 2)
 
 
-@case([(r(3, 4), r(4)), (r(4, 2), r(2))], r(5, 3), xfail={"grad_of_grad": VJP_OF_A_PYTREE_GRADIENT})
+@case([(r(3, 4), r(4)), (r(4, 2), r(2))], r(5, 3),
+      xfail={"grad_of_grad": VJP_OF_A_PYTREE_GRADIENT})
 def negative_index_into_a_list(params, x):
     for i in range(len(params) - 1):
         W, b = params[i]
