@@ -281,6 +281,25 @@ def test_second_order_through_overlapping_slice_writes():
     np.testing.assert_allclose(nf.hvp(written_twice)(x, np.ones(2)), [6.0, 6.0])
 
 
+def dead_loop_after_a_branch(x, y):
+    v0 = np.cos(x)
+    if np.sum(v0) > 0:
+        x = x * y
+    for k in range(2):
+        x = np.sin(x)  # x is not read after the loop
+    return np.sum(v0)
+
+
+@xfail("hvp w.r.t. y of a function whose loop overwrites a value that a branch made depend "
+       "on y, and that nothing reads after it: UnsupportedError 'a bare expression on a "
+       "differentiated value' at _stack_x.append(x) in the emitted gradient's file; expected "
+       "zeros (found by tools/fuzz.py, seed 40070, on main after the merge)")
+def test_hvp_with_a_dead_loop_after_a_branch():
+    x, y = np.array([0.5, -1.0, 0.3]), np.array([0.2, 0.4, -0.1])
+    np.testing.assert_allclose(nf.hvp(dead_loop_after_a_branch, wrt=1)(x, y, np.ones(3)),
+                               np.zeros(3))
+
+
 def clip_with_numpy2_keywords(x):
     return np.sum(np.clip(x, min=-0.5) ** 2)
 
