@@ -167,3 +167,21 @@ def test_real_gradient_through_odd_length_real_transforms(rng):
     x = rng.normal(size=6)
     g = check_grad(power_of_odd_rfft, x)[0]
     assert g.dtype == np.float64
+
+
+def complex_eigh(x):
+    a = np.eye(2) * x[0] + 1j * np.ones((2, 2)) * x[1] + 3 * np.eye(2)
+    w, v = np.linalg.eigh(a)
+    return np.sum(w ** 2)
+
+
+def complex_cholesky(x):
+    a = np.eye(2) * (x[0] + 3) + 0.5j * x[1] * np.array([[0, 1], [-1, 0]])
+    return np.sum(np.abs(np.linalg.cholesky(a)) ** 2)
+
+
+@pytest.mark.parametrize("f, name", [(complex_eigh, "eigh"), (complex_cholesky, "cholesky")])
+def test_decompositions_of_complex_matrices_are_refused(f, name):
+    # (their formulas hold for real matrices: the gradient would have been silently wrong)
+    with pytest.raises(nf.SrcdiffError, match=f"np.linalg.{name} of real matrices only"):
+        nf.grad(f)(np.array([1.0, 0.5]))

@@ -15,10 +15,20 @@ of a full SVD), the gradient is the limit that a loss not depending on the choic
 has: zero coupling between tied vectors (reciprocal_gaps)."""
 import numpy as np
 
+from ..errors import ArgumentError
 from .core import Sparse, divide_or_zero, unbroadcast, unpack_adjoint, unreduce
 
 
 # --- small pieces -----------------------------------------------------------------------------
+
+def real_matrices(a, name):
+    """Refuse a complex matrix where these formulas hold for real ones only (a wrong
+    gradient would be silent)."""
+    if np.iscomplexobj(a):
+        raise ArgumentError(f"srcdiff differentiates np.linalg.{name} of real matrices only",
+                            hint="differentiate through the real and imaginary parts, or "
+                                 "write the decomposition's use without it")
+
 
 def symmetrize(x):
     return (x + x.mT) / 2
@@ -73,11 +83,13 @@ def det_jvp(da, det, a):
 
 
 def slogdet_vjp(g, out, a):
+    real_matrices(a, "slogdet")
     logdet_adjoint = unpack_adjoint(g, out)[1]
     return np.expand_dims(logdet_adjoint, (-2, -1)) * np.linalg.inv(a).mT
 
 
 def slogdet_jvp(da, out, a):
+    real_matrices(a, "slogdet")
     return np.zeros_like(out[0]), np.sum(np.linalg.inv(a).mT * da, axis=(-2, -1))
 
 
@@ -251,17 +263,21 @@ def trace_vjp(g, a, offset=0, axis1=0, axis2=1):
 
 # --- decompositions ---------------------------------------------------------------------------
 
-def cholesky_vjp(g, l):
+def cholesky_vjp(g, factor):
     """Murray (2016): sym(L^-T Phi(L^T G) L^-1), by two solves with the triangle."""
-    p = _lower_half_diagonal(l.mT @ g)
-    return symmetrize(np.linalg.solve(l.mT, np.linalg.solve(l.mT, p).mT))
+    real_matrices(factor, "cholesky")
+    p = _lower_half_diagonal(factor.mT @ g)
+    return symmetrize(np.linalg.solve(factor.mT, np.linalg.solve(factor.mT, p).mT))
 
 
-def cholesky_jvp(da, l):
-    return l @ _lower_half_diagonal(np.linalg.solve(l, np.linalg.solve(l, symmetrize(da)).mT))
+def cholesky_jvp(da, factor):
+    real_matrices(factor, "cholesky")
+    inner = np.linalg.solve(factor, np.linalg.solve(factor, symmetrize(da)).mT)
+    return factor @ _lower_half_diagonal(inner)
 
 
 def eigh_vjp(g, out):
+    real_matrices(out[1], "eigh")
     w, v = out
     gw, gv = unpack_adjoint(g, out)
     inner = _eye_like(v) * gw[..., None, :] + reciprocal_gaps(w) * (v.mT @ gv)
@@ -269,17 +285,20 @@ def eigh_vjp(g, out):
 
 
 def eigh_jvp(da, out):
+    real_matrices(out[1], "eigh")
     w, v = out
     projected = v.mT @ symmetrize(da) @ v
     return _diagonal(projected), v @ (reciprocal_gaps(w) * projected)
 
 
 def eigvalsh_vjp(g, a):
+    real_matrices(a, "eigvalsh")
     v = np.linalg.eigh(a)[1]
     return symmetrize((v * g[..., None, :]) @ v.mT)
 
 
 def eigvalsh_jvp(da, a):
+    real_matrices(a, "eigvalsh")
     v = np.linalg.eigh(a)[1]
     return _diagonal(v.mT @ symmetrize(da) @ v)
 
@@ -287,6 +306,7 @@ def eigvalsh_jvp(da, a):
 def svd_vjp(g, out):
     """Of a thin or a full SVD: the extra columns of a full one (an arbitrary basis of the
     complement) act through the thin columns they stay orthogonal to."""
+    real_matrices(out[0], "svd")
     u, s, vh = out
     gu, gs, gvh = unpack_adjoint(g, out)
     k = s.shape[-1]
@@ -302,6 +322,7 @@ def svd_vjp(g, out):
 
 
 def svd_jvp(da, out):
+    real_matrices(out[0], "svd")
     u, s, vh = out
     k = s.shape[-1]
     u1, v1 = u[..., :k], vh[..., :k, :].mT
@@ -317,17 +338,20 @@ def svd_jvp(da, out):
 
 
 def svdvals_vjp(g, a):
+    real_matrices(a, "svdvals")
     u, _, vh = np.linalg.svd(a, full_matrices=False)
     return u @ (g[..., :, None] * vh)
 
 
 def svdvals_jvp(da, a):
+    real_matrices(a, "svdvals")
     u, _, vh = np.linalg.svd(a, full_matrices=False)
     return _diagonal(u.mT @ da @ vh.mT)
 
 
 def qr_vjp(g, out, a):
     """Roberts and Roberts (2020); a wide matrix [X Y] = Q [U V] through its square part."""
+    real_matrices(a, "qr")
     q, r = out
     gq, gr = unpack_adjoint(g, out)
     m, n = a.shape[-2:]
@@ -344,6 +368,7 @@ def _qr_tall_vjp(q, r, gq, gr):
 
 
 def qr_jvp(da, out, a):
+    real_matrices(a, "qr")
     q, r = out
     m, n = a.shape[-2:]
     if m >= n:
