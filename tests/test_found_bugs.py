@@ -233,6 +233,23 @@ def test_vjp_of_the_gradient_of_a_nested_list_array():
                                [2.0, 2.0, 2.0])
 
 
+def stacked_states(x):
+    states = []
+    for k in range(2):
+        x = np.sin(x)
+        states.append(x)
+    return np.sum(np.stack(states))
+
+
+@xfail("grad of grad through a list built with append and stacked: IndexError 'pop from empty "
+       "list' in the emitted code, for a float argument too (main's 4c0df3a made hvp work and "
+       "says grad of grad does; before it, a clear 'higher-order derivative not supported')",
+       raises=IndexError)
+def test_grad_of_grad_through_a_list_built_with_append():
+    expected = nf.hvp(stacked_states)(0.5, 1.0)
+    assert nf.grad(nf.grad(stacked_states))(0.5) == pytest.approx(expected)
+
+
 def two_steps(a):
     for i in range(2):
         a = np.tanh(a)

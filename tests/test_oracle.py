@@ -504,9 +504,8 @@ def imported_function(w, b, x):
 
 # --- lists, tuples, dicts ------------------------------------------------------------------------
 
-# the README: second derivatives work through every construct but a list built with append
-# (or a comprehension) and then stacked
-@case(r(3), second=False)
+@case(r(3), xfail={"grad_of_grad": "IndexError 'pop from empty list' (test_found_bugs.py::"
+                   "test_grad_of_grad_through_a_list_built_with_append)"})
 def list_append_stack(x):
     states = []
     for k in range(3):
@@ -515,7 +514,8 @@ def list_append_stack(x):
     return np.sum(np.stack(states) ** 2) + np.sum(states[-1] * states[0])
 
 
-@case(r(3), second=False)
+@case(r(3), xfail={"grad_of_grad": "IndexError 'pop from empty list' (test_found_bugs.py::"
+                   "test_grad_of_grad_through_a_list_built_with_append)"})
 def comprehensions(x):
     parts = [np.sin(x * k) for k in range(3)]
     return np.sum(np.concatenate(parts) ** 2) + sum(np.sum(p * x) for p in parts)
