@@ -1,0 +1,496 @@
+"""Bugs found by comparing srcdiff with autograd and finite differences (issue 13, "an oracle
+beside finite differences"), each as a minimal repro that fails today: strict xfails, so each
+flips to a failure when its bug is fixed (then remove the mark). Expected numbers come from
+finite differences (and autograd, where it runs the function). The last section holds what was
+fixed on main while these were found, as plain tests of those variants."""
+import numpy as np
+import pytest
+
+import srcdiff as nf
+from oracle import finite_differences, leaves
+
+C = np.array([[1.0, 2.0], [3.0, 4.0]])
+
+
+def xfail(reason, raises=None):
+    return pytest.mark.xfail(strict=True, reason=reason, raises=raises)
+
+
+def assert_gradient(f, *args, wrt=0):
+    got, expected = nf.grad(f, wrt=wrt)(*args), finite_differences(f, args, wrt)
+    for g, e in zip(leaves(got), leaves(expected)):
+        np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-8)
+
+
+# --- silently wrong numbers ---------------------------------------------------------------------
+
+def transpose_negative_axes(x):
+    return np.sum(np.transpose(x, (-1, 0)) * C)
+
+
+@xfail("reverse mode: the adjoint of np.transpose argsorts the axes without normalising "
+       "negative ones, so (-1, 0) is undone as (0, 1): [[1, 2], [3, 4]] instead of C.T "
+       "(forward mode is right; on a non-square x it is a raw ValueError)")
+def test_transpose_with_negative_axes():
+    assert_gradient(transpose_negative_axes, np.ones((2, 2)))
+
+
+def constant_written_through_an_alias(x):
+    y = x * 1.0
+    z = y  # or y[1:], y.T, y.reshape(3): any name sharing y's memory
+    z[0] = 5.0
+    return np.sum(y)
+
+
+@xfail("a constant written through another name of y is not seen: gradient [1, 1, 1], "
+       "expected [0, 1, 1] (writing an active value there is refused, as the README says)")
+def test_constant_written_through_an_alias():
+    assert_gradient(constant_written_through_an_alias, np.array([1.0, 2.0, 3.0]))
+
+
+def in_place_add_on_a_list_item(x):
+    y = [x * 1.0]
+    z = y[0]
+    z += 1.0  # changes y[0] as well
+    return np.sum(y[0] ** 2)
+
+
+@xfail("z += 1 on an item taken from a list is treated as z = z + 1, so y[0] keeps its old "
+       "value: gradient 2x = [2, 4, 6], expected 2(x + 1) = [4, 6, 8]; jvp's value is 14.0 "
+       "where f returns 29.0 (autograd is wrong here too)")
+def test_in_place_add_on_a_list_item():
+    x = np.array([1.0, 2.0, 3.0])
+    assert nf.jvp(in_place_add_on_a_list_item)(x, np.ones(3))[0] == in_place_add_on_a_list_item(x)
+    assert_gradient(in_place_add_on_a_list_item, x)
+
+
+def bump(a):
+    a += 1.0  # the caller's array
+    return a
+
+
+def in_place_add_inside_a_helper(x):
+    y = x * 1.0
+    z = bump(y)
+    return np.sum(y ** 2) + np.sum(z)
+
+
+@xfail("a += 1 inside a called function changes the caller's array, but is differentiated as "
+       "a = a + 1: gradient [2, -1, 5], expected 2 (x + 1) + 1 = [4, 1, 7]; jvp's value 9.75, "
+       "f's 15.75 (autograd is wrong too). Writing a[0] = ... there is refused")
+def test_in_place_add_inside_a_helper():
+    assert_gradient(in_place_add_inside_a_helper, np.array([0.5, -1.0, 2.0]))
+
+
+def constant_written_through_a_tuple_item(x):
+    y = x * 1.0
+    t = (y, 2.0)
+    t[0][0] = 5.0
+    return np.sum(y ** 2)
+
+
+@xfail("a constant written through a tuple holding y is not seen: gradient [10, -2, 4], "
+       "expected [0, -2, 4]")
+def test_constant_written_through_a_tuple_item():
+    assert_gradient(constant_written_through_a_tuple_item, np.array([0.5, -1.0, 2.0]))
+
+
+def appended_then_written(x):
+    ys = []
+    y = x * 1.0
+    for i in range(2):
+        y[0] = y[0] * 2.0
+        ys.append(y)  # the same array twice: both rows end as the last y
+    return np.sum(np.stack(ys) ** 2)
+
+
+@xfail("an array appended to a list, then written into, is differentiated as if the list "
+       "kept copies: gradient [24, -4, 8], expected [32, -4, 8] (ys = [y, y] then a write "
+       "is refused, as the README says)")
+def test_array_appended_then_written():
+    assert_gradient(appended_then_written, np.array([0.5, -1.0, 2.0]))
+
+
+def power_with_zero_exponents(x):
+    return np.sum(x ** np.array([0.0, 2.0]))
+
+
+@xfail("the second derivative of x ** y where y holds a 0 and x is 0 is NaN (0 * 0 ** -2): "
+       "hvp [nan, 2], expected [0, 2] as autograd gives (the gradient is right now, and "
+       "x ** 0.0 with a scalar exponent too)")
+def test_power_with_a_zero_exponent_second_order():
+    np.testing.assert_allclose(nf.hvp(power_with_zero_exponents)(np.array([0.0, 1.5]),
+                                                                 np.ones(2)), [0.0, 2.0])
+
+
+def int_exponent_in_a_dict(p):
+    return np.sum(p["w"] ** p["n"])
+
+
+@xfail("an int in a differentiated dict is treated as differentiable: jvp and hvp compute "
+       "w ** n * log(w), NaN for w < 0 (grad rightly gives n None). jvp: nan, expected "
+       "2 w . v = 2; a nonzero tangent for n changes the result (13.5 for n's tangent 2)")
+def test_int_in_a_differentiated_dict():
+    p = {"w": np.array([-1.0, 2.0]), "n": 2}
+    v = {"w": np.array([1.0, 1.0]), "n": 0}
+    assert nf.jvp(int_exponent_in_a_dict)(p, v)[1] == pytest.approx(2.0)
+    np.testing.assert_allclose(nf.hvp(int_exponent_in_a_dict)(p, v)["w"], [2.0, 2.0])
+
+
+def array_of_a_list_argument(xs):
+    return np.sum(np.array(xs) * np.array([[1.0], [2.0]]))
+
+
+def sum_of_a_list_argument(xs):
+    return np.sum(xs) + np.mean(xs)
+
+
+@xfail("np.array(xs), np.asarray(xs), np.sum(xs), np.mean(xs) of a list or tuple argument: "
+       "reverse mode gives zeros (expected [1, 1], [2, 2] and 1.5, 1.5; forward mode is "
+       "right; np.stack(xs) refuses with a clear error)")
+@pytest.mark.parametrize("f, xs", [(array_of_a_list_argument, [np.ones(2), np.ones(2)]),
+                                   (sum_of_a_list_argument, [1.0, 2.0])],
+                         ids=["np.array", "np.sum"])
+def test_numpy_function_of_a_list_argument(f, xs):
+    assert_gradient(f, xs)
+
+
+def weighted_squares(x, y):
+    return x ** 2 * y
+
+
+def sum_of_weighted_squares(x, y):
+    return np.sum(weighted_squares(x, y))
+
+
+@xfail("a tangent or cotangent of the wrong shape is broadcast, not refused: jvp with v of "
+       "shape (2, 1) for x of shape (2,) gives 22.0 (v = [1, 0] gives 6.0), the vjp with a "
+       "(2, 1) cotangent [6, 16] (expected [6, 0] or an ArgumentError); a (3,) one is a raw "
+       "ValueError from the emitted code")
+def test_tangent_of_the_wrong_shape_is_refused():
+    x, y, v = np.array([1.0, 2.0]), np.array([3.0, 4.0]), np.array([[1.0], [0.0]])
+    with pytest.raises(nf.SrcdiffError):
+        nf.jvp(sum_of_weighted_squares)(x, y, v)
+    with pytest.raises(nf.SrcdiffError):
+        nf.vjp(weighted_squares)(x, y)[1](v)
+
+
+def value_and_square(a):
+    return a, a * a
+
+
+def cube_through_a_tuple(x):
+    a, b = value_and_square(x)
+    return a * b  # x ** 3
+
+
+@xfail("reverse over reverse through a call of a user function returning a tuple: "
+       "nf.grad(nf.grad(f))(0.5) is 0.75, expected 6 x = 3.0 (and the vjp of the gradient of "
+       "np.sum(b) is zeros); hvp, forward over reverse, is right")
+def test_grad_of_grad_through_a_function_returning_a_tuple():
+    assert nf.grad(nf.grad(cube_through_a_tuple))(0.5) == pytest.approx(3.0)
+
+
+# --- raw exceptions instead of a gradient or a SrcdiffError -------------------------------------
+
+def tuple_parameters(p):
+    return np.sum(np.sin(p[0]) * p[1])
+
+
+@xfail("the vjp of a gradient with respect to a tuple: ValueError 'cannot broadcast a "
+       "non-scalar to a scalar array' in runtime.broadcast_like; hvp works", raises=ValueError)
+def test_vjp_of_a_gradient_with_respect_to_a_tuple():
+    p = (np.array([0.5, 1.0]), np.array([2.0, 3.0]))
+    u = (np.array([1.0, 0.0]), np.array([0.0, 1.0]))
+    got = nf.vjp(nf.grad(tuple_parameters))(p)[1](u)
+    expected = nf.hvp(tuple_parameters)(p, u)
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e)
+
+
+def square_of_the_last(x):
+    t = [x, x * 2]
+    return np.sum(t[-1] ** 2)
+
+
+@xfail("reverse over reverse through a negative index into a list the function builds: "
+       "KeyError: -1 in the emitted vjp (t[-2:][0]: TypeError unhashable slice); the gradient "
+       "and the hvp are right now", raises=KeyError)
+def test_vjp_of_the_gradient_through_a_negative_list_index():
+    x = np.array([1.0, 2.0])
+    np.testing.assert_allclose(nf.vjp(nf.grad(square_of_the_last))(x)[1](np.ones(2)), [8.0, 8.0])
+
+
+def nested_list_made_an_array(x):
+    return np.sum(np.array([[x[0], 1.0], [x[1], x[2]]]) ** 2)
+
+
+@xfail("reverse over reverse through np.array of a nested list display: TypeError "
+       "'float + Sparse' in the emitted code (one level of nesting works)", raises=TypeError)
+def test_vjp_of_the_gradient_of_a_nested_list_array():
+    x = np.array([0.5, 1.0, 2.0])
+    np.testing.assert_allclose(nf.vjp(nf.grad(nested_list_made_an_array))(x)[1](np.ones(3)),
+                               [2.0, 2.0, 2.0])
+
+
+def stacked_states(x):
+    states = []
+    for k in range(2):
+        x = np.sin(x)
+        states.append(x)
+    return np.sum(np.stack(states))
+
+
+@xfail("grad of grad through a list built with append and stacked: IndexError 'pop from empty "
+       "list' in the emitted code, for a float argument too (main's 4c0df3a made hvp work and "
+       "says grad of grad does; before it, a clear 'higher-order derivative not supported')",
+       raises=IndexError)
+def test_grad_of_grad_through_a_list_built_with_append():
+    expected = nf.hvp(stacked_states)(0.5, 1.0)
+    assert nf.grad(nf.grad(stacked_states))(0.5) == pytest.approx(expected)
+
+
+def two_steps(a):
+    for i in range(2):
+        a = np.tanh(a)
+    return a
+
+
+def through_a_looping_function(x):
+    return two_steps(x)
+
+
+@xfail("reverse over reverse through a call of a user function with a loop: IndexError 'pop "
+       "from empty list' in the emitted bwd_fwd_two_steps; hvp is right", raises=IndexError)
+def test_grad_of_grad_through_a_function_with_a_loop():
+    expected = nf.hvp(through_a_looping_function)(0.5, 1.0)
+    assert nf.grad(nf.grad(through_a_looping_function))(0.5) == pytest.approx(expected)
+
+
+def affine(a, scale=1.0, shift=0.0):
+    return a * scale + shift
+
+
+def affine_with_keywords(x):
+    return np.sum(affine(x, scale=2.0) ** 2)
+
+
+@xfail("hvp through a call that passes a keyword argument (scale=2.0): KeyError: 2 in the "
+       "emitted jvp_bwd_affine (dscale = dsaved[2]); first order is right", raises=KeyError)
+def test_hvp_through_a_call_with_a_keyword_argument():
+    np.testing.assert_allclose(nf.hvp(affine_with_keywords)(np.ones(2), np.ones(2)), [8.0, 8.0])
+
+
+# --- unhelpful errors ---------------------------------------------------------------------------
+
+def written_twice(x):
+    y = np.zeros(3)
+    y[1:] = x
+    y[:2] += x
+    return np.sum(y ** 2)
+
+
+@xfail("second derivatives through two overlapping slice writes: UnsupportedError 'writing "
+       "into y changes _t0 too' located in the emitted gradient's file, with a hint to copy "
+       "in code the user did not write (the README promises second order for writes)")
+def test_second_order_through_overlapping_slice_writes():
+    x = np.array([0.5, 1.5])
+    np.testing.assert_allclose(nf.hvp(written_twice)(x, np.ones(2)), [6.0, 6.0])
+
+
+def dead_loop_after_a_branch(x, y):
+    v0 = np.cos(x)
+    if np.sum(v0) > 0:
+        x = x * y
+    for k in range(2):
+        x = np.sin(x)  # x is not read after the loop
+    return np.sum(v0)
+
+
+@xfail("hvp w.r.t. y of a function whose loop overwrites a value that a branch made depend "
+       "on y, and that nothing reads after it: UnsupportedError 'a bare expression on a "
+       "differentiated value' at _stack_x.append(x) in the emitted gradient's file; expected "
+       "zeros (found by tools/fuzz.py, seed 40070, on main after the merge)")
+def test_hvp_with_a_dead_loop_after_a_branch():
+    x, y = np.array([0.5, -1.0, 0.3]), np.array([0.2, 0.4, -0.1])
+    np.testing.assert_allclose(nf.hvp(dead_loop_after_a_branch, wrt=1)(x, y, np.ones(3)),
+                               np.zeros(3))
+
+
+def clip_with_numpy2_keywords(x):
+    return np.sum(np.clip(x, min=-0.5) ** 2)
+
+
+@xfail("np.clip(x, min=...) and x.clip(min=...) (numpy >= 2.1's names) say 'missing a "
+       "required argument: a_min', with no hint")
+def test_clip_with_min_keyword():
+    assert_gradient(clip_with_numpy2_keywords, np.array([-1.0, 0.0, 1.0]))
+
+
+def einsum_diagonal(x):
+    return np.sum(np.einsum("ii->i", x) ** 2)
+
+
+def qr_result_by_name(x):
+    return np.sum(np.linalg.qr(x).R ** 2)
+
+
+@xfail("errors with no hint: einsum with an index repeated in one operand ('ii->i'), and "
+       "'Attribute expressions on differentiated values are not supported' for numpy's named "
+       "results (np.linalg.qr(x).R, eigh(x).eigenvalues; also np.fft.fft(x).real), where the "
+       "way out is to unpack (q, r = np.linalg.qr(x)) or call np.real")
+@pytest.mark.parametrize("f", [einsum_diagonal, qr_result_by_name], ids=["einsum", "qr.R"])
+def test_unsupported_errors_have_a_hint(f):
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(f)(np.eye(3) + 0.1)
+    assert error.value.hint
+
+
+def sine_in_place(x):
+    y = x * 1.0
+    np.sin(y, out=y)
+    return np.sum(y)
+
+
+def concatenate_a_list_argument(xs):
+    return np.sum(np.concatenate(xs))
+
+
+@xfail("canned hints that name another function: np.sin(y, out=y) gets 'assign the result "
+       "instead: y = np.multiply(x, 2.0)', np.concatenate(xs) 'write the list out: "
+       "np.stack([a, b, c])'")
+@pytest.mark.parametrize("f, args, name", [
+    (sine_in_place, (np.ones(2),), "np.sin"),
+    (concatenate_a_list_argument, ([np.ones(2), np.ones(2)],), "np.concatenate")],
+    ids=["out=", "concatenate"])
+def test_error_hints_name_the_function_at_fault(f, args, name):
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(f)(*args)
+    assert name in error.value.hint
+
+
+# --- found here, fixed on main meanwhile: kept to guard these variants --------------------------
+
+def power_zero(x):
+    return np.sum(x ** 0.0)
+
+
+def power_one(x):
+    return np.sum(x ** 1.0)
+
+
+def test_power_zero_at_zero():
+    assert_gradient(power_zero, np.array([0.0, 1.0]))
+
+
+def test_power_one_second_derivative_at_zero():
+    np.testing.assert_allclose(nf.hvp(power_one)(np.array([0.0, 1.0]), np.ones(2)), [0.0, 0.0])
+
+
+def negative_index_into_a_local_list(x):
+    t = [x, x * 2]
+    return np.sum(t[-1])
+
+
+def test_negative_index_into_a_local_list():
+    assert_gradient(negative_index_into_a_local_list, np.array([1.0, 2.0]))
+
+
+def last_of_a_returned_tuple(x):
+    return np.sum(value_and_square(x)[-1])
+
+
+def test_negative_index_into_a_returned_tuple():
+    assert_gradient(last_of_a_returned_tuple, np.array([0.5, 1.0]))
+
+
+def slice_of_a_list(x):
+    t = [x, x * 2, x * 3]
+    return np.sum(t[1:][0])
+
+
+def slice_of_a_list_argument(p, x):
+    W, b = p[:2][1]  # a positive slice
+    return np.sum(x @ W + b)
+
+
+@pytest.mark.parametrize("argument", [False, True], ids=["built", "argument"])
+def test_slice_of_a_list(argument):
+    if not argument:
+        return assert_gradient(slice_of_a_list, np.array([1.0, 2.0]))
+    p = [(np.ones((2, 2)), np.ones(2)), (np.eye(2), np.zeros(2))]
+    assert_gradient(slice_of_a_list_argument, p, np.array([1.0, 2.0]))
+
+
+def tuples_added(x):
+    t = (x, x * 2)
+    u = t + (x * 3,)
+    return np.sum(u[2])
+
+
+def test_tuple_concatenation_is_refused_where_it_is_written():
+    with pytest.raises(nf.SrcdiffError, match=r"test_found_bugs.py:\d+: joining a tuple"):
+        nf.grad(tuples_added)(np.array([1.0, 2.0]))
+
+
+def split_then_indexed(x):
+    parts = np.split(x, 2)
+    return np.sum(parts[1] ** 2)  # a, b = np.split(x, 2) works
+
+
+def test_split_result_read_by_index():
+    assert_gradient(split_then_indexed, np.array([1.0, 2.0, 3.0, 4.0]))
+
+
+def enumerate_zip(h, xs):
+    for k, (a, b) in enumerate(zip(xs, xs)):
+        h = h + k * a * b
+    return np.sum(h)
+
+
+def test_enumerate_zip_over_constants():
+    assert_gradient(enumerate_zip, np.ones(2), np.arange(6.0).reshape(3, 2))
+
+
+def ignores_x(x, y):
+    return np.sum(y ** 2)
+
+
+def linear(x):
+    return np.sum(x * np.ones((2, 3)))
+
+
+def test_zero_gradient_of_an_argument_with_a_length_one_axis():
+    np.testing.assert_array_equal(nf.grad(ignores_x)(np.ones((1, 3)), np.ones(2)),
+                                  np.zeros((1, 3)))
+
+
+def test_vjp_of_a_constant_gradient():
+    x = np.ones((1, 3))
+    np.testing.assert_array_equal(nf.vjp(nf.grad(linear))(x)[1](x), np.zeros((1, 3)))
+
+
+def branch_not_taken(x, y):
+    h = x * 1.0
+    if np.sum(x) < 0:  # not taken for the x below
+        h = np.tanh(y) * 2
+    return np.sum(h ** 2)
+
+
+def test_grad_of_grad_with_a_branch_not_taken():
+    x, y = np.array([0.5, 1.0]), np.array([0.3, -0.2])
+    np.testing.assert_allclose(nf.vjp(nf.grad(branch_not_taken, wrt=1), wrt=1)(x, y)[1](y),
+                               [0.0, 0.0])
+
+
+def test_enumerate_zip_over_differentiated_values():
+    assert_gradient(enumerate_zip, np.ones(2), np.arange(6.0).reshape(3, 2), wrt=1)
+
+
+def prints(x):
+    print(x)
+    return np.sum(x ** 2)
+
+
+def test_print_of_a_differentiated_value():
+    np.testing.assert_allclose(nf.grad(prints)(np.array([1.0, 2.0])), [2.0, 4.0])
