@@ -4,6 +4,7 @@ a new array: adjoint arrays are never written in place, because two adjoints may
 buffer."""
 from .arrays import *  # noqa: F401,F403  (emitted code reads every helper as runtime.<name>)
 from .core import *  # noqa: F401,F403
+from .rearranging import *  # noqa: F401,F403
 
 
 def is_helper(obj):
