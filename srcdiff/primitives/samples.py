@@ -53,3 +53,13 @@ def distinct(*shape):
         count = int(np.prod(shape))
         return (rng.permutation(count) * 0.3 + rng.uniform(0, 0.1, count)).reshape(shape)
     return make
+
+
+def with_nans(*shape):
+    """Values at least 0.1 apart (no ties) with a NaN at every fifth place, so that no line
+    along an axis of a small array is all NaN: for the NaN-ignoring reductions."""
+    def make(rng):
+        values = distinct(*shape)(rng).ravel()
+        values[2::5] = np.nan
+        return values.reshape(shape)
+    return make

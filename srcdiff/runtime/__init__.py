@@ -5,6 +5,7 @@ buffer."""
 from .arrays import *  # noqa: F401,F403  (emitted code reads every helper as runtime.<name>)
 from .core import *  # noqa: F401,F403
 from .rearranging import *  # noqa: F401,F403
+from .statistics import *  # noqa: F401,F403
 
 
 def is_helper(obj):
