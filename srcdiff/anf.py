@@ -124,6 +124,11 @@ class Normalizer:
         self.stacks = {n.func.value.id for n in gast.walk(node)
                        if isinstance(n, gast.Call) and (_pop(n) or _push(gast.Expr(value=n)))}
         self.popped = {n.func.value.id for n in gast.walk(node) if _pop(n)}
+        self.changed_in_place = {n.func.value.id for n in gast.walk(node) if isinstance(
+            n, gast.Call) and isinstance(n.func, gast.Attribute) and isinstance(
+                n.func.value, gast.Name) and n.func.attr in _LIST_CHANGES}
+        # name -> (its list or tuple display, the block it was made in), while it holds
+        self.displays = {}
         self.versions = {p: p for p in self.params}
         self.depth = 0
 
@@ -324,6 +329,8 @@ class Normalizer:
         self.versions[original] = current
         if original in self.active:
             self.active.add(current)
+        self.displays = {name: held for name, held in self.displays.items()
+                         if current != name and current not in ir.names_in(held[0])}
         return current
 
     def rename(self, node):
@@ -933,6 +940,8 @@ class Normalizer:
             self.emit_copy(name, ir.name(held), loc, out)
         else:
             out.append(ir.Assign([name], forward, loc, record, bound))
+            if isinstance(node, (gast.List, gast.Tuple)) and target not in self.changed_in_place:
+                self.displays[name] = (forward, out)
         return name
 
     def joined(self, node, loc, out):
@@ -1091,13 +1100,14 @@ class Normalizer:
             if rule.index is not None and value is not None and \
                     not isinstance(value, (gast.List, gast.Tuple)) and not (
                         isinstance(value, gast.Name) and value.id in self.stacks):
-                if self._is_active(value):
-                    raise UnsupportedError(f"{gast.unparse(node.func)} needs a list literal of "
-                                           "arrays, or a list built with append, to be "
-                                           "differentiated", loc,
-                                           "for an array's sum use np.sum(x)"
-                                           if record.function is sum else
-                                           "write the list out: np.stack([a, b, c])")
+                display = self.displays.get(getattr(value, "id", None), (None, None))
+                if display[1] is out:  # a list or tuple display made just before, unchanged
+                    bound[param] = copy.deepcopy(display[0])
+                elif record.function is sum and self._is_active(value):
+                    raise UnsupportedError("sum(...) needs a list literal of arrays, a list or "
+                                           "tuple display assigned in the same block, or a "
+                                           "list built with append, to be differentiated",
+                                           loc, "for an array's sum use np.sum(x)")
         for param, value in bound.items():
             if param not in template.rules and param not in template.constant and \
                     self._is_active(value):
@@ -1141,6 +1151,9 @@ class _Rename(gast.NodeTransformer):
         if node.id in self.names:
             node.id = self.names[node.id]
         return node
+
+
+_LIST_CHANGES = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse"}
 
 
 def _takes_array_likes(fn):

@@ -42,7 +42,21 @@ helper(runtime.chosen, differentiable=False, samples=[
     Sample("x * runtime.chosen([x > 0, x > -1], 1)", x=real(2, 3))])(type("chosen", (), {}))
 
 
-# --- atleast_*, stacks ------------------------------------------------------------------------
+# --- the items of lists, atleast_*, stacks ----------------------------------------------------
+
+@helper(runtime.gathered_items, constant=("items",), samples=[
+    Sample("runtime.gathered_items([g, 2 * h], x)", g=real(3), h=real(3), x=real(2, 3),
+           constant=("x",)),
+    Sample("runtime.gathered_items([g, h], [x, x])[1]", g=real(3), h=real(3), x=real(3),
+           constant=("x",))])
+class gathered_items:
+    def adjoint(bz, z, adjoints, items):
+        badjoints[i] = runtime.unpack_adjoint(bz, items)[i]
+
+    def tangent(dz, z, adjoints, items):
+        dz = runtime.gathered_items(dadjoints, items)
+
+
 
 @helper(runtime.unatleast, constant=("outputs", "arys"), shape_args={1}, samples=[
     Sample("runtime.unatleast(g, np.atleast_2d(x), (x,), 0)", g=real(1, 3), x=real(3),

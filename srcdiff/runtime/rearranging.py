@@ -40,6 +40,16 @@ def _one_item(item, outputs, index):
     return Sparse({k: item if k == index else zeros_like(o) for k, o in enumerate(outputs)})
 
 
+# --- the adjoints of a list's items --------------------------------------------------------------
+
+def gathered_items(adjoints, items):
+    """The adjoint of `items` (a list or tuple, or an array read row by row, as np.stack and
+    np.concatenate read it) given the adjoint of each item."""
+    if type(items) is np.ndarray:
+        return np.stack(adjoints) if adjoints else np.zeros_like(items)
+    return Sparse(enumerate(adjoints))
+
+
 # --- vstack, hstack, dstack, column_stack -------------------------------------------------------
 
 def _stack_layout(items, how):
