@@ -161,8 +161,8 @@ class append:
 
 # --- repetition -------------------------------------------------------------------------------
 
-@primitive(np.repeat, methods=("repeat",), shape=_evaluate_unless_value_array(np.repeat, 1, "repeats"),
-           fresh=True, samples=[
+@primitive(np.repeat, methods=("repeat",), fresh=True,
+           shape=_evaluate_unless_value_array(np.repeat, 1, "repeats"), samples=[
                Sample("np.repeat(x, 2)", x=real(2, 3)), Sample("np.repeat(x, 3, axis=0)",
                                                                x=real(2, 2)),
                Sample("np.repeat(x, [1, 0, 2], axis=-1)", x=real(2, 3)),
@@ -252,7 +252,7 @@ class rollaxis:
 
 # --- diagonals and triangles ------------------------------------------------------------------
 
-@_moves(np.diag, samples=[
+@_moves(np.diag, view=True, samples=[  # (of a matrix: a view of its diagonal)
     Sample("np.diag(x)", x=real(3)), Sample("np.diag(x, -1)", x=real(2)),
     Sample("np.diag(x, 1)", x=real(3, 4)), Sample("np.diag(x)", x=real(3, 2))])
 class diag:

@@ -90,8 +90,9 @@ class nanvar_grad:
         bg = runtime.reduce_like(bz * runtime.nanvar_grad(np.ones_like(g), x, axis=axis,
                                                           ddof=ddof, keepdims=keepdims),
                                  g, axis=axis, keepdims=keepdims)
-        bx = runtime.nanvar_grad(np.ones_like(g), np.where(np.isnan(x), np.nan, bz * runtime.unreduce(
-            g, x, axis, keepdims)), axis=axis, ddof=ddof, keepdims=keepdims)
+        bx = runtime.nanvar_grad(np.ones_like(g), np.where(
+            np.isnan(x), np.nan, bz * runtime.unreduce(g, x, axis, keepdims)), axis=axis,
+            ddof=ddof, keepdims=keepdims)
 
     def tangent(dz, z, g, x, axis=None, ddof=0, keepdims=False):
         dz = runtime.nanvar_grad(dg, x, axis=axis, ddof=ddof, keepdims=keepdims)
