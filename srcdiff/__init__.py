@@ -2,6 +2,7 @@
 # the built-in primitives register themselves as their modules are imported
 from .primitives import (constants, elementwise, helpers, helpers_products,  # noqa: F401
                          indexing, linalg, reductions, shape)
+from .primitives import decompositions, fft  # noqa: F401
 from .primitives import (arrays, helpers_arrays, helpers_statistics, products,  # noqa: F401
                          statistics)
 from .api import Derivative, config, grad, hessian, hvp, jvp, value_and_grad, vjp

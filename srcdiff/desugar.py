@@ -1,4 +1,5 @@
-"""Before ANF: remove early `return`, `continue` and `break` (all but the break that leaves a
+"""Before ANF: unwrap blocks that change no value (`with np.errstate(...)`, try/finally), and
+remove early `return`, `continue` and `break` (all but the break that leaves a
 loop), so the transforms see structured code whose blocks run to their end.
 
 A jump ends its block: what follows it runs only on the paths that do not jump, so it moves
@@ -16,7 +17,12 @@ loop early, and the reverse sweep runs over the iterations that ran: the loop is
 follows a jump would have to be copied into two branches, a flag records the jump instead
 (`_brk0`, `_cont0`; `_done0` for a return from inside a loop or such a branch).
 """
+import contextlib
+import copy
+import warnings
+
 import gast
+import numpy as np
 
 from . import ir
 
@@ -24,8 +30,10 @@ _LOOPS = (gast.For, gast.While)
 _LOOP_JUMPS = (gast.Break, gast.Continue)
 
 
-def desugar(func, fresh):
-    """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names."""
+def desugar(func, fresh, resolve):
+    """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names and
+    `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
+    func.body = _unwrap_blocks(func.body, resolve)
     body = func.body
     if not _has_early_return(body):
         func.body = _lower_loops(body, fresh)
@@ -46,6 +54,33 @@ def desugar(func, fresh):
             _flag_returns(body, done, result), done)
     func.body = _assign_results(restructured, result) + [gast.Return(value=ir.name(result))]
     return func
+
+
+# context managers that change how warnings are reported, never a value: their blocks run as
+# they would without them (gradient code may warn where f does not, or not where it does)
+_QUIET_CONTEXTS = (np.errstate, warnings.catch_warnings, contextlib.nullcontext)
+
+
+def _unwrap_blocks(stmts, resolve):
+    """`with np.errstate(...):` and `try: ... finally: ...` (with no except) around
+    statements that do not jump out of them: the statements themselves, in order."""
+    out = []
+    for stmt in stmts:
+        for field in ("body", "orelse"):
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve))
+        if isinstance(stmt, gast.With) and all(
+                isinstance(item.context_expr, gast.Call) and item.optional_vars is None and
+                any(resolve(item.context_expr.func) is quiet for quiet in _QUIET_CONTEXTS)
+                for item in stmt.items):
+            out += _unwrap_blocks(stmt.body, resolve)
+        elif isinstance(stmt, gast.Try) and not stmt.handlers and not stmt.orelse and not any(
+                isinstance(n, (gast.Return, gast.Break, gast.Continue))
+                for s in stmt.body for n in gast.walk(s)):
+            out += _unwrap_blocks(stmt.body, resolve) + _unwrap_blocks(stmt.finalbody, resolve)
+        else:
+            out.append(stmt)
+    return out
 
 
 def _has_early_return(body):
@@ -264,3 +299,83 @@ def _located(node, like):
     node = gast.copy_location(node, like)
     node._jump = True
     return node
+
+
+# --- comprehensions over differentiated values -------------------------------------------
+
+def lower_comprehensions(body, is_varied, fresh):
+    """A list comprehension or generator over differentiated values (`is_varied(node)`)
+    becomes a loop that appends, ahead of its statement (`[f(r) for r in x]` -> `_items0 =
+    []`, `for _r0 in x: _items0.append(f(_r0))`): a list built with append, which np.stack,
+    np.array, sum and the like take. Whether any was (then activity analysis runs again, and
+    this again for the comprehensions nested in those)."""
+    changed = False
+    out = []
+    for stmt in body:
+        for block in ("body", "orelse"):
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                changed |= lower_comprehensions(getattr(stmt, block), is_varied, fresh)
+        if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
+            found = [n for n in gast.walk(stmt) if isinstance(n, (
+                gast.ListComp, gast.GeneratorExp)) and is_varied(n)]
+            inner = {id(m) for n in found for m in gast.walk(n) if m is not n}
+            for comp in (n for n in found if id(n) not in inner):
+                whole = isinstance(comp, gast.ListComp) and isinstance(stmt, gast.Assign) \
+                    and stmt.value is comp and len(stmt.targets) == 1 and \
+                    isinstance(stmt.targets[0], gast.Name)
+                # hs = [f(r) for r in x] builds hs itself
+                items = stmt.targets[0].id if whole else fresh("_items")
+                loop = _comprehension_loop(comp, items, fresh)
+                for new in loop:
+                    for n in gast.walk(new):
+                        n.lineno = getattr(n, "lineno", None) or stmt.lineno
+                out.extend(loop)
+                _Replace(comp, ir.name(items)).visit(stmt)
+                changed = True
+                if whole:
+                    break
+            else:
+                out.append(stmt)
+            continue
+        out.append(stmt)
+    body[:] = out
+    return changed
+
+
+def _comprehension_loop(comp, items, fresh):
+    """The statements building list `items` as comprehension `comp` would (its loop
+    names made fresh: they are the comprehension's own)."""
+    names = {n.id: fresh("_" + n.id.lstrip("_")) for g in comp.generators
+             for n in gast.walk(g.target) if isinstance(n, gast.Name)}
+    rename = _Rename(names)
+    statements = [ir.expr_stmt(ir.call(ir.attr(items, "append"),
+                                       rename.visit(copy.deepcopy(comp.elt))))]
+    for k, generator in reversed(list(enumerate(comp.generators))):
+        for condition in reversed(generator.ifs):
+            statements = [gast.If(test=rename.visit(copy.deepcopy(condition)),
+                                  body=statements, orelse=[])]
+        source = copy.deepcopy(generator.iter)  # the first reads the enclosing scope
+        statements = [gast.For(target=rename.visit(copy.deepcopy(generator.target)),
+                               iter=rename.visit(source) if k else source,
+                               body=statements, orelse=[], type_comment=None)]
+    return [ir.assign(items, gast.List(elts=[], ctx=gast.Load()))] + statements
+
+
+class _Replace(gast.NodeTransformer):
+    """Puts `new` where node `old` (that very node) is."""
+
+    def __init__(self, old, new):
+        self.old, self.new = old, new
+
+    def generic_visit(self, node):
+        return self.new if node is self.old else super().generic_visit(node)
+
+
+class _Rename(gast.NodeTransformer):
+    def __init__(self, names):
+        self.names = names
+
+    def visit_Name(self, node):
+        if node.id in self.names:
+            node.id = self.names[node.id]
+        return node

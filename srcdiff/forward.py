@@ -20,6 +20,7 @@ class Forward:
         self.fn, self.wrt, self.func_name, self.outputs = fn, wrt, func_name, outputs
         self.taken = set(fn.params) | _assigned(fn.body)
         self.names = {}
+        self.stacks = {stmt.stack for stmt in _walk(fn.body) if isinstance(stmt, ir.Push)}
 
     def dname(self, var):
         if var not in self.names:
@@ -131,8 +132,10 @@ class Forward:
             if isinstance(stmt.value, gast.List) and not stmt.value.elts:  # a new stack
                 return out + [ir.assign(self.dname(t), gast.List(elts=[], ctx=gast.Load()))
                               for t in live]
-            return out + [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
-                          for t in live]
+            # a list appended to later ([x] with x constant) has a list of tangents
+            zero = lambda t: "runtime.zero_tangent" if t in self.stacks else \
+                "runtime.zeros_like"  # noqa: E731
+            return out + [ir.assign(self.dname(t), ir.call(zero(t), ir.name(t))) for t in live]
         rule_set = stmt.primitive.tangent
         if rule_set is None:
             raise NoAdjointError(f"no tangent (forward-mode) rule is registered for "
@@ -192,3 +195,12 @@ def _assigned(stmts):
             names |= _assigned(stmt.body)
             names.add(stmt.target if isinstance(stmt, ir.For) else stmt.counter)
     return names
+
+
+def _walk(stmts):
+    """Every ir statement of a block, nested ones included."""
+    for stmt in stmts:
+        yield stmt
+        for block in (getattr(stmt, "body", None), getattr(stmt, "orelse", None)):
+            if isinstance(block, list):
+                yield from _walk(block)

@@ -120,6 +120,23 @@ class Function:
     active: set = field(default_factory=set)
 
 
+class Names:
+    """The names a function and the code emitted from it use: fresh ones never clash."""
+
+    def __init__(self, node):
+        self.used = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
+        self.counters = {}
+
+    def fresh(self, prefix):
+        while True:
+            n = self.counters.get(prefix, 0)
+            self.counters[prefix] = n + 1
+            candidate = f"{prefix}{n}"
+            if candidate not in self.used:
+                self.used.add(candidate)
+                return candidate
+
+
 def name(id_, store=False):
     return gast.Name(id=id_, ctx=gast.Store() if store else gast.Load(), annotation=None,
                      type_comment=None)
@@ -186,3 +203,19 @@ def dotted(node):
 def names_in(node, ctx=gast.Load):
     """The ids of the names read (or stored, with ctx=gast.Store) anywhere below `node`."""
     return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, ctx)}
+
+
+def is_simple(node):
+    """Cheap, side-effect-free expressions that may be repeated in the adjoint."""
+    if isinstance(node, (gast.Name, gast.Constant)):
+        return True
+    if isinstance(node, (gast.Tuple, gast.List)):
+        return all(is_simple(e) for e in node.elts)
+    if isinstance(node, gast.Slice):  # slice bounds are integers: arithmetic on them is cheap
+        return all(p is None or is_simple(p) or isinstance(p, gast.BinOp) and is_simple(
+            p.left) and is_simple(p.right) for p in (node.lower, node.upper, node.step))
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        return is_simple(node.operand)
+    if isinstance(node, gast.Attribute):
+        return is_simple(node.value)
+    return False

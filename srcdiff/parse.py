@@ -20,9 +20,17 @@ class ParsedFunction:
         self.filename, self.node, self.source = _read(fn)
         self.namespace = dict(fn.__globals__)
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
-        self.local_names = {a.id for a in gast.walk(self.node.args) if isinstance(a, gast.Name)}
+        self.find_locals()
+
+    def find_locals(self):
+        """Work out the names the function binds itself (again, after its code changed)."""
+        args = self.node.args  # (the parameters: not the names their defaults read)
+        self.local_names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs +
+                            [args.vararg, args.kwarg] if a is not None}
         self.local_names |= {n.id for n in gast.walk(self.node)
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        self.local_names |= {n.name for n in gast.walk(self.node)
+                             if isinstance(n, gast.FunctionDef) and n is not self.node}
 
     def location(self, node):
         lineno = getattr(node, "lineno", None) or self.node.lineno

@@ -292,8 +292,12 @@ class Reverse:
         result = ret.value if ret is not None else ir.const(None)
         if self.mode != "split" and (self.preserve_result or self.has_aux):
             result = self._hold(result, forward)
-        adjoint += [ir.assign(self.bname(s), gast.List(elts=[], ctx=gast.Load()))
-                    for s in sorted(self.stacks & self.fn.active)]
+        # a list used as a stack has a list of adjoints, one per item; one that is returned
+        # gets the caller's adjoint of it (item by item), the others start empty
+        adjoint += [ir.assign(self.bname(s), ir.call(
+            "runtime.add_items", gast.List(elts=[], ctx=gast.Load()), ir.name(self.bname(s)),
+            ir.name(s)) if s in live else gast.List(elts=[], ctx=gast.Load()))
+            for s in sorted(self.stacks & self.fn.active)]
         adjoint += self.reverse_block(body, live)
         if self.mode == "split":  # the caller accumulates these: keep Sparse adjoints sparse
             grads = [ir.name(self.bname(w)) if w in live else ir.call(

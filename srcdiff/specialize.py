@@ -254,7 +254,12 @@ def _elementwise_use(node, parents):
 def compile_function(func, scope, defaults, label):
     """Compile a gast FunctionDef into a function whose globals are `scope` (the emitted
     module's, so it sees the same callees and refreshed globals)."""
-    module = gast.gast_to_ast(gast.Module(body=[func], type_ignores=[]))
+    # (the defaults are given below: their expressions may name what this scope lacks)
+    bare = copy.copy(func)
+    bare.args = copy.copy(func.args)
+    bare.args.defaults = []
+    bare.args.kw_defaults = [None] * len(func.args.kwonlyargs)
+    module = gast.gast_to_ast(gast.Module(body=[bare], type_ignores=[]))
     source = astor.to_source(module)
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)

@@ -6,8 +6,11 @@ import inspect
 import os
 import threading
 
-from . import cache, codegen
+from . import cache, codegen, ir
+from .activity import Activity
 from .anf import Normalizer
+from .desugar import desugar, lower_comprehensions
+from .inline import Inliner
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
@@ -79,7 +82,7 @@ class _Deriving(threading.local):
 
     def __init__(self):
         self.codes = set()
-        self.varied_items = {}  # what the Normalizers of the transform in progress share
+        self.varied_items = {}  # what the activity analyses of the transform in progress share
 
 
 _in_progress = _Deriving()
@@ -210,21 +213,40 @@ def _resolve_path(fn, path):
     return obj
 
 
+def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
+    """The stages before the transforms, in order: inlining of local functions, desugar,
+    activity analysis (with the comprehensions over differentiated values lowered to loops),
+    then ANF."""
+    names = ir.Names(parsed.node)
+    Inliner(parsed.node, names, parsed.resolve, parsed.location).run()
+    parsed.find_locals()
+    desugar(parsed.node, names.fresh, parsed.resolve)
+    activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
+    while lower_comprehensions(parsed.node.body,
+                               lambda node: activity.is_active(node, activity.varied),
+                               names.fresh):
+        activity.update()
+    return Normalizer(parsed, activity, names, derive_callee, outputs)
+
+
 def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
              has_aux=False):
     """Run the transformer: the emitted module's source and its metadata."""
     cache.stats["transforms"] += 1
     parsed = ParsedFunction(fn)
     node = parsed.node
-    params = [a.id for a in node.args.posonlyargs + node.args.args]
+    # (positions count the keyword-only parameters after the positional ones; *args and
+    # **kwargs are passed through, never differentiated)
+    params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     where = parsed.location(node)
-    if node.args.vararg or node.args.kwarg:
-        raise UnsupportedError("*args and **kwargs parameters are not supported", where,
-                               "name each parameter")
     for index in wrt:
+        if index == len(params) and node.args.vararg:
+            raise ArgumentError(f"wrt={index} falls on *{node.args.vararg.id}, which srcdiff "
+                                "cannot differentiate (a tuple of any length)", where,
+                                "name each parameter, or pass the values in one tuple")
         if not 0 <= index < len(params):
             raise ArgumentError(f"wrt={index} is out of range: {fn.__name__} has "
-                                f"{len(params)} positional parameter(s) ({', '.join(params)})",
+                                f"{len(params)} named parameter(s) ({', '.join(params)})",
                                 where, f"choose wrt between 0 and {len(params) - 1}")
     wrt_names = [params[i] for i in wrt]
 
@@ -240,9 +262,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
 
     _in_progress.codes.add(fn.__code__)
     try:
-        normalizer = Normalizer(parsed, wrt_names, derive_callee, outputs,
-                                forward_mode=(mode == "jvp"),
-                                varied_items=_in_progress.varied_items)
+        normalizer = _normalizer(parsed, wrt_names, mode == "jvp", derive_callee, outputs)
         program = normalizer.run()
     finally:
         _in_progress.codes.discard(fn.__code__)

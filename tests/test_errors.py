@@ -49,8 +49,8 @@ def uses_global(x):
     return np.sum(x)
 
 
-def uses_fft(x):
-    y = np.fft.fft(x)
+def uses_eigvals(x):
+    y = np.linalg.eigvals(x)
     return np.sum(y)
 
 
@@ -87,8 +87,9 @@ def test_unsupported_constructs(fn, snippet, word):
 
 def test_numpy_function_without_adjoint_names_it_and_how_to_register():
     with pytest.raises(nf.NoAdjointError) as error:
-        nf.grad(uses_fft)
-    assert_located(error, "y = np.fft.fft(x)", "numpy.fft.fft", "srcdiff.adjoint(np.fft.fft)")
+        nf.grad(uses_eigvals)
+    assert_located(error, "y = np.linalg.eigvals(x)", "numpy.linalg.eigvals",
+                   "srcdiff.adjoint(np.linalg.eigvals)")
 
 
 def test_lambda():
@@ -141,12 +142,6 @@ def test_bad_wrt_type():
 # --- every construct the transformer rejects: a SrcdiffError with file:line and a hint -----------
 class Holder:
     value = 1.0
-
-
-def uses_nonlocal(x):
-    def inner():
-        return x
-    return np.sum(inner())
 
 
 def defines_class(x):
@@ -210,14 +205,6 @@ def no_return(x):
     y = x * 2  # noqa: F841
 
 
-def kwonly_callee(x, *, scale):
-    return x * scale
-
-
-def calls_kwonly(x):
-    return np.sum(kwonly_callee(2.0, scale=x))
-
-
 def list_to_callee(x):
     return np.sum(star_args([x, x]))
 
@@ -231,11 +218,6 @@ def nested_subscript_write(x):
     y = np.zeros((2, 2))
     y[0][1] = np.sum(x)
     return np.sum(y)
-
-
-def closes_over_x(x):
-    scaled = lambda t: x * t  # noqa: E731
-    return np.sum(scaled(2.0))
 
 
 def dict_comprehension_over_x(x):
@@ -328,12 +310,10 @@ REJECTED = [
     (writes_under_a_view, "z[0, 1] = x[2]", "changes 'row' too"),
     (or_of_x, "y = x[0] or 1.0", "and`/`or"),
     (list_of_x, "return sum(x.tolist())", "sum"),
-    (closes_over_x, "scaled = lambda t: x * t", "lambda"),
     (dict_comprehension_over_x, "doubled = {i: x[i] * 2 for i in range(3)}", "comprehension"),
-    (uses_nonlocal, "def inner():", "nested function"),
     (defines_class, "class Local:", "class"),
     (imports_inside, "import math", "import"),
-    (star_args, "def star_args(*xs):", "*args"),
+    (star_args, "def star_args(*xs):", "*xs"),
     (starred_call, "return np.sum(np.add(x, *extra))", "*args"),
     (for_else, "for i in range(2):", "for ... else"),
     (while_else, "while np.sum(x) < 10:", "while ... else"),
@@ -342,8 +322,7 @@ REJECTED = [
     (dict_value, 'd = {"a": x * 2}', "dicts of differentiated values"),
     (unknown_local_call, "return np.sum(f(x))", "cannot differentiate through f"),
     (no_return, "def no_return(x):", "return statement"),
-    (calls_kwonly, "return np.sum(kwonly_callee(2.0, scale=x))", "keyword-only"),
-    (list_to_callee, "def star_args(*xs):", "*args"),
+    (list_to_callee, "return np.sum(star_args([x, x]))", "*args"),
     (nested_subscript_write, "y[0][1] = np.sum(x)", "named array"),
 ]
 

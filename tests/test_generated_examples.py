@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from gradcheck import numerical_grad
+from pytree_oracle import assert_leaves_close, finite_differences
 
 ROOT = Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("regen_examples", ROOT / "tools" /
@@ -46,24 +47,6 @@ def check_jvp_file(jvp_fn, fn, args, wrt):
     assert tangent == pytest.approx(numerical_grad(along, (0.0,), 0), rel=1e-6)
 
 
-def _leaves(tree):
-    if isinstance(tree, dict):
-        return [x for k in sorted(tree) for x in _leaves(tree[k])]
-    if isinstance(tree, list):
-        return [x for v in tree for x in _leaves(v)]
-    return [tree]
-
-
-def _replace(tree, index, value, counter=None):
-    counter = counter if counter is not None else [0]
-    if isinstance(tree, dict):
-        return {k: _replace(tree[k], index, value, counter) for k in sorted(tree)}
-    if isinstance(tree, list):
-        return [_replace(v, index, value, counter) for v in tree]
-    counter[0] += 1
-    return value if counter[0] - 1 == index else tree
-
-
 @pytest.mark.parametrize("name", NAMES)
 def test_emitted_file_runs_and_matches_finite_differences(name):
     source_module = regen.load(name)
@@ -85,12 +68,5 @@ def test_emitted_file_runs_and_matches_finite_differences(name):
     if len(source_module.WRT) == 1:
         grads = (grads,)
     for position, grad in zip(source_module.WRT, grads):
-        arg = args[position]
-        for k, leaf in enumerate(_leaves(arg)):
-            def along(value, k=k):
-                new_args = list(args)
-                new_args[position] = _replace(arg, k, value) if isinstance(arg, (dict, list)) \
-                    else value
-                return fn(*new_args)
-            expected = numerical_grad(along, (leaf,), 0)
-            np.testing.assert_allclose(_leaves(grad)[k], expected, rtol=1e-5, atol=1e-7)
+        assert_leaves_close(grad, finite_differences(fn, args, position), 1e-5, 1e-7,
+                            f"{name}: gradient w.r.t. argument {position}")

@@ -14,13 +14,13 @@ import srcdiff  # noqa: F401  (registers the built-in primitives)
 from srcdiff.primitives import registry
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-SECTION = re.search(r"### Primitives\n(.*?)\n## ", README, re.S).group(1)
+SECTION = re.search(r"### Primitives\n(.*?)\n#", README, re.S).group(1)
 DIFFERENTIATED, CONSTANTS = SECTION.split("\nConstants")
 OPERATORS = {"+": gast.Add, "-": gast.Sub, "*": gast.Mult, "/": gast.Div, "**": gast.Pow,
              "%": gast.Mod, "@": gast.MatMult}
 # max(a, b) and min(a, b) of two values are np.maximum's and np.minimum's (anf.py)
 BUILTIN_FORMS = {"max": np.maximum, "min": np.minimum}
-NAMESPACES = {"np.": np, "np.linalg.": np.linalg, "np.random.": np.random,
+NAMESPACES = {"np.": np, "np.linalg.": np.linalg, "np.fft.": np.fft, "np.random.": np.random,
               "np.lib.stride_tricks.": np.lib.stride_tricks}
 
 
@@ -39,7 +39,8 @@ def named(text):
         for span in re.findall(r"`([^`]*)`", item):
             tokens = span.split()
             if tokens[0].startswith("np.") and "[" not in span:
-                found["functions"] |= {t if t.startswith("np.") else "np." + t for t in tokens}
+                module = tokens[0].rsplit(".", 1)[0] + "."  # np.linalg.inv det: np.linalg.det
+                found["functions"] |= {tokens[0]} | {module + t for t in tokens[1:]}
             elif re.fullmatch(r"\.\w+(\(\))?", tokens[0]):
                 for t in tokens:
                     found["methods" if t.endswith("()") else "attributes"].add(t.strip(".()"))

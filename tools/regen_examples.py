@@ -6,6 +6,8 @@
 Each NAME.py defines the function NAME (or imports it under that name), WRT, example(rng)
 returning arguments, and optionally MODE: "grad" (default), "jvp" (forward mode) or "grad2"
 (the gradient of the emitted gradient); tests/test_generated_examples.py runs the files.
+The programs of tests/programs/ named in PROGRAMS join them as program_NAME: the gradient of
+their `loss` with respect to its first argument, in program_NAME_grad.py.
 """
 import argparse
 import difflib
@@ -16,19 +18,38 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "generated_examples"
 SUFFIX = "_grad"
+PROGRAMS_DIR = ROOT / "tests" / "programs"
+PROGRAM_PREFIX = "program_"
+# The programs of issue 16 (tests/programs/) in the gallery: add one once tests/test_programs.py
+# passes for it without an expected failure. Not yet: mlp, rnn, lstm, vae, gmm, fluid,
+# neural_ode, mlp_activation, dataclass_model, flatten (srcdiff cannot differentiate them), and
+# svi (its gradient reads the closure variable num_dims, which standalone() cannot import).
+PROGRAMS = ("hmm",)
 
 
 def names():
-    return sorted(p.stem for p in EXAMPLES.glob("*.py")
-                  if not p.stem.endswith(SUFFIX) and not p.stem.startswith("_"))
+    return sorted([p.stem for p in EXAMPLES.glob("*.py")
+                   if not p.stem.endswith(SUFFIX) and not p.stem.startswith("_")] +
+                  [PROGRAM_PREFIX + program for program in PROGRAMS])
+
+
+def source_path(name):
+    if name.startswith(PROGRAM_PREFIX):
+        return PROGRAMS_DIR / f"{name[len(PROGRAM_PREFIX):]}.py"
+    return EXAMPLES / f"{name}.py"
 
 
 def load(name, path=None):
-    path = path or EXAMPLES / f"{name}.py"
+    """The example NAME (or the file at path). A program is shown as an example: its loss,
+    differentiated with respect to its first argument."""
+    path = path or source_path(name)
     spec = importlib.util.spec_from_file_location(f"generated_examples.{path.stem}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
+    if path.parent == PROGRAMS_DIR:
+        setattr(module, name, module.loss)
+        module.WRT = (0,)
     return module
 
 
@@ -46,8 +67,9 @@ def derivative(name):
 
 def emitted(name):
     mode = getattr(load(name), "MODE", "grad")
-    header = (f"# Emitted by srcdiff from generated_examples/{name}.py "
-              f"(function {name}, mode {mode}, wrt={derivative(name).wrt}):\n"
+    function = "loss" if name.startswith(PROGRAM_PREFIX) else name
+    header = (f"# Emitted by srcdiff from {source_path(name).relative_to(ROOT)} "
+              f"(function {function}, mode {mode}, wrt={derivative(name).wrt}):\n"
               "#     python tools/regen_examples.py\n"
               "# Do not edit: tests/test_generated_examples.py fails when this file is stale.\n")
     return header + standalone(derivative(name))

@@ -1,5 +1,5 @@
 """numpy's array manipulation: atleast_*, the stacks and splits, repeat and tile, rolls,
-rotations, flips and moved axes, diagonals and triangles, kron, select, append, sort, take,
+rotations, flips and moved axes, diagonals, kron, select, append, sort, take,
 take_along_axis and meshgrid. Each is linear in its array arguments (kron in each one):
 its tangent is the function itself applied to the tangents, its adjoint the transposed map
 (runtime/rearranging.py, whose helpers' records are in helpers_arrays.py)."""
@@ -250,7 +250,7 @@ class rollaxis:
         dz = np.rollaxis(da, axis, start=start)
 
 
-# --- diagonals and triangles ------------------------------------------------------------------
+# --- diagonals --------------------------------------------------------------------------------
 
 @_moves(np.diag, view=True, samples=[  # (of a matrix: a view of its diagonal)
     Sample("np.diag(x)", x=real(3)), Sample("np.diag(x, -1)", x=real(2)),
@@ -282,26 +282,6 @@ class diagflat:
 
     def tangent(dz, z, v, k=0):
         dz = np.diagflat(dv, k=k)
-
-
-@_moves(np.tril, fresh=True, samples=[Sample("np.tril(x)", x=real(3, 3)),
-                                      Sample("np.tril(x, -1)", x=real(2, 3, 4))])
-class tril:
-    def adjoint(bz, z, m, k=0):
-        bm = np.tril(bz, k=k)
-
-    def tangent(dz, z, m, k=0):
-        dz = np.tril(dm, k=k)
-
-
-@_moves(np.triu, fresh=True, samples=[Sample("np.triu(x)", x=real(3, 3)),
-                                      Sample("np.triu(x, 1)", x=real(3, 4))])
-class triu:
-    def adjoint(bz, z, m, k=0):
-        bm = np.triu(bz, k=k)
-
-    def tangent(dz, z, m, k=0):
-        dz = np.triu(dm, k=k)
 
 
 @_moves(np.kron, fresh=True, samples=[

@@ -242,36 +242,6 @@ class prod_grad_tangent:
     pass
 
 
-# norm_grad is U(g) * x / U(norm) (the 2-norm; a flat sign for the 1-norm): diagonal in x,
-# and in norm each element's share summed back over the reduced axes
-@helper(runtime.norm_grad, fresh=True, samples=[
-    Sample("runtime.norm_grad(g, np.linalg.norm(x, axis=1), x, axis=1)", g=real(2),
-           x=real(2, 3))])
-class norm_grad:
-    def adjoint(bz, z, g, norm, x, ord=None, axis=None, keepdims=False):
-        bg = runtime.reduce_like(bz * runtime.norm_grad(np.ones_like(g), norm, x, ord=ord,
-                                                        axis=axis, keepdims=keepdims),
-                                 g, axis=axis, keepdims=keepdims)
-        bnorm = runtime.reduce_like(bz * runtime.norm_grad_tangent(
-            g, norm, x, np.ones_like(norm), 0.0, ord=ord, axis=axis, keepdims=keepdims),
-            norm, axis=axis, keepdims=keepdims)
-        bx = runtime.norm_grad_tangent(g, norm, x, 0.0, bz, ord=ord, axis=axis,
-                                       keepdims=keepdims)
-
-    def tangent(dz, z, g, norm, x, ord=None, axis=None, keepdims=False):
-        dz = runtime.norm_grad(dg, norm, x, ord=ord, axis=axis, keepdims=keepdims)
-        dz = runtime.norm_grad_tangent(g, norm, x, dnorm, 0.0, ord=ord, axis=axis,
-                                       keepdims=keepdims)
-        dz = runtime.norm_grad_tangent(g, norm, x, 0.0, dx, ord=ord, axis=axis,
-                                       keepdims=keepdims)
-
-
-@helper(runtime.norm_grad_tangent, fresh=True, samples=[
-    Sample("x * runtime.norm_grad_tangent(1.0, 2.0, np.ones(3), 0.0, np.ones(3))", x=real(3))])
-class norm_grad_tangent:
-    pass
-
-
 @helper(runtime.reverse_cumsum, constant=("like",), shape_args={1}, samples=[
     Sample("runtime.reverse_cumsum(g, like, axis=1)", g=real(2, 3), like=real(2, 3),
            constant=("like",))])

@@ -155,17 +155,6 @@ class undiagonal:
         dz = runtime.undiagonal(dg, a, offset, axis1, axis2)
 
 
-@helper(runtime.untrace, constant=("a",), shape_args={1}, fresh=True, samples=[
-    Sample("runtime.untrace(g, a, 1, 1, 2)", g=real(2), a=real(2, 3, 3), constant=("a",)),
-    Sample("runtime.untrace(g, a)", g=number(), a=real(2, 3), constant=("a",))])
-class untrace:
-    def adjoint(bz, z, g, a, offset=0, axis1=0, axis2=1):
-        bg = np.trace(bz, offset, axis1, axis2)
-
-    def tangent(dz, z, g, a, offset=0, axis1=0, axis2=1):
-        dz = runtime.untrace(dg, a, offset, axis1, axis2)
-
-
 # --- take, take_along_axis, kron --------------------------------------------------------------
 
 @helper(runtime.untake, constant=("a",), shape_args={1}, index_args=(2,), fresh=True, samples=[

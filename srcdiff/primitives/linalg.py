@@ -1,10 +1,14 @@
-"""Products and linear algebra: matmul (@), dot, tensordot, einsum, outer, inv."""
+"""Products and linear algebra: matmul (@), dot, tensordot, einsum, outer, matrix transposes,
+triangles and traces, and np.linalg's inv, det, slogdet, solve, pinv, matrix_power, multi_dot,
+lstsq and norm (decompositions: decompositions.py). The np.linalg templates call the adjoints
+and tangents of srcdiff/runtime/linalg.py, plain numpy that srcdiff differentiates again
+through its source. Functions of stacks of matrices take stacks."""
 import gast
 import numpy as np
 
 from .. import runtime
-from .registry import EVALUATE, Sample, primitive
-from .samples import real, well_conditioned
+from .registry import EVALUATE, Sample, constants, primitive
+from .samples import distinct, positive, real, well_conditioned
 
 
 @primitive(np.matmul, operators=(gast.MatMult,), shape=EVALUATE, fresh=True, samples=[
@@ -79,12 +83,183 @@ class outer:
         dz = np.outer(a, db)
 
 
+# --- transposes, triangles, traces -----------------------------------------------------------
+
+@primitive(np.matrix_transpose, np.linalg.matrix_transpose, attributes=("mT",), shape=EVALUATE,
+           view=True, samples=[Sample("x.mT", x=real(2, 3, 4)),
+                               Sample("np.linalg.matrix_transpose(x) * 2", x=real(3, 4))])
+class matrix_transpose:
+    def adjoint(bz, z, x):
+        bx = bz.mT
+
+    def tangent(dz, z, x):
+        dz = dx.mT
+
+
+@primitive(np.tril, shape=EVALUATE, fresh=True, samples=[
+    Sample("np.tril(m)", m=real(3, 3)), Sample("np.tril(m, -1)", m=real(2, 3, 4))])
+class tril:
+    def adjoint(bz, z, m, k=0):
+        bm = np.tril(bz, k)
+
+    def tangent(dz, z, m, k=0):
+        dz = np.tril(dm, k)
+
+
+@primitive(np.triu, shape=EVALUATE, fresh=True, samples=[
+    Sample("np.triu(m)", m=real(3, 3)), Sample("np.triu(m, 1)", m=real(2, 3, 4))])
+class triu:
+    def adjoint(bz, z, m, k=0):
+        bm = np.triu(bz, k)
+
+    def tangent(dz, z, m, k=0):
+        dz = np.triu(dm, k)
+
+
+@primitive(np.trace, methods=("trace",), shape=EVALUATE, samples=[
+    Sample("np.trace(a)", wrap=None, a=real(3, 3)),
+    Sample("np.trace(a, 1, axis1=2, axis2=0)", a=real(3, 2, 4)), Sample("a.trace(-1)",
+                                                                      a=real(3, 2))])
+class trace:
+    def adjoint(bz, z, a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        ba = runtime.trace_vjp(bz, a, offset=offset, axis1=axis1, axis2=axis2)
+
+    def tangent(dz, z, a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        dz = np.trace(da, offset=offset, axis1=axis1, axis2=axis2)
+
+
+# --- np.linalg --------------------------------------------------------------------------------
+
 @primitive(np.linalg.inv, shape=EVALUATE, fresh=True, samples=[
     Sample("np.linalg.inv(a)", a=well_conditioned(3)),
-    Sample("np.linalg.inv(a)", a=well_conditioned(2, batch=(3,)))])
+    Sample("np.linalg.inv(a)", a=well_conditioned(2, batch=(3,))),
+    Sample("np.linalg.inv(a * (1 + 0.5j))", wrap="abs2", a=well_conditioned(2))])
 class inv:
     def adjoint(bz, z, a):
         ba = -np.swapaxes(z, -1, -2) @ bz @ np.swapaxes(z, -1, -2)
 
     def tangent(dz, z, a):
         dz = -z @ da @ z
+
+
+@primitive(np.linalg.det, shape=EVALUATE, samples=[
+    Sample("np.linalg.det(a)", wrap=None, a=well_conditioned(3)),
+    Sample("np.linalg.det(a)", a=well_conditioned(2, batch=(3,))),
+    Sample("np.linalg.det(a * (1 - 0.5j))", wrap="abs2", a=well_conditioned(2))])
+class det:
+    def adjoint(bz, z, a):
+        ba = runtime.det_vjp(bz, z, a)
+
+    def tangent(dz, z, a):
+        dz = runtime.det_jvp(da, z, a)
+
+
+@primitive(np.linalg.slogdet, shape=EVALUATE, fresh=True, samples=[
+    Sample("sign * logdet", wrap=None, setup="sign, logdet = np.linalg.slogdet(a)",
+           a=well_conditioned(3)),
+    Sample("np.linalg.slogdet(a)[1]", a=well_conditioned(2, batch=(3,)))])
+class slogdet:
+    def adjoint(bz, z, a):
+        ba = runtime.slogdet_vjp(bz, z, a)
+
+    def tangent(dz, z, a):
+        dz = runtime.slogdet_jvp(da, z, a)
+
+
+@primitive(np.linalg.solve, shape=EVALUATE, fresh=True, samples=[
+    Sample("np.linalg.solve(a, b)", a=well_conditioned(3), b=real(3)),
+    Sample("np.linalg.solve(a, b)", a=well_conditioned(3), b=real(3, 2)),
+    Sample("np.linalg.solve(a, b)", a=well_conditioned(3, batch=(2,)), b=real(3)),
+    Sample("np.linalg.solve(a, b)", a=well_conditioned(2), b=real(3, 2, 2)),
+    Sample("np.linalg.solve(a * (1 + 1j), b)", wrap="abs2", a=well_conditioned(2), b=real(2))])
+class solve:
+    def adjoint(bz, z, a, b):
+        ba = runtime.solve_vjp_a(bz, z, a, b)
+        bb = runtime.solve_vjp_b(bz, z, a, b)
+
+    def tangent(dz, z, a, b):
+        dz = runtime.solve_jvp_a(da, z, a, b)
+        dz = np.linalg.solve(a, db)
+
+
+# at a constant rank (a full-rank sample): pinv jumps where the rank changes
+@primitive(np.linalg.pinv, shape=EVALUATE, fresh=True, samples=[
+    Sample("np.linalg.pinv(a)", a=real(3, 2)), Sample("np.linalg.pinv(a)", a=real(2, 3)),
+    Sample("np.linalg.pinv(a)", a=real(2, 3, 2))])
+class pinv:
+    def adjoint(bz, z, a, rcond=None, hermitian=False, rtol=None):
+        ba = runtime.pinv_vjp(bz, z, a)
+
+    def tangent(dz, z, a, rcond=None, hermitian=False, rtol=None):
+        dz = runtime.pinv_jvp(da, z, a)
+
+
+@primitive(np.linalg.matrix_power, constant=("n",), shape=EVALUATE, fresh=True, samples=[
+    Sample("np.linalg.matrix_power(a, 3)", a=real(3, 3)),
+    Sample("np.linalg.matrix_power(a, -2)", a=well_conditioned(2, batch=(2,))),
+    Sample("np.linalg.matrix_power(a, 0) * a", a=real(2, 2))])
+class matrix_power:
+    def adjoint(bz, z, a, n):
+        ba = runtime.matrix_power_vjp(bz, a, n)
+
+    def tangent(dz, z, a, n):
+        dz = runtime.matrix_power_jvp(da, a, n)
+
+
+# multi_dot is the einsum of its chain of products (numpy picks the cheapest order)
+@primitive(np.linalg.multi_dot, shape=EVALUATE, fresh=True, samples=[
+    Sample("np.linalg.multi_dot([a, b, c])", a=real(3), b=real(3, 4), c=real(4, 2)),
+    Sample("np.linalg.multi_dot([a, b, c])", a=real(2, 3), b=real(3, 4), c=real(4))])
+class multi_dot:
+    def adjoint(bz, z, arrays, out=None):
+        barrays[i] = runtime.einsum_grad(bz, runtime.multi_dot_subscripts(arrays), arrays, i)
+
+    def tangent(dz, z, arrays, out=None):
+        dz[i] = np.einsum(runtime.multi_dot_subscripts(arrays),
+                          *runtime.replace_at(arrays, i, darrays[i]), optimize=True)
+
+
+constants(runtime.multi_dot_subscripts, samples=[
+    Sample("x * len(runtime.multi_dot_subscripts([x, x]))", x=real(3, 3))])
+
+
+# the solution, the residuals and the singular values (not the rank, an integer), for a of
+# full rank; shape=None: the residuals are empty or not depending on the rank, a value
+@primitive(np.linalg.lstsq, shape=None, fresh=True, samples=[
+    Sample("np.linalg.lstsq(a, b)[0]", a=real(4, 3), b=real(4)),
+    Sample("x + res", setup="x, res, rank, s = np.linalg.lstsq(a, b)", a=real(4, 2),
+           b=real(4, 2)),
+    Sample("np.linalg.lstsq(a, b)[0]", a=real(2, 3), b=real(2)),
+    Sample("np.linalg.lstsq(a, b)[3]", a=real(3, 2), b=real(3), constant=("b",))])
+class lstsq:
+    def adjoint(bz, z, a, b, rcond=None):
+        ba = runtime.lstsq_vjp(bz, z, a, b, 0)
+        bb = runtime.lstsq_vjp(bz, z, a, b, 1)
+
+    def tangent(dz, z, a, b, rcond=None):
+        dz = runtime.lstsq_jvp_a(da, z, a, b)
+        dz = runtime.lstsq_jvp_b(db, z, a, b)
+
+
+def _norms(*calls, x=real(3, 4)):
+    return [Sample(call, x=x) for call in calls]
+
+
+# every ord; ord=0 counts nonzeros (flat: its gradient is zero)
+@primitive(np.linalg.norm, shape=EVALUATE, fresh=True, samples=_norms(
+    "np.linalg.norm(x)", "np.linalg.norm(x, axis=1)", "np.linalg.norm(x, ord=1, axis=0)",
+    "np.linalg.norm(x, axis=-1, keepdims=True)", "np.linalg.norm(x, ord=3, axis=1)",
+    "np.linalg.norm(x, ord=0, axis=0) * x",
+    "np.linalg.norm(x, 'fro')", "np.linalg.norm(x, 'nuc')", "np.linalg.norm(x, 2)",
+    "np.linalg.norm(x, -2)") + _norms(
+    "np.linalg.norm(x, np.inf, axis=1)", "np.linalg.norm(x, -np.inf, axis=0)",
+    "np.linalg.norm(x, 1)", "np.linalg.norm(x, -1)", "np.linalg.norm(x, np.inf)",
+    "np.linalg.norm(x, -np.inf)", x=distinct(3, 4)) + _norms(
+    "np.linalg.norm(x, 'nuc', axis=(2, 0), keepdims=True)", "np.linalg.norm(x, 1, axis=(0, 1))",
+    x=real(3, 2, 4)) + _norms("np.linalg.norm(x, ord=-1.5, axis=0)", x=positive(3, 4)))
+class norm:
+    def adjoint(bz, z, x, ord=None, axis=None, keepdims=False):
+        bx = runtime.norm_vjp(bz, z, x, ord=ord, axis=axis, keepdims=keepdims)
+
+    def tangent(dz, z, x, ord=None, axis=None, keepdims=False):
+        dz = runtime.norm_jvp(dx, z, x, ord=ord, axis=axis, keepdims=keepdims)

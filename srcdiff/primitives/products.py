@@ -1,5 +1,5 @@
-"""More products: inner, vdot, cross, trace (matmul, dot, tensordot, einsum and outer are in
-linalg.py, kron in arrays.py). Bilinear ones differentiate each operand with the other held."""
+"""More products: inner, vdot, cross (matmul, dot, tensordot, einsum, outer and trace are in
+linalg.py, kron in arrays.py). Each operand is differentiated with the other held."""
 import numpy as np
 
 from .. import runtime
@@ -54,14 +54,3 @@ class cross:
     def tangent(dz, z, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         dz = runtime.broadcast_like(np.cross(da, b, axisa, axisb, axisc, axis), z)
         dz = runtime.broadcast_like(np.cross(a, db, axisa, axisb, axisc, axis), z)
-
-
-@_product(np.trace, methods=("trace",), samples=[
-    Sample("np.trace(x)", x=real(3, 3)), Sample("np.trace(x, 1, 1, 2)", x=real(2, 3, 3)),
-    Sample("x.trace(-1)", x=real(3, 2))])
-class trace:
-    def adjoint(bz, z, a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-        ba = runtime.untrace(bz, a, offset=offset, axis1=axis1, axis2=axis2)
-
-    def tangent(dz, z, a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
-        dz = np.trace(da, offset=offset, axis1=axis1, axis2=axis2)

@@ -1,5 +1,6 @@
-"""Reductions: sums, means, variances, extrema, products, norms, running sums. `axis=` and
-`keepdims=` are honoured; the adjoints spread over the reduced axes (runtime.unreduce)."""
+"""Reductions: sums, means, variances, extrema, products, running sums (np.linalg.norm is in
+linalg.py). `axis=` and `keepdims=` are honoured; the adjoints spread over the reduced axes
+(runtime.unreduce)."""
 import builtins
 
 import numpy as np
@@ -91,20 +92,6 @@ class prod:
     def tangent(dz, z, a, axis=None, dtype=None, keepdims=False):
         dz = np.sum(runtime.prod_grad(1.0, a, axis=axis, keepdims=True) * da, axis=axis,
                     keepdims=keepdims)
-
-
-@_reduction(np.linalg.norm, samples=[
-    Sample("np.linalg.norm(x)", x=real(3, 4)), Sample("np.linalg.norm(x, axis=1)", x=real(3, 4)),
-    Sample("np.linalg.norm(x, ord=1, axis=0)", x=real(3, 4)),
-    Sample("np.linalg.norm(x, axis=-1, keepdims=True)", x=real(3, 4))])
-class norm:
-    def adjoint(bz, z, x, ord=None, axis=None, keepdims=False):
-        bx = runtime.norm_grad(bz, z, x, ord=ord, axis=axis, keepdims=keepdims)
-
-    def tangent(dz, z, x, ord=None, axis=None, keepdims=False):
-        dz = np.sum(runtime.norm_grad(np.ones_like(z), z, x, ord=ord, axis=axis,
-                                      keepdims=keepdims) * dx,
-                    axis=axis, keepdims=keepdims)
 
 
 @_reduction(np.cumsum, methods=("cumsum",), samples=[

@@ -67,6 +67,7 @@ class Primitive:
     view: bool = False  # its result may share memory with its first argument
     pure: bool = True  # no side effect: an unused result may be dropped
     vararg_method: bool = False  # x.reshape(2, 3) is np.reshape(x, (2, 3))
+    multiple_outputs: bool = False  # it returns a tuple or list of arrays: a, b = f(x)
     rewrite: object = None
     fold: object = None
     samples: list = field(default_factory=list)

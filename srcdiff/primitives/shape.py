@@ -246,7 +246,7 @@ class stack:
         dz = np.stack(darrays, axis=axis)
 
 
-@_moves(np.split, samples=[Sample("np.split(x, 2, axis=0)[1] * 3", x=real(4, 2)),
+@_moves(np.split, multiple_outputs=True, samples=[Sample("np.split(x, 2, axis=0)[1] * 3", x=real(4, 2)),
                            Sample("np.split(x, [1, 3])[1]", x=real(5))])
 class split:
     def adjoint(bz, z, ary, indices_or_sections, axis=0):

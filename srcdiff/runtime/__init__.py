@@ -4,10 +4,17 @@ a new array: adjoint arrays are never written in place, because two adjoints may
 buffer."""
 from .arrays import *  # noqa: F401,F403  (emitted code reads every helper as runtime.<name>)
 from .core import *  # noqa: F401,F403
+from .fft import *  # noqa: F401,F403
+from .linalg import *  # noqa: F401,F403
 from .rearranging import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
 
 
+# modules of plain differentiable numpy, which srcdiff differentiates through their source
+_THROUGH_SOURCE = (f"{__name__}.fft", f"{__name__}.linalg")
+
+
 def is_helper(obj):
     """Whether `obj` is one of these helpers (which need templates to be differentiated)."""
-    return (getattr(obj, "__module__", None) or "").startswith(__name__ + ".")
+    module = getattr(obj, "__module__", None) or ""
+    return module.startswith(__name__ + ".") and module not in _THROUGH_SOURCE

@@ -403,38 +403,6 @@ def prod_grad_tangent(g, x, dx, axis=None, keepdims=False):
     return unreduce(g, x, axis, keepdims) * restore(np.stack(dothers, axis=-1))
 
 
-def _euclidean(x, ord, axis):
-    vector = axis is not None and np.ndim(axis) == 0 or axis is None and np.ndim(x) == 1
-    if ord is None or ord == "fro" or (ord == 2 and vector):
-        return True
-    if ord == 1 and vector:
-        return False
-    raise ArgumentError(f"srcdiff has no gradient for np.linalg.norm with ord={ord!r} here",
-                        hint="use ord=None (2-norm/Frobenius) or ord=1 on vectors")
-
-
-def norm_grad_tangent(g, norm, x, dnorm, dx, ord=None, axis=None, keepdims=False):
-    """Tangent of norm_grad(g, norm, x) along (dnorm, dx), either of which may be 0."""
-    if not _euclidean(x, ord, axis):
-        return np.zeros(np.shape(x), dtype=np.result_type(g, x))
-    zs = unreduce(norm, x, axis, keepdims)
-    safe = np.where(zs == 0, 1, zs)
-    gs = unreduce(g, x, axis, keepdims)
-    # a Python 0.0 stands for "no tangent" (the template passes one part at a time)
-    radial = 0.0 if type(dnorm) is float else x * unreduce(dnorm, x, axis, keepdims) / safe
-    return np.where(zs == 0, 0, gs * (dx - radial) / safe)
-
-
-def norm_grad(g, norm, x, ord=None, axis=None, keepdims=False):
-    """Adjoint of np.linalg.norm for the 2-/Frobenius norm (ord None, 2 on vectors, 'fro')
-    and the 1-norm of vectors."""
-    if _euclidean(x, ord, axis):
-        zs = unreduce(norm, x, axis, keepdims)
-        safe = np.where(zs == 0, 1, zs)
-        return unreduce(g, x, axis, keepdims) * np.where(zs == 0, 0, x / safe)
-    return unreduce(g, x, axis, keepdims) * np.sign(x)
-
-
 def same_as(new, old):
     """Check mode of shape specialisation: `new`, what a variant returned, must be what the
     generic code returns (`old`), in structure, type, shape, dtype, writeability and every

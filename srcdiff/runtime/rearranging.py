@@ -155,15 +155,6 @@ def undiagonal(g, a, offset=0, axis1=0, axis2=1):
     return out
 
 
-def untrace(g, a, offset=0, axis1=0, axis2=1):
-    """Adjoint of np.trace(a, offset, axis1, axis2): g spread along that diagonal."""
-    rows, columns = np.shape(a)[axis1], np.shape(a)[axis2]
-    length = max(0, min(rows, columns - offset) if offset >= 0 else min(rows + offset, columns))
-    g = np.asarray(g)
-    return undiagonal(np.broadcast_to(g[..., None], g.shape + (length,)), a, offset, axis1,
-                      axis2)
-
-
 # --- indexing: take, take_along_axis, sort ------------------------------------------------------
 
 def _taken(indices, n, mode):

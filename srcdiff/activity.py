@@ -1,0 +1,231 @@
+"""Stage 2a: activity analysis. A name is *varied* when its value may depend on the
+arguments differentiated (flow-insensitively, to a fixed point) and *useful* when it may reach
+the differentiated output; the transforms differentiate only names that are both (active)."""
+import inspect
+
+import gast
+import numpy as np
+
+from . import ir, runtime
+from .errors import SrcdiffError
+from .parse import MISSING, ParsedFunction
+from .primitives import registry
+
+_JOINERS = (np.r_, np.c_)  # np.r_[a, b]: a concatenation written as an index
+
+# expressions with a scope of their own
+SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+def is_push(stmt):
+    """Whether `stmt` is `name.append(value)`."""
+    return (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call)
+            and isinstance(stmt.value.func, gast.Attribute) and stmt.value.func.attr == "append"
+            and isinstance(stmt.value.func.value, gast.Name) and len(stmt.value.args) == 1
+            and not stmt.value.keywords)
+
+
+def is_pop(value):
+    """Whether `value` is `name.pop()`."""
+    return (isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute)
+            and value.func.attr == "pop" and isinstance(value.func.value, gast.Name)
+            and not value.args and not value.keywords)
+
+
+def _nondifferentiable(obj):
+    record = registry.find(obj)
+    return record is not None and not record.differentiable
+
+
+def _nondifferentiable_member(table, name):
+    """Whether ndarray method or attribute `name` gives a constant (x.argmax(), x.shape)."""
+    record = table(name)
+    return record is not None and not record.differentiable
+
+
+_analysing = set()  # functions whose returned items are being worked out (for recursion)
+
+
+def target_names(target):
+    if isinstance(target, gast.Subscript):
+        return target_names(target.value)
+    return {n.id for n in gast.walk(target) if isinstance(n, gast.Name)}
+
+
+def loop_pairs(stmt):
+    """(target, iterated sequence) pairs of a for loop; the sequence is None for an index."""
+    it, target = stmt.iter, stmt.target
+    if isinstance(it, gast.Call) and isinstance(it.func, gast.Name) and not it.keywords:
+        if it.func.id == "enumerate" and len(it.args) in (1, 2) and \
+                isinstance(target, gast.Tuple) and len(target.elts) == 2:
+            inner = gast.For(target=target.elts[1], iter=it.args[0], body=[], orelse=[],
+                             type_comment=None)  # enumerate(zip(a, b)): index, then zip's
+            zipped = loop_pairs(inner) if isinstance(it.args[0], gast.Call) and len(
+                it.args) == 1 else None
+            return [(target.elts[0], None)] + (zipped or [(target.elts[1], it.args[0])])
+        if it.func.id == "zip" and isinstance(target, gast.Tuple) \
+                and len(target.elts) == len(it.args):
+            return list(zip(target.elts, it.args))
+    if isinstance(target, (gast.Name, gast.Tuple, gast.List)):  # (for W, b in params)
+        return [(target, it)]
+    return None
+
+
+_analysing = set()  # functions whose returned items are being worked out (for recursion)
+
+
+def _returned_items_varied(fn, wrt, varied_items):
+    """Which items of the tuple that `fn` returns on its last line vary with its positional
+    arguments at `wrt`, or None if it returns no tuple display there (or only there)."""
+    try:
+        parsed = ParsedFunction(fn)
+    except SrcdiffError:
+        return None
+    node = parsed.node
+    params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+    last = node.body[-1] if node.body else None
+    if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)) or \
+            any(isinstance(n, gast.Return) for n in gast.walk(node) if n is not last):
+        return None
+    _analysing.add(fn)
+    try:
+        analysis = Activity(parsed, [params[i] for i in wrt if i < len(params)],
+                            varied_items=varied_items)
+    finally:
+        _analysing.discard(fn)
+    return tuple(analysis.is_active(e, analysis.varied) for e in last.value.elts)
+
+
+class Activity:
+    """The varied names of one function given the names it is differentiated with respect
+    to; `useful(outputs)` and `is_active(node, names)` answer the rest. `varied_items`:
+    (user function, active positions) -> which items of the tuple it returns vary, shared by
+    one transform's analyses (and dropped after it: a rebound global may change the answer).
+    In forward mode a user function with a tangent template is a primitive, in reverse mode
+    one with an adjoint template."""
+
+    def __init__(self, parsed, wrt_names, forward_mode=False, varied_items=None):
+        self.p = parsed
+        self.wrt_names = set(wrt_names)
+        self.forward_mode = forward_mode
+        self.varied_items = {} if varied_items is None else varied_items
+        self.update()
+
+    def update(self):
+        """Work out the varied names again (after the function's code changed)."""
+        self.varied = self._propagate(set(self.wrt_names))
+
+    def _propagate(self, active):
+        """Names that may carry a gradient (flow-insensitive, to a fixed point)."""
+        while True:
+            before = len(active)
+            for stmt in gast.walk(self.p.node):
+                if isinstance(stmt, gast.Assign) and self.is_active(stmt.value, active):
+                    varied = self._items_varied(stmt.value, active)
+                    for target in stmt.targets:
+                        if isinstance(target, gast.Tuple) and varied is not None and \
+                                len(target.elts) == len(varied):
+                            for item, item_varied in zip(target.elts, varied):
+                                if item_varied:
+                                    active |= target_names(item)
+                        else:
+                            active |= target_names(target)
+                elif isinstance(stmt, gast.AugAssign) and self.is_active(stmt.value, active):
+                    active |= target_names(stmt.target)
+                elif isinstance(stmt, gast.For):
+                    for target, source in loop_pairs(stmt) or []:  # None: for_statement says
+                        if source is not None and self.is_active(source, active):
+                            active |= target_names(target)
+                elif is_push(stmt) and self.is_active(stmt.value.args[0], active):
+                    active.add(stmt.value.func.value.id)
+            if len(active) == before:
+                return active
+
+    def _items_varied(self, value, active):
+        """For a call of a user function that returns a tuple display, which of its items
+        may vary with the arguments that are active (say, not `x.shape[0]`); else None."""
+        if not isinstance(value, gast.Call) or value.keywords or any(
+                isinstance(a, gast.Starred) for a in value.args):
+            return None
+        fn = self.p.resolve(value.func)
+        if not self.is_user_function(fn):
+            return None
+        wrt = tuple(i for i, a in enumerate(value.args) if self.is_active(a, active))
+        if (fn, wrt) not in self.varied_items:
+            self.varied_items[fn, wrt] = None if fn in _analysing else \
+                _returned_items_varied(fn, wrt, self.varied_items)
+        return self.varied_items[fn, wrt]
+
+    def useful(self, outputs):
+        """Names whose value can reach the differentiated output: of a returned tuple, only
+        the items `outputs` marks (flow-insensitive, backwards to a fixed point)."""
+        ret = self.p.node.body[-1] if self.p.node.body else None
+        if not isinstance(ret, gast.Return) or ret.value is None:
+            return set()
+        value = ret.value
+        if isinstance(value, gast.Tuple) and outputs is not None:
+            useful = set().union(*(ir.names_in(e) for e, keep in zip(value.elts, outputs)
+                                   if keep))
+        else:
+            useful = ir.names_in(value)
+        while True:
+            before = len(useful)
+            for stmt in gast.walk(self.p.node):
+                if isinstance(stmt, gast.Assign):
+                    pairs = [(t, stmt.value) for t in stmt.targets]
+                    if len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Tuple) and \
+                            isinstance(stmt.value, gast.Tuple) and \
+                            len(stmt.targets[0].elts) == len(stmt.value.elts):
+                        pairs = list(zip(stmt.targets[0].elts, stmt.value.elts))
+                    for target, source in pairs:
+                        if target_names(target) & useful:
+                            useful |= ir.names_in(source)
+                elif isinstance(stmt, gast.AugAssign) and target_names(stmt.target) & useful:
+                    useful |= ir.names_in(stmt.value)
+                elif isinstance(stmt, gast.For):
+                    for target, source in loop_pairs(stmt) or []:
+                        if source is not None and target_names(target) & useful:
+                            useful |= ir.names_in(source)
+                elif is_push(stmt) and stmt.value.func.value.id in useful:
+                    useful |= ir.names_in(stmt.value.args[0])
+            if len(useful) == before:
+                return useful
+
+    def is_active(self, node, active):
+        act = lambda n: self.is_active(n, active)  # noqa: E731
+        if isinstance(node, gast.Name):
+            return node.id in active
+        if isinstance(node, (gast.Constant, gast.Compare, gast.JoinedStr)):
+            return False
+        if isinstance(node, SCOPES):  # what it reads from outside makes it varied too
+            return any(isinstance(n, gast.Name) and n.id in active for n in gast.walk(node))
+        if isinstance(node, gast.UnaryOp):
+            return not isinstance(node.op, (gast.Not, gast.Invert)) and act(node.operand)
+        if isinstance(node, gast.Attribute):
+            return not _nondifferentiable_member(registry.attribute, node.attr) and \
+                act(node.value)
+        if isinstance(node, gast.Subscript):  # an index carries no gradient (an int, a mask)
+            joiner = self.p.resolve(node.value)
+            return act(node.value) or any(joiner is j for j in _JOINERS) and act(node.slice)
+        if isinstance(node, gast.Call):
+            obj = self.p.resolve(node.func)
+            operands = list(node.args) + [k.value for k in node.keywords]
+            if obj is MISSING and isinstance(node.func, gast.Attribute):
+                if _nondifferentiable_member(registry.method, node.func.attr):
+                    return False
+                operands.append(node.func.value)
+            elif obj is MISSING:  # a local function: varied if it closes over varied values
+                operands.append(node.func)
+            elif _nondifferentiable(obj):
+                return False
+            return any(act(a) for a in operands)
+        return any(act(child) for child in gast.iter_child_nodes(node))
+
+    def is_user_function(self, obj):
+        """A Python function srcdiff differentiates through its source (not a runtime
+        helper of emitted code: those need a template)."""
+        if not inspect.isfunction(obj) or runtime.is_helper(obj):
+            return False
+        record = registry.find(obj)
+        return record is None or record.differentiable and \
+            record.template(self.forward_mode) is None

@@ -1,0 +1,175 @@
+"""Stage 2b: aliasing. Which names may share memory (views, aliases, rows), so that a write
+into an array that a name still to be read shares is refused, or checked when called: srcdiff's
+values do not follow a change made through another name."""
+import gast
+
+from . import ir
+from .errors import UnsupportedError
+from .parse import MISSING
+from .passes.liveness import live_before
+from .primitives import registry
+
+
+class Aliasing:
+    """The memory sharing of one function's names (`params`: its parameters, the caller's)."""
+
+    def __init__(self, parsed, params):
+        self.p, self.params = parsed, set(params)
+        self._live_after = self._sharing = None  # made when first needed
+
+    def check_write(self, stmt, loc, differentiated, version_of, rename):
+        """A write into an array (`z[i] = v`, `z[i] += v`, `z += v`) changes every name that
+        shares its memory, and srcdiff's values do not follow it: refuse one while a name
+        sharing z's memory (w = z, w = z[1:], w = z.T, ...) is still to be read. Returns the
+        checks to run first where only the call can tell (ir statements). `differentiated`:
+        whether the write involves differentiated values; `version_of(name)` and
+        `rename(node)` give the current versions of names."""
+        target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
+        if isinstance(stmt, gast.Assign) and (
+                len(stmt.targets) > 1 or not isinstance(target, gast.Subscript)):
+            return []  # a name bound anew: nothing is written
+        into = target.value if isinstance(target, gast.Subscript) else target
+        if not isinstance(into, gast.Name) or isinstance(target, gast.Subscript) and \
+                not differentiated:
+            return []  # nothing differentiated is written: the emitted code writes it as it is
+        if self._sharing is None:
+            self._sharing = self._memory_sharing(rows=False), self._memory_sharing(rows=True)
+            self._live_after = {}
+            live_before(self.p.node.body, set(), None, after=self._live_after)
+        live = self._live_after.get(id(stmt), set())
+        shared = sorted((self._sharing[0].get(into.id, set()) - {into.id}) & live)
+        others = " and ".join(map(repr, shared))
+        version = ir.name(version_of(into.id))
+        where = [ir.const(loc.filename), ir.const(loc.lineno)]
+        if isinstance(target, gast.Subscript) and shared:
+            raise UnsupportedError(
+                f"writing into {into.id!r} changes {others} too (they share memory), which "
+                f"is read afterwards: srcdiff cannot follow that change", loc,
+                f"copy before writing ({into.id} = {into.id}.copy()), or give the view "
+                "a fresh array of its own")
+        if isinstance(target, gast.Subscript):
+            # w = z[i] is a row of z, or a number: only the call can tell (for a w bound here)
+            rows = sorted((self._sharing[1].get(into.id, set()) - {into.id}) & live
+                          & self._bound_before(stmt))
+            if rows:
+                views = gast.Tuple(elts=[ir.name(version_of(n)) for n in rows],
+                                   ctx=gast.Load())
+                return [ir.Statement(ir.expr_stmt(ir.call(
+                    "runtime.check_unviewed", version, ir.index_value(rename(target.slice)),
+                    views, ir.const(into.id), ir.const(" and ".join(map(repr, rows))),
+                    *where)), loc)]
+        elif shared:  # `z += v` rebinds a float, but changes an array in place: the call tells
+            return [ir.Statement(ir.expr_stmt(ir.call(
+                "runtime.check_not_shared", version, ir.const(into.id), ir.const(others),
+                *where)), loc)]
+        return []
+
+    def _bound_before(self, target):
+        """The names surely bound when statement `target` runs: the parameters, what the
+        assignments before it in its block and in the blocks around it bind, and the
+        targets of the loops around it."""
+        def search(body, bound):
+            for stmt in body:
+                if stmt is target:
+                    return bound
+                if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                    inner = bound | (ir.names_in(stmt.target, gast.Store)
+                                     if isinstance(stmt, gast.For) else set())
+                    for block in (stmt.body, stmt.orelse):
+                        found = search(block, inner)
+                        if found is not None:
+                            return found
+                elif isinstance(stmt, gast.Assign):
+                    bound = bound | {n for t in stmt.targets
+                                     for n in ir.names_in(t, gast.Store)}
+            return None
+
+        return search(self.p.node.body, set(self.params)) or set()
+
+    def _memory_sharing(self, rows):
+        """name -> the names that may share its memory: one bound to the other, to a view of
+        it, or to a row of it in a for loop, and so on transitively (whatever the version);
+        with `rows`, also to x[i] or x[idx] (a row of a matrix, or a number, or a copy)."""
+        group = {}
+
+        def find(name):
+            while group.get(name, name) != name:
+                name = group[name]
+            return name
+
+        def pair(target, value):
+            if isinstance(target, gast.Name):
+                for source in self._viewed(value, rows):
+                    group[find(target.id)] = find(source)
+            elif isinstance(target, (gast.Tuple, gast.List)):
+                if isinstance(value, (gast.Tuple, gast.List)) and \
+                        len(target.elts) == len(value.elts):
+                    for t, v in zip(target.elts, value.elts):
+                        pair(t, v)
+                else:  # a, b = held: each may be any item of it
+                    for t in target.elts:
+                        pair(t, value)
+
+        for node in gast.walk(self.p.node):
+            if isinstance(node, gast.Assign):
+                for target in node.targets:
+                    pair(target, node.value)
+            elif isinstance(node, gast.For):
+                pair(node.target, node.iter)
+        members = {}
+        for name in list(group):
+            members.setdefault(find(name), set()).add(name)
+        return {name: members[root] | {root} for root in members
+                for name in members[root] | {root}}
+
+    def _viewed(self, value, rows=False):
+        """The names whose memory `value` shares (x, x[1:], x.T, np.transpose(x), ...).
+        x[i] or x[idx] only with `rows`: a number, or a copy, unless x has more dimensions
+        than the index (a row of a matrix), which only the call can tell."""
+        viewed = lambda v: self._viewed(v, rows)  # noqa: E731
+        if isinstance(value, gast.Name):
+            return {value.id}
+        if isinstance(value, gast.Subscript):
+            parts = value.slice.elts if isinstance(value.slice, gast.Tuple) else [value.slice]
+            sliced = any(isinstance(p, gast.Slice) or isinstance(p, gast.Constant) and
+                         p.value in (None, Ellipsis) for p in parts)
+            return viewed(value.value) if sliced or rows else set()
+        if isinstance(value, gast.Attribute) and _is(registry.attribute(value.attr), "view"):
+            return viewed(value.value)
+        if isinstance(value, gast.IfExp):
+            return viewed(value.body) | viewed(value.orelse)
+        if isinstance(value, (gast.List, gast.Tuple)):  # holds its items, not copies
+            return set().union(*map(viewed, value.elts))
+        if isinstance(value, gast.Call):
+            func = value.func
+            if isinstance(func, gast.Attribute) and self.p.resolve(func) is MISSING and \
+                    _is(registry.method(func.attr), "view"):
+                return viewed(func.value)
+            if value.args and _is(registry.find(self.p.resolve(func)), "view"):
+                return viewed(value.args[0])
+        return set()
+
+    def owns(self, name):
+        """Whether every value `name` is assigned is a fresh array, safe to write into."""
+        if name in self.params:
+            return False
+        for stmt in gast.walk(self.p.node):
+            if not isinstance(stmt, gast.Assign) or name not in {
+                    t.id for t in stmt.targets if isinstance(t, gast.Name)}:
+                continue
+            value = stmt.value
+            if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+                continue
+            if isinstance(value, gast.Call):
+                called = self.p.resolve(value.func)
+                record = registry.method(value.func.attr) if called is MISSING and isinstance(
+                    value.func, gast.Attribute) else registry.find(called)
+                if _is(record, "fresh"):
+                    continue
+            return False
+        return True
+
+
+def _is(record, fact):
+    """Whether a primitive's record (None for no primitive) has a fact, say "view"."""
+    return record is not None and getattr(record, fact)

@@ -1,0 +1,403 @@
+"""Stage 2c, expressions: flattening a differentiated expression into one operation per
+statement, each bound to its primitive's record (or a call to the user's own function)."""
+import copy
+import inspect
+import operator
+
+import gast
+import numpy as np
+
+from . import ir, runtime
+from .activity import SCOPES
+from .errors import NoAdjointError, SrcdiffError, UnsupportedError
+from .parse import MISSING, spelling
+from .primitives import registry
+from .primitives.shape import as_list, as_tuple, c_, copy_value, r_
+
+
+class Expressions:
+    """The expression half of the Normalizer (anf.py), which provides the names, versions
+    and activity these methods use."""
+
+    def _rules(self, record):
+        """The record's template for this mode (tangent or adjoint), or None."""
+        return record.template(self.forward_mode) if record is not None else None
+
+    def emit_copy(self, target, source, loc, out):
+        record = registry.find(copy_value)
+        out.append(ir.Assign([target], source, loc, record,
+                             self._rules(record).bind([source], {})))
+
+    def atom(self, node, loc, out, active=True):
+        """A name or inactive expression with the value of `node`, emitting statements for it;
+        `active=False` treats `node` as carrying no gradient whatever it reads."""
+        if not active or not self._is_active(node):
+            node = self.rename(node)
+            if ir.is_simple(node):
+                return node
+            held = self.names.fresh("_t")
+            out.append(ir.Assign([held], node, loc))
+            return ir.name(held)
+        if isinstance(node, gast.Name):
+            return ir.name(self.versions.get(node.id, node.id))
+        return ir.name(self.active_value(node, loc, out))
+
+    def active_value(self, node, loc, out, target=None):
+        """Emit the operation computing active `node` into `target` (or a temporary)."""
+        if isinstance(node, gast.Name):
+            source = self.atom(node, loc, out)
+            name = self.store(target) if target else self.names.fresh("_t")
+            self.active.add(name)
+            self.emit_copy(name, source, loc, out)
+            return name
+        if isinstance(node, gast.Call) and self.activity.is_user_function(
+                self.p.resolve(node.func)):
+            return self.user_call(node, loc, out, target)
+        if isinstance(node, gast.IfExp):
+            return self.conditional(node, loc, out, target)
+        record, forward, bound = self.operation(node, loc, out)
+        operands = ir.names_in(forward)
+        name = self.store(target) if target else self.names.fresh("_t")
+        self.active.add(name)
+        if name in operands:  # x = x * y: write a temporary first, so both values stay readable
+            held = self.names.fresh("_t")
+            self.active.add(held)
+            out.append(ir.Assign([held], forward, loc, record, bound))
+            self.emit_copy(name, ir.name(held), loc, out)
+        else:
+            out.append(ir.Assign([name], forward, loc, record, bound))
+            if _is_display(_joined_display(node) or node) and \
+                    target not in self.changed_in_place:
+                self.displays[name] = (forward, out)
+        return name
+
+    def operation(self, node, loc, out):
+        """(record, forward expression, bound operands) of the primitive operation `node`."""
+        if _joined_display(node) is not None:
+            return self.operation(_joined_display(node), loc, out)  # (a, b) + (c,)
+        if isinstance(node, gast.BinOp) and (_is_display(node.left) or
+                                             _is_display(node.right)):
+            raise UnsupportedError("joining a tuple or list of differentiated values with "
+                                   f"{_op_symbol(node.op)} cannot be differentiated", loc,
+                                   "write the tuple out whole, (a, b, c), or join the arrays "
+                                   "themselves: np.concatenate([a, b, c])")
+        if isinstance(node, gast.BinOp):
+            record = registry.operator(type(node.op))
+            if self._rules(record) is None:
+                raise NoAdjointError(f"the operator {_op_symbol(node.op)} has no gradient", loc,
+                                     "rewrite it with differentiable operations")
+            left, right = self.atom(node.left, loc, out), self.atom(node.right, loc, out)
+            forward = gast.BinOp(left=left, op=node.op, right=right)
+            return record, forward, self._rules(record).bind([left, right], {})
+        if isinstance(node, gast.UnaryOp):
+            operand = self.atom(node.operand, loc, out)
+            if isinstance(node.op, gast.UAdd):
+                forward, record = operand, registry.find(copy_value)
+            else:
+                forward, record = gast.UnaryOp(op=node.op, operand=operand), \
+                    registry.find(np.negative)
+            return record, forward, self._rules(record).bind([operand], {})
+        if isinstance(node, gast.Call):
+            return self.call_parts(node, loc, out)
+        if isinstance(node, gast.Attribute) and self._rules(registry.attribute(node.attr)):
+            operand = self.atom(node.value, loc, out)  # x.T is np.transpose(x)
+            record = registry.attribute(node.attr)
+            forward = gast.Attribute(value=operand, attr=node.attr, ctx=gast.Load())
+            return record, forward, self._rules(record).bind([operand], {})
+        if isinstance(node, gast.Subscript):
+            return self.item(node, loc, out) if self._is_active(node.value) else \
+                self.joined(node, loc, out)
+        if isinstance(node, (gast.List, gast.Tuple)):
+            forward = self.argument(node, loc, out)
+            record = registry.find(as_list if isinstance(node, gast.List) else as_tuple)
+            return record, forward, self._rules(record).bind([forward], {})
+        raise _unsupported(node, loc)
+
+    def item(self, node, loc, out):
+        """(record, forward, bound) of `x[index]`."""
+        if isinstance(node.value, gast.Name) and not self.forward_mode and \
+                node.value.id in self.popped:
+            raise UnsupportedError(
+                f"{node.value.id!r} is popped from and read by index too: srcdiff cannot "
+                "differentiate both at once yet", loc,
+                "read the items by index only, or take them with pop only")
+        value = self.atom(node.value, loc, out)
+        index = self.rename(node.slice)
+        if not ir.is_simple(index):
+            held = self.names.fresh("_idx")
+            out.append(ir.Assign([held], ir.index_value(index), loc))
+            index = ir.name(held)
+        forward = gast.Subscript(value=value, slice=index, ctx=gast.Load())
+        record = registry.find(operator.getitem)
+        return record, forward, self._rules(record).bind([value, ir.index_value(index)], {})
+
+    def conditional(self, node, loc, out, target):
+        """`a if c else b`: an if statement into one name."""
+        name = self.store(target) if target else self.names.fresh("_t")
+        self.active.add(name)
+        test = self.names.fresh("_cond")
+        out.append(ir.Assign([test], self.rename(node.test), loc))
+        self.depth += 1
+        branches = []
+        for branch in (node.body, node.orelse):
+            block = []
+            if self._is_active(branch):
+                self.emit_copy(name, self.atom(branch, loc, block), loc, block)
+            else:
+                block.append(ir.Assign([name], self.rename(branch), loc))
+            branches.append(block)
+        self.depth -= 1
+        out.append(ir.If(test, branches[0], branches[1], loc))
+        return name
+
+    def joined(self, node, loc, out):
+        """(record, forward, bound) of `np.r_[a, b]` or `np.c_[a, b]` (the only indexing
+        of a constant by differentiated values that means something)."""
+        joiner = self.p.resolve(node.value)
+        items = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
+        if joiner is not np.r_ and joiner is not np.c_:
+            raise UnsupportedError(f"{gast.unparse(node.value)} is indexed by a differentiated "
+                                   "value, which has no derivative", loc,
+                                   "index with an int (int(...), np.argmax(...)) or write the "
+                                   "selection with np.where")
+        if any(isinstance(i, gast.Slice) or isinstance(i, gast.Constant) and
+               isinstance(i.value, str) for i in items):
+            raise UnsupportedError(f"{gast.unparse(node.value)}[...] with ranges or directive "
+                                   "strings cannot be differentiated", loc,
+                                   "use np.concatenate, np.stack or np.arange explicitly")
+        atoms = [self.atom(i, loc, out) for i in items]
+        forward = gast.Subscript(value=ir.attr("np", "r_" if joiner is np.r_ else "c_"),
+                                 slice=gast.Tuple(elts=atoms, ctx=gast.Load()), ctx=gast.Load())
+        record = registry.find(r_ if joiner is np.r_ else c_)
+        return record, forward, self._rules(record).bind(atoms, {})
+
+    def user_call(self, node, loc, out, target, outputs=None):
+        """`y = g(a, b)` for a Python function g: `y, _saved0 = fwd_g(a, b)`. `outputs` marks
+        the items of a returned tuple the caller differentiates (None: all)."""
+        fn = self.p.resolve(node.func)
+        if any(isinstance(a, gast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords):
+            raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
+                                   loc, "pass arguments one by one")
+        args = [self.argument(a, loc, out) for a in node.args]
+        keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
+        signature = inspect.signature(fn)
+        try:
+            bound = signature.bind(*args, **keywords).arguments
+        except TypeError as exc:
+            raise SrcdiffError(f"cannot call {gast.unparse(node.func)}: {exc}", loc) from None
+        positional = [n for n, p in signature.parameters.items()  # (then keyword-only ones)
+                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+
+        def active(value):
+            return self._is_active(value) if isinstance(value, gast.AST) else any(
+                map(active, value.values() if isinstance(value, dict) else value))
+        for n, value in bound.items():
+            if n not in positional and active(value):
+                raise UnsupportedError(f"{gast.unparse(node.func)} takes {n!r} as a variadic "
+                                       "parameter (*args or **kwargs), which srcdiff cannot "
+                                       "differentiate", loc, "name the parameter")
+            if isinstance(value, (gast.List, gast.Tuple)) and any(active(e) for e in value.elts):
+                raise UnsupportedError("lists of differentiated arrays cannot be passed to a "
+                                       "user function yet", loc, "pass the arrays one by one")
+        wrt = tuple(i for i, n in enumerate(positional) if n in bound and active(bound[n]))
+        key = (fn, wrt, outputs)
+        names = next((c["names"] for c in self.callees if c["key"] == key), None)
+        if names is None:
+            # named by what is differentiated, so one name means one variant everywhere
+            base = "_".join([fn.__name__] + [positional[i] for i in wrt])
+            if outputs is not None:
+                base += "_out" + "".join(str(k) for k, keep in enumerate(outputs) if keep)
+            taken = {n for c in self.callees for n in c["names"]}
+            suffix, k = "", 2
+            while f"{self.callee_prefixes[0]}_{base}{suffix}" in taken | self.names.used:
+                suffix, k = f"_{k}", k + 1
+            names = [f"{prefix}_{base}{suffix}" for prefix in self.callee_prefixes]
+            self.derive_callee(fn, wrt, names, outputs, loc)
+            self.callees.append({"key": key, "path": gast.unparse(node.func), "wrt": list(wrt),
+                                 "names": names, "outputs": outputs})
+        forward = gast.Call(func=ir.name(names[0]), args=args,
+                            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+        name = self.store(target) if target else self.names.fresh("_t")
+        self.active.add(name)
+        saved = self.names.fresh("_saved")
+        atoms = [bound[positional[i]] for i in wrt]
+        out.append(ir.Assign([name, saved], forward, loc, unpack=True,
+                             callee=ir.Callee(names[-1], atoms, saved)))
+        return name
+
+    def call_parts(self, node, loc, out):
+        """(record, forward expression, bound arguments) for an active call."""
+        func = node.func
+        obj = self.p.resolve(func)
+        if obj is MISSING and isinstance(func, gast.Attribute) and \
+                self._rules(registry.method(func.attr)):
+            return self.method_call(node, loc, out)
+        if obj is MISSING:
+            what = gast.unparse(func)
+            raise NoAdjointError(f"cannot differentiate through {what}(...)", loc,
+                                 f"srcdiff does not know what {what!r} is; call a numpy function "
+                                 "or one with a registered adjoint")
+        record = registry.find(obj)
+        if obj in (max, min) and len(node.args) == 2 and not node.keywords:
+            record = registry.find(np.maximum if obj is max else np.minimum)  # of two values
+        if self._rules(record) is None:
+            self._no_rule(obj, func, loc)
+        if any(isinstance(a, gast.Starred) for a in node.args) or any(k.arg is None
+                                                                    for k in node.keywords):
+            raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
+                                   loc, "pass arguments one by one")
+        call_args = [self.argument(a, loc, out) for a in node.args]
+        keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
+        spelled = spelling(obj)
+        forward = gast.Call(func=ir.attr(*spelled.split(".")) if spelled else self.rename(func),
+                            args=call_args,
+                            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+        return record, forward, self.bind(record, call_args, keywords, node, loc, out, forward)
+
+    def method_call(self, node, loc, out):
+        """`x.sum(axis=1)`: the record of the method's numpy function, bound to x and the
+        arguments (x.reshape(2, 3) to x and the shape (2, 3))."""
+        func = node.func
+        record = registry.method(func.attr)
+        receiver = self.atom(func.value, loc, out)
+        call_args = [self.argument(a, loc, out) for a in node.args]
+        keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
+        forward = gast.Call(func=gast.Attribute(value=receiver, attr=func.attr, ctx=gast.Load()),
+                            args=call_args,
+                            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+        if record.vararg_method and len(call_args) > 1:
+            call_args = [gast.Tuple(elts=call_args, ctx=gast.Load())]
+        return record, forward, self.bind(record, [receiver] + call_args, keywords, node, loc,
+                                          out, forward)
+
+    def _no_rule(self, obj, func, loc):
+        what = _qualified(obj)
+        if runtime.is_helper(obj):
+            raise NoAdjointError(f"{what} has no {'tangent' if self.forward_mode else 'adjoint'}"
+                                 " template, so this higher-order derivative is not supported",
+                                 loc, "differentiate once, or avoid the primitive whose "
+                                 "gradient calls it")
+        if obj is max or obj is min:
+            raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)", loc,
+                                 f"use np.{what}(x), or np.{what}imum(a, b)")
+        raise NoAdjointError(f"no adjoint is registered for {what}", loc,
+                             f"register one with @srcdiff.adjoint({_short(obj, func)}) (see the "
+                             "README's custom adjoints section)")
+
+    def argument(self, node, loc, out):
+        node = _joined_display(node) or node
+        if isinstance(node, (gast.List, gast.Tuple)) and self._is_active(node):
+            return type(node)(elts=[self.atom(e, loc, out) for e in node.elts], ctx=gast.Load())
+        return self.atom(node, loc, out)
+
+    def bind(self, record, args, keywords, node, loc, out, forward):
+        template = self._rules(record)
+        try:
+            bound = template.bind(args, keywords)
+        except TypeError as exc:
+            raise SrcdiffError(f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
+                               f"its adjoint: {exc}", loc) from None
+        # (the adjoint's rules tell in both modes whether a parameter takes a sequence)
+        adjoint = record.adjoint if _takes_array_likes(record.function) else None
+        for param, rule in template.rules.items():
+            value = bound.get(param)
+            if adjoint is not None and param in adjoint.rules and \
+                    adjoint.rules[param].index is None and \
+                    isinstance(value, (gast.List, gast.Tuple)) and self._is_active(value):
+                bound[param] = self._as_array(value, loc, out, forward)
+            if rule.index is not None and value is not None and \
+                    not isinstance(value, (gast.List, gast.Tuple)) and not (
+                        isinstance(value, gast.Name) and value.id in self.stacks):
+                display = self.displays.get(getattr(value, "id", None), (None, None))
+                if display[1] is out:  # a list or tuple display made just before, unchanged
+                    bound[param] = copy.deepcopy(display[0])
+                elif record.function is sum and self._is_active(value):
+                    raise UnsupportedError("sum(...) needs a list literal of arrays, a list or "
+                                           "tuple display assigned in the same block, or a "
+                                           "list built with append, to be differentiated",
+                                           loc, "for an array's sum use np.sum(x)")
+        for param, value in bound.items():
+            if param not in template.rules and param not in template.constant and \
+                    self._is_active(value):
+                raise NoAdjointError(f"{gast.unparse(node.func)} has no gradient with respect "
+                                     f"to its argument {param!r}", loc,
+                                     f"make {param!r} a constant")
+        return bound
+
+    def _as_array(self, display, loc, out, forward):
+        """A display where the adjoint takes one value (np.sum([a, b])): the array numpy
+        would make of it, whose adjoint hands each item its row. Returns its name."""
+        items, held = self.names.fresh("_t"), self.names.fresh("_t")
+        self.active |= {items, held}
+        listing = registry.find(as_list if isinstance(display, gast.List) else as_tuple)
+        out.append(ir.Assign([items], display, loc, listing,
+                             self._rules(listing).bind([display], {})))
+        making = registry.find(np.array)
+        out.append(ir.Assign([held], ir.call("np.array", ir.name(items)), loc, making,
+                             self._rules(making).bind([ir.name(items)], {})))
+        forward.args = [ir.name(held) if a is display else a for a in forward.args]
+        for k in forward.keywords:
+            k.value = ir.name(held) if k.value is display else k.value
+        return ir.name(held)
+
+
+def _takes_array_likes(fn):
+    """Whether fn is numpy's, which makes an array of a list it is given."""
+    return isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith(
+        "numpy")
+
+
+def _qualified(obj):
+    module = getattr(obj, "__module__", None) or ""
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or repr(obj)
+    if isinstance(obj, np.ufunc):
+        module = "numpy"
+    return f"{module}.{name}" if module and module != "builtins" else name
+
+
+def _short(obj, func):
+    return spelling(obj) or gast.unparse(func)
+
+
+def _op_symbol(op):
+    return {gast.Add: "+", gast.Sub: "-", gast.Mult: "*", gast.Div: "/", gast.Pow: "**",
+            gast.MatMult: "@", gast.FloorDiv: "//", gast.Mod: "%", gast.LShift: "<<",
+            gast.RShift: ">>", gast.BitAnd: "&", gast.BitOr: "|",
+            gast.BitXor: "^"}.get(type(op), type(op).__name__)
+
+
+def _unsupported(node, loc):
+    """The error for an expression on differentiated values srcdiff has no rule for."""
+    if isinstance(node, gast.Dict):
+        return UnsupportedError("dicts of differentiated values are only supported as "
+                                "arguments", loc, "pass the values in a list or a tuple")
+    if isinstance(node, gast.BoolOp):  # `x or 1.0` is x or 1.0, by value
+        return UnsupportedError("`and`/`or` on differentiated values cannot be differentiated",
+                                loc, "write a conditional expression: `x if x else 1.0` for "
+                                "`x or 1.0`")
+    if isinstance(node, gast.Lambda):
+        return UnsupportedError("a lambda that reads a differentiated value cannot be "
+                                "differentiated", loc, "define the function at module level "
+                                "and pass the value to it as an argument")
+    if isinstance(node, SCOPES):
+        return UnsupportedError("this comprehension over differentiated values cannot be "
+                                "differentiated (list comprehensions and generators can, in an "
+                                "assignment, a return or an expression statement)", loc,
+                                "build a list on a line of its own: items = [f(r) for r in x]")
+    return UnsupportedError(f"{type(node).__name__} expressions on differentiated values are "
+                            "not supported", loc)
+
+
+def _is_display(node):
+    return isinstance(node, (gast.Tuple, gast.List))
+
+
+def _joined_display(node):
+    """(a, b) + (c,) as the display (a, b, c) it makes (None for anything else)."""
+    if not (isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add)):
+        return None
+    left, right = (_joined_display(n) or n for n in (node.left, node.right))
+    if _is_display(left) and type(left) is type(right):
+        return type(left)(elts=left.elts + right.elts, ctx=gast.Load())
+    return None

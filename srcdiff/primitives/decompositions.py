@@ -1,0 +1,91 @@
+"""np.linalg's decompositions: cholesky, eigh, eigvalsh, svd, svdvals, qr (stacks too). Their
+templates call the adjoints and tangents of srcdiff/runtime/linalg.py.
+
+cholesky and eigh read one triangle of a matrix that they take to be symmetric: srcdiff
+differentiates them as functions of its symmetric part (as autograd's cholesky, JAX and
+PyTorch do), so the gradient is symmetric and the samples symmetrize their argument. Where
+eigenvalues or singular values tie, the gradient is the limit that a loss not depending on
+the choice of basis of the repeated space has (runtime.reciprocal_gaps)."""
+import numpy as np
+
+from .. import runtime
+from .registry import EVALUATE, Sample, primitive
+from .samples import real, spd
+
+
+def _decomposition(*functions, **facts):
+    return primitive(*functions, shape=EVALUATE, fresh=True, **facts)
+
+
+# upper=True is not supported: the template has no such parameter, so a call with it is an
+# error at the user's line
+@_decomposition(np.linalg.cholesky, samples=[
+    Sample("np.linalg.cholesky((a + a.mT) / 2)", a=spd(3)),
+    Sample("np.linalg.cholesky((a + a.mT) / 2)", a=spd(2, batch=(2,)))])
+class cholesky:
+    def adjoint(bz, z, a):
+        ba = runtime.cholesky_vjp(bz, z)
+
+    def tangent(dz, z, a):
+        dz = runtime.cholesky_jvp(da, z)
+
+
+# eigenvectors squared: their signs are arbitrary
+@_decomposition(np.linalg.eigh, samples=[
+    Sample("w + v ** 2", setup="w, v = np.linalg.eigh(a + a.mT)", a=real(3, 3)),
+    Sample("np.linalg.eigh(a + a.mT)[1] ** 2", a=real(2, 3, 3)),
+    Sample("np.linalg.eigh(a + a.mT, UPLO='U')[0]", a=real(3, 3))])
+class eigh:
+    def adjoint(bz, z, a, UPLO="L"):
+        ba = runtime.eigh_vjp(bz, z)
+
+    def tangent(dz, z, a, UPLO="L"):
+        dz = runtime.eigh_jvp(da, z)
+
+
+@_decomposition(np.linalg.eigvalsh, samples=[
+    Sample("np.linalg.eigvalsh(a + a.mT)", a=real(2, 3, 3))])
+class eigvalsh:
+    def adjoint(bz, z, a, UPLO="L"):
+        ba = runtime.eigvalsh_vjp(bz, a)
+
+    def tangent(dz, z, a, UPLO="L"):
+        dz = runtime.eigvalsh_jvp(da, a)
+
+
+# compute_uv=False and hermitian=True are not supported (np.linalg.svdvals gives the singular
+# values alone); the last sample reads the extra columns of a full U through their projector,
+# which does not depend on their basis
+@_decomposition(np.linalg.svd, samples=[
+    Sample("u ** 2 + s + vh ** 2", setup="u, s, vh = np.linalg.svd(a)", a=real(3, 3)),
+    Sample("np.linalg.svd(a, full_matrices=False)[0] ** 2", a=real(2, 4, 3)),
+    Sample("np.linalg.svd(a, full_matrices=False)[2] ** 2", a=real(2, 4)),
+    Sample("u[:, 2:] @ u[:, 2:].T + s[0]", setup="u, s, vh = np.linalg.svd(a)", a=real(4, 2))])
+class svd:
+    def adjoint(bz, z, a, full_matrices=True):
+        ba = runtime.svd_vjp(bz, z)
+
+    def tangent(dz, z, a, full_matrices=True):
+        dz = runtime.svd_jvp(da, z)
+
+
+@_decomposition(np.linalg.svdvals, samples=[Sample("np.linalg.svdvals(x)", x=real(2, 3, 4))])
+class svdvals:
+    def adjoint(bz, z, x):
+        bx = runtime.svdvals_vjp(bz, x)
+
+    def tangent(dz, z, x):
+        dz = runtime.svdvals_jvp(dx, x)
+
+
+# mode='reduced' only (the template has no mode parameter); signs squared away as for eigh
+@_decomposition(np.linalg.qr, samples=[
+    Sample("q ** 2 + r[0]", setup="q, r = np.linalg.qr(a)", a=real(4, 3)),
+    Sample("np.linalg.qr(a)[1] ** 2", a=real(2, 3, 3)),
+    Sample("q ** 2 @ r", setup="q, r = np.linalg.qr(a)", a=real(2, 4))])
+class qr:
+    def adjoint(bz, z, a):
+        ba = runtime.qr_vjp(bz, z, a)
+
+    def tangent(dz, z, a):
+        dz = runtime.qr_jvp(da, z, a)

@@ -1,0 +1,566 @@
+"""Python as people write it (issue 16): one small function per construct, and CASES, the
+table tests/test_python_constructs.py differentiates them by."""
+import collections
+import contextlib
+import functools
+import logging
+import typing
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+
+def arrays(*shapes, seed=0):
+    draw = np.random.default_rng(seed)
+    return [0.5 * draw.normal(size=shape) for shape in shapes]
+
+
+def layer_list(seed=0):
+    """[(W, b), (W, b)]: two dense layers, 3 -> 4 -> 2."""
+    W1, b1, W2, b2 = arrays((3, 4), 4, (4, 2), 2, seed=seed)
+    return [(W1, b1), (W2, b2)]
+
+
+def softplus(x):
+    return np.logaddexp(0.0, x)
+
+
+# --- functions defined inside the differentiated function -------------------------------------
+
+def inner_def_closing_over_parameters(w, x):
+    def predict(inputs):
+        return np.tanh(inputs @ w)
+    return np.sum(predict(x) ** 2)
+
+
+def inner_defs_calling_each_other(w, x):
+    def hidden(inputs):
+        return np.tanh(inputs @ w)
+
+    def output(inputs):
+        return np.sum(hidden(inputs) ** 2)
+    return output(x) + output(2 * x)
+
+
+def inner_def_called_in_a_loop(w, x):
+    def step(h):
+        return np.tanh(h @ w)
+    h = x
+    for _ in range(3):
+        h = step(h)
+    return np.sum(h)
+
+
+def inner_def_of_parameters_and_argument(w, x):
+    def dense(W, inputs):
+        return np.sin(inputs @ W)
+    return np.sum(dense(w, x) * dense(w, -x))
+
+
+def lambda_assigned_to_a_name(w, x):
+    act = lambda z: z * np.tanh(z)  # noqa: E731 (people write it)
+    return np.sum(act(x @ w))
+
+
+def lambda_closing_over_parameters(w, x):
+    predict = lambda inputs: np.tanh(inputs @ w)  # noqa: E731
+    return np.sum(predict(x) ** 2)
+
+
+def make_dense(W):
+    def dense(inputs):
+        return np.tanh(inputs @ W)
+    return dense
+
+
+def closure_made_by_a_module_function(w, x):
+    layer = make_dense(w)
+    return np.sum(layer(x))
+
+
+def closure_made_inside(w, x):
+    def make_scaled(scale):
+        def scaled(z):
+            return scale * np.sin(z)
+        return scaled
+    return np.sum(make_scaled(w)(x))
+
+
+# --- functions as values --------------------------------------------------------------------------
+
+def apply_activation(w, x, activation):
+    return np.sum(activation(x @ w))
+
+
+def activation_default(w, x, activation=np.tanh):
+    return np.sum(activation(x @ w))
+
+
+def unused_function_default(w, x, activation=np.tanh):
+    return np.sum(np.sin(x @ w))
+
+
+def squared_norm(a):
+    return np.sum(a ** 2)
+
+
+def map_over_parameters(w, x):
+    return sum(map(squared_norm, [w, x @ w]))
+
+
+def map_a_numpy_function(w, x):
+    return np.sum(np.stack(list(map(np.tanh, [w, 2.0 * w]))))
+
+
+def scaled_softplus(z, beta):
+    return np.logaddexp(0.0, beta * z) / beta
+
+
+def functools_partial(w, x):
+    act = functools.partial(scaled_softplus, beta=2.0)
+    return np.sum(act(x @ w))
+
+
+ACTIVATIONS = {"tanh": np.tanh, "softplus": softplus}
+
+
+def function_from_a_dict(w, x, name):
+    act = ACTIVATIONS[name]
+    return np.sum(act(x @ w))
+
+
+def functions_from_a_list(w, x):
+    h = x @ w
+    for act in [np.tanh, np.sin, softplus]:
+        h = act(h)
+    return np.sum(h)
+
+
+activation_alias = np.tanh
+
+
+def global_alias_of_a_function(w, x):
+    return np.sum(activation_alias(x @ w))
+
+
+# --- containers of parameters ---------------------------------------------------------------------
+
+def for_pairs_in_list(params, x):
+    for W, b in params:
+        x = np.tanh(x @ W + b)
+    return np.sum(x)
+
+
+def for_layer_then_unpack(params, x):
+    for layer in params:
+        W, b = layer
+        x = np.tanh(x @ W + b)
+    return np.sum(x)
+
+
+def for_pairs_in_slice_then_last(params, x):
+    for W, b in params[:-1]:
+        x = np.tanh(x @ W + b)
+    W, b = params[-1]
+    return np.sum(x @ W + b)
+
+
+def for_pairs_in_reversed(params, x):
+    total = 0.0
+    for W, b in reversed(params):
+        total = total + np.sum(W ** 2) * np.sum(b)
+    return total + np.sum(x)
+
+
+def enumerate_pairs(params, x):
+    total = 0.0
+    for i, (W, b) in enumerate(params):
+        total = total + (i + 1) * np.sum(np.sin(W)) + np.sum(b ** 2)
+    return total
+
+
+def zip_parameters_with_masks(params, masks):
+    total = 0.0
+    for (W, b), mask in zip(params, masks):
+        total = total + np.sum((W * mask) ** 2) + np.sum(b)
+    return total
+
+
+def zip_star_pairs(params, x):
+    Ws, bs = zip(*params)
+    return sum(np.sum(W ** 2) for W in Ws) + sum(np.sum(np.sin(b)) for b in bs)
+
+
+def len_and_index_from_the_end(params, x):
+    for i in range(len(params) - 1):
+        W, b = params[i]
+        x = np.tanh(x @ W + b)
+    return np.sum(x @ params[-1][0] + params[-1][1])
+
+
+def starred_assignment(params, x):
+    *hidden, (W_out, b_out) = params
+    for W, b in hidden:
+        x = np.tanh(x @ W + b)
+    return np.sum(x @ W_out + b_out)
+
+
+def list_of_parameters(params, x):
+    layers = list(params)
+    W, b = layers[0]
+    return np.sum(np.tanh(x @ W + b))
+
+
+def iter_and_next(params, x):
+    layers = iter(params)
+    W, b = next(layers)
+    return np.sum(np.tanh(x @ W + b))
+
+
+def sorted_keys(params, x):
+    total = 0.0
+    for key in sorted(params):
+        total = total + np.sum(params[key] ** 2)
+    return total * np.sum(x)
+
+
+def dict_of_zip(params, x):
+    keys = ["w", "b"]
+    named = dict(zip(keys, params))
+    return np.sum(np.tanh(x @ named["w"] + named["b"]))
+
+
+def dict_call_with_keywords(params, x):
+    named = dict(w=params[0], b=params[1])
+    return np.sum(np.tanh(x @ named["w"] + named["b"]))
+
+
+def helper_returns_appended_list(w, x):
+    hiddens = []
+    h = x
+    for _ in range(3):
+        h = np.tanh(h @ w)
+        hiddens.append(h)
+    return hiddens
+
+
+def list_from_a_helper_read_by_index(w, x):
+    hiddens = helper_returns_appended_list(w, x)
+    return np.sum(hiddens[0]) + np.sum(hiddens[2] ** 2)
+
+
+def list_of_constant_and_differentiated_stacked(w, x):
+    values = [x]
+    values.append(np.sin(w * x))
+    return np.sum(np.stack(values) ** 2)
+
+
+def concatenate_a_tuple_sum(w, x):
+    parts = (x @ w, np.tanh(x @ w))
+    return np.sum(np.concatenate(parts + (np.ones((x.shape[0], 1)),), axis=1) ** 2)
+
+
+def sum_of_a_generator_over_zip(w, x):
+    outputs = [np.tanh(x @ w), np.sin(x @ w)]
+    targets = [x[:, :2], x[:, 1:]]
+    return sum(np.sum(out * target) for out, target in zip(outputs, targets))
+
+
+def pieces_of(params):
+    for layer in params:
+        for piece in layer:
+            yield piece
+
+
+def user_generator_of_pieces(params, x):
+    total = 0.0
+    for piece in pieces_of(params):
+        total = total + np.sum(piece ** 2)
+    return total
+
+
+# --- objects --------------------------------------------------------------------------------------
+
+Layer = collections.namedtuple("Layer", ["W", "b"])
+
+
+class TypedLayer(typing.NamedTuple):
+    W: np.ndarray
+    b: np.ndarray
+
+
+@dataclass
+class DataLayer:
+    W: np.ndarray
+    b: np.ndarray
+
+
+def field_reads(layer, x):
+    return np.sum(np.tanh(x @ layer.W + layer.b))
+
+
+@dataclass(frozen=True)
+class Settings:
+    scale: float = 0.5
+
+
+SETTINGS = Settings()
+
+
+def attribute_of_a_constant_object(w, x):
+    return SETTINGS.scale * np.sum(np.tanh(x @ w))
+
+
+class Model:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def loss(self, w, x):
+        return self.scale * np.sum(np.tanh(x @ w))
+
+    def predict(self, w, x):
+        return np.tanh(self.scale * (x @ w))
+
+
+MODEL = Model(0.5)
+
+
+def method_of_a_constant_object(w, x):
+    return np.sum(MODEL.predict(w, x) ** 2)
+
+
+# --- calling conventions --------------------------------------------------------------------------
+
+def columns_product(B, columns):
+    a = B[:, columns[0]]
+    for c in columns[1:]:
+        a = a * B[:, c]
+    return np.sum(a)
+
+
+def int_array_loop_in_a_callee(B, columns):
+    return columns_product(B, columns)
+
+
+def total_of(*values):
+    return sum(np.sum(v ** 2) for v in values)
+
+
+def star_args_callee(w, x):
+    return total_of(w, x @ w)
+
+
+def weighted(a, **weights):
+    return np.sum(a ** 2) * weights["scale"]
+
+
+def star_kwargs_callee(w, x):
+    return weighted(x @ w, scale=2.0)
+
+
+def dense(x, W, scale=1.0):
+    return np.tanh(scale * (x @ W))
+
+
+def callee_default_left_out(w, x):
+    return np.sum(dense(x, w))
+
+
+def callee_called_with_keywords(w, x):
+    return np.sum(dense(x, W=w, scale=0.5))
+
+
+def dense_kwonly(x, W, *, scale):
+    return np.tanh(scale * (x @ W))
+
+
+def keyword_only_callee(w, x):
+    return np.sum(dense_kwonly(x, w, scale=0.5))
+
+
+def splat_call(w, x):
+    pair = (x, w)
+    return np.sum(dense(*pair))
+
+
+def defaults_of_the_differentiated_function(w, x, scale=0.5, *, offset=1.0):
+    return np.sum(np.tanh(scale * (x @ w) + offset))
+
+
+# --- statements that do not change values ---------------------------------------------------------
+
+def prints_a_value(w, x):
+    y = np.tanh(x @ w)
+    print("y is", np.sum(y))
+    return np.sum(y ** 2)
+
+
+def prints_under_a_condition(w, x):
+    y = np.tanh(x @ w)
+    if np.sum(y) > 100.0:
+        print("large:", np.sum(y))
+    return np.sum(y ** 2)
+
+
+def logs_a_value(w, x):
+    y = np.tanh(x @ w)
+    log.debug("sum of y: %s", np.sum(y))
+    return np.sum(y ** 2)
+
+
+def asserts(w, x):
+    assert w.shape[0] == x.shape[1], "shapes do not match"
+    y = np.tanh(x @ w)
+    assert np.all(np.isfinite(y))
+    return np.sum(y ** 2)
+
+
+def with_errstate(w, x):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.log(np.exp(x @ w))
+    return np.sum(y ** 2)
+
+
+def with_catch_warnings(w, x):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        y = np.tanh(x @ w)
+    return np.sum(y ** 2)
+
+
+def with_nullcontext(w, x):
+    with contextlib.nullcontext():
+        y = np.tanh(x @ w)
+    return np.sum(y ** 2)
+
+
+def try_finally(w, x):
+    try:
+        y = np.tanh(x @ w)
+    finally:
+        log.debug("done")
+    return np.sum(y ** 2)
+
+
+def raise_under_a_condition(w, x):
+    if x.shape[1] != w.shape[0]:
+        raise ValueError("x and w do not fit")
+    return np.sum(np.tanh(x @ w) ** 2)
+
+
+def warns_under_a_condition(w, x):
+    y = np.tanh(x @ w)
+    if np.any(np.abs(y) > 0.999):
+        warnings.warn("saturated")
+    return np.sum(y ** 2)
+
+
+# --- arguments, and the table ---------------------------------------------------------------
+
+def w_and_x():
+    w, x = arrays((3, 2), (4, 3))
+    return w, x
+
+
+def params_and_x():
+    return layer_list(), arrays((5, 3), seed=1)[0]
+
+
+def masks():
+    return [(draw > 0) * 1.0 for draw in arrays((3, 4), (4, 2), seed=2)]
+
+
+def pair_and_x():
+    W, b, x = arrays((3, 2), 2, (4, 3))
+    return (W, b), x
+
+
+def dict_and_x():
+    W, b, x = arrays((3, 2), 2, (4, 3))
+    return {"w": W, "b": b}, x
+
+
+def layer_as(kind):
+    W, b, x = arrays((3, 2), 2, (4, 3))
+    return kind(W, b), x
+
+
+# name -> (function, arguments); the gradient is with respect to the first argument
+CASES = {
+    # functions defined inside the differentiated function
+    "inner def closing over parameters": (inner_def_closing_over_parameters, w_and_x),
+    "inner defs calling each other": (inner_defs_calling_each_other, w_and_x),
+    "inner def called in a loop": (inner_def_called_in_a_loop, lambda: (arrays((3, 3))[0],
+                                                                          arrays((4, 3))[0])),
+    "inner def of parameters and argument": (inner_def_of_parameters_and_argument, w_and_x),
+    "lambda assigned to a name": (lambda_assigned_to_a_name, w_and_x),
+    "lambda closing over parameters": (lambda_closing_over_parameters, w_and_x),
+    "closure made by a module function": (closure_made_by_a_module_function, w_and_x),
+    "closure made inside": (closure_made_inside, w_and_x),
+    # functions as values
+    "user function as an argument": (apply_activation, lambda: (*w_and_x(), softplus)),
+    "numpy function as an argument": (apply_activation, lambda: (*w_and_x(), np.tanh)),
+    "function default used": (activation_default, w_and_x),
+    "function default unused": (unused_function_default, w_and_x),
+    "map over parameters": (map_over_parameters, w_and_x),
+    "map a numpy function": (map_a_numpy_function, w_and_x),
+    "functools.partial": (functools_partial, w_and_x),
+    "function from a dict": (function_from_a_dict, lambda: (*w_and_x(), "softplus")),
+    "functions from a list": (functions_from_a_list, w_and_x),
+    "global alias of a function": (global_alias_of_a_function, w_and_x),
+    # containers of parameters
+    "for W, b in params": (for_pairs_in_list, params_and_x),
+    "for layer in params: W, b = layer": (for_layer_then_unpack, params_and_x),
+    "for W, b in params[:-1]; params[-1]": (for_pairs_in_slice_then_last, params_and_x),
+    "for W, b in reversed(params)": (for_pairs_in_reversed, params_and_x),
+    "for i, (W, b) in enumerate(params)": (enumerate_pairs, params_and_x),
+    "for (W, b), mask in zip(params, masks)": (zip_parameters_with_masks,
+                                               lambda: (layer_list(), masks())),
+    "zip(*pairs)": (zip_star_pairs, params_and_x),
+    "len(params), params[-1][0]": (len_and_index_from_the_end, params_and_x),
+    "*hidden, last = params": (starred_assignment, params_and_x),
+    "list(params)": (list_of_parameters, params_and_x),
+    "iter and next": (iter_and_next, params_and_x),
+    "sorted(d)": (sorted_keys, dict_and_x),
+    "dict(zip(keys, values))": (dict_of_zip, pair_and_x),
+    "dict(w=..., b=...)": (dict_call_with_keywords, pair_and_x),
+    "list from a helper, read by index": (list_from_a_helper_read_by_index,
+                                          lambda: (arrays((3, 3))[0], arrays((4, 3))[0])),
+    "list of a constant and differentiated values, stacked": (
+        list_of_constant_and_differentiated_stacked, lambda: arrays(3, 3)),
+    "np.concatenate(tuple + tuple)": (concatenate_a_tuple_sum, w_and_x),
+    "sum of a generator over zip": (sum_of_a_generator_over_zip, w_and_x),
+    "user generator of parameter pieces": (user_generator_of_pieces, params_and_x),
+    # objects
+    "collections.namedtuple argument": (field_reads, lambda: layer_as(Layer)),
+    "typing.NamedTuple argument": (field_reads, lambda: layer_as(TypedLayer)),
+    "dataclass argument": (field_reads, lambda: layer_as(DataLayer)),
+    "attribute of a constant object": (attribute_of_a_constant_object, w_and_x),
+    "bound method, constant self": (MODEL.loss, w_and_x),
+    "method of a constant object": (method_of_a_constant_object, w_and_x),
+    # calling conventions
+    "callee loops over an int array, indexing": (
+        int_array_loop_in_a_callee, lambda: (arrays((3, 4))[0], np.array([0, 2, 1, 3]))),
+    "*args callee": (star_args_callee, w_and_x),
+    "**kwargs callee": (star_kwargs_callee, w_and_x),
+    "callee default left out": (callee_default_left_out, w_and_x),
+    "callee called with keywords": (callee_called_with_keywords, w_and_x),
+    "keyword-only callee": (keyword_only_callee, w_and_x),
+    "f(*pair)": (splat_call, w_and_x),
+    "defaults of the differentiated function": (defaults_of_the_differentiated_function,
+                                                w_and_x),
+    # statements that do not change values
+    "print": (prints_a_value, w_and_x),
+    "print under an if": (prints_under_a_condition, w_and_x),
+    "logging": (logs_a_value, w_and_x),
+    "assert": (asserts, w_and_x),
+    "with np.errstate": (with_errstate, w_and_x),
+    "with warnings.catch_warnings": (with_catch_warnings, w_and_x),
+    "with contextlib.nullcontext": (with_nullcontext, w_and_x),
+    "try/finally": (try_finally, w_and_x),
+    "raise under a condition": (raise_under_a_condition, w_and_x),
+    "warnings.warn under a condition": (warns_under_a_condition, w_and_x),
+}

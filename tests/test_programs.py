@@ -1,0 +1,94 @@
+"""The target of issue 16: realistic numpy programs (tests/programs/), differentiated as written,
+agree with autograd running the same source and with finite differences, in reverse mode,
+forward mode and second order.
+
+A check srcdiff cannot pass yet is an expected failure whose reason is the first line of the
+SrcdiffError it raises (and the source line): strict, so the mark must go the moment the check
+passes, and only a SrcdiffError counts (a raw exception or a wrong number fails the test)."""
+import numpy as np
+import pytest
+
+import programs
+import srcdiff as nf
+from srcdiff import SrcdiffError
+from pytree_oracle import (assert_leaves_close, autograd_grad, autograd_hvp,
+                           brief_srcdiff_errors, finite_differences, inner, random_like,
+                           structure)
+
+pytest.importorskip("autograd")
+
+# srcdiff's error today: program -> for every check, (program, check) -> for that check
+BLOCKED = {'rnn': 'rnn.py:31: no adjoint is registered for numpy.repeat [hiddens = '
+        'np.repeat(params["init hiddens"], num_sequences, axis=0)]',
+ 'lstm': 'lstm.py:44: no adjoint is registered for numpy.repeat [hiddens = '
+         'np.repeat(params["init hiddens"], num_sequences, axis=0)]',
+ 'gmm': 'gmm.py:34: no adjoint is registered for zip [for log_proportion, mean, log_std in '
+        'zip(*unpack_params(params)):]',
+ 'fluid': 'fluid.py:9: no adjoint is registered for numpy.roll [div = -0.5 * h * (np.roll(vx, '
+          '-1, axis=0) - np.roll(vx, 1, axis=0)]',
+ 'neural_ode': "neural_ode.py:41: the local function 'func' is used as a value (passed, stored "
+               'or returned): srcdiff inlines local functions where they are called [predicted '
+               '= odeint(func, y0, ts)]',
+ 'mlp_activation': 'mlp_activation.py:16: cannot differentiate through nonlinearity(...) '
+                   '[inputs = nonlinearity(inputs @ W + b)]',
+ 'dataclass_model': 'dataclass_model.py:25: cannot differentiate through model.predict(...) '
+                    '[residuals = model.predict(inputs) - targets]',
+ 'flatten': "flatten.py:19: the local function 'unflatten' is used as a value (passed, stored "
+            'or returned): srcdiff inlines local functions where they are called [return flat, '
+            'unflatten]'}
+
+
+def blocked(name, check):
+    """srcdiff's error for this check of this program today, or None if it passes."""
+    return BLOCKED.get((name, check), BLOCKED.get(name))
+
+
+def cases(check):
+    params = []
+    for name in programs.NAMES:
+        reason = blocked(name, check)
+        marks = () if reason is None else pytest.mark.xfail(strict=True, raises=SrcdiffError,
+                                                            reason=reason)
+        params.append(pytest.param(name, marks=marks, id=name))
+    return params
+
+
+def both_versions(name):
+    """(program as written, its arguments, its autograd twin, the twin's arguments)"""
+    program, twin = programs.load(name), programs.load_for_autograd(name)
+    return (program, program.example(np.random.default_rng(0)),
+            twin, twin.example(np.random.default_rng(0)))
+
+
+@pytest.mark.parametrize("name", cases("grad"))
+def test_gradient_agrees_with_autograd_and_finite_differences(name):
+    program, args, twin, twin_args = both_versions(name)
+    with brief_srcdiff_errors():
+        gradient = nf.grad(program.loss)(*args)
+    assert structure(gradient) == structure(args[0])
+    assert_leaves_close(gradient, autograd_grad(twin.loss, twin_args), 1e-7, 1e-10,
+                        f"{name}: srcdiff against autograd")
+    assert_leaves_close(gradient, finite_differences(program.loss, args), 1e-5, 1e-7,
+                        f"{name}: srcdiff against finite differences")
+
+
+@pytest.mark.parametrize("name", cases("jvp"))
+def test_forward_mode_agrees_with_autograd(name):
+    program, args, twin, twin_args = both_versions(name)
+    direction = random_like(args[0], seed=1)
+    with brief_srcdiff_errors():
+        value, tangent = nf.jvp(program.loss, wrt=0)(*args, direction)
+    assert value == pytest.approx(program.loss(*args), rel=1e-12)
+    expected = inner(autograd_grad(twin.loss, twin_args), direction)
+    assert tangent == pytest.approx(expected, rel=1e-7, abs=1e-10)
+
+
+@pytest.mark.parametrize("name", cases("hvp"))
+def test_hessian_vector_product_agrees_with_autograd(name):
+    program, args, twin, twin_args = both_versions(name)
+    direction = random_like(args[0], seed=1)
+    with brief_srcdiff_errors():
+        product = nf.hvp(program.loss)(*args, direction)
+    assert structure(product) == structure(args[0])
+    assert_leaves_close(product, autograd_hvp(twin.loss, twin_args, direction), 1e-6, 1e-9,
+                        f"{name}: srcdiff's hvp against autograd's")

@@ -1,0 +1,135 @@
+"""Python as people write it (issue 16), one small function per construct (python_constructs.py):
+srcdiff's gradient and tangent against central finite differences, and its Hessian-vector
+product against central differences of its gradient.
+
+A construct srcdiff cannot differentiate yet is an expected failure (strict: the mark must go
+the moment it works) whose reason is what happens today: the first line of the SrcdiffError
+(raises=SrcdiffError), or, worse, a raw exception (raises=its type)."""
+import pytest
+
+import srcdiff as nf
+from python_constructs import CASES, callee_default_left_out, w_and_x
+from pytree_oracle import (assert_leaves_close, brief_srcdiff_errors, finite_differences,
+                           gradient_differences, inner, random_like, structure)
+from srcdiff import SrcdiffError
+
+# What happens today: construct -> in every mode, (construct, mode) -> in that mode; the first
+# line of srcdiff's error [and the line it names], or (a raw exception's message, its type)
+TODAY = {'closure made by a module function': "the local function 'dense' is used as a value (passed, "
+                                      'stored or returned): srcdiff inlines local functions '
+                                      'where they are called [return dense]',
+ 'closure made inside': "the local function 'scaled' is used as a value (passed, stored or "
+                        'returned): srcdiff inlines local functions where they are called '
+                        '[return scaled]',
+ 'user function as an argument': 'cannot differentiate through activation(...) [return '
+                                 'np.sum(activation(x @ w))]',
+ 'numpy function as an argument': 'cannot differentiate through activation(...) [return '
+                                  'np.sum(activation(x @ w))]',
+ 'function default used': 'cannot differentiate through activation(...) [return '
+                          'np.sum(activation(x @ w))]',
+ ('map over parameters', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent template, so '
+                                 'this higher-order derivative is not supported [b_items0 = '
+                                 'runtime.add_items(b_items0, [runtime.unbroadcast(b_t3,]',
+ ('map a numpy function', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent template, so '
+                                  'this higher-order derivative is not supported [b_items0 = '
+                                  'runtime.add_items(b_items0, [runtime.unstack(b_t3, _k) for]',
+ 'functools.partial': 'cannot differentiate through act(...) [return np.sum(act(x @ w))]',
+ 'function from a dict': 'cannot differentiate through act(...) [return np.sum(act(x @ w))]',
+ 'functions from a list': 'cannot differentiate through act(...) [h = act(h)]',
+ 'zip(*pairs)': 'no adjoint is registered for zip [Ws, bs = zip(*params)]',
+ '*hidden, last = params': "assignment to '(*hidden, (W_out, b_out))' is not supported "
+                           '[*hidden, (W_out, b_out) = params]',
+ 'list(params)': 'no adjoint is registered for list [layers = list(params)]',
+ 'iter and next': 'no adjoint is registered for iter [layers = iter(params)]',
+ 'sorted(d)': 'no adjoint is registered for sorted [for key in sorted(params):]',
+ 'dict(zip(keys, values))': 'no adjoint is registered for dict [named = dict(zip(keys, '
+                            'params))]',
+ 'dict(w=..., b=...)': 'no adjoint is registered for dict [named = dict(w=params[0], '
+                       'b=params[1])]',
+ ('list from a helper, read by index', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent '
+                                               'template, so this higher-order derivative is '
+                                               'not supported [bhiddens = '
+                                               'runtime.add_items([], bhiddens, hiddens)]',
+ ('list of a constant and differentiated values, stacked', 'hvp'): 'srcdiff.runtime.core.add_items '
+                                                                   'has no tangent template, '
+                                                                   'so this higher-order '
+                                                                   'derivative is not '
+                                                                   'supported [bvalues = '
+                                                                   'runtime.add_items(bvalues, '
+                                                                   '[runtime.unstack(b_t2, _k) '
+                                                                   'for _k in]',
+ 'np.concatenate(tuple + tuple)': 'joining a tuple or list of differentiated values with + '
+                                  'cannot be differentiated [return '
+                                  'np.sum(np.concatenate(parts + (np.ones((x.shape[0], 1)),), '
+                                  'axis=1) ** 2)]',
+ ('sum of a generator over zip', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent '
+                                         'template, so this higher-order derivative is not '
+                                         'supported [b_items0 = runtime.add_items(b_items0, '
+                                         '[runtime.unbroadcast(b_t6,]',
+ 'user generator of parameter pieces': 'generators and coroutines cannot be differentiated '
+                                       '[yield piece]',
+ 'collections.namedtuple argument': 'Attribute expressions on differentiated values are not '
+                                    'supported [return np.sum(np.tanh(x @ layer.W + layer.b))]',
+ 'typing.NamedTuple argument': 'Attribute expressions on differentiated values are not '
+                               'supported [return np.sum(np.tanh(x @ layer.W + layer.b))]',
+ 'dataclass argument': 'Attribute expressions on differentiated values are not supported '
+                       '[return np.sum(np.tanh(x @ layer.W + layer.b))]',
+ 'method of a constant object': 'no adjoint is registered for python_constructs.Model.predict '
+                                '[return np.sum(MODEL.predict(w, x) ** 2)]',
+ '*args callee': "total_of takes 'values' as a variadic parameter (*args or **kwargs), which "
+                 'srcdiff cannot differentiate [return total_of(w, x @ w)]',
+ 'f(*pair)': '*args/**kwargs in a differentiated call are not supported [return '
+             'np.sum(dense(*pair))]'}
+
+
+def cases(mode):
+    params = []
+    for name, (function, make_args) in CASES.items():
+        today = TODAY.get((name, mode), TODAY.get(name))
+        reason, raises = today if isinstance(today, tuple) else (today, SrcdiffError)
+        marks = () if today is None else pytest.mark.xfail(strict=True, raises=raises,
+                                                           reason=reason)
+        params.append(pytest.param(function, make_args, marks=marks, id=name))
+    return params
+
+
+@pytest.mark.parametrize("function, make_args", cases("grad"))
+def test_gradient_matches_finite_differences(function, make_args):
+    args = make_args()
+    with brief_srcdiff_errors():
+        gradient = nf.grad(function)(*args)
+    assert structure(gradient) == structure(args[0])
+    assert_leaves_close(gradient, finite_differences(function, args), 1e-5, 1e-7,
+                        "srcdiff against finite differences")
+
+
+@pytest.mark.parametrize("function, make_args", cases("jvp"))
+def test_tangent_matches_finite_differences(function, make_args):
+    args = make_args()
+    direction = random_like(args[0], seed=1)
+    with brief_srcdiff_errors():
+        value, tangent = nf.jvp(function, wrt=0)(*args, direction)
+    assert value == pytest.approx(function(*args), rel=1e-12)
+    expected = inner(finite_differences(function, args), direction)
+    assert tangent == pytest.approx(expected, rel=1e-6, abs=1e-8)
+
+
+@pytest.mark.parametrize("function, make_args", cases("hvp"))
+def test_hessian_vector_product_matches_differences_of_the_gradient(function, make_args):
+    args = make_args()
+    direction = random_like(args[0], seed=1)
+    with brief_srcdiff_errors():
+        product = nf.hvp(function)(*args, direction)
+    assert structure(product) == structure(args[0])
+    assert_leaves_close(product, gradient_differences(nf.grad(function), args, direction),
+                        1e-5, 1e-7, "srcdiff's hvp against differences of its gradient")
+
+
+@pytest.mark.xfail(strict=True, raises=SrcdiffError,
+                   reason="wrt must be an int or a non-empty tuple of ints, not 'w'")
+def test_wrt_by_parameter_name():
+    w, x = w_and_x()
+    with brief_srcdiff_errors():
+        gradient = nf.grad(callee_default_left_out, wrt="w")(w, x)
+    assert_leaves_close(gradient, finite_differences(callee_default_left_out, (w, x)), 1e-5,
+                        1e-7, "wrt='w' against finite differences")
