@@ -197,3 +197,16 @@ def test_agrees_with_autograd(name, tmp_path, rng):
     np.testing.assert_allclose(nf.jvp(f)(x, v)[1], np.sum(autograd.grad(g)(x) * v), rtol=1e-10)
     their_hvp = autograd.grad(lambda x: autograd.numpy.sum(autograd.grad(g)(x) * v))(x)
     np.testing.assert_allclose(nf.hvp(f)(x, v), their_hvp, rtol=1e-8, atol=1e-12)
+
+
+# --- found on the way: outside this branch's files ----------------------------------------------
+
+@pytest.mark.xfail(strict=True, reason="`x // y` of a differentiated value is refused ('the "
+                   "operator // has no gradient'), though np.floor_divide is declared a "
+                   "constant: activity.py does not ask the registry about an operator's result")
+def test_floor_division_passes_through_as_a_constant(rng):
+    def f(x):
+        return np.sum(x * (x // 0.5))
+
+    x = rng.normal(size=4)
+    np.testing.assert_allclose(nf.grad(f)(x), x // 0.5)
