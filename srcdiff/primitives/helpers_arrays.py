@@ -6,7 +6,7 @@ import numpy as np
 from .. import runtime, shapes
 from .helpers import helper
 from .registry import Sample
-from .samples import constant, number, real
+from .samples import constant, real
 
 
 def _from_shapes(function):
