@@ -138,6 +138,16 @@ def test_cov_with_y_is_an_error():
     assert "np.vstack([m, y])" in str(info.value)
 
 
+def test_average_returning_the_weights_sum_is_an_error():
+    def f(x):
+        mean, total = np.average(x, weights=np.ones(3), returned=True)
+        return mean * 2
+
+    with pytest.raises(nf.SrcdiffError, match="returned=False") as info:
+        nf.grad(f)(np.arange(3.0))
+    assert "hint: take the sum of the weights apart" in str(info.value)
+
+
 # --- helpers read some arguments only for their shape: a large array's is a ShapeOf -----------
 
 MODULES = (arrays, helpers_arrays, helpers_statistics, products, statistics)

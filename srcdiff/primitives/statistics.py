@@ -59,22 +59,21 @@ class diff:
     Sample("np.average(x, weights=w)", x=real(2, 2), w=positive(2, 2))])
 class average:
     def adjoint(bz, z, a, axis=None, weights=None, returned=False, keepdims=False):
-        ba = runtime.unreduce(bz / runtime.weight_total(weights, a, axis=axis,
-                                                        keepdims=keepdims),
-                              a, axis=axis, keepdims=keepdims) * runtime.weights_for(
-            weights, a, axis=axis)
-        bweights = runtime.unweights(runtime.unreduce(
-            bz / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims), a, axis=axis,
+        ba = runtime.unreduce(bz / runtime.weight_total(
+            weights, a, axis=axis, keepdims=keepdims, returned=returned), a, axis=axis,
+            keepdims=keepdims) * runtime.weights_for(weights, a, axis=axis)
+        bweights = runtime.unweights(runtime.unreduce(bz / runtime.weight_total(
+            weights, a, axis=axis, keepdims=keepdims, returned=returned), a, axis=axis,
             keepdims=keepdims) * (a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
             weights, a, axis=axis)
 
     def tangent(dz, z, a, axis=None, weights=None, returned=False, keepdims=False):
         dz = np.sum(da * runtime.weights_for(weights, a, axis=axis), axis=axis,
-                    keepdims=keepdims) / runtime.weight_total(weights, a, axis=axis,
-                                                              keepdims=keepdims)
+                    keepdims=keepdims) / runtime.weight_total(
+            weights, a, axis=axis, keepdims=keepdims, returned=returned)
         dz = np.sum(runtime.weights_for(dweights, a, axis=axis) * (a - runtime.unreduce(
             z, a, axis=axis, keepdims=keepdims)), axis=axis, keepdims=keepdims) / \
-            runtime.weight_total(weights, a, axis=axis, keepdims=keepdims)
+            runtime.weight_total(weights, a, axis=axis, keepdims=keepdims, returned=returned)
 
 
 # max - min: the ties of each share its part evenly, as np.max's do
