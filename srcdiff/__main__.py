@@ -1,4 +1,5 @@
-"""Command line: `python -m srcdiff demo | train | show MODULE:FUNCTION | cache info|clear`."""
+"""Command line: `srcdiff demo | train | show MODULE:FUNCTION | cache info|clear | --version`
+(or `python -m srcdiff ...`)."""
 import argparse
 import importlib
 import io
@@ -43,7 +44,7 @@ def _load(spec):
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise SystemExit(f"srcdiff show: cannot import module {module_name!r}: {exc}")
+        raise SystemExit(f"srcdiff show: cannot import module {module_name!r}: {exc}") from None
     obj = module
     for part in attr.split("."):
         if not hasattr(obj, part):
@@ -94,7 +95,7 @@ def parse_arguments(spec):
                 out.append(int(word))
         except (TypeError, ValueError):
             raise SystemExit(f"srcdiff show: cannot read argument {word!r}; write a dtype and "
-                             "a shape (float32[64,10]), float, floats, an int or none")
+                             "a shape (float32[64,10]), float, floats, an int or none") from None
     return out
 
 
@@ -102,28 +103,42 @@ def cache_command(args):
     from . import cache
 
     root = cache.directory()
-    if args.action == "clear":
-        print(f"removed {cache.clear()} cached entries from {root}" if root else
-              "the on-disk cache is off (SRCDIFF_CACHE_DIR=off)")
-        return 0
     if root is None:
         print("on-disk cache: off (SRCDIFF_CACHE_DIR=off)")
         return 0
-    entries = list(root.glob("*.py")) if root.is_dir() else []
-    size = sum(e.stat().st_size for e in entries)
+    refused = cache.refusal()
+    if refused:
+        print(f"on-disk cache: {root} is not used: {refused}", file=sys.stderr)
+        return 1
+    if args.action == "clear":
+        print(f"removed {cache.clear()} cached entries from {root}")
+        return 0
+    entries = cache.entries() or []
+    size = sum(size for _, size in entries)
     print(f"on-disk cache: {root}\nentries: {len(entries)}\nsize: {size / 1024:.1f} KiB")
     return 0
 
 
+def program():
+    """What the user typed to run srcdiff, for usage lines: `python -m srcdiff`, or the
+    console script `srcdiff`."""
+    run_as_module = os.path.basename(sys.argv[0] if sys.argv else "") == "__main__.py"
+    return "python -m srcdiff" if run_as_module else "srcdiff"
+
+
 def main(argv=None):
+    from . import __version__
+
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["train"]:
         from .train_cli import main as train
         return train(argv[1:])
-    parser = argparse.ArgumentParser(prog="python -m srcdiff")
+    prog = program()
+    parser = argparse.ArgumentParser(prog=prog)
+    parser.add_argument("--version", action="version", version=f"srcdiff {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("demo", help="check an emitted gradient, then train a small ResNet")
-    commands.add_parser("train", help="train the numpy ResNet (python -m srcdiff train -h)")
+    commands.add_parser("train", help=f"train the numpy ResNet ({prog} train -h)")
     show_parser = commands.add_parser("show", help="print the emitted derivative of a function")
     show_parser.add_argument("target", help="MODULE:FUNCTION, e.g. srcdiff.resnet:loss")
     show_parser.add_argument("--wrt", default="0", help="argument positions, e.g. 0,1")

@@ -8,7 +8,7 @@ import numpy as np
 
 from . import ir, runtime
 from .errors import SrcdiffError
-from .parse import MISSING, ParsedFunction
+from .parse import MISSING, ParsedFunction, is_library_function
 from .primitives import registry
 
 _JOINERS = (np.r_, np.c_)  # np.r_[a, b]: a concatenation written as an index
@@ -223,8 +223,8 @@ class Activity:
 
     def is_user_function(self, obj):
         """A Python function srcdiff differentiates through its source (not a runtime
-        helper of emitted code: those need a template)."""
-        if not inspect.isfunction(obj) or runtime.is_helper(obj):
+        helper of emitted code, nor a library's function: those need a template)."""
+        if not inspect.isfunction(obj) or runtime.is_helper(obj) or is_library_function(obj):
             return False
         record = registry.find(obj)
         return record is None or record.differentiable and \

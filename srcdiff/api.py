@@ -1,9 +1,13 @@
-"""The public API: grad, value_and_grad, vjp."""
+"""The public API: grad and jvp (the Derivative they return), config; the transformations
+composed from them (value_and_grad, vjp, hvp, hessian, jacobians) are in composed.py."""
+from __future__ import annotations
+
 import inspect
 import linecache
 import os
 import sys
 import warnings
+from typing import Any, Callable, Literal, Sequence, Union
 
 import numpy as np
 
@@ -26,11 +30,30 @@ def _caller():
     return Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
 
 
+Wrt = Union[int, Sequence[int]]
+
+
+def choose_wrt(wrt, argnums, default=0):
+    """`wrt`, or `argnums` (JAX's name for it), or the default when neither is given."""
+    if wrt is not None and argnums is not None:
+        raise ArgumentError(f"give wrt or argnums, not both (wrt={wrt!r}, argnums={argnums!r})",
+                            _caller(), "argnums is another name for wrt: keep one")
+    return default if wrt is None and argnums is None else wrt if argnums is None else argnums
+
+
+def _is_position(w):
+    return isinstance(w, (int, np.integer)) and not isinstance(w, bool)
+
+
+def _is_wrt(wrt):
+    return _is_position(wrt) or (isinstance(wrt, (tuple, list)) and len(wrt) > 0 and
+                                 all(map(_is_position, wrt)))
+
+
 def _normalize_wrt(wrt):
-    if isinstance(wrt, (int, np.integer)) and not isinstance(wrt, bool):
+    if _is_position(wrt):
         return (int(wrt),), True
-    if isinstance(wrt, (tuple, list)) and wrt and all(
-            isinstance(w, (int, np.integer)) and not isinstance(w, bool) for w in wrt):
+    if _is_wrt(wrt):
         return tuple(int(w) for w in wrt), False
     raise ArgumentError(f"wrt must be an int or a non-empty tuple of ints, not {wrt!r}",
                         hint="wrt=0 differentiates with respect to the first argument")
@@ -64,10 +87,14 @@ class Derivative:
         self._plain = self._bound is None and mode != "jvp"
         self._offset = 1 if mode == "vjp" else 0
         # wrt=(k,) gives a tuple of one gradient, though the emitted code returns it bare
-        self._one_of_many = not self._single and len(self.wrt) == 1 and mode != "jvp"
+        self._one_of_many = not self._single and len(self.wrt) == 1 and mode in ("grad", "vjp")
+        parameters = list(inspect.signature(target).parameters.values())
+        # f's parameters as its caller sees them (no bound self), to place keyword arguments
+        self.signature = inspect.Signature(parameters[shift:])
         self.__name__ = self._call.__name__
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
-        self.__doc__ = f"{'Gradient' if mode == 'grad' else 'VJP'} of {fun.__qualname__}."
+        what = {"grad": "Gradient", "vjp": "VJP", "jvp": "JVP", "split": "Forward sweep"}[mode]
+        self.__doc__ = f"{what} of {fun.__qualname__}."
 
     @property
     def source(self):
@@ -109,17 +136,56 @@ class Derivative:
             args = list(args[:offset]) + [self._bound] + list(args[offset:])
         if self._mode != "jvp":
             return args, args, offset
-        *args, tangents = args  # f's arguments, then the tangents (one per wrt position)
+        *args, tangents = self._split_tangents(args)
         tangents = (tangents,) if self._single else tuple(tangents)
-        if len(tangents) != len(self.wrt):
-            raise ArgumentError(f"jvp with wrt={self.wrt} needs {len(self.wrt)} "
-                                f"tangent(s), got {len(tangents)}",
-                                Location(*self._emitted.meta["def"]))
         if self._bound is not None:
             args = [self._bound] + args
         return list(tangents) + args, args, offset
 
+    def _split_tangents(self, args):
+        """f's arguments then the tangents, checked: one tangent for `wrt=k`, a tuple of one
+        per position for a tuple `wrt`."""
+        required = sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                          p.POSITIONAL_OR_KEYWORD)
+                       for p in self.signature.parameters.values())
+        expected = (f"one tangent, shaped like argument {self.wrt[0]}" if self._single else
+                    f"a tuple of {len(self.wrt)} tangent(s), one per position in wrt")
+        where = Location(*self._emitted.meta["def"])
+        name = self.fun.__name__
+        hint = f"call it as jvp_{name}(*args, tangents): {name}'s arguments, then {expected}"
+        if len(args) <= required:
+            raise ArgumentError(f"jvp of {name} needs its {required} argument(s) and then "
+                                f"{expected}, but got {len(args)} argument(s) in all: the "
+                                "tangents are missing", where, hint)
+        tangents = args[-1]
+        if not self._single and not isinstance(tangents, (tuple, list)):
+            raise ArgumentError(f"jvp with wrt={self.wrt} needs {expected}, not one "
+                                f"{type(tangents).__name__}", where, hint)
+        if not self._single and len(tangents) != len(self.wrt):
+            raise ArgumentError(f"jvp with wrt={self.wrt} needs {len(self.wrt)} tangent(s), "
+                                f"one per position in wrt, but got {len(tangents)}", where,
+                                hint)
+        return args
+
+    def bind(self, args, kwargs):
+        """(positional arguments, keyword-only ones) of a call: f's arguments given by keyword
+        are put in their places, defaults filled in, so that they get every check positional
+        ones get. A vjp's cotangent stays first and a jvp's tangents last."""
+        head, args, tail = args[:self._offset], args[self._offset:], ()
+        if self._mode == "jvp" and args:
+            args, tail = args[:-1], args[-1:]
+        try:
+            bound = self.signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise ArgumentError(f"cannot call {self.__qualname__}: {exc}", _caller(),
+                                f"pass the arguments {self.fun.__name__}{self.signature} "
+                                "takes") from None
+        bound.apply_defaults()
+        return (*head, *bound.args, *tail), bound.kwargs
+
     def __call__(self, *args, **kwargs):
+        if kwargs:
+            args, kwargs = self.bind(args, kwargs)
         if self._plain and not kwargs:  # the common case, kept short: calls may be tiny
             variant = self._variants.get(tuple(map(key, args))) or \
                 self._variant_for(args, args, self._offset)
@@ -147,7 +213,9 @@ class Derivative:
         return (result,)
 
     def __repr__(self):
-        return f"<srcdiff {self._mode} of {self.fun.__qualname__} wrt={self.wrt}>"
+        mode = {"split": "forward sweep"}.get(self._mode, self._mode)
+        wrt = self.wrt[0] if self._single else self.wrt
+        return f"<srcdiff {mode} of {self.fun.__qualname__} wrt={wrt}>"
 
     def _variant_for(self, args, checked, offset):
         """(function, its Emitted) for the emitted function's arguments `args`: the cached
@@ -164,7 +232,7 @@ class Derivative:
         their shapes (specialize.py), or the generic emitted code."""
         variant = (self._call, self._emitted)
         mode = specialize.settings["specialize"]
-        if not mode or not self._options.get("optimized", True) or \
+        if not mode or not self._options.get("optimized", True) or self._mode == "split" or \
                 len(self._variants) >= specialize.MAX_VARIANTS:
             return variant
         try:
@@ -214,12 +282,16 @@ def _checked(variant):
     return both
 
 
-def grad(fun=None, wrt=0, preserve_result=False, has_aux=False, optimized=True):
-    """The gradient of scalar-valued `fun` with respect to argument(s) `wrt`.
+def grad(fun: Callable[..., Any] | None = None, wrt: Wrt | None = None,
+         preserve_result: bool = False, has_aux: bool = False, optimized: bool = True, *,
+         argnums: Wrt | None = None) -> Derivative | Callable[[Callable[..., Any]], Derivative]:
+    """The gradient of scalar-valued `fun` with respect to argument(s) `wrt` (or `argnums`,
+    JAX's name for it; the first argument by default).
 
     Usable as `grad(f)`, `@grad` and `@grad(wrt=1)`. With a tuple `wrt` it returns a tuple of
     gradients; with `preserve_result=True` it returns `(gradient, value)`. With
     `has_aux=True`, `fun` returns `(value, aux)` and the result gains `aux` at the end."""
+    wrt = choose_wrt(wrt, argnums)
     if fun is None:
         return lambda f: grad(f, wrt=wrt, preserve_result=preserve_result, has_aux=has_aux,
                               optimized=optimized)
@@ -227,73 +299,41 @@ def grad(fun=None, wrt=0, preserve_result=False, has_aux=False, optimized=True):
                       optimized=optimized)
 
 
-def value_and_grad(fun, wrt=0, has_aux=False, optimized=True):
-    """`value_and_grad(f)(*args)` returns `(f(*args), gradient)` from one forward sweep
-    (`((value, aux), gradient)` with `has_aux=True`)."""
-    derivative = grad(fun, wrt=wrt, preserve_result=True, has_aux=has_aux, optimized=optimized)
+def jvp(fun: Callable[..., Any], primals: Sequence[Any] | Wrt | None = None,
+        tangents: Sequence[Any] | None = None, *, wrt: Wrt | None = None,
+        argnums: Wrt | None = None, optimized: bool = True) -> Derivative | tuple[Any, Any]:
+    """Forward mode, by a transform of f's source, in two forms:
 
-    def value_and_gradient(*args, **kwargs):
-        if has_aux:
-            gradient, value, aux = derivative(*args, **kwargs)
-            return (value, aux), gradient
-        gradient, value = derivative(*args, **kwargs)
-        return value, gradient
-
-    value_and_gradient.source = derivative.source
-    return value_and_gradient
-
-
-def vjp(fun, wrt=0, optimized=True):
-    """`vjp(f)(*args)` returns `(f(*args), pullback)`; `pullback(cotangent)` is the
-    vector-Jacobian product. The pullback reruns the forward sweep of the emitted code."""
-    derivative = Derivative(fun, wrt, "vjp", optimized=optimized)
-
-    def forward(*args, **kwargs):
-        out = fun(*args, **kwargs)
-        return out, lambda cotangent: derivative(cotangent, *args, **kwargs)
-
-    forward.source = derivative.source
-    return forward
-
-
-def jvp(fun, wrt=0, optimized=True):
-    """`jvp(f, wrt)(*args, tangents)` returns `(f(*args), tangent of the output)`, by a
-    forward-mode transform of f's source; `tangents` is one array per `wrt` position."""
-    return Derivative(fun, wrt, "jvp", optimized=optimized)
+    - `jvp(f, wrt)(*args, tangents)` returns `(f(*args), tangent of the output)`; `tangents`
+      is one array for an int `wrt`, a tuple of one per position for a tuple.
+    - `jvp(f, primals, tangents)`, as in JAX: f's arguments and a tangent for each (None for
+      one held constant); returns `(f(*primals), tangent of the output)`."""
+    if tangents is None:  # the first form, wrt given by position or by name
+        if primals is not None and wrt is None and argnums is None:
+            if not _is_wrt(primals):
+                raise ArgumentError("jvp(f, primals, tangents) needs the tangents too",
+                                    _caller(), "jvp(f, (x,), (dx,)), or jvp(f, wrt=0)(x, dx)")
+            wrt = primals
+        return Derivative(fun, choose_wrt(wrt, argnums), "jvp", optimized=optimized)
+    if wrt is not None or argnums is not None:
+        raise ArgumentError("jvp(f, primals, tangents) differentiates with respect to each "
+                            "primal given a tangent: it takes no wrt", _caller(),
+                            "pass None as the tangent of a primal to hold it constant")
+    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)) or \
+            len(primals) != len(tangents):
+        raise ArgumentError("jvp(f, primals, tangents) takes a tuple of f's arguments and a "
+                            "tuple of as many tangents", _caller(),
+                            "jvp(f, (x, w), (dx, None)): None holds w constant")
+    positions = tuple(i for i, t in enumerate(tangents) if t is not None)
+    if not positions:
+        raise ArgumentError("every tangent is None: there is nothing to differentiate",
+                            _caller(), "give at least one primal a tangent")
+    forward = Derivative(fun, positions, "jvp", optimized=optimized)
+    return forward(*primals, tuple(tangents[i] for i in positions))
 
 
-def hvp(fun, wrt=0, optimized=True):
-    """`hvp(f, wrt)(*args, v)`: the Hessian of scalar f times v, by forward mode over the
-    emitted reverse-mode gradient."""
-    tangent_of_gradient = jvp(grad(fun, wrt=wrt, optimized=optimized), wrt=wrt,
-                              optimized=optimized)
-
-    def hessian_vector_product(*args):
-        return tangent_of_gradient(*args)[1]
-
-    hessian_vector_product.source = tangent_of_gradient.source
-    return hessian_vector_product
-
-
-def hessian(fun, wrt=0, optimized=True):
-    """`hessian(f, wrt)(*args)`: the Hessian of scalar f with respect to argument `wrt`
-    (shape x.shape + x.shape), one Hessian-vector product per element of x."""
-    product = hvp(fun, wrt=wrt, optimized=optimized)
-
-    def full_hessian(*args):
-        x = np.asarray(args[wrt], dtype=float)
-        rows = []
-        for index in np.ndindex(x.shape):
-            basis = np.zeros_like(x)
-            basis[index] = 1.0
-            rows.append(np.asarray(product(*args, basis if x.ndim else float(basis))))
-        return np.reshape(np.stack(rows, axis=-1), x.shape + x.shape)
-
-    full_hessian.source = product.source
-    return full_hessian
-
-
-def config(cache=None, specialize=None):
+def config(cache: bool | None = None,
+           specialize: bool | Literal["check"] | None = None) -> None:
     """Process-wide settings: `config(cache=False)` turns the on-disk cache off;
     `config(specialize=False)` always runs the generic emitted code (no per-shape variants),
     `config(specialize="check")` runs each variant beside it and compares their results."""
@@ -308,3 +348,9 @@ def config(cache=None, specialize=None):
 
 _cache_settings = cache.settings
 _specialize_settings = specialize.settings
+
+
+# the transformations composed from grad, jvp and the split sweep (composed.py imports this
+# module, so they are imported last)
+from .composed import (elementwise_grad, hessian, hvp, jacfwd, jacobian,  # noqa: E402, F401
+                       jacrev, value_and_grad, vjp)

@@ -8,7 +8,7 @@ import gast
 import numpy as np
 
 from . import ir, runtime
-from .activity import SCOPES
+from .activity import SCOPES, is_pop
 from .errors import NoAdjointError, SrcdiffError, UnsupportedError
 from .parse import MISSING, spelling
 from .primitives import registry
@@ -40,6 +40,12 @@ class Expressions:
             return ir.name(held)
         if isinstance(node, gast.Name):
             return ir.name(self.versions.get(node.id, node.id))
+        if is_pop(node):  # bh + stack.pop(), as gradient code reads its adjoint stacks
+            held = self.names.fresh("_t")
+            self.active.add(held)
+            stack = node.func.value.id
+            out.append(ir.Pop(held, self.versions.get(stack, stack), loc))
+            return ir.name(held)
         return ir.name(self.active_value(node, loc, out))
 
     def active_value(self, node, loc, out, target=None):
@@ -281,9 +287,12 @@ class Expressions:
         if obj is max or obj is min:
             raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)", loc,
                                  f"use np.{what}(x), or np.{what}imum(a, b)")
+        if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
+            what = gast.unparse(func)
         raise NoAdjointError(f"no adjoint is registered for {what}", loc,
                              f"register one with @srcdiff.adjoint({_short(obj, func)}) (see the "
-                             "README's custom adjoints section)")
+                             "README's custom adjoints section), or write the computation with "
+                             "numpy functions srcdiff differentiates")
 
     def argument(self, node, loc, out):
         node = _joined_display(node) or node

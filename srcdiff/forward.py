@@ -168,8 +168,10 @@ class Forward:
             return out + [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
                           for t in live]
         total = parts[0]
-        for part in parts[1:]:
-            total = gast.BinOp(left=total, op=gast.Add(), right=part)
+        for part in parts[1:]:  # (lists of items' tangents add item by item)
+            total = ir.call("runtime.add_tangents", total, part) if \
+                stmt.primitive.multiple_outputs else gast.BinOp(left=total, op=gast.Add(),
+                                                                right=part)
         tangent_target = ir.name(self.dname(targets[0]), store=True) if not stmt.unpack else \
             gast.Tuple(elts=[ir.name(self.dname(t), store=True) for t in targets],
                        ctx=gast.Store())

@@ -1,13 +1,17 @@
 """Stage 1: read a function's source with gast and resolve the names it uses."""
 import builtins
+import functools
 import inspect
 import linecache
+import os
+import site
 import textwrap
 
 import gast
 import numpy as np
 
 from .errors import Location, SrcdiffError, UnsupportedError
+from .provenance import check_source_runs
 
 MISSING = object()
 
@@ -79,6 +83,7 @@ def _read(fn, parse=True):
     except (OSError, TypeError) as exc:
         raise SrcdiffError(f"the source of {name!r} is not available ({exc})", where,
                            "define the function in a .py file so its source can be read") from None
+    check_source_runs(fn, where)
     if not parse:
         return None
     source = textwrap.dedent("".join(lines))
@@ -109,3 +114,28 @@ def spelling(obj):
     return None
 
 
+@functools.cache
+def _library_directories():
+    """Where installed libraries and Python's own modules live (site-packages, the stdlib)."""
+    import sysconfig  # (only when a call is looked into: it costs `import srcdiff` a little)
+    paths = sysconfig.get_paths()
+    found = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
+    found.update(getattr(site, "getsitepackages", list)())
+    found.add(site.getusersitepackages())
+    return tuple(os.path.join(os.path.realpath(d), "") for d in found)
+
+
+_SRCDIFF = os.path.join(os.path.dirname(os.path.realpath(__file__)), "")
+
+
+def is_library_function(fn):
+    """Whether fn is a library's (SciPy's, numpy's, the stdlib's: its file is installed), not
+    the user's: srcdiff differentiates a library function only by a registered rule, never
+    through its source. srcdiff's own functions (srcdiff.nn) are meant to be read."""
+    return _is_library_file(fn.__code__.co_filename)
+
+
+@functools.cache
+def _is_library_file(filename):
+    filename = os.path.realpath(filename)
+    return filename.startswith(_library_directories()) and not filename.startswith(_SRCDIFF)

@@ -3,10 +3,9 @@ import ast
 import builtins
 import functools
 import inspect
-import os
 import threading
 
-from . import cache, codegen, ir
+from . import __version__, cache, codegen, ir, provenance
 from .activity import Activity
 from .anf import Normalizer
 from .desugar import desugar, lower_comprehensions
@@ -18,22 +17,7 @@ from .parse import ParsedFunction, check_function
 from .reverse import Reverse
 from .primitives import registry
 
-VERSION = "0.1.0"
-_PACKAGE = os.path.dirname(os.path.abspath(__file__))
-
-
-@functools.lru_cache(maxsize=None)
-def implementation_digest():
-    """A digest of srcdiff's own source, so that editing srcdiff invalidates cached output."""
-    parts = []
-    for folder, _, files in sorted(os.walk(_PACKAGE)):
-        for name in sorted(files):
-            if name.endswith(".py"):
-                path = os.path.join(folder, name)
-                with open(path, "rb") as f:
-                    parts.append(os.path.relpath(path, _PACKAGE) +
-                                 f.read().decode("utf-8", "replace"))
-    return cache.digest(*parts)
+VERSION = __version__
 
 
 class Emitted:
@@ -114,34 +98,12 @@ def live_names(source, scope, fn):
             if name in cells or name in fn.__globals__]
 
 
-def _describe(value):
-    """What a global name is, as far as the transform cares (part of the cache key)."""
-    if inspect.ismodule(value):
-        return f"module:{value.__name__}"
-    name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
-    if inspect.isfunction(value):  # a callee: what it computes is part of the key
-        return f"function:{value.__module__}.{name}:{_code_digest(value.__code__)}"
-    if name is not None:
-        return f"{type(value).__name__}:{getattr(value, '__module__', '')}.{name}"
-    return f"value:{type(value).__name__}"
-
-
-def _code_digest(code):
-    """A digest of a code object that is the same in every process (no addresses)."""
-    consts = [_code_digest(c) if inspect.iscode(c) else repr(c) for c in code.co_consts]
-    return cache.digest(code.co_code, consts, code.co_names)
-
-
 def cache_key(fn, wrt, mode, options):
     try:
         source = inspect.getsource(fn)
     except (OSError, TypeError):
         source = repr(fn.__code__.co_code)
-    refs = inspect.getclosurevars(fn)
-    names = {**refs.globals, **refs.nonlocals}
-    described = sorted(f"{k}={_describe(v)}" for k, v in names.items())
-    return cache.digest(VERSION, implementation_digest(), mode, wrt, sorted(options.items()), fn.__module__,
-                        fn.__qualname__, source, described, registry.token())
+    return provenance.cache_key(fn, wrt, mode, options, source)
 
 
 def derive(fn, wrt, mode="grad", **options):
@@ -158,7 +120,10 @@ def derive(fn, wrt, mode="grad", **options):
         return entry  # (a rebound callee, say a monkeypatched helper, is transformed anew)
     loaded = cache.load(key)
     if loaded is None:
+        declared = registry.token()
         source, meta = generate(fn, wrt, mode, **options)
+        if registry.token() != declared:  # it met, and declared, an optional library's rules
+            key = cache_key(fn, wrt, mode, options)  # which a process without them must not use
         path = cache.store(key, source, meta)
     else:
         (source, meta), path = loaded, cache.path_for(key)

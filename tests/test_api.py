@@ -194,3 +194,95 @@ def test_aux_is_computed_in_the_forward_sweep(rng):
     g, aux = nf.grad(f, has_aux=True)(x)
     np.testing.assert_allclose(aux["last"], f(x)[1]["last"])
     assert aux["norm"] == pytest.approx(f(x)[1]["norm"])
+
+
+# --- keyword arguments get every check positional ones get (issue 13, item 8) ---------------
+
+def test_keyword_arguments_are_checked_like_positional_ones(rng):
+    w, x = rng.normal(size=3), rng.normal(size=(5, 3))
+    with pytest.raises(nf.ArgumentError) as caught:
+        nf.grad(loss)(w=np.arange(3), x=x)  # returned None before
+    assert "argument 'w' is ndarray with dtype int64, which cannot be differentiated" in \
+        str(caught.value)
+    assert f"{__file__}:9:" in str(caught.value)  # the def line of loss
+    expected = nf.grad(loss)(w, x)
+    np.testing.assert_allclose(nf.grad(loss)(w=w, x=x), expected)
+    np.testing.assert_allclose(nf.grad(loss)(w, x=x), expected)
+    np.testing.assert_allclose(nf.value_and_grad(loss)(x=x, w=w)[1], expected)
+    out, pullback = nf.vjp(loss)(x=x, w=w)
+    np.testing.assert_allclose(pullback(1.0), expected)
+    _, tangent = nf.jvp(loss, wrt=0)(np.ones(3), x=x, w=w)  # the tangents come last
+    assert tangent == pytest.approx(np.sum(expected))
+    with pytest.raises(nf.ArgumentError, match="cannot call loss: missing a required "
+                                               "argument: 'x'"):
+        nf.grad(loss)(w=w)
+
+
+def test_keyword_arguments_fill_defaults_and_keep_keyword_only_ones(rng):
+    def scaled(x, s=2.0, *, power=2):
+        return np.sum((x * s) ** power)
+
+    x = rng.normal(size=3)
+    np.testing.assert_allclose(nf.grad(scaled)(x=x), 8.0 * x)
+    np.testing.assert_allclose(nf.grad(scaled)(x, power=2, s=3.0), 18.0 * x)
+    assert nf.grad(scaled, wrt=1)(x=x, s=2.0) == pytest.approx(4.0 * np.sum(x * x))
+    with pytest.raises(nf.ArgumentError, match="argument 's' is int"):
+        nf.grad(scaled, wrt=1)(x=x, s=2)
+
+
+# --- hessian with a tuple wrt, jvp without its tangents (issue 13, item 16) -----------------
+
+def two_arguments(x, w):
+    return np.sum(np.tanh(x * w) ** 2) + np.sum(x ** 3) * w[0]
+
+
+def test_hessian_with_a_tuple_wrt_gives_blocks_as_jax_does(rng):
+    x, w = rng.normal(size=2), rng.normal(size=3)[:2]
+    blocks = nf.hessian(two_arguments, wrt=(0, 1))(x, w)  # a raw TypeError before
+    assert len(blocks) == 2 and all(len(row) == 2 for row in blocks)
+    flat = np.concatenate([x, w])
+
+    def joined(z):
+        return two_arguments(z[:2], z[2:])
+
+    def gradient(z):
+        return numerical_grad(joined, (z,), 0)
+
+    # the Hessian of the function of one joined vector: by finite differences of gradients,
+    # and (closer) by the one-argument hessian
+    differences = np.stack([(gradient(flat + e * 1e-4) - gradient(flat - e * 1e-4)) / 2e-4
+                            for e in np.eye(4)], axis=1)
+    full = nf.hessian(joined)(flat)
+    np.testing.assert_allclose(full, differences, rtol=1e-4, atol=1e-4)
+    for i, rows in enumerate((slice(0, 2), slice(2, 4))):
+        for j, cols in enumerate((slice(0, 2), slice(2, 4))):
+            assert blocks[i][j].shape == (2, 2)
+            np.testing.assert_allclose(blocks[i][j], full[rows, cols], rtol=1e-10, atol=1e-12)
+    (only,), = nf.hessian(two_arguments, wrt=(0,))(x, w)
+    np.testing.assert_allclose(only, nf.hessian(two_arguments, wrt=0)(x, w))
+    (aa, ab), (ba, bb) = nf.hessian(lambda_free_product, wrt=(0, 1))(3.0, 2.0)
+    assert (aa, ab, ba, bb) == (pytest.approx(4.0), pytest.approx(6.0), pytest.approx(6.0),
+                                pytest.approx(0.0))
+
+
+def lambda_free_product(a, b):
+    return a * a * b
+
+
+def test_jvp_called_without_its_tangents_says_so():
+    def f(x):
+        return np.sin(x)
+
+    with pytest.raises(nf.ArgumentError) as caught:
+        nf.jvp(f, wrt=(0,))(np.ones(3))  # said "needs 1 tangent(s), got 3"
+    message = str(caught.value)
+    assert "jvp of f needs its 1 argument(s) and then a tuple of 1 tangent(s), one per " \
+        "position in wrt, but got 1 argument(s) in all: the tangents are missing" in message
+    assert "hint: call it as jvp_f(*args, tangents)" in message
+    with pytest.raises(nf.ArgumentError, match=r"wrt=\(0,\) needs a tuple of 1 tangent\(s\), "
+                                               "one per position in wrt, not one ndarray"):
+        nf.jvp(f, wrt=(0,))(np.ones(3), np.ones(3))
+    with pytest.raises(nf.ArgumentError, match="needs its 1 argument"):
+        nf.jvp(f)(np.ones(3))
+    out, tangent = nf.jvp(f, wrt=(0,))(np.zeros(3), (np.ones(3),))
+    np.testing.assert_allclose(tangent, np.ones(3))

@@ -63,3 +63,34 @@ def test_show_the_code_a_call_with_given_shapes_runs():
     assert "d_t0 = dtotal * x + total" in scalar.stdout and "_stack" not in scalar.stdout
     bad = run("show", "generated_examples.rnn:rnn", "--args", "float64[4,x]")
     assert bad.returncode != 0 and "cannot read argument 'float64[4,x]'" in bad.stderr
+
+
+AS_CONSOLE_SCRIPT = ("import sys; sys.argv[0] = '/venv/bin/srcdiff'; "
+                     "from srcdiff.__main__ import main; sys.exit(main())")
+
+
+def test_version_is_written_once_and_shown_by_both_ways_of_running_srcdiff():
+    import srcdiff
+    from srcdiff import transform
+
+    assert transform.VERSION == srcdiff.__version__
+    pyproject = (ROOT / "pyproject.toml").read_text()
+    assert 'dynamic = ["version"]' in pyproject and '"srcdiff.__version__"' in pyproject
+    module = run("--version")
+    assert module.returncode == 0 and module.stdout == f"srcdiff {srcdiff.__version__}\n"
+    script = subprocess.run([sys.executable, "-c", AS_CONSOLE_SCRIPT, "--version"],
+                            capture_output=True, text=True)
+    assert script.stdout == module.stdout
+
+
+def test_usage_lines_say_how_srcdiff_was_run():
+    module = run()
+    assert module.returncode == 2 and module.stderr.startswith("usage: python -m srcdiff ")
+    script = subprocess.run([sys.executable, "-c", AS_CONSOLE_SCRIPT], capture_output=True,
+                            text=True)
+    assert script.returncode == 2 and script.stderr.startswith("usage: srcdiff ")
+    installed = Path(sys.executable).parent / "srcdiff"  # the console script, where installed
+    if installed.exists():
+        real = subprocess.run([str(installed), "cache", "nonsense"], capture_output=True,
+                              text=True)
+        assert real.returncode == 2 and real.stderr.startswith("usage: srcdiff cache ")

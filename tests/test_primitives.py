@@ -15,8 +15,18 @@ from gradcheck import check_grad, numerical_grad
 from srcdiff import runtime
 from srcdiff.primitives import registry
 
+try:  # SciPy's primitives are declared once its modules are imported: checked where it is
+    import scipy.linalg
+    import scipy.signal
+    import scipy.special
+    import scipy.stats  # noqa: F401
+    SCIPY = ["import scipy.linalg", "import scipy.signal", "import scipy.special",
+             "import scipy.stats"]
+except ImportError:
+    SCIPY = []
+
 _BUILT_IN = ("numpy", "builtins", "_operator", "operator", "srcdiff.runtime",
-             "srcdiff.primitives")
+             "srcdiff.primitives", "scipy")
 
 
 def _built_in(record):
@@ -32,7 +42,7 @@ _WRAPS = {"sin": "np.sum(np.sin({}))", "abs2": "np.sum(np.abs({}) ** 2)", None: 
 
 def _module():
     """One module with a function per sample (srcdiff reads functions' source from files)."""
-    lines = ["import numpy as np", "from srcdiff import runtime", ""]
+    lines = ["import numpy as np", "from srcdiff import runtime", *SCIPY, ""]
     for number, (_, _, sample) in enumerate(SAMPLES):
         lines.append(f"def sample_{number}({', '.join(sample.args)}):")
         if sample.setup:

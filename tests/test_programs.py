@@ -21,9 +21,6 @@ pytest.importorskip("autograd")
 BLOCKED = {'rnn': "rnn.py:27: concat_and_multiply takes 'args' as a variadic parameter (*args or "
         '**kwargs), which srcdiff cannot differentiate [output = '
         'concat_and_multiply(params["predict"], hiddens)]',
- ('lstm', 'hvp'): '<emitted>:34: srcdiff.runtime.core.add_items has no tangent template, so '
-                  'this higher-order derivative is not supported [b_items0 = '
-                  'runtime.add_items(b_items0, [runtime.unbroadcast(bloglik,]',
  'gmm': 'gmm.py:34: no adjoint is registered for zip [for log_proportion, mean, log_std in '
         'zip(*unpack_params(params)):]',
  'neural_ode': "neural_ode.py:41: the local function 'func' is used as a value (passed, stored "

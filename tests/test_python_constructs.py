@@ -27,12 +27,6 @@ TODAY = {'closure made by a module function': "the local function 'dense' is use
                                   'np.sum(activation(x @ w))]',
  'function default used': 'cannot differentiate through activation(...) [return '
                           'np.sum(activation(x @ w))]',
- ('map over parameters', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent template, so '
-                                 'this higher-order derivative is not supported [b_items0 = '
-                                 'runtime.add_items(b_items0, [runtime.unbroadcast(b_t3,]',
- ('map a numpy function', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent template, so '
-                                  'this higher-order derivative is not supported [b_items0 = '
-                                  'runtime.add_items(b_items0, [runtime.unstack(b_t3, _k) for]',
  'functools.partial': 'cannot differentiate through act(...) [return np.sum(act(x @ w))]',
  'function from a dict': 'cannot differentiate through act(...) [return np.sum(act(x @ w))]',
  'functions from a list': 'cannot differentiate through act(...) [h = act(h)]',
@@ -46,26 +40,10 @@ TODAY = {'closure made by a module function': "the local function 'dense' is use
                             'params))]',
  'dict(w=..., b=...)': 'no adjoint is registered for dict [named = dict(w=params[0], '
                        'b=params[1])]',
- ('list from a helper, read by index', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent '
-                                               'template, so this higher-order derivative is '
-                                               'not supported [bhiddens = '
-                                               'runtime.add_items([], bhiddens, hiddens)]',
- ('list of a constant and differentiated values, stacked', 'hvp'): 'srcdiff.runtime.core.add_items '
-                                                                   'has no tangent template, '
-                                                                   'so this higher-order '
-                                                                   'derivative is not '
-                                                                   'supported [bvalues = '
-                                                                   'runtime.add_items(bvalues, '
-                                                                   '[runtime.unstack(b_t2, _k) '
-                                                                   'for _k in]',
  'np.concatenate(tuple + tuple)': 'joining a tuple or list of differentiated values with + '
                                   'cannot be differentiated [return '
                                   'np.sum(np.concatenate(parts + (np.ones((x.shape[0], 1)),), '
                                   'axis=1) ** 2)]',
- ('sum of a generator over zip', 'hvp'): 'srcdiff.runtime.core.add_items has no tangent '
-                                         'template, so this higher-order derivative is not '
-                                         'supported [b_items0 = runtime.add_items(b_items0, '
-                                         '[runtime.unbroadcast(b_t6,]',
  'user generator of parameter pieces': 'generators and coroutines cannot be differentiated '
                                        '[yield piece]',
  'collections.namedtuple argument': 'Attribute expressions on differentiated values are not '

@@ -1,6 +1,7 @@
 """Constant folding and algebraic simplification of an instantiated template expression:
-number arithmetic is computed, `* 1` and `** 1` vanish, and a primitive's own fold rule
-(its record's) turns np.log(2.0) into a float, runtime.power_slope(x, 2) into 2 * x."""
+number arithmetic is computed, `* 1`, `/ 1`, `** 1`, `+ 0` and `- 0` vanish, and a
+primitive's own fold rule (its record's) turns np.log(2.0) into a float,
+runtime.power_slope(x, 2) into 2 * x."""
 import gast
 
 from .. import ir
@@ -13,11 +14,13 @@ def is_number(node):
 
 
 _FOLD = {gast.Add: lambda a, b: a + b, gast.Sub: lambda a, b: a - b,
-         gast.Mult: lambda a, b: a * b, gast.Div: lambda a, b: a / b}
+         gast.Mult: lambda a, b: a * b, gast.Div: lambda a, b: a / b,
+         gast.Pow: lambda a, b: a ** b}
 
 
 def fold(expr):
-    """Constant-fold number arithmetic and drop `* 1` and `** 1` left by substitution."""
+    """Constant-fold number arithmetic and drop `* 1`, `/ 1`, `** 1`, `+ 0` and `- 0` left
+    by substitution."""
     class Fold(gast.NodeTransformer):
         def visit_Subscript(self, node):  # [da, db][1] -> db
             self.generic_visit(node)
@@ -41,12 +44,20 @@ def fold(expr):
             self.generic_visit(node)
             left, right = node.left, node.right
             if is_number(left) and is_number(right) and type(node.op) in _FOLD:
-                if not (isinstance(node.op, gast.Div) and right.value == 0):
-                    return gast.Constant(value=_FOLD[type(node.op)](left.value, right.value),
-                                         kind=None)
-            if isinstance(node.op, (gast.Mult, gast.Pow)) and is_number(right) \
+                try:
+                    value = _FOLD[type(node.op)](left.value, right.value)
+                except (ZeroDivisionError, OverflowError):
+                    value = None
+                if isinstance(value, (int, float)):  # ((-8) ** 0.5 is complex)
+                    return gast.Constant(value=value, kind=None)
+            if isinstance(node.op, (gast.Mult, gast.Pow, gast.Div)) and is_number(right) \
                     and right.value == 1:
                 return left
+            if isinstance(node.op, (gast.Add, gast.Sub)) and is_number(right) and \
+                    right.value == 0:  # (x - loc) with loc left out, say
+                return left
+            if isinstance(node.op, gast.Add) and is_number(left) and left.value == 0:
+                return right
             if isinstance(node.op, gast.Mult) and is_number(left) and left.value == 1:
                 return right
             if isinstance(node.op, gast.Mult) and isinstance(right, gast.BinOp) and \

@@ -355,7 +355,46 @@ class pack_adjoint:
         dz = runtime.pack_adjoint(db, g, outputs)
 
 
-for function, call in ((runtime.add_items, "x * len(runtime.add_items([], [1.0, 2.0]))"),
-                       (runtime.item_adjoints, "x * len(runtime.item_adjoints(x, [1, 2, 3]))")):
-    helper(function, shape=None, samples=[Sample(call, x=real(3))])(type(function.__name__,
-                                                                         (), {}))
+# a list built with append has a list of adjoints (and of tangents), one per item: summing
+# the parts of a tangent adds item by item (multiple_outputs), not joins the lists
+@helper(runtime.add_items, constant=("items",), shape=None, multiple_outputs=True, samples=[
+    Sample("runtime.add_items([a], [2 * b])[0]", a=real(3), b=real(3)),
+    Sample("runtime.add_items([], g, [a, b])[1]", g=real(2, 3), a=real(3), b=real(3),
+           constant=("a", "b"))])
+class add_items:
+    def adjoint(bz, z, adjoints, more, items=None):
+        badjoints = bz
+        bmore = runtime.items_like(bz, more)
+
+    def tangent(dz, z, adjoints, more, items=None):
+        dz = runtime.add_items([], dadjoints, items)
+        dz = runtime.add_items([], dmore, items)
+
+
+@helper(runtime.items_like, constant=("like",), shape=None, samples=[
+    Sample("runtime.items_like([a, b], like)", a=real(3), b=real(3), like=real(2, 3),
+           constant=("like",))])
+class items_like:
+    def adjoint(bz, z, adjoints, like):
+        badjoints = runtime.add_items([], bz, like)
+
+    def tangent(dz, z, adjoints, like):
+        dz = runtime.items_like(dadjoints, like)
+
+
+@helper(runtime.add_tangents, shape=None, samples=[
+    Sample("runtime.add_tangents(a, 2 * b)", a=real(3), b=real(3))])
+class add_tangents:
+    def adjoint(bz, z, a, b):
+        ba = bz
+        bb = bz
+
+    def tangent(dz, z, a, b):
+        dz = runtime.add_tangents(da, runtime.zero_tangent(b))
+        dz = runtime.add_tangents(runtime.zero_tangent(a), db)
+
+
+@helper(runtime.item_adjoints, shape=None, samples=[
+    Sample("x * len(runtime.item_adjoints(x, [1, 2, 3]))", x=real(3))])
+class item_adjoints:
+    pass

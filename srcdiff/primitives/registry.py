@@ -19,6 +19,8 @@ number, passes/fold.py).
 """
 import builtins
 import hashlib
+import importlib
+import sys
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -85,6 +87,20 @@ _records = []
 _by_function = {}
 _by_method, _by_attribute, _by_operator = {}, {}, {}
 _token = None
+_deferred = {}  # an optional library's module -> the srcdiff modules declaring its primitives
+
+
+def when_imported(library_module, *declaring_modules):
+    """Declare an optional library's primitives (SciPy's) only once the program has imported
+    that library's module: srcdiff never imports it, so it costs nothing to those without it."""
+    _deferred[library_module] = declaring_modules
+
+
+def declare_imported():
+    """Declare the primitives of each deferred library module the program has imported."""
+    for library_module in [m for m in _deferred if m in sys.modules]:
+        for declaring_module in _deferred.pop(library_module):
+            importlib.import_module(declaring_module)
 
 
 def _key(obj):
@@ -148,9 +164,14 @@ def constants(*functions, methods=(), attributes=(), shape=EVALUATE, pure=True, 
 # --- lookup -----------------------------------------------------------------------------------
 
 def find(obj):
-    """The record of a function or other callable, or None."""
+    """The record of a function or other callable, or None. (A bound method, such as
+    scipy.stats.norm.logpdf, is a new object at each look-up, but equal to the others.)"""
     try:
-        return _by_function.get(_key(obj))
+        record = _by_function.get(_key(obj))
+        if record is None and _deferred:
+            declare_imported()
+            record = _by_function.get(_key(obj))
+        return record
     except TypeError:
         return None
 
@@ -168,6 +189,7 @@ def operator(op_class):
 
 
 def records():
+    declare_imported()
     return list(_records)
 
 
@@ -257,6 +279,7 @@ def shape_safe(*functions):
 
 def template_globals():
     """The module names user templates refer to, for the namespace emitted code runs in."""
+    declare_imported()
     names = {}
     for record in _records:
         for template in (record.adjoint, record.tangent):
@@ -268,6 +291,7 @@ def template_globals():
 def token():
     """A digest of every registered template and declaration, part of each cache key."""
     global _token
+    declare_imported()
     if _token is None:
         h = hashlib.sha256()
         for text in sorted(_describe(record) for record in _records):

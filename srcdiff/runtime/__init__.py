@@ -7,6 +7,7 @@ from .core import *  # noqa: F401,F403
 from .fft import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
 from .rearranging import *  # noqa: F401,F403
+from .scipy_support import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
 
 

@@ -122,6 +122,23 @@ def add_items(adjoints, more, items=None):
     return [a + b for a, b in zip(adjoints, more)]
 
 
+def items_like(adjoints, like):
+    """A list of item adjoints in the form of `like`: an array of rows where `like` is an
+    array (np.array(items)'s adjoint), else the list (the adjoint of add_items' `more`)."""
+    adjoints = add_items([], adjoints, like)  # (a Sparse of index reads, made a list)
+    if type(like) is np.ndarray:  # (in like's dtype: a missing item's adjoint is 0.0)
+        return np.stack([np.broadcast_to(np.asarray(a, np.result_type(a, like)),
+                                         like.shape[1:]) for a in adjoints])
+    return adjoints
+
+
+def add_tangents(a, b):
+    """The sum of two parts of a tangent: item by item for lists of items' tangents."""
+    if isinstance(a, list) and isinstance(b, list):  # ([] is the list with no items yet)
+        return [x + y for x, y in zip(a, b)] if a and b else list(a or b)
+    return a + b
+
+
 def item_adjoints(g, items):
     """The adjoints of the items of list `items` given the adjoint `g` of the array numpy
     made of it: a row each (a list of rows for an item that is a list itself)."""

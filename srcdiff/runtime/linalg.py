@@ -263,16 +263,17 @@ def trace_vjp(g, a, offset=0, axis1=0, axis2=1):
 
 # --- decompositions ---------------------------------------------------------------------------
 
-def cholesky_vjp(g, l):
+def cholesky_vjp(g, factor):
     """Murray (2016): sym(L^-T Phi(L^T G) L^-1), by two solves with the triangle."""
-    real_matrices(l, "cholesky")
-    p = _lower_half_diagonal(l.mT @ g)
-    return symmetrize(np.linalg.solve(l.mT, np.linalg.solve(l.mT, p).mT))
+    real_matrices(factor, "cholesky")
+    p = _lower_half_diagonal(factor.mT @ g)
+    return symmetrize(np.linalg.solve(factor.mT, np.linalg.solve(factor.mT, p).mT))
 
 
-def cholesky_jvp(da, l):
-    real_matrices(l, "cholesky")
-    return l @ _lower_half_diagonal(np.linalg.solve(l, np.linalg.solve(l, symmetrize(da)).mT))
+def cholesky_jvp(da, factor):
+    real_matrices(factor, "cholesky")
+    inner = np.linalg.solve(factor, np.linalg.solve(factor, symmetrize(da)).mT)
+    return factor @ _lower_half_diagonal(inner)
 
 
 def eigh_vjp(g, out):

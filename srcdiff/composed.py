@@ -1,0 +1,336 @@
+"""The transformations composed from grad, jvp and the split sweep: value_and_grad, vjp, hvp,
+hessian, the Jacobians (jacobian, jacrev, jacfwd) and elementwise_grad.
+
+Each returns an object that is called like f and shows, as grad's Derivative does, the emitted
+code it runs: `.source`, `.source_for(*args)` (the code a call with such arguments runs), `.fun`
+and a repr.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from . import runtime
+from .api import Derivative, Wrt, _caller, choose_wrt, grad, jvp
+from .errors import ArgumentError, Location
+
+
+class Transformed:
+    """What the transformations of this module return: call it as f is called."""
+
+    kind = "transform"
+
+    def __init__(self, fun: Callable[..., Any], derivative: Derivative):
+        self.fun = fun
+        self.wrt = derivative.wrt
+        self._single = derivative._single
+        self._derivative = derivative
+        self.__name__ = f"{self.kind}_{getattr(fun, '__name__', 'f')}"
+        self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
+        self.__doc__ = f"{self.kind} of {self.__qualname__}."
+
+    @property
+    def source(self) -> str:
+        """The emitted Python source this runs."""
+        return self._derivative.source
+
+    def source_for(self, *args: Any) -> str:
+        """The code a call with these arguments runs: the emitted source specialised to
+        their types and shapes, where srcdiff specialises it, else `.source`."""
+        return self._derivative.source_for(*args)
+
+    def __repr__(self) -> str:
+        wrt = self.wrt[0] if self._single else self.wrt
+        return f"<srcdiff {self.kind} of {self.__qualname__} wrt={wrt}>"
+
+    def _bind(self, args, kwargs):
+        """f's arguments all by position (defaults filled in) and its keyword-only ones."""
+        try:
+            bound = self._derivative.signature.bind(*args, **kwargs)
+        except TypeError as exc:
+            raise ArgumentError(f"cannot call {self.__name__}: {exc}", _caller(),
+                                f"pass the arguments {getattr(self.fun, '__name__', 'f')}"
+                                f"{self._derivative.signature} takes") from None
+        bound.apply_defaults()
+        return bound.args, bound.kwargs
+
+    def _one_output(self, out):
+        """f's output, which must be one array or number for a Jacobian."""
+        if isinstance(out, (tuple, list, dict)):
+            raise ArgumentError(
+                f"{self.kind} needs {getattr(self.fun, '__name__', 'f')} to return one array "
+                f"or number, not a {type(out).__name__}",
+                Location(*self._derivative._emitted.meta["return"]),
+                "return one array (np.concatenate the outputs), or differentiate each output")
+        return out
+
+
+class ValueAndGrad(Transformed):
+    """`(f(*args), gradient)` from one forward sweep."""
+
+    kind = "value_and_grad"
+
+    def __init__(self, fun, wrt, has_aux, optimized):
+        super().__init__(fun, grad(fun, wrt=wrt, preserve_result=True, has_aux=has_aux,
+                                   optimized=optimized))
+        self._has_aux = has_aux
+
+    def __call__(self, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+        if self._has_aux:
+            gradient, value, aux = self._derivative(*args, **kwargs)
+            return (value, aux), gradient
+        gradient, value = self._derivative(*args, **kwargs)
+        return value, gradient
+
+
+class VJP(Transformed):
+    """`(f(*args), pullback)`: the forward sweep runs once and keeps what the backward sweep
+    needs; `pullback(cotangent)` runs only the backward sweep (`fwd_f` and `bwd_f` in
+    `.source`)."""
+
+    kind = "vjp"
+
+    def __init__(self, fun, wrt, optimized):
+        super().__init__(fun, Derivative(fun, wrt, "split", optimized=optimized))
+        emitted = self._derivative._emitted
+        self._emitted = emitted
+        self._backward = emitted.functions[emitted.meta["names"][1]]
+
+    def __call__(self, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
+        args, kwargs = self._bind(args, kwargs)
+        out, saved = self._derivative(*args, **kwargs)
+        return out, Pullback(self, saved, [args[w] for w in self.wrt])
+
+
+class Pullback:
+    """The vector-Jacobian product at the point where vjp was called. Call it with a
+    cotangent shaped like f's output (a tuple of them for a tuple); it may be called again."""
+
+    def __init__(self, vjp: VJP, saved: list, primals: list):
+        self._vjp, self._saved, self._primals = vjp, saved, primals
+
+    def __call__(self, cotangent: Any) -> Any:
+        vjp = self._vjp
+        if vjp._emitted.has_live:
+            vjp._emitted.refresh()
+        try:
+            # the backward sweep pops its stacks and clears its lists: give it copies
+            grads = vjp._backward(cotangent, _fresh(self._saved))
+        except ArgumentError as exc:
+            if exc.location is not None:
+                raise
+            raise ArgumentError(exc.message, Location(*vjp._emitted.meta["return"]),
+                                exc.hint) from None
+        grads = tuple(runtime.as_grad(g, x) for g, x in zip(grads, self._primals))
+        return grads[0] if vjp._single else grads
+
+    def __repr__(self) -> str:
+        return f"<srcdiff pullback of {self._vjp.__qualname__}>"
+
+
+def _fresh(saved):
+    """The saved values with every list copied (stacks and the saved lists of callees, which
+    the backward sweep consumes); the arrays themselves are shared, never written."""
+    return [_fresh(v) for v in saved] if isinstance(saved, list) else saved
+
+
+class HVP(Transformed):
+    """`hvp(f)(*args, v)`: the Hessian of scalar f times v (forward over reverse)."""
+
+    kind = "hvp"
+
+    def __init__(self, fun, wrt, optimized):
+        super().__init__(fun, jvp(grad(fun, wrt=wrt, optimized=optimized), wrt=wrt,
+                                  optimized=optimized))
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        product = self._derivative(*args, **kwargs)[1]
+        # the gradient for wrt=(k,) is emitted bare (grad wraps it): so is its tangent
+        return (product,) if not self._single and len(self.wrt) == 1 else product
+
+
+def _basis(xs, j, index, single):
+    """Tangents for the arguments xs: zeros but a 1 at `index` of xs[j]."""
+    tangents = []
+    for k, x in enumerate(xs):
+        if isinstance(x, float):
+            tangents.append(1.0 if k == j else 0.0)
+            continue
+        x = np.asarray(x)
+        t = np.zeros(x.shape, x.dtype if x.dtype.kind == "f" else np.float64)
+        if k == j:
+            t[index] = 1.0
+        tangents.append(t)
+    return tangents[0] if single else tuple(tangents)
+
+
+def _blocks(columns, xs, j, out_shape):
+    """The Jacobian blocks d(out_i)/d(xs[j]) from the columns of each index of xs[j]."""
+    shape_j = np.shape(xs[j])
+    if not columns:
+        return [np.zeros(shape + shape_j) for shape in out_shape]
+    # (a zero tangent may come back as one 0.0 for the whole array)
+    return [np.reshape(np.stack([np.broadcast_to(c[i], shape) for c in columns], axis=-1),
+                       shape + shape_j) for i, shape in enumerate(out_shape)]
+
+
+class Hessian(Transformed):
+    """The Hessian of scalar f, one Hessian-vector product per element of the arguments in
+    wrt: shape x.shape + x.shape for one, a tuple of tuples of blocks H[i][j] of shape
+    x_i.shape + x_j.shape for a tuple wrt (as JAX)."""
+
+    kind = "hessian"
+
+    def __init__(self, fun, wrt, optimized):
+        self._product = HVP(fun, wrt, optimized)
+        super().__init__(fun, self._product._derivative)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        args, kwargs = self._bind(args, kwargs)
+        xs = [args[w] for w in self.wrt]
+        shapes = [np.shape(x) for x in xs]
+        blocks = [[None] * len(xs) for _ in xs]
+        for j, x in enumerate(xs):
+            products = [self._product(*args, _basis(xs, j, index, self._single), **kwargs)
+                        for index in np.ndindex(np.shape(x))]
+            products = [(p,) if self._single else p for p in products]
+            for i, block in enumerate(_blocks(products, xs, j, shapes)):
+                blocks[i][j] = block
+        return blocks[0][0] if self._single else tuple(map(tuple, blocks))
+
+    def source_for(self, *args: Any) -> str:
+        xs = [args[w] for w in self.wrt]
+        return self._derivative.source_for(*args, _basis(xs, -1, (), self._single))
+
+
+class Jacobian(Transformed):
+    """The Jacobian of f: shape out.shape + x.shape (a tuple of them for a tuple wrt), by
+    reverse mode (one pullback per output element: jacrev), forward mode (one JVP per input
+    element: jacfwd), or whichever needs fewer sweeps (jacobian)."""
+
+    def __init__(self, fun, wrt, optimized, kind):
+        self.kind = kind
+        self._reverse = VJP(fun, wrt, optimized) if kind != "jacfwd" else None
+        self._forward = Derivative(fun, wrt, "jvp", optimized=optimized) \
+            if kind != "jacrev" else None
+        super().__init__(fun, self._forward if kind == "jacfwd" else self._reverse._derivative)
+
+    @property
+    def source(self) -> str:
+        """The emitted source: the forward and backward sweeps (jacrev), the JVP (jacfwd), or
+        both, one after the other (jacobian)."""
+        return "\n\n".join(part.source for part in (self._reverse, self._forward) if part)
+
+    def source_for(self, *args: Any) -> str:
+        """The code a call with these arguments runs. For `jacobian` this runs f once, to
+        learn the size of its output, which decides the mode."""
+        if self.kind == "jacrev" or (self.kind == "jacobian" and not self._forward_wins(args)):
+            return self._reverse.source_for(*args)
+        xs = [args[w] for w in self.wrt]
+        return self._forward.source_for(*args, _basis(xs, -1, (), self._single))
+
+    def _forward_wins(self, args):
+        out = self._one_output(self.fun(*args))
+        return np.size(out) > sum(np.size(args[w]) for w in self.wrt)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        args, kwargs = self._bind(args, kwargs)
+        xs = [args[w] for w in self.wrt]
+        if self.kind == "jacfwd":
+            return self._by_forward(args, kwargs, xs)
+        out, pullback = self._reverse(*args, **kwargs)
+        self._one_output(out)
+        if self.kind == "jacobian" and np.size(out) > sum(np.size(x) for x in xs):
+            return self._by_forward(args, kwargs, xs)
+        rows = []
+        for index in np.ndindex(np.shape(out)):
+            cotangent = 1.0 if isinstance(out, float) else _basis([out], 0, index, True)
+            grads = pullback(cotangent)
+            rows.append((grads,) if self._single else grads)
+        jacobians = [np.reshape(np.stack([np.asarray(r[j]) for r in rows]) if rows else
+                                np.zeros((0,) + np.shape(x)), np.shape(out) + np.shape(x))
+                     for j, x in enumerate(xs)]
+        return jacobians[0] if self._single else tuple(jacobians)
+
+    def _by_forward(self, args, kwargs, xs):
+        jacobians = []
+        for j, x in enumerate(xs):
+            columns, out = [], None
+            for index in np.ndindex(np.shape(x)):
+                out, tangent = self._forward(*args, _basis(xs, j, index, self._single),
+                                             **kwargs)
+                columns.append((tangent,))
+            out = self._one_output(self.fun(*args, **kwargs) if out is None else out)
+            jacobians += _blocks(columns, xs, j, [np.shape(out)])
+        return jacobians[0] if self._single else tuple(jacobians)
+
+
+class ElementwiseGrad(Transformed):
+    """The derivative of each output element with respect to the matching input element, for
+    f applied elementwise: the vjp with a cotangent of ones (autograd's elementwise_grad)."""
+
+    kind = "elementwise_grad"
+
+    def __init__(self, fun, wrt, optimized):
+        self._vjp = VJP(fun, wrt, optimized)
+        super().__init__(fun, self._vjp._derivative)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        out, pullback = self._vjp(*args, **kwargs)
+        self._one_output(out)
+        return pullback(1.0 if isinstance(out, float) else np.ones_like(out, dtype=float))
+
+
+def value_and_grad(fun: Callable[..., Any], wrt: Wrt | None = None, has_aux: bool = False,
+                   optimized: bool = True, *, argnums: Wrt | None = None) -> ValueAndGrad:
+    """`value_and_grad(f)(*args)` returns `(f(*args), gradient)` from one forward sweep
+    (`((value, aux), gradient)` with `has_aux=True`)."""
+    return ValueAndGrad(fun, choose_wrt(wrt, argnums), has_aux, optimized)
+
+
+def vjp(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
+        argnums: Wrt | None = None) -> VJP:
+    """`vjp(f)(*args)` returns `(f(*args), pullback)`; `pullback(cotangent)` is the
+    vector-Jacobian product, computed from the values the forward sweep kept."""
+    return VJP(fun, choose_wrt(wrt, argnums), optimized)
+
+
+def hvp(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
+        argnums: Wrt | None = None) -> HVP:
+    """`hvp(f, wrt)(*args, v)`: the Hessian of scalar f times v, by forward mode over the
+    emitted reverse-mode gradient (v a tuple of one per position for a tuple wrt)."""
+    return HVP(fun, choose_wrt(wrt, argnums), optimized)
+
+
+def hessian(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
+            argnums: Wrt | None = None) -> Hessian:
+    """`hessian(f, wrt)(*args)`: the Hessian of scalar f, shape x.shape + x.shape; for a
+    tuple wrt, a tuple of tuples of blocks H[i][j] of shape x_i.shape + x_j.shape."""
+    return Hessian(fun, choose_wrt(wrt, argnums), optimized)
+
+
+def jacobian(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
+             argnums: Wrt | None = None) -> Jacobian:
+    """`jacobian(f, wrt)(*args)`: the Jacobian, shape out.shape + x.shape (a tuple of them for
+    a tuple wrt), by reverse mode when f has no more outputs than inputs, else forward."""
+    return Jacobian(fun, choose_wrt(wrt, argnums), optimized, "jacobian")
+
+
+def jacrev(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
+           argnums: Wrt | None = None) -> Jacobian:
+    """The Jacobian by reverse mode: one pullback per element of f's output."""
+    return Jacobian(fun, choose_wrt(wrt, argnums), optimized, "jacrev")
+
+
+def jacfwd(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
+           argnums: Wrt | None = None) -> Jacobian:
+    """The Jacobian by forward mode: one JVP per element of the arguments in wrt."""
+    return Jacobian(fun, choose_wrt(wrt, argnums), optimized, "jacfwd")
+
+
+def elementwise_grad(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True,
+                     *, argnums: Wrt | None = None) -> ElementwiseGrad:
+    """For f applied elementwise, the derivative of each output element with respect to its
+    input element, in one reverse sweep (autograd's elementwise_grad): the vjp with ones."""
+    return ElementwiseGrad(fun, choose_wrt(wrt, argnums), optimized)

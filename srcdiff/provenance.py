@@ -1,0 +1,207 @@
+"""What an emitted derivative depends on: the code that runs, and everything it reaches.
+
+`check_source_runs` makes sure the source srcdiff reads is the code the function runs (a module
+edited after import is not); `cache_key` digests everything that decides the emitted code: that
+source, what each global name and attribute path it reads resolves to (callees by their code,
+however they are reached: `g`, `mod.g`, `mod.sub.g`, `obj.method`, and what those reach in
+turn), the options and srcdiff's own transformer.
+"""
+import dis
+import functools
+import importlib.machinery
+import inspect
+import linecache
+import os
+import sysconfig
+
+from . import __version__, cache
+from .errors import SrcdiffError
+from .primitives import registry
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+# srcdiff's showcase: programs written with srcdiff, not part of the transformer. An edit to
+# one must not throw away every cache entry (the functions a key reaches are digested anyway)
+SHOWCASE = {"nn.py", "resnet.py", "train.py", "train_cli.py", "demo.py", "data.py", "optim.py",
+            "tree.py", "checkpoint.py", "distributed.py", "report.py", "threads.py",
+            "__main__.py"}
+_MISSING = object()
+
+
+@functools.lru_cache(maxsize=None)
+def implementation_digest():
+    """A digest of the transformer's own source, so that editing srcdiff invalidates cached
+    output (its showcase modules aside)."""
+    parts = []
+    for folder, _, files in sorted(os.walk(_PACKAGE)):
+        for name in sorted(files):
+            if name.endswith(".py") and not (folder == _PACKAGE and name in SHOWCASE):
+                path = os.path.join(folder, name)
+                with open(path, "rb") as f:
+                    parts.append(os.path.relpath(path, _PACKAGE) +
+                                 f.read().decode("utf-8", "replace"))
+    return cache.digest(*parts)
+
+
+def cache_key(fn, wrt, mode, options, source):
+    """The key of fn's derivative: everything that decides the emitted code."""
+    described = sorted(f"{path}={_describe(value, set())}" for path, value in _reads(fn))
+    return cache.digest(__version__, implementation_digest(), mode, wrt, sorted(options.items()),
+                        fn.__module__, fn.__qualname__, source, described, registry.token())
+
+
+# --- what a function reads ------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=4096)
+def _paths(code):
+    """(from a closure cell?, name, attributes) of each name a code object and the code nested
+    in it read from outside, with the attributes read of it: `g`, `helpers.g`, `helpers.sub.g`,
+    `obj.method`."""
+    found = set()
+    instructions = list(dis.get_instructions(code))
+    for i, instruction in enumerate(instructions):
+        if instruction.opname not in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF"):
+            continue
+        chain = [instruction.argval]
+        for after in instructions[i + 1:]:
+            if after.opname not in ("LOAD_ATTR", "LOAD_METHOD"):
+                break
+            chain.append(after.argval)
+        found.add((instruction.opname == "LOAD_DEREF", chain[0], tuple(chain[1:])))
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            found |= _paths(const)
+    return frozenset(found)
+
+
+def _reads(fn):
+    """(path, object) for each attribute path fn's code reads, and each prefix of it."""
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    for from_cell, root, attributes in _paths(fn.__code__):
+        if from_cell and root in cells:
+            try:
+                value = cells[root].cell_contents
+            except ValueError:  # not assigned yet
+                continue
+        elif not from_cell and root in fn.__globals__:
+            value = fn.__globals__[root]
+        else:
+            continue
+        yield root, value
+        for depth, attribute in enumerate(attributes, 1):
+            # no code runs to look an attribute up: no property, no module __getattr__
+            value = inspect.getattr_static(value, attribute, _MISSING)
+            if value is _MISSING:
+                break
+            yield ".".join([root, *attributes[:depth]]), value
+
+
+def _describe(value, seen):
+    """What a name refers to, as far as the transform cares. A function is described by its
+    code and, if srcdiff would differentiate through it, by what it reads in turn."""
+    if isinstance(value, (staticmethod, classmethod)) or inspect.ismethod(value):
+        value = value.__func__
+    if inspect.ismodule(value):
+        return f"module:{value.__name__}"
+    name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
+    if inspect.isfunction(value):
+        described = f"function:{value.__module__}.{name}:{_code_digest(value.__code__)}"
+        if value in seen or not _differentiated_through(value):
+            return described
+        seen.add(value)
+        reads = sorted(f"{path}={_describe(v, seen)}" for path, v in _reads(value))
+        return described + "(" + ",".join(reads) + ")"
+    if name is not None:
+        return f"{type(value).__name__}:{getattr(value, '__module__', '')}.{name}"
+    return f"value:{type(value).__name__}"
+
+
+@functools.lru_cache(maxsize=None)
+def _library_folders():
+    paths = sysconfig.get_paths()
+    return tuple(os.path.abspath(paths[k]) + os.sep
+                 for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths)
+
+
+def _differentiated_through(fn):
+    """Whether srcdiff may transform fn's source as a callee (a user's function: not a
+    primitive, nor one of an installed library's, whose version is what changes it)."""
+    if registry.find(fn) is not None:
+        return False
+    filename = os.path.abspath(fn.__code__.co_filename)
+    return filename.startswith(_PACKAGE + os.sep) or \
+        not filename.startswith(_library_folders())
+
+
+@functools.lru_cache(maxsize=4096)
+def _code_digest(code):
+    """A digest of a code object that is the same in every process (no addresses)."""
+    consts = [_code_digest(c) if inspect.iscode(c) else repr(c) for c in code.co_consts]
+    return cache.digest(code.co_code, consts, code.co_names)
+
+
+# --- the source read against the code that runs ---------------------------------------------
+
+def check_source_runs(fn, where):
+    """Raise unless the source srcdiff reads for fn is the code fn runs: a module edited after
+    it was imported runs its old code, so a derivative of the text now on disk would be the
+    derivative of another function."""
+    function = inspect.unwrap(fn)  # the function inspect reads the source of
+    module = function.__globals__
+    loader = getattr(module.get("__spec__"), "loader", None) or module.get("__loader__")
+    if loader is not None and not isinstance(loader, importlib.machinery.SourceFileLoader):
+        return  # an import hook (pytest's assert rewriting, say) compiles text to other code
+    code = function.__code__
+    filename = inspect.getsourcefile(function) or inspect.getfile(function)
+    text = "".join(linecache.getlines(filename, module))
+    defined = _functions_defined(text)
+    # Line numbers inside the function may differ: they change no derivative, and srcdiff
+    # locates its errors in the text as it is now. But the first line (the first decorator's)
+    # must be the same, since inspect reads the function's text from there.
+    where_defined = (code.co_name, getattr(code, "co_qualname", None), code.co_firstlineno)
+    if not any(_same_code(code, other) for other in defined.get(where_defined, ())):
+        raise SrcdiffError(
+            f"the source of {fn.__qualname__} in {filename} is not the code it runs: the file "
+            "was edited after the module was imported", where,
+            "reload the module (importlib.reload) or restart Python, then differentiate it")
+
+
+@functools.lru_cache(maxsize=64)
+def _functions_defined(text):
+    """{(name, qualname, first line): [code]} of the functions the module source `text`
+    defines. The whole text is compiled, as a function's code depends on its surroundings
+    (imports, enclosing functions and classes, __future__)."""
+    try:
+        module = compile(text, "<srcdiff check>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return {}
+    defined = {}
+    stack = [module]
+    while stack:
+        for const in stack.pop().co_consts:
+            if inspect.iscode(const):
+                where = (const.co_name, getattr(const, "co_qualname", None),
+                         const.co_firstlineno)
+                defined.setdefault(where, []).append(const)
+                stack.append(const)
+    return defined
+
+
+def _same_code(a, b):
+    return (a.co_code == b.co_code and a.co_names == b.co_names and
+            a.co_varnames == b.co_varnames and a.co_freevars == b.co_freevars and
+            a.co_cellvars == b.co_cellvars and a.co_argcount == b.co_argcount and
+            a.co_kwonlyargcount == b.co_kwonlyargcount and
+            a.co_posonlyargcount == b.co_posonlyargcount and
+            _same_const(a.co_consts, b.co_consts))
+
+
+def _same_const(a, b):
+    if type(a) is not type(b):
+        return False
+    if inspect.iscode(a):
+        return _same_code(a, b)
+    if isinstance(a, tuple):
+        return len(a) == len(b) and all(_same_const(x, y) for x, y in zip(a, b))
+    if isinstance(a, (float, complex)):
+        return repr(a) == repr(b)  # -0.0 is not 0.0, and nan is nan
+    return a == b

@@ -1,0 +1,232 @@
+"""Differentiate the code that runs, and key the cache on everything it reaches (issue 13,
+items 5 and 6)."""
+import importlib
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import srcdiff as nf
+from srcdiff import cache, provenance
+
+
+@pytest.fixture
+def modules(tmp_path, monkeypatch):
+    """Write modules into a folder on sys.path and import them (with Python's own loader: not
+    pytest's, which rewrites asserts); forgets them afterwards."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    written = []
+
+    def write(name, text):
+        path = tmp_path / f"{name}.py"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+        written.append(name.replace("/", "."))
+        return path
+
+    def load(name):
+        importlib.invalidate_caches()
+        return importlib.import_module(name)
+
+    write.load = load
+    write.folder = tmp_path
+    yield write
+    for name in written:
+        sys.modules.pop(name, None)
+
+
+EDITED = """
+    import numpy as np
+
+    def square_sum(x):
+        return np.sum(x * x)
+"""
+
+
+def test_a_module_edited_after_import_is_refused_and_never_cached(modules):
+    path = modules("edited_after_import", EDITED)
+    module = modules.load("edited_after_import")
+    path.write_text(path.read_text().replace("x * x", "x * x * x"))  # f still runs x * x
+    transforms, entries = cache.stats["transforms"], cache.entries()
+    with pytest.raises(nf.SrcdiffError) as caught:
+        nf.grad(module.square_sum)
+    assert str(caught.value).splitlines() == [
+        f"{path}:4: the source of square_sum in {path} is not the code it runs: the file was "
+        "edited after the module was imported",
+        "    def square_sum(x):",
+        "hint: reload the module (importlib.reload) or restart Python, then differentiate it"]
+    assert cache.stats["transforms"] == transforms and cache.entries() == entries
+    importlib.reload(module)  # the way out the hint gives
+    np.testing.assert_allclose(nf.grad(module.square_sum)(np.array([2.0])), [12.0])
+
+
+def test_moving_the_function_is_an_edit_and_moving_lines_inside_it_is_not(modules):
+    path = modules("moved", EDITED)
+    module = modules.load("moved")
+    original = path.read_text()
+    path.write_text(original.replace("    return", "    # a comment\n\n    return"))
+    np.testing.assert_allclose(nf.grad(module.square_sum)(np.array([2.0])), [4.0])
+    path.write_text("# a line above: inspect would read from the wrong line\n" + original)
+    with pytest.raises(nf.SrcdiffError, match="is not the code it runs"):
+        nf.grad(module.square_sum)
+
+
+def test_no_false_alarm_for_methods_closures_decorators_and_imports(modules):
+    modules("shapes_of_code", """
+        from __future__ import annotations
+
+        import functools
+
+        import numpy as np
+        from numpy import tanh
+
+
+        def logged(f):
+            @functools.wraps(f)
+            def wrapper(*args):
+                return f(*args)
+            return wrapper
+
+
+        class Base:
+            def energy(self, x):
+                return np.sum(x * x)
+
+
+        class Model(Base):
+            __scale = 2.0
+
+            def energy(self, x: np.ndarray) -> float:
+                assert x.ndim == 1
+                return super().energy(x) * self.__scale + np.sum(tanh(x))
+
+
+        def make(scale):
+            def scaled(x):
+                return np.sum(np.sin(x) * scale)
+            return scaled
+
+
+        @logged
+        def decorated(x):
+            return np.sum(np.exp(x))
+    """)
+    module = modules.load("shapes_of_code")
+    x = np.array([0.5, -1.0])
+    np.testing.assert_allclose(nf.grad(module.make(3.0))(x), 3.0 * np.cos(x))
+    np.testing.assert_allclose(nf.grad(module.decorated)(x), np.exp(x))
+    for function in (module.Model().energy, module.Model.energy, module.make(3.0),
+                     module.decorated, module.logged):
+        provenance.check_source_runs(function, None)  # raises if it would refuse them
+
+
+# Each caller unpacks a pair from its callee. Which items of a returned tuple can vary is
+# decided when the caller is transformed (a constant one gets no adjoint), so a caller's
+# emitted code depends on its callee's source, not only the callee's own emitted code.
+CALLER = """
+    import numpy as np
+    import helpers_by_attribute
+    import helper_pkg.sub
+
+    def through_module(x):
+        a, b = helpers_by_attribute.g(x)
+        return np.sum(a * b)
+
+    def through_submodule(x):
+        a, b = helper_pkg.sub.g(x)
+        return np.sum(a * b)
+
+    def through_class(x):
+        a, b = helpers_by_attribute.Helpers.g(x)
+        return np.sum(a * b)
+
+    def through_two_calls(x):
+        a, b = helpers_by_attribute.calls_h(x)
+        return np.sum(a * b)
+"""
+
+HELPERS = """
+    import helper_pkg.sub
+
+    def g(x):
+        return x * 2.0, 3.0
+
+    class Helpers:
+        @staticmethod
+        def g(x):
+            return x * 2.0, 3.0
+
+    def calls_h(x):
+        a, b = helper_pkg.sub.h(x)
+        return a, b
+"""
+
+SUBMODULE = """
+    def g(x):
+        return x * 2.0, 3.0
+
+    def h(x):
+        return x * 2.0, 3.0
+"""
+
+RUN = """
+import json, sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import srcdiff as nf
+import caller_by_attribute as caller
+x = np.array([1.0, 2.0])
+print(json.dumps({name: nf.grad(getattr(caller, name))(x).tolist() for name in
+                  ("through_module", "through_submodule", "through_class",
+                   "through_two_calls")}))
+"""
+
+
+def test_a_callee_reached_through_a_module_attribute_is_part_of_the_key(modules, tmp_path):
+    """Two processes share a cache; between them the callees change, reached as `mod.g`,
+    `pkg.sub.g`, `mod.Class.g` and through another callee: the second must not get the
+    first's gradients back from the disk cache."""
+    modules("caller_by_attribute", CALLER)
+    helpers = modules("helpers_by_attribute", HELPERS)
+    (modules.folder / "helper_pkg").mkdir()
+    (modules.folder / "helper_pkg" / "__init__.py").write_text("")
+    submodule = modules("helper_pkg/sub", SUBMODULE)
+    env = dict(os.environ, SRCDIFF_CACHE_DIR=str(tmp_path / "cache"),
+               PYTHONDONTWRITEBYTECODE="1")
+
+    def run():
+        out = subprocess.run([sys.executable, "-c", RUN, str(modules.folder)], env=env,
+                             capture_output=True, text=True, check=True)
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    assert set(map(tuple, run().values())) == {(6.0, 6.0)}  # d/dx of 6x
+    for path in (helpers, submodule):  # now b varies too: d/dx of 6x^2
+        path.write_text(path.read_text().replace("return x * 2.0, 3.0", "return x * 2.0, x * 3.0"))
+    assert set(map(tuple, run().values())) == {(12.0, 24.0)}
+
+
+def test_a_method_reached_through_an_object_is_part_of_the_key(modules):
+    modules("with_an_object", """
+        import numpy as np
+
+        class Scaler:
+            def apply(self, x):
+                return x * 3.0
+
+        scaler = Scaler()
+
+        def f(x):
+            return np.sum(scaler.apply(x))
+    """)
+    module = modules.load("with_an_object")
+    before = provenance.cache_key(module.f, (0,), "grad", {}, "same source")
+
+    def apply(self, x):
+        return x * 4.0
+
+    module.Scaler.apply.__code__ = apply.__code__
+    assert provenance.cache_key(module.f, (0,), "grad", {}, "same source") != before

@@ -1,0 +1,166 @@
+"""SciPy support (the [scipy] extra): its primitives are declared only once the program
+imports SciPy, so srcdiff costs nothing to those without it; and what only a program (not a
+sample of tests/test_primitives.py) can show. Each primitive's own checks are generated from
+its samples (tests/test_primitives.py); tests/test_scipy_autograd.py compares them with
+autograd's."""
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import srcdiff as nf
+from gradcheck import check_grad
+
+try:
+    import scipy.linalg
+    import scipy.special
+    import scipy.stats
+except ImportError:
+    scipy = None
+
+HERE = os.path.abspath(__file__)
+NEEDS_SCIPY = pytest.mark.skipif(scipy is None, reason="SciPy is not installed (pip install "
+                                                       "'srcdiff[scipy]')")
+
+
+def line_of(snippet):
+    with open(HERE) as f:
+        for number, line in enumerate(f, 1):
+            if snippet in line and "line_of(" not in line and "snippet" not in line:
+                return number
+    raise AssertionError(snippet)
+
+
+def python(code):
+    """What a fresh interpreter prints running `code` (with this srcdiff)."""
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env=dict(os.environ, SRCDIFF_CACHE_DIR="off")).stdout
+
+
+# --- no import cost, and declared once imported -----------------------------------------------
+
+def test_importing_srcdiff_imports_no_scipy():
+    loaded = python("import sys, srcdiff\n"
+                    "print([m for m in sys.modules if m.split('.')[0] == 'scipy'])")
+    assert loaded.strip() == "[]"
+
+
+@NEEDS_SCIPY
+def test_scipy_primitives_are_declared_once_the_program_imports_scipy():
+    found = python("import srcdiff\n"
+                   "from srcdiff.primitives import registry\n"
+                   "names = lambda: {r.name for r in registry.records()}\n"
+                   "before = names()\n"
+                   "import scipy.special\n"
+                   "print('expit' in before, 'expit' in names(), 'norm_logpdf' in names())\n"
+                   "import scipy.stats\n"
+                   "print(registry.find(scipy.stats.norm.logpdf).name)\n")
+    assert found.split() == ["False", "True", "False", "norm_logpdf"]
+
+
+@NEEDS_SCIPY
+def test_a_derivative_cached_before_scipy_was_declared_is_not_reused_without_it(tmp_path):
+    """A transform that meets SciPy's rules for the first time declares them, and is stored
+    under the key that includes them: a fresh process that has not declared them yet (SciPy's
+    submodule is loaded lazily, on first use) transforms anew, never reads code that needs
+    names of theirs it lacks."""
+    program = tmp_path / "uses_scipy.py"
+    program.write_text("import numpy as np\n"
+                       "import scipy as sp\n"
+                       "import srcdiff as nf\n\n"
+                       "def f(x):\n"
+                       "    return np.sum(sp.special.gammaln(x))\n\n"
+                       "print(nf.grad(f)(np.array([1.5, 2.5])).tolist())\n")
+    env = dict(os.environ, SRCDIFF_CACHE_DIR=str(tmp_path / "cache"))
+    runs = [subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
+                           env=env, check=True).stdout for _ in range(2)]
+    assert runs[0] == runs[1]
+    np.testing.assert_allclose(json.loads(runs[0]), scipy.special.digamma([1.5, 2.5]))
+
+
+# --- what samples cannot show -----------------------------------------------------------------
+
+def logsumexp_of(x):
+    return scipy.special.logsumexp(x, axis=1).sum()
+
+
+@NEEDS_SCIPY
+def test_logsumexp_no_longer_fails_inside_scipy():
+    """The issue's first report: SciPy's logsumexp is Python, and srcdiff used to read its
+    source (failing at _array_api_override.py:69)."""
+    x = np.random.default_rng(0).normal(size=(3, 4))
+    check_grad(logsumexp_of, x, wrt=(0,))
+
+
+# --- a user's rule for a distribution's method (a bound method) -------------------------------
+
+def gumbel(x, loc):
+    return np.sum(scipy.stats.gumbel_r.logpdf(x, loc))
+
+
+@NEEDS_SCIPY
+def test_a_user_rule_for_a_bound_method_is_found_at_every_lookup():
+    """scipy.stats.gumbel_r.logpdf is a new bound method at each attribute lookup: the
+    registry finds the rule by equality (same distribution, same function)."""
+    @nf.adjoint(scipy.stats.gumbel_r.logpdf)
+    def gumbel_logpdf_adjoint(bz, z, x, loc):  # -y - exp(-y), y = x - loc
+        bx = bz * (np.exp(loc - x) - 1)
+        bloc = bz * (1 - np.exp(loc - x))
+
+    x = np.linspace(-1.0, 1.5, 5)
+    check_grad(gumbel, x, 0.3, wrt=(0, 1))
+
+
+def logsumexp_with_sign(x):
+    value, sign = scipy.special.logsumexp(x, return_sign=True)
+    return value * sign
+
+
+@NEEDS_SCIPY
+def test_logsumexp_with_return_sign_is_an_error_at_its_line():
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(logsumexp_with_sign)(np.ones(3))
+    text = str(error.value)
+    assert text.startswith(f"{HERE}:{line_of('value, sign = scipy.special')}: "), text
+    assert "return_sign" in text
+
+
+def dirichlet_of_fewer_components(x, alpha):
+    return scipy.stats.dirichlet.logpdf(x, alpha)
+
+
+@NEEDS_SCIPY
+def test_dirichlet_needs_every_component_of_x():
+    x, alpha = np.array([0.2, 0.3]), np.array([1.5, 2.0, 2.5])  # SciPy implies the third
+    with pytest.raises(nf.ArgumentError, match="all 3 components"):
+        nf.grad(dirichlet_of_fewer_components)(x, alpha)
+
+
+def gaussian_process(log_scale, x, y):
+    """The negative log marginal likelihood of a Gaussian process, with cho_factor."""
+    k = np.exp(-(x[:, None] - x[None, :]) ** 2 / np.exp(2 * log_scale)) + 0.1 * np.eye(len(x))
+    c, lower = scipy.linalg.cho_factor(k, lower=True)
+    alpha = scipy.linalg.cho_solve((c, lower), y)
+    return 0.5 * y @ alpha + np.sum(np.log(c[np.arange(len(x)), np.arange(len(x))]))
+
+
+@NEEDS_SCIPY
+def test_gaussian_process_marginal_likelihood_through_cho_factor():
+    x = np.linspace(0.0, 3.0, 6)
+    y = np.sin(x)
+    check_grad(gaussian_process, 0.3, x, y, wrt=(0,))
+    assert nf.grad(nf.grad(gaussian_process))(0.3, x, y) == pytest.approx(
+        (nf.grad(gaussian_process)(0.3 + 1e-5, x, y) -
+         nf.grad(gaussian_process)(0.3 - 1e-5, x, y)) / 2e-5, rel=1e-5)
+
+
+def test_readme_shows_lines_of_the_checked_in_ica_gradient():
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text()
+    shown = re.search(r"srcdiff emits\n\n```python\n(.*?)```", readme, re.S).group(1)
+    assert shown in (root / "generated_examples" / "ica_grad.py").read_text()
