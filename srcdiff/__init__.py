@@ -5,6 +5,8 @@ __version__ = "0.1.0"  # the one place the version is written (pyproject.toml re
 from .primitives import (constants, elementwise, helpers, helpers_products,  # noqa: F401
                          indexing, linalg, optional, reductions, shape)
 from .primitives import decompositions, fft  # noqa: F401
+from .primitives import (arrays, helpers_arrays, helpers_statistics, products,  # noqa: F401
+                         statistics)
 from .api import (Derivative, config, elementwise_grad, grad, hessian, hvp, jacfwd, jacobian,
                   jacrev, jvp, value_and_grad, vjp)
 from .check import check_grads

@@ -83,6 +83,11 @@ class Normalizer(Expressions):
         self.stacks = {n.func.value.id for n in gast.walk(node) if isinstance(n, gast.Call)
                        and (is_pop(n) or is_push(gast.Expr(value=n)))}
         self.popped = {n.func.value.id for n in gast.walk(node) if is_pop(n)}
+        self.changed_in_place = {n.func.value.id for n in gast.walk(node) if isinstance(
+            n, gast.Call) and isinstance(n.func, gast.Attribute) and isinstance(
+                n.func.value, gast.Name) and n.func.attr in _LIST_CHANGES}
+        # name -> (its list or tuple display, the block it was made in), while it holds
+        self.displays = {}
         self.versions = {p: p for p in self.params}
         self.depth = 0
 
@@ -105,6 +110,8 @@ class Normalizer(Expressions):
         self.versions[original] = current
         if original in self.active:
             self.active.add(current)
+        self.displays = {name: held for name, held in self.displays.items()
+                         if current != name and current not in ir.names_in(held[0])}
         return current
 
     def rename(self, node):
@@ -481,6 +488,9 @@ class Normalizer(Expressions):
         body = self.block(stmt.body)
         self.depth -= 1
         out.append(ir.While(test, body, loc, self.names.fresh("_n")))
+
+
+_LIST_CHANGES = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse"}
 
 
 def _as_load(target):

@@ -1,5 +1,6 @@
 """Stage 2c, expressions: flattening a differentiated expression into one operation per
 statement, each bound to its primitive's record (or a call to the user's own function)."""
+import copy
 import inspect
 import operator
 
@@ -71,6 +72,9 @@ class Expressions:
             self.emit_copy(name, ir.name(held), loc, out)
         else:
             out.append(ir.Assign([name], forward, loc, record, bound))
+            if _is_display(_joined_display(node) or node) and \
+                    target not in self.changed_in_place:
+                self.displays[name] = (forward, out)
         return name
 
     def operation(self, node, loc, out):
@@ -391,13 +395,14 @@ class Expressions:
             if rule.index is not None and value is not None and \
                     not isinstance(value, (gast.List, gast.Tuple)) and not (
                         isinstance(value, gast.Name) and value.id in self.stacks):
-                if self._is_active(value):
-                    raise UnsupportedError(f"{gast.unparse(node.func)} needs a list literal of "
-                                           "arrays, or a list built with append, to be "
-                                           "differentiated", loc,
-                                           "for an array's sum use np.sum(x)"
-                                           if record.function is sum else
-                                           "write the list out: np.stack([a, b, c])")
+                display = self.displays.get(getattr(value, "id", None), (None, None))
+                if display[1] is out:  # a list or tuple display made just before, unchanged
+                    bound[param] = copy.deepcopy(display[0])
+                elif record.function is sum and self._is_active(value):
+                    raise UnsupportedError("sum(...) needs a list literal of arrays, a list or "
+                                           "tuple display assigned in the same block, or a "
+                                           "list built with append, to be differentiated",
+                                           loc, "for an array's sum use np.sum(x)")
         for param, value in bound.items():
             if param not in template.rules and param not in template.constant and \
                     self._is_active(value):

@@ -448,10 +448,12 @@ class Reverse:
                 continue
             if rule.index is not None and isinstance(value, gast.Name):
                 # a list built with append: its adjoint, a list too, one item per item,
-                # which the reverse of each append then pops
+                # which the reverse of each append then pops; another list, tuple or array:
+                # the adjoint of each of its items (or rows)
                 if value.id in self.fn.active:
-                    out.append(self._accumulate_items(template, rule, stmt, output, adjoint,
-                                                      value.id, live))
+                    each = self._accumulate_items if value.id in self.stacks else \
+                        self._gather_items
+                    out.append(each(template, rule, stmt, output, adjoint, value.id, live))
                 continue
             if rule.index is None and isinstance(value, (gast.List, gast.Tuple)):
                 out += self._distribute(template, rule, stmt, output, adjoint, value, live)
@@ -494,6 +496,17 @@ class Reverse:
         live.add(items)
         b = self.bname(items)
         return ir.assign(b, ir.call("runtime.add_items", ir.name(b), each))
+
+    def _gather_items(self, template, rule, stmt, output, adjoint, items, live):
+        """b<items> += the adjoint of each item of `items` (a list or tuple variable, or an
+        array's rows): `rule` for every index, gathered by runtime.gathered_items."""
+        index = self._fresh(((items, "<index>"), "_k"), self.adjoint_names)
+        expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, ir.name(index)))
+        each = gast.ListComp(elt=expr, generators=[gast.comprehension(
+            target=ir.name(index, store=True), iter=ir.call("range", ir.call("len", ir.name(
+                items))), ifs=[], is_async=0)])
+        return self.accumulate(items, ir.call("runtime.gathered_items", each, ir.name(items)),
+                               live)
 
     def reverse_push(self, stmt, live):
         """stack.append(v) hands v the adjoint its pop gave the adjoint stack."""

@@ -21,6 +21,14 @@ constants(
     methods=("argmax", "argmin", "argsort", "any", "all"), samples=[
         Sample("x * np.sign(x) + np.floor(x) * x + np.round(x, 1) + np.argmax(x)", x=real(5)),
         Sample("np.where(np.isfinite(x) & (x > 0), x, 0.0) * np.argsort(x)", x=real(5))])
+constants(
+    np.argpartition, np.lexsort, np.digitize, np.count_nonzero, np.heaviside, np.isposinf,
+    np.isneginf, np.isreal, np.iscomplex, np.isrealobj, np.iscomplexobj, np.isclose,
+    np.allclose, np.array_equal, np.array_equiv, builtins.round, fresh=True,
+    methods=("argpartition", "searchsorted", "round"), samples=[
+        Sample("x * x.round(1) * np.heaviside(x, 0.5) * np.digitize(x, [0.0]) * "
+               "np.isclose(x, 0.5) * np.count_nonzero(x) * round(float(x[0])) + "
+               "x[x.argpartition(2)] * x.searchsorted(0.0)", x=real(5))])
 constants(np.zeros_like, np.ones_like, np.empty_like, fresh=True, shape_args={0}, samples=[
     Sample("x * np.ones_like(x) + np.zeros_like(x)", x=real(3))])
 constants(np.result_type, builtins.int, builtins.bool, builtins.isinstance, samples=[
@@ -31,12 +39,9 @@ constants(np.nonzero, np.argwhere, np.flatnonzero, np.unique, shape=None,
 
 # random draws: their values (and so their shapes' certainty) are not to be computed twice,
 # and an unused one still advances the generator
-constants(*(getattr(np.random, name) for name in (
-    "normal", "uniform", "rand", "randn", "random", "random_sample", "standard_normal",
-    "randint", "choice", "permutation", "shuffle", "seed", "binomial", "poisson", "exponential", "gamma", "beta",
-    "laplace", "logistic", "multivariate_normal", "dirichlet", "standard_t")),
-    shape=None, pure=False, samples=[
-        Sample("x * (np.random.normal(size=3) is not None)", x=real(3))])
+constants(*(getattr(np.random, name) for name in np.random.__all__ if name.islower()),
+          shape=None, pure=False, samples=[
+              Sample("x * (np.random.normal(size=3) is not None)", x=real(3))])
 
 
 # --- sizes and dtypes: known exactly from the abstract value ----------------------------------

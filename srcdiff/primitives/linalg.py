@@ -57,7 +57,11 @@ class tensordot:
 @primitive(np.einsum, shape=EVALUATE, samples=[
     Sample("np.einsum('ijk,kl->il', a, b)", a=real(2, 3, 4), b=real(4, 5)),
     Sample("np.einsum('ijk->', a)", wrap=None, a=real(2, 3, 4)),
-    Sample("np.einsum('ij,j', a, b, optimize=True)", a=real(3, 4), b=real(4))])
+    Sample("np.einsum('ij,j', a, b, optimize=True)", a=real(3, 4), b=real(4)),
+    Sample("np.einsum('ii->i', a) + np.einsum('ii', a)", a=real(3, 3)),
+    Sample("np.einsum('...ij,...jk', a, b)", a=real(2, 2, 3), b=real(3, 2)),
+    Sample("np.einsum('ij,jj->i', a, b)", a=real(2, 3), b=real(3, 3)),
+    Sample("np.einsum('i...,i...->...', a, b)", a=real(2, 3, 1), b=real(2, 1, 2))])
 class einsum:
     def adjoint(bz, z, subscripts, *operands, optimize=False):
         boperands[i] = runtime.einsum_grad(bz, subscripts, operands, i)
@@ -112,9 +116,10 @@ class triu:
         dz = np.triu(dm, k)
 
 
-@primitive(np.trace, shape=EVALUATE, samples=[
+@primitive(np.trace, methods=("trace",), shape=EVALUATE, samples=[
     Sample("np.trace(a)", wrap=None, a=real(3, 3)),
-    Sample("np.trace(a, 1, axis1=2, axis2=0)", a=real(3, 2, 4))])
+    Sample("np.trace(a, 1, axis1=2, axis2=0)", a=real(3, 2, 4)), Sample("a.trace(-1)",
+                                                                      a=real(3, 2))])
 class trace:
     def adjoint(bz, z, a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
         ba = runtime.trace_vjp(bz, a, offset=offset, axis1=axis1, axis2=axis2)

@@ -60,3 +60,13 @@ def distinct(*shape):
 def record(**makers):
     """An object with the made values as attributes (a SimpleNamespace)."""
     return lambda rng: types.SimpleNamespace(**{k: make(rng) for k, make in makers.items()})
+
+
+def with_nans(*shape):
+    """Values at least 0.1 apart (no ties) with a NaN at every fifth place, so that no line
+    along an axis of a small array is all NaN: for the NaN-ignoring reductions."""
+    def make(rng):
+        values = distinct(*shape)(rng).ravel()
+        values[2::5] = np.nan
+        return values.reshape(shape)
+    return make

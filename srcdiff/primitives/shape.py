@@ -213,10 +213,10 @@ class broadcast_to:
         dz = np.broadcast_to(darray, np.shape(z))
 
 
-# views srcdiff has no rule for yet: what aliasing analysis must know of them
-@_moves(np.moveaxis, np.atleast_1d, np.atleast_2d, np.atleast_3d, np.diagonal, view=True,
-        methods=("view", "diagonal"), attributes=("flat",), samples=[
-            Sample("x * np.atleast_1d(2.0)", x=real(3))])
+# views srcdiff has no rule for yet: what aliasing analysis must know of them (np.moveaxis,
+# np.atleast_*d and np.diagonal have records of their own, in arrays.py)
+@_moves(view=True, methods=("view",), attributes=("flat",), samples=[
+    Sample("x * np.ones(3).view()[0]", x=real(3))])
 class views:
     pass
 

@@ -6,8 +6,10 @@ from .arrays import *  # noqa: F401,F403  (emitted code reads every helper as ru
 from .core import *  # noqa: F401,F403
 from .fft import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
+from .rearranging import *  # noqa: F401,F403
 from .records import *  # noqa: F401,F403
 from .scipy_support import *  # noqa: F401,F403
+from .statistics import *  # noqa: F401,F403
 
 
 # modules of plain differentiable numpy, which srcdiff differentiates through their source

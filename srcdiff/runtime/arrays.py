@@ -73,36 +73,43 @@ def _matmul_grad(g, a, b, wrt):
 
 
 def _einsum_parts(subscripts, operands):
+    """The operands' and the output's subscripts, with '...' spelled out in letters of its
+    own (right-aligned across the operands, as numpy broadcasts them) and an implicit output
+    made explicit (the ellipsis, then the letters used once, sorted)."""
     subscripts = subscripts.replace(" ", "")
-    if "." in subscripts:
-        raise ArgumentError("srcdiff's einsum gradient does not support '...' yet",
-                            hint="write the axes out explicitly")
-    if "->" in subscripts:
-        inputs, output = subscripts.split("->")
-    else:
-        inputs = subscripts
-        letters = inputs.replace(",", "")
-        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    return inputs.split(","), output
+    inputs, arrow, output = subscripts.partition("->")
+    inputs = inputs.split(",")
+    spare = (c for c in string.ascii_letters if c not in subscripts)
+    ranks = [np.ndim(op) - len(s) + 3 if "..." in s else 0 for s, op in zip(inputs, operands)]
+    ellipsis = "".join(next(spare) for _ in range(max(ranks, default=0)))
+    if not arrow:
+        letters = "".join(inputs).replace(".", "")
+        output = "..." + "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    inputs = [s.replace("...", ellipsis[len(ellipsis) - rank:]) for s, rank in zip(inputs, ranks)]
+    return inputs, output.replace("...", ellipsis)
 
 
 def _einsum_grad(g, subscripts, operands, wrt):
-    """Adjoint of np.einsum with respect to operand number `wrt`."""
+    """Adjoint of np.einsum with respect to operand number `wrt`: the einsum of g with the
+    other operands over the operand's letters, spread along those it sums alone or
+    broadcasts, and written on its diagonal where it repeats a letter ('ii->i')."""
     inputs, output = _einsum_parts(subscripts, operands)
-    target = inputs[wrt]
-    if len(set(target)) != len(target):
-        raise ArgumentError("srcdiff's einsum gradient does not support repeated indices "
-                            f"within one operand ({target!r})")
+    target, shape = inputs[wrt], np.shape(operands[wrt])
     others = [s for k, s in enumerate(inputs) if k != wrt]
     other_ops = [op for k, op in enumerate(operands) if k != wrt]
+    size = dict(zip(target, shape))
+    letters = "".join(dict.fromkeys(target))  # each once, in order
     available = set(output).union(*others)
-    present = "".join(c for c in target if c in available)
+    present = "".join(c for c in letters if c in available and size[c] != 1)
     grad = np.einsum(",".join([output] + others) + "->" + present, g, *other_ops, optimize=True)
-    if present != target:
-        shape = np.shape(operands[wrt])
-        grad = grad.reshape([shape[i] if c in available else 1 for i, c in enumerate(target)])
-        grad = np.broadcast_to(grad, shape).copy()
-    return grad
+    if present != letters:
+        grad = np.broadcast_to(grad.reshape([size[c] if c in present else 1 for c in letters]),
+                               [size[c] for c in letters])
+    if letters == target:
+        return grad.copy() if present != letters else grad
+    out = np.zeros(shape, dtype=grad.dtype)
+    np.einsum(target + "->" + letters, out)[...] = grad  # (a view of out's diagonal)
+    return out
 
 
 def _tensordot_subscripts(a, b, axes):
