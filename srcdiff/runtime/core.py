@@ -139,7 +139,7 @@ def pack_adjoint(b, g, outputs):
 def add_items(adjoints, more, items=None):
     """The adjoint of list `items` built with append (one adjoint per item, in order; empty
     before any is added) with `more` added, item by item: a list, or a Sparse from index
-    reads (items it names nothing of get 0.0)."""
+    reads (items it names nothing of get their zero)."""
     if type(more) is np.ndarray:  # np.array(items)'s adjoint: a row each
         more = item_adjoints(more, items)
     elif isinstance(more, Sparse):
@@ -147,10 +147,11 @@ def add_items(adjoints, more, items=None):
             raise ArgumentError("srcdiff can follow a list built with append read by "
                                 "single indices, not slices", hint="index its items one by one")
         n = len(items)
-        dense = [0.0] * n
+        dense = [None] * n
         for k, g in more.items():
-            dense[k % n] = dense[k % n] + g
-        more = dense
+            dense[k % n] = g if dense[k % n] is None else dense[k % n] + g
+        # (an item read by none gets its zero: a Sparse for a tuple, which 0.0 is not)
+        more = [zeros_like(item) if g is None else g for g, item in zip(dense, items)]
     if not adjoints:
         return list(more)
     return [a + b for a, b in zip(adjoints, more)]
