@@ -12,7 +12,7 @@ from .activity import SCOPES, is_pop
 from .errors import NoAdjointError, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .parse import MISSING, is_function_value, spelling
 from .primitives import registry
-from .primitives.shape import as_list, as_tuple, c_, copy_value, r_
+from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
 
 
 class Expressions:
@@ -123,7 +123,26 @@ class Expressions:
             forward = self.argument(node, loc, out)
             record = registry.find(as_list if isinstance(node, gast.List) else as_tuple)
             return record, forward, self._rules(record).bind([forward], {})
+        if isinstance(node, gast.Dict):
+            return self.dict_display(node, loc, out)
         raise _unsupported(node, loc)
+
+    def dict_display(self, node, loc, out):
+        """(record, forward, bound) of `{"w": a, "b": b}`: its keys are constants."""
+        if None in node.keys:
+            raise UnsupportedError("a dict display that unpacks another dict ({**d, ...}) "
+                                   "cannot be differentiated", loc,
+                                   "write each key out: {'w': d['w'], 'b': b}")
+        if any(self._is_active(key) for key in node.keys):
+            raise UnsupportedError("a dict key that depends on differentiated values has no "
+                                   "derivative", loc, "key the dict by names or numbers")
+        keys = [self.atom(key, loc, out, active=False) for key in node.keys]
+        values = [self.atom(value, loc, out) for value in node.values]
+        forward = gast.Dict(keys=keys, values=values)
+        record = registry.find(as_dict)
+        return record, forward, self._rules(record).bind(
+            [gast.Tuple(elts=copy.deepcopy(keys), ctx=gast.Load()),
+             gast.Tuple(elts=copy.deepcopy(values), ctx=gast.Load())], {})
 
     def item(self, node, loc, out):
         """(record, forward, bound) of `x[index]`."""
@@ -459,9 +478,6 @@ def _op_symbol(op):
 
 def _unsupported(node, loc):
     """The error for an expression on differentiated values srcdiff has no rule for."""
-    if isinstance(node, gast.Dict):
-        return UnsupportedError("dicts of differentiated values are only supported as "
-                                "arguments", loc, "pass the values in a list or a tuple")
     if isinstance(node, gast.BoolOp):  # `x or 1.0` is x or 1.0, by value
         return UnsupportedError("`and`/`or` on differentiated values cannot be differentiated",
                                 loc, "write a conditional expression: `x if x else 1.0` for "

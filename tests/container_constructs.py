@@ -19,6 +19,14 @@ def appended_pairs_read_by_index(params, x):
     return np.sum(np.tanh(x @ W + b))
 
 
+def dict_display_of_layers(params, x):
+    model = {"hidden": params[0], "output": {"W": params[1][0], "b": params[1][1]}}
+    W, b = model["hidden"]
+    h = np.tanh(x @ W + b)
+    return np.sum(h @ model["output"]["W"] + model["output"]["b"])
+
+
 CASES = {
     "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
+    "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
 }

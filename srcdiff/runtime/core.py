@@ -136,6 +136,27 @@ def pack_adjoint(b, g, outputs):
     return Sparse(enumerate(items))
 
 
+def _kept(keys):
+    """The positions of a dict display's keys whose value the dict keeps (the last of each)."""
+    last = {key: k for k, key in enumerate(keys)}
+    return [last[key] == k for k, key in enumerate(keys)]
+
+
+def dict_values_adjoint(g, keys, values):
+    """The adjoints of the values of dict(zip(keys, values)) given the dict's adjoint g (a
+    Sparse or a dict by key, or None): one per value, zeros for a value no key kept."""
+    g = g or {}
+    return [g[key] if kept and key in g else zeros_like(value)
+            for key, value, kept in zip(keys, values, _kept(keys))]
+
+
+def dict_adjoint(b, keys, values):
+    """The adjoint of the dict dict(zip(keys, values)) given the adjoints of its values (a
+    list, tuple or Sparse by position): a Sparse by key."""
+    items = unpack_adjoint(b, values)
+    return Sparse((key, item) for key, item, kept in zip(keys, items, _kept(keys)) if kept)
+
+
 def add_items(adjoints, more, items=None):
     """The adjoint of list `items` built with append (one adjoint per item, in order; empty
     before any is added) with `more` added, item by item: a list, or a Sparse from index
