@@ -1,5 +1,6 @@
 """Stage 1: read a function's source with gast and resolve the names it uses."""
 import builtins
+import copy
 import functools
 import inspect
 import linecache
@@ -58,6 +59,7 @@ class ParsedFunction:
         self.namespace = dict(fn.__globals__)
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}
+        self._siblings = {}
         self.find_locals()
 
     def find_locals(self):
@@ -69,6 +71,21 @@ class ParsedFunction:
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
         self.local_names |= {n.name for n in gast.walk(self.node)
                              if isinstance(n, gast.FunctionDef) and n is not self.node}
+
+    def sibling(self, fn):
+        """A fresh copy of the definition of `fn` when it is a function of this one's module
+        and file without a closure (which srcdiff may inline here), else None."""
+        if not inspect.isfunction(fn) or fn.__globals__ is not self.fn.__globals__ or \
+                fn.__closure__ or fn.__code__.co_flags & inspect.CO_GENERATOR:
+            return None
+        if fn not in self._siblings:
+            try:
+                filename, node, _ = _read(fn)
+            except SrcdiffError:
+                filename, node = None, None
+            self._siblings[fn] = node if filename == self.filename else None
+        node = self._siblings[fn]
+        return None if node is None else copy.deepcopy(node)
 
     def location(self, node):
         lineno = getattr(node, "lineno", None) or self.node.lineno
