@@ -64,6 +64,12 @@ def _is_container(x):
     return isinstance(x, (dict, list, tuple))
 
 
+def stop_gradient(x):
+    """x itself, through which no derivative flows: as a constant in every mode and order
+    (a target held fixed, a baseline, a straight-through estimator's other half)."""
+    return x
+
+
 # classes registered with register_pytree_node: cls -> (flatten, unflatten)
 PYTREE_NODES = {}
 
