@@ -8,6 +8,7 @@ import threading
 from . import __version__, cache, codegen, ir, provenance
 from .activity import Activity
 from .anf import Normalizer
+from .containers import lower_containers
 from .desugar import desugar, lower_comprehensions
 from .inline import Inliner
 from .errors import ArgumentError, UnsupportedError
@@ -211,9 +212,9 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
     parsed.find_locals()
     desugar(parsed.node, names.fresh, parsed.resolve)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
-    while lower_comprehensions(parsed.node.body,
-                               lambda node: activity.is_active(node, activity.varied),
-                               names.fresh):
+    varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
+    while lower_containers(parsed.node, varied, parsed.resolve, names.fresh, parsed.location) \
+            | lower_comprehensions(parsed.node.body, varied, names.fresh):
         activity.update()
     return Normalizer(parsed, activity, names, derive_callee, outputs)
 

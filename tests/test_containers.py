@@ -1,6 +1,7 @@
 """Containers of parameters as people hold them (container_constructs.py): srcdiff's gradient,
 tangent and Hessian-vector product against central differences, and its gradient against
 autograd running the same source."""
+import inspect
 import sys
 import types
 from pathlib import Path
@@ -9,7 +10,7 @@ import pytest
 
 import container_constructs
 import srcdiff as nf
-from container_constructs import CASES
+from container_constructs import CASES, ERRORS
 from pytree_oracle import (assert_leaves_close, autograd_grad, brief_srcdiff_errors,
                            finite_differences, gradient_differences, inner, random_like,
                            structure)
@@ -65,3 +66,15 @@ def test_hessian_vector_product_matches_differences_of_the_gradient(name):
     assert structure(product) == structure(args[0])
     assert_leaves_close(product, gradient_differences(nf.grad(function), args, direction),
                         1e-5, 1e-7, "srcdiff's hvp against differences of its gradient")
+
+
+@pytest.mark.parametrize("name", ERRORS)
+def test_what_has_no_length_in_the_code_is_a_located_error(name):
+    function, make_args, message, hint = ERRORS[name]
+    with pytest.raises(nf.UnsupportedError) as error:
+        nf.grad(function)(*make_args())
+    assert message in error.value.message and hint in error.value.hint
+    lines, first = inspect.getsourcelines(function)
+    refused = next(k for k, line in enumerate(lines) if "refused" in line)
+    assert error.value.location.filename == container_constructs.__file__
+    assert error.value.location.lineno == first + refused

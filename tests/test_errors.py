@@ -160,8 +160,8 @@ def star_args(*xs):
 
 
 def starred_call(x):
-    extra = (1.0,)
-    return np.sum(np.add(x, *extra))
+    # (with the count in the code, `extra = (1.0,)`, the call is spelled out and works)
+    return np.sum(np.add(x, *x[:1]))
 
 
 def for_else(x):
@@ -192,7 +192,8 @@ def attribute_target(x):
 
 
 def dict_value(x):
-    d = {"a": x * 2}
+    # (a display with its keys written out, {"a": x * 2}, works)
+    d = {**{"a": x * 2}, "b": x}
     return np.sum(d["a"])
 
 
@@ -314,12 +315,12 @@ REJECTED = [
     (defines_class, "class Local:", "class"),
     (imports_inside, "import math", "import"),
     (star_args, "def star_args(*xs):", "*xs"),
-    (starred_call, "return np.sum(np.add(x, *extra))", "*args"),
+    (starred_call, "return np.sum(np.add(x, *x[:1]))", "*args"),
     (for_else, "for i in range(2):", "for ... else"),
     (while_else, "while np.sum(x) < 10:", "while ... else"),
     (bare_expression, "    np.sin(x)", "bare expression"),
     (attribute_target, "h.value = x * 2", "assignment to"),
-    (dict_value, 'd = {"a": x * 2}', "dicts of differentiated values"),
+    (dict_value, 'd = {**{"a": x * 2}, "b": x}', "unpacks another dict"),
     (unknown_local_call, "return np.sum(f(x))", "cannot differentiate through f"),
     (no_return, "def no_return(x):", "return statement"),
     (list_to_callee, "return np.sum(star_args([x, x]))", "*args"),

@@ -21,9 +21,9 @@ pytest.importorskip("autograd")
 BLOCKED = {'rnn': "rnn.py:27: concat_and_multiply takes 'args' as a variadic parameter (*args or "
         '**kwargs), which srcdiff cannot differentiate [output = '
         'concat_and_multiply(params["predict"], hiddens)]',
- 'gmm': 'gmm.py:34: no adjoint is registered for zip [for log_proportion, mean, log_std in '
-        'zip(*unpack_params(params)):]',
- 'flatten': 'flatten.py:7: no adjoint is registered for sorted [keys = sorted(params)]'}
+ 'flatten': 'flatten.py:17: dict(...) of differentiated values needs its keys or its values in '
+            'the code: a list or tuple display, or a name bound once to one [return '
+            'dict(zip(keys, pieces))]'}
 
 
 def blocked(name, check):
