@@ -31,7 +31,7 @@ def _caller():
     return Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
 
 
-Wrt = Union[int, Sequence[int]]
+Wrt = Union[int, str, Sequence[Union[int, str]]]
 
 
 def choose_wrt(wrt, argnums, default=0):
@@ -51,13 +51,26 @@ def _is_wrt(wrt):
                                  all(map(_is_position, wrt)))
 
 
-def _normalize_wrt(wrt):
-    if _is_position(wrt):
-        return (int(wrt),), True
-    if _is_wrt(wrt):
-        return tuple(int(w) for w in wrt), False
-    raise ArgumentError(f"wrt must be an int or a non-empty tuple of ints, not {wrt!r}",
-                        hint="wrt=0 differentiates with respect to the first argument")
+def _normalize_wrt(wrt, names):
+    """(positions, whether one was given bare) of `wrt`: positions, or parameter names
+    (`wrt="params"`), or a tuple of either."""
+    def position(w):
+        if isinstance(w, str):
+            if w not in names:
+                raise ArgumentError(f"wrt={w!r} names no parameter of the function "
+                                    f"(its parameters: {', '.join(names)})",
+                                    hint="name a parameter, or give its position")
+            return names.index(w)
+        return int(w)
+    if _is_position(wrt) or isinstance(wrt, str):
+        return (position(wrt),), True
+    if isinstance(wrt, (tuple, list)) and wrt and all(
+            _is_position(w) or isinstance(w, str) for w in wrt):
+        return tuple(map(position, wrt)), False
+    raise ArgumentError(f"wrt must be an int, a parameter's name, or a non-empty tuple of "
+                        f"them, not {wrt!r}",
+                        hint="wrt=0 (or wrt='x') differentiates with respect to the first "
+                             "argument")
 
 
 class Derivative:
@@ -79,7 +92,7 @@ class Derivative:
         self._jvp = None  # the emitted JVP behind forward-mode variants (False: none possible)
         self._mode, self._options = mode, options
         try:
-            self.wrt, self._single = _normalize_wrt(wrt)
+            self.wrt, self._single = _normalize_wrt(wrt, self._names[shift:])
             self._positions = tuple(w + shift for w in self.wrt)
             self._statics = self._statics_of(())  # (what the defaults make static)
             self._by_statics = {}
