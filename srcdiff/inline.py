@@ -110,14 +110,16 @@ class Inliner:
     def _adopt(self, call):
         """Take a function of this module in as a local function, for this call, when it is
         passed a local function or returns one (the local function then is inlined where
-        that function calls it, or where its result is called)."""
+        that function calls it, or where its result is called), or when it packs arguments
+        into its *args."""
         fn = self.resolve(call.func)
         if not inspect.isfunction(fn):
             return False
         definition = self.sibling(fn)
         if definition is None or not (_returns_a_local_function(definition) or any(
                 isinstance(a, gast.Name) and a.id in self.local
-                for a in call.args + [k.value for k in call.keywords])):
+                for a in call.args + [k.value for k in call.keywords]) or
+                _packs_arguments(definition, call)):
             return False
         if any(self.origins.get(name) is fn for name in self.active):
             raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
@@ -426,6 +428,14 @@ def _returns_a_local_function(definition):
     return any(isinstance(n, gast.Name) and n.id in defined for node in gast.walk(definition)
                if isinstance(node, gast.Return) and node.value is not None
                for n in gast.walk(node.value))
+
+
+def _packs_arguments(definition, call):
+    """Whether `definition` packs some of this call's arguments into its *args (a tuple
+    whose length the call gives: inlined, it is a display of them)."""
+    args = definition.args
+    return args.vararg is not None and not any(isinstance(a, gast.Starred) for a in call.args) \
+        and len(call.args) > len(args.posonlyargs + args.args)
 
 
 def _parameters(definition):
