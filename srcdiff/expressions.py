@@ -12,6 +12,7 @@ from .activity import SCOPES, is_pop
 from .errors import NoAdjointError, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .parse import MISSING, is_function_value, spelling
 from .primitives import registry
+from .provenance import holds_functions
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
 
 
@@ -329,6 +330,8 @@ class Expressions:
         if obj is MISSING and isinstance(func, gast.Attribute) and \
                 self._rules(registry.method(func.attr)):
             return self.method_call(node, loc, out)
+        if obj is MISSING and isinstance(func, gast.Subscript):
+            self._picked_at_run_time(func, loc)
         if obj is MISSING:
             what = gast.unparse(func)
             root = ir.dotted(func)
@@ -356,6 +359,27 @@ class Expressions:
                             args=call_args,
                             keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
         return record, forward, self.bind(record, call_args, keywords, node, loc, out, forward)
+
+    def _picked_at_run_time(self, func, loc):
+        """The error for a call of `ACTIVATIONS[key]`, a function picked from a global
+        container by a key known only at run time: for a parameter, a request to make the
+        code for its value (when the function is called); else a refusal."""
+        container = self.p.resolve(func.value)
+        if not (isinstance(container, (dict, list, tuple)) and holds_functions(container)):
+            return
+        what, key = gast.unparse(func), func.slice
+        if isinstance(key, gast.Name) and key.id in self.params:
+            raise StaticArgumentNeeded(
+                f"{what}(...) calls the function the parameter {key.id!r} picks, which is "
+                "known only when the function is called", loc, "srcdiff makes the code for "
+                "the key passed (a str or an int): call the derivative with it, or give the "
+                "parameter a default", parameter=key.id, kind="key")
+        raise UnsupportedError(
+            f"{what}(...) calls a function picked by {gast.unparse(key)}, a value known only "
+            "at run time: srcdiff makes the code for a function it knows before the call",
+            loc, f"pick it by a constant key ({gast.unparse(func.value)}['relu']), by a "
+            "parameter of the differentiated function (the code is made for the value each "
+            "call passes), or pass the function itself as an argument")
 
     def method_call(self, node, loc, out):
         """`x.sum(axis=1)`: the record of the method's numpy function, bound to x and the

@@ -3,6 +3,7 @@ import ast
 import builtins
 import functools
 import inspect
+import operator
 import threading
 
 from . import __version__, cache, codegen, ir, provenance
@@ -188,8 +189,17 @@ def _statics_option(fn, described, statics, callee):
 
 def _resolve_path(fn, path, statics=()):
     """The object a dotted name in fn's source refers to (a callee, at load time); a name
-    of a static argument is its function, or for an object its class."""
-    root, *attrs = path.split(".")
+    of a static argument is its function, or for an object its class. Items picked by a
+    constant key, or by a static key argument, are followed: `ACTIVATIONS['relu']`."""
+    node = ast.parse(path, mode="eval").body
+    keys = []
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute):
+            keys.append((getattr, node.attr))
+        else:
+            keys.append((operator.getitem, _key(node.slice, statics)))
+        node = node.value
+    root = node.id
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     static = next((s for s in statics if s.name == root), None)
     if static is not None:
@@ -198,9 +208,15 @@ def _resolve_path(fn, path, statics=()):
         obj = cells[root].cell_contents
     else:
         obj = fn.__globals__[root] if root in fn.__globals__ else getattr(builtins, root)
-    for a in attrs:
-        obj = getattr(obj, a)
+    for follow, key in reversed(keys):
+        obj = follow(obj, key)
     return obj
+
+
+def _key(node, statics):
+    if isinstance(node, ast.Name):
+        return next(s.value for s in statics if s.name == node.id and s.kind == "key")
+    return ast.literal_eval(node)
 
 
 def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):

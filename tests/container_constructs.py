@@ -142,6 +142,15 @@ def dict_of_unknown_keys(params, names):
     return np.sum(named["W"])
 
 
+ACTIVATIONS = {"tanh": np.tanh, "sin": np.sin}
+
+
+def functions_picked_in_a_loop(params, x):
+    for (W, b), name in zip(params, ["tanh", "sin"]):
+        x = ACTIVATIONS[name](x @ W + b)  # refused: which function is known at run time
+    return np.sum(x)
+
+
 ERRORS = {
     "zip(*pieces) of unknown length": (zip_star_of_unknown_length, layer_list,
                                        "the code says how many pieces there are",
@@ -149,6 +158,9 @@ ERRORS = {
     "next(it) under a condition": (next_under_a_condition, layer_list,
                                    "srcdiff follows layers = iter(...) only into next(layers)",
                                    "index the sequence instead"),
+    "ACTIVATIONS[name], name a loop's": (functions_picked_in_a_loop, layer_list,
+                                         "a value known only at run time",
+                                         "pick it by a constant key (ACTIVATIONS['relu'])"),
     "dict(zip(keys, values)) of unknown length": (
         dict_of_unknown_keys, lambda: (layer_list()[0][0], ("W", "b")),
         "needs its keys or its values in the code", "keys = ['w', 'b'] before"),
