@@ -38,6 +38,7 @@ class Lowering:
         self.func, self.is_varied, self.resolve = func, is_varied, resolve
         self.fresh, self.location = fresh, location
         self.lengths = _display_lengths(func)
+        self.copies = _copies_of_appended_lists(func)
         self.changed = False
 
     def run(self):
@@ -319,6 +320,10 @@ class Lowering:
             return self.sequence(node, fn)
         if fn is dict:
             return self.mapping(node, stmt)
+        if fn is sum and len(node.args) == 1 and isinstance(node.args[0], gast.Name) and \
+                node.args[0].id in self.copies:  # (of a list built with append: the same list)
+            return gast.Call(func=node.func, args=[ir.name(self.copies[node.args[0].id])],
+                             keywords=node.keywords)
         if fn is sorted and len(node.args) == 1 and _dict_view(node.args[0]) is None:
             return gast.Call(func=node.func, args=[ir.call(ir.attr(node.args[0], "keys"))],
                              keywords=node.keywords)  # (a dict's keys: constants)
@@ -432,6 +437,30 @@ def _display_lengths(func):
         isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))}
     return {name: held for name, held in displays.items()
             if stores.get(name) == 1 and (held[0] is gast.Tuple or name not in changed)}
+
+
+def _copies_of_appended_lists(func):
+    """name -> the list built with append that each of its assignments binds it to
+    (`result = items`, as an inlined generator returns its items), through copies."""
+    stores, copied = {}, {}
+    for node in gast.walk(func):
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and isinstance(node.value, gast.Name):
+            copied.setdefault(node.targets[0].id, []).append(node.value.id)
+    appended = {n.func.value.id for n in gast.walk(func) if isinstance(n, gast.Call) and
+                isinstance(n.func, gast.Attribute) and n.func.attr == "append" and
+                isinstance(n.func.value, gast.Name)}
+
+    def source(name, seen):
+        if name in appended or name in seen or len(copied.get(name, ())) != stores.get(name):
+            return name
+        found = {source(s, seen | {name}) for s in copied[name]}
+        return found.pop() if len(found) == 1 else name
+
+    return {name: held for name in copied if (held := source(name, set())) != name and
+            held in appended}
 
 
 def _zip_star_error(where):

@@ -213,6 +213,12 @@ class Expressions:
                 k.arg is None for k in node.keywords):
             raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
                                    loc, "pass arguments one by one")
+        if inspect.isgeneratorfunction(fn):
+            raise UnsupportedError(
+                f"{fn.__name__} is a generator, and generators and coroutines cannot be "
+                "differentiated by themselves: srcdiff follows a generator of the same module "
+                "where a loop takes all its items (for x in gen(...), list(gen(...)), "
+                "sum(gen(...)))", loc, "loop over the generator here, or make it return a list")
         receiver = self.p.receiver(node.func)
         given = ([receiver] if receiver is not None else []) + list(node.args)
         written = {k.arg: k.value for k in node.keywords}

@@ -37,9 +37,11 @@ class Inliner:
         self.local = {}  # name -> (its FunctionDef, default values' names or expressions)
         self.origins = {}  # name of a module function taken in -> the function
         self.returned = {}  # result name -> {position: local function} of a returned tuple
+        self.generators = set()  # local functions that were generators (now make lists)
         self.active = []  # the local functions being inlined now (to refuse recursion)
 
     def run(self):
+        self.iterated = _iterated_calls(self.func)  # (ids of the calls looped over)
         _substitute_function_aliases(self.func, self.resolve)
         _maps_to_comprehensions(self.func, self.resolve)
         self.func.body = self._name_lambdas(self.func.body)
@@ -103,7 +105,11 @@ class Inliner:
         return out
 
     def _take(self, name, definition, defaults, stmt):
-        """Record a local function (after inlining the local functions of its own)."""
+        """Record a local function (after inlining the local functions of its own); a
+        generator as the function that makes the list of what it yields."""
+        if _is_generator(definition):
+            definition = _yields_into_a_list(definition, self.names.fresh, self.location)
+            self.generators.add(name)
         self._refuse_unsupported(definition, stmt)
         Inliner(definition, self.names, self.resolve, self.location, self.sibling,
                 nested=True).run()
@@ -118,10 +124,12 @@ class Inliner:
         if not inspect.isfunction(fn):
             return False
         definition = self.sibling(fn)
-        if definition is None or not (_returns_a_local_function(definition) or any(
+        if definition is None or _is_generator(definition) and id(call) not in self.iterated:
+            return False  # (a generator's items are a list's when a loop takes them all)
+        if not (_returns_a_local_function(definition) or any(
                 isinstance(a, gast.Name) and a.id in self.local
                 for a in call.args + [k.value for k in call.keywords]) or
-                _packs_arguments(definition, call)):
+                _packs_arguments(definition, call) or _is_generator(definition)):
             return False
         if any(self.origins.get(name) is fn for name in self.active):
             raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
@@ -238,6 +246,7 @@ class Inliner:
                                        self.location(stmt),
                                        "compute the test in the loop: while True: ... if not "
                                        "test: break")
+            self.iterated |= _iterated_calls(stmt)
             out += self._hoist(stmt)
             if not self._names_local_functions(stmt):
                 out.append(stmt)
@@ -303,6 +312,12 @@ class Inliner:
             raise UnsupportedError(f"the local function {name!r} calls itself (recursion)",
                                    self.location(stmt), "write the recursion as a loop")
         definition, defaults = self.local[name]
+        if name in self.generators and id(call) not in self.iterated:
+            raise UnsupportedError(
+                f"the generator {name!r} is called where its items are not all looped over: "
+                "srcdiff differentiates a generator as the list of what it yields",
+                self.location(stmt), f"loop over it (for item in {name}(...)), or build and "
+                "return a list")
         body = copy.deepcopy(definition.body)
         bindings, extra = self._bind(definition, defaults, call, stmt)
         if definition.args.vararg is not None:  # *args: a tuple display of its values
@@ -430,6 +445,84 @@ def _returns_a_local_function(definition):
     return any(isinstance(n, gast.Name) and n.id in defined for node in gast.walk(definition)
                if isinstance(node, gast.Return) and node.value is not None
                for n in gast.walk(node.value))
+
+
+_TAKING_ALL = ("list", "tuple", "sum", "sorted", "enumerate", "zip", "min", "max", "any",
+               "all")
+
+
+def _iterated_calls(root):
+    """The ids of the calls under `root` whose items a loop takes, all of them: the
+    iterable of a for loop or a comprehension, or an argument of list(...), sum(...), ..."""
+    found = set()
+    for node in gast.walk(root):
+        if isinstance(node, (gast.For, gast.comprehension)):
+            found.add(id(node.iter))
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                node.func.id in _TAKING_ALL:
+            found |= {id(a) for a in node.args}
+    return found
+
+
+def _is_generator(definition):
+    """Whether a function definition yields (itself: not a function defined in it)."""
+    def visit(node):
+        for child in gast.iter_child_nodes(node):
+            if isinstance(child, (gast.Yield, gast.YieldFrom)):
+                return True
+            if not isinstance(child, (gast.FunctionDef, gast.Lambda)) and visit(child):
+                return True
+        return False
+    return visit(definition)
+
+
+def _yields_into_a_list(definition, fresh, location):
+    """A generator's definition as the function returning the list of what it yields:
+    `yield v` appends v, `yield from xs` each item of xs, `return` returns the list."""
+    definition = copy.deepcopy(definition)
+    held = fresh(f"{definition.name}_items")
+
+    def append(value):
+        return ir.expr_stmt(ir.call(ir.attr(held, "append"), value))
+
+    def block(stmts):
+        out = []
+        for stmt in stmts:
+            value = stmt.value if isinstance(stmt, (gast.Expr, gast.Return)) else None
+            if isinstance(value, gast.Yield):
+                out.append(gast.copy_location(append(value.value or ir.const(None)), stmt))
+            elif isinstance(value, gast.YieldFrom):
+                item = fresh("_yielded")
+                out.append(gast.copy_location(gast.For(
+                    target=ir.name(item, store=True), iter=value.value, body=[append(
+                        ir.name(item))], orelse=[], type_comment=None), stmt))
+            elif isinstance(stmt, gast.Return):
+                if stmt.value is not None:
+                    raise UnsupportedError("a generator that returns a value", location(stmt),
+                                           "return without a value, or yield it")
+                out.append(gast.copy_location(gast.Return(value=ir.name(held)), stmt))
+            elif isinstance(stmt, gast.While) and _is_generator(stmt) and \
+                    isinstance(stmt.test, gast.Constant) and stmt.test.value:
+                raise UnsupportedError("a generator that yields in a `while True` loop (its "
+                                       "items may never end)", location(stmt),
+                                       "loop over a range, or yield from a finite loop")
+            else:
+                for part in [stmt] + list(getattr(stmt, "handlers", [])):
+                    for field in ("body", "orelse", "finalbody"):
+                        if isinstance(getattr(part, field, None), list):
+                            setattr(part, field, block(getattr(part, field)))
+                out.append(stmt)
+        return out
+
+    definition.body = [gast.copy_location(ir.assign(held, gast.List(elts=[], ctx=gast.Load())),
+                                          definition)] + block(definition.body) + [
+        gast.copy_location(gast.Return(value=ir.name(held)), definition.body[-1])]
+    if _is_generator(definition):
+        where = next(n for n in gast.walk(definition) if isinstance(n, (
+            gast.Yield, gast.YieldFrom)))
+        raise UnsupportedError("a yield used as a value (x = yield v)", location(where),
+                               "yield in a statement of its own")
+    return definition
 
 
 def _substitute_function_aliases(func, resolve):

@@ -119,7 +119,7 @@ class ParsedFunction:
         """A fresh copy of the definition of `fn` when it is a function of this one's module
         and file without a closure (which srcdiff may inline here), else None."""
         if not inspect.isfunction(fn) or fn.__globals__ is not self.fn.__globals__ or \
-                fn.__closure__ or fn.__code__.co_flags & inspect.CO_GENERATOR:
+                fn.__closure__:
             return None
         if fn not in self._siblings:
             try:

@@ -107,6 +107,45 @@ def next_then_the_rest(params, x):
     return np.sum(x) + np.sum(next(iter(params))[1])
 
 
+def pieces_of(params):
+    for layer in params:
+        yield from layer
+
+
+def layer_norms(params, scale):
+    for k, (W, b) in enumerate(params):
+        if k == 2:
+            return
+        yield scale * np.sum(W ** 2)
+        yield np.sum(np.sin(b))
+
+
+def generators_looped_over(params, x):
+    total = sum(layer_norms(params, 2.0))
+    for piece in pieces_of(params):
+        total = total + np.sum(piece ** 3)
+    return total + sum(np.sum(p) for p in pieces_of(params)) * np.sum(x)
+
+
+def local_generator(params, x):
+    def products():
+        for W, b in params:
+            yield np.tanh(W @ b) * np.sum(x)
+    return sum(np.sum(v ** 2) for v in products())
+
+
+def flatten_with_comprehensions(params, x):
+    flat = np.concatenate([p.ravel() for layer in params for p in layer])
+    shapes = [p.shape for layer in params for p in layer]
+    pieces, start = [], 0
+    for shape in shapes:
+        size = int(np.prod(shape))
+        pieces.append(flat[start:start + size].reshape(shape))
+        start += size
+    W1, b1, W2, b2 = pieces
+    return np.sum(np.tanh(x @ W1 + b1) @ W2 + b2) + 0.1 * np.dot(flat, flat)
+
+
 CASES = {
     "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
     "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
@@ -119,6 +158,11 @@ CASES = {
     "dict([(key, value), ...])": (dict_of_pairs, layer_list),
     "enumerate(zip(*zip(*params)))": (enumerate_zip_star, three_layers),
     "next(it), then a loop over the rest": (next_then_the_rest, three_layers),
+    "generators (yield, yield from, return) looped over": (generators_looped_over,
+                                                           three_layers),
+    "a local generator summed": (local_generator, three_layers),
+    "flatten with comprehensions and np.concatenate": (flatten_with_comprehensions,
+                                                        layer_list),
 }
 
 
@@ -151,7 +195,14 @@ def functions_picked_in_a_loop(params, x):
     return np.sum(x)
 
 
+def next_of_a_generator(params, x):
+    pieces = pieces_of(params)  # refused: not every item is looped over
+    return np.sum(next(pieces)) + np.sum(x)
+
+
 ERRORS = {
+    "next(generator)": (next_of_a_generator, layer_list, "pieces_of is a generator",
+                        "loop over the generator here"),
     "zip(*pieces) of unknown length": (zip_star_of_unknown_length, layer_list,
                                        "the code says how many pieces there are",
                                        "index the pieces: zip(pieces[0], pieces[1])"),
