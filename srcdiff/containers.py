@@ -23,7 +23,7 @@ import copy
 
 import gast
 
-from . import ir
+from . import ir, runtime
 from .activity import loop_pairs
 from .errors import UnsupportedError
 
@@ -40,9 +40,14 @@ class Lowering:
         self.lengths = _display_lengths(func)
         self.copies = _copies_of_appended_lists(func)
         self.changed = False
+        # what this pass refuses: it may know more in the next (`keys = sorted(params)`,
+        # lowered in this one, varies no more in the next)
+        self.refused = []
 
     def run(self):
         self.func.body = self.block(self.func.body)
+        if self.refused and not self.changed:
+            raise self.refused[0]
         return self.changed
 
     def block(self, stmts):
@@ -299,7 +304,11 @@ class Lowering:
                             for v in value]
         if not isinstance(node, gast.expr) or not self.is_varied(node):
             return node
-        lowered = self.lowered(node, stmt)
+        try:
+            lowered = self.lowered(node, stmt)
+        except UnsupportedError as error:  # (raised if this pass changes nothing else)
+            self.refused.append(error)
+            return node
         if lowered is not node:
             self.changed = True
             gast.copy_location(lowered, node)
@@ -382,6 +391,12 @@ class Lowering:
         if len(node.args) > 1 or len(keys) < len(node.keywords):
             raise UnsupportedError("this dict(...) call of differentiated values cannot be "
                                    "differentiated", self.location(stmt), hint)
+        source = node.args[0] if node.args else None
+        if not keys and _is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
+                not source.keywords and not self.is_varied(source.args[0]) and \
+                all(self.display(a) is None for a in source.args) and \
+                self.resolve(ir.attr("runtime", "dict_of")) is runtime.dict_of:
+            return ir.call(ir.attr("runtime", "dict_of"), *source.args)  # (counted as it runs)
         if node.args:
             pairs = self.pairs(node.args[0], stmt)
             keys, values = [k for k, _ in pairs] + keys, [v for _, v in pairs] + values

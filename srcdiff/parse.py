@@ -158,6 +158,8 @@ class ParsedFunction:
             obj = static.value  # (of an object: its class, whose methods are functions)
         elif node.id in self.local_names:
             return MISSING
+        elif node.id == "runtime" and node.id not in self.namespace:
+            obj = runtime  # (the helpers srcdiff's own rewrites call, as emitted code does)
         else:
             obj = self.namespace.get(node.id, getattr(builtins, node.id, MISSING))
         for attr in reversed(chain):

@@ -188,6 +188,14 @@ def dict_values_adjoint(g, keys, values):
             for key, value, kept in zip(keys, values, _kept(keys))]
 
 
+def dict_of(keys, values):
+    """dict(zip(keys, values)) whose keys the code does not count (keys = sorted(params))."""
+    keys, values = list(keys), list(values)
+    if len(keys) != len(values):  # (zip would drop the extra ones: their gradient is zero)
+        keys, values = keys[:len(values)], values[:len(keys)]
+    return dict(zip(keys, values))
+
+
 def dict_adjoint(b, keys, values):
     """The adjoint of the dict dict(zip(keys, values)) given the adjoints of its values (a
     list, tuple or Sparse by position): a Sparse by key."""
