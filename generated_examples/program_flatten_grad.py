@@ -14,7 +14,7 @@ def dloss(params, inputs, targets, decay=0.01):
     _stack_unflatten_flatten0_size00 = []
     _stack_t2 = []
     _stack_unflatten_flatten0_start00 = []
-    flatten0_keys0 = sorted(params.keys())
+    flatten0_keys0 = sorted(runtime.dict_keys(params))
     flatten0_shapes0 = []
     _seq0 = list(flatten0_keys0)
     for _flatten0_k00 in _seq0:

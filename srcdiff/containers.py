@@ -39,6 +39,12 @@ class Lowering:
         self.fresh, self.location = fresh, location
         self.lengths = _display_lengths(func)
         self.copies = _copies_of_appended_lists(func)
+        self.sequences = set()
+        self.sequences = {n.targets[0].id for n in gast.walk(func) if isinstance(
+            n, gast.Assign) and isinstance(n.targets[0], gast.Name) and self.is_sequence(
+            n.value)} | {n.func.value.id for n in gast.walk(func) if isinstance(n, gast.Call)
+                         and isinstance(n.func, gast.Attribute) and n.func.attr == "append"
+                         and isinstance(n.func.value, gast.Name)}
         self.changed = False
         # what this pass refuses: it may know more in the next (`keys = sorted(params)`,
         # lowered in this one, varies no more in the next)
@@ -333,13 +339,24 @@ class Lowering:
                 node.args[0].id in self.copies:  # (of a list built with append: the same list)
             return gast.Call(func=node.func, args=[ir.name(self.copies[node.args[0].id])],
                              keywords=node.keywords)
-        if fn is sorted and len(node.args) == 1 and _dict_view(node.args[0]) is None:
-            return gast.Call(func=node.func, args=[ir.call(ir.attr(node.args[0], "keys"))],
-                             keywords=node.keywords)  # (a dict's keys: constants)
+        if fn is sorted and len(node.args) == 1 and _dict_view(node.args[0]) is None and \
+                not self.is_sequence(node.args[0]):  # (a dict's keys, checked as it runs)
+            return gast.Call(func=node.func, args=[ir.call(ir.attr("runtime", "dict_keys"),
+                                                           node.args[0])],
+                             keywords=node.keywords)
         if fn is next and len(node.args) == 1 and _is_call(node.args[0], "iter", self.resolve):
             return gast.Subscript(value=node.args[0].args[0], slice=ir.const(0),
                                   ctx=gast.Load())
         return node
+
+    def is_sequence(self, node):
+        """Whether `node` is a list or tuple as the code says (a display, a comprehension, a
+        name bound to one or built with append): sorted() of it sorts values, not keys."""
+        if isinstance(node, gast.Name):
+            return node.id in self.lengths or node.id in self.copies.values() or \
+                node.id in self.sequences
+        return isinstance(node, (gast.List, gast.Tuple, gast.ListComp, gast.GeneratorExp)) or \
+            _is_call(node, "list", self.resolve) or _is_call(node, "tuple", self.resolve)
 
     def display(self, node):
         """A list or tuple display with the items of `node`: itself, or the items of a name

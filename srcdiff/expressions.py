@@ -413,6 +413,12 @@ class Expressions:
         if obj is max or obj is min:
             raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)", loc,
                                  f"use np.{what}(x), or np.{what}imum(a, b)")
+        if getattr(obj, "__module__", None) in ("builtins", "itertools", "functools"):
+            raise UnsupportedError(
+                f"{what}(...) of differentiated values cannot be differentiated", loc,
+                "over a container, write it as a for loop or a comprehension (srcdiff "
+                "follows list, tuple, dict, zip, enumerate, reversed, sorted of a dict's keys, "
+                "iter/next, len, sum and map); on arrays, call the numpy function")
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
             what = gast.unparse(func)
         raise NoAdjointError(f"no adjoint is registered for {what}", loc,

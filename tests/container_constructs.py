@@ -208,7 +208,20 @@ def next_of_a_generator(params, x):
     return np.sum(next(pieces)) + np.sum(x)
 
 
+def filtered_layers(params, x):
+    for W, b in filter(lambda layer: layer[0].shape[0] == 3, params):  # refused: a loop does it
+        x = np.tanh(x @ W + b)
+    return np.sum(x)
+
+
+def sorted_values(params, x):
+    # taken for a dict's keys: a list of arrays fails the check as it runs
+    return sum(np.sum(v) for v in sorted(params)) + np.sum(x)
+
+
 ERRORS = {
+    "filter(...) of parameters": (filtered_layers, layer_list, "filter(...) of differentiated "
+                                  "values cannot be differentiated", "write it as a for loop"),
     "next(generator)": (next_of_a_generator, layer_list, "pieces_of is a generator",
                         "loop over the generator here"),
     "zip(*pieces) of unknown length": (zip_star_of_unknown_length, layer_list,

@@ -188,6 +188,16 @@ def dict_values_adjoint(g, keys, values):
             for key, value, kept in zip(keys, values, _kept(keys))]
 
 
+def dict_keys(x):
+    """The keys of dict x, where the code sorts x (`sorted(params)`): srcdiff takes x for a
+    dict there (its keys carry no derivative), and this checks that it is one."""
+    if not isinstance(x, dict):
+        raise TypeError(f"srcdiff took sorted(...) of a differentiated value for a dict's keys, "
+                        f"but it is a {type(x).__name__}: sorting differentiated values has no "
+                        "derivative here (sort indices instead: np.argsort)")
+    return x.keys()
+
+
 def dict_of(keys, values):
     """dict(zip(keys, values)) whose keys the code does not count (keys = sorted(params))."""
     keys, values = list(keys), list(values)
