@@ -20,8 +20,9 @@ import gast
 from . import ir
 from .desugar import desugar, lower_comprehensions
 from .errors import UnsupportedError
+from .function_aliases import substitute_function_aliases
+from .generators import is_generator, iterated_calls, yields_into_a_list
 from .parse import is_function_value
-from .provenance import holds_functions
 
 
 class Inliner:
@@ -41,8 +42,8 @@ class Inliner:
         self.active = []  # the local functions being inlined now (to refuse recursion)
 
     def run(self):
-        self.iterated = _iterated_calls(self.func)  # (ids of the calls looped over)
-        _substitute_function_aliases(self.func, self.resolve)
+        self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
+        substitute_function_aliases(self.func, self.resolve)
         _maps_to_comprehensions(self.func, self.resolve)
         self.func.body = self._name_lambdas(self.func.body)
         self.func.body = self._collect(self.func.body)
@@ -107,8 +108,8 @@ class Inliner:
     def _take(self, name, definition, defaults, stmt):
         """Record a local function (after inlining the local functions of its own); a
         generator as the function that makes the list of what it yields."""
-        if _is_generator(definition):
-            definition = _yields_into_a_list(definition, self.names.fresh, self.location)
+        if is_generator(definition):
+            definition = yields_into_a_list(definition, self.names.fresh, self.location)
             self.generators.add(name)
         self._refuse_unsupported(definition, stmt)
         Inliner(definition, self.names, self.resolve, self.location, self.sibling,
@@ -124,12 +125,12 @@ class Inliner:
         if not inspect.isfunction(fn):
             return False
         definition = self.sibling(fn)
-        if definition is None or _is_generator(definition) and id(call) not in self.iterated:
+        if definition is None or is_generator(definition) and id(call) not in self.iterated:
             return False  # (a generator's items are a list's when a loop takes them all)
         if not (_returns_a_local_function(definition) or any(
                 isinstance(a, gast.Name) and a.id in self.local
                 for a in call.args + [k.value for k in call.keywords]) or
-                _packs_arguments(definition, call) or _is_generator(definition)):
+                _packs_arguments(definition, call) or is_generator(definition)):
             return False
         if any(self.origins.get(name) is fn for name in self.active):
             raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
@@ -246,7 +247,7 @@ class Inliner:
                                        self.location(stmt),
                                        "compute the test in the loop: while True: ... if not "
                                        "test: break")
-            self.iterated |= _iterated_calls(stmt)
+            self.iterated |= iterated_calls(stmt)
             out += self._hoist(stmt)
             if not self._names_local_functions(stmt):
                 out.append(stmt)
@@ -445,122 +446,6 @@ def _returns_a_local_function(definition):
     return any(isinstance(n, gast.Name) and n.id in defined for node in gast.walk(definition)
                if isinstance(node, gast.Return) and node.value is not None
                for n in gast.walk(node.value))
-
-
-_TAKING_ALL = ("list", "tuple", "sum", "sorted", "enumerate", "zip", "min", "max", "any",
-               "all")
-
-
-def _iterated_calls(root):
-    """The ids of the calls under `root` whose items a loop takes, all of them: the
-    iterable of a for loop or a comprehension, or an argument of list(...), sum(...), ..."""
-    found = set()
-    for node in gast.walk(root):
-        if isinstance(node, (gast.For, gast.comprehension)):
-            found.add(id(node.iter))
-        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-                node.func.id in _TAKING_ALL:
-            found |= {id(a) for a in node.args}
-    return found
-
-
-def _is_generator(definition):
-    """Whether a function definition yields (itself: not a function defined in it)."""
-    def visit(node):
-        for child in gast.iter_child_nodes(node):
-            if isinstance(child, (gast.Yield, gast.YieldFrom)):
-                return True
-            if not isinstance(child, (gast.FunctionDef, gast.Lambda)) and visit(child):
-                return True
-        return False
-    return visit(definition)
-
-
-def _yields_into_a_list(definition, fresh, location):
-    """A generator's definition as the function returning the list of what it yields:
-    `yield v` appends v, `yield from xs` each item of xs, `return` returns the list."""
-    definition = copy.deepcopy(definition)
-    held = fresh(f"{definition.name}_items")
-
-    def append(value):
-        return ir.expr_stmt(ir.call(ir.attr(held, "append"), value))
-
-    def block(stmts):
-        out = []
-        for stmt in stmts:
-            value = stmt.value if isinstance(stmt, (gast.Expr, gast.Return)) else None
-            if isinstance(value, gast.Yield):
-                out.append(gast.copy_location(append(value.value or ir.const(None)), stmt))
-            elif isinstance(value, gast.YieldFrom):
-                item = fresh("_yielded")
-                out.append(gast.copy_location(gast.For(
-                    target=ir.name(item, store=True), iter=value.value, body=[append(
-                        ir.name(item))], orelse=[], type_comment=None), stmt))
-            elif isinstance(stmt, gast.Return):
-                if stmt.value is not None:
-                    raise UnsupportedError("a generator that returns a value", location(stmt),
-                                           "return without a value, or yield it")
-                out.append(gast.copy_location(gast.Return(value=ir.name(held)), stmt))
-            elif isinstance(stmt, gast.While) and _is_generator(stmt) and \
-                    isinstance(stmt.test, gast.Constant) and stmt.test.value:
-                raise UnsupportedError("a generator that yields in a `while True` loop (its "
-                                       "items may never end)", location(stmt),
-                                       "loop over a range, or yield from a finite loop")
-            else:
-                for part in [stmt] + list(getattr(stmt, "handlers", [])):
-                    for field in ("body", "orelse", "finalbody"):
-                        if isinstance(getattr(part, field, None), list):
-                            setattr(part, field, block(getattr(part, field)))
-                out.append(stmt)
-        return out
-
-    definition.body = [gast.copy_location(ir.assign(held, gast.List(elts=[], ctx=gast.Load())),
-                                          definition)] + block(definition.body) + [
-        gast.copy_location(gast.Return(value=ir.name(held)), definition.body[-1])]
-    if _is_generator(definition):
-        where = next(n for n in gast.walk(definition) if isinstance(n, (
-            gast.Yield, gast.YieldFrom)))
-        raise UnsupportedError("a yield used as a value (x = yield v)", location(where),
-                               "yield in a statement of its own")
-    return definition
-
-
-def _substitute_function_aliases(func, resolve):
-    """`act = np.tanh` or `act = ACTIVATIONS["relu"]` (a name bound once, to a function the
-    code names): the uses of `act` read the expression itself, so calls of it are resolved
-    (and a pick by a key known only at run time is refused where it is called)."""
-    stores, shadowed = {}, set()
-    for node in gast.walk(func):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-            stores[node.id] = stores.get(node.id, 0) + 1
-        elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Param):
-            shadowed.add(node.id)
-    aliases = {}
-    for node in gast.walk(func):
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], gast.Name) and stores.get(node.targets[0].id) == 1 and \
-                node.targets[0].id not in shadowed and _names_a_function(node.value, resolve):
-            aliases[node.targets[0].id] = node
-    if not aliases:
-        return
-    for node in list(gast.walk(func)):
-        for field, value in gast.iter_fields(node):
-            items = value if isinstance(value, list) else [value]
-            kept = [copy.deepcopy(aliases[v.id].value) if isinstance(v, gast.Name) and isinstance(
-                v.ctx, gast.Load) and v.id in aliases else v for v in items
-                if not any(v is a for a in aliases.values())]
-            setattr(node, field, kept if isinstance(value, list) else kept[0])
-
-
-def _names_a_function(node, resolve):
-    """Whether `node` names a function (np.tanh, a global, ACTIVATIONS["relu"]), or picks
-    one from a global container of functions by a key (ACTIVATIONS[name])."""
-    if is_function_value(resolve(node)):
-        return True
-    if not isinstance(node, gast.Subscript):
-        return False
-    container = resolve(node.value)
-    return isinstance(container, (dict, list, tuple)) and holds_functions(container)
 
 
 def _packs_arguments(definition, call):
