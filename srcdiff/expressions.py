@@ -370,7 +370,7 @@ class Expressions:
         """The error for a call of `ACTIVATIONS[key]`, a function picked from a global
         container by a key known only at run time: for a parameter, a request to make the
         code for its value (when the function is called); else a refusal."""
-        container = self.p.resolve(func.value)
+        container = self.p.container(func.value)
         if not (isinstance(container, (dict, list, tuple)) and holds_functions(container)):
             return
         what, key = gast.unparse(func), func.slice

@@ -42,5 +42,6 @@ def _names_a_function(node, resolve):
         return True
     if not isinstance(node, gast.Subscript):
         return False
-    container = resolve(node.value)
+    # (an item of a global container too: ParsedFunction.container, where resolve is its)
+    container = getattr(getattr(resolve, "__self__", None), "container", resolve)(node.value)
     return isinstance(container, (dict, list, tuple)) and holds_functions(container)

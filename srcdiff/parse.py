@@ -147,6 +147,13 @@ class ParsedFunction:
         if isinstance(node, gast.Subscript):
             item = self._item(node)
             return item if is_function_value(item) else MISSING
+        return self.container(node)
+
+    def container(self, node):
+        """What `node` names, as resolve() does, but for an item of a global container
+        (`LAYERS["hidden"]`), which resolve() gives only when it is a function."""
+        if isinstance(node, gast.Subscript):
+            return self._item(node)
         chain = []
         while isinstance(node, gast.Attribute):
             chain.append(node.attr)
@@ -169,10 +176,7 @@ class ParsedFunction:
     def _item(self, node):
         """The item `container[key]` names, for a container (a dict, list or tuple) that is
         a global (or an item of one) and a key known here; else MISSING."""
-        if isinstance(node.value, gast.Subscript):
-            container = self._item(node.value)
-        else:
-            container = self.resolve(node.value)
+        container = self.container(node.value)
         key = self.key(node.slice)
         if not isinstance(container, (dict, list, tuple)) or key is MISSING:
             return MISSING
