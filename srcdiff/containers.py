@@ -176,11 +176,26 @@ class Lowering:
                 zipped.args[0].value), stmt))
             zipped.args = [ir.name(p) for p in pieces]
             self.changed = True
+        if self._over_dict_keys(stmt):  # for key in params: ... params[key] ...
+            stmt.iter = ir.call(ir.attr("runtime", "dict_keys"), stmt.iter)
+            self.changed = True
         method = _dict_view(stmt.iter)
         if method is not None and self.is_varied(stmt.iter):
             before += self._over_keys(stmt, method)
         self._unpack_in_body(stmt)
         return before
+
+    def _over_dict_keys(self, stmt):
+        """Whether loop `stmt` goes over the keys of a dict of differentiated values: over a
+        name not known to be a sequence, which its body indexes by the loop's target (checked
+        to be a dict as it runs)."""
+        it, target = stmt.iter, stmt.target
+        if not (isinstance(it, gast.Name) and isinstance(target, gast.Name) and
+                self.is_varied(it) and not self.is_sequence(it)):
+            return False
+        return any(isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name) and
+                   n.value.id == it.id and isinstance(n.slice, gast.Name) and
+                   n.slice.id == target.id for s in stmt.body for n in gast.walk(s))
 
     def _hoist_comprehensions(self, stmt):
         """The varied comprehensions of a loop's header, each assigned to a name before it

@@ -158,6 +158,13 @@ def dict_params(seed=0):
     return {"b": b, "W": W}, x
 
 
+def loop_over_dict_keys(params, x):
+    total = np.sum(x)
+    for key in params:
+        total = total + np.sum(np.sin(params[key]))
+    return total * sum(np.sum(params[key] ** 2) for key in params)
+
+
 CASES = {
     "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
     "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
@@ -174,6 +181,7 @@ CASES = {
                                                            three_layers),
     "a local generator summed": (local_generator, three_layers),
     "dict(zip(sorted(params), pieces))": (dict_of_keys_counted_as_it_runs, dict_params),
+    "for key in params: params[key]": (loop_over_dict_keys, dict_params),
     "flatten with comprehensions and np.concatenate": (flatten_with_comprehensions,
                                                         layer_list),
 }

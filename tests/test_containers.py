@@ -82,5 +82,5 @@ def test_what_has_no_length_in_the_code_is_a_located_error(name):
 
 def test_sorted_of_what_is_not_a_dict_fails_its_check_as_it_runs():
     params, x = container_constructs.layer_list()
-    with pytest.raises(TypeError, match="took sorted.* for a dict's keys, but it is a list"):
+    with pytest.raises(TypeError, match="took a differentiated value for a dict's keys.*but it is a list"):
         nf.grad(container_constructs.sorted_values)(params, x)

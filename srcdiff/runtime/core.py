@@ -189,12 +189,14 @@ def dict_values_adjoint(g, keys, values):
 
 
 def dict_keys(x):
-    """The keys of dict x, where the code sorts x (`sorted(params)`): srcdiff takes x for a
-    dict there (its keys carry no derivative), and this checks that it is one."""
+    """The keys of dict x, where the code sorts x (`sorted(params)`) or loops over x indexing
+    it by each item (`for key in params: ... params[key]`): srcdiff takes x for a dict there
+    (its keys carry no derivative), and this checks that it is one."""
     if not isinstance(x, dict):
-        raise TypeError(f"srcdiff took sorted(...) of a differentiated value for a dict's keys, "
-                        f"but it is a {type(x).__name__}: sorting differentiated values has no "
-                        "derivative here (sort indices instead: np.argsort)")
+        raise TypeError(f"srcdiff took a differentiated value for a dict's keys (sorted(d), or "
+                        f"for key in d: ... d[key]), but it is a {type(x).__name__}: sorting "
+                        "differentiated values has no derivative here (sort indices instead: "
+                        "np.argsort), and a loop over a list reads its items as it goes")
     return x.keys()
 
 
