@@ -13,7 +13,7 @@ import numpy as np
 
 from . import cache, runtime, specialize
 from .errors import ArgumentError, Location, SrcdiffError, StaticArgumentNeeded
-from .parse import Static, is_function_value, is_object
+from .parse import Static, check_function, is_function_value, is_object
 from .shapes import Unsupported, key
 from .transform import derive, emitted_name
 
@@ -71,6 +71,11 @@ class Derivative:
             self._bound, target = fun._bound, fun._call
             self._parameters = fun._emitted_parameters()
         else:
+            if not inspect.isfunction(target):
+                try:
+                    check_function(target)
+                except SrcdiffError as exc:
+                    raise type(exc)(exc.message, _caller(), exc.hint) from None
             self._parameters = list(inspect.signature(target).parameters.values())
         self._target = target
         shift = 1 if self._bound is not None else 0
