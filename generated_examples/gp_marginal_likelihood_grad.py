@@ -49,9 +49,8 @@ def dgp_marginal_likelihood(params, x, y):
     balpha = balpha + b_t16 * 0.5
     b_t15 = runtime.getitem_grad(blogdet, _t15, 1)
     bk = runtime.slogdet_vjp(b_t15, _t15, k)
-    bfactor = -runtime.triangle(runtime.solve_outer(scipy.linalg.
-        solve_triangular(factor, balpha, trans=1, lower=True), alpha),
-        lower=True)
+    bfactor = -runtime.triangle(runtime.solve_outer(scipy.linalg.solve_triangular(factor, balpha,
+        trans=1, lower=True), alpha), lower=True)
     bk = bk + runtime.cholesky_vjp(bfactor, factor)
     b_t11 = runtime.unbroadcast(bk, _t11)
     b_t14 = runtime.unbroadcast(bk, _t14)

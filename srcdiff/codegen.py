@@ -1,11 +1,111 @@
 """Stage 4: gast -> ast -> Python source (astor), then compile with a real filename."""
 import ast
+import io
 import linecache
+import tokenize
 
 import astor
 import gast
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
+LINE_LIMIT = 99
+_OPERATORS = {"+", "-", "*", "/", "//", "%", "@", "**", "and", "or", "if", "else"}
+
+
+def source_of(module):
+    """Python source of an ast Module, one line per statement, wrapped where a person would."""
+    text = astor.to_source(module, pretty_source="".join)
+    by_row = {}
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.start[0] == token.end[0]:
+            by_row.setdefault(token.start[0], []).append(token)
+        else:  # a string over several lines: no line of it is broken
+            for row in range(token.start[0], token.end[0] + 1):
+                by_row[row] = None
+    return "".join(wrap(line, by_row.get(row) or [])
+                   for row, line in enumerate(text.splitlines(True), 1))
+
+
+def wrap(line, tokens, limit=LINE_LIMIT):
+    """`line` broken inside brackets (after a comma, before an operator, or else after an
+    opening bracket) into lines of at most `limit` characters where it can be."""
+    text = line.rstrip("\n")
+    if len(text) <= limit:
+        return line
+    if _bare_sequence(tokens):
+        return wrap(_bare_sequence(tokens)(text), _line_tokens(_bare_sequence(tokens)(text)),
+                    limit) + line[len(text):]
+    good, fallback = _break_points(tokens)
+    indent = text[:len(text) - len(text.lstrip())]
+    prefix = indent + (" " * 8 if text.endswith(":") else " " * 4)
+    lines, start, room = [], 0, limit
+    while len(text) - start > room:
+        cut = _cut(good, fallback, start, room)
+        if cut is None:
+            break
+        lines.append(text[start:cut].rstrip())
+        start, room = cut, limit - len(prefix)
+        while text[start] == " ":
+            start += 1
+    lines.append(text[start:])
+    return ("\n" + prefix).join(lines) + line[len(text):]
+
+
+def _cut(good, fallback, start, room):
+    """Where to end a line that begins at `start`: the last good point that fits, else the
+    outermost opening bracket that does, else the first point of all."""
+    fitting = [column for column in good if start < column <= start + room]
+    if fitting:
+        return max(fitting)
+    fitting = [(depth, -column) for column, depth in fallback if start < column <= start + room]
+    if fitting:
+        return -min(fitting)[1]
+    later = [column for column in good + [c for c, _ in fallback] if column > start]
+    return min(later) if later else None
+
+
+def _break_points(tokens):
+    """Columns where a line of `tokens` may break: ([after a comma or before a binary operator
+    inside brackets], [(after an opening bracket, its depth)])."""
+    good, fallback, depth, previous = [], [], 0, None
+    for token in tokens:
+        if token.type == tokenize.OP and token.string in "([{":
+            depth += 1
+            fallback.append((token.end[1], depth))
+        elif token.type == tokenize.OP and token.string in ")]}":
+            depth -= 1
+        elif depth and token.string == ",":
+            good.append(token.end[1])
+        elif depth and token.string in _OPERATORS and _ends_operand(previous):
+            good.append(token.start[1])
+        previous = token
+    return good, fallback
+
+
+def _ends_operand(token):
+    return token is not None and (token.type in (tokenize.NAME, tokenize.NUMBER, tokenize.STRING)
+                                  or token.string in (")", "]", "}"))
+
+
+def _bare_sequence(tokens):
+    """For `a, b, c = value` or `del a, b, c`: what puts the names in parentheses (so the
+    line can break between them), else None."""
+    words = [t for t in tokens if t.type not in (tokenize.INDENT, tokenize.DEDENT)]
+    if not words or any(t.string in "([{" for t in words if t.type == tokenize.OP):
+        return None
+    first = 1 if words[0].string == "del" else 0
+    ends = [t for t in words if t.string == "="] or [t for t in words if t.type in (
+        tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
+    if not ends or not any(t.string == "," for t in words):
+        return None
+    begin, end = words[first].start[1], ends[0].start[1]
+    return lambda text: f"{text[:begin]}({text[begin:end].rstrip()}){' ' if first == 0 else ''}" \
+        f"{text[end:]}"
+
+
+def _line_tokens(text):
+    return [t for t in tokenize.generate_tokens(io.StringIO(text + "\n").readline)
+            if t.start[0] == 1]
 
 
 def to_source(funcs, docstring):
@@ -13,7 +113,7 @@ def to_source(funcs, docstring):
     for func in funcs:
         module = gast.gast_to_ast(gast.Module(body=[func], type_ignores=[]))
         ast.fix_missing_locations(module)
-        defs.append(astor.to_source(module))
+        defs.append(source_of(module))
     return f'"""{docstring}"""\n{IMPORTS}\n\n' + "\n\n".join(defs)
 
 

@@ -18,10 +18,9 @@ import copy
 import linecache
 import types
 
-import astor
 import gast
 
-from . import cache, ir
+from . import cache, codegen, ir
 from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_copies,
                        release_early)
 from .ir import dotted
@@ -260,7 +259,7 @@ def compile_function(func, scope, defaults, label):
     bare.args.defaults = []
     bare.args.kw_defaults = [None] * len(func.args.kwonlyargs)
     module = gast.gast_to_ast(gast.Module(body=[bare], type_ignores=[]))
-    source = astor.to_source(module)
+    source = codegen.source_of(module)
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace = {}

@@ -80,3 +80,26 @@ def test_emitted_file_runs_and_matches_finite_differences(name):
     for position, grad in zip(source_module.WRT, grads):
         assert_leaves_close(grad, finite_differences(fn, args, position), 1e-5, 1e-7,
                             f"{name}: gradient w.r.t. argument {position}")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_lines_break_only_where_a_person_would(name):
+    """Inside brackets after a comma or before an operator, never inside a dotted name or
+    between a function and its call's bracket (astor's own breaking did both)."""
+    target = regen.EXAMPLES / f"{name}{regen.SUFFIX}.py"
+    code = target.read_text().split('"""', 2)[2]  # after the docstring
+    lines = code.splitlines()
+    for number, (before, line) in enumerate(zip([""] + lines, lines), 1):
+        assert not line.rstrip().endswith("."), (number, line)
+        assert not line.lstrip().startswith(".") and not (
+            line.lstrip().startswith(("(", "[")) and before.rstrip()[-1:].isidentifier()), \
+            (number, before, line)
+        assert len(line) <= 99 or line.startswith("# Emitted"), (number, line)
+
+
+def test_wrap_breaks_a_long_call_at_its_outermost_bracket():
+    from srcdiff import codegen
+    line = "        " + "_stack_hiddens_to_output.append(runtime.shape_of(hiddens_to_output_1))\n"
+    wrapped = codegen.wrap(line, codegen._line_tokens(line.rstrip("\n")), limit=60)
+    assert wrapped == ("        _stack_hiddens_to_output.append(\n"
+                       "            runtime.shape_of(hiddens_to_output_1))\n")
