@@ -31,7 +31,7 @@ def _caller():
     return Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
 
 
-Wrt = Union[int, Sequence[int]]
+Wrt = Union[int, str, Sequence[Union[int, str]]]
 
 
 def choose_wrt(wrt, argnums, default=0):
@@ -51,13 +51,20 @@ def _is_wrt(wrt):
                                  all(map(_is_position, wrt)))
 
 
-def _normalize_wrt(wrt):
-    if _is_position(wrt):
-        return (int(wrt),), True
-    if _is_wrt(wrt):
-        return tuple(int(w) for w in wrt), False
-    raise ArgumentError(f"wrt must be an int or a non-empty tuple of ints, not {wrt!r}",
-                        hint="wrt=0 differentiates with respect to the first argument")
+def _normalize_wrt(wrt, names):
+    """(positions, whether one was given bare) of `wrt`: positions, or parameter names
+    (`wrt="params"`), or a tuple of either."""
+    single = _is_position(wrt) or isinstance(wrt, str)
+    given = [wrt] if single else list(wrt) if isinstance(wrt, (tuple, list)) else []
+    valid = given and all(_is_position(w) or isinstance(w, str) for w in given)
+    unknown = [w for w in given if isinstance(w, str) and w not in names]
+    if not valid or unknown:
+        raise ArgumentError(
+            f"wrt={unknown[0]!r} names no parameter of the function (its parameters: "
+            f"{', '.join(names)})" if unknown else "wrt must be an int, a parameter's name, "
+            f"or a non-empty tuple of them, not {wrt!r}",
+            hint="wrt=0 (or wrt='x') differentiates with respect to the first argument")
+    return tuple(names.index(w) if isinstance(w, str) else int(w) for w in given), single
 
 
 class Derivative:
@@ -84,8 +91,10 @@ class Derivative:
         self._jvp = None  # the emitted JVP behind forward-mode variants (False: none possible)
         self._mode, self._options = mode, options
         try:
-            self.wrt, self._single = _normalize_wrt(wrt)
+            self.wrt, self._single = _normalize_wrt(wrt, self._names[shift:])
             self._positions = tuple(w + shift for w in self.wrt)
+            # parameters whose value (a key) picks a function f calls
+            self._keys = set(fun._keys) if isinstance(fun, Derivative) else set()
             self._statics = self._statics_of(())  # (what the defaults make static)
             self._by_statics = {}
             self._emitted, self._deferred = self._first_emitted()
@@ -117,6 +126,11 @@ class Derivative:
             return derive(self._target, self._positions, self._mode, **self._options,
                           **_statics_option(self._statics)), None
         except StaticArgumentNeeded as exc:
+            if exc.kind == "key":  # (a str or int that picks the function called)
+                self._keys.add(exc.parameter)
+                self._statics = self._statics_of(())
+                if any(s.name == exc.parameter for s in self._statics):  # (its default)
+                    return self._first_emitted()
             return None, exc
 
     def _emitted_parameters(self):
@@ -152,6 +166,8 @@ class Derivative:
             value = args[k] if k < len(args) else defaults.get(name, None)
             if is_function_value(value) and k not in self._positions:
                 statics.append(Static(name, "value", value))
+            elif name in self._keys and isinstance(value, (str, int)):
+                statics.append(Static(name, "key", value))
             elif is_object(value):
                 statics.append(Static(name, "type", type(value)))
         return tuple(statics)

@@ -3,11 +3,13 @@ import ast
 import builtins
 import functools
 import inspect
+import operator
 import threading
 
 from . import __version__, cache, codegen, ir, provenance
 from .activity import Activity
 from .anf import Normalizer
+from .containers import lower_containers
 from .desugar import desugar, lower_comprehensions
 from .inline import Inliner
 from .errors import ArgumentError, UnsupportedError
@@ -187,8 +189,17 @@ def _statics_option(fn, described, statics, callee):
 
 def _resolve_path(fn, path, statics=()):
     """The object a dotted name in fn's source refers to (a callee, at load time); a name
-    of a static argument is its function, or for an object its class."""
-    root, *attrs = path.split(".")
+    of a static argument is its function, or for an object its class. Items picked by a
+    constant key, or by a static key argument, are followed: `ACTIVATIONS['relu']`."""
+    node = ast.parse(path, mode="eval").body
+    keys = []
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute):
+            keys.append((getattr, node.attr))
+        else:
+            keys.append((operator.getitem, _key(node.slice, statics)))
+        node = node.value
+    root = node.id
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     static = next((s for s in statics if s.name == root), None)
     if static is not None:
@@ -197,9 +208,15 @@ def _resolve_path(fn, path, statics=()):
         obj = cells[root].cell_contents
     else:
         obj = fn.__globals__[root] if root in fn.__globals__ else getattr(builtins, root)
-    for a in attrs:
-        obj = getattr(obj, a)
+    for follow, key in reversed(keys):
+        obj = follow(obj, key)
     return obj
+
+
+def _key(node, statics):
+    if isinstance(node, ast.Name):
+        return next(s.value for s in statics if s.name == node.id and s.kind == "key")
+    return ast.literal_eval(node)
 
 
 def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
@@ -211,9 +228,9 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
     parsed.find_locals()
     desugar(parsed.node, names.fresh, parsed.resolve)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
-    while lower_comprehensions(parsed.node.body,
-                               lambda node: activity.is_active(node, activity.varied),
-                               names.fresh):
+    varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
+    while lower_containers(parsed.node, varied, parsed.resolve, names.fresh, parsed.location) \
+            | lower_comprehensions(parsed.node.body, varied, names.fresh):
         activity.update()
     return Normalizer(parsed, activity, names, derive_callee, outputs)
 
