@@ -23,13 +23,10 @@ def dmlp(params, x, y):
     b_t6 = b_t7 / 16
     b_t5 = b_t6 * 2 * _t5
     b_t4 = b_t5.sum(axis=0)
-    bparams = runtime.getitem_grad(b_t4, params, 'b2')
     bh = b_t5 @ _t2.T
     b_t2 = h.T @ b_t5
-    bparams = runtime.add_at(bparams, params, 'w2', b_t2)
     b_t0, b_t1 = bwd_dense_w_b_s1(bh, _saved0)
-    bparams = runtime.add_at(bparams, params, 'b1', b_t1)
-    bparams = runtime.add_at(bparams, params, 'w1', b_t0)
+    bparams = {'w1': b_t0, 'b1': b_t1, 'w2': b_t2, 'b2': b_t4}
     return runtime.as_grad(bparams, params)
 
 

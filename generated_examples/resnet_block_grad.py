@@ -37,17 +37,12 @@ def dresnet_block(p, x):
     bh_3 = runtime.unbroadcast(b_t9, h_3)
     b_t8 = runtime.getitem_grad(bh_3, _t8, 0)
     bh_2, b_t6, b_t7 = bwd_batch_norm_x_gamma_beta_out0(b_t8, _saved4)
-    bp = runtime.getitem_grad(b_t7, p, 'b2')
-    bp = runtime.add_at(bp, p, 'g2', b_t6)
     b_t4, b_t5 = bwd_conv2d_x_w(bh_2, _saved3)
-    bp = runtime.add_at(bp, p, 'w2', b_t5)
     bh_1, = bwd_relu_x(b_t4, _saved2)
     b_t3 = runtime.getitem_grad(bh_1, _t3, 0)
     bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0(b_t3, _saved1)
-    bp = runtime.add_at(bp, p, 'b1', b_t2)
-    bp = runtime.add_at(bp, p, 'g1', b_t1)
     b_t0, = bwd_conv2d_w(bh, _saved0)
-    bp = runtime.add_at(bp, p, 'w1', b_t0)
+    bp = {'w1': b_t0, 'g1': b_t1, 'b1': b_t2, 'w2': b_t5, 'g2': b_t6, 'b2': b_t7}
     return runtime.as_grad(bp, p)
 
 

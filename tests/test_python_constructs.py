@@ -62,8 +62,6 @@ def test_hessian_vector_product_matches_differences_of_the_gradient(function, ma
                         1e-5, 1e-7, "srcdiff's hvp against differences of its gradient")
 
 
-@pytest.mark.xfail(strict=True, raises=SrcdiffError,
-                   reason="wrt must be an int or a non-empty tuple of ints, not 'w'")
 def test_wrt_by_parameter_name():
     w, x = w_and_x()
     with brief_srcdiff_errors():
