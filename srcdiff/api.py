@@ -11,7 +11,7 @@ from typing import Any, Callable, Literal, Sequence, Union
 
 import numpy as np
 
-from . import cache, runtime, specialize
+from . import cache, codegen, runtime, specialize
 from .errors import ArgumentError, Location, SrcdiffError, StaticArgumentNeeded
 from .parse import Static, check_function, is_function_value, is_object
 from .shapes import Unsupported, key
@@ -65,6 +65,15 @@ def _normalize_wrt(wrt, names):
             f"or a non-empty tuple of them, not {wrt!r}",
             hint="wrt=0 (or wrt='x') differentiates with respect to the first argument")
     return tuple(names.index(w) if isinstance(w, str) else int(w) for w in given), single
+
+
+def _name_user_line(exc):
+    """Add to an error raised in emitted code the line of the user's function it comes from."""
+    found = codegen.user_line(exc.__traceback__)
+    if found is not None and hasattr(exc, "add_note"):  # (Python 3.11+)
+        filename, lineno = found
+        exc.add_note(f"srcdiff: raised by the code emitted for {filename}:{lineno}: "
+                     f"{linecache.getline(filename, lineno).strip()}")
 
 
 class Derivative:
@@ -305,6 +314,9 @@ class Derivative:
             if exc.location is None:
                 raise ArgumentError(exc.message, self._location("return", emitted),
                                     exc.hint) from None
+            raise
+        except Exception as exc:
+            _name_user_line(exc)
             raise
         if not self._one_of_many:
             return result

@@ -2,6 +2,7 @@
 import ast
 import io
 import linecache
+import re
 import tokenize
 
 import astor
@@ -9,21 +10,52 @@ import gast
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 LINE_LIMIT = 99
+_MARK = re.compile(r"[ \t]*# line: (\d+)\n")
 _OPERATORS = {"+", "-", "*", "/", "//", "%", "@", "**", "and", "or", "if", "else"}
 
 
 def source_of(module):
     """Python source of an ast Module, one line per statement, wrapped where a person would."""
-    text = astor.to_source(module, pretty_source="".join)
+    return source_and_lines(module)[0]
+
+
+def source_and_lines(module):
+    """source_of(module), and {row of it: the `lineno` its statement carries} (the line of f
+    it comes from: ir.located; rows of statements without one are left out)."""
+    for node in ast.walk(module):
+        if isinstance(node, ast.stmt) and getattr(node, "lineno", None) is None:
+            node.lineno = 0
+    marked = astor.to_source(module, add_line_information=True, pretty_source="".join)
+    plain, origins, line = [], [], 0
+    for text in marked.splitlines(True):
+        mark = _MARK.fullmatch(text)
+        if mark:
+            line = int(mark.group(1))
+            continue
+        plain.append(text)
+        origins.append(line)
+        line = 0
+    by_row = _tokens_by_row("".join(plain))
+    pieces, rows, row = [], {}, 0
+    for number, (text, origin) in enumerate(zip(plain, origins), 1):
+        wrapped = wrap(text, by_row.get(number) or [])
+        count = wrapped.count("\n")
+        rows.update({row + k: origin for k in range(1, count + 1) if origin})
+        pieces.append(wrapped)
+        row += count
+    return "".join(pieces), rows
+
+
+def _tokens_by_row(text):
+    """{row: its tokens}; None for the rows of a string that spans several (never broken)."""
     by_row = {}
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
         if token.start[0] == token.end[0]:
             by_row.setdefault(token.start[0], []).append(token)
-        else:  # a string over several lines: no line of it is broken
+        else:
             for row in range(token.start[0], token.end[0] + 1):
                 by_row[row] = None
-    return "".join(wrap(line, by_row.get(row) or [])
-                   for row, line in enumerate(text.splitlines(True), 1))
+    return by_row
 
 
 def wrap(line, tokens, limit=LINE_LIMIT):
@@ -109,12 +141,16 @@ def _line_tokens(text):
 
 
 def to_source(funcs, docstring):
-    defs = []
+    """The emitted module's source, and [[row, line of f]] for its rows that come from one."""
+    source, lines = f'"""{docstring}"""\n{IMPORTS}\n\n', []
     for func in funcs:
-        module = gast.gast_to_ast(gast.Module(body=[func], type_ignores=[]))
-        ast.fix_missing_locations(module)
-        defs.append(source_of(module))
-    return f'"""{docstring}"""\n{IMPORTS}\n\n' + "\n\n".join(defs)
+        text, rows = source_and_lines(gast.gast_to_ast(gast.Module(body=[func],
+                                                                   type_ignores=[])))
+        source += "\n\n" if func is not funcs[0] else ""
+        offset = source.count("\n")
+        lines += [[offset + row, line] for row, line in sorted(rows.items())]
+        source += text
+    return source, lines
 
 
 def definitions(source):
@@ -122,12 +158,31 @@ def definitions(source):
     return source.split(IMPORTS, 1)[1].lstrip("\n")
 
 
-def compile_module(source, filename, scope, first_line=1):
+def compile_module(source, filename, scope, first_line=1, origin=None):
     """Execute emitted source in `scope` (its globals from then on) and return it.
 
     The source is registered with linecache, so tracebacks and pdb show emitted lines even when
-    no file with that name exists."""
+    no file with that name exists; `origin`, (f's file, {row: line of f}), lets an error
+    raised in it name the line of f it comes from (user_line)."""
     text = "\n" * (first_line - 1) + source
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    if origin is not None:
+        _ORIGINS[filename] = origin[0], {row + first_line - 1: line
+                                         for row, line in origin[1].items()}
     exec(compile(text, filename, "exec"), scope)
     return scope
+
+
+# emitted file -> (the user's file, {emitted row: its line}), for every module compiled
+_ORIGINS = {}
+
+
+def user_line(traceback):
+    """(file, line) of f that the innermost emitted line in `traceback` comes from, or None."""
+    found = None
+    while traceback is not None:
+        origin = _ORIGINS.get(traceback.tb_frame.f_code.co_filename)
+        if origin is not None and traceback.tb_lineno in origin[1]:
+            found = origin[0], origin[1][traceback.tb_lineno]
+        traceback = traceback.tb_next
+    return found

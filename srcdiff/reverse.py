@@ -341,37 +341,39 @@ class Reverse:
         return ir.assign(var, ir.call(ir.attr(self.stack(var), "pop")))
 
     def forward_block(self, block):
+        return [s for stmt in block for s in ir.located(self._forward(stmt), stmt.loc)]
+
+    def _forward(self, stmt):
         out = []
-        for stmt in block:
-            if isinstance(stmt, ir.Assign):
-                out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, BEFORE)]
-                target = stmt.targets[0] if not stmt.unpack else gast.Tuple(
-                    elts=[ir.name(t, store=True) for t in stmt.targets], ctx=gast.Store())
-                out.append(ir.assign(target, stmt.value))
-                out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, AFTER)]
-            elif isinstance(stmt, ir.Push):
-                out.append(ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value)))
-            elif isinstance(stmt, ir.Pop):
-                out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
-                out.append(ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))))
-                out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, AFTER) else []
-            elif isinstance(stmt, ir.SetItem):
-                if self._saved(stmt.target, stmt, BEFORE):
-                    out.append(self._push_expr(stmt.target, ir.call(
-                        "np.copy", _subscript(stmt.target, stmt.index))))
-                out.append(ir.assign(_subscript(stmt.target, stmt.index, store=True),
-                                     stmt.value))
-            elif isinstance(stmt, ir.If):
-                out += ir.if_statement(stmt.test, self.forward_block(stmt.body),
-                                       self.forward_block(stmt.orelse))
-            elif isinstance(stmt, ir.Break):
-                out.append(gast.Break())
-            elif isinstance(stmt, (ir.For, ir.While)):
-                out += [ir.assign(v, ir.const(None))
-                        for v in sorted(self.needs_init.get(id(stmt), ()))]
-                out += self._forward_loop(stmt)
-            elif isinstance(stmt, ir.Statement):
-                out.append(stmt.node)
+        if isinstance(stmt, ir.Assign):
+            out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, BEFORE)]
+            target = stmt.targets[0] if not stmt.unpack else gast.Tuple(
+                elts=[ir.name(t, store=True) for t in stmt.targets], ctx=gast.Store())
+            out.append(ir.assign(target, stmt.value))
+            out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, AFTER)]
+        elif isinstance(stmt, ir.Push):
+            out.append(ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value)))
+        elif isinstance(stmt, ir.Pop):
+            out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
+            out.append(ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))))
+            out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, AFTER) else []
+        elif isinstance(stmt, ir.SetItem):
+            if self._saved(stmt.target, stmt, BEFORE):
+                out.append(self._push_expr(stmt.target, ir.call(
+                    "np.copy", _subscript(stmt.target, stmt.index))))
+            out.append(ir.assign(_subscript(stmt.target, stmt.index, store=True),
+                                 stmt.value))
+        elif isinstance(stmt, ir.If):
+            out += ir.if_statement(stmt.test, self.forward_block(stmt.body),
+                                   self.forward_block(stmt.orelse))
+        elif isinstance(stmt, ir.Break):
+            out.append(gast.Break())
+        elif isinstance(stmt, (ir.For, ir.While)):
+            out += [ir.assign(v, ir.const(None))
+                    for v in sorted(self.needs_init.get(id(stmt), ()))]
+            out += self._forward_loop(stmt)
+        elif isinstance(stmt, ir.Statement):
+            out.append(stmt.node)
         return out
 
     def _forward_loop(self, stmt):
@@ -403,28 +405,33 @@ class Reverse:
             pops += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
         out = list(pops)
         for stmt in reversed(block):
-            if isinstance(stmt, ir.Assign):
-                out += self.reverse_assign(stmt, live)
-                out += [self._pop(t) for t in reversed(stmt.targets)
-                        if self._saved(t, stmt, BEFORE)]
-            elif isinstance(stmt, ir.Push):
-                out.append(self.reverse_push(stmt, live))
-            elif isinstance(stmt, ir.Pop):
-                out.append(self.reverse_pop(stmt, live))
-                out += [self._pop(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
-            elif isinstance(stmt, ir.SetItem):
-                out += self.reverse_set_item(stmt, live)
-            elif isinstance(stmt, ir.If):
-                out += self.reverse_if(stmt, live)
-            elif isinstance(stmt, ir.For):
-                ran = stmt.iter if stmt.counter is None else gast.Subscript(
-                    value=stmt.iter, slice=gast.Slice(lower=None, upper=ir.name(stmt.counter),
-                                                      step=None), ctx=gast.Load())
-                out += self.reverse_loop(stmt, stmt.body, live, stmt.target,
-                                         ir.call("reversed", ran))
-            elif isinstance(stmt, ir.While):
-                out += self.reverse_loop(stmt, stmt.body, live, "_", ir.call(
-                    "range", ir.name(stmt.counter)))
+            out += ir.located(self._reverse(stmt, live), stmt.loc)
+        return out
+
+    def _reverse(self, stmt, live):
+        out = []
+        if isinstance(stmt, ir.Assign):
+            out += self.reverse_assign(stmt, live)
+            out += [self._pop(t) for t in reversed(stmt.targets)
+                    if self._saved(t, stmt, BEFORE)]
+        elif isinstance(stmt, ir.Push):
+            out.append(self.reverse_push(stmt, live))
+        elif isinstance(stmt, ir.Pop):
+            out.append(self.reverse_pop(stmt, live))
+            out += [self._pop(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
+        elif isinstance(stmt, ir.SetItem):
+            out += self.reverse_set_item(stmt, live)
+        elif isinstance(stmt, ir.If):
+            out += self.reverse_if(stmt, live)
+        elif isinstance(stmt, ir.For):
+            ran = stmt.iter if stmt.counter is None else gast.Subscript(
+                value=stmt.iter, slice=gast.Slice(lower=None, upper=ir.name(stmt.counter),
+                                                  step=None), ctx=gast.Load())
+            out += self.reverse_loop(stmt, stmt.body, live, stmt.target,
+                                     ir.call("reversed", ran))
+        elif isinstance(stmt, ir.While):
+            out += self.reverse_loop(stmt, stmt.body, live, "_", ir.call(
+                "range", ir.name(stmt.counter)))
         return out
 
     def reverse_assign(self, stmt, live):

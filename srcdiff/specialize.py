@@ -15,7 +15,6 @@ With `config(specialize="check")` each call runs both the variant and the generi
 compares their results element for element (runtime.same_as): the test suite runs that way.
 """
 import copy
-import linecache
 import types
 
 import gast
@@ -149,7 +148,7 @@ class Session:
             return None
         if backward:
             release_early(func)
-        function = compile_function(func, callee.scope, defaults, func.name)
+        function = compile_function(func, callee, defaults, func.name)
         clones[key] = function
         self.sources.append(function.source)
         return function
@@ -250,22 +249,23 @@ def _elementwise_use(node, parents):
         return False
 
 
-def compile_function(func, scope, defaults, label):
-    """Compile a gast FunctionDef into a function whose globals are `scope` (the emitted
-    module's, so it sees the same callees and refreshed globals)."""
+def compile_function(func, emitted, defaults, label):
+    """Compile a gast FunctionDef made from a function of `emitted` into a function whose
+    globals are emitted's scope (so it sees the same callees and refreshed globals)."""
     # (the defaults are given below: their expressions may name what this scope lacks)
     bare = copy.copy(func)
     bare.args = copy.copy(func.args)
     bare.args.defaults = []
     bare.args.kw_defaults = [None] * len(func.args.kwonlyargs)
-    module = gast.gast_to_ast(gast.Module(body=[bare], type_ignores=[]))
-    source = codegen.source_of(module)
+    source, rows = codegen.source_and_lines(gast.gast_to_ast(gast.Module(body=[bare],
+                                                                         type_ignores=[])))
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = {}
-    exec(compile(source, filename, "exec"), namespace)
-    compiled = namespace[func.name]
-    function = types.FunctionType(compiled.__code__, scope, func.name, defaults)
+    # func's statements carry the lines of emitted's source they were parsed from
+    generic = dict(emitted.meta.get("lines", ()))
+    origin = emitted.meta["def"][0], {row: generic[line] for row, line in rows.items()
+                                      if line in generic}
+    compiled = codegen.compile_module(source, filename, {}, origin=origin)[func.name]
+    function = types.FunctionType(compiled.__code__, emitted.scope, func.name, defaults)
     function.source = source
     return function
 
@@ -292,7 +292,7 @@ def reverse_variant(emitted, args):
     defaults = emitted.function.__defaults__
     session = Session()
     rewrite(func, _parameters(func, args, defaults), emitted, session)
-    function = compile_function(func, emitted.scope, defaults, f"{func.name} specialised")
+    function = compile_function(func, emitted, defaults, f"{func.name} specialised")
     function.source = "\n\n".join([function.source] + session.sources)
     function.reference = emitted.function
     return function
@@ -332,9 +332,9 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     if not preserve_result:
         for f in (func, generic):
             f.body[-1].value = f.body[-1].value.elts[0]
-    function = compile_function(func, jvp_emitted.scope, defaults, f"{name} (forward mode)")
+    function = compile_function(func, jvp_emitted, defaults, f"{name} (forward mode)")
     function.source = "\n\n".join([function.source] + session.sources)
-    function.reference = compile_function(generic, jvp_emitted.scope, defaults, name)
+    function.reference = compile_function(generic, jvp_emitted, defaults, name)
     return function
 
 

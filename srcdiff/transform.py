@@ -149,7 +149,8 @@ def derive(fn, wrt, mode="grad", **options):
             scope[name] = cell.cell_contents if cell is not None else fn.__globals__[name]
         except ValueError:  # a closure variable not assigned yet
             pass
-    scope = codegen.compile_module(source, filename, scope, first_line=2 if path else 1)
+    scope = codegen.compile_module(source, filename, scope, first_line=2 if path else 1,
+                                   origin=(meta["def"][0], dict(meta.get("lines", ()))))
     functions = {n: scope[n] for n in meta["names"]}
     if mode != "split":
         functions[meta["names"][0]].__defaults__ = fn.__defaults__
@@ -311,11 +312,12 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
             "split": "Forward and backward sweeps", "jvp": "Jacobian-vector product"}[mode]
     doc = (f"{what} of {fn.__module__}.{fn.__qualname__} with respect to "
            f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n")
-    source = codegen.to_source(funcs, doc)
+    source, lines = codegen.to_source(funcs, doc)
     ret = returns.loc
     callees = [{k: c[k] for k in ("path", "wrt", "names", "outputs", "statics")}
                for c in normalizer.callees]
     meta = {"names": func_names, "return": [ret.filename, ret.lineno, ret.line],
             "def": [where.filename, where.lineno, where.line], "params": wrt_names,
-            "preserve_result": preserve_result, "has_aux": has_aux, "callees": callees}
+            "preserve_result": preserve_result, "has_aux": has_aux, "callees": callees,
+            "lines": lines}
     return source, meta
