@@ -14,6 +14,7 @@ import numpy as np
 from . import runtime
 from .api import Derivative, Wrt, _caller, choose_wrt, grad, jvp
 from .errors import ArgumentError, Location
+from .modes import Mode
 
 
 class Transformed:
@@ -92,7 +93,7 @@ class VJP(Transformed):
     kind = "vjp"
 
     def __init__(self, fun, wrt, optimized):
-        super().__init__(fun, Derivative(fun, wrt, "split", optimized=optimized))
+        super().__init__(fun, Derivative(fun, wrt, Mode.SPLIT, optimized=optimized))
     def __call__(self, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
         args, kwargs = self._bind(args, kwargs)
         out, saved = self._derivative(*args, **kwargs)
@@ -211,7 +212,7 @@ class Jacobian(Transformed):
     def __init__(self, fun, wrt, optimized, kind):
         self.kind = kind
         self._reverse = VJP(fun, wrt, optimized) if kind != "jacfwd" else None
-        self._forward = Derivative(fun, wrt, "jvp", optimized=optimized) \
+        self._forward = Derivative(fun, wrt, Mode.JVP, optimized=optimized) \
             if kind != "jacrev" else None
         super().__init__(fun, self._forward if kind == "jacfwd" else self._reverse._derivative)
 
