@@ -210,10 +210,10 @@ class Derivative:
         return emitted
 
     def _location(self, kind, emitted=None):
-        """Where f is defined (kind "def") or returns ("return"), as the code made for it
-        says (before any is made: the call that needs the arguments)."""
+        """Where f is defined (kind "defined") or returns ("returned"), as the code made for
+        it says (before any is made: the call that needs the arguments)."""
         emitted = emitted or self._emitted or next(iter(self._by_statics.values()), None)
-        return self._deferred.location if emitted is None else Location(*emitted.meta[kind])
+        return self._deferred.location if emitted is None else getattr(emitted.meta, kind)
 
     def _check(self, args, offset):
         for position in self._positions:
@@ -228,14 +228,14 @@ class Derivative:
                 raise ArgumentError(
                     f"argument {name!r} is complex ({np.asarray(value).dtype}): srcdiff "
                     "differentiates with respect to real arguments only",
-                    self._location("def"),
+                    self._location("defined"),
                     "pass the real and imaginary parts as two float arguments and combine "
                     "them inside the function (x + 1j * y)")
             if kind != "f":
                 raise ArgumentError(
                     f"argument {name!r} is {type(value).__name__} with dtype "
                     f"{np.asarray(value).dtype}, which cannot be differentiated",
-                    self._location("def"),
+                    self._location("defined"),
                     "pass a float or a float array, or leave it out of wrt")
 
     def _arguments(self, args):
@@ -259,7 +259,7 @@ class Derivative:
                        for p in self.signature.parameters.values())
         expected = (f"one tangent, shaped like argument {self.wrt[0]}" if self._single else
                     f"a tuple of {len(self.wrt)} tangent(s), one per position in wrt")
-        where = self._location("def")
+        where = self._location("defined")
         name = self.fun.__name__
         hint = f"call it as jvp_{name}(*args, tangents): {name}'s arguments, then {expected}"
         if len(args) <= required:
@@ -313,7 +313,7 @@ class Derivative:
             result = function(*args, **kwargs)
         except ArgumentError as exc:
             if exc.location is None:
-                raise ArgumentError(exc.message, self._location("return", emitted),
+                raise ArgumentError(exc.message, self._location("returned", emitted),
                                     exc.hint) from None
             raise
         except Exception as exc:

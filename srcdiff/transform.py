@@ -18,6 +18,7 @@ from .optimize import optimize
 from .parse import ParsedFunction, Static, check_function
 from .reverse import Reverse
 from .primitives import registry
+from .meta import CalleeUse, Meta
 from .modes import Mode
 
 VERSION = __version__
@@ -28,7 +29,7 @@ class Emitted:
 
     def __init__(self, source, functions, meta, callees, scope=None, live=(), module=None):
         self.source, self.functions, self.meta, self.callees = source, functions, meta, callees
-        self.function = functions[meta["names"][0]]
+        self.function = functions[meta.names[0]]
         self.scope, self.live, self.module = scope, live, module
         self.callee_targets = []  # (path in the source, function it named when compiled)
 
@@ -52,13 +53,13 @@ class Emitted:
 
     def full_source(self):
         """This module's source followed by the functions of every callee it uses, once each."""
-        parts, seen = [self.source.rstrip("\n")], set(self.meta["names"])
+        parts, seen = [self.source.rstrip("\n")], set(self.meta.names)
         stack = list(self.callees)
         while stack:
             callee = stack.pop(0)
-            if callee.meta["names"][0] in seen:
+            if callee.meta.names[0] in seen:
                 continue
-            seen.update(callee.meta["names"])
+            seen.update(callee.meta.names)
             parts.append(codegen.definitions(callee.source).rstrip("\n"))
             stack.extend(callee.callees)
         return "\n\n\n".join(parts) + "\n"
@@ -123,24 +124,24 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     if entry is not None and all(_resolve_path(fn, path, statics) is target
                                  for path, target in entry.callee_targets):
         return entry  # (a rebound callee, say a monkeypatched helper, is transformed anew)
-    loaded = cache.load(key)
+    loaded = _load(key)
     if loaded is None:
         declared = registry.token()
         source, meta = generate(fn, wrt, mode, **options)
         if registry.token() != declared:  # it met, and declared, an optional library's rules
             key = cache_key(fn, wrt, mode, options)  # which a process without them must not use
-        path = cache.store(key, source, meta)
+        path = cache.store(key, source, meta.to_json())
     else:
         (source, meta), path = loaded, cache.path_for(key)
     scope = namespace(fn)
     callees, callee_targets = [], []
-    for callee in meta.get("callees", []):
-        target = _resolve_path(fn, callee["path"], statics)
-        callee_targets.append((callee["path"], target))
-        emitted = derive(_function(target), tuple(callee["wrt"]), mode.for_callees,
-                         names=tuple(callee["names"]), outputs=_outputs(callee["outputs"]),
+    for callee in meta.callees:
+        target = _resolve_path(fn, callee.path, statics)
+        callee_targets.append((callee.path, target))
+        emitted = derive(_function(target), tuple(callee.wrt), mode.for_callees,
+                         names=tuple(callee.names), outputs=_outputs(callee.outputs),
                          optimized=options.get("optimized", True),
-                         **_statics_option(fn, callee["statics"], statics, _function(target)))
+                         **_statics_option(fn, callee.statics, statics, _function(target)))
         scope.update(emitted.functions)
         callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
@@ -152,16 +153,28 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
         except ValueError:  # a closure variable not assigned yet
             pass
     scope = codegen.compile_module(source, filename, scope, first_line=2 if path else 1,
-                                   origin=(meta["def"][0], dict(meta.get("lines", ()))))
-    functions = {n: scope[n] for n in meta["names"]}
+                                   origin=(meta.defined.filename, dict(meta.lines)))
+    functions = {n: scope[n] for n in meta.names}
     if mode is not Mode.SPLIT:
-        functions[meta["names"][0]].__defaults__ = fn.__defaults__
-        functions[meta["names"][0]].__kwdefaults__ = fn.__kwdefaults__
+        functions[meta.names[0]].__defaults__ = fn.__defaults__
+        functions[meta.names[0]].__kwdefaults__ = fn.__kwdefaults__
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
     entry.callee_targets = callee_targets
     entry.closure = fn.__closure__
     cache.memory_put((key, where), entry)
     return entry
+
+
+def _load(key):
+    """(source, Meta) of the disk entry for `key`, or None (none, or one whose metadata is
+    not what this srcdiff writes)."""
+    loaded = cache.load(key)
+    if loaded is None:
+        return None
+    try:
+        return loaded[0], Meta.from_json(loaded[1])
+    except (TypeError, KeyError, ValueError):
+        return None
 
 
 def _outputs(mask):
@@ -309,11 +322,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     doc = (f"{mode.title} of {fn.__module__}.{fn.__qualname__} with respect to "
            f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n")
     source, lines = codegen.to_source(funcs, doc)
-    ret = returns.loc
-    callees = [{k: c[k] for k in ("path", "wrt", "names", "outputs", "statics")}
-               for c in normalizer.callees]
-    meta = {"names": func_names, "return": [ret.filename, ret.lineno, ret.line],
-            "def": [where.filename, where.lineno, where.line], "params": wrt_names,
-            "preserve_result": preserve_result, "has_aux": has_aux, "callees": callees,
-            "lines": lines}
-    return source, meta
+    callees = tuple(CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics")))
+                    for c in normalizer.callees)
+    return source, Meta(tuple(func_names), where, returns.loc, tuple(wrt_names),
+                        preserve_result, has_aux, callees, tuple(map(tuple, lines)))
