@@ -6,6 +6,7 @@ from .passes.dead_code import eliminate_dead_code, eliminate_dead_stacks
 from .passes.dict_adjoints import gather_dict_adjoints
 from .passes.in_place import accumulate_in_place
 from .passes.release import release_early
+from .modes import Mode
 
 __all__ = ["optimize", "propagate_copies", "eliminate_dead_code", "eliminate_dead_stacks",
            "gather_dict_adjoints", "accumulate_in_place", "release_early"]
@@ -19,5 +20,5 @@ def optimize(funcs, mode):
         propagate_copies(func)
         gather_dict_adjoints(func)
         accumulate_in_place(func)
-    if mode == "split":
+    if mode is Mode.SPLIT:
         release_early(funcs[1])

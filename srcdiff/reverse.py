@@ -23,6 +23,7 @@ from . import ir, runtime
 from .passes.liveness import live_before
 from .passes.fold import fold
 from .primitives import registry
+from .modes import Mode
 
 NONE, AFTER, BEFORE = "none", "after", "before"
 
@@ -38,7 +39,7 @@ class _Site:
 class Reverse:
     """Builds the gast FunctionDef of the gradient of an `ir.Function`."""
 
-    def __init__(self, fn, wrt, *, mode="grad", preserve_result=False, has_aux=False,
+    def __init__(self, fn, wrt, *, mode=Mode.GRAD, preserve_result=False, has_aux=False,
                  outputs=None, func_name=None):
         self.fn, self.wrt, self.mode, self.preserve_result = fn, wrt, mode, preserve_result
         self.has_aux, self.outputs = has_aux, outputs
@@ -204,7 +205,7 @@ class Reverse:
             forward, adjoint, grads, result = self._sweeps()
         inits = [ir.assign(v, ir.const(None)) for v in self.unbound] + [
             ir.assign(s, gast.List(elts=[], ctx=gast.Load())) for s in self._stack_inits.values()]
-        if self.mode != "split":
+        if self.mode is not Mode.SPLIT:
             parts = [grads[0] if len(grads) == 1 else _tuple(grads)]
             if self.has_aux:
                 result, aux = result.elts
@@ -213,7 +214,7 @@ class Reverse:
             if self.has_aux:
                 parts.append(aux)
             value = parts[0] if len(parts) == 1 else _tuple(parts)
-            params = [self._seed_name()] if self.mode == "vjp" else []
+            params = [self._seed_name()] if self.mode is Mode.VJP else []
             return [self._def(self.func_name, params, inits + forward + adjoint
                               + [gast.Return(value=value)])]
         saved = sorted(ir.names_in(gast.Module(body=_reading(adjoint, grads), type_ignores=[]))
@@ -285,12 +286,12 @@ class Reverse:
                     adjoint.append(self.accumulate(element.id, part, live))
         elif ret is not None and ret.active:
             out = ret.value.id
-            if self.mode == "grad":
+            if self.mode is Mode.GRAD:
                 adjoint.append(ir.assign(self.bname(out),
                                          ir.call("runtime.grad_seed", ir.name(out))))
             live = {out}
         result = ret.value if ret is not None else ir.const(None)
-        if self.mode != "split" and (self.preserve_result or self.has_aux):
+        if self.mode is not Mode.SPLIT and (self.preserve_result or self.has_aux):
             result = self._hold(result, forward)
         # a list used as a stack has a list of adjoints, one per item; one that is returned
         # gets the caller's adjoint of it (item by item), the others start empty
@@ -299,7 +300,7 @@ class Reverse:
             ir.name(s)) if s in live else gast.List(elts=[], ctx=gast.Load()))
             for s in sorted(self.stacks & self.fn.active)]
         adjoint += self.reverse_block(body, live)
-        if self.mode == "split":  # the caller accumulates these: keep Sparse adjoints sparse
+        if self.mode is Mode.SPLIT:  # the caller accumulates these: keep Sparse adjoints sparse
             grads = [ir.name(self.bname(w)) if w in live else ir.call(
                 "runtime.zeros_like", ir.name(w)) for w in self.wrt]
         else:

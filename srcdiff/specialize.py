@@ -138,7 +138,7 @@ class Session:
         func = copy.deepcopy(_parsed(callee)[name])
         func.name = f"{name}_s{sum(k[0] == name for k in clones) + 1}"
         defaults = callee.functions[name].__defaults__
-        backward = name == callee.meta["names"][-1] != callee.meta["names"][0]
+        backward = name == callee.meta.names[-1] != callee.meta.names[0]
         if backward:  # its dels are placed anew once the rewrites changed what is read where
             func.body = [stmt for stmt in func.body if not isinstance(stmt, gast.Delete)]
         try:
@@ -190,7 +190,7 @@ class Callees:
 
 def _owners(emitted):
     """The Emitted each of the module's callee functions (fwd_g, bwd_g, jvp_g) belongs to."""
-    return {name: callee for callee in emitted.callees for name in callee.meta["names"]}
+    return {name: callee for callee in emitted.callees for name in callee.meta.names}
 
 
 def _parsed(emitted):
@@ -261,8 +261,8 @@ def compile_function(func, emitted, defaults, label):
                                                                          type_ignores=[])))
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
     # func's statements carry the lines of emitted's source they were parsed from
-    generic = dict(emitted.meta.get("lines", ()))
-    origin = emitted.meta["def"][0], {row: generic[line] for row, line in rows.items()
+    generic = dict(emitted.meta.lines)
+    origin = emitted.meta.defined.filename, {row: generic[line] for row, line in rows.items()
                                       if line in generic}
     compiled = codegen.compile_module(source, filename, {}, origin=origin)[func.name]
     function = types.FunctionType(compiled.__code__, emitted.scope, func.name, defaults)
@@ -288,7 +288,7 @@ def _parameters(func, args, defaults):
 def reverse_variant(emitted, args):
     """The emitted function rewritten for `args` (raises Unsupported when the interpreter
     gives up); its `reference` is the generic function."""
-    func = _function(emitted.source, emitted.meta["names"][0])
+    func = _function(emitted.source, emitted.meta.names[0])
     defaults = emitted.function.__defaults__
     session = Session()
     rewrite(func, _parameters(func, args, defaults), emitted, session)
@@ -301,7 +301,7 @@ def reverse_variant(emitted, args):
 def _seeded(jvp_emitted, position, name):
     """f's JVP as a function of f's arguments, the tangent of the one at `position` seeded
     with 1.0, returning (d f / d x, f's value); None when it does not return a pair."""
-    func = _function(jvp_emitted.source, jvp_emitted.meta["names"][0])
+    func = _function(jvp_emitted.source, jvp_emitted.meta.names[0])
     seed = func.args.args.pop(0)
     last = func.body[-1]
     if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)

@@ -18,6 +18,8 @@ from .optimize import optimize
 from .parse import ParsedFunction, Static, check_function
 from .reverse import Reverse
 from .primitives import registry
+from .meta import CalleeUse, Meta
+from .modes import Mode
 
 VERSION = __version__
 
@@ -27,7 +29,7 @@ class Emitted:
 
     def __init__(self, source, functions, meta, callees, scope=None, live=(), module=None):
         self.source, self.functions, self.meta, self.callees = source, functions, meta, callees
-        self.function = functions[meta["names"][0]]
+        self.function = functions[meta.names[0]]
         self.scope, self.live, self.module = scope, live, module
         self.callee_targets = []  # (path in the source, function it named when compiled)
 
@@ -51,13 +53,13 @@ class Emitted:
 
     def full_source(self):
         """This module's source followed by the functions of every callee it uses, once each."""
-        parts, seen = [self.source.rstrip("\n")], set(self.meta["names"])
+        parts, seen = [self.source.rstrip("\n")], set(self.meta.names)
         stack = list(self.callees)
         while stack:
             callee = stack.pop(0)
-            if callee.meta["names"][0] in seen:
+            if callee.meta.names[0] in seen:
                 continue
-            seen.update(callee.meta["names"])
+            seen.update(callee.meta.names)
             parts.append(codegen.definitions(callee.source).rstrip("\n"))
             stack.extend(callee.callees)
         return "\n\n\n".join(parts) + "\n"
@@ -108,9 +110,10 @@ def cache_key(fn, wrt, mode, options):
     return provenance.cache_key(fn, wrt, mode, options, source)
 
 
-def derive(fn, wrt, mode="grad", **options):
+def derive(fn, wrt, mode=Mode.GRAD, **options):
     """The emitted derivative of `fn` (from memory, disk, or a fresh transform)."""
     check_function(fn)
+    mode = Mode(mode)
     key = cache_key(fn, wrt, mode, options)
     # the entry reads this function's own globals and closure cells at every call (refresh),
     # so another closure of the same code (other cells) needs an entry of its own; the
@@ -121,24 +124,24 @@ def derive(fn, wrt, mode="grad", **options):
     if entry is not None and all(_resolve_path(fn, path, statics) is target
                                  for path, target in entry.callee_targets):
         return entry  # (a rebound callee, say a monkeypatched helper, is transformed anew)
-    loaded = cache.load(key)
+    loaded = _load(key)
     if loaded is None:
         declared = registry.token()
         source, meta = generate(fn, wrt, mode, **options)
         if registry.token() != declared:  # it met, and declared, an optional library's rules
             key = cache_key(fn, wrt, mode, options)  # which a process without them must not use
-        path = cache.store(key, source, meta)
+        path = cache.store(key, source, meta.to_json())
     else:
         (source, meta), path = loaded, cache.path_for(key)
     scope = namespace(fn)
     callees, callee_targets = [], []
-    for callee in meta.get("callees", []):
-        target = _resolve_path(fn, callee["path"], statics)
-        callee_targets.append((callee["path"], target))
-        emitted = derive(_function(target), tuple(callee["wrt"]), _callee_mode(mode),
-                         names=tuple(callee["names"]), outputs=_outputs(callee["outputs"]),
+    for callee in meta.callees:
+        target = _resolve_path(fn, callee.path, statics)
+        callee_targets.append((callee.path, target))
+        emitted = derive(_function(target), tuple(callee.wrt), mode.for_callees,
+                         names=tuple(callee.names), outputs=_outputs(callee.outputs),
                          optimized=options.get("optimized", True),
-                         **_statics_option(fn, callee["statics"], statics, _function(target)))
+                         **_statics_option(fn, callee.statics, statics, _function(target)))
         scope.update(emitted.functions)
         callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
@@ -150,11 +153,11 @@ def derive(fn, wrt, mode="grad", **options):
         except ValueError:  # a closure variable not assigned yet
             pass
     scope = codegen.compile_module(source, filename, scope, first_line=2 if path else 1,
-                                   origin=(meta["def"][0], dict(meta.get("lines", ()))))
-    functions = {n: scope[n] for n in meta["names"]}
-    if mode != "split":
-        functions[meta["names"][0]].__defaults__ = fn.__defaults__
-        functions[meta["names"][0]].__kwdefaults__ = fn.__kwdefaults__
+                                   origin=(meta.defined.filename, dict(meta.lines)))
+    functions = {n: scope[n] for n in meta.names}
+    if mode is not Mode.SPLIT:
+        functions[meta.names[0]].__defaults__ = fn.__defaults__
+        functions[meta.names[0]].__kwdefaults__ = fn.__kwdefaults__
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
     entry.callee_targets = callee_targets
     entry.closure = fn.__closure__
@@ -162,8 +165,16 @@ def derive(fn, wrt, mode="grad", **options):
     return entry
 
 
-def _callee_mode(mode):
-    return "jvp" if mode == "jvp" else "split"
+def _load(key):
+    """(source, Meta) of the disk entry for `key`, or None (none, or one whose metadata is
+    not what this srcdiff writes)."""
+    loaded = cache.load(key)
+    if loaded is None:
+        return None
+    try:
+        return loaded[0], Meta.from_json(loaded[1])
+    except (TypeError, KeyError, ValueError):
+        return None
 
 
 def _outputs(mask):
@@ -238,7 +249,7 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
 
 def emitted_name(mode, name):
     """The name of the (first) function emitted for `name` in this mode."""
-    return {"grad": "d", "vjp": "vjp_", "jvp": "jvp_", "split": "fwd_"}[mode] + name
+    return Mode(mode).prefix + name
 
 
 def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
@@ -266,7 +277,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
         if callee.__code__ in _in_progress.codes:
             raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
                                    "cannot differentiate", loc, "write the recursion as a loop")
-        derive(callee, callee_wrt, _callee_mode(mode), names=tuple(callee_names),
+        derive(callee, callee_wrt, mode.for_callees, names=tuple(callee_names),
                outputs=callee_outputs, optimized=optimized,
                **_statics_option(fn, described, statics, callee))
 
@@ -275,7 +286,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
 
     _in_progress.codes.add(fn.__code__)
     try:
-        normalizer = _normalizer(parsed, wrt_names, mode == "jvp", derive_callee, outputs)
+        normalizer = _normalizer(parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs)
         program = normalizer.run()
     finally:
         _in_progress.codes.discard(fn.__code__)
@@ -286,38 +297,32 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
         raise UnsupportedError(f"{fn.__name__} does not end with a return statement", where,
                                "return the value to differentiate on the last line")
     returns_tuple = type(returns.value).__name__ == "Tuple"
-    if mode == "grad" and has_aux and not (returns_tuple and len(returns.value.elts) == 2):
+    if mode is Mode.GRAD and has_aux and not (returns_tuple and len(returns.value.elts) == 2):
         raise ArgumentError(f"with has_aux=True, {fn.__name__} must return a pair "
                             "(value, auxiliary data)", returns.loc,
                             "return value, aux  (aux is passed through undifferentiated)")
-    if mode == "grad" and not has_aux and returns.active and returns_tuple:
+    if mode is Mode.GRAD and not has_aux and returns.active and returns_tuple:
         raise ArgumentError(f"grad needs a scalar output, but {fn.__name__} returns a tuple",
                             returns.loc, "return one scalar, use has_aux=True to pass extra "
                             "values through, or use srcdiff.vjp")
     if names:
         func_names = list(names)
-    elif mode == "split":
+    elif mode is Mode.SPLIT:
         func_names = [emitted_name(mode, fn.__name__), f"bwd_{fn.__name__}"]
     else:
         func_names = [emitted_name(mode, fn.__name__)]
-    if mode == "jvp":
+    if mode is Mode.JVP:
         funcs = Forward(program, wrt_names, func_names[0], outputs).build()
     else:
         funcs = Reverse(program, wrt_names, mode=mode, preserve_result=preserve_result,
                         has_aux=has_aux, outputs=outputs,
-                        func_name=func_names if mode == "split" else func_names[0]).build()
+                        func_name=func_names if mode is Mode.SPLIT else func_names[0]).build()
     if optimized:
         optimize(funcs, mode)
-    what = {"grad": "Gradient", "vjp": "Vector-Jacobian product",
-            "split": "Forward and backward sweeps", "jvp": "Jacobian-vector product"}[mode]
-    doc = (f"{what} of {fn.__module__}.{fn.__qualname__} with respect to "
+    doc = (f"{mode.title} of {fn.__module__}.{fn.__qualname__} with respect to "
            f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n")
     source, lines = codegen.to_source(funcs, doc)
-    ret = returns.loc
-    callees = [{k: c[k] for k in ("path", "wrt", "names", "outputs", "statics")}
-               for c in normalizer.callees]
-    meta = {"names": func_names, "return": [ret.filename, ret.lineno, ret.line],
-            "def": [where.filename, where.lineno, where.line], "params": wrt_names,
-            "preserve_result": preserve_result, "has_aux": has_aux, "callees": callees,
-            "lines": lines}
-    return source, meta
+    callees = tuple(CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics")))
+                    for c in normalizer.callees)
+    return source, Meta(tuple(func_names), where, returns.loc, tuple(wrt_names),
+                        preserve_result, has_aux, callees, tuple(map(tuple, lines)))

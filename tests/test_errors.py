@@ -437,7 +437,7 @@ def test_an_error_in_emitted_code_names_the_user_line_it_comes_from(size):
 def test_each_emitted_statement_knows_its_line():
     from srcdiff import transform
     emitted = transform.derive(through_a_callee, (0,))
-    rows = dict(emitted.meta["lines"])
+    rows = dict(emitted.meta.lines)
     source = emitted.source.splitlines()
     first = line_of("h = x @ w")
     assert {rows[k] for k, text in enumerate(source, 1) if "x @ w" in text} == {first}
