@@ -20,6 +20,7 @@ import copy
 import gast
 
 from . import ir, runtime
+from .annotations import Mark, mark
 from .passes.liveness import live_before
 from .passes.fold import fold
 from .primitives import registry
@@ -46,6 +47,7 @@ class Reverse:
         self.func_name = func_name or f"d{fn.name}"
         self.ret = fn.body[-1] if fn.body and isinstance(fn.body[-1], ir.Return) else None
         self.sites, self.reads, self.order = {}, {}, 0
+        self.site_of = {}  # id of a statement -> its _Site
         self.stacks = set()  # lists the function uses as stacks (differentiating emitted code)
         self._scan(fn.body, [], [])
         self.primal = set(self.sites) | set(fn.params)  # locals; globals are never saved
@@ -64,7 +66,7 @@ class Reverse:
             here = path + [(id(block), index)]
             self.order += 1
             site = _Site(stmt, self.order, here, list(loops))
-            stmt._site = site
+            self.site_of[id(stmt)] = site
             if isinstance(stmt, ir.Assign):
                 self._read(ir.names_in(stmt.value), site)
                 for target in stmt.targets:
@@ -122,9 +124,10 @@ class Reverse:
             read_before = any(not _precedes(site, r) for r in self.reads.get(var, []))
             return BEFORE if overwrites and read_before else NONE
         outer = site.loops[0]
+        start = self.site_of[id(outer)].order  # where the outermost loop begins
         if any(id(loop) in self.reset_in.get(var, ()) for loop in site.loops):
             # the reversed loop zeroes var's adjoint in the shape of var's previous value
-            if not (var in self.fn.params or any(s.order < outer._site.order for s in others)):
+            if not (var in self.fn.params or any(s.order < start for s in others)):
                 self.needs_init.setdefault(id(outer), set()).add(var)
             return BEFORE
         block, index = site.path[-1]
@@ -138,12 +141,12 @@ class Reverse:
 
         reads = self.reads.get(var, [])
         inside = [r for r in reads if outer in r.loops]
-        if not inside and not any(r.order < outer._site.order for r in reads):
+        if not inside and not any(r.order < start for r in reads):
             return NONE  # read only after the loop, where it holds its final value
         if not others and all(later_sibling(r) for r in inside):
             return AFTER
         defined_before = var in self.fn.params or any(
-            s.order < outer._site.order for s in others)
+            s.order < start for s in others)
         if not defined_before:
             self.needs_init.setdefault(id(outer), set()).add(var)
         return BEFORE
@@ -155,7 +158,7 @@ class Reverse:
                 self.strategy[(var, site.order)] = self._decide(var, site, needed)
 
     def _saved(self, var, stmt, kind):
-        return self.strategy.get((var, stmt._site.order)) == kind
+        return self.strategy.get((var, self.site_of[id(stmt)].order)) == kind
 
     # --- names ----------------------------------------------------------------------------
 
@@ -579,17 +582,14 @@ class Reverse:
         elif var in live:
             expr = gast.BinOp(left=ir.name(b), op=gast.Add(), right=expr)
             live.add(var)
-            stmt = ir.assign(b, expr)
-            stmt.accumulation = True  # passes/in_place.py may turn it into +=
-            return stmt
+            return mark(ir.assign(b, expr), Mark.ACCUMULATION)
         live.add(var)
         return ir.assign(b, expr)
 
     def _zeros_like(self, var, from_adjoint):
         source = self.bname(var) if from_adjoint else var
-        stmt = ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source)))
-        stmt.fresh = True  # a new buffer: passes/in_place.py may add into it
-        return stmt
+        return mark(ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source))),
+                    Mark.FRESH)
 
     def reverse_if(self, stmt, live):
         live_in = set(live)
@@ -601,7 +601,7 @@ class Reverse:
         code = []
         for branch, branch_live in branches:
             missing = sorted(merged - branch_live)
-            self._merge_reads.update({(v, id(stmt)): (v, stmt._site) for v in missing})
+            self._merge_reads.update({(v, id(stmt)): (v, self.site_of[id(stmt)]) for v in missing})
             code.append(branch + [self._zeros_like(v, False) for v in missing])
         live.clear()
         live.update(merged)
@@ -620,7 +620,7 @@ class Reverse:
         if not code:
             return []
         before = [self._zeros_like(v, False) for v in sorted(entry - live)]
-        self._merge_reads.update({(v, id(stmt)): (v, stmt._site) for v in entry - live})
+        self._merge_reads.update({(v, id(stmt)): (v, self.site_of[id(stmt)]) for v in entry - live})
         # an adjoint the body consumed starts the previous iteration at zero, shaped like
         # that iteration's value (the loop may change its shape: layers of other widths)
         reset = [self._zeros_like(v, False) for v in sorted(entry - exit_)]

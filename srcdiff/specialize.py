@@ -127,7 +127,7 @@ class Session:
     def clone(self, callee, name, values):
         if all(v is UNKNOWN for v in values):
             return None
-        clones = callee.__dict__.setdefault("clones", {})
+        clones = callee.clones
         key = (name, tuple(values))
         try:
             found = clones.get(key)
@@ -195,7 +195,7 @@ def _owners(emitted):
 
 def _parsed(emitted):
     """The emitted module's functions as gast trees, parsed once (and only ever read)."""
-    if getattr(emitted, "parsed", None) is None:
+    if emitted.parsed is None:
         emitted.parsed = {f.name: f for f in gast.parse(emitted.source).body
                           if isinstance(f, gast.FunctionDef)}
     return emitted.parsed

@@ -32,6 +32,10 @@ class Emitted:
         self.function = functions[meta.names[0]]
         self.scope, self.live, self.module = scope, live, module
         self.callee_targets = []  # (path in the source, function it named when compiled)
+        self.closure = None  # f's closure cells: held, so their ids in its memory key stay theirs
+        # what specialize.py keeps for it: its functions as gast trees, and the copies of
+        # them it made for given arguments
+        self.parsed, self.clones = None, {}
 
     @functools.cached_property
     def has_live(self):
