@@ -151,21 +151,7 @@ class Forward:
                 raise NoAdjointError(f"{stmt.primitive.name} has no "
                                      f"forward-mode rule for its argument {param!r}", stmt.loc,
                                      f"make {param!r} a constant")
-        parts = []
-        for param, rule in rule_set.rules.items():
-            value = stmt.bound.get(param)
-            if value is None:
-                continue
-            tangent = self.tangent_of(value)
-            if tangent is None:
-                continue
-            if rule.index is None:
-                elements = [None]
-            else:
-                elements = [k for k, e in enumerate(value.elts) if self.active(e)]
-            for element in elements:
-                parts.append(fold(rule_set.instantiate(rule, stmt.bound, output, None, element,
-                                                       tangent=tangent)))
+        parts = self._tangent_parts(stmt, rule_set, output)
         if not parts:
             return out + [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
                           for t in live]
@@ -178,6 +164,21 @@ class Forward:
             gast.Tuple(elts=[ir.name(self.dname(t), store=True) for t in targets],
                        ctx=gast.Store())
         return out + [ir.assign(tangent_target, total)]
+
+    def _tangent_parts(self, stmt, rule_set, output):
+        """The tangent of stmt's value from each of its arguments that has one."""
+        parts = []
+        for param, rule in rule_set.rules.items():
+            value = stmt.bound.get(param)
+            tangent = None if value is None else self.tangent_of(value)
+            if tangent is None:
+                continue
+            elements = [None] if rule.index is None else [
+                k for k, e in enumerate(value.elts) if self.active(e)]
+            for element in elements:
+                parts.append(fold(rule_set.instantiate(rule, stmt.bound, output, None, element,
+                                                       tangent=tangent)))
+        return parts
 
 
 def _is_none(node):

@@ -256,6 +256,36 @@ def emitted_name(mode, name):
     return Mode(mode).prefix + name
 
 
+def _check_wrt(fn, wrt, params, vararg, where):
+    for index in wrt:
+        if index == len(params) and vararg:
+            raise ArgumentError(f"wrt={index} falls on *{vararg.id}, which srcdiff cannot "
+                                "differentiate (a tuple of any length)", where,
+                                "name each parameter, or pass the values in one tuple")
+        if not 0 <= index < len(params):
+            raise ArgumentError(f"wrt={index} is out of range: {fn.__name__} has "
+                                f"{len(params)} named parameter(s) ({', '.join(params)})",
+                                where, f"choose wrt between 0 and {len(params) - 1}")
+
+
+def _checked_return(fn, program, mode, has_aux, where):
+    """The normalised function's return, once it is one grad can differentiate."""
+    returns = program.body[-1] if program.body else None
+    if returns is None or type(returns).__name__ != "Return":
+        raise UnsupportedError(f"{fn.__name__} does not end with a return statement", where,
+                               "return the value to differentiate on the last line")
+    returns_tuple = type(returns.value).__name__ == "Tuple"
+    if mode is Mode.GRAD and has_aux and not (returns_tuple and len(returns.value.elts) == 2):
+        raise ArgumentError(f"with has_aux=True, {fn.__name__} must return a pair "
+                            "(value, auxiliary data)", returns.loc,
+                            "return value, aux  (aux is passed through undifferentiated)")
+    if mode is Mode.GRAD and not has_aux and returns.active and returns_tuple:
+        raise ArgumentError(f"grad needs a scalar output, but {fn.__name__} returns a tuple",
+                            returns.loc, "return one scalar, use has_aux=True to pass extra "
+                            "values through, or use srcdiff.vjp")
+    return returns
+
+
 def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
              has_aux=False, statics=()):
     """Run the transformer: the emitted module's source and its metadata."""
@@ -266,15 +296,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     # **kwargs are passed through, never differentiated)
     params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     where = parsed.location(node)
-    for index in wrt:
-        if index == len(params) and node.args.vararg:
-            raise ArgumentError(f"wrt={index} falls on *{node.args.vararg.id}, which srcdiff "
-                                "cannot differentiate (a tuple of any length)", where,
-                                "name each parameter, or pass the values in one tuple")
-        if not 0 <= index < len(params):
-            raise ArgumentError(f"wrt={index} is out of range: {fn.__name__} has "
-                                f"{len(params)} named parameter(s) ({', '.join(params)})",
-                                where, f"choose wrt between 0 and {len(params) - 1}")
+    _check_wrt(fn, wrt, params, node.args.vararg, where)
     wrt_names = [params[i] for i in wrt]
 
     def derive_callee(callee, callee_wrt, callee_names, callee_outputs, loc, described):
@@ -296,19 +318,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
         _in_progress.codes.discard(fn.__code__)
         if not _in_progress.codes:
             _in_progress.varied_items.clear()
-    returns = program.body[-1] if program.body else None
-    if returns is None or type(returns).__name__ != "Return":
-        raise UnsupportedError(f"{fn.__name__} does not end with a return statement", where,
-                               "return the value to differentiate on the last line")
-    returns_tuple = type(returns.value).__name__ == "Tuple"
-    if mode is Mode.GRAD and has_aux and not (returns_tuple and len(returns.value.elts) == 2):
-        raise ArgumentError(f"with has_aux=True, {fn.__name__} must return a pair "
-                            "(value, auxiliary data)", returns.loc,
-                            "return value, aux  (aux is passed through undifferentiated)")
-    if mode is Mode.GRAD and not has_aux and returns.active and returns_tuple:
-        raise ArgumentError(f"grad needs a scalar output, but {fn.__name__} returns a tuple",
-                            returns.loc, "return one scalar, use has_aux=True to pass extra "
-                            "values through, or use srcdiff.vjp")
+    returns = _checked_return(fn, program, mode, has_aux, where)
     if names:
         func_names = list(names)
     elif mode is Mode.SPLIT:
