@@ -137,6 +137,8 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
         path = cache.store(key, source, meta.to_json())
     else:
         (source, meta), path = loaded, cache.path_for(key)
+        meta = meta.relocated(inspect.getsourcefile(fn) or fn.__code__.co_filename,
+                              fn.__code__.co_firstlineno)
     scope = namespace(fn)
     callees, callee_targets = [], []
     for callee in meta.callees:
@@ -339,4 +341,5 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     callees = tuple(CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics")))
                     for c in normalizer.callees)
     return source, Meta(tuple(func_names), where, returns.loc, tuple(wrt_names),
-                        preserve_result, has_aux, callees, tuple(map(tuple, lines)))
+                        preserve_result, has_aux, callees, tuple(map(tuple, lines)),
+                        fn.__code__.co_firstlineno)
