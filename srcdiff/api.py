@@ -11,7 +11,7 @@ from typing import Any, Callable, Literal, Sequence, Union
 
 import numpy as np
 
-from . import cache, runtime, specialize
+from . import cache, ir, runtime, specialize
 from .errors import ArgumentError, Location, SrcdiffError, StaticArgumentNeeded
 from .parse import Static, is_function_value, is_object
 from .shapes import Unsupported, key
@@ -306,6 +306,7 @@ class Derivative:
             variant = self._variant(signature, args, self._emitted_for(checked[offset:]))
         return variant
 
+    @ir.pausing_gc
     def _variant(self, signature, args, emitted):
         """The code to run for arguments of this signature: `emitted` specialised to their
         shapes (specialize.py), or `emitted` as it is."""

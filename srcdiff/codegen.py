@@ -1,5 +1,4 @@
 """Stage 4: gast -> ast -> Python source (astor), then compile with a real filename."""
-import ast
 import linecache
 
 import astor
@@ -12,7 +11,6 @@ def to_source(funcs, docstring):
     defs = []
     for func in funcs:
         module = gast.gast_to_ast(gast.Module(body=[func], type_ignores=[]))
-        ast.fix_missing_locations(module)
         defs.append(astor.to_source(module))
     return f'"""{docstring}"""\n{IMPORTS}\n\n' + "\n\n".join(defs)
 

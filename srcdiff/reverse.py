@@ -182,7 +182,7 @@ class Reverse:
         """The emitted function(s): one fused function for grad/vjp; for `split`, a forward
         function returning (result, saved values) and a backward one taking them."""
         self._plan(set())
-        self._merge_reads = {}
+        self._merge_reads, self._templates_made = {}, {}
         _, adjoint, grads, _ = self._sweeps()
         # what the backward half reads: the adjoint sweep, and the zeros it returns for an
         # argument that got no adjoint (runtime.zeros_like(x))
@@ -468,9 +468,20 @@ class Reverse:
             for element, atom in elements:
                 if not (isinstance(atom, gast.Name) and atom.id in self.fn.active):
                     continue
-                expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, element))
+                expr = self._instantiated(stmt, param, element, adjoint, lambda: fold(
+                    template.instantiate(rule, stmt.bound, output, adjoint, element)))
                 out.append(self.accumulate(atom.id, expr, live))
         return out
+
+    def _instantiated(self, stmt, param, element, adjoint, make):
+        """A copy of the folded template expression for this operand: made once per build,
+        though each of build's sweeps asks for it (the sweeps differ in what they save,
+        never in these expressions)."""
+        key = (id(stmt), param, element, gast.dump(adjoint) if stmt.unpack else None)
+        made = self._templates_made.get(key)
+        if made is None:
+            made = self._templates_made[key] = make()
+        return ir.copy_tree(made)
 
     def _distribute(self, template, rule, stmt, output, adjoint, display, live):
         """A rule giving the adjoint of a whole list, for a list display: each item gets its
@@ -657,7 +668,7 @@ def _read_for_shape_only(adjoint, names, stacks):
     value_live = live_before(adjoint, set(), popped_unread, reads=_value_reads)
     read_at_start = live_before(adjoint, set(), None) & names
     pops = {}
-    for node in gast.walk(gast.Module(body=adjoint, type_ignores=[])):
+    for node in ir.walk(gast.Module(body=adjoint, type_ignores=[])):
         if isinstance(node, gast.Assign) and len(node.targets) == 1 and \
                 isinstance(node.targets[0], gast.Name) and _is_pop(node.value, stacks.get(
                     node.targets[0].id)):

@@ -24,7 +24,7 @@ import gast
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from . import runtime
+from . import ir, runtime
 from .ir import dotted
 from .primitives import registry
 
@@ -428,7 +428,7 @@ def stack_names(func):
     in a list, unpacked from one, deleted). A list also read any other way (np.stack of it,
     an index) is no stack here, just a list that changes (unknown after an append)."""
     out, allowed = set(), set()
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         if isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
                 node.attr in ("append", "pop"):
             out.add(node.value.id)
@@ -445,7 +445,7 @@ def stack_names(func):
                 allowed.update(id(e) for e in saved.elts)
         elif isinstance(node, gast.Delete):
             allowed.update(id(t) for t in node.targets)
-    read = {node.id for node in gast.walk(func)
+    read = {node.id for node in ir.walk(func)
             if isinstance(node, gast.Name) and node.id in out and id(node) not in allowed}
     return out - read
 

@@ -211,7 +211,7 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
     is read only through elementwise arithmetic and every other value keeps its type, shape
     and dtype with the scalar in its place (so also its elements): no array of copies of one
     number, and no pass over one."""
-    parents = {id(child): node for node in gast.walk(func)
+    parents = {id(child): node for node in ir.walk(func)
                for child in gast.iter_child_nodes(node)}
     before, changed = None, False
     for stmt in func.body:
@@ -220,7 +220,7 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
                     getattr(stmt.value, "func", None)) == ("np", "broadcast_to")):
             continue
         name = stmt.targets[0].id
-        reads = [n for n in gast.walk(func) if isinstance(n, gast.Name) and n.id == name
+        reads = [n for n in ir.walk(func) if isinstance(n, gast.Name) and n.id == name
                  and n is not stmt.targets[0]]
         if not reads or not all(_elementwise_use(n, parents) for n in reads):
             continue

@@ -3,6 +3,7 @@ import ast
 import builtins
 import functools
 import inspect
+import sys
 import threading
 
 from . import __version__, cache, codegen, ir, provenance
@@ -18,6 +19,7 @@ from .reverse import Reverse
 from .primitives import registry
 
 VERSION = __version__
+_FRAMES_PER_CALL_LEVEL = 100  # (more than a level takes: see derive_callee in generate)
 
 
 class Emitted:
@@ -85,9 +87,9 @@ def live_names(source, scope, fn):
     for func in tree.body:  # a function's parameters and assigned names are its locals
         if isinstance(func, ast.FunctionDef):
             local = {a.arg for a in func.args.args + func.args.kwonlyargs} | {
-                n.id for n in ast.walk(func) if isinstance(n, ast.Name)
+                n.id for n in ir.walk(func) if isinstance(n, ast.Name)
                 and not isinstance(n.ctx, ast.Load)}
-            loaded |= {n.id for n in ast.walk(func) if isinstance(n, ast.Name)} - local
+            loaded |= {n.id for n in ir.walk(func) if isinstance(n, ast.Name)} - local
     own = set(scope)  # and what the module binds itself: its imports (np, runtime), its defs
     for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -223,6 +225,7 @@ def emitted_name(mode, name):
     return {"grad": "d", "vjp": "vjp_", "jvp": "jvp_", "split": "fwd_"}[mode] + name
 
 
+@ir.pausing_gc
 def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
              has_aux=False, statics=()):
     """Run the transformer: the emitted module's source and its metadata."""
@@ -248,9 +251,16 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
         if callee.__code__ in _in_progress.codes:
             raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
                                    "cannot differentiate", loc, "write the recursion as a loop")
-        derive(callee, callee_wrt, _callee_mode(mode), names=tuple(callee_names),
-               outputs=callee_outputs, optimized=optimized,
-               **_statics_option(fn, described, statics, callee))
+        # a callee is transformed inside its caller's transform (a static argument it
+        # needs is the caller's to give): each level of calls takes a few dozen frames
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(limit + _FRAMES_PER_CALL_LEVEL)
+        try:
+            derive(callee, callee_wrt, _callee_mode(mode), names=tuple(callee_names),
+                   outputs=callee_outputs, optimized=optimized,
+                   **_statics_option(fn, described, statics, callee))
+        finally:
+            sys.setrecursionlimit(limit)
 
     if has_aux:
         outputs = (True, False)

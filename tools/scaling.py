@@ -97,10 +97,18 @@ def measure_case(kind, size, memory):
                       "specialise_ms": 1e3 * (called - transformed)}))
 
 
-def _run(kind, size, memory, timeout):
-    command = [sys.executable, os.path.abspath(__file__), "--case", kind, str(size)]
+def _environment():
+    """For the new processes: this checkout's srcdiff, one BLAS thread, and compiled
+    bytecode kept (in a folder of its own) as an installed package has it."""
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               OPENBLAS_NUM_THREADS="1")
+               OPENBLAS_NUM_THREADS="1", PYTHONPYCACHEPREFIX=tempfile.mkdtemp())
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    subprocess.run([sys.executable, "-c", "import srcdiff"], env=env, check=True)
+    return env
+
+
+def _run(kind, size, memory, timeout, env):
+    command = [sys.executable, os.path.abspath(__file__), "--case", kind, str(size)]
     try:
         done = subprocess.run(command + (["--memory"] if memory else []), env=env,
                               capture_output=True, text=True, timeout=timeout)
@@ -167,18 +175,18 @@ def main(sizes=SIZES, rounds=3, timeout=600.0, memory=True):
     cases = [("straight", n) for n in sizes] + [("loops", d) for d in DEPTHS] + \
         [("resnet", 20)]
     results = {case: [] for case in cases}
-    skipped = set()
+    skipped, env = set(), _environment()
     for round_ in range(rounds):
         for case in cases:
             if case in skipped:
                 continue
-            measured = _run(*case, memory=False, timeout=timeout)
+            measured = _run(*case, memory=False, timeout=timeout, env=env)
             if measured is None:  # too slow: the larger sizes of its kind would be too
                 skipped.update(c for c in cases if c[0] == case[0] and c[1] >= case[1])
                 continue
             results[case].append(measured)
         print(f"(round {round_ + 1} of {rounds} done)", file=sys.stderr)
-    peaks = {case: _run(*case, memory=True, timeout=timeout) for case in cases
+    peaks = {case: _run(*case, memory=True, timeout=timeout, env=env) for case in cases
              if memory and case not in skipped}
     _report(cases, results, peaks)
     print("\ncall overhead, median microseconds per call (side by side, 30 rounds)")

@@ -2,6 +2,7 @@
 for reading."""
 import gast
 
+from .. import ir
 from .liveness import live_before, pure
 
 
@@ -40,7 +41,7 @@ def eliminate_dead_stacks(func):
     dead = set()
     live_before(func.body, set(), dead)
     uses = {}
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         for field in ("body", "orelse"):
             block = getattr(node, field, None)
             for stmt in block if isinstance(block, list) else ():
@@ -48,7 +49,7 @@ def eliminate_dead_stacks(func):
                 if stack is not None:
                     uses.setdefault(stack, []).append((stmt, removable))
     mentioned = {}
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         if isinstance(node, gast.Name):
             mentioned[node.id] = mentioned.get(node.id, 0) + 1
     doomed = set()
