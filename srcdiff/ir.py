@@ -229,19 +229,22 @@ def walk(node):
 
 def copy_tree(node, memo=None):
     """copy.deepcopy of a gast tree (nodes shared within it stay shared in the copy), without
-    its generic machinery: a node's fields are copied directly, anything else by deepcopy."""
+    its generic machinery: a node's fields are copied directly, anything else by deepcopy.
+    (The ids in `memo` stay unique: the nodes they are of belong to the tree being copied.)"""
     if memo is None:
         memo = {}
-    if isinstance(node, list):
-        return [copy_tree(item, memo) for item in node]
+    if node.__class__ is list:
+        return [item if item.__class__ in _ATOM_TYPES else copy_tree(item, memo)
+                for item in node]
     if not isinstance(node, _AST):
-        return node if isinstance(node, _ATOMS) else copy.deepcopy(node, memo)
+        return node if node.__class__ in _ATOM_TYPES else copy.deepcopy(node, memo)
     done = memo.get(id(node))
-    if done is None:
-        done = memo[id(node)] = node.__class__.__new__(node.__class__)
-        memo.setdefault("<kept>", []).append(node)  # (ids stay unique while memo lives)
-        done.__dict__.update({key: value if value.__class__ in _ATOM_TYPES else
-                              copy_tree(value, memo) for key, value in node.__dict__.items()})
+    if done is not None:
+        return done
+    done = memo[id(node)] = node.__class__.__new__(node.__class__)
+    fields = done.__dict__
+    for key, value in node.__dict__.items():
+        fields[key] = value if value.__class__ in _ATOM_TYPES else copy_tree(value, memo)
     return done
 
 

@@ -258,7 +258,7 @@ class Reverse:
     def _sweeps(self):
         """(forward statements, adjoint statements, gradient expressions, result expression)."""
         fn, ret = self.fn, self.ret
-        self._stack_inits = {}
+        self._stack_inits, self._templates_handed = {}, set()
         body = fn.body[:-1] if ret else fn.body
         forward = self.forward_block(body)
         live, adjoint = set(), []
@@ -474,14 +474,19 @@ class Reverse:
         return out
 
     def _instantiated(self, stmt, param, element, adjoint, make):
-        """A copy of the folded template expression for this operand: made once per build,
-        though each of build's sweeps asks for it (the sweeps differ in what they save,
-        never in these expressions)."""
+        """The folded template expression for this operand: made once per build, though each
+        of build's sweeps asks for it (the sweeps differ in what they save, never in these
+        expressions). Only the last sweep's code is kept, and nothing changes it while
+        build runs, so each sweep may have the one made; a second use within a sweep gets
+        a copy (the passes after build change code in place)."""
         key = (id(stmt), param, element, gast.dump(adjoint) if stmt.unpack else None)
         made = self._templates_made.get(key)
         if made is None:
             made = self._templates_made[key] = make()
-        return ir.copy_tree(made)
+        if key in self._templates_handed:
+            return ir.copy_tree(made)
+        self._templates_handed.add(key)
+        return made
 
     def _distribute(self, template, rule, stmt, output, adjoint, display, live):
         """A rule giving the adjoint of a whole list, for a list display: each item gets its

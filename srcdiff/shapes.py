@@ -427,9 +427,11 @@ def stack_names(func):
     handed between a forward and a backward function in the list of saved values (returned
     in a list, unpacked from one, deleted). A list also read any other way (np.stack of it,
     an index) is no stack here, just a list that changes (unknown after an append)."""
-    out, allowed = set(), set()
+    out, allowed, names = set(), set(), []
     for node in ir.walk(func):
-        if isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
+        if isinstance(node, gast.Name):
+            names.append(node)
+        elif isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
                 node.attr in ("append", "pop"):
             out.add(node.value.id)
             allowed.add(id(node.value))
@@ -445,8 +447,7 @@ def stack_names(func):
                 allowed.update(id(e) for e in saved.elts)
         elif isinstance(node, gast.Delete):
             allowed.update(id(t) for t in node.targets)
-    read = {node.id for node in ir.walk(func)
-            if isinstance(node, gast.Name) and node.id in out and id(node) not in allowed}
+    read = {node.id for node in names if node.id in out and id(node) not in allowed}
     return out - read
 
 
