@@ -265,7 +265,8 @@ class Derivative:
         if kwargs:
             args, kwargs = self.bind(args, kwargs)
         if self._plain and not kwargs:  # the common case, kept short: calls may be tiny
-            variant = self._variants.get(tuple(map(key, args))) or \
+            variant = self._variants.get((key(args[0]),) if len(args) == 1 else
+                                         tuple(map(key, args))) or \
                 self._variant_for(args, args, self._offset)
         else:
             args, checked, offset = self._arguments(args)

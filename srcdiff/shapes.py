@@ -114,13 +114,16 @@ def describe(value):
 _JUST_FLOAT = {float}
 
 
+_NDARRAY = np.ndarray
+
+
 def key(value):
     """A cheap hashable key with the same information as describe(value)."""
     t = type(value)
-    if t is np.ndarray:
-        return value.shape, value.dtype, value.flags.writeable
-    if t is float:
+    if t is float:  # (the two commonest first: each call of a derivative makes its key)
         return float
+    if t is _NDARRAY:
+        return value.shape, value.dtype, value.flags.writeable
     if t in (int, bool, str, type(None)):
         return t, value
     if t is list:
