@@ -80,12 +80,13 @@ class Normalizer(Expressions):
         self.active = activity.varied & activity.useful(outputs)
         self.aliasing = Aliasing(parsed, self.params)
         # the lists this function uses with append or pop, and those it pops from
-        self.stacks = {n.func.value.id for n in ir.walk(node) if isinstance(n, gast.Call)
-                       and (is_pop(n) or is_push(gast.Expr(value=n)))}
-        self.popped = {n.func.value.id for n in ir.walk(node) if is_pop(n)}
-        self.changed_in_place = {n.func.value.id for n in ir.walk(node) if isinstance(
-            n, gast.Call) and isinstance(n.func, gast.Attribute) and isinstance(
-                n.func.value, gast.Name) and n.func.attr in _LIST_CHANGES}
+        calls = [n for n in ir.walk(node) if isinstance(n, gast.Call)]
+        self.stacks = {n.func.value.id for n in calls
+                       if is_pop(n) or is_push(gast.Expr(value=n))}
+        self.popped = {n.func.value.id for n in calls if is_pop(n)}
+        self.changed_in_place = {n.func.value.id for n in calls if isinstance(
+            n.func, gast.Attribute) and isinstance(n.func.value, gast.Name) and
+            n.func.attr in _LIST_CHANGES}
         # name -> (its list or tuple display, the block it was made in), while it holds
         self.displays = {}
         self.versions = {p: p for p in self.params}

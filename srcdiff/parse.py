@@ -105,10 +105,11 @@ class ParsedFunction:
         args = self.node.args  # (the parameters: not the names their defaults read)
         self.local_names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs +
                             [args.vararg, args.kwarg] if a is not None}
-        self.local_names |= {n.id for n in ir.walk(self.node)
-                             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
-        self.local_names |= {n.name for n in ir.walk(self.node)
-                             if isinstance(n, gast.FunctionDef) and n is not self.node}
+        for n in ir.walk(self.node):
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store):
+                self.local_names.add(n.id)
+            elif isinstance(n, gast.FunctionDef) and n is not self.node:
+                self.local_names.add(n.name)
 
     def sibling(self, fn):
         """A fresh copy of the definition of `fn` when it is a function of this one's module

@@ -86,10 +86,10 @@ def live_names(source, scope, fn):
     loaded = set()
     for func in tree.body:  # a function's parameters and assigned names are its locals
         if isinstance(func, ast.FunctionDef):
+            names = [n for n in ir.walk(func) if isinstance(n, ast.Name)]
             local = {a.arg for a in func.args.args + func.args.kwonlyargs} | {
-                n.id for n in ir.walk(func) if isinstance(n, ast.Name)
-                and not isinstance(n.ctx, ast.Load)}
-            loaded |= {n.id for n in ir.walk(func) if isinstance(n, ast.Name)} - local
+                n.id for n in names if not isinstance(n.ctx, ast.Load)}
+            loaded |= {n.id for n in names} - local
     own = set(scope)  # and what the module binds itself: its imports (np, runtime), its defs
     for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
