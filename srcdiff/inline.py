@@ -21,6 +21,7 @@ from . import ir
 from .desugar import desugar, lower_comprehensions
 from .errors import UnsupportedError
 from .parse import is_function_value
+from .provenance import holds_functions
 
 
 class Inliner:
@@ -39,6 +40,7 @@ class Inliner:
         self.active = []  # the local functions being inlined now (to refuse recursion)
 
     def run(self):
+        _substitute_function_aliases(self.func, self.resolve)
         _maps_to_comprehensions(self.func, self.resolve)
         self.func.body = self._name_lambdas(self.func.body)
         self.func.body = self._collect(self.func.body)
@@ -110,14 +112,16 @@ class Inliner:
     def _adopt(self, call):
         """Take a function of this module in as a local function, for this call, when it is
         passed a local function or returns one (the local function then is inlined where
-        that function calls it, or where its result is called)."""
+        that function calls it, or where its result is called), or when it packs arguments
+        into its *args."""
         fn = self.resolve(call.func)
         if not inspect.isfunction(fn):
             return False
         definition = self.sibling(fn)
         if definition is None or not (_returns_a_local_function(definition) or any(
                 isinstance(a, gast.Name) and a.id in self.local
-                for a in call.args + [k.value for k in call.keywords])):
+                for a in call.args + [k.value for k in call.keywords]) or
+                _packs_arguments(definition, call)):
             return False
         if any(self.origins.get(name) is fn for name in self.active):
             raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
@@ -426,6 +430,52 @@ def _returns_a_local_function(definition):
     return any(isinstance(n, gast.Name) and n.id in defined for node in ir.walk(definition)
                if isinstance(node, gast.Return) and node.value is not None
                for n in ir.walk(node.value))
+
+
+def _substitute_function_aliases(func, resolve):
+    """`act = np.tanh` or `act = ACTIVATIONS["relu"]` (a name bound once, to a function the
+    code names): the uses of `act` read the expression itself, so calls of it are resolved
+    (and a pick by a key known only at run time is refused where it is called)."""
+    stores, shadowed = {}, set()
+    for node in gast.walk(func):
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Param):
+            shadowed.add(node.id)
+    aliases = {}
+    for node in gast.walk(func):
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and stores.get(node.targets[0].id) == 1 and \
+                node.targets[0].id not in shadowed and _names_a_function(node.value, resolve):
+            aliases[node.targets[0].id] = node
+    if not aliases:
+        return
+    for node in list(gast.walk(func)):
+        for field, value in gast.iter_fields(node):
+            items = value if isinstance(value, list) else [value]
+            kept = [copy.deepcopy(aliases[v.id].value) if isinstance(v, gast.Name) and isinstance(
+                v.ctx, gast.Load) and v.id in aliases else v for v in items
+                if not any(v is a for a in aliases.values())]
+            setattr(node, field, kept if isinstance(value, list) else kept[0])
+
+
+def _names_a_function(node, resolve):
+    """Whether `node` names a function (np.tanh, a global, ACTIVATIONS["relu"]), or picks
+    one from a global container of functions by a key (ACTIVATIONS[name])."""
+    if is_function_value(resolve(node)):
+        return True
+    if not isinstance(node, gast.Subscript):
+        return False
+    container = resolve(node.value)
+    return isinstance(container, (dict, list, tuple)) and holds_functions(container)
+
+
+def _packs_arguments(definition, call):
+    """Whether `definition` packs some of this call's arguments into its *args (a tuple
+    whose length the call gives: inlined, it is a display of them)."""
+    args = definition.args
+    return args.vararg is not None and not any(isinstance(a, gast.Starred) for a in call.args) \
+        and len(call.args) > len(args.posonlyargs + args.args)
 
 
 def _parameters(definition):

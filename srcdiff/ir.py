@@ -149,6 +149,16 @@ class Names:
                 return candidate
 
 
+def located(stmts, loc):
+    """`stmts`, each statement in them marked with the user's line `loc` unless it (a nested
+    one) already is: codegen maps emitted lines back to the lines of f they come from."""
+    for stmt in stmts:
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.stmt) and getattr(node, "lineno", None) is None:
+                node.lineno = loc.lineno
+    return stmts
+
+
 def name(id_, store=False):
     return gast.Name(id=id_, ctx=gast.Store() if store else gast.Load(), annotation=None,
                      type_comment=None)

@@ -20,19 +20,24 @@ MISSING = object()
 
 class Static:
     """An argument fixed for one transform, by parameter name: a function (`kind="value"`)
-    that calls of the parameter are resolved to, or the class (`kind="type"`) of an object
-    whose methods calls on it follow. Part of the cache key (its repr)."""
+    that calls of the parameter are resolved to, the class (`kind="type"`) of an object
+    whose methods calls on it follow, or a str or int (`kind="key"`) that picks a function
+    from a constant container (`ACTIVATIONS[name]`). Part of the cache key (its repr)."""
 
     def __init__(self, name, kind, value):
         self.name, self.kind, self.value = name, kind, value
 
     def __repr__(self):
+        if self.kind == "key":
+            return f"{self.name}:key:{self.value!r}"
         return f"{self.name}:{self.kind}:{describe(self.value, set())}"
 
     def _identity(self):
         """What decides the code: the function (for a partial, its function and the shape of
-        what it binds, whose values the code reads from it when it runs)."""
+        what it binds, whose values the code reads from it when it runs), or the key."""
         value = self.value
+        if self.kind == "key":
+            return (self.name, self.kind, type(value), value)
         if isinstance(value, functools.partial):
             return (self.name, self.kind, id(value.func), len(value.args),
                     tuple(sorted(value.keywords)))
@@ -137,7 +142,12 @@ class ParsedFunction:
         return lines[index] if 0 <= index < len(lines) else ""
 
     def resolve(self, node):
-        """The object an expression like `np.linalg.norm` names, or MISSING for a local value."""
+        """The object an expression like `np.linalg.norm` names, or MISSING for a local value;
+        a function picked from a constant container by a constant key (`ACTIVATIONS["relu"]`,
+        or by a parameter whose value the transform is made for) too."""
+        if isinstance(node, gast.Subscript):
+            item = self._item(node)
+            return item if is_function_value(item) else MISSING
         chain = []
         while isinstance(node, gast.Attribute):
             chain.append(node.attr)
@@ -154,6 +164,32 @@ class ParsedFunction:
         for attr in reversed(chain):
             obj = getattr(obj, attr, MISSING)
         return obj
+
+    def _item(self, node):
+        """The item `container[key]` names, for a container (a dict, list or tuple) that is
+        a global (or an item of one) and a key known here; else MISSING."""
+        if isinstance(node.value, gast.Subscript):
+            container = self._item(node.value)
+        else:
+            container = self.resolve(node.value)
+        key = self.key(node.slice)
+        if not isinstance(container, (dict, list, tuple)) or key is MISSING:
+            return MISSING
+        try:
+            return container[key]
+        except (KeyError, IndexError, TypeError):
+            return MISSING
+
+    def key(self, node):
+        """The value of a key written as a constant (`"relu"`, `-1`), or of a parameter the
+        transform is made for (a Static of kind "key"); else MISSING."""
+        if isinstance(node, gast.Constant) and isinstance(node.value, (str, int)):
+            return node.value
+        if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub) and \
+                isinstance(node.operand, gast.Constant) and type(node.operand.value) is int:
+            return -node.operand.value
+        static = self.statics.get(node.id) if isinstance(node, gast.Name) else None
+        return static.value if static is not None and static.kind == "key" else MISSING
 
     def receiver(self, func):
         """The object a method is called on (`model` in `model.predict(x)`), for a method of

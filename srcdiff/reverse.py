@@ -20,9 +20,11 @@ import copy
 import gast
 
 from . import ir, runtime
+from .annotations import Mark, mark
 from .passes.liveness import live_before
 from .passes.fold import fold
 from .primitives import registry
+from .modes import Mode
 
 NONE, AFTER, BEFORE = "none", "after", "before"
 
@@ -38,13 +40,14 @@ class _Site:
 class Reverse:
     """Builds the gast FunctionDef of the gradient of an `ir.Function`."""
 
-    def __init__(self, fn, wrt, *, mode="grad", preserve_result=False, has_aux=False,
+    def __init__(self, fn, wrt, *, mode=Mode.GRAD, preserve_result=False, has_aux=False,
                  outputs=None, func_name=None):
         self.fn, self.wrt, self.mode, self.preserve_result = fn, wrt, mode, preserve_result
         self.has_aux, self.outputs = has_aux, outputs
         self.func_name = func_name or f"d{fn.name}"
         self.ret = fn.body[-1] if fn.body and isinstance(fn.body[-1], ir.Return) else None
         self.sites, self.reads, self.order = {}, {}, 0
+        self.site_of = {}  # id of a statement -> its _Site
         self.stacks = set()  # lists the function uses as stacks (differentiating emitted code)
         self._scan(fn.body, [], [])
         self.primal = set(self.sites) | set(fn.params)  # locals; globals are never saved
@@ -63,7 +66,7 @@ class Reverse:
             here = path + [(id(block), index)]
             self.order += 1
             site = _Site(stmt, self.order, here, list(loops))
-            stmt._site = site
+            self.site_of[id(stmt)] = site
             if isinstance(stmt, ir.Assign):
                 self._read(ir.names_in(stmt.value), site)
                 for target in stmt.targets:
@@ -121,9 +124,10 @@ class Reverse:
             read_before = any(not _precedes(site, r) for r in self.reads.get(var, []))
             return BEFORE if overwrites and read_before else NONE
         outer = site.loops[0]
+        start = self.site_of[id(outer)].order  # where the outermost loop begins
         if any(id(loop) in self.reset_in.get(var, ()) for loop in site.loops):
             # the reversed loop zeroes var's adjoint in the shape of var's previous value
-            if not (var in self.fn.params or any(s.order < outer._site.order for s in others)):
+            if not (var in self.fn.params or any(s.order < start for s in others)):
                 self.needs_init.setdefault(id(outer), set()).add(var)
             return BEFORE
         block, index = site.path[-1]
@@ -137,12 +141,12 @@ class Reverse:
 
         reads = self.reads.get(var, [])
         inside = [r for r in reads if outer in r.loops]
-        if not inside and not any(r.order < outer._site.order for r in reads):
+        if not inside and not any(r.order < start for r in reads):
             return NONE  # read only after the loop, where it holds its final value
         if not others and all(later_sibling(r) for r in inside):
             return AFTER
         defined_before = var in self.fn.params or any(
-            s.order < outer._site.order for s in others)
+            s.order < start for s in others)
         if not defined_before:
             self.needs_init.setdefault(id(outer), set()).add(var)
         return BEFORE
@@ -154,7 +158,7 @@ class Reverse:
                 self.strategy[(var, site.order)] = self._decide(var, site, needed)
 
     def _saved(self, var, stmt, kind):
-        return self.strategy.get((var, stmt._site.order)) == kind
+        return self.strategy.get((var, self.site_of[id(stmt)].order)) == kind
 
     # --- names ----------------------------------------------------------------------------
 
@@ -204,7 +208,7 @@ class Reverse:
             forward, adjoint, grads, result = self._sweeps()
         inits = [ir.assign(v, ir.const(None)) for v in self.unbound] + [
             ir.assign(s, gast.List(elts=[], ctx=gast.Load())) for s in self._stack_inits.values()]
-        if self.mode != "split":
+        if self.mode is not Mode.SPLIT:
             parts = [grads[0] if len(grads) == 1 else _tuple(grads)]
             if self.has_aux:
                 result, aux = result.elts
@@ -213,7 +217,7 @@ class Reverse:
             if self.has_aux:
                 parts.append(aux)
             value = parts[0] if len(parts) == 1 else _tuple(parts)
-            params = [self._seed_name()] if self.mode == "vjp" else []
+            params = [self._seed_name()] if self.mode is Mode.VJP else []
             return [self._def(self.func_name, params, inits + forward + adjoint
                               + [gast.Return(value=value)])]
         saved = sorted(ir.names_in(gast.Module(body=_reading(adjoint, grads), type_ignores=[]))
@@ -285,12 +289,12 @@ class Reverse:
                     adjoint.append(self.accumulate(element.id, part, live))
         elif ret is not None and ret.active:
             out = ret.value.id
-            if self.mode == "grad":
+            if self.mode is Mode.GRAD:
                 adjoint.append(ir.assign(self.bname(out),
                                          ir.call("runtime.grad_seed", ir.name(out))))
             live = {out}
         result = ret.value if ret is not None else ir.const(None)
-        if self.mode != "split" and (self.preserve_result or self.has_aux):
+        if self.mode is not Mode.SPLIT and (self.preserve_result or self.has_aux):
             result = self._hold(result, forward)
         # a list used as a stack has a list of adjoints, one per item; one that is returned
         # gets the caller's adjoint of it (item by item), the others start empty
@@ -299,7 +303,7 @@ class Reverse:
             ir.name(s)) if s in live else gast.List(elts=[], ctx=gast.Load()))
             for s in sorted(self.stacks & self.fn.active)]
         adjoint += self.reverse_block(body, live)
-        if self.mode == "split":  # the caller accumulates these: keep Sparse adjoints sparse
+        if self.mode is Mode.SPLIT:  # the caller accumulates these: keep Sparse adjoints sparse
             grads = [ir.name(self.bname(w)) if w in live else ir.call(
                 "runtime.zeros_like", ir.name(w)) for w in self.wrt]
         else:
@@ -341,37 +345,39 @@ class Reverse:
         return ir.assign(var, ir.call(ir.attr(self.stack(var), "pop")))
 
     def forward_block(self, block):
+        return [s for stmt in block for s in ir.located(self._forward(stmt), stmt.loc)]
+
+    def _forward(self, stmt):
         out = []
-        for stmt in block:
-            if isinstance(stmt, ir.Assign):
-                out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, BEFORE)]
-                target = stmt.targets[0] if not stmt.unpack else gast.Tuple(
-                    elts=[ir.name(t, store=True) for t in stmt.targets], ctx=gast.Store())
-                out.append(ir.assign(target, stmt.value))
-                out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, AFTER)]
-            elif isinstance(stmt, ir.Push):
-                out.append(ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value)))
-            elif isinstance(stmt, ir.Pop):
-                out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
-                out.append(ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))))
-                out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, AFTER) else []
-            elif isinstance(stmt, ir.SetItem):
-                if self._saved(stmt.target, stmt, BEFORE):
-                    out.append(self._push_expr(stmt.target, ir.call(
-                        "np.copy", _subscript(stmt.target, stmt.index))))
-                out.append(ir.assign(_subscript(stmt.target, stmt.index, store=True),
-                                     stmt.value))
-            elif isinstance(stmt, ir.If):
-                out += ir.if_statement(stmt.test, self.forward_block(stmt.body),
-                                       self.forward_block(stmt.orelse))
-            elif isinstance(stmt, ir.Break):
-                out.append(gast.Break())
-            elif isinstance(stmt, (ir.For, ir.While)):
-                out += [ir.assign(v, ir.const(None))
-                        for v in sorted(self.needs_init.get(id(stmt), ()))]
-                out += self._forward_loop(stmt)
-            elif isinstance(stmt, ir.Statement):
-                out.append(stmt.node)
+        if isinstance(stmt, ir.Assign):
+            out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, BEFORE)]
+            target = stmt.targets[0] if not stmt.unpack else gast.Tuple(
+                elts=[ir.name(t, store=True) for t in stmt.targets], ctx=gast.Store())
+            out.append(ir.assign(target, stmt.value))
+            out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, AFTER)]
+        elif isinstance(stmt, ir.Push):
+            out.append(ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value)))
+        elif isinstance(stmt, ir.Pop):
+            out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
+            out.append(ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))))
+            out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, AFTER) else []
+        elif isinstance(stmt, ir.SetItem):
+            if self._saved(stmt.target, stmt, BEFORE):
+                out.append(self._push_expr(stmt.target, ir.call(
+                    "np.copy", _subscript(stmt.target, stmt.index))))
+            out.append(ir.assign(_subscript(stmt.target, stmt.index, store=True),
+                                 stmt.value))
+        elif isinstance(stmt, ir.If):
+            out += ir.if_statement(stmt.test, self.forward_block(stmt.body),
+                                   self.forward_block(stmt.orelse))
+        elif isinstance(stmt, ir.Break):
+            out.append(gast.Break())
+        elif isinstance(stmt, (ir.For, ir.While)):
+            out += [ir.assign(v, ir.const(None))
+                    for v in sorted(self.needs_init.get(id(stmt), ()))]
+            out += self._forward_loop(stmt)
+        elif isinstance(stmt, ir.Statement):
+            out.append(stmt.node)
         return out
 
     def _forward_loop(self, stmt):
@@ -403,28 +409,33 @@ class Reverse:
             pops += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
         out = list(pops)
         for stmt in reversed(block):
-            if isinstance(stmt, ir.Assign):
-                out += self.reverse_assign(stmt, live)
-                out += [self._pop(t) for t in reversed(stmt.targets)
-                        if self._saved(t, stmt, BEFORE)]
-            elif isinstance(stmt, ir.Push):
-                out.append(self.reverse_push(stmt, live))
-            elif isinstance(stmt, ir.Pop):
-                out.append(self.reverse_pop(stmt, live))
-                out += [self._pop(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
-            elif isinstance(stmt, ir.SetItem):
-                out += self.reverse_set_item(stmt, live)
-            elif isinstance(stmt, ir.If):
-                out += self.reverse_if(stmt, live)
-            elif isinstance(stmt, ir.For):
-                ran = stmt.iter if stmt.counter is None else gast.Subscript(
-                    value=stmt.iter, slice=gast.Slice(lower=None, upper=ir.name(stmt.counter),
-                                                      step=None), ctx=gast.Load())
-                out += self.reverse_loop(stmt, stmt.body, live, stmt.target,
-                                         ir.call("reversed", ran))
-            elif isinstance(stmt, ir.While):
-                out += self.reverse_loop(stmt, stmt.body, live, "_", ir.call(
-                    "range", ir.name(stmt.counter)))
+            out += ir.located(self._reverse(stmt, live), stmt.loc)
+        return out
+
+    def _reverse(self, stmt, live):
+        out = []
+        if isinstance(stmt, ir.Assign):
+            out += self.reverse_assign(stmt, live)
+            out += [self._pop(t) for t in reversed(stmt.targets)
+                    if self._saved(t, stmt, BEFORE)]
+        elif isinstance(stmt, ir.Push):
+            out.append(self.reverse_push(stmt, live))
+        elif isinstance(stmt, ir.Pop):
+            out.append(self.reverse_pop(stmt, live))
+            out += [self._pop(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
+        elif isinstance(stmt, ir.SetItem):
+            out += self.reverse_set_item(stmt, live)
+        elif isinstance(stmt, ir.If):
+            out += self.reverse_if(stmt, live)
+        elif isinstance(stmt, ir.For):
+            ran = stmt.iter if stmt.counter is None else gast.Subscript(
+                value=stmt.iter, slice=gast.Slice(lower=None, upper=ir.name(stmt.counter),
+                                                  step=None), ctx=gast.Load())
+            out += self.reverse_loop(stmt, stmt.body, live, stmt.target,
+                                     ir.call("reversed", ran))
+        elif isinstance(stmt, ir.While):
+            out += self.reverse_loop(stmt, stmt.body, live, "_", ir.call(
+                "range", ir.name(stmt.counter)))
         return out
 
     def reverse_assign(self, stmt, live):
@@ -587,17 +598,14 @@ class Reverse:
         elif var in live:
             expr = gast.BinOp(left=ir.name(b), op=gast.Add(), right=expr)
             live.add(var)
-            stmt = ir.assign(b, expr)
-            stmt.accumulation = True  # passes/in_place.py may turn it into +=
-            return stmt
+            return mark(ir.assign(b, expr), Mark.ACCUMULATION)
         live.add(var)
         return ir.assign(b, expr)
 
     def _zeros_like(self, var, from_adjoint):
         source = self.bname(var) if from_adjoint else var
-        stmt = ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source)))
-        stmt.fresh = True  # a new buffer: passes/in_place.py may add into it
-        return stmt
+        return mark(ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source))),
+                    Mark.FRESH)
 
     def reverse_if(self, stmt, live):
         live_in = set(live)
@@ -609,7 +617,7 @@ class Reverse:
         code = []
         for branch, branch_live in branches:
             missing = sorted(merged - branch_live)
-            self._merge_reads.update({(v, id(stmt)): (v, stmt._site) for v in missing})
+            self._merge_reads.update({(v, id(stmt)): (v, self.site_of[id(stmt)]) for v in missing})
             code.append(branch + [self._zeros_like(v, False) for v in missing])
         live.clear()
         live.update(merged)
@@ -628,7 +636,7 @@ class Reverse:
         if not code:
             return []
         before = [self._zeros_like(v, False) for v in sorted(entry - live)]
-        self._merge_reads.update({(v, id(stmt)): (v, stmt._site) for v in entry - live})
+        self._merge_reads.update({(v, id(stmt)): (v, self.site_of[id(stmt)]) for v in entry - live})
         # an adjoint the body consumed starts the previous iteration at zero, shaped like
         # that iteration's value (the loop may change its shape: layers of other widths)
         reset = [self._zeros_like(v, False) for v in sorted(entry - exit_)]

@@ -196,7 +196,8 @@ class Template:
                 gast.Constant(value=element, kind=None)
         defaults = {p: self.signature.parameters[p].default for p in self.params
                     if p not in bound}
-        expr = _Substitute(mapping, defaults).visit(ir.copy_tree(rule.expr))
+        expr = _Substitute(mapping, defaults, self.module_globals).visit(
+            ir.copy_tree(rule.expr))
         others = [bound[p] for p in self.params if p in bound and p != rule.param]
         if others and all(_is_number(v) for v in others):
             expr = _drop_unbroadcast(expr)
@@ -247,8 +248,8 @@ def _check_arity(primal, signature, loc):
 
 
 class _Substitute(gast.NodeTransformer):
-    def __init__(self, mapping, defaults):
-        self.mapping, self.defaults = mapping, defaults
+    def __init__(self, mapping, defaults, scope):
+        self.mapping, self.defaults, self.scope = mapping, defaults, scope
 
     def visit_Name(self, node):
         if node.id in self.mapping:
@@ -258,10 +259,33 @@ class _Substitute(gast.NodeTransformer):
         return node
 
     def visit_Call(self, node):
-        node.keywords = [k for k in node.keywords
-                         if not (isinstance(k.value, gast.Name) and k.value.id in self.defaults)]
+        node.keywords = [k for k in node.keywords if not self._callee_default(node.func, k)]
         self.generic_visit(node)
         return node
+
+    def _callee_default(self, func, keyword):
+        """Whether `keyword` passes a template default the callee itself has (so it can go):
+        the callee's defaults, not the template's, decide (numpy's change between versions)."""
+        if not (isinstance(keyword.value, gast.Name) and keyword.value.id in self.defaults):
+            return False
+        own = _defaults_of(gast.unparse(func), self.scope).get(keyword.arg, inspect.Parameter.empty)
+        wanted = self.defaults[keyword.value.id]
+        return own is np._NoValue or (type(own) is type(wanted) and own == wanted)
+
+
+_DEFAULTS = {}
+
+
+def _defaults_of(callee, scope):
+    """{parameter: default} of the function the expression `callee` names in `scope`."""
+    key = (callee, id(scope))
+    if key not in _DEFAULTS:
+        try:
+            parameters = inspect.signature(eval(callee, dict(scope))).parameters  # noqa: S307
+            _DEFAULTS[key] = {name: p.default for name, p in parameters.items()}
+        except Exception:  # a method or a name this scope lacks: keep every keyword
+            _DEFAULTS[key] = {}
+    return _DEFAULTS[key]
 
 
 def _is_number(node):

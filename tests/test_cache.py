@@ -94,6 +94,20 @@ def test_memory_cache_hits_in_process(rng):
     assert cache.stats["transforms"] == before + 1
 
 
+PICKED = {"act": np.tanh}
+
+
+def picks_by_a_constant_key(x):
+    return np.sum(PICKED["act"](x))
+
+
+def test_a_function_picked_from_a_global_dict_is_in_the_key(monkeypatch):
+    x = np.array([0.5, 1.0])
+    np.testing.assert_allclose(nf.grad(picks_by_a_constant_key)(x), 1 - np.tanh(x) ** 2)
+    monkeypatch.setitem(PICKED, "act", np.sin)
+    np.testing.assert_allclose(nf.grad(picks_by_a_constant_key)(x), np.cos(x))
+
+
 def test_changed_source_is_retransformed(tmp_path, monkeypatch):
     monkeypatch.setenv("SRCDIFF_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "editable.py"

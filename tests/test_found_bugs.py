@@ -428,9 +428,18 @@ def tuples_added(x):
     return np.sum(u[2])
 
 
-def test_tuple_concatenation_is_refused_where_it_is_written():
+def tuple_added_to_an_argument(x, more):
+    u = (x,) + more
+    return np.sum(u[0] * u[1])
+
+
+def test_tuple_concatenation_with_lengths_in_the_code_is_a_display():
+    assert_gradient(tuples_added, np.array([1.0, 2.0]))
+
+
+def test_tuple_concatenation_of_unknown_length_is_refused_where_it_is_written():
     with pytest.raises(nf.SrcdiffError, match=r"test_found_bugs.py:\d+: joining a tuple"):
-        nf.grad(tuples_added)(np.array([1.0, 2.0]))
+        nf.grad(tuple_added_to_an_argument)(np.array([1.0, 2.0]), (np.ones(2),))
 
 
 def split_then_indexed(x):

@@ -355,6 +355,29 @@ class pack_adjoint:
         dz = runtime.pack_adjoint(db, g, outputs)
 
 
+# the adjoints of a dict display's values, by position, and back: each the other's adjoint
+@helper(runtime.dict_values_adjoint, constant=("keys", "values"), samples=[
+    Sample("runtime.dict_values_adjoint({'a': g, 'b': 2 * g}, ('b', 'c', 'b'), (x, x, x))[2]",
+           g=real(3), x=real(3), constant=("x",))])
+class dict_values_adjoint:
+    def adjoint(bz, z, g, keys, values):
+        bg = runtime.dict_adjoint(bz, keys, values)
+
+    def tangent(dz, z, g, keys, values):
+        dz = runtime.dict_values_adjoint(dg, keys, values)
+
+
+@helper(runtime.dict_adjoint, constant=("keys", "values"), samples=[
+    Sample("runtime.dict_adjoint([b, 2 * b], ('a', 'b'), (x, x))['b']", b=real(3), x=real(3),
+           constant=("x",))])
+class dict_adjoint:
+    def adjoint(bz, z, b, keys, values):
+        bb = runtime.dict_values_adjoint(bz, keys, values)
+
+    def tangent(dz, z, b, keys, values):
+        dz = runtime.dict_adjoint(db, keys, values)
+
+
 # a list built with append has a list of adjoints (and of tangents), one per item: summing
 # the parts of a tangent adds item by item (multiple_outputs), not joins the lists
 @helper(runtime.add_items, constant=("items",), shape=None, multiple_outputs=True, samples=[

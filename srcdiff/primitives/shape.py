@@ -31,6 +31,11 @@ def as_tuple(items):
     return tuple(items)
 
 
+def as_dict(keys, values):
+    """The primitive behind a dict display `{"w": a, "b": b}` holding differentiated values."""
+    return dict(zip(keys, values))
+
+
 def r_(*items):
     """The primitive behind `np.r_[a, b, ...]` of differentiated values."""
     return np.r_[items]
@@ -125,6 +130,17 @@ class as_tuple_:
 
     def tangent(dz, z, items):
         dz = tuple(ditems)
+
+
+# a dict display's keys are constants; a key written twice keeps its last value, as Python's
+@_moves(as_dict, constant=("keys",), samples=[
+    Sample("{'a': x, 'b': x * y}['b'] + {'w': y}['w']", x=real(3), y=real(3))])
+class as_dict_:
+    def adjoint(bz, z, keys, values):
+        bvalues = runtime.dict_values_adjoint(bz, keys, values)
+
+    def tangent(dz, z, keys, values):
+        dz = dict(zip(keys, dvalues))
 
 
 # --- reshaping --------------------------------------------------------------------------------

@@ -174,10 +174,31 @@ def pack_adjoint(b, g, outputs):
     return Sparse(enumerate(items))
 
 
+def _kept(keys):
+    """The positions of a dict display's keys whose value the dict keeps (the last of each)."""
+    last = {key: k for k, key in enumerate(keys)}
+    return [last[key] == k for k, key in enumerate(keys)]
+
+
+def dict_values_adjoint(g, keys, values):
+    """The adjoints of the values of dict(zip(keys, values)) given the dict's adjoint g (a
+    Sparse or a dict by key, or None): one per value, zeros for a value no key kept."""
+    g = g or {}
+    return [g[key] if kept and key in g else zeros_like(value)
+            for key, value, kept in zip(keys, values, _kept(keys))]
+
+
+def dict_adjoint(b, keys, values):
+    """The adjoint of the dict dict(zip(keys, values)) given the adjoints of its values (a
+    list, tuple or Sparse by position): a Sparse by key."""
+    items = unpack_adjoint(b, values)
+    return Sparse((key, item) for key, item, kept in zip(keys, items, _kept(keys)) if kept)
+
+
 def add_items(adjoints, more, items=None):
     """The adjoint of list `items` built with append (one adjoint per item, in order; empty
     before any is added) with `more` added, item by item: a list, or a Sparse from index
-    reads (items it names nothing of get 0.0)."""
+    reads (items it names nothing of get their zero)."""
     if type(more) is np.ndarray:  # np.array(items)'s adjoint: a row each
         more = item_adjoints(more, items)
     elif isinstance(more, Sparse):
@@ -185,10 +206,11 @@ def add_items(adjoints, more, items=None):
             raise ArgumentError("srcdiff can follow a list built with append read by "
                                 "single indices, not slices", hint="index its items one by one")
         n = len(items)
-        dense = [0.0] * n
+        dense = [None] * n
         for k, g in more.items():
-            dense[k % n] = dense[k % n] + g
-        more = dense
+            dense[k % n] = g if dense[k % n] is None else dense[k % n] + g
+        # (an item read by none gets its zero: a Sparse for a tuple, which 0.0 is not)
+        more = [zeros_like(item) if g is None else g for g, item in zip(dense, items)]
     if not adjoints:
         return list(more)
     return [a + b for a, b in zip(adjoints, more)]
