@@ -11,7 +11,7 @@ from typing import Any, Callable, Literal, Sequence, Union
 
 import numpy as np
 
-from . import cache, codegen, runtime, specialize
+from . import cache, codegen, ir, runtime, specialize
 from .errors import ArgumentError, Location, SrcdiffError, StaticArgumentNeeded
 from .modes import Mode
 from .parse import Static, check_function, is_function_value, is_object
@@ -296,7 +296,8 @@ class Derivative:
         if kwargs:
             args, kwargs = self.bind(args, kwargs)
         if self._plain and not kwargs:  # the common case, kept short: calls may be tiny
-            variant = self._variants.get(tuple(map(key, args))) or \
+            variant = self._variants.get((key(args[0]),) if len(args) == 1 else
+                                         tuple(map(key, args))) or \
                 self._variant_for(args, args, self._offset)
         else:
             args, checked, offset = self._arguments(args)
@@ -340,6 +341,7 @@ class Derivative:
             variant = self._variant(signature, args, self._emitted_for(checked[offset:]))
         return variant
 
+    @ir.pausing_gc
     def _variant(self, signature, args, emitted):
         """The code to run for arguments of this signature: `emitted` specialised to their
         shapes (specialize.py), or `emitted` as it is."""

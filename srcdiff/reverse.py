@@ -75,7 +75,7 @@ class Reverse(SavingAnalysis):
         """The emitted function(s): one fused function for grad/vjp; for `split`, a forward
         function returning (result, saved values) and a backward one taking them."""
         self._plan(set())
-        self._merge_reads = {}
+        self._merge_reads, self._templates_made = {}, {}
         _, adjoint, grads, _ = self._sweeps()
         # what the backward half reads: the adjoint sweep, and the zeros it returns for an
         # argument that got no adjoint (runtime.zeros_like(x))
@@ -151,7 +151,7 @@ class Reverse(SavingAnalysis):
     def _sweeps(self):
         """(forward statements, adjoint statements, gradient expressions, result expression)."""
         fn, ret = self.fn, self.ret
-        self._stack_inits = {}
+        self._stack_inits, self._templates_handed = {}, set()
         body = fn.body[:-1] if ret else fn.body
         forward = self.forward_block(body)
         live, adjoint = set(), []
@@ -368,9 +368,25 @@ class Reverse(SavingAnalysis):
             for element, atom in elements:
                 if not (isinstance(atom, gast.Name) and atom.id in self.fn.active):
                     continue
-                expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, element))
+                expr = self._instantiated(stmt, param, element, adjoint, lambda: fold(
+                    template.instantiate(rule, stmt.bound, output, adjoint, element)))
                 out.append(self.accumulate(atom.id, expr, live))
         return out
+
+    def _instantiated(self, stmt, param, element, adjoint, make):
+        """The folded template expression for this operand: made once per build, though each
+        of build's sweeps asks for it (the sweeps differ in what they save, never in these
+        expressions). Only the last sweep's code is kept, and nothing changes it while
+        build runs, so each sweep may have the one made; a second use within a sweep gets
+        a copy (the passes after build change code in place)."""
+        key = (id(stmt), param, element, gast.dump(adjoint) if stmt.unpack else None)
+        made = self._templates_made.get(key)
+        if made is None:
+            made = self._templates_made[key] = make()
+        if key in self._templates_handed:
+            return ir.copy_tree(made)
+        self._templates_handed.add(key)
+        return made
 
     def _distribute(self, template, rule, stmt, output, adjoint, display, live):
         """A rule giving the adjoint of a whole list, for a list display: each item gets its

@@ -150,7 +150,7 @@ def read_for_shape_only(adjoint, names, stacks):
     value_live = live_before(adjoint, set(), popped_unread, reads=_value_reads)
     read_at_start = live_before(adjoint, set(), None) & names
     pops = {}
-    for node in gast.walk(gast.Module(body=adjoint, type_ignores=[])):
+    for node in ir.walk(gast.Module(body=adjoint, type_ignores=[])):
         if isinstance(node, gast.Assign) and len(node.targets) == 1 and \
                 isinstance(node.targets[0], gast.Name) and _is_pop(node.value, stacks.get(
                     node.targets[0].id)):

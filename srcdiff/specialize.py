@@ -209,17 +209,23 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
     is read only through elementwise arithmetic and every other value keeps its type, shape
     and dtype with the scalar in its place (so also its elements): no array of copies of one
     number, and no pass over one."""
-    parents = {id(child): node for node in gast.walk(func)
-               for child in gast.iter_child_nodes(node)}
+    candidates = [stmt for stmt in func.body if isinstance(stmt, gast.Assign) and
+                  len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Name) and
+                  dotted(getattr(stmt.value, "func", None)) == ("np", "broadcast_to")]
+    if not candidates:
+        return False
+    # (an index made once: walking the function for each candidate was quadratic)
+    nodes = list(ir.walk(func))
+    parents = {id(child): node for node in nodes for child in gast.iter_child_nodes(node)}
+    spread_names = {stmt.targets[0].id for stmt in candidates}
+    reads_of, gone = {}, set()  # name -> its Name nodes; ids of the nodes taken out since
+    for node in nodes:
+        if isinstance(node, gast.Name) and node.id in spread_names:
+            reads_of.setdefault(node.id, []).append(node)
     before, changed = None, False
-    for stmt in func.body:
-        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
-                isinstance(stmt.targets[0], gast.Name) and dotted(
-                    getattr(stmt.value, "func", None)) == ("np", "broadcast_to")):
-            continue
+    for stmt in candidates:
         name = stmt.targets[0].id
-        reads = [n for n in gast.walk(func) if isinstance(n, gast.Name) and n.id == name
-                 and n is not stmt.targets[0]]
+        reads = [n for n in reads_of[name] if n is not stmt.targets[0] and id(n) not in gone]
         if not reads or not all(_elementwise_use(n, parents) for n in reads):
             continue
         if before is None:
@@ -230,6 +236,7 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         if after.returned == before.returned and all(
                 after.bound.get(k) == v for k, v in before.bound.items() if k != name):
             before, changed = after, True
+            gone |= {id(n) for n in ir.walk(spread)} - {id(n) for n in ir.walk(stmt.value)}
         else:
             stmt.value = spread
     return changed

@@ -4,6 +4,7 @@ import builtins
 import functools
 import inspect
 import operator
+import sys
 import threading
 
 from . import __version__, cache, codegen, ir, provenance
@@ -22,6 +23,7 @@ from .meta import CalleeUse, Meta
 from .modes import Mode
 
 VERSION = __version__
+_FRAMES_PER_CALL_LEVEL = 100  # (more than a level takes: see derive_callee in generate)
 
 
 class Emitted:
@@ -92,10 +94,10 @@ def live_names(source, scope, fn):
     loaded = set()
     for func in tree.body:  # a function's parameters and assigned names are its locals
         if isinstance(func, ast.FunctionDef):
+            names = [n for n in ir.walk(func) if isinstance(n, ast.Name)]
             local = {a.arg for a in func.args.args + func.args.kwonlyargs} | {
-                n.id for n in ast.walk(func) if isinstance(n, ast.Name)
-                and not isinstance(n.ctx, ast.Load)}
-            loaded |= {n.id for n in ast.walk(func) if isinstance(n, ast.Name)} - local
+                n.id for n in names if not isinstance(n.ctx, ast.Load)}
+            loaded |= {n.id for n in names} - local
     own = set(scope)  # and what the module binds itself: its imports (np, runtime), its defs
     for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -288,6 +290,7 @@ def _checked_return(fn, program, mode, has_aux, where):
     return returns
 
 
+@ir.pausing_gc
 def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
              has_aux=False, statics=()):
     """Run the transformer: the emitted module's source and its metadata."""
@@ -305,9 +308,16 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
         if callee.__code__ in _in_progress.codes:
             raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
                                    "cannot differentiate", loc, "write the recursion as a loop")
-        derive(callee, callee_wrt, mode.for_callees, names=tuple(callee_names),
-               outputs=callee_outputs, optimized=optimized,
-               **_statics_option(fn, described, statics, callee))
+        # a callee is transformed inside its caller's transform (a static argument it
+        # needs is the caller's to give): each level of calls takes a few dozen frames
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(limit + _FRAMES_PER_CALL_LEVEL)
+        try:
+            derive(callee, callee_wrt, mode.for_callees, names=tuple(callee_names),
+                   outputs=callee_outputs, optimized=optimized,
+                   **_statics_option(fn, described, statics, callee))
+        finally:
+            sys.setrecursionlimit(limit)
 
     if has_aux:
         outputs = (True, False)
