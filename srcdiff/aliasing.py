@@ -110,7 +110,7 @@ class Aliasing:
                     for t in target.elts:
                         pair(t, value)
 
-        for node in gast.walk(self.p.node):
+        for node in ir.walk(self.p.node):
             if isinstance(node, gast.Assign):
                 for target in node.targets:
                     pair(target, node.value)
@@ -153,7 +153,7 @@ class Aliasing:
         """Whether every value `name` is assigned is a fresh array, safe to write into."""
         if name in self.params:
             return False
-        for stmt in gast.walk(self.p.node):
+        for stmt in ir.walk(self.p.node):
             if not isinstance(stmt, gast.Assign) or name not in {
                     t.id for t in stmt.targets if isinstance(t, gast.Name)}:
                 continue

@@ -13,7 +13,8 @@ import numpy as np
 
 from . import runtime
 from .api import Derivative, Wrt, _caller, choose_wrt, grad, jvp
-from .errors import ArgumentError, Location
+from .errors import ArgumentError
+from .modes import Mode
 
 
 class Transformed:
@@ -61,7 +62,7 @@ class Transformed:
             raise ArgumentError(
                 f"{self.kind} needs {getattr(self.fun, '__name__', 'f')} to return one array "
                 f"or number, not a {type(out).__name__}",
-                self._derivative._location("return"),
+                self._derivative._location("returned"),
                 "return one array (np.concatenate the outputs), or differentiate each output")
         return out
 
@@ -92,7 +93,7 @@ class VJP(Transformed):
     kind = "vjp"
 
     def __init__(self, fun, wrt, optimized):
-        super().__init__(fun, Derivative(fun, wrt, "split", optimized=optimized))
+        super().__init__(fun, Derivative(fun, wrt, Mode.SPLIT, optimized=optimized))
     def __call__(self, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
         args, kwargs = self._bind(args, kwargs)
         out, saved = self._derivative(*args, **kwargs)
@@ -114,12 +115,12 @@ class Pullback:
             emitted.refresh()
         try:
             # the backward sweep pops its stacks and clears its lists: give it copies
-            backward = emitted.functions[emitted.meta["names"][1]]
+            backward = emitted.functions[emitted.meta.names[1]]
             grads = backward(cotangent, _fresh(self._saved))
         except ArgumentError as exc:
             if exc.location is not None:
                 raise
-            raise ArgumentError(exc.message, Location(*emitted.meta["return"]),
+            raise ArgumentError(exc.message, emitted.meta.returned,
                                 exc.hint) from None
         grads = tuple(runtime.as_grad(g, x) for g, x in zip(grads, self._primals))
         return grads[0] if self._vjp._single else grads
@@ -211,7 +212,7 @@ class Jacobian(Transformed):
     def __init__(self, fun, wrt, optimized, kind):
         self.kind = kind
         self._reverse = VJP(fun, wrt, optimized) if kind != "jacfwd" else None
-        self._forward = Derivative(fun, wrt, "jvp", optimized=optimized) \
+        self._forward = Derivative(fun, wrt, Mode.JVP, optimized=optimized) \
             if kind != "jacrev" else None
         super().__init__(fun, self._forward if kind == "jacfwd" else self._reverse._derivative)
 

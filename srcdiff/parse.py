@@ -11,7 +11,7 @@ import textwrap
 import gast
 import numpy as np
 
-from . import runtime
+from . import ir, runtime
 from .errors import Location, SrcdiffError, UnsupportedError
 from .provenance import check_source_runs, describe
 
@@ -64,7 +64,7 @@ def _expand_partial_calls(node, statics):
     partial binds read from it when the code runs."""
     partials = {name: s.value for name, s in statics.items()
                 if isinstance(s.value, functools.partial)}
-    for call in gast.walk(node):
+    for call in ir.walk(node):
         if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and
                 call.func.id in partials):
             continue
@@ -110,10 +110,11 @@ class ParsedFunction:
         args = self.node.args  # (the parameters: not the names their defaults read)
         self.local_names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs +
                             [args.vararg, args.kwarg] if a is not None}
-        self.local_names |= {n.id for n in gast.walk(self.node)
-                             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
-        self.local_names |= {n.name for n in gast.walk(self.node)
-                             if isinstance(n, gast.FunctionDef) and n is not self.node}
+        for n in ir.walk(self.node):
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store):
+                self.local_names.add(n.id)
+            elif isinstance(n, gast.FunctionDef) and n is not self.node:
+                self.local_names.add(n.name)
 
     def sibling(self, fn):
         """A fresh copy of the definition of `fn` when it is a function of this one's module

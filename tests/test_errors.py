@@ -412,3 +412,33 @@ def test_every_transform_error_is_raised_with_a_location():
                 if name in kinds and not located:
                     unlocated.append(path.name)
     assert sorted(unlocated) == ["api.py", "parse.py"], unlocated
+
+
+def inverted(h):
+    return np.linalg.inv(h)  # the failing line
+
+
+def through_a_callee(w, x):
+    h = x @ w
+    return np.sum(inverted(h))
+
+
+@pytest.mark.skipif(not hasattr(Exception, "add_note"), reason="notes are Python 3.11+")
+@pytest.mark.parametrize("size", [3, 400])  # specialised code, and the generic code
+def test_an_error_in_emitted_code_names_the_user_line_it_comes_from(size):
+    w, x = np.zeros((size, size)), np.ones((size, size))
+    with pytest.raises(np.linalg.LinAlgError) as error:
+        nf.grad(through_a_callee)(w, x)
+    notes = getattr(error.value, "__notes__", [])
+    assert any(f"{HERE}:{line_of('return np.linalg.inv(h)  # the failing line')}" in note
+               and "np.linalg.inv(h)" in note for note in notes), notes
+
+
+def test_each_emitted_statement_knows_its_line():
+    from srcdiff import transform
+    emitted = transform.derive(through_a_callee, (0,))
+    rows = dict(emitted.meta.lines)
+    source = emitted.source.splitlines()
+    first = line_of("h = x @ w")
+    assert {rows[k] for k, text in enumerate(source, 1) if "x @ w" in text} == {first}
+    assert {rows[k] for k, text in enumerate(source, 1) if "matmul_grad" in text} == {first}

@@ -1,6 +1,9 @@
 """Benchmark srcdiff's emitted gradients against hand-written numpy, autograd and PyTorch.
 
     python tools/bench.py [--quick]
+    python tools/bench.py --scaling [--sizes 10,100,1000] [--rounds 3]
+
+The second form measures how srcdiff's own costs grow with the program (tools/scaling.py).
 
 Every number is a median of repeated runs measured side by side in this one process (the
 contenders of a case take turns, round after round), and
@@ -26,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import handwritten  # noqa: E402
+import scaling  # noqa: E402
 import srcdiff as nf  # noqa: E402
 from srcdiff import resnet  # noqa: E402
 from srcdiff.train import flatten  # noqa: E402
@@ -243,7 +247,14 @@ def main(argv=None):
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="skip the ResNet")
     parser.add_argument("--torch-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--scaling", action="store_true",
+                        help="time transform and specialisation against program size")
+    parser.add_argument("--sizes", default=",".join(map(str, scaling.SIZES)),
+                        help="straight-line sizes for --scaling (default: %(default)s)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds for --scaling")
     args = parser.parse_args(argv)
+    if args.scaling:
+        return scaling.main(tuple(int(n) for n in args.sizes.split(",")), args.rounds)
     if args.torch_only:
         return torch_only(args.quick)
     missing = [n for n in ("autograd", "torch") if not installed(n)]
