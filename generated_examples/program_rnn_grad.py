@@ -58,149 +58,107 @@ def fwd_rnn_predict_params(params, inputs):
     _t3 = None
     _t4 = None
     _t5 = None
-    hiddens_to_output_probs_concat_and_multiply1_args01 = None
-    hiddens_to_output_probs_concat_and_multiply1_cat_state01 = None
-    hiddens_to_output_probs_concat_and_multiply1_weights01 = None
+    concat_and_multiply0_args2 = None
+    concat_and_multiply0_args3 = None
+    concat_and_multiply0_cat_state1 = None
+    concat_and_multiply0_weights1 = None
+    concat_and_multiply1_args2 = None
+    concat_and_multiply1_cat_state2 = None
+    concat_and_multiply1_weights2 = None
     hiddens_to_output_probs_output1 = None
-    update_rnn_concat_and_multiply0_args00 = None
-    update_rnn_concat_and_multiply0_args10 = None
-    update_rnn_concat_and_multiply0_cat_state00 = None
-    update_rnn_concat_and_multiply0_weights00 = None
     update_rnn_result0 = None
-    _stack_update_rnn_concat_and_multiply0_weights00 = []
-    _stack_update_rnn_concat_and_multiply0_args00 = []
-    _stack_update_rnn_concat_and_multiply0_args10 = []
+    _stack_concat_and_multiply0_weights1 = []
+    _stack_concat_and_multiply0_args3 = []
+    _stack_concat_and_multiply0_args2 = []
     _stack_t3 = []
-    _stack_update_rnn_concat_and_multiply0_cat_state00 = []
+    _stack_concat_and_multiply0_cat_state1 = []
     _stack_update_rnn_result0 = []
     _stack_hiddens = []
-    _stack_hiddens_to_output_probs_concat_and_multiply1_weights01 = []
-    _stack_hiddens_to_output_probs_concat_and_multiply1_args01 = []
+    _stack_concat_and_multiply1_weights2 = []
+    _stack_concat_and_multiply1_args2 = []
     _stack_t4 = []
-    _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01 = []
+    _stack_concat_and_multiply1_cat_state2 = []
     _stack_hiddens_to_output_probs_output1 = []
     _stack_t5 = []
     _stack_saved1 = []
     num_sequences = inputs.shape[1]
     _t0 = params['init hiddens']
     hiddens = np.repeat(_t0, num_sequences, axis=0)
-    hiddens_to_output_probs_concat_and_multiply1_weights00 = params['predict']
-    hiddens_to_output_probs_concat_and_multiply1_args00 = hiddens
-    _t1 = np.ones(((hiddens_to_output_probs_concat_and_multiply1_args00,)[0
-        ].shape[0], 1))
-    hiddens_to_output_probs_concat_and_multiply1_cat_state00 = np.hstack((
-        hiddens_to_output_probs_concat_and_multiply1_args00, _t1))
-    hiddens_to_output_probs_concat_and_multiply1_result00 = np.dot(
-        hiddens_to_output_probs_concat_and_multiply1_cat_state00,
-        hiddens_to_output_probs_concat_and_multiply1_weights00)
-    _t2, _saved0 = fwd_logsumexp_x(
-        hiddens_to_output_probs_concat_and_multiply1_result00, axis=1,
-        keepdims=True)
-    hiddens_to_output_probs_result0 = (
-        hiddens_to_output_probs_concat_and_multiply1_result00 - _t2)
+    concat_and_multiply1_weights1 = params['predict']
+    concat_and_multiply1_args1 = hiddens
+    _t1 = np.ones(((concat_and_multiply1_args1,)[0].shape[0], 1))
+    concat_and_multiply1_cat_state1 = np.hstack((concat_and_multiply1_args1, _t1))
+    concat_and_multiply1_result1 = np.dot(concat_and_multiply1_cat_state1,
+        concat_and_multiply1_weights1)
+    _t2, _saved0 = fwd_logsumexp_x(concat_and_multiply1_result1, axis=1, keepdims=True)
+    hiddens_to_output_probs_result0 = concat_and_multiply1_result1 - _t2
     output = [hiddens_to_output_probs_result0]
     _seq0 = list(inputs)
     for input in _seq0:
-        update_rnn_concat_and_multiply0_weights00 = params['change']
-        _stack_update_rnn_concat_and_multiply0_weights00.append(
-            update_rnn_concat_and_multiply0_weights00)
-        update_rnn_concat_and_multiply0_args00 = input
-        _stack_update_rnn_concat_and_multiply0_args00.append(
-            update_rnn_concat_and_multiply0_args00)
-        update_rnn_concat_and_multiply0_args10 = hiddens
-        _stack_update_rnn_concat_and_multiply0_args10.append(
-            update_rnn_concat_and_multiply0_args10)
-        _t3 = np.ones(((update_rnn_concat_and_multiply0_args00,
-            update_rnn_concat_and_multiply0_args10)[0].shape[0], 1))
+        concat_and_multiply0_weights1 = params['change']
+        _stack_concat_and_multiply0_weights1.append(concat_and_multiply0_weights1)
+        concat_and_multiply0_args3 = input
+        _stack_concat_and_multiply0_args3.append(concat_and_multiply0_args3)
+        concat_and_multiply0_args2 = hiddens
+        _stack_concat_and_multiply0_args2.append(concat_and_multiply0_args2)
+        _t3 = np.ones(((concat_and_multiply0_args3, concat_and_multiply0_args2)[0].shape[0], 1))
         _stack_t3.append(_t3)
-        update_rnn_concat_and_multiply0_cat_state00 = np.hstack((
-            update_rnn_concat_and_multiply0_args00,
-            update_rnn_concat_and_multiply0_args10, _t3))
-        _stack_update_rnn_concat_and_multiply0_cat_state00.append(
-            update_rnn_concat_and_multiply0_cat_state00)
-        update_rnn_concat_and_multiply0_result00 = np.dot(
-            update_rnn_concat_and_multiply0_cat_state00,
-            update_rnn_concat_and_multiply0_weights00)
-        update_rnn_result0 = np.tanh(update_rnn_concat_and_multiply0_result00)
+        concat_and_multiply0_cat_state1 = np.hstack((concat_and_multiply0_args3,
+            concat_and_multiply0_args2, _t3))
+        _stack_concat_and_multiply0_cat_state1.append(concat_and_multiply0_cat_state1)
+        concat_and_multiply0_result1 = np.dot(concat_and_multiply0_cat_state1,
+            concat_and_multiply0_weights1)
+        update_rnn_result0 = np.tanh(concat_and_multiply0_result1)
         _stack_update_rnn_result0.append(update_rnn_result0)
         _stack_hiddens.append(runtime.shape_of(hiddens))
         hiddens = update_rnn_result0
-        hiddens_to_output_probs_concat_and_multiply1_weights01 = params[
-            'predict']
-        _stack_hiddens_to_output_probs_concat_and_multiply1_weights01.append(
-            hiddens_to_output_probs_concat_and_multiply1_weights01)
-        hiddens_to_output_probs_concat_and_multiply1_args01 = hiddens
-        _stack_hiddens_to_output_probs_concat_and_multiply1_args01.append(
-            hiddens_to_output_probs_concat_and_multiply1_args01)
-        _t4 = np.ones(((hiddens_to_output_probs_concat_and_multiply1_args01
-            ,)[0].shape[0], 1))
+        concat_and_multiply1_weights2 = params['predict']
+        _stack_concat_and_multiply1_weights2.append(concat_and_multiply1_weights2)
+        concat_and_multiply1_args2 = hiddens
+        _stack_concat_and_multiply1_args2.append(concat_and_multiply1_args2)
+        _t4 = np.ones(((concat_and_multiply1_args2,)[0].shape[0], 1))
         _stack_t4.append(_t4)
-        hiddens_to_output_probs_concat_and_multiply1_cat_state01 = np.hstack((
-            hiddens_to_output_probs_concat_and_multiply1_args01, _t4))
-        _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01.append(
-            hiddens_to_output_probs_concat_and_multiply1_cat_state01)
-        hiddens_to_output_probs_concat_and_multiply1_result01 = np.dot(
-            hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-            hiddens_to_output_probs_concat_and_multiply1_weights01)
-        hiddens_to_output_probs_output1 = (
-            hiddens_to_output_probs_concat_and_multiply1_result01)
-        _stack_hiddens_to_output_probs_output1.append(runtime.shape_of(
-            hiddens_to_output_probs_output1))
-        _t5, _saved1 = fwd_logsumexp_x(hiddens_to_output_probs_output1,
-            axis=1, keepdims=True)
+        concat_and_multiply1_cat_state2 = np.hstack((concat_and_multiply1_args2, _t4))
+        _stack_concat_and_multiply1_cat_state2.append(concat_and_multiply1_cat_state2)
+        concat_and_multiply1_result2 = np.dot(concat_and_multiply1_cat_state2,
+            concat_and_multiply1_weights2)
+        hiddens_to_output_probs_output1 = concat_and_multiply1_result2
+        _stack_hiddens_to_output_probs_output1.append(
+            runtime.shape_of(hiddens_to_output_probs_output1))
+        _t5, _saved1 = fwd_logsumexp_x(hiddens_to_output_probs_output1, axis=1, keepdims=True)
         _stack_t5.append(runtime.shape_of(_t5))
         _stack_saved1.append(_saved1)
         hiddens_to_output_probs_result1 = hiddens_to_output_probs_output1 - _t5
         output.append(hiddens_to_output_probs_result1)
-    return output, [_saved0, _saved1, _seq0, _stack_hiddens,
-        _stack_hiddens_to_output_probs_concat_and_multiply1_args01,
-        _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-        _stack_hiddens_to_output_probs_concat_and_multiply1_weights01,
-        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3,
-        _stack_t4, _stack_t5, _stack_update_rnn_concat_and_multiply0_args00,
-        _stack_update_rnn_concat_and_multiply0_args10,
-        _stack_update_rnn_concat_and_multiply0_cat_state00,
-        _stack_update_rnn_concat_and_multiply0_weights00,
-        _stack_update_rnn_result0, runtime.shape_of(_t0), _t1, runtime.
-        shape_of(_t2), _t3, _t4, _t5, runtime.shape_of(hiddens),
-        hiddens_to_output_probs_concat_and_multiply1_args00,
-        hiddens_to_output_probs_concat_and_multiply1_args01,
-        hiddens_to_output_probs_concat_and_multiply1_cat_state00,
-        hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-        hiddens_to_output_probs_concat_and_multiply1_weights00,
-        hiddens_to_output_probs_concat_and_multiply1_weights01, runtime.
-        shape_of(hiddens_to_output_probs_concat_and_multiply1_result00),
-        hiddens_to_output_probs_output1, runtime.shape_of(
-        hiddens_to_output_probs_result0), num_sequences, output, runtime.
-        shape_of(params), update_rnn_concat_and_multiply0_args00,
-        update_rnn_concat_and_multiply0_args10,
-        update_rnn_concat_and_multiply0_cat_state00,
-        update_rnn_concat_and_multiply0_weights00, update_rnn_result0]
+    return output, [_saved0, _saved1, _seq0, _stack_concat_and_multiply0_args2,
+        _stack_concat_and_multiply0_args3, _stack_concat_and_multiply0_cat_state1,
+        _stack_concat_and_multiply0_weights1, _stack_concat_and_multiply1_args2,
+        _stack_concat_and_multiply1_cat_state2, _stack_concat_and_multiply1_weights2,
+        _stack_hiddens, _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3,
+        _stack_t4, _stack_t5, _stack_update_rnn_result0, runtime.shape_of(_t0), _t1,
+        runtime.shape_of(_t2), _t3, _t4, _t5, concat_and_multiply0_args2,
+        concat_and_multiply0_args3, concat_and_multiply0_cat_state1, concat_and_multiply0_weights1,
+        concat_and_multiply1_args1, concat_and_multiply1_args2, concat_and_multiply1_cat_state1,
+        concat_and_multiply1_cat_state2, concat_and_multiply1_weights1,
+        concat_and_multiply1_weights2, runtime.shape_of(hiddens),
+        runtime.shape_of(concat_and_multiply1_result1), hiddens_to_output_probs_output1,
+        runtime.shape_of(hiddens_to_output_probs_result0), num_sequences, output,
+        runtime.shape_of(params), update_rnn_result0]
 
 
 def bwd_rnn_predict_params(boutput, saved):
-    (_saved0, _saved1, _seq0, _stack_hiddens,
-        _stack_hiddens_to_output_probs_concat_and_multiply1_args01,
-        _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-        _stack_hiddens_to_output_probs_concat_and_multiply1_weights01,
-        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3,
-        _stack_t4, _stack_t5, _stack_update_rnn_concat_and_multiply0_args00,
-        _stack_update_rnn_concat_and_multiply0_args10,
-        _stack_update_rnn_concat_and_multiply0_cat_state00,
-        _stack_update_rnn_concat_and_multiply0_weights00,
-        _stack_update_rnn_result0, _t0, _t1, _t2, _t3, _t4, _t5, hiddens,
-        hiddens_to_output_probs_concat_and_multiply1_args00,
-        hiddens_to_output_probs_concat_and_multiply1_args01,
-        hiddens_to_output_probs_concat_and_multiply1_cat_state00,
-        hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-        hiddens_to_output_probs_concat_and_multiply1_weights00,
-        hiddens_to_output_probs_concat_and_multiply1_weights01,
-        hiddens_to_output_probs_output0, hiddens_to_output_probs_output1,
-        hiddens_to_output_probs_result0, num_sequences, output, params,
-        update_rnn_concat_and_multiply0_args00,
-        update_rnn_concat_and_multiply0_args10,
-        update_rnn_concat_and_multiply0_cat_state00,
-        update_rnn_concat_and_multiply0_weights00, update_rnn_result0) = saved
+    (_saved0, _saved1, _seq0, _stack_concat_and_multiply0_args2, _stack_concat_and_multiply0_args3,
+        _stack_concat_and_multiply0_cat_state1, _stack_concat_and_multiply0_weights1,
+        _stack_concat_and_multiply1_args2, _stack_concat_and_multiply1_cat_state2,
+        _stack_concat_and_multiply1_weights2, _stack_hiddens,
+        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3, _stack_t4, _stack_t5,
+        _stack_update_rnn_result0, _t0, _t1, _t2, _t3, _t4, _t5, concat_and_multiply0_args2,
+        concat_and_multiply0_args3, concat_and_multiply0_cat_state1, concat_and_multiply0_weights1,
+        concat_and_multiply1_args1, concat_and_multiply1_args2, concat_and_multiply1_cat_state1,
+        concat_and_multiply1_cat_state2, concat_and_multiply1_weights1,
+        concat_and_multiply1_weights2, hiddens, hiddens_to_output_probs_output0,
+        hiddens_to_output_probs_output1, hiddens_to_output_probs_result0, num_sequences, output,
+        params, update_rnn_result0) = saved
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
     del output
@@ -209,121 +167,75 @@ def bwd_rnn_predict_params(boutput, saved):
     for input in reversed(_seq0):
         _saved1 = _stack_saved1.pop()
         _t5 = _stack_t5.pop()
-        hiddens_to_output_probs_output1 = (
-            _stack_hiddens_to_output_probs_output1.pop())
-        hiddens_to_output_probs_concat_and_multiply1_cat_state01 = (
-            _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01
-            .pop())
+        hiddens_to_output_probs_output1 = _stack_hiddens_to_output_probs_output1.pop()
+        concat_and_multiply1_cat_state2 = _stack_concat_and_multiply1_cat_state2.pop()
         _t4 = _stack_t4.pop()
-        hiddens_to_output_probs_concat_and_multiply1_args01 = (
-            _stack_hiddens_to_output_probs_concat_and_multiply1_args01.pop())
-        hiddens_to_output_probs_concat_and_multiply1_weights01 = (
-            _stack_hiddens_to_output_probs_concat_and_multiply1_weights01.pop()
-            )
+        concat_and_multiply1_args2 = _stack_concat_and_multiply1_args2.pop()
+        concat_and_multiply1_weights2 = _stack_concat_and_multiply1_weights2.pop()
         update_rnn_result0 = _stack_update_rnn_result0.pop()
-        update_rnn_concat_and_multiply0_cat_state00 = (
-            _stack_update_rnn_concat_and_multiply0_cat_state00.pop())
+        concat_and_multiply0_cat_state1 = _stack_concat_and_multiply0_cat_state1.pop()
         _t3 = _stack_t3.pop()
-        update_rnn_concat_and_multiply0_args10 = (
-            _stack_update_rnn_concat_and_multiply0_args10.pop())
-        update_rnn_concat_and_multiply0_args00 = (
-            _stack_update_rnn_concat_and_multiply0_args00.pop())
-        update_rnn_concat_and_multiply0_weights00 = (
-            _stack_update_rnn_concat_and_multiply0_weights00.pop())
+        concat_and_multiply0_args2 = _stack_concat_and_multiply0_args2.pop()
+        concat_and_multiply0_args3 = _stack_concat_and_multiply0_args3.pop()
+        concat_and_multiply0_weights1 = _stack_concat_and_multiply0_weights1.pop()
         bhiddens_to_output_probs_result1 = boutput.pop()
-        bhiddens_to_output_probs_output1 = runtime.unbroadcast(
-            bhiddens_to_output_probs_result1, hiddens_to_output_probs_output1)
+        bhiddens_to_output_probs_output1 = runtime.unbroadcast(bhiddens_to_output_probs_result1,
+            hiddens_to_output_probs_output1)
         b_t5 = runtime.unbroadcast(-bhiddens_to_output_probs_result1, _t5)
         b_saved1 = bwd_logsumexp_x(b_t5, _saved1)
-        bhiddens_to_output_probs_output1 = (
-            bhiddens_to_output_probs_output1 + b_saved1[0])
-        bhiddens_to_output_probs_concat_and_multiply1_cat_state01 = (runtime
-            .dot_grad(bhiddens_to_output_probs_output1,
-            hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-            hiddens_to_output_probs_concat_and_multiply1_weights01, 0))
-        bhiddens_to_output_probs_concat_and_multiply1_weights01 = (runtime.
-            dot_grad(bhiddens_to_output_probs_output1,
-            hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-            hiddens_to_output_probs_concat_and_multiply1_weights01, 1))
-        bhiddens_to_output_probs_concat_and_multiply1_args01 = (runtime.
-            unstacked(
-            bhiddens_to_output_probs_concat_and_multiply1_cat_state01, (
-            hiddens_to_output_probs_concat_and_multiply1_args01, _t4), 0,
-            'hstack'))
-        bparams = runtime.add_at(bparams, params, 'predict',
-            bhiddens_to_output_probs_concat_and_multiply1_weights01)
-        bhiddens = (bhiddens +
-            bhiddens_to_output_probs_concat_and_multiply1_args01)
+        bhiddens_to_output_probs_output1 = bhiddens_to_output_probs_output1 + b_saved1[0]
+        bconcat_and_multiply1_cat_state2 = runtime.dot_grad(bhiddens_to_output_probs_output1,
+            concat_and_multiply1_cat_state2, concat_and_multiply1_weights2, 0)
+        bconcat_and_multiply1_weights2 = runtime.dot_grad(bhiddens_to_output_probs_output1,
+            concat_and_multiply1_cat_state2, concat_and_multiply1_weights2, 1)
+        bconcat_and_multiply1_args2 = runtime.unstacked(bconcat_and_multiply1_cat_state2,
+            (concat_and_multiply1_args2, _t4), 0, 'hstack')
+        bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply1_weights2)
+        bhiddens = bhiddens + bconcat_and_multiply1_args2
         hiddens = _stack_hiddens.pop()
-        bupdate_rnn_concat_and_multiply0_result00 = bhiddens * (1 - 
-            update_rnn_result0 * update_rnn_result0)
-        bupdate_rnn_concat_and_multiply0_cat_state00 = runtime.dot_grad(
-            bupdate_rnn_concat_and_multiply0_result00,
-            update_rnn_concat_and_multiply0_cat_state00,
-            update_rnn_concat_and_multiply0_weights00, 0)
-        bupdate_rnn_concat_and_multiply0_weights00 = runtime.dot_grad(
-            bupdate_rnn_concat_and_multiply0_result00,
-            update_rnn_concat_and_multiply0_cat_state00,
-            update_rnn_concat_and_multiply0_weights00, 1)
-        bupdate_rnn_concat_and_multiply0_args10 = runtime.unstacked(
-            bupdate_rnn_concat_and_multiply0_cat_state00, (
-            update_rnn_concat_and_multiply0_args00,
-            update_rnn_concat_and_multiply0_args10, _t3), 1, 'hstack')
-        bparams = runtime.add_at(bparams, params, 'change',
-            bupdate_rnn_concat_and_multiply0_weights00)
-        bhiddens = bupdate_rnn_concat_and_multiply0_args10
-    del (_saved1, _seq0, _stack_hiddens,
-        _stack_hiddens_to_output_probs_concat_and_multiply1_args01,
-        _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-        _stack_hiddens_to_output_probs_concat_and_multiply1_weights01,
-        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3,
-        _stack_t4, _stack_t5, _stack_update_rnn_concat_and_multiply0_args00,
-        _stack_update_rnn_concat_and_multiply0_args10,
-        _stack_update_rnn_concat_and_multiply0_cat_state00,
-        _stack_update_rnn_concat_and_multiply0_weights00,
-        _stack_update_rnn_result0, _t3, _t4, _t5, hiddens,
-        hiddens_to_output_probs_concat_and_multiply1_args01,
-        hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-        hiddens_to_output_probs_concat_and_multiply1_weights01,
-        hiddens_to_output_probs_output1,
-        update_rnn_concat_and_multiply0_args00,
-        update_rnn_concat_and_multiply0_args10,
-        update_rnn_concat_and_multiply0_cat_state00,
-        update_rnn_concat_and_multiply0_weights00, update_rnn_result0)
-    bhiddens_to_output_probs_result0 = runtime.unpack_adjoint(boutput, [
-        hiddens_to_output_probs_result0])[0]
+        bconcat_and_multiply0_result1 = bhiddens * (1 - update_rnn_result0 * update_rnn_result0)
+        bconcat_and_multiply0_cat_state1 = runtime.dot_grad(bconcat_and_multiply0_result1,
+            concat_and_multiply0_cat_state1, concat_and_multiply0_weights1, 0)
+        bconcat_and_multiply0_weights1 = runtime.dot_grad(bconcat_and_multiply0_result1,
+            concat_and_multiply0_cat_state1, concat_and_multiply0_weights1, 1)
+        bconcat_and_multiply0_args2 = runtime.unstacked(bconcat_and_multiply0_cat_state1,
+            (concat_and_multiply0_args3, concat_and_multiply0_args2, _t3), 1, 'hstack')
+        bparams = runtime.add_at(bparams, params, 'change', bconcat_and_multiply0_weights1)
+        bhiddens = bconcat_and_multiply0_args2
+    del (_saved1, _seq0, _stack_concat_and_multiply0_args2, _stack_concat_and_multiply0_args3,
+        _stack_concat_and_multiply0_cat_state1, _stack_concat_and_multiply0_weights1,
+        _stack_concat_and_multiply1_args2, _stack_concat_and_multiply1_cat_state2,
+        _stack_concat_and_multiply1_weights2, _stack_hiddens,
+        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3, _stack_t4, _stack_t5,
+        _stack_update_rnn_result0, _t3, _t4, _t5, concat_and_multiply0_args2,
+        concat_and_multiply0_args3, concat_and_multiply0_cat_state1, concat_and_multiply0_weights1,
+        concat_and_multiply1_args2, concat_and_multiply1_cat_state2, concat_and_multiply1_weights2,
+        hiddens, hiddens_to_output_probs_output1, update_rnn_result0)
+    bhiddens_to_output_probs_result0 = runtime.unpack_adjoint(boutput,
+        [hiddens_to_output_probs_result0])[0]
     del hiddens_to_output_probs_result0
-    bhiddens_to_output_probs_output0 = runtime.unbroadcast(
-        bhiddens_to_output_probs_result0, hiddens_to_output_probs_output0)
+    bhiddens_to_output_probs_output0 = runtime.unbroadcast(bhiddens_to_output_probs_result0,
+        hiddens_to_output_probs_output0)
     del hiddens_to_output_probs_output0
     b_t2 = runtime.unbroadcast(-bhiddens_to_output_probs_result0, _t2)
     del _t2, bhiddens_to_output_probs_result0
     b_saved0 = bwd_logsumexp_x(b_t2, _saved0)
     del _saved0, b_t2
-    bhiddens_to_output_probs_output0 = (bhiddens_to_output_probs_output0 +
-        b_saved0[0])
+    bhiddens_to_output_probs_output0 = bhiddens_to_output_probs_output0 + b_saved0[0]
     del b_saved0
-    bhiddens_to_output_probs_concat_and_multiply1_cat_state00 = (runtime.
-        dot_grad(bhiddens_to_output_probs_output0,
-        hiddens_to_output_probs_concat_and_multiply1_cat_state00,
-        hiddens_to_output_probs_concat_and_multiply1_weights00, 0))
-    bhiddens_to_output_probs_concat_and_multiply1_weights00 = runtime.dot_grad(
-        bhiddens_to_output_probs_output0,
-        hiddens_to_output_probs_concat_and_multiply1_cat_state00,
-        hiddens_to_output_probs_concat_and_multiply1_weights00, 1)
-    del (bhiddens_to_output_probs_output0,
-        hiddens_to_output_probs_concat_and_multiply1_cat_state00,
-        hiddens_to_output_probs_concat_and_multiply1_weights00)
-    bhiddens_to_output_probs_concat_and_multiply1_args00 = runtime.unstacked(
-        bhiddens_to_output_probs_concat_and_multiply1_cat_state00, (
-        hiddens_to_output_probs_concat_and_multiply1_args00, _t1), 0, 'hstack')
-    del (_t1, bhiddens_to_output_probs_concat_and_multiply1_cat_state00,
-        hiddens_to_output_probs_concat_and_multiply1_args00)
-    bparams = runtime.add_at(bparams, params, 'predict',
-        bhiddens_to_output_probs_concat_and_multiply1_weights00)
-    del bhiddens_to_output_probs_concat_and_multiply1_weights00
-    bhiddens = bhiddens + bhiddens_to_output_probs_concat_and_multiply1_args00
-    del bhiddens_to_output_probs_concat_and_multiply1_args00
+    bconcat_and_multiply1_cat_state1 = runtime.dot_grad(bhiddens_to_output_probs_output0,
+        concat_and_multiply1_cat_state1, concat_and_multiply1_weights1, 0)
+    bconcat_and_multiply1_weights1 = runtime.dot_grad(bhiddens_to_output_probs_output0,
+        concat_and_multiply1_cat_state1, concat_and_multiply1_weights1, 1)
+    del (bhiddens_to_output_probs_output0, concat_and_multiply1_cat_state1,
+        concat_and_multiply1_weights1)
+    bconcat_and_multiply1_args1 = runtime.unstacked(bconcat_and_multiply1_cat_state1,
+        (concat_and_multiply1_args1, _t1), 0, 'hstack')
+    del _t1, bconcat_and_multiply1_cat_state1, concat_and_multiply1_args1
+    bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply1_weights1)
+    del bconcat_and_multiply1_weights1
+    bhiddens = bhiddens + bconcat_and_multiply1_args1
+    del bconcat_and_multiply1_args1
     b_t0 = runtime.unrepeat(bhiddens, _t0, num_sequences, axis=0)
     del _t0, bhiddens, num_sequences
     bparams = runtime.add_at(bparams, params, 'init hiddens', b_t0)
@@ -367,7 +279,6 @@ def bwd_logsumexp_x(b_t4, saved):
     bx = runtime.unbroadcast(b_t0, x)
     bbiggest = bbiggest + runtime.unbroadcast(-b_t0, biggest)
     del b_t0
-    bx = bx + runtime.extremum_grad(bbiggest, biggest, x, axis=axis,
-        keepdims=True)
+    bx = bx + runtime.extremum_grad(bbiggest, biggest, x, axis=axis, keepdims=True)
     del axis, bbiggest, biggest, x
     return bx,

@@ -39,6 +39,7 @@ class Inliner:
         self.origins = {}  # name of a module function taken in -> the function
         self.returned = {}  # result name -> {position: local function} of a returned tuple
         self.generators = set()  # local functions that were generators (now make lists)
+        self.inlined = set()  # the local functions inlined in those this one takes in
         self.active = []  # the local functions being inlined now (to refuse recursion)
 
     def run(self):
@@ -112,8 +113,10 @@ class Inliner:
             definition = yields_into_a_list(definition, self.names.fresh, self.location)
             self.generators.add(name)
         self._refuse_unsupported(definition, stmt)
-        Inliner(definition, self.names, self.resolve, self.location, self.sibling,
-                nested=True).run()
+        nested = Inliner(definition, self.names, self.resolve, self.location, self.sibling,
+                         nested=True)
+        nested.run()
+        self.inlined |= set(nested.local) | nested.inlined
         self.local[name] = (definition, defaults)
 
     def _adopt(self, call):
@@ -332,8 +335,12 @@ class Inliner:
                   if isinstance(value, gast.Name) and value.id in self.local}
         renames = {param: passed.get(param) or self.names.fresh(f"{name}_{param}")
                    for param, _ in bindings if param in _parameters(definition)}
-        renames.update({local: self.names.fresh(f"{name}_{local}") for local in
-                        _locals(definition) if local not in renames})
+        # (a local that an inner inlining named already keeps its name, made fresh: prefixed
+        # once more, names of nested inlined calls grow past a line)
+        taken_in = tuple(f"{n}_" for n in self.inlined)
+        renames.update({local: self.names.fresh(local.rstrip("0123456789") if local.startswith(
+            taken_in) else f"{name}_{local}") for local in _locals(definition)
+            if local not in renames})
         out = [gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
                for param, value in bindings if param not in passed]
         inner = gast.FunctionDef(name=name, args=definition.args, body=body, decorator_list=[],
