@@ -68,8 +68,8 @@ def fwd_rnn_predict_params(params, inputs):
     hiddens_to_output_probs_output1 = None
     update_rnn_result0 = None
     _stack_concat_and_multiply0_weights1 = []
-    _stack_concat_and_multiply0_args3 = []
     _stack_concat_and_multiply0_args2 = []
+    _stack_concat_and_multiply0_args3 = []
     _stack_t3 = []
     _stack_concat_and_multiply0_cat_state1 = []
     _stack_update_rnn_result0 = []
@@ -97,14 +97,14 @@ def fwd_rnn_predict_params(params, inputs):
     for input in _seq0:
         concat_and_multiply0_weights1 = params['change']
         _stack_concat_and_multiply0_weights1.append(concat_and_multiply0_weights1)
-        concat_and_multiply0_args3 = input
-        _stack_concat_and_multiply0_args3.append(concat_and_multiply0_args3)
-        concat_and_multiply0_args2 = hiddens
+        concat_and_multiply0_args2 = input
         _stack_concat_and_multiply0_args2.append(concat_and_multiply0_args2)
-        _t3 = np.ones(((concat_and_multiply0_args3, concat_and_multiply0_args2)[0].shape[0], 1))
+        concat_and_multiply0_args3 = hiddens
+        _stack_concat_and_multiply0_args3.append(concat_and_multiply0_args3)
+        _t3 = np.ones(((concat_and_multiply0_args2, concat_and_multiply0_args3)[0].shape[0], 1))
         _stack_t3.append(_t3)
-        concat_and_multiply0_cat_state1 = np.hstack((concat_and_multiply0_args3,
-            concat_and_multiply0_args2, _t3))
+        concat_and_multiply0_cat_state1 = np.hstack((concat_and_multiply0_args2,
+            concat_and_multiply0_args3, _t3))
         _stack_concat_and_multiply0_cat_state1.append(concat_and_multiply0_cat_state1)
         concat_and_multiply0_result1 = np.dot(concat_and_multiply0_cat_state1,
             concat_and_multiply0_weights1)
@@ -175,8 +175,8 @@ def bwd_rnn_predict_params(boutput, saved):
         update_rnn_result0 = _stack_update_rnn_result0.pop()
         concat_and_multiply0_cat_state1 = _stack_concat_and_multiply0_cat_state1.pop()
         _t3 = _stack_t3.pop()
-        concat_and_multiply0_args2 = _stack_concat_and_multiply0_args2.pop()
         concat_and_multiply0_args3 = _stack_concat_and_multiply0_args3.pop()
+        concat_and_multiply0_args2 = _stack_concat_and_multiply0_args2.pop()
         concat_and_multiply0_weights1 = _stack_concat_and_multiply0_weights1.pop()
         bhiddens_to_output_probs_result1 = boutput.pop()
         bhiddens_to_output_probs_output1 = runtime.unbroadcast(bhiddens_to_output_probs_result1,
@@ -198,10 +198,10 @@ def bwd_rnn_predict_params(boutput, saved):
             concat_and_multiply0_cat_state1, concat_and_multiply0_weights1, 0)
         bconcat_and_multiply0_weights1 = runtime.dot_grad(bconcat_and_multiply0_result1,
             concat_and_multiply0_cat_state1, concat_and_multiply0_weights1, 1)
-        bconcat_and_multiply0_args2 = runtime.unstacked(bconcat_and_multiply0_cat_state1,
-            (concat_and_multiply0_args3, concat_and_multiply0_args2, _t3), 1, 'hstack')
+        bconcat_and_multiply0_args3 = runtime.unstacked(bconcat_and_multiply0_cat_state1,
+            (concat_and_multiply0_args2, concat_and_multiply0_args3, _t3), 1, 'hstack')
         bparams = runtime.add_at(bparams, params, 'change', bconcat_and_multiply0_weights1)
-        bhiddens = bconcat_and_multiply0_args2
+        bhiddens = bconcat_and_multiply0_args3
     del (_saved1, _seq0, _stack_concat_and_multiply0_args2, _stack_concat_and_multiply0_args3,
         _stack_concat_and_multiply0_cat_state1, _stack_concat_and_multiply0_weights1,
         _stack_concat_and_multiply1_args2, _stack_concat_and_multiply1_cat_state2,

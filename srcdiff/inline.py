@@ -339,8 +339,8 @@ class Inliner:
         # once more, names of nested inlined calls grow past a line)
         taken_in = tuple(f"{n}_" for n in self.inlined)
         renames.update({local: self.names.fresh(local.rstrip("0123456789") if local.startswith(
-            taken_in) else f"{name}_{local}") for local in _locals(definition)
-            if local not in renames})
+            taken_in) else f"{name}_{local}") for local in sorted(_locals(definition))
+            if local not in renames})  # (sorted: fresh names count up in the same order)
         out = [gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
                for param, value in bindings if param not in passed]
         inner = gast.FunctionDef(name=name, args=definition.args, body=body, decorator_list=[],
