@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import srcdiff as nf
-from oracle import finite_differences, leaves
+from oracle import (assert_close, autograd_grad, autograd_hvp, autograd_jvp, close,
+                    finite_differences, gradient_along, inner, leaves, random_like)
 
 C = np.array([[1.0, 2.0], [3.0, 4.0]])
 
@@ -22,17 +23,45 @@ def assert_gradient(f, *args, wrt=0):
         np.testing.assert_allclose(g, e, rtol=1e-6, atol=1e-8)
 
 
+def assert_derivatives(f, *args, wrt=0, autograd=True, autograd_wrong=()):
+    """Reverse, forward, forward over reverse and reverse over reverse against finite
+    differences (the second order: differences of the checked gradient), and each against
+    autograd's unless `autograd` is False (it cannot run f); in the modes `autograd_wrong`
+    autograd must still be wrong (finite differences side with srcdiff)."""
+    gradient, v = nf.grad(f, wrt=wrt), random_like(args[wrt], seed=1)
+    expected = finite_differences(f, args, wrt)
+    value, tangent = nf.jvp(f, wrt=wrt)(*args, v)
+    assert value == pytest.approx(f(*args), rel=1e-12)
+    results = {"reverse": (gradient(*args), expected),
+               "forward": (tangent, inner(expected, v))}
+    assert_close(*results["reverse"], 1e-6, 1e-8, "reverse vs finite differences")
+    along = gradient_along(gradient, args, wrt, v)
+    results["hvp"] = nf.hvp(f, wrt=wrt)(*args, v), along
+    results["grad_of_grad"] = nf.vjp(gradient, wrt=wrt)(*args)[1](v), along
+    for mode, (got, wanted) in results.items():
+        assert_close(got, wanted, 1e-5, 1e-7, f"{mode} vs finite differences")
+    if not autograd:
+        return
+    theirs = {"reverse": lambda: autograd_grad(f, args, wrt),
+              "forward": lambda: autograd_jvp(f, args, wrt, v),
+              "hvp": lambda: autograd_hvp(f, args, wrt, v)}
+    for mode, result in theirs.items():
+        agrees = close(results[mode][0], result(), 1e-6, 1e-9)
+        assert agrees != (mode in autograd_wrong), f"autograd {mode}: agrees {agrees}"
+
+
 # --- silently wrong numbers ---------------------------------------------------------------------
 
 def transpose_negative_axes(x):
-    return np.sum(np.transpose(x, (-1, 0)) * C)
+    return np.sum(C @ np.sin(np.transpose(x, (-1, 0))))
 
 
-@xfail("reverse mode: the adjoint of np.transpose argsorts the axes without normalising "
-       "negative ones, so (-1, 0) is undone as (0, 1): [[1, 2], [3, 4]] instead of C.T "
-       "(forward mode is right; on a non-square x it is a raw ValueError)")
 def test_transpose_with_negative_axes():
-    assert_gradient(transpose_negative_axes, np.ones((2, 2)))
+    """The adjoint undid (-1, 0) as (0, 1): a ValueError if x is not square, else silently
+    C instead of C.T; autograd's adjoint has the same bug (and raises on this x)."""
+    assert_derivatives(transpose_negative_axes, np.array([[0.5, 1.0], [-1.0, 2.0]]),
+                       autograd_wrong=("reverse", "hvp"))
+    assert_derivatives(transpose_negative_axes, np.arange(6.0).reshape(3, 2) / 3, autograd=False)
 
 
 def constant_written_through_an_alias(x):

@@ -114,7 +114,8 @@ for function, call in ((runtime.unless_wrt, "x * runtime.unless_wrt(0, 1, np.sum
 
 
 @helper(runtime.untranspose, samples=[
-    Sample("runtime.untranspose(g, axes=(2, 0, 1))", g=real(2, 3, 4))])
+    Sample("runtime.untranspose(g, axes=(2, 0, 1))", g=real(2, 3, 4)),
+    Sample("runtime.untranspose(g, axes=(-1, 0, -2))", g=real(2, 3, 4))])
 class untranspose:
     def adjoint(bz, z, g, axes=None):
         bg = np.transpose(bz, axes)

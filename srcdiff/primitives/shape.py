@@ -132,7 +132,8 @@ class as_tuple_:
 @_moves(np.transpose, methods=("transpose",), attributes=("T",), vararg_method=True, view=True,
         samples=[Sample("np.transpose(x, (2, 0, 1))", x=real(3, 4, 2)),
                  Sample("x.T", x=real(3, 4, 2)), Sample("np.transpose(x)", x=real(3, 4)),
-                 Sample("x.transpose(1, 0, 2)", x=real(3, 4, 2))])
+                 Sample("x.transpose(1, 0, 2)", x=real(3, 4, 2)),
+                 Sample("np.transpose(x, (-1, 0, -2))", x=real(3, 4, 2))])
 class transpose:
     def adjoint(bz, z, a, axes=None):
         ba = runtime.untranspose(bz, axes=axes)

@@ -159,7 +159,9 @@ outer_grad = _real_for_operand(_outer_grad)
 
 
 def untranspose(g, axes=None):
-    return np.transpose(g) if axes is None else np.transpose(g, np.argsort(axes))
+    if axes is None:
+        return np.transpose(g)
+    return np.transpose(g, np.argsort(np.asarray(axes) % np.ndim(g)))  # (-1, 0) is (1, 0)
 
 
 def unconcatenate(g, arrays, index, axis=0):
