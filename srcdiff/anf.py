@@ -233,8 +233,11 @@ class Normalizer(Expressions):
         """The aliasing checks of a write into an array (aliasing.py)."""
         target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
         into = target.value if isinstance(target, gast.Subscript) else target
+        while isinstance(into, (gast.Subscript, gast.Attribute)):  # t[0][i]: into t
+            into = into.value
+        # (the array written may be constant here, but share memory with a varied name)
         differentiated = self._is_active(stmt.value, self.varied) or \
-            isinstance(into, gast.Name) and into.id in self.active
+            isinstance(into, gast.Name) and into.id in self.varied
         return self.aliasing.check_write(stmt, loc, differentiated,
                                          lambda n: self.versions.get(n, n), self.rename)
 
