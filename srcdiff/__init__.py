@@ -10,9 +10,10 @@ from .primitives import (arrays, helpers_arrays, helpers_statistics, products,  
 from .api import (Derivative, config, elementwise_grad, grad, hessian, hvp, jacfwd, jacobian,
                   jacrev, jvp, value_and_grad, vjp)
 from .check import check_grads
-from .errors import (ArgumentError, NoAdjointError, SrcdiffError, TemplateError,
-                     UnsupportedError)
+from .errors import (ArgumentError, NoAdjointError, SrcdiffError, StaticArgumentNeeded,
+                     TemplateError, UnsupportedError)
 from .primitives.registry import adjoint, nondifferentiable, shape_safe, tangent
+from .runtime import register_pytree_node, stop_gradient
 from .tree import ravel, tree_flatten, tree_leaves, tree_map, tree_unflatten, unravel
 from . import optim
 
@@ -20,5 +21,6 @@ __all__ = ["grad", "value_and_grad", "vjp", "jvp", "hvp", "hessian", "jacobian",
            "jacfwd", "elementwise_grad", "check_grads", "config", "adjoint", "tangent",
            "nondifferentiable", "shape_safe",
            "Derivative", "SrcdiffError", "UnsupportedError", "NoAdjointError", "ArgumentError",
-           "TemplateError"]
+           "TemplateError", "StaticArgumentNeeded", "register_pytree_node",
+           "stop_gradient"]
 __all__ += ["tree_map", "tree_flatten", "tree_unflatten", "tree_leaves", "ravel", "unravel", "optim"]

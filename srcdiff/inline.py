@@ -12,34 +12,44 @@ names read from the enclosing function as Python's closures do, when it is calle
     loss = np.sum(predict(x))            loss = np.sum(predict_result0)
 """
 import copy
+import functools
+import inspect
 
 import gast
 
 from . import ir
 from .desugar import desugar, lower_comprehensions
 from .errors import UnsupportedError
+from .parse import is_function_value
 
 
 class Inliner:
     """Inlines the local functions of one function (a gast FunctionDef, changed in place).
-    `names` makes fresh names, `resolve` and `location` are the ParsedFunction's."""
+    `names` makes fresh names, `resolve` and `location` are the ParsedFunction's; `sibling`
+    gives the definition of a function of the same module that may be inlined too (one that
+    is passed a local function, or returns one). A `nested` inliner (of a local function)
+    leaves the local functions it returns defined, for its caller to take over."""
 
-    def __init__(self, func, names, resolve, location):
+    def __init__(self, func, names, resolve, location, sibling=None, nested=False):
         self.func, self.names, self.resolve, self.location = func, names, resolve, location
-        self.local = {}  # name -> (its FunctionDef, default values' names)
+        self.sibling, self.nested = sibling or (lambda fn: None), nested
+        self.local = {}  # name -> (its FunctionDef, default values' names or expressions)
+        self.origins = {}  # name of a module function taken in -> the function
+        self.returned = {}  # result name -> {position: local function} of a returned tuple
         self.active = []  # the local functions being inlined now (to refuse recursion)
 
     def run(self):
         _maps_to_comprehensions(self.func, self.resolve)
         self.func.body = self._name_lambdas(self.func.body)
         self.func.body = self._collect(self.func.body)
-        if not self.local:
-            return
-        self._check_uses()
+        self.partials = _partials(self.func, self.resolve)
+        self.func.body = self._unroll_loops_over_functions(self.func.body)
+        _apply_partials(self.func, self.partials, self.names)
         calls = lambda node: any(self._local_call(n) for n in gast.walk(node))  # noqa: E731
         while lower_comprehensions(self.func.body, calls, self.names.fresh):
             pass
         self.func.body = self._block(self.func.body)
+        self._check_uses()
 
     # --- finding the local functions ------------------------------------------------------
 
@@ -87,10 +97,71 @@ class Inliner:
                     held = self.names.fresh(f"{definition.name}_{param.id}_default")
                     out.append(gast.copy_location(ir.assign(held, value), stmt))
                     defaults.append((param.id, held))
-            self._refuse_unsupported(definition, stmt)
-            Inliner(definition, self.names, self.resolve, self.location).run()  # its own
-            self.local[definition.name] = (definition, dict(defaults))
+            self._take(definition.name, definition, dict(defaults), stmt)
         return out
+
+    def _take(self, name, definition, defaults, stmt):
+        """Record a local function (after inlining the local functions of its own)."""
+        self._refuse_unsupported(definition, stmt)
+        Inliner(definition, self.names, self.resolve, self.location, self.sibling,
+                nested=True).run()
+        self.local[name] = (definition, defaults)
+
+    def _adopt(self, call):
+        """Take a function of this module in as a local function, for this call, when it is
+        passed a local function or returns one (the local function then is inlined where
+        that function calls it, or where its result is called)."""
+        fn = self.resolve(call.func)
+        if not inspect.isfunction(fn):
+            return False
+        definition = self.sibling(fn)
+        if definition is None or not (_returns_a_local_function(definition) or any(
+                isinstance(a, gast.Name) and a.id in self.local
+                for a in call.args + [k.value for k in call.keywords])):
+            return False
+        if any(self.origins.get(name) is fn for name in self.active):
+            raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
+                                   "function", self.location(call),
+                                   "write the recursion as a loop")
+        name = self.names.fresh(fn.__name__)
+        args = definition.args
+        positional = (args.posonlyargs + args.args)[len(args.posonlyargs + args.args) -
+                                                    len(args.defaults):]
+        defaults = dict(zip([a.id for a in positional], args.defaults))
+        defaults.update({a.id: v for a, v in zip(args.kwonlyargs, args.kw_defaults)
+                         if v is not None})
+        self._take(name, definition, defaults, call)
+        self.origins[name] = fn
+        call.func = ir.name(name)
+        return True
+
+    def _unroll_loops_over_functions(self, body):
+        """`for act in [np.tanh, softplus]: h = act(h)` is its body once per function, each
+        calling that function (so each is differentiated as itself)."""
+        out = []
+        for stmt in body:
+            for field in ("body", "orelse"):
+                if isinstance(stmt, (gast.If, gast.For, gast.While, gast.With, gast.Try)):
+                    setattr(stmt, field, self._unroll_loops_over_functions(
+                        getattr(stmt, field, [])))
+            if not self._over_functions(stmt):
+                out.append(stmt)
+                continue
+            for item in stmt.iter.elts:
+                block = copy.deepcopy(stmt.body)
+                _Substitute(stmt.target.id, item).visit_all(block)
+                out += block
+        return out
+
+    def _over_functions(self, loop):
+        return isinstance(loop, gast.For) and isinstance(loop.target, gast.Name) and \
+            isinstance(loop.iter, (gast.List, gast.Tuple)) and loop.iter.elts and \
+            not loop.orelse and all(self._is_function(e) for e in loop.iter.elts) and \
+            not any(isinstance(n, (gast.Break, gast.Continue)) for n in gast.walk(loop))
+
+    def _is_function(self, node):
+        return isinstance(node, gast.Name) and (node.id in self.local or node.id in self.partials) or \
+            is_function_value(self.resolve(node))
 
     def _refuse_unsupported(self, definition, stmt):
         where = self.location(stmt)
@@ -110,19 +181,44 @@ class Inliner:
                                        "pass the value in and return the new one")
 
     def _check_uses(self):
-        """Every use of a local function's name must be a call (it is inlined there)."""
-        calls = {id(n.func) for n in gast.walk(self.func) if isinstance(n, gast.Call)}
-        for node in gast.walk(self.func):
-            if isinstance(node, gast.Name) and node.id in self.local and id(node) not in calls:
-                raise UnsupportedError(
-                    f"the local function {node.id!r} is used as a value (passed, stored or "
-                    "returned): srcdiff inlines local functions where they are called",
-                    self.location(node), "call it directly, or define it at module level and "
-                    "pass what it closes over as arguments")
+        """What is left of a local function is a use as a value (passed where srcdiff cannot
+        follow it, stored): refused. (A nested inliner's returned ones are its caller's.)"""
+        returned = {id(n) for stmt in gast.walk(self.func) if isinstance(stmt, gast.Return)
+                    and self.nested for n in gast.walk(stmt)}
+        for stmt in self.func.body:
+            if isinstance(stmt, gast.FunctionDef):
+                continue
+            for node in gast.walk(stmt):
+                if isinstance(node, gast.Name) and node.id in self.local and \
+                        isinstance(node.ctx, gast.Load) and id(node) not in returned:
+                    raise UnsupportedError(
+                        f"the local function {node.id!r} is used as a value (stored, or "
+                        "passed to a function srcdiff does not inline): srcdiff inlines local "
+                        "functions where they are called", self.location(node),
+                        "call it directly, pass it to a function of this module, or define "
+                        "it at module level and pass what it closes over as arguments")
+        if self.nested:
+            self._keep_returned()
+
+    def _keep_returned(self):
+        """Define again, first in the body, the local functions this one returns."""
+        names = {n.id for stmt in gast.walk(self.func) if isinstance(stmt, gast.Return)
+                 for n in gast.walk(stmt) if isinstance(n, gast.Name) and n.id in self.local}
+        for name in sorted(names):
+            definition, defaults = self.local[name]
+            if defaults:
+                raise UnsupportedError(f"the returned local function {name!r} has default "
+                                       "values", self.location(definition),
+                                       "pass those values in the calls instead")
+            kept = copy.deepcopy(definition)
+            kept.name = name
+            self.func.body.insert(0, kept)
 
     def _local_call(self, node):
-        return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-            node.func.id in self.local
+        if not isinstance(node, gast.Call):
+            return False
+        return isinstance(node.func, gast.Name) and node.func.id in self.local or \
+            self._adopt(node)
 
     # --- inlining -------------------------------------------------------------------------
 
@@ -138,8 +234,31 @@ class Inliner:
                                        self.location(stmt),
                                        "compute the test in the loop: while True: ... if not "
                                        "test: break")
-            out += self._hoist(stmt) + [stmt]
+            out += self._hoist(stmt)
+            if not self._names_local_functions(stmt):
+                out.append(stmt)
         return out
+
+    def _names_local_functions(self, stmt):
+        """Whether `stmt` only gives local functions other names (`act = dense`, or `flat,
+        unflatten = <a call's result>` for a returned tuple): recorded, not kept."""
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
+                isinstance(stmt.value, gast.Name)):
+            return False
+        target, value = stmt.targets[0], stmt.value.id
+        if isinstance(target, gast.Name) and value in self.local:
+            self.local[target.id] = self.local[value]
+            return True
+        if isinstance(target, (gast.Tuple, gast.List)) and value in self.returned:
+            for position, function in self.returned[value].items():
+                item = target.elts[position]
+                if not isinstance(item, gast.Name):
+                    raise UnsupportedError("a returned local function is unpacked into "
+                                           f"{gast.unparse(item)}", self.location(stmt),
+                                           "unpack it into a name")
+                self.local[item.id] = self.local[function]
+                target.elts[position] = ir.name(self.names.fresh("_unused"), store=True)
+        return False
 
     def _hoist(self, stmt):
         """The inlined bodies of the local calls `stmt` makes (outside its nested blocks),
@@ -150,11 +269,14 @@ class Inliner:
         out = []
         for part in parts:
             for node in (part if isinstance(part, list) else [part]):
-                for call in _post_order_calls(node, self._local_call):
-                    self._refuse_conditional(node, call, stmt)
-                    statements, result = self._inline(call, stmt)
+                # (one at a time: the result of one may be a local function called next)
+                while (calls := _post_order_calls(node, self._local_call)):
+                    self._refuse_conditional(node, calls[0], stmt)
+                    statements, result = self._inline(calls[0], stmt)
                     out += statements
-                    _replace(stmt, call, ir.name(result))
+                    if calls[0] is node:
+                        node = ir.name(result)
+                    _replace(stmt, calls[0], ir.name(result))
         return out
 
     def _refuse_conditional(self, root, call, stmt):
@@ -185,12 +307,15 @@ class Inliner:
             _Substitute(vararg, gast.Tuple(elts=[ir.name(i) for i in items],
                                            ctx=gast.Load())).visit_all(body)
             bindings = bindings + list(zip(items, extra))
-        renames = {param: self.names.fresh(f"{name}_{param}") for param, _ in bindings
-                   if param in _parameters(definition)}
+        # a local function passed in is called by its own name (then inlined in turn)
+        passed = {param: value.id for param, value in bindings
+                  if isinstance(value, gast.Name) and value.id in self.local}
+        renames = {param: passed.get(param) or self.names.fresh(f"{name}_{param}")
+                   for param, _ in bindings if param in _parameters(definition)}
         renames.update({local: self.names.fresh(f"{name}_{local}") for local in
                         _locals(definition) if local not in renames})
         out = [gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
-               for param, value in bindings]
+               for param, value in bindings if param not in passed]
         inner = gast.FunctionDef(name=name, args=definition.args, body=body, decorator_list=[],
                                  returns=None, type_comment=None, type_params=[])
         gast.copy_location(inner, definition)
@@ -202,12 +327,39 @@ class Inliner:
             value = where.value if where.value is not None else value
         statements.append(gast.copy_location(ir.assign(result, value), where))
         _Rename(renames).visit_all(statements)
+        statements = self._take_returned(name, statements, result)
         self.active.append(name)
         try:
             statements = self._block(statements)
         finally:
             self.active.pop()
         return out + statements, result
+
+    def _take_returned(self, name, statements, result):
+        """The inlined statements without the local functions the call returns (defined
+        first in them): those become this function's, named apart, and the result names
+        them (or, for a tuple, its items do)."""
+        kept = [s for s in statements if isinstance(s, gast.FunctionDef)]
+        renames = {d.name: self.names.fresh(f"{name}_{d.name}") for d in kept}
+        statements = [s for s in statements if not isinstance(s, gast.FunctionDef)]
+        _Rename(renames).visit_all(statements)
+        for definition in kept:
+            _Rename(renames).visit(definition)
+            definition.name = renames[definition.name]
+            self.local[definition.name] = (definition, {})
+        chain = _copies_of(statements, statements[-1])
+        value = chain[-1].value
+        if isinstance(value, gast.Name) and value.id in self.local:
+            self.local[result] = self.local[value.id]
+            statements = [s for s in statements if not any(s is c for c in chain)]
+        elif isinstance(value, (gast.Tuple, gast.List)):
+            functions = {k: e.id for k, e in enumerate(value.elts)
+                         if isinstance(e, gast.Name) and e.id in self.local}
+            for k in functions:
+                value.elts[k] = ir.const(None)
+            if functions:
+                self.returned[result] = functions
+        return statements
 
     def _bind(self, definition, defaults, call, stmt):
         """(parameter, value expression) pairs of a call of a local function."""
@@ -228,8 +380,10 @@ class Inliner:
         for param in positional + [a.id for a in args.kwonlyargs]:
             if param in values:
                 bindings.append((param, values[param]))
-            elif param in defaults:
-                bindings.append((param, ir.name(defaults[param])))
+            elif param in defaults:  # (held in a name, or a module function's expression)
+                default = defaults[param]
+                bindings.append((param, ir.name(default) if isinstance(default, str)
+                                 else copy.deepcopy(default)))
             else:
                 raise UnsupportedError(f"the call of {definition.name!r} gives no value for "
                                        f"{param!r}", self.location(stmt))
@@ -247,6 +401,31 @@ def _as_definition(stmt):
             name=stmt.targets[0].id, args=stmt.value.args, body=body, decorator_list=[],
             returns=None, type_comment=None, type_params=[]), stmt)
     return None
+
+
+def _copies_of(statements, assignment):
+    """`assignment` and the assignments that made the value it copies (`r = _t` after
+    `_t = v`, for names bound once in `statements`), the first made last."""
+    chain = [assignment]
+    while isinstance(assignment.value, gast.Name):
+        name = assignment.value.id
+        made = [s for s in statements if isinstance(s, gast.Assign) and any(
+            isinstance(t, gast.Name) and t.id == name for t in s.targets)]
+        bound = [n for s in statements for n in gast.walk(s)
+                 if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Store)]
+        if len(made) != 1 or len(bound) != 1 or len(made[0].targets) != 1:
+            break
+        assignment = made[0]
+        chain.append(assignment)
+    return chain
+
+
+def _returns_a_local_function(definition):
+    defined = {_as_definition(d).name for stmt in definition.body for d in gast.walk(stmt)
+               if _as_definition(d) is not None}
+    return any(isinstance(n, gast.Name) and n.id in defined for node in gast.walk(definition)
+               if isinstance(node, gast.Return) and node.value is not None
+               for n in gast.walk(node.value))
 
 
 def _parameters(definition):
@@ -341,3 +520,56 @@ def _maps_to_comprehensions(func, resolve):
                     value[k] = comprehension
                 else:
                     setattr(node, field, comprehension)
+
+
+def _partials(func, resolve):
+    """The names bound once, to `functools.partial(g, ...)` (without * or ** arguments)."""
+    stores = [n.id for n in gast.walk(func) if isinstance(n, gast.Name) and
+              isinstance(n.ctx, gast.Store)]
+    return {stmt.targets[0].id for stmt in gast.walk(func)
+            if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
+            isinstance(stmt.targets[0], gast.Name) and stores.count(stmt.targets[0].id) == 1
+            and isinstance(stmt.value, gast.Call) and resolve(stmt.value.func) is
+            functools.partial and stmt.value.args and not any(
+                isinstance(a, gast.Starred) for a in stmt.value.args) and
+            all(k.arg is not None for k in stmt.value.keywords)}
+
+
+def _apply_partials(func, names, fresh_names):
+    """`act = functools.partial(g, a, k=b)`, then `act(x)`, is `g(a, x, k=b)`: a and b are
+    held in names where the partial was made."""
+    partials = {}
+
+    def held(stmt, value, out):
+        name = fresh_names.fresh(f"{stmt.targets[0].id}_arg")
+        out.append(gast.copy_location(ir.assign(name, value), stmt))
+        return ir.name(name)
+
+    def split(body):
+        out = []
+        for stmt in body:
+            for field in ("body", "orelse"):
+                if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                    setattr(stmt, field, split(getattr(stmt, field)))
+            if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
+                    and stmt.targets[0].id in names):
+                out.append(stmt)
+                continue
+            function, *args = stmt.value.args
+            args = [held(stmt, a, out) for a in args]
+            keywords = {k.arg: held(stmt, k.value, out) for k in stmt.value.keywords}
+            partials[stmt.targets[0].id] = (function, args, keywords)
+        return out
+
+    if not names:
+        return
+    func.body = split(func.body)
+    for node in gast.walk(func):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                node.func.id in partials:
+            function, args, keywords = partials[node.func.id]
+            given = {k.arg for k in node.keywords}
+            node.func = copy.deepcopy(function)
+            node.args = copy.deepcopy(args) + node.args
+            node.keywords = [gast.keyword(arg=k, value=copy.deepcopy(v))
+                             for k, v in keywords.items() if k not in given] + node.keywords

@@ -1,5 +1,6 @@
 """Stage 1: read a function's source with gast and resolve the names it uses."""
 import builtins
+import copy
 import functools
 import inspect
 import linecache
@@ -28,18 +29,55 @@ class Static:
     def __repr__(self):
         return f"{self.name}:{self.kind}:{describe(self.value, set())}"
 
+    def _identity(self):
+        """What decides the code: the function (for a partial, its function and the shape of
+        what it binds, whose values the code reads from it when it runs)."""
+        value = self.value
+        if isinstance(value, functools.partial):
+            return (self.name, self.kind, id(value.func), len(value.args),
+                    tuple(sorted(value.keywords)))
+        return (self.name, self.kind, id(value))
+
     def __eq__(self, other):
-        return isinstance(other, Static) and (self.name, self.kind) == (other.name,
-                                                                       other.kind) and \
-            self.value is other.value
+        return isinstance(other, Static) and self._identity() == other._identity()
 
     def __hash__(self):
-        return hash((self.name, self.kind, id(self.value)))
+        return hash(self._identity())
 
 
 def is_function_value(value):
-    """Whether an argument is a function srcdiff resolves calls to (a static argument)."""
+    """Whether an argument is a function srcdiff resolves calls to (a static argument): a
+    function, a numpy ufunc, or a functools.partial of one."""
+    if isinstance(value, functools.partial):
+        return is_function_value(value.func)
     return inspect.isroutine(value) or isinstance(value, np.ufunc)
+
+
+def _expand_partial_calls(node, statics):
+    """`act(x)` for a static argument `act` that is functools.partial(g, a, k=b) becomes
+    `act.func(act.args[0], x, k=act.keywords['k'])`: g called directly, the values the
+    partial binds read from it when the code runs."""
+    partials = {name: s.value for name, s in statics.items()
+                if isinstance(s.value, functools.partial)}
+    for call in gast.walk(node):
+        if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and
+                call.func.id in partials):
+            continue
+        name, partial = call.func.id, partials[call.func.id]
+        held = [gast.Subscript(value=_attribute(name, "args"), slice=gast.Constant(k, None),
+                               ctx=gast.Load()) for k in range(len(partial.args))]
+        given = {k.arg for k in call.keywords}
+        keywords = [gast.keyword(arg=k, value=gast.Subscript(
+            value=_attribute(name, "keywords"), slice=gast.Constant(k, None), ctx=gast.Load()))
+            for k in sorted(partial.keywords) if k not in given]
+        call.func = _attribute(name, "func")
+        call.args = held + call.args
+        call.keywords = keywords + call.keywords
+
+
+def _attribute(name, attr):
+    return gast.Attribute(value=gast.Name(name, gast.Load(), None, None), attr=attr,
+                          ctx=gast.Load())
 
 
 def is_object(value):
@@ -58,6 +96,8 @@ class ParsedFunction:
         self.namespace = dict(fn.__globals__)
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}
+        _expand_partial_calls(self.node, self.statics)
+        self._siblings = {}
         self.find_locals()
 
     def find_locals(self):
@@ -69,6 +109,21 @@ class ParsedFunction:
                              if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
         self.local_names |= {n.name for n in gast.walk(self.node)
                              if isinstance(n, gast.FunctionDef) and n is not self.node}
+
+    def sibling(self, fn):
+        """A fresh copy of the definition of `fn` when it is a function of this one's module
+        and file without a closure (which srcdiff may inline here), else None."""
+        if not inspect.isfunction(fn) or fn.__globals__ is not self.fn.__globals__ or \
+                fn.__closure__ or fn.__code__.co_flags & inspect.CO_GENERATOR:
+            return None
+        if fn not in self._siblings:
+            try:
+                filename, node, _ = _read(fn)
+            except SrcdiffError:
+                filename, node = None, None
+            self._siblings[fn] = node if filename == self.filename else None
+        node = self._siblings[fn]
+        return None if node is None else copy.deepcopy(node)
 
     def location(self, node):
         lineno = getattr(node, "lineno", None) or self.node.lineno

@@ -102,6 +102,9 @@ def describe(value, seen):
         value = value.__func__
     if inspect.ismodule(value):
         return f"module:{value.__name__}"
+    if isinstance(value, functools.partial):  # (the code reads the bound values when it runs)
+        return (f"partial:{describe(value.func, seen)}:{len(value.args)}:"
+                f"{','.join(sorted(value.keywords))}")
     name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
     if inspect.isfunction(value):
         described = f"function:{value.__module__}.{name}:{_code_digest(value.__code__)}"

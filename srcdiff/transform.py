@@ -207,7 +207,7 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
     activity analysis (with the comprehensions over differentiated values lowered to loops),
     then ANF."""
     names = ir.Names(parsed.node)
-    Inliner(parsed.node, names, parsed.resolve, parsed.location).run()
+    Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run()
     parsed.find_locals()
     desugar(parsed.node, names.fresh, parsed.resolve)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)

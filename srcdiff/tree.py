@@ -7,9 +7,12 @@ with nothing in it (a batch-norm state not yet started); anything else is a leaf
     leaves, treedef = nf.tree_flatten(params); nf.tree_unflatten(treedef, leaves)
     vector = nf.ravel(params); nf.unravel(vector, params)   # one flat vector and back
 """
+import dataclasses
 from collections import namedtuple
 
 import numpy as np
+
+from .runtime import PYTREE_NODES
 
 # How to rebuild one container: its type and its keys (dict) or length (list, tuple); the
 # children's own TreeDefs follow in `children`. A leaf is TreeDef(None, None, ()).
@@ -18,13 +21,25 @@ _LEAF = TreeDef(None, None, ())
 
 
 def _children(node):
-    """(keys, children) of a container, None for a leaf."""
+    """(keys, children) of a container, None for a leaf. A registered pytree node's keys
+    are its aux data; a dataclass's are its field names."""
     if isinstance(node, dict):
         return tuple(node), tuple(node.values())
     if isinstance(node, (list, tuple)):
         return len(node), tuple(node)
     if node is None:
         return 0, ()
+    if type(node) in PYTREE_NODES:
+        children, aux = PYTREE_NODES[type(node)][0](node)
+        return aux, tuple(children)
+    if dataclasses.is_dataclass(node) and not isinstance(node, type):
+        # (fields holding a name, a count or None are kept as they are, not leaves: so a
+        # gradient, None there, has the structure of the parameters)
+        fields = {f.name: getattr(node, f.name) for f in dataclasses.fields(node)}
+        kept = {k: v for k, v in fields.items() if v is None or isinstance(
+            v, (str, bool, int, np.integer))}
+        names = tuple(k for k in fields if k not in kept)
+        return (names, kept), tuple(fields[name] for name in names)
     return None
 
 
@@ -33,6 +48,14 @@ def _rebuild(kind, keys, children):
         return dict(zip(keys, children))
     if kind is type(None):
         return None
+    if kind in PYTREE_NODES:
+        return PYTREE_NODES[kind][1](keys, list(children))
+    if dataclasses.is_dataclass(kind):  # (fields set as they are: no __init__ runs again)
+        names, kept = keys
+        node = object.__new__(kind)
+        for name, value in [*zip(names, children), *kept.items()]:
+            object.__setattr__(node, name, value)
+        return node
     if hasattr(kind, "_fields"):  # a namedtuple takes its fields as arguments
         return kind(*children)
     return kind(children)
@@ -85,9 +108,11 @@ def tree_map(fn, tree, *rest):
         keys, children = parts
         for other in others:
             _check_same_container(path, node, other)
-        index = keys if isinstance(node, dict) else range(len(children))
-        mapped = [walk(f"{path}.{i}" if path else str(i), child, [other[i] for other in others])
-                  for i, child in zip(index, children)]
+        index = keys if isinstance(node, dict) else keys[0] if dataclasses.is_dataclass(
+            node) else range(len(children))
+        other_children = [_children(other)[1] for other in others]
+        mapped = [walk(f"{path}.{i}" if path else str(i), child, [o[k] for o in other_children])
+                  for k, (i, child) in enumerate(zip(index, children))]
         return _rebuild(type(node), keys, mapped)
 
     return walk("", tree, rest)
@@ -103,7 +128,9 @@ def _check_same_container(path, node, other):
 
     same = (set(node) == set(other) if isinstance(node, dict) and isinstance(other, dict) else
             isinstance(node, (list, tuple)) and isinstance(other, (list, tuple))
-            and len(node) == len(other) or node is None and other is None)
+            and len(node) == len(other) or node is None and other is None or
+            type(node) is type(other) and not isinstance(node, (dict, list, tuple)) and
+            len(_children(node)[1]) == len(_children(other)[1]))
     if not same:
         raise ValueError(f"tree_map: the trees differ at {path or 'the root'}: "
                          f"{describe(node)} against {describe(other)}")

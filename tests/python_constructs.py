@@ -86,7 +86,7 @@ def closure_made_inside(w, x):
         def scaled(z):
             return scale * np.sin(z)
         return scaled
-    return np.sum(make_scaled(w)(x))
+    return np.sum(make_scaled(np.sum(w))(x))
 
 
 # --- functions as values --------------------------------------------------------------------------

@@ -286,3 +286,15 @@ def test_jvp_called_without_its_tangents_says_so():
         nf.jvp(f)(np.ones(3))
     out, tangent = nf.jvp(f, wrt=(0,))(np.zeros(3), (np.ones(3),))
     np.testing.assert_allclose(tangent, np.ones(3))
+
+
+def held_fixed(x):
+    return np.sum(x * nf.stop_gradient(x) ** 2)
+
+
+def test_stop_gradient_is_a_constant_in_every_mode_and_order():
+    x = np.array([1.0, 2.0, -3.0])
+    np.testing.assert_allclose(nf.grad(held_fixed)(x), x ** 2)  # d/dx of x * c**2
+    assert nf.jvp(held_fixed)(x, np.ones(3))[1] == pytest.approx(np.sum(x ** 2))
+    np.testing.assert_allclose(nf.hvp(held_fixed)(x, np.ones(3)), np.zeros(3))
+    assert nf.stop_gradient(x) is x

@@ -10,9 +10,6 @@ them always. Where autograd cannot run a row (`autograd="why"`) they are the onl
 where autograd disagrees with them (`autograd_wrong="why"`) the test checks that it still
 does, so the note stays true.
 """
-import inspect
-import re
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -615,19 +612,3 @@ def test_grad_of_grad(row):
     expected = gradient_along(gradient, widened(row.args), row.wrt, u)
     judge(row, "grad_of_grad", got, expected,
           lambda: autograd_hvp(row.f, row.args, row.wrt, u), scale=30)
-
-
-def test_the_table_covers_the_readme():
-    """Every numpy function and method the README's "Primitives" section lists is in a row."""
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
-    section = readme.split("### Primitives")[1].split("Gradients use solves")[0]
-    spans = re.findall(r"`([^`]*)`", section)
-
-    def listed(first):
-        return next(s for s in spans if s.startswith(first)).replace("()", "").split()
-    names = [f"np.{name}(" for name in listed("np.exp")[1:] + ["exp"] + listed("np.trace")[1:]]
-    names += [f"np.linalg.{name}(" for name in listed("det slogdet")]
-    names += [f"np.fft.{name}(" for name in listed("fft ifft")] + listed(".sum") + [".mT"]
-    sources = "".join(inspect.getsource(row.f) for row in TABLE.rows)
-    missing = [name for name in names if name not in sources]
-    assert not missing, missing

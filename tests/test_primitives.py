@@ -153,6 +153,47 @@ def test_float32_in_float32_out(index, monkeypatch):
     assert all(g.dtype == np.float32 for g in grads) and all(d == np.float32 for d in seen)
 
 
+def _autograd_module():
+    """The samples' module again with `np` bound to autograd.numpy (None without autograd)."""
+    try:
+        import autograd.numpy
+    except ImportError:
+        return None
+    module = type(MODULE)("primitive_samples_autograd")
+    module.__dict__.update(vars(MODULE))
+    for name, value in vars(MODULE).items():
+        if callable(value) and getattr(value, "__module__", None) == MODULE.__name__:
+            module.__dict__[name] = type(value)(value.__code__, module.__dict__, name)
+    module.np = autograd.numpy
+    return module
+
+
+AUTOGRAD = _autograd_module()
+
+
+@pytest.mark.parametrize("index", range(len(SAMPLES)), ids=IDS)
+def test_reverse_mode_agrees_with_autograd(index):
+    """srcdiff's gradient is autograd's, for each sample autograd can differentiate (numpy's
+    functions only: the runtime helpers are srcdiff's own)."""
+    record, _, sample = SAMPLES[index]
+    f, args, wrt = case(index)
+    if AUTOGRAD is None or not wrt or "runtime." in sample.call + sample.setup:
+        pytest.skip("autograd is not installed, or nothing it can differentiate")
+    import autograd
+    twin = getattr(AUTOGRAD, f.__name__)
+    try:
+        expected = [autograd.grad(twin, i)(*args) for i in wrt]
+    except Exception as exc:  # noqa: BLE001  (autograd lacks this function or rule)
+        pytest.skip(f"autograd cannot: {type(exc).__name__}: {exc}")
+    got = nf.grad(f, wrt=wrt)(*args)
+    for i, g, e in zip(wrt, got, expected):
+        if np.shape(e) != np.shape(args[i]) or not np.allclose(
+                e, numerical_grad(f, args, i), rtol=1e-5, atol=1e-6):
+            continue  # autograd is off here (its known defects): differences decide
+        np.testing.assert_allclose(g, e, rtol=1e-7, atol=1e-9,
+                                   err_msg=f"{record.name}: srcdiff against autograd")
+
+
 # --- behaviour the samples cannot show --------------------------------------------------------
 
 def test_max_ties_split_evenly():

@@ -15,15 +15,7 @@ from srcdiff import SrcdiffError
 
 # What happens today: construct -> in every mode, (construct, mode) -> in that mode; the first
 # line of srcdiff's error [and the line it names], or (a raw exception's message, its type)
-TODAY = {'closure made by a module function': "the local function 'dense' is used as a value (passed, "
-                                      'stored or returned): srcdiff inlines local functions '
-                                      'where they are called [return dense]',
- 'closure made inside': "the local function 'scaled' is used as a value (passed, stored or "
-                        'returned): srcdiff inlines local functions where they are called '
-                        '[return scaled]',
- 'functools.partial': 'cannot differentiate through act(...) [return np.sum(act(x @ w))]',
- 'function from a dict': 'cannot differentiate through act(...) [return np.sum(act(x @ w))]',
- 'functions from a list': 'cannot differentiate through act(...) [h = act(h)]',
+TODAY = {'function from a dict': 'cannot differentiate through act(...) [return np.sum(act(x @ w))]',
  'zip(*pairs)': 'no adjoint is registered for zip [Ws, bs = zip(*params)]',
  '*hidden, last = params': "assignment to '(*hidden, (W_out, b_out))' is not supported "
                            '[*hidden, (W_out, b_out) = params]',

@@ -4,6 +4,7 @@ them, and differentiates through the attributes of dataclasses, namedtuples and 
 objects. Each check compares numbers with central differences."""
 import collections
 import dataclasses
+import functools
 import types
 
 import numpy as np
@@ -183,3 +184,145 @@ def test_an_attribute_of_an_array_that_has_no_rule_is_a_clear_error():
         return np.sum(x.flat)
     with pytest.raises(nf.SrcdiffError, match="attribute .flat"):
         nf.grad(flat_sum)(np.ones(3))
+
+
+# --- functions as values inside f: closures made and returned, partials, loops over them ------
+
+def integrate(field, y, steps):
+    for _ in range(steps):
+        y = y + 0.1 * field(y)
+    return y
+
+
+def with_a_local_vector_field(w, y0):
+    def field(y):
+        return np.tanh(w * y)
+    return np.sum(integrate(field, y0, steps=3) ** 2)
+
+
+def make_layer(W, scale=2.0):
+    def layer(inputs):
+        return np.tanh(scale * inputs @ W)
+    return layer
+
+
+def shifted(W):
+    def forward(inputs):
+        return inputs @ W
+    return W + 1.0, forward
+
+
+def uses_returned_closures(W, x):
+    hidden = make_layer(W)(x)
+    offset, forward = shifted(W)
+    return np.sum(hidden ** 2) + np.sum(forward(x)) * np.sum(offset)
+
+
+def scaled_softplus(z, beta):
+    return np.logaddexp(0.0, beta * z) / beta
+
+
+def partial_and_loop_over_functions(W, x):
+    soft = functools.partial(scaled_softplus, beta=W[0, 0])
+    h = x @ W
+    for act in [np.sin, soft, softplus]:
+        h = act(h)
+    return np.sum(h)
+
+
+@pytest.mark.parametrize("f, args", [
+    (with_a_local_vector_field, (np.array([0.5, -1.0, 2.0]), np.array([1.0, 0.3, -0.2]))),
+    (uses_returned_closures, (W, XS)), (partial_and_loop_over_functions, (W, XS))])
+def test_functions_made_inside_f_are_inlined_where_they_are_called(f, args):
+    gradient = nf.grad(f)(*args)
+    np.testing.assert_allclose(gradient, numerical_grad(f, args), rtol=1e-6, atol=1e-9)
+    direction = np.ones_like(args[0])
+    assert nf.jvp(f)(*args, direction)[1] == pytest.approx(np.sum(gradient), rel=1e-9)
+    eps = 1e-5
+    moved = [nf.grad(f)(args[0] + s * eps * direction, *args[1:]) for s in (1, -1)]
+    np.testing.assert_allclose(nf.hvp(f)(*args, direction), (moved[0] - moved[1]) / (2 * eps),
+                               rtol=1e-5, atol=1e-7)
+
+
+def stores_a_local_function(w):
+    def square(v):
+        return v * v
+    table = [square]
+    return np.sum(table[0](w))
+
+
+def test_a_local_function_stored_in_a_list_is_a_located_error():
+    with pytest.raises(nf.UnsupportedError, match="'square' is used as a value") as error:
+        nf.grad(stores_a_local_function)(np.ones(2))
+    assert error.value.location.lineno == stores_a_local_function.__code__.co_firstlineno + 3
+
+
+# --- user classes registered as pytree nodes ----------------------------------------------------
+
+class Affine:
+    """Parameters in __slots__, flattened to (W, b); `activation` is aux data, no gradient."""
+
+    __slots__ = ("W", "b", "activation")
+
+    def __init__(self, W, b, activation="tanh"):
+        self.W, self.b, self.activation = W, b, activation
+
+    def apply(self, x):
+        return np.tanh(x @ self.W + self.b)
+
+
+nf.register_pytree_node(Affine, lambda a: ((a.W, a.b), a.activation),
+                        lambda activation, children: Affine(*children, activation))
+
+
+def affine_loss(layer, x):
+    return np.sum(layer.apply(x) ** 2)
+
+
+def test_a_registered_class_is_a_pytree_for_gradients_and_trees():
+    layer = Affine(W, np.arange(3.0) / 3)
+    gradient = nf.grad(affine_loss)(layer, XS)
+    assert type(gradient) is Affine and gradient.activation == "tanh"
+    for name in ("W", "b"):
+        def of_field(value, name=name):
+            changed = Affine(layer.W, layer.b)
+            setattr(changed, name, value)
+            return affine_loss(changed, XS)
+        np.testing.assert_allclose(getattr(gradient, name),
+                                   numerical_grad(of_field, (getattr(layer, name),), 0),
+                                   rtol=1e-6, atol=1e-9)
+    stepped = nf.tree_map(lambda p, g: p - 0.1 * g, layer, gradient)
+    assert type(stepped) is Affine and stepped.activation == "tanh"
+    np.testing.assert_allclose(stepped.W, layer.W - 0.1 * gradient.W)
+    assert len(nf.tree_leaves(layer)) == 2
+
+
+def test_dataclasses_are_trees_for_the_optimisers():
+    layer = Layer(W, np.zeros(3))
+    gradient = nf.grad(layer_loss)(layer, XS)
+    stepped = nf.tree_map(lambda p, g: p - 0.5 * g, layer, gradient)
+    assert type(stepped) is Layer and stepped.name == "dense"
+    np.testing.assert_allclose(stepped.b, -0.5 * gradient.b)
+
+
+def shifted_softplus(z, beta, shift=0.0):
+    return np.logaddexp(0.0, beta * z) / beta + shift
+
+
+def with_a_partial(x, act=functools.partial(shifted_softplus, beta=2.0)):
+    return energy(x, act) + np.sum(act(x, shift=1.0))
+
+
+@pytest.mark.parametrize("act", [functools.partial(shifted_softplus, beta=2.0),
+                                 functools.partial(shifted_softplus, beta=0.5),
+                                 functools.partial(shifted_softplus, 3.0, shift=0.5)],
+                         ids=["beta=2", "beta=0.5", "positional"])
+def test_a_partial_passed_is_called_with_the_values_it_binds(act):
+    gradient = nf.grad(with_a_partial)
+    np.testing.assert_allclose(gradient(X, act), numerical_grad(with_a_partial, (X, act)),
+                               rtol=1e-6)
+    assert nf.jvp(with_a_partial)(X, act, V)[1] == pytest.approx(np.dot(gradient(X, act), V),
+                                                                 rel=1e-9)
+    # one code for partials that bind the same names: the values are read when it runs
+    assert "act.keywords['beta']" in gradient.source_for(X, act) or isinstance(
+        act.args[0], float)

@@ -20,11 +20,10 @@ EXAMPLES = ROOT / "generated_examples"
 SUFFIX = "_grad"
 PROGRAMS_DIR = ROOT / "tests" / "programs"
 PROGRAM_PREFIX = "program_"
-# The programs of issue 16 (tests/programs/) in the gallery: add one once tests/test_programs.py
-# passes for it without an expected failure. Not yet: mlp, rnn, lstm, vae, gmm, fluid,
-# neural_ode, mlp_activation, dataclass_model, flatten (srcdiff cannot differentiate them), and
-# svi (its gradient reads the closure variable num_dims, which standalone() cannot import).
-PROGRAMS = ("hmm",)
+# The programs of issue 16 (tests/programs/) in the gallery: each that tests/test_programs.py
+# passes without an expected failure.
+PROGRAMS = ("dataclass_model", "fluid", "hmm", "lstm", "mlp", "mlp_activation", "neural_ode",
+            "svi", "vae")
 
 
 def names():
@@ -72,10 +71,15 @@ def emitted(name):
               f"(function {function}, mode {mode}, wrt={derivative(name).wrt}):\n"
               "#     python tools/regen_examples.py\n"
               "# Do not edit: tests/test_generated_examples.py fails when this file is stale.\n")
-    return header + standalone(derivative(name))
+    import numpy as np
+
+    # the code made for the example's arguments (for a function or an object passed, the
+    # code depends on which)
+    arguments = load(name).example(np.random.default_rng(0))
+    return header + standalone(derivative(name)._emitted_for(list(arguments)))
 
 
-def standalone(derivative):
+def standalone(emitted):
     """The emitted source, importing the functions it calls from the differentiated code's
     modules (a primitive with a template of its own): srcdiff's own copy finds them in the
     namespace it runs in instead, so that rebinding one is seen."""
@@ -84,7 +88,7 @@ def standalone(derivative):
 
     from srcdiff.codegen import IMPORTS
 
-    source = derivative.source
+    source = emitted.full_source()
     tree = ast.parse(source)
     bound = set(dir(builtins)) | {"np", "runtime"}
     for node in ast.walk(tree):
@@ -94,7 +98,7 @@ def standalone(derivative):
         elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             bound.add(node.id)
     free = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id not in bound}
-    imports, stack = set(), [derivative._emitted]
+    imports, stack = set(), [emitted]
     while stack:
         emitted = stack.pop()
         stack.extend(emitted.callees)
@@ -106,6 +110,8 @@ def standalone(derivative):
             home = getattr(value, "__module__", None)
             if home and getattr(sys.modules.get(home), global_name, None) is value:
                 imports.add(f"from {home} import {global_name}\n")
+            elif type(value) in (int, float, bool, str):  # a number a closure holds
+                imports.add(f"{global_name} = {value!r}  # (held by a closure cell)\n")
     return source.replace(IMPORTS, IMPORTS + "".join(sorted(imports)), 1)
 
 

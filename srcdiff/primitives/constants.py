@@ -6,7 +6,7 @@ import builtins
 
 import numpy as np
 
-from .. import shapes
+from .. import runtime, shapes
 from .registry import Primitive, Sample, constants, register
 from .samples import real
 
@@ -33,6 +33,10 @@ constants(np.zeros_like, np.ones_like, np.empty_like, fresh=True, shape_args={0}
     Sample("x * np.ones_like(x) + np.zeros_like(x)", x=real(3))])
 constants(np.result_type, builtins.int, builtins.bool, builtins.isinstance, samples=[
     Sample("x * int(np.sum(x) > 0) + np.ones(3, dtype=np.result_type(x))", x=real(3))])
+# (differences see through it, so the sample holds a constant; tests/test_api.py checks that
+# no derivative flows through it in any mode)
+constants(runtime.stop_gradient, samples=[
+    Sample("x * runtime.stop_gradient(y)", x=real(3), y=real(3), constant=("y",))])
 # value-dependent shapes: as many elements as the values say
 constants(np.nonzero, np.argwhere, np.flatnonzero, np.unique, shape=None,
           methods=("nonzero",), samples=[Sample("x[np.nonzero(x > 0)]", x=real(5))])

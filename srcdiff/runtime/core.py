@@ -64,11 +64,32 @@ def _is_container(x):
     return isinstance(x, (dict, list, tuple))
 
 
+def stop_gradient(x):
+    """x itself, through which no derivative flows: as a constant in every mode and order
+    (a target held fixed, a baseline, a straight-through estimator's other half)."""
+    return x
+
+
+# classes registered with register_pytree_node: cls -> (flatten, unflatten)
+PYTREE_NODES = {}
+
+
+def register_pytree_node(cls, flatten, unflatten):
+    """Declare how objects of `cls` hold arrays, as JAX's function of this name does:
+    `flatten(obj)` returns (children, aux) and `unflatten(aux, children)` builds one again.
+    Their gradients are built with unflatten (a child's gradient is that of the attribute
+    holding it), and srcdiff.tree_map and the optimisers walk into them."""
+    PYTREE_NODES[cls] = (flatten, unflatten)
+    return cls
+
+
 def is_record(x):
     """Whether x is an object whose attributes may carry gradients: an instance of a user
-    class (a dataclass, a SimpleNamespace, a model object), not an array, a number, a
-    container, a function, a class or a module."""
+    class (a dataclass, a SimpleNamespace, a model object, a registered pytree node), not an
+    array, a number, a container, a function, a class or a module."""
     kind = type(x)
+    if kind in PYTREE_NODES:
+        return True
     return (kind.__module__ not in ("builtins", "numpy") and not kind.__module__.startswith(
         "numpy.") or kind is types.SimpleNamespace) and not (
         isinstance(x, (tuple, list, dict, np.ndarray, np.generic, type, types.ModuleType,
@@ -78,13 +99,30 @@ def is_record(x):
 def record_fields(x):
     """The attributes of record x that gradients follow: a dataclass's fields, else the
     instance's own attributes."""
+    if type(x) in PYTREE_NODES:
+        children = {id(child) for child in PYTREE_NODES[type(x)][0](x)[0]}
+        return [name for name in _attribute_names(x) if id(getattr(x, name)) in children]
     if dataclasses.is_dataclass(x):
         return [f.name for f in dataclasses.fields(x)]
     return list(vars(x)) if hasattr(x, "__dict__") else []
 
 
+def _attribute_names(x):
+    names = list(vars(x)) if hasattr(x, "__dict__") else []
+    return names + [n for k in type(x).__mro__ for n in getattr(k, "__slots__", ())]
+
+
 def rebuilt(x, fields):
-    """A shallow copy of record x with `fields` (name -> value) set, frozen or not."""
+    """A shallow copy of record x with `fields` (name -> value) set, frozen or not; for a
+    registered pytree node, unflatten of its children with those of them set that are the
+    values of those attributes of x (zeros for the others: this builds gradients)."""
+    if type(x) in PYTREE_NODES:
+        flatten, unflatten = PYTREE_NODES[type(x)]
+        children, aux = flatten(x)
+        by_identity = {id(getattr(x, name)): name for name in _attribute_names(x)}
+        return unflatten(aux, [fields[by_identity[id(child)]] if id(child) in by_identity and
+                               by_identity[id(child)] in fields else zero_tangent(child)
+                               for child in children])
     out = copy.copy(x)
     for name, value in fields.items():
         object.__setattr__(out, name, value)
