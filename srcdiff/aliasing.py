@@ -57,10 +57,15 @@ class Aliasing:
                 "runtime.check_unviewed", version, ir.index_value(rename(target.slice)),
                 held, ir.const(into.id), ir.const(" and ".join(map(repr, rows))),
                 *where)), loc)] if rows else []
-        if shared:  # `z += v` rebinds a float, but changes an array in place: the call tells
+        # `z += v` rebinds a float, but changes an array in place: the call tells
+        if shared or into.id in self.params:
             return [ir.Statement(ir.expr_stmt(ir.call(
                 "runtime.check_not_shared", version, ir.const(into.id), ir.const(others),
                 *where)), loc)]
+        if rows:
+            return [ir.Statement(ir.expr_stmt(ir.call(
+                "runtime.check_not_shared", version, ir.const(into.id),
+                ir.const(" and ".join(map(repr, rows))), *where, held)), loc)]
         return []
 
     def _analyse(self):

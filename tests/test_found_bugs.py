@@ -101,13 +101,12 @@ def in_place_add_on_a_list_item(x):
     return np.sum(y[0] ** 2)
 
 
-@xfail("z += 1 on an item taken from a list is treated as z = z + 1, so y[0] keeps its old "
-       "value: gradient 2x = [2, 4, 6], expected 2(x + 1) = [4, 6, 8]; jvp's value is 14.0 "
-       "where f returns 29.0 (autograd is wrong here too)")
 def test_in_place_add_on_a_list_item():
-    x = np.array([1.0, 2.0, 3.0])
-    assert nf.jvp(in_place_add_on_a_list_item)(x, np.ones(3))[0] == in_place_add_on_a_list_item(x)
-    assert_gradient(in_place_add_on_a_list_item, x)
+    """z += 1 on an item of a list was taken as z = z + 1, y[0] keeping its old value:
+    gradient 2x for 2(x + 1), jvp's value 14.0 where f returns 29.0 (autograd is wrong too).
+    Refused when the call shows that y holds z's array."""
+    assert_refused(in_place_add_on_a_list_item, np.array([1.0, 2.0, 3.0]), "z += 1.0",
+                   r"z \+= \.\.\. changes the array 'z' in place, and 'y'")
 
 
 def bump(a):
@@ -121,11 +120,22 @@ def in_place_add_inside_a_helper(x):
     return np.sum(y ** 2) + np.sum(z)
 
 
-@xfail("a += 1 inside a called function changes the caller's array, but is differentiated as "
-       "a = a + 1: gradient [2, -1, 5], expected 2 (x + 1) + 1 = [4, 1, 7]; jvp's value 9.75, "
-       "f's 15.75 (autograd is wrong too). Writing a[0] = ... there is refused")
 def test_in_place_add_inside_a_helper():
-    assert_gradient(in_place_add_inside_a_helper, np.array([0.5, -1.0, 2.0]))
+    """a += 1 inside a called function changes the caller's array, but was differentiated as
+    a = a + 1: gradient [2, -1, 5] for [4, 1, 7], jvp's value 9.75 for 15.75 (autograd is
+    wrong too). Refused for an array argument, as writing a[0] = ... there is."""
+    assert_refused(in_place_add_inside_a_helper, np.array([0.5, -1.0, 2.0]),
+                   "a += 1.0  # the caller's array",
+                   r"changes the array 'a' in place, and it is an argument")
+
+
+def add_in_place_to_a_float(a):
+    a += 1.0  # a new float: nothing else changes
+    return a * a
+
+
+def test_in_place_add_to_a_float_argument():
+    assert_derivatives(add_in_place_to_a_float, 0.5)
 
 
 def constant_written_through_a_tuple_item(x):

@@ -218,15 +218,37 @@ def item_adjoints(g, items):
             for row, item in zip(g, items)]
 
 
-def check_not_shared(value, name, others, filename, lineno):
-    """Before `name += ...` where other names may share its memory: for an array that is a
-    change in place, which they would see and the emitted code (a new value) does not."""
-    if type(value) is np.ndarray:
+def check_not_shared(value, name, others, filename, lineno, holders=None):
+    """Before `name += ...` where other names may share its memory (`holders`: their values,
+    where only they can tell; `others` empty: name is an argument, the caller's): for an
+    array that is a change in place, which they would see and the emitted code (a new value)
+    does not."""
+    if type(value) is not np.ndarray or holders is not None and not any(
+            _holds(holder, value) for holder in holders):
+        return
+    where = Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
+    if not others:
         raise ArgumentError(
-            f"{name} += ... changes the array {name!r} in place, and {others} (sharing its "
-            "memory) is read afterwards: srcdiff cannot follow that change",
-            Location(filename, lineno, linecache.getline(filename, lineno).rstrip()),
-            f"write {name} = {name} + ... (a new array), or copy what must keep the old value")
+            f"{name} += ... changes the array {name!r} in place, and it is an argument: the "
+            "caller's array changes too, which srcdiff cannot follow", where,
+            f"write {name} = {name} + ... (a new array), and return it if the caller needs "
+            "the new value")
+    raise ArgumentError(
+        f"{name} += ... changes the array {name!r} in place, and {others} (sharing its "
+        "memory) is read afterwards: srcdiff cannot follow that change", where,
+        f"write {name} = {name} + ... (a new array), and read {name} where the new value is "
+        "meant")
+
+
+def _holds(holder, array):
+    """Whether `holder` (an array, or a list, tuple or dict of them) shares array's memory."""
+    if type(holder) is np.ndarray:
+        return np.may_share_memory(holder, array)
+    if isinstance(holder, (list, tuple)):
+        return any(_holds(item, array) for item in holder)
+    if isinstance(holder, dict):
+        return any(_holds(item, array) for item in holder.values())
+    return False
 
 
 def check_unviewed(array, index, others, name, names, filename, lineno):
