@@ -115,7 +115,7 @@ class as_list_:
         bitems[i] = runtime.unpack_adjoint(bz, items)[i]
 
     def tangent(dz, z, items):
-        dz = list(ditems)
+        dz = runtime.tangent_list(ditems)
 
 
 @_moves(as_tuple, samples=[Sample("np.stack((x, x * y))", x=real(3), y=real(3))])
@@ -124,7 +124,7 @@ class as_tuple_:
         bitems[i] = runtime.unpack_adjoint(bz, items)[i]
 
     def tangent(dz, z, items):
-        dz = tuple(ditems)
+        dz = runtime.tangent_tuple(ditems)
 
 
 # --- reshaping --------------------------------------------------------------------------------
