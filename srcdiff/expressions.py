@@ -422,11 +422,14 @@ class Expressions:
 
     def bind(self, record, args, keywords, node, loc, out, forward):
         template = self._rules(record)
+        aliases = dict(record.keyword_aliases)
         try:
-            bound = template.bind(args, keywords)
+            bound = template.bind(args, {aliases.get(k, k): v for k, v in keywords.items()})
         except TypeError as exc:
+            names = ", ".join(p for p in template.signature.parameters)
             raise SrcdiffError(f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
-                               f"its adjoint: {exc}", loc) from None
+                               f"its adjoint: {exc}", loc,
+                               f"pass them by position, or by the names ({names})") from None
         # (the adjoint's rules tell in both modes whether a parameter takes a sequence)
         adjoint = record.adjoint if _takes_array_likes(record.function) else None
         for param, rule in template.rules.items():
