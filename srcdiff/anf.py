@@ -186,8 +186,12 @@ class Normalizer(Expressions):
         """A bare expression: `stack.append(v)`, a call kept for its effect, a docstring."""
         value = stmt.value
         if isinstance(value, (gast.Yield, gast.YieldFrom, gast.Await)):
-            raise UnsupportedError("generators and coroutines cannot be differentiated", loc,
-                                   "return an array instead of yielding values")
+            raise UnsupportedError(
+                "generators and coroutines cannot be differentiated by themselves: srcdiff "
+                "follows a generator of the same module where its caller loops over all its "
+                "items (for x in gen(...), list(gen(...)), sum(gen(...)))", loc,
+                "loop over the generator where it is called, or return a list instead of "
+                "yielding values")
         if isinstance(value, gast.Constant):
             return
         if is_push(stmt) and value.func.value.id in self.active:

@@ -206,8 +206,9 @@ class Derivative:
             value = args[k] if k < len(args) else defaults.get(name, None)
             if is_function_value(value) and k not in self._positions:
                 statics.append(Static(name, "value", value))
-            elif name in self._keys and isinstance(value, (str, int)):
-                statics.append(Static(name, "key", value))
+            elif name in self._keys and isinstance(value, (str, int, np.integer)):
+                statics.append(Static(name, "key", value if isinstance(value, str) else
+                                      int(value)))
             elif is_object(value):
                 statics.append(Static(name, "type", type(value)))
         return tuple(statics)

@@ -213,6 +213,12 @@ class Expressions:
                 k.arg is None for k in node.keywords):
             raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
                                    loc, "pass arguments one by one")
+        if inspect.isgeneratorfunction(fn):
+            raise UnsupportedError(
+                f"{fn.__name__} is a generator, and generators and coroutines cannot be "
+                "differentiated by themselves: srcdiff follows a generator of the same module "
+                "where a loop takes all its items (for x in gen(...), list(gen(...)), "
+                "sum(gen(...)))", loc, "loop over the generator here, or make it return a list")
         receiver = self.p.receiver(node.func)
         given = ([receiver] if receiver is not None else []) + list(node.args)
         written = {k.arg: k.value for k in node.keywords}
@@ -364,7 +370,7 @@ class Expressions:
         """The error for a call of `ACTIVATIONS[key]`, a function picked from a global
         container by a key known only at run time: for a parameter, a request to make the
         code for its value (when the function is called); else a refusal."""
-        container = self.p.resolve(func.value)
+        container = self.p.container(func.value)
         if not (isinstance(container, (dict, list, tuple)) and holds_functions(container)):
             return
         what, key = gast.unparse(func), func.slice
@@ -407,6 +413,12 @@ class Expressions:
         if obj is max or obj is min:
             raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)", loc,
                                  f"use np.{what}(x), or np.{what}imum(a, b)")
+        if getattr(obj, "__module__", None) in ("builtins", "itertools", "functools"):
+            raise UnsupportedError(
+                f"{what}(...) of differentiated values cannot be differentiated", loc,
+                "over a container, write it as a for loop or a comprehension (srcdiff "
+                "follows list, tuple, dict, zip, enumerate, reversed, sorted of a dict's keys, "
+                "iter/next, len, sum and map); on arrays, call the numpy function")
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
             what = gast.unparse(func)
         raise NoAdjointError(f"no adjoint is registered for {what}", loc,

@@ -120,7 +120,7 @@ class ParsedFunction:
         """A fresh copy of the definition of `fn` when it is a function of this one's module
         and file without a closure (which srcdiff may inline here), else None."""
         if not inspect.isfunction(fn) or fn.__globals__ is not self.fn.__globals__ or \
-                fn.__closure__ or fn.__code__.co_flags & inspect.CO_GENERATOR:
+                fn.__closure__:
             return None
         if fn not in self._siblings:
             try:
@@ -148,6 +148,13 @@ class ParsedFunction:
         if isinstance(node, gast.Subscript):
             item = self._item(node)
             return item if is_function_value(item) else MISSING
+        return self.container(node)
+
+    def container(self, node):
+        """What `node` names, as resolve() does, but for an item of a global container
+        (`LAYERS["hidden"]`), which resolve() gives only when it is a function."""
+        if isinstance(node, gast.Subscript):
+            return self._item(node)
         chain = []
         while isinstance(node, gast.Attribute):
             chain.append(node.attr)
@@ -159,6 +166,8 @@ class ParsedFunction:
             obj = static.value  # (of an object: its class, whose methods are functions)
         elif node.id in self.local_names:
             return MISSING
+        elif node.id == "runtime" and node.id not in self.namespace:
+            obj = runtime  # (the helpers srcdiff's own rewrites call, as emitted code does)
         else:
             obj = self.namespace.get(node.id, getattr(builtins, node.id, MISSING))
         for attr in reversed(chain):
@@ -168,10 +177,7 @@ class ParsedFunction:
     def _item(self, node):
         """The item `container[key]` names, for a container (a dict, list or tuple) that is
         a global (or an item of one) and a key known here; else MISSING."""
-        if isinstance(node.value, gast.Subscript):
-            container = self._item(node.value)
-        else:
-            container = self.resolve(node.value)
+        container = self.container(node.value)
         key = self.key(node.slice)
         if not isinstance(container, (dict, list, tuple)) or key is MISSING:
             return MISSING

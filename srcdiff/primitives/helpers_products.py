@@ -384,6 +384,17 @@ class dict_values_adjoint:
         dz = runtime.dict_values_adjoint(dg, keys, values)
 
 
+# dict(zip(keys, values)) where the code does not count them: keys constant, values a list
+@helper(runtime.dict_of, constant=("keys",), samples=[
+    Sample("runtime.dict_of(['a', 'b'], [x, 2 * x])['b']", x=real(3))])
+class dict_of:
+    def adjoint(bz, z, keys, values):
+        bvalues = runtime.dict_values_adjoint(bz, keys, values)
+
+    def tangent(dz, z, keys, values):
+        dz = runtime.dict_of(keys, dvalues)
+
+
 @helper(runtime.dict_adjoint, constant=("keys", "values"), samples=[
     Sample("runtime.dict_adjoint([b, 2 * b], ('a', 'b'), (x, x))['b']", b=real(3), x=real(3),
            constant=("x",))])

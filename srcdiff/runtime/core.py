@@ -201,6 +201,26 @@ def dict_values_adjoint(g, keys, values):
             for key, value, kept in zip(keys, values, _kept(keys))]
 
 
+def dict_keys(x):
+    """The keys of dict x, where the code sorts x (`sorted(params)`) or loops over x indexing
+    it by each item (`for key in params: ... params[key]`): srcdiff takes x for a dict there
+    (its keys carry no derivative), and this checks that it is one."""
+    if not isinstance(x, dict):
+        raise TypeError(f"srcdiff took a differentiated value for a dict's keys (sorted(d), or "
+                        f"for key in d: ... d[key]), but it is a {type(x).__name__}: sorting "
+                        "differentiated values has no derivative here (sort indices instead: "
+                        "np.argsort), and a loop over a list reads its items as it goes")
+    return x.keys()
+
+
+def dict_of(keys, values):
+    """dict(zip(keys, values)) whose keys the code does not count (keys = sorted(params))."""
+    keys, values = list(keys), list(values)
+    if len(keys) != len(values):  # (zip would drop the extra ones: their gradient is zero)
+        keys, values = keys[:len(values)], values[:len(keys)]
+    return dict(zip(keys, values))
+
+
 def dict_adjoint(b, keys, values):
     """The adjoint of the dict dict(zip(keys, values)) given the adjoints of its values (a
     list, tuple or Sparse by position): a Sparse by key."""
