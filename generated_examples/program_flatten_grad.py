@@ -36,16 +36,14 @@ def dloss(params, inputs, targets, decay=0.01):
     for unflatten_flatten0_shape00 in _seq2:
         unflatten_flatten0_size00 = int(np.prod(unflatten_flatten0_shape00))
         _stack_unflatten_flatten0_size00.append(unflatten_flatten0_size00)
-        _t2 = flat[unflatten_flatten0_start00:unflatten_flatten0_start00 +
-            unflatten_flatten0_size00]
+        _t2 = flat[unflatten_flatten0_start00:unflatten_flatten0_start00
+            + unflatten_flatten0_size00]
         _stack_t2.append(runtime.shape_of(_t2))
         _t3 = np.reshape(_t2, unflatten_flatten0_shape00)
         unflatten_flatten0_pieces00.append(_t3)
         _stack_unflatten_flatten0_start00.append(unflatten_flatten0_start00)
-        unflatten_flatten0_start00 = (unflatten_flatten0_start00 +
-            unflatten_flatten0_size00)
-    unflatten_result0 = runtime.dict_of(flatten0_keys0,
-        unflatten_flatten0_pieces00)
+        unflatten_flatten0_start00 = unflatten_flatten0_start00 + unflatten_flatten0_size00
+    unflatten_result0 = runtime.dict_of(flatten0_keys0, unflatten_flatten0_pieces00)
     _t4, _saved0 = fwd_predict_params(unflatten_result0, inputs)
     residuals = _t4 - targets
     _t5 = residuals ** 2
@@ -65,9 +63,8 @@ def dloss(params, inputs, targets, decay=0.01):
     bresiduals = b_t5 * 2 * residuals
     b_t4 = runtime.unbroadcast(bresiduals, _t4)
     bparams_1, = bwd_predict_params(b_t4, _saved0)
-    bunflatten_flatten0_pieces00 = runtime.add_items(
-        bunflatten_flatten0_pieces00, runtime.dict_values_adjoint(bparams_1,
-        flatten0_keys0, unflatten_flatten0_pieces00),
+    bunflatten_flatten0_pieces00 = runtime.add_items(bunflatten_flatten0_pieces00,
+        runtime.dict_values_adjoint(bparams_1, flatten0_keys0, unflatten_flatten0_pieces00),
         unflatten_flatten0_pieces00)
     bunflatten_vector0 = runtime.zeros_like(flat)
     for unflatten_flatten0_shape00 in reversed(_seq2):
@@ -76,22 +73,20 @@ def dloss(params, inputs, targets, decay=0.01):
         unflatten_flatten0_start00 = _stack_unflatten_flatten0_start00.pop()
         b_t3 = bunflatten_flatten0_pieces00.pop()
         b_t2 = np.reshape(b_t3, np.shape(_t2))
-        bunflatten_vector0 = runtime.add_at(bunflatten_vector0, flat, np.s_
-            [unflatten_flatten0_start00:unflatten_flatten0_start00 +
-            unflatten_flatten0_size00], b_t2)
+        bunflatten_vector0 = runtime.add_at(bunflatten_vector0, flat,
+            np.s_[unflatten_flatten0_start00:unflatten_flatten0_start00
+            + unflatten_flatten0_size00], b_t2)
     bflat += bunflatten_vector0
     bflatten0_result0 = runtime.getitem_grad(bflat, _result0, 0)
-    bflatten0_flat0 = runtime.unpack_adjoint(bflatten0_result0, (
-        flatten0_flat0, None))[0]
-    b_items0 = runtime.add_items(b_items0, [runtime.unconcatenate(
-        bflatten0_flat0, _items0, _k) for _k in range(len(_items0))])
+    bflatten0_flat0 = runtime.unpack_adjoint(bflatten0_result0, (flatten0_flat0, None))[0]
+    b_items0 = runtime.add_items(b_items0, [runtime.unconcatenate(bflatten0_flat0, _items0,
+        _k) for _k in range(len(_items0))])
     bflatten0_params0 = runtime.zeros_like(params)
     for _flatten0_k01 in reversed(_seq1):
         _t0 = _stack_t0.pop()
         b_t1 = b_items0.pop()
         b_t0 = np.reshape(b_t1, np.shape(_t0))
-        bflatten0_params0 = runtime.add_at(bflatten0_params0, params,
-            _flatten0_k01, b_t0)
+        bflatten0_params0 = runtime.add_at(bflatten0_params0, params, _flatten0_k01, b_t0)
     return runtime.as_grad(bflatten0_params0, params)
 
 
@@ -105,9 +100,8 @@ def fwd_predict_params(params, inputs):
     _t5 = hidden @ _t4
     _t6 = params['b_out']
     _t7 = _t5 + _t6
-    return _t7, [_t0, runtime.shape_of(_t1), runtime.shape_of(_t2), _t4,
-        runtime.shape_of(_t5), runtime.shape_of(_t6), hidden, inputs,
-        runtime.shape_of(params)]
+    return _t7, [_t0, runtime.shape_of(_t1), runtime.shape_of(_t2), _t4, runtime.shape_of(_t5),
+        runtime.shape_of(_t6), hidden, inputs, runtime.shape_of(params)]
 
 
 def bwd_predict_params(b_t7, saved):

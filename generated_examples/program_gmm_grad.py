@@ -38,8 +38,7 @@ def fwd_gmm_log_likelihood_params(params, data):
         _stack_log_proportion.append(runtime.shape_of(log_proportion))
         mean = _mean0[_i0]
         log_std = _log_std0[_i0]
-        _t1, _saved1 = fwd_diag_gaussian_logpdf_mean_log_std(data, mean,
-            log_std)
+        _t1, _saved1 = fwd_diag_gaussian_logpdf_mean_log_std(data, mean, log_std)
         _stack_t1.append(runtime.shape_of(_t1))
         _stack_saved1.append(_saved1)
         _t2 = log_proportion + _t1
@@ -47,29 +46,27 @@ def fwd_gmm_log_likelihood_params(params, data):
     _t3 = np.vstack(cluster_lls)
     _t4, _saved2 = fwd_logsumexp_a(_t3, axis=0)
     _t5 = np.sum(_t4)
-    return _t5, [_i0, _log_proportion0, _log_std0, _mean0, _saved0, _saved1,
-        _saved2, _stack_log_proportion, _stack_saved1, _stack_t1, runtime.
-        shape_of(_t0), _t1, runtime.shape_of(_t4), cluster_lls, log_proportion]
+    return _t5, [_i0, _log_proportion0, _log_std0, _mean0, _saved0, _saved1, _saved2,
+        _stack_log_proportion, _stack_saved1, _stack_t1, runtime.shape_of(_t0), _t1,
+        runtime.shape_of(_t4), cluster_lls, log_proportion]
 
 
 def bwd_gmm_log_likelihood_params(b_t5, saved):
-    (_i0, _log_proportion0, _log_std0, _mean0, _saved0, _saved1, _saved2,
-        _stack_log_proportion, _stack_saved1, _stack_t1, _t0, _t1, _t4,
-        cluster_lls, log_proportion) = saved
+    (_i0, _log_proportion0, _log_std0, _mean0, _saved0, _saved1, _saved2, _stack_log_proportion,
+        _stack_saved1, _stack_t1, _t0, _t1, _t4, cluster_lls, log_proportion) = saved
     saved.clear()
     bcluster_lls = []
     b_t4 = runtime.unreduce(b_t5, _t4)
     del _t4
     b_t3, = bwd_logsumexp_a(b_t4, _saved2)
     del _saved2, b_t4
-    bcluster_lls = runtime.add_items(bcluster_lls, [runtime.unstacked(b_t3,
-        cluster_lls, _k, 'vstack') for _k in range(len(cluster_lls))])
+    bcluster_lls = runtime.add_items(bcluster_lls, [runtime.unstacked(b_t3, cluster_lls, _k,
+        'vstack') for _k in range(len(cluster_lls))])
     del b_t3, cluster_lls
     b_log_proportion0 = runtime.zeros_like(_log_proportion0)
     b_log_std0 = runtime.zeros_like(_log_std0)
     b_mean0 = runtime.zeros_like(_mean0)
-    for _i0 in reversed(range(min(len(_log_proportion0), len(_mean0), len(
-        _log_std0)))):
+    for _i0 in reversed(range(min(len(_log_proportion0), len(_mean0), len(_log_std0)))):
         _saved1 = _stack_saved1.pop()
         _t1 = _stack_t1.pop()
         log_proportion = _stack_log_proportion.pop()
@@ -79,11 +76,10 @@ def bwd_gmm_log_likelihood_params(b_t5, saved):
         bmean, blog_std = bwd_diag_gaussian_logpdf_mean_log_std(b_t1, _saved1)
         b_log_std0 = runtime.add_at(b_log_std0, _log_std0, _i0, blog_std)
         b_mean0 = runtime.add_at(b_mean0, _mean0, _i0, bmean)
-        b_log_proportion0 = runtime.add_at(b_log_proportion0,
-            _log_proportion0, _i0, blog_proportion)
-    del (_i0, _log_proportion0, _log_std0, _mean0, _saved1,
-        _stack_log_proportion, _stack_saved1, _stack_t1, _t1, bcluster_lls,
-        log_proportion)
+        b_log_proportion0 = runtime.add_at(b_log_proportion0, _log_proportion0, _i0,
+            blog_proportion)
+    del (_i0, _log_proportion0, _log_std0, _mean0, _saved1, _stack_log_proportion, _stack_saved1,
+        _stack_t1, _t1, bcluster_lls, log_proportion)
     b_t0 = runtime.getitem_grad(b_log_std0, _t0, 2)
     del b_log_std0
     b_t0 = runtime.add_at(b_t0, _t0, 1, b_mean0)
@@ -100,8 +96,8 @@ def fwd_unpack_params_params_out012(params):
     _t1, _saved0 = fwd_log_normalize_x(_t0)
     _t2 = params['means']
     _t3 = params['log stds']
-    return (_t1, _t2, _t3), [_saved0, runtime.shape_of(_t1), runtime.
-        shape_of(_t2), runtime.shape_of(_t3), runtime.shape_of(params)]
+    return (_t1, _t2, _t3), [_saved0, runtime.shape_of(_t1), runtime.shape_of(_t2),
+        runtime.shape_of(_t3), runtime.shape_of(params)]
 
 
 def bwd_unpack_params_params_out012(b_out, saved):
@@ -134,9 +130,9 @@ def fwd_diag_gaussian_logpdf_mean_log_std(x, mean, log_std):
     _t5 = 0.5 * np.log(2 * np.pi)
     _t6 = _t4 - _t5
     _t7 = np.sum(_t6, axis=1)
-    return _t7, [runtime.shape_of(_t0), _t1, runtime.shape_of(_t2), runtime
-        .shape_of(_t3), runtime.shape_of(_t4), runtime.shape_of(_t6),
-        runtime.shape_of(log_std), runtime.shape_of(mean), z]
+    return _t7, [runtime.shape_of(_t0), _t1, runtime.shape_of(_t2), runtime.shape_of(_t3),
+        runtime.shape_of(_t4), runtime.shape_of(_t6), runtime.shape_of(log_std),
+        runtime.shape_of(mean), z]
 
 
 def bwd_diag_gaussian_logpdf_mean_log_std(b_t7, saved):
@@ -178,8 +174,7 @@ def fwd_logsumexp_a(a, axis=None, keepdims=False):
         _t4 = np.squeeze(out, axis=axis)
         _stack_out.append(runtime.shape_of(out))
         out = _t4
-    return out, [_cond0, _stack_out, _t1, _t2, runtime.shape_of(_t3), a,
-        a_max, axis, out]
+    return out, [_cond0, _stack_out, _t1, _t2, runtime.shape_of(_t3), a, a_max, axis, out]
 
 
 def bwd_logsumexp_a(bout, saved):

@@ -86,18 +86,15 @@ def fwd_rnn_predict_params(params, inputs):
     hiddens = np.repeat(_t0, num_sequences, axis=0)
     hiddens_to_output_probs_concat_and_multiply1_weights00 = params['predict']
     hiddens_to_output_probs_concat_and_multiply1_args00 = hiddens
-    _t1 = np.ones(((hiddens_to_output_probs_concat_and_multiply1_args00,)[0
-        ].shape[0], 1))
-    hiddens_to_output_probs_concat_and_multiply1_cat_state00 = np.hstack((
-        hiddens_to_output_probs_concat_and_multiply1_args00, _t1))
+    _t1 = np.ones(((hiddens_to_output_probs_concat_and_multiply1_args00,)[0].shape[0], 1))
+    hiddens_to_output_probs_concat_and_multiply1_cat_state00 = np.hstack(
+        (hiddens_to_output_probs_concat_and_multiply1_args00, _t1))
     hiddens_to_output_probs_concat_and_multiply1_result00 = np.dot(
         hiddens_to_output_probs_concat_and_multiply1_cat_state00,
         hiddens_to_output_probs_concat_and_multiply1_weights00)
-    _t2, _saved0 = fwd_logsumexp_x(
-        hiddens_to_output_probs_concat_and_multiply1_result00, axis=1,
+    _t2, _saved0 = fwd_logsumexp_x(hiddens_to_output_probs_concat_and_multiply1_result00, axis=1,
         keepdims=True)
-    hiddens_to_output_probs_result0 = (
-        hiddens_to_output_probs_concat_and_multiply1_result00 - _t2)
+    hiddens_to_output_probs_result0 = hiddens_to_output_probs_concat_and_multiply1_result00 - _t2
     output = [hiddens_to_output_probs_result0]
     _seq0 = list(inputs)
     for input in _seq0:
@@ -113,41 +110,35 @@ def fwd_rnn_predict_params(params, inputs):
         _t3 = np.ones(((update_rnn_concat_and_multiply0_args00,
             update_rnn_concat_and_multiply0_args10)[0].shape[0], 1))
         _stack_t3.append(_t3)
-        update_rnn_concat_and_multiply0_cat_state00 = np.hstack((
-            update_rnn_concat_and_multiply0_args00,
-            update_rnn_concat_and_multiply0_args10, _t3))
+        update_rnn_concat_and_multiply0_cat_state00 = np.hstack(
+            (update_rnn_concat_and_multiply0_args00, update_rnn_concat_and_multiply0_args10, _t3))
         _stack_update_rnn_concat_and_multiply0_cat_state00.append(
             update_rnn_concat_and_multiply0_cat_state00)
         update_rnn_concat_and_multiply0_result00 = np.dot(
-            update_rnn_concat_and_multiply0_cat_state00,
-            update_rnn_concat_and_multiply0_weights00)
+            update_rnn_concat_and_multiply0_cat_state00, update_rnn_concat_and_multiply0_weights00)
         update_rnn_result0 = np.tanh(update_rnn_concat_and_multiply0_result00)
         _stack_update_rnn_result0.append(update_rnn_result0)
         _stack_hiddens.append(runtime.shape_of(hiddens))
         hiddens = update_rnn_result0
-        hiddens_to_output_probs_concat_and_multiply1_weights01 = params[
-            'predict']
+        hiddens_to_output_probs_concat_and_multiply1_weights01 = params['predict']
         _stack_hiddens_to_output_probs_concat_and_multiply1_weights01.append(
             hiddens_to_output_probs_concat_and_multiply1_weights01)
         hiddens_to_output_probs_concat_and_multiply1_args01 = hiddens
         _stack_hiddens_to_output_probs_concat_and_multiply1_args01.append(
             hiddens_to_output_probs_concat_and_multiply1_args01)
-        _t4 = np.ones(((hiddens_to_output_probs_concat_and_multiply1_args01
-            ,)[0].shape[0], 1))
+        _t4 = np.ones(((hiddens_to_output_probs_concat_and_multiply1_args01,)[0].shape[0], 1))
         _stack_t4.append(_t4)
-        hiddens_to_output_probs_concat_and_multiply1_cat_state01 = np.hstack((
-            hiddens_to_output_probs_concat_and_multiply1_args01, _t4))
+        hiddens_to_output_probs_concat_and_multiply1_cat_state01 = np.hstack(
+            (hiddens_to_output_probs_concat_and_multiply1_args01, _t4))
         _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01.append(
             hiddens_to_output_probs_concat_and_multiply1_cat_state01)
         hiddens_to_output_probs_concat_and_multiply1_result01 = np.dot(
             hiddens_to_output_probs_concat_and_multiply1_cat_state01,
             hiddens_to_output_probs_concat_and_multiply1_weights01)
-        hiddens_to_output_probs_output1 = (
-            hiddens_to_output_probs_concat_and_multiply1_result01)
-        _stack_hiddens_to_output_probs_output1.append(runtime.shape_of(
-            hiddens_to_output_probs_output1))
-        _t5, _saved1 = fwd_logsumexp_x(hiddens_to_output_probs_output1,
-            axis=1, keepdims=True)
+        hiddens_to_output_probs_output1 = hiddens_to_output_probs_concat_and_multiply1_result01
+        _stack_hiddens_to_output_probs_output1.append(
+            runtime.shape_of(hiddens_to_output_probs_output1))
+        _t5, _saved1 = fwd_logsumexp_x(hiddens_to_output_probs_output1, axis=1, keepdims=True)
         _stack_t5.append(runtime.shape_of(_t5))
         _stack_saved1.append(_saved1)
         hiddens_to_output_probs_result1 = hiddens_to_output_probs_output1 - _t5
@@ -156,25 +147,22 @@ def fwd_rnn_predict_params(params, inputs):
         _stack_hiddens_to_output_probs_concat_and_multiply1_args01,
         _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01,
         _stack_hiddens_to_output_probs_concat_and_multiply1_weights01,
-        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3,
-        _stack_t4, _stack_t5, _stack_update_rnn_concat_and_multiply0_args00,
+        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3, _stack_t4, _stack_t5,
+        _stack_update_rnn_concat_and_multiply0_args00,
         _stack_update_rnn_concat_and_multiply0_args10,
         _stack_update_rnn_concat_and_multiply0_cat_state00,
-        _stack_update_rnn_concat_and_multiply0_weights00,
-        _stack_update_rnn_result0, runtime.shape_of(_t0), _t1, runtime.
-        shape_of(_t2), _t3, _t4, _t5, runtime.shape_of(hiddens),
-        hiddens_to_output_probs_concat_and_multiply1_args00,
+        _stack_update_rnn_concat_and_multiply0_weights00, _stack_update_rnn_result0,
+        runtime.shape_of(_t0), _t1, runtime.shape_of(_t2), _t3, _t4, _t5,
+        runtime.shape_of(hiddens), hiddens_to_output_probs_concat_and_multiply1_args00,
         hiddens_to_output_probs_concat_and_multiply1_args01,
         hiddens_to_output_probs_concat_and_multiply1_cat_state00,
         hiddens_to_output_probs_concat_and_multiply1_cat_state01,
         hiddens_to_output_probs_concat_and_multiply1_weights00,
-        hiddens_to_output_probs_concat_and_multiply1_weights01, runtime.
-        shape_of(hiddens_to_output_probs_concat_and_multiply1_result00),
-        hiddens_to_output_probs_output1, runtime.shape_of(
-        hiddens_to_output_probs_result0), num_sequences, output, runtime.
-        shape_of(params), update_rnn_concat_and_multiply0_args00,
-        update_rnn_concat_and_multiply0_args10,
-        update_rnn_concat_and_multiply0_cat_state00,
+        hiddens_to_output_probs_concat_and_multiply1_weights01,
+        runtime.shape_of(hiddens_to_output_probs_concat_and_multiply1_result00),
+        hiddens_to_output_probs_output1, runtime.shape_of(hiddens_to_output_probs_result0),
+        num_sequences, output, runtime.shape_of(params), update_rnn_concat_and_multiply0_args00,
+        update_rnn_concat_and_multiply0_args10, update_rnn_concat_and_multiply0_cat_state00,
         update_rnn_concat_and_multiply0_weights00, update_rnn_result0]
 
 
@@ -183,24 +171,21 @@ def bwd_rnn_predict_params(boutput, saved):
         _stack_hiddens_to_output_probs_concat_and_multiply1_args01,
         _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01,
         _stack_hiddens_to_output_probs_concat_and_multiply1_weights01,
-        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3,
-        _stack_t4, _stack_t5, _stack_update_rnn_concat_and_multiply0_args00,
+        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3, _stack_t4, _stack_t5,
+        _stack_update_rnn_concat_and_multiply0_args00,
         _stack_update_rnn_concat_and_multiply0_args10,
         _stack_update_rnn_concat_and_multiply0_cat_state00,
-        _stack_update_rnn_concat_and_multiply0_weights00,
-        _stack_update_rnn_result0, _t0, _t1, _t2, _t3, _t4, _t5, hiddens,
-        hiddens_to_output_probs_concat_and_multiply1_args00,
+        _stack_update_rnn_concat_and_multiply0_weights00, _stack_update_rnn_result0, _t0, _t1, _t2,
+        _t3, _t4, _t5, hiddens, hiddens_to_output_probs_concat_and_multiply1_args00,
         hiddens_to_output_probs_concat_and_multiply1_args01,
         hiddens_to_output_probs_concat_and_multiply1_cat_state00,
         hiddens_to_output_probs_concat_and_multiply1_cat_state01,
         hiddens_to_output_probs_concat_and_multiply1_weights00,
-        hiddens_to_output_probs_concat_and_multiply1_weights01,
-        hiddens_to_output_probs_output0, hiddens_to_output_probs_output1,
-        hiddens_to_output_probs_result0, num_sequences, output, params,
-        update_rnn_concat_and_multiply0_args00,
-        update_rnn_concat_and_multiply0_args10,
-        update_rnn_concat_and_multiply0_cat_state00,
-        update_rnn_concat_and_multiply0_weights00, update_rnn_result0) = saved
+        hiddens_to_output_probs_concat_and_multiply1_weights01, hiddens_to_output_probs_output0,
+        hiddens_to_output_probs_output1, hiddens_to_output_probs_result0, num_sequences, output,
+        params, update_rnn_concat_and_multiply0_args00, update_rnn_concat_and_multiply0_args10,
+        update_rnn_concat_and_multiply0_cat_state00, update_rnn_concat_and_multiply0_weights00,
+        update_rnn_result0) = saved
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
     del output
@@ -209,65 +194,48 @@ def bwd_rnn_predict_params(boutput, saved):
     for input in reversed(_seq0):
         _saved1 = _stack_saved1.pop()
         _t5 = _stack_t5.pop()
-        hiddens_to_output_probs_output1 = (
-            _stack_hiddens_to_output_probs_output1.pop())
-        hiddens_to_output_probs_concat_and_multiply1_cat_state01 = (
-            _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01
-            .pop())
+        hiddens_to_output_probs_output1 = _stack_hiddens_to_output_probs_output1.pop()
+        hiddens_to_output_probs_concat_and_multiply1_cat_state01 = _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01.pop()
         _t4 = _stack_t4.pop()
-        hiddens_to_output_probs_concat_and_multiply1_args01 = (
-            _stack_hiddens_to_output_probs_concat_and_multiply1_args01.pop())
-        hiddens_to_output_probs_concat_and_multiply1_weights01 = (
-            _stack_hiddens_to_output_probs_concat_and_multiply1_weights01.pop()
-            )
+        hiddens_to_output_probs_concat_and_multiply1_args01 = _stack_hiddens_to_output_probs_concat_and_multiply1_args01.pop()
+        hiddens_to_output_probs_concat_and_multiply1_weights01 = _stack_hiddens_to_output_probs_concat_and_multiply1_weights01.pop()
         update_rnn_result0 = _stack_update_rnn_result0.pop()
-        update_rnn_concat_and_multiply0_cat_state00 = (
-            _stack_update_rnn_concat_and_multiply0_cat_state00.pop())
+        update_rnn_concat_and_multiply0_cat_state00 = _stack_update_rnn_concat_and_multiply0_cat_state00.pop()
         _t3 = _stack_t3.pop()
-        update_rnn_concat_and_multiply0_args10 = (
-            _stack_update_rnn_concat_and_multiply0_args10.pop())
-        update_rnn_concat_and_multiply0_args00 = (
-            _stack_update_rnn_concat_and_multiply0_args00.pop())
-        update_rnn_concat_and_multiply0_weights00 = (
-            _stack_update_rnn_concat_and_multiply0_weights00.pop())
+        update_rnn_concat_and_multiply0_args10 = _stack_update_rnn_concat_and_multiply0_args10.pop()
+        update_rnn_concat_and_multiply0_args00 = _stack_update_rnn_concat_and_multiply0_args00.pop()
+        update_rnn_concat_and_multiply0_weights00 = _stack_update_rnn_concat_and_multiply0_weights00.pop()
         bhiddens_to_output_probs_result1 = boutput.pop()
-        bhiddens_to_output_probs_output1 = runtime.unbroadcast(
-            bhiddens_to_output_probs_result1, hiddens_to_output_probs_output1)
+        bhiddens_to_output_probs_output1 = runtime.unbroadcast(bhiddens_to_output_probs_result1,
+            hiddens_to_output_probs_output1)
         b_t5 = runtime.unbroadcast(-bhiddens_to_output_probs_result1, _t5)
         b_saved1 = bwd_logsumexp_x(b_t5, _saved1)
-        bhiddens_to_output_probs_output1 = (
-            bhiddens_to_output_probs_output1 + b_saved1[0])
-        bhiddens_to_output_probs_concat_and_multiply1_cat_state01 = (runtime
-            .dot_grad(bhiddens_to_output_probs_output1,
+        bhiddens_to_output_probs_output1 = bhiddens_to_output_probs_output1 + b_saved1[0]
+        bhiddens_to_output_probs_concat_and_multiply1_cat_state01 = runtime.dot_grad(
+            bhiddens_to_output_probs_output1,
             hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-            hiddens_to_output_probs_concat_and_multiply1_weights01, 0))
-        bhiddens_to_output_probs_concat_and_multiply1_weights01 = (runtime.
-            dot_grad(bhiddens_to_output_probs_output1,
+            hiddens_to_output_probs_concat_and_multiply1_weights01, 0)
+        bhiddens_to_output_probs_concat_and_multiply1_weights01 = runtime.dot_grad(
+            bhiddens_to_output_probs_output1,
             hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-            hiddens_to_output_probs_concat_and_multiply1_weights01, 1))
-        bhiddens_to_output_probs_concat_and_multiply1_args01 = (runtime.
-            unstacked(
-            bhiddens_to_output_probs_concat_and_multiply1_cat_state01, (
-            hiddens_to_output_probs_concat_and_multiply1_args01, _t4), 0,
-            'hstack'))
+            hiddens_to_output_probs_concat_and_multiply1_weights01, 1)
+        bhiddens_to_output_probs_concat_and_multiply1_args01 = runtime.unstacked(
+            bhiddens_to_output_probs_concat_and_multiply1_cat_state01,
+            (hiddens_to_output_probs_concat_and_multiply1_args01, _t4), 0, 'hstack')
         bparams = runtime.add_at(bparams, params, 'predict',
             bhiddens_to_output_probs_concat_and_multiply1_weights01)
-        bhiddens = (bhiddens +
-            bhiddens_to_output_probs_concat_and_multiply1_args01)
+        bhiddens = bhiddens + bhiddens_to_output_probs_concat_and_multiply1_args01
         hiddens = _stack_hiddens.pop()
-        bupdate_rnn_concat_and_multiply0_result00 = bhiddens * (1 - 
-            update_rnn_result0 * update_rnn_result0)
+        bupdate_rnn_concat_and_multiply0_result00 = bhiddens * (1 - update_rnn_result0
+            * update_rnn_result0)
         bupdate_rnn_concat_and_multiply0_cat_state00 = runtime.dot_grad(
-            bupdate_rnn_concat_and_multiply0_result00,
-            update_rnn_concat_and_multiply0_cat_state00,
+            bupdate_rnn_concat_and_multiply0_result00, update_rnn_concat_and_multiply0_cat_state00,
             update_rnn_concat_and_multiply0_weights00, 0)
         bupdate_rnn_concat_and_multiply0_weights00 = runtime.dot_grad(
-            bupdate_rnn_concat_and_multiply0_result00,
-            update_rnn_concat_and_multiply0_cat_state00,
+            bupdate_rnn_concat_and_multiply0_result00, update_rnn_concat_and_multiply0_cat_state00,
             update_rnn_concat_and_multiply0_weights00, 1)
         bupdate_rnn_concat_and_multiply0_args10 = runtime.unstacked(
-            bupdate_rnn_concat_and_multiply0_cat_state00, (
-            update_rnn_concat_and_multiply0_args00,
+            bupdate_rnn_concat_and_multiply0_cat_state00, (update_rnn_concat_and_multiply0_args00,
             update_rnn_concat_and_multiply0_args10, _t3), 1, 'hstack')
         bparams = runtime.add_at(bparams, params, 'change',
             bupdate_rnn_concat_and_multiply0_weights00)
@@ -276,47 +244,41 @@ def bwd_rnn_predict_params(boutput, saved):
         _stack_hiddens_to_output_probs_concat_and_multiply1_args01,
         _stack_hiddens_to_output_probs_concat_and_multiply1_cat_state01,
         _stack_hiddens_to_output_probs_concat_and_multiply1_weights01,
-        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3,
-        _stack_t4, _stack_t5, _stack_update_rnn_concat_and_multiply0_args00,
+        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3, _stack_t4, _stack_t5,
+        _stack_update_rnn_concat_and_multiply0_args00,
         _stack_update_rnn_concat_and_multiply0_args10,
         _stack_update_rnn_concat_and_multiply0_cat_state00,
-        _stack_update_rnn_concat_and_multiply0_weights00,
-        _stack_update_rnn_result0, _t3, _t4, _t5, hiddens,
-        hiddens_to_output_probs_concat_and_multiply1_args01,
+        _stack_update_rnn_concat_and_multiply0_weights00, _stack_update_rnn_result0, _t3, _t4, _t5,
+        hiddens, hiddens_to_output_probs_concat_and_multiply1_args01,
         hiddens_to_output_probs_concat_and_multiply1_cat_state01,
-        hiddens_to_output_probs_concat_and_multiply1_weights01,
-        hiddens_to_output_probs_output1,
-        update_rnn_concat_and_multiply0_args00,
-        update_rnn_concat_and_multiply0_args10,
-        update_rnn_concat_and_multiply0_cat_state00,
-        update_rnn_concat_and_multiply0_weights00, update_rnn_result0)
-    bhiddens_to_output_probs_result0 = runtime.unpack_adjoint(boutput, [
-        hiddens_to_output_probs_result0])[0]
+        hiddens_to_output_probs_concat_and_multiply1_weights01, hiddens_to_output_probs_output1,
+        update_rnn_concat_and_multiply0_args00, update_rnn_concat_and_multiply0_args10,
+        update_rnn_concat_and_multiply0_cat_state00, update_rnn_concat_and_multiply0_weights00,
+        update_rnn_result0)
+    bhiddens_to_output_probs_result0 = runtime.unpack_adjoint(boutput,
+        [hiddens_to_output_probs_result0])[0]
     del hiddens_to_output_probs_result0
-    bhiddens_to_output_probs_output0 = runtime.unbroadcast(
-        bhiddens_to_output_probs_result0, hiddens_to_output_probs_output0)
+    bhiddens_to_output_probs_output0 = runtime.unbroadcast(bhiddens_to_output_probs_result0,
+        hiddens_to_output_probs_output0)
     del hiddens_to_output_probs_output0
     b_t2 = runtime.unbroadcast(-bhiddens_to_output_probs_result0, _t2)
     del _t2, bhiddens_to_output_probs_result0
     b_saved0 = bwd_logsumexp_x(b_t2, _saved0)
     del _saved0, b_t2
-    bhiddens_to_output_probs_output0 = (bhiddens_to_output_probs_output0 +
-        b_saved0[0])
+    bhiddens_to_output_probs_output0 = bhiddens_to_output_probs_output0 + b_saved0[0]
     del b_saved0
-    bhiddens_to_output_probs_concat_and_multiply1_cat_state00 = (runtime.
-        dot_grad(bhiddens_to_output_probs_output0,
-        hiddens_to_output_probs_concat_and_multiply1_cat_state00,
-        hiddens_to_output_probs_concat_and_multiply1_weights00, 0))
+    bhiddens_to_output_probs_concat_and_multiply1_cat_state00 = runtime.dot_grad(
+        bhiddens_to_output_probs_output0, hiddens_to_output_probs_concat_and_multiply1_cat_state00,
+        hiddens_to_output_probs_concat_and_multiply1_weights00, 0)
     bhiddens_to_output_probs_concat_and_multiply1_weights00 = runtime.dot_grad(
-        bhiddens_to_output_probs_output0,
-        hiddens_to_output_probs_concat_and_multiply1_cat_state00,
+        bhiddens_to_output_probs_output0, hiddens_to_output_probs_concat_and_multiply1_cat_state00,
         hiddens_to_output_probs_concat_and_multiply1_weights00, 1)
     del (bhiddens_to_output_probs_output0,
         hiddens_to_output_probs_concat_and_multiply1_cat_state00,
         hiddens_to_output_probs_concat_and_multiply1_weights00)
     bhiddens_to_output_probs_concat_and_multiply1_args00 = runtime.unstacked(
-        bhiddens_to_output_probs_concat_and_multiply1_cat_state00, (
-        hiddens_to_output_probs_concat_and_multiply1_args00, _t1), 0, 'hstack')
+        bhiddens_to_output_probs_concat_and_multiply1_cat_state00,
+        (hiddens_to_output_probs_concat_and_multiply1_args00, _t1), 0, 'hstack')
     del (_t1, bhiddens_to_output_probs_concat_and_multiply1_cat_state00,
         hiddens_to_output_probs_concat_and_multiply1_args00)
     bparams = runtime.add_at(bparams, params, 'predict',
@@ -367,7 +329,6 @@ def bwd_logsumexp_x(b_t4, saved):
     bx = runtime.unbroadcast(b_t0, x)
     bbiggest = bbiggest + runtime.unbroadcast(-b_t0, biggest)
     del b_t0
-    bx = bx + runtime.extremum_grad(bbiggest, biggest, x, axis=axis,
-        keepdims=True)
+    bx = bx + runtime.extremum_grad(bbiggest, biggest, x, axis=axis, keepdims=True)
     del axis, bbiggest, biggest, x
     return bx,
