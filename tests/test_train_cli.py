@@ -81,6 +81,53 @@ def test_threads_without_threadpoolctl_is_an_error_with_the_way_out(capsys, monk
     assert "OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python -m srcdiff train" in err
 
 
+def test_a_command_line_run_without_threadpoolctl_restarts_with_the_thread_variables(
+        monkeypatch):
+    monkeypatch.setitem(sys.modules, "threadpoolctl", None)
+    for name in threads.THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(threads, "usable_cores", lambda: 2)
+    monkeypatch.setattr(sys, "orig_argv", ["python3", "-m", "srcdiff", "train", "--threads",
+                                           "1"])
+    calls = []
+
+    def execve(*call):  # which never returns
+        calls.append(call)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(os, "execve", execve)
+    with pytest.raises(SystemExit):
+        threads.limit(1, restart=True)
+    (executable, argv, environment), = calls
+    assert executable == sys.executable and argv == [sys.executable, "-m", "srcdiff", "train",
+                                                     "--threads", "1"]
+    assert all(environment[name] == "1" for name in threads.THREAD_VARIABLES)
+    calls.clear()
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")  # the restarted run: no second restart
+    assert threads.limit(1, restart=True) == "BLAS threads set by OPENBLAS_NUM_THREADS=1"
+    assert threads.limit(2, restart=True) == "BLAS threads set by OPENBLAS_NUM_THREADS=1"
+    assert calls == []
+
+
+def test_the_restarted_command_runs_with_one_blas_thread(tmp_path):
+    """What the restart relies on: OPENBLAS_NUM_THREADS set before numpy starts holds."""
+    probe = ("import numpy, threadpoolctl; print(max(i['num_threads'] for i in "
+             "threadpoolctl.threadpool_info() if i['user_api'] == 'blas'))")
+    pytest.importorskip("threadpoolctl")
+    env = dict(os.environ, **{name: "1" for name in threads.THREAD_VARIABLES})
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "1"
+
+
+def test_launcher_processes_are_read_before_mpi_starts(monkeypatch):
+    for name in ("OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"):
+        monkeypatch.delenv(name, raising=False)
+    assert threads.launcher_processes() == 1
+    monkeypatch.setenv("MPI_LOCALNRANKS", "2")
+    assert threads.launcher_processes() == 2
+
+
 def test_thread_count_follows_idle_cores(monkeypatch):
     monkeypatch.setattr(threads, "usable_cores", lambda: 8)
     monkeypatch.setattr(threads, "busy_cores", lambda: 0.2)
