@@ -20,8 +20,9 @@ def padded_correlate(x, w, stride, padding):
 
 
 def _pad(x, padding):
-    edges = ((0, 0), (0, 0), (padding, padding), (padding, padding))
-    return np.pad(x, edges) if padding > 0 else x
+    width = int(padding)  # (a constant: in a second derivative it may come from a saved list)
+    edges = ((0, 0), (0, 0), (width, width), (width, width))
+    return np.pad(x, edges) if width > 0 else x
 
 
 def correlate(x, w, stride=1):
@@ -67,8 +68,8 @@ def conv2d_weight_grad(bz, x, w, stride, padding):
     rows of K*C values are contiguous, so the copy moves whole runs. 1.3x faster over
     ResNet-20's layers than one product per image with the forward's columns, 1.7x past the
     first stage (tools/bench.py --layers)."""
-    o, c, k = w.shape[0], w.shape[1], w.shape[2]
-    edges = ((0, 0), (padding, padding), (padding, padding), (0, 0))
+    o, c, k, width = w.shape[0], w.shape[1], w.shape[2], int(padding)
+    edges = ((0, 0), (width, width), (width, width), (0, 0))
     images = np.pad(x.transpose(0, 2, 3, 1), edges)
     windows = sliding_window_view(images, (k, k), axis=(1, 2))[:, ::stride, ::stride]
     rows = windows.transpose(0, 1, 2, 4, 5, 3).reshape(-1, k * k * c)
@@ -90,13 +91,13 @@ def correlate_weight_grad(bz, x, w, stride):
     return conv2d_weight_grad(bz, x, w, stride, 0)
 
 
-@adjoint(padded_correlate, shape_safe=True)
+@adjoint(padded_correlate, constant=("stride", "padding"), shape_safe=True)
 def padded_correlate_adjoint(bz, z, x, w, stride, padding):
     bx = conv2d_input_grad(bz, x, w, stride, padding)
     bw = conv2d_weight_grad(bz, x, w, stride, padding)
 
 
-@tangent(padded_correlate)
+@tangent(padded_correlate, constant=("stride", "padding"))
 def padded_correlate_tangent(dz, z, x, w, stride, padding):
     dz = padded_correlate(dx, w, stride, padding)
     dz = padded_correlate(x, dw, stride, padding)
