@@ -11,7 +11,7 @@ import textwrap
 import gast
 import numpy as np
 
-from . import runtime
+from . import remat, runtime
 from .errors import Location, SrcdiffError, UnsupportedError
 from .provenance import check_source_runs, describe
 
@@ -47,7 +47,9 @@ class Static:
 
 def is_function_value(value):
     """Whether an argument is a function srcdiff resolves calls to (a static argument): a
-    function, a numpy ufunc, or a functools.partial of one."""
+    function, a numpy ufunc, or a functools.partial or nf.checkpoint of one."""
+    if isinstance(value, remat.Checkpointed):
+        return True
     if isinstance(value, functools.partial):
         return is_function_value(value.func)
     return inspect.isroutine(value) or isinstance(value, np.ufunc)
@@ -136,7 +138,15 @@ class ParsedFunction:
         return lines[index] if 0 <= index < len(lines) else ""
 
     def resolve(self, node):
-        """The object an expression like `np.linalg.norm` names, or MISSING for a local value."""
+        """The object an expression like `np.linalg.norm` names, or MISSING for a local value
+        (of an nf.checkpoint, the function it marks: see `recomputed`)."""
+        return remat.unwrap(self._resolve(node))[0]
+
+    def recomputed(self, node):
+        """Whether a call of `node` is to a function marked with nf.checkpoint."""
+        return remat.unwrap(self._resolve(node))[1]
+
+    def _resolve(self, node):
         chain = []
         while isinstance(node, gast.Attribute):
             chain.append(node.attr)

@@ -69,7 +69,7 @@ class Reverse:
                 for target in stmt.targets:
                     self.sites.setdefault(target, []).append(site)
                 if stmt.callee is not None:  # the adjoint of the call reads what it saved
-                    self._read({stmt.callee.saved}, _Site(stmt, site.order, path + [
+                    self._read(stmt.callee.kept(), _Site(stmt, site.order, path + [
                         (id(block), index + 0.5)], list(loops)))
             elif isinstance(stmt, ir.Push):
                 self._read(ir.names_in(stmt.value) | {stmt.stack}, site)
@@ -548,13 +548,15 @@ class Reverse:
             return []
         live.discard(result)
         grads = ir.call(callee.backward, ir.name(self.bname(result)), ir.name(callee.saved))
+        out = [] if callee.recompute is None else [ir.assign(callee.saved, gast.Subscript(
+            value=copy.deepcopy(callee.recompute), slice=ir.const(1), ctx=gast.Load()))]
         names = [a.id for a in callee.atoms]
         if len(set(names)) == len(names) and not live & set(names):
             live.update(names)
-            return [ir.assign(_tuple([ir.name(self.bname(n), store=True) for n in names],
-                                     store=True), grads)]
+            return out + [ir.assign(_tuple([ir.name(self.bname(n), store=True) for n in names],
+                                           store=True), grads)]
         held = self._fresh((callee.saved, "b" + callee.saved), self.adjoint_names)
-        out = [ir.assign(held, grads)]
+        out.append(ir.assign(held, grads))
         for k, n in enumerate(names):
             part = gast.Subscript(value=ir.name(held), slice=ir.const(k), ctx=gast.Load())
             out.append(self.accumulate(n, part, live))

@@ -5,8 +5,8 @@ import os
 import sys
 import traceback
 
-from srcdiff import checkpoint, threads
-from srcdiff.checkpoint import CheckpointError
+from srcdiff import checkpoint_file, threads
+from srcdiff.checkpoint_file import CheckpointError
 from srcdiff.data import DatasetError, load_cifar10, load_digits, prepare
 from srcdiff.distributed import DistributedError, Single, world as make_world
 from srcdiff.report import matplotlib_pyplot
@@ -165,7 +165,7 @@ def resolve_config(parser, args, world):
 
 def _saved_meta(path):
     try:
-        return checkpoint.load(path)[0]
+        return checkpoint_file.load(path)[0]
     except CheckpointError as exc:
         return exc
 

@@ -5,7 +5,7 @@ import functools
 import inspect
 import threading
 
-from . import __version__, cache, codegen, ir, provenance
+from . import __version__, cache, codegen, ir, provenance, remat
 from .activity import Activity
 from .anf import Normalizer
 from .desugar import desugar, lower_comprehensions
@@ -168,6 +168,7 @@ def _outputs(mask):
 
 
 def _function(obj):
+    obj = remat.unwrap(obj)[0]  # (the caller's emitted code says whether it recomputes)
     return obj.__func__ if inspect.ismethod(obj) else obj
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from srcdiff import checkpoint, threads, train_cli
+from srcdiff import checkpoint_file, threads, train_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -178,7 +178,7 @@ def test_readme_cifar_command_runs_on_synthetic_batches(tmp_path, rng):
     stem = Path(command[command.index("--checkpoint") + 1]).stem
     assert {f"{stem}.npz", f"{stem}.best.npz", f"{stem}.metrics.csv",
             f"{stem}.metrics.jsonl"} <= written
-    meta = checkpoint.load(str(tmp_path / f"{stem}.npz"))[0]
+    meta = checkpoint_file.load(str(tmp_path / f"{stem}.npz"))[0]
     assert meta["config"]["augment"] and meta["config"]["milestones"] == [1]
     assert meta["config"]["weight_decay"] == 1e-4 and meta["config"]["warmup"] == 1.0
 
@@ -201,7 +201,7 @@ def test_ctrl_c_saves_and_resume_carries_on_exactly(tmp_path):
     assert resumed.returncode == 0 and "resumed from" in resumed.stdout, resumed.stderr
     straight = run_cli(*args, "--checkpoint", str(tmp_path / "straight.npz"), "--quiet")
     assert straight.returncode == 0 and straight.stdout.startswith("final test accuracy")
-    a, b = (checkpoint.load(str(tmp_path / name))[1] for name in ("stopped.npz",
+    a, b = (checkpoint_file.load(str(tmp_path / name))[1] for name in ("stopped.npz",
                                                                   "straight.npz"))
     for tree in ("params", "velocity", "bn0"):
         assert all(np.array_equal(a[tree][k], b[tree][k]) for k in b[tree])
@@ -215,7 +215,7 @@ def test_resume_takes_left_out_options_from_the_checkpoint(tmp_path, capsys):
     assert train_cli.main(["--limit", "64", "--width", "4", "--epochs", "1", "--lr", "0.02",
                            "--checkpoint", path, "--quiet"]) == 0
     assert train_cli.main(["--epochs", "2", "--checkpoint", path, "--resume", "--quiet"]) == 0
-    meta = checkpoint.load(path)[0]
+    meta = checkpoint_file.load(path)[0]
     assert meta["epoch"] == 2 and meta["config"]["width"] == 4 and meta["config"]["lr"] == 0.02
     capsys.readouterr()
     assert train_cli.main(["--checkpoint", path, "--resume"]) == 0
