@@ -471,13 +471,15 @@ class Reverse(SavingAnalysis):
             return []
         live.discard(result)
         grads = ir.call(callee.backward, ir.name(self.bname(result)), ir.name(callee.saved))
+        out = [] if callee.recompute is None else [ir.assign(callee.saved, gast.Subscript(
+            value=copy.deepcopy(callee.recompute), slice=ir.const(1), ctx=gast.Load()))]
         names = [a.id for a in callee.atoms]
         if len(set(names)) == len(names) and not live & set(names):
             live.update(names)
-            return [ir.assign(_tuple([ir.name(self.bname(n), store=True) for n in names],
-                                     store=True), grads)]
+            return out + [ir.assign(_tuple([ir.name(self.bname(n), store=True) for n in names],
+                                           store=True), grads)]
         held = self._fresh((callee.saved, "b" + callee.saved), self.adjoint_names)
-        out = [ir.assign(held, grads)]
+        out.append(ir.assign(held, grads))
         for k, n in enumerate(names):
             part = gast.Subscript(value=ir.name(held), slice=ir.const(k), ctx=gast.Load())
             out.append(self.accumulate(n, part, live))

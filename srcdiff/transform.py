@@ -7,7 +7,7 @@ import operator
 import sys
 import threading
 
-from . import __version__, cache, codegen, ir, provenance
+from . import __version__, cache, codegen, ir, provenance, remat
 from .activity import Activity
 from .anf import Normalizer
 from .containers import lower_containers
@@ -190,6 +190,7 @@ def _outputs(mask):
 
 
 def _function(obj):
+    obj = remat.unwrap(obj)[0]  # (the caller's emitted code says whether it recomputes)
     return obj.__func__ if inspect.ismethod(obj) else obj
 
 
