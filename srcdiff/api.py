@@ -15,7 +15,8 @@ from . import cache, codegen, ir, runtime, specialize
 from .errors import ArgumentError, Location, SrcdiffError, StaticArgumentNeeded
 from .modes import Mode
 from .parse import Static, check_function, is_function_value, is_object
-from .shapes import Unsupported, key
+from .inference import Unsupported
+from .shapes import key
 from .transform import derive, emitted_name
 
 

@@ -24,7 +24,8 @@ from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_cop
                        release_early)
 from .ir import dotted
 from .primitives import registry
-from .shapes import BOTTOM, UNKNOWN, Const, Interpreter, Typed, Unsupported, describe, widen
+from .inference import Interpreter, Unsupported
+from .shapes import BOTTOM, UNKNOWN, Const, Typed, describe, widen
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
 MAX_VARIANTS = 8  # signatures per derivative; beyond, calls run the generic code
