@@ -1,4 +1,5 @@
-"""Early return, break and continue: lowered to flags, replayed by the adjoint sweep."""
+"""Early return, break and continue: the forward sweep keeps its `break` and counts the
+iterations that ran; the adjoint sweep replays those, skipping what `continue` skipped."""
 import numpy as np
 
 WRT = (0,)

@@ -7,6 +7,7 @@ Emitted by srcdiff 0.1.0.
 """
 import numpy as np
 from srcdiff import runtime
+import scipy.linalg
 
 
 def dgp_marginal_likelihood(params, x, y):
@@ -28,7 +29,7 @@ def dgp_marginal_likelihood(params, x, y):
     _t14 = _t12 * _t13
     k = _t11 + _t14
     factor = np.linalg.cholesky(k)
-    alpha = np.linalg.solve(factor, y)
+    alpha = scipy.linalg.solve_triangular(factor, y, lower=True)
     _t15 = np.linalg.slogdet(k)
     runtime.check_unpack(_t15, 2)
     logdet = _t15[1]
@@ -48,7 +49,8 @@ def dgp_marginal_likelihood(params, x, y):
     balpha = balpha + b_t16 * 0.5
     b_t15 = runtime.getitem_grad(blogdet, _t15, 1)
     bk = runtime.slogdet_vjp(b_t15, _t15, k)
-    bfactor = runtime.solve_vjp_a(balpha, alpha, factor, y)
+    bfactor = -runtime.triangle(runtime.solve_outer(scipy.linalg.solve_triangular(factor, balpha,
+        trans=1, lower=True), alpha), lower=True)
     bk = bk + runtime.cholesky_vjp(bfactor, factor)
     b_t11 = runtime.unbroadcast(bk, _t11)
     b_t14 = runtime.unbroadcast(bk, _t14)

@@ -26,13 +26,10 @@ def dmlp(params, x, y):
     bout = runtime.unbroadcast(b_t5, out)
     b_t3 = runtime.unbroadcast(bout, _t3)
     b_t4 = runtime.unbroadcast(bout, _t4)
-    bparams = runtime.getitem_grad(b_t4, params, 'b2')
     bh = runtime.matmul_grad(b_t3, h, _t2, 0)
     b_t2 = runtime.matmul_grad(b_t3, h, _t2, 1)
-    bparams = runtime.add_at(bparams, params, 'w2', b_t2)
     b_t0, b_t1 = bwd_dense_w_b(bh, _saved0)
-    bparams = runtime.add_at(bparams, params, 'b1', b_t1)
-    bparams = runtime.add_at(bparams, params, 'w1', b_t0)
+    bparams = {'w1': b_t0, 'b1': b_t1, 'w2': b_t2, 'b2': b_t4}
     return runtime.as_grad(bparams, params)
 
 

@@ -53,8 +53,8 @@ def fwd_predict_self(self, inputs):
     _t5 = hidden @ _t4
     _t6 = self.b2
     _t7 = _t5 + _t6
-    return _t7, [_t0, runtime.shape_of(_t1), runtime.shape_of(_t2), _t4,
-        runtime.shape_of(_t5), runtime.shape_of(_t6), hidden, inputs, self]
+    return _t7, [_t0, runtime.shape_of(_t1), runtime.shape_of(_t2), _t4, runtime.shape_of(_t5),
+        runtime.shape_of(_t6), hidden, inputs, self]
 
 
 def bwd_predict_self(b_t7, saved):

@@ -53,16 +53,14 @@ def fwd_simulate_vx_vy(vx, vy, smoke, num_time_steps):
         vy = _t0[1]
         smoke, _saved3 = fwd_advect_f_vx_vy(smoke, vx, vy)
         _stack_saved3.append(_saved3)
-    return smoke, [_saved0, _saved1, _saved2, _saved3, _stack_saved0,
-        _stack_saved1, _stack_saved2, _stack_saved3, _stack_t0, _stack_vx,
-        _stack_vy, _t0, num_time_steps, runtime.shape_of(vx), runtime.
-        shape_of(vy)]
+    return smoke, [_saved0, _saved1, _saved2, _saved3, _stack_saved0, _stack_saved1, _stack_saved2,
+        _stack_saved3, _stack_t0, _stack_vx, _stack_vy, _t0, num_time_steps, runtime.shape_of(vx),
+        runtime.shape_of(vy)]
 
 
 def bwd_simulate_vx_vy(bsmoke, saved):
-    (_saved0, _saved1, _saved2, _saved3, _stack_saved0, _stack_saved1,
-        _stack_saved2, _stack_saved3, _stack_t0, _stack_vx, _stack_vy, _t0,
-        num_time_steps, vx, vy) = saved
+    (_saved0, _saved1, _saved2, _saved3, _stack_saved0, _stack_saved1, _stack_saved2,
+        _stack_saved3, _stack_t0, _stack_vx, _stack_vy, _t0, num_time_steps, vx, vy) = saved
     saved.clear()
     bvx = runtime.zeros_like(vx)
     bvy = runtime.zeros_like(vy)
@@ -89,16 +87,14 @@ def bwd_simulate_vx_vy(bsmoke, saved):
         bvx = bvx + b_saved0[0]
         bvx += b_saved0[1]
         bvy += b_saved0[2]
-    del (_saved0, _saved1, _saved2, _saved3, _stack_saved0, _stack_saved1,
-        _stack_saved2, _stack_saved3, _stack_t0, _stack_vx, _stack_vy, _t0,
-        num_time_steps, vx, vy)
+    del (_saved0, _saved1, _saved2, _saved3, _stack_saved0, _stack_saved1, _stack_saved2,
+        _stack_saved3, _stack_t0, _stack_vx, _stack_vy, _t0, num_time_steps, vx, vy)
     return bvx, bvy
 
 
 def fwd_advect_f_vx_vy(f, vx, vy):
     rows, cols = f.shape
-    cell_ys, cell_xs = np.meshgrid(np.arange(rows), np.arange(cols),
-        indexing='ij')
+    cell_ys, cell_xs = np.meshgrid(np.arange(rows), np.arange(cols), indexing='ij')
     _t0 = cell_xs - vx
     center_xs = _t0.ravel()
     _t1 = cell_ys - vy
@@ -128,19 +124,18 @@ def fwd_advect_f_vx_vy(f, vx, vy):
     _t16 = rw * _t15
     flat_f = _t9 + _t16
     _t17 = np.reshape(flat_f, (rows, cols))
-    return _t17, [runtime.shape_of(_t0), runtime.shape_of(_t1), _t10, _t11,
-        runtime.shape_of(_t12), _t13, runtime.shape_of(_t14), _t15, runtime
-        .shape_of(_t16), _t2, _t3, _t4, runtime.shape_of(_t5), _t6, runtime
-        .shape_of(_t7), _t8, runtime.shape_of(_t9), bot_ix, bw, runtime.
-        shape_of(center_xs), runtime.shape_of(center_ys), runtime.shape_of(
-        f), runtime.shape_of(flat_f), left_ix_1, right_ix, rw, top_ix_1,
-        runtime.shape_of(vx), runtime.shape_of(vy)]
+    return _t17, [runtime.shape_of(_t0), runtime.shape_of(_t1), _t10, _t11, runtime.shape_of(_t12),
+        _t13, runtime.shape_of(_t14), _t15, runtime.shape_of(_t16), _t2, _t3, _t4,
+        runtime.shape_of(_t5), _t6, runtime.shape_of(_t7), _t8, runtime.shape_of(_t9), bot_ix, bw,
+        runtime.shape_of(center_xs), runtime.shape_of(center_ys), runtime.shape_of(f),
+        runtime.shape_of(flat_f), left_ix_1, right_ix, rw, top_ix_1, runtime.shape_of(vx),
+        runtime.shape_of(vy)]
 
 
 def bwd_advect_f_vx_vy(b_t17, saved):
-    (_t0, _t1, _t10, _t11, _t12, _t13, _t14, _t15, _t16, _t2, _t3, _t4, _t5,
-        _t6, _t7, _t8, _t9, bot_ix, bw, center_xs, center_ys, f, flat_f,
-        left_ix_1, right_ix, rw, top_ix_1, vx, vy) = saved
+    (_t0, _t1, _t10, _t11, _t12, _t13, _t14, _t15, _t16, _t2, _t3, _t4, _t5, _t6, _t7, _t8, _t9,
+        bot_ix, bw, center_xs, center_ys, f, flat_f, left_ix_1, right_ix, rw, top_ix_1, vx,
+        vy) = saved
     saved.clear()
     bflat_f = np.reshape(b_t17, np.shape(flat_f))
     del flat_f
@@ -258,23 +253,20 @@ def fwd_project_vx_vy_out01(vx, vy, num_iterations=8):
     _t24 = 0.5 * _t23
     _t25 = _t24 / h
     vy_1 = vy - _t25
-    return (vx_1, vy_1), [_stack_t10, _stack_t11, _stack_t12, _stack_t13,
-        _stack_t14, _stack_t8, _stack_t9, _t0, runtime.shape_of(_t1), _t10,
-        _t11, _t12, _t13, _t14, runtime.shape_of(_t16), runtime.shape_of(
-        _t17), runtime.shape_of(_t19), runtime.shape_of(_t2), runtime.
-        shape_of(_t20), runtime.shape_of(_t21), runtime.shape_of(_t22),
-        runtime.shape_of(_t24), runtime.shape_of(_t25), runtime.shape_of(
-        _t3), runtime.shape_of(_t4), runtime.shape_of(_t5), runtime.
-        shape_of(_t6), runtime.shape_of(_t7), _t8, _t9, runtime.shape_of(
-        div), h, num_iterations, runtime.shape_of(vx), runtime.shape_of(
-        vx_1), runtime.shape_of(vy), runtime.shape_of(vy_1)]
+    return (vx_1, vy_1), [_stack_t10, _stack_t11, _stack_t12, _stack_t13, _stack_t14, _stack_t8,
+        _stack_t9, _t0, runtime.shape_of(_t1), _t10, _t11, _t12, _t13, _t14,
+        runtime.shape_of(_t16), runtime.shape_of(_t17), runtime.shape_of(_t19),
+        runtime.shape_of(_t2), runtime.shape_of(_t20), runtime.shape_of(_t21),
+        runtime.shape_of(_t22), runtime.shape_of(_t24), runtime.shape_of(_t25),
+        runtime.shape_of(_t3), runtime.shape_of(_t4), runtime.shape_of(_t5), runtime.shape_of(_t6),
+        runtime.shape_of(_t7), _t8, _t9, runtime.shape_of(div), h, num_iterations,
+        runtime.shape_of(vx), runtime.shape_of(vx_1), runtime.shape_of(vy), runtime.shape_of(vy_1)]
 
 
 def bwd_project_vx_vy_out01(b_out, saved):
-    (_stack_t10, _stack_t11, _stack_t12, _stack_t13, _stack_t14, _stack_t8,
-        _stack_t9, _t0, _t1, _t10, _t11, _t12, _t13, _t14, _t16, _t17, _t19,
-        _t2, _t20, _t21, _t22, _t24, _t25, _t3, _t4, _t5, _t6, _t7, _t8,
-        _t9, div, h, num_iterations, vx, vx_1, vy, vy_1) = saved
+    (_stack_t10, _stack_t11, _stack_t12, _stack_t13, _stack_t14, _stack_t8, _stack_t9, _t0, _t1,
+        _t10, _t11, _t12, _t13, _t14, _t16, _t17, _t19, _t2, _t20, _t21, _t22, _t24, _t25, _t3,
+        _t4, _t5, _t6, _t7, _t8, _t9, div, h, num_iterations, vx, vx_1, vy, vy_1) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (vx_1, vy_1))
     del vx_1, vy_1
@@ -335,9 +327,8 @@ def bwd_project_vx_vy_out01(b_out, saved):
         bdiv += runtime.unbroadcast(b_t9, div)
         b_t8 = runtime.unbroadcast(b_t9, _t8)
         bp += np.roll(b_t8, np.negative(1), axis=0)
-    del (_stack_t10, _stack_t11, _stack_t12, _stack_t13, _stack_t14,
-        _stack_t8, _stack_t9, _t10, _t11, _t12, _t13, _t14, _t8, _t9, bp,
-        div, num_iterations)
+    del (_stack_t10, _stack_t11, _stack_t12, _stack_t13, _stack_t14, _stack_t8, _stack_t9, _t10,
+        _t11, _t12, _t13, _t14, _t8, _t9, bp, div, num_iterations)
     b_t7 = runtime.unbroadcast(bdiv * _t0, _t7)
     del _t0, _t7, bdiv
     b_t5 = runtime.unbroadcast(b_t7, _t5)

@@ -51,16 +51,16 @@ def fwd_hmm_log_likelihood_params(params, observations):
         _stack_log_alpha.append(runtime.shape_of(log_alpha))
         log_alpha = _t4 + _t5
     _t6, _saved2 = fwd_logsumexp_a(log_alpha)
-    return _t6, [_idx0, _saved0, _saved1, _saved2, _seq0, _stack_log_alpha,
-        _stack_saved1, _stack_t2, _stack_t4, _stack_t5, runtime.shape_of(
-        _t0), runtime.shape_of(_t1), _t2, _t4, _t5, runtime.shape_of(log_A),
-        runtime.shape_of(log_B), log_alpha, runtime.shape_of(log_pi), obs]
+    return _t6, [_idx0, _saved0, _saved1, _saved2, _seq0, _stack_log_alpha, _stack_saved1,
+        _stack_t2, _stack_t4, _stack_t5, runtime.shape_of(_t0), runtime.shape_of(_t1), _t2, _t4,
+        _t5, runtime.shape_of(log_A), runtime.shape_of(log_B), log_alpha, runtime.shape_of(log_pi),
+        obs]
 
 
 def bwd_hmm_log_likelihood_params(b_t6, saved):
-    (_idx0, _saved0, _saved1, _saved2, _seq0, _stack_log_alpha,
-        _stack_saved1, _stack_t2, _stack_t4, _stack_t5, _t0, _t1, _t2, _t4,
-        _t5, log_A, log_B, log_alpha, log_pi, obs) = saved
+    (_idx0, _saved0, _saved1, _saved2, _seq0, _stack_log_alpha, _stack_saved1, _stack_t2,
+        _stack_t4, _stack_t5, _t0, _t1, _t2, _t4, _t5, log_A, log_B, log_alpha, log_pi,
+        obs) = saved
     saved.clear()
     blog_alpha, = bwd_logsumexp_a(b_t6, _saved2)
     del _saved2
@@ -79,8 +79,8 @@ def bwd_hmm_log_likelihood_params(b_t6, saved):
         b_t2 = runtime.unbroadcast(b_t3, _t2)
         blog_A += runtime.unbroadcast(b_t3, log_A)
         blog_alpha = runtime.getitem_grad(b_t2, log_alpha, np.s_[:, None])
-    del (_saved1, _seq0, _stack_log_alpha, _stack_saved1, _stack_t2,
-        _stack_t4, _stack_t5, _t2, _t4, _t5, log_A, log_alpha, obs)
+    del (_saved1, _seq0, _stack_log_alpha, _stack_saved1, _stack_t2, _stack_t4, _stack_t5, _t2,
+        _t4, _t5, log_A, log_alpha, obs)
     blog_pi = runtime.unbroadcast(blog_alpha, log_pi)
     del log_pi
     b_t1 = runtime.unbroadcast(blog_alpha, _t1)
@@ -111,16 +111,14 @@ def fwd_normalized_params_out012(params):
     _t7 = params['emission']
     _t8, _saved2 = fwd_logsumexp_a(_t7, axis=1, keepdims=True)
     log_B = _t6 - _t8
-    return (log_pi, log_A, log_B), [_saved0, _saved1, _saved2, runtime.
-        shape_of(_t0), runtime.shape_of(_t2), runtime.shape_of(_t3),
-        runtime.shape_of(_t5), runtime.shape_of(_t6), runtime.shape_of(_t8),
-        runtime.shape_of(log_A), runtime.shape_of(log_B), runtime.shape_of(
-        log_pi), runtime.shape_of(params)]
+    return (log_pi, log_A, log_B), [_saved0, _saved1, _saved2, runtime.shape_of(_t0),
+        runtime.shape_of(_t2), runtime.shape_of(_t3), runtime.shape_of(_t5), runtime.shape_of(_t6),
+        runtime.shape_of(_t8), runtime.shape_of(log_A), runtime.shape_of(log_B),
+        runtime.shape_of(log_pi), runtime.shape_of(params)]
 
 
 def bwd_normalized_params_out012(b_out, saved):
-    (_saved0, _saved1, _saved2, _t0, _t2, _t3, _t5, _t6, _t8, log_A, log_B,
-        log_pi, params) = saved
+    _saved0, _saved1, _saved2, _t0, _t2, _t3, _t5, _t6, _t8, log_A, log_B, log_pi, params = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (log_pi, log_A, log_B))
     del log_A, log_B, log_pi
@@ -173,8 +171,7 @@ def fwd_logsumexp_a(a, axis=None, keepdims=False):
     else:
         _t5 = np.squeeze(out, axis=axis)
         _t4 = _t5
-    return _t4, [keepdims, _t1, _t2, runtime.shape_of(_t3), a, a_max, axis,
-        runtime.shape_of(out)]
+    return _t4, [keepdims, _t1, _t2, runtime.shape_of(_t3), a, a_max, axis, runtime.shape_of(out)]
 
 
 def bwd_logsumexp_a(b_t4, saved):

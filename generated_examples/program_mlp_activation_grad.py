@@ -10,8 +10,7 @@ from srcdiff import runtime
 
 
 def dloss(params, inputs, targets, nonlinearity=np.tanh):
-    predictions, _saved0 = fwd_predict_params(params, inputs, nonlinearity=
-        nonlinearity)
+    predictions, _saved0 = fwd_predict_params(params, inputs, nonlinearity=nonlinearity)
     _t0 = predictions - targets
     _t1 = _t0 ** 2
     _t2 = np.mean(_t1)
@@ -56,16 +55,14 @@ def fwd_predict_params(params, inputs, nonlinearity=np.tanh):
     b_1 = _t4[1]
     _t5 = inputs @ W_1
     _t6 = _t5 + b_1
-    return _t6, [W, W_1, _i0, _saved0, _stack_W, _stack_b, _stack_inputs,
-        _stack_saved0, _stack_t1, _stack_t2, _t0, _t1, _t2, runtime.
-        shape_of(_t4), runtime.shape_of(_t5), b, runtime.shape_of(b_1),
-        inputs, runtime.shape_of(params)]
+    return _t6, [W, W_1, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_saved0, _stack_t1,
+        _stack_t2, _t0, _t1, _t2, runtime.shape_of(_t4), runtime.shape_of(_t5), b,
+        runtime.shape_of(b_1), inputs, runtime.shape_of(params)]
 
 
 def bwd_predict_params(b_t6, saved):
-    (W, W_1, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_saved0,
-        _stack_t1, _stack_t2, _t0, _t1, _t2, _t4, _t5, b, b_1, inputs, params
-        ) = saved
+    (W, W_1, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_saved0, _stack_t1, _stack_t2,
+        _t0, _t1, _t2, _t4, _t5, b, b_1, inputs, params) = saved
     saved.clear()
     b_t5 = runtime.unbroadcast(b_t6, _t5)
     del _t5
@@ -96,8 +93,8 @@ def bwd_predict_params(b_t6, saved):
         b_t1 = runtime.getitem_grad(bb, _t1, 1)
         b_t1 = runtime.add_at(b_t1, _t1, 0, bW)
         b_t0 = runtime.add_at(b_t0, _t0, _i0, b_t1)
-    del (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_saved0,
-        _stack_t1, _stack_t2, _t0, _t1, _t2, b, binputs, inputs)
+    del (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_saved0, _stack_t1, _stack_t2,
+        _t0, _t1, _t2, b, binputs, inputs)
     bparams = runtime.add_at(bparams, params, np.s_[:-1], b_t0)
     del b_t0, params
     return bparams,

@@ -45,8 +45,7 @@ def dloss(params, y0, ts, observed):
             _stack_rk4_step0_y0.append(runtime.shape_of(rk4_step0_y0))
             rk4_step0_dt0 = odeint0_dt0
             _stack_rk4_step0_dt0.append(rk4_step0_dt0)
-            func_result0, _saved0 = fwd_dynamics_params_y(params,
-                rk4_step0_y0, odeint0_t0)
+            func_result0, _saved0 = fwd_dynamics_params_y(params, rk4_step0_y0, odeint0_t0)
             _stack_saved0.append(_saved0)
             rk4_step0_k10 = func_result0
             _stack_rk4_step0_k10.append(runtime.shape_of(rk4_step0_k10))
@@ -55,8 +54,7 @@ def dloss(params, y0, ts, observed):
             _stack_t1.append(runtime.shape_of(_t1))
             func_y1 = rk4_step0_y0 + _t1
             func_t1 = odeint0_t0 + rk4_step0_dt0 / 2
-            func_result1, _saved1 = fwd_dynamics_params_y(params, func_y1,
-                func_t1)
+            func_result1, _saved1 = fwd_dynamics_params_y(params, func_y1, func_t1)
             _stack_saved1.append(_saved1)
             rk4_step0_k20 = func_result1
             _stack_rk4_step0_k20.append(runtime.shape_of(rk4_step0_k20))
@@ -65,8 +63,7 @@ def dloss(params, y0, ts, observed):
             _stack_t3.append(runtime.shape_of(_t3))
             func_y2 = rk4_step0_y0 + _t3
             func_t2 = odeint0_t0 + rk4_step0_dt0 / 2
-            func_result2, _saved2 = fwd_dynamics_params_y(params, func_y2,
-                func_t2)
+            func_result2, _saved2 = fwd_dynamics_params_y(params, func_y2, func_t2)
             _stack_saved2.append(_saved2)
             rk4_step0_k30 = func_result2
             _stack_rk4_step0_k30.append(runtime.shape_of(rk4_step0_k30))
@@ -74,8 +71,7 @@ def dloss(params, y0, ts, observed):
             _stack_t4.append(runtime.shape_of(_t4))
             func_y3 = rk4_step0_y0 + _t4
             func_t3 = odeint0_t0 + rk4_step0_dt0
-            func_result3, _saved3 = fwd_dynamics_params_y(params, func_y3,
-                func_t3)
+            func_result3, _saved3 = fwd_dynamics_params_y(params, func_y3, func_t3)
             _stack_saved3.append(_saved3)
             rk4_step0_k40 = func_result3
             _stack_rk4_step0_k40.append(runtime.shape_of(rk4_step0_k40))
@@ -106,8 +102,8 @@ def dloss(params, y0, ts, observed):
     b_t13 = runtime.mean_grad(b_t14, _t13)
     b_t12 = b_t13 * 2 * _t12
     bpredicted = runtime.unbroadcast(b_t12, odeint0_result0)
-    bodeint0_ys0 = runtime.add_items(bodeint0_ys0, [runtime.unstack(
-        bpredicted, _k) for _k in range(len(odeint0_ys0))])
+    bodeint0_ys0 = runtime.add_items(bodeint0_ys0, [runtime.unstack(bpredicted,
+        _k) for _k in range(len(odeint0_ys0))])
     bodeint0_y0 = runtime.zeros_like(odeint0_y0)
     bparams = runtime.zeros_like(params)
     for _i0 in reversed(range(min(len(_seq0), len(_seq1)))):
@@ -148,27 +144,26 @@ def dloss(params, y0, ts, observed):
             b_saved3 = bwd_dynamics_params_y(brk4_step0_k40, _saved3)
             bparams += b_saved3[0]
             bfunc_y3 = b_saved3[1]
-            brk4_step0_y0 = brk4_step0_y0 + runtime.unbroadcast(bfunc_y3,
-                rk4_step0_y0)
+            brk4_step0_y0 = brk4_step0_y0 + runtime.unbroadcast(bfunc_y3, rk4_step0_y0)
             b_t4 = runtime.unbroadcast(bfunc_y3, _t4)
-            brk4_step0_k30 = brk4_step0_k30 + runtime.unbroadcast(b_t4 *
-                rk4_step0_dt0, rk4_step0_k30)
+            brk4_step0_k30 = brk4_step0_k30 + runtime.unbroadcast(b_t4 * rk4_step0_dt0,
+                rk4_step0_k30)
             b_saved2 = bwd_dynamics_params_y(brk4_step0_k30, _saved2)
             bparams += b_saved2[0]
             bfunc_y2 = b_saved2[1]
             brk4_step0_y0 += runtime.unbroadcast(bfunc_y2, rk4_step0_y0)
             b_t3 = runtime.unbroadcast(bfunc_y2, _t3)
             b_t2 = b_t3 / 2
-            brk4_step0_k20 = brk4_step0_k20 + runtime.unbroadcast(b_t2 *
-                rk4_step0_dt0, rk4_step0_k20)
+            brk4_step0_k20 = brk4_step0_k20 + runtime.unbroadcast(b_t2 * rk4_step0_dt0,
+                rk4_step0_k20)
             b_saved1 = bwd_dynamics_params_y(brk4_step0_k20, _saved1)
             bparams += b_saved1[0]
             bfunc_y1 = b_saved1[1]
             brk4_step0_y0 += runtime.unbroadcast(bfunc_y1, rk4_step0_y0)
             b_t1 = runtime.unbroadcast(bfunc_y1, _t1)
             b_t0 = b_t1 / 2
-            brk4_step0_k10 = brk4_step0_k10 + runtime.unbroadcast(b_t0 *
-                rk4_step0_dt0, rk4_step0_k10)
+            brk4_step0_k10 = brk4_step0_k10 + runtime.unbroadcast(b_t0 * rk4_step0_dt0,
+                rk4_step0_k10)
             b_saved0 = bwd_dynamics_params_y(brk4_step0_k10, _saved0)
             bparams += b_saved0[0]
             bfunc_y0 = b_saved0[1]
@@ -189,9 +184,9 @@ def fwd_dynamics_params_y(params, y, t):
     _t6 = hidden @ _t5
     _t7 = params['b2']
     _t8 = _t6 + _t7
-    return _t8, [runtime.shape_of(_t0), _t1, runtime.shape_of(_t2), runtime
-        .shape_of(_t3), _t5, runtime.shape_of(_t6), runtime.shape_of(_t7),
-        hidden, inputs, runtime.shape_of(params), runtime.shape_of(y)]
+    return _t8, [runtime.shape_of(_t0), _t1, runtime.shape_of(_t2), runtime.shape_of(_t3), _t5,
+        runtime.shape_of(_t6), runtime.shape_of(_t7), hidden, inputs, runtime.shape_of(params),
+        runtime.shape_of(y)]
 
 
 def bwd_dynamics_params_y(b_t8, saved):

@@ -42,8 +42,7 @@ def dvariational_objective(params, noise, inputs, targets):
 def fwd_unpack_params_params_out01(params):
     _t0 = params[:num_dims]
     _t1 = params[num_dims:]
-    return (_t0, _t1), [runtime.shape_of(_t1), runtime.shape_of(_t0),
-        runtime.shape_of(params)]
+    return (_t0, _t1), [runtime.shape_of(_t1), runtime.shape_of(_t0), runtime.shape_of(params)]
 
 
 def bwd_unpack_params_params_out01(b_out, saved):
@@ -87,14 +86,14 @@ def fwd_log_joint_weights(weights, inputs, targets):
     _t3 = _t1 - _t2
     log_likelihood = np.sum(_t3, axis=1)
     _t4 = log_prior + log_likelihood
-    return _t4, [_saved0, runtime.shape_of(_t0), runtime.shape_of(_t1), _t2,
-        runtime.shape_of(_t3), inputs, runtime.shape_of(log_likelihood),
-        runtime.shape_of(log_prior), logits, targets, weights]
+    return _t4, [_saved0, runtime.shape_of(_t0), runtime.shape_of(_t1), _t2, runtime.shape_of(_t3),
+        inputs, runtime.shape_of(log_likelihood), runtime.shape_of(log_prior), logits, targets,
+        weights]
 
 
 def bwd_log_joint_weights(b_t4, saved):
-    (_saved0, _t0, _t1, _t2, _t3, inputs, log_likelihood, log_prior, logits,
-        targets, weights) = saved
+    (_saved0, _t0, _t1, _t2, _t3, inputs, log_likelihood, log_prior, logits, targets,
+        weights) = saved
     saved.clear()
     blog_prior = runtime.unbroadcast(b_t4, log_prior)
     del log_prior
@@ -130,8 +129,8 @@ def fwd_gaussian_log_density_x(x, mean, std):
     _t5 = _t3 - _t4
     _t6 = 0.5 * np.log(2 * np.pi)
     _t7 = _t5 - _t6
-    return _t7, [runtime.shape_of(_t0), _t1, runtime.shape_of(_t2), runtime
-        .shape_of(_t3), runtime.shape_of(_t5), std, runtime.shape_of(x)]
+    return _t7, [runtime.shape_of(_t0), _t1, runtime.shape_of(_t2), runtime.shape_of(_t3),
+        runtime.shape_of(_t5), std, runtime.shape_of(x)]
 
 
 def bwd_gaussian_log_density_x(b_t7, saved):

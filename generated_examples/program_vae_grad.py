@@ -17,15 +17,11 @@ def dloss(combined_params, images, noise):
     _t1, _saved1 = fwd_unpack_gaussian_params_params_out01(_t0)
     q_means = _t1[0]
     q_log_stds = _t1[1]
-    latents, _saved2 = fwd_sample_diag_gaussian_mean_log_std(q_means,
-        q_log_stds, noise)
-    q_latents, _saved3 = fwd_diag_gaussian_log_density_x_mu_log_std(latents,
-        q_means, q_log_stds)
+    latents, _saved2 = fwd_sample_diag_gaussian_mean_log_std(q_means, q_log_stds, noise)
+    q_latents, _saved3 = fwd_diag_gaussian_log_density_x_mu_log_std(latents, q_means, q_log_stds)
     p_latents, _saved4 = fwd_diag_gaussian_log_density_x(latents, 0, 0)
-    logits, _saved5 = fwd_neural_net_predict_params_inputs(decoder_params,
-        latents)
-    p_images, _saved6 = fwd_bernoulli_log_density_unnormalized_logprobs(images,
-        logits)
+    logits, _saved5 = fwd_neural_net_predict_params_inputs(decoder_params, latents)
+    p_images, _saved6 = fwd_bernoulli_log_density_unnormalized_logprobs(images, logits)
     _t2 = p_images + p_latents
     _t3 = _t2 - q_latents
     _t4 = np.mean(_t3)
@@ -37,10 +33,8 @@ def dloss(combined_params, images, noise):
     bq_latents = runtime.unbroadcast(-b_t3, q_latents)
     bp_images = runtime.unbroadcast(b_t2, p_images)
     bp_latents = runtime.unbroadcast(b_t2, p_latents)
-    blogits, = bwd_bernoulli_log_density_unnormalized_logprobs(bp_images,
-        _saved6)
-    bdecoder_params, blatents = bwd_neural_net_predict_params_inputs(blogits,
-        _saved5)
+    blogits, = bwd_bernoulli_log_density_unnormalized_logprobs(bp_images, _saved6)
+    bdecoder_params, blatents = bwd_neural_net_predict_params_inputs(blogits, _saved5)
     b_saved4 = bwd_diag_gaussian_log_density_x(bp_latents, _saved4)
     blatents = blatents + b_saved4[0]
     b_saved3 = bwd_diag_gaussian_log_density_x_mu_log_std(bq_latents, _saved3)
@@ -54,10 +48,8 @@ def dloss(combined_params, images, noise):
     b_t1 = runtime.add_at(b_t1, _t1, 0, bq_means)
     b_t0, = bwd_unpack_gaussian_params_params_out01(b_t1, _saved1)
     bencoder_params, = bwd_neural_net_predict_params(b_t0, _saved0)
-    bcombined_params = runtime.getitem_grad(bdecoder_params, combined_params, 1
-        )
-    bcombined_params = runtime.add_at(bcombined_params, combined_params, 0,
-        bencoder_params)
+    bcombined_params = runtime.getitem_grad(bdecoder_params, combined_params, 1)
+    bcombined_params = runtime.add_at(bcombined_params, combined_params, 0, bencoder_params)
     return runtime.as_grad(bcombined_params, combined_params)
 
 
@@ -90,15 +82,14 @@ def fwd_neural_net_predict_params(params, inputs):
         _stack_inputs.append(inputs)
         inputs, _saved0 = fwd_relu_x(outputs)
         _stack_saved0.append(_saved0)
-    return outputs, [W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs,
-        _stack_outputs, _stack_saved0, _stack_t0, _stack_t1, _t0, _t1, b,
-        runtime.shape_of(inputs), outputs, params]
+    return outputs, [W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs,
+        _stack_saved0, _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs,
+        params]
 
 
 def bwd_neural_net_predict_params(boutputs, saved):
-    (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs,
-        _stack_saved0, _stack_t0, _stack_t1, _t0, _t1, b, inputs, outputs,
-        params) = saved
+    (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_saved0, _stack_t0,
+        _stack_t1, _t0, _t1, b, inputs, outputs, params) = saved
     saved.clear()
     binputs = runtime.zeros_like(inputs)
     bparams = runtime.zeros_like(params)
@@ -120,9 +111,8 @@ def bwd_neural_net_predict_params(boutputs, saved):
         b_t0 = runtime.add_at(b_t0, _t0, 0, bW)
         bparams = runtime.add_at(bparams, params, _i0, b_t0)
         boutputs = runtime.zeros_like(outputs)
-    del (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs,
-        _stack_saved0, _stack_t0, _stack_t1, _t0, _t1, b, binputs, inputs,
-        outputs, params)
+    del (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_saved0,
+        _stack_t0, _stack_t1, _t0, _t1, b, binputs, inputs, outputs, params)
     return bparams,
 
 
@@ -130,8 +120,7 @@ def fwd_unpack_gaussian_params_params_out01(params):
     D = np.shape(params)[-1] // 2
     _t0 = params[:, :D]
     _t1 = params[:, D:]
-    return (_t0, _t1), [D, runtime.shape_of(_t1), runtime.shape_of(_t0),
-        runtime.shape_of(params)]
+    return (_t0, _t1), [D, runtime.shape_of(_t1), runtime.shape_of(_t0), runtime.shape_of(params)]
 
 
 def bwd_unpack_gaussian_params_params_out01(b_out, saved):
@@ -180,9 +169,9 @@ def fwd_diag_gaussian_log_density_x_mu_log_std(x, mu, log_std):
     _t6 = 0.5 * np.log(2 * np.pi)
     _t7 = _t5 - _t6
     _t8 = np.sum(_t7, axis=-1)
-    return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t3),
-        runtime.shape_of(_t4), runtime.shape_of(_t5), runtime.shape_of(_t7),
-        runtime.shape_of(log_std), runtime.shape_of(mu), runtime.shape_of(x)]
+    return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t3), runtime.shape_of(_t4),
+        runtime.shape_of(_t5), runtime.shape_of(_t7), runtime.shape_of(log_std),
+        runtime.shape_of(mu), runtime.shape_of(x)]
 
 
 def bwd_diag_gaussian_log_density_x_mu_log_std(b_t8, saved):
@@ -223,9 +212,8 @@ def fwd_diag_gaussian_log_density_x(x, mu, log_std):
     _t6 = 0.5 * np.log(2 * np.pi)
     _t7 = _t5 - _t6
     _t8 = np.sum(_t7, axis=-1)
-    return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t3),
-        runtime.shape_of(_t4), runtime.shape_of(_t5), runtime.shape_of(_t7),
-        runtime.shape_of(x)]
+    return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t3), runtime.shape_of(_t4),
+        runtime.shape_of(_t5), runtime.shape_of(_t7), runtime.shape_of(x)]
 
 
 def bwd_diag_gaussian_log_density_x(b_t8, saved):
@@ -277,15 +265,14 @@ def fwd_neural_net_predict_params_inputs(params, inputs):
         _stack_inputs.append(inputs)
         inputs, _saved0 = fwd_relu_x(outputs)
         _stack_saved0.append(_saved0)
-    return outputs, [W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs,
-        _stack_outputs, _stack_saved0, _stack_t0, _stack_t1, _t0, _t1, b,
-        runtime.shape_of(inputs), outputs, params]
+    return outputs, [W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs,
+        _stack_saved0, _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs,
+        params]
 
 
 def bwd_neural_net_predict_params_inputs(boutputs, saved):
-    (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs,
-        _stack_saved0, _stack_t0, _stack_t1, _t0, _t1, b, inputs, outputs,
-        params) = saved
+    (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_saved0, _stack_t0,
+        _stack_t1, _t0, _t1, b, inputs, outputs, params) = saved
     saved.clear()
     binputs = runtime.zeros_like(inputs)
     bparams = runtime.zeros_like(params)
@@ -307,22 +294,19 @@ def bwd_neural_net_predict_params_inputs(boutputs, saved):
         b_t0 = runtime.add_at(b_t0, _t0, 0, bW)
         bparams = runtime.add_at(bparams, params, _i0, b_t0)
         boutputs = runtime.zeros_like(outputs)
-    del (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs,
-        _stack_saved0, _stack_t0, _stack_t1, _t0, _t1, b, inputs, outputs,
-        params)
+    del (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_saved0,
+        _stack_t0, _stack_t1, _t0, _t1, b, inputs, outputs, params)
     return bparams, binputs
 
 
-def fwd_bernoulli_log_density_unnormalized_logprobs(targets,
-    unnormalized_logprobs):
+def fwd_bernoulli_log_density_unnormalized_logprobs(targets, unnormalized_logprobs):
     _t0 = -unnormalized_logprobs
     _t1 = 2 * targets - 1
     _t2 = _t0 * _t1
     _t3 = np.logaddexp(0, _t2)
     label_probabilities = -_t3
     _t4 = np.sum(label_probabilities, axis=-1)
-    return _t4, [runtime.shape_of(_t0), _t1, _t2, _t3, runtime.shape_of(
-        label_probabilities)]
+    return _t4, [runtime.shape_of(_t0), _t1, _t2, _t3, runtime.shape_of(label_probabilities)]
 
 
 def bwd_bernoulli_log_density_unnormalized_logprobs(b_t4, saved):

@@ -37,17 +37,12 @@ def dresnet_block(p, x):
     bh_3 = runtime.unbroadcast(b_t9, h_3)
     b_t8 = runtime.getitem_grad(bh_3, _t8, 0)
     bh_2, b_t6, b_t7 = bwd_batch_norm_x_gamma_beta_out0(b_t8, _saved4)
-    bp = runtime.getitem_grad(b_t7, p, 'b2')
-    bp = runtime.add_at(bp, p, 'g2', b_t6)
     b_t4, b_t5 = bwd_conv2d_x_w(bh_2, _saved3)
-    bp = runtime.add_at(bp, p, 'w2', b_t5)
     bh_1, = bwd_relu_x(b_t4, _saved2)
     b_t3 = runtime.getitem_grad(bh_1, _t3, 0)
     bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0(b_t3, _saved1)
-    bp = runtime.add_at(bp, p, 'b1', b_t2)
-    bp = runtime.add_at(bp, p, 'g1', b_t1)
     b_t0, = bwd_conv2d_w(bh, _saved0)
-    bp = runtime.add_at(bp, p, 'w1', b_t0)
+    bp = {'w1': b_t0, 'g1': b_t1, 'b1': b_t2, 'w2': b_t5, 'g2': b_t6, 'b2': b_t7}
     return runtime.as_grad(bp, p)
 
 
@@ -64,8 +59,8 @@ def bwd_conv2d_w(b_t0, saved):
     return bw,
 
 
-def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
-    running_var=None, training=True, momentum=0.9, eps=1e-05):
+def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None, running_var=None,
+        training=True, momentum=0.9, eps=1e-05):
     _t0 = None
     mean = None
     if training:
@@ -78,8 +73,7 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
             new_mean = mean.reshape(-1)
             new_var = var.reshape(-1)
         else:
-            new_mean = momentum * running_mean + (1 - momentum) * mean.reshape(
-                -1)
+            new_mean = momentum * running_mean + (1 - momentum) * mean.reshape(-1)
             new_var = momentum * running_var + (1 - momentum) * var.reshape(-1)
     else:
         _t1 = running_mean.reshape(1, -1, 1, 1)
@@ -94,16 +88,14 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
     _t5 = centred * scale
     _t6 = beta.reshape(1, -1, 1, 1)
     y = _t5 + _t6
-    return (y, new_mean, new_var), [training, runtime.shape_of(_t0),
-        runtime.shape_of(_t2), _t4, runtime.shape_of(_t5), runtime.shape_of
-        (_t6), runtime.shape_of(beta), centred, runtime.shape_of(gamma),
-        runtime.shape_of(mean), scale, runtime.shape_of(var), runtime.
-        shape_of(x), runtime.shape_of(y)]
+    return (y, new_mean, new_var), [training, runtime.shape_of(_t0), runtime.shape_of(_t2), _t4,
+        runtime.shape_of(_t5), runtime.shape_of(_t6), runtime.shape_of(beta), centred,
+        runtime.shape_of(gamma), runtime.shape_of(mean), scale, runtime.shape_of(var),
+        runtime.shape_of(x), runtime.shape_of(y)]
 
 
 def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
-    (_cond0, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale,
-        var, x, y) = saved
+    _cond0, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
     del y

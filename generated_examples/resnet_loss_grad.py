@@ -38,8 +38,7 @@ def fwd_forward_params_out0(params, state, x, training, block=basic_block):
     _t3 = stem['beta']
     _t4 = None if state is None else state['stem']['m']
     _t5 = None if state is None else state['stem']['v']
-    _t6, _saved1 = fwd_batch_norm_x_gamma_beta_out0(_t1, _t2, _t3, _t4, _t5,
-        training)
+    _t6, _saved1 = fwd_batch_norm_x_gamma_beta_out0(_t1, _t2, _t3, _t4, _t5, training)
     h = _t6[0]
     m = _t6[1]
     v = _t6[2]
@@ -63,16 +62,14 @@ def fwd_forward_params_out0(params, state, x, training, block=basic_block):
     _t15 = _t14['b']
     logits, _saved5 = fwd_linear_x_w_b(_t11, _t13, _t15)
     _t16 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
-    return (logits, _t16), [_saved0, _saved1, _saved2, _saved3, _saved4,
-        _saved5, _stack_saved3, _stack_t10, _stack_t7, _t10, runtime.
-        shape_of(_t12), runtime.shape_of(_t14), runtime.shape_of(_t6), _t7,
-        i, runtime.shape_of(logits), params, runtime.shape_of(stem)]
+    return (logits, _t16), [_saved0, _saved1, _saved2, _saved3, _saved4, _saved5, _stack_saved3,
+        _stack_t10, _stack_t7, _t10, runtime.shape_of(_t12), runtime.shape_of(_t14),
+        runtime.shape_of(_t6), _t7, i, runtime.shape_of(logits), params, runtime.shape_of(stem)]
 
 
 def bwd_forward_params_out0(b_out, saved):
-    (_saved0, _saved1, _saved2, _saved3, _saved4, _saved5, _stack_saved3,
-        _stack_t10, _stack_t7, _t10, _t12, _t14, _t6, _t7, i, logits,
-        params, stem) = saved
+    (_saved0, _saved1, _saved2, _saved3, _saved4, _saved5, _stack_saved3, _stack_t10, _stack_t7,
+        _t10, _t12, _t14, _t6, _t7, i, logits, params, stem) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (logits, None))
     del logits
@@ -129,9 +126,8 @@ def fwd_softmax_cross_entropy_logits(logits, labels):
     _t4 = log_probs[_idx0]
     _t5 = np.mean(_t4)
     _t6 = -_t5
-    return _t6, [_idx0, _t0, _t1, _t2, runtime.shape_of(_t3), runtime.
-        shape_of(_t4), runtime.shape_of(log_probs), logits, runtime.
-        shape_of(shifted)]
+    return _t6, [_idx0, _t0, _t1, _t2, runtime.shape_of(_t3), runtime.shape_of(_t4),
+        runtime.shape_of(log_probs), logits, runtime.shape_of(shifted)]
 
 
 def bwd_softmax_cross_entropy_logits(b_t6, saved):
@@ -155,8 +151,7 @@ def bwd_softmax_cross_entropy_logits(b_t6, saved):
     blogits = runtime.unbroadcast(bshifted, logits)
     b_t0 = runtime.unbroadcast(-bshifted, _t0)
     del bshifted
-    blogits = blogits + runtime.extremum_grad(b_t0, _t0, logits, axis=1,
-        keepdims=True)
+    blogits = blogits + runtime.extremum_grad(b_t0, _t0, logits, axis=1, keepdims=True)
     del _t0, b_t0, logits
     return blogits,
 
@@ -174,8 +169,8 @@ def bwd_conv2d_w(b_t0, saved):
     return bw,
 
 
-def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
-    running_var=None, training=True, momentum=0.9, eps=1e-05):
+def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None, running_var=None,
+        training=True, momentum=0.9, eps=1e-05):
     _t0 = None
     mean = None
     if training:
@@ -188,8 +183,7 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
             new_mean = mean.reshape(-1)
             new_var = var.reshape(-1)
         else:
-            new_mean = momentum * running_mean + (1 - momentum) * mean.reshape(
-                -1)
+            new_mean = momentum * running_mean + (1 - momentum) * mean.reshape(-1)
             new_var = momentum * running_var + (1 - momentum) * var.reshape(-1)
     else:
         _t1 = running_mean.reshape(1, -1, 1, 1)
@@ -204,16 +198,14 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None,
     _t5 = centred * scale
     _t6 = beta.reshape(1, -1, 1, 1)
     y = _t5 + _t6
-    return (y, new_mean, new_var), [training, runtime.shape_of(_t0),
-        runtime.shape_of(_t2), _t4, runtime.shape_of(_t5), runtime.shape_of
-        (_t6), runtime.shape_of(beta), centred, runtime.shape_of(gamma),
-        runtime.shape_of(mean), scale, runtime.shape_of(var), runtime.
-        shape_of(x), runtime.shape_of(y)]
+    return (y, new_mean, new_var), [training, runtime.shape_of(_t0), runtime.shape_of(_t2), _t4,
+        runtime.shape_of(_t5), runtime.shape_of(_t6), runtime.shape_of(beta), centred,
+        runtime.shape_of(gamma), runtime.shape_of(mean), scale, runtime.shape_of(var),
+        runtime.shape_of(x), runtime.shape_of(y)]
 
 
 def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
-    (_cond0, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale,
-        var, x, y) = saved
+    _cond0, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
     del y
@@ -274,8 +266,7 @@ def fwd_basic_block_p_x_out0(p, s, x, training):
     _t2 = p['b1']
     _t3 = None if s is None else s['m1']
     _t4 = None if s is None else s['v1']
-    _t5, _saved1 = fwd_batch_norm_x_gamma_beta_out0(h, _t1, _t2, _t3, _t4,
-        training)
+    _t5, _saved1 = fwd_batch_norm_x_gamma_beta_out0(h, _t1, _t2, _t3, _t4, training)
     h_1 = _t5[0]
     m1 = _t5[1]
     v1 = _t5[2]
@@ -286,8 +277,7 @@ def fwd_basic_block_p_x_out0(p, s, x, training):
     _t8 = p['b2']
     _t9 = None if s is None else s['m2']
     _t10 = None if s is None else s['v2']
-    _t11, _saved4 = fwd_batch_norm_x_gamma_beta_out0(h_3, _t7, _t8, _t9,
-        _t10, training)
+    _t11, _saved4 = fwd_batch_norm_x_gamma_beta_out0(h_3, _t7, _t8, _t9, _t10, training)
     h_4 = _t11[0]
     m2 = _t11[1]
     v2 = _t11[2]
@@ -303,16 +293,15 @@ def fwd_basic_block_p_x_out0(p, s, x, training):
     _t14 = h_4 + shortcut
     _t15, _saved5 = fwd_relu_x(_t14)
     _t16 = {'m1': m1, 'v1': v1, 'm2': m2, 'v2': v2}
-    return (_t15, _t16), [_cond0, _saved0, _saved1, _saved2, _saved3,
-        _saved4, _saved5, _stack_shortcut, runtime.shape_of(_t11), runtime.
-        shape_of(_t12), runtime.shape_of(_t15), runtime.shape_of(_t5),
-        runtime.shape_of(h_4), runtime.shape_of(p), runtime.shape_of(
-        shortcut), runtime.shape_of(x)]
+    return (_t15, _t16), [_cond0, _saved0, _saved1, _saved2, _saved3, _saved4, _saved5,
+        _stack_shortcut, runtime.shape_of(_t11), runtime.shape_of(_t12), runtime.shape_of(_t15),
+        runtime.shape_of(_t5), runtime.shape_of(h_4), runtime.shape_of(p),
+        runtime.shape_of(shortcut), runtime.shape_of(x)]
 
 
 def bwd_basic_block_p_x_out0(b_out, saved):
-    (_cond0, _saved0, _saved1, _saved2, _saved3, _saved4, _saved5,
-        _stack_shortcut, _t11, _t12, _t15, _t5, h_4, p, shortcut, x) = saved
+    (_cond0, _saved0, _saved1, _saved2, _saved3, _saved4, _saved5, _stack_shortcut, _t11, _t12,
+        _t15, _t5, h_4, p, shortcut, x) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (_t15, None))
     del _t15
@@ -326,8 +315,7 @@ def bwd_basic_block_p_x_out0(b_out, saved):
     del b_t14
     if _cond0:
         shortcut = _stack_shortcut.pop()
-        bshortcut = runtime.unconcatenate(bshortcut, [shortcut, _t12], 0,
-            axis=1)
+        bshortcut = runtime.unconcatenate(bshortcut, [shortcut, _t12], 0, axis=1)
         bx = runtime.getitem_grad(bshortcut, x, np.s_[:, :, ::2, ::2])
         shortcut = _stack_shortcut.pop()
         bshortcut = runtime.zeros_like(shortcut)

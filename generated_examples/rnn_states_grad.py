@@ -38,8 +38,7 @@ def drnn_states(w, xs):
     bstates = []
     b_t4 = runtime.unreduce(b_t5, _t4)
     b_t3 = b_t4 * 2 * _t3
-    bstates = runtime.add_items(bstates, [runtime.unstack(b_t3, _k) for _k in
-        range(len(states))])
+    bstates = runtime.add_items(bstates, [runtime.unstack(b_t3, _k) for _k in range(len(states))])
     bh = runtime.zeros_like(h)
     binputs = runtime.zeros_like(inputs)
     bw = runtime.zeros_like(w)
@@ -53,8 +52,7 @@ def drnn_states(w, xs):
         bx = runtime.unbroadcast(b_t2, x)
         bw += runtime.matmul_grad(b_t1, w, h, 0)
         bh = runtime.matmul_grad(b_t1, w, h, 1)
-        binputs = runtime.add_items(binputs, runtime.getitem_grad(bx,
-            inputs, _i1), inputs)
+        binputs = runtime.add_items(binputs, runtime.getitem_grad(bx, inputs, _i1), inputs)
     bxs = runtime.zeros_like(xs)
     for _i0 in reversed(range(len(xs))):
         _t0 = _stack_t0.pop()

@@ -31,6 +31,5 @@ def dsoftmax_cross_entropy(logits, labels):
     bshifted = bshifted + b_t1 * _t1
     blogits = runtime.unbroadcast(bshifted, logits)
     b_t0 = runtime.unbroadcast(-bshifted, _t0)
-    blogits = blogits + runtime.extremum_grad(b_t0, _t0, logits, axis=1,
-        keepdims=True)
+    blogits = blogits + runtime.extremum_grad(b_t0, _t0, logits, axis=1, keepdims=True)
     return runtime.as_grad(blogits, logits)

@@ -49,7 +49,7 @@ _analysing = set()  # functions whose returned items are being worked out (for r
 def target_names(target):
     if isinstance(target, gast.Subscript):
         return target_names(target.value)
-    return {n.id for n in gast.walk(target) if isinstance(n, gast.Name)}
+    return {n.id for n in ir.walk(target) if isinstance(n, gast.Name)}
 
 
 def loop_pairs(stmt):
@@ -85,7 +85,7 @@ def _returned_items_varied(fn, wrt, varied_items):
     params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     last = node.body[-1] if node.body else None
     if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)) or \
-            any(isinstance(n, gast.Return) for n in gast.walk(node) if n is not last):
+            any(isinstance(n, gast.Return) for n in ir.walk(node) if n is not last):
         return None
     _analysing.add(fn)
     try:
@@ -119,7 +119,7 @@ class Activity:
         """Names that may carry a gradient (flow-insensitive, to a fixed point)."""
         while True:
             before = len(active)
-            for stmt in gast.walk(self.p.node):
+            for stmt in ir.walk(self.p.node):
                 if isinstance(stmt, gast.Assign) and self.is_active(stmt.value, active):
                     varied = self._items_varied(stmt.value, active)
                     for target in stmt.targets:
@@ -170,7 +170,7 @@ class Activity:
             useful = ir.names_in(value)
         while True:
             before = len(useful)
-            for stmt in gast.walk(self.p.node):
+            for stmt in ir.walk(self.p.node):
                 if isinstance(stmt, gast.Assign):
                     pairs = [(t, stmt.value) for t in stmt.targets]
                     if len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Tuple) and \
@@ -198,7 +198,7 @@ class Activity:
         if isinstance(node, (gast.Constant, gast.Compare, gast.JoinedStr)):
             return False
         if isinstance(node, SCOPES):  # what it reads from outside makes it varied too
-            return any(isinstance(n, gast.Name) and n.id in active for n in gast.walk(node))
+            return any(isinstance(n, gast.Name) and n.id in active for n in ir.walk(node))
         if isinstance(node, gast.UnaryOp):
             return not isinstance(node.op, (gast.Not, gast.Invert)) and act(node.operand)
         if isinstance(node, gast.Attribute):

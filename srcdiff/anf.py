@@ -45,7 +45,7 @@ def _writes_nothing(fn):
         node = ParsedFunction(fn).node
     except SrcdiffError:
         return False
-    for n in gast.walk(node):
+    for n in ir.walk(node):
         if isinstance(n, (gast.Subscript, gast.Attribute)) and isinstance(n.ctx, gast.Store):
             return False
         if isinstance(n, gast.AugAssign) or isinstance(n, gast.Call) and any(
@@ -80,12 +80,13 @@ class Normalizer(Expressions):
         self.active = activity.varied & activity.useful(outputs)
         self.aliasing = Aliasing(parsed, self.params)
         # the lists this function uses with append or pop, and those it pops from
-        self.stacks = {n.func.value.id for n in gast.walk(node) if isinstance(n, gast.Call)
-                       and (is_pop(n) or is_push(gast.Expr(value=n)))}
-        self.popped = {n.func.value.id for n in gast.walk(node) if is_pop(n)}
-        self.changed_in_place = {n.func.value.id for n in gast.walk(node) if isinstance(
-            n, gast.Call) and isinstance(n.func, gast.Attribute) and isinstance(
-                n.func.value, gast.Name) and n.func.attr in _LIST_CHANGES}
+        calls = [n for n in ir.walk(node) if isinstance(n, gast.Call)]
+        self.stacks = {n.func.value.id for n in calls
+                       if is_pop(n) or is_push(gast.Expr(value=n))}
+        self.popped = {n.func.value.id for n in calls if is_pop(n)}
+        self.changed_in_place = {n.func.value.id for n in calls if isinstance(
+            n.func, gast.Attribute) and isinstance(n.func.value, gast.Name) and
+            n.func.attr in _LIST_CHANGES}
         # name -> (its list or tuple display, the block it was made in), while it holds
         self.displays = {}
         self.versions = {p: p for p in self.params}
@@ -101,11 +102,7 @@ class Normalizer(Expressions):
         """The name an assignment to `original` writes (a new version in straight-line code)."""
         current = self.versions.get(original)
         if current is not None and self.depth == 0:
-            n = 1
-            while f"{original}_{n}" in self.names.used:
-                n += 1
-            current = f"{original}_{n}"
-            self.names.used.add(current)
+            current = self.names.version(original)
         current = current or original
         self.versions[original] = current
         if original in self.active:
@@ -118,12 +115,12 @@ class Normalizer(Expressions):
         """A copy of an expression with every read name mapped to its current version, and
         numpy functions spelled through `np` (so emitted code needs no other import)."""
         node = copy.deepcopy(node)
-        for n in gast.walk(node):
+        for n in ir.walk(node):
             if isinstance(n, gast.Call):
                 spelled = spelling(self.p.resolve(n.func))
                 if spelled and spelled.startswith("np."):
                     n.func = ir.attr(*spelled.split("."))
-        for n in gast.walk(node):
+        for n in ir.walk(node):
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load):
                 n.id = self.versions.get(n.id, n.id)
         return node
@@ -149,7 +146,7 @@ class Normalizer(Expressions):
             what, hint = _UNSUPPORTED[kind]
             raise UnsupportedError(f"{what} cannot be differentiated", loc, hint)
         header = {gast.If: "test", gast.While: "test", gast.For: "iter"}.get(kind)
-        for node in gast.walk(getattr(stmt, header) if header else stmt):  # not nested lines
+        for node in ir.walk(getattr(stmt, header) if header else stmt):  # not nested lines
             if isinstance(node, gast.NamedExpr) and self._is_active(node.value, self.varied):
                 raise UnsupportedError("an assignment expression (:=) of a differentiated value "
                                        "cannot be differentiated", loc,
@@ -189,8 +186,12 @@ class Normalizer(Expressions):
         """A bare expression: `stack.append(v)`, a call kept for its effect, a docstring."""
         value = stmt.value
         if isinstance(value, (gast.Yield, gast.YieldFrom, gast.Await)):
-            raise UnsupportedError("generators and coroutines cannot be differentiated", loc,
-                                   "return an array instead of yielding values")
+            raise UnsupportedError(
+                "generators and coroutines cannot be differentiated by themselves: srcdiff "
+                "follows a generator of the same module where its caller loops over all its "
+                "items (for x in gen(...), list(gen(...)), sum(gen(...)))", loc,
+                "loop over the generator where it is called, or return a list instead of "
+                "yielding values")
         if isinstance(value, gast.Constant):
             return
         if is_push(stmt) and value.func.value.id in self.active:
@@ -201,10 +202,13 @@ class Normalizer(Expressions):
             return  # like del: only frees memory (emitted backward functions do it)
         if isinstance(value, gast.Call) and any(k.arg == "out" for k in value.keywords) \
                 and self._is_active(value, self.varied):
+            out = next(k.value for k in value.keywords if k.arg == "out")
+            call = gast.Call(func=value.func, args=value.args, keywords=[
+                k for k in value.keywords if k.arg != "out"])
             raise UnsupportedError(
                 f"{gast.unparse(value.func)}(..., out=...) writes its result into an array "
                 "in place, which srcdiff cannot follow", loc,
-                "assign the result instead: y = np.multiply(x, 2.0)")
+                f"assign the result instead: {gast.unparse(out)} = {gast.unparse(call)}")
         if self._is_active(value, self.varied) and not self._reads_only(value):
             raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
                 "a bare expression on a differentiated value has no effect on the result "
@@ -233,8 +237,11 @@ class Normalizer(Expressions):
         """The aliasing checks of a write into an array (aliasing.py)."""
         target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
         into = target.value if isinstance(target, gast.Subscript) else target
+        while isinstance(into, (gast.Subscript, gast.Attribute)):  # t[0][i]: into t
+            into = into.value
+        # (the array written may be constant here, but share memory with a varied name)
         differentiated = self._is_active(stmt.value, self.varied) or \
-            isinstance(into, gast.Name) and into.id in self.active
+            isinstance(into, gast.Name) and into.id in self.varied
         return self.aliasing.check_write(stmt, loc, differentiated,
                                          lambda n: self.versions.get(n, n), self.rename)
 
@@ -248,9 +255,9 @@ class Normalizer(Expressions):
                 not call.args and not call.keywords):
             return False
         name = call.func.value.id
-        loads = [n for n in gast.walk(self.p.node) if isinstance(n, gast.Name) and
+        loads = [n for n in ir.walk(self.p.node) if isinstance(n, gast.Name) and
                  n.id == name and isinstance(n.ctx, gast.Load)]
-        unpacks = [n for n in gast.walk(self.p.node) if isinstance(n, gast.Assign) and
+        unpacks = [n for n in ir.walk(self.p.node) if isinstance(n, gast.Assign) and
                    isinstance(n.value, gast.Name) and n.value.id == name and
                    isinstance(n.targets[0], (gast.Tuple, gast.List))]
         return len(loads) == 2 and len(unpacks) == 1
@@ -302,7 +309,7 @@ class Normalizer(Expressions):
                                    "differentiated", loc, "give the array a name first")
         if base.id not in self.params and any(
                 isinstance(n, gast.Assign) and isinstance(n.value, (gast.Dict, gast.List))
-                and base.id in target_names(n.targets[0]) for n in gast.walk(self.p.node)):
+                and base.id in target_names(n.targets[0]) for n in ir.walk(self.p.node)):
             raise UnsupportedError(
                 f"writing into the dict or list {base.id!r} cannot be differentiated yet", loc,
                 "keep the values in names of their own, or build the container once, "
@@ -495,12 +502,12 @@ _LIST_CHANGES = {"append", "extend", "insert", "remove", "pop", "clear", "sort",
 
 def _as_load(target):
     node = copy.deepcopy(target)
-    for n in gast.walk(node):
+    for n in ir.walk(node):
         if hasattr(n, "ctx"):
             n.ctx = gast.Load()
     return node
 
 
 def _stored(stmt):
-    return {n.id for n in gast.walk(stmt) if isinstance(n, gast.Name)
+    return {n.id for n in ir.walk(stmt) if isinstance(n, gast.Name)
             and isinstance(n.ctx, gast.Store)}

@@ -11,11 +11,42 @@ from typing import Any, Callable, Literal, Sequence, Union
 
 import numpy as np
 
-from . import cache, runtime, specialize
+from . import cache, codegen, ir, runtime, specialize
 from .errors import ArgumentError, Location, SrcdiffError, StaticArgumentNeeded
-from .parse import Static, is_function_value, is_object
+from .modes import Mode
+from .parse import Static, check_function, is_function_value, is_object
 from .shapes import Unsupported, key
 from .transform import derive, emitted_name
+
+
+def check_shaped_like(given, like, what, where, hint):
+    """Refuse a tangent or cotangent `given` whose shape is not that of the value `like` it
+    goes with (item by item in lists, tuples and dicts): numpy would broadcast it, and the
+    numbers would be wrong with no error. None stands for zeros."""
+    if given is None:
+        return
+    if isinstance(like, dict) and isinstance(given, dict):
+        for key in like.keys() & given.keys():
+            check_shaped_like(given[key], like[key], f"{what}[{key!r}]", where, hint)
+        return
+    if isinstance(like, (list, tuple)) and isinstance(given, (list, tuple)):
+        if len(given) != len(like):
+            raise ArgumentError(f"{what} has {len(given)} items, but the value it goes with "
+                                f"has {len(like)}", where, hint)
+        for k, (g, v) in enumerate(zip(given, like)):
+            check_shaped_like(g, v, f"{what}[{k}]", where, hint)
+        return
+    numeric = (np.ndarray, np.generic, float, int, complex)
+    if not (isinstance(like, numeric) and isinstance(given, numeric)):
+        return
+    if np.shape(given) != np.shape(like):
+        raise ArgumentError(f"{what} has shape {np.shape(given)}, but the value it goes with "
+                            f"has shape {np.shape(like)}: numpy would broadcast one into the "
+                            "other, and the result would be wrong", where, hint)
+    if np.asarray(like).dtype.kind in "biu" and np.any(np.asarray(given) != 0):
+        raise ArgumentError(f"{what} is not zero, but the value it goes with is an integer, "
+                            "which srcdiff does not differentiate", where,
+                            "give it a zero tangent, or make the value a float")
 
 
 def _caller():
@@ -31,7 +62,7 @@ def _caller():
     return Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
 
 
-Wrt = Union[int, Sequence[int]]
+Wrt = Union[int, str, Sequence[Union[int, str]]]
 
 
 def choose_wrt(wrt, argnums, default=0):
@@ -51,19 +82,35 @@ def _is_wrt(wrt):
                                  all(map(_is_position, wrt)))
 
 
-def _normalize_wrt(wrt):
-    if _is_position(wrt):
-        return (int(wrt),), True
-    if _is_wrt(wrt):
-        return tuple(int(w) for w in wrt), False
-    raise ArgumentError(f"wrt must be an int or a non-empty tuple of ints, not {wrt!r}",
-                        hint="wrt=0 differentiates with respect to the first argument")
+def _normalize_wrt(wrt, names):
+    """(positions, whether one was given bare) of `wrt`: positions, or parameter names
+    (`wrt="params"`), or a tuple of either."""
+    single = _is_position(wrt) or isinstance(wrt, str)
+    given = [wrt] if single else list(wrt) if isinstance(wrt, (tuple, list)) else []
+    valid = given and all(_is_position(w) or isinstance(w, str) for w in given)
+    unknown = [w for w in given if isinstance(w, str) and w not in names]
+    if not valid or unknown:
+        raise ArgumentError(
+            f"wrt={unknown[0]!r} names no parameter of the function (its parameters: "
+            f"{', '.join(names)})" if unknown else "wrt must be an int, a parameter's name, "
+            f"or a non-empty tuple of them, not {wrt!r}",
+            hint="wrt=0 (or wrt='x') differentiates with respect to the first argument")
+    return tuple(names.index(w) if isinstance(w, str) else int(w) for w in given), single
+
+
+def _name_user_line(exc):
+    """Add to an error raised in emitted code the line of the user's function it comes from."""
+    found = codegen.user_line(exc.__traceback__)
+    if found is not None and hasattr(exc, "add_note"):  # (Python 3.11+)
+        filename, lineno = found
+        exc.add_note(f"srcdiff: raised by the code emitted for {filename}:{lineno}: "
+                     f"{linecache.getline(filename, lineno).strip()}")
 
 
 class Derivative:
     """A differentiated function: call it like the original; `.source` is the emitted code."""
 
-    def __init__(self, fun, wrt=0, mode="grad", **options):
+    def __init__(self, fun, wrt=0, mode=Mode.GRAD, **options):
         self.fun = fun
         self._bound = getattr(fun, "__self__", None) if inspect.ismethod(fun) else None
         target = fun.__func__ if inspect.ismethod(fun) else fun
@@ -71,16 +118,24 @@ class Derivative:
             self._bound, target = fun._bound, fun._call
             self._parameters = fun._emitted_parameters()
         else:
+            if not inspect.isfunction(target):
+                try:
+                    check_function(target)
+                except SrcdiffError as exc:
+                    raise type(exc)(exc.message, _caller(), exc.hint) from None
             self._parameters = list(inspect.signature(target).parameters.values())
         self._target = target
         shift = 1 if self._bound is not None else 0
         self._names = [p.name for p in self._parameters
                        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
         self._jvp = None  # the emitted JVP behind forward-mode variants (False: none possible)
+        mode = Mode(mode)
         self._mode, self._options = mode, options
         try:
-            self.wrt, self._single = _normalize_wrt(wrt)
+            self.wrt, self._single = _normalize_wrt(wrt, self._names[shift:])
             self._positions = tuple(w + shift for w in self.wrt)
+            # parameters whose value (a key) picks a function f calls
+            self._keys = set(fun._keys) if isinstance(fun, Derivative) else set()
             self._statics = self._statics_of(())  # (what the defaults make static)
             self._by_statics = {}
             self._emitted, self._deferred = self._first_emitted()
@@ -91,17 +146,16 @@ class Derivative:
         self._call = self._emitted.function if self._emitted else None
         self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
         # called with the emitted function's own arguments (no bound self, no tangents to split)
-        self._plain = self._bound is None and mode != "jvp"
-        self._offset = 1 if mode == "vjp" else 0
+        self._plain = self._bound is None and mode is not Mode.JVP
+        self._offset = 1 if mode is Mode.VJP else 0
         # wrt=(k,) gives a tuple of one gradient, though the emitted code returns it bare
-        self._one_of_many = not self._single and len(self.wrt) == 1 and mode in ("grad", "vjp")
+        self._one_of_many = not self._single and len(self.wrt) == 1 and mode in (Mode.GRAD, Mode.VJP)
         # f's parameters as its caller sees them (no bound self), to place keyword arguments
         self.signature = inspect.Signature(self._parameters[shift:])
         self.__name__ = emitted_name(mode, getattr(fun, "__name__", None) if target is None
                                      else target.__name__)
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
-        what = {"grad": "Gradient", "vjp": "VJP", "jvp": "JVP", "split": "Forward sweep"}[mode]
-        self.__doc__ = f"{what} of {fun.__qualname__}."
+        self.__doc__ = f"{mode.title} of {fun.__qualname__}."
 
     def _first_emitted(self):
         """(the code for the defaults, None) or, when the code depends on arguments only a
@@ -112,6 +166,11 @@ class Derivative:
             return derive(self._target, self._positions, self._mode, **self._options,
                           **_statics_option(self._statics)), None
         except StaticArgumentNeeded as exc:
+            if exc.kind == "key":  # (a str or int that picks the function called)
+                self._keys.add(exc.parameter)
+                self._statics = self._statics_of(())
+                if any(s.name == exc.parameter for s in self._statics):  # (its default)
+                    return self._first_emitted()
             return None, exc
 
     def _emitted_parameters(self):
@@ -119,7 +178,7 @@ class Derivative:
         (vjp) first, then f's own."""
         if self._call is not None:
             return list(inspect.signature(self._call).parameters.values())
-        leading = len(self.wrt) if self._mode == "jvp" else self._offset
+        leading = len(self.wrt) if self._mode is Mode.JVP else self._offset
         return [inspect.Parameter(f"_{k}", inspect.Parameter.POSITIONAL_ONLY)
                 for k in range(leading)] + self._parameters
 
@@ -147,6 +206,9 @@ class Derivative:
             value = args[k] if k < len(args) else defaults.get(name, None)
             if is_function_value(value) and k not in self._positions:
                 statics.append(Static(name, "value", value))
+            elif name in self._keys and isinstance(value, (str, int, np.integer)):
+                statics.append(Static(name, "key", value if isinstance(value, str) else
+                                      int(value)))
             elif is_object(value):
                 statics.append(Static(name, "type", type(value)))
         return tuple(statics)
@@ -179,10 +241,10 @@ class Derivative:
         return emitted
 
     def _location(self, kind, emitted=None):
-        """Where f is defined (kind "def") or returns ("return"), as the code made for it
-        says (before any is made: the call that needs the arguments)."""
+        """Where f is defined (kind "defined") or returns ("returned"), as the code made for
+        it says (before any is made: the call that needs the arguments)."""
         emitted = emitted or self._emitted or next(iter(self._by_statics.values()), None)
-        return self._deferred.location if emitted is None else Location(*emitted.meta[kind])
+        return self._deferred.location if emitted is None else getattr(emitted.meta, kind)
 
     def _check(self, args, offset):
         for position in self._positions:
@@ -197,25 +259,32 @@ class Derivative:
                 raise ArgumentError(
                     f"argument {name!r} is complex ({np.asarray(value).dtype}): srcdiff "
                     "differentiates with respect to real arguments only",
-                    self._location("def"),
+                    self._location("defined"),
                     "pass the real and imaginary parts as two float arguments and combine "
                     "them inside the function (x + 1j * y)")
             if kind != "f":
                 raise ArgumentError(
                     f"argument {name!r} is {type(value).__name__} with dtype "
                     f"{np.asarray(value).dtype}, which cannot be differentiated",
-                    self._location("def"),
+                    self._location("defined"),
                     "pass a float or a float array, or leave it out of wrt")
 
     def _arguments(self, args):
         """(the emitted function's arguments, f's, the position of f's first among them)"""
         offset = self._offset
-        if self._bound is not None and self._mode != "jvp":
+        if self._bound is not None and self._mode is not Mode.JVP:
             args = list(args[:offset]) + [self._bound] + list(args[offset:])
-        if self._mode != "jvp":
+        if self._mode is not Mode.JVP:
             return args, args, offset
         *args, tangents = self._split_tangents(args)
         tangents = (tangents,) if self._single else tuple(tangents)
+        for position, name, tangent in zip(self.wrt, (self._names[p] for p in self._positions),
+                                           tangents):
+            if position < len(args):
+                check_shaped_like(tangent, args[position], f"the tangent of argument "
+                                  f"{name!r}", self._location("defined"),
+                                  "give a tangent shaped like its argument")
+        tangents = [runtime.as_tangent(t) for t in tangents]  # lists add as numpy's arrays
         if self._bound is not None:
             args = [self._bound] + args
         return list(tangents) + args, args, offset
@@ -228,7 +297,7 @@ class Derivative:
                        for p in self.signature.parameters.values())
         expected = (f"one tangent, shaped like argument {self.wrt[0]}" if self._single else
                     f"a tuple of {len(self.wrt)} tangent(s), one per position in wrt")
-        where = self._location("def")
+        where = self._location("defined")
         name = self.fun.__name__
         hint = f"call it as jvp_{name}(*args, tangents): {name}'s arguments, then {expected}"
         if len(args) <= required:
@@ -250,7 +319,7 @@ class Derivative:
         are put in their places, defaults filled in, so that they get every check positional
         ones get. A vjp's cotangent stays first and a jvp's tangents last."""
         head, args, tail = args[:self._offset], args[self._offset:], ()
-        if self._mode == "jvp" and args:
+        if self._mode is Mode.JVP and args:
             args, tail = args[:-1], args[-1:]
         try:
             bound = self.signature.bind(*args, **kwargs)
@@ -265,7 +334,8 @@ class Derivative:
         if kwargs:
             args, kwargs = self.bind(args, kwargs)
         if self._plain and not kwargs:  # the common case, kept short: calls may be tiny
-            variant = self._variants.get(tuple(map(key, args))) or \
+            variant = self._variants.get((key(args[0]),) if len(args) == 1 else
+                                         tuple(map(key, args))) or \
                 self._variant_for(args, args, self._offset)
         else:
             args, checked, offset = self._arguments(args)
@@ -282,8 +352,11 @@ class Derivative:
             result = function(*args, **kwargs)
         except ArgumentError as exc:
             if exc.location is None:
-                raise ArgumentError(exc.message, self._location("return", emitted),
+                raise ArgumentError(exc.message, self._location("returned", emitted),
                                     exc.hint) from None
+            raise
+        except Exception as exc:
+            _name_user_line(exc)
             raise
         if not self._one_of_many:
             return result
@@ -292,7 +365,7 @@ class Derivative:
         return (result,)
 
     def __repr__(self):
-        mode = {"split": "forward sweep"}.get(self._mode, self._mode)
+        mode = "forward sweep" if self._mode is Mode.SPLIT else self._mode.value
         wrt = self.wrt[0] if self._single else self.wrt
         return f"<srcdiff {mode} of {self.fun.__qualname__} wrt={wrt}>"
 
@@ -306,12 +379,13 @@ class Derivative:
             variant = self._variant(signature, args, self._emitted_for(checked[offset:]))
         return variant
 
+    @ir.pausing_gc
     def _variant(self, signature, args, emitted):
         """The code to run for arguments of this signature: `emitted` specialised to their
         shapes (specialize.py), or `emitted` as it is."""
         generic = variant = (emitted.function, emitted)
         mode = specialize.settings["specialize"]
-        if not mode or not self._options.get("optimized", True) or self._mode == "split" or \
+        if not mode or not self._options.get("optimized", True) or self._mode is Mode.SPLIT or \
                 len(self._variants) >= specialize.MAX_VARIANTS:
             return variant
         try:
@@ -335,13 +409,13 @@ class Derivative:
     def _forward_variant(self, args):
         """For the gradient with respect to one Python float: forward mode (one JVP)."""
         options = self._options
-        if self._mode != "grad" or len(self.wrt) != 1 or options.get("has_aux") or \
+        if self._mode is not Mode.GRAD or len(self.wrt) != 1 or options.get("has_aux") or \
                 self._positions[0] >= len(args) or type(args[self._positions[0]]) is not float \
                 or self._jvp is False:
             return None
         try:
             if self._jvp is None:
-                self._jvp = derive(self._target, self._positions, "jvp",
+                self._jvp = derive(self._target, self._positions, Mode.JVP,
                                    optimized=options.get("optimized", True),
                                    **_statics_option(self._statics))
             function = specialize.forward_variant(
@@ -380,7 +454,7 @@ def grad(fun: Callable[..., Any] | None = None, wrt: Wrt | None = None,
     if fun is None:
         return lambda f: grad(f, wrt=wrt, preserve_result=preserve_result, has_aux=has_aux,
                               optimized=optimized)
-    return Derivative(fun, wrt, "grad", preserve_result=preserve_result, has_aux=has_aux,
+    return Derivative(fun, wrt, Mode.GRAD, preserve_result=preserve_result, has_aux=has_aux,
                       optimized=optimized)
 
 
@@ -399,7 +473,7 @@ def jvp(fun: Callable[..., Any], primals: Sequence[Any] | Wrt | None = None,
                 raise ArgumentError("jvp(f, primals, tangents) needs the tangents too",
                                     _caller(), "jvp(f, (x,), (dx,)), or jvp(f, wrt=0)(x, dx)")
             wrt = primals
-        return Derivative(fun, choose_wrt(wrt, argnums), "jvp", optimized=optimized)
+        return Derivative(fun, choose_wrt(wrt, argnums), Mode.JVP, optimized=optimized)
     if wrt is not None or argnums is not None:
         raise ArgumentError("jvp(f, primals, tangents) differentiates with respect to each "
                             "primal given a tangent: it takes no wrt", _caller(),
@@ -413,7 +487,7 @@ def jvp(fun: Callable[..., Any], primals: Sequence[Any] | Wrt | None = None,
     if not positions:
         raise ArgumentError("every tangent is None: there is nothing to differentiate",
                             _caller(), "give at least one primal a tangent")
-    forward = Derivative(fun, positions, "jvp", optimized=optimized)
+    forward = Derivative(fun, positions, Mode.JVP, optimized=optimized)
     return forward(*primals, tuple(tangents[i] for i in positions))
 
 

@@ -1,20 +1,157 @@
 """Stage 4: gast -> ast -> Python source (astor), then compile with a real filename."""
 import ast
+import io
 import linecache
+import re
+import tokenize
 
 import astor
 import gast
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
+LINE_LIMIT = 99
+_MARK = re.compile(r"[ \t]*# line: (\d+)\n")
+_OPERATORS = {"+", "-", "*", "/", "//", "%", "@", "**", "and", "or", "if", "else"}
+
+
+def source_of(module):
+    """Python source of an ast Module, one line per statement, wrapped where a person would."""
+    return source_and_lines(module)[0]
+
+
+def source_and_lines(module):
+    """source_of(module), and {row of it: the `lineno` its statement carries} (the line of f
+    it comes from: ir.located; rows of statements without one are left out)."""
+    for node in ast.walk(module):
+        if isinstance(node, ast.stmt) and getattr(node, "lineno", None) is None:
+            node.lineno = 0
+    marked = astor.to_source(module, add_line_information=True, pretty_source="".join)
+    plain, origins, line = [], [], 0
+    for text in marked.splitlines(True):
+        mark = _MARK.fullmatch(text)
+        if mark:
+            line = int(mark.group(1))
+            continue
+        plain.append(text)
+        origins.append(line)
+        line = 0
+    by_row = _tokens_by_row("".join(plain))
+    pieces, rows, row = [], {}, 0
+    for number, (text, origin) in enumerate(zip(plain, origins), 1):
+        wrapped = wrap(text, by_row.get(number) or [])
+        count = wrapped.count("\n")
+        rows.update({row + k: origin for k in range(1, count + 1) if origin})
+        pieces.append(wrapped)
+        row += count
+    return "".join(pieces), rows
+
+
+def _tokens_by_row(text):
+    """{row: its tokens}; None for the rows of a string that spans several (never broken)."""
+    by_row = {}
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.start[0] == token.end[0]:
+            by_row.setdefault(token.start[0], []).append(token)
+        else:
+            for row in range(token.start[0], token.end[0] + 1):
+                by_row[row] = None
+    return by_row
+
+
+def wrap(line, tokens, limit=LINE_LIMIT):
+    """`line` broken inside brackets (after a comma, before an operator, or else after an
+    opening bracket) into lines of at most `limit` characters where it can be."""
+    text = line.rstrip("\n")
+    if len(text) <= limit:
+        return line
+    if _bare_sequence(tokens):
+        return wrap(_bare_sequence(tokens)(text), _line_tokens(_bare_sequence(tokens)(text)),
+                    limit) + line[len(text):]
+    good, fallback = _break_points(tokens)
+    indent = text[:len(text) - len(text.lstrip())]
+    prefix = indent + (" " * 8 if text.endswith(":") else " " * 4)
+    lines, start, room = [], 0, limit
+    while len(text) - start > room:
+        cut = _cut(good, fallback, start, room)
+        if cut is None:
+            break
+        lines.append(text[start:cut].rstrip())
+        start, room = cut, limit - len(prefix)
+        while text[start] == " ":
+            start += 1
+    lines.append(text[start:])
+    return ("\n" + prefix).join(lines) + line[len(text):]
+
+
+def _cut(good, fallback, start, room):
+    """Where to end a line that begins at `start`: the last good point that fits, else the
+    outermost opening bracket that does, else the first point of all."""
+    fitting = [column for column in good if start < column <= start + room]
+    if fitting:
+        return max(fitting)
+    fitting = [(depth, -column) for column, depth in fallback if start < column <= start + room]
+    if fitting:
+        return -min(fitting)[1]
+    later = [column for column in good + [c for c, _ in fallback] if column > start]
+    return min(later) if later else None
+
+
+def _break_points(tokens):
+    """Columns where a line of `tokens` may break: ([after a comma or before a binary operator
+    inside brackets], [(after an opening bracket, its depth)])."""
+    good, fallback, depth, previous = [], [], 0, None
+    for token, following in zip(tokens, tokens[1:] + [None]):
+        if token.type == tokenize.OP and token.string in "([{":
+            depth += 1
+            if following is not None and following.string not in ")]}":  # not in `f()`
+                fallback.append((token.end[1], depth))
+        elif token.type == tokenize.OP and token.string in ")]}":
+            depth -= 1
+        elif depth and token.string == ",":
+            good.append(token.end[1])
+        elif depth and token.string in _OPERATORS and _ends_operand(previous):
+            good.append(token.start[1])
+        previous = token
+    return good, fallback
+
+
+def _ends_operand(token):
+    return token is not None and (token.type in (tokenize.NAME, tokenize.NUMBER, tokenize.STRING)
+                                  or token.string in (")", "]", "}"))
+
+
+def _bare_sequence(tokens):
+    """For `a, b, c = value` or `del a, b, c`: what puts the names in parentheses (so the
+    line can break between them), else None."""
+    words = [t for t in tokens if t.type not in (tokenize.INDENT, tokenize.DEDENT)]
+    if not words or any(t.string in "([{" for t in words if t.type == tokenize.OP):
+        return None
+    first = 1 if words[0].string == "del" else 0
+    ends = [t for t in words if t.string == "="] or [t for t in words if t.type in (
+        tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
+    if not ends or not any(t.string == "," for t in words):
+        return None
+    begin, end = words[first].start[1], ends[0].start[1]
+    return lambda text: f"{text[:begin]}({text[begin:end].rstrip()}){' ' if first == 0 else ''}" \
+        f"{text[end:]}"
+
+
+def _line_tokens(text):
+    return [t for t in tokenize.generate_tokens(io.StringIO(text + "\n").readline)
+            if t.start[0] == 1]
 
 
 def to_source(funcs, docstring):
-    defs = []
+    """The emitted module's source, and [[row, line of f]] for its rows that come from one."""
+    source, lines = f'"""{docstring}"""\n{IMPORTS}\n\n', []
     for func in funcs:
-        module = gast.gast_to_ast(gast.Module(body=[func], type_ignores=[]))
-        ast.fix_missing_locations(module)
-        defs.append(astor.to_source(module))
-    return f'"""{docstring}"""\n{IMPORTS}\n\n' + "\n\n".join(defs)
+        text, rows = source_and_lines(gast.gast_to_ast(gast.Module(body=[func],
+                                                                   type_ignores=[])))
+        source += "\n\n" if func is not funcs[0] else ""
+        offset = source.count("\n")
+        lines += [[offset + row, line] for row, line in sorted(rows.items())]
+        source += text
+    return source, lines
 
 
 def definitions(source):
@@ -22,12 +159,31 @@ def definitions(source):
     return source.split(IMPORTS, 1)[1].lstrip("\n")
 
 
-def compile_module(source, filename, scope, first_line=1):
+def compile_module(source, filename, scope, first_line=1, origin=None):
     """Execute emitted source in `scope` (its globals from then on) and return it.
 
     The source is registered with linecache, so tracebacks and pdb show emitted lines even when
-    no file with that name exists."""
+    no file with that name exists; `origin`, (f's file, {row: line of f}), lets an error
+    raised in it name the line of f it comes from (user_line)."""
     text = "\n" * (first_line - 1) + source
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    if origin is not None:
+        _ORIGINS[filename] = origin[0], {row + first_line - 1: line
+                                         for row, line in origin[1].items()}
     exec(compile(text, filename, "exec"), scope)
     return scope
+
+
+# emitted file -> (the user's file, {emitted row: its line}), for every module compiled
+_ORIGINS = {}
+
+
+def user_line(traceback):
+    """(file, line) of f that the innermost emitted line in `traceback` comes from, or None."""
+    found = None
+    while traceback is not None:
+        origin = _ORIGINS.get(traceback.tb_frame.f_code.co_filename)
+        if origin is not None and traceback.tb_lineno in origin[1]:
+            found = origin[0], origin[1][traceback.tb_lineno]
+        traceback = traceback.tb_next
+    return found

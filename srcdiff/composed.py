@@ -12,8 +12,9 @@ from typing import Any, Callable
 import numpy as np
 
 from . import runtime
-from .api import Derivative, Wrt, _caller, choose_wrt, grad, jvp
-from .errors import ArgumentError, Location
+from .api import Derivative, Wrt, _caller, check_shaped_like, choose_wrt, grad, jvp
+from .errors import ArgumentError
+from .modes import Mode
 
 
 class Transformed:
@@ -61,7 +62,7 @@ class Transformed:
             raise ArgumentError(
                 f"{self.kind} needs {getattr(self.fun, '__name__', 'f')} to return one array "
                 f"or number, not a {type(out).__name__}",
-                self._derivative._location("return"),
+                self._derivative._location("returned"),
                 "return one array (np.concatenate the outputs), or differentiate each output")
         return out
 
@@ -92,34 +93,37 @@ class VJP(Transformed):
     kind = "vjp"
 
     def __init__(self, fun, wrt, optimized):
-        super().__init__(fun, Derivative(fun, wrt, "split", optimized=optimized))
+        super().__init__(fun, Derivative(fun, wrt, Mode.SPLIT, optimized=optimized))
     def __call__(self, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
         args, kwargs = self._bind(args, kwargs)
         out, saved = self._derivative(*args, **kwargs)
         # (the backward sweep of the code that ran: one per set of static arguments)
         emitted = self._derivative._emitted_of_call(args)
-        return out, Pullback(self, emitted, saved, [args[w] for w in self.wrt])
+        return out, Pullback(self, emitted, saved, [args[w] for w in self.wrt], out)
 
 
 class Pullback:
     """The vector-Jacobian product at the point where vjp was called. Call it with a
     cotangent shaped like f's output (a tuple of them for a tuple); it may be called again."""
 
-    def __init__(self, vjp: VJP, emitted, saved: list, primals: list):
+    def __init__(self, vjp: VJP, emitted, saved: list, primals: list, out: Any = None):
         self._vjp, self._emitted, self._saved, self._primals = vjp, emitted, saved, primals
+        self._out = out
 
     def __call__(self, cotangent: Any) -> Any:
         emitted = self._emitted
+        check_shaped_like(cotangent, self._out, "the cotangent", _caller(),
+                          "give a cotangent shaped like f's output")
         if emitted.has_live:
             emitted.refresh()
         try:
             # the backward sweep pops its stacks and clears its lists: give it copies
-            backward = emitted.functions[emitted.meta["names"][1]]
+            backward = emitted.functions[emitted.meta.names[1]]
             grads = backward(cotangent, _fresh(self._saved))
         except ArgumentError as exc:
             if exc.location is not None:
                 raise
-            raise ArgumentError(exc.message, Location(*emitted.meta["return"]),
+            raise ArgumentError(exc.message, emitted.meta.returned,
                                 exc.hint) from None
         grads = tuple(runtime.as_grad(g, x) for g, x in zip(grads, self._primals))
         return grads[0] if self._vjp._single else grads
@@ -211,7 +215,7 @@ class Jacobian(Transformed):
     def __init__(self, fun, wrt, optimized, kind):
         self.kind = kind
         self._reverse = VJP(fun, wrt, optimized) if kind != "jacfwd" else None
-        self._forward = Derivative(fun, wrt, "jvp", optimized=optimized) \
+        self._forward = Derivative(fun, wrt, Mode.JVP, optimized=optimized) \
             if kind != "jacrev" else None
         super().__init__(fun, self._forward if kind == "jacfwd" else self._reverse._derivative)
 

@@ -42,7 +42,7 @@ def desugar(func, fresh, resolve):
         body = body + [gast.copy_location(gast.Return(value=ir.const(None)), body[-1])]
     result = fresh("_result")
     if any(isinstance(n, gast.Return) for s in body if isinstance(s, _LOOPS)
-           for n in gast.walk(s)):
+           for n in ir.walk(s)):
         done = fresh("_done")
         body = [ir.assign(done, ir.const(False))] + _return_from_loops(body, done, result,
                                                                        depth=0)
@@ -76,7 +76,7 @@ def _unwrap_blocks(stmts, resolve):
             out += _unwrap_blocks(stmt.body, resolve)
         elif isinstance(stmt, gast.Try) and not stmt.handlers and not stmt.orelse and not any(
                 isinstance(n, (gast.Return, gast.Break, gast.Continue))
-                for s in stmt.body for n in gast.walk(s)):
+                for s in stmt.body for n in ir.walk(s)):
             out += _unwrap_blocks(stmt.body, resolve) + _unwrap_blocks(stmt.finalbody, resolve)
         else:
             out.append(stmt)
@@ -84,7 +84,7 @@ def _unwrap_blocks(stmts, resolve):
 
 
 def _has_early_return(body):
-    returns = [n for s in body for n in gast.walk(s) if isinstance(n, gast.Return)]
+    returns = [n for s in body for n in ir.walk(s) if isinstance(n, gast.Return)]
     return bool(returns) and not (len(returns) == 1 and body and body[-1] is returns[0])
 
 
@@ -108,7 +108,7 @@ def _contains(stmt, kinds):
     if isinstance(stmt, gast.If):
         return any(_contains(s, kinds) for s in stmt.body + stmt.orelse)
     if isinstance(stmt, _LOOPS) and gast.Return in kinds:
-        return any(isinstance(n, gast.Return) for n in gast.walk(stmt))
+        return any(isinstance(n, gast.Return) for n in ir.walk(stmt))
     return False
 
 
@@ -250,7 +250,7 @@ def _flag_returns(stmts, done, result):
 
 def _sets(stmt, flag):
     return any(isinstance(n, gast.Assign) and any(
-        isinstance(t, gast.Name) and t.id == flag for t in n.targets) for n in gast.walk(stmt))
+        isinstance(t, gast.Name) and t.id == flag for t in n.targets) for n in ir.walk(stmt))
 
 
 def _guard(stmts, flag):
@@ -316,9 +316,9 @@ def lower_comprehensions(body, is_varied, fresh):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
                 changed |= lower_comprehensions(getattr(stmt, block), is_varied, fresh)
         if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
-            found = [n for n in gast.walk(stmt) if isinstance(n, (
+            found = [n for n in ir.walk(stmt) if isinstance(n, (
                 gast.ListComp, gast.GeneratorExp)) and is_varied(n)]
-            inner = {id(m) for n in found for m in gast.walk(n) if m is not n}
+            inner = {id(m) for n in found for m in ir.walk(n) if m is not n}
             for comp in (n for n in found if id(n) not in inner):
                 whole = isinstance(comp, gast.ListComp) and isinstance(stmt, gast.Assign) \
                     and stmt.value is comp and len(stmt.targets) == 1 and \
@@ -327,7 +327,7 @@ def lower_comprehensions(body, is_varied, fresh):
                 items = stmt.targets[0].id if whole else fresh("_items")
                 loop = _comprehension_loop(comp, items, fresh)
                 for new in loop:
-                    for n in gast.walk(new):
+                    for n in ir.walk(new):
                         n.lineno = getattr(n, "lineno", None) or stmt.lineno
                 out.extend(loop)
                 _Replace(comp, ir.name(items)).visit(stmt)
@@ -346,7 +346,7 @@ def _comprehension_loop(comp, items, fresh):
     """The statements building list `items` as comprehension `comp` would (its loop
     names made fresh: they are the comprehension's own)."""
     names = {n.id: fresh("_" + n.id.lstrip("_")) for g in comp.generators
-             for n in gast.walk(g.target) if isinstance(n, gast.Name)}
+             for n in ir.walk(g.target) if isinstance(n, gast.Name)}
     rename = _Rename(names)
     statements = [ir.expr_stmt(ir.call(ir.attr(items, "append"),
                                        rename.visit(copy.deepcopy(comp.elt))))]

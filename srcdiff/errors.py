@@ -40,8 +40,8 @@ class StaticArgumentNeeded(UnsupportedError):
     """A call of a parameter (or of its method): the code depends on the function (or the
     class of the object) passed, so it is made when the derivative is called."""
 
-    def __init__(self, message, location=None, hint=None, parameter=None):
-        self.parameter = parameter
+    def __init__(self, message, location=None, hint=None, parameter=None, kind="value"):
+        self.parameter, self.kind = parameter, kind  # (kind "key": a str or int key)
         super().__init__(message, location, hint)
 
 

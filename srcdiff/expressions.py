@@ -12,7 +12,8 @@ from .activity import SCOPES, is_pop
 from .errors import NoAdjointError, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .parse import MISSING, is_function_value, spelling
 from .primitives import registry
-from .primitives.shape import as_list, as_tuple, c_, copy_value, r_
+from .provenance import holds_functions
+from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
 
 
 class Expressions:
@@ -123,7 +124,26 @@ class Expressions:
             forward = self.argument(node, loc, out)
             record = registry.find(as_list if isinstance(node, gast.List) else as_tuple)
             return record, forward, self._rules(record).bind([forward], {})
+        if isinstance(node, gast.Dict):
+            return self.dict_display(node, loc, out)
         raise _unsupported(node, loc)
+
+    def dict_display(self, node, loc, out):
+        """(record, forward, bound) of `{"w": a, "b": b}`: its keys are constants."""
+        if None in node.keys:
+            raise UnsupportedError("a dict display that unpacks another dict ({**d, ...}) "
+                                   "cannot be differentiated", loc,
+                                   "write each key out: {'w': d['w'], 'b': b}")
+        if any(self._is_active(key) for key in node.keys):
+            raise UnsupportedError("a dict key that depends on differentiated values has no "
+                                   "derivative", loc, "key the dict by names or numbers")
+        keys = [self.atom(key, loc, out, active=False) for key in node.keys]
+        values = [self.atom(value, loc, out) for value in node.values]
+        forward = gast.Dict(keys=keys, values=values)
+        record = registry.find(as_dict)
+        return record, forward, self._rules(record).bind(
+            [gast.Tuple(elts=copy.deepcopy(keys), ctx=gast.Load()),
+             gast.Tuple(elts=copy.deepcopy(values), ctx=gast.Load())], {})
 
     def item(self, node, loc, out):
         """(record, forward, bound) of `x[index]`."""
@@ -193,6 +213,12 @@ class Expressions:
                 k.arg is None for k in node.keywords):
             raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
                                    loc, "pass arguments one by one")
+        if inspect.isgeneratorfunction(fn):
+            raise UnsupportedError(
+                f"{fn.__name__} is a generator, and generators and coroutines cannot be "
+                "differentiated by themselves: srcdiff follows a generator of the same module "
+                "where a loop takes all its items (for x in gen(...), list(gen(...)), "
+                "sum(gen(...)))", loc, "loop over the generator here, or make it return a list")
         receiver = self.p.receiver(node.func)
         given = ([receiver] if receiver is not None else []) + list(node.args)
         written = {k.arg: k.value for k in node.keywords}
@@ -321,6 +347,8 @@ class Expressions:
         if obj is MISSING and isinstance(func, gast.Attribute) and \
                 self._rules(registry.method(func.attr)):
             return self.method_call(node, loc, out)
+        if obj is MISSING and isinstance(func, gast.Subscript):
+            self._picked_at_run_time(func, loc)
         if obj is MISSING:
             what = gast.unparse(func)
             root = ir.dotted(func)
@@ -349,6 +377,27 @@ class Expressions:
                             keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
         return record, forward, self.bind(record, call_args, keywords, node, loc, out, forward)
 
+    def _picked_at_run_time(self, func, loc):
+        """The error for a call of `ACTIVATIONS[key]`, a function picked from a global
+        container by a key known only at run time: for a parameter, a request to make the
+        code for its value (when the function is called); else a refusal."""
+        container = self.p.container(func.value)
+        if not (isinstance(container, (dict, list, tuple)) and holds_functions(container)):
+            return
+        what, key = gast.unparse(func), func.slice
+        if isinstance(key, gast.Name) and key.id in self.params:
+            raise StaticArgumentNeeded(
+                f"{what}(...) calls the function the parameter {key.id!r} picks, which is "
+                "known only when the function is called", loc, "srcdiff makes the code for "
+                "the key passed (a str or an int): call the derivative with it, or give the "
+                "parameter a default", parameter=key.id, kind="key")
+        raise UnsupportedError(
+            f"{what}(...) calls a function picked by {gast.unparse(key)}, a value known only "
+            "at run time: srcdiff makes the code for a function it knows before the call",
+            loc, f"pick it by a constant key ({gast.unparse(func.value)}['relu']), by a "
+            "parameter of the differentiated function (the code is made for the value each "
+            "call passes), or pass the function itself as an argument")
+
     def method_call(self, node, loc, out):
         """`x.sum(axis=1)`: the record of the method's numpy function, bound to x and the
         arguments (x.reshape(2, 3) to x and the shape (2, 3))."""
@@ -375,6 +424,12 @@ class Expressions:
         if obj is max or obj is min:
             raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)", loc,
                                  f"use np.{what}(x), or np.{what}imum(a, b)")
+        if getattr(obj, "__module__", None) in ("builtins", "itertools", "functools"):
+            raise UnsupportedError(
+                f"{what}(...) of differentiated values cannot be differentiated", loc,
+                "over a container, write it as a for loop or a comprehension (srcdiff "
+                "follows list, tuple, dict, zip, enumerate, reversed, sorted of a dict's keys, "
+                "iter/next, len, sum and map); on arrays, call the numpy function")
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
             what = gast.unparse(func)
         raise NoAdjointError(f"no adjoint is registered for {what}", loc,
@@ -390,11 +445,14 @@ class Expressions:
 
     def bind(self, record, args, keywords, node, loc, out, forward):
         template = self._rules(record)
+        aliases = dict(record.keyword_aliases)
         try:
-            bound = template.bind(args, keywords)
+            bound = template.bind(args, {aliases.get(k, k): v for k, v in keywords.items()})
         except TypeError as exc:
+            names = ", ".join(p for p in template.signature.parameters)
             raise SrcdiffError(f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
-                               f"its adjoint: {exc}", loc) from None
+                               f"its adjoint: {exc}", loc,
+                               f"pass them by position, or by the names ({names})") from None
         # (the adjoint's rules tell in both modes whether a parameter takes a sequence)
         adjoint = record.adjoint if _takes_array_likes(record.function) else None
         for param, rule in template.rules.items():
@@ -470,9 +528,6 @@ def _op_symbol(op):
 
 def _unsupported(node, loc):
     """The error for an expression on differentiated values srcdiff has no rule for."""
-    if isinstance(node, gast.Dict):
-        return UnsupportedError("dicts of differentiated values are only supported as "
-                                "arguments", loc, "pass the values in a list or a tuple")
     if isinstance(node, gast.BoolOp):  # `x or 1.0` is x or 1.0, by value
         return UnsupportedError("`and`/`or` on differentiated values cannot be differentiated",
                                 loc, "write a conditional expression: `x if x else 1.0` for "

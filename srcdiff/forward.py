@@ -60,57 +60,61 @@ class Forward:
                                  returns=None, type_comment=None, type_params=[])]
 
     def block(self, stmts):
+        return [s for stmt in stmts for s in ir.located(self.statement(stmt), stmt.loc)]
+
+    def statement(self, stmt):
         out = []
-        for stmt in stmts:
-            if isinstance(stmt, ir.Assign):
-                out += self.assign(stmt)
-            elif isinstance(stmt, ir.SetItem):
-                out.append(ir.assign(gast.Subscript(value=ir.name(stmt.target), slice=copy.deepcopy(
-                    stmt.index), ctx=gast.Store()), stmt.value))
-                if stmt.target in self.fn.active:
-                    d = self.dname(stmt.target)
-                    value = self.tangent_of(stmt.value) or ir.const(0.0)
-                    out.append(ir.assign(d, ir.call("runtime.set_at", ir.name(d),
-                                                    ir.index_value(stmt.index), value)))
-            elif isinstance(stmt, ir.Push):
-                out.append(ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value)))
-                if stmt.stack in self.fn.active:
-                    tangent = self.tangent_of(stmt.value) if self.active(stmt.value) else \
-                        ir.call("runtime.zeros_like", copy.deepcopy(stmt.value))
-                    out.append(ir.expr_stmt(ir.call(ir.attr(self.dname(stmt.stack), "append"),
-                                                    tangent)))
-            elif isinstance(stmt, ir.Pop):
-                out.append(ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))))
-                out.append(ir.assign(self.dname(stmt.target),
-                                     ir.call(ir.attr(self.dname(stmt.stack), "pop"))))
-            elif isinstance(stmt, ir.If):
-                out += ir.if_statement(stmt.test, self.block(stmt.body), self.block(stmt.orelse))
-            elif isinstance(stmt, ir.Break):
-                out.append(gast.Break())
-            elif isinstance(stmt, ir.For):
-                out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
-                                    body=self.block(stmt.body) or [gast.Pass()], orelse=[],
-                                    type_comment=None))
-            elif isinstance(stmt, ir.While):
-                out.append(gast.While(test=stmt.test, body=self.block(stmt.body) or [
-                    gast.Pass()], orelse=[]))
-            elif isinstance(stmt, ir.Statement):
-                out.append(stmt.node)
-            elif isinstance(stmt, ir.Return):
-                out.append(gast.Return(value=gast.Tuple(elts=[stmt.value, self.result_tangent(
-                    stmt)], ctx=gast.Load())))
+        if isinstance(stmt, ir.Assign):
+            out += self.assign(stmt)
+        elif isinstance(stmt, ir.SetItem):
+            out.append(ir.assign(gast.Subscript(value=ir.name(stmt.target), slice=copy.deepcopy(
+                stmt.index), ctx=gast.Store()), stmt.value))
+            if stmt.target in self.fn.active:
+                d = self.dname(stmt.target)
+                value = self.tangent_of(stmt.value) or ir.const(0.0)
+                out.append(ir.assign(d, ir.call("runtime.set_at", ir.name(d),
+                                                ir.index_value(stmt.index), value)))
+        elif isinstance(stmt, ir.Push):
+            out.append(ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value)))
+            if stmt.stack in self.fn.active:
+                tangent = self.tangent_of(stmt.value) if self.active(stmt.value) else \
+                    ir.call("runtime.zeros_like", copy.deepcopy(stmt.value))
+                out.append(ir.expr_stmt(ir.call(ir.attr(self.dname(stmt.stack), "append"),
+                                                tangent)))
+        elif isinstance(stmt, ir.Pop):
+            out.append(ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))))
+            out.append(ir.assign(self.dname(stmt.target),
+                                 ir.call(ir.attr(self.dname(stmt.stack), "pop"))))
+        elif isinstance(stmt, ir.If):
+            out += ir.if_statement(stmt.test, self.block(stmt.body), self.block(stmt.orelse))
+        elif isinstance(stmt, ir.Break):
+            out.append(gast.Break())
+        elif isinstance(stmt, ir.For):
+            out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
+                                body=self.block(stmt.body) or [gast.Pass()], orelse=[],
+                                type_comment=None))
+        elif isinstance(stmt, ir.While):
+            out.append(gast.While(test=stmt.test, body=self.block(stmt.body) or [
+                gast.Pass()], orelse=[]))
+        elif isinstance(stmt, ir.Statement):
+            out.append(stmt.node)
+        elif isinstance(stmt, ir.Return):
+            out.append(gast.Return(value=gast.Tuple(elts=[stmt.value, self.result_tangent(
+                stmt)], ctx=gast.Load())))
         return out
 
     def result_tangent(self, ret):
         value = ret.value
         if isinstance(value, gast.Tuple):
             keep = self.outputs or [True] * len(value.elts)
-            return gast.Tuple(elts=[self._tangent_or_zeros(e) if k else ir.const(None)
-                                    for e, k in zip(value.elts, keep)], ctx=gast.Load())
+            # (an item may be a list, of saved values say: its zero tangent is a list)
+            return gast.Tuple(elts=[self._tangent_or_zeros(e, "runtime.zero_tangent") if k
+                                    else ir.const(None) for e, k in zip(value.elts, keep)],
+                              ctx=gast.Load())
         return self._tangent_or_zeros(value)
 
-    def _tangent_or_zeros(self, node):
-        return self.tangent_of(node) if self.active(node) else ir.call("runtime.zeros_like",
+    def _tangent_or_zeros(self, node, zeros="runtime.zeros_like"):
+        return self.tangent_of(node) if self.active(node) else ir.call(zeros,
                                                                         copy.deepcopy(node))
 
     def assign(self, stmt):
@@ -149,21 +153,7 @@ class Forward:
                 raise NoAdjointError(f"{stmt.primitive.name} has no "
                                      f"forward-mode rule for its argument {param!r}", stmt.loc,
                                      f"make {param!r} a constant")
-        parts = []
-        for param, rule in rule_set.rules.items():
-            value = stmt.bound.get(param)
-            if value is None:
-                continue
-            tangent = self.tangent_of(value)
-            if tangent is None:
-                continue
-            if rule.index is None:
-                elements = [None]
-            else:
-                elements = [k for k, e in enumerate(value.elts) if self.active(e)]
-            for element in elements:
-                parts.append(fold(rule_set.instantiate(rule, stmt.bound, output, None, element,
-                                                       tangent=tangent)))
+        parts = self._tangent_parts(stmt, rule_set, output)
         if not parts:
             return out + [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
                           for t in live]
@@ -176,6 +166,21 @@ class Forward:
             gast.Tuple(elts=[ir.name(self.dname(t), store=True) for t in targets],
                        ctx=gast.Store())
         return out + [ir.assign(tangent_target, total)]
+
+    def _tangent_parts(self, stmt, rule_set, output):
+        """The tangent of stmt's value from each of its arguments that has one."""
+        parts = []
+        for param, rule in rule_set.rules.items():
+            value = stmt.bound.get(param)
+            tangent = None if value is None else self.tangent_of(value)
+            if tangent is None:
+                continue
+            elements = [None] if rule.index is None else [
+                k for k, e in enumerate(value.elts) if self.active(e)]
+            for element in elements:
+                parts.append(fold(rule_set.instantiate(rule, stmt.bound, output, None, element,
+                                                       tangent=tangent)))
+        return parts
 
 
 def _is_none(node):

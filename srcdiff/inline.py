@@ -20,6 +20,8 @@ import gast
 from . import ir
 from .desugar import desugar, lower_comprehensions
 from .errors import UnsupportedError
+from .function_aliases import substitute_function_aliases
+from .generators import is_generator, iterated_calls, yields_into_a_list
 from .parse import is_function_value
 
 
@@ -36,16 +38,19 @@ class Inliner:
         self.local = {}  # name -> (its FunctionDef, default values' names or expressions)
         self.origins = {}  # name of a module function taken in -> the function
         self.returned = {}  # result name -> {position: local function} of a returned tuple
+        self.generators = set()  # local functions that were generators (now make lists)
         self.active = []  # the local functions being inlined now (to refuse recursion)
 
     def run(self):
+        self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
+        substitute_function_aliases(self.func, self.resolve)
         _maps_to_comprehensions(self.func, self.resolve)
         self.func.body = self._name_lambdas(self.func.body)
         self.func.body = self._collect(self.func.body)
         self.partials = _partials(self.func, self.resolve)
         self.func.body = self._unroll_loops_over_functions(self.func.body)
         _apply_partials(self.func, self.partials, self.names)
-        calls = lambda node: any(self._local_call(n) for n in gast.walk(node))  # noqa: E731
+        calls = lambda node: any(self._local_call(n) for n in ir.walk(node))  # noqa: E731
         while lower_comprehensions(self.func.body, calls, self.names.fresh):
             pass
         self.func.body = self._block(self.func.body)
@@ -61,7 +66,7 @@ class Inliner:
             for field in ("body", "orelse"):
                 if isinstance(stmt, (gast.If, gast.For, gast.While)):
                     setattr(stmt, field, self._name_lambdas(getattr(stmt, field)))
-            for node in gast.walk(stmt):
+            for node in ir.walk(stmt):
                 if isinstance(node, gast.Call) and isinstance(node.func, gast.Lambda):
                     name = self.names.fresh("_lambda")
                     out.append(gast.copy_location(ir.assign(name, node.func), stmt))
@@ -101,7 +106,11 @@ class Inliner:
         return out
 
     def _take(self, name, definition, defaults, stmt):
-        """Record a local function (after inlining the local functions of its own)."""
+        """Record a local function (after inlining the local functions of its own); a
+        generator as the function that makes the list of what it yields."""
+        if is_generator(definition):
+            definition = yields_into_a_list(definition, self.names.fresh, self.location)
+            self.generators.add(name)
         self._refuse_unsupported(definition, stmt)
         Inliner(definition, self.names, self.resolve, self.location, self.sibling,
                 nested=True).run()
@@ -110,14 +119,18 @@ class Inliner:
     def _adopt(self, call):
         """Take a function of this module in as a local function, for this call, when it is
         passed a local function or returns one (the local function then is inlined where
-        that function calls it, or where its result is called)."""
+        that function calls it, or where its result is called), or when it packs arguments
+        into its *args."""
         fn = self.resolve(call.func)
         if not inspect.isfunction(fn):
             return False
         definition = self.sibling(fn)
-        if definition is None or not (_returns_a_local_function(definition) or any(
+        if definition is None or is_generator(definition) and id(call) not in self.iterated:
+            return False  # (a generator's items are a list's when a loop takes them all)
+        if not (_returns_a_local_function(definition) or any(
                 isinstance(a, gast.Name) and a.id in self.local
-                for a in call.args + [k.value for k in call.keywords])):
+                for a in call.args + [k.value for k in call.keywords]) or
+                _packs_arguments(definition, call) or is_generator(definition)):
             return False
         if any(self.origins.get(name) is fn for name in self.active):
             raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
@@ -157,7 +170,7 @@ class Inliner:
         return isinstance(loop, gast.For) and isinstance(loop.target, gast.Name) and \
             isinstance(loop.iter, (gast.List, gast.Tuple)) and loop.iter.elts and \
             not loop.orelse and all(self._is_function(e) for e in loop.iter.elts) and \
-            not any(isinstance(n, (gast.Break, gast.Continue)) for n in gast.walk(loop))
+            not any(isinstance(n, (gast.Break, gast.Continue)) for n in ir.walk(loop))
 
     def _is_function(self, node):
         return isinstance(node, gast.Name) and (node.id in self.local or node.id in self.partials) or \
@@ -172,7 +185,7 @@ class Inliner:
         if vararg is not None and vararg.id in _locals(definition):
             raise UnsupportedError(f"the local function {definition.name!r} assigns its "
                                    f"*{vararg.id}", where, "give the new value a name of its own")
-        for node in gast.walk(definition):
+        for node in ir.walk(definition):
             if isinstance(node, (gast.Yield, gast.YieldFrom)):
                 raise UnsupportedError(f"the local function {definition.name!r} is a "
                                        "generator", where, "return a list instead of yielding")
@@ -183,12 +196,12 @@ class Inliner:
     def _check_uses(self):
         """What is left of a local function is a use as a value (passed where srcdiff cannot
         follow it, stored): refused. (A nested inliner's returned ones are its caller's.)"""
-        returned = {id(n) for stmt in gast.walk(self.func) if isinstance(stmt, gast.Return)
-                    and self.nested for n in gast.walk(stmt)}
+        returned = {id(n) for stmt in ir.walk(self.func) if isinstance(stmt, gast.Return)
+                    and self.nested for n in ir.walk(stmt)}
         for stmt in self.func.body:
             if isinstance(stmt, gast.FunctionDef):
                 continue
-            for node in gast.walk(stmt):
+            for node in ir.walk(stmt):
                 if isinstance(node, gast.Name) and node.id in self.local and \
                         isinstance(node.ctx, gast.Load) and id(node) not in returned:
                     raise UnsupportedError(
@@ -202,8 +215,8 @@ class Inliner:
 
     def _keep_returned(self):
         """Define again, first in the body, the local functions this one returns."""
-        names = {n.id for stmt in gast.walk(self.func) if isinstance(stmt, gast.Return)
-                 for n in gast.walk(stmt) if isinstance(n, gast.Name) and n.id in self.local}
+        names = {n.id for stmt in ir.walk(self.func) if isinstance(stmt, gast.Return)
+                 for n in ir.walk(stmt) if isinstance(n, gast.Name) and n.id in self.local}
         for name in sorted(names):
             definition, defaults = self.local[name]
             if defaults:
@@ -229,11 +242,12 @@ class Inliner:
                 if isinstance(stmt, (gast.If, gast.For, gast.While)):
                     setattr(stmt, field, self._block(getattr(stmt, field)))
             header = stmt.test if isinstance(stmt, gast.While) else None
-            if header is not None and any(self._local_call(n) for n in gast.walk(header)):
+            if header is not None and any(self._local_call(n) for n in ir.walk(header)):
                 raise UnsupportedError("a while loop's test calls a local function",
                                        self.location(stmt),
                                        "compute the test in the loop: while True: ... if not "
                                        "test: break")
+            self.iterated |= iterated_calls(stmt)
             out += self._hoist(stmt)
             if not self._names_local_functions(stmt):
                 out.append(stmt)
@@ -280,14 +294,14 @@ class Inliner:
         return out
 
     def _refuse_conditional(self, root, call, stmt):
-        for node in gast.walk(root):
+        for node in ir.walk(root):
             if isinstance(node, gast.IfExp):
                 parts = [node.body, node.orelse]
             elif isinstance(node, gast.BoolOp):
                 parts = node.values[1:]
             else:
                 continue
-            if any(call is n for part in parts for n in gast.walk(part)):
+            if any(call is n for part in parts for n in ir.walk(part)):
                 raise UnsupportedError("a local function called inside a conditional "
                                        "expression (a if c else b, and, or)",
                                        self.location(stmt), "write it as an if statement")
@@ -299,6 +313,12 @@ class Inliner:
             raise UnsupportedError(f"the local function {name!r} calls itself (recursion)",
                                    self.location(stmt), "write the recursion as a loop")
         definition, defaults = self.local[name]
+        if name in self.generators and id(call) not in self.iterated:
+            raise UnsupportedError(
+                f"the generator {name!r} is called where its items are not all looped over: "
+                "srcdiff differentiates a generator as the list of what it yields",
+                self.location(stmt), f"loop over it (for item in {name}(...)), or build and "
+                "return a list")
         body = copy.deepcopy(definition.body)
         bindings, extra = self._bind(definition, defaults, call, stmt)
         if definition.args.vararg is not None:  # *args: a tuple display of its values
@@ -411,7 +431,7 @@ def _copies_of(statements, assignment):
         name = assignment.value.id
         made = [s for s in statements if isinstance(s, gast.Assign) and any(
             isinstance(t, gast.Name) and t.id == name for t in s.targets)]
-        bound = [n for s in statements for n in gast.walk(s)
+        bound = [n for s in statements for n in ir.walk(s)
                  if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Store)]
         if len(made) != 1 or len(bound) != 1 or len(made[0].targets) != 1:
             break
@@ -421,11 +441,19 @@ def _copies_of(statements, assignment):
 
 
 def _returns_a_local_function(definition):
-    defined = {_as_definition(d).name for stmt in definition.body for d in gast.walk(stmt)
+    defined = {_as_definition(d).name for stmt in definition.body for d in ir.walk(stmt)
                if _as_definition(d) is not None}
-    return any(isinstance(n, gast.Name) and n.id in defined for node in gast.walk(definition)
+    return any(isinstance(n, gast.Name) and n.id in defined for node in ir.walk(definition)
                if isinstance(node, gast.Return) and node.value is not None
-               for n in gast.walk(node.value))
+               for n in ir.walk(node.value))
+
+
+def _packs_arguments(definition, call):
+    """Whether `definition` packs some of this call's arguments into its *args (a tuple
+    whose length the call gives: inlined, it is a display of them)."""
+    args = definition.args
+    return args.vararg is not None and not any(isinstance(a, gast.Starred) for a in call.args) \
+        and len(call.args) > len(args.posonlyargs + args.args)
 
 
 def _parameters(definition):
@@ -436,9 +464,9 @@ def _parameters(definition):
 def _locals(definition):
     """The names a local function binds itself (not those it reads from the enclosing one,
     nor those it declares nonlocal: it writes those of the enclosing function)."""
-    nonlocal_names = {n for node in gast.walk(definition) if isinstance(node, gast.Nonlocal)
+    nonlocal_names = {n for node in ir.walk(definition) if isinstance(node, gast.Nonlocal)
                       for n in node.names}
-    return {n.id for stmt in definition.body for n in gast.walk(stmt)
+    return {n.id for stmt in definition.body for n in ir.walk(stmt)
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)} - nonlocal_names
 
 
@@ -453,7 +481,7 @@ def _post_order_calls(node, wanted):
 
 
 def _replace(root, old, new):
-    for node in gast.walk(root):
+    for node in ir.walk(root):
         for field, value in gast.iter_fields(node):
             if value is old:
                 setattr(node, field, new)
@@ -498,7 +526,7 @@ def _maps_to_comprehensions(func, resolve):
         return isinstance(item, gast.Call) and resolve(item.func) is map and \
             len(item.args) >= 2 and not item.keywords
 
-    for node in list(gast.walk(func)):
+    for node in list(ir.walk(func)):
         for field, value in gast.iter_fields(node):
             items = value if isinstance(value, list) else [value]
             for k, item in enumerate(items):
@@ -524,9 +552,9 @@ def _maps_to_comprehensions(func, resolve):
 
 def _partials(func, resolve):
     """The names bound once, to `functools.partial(g, ...)` (without * or ** arguments)."""
-    stores = [n.id for n in gast.walk(func) if isinstance(n, gast.Name) and
+    stores = [n.id for n in ir.walk(func) if isinstance(n, gast.Name) and
               isinstance(n.ctx, gast.Store)]
-    return {stmt.targets[0].id for stmt in gast.walk(func)
+    return {stmt.targets[0].id for stmt in ir.walk(func)
             if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
             isinstance(stmt.targets[0], gast.Name) and stores.count(stmt.targets[0].id) == 1
             and isinstance(stmt.value, gast.Call) and resolve(stmt.value.func) is
@@ -564,7 +592,7 @@ def _apply_partials(func, names, fresh_names):
     if not names:
         return
     func.body = split(func.body)
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
                 node.func.id in partials:
             function, args, keywords = partials[node.func.id]

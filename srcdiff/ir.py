@@ -4,6 +4,8 @@ After ANF every statement is one of the classes below; every operand of a differ
 operation is a name or an inactive (non-differentiable) expression.
 """
 import copy
+import functools
+import gc
 from dataclasses import dataclass, field
 
 import gast
@@ -134,8 +136,18 @@ class Names:
     """The names a function and the code emitted from it use: fresh ones never clash."""
 
     def __init__(self, node):
-        self.used = {n.id for n in gast.walk(node) if isinstance(n, gast.Name)}
+        self.used = {n.id for n in walk(node) if isinstance(n, gast.Name)}
         self.counters = {}
+
+    def version(self, original):
+        """A new name `original_<n>`, n the least not in use (names are never given back, so
+        the search goes on from the last one found: versions of one name cost O(1) each)."""
+        n = self.counters.get((original, "_"), 1)
+        while f"{original}_{n}" in self.used:
+            n += 1
+        self.counters[(original, "_")] = n
+        self.used.add(f"{original}_{n}")
+        return f"{original}_{n}"
 
     def fresh(self, prefix):
         while True:
@@ -145,6 +157,16 @@ class Names:
             if candidate not in self.used:
                 self.used.add(candidate)
                 return candidate
+
+
+def located(stmts, loc):
+    """`stmts`, each statement in them marked with the user's line `loc` unless it (a nested
+    one) already is: codegen maps emitted lines back to the lines of f they come from."""
+    for stmt in stmts:
+        for node in gast.walk(stmt):
+            if isinstance(node, gast.stmt) and getattr(node, "lineno", None) is None:
+                node.lineno = loc.lineno
+    return stmts
 
 
 def name(id_, store=False):
@@ -193,7 +215,7 @@ def if_statement(test, body, orelse):
 
 def index_value(index):
     """An index as a value to pass to a function: slices go through np.s_."""
-    if any(isinstance(n, gast.Slice) for n in gast.walk(index)):
+    if any(isinstance(n, gast.Slice) for n in walk(index)):
         return gast.Subscript(value=attr("np", "s_"), slice=copy.deepcopy(index),
                               ctx=gast.Load())
     return copy.deepcopy(index)
@@ -210,9 +232,67 @@ def dotted(node):
     return None
 
 
+def walk(node):
+    """`node` and every node below it, in gast.walk's order (breadth first), at a fraction
+    of its cost (which the passes pay once or more per statement: linear, but the bulk)."""
+    todo = [node]
+    for current in todo:
+        values = current.__dict__
+        for name in current._fields:
+            value = values.get(name)
+            if isinstance(value, _AST):
+                todo.append(value)
+            elif value.__class__ is list:
+                todo.extend([item for item in value if isinstance(item, _AST)])
+        yield current
+
+
+def copy_tree(node, memo=None):
+    """copy.deepcopy of a gast tree (nodes shared within it stay shared in the copy), without
+    its generic machinery: a node's fields are copied directly, anything else by deepcopy.
+    (The ids in `memo` stay unique: the nodes they are of belong to the tree being copied.)"""
+    if memo is None:
+        memo = {}
+    if node.__class__ is list:
+        return [item if item.__class__ in _ATOM_TYPES else copy_tree(item, memo)
+                for item in node]
+    if not isinstance(node, _AST):
+        return node if node.__class__ in _ATOM_TYPES else copy.deepcopy(node, memo)
+    done = memo.get(id(node))
+    if done is not None:
+        return done
+    done = memo[id(node)] = node.__class__.__new__(node.__class__)
+    fields = done.__dict__
+    for key, value in node.__dict__.items():
+        fields[key] = value if value.__class__ in _ATOM_TYPES else copy_tree(value, memo)
+    return done
+
+
+def pausing_gc(fn):
+    """Run `fn` with Python's cyclic garbage collector paused: the stages allocate millions
+    of small nodes, nearly all acyclic, and the collector's passes over the ever larger heap
+    cost about as much as the stages themselves on a large function. What cycles they leave
+    are collected once the collector runs again."""
+    @functools.wraps(fn)
+    def paused(*args, **kwargs):
+        if not gc.isenabled():
+            return fn(*args, **kwargs)
+        gc.disable()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            gc.enable()
+    return paused
+
+
+_AST = gast.AST
+_ATOMS = (str, int, float, bool, type(None), complex, bytes, type(Ellipsis))
+_ATOM_TYPES = frozenset(_ATOMS)
+
+
 def names_in(node, ctx=gast.Load):
     """The ids of the names read (or stored, with ctx=gast.Store) anywhere below `node`."""
-    return {n.id for n in gast.walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, ctx)}
+    return {n.id for n in walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, ctx)}
 
 
 def is_simple(node):

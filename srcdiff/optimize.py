@@ -3,11 +3,13 @@ Constant folding and algebraic simplification (passes/fold.py) run earlier, as e
 is instantiated; shape specialisation (specialize.py) runs them again at call time."""
 from .passes.copies import propagate_copies
 from .passes.dead_code import eliminate_dead_code, eliminate_dead_stacks
+from .passes.dict_adjoints import gather_dict_adjoints
 from .passes.in_place import accumulate_in_place
 from .passes.release import release_early
+from .modes import Mode
 
 __all__ = ["optimize", "propagate_copies", "eliminate_dead_code", "eliminate_dead_stacks",
-           "accumulate_in_place", "release_early"]
+           "gather_dict_adjoints", "accumulate_in_place", "release_early"]
 
 
 def optimize(funcs, mode):
@@ -16,6 +18,7 @@ def optimize(funcs, mode):
     for func in funcs:
         eliminate_dead_code(func)
         propagate_copies(func)
+        gather_dict_adjoints(func)
         accumulate_in_place(func)
-    if mode == "split":
+    if mode is Mode.SPLIT:
         release_early(funcs[1])

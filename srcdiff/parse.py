@@ -11,7 +11,7 @@ import textwrap
 import gast
 import numpy as np
 
-from . import remat, runtime
+from . import ir, remat, runtime
 from .errors import Location, SrcdiffError, UnsupportedError
 from .provenance import check_source_runs, describe
 
@@ -20,19 +20,24 @@ MISSING = object()
 
 class Static:
     """An argument fixed for one transform, by parameter name: a function (`kind="value"`)
-    that calls of the parameter are resolved to, or the class (`kind="type"`) of an object
-    whose methods calls on it follow. Part of the cache key (its repr)."""
+    that calls of the parameter are resolved to, the class (`kind="type"`) of an object
+    whose methods calls on it follow, or a str or int (`kind="key"`) that picks a function
+    from a constant container (`ACTIVATIONS[name]`). Part of the cache key (its repr)."""
 
     def __init__(self, name, kind, value):
         self.name, self.kind, self.value = name, kind, value
 
     def __repr__(self):
+        if self.kind == "key":
+            return f"{self.name}:key:{self.value!r}"
         return f"{self.name}:{self.kind}:{describe(self.value, set())}"
 
     def _identity(self):
         """What decides the code: the function (for a partial, its function and the shape of
-        what it binds, whose values the code reads from it when it runs)."""
+        what it binds, whose values the code reads from it when it runs), or the key."""
         value = self.value
+        if self.kind == "key":
+            return (self.name, self.kind, type(value), value)
         if isinstance(value, functools.partial):
             return (self.name, self.kind, id(value.func), len(value.args),
                     tuple(sorted(value.keywords)))
@@ -61,7 +66,7 @@ def _expand_partial_calls(node, statics):
     partial binds read from it when the code runs."""
     partials = {name: s.value for name, s in statics.items()
                 if isinstance(s.value, functools.partial)}
-    for call in gast.walk(node):
+    for call in ir.walk(node):
         if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and
                 call.func.id in partials):
             continue
@@ -107,16 +112,17 @@ class ParsedFunction:
         args = self.node.args  # (the parameters: not the names their defaults read)
         self.local_names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs +
                             [args.vararg, args.kwarg] if a is not None}
-        self.local_names |= {n.id for n in gast.walk(self.node)
-                             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
-        self.local_names |= {n.name for n in gast.walk(self.node)
-                             if isinstance(n, gast.FunctionDef) and n is not self.node}
+        for n in ir.walk(self.node):
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store):
+                self.local_names.add(n.id)
+            elif isinstance(n, gast.FunctionDef) and n is not self.node:
+                self.local_names.add(n.name)
 
     def sibling(self, fn):
         """A fresh copy of the definition of `fn` when it is a function of this one's module
         and file without a closure (which srcdiff may inline here), else None."""
         if not inspect.isfunction(fn) or fn.__globals__ is not self.fn.__globals__ or \
-                fn.__closure__ or fn.__code__.co_flags & inspect.CO_GENERATOR:
+                fn.__closure__:
             return None
         if fn not in self._siblings:
             try:
@@ -138,8 +144,10 @@ class ParsedFunction:
         return lines[index] if 0 <= index < len(lines) else ""
 
     def resolve(self, node):
-        """The object an expression like `np.linalg.norm` names, or MISSING for a local value
-        (of an nf.checkpoint, the function it marks: see `recomputed`)."""
+        """The object an expression like `np.linalg.norm` names, or MISSING for a local value;
+        a function picked from a constant container by a constant key (`ACTIVATIONS["relu"]`,
+        or by a parameter whose value the transform is made for) too; of an nf.checkpoint,
+        the function it marks (see `recomputed`)."""
         return remat.unwrap(self._resolve(node))[0]
 
     def recomputed(self, node):
@@ -147,6 +155,16 @@ class ParsedFunction:
         return remat.unwrap(self._resolve(node))[1]
 
     def _resolve(self, node):
+        if isinstance(node, gast.Subscript):
+            item = self._item(node)
+            return item if is_function_value(item) else MISSING
+        return self.container(node)
+
+    def container(self, node):
+        """What `node` names, as resolve() does, but for an item of a global container
+        (`LAYERS["hidden"]`), which resolve() gives only when it is a function."""
+        if isinstance(node, gast.Subscript):
+            return self._item(node)
         chain = []
         while isinstance(node, gast.Attribute):
             chain.append(node.attr)
@@ -158,11 +176,36 @@ class ParsedFunction:
             obj = static.value  # (of an object: its class, whose methods are functions)
         elif node.id in self.local_names:
             return MISSING
+        elif node.id == "runtime" and node.id not in self.namespace:
+            obj = runtime  # (the helpers srcdiff's own rewrites call, as emitted code does)
         else:
             obj = self.namespace.get(node.id, getattr(builtins, node.id, MISSING))
         for attr in reversed(chain):
             obj = getattr(obj, attr, MISSING)
         return obj
+
+    def _item(self, node):
+        """The item `container[key]` names, for a container (a dict, list or tuple) that is
+        a global (or an item of one) and a key known here; else MISSING."""
+        container = self.container(node.value)
+        key = self.key(node.slice)
+        if not isinstance(container, (dict, list, tuple)) or key is MISSING:
+            return MISSING
+        try:
+            return container[key]
+        except (KeyError, IndexError, TypeError):
+            return MISSING
+
+    def key(self, node):
+        """The value of a key written as a constant (`"relu"`, `-1`), or of a parameter the
+        transform is made for (a Static of kind "key"); else MISSING."""
+        if isinstance(node, gast.Constant) and isinstance(node.value, (str, int)):
+            return node.value
+        if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub) and \
+                isinstance(node.operand, gast.Constant) and type(node.operand.value) is int:
+            return -node.operand.value
+        static = self.statics.get(node.id) if isinstance(node, gast.Name) else None
+        return static.value if static is not None and static.kind == "key" else MISSING
 
     def receiver(self, func):
         """The object a method is called on (`model` in `model.predict(x)`), for a method of

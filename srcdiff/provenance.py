@@ -14,6 +14,8 @@ import linecache
 import os
 import sysconfig
 
+import numpy as np
+
 from . import __version__, cache
 from .errors import SrcdiffError
 from .primitives import registry
@@ -108,6 +110,12 @@ def describe(value, seen):
     if isinstance(value, functools.partial):  # (the code reads the bound values when it runs)
         return (f"partial:{describe(value.func, seen)}:{len(value.args)}:"
                 f"{','.join(sorted(value.keywords))}")
+    if isinstance(value, (dict, list, tuple)) and id(value) not in seen and \
+            holds_functions(value):
+        seen.add(id(value))
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        return f"{type(value).__name__}:[" + ",".join(  # (its functions may be called by key)
+            f"{k!r}={describe(v, seen)}" for k, v in items) + "]"
     name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
     if inspect.isfunction(value):
         described = f"function:{value.__module__}.{name}:{_code_digest(value.__code__)}"
@@ -119,6 +127,17 @@ def describe(value, seen):
     if name is not None:
         return f"{type(value).__name__}:{getattr(value, '__module__', '')}.{name}"
     return f"value:{type(value).__name__}"
+
+
+def holds_functions(container, depth=3):
+    """Whether a small dict, list or tuple holds a function (or such a container, nested
+    at most `depth` deep): one srcdiff may pick a function from (`ACTIVATIONS["relu"]`)."""
+    if len(container) > 64 or depth == 0:
+        return False
+    items = container.values() if isinstance(container, dict) else container
+    return any(inspect.isroutine(v) or isinstance(v, (np.ufunc, functools.partial)) or
+               isinstance(v, (dict, list, tuple)) and holds_functions(v, depth - 1)
+               for v in items)
 
 
 @functools.lru_cache(maxsize=None)

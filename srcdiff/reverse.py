@@ -20,31 +20,24 @@ import copy
 import gast
 
 from . import ir, runtime
-from .passes.liveness import live_before
+from .annotations import Mark, mark
 from .passes.fold import fold
+from .modes import Mode
 from .primitives import registry
-
-NONE, AFTER, BEFORE = "none", "after", "before"
-
-
-class _Site:
-    """Where a statement stands: its pre-order number, its (block, index) path and the loops
-    around it, outermost first."""
-
-    def __init__(self, stmt, order, path, loops):
-        self.stmt, self.order, self.path, self.loops = stmt, order, path, loops
+from .saving import AFTER, BEFORE, NONE, SavingAnalysis, read_for_shape_only, reading
 
 
-class Reverse:
+class Reverse(SavingAnalysis):
     """Builds the gast FunctionDef of the gradient of an `ir.Function`."""
 
-    def __init__(self, fn, wrt, *, mode="grad", preserve_result=False, has_aux=False,
+    def __init__(self, fn, wrt, *, mode=Mode.GRAD, preserve_result=False, has_aux=False,
                  outputs=None, func_name=None):
         self.fn, self.wrt, self.mode, self.preserve_result = fn, wrt, mode, preserve_result
         self.has_aux, self.outputs = has_aux, outputs
         self.func_name = func_name or f"d{fn.name}"
         self.ret = fn.body[-1] if fn.body and isinstance(fn.body[-1], ir.Return) else None
         self.sites, self.reads, self.order = {}, {}, 0
+        self.site_of = {}  # id of a statement -> its _Site
         self.stacks = set()  # lists the function uses as stacks (differentiating emitted code)
         self._scan(fn.body, [], [])
         self.primal = set(self.sites) | set(fn.params)  # locals; globals are never saved
@@ -55,106 +48,6 @@ class Reverse:
         self.reset_in = {}  # var -> ids of the loops whose reversed body zeroes its adjoint
         self.shape_only = set()  # names whose last value the adjoint reads for its shape only
         self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
-
-    # --- analysis -------------------------------------------------------------------------
-
-    def _scan(self, block, path, loops):
-        for index, stmt in enumerate(block):
-            here = path + [(id(block), index)]
-            self.order += 1
-            site = _Site(stmt, self.order, here, list(loops))
-            stmt._site = site
-            if isinstance(stmt, ir.Assign):
-                self._read(ir.names_in(stmt.value), site)
-                for target in stmt.targets:
-                    self.sites.setdefault(target, []).append(site)
-                if stmt.callee is not None:  # the adjoint of the call reads what it saved
-                    self._read(stmt.callee.kept(), _Site(stmt, site.order, path + [
-                        (id(block), index + 0.5)], list(loops)))
-            elif isinstance(stmt, ir.Push):
-                self._read(ir.names_in(stmt.value) | {stmt.stack}, site)
-                self.stacks.add(stmt.stack)
-            elif isinstance(stmt, ir.Pop):
-                self._read({stmt.stack}, site)
-                self.sites.setdefault(stmt.target, []).append(site)
-                self.stacks.add(stmt.stack)
-            elif isinstance(stmt, ir.SetItem):
-                self._read(ir.names_in(stmt.index) | ir.names_in(stmt.value) | {stmt.target},
-                           site)
-                self.sites.setdefault(stmt.target, []).append(site)
-            elif isinstance(stmt, ir.If):
-                self._read({stmt.test}, site)
-                self._scan(stmt.body, here, loops)
-                self._scan(stmt.orelse, here, loops)
-            elif isinstance(stmt, ir.For):
-                self._read(ir.names_in(stmt.iter), site)
-                self.sites.setdefault(stmt.target, []).append(site)
-                self._scan(stmt.body, here, loops + [stmt])
-            elif isinstance(stmt, ir.While):
-                self._read(ir.names_in(stmt.test), site)
-                self._scan(stmt.body, here, loops + [stmt])
-            if isinstance(stmt, (ir.For, ir.While)) and stmt.counter is not None:
-                self.sites.setdefault(stmt.counter, []).append(site)
-                # the reversed loop reads the counter right after the loop
-                after = _Site(stmt, site.order, path + [(id(block), index + 0.5)], list(loops))
-                self._read({stmt.counter}, after)
-            if isinstance(stmt, ir.Return):
-                self._read(ir.names_in(stmt.value), site)
-            elif isinstance(stmt, ir.Statement):
-                self._read(ir.names_in(stmt.node), site)
-
-    def _read(self, names, site):
-        for n in names:
-            self.reads.setdefault(n, []).append(site)
-
-    def _decide(self, var, site, needed):
-        """How the forward sweep saves `var` at assignment `site` (NONE, AFTER or BEFORE)."""
-        if var not in needed or isinstance(site.stmt, ir.For) and var == site.stmt.target:
-            return NONE  # a loop target is set again by the reversed loop itself
-        if isinstance(site.stmt, ir.SetItem):
-            return BEFORE  # the write changes the array in place for every later reader
-        others = [s for s in self.sites[var] if s is not site]
-        if not site.loops:
-            if len(site.path) == 1:
-                return NONE
-            overwrites = var in self.fn.params or any(_precedes(s, site) for s in others)
-            read_before = any(not _precedes(site, r) for r in self.reads.get(var, []))
-            return BEFORE if overwrites and read_before else NONE
-        outer = site.loops[0]
-        if any(id(loop) in self.reset_in.get(var, ()) for loop in site.loops):
-            # the reversed loop zeroes var's adjoint in the shape of var's previous value
-            if not (var in self.fn.params or any(s.order < outer._site.order for s in others)):
-                self.needs_init.setdefault(id(outer), set()).add(var)
-            return BEFORE
-        block, index = site.path[-1]
-        prefix = site.path[:-1]
-
-        def later_sibling(read):
-            if read.path[:len(prefix)] != prefix or len(read.path) <= len(prefix):
-                return False
-            rblock, rindex = read.path[len(prefix)]
-            return rblock == block and rindex > index
-
-        reads = self.reads.get(var, [])
-        inside = [r for r in reads if outer in r.loops]
-        if not inside and not any(r.order < outer._site.order for r in reads):
-            return NONE  # read only after the loop, where it holds its final value
-        if not others and all(later_sibling(r) for r in inside):
-            return AFTER
-        defined_before = var in self.fn.params or any(
-            s.order < outer._site.order for s in others)
-        if not defined_before:
-            self.needs_init.setdefault(id(outer), set()).add(var)
-        return BEFORE
-
-    def _plan(self, needed):
-        self.strategy, self.needs_init = {}, {}
-        for var, sites in self.sites.items():
-            for site in sites:
-                self.strategy[(var, site.order)] = self._decide(var, site, needed)
-
-    def _saved(self, var, stmt, kind):
-        return self.strategy.get((var, stmt._site.order)) == kind
 
     # --- names ----------------------------------------------------------------------------
 
@@ -182,11 +75,11 @@ class Reverse:
         """The emitted function(s): one fused function for grad/vjp; for `split`, a forward
         function returning (result, saved values) and a backward one taking them."""
         self._plan(set())
-        self._merge_reads = {}
+        self._merge_reads, self._templates_made = {}, {}
         _, adjoint, grads, _ = self._sweeps()
         # what the backward half reads: the adjoint sweep, and the zeros it returns for an
         # argument that got no adjoint (runtime.zeros_like(x))
-        needed = ir.names_in(gast.Module(body=_reading(adjoint, grads), type_ignores=[])) \
+        needed = ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[])) \
             & self.primal
         for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
             self._read({var}, site)
@@ -198,13 +91,13 @@ class Reverse:
         forward, adjoint, grads, result = self._sweeps()
         # which values the adjoint reads for their shape only, now that the pops in it tell
         # one version of a name from another; then the forward sweep again, keeping just that
-        shape_only = _read_for_shape_only(_reading(adjoint, grads), needed, self.stack_names)
+        shape_only = read_for_shape_only(reading(adjoint, grads), needed, self.stack_names)
         if shape_only != (self.shape_only, self.popped_shape_only):
             self.shape_only, self.popped_shape_only = shape_only
             forward, adjoint, grads, result = self._sweeps()
         inits = [ir.assign(v, ir.const(None)) for v in self.unbound] + [
             ir.assign(s, gast.List(elts=[], ctx=gast.Load())) for s in self._stack_inits.values()]
-        if self.mode != "split":
+        if self.mode is not Mode.SPLIT:
             parts = [grads[0] if len(grads) == 1 else _tuple(grads)]
             if self.has_aux:
                 result, aux = result.elts
@@ -213,10 +106,10 @@ class Reverse:
             if self.has_aux:
                 parts.append(aux)
             value = parts[0] if len(parts) == 1 else _tuple(parts)
-            params = [self._seed_name()] if self.mode == "vjp" else []
+            params = [self._seed_name()] if self.mode is Mode.VJP else []
             return [self._def(self.func_name, params, inits + forward + adjoint
                               + [gast.Return(value=value)])]
-        saved = sorted(ir.names_in(gast.Module(body=_reading(adjoint, grads), type_ignores=[]))
+        saved = sorted(ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[]))
                        & (self.primal | set(self._stack_inits.values())))
         maybe_unset = sorted(v for v in saved if v in self.primal and v not in self.fn.params
                              and v not in self.unbound
@@ -226,12 +119,14 @@ class Reverse:
             elts=[self._kept(v) for v in saved], ctx=gast.Load())])))
         # the backward function empties the list it is given, so that each saved value can be
         # freed right after its last use rather than when the caller's reference goes
+        # (a backward function differentiated again has values named saved and b_out)
+        held = self._fresh(("<saved>", "saved"), self.adjoint_names)
         unpack = [ir.assign(_tuple([ir.name(v, store=True) for v in saved], store=True),
-                            ir.name("saved")),
-                  ir.expr_stmt(ir.call(ir.attr("saved", "clear")))] if saved else []
+                            ir.name(held)),
+                  ir.expr_stmt(ir.call(ir.attr(held, "clear")))] if saved else []
         backward = unpack + adjoint + [gast.Return(value=_tuple(grads))]
         fwd_name, bwd_name = self.func_name
-        bwd = self._def(bwd_name, [self._seed_name(), "saved"], backward, with_params=False)
+        bwd = self._def(bwd_name, [self._seed_name(), held], backward, with_params=False)
         return [self._def(fwd_name, [], forward), bwd]
 
     def _bound_at(self, var, site):
@@ -244,7 +139,7 @@ class Reverse:
         ret = self.ret
         if ret is not None and ret.active and isinstance(ret.value, gast.Name):
             return self.bname(ret.value.id)
-        return "b_out"
+        return self._fresh(("<seed>", "b_out"), self.adjoint_names)
 
     def _def(self, name, extra, body, with_params=True):
         args = _copy_args(self.fn.args) if with_params else gast.arguments(
@@ -258,7 +153,7 @@ class Reverse:
     def _sweeps(self):
         """(forward statements, adjoint statements, gradient expressions, result expression)."""
         fn, ret = self.fn, self.ret
-        self._stack_inits = {}
+        self._stack_inits, self._templates_handed = {}, set()
         body = fn.body[:-1] if ret else fn.body
         forward = self.forward_block(body)
         live, adjoint = set(), []
@@ -285,12 +180,12 @@ class Reverse:
                     adjoint.append(self.accumulate(element.id, part, live))
         elif ret is not None and ret.active:
             out = ret.value.id
-            if self.mode == "grad":
+            if self.mode is Mode.GRAD:
                 adjoint.append(ir.assign(self.bname(out),
                                          ir.call("runtime.grad_seed", ir.name(out))))
             live = {out}
         result = ret.value if ret is not None else ir.const(None)
-        if self.mode != "split" and (self.preserve_result or self.has_aux):
+        if self.mode is not Mode.SPLIT and (self.preserve_result or self.has_aux):
             result = self._hold(result, forward)
         # a list used as a stack has a list of adjoints, one per item; one that is returned
         # gets the caller's adjoint of it (item by item), the others start empty
@@ -299,7 +194,7 @@ class Reverse:
             ir.name(s)) if s in live else gast.List(elts=[], ctx=gast.Load()))
             for s in sorted(self.stacks & self.fn.active)]
         adjoint += self.reverse_block(body, live)
-        if self.mode == "split":  # the caller accumulates these: keep Sparse adjoints sparse
+        if self.mode is Mode.SPLIT:  # the caller accumulates these: keep Sparse adjoints sparse
             grads = [ir.name(self.bname(w)) if w in live else ir.call(
                 "runtime.zeros_like", ir.name(w)) for w in self.wrt]
         else:
@@ -341,37 +236,39 @@ class Reverse:
         return ir.assign(var, ir.call(ir.attr(self.stack(var), "pop")))
 
     def forward_block(self, block):
+        return [s for stmt in block for s in ir.located(self._forward(stmt), stmt.loc)]
+
+    def _forward(self, stmt):
         out = []
-        for stmt in block:
-            if isinstance(stmt, ir.Assign):
-                out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, BEFORE)]
-                target = stmt.targets[0] if not stmt.unpack else gast.Tuple(
-                    elts=[ir.name(t, store=True) for t in stmt.targets], ctx=gast.Store())
-                out.append(ir.assign(target, stmt.value))
-                out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, AFTER)]
-            elif isinstance(stmt, ir.Push):
-                out.append(ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value)))
-            elif isinstance(stmt, ir.Pop):
-                out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
-                out.append(ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))))
-                out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, AFTER) else []
-            elif isinstance(stmt, ir.SetItem):
-                if self._saved(stmt.target, stmt, BEFORE):
-                    out.append(self._push_expr(stmt.target, ir.call(
-                        "np.copy", _subscript(stmt.target, stmt.index))))
-                out.append(ir.assign(_subscript(stmt.target, stmt.index, store=True),
-                                     stmt.value))
-            elif isinstance(stmt, ir.If):
-                out += ir.if_statement(stmt.test, self.forward_block(stmt.body),
-                                       self.forward_block(stmt.orelse))
-            elif isinstance(stmt, ir.Break):
-                out.append(gast.Break())
-            elif isinstance(stmt, (ir.For, ir.While)):
-                out += [ir.assign(v, ir.const(None))
-                        for v in sorted(self.needs_init.get(id(stmt), ()))]
-                out += self._forward_loop(stmt)
-            elif isinstance(stmt, ir.Statement):
-                out.append(stmt.node)
+        if isinstance(stmt, ir.Assign):
+            out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, BEFORE)]
+            target = stmt.targets[0] if not stmt.unpack else gast.Tuple(
+                elts=[ir.name(t, store=True) for t in stmt.targets], ctx=gast.Store())
+            out.append(ir.assign(target, stmt.value))
+            out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, AFTER)]
+        elif isinstance(stmt, ir.Push):
+            out.append(ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value)))
+        elif isinstance(stmt, ir.Pop):
+            out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
+            out.append(ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))))
+            out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, AFTER) else []
+        elif isinstance(stmt, ir.SetItem):
+            if self._saved(stmt.target, stmt, BEFORE):
+                out.append(self._push_expr(stmt.target, ir.call(
+                    "np.copy", _subscript(stmt.target, stmt.index))))
+            out.append(ir.assign(_subscript(stmt.target, stmt.index, store=True),
+                                 stmt.value))
+        elif isinstance(stmt, ir.If):
+            out += ir.if_statement(stmt.test, self.forward_block(stmt.body),
+                                   self.forward_block(stmt.orelse))
+        elif isinstance(stmt, ir.Break):
+            out.append(gast.Break())
+        elif isinstance(stmt, (ir.For, ir.While)):
+            out += [ir.assign(v, ir.const(None))
+                    for v in sorted(self.needs_init.get(id(stmt), ()))]
+            out += self._forward_loop(stmt)
+        elif isinstance(stmt, ir.Statement):
+            out.append(stmt.node)
         return out
 
     def _forward_loop(self, stmt):
@@ -403,33 +300,43 @@ class Reverse:
             pops += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
         out = list(pops)
         for stmt in reversed(block):
-            if isinstance(stmt, ir.Assign):
-                out += self.reverse_assign(stmt, live)
-                out += [self._pop(t) for t in reversed(stmt.targets)
-                        if self._saved(t, stmt, BEFORE)]
-            elif isinstance(stmt, ir.Push):
-                out.append(self.reverse_push(stmt, live))
-            elif isinstance(stmt, ir.Pop):
-                out.append(self.reverse_pop(stmt, live))
-                out += [self._pop(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
-            elif isinstance(stmt, ir.SetItem):
-                out += self.reverse_set_item(stmt, live)
-            elif isinstance(stmt, ir.If):
-                out += self.reverse_if(stmt, live)
-            elif isinstance(stmt, ir.For):
-                ran = stmt.iter if stmt.counter is None else gast.Subscript(
-                    value=stmt.iter, slice=gast.Slice(lower=None, upper=ir.name(stmt.counter),
-                                                      step=None), ctx=gast.Load())
-                out += self.reverse_loop(stmt, stmt.body, live, stmt.target,
-                                         ir.call("reversed", ran))
-            elif isinstance(stmt, ir.While):
-                out += self.reverse_loop(stmt, stmt.body, live, "_", ir.call(
-                    "range", ir.name(stmt.counter)))
+            out += ir.located(self._reverse(stmt, live), stmt.loc)
+        return out
+
+    def _reverse(self, stmt, live):
+        out = []
+        if isinstance(stmt, ir.Assign):
+            out += self.reverse_assign(stmt, live)
+            out += [self._pop(t) for t in reversed(stmt.targets)
+                    if self._saved(t, stmt, BEFORE)]
+        elif isinstance(stmt, ir.Push):
+            out.append(self.reverse_push(stmt, live))
+        elif isinstance(stmt, ir.Pop):
+            out.append(self.reverse_pop(stmt, live))
+            out += [self._pop(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
+        elif isinstance(stmt, ir.SetItem):
+            out += self.reverse_set_item(stmt, live)
+        elif isinstance(stmt, ir.If):
+            out += self.reverse_if(stmt, live)
+        elif isinstance(stmt, ir.For):
+            ran = stmt.iter if stmt.counter is None else gast.Subscript(
+                value=stmt.iter, slice=gast.Slice(lower=None, upper=ir.name(stmt.counter),
+                                                  step=None), ctx=gast.Load())
+            out += self.reverse_loop(stmt, stmt.body, live, stmt.target,
+                                     ir.call("reversed", ran))
+        elif isinstance(stmt, ir.While):
+            out += self.reverse_loop(stmt, stmt.body, live, "_", ir.call(
+                "range", ir.name(stmt.counter)))
         return out
 
     def reverse_assign(self, stmt, live):
         if stmt.callee is not None:
             return self.reverse_call(stmt, live)
+        if stmt.primitive is not None and len(stmt.targets) == 1 and \
+                stmt.targets[0] in self.stacks & self.fn.active:
+            # a stack taken from a container (the saved values of a backward function
+            # differentiated again): its adjoint, the list its pops passed back, goes there
+            live.add(stmt.targets[0])
         if stmt.primitive is None or not any(t in live for t in stmt.targets):
             live.difference_update(stmt.targets)  # an overwritten value's adjoint is gone
             return []
@@ -468,9 +375,25 @@ class Reverse:
             for element, atom in elements:
                 if not (isinstance(atom, gast.Name) and atom.id in self.fn.active):
                     continue
-                expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, element))
+                expr = self._instantiated(stmt, param, element, adjoint, lambda: fold(
+                    template.instantiate(rule, stmt.bound, output, adjoint, element)))
                 out.append(self.accumulate(atom.id, expr, live))
         return out
+
+    def _instantiated(self, stmt, param, element, adjoint, make):
+        """The folded template expression for this operand: made once per build, though each
+        of build's sweeps asks for it (the sweeps differ in what they save, never in these
+        expressions). Only the last sweep's code is kept, and nothing changes it while
+        build runs, so each sweep may have the one made; a second use within a sweep gets
+        a copy (the passes after build change code in place)."""
+        key = (id(stmt), param, element, gast.dump(adjoint) if stmt.unpack else None)
+        made = self._templates_made.get(key)
+        if made is None:
+            made = self._templates_made[key] = make()
+        if key in self._templates_handed:
+            return ir.copy_tree(made)
+        self._templates_handed.add(key)
+        return made
 
     def _distribute(self, template, rule, stmt, output, adjoint, display, live):
         """A rule giving the adjoint of a whole list, for a list display: each item gets its
@@ -573,17 +496,14 @@ class Reverse:
         elif var in live:
             expr = gast.BinOp(left=ir.name(b), op=gast.Add(), right=expr)
             live.add(var)
-            stmt = ir.assign(b, expr)
-            stmt.accumulation = True  # passes/in_place.py may turn it into +=
-            return stmt
+            return mark(ir.assign(b, expr), Mark.ACCUMULATION)
         live.add(var)
         return ir.assign(b, expr)
 
     def _zeros_like(self, var, from_adjoint):
         source = self.bname(var) if from_adjoint else var
-        stmt = ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source)))
-        stmt.fresh = True  # a new buffer: passes/in_place.py may add into it
-        return stmt
+        return mark(ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source))),
+                    Mark.FRESH)
 
     def reverse_if(self, stmt, live):
         live_in = set(live)
@@ -595,7 +515,7 @@ class Reverse:
         code = []
         for branch, branch_live in branches:
             missing = sorted(merged - branch_live)
-            self._merge_reads.update({(v, id(stmt)): (v, stmt._site) for v in missing})
+            self._merge_reads.update({(v, id(stmt)): (v, self.site_of[id(stmt)]) for v in missing})
             code.append(branch + [self._zeros_like(v, False) for v in missing])
         live.clear()
         live.update(merged)
@@ -614,7 +534,7 @@ class Reverse:
         if not code:
             return []
         before = [self._zeros_like(v, False) for v in sorted(entry - live)]
-        self._merge_reads.update({(v, id(stmt)): (v, stmt._site) for v in entry - live})
+        self._merge_reads.update({(v, id(stmt)): (v, self.site_of[id(stmt)]) for v in entry - live})
         # an adjoint the body consumed starts the previous iteration at zero, shaped like
         # that iteration's value (the loop may change its shape: layers of other widths)
         reset = [self._zeros_like(v, False) for v in sorted(entry - exit_)]
@@ -625,84 +545,11 @@ class Reverse:
                                   body=code + reset, orelse=[], type_comment=None)]
 
 
-def _precedes(first, second):
-    """Whether `first` can run before `second`: earlier, and not in another branch of an if."""
-    if first.order >= second.order:
-        return False
-    for (block_a, index_a), (block_b, index_b) in zip(first.path, second.path):
-        if block_a != block_b:
-            return False
-        if index_a != index_b:
-            return True
-    return True
-
-
 def _basic(index):
     """Whether an index is surely basic (ints, slices, ...: no element twice)."""
     parts = index.elts if isinstance(index, gast.Tuple) else [index]
     return all(isinstance(p, gast.Slice) or isinstance(p, gast.Constant) and (
         p.value is None or p.value is Ellipsis or type(p.value) is int) for p in parts)
-
-
-def _reading(adjoint, grads):
-    """The adjoint sweep and what returns its gradients, as statements to analyse."""
-    return adjoint + [ir.expr_stmt(_tuple(grads))]
-
-
-def _read_for_shape_only(adjoint, names, stacks):
-    """Two sets of `names`: those whose value when the adjoint sweep starts, and those whose
-    values popped off their stack in it, the sweep reads only as shape arguments
-    (runtime.unbroadcast(g, x), np.shape(x), np.zeros_like(x), ...). Each version of a name
-    is judged apart, so `x = np.pad(x, ...)` keeps the padded x, and only the shape of the x
-    before it, when that is all its adjoint reads."""
-    popped_unread = set()  # ids of the pops whose value is not read (but for its shape)
-    value_live = live_before(adjoint, set(), popped_unread, reads=_value_reads)
-    read_at_start = live_before(adjoint, set(), None) & names
-    pops = {}
-    for node in gast.walk(gast.Module(body=adjoint, type_ignores=[])):
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and \
-                isinstance(node.targets[0], gast.Name) and _is_pop(node.value, stacks.get(
-                    node.targets[0].id)):
-            pops.setdefault(node.targets[0].id, []).append(id(node))
-    popped_value = {var for var, ids in pops.items() if set(ids) - popped_unread}
-    return read_at_start - value_live, names - popped_value
-
-
-def _is_pop(expr, stack):
-    return (stack is not None and isinstance(expr, gast.Call) and not expr.args
-            and isinstance(expr.func, gast.Attribute) and expr.func.attr == "pop"
-            and isinstance(expr.func.value, gast.Name) and expr.func.value.id == stack)
-
-
-def _value_reads(node):
-    """The names `node` reads other than as an argument a primitive reads only for its
-    shape (its record's shape_args)."""
-    reads = set()
-
-    def visit(node, shape_position):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-            if not shape_position:
-                reads.add(node.id)
-            return
-        path = ir.dotted(node.func) if isinstance(node, gast.Call) else None
-        if path is not None and len(path) > 1:
-            record = registry.at(path)
-            positions = record.shape_args if record is not None else ()
-            visit(node.func, False)
-            for k, arg in enumerate(node.args):
-                visit(arg, k in positions)
-            for kw in node.keywords:
-                visit(kw.value, False)
-            return
-        if isinstance(node, (gast.List, gast.Tuple)) and shape_position:
-            for e in node.elts:
-                visit(e, True)
-            return
-        for child in gast.iter_child_nodes(node):
-            visit(child, False)
-
-    visit(node, False)
-    return reads
 
 
 def _calls(expr, function):

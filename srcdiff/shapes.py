@@ -24,7 +24,7 @@ import gast
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from . import runtime
+from . import ir, runtime
 from .ir import dotted
 from .primitives import registry
 
@@ -114,13 +114,16 @@ def describe(value):
 _JUST_FLOAT = {float}
 
 
+_NDARRAY = np.ndarray
+
+
 def key(value):
     """A cheap hashable key with the same information as describe(value)."""
     t = type(value)
-    if t is np.ndarray:
-        return value.shape, value.dtype, value.flags.writeable
-    if t is float:
+    if t is float:  # (the two commonest first: each call of a derivative makes its key)
         return float
+    if t is _NDARRAY:
+        return value.shape, value.dtype, value.flags.writeable
     if t in (int, bool, str, type(None)):
         return t, value
     if t is list:
@@ -427,9 +430,11 @@ def stack_names(func):
     handed between a forward and a backward function in the list of saved values (returned
     in a list, unpacked from one, deleted). A list also read any other way (np.stack of it,
     an index) is no stack here, just a list that changes (unknown after an append)."""
-    out, allowed = set(), set()
-    for node in gast.walk(func):
-        if isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
+    out, allowed, names = set(), set(), []
+    for node in ir.walk(func):
+        if isinstance(node, gast.Name):
+            names.append(node)
+        elif isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
                 node.attr in ("append", "pop"):
             out.add(node.value.id)
             allowed.add(id(node.value))
@@ -445,8 +450,7 @@ def stack_names(func):
                 allowed.update(id(e) for e in saved.elts)
         elif isinstance(node, gast.Delete):
             allowed.update(id(t) for t in node.targets)
-    read = {node.id for node in gast.walk(func)
-            if isinstance(node, gast.Name) and node.id in out and id(node) not in allowed}
+    read = {node.id for node in names if node.id in out and id(node) not in allowed}
     return out - read
 
 

@@ -15,13 +15,11 @@ With `config(specialize="check")` each call runs both the variant and the generi
 compares their results element for element (runtime.same_as): the test suite runs that way.
 """
 import copy
-import linecache
 import types
 
-import astor
 import gast
 
-from . import cache, ir
+from . import cache, codegen, ir
 from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_copies,
                        release_early)
 from .ir import dotted
@@ -129,7 +127,7 @@ class Session:
     def clone(self, callee, name, values):
         if all(v is UNKNOWN for v in values):
             return None
-        clones = callee.__dict__.setdefault("clones", {})
+        clones = callee.clones
         key = (name, tuple(values))
         try:
             found = clones.get(key)
@@ -140,7 +138,7 @@ class Session:
         func = copy.deepcopy(_parsed(callee)[name])
         func.name = f"{name}_s{sum(k[0] == name for k in clones) + 1}"
         defaults = callee.functions[name].__defaults__
-        backward = name == callee.meta["names"][-1] != callee.meta["names"][0]
+        backward = name == callee.meta.names[-1] != callee.meta.names[0]
         if backward:  # its dels are placed anew once the rewrites changed what is read where
             func.body = [stmt for stmt in func.body if not isinstance(stmt, gast.Delete)]
         try:
@@ -150,7 +148,7 @@ class Session:
             return None
         if backward:
             release_early(func)
-        function = compile_function(func, callee.scope, defaults, func.name)
+        function = compile_function(func, callee, defaults, func.name)
         clones[key] = function
         self.sources.append(function.source)
         return function
@@ -192,12 +190,12 @@ class Callees:
 
 def _owners(emitted):
     """The Emitted each of the module's callee functions (fwd_g, bwd_g, jvp_g) belongs to."""
-    return {name: callee for callee in emitted.callees for name in callee.meta["names"]}
+    return {name: callee for callee in emitted.callees for name in callee.meta.names}
 
 
 def _parsed(emitted):
     """The emitted module's functions as gast trees, parsed once (and only ever read)."""
-    if getattr(emitted, "parsed", None) is None:
+    if emitted.parsed is None:
         emitted.parsed = {f.name: f for f in gast.parse(emitted.source).body
                           if isinstance(f, gast.FunctionDef)}
     return emitted.parsed
@@ -211,30 +209,47 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
     is read only through elementwise arithmetic and every other value keeps its type, shape
     and dtype with the scalar in its place (so also its elements): no array of copies of one
     number, and no pass over one."""
-    parents = {id(child): node for node in gast.walk(func)
-               for child in gast.iter_child_nodes(node)}
+    candidates = [stmt for stmt in func.body if isinstance(stmt, gast.Assign) and
+                  len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Name) and
+                  dotted(getattr(stmt.value, "func", None)) == ("np", "broadcast_to")]
+    if not candidates:
+        return False
+    # (an index made once: walking the function for each candidate was quadratic)
+    nodes = list(ir.walk(func))
+    parents = {id(child): node for node in nodes for child in gast.iter_child_nodes(node)}
+    spread_names = {stmt.targets[0].id for stmt in candidates}
+    reads_of, gone = {}, set()  # name -> its Name nodes; ids of the nodes taken out since
+    for node in nodes:
+        if isinstance(node, gast.Name) and node.id in spread_names:
+            reads_of.setdefault(node.id, []).append(node)
     before, changed = None, False
-    for stmt in func.body:
-        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
-                isinstance(stmt.targets[0], gast.Name) and dotted(
-                    getattr(stmt.value, "func", None)) == ("np", "broadcast_to")):
-            continue
+    for stmt in candidates:
         name = stmt.targets[0].id
-        reads = [n for n in gast.walk(func) if isinstance(n, gast.Name) and n.id == name
-                 and n is not stmt.targets[0]]
+        reads = [n for n in reads_of[name] if n is not stmt.targets[0] and id(n) not in gone]
         if not reads or not all(_elementwise_use(n, parents) for n in reads):
             continue
         if before is None:
             before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(
                 arguments)
+        if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads):
+            continue  # (s * xs with xs a list repeats it: only a known result is a check)
         spread, stmt.value = stmt.value, stmt.value.args[0]
         after = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
         if after.returned == before.returned and all(
                 after.bound.get(k) == v for k, v in before.bound.items() if k != name):
             before, changed = after, True
+            gone |= {id(n) for n in ir.walk(spread)} - {id(n) for n in ir.walk(stmt.value)}
         else:
             stmt.value = spread
     return changed
+
+
+def _target_of(node, parents):
+    """The name the assignment reading `node` binds (None if it binds something else)."""
+    while not isinstance(node, (gast.Assign, gast.AugAssign)):
+        node = parents[id(node)]
+    target = node.targets[0] if isinstance(node, gast.Assign) else node.target
+    return target.id if isinstance(target, gast.Name) else None
 
 
 def _elementwise_use(node, parents):
@@ -251,22 +266,23 @@ def _elementwise_use(node, parents):
         return False
 
 
-def compile_function(func, scope, defaults, label):
-    """Compile a gast FunctionDef into a function whose globals are `scope` (the emitted
-    module's, so it sees the same callees and refreshed globals)."""
+def compile_function(func, emitted, defaults, label):
+    """Compile a gast FunctionDef made from a function of `emitted` into a function whose
+    globals are emitted's scope (so it sees the same callees and refreshed globals)."""
     # (the defaults are given below: their expressions may name what this scope lacks)
     bare = copy.copy(func)
     bare.args = copy.copy(func.args)
     bare.args.defaults = []
     bare.args.kw_defaults = [None] * len(func.args.kwonlyargs)
-    module = gast.gast_to_ast(gast.Module(body=[bare], type_ignores=[]))
-    source = astor.to_source(module)
+    source, rows = codegen.source_and_lines(gast.gast_to_ast(gast.Module(body=[bare],
+                                                                         type_ignores=[])))
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = {}
-    exec(compile(source, filename, "exec"), namespace)
-    compiled = namespace[func.name]
-    function = types.FunctionType(compiled.__code__, scope, func.name, defaults)
+    # func's statements carry the lines of emitted's source they were parsed from
+    generic = dict(emitted.meta.lines)
+    origin = emitted.meta.defined.filename, {row: generic[line] for row, line in rows.items()
+                                      if line in generic}
+    compiled = codegen.compile_module(source, filename, {}, origin=origin)[func.name]
+    function = types.FunctionType(compiled.__code__, emitted.scope, func.name, defaults)
     function.source = source
     return function
 
@@ -289,11 +305,11 @@ def _parameters(func, args, defaults):
 def reverse_variant(emitted, args):
     """The emitted function rewritten for `args` (raises Unsupported when the interpreter
     gives up); its `reference` is the generic function."""
-    func = _function(emitted.source, emitted.meta["names"][0])
+    func = _function(emitted.source, emitted.meta.names[0])
     defaults = emitted.function.__defaults__
     session = Session()
     rewrite(func, _parameters(func, args, defaults), emitted, session)
-    function = compile_function(func, emitted.scope, defaults, f"{func.name} specialised")
+    function = compile_function(func, emitted, defaults, f"{func.name} specialised")
     function.source = "\n\n".join([function.source] + session.sources)
     function.reference = emitted.function
     return function
@@ -302,7 +318,7 @@ def reverse_variant(emitted, args):
 def _seeded(jvp_emitted, position, name):
     """f's JVP as a function of f's arguments, the tangent of the one at `position` seeded
     with 1.0, returning (d f / d x, f's value); None when it does not return a pair."""
-    func = _function(jvp_emitted.source, jvp_emitted.meta["names"][0])
+    func = _function(jvp_emitted.source, jvp_emitted.meta.names[0])
     seed = func.args.args.pop(0)
     last = func.body[-1]
     if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)
@@ -333,9 +349,9 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     if not preserve_result:
         for f in (func, generic):
             f.body[-1].value = f.body[-1].value.elts[0]
-    function = compile_function(func, jvp_emitted.scope, defaults, f"{name} (forward mode)")
+    function = compile_function(func, jvp_emitted, defaults, f"{name} (forward mode)")
     function.source = "\n\n".join([function.source] + session.sources)
-    function.reference = compile_function(generic, jvp_emitted.scope, defaults, name)
+    function.reference = compile_function(generic, jvp_emitted, defaults, name)
     return function
 
 

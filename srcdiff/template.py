@@ -15,17 +15,19 @@ An optional parameter left out at the call site drops out of every keyword argum
 so `np.sum(x)` yields `runtime.unreduce(bz, x)` rather than `..., axis=None, keepdims=False)`.
 """
 import builtins
-import copy
+import dis
 import inspect
+import os
 import textwrap
 
 import gast
 import numpy as np
 
-from . import runtime
+from . import ir, runtime
 from .errors import Location, TemplateError
 
 _TEMPLATE_GLOBALS = {"np", "runtime"}
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
 class Rule:
@@ -40,9 +42,40 @@ class Template:
     template (`kind="tangent"`: statements `dz = <expression of d<param>>`, one per
     parameter, summed when several parameters carry tangents)."""
 
-    def __init__(self, primals, fn, kind="adjoint", constant=()):
-        self.kind = kind
-        self.constant = set(constant)  # arguments that only matter through shape or a mask
+    # what reading the template's source gives (`_read`); a lazy template reads it on first use
+    _READ = frozenset({"source", "adjoint_param", "output_param", "signature", "params",
+                       "sequence_params", "rules", "constant", "globals"})
+
+    def __init__(self, primals, fn, kind="adjoint", constant=(), lazy=False):
+        """`lazy`: read and check the source only when the template is first used (srcdiff's
+        own hundreds of templates, so that importing srcdiff stays cheap); a user's template
+        is checked now, so a mistake fails where it is registered."""
+        self.kind, self.fn, self.primals = kind, fn, tuple(primals)
+        self.module_globals = fn.__globals__
+        self.lazy = lazy
+        self._declared_constant = set(constant)
+        if not lazy:
+            self._read()
+
+    def __getattr__(self, name):  # only for what is missing: a lazy template not read yet
+        if name in Template._READ and "rules" not in self.__dict__:
+            if name == "globals" and not _module_names(self.fn):
+                return {}  # (template_globals asks every template: no need to read them)
+            self._read()
+            return self.__dict__[name]
+        raise AttributeError(name)
+
+    @property
+    def description(self):
+        """What the cache key says of this template: its source, or for one of srcdiff's own
+        the name alone (its source is part of the transformer's digest already)."""
+        if self.lazy and self.fn.__code__.co_filename.startswith(_PACKAGE):
+            return f"{self.fn.__module__}.{self.fn.__qualname__}"
+        return self.source
+
+    def _read(self):
+        fn, kind = self.fn, self.kind
+        self.constant = set(self._declared_constant)  # args that matter by shape or as a mask
         filename = inspect.getsourcefile(fn) or "<template>"
         first = fn.__code__.co_firstlineno
         source = textwrap.dedent(inspect.getsource(fn))
@@ -64,28 +97,28 @@ class Template:
         self.signature = sig.replace(parameters=params[2:])
         self.params = [p.name for p in params[2:]]
         self.sequence_params = {p.name for p in params[2:] if p.kind is p.VAR_POSITIONAL}
-        for primal in primals:
+        for primal in self.primals:
             _check_arity(primal, self.signature, where(node))
         unknown = self.constant - set(self.params)
         if unknown:
             raise TemplateError(f"constant= names no parameter: {sorted(unknown)}", where(node))
 
-        self.module_globals = fn.__globals__
         self.globals = {}  # names a user template takes from its module (emitted code needs them)
-        self.rules = {}
+        rules = {}
         for stmt in node.body:
             if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant):
                 continue  # docstring
             parse = self._parse_rule if kind == "adjoint" else self._parse_tangent_rule
             rule = parse(stmt, where(stmt))
-            if rule.param in self.rules:
+            if rule.param in rules:
                 raise TemplateError(f"two {kind} expressions for parameter {rule.param!r}",
                                     where(stmt))
-            self.rules[rule.param] = rule
-        if any(runtime.is_helper(primal) for primal in primals):
+            rules[rule.param] = rule
+        if any(runtime.is_helper(primal) for primal in self.primals):
             # a helper of emitted code: what has no rule is a shape, an axis or an index, which
             # a higher derivative may still see as varied (an int unpacked from saved values)
-            self.constant |= set(self.params) - set(self.rules)
+            self.constant |= set(self.params) - set(rules)
+        self.rules = rules  # last: a template whose reading failed stays unread
 
     def _parse_rule(self, stmt, loc):
         shape_hint = "each statement must read `b<param> = expr` or `b<param>[i] = expr`"
@@ -104,7 +137,7 @@ class Template:
         known = set(self.params) | {self.adjoint_param, self.output_param} | _TEMPLATE_GLOBALS
         if index:
             known.add(index)
-        for name in gast.walk(stmt.value):
+        for name in ir.walk(stmt.value):
             if isinstance(name, gast.Name) and name.id not in known:
                 self._module_name(name.id, loc, "adjoint")
         return Rule(target.id[1:], stmt.value, index)
@@ -119,7 +152,7 @@ class Template:
             index, target = target.slice.id, target.value
         if not (isinstance(target, gast.Name) and target.id == self.adjoint_param):
             raise TemplateError(f"a tangent template assigns {self.adjoint_param!r}", loc, hint)
-        names = {n.id for n in gast.walk(stmt.value) if isinstance(n, gast.Name)}
+        names = {n.id for n in ir.walk(stmt.value) if isinstance(n, gast.Name)}
         used = [p for p in self.params if "d" + p in names]
         if len(used) != 1:
             raise TemplateError(f"a tangent expression must use exactly one of "
@@ -163,11 +196,24 @@ class Template:
                 gast.Constant(value=element, kind=None)
         defaults = {p: self.signature.parameters[p].default for p in self.params
                     if p not in bound}
-        expr = _Substitute(mapping, defaults).visit(copy.deepcopy(rule.expr))
+        expr = _Substitute(mapping, defaults, self.module_globals).visit(
+            ir.copy_tree(rule.expr))
         others = [bound[p] for p in self.params if p in bound and p != rule.param]
         if others and all(_is_number(v) for v in others):
             expr = _drop_unbroadcast(expr)
         return expr
+
+
+def _module_names(fn):
+    """The names fn's code reads from its module other than np, runtime and builtins: the
+    only ones a template may take from there (most take none)."""
+    code = fn.__code__
+    if not any(name in fn.__globals__ and name not in _TEMPLATE_GLOBALS for name in
+               code.co_names):  # (a quick look first: co_names has attribute names too)
+        return []
+    return [i.argval for i in dis.get_instructions(code) if i.opname == "LOAD_GLOBAL" and
+            i.argval in fn.__globals__ and i.argval not in _TEMPLATE_GLOBALS and
+            not hasattr(builtins, i.argval)]
 
 
 def _check_arity(primal, signature, loc):
@@ -202,21 +248,44 @@ def _check_arity(primal, signature, loc):
 
 
 class _Substitute(gast.NodeTransformer):
-    def __init__(self, mapping, defaults):
-        self.mapping, self.defaults = mapping, defaults
+    def __init__(self, mapping, defaults, scope):
+        self.mapping, self.defaults, self.scope = mapping, defaults, scope
 
     def visit_Name(self, node):
         if node.id in self.mapping:
-            return copy.deepcopy(self.mapping[node.id])
+            return ir.copy_tree(self.mapping[node.id])
         if node.id in self.defaults:
             return gast.Constant(value=self.defaults[node.id], kind=None)
         return node
 
     def visit_Call(self, node):
-        node.keywords = [k for k in node.keywords
-                         if not (isinstance(k.value, gast.Name) and k.value.id in self.defaults)]
+        node.keywords = [k for k in node.keywords if not self._callee_default(node.func, k)]
         self.generic_visit(node)
         return node
+
+    def _callee_default(self, func, keyword):
+        """Whether `keyword` passes a template default the callee itself has (so it can go):
+        the callee's defaults, not the template's, decide (numpy's change between versions)."""
+        if not (isinstance(keyword.value, gast.Name) and keyword.value.id in self.defaults):
+            return False
+        own = _defaults_of(gast.unparse(func), self.scope).get(keyword.arg, inspect.Parameter.empty)
+        wanted = self.defaults[keyword.value.id]
+        return own is np._NoValue or (type(own) is type(wanted) and own == wanted)
+
+
+_DEFAULTS = {}
+
+
+def _defaults_of(callee, scope):
+    """{parameter: default} of the function the expression `callee` names in `scope`."""
+    key = (callee, id(scope))
+    if key not in _DEFAULTS:
+        try:
+            parameters = inspect.signature(eval(callee, dict(scope))).parameters  # noqa: S307
+            _DEFAULTS[key] = {name: p.default for name, p in parameters.items()}
+        except Exception:  # a method or a name this scope lacks: keep every keyword
+            _DEFAULTS[key] = {}
+    return _DEFAULTS[key]
 
 
 def _is_number(node):

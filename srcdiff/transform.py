@@ -3,11 +3,14 @@ import ast
 import builtins
 import functools
 import inspect
+import operator
+import sys
 import threading
 
 from . import __version__, cache, codegen, ir, provenance, remat
 from .activity import Activity
 from .anf import Normalizer
+from .containers import lower_containers
 from .desugar import desugar, lower_comprehensions
 from .inline import Inliner
 from .errors import ArgumentError, UnsupportedError
@@ -16,8 +19,11 @@ from .optimize import optimize
 from .parse import ParsedFunction, Static, check_function
 from .reverse import Reverse
 from .primitives import registry
+from .meta import CalleeUse, Meta
+from .modes import Mode
 
 VERSION = __version__
+_FRAMES_PER_CALL_LEVEL = 100  # (more than a level takes: see derive_callee in generate)
 
 
 class Emitted:
@@ -25,9 +31,13 @@ class Emitted:
 
     def __init__(self, source, functions, meta, callees, scope=None, live=(), module=None):
         self.source, self.functions, self.meta, self.callees = source, functions, meta, callees
-        self.function = functions[meta["names"][0]]
+        self.function = functions[meta.names[0]]
         self.scope, self.live, self.module = scope, live, module
         self.callee_targets = []  # (path in the source, function it named when compiled)
+        self.closure = None  # f's closure cells: held, so their ids in its memory key stay theirs
+        # what specialize.py keeps for it: its functions as gast trees, and the copies of
+        # them it made for given arguments
+        self.parsed, self.clones = None, {}
 
     @functools.cached_property
     def has_live(self):
@@ -49,13 +59,13 @@ class Emitted:
 
     def full_source(self):
         """This module's source followed by the functions of every callee it uses, once each."""
-        parts, seen = [self.source.rstrip("\n")], set(self.meta["names"])
+        parts, seen = [self.source.rstrip("\n")], set(self.meta.names)
         stack = list(self.callees)
         while stack:
             callee = stack.pop(0)
-            if callee.meta["names"][0] in seen:
+            if callee.meta.names[0] in seen:
                 continue
-            seen.update(callee.meta["names"])
+            seen.update(callee.meta.names)
             parts.append(codegen.definitions(callee.source).rstrip("\n"))
             stack.extend(callee.callees)
         return "\n\n\n".join(parts) + "\n"
@@ -84,10 +94,10 @@ def live_names(source, scope, fn):
     loaded = set()
     for func in tree.body:  # a function's parameters and assigned names are its locals
         if isinstance(func, ast.FunctionDef):
+            names = [n for n in ir.walk(func) if isinstance(n, ast.Name)]
             local = {a.arg for a in func.args.args + func.args.kwonlyargs} | {
-                n.id for n in ast.walk(func) if isinstance(n, ast.Name)
-                and not isinstance(n.ctx, ast.Load)}
-            loaded |= {n.id for n in ast.walk(func) if isinstance(n, ast.Name)} - local
+                n.id for n in names if not isinstance(n.ctx, ast.Load)}
+            loaded |= {n.id for n in names} - local
     own = set(scope)  # and what the module binds itself: its imports (np, runtime), its defs
     for stmt in tree.body:
         if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -106,9 +116,10 @@ def cache_key(fn, wrt, mode, options):
     return provenance.cache_key(fn, wrt, mode, options, source)
 
 
-def derive(fn, wrt, mode="grad", **options):
+def derive(fn, wrt, mode=Mode.GRAD, **options):
     """The emitted derivative of `fn` (from memory, disk, or a fresh transform)."""
     check_function(fn)
+    mode = Mode(mode)
     key = cache_key(fn, wrt, mode, options)
     # the entry reads this function's own globals and closure cells at every call (refresh),
     # so another closure of the same code (other cells) needs an entry of its own; the
@@ -119,24 +130,26 @@ def derive(fn, wrt, mode="grad", **options):
     if entry is not None and all(_resolve_path(fn, path, statics) is target
                                  for path, target in entry.callee_targets):
         return entry  # (a rebound callee, say a monkeypatched helper, is transformed anew)
-    loaded = cache.load(key)
+    loaded = _load(key)
     if loaded is None:
         declared = registry.token()
         source, meta = generate(fn, wrt, mode, **options)
         if registry.token() != declared:  # it met, and declared, an optional library's rules
             key = cache_key(fn, wrt, mode, options)  # which a process without them must not use
-        path = cache.store(key, source, meta)
+        path = cache.store(key, source, meta.to_json())
     else:
         (source, meta), path = loaded, cache.path_for(key)
+        meta = meta.relocated(inspect.getsourcefile(fn) or fn.__code__.co_filename,
+                              fn.__code__.co_firstlineno)
     scope = namespace(fn)
     callees, callee_targets = [], []
-    for callee in meta.get("callees", []):
-        target = _resolve_path(fn, callee["path"], statics)
-        callee_targets.append((callee["path"], target))
-        emitted = derive(_function(target), tuple(callee["wrt"]), _callee_mode(mode),
-                         names=tuple(callee["names"]), outputs=_outputs(callee["outputs"]),
+    for callee in meta.callees:
+        target = _resolve_path(fn, callee.path, statics)
+        callee_targets.append((callee.path, target))
+        emitted = derive(_function(target), tuple(callee.wrt), mode.for_callees,
+                         names=tuple(callee.names), outputs=_outputs(callee.outputs),
                          optimized=options.get("optimized", True),
-                         **_statics_option(fn, callee["statics"], statics, _function(target)))
+                         **_statics_option(fn, callee.statics, statics, _function(target)))
         scope.update(emitted.functions)
         callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
@@ -147,11 +160,12 @@ def derive(fn, wrt, mode="grad", **options):
             scope[name] = cell.cell_contents if cell is not None else fn.__globals__[name]
         except ValueError:  # a closure variable not assigned yet
             pass
-    scope = codegen.compile_module(source, filename, scope, first_line=2 if path else 1)
-    functions = {n: scope[n] for n in meta["names"]}
-    if mode != "split":
-        functions[meta["names"][0]].__defaults__ = fn.__defaults__
-        functions[meta["names"][0]].__kwdefaults__ = fn.__kwdefaults__
+    scope = codegen.compile_module(source, filename, scope, first_line=2 if path else 1,
+                                   origin=(meta.defined.filename, dict(meta.lines)))
+    functions = {n: scope[n] for n in meta.names}
+    if mode is not Mode.SPLIT:
+        functions[meta.names[0]].__defaults__ = fn.__defaults__
+        functions[meta.names[0]].__kwdefaults__ = fn.__kwdefaults__
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
     entry.callee_targets = callee_targets
     entry.closure = fn.__closure__
@@ -159,8 +173,16 @@ def derive(fn, wrt, mode="grad", **options):
     return entry
 
 
-def _callee_mode(mode):
-    return "jvp" if mode == "jvp" else "split"
+def _load(key):
+    """(source, Meta) of the disk entry for `key`, or None (none, or one whose metadata is
+    not what this srcdiff writes)."""
+    loaded = cache.load(key)
+    if loaded is None:
+        return None
+    try:
+        return loaded[0], Meta.from_json(loaded[1])
+    except (TypeError, KeyError, ValueError):
+        return None
 
 
 def _outputs(mask):
@@ -188,8 +210,17 @@ def _statics_option(fn, described, statics, callee):
 
 def _resolve_path(fn, path, statics=()):
     """The object a dotted name in fn's source refers to (a callee, at load time); a name
-    of a static argument is its function, or for an object its class."""
-    root, *attrs = path.split(".")
+    of a static argument is its function, or for an object its class. Items picked by a
+    constant key, or by a static key argument, are followed: `ACTIVATIONS['relu']`."""
+    node = ast.parse(path, mode="eval").body
+    keys = []
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute):
+            keys.append((getattr, node.attr))
+        else:
+            keys.append((operator.getitem, _key(node.slice, statics)))
+        node = node.value
+    root = node.id
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     static = next((s for s in statics if s.name == root), None)
     if static is not None:
@@ -198,9 +229,15 @@ def _resolve_path(fn, path, statics=()):
         obj = cells[root].cell_contents
     else:
         obj = fn.__globals__[root] if root in fn.__globals__ else getattr(builtins, root)
-    for a in attrs:
-        obj = getattr(obj, a)
+    for follow, key in reversed(keys):
+        obj = follow(obj, key)
     return obj
+
+
+def _key(node, statics):
+    if isinstance(node, ast.Name):
+        return next(s.value for s in statics if s.name == node.id and s.kind == "key")
+    return ast.literal_eval(node)
 
 
 def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
@@ -212,18 +249,49 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
     parsed.find_locals()
     desugar(parsed.node, names.fresh, parsed.resolve)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
-    while lower_comprehensions(parsed.node.body,
-                               lambda node: activity.is_active(node, activity.varied),
-                               names.fresh):
+    varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
+    while lower_containers(parsed.node, varied, parsed.resolve, names.fresh, parsed.location) \
+            | lower_comprehensions(parsed.node.body, varied, names.fresh):
         activity.update()
     return Normalizer(parsed, activity, names, derive_callee, outputs)
 
 
 def emitted_name(mode, name):
     """The name of the (first) function emitted for `name` in this mode."""
-    return {"grad": "d", "vjp": "vjp_", "jvp": "jvp_", "split": "fwd_"}[mode] + name
+    return Mode(mode).prefix + name
 
 
+def _check_wrt(fn, wrt, params, vararg, where):
+    for index in wrt:
+        if index == len(params) and vararg:
+            raise ArgumentError(f"wrt={index} falls on *{vararg.id}, which srcdiff cannot "
+                                "differentiate (a tuple of any length)", where,
+                                "name each parameter, or pass the values in one tuple")
+        if not 0 <= index < len(params):
+            raise ArgumentError(f"wrt={index} is out of range: {fn.__name__} has "
+                                f"{len(params)} named parameter(s) ({', '.join(params)})",
+                                where, f"choose wrt between 0 and {len(params) - 1}")
+
+
+def _checked_return(fn, program, mode, has_aux, where):
+    """The normalised function's return, once it is one grad can differentiate."""
+    returns = program.body[-1] if program.body else None
+    if returns is None or type(returns).__name__ != "Return":
+        raise UnsupportedError(f"{fn.__name__} does not end with a return statement", where,
+                               "return the value to differentiate on the last line")
+    returns_tuple = type(returns.value).__name__ == "Tuple"
+    if mode is Mode.GRAD and has_aux and not (returns_tuple and len(returns.value.elts) == 2):
+        raise ArgumentError(f"with has_aux=True, {fn.__name__} must return a pair "
+                            "(value, auxiliary data)", returns.loc,
+                            "return value, aux  (aux is passed through undifferentiated)")
+    if mode is Mode.GRAD and not has_aux and returns.active and returns_tuple:
+        raise ArgumentError(f"grad needs a scalar output, but {fn.__name__} returns a tuple",
+                            returns.loc, "return one scalar, use has_aux=True to pass extra "
+                            "values through, or use srcdiff.vjp")
+    return returns
+
+
+@ir.pausing_gc
 def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
              has_aux=False, statics=()):
     """Run the transformer: the emitted module's source and its metadata."""
@@ -234,72 +302,55 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     # **kwargs are passed through, never differentiated)
     params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     where = parsed.location(node)
-    for index in wrt:
-        if index == len(params) and node.args.vararg:
-            raise ArgumentError(f"wrt={index} falls on *{node.args.vararg.id}, which srcdiff "
-                                "cannot differentiate (a tuple of any length)", where,
-                                "name each parameter, or pass the values in one tuple")
-        if not 0 <= index < len(params):
-            raise ArgumentError(f"wrt={index} is out of range: {fn.__name__} has "
-                                f"{len(params)} named parameter(s) ({', '.join(params)})",
-                                where, f"choose wrt between 0 and {len(params) - 1}")
+    _check_wrt(fn, wrt, params, node.args.vararg, where)
     wrt_names = [params[i] for i in wrt]
 
     def derive_callee(callee, callee_wrt, callee_names, callee_outputs, loc, described):
         if callee.__code__ in _in_progress.codes:
             raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
                                    "cannot differentiate", loc, "write the recursion as a loop")
-        derive(callee, callee_wrt, _callee_mode(mode), names=tuple(callee_names),
-               outputs=callee_outputs, optimized=optimized,
-               **_statics_option(fn, described, statics, callee))
+        # a callee is transformed inside its caller's transform (a static argument it
+        # needs is the caller's to give): each level of calls takes a few dozen frames
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(limit + _FRAMES_PER_CALL_LEVEL)
+        try:
+            derive(callee, callee_wrt, mode.for_callees, names=tuple(callee_names),
+                   outputs=callee_outputs, optimized=optimized,
+                   **_statics_option(fn, described, statics, callee))
+        finally:
+            sys.setrecursionlimit(limit)
 
     if has_aux:
         outputs = (True, False)
 
     _in_progress.codes.add(fn.__code__)
     try:
-        normalizer = _normalizer(parsed, wrt_names, mode == "jvp", derive_callee, outputs)
+        normalizer = _normalizer(parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs)
         program = normalizer.run()
     finally:
         _in_progress.codes.discard(fn.__code__)
         if not _in_progress.codes:
             _in_progress.varied_items.clear()
-    returns = program.body[-1] if program.body else None
-    if returns is None or type(returns).__name__ != "Return":
-        raise UnsupportedError(f"{fn.__name__} does not end with a return statement", where,
-                               "return the value to differentiate on the last line")
-    returns_tuple = type(returns.value).__name__ == "Tuple"
-    if mode == "grad" and has_aux and not (returns_tuple and len(returns.value.elts) == 2):
-        raise ArgumentError(f"with has_aux=True, {fn.__name__} must return a pair "
-                            "(value, auxiliary data)", returns.loc,
-                            "return value, aux  (aux is passed through undifferentiated)")
-    if mode == "grad" and not has_aux and returns.active and returns_tuple:
-        raise ArgumentError(f"grad needs a scalar output, but {fn.__name__} returns a tuple",
-                            returns.loc, "return one scalar, use has_aux=True to pass extra "
-                            "values through, or use srcdiff.vjp")
+    returns = _checked_return(fn, program, mode, has_aux, where)
     if names:
         func_names = list(names)
-    elif mode == "split":
+    elif mode is Mode.SPLIT:
         func_names = [emitted_name(mode, fn.__name__), f"bwd_{fn.__name__}"]
     else:
         func_names = [emitted_name(mode, fn.__name__)]
-    if mode == "jvp":
+    if mode is Mode.JVP:
         funcs = Forward(program, wrt_names, func_names[0], outputs).build()
     else:
         funcs = Reverse(program, wrt_names, mode=mode, preserve_result=preserve_result,
                         has_aux=has_aux, outputs=outputs,
-                        func_name=func_names if mode == "split" else func_names[0]).build()
+                        func_name=func_names if mode is Mode.SPLIT else func_names[0]).build()
     if optimized:
         optimize(funcs, mode)
-    what = {"grad": "Gradient", "vjp": "Vector-Jacobian product",
-            "split": "Forward and backward sweeps", "jvp": "Jacobian-vector product"}[mode]
-    doc = (f"{what} of {fn.__module__}.{fn.__qualname__} with respect to "
+    doc = (f"{mode.title} of {fn.__module__}.{fn.__qualname__} with respect to "
            f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n")
-    source = codegen.to_source(funcs, doc)
-    ret = returns.loc
-    callees = [{k: c[k] for k in ("path", "wrt", "names", "outputs", "statics")}
-               for c in normalizer.callees]
-    meta = {"names": func_names, "return": [ret.filename, ret.lineno, ret.line],
-            "def": [where.filename, where.lineno, where.line], "params": wrt_names,
-            "preserve_result": preserve_result, "has_aux": has_aux, "callees": callees}
-    return source, meta
+    source, lines = codegen.to_source(funcs, doc)
+    callees = tuple(CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics")))
+                    for c in normalizer.callees)
+    return source, Meta(tuple(func_names), where, returns.loc, tuple(wrt_names),
+                        preserve_result, has_aux, callees, tuple(map(tuple, lines)),
+                        fn.__code__.co_firstlineno)

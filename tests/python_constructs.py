@@ -132,6 +132,24 @@ def function_from_a_dict(w, x, name):
     return np.sum(act(x @ w))
 
 
+LAYERS = {"hidden": [np.tanh, softplus], "out": {"act": np.sin}}
+
+
+def functions_by_constant_keys(w, x):
+    act = ACTIVATIONS["softplus"]  # (a name bound once to a function: an alias of it)
+    h = act(x @ w) + LAYERS["hidden"][-1](x @ w)
+    return np.sum(LAYERS["out"]["act"](h) * np.tanh(h))
+
+
+def function_from_a_list_by_a_parameter(w, x, k):
+    return np.sum(LAYERS["hidden"][k](x @ w))
+
+
+def local_alias_of_a_function(w, x):
+    squash = np.tanh
+    return np.sum(squash(x @ w) ** 2)
+
+
 def functions_from_a_list(w, x):
     h = x @ w
     for act in [np.tanh, np.sin, softplus]:
@@ -509,6 +527,10 @@ CASES = {
     "map a numpy function": (map_a_numpy_function, w_and_x),
     "functools.partial": (functools_partial, w_and_x),
     "function from a dict": (function_from_a_dict, lambda: (*w_and_x(), "softplus")),
+    "functions by constant keys": (functions_by_constant_keys, w_and_x),
+    "local alias of a function": (local_alias_of_a_function, w_and_x),
+    "function from a list by an int parameter": (function_from_a_list_by_a_parameter,
+                                                 lambda: (*w_and_x(), np.int64(1))),
     "functions from a list": (functions_from_a_list, w_and_x),
     "global alias of a function": (global_alias_of_a_function, w_and_x),
     # containers of parameters

@@ -38,6 +38,18 @@ def test_wrt_tuple_order_and_single(rng):
     assert isinstance(nf.grad(loss)(w, x), np.ndarray)
 
 
+def test_wrt_by_parameter_name(rng):
+    w, x = rng.normal(size=3), rng.normal(size=(5, 3))
+    gx, gw = nf.grad(loss, wrt=(1, 0))(w, x)
+    np.testing.assert_allclose(nf.grad(loss, wrt="x")(w, x), gx)
+    for got, want in zip(nf.grad(loss, wrt=("x", 0))(w, x), (gx, gw)):
+        np.testing.assert_allclose(got, want)
+    np.testing.assert_allclose(nf.value_and_grad(loss, wrt="w")(w, x)[1], gw)
+    np.testing.assert_allclose(nf.hessian(loss, wrt="w")(w, x), nf.hessian(loss)(w, x))
+    with pytest.raises(nf.ArgumentError, match="names no parameter.*its parameters: w, x"):
+        nf.grad(loss, wrt="params")
+
+
 def test_preserve_result_and_value_and_grad(rng):
     w, x = rng.normal(size=3), rng.normal(size=(5, 3))
     g, value = nf.grad(loss, preserve_result=True)(w, x)

@@ -18,12 +18,7 @@ from pytree_oracle import (assert_leaves_close, autograd_grad, autograd_hvp,
 pytest.importorskip("autograd")
 
 # srcdiff's error today: program -> for every check, (program, check) -> for that check
-BLOCKED = {'rnn': "rnn.py:27: concat_and_multiply takes 'args' as a variadic parameter (*args or "
-        '**kwargs), which srcdiff cannot differentiate [output = '
-        'concat_and_multiply(params["predict"], hiddens)]',
- 'gmm': 'gmm.py:34: no adjoint is registered for zip [for log_proportion, mean, log_std in '
-        'zip(*unpack_params(params)):]',
- 'flatten': 'flatten.py:7: no adjoint is registered for sorted [keys = sorted(params)]'}
+BLOCKED = {}
 
 
 def blocked(name, check):

@@ -1,6 +1,9 @@
 """Benchmark srcdiff's emitted gradients against hand-written numpy, autograd and PyTorch.
 
     python tools/bench.py [--quick] [--layers] [--threads N] [--cpu-time]
+    python tools/bench.py --scaling [--sizes 10,100,1000] [--rounds 3]
+
+The second form measures how srcdiff's own costs grow with the program (tools/scaling.py).
 
 Every number is a median of repeated runs measured side by side in this one process (the
 contenders of a case take turns, round after round), and
@@ -27,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))
 
 import handwritten  # noqa: E402
+import scaling  # noqa: E402
 import srcdiff as nf  # noqa: E402
 from numpy.lib.stride_tricks import sliding_window_view  # noqa: E402
 from srcdiff import nn, resnet, threads  # noqa: E402
@@ -310,7 +314,14 @@ def main(argv=None):
                         "time, not the wall clock: steadier on a machine other work keeps busy "
                         "(use it with --threads 1: BLAS threads that spin would count too)")
     parser.add_argument("--torch-only", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--scaling", action="store_true",
+                        help="time transform and specialisation against program size")
+    parser.add_argument("--sizes", default=",".join(map(str, scaling.SIZES)),
+                        help="straight-line sizes for --scaling (default: %(default)s)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds for --scaling")
     args = parser.parse_args(argv)
+    if args.scaling:
+        return scaling.main(tuple(int(n) for n in args.sizes.split(",")), args.rounds)
     thread_count, warnings = threads.choose(args.threads)
     global CLOCK
     CLOCK = time.process_time if args.cpu_time else time.perf_counter

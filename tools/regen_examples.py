@@ -1,4 +1,6 @@
-"""Regenerate generated_examples/NAME_grad.py from each generated_examples/NAME.py.
+"""Regenerate generated_examples/NAME_grad.py (the generic emitted code) and
+NAME_grad_specialised.py (the code a call with the example's arguments runs: specialised to
+their types and shapes) from each generated_examples/NAME.py.
 
     python tools/regen_examples.py          # rewrite the emitted files
     python tools/regen_examples.py --check  # exit 1 and show a diff if any is stale
@@ -18,17 +20,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "generated_examples"
 SUFFIX = "_grad"
+SPECIALISED = "_grad_specialised"
 PROGRAMS_DIR = ROOT / "tests" / "programs"
 PROGRAM_PREFIX = "program_"
 # The programs of issue 16 (tests/programs/) in the gallery: each that tests/test_programs.py
 # passes without an expected failure.
-PROGRAMS = ("dataclass_model", "fluid", "hmm", "lstm", "mlp", "mlp_activation", "neural_ode",
-            "svi", "vae")
+PROGRAMS = ("dataclass_model", "flatten", "fluid", "gmm", "hmm", "lstm", "mlp", "mlp_activation",
+            "neural_ode", "rnn", "svi", "vae")
 
 
 def names():
     return sorted([p.stem for p in EXAMPLES.glob("*.py")
-                   if not p.stem.endswith(SUFFIX) and not p.stem.startswith("_")] +
+                   if not p.stem.endswith((SUFFIX, SPECIALISED)) and not p.stem.startswith("_")] +
                   [PROGRAM_PREFIX + program for program in PROGRAMS])
 
 
@@ -65,22 +68,59 @@ def derivative(name):
 
 
 def emitted(name):
-    mode = getattr(load(name), "MODE", "grad")
-    function = "loss" if name.startswith(PROGRAM_PREFIX) else name
-    header = (f"# Emitted by srcdiff from {source_path(name).relative_to(ROOT)} "
-              f"(function {function}, mode {mode}, wrt={derivative(name).wrt}):\n"
-              "#     python tools/regen_examples.py\n"
-              "# Do not edit: tests/test_generated_examples.py fails when this file is stale.\n")
+    """The generic emitted code, as NAME_grad.py holds it."""
+    return _header(name) + standalone(derivative(name)._emitted_for(list(_arguments(name))))
+
+
+def specialised(name):
+    """The code a call with the example's arguments runs, as NAME_grad_specialised.py
+    holds it."""
     import numpy as np
 
-    # the code made for the example's arguments (for a function or an object passed, the
-    # code depends on which)
-    arguments = load(name).example(np.random.default_rng(0))
-    return header + standalone(derivative(name)._emitted_for(list(arguments)))
+    arguments = _arguments(name)
+    variant = derivative(name)
+    tangents = ()
+    if getattr(load(name), "MODE", "grad") == "jvp":
+        tangents = (tuple(np.zeros_like(arguments[k]) for k in variant.wrt),)
+    source = variant.source_for(*arguments, *tangents)
+    return (_header(name) + f"# Specialised for the example's arguments: "
+            f"{', '.join(map(_kind, arguments))}\n" +
+            standalone(variant._emitted_for(list(arguments)), source))
 
 
-def standalone(emitted):
-    """The emitted source, importing the functions it calls from the differentiated code's
+def _header(name):
+    mode = getattr(load(name), "MODE", "grad")
+    function = "loss" if name.startswith(PROGRAM_PREFIX) else name
+    return (f"# Emitted by srcdiff from {source_path(name).relative_to(ROOT)} "
+            f"(function {function}, mode {mode}, wrt={derivative(name).wrt}):\n"
+            "#     python tools/regen_examples.py\n"
+            "# Do not edit: tests/test_generated_examples.py fails when this file is stale.\n")
+
+
+def _kind(value):
+    """`value`'s type and shape as the specialised code depends on them: float64[8, 2]."""
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        return f"{value.dtype}[{', '.join(map(str, value.shape))}]"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(map(_kind, value))
+        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_kind(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, float):
+        return "float"
+    return getattr(value, "__name__", None) or repr(value)[:40]
+
+
+def _arguments(name):
+    """The example's arguments (for a function or an object passed, the code depends on
+    which)."""
+    import numpy as np
+
+    return load(name).example(np.random.default_rng(0))
+
+
+def standalone(emitted, source=None):
+    """The emitted source (or `source`, emitted's specialised to some arguments), importing the functions it calls from the differentiated code's
     modules (a primitive with a template of its own): srcdiff's own copy finds them in the
     namespace it runs in instead, so that rebinding one is seen."""
     import ast
@@ -88,7 +128,11 @@ def standalone(emitted):
 
     from srcdiff.codegen import IMPORTS
 
-    source = emitted.full_source()
+    if source is None:
+        source = emitted.full_source()
+    else:
+        source = f'"""{emitted.source.split(chr(34) * 3)[1]}"""\n{IMPORTS}\n\n' + \
+            _with_generic_parts(source, emitted.full_source())
     tree = ast.parse(source)
     bound = set(dir(builtins)) | {"np", "runtime"}
     for node in ast.walk(tree):
@@ -115,6 +159,37 @@ def standalone(emitted):
     return source.replace(IMPORTS, IMPORTS + "".join(sorted(imports)), 1)
 
 
+def _with_generic_parts(specialised, generic):
+    """The specialised functions, with the generic code's defaults in their headers (the
+    specialised ones take theirs at run time) and the generic functions they still call."""
+    import ast
+    import re
+
+    generic_lines = generic.splitlines(True)
+    generic_defs = {node.name: node for node in ast.parse(generic).body
+                    if isinstance(node, ast.FunctionDef)}
+    lines = specialised.splitlines(True)
+    defined = [node for node in ast.parse(specialised).body if isinstance(node, ast.FunctionDef)]
+    for node in reversed(defined):
+        original = generic_defs.get(re.sub(r"_s\d+$", "", node.name))
+        if original is not None:
+            header = "".join(generic_lines[original.lineno - 1:original.body[0].lineno - 1])
+            lines[node.lineno - 1:node.body[0].lineno - 1] = \
+                [header.replace(f"def {original.name}(", f"def {node.name}(", 1)]
+    text = "".join(lines)
+    names = {node.name for node in defined}
+    while True:
+        called = {n.id for n in ast.walk(ast.parse(text)) if isinstance(n, ast.Name)}
+        missing = sorted((called & set(generic_defs)) - names)
+        if not missing:
+            return text
+        for name in missing:
+            node = generic_defs[name]
+            text = text.rstrip("\n") + "\n\n\n" + "".join(
+                generic_lines[node.lineno - 1:node.end_lineno])
+            names.add(name)
+
+
 def _module_imports(tree, name, module):
     """The imports that bind `name` to `module` and load the submodules the source reads
     through it (`import scipy.stats` for scipy.stats.norm.logpdf)."""
@@ -134,10 +209,11 @@ def main(argv=None):
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
     args = parser.parse_args(argv)
     stale = 0
-    for name in names():
-        target = EXAMPLES / f"{name}{SUFFIX}.py"
+    for name, make, suffix in [(n, m, x) for n in names()
+                               for m, x in ((emitted, SUFFIX), (specialised, SPECIALISED))]:
+        target = EXAMPLES / f"{name}{suffix}.py"
         try:
-            text = emitted(name)
+            text = make(name)
         except ModuleNotFoundError as exc:  # an example of an optional package's functions
             print(f"skipped {name}: it needs {exc.name}, which is not installed")
             continue

@@ -1,56 +1,157 @@
 """Copy propagation: `a = b` disappears and a's readers read b."""
+import heapq
+
 import gast
 
 from .. import ir
+
+_COMPOUND = (gast.If, gast.For, gast.While)
 
 
 def propagate_copies(func):
     """Replace a copy `a = b` (plain names) by reading b where a is read, when that reads the
     same value: a is assigned only there (and is no parameter), every read of a follows the
-    copy in the same block, and b is not assigned between the copy and the last of them."""
+    copy in the same block, and b is not assigned between the copy and the last of them.
+
+    Copies are taken in program order (a nested block's before the statement holding it), the
+    first that qualifies each time; propagating `c = d` can only change whether a copy into d
+    or a copy of c qualifies, so only those are looked at again. Each look reads an index of
+    where each name is read and written, not the code after the copy."""
     params = {a.id for a in func.args.args + func.args.kwonlyargs}
-    stores, reads = {}, {}
-    for node in gast.walk(func):
-        if isinstance(node, gast.Name):
-            counts = reads if isinstance(node.ctx, gast.Load) else stores
-            counts[node.id] = counts.get(node.id, 0) + 1
-    while _propagate_in(func.body, params, stores, reads):
-        pass
+    program = _Program(func)
+    queue = list(range(len(program.copies)))
+    while queue:
+        order = heapq.heappop(queue)
+        copy = program.copies[order]
+        if copy is None or not program.qualifies(copy, params):
+            continue
+        for again in program.propagate(order):
+            heapq.heappush(queue, again)
+    program.drop_removed()
     return func
 
 
-def _loads(node, name):
-    return [n for n in gast.walk(node)
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and n.id == name]
+class _Program:
+    """The statements of a function in blocks, with where each name is read and written."""
 
+    def __init__(self, func):
+        self.place = {}  # id(statement) -> (id of its block, its index there, statement around)
+        # name -> {(id(name node), id(statement)): [node, innermost statement holding it,
+        # times it is there]} of the nodes reading it and writing it (gast trees share nodes)
+        self.loads, self.writes = {}, {}
+        self.stores, self.reads = {}, {}  # name -> how many nodes write it (parameters too),
+        for node in ir.walk(func):      # and read it
+            if isinstance(node, gast.Name):
+                counts = self.reads if isinstance(node.ctx, gast.Load) else self.stores
+                counts[node.id] = counts.get(node.id, 0) + 1
+        self.copies = []  # in program order; None once propagated
+        self.copy_order = {}  # id(copy statement) -> its order
+        self.by_target, self.by_source = {}, {}  # name -> orders of copies into it, of it
+        self.blocks = []
+        self._index(func.body, None)
 
-def _propagate_in(block, params, stores, reads):
-    """Propagate one copy in `block` or a block nested in it; False when there is none."""
-    for index, stmt in enumerate(block):
-        for field in ("body", "orelse"):
-            nested = getattr(stmt, field, None)
-            if isinstance(nested, list) and _propagate_in(nested, params, stores, reads):
-                return True
-        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1
-                and isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Name)):
-            continue
-        target, source = stmt.targets[0].id, stmt.value.id
-        if stores.get(target) != 1 or target in params or target == source:
-            continue
-        rest = block[index + 1:]
-        loads = [_loads(later, target) for later in rest]
-        if sum(map(len, loads)) != reads.get(target, 0):
-            continue  # read before the copy (an earlier iteration's value) or after the block
-        last = max((i for i, found in enumerate(loads) if found), default=-1)
-        written = [source in ir.names_in(s, (gast.Store, gast.Del)) for s in rest[:last + 1]]
-        if any(written[:-1]) or written and written[-1] and isinstance(
-                rest[last], (gast.If, gast.For, gast.While)):
-            continue  # (a simple statement reads its operands before it stores)
-        for found in loads:
-            for node in found:
-                node.id = source
-        del block[index]
-        stores[target] = 0
-        reads[source] = reads.get(source, 0) + reads.pop(target, 0) - 1
+    def _index(self, block, around):
+        self.blocks.append(block)
+        for index, stmt in enumerate(block):
+            self.place[id(stmt)] = (id(block), index, around)
+            nested = []
+            for field, value in gast.iter_fields(stmt):
+                if field in ("body", "orelse") and isinstance(value, list):
+                    nested.append(value)
+                    continue
+                for node in _walk_fields(value):
+                    if isinstance(node, gast.Name):
+                        table = self.loads if isinstance(node.ctx, gast.Load) else \
+                            self.writes if isinstance(node.ctx, (gast.Store, gast.Del)) else {}
+                        entry = table.setdefault(node.id, {}).setdefault(
+                            (id(node), id(stmt)), [node, stmt, 0])
+                        entry[2] += 1
+            for inner in nested:
+                self._index(inner, stmt)
+            if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+                    stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Name):
+                order = len(self.copies)
+                self.copies.append(stmt)
+                self.copy_order[id(stmt)] = order
+                self.by_target.setdefault(stmt.targets[0].id, set()).add(order)
+                self.by_source.setdefault(stmt.value.id, set()).add(order)
+
+    def _in_block(self, stmt, block):
+        """(index, statement) of the statement of `block` that is or holds `stmt`, or None."""
+        while stmt is not None:
+            where, index, around = self.place[id(stmt)]
+            if where == block:
+                return index, stmt
+            stmt = around
+        return None
+
+    def qualifies(self, copy, params):
+        target, source = copy.targets[0].id, copy.value.id
+        if self.stores.get(target) != 1 or target in params or target == source:
+            return False
+        block, index, _ = self.place[id(copy)]
+        loads = self.loads.get(target, {}).values()
+        if sum(times for _, _, times in loads) != self.reads.get(target, 0):
+            return False  # read outside the function's statements (a default value)
+        last, last_stmt = -1, None
+        for _, stmt, _ in loads:
+            found = self._in_block(stmt, block)
+            if found is None or found[0] <= index:
+                return False  # read before the copy (an earlier iteration's value) or outside
+            if found[0] > last:
+                last, last_stmt = found
+        for _, stmt, _ in self.writes.get(source, {}).values():
+            found = self._in_block(stmt, block)
+            if found is None or not index < found[0] <= last:
+                continue
+            if found[0] < last or isinstance(last_stmt, _COMPOUND):
+                return False  # (a simple statement reads its operands before it stores)
         return True
-    return False
+
+    def propagate(self, order):
+        """Propagate the copy `c = d` numbered `order`; the orders of the copies to look at
+        again (into d, or of c: now of d)."""
+        copy = self.copies[order]
+        target, source = copy.targets[0].id, copy.value.id
+        self.copies[order] = None
+        moved = self.loads.pop(target, {})
+        for node, _, _ in moved.values():
+            node.id = source
+        into = self.loads.setdefault(source, {})
+        for where, entry in moved.items():  # (a node read by two statements is in both)
+            if where in into:
+                into[where][2] += entry[2]
+            else:
+                into[where] = entry
+        _forget(into, copy.value, copy)
+        _forget(self.writes[target], copy.targets[0], copy)
+        self.stores[target] = 0
+        self.reads[source] = self.reads.get(source, 0) + self.reads.pop(target, 0) - 1
+        self.by_target[target].discard(order)
+        self.by_source[source].discard(order)
+        renamed = self.by_source.pop(target, set())
+        self.by_source[source] |= renamed
+        return renamed | self.by_target.get(source, set())
+
+    def drop_removed(self):
+        for block in self.blocks:
+            block[:] = [stmt for stmt in block if id(stmt) not in self.copy_order or
+                        self.copies[self.copy_order[id(stmt)]] is not None]
+
+
+def _forget(table, node, stmt):
+    """Take one occurrence of `node` in `stmt` out of a table of loads or writes."""
+    entry = table[id(node), id(stmt)]
+    entry[2] -= 1
+    if not entry[2]:
+        del table[id(node), id(stmt)]
+
+
+def _walk_fields(value):
+    """The nodes below a field's value (a node, a list of nodes, or neither)."""
+    if isinstance(value, gast.AST):
+        yield from ir.walk(value)
+    elif isinstance(value, list):
+        for item in value:
+            if isinstance(item, gast.AST):
+                yield from ir.walk(item)

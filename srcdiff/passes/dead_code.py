@@ -2,18 +2,36 @@
 for reading."""
 import gast
 
+from .. import ir
 from .liveness import live_before, pure
 
 
 def eliminate_dead_code(func):
     """Drop assignments to plain names whose value nothing reads before the name is assigned
     again (forward values the adjoint does not need, adjoints nobody consumes, a placeholder
-    that every path overwrites), until none is left."""
+    that every path overwrites), until none is left.
+
+    A round reads the names a statement it drops reads as unread (so a chain of assignments
+    feeding only a dropped one goes in that round, not one round per link); where there is
+    no loop that makes its liveness exact, and one round is all."""
     while True:
         dead = set()
-        live_before(func.body, set(), dead)
-        if not _sweep(func.body, dead):
+        live_before(func.body, set(), dead, reads=_reads_unless_dropped(dead))
+        if not _sweep(func.body, dead) or not _has_loop(func.body):
             return func
+
+
+def _reads_unless_dropped(dead):
+    def reads(node):
+        if id(node) in dead and pure(node.value):  # (only assignments are in `dead`)
+            return set()
+        return ir.names_in(node)
+    return reads
+
+
+def _has_loop(body):
+    return any(isinstance(stmt, (gast.For, gast.While)) or isinstance(stmt, gast.If) and (
+        _has_loop(stmt.body) or _has_loop(stmt.orelse)) for stmt in body)
 
 
 def _sweep(body, dead):
@@ -40,7 +58,7 @@ def eliminate_dead_stacks(func):
     dead = set()
     live_before(func.body, set(), dead)
     uses = {}
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         for field in ("body", "orelse"):
             block = getattr(node, field, None)
             for stmt in block if isinstance(block, list) else ():
@@ -48,7 +66,7 @@ def eliminate_dead_stacks(func):
                 if stack is not None:
                     uses.setdefault(stack, []).append((stmt, removable))
     mentioned = {}
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         if isinstance(node, gast.Name):
             mentioned[node.id] = mentioned.get(node.id, 0) + 1
     doomed = set()

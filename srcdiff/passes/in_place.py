@@ -2,6 +2,7 @@
 import gast
 
 from .. import ir
+from ..annotations import Mark, is_marked
 
 
 def accumulate_in_place(func):
@@ -35,7 +36,7 @@ def _in_place(body, owned):
             owned.add(target)
             continue
         owned -= ir.names_in(stmt) | ir.names_in(stmt, gast.Store)
-        if getattr(stmt, "fresh", False):
+        if is_marked(stmt, Mark.FRESH):
             owned.add(stmt.targets[0].id)
 
 
@@ -57,7 +58,7 @@ def _only_accumulates(var, stmts):
 
 def _accumulated(stmt):
     """The target of an accumulation `bx = bx + e` the reverse transform marked, else None."""
-    if not getattr(stmt, "accumulation", False):
+    if not is_marked(stmt, Mark.ACCUMULATION):
         return None
     target = stmt.targets[0].id
     return None if target in ir.names_in(stmt.value.right) else target

@@ -9,7 +9,7 @@ def pure(node):
     """True when evaluating `node` has no side effect, so an unused result may be dropped: it
     calls only pure primitives (their records say) and the emitted module's own functions
     are not called."""
-    for n in gast.walk(node):
+    for n in ir.walk(node):
         if isinstance(n, gast.Call):
             path = ir.dotted(n.func)
             if path is None or not registry.is_pure(path):

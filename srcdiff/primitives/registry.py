@@ -70,6 +70,8 @@ class Primitive:
     pure: bool = True  # no side effect: an unused result may be dropped
     vararg_method: bool = False  # x.reshape(2, 3) is np.reshape(x, (2, 3))
     multiple_outputs: bool = False  # it returns a tuple or list of arrays: a, b = f(x)
+    # keyword names numpy also takes for a template's parameter: (("min", "a_min"),) for clip
+    keyword_aliases: tuple = ()
     rewrite: object = None
     fold: object = None
     samples: list = field(default_factory=list)
@@ -86,7 +88,7 @@ class Primitive:
 _records = []
 _by_function = {}
 _by_method, _by_attribute, _by_operator = {}, {}, {}
-_token = None
+_token = _globals = None  # digests of the records, made again after each registration
 _deferred = {}  # an optional library's module -> the srcdiff modules declaring its primitives
 
 
@@ -113,7 +115,7 @@ def _key(obj):
 
 def register(record):
     """Add a record (or a newer version of one: a user's rule replaces the built-in)."""
-    global _token
+    global _token, _globals
     for fn in record.functions:
         old = _by_function.get(_key(fn))
         if old is not None and old is not record:
@@ -125,7 +127,7 @@ def register(record):
             table[name] = record
     if record not in _records:
         _records.append(record)
-    _token = None
+    _token = _globals = None
     return record
 
 
@@ -139,7 +141,8 @@ def primitive(*functions, constant=(), samples=(), **facts):
         record.shape_args = frozenset(record.shape_args)
         for kind in ("adjoint", "tangent"):
             if found[kind] is not None:
-                setattr(record, kind, Template(functions, found[kind], kind, constant))
+                setattr(record, kind, Template(functions, found[kind], kind, constant,
+                                               lazy=True))
         record.rewrite = _plain(found["rewrite"])
         record.fold = _plain(found["fold"])
         return register(record)
@@ -279,13 +282,15 @@ def shape_safe(*functions):
 
 def template_globals():
     """The module names user templates refer to, for the namespace emitted code runs in."""
+    global _globals
     declare_imported()
-    names = {}
-    for record in _records:
-        for template in (record.adjoint, record.tangent):
-            if template is not None:
-                names.update(template.globals)
-    return names
+    if _globals is None:
+        _globals = {}
+        for record in _records:
+            for template in (record.adjoint, record.tangent):
+                if template is not None:
+                    _globals.update(template.globals)
+    return dict(_globals)
 
 
 def token():
@@ -303,7 +308,7 @@ def token():
 def _describe(record):
     shape = record.shape if record.shape in (None, EVALUATE) else _qualname(record.shape)
     parts = [_qualname(f) for f in record.functions] + [str(record.differentiable), str(shape)]
-    parts += [t.source for t in (record.adjoint, record.tangent) if t is not None]
+    parts += [t.description for t in (record.adjoint, record.tangent) if t is not None]
     return "\n".join(parts)
 
 

@@ -2,7 +2,7 @@
 once the program imports scipy.stats (optional.py), and the runtime helpers their templates
 call.
 
-- poisson: logpmf, pmf, cdf and sf in mu (k is a count: a constant).
+- poisson: logpmf, pmf, cdf, logcdf, sf and logsf in mu (k is a count: a constant).
 - dirichlet: logpdf and pdf in x (components along its first axis, all of them) and alpha.
 - multivariate_normal: logpdf and pdf in x (components along its last axis), mean and cov
   (a matrix, a vector of variances or one variance, as SciPy takes it). cov is symmetric, so
@@ -61,6 +61,28 @@ class poisson_sf:
 
     def tangent(dz, z, k, mu, loc=0):
         dz = dmu * scipy.stats.poisson.pmf(np.floor(k), mu, loc)
+
+
+@_method(scipy.stats.poisson.logcdf, samples=[
+    Sample("scipy.stats.poisson.logcdf(k, mu)", **_COUNTS)])
+class poisson_logcdf:  # d/dmu log P(K <= k) = -P(K = floor(k)) / P(K <= k)
+    def adjoint(bz, z, k, mu, loc=0):
+        bmu = runtime.unbroadcast(-bz * np.exp(scipy.stats.poisson.logpmf(np.floor(k), mu, loc)
+                                               - z), mu)
+
+    def tangent(dz, z, k, mu, loc=0):
+        dz = -dmu * np.exp(scipy.stats.poisson.logpmf(np.floor(k), mu, loc) - z)
+
+
+@_method(scipy.stats.poisson.logsf, samples=[
+    Sample("scipy.stats.poisson.logsf(k, mu)", **_COUNTS)])
+class poisson_logsf:
+    def adjoint(bz, z, k, mu, loc=0):
+        bmu = runtime.unbroadcast(bz * np.exp(scipy.stats.poisson.logpmf(np.floor(k), mu, loc)
+                                              - z), mu)
+
+    def tangent(dz, z, k, mu, loc=0):
+        dz = dmu * np.exp(scipy.stats.poisson.logpmf(np.floor(k), mu, loc) - z)
 
 
 # --- Dirichlet: -log B(alpha) + sum((alpha - 1) log x) over the components --------------------

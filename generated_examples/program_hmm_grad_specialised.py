@@ -1,0 +1,209 @@
+# Emitted by srcdiff from tests/programs/hmm.py (function loss, mode grad, wrt=(0,)):
+#     python tools/regen_examples.py
+# Do not edit: tests/test_generated_examples.py fails when this file is stale.
+# Specialised for the example's arguments: {initial: float64[3], transition: float64[3, 3], emission: float64[3, 4]}, int64[12]
+"""Gradient of generated_examples.hmm.loss with respect to params.
+
+Emitted by srcdiff 0.1.0.
+"""
+import numpy as np
+from srcdiff import runtime
+
+
+def dloss(params, observations):
+    _t0, _saved0 = fwd_hmm_log_likelihood_params_s1(params, observations)
+    _t1 = -_t0
+    _t2 = len(observations)
+    _t3 = _t1 / _t2
+    b_t3 = runtime.grad_seed(_t3)
+    b_t1 = runtime.unbroadcast(b_t3 / _t2, _t1)
+    b_t0 = -b_t1
+    bparams, = bwd_hmm_log_likelihood_params(b_t0, _saved0)
+    return runtime.as_grad(bparams, params)
+
+
+def fwd_logsumexp_a_s1(a, axis=None, keepdims=False):
+    a_max = np.max(a, axis=axis, keepdims=True)
+    _t0 = a - a_max
+    _t1 = np.exp(_t0)
+    _t2 = np.sum(_t1, axis=axis, keepdims=True)
+    _t3 = np.log(_t2)
+    out = _t3 + a_max
+    _t5 = np.squeeze(out, axis=axis)
+    return _t5, [keepdims, _t1, _t2, _t3, a, a_max, axis, out]
+
+
+def fwd_normalized_params_out012_s1(params):
+    _t0 = params['initial']
+    _t1 = params['initial']
+    _t2, _saved0 = fwd_logsumexp_a_s1(_t1)
+    log_pi = _t0 - _t2
+    _t3 = params['transition']
+    _t4 = params['transition']
+    _t5, _saved1 = fwd_logsumexp_a(_t4, axis=1, keepdims=True)
+    log_A = _t3 - _t5
+    _t6 = params['emission']
+    _t7 = params['emission']
+    _t8, _saved2 = fwd_logsumexp_a(_t7, axis=1, keepdims=True)
+    log_B = _t6 - _t8
+    return (log_pi, log_A, log_B), [_saved0, _saved1, _saved2, _t0, _t2, _t3,
+        runtime.shape_of(_t5), _t6, runtime.shape_of(_t8), runtime.shape_of(log_A),
+        runtime.shape_of(log_B), log_pi, runtime.shape_of(params)]
+
+
+def fwd_hmm_log_likelihood_params_s1(params, observations):
+    _saved1 = None
+    _t2 = None
+    _t4 = None
+    _t5 = None
+    _stack_t2 = []
+    _stack_t4 = []
+    _stack_saved1 = []
+    _stack_t5 = []
+    _stack_log_alpha = []
+    _t0, _saved0 = fwd_normalized_params_out012_s1(params)
+    log_pi = _t0[0]
+    log_A = _t0[1]
+    log_B = _t0[2]
+    _idx0 = np.s_[:, observations[0]]
+    _t1 = log_B[_idx0]
+    log_alpha = log_pi + _t1
+    _seq0 = list(observations[1:])
+    for obs in _seq0:
+        _t2 = log_alpha[:, None]
+        _stack_t2.append(runtime.shape_of(_t2))
+        _t3 = _t2 + log_A
+        _t4, _saved1 = fwd_logsumexp_a(_t3, axis=0)
+        _stack_t4.append(runtime.shape_of(_t4))
+        _stack_saved1.append(_saved1)
+        _t5 = log_B[:, obs]
+        _stack_t5.append(runtime.shape_of(_t5))
+        _stack_log_alpha.append(runtime.shape_of(log_alpha))
+        log_alpha = _t4 + _t5
+    _t6, _saved2 = fwd_logsumexp_a(log_alpha)
+    return _t6, [_idx0, _saved0, _saved1, _saved2, _seq0, _stack_log_alpha, _stack_saved1,
+        _stack_t2, _stack_t4, _stack_t5, runtime.shape_of(_t0), runtime.shape_of(_t1), _t2, _t4,
+        _t5, runtime.shape_of(log_A), runtime.shape_of(log_B), log_alpha, log_pi, obs]
+
+
+def bwd_hmm_log_likelihood_params(b_t6, saved):
+    (_idx0, _saved0, _saved1, _saved2, _seq0, _stack_log_alpha, _stack_saved1, _stack_t2,
+        _stack_t4, _stack_t5, _t0, _t1, _t2, _t4, _t5, log_A, log_B, log_alpha, log_pi,
+        obs) = saved
+    saved.clear()
+    blog_alpha, = bwd_logsumexp_a(b_t6, _saved2)
+    del _saved2
+    blog_A = runtime.zeros_like(log_A)
+    blog_B = runtime.zeros_like(log_B)
+    for obs in reversed(_seq0):
+        _t5 = _stack_t5.pop()
+        _saved1 = _stack_saved1.pop()
+        _t4 = _stack_t4.pop()
+        _t2 = _stack_t2.pop()
+        b_t4 = runtime.unbroadcast(blog_alpha, _t4)
+        b_t5 = runtime.unbroadcast(blog_alpha, _t5)
+        log_alpha = _stack_log_alpha.pop()
+        blog_B = runtime.add_at(blog_B, log_B, np.s_[:, obs], b_t5)
+        b_t3, = bwd_logsumexp_a(b_t4, _saved1)
+        b_t2 = runtime.unbroadcast(b_t3, _t2)
+        blog_A += runtime.unbroadcast(b_t3, log_A)
+        blog_alpha = runtime.getitem_grad(b_t2, log_alpha, np.s_[:, None])
+    del (_saved1, _seq0, _stack_log_alpha, _stack_saved1, _stack_t2, _stack_t4, _stack_t5, _t2,
+        _t4, _t5, log_A, log_alpha, obs)
+    blog_pi = runtime.unbroadcast(blog_alpha, log_pi)
+    del log_pi
+    b_t1 = runtime.unbroadcast(blog_alpha, _t1)
+    del _t1, blog_alpha
+    blog_B = runtime.add_at(blog_B, log_B, _idx0, b_t1)
+    del _idx0, b_t1, log_B
+    b_t0 = runtime.getitem_grad(blog_B, _t0, 2)
+    del blog_B
+    b_t0 = runtime.add_at(b_t0, _t0, 1, blog_A)
+    del blog_A
+    b_t0 = runtime.add_at(b_t0, _t0, 0, blog_pi)
+    del _t0, blog_pi
+    bparams, = bwd_normalized_params_out012(b_t0, _saved0)
+    del _saved0, b_t0
+    return bparams,
+
+
+def fwd_logsumexp_a(a, axis=None, keepdims=False):
+    a_max = np.max(a, axis=axis, keepdims=True)
+    _t0 = a - a_max
+    _t1 = np.exp(_t0)
+    _t2 = np.sum(_t1, axis=axis, keepdims=True)
+    _t3 = np.log(_t2)
+    out = _t3 + a_max
+    if keepdims:
+        _t4 = out
+    else:
+        _t5 = np.squeeze(out, axis=axis)
+        _t4 = _t5
+    return _t4, [keepdims, _t1, _t2, runtime.shape_of(_t3), a, a_max, axis, runtime.shape_of(out)]
+
+
+def bwd_logsumexp_a(b_t4, saved):
+    _cond0, _t1, _t2, _t3, a, a_max, axis, out = saved
+    saved.clear()
+    if _cond0:
+        bout = b_t4
+    else:
+        bout = np.reshape(b_t4, np.shape(out))
+    del _cond0, out
+    b_t3 = runtime.unbroadcast(bout, _t3)
+    del _t3
+    ba_max = runtime.unbroadcast(bout, a_max)
+    b_t2 = b_t3 / _t2
+    del _t2, b_t3
+    b_t1 = runtime.unreduce(b_t2, _t1, axis=axis, keepdims=True)
+    del b_t2
+    b_t0 = b_t1 * _t1
+    del _t1, b_t1
+    ba = runtime.unbroadcast(b_t0, a)
+    ba_max = ba_max + runtime.unbroadcast(-b_t0, a_max)
+    del b_t0
+    ba = ba + runtime.extremum_grad(ba_max, a_max, a, axis=axis, keepdims=True)
+    del a, a_max, axis, ba_max
+    return ba,
+
+
+def bwd_normalized_params_out012(b_out, saved):
+    _saved0, _saved1, _saved2, _t0, _t2, _t3, _t5, _t6, _t8, log_A, log_B, log_pi, params = saved
+    saved.clear()
+    b_outs = runtime.unpack_adjoint(b_out, (log_pi, log_A, log_B))
+    del log_A, log_B, log_pi
+    blog_pi = b_outs[0]
+    blog_A = b_outs[1]
+    blog_B = b_outs[2]
+    del b_outs
+    b_t6 = runtime.unbroadcast(blog_B, _t6)
+    del _t6
+    b_t8 = runtime.unbroadcast(-blog_B, _t8)
+    del _t8, blog_B
+    b_t7, = bwd_logsumexp_a(b_t8, _saved2)
+    del _saved2, b_t8
+    bparams = runtime.getitem_grad(b_t7, params, 'emission')
+    del b_t7
+    bparams = runtime.add_at(bparams, params, 'emission', b_t6)
+    del b_t6
+    b_t3 = runtime.unbroadcast(blog_A, _t3)
+    del _t3
+    b_t5 = runtime.unbroadcast(-blog_A, _t5)
+    del _t5, blog_A
+    b_t4, = bwd_logsumexp_a(b_t5, _saved1)
+    del _saved1, b_t5
+    bparams = runtime.add_at(bparams, params, 'transition', b_t4)
+    del b_t4
+    bparams = runtime.add_at(bparams, params, 'transition', b_t3)
+    del b_t3
+    b_t0 = runtime.unbroadcast(blog_pi, _t0)
+    del _t0
+    b_t2 = runtime.unbroadcast(-blog_pi, _t2)
+    del _t2, blog_pi
+    b_t1, = bwd_logsumexp_a(b_t2, _saved0)
+    del _saved0, b_t2
+    bparams = runtime.add_at(bparams, params, 'initial', b_t1)
+    del b_t1
+    bparams = runtime.add_at(bparams, params, 'initial', b_t0)
+    del b_t0, params
+    return bparams,

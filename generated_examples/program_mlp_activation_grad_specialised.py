@@ -1,0 +1,114 @@
+# Emitted by srcdiff from tests/programs/mlp_activation.py (function loss, mode grad, wrt=(0,)):
+#     python tools/regen_examples.py
+# Do not edit: tests/test_generated_examples.py fails when this file is stale.
+# Specialised for the example's arguments: [(float64[3, 5], float64[5]), (float64[5, 5], float64[5]), (float64[5, 1], float64[1])], float64[10, 3], float64[10, 1], softplus
+"""Gradient of generated_examples.mlp_activation.loss with respect to params.
+
+Emitted by srcdiff 0.1.0.
+"""
+import numpy as np
+from srcdiff import runtime
+
+
+def dloss(params, inputs, targets, nonlinearity=np.tanh):
+    predictions, _saved0 = fwd_predict_params(params, inputs, nonlinearity=nonlinearity)
+    _t0 = predictions - targets
+    _t1 = _t0 ** 2
+    _t2 = np.mean(_t1)
+    b_t2 = runtime.grad_seed(_t2)
+    b_t1 = runtime.mean_grad(b_t2, _t1)
+    b_t0 = b_t1 * 2 * _t0
+    bpredictions = runtime.unbroadcast(b_t0, predictions)
+    bparams, = bwd_predict_params(bpredictions, _saved0)
+    return runtime.as_grad(bparams, params)
+
+
+def bwd_predict_params(b_t6, saved):
+    (W, W_1, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_saved0, _stack_t1, _stack_t2,
+        _t0, _t1, _t2, _t4, _t5, b, b_1, inputs, params) = saved
+    saved.clear()
+    b_t5 = runtime.unbroadcast(b_t6, _t5)
+    del _t5
+    bb_1 = runtime.unbroadcast(b_t6, b_1)
+    del b_1
+    binputs = runtime.matmul_grad(b_t5, inputs, W_1, 0)
+    bW_1 = runtime.matmul_grad(b_t5, inputs, W_1, 1)
+    del W_1, b_t5
+    b_t4 = runtime.getitem_grad(bb_1, _t4, 1)
+    del bb_1
+    b_t4 = runtime.add_at(b_t4, _t4, 0, bW_1)
+    del _t4, bW_1
+    bparams = runtime.getitem_grad(b_t4, params, -1)
+    del b_t4
+    b_t0 = runtime.zeros_like(_t0)
+    for _i0 in reversed(range(len(_t0))):
+        _saved0 = _stack_saved0.pop()
+        _t2 = _stack_t2.pop()
+        b = _stack_b.pop()
+        W = _stack_W.pop()
+        _t1 = _stack_t1.pop()
+        b_t3, = bwd_softplus_x(binputs, _saved0)
+        inputs = _stack_inputs.pop()
+        b_t2 = runtime.unbroadcast(b_t3, _t2)
+        bb = runtime.unbroadcast(b_t3, b)
+        binputs = runtime.matmul_grad(b_t2, inputs, W, 0)
+        bW = runtime.matmul_grad(b_t2, inputs, W, 1)
+        b_t1 = runtime.getitem_grad(bb, _t1, 1)
+        b_t1 = runtime.add_at(b_t1, _t1, 0, bW)
+        b_t0 = runtime.add_at(b_t0, _t0, _i0, b_t1)
+    del (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_saved0, _stack_t1, _stack_t2,
+        _t0, _t1, _t2, b, binputs, inputs)
+    bparams = runtime.add_at(bparams, params, np.s_[:-1], b_t0)
+    del b_t0, params
+    return bparams,
+
+
+def fwd_predict_params(params, inputs, nonlinearity=np.tanh):
+    W = None
+    _saved0 = None
+    _t1 = None
+    _t2 = None
+    b = None
+    _stack_t1 = []
+    _stack_W = []
+    _stack_b = []
+    _stack_t2 = []
+    _stack_inputs = []
+    _stack_saved0 = []
+    _t0 = params[:-1]
+    for _i0 in range(len(_t0)):
+        _t1 = _t0[_i0]
+        _stack_t1.append(runtime.shape_of(_t1))
+        runtime.check_unpack(_t1, 2)
+        W = _t1[0]
+        _stack_W.append(W)
+        b = _t1[1]
+        _stack_b.append(runtime.shape_of(b))
+        _t2 = inputs @ W
+        _stack_t2.append(runtime.shape_of(_t2))
+        _t3 = _t2 + b
+        _stack_inputs.append(inputs)
+        inputs, _saved0 = fwd_softplus_x(_t3)
+        _stack_saved0.append(_saved0)
+    _t4 = params[-1]
+    runtime.check_unpack(_t4, 2)
+    W_1 = _t4[0]
+    b_1 = _t4[1]
+    _t5 = inputs @ W_1
+    _t6 = _t5 + b_1
+    return _t6, [W, W_1, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_saved0, _stack_t1,
+        _stack_t2, _t0, _t1, _t2, runtime.shape_of(_t4), runtime.shape_of(_t5), b,
+        runtime.shape_of(b_1), inputs, runtime.shape_of(params)]
+
+
+def bwd_softplus_x(b_t0, saved):
+    _t0, x = saved
+    saved.clear()
+    bx = b_t0 * np.exp(x - _t0)
+    del _t0, x
+    return bx,
+
+
+def fwd_softplus_x(x):
+    _t0 = np.logaddexp(0.0, x)
+    return _t0, [_t0, x]

@@ -1,0 +1,152 @@
+# Emitted by srcdiff from tests/programs/svi.py (function loss, mode grad, wrt=(0,)):
+#     python tools/regen_examples.py
+# Do not edit: tests/test_generated_examples.py fails when this file is stale.
+# Specialised for the example's arguments: float64[6], float64[8, 3], float64[10, 3], float64[10]
+"""Gradient of generated_examples.svi.black_box_variational_inference.<locals>.variational_objective with respect to params.
+
+Emitted by srcdiff 0.1.0.
+"""
+import numpy as np
+from srcdiff import runtime
+num_dims = 3  # (held by a closure cell)
+
+
+def dvariational_objective(params, noise, inputs, targets):
+    _t0, _saved0 = fwd_unpack_params_params_out01_s1(params)
+    mean = _t0[0]
+    log_std = _t0[1]
+    _t1 = np.exp(log_std)
+    _t2 = noise * _t1
+    samples = _t2 + mean
+    _t3, _saved1 = fwd_gaussian_entropy_log_std(log_std)
+    _t4, _saved2 = fwd_log_joint_weights_s1(samples, inputs, targets)
+    _t5 = np.mean(_t4)
+    lower_bound = _t3 + _t5
+    _t6 = -lower_bound
+    b_t6 = runtime.grad_seed(_t6)
+    blower_bound = -b_t6
+    b_t3 = runtime.unbroadcast(blower_bound, _t3)
+    b_t5 = runtime.unbroadcast(blower_bound, _t5)
+    b_t4 = runtime.mean_grad(b_t5, _t4)
+    bsamples, = bwd_log_joint_weights_s1(b_t4, _saved2)
+    blog_std, = bwd_gaussian_entropy_log_std_s1(b_t3, _saved1)
+    b_t2 = runtime.unbroadcast(bsamples, _t2)
+    bmean = runtime.unbroadcast(bsamples, mean)
+    b_t1 = runtime.unbroadcast(b_t2 * noise, _t1)
+    blog_std = blog_std + b_t1 * _t1
+    b_t0 = runtime.getitem_grad(blog_std, _t0, 1)
+    b_t0 = runtime.add_at(b_t0, _t0, 0, bmean)
+    bparams, = bwd_unpack_params_params_out01_s1(b_t0, _saved0)
+    return runtime.as_grad(bparams, params)
+
+
+def fwd_unpack_params_params_out01_s1(params):
+    _t0 = params[:num_dims]
+    _t1 = params[num_dims:]
+    return (_t0, _t1), [runtime.shape_of(_t1), runtime.shape_of(_t0), params]
+
+
+def fwd_gaussian_log_density_x_s1(x, mean, std):
+    _t0 = x - mean
+    _t1 = _t0 / std
+    _t2 = _t1 ** 2
+    _t3 = -0.5 * _t2
+    _t4 = np.log(std)
+    _t5 = _t3 - _t4
+    _t6 = 0.5 * np.log(2 * np.pi)
+    _t7 = _t5 - _t6
+    return _t7, [runtime.shape_of(_t0), _t1, runtime.shape_of(_t2), runtime.shape_of(_t3),
+        runtime.shape_of(_t5), std, runtime.shape_of(x)]
+
+
+def fwd_log_joint_weights_s1(weights, inputs, targets):
+    _t0, _saved0 = fwd_gaussian_log_density_x_s1(weights, 0.0, 1.0)
+    log_prior = np.sum(_t0, axis=1)
+    logits = weights @ inputs.T
+    _t1 = targets * logits
+    _t2 = np.logaddexp(0.0, logits)
+    _t3 = _t1 - _t2
+    log_likelihood = np.sum(_t3, axis=1)
+    _t4 = log_prior + log_likelihood
+    return _t4, [_saved0, runtime.shape_of(_t0), runtime.shape_of(_t1), _t2, runtime.shape_of(_t3),
+        inputs, runtime.shape_of(log_likelihood), runtime.shape_of(log_prior), logits, targets,
+        weights]
+
+
+def bwd_gaussian_log_density_x_s1(b_t7, saved):
+    _t0, _t1, _t2, _t3, _t5, std, x = saved
+    saved.clear()
+    b_t5 = runtime.unbroadcast(b_t7, _t5)
+    del _t5
+    b_t3 = runtime.unbroadcast(b_t5, _t3)
+    del _t3, b_t5
+    b_t2 = runtime.unbroadcast(b_t3 * -0.5, _t2)
+    del _t2, b_t3
+    b_t1 = b_t2 * 2 * _t1
+    del _t1, b_t2
+    b_t0 = runtime.unbroadcast(b_t1 / std, _t0)
+    del _t0, b_t1, std
+    bx = runtime.unbroadcast(b_t0, x)
+    del b_t0, x
+    return bx,
+
+
+def bwd_log_joint_weights_s1(b_t4, saved):
+    (_saved0, _t0, _t1, _t2, _t3, inputs, log_likelihood, log_prior, logits, targets,
+        weights) = saved
+    saved.clear()
+    blog_prior = runtime.unbroadcast(b_t4, log_prior)
+    del log_prior
+    blog_likelihood = runtime.unbroadcast(b_t4, log_likelihood)
+    del log_likelihood
+    b_t3 = runtime.unreduce(blog_likelihood, _t3, axis=1)
+    del _t3, blog_likelihood
+    b_t1 = runtime.unbroadcast(b_t3, _t1)
+    del _t1
+    b_t2 = runtime.unbroadcast(-b_t3, _t2)
+    del b_t3
+    blogits = b_t2 * np.exp(logits - _t2)
+    del _t2, b_t2
+    blogits = blogits + runtime.unbroadcast(b_t1 * targets, logits)
+    del b_t1, logits, targets
+    bweights = runtime.matmul_grad(blogits, weights, inputs.T, 0)
+    del blogits, inputs, weights
+    b_t0 = runtime.unreduce(blog_prior, _t0, axis=1)
+    del _t0, blog_prior
+    b_saved0 = bwd_gaussian_log_density_x_s1(b_t0, _saved0)
+    del _saved0, b_t0
+    bweights = bweights + b_saved0[0]
+    del b_saved0
+    return bweights,
+
+
+def bwd_gaussian_entropy_log_std_s1(b_t2, saved):
+    _t1, log_std = saved
+    saved.clear()
+    b_t1 = runtime.unbroadcast(b_t2, _t1)
+    del _t1
+    blog_std = runtime.unreduce(b_t1, log_std)
+    del b_t1, log_std
+    return blog_std,
+
+
+def bwd_unpack_params_params_out01_s1(b_out, saved):
+    log_std, mean, params = saved
+    saved.clear()
+    b_outs = runtime.unpack_adjoint(b_out, (mean, log_std))
+    del log_std, mean
+    bmean = b_outs[0]
+    blog_std = b_outs[1]
+    del b_outs
+    bparams = runtime.getitem_grad(blog_std, params, np.s_[num_dims:])
+    del blog_std
+    bparams = runtime.add_at(bparams, params, np.s_[:num_dims], bmean)
+    del bmean, params
+    return bparams,
+
+
+def fwd_gaussian_entropy_log_std(log_std):
+    _t0 = 0.5 * num_dims * (1.0 + np.log(2 * np.pi))
+    _t1 = np.sum(log_std)
+    _t2 = _t0 + _t1
+    return _t2, [runtime.shape_of(_t1), runtime.shape_of(log_std)]

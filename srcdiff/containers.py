@@ -1,0 +1,587 @@
+"""Before ANF, once activity is known: the ways people hold and take apart containers of
+differentiated values, rewritten into what srcdiff differentiates (displays, comprehensions,
+which become loops that append, indexing, and loops over sequences by index).
+
+    Ws, bs = zip(*params)          Ws = []; bs = []
+                              ->   for _W0, _b0 in params: Ws.append(_W0); bs.append(_b0)
+    for a, b in zip(*pieces)  ->   _a0, _b0 = pieces; for a, b in zip(_a0, _b0)
+    *hidden, last = params    ->   hidden = params[:-1]; last = params[-1]
+    list(params)              ->   [_v0 for _v0 in params]
+    dict(w=a, b=c)            ->   {'w': a, 'b': c}
+    sorted(params)            ->   sorted(params.keys())
+    it = iter(params)         ->   it = params; W, b = it[0]; ...
+    W, b = next(it)
+    f(*pair), pair + (c,)     ->   f(pair[0], pair[1]), (pair[0], pair[1], c)
+
+Each applies where what it rewrites varies with the differentiated arguments (the rest runs
+as written), but for the nested and starred assignment targets, which ANF takes only as plain
+names. The lengths these need come from the code (the targets' count, a display, a name bound
+once to a display), never from the values: what has no length in the code is an error saying
+how to write it.
+"""
+import copy
+
+import gast
+
+from . import ir, runtime
+from .activity import loop_pairs
+from .errors import UnsupportedError
+
+_BLOCKS = (gast.If, gast.For, gast.While)
+
+
+class Lowering:
+    """One pass over a function (a gast FunctionDef, changed in place); `run()` tells whether
+    it changed anything (activity analysis then runs again, and this again)."""
+
+    def __init__(self, func, is_varied, resolve, fresh, location):
+        self.func, self.is_varied, self.resolve = func, is_varied, resolve
+        self.fresh, self.location = fresh, location
+        self.lengths = _display_lengths(func)
+        self.copies = _copies_of_appended_lists(func)
+        self.sequences = set()
+        self.sequences = {n.targets[0].id for n in gast.walk(func) if isinstance(
+            n, gast.Assign) and isinstance(n.targets[0], gast.Name) and self.is_sequence(
+            n.value)} | {n.func.value.id for n in gast.walk(func) if isinstance(n, gast.Call)
+                         and isinstance(n.func, gast.Attribute) and n.func.attr == "append"
+                         and isinstance(n.func.value, gast.Name)}
+        self.changed = False
+        # what this pass refuses: it may know more in the next (`keys = sorted(params)`,
+        # lowered in this one, varies no more in the next)
+        self.refused = []
+
+    def run(self):
+        self.func.body = self.block(self.func.body)
+        if self.refused and not self.changed:
+            raise self.refused[0]
+        return self.changed
+
+    def block(self, stmts):
+        out = []
+        for index, stmt in enumerate(stmts):
+            for field in ("body", "orelse"):
+                if isinstance(stmt, _BLOCKS):
+                    setattr(stmt, field, self.block(getattr(stmt, field)))
+            self.iterators(stmt, stmts[index + 1:])
+            out += self.statement(stmt)
+        return out
+
+    def statement(self, stmt):
+        """The statements standing for `stmt` (itself, its expressions lowered)."""
+        before = []
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            if isinstance(target, (gast.Tuple, gast.List)) and _unpacks_zip_star(stmt.value) \
+                    and self.is_varied(stmt.value):
+                return self.unzip(stmt)
+            if _nested(target):
+                return self.unpack(stmt)
+        if isinstance(stmt, gast.For):
+            before = self.loop(stmt)
+        for field in ("value", "test", "iter", "msg"):
+            node = getattr(stmt, field, None)
+            if isinstance(node, gast.AST):
+                setattr(stmt, field, self.expression(node, stmt))
+        return before + [stmt]
+
+    # --- statements -----------------------------------------------------------------------
+
+    def unpack(self, stmt):
+        """`a, (b, c) = v` as `a, _items0 = v; b, c = _items0`; `a, *m, b = v` by index."""
+        self.changed = True
+        target, value = stmt.targets[0], stmt.value
+        if any(isinstance(e, gast.Starred) for e in target.elts):
+            return self.unpack_starred(stmt)
+        elts, out = [], []
+        for element in target.elts:
+            if isinstance(element, (gast.Tuple, gast.List)):
+                held = self.fresh("_items")
+                elts.append(ir.name(held, store=True))
+                out.append(self._located(ir.assign(_as_store(element), ir.name(held)), stmt))
+            else:
+                elts.append(element)
+        first = self._located(ir.assign(type(target)(elts=elts, ctx=gast.Store()), value), stmt)
+        return [s for new in [first] + out for s in self.statement(new)]
+
+    def unpack_starred(self, stmt):
+        """`a, *rest, b = v`: the items by index (a slice for `rest`), after Python's check
+        that there are enough. A value that does not vary is made a list first, as Python's
+        starred target is; a varied one is sliced as it is (a tuple gives a tuple)."""
+        target, value = stmt.targets[0], stmt.value
+        star = next(k for k, e in enumerate(target.elts) if isinstance(e, gast.Starred))
+        after = len(target.elts) - star - 1
+        out = []
+        if self.is_varied(value) and isinstance(value, gast.Name):
+            seq = value.id
+        else:
+            seq = self.fresh("_seq")
+            out.append(ir.assign(seq, value if self.is_varied(value) else ir.call("list", value)))
+        fixed = len(target.elts) - 1
+        if fixed:
+            message = f"not enough values to unpack (expected at least {fixed})"
+            out.append(gast.If(
+                test=gast.Compare(left=ir.call("len", ir.name(seq)), ops=[gast.Lt()],
+                                  comparators=[ir.const(fixed)]),
+                body=[gast.Raise(exc=ir.call("ValueError", ir.const(message)), cause=None)],
+                orelse=[]))
+        for k, element in enumerate(target.elts):
+            if k < star:
+                index = ir.const(k)
+            elif k > star:
+                index = ir.const(k - len(target.elts))
+            else:
+                element = element.value
+                index = gast.Slice(lower=ir.const(star) if star else None,
+                                   upper=ir.const(-after) if after else None, step=None)
+            out.append(ir.assign(_as_store(element), gast.Subscript(
+                value=ir.name(seq), slice=index, ctx=gast.Load())))
+        return [s for new in out for s in self.statement(self._located(new, stmt))]
+
+    def unzip(self, stmt):
+        """`A, B = zip(*pairs)`: a list per target, built by a loop over the pairs (lists,
+        where Python makes tuples: their items are the same)."""
+        self.changed = True
+        targets, pairs = stmt.targets[0].elts, stmt.value.args[0].value
+        if not all(isinstance(t, gast.Name) for t in targets):
+            raise UnsupportedError("A, B = zip(*pairs) of differentiated values unpacks into "
+                                   "plain names only", self.location(stmt),
+                                   "unpack into names, then take those apart")
+        items = [self.fresh("_" + t.id.lstrip("_")) for t in targets]
+        out = [ir.assign(t.id, gast.List(elts=[], ctx=gast.Load())) for t in targets]
+        appends = [ir.expr_stmt(ir.call(ir.attr(t.id, "append"), ir.name(item)))
+                   for t, item in zip(targets, items)]
+        out.append(gast.For(target=gast.Tuple(elts=[ir.name(i, store=True) for i in items],
+                                              ctx=gast.Store()),
+                            iter=pairs, body=appends, orelse=[], type_comment=None))
+        return [self._located(s, stmt) for s in out]
+
+    def loop(self, stmt):
+        """Statements to run before for-loop `stmt`, whose header is rewritten in place:
+        `zip(*pieces)` with pieces unpacked first, `d.items()` and `d.values()` as a loop
+        over the keys, targets nested deeper than one level unpacked in the body."""
+        before = self._hoist_comprehensions(stmt)
+        self._name_items(stmt)
+        zipped = stmt.iter
+        target = stmt.target
+        if _is_call(zipped, "enumerate", self.resolve) and zipped.args and \
+                isinstance(target, gast.Tuple) and len(target.elts) == 2:
+            zipped, target = zipped.args[0], target.elts[1]
+        if _unpacks_zip_star(zipped) and self.is_varied(zipped):
+            if not isinstance(target, (gast.Tuple, gast.List)) or any(
+                    isinstance(e, gast.Starred) for e in target.elts):
+                raise _zip_star_error(self.location(stmt))
+            pieces = [self.fresh("_" + _label(e)) for e in target.elts]
+            before.append(self._located(ir.assign(gast.Tuple(
+                elts=[ir.name(p, store=True) for p in pieces], ctx=gast.Store()),
+                zipped.args[0].value), stmt))
+            zipped.args = [ir.name(p) for p in pieces]
+            self.changed = True
+        if self._over_dict_keys(stmt):  # for key in params: ... params[key] ...
+            stmt.iter = ir.call(ir.attr("runtime", "dict_keys"), stmt.iter)
+            self.changed = True
+        method = _dict_view(stmt.iter)
+        if method is not None and self.is_varied(stmt.iter):
+            before += self._over_keys(stmt, method)
+        self._unpack_in_body(stmt)
+        return before
+
+    def _over_dict_keys(self, stmt):
+        """Whether loop `stmt` goes over the keys of a dict of differentiated values: over a
+        name not known to be a sequence, which its body indexes by the loop's target (checked
+        to be a dict as it runs)."""
+        it, target = stmt.iter, stmt.target
+        if not (isinstance(it, gast.Name) and isinstance(target, gast.Name) and
+                self.is_varied(it) and not self.is_sequence(it)):
+            return False
+        return any(isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name) and
+                   n.value.id == it.id and isinstance(n.slice, gast.Name) and
+                   n.slice.id == target.id for s in stmt.body for n in gast.walk(s))
+
+    def _hoist_comprehensions(self, stmt):
+        """The varied comprehensions of a loop's header, each assigned to a name before it
+        (comprehension lowering then makes it a loop of its own)."""
+        found = [n for n in gast.walk(stmt.iter) if isinstance(n, (
+            gast.ListComp, gast.GeneratorExp)) and self.is_varied(n)]
+        inner = {id(m) for n in found for m in gast.walk(n) if m is not n}
+        before = []
+        for comp in (n for n in found if id(n) not in inner):
+            held = self.fresh("_items")
+            listed = gast.ListComp(elt=comp.elt, generators=comp.generators)
+            before.append(self._located(ir.assign(held, listed), stmt))
+            if comp is stmt.iter:
+                stmt.iter = ir.name(held)
+            else:
+                _replace_node(stmt.iter, comp, ir.name(held))
+            self.changed = True
+        return before
+
+    def _name_items(self, stmt):
+        """`for pair in zip(a, b)` as `for _a, _b in zip(a, b): pair = (_a, _b)` (loops
+        over zip and enumerate are followed item by item)."""
+        it = stmt.iter
+        if not (isinstance(stmt.target, gast.Name) and self.is_varied(it) and (
+                _is_call(it, "zip", self.resolve) and it.args and not any(
+                    isinstance(a, gast.Starred) for a in it.args) and not it.keywords or
+                _is_call(it, "enumerate", self.resolve) and len(it.args) == 1)):
+            return
+        parts = [self.fresh("_" + stmt.target.id.lstrip("_"))
+                 for _ in range(2 if self.resolve(it.func) is enumerate else len(it.args))]
+        stmt.body.insert(0, self._located(ir.assign(stmt.target.id, gast.Tuple(
+            elts=[ir.name(p) for p in parts], ctx=gast.Load())), stmt))
+        stmt.target = gast.Tuple(elts=[ir.name(p, store=True) for p in parts],
+                                 ctx=gast.Store())
+        self.changed = True
+
+    def _over_keys(self, stmt, method):
+        """`for k, v in d.items()` as `for k in d.keys(): v = d[k]` (sorted too)."""
+        view = stmt.iter.args[0] if isinstance(stmt.iter.func, gast.Name) else stmt.iter
+        before = []
+        mapping = view.func.value
+        if not isinstance(mapping, gast.Name):
+            held = self.fresh("_dict")
+            before.append(self._located(ir.assign(held, mapping), stmt))
+            mapping = ir.name(held)
+        if method == "items":
+            if not (isinstance(stmt.target, gast.Tuple) and len(stmt.target.elts) == 2):
+                raise UnsupportedError("a loop over d.items() of differentiated values "
+                                       "unpacks each item into a key and a value",
+                                       self.location(stmt), "for key, value in d.items():")
+            key, value = stmt.target.elts
+        else:
+            key, value = ir.name(self.fresh("_key"), store=True), stmt.target
+        if not isinstance(key, gast.Name):
+            raise UnsupportedError("a loop over a dict's keys names each key", self.location(
+                stmt), "for key, value in d.items():")
+        keys = ir.call(ir.attr(copy.deepcopy(mapping), "keys"))
+        stmt.iter = ir.call(ir.name("sorted"), keys) if stmt.iter is not view else keys
+        stmt.target = key
+        item = gast.Subscript(value=copy.deepcopy(mapping), slice=ir.name(key.id),
+                              ctx=gast.Load())
+        stmt.body[:0] = [self._located(ir.assign(_as_store(value), item), stmt)]
+        self.changed = True
+        return before
+
+    def _unpack_in_body(self, stmt):
+        """`for a, (b, (c, d)) in x`: what the loop would unpack below one level (or into a
+        starred name) unpacked at the top of its body instead."""
+        for target, source in loop_pairs(stmt) or []:
+            if source is not None and _nested(target):
+                held = self.fresh("_item")
+                stmt.body.insert(0, self._located(ir.assign(target, ir.name(held)), stmt))
+                _replace_node(stmt, target, ir.name(held, store=True))
+                self.changed = True
+
+    def iterators(self, stmt, rest):
+        """`it = iter(x)` followed, in the same block, by `next(it)` calls and perhaps a loop
+        over what is left: `it = x`, the calls `it[0]`, `it[1]`, ..., the loop over `it[k:]`."""
+        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], gast.Name) and _is_call(stmt.value, "iter", self.resolve)
+                and len(stmt.value.args) == 1 and self.is_varied(stmt.value)):
+            return
+        name = stmt.targets[0].id
+        uses = [n for n in gast.walk(self.func) if isinstance(n, gast.Name) and n.id == name]
+        stores = [n for n in uses if not isinstance(n.ctx, gast.Load)]
+        calls, loops = [], []
+        for later in rest:
+            for node in _evaluation_order(later):
+                if _is_call(node, "next", self.resolve) and len(node.args) == 1 and \
+                        isinstance(node.args[0], gast.Name) and node.args[0].id == name:
+                    calls.append(node)
+            if isinstance(later, gast.For) and isinstance(later.iter, gast.Name) and \
+                    later.iter.id == name:
+                loops.append(later)
+        followed = {id(c.args[0]) for c in calls} | {id(loop.iter) for loop in loops[:1]}
+        stray = [n for n in uses if id(n) not in followed and isinstance(n.ctx, gast.Load)]
+        if loops:
+            stray += [n for s in loops[0].body for n in gast.walk(s)
+                      if isinstance(n, gast.Name) and n.id == name]
+        if len(stores) != 1 or stray:
+            where = min(stray, key=lambda n: n.lineno) if stray else stmt
+            raise UnsupportedError(
+                f"iter/next over differentiated values: srcdiff follows {name} = iter(...) "
+                f"only into next({name}) calls in the same block, and at most a loop over "
+                "the rest", self.location(where), "index the sequence instead: x[0], x[1]")
+        for k, call in enumerate(calls):
+            _replace_node(self.func, call, gast.Subscript(value=ir.name(name),
+                                                          slice=ir.const(k), ctx=gast.Load()))
+        for loop in loops:
+            loop.iter = gast.Subscript(value=ir.name(name), slice=gast.Slice(
+                lower=ir.const(len(calls)), upper=None, step=None), ctx=gast.Load())
+        source = stmt.value.args[0]
+        stmt.value = source if isinstance(source, (gast.Name, gast.Subscript, gast.Attribute,
+                                                   gast.List, gast.Tuple)) \
+            else ir.call("list", source)
+        self.changed = True
+
+    # --- expressions ----------------------------------------------------------------------
+
+    def expression(self, node, stmt):
+        """`node` with the container builtins of varied values lowered (innermost first)."""
+        for field, value in gast.iter_fields(node):
+            if isinstance(value, gast.AST):
+                setattr(node, field, self.expression(value, stmt))
+            elif isinstance(value, list):
+                value[:] = [self.expression(v, stmt) if isinstance(v, gast.AST) else v
+                            for v in value]
+        if not isinstance(node, gast.expr) or not self.is_varied(node):
+            return node
+        try:
+            lowered = self.lowered(node, stmt)
+        except UnsupportedError as error:  # (raised if this pass changes nothing else)
+            self.refused.append(error)
+            return node
+        if lowered is not node:
+            self.changed = True
+            gast.copy_location(lowered, node)
+        return lowered
+
+    def lowered(self, node, stmt):
+        if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add):
+            left, right = self.display(node.left), self.display(node.right)
+            if left is not None and right is not None and type(left) is type(right):
+                return type(left)(elts=left.elts + right.elts, ctx=gast.Load())
+            return node
+        if not isinstance(node, gast.Call):
+            return node
+        if any(isinstance(a, gast.Starred) for a in node.args):
+            node = self.splat(node, stmt)
+        fn = self.resolve(node.func)
+        if fn is list or fn is tuple:
+            return self.sequence(node, fn)
+        if fn is dict:
+            return self.mapping(node, stmt)
+        if fn is sum and len(node.args) == 1 and isinstance(node.args[0], gast.Name) and \
+                node.args[0].id in self.copies:  # (of a list built with append: the same list)
+            return gast.Call(func=node.func, args=[ir.name(self.copies[node.args[0].id])],
+                             keywords=node.keywords)
+        if fn is sorted and len(node.args) == 1 and _dict_view(node.args[0]) is None and \
+                not self.is_sequence(node.args[0]):  # (a dict's keys, checked as it runs)
+            return gast.Call(func=node.func, args=[ir.call(ir.attr("runtime", "dict_keys"),
+                                                           node.args[0])],
+                             keywords=node.keywords)
+        if fn is next and len(node.args) == 1 and _is_call(node.args[0], "iter", self.resolve):
+            return gast.Subscript(value=node.args[0].args[0], slice=ir.const(0),
+                                  ctx=gast.Load())
+        return node
+
+    def is_sequence(self, node):
+        """Whether `node` is a list or tuple as the code says (a display, a comprehension, a
+        name bound to one or built with append): sorted() of it sorts values, not keys."""
+        if isinstance(node, gast.Name):
+            return node.id in self.lengths or node.id in self.copies.values() or \
+                node.id in self.sequences
+        return isinstance(node, (gast.List, gast.Tuple, gast.ListComp, gast.GeneratorExp)) or \
+            _is_call(node, "list", self.resolve) or _is_call(node, "tuple", self.resolve)
+
+    def display(self, node):
+        """A list or tuple display with the items of `node`: itself, or the items of a name
+        bound once to a display, by index; None if its length is not in the code."""
+        if isinstance(node, (gast.List, gast.Tuple)) and not any(
+                isinstance(e, gast.Starred) for e in node.elts):
+            return node
+        if isinstance(node, gast.Name) and node.id in self.lengths:
+            kind, length = self.lengths[node.id]
+            return kind(elts=[gast.Subscript(value=ir.name(node.id), slice=ir.const(k),
+                                             ctx=gast.Load()) for k in range(length)],
+                        ctx=gast.Load())
+        return None
+
+    def splat(self, node, stmt):
+        """f(*pieces) with the pieces' count in the code: f(pieces[0], pieces[1])."""
+        args = []
+        for arg in node.args:
+            items = self.display(arg.value) if isinstance(arg, gast.Starred) else None
+            if isinstance(arg, gast.Starred) and items is None and _is_call(
+                    node, "zip", self.resolve):
+                raise _zip_star_error(self.location(stmt))
+            if isinstance(arg, gast.Starred) and items is None:
+                return node  # (ANF refuses it, naming the call)
+            args += items.elts if isinstance(arg, gast.Starred) else [arg]
+        return gast.Call(func=node.func, args=args, keywords=node.keywords)
+
+    def sequence(self, node, kind):
+        """list(x) and tuple(x): a display of x's items when their count is in the code,
+        else a list comprehension (a list where tuple() makes a tuple: the same items)."""
+        if len(node.args) != 1 or node.keywords:
+            return node
+        source = node.args[0]
+        display = self.display(source)
+        if display is not None:
+            return (gast.List if kind is list else gast.Tuple)(elts=display.elts,
+                                                               ctx=gast.Load())
+        if isinstance(source, (gast.GeneratorExp, gast.ListComp)):
+            return gast.ListComp(elt=source.elt, generators=source.generators)
+        item = self.fresh("_item")
+        return gast.ListComp(elt=ir.name(item), generators=[gast.comprehension(
+            target=ir.name(item, store=True), iter=source, ifs=[], is_async=0)])
+
+    def mapping(self, node, stmt):
+        """dict(w=a, b=c), dict(zip(keys, values)) and dict([(k, v), ...]) as displays."""
+        keys = [ir.const(k.arg) for k in node.keywords if k.arg is not None]
+        values = [k.value for k in node.keywords if k.arg is not None]
+        hint = "write the dict out: {'w': w, 'b': b}"
+        if len(node.args) > 1 or len(keys) < len(node.keywords):
+            raise UnsupportedError("this dict(...) call of differentiated values cannot be "
+                                   "differentiated", self.location(stmt), hint)
+        source = node.args[0] if node.args else None
+        if not keys and _is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
+                not source.keywords and not self.is_varied(source.args[0]) and \
+                all(self.display(a) is None for a in source.args) and \
+                self.resolve(ir.attr("runtime", "dict_of")) is runtime.dict_of:
+            return ir.call(ir.attr("runtime", "dict_of"), *source.args)  # (counted as it runs)
+        if node.args:
+            pairs = self.pairs(node.args[0], stmt)
+            keys, values = [k for k, _ in pairs] + keys, [v for _, v in pairs] + values
+        return gast.Dict(keys=keys, values=values)
+
+    def pairs(self, source, stmt):
+        """The (key, value) expressions of dict(source), from the code."""
+        if _is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
+                not source.keywords:
+            known = [self.display(a) for a in source.args]
+            lengths = [len(d.elts) for d in known if d is not None]
+            if lengths:
+                columns = [d.elts if d is not None else [
+                    gast.Subscript(value=copy.deepcopy(a), slice=ir.const(k), ctx=gast.Load())
+                    for k in range(min(lengths))] for a, d in zip(source.args, known)]
+                return list(zip(*columns))[:min(lengths)]
+        display = self.display(source)
+        if display is not None and all(isinstance(e, (gast.Tuple, gast.List)) and
+                                       len(e.elts) == 2 for e in display.elts):
+            return [tuple(e.elts) for e in display.elts]
+        raise UnsupportedError(
+            "dict(...) of differentiated values needs its keys or its values in the code: "
+            "a list or tuple display, or a name bound once to one", self.location(stmt),
+            "write the dict out: {'w': w, 'b': b}, or keys = ['w', 'b'] before "
+            "dict(zip(keys, values))")
+
+    @staticmethod
+    def _located(new, like):
+        """`new`, a statement standing for (part of) `like`, at its line."""
+        for node in gast.walk(new):
+            node.lineno = getattr(node, "lineno", None) or like.lineno
+        return new
+
+
+def lower_containers(func, is_varied, resolve, fresh, location):
+    """Lower the container idioms of `func` (see the module's doc); whether any was."""
+    return Lowering(func, is_varied, resolve, fresh, location).run()
+
+
+def _display_lengths(func):
+    """name -> (List or Tuple, length) for each name bound once, to a list or tuple display,
+    that nothing changes afterwards (no method call on it, no item written)."""
+    stores, displays = {}, {}
+    for node in gast.walk(func):
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and isinstance(node.value, (gast.List, gast.Tuple)) \
+                and not any(isinstance(e, gast.Starred) for e in node.value.elts):
+            displays[node.targets[0].id] = (type(node.value), len(node.value.elts))
+    changed = {n.value.id for n in gast.walk(func) if isinstance(n, (
+        gast.Attribute, gast.Subscript)) and isinstance(n.value, gast.Name) and (
+        isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))}
+    return {name: held for name, held in displays.items()
+            if stores.get(name) == 1 and (held[0] is gast.Tuple or name not in changed)}
+
+
+def _copies_of_appended_lists(func):
+    """name -> the list built with append that each of its assignments binds it to
+    (`result = items`, as an inlined generator returns its items), through copies."""
+    stores, copied = {}, {}
+    for node in gast.walk(func):
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and isinstance(node.value, gast.Name):
+            copied.setdefault(node.targets[0].id, []).append(node.value.id)
+    appended = {n.func.value.id for n in gast.walk(func) if isinstance(n, gast.Call) and
+                isinstance(n.func, gast.Attribute) and n.func.attr == "append" and
+                isinstance(n.func.value, gast.Name)}
+
+    def source(name, seen):
+        if name in appended or name in seen or len(copied.get(name, ())) != stores.get(name):
+            return name
+        found = {source(s, seen | {name}) for s in copied[name]}
+        return found.pop() if len(found) == 1 else name
+
+    return {name: held for name in copied if (held := source(name, set())) != name and
+            held in appended}
+
+
+def _zip_star_error(where):
+    return UnsupportedError(
+        "zip(*pieces) of differentiated values is followed where the code says how many "
+        "pieces there are: in a loop naming each, for a, b in zip(*pieces), and in A, B = "
+        "zip(*pieces)", where, "write one of those, or index the pieces: zip(pieces[0], "
+        "pieces[1])")
+
+
+def _unpacks_zip_star(node):
+    """Whether `node` is zip(*pieces) (pieces one starred argument)."""
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+        node.func.id == "zip" and len(node.args) == 1 and \
+        isinstance(node.args[0], gast.Starred) and not node.keywords
+
+
+def _is_call(node, builtin, resolve):
+    import builtins
+    return isinstance(node, gast.Call) and resolve(node.func) is getattr(builtins, builtin)
+
+
+def _dict_view(node):
+    """"items" or "values" for d.items() / d.values() (or sorted(...) of one), else None."""
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+            node.func.id == "sorted" and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+            node.func.attr in ("items", "values") and not node.args and not node.keywords:
+        return node.func.attr
+    return None
+
+
+def _nested(target):
+    """Whether an assignment target unpacks below one level, or has a starred part."""
+    return isinstance(target, (gast.Tuple, gast.List)) and any(
+        isinstance(e, (gast.Starred, gast.Tuple, gast.List)) for e in target.elts)
+
+
+def _label(target):
+    return "_".join(n.id.lstrip("_") for n in gast.walk(target) if isinstance(n, gast.Name))
+
+
+def _as_store(target):
+    """A copy of `target` (an expression) to assign to."""
+    node = copy.deepcopy(target)
+    parts = [node]
+    while parts:
+        part = parts.pop()
+        part.ctx = gast.Store()
+        if isinstance(part, (gast.Tuple, gast.List)):
+            parts += part.elts
+        elif isinstance(part, gast.Starred):
+            parts.append(part.value)
+    return node
+
+
+def _evaluation_order(stmt):
+    """The nodes of a statement's own expressions (not of nested blocks), inner first."""
+    def visit(node):
+        for child in gast.iter_child_nodes(node):
+            if not isinstance(child, gast.stmt):
+                yield from visit(child)
+        yield node
+    for field in ("value", "test", "iter", "targets", "target"):
+        part = getattr(stmt, field, None)
+        for node in part if isinstance(part, list) else [part] if part is not None else []:
+            yield from visit(node)
+
+
+def _replace_node(root, old, new):
+    for node in gast.walk(root):
+        for field, value in gast.iter_fields(node):
+            if value is old:
+                setattr(node, field, new)
+            elif isinstance(value, list):
+                value[:] = [new if item is old else item for item in value]

@@ -1,0 +1,96 @@
+"""Dict adjoints written as a person writes them: `bp = {'w': bw, 'b': bb}` where the reverse
+sweep built one key at a time (`bp = runtime.getitem_grad(bb, p, 'b')`, then
+`bp = runtime.add_at(bp, p, 'w', bw)`, ...)."""
+import gast
+
+from .. import ir, runtime
+
+
+def gather_dict_adjoints(func):
+    """Replace each such chain by one dict display where the chain ends, when nothing but the
+    chain writes the adjoint and nothing but `runtime.as_grad` reads it (as_grad fills in the
+    keys that got no gradient), and the values it gathers are names no statement between
+    reassigns."""
+    _gather(func.body, func)
+    return func
+
+
+def _gather(block, func):
+    for stmt in block:
+        for field in ("body", "orelse"):
+            if isinstance(getattr(stmt, field, None), list):
+                _gather(getattr(stmt, field), func)
+    index = 0
+    while index < len(block):
+        chain = _chain(block, index)
+        if chain and _read_only_by_as_grad(func, chain[0][0], len(chain)):
+            target = chain[0][0]
+            items = {}
+            for _, _, key, value, _ in reversed(chain):
+                items.setdefault(key, []).append(value)
+            display = gast.Dict(keys=[ir.const(key) for key in items],
+                                values=[_sum(values) for values in items.values()])
+            positions = [position for *_, position in chain]
+            block[positions[-1]] = ir.assign(target, display)
+            for position in reversed(positions[:-1]):
+                del block[position]
+        index += 1
+
+
+def _chain(block, start):
+    """[(target, container, key, value, position)] of the chain starting at block[start]."""
+    first = _item(block[start], runtime.getitem_grad.__name__)
+    if first is None:
+        return []
+    chain, (target, container) = [first + (start,)], first[:2]
+    moved = {first[3].id}  # names the display will read where the chain ends
+    for position in range(start + 1, len(block)):
+        stmt = block[position]
+        item = _item(stmt, runtime.add_at.__name__)
+        if item is not None and item[:2] == (target, container):
+            chain.append(item + (position,))
+            moved.add(item[3].id)
+            continue
+        written = ir.names_in(stmt, gast.Store) | ir.names_in(stmt, gast.Del)
+        if target in ir.names_in(stmt) | written or written & (moved | {container}):
+            break
+    return chain if len(chain) > 1 else []
+
+
+def _item(stmt, helper):
+    """(target, container, key, value) of `target = runtime.<helper>(...)` with a string key
+    and a plain name as the value, else None."""
+    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
+            isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Call) and
+            ir.dotted(stmt.value.func) == ("runtime", helper) and not stmt.value.keywords):
+        return None
+    args = stmt.value.args
+    if helper == runtime.add_at.__name__:
+        if not (len(args) == 4 and isinstance(args[0], gast.Name) and
+                args[0].id == stmt.targets[0].id):
+            return None
+        args = [args[3], args[1], args[2]]
+    if len(args) == 3 and isinstance(args[0], gast.Name) and isinstance(args[1], gast.Name) \
+            and isinstance(args[2], gast.Constant) and type(args[2].value) is str:
+        return stmt.targets[0].id, args[1].id, args[2].value, args[0]
+    return None
+
+
+def _read_only_by_as_grad(func, target, writes):
+    """Whether `target` is written only by the chain's `writes` statements and read only as
+    the first argument of runtime.as_grad (outside the chain)."""
+    stores = sum(1 for n in gast.walk(func) if isinstance(n, gast.Name) and n.id == target and
+                 isinstance(n.ctx, gast.Store))
+    loads = sum(1 for n in gast.walk(func) if isinstance(n, gast.Name) and n.id == target and
+                isinstance(n.ctx, gast.Load))
+    as_grad = sum(1 for n in gast.walk(func) if isinstance(n, gast.Call) and
+                  ir.dotted(n.func) == ("runtime", runtime.as_grad.__name__) and n.args and
+                  isinstance(n.args[0], gast.Name) and n.args[0].id == target)
+    return stores == writes and loads == (writes - 1) + as_grad and as_grad > 0
+
+
+def _sum(values):
+    total = values[0]
+    for value in values[1:]:
+        total = gast.BinOp(left=total, op=gast.Add(), right=value)
+    return total

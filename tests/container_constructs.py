@@ -1,0 +1,244 @@
+"""Containers of parameters as people hold them (issue 16), one small function each, for
+tests/test_containers.py (which also runs this module with `np` bound to autograd.numpy)."""
+import numpy as np
+
+
+def layer_list(seed=0):
+    """[(W, b), (W, b)]: two dense layers, 3 -> 4 -> 2, and an input batch of 5."""
+    draw = np.random.default_rng(seed)
+    shapes = [(3, 4), (4,), (4, 2), (2,), (5, 3)]
+    W1, b1, W2, b2, x = [0.5 * draw.normal(size=shape) for shape in shapes]
+    return [(W1, b1), (W2, b2)], x
+
+
+def appended_pairs_read_by_index(params, x):
+    pairs = []
+    for W, b in params:
+        pairs.append((W, 2.0 * b))
+    W, b = pairs[0]  # the second pair is never read: its adjoint is a zero of its own kind
+    return np.sum(np.tanh(x @ W + b))
+
+
+def dict_display_of_layers(params, x):
+    model = {"hidden": params[0], "output": {"W": params[1][0], "b": params[1][1]}}
+    W, b = model["hidden"]
+    h = np.tanh(x @ W + b)
+    return np.sum(h @ model["output"]["W"] + model["output"]["b"])
+
+
+def three_layers(seed=0):
+    draw = np.random.default_rng(seed)
+    shapes = [(3, 4), (4,), (4, 4), (4,), (4, 2), (2,), (5, 3)]
+    W1, b1, W2, b2, W3, b3, x = [0.5 * draw.normal(size=shape) for shape in shapes]
+    return [(W1, b1), (W2, b2), (W3, b3)], x
+
+
+def nested_model(seed=0):
+    pairs, draw = three_layers(seed)[0], np.random.default_rng(seed + 1)
+    return {"layers": pairs[:2], "head": {"W": pairs[2][0], "b": pairs[2][1]},
+            "scale": (0.5 + draw.random(), [draw.normal(size=2)])}, draw.normal(size=(5, 4))
+
+
+def first_middle_last(params, x):
+    (W_in, b_in), *middle, last = params
+    x = np.tanh(x @ W_in + b_in)
+    for W, b in middle:
+        x = np.sin(x @ W + b)
+    return np.sum(x @ last[0] + last[1])
+
+
+def nested_unpacking(params, x):
+    (W1, b1), ((W2, b2), (W3, b3)) = params[0], params[1:]
+    h = np.tanh(np.tanh(x @ W1 + b1) @ W2 + b2)
+    return np.sum(h @ W3 + b3)
+
+
+def loop_over_nested_targets(params, x):
+    total = 0.0
+    for k, ((W, _), (b, c)) in enumerate(zip(params, [(b, 1.5) for _, b in params])):
+        total = total + (k + c) * np.sum(np.tanh(W) * np.sum(b))
+    return total + np.sum(x)
+
+
+def dict_items_and_values(params, x):
+    h = x @ params["head"]["W"]
+    for name, value in sorted(params["head"].items()):
+        h = h + np.sum(value) * len(name)
+    for pair in params["layers"]:
+        h = h * np.sum(pair[1])
+    for leaf in params["scale"][1]:
+        h = h + leaf
+    return np.sum(h) * params["scale"][0]
+
+
+def loop_over_dict_values(params, x):
+    total = 0.0
+    for W, b in params["layers"]:
+        total = total + np.sum(W) * np.sum(b ** 2)
+    for part in params["head"].values():
+        total = total + np.sum(np.cos(part))
+    return total * np.sum(x)
+
+
+def tuple_and_list_of_generators(params, x):
+    norms = tuple(np.sum(W ** 2) for W, _ in params)
+    pairs = list(zip(norms, [np.sum(b) for _, b in params]))
+    return sum(a * b for a, b in pairs) + np.sum(x)
+
+
+def dict_of_pairs(params, x):
+    named = dict([("W", params[0][0]), ("b", params[0][1])])
+    return np.sum(np.tanh(x @ named["W"] + named["b"]))
+
+
+def enumerate_zip_star(params, x):
+    total = 0.0
+    for k, (W, b) in enumerate(zip(*zip(*params))):
+        total = total + (k + 1) * np.sum(np.sin(W)) * np.sum(b)
+    return total + np.sum(x)
+
+
+def next_then_the_rest(params, x):
+    layers = iter(params)
+    W, b = next(layers)
+    x = np.tanh(x @ W + b)
+    for W, b in layers:
+        x = np.tanh(x @ W + b)
+    return np.sum(x) + np.sum(next(iter(params))[1])
+
+
+def pieces_of(params):
+    for layer in params:
+        yield from layer
+
+
+def layer_norms(params, scale):
+    for k, (W, b) in enumerate(params):
+        if k == 2:
+            return
+        yield scale * np.sum(W ** 2)
+        yield np.sum(np.sin(b))
+
+
+def generators_looped_over(params, x):
+    total = sum(layer_norms(params, 2.0))
+    for piece in pieces_of(params):
+        total = total + np.sum(piece ** 3)
+    return total + sum(np.sum(p) for p in pieces_of(params)) * np.sum(x)
+
+
+def local_generator(params, x):
+    def products():
+        for W, b in params:
+            yield np.tanh(W @ b) * np.sum(x)
+    return sum(np.sum(v ** 2) for v in products())
+
+
+def flatten_with_comprehensions(params, x):
+    flat = np.concatenate([p.ravel() for layer in params for p in layer])
+    shapes = [p.shape for layer in params for p in layer]
+    pieces, start = [], 0
+    for shape in shapes:
+        size = int(np.prod(shape))
+        pieces.append(flat[start:start + size].reshape(shape))
+        start += size
+    W1, b1, W2, b2 = pieces
+    return np.sum(np.tanh(x @ W1 + b1) @ W2 + b2) + 0.1 * np.dot(flat, flat)
+
+
+def dict_of_keys_counted_as_it_runs(params, x):
+    keys = sorted(params)
+    pieces = [np.tanh(params[key]) for key in keys]
+    named = dict(zip(keys, pieces))
+    return np.sum(x @ named["W"] + named["b"]) + np.sum(named["W"] ** 2)
+
+
+def dict_params(seed=0):
+    (W, b), x = layer_list(seed)[0][0], layer_list(seed)[1]
+    return {"b": b, "W": W}, x
+
+
+def loop_over_dict_keys(params, x):
+    total = np.sum(x)
+    for key in params:
+        total = total + np.sum(np.sin(params[key]))
+    return total * sum(np.sum(params[key] ** 2) for key in params)
+
+
+CASES = {
+    "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
+    "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
+    "(W, b), *middle, last = params": (first_middle_last, three_layers),
+    "nested tuple targets": (nested_unpacking, three_layers),
+    "loop target nested two deep": (loop_over_nested_targets, three_layers),
+    "sorted(d.items()), lists and tuples in a dict": (dict_items_and_values, nested_model),
+    "for part in d.values()": (loop_over_dict_values, nested_model),
+    "tuple(generator), list(zip(...))": (tuple_and_list_of_generators, three_layers),
+    "dict([(key, value), ...])": (dict_of_pairs, layer_list),
+    "enumerate(zip(*zip(*params)))": (enumerate_zip_star, three_layers),
+    "next(it), then a loop over the rest": (next_then_the_rest, three_layers),
+    "generators (yield, yield from, return) looped over": (generators_looped_over,
+                                                           three_layers),
+    "a local generator summed": (local_generator, three_layers),
+    "dict(zip(sorted(params), pieces))": (dict_of_keys_counted_as_it_runs, dict_params),
+    "for key in params: params[key]": (loop_over_dict_keys, dict_params),
+    "flatten with comprehensions and np.concatenate": (flatten_with_comprehensions,
+                                                        layer_list),
+}
+
+
+# --- what srcdiff refuses, at the line, saying what to write ------------------------------------
+
+def zip_star_of_unknown_length(params, x):
+    columns = list(zip(*params))  # refused: how many columns?
+    return np.sum(columns[0][0]) + np.sum(x)
+
+
+def next_under_a_condition(params, x):
+    layers = iter(params)
+    W, b = next(layers)
+    if np.sum(x) > 0:
+        W, b = next(layers)  # refused: which item this is depends on the data
+    return np.sum(x @ W + b)
+
+
+ACTIVATIONS = {"tanh": np.tanh, "sin": np.sin}
+
+
+def functions_picked_in_a_loop(params, x):
+    for (W, b), name in zip(params, ["tanh", "sin"]):
+        x = ACTIVATIONS[name](x @ W + b)  # refused: which function is known at run time
+    return np.sum(x)
+
+
+def next_of_a_generator(params, x):
+    pieces = pieces_of(params)  # refused: not every item is looped over
+    return np.sum(next(pieces)) + np.sum(x)
+
+
+def filtered_layers(params, x):
+    for W, b in filter(lambda layer: layer[0].shape[0] == 3, params):  # refused: a loop does it
+        x = np.tanh(x @ W + b)
+    return np.sum(x)
+
+
+def sorted_values(params, x):
+    # taken for a dict's keys: a list of arrays fails the check as it runs
+    return sum(np.sum(v) for v in sorted(params)) + np.sum(x)
+
+
+ERRORS = {
+    "filter(...) of parameters": (filtered_layers, layer_list, "filter(...) of differentiated "
+                                  "values cannot be differentiated", "write it as a for loop"),
+    "next(generator)": (next_of_a_generator, layer_list, "pieces_of is a generator",
+                        "loop over the generator here"),
+    "zip(*pieces) of unknown length": (zip_star_of_unknown_length, layer_list,
+                                       "the code says how many pieces there are",
+                                       "index the pieces: zip(pieces[0], pieces[1])"),
+    "next(it) under a condition": (next_under_a_condition, layer_list,
+                                   "srcdiff follows layers = iter(...) only into next(layers)",
+                                   "index the sequence instead"),
+    "ACTIVATIONS[name], name a loop's": (functions_picked_in_a_loop, layer_list,
+                                         "a value known only at run time",
+                                         "pick it by a constant key (ACTIVATIONS['relu'])"),
+}
