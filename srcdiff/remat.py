@@ -32,8 +32,10 @@ def checkpoint(fun):
     if isinstance(fun, Checkpointed):
         return fun
     if not inspect.isfunction(fun):
+        from .api import _caller  # (api imports the transformer, which imports this module)
+
         raise SrcdiffError(f"nf.checkpoint takes a Python function, not {type(fun).__name__}",
-                           hint="checkpoint the def that calls it instead")
+                           _caller(), hint="checkpoint the def that calls it instead")
     return Checkpointed(fun)
 
 

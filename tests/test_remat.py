@@ -111,8 +111,9 @@ def test_a_checkpointed_function_runs_as_itself(args):
 
 
 def test_checkpoint_of_what_is_not_a_function_is_an_error():
-    with pytest.raises(nf.SrcdiffError, match="nf.checkpoint takes a Python function"):
+    with pytest.raises(nf.SrcdiffError, match="nf.checkpoint takes a Python function") as caught:
         nf.checkpoint(np.sin)
+    assert caught.value.location.filename == __file__
 
 
 def test_resnet_blocks_recomputed_give_the_same_gradient(rng):
