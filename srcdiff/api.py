@@ -19,6 +19,36 @@ from .shapes import Unsupported, key
 from .transform import derive, emitted_name
 
 
+def check_shaped_like(given, like, what, where, hint):
+    """Refuse a tangent or cotangent `given` whose shape is not that of the value `like` it
+    goes with (item by item in lists, tuples and dicts): numpy would broadcast it, and the
+    numbers would be wrong with no error. None stands for zeros."""
+    if given is None:
+        return
+    if isinstance(like, dict) and isinstance(given, dict):
+        for key in like.keys() & given.keys():
+            check_shaped_like(given[key], like[key], f"{what}[{key!r}]", where, hint)
+        return
+    if isinstance(like, (list, tuple)) and isinstance(given, (list, tuple)):
+        if len(given) != len(like):
+            raise ArgumentError(f"{what} has {len(given)} items, but the value it goes with "
+                                f"has {len(like)}", where, hint)
+        for k, (g, v) in enumerate(zip(given, like)):
+            check_shaped_like(g, v, f"{what}[{k}]", where, hint)
+        return
+    numeric = (np.ndarray, np.generic, float, int, complex)
+    if not (isinstance(like, numeric) and isinstance(given, numeric)):
+        return
+    if np.shape(given) != np.shape(like):
+        raise ArgumentError(f"{what} has shape {np.shape(given)}, but the value it goes with "
+                            f"has shape {np.shape(like)}: numpy would broadcast one into the "
+                            "other, and the result would be wrong", where, hint)
+    if np.asarray(like).dtype.kind in "biu" and np.any(np.asarray(given) != 0):
+        raise ArgumentError(f"{what} is not zero, but the value it goes with is an integer, "
+                            "which srcdiff does not differentiate", where,
+                            "give it a zero tangent, or make the value a float")
+
+
 def _caller():
     """The location of the user's code that called into srcdiff."""
     package = os.path.dirname(os.path.abspath(__file__))
@@ -176,8 +206,9 @@ class Derivative:
             value = args[k] if k < len(args) else defaults.get(name, None)
             if is_function_value(value) and k not in self._positions:
                 statics.append(Static(name, "value", value))
-            elif name in self._keys and isinstance(value, (str, int)):
-                statics.append(Static(name, "key", value))
+            elif name in self._keys and isinstance(value, (str, int, np.integer)):
+                statics.append(Static(name, "key", value if isinstance(value, str) else
+                                      int(value)))
             elif is_object(value):
                 statics.append(Static(name, "type", type(value)))
         return tuple(statics)
@@ -247,6 +278,13 @@ class Derivative:
             return args, args, offset
         *args, tangents = self._split_tangents(args)
         tangents = (tangents,) if self._single else tuple(tangents)
+        for position, name, tangent in zip(self.wrt, (self._names[p] for p in self._positions),
+                                           tangents):
+            if position < len(args):
+                check_shaped_like(tangent, args[position], f"the tangent of argument "
+                                  f"{name!r}", self._location("defined"),
+                                  "give a tangent shaped like its argument")
+        tangents = [runtime.as_tangent(t) for t in tangents]  # lists add as numpy's arrays
         if self._bound is not None:
             args = [self._bound] + args
         return list(tangents) + args, args, offset

@@ -23,7 +23,7 @@ import copy
 
 import gast
 
-from . import ir
+from . import ir, runtime
 from .activity import loop_pairs
 from .errors import UnsupportedError
 
@@ -38,10 +38,22 @@ class Lowering:
         self.func, self.is_varied, self.resolve = func, is_varied, resolve
         self.fresh, self.location = fresh, location
         self.lengths = _display_lengths(func)
+        self.copies = _copies_of_appended_lists(func)
+        self.sequences = set()
+        self.sequences = {n.targets[0].id for n in gast.walk(func) if isinstance(
+            n, gast.Assign) and isinstance(n.targets[0], gast.Name) and self.is_sequence(
+            n.value)} | {n.func.value.id for n in gast.walk(func) if isinstance(n, gast.Call)
+                         and isinstance(n.func, gast.Attribute) and n.func.attr == "append"
+                         and isinstance(n.func.value, gast.Name)}
         self.changed = False
+        # what this pass refuses: it may know more in the next (`keys = sorted(params)`,
+        # lowered in this one, varies no more in the next)
+        self.refused = []
 
     def run(self):
         self.func.body = self.block(self.func.body)
+        if self.refused and not self.changed:
+            raise self.refused[0]
         return self.changed
 
     def block(self, stmts):
@@ -164,11 +176,26 @@ class Lowering:
                 zipped.args[0].value), stmt))
             zipped.args = [ir.name(p) for p in pieces]
             self.changed = True
+        if self._over_dict_keys(stmt):  # for key in params: ... params[key] ...
+            stmt.iter = ir.call(ir.attr("runtime", "dict_keys"), stmt.iter)
+            self.changed = True
         method = _dict_view(stmt.iter)
         if method is not None and self.is_varied(stmt.iter):
             before += self._over_keys(stmt, method)
         self._unpack_in_body(stmt)
         return before
+
+    def _over_dict_keys(self, stmt):
+        """Whether loop `stmt` goes over the keys of a dict of differentiated values: over a
+        name not known to be a sequence, which its body indexes by the loop's target (checked
+        to be a dict as it runs)."""
+        it, target = stmt.iter, stmt.target
+        if not (isinstance(it, gast.Name) and isinstance(target, gast.Name) and
+                self.is_varied(it) and not self.is_sequence(it)):
+            return False
+        return any(isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name) and
+                   n.value.id == it.id and isinstance(n.slice, gast.Name) and
+                   n.slice.id == target.id for s in stmt.body for n in gast.walk(s))
 
     def _hoist_comprehensions(self, stmt):
         """The varied comprehensions of a loop's header, each assigned to a name before it
@@ -298,7 +325,11 @@ class Lowering:
                             for v in value]
         if not isinstance(node, gast.expr) or not self.is_varied(node):
             return node
-        lowered = self.lowered(node, stmt)
+        try:
+            lowered = self.lowered(node, stmt)
+        except UnsupportedError as error:  # (raised if this pass changes nothing else)
+            self.refused.append(error)
+            return node
         if lowered is not node:
             self.changed = True
             gast.copy_location(lowered, node)
@@ -319,13 +350,28 @@ class Lowering:
             return self.sequence(node, fn)
         if fn is dict:
             return self.mapping(node, stmt)
-        if fn is sorted and len(node.args) == 1 and _dict_view(node.args[0]) is None:
-            return gast.Call(func=node.func, args=[ir.call(ir.attr(node.args[0], "keys"))],
-                             keywords=node.keywords)  # (a dict's keys: constants)
+        if fn is sum and len(node.args) == 1 and isinstance(node.args[0], gast.Name) and \
+                node.args[0].id in self.copies:  # (of a list built with append: the same list)
+            return gast.Call(func=node.func, args=[ir.name(self.copies[node.args[0].id])],
+                             keywords=node.keywords)
+        if fn is sorted and len(node.args) == 1 and _dict_view(node.args[0]) is None and \
+                not self.is_sequence(node.args[0]):  # (a dict's keys, checked as it runs)
+            return gast.Call(func=node.func, args=[ir.call(ir.attr("runtime", "dict_keys"),
+                                                           node.args[0])],
+                             keywords=node.keywords)
         if fn is next and len(node.args) == 1 and _is_call(node.args[0], "iter", self.resolve):
             return gast.Subscript(value=node.args[0].args[0], slice=ir.const(0),
                                   ctx=gast.Load())
         return node
+
+    def is_sequence(self, node):
+        """Whether `node` is a list or tuple as the code says (a display, a comprehension, a
+        name bound to one or built with append): sorted() of it sorts values, not keys."""
+        if isinstance(node, gast.Name):
+            return node.id in self.lengths or node.id in self.copies.values() or \
+                node.id in self.sequences
+        return isinstance(node, (gast.List, gast.Tuple, gast.ListComp, gast.GeneratorExp)) or \
+            _is_call(node, "list", self.resolve) or _is_call(node, "tuple", self.resolve)
 
     def display(self, node):
         """A list or tuple display with the items of `node`: itself, or the items of a name
@@ -377,6 +423,12 @@ class Lowering:
         if len(node.args) > 1 or len(keys) < len(node.keywords):
             raise UnsupportedError("this dict(...) call of differentiated values cannot be "
                                    "differentiated", self.location(stmt), hint)
+        source = node.args[0] if node.args else None
+        if not keys and _is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
+                not source.keywords and not self.is_varied(source.args[0]) and \
+                all(self.display(a) is None for a in source.args) and \
+                self.resolve(ir.attr("runtime", "dict_of")) is runtime.dict_of:
+            return ir.call(ir.attr("runtime", "dict_of"), *source.args)  # (counted as it runs)
         if node.args:
             pairs = self.pairs(node.args[0], stmt)
             keys, values = [k for k, _ in pairs] + keys, [v for _, v in pairs] + values
@@ -432,6 +484,30 @@ def _display_lengths(func):
         isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))}
     return {name: held for name, held in displays.items()
             if stores.get(name) == 1 and (held[0] is gast.Tuple or name not in changed)}
+
+
+def _copies_of_appended_lists(func):
+    """name -> the list built with append that each of its assignments binds it to
+    (`result = items`, as an inlined generator returns its items), through copies."""
+    stores, copied = {}, {}
+    for node in gast.walk(func):
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and isinstance(node.value, gast.Name):
+            copied.setdefault(node.targets[0].id, []).append(node.value.id)
+    appended = {n.func.value.id for n in gast.walk(func) if isinstance(n, gast.Call) and
+                isinstance(n.func, gast.Attribute) and n.func.attr == "append" and
+                isinstance(n.func.value, gast.Name)}
+
+    def source(name, seen):
+        if name in appended or name in seen or len(copied.get(name, ())) != stores.get(name):
+            return name
+        found = {source(s, seen | {name}) for s in copied[name]}
+        return found.pop() if len(found) == 1 else name
+
+    return {name: held for name in copied if (held := source(name, set())) != name and
+            held in appended}
 
 
 def _zip_star_error(where):

@@ -213,6 +213,12 @@ class Expressions:
                 k.arg is None for k in node.keywords):
             raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
                                    loc, "pass arguments one by one")
+        if inspect.isgeneratorfunction(fn):
+            raise UnsupportedError(
+                f"{fn.__name__} is a generator, and generators and coroutines cannot be "
+                "differentiated by themselves: srcdiff follows a generator of the same module "
+                "where a loop takes all its items (for x in gen(...), list(gen(...)), "
+                "sum(gen(...)))", loc, "loop over the generator here, or make it return a list")
         receiver = self.p.receiver(node.func)
         given = ([receiver] if receiver is not None else []) + list(node.args)
         written = {k.arg: k.value for k in node.keywords}
@@ -232,6 +238,17 @@ class Expressions:
         self.active.add(name)
         saved = self.names.fresh("_saved")
         atoms = [bound[positional[i]] for i in wrt]
+        if self.p.recomputed(node.func) and not self.forward_mode:  # `y = fwd_g(a, b)[0]`
+            callee = ir.Callee(names[-1], atoms, saved, recompute=copy.deepcopy(forward))
+            first = gast.Subscript(value=forward, slice=ir.const(0), ctx=gast.Load())
+            if name not in ir.names_in(forward):
+                out.append(ir.Assign([name], first, loc, callee=callee))
+                return name
+            held = self.names.fresh("_t")  # x = g(x): the adjoint sweep calls g(x) again with
+            self.active.add(held)  # the x this line read, so it must stay readable
+            out.append(ir.Assign([held], first, loc, callee=callee))
+            self.emit_copy(name, ir.name(held), loc, out)
+            return name
         out.append(ir.Assign([name, saved], forward, loc, unpack=True,
                              callee=ir.Callee(names[-1], atoms, saved)))
         return name
@@ -364,7 +381,7 @@ class Expressions:
         """The error for a call of `ACTIVATIONS[key]`, a function picked from a global
         container by a key known only at run time: for a parameter, a request to make the
         code for its value (when the function is called); else a refusal."""
-        container = self.p.resolve(func.value)
+        container = self.p.container(func.value)
         if not (isinstance(container, (dict, list, tuple)) and holds_functions(container)):
             return
         what, key = gast.unparse(func), func.slice
@@ -407,6 +424,12 @@ class Expressions:
         if obj is max or obj is min:
             raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)", loc,
                                  f"use np.{what}(x), or np.{what}imum(a, b)")
+        if getattr(obj, "__module__", None) in ("builtins", "itertools", "functools"):
+            raise UnsupportedError(
+                f"{what}(...) of differentiated values cannot be differentiated", loc,
+                "over a container, write it as a for loop or a comprehension (srcdiff "
+                "follows list, tuple, dict, zip, enumerate, reversed, sorted of a dict's keys, "
+                "iter/next, len, sum and map); on arrays, call the numpy function")
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
             what = gast.unparse(func)
         raise NoAdjointError(f"no adjoint is registered for {what}", loc,
@@ -422,11 +445,14 @@ class Expressions:
 
     def bind(self, record, args, keywords, node, loc, out, forward):
         template = self._rules(record)
+        aliases = dict(record.keyword_aliases)
         try:
-            bound = template.bind(args, keywords)
+            bound = template.bind(args, {aliases.get(k, k): v for k, v in keywords.items()})
         except TypeError as exc:
+            names = ", ".join(p for p in template.signature.parameters)
             raise SrcdiffError(f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
-                               f"its adjoint: {exc}", loc) from None
+                               f"its adjoint: {exc}", loc,
+                               f"pass them by position, or by the names ({names})") from None
         # (the adjoint's rules tell in both modes whether a parameter takes a sequence)
         adjoint = record.adjoint if _takes_array_likes(record.function) else None
         for param, rule in template.rules.items():

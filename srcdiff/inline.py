@@ -20,8 +20,9 @@ import gast
 from . import ir
 from .desugar import desugar, lower_comprehensions
 from .errors import UnsupportedError
+from .function_aliases import substitute_function_aliases
+from .generators import is_generator, iterated_calls, yields_into_a_list
 from .parse import is_function_value
-from .provenance import holds_functions
 
 
 class Inliner:
@@ -37,10 +38,12 @@ class Inliner:
         self.local = {}  # name -> (its FunctionDef, default values' names or expressions)
         self.origins = {}  # name of a module function taken in -> the function
         self.returned = {}  # result name -> {position: local function} of a returned tuple
+        self.generators = set()  # local functions that were generators (now make lists)
         self.active = []  # the local functions being inlined now (to refuse recursion)
 
     def run(self):
-        _substitute_function_aliases(self.func, self.resolve)
+        self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
+        substitute_function_aliases(self.func, self.resolve)
         _maps_to_comprehensions(self.func, self.resolve)
         self.func.body = self._name_lambdas(self.func.body)
         self.func.body = self._collect(self.func.body)
@@ -103,7 +106,11 @@ class Inliner:
         return out
 
     def _take(self, name, definition, defaults, stmt):
-        """Record a local function (after inlining the local functions of its own)."""
+        """Record a local function (after inlining the local functions of its own); a
+        generator as the function that makes the list of what it yields."""
+        if is_generator(definition):
+            definition = yields_into_a_list(definition, self.names.fresh, self.location)
+            self.generators.add(name)
         self._refuse_unsupported(definition, stmt)
         Inliner(definition, self.names, self.resolve, self.location, self.sibling,
                 nested=True).run()
@@ -118,10 +125,12 @@ class Inliner:
         if not inspect.isfunction(fn):
             return False
         definition = self.sibling(fn)
-        if definition is None or not (_returns_a_local_function(definition) or any(
+        if definition is None or is_generator(definition) and id(call) not in self.iterated:
+            return False  # (a generator's items are a list's when a loop takes them all)
+        if not (_returns_a_local_function(definition) or any(
                 isinstance(a, gast.Name) and a.id in self.local
                 for a in call.args + [k.value for k in call.keywords]) or
-                _packs_arguments(definition, call)):
+                _packs_arguments(definition, call) or is_generator(definition)):
             return False
         if any(self.origins.get(name) is fn for name in self.active):
             raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
@@ -238,6 +247,7 @@ class Inliner:
                                        self.location(stmt),
                                        "compute the test in the loop: while True: ... if not "
                                        "test: break")
+            self.iterated |= iterated_calls(stmt)
             out += self._hoist(stmt)
             if not self._names_local_functions(stmt):
                 out.append(stmt)
@@ -303,6 +313,12 @@ class Inliner:
             raise UnsupportedError(f"the local function {name!r} calls itself (recursion)",
                                    self.location(stmt), "write the recursion as a loop")
         definition, defaults = self.local[name]
+        if name in self.generators and id(call) not in self.iterated:
+            raise UnsupportedError(
+                f"the generator {name!r} is called where its items are not all looped over: "
+                "srcdiff differentiates a generator as the list of what it yields",
+                self.location(stmt), f"loop over it (for item in {name}(...)), or build and "
+                "return a list")
         body = copy.deepcopy(definition.body)
         bindings, extra = self._bind(definition, defaults, call, stmt)
         if definition.args.vararg is not None:  # *args: a tuple display of its values
@@ -430,44 +446,6 @@ def _returns_a_local_function(definition):
     return any(isinstance(n, gast.Name) and n.id in defined for node in ir.walk(definition)
                if isinstance(node, gast.Return) and node.value is not None
                for n in ir.walk(node.value))
-
-
-def _substitute_function_aliases(func, resolve):
-    """`act = np.tanh` or `act = ACTIVATIONS["relu"]` (a name bound once, to a function the
-    code names): the uses of `act` read the expression itself, so calls of it are resolved
-    (and a pick by a key known only at run time is refused where it is called)."""
-    stores, shadowed = {}, set()
-    for node in gast.walk(func):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
-            stores[node.id] = stores.get(node.id, 0) + 1
-        elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Param):
-            shadowed.add(node.id)
-    aliases = {}
-    for node in gast.walk(func):
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], gast.Name) and stores.get(node.targets[0].id) == 1 and \
-                node.targets[0].id not in shadowed and _names_a_function(node.value, resolve):
-            aliases[node.targets[0].id] = node
-    if not aliases:
-        return
-    for node in list(gast.walk(func)):
-        for field, value in gast.iter_fields(node):
-            items = value if isinstance(value, list) else [value]
-            kept = [copy.deepcopy(aliases[v.id].value) if isinstance(v, gast.Name) and isinstance(
-                v.ctx, gast.Load) and v.id in aliases else v for v in items
-                if not any(v is a for a in aliases.values())]
-            setattr(node, field, kept if isinstance(value, list) else kept[0])
-
-
-def _names_a_function(node, resolve):
-    """Whether `node` names a function (np.tanh, a global, ACTIVATIONS["relu"]), or picks
-    one from a global container of functions by a key (ACTIVATIONS[name])."""
-    if is_function_value(resolve(node)):
-        return True
-    if not isinstance(node, gast.Subscript):
-        return False
-    container = resolve(node.value)
-    return isinstance(container, (dict, list, tuple)) and holds_functions(container)
 
 
 def _packs_arguments(definition, call):

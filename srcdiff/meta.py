@@ -1,5 +1,6 @@
 """What an emitted module holds besides its source, kept beside it in its cache entry."""
-from dataclasses import asdict, dataclass
+import linecache
+from dataclasses import asdict, dataclass, replace
 
 from .errors import Location
 
@@ -25,6 +26,23 @@ class Meta:
     has_aux: bool
     callees: tuple  # CalleeUse, one per user function (variant) called
     lines: tuple  # (row of the emitted source, the line of f it comes from)
+    first_line: int  # f.__code__.co_firstlineno when it was made
+
+    def relocated(self, filename, first_line):
+        """This metadata for f's source now at `first_line` of `filename`: a cache entry is
+        found by the source, which may have moved since (lines above it edited) or stand in
+        another file, and its locations must name where f is now."""
+        shift = first_line - self.first_line
+        if shift == 0 and filename == self.defined.filename:
+            return self
+
+        def moved(location):
+            lineno = location.lineno + shift
+            return Location(filename, lineno, linecache.getline(filename, lineno).rstrip() or
+                            location.line)
+        return replace(self, defined=moved(self.defined), returned=moved(self.returned),
+                       lines=tuple((row, line + shift) for row, line in self.lines),
+                       first_line=first_line)
 
     def to_json(self):
         return asdict(self)

@@ -11,7 +11,7 @@ import textwrap
 import gast
 import numpy as np
 
-from . import ir, runtime
+from . import ir, remat, runtime
 from .errors import Location, SrcdiffError, UnsupportedError
 from .provenance import check_source_runs, describe
 
@@ -52,7 +52,9 @@ class Static:
 
 def is_function_value(value):
     """Whether an argument is a function srcdiff resolves calls to (a static argument): a
-    function, a numpy ufunc, or a functools.partial of one."""
+    function, a numpy ufunc, or a functools.partial or nf.checkpoint of one."""
+    if isinstance(value, remat.Checkpointed):
+        return True
     if isinstance(value, functools.partial):
         return is_function_value(value.func)
     return inspect.isroutine(value) or isinstance(value, np.ufunc)
@@ -120,7 +122,7 @@ class ParsedFunction:
         """A fresh copy of the definition of `fn` when it is a function of this one's module
         and file without a closure (which srcdiff may inline here), else None."""
         if not inspect.isfunction(fn) or fn.__globals__ is not self.fn.__globals__ or \
-                fn.__closure__ or fn.__code__.co_flags & inspect.CO_GENERATOR:
+                fn.__closure__:
             return None
         if fn not in self._siblings:
             try:
@@ -144,10 +146,25 @@ class ParsedFunction:
     def resolve(self, node):
         """The object an expression like `np.linalg.norm` names, or MISSING for a local value;
         a function picked from a constant container by a constant key (`ACTIVATIONS["relu"]`,
-        or by a parameter whose value the transform is made for) too."""
+        or by a parameter whose value the transform is made for) too; of an nf.checkpoint,
+        the function it marks (see `recomputed`)."""
+        return remat.unwrap(self._resolve(node))[0]
+
+    def recomputed(self, node):
+        """Whether a call of `node` is to a function marked with nf.checkpoint."""
+        return remat.unwrap(self._resolve(node))[1]
+
+    def _resolve(self, node):
         if isinstance(node, gast.Subscript):
             item = self._item(node)
             return item if is_function_value(item) else MISSING
+        return self.container(node)
+
+    def container(self, node):
+        """What `node` names, as resolve() does, but for an item of a global container
+        (`LAYERS["hidden"]`), which resolve() gives only when it is a function."""
+        if isinstance(node, gast.Subscript):
+            return self._item(node)
         chain = []
         while isinstance(node, gast.Attribute):
             chain.append(node.attr)
@@ -159,6 +176,8 @@ class ParsedFunction:
             obj = static.value  # (of an object: its class, whose methods are functions)
         elif node.id in self.local_names:
             return MISSING
+        elif node.id == "runtime" and node.id not in self.namespace:
+            obj = runtime  # (the helpers srcdiff's own rewrites call, as emitted code does)
         else:
             obj = self.namespace.get(node.id, getattr(builtins, node.id, MISSING))
         for attr in reversed(chain):
@@ -168,10 +187,7 @@ class ParsedFunction:
     def _item(self, node):
         """The item `container[key]` names, for a container (a dict, list or tuple) that is
         a global (or an item of one) and a key known here; else MISSING."""
-        if isinstance(node.value, gast.Subscript):
-            container = self._item(node.value)
-        else:
-            container = self.resolve(node.value)
+        container = self.container(node.value)
         key = self.key(node.slice)
         if not isinstance(container, (dict, list, tuple)) or key is MISSING:
             return MISSING

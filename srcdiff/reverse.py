@@ -21,23 +21,13 @@ import gast
 
 from . import ir, runtime
 from .annotations import Mark, mark
-from .passes.liveness import live_before
 from .passes.fold import fold
-from .primitives import registry
 from .modes import Mode
-
-NONE, AFTER, BEFORE = "none", "after", "before"
-
-
-class _Site:
-    """Where a statement stands: its pre-order number, its (block, index) path and the loops
-    around it, outermost first."""
-
-    def __init__(self, stmt, order, path, loops):
-        self.stmt, self.order, self.path, self.loops = stmt, order, path, loops
+from .primitives import registry
+from .saving import AFTER, BEFORE, NONE, SavingAnalysis, read_for_shape_only, reading
 
 
-class Reverse:
+class Reverse(SavingAnalysis):
     """Builds the gast FunctionDef of the gradient of an `ir.Function`."""
 
     def __init__(self, fn, wrt, *, mode=Mode.GRAD, preserve_result=False, has_aux=False,
@@ -58,107 +48,6 @@ class Reverse:
         self.reset_in = {}  # var -> ids of the loops whose reversed body zeroes its adjoint
         self.shape_only = set()  # names whose last value the adjoint reads for its shape only
         self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
-
-    # --- analysis -------------------------------------------------------------------------
-
-    def _scan(self, block, path, loops):
-        for index, stmt in enumerate(block):
-            here = path + [(id(block), index)]
-            self.order += 1
-            site = _Site(stmt, self.order, here, list(loops))
-            self.site_of[id(stmt)] = site
-            if isinstance(stmt, ir.Assign):
-                self._read(ir.names_in(stmt.value), site)
-                for target in stmt.targets:
-                    self.sites.setdefault(target, []).append(site)
-                if stmt.callee is not None:  # the adjoint of the call reads what it saved
-                    self._read({stmt.callee.saved}, _Site(stmt, site.order, path + [
-                        (id(block), index + 0.5)], list(loops)))
-            elif isinstance(stmt, ir.Push):
-                self._read(ir.names_in(stmt.value) | {stmt.stack}, site)
-                self.stacks.add(stmt.stack)
-            elif isinstance(stmt, ir.Pop):
-                self._read({stmt.stack}, site)
-                self.sites.setdefault(stmt.target, []).append(site)
-                self.stacks.add(stmt.stack)
-            elif isinstance(stmt, ir.SetItem):
-                self._read(ir.names_in(stmt.index) | ir.names_in(stmt.value) | {stmt.target},
-                           site)
-                self.sites.setdefault(stmt.target, []).append(site)
-            elif isinstance(stmt, ir.If):
-                self._read({stmt.test}, site)
-                self._scan(stmt.body, here, loops)
-                self._scan(stmt.orelse, here, loops)
-            elif isinstance(stmt, ir.For):
-                self._read(ir.names_in(stmt.iter), site)
-                self.sites.setdefault(stmt.target, []).append(site)
-                self._scan(stmt.body, here, loops + [stmt])
-            elif isinstance(stmt, ir.While):
-                self._read(ir.names_in(stmt.test), site)
-                self._scan(stmt.body, here, loops + [stmt])
-            if isinstance(stmt, (ir.For, ir.While)) and stmt.counter is not None:
-                self.sites.setdefault(stmt.counter, []).append(site)
-                # the reversed loop reads the counter right after the loop
-                after = _Site(stmt, site.order, path + [(id(block), index + 0.5)], list(loops))
-                self._read({stmt.counter}, after)
-            if isinstance(stmt, ir.Return):
-                self._read(ir.names_in(stmt.value), site)
-            elif isinstance(stmt, ir.Statement):
-                self._read(ir.names_in(stmt.node), site)
-
-    def _read(self, names, site):
-        for n in names:
-            self.reads.setdefault(n, []).append(site)
-
-    def _decide(self, var, site, needed):
-        """How the forward sweep saves `var` at assignment `site` (NONE, AFTER or BEFORE)."""
-        if var not in needed or isinstance(site.stmt, ir.For) and var == site.stmt.target:
-            return NONE  # a loop target is set again by the reversed loop itself
-        if isinstance(site.stmt, ir.SetItem):
-            return BEFORE  # the write changes the array in place for every later reader
-        others = [s for s in self.sites[var] if s is not site]
-        if not site.loops:
-            if len(site.path) == 1:
-                return NONE
-            overwrites = var in self.fn.params or any(_precedes(s, site) for s in others)
-            read_before = any(not _precedes(site, r) for r in self.reads.get(var, []))
-            return BEFORE if overwrites and read_before else NONE
-        outer = site.loops[0]
-        start = self.site_of[id(outer)].order  # where the outermost loop begins
-        if any(id(loop) in self.reset_in.get(var, ()) for loop in site.loops):
-            # the reversed loop zeroes var's adjoint in the shape of var's previous value
-            if not (var in self.fn.params or any(s.order < start for s in others)):
-                self.needs_init.setdefault(id(outer), set()).add(var)
-            return BEFORE
-        block, index = site.path[-1]
-        prefix = site.path[:-1]
-
-        def later_sibling(read):
-            if read.path[:len(prefix)] != prefix or len(read.path) <= len(prefix):
-                return False
-            rblock, rindex = read.path[len(prefix)]
-            return rblock == block and rindex > index
-
-        reads = self.reads.get(var, [])
-        inside = [r for r in reads if outer in r.loops]
-        if not inside and not any(r.order < start for r in reads):
-            return NONE  # read only after the loop, where it holds its final value
-        if not others and all(later_sibling(r) for r in inside):
-            return AFTER
-        defined_before = var in self.fn.params or any(
-            s.order < start for s in others)
-        if not defined_before:
-            self.needs_init.setdefault(id(outer), set()).add(var)
-        return BEFORE
-
-    def _plan(self, needed):
-        self.strategy, self.needs_init = {}, {}
-        for var, sites in self.sites.items():
-            for site in sites:
-                self.strategy[(var, site.order)] = self._decide(var, site, needed)
-
-    def _saved(self, var, stmt, kind):
-        return self.strategy.get((var, self.site_of[id(stmt)].order)) == kind
 
     # --- names ----------------------------------------------------------------------------
 
@@ -190,7 +79,7 @@ class Reverse:
         _, adjoint, grads, _ = self._sweeps()
         # what the backward half reads: the adjoint sweep, and the zeros it returns for an
         # argument that got no adjoint (runtime.zeros_like(x))
-        needed = ir.names_in(gast.Module(body=_reading(adjoint, grads), type_ignores=[])) \
+        needed = ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[])) \
             & self.primal
         for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
             self._read({var}, site)
@@ -202,7 +91,7 @@ class Reverse:
         forward, adjoint, grads, result = self._sweeps()
         # which values the adjoint reads for their shape only, now that the pops in it tell
         # one version of a name from another; then the forward sweep again, keeping just that
-        shape_only = _read_for_shape_only(_reading(adjoint, grads), needed, self.stack_names)
+        shape_only = read_for_shape_only(reading(adjoint, grads), needed, self.stack_names)
         if shape_only != (self.shape_only, self.popped_shape_only):
             self.shape_only, self.popped_shape_only = shape_only
             forward, adjoint, grads, result = self._sweeps()
@@ -220,7 +109,7 @@ class Reverse:
             params = [self._seed_name()] if self.mode is Mode.VJP else []
             return [self._def(self.func_name, params, inits + forward + adjoint
                               + [gast.Return(value=value)])]
-        saved = sorted(ir.names_in(gast.Module(body=_reading(adjoint, grads), type_ignores=[]))
+        saved = sorted(ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[]))
                        & (self.primal | set(self._stack_inits.values())))
         maybe_unset = sorted(v for v in saved if v in self.primal and v not in self.fn.params
                              and v not in self.unbound
@@ -230,12 +119,14 @@ class Reverse:
             elts=[self._kept(v) for v in saved], ctx=gast.Load())])))
         # the backward function empties the list it is given, so that each saved value can be
         # freed right after its last use rather than when the caller's reference goes
+        # (a backward function differentiated again has values named saved and b_out)
+        held = self._fresh(("<saved>", "saved"), self.adjoint_names)
         unpack = [ir.assign(_tuple([ir.name(v, store=True) for v in saved], store=True),
-                            ir.name("saved")),
-                  ir.expr_stmt(ir.call(ir.attr("saved", "clear")))] if saved else []
+                            ir.name(held)),
+                  ir.expr_stmt(ir.call(ir.attr(held, "clear")))] if saved else []
         backward = unpack + adjoint + [gast.Return(value=_tuple(grads))]
         fwd_name, bwd_name = self.func_name
-        bwd = self._def(bwd_name, [self._seed_name(), "saved"], backward, with_params=False)
+        bwd = self._def(bwd_name, [self._seed_name(), held], backward, with_params=False)
         return [self._def(fwd_name, [], forward), bwd]
 
     def _bound_at(self, var, site):
@@ -248,7 +139,7 @@ class Reverse:
         ret = self.ret
         if ret is not None and ret.active and isinstance(ret.value, gast.Name):
             return self.bname(ret.value.id)
-        return "b_out"
+        return self._fresh(("<seed>", "b_out"), self.adjoint_names)
 
     def _def(self, name, extra, body, with_params=True):
         args = _copy_args(self.fn.args) if with_params else gast.arguments(
@@ -441,6 +332,11 @@ class Reverse:
     def reverse_assign(self, stmt, live):
         if stmt.callee is not None:
             return self.reverse_call(stmt, live)
+        if stmt.primitive is not None and len(stmt.targets) == 1 and \
+                stmt.targets[0] in self.stacks & self.fn.active:
+            # a stack taken from a container (the saved values of a backward function
+            # differentiated again): its adjoint, the list its pops passed back, goes there
+            live.add(stmt.targets[0])
         if stmt.primitive is None or not any(t in live for t in stmt.targets):
             live.difference_update(stmt.targets)  # an overwritten value's adjoint is gone
             return []
@@ -575,13 +471,15 @@ class Reverse:
             return []
         live.discard(result)
         grads = ir.call(callee.backward, ir.name(self.bname(result)), ir.name(callee.saved))
+        out = [] if callee.recompute is None else [ir.assign(callee.saved, gast.Subscript(
+            value=copy.deepcopy(callee.recompute), slice=ir.const(1), ctx=gast.Load()))]
         names = [a.id for a in callee.atoms]
         if len(set(names)) == len(names) and not live & set(names):
             live.update(names)
-            return [ir.assign(_tuple([ir.name(self.bname(n), store=True) for n in names],
-                                     store=True), grads)]
+            return out + [ir.assign(_tuple([ir.name(self.bname(n), store=True) for n in names],
+                                           store=True), grads)]
         held = self._fresh((callee.saved, "b" + callee.saved), self.adjoint_names)
-        out = [ir.assign(held, grads)]
+        out.append(ir.assign(held, grads))
         for k, n in enumerate(names):
             part = gast.Subscript(value=ir.name(held), slice=ir.const(k), ctx=gast.Load())
             out.append(self.accumulate(n, part, live))
@@ -647,84 +545,11 @@ class Reverse:
                                   body=code + reset, orelse=[], type_comment=None)]
 
 
-def _precedes(first, second):
-    """Whether `first` can run before `second`: earlier, and not in another branch of an if."""
-    if first.order >= second.order:
-        return False
-    for (block_a, index_a), (block_b, index_b) in zip(first.path, second.path):
-        if block_a != block_b:
-            return False
-        if index_a != index_b:
-            return True
-    return True
-
-
 def _basic(index):
     """Whether an index is surely basic (ints, slices, ...: no element twice)."""
     parts = index.elts if isinstance(index, gast.Tuple) else [index]
     return all(isinstance(p, gast.Slice) or isinstance(p, gast.Constant) and (
         p.value is None or p.value is Ellipsis or type(p.value) is int) for p in parts)
-
-
-def _reading(adjoint, grads):
-    """The adjoint sweep and what returns its gradients, as statements to analyse."""
-    return adjoint + [ir.expr_stmt(_tuple(grads))]
-
-
-def _read_for_shape_only(adjoint, names, stacks):
-    """Two sets of `names`: those whose value when the adjoint sweep starts, and those whose
-    values popped off their stack in it, the sweep reads only as shape arguments
-    (runtime.unbroadcast(g, x), np.shape(x), np.zeros_like(x), ...). Each version of a name
-    is judged apart, so `x = np.pad(x, ...)` keeps the padded x, and only the shape of the x
-    before it, when that is all its adjoint reads."""
-    popped_unread = set()  # ids of the pops whose value is not read (but for its shape)
-    value_live = live_before(adjoint, set(), popped_unread, reads=_value_reads)
-    read_at_start = live_before(adjoint, set(), None) & names
-    pops = {}
-    for node in ir.walk(gast.Module(body=adjoint, type_ignores=[])):
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and \
-                isinstance(node.targets[0], gast.Name) and _is_pop(node.value, stacks.get(
-                    node.targets[0].id)):
-            pops.setdefault(node.targets[0].id, []).append(id(node))
-    popped_value = {var for var, ids in pops.items() if set(ids) - popped_unread}
-    return read_at_start - value_live, names - popped_value
-
-
-def _is_pop(expr, stack):
-    return (stack is not None and isinstance(expr, gast.Call) and not expr.args
-            and isinstance(expr.func, gast.Attribute) and expr.func.attr == "pop"
-            and isinstance(expr.func.value, gast.Name) and expr.func.value.id == stack)
-
-
-def _value_reads(node):
-    """The names `node` reads other than as an argument a primitive reads only for its
-    shape (its record's shape_args)."""
-    reads = set()
-
-    def visit(node, shape_position):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-            if not shape_position:
-                reads.add(node.id)
-            return
-        path = ir.dotted(node.func) if isinstance(node, gast.Call) else None
-        if path is not None and len(path) > 1:
-            record = registry.at(path)
-            positions = record.shape_args if record is not None else ()
-            visit(node.func, False)
-            for k, arg in enumerate(node.args):
-                visit(arg, k in positions)
-            for kw in node.keywords:
-                visit(kw.value, False)
-            return
-        if isinstance(node, (gast.List, gast.Tuple)) and shape_position:
-            for e in node.elts:
-                visit(e, True)
-            return
-        for child in gast.iter_child_nodes(node):
-            visit(child, False)
-
-    visit(node, False)
-    return reads
 
 
 def _calls(expr, function):

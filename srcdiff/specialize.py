@@ -231,6 +231,8 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         if before is None:
             before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(
                 arguments)
+        if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads):
+            continue  # (s * xs with xs a list repeats it: only a known result is a check)
         spread, stmt.value = stmt.value, stmt.value.args[0]
         after = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
         if after.returned == before.returned and all(
@@ -240,6 +242,14 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         else:
             stmt.value = spread
     return changed
+
+
+def _target_of(node, parents):
+    """The name the assignment reading `node` binds (None if it binds something else)."""
+    while not isinstance(node, (gast.Assign, gast.AugAssign)):
+        node = parents[id(node)]
+    target = node.targets[0] if isinstance(node, gast.Assign) else node.target
+    return target.id if isinstance(target, gast.Name) else None
 
 
 def _elementwise_use(node, parents):

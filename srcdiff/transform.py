@@ -7,7 +7,7 @@ import operator
 import sys
 import threading
 
-from . import __version__, cache, codegen, ir, provenance
+from . import __version__, cache, codegen, ir, provenance, remat
 from .activity import Activity
 from .anf import Normalizer
 from .containers import lower_containers
@@ -139,6 +139,8 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
         path = cache.store(key, source, meta.to_json())
     else:
         (source, meta), path = loaded, cache.path_for(key)
+        meta = meta.relocated(inspect.getsourcefile(fn) or fn.__code__.co_filename,
+                              fn.__code__.co_firstlineno)
     scope = namespace(fn)
     callees, callee_targets = [], []
     for callee in meta.callees:
@@ -188,6 +190,7 @@ def _outputs(mask):
 
 
 def _function(obj):
+    obj = remat.unwrap(obj)[0]  # (the caller's emitted code says whether it recomputes)
     return obj.__func__ if inspect.ismethod(obj) else obj
 
 
@@ -349,4 +352,5 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     callees = tuple(CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics")))
                     for c in normalizer.callees)
     return source, Meta(tuple(func_names), where, returns.loc, tuple(wrt_names),
-                        preserve_result, has_aux, callees, tuple(map(tuple, lines)))
+                        preserve_result, has_aux, callees, tuple(map(tuple, lines)),
+                        fn.__code__.co_firstlineno)

@@ -107,6 +107,64 @@ def next_then_the_rest(params, x):
     return np.sum(x) + np.sum(next(iter(params))[1])
 
 
+def pieces_of(params):
+    for layer in params:
+        yield from layer
+
+
+def layer_norms(params, scale):
+    for k, (W, b) in enumerate(params):
+        if k == 2:
+            return
+        yield scale * np.sum(W ** 2)
+        yield np.sum(np.sin(b))
+
+
+def generators_looped_over(params, x):
+    total = sum(layer_norms(params, 2.0))
+    for piece in pieces_of(params):
+        total = total + np.sum(piece ** 3)
+    return total + sum(np.sum(p) for p in pieces_of(params)) * np.sum(x)
+
+
+def local_generator(params, x):
+    def products():
+        for W, b in params:
+            yield np.tanh(W @ b) * np.sum(x)
+    return sum(np.sum(v ** 2) for v in products())
+
+
+def flatten_with_comprehensions(params, x):
+    flat = np.concatenate([p.ravel() for layer in params for p in layer])
+    shapes = [p.shape for layer in params for p in layer]
+    pieces, start = [], 0
+    for shape in shapes:
+        size = int(np.prod(shape))
+        pieces.append(flat[start:start + size].reshape(shape))
+        start += size
+    W1, b1, W2, b2 = pieces
+    return np.sum(np.tanh(x @ W1 + b1) @ W2 + b2) + 0.1 * np.dot(flat, flat)
+
+
+def dict_of_keys_counted_as_it_runs(params, x):
+    keys = sorted(params)
+    pieces = [np.tanh(params[key]) for key in keys]
+    named = dict(zip(keys, pieces))
+    return np.sum(x @ named["W"] + named["b"]) + np.sum(named["W"] ** 2)
+
+
+def dict_params(seed=0):
+    (W, b), x = layer_list(seed)[0][0], layer_list(seed)[1]
+    return {"b": b, "W": W}, x
+
+
+def loop_over_dict_keys(params, x):
+    total = np.sum(x)
+    for key in params:
+        total = total + np.sum(np.sin(params[key]))
+    return total * sum(np.sum(params[key] ** 2) for key in params)
+
+
 CASES = {
     "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
     "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
@@ -119,6 +177,13 @@ CASES = {
     "dict([(key, value), ...])": (dict_of_pairs, layer_list),
     "enumerate(zip(*zip(*params)))": (enumerate_zip_star, three_layers),
     "next(it), then a loop over the rest": (next_then_the_rest, three_layers),
+    "generators (yield, yield from, return) looped over": (generators_looped_over,
+                                                           three_layers),
+    "a local generator summed": (local_generator, three_layers),
+    "dict(zip(sorted(params), pieces))": (dict_of_keys_counted_as_it_runs, dict_params),
+    "for key in params: params[key]": (loop_over_dict_keys, dict_params),
+    "flatten with comprehensions and np.concatenate": (flatten_with_comprehensions,
+                                                        layer_list),
 }
 
 
@@ -137,11 +202,6 @@ def next_under_a_condition(params, x):
     return np.sum(x @ W + b)
 
 
-def dict_of_unknown_keys(params, names):
-    named = dict(zip(names, params))  # refused: names and params have no length in the code
-    return np.sum(named["W"])
-
-
 ACTIVATIONS = {"tanh": np.tanh, "sin": np.sin}
 
 
@@ -151,7 +211,27 @@ def functions_picked_in_a_loop(params, x):
     return np.sum(x)
 
 
+def next_of_a_generator(params, x):
+    pieces = pieces_of(params)  # refused: not every item is looped over
+    return np.sum(next(pieces)) + np.sum(x)
+
+
+def filtered_layers(params, x):
+    for W, b in filter(lambda layer: layer[0].shape[0] == 3, params):  # refused: a loop does it
+        x = np.tanh(x @ W + b)
+    return np.sum(x)
+
+
+def sorted_values(params, x):
+    # taken for a dict's keys: a list of arrays fails the check as it runs
+    return sum(np.sum(v) for v in sorted(params)) + np.sum(x)
+
+
 ERRORS = {
+    "filter(...) of parameters": (filtered_layers, layer_list, "filter(...) of differentiated "
+                                  "values cannot be differentiated", "write it as a for loop"),
+    "next(generator)": (next_of_a_generator, layer_list, "pieces_of is a generator",
+                        "loop over the generator here"),
     "zip(*pieces) of unknown length": (zip_star_of_unknown_length, layer_list,
                                        "the code says how many pieces there are",
                                        "index the pieces: zip(pieces[0], pieces[1])"),
@@ -161,7 +241,4 @@ ERRORS = {
     "ACTIVATIONS[name], name a loop's": (functions_picked_in_a_loop, layer_list,
                                          "a value known only at run time",
                                          "pick it by a constant key (ACTIVATIONS['relu'])"),
-    "dict(zip(keys, values)) of unknown length": (
-        dict_of_unknown_keys, lambda: (layer_list()[0][0], ("W", "b")),
-        "needs its keys or its values in the code", "keys = ['w', 'b'] before"),
 }

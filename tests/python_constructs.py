@@ -141,6 +141,10 @@ def functions_by_constant_keys(w, x):
     return np.sum(LAYERS["out"]["act"](h) * np.tanh(h))
 
 
+def function_from_a_list_by_a_parameter(w, x, k):
+    return np.sum(LAYERS["hidden"][k](x @ w))
+
+
 def local_alias_of_a_function(w, x):
     squash = np.tanh
     return np.sum(squash(x @ w) ** 2)
@@ -525,6 +529,8 @@ CASES = {
     "function from a dict": (function_from_a_dict, lambda: (*w_and_x(), "softplus")),
     "functions by constant keys": (functions_by_constant_keys, w_and_x),
     "local alias of a function": (local_alias_of_a_function, w_and_x),
+    "function from a list by an int parameter": (function_from_a_list_by_a_parameter,
+                                                 lambda: (*w_and_x(), np.int64(1))),
     "functions from a list": (functions_from_a_list, w_and_x),
     "global alias of a function": (global_alias_of_a_function, w_and_x),
     # containers of parameters

@@ -234,8 +234,29 @@ def test_editing_the_transformer_changes_the_key_and_the_showcase_does_not(tmp_p
         before, after = digest_after_editing(Path("passes") / "copies.py")
         assert after != before
         for showcase in ("nn.py", "resnet.py", "train.py", "demo.py", "data.py", "optim.py",
-                         "tree.py", "checkpoint.py"):
+                         "tree.py", "checkpoint_file.py"):
             before, after = digest_after_editing(showcase)
             assert after == before, showcase
     finally:
         provenance.implementation_digest.cache_clear()
+
+
+@pytest.mark.skipif(not hasattr(Exception, "add_note"), reason="notes are Python 3.11+")
+def test_an_entry_for_a_function_that_moved_names_where_it_is_now(tmp_path, monkeypatch):
+    """The key is the source, so an entry made for f serves f moved down its file (or the
+    same source in another file): its lines must be where f is now."""
+    monkeypatch.setenv("SRCDIFF_CACHE_DIR", str(tmp_path / "cache"))
+    body = "def f(w):\n    return np.sum(np.linalg.inv(w))\n"
+    for name, above in (("first.py", ""), ("moved.py", "\n# two lines\n# added above\n")):
+        path = tmp_path / name
+        path.write_text(f"import numpy as np\n{above}\n{body}")
+        scope = {}
+        exec(compile(path.read_text(), str(path), "exec"), scope)
+        hits = cache.stats["disk_hits"]
+        df = nf.grad(scope["f"])
+        with pytest.raises(np.linalg.LinAlgError) as error:
+            df(np.zeros((2, 2)))
+        line = path.read_text().splitlines().index("    return np.sum(np.linalg.inv(w))") + 1
+        assert f"{path}:{line}: return np.sum(np.linalg.inv(w))" in error.value.__notes__[0]
+        assert df._location("defined").lineno == line - 1
+    assert cache.stats["disk_hits"] == hits + 1  # the second came from the first's entry

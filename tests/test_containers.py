@@ -78,3 +78,9 @@ def test_what_has_no_length_in_the_code_is_a_located_error(name):
     refused = next(k for k, line in enumerate(lines) if "refused" in line)
     assert error.value.location.filename == container_constructs.__file__
     assert error.value.location.lineno == first + refused
+
+
+def test_sorted_of_what_is_not_a_dict_fails_its_check_as_it_runs():
+    params, x = container_constructs.layer_list()
+    with pytest.raises(TypeError, match="took a differentiated value for a dict's keys.*but it is a list"):
+        nf.grad(container_constructs.sorted_values)(params, x)

@@ -25,8 +25,8 @@ PROGRAMS_DIR = ROOT / "tests" / "programs"
 PROGRAM_PREFIX = "program_"
 # The programs of issue 16 (tests/programs/) in the gallery: each that tests/test_programs.py
 # passes without an expected failure.
-PROGRAMS = ("dataclass_model", "fluid", "hmm", "lstm", "mlp", "mlp_activation", "neural_ode",
-            "svi", "vae")
+PROGRAMS = ("dataclass_model", "flatten", "fluid", "gmm", "hmm", "lstm", "mlp", "mlp_activation",
+            "neural_ode", "rnn", "svi", "vae")
 
 
 def names():

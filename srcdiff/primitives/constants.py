@@ -31,9 +31,11 @@ constants(
                "x[x.argpartition(2)] * x.searchsorted(0.0)", x=real(5))])
 constants(np.zeros_like, np.ones_like, np.empty_like, fresh=True, shape_args={0}, samples=[
     Sample("x * np.ones_like(x) + np.zeros_like(x)", x=real(3))])
-# a dict's keys (`for key in sorted(params.keys())`, or sorted(params), lowered to that)
+# a dict's keys (`for key in sorted(params.keys())`; sorted(params) is sorted of dict_keys)
 constants(dict.keys, methods=("keys",), shape=None, samples=[
     Sample("x * len({'a': x, 'b': 2 * x}.keys())", x=real(3))])
+constants(runtime.dict_keys, shape=None, samples=[
+    Sample("x * len(runtime.dict_keys({'a': x, 'b': 2 * x}))", x=real(3))])
 constants(np.result_type, builtins.int, builtins.bool, builtins.isinstance, samples=[
     Sample("x * int(np.sum(x) > 0) + np.ones(3, dtype=np.result_type(x))", x=real(3))])
 # (differences see through it, so the sample holds a constant; tests/test_api.py checks that

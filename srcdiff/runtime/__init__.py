@@ -10,6 +10,7 @@ from .rearranging import *  # noqa: F401,F403
 from .records import *  # noqa: F401,F403
 from .scipy_support import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
+from .tangents import *  # noqa: F401,F403
 
 
 # modules of plain differentiable numpy, which srcdiff differentiates through their source

@@ -1,0 +1,133 @@
+# Emitted by srcdiff from tests/programs/flatten.py (function loss, mode grad, wrt=(0,)):
+#     python tools/regen_examples.py
+# Do not edit: tests/test_generated_examples.py fails when this file is stale.
+"""Gradient of generated_examples.flatten.loss with respect to params.
+
+Emitted by srcdiff 0.1.0.
+"""
+import numpy as np
+from srcdiff import runtime
+
+
+def dloss(params, inputs, targets, decay=0.01):
+    _stack_t0 = []
+    _stack_unflatten_flatten0_size00 = []
+    _stack_t2 = []
+    _stack_unflatten_flatten0_start00 = []
+    flatten0_keys0 = sorted(runtime.dict_keys(params))
+    flatten0_shapes0 = []
+    _seq0 = list(flatten0_keys0)
+    for _flatten0_k00 in _seq0:
+        flatten0_shapes0.append(np.shape(params[_flatten0_k00]))
+    _items0 = []
+    _seq1 = list(flatten0_keys0)
+    for _flatten0_k01 in _seq1:
+        _t0 = params[_flatten0_k01]
+        _stack_t0.append(runtime.shape_of(_t0))
+        _t1 = np.ravel(_t0)
+        _items0.append(_t1)
+    flatten0_flat0 = np.concatenate(_items0)
+    _result0 = flatten0_flat0, None
+    runtime.check_unpack(_result0, 2)
+    flat = _result0[0]
+    unflatten_flatten0_pieces00 = []
+    unflatten_flatten0_start00 = 0
+    _seq2 = list(flatten0_shapes0)
+    for unflatten_flatten0_shape00 in _seq2:
+        unflatten_flatten0_size00 = int(np.prod(unflatten_flatten0_shape00))
+        _stack_unflatten_flatten0_size00.append(unflatten_flatten0_size00)
+        _t2 = flat[unflatten_flatten0_start00:unflatten_flatten0_start00
+            + unflatten_flatten0_size00]
+        _stack_t2.append(runtime.shape_of(_t2))
+        _t3 = np.reshape(_t2, unflatten_flatten0_shape00)
+        unflatten_flatten0_pieces00.append(_t3)
+        _stack_unflatten_flatten0_start00.append(unflatten_flatten0_start00)
+        unflatten_flatten0_start00 = unflatten_flatten0_start00 + unflatten_flatten0_size00
+    unflatten_result0 = runtime.dict_of(flatten0_keys0, unflatten_flatten0_pieces00)
+    _t4, _saved0 = fwd_predict_params(unflatten_result0, inputs)
+    residuals = _t4 - targets
+    _t5 = residuals ** 2
+    _t6 = np.mean(_t5)
+    _t7 = np.dot(flat, flat)
+    _t8 = decay * _t7
+    _t9 = _t6 + _t8
+    b_t9 = runtime.grad_seed(_t9)
+    b_items0 = []
+    bunflatten_flatten0_pieces00 = []
+    b_t6 = runtime.unbroadcast(b_t9, _t6)
+    b_t8 = runtime.unbroadcast(b_t9, _t8)
+    b_t7 = runtime.unbroadcast(b_t8 * decay, _t7)
+    bflat = runtime.dot_grad(b_t7, flat, flat, 0)
+    bflat = bflat + runtime.dot_grad(b_t7, flat, flat, 1)
+    b_t5 = runtime.mean_grad(b_t6, _t5)
+    bresiduals = b_t5 * 2 * residuals
+    b_t4 = runtime.unbroadcast(bresiduals, _t4)
+    bparams_1, = bwd_predict_params(b_t4, _saved0)
+    bunflatten_flatten0_pieces00 = runtime.add_items(bunflatten_flatten0_pieces00,
+        runtime.dict_values_adjoint(bparams_1, flatten0_keys0, unflatten_flatten0_pieces00),
+        unflatten_flatten0_pieces00)
+    bunflatten_vector0 = runtime.zeros_like(flat)
+    for unflatten_flatten0_shape00 in reversed(_seq2):
+        _t2 = _stack_t2.pop()
+        unflatten_flatten0_size00 = _stack_unflatten_flatten0_size00.pop()
+        unflatten_flatten0_start00 = _stack_unflatten_flatten0_start00.pop()
+        b_t3 = bunflatten_flatten0_pieces00.pop()
+        b_t2 = np.reshape(b_t3, np.shape(_t2))
+        bunflatten_vector0 = runtime.add_at(bunflatten_vector0, flat,
+            np.s_[unflatten_flatten0_start00:unflatten_flatten0_start00
+            + unflatten_flatten0_size00], b_t2)
+    bflat += bunflatten_vector0
+    bflatten0_result0 = runtime.getitem_grad(bflat, _result0, 0)
+    bflatten0_flat0 = runtime.unpack_adjoint(bflatten0_result0, (flatten0_flat0, None))[0]
+    b_items0 = runtime.add_items(b_items0, [runtime.unconcatenate(bflatten0_flat0, _items0,
+        _k) for _k in range(len(_items0))])
+    bflatten0_params0 = runtime.zeros_like(params)
+    for _flatten0_k01 in reversed(_seq1):
+        _t0 = _stack_t0.pop()
+        b_t1 = b_items0.pop()
+        b_t0 = np.reshape(b_t1, np.shape(_t0))
+        bflatten0_params0 = runtime.add_at(bflatten0_params0, params, _flatten0_k01, b_t0)
+    return runtime.as_grad(bflatten0_params0, params)
+
+
+def fwd_predict_params(params, inputs):
+    _t0 = params['w_hidden']
+    _t1 = inputs @ _t0
+    _t2 = params['b_hidden']
+    _t3 = _t1 + _t2
+    hidden = np.tanh(_t3)
+    _t4 = params['w_out']
+    _t5 = hidden @ _t4
+    _t6 = params['b_out']
+    _t7 = _t5 + _t6
+    return _t7, [_t0, runtime.shape_of(_t1), runtime.shape_of(_t2), _t4, runtime.shape_of(_t5),
+        runtime.shape_of(_t6), hidden, inputs, runtime.shape_of(params)]
+
+
+def bwd_predict_params(b_t7, saved):
+    _t0, _t1, _t2, _t4, _t5, _t6, hidden, inputs, params = saved
+    saved.clear()
+    b_t5 = runtime.unbroadcast(b_t7, _t5)
+    del _t5
+    b_t6 = runtime.unbroadcast(b_t7, _t6)
+    del _t6
+    bparams = runtime.getitem_grad(b_t6, params, 'b_out')
+    del b_t6
+    bhidden = runtime.matmul_grad(b_t5, hidden, _t4, 0)
+    b_t4 = runtime.matmul_grad(b_t5, hidden, _t4, 1)
+    del _t4, b_t5
+    bparams = runtime.add_at(bparams, params, 'w_out', b_t4)
+    del b_t4
+    b_t3 = bhidden * (1 - hidden * hidden)
+    del bhidden, hidden
+    b_t1 = runtime.unbroadcast(b_t3, _t1)
+    del _t1
+    b_t2 = runtime.unbroadcast(b_t3, _t2)
+    del _t2, b_t3
+    bparams = runtime.add_at(bparams, params, 'b_hidden', b_t2)
+    del b_t2
+    b_t0 = runtime.matmul_grad(b_t1, inputs, _t0, 1)
+    del _t0, b_t1, inputs
+    bparams = runtime.add_at(bparams, params, 'w_hidden', b_t0)
+    del b_t0, params
+    return bparams,

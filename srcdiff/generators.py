@@ -1,0 +1,93 @@
+"""Generators srcdiff inlines where a loop takes all their items (inline.py): each is the
+function that returns the list of what it yields.
+
+    def pieces_of(params):             def pieces_of(params):
+        for layer in params:     ->        pieces_of_items = []
+            yield from layer               for layer in params:
+                                               for _yielded in layer:
+                                                   pieces_of_items.append(_yielded)
+                                           return pieces_of_items
+"""
+import copy
+
+import gast
+
+from . import ir
+from .errors import UnsupportedError
+
+_TAKING_ALL = ("list", "tuple", "sum", "sorted", "enumerate", "zip", "min", "max", "any",
+               "all")
+
+
+def iterated_calls(root):
+    """The ids of the calls under `root` whose items a loop takes, all of them: the
+    iterable of a for loop or a comprehension, or an argument of list(...), sum(...), ..."""
+    found = set()
+    for node in gast.walk(root):
+        if isinstance(node, (gast.For, gast.comprehension)):
+            found.add(id(node.iter))
+        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                node.func.id in _TAKING_ALL:
+            found |= {id(a) for a in node.args}
+    return found
+
+
+def is_generator(definition):
+    """Whether a function definition yields (itself: not a function defined in it)."""
+    def visit(node):
+        for child in gast.iter_child_nodes(node):
+            if isinstance(child, (gast.Yield, gast.YieldFrom)):
+                return True
+            if not isinstance(child, (gast.FunctionDef, gast.Lambda)) and visit(child):
+                return True
+        return False
+    return visit(definition)
+
+
+def yields_into_a_list(definition, fresh, location):
+    """A generator's definition as the function returning the list of what it yields:
+    `yield v` appends v, `yield from xs` each item of xs, `return` returns the list."""
+    definition = copy.deepcopy(definition)
+    held = fresh(f"{definition.name}_items")
+
+    def append(value):
+        return ir.expr_stmt(ir.call(ir.attr(held, "append"), value))
+
+    def block(stmts):
+        out = []
+        for stmt in stmts:
+            value = stmt.value if isinstance(stmt, (gast.Expr, gast.Return)) else None
+            if isinstance(value, gast.Yield):
+                out.append(gast.copy_location(append(value.value or ir.const(None)), stmt))
+            elif isinstance(value, gast.YieldFrom):
+                item = fresh("_yielded")
+                out.append(gast.copy_location(gast.For(
+                    target=ir.name(item, store=True), iter=value.value, body=[append(
+                        ir.name(item))], orelse=[], type_comment=None), stmt))
+            elif isinstance(stmt, gast.Return):
+                if stmt.value is not None:
+                    raise UnsupportedError("a generator that returns a value", location(stmt),
+                                           "return without a value, or yield it")
+                out.append(gast.copy_location(gast.Return(value=ir.name(held)), stmt))
+            elif isinstance(stmt, gast.While) and is_generator(stmt) and \
+                    isinstance(stmt.test, gast.Constant) and stmt.test.value:
+                raise UnsupportedError("a generator that yields in a `while True` loop (its "
+                                       "items may never end)", location(stmt),
+                                       "loop over a range, or yield from a finite loop")
+            else:
+                for part in [stmt] + list(getattr(stmt, "handlers", [])):
+                    for field in ("body", "orelse", "finalbody"):
+                        if isinstance(getattr(part, field, None), list):
+                            setattr(part, field, block(getattr(part, field)))
+                out.append(stmt)
+        return out
+
+    definition.body = [gast.copy_location(ir.assign(held, gast.List(elts=[], ctx=gast.Load())),
+                                          definition)] + block(definition.body) + [
+        gast.copy_location(gast.Return(value=ir.name(held)), definition.body[-1])]
+    if is_generator(definition):
+        where = next(n for n in gast.walk(definition) if isinstance(n, (
+            gast.Yield, gast.YieldFrom)))
+        raise UnsupportedError("a yield used as a value (x = yield v)", location(where),
+                               "yield in a statement of its own")
+    return definition
