@@ -99,6 +99,14 @@ def _normalize_wrt(wrt, names):
     return tuple(names.index(w) if isinstance(w, str) else int(w) for w in given), single
 
 
+def _shape(value):
+    """np.shape(value), or None for what has none (a ragged list)."""
+    try:
+        return np.shape(value)
+    except ValueError:
+        return None
+
+
 def _name_user_line(exc):
     """Add to an error raised in emitted code the line of the user's function it comes from."""
     found = codegen.user_line(exc.__traceback__)
@@ -313,6 +321,12 @@ class Derivative:
             raise ArgumentError(f"jvp with wrt={self.wrt} needs {len(self.wrt)} tangent(s), "
                                 f"one per position in wrt, but got {len(tangents)}", where,
                                 hint)
+        for position, tangent in zip(self.wrt, [tangents] if self._single else tangents):
+            primal = args[position] if position < len(args) - 1 else None
+            if isinstance(primal, (np.ndarray, float)) and _shape(tangent) != np.shape(primal):
+                raise ArgumentError(
+                    f"the tangent of argument {position} has shape {_shape(tangent)}, the "
+                    f"argument {np.shape(primal)}", where, hint)
         return args
 
     def bind(self, args, kwargs):
