@@ -302,7 +302,7 @@ def torch_only(quick, thread_count):
     print(json.dumps(times))
 
 
-def main(argv=None):
+def _parser():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="skip the ResNet")
@@ -319,6 +319,11 @@ def main(argv=None):
     parser.add_argument("--sizes", default=",".join(map(str, scaling.SIZES)),
                         help="straight-line sizes for --scaling (default: %(default)s)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds for --scaling")
+    return parser
+
+
+def main(argv=None):
+    parser = _parser()
     args = parser.parse_args(argv)
     if args.scaling:
         return scaling.main(tuple(int(n) for n in args.sizes.split(",")), args.rounds)

@@ -6,7 +6,8 @@ import string
 import numpy as np
 
 from ..errors import ArgumentError
-from .core import Sparse, _is_container, real_for, unbroadcast, unpack_adjoint, zeros_like
+from .containers import unpack_adjoint
+from .core import Sparse, _is_container, real_for, unbroadcast, zeros_like
 
 
 def _real_for_operand(grad):
