@@ -38,10 +38,14 @@ def check_shaped_like(given, like, what, where, hint):
             check_shaped_like(g, v, f"{what}[{k}]", where, hint)
         return
     numeric = (np.ndarray, np.generic, float, int, complex)
-    if not (isinstance(like, numeric) and isinstance(given, numeric)):
+    if not isinstance(like, numeric) or not isinstance(given, numeric + (list, tuple)):
         return
-    if np.shape(given) != np.shape(like):
-        raise ArgumentError(f"{what} has shape {np.shape(given)}, but the value it goes with "
+    try:  # (a list or tuple for an array: (v,) given for wrt=0 is an array of shape (1, ...))
+        shape = np.shape(given)
+    except ValueError:  # a ragged list
+        shape = "ragged"
+    if shape != np.shape(like):
+        raise ArgumentError(f"{what} has shape {shape}, but the value it goes with "
                             f"has shape {np.shape(like)}: numpy would broadcast one into the "
                             "other, and the result would be wrong", where, hint)
     if np.asarray(like).dtype.kind in "biu" and np.any(np.asarray(given) != 0):
@@ -97,14 +101,6 @@ def _normalize_wrt(wrt, names):
             f"or a non-empty tuple of them, not {wrt!r}",
             hint="wrt=0 (or wrt='x') differentiates with respect to the first argument")
     return tuple(names.index(w) if isinstance(w, str) else int(w) for w in given), single
-
-
-def _shape(value):
-    """np.shape(value), or None for what has none (a ragged list)."""
-    try:
-        return np.shape(value)
-    except ValueError:
-        return None
 
 
 def _name_user_line(exc):
@@ -321,12 +317,6 @@ class Derivative:
             raise ArgumentError(f"jvp with wrt={self.wrt} needs {len(self.wrt)} tangent(s), "
                                 f"one per position in wrt, but got {len(tangents)}", where,
                                 hint)
-        for position, tangent in zip(self.wrt, [tangents] if self._single else tangents):
-            primal = args[position] if position < len(args) - 1 else None
-            if isinstance(primal, (np.ndarray, float)) and _shape(tangent) != np.shape(primal):
-                raise ArgumentError(
-                    f"the tangent of argument {position} has shape {_shape(tangent)}, the "
-                    f"argument {np.shape(primal)}", where, hint)
         return args
 
     def bind(self, args, kwargs):
