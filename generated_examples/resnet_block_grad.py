@@ -7,9 +7,9 @@ Emitted by srcdiff 0.1.0.
 """
 import numpy as np
 from srcdiff import runtime
-from srcdiff.nn import correlate
-from srcdiff.nn import correlate_input_grad
-from srcdiff.nn import correlate_weight_grad
+from srcdiff.nn import conv2d_input_grad
+from srcdiff.nn import conv2d_weight_grad
+from srcdiff.nn import padded_correlate
 
 
 def dresnet_block(p, x):
@@ -47,17 +47,15 @@ def dresnet_block(p, x):
 
 
 def fwd_conv2d_w(x, w, stride=1, padding=0):
-    edges = (0, 0), (0, 0), (padding, padding), (padding, padding)
-    padded = np.pad(x, edges) if padding > 0 else x
-    _t0 = correlate(padded, w, stride)
-    return _t0, [padded, stride, w]
+    _t0 = padded_correlate(x, w, stride, padding)
+    return _t0, [padding, stride, w, x]
 
 
 def bwd_conv2d_w(b_t0, saved):
-    padded, stride, w = saved
+    padding, stride, w, x = saved
     saved.clear()
-    bw = correlate_weight_grad(b_t0, padded, w, stride)
-    del padded, stride, w
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
     return bw,
 
 
@@ -149,26 +147,14 @@ def bwd_relu_x(b_t1, saved):
 
 
 def fwd_conv2d_x_w(x, w, stride=1, padding=0):
-    edges = (0, 0), (0, 0), (padding, padding), (padding, padding)
-    _cond0 = padding > 0
-    if _cond0:
-        _t0 = np.pad(x, edges)
-        padded = _t0
-    else:
-        padded = x
-    _t1 = correlate(padded, w, stride)
-    return _t1, [_cond0, edges, padded, stride, w, runtime.shape_of(x)]
+    _t0 = padded_correlate(x, w, stride, padding)
+    return _t0, [padding, stride, w, x]
 
 
-def bwd_conv2d_x_w(b_t1, saved):
-    _cond0, edges, padded, stride, w, x = saved
+def bwd_conv2d_x_w(b_t0, saved):
+    padding, stride, w, x = saved
     saved.clear()
-    bpadded = correlate_input_grad(b_t1, padded, w, stride)
-    bw = correlate_weight_grad(b_t1, padded, w, stride)
-    del padded, stride, w
-    if _cond0:
-        bx = runtime.unpad(bpadded, x, edges)
-    else:
-        bx = bpadded
-    del _cond0, bpadded, edges, x
+    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
     return bx, bw

@@ -8,9 +8,9 @@ Emitted by srcdiff 0.1.0.
 """
 import numpy as np
 from srcdiff import runtime
-from srcdiff.nn import correlate
-from srcdiff.nn import correlate_input_grad
-from srcdiff.nn import correlate_weight_grad
+from srcdiff.nn import conv2d_input_grad
+from srcdiff.nn import conv2d_weight_grad
+from srcdiff.nn import padded_correlate
 
 
 def dresnet_block(p, x):
@@ -44,10 +44,8 @@ def dresnet_block(p, x):
 
 
 def fwd_conv2d_w_s1(x, w, stride=1, padding=0):
-    edges = (0, 0), (0, 0), (padding, padding), (padding, padding)
-    padded = np.pad(x, edges)
-    _t0 = correlate(padded, w, stride)
-    return _t0, [padded, stride, w]
+    _t0 = padded_correlate(x, w, stride, padding)
+    return _t0, [padding, stride, w, x]
 
 
 def fwd_batch_norm_x_gamma_beta_out0_s1(x, gamma, beta, running_mean=None, running_var=None,
@@ -76,11 +74,8 @@ def fwd_relu_x_s1(x):
 
 
 def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
-    edges = (0, 0), (0, 0), (padding, padding), (padding, padding)
-    _cond0 = padding > 0
-    _t0 = np.pad(x, edges)
-    _t1 = correlate(_t0, w, stride)
-    return _t1, [_cond0, edges, _t0, stride, w, x]
+    _t0 = padded_correlate(x, w, stride, padding)
+    return _t0, [padding, stride, w, x]
 
 
 def bwd_relu_x_s1(b_t1, saved):
@@ -131,15 +126,12 @@ def bwd_batch_norm_x_gamma_beta_out0_s1(b_out, saved):
     return bx, bgamma, bbeta
 
 
-def bwd_conv2d_x_w_s1(b_t1, saved):
-    _cond0, edges, padded, stride, w, x = saved
-    del _cond0
+def bwd_conv2d_x_w_s1(b_t0, saved):
+    padding, stride, w, x = saved
     saved.clear()
-    bpadded = correlate_input_grad(b_t1, padded, w, stride)
-    bw = correlate_weight_grad(b_t1, padded, w, stride)
-    del padded, stride, w
-    bx = runtime.unpad(bpadded, x, edges)
-    del bpadded, edges, x
+    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
     return bx, bw
 
 
@@ -152,8 +144,8 @@ def bwd_relu_x_s2(b_t1, saved):
 
 
 def bwd_conv2d_w_s1(b_t0, saved):
-    padded, stride, w = saved
+    padding, stride, w, x = saved
     saved.clear()
-    bw = correlate_weight_grad(b_t0, padded, w, stride)
-    del padded, stride, w
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
     return bw,

@@ -7,13 +7,14 @@ Emitted by srcdiff 0.1.0.
 """
 import numpy as np
 from srcdiff import runtime
-from srcdiff.nn import correlate
-from srcdiff.nn import correlate_input_grad
-from srcdiff.nn import correlate_weight_grad
+from srcdiff.nn import conv2d_input_grad
+from srcdiff.nn import conv2d_weight_grad
+from srcdiff.nn import padded_correlate
+from srcdiff.resnet import basic_block
 
 
-def dloss(params, x, y):
-    _t0, _saved0 = fwd_forward_params_out0(params, None, x, True)
+def dloss(params, x, y, block=basic_block):
+    _t0, _saved0 = fwd_forward_params_out0(params, None, x, True, block)
     logits = _t0[0]
     _t1, _saved1 = fwd_softmax_cross_entropy_logits(logits, y)
     b_t1 = runtime.grad_seed(_t1)
@@ -23,7 +24,7 @@ def dloss(params, x, y):
     return runtime.as_grad(bparams, params)
 
 
-def fwd_forward_params_out0(params, state, x, training):
+def fwd_forward_params_out0(params, state, x, training, block=basic_block):
     _saved3 = None
     _t10 = None
     _t7 = None
@@ -156,17 +157,15 @@ def bwd_softmax_cross_entropy_logits(b_t6, saved):
 
 
 def fwd_conv2d_w(x, w, stride=1, padding=0):
-    edges = (0, 0), (0, 0), (padding, padding), (padding, padding)
-    padded = np.pad(x, edges) if padding > 0 else x
-    _t0 = correlate(padded, w, stride)
-    return _t0, [padded, stride, w]
+    _t0 = padded_correlate(x, w, stride, padding)
+    return _t0, [padding, stride, w, x]
 
 
 def bwd_conv2d_w(b_t0, saved):
-    padded, stride, w = saved
+    padding, stride, w, x = saved
     saved.clear()
-    bw = correlate_weight_grad(b_t0, padded, w, stride)
-    del padded, stride, w
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
     return bw,
 
 
@@ -390,26 +389,14 @@ def bwd_linear_x_w_b(b_t1, saved):
 
 
 def fwd_conv2d_x_w(x, w, stride=1, padding=0):
-    edges = (0, 0), (0, 0), (padding, padding), (padding, padding)
-    _cond0 = padding > 0
-    if _cond0:
-        _t0 = np.pad(x, edges)
-        padded = _t0
-    else:
-        padded = x
-    _t1 = correlate(padded, w, stride)
-    return _t1, [_cond0, edges, padded, stride, w, runtime.shape_of(x)]
+    _t0 = padded_correlate(x, w, stride, padding)
+    return _t0, [padding, stride, w, x]
 
 
-def bwd_conv2d_x_w(b_t1, saved):
-    _cond0, edges, padded, stride, w, x = saved
+def bwd_conv2d_x_w(b_t0, saved):
+    padding, stride, w, x = saved
     saved.clear()
-    bpadded = correlate_input_grad(b_t1, padded, w, stride)
-    bw = correlate_weight_grad(b_t1, padded, w, stride)
-    del padded, stride, w
-    if _cond0:
-        bx = runtime.unpad(bpadded, x, edges)
-    else:
-        bx = bpadded
-    del _cond0, bpadded, edges, x
+    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
     return bx, bw

@@ -8,13 +8,14 @@ Emitted by srcdiff 0.1.0.
 """
 import numpy as np
 from srcdiff import runtime
-from srcdiff.nn import correlate
-from srcdiff.nn import correlate_input_grad
-from srcdiff.nn import correlate_weight_grad
+from srcdiff.nn import conv2d_input_grad
+from srcdiff.nn import conv2d_weight_grad
+from srcdiff.nn import padded_correlate
+from srcdiff.resnet import basic_block
 
 
-def dloss(params, x, y):
-    _t0, _saved0 = fwd_forward_params_out0_s1(params, None, x, True)
+def dloss(params, x, y, block=basic_block):
+    _t0, _saved0 = fwd_forward_params_out0_s1(params, None, x, True, block)
     logits = _t0[0]
     _t1, _saved1 = fwd_softmax_cross_entropy_logits_s1(logits, y)
     b_t1 = runtime.grad_seed(_t1)
@@ -25,10 +26,8 @@ def dloss(params, x, y):
 
 
 def fwd_conv2d_w_s2(x, w, stride=1, padding=0):
-    edges = (0, 0), (0, 0), (padding, padding), (padding, padding)
-    padded = np.pad(x, edges)
-    _t0 = correlate(padded, w, stride)
-    return _t0, [padded, stride, w]
+    _t0 = padded_correlate(x, w, stride, padding)
+    return _t0, [padding, stride, w, x]
 
 
 def fwd_batch_norm_x_gamma_beta_out0_s2(x, gamma, beta, running_mean=None, running_var=None,
@@ -57,11 +56,8 @@ def fwd_relu_x_s2(x):
 
 
 def fwd_conv2d_x_w_s2(x, w, stride=1, padding=0):
-    edges = (0, 0), (0, 0), (padding, padding), (padding, padding)
-    _cond0 = padding > 0
-    _t0 = np.pad(x, edges)
-    _t1 = correlate(_t0, w, stride)
-    return _t1, [_cond0, edges, _t0, stride, w, runtime.shape_of(x)]
+    _t0 = padded_correlate(x, w, stride, padding)
+    return _t0, [padding, stride, w, x]
 
 
 def fwd_batch_norm_x_gamma_beta_out0_s3(x, gamma, beta, running_mean=None, running_var=None,
@@ -86,11 +82,8 @@ def fwd_batch_norm_x_gamma_beta_out0_s3(x, gamma, beta, running_mean=None, runni
 
 
 def fwd_conv2d_x_w_s3(x, w, stride=1, padding=0):
-    edges = (0, 0), (0, 0), (padding, padding), (padding, padding)
-    _cond0 = padding > 0
-    _t0 = np.pad(x, edges)
-    _t1 = correlate(_t0, w, stride)
-    return _t1, [_cond0, edges, _t0, stride, w, runtime.shape_of(x)]
+    _t0 = padded_correlate(x, w, stride, padding)
+    return _t0, [padding, stride, w, x]
 
 
 def fwd_basic_block_p_x_out0_s1(p, s, x, training):
@@ -142,7 +135,7 @@ def fwd_linear_x_w_b_s1(x, w, b):
     return _t1, [runtime.shape_of(_t0), b, w, x]
 
 
-def fwd_forward_params_out0_s1(params, state, x, training):
+def fwd_forward_params_out0_s1(params, state, x, training, block=basic_block):
     _saved3 = None
     _t10 = None
     _t7 = None
@@ -294,27 +287,21 @@ def bwd_batch_norm_x_gamma_beta_out0_s2(b_out, saved):
     return bx, bgamma, bbeta
 
 
-def bwd_conv2d_x_w_s2(b_t1, saved):
-    _cond0, edges, padded, stride, w, x = saved
-    del _cond0
+def bwd_conv2d_x_w_s2(b_t0, saved):
+    padding, stride, w, x = saved
     saved.clear()
-    bpadded = correlate_input_grad(b_t1, padded, w, stride)
-    bw = correlate_weight_grad(b_t1, padded, w, stride)
-    del padded, stride, w
-    bx = runtime.unpad(bpadded, x, edges)
-    del bpadded, edges, x
+    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
     return bx, bw
 
 
-def bwd_conv2d_x_w_s3(b_t1, saved):
-    _cond0, edges, padded, stride, w, x = saved
-    del _cond0
+def bwd_conv2d_x_w_s3(b_t0, saved):
+    padding, stride, w, x = saved
     saved.clear()
-    bpadded = correlate_input_grad(b_t1, padded, w, stride)
-    bw = correlate_weight_grad(b_t1, padded, w, stride)
-    del padded, stride, w
-    bx = runtime.unpad(bpadded, x, edges)
-    del bpadded, edges, x
+    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
     return bx, bw
 
 
@@ -423,10 +410,10 @@ def bwd_batch_norm_x_gamma_beta_out0_s3(b_out, saved):
 
 
 def bwd_conv2d_w_s2(b_t0, saved):
-    padded, stride, w = saved
+    padding, stride, w, x = saved
     saved.clear()
-    bw = correlate_weight_grad(b_t0, padded, w, stride)
-    del padded, stride, w
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
     return bw,
 
 

@@ -13,6 +13,7 @@ from .check import check_grads
 from .errors import (ArgumentError, NoAdjointError, SrcdiffError, StaticArgumentNeeded,
                      TemplateError, UnsupportedError)
 from .primitives.registry import adjoint, nondifferentiable, shape_safe, tangent
+from .remat import checkpoint
 from .runtime import register_pytree_node, stop_gradient
 from .tree import ravel, tree_flatten, tree_leaves, tree_map, tree_unflatten, unravel
 from . import optim
@@ -22,5 +23,5 @@ __all__ = ["grad", "value_and_grad", "vjp", "jvp", "hvp", "hessian", "jacobian",
            "nondifferentiable", "shape_safe",
            "Derivative", "SrcdiffError", "UnsupportedError", "NoAdjointError", "ArgumentError",
            "TemplateError", "StaticArgumentNeeded", "register_pytree_node",
-           "stop_gradient"]
+           "stop_gradient", "checkpoint"]
 __all__ += ["tree_map", "tree_flatten", "tree_unflatten", "tree_leaves", "ravel", "unravel", "optim"]

@@ -129,10 +129,11 @@ def program():
 def main(argv=None):
     from . import __version__
 
+    command_line = argv is None  # (not a caller's list): the trainer may restart it
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["train"]:
         from .train_cli import main as train
-        return train(argv[1:])
+        return train(argv[1:], restart=command_line)
     prog = program()
     parser = argparse.ArgumentParser(prog=prog)
     parser.add_argument("--version", action="version", version=f"srcdiff {__version__}")

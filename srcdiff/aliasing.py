@@ -29,13 +29,13 @@ class Aliasing:
                 len(stmt.targets) > 1 or not isinstance(target, gast.Subscript)):
             return []  # a name bound anew: nothing is written
         into = target.value if isinstance(target, gast.Subscript) else target
-        if not isinstance(into, gast.Name) or isinstance(target, gast.Subscript) and \
-                not differentiated:
+        if isinstance(target, gast.Subscript) and not differentiated:
             return []  # nothing differentiated is written: the emitted code writes it as it is
-        if self._sharing is None:
-            self._sharing = self._memory_sharing(rows=False), self._memory_sharing(rows=True)
-            self._live_after = {}
-            live_before(self.p.node.body, set(), None, after=self._live_after)
+        if not isinstance(into, gast.Name):
+            if isinstance(target, gast.Subscript):
+                self._refuse_nested_write(target, loc)
+            return []
+        self._analyse()
         live = self._live_after.get(id(stmt), set())
         shared = sorted((self._sharing[0].get(into.id, set()) - {into.id}) & live)
         others = " and ".join(map(repr, shared))
@@ -47,22 +47,49 @@ class Aliasing:
                 f"is read afterwards: srcdiff cannot follow that change", loc,
                 f"copy before writing ({into.id} = {into.id}.copy()), or give the view "
                 "a fresh array of its own")
+        # w = z[i] is a row of z, or a number, or the array a list holds: only the call can
+        # tell (for a w bound here)
+        rows = sorted((self._sharing[1].get(into.id, set()) - {into.id}) & live
+                      & self._bound_before(stmt))
+        held = gast.Tuple(elts=[ir.name(version_of(n)) for n in rows], ctx=gast.Load())
         if isinstance(target, gast.Subscript):
-            # w = z[i] is a row of z, or a number: only the call can tell (for a w bound here)
-            rows = sorted((self._sharing[1].get(into.id, set()) - {into.id}) & live
-                          & self._bound_before(stmt))
-            if rows:
-                views = gast.Tuple(elts=[ir.name(version_of(n)) for n in rows],
-                                   ctx=gast.Load())
-                return [ir.Statement(ir.expr_stmt(ir.call(
-                    "runtime.check_unviewed", version, ir.index_value(rename(target.slice)),
-                    views, ir.const(into.id), ir.const(" and ".join(map(repr, rows))),
-                    *where)), loc)]
-        elif shared:  # `z += v` rebinds a float, but changes an array in place: the call tells
+            return [ir.Statement(ir.expr_stmt(ir.call(
+                "runtime.check_unviewed", version, ir.index_value(rename(target.slice)),
+                held, ir.const(into.id), ir.const(" and ".join(map(repr, rows))),
+                *where)), loc)] if rows else []
+        # `z += v` rebinds a float, but changes an array in place: the call tells
+        if shared or into.id in self.params:
             return [ir.Statement(ir.expr_stmt(ir.call(
                 "runtime.check_not_shared", version, ir.const(into.id), ir.const(others),
                 *where)), loc)]
+        if rows:
+            return [ir.Statement(ir.expr_stmt(ir.call(
+                "runtime.check_not_shared", version, ir.const(into.id),
+                ir.const(" and ".join(map(repr, rows))), *where, held)), loc)]
         return []
+
+    def _analyse(self):
+        if self._sharing is None:
+            self._sharing = self._memory_sharing(rows=False), self._memory_sharing(rows=True)
+            self._live_after = {}
+            live_before(self.p.node.body, set(), None, after=self._live_after)
+
+    def _refuse_nested_write(self, target, loc):
+        """A write into an item of a container or a row (t[0][i] = v) where differentiated
+        values are involved: srcdiff follows writes only into an array by its name."""
+        self._analyse()
+        indices, root = [], target
+        while isinstance(root, gast.Subscript):
+            indices.insert(0, gast.unparse(root.slice))
+            root = root.value
+        holds = sorted(self._sharing[0].get(root.id, set()) - {root.id}) \
+            if isinstance(root, gast.Name) else []
+        hint = f"write into the array by its own name ({holds[0]}[...] = ...)" if holds else \
+            f"index it once ({gast.unparse(root)}[{', '.join(indices)}] = ...), or give the " \
+            "array a name of its own first"
+        raise UnsupportedError(
+            f"writing into {gast.unparse(target.value)} cannot be differentiated: srcdiff "
+            "follows writes only into a named array (y[i] = v)", loc, hint)
 
     def _bound_before(self, target):
         """The names surely bound when statement `target` runs: the parameters, what the
@@ -116,6 +143,8 @@ class Aliasing:
                     pair(target, node.value)
             elif isinstance(node, gast.For):
                 pair(node.target, node.iter)
+            elif _fills_list(node):  # ys.append(y): ys holds y, not a copy
+                pair(node.func.value, gast.List(elts=node.args[-1:], ctx=gast.Load()))
         members = {}
         for name in list(group):
             members.setdefault(find(name), set()).add(name)
@@ -168,6 +197,13 @@ class Aliasing:
                     continue
             return False
         return True
+
+
+def _fills_list(node):
+    """Whether node is `name.append(v)`, `name.insert(i, v)` or `name.extend(vs)`."""
+    return isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+        isinstance(node.func.value, gast.Name) and node.args and not node.keywords and \
+        node.func.attr in ("append", "insert", "extend")
 
 
 def _is(record, fact):

@@ -202,10 +202,13 @@ class Normalizer(Expressions):
             return  # like del: only frees memory (emitted backward functions do it)
         if isinstance(value, gast.Call) and any(k.arg == "out" for k in value.keywords) \
                 and self._is_active(value, self.varied):
+            out = next(k.value for k in value.keywords if k.arg == "out")
+            call = gast.Call(func=value.func, args=value.args, keywords=[
+                k for k in value.keywords if k.arg != "out"])
             raise UnsupportedError(
                 f"{gast.unparse(value.func)}(..., out=...) writes its result into an array "
                 "in place, which srcdiff cannot follow", loc,
-                "assign the result instead: y = np.multiply(x, 2.0)")
+                f"assign the result instead: {gast.unparse(out)} = {gast.unparse(call)}")
         if self._is_active(value, self.varied) and not self._reads_only(value):
             raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
                 "a bare expression on a differentiated value has no effect on the result "
@@ -234,8 +237,11 @@ class Normalizer(Expressions):
         """The aliasing checks of a write into an array (aliasing.py)."""
         target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
         into = target.value if isinstance(target, gast.Subscript) else target
+        while isinstance(into, (gast.Subscript, gast.Attribute)):  # t[0][i]: into t
+            into = into.value
+        # (the array written may be constant here, but share memory with a varied name)
         differentiated = self._is_active(stmt.value, self.varied) or \
-            isinstance(into, gast.Name) and into.id in self.active
+            isinstance(into, gast.Name) and into.id in self.varied
         return self.aliasing.check_write(stmt, loc, differentiated,
                                          lambda n: self.versions.get(n, n), self.rename)
 

@@ -15,8 +15,43 @@ from . import cache, codegen, ir, runtime, specialize
 from .errors import ArgumentError, Location, SrcdiffError, StaticArgumentNeeded
 from .modes import Mode
 from .parse import Static, check_function, is_function_value, is_object
-from .shapes import Unsupported, key
+from .inference import Unsupported
+from .shapes import key
 from .transform import derive, emitted_name
+
+
+def check_shaped_like(given, like, what, where, hint):
+    """Refuse a tangent or cotangent `given` whose shape is not that of the value `like` it
+    goes with (item by item in lists, tuples and dicts): numpy would broadcast it, and the
+    numbers would be wrong with no error. None stands for zeros."""
+    if given is None:
+        return
+    if isinstance(like, dict) and isinstance(given, dict):
+        for key in like.keys() & given.keys():
+            check_shaped_like(given[key], like[key], f"{what}[{key!r}]", where, hint)
+        return
+    if isinstance(like, (list, tuple)) and isinstance(given, (list, tuple)):
+        if len(given) != len(like):
+            raise ArgumentError(f"{what} has {len(given)} items, but the value it goes with "
+                                f"has {len(like)}", where, hint)
+        for k, (g, v) in enumerate(zip(given, like)):
+            check_shaped_like(g, v, f"{what}[{k}]", where, hint)
+        return
+    numeric = (np.ndarray, np.generic, float, int, complex)
+    if not isinstance(like, numeric) or not isinstance(given, numeric + (list, tuple)):
+        return
+    try:  # (a list or tuple for an array: (v,) given for wrt=0 is an array of shape (1, ...))
+        shape = np.shape(given)
+    except ValueError:  # a ragged list
+        shape = "ragged"
+    if shape != np.shape(like):
+        raise ArgumentError(f"{what} has shape {shape}, but the value it goes with "
+                            f"has shape {np.shape(like)}: numpy would broadcast one into the "
+                            "other, and the result would be wrong", where, hint)
+    if np.asarray(like).dtype.kind in "biu" and np.any(np.asarray(given) != 0):
+        raise ArgumentError(f"{what} is not zero, but the value it goes with is an integer, "
+                            "which srcdiff does not differentiate", where,
+                            "give it a zero tangent, or make the value a float")
 
 
 def _caller():
@@ -248,6 +283,13 @@ class Derivative:
             return args, args, offset
         *args, tangents = self._split_tangents(args)
         tangents = (tangents,) if self._single else tuple(tangents)
+        for position, name, tangent in zip(self.wrt, (self._names[p] for p in self._positions),
+                                           tangents):
+            if position < len(args):
+                check_shaped_like(tangent, args[position], f"the tangent of argument "
+                                  f"{name!r}", self._location("defined"),
+                                  "give a tangent shaped like its argument")
+        tangents = [runtime.as_tangent(t) for t in tangents]  # lists add as numpy's arrays
         if self._bound is not None:
             args = [self._bound] + args
         return list(tangents) + args, args, offset

@@ -100,10 +100,11 @@ def _break_points(tokens):
     """Columns where a line of `tokens` may break: ([after a comma or before a binary operator
     inside brackets], [(after an opening bracket, its depth)])."""
     good, fallback, depth, previous = [], [], 0, None
-    for token in tokens:
+    for token, following in zip(tokens, tokens[1:] + [None]):
         if token.type == tokenize.OP and token.string in "([{":
             depth += 1
-            fallback.append((token.end[1], depth))
+            if following is not None and following.string not in ")]}":  # not in `f()`
+                fallback.append((token.end[1], depth))
         elif token.type == tokenize.OP and token.string in ")]}":
             depth -= 1
         elif depth and token.string == ",":

@@ -12,7 +12,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import runtime
-from .api import Derivative, Wrt, _caller, choose_wrt, grad, jvp
+from .api import Derivative, Wrt, _caller, check_shaped_like, choose_wrt, grad, jvp
 from .errors import ArgumentError
 from .modes import Mode
 
@@ -99,18 +99,21 @@ class VJP(Transformed):
         out, saved = self._derivative(*args, **kwargs)
         # (the backward sweep of the code that ran: one per set of static arguments)
         emitted = self._derivative._emitted_of_call(args)
-        return out, Pullback(self, emitted, saved, [args[w] for w in self.wrt])
+        return out, Pullback(self, emitted, saved, [args[w] for w in self.wrt], out)
 
 
 class Pullback:
     """The vector-Jacobian product at the point where vjp was called. Call it with a
     cotangent shaped like f's output (a tuple of them for a tuple); it may be called again."""
 
-    def __init__(self, vjp: VJP, emitted, saved: list, primals: list):
+    def __init__(self, vjp: VJP, emitted, saved: list, primals: list, out: Any = None):
         self._vjp, self._emitted, self._saved, self._primals = vjp, emitted, saved, primals
+        self._out = out
 
     def __call__(self, cotangent: Any) -> Any:
         emitted = self._emitted
+        check_shaped_like(cotangent, self._out, "the cotangent", _caller(),
+                          "give a cotangent shaped like f's output")
         if emitted.has_live:
             emitted.refresh()
         try:

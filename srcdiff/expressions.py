@@ -238,6 +238,17 @@ class Expressions:
         self.active.add(name)
         saved = self.names.fresh("_saved")
         atoms = [bound[positional[i]] for i in wrt]
+        if self.p.recomputed(node.func) and not self.forward_mode:  # `y = fwd_g(a, b)[0]`
+            callee = ir.Callee(names[-1], atoms, saved, recompute=copy.deepcopy(forward))
+            first = gast.Subscript(value=forward, slice=ir.const(0), ctx=gast.Load())
+            if name not in ir.names_in(forward):
+                out.append(ir.Assign([name], first, loc, callee=callee))
+                return name
+            held = self.names.fresh("_t")  # x = g(x): the adjoint sweep calls g(x) again with
+            self.active.add(held)  # the x this line read, so it must stay readable
+            out.append(ir.Assign([held], first, loc, callee=callee))
+            self.emit_copy(name, ir.name(held), loc, out)
+            return name
         out.append(ir.Assign([name, saved], forward, loc, unpack=True,
                              callee=ir.Callee(names[-1], atoms, saved)))
         return name
@@ -434,11 +445,14 @@ class Expressions:
 
     def bind(self, record, args, keywords, node, loc, out, forward):
         template = self._rules(record)
+        aliases = dict(record.keyword_aliases)
         try:
-            bound = template.bind(args, keywords)
+            bound = template.bind(args, {aliases.get(k, k): v for k, v in keywords.items()})
         except TypeError as exc:
+            names = ", ".join(p for p in template.signature.parameters)
             raise SrcdiffError(f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
-                               f"its adjoint: {exc}", loc) from None
+                               f"its adjoint: {exc}", loc,
+                               f"pass them by position, or by the names ({names})") from None
         # (the adjoint's rules tell in both modes whether a parameter takes a sequence)
         adjoint = record.adjoint if _takes_array_likes(record.function) else None
         for param, rule in template.rules.items():

@@ -107,12 +107,14 @@ class Forward:
         value = ret.value
         if isinstance(value, gast.Tuple):
             keep = self.outputs or [True] * len(value.elts)
-            return gast.Tuple(elts=[self._tangent_or_zeros(e) if k else ir.const(None)
-                                    for e, k in zip(value.elts, keep)], ctx=gast.Load())
+            # (an item may be a list, of saved values say: its zero tangent is a list)
+            return gast.Tuple(elts=[self._tangent_or_zeros(e, "runtime.zero_tangent") if k
+                                    else ir.const(None) for e, k in zip(value.elts, keep)],
+                              ctx=gast.Load())
         return self._tangent_or_zeros(value)
 
-    def _tangent_or_zeros(self, node):
-        return self.tangent_of(node) if self.active(node) else ir.call("runtime.zeros_like",
+    def _tangent_or_zeros(self, node, zeros="runtime.zeros_like"):
+        return self.tangent_of(node) if self.active(node) else ir.call(zeros,
                                                                         copy.deepcopy(node))
 
     def assign(self, stmt):

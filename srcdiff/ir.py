@@ -35,6 +35,16 @@ class Callee:
     backward: str
     atoms: list
     saved: str
+    # nf.checkpoint: the forward call, made again in the adjoint sweep for `saved` (then the
+    # forward sweep keeps the call's arguments instead)
+    recompute: gast.Call = None
+
+    def kept(self):
+        """The names the adjoint of the call reads from the forward sweep."""
+        if self.recompute is None:
+            return {self.saved}
+        return set().union(*(names_in(a) for a in self.recompute.args),
+                           *(names_in(k.value) for k in self.recompute.keywords))
 
 
 @dataclass

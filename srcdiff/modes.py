@@ -18,6 +18,10 @@ class Mode(str, enum.Enum):
         """The emitted function's name is this followed by f's."""
         return {Mode.GRAD: "d", Mode.VJP: "vjp_", Mode.SPLIT: "fwd_", Mode.JVP: "jvp_"}[self]
 
+    def function_names(self, name):
+        """The emitted functions' names for a function `name`: d<f>, or fwd_<f> and bwd_<f>."""
+        return [self.prefix + name] + ([f"bwd_{name}"] if self is Mode.SPLIT else [])
+
     @property
     def title(self):
         """What the emitted module's docstring says it is."""

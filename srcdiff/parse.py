@@ -11,7 +11,7 @@ import textwrap
 import gast
 import numpy as np
 
-from . import ir, runtime
+from . import ir, remat, runtime
 from .errors import Location, SrcdiffError, UnsupportedError
 from .provenance import check_source_runs, describe
 
@@ -52,7 +52,9 @@ class Static:
 
 def is_function_value(value):
     """Whether an argument is a function srcdiff resolves calls to (a static argument): a
-    function, a numpy ufunc, or a functools.partial of one."""
+    function, a numpy ufunc, or a functools.partial or nf.checkpoint of one."""
+    if isinstance(value, remat.Checkpointed):
+        return True
     if isinstance(value, functools.partial):
         return is_function_value(value.func)
     return inspect.isroutine(value) or isinstance(value, np.ufunc)
@@ -144,7 +146,15 @@ class ParsedFunction:
     def resolve(self, node):
         """The object an expression like `np.linalg.norm` names, or MISSING for a local value;
         a function picked from a constant container by a constant key (`ACTIVATIONS["relu"]`,
-        or by a parameter whose value the transform is made for) too."""
+        or by a parameter whose value the transform is made for) too; of an nf.checkpoint,
+        the function it marks (see `recomputed`)."""
+        return remat.unwrap(self._resolve(node))[0]
+
+    def recomputed(self, node):
+        """Whether a call of `node` is to a function marked with nf.checkpoint."""
+        return remat.unwrap(self._resolve(node))[1]
+
+    def _resolve(self, node):
         if isinstance(node, gast.Subscript):
             item = self._item(node)
             return item if is_function_value(item) else MISSING

@@ -19,12 +19,13 @@ import numpy as np
 from . import __version__, cache
 from .errors import SrcdiffError
 from .primitives import registry
+from .remat import Checkpointed
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 # srcdiff's showcase: programs written with srcdiff, not part of the transformer. An edit to
 # one must not throw away every cache entry (the functions a key reaches are digested anyway)
 SHOWCASE = {"nn.py", "resnet.py", "train.py", "train_cli.py", "demo.py", "data.py", "optim.py",
-            "tree.py", "checkpoint.py", "distributed.py", "report.py", "threads.py",
+            "tree.py", "checkpoint_file.py", "distributed.py", "report.py", "threads.py",
             "__main__.py"}
 _MISSING = object()
 
@@ -104,6 +105,8 @@ def describe(value, seen):
         value = value.__func__
     if inspect.ismodule(value):
         return f"module:{value.__name__}"
+    if isinstance(value, Checkpointed):  # the transform differentiates what it marks
+        return f"checkpoint:{describe(value.fun, seen)}"
     if isinstance(value, functools.partial):  # (the code reads the bound values when it runs)
         return (f"partial:{describe(value.func, seen)}:{len(value.args)}:"
                 f"{','.join(sorted(value.keywords))}")

@@ -56,8 +56,10 @@ def basic_block(p, s, x, training):
     return relu(h + shortcut), {"m1": m1, "v1": v1, "m2": m2, "v2": v2}
 
 
-def forward(params, state, x, training):
-    """Logits for x (N, C, H, W), and the new batch-norm running statistics."""
+def forward(params, state, x, training, block=basic_block):
+    """Logits for x (N, C, H, W), and the new batch-norm running statistics. `block` is
+    basic_block, or nf.checkpoint(basic_block) to have a gradient recompute each block's
+    values in its backward sweep rather than keep them (less memory, one more forward)."""
     stem = params["stem"]
     h, m, v = batch_norm(conv2d(x, stem["w"], 1, 1), stem["gamma"], stem["beta"],
                          None if state is None else state["stem"]["m"],
@@ -65,16 +67,16 @@ def forward(params, state, x, training):
     h = relu(h)
     blocks = []
     for i in range(len(params["blocks"])):
-        h, block_state = basic_block(params["blocks"][i],
-                                     None if state is None else state["blocks"][i], h, training)
+        h, block_state = block(params["blocks"][i],
+                               None if state is None else state["blocks"][i], h, training)
         blocks = blocks + [block_state]
     logits = linear(global_avg_pool(h), params["head"]["w"], params["head"]["b"])
     return logits, {"stem": {"m": m, "v": v}, "blocks": blocks}
 
 
-def loss(params, x, y):
+def loss(params, x, y, block=basic_block):
     """Mean cross-entropy of int labels y, with batch statistics (training mode)."""
-    logits, _ = forward(params, None, x, True)
+    logits, _ = forward(params, None, x, True, block)
     return softmax_cross_entropy(logits, y)
 
 

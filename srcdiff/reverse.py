@@ -119,12 +119,14 @@ class Reverse(SavingAnalysis):
             elts=[self._kept(v) for v in saved], ctx=gast.Load())])))
         # the backward function empties the list it is given, so that each saved value can be
         # freed right after its last use rather than when the caller's reference goes
+        # (a backward function differentiated again has values named saved and b_out)
+        held = self._fresh(("<saved>", "saved"), self.adjoint_names)
         unpack = [ir.assign(_tuple([ir.name(v, store=True) for v in saved], store=True),
-                            ir.name("saved")),
-                  ir.expr_stmt(ir.call(ir.attr("saved", "clear")))] if saved else []
+                            ir.name(held)),
+                  ir.expr_stmt(ir.call(ir.attr(held, "clear")))] if saved else []
         backward = unpack + adjoint + [gast.Return(value=_tuple(grads))]
         fwd_name, bwd_name = self.func_name
-        bwd = self._def(bwd_name, [self._seed_name(), "saved"], backward, with_params=False)
+        bwd = self._def(bwd_name, [self._seed_name(), held], backward, with_params=False)
         return [self._def(fwd_name, [], forward), bwd]
 
     def _bound_at(self, var, site):
@@ -137,7 +139,7 @@ class Reverse(SavingAnalysis):
         ret = self.ret
         if ret is not None and ret.active and isinstance(ret.value, gast.Name):
             return self.bname(ret.value.id)
-        return "b_out"
+        return self._fresh(("<seed>", "b_out"), self.adjoint_names)
 
     def _def(self, name, extra, body, with_params=True):
         args = _copy_args(self.fn.args) if with_params else gast.arguments(
@@ -330,6 +332,11 @@ class Reverse(SavingAnalysis):
     def reverse_assign(self, stmt, live):
         if stmt.callee is not None:
             return self.reverse_call(stmt, live)
+        if stmt.primitive is not None and len(stmt.targets) == 1 and \
+                stmt.targets[0] in self.stacks & self.fn.active:
+            # a stack taken from a container (the saved values of a backward function
+            # differentiated again): its adjoint, the list its pops passed back, goes there
+            live.add(stmt.targets[0])
         if stmt.primitive is None or not any(t in live for t in stmt.targets):
             live.difference_update(stmt.targets)  # an overwritten value's adjoint is gone
             return []
@@ -464,13 +471,15 @@ class Reverse(SavingAnalysis):
             return []
         live.discard(result)
         grads = ir.call(callee.backward, ir.name(self.bname(result)), ir.name(callee.saved))
+        out = [] if callee.recompute is None else [ir.assign(callee.saved, gast.Subscript(
+            value=copy.deepcopy(callee.recompute), slice=ir.const(1), ctx=gast.Load()))]
         names = [a.id for a in callee.atoms]
         if len(set(names)) == len(names) and not live & set(names):
             live.update(names)
-            return [ir.assign(_tuple([ir.name(self.bname(n), store=True) for n in names],
-                                     store=True), grads)]
+            return out + [ir.assign(_tuple([ir.name(self.bname(n), store=True) for n in names],
+                                           store=True), grads)]
         held = self._fresh((callee.saved, "b" + callee.saved), self.adjoint_names)
-        out = [ir.assign(held, grads)]
+        out.append(ir.assign(held, grads))
         for k, n in enumerate(names):
             part = gast.Subscript(value=ir.name(held), slice=ir.const(k), ctx=gast.Load())
             out.append(self.accumulate(n, part, live))

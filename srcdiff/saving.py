@@ -34,7 +34,7 @@ class SavingAnalysis:
                 for target in stmt.targets:
                     self.sites.setdefault(target, []).append(site)
                 if stmt.callee is not None:  # the adjoint of the call reads what it saved
-                    self._read({stmt.callee.saved}, _Site(stmt, site.order, path + [
+                    self._read(stmt.callee.kept(), _Site(stmt, site.order, path + [
                         (id(block), index + 0.5)], list(loops)))
             elif isinstance(stmt, ir.Push):
                 self._read(ir.names_in(stmt.value) | {stmt.stack}, site)

@@ -1,5 +1,6 @@
-"""Shape inference over emitted code: the type, shape and dtype of every local, given those of
-the arguments (an abstract interpretation; specialize.py acts on what it finds).
+"""The abstract values of shape inference (inference.py), and how numpy's own functions give
+the abstract value of a call: the type, shape and dtype of every local, given those of the
+arguments (specialize.py acts on what it finds).
 
 An abstract value says what is certain of a run-time value:
   Const(v)            exactly v (an int, a string, a tuple of those: shapes, axes, flags)
@@ -20,12 +21,10 @@ unknown `n` in `np.zeros(n)` or `x[:n]` would decide a shape). Anything else is 
 import warnings
 from dataclasses import dataclass
 
-import gast
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from . import ir, runtime
-from .ir import dotted
+from . import runtime
 from .primitives import registry
 
 
@@ -84,7 +83,7 @@ class _Marker:
 UNKNOWN = _Marker("UNKNOWN")
 BOTTOM = _Marker("BOTTOM")  # no value yet (a stack nothing was pushed on)
 
-_SCALARS = (float, int, bool)
+SCALARS = (float, int, bool)
 _CONSTANTS = (int, bool, str, type(None), float, complex, slice, type(Ellipsis), type)
 
 
@@ -147,7 +146,7 @@ def widen(value):
     """A constant as the typed value it is an instance of (what joining forgets)."""
     if isinstance(value, Const):
         v = value.value
-        if type(v) in _SCALARS:
+        if type(v) in SCALARS:
             return Typed(type(v), (), np.asarray(v).dtype)
         return UNKNOWN
     return value
@@ -244,7 +243,7 @@ def _abstract(value):
     t = type(value)
     if t is np.ndarray:
         return Typed(t, value.shape, value.dtype, bool(value.flags.writeable))
-    if t in _SCALARS:
+    if t in SCALARS:
         return Typed(t, (), np.asarray(value).dtype)
     if isinstance(value, np.generic) and value.dtype.kind in "biufc":
         return Typed(t, (), value.dtype)
@@ -259,7 +258,7 @@ def _abstract(value):
     return UNKNOWN
 
 
-def _constant(value):
+def abstract_of(value):
     """The abstract value of an exactly known result."""
     return Const(value) if _is_constant(value) else _abstract(value)
 
@@ -288,7 +287,7 @@ def evaluate(fn, args, kwargs, index_args=(), fresh=False):
     except Exception:  # noqa: BLE001  (the real call may fail too; then we know nothing)
         return UNKNOWN
     if exact:
-        return _constant(result)
+        return abstract_of(result)
     out = _abstract(result)
     if not fresh and isinstance(out, Typed) and out.writeable and any(map(_read_only, values)):
         out = Typed(out.type, out.shape, out.dtype, False)
@@ -307,7 +306,7 @@ def _read_only(value):
 
 # --- which functions may be evaluated on stand-ins: their records say -------------------------
 
-_MUTATORS = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
+MUTATORS = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
              "update", "setdefault", "popitem"}
 
 
@@ -333,7 +332,7 @@ def evaluate_function(fn, args, kwargs):
 def evaluate_method(base, name, args, kwargs):
     """The abstract result of `base.name(*args)` for an array or numpy scalar `base`."""
     record = registry.method(name)
-    if isinstance(base, Typed) and base.type not in _SCALARS and record is not None and \
+    if isinstance(base, Typed) and base.type not in SCALARS and record is not None and \
             record.shape == registry.EVALUATE:
         return evaluate(lambda b, *a, **k: getattr(b, name)(*a, **k), [base] + list(args),
                         kwargs)
@@ -344,7 +343,7 @@ def attribute(base, name):
     """The abstract value of `base.name` (x.shape, x.T) for an array `base`."""
     record = registry.attribute(name)
     if record is None or record.shape is None or isinstance(base, Typed) and \
-            base.type in _SCALARS:
+            base.type in SCALARS:
         return UNKNOWN
     if record.shape != registry.EVALUATE:
         return record.shape([base], {})
@@ -366,7 +365,7 @@ def subscript(base, index):
         return base.elem
     if isinstance(base, Const) and isinstance(index, Const):
         return evaluate(lambda b, i: b[i], [base, index], {})
-    if isinstance(base, Typed) and base.type not in _SCALARS:
+    if isinstance(base, Typed) and base.type not in SCALARS:
         if _boolean_index(index):
             return UNKNOWN  # a mask selects a value-dependent number of elements
         return evaluate(lambda b, i: b[i], [base, index], {}, index_args=(1,))
@@ -399,374 +398,12 @@ def binary(op, left, right):
 
 def _python_number(value):
     value = widen(value)
-    return isinstance(value, Typed) and value.type in _SCALARS
+    return isinstance(value, Typed) and value.type in SCALARS
 
 
 def _as_items(value):
     if isinstance(value, Items):
         return value
     if isinstance(value, Const) and type(value.value) in (tuple, list):
-        return Items(type(value.value), tuple(_constant(v) for v in value.value))
+        return Items(type(value.value), tuple(abstract_of(v) for v in value.value))
     return None
-
-
-# --- the interpreter --------------------------------------------------------------------------
-
-_BINOPS = {gast.Add: "add", gast.Sub: "sub", gast.Mult: "mul", gast.Div: "truediv",
-           gast.FloorDiv: "floordiv", gast.Mod: "mod", gast.Pow: "pow", gast.MatMult: "matmul",
-           gast.BitAnd: "and_", gast.BitOr: "or_", gast.BitXor: "xor"}
-_COMPARE = {gast.Eq: "eq", gast.NotEq: "ne", gast.Lt: "lt", gast.LtE: "le", gast.Gt: "gt",
-            gast.GtE: "ge"}
-_UNARY = {gast.USub: "neg", gast.UAdd: "pos", gast.Not: "not_", gast.Invert: "invert"}
-_MAX_LOOP_PASSES = 8
-
-
-class Unsupported(Exception):
-    """A statement the interpreter does not model: the function is not specialised."""
-
-
-def stack_names(func):
-    """Names of lists the function uses as stacks: `s = []`, `s.append(v)`, `s.pop()`, and
-    handed between a forward and a backward function in the list of saved values (returned
-    in a list, unpacked from one, deleted). A list also read any other way (np.stack of it,
-    an index) is no stack here, just a list that changes (unknown after an append)."""
-    out, allowed, names = set(), set(), []
-    for node in ir.walk(func):
-        if isinstance(node, gast.Name):
-            names.append(node)
-        elif isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
-                node.attr in ("append", "pop"):
-            out.add(node.value.id)
-            allowed.add(id(node.value))
-        elif isinstance(node, gast.Assign) and isinstance(node.value, gast.List) and \
-                not node.value.elts:
-            allowed.update(id(t) for t in node.targets)
-        elif isinstance(node, gast.Assign) and isinstance(node.targets[0], (gast.Tuple,
-                                                                          gast.List)):
-            allowed.update(id(t) for t in node.targets[0].elts)
-        elif isinstance(node, gast.Return) and node.value is not None:
-            saved = node.value.elts[-1] if isinstance(node.value, gast.Tuple) else None
-            if isinstance(saved, gast.List):
-                allowed.update(id(e) for e in saved.elts)
-        elif isinstance(node, gast.Delete):
-            allowed.update(id(t) for t in node.targets)
-    read = {node.id for node in names if node.id in out and id(node) not in allowed}
-    return out - read
-
-
-class Interpreter:
-    """Runs a gast function abstractly. `seen[id(node)]` is the join of the abstract values of
-    each call's and binary operation's operands (and each if's test) over every time it was
-    evaluated: the facts a rewrite of that node may rely on. `opaque` names are globals whose value may change
-    between calls (never looked into) but those `fixed` for good to a shape-safe function;
-    `callees(name, args)` gives the abstract result of a call to one of the emitted module's
-    own functions, or UNKNOWN."""
-
-    def __init__(self, func, opaque=(), callees=None, fixed=None):
-        import operator
-        self.operator = operator
-        self.func = func
-        self.opaque = set(opaque)
-        self.fixed = fixed or {}  # opaque names bound for good to a shape-safe function
-        self.callees = callees  # name -> what calling it returns, given abstract arguments
-        self.stacks = stack_names(func)
-        self.seen = {}
-        self.bound = {}  # name -> join of every value bound to it
-        self.returned = BOTTOM
-        self.exits = []  # per loop being run, the environments its breaks leave it with
-        self.modules = {"np", "runtime"}
-
-    def run(self, arguments):
-        params = [a.id for a in self.func.args.args]
-        if self.func.args.vararg or self.func.args.kwarg or self.func.args.kwonlyargs \
-                or len(arguments) != len(params):
-            raise Unsupported("parameters")
-        env = dict(zip(params, arguments))
-        self.block(self.func.body, env)
-        return self
-
-    # statements
-
-    def block(self, body, env):
-        for stmt in body:
-            if env is None:  # after a return
-                return None
-            env = self.statement(stmt, env)
-        return env
-
-    def statement(self, stmt, env):
-        if isinstance(stmt, gast.Assign):
-            value = self.expr(stmt.value, env)
-            if isinstance(stmt.value, gast.List) and not stmt.value.elts:
-                value = Stack(BOTTOM) if self._stack_target(stmt) else value
-            for target in stmt.targets:
-                self.bind(target, value, env)
-            return env
-        if isinstance(stmt, gast.AugAssign):
-            current = self.expr(stmt.target, env)
-            result = self.binop(stmt.op, current, self.expr(stmt.value, env), stmt)
-            if isinstance(current, Typed) and current.is_array:
-                result = current  # in place: the array keeps its type, shape and dtype
-            self.bind(stmt.target, result, env)
-            return env
-        if isinstance(stmt, gast.Expr):
-            self.expr(stmt.value, env)
-            return env
-        if isinstance(stmt, gast.If):
-            test = self.expr(stmt.test, env)
-            self.record(stmt, [test])
-            if isinstance(test, Const):
-                return self.block(stmt.body if test.value else stmt.orelse, env)
-            a = self.block(stmt.body, dict(env))
-            b = self.block(stmt.orelse, dict(env))
-            if a is None or b is None:
-                return a if b is None else b
-            return join_envs(a, b)
-        if isinstance(stmt, gast.For):
-            iterable = self.expr(stmt.iter, env)
-            if stmt.orelse:
-                raise Unsupported("for-else")
-            return self.loop(stmt.body, env, lambda e: self.bind(stmt.target,
-                                                                 element(iterable), e))
-        if isinstance(stmt, gast.While):
-            if stmt.orelse:
-                raise Unsupported("while-else")
-            return self.loop(stmt.body, env, lambda e: self.expr(stmt.test, e))
-        if isinstance(stmt, gast.Return):
-            value = self.expr(stmt.value, env) if stmt.value is not None else Const(None)
-            self.returned = join(self.returned, value)
-            return None
-        if isinstance(stmt, gast.Delete):
-            for target in stmt.targets:
-                if isinstance(target, gast.Name):
-                    env.pop(target.id, None)
-            return env
-        if isinstance(stmt, gast.Pass):
-            return env
-        if isinstance(stmt, gast.Assert):
-            self.expr(stmt.test, env)
-            return env
-        if isinstance(stmt, gast.Raise):
-            return None  # nothing after it runs
-        if isinstance(stmt, gast.Break):
-            if not self.exits:
-                raise Unsupported("break outside a loop")
-            self.exits[-1].append(env)
-            return None
-        raise Unsupported(type(stmt).__name__)
-
-    def loop(self, body, env, enter):
-        head = dict(env)
-        self.exits.append([])  # the environments where a break leaves the loop
-        for passes in range(_MAX_LOOP_PASSES):
-            inside = dict(head)
-            enter(inside)
-            out = self.block(body, inside)
-            merged = join_envs(head, out) if out is not None else head
-            if merged == head:
-                for exit_env in self.exits.pop():
-                    head = join_envs(head, exit_env)
-                return head
-            if passes >= _MAX_LOOP_PASSES // 2:  # widen whatever still changes
-                merged = {k: v if head.get(k) == v else UNKNOWN for k, v in merged.items()}
-            head = merged
-        raise Unsupported("loop did not settle")
-
-    def _stack_target(self, stmt):
-        names = [t.id for t in stmt.targets if isinstance(t, gast.Name)]
-        return len(names) == len(stmt.targets) == 1 and names[0] in self.stacks
-
-    def bind(self, target, value, env):
-        if isinstance(target, gast.Name):
-            env[target.id] = value
-            self.bound[target.id] = join(self.bound.get(target.id, BOTTOM), value)
-        elif isinstance(target, (gast.Tuple, gast.List)):
-            if any(isinstance(e, gast.Starred) for e in target.elts):
-                items = [UNKNOWN] * len(target.elts)
-            elif isinstance(value, Items) and len(value.items) == len(target.elts):
-                items = value.items
-            elif isinstance(value, Const) and isinstance(value.value, tuple) and \
-                    len(value.value) == len(target.elts):
-                items = [_constant(v) for v in value.value]
-            else:
-                items = [element(value)] * len(target.elts)
-            for t, v in zip(target.elts, items):
-                self.bind(t, v, env)
-        elif isinstance(target, gast.Subscript):  # y[i] = v writes into an array in place
-            base = self.expr(target.value, env)
-            self.index(target.slice, env)
-            if not (isinstance(base, Typed) and base.is_array):
-                raise Unsupported("item assignment into a container")
-        else:
-            raise Unsupported("assignment target")
-
-    # expressions
-
-    def record(self, node, values):
-        previous = self.seen.get(id(node))
-        if previous is not None:
-            values = [join(a, b) for a, b in zip(previous[1], values)]
-        self.seen[id(node)] = (node, values)
-
-    def expr(self, node, env):
-        if isinstance(node, gast.Constant):
-            return Const(node.value)
-        if isinstance(node, gast.Name):
-            if node.id in env:
-                return env[node.id]
-            return UNKNOWN
-        if isinstance(node, (gast.Tuple, gast.List)):
-            items = tuple(self.expr(e, env) for e in node.elts)
-            if any(isinstance(e, gast.Starred) for e in node.elts):
-                return UNKNOWN
-            if isinstance(node, gast.Tuple) and all(isinstance(i, Const) for i in items):
-                return _constant(tuple(i.value for i in items))
-            return Items(tuple if isinstance(node, gast.Tuple) else list, items)
-        if isinstance(node, gast.Dict):
-            keys = [self.expr(k, env) if k is not None else UNKNOWN for k in node.keys]
-            values = [self.expr(v, env) for v in node.values]
-            if all(isinstance(k, Const) and type(k.value) is str for k in keys):
-                return Mapping(tuple(sorted((k.value, v) for k, v in zip(keys, values))))
-            return UNKNOWN
-        if isinstance(node, gast.BinOp):
-            left, right = self.expr(node.left, env), self.expr(node.right, env)
-            return self.binop(node.op, left, right, node)
-        if isinstance(node, gast.UnaryOp):
-            operand = self.expr(node.operand, env)
-            if isinstance(node.op, gast.Not):
-                if isinstance(operand, Const):
-                    return Const(not operand.value)
-                if isinstance(operand, Typed) and operand.type in _SCALARS:
-                    return Typed(bool, (), np.dtype(bool))
-                return UNKNOWN
-            return evaluate(getattr(self.operator, _UNARY[type(node.op)]), [operand], {},
-                            index_args=(0,), fresh=True)
-        if isinstance(node, gast.BoolOp):
-            values = [self.expr(v, env) for v in node.values]
-            if all(isinstance(v, Const) for v in values):
-                result = values[0].value
-                for v in values[1:]:
-                    result = (result and v.value) if isinstance(node.op, gast.And) \
-                        else (result or v.value)
-                return _constant(result)
-            if all(isinstance(widen(v), Typed) and widen(v).type is bool for v in values):
-                return Typed(bool, (), np.dtype(bool))
-            return UNKNOWN
-        if isinstance(node, gast.Compare):
-            left = self.expr(node.left, env)
-            result = None
-            for op, comparator in zip(node.ops, node.comparators):
-                right = self.expr(comparator, env)
-                if type(op) not in _COMPARE:
-                    part = _constant(_python_compare(op, left, right)) if isinstance(
-                        left, Const) and isinstance(right, Const) else UNKNOWN
-                else:
-                    part = evaluate(getattr(self.operator, _COMPARE[type(op)]), [left, right],
-                                    {}, index_args=(0, 1), fresh=True)
-                result = part if result is None else self.binop(gast.BitAnd(), result, part,
-                                                               None)
-                left = right
-            return result
-        if isinstance(node, gast.IfExp):
-            test = self.expr(node.test, env)
-            self.record(node, [test])
-            if isinstance(test, Const):
-                return self.expr(node.body if test.value else node.orelse, env)
-            return join(self.expr(node.body, env), self.expr(node.orelse, env))
-        if isinstance(node, gast.Attribute):
-            path = dotted(node)
-            if path is not None and path[0] in self.modules and path[0] not in env:
-                return _module_constant(path)
-            return attribute(self.expr(node.value, env), node.attr)
-        if isinstance(node, gast.Subscript):
-            if dotted(node.value) == ("np", "s_"):
-                return self.index(node.slice, env)
-            return subscript(self.expr(node.value, env), self.index(node.slice, env))
-        if isinstance(node, gast.Call):
-            return self.call(node, env)
-        return UNKNOWN
-
-    def binop(self, op, left, right, node):
-        if node is not None:
-            self.record(node, [left, right])
-        if type(op) not in _BINOPS:
-            return UNKNOWN
-        return binary(getattr(self.operator, _BINOPS[type(op)]), left, right)
-
-    def index(self, node, env):
-        if isinstance(node, gast.Slice):
-            parts = [self.expr(p, env) if p is not None else Const(None)
-                     for p in (node.lower, node.upper, node.step)]
-            if all(isinstance(p, Const) for p in parts):
-                return Const(slice(*(p.value for p in parts)))
-            return UNKNOWN  # a slice with an unknown bound has a value-dependent length
-        if isinstance(node, gast.Tuple):
-            items = tuple(self.index(e, env) for e in node.elts)
-            if all(isinstance(i, Const) for i in items):
-                return Const(tuple(i.value for i in items))
-            return Items(tuple, items)
-        return self.expr(node, env)
-
-    def call(self, node, env):
-        args = [self.expr(a, env) for a in node.args if not isinstance(a, gast.Starred)]
-        kwargs = {k.arg: self.expr(k.value, env) for k in node.keywords if k.arg is not None}
-        if len(args) != len(node.args) or len(kwargs) != len(node.keywords):
-            return UNKNOWN  # *args or **kwargs at the call
-        path = dotted(node.func)
-        self.record(node, args + [kwargs[k] for k in sorted(kwargs)])
-        if path is not None and len(path) == 1 and path[0] not in env and \
-                self.callees is not None and not kwargs:
-            result = self.callees(path[0], args)
-            if result is not None:
-                return result
-        if path is not None and len(path) == 1 and path[0] not in env and \
-                path[0] in self.fixed:
-            return evaluate_function(self.fixed[path[0]], args, kwargs)
-        if path is not None and path[0] not in env and path[0] not in self.opaque:
-            if path[0] in self.modules or len(path) == 1:
-                return evaluate_call(path, args, kwargs)
-        if isinstance(node.func, gast.Attribute):
-            base_node = node.func.value
-            if isinstance(base_node, gast.Name) and base_node.id in self.stacks:
-                return self.stack_method(base_node.id, node.func.attr, args, env)
-            base = self.expr(base_node, env)
-            if isinstance(base, (Items, ListOf, Mapping)) and node.func.attr in _MUTATORS:
-                if not isinstance(base_node, gast.Name):
-                    raise Unsupported("a container changed in place")
-                env[base_node.id] = UNKNOWN
-                return UNKNOWN
-            return evaluate_method(base, node.func.attr, args, kwargs)
-        return UNKNOWN
-
-    def stack_method(self, name, method, args, env):
-        stack = env.get(name, UNKNOWN)
-        if not isinstance(stack, Stack):
-            env[name] = UNKNOWN
-            return UNKNOWN
-        if method == "append" and len(args) == 1:
-            env[name] = Stack(join(stack.elem, args[0]))
-            return Const(None)
-        if method == "pop" and not args:
-            return UNKNOWN if stack.elem is BOTTOM else stack.elem
-        env[name] = UNKNOWN
-        return UNKNOWN
-
-
-def _module_constant(path):
-    """np.float32, np.pi, np.newaxis: a constant of numpy's (no runtime attribute is one)."""
-    value = registry.resolve(path) if path[0] == "np" else None
-    if isinstance(value, type) or type(value) in (float, type(None)):
-        return Const(value)
-    return UNKNOWN
-
-
-def _python_compare(op, left, right):
-    if isinstance(op, gast.Is):
-        return left.value is right.value
-    if isinstance(op, gast.IsNot):
-        return left.value is not right.value
-    if isinstance(op, gast.In):
-        return left.value in right.value
-    if isinstance(op, gast.NotIn):
-        return left.value not in right.value
-    raise Unsupported("comparison")

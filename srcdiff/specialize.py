@@ -24,7 +24,8 @@ from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_cop
                        release_early)
 from .ir import dotted
 from .primitives import registry
-from .shapes import BOTTOM, UNKNOWN, Const, Interpreter, Typed, Unsupported, describe, widen
+from .inference import Interpreter, Unsupported
+from .shapes import BOTTOM, UNKNOWN, Const, Typed, describe, widen
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
 MAX_VARIANTS = 8  # signatures per derivative; beyond, calls run the generic code
@@ -231,6 +232,8 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         if before is None:
             before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(
                 arguments)
+        if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads):
+            continue  # (s * xs with xs a list repeats it: only a known result is a check)
         spread, stmt.value = stmt.value, stmt.value.args[0]
         after = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
         if after.returned == before.returned and all(
@@ -240,6 +243,14 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         else:
             stmt.value = spread
     return changed
+
+
+def _target_of(node, parents):
+    """The name the assignment reading `node` binds (None if it binds something else)."""
+    while not isinstance(node, (gast.Assign, gast.AugAssign)):
+        node = parents[id(node)]
+    target = node.targets[0] if isinstance(node, gast.Assign) else node.target
+    return target.id if isinstance(target, gast.Name) else None
 
 
 def _elementwise_use(node, parents):

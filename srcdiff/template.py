@@ -268,7 +268,7 @@ class _Substitute(gast.NodeTransformer):
         the callee's defaults, not the template's, decide (numpy's change between versions)."""
         if not (isinstance(keyword.value, gast.Name) and keyword.value.id in self.defaults):
             return False
-        own = _defaults_of(gast.unparse(func), self.scope).get(keyword.arg, inspect.Parameter.empty)
+        own = _defaults_of(ir.dotted(func), self.scope).get(keyword.arg, inspect.Parameter.empty)
         wanted = self.defaults[keyword.value.id]
         return own is np._NoValue or (type(own) is type(wanted) and own == wanted)
 
@@ -276,15 +276,20 @@ class _Substitute(gast.NodeTransformer):
 _DEFAULTS = {}
 
 
-def _defaults_of(callee, scope):
-    """{parameter: default} of the function the expression `callee` names in `scope`."""
-    key = (callee, id(scope))
+def _defaults_of(path, scope):
+    """{parameter: default} of the function the dotted `path` (np, linalg, norm) names in
+    `scope`; {} for what it cannot name (a method of a value, say): keep every keyword."""
+    key = (path, id(scope))
     if key not in _DEFAULTS:
+        _DEFAULTS[key] = {}
+        found = scope.get(path[0], getattr(builtins, path[0], None)) if path else None
+        for attr in (path or ())[1:]:
+            found = getattr(found, attr, None)
         try:
-            parameters = inspect.signature(eval(callee, dict(scope))).parameters  # noqa: S307
+            parameters = inspect.signature(found).parameters
             _DEFAULTS[key] = {name: p.default for name, p in parameters.items()}
-        except Exception:  # a method or a name this scope lacks: keep every keyword
-            _DEFAULTS[key] = {}
+        except (TypeError, ValueError):
+            pass
     return _DEFAULTS[key]
 
 

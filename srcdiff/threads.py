@@ -7,10 +7,13 @@ default threads and 13 s with one. So the trainer uses no more threads than ther
 per process, and says when the machine is oversubscribed.
 
 Environment variables (OPENBLAS_NUM_THREADS, OMP_NUM_THREADS) are read once, when numpy loads
-its BLAS, which `import srcdiff` has already done: from inside Python the count can be changed
-only through threadpoolctl (in the [examples] and [distributed] extras).
+its BLAS, which `import srcdiff` has already done (the package imports numpy, and `python -m
+srcdiff` imports the package before its command line runs): from inside Python the count can be
+changed only through threadpoolctl (an optional dependency). Without it, a command-line run
+starts itself again at once, with those variables set, before it has done any work.
 """
 import os
+import sys
 
 THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 
@@ -46,17 +49,39 @@ def choose(requested, processes_here=1):
     return threads, warnings
 
 
-def limit(threads):
+def launcher_processes():
+    """How many processes an MPI launcher (Open MPI's, MPICH's) started on this machine, read
+    from what it sets in their environment before MPI starts; 1 when there is none."""
+    for name in ("OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"):
+        if os.environ.get(name, "").isdigit():
+            return max(1, int(os.environ[name]))
+    return 1
+
+
+def restart_command(threads):
+    """(argv, environment) that run this command line again with `threads` BLAS threads."""
+    environment = dict(os.environ, **{name: str(threads) for name in THREAD_VARIABLES})
+    return [sys.executable, *sys.orig_argv[1:]], environment
+
+
+def limit(threads, restart=False):
     """Set numpy's BLAS to `threads` threads for the rest of the process. Returns a note on
-    what was done, or raises RuntimeError when it cannot be done from here."""
+    what was done, or raises RuntimeError when it cannot be done from here. With `restart`
+    (a command-line run that has done nothing yet), a process that can set them no other way
+    is replaced by the same command with OPENBLAS_NUM_THREADS and the others set."""
+    fixed = {name: os.environ[name] for name in THREAD_VARIABLES if name in os.environ}
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:
-        fixed = {name: os.environ[name] for name in THREAD_VARIABLES if name in os.environ}
         if fixed:
             return "BLAS threads set by " + ", ".join(f"{k}={v}" for k, v in fixed.items())
         if threads >= usable_cores():
             return f"{threads} BLAS thread(s), as numpy starts"
+        if restart:
+            argv, environment = restart_command(threads)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os.execve(argv[0], argv, environment)
         raise RuntimeError(
             f"cannot set {threads} BLAS thread(s): numpy has already loaded its BLAS, and only "
             "threadpoolctl can change it then. pip install threadpoolctl (it is in srcdiff's "

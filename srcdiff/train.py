@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 import srcdiff as nf
-from srcdiff import checkpoint, optim, resnet
-from srcdiff.checkpoint import CheckpointError, named_leaves
+from srcdiff import checkpoint_file, optim, resnet
+from srcdiff.checkpoint_file import CheckpointError, named_leaves
 from srcdiff.data import Dataset, augment, fingerprint, prepare, sample_crops
 from srcdiff.distributed import Single
 from srcdiff.report import MetricsLog, Progress, plot_history
@@ -298,9 +298,9 @@ class Saver:
             "random": "drawn from numpy's default_rng([seed, stream, epoch, step]): no state"}
         trees = {"params": run.params, "velocity": run.velocity}
         trees.update({f"bn{rank}": bn for rank, bn in enumerate(per_rank)})
-        checkpoint.save(self.path, meta, trees)
+        checkpoint_file.save(self.path, meta, trees)
         if best:
-            checkpoint.save(best_path(self.path), meta, trees)
+            checkpoint_file.save(best_path(self.path), meta, trees)
 
 
 def best_path(path):
@@ -316,7 +316,7 @@ def resume_run(path, dataset, config, world, progress):
     loaded = None
     if world.is_root:
         try:
-            loaded = checkpoint.load(path)
+            loaded = checkpoint_file.load(path)
         except CheckpointError as exc:
             loaded = exc
     loaded = world.broadcast(loaded)
@@ -325,13 +325,13 @@ def resume_run(path, dataset, config, world, progress):
     meta, trees = loaded
     check_compatible(path, meta, config, fingerprint(dataset))
     fresh = new_run(dataset, config, Single())
-    params = checkpoint.restore(path, "parameters", trees.get("params", {}), fresh.params)
-    velocity = checkpoint.restore(path, "momentum", trees.get("velocity", {}), fresh.velocity)
+    params = checkpoint_file.restore(path, "parameters", trees.get("params", {}), fresh.params)
+    velocity = checkpoint_file.restore(path, "momentum", trees.get("velocity", {}), fresh.velocity)
     stored_bn = trees.get(f"bn{world.rank}", {})
     bn = None
     if stored_bn:
         like = resnet.forward(params, None, dataset.train[0][:1], True)[1]
-        bn = checkpoint.restore(path, "batch-norm statistics", stored_bn, like)
+        bn = checkpoint_file.restore(path, "batch-norm statistics", stored_bn, like)
     run = Run(params, velocity, bn, **{k: meta[k] for k in (
         "epoch", "step", "loss_sum", "correct", "seen", "seconds", "history", "best")})
     position = f"epoch {run.epoch}" + (f", step {run.step}" if run.step else "")

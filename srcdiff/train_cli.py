@@ -5,8 +5,8 @@ import os
 import sys
 import traceback
 
-from srcdiff import checkpoint, threads
-from srcdiff.checkpoint import CheckpointError
+from srcdiff import checkpoint_file, threads
+from srcdiff.checkpoint_file import CheckpointError
 from srcdiff.data import DatasetError, load_cifar10, load_digits, prepare
 from srcdiff.distributed import DistributedError, Single, world as make_world
 from srcdiff.report import matplotlib_pyplot
@@ -165,7 +165,7 @@ def resolve_config(parser, args, world):
 
 def _saved_meta(path):
     try:
-        return checkpoint.load(path)[0]
+        return checkpoint_file.load(path)[0]
     except CheckpointError as exc:
         return exc
 
@@ -181,10 +181,13 @@ def load_data(args, config):
                    seed=config.seed)
 
 
-def set_threads(parser, args, world):
-    count, warnings = threads.choose(args.threads, world.local_size)
+def set_threads(parser, args, restart):
+    """Before MPI or any work starts (so that a restart, see threads.limit, loses nothing):
+    the BLAS thread count for each of the processes the launcher started here."""
+    processes = threads.launcher_processes() if args.distributed else 1
+    count, warnings = threads.choose(args.threads, processes)
     try:
-        note = threads.limit(count)
+        note = threads.limit(count, restart=restart)
     except RuntimeError as exc:
         if args.threads:
             parser.error(str(exc))
@@ -193,10 +196,9 @@ def set_threads(parser, args, world):
     return note, warnings
 
 
-def run(parser, args, world):
+def run(parser, args, world, note, warnings):
     config = resolve_config(parser, args, world)
     dataset = load_data(args, config)
-    note, warnings = set_threads(parser, args, world)
     if world.is_root:
         for warning in warnings:
             print(f"warning: {warning}", file=sys.stderr)
@@ -218,18 +220,21 @@ def run(parser, args, world):
     return 0
 
 
-def main(argv=None):
+def main(argv=None, restart=False):
+    """`restart`: this process runs the command line (not a caller's argv), and may be
+    replaced by the same command with the BLAS thread variables set (see threads.limit)."""
     prog = "srcdiff train" if os.path.basename(sys.argv[0]) == "srcdiff" else \
         "python -m srcdiff train"
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     check_arguments(parser, args)
+    note, warnings = set_threads(parser, args, restart)
     try:
         world = make_world(args.distributed)
     except DistributedError as exc:
         parser.error(str(exc))
     try:
-        return run(parser, args, world)
+        return run(parser, args, world, note, warnings)
     except (DatasetError, CheckpointError, DistributedError) as exc:
         if world.is_root:
             print(f"{prog}: error: {exc}", file=sys.stderr)

@@ -7,7 +7,7 @@ import operator
 import sys
 import threading
 
-from . import __version__, cache, codegen, ir, provenance
+from . import __version__, cache, codegen, ir, provenance, remat
 from .activity import Activity
 from .anf import Normalizer
 from .containers import lower_containers
@@ -190,6 +190,7 @@ def _outputs(mask):
 
 
 def _function(obj):
+    obj = remat.unwrap(obj)[0]  # (the caller's emitted code says whether it recomputes)
     return obj.__func__ if inspect.ismethod(obj) else obj
 
 
@@ -331,12 +332,7 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
         if not _in_progress.codes:
             _in_progress.varied_items.clear()
     returns = _checked_return(fn, program, mode, has_aux, where)
-    if names:
-        func_names = list(names)
-    elif mode is Mode.SPLIT:
-        func_names = [emitted_name(mode, fn.__name__), f"bwd_{fn.__name__}"]
-    else:
-        func_names = [emitted_name(mode, fn.__name__)]
+    func_names = list(names) if names else mode.function_names(fn.__name__)
     if mode is Mode.JVP:
         funcs = Forward(program, wrt_names, func_names[0], outputs).build()
     else:

@@ -234,7 +234,7 @@ def test_editing_the_transformer_changes_the_key_and_the_showcase_does_not(tmp_p
         before, after = digest_after_editing(Path("passes") / "copies.py")
         assert after != before
         for showcase in ("nn.py", "resnet.py", "train.py", "demo.py", "data.py", "optim.py",
-                         "tree.py", "checkpoint.py"):
+                         "tree.py", "checkpoint_file.py"):
             before, after = digest_after_editing(showcase)
             assert after == before, showcase
     finally:

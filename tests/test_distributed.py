@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from srcdiff import checkpoint
+from srcdiff import checkpoint_file
 
 try:
     import mpi4py  # noqa: F401  (only to know it is there: MPI starts in the subprocesses)
@@ -95,7 +95,7 @@ def train_args(data, path, epochs, *extra):
 
 
 def saved_arrays(path):
-    trees = checkpoint.load(str(path))[1]
+    trees = checkpoint_file.load(str(path))[1]
     return {f"{tree}/{name}": array for tree, leaves in trees.items()
             for name, array in leaves.items()}
 

@@ -88,3 +88,13 @@ def test_jvp_of_a_pytree_argument(rng):
 def test_wrong_number_of_tangents():
     with pytest.raises(nf.ArgumentError, match="needs 2 tangent"):
         nf.jvp(flow.piecewise, wrt=(0, 1))(np.ones(2), np.ones(2), (np.ones(2),))
+
+
+def test_a_tangent_of_the_wrong_shape_is_an_error_not_a_crash():
+    """(v,) for wrt=0 would be an array of shape (1, ...) to numpy: a raw broadcasting error
+    deep in the emitted code, or a wrong-shaped tangent, before this check."""
+    w = np.ones((3, 3))
+    with pytest.raises(nf.ArgumentError, match=r"tangent of argument 'x' has shape \(1, 3, 3\)"):
+        nf.jvp(flow.piecewise)(w, np.ones(3), (w,))
+    with pytest.raises(nf.ArgumentError, match=r"tangent of argument 'y' has shape \(2,\)"):
+        nf.jvp(flow.piecewise, wrt=(0, 1))(w, np.ones(3), (w, np.ones(2)))

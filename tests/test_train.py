@@ -5,8 +5,8 @@ import os
 import numpy as np
 import pytest
 
-from srcdiff import checkpoint, ravel
-from srcdiff.checkpoint import CheckpointError
+from srcdiff import checkpoint_file, ravel
+from srcdiff.checkpoint_file import CheckpointError
 from srcdiff.data import augment, prepare, sample_crops
 from srcdiff.train import Config, TrainingInterrupted, learning_rate, train
 
@@ -48,7 +48,7 @@ def test_two_epochs_then_resume_to_four_equals_four_straight(tmp_path, rng):
     # the two-epoch run ended with a look at the test set, which the straight run took later
     assert_same_run(straight, resumed, varies=("seconds", "images_per_s", "test_acc"))
     assert straight.history[-1]["test_acc"] == resumed.history[-1]["test_acc"]
-    saved = [checkpoint.load(str(tmp_path / name))[1] for name in ("straight.npz", "split.npz")]
+    saved = [checkpoint_file.load(str(tmp_path / name))[1] for name in ("straight.npz", "split.npz")]
     for name in saved[0]["velocity"]:
         assert np.array_equal(saved[0]["velocity"][name], saved[1]["velocity"][name])
 
@@ -74,7 +74,7 @@ def test_interrupted_mid_epoch_then_resumed_equals_uninterrupted(tmp_path, rng, 
     with pytest.raises(TrainingInterrupted, match="interrupted in epoch 2 after step 2 of 3; "
                                                   f"saved to {path}: add --resume"):
         quiet_train(data, config, checkpoint_path=path, interrupt=StopAfter(4))
-    meta = checkpoint.load(path)[0]
+    meta = checkpoint_file.load(path)[0]
     assert (meta["epoch"], meta["step"]) == (1, 2)
     resumed = quiet_train(data, config, checkpoint_path=path, resume=True)
     assert_same_run(straight, resumed)
@@ -145,9 +145,9 @@ def test_a_failed_write_leaves_the_old_checkpoint_whole(tmp_path, rng, monkeypat
         file.write(b"PK\x03\x04 half a zip")
         raise OSError("disk full")
 
-    monkeypatch.setattr(checkpoint.np, "savez", fail_midway)
+    monkeypatch.setattr(checkpoint_file.np, "savez", fail_midway)
     with pytest.raises(OSError, match="disk full"):
-        checkpoint.save(str(path), {"epoch": 2}, {"params": {"w": np.ones(2)}})
+        checkpoint_file.save(str(path), {"epoch": 2}, {"params": {"w": np.ones(2)}})
     assert path.read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == ["run.best.npz", "run.npz"]  # no temporary left
 
@@ -156,7 +156,7 @@ def test_best_validation_epoch_is_saved_beside_the_checkpoint(tmp_path, rng):
     path = str(tmp_path / "run.npz")
     result = quiet_train(tiny_data(rng), TINY, checkpoint_path=path)
     best = max(result.history, key=lambda row: row["val_acc"])  # the first of equals
-    meta = checkpoint.load(str(tmp_path / "run.best.npz"))[0]
+    meta = checkpoint_file.load(str(tmp_path / "run.best.npz"))[0]
     assert meta["epoch"] == best["epoch"] and meta["best"]["val_acc"] == best["val_acc"]
     # with a validation set the test set is evaluated at the end only
     assert [row["test_acc"] is None for row in result.history] == [True, True, True, False]

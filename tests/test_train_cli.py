@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from srcdiff import checkpoint, threads, train_cli
+from srcdiff import checkpoint_file, threads, train_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
@@ -81,6 +81,53 @@ def test_threads_without_threadpoolctl_is_an_error_with_the_way_out(capsys, monk
     assert "OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 python -m srcdiff train" in err
 
 
+def test_a_command_line_run_without_threadpoolctl_restarts_with_the_thread_variables(
+        monkeypatch):
+    monkeypatch.setitem(sys.modules, "threadpoolctl", None)
+    for name in threads.THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(threads, "usable_cores", lambda: 2)
+    monkeypatch.setattr(sys, "orig_argv", ["python3", "-m", "srcdiff", "train", "--threads",
+                                           "1"])
+    calls = []
+
+    def execve(*call):  # which never returns
+        calls.append(call)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(os, "execve", execve)
+    with pytest.raises(SystemExit):
+        threads.limit(1, restart=True)
+    (executable, argv, environment), = calls
+    assert executable == sys.executable and argv == [sys.executable, "-m", "srcdiff", "train",
+                                                     "--threads", "1"]
+    assert all(environment[name] == "1" for name in threads.THREAD_VARIABLES)
+    calls.clear()
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")  # the restarted run: no second restart
+    assert threads.limit(1, restart=True) == "BLAS threads set by OPENBLAS_NUM_THREADS=1"
+    assert threads.limit(2, restart=True) == "BLAS threads set by OPENBLAS_NUM_THREADS=1"
+    assert calls == []
+
+
+def test_the_restarted_command_runs_with_one_blas_thread(tmp_path):
+    """What the restart relies on: OPENBLAS_NUM_THREADS set before numpy starts holds."""
+    probe = ("import numpy, threadpoolctl; print(max(i['num_threads'] for i in "
+             "threadpoolctl.threadpool_info() if i['user_api'] == 'blas'))")
+    pytest.importorskip("threadpoolctl")
+    env = dict(os.environ, **{name: "1" for name in threads.THREAD_VARIABLES})
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                          text=True, check=True)
+    assert done.stdout.strip() == "1"
+
+
+def test_launcher_processes_are_read_before_mpi_starts(monkeypatch):
+    for name in ("OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"):
+        monkeypatch.delenv(name, raising=False)
+    assert threads.launcher_processes() == 1
+    monkeypatch.setenv("MPI_LOCALNRANKS", "2")
+    assert threads.launcher_processes() == 2
+
+
 def test_thread_count_follows_idle_cores(monkeypatch):
     monkeypatch.setattr(threads, "usable_cores", lambda: 8)
     monkeypatch.setattr(threads, "busy_cores", lambda: 0.2)
@@ -131,7 +178,7 @@ def test_readme_cifar_command_runs_on_synthetic_batches(tmp_path, rng):
     stem = Path(command[command.index("--checkpoint") + 1]).stem
     assert {f"{stem}.npz", f"{stem}.best.npz", f"{stem}.metrics.csv",
             f"{stem}.metrics.jsonl"} <= written
-    meta = checkpoint.load(str(tmp_path / f"{stem}.npz"))[0]
+    meta = checkpoint_file.load(str(tmp_path / f"{stem}.npz"))[0]
     assert meta["config"]["augment"] and meta["config"]["milestones"] == [1]
     assert meta["config"]["weight_decay"] == 1e-4 and meta["config"]["warmup"] == 1.0
 
@@ -154,7 +201,7 @@ def test_ctrl_c_saves_and_resume_carries_on_exactly(tmp_path):
     assert resumed.returncode == 0 and "resumed from" in resumed.stdout, resumed.stderr
     straight = run_cli(*args, "--checkpoint", str(tmp_path / "straight.npz"), "--quiet")
     assert straight.returncode == 0 and straight.stdout.startswith("final test accuracy")
-    a, b = (checkpoint.load(str(tmp_path / name))[1] for name in ("stopped.npz",
+    a, b = (checkpoint_file.load(str(tmp_path / name))[1] for name in ("stopped.npz",
                                                                   "straight.npz"))
     for tree in ("params", "velocity", "bn0"):
         assert all(np.array_equal(a[tree][k], b[tree][k]) for k in b[tree])
@@ -168,7 +215,7 @@ def test_resume_takes_left_out_options_from_the_checkpoint(tmp_path, capsys):
     assert train_cli.main(["--limit", "64", "--width", "4", "--epochs", "1", "--lr", "0.02",
                            "--checkpoint", path, "--quiet"]) == 0
     assert train_cli.main(["--epochs", "2", "--checkpoint", path, "--resume", "--quiet"]) == 0
-    meta = checkpoint.load(path)[0]
+    meta = checkpoint_file.load(path)[0]
     assert meta["epoch"] == 2 and meta["config"]["width"] == 4 and meta["config"]["lr"] == 0.02
     capsys.readouterr()
     assert train_cli.main(["--checkpoint", path, "--resume"]) == 0

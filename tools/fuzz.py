@@ -7,14 +7,14 @@ A program takes x (3,), y (2, 3) and params, a list of (W, b) layers of differen
 has a few assignments of random expression trees over the primitive table (broadcasting,
 reductions with axis=/keepdims=, comparisons inside np.where), a pass through the layers
 (`W, b = params[i]` in a loop, or read one by one), an `if` on a data-dependent condition, a
-`for` loop, and sometimes calls to helper functions (nested, or returning a tuple), a `while`
+`for` loop, and sometimes calls to helper functions (nested, with a keyword argument, with a
+loop, or returning a tuple), negative indexes and slices of the list of layers, a `while`
 loop that overwrites an argument, an early `return`, writes into a preallocated array and a
 `break`; it returns a scalar.
 
 Checked: the gradient w.r.t. x, y and params against central finite differences, forward mode
-against it, the float32 variant, and the Hessian-vector product (forward over reverse; with
---open-bugs also the vjp of the gradient, reverse over reverse) against differences of the
-gradient. With `--oracle autograd` the same source also runs under autograd (np bound to
+against it, the float32 variant, and the Hessian-vector product (forward over reverse, and
+the vjp of the gradient, reverse over reverse) against differences of the gradient. With `--oracle autograd` the same source also runs under autograd (np bound to
 autograd.numpy): srcdiff and autograd must agree to rounding, and where they do not, finite
 differences decide (a program autograd cannot run, say one writing into an array, is checked
 against finite differences alone). Constructs of bugs still open (OPEN_BUGS) are generated
@@ -91,22 +91,10 @@ ACTIVATIONS = ["np.tanh({0})", "np.sin({0})", "np.maximum({0}, 0.1 * ({0}))",
                "np.logaddexp(0.0, {0})", "({0}) / (1.0 + np.abs({0}))"]
 SHAPES = {"x": (3,), "y": (2, 3)}
 # constructs whose bugs are still open: generated only with --open-bugs
-OPEN_BUGS = {
-    "negative index into a list argument": "issue 13 item 1 (params[-1] gets a zero gradient)",
-    "slice of a list argument": "issue 13 item 1 (params[:-1]; a TypeError even for params[:2])",
-    "np.split read by index": "tests/test_found_bugs.py::test_split_result_read_by_index",
-    "np.transpose with negative axes":
-        "tests/test_found_bugs.py::test_transpose_with_negative_axes",
-    "a call with a keyword argument": "its hvp: tests/test_found_bugs.py::"
-        "test_hvp_through_a_call_with_a_keyword_argument",
-    "a call of a function with a loop": "reverse over reverse: tests/test_found_bugs.py::"
-        "test_grad_of_grad_through_a_function_with_a_loop",
-    "reverse over reverse (the vjp of the gradient is checked)": "issue 13 item 10 (an "
-        "UnboundLocalError for a temporary of the branch not taken); tests/test_found_bugs.py::"
-        "test_grad_of_grad_through_a_function_returning_a_tuple",
-}
-OPEN_SHAPED = [("np.transpose(np.transpose({0}, (-1, 0)), (-1, -2))", (2, 3), (2, 3)),
-               ("np.split({0}, 3, axis=-1)[1] * np.ones(3)", None, None)]
+OPEN_BUGS = {}  # (none now: issue 13's were fixed, and their constructs are generated always)
+# once open bugs (issue 13), fixed: generated always
+FIXED_SHAPED = [("np.transpose(np.transpose({0}, (-1, 0)), (-1, -2))", (2, 3), (2, 3)),
+                ("np.split({0}, 3, axis=-1)[1] * np.ones(3)", None, None)]
 HELPERS = '''
 
 def helper(a, b):
@@ -182,8 +170,7 @@ class Program:
             start, shape = f"({start}) * np.ones(3)", (3,)
         act = rng.choice(ACTIVATIONS)
         step = [f"    h = {act.format('h @ W + b')}"]
-        kinds = ["range", "explicit", "while"] + (
-            ["negative", "slice"] if self.open_bugs else [])
+        kinds = ["range", "explicit", "while", "negative", "slice"]
         kind = rng.choice(kinds)
         lines = [f"h = {start}"]
         if kind == "range":
@@ -206,13 +193,13 @@ class Program:
         return lines
 
     def calls(self):
-        """Calls to the helper functions: one, nested, one returning a tuple, and (with open
-        bugs) one with a keyword argument or a loop."""
+        """Calls to the helper functions: one, nested, one with a keyword argument, one with
+        a loop, and one returning a tuple."""
         rng, lines = self.rng, []
         if rng.random() < 0.5:
             (a, sa), (b, sb) = self.expr(1), self.expr(1)
-            call = rng.choice(["helper({}, {})", "nested({}, {})"] + (
-                ["scaled({}, shift={})", "looped({}) * ({})"] if self.open_bugs else []))
+            call = rng.choice(["helper({}, {})", "nested({}, {})", "scaled({}, shift={})",
+                               "looped({}) * ({})"])
             lines.append(f"h0 = {call.format(a, b)}")
             self.names["h0"] = np.broadcast_shapes(sa, sb)
         if rng.random() < 0.3:
@@ -240,7 +227,7 @@ class Program:
             return rng.choice(UNARY if shape else FUNCTIONS).format(inner), shape
         if choice < 0.45:
             inner, shape = self.expr(depth - 1, only)
-            fits = [(t, out) for t, needs, out in SHAPED + (OPEN_SHAPED if self.open_bugs else [])
+            fits = [(t, out) for t, needs, out in SHAPED + FIXED_SHAPED
                     if (needs == shape) or (needs is None and shape in ((3,), (2, 3)))]
             if fits:
                 template, out = rng.choice(fits)
@@ -378,11 +365,11 @@ def check(seed, directory, oracle=None, open_bugs=False, stats=None, second_orde
         if differs([hv], [hv_expected], 1e-3, 1e-5):
             return describe(f"Hessian-vector product w.r.t. {'xy'[wrt]}", program.source, hv,
                             estimates)
-        if open_bugs:  # reverse over reverse
-            uh = nf.vjp(nf.grad(f, wrt=wrt), wrt=wrt)(*args)[1](tangents[wrt])
-            if differs([uh], [hv_expected], 1e-3, 1e-5):  # H is symmetric: the vjp is H v
-                return describe(f"vjp of the gradient w.r.t. {'xy'[wrt]}", program.source,
-                                uh, estimates)
+        # reverse over reverse: H is symmetric, so the vjp of the gradient is H v too
+        uh = nf.vjp(nf.grad(f, wrt=wrt), wrt=wrt)(*args)[1](tangents[wrt])
+        if differs([uh], [hv_expected], 1e-3, 1e-5):
+            return describe(f"vjp of the gradient w.r.t. {'xy'[wrt]}", program.source, uh,
+                            estimates)
         ours.append([hv])
         references.append([hv_expected])
     if oracle == "autograd":
@@ -445,7 +432,7 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--oracle", choices=["autograd"], help="a second oracle")
     parser.add_argument("--open-bugs", action="store_true",
-                        help="also generate: " + "; ".join(OPEN_BUGS))
+                        help="also generate: " + ("; ".join(OPEN_BUGS) or "(none open now)"))
     args = parser.parse_args(argv)
     import srcdiff as nf
     nf.config(specialize="check")  # compare each shape-specialised variant with generic code

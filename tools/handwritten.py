@@ -2,7 +2,7 @@
 against in tools/bench.py (and checked equal to it there and in the tests)."""
 import numpy as np
 
-from srcdiff.nn import correlate, correlate_input_grad, correlate_weight_grad
+from srcdiff.nn import conv2d, conv2d_input_grad, conv2d_weight_grad
 
 
 def rnn_grad(w, b, h, xs):
@@ -42,20 +42,14 @@ def mlp_grad(w1, b1, w2, b2, x, y):
 
 # --- ResNet (the architecture of srcdiff.resnet, training mode) --------------------------------
 
-# The convolution's kernels are nn's (one matrix product each way, see nn.correlate), so that
-# what is compared is everything around them: what srcdiff saves, frees and adds up.
+# The convolution's kernels are nn's (see nn.conv2d's adjoint), so that what is compared is
+# everything around them: what srcdiff saves, frees and adds up.
 def _conv(x, w, stride, padding):
-    xp = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding))) if padding else x
-    return correlate(xp, w, stride), (xp, w, stride, padding)
+    return conv2d(x, w, stride, padding), (x, w, stride, padding)
 
 
 def _conv_back(g, cache):
-    xp, w, stride, padding = cache
-    dxp = correlate_input_grad(g, xp, w, stride)
-    dw = correlate_weight_grad(g, xp, w, stride)
-    if padding:
-        dxp = dxp[:, :, padding:-padding, padding:-padding]
-    return dxp, dw
+    return conv2d_input_grad(g, *cache), conv2d_weight_grad(g, *cache)
 
 
 def _bn(x, gamma, beta, eps=1e-5):

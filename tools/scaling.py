@@ -87,14 +87,16 @@ def measure_case(kind, size, memory):
         nf.grad(fn)
         print(json.dumps({"peak_mib": tracemalloc.get_traced_memory()[1] / 2 ** 20}))
         return
-    begin = time.perf_counter()
+    begin, begin_cpu = time.perf_counter(), time.process_time()
     derivative = nf.grad(fn)
-    transformed = time.perf_counter()
+    transformed, transformed_cpu = time.perf_counter(), time.process_time()
     derivative(*args)
-    called = time.perf_counter()
+    called, called_cpu = time.perf_counter(), time.process_time()
     print(json.dumps({"import_ms": 1e3 * (imported - start),
                       "transform_ms": 1e3 * (transformed - begin),
-                      "specialise_ms": 1e3 * (called - transformed)}))
+                      "specialise_ms": 1e3 * (called - transformed),
+                      "transform_cpu_ms": 1e3 * (transformed_cpu - begin_cpu),
+                      "specialise_cpu_ms": 1e3 * (called_cpu - transformed_cpu)}))
 
 
 def _environment():
@@ -201,18 +203,29 @@ def _report(cases, results, peaks):
     print(f"import srcdiff: {_median(imports):.0f} ms (range {min(imports):.0f}-"
           f"{max(imports):.0f}) in a new process\n")
     print("milliseconds, median (range) over rounds; /st: per statement")
+    _table(cases, results, peaks, "")
+    print("\nthe same in CPU time of the process (what a busy machine inflates less)")
+    _table(cases, results, {}, "_cpu")
+    straight_peaks = [(n, peaks[("straight", n)]["peak_mib"]) for kind, n in cases
+                      if kind == "straight" and n >= 100 and peaks.get(("straight", n))]
+    if len(straight_peaks) >= 2:
+        print(f"fitted exponent of peak memory, N >= 100: {exponent(straight_peaks):.2f}")
+
+
+def _table(cases, results, peaks, clock):
+    """The table of times (`clock`: "" for wall-clock, "_cpu" for CPU time), exponents after."""
     print(f"{'case':22} {'transform (cold)':>22} {'specialisation':>22} {'peak MiB':>9}")
     for case in cases:
         kind, size = case
         label = {"straight": f"straight N={size:,}", "loops": f"loops {size} deep x {LOOP_BODY}",
                  "resnet": "resnet.loss (ResNet-20)"}[kind]
         per = size if kind == "straight" else LOOP_BODY if kind == "loops" else None
-        transform = [r["transform_ms"] for r in results[case]]
-        special = [r["specialise_ms"] for r in results[case]]
+        transform = [r[f"transform{clock}_ms"] for r in results[case]]
+        special = [r[f"specialise{clock}_ms"] for r in results[case]]
         peak = peaks.get(case)
         peak_text = f"{peak['peak_mib']:9.1f}" if peak else f"{'':>9}"
         print(f"{label:22} {_cell(transform, per)} {_cell(special, per)} {peak_text}")
-    for stage in ("transform_ms", "specialise_ms"):
+    for stage in (f"transform{clock}_ms", f"specialise{clock}_ms"):
         points = [(n, _median([r[stage] for r in results[("straight", n)]]))
                   for kind, n in cases if kind == "straight" and n >= 100 and
                   results[("straight", n)]]
@@ -221,10 +234,6 @@ def _report(cases, results, peaks):
                               for a, b in zip(points, points[1:]))
             print(f"fitted exponent of {stage[:-3]}, N >= 100: {exponent(points):.2f} "
                   f"(between sizes {local})")
-    straight_peaks = [(n, peaks[("straight", n)]["peak_mib"]) for kind, n in cases
-                      if kind == "straight" and n >= 100 and peaks.get(("straight", n))]
-    if len(straight_peaks) >= 2:
-        print(f"fitted exponent of peak memory, N >= 100: {exponent(straight_peaks):.2f}")
 
 
 if __name__ == "__main__":

@@ -95,11 +95,11 @@ class true_divide:
 class power:
     def adjoint(bz, z, x1, x2):
         bx1 = runtime.unbroadcast(bz * runtime.power_slope(x1, x2), x1)
-        bx2 = runtime.unbroadcast(bz * z * runtime.log_or_zero(x1), x2)
+        bx2 = runtime.unbroadcast(bz * z * runtime.unless_int(runtime.log_or_zero(x1), x2), x2)
 
     def tangent(dz, z, x1, x2):
         dz = dx1 * runtime.power_slope(x1, x2)
-        dz = dx2 * z * runtime.log_or_zero(x1)
+        dz = dx2 * z * runtime.unless_int(runtime.log_or_zero(x1), x2)
 
 
 @_ufunc(np.negative, samples=_unary("-x") + _unary("np.negative(x)"))
@@ -285,7 +285,7 @@ class square:
         bx = bz * 2 * x
 
     def tangent(dz, z, x):
-        dz = 2 * x * dx
+        dz = dx * 2 * x  # (2 * x would repeat a list x)
 
 
 @_ufunc(np.reciprocal, samples=_unary("np.reciprocal(x)", positive(3, 4)))
@@ -485,18 +485,20 @@ class fabs:
         dz = dx * np.sign(x)
 
 
-@primitive(np.clip, methods=("clip",), shape=EVALUATE, fresh=True, samples=[
+@primitive(np.clip, methods=("clip",), shape=EVALUATE, fresh=True,
+           keyword_aliases=(("min", "a_min"), ("max", "a_max")), samples=[
     Sample("np.clip(x, -0.5, 0.5)", x=real(8)), Sample("np.clip(x, None, 0.2) * x", x=real(8)),
+    Sample("np.clip(x, min=-0.5) + x.clip(max=0.3)", x=real(8)),
     Sample("x.clip(-0.3, 0.4)", x=real(8)),
     Sample("np.clip(x, lo, hi)", x=real(8), lo=positive(8, low=-1.0, high=-0.3),
            hi=positive(8, low=0.4, high=1.2))])
 class clip:
-    def adjoint(bz, z, a, a_min, a_max):
+    def adjoint(bz, z, a, a_min=None, a_max=None):
         ba = bz * runtime.within(a, a_min, a_max)
         ba_min = runtime.unbroadcast(bz * (a < a_min), a_min)
         ba_max = runtime.unbroadcast(bz * (a > a_max), a_max)
 
-    def tangent(dz, z, a, a_min, a_max):
+    def tangent(dz, z, a, a_min=None, a_max=None):
         dz = da * runtime.within(a, a_min, a_max)
         dz = da_min * (a < a_min)
         dz = da_max * (a > a_max)

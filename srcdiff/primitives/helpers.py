@@ -283,18 +283,53 @@ class within:
     Sample("runtime.power_slope(x, 0.0) + runtime.power_slope(x, 2)", x=real(3))])
 class power_slope:
     def adjoint(bz, z, x, y):
-        bx = runtime.unbroadcast(bz * y * runtime.power_slope(x, y - 1), x)
-        by = runtime.unbroadcast(bz * (x ** (y - 1) + z * runtime.log_or_zero(x)), y)
+        bx = runtime.unbroadcast(bz * runtime.power_curvature(x, y), x)
+        by = runtime.unbroadcast(
+            bz * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x), y), y)
 
     def tangent(dz, z, x, y):
-        dz = dx * y * runtime.power_slope(x, y - 1)
-        dz = dy * (x ** (y - 1) + z * runtime.log_or_zero(x))
+        dz = dx * runtime.power_curvature(x, y)
+        dz = dy * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x), y)
 
     def fold(x, y):  # y * x ** (y - 1) for a number y (and 0 or 1 as the numbers they are)
         if y in (0, 1):
             return ir.const(float(y))
         return gast.BinOp(left=ir.const(y), op=gast.Mult(), right=gast.BinOp(
             left=x, op=gast.Pow(), right=ir.const(y - 1)))
+
+
+# (y * power_slope(x, y - 1) would be 0 * inf where y is 0 and x is 0: NaN, for 0)
+@helper(runtime.power_curvature, samples=[
+    Sample("runtime.power_curvature(x, y)", x=positive(3), y=real(3)),
+    Sample("runtime.power_curvature(x, 0.0) + runtime.power_curvature(x, 3)", x=real(3))])
+class power_curvature:
+    def adjoint(bz, z, x, y):
+        bx = runtime.unbroadcast(bz * y * runtime.power_curvature(x, y - 1), x)
+        by = runtime.unbroadcast(bz * runtime.unless_int(
+            (2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x), y), y)
+
+    def tangent(dz, z, x, y):
+        dz = dx * y * runtime.power_curvature(x, y - 1)
+        dz = dy * runtime.unless_int((2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x), y)
+
+    def fold(x, y):  # y (y - 1) x ** (y - 2) for a number y
+        if y in (0, 1):
+            return ir.const(0.0)
+        if y == 2:
+            return ir.const(2.0)
+        return gast.BinOp(left=ir.const(y * (y - 1)), op=gast.Mult(), right=gast.BinOp(
+            left=x, op=gast.Pow(), right=ir.const(y - 2)))
+
+
+@helper(runtime.unless_int, constant=("y",), samples=[
+    Sample("runtime.unless_int(x * 2.0, y)", x=real(3), y=real(3), constant=("y",)),
+    Sample("x + runtime.unless_int(x * 2.0, 3)", x=real(3))])
+class unless_int:
+    def adjoint(bz, z, value, y):
+        bvalue = runtime.unless_int(bz, y)
+
+    def tangent(dz, z, value, y):
+        dz = runtime.unless_int(dvalue, y)
 
 
 @helper(runtime.log_or_zero, samples=[Sample("runtime.log_or_zero(x)", x=positive(3))])

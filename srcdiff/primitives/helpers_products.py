@@ -114,7 +114,8 @@ for function, call in ((runtime.unless_wrt, "x * runtime.unless_wrt(0, 1, np.sum
 
 
 @helper(runtime.untranspose, samples=[
-    Sample("runtime.untranspose(g, axes=(2, 0, 1))", g=real(2, 3, 4))])
+    Sample("runtime.untranspose(g, axes=(2, 0, 1))", g=real(2, 3, 4)),
+    Sample("runtime.untranspose(g, axes=(-1, 0, -2))", g=real(2, 3, 4))])
 class untranspose:
     def adjoint(bz, z, g, axes=None):
         bg = np.transpose(bz, axes)
@@ -132,10 +133,26 @@ class untranspose:
                         index=constant(np.array([0, 2, 2, 1])), constant=("x",))])
 class getitem_grad:
     def adjoint(bz, z, g, x, index):
-        bg = runtime.unbroadcast(bz[index], g)
+        bg = runtime.unbroadcast(runtime.adjoint_at(bz, x, index), g)
 
     def tangent(dz, z, g, x, index):
         dz = runtime.getitem_grad(dg, x, index)
+
+
+# bz[index] for an array bz; a container's adjoint is a Sparse keyed from the start
+@helper(runtime.adjoint_at, constant=("x",), shape_args={1}, index_args=(2,), samples=[
+    Sample("runtime.adjoint_at(b, x, 1)", b=real(2, 3), x=real(2, 3), constant=("x",))])
+class adjoint_at:
+    def adjoint(bz, z, b, x, index):
+        bb = runtime.getitem_grad(bz, x, index)
+
+    def tangent(dz, z, b, x, index):
+        dz = runtime.adjoint_at(db, x, index)
+
+    def rewrite(node, b, x, index):
+        if isinstance(b, Typed) and b.is_array:
+            return gast.Subscript(value=node.args[0], slice=node.args[2], ctx=gast.Load())
+        return None
 
 
 @helper(runtime.add_at, constant=("x",), shape_args={1}, index_args=(2,), fresh=True,
@@ -144,7 +161,7 @@ class getitem_grad:
 class add_at:
     def adjoint(bz, z, bx, x, index, g):
         bbx = bz
-        bg = runtime.unbroadcast(bz[index], g)
+        bg = runtime.unbroadcast(runtime.adjoint_at(bz, x, index), g)
 
     def tangent(dz, z, bx, x, index, g):
         dz = dbx
@@ -426,6 +443,28 @@ class add_tangents:
     def tangent(dz, z, a, b):
         dz = runtime.add_tangents(da, runtime.zero_tangent(b))
         dz = runtime.add_tangents(runtime.zero_tangent(a), db)
+
+
+# the tangents of list and tuple displays: arithmetic on them is that of their arrays
+@helper(runtime.tangent_list, shape=None, samples=[
+    Sample("np.sum(np.stack(runtime.tangent_list([x, x * y])) * 2)", x=real(3), y=real(3)),
+    Sample("-np.multiply(runtime.tangent_list([x, x * y]), 2)", x=real(3), y=real(3))])
+class tangent_list:
+    def adjoint(bz, z, items):
+        bitems[i] = runtime.unpack_adjoint(bz, items)[i]
+
+    def tangent(dz, z, items):
+        dz = runtime.tangent_list(ditems)
+
+
+@helper(runtime.tangent_tuple, shape=None, samples=[
+    Sample("-np.multiply(runtime.tangent_tuple((x, x * y)), 2)", x=real(3), y=real(3))])
+class tangent_tuple:
+    def adjoint(bz, z, items):
+        bitems[i] = runtime.unpack_adjoint(bz, items)[i]
+
+    def tangent(dz, z, items):
+        dz = runtime.tangent_tuple(ditems)
 
 
 @helper(runtime.item_adjoints, shape=None, samples=[

@@ -70,6 +70,8 @@ class Primitive:
     pure: bool = True  # no side effect: an unused result may be dropped
     vararg_method: bool = False  # x.reshape(2, 3) is np.reshape(x, (2, 3))
     multiple_outputs: bool = False  # it returns a tuple or list of arrays: a, b = f(x)
+    # keyword names numpy also takes for a template's parameter: (("min", "a_min"),) for clip
+    keyword_aliases: tuple = ()
     rewrite: object = None
     fold: object = None
     samples: list = field(default_factory=list)

@@ -120,7 +120,7 @@ class as_list_:
         bitems[i] = runtime.unpack_adjoint(bz, items)[i]
 
     def tangent(dz, z, items):
-        dz = list(ditems)
+        dz = runtime.tangent_list(ditems)
 
 
 @_moves(as_tuple, samples=[Sample("np.stack((x, x * y))", x=real(3), y=real(3))])
@@ -129,7 +129,7 @@ class as_tuple_:
         bitems[i] = runtime.unpack_adjoint(bz, items)[i]
 
     def tangent(dz, z, items):
-        dz = tuple(ditems)
+        dz = runtime.tangent_tuple(ditems)
 
 
 # a dict display's keys are constants; a key written twice keeps its last value, as Python's
@@ -148,7 +148,8 @@ class as_dict_:
 @_moves(np.transpose, methods=("transpose",), attributes=("T",), vararg_method=True, view=True,
         samples=[Sample("np.transpose(x, (2, 0, 1))", x=real(3, 4, 2)),
                  Sample("x.T", x=real(3, 4, 2)), Sample("np.transpose(x)", x=real(3, 4)),
-                 Sample("x.transpose(1, 0, 2)", x=real(3, 4, 2))])
+                 Sample("x.transpose(1, 0, 2)", x=real(3, 4, 2)),
+                 Sample("np.transpose(x, (-1, 0, -2))", x=real(3, 4, 2))])
 class transpose:
     def adjoint(bz, z, a, axes=None):
         ba = runtime.untranspose(bz, axes=axes)

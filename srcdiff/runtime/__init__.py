@@ -3,6 +3,7 @@ imports the transformer. Every helper takes adjoints (`g`, `bz`) and primal valu
 a new array: adjoint arrays are never written in place, because two adjoints may share one
 buffer."""
 from .arrays import *  # noqa: F401,F403  (emitted code reads every helper as runtime.<name>)
+from .containers import *  # noqa: F401,F403
 from .core import *  # noqa: F401,F403
 from .fft import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
@@ -10,6 +11,7 @@ from .rearranging import *  # noqa: F401,F403
 from .records import *  # noqa: F401,F403
 from .scipy_support import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
+from .tangents import *  # noqa: F401,F403
 
 
 # modules of plain differentiable numpy, which srcdiff differentiates through their source

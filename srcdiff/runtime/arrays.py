@@ -6,7 +6,8 @@ import string
 import numpy as np
 
 from ..errors import ArgumentError
-from .core import Sparse, _is_container, real_for, unbroadcast, unpack_adjoint
+from .containers import unpack_adjoint
+from .core import Sparse, _is_container, real_for, unbroadcast, zeros_like
 
 
 def _real_for_operand(grad):
@@ -159,7 +160,9 @@ outer_grad = _real_for_operand(_outer_grad)
 
 
 def untranspose(g, axes=None):
-    return np.transpose(g) if axes is None else np.transpose(g, np.argsort(axes))
+    if axes is None:
+        return np.transpose(g)
+    return np.transpose(g, np.argsort(np.asarray(axes) % np.ndim(g)))  # (-1, 0) is (1, 0)
 
 
 def unconcatenate(g, arrays, index, axis=0):
@@ -330,6 +333,21 @@ def _sparse_at(x, index, g):
     # (an emitted backward function empties its list of saved values early: only a negative
     # index needs the length)
     return Sparse({index + len(x) if index < 0 else index: g})
+
+
+def adjoint_at(b, x, index):
+    """b[index], where b is the adjoint of x: for a container's Sparse, keyed by positions
+    from the start, the item's (x[-1] is item len(x) - 1; for a slice, the Sparse of the
+    slice's items), and zeros for an item that got no adjoint."""
+    if not isinstance(b, dict):
+        return b[index]
+    if isinstance(x, dict):
+        return b[index] if index in b else zeros_like(x[index])
+    positions = range(len(x))
+    if isinstance(index, slice):
+        return Sparse({j: b[k] for j, k in enumerate(positions[index]) if k in b})
+    k = positions[index]
+    return b[k] if k in b else zeros_like(x[k])
 
 
 def add_at(bx, x, index, g):

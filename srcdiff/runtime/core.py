@@ -1,5 +1,5 @@
-"""Emitted code's runtime, part one: seeds and zeros, the adjoints of containers, checks
-that refuse what srcdiff cannot follow, broadcasting, reductions and elementwise edge cases.
+"""Emitted code's runtime, part one: seeds and zeros, checks that refuse what srcdiff cannot
+follow, broadcasting, reductions and elementwise edge cases.
 It never imports the transformer."""
 import copy
 import dataclasses
@@ -49,15 +49,28 @@ def shape_of(x):
 
 class Sparse(dict):
     """The adjoint of a dict, list or tuple: entries for the items that got a gradient.
-    Adding two merges them, adding the adjoints of shared items."""
+    Adding two merges them, adding the adjoints of shared items. Adding an array (the
+    adjoint of the array numpy makes of a list: np.sum(xs), np.array(xs)) adds its rows."""
+    __array_ufunc__ = None  # array + Sparse is Sparse.__radd__, not a sum per element
 
     def __add__(self, other):
+        if isinstance(other, (int, float, np.number)) and other == 0:
+            return self  # a zero the specialised code folded to a number
+        if _is_dense(other):
+            other = Sparse(enumerate(np.asarray(other)))
         if not isinstance(other, Sparse):
             return NotImplemented
         out = Sparse(self)
         for key, value in other.items():
             out[key] = out[key] + value if key in out else value
         return out
+
+    __radd__ = __add__
+
+
+def _is_dense(g):
+    """Whether g is an array adjoint with rows (not a scalar, nor a container's Sparse)."""
+    return isinstance(g, np.ndarray) and g.ndim > 0
 
 
 def _is_container(x):
@@ -156,119 +169,37 @@ def zero_tangent(x):
     return None
 
 
-def unpack_adjoint(g, outputs):
-    """The adjoints of a returned tuple's items, from a tuple, a Sparse or None (zeros for
-    the items that got none)."""
-    if isinstance(g, Sparse) or g is None:
-        g = g or {}
-        return [g[k] if k in g else zeros_like(v) for k, v in enumerate(outputs)]
-    return [zeros_like(v) if b is None else b for b, v in zip(g, outputs)]
-
-
-def pack_adjoint(b, g, outputs):
-    """The adjoint of unpack_adjoint(g, outputs) given that of its items (a Sparse or a
-    list): an array of rows when g was one, else a Sparse."""
-    items = unpack_adjoint(b, outputs)
-    if type(g) is np.ndarray:
-        return np.stack([np.broadcast_to(item, g.shape[1:]) for item in items])
-    return Sparse(enumerate(items))
-
-
-def _kept(keys):
-    """The positions of a dict display's keys whose value the dict keeps (the last of each)."""
-    last = {key: k for k, key in enumerate(keys)}
-    return [last[key] == k for k, key in enumerate(keys)]
-
-
-def dict_values_adjoint(g, keys, values):
-    """The adjoints of the values of dict(zip(keys, values)) given the dict's adjoint g (a
-    Sparse or a dict by key, or None): one per value, zeros for a value no key kept."""
-    g = g or {}
-    return [g[key] if kept and key in g else zeros_like(value)
-            for key, value, kept in zip(keys, values, _kept(keys))]
-
-
-def dict_keys(x):
-    """The keys of dict x, where the code sorts x (`sorted(params)`) or loops over x indexing
-    it by each item (`for key in params: ... params[key]`): srcdiff takes x for a dict there
-    (its keys carry no derivative), and this checks that it is one."""
-    if not isinstance(x, dict):
-        raise TypeError(f"srcdiff took a differentiated value for a dict's keys (sorted(d), or "
-                        f"for key in d: ... d[key]), but it is a {type(x).__name__}: sorting "
-                        "differentiated values has no derivative here (sort indices instead: "
-                        "np.argsort), and a loop over a list reads its items as it goes")
-    return x.keys()
-
-
-def dict_of(keys, values):
-    """dict(zip(keys, values)) whose keys the code does not count (keys = sorted(params))."""
-    keys, values = list(keys), list(values)
-    if len(keys) != len(values):  # (zip would drop the extra ones: their gradient is zero)
-        keys, values = keys[:len(values)], values[:len(keys)]
-    return dict(zip(keys, values))
-
-
-def dict_adjoint(b, keys, values):
-    """The adjoint of the dict dict(zip(keys, values)) given the adjoints of its values (a
-    list, tuple or Sparse by position): a Sparse by key."""
-    items = unpack_adjoint(b, values)
-    return Sparse((key, item) for key, item, kept in zip(keys, items, _kept(keys)) if kept)
-
-
-def add_items(adjoints, more, items=None):
-    """The adjoint of list `items` built with append (one adjoint per item, in order; empty
-    before any is added) with `more` added, item by item: a list, or a Sparse from index
-    reads (items it names nothing of get their zero)."""
-    if type(more) is np.ndarray:  # np.array(items)'s adjoint: a row each
-        more = item_adjoints(more, items)
-    elif isinstance(more, Sparse):
-        if not all(type(k) is int for k in more):
-            raise ArgumentError("srcdiff can follow a list built with append read by "
-                                "single indices, not slices", hint="index its items one by one")
-        n = len(items)
-        dense = [None] * n
-        for k, g in more.items():
-            dense[k % n] = g if dense[k % n] is None else dense[k % n] + g
-        # (an item read by none gets its zero: a Sparse for a tuple, which 0.0 is not)
-        more = [zeros_like(item) if g is None else g for g, item in zip(dense, items)]
-    if not adjoints:
-        return list(more)
-    return [a + b for a, b in zip(adjoints, more)]
-
-
-def items_like(adjoints, like):
-    """A list of item adjoints in the form of `like`: an array of rows where `like` is an
-    array (np.array(items)'s adjoint), else the list (the adjoint of add_items' `more`)."""
-    adjoints = add_items([], adjoints, like)  # (a Sparse of index reads, made a list)
-    if type(like) is np.ndarray:  # (in like's dtype: a missing item's adjoint is 0.0)
-        return np.stack([np.broadcast_to(np.asarray(a, np.result_type(a, like)),
-                                         like.shape[1:]) for a in adjoints])
-    return adjoints
-
-
-def add_tangents(a, b):
-    """The sum of two parts of a tangent: item by item for lists of items' tangents."""
-    if isinstance(a, list) and isinstance(b, list):  # ([] is the list with no items yet)
-        return [x + y for x, y in zip(a, b)] if a and b else list(a or b)
-    return a + b
-
-
-def item_adjoints(g, items):
-    """The adjoints of the items of list `items` given the adjoint `g` of the array numpy
-    made of it: a row each (a list of rows for an item that is a list itself)."""
-    return [item_adjoints(row, item) if type(item) is list else row
-            for row, item in zip(g, items)]
-
-
-def check_not_shared(value, name, others, filename, lineno):
-    """Before `name += ...` where other names may share its memory: for an array that is a
-    change in place, which they would see and the emitted code (a new value) does not."""
-    if type(value) is np.ndarray:
+def check_not_shared(value, name, others, filename, lineno, holders=None):
+    """Before `name += ...` where other names may share its memory (`holders`: their values,
+    where only they can tell; `others` empty: name is an argument, the caller's): for an
+    array that is a change in place, which they would see and the emitted code (a new value)
+    does not."""
+    if type(value) is not np.ndarray or holders is not None and not any(
+            _holds(holder, value) for holder in holders):
+        return
+    where = Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
+    if not others:
         raise ArgumentError(
-            f"{name} += ... changes the array {name!r} in place, and {others} (sharing its "
-            "memory) is read afterwards: srcdiff cannot follow that change",
-            Location(filename, lineno, linecache.getline(filename, lineno).rstrip()),
-            f"write {name} = {name} + ... (a new array), or copy what must keep the old value")
+            f"{name} += ... changes the array {name!r} in place, and it is an argument: the "
+            "caller's array changes too, which srcdiff cannot follow", where,
+            f"write {name} = {name} + ... (a new array), and return it if the caller needs "
+            "the new value")
+    raise ArgumentError(
+        f"{name} += ... changes the array {name!r} in place, and {others} (sharing its "
+        "memory) is read afterwards: srcdiff cannot follow that change", where,
+        f"write {name} = {name} + ... (a new array), and read {name} where the new value is "
+        "meant")
+
+
+def _holds(holder, array):
+    """Whether `holder` (an array, or a list, tuple or dict of them) shares array's memory."""
+    if type(holder) is np.ndarray:
+        return np.may_share_memory(holder, array)
+    if isinstance(holder, (list, tuple)):
+        return any(_holds(item, array) for item in holder)
+    if isinstance(holder, dict):
+        return any(_holds(item, array) for item in holder.values())
+    return False
 
 
 def check_unviewed(array, index, others, name, names, filename, lineno):
@@ -304,6 +235,9 @@ def as_grad(g, x):
             g.dtype == x.dtype and g.flags.writeable:
         return g
     if _is_container(x):
+        if isinstance(x, (list, tuple)) and not isinstance(g, dict) and g is not None and \
+                not (np.ndim(g) == 0 and g == 0):  # the adjoint of np.asarray(x)
+            g = dict(enumerate(unbroadcast(g, x)))
         g = g if isinstance(g, dict) else {}
         items = x.items() if isinstance(x, dict) else enumerate(x)
         dense = {k: as_grad(g.get(k, 0.0), v) for k, v in items}
@@ -361,6 +295,8 @@ def unbroadcast(g, x):
     # the common cases first, cheaply: emitted code calls this for every broadcasting op
     if isinstance(x, float) and isinstance(g, float):  # Python and numpy float64 scalars
         return g
+    if isinstance(g, dict) or isinstance(g, (list, tuple)) and isinstance(x, (dict, list, tuple)):
+        return g  # a container's adjoint (a Sparse, or the caller's list) is shaped as it is
     shape = x.shape if type(x) is np.ndarray else np.shape(x)
     if type(g) is np.ndarray and g.dtype.kind == "c" or type(g) is complex:
         g = real_for(g, x)
@@ -418,6 +354,24 @@ def power_slope(x, y):
     return np.where(flat, 0.0, y * np.power(x, np.where(flat, 1, y - 1)))
 
 
+def power_curvature(x, y):
+    """d/dx power_slope(x, y): y (y - 1) x ** (y - 2), and 0 where y is 0 or 1 (x ** y is
+    then flat or linear, at x = 0 too)."""
+    flat = np.equal(y, 0) | np.equal(y, 1)
+    if not np.any(flat):
+        return y * (y - 1) * np.power(x, y - 2)
+    return np.where(flat, 0.0, y * (y - 1) * np.power(x, np.where(flat, 2, y - 2)))
+
+
+def unless_int(value, y):
+    """value, or 0 where the exponent y is an integer (an int in a differentiated dict, say):
+    srcdiff does not differentiate ints, and log x for a negative x would be NaN, which a
+    zero tangent or cotangent for y cannot cancel (0 * NaN is NaN)."""
+    if np.asarray(y).dtype.kind in "biu":
+        return np.zeros_like(value) if isinstance(value, np.ndarray) else 0.0
+    return value
+
+
 def log_or_zero(x):
     """log x, and 0 where x is 0: in d/dy x ** y = x ** y log x, the limit at x = 0 for
     y > 0 (and autograd's value at y <= 0)."""
@@ -459,7 +413,9 @@ def extremum_grad(g, peak, x, axis=None, keepdims=False):
 
 def broadcast_like(d, like):
     """A tangent `d` stretched to the shape of the output `like` it contributes to."""
-    return d if np.shape(d) == np.shape(like) else np.broadcast_to(d, np.shape(like))
+    if isinstance(like, dict) or np.shape(d) == np.shape(like):
+        return d  # (a container's tangent, or its adjoint's, is its own)
+    return np.broadcast_to(d, np.shape(like))
 
 
 def reverse_cumsum(g, like, axis=None):

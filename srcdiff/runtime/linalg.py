@@ -16,7 +16,8 @@ has: zero coupling between tied vectors (reciprocal_gaps)."""
 import numpy as np
 
 from ..errors import ArgumentError
-from .core import Sparse, divide_or_zero, unbroadcast, unpack_adjoint, unreduce
+from .containers import unpack_adjoint
+from .core import Sparse, divide_or_zero, unbroadcast, unreduce
 
 
 # --- small pieces -----------------------------------------------------------------------------

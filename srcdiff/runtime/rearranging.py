@@ -4,7 +4,8 @@ meshgrid, diff). Each is linear in its adjoint; its own adjoint (the primal func
 helper here) makes second derivatives work."""
 import numpy as np
 
-from .core import Sparse, real_for, unpack_adjoint, zeros_like
+from .containers import unpack_adjoint
+from .core import Sparse, real_for, zeros_like
 
 
 def _zeros_for(g, a):

@@ -1,0 +1,117 @@
+"""Emitted code's runtime: the adjoints and tangents of containers (a returned tuple's items,
+dicts built from keys and values, lists built with append)."""
+import numpy as np
+
+from ..errors import ArgumentError
+from .core import Sparse, zeros_like
+
+
+def unpack_adjoint(g, outputs):
+    """The adjoints of a returned tuple's items, from a tuple, a Sparse or None (zeros for
+    the items that got none)."""
+    if isinstance(g, Sparse) or g is None:
+        g = g or {}
+        return [g[k] if k in g else zeros_like(v) for k, v in enumerate(outputs)]
+    return [zeros_like(v) if b is None else b for b, v in zip(g, outputs)]
+
+
+def pack_adjoint(b, g, outputs):
+    """The adjoint of unpack_adjoint(g, outputs) given that of its items (a Sparse or a
+    list): an array of rows when g was one, else a Sparse."""
+    items = unpack_adjoint(b, outputs)
+    if type(g) is np.ndarray:
+        return np.stack([_row(item, g.shape[1:]) for item in items])
+    return Sparse(enumerate(items))
+
+
+def _kept(keys):
+    """The positions of a dict display's keys whose value the dict keeps (the last of each)."""
+    last = {key: k for k, key in enumerate(keys)}
+    return [last[key] == k for k, key in enumerate(keys)]
+
+
+def dict_values_adjoint(g, keys, values):
+    """The adjoints of the values of dict(zip(keys, values)) given the dict's adjoint g (a
+    Sparse or a dict by key, or None): one per value, zeros for a value no key kept."""
+    g = g or {}
+    return [g[key] if kept and key in g else zeros_like(value)
+            for key, value, kept in zip(keys, values, _kept(keys))]
+
+
+def dict_keys(x):
+    """The keys of dict x, where the code sorts x (`sorted(params)`) or loops over x indexing
+    it by each item (`for key in params: ... params[key]`): srcdiff takes x for a dict there
+    (its keys carry no derivative), and this checks that it is one."""
+    if not isinstance(x, dict):
+        raise TypeError(f"srcdiff took a differentiated value for a dict's keys (sorted(d), or "
+                        f"for key in d: ... d[key]), but it is a {type(x).__name__}: sorting "
+                        "differentiated values has no derivative here (sort indices instead: "
+                        "np.argsort), and a loop over a list reads its items as it goes")
+    return x.keys()
+
+
+def dict_of(keys, values):
+    """dict(zip(keys, values)) whose keys the code does not count (keys = sorted(params))."""
+    keys, values = list(keys), list(values)
+    if len(keys) != len(values):  # (zip would drop the extra ones: their gradient is zero)
+        keys, values = keys[:len(values)], values[:len(keys)]
+    return dict(zip(keys, values))
+
+
+def dict_adjoint(b, keys, values):
+    """The adjoint of the dict dict(zip(keys, values)) given the adjoints of its values (a
+    list, tuple or Sparse by position): a Sparse by key."""
+    items = unpack_adjoint(b, values)
+    return Sparse((key, item) for key, item, kept in zip(keys, items, _kept(keys)) if kept)
+
+
+def _row(adjoint, shape):
+    """An item's adjoint as a row of `shape` (a Sparse, a list item's, as rows of its own)."""
+    if isinstance(adjoint, dict):
+        return np.stack([_row(adjoint.get(k, 0.0), shape[1:]) for k in range(shape[0])])
+    return np.broadcast_to(adjoint, shape)
+
+
+def add_items(adjoints, more, items=None):
+    """The adjoint of list `items` built with append (one adjoint per item, in order; empty
+    before any is added) with `more` added, item by item: a list, or a Sparse from index
+    reads (items it names nothing of get their zero)."""
+    if type(more) is np.ndarray:  # np.array(items)'s adjoint: a row each
+        more = item_adjoints(more, items)
+    elif isinstance(more, Sparse):
+        if not all(type(k) is int for k in more):
+            raise ArgumentError("srcdiff can follow a list built with append read by "
+                                "single indices, not slices", hint="index its items one by one")
+        n = len(items)
+        dense = [None] * n
+        for k, g in more.items():
+            dense[k % n] = g if dense[k % n] is None else dense[k % n] + g
+        # (an item read by none gets its zero: a Sparse for a tuple, which 0.0 is not)
+        more = [zeros_like(item) if g is None else g for g, item in zip(dense, items)]
+    if not adjoints:
+        return list(more)
+    return [a + b for a, b in zip(adjoints, more)]
+
+
+def items_like(adjoints, like):
+    """A list of item adjoints in the form of `like`: an array of rows where `like` is an
+    array (np.array(items)'s adjoint), else the list (the adjoint of add_items' `more`)."""
+    adjoints = add_items([], adjoints, like)  # (a Sparse of index reads, made a list)
+    if type(like) is np.ndarray:  # (in like's dtype: a missing item's adjoint is 0.0)
+        return np.stack([np.broadcast_to(np.asarray(a, np.result_type(a, like)),
+                                         like.shape[1:]) for a in adjoints])
+    return adjoints
+
+
+def add_tangents(a, b):
+    """The sum of two parts of a tangent: item by item for lists of items' tangents."""
+    if isinstance(a, list) and isinstance(b, list):  # ([] is the list with no items yet)
+        return [x + y for x, y in zip(a, b)] if a and b else list(a or b)
+    return a + b
+
+
+def item_adjoints(g, items):
+    """The adjoints of the items of list `items` given the adjoint `g` of the array numpy
+    made of it: a row each (a list of rows for an item that is a list itself)."""
+    return [item_adjoints(row, item) if type(item) is list else row
+            for row, item in zip(g, items)]
