@@ -25,12 +25,12 @@ def dloss(params, x, y, block=basic_block):
     return runtime.as_grad(bparams, params)
 
 
-def fwd_conv2d_w_s2(x, w, stride=1, padding=0):
+def fwd_conv2d_w_s1(x, w, stride=1, padding=0):
     _t0 = padded_correlate(x, w, stride, padding)
     return _t0, [padding, stride, w, x]
 
 
-def fwd_batch_norm_x_gamma_beta_out0_s2(x, gamma, beta, running_mean=None, running_var=None,
+def fwd_batch_norm_x_gamma_beta_out0_s1(x, gamma, beta, running_mean=None, running_var=None,
         training=True, momentum=0.9, eps=1e-05):
     mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
     centred = x - mean
@@ -49,18 +49,18 @@ def fwd_batch_norm_x_gamma_beta_out0_s2(x, gamma, beta, running_mean=None, runni
         scale, var, x, y]
 
 
-def fwd_relu_x_s2(x):
+def fwd_relu_x_s1(x):
     _t0 = x > 0
     _t1 = x * _t0
     return _t1, [_t0, x]
 
 
-def fwd_conv2d_x_w_s2(x, w, stride=1, padding=0):
+def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
     _t0 = padded_correlate(x, w, stride, padding)
     return _t0, [padding, stride, w, x]
 
 
-def fwd_batch_norm_x_gamma_beta_out0_s3(x, gamma, beta, running_mean=None, running_var=None,
+def fwd_batch_norm_x_gamma_beta_out0_s2(x, gamma, beta, running_mean=None, running_var=None,
         training=True, momentum=0.9, eps=1e-05):
     mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
     centred = x - mean
@@ -81,7 +81,7 @@ def fwd_batch_norm_x_gamma_beta_out0_s3(x, gamma, beta, running_mean=None, runni
         runtime.shape_of(x), runtime.shape_of(y)]
 
 
-def fwd_conv2d_x_w_s3(x, w, stride=1, padding=0):
+def fwd_conv2d_x_w_s2(x, w, stride=1, padding=0):
     _t0 = padded_correlate(x, w, stride, padding)
     return _t0, [padding, stride, w, x]
 
@@ -91,23 +91,23 @@ def fwd_basic_block_p_x_out0_s1(p, s, x, training):
     _stack_shortcut = []
     stride = 1 if x.shape[1] == p['w1'].shape[0] else 2
     _t0 = p['w1']
-    h, _saved0 = fwd_conv2d_x_w_s2(x, _t0, stride, 1)
+    h, _saved0 = fwd_conv2d_x_w_s1(x, _t0, stride, 1)
     _t1 = p['g1']
     _t2 = p['b1']
     _t3 = None
     _t4 = None
-    _t5, _saved1 = fwd_batch_norm_x_gamma_beta_out0_s3(h, _t1, _t2, _t3, _t4, training)
+    _t5, _saved1 = fwd_batch_norm_x_gamma_beta_out0_s2(h, _t1, _t2, _t3, _t4, training)
     h_1 = _t5[0]
     m1 = _t5[1]
     v1 = _t5[2]
     h_2, _saved2 = fwd_relu_x(h_1)
     _t6 = p['w2']
-    h_3, _saved3 = fwd_conv2d_x_w_s3(h_2, _t6, 1, 1)
+    h_3, _saved3 = fwd_conv2d_x_w_s2(h_2, _t6, 1, 1)
     _t7 = p['g2']
     _t8 = p['b2']
     _t9 = None
     _t10 = None
-    _t11, _saved4 = fwd_batch_norm_x_gamma_beta_out0_s3(h_3, _t7, _t8, _t9, _t10, training)
+    _t11, _saved4 = fwd_batch_norm_x_gamma_beta_out0_s2(h_3, _t7, _t8, _t9, _t10, training)
     h_4 = _t11[0]
     m2 = _t11[1]
     v2 = _t11[2]
@@ -144,16 +144,16 @@ def fwd_forward_params_out0_s1(params, state, x, training, block=basic_block):
     _stack_saved3 = []
     stem = params['stem']
     _t0 = stem['w']
-    _t1, _saved0 = fwd_conv2d_w_s2(x, _t0, 1, 1)
+    _t1, _saved0 = fwd_conv2d_w_s1(x, _t0, 1, 1)
     _t2 = stem['gamma']
     _t3 = stem['beta']
     _t4 = None
     _t5 = None
-    _t6, _saved1 = fwd_batch_norm_x_gamma_beta_out0_s2(_t1, _t2, _t3, _t4, _t5, training)
+    _t6, _saved1 = fwd_batch_norm_x_gamma_beta_out0_s1(_t1, _t2, _t3, _t4, _t5, training)
     h = _t6[0]
     m = _t6[1]
     v = _t6[2]
-    h_1, _saved2 = fwd_relu_x_s2(h)
+    h_1, _saved2 = fwd_relu_x_s1(h)
     blocks = []
     for i in range(len(params['blocks'])):
         _t7 = params['blocks']
@@ -240,7 +240,129 @@ def bwd_global_avg_pool_x_s1(b_t0, saved):
     return bx,
 
 
-def bwd_relu_x_s3(b_t1, saved):
+def bwd_relu_x_s1(b_t1, saved):
+    _t0, x = saved
+    saved.clear()
+    bx = runtime.unbroadcast(b_t1 * _t0, x)
+    del _t0, x
+    return bx,
+
+
+def bwd_batch_norm_x_gamma_beta_out0_s1(b_out, saved):
+    _cond0, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
+    del _cond0
+    saved.clear()
+    b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
+    del y
+    by = b_outs[0]
+    del b_outs
+    b_t5 = runtime.unbroadcast(by, _t5)
+    del _t5
+    b_t6 = runtime.unbroadcast(by, _t6)
+    del _t6, by
+    bbeta = np.reshape(b_t6, np.shape(beta))
+    del b_t6, beta
+    bcentred = runtime.unbroadcast(b_t5 * scale, centred)
+    bscale = runtime.unbroadcast(b_t5 * centred, scale)
+    del b_t5
+    b_t2 = runtime.unbroadcast(bscale / _t4, _t2)
+    del _t2
+    b_t4 = runtime.unbroadcast(-bscale * scale / _t4, _t4)
+    del bscale, scale
+    b_t3 = b_t4 / (2 * _t4)
+    del _t4, b_t4
+    bvar = runtime.unbroadcast(b_t3, var)
+    del b_t3, var
+    bgamma = np.reshape(b_t2, np.shape(gamma))
+    del b_t2, gamma
+    b_t0 = runtime.mean_grad(bvar, _t0, axis=(0, 2, 3), keepdims=True)
+    del _t0, bvar
+    bcentred = bcentred + b_t0 * 2 * centred
+    del b_t0, centred
+    bx = runtime.unbroadcast(bcentred, x)
+    bmean = runtime.unbroadcast(-bcentred, mean)
+    del bcentred, mean
+    bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
+    del bmean, x
+    return bx, bgamma, bbeta
+
+
+def bwd_conv2d_x_w_s1(b_t0, saved):
+    padding, stride, w, x = saved
+    saved.clear()
+    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
+    return bx, bw
+
+
+def bwd_conv2d_x_w_s2(b_t0, saved):
+    padding, stride, w, x = saved
+    saved.clear()
+    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
+    return bx, bw
+
+
+def bwd_basic_block_p_x_out0_s1(b_out, saved):
+    (_cond0, _saved0, _saved1, _saved2, _saved3, _saved4, _saved5, _stack_shortcut, _t11, _t12,
+        _t15, _t5, h_4, p, shortcut, x) = saved
+    saved.clear()
+    b_outs = runtime.unpack_adjoint(b_out, (_t15, None))
+    del _t15
+    b_t15 = b_outs[0]
+    del b_outs
+    b_t14, = bwd_relu_x_s1(b_t15, _saved5)
+    del _saved5, b_t15
+    bh_4 = runtime.unbroadcast(b_t14, h_4)
+    del h_4
+    bshortcut = runtime.unbroadcast(b_t14, shortcut)
+    del b_t14
+    if _cond0:
+        shortcut = _stack_shortcut.pop()
+        bshortcut = runtime.unconcatenate(bshortcut, [shortcut, _t12], 0, axis=1)
+        bx = runtime.getitem_grad(bshortcut, x, np.s_[:, :, ::2, ::2])
+        shortcut = _stack_shortcut.pop()
+        bshortcut = runtime.zeros_like(shortcut)
+    else:
+        bx = runtime.zeros_like(x)
+    del _cond0, _stack_shortcut, _t12, shortcut, x
+    bx = bx + bshortcut
+    del bshortcut
+    b_t11 = runtime.getitem_grad(bh_4, _t11, 0)
+    del _t11, bh_4
+    bh_3, b_t7, b_t8 = bwd_batch_norm_x_gamma_beta_out0_s1(b_t11, _saved4)
+    del _saved4, b_t11
+    bp = runtime.getitem_grad(b_t8, p, 'b2')
+    del b_t8
+    bp = runtime.add_at(bp, p, 'g2', b_t7)
+    del b_t7
+    bh_2, b_t6 = bwd_conv2d_x_w_s1(bh_3, _saved3)
+    del _saved3, bh_3
+    bp = runtime.add_at(bp, p, 'w2', b_t6)
+    del b_t6
+    bh_1, = bwd_relu_x_s1(bh_2, _saved2)
+    del _saved2, bh_2
+    b_t5 = runtime.getitem_grad(bh_1, _t5, 0)
+    del _t5, bh_1
+    bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0_s1(b_t5, _saved1)
+    del _saved1, b_t5
+    bp = runtime.add_at(bp, p, 'b1', b_t2)
+    del b_t2
+    bp = runtime.add_at(bp, p, 'g1', b_t1)
+    del b_t1
+    b_saved0 = bwd_conv2d_x_w_s2(bh, _saved0)
+    del _saved0, bh
+    bx += b_saved0[0]
+    b_t0 = b_saved0[1]
+    del b_saved0
+    bp = runtime.add_at(bp, p, 'w1', b_t0)
+    del b_t0, p
+    return bp, bx
+
+
+def bwd_relu_x_s2(b_t1, saved):
     _t0, x = saved
     saved.clear()
     bx = runtime.unbroadcast(b_t1 * _t0, x)
@@ -287,129 +409,7 @@ def bwd_batch_norm_x_gamma_beta_out0_s2(b_out, saved):
     return bx, bgamma, bbeta
 
 
-def bwd_conv2d_x_w_s2(b_t0, saved):
-    padding, stride, w, x = saved
-    saved.clear()
-    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
-    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
-    del padding, stride, w, x
-    return bx, bw
-
-
-def bwd_conv2d_x_w_s3(b_t0, saved):
-    padding, stride, w, x = saved
-    saved.clear()
-    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
-    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
-    del padding, stride, w, x
-    return bx, bw
-
-
-def bwd_basic_block_p_x_out0_s1(b_out, saved):
-    (_cond0, _saved0, _saved1, _saved2, _saved3, _saved4, _saved5, _stack_shortcut, _t11, _t12,
-        _t15, _t5, h_4, p, shortcut, x) = saved
-    saved.clear()
-    b_outs = runtime.unpack_adjoint(b_out, (_t15, None))
-    del _t15
-    b_t15 = b_outs[0]
-    del b_outs
-    b_t14, = bwd_relu_x_s3(b_t15, _saved5)
-    del _saved5, b_t15
-    bh_4 = runtime.unbroadcast(b_t14, h_4)
-    del h_4
-    bshortcut = runtime.unbroadcast(b_t14, shortcut)
-    del b_t14
-    if _cond0:
-        shortcut = _stack_shortcut.pop()
-        bshortcut = runtime.unconcatenate(bshortcut, [shortcut, _t12], 0, axis=1)
-        bx = runtime.getitem_grad(bshortcut, x, np.s_[:, :, ::2, ::2])
-        shortcut = _stack_shortcut.pop()
-        bshortcut = runtime.zeros_like(shortcut)
-    else:
-        bx = runtime.zeros_like(x)
-    del _cond0, _stack_shortcut, _t12, shortcut, x
-    bx = bx + bshortcut
-    del bshortcut
-    b_t11 = runtime.getitem_grad(bh_4, _t11, 0)
-    del _t11, bh_4
-    bh_3, b_t7, b_t8 = bwd_batch_norm_x_gamma_beta_out0_s2(b_t11, _saved4)
-    del _saved4, b_t11
-    bp = runtime.getitem_grad(b_t8, p, 'b2')
-    del b_t8
-    bp = runtime.add_at(bp, p, 'g2', b_t7)
-    del b_t7
-    bh_2, b_t6 = bwd_conv2d_x_w_s2(bh_3, _saved3)
-    del _saved3, bh_3
-    bp = runtime.add_at(bp, p, 'w2', b_t6)
-    del b_t6
-    bh_1, = bwd_relu_x_s3(bh_2, _saved2)
-    del _saved2, bh_2
-    b_t5 = runtime.getitem_grad(bh_1, _t5, 0)
-    del _t5, bh_1
-    bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0_s2(b_t5, _saved1)
-    del _saved1, b_t5
-    bp = runtime.add_at(bp, p, 'b1', b_t2)
-    del b_t2
-    bp = runtime.add_at(bp, p, 'g1', b_t1)
-    del b_t1
-    b_saved0 = bwd_conv2d_x_w_s3(bh, _saved0)
-    del _saved0, bh
-    bx += b_saved0[0]
-    b_t0 = b_saved0[1]
-    del b_saved0
-    bp = runtime.add_at(bp, p, 'w1', b_t0)
-    del b_t0, p
-    return bp, bx
-
-
-def bwd_relu_x_s4(b_t1, saved):
-    _t0, x = saved
-    saved.clear()
-    bx = runtime.unbroadcast(b_t1 * _t0, x)
-    del _t0, x
-    return bx,
-
-
-def bwd_batch_norm_x_gamma_beta_out0_s3(b_out, saved):
-    _cond0, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
-    del _cond0
-    saved.clear()
-    b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
-    del y
-    by = b_outs[0]
-    del b_outs
-    b_t5 = runtime.unbroadcast(by, _t5)
-    del _t5
-    b_t6 = runtime.unbroadcast(by, _t6)
-    del _t6, by
-    bbeta = np.reshape(b_t6, np.shape(beta))
-    del b_t6, beta
-    bcentred = runtime.unbroadcast(b_t5 * scale, centred)
-    bscale = runtime.unbroadcast(b_t5 * centred, scale)
-    del b_t5
-    b_t2 = runtime.unbroadcast(bscale / _t4, _t2)
-    del _t2
-    b_t4 = runtime.unbroadcast(-bscale * scale / _t4, _t4)
-    del bscale, scale
-    b_t3 = b_t4 / (2 * _t4)
-    del _t4, b_t4
-    bvar = runtime.unbroadcast(b_t3, var)
-    del b_t3, var
-    bgamma = np.reshape(b_t2, np.shape(gamma))
-    del b_t2, gamma
-    b_t0 = runtime.mean_grad(bvar, _t0, axis=(0, 2, 3), keepdims=True)
-    del _t0, bvar
-    bcentred = bcentred + b_t0 * 2 * centred
-    del b_t0, centred
-    bx = runtime.unbroadcast(bcentred, x)
-    bmean = runtime.unbroadcast(-bcentred, mean)
-    del bcentred, mean
-    bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
-    del bmean, x
-    return bx, bgamma, bbeta
-
-
-def bwd_conv2d_w_s2(b_t0, saved):
+def bwd_conv2d_w_s1(b_t0, saved):
     padding, stride, w, x = saved
     saved.clear()
     bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
@@ -446,17 +446,17 @@ def bwd_forward_params_out0_s1(b_out, saved):
         b_t7 = runtime.getitem_grad(b_t8, _t7, i)
         bparams = runtime.add_at(bparams, params, 'blocks', b_t7)
     del _saved3, _stack_saved3, _stack_t10, _stack_t7, _t10, _t7, i
-    bh, = bwd_relu_x_s4(bh_1, _saved2)
+    bh, = bwd_relu_x_s2(bh_1, _saved2)
     del _saved2, bh_1
     b_t6 = runtime.getitem_grad(bh, _t6, 0)
     del _t6, bh
-    b_t1, b_t2, b_t3 = bwd_batch_norm_x_gamma_beta_out0_s3(b_t6, _saved1)
+    b_t1, b_t2, b_t3 = bwd_batch_norm_x_gamma_beta_out0_s2(b_t6, _saved1)
     del _saved1, b_t6
     bstem = runtime.getitem_grad(b_t3, stem, 'beta')
     del b_t3
     bstem = runtime.add_at(bstem, stem, 'gamma', b_t2)
     del b_t2
-    b_t0, = bwd_conv2d_w_s2(b_t1, _saved0)
+    b_t0, = bwd_conv2d_w_s1(b_t1, _saved0)
     del _saved0, b_t1
     bstem = runtime.add_at(bstem, stem, 'w', b_t0)
     del b_t0, stem

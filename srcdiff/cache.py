@@ -166,6 +166,12 @@ def memory_put(key, entry):
     _memory[key] = entry
 
 
+def clear_memory():
+    """Forget the in-memory entries, and with them the copies specialisation made of their
+    functions (numbered in the order a process makes them): a fresh process's state."""
+    _memory.clear()
+
+
 def path_for(key):
     root = directory()
     return None if root is None else root / f"{key}.py"
@@ -304,7 +310,7 @@ def entries():
 def clear():
     """Forget the in-memory entries and delete the on-disk ones (only files that are entries:
     a key's name and the entry header); returns how many files went."""
-    _memory.clear()
+    clear_memory()
     with _usable_directory() as (root, dir_fd):
         if root is None:
             return 0

@@ -77,6 +77,9 @@ def specialised(name):
     holds it."""
     import numpy as np
 
+    from srcdiff import cache
+
+    cache.clear_memory()  # (the copies of callees it makes are numbered from 1, as in a new process)
     arguments = _arguments(name)
     variant = derivative(name)
     tangents = ()
