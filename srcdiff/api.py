@@ -12,7 +12,8 @@ from typing import Any, Callable, Literal, Sequence, Union
 import numpy as np
 
 from . import cache, codegen, ir, runtime, specialize
-from .errors import ArgumentError, Location, SrcdiffError, StaticArgumentNeeded
+from .errors import (ArgumentError, Location, SrcdiffError, StaticArgumentNeeded,
+                     UnsupportedError)
 from .modes import Mode
 from .parse import Static, check_function, is_function_value, is_object
 from .inference import Unsupported
@@ -221,7 +222,27 @@ class Derivative:
     def _emitted_for(self, args):
         """The Emitted that a call with f's arguments `args` runs: one per set of static
         arguments (derived the first time that set is met)."""
-        return self._derived(self._statics_of(args))
+        statics = self._statics_of(args)
+        if statics == self._statics and self._deferred is not None:
+            self._refuse_container_methods(args)
+        return self._derived(statics)
+
+    def _refuse_container_methods(self, args):
+        """The error for a method of a dict, list or tuple argument called in f (d.get(k)):
+        the code depends on no function or class there; srcdiff reads such values by index."""
+        exc = self._deferred
+        if exc.kind != "value" or exc.parameter not in self._names:
+            return
+        k = self._names.index(exc.parameter)
+        value = args[k] if k < len(args) else None
+        if isinstance(value, (dict, list, tuple)):
+            kind = type(value).__name__
+            raise UnsupportedError(
+                f"{exc.parameter!r} is a {kind} here, and the code calls one of its methods "
+                f"({exc.message.split('(...)')[0]}): srcdiff follows a {kind}'s items read by "
+                "index, not through its methods", exc.location,
+                f"read the item: {exc.parameter}['w'] for {exc.parameter}.get('w'), and "
+                f"({exc.parameter}[k] if k in {exc.parameter} else default) for a default")
 
     def _emitted_of_call(self, args):
         """The Emitted that a call with these arguments (as the user passes them) runs."""

@@ -326,3 +326,18 @@ def test_a_partial_passed_is_called_with_the_values_it_binds(act):
     # one code for partials that bind the same names: the values are read when it runs
     assert "act.keywords['beta']" in gradient.source_for(X, act) or isinstance(
         act.args[0], float)
+
+
+def reads_with_get(p, x):
+    return np.sum(p.get("w") * x)  # the get line
+
+
+def test_a_method_of_a_dict_argument_says_to_read_the_item():
+    """d.get(k) calls a method of a parameter, which waits for the call; a dict there is no
+    object whose class decides the code, and the advice is to index it."""
+    with pytest.raises(nf.UnsupportedError) as error:
+        nf.grad(reads_with_get)({"w": np.ones(3)}, np.ones(3))
+    message = str(error.value)
+    assert "'p' is a dict here" in message and "p.get" in message
+    assert "p['w'] for p.get('w')" in message
+    assert "# the get line" in message
