@@ -87,3 +87,17 @@ def test_a_list_argument_gets_a_list_gradient(rng):
     gradient = nf.grad(f)(xs, np.ones((2, 3)))
     assert type(gradient) is list
     np.testing.assert_allclose(gradient, np.cos(np.vstack(xs)))
+
+
+def relu_of_a_list(xs):
+    return np.sum(np.maximum(xs, 0.0) ** 2) + np.sum(np.minimum(xs, 1.0))
+
+
+def test_maximum_and_minimum_of_a_list_argument():
+    """np.maximum(xs, 0.0) with xs a list of arrays: its adjoint compared the list with a
+    float (a raw TypeError)."""
+    xs = [np.array([1.5, -2.0]), np.array([0.5, 4.0])]
+    got = nf.grad(relu_of_a_list)(xs)
+    expected = [2 * np.maximum(x, 0.0) + (x < 1.0) for x in xs]
+    for g, e in zip(got, expected):
+        np.testing.assert_allclose(g, e)

@@ -445,7 +445,8 @@ def within(a, low, high):
 
 def winner_share(g, x, other):
     """The part of np.maximum(x, other)'s adjoint that goes to `x`: all of it where x wins,
-    half where they tie."""
+    half where they tie. (x or other may be a list of arrays, which numpy reads as one.)"""
+    x, other = np.asarray(x), np.asarray(other)
     out = np.where(x > other, g, 0)
     tie = np.equal(x, other)  # (an array even of two floats)
     if tie.any():  # rare for real data; keeps the common case to two cheap passes
