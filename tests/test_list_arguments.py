@@ -101,3 +101,16 @@ def test_maximum_and_minimum_of_a_list_argument():
     expected = [2 * np.maximum(x, 0.0) + (x < 1.0) for x in xs]
     for g, e in zip(got, expected):
         np.testing.assert_allclose(g, e)
+
+
+def sorted_rows_of_a_list(xs):
+    return np.sum(np.sort(xs)[..., 0] * np.array([1.0, 3.0]))
+
+
+def test_sort_of_a_list_argument():
+    """np.sort(xs) with xs a list of arrays: its adjoint made zeros in the 'dtype' of the
+    list itself (a raw TypeError)."""
+    xs = [np.array([1.0, -2.0]), np.array([3.0, 4.0])]
+    got = nf.grad(sorted_rows_of_a_list)(xs)
+    np.testing.assert_allclose(got[0], [0.0, 1.0])
+    np.testing.assert_allclose(got[1], [3.0, 0.0])

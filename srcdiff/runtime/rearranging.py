@@ -9,8 +9,10 @@ from .core import Sparse, real_for, zeros_like
 
 
 def _zeros_for(g, a):
-    """Zeros of a's shape in the dtype g and a make (a may be a runtime.ShapeOf)."""
-    return np.zeros(np.shape(a), dtype=np.result_type(g, getattr(a, "dtype", a)))
+    """Zeros of a's shape in the dtype g and a make (a may be a runtime.ShapeOf, or a list
+    of arrays numpy reads as one)."""
+    dtype = a.dtype if hasattr(a, "dtype") else np.asarray(a).dtype
+    return np.zeros(np.shape(a), dtype=np.result_type(g, dtype))
 
 
 def _move_last(x, axis):
