@@ -35,7 +35,9 @@ def source_and_lines(module):
         plain.append(text)
         origins.append(line)
         line = 0
-    by_row = _tokens_by_row("".join(plain))
+    # (tokens are needed only to break a long line: most functions have none)
+    by_row = _tokens_by_row("".join(plain)) if any(
+        len(text) > LINE_LIMIT + 1 for text in plain) else {}
     pieces, rows, row = [], {}, 0
     for number, (text, origin) in enumerate(zip(plain, origins), 1):
         wrapped = wrap(text, by_row.get(number) or [])
@@ -64,9 +66,10 @@ def wrap(line, tokens, limit=LINE_LIMIT):
     text = line.rstrip("\n")
     if len(text) <= limit:
         return line
-    if _bare_sequence(tokens):
-        return wrap(_bare_sequence(tokens)(text), _line_tokens(_bare_sequence(tokens)(text)),
-                    limit) + line[len(text):]
+    parenthesised = _bare_sequence(tokens)
+    if parenthesised:
+        text = parenthesised(text)
+        return wrap(text, _line_tokens(text), limit) + line[len(line.rstrip("\n")):]
     good, fallback = _break_points(tokens)
     indent = text[:len(text) - len(text.lstrip())]
     prefix = indent + (" " * 8 if text.endswith(":") else " " * 4)

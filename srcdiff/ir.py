@@ -161,11 +161,13 @@ class Names:
 
 def located(stmts, loc):
     """`stmts`, each statement in them marked with the user's line `loc` unless it (a nested
-    one) already is: codegen maps emitted lines back to the lines of f they come from."""
+    one) already is: codegen maps emitted lines back to the lines of f they come from.
+    (Statements only: walking their expressions too would cost more than the sweeps.)"""
     for stmt in stmts:
-        for node in gast.walk(stmt):
-            if isinstance(node, gast.stmt) and getattr(node, "lineno", None) is None:
-                node.lineno = loc.lineno
+        if getattr(stmt, "lineno", None) is None:
+            stmt.lineno = loc.lineno
+        for block in ("body", "orelse"):
+            located(getattr(stmt, block, ()), loc)
     return stmts
 
 

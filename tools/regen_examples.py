@@ -55,10 +55,10 @@ def load(name, path=None):
     return module
 
 
-def derivative(name):
+def derivative(name, module=None):
     import srcdiff as nf
 
-    module = load(name)
+    module = module or load(name)
     fn, mode = getattr(module, name), getattr(module, "MODE", "grad")
     if mode == "jvp":
         return nf.jvp(fn, wrt=module.WRT)
@@ -69,7 +69,10 @@ def derivative(name):
 
 def emitted(name):
     """The generic emitted code, as NAME_grad.py holds it."""
-    return _header(name) + standalone(derivative(name)._emitted_for(list(_arguments(name))))
+    module = load(name)
+    variant = derivative(name, module)
+    return _header(name, module, variant) + standalone(
+        variant._emitted_for(list(_arguments(module))))
 
 
 def specialised(name):
@@ -80,22 +83,23 @@ def specialised(name):
     from srcdiff import cache
 
     cache.clear_memory()  # (the copies of callees it makes are numbered from 1, as in a new process)
-    arguments = _arguments(name)
-    variant = derivative(name)
+    module = load(name)
+    arguments = _arguments(module)
+    variant = derivative(name, module)
     tangents = ()
-    if getattr(load(name), "MODE", "grad") == "jvp":
+    if getattr(module, "MODE", "grad") == "jvp":
         tangents = (tuple(np.zeros_like(arguments[k]) for k in variant.wrt),)
     source = variant.source_for(*arguments, *tangents)
-    return (_header(name) + f"# Specialised for the example's arguments: "
+    return (_header(name, module, variant) + f"# Specialised for the example's arguments: "
             f"{', '.join(map(_kind, arguments))}\n" +
             standalone(variant._emitted_for(list(arguments)), source))
 
 
-def _header(name):
-    mode = getattr(load(name), "MODE", "grad")
+def _header(name, module, variant):
+    mode = getattr(module, "MODE", "grad")
     function = "loss" if name.startswith(PROGRAM_PREFIX) else name
     return (f"# Emitted by srcdiff from {source_path(name).relative_to(ROOT)} "
-            f"(function {function}, mode {mode}, wrt={derivative(name).wrt}):\n"
+            f"(function {function}, mode {mode}, wrt={variant.wrt}):\n"
             "#     python tools/regen_examples.py\n"
             "# Do not edit: tests/test_generated_examples.py fails when this file is stale.\n")
 
@@ -114,12 +118,12 @@ def _kind(value):
     return getattr(value, "__name__", None) or repr(value)[:40]
 
 
-def _arguments(name):
+def _arguments(module):
     """The example's arguments (for a function or an object passed, the code depends on
     which)."""
     import numpy as np
 
-    return load(name).example(np.random.default_rng(0))
+    return module.example(np.random.default_rng(0))
 
 
 def standalone(emitted, source=None):

@@ -79,13 +79,15 @@ def _item(stmt, helper):
 def _read_only_by_as_grad(func, target, writes):
     """Whether `target` is written only by the chain's `writes` statements and read only as
     the first argument of runtime.as_grad (outside the chain)."""
-    stores = sum(1 for n in gast.walk(func) if isinstance(n, gast.Name) and n.id == target and
-                 isinstance(n.ctx, gast.Store))
-    loads = sum(1 for n in gast.walk(func) if isinstance(n, gast.Name) and n.id == target and
-                isinstance(n.ctx, gast.Load))
-    as_grad = sum(1 for n in gast.walk(func) if isinstance(n, gast.Call) and
-                  ir.dotted(n.func) == ("runtime", runtime.as_grad.__name__) and n.args and
-                  isinstance(n.args[0], gast.Name) and n.args[0].id == target)
+    stores = loads = as_grad = 0
+    for node in ir.walk(func):
+        if isinstance(node, gast.Name) and node.id == target:
+            stores += isinstance(node.ctx, gast.Store)
+            loads += isinstance(node.ctx, gast.Load)
+        elif isinstance(node, gast.Call) and node.args and isinstance(node.args[0], gast.Name) \
+                and node.args[0].id == target and \
+                ir.dotted(node.func) == ("runtime", runtime.as_grad.__name__):
+            as_grad += 1
     return stores == writes and loads == (writes - 1) + as_grad and as_grad > 0
 
 
