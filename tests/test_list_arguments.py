@@ -114,3 +114,6 @@ def test_sort_of_a_list_argument():
     got = nf.grad(sorted_rows_of_a_list)(xs)
     np.testing.assert_allclose(got[0], [0.0, 1.0])
     np.testing.assert_allclose(got[1], [3.0, 0.0])
+    tangent = [np.array([0.3, 0.1]), np.array([-0.2, 0.5])]
+    _, along = nf.jvp(sorted_rows_of_a_list)(xs, tangent)
+    assert along == pytest.approx(0.1 * 1.0 - 0.2 * 3.0)

@@ -323,7 +323,9 @@ class sort:
         ba = runtime.put_along(bz, a, np.argsort(a, axis=axis, kind="stable"), axis=axis)
 
     def tangent(dz, z, a, axis=-1, kind=None, order=None, stable=None):
-        dz = np.take_along_axis(da, np.argsort(a, axis=axis, kind="stable"), axis=axis)
+        # (np.asarray: the tangent of a list argument is a TangentList)
+        dz = np.take_along_axis(np.asarray(da), np.argsort(a, axis=axis, kind="stable"),
+                                axis=axis)
 
 
 @_moves(np.take, methods=("take",), index_args=(1,), fresh=True, samples=[
