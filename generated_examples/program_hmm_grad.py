@@ -175,13 +175,13 @@ def fwd_logsumexp_a(a, axis=None, keepdims=False):
 
 
 def bwd_logsumexp_a(b_t4, saved):
-    _cond0, _t1, _t2, _t3, a, a_max, axis, out = saved
+    keepdims, _t1, _t2, _t3, a, a_max, axis, out = saved
     saved.clear()
-    if _cond0:
+    if keepdims:
         bout = b_t4
     else:
         bout = np.reshape(b_t4, np.shape(out))
-    del _cond0, out
+    del keepdims, out
     b_t3 = runtime.unbroadcast(bout, _t3)
     del _t3
     ba_max = runtime.unbroadcast(bout, a_max)

@@ -308,7 +308,7 @@ def bwd_lstm_predict_params(boutput, saved):
         concat_and_multiply_cat_state4, concat_and_multiply_cat_state5,
         concat_and_multiply_weights0, concat_and_multiply_weights1, concat_and_multiply_weights2,
         concat_and_multiply_weights3, concat_and_multiply_weights4, concat_and_multiply_weights5,
-        hiddens, hiddens_to_output_probs_output0, hiddens_to_output_probs_output1,
+        hiddens, concat_and_multiply_result0, hiddens_to_output_probs_output1,
         hiddens_to_output_probs_result0, num_sequences, output, params, update_lstm_cells0,
         update_lstm_change0, update_lstm_forget0, update_lstm_hiddens0, update_lstm_ingate0,
         update_lstm_outgate0, update_lstm_result0) = saved
@@ -462,8 +462,8 @@ def bwd_lstm_predict_params(boutput, saved):
         [hiddens_to_output_probs_result0])[0]
     del hiddens_to_output_probs_result0
     bhiddens_to_output_probs_output0 = runtime.unbroadcast(bhiddens_to_output_probs_result0,
-        hiddens_to_output_probs_output0)
-    del hiddens_to_output_probs_output0
+        concat_and_multiply_result0)
+    del concat_and_multiply_result0
     b_t3 = runtime.unbroadcast(-bhiddens_to_output_probs_result0, _t3)
     del _t3, bhiddens_to_output_probs_result0
     b_saved0 = bwd_logsumexp_x(b_t3, _saved0)
@@ -511,13 +511,13 @@ def fwd_logsumexp_x(x, axis=None, keepdims=False):
 
 
 def bwd_logsumexp_x(b_t4, saved):
-    _cond0, _t1, _t2, _t3, axis, biggest, result, x = saved
+    keepdims, _t1, _t2, _t3, axis, biggest, result, x = saved
     saved.clear()
-    if _cond0:
+    if keepdims:
         bresult = b_t4
     else:
         bresult = np.reshape(b_t4, np.shape(result))
-    del _cond0, result
+    del keepdims, result
     b_t3 = runtime.unbroadcast(bresult, _t3)
     del _t3
     bbiggest = runtime.unbroadcast(bresult, biggest)

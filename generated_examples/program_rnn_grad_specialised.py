@@ -155,7 +155,7 @@ def bwd_rnn_predict_params_s1(boutput, saved):
         concat_and_multiply0_args3, concat_and_multiply0_cat_state1, concat_and_multiply0_weights1,
         concat_and_multiply1_args1, concat_and_multiply1_args2, concat_and_multiply1_cat_state1,
         concat_and_multiply1_cat_state2, concat_and_multiply1_weights1,
-        concat_and_multiply1_weights2, hiddens, hiddens_to_output_probs_output0,
+        concat_and_multiply1_weights2, hiddens, concat_and_multiply1_result1,
         hiddens_to_output_probs_output1, hiddens_to_output_probs_result0, num_sequences, output,
         params, update_rnn_result0) = saved
     saved.clear()
@@ -214,8 +214,8 @@ def bwd_rnn_predict_params_s1(boutput, saved):
         [hiddens_to_output_probs_result0])[0]
     del hiddens_to_output_probs_result0
     bhiddens_to_output_probs_output0 = runtime.unbroadcast(bhiddens_to_output_probs_result0,
-        hiddens_to_output_probs_output0)
-    del hiddens_to_output_probs_output0
+        concat_and_multiply1_result1)
+    del concat_and_multiply1_result1
     b_t2 = runtime.unbroadcast(-bhiddens_to_output_probs_result0, _t2)
     del _t2, bhiddens_to_output_probs_result0
     b_saved0 = bwd_logsumexp_x(b_t2, _saved0)
@@ -243,13 +243,13 @@ def bwd_rnn_predict_params_s1(boutput, saved):
 
 
 def bwd_logsumexp_x(b_t4, saved):
-    _cond0, _t1, _t2, _t3, axis, biggest, result, x = saved
+    keepdims, _t1, _t2, _t3, axis, biggest, result, x = saved
     saved.clear()
-    if _cond0:
+    if keepdims:
         bresult = b_t4
     else:
         bresult = np.reshape(b_t4, np.shape(result))
-    del _cond0, result
+    del keepdims, result
     b_t3 = runtime.unbroadcast(bresult, _t3)
     del _t3
     bbiggest = runtime.unbroadcast(bresult, biggest)

@@ -269,10 +269,10 @@ def bwd_sample_diag_gaussian_mean_log_std_s1(b_t2, saved):
 
 
 def bwd_unpack_gaussian_params_params_out01_s1(b_out, saved):
-    D, log_std, mean, params = saved
+    D, _t1, _t0, params = saved
     saved.clear()
-    b_outs = runtime.unpack_adjoint(b_out, (mean, log_std))
-    del log_std, mean
+    b_outs = runtime.unpack_adjoint(b_out, (_t0, _t1))
+    del _t0, _t1
     bmean = b_outs[0]
     blog_std = b_outs[1]
     del b_outs

@@ -88,8 +88,8 @@ def bwd_relu_x_s1(b_t1, saved):
 
 
 def bwd_batch_norm_x_gamma_beta_out0_s1(b_out, saved):
-    _cond0, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
-    del _cond0
+    training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
+    del training
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
     del y

@@ -205,7 +205,7 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None, running_
 
 
 def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
-    _cond0, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
+    training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
     del y
@@ -230,7 +230,7 @@ def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
     del b_t3, var
     bgamma = np.reshape(b_t2, np.shape(gamma))
     del b_t2, gamma
-    if _cond0:
+    if training:
         b_t0 = runtime.mean_grad(bvar, _t0, axis=(0, 2, 3), keepdims=True)
         bcentred = bcentred + b_t0 * 2 * centred
         bx = runtime.unbroadcast(bcentred, x)
@@ -238,7 +238,7 @@ def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
         bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
     else:
         bx = runtime.unbroadcast(bcentred, x)
-    del _cond0, _t0, bcentred, bvar, centred, mean, x
+    del _t0, bcentred, bvar, centred, mean, training, x
     return bx, bgamma, bbeta
 
 

@@ -6,19 +6,22 @@ from .passes.dead_code import eliminate_dead_code, eliminate_dead_stacks
 from .passes.dict_adjoints import gather_dict_adjoints
 from .passes.in_place import accumulate_in_place
 from .passes.release import release_early
+from .passes.saved_names import unpack_as_saved
 from .modes import Mode
 
 __all__ = ["optimize", "propagate_copies", "eliminate_dead_code", "eliminate_dead_stacks",
-           "gather_dict_adjoints", "accumulate_in_place", "release_early"]
+           "gather_dict_adjoints", "accumulate_in_place", "release_early", "unpack_as_saved"]
 
 
 def optimize(funcs, mode):
     """Run the passes over the emitted functions (in place); in split mode the second
-    function is the backward one, which frees each saved value after its last use."""
+    function is the backward one, which unpacks the saved values under the names the forward
+    one saved them by and frees each after its last use."""
     for func in funcs:
         eliminate_dead_code(func)
         propagate_copies(func)
         gather_dict_adjoints(func)
         accumulate_in_place(func)
     if mode is Mode.SPLIT:
+        unpack_as_saved(*funcs)
         release_early(funcs[1])
