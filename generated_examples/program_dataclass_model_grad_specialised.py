@@ -11,7 +11,7 @@ from srcdiff import runtime
 
 
 def dloss(model, inputs, targets, config):
-    _t0, _saved0 = fwd_predict_self_s1(model, inputs)
+    _t0, predict_saved = fwd_predict_self_s1(model, inputs)
     residuals = _t0 - targets
     _t1 = model.W1
     _t2 = _t1 ** 2
@@ -39,8 +39,8 @@ def dloss(model, inputs, targets, config):
     b_t1 = b_t2 * 2 * _t1
     bmodel = bmodel + runtime.field_grad(b_t1, model, 'W1')
     b_t0 = runtime.unbroadcast(bresiduals, _t0)
-    b_saved0 = bwd_predict_self_s1(b_t0, _saved0)
-    bmodel += b_saved0[0]
+    predict_grads = bwd_predict_self_s1(b_t0, predict_saved)
+    bmodel += predict_grads[0]
     return runtime.as_grad(bmodel, model)
 
 

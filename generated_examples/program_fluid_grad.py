@@ -12,7 +12,7 @@ from srcdiff import runtime
 def dloss(init_velocity, smoke, target, num_time_steps=3):
     _t0 = init_velocity[0]
     _t1 = init_velocity[1]
-    final_smoke, _saved0 = fwd_simulate_vx_vy(_t0, _t1, smoke, num_time_steps)
+    final_smoke, simulate_saved = fwd_simulate_vx_vy(_t0, _t1, smoke, num_time_steps)
     _t2 = final_smoke - target
     _t3 = _t2 ** 2
     _t4 = np.mean(_t3)
@@ -20,75 +20,77 @@ def dloss(init_velocity, smoke, target, num_time_steps=3):
     b_t3 = runtime.mean_grad(b_t4, _t3)
     b_t2 = b_t3 * 2 * _t2
     bfinal_smoke = runtime.unbroadcast(b_t2, final_smoke)
-    bvx, bvy = bwd_simulate_vx_vy(bfinal_smoke, _saved0)
+    bvx, bvy = bwd_simulate_vx_vy(bfinal_smoke, simulate_saved)
     binit_velocity = runtime.getitem_grad(bvy, init_velocity, 1)
     binit_velocity = runtime.add_at(binit_velocity, init_velocity, 0, bvx)
     return runtime.as_grad(binit_velocity, init_velocity)
 
 
 def fwd_simulate_vx_vy(vx, vy, smoke, num_time_steps):
-    _saved0 = None
-    _saved1 = None
-    _saved2 = None
-    _saved3 = None
     _t0 = None
-    _stack_saved0 = []
-    _stack_saved1 = []
+    advect_saved = None
+    advect_saved_1 = None
+    advect_saved_2 = None
+    project_saved = None
+    _stack_advect_saved = []
+    _stack_advect_saved_1 = []
     _stack_t0 = []
-    _stack_saved2 = []
+    _stack_project_saved = []
     _stack_vx = []
     _stack_vy = []
-    _stack_saved3 = []
+    _stack_advect_saved_2 = []
     for t in range(num_time_steps):
-        vx_updated, _saved0 = fwd_advect_f_vx_vy(vx, vx, vy)
-        _stack_saved0.append(_saved0)
-        vy_updated, _saved1 = fwd_advect_f_vx_vy(vy, vx, vy)
-        _stack_saved1.append(_saved1)
-        _t0, _saved2 = fwd_project_vx_vy_out01(vx_updated, vy_updated)
+        vx_updated, advect_saved = fwd_advect_f_vx_vy(vx, vx, vy)
+        _stack_advect_saved.append(advect_saved)
+        vy_updated, advect_saved_1 = fwd_advect_f_vx_vy(vy, vx, vy)
+        _stack_advect_saved_1.append(advect_saved_1)
+        _t0, project_saved = fwd_project_vx_vy_out01(vx_updated, vy_updated)
         _stack_t0.append(runtime.shape_of(_t0))
-        _stack_saved2.append(_saved2)
+        _stack_project_saved.append(project_saved)
         _stack_vx.append(runtime.shape_of(vx))
         vx = _t0[0]
         _stack_vy.append(runtime.shape_of(vy))
         vy = _t0[1]
-        smoke, _saved3 = fwd_advect_f_vx_vy(smoke, vx, vy)
-        _stack_saved3.append(_saved3)
-    return smoke, [_saved0, _saved1, _saved2, _saved3, _stack_saved0, _stack_saved1, _stack_saved2,
-        _stack_saved3, _stack_t0, _stack_vx, _stack_vy, _t0, num_time_steps, runtime.shape_of(vx),
-        runtime.shape_of(vy)]
+        smoke, advect_saved_2 = fwd_advect_f_vx_vy(smoke, vx, vy)
+        _stack_advect_saved_2.append(advect_saved_2)
+    return smoke, [_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2,
+        _stack_project_saved, _stack_t0, _stack_vx, _stack_vy, _t0, advect_saved, advect_saved_1,
+        advect_saved_2, num_time_steps, project_saved, runtime.shape_of(vx), runtime.shape_of(vy)]
 
 
 def bwd_simulate_vx_vy(bsmoke, saved):
-    (_saved0, _saved1, _saved2, _saved3, _stack_saved0, _stack_saved1, _stack_saved2,
-        _stack_saved3, _stack_t0, _stack_vx, _stack_vy, _t0, num_time_steps, vx, vy) = saved
+    (_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2, _stack_project_saved,
+        _stack_t0, _stack_vx, _stack_vy, _t0, advect_saved, advect_saved_1, advect_saved_2,
+        num_time_steps, project_saved, vx, vy) = saved
     saved.clear()
     bvx = runtime.zeros_like(vx)
     bvy = runtime.zeros_like(vy)
     for t in reversed(range(num_time_steps)):
-        _saved3 = _stack_saved3.pop()
-        _saved2 = _stack_saved2.pop()
+        advect_saved_2 = _stack_advect_saved_2.pop()
+        project_saved = _stack_project_saved.pop()
         _t0 = _stack_t0.pop()
-        _saved1 = _stack_saved1.pop()
-        _saved0 = _stack_saved0.pop()
-        b_saved3 = bwd_advect_f_vx_vy(bsmoke, _saved3)
-        bsmoke = b_saved3[0]
-        bvx = bvx + b_saved3[1]
-        bvy = bvy + b_saved3[2]
+        advect_saved_1 = _stack_advect_saved_1.pop()
+        advect_saved = _stack_advect_saved.pop()
+        advect_grads_2 = bwd_advect_f_vx_vy(bsmoke, advect_saved_2)
+        bsmoke = advect_grads_2[0]
+        bvx = bvx + advect_grads_2[1]
+        bvy = bvy + advect_grads_2[2]
         b_t0 = runtime.getitem_grad(bvy, _t0, 1)
         vy = _stack_vy.pop()
         b_t0 = runtime.add_at(b_t0, _t0, 0, bvx)
         vx = _stack_vx.pop()
-        bvx_updated, bvy_updated = bwd_project_vx_vy_out01(b_t0, _saved2)
-        b_saved1 = bwd_advect_f_vx_vy(bvy_updated, _saved1)
-        bvy = b_saved1[0]
-        bvx = b_saved1[1]
-        bvy = bvy + b_saved1[2]
-        b_saved0 = bwd_advect_f_vx_vy(bvx_updated, _saved0)
-        bvx = bvx + b_saved0[0]
-        bvx += b_saved0[1]
-        bvy += b_saved0[2]
-    del (_saved0, _saved1, _saved2, _saved3, _stack_saved0, _stack_saved1, _stack_saved2,
-        _stack_saved3, _stack_t0, _stack_vx, _stack_vy, _t0, num_time_steps, vx, vy)
+        bvx_updated, bvy_updated = bwd_project_vx_vy_out01(b_t0, project_saved)
+        advect_grads_1 = bwd_advect_f_vx_vy(bvy_updated, advect_saved_1)
+        bvy = advect_grads_1[0]
+        bvx = advect_grads_1[1]
+        bvy = bvy + advect_grads_1[2]
+        advect_grads = bwd_advect_f_vx_vy(bvx_updated, advect_saved)
+        bvx = bvx + advect_grads[0]
+        bvx += advect_grads[1]
+        bvy += advect_grads[2]
+    del (_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2, _stack_project_saved,
+        _stack_t0, _stack_vx, _stack_vy, _t0, advect_saved, advect_saved_1, advect_saved_2,
+        num_time_steps, project_saved, vx, vy)
     return bvx, bvy
 
 

@@ -11,14 +11,14 @@ from srcdiff import runtime
 
 
 def dloss(params, data):
-    _t0, _saved0 = fwd_gmm_log_likelihood_params_s1(params, data)
+    _t0, gmm_log_likelihood_saved = fwd_gmm_log_likelihood_params_s1(params, data)
     _t1 = -_t0
     _t2 = data.shape[0]
     _t3 = _t1 / _t2
     b_t3 = runtime.grad_seed(_t3)
     b_t1 = runtime.unbroadcast(b_t3 / _t2, _t1)
     b_t0 = -b_t1
-    bparams, = bwd_gmm_log_likelihood_params_s1(b_t0, _saved0)
+    bparams, = bwd_gmm_log_likelihood_params_s1(b_t0, gmm_log_likelihood_saved)
     return runtime.as_grad(bparams, params)
 
 
@@ -38,17 +38,17 @@ def fwd_logsumexp_a_s1(a, axis=None, keepdims=False):
 
 
 def fwd_log_normalize_x_s1(x):
-    _t0, _saved0 = fwd_logsumexp_a_s1(x)
+    _t0, logsumexp_saved = fwd_logsumexp_a_s1(x)
     _t1 = x - _t0
-    return _t1, [_saved0, _t0, x]
+    return _t1, [_t0, logsumexp_saved, x]
 
 
 def fwd_unpack_params_params_out012_s1(params):
     _t0 = params['log proportions']
-    _t1, _saved0 = fwd_log_normalize_x_s1(_t0)
+    _t1, log_normalize_saved = fwd_log_normalize_x_s1(_t0)
     _t2 = params['means']
     _t3 = params['log stds']
-    return (_t1, _t2, _t3), [_saved0, _t1, _t2, _t3, runtime.shape_of(params)]
+    return (_t1, _t2, _t3), [_t1, _t2, _t3, log_normalize_saved, runtime.shape_of(params)]
 
 
 def fwd_diag_gaussian_logpdf_mean_log_std_s1(x, mean, log_std):
@@ -65,14 +65,14 @@ def fwd_diag_gaussian_logpdf_mean_log_std_s1(x, mean, log_std):
 
 
 def fwd_gmm_log_likelihood_params_s1(params, data):
-    _saved1 = None
     _t1 = None
+    diag_gaussian_logpdf_saved = None
     log_proportion = None
     _stack_log_proportion = []
     _stack_t1 = []
-    _stack_saved1 = []
+    _stack_diag_gaussian_logpdf_saved = []
     cluster_lls = []
-    _t0, _saved0 = fwd_unpack_params_params_out012_s1(params)
+    _t0, unpack_params_saved = fwd_unpack_params_params_out012_s1(params)
     _log_proportion0 = _t0[0]
     _mean0 = _t0[1]
     _log_std0 = _t0[2]
@@ -81,17 +81,19 @@ def fwd_gmm_log_likelihood_params_s1(params, data):
         _stack_log_proportion.append(log_proportion)
         mean = _mean0[_i0]
         log_std = _log_std0[_i0]
-        _t1, _saved1 = fwd_diag_gaussian_logpdf_mean_log_std_s1(data, mean, log_std)
+        _t1, diag_gaussian_logpdf_saved = fwd_diag_gaussian_logpdf_mean_log_std_s1(data, mean,
+            log_std)
         _stack_t1.append(_t1)
-        _stack_saved1.append(_saved1)
+        _stack_diag_gaussian_logpdf_saved.append(diag_gaussian_logpdf_saved)
         _t2 = log_proportion + _t1
         cluster_lls.append(_t2)
     _t3 = np.vstack(cluster_lls)
-    _t4, _saved2 = fwd_logsumexp_a(_t3, axis=0)
+    _t4, logsumexp_saved = fwd_logsumexp_a(_t3, axis=0)
     _t5 = np.sum(_t4)
-    return _t5, [_i0, _log_proportion0, _log_std0, _mean0, _saved0, _saved1, _saved2,
-        _stack_log_proportion, _stack_saved1, _stack_t1, runtime.shape_of(_t0), _t1,
-        runtime.shape_of(_t4), cluster_lls, log_proportion]
+    return _t5, [_i0, _log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved,
+        _stack_log_proportion, _stack_t1, runtime.shape_of(_t0), _t1, runtime.shape_of(_t4),
+        cluster_lls, diag_gaussian_logpdf_saved, log_proportion, logsumexp_saved,
+        unpack_params_saved]
 
 
 def bwd_diag_gaussian_logpdf_mean_log_std_s1(b_t7, saved):
@@ -146,21 +148,21 @@ def bwd_logsumexp_a_s1(bout, saved):
 
 
 def bwd_log_normalize_x_s1(b_t1, saved):
-    _saved0, _t0, x = saved
+    _t0, logsumexp_saved, x = saved
     saved.clear()
     bx = runtime.unbroadcast(b_t1, x)
     del x
     b_t0 = runtime.unbroadcast(-b_t1, _t0)
     del _t0
-    b_saved0 = bwd_logsumexp_a_s1(b_t0, _saved0)
-    del _saved0, b_t0
-    bx = bx + b_saved0[0]
-    del b_saved0
+    logsumexp_grads = bwd_logsumexp_a_s1(b_t0, logsumexp_saved)
+    del b_t0, logsumexp_saved
+    bx = bx + logsumexp_grads[0]
+    del logsumexp_grads
     return bx,
 
 
 def bwd_unpack_params_params_out012_s1(b_out, saved):
-    _saved0, _t1, _t2, _t3, params = saved
+    _t1, _t2, _t3, log_normalize_saved, params = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (_t1, _t2, _t3))
     del _t1, _t2, _t3
@@ -172,22 +174,23 @@ def bwd_unpack_params_params_out012_s1(b_out, saved):
     del b_t3
     bparams = runtime.add_at(bparams, params, 'means', b_t2)
     del b_t2
-    b_t0, = bwd_log_normalize_x_s1(b_t1, _saved0)
-    del _saved0, b_t1
+    b_t0, = bwd_log_normalize_x_s1(b_t1, log_normalize_saved)
+    del b_t1, log_normalize_saved
     bparams = runtime.add_at(bparams, params, 'log proportions', b_t0)
     del b_t0, params
     return bparams,
 
 
 def bwd_gmm_log_likelihood_params_s1(b_t5, saved):
-    (_i0, _log_proportion0, _log_std0, _mean0, _saved0, _saved1, _saved2, _stack_log_proportion,
-        _stack_saved1, _stack_t1, _t0, _t1, _t4, cluster_lls, log_proportion) = saved
+    (_i0, _log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved,
+        _stack_log_proportion, _stack_t1, _t0, _t1, _t4, cluster_lls, diag_gaussian_logpdf_saved,
+        log_proportion, logsumexp_saved, unpack_params_saved) = saved
     saved.clear()
     bcluster_lls = []
     b_t4 = runtime.unreduce(b_t5, _t4)
     del _t4
-    b_t3, = bwd_logsumexp_a(b_t4, _saved2)
-    del _saved2, b_t4
+    b_t3, = bwd_logsumexp_a(b_t4, logsumexp_saved)
+    del b_t4, logsumexp_saved
     bcluster_lls = runtime.add_items(bcluster_lls, [runtime.unstacked(b_t3, cluster_lls, _k,
         'vstack') for _k in range(len(cluster_lls))])
     del b_t3, cluster_lls
@@ -195,27 +198,29 @@ def bwd_gmm_log_likelihood_params_s1(b_t5, saved):
     b_log_std0 = np.zeros_like(_log_std0)
     b_mean0 = np.zeros_like(_mean0)
     for _i0 in reversed(range(min(len(_log_proportion0), len(_mean0), len(_log_std0)))):
-        _saved1 = _stack_saved1.pop()
+        diag_gaussian_logpdf_saved = _stack_diag_gaussian_logpdf_saved.pop()
         _t1 = _stack_t1.pop()
         log_proportion = _stack_log_proportion.pop()
         b_t2 = bcluster_lls.pop()
         blog_proportion = runtime.unbroadcast(b_t2, log_proportion)
         b_t1 = runtime.unbroadcast(b_t2, _t1)
-        bmean, blog_std = bwd_diag_gaussian_logpdf_mean_log_std_s1(b_t1, _saved1)
+        bmean, blog_std = bwd_diag_gaussian_logpdf_mean_log_std_s1(b_t1,
+            diag_gaussian_logpdf_saved)
         b_log_std0 = runtime.add_at(b_log_std0, _log_std0, _i0, blog_std)
         b_mean0 = runtime.add_at(b_mean0, _mean0, _i0, bmean)
         b_log_proportion0 = runtime.add_at(b_log_proportion0, _log_proportion0, _i0,
             blog_proportion)
-    del (_i0, _log_proportion0, _log_std0, _mean0, _saved1, _stack_log_proportion, _stack_saved1,
-        _stack_t1, _t1, bcluster_lls, log_proportion)
+    del (_i0, _log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved,
+        _stack_log_proportion, _stack_t1, _t1, bcluster_lls, diag_gaussian_logpdf_saved,
+        log_proportion)
     b_t0 = runtime.getitem_grad(b_log_std0, _t0, 2)
     del b_log_std0
     b_t0 = runtime.add_at(b_t0, _t0, 1, b_mean0)
     del b_mean0
     b_t0 = runtime.add_at(b_t0, _t0, 0, b_log_proportion0)
     del _t0, b_log_proportion0
-    bparams, = bwd_unpack_params_params_out012_s1(b_t0, _saved0)
-    del _saved0, b_t0
+    bparams, = bwd_unpack_params_params_out012_s1(b_t0, unpack_params_saved)
+    del b_t0, unpack_params_saved
     return bparams,
 
 

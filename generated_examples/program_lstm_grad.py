@@ -13,7 +13,7 @@ def dloss(params, inputs, targets):
     _stack_logprob0 = []
     _stack_target0 = []
     _stack_t0 = []
-    logprobs, _saved0 = fwd_lstm_predict_params(params, inputs)
+    logprobs, lstm_predict_saved = fwd_lstm_predict_params(params, inputs)
     _items0 = []
     for _i0 in range(min(len(logprobs), len(targets))):
         _logprob0 = logprobs[_i0]
@@ -44,15 +44,11 @@ def dloss(params, inputs, targets):
         b_t0 = runtime.unreduce(b_t1, _t0)
         b_logprob0 = runtime.unbroadcast(b_t0 * _target0, _logprob0)
         blogprobs = runtime.add_at(blogprobs, logprobs, _i0, b_logprob0)
-    bparams, = bwd_lstm_predict_params(blogprobs, _saved0)
+    bparams, = bwd_lstm_predict_params(blogprobs, lstm_predict_saved)
     return runtime.as_grad(bparams, params)
 
 
 def fwd_lstm_predict_params(params, inputs):
-    _saved1 = None
-    _saved2 = None
-    _saved3 = None
-    _saved4 = None
     _t10 = None
     _t11 = None
     _t12 = None
@@ -82,6 +78,10 @@ def fwd_lstm_predict_params(params, inputs):
     concat_and_multiply_weights4 = None
     concat_and_multiply_weights5 = None
     hiddens_to_output_probs_output1 = None
+    logsumexp_saved_1 = None
+    sigmoid_saved = None
+    sigmoid_saved_1 = None
+    sigmoid_saved_2 = None
     update_lstm_change0 = None
     update_lstm_forget0 = None
     update_lstm_ingate0 = None
@@ -101,21 +101,21 @@ def fwd_lstm_predict_params(params, inputs):
     _stack_t5 = []
     _stack_concat_and_multiply_cat_state2 = []
     _stack_update_lstm_forget0 = []
-    _stack_saved1 = []
+    _stack_sigmoid_saved = []
     _stack_concat_and_multiply_weights3 = []
     _stack_concat_and_multiply_args5 = []
     _stack_concat_and_multiply_args6 = []
     _stack_t6 = []
     _stack_concat_and_multiply_cat_state3 = []
     _stack_update_lstm_ingate0 = []
-    _stack_saved2 = []
+    _stack_sigmoid_saved_1 = []
     _stack_concat_and_multiply_weights4 = []
     _stack_concat_and_multiply_args7 = []
     _stack_concat_and_multiply_args8 = []
     _stack_t7 = []
     _stack_concat_and_multiply_cat_state4 = []
     _stack_update_lstm_outgate0 = []
-    _stack_saved3 = []
+    _stack_sigmoid_saved_2 = []
     _stack_t8 = []
     _stack_t9 = []
     _stack_t10 = []
@@ -128,7 +128,7 @@ def fwd_lstm_predict_params(params, inputs):
     _stack_concat_and_multiply_cat_state5 = []
     _stack_hiddens_to_output_probs_output1 = []
     _stack_t12 = []
-    _stack_saved4 = []
+    _stack_logsumexp_saved_1 = []
     num_sequences = inputs.shape[1]
     _t0 = params['init hiddens']
     hiddens = np.repeat(_t0, num_sequences, axis=0)
@@ -140,7 +140,7 @@ def fwd_lstm_predict_params(params, inputs):
     concat_and_multiply_cat_state0 = np.hstack((concat_and_multiply_args0, _t2))
     concat_and_multiply_result0 = np.dot(concat_and_multiply_cat_state0,
         concat_and_multiply_weights0)
-    _t3, _saved0 = fwd_logsumexp_x(concat_and_multiply_result0, axis=1, keepdims=True)
+    _t3, logsumexp_saved = fwd_logsumexp_x(concat_and_multiply_result0, axis=1, keepdims=True)
     hiddens_to_output_probs_result0 = concat_and_multiply_result0 - _t3
     output = [hiddens_to_output_probs_result0]
     _seq0 = list(inputs)
@@ -179,9 +179,9 @@ def fwd_lstm_predict_params(params, inputs):
         _stack_concat_and_multiply_cat_state2.append(concat_and_multiply_cat_state2)
         concat_and_multiply_result2 = np.dot(concat_and_multiply_cat_state2,
             concat_and_multiply_weights2)
-        update_lstm_forget0, _saved1 = fwd_sigmoid_x(concat_and_multiply_result2)
+        update_lstm_forget0, sigmoid_saved = fwd_sigmoid_x(concat_and_multiply_result2)
         _stack_update_lstm_forget0.append(update_lstm_forget0)
-        _stack_saved1.append(_saved1)
+        _stack_sigmoid_saved.append(sigmoid_saved)
         concat_and_multiply_weights3 = params['ingate']
         _stack_concat_and_multiply_weights3.append(concat_and_multiply_weights3)
         concat_and_multiply_args5 = input
@@ -195,9 +195,9 @@ def fwd_lstm_predict_params(params, inputs):
         _stack_concat_and_multiply_cat_state3.append(concat_and_multiply_cat_state3)
         concat_and_multiply_result3 = np.dot(concat_and_multiply_cat_state3,
             concat_and_multiply_weights3)
-        update_lstm_ingate0, _saved2 = fwd_sigmoid_x(concat_and_multiply_result3)
+        update_lstm_ingate0, sigmoid_saved_1 = fwd_sigmoid_x(concat_and_multiply_result3)
         _stack_update_lstm_ingate0.append(update_lstm_ingate0)
-        _stack_saved2.append(_saved2)
+        _stack_sigmoid_saved_1.append(sigmoid_saved_1)
         concat_and_multiply_weights4 = params['outgate']
         _stack_concat_and_multiply_weights4.append(concat_and_multiply_weights4)
         concat_and_multiply_args7 = input
@@ -211,9 +211,9 @@ def fwd_lstm_predict_params(params, inputs):
         _stack_concat_and_multiply_cat_state4.append(concat_and_multiply_cat_state4)
         concat_and_multiply_result4 = np.dot(concat_and_multiply_cat_state4,
             concat_and_multiply_weights4)
-        update_lstm_outgate0, _saved3 = fwd_sigmoid_x(concat_and_multiply_result4)
+        update_lstm_outgate0, sigmoid_saved_2 = fwd_sigmoid_x(concat_and_multiply_result4)
         _stack_update_lstm_outgate0.append(update_lstm_outgate0)
-        _stack_saved3.append(_saved3)
+        _stack_sigmoid_saved_2.append(sigmoid_saved_2)
         _t8 = update_lstm_cells0 * update_lstm_forget0
         _stack_t8.append(runtime.shape_of(_t8))
         _t9 = update_lstm_ingate0 * update_lstm_change0
@@ -244,13 +244,47 @@ def fwd_lstm_predict_params(params, inputs):
         hiddens_to_output_probs_output1 = concat_and_multiply_result5
         _stack_hiddens_to_output_probs_output1.append(
             runtime.shape_of(hiddens_to_output_probs_output1))
-        _t12, _saved4 = fwd_logsumexp_x(hiddens_to_output_probs_output1, axis=1, keepdims=True)
+        _t12, logsumexp_saved_1 = fwd_logsumexp_x(hiddens_to_output_probs_output1, axis=1,
+            keepdims=True)
         _stack_t12.append(runtime.shape_of(_t12))
-        _stack_saved4.append(_saved4)
+        _stack_logsumexp_saved_1.append(logsumexp_saved_1)
         hiddens_to_output_probs_result1 = hiddens_to_output_probs_output1 - _t12
         output.append(hiddens_to_output_probs_result1)
-    return output, [_saved0, _saved1, _saved2, _saved3, _saved4, _seq0, _stack_cells,
-        _stack_concat_and_multiply_args1, _stack_concat_and_multiply_args2,
+    return output, [_seq0, _stack_cells, _stack_concat_and_multiply_args1,
+        _stack_concat_and_multiply_args2, _stack_concat_and_multiply_args3,
+        _stack_concat_and_multiply_args4, _stack_concat_and_multiply_args5,
+        _stack_concat_and_multiply_args6, _stack_concat_and_multiply_args7,
+        _stack_concat_and_multiply_args8, _stack_concat_and_multiply_args9,
+        _stack_concat_and_multiply_cat_state1, _stack_concat_and_multiply_cat_state2,
+        _stack_concat_and_multiply_cat_state3, _stack_concat_and_multiply_cat_state4,
+        _stack_concat_and_multiply_cat_state5, _stack_concat_and_multiply_weights1,
+        _stack_concat_and_multiply_weights2, _stack_concat_and_multiply_weights3,
+        _stack_concat_and_multiply_weights4, _stack_concat_and_multiply_weights5, _stack_hiddens,
+        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
+        _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
+        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9,
+        _stack_update_lstm_cells0, _stack_update_lstm_change0, _stack_update_lstm_forget0,
+        _stack_update_lstm_hiddens0, _stack_update_lstm_ingate0, _stack_update_lstm_outgate0,
+        _stack_update_lstm_result0, runtime.shape_of(_t0), runtime.shape_of(_t1), _t10, _t11, _t12,
+        _t2, runtime.shape_of(_t3), _t4, _t5, _t6, _t7, _t8, _t9, runtime.shape_of(cells),
+        concat_and_multiply_args0, concat_and_multiply_args1, concat_and_multiply_args2,
+        concat_and_multiply_args3, concat_and_multiply_args4, concat_and_multiply_args5,
+        concat_and_multiply_args6, concat_and_multiply_args7, concat_and_multiply_args8,
+        concat_and_multiply_args9, concat_and_multiply_cat_state0, concat_and_multiply_cat_state1,
+        concat_and_multiply_cat_state2, concat_and_multiply_cat_state3,
+        concat_and_multiply_cat_state4, concat_and_multiply_cat_state5,
+        concat_and_multiply_weights0, concat_and_multiply_weights1, concat_and_multiply_weights2,
+        concat_and_multiply_weights3, concat_and_multiply_weights4, concat_and_multiply_weights5,
+        runtime.shape_of(hiddens), runtime.shape_of(concat_and_multiply_result0),
+        hiddens_to_output_probs_output1, runtime.shape_of(hiddens_to_output_probs_result0),
+        logsumexp_saved, logsumexp_saved_1, num_sequences, output, runtime.shape_of(params),
+        sigmoid_saved, sigmoid_saved_1, sigmoid_saved_2, runtime.shape_of(update_lstm_cells0),
+        update_lstm_change0, update_lstm_forget0, runtime.shape_of(update_lstm_hiddens0),
+        update_lstm_ingate0, update_lstm_outgate0, update_lstm_result0]
+
+
+def bwd_lstm_predict_params(boutput, saved):
+    (_seq0, _stack_cells, _stack_concat_and_multiply_args1, _stack_concat_and_multiply_args2,
         _stack_concat_and_multiply_args3, _stack_concat_and_multiply_args4,
         _stack_concat_and_multiply_args5, _stack_concat_and_multiply_args6,
         _stack_concat_and_multiply_args7, _stack_concat_and_multiply_args8,
@@ -260,13 +294,13 @@ def fwd_lstm_predict_params(params, inputs):
         _stack_concat_and_multiply_weights1, _stack_concat_and_multiply_weights2,
         _stack_concat_and_multiply_weights3, _stack_concat_and_multiply_weights4,
         _stack_concat_and_multiply_weights5, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_saved2, _stack_saved3,
-        _stack_saved4, _stack_t10, _stack_t11, _stack_t12, _stack_t4, _stack_t5, _stack_t6,
-        _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells0, _stack_update_lstm_change0,
-        _stack_update_lstm_forget0, _stack_update_lstm_hiddens0, _stack_update_lstm_ingate0,
-        _stack_update_lstm_outgate0, _stack_update_lstm_result0, runtime.shape_of(_t0),
-        runtime.shape_of(_t1), _t10, _t11, _t12, _t2, runtime.shape_of(_t3), _t4, _t5, _t6, _t7,
-        _t8, _t9, runtime.shape_of(cells), concat_and_multiply_args0, concat_and_multiply_args1,
+        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
+        _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
+        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9,
+        _stack_update_lstm_cells0, _stack_update_lstm_change0, _stack_update_lstm_forget0,
+        _stack_update_lstm_hiddens0, _stack_update_lstm_ingate0, _stack_update_lstm_outgate0,
+        _stack_update_lstm_result0, _t0, _t1, _t10, _t11, _t12, _t2, _t3, _t4, _t5, _t6, _t7, _t8,
+        _t9, cells, concat_and_multiply_args0, concat_and_multiply_args1,
         concat_and_multiply_args2, concat_and_multiply_args3, concat_and_multiply_args4,
         concat_and_multiply_args5, concat_and_multiply_args6, concat_and_multiply_args7,
         concat_and_multiply_args8, concat_and_multiply_args9, concat_and_multiply_cat_state0,
@@ -274,44 +308,12 @@ def fwd_lstm_predict_params(params, inputs):
         concat_and_multiply_cat_state3, concat_and_multiply_cat_state4,
         concat_and_multiply_cat_state5, concat_and_multiply_weights0, concat_and_multiply_weights1,
         concat_and_multiply_weights2, concat_and_multiply_weights3, concat_and_multiply_weights4,
-        concat_and_multiply_weights5, runtime.shape_of(hiddens),
-        runtime.shape_of(concat_and_multiply_result0), hiddens_to_output_probs_output1,
-        runtime.shape_of(hiddens_to_output_probs_result0), num_sequences, output,
-        runtime.shape_of(params), runtime.shape_of(update_lstm_cells0), update_lstm_change0,
-        update_lstm_forget0, runtime.shape_of(update_lstm_hiddens0), update_lstm_ingate0,
-        update_lstm_outgate0, update_lstm_result0]
-
-
-def bwd_lstm_predict_params(boutput, saved):
-    (_saved0, _saved1, _saved2, _saved3, _saved4, _seq0, _stack_cells,
-        _stack_concat_and_multiply_args1, _stack_concat_and_multiply_args2,
-        _stack_concat_and_multiply_args3, _stack_concat_and_multiply_args4,
-        _stack_concat_and_multiply_args5, _stack_concat_and_multiply_args6,
-        _stack_concat_and_multiply_args7, _stack_concat_and_multiply_args8,
-        _stack_concat_and_multiply_args9, _stack_concat_and_multiply_cat_state1,
-        _stack_concat_and_multiply_cat_state2, _stack_concat_and_multiply_cat_state3,
-        _stack_concat_and_multiply_cat_state4, _stack_concat_and_multiply_cat_state5,
-        _stack_concat_and_multiply_weights1, _stack_concat_and_multiply_weights2,
-        _stack_concat_and_multiply_weights3, _stack_concat_and_multiply_weights4,
-        _stack_concat_and_multiply_weights5, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_saved2, _stack_saved3,
-        _stack_saved4, _stack_t10, _stack_t11, _stack_t12, _stack_t4, _stack_t5, _stack_t6,
-        _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells0, _stack_update_lstm_change0,
-        _stack_update_lstm_forget0, _stack_update_lstm_hiddens0, _stack_update_lstm_ingate0,
-        _stack_update_lstm_outgate0, _stack_update_lstm_result0, _t0, _t1, _t10, _t11, _t12, _t2,
-        _t3, _t4, _t5, _t6, _t7, _t8, _t9, cells, concat_and_multiply_args0,
-        concat_and_multiply_args1, concat_and_multiply_args2, concat_and_multiply_args3,
-        concat_and_multiply_args4, concat_and_multiply_args5, concat_and_multiply_args6,
-        concat_and_multiply_args7, concat_and_multiply_args8, concat_and_multiply_args9,
-        concat_and_multiply_cat_state0, concat_and_multiply_cat_state1,
-        concat_and_multiply_cat_state2, concat_and_multiply_cat_state3,
-        concat_and_multiply_cat_state4, concat_and_multiply_cat_state5,
-        concat_and_multiply_weights0, concat_and_multiply_weights1, concat_and_multiply_weights2,
-        concat_and_multiply_weights3, concat_and_multiply_weights4, concat_and_multiply_weights5,
-        hiddens, concat_and_multiply_result0, hiddens_to_output_probs_output1,
-        hiddens_to_output_probs_result0, num_sequences, output, params, update_lstm_cells0,
-        update_lstm_change0, update_lstm_forget0, update_lstm_hiddens0, update_lstm_ingate0,
-        update_lstm_outgate0, update_lstm_result0) = saved
+        concat_and_multiply_weights5, hiddens, concat_and_multiply_result0,
+        hiddens_to_output_probs_output1, hiddens_to_output_probs_result0, logsumexp_saved,
+        logsumexp_saved_1, num_sequences, output, params, sigmoid_saved, sigmoid_saved_1,
+        sigmoid_saved_2, update_lstm_cells0, update_lstm_change0, update_lstm_forget0,
+        update_lstm_hiddens0, update_lstm_ingate0, update_lstm_outgate0,
+        update_lstm_result0) = saved
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
     del output
@@ -319,7 +321,7 @@ def bwd_lstm_predict_params(boutput, saved):
     bhiddens = runtime.zeros_like(hiddens)
     bparams = runtime.zeros_like(params)
     for input in reversed(_seq0):
-        _saved4 = _stack_saved4.pop()
+        logsumexp_saved_1 = _stack_logsumexp_saved_1.pop()
         _t12 = _stack_t12.pop()
         hiddens_to_output_probs_output1 = _stack_hiddens_to_output_probs_output1.pop()
         concat_and_multiply_cat_state5 = _stack_concat_and_multiply_cat_state5.pop()
@@ -330,21 +332,21 @@ def bwd_lstm_predict_params(boutput, saved):
         _t10 = _stack_t10.pop()
         _t9 = _stack_t9.pop()
         _t8 = _stack_t8.pop()
-        _saved3 = _stack_saved3.pop()
+        sigmoid_saved_2 = _stack_sigmoid_saved_2.pop()
         update_lstm_outgate0 = _stack_update_lstm_outgate0.pop()
         concat_and_multiply_cat_state4 = _stack_concat_and_multiply_cat_state4.pop()
         _t7 = _stack_t7.pop()
         concat_and_multiply_args8 = _stack_concat_and_multiply_args8.pop()
         concat_and_multiply_args7 = _stack_concat_and_multiply_args7.pop()
         concat_and_multiply_weights4 = _stack_concat_and_multiply_weights4.pop()
-        _saved2 = _stack_saved2.pop()
+        sigmoid_saved_1 = _stack_sigmoid_saved_1.pop()
         update_lstm_ingate0 = _stack_update_lstm_ingate0.pop()
         concat_and_multiply_cat_state3 = _stack_concat_and_multiply_cat_state3.pop()
         _t6 = _stack_t6.pop()
         concat_and_multiply_args6 = _stack_concat_and_multiply_args6.pop()
         concat_and_multiply_args5 = _stack_concat_and_multiply_args5.pop()
         concat_and_multiply_weights3 = _stack_concat_and_multiply_weights3.pop()
-        _saved1 = _stack_saved1.pop()
+        sigmoid_saved = _stack_sigmoid_saved.pop()
         update_lstm_forget0 = _stack_update_lstm_forget0.pop()
         concat_and_multiply_cat_state2 = _stack_concat_and_multiply_cat_state2.pop()
         _t5 = _stack_t5.pop()
@@ -361,8 +363,8 @@ def bwd_lstm_predict_params(boutput, saved):
         bhiddens_to_output_probs_output1 = runtime.unbroadcast(bhiddens_to_output_probs_result1,
             hiddens_to_output_probs_output1)
         b_t12 = runtime.unbroadcast(-bhiddens_to_output_probs_result1, _t12)
-        b_saved4 = bwd_logsumexp_x(b_t12, _saved4)
-        bhiddens_to_output_probs_output1 = bhiddens_to_output_probs_output1 + b_saved4[0]
+        logsumexp_grads_1 = bwd_logsumexp_x(b_t12, logsumexp_saved_1)
+        bhiddens_to_output_probs_output1 = bhiddens_to_output_probs_output1 + logsumexp_grads_1[0]
         bconcat_and_multiply_cat_state5 = runtime.dot_grad(bhiddens_to_output_probs_output1,
             concat_and_multiply_cat_state5, concat_and_multiply_weights5, 0)
         bconcat_and_multiply_weights5 = runtime.dot_grad(bhiddens_to_output_probs_output1,
@@ -392,7 +394,7 @@ def bwd_lstm_predict_params(boutput, saved):
         bupdate_lstm_change0 = runtime.unbroadcast(b_t9 * update_lstm_ingate0, update_lstm_change0)
         bupdate_lstm_cells0 = runtime.unbroadcast(b_t8 * update_lstm_forget0, update_lstm_cells0)
         bupdate_lstm_forget0 = runtime.unbroadcast(b_t8 * update_lstm_cells0, update_lstm_forget0)
-        bconcat_and_multiply_result4, = bwd_sigmoid_x(bupdate_lstm_outgate0, _saved3)
+        bconcat_and_multiply_result4, = bwd_sigmoid_x(bupdate_lstm_outgate0, sigmoid_saved_2)
         bconcat_and_multiply_cat_state4 = runtime.dot_grad(bconcat_and_multiply_result4,
             concat_and_multiply_cat_state4, concat_and_multiply_weights4, 0)
         bconcat_and_multiply_weights4 = runtime.dot_grad(bconcat_and_multiply_result4,
@@ -401,7 +403,7 @@ def bwd_lstm_predict_params(boutput, saved):
             (concat_and_multiply_args7, concat_and_multiply_args8, _t7), 1, 'hstack')
         bupdate_lstm_hiddens0 = bconcat_and_multiply_args8
         bparams = runtime.add_at(bparams, params, 'outgate', bconcat_and_multiply_weights4)
-        bconcat_and_multiply_result3, = bwd_sigmoid_x(bupdate_lstm_ingate0, _saved2)
+        bconcat_and_multiply_result3, = bwd_sigmoid_x(bupdate_lstm_ingate0, sigmoid_saved_1)
         bconcat_and_multiply_cat_state3 = runtime.dot_grad(bconcat_and_multiply_result3,
             concat_and_multiply_cat_state3, concat_and_multiply_weights3, 0)
         bconcat_and_multiply_weights3 = runtime.dot_grad(bconcat_and_multiply_result3,
@@ -410,7 +412,7 @@ def bwd_lstm_predict_params(boutput, saved):
             (concat_and_multiply_args5, concat_and_multiply_args6, _t6), 1, 'hstack')
         bupdate_lstm_hiddens0 = bupdate_lstm_hiddens0 + bconcat_and_multiply_args6
         bparams = runtime.add_at(bparams, params, 'ingate', bconcat_and_multiply_weights3)
-        bconcat_and_multiply_result2, = bwd_sigmoid_x(bupdate_lstm_forget0, _saved1)
+        bconcat_and_multiply_result2, = bwd_sigmoid_x(bupdate_lstm_forget0, sigmoid_saved)
         bconcat_and_multiply_cat_state2 = runtime.dot_grad(bconcat_and_multiply_result2,
             concat_and_multiply_cat_state2, concat_and_multiply_weights2, 0)
         bconcat_and_multiply_weights2 = runtime.dot_grad(bconcat_and_multiply_result2,
@@ -433,29 +435,31 @@ def bwd_lstm_predict_params(boutput, saved):
         update_lstm_cells0 = _stack_update_lstm_cells0.pop()
         bhiddens = bupdate_lstm_hiddens0
         update_lstm_hiddens0 = _stack_update_lstm_hiddens0.pop()
-    del (_saved1, _saved2, _saved3, _saved4, _seq0, _stack_cells, _stack_concat_and_multiply_args1,
-        _stack_concat_and_multiply_args2, _stack_concat_and_multiply_args3,
-        _stack_concat_and_multiply_args4, _stack_concat_and_multiply_args5,
-        _stack_concat_and_multiply_args6, _stack_concat_and_multiply_args7,
-        _stack_concat_and_multiply_args8, _stack_concat_and_multiply_args9,
-        _stack_concat_and_multiply_cat_state1, _stack_concat_and_multiply_cat_state2,
-        _stack_concat_and_multiply_cat_state3, _stack_concat_and_multiply_cat_state4,
-        _stack_concat_and_multiply_cat_state5, _stack_concat_and_multiply_weights1,
-        _stack_concat_and_multiply_weights2, _stack_concat_and_multiply_weights3,
-        _stack_concat_and_multiply_weights4, _stack_concat_and_multiply_weights5, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_saved2, _stack_saved3,
-        _stack_saved4, _stack_t10, _stack_t11, _stack_t12, _stack_t4, _stack_t5, _stack_t6,
-        _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells0, _stack_update_lstm_change0,
-        _stack_update_lstm_forget0, _stack_update_lstm_hiddens0, _stack_update_lstm_ingate0,
-        _stack_update_lstm_outgate0, _stack_update_lstm_result0, _t10, _t11, _t12, _t4, _t5, _t6,
-        _t7, _t8, _t9, cells, concat_and_multiply_args1, concat_and_multiply_args2,
-        concat_and_multiply_args3, concat_and_multiply_args4, concat_and_multiply_args5,
-        concat_and_multiply_args6, concat_and_multiply_args7, concat_and_multiply_args8,
-        concat_and_multiply_args9, concat_and_multiply_cat_state1, concat_and_multiply_cat_state2,
+    del (_seq0, _stack_cells, _stack_concat_and_multiply_args1, _stack_concat_and_multiply_args2,
+        _stack_concat_and_multiply_args3, _stack_concat_and_multiply_args4,
+        _stack_concat_and_multiply_args5, _stack_concat_and_multiply_args6,
+        _stack_concat_and_multiply_args7, _stack_concat_and_multiply_args8,
+        _stack_concat_and_multiply_args9, _stack_concat_and_multiply_cat_state1,
+        _stack_concat_and_multiply_cat_state2, _stack_concat_and_multiply_cat_state3,
+        _stack_concat_and_multiply_cat_state4, _stack_concat_and_multiply_cat_state5,
+        _stack_concat_and_multiply_weights1, _stack_concat_and_multiply_weights2,
+        _stack_concat_and_multiply_weights3, _stack_concat_and_multiply_weights4,
+        _stack_concat_and_multiply_weights5, _stack_hiddens,
+        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
+        _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
+        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9,
+        _stack_update_lstm_cells0, _stack_update_lstm_change0, _stack_update_lstm_forget0,
+        _stack_update_lstm_hiddens0, _stack_update_lstm_ingate0, _stack_update_lstm_outgate0,
+        _stack_update_lstm_result0, _t10, _t11, _t12, _t4, _t5, _t6, _t7, _t8, _t9, cells,
+        concat_and_multiply_args1, concat_and_multiply_args2, concat_and_multiply_args3,
+        concat_and_multiply_args4, concat_and_multiply_args5, concat_and_multiply_args6,
+        concat_and_multiply_args7, concat_and_multiply_args8, concat_and_multiply_args9,
+        concat_and_multiply_cat_state1, concat_and_multiply_cat_state2,
         concat_and_multiply_cat_state3, concat_and_multiply_cat_state4,
         concat_and_multiply_cat_state5, concat_and_multiply_weights1, concat_and_multiply_weights2,
         concat_and_multiply_weights3, concat_and_multiply_weights4, concat_and_multiply_weights5,
-        hiddens, hiddens_to_output_probs_output1, update_lstm_cells0, update_lstm_change0,
+        hiddens, hiddens_to_output_probs_output1, logsumexp_saved_1, sigmoid_saved,
+        sigmoid_saved_1, sigmoid_saved_2, update_lstm_cells0, update_lstm_change0,
         update_lstm_forget0, update_lstm_hiddens0, update_lstm_ingate0, update_lstm_outgate0,
         update_lstm_result0)
     bhiddens_to_output_probs_result0 = runtime.unpack_adjoint(boutput,
@@ -466,10 +470,10 @@ def bwd_lstm_predict_params(boutput, saved):
     del concat_and_multiply_result0
     b_t3 = runtime.unbroadcast(-bhiddens_to_output_probs_result0, _t3)
     del _t3, bhiddens_to_output_probs_result0
-    b_saved0 = bwd_logsumexp_x(b_t3, _saved0)
-    del _saved0, b_t3
-    bhiddens_to_output_probs_output0 = bhiddens_to_output_probs_output0 + b_saved0[0]
-    del b_saved0
+    logsumexp_grads = bwd_logsumexp_x(b_t3, logsumexp_saved)
+    del b_t3, logsumexp_saved
+    bhiddens_to_output_probs_output0 = bhiddens_to_output_probs_output0 + logsumexp_grads[0]
+    del logsumexp_grads
     bconcat_and_multiply_cat_state0 = runtime.dot_grad(bhiddens_to_output_probs_output0,
         concat_and_multiply_cat_state0, concat_and_multiply_weights0, 0)
     bconcat_and_multiply_weights0 = runtime.dot_grad(bhiddens_to_output_probs_output0,

@@ -11,7 +11,7 @@ from srcdiff import runtime
 
 
 def dloss(params, inputs, targets, nonlinearity=np.tanh):
-    predictions, _saved0 = fwd_predict_params(params, inputs, nonlinearity=nonlinearity)
+    predictions, predict_saved = fwd_predict_params(params, inputs, nonlinearity=nonlinearity)
     _t0 = predictions - targets
     _t1 = _t0 ** 2
     _t2 = np.mean(_t1)
@@ -19,13 +19,13 @@ def dloss(params, inputs, targets, nonlinearity=np.tanh):
     b_t1 = runtime.mean_grad(b_t2, _t1)
     b_t0 = b_t1 * 2 * _t0
     bpredictions = runtime.unbroadcast(b_t0, predictions)
-    bparams, = bwd_predict_params(bpredictions, _saved0)
+    bparams, = bwd_predict_params(bpredictions, predict_saved)
     return runtime.as_grad(bparams, params)
 
 
 def bwd_predict_params(b_t6, saved):
-    (W, W_1, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_saved0, _stack_t1, _stack_t2,
-        _t0, _t1, _t2, _t4, _t5, b, b_1, inputs, params) = saved
+    (W, W_1, _i0, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2,
+        _t0, _t1, _t2, _t4, _t5, b, b_1, inputs, params, softplus_saved) = saved
     saved.clear()
     b_t5 = runtime.unbroadcast(b_t6, _t5)
     del _t5
@@ -42,12 +42,12 @@ def bwd_predict_params(b_t6, saved):
     del b_t4
     b_t0 = runtime.zeros_like(_t0)
     for _i0 in reversed(range(len(_t0))):
-        _saved0 = _stack_saved0.pop()
+        softplus_saved = _stack_softplus_saved.pop()
         _t2 = _stack_t2.pop()
         b = _stack_b.pop()
         W = _stack_W.pop()
         _t1 = _stack_t1.pop()
-        b_t3, = bwd_softplus_x(binputs, _saved0)
+        b_t3, = bwd_softplus_x(binputs, softplus_saved)
         inputs = _stack_inputs.pop()
         b_t2 = runtime.unbroadcast(b_t3, _t2)
         bb = runtime.unbroadcast(b_t3, b)
@@ -56,8 +56,8 @@ def bwd_predict_params(b_t6, saved):
         b_t1 = runtime.getitem_grad(bb, _t1, 1)
         b_t1 = runtime.add_at(b_t1, _t1, 0, bW)
         b_t0 = runtime.add_at(b_t0, _t0, _i0, b_t1)
-    del (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_saved0, _stack_t1, _stack_t2,
-        _t0, _t1, _t2, b, binputs, inputs)
+    del (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2,
+        _t0, _t1, _t2, b, binputs, inputs, softplus_saved)
     bparams = runtime.add_at(bparams, params, np.s_[:-1], b_t0)
     del b_t0, params
     return bparams,
@@ -65,16 +65,16 @@ def bwd_predict_params(b_t6, saved):
 
 def fwd_predict_params(params, inputs, nonlinearity=np.tanh):
     W = None
-    _saved0 = None
     _t1 = None
     _t2 = None
     b = None
+    softplus_saved = None
     _stack_t1 = []
     _stack_W = []
     _stack_b = []
     _stack_t2 = []
     _stack_inputs = []
-    _stack_saved0 = []
+    _stack_softplus_saved = []
     _t0 = params[:-1]
     for _i0 in range(len(_t0)):
         _t1 = _t0[_i0]
@@ -88,17 +88,17 @@ def fwd_predict_params(params, inputs, nonlinearity=np.tanh):
         _stack_t2.append(runtime.shape_of(_t2))
         _t3 = _t2 + b
         _stack_inputs.append(inputs)
-        inputs, _saved0 = fwd_softplus_x(_t3)
-        _stack_saved0.append(_saved0)
+        inputs, softplus_saved = fwd_softplus_x(_t3)
+        _stack_softplus_saved.append(softplus_saved)
     _t4 = params[-1]
     runtime.check_unpack(_t4, 2)
     W_1 = _t4[0]
     b_1 = _t4[1]
     _t5 = inputs @ W_1
     _t6 = _t5 + b_1
-    return _t6, [W, W_1, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_saved0, _stack_t1,
+    return _t6, [W, W_1, _i0, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1,
         _stack_t2, _t0, _t1, _t2, runtime.shape_of(_t4), runtime.shape_of(_t5), b,
-        runtime.shape_of(b_1), inputs, runtime.shape_of(params)]
+        runtime.shape_of(b_1), inputs, runtime.shape_of(params), softplus_saved]
 
 
 def bwd_softplus_x(b_t0, saved):

@@ -11,7 +11,7 @@ from srcdiff import runtime
 
 
 def dloss(params, inputs, targets):
-    log_probs, _saved0 = fwd_predict_params_s1(params, inputs)
+    log_probs, predict_saved = fwd_predict_params_s1(params, inputs)
     _t0 = log_probs * targets
     _t1 = np.sum(_t0, axis=1)
     _t2 = np.mean(_t1)
@@ -21,7 +21,7 @@ def dloss(params, inputs, targets):
     b_t1 = runtime.mean_grad(b_t2, _t1)
     b_t0 = runtime.unreduce(b_t1, _t0, axis=1)
     blog_probs = runtime.unbroadcast(b_t0 * targets, log_probs)
-    bparams, = bwd_predict_params_s1(blog_probs, _saved0)
+    bparams, = bwd_predict_params_s1(blog_probs, predict_saved)
     return runtime.as_grad(bparams, params)
 
 

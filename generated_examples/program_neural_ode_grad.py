@@ -12,16 +12,16 @@ from srcdiff import runtime
 def dloss(params, y0, ts, observed):
     _stack_rk4_step0_y0 = []
     _stack_rk4_step0_dt0 = []
-    _stack_saved0 = []
+    _stack_dynamics_saved = []
     _stack_rk4_step0_k10 = []
     _stack_t1 = []
-    _stack_saved1 = []
+    _stack_dynamics_saved_1 = []
     _stack_rk4_step0_k20 = []
     _stack_t3 = []
-    _stack_saved2 = []
+    _stack_dynamics_saved_2 = []
     _stack_rk4_step0_k30 = []
     _stack_t4 = []
-    _stack_saved3 = []
+    _stack_dynamics_saved_3 = []
     _stack_rk4_step0_k40 = []
     _stack_t5 = []
     _stack_t6 = []
@@ -45,8 +45,8 @@ def dloss(params, y0, ts, observed):
             _stack_rk4_step0_y0.append(runtime.shape_of(rk4_step0_y0))
             rk4_step0_dt0 = odeint0_dt0
             _stack_rk4_step0_dt0.append(rk4_step0_dt0)
-            func_result0, _saved0 = fwd_dynamics_params_y(params, rk4_step0_y0, odeint0_t0)
-            _stack_saved0.append(_saved0)
+            func_result0, dynamics_saved = fwd_dynamics_params_y(params, rk4_step0_y0, odeint0_t0)
+            _stack_dynamics_saved.append(dynamics_saved)
             rk4_step0_k10 = func_result0
             _stack_rk4_step0_k10.append(runtime.shape_of(rk4_step0_k10))
             _t0 = rk4_step0_dt0 * rk4_step0_k10
@@ -54,8 +54,8 @@ def dloss(params, y0, ts, observed):
             _stack_t1.append(runtime.shape_of(_t1))
             func_y1 = rk4_step0_y0 + _t1
             func_t1 = odeint0_t0 + rk4_step0_dt0 / 2
-            func_result1, _saved1 = fwd_dynamics_params_y(params, func_y1, func_t1)
-            _stack_saved1.append(_saved1)
+            func_result1, dynamics_saved_1 = fwd_dynamics_params_y(params, func_y1, func_t1)
+            _stack_dynamics_saved_1.append(dynamics_saved_1)
             rk4_step0_k20 = func_result1
             _stack_rk4_step0_k20.append(runtime.shape_of(rk4_step0_k20))
             _t2 = rk4_step0_dt0 * rk4_step0_k20
@@ -63,16 +63,16 @@ def dloss(params, y0, ts, observed):
             _stack_t3.append(runtime.shape_of(_t3))
             func_y2 = rk4_step0_y0 + _t3
             func_t2 = odeint0_t0 + rk4_step0_dt0 / 2
-            func_result2, _saved2 = fwd_dynamics_params_y(params, func_y2, func_t2)
-            _stack_saved2.append(_saved2)
+            func_result2, dynamics_saved_2 = fwd_dynamics_params_y(params, func_y2, func_t2)
+            _stack_dynamics_saved_2.append(dynamics_saved_2)
             rk4_step0_k30 = func_result2
             _stack_rk4_step0_k30.append(runtime.shape_of(rk4_step0_k30))
             _t4 = rk4_step0_dt0 * rk4_step0_k30
             _stack_t4.append(runtime.shape_of(_t4))
             func_y3 = rk4_step0_y0 + _t4
             func_t3 = odeint0_t0 + rk4_step0_dt0
-            func_result3, _saved3 = fwd_dynamics_params_y(params, func_y3, func_t3)
-            _stack_saved3.append(_saved3)
+            func_result3, dynamics_saved_3 = fwd_dynamics_params_y(params, func_y3, func_t3)
+            _stack_dynamics_saved_3.append(dynamics_saved_3)
             rk4_step0_k40 = func_result3
             _stack_rk4_step0_k40.append(runtime.shape_of(rk4_step0_k40))
             _t5 = 2 * rk4_step0_k20
@@ -116,16 +116,16 @@ def dloss(params, y0, ts, observed):
             _t6 = _stack_t6.pop()
             _t5 = _stack_t5.pop()
             rk4_step0_k40 = _stack_rk4_step0_k40.pop()
-            _saved3 = _stack_saved3.pop()
+            dynamics_saved_3 = _stack_dynamics_saved_3.pop()
             _t4 = _stack_t4.pop()
             rk4_step0_k30 = _stack_rk4_step0_k30.pop()
-            _saved2 = _stack_saved2.pop()
+            dynamics_saved_2 = _stack_dynamics_saved_2.pop()
             _t3 = _stack_t3.pop()
             rk4_step0_k20 = _stack_rk4_step0_k20.pop()
-            _saved1 = _stack_saved1.pop()
+            dynamics_saved_1 = _stack_dynamics_saved_1.pop()
             _t1 = _stack_t1.pop()
             rk4_step0_k10 = _stack_rk4_step0_k10.pop()
-            _saved0 = _stack_saved0.pop()
+            dynamics_saved = _stack_dynamics_saved.pop()
             rk4_step0_dt0 = _stack_rk4_step0_dt0.pop()
             rk4_step0_y0 = _stack_rk4_step0_y0.pop()
             odeint0_y0 = _stack_odeint0_y0.pop()
@@ -141,32 +141,32 @@ def dloss(params, y0, ts, observed):
             brk4_step0_k10 = runtime.unbroadcast(b_t6, rk4_step0_k10)
             b_t5 = runtime.unbroadcast(b_t6, _t5)
             brk4_step0_k20 = b_t5 * 2
-            b_saved3 = bwd_dynamics_params_y(brk4_step0_k40, _saved3)
-            bparams += b_saved3[0]
-            bfunc_y3 = b_saved3[1]
+            dynamics_grads_3 = bwd_dynamics_params_y(brk4_step0_k40, dynamics_saved_3)
+            bparams += dynamics_grads_3[0]
+            bfunc_y3 = dynamics_grads_3[1]
             brk4_step0_y0 = brk4_step0_y0 + runtime.unbroadcast(bfunc_y3, rk4_step0_y0)
             b_t4 = runtime.unbroadcast(bfunc_y3, _t4)
             brk4_step0_k30 = brk4_step0_k30 + runtime.unbroadcast(b_t4 * rk4_step0_dt0,
                 rk4_step0_k30)
-            b_saved2 = bwd_dynamics_params_y(brk4_step0_k30, _saved2)
-            bparams += b_saved2[0]
-            bfunc_y2 = b_saved2[1]
+            dynamics_grads_2 = bwd_dynamics_params_y(brk4_step0_k30, dynamics_saved_2)
+            bparams += dynamics_grads_2[0]
+            bfunc_y2 = dynamics_grads_2[1]
             brk4_step0_y0 += runtime.unbroadcast(bfunc_y2, rk4_step0_y0)
             b_t3 = runtime.unbroadcast(bfunc_y2, _t3)
             b_t2 = b_t3 / 2
             brk4_step0_k20 = brk4_step0_k20 + runtime.unbroadcast(b_t2 * rk4_step0_dt0,
                 rk4_step0_k20)
-            b_saved1 = bwd_dynamics_params_y(brk4_step0_k20, _saved1)
-            bparams += b_saved1[0]
-            bfunc_y1 = b_saved1[1]
+            dynamics_grads_1 = bwd_dynamics_params_y(brk4_step0_k20, dynamics_saved_1)
+            bparams += dynamics_grads_1[0]
+            bfunc_y1 = dynamics_grads_1[1]
             brk4_step0_y0 += runtime.unbroadcast(bfunc_y1, rk4_step0_y0)
             b_t1 = runtime.unbroadcast(bfunc_y1, _t1)
             b_t0 = b_t1 / 2
             brk4_step0_k10 = brk4_step0_k10 + runtime.unbroadcast(b_t0 * rk4_step0_dt0,
                 rk4_step0_k10)
-            b_saved0 = bwd_dynamics_params_y(brk4_step0_k10, _saved0)
-            bparams += b_saved0[0]
-            bfunc_y0 = b_saved0[1]
+            dynamics_grads = bwd_dynamics_params_y(brk4_step0_k10, dynamics_saved)
+            bparams += dynamics_grads[0]
+            bfunc_y0 = dynamics_grads[1]
             brk4_step0_y0 += bfunc_y0
             bodeint0_y0 = brk4_step0_y0
     return runtime.as_grad(bparams, params)

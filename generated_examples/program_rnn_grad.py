@@ -15,7 +15,7 @@ def dloss(params, inputs, targets):
     _stack_t2 = []
     _stack_t3 = []
     _stack_loglik = []
-    logprobs, _saved0 = fwd_rnn_predict_params(params, inputs)
+    logprobs, rnn_predict_saved = fwd_rnn_predict_params(params, inputs)
     num_time_steps, num_examples, _ = inputs.shape
     loglik = 0.0
     for t in range(num_time_steps):
@@ -49,12 +49,11 @@ def dloss(params, inputs, targets):
         b_t2 = runtime.unreduce(b_t3, _t2)
         b_t0 = runtime.unbroadcast(b_t2 * _t1, _t0)
         blogprobs = runtime.add_at(blogprobs, logprobs, t, b_t0)
-    bparams, = bwd_rnn_predict_params(blogprobs, _saved0)
+    bparams, = bwd_rnn_predict_params(blogprobs, rnn_predict_saved)
     return runtime.as_grad(bparams, params)
 
 
 def fwd_rnn_predict_params(params, inputs):
-    _saved1 = None
     _t3 = None
     _t4 = None
     _t5 = None
@@ -66,6 +65,7 @@ def fwd_rnn_predict_params(params, inputs):
     concat_and_multiply1_cat_state2 = None
     concat_and_multiply1_weights2 = None
     hiddens_to_output_probs_output1 = None
+    logsumexp_saved_1 = None
     update_rnn_result0 = None
     _stack_concat_and_multiply0_weights1 = []
     _stack_concat_and_multiply0_args2 = []
@@ -80,7 +80,7 @@ def fwd_rnn_predict_params(params, inputs):
     _stack_concat_and_multiply1_cat_state2 = []
     _stack_hiddens_to_output_probs_output1 = []
     _stack_t5 = []
-    _stack_saved1 = []
+    _stack_logsumexp_saved_1 = []
     num_sequences = inputs.shape[1]
     _t0 = params['init hiddens']
     hiddens = np.repeat(_t0, num_sequences, axis=0)
@@ -90,7 +90,7 @@ def fwd_rnn_predict_params(params, inputs):
     concat_and_multiply1_cat_state1 = np.hstack((concat_and_multiply1_args1, _t1))
     concat_and_multiply1_result1 = np.dot(concat_and_multiply1_cat_state1,
         concat_and_multiply1_weights1)
-    _t2, _saved0 = fwd_logsumexp_x(concat_and_multiply1_result1, axis=1, keepdims=True)
+    _t2, logsumexp_saved = fwd_logsumexp_x(concat_and_multiply1_result1, axis=1, keepdims=True)
     hiddens_to_output_probs_result0 = concat_and_multiply1_result1 - _t2
     output = [hiddens_to_output_probs_result0]
     _seq0 = list(inputs)
@@ -125,39 +125,41 @@ def fwd_rnn_predict_params(params, inputs):
         hiddens_to_output_probs_output1 = concat_and_multiply1_result2
         _stack_hiddens_to_output_probs_output1.append(
             runtime.shape_of(hiddens_to_output_probs_output1))
-        _t5, _saved1 = fwd_logsumexp_x(hiddens_to_output_probs_output1, axis=1, keepdims=True)
+        _t5, logsumexp_saved_1 = fwd_logsumexp_x(hiddens_to_output_probs_output1, axis=1,
+            keepdims=True)
         _stack_t5.append(runtime.shape_of(_t5))
-        _stack_saved1.append(_saved1)
+        _stack_logsumexp_saved_1.append(logsumexp_saved_1)
         hiddens_to_output_probs_result1 = hiddens_to_output_probs_output1 - _t5
         output.append(hiddens_to_output_probs_result1)
-    return output, [_saved0, _saved1, _seq0, _stack_concat_and_multiply0_args2,
-        _stack_concat_and_multiply0_args3, _stack_concat_and_multiply0_cat_state1,
-        _stack_concat_and_multiply0_weights1, _stack_concat_and_multiply1_args2,
-        _stack_concat_and_multiply1_cat_state2, _stack_concat_and_multiply1_weights2,
-        _stack_hiddens, _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3,
-        _stack_t4, _stack_t5, _stack_update_rnn_result0, runtime.shape_of(_t0), _t1,
-        runtime.shape_of(_t2), _t3, _t4, _t5, concat_and_multiply0_args2,
-        concat_and_multiply0_args3, concat_and_multiply0_cat_state1, concat_and_multiply0_weights1,
-        concat_and_multiply1_args1, concat_and_multiply1_args2, concat_and_multiply1_cat_state1,
-        concat_and_multiply1_cat_state2, concat_and_multiply1_weights1,
-        concat_and_multiply1_weights2, runtime.shape_of(hiddens),
-        runtime.shape_of(concat_and_multiply1_result1), hiddens_to_output_probs_output1,
-        runtime.shape_of(hiddens_to_output_probs_result0), num_sequences, output,
-        runtime.shape_of(params), update_rnn_result0]
-
-
-def bwd_rnn_predict_params(boutput, saved):
-    (_saved0, _saved1, _seq0, _stack_concat_and_multiply0_args2, _stack_concat_and_multiply0_args3,
+    return output, [_seq0, _stack_concat_and_multiply0_args2, _stack_concat_and_multiply0_args3,
         _stack_concat_and_multiply0_cat_state1, _stack_concat_and_multiply0_weights1,
         _stack_concat_and_multiply1_args2, _stack_concat_and_multiply1_cat_state2,
         _stack_concat_and_multiply1_weights2, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3, _stack_t4, _stack_t5,
-        _stack_update_rnn_result0, _t0, _t1, _t2, _t3, _t4, _t5, concat_and_multiply0_args2,
-        concat_and_multiply0_args3, concat_and_multiply0_cat_state1, concat_and_multiply0_weights1,
-        concat_and_multiply1_args1, concat_and_multiply1_args2, concat_and_multiply1_cat_state1,
+        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
+        _stack_t5, _stack_update_rnn_result0, runtime.shape_of(_t0), _t1, runtime.shape_of(_t2),
+        _t3, _t4, _t5, concat_and_multiply0_args2, concat_and_multiply0_args3,
+        concat_and_multiply0_cat_state1, concat_and_multiply0_weights1, concat_and_multiply1_args1,
+        concat_and_multiply1_args2, concat_and_multiply1_cat_state1,
         concat_and_multiply1_cat_state2, concat_and_multiply1_weights1,
-        concat_and_multiply1_weights2, hiddens, concat_and_multiply1_result1,
-        hiddens_to_output_probs_output1, hiddens_to_output_probs_result0, num_sequences, output,
+        concat_and_multiply1_weights2, runtime.shape_of(hiddens),
+        runtime.shape_of(concat_and_multiply1_result1), hiddens_to_output_probs_output1,
+        runtime.shape_of(hiddens_to_output_probs_result0), logsumexp_saved, logsumexp_saved_1,
+        num_sequences, output, runtime.shape_of(params), update_rnn_result0]
+
+
+def bwd_rnn_predict_params(boutput, saved):
+    (_seq0, _stack_concat_and_multiply0_args2, _stack_concat_and_multiply0_args3,
+        _stack_concat_and_multiply0_cat_state1, _stack_concat_and_multiply0_weights1,
+        _stack_concat_and_multiply1_args2, _stack_concat_and_multiply1_cat_state2,
+        _stack_concat_and_multiply1_weights2, _stack_hiddens,
+        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
+        _stack_t5, _stack_update_rnn_result0, _t0, _t1, _t2, _t3, _t4, _t5,
+        concat_and_multiply0_args2, concat_and_multiply0_args3, concat_and_multiply0_cat_state1,
+        concat_and_multiply0_weights1, concat_and_multiply1_args1, concat_and_multiply1_args2,
+        concat_and_multiply1_cat_state1, concat_and_multiply1_cat_state2,
+        concat_and_multiply1_weights1, concat_and_multiply1_weights2, hiddens,
+        concat_and_multiply1_result1, hiddens_to_output_probs_output1,
+        hiddens_to_output_probs_result0, logsumexp_saved, logsumexp_saved_1, num_sequences, output,
         params, update_rnn_result0) = saved
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
@@ -165,7 +167,7 @@ def bwd_rnn_predict_params(boutput, saved):
     bhiddens = runtime.zeros_like(hiddens)
     bparams = runtime.zeros_like(params)
     for input in reversed(_seq0):
-        _saved1 = _stack_saved1.pop()
+        logsumexp_saved_1 = _stack_logsumexp_saved_1.pop()
         _t5 = _stack_t5.pop()
         hiddens_to_output_probs_output1 = _stack_hiddens_to_output_probs_output1.pop()
         concat_and_multiply1_cat_state2 = _stack_concat_and_multiply1_cat_state2.pop()
@@ -182,8 +184,8 @@ def bwd_rnn_predict_params(boutput, saved):
         bhiddens_to_output_probs_output1 = runtime.unbroadcast(bhiddens_to_output_probs_result1,
             hiddens_to_output_probs_output1)
         b_t5 = runtime.unbroadcast(-bhiddens_to_output_probs_result1, _t5)
-        b_saved1 = bwd_logsumexp_x(b_t5, _saved1)
-        bhiddens_to_output_probs_output1 = bhiddens_to_output_probs_output1 + b_saved1[0]
+        logsumexp_grads_1 = bwd_logsumexp_x(b_t5, logsumexp_saved_1)
+        bhiddens_to_output_probs_output1 = bhiddens_to_output_probs_output1 + logsumexp_grads_1[0]
         bconcat_and_multiply1_cat_state2 = runtime.dot_grad(bhiddens_to_output_probs_output1,
             concat_and_multiply1_cat_state2, concat_and_multiply1_weights2, 0)
         bconcat_and_multiply1_weights2 = runtime.dot_grad(bhiddens_to_output_probs_output1,
@@ -202,15 +204,15 @@ def bwd_rnn_predict_params(boutput, saved):
             (concat_and_multiply0_args2, concat_and_multiply0_args3, _t3), 1, 'hstack')
         bparams = runtime.add_at(bparams, params, 'change', bconcat_and_multiply0_weights1)
         bhiddens = bconcat_and_multiply0_args3
-    del (_saved1, _seq0, _stack_concat_and_multiply0_args2, _stack_concat_and_multiply0_args3,
+    del (_seq0, _stack_concat_and_multiply0_args2, _stack_concat_and_multiply0_args3,
         _stack_concat_and_multiply0_cat_state1, _stack_concat_and_multiply0_weights1,
         _stack_concat_and_multiply1_args2, _stack_concat_and_multiply1_cat_state2,
         _stack_concat_and_multiply1_weights2, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output1, _stack_saved1, _stack_t3, _stack_t4, _stack_t5,
-        _stack_update_rnn_result0, _t3, _t4, _t5, concat_and_multiply0_args2,
+        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
+        _stack_t5, _stack_update_rnn_result0, _t3, _t4, _t5, concat_and_multiply0_args2,
         concat_and_multiply0_args3, concat_and_multiply0_cat_state1, concat_and_multiply0_weights1,
         concat_and_multiply1_args2, concat_and_multiply1_cat_state2, concat_and_multiply1_weights2,
-        hiddens, hiddens_to_output_probs_output1, update_rnn_result0)
+        hiddens, hiddens_to_output_probs_output1, logsumexp_saved_1, update_rnn_result0)
     bhiddens_to_output_probs_result0 = runtime.unpack_adjoint(boutput,
         [hiddens_to_output_probs_result0])[0]
     del hiddens_to_output_probs_result0
@@ -219,10 +221,10 @@ def bwd_rnn_predict_params(boutput, saved):
     del concat_and_multiply1_result1
     b_t2 = runtime.unbroadcast(-bhiddens_to_output_probs_result0, _t2)
     del _t2, bhiddens_to_output_probs_result0
-    b_saved0 = bwd_logsumexp_x(b_t2, _saved0)
-    del _saved0, b_t2
-    bhiddens_to_output_probs_output0 = bhiddens_to_output_probs_output0 + b_saved0[0]
-    del b_saved0
+    logsumexp_grads = bwd_logsumexp_x(b_t2, logsumexp_saved)
+    del b_t2, logsumexp_saved
+    bhiddens_to_output_probs_output0 = bhiddens_to_output_probs_output0 + logsumexp_grads[0]
+    del logsumexp_grads
     bconcat_and_multiply1_cat_state1 = runtime.dot_grad(bhiddens_to_output_probs_output0,
         concat_and_multiply1_cat_state1, concat_and_multiply1_weights1, 0)
     bconcat_and_multiply1_weights1 = runtime.dot_grad(bhiddens_to_output_probs_output0,

@@ -11,14 +11,14 @@ num_dims = 3  # (held by a closure cell)
 
 
 def dvariational_objective(params, noise, inputs, targets):
-    _t0, _saved0 = fwd_unpack_params_params_out01(params)
+    _t0, unpack_params_saved = fwd_unpack_params_params_out01(params)
     mean = _t0[0]
     log_std = _t0[1]
     _t1 = np.exp(log_std)
     _t2 = noise * _t1
     samples = _t2 + mean
-    _t3, _saved1 = fwd_gaussian_entropy_log_std(log_std)
-    _t4, _saved2 = fwd_log_joint_weights(samples, inputs, targets)
+    _t3, gaussian_entropy_saved = fwd_gaussian_entropy_log_std(log_std)
+    _t4, log_joint_saved = fwd_log_joint_weights(samples, inputs, targets)
     _t5 = np.mean(_t4)
     lower_bound = _t3 + _t5
     _t6 = -lower_bound
@@ -27,15 +27,15 @@ def dvariational_objective(params, noise, inputs, targets):
     b_t3 = runtime.unbroadcast(blower_bound, _t3)
     b_t5 = runtime.unbroadcast(blower_bound, _t5)
     b_t4 = runtime.mean_grad(b_t5, _t4)
-    bsamples, = bwd_log_joint_weights(b_t4, _saved2)
-    blog_std, = bwd_gaussian_entropy_log_std(b_t3, _saved1)
+    bsamples, = bwd_log_joint_weights(b_t4, log_joint_saved)
+    blog_std, = bwd_gaussian_entropy_log_std(b_t3, gaussian_entropy_saved)
     b_t2 = runtime.unbroadcast(bsamples, _t2)
     bmean = runtime.unbroadcast(bsamples, mean)
     b_t1 = runtime.unbroadcast(b_t2 * noise, _t1)
     blog_std = blog_std + b_t1 * _t1
     b_t0 = runtime.getitem_grad(blog_std, _t0, 1)
     b_t0 = runtime.add_at(b_t0, _t0, 0, bmean)
-    bparams, = bwd_unpack_params_params_out01(b_t0, _saved0)
+    bparams, = bwd_unpack_params_params_out01(b_t0, unpack_params_saved)
     return runtime.as_grad(bparams, params)
 
 
@@ -78,7 +78,7 @@ def bwd_gaussian_entropy_log_std(b_t2, saved):
 
 
 def fwd_log_joint_weights(weights, inputs, targets):
-    _t0, _saved0 = fwd_gaussian_log_density_x(weights, 0.0, 1.0)
+    _t0, gaussian_log_density_saved = fwd_gaussian_log_density_x(weights, 0.0, 1.0)
     log_prior = np.sum(_t0, axis=1)
     logits = weights @ inputs.T
     _t1 = targets * logits
@@ -86,14 +86,14 @@ def fwd_log_joint_weights(weights, inputs, targets):
     _t3 = _t1 - _t2
     log_likelihood = np.sum(_t3, axis=1)
     _t4 = log_prior + log_likelihood
-    return _t4, [_saved0, runtime.shape_of(_t0), runtime.shape_of(_t1), _t2, runtime.shape_of(_t3),
-        inputs, runtime.shape_of(log_likelihood), runtime.shape_of(log_prior), logits, targets,
-        weights]
+    return _t4, [runtime.shape_of(_t0), runtime.shape_of(_t1), _t2, runtime.shape_of(_t3),
+        gaussian_log_density_saved, inputs, runtime.shape_of(log_likelihood),
+        runtime.shape_of(log_prior), logits, targets, weights]
 
 
 def bwd_log_joint_weights(b_t4, saved):
-    (_saved0, _t0, _t1, _t2, _t3, inputs, log_likelihood, log_prior, logits, targets,
-        weights) = saved
+    (_t0, _t1, _t2, _t3, gaussian_log_density_saved, inputs, log_likelihood, log_prior, logits,
+        targets, weights) = saved
     saved.clear()
     blog_prior = runtime.unbroadcast(b_t4, log_prior)
     del log_prior
@@ -113,10 +113,10 @@ def bwd_log_joint_weights(b_t4, saved):
     del blogits, inputs, weights
     b_t0 = runtime.unreduce(blog_prior, _t0, axis=1)
     del _t0, blog_prior
-    b_saved0 = bwd_gaussian_log_density_x(b_t0, _saved0)
-    del _saved0, b_t0
-    bweights = bweights + b_saved0[0]
-    del b_saved0
+    gaussian_log_density_grads = bwd_gaussian_log_density_x(b_t0, gaussian_log_density_saved)
+    del b_t0, gaussian_log_density_saved
+    bweights = bweights + gaussian_log_density_grads[0]
+    del gaussian_log_density_grads
     return bweights,
 
 

@@ -13,15 +13,19 @@ def dloss(combined_params, images, noise):
     runtime.check_unpack(combined_params, 2)
     encoder_params = combined_params[0]
     decoder_params = combined_params[1]
-    _t0, _saved0 = fwd_neural_net_predict_params(encoder_params, images)
-    _t1, _saved1 = fwd_unpack_gaussian_params_params_out01(_t0)
+    _t0, neural_net_predict_saved = fwd_neural_net_predict_params(encoder_params, images)
+    _t1, unpack_gaussian_params_saved = fwd_unpack_gaussian_params_params_out01(_t0)
     q_means = _t1[0]
     q_log_stds = _t1[1]
-    latents, _saved2 = fwd_sample_diag_gaussian_mean_log_std(q_means, q_log_stds, noise)
-    q_latents, _saved3 = fwd_diag_gaussian_log_density_x_mu_log_std(latents, q_means, q_log_stds)
-    p_latents, _saved4 = fwd_diag_gaussian_log_density_x(latents, 0, 0)
-    logits, _saved5 = fwd_neural_net_predict_params_inputs(decoder_params, latents)
-    p_images, _saved6 = fwd_bernoulli_log_density_unnormalized_logprobs(images, logits)
+    latents, sample_diag_gaussian_saved = fwd_sample_diag_gaussian_mean_log_std(q_means,
+        q_log_stds, noise)
+    q_latents, diag_gaussian_log_density_saved = fwd_diag_gaussian_log_density_x_mu_log_std(
+        latents, q_means, q_log_stds)
+    p_latents, diag_gaussian_log_density_saved_1 = fwd_diag_gaussian_log_density_x(latents, 0, 0)
+    logits, neural_net_predict_saved_1 = fwd_neural_net_predict_params_inputs(decoder_params,
+        latents)
+    p_images, bernoulli_log_density_saved = fwd_bernoulli_log_density_unnormalized_logprobs(images,
+        logits)
     _t2 = p_images + p_latents
     _t3 = _t2 - q_latents
     _t4 = np.mean(_t3)
@@ -33,21 +37,26 @@ def dloss(combined_params, images, noise):
     bq_latents = runtime.unbroadcast(-b_t3, q_latents)
     bp_images = runtime.unbroadcast(b_t2, p_images)
     bp_latents = runtime.unbroadcast(b_t2, p_latents)
-    blogits, = bwd_bernoulli_log_density_unnormalized_logprobs(bp_images, _saved6)
-    bdecoder_params, blatents = bwd_neural_net_predict_params_inputs(blogits, _saved5)
-    b_saved4 = bwd_diag_gaussian_log_density_x(bp_latents, _saved4)
-    blatents = blatents + b_saved4[0]
-    b_saved3 = bwd_diag_gaussian_log_density_x_mu_log_std(bq_latents, _saved3)
-    blatents += b_saved3[0]
-    bq_means = b_saved3[1]
-    bq_log_stds = b_saved3[2]
-    b_saved2 = bwd_sample_diag_gaussian_mean_log_std(blatents, _saved2)
-    bq_means = bq_means + b_saved2[0]
-    bq_log_stds = bq_log_stds + b_saved2[1]
+    blogits, = bwd_bernoulli_log_density_unnormalized_logprobs(bp_images,
+        bernoulli_log_density_saved)
+    bdecoder_params, blatents = bwd_neural_net_predict_params_inputs(blogits,
+        neural_net_predict_saved_1)
+    diag_gaussian_log_density_grads_1 = bwd_diag_gaussian_log_density_x(bp_latents,
+        diag_gaussian_log_density_saved_1)
+    blatents = blatents + diag_gaussian_log_density_grads_1[0]
+    diag_gaussian_log_density_grads = bwd_diag_gaussian_log_density_x_mu_log_std(bq_latents,
+        diag_gaussian_log_density_saved)
+    blatents += diag_gaussian_log_density_grads[0]
+    bq_means = diag_gaussian_log_density_grads[1]
+    bq_log_stds = diag_gaussian_log_density_grads[2]
+    sample_diag_gaussian_grads = bwd_sample_diag_gaussian_mean_log_std(blatents,
+        sample_diag_gaussian_saved)
+    bq_means = bq_means + sample_diag_gaussian_grads[0]
+    bq_log_stds = bq_log_stds + sample_diag_gaussian_grads[1]
     b_t1 = runtime.getitem_grad(bq_log_stds, _t1, 1)
     b_t1 = runtime.add_at(b_t1, _t1, 0, bq_means)
-    b_t0, = bwd_unpack_gaussian_params_params_out01(b_t1, _saved1)
-    bencoder_params, = bwd_neural_net_predict_params(b_t0, _saved0)
+    b_t0, = bwd_unpack_gaussian_params_params_out01(b_t1, unpack_gaussian_params_saved)
+    bencoder_params, = bwd_neural_net_predict_params(b_t0, neural_net_predict_saved)
     bcombined_params = runtime.getitem_grad(bdecoder_params, combined_params, 1)
     bcombined_params = runtime.add_at(bcombined_params, combined_params, 0, bencoder_params)
     return runtime.as_grad(bcombined_params, combined_params)
@@ -55,17 +64,17 @@ def dloss(combined_params, images, noise):
 
 def fwd_neural_net_predict_params(params, inputs):
     W = None
-    _saved0 = None
     _t0 = None
     _t1 = None
     b = None
+    relu_saved = None
     _stack_t0 = []
     _stack_W = []
     _stack_b = []
     _stack_t1 = []
     _stack_outputs = []
     _stack_inputs = []
-    _stack_saved0 = []
+    _stack_relu_saved = []
     outputs = None
     for _i0 in range(len(params)):
         _t0 = params[_i0]
@@ -80,27 +89,26 @@ def fwd_neural_net_predict_params(params, inputs):
         _stack_outputs.append(runtime.shape_of(outputs))
         outputs = _t1 + b
         _stack_inputs.append(inputs)
-        inputs, _saved0 = fwd_relu_x(outputs)
-        _stack_saved0.append(_saved0)
-    return outputs, [W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs,
-        _stack_saved0, _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs,
-        params]
+        inputs, relu_saved = fwd_relu_x(outputs)
+        _stack_relu_saved.append(relu_saved)
+    return outputs, [W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
+        _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs, params, relu_saved]
 
 
 def bwd_neural_net_predict_params(boutputs, saved):
-    (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_saved0, _stack_t0,
-        _stack_t1, _t0, _t1, b, inputs, outputs, params) = saved
+    (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
+        _stack_t1, _t0, _t1, b, inputs, outputs, params, relu_saved) = saved
     saved.clear()
     binputs = runtime.zeros_like(inputs)
     bparams = runtime.zeros_like(params)
     for _i0 in reversed(range(len(params))):
-        _saved0 = _stack_saved0.pop()
+        relu_saved = _stack_relu_saved.pop()
         _t1 = _stack_t1.pop()
         b = _stack_b.pop()
         W = _stack_W.pop()
         _t0 = _stack_t0.pop()
-        b_saved0 = bwd_relu_x(binputs, _saved0)
-        boutputs = boutputs + b_saved0[0]
+        relu_grads = bwd_relu_x(binputs, relu_saved)
+        boutputs = boutputs + relu_grads[0]
         inputs = _stack_inputs.pop()
         b_t1 = runtime.unbroadcast(boutputs, _t1)
         bb = runtime.unbroadcast(boutputs, b)
@@ -111,8 +119,8 @@ def bwd_neural_net_predict_params(boutputs, saved):
         b_t0 = runtime.add_at(b_t0, _t0, 0, bW)
         bparams = runtime.add_at(bparams, params, _i0, b_t0)
         boutputs = runtime.zeros_like(outputs)
-    del (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_saved0,
-        _stack_t0, _stack_t1, _t0, _t1, b, binputs, inputs, outputs, params)
+    del (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
+        _stack_t1, _t0, _t1, b, binputs, inputs, outputs, params, relu_saved)
     return bparams,
 
 
@@ -238,17 +246,17 @@ def bwd_diag_gaussian_log_density_x(b_t8, saved):
 
 def fwd_neural_net_predict_params_inputs(params, inputs):
     W = None
-    _saved0 = None
     _t0 = None
     _t1 = None
     b = None
+    relu_saved = None
     _stack_t0 = []
     _stack_W = []
     _stack_b = []
     _stack_t1 = []
     _stack_outputs = []
     _stack_inputs = []
-    _stack_saved0 = []
+    _stack_relu_saved = []
     outputs = None
     for _i0 in range(len(params)):
         _t0 = params[_i0]
@@ -263,27 +271,26 @@ def fwd_neural_net_predict_params_inputs(params, inputs):
         _stack_outputs.append(runtime.shape_of(outputs))
         outputs = _t1 + b
         _stack_inputs.append(inputs)
-        inputs, _saved0 = fwd_relu_x(outputs)
-        _stack_saved0.append(_saved0)
-    return outputs, [W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs,
-        _stack_saved0, _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs,
-        params]
+        inputs, relu_saved = fwd_relu_x(outputs)
+        _stack_relu_saved.append(relu_saved)
+    return outputs, [W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
+        _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs, params, relu_saved]
 
 
 def bwd_neural_net_predict_params_inputs(boutputs, saved):
-    (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_saved0, _stack_t0,
-        _stack_t1, _t0, _t1, b, inputs, outputs, params) = saved
+    (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
+        _stack_t1, _t0, _t1, b, inputs, outputs, params, relu_saved) = saved
     saved.clear()
     binputs = runtime.zeros_like(inputs)
     bparams = runtime.zeros_like(params)
     for _i0 in reversed(range(len(params))):
-        _saved0 = _stack_saved0.pop()
+        relu_saved = _stack_relu_saved.pop()
         _t1 = _stack_t1.pop()
         b = _stack_b.pop()
         W = _stack_W.pop()
         _t0 = _stack_t0.pop()
-        b_saved0 = bwd_relu_x(binputs, _saved0)
-        boutputs = boutputs + b_saved0[0]
+        relu_grads = bwd_relu_x(binputs, relu_saved)
+        boutputs = boutputs + relu_grads[0]
         inputs = _stack_inputs.pop()
         b_t1 = runtime.unbroadcast(boutputs, _t1)
         bb = runtime.unbroadcast(boutputs, b)
@@ -294,8 +301,8 @@ def bwd_neural_net_predict_params_inputs(boutputs, saved):
         b_t0 = runtime.add_at(b_t0, _t0, 0, bW)
         bparams = runtime.add_at(bparams, params, _i0, b_t0)
         boutputs = runtime.zeros_like(outputs)
-    del (W, _i0, _saved0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_saved0,
-        _stack_t0, _stack_t1, _t0, _t1, b, inputs, outputs, params)
+    del (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
+        _stack_t1, _t0, _t1, b, inputs, outputs, params, relu_saved)
     return bparams, binputs
 
 

@@ -14,34 +14,34 @@ from srcdiff.nn import padded_correlate
 
 def dresnet_block(p, x):
     _t0 = p['w1']
-    h, _saved0 = fwd_conv2d_w(x, _t0, 1, 1)
+    h, conv2d_saved = fwd_conv2d_w(x, _t0, 1, 1)
     _t1 = p['g1']
     _t2 = p['b1']
-    _t3, _saved1 = fwd_batch_norm_x_gamma_beta_out0(h, _t1, _t2)
+    _t3, batch_norm_saved = fwd_batch_norm_x_gamma_beta_out0(h, _t1, _t2)
     h_1 = _t3[0]
-    _t4, _saved2 = fwd_relu_x(h_1)
+    _t4, relu_saved = fwd_relu_x(h_1)
     _t5 = p['w2']
-    h_2, _saved3 = fwd_conv2d_x_w(_t4, _t5, 1, 1)
+    h_2, conv2d_saved_1 = fwd_conv2d_x_w(_t4, _t5, 1, 1)
     _t6 = p['g2']
     _t7 = p['b2']
-    _t8, _saved4 = fwd_batch_norm_x_gamma_beta_out0(h_2, _t6, _t7)
+    _t8, batch_norm_saved_1 = fwd_batch_norm_x_gamma_beta_out0(h_2, _t6, _t7)
     h_3 = _t8[0]
     _t9 = h_3 + x
-    _t10, _saved5 = fwd_relu_x(_t9)
+    _t10, relu_saved_1 = fwd_relu_x(_t9)
     _t11 = _t10 ** 2
     _t12 = np.sum(_t11)
     b_t12 = runtime.grad_seed(_t12)
     b_t11 = runtime.unreduce(b_t12, _t11)
     b_t10 = b_t11 * 2 * _t10
-    b_t9, = bwd_relu_x(b_t10, _saved5)
+    b_t9, = bwd_relu_x(b_t10, relu_saved_1)
     bh_3 = runtime.unbroadcast(b_t9, h_3)
     b_t8 = runtime.getitem_grad(bh_3, _t8, 0)
-    bh_2, b_t6, b_t7 = bwd_batch_norm_x_gamma_beta_out0(b_t8, _saved4)
-    b_t4, b_t5 = bwd_conv2d_x_w(bh_2, _saved3)
-    bh_1, = bwd_relu_x(b_t4, _saved2)
+    bh_2, b_t6, b_t7 = bwd_batch_norm_x_gamma_beta_out0(b_t8, batch_norm_saved_1)
+    b_t4, b_t5 = bwd_conv2d_x_w(bh_2, conv2d_saved_1)
+    bh_1, = bwd_relu_x(b_t4, relu_saved)
     b_t3 = runtime.getitem_grad(bh_1, _t3, 0)
-    bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0(b_t3, _saved1)
-    b_t0, = bwd_conv2d_w(bh, _saved0)
+    bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0(b_t3, batch_norm_saved)
+    b_t0, = bwd_conv2d_w(bh, conv2d_saved)
     bp = {'w1': b_t0, 'g1': b_t1, 'b1': b_t2, 'w2': b_t5, 'g2': b_t6, 'b2': b_t7}
     return runtime.as_grad(bp, p)
 

@@ -15,13 +15,13 @@ from srcdiff.resnet import basic_block
 
 
 def dloss(params, x, y, block=basic_block):
-    _t0, _saved0 = fwd_forward_params_out0_s1(params, None, x, True, block)
+    _t0, forward_saved = fwd_forward_params_out0_s1(params, None, x, True, block)
     logits = _t0[0]
-    _t1, _saved1 = fwd_softmax_cross_entropy_logits_s1(logits, y)
+    _t1, softmax_cross_entropy_saved = fwd_softmax_cross_entropy_logits_s1(logits, y)
     b_t1 = runtime.grad_seed(_t1)
-    blogits, = bwd_softmax_cross_entropy_logits_s1(b_t1, _saved1)
+    blogits, = bwd_softmax_cross_entropy_logits_s1(b_t1, softmax_cross_entropy_saved)
     b_t0 = runtime.getitem_grad(blogits, _t0, 0)
-    bparams, = bwd_forward_params_out0_s1(b_t0, _saved0)
+    bparams, = bwd_forward_params_out0_s1(b_t0, forward_saved)
     return runtime.as_grad(bparams, params)
 
 
@@ -91,23 +91,24 @@ def fwd_basic_block_p_x_out0_s1(p, s, x, training):
     _stack_shortcut = []
     stride = 1 if x.shape[1] == p['w1'].shape[0] else 2
     _t0 = p['w1']
-    h, _saved0 = fwd_conv2d_x_w_s1(x, _t0, stride, 1)
+    h, conv2d_saved = fwd_conv2d_x_w_s1(x, _t0, stride, 1)
     _t1 = p['g1']
     _t2 = p['b1']
     _t3 = None
     _t4 = None
-    _t5, _saved1 = fwd_batch_norm_x_gamma_beta_out0_s2(h, _t1, _t2, _t3, _t4, training)
+    _t5, batch_norm_saved = fwd_batch_norm_x_gamma_beta_out0_s2(h, _t1, _t2, _t3, _t4, training)
     h_1 = _t5[0]
     m1 = _t5[1]
     v1 = _t5[2]
-    h_2, _saved2 = fwd_relu_x(h_1)
+    h_2, relu_saved = fwd_relu_x(h_1)
     _t6 = p['w2']
-    h_3, _saved3 = fwd_conv2d_x_w_s2(h_2, _t6, 1, 1)
+    h_3, conv2d_saved_1 = fwd_conv2d_x_w_s2(h_2, _t6, 1, 1)
     _t7 = p['g2']
     _t8 = p['b2']
     _t9 = None
     _t10 = None
-    _t11, _saved4 = fwd_batch_norm_x_gamma_beta_out0_s2(h_3, _t7, _t8, _t9, _t10, training)
+    _t11, batch_norm_saved_1 = fwd_batch_norm_x_gamma_beta_out0_s2(h_3, _t7, _t8, _t9, _t10,
+        training)
     h_4 = _t11[0]
     m2 = _t11[1]
     v2 = _t11[2]
@@ -121,12 +122,12 @@ def fwd_basic_block_p_x_out0_s1(p, s, x, training):
         _stack_shortcut.append(runtime.shape_of(shortcut))
         shortcut = _t13
     _t14 = h_4 + shortcut
-    _t15, _saved5 = fwd_relu_x(_t14)
+    _t15, relu_saved_1 = fwd_relu_x(_t14)
     _t16 = {'m1': m1, 'v1': v1, 'm2': m2, 'v2': v2}
-    return (_t15, _t16), [_cond0, _saved0, _saved1, _saved2, _saved3, _saved4, _saved5,
-        _stack_shortcut, runtime.shape_of(_t11), runtime.shape_of(_t12), runtime.shape_of(_t15),
-        runtime.shape_of(_t5), runtime.shape_of(h_4), runtime.shape_of(p),
-        runtime.shape_of(shortcut), runtime.shape_of(x)]
+    return (_t15, _t16), [_cond0, _stack_shortcut, runtime.shape_of(_t11), runtime.shape_of(_t12),
+        runtime.shape_of(_t15), runtime.shape_of(_t5), batch_norm_saved, batch_norm_saved_1,
+        conv2d_saved, conv2d_saved_1, runtime.shape_of(h_4), runtime.shape_of(p), relu_saved,
+        relu_saved_1, runtime.shape_of(shortcut), runtime.shape_of(x)]
 
 
 def fwd_linear_x_w_b_s1(x, w, b):
@@ -136,46 +137,47 @@ def fwd_linear_x_w_b_s1(x, w, b):
 
 
 def fwd_forward_params_out0_s1(params, state, x, training, block=basic_block):
-    _saved3 = None
     _t10 = None
     _t7 = None
+    basic_block_saved = None
     _stack_t7 = []
     _stack_t10 = []
-    _stack_saved3 = []
+    _stack_basic_block_saved = []
     stem = params['stem']
     _t0 = stem['w']
-    _t1, _saved0 = fwd_conv2d_w_s1(x, _t0, 1, 1)
+    _t1, conv2d_saved = fwd_conv2d_w_s1(x, _t0, 1, 1)
     _t2 = stem['gamma']
     _t3 = stem['beta']
     _t4 = None
     _t5 = None
-    _t6, _saved1 = fwd_batch_norm_x_gamma_beta_out0_s1(_t1, _t2, _t3, _t4, _t5, training)
+    _t6, batch_norm_saved = fwd_batch_norm_x_gamma_beta_out0_s1(_t1, _t2, _t3, _t4, _t5, training)
     h = _t6[0]
     m = _t6[1]
     v = _t6[2]
-    h_1, _saved2 = fwd_relu_x_s1(h)
+    h_1, relu_saved = fwd_relu_x_s1(h)
     blocks = []
     for i in range(len(params['blocks'])):
         _t7 = params['blocks']
         _stack_t7.append(runtime.shape_of(_t7))
         _t8 = _t7[i]
         _t9 = None
-        _t10, _saved3 = fwd_basic_block_p_x_out0_s1(_t8, _t9, h_1, training)
+        _t10, basic_block_saved = fwd_basic_block_p_x_out0_s1(_t8, _t9, h_1, training)
         _stack_t10.append(runtime.shape_of(_t10))
-        _stack_saved3.append(_saved3)
+        _stack_basic_block_saved.append(basic_block_saved)
         h_1 = _t10[0]
         block_state = _t10[1]
         blocks = blocks + [block_state]
-    _t11, _saved4 = fwd_global_avg_pool_x(h_1)
+    _t11, global_avg_pool_saved = fwd_global_avg_pool_x(h_1)
     _t12 = params['head']
     _t13 = _t12['w']
     _t14 = params['head']
     _t15 = _t14['b']
-    logits, _saved5 = fwd_linear_x_w_b_s1(_t11, _t13, _t15)
+    logits, linear_saved = fwd_linear_x_w_b_s1(_t11, _t13, _t15)
     _t16 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
-    return (logits, _t16), [_saved0, _saved1, _saved2, _saved3, _saved4, _saved5, _stack_saved3,
-        _stack_t10, _stack_t7, _t10, runtime.shape_of(_t12), runtime.shape_of(_t14),
-        runtime.shape_of(_t6), _t7, i, runtime.shape_of(logits), params, runtime.shape_of(stem)]
+    return (logits, _t16), [_stack_basic_block_saved, _stack_t10, _stack_t7, _t10,
+        runtime.shape_of(_t12), runtime.shape_of(_t14), runtime.shape_of(_t6), _t7,
+        basic_block_saved, batch_norm_saved, conv2d_saved, global_avg_pool_saved, i, linear_saved,
+        runtime.shape_of(logits), params, relu_saved, runtime.shape_of(stem)]
 
 
 def fwd_softmax_cross_entropy_logits_s1(logits, labels):
@@ -306,15 +308,15 @@ def bwd_conv2d_x_w_s2(b_t0, saved):
 
 
 def bwd_basic_block_p_x_out0_s1(b_out, saved):
-    (_cond0, _saved0, _saved1, _saved2, _saved3, _saved4, _saved5, _stack_shortcut, _t11, _t12,
-        _t15, _t5, h_4, p, shortcut, x) = saved
+    (_cond0, _stack_shortcut, _t11, _t12, _t15, _t5, batch_norm_saved, batch_norm_saved_1,
+        conv2d_saved, conv2d_saved_1, h_4, p, relu_saved, relu_saved_1, shortcut, x) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (_t15, None))
     del _t15
     b_t15 = b_outs[0]
     del b_outs
-    b_t14, = bwd_relu_x_s1(b_t15, _saved5)
-    del _saved5, b_t15
+    b_t14, = bwd_relu_x_s1(b_t15, relu_saved_1)
+    del b_t15, relu_saved_1
     bh_4 = runtime.unbroadcast(b_t14, h_4)
     del h_4
     bshortcut = runtime.unbroadcast(b_t14, shortcut)
@@ -332,31 +334,31 @@ def bwd_basic_block_p_x_out0_s1(b_out, saved):
     del bshortcut
     b_t11 = runtime.getitem_grad(bh_4, _t11, 0)
     del _t11, bh_4
-    bh_3, b_t7, b_t8 = bwd_batch_norm_x_gamma_beta_out0_s1(b_t11, _saved4)
-    del _saved4, b_t11
+    bh_3, b_t7, b_t8 = bwd_batch_norm_x_gamma_beta_out0_s1(b_t11, batch_norm_saved_1)
+    del b_t11, batch_norm_saved_1
     bp = runtime.getitem_grad(b_t8, p, 'b2')
     del b_t8
     bp = runtime.add_at(bp, p, 'g2', b_t7)
     del b_t7
-    bh_2, b_t6 = bwd_conv2d_x_w_s1(bh_3, _saved3)
-    del _saved3, bh_3
+    bh_2, b_t6 = bwd_conv2d_x_w_s1(bh_3, conv2d_saved_1)
+    del bh_3, conv2d_saved_1
     bp = runtime.add_at(bp, p, 'w2', b_t6)
     del b_t6
-    bh_1, = bwd_relu_x_s1(bh_2, _saved2)
-    del _saved2, bh_2
+    bh_1, = bwd_relu_x_s1(bh_2, relu_saved)
+    del bh_2, relu_saved
     b_t5 = runtime.getitem_grad(bh_1, _t5, 0)
     del _t5, bh_1
-    bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0_s1(b_t5, _saved1)
-    del _saved1, b_t5
+    bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0_s1(b_t5, batch_norm_saved)
+    del b_t5, batch_norm_saved
     bp = runtime.add_at(bp, p, 'b1', b_t2)
     del b_t2
     bp = runtime.add_at(bp, p, 'g1', b_t1)
     del b_t1
-    b_saved0 = bwd_conv2d_x_w_s2(bh, _saved0)
-    del _saved0, bh
-    bx += b_saved0[0]
-    b_t0 = b_saved0[1]
-    del b_saved0
+    conv2d_grads = bwd_conv2d_x_w_s2(bh, conv2d_saved)
+    del bh, conv2d_saved
+    bx += conv2d_grads[0]
+    b_t0 = conv2d_grads[1]
+    del conv2d_grads
     bp = runtime.add_at(bp, p, 'w1', b_t0)
     del b_t0, p
     return bp, bx
@@ -418,15 +420,16 @@ def bwd_conv2d_w_s1(b_t0, saved):
 
 
 def bwd_forward_params_out0_s1(b_out, saved):
-    (_saved0, _saved1, _saved2, _saved3, _saved4, _saved5, _stack_saved3, _stack_t10, _stack_t7,
-        _t10, _t12, _t14, _t6, _t7, i, logits, params, stem) = saved
+    (_stack_basic_block_saved, _stack_t10, _stack_t7, _t10, _t12, _t14, _t6, _t7,
+        basic_block_saved, batch_norm_saved, conv2d_saved, global_avg_pool_saved, i, linear_saved,
+        logits, params, relu_saved, stem) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (logits, None))
     del logits
     blogits = b_outs[0]
     del b_outs
-    b_t11, b_t13, b_t15 = bwd_linear_x_w_b_s1(blogits, _saved5)
-    del _saved5, blogits
+    b_t11, b_t13, b_t15 = bwd_linear_x_w_b_s1(blogits, linear_saved)
+    del blogits, linear_saved
     b_t14 = runtime.getitem_grad(b_t15, _t14, 'b')
     del _t14, b_t15
     bparams = runtime.getitem_grad(b_t14, params, 'head')
@@ -435,29 +438,29 @@ def bwd_forward_params_out0_s1(b_out, saved):
     del _t12, b_t13
     bparams = runtime.add_at(bparams, params, 'head', b_t12)
     del b_t12
-    bh_1, = bwd_global_avg_pool_x_s1(b_t11, _saved4)
-    del _saved4, b_t11
+    bh_1, = bwd_global_avg_pool_x_s1(b_t11, global_avg_pool_saved)
+    del b_t11, global_avg_pool_saved
     for i in reversed(range(len(params['blocks']))):
-        _saved3 = _stack_saved3.pop()
+        basic_block_saved = _stack_basic_block_saved.pop()
         _t10 = _stack_t10.pop()
         _t7 = _stack_t7.pop()
         b_t10 = runtime.getitem_grad(bh_1, _t10, 0)
-        b_t8, bh_1 = bwd_basic_block_p_x_out0_s1(b_t10, _saved3)
+        b_t8, bh_1 = bwd_basic_block_p_x_out0_s1(b_t10, basic_block_saved)
         b_t7 = runtime.getitem_grad(b_t8, _t7, i)
         bparams = runtime.add_at(bparams, params, 'blocks', b_t7)
-    del _saved3, _stack_saved3, _stack_t10, _stack_t7, _t10, _t7, i
-    bh, = bwd_relu_x_s2(bh_1, _saved2)
-    del _saved2, bh_1
+    del _stack_basic_block_saved, _stack_t10, _stack_t7, _t10, _t7, basic_block_saved, i
+    bh, = bwd_relu_x_s2(bh_1, relu_saved)
+    del bh_1, relu_saved
     b_t6 = runtime.getitem_grad(bh, _t6, 0)
     del _t6, bh
-    b_t1, b_t2, b_t3 = bwd_batch_norm_x_gamma_beta_out0_s2(b_t6, _saved1)
-    del _saved1, b_t6
+    b_t1, b_t2, b_t3 = bwd_batch_norm_x_gamma_beta_out0_s2(b_t6, batch_norm_saved)
+    del b_t6, batch_norm_saved
     bstem = runtime.getitem_grad(b_t3, stem, 'beta')
     del b_t3
     bstem = runtime.add_at(bstem, stem, 'gamma', b_t2)
     del b_t2
-    b_t0, = bwd_conv2d_w_s1(b_t1, _saved0)
-    del _saved0, b_t1
+    b_t0, = bwd_conv2d_w_s1(b_t1, conv2d_saved)
+    del b_t1, conv2d_saved
     bstem = runtime.add_at(bstem, stem, 'w', b_t0)
     del b_t0, stem
     bparams = runtime.add_at(bparams, params, 'stem', bstem)

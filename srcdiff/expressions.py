@@ -204,7 +204,7 @@ class Expressions:
         return record, forward, self._rules(record).bind(atoms, {})
 
     def user_call(self, node, loc, out, target, outputs=None):
-        """`y = g(a, b)` for a Python function g: `y, _saved0 = fwd_g(a, b)` (a method is its
+        """`y = g(a, b)` for a Python function g: `y, g_saved = fwd_g(a, b)` (a method is its
         function called with its object first). `outputs` marks the items of a returned
         tuple the caller differentiates (None: all)."""
         fn = self.p.resolve(node.func)
@@ -236,10 +236,13 @@ class Expressions:
                             keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
         name = self.store(target) if target else self.names.fresh("_t")
         self.active.add(name)
-        saved = self.names.fresh("_saved")
+        # what fwd_g saves for bwd_g, and what bwd_g returns: named after g, numbered only
+        # beside another call's
+        base = fn.__name__ if fn.__name__.isidentifier() else "call"
+        saved, grads = self.names.named(f"{base}_saved"), self.names.named(f"{base}_grads")
         atoms = [bound[positional[i]] for i in wrt]
         if self.p.recomputed(node.func) and not self.forward_mode:  # `y = fwd_g(a, b)[0]`
-            callee = ir.Callee(names[-1], atoms, saved, recompute=copy.deepcopy(forward))
+            callee = ir.Callee(names[-1], atoms, saved, grads, copy.deepcopy(forward))
             first = gast.Subscript(value=forward, slice=ir.const(0), ctx=gast.Load())
             if name not in ir.names_in(forward):
                 out.append(ir.Assign([name], first, loc, callee=callee))
@@ -250,7 +253,7 @@ class Expressions:
             self.emit_copy(name, ir.name(held), loc, out)
             return name
         out.append(ir.Assign([name, saved], forward, loc, unpack=True,
-                             callee=ir.Callee(names[-1], atoms, saved)))
+                             callee=ir.Callee(names[-1], atoms, saved, grads)))
         return name
 
     def _carries(self, value):

@@ -35,6 +35,7 @@ class Callee:
     backward: str
     atoms: list
     saved: str
+    grads: str  # what holds the adjoints backward returns, when they are taken one by one
     # nf.checkpoint: the forward call, made again in the adjoint sweep for `saved` (then the
     # forward sweep keeps the call's arguments instead)
     recompute: gast.Call = None
@@ -148,6 +149,13 @@ class Names:
         self.counters[(original, "_")] = n
         self.used.add(f"{original}_{n}")
         return f"{original}_{n}"
+
+    def named(self, base):
+        """`base` itself while no name in use is `base`, else a new version of it."""
+        if base not in self.used:
+            self.used.add(base)
+            return base
+        return self.version(base)
 
     def fresh(self, prefix):
         while True:

@@ -478,7 +478,7 @@ class Reverse(SavingAnalysis):
             live.update(names)
             return out + [ir.assign(_tuple([ir.name(self.bname(n), store=True) for n in names],
                                            store=True), grads)]
-        held = self._fresh((callee.saved, "b" + callee.saved), self.adjoint_names)
+        held = self._fresh((callee.saved, callee.grads), self.adjoint_names)
         out.append(ir.assign(held, grads))
         for k, n in enumerate(names):
             part = gast.Subscript(value=ir.name(held), slice=ir.const(k), ctx=gast.Load())
