@@ -13,7 +13,7 @@ from srcdiff import runtime
 def dmlp(params, x, y):
     _t0 = params['w1']
     _t1 = params['b1']
-    h, dense_saved = fwd_dense_w_b_s1(_t0, _t1, x)
+    h, dense_saved = fwd_dense_s1(_t0, _t1, x)
     _t2 = params['w2']
     _t3 = h @ _t2
     _t4 = params['b2']
@@ -25,19 +25,19 @@ def dmlp(params, x, y):
     b_t4 = b_t5.sum(axis=0)
     bh = b_t5 @ _t2.T
     b_t2 = h.T @ b_t5
-    b_t0, b_t1 = bwd_dense_w_b_s1(bh, dense_saved)
+    b_t0, b_t1 = bwd_dense_s1(bh, dense_saved)
     bparams = {'w1': b_t0, 'b1': b_t1, 'w2': b_t2, 'b2': b_t4}
     return runtime.as_grad(bparams, params)
 
 
-def fwd_dense_w_b_s1(w, b, x):
+def fwd_dense_s1(w, b, x):
     _t0 = x @ w
     _t1 = _t0 + b
     _t2 = np.tanh(_t1)
     return _t2, [_t0, _t2, b, w, x]
 
 
-def bwd_dense_w_b_s1(b_t2, saved):
+def bwd_dense_s1(b_t2, saved):
     _t0, _t2, b, w, x = saved
     del _t0, b, w
     saved.clear()

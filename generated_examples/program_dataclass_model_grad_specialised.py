@@ -11,7 +11,7 @@ from srcdiff import runtime
 
 
 def dloss(model, inputs, targets, config):
-    _t0, predict_saved = fwd_predict_self_s1(model, inputs)
+    _t0, predict_saved = fwd_predict_s1(model, inputs)
     residuals = _t0 - targets
     _t1 = model.W1
     _t2 = _t1 ** 2
@@ -39,12 +39,12 @@ def dloss(model, inputs, targets, config):
     b_t1 = b_t2 * 2 * _t1
     bmodel = bmodel + runtime.field_grad(b_t1, model, 'W1')
     b_t0 = runtime.unbroadcast(bresiduals, _t0)
-    predict_grads = bwd_predict_self_s1(b_t0, predict_saved)
+    predict_grads = bwd_predict_s1(b_t0, predict_saved)
     bmodel += predict_grads[0]
     return runtime.as_grad(bmodel, model)
 
 
-def fwd_predict_self_s1(self, inputs):
+def fwd_predict_s1(self, inputs):
     _t0 = self.W1
     _t1 = inputs @ _t0
     _t2 = self.b1
@@ -58,7 +58,7 @@ def fwd_predict_self_s1(self, inputs):
         runtime.shape_of(_t6), hidden, inputs, self]
 
 
-def bwd_predict_self_s1(b_t7, saved):
+def bwd_predict_s1(b_t7, saved):
     _t0, _t1, _t2, _t4, _t5, _t6, hidden, inputs, self = saved
     saved.clear()
     b_t5 = runtime.unbroadcast(b_t7, _t5)

@@ -45,7 +45,7 @@ def dloss(params, inputs, targets, decay=0.01):
         _stack_unflatten_flatten0_start00.append(unflatten_flatten0_start00)
         unflatten_flatten0_start00 = unflatten_flatten0_start00 + unflatten_flatten0_size00
     unflatten_result0 = runtime.dict_of(flatten0_keys0, unflatten_flatten0_pieces00)
-    _t4, predict_saved = fwd_predict_params_s1(unflatten_result0, inputs)
+    _t4, predict_saved = fwd_predict_s1(unflatten_result0, inputs)
     residuals = _t4 - targets
     _t5 = residuals ** 2
     _t6 = np.mean(_t5)
@@ -63,7 +63,7 @@ def dloss(params, inputs, targets, decay=0.01):
     b_t5 = runtime.mean_grad(b_t6, _t5)
     bresiduals = b_t5 * 2 * residuals
     b_t4 = runtime.unbroadcast(bresiduals, _t4)
-    bparams_1, = bwd_predict_params_s1(b_t4, predict_saved)
+    bparams_1, = bwd_predict_s1(b_t4, predict_saved)
     bunflatten_flatten0_pieces00 = runtime.add_items(bunflatten_flatten0_pieces00,
         runtime.dict_values_adjoint(bparams_1, flatten0_keys0, unflatten_flatten0_pieces00),
         unflatten_flatten0_pieces00)
@@ -91,7 +91,7 @@ def dloss(params, inputs, targets, decay=0.01):
     return runtime.as_grad(bflatten0_params0, params)
 
 
-def fwd_predict_params_s1(params, inputs):
+def fwd_predict_s1(params, inputs):
     _t0 = params['w_hidden']
     _t1 = inputs @ _t0
     _t2 = params['b_hidden']
@@ -105,7 +105,7 @@ def fwd_predict_params_s1(params, inputs):
         runtime.shape_of(_t6), hidden, inputs, runtime.shape_of(params)]
 
 
-def bwd_predict_params_s1(b_t7, saved):
+def bwd_predict_s1(b_t7, saved):
     _t0, _t1, _t2, _t4, _t5, _t6, hidden, inputs, params = saved
     saved.clear()
     b_t5 = runtime.unbroadcast(b_t7, _t5)

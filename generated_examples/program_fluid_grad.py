@@ -12,7 +12,7 @@ from srcdiff import runtime
 def dloss(init_velocity, smoke, target, num_time_steps=3):
     _t0 = init_velocity[0]
     _t1 = init_velocity[1]
-    final_smoke, simulate_saved = fwd_simulate_vx_vy(_t0, _t1, smoke, num_time_steps)
+    final_smoke, simulate_saved = fwd_simulate(_t0, _t1, smoke, num_time_steps)
     _t2 = final_smoke - target
     _t3 = _t2 ** 2
     _t4 = np.mean(_t3)
@@ -20,13 +20,13 @@ def dloss(init_velocity, smoke, target, num_time_steps=3):
     b_t3 = runtime.mean_grad(b_t4, _t3)
     b_t2 = b_t3 * 2 * _t2
     bfinal_smoke = runtime.unbroadcast(b_t2, final_smoke)
-    bvx, bvy = bwd_simulate_vx_vy(bfinal_smoke, simulate_saved)
+    bvx, bvy = bwd_simulate(bfinal_smoke, simulate_saved)
     binit_velocity = runtime.getitem_grad(bvy, init_velocity, 1)
     binit_velocity = runtime.add_at(binit_velocity, init_velocity, 0, bvx)
     return runtime.as_grad(binit_velocity, init_velocity)
 
 
-def fwd_simulate_vx_vy(vx, vy, smoke, num_time_steps):
+def fwd_simulate(vx, vy, smoke, num_time_steps):
     _t0 = None
     advect_saved = None
     advect_saved_1 = None
@@ -40,25 +40,25 @@ def fwd_simulate_vx_vy(vx, vy, smoke, num_time_steps):
     _stack_vy = []
     _stack_advect_saved_2 = []
     for t in range(num_time_steps):
-        vx_updated, advect_saved = fwd_advect_f_vx_vy(vx, vx, vy)
+        vx_updated, advect_saved = fwd_advect(vx, vx, vy)
         _stack_advect_saved.append(advect_saved)
-        vy_updated, advect_saved_1 = fwd_advect_f_vx_vy(vy, vx, vy)
+        vy_updated, advect_saved_1 = fwd_advect(vy, vx, vy)
         _stack_advect_saved_1.append(advect_saved_1)
-        _t0, project_saved = fwd_project_vx_vy_out01(vx_updated, vy_updated)
+        _t0, project_saved = fwd_project(vx_updated, vy_updated)
         _stack_t0.append(runtime.shape_of(_t0))
         _stack_project_saved.append(project_saved)
         _stack_vx.append(runtime.shape_of(vx))
         vx = _t0[0]
         _stack_vy.append(runtime.shape_of(vy))
         vy = _t0[1]
-        smoke, advect_saved_2 = fwd_advect_f_vx_vy(smoke, vx, vy)
+        smoke, advect_saved_2 = fwd_advect(smoke, vx, vy)
         _stack_advect_saved_2.append(advect_saved_2)
     return smoke, [_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2,
         _stack_project_saved, _stack_t0, _stack_vx, _stack_vy, _t0, advect_saved, advect_saved_1,
         advect_saved_2, num_time_steps, project_saved, runtime.shape_of(vx), runtime.shape_of(vy)]
 
 
-def bwd_simulate_vx_vy(bsmoke, saved):
+def bwd_simulate(bsmoke, saved):
     (_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2, _stack_project_saved,
         _stack_t0, _stack_vx, _stack_vy, _t0, advect_saved, advect_saved_1, advect_saved_2,
         num_time_steps, project_saved, vx, vy) = saved
@@ -71,7 +71,7 @@ def bwd_simulate_vx_vy(bsmoke, saved):
         _t0 = _stack_t0.pop()
         advect_saved_1 = _stack_advect_saved_1.pop()
         advect_saved = _stack_advect_saved.pop()
-        advect_grads_2 = bwd_advect_f_vx_vy(bsmoke, advect_saved_2)
+        advect_grads_2 = bwd_advect(bsmoke, advect_saved_2)
         bsmoke = advect_grads_2[0]
         bvx = bvx + advect_grads_2[1]
         bvy = bvy + advect_grads_2[2]
@@ -79,12 +79,12 @@ def bwd_simulate_vx_vy(bsmoke, saved):
         vy = _stack_vy.pop()
         b_t0 = runtime.add_at(b_t0, _t0, 0, bvx)
         vx = _stack_vx.pop()
-        bvx_updated, bvy_updated = bwd_project_vx_vy_out01(b_t0, project_saved)
-        advect_grads_1 = bwd_advect_f_vx_vy(bvy_updated, advect_saved_1)
+        bvx_updated, bvy_updated = bwd_project(b_t0, project_saved)
+        advect_grads_1 = bwd_advect(bvy_updated, advect_saved_1)
         bvy = advect_grads_1[0]
         bvx = advect_grads_1[1]
         bvy = bvy + advect_grads_1[2]
-        advect_grads = bwd_advect_f_vx_vy(bvx_updated, advect_saved)
+        advect_grads = bwd_advect(bvx_updated, advect_saved)
         bvx = bvx + advect_grads[0]
         bvx += advect_grads[1]
         bvy += advect_grads[2]
@@ -94,7 +94,7 @@ def bwd_simulate_vx_vy(bsmoke, saved):
     return bvx, bvy
 
 
-def fwd_advect_f_vx_vy(f, vx, vy):
+def fwd_advect(f, vx, vy):
     rows, cols = f.shape
     cell_ys, cell_xs = np.meshgrid(np.arange(rows), np.arange(cols), indexing='ij')
     _t0 = cell_xs - vx
@@ -134,7 +134,7 @@ def fwd_advect_f_vx_vy(f, vx, vy):
         runtime.shape_of(vy)]
 
 
-def bwd_advect_f_vx_vy(b_t17, saved):
+def bwd_advect(b_t17, saved):
     (_t0, _t1, _t10, _t11, _t12, _t13, _t14, _t15, _t16, _t2, _t3, _t4, _t5, _t6, _t7, _t8, _t9,
         bot_ix, bw, center_xs, center_ys, f, flat_f, left_ix_1, right_ix, rw, top_ix_1, vx,
         vy) = saved
@@ -200,7 +200,7 @@ def bwd_advect_f_vx_vy(b_t17, saved):
     return bf, bvx, bvy
 
 
-def fwd_project_vx_vy_out01(vx, vy, num_iterations=8):
+def fwd_project(vx, vy, num_iterations=8):
     _t10 = None
     _t11 = None
     _t12 = None
@@ -265,7 +265,7 @@ def fwd_project_vx_vy_out01(vx, vy, num_iterations=8):
         runtime.shape_of(vx), runtime.shape_of(vx_1), runtime.shape_of(vy), runtime.shape_of(vy_1)]
 
 
-def bwd_project_vx_vy_out01(b_out, saved):
+def bwd_project(b_out, saved):
     (_stack_t10, _stack_t11, _stack_t12, _stack_t13, _stack_t14, _stack_t8, _stack_t9, _t0, _t1,
         _t10, _t11, _t12, _t13, _t14, _t16, _t17, _t19, _t2, _t20, _t21, _t22, _t24, _t25, _t3,
         _t4, _t5, _t6, _t7, _t8, _t9, div, h, num_iterations, vx, vx_1, vy, vy_1) = saved

@@ -11,18 +11,18 @@ from srcdiff import runtime
 
 
 def dloss(params, data):
-    _t0, gmm_log_likelihood_saved = fwd_gmm_log_likelihood_params_s1(params, data)
+    _t0, gmm_log_likelihood_saved = fwd_gmm_log_likelihood_s1(params, data)
     _t1 = -_t0
     _t2 = data.shape[0]
     _t3 = _t1 / _t2
     b_t3 = runtime.grad_seed(_t3)
     b_t1 = runtime.unbroadcast(b_t3 / _t2, _t1)
     b_t0 = -b_t1
-    bparams, = bwd_gmm_log_likelihood_params_s1(b_t0, gmm_log_likelihood_saved)
+    bparams, = bwd_gmm_log_likelihood_s1(b_t0, gmm_log_likelihood_saved)
     return runtime.as_grad(bparams, params)
 
 
-def fwd_logsumexp_a_s1(a, axis=None, keepdims=False):
+def fwd_logsumexp_s1(a, axis=None, keepdims=False):
     _stack_out = []
     a_max = np.max(a, axis=axis, keepdims=True)
     _t0 = a - a_max
@@ -37,21 +37,21 @@ def fwd_logsumexp_a_s1(a, axis=None, keepdims=False):
     return out, [_cond0, _stack_out, _t1, _t2, _t3, a, a_max, axis, out]
 
 
-def fwd_log_normalize_x_s1(x):
-    _t0, logsumexp_saved = fwd_logsumexp_a_s1(x)
+def fwd_log_normalize_s1(x):
+    _t0, logsumexp_saved = fwd_logsumexp_s1(x)
     _t1 = x - _t0
     return _t1, [_t0, logsumexp_saved, x]
 
 
-def fwd_unpack_params_params_out012_s1(params):
+def fwd_unpack_params_s1(params):
     _t0 = params['log proportions']
-    _t1, log_normalize_saved = fwd_log_normalize_x_s1(_t0)
+    _t1, log_normalize_saved = fwd_log_normalize_s1(_t0)
     _t2 = params['means']
     _t3 = params['log stds']
     return (_t1, _t2, _t3), [_t1, _t2, _t3, log_normalize_saved, runtime.shape_of(params)]
 
 
-def fwd_diag_gaussian_logpdf_mean_log_std_s1(x, mean, log_std):
+def fwd_diag_gaussian_logpdf_s1(x, mean, log_std):
     _t0 = x - mean
     _t1 = np.exp(log_std)
     z = _t0 / _t1
@@ -64,7 +64,7 @@ def fwd_diag_gaussian_logpdf_mean_log_std_s1(x, mean, log_std):
     return _t7, [_t0, _t1, _t2, _t3, _t4, _t6, log_std, mean, z]
 
 
-def fwd_gmm_log_likelihood_params_s1(params, data):
+def fwd_gmm_log_likelihood_s1(params, data):
     _t1 = None
     diag_gaussian_logpdf_saved = None
     log_proportion = None
@@ -72,7 +72,7 @@ def fwd_gmm_log_likelihood_params_s1(params, data):
     _stack_t1 = []
     _stack_diag_gaussian_logpdf_saved = []
     cluster_lls = []
-    _t0, unpack_params_saved = fwd_unpack_params_params_out012_s1(params)
+    _t0, unpack_params_saved = fwd_unpack_params_s1(params)
     _log_proportion0 = _t0[0]
     _mean0 = _t0[1]
     _log_std0 = _t0[2]
@@ -81,14 +81,13 @@ def fwd_gmm_log_likelihood_params_s1(params, data):
         _stack_log_proportion.append(log_proportion)
         mean = _mean0[_i0]
         log_std = _log_std0[_i0]
-        _t1, diag_gaussian_logpdf_saved = fwd_diag_gaussian_logpdf_mean_log_std_s1(data, mean,
-            log_std)
+        _t1, diag_gaussian_logpdf_saved = fwd_diag_gaussian_logpdf_s1(data, mean, log_std)
         _stack_t1.append(_t1)
         _stack_diag_gaussian_logpdf_saved.append(diag_gaussian_logpdf_saved)
         _t2 = log_proportion + _t1
         cluster_lls.append(_t2)
     _t3 = np.vstack(cluster_lls)
-    _t4, logsumexp_saved = fwd_logsumexp_a(_t3, axis=0)
+    _t4, logsumexp_saved = fwd_logsumexp(_t3, axis=0)
     _t5 = np.sum(_t4)
     return _t5, [_i0, _log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved,
         _stack_log_proportion, _stack_t1, runtime.shape_of(_t0), _t1, runtime.shape_of(_t4),
@@ -96,7 +95,7 @@ def fwd_gmm_log_likelihood_params_s1(params, data):
         unpack_params_saved]
 
 
-def bwd_diag_gaussian_logpdf_mean_log_std_s1(b_t7, saved):
+def bwd_diag_gaussian_logpdf_s1(b_t7, saved):
     _t0, _t1, _t2, _t3, _t4, _t6, log_std, mean, z = saved
     saved.clear()
     b_t6 = runtime.unreduce(b_t7, _t6, axis=1)
@@ -122,7 +121,7 @@ def bwd_diag_gaussian_logpdf_mean_log_std_s1(b_t7, saved):
     return bmean, blog_std
 
 
-def bwd_logsumexp_a_s1(bout, saved):
+def bwd_logsumexp_s1(bout, saved):
     _cond0, _stack_out, _t1, _t2, _t3, a, a_max, axis, out = saved
     del _cond0
     saved.clear()
@@ -147,21 +146,21 @@ def bwd_logsumexp_a_s1(bout, saved):
     return ba,
 
 
-def bwd_log_normalize_x_s1(b_t1, saved):
+def bwd_log_normalize_s1(b_t1, saved):
     _t0, logsumexp_saved, x = saved
     saved.clear()
     bx = runtime.unbroadcast(b_t1, x)
     del x
     b_t0 = runtime.unbroadcast(-b_t1, _t0)
     del _t0
-    logsumexp_grads = bwd_logsumexp_a_s1(b_t0, logsumexp_saved)
+    logsumexp_grads = bwd_logsumexp_s1(b_t0, logsumexp_saved)
     del b_t0, logsumexp_saved
     bx = bx + logsumexp_grads[0]
     del logsumexp_grads
     return bx,
 
 
-def bwd_unpack_params_params_out012_s1(b_out, saved):
+def bwd_unpack_params_s1(b_out, saved):
     _t1, _t2, _t3, log_normalize_saved, params = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (_t1, _t2, _t3))
@@ -174,14 +173,14 @@ def bwd_unpack_params_params_out012_s1(b_out, saved):
     del b_t3
     bparams = runtime.add_at(bparams, params, 'means', b_t2)
     del b_t2
-    b_t0, = bwd_log_normalize_x_s1(b_t1, log_normalize_saved)
+    b_t0, = bwd_log_normalize_s1(b_t1, log_normalize_saved)
     del b_t1, log_normalize_saved
     bparams = runtime.add_at(bparams, params, 'log proportions', b_t0)
     del b_t0, params
     return bparams,
 
 
-def bwd_gmm_log_likelihood_params_s1(b_t5, saved):
+def bwd_gmm_log_likelihood_s1(b_t5, saved):
     (_i0, _log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved,
         _stack_log_proportion, _stack_t1, _t0, _t1, _t4, cluster_lls, diag_gaussian_logpdf_saved,
         log_proportion, logsumexp_saved, unpack_params_saved) = saved
@@ -189,7 +188,7 @@ def bwd_gmm_log_likelihood_params_s1(b_t5, saved):
     bcluster_lls = []
     b_t4 = runtime.unreduce(b_t5, _t4)
     del _t4
-    b_t3, = bwd_logsumexp_a(b_t4, logsumexp_saved)
+    b_t3, = bwd_logsumexp(b_t4, logsumexp_saved)
     del b_t4, logsumexp_saved
     bcluster_lls = runtime.add_items(bcluster_lls, [runtime.unstacked(b_t3, cluster_lls, _k,
         'vstack') for _k in range(len(cluster_lls))])
@@ -204,8 +203,7 @@ def bwd_gmm_log_likelihood_params_s1(b_t5, saved):
         b_t2 = bcluster_lls.pop()
         blog_proportion = runtime.unbroadcast(b_t2, log_proportion)
         b_t1 = runtime.unbroadcast(b_t2, _t1)
-        bmean, blog_std = bwd_diag_gaussian_logpdf_mean_log_std_s1(b_t1,
-            diag_gaussian_logpdf_saved)
+        bmean, blog_std = bwd_diag_gaussian_logpdf_s1(b_t1, diag_gaussian_logpdf_saved)
         b_log_std0 = runtime.add_at(b_log_std0, _log_std0, _i0, blog_std)
         b_mean0 = runtime.add_at(b_mean0, _mean0, _i0, bmean)
         b_log_proportion0 = runtime.add_at(b_log_proportion0, _log_proportion0, _i0,
@@ -219,12 +217,12 @@ def bwd_gmm_log_likelihood_params_s1(b_t5, saved):
     del b_mean0
     b_t0 = runtime.add_at(b_t0, _t0, 0, b_log_proportion0)
     del _t0, b_log_proportion0
-    bparams, = bwd_unpack_params_params_out012_s1(b_t0, unpack_params_saved)
+    bparams, = bwd_unpack_params_s1(b_t0, unpack_params_saved)
     del b_t0, unpack_params_saved
     return bparams,
 
 
-def bwd_logsumexp_a(bout, saved):
+def bwd_logsumexp(bout, saved):
     _cond0, _stack_out, _t1, _t2, _t3, a, a_max, axis, out = saved
     saved.clear()
     if _cond0:
@@ -248,7 +246,7 @@ def bwd_logsumexp_a(bout, saved):
     return ba,
 
 
-def fwd_logsumexp_a(a, axis=None, keepdims=False):
+def fwd_logsumexp(a, axis=None, keepdims=False):
     _stack_out = []
     a_max = np.max(a, axis=axis, keepdims=True)
     _t0 = a - a_max

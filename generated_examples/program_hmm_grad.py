@@ -10,18 +10,18 @@ from srcdiff import runtime
 
 
 def dloss(params, observations):
-    _t0, hmm_log_likelihood_saved = fwd_hmm_log_likelihood_params(params, observations)
+    _t0, hmm_log_likelihood_saved = fwd_hmm_log_likelihood(params, observations)
     _t1 = -_t0
     _t2 = len(observations)
     _t3 = _t1 / _t2
     b_t3 = runtime.grad_seed(_t3)
     b_t1 = runtime.unbroadcast(b_t3 / _t2, _t1)
     b_t0 = -b_t1
-    bparams, = bwd_hmm_log_likelihood_params(b_t0, hmm_log_likelihood_saved)
+    bparams, = bwd_hmm_log_likelihood(b_t0, hmm_log_likelihood_saved)
     return runtime.as_grad(bparams, params)
 
 
-def fwd_hmm_log_likelihood_params(params, observations):
+def fwd_hmm_log_likelihood(params, observations):
     _t2 = None
     _t4 = None
     _t5 = None
@@ -31,7 +31,7 @@ def fwd_hmm_log_likelihood_params(params, observations):
     _stack_logsumexp_saved = []
     _stack_t5 = []
     _stack_log_alpha = []
-    _t0, normalized_saved = fwd_normalized_params_out012(params)
+    _t0, normalized_saved = fwd_normalized(params)
     log_pi = _t0[0]
     log_A = _t0[1]
     log_B = _t0[2]
@@ -43,26 +43,26 @@ def fwd_hmm_log_likelihood_params(params, observations):
         _t2 = log_alpha[:, None]
         _stack_t2.append(runtime.shape_of(_t2))
         _t3 = _t2 + log_A
-        _t4, logsumexp_saved = fwd_logsumexp_a(_t3, axis=0)
+        _t4, logsumexp_saved = fwd_logsumexp(_t3, axis=0)
         _stack_t4.append(runtime.shape_of(_t4))
         _stack_logsumexp_saved.append(logsumexp_saved)
         _t5 = log_B[:, obs]
         _stack_t5.append(runtime.shape_of(_t5))
         _stack_log_alpha.append(runtime.shape_of(log_alpha))
         log_alpha = _t4 + _t5
-    _t6, logsumexp_saved_1 = fwd_logsumexp_a(log_alpha)
+    _t6, logsumexp_saved_1 = fwd_logsumexp(log_alpha)
     return _t6, [_idx0, _seq0, _stack_log_alpha, _stack_logsumexp_saved, _stack_t2, _stack_t4,
         _stack_t5, runtime.shape_of(_t0), runtime.shape_of(_t1), _t2, _t4, _t5,
         runtime.shape_of(log_A), runtime.shape_of(log_B), log_alpha, runtime.shape_of(log_pi),
         logsumexp_saved, logsumexp_saved_1, normalized_saved, obs]
 
 
-def bwd_hmm_log_likelihood_params(b_t6, saved):
+def bwd_hmm_log_likelihood(b_t6, saved):
     (_idx0, _seq0, _stack_log_alpha, _stack_logsumexp_saved, _stack_t2, _stack_t4, _stack_t5, _t0,
         _t1, _t2, _t4, _t5, log_A, log_B, log_alpha, log_pi, logsumexp_saved, logsumexp_saved_1,
         normalized_saved, obs) = saved
     saved.clear()
-    blog_alpha, = bwd_logsumexp_a(b_t6, logsumexp_saved_1)
+    blog_alpha, = bwd_logsumexp(b_t6, logsumexp_saved_1)
     del logsumexp_saved_1
     blog_A = runtime.zeros_like(log_A)
     blog_B = runtime.zeros_like(log_B)
@@ -75,7 +75,7 @@ def bwd_hmm_log_likelihood_params(b_t6, saved):
         b_t5 = runtime.unbroadcast(blog_alpha, _t5)
         log_alpha = _stack_log_alpha.pop()
         blog_B = runtime.add_at(blog_B, log_B, np.s_[:, obs], b_t5)
-        b_t3, = bwd_logsumexp_a(b_t4, logsumexp_saved)
+        b_t3, = bwd_logsumexp(b_t4, logsumexp_saved)
         b_t2 = runtime.unbroadcast(b_t3, _t2)
         blog_A += runtime.unbroadcast(b_t3, log_A)
         blog_alpha = runtime.getitem_grad(b_t2, log_alpha, np.s_[:, None])
@@ -93,23 +93,23 @@ def bwd_hmm_log_likelihood_params(b_t6, saved):
     del blog_A
     b_t0 = runtime.add_at(b_t0, _t0, 0, blog_pi)
     del _t0, blog_pi
-    bparams, = bwd_normalized_params_out012(b_t0, normalized_saved)
+    bparams, = bwd_normalized(b_t0, normalized_saved)
     del b_t0, normalized_saved
     return bparams,
 
 
-def fwd_normalized_params_out012(params):
+def fwd_normalized(params):
     _t0 = params['initial']
     _t1 = params['initial']
-    _t2, logsumexp_saved = fwd_logsumexp_a(_t1)
+    _t2, logsumexp_saved = fwd_logsumexp(_t1)
     log_pi = _t0 - _t2
     _t3 = params['transition']
     _t4 = params['transition']
-    _t5, logsumexp_saved_1 = fwd_logsumexp_a(_t4, axis=1, keepdims=True)
+    _t5, logsumexp_saved_1 = fwd_logsumexp(_t4, axis=1, keepdims=True)
     log_A = _t3 - _t5
     _t6 = params['emission']
     _t7 = params['emission']
-    _t8, logsumexp_saved_2 = fwd_logsumexp_a(_t7, axis=1, keepdims=True)
+    _t8, logsumexp_saved_2 = fwd_logsumexp(_t7, axis=1, keepdims=True)
     log_B = _t6 - _t8
     return (log_pi, log_A, log_B), [runtime.shape_of(_t0), runtime.shape_of(_t2),
         runtime.shape_of(_t3), runtime.shape_of(_t5), runtime.shape_of(_t6), runtime.shape_of(_t8),
@@ -117,7 +117,7 @@ def fwd_normalized_params_out012(params):
         logsumexp_saved, logsumexp_saved_1, logsumexp_saved_2, runtime.shape_of(params)]
 
 
-def bwd_normalized_params_out012(b_out, saved):
+def bwd_normalized(b_out, saved):
     (_t0, _t2, _t3, _t5, _t6, _t8, log_A, log_B, log_pi, logsumexp_saved, logsumexp_saved_1,
         logsumexp_saved_2, params) = saved
     saved.clear()
@@ -131,7 +131,7 @@ def bwd_normalized_params_out012(b_out, saved):
     del _t6
     b_t8 = runtime.unbroadcast(-blog_B, _t8)
     del _t8, blog_B
-    b_t7, = bwd_logsumexp_a(b_t8, logsumexp_saved_2)
+    b_t7, = bwd_logsumexp(b_t8, logsumexp_saved_2)
     del b_t8, logsumexp_saved_2
     bparams = runtime.getitem_grad(b_t7, params, 'emission')
     del b_t7
@@ -141,7 +141,7 @@ def bwd_normalized_params_out012(b_out, saved):
     del _t3
     b_t5 = runtime.unbroadcast(-blog_A, _t5)
     del _t5, blog_A
-    b_t4, = bwd_logsumexp_a(b_t5, logsumexp_saved_1)
+    b_t4, = bwd_logsumexp(b_t5, logsumexp_saved_1)
     del b_t5, logsumexp_saved_1
     bparams = runtime.add_at(bparams, params, 'transition', b_t4)
     del b_t4
@@ -151,7 +151,7 @@ def bwd_normalized_params_out012(b_out, saved):
     del _t0
     b_t2 = runtime.unbroadcast(-blog_pi, _t2)
     del _t2, blog_pi
-    b_t1, = bwd_logsumexp_a(b_t2, logsumexp_saved)
+    b_t1, = bwd_logsumexp(b_t2, logsumexp_saved)
     del b_t2, logsumexp_saved
     bparams = runtime.add_at(bparams, params, 'initial', b_t1)
     del b_t1
@@ -160,7 +160,7 @@ def bwd_normalized_params_out012(b_out, saved):
     return bparams,
 
 
-def fwd_logsumexp_a(a, axis=None, keepdims=False):
+def fwd_logsumexp(a, axis=None, keepdims=False):
     a_max = np.max(a, axis=axis, keepdims=True)
     _t0 = a - a_max
     _t1 = np.exp(_t0)
@@ -175,7 +175,7 @@ def fwd_logsumexp_a(a, axis=None, keepdims=False):
     return _t4, [keepdims, _t1, _t2, runtime.shape_of(_t3), a, a_max, axis, runtime.shape_of(out)]
 
 
-def bwd_logsumexp_a(b_t4, saved):
+def bwd_logsumexp(b_t4, saved):
     keepdims, _t1, _t2, _t3, a, a_max, axis, out = saved
     saved.clear()
     if keepdims:

@@ -14,7 +14,7 @@ def dloss(params, inputs, targets):
     _stack_logprob0 = []
     _stack_target0 = []
     _stack_t0 = []
-    logprobs, lstm_predict_saved = fwd_lstm_predict_params_s1(params, inputs)
+    logprobs, lstm_predict_saved = fwd_lstm_predict_s1(params, inputs)
     _items0 = []
     for _i0 in range(min(len(logprobs), len(targets))):
         _logprob0 = logprobs[_i0]
@@ -45,11 +45,11 @@ def dloss(params, inputs, targets):
         b_t0 = runtime.unreduce(b_t1, _t0)
         b_logprob0 = runtime.unbroadcast(b_t0 * _target0, _logprob0)
         blogprobs = runtime.add_at(blogprobs, logprobs, _i0, b_logprob0)
-    bparams, = bwd_lstm_predict_params_s1(blogprobs, lstm_predict_saved)
+    bparams, = bwd_lstm_predict_s1(blogprobs, lstm_predict_saved)
     return runtime.as_grad(bparams, params)
 
 
-def fwd_sigmoid_x_s1(x):
+def fwd_sigmoid_s1(x):
     _t0 = x / 2.0
     _t1 = np.tanh(_t0)
     _t2 = _t1 + 1.0
@@ -57,7 +57,7 @@ def fwd_sigmoid_x_s1(x):
     return _t3, [_t1]
 
 
-def fwd_lstm_predict_params_s1(params, inputs):
+def fwd_lstm_predict_s1(params, inputs):
     _t10 = None
     _t11 = None
     _t12 = None
@@ -149,7 +149,7 @@ def fwd_lstm_predict_params_s1(params, inputs):
     concat_and_multiply_cat_state0 = np.hstack((concat_and_multiply_args0, _t2))
     concat_and_multiply_result0 = np.dot(concat_and_multiply_cat_state0,
         concat_and_multiply_weights0)
-    _t3, logsumexp_saved = fwd_logsumexp_x(concat_and_multiply_result0, axis=1, keepdims=True)
+    _t3, logsumexp_saved = fwd_logsumexp(concat_and_multiply_result0, axis=1, keepdims=True)
     hiddens_to_output_probs_result0 = concat_and_multiply_result0 - _t3
     output = [hiddens_to_output_probs_result0]
     _seq0 = list(inputs)
@@ -188,7 +188,7 @@ def fwd_lstm_predict_params_s1(params, inputs):
         _stack_concat_and_multiply_cat_state2.append(concat_and_multiply_cat_state2)
         concat_and_multiply_result2 = np.dot(concat_and_multiply_cat_state2,
             concat_and_multiply_weights2)
-        update_lstm_forget0, sigmoid_saved = fwd_sigmoid_x_s1(concat_and_multiply_result2)
+        update_lstm_forget0, sigmoid_saved = fwd_sigmoid_s1(concat_and_multiply_result2)
         _stack_update_lstm_forget0.append(update_lstm_forget0)
         _stack_sigmoid_saved.append(sigmoid_saved)
         concat_and_multiply_weights3 = params['ingate']
@@ -204,7 +204,7 @@ def fwd_lstm_predict_params_s1(params, inputs):
         _stack_concat_and_multiply_cat_state3.append(concat_and_multiply_cat_state3)
         concat_and_multiply_result3 = np.dot(concat_and_multiply_cat_state3,
             concat_and_multiply_weights3)
-        update_lstm_ingate0, sigmoid_saved_1 = fwd_sigmoid_x_s1(concat_and_multiply_result3)
+        update_lstm_ingate0, sigmoid_saved_1 = fwd_sigmoid_s1(concat_and_multiply_result3)
         _stack_update_lstm_ingate0.append(update_lstm_ingate0)
         _stack_sigmoid_saved_1.append(sigmoid_saved_1)
         concat_and_multiply_weights4 = params['outgate']
@@ -220,7 +220,7 @@ def fwd_lstm_predict_params_s1(params, inputs):
         _stack_concat_and_multiply_cat_state4.append(concat_and_multiply_cat_state4)
         concat_and_multiply_result4 = np.dot(concat_and_multiply_cat_state4,
             concat_and_multiply_weights4)
-        update_lstm_outgate0, sigmoid_saved_2 = fwd_sigmoid_x_s1(concat_and_multiply_result4)
+        update_lstm_outgate0, sigmoid_saved_2 = fwd_sigmoid_s1(concat_and_multiply_result4)
         _stack_update_lstm_outgate0.append(update_lstm_outgate0)
         _stack_sigmoid_saved_2.append(sigmoid_saved_2)
         _t8 = update_lstm_cells0 * update_lstm_forget0
@@ -252,7 +252,7 @@ def fwd_lstm_predict_params_s1(params, inputs):
             concat_and_multiply_weights5)
         hiddens_to_output_probs_output1 = concat_and_multiply_result5
         _stack_hiddens_to_output_probs_output1.append(hiddens_to_output_probs_output1)
-        _t12, logsumexp_saved_1 = fwd_logsumexp_x(hiddens_to_output_probs_output1, axis=1,
+        _t12, logsumexp_saved_1 = fwd_logsumexp(hiddens_to_output_probs_output1, axis=1,
             keepdims=True)
         _stack_t12.append(runtime.shape_of(_t12))
         _stack_logsumexp_saved_1.append(logsumexp_saved_1)
@@ -290,7 +290,7 @@ def fwd_lstm_predict_params_s1(params, inputs):
         update_lstm_ingate0, update_lstm_outgate0, update_lstm_result0]
 
 
-def bwd_sigmoid_x_s1(b_t3, saved):
+def bwd_sigmoid_s1(b_t3, saved):
     _t1, = saved
     saved.clear()
     b_t2 = b_t3 * 0.5
@@ -301,7 +301,7 @@ def bwd_sigmoid_x_s1(b_t3, saved):
     return bx,
 
 
-def bwd_lstm_predict_params_s1(boutput, saved):
+def bwd_lstm_predict_s1(boutput, saved):
     (_seq0, _stack_cells, _stack_concat_and_multiply_args1, _stack_concat_and_multiply_args2,
         _stack_concat_and_multiply_args3, _stack_concat_and_multiply_args4,
         _stack_concat_and_multiply_args5, _stack_concat_and_multiply_args6,
@@ -381,7 +381,7 @@ def bwd_lstm_predict_params_s1(boutput, saved):
         bhiddens_to_output_probs_output1 = runtime.unbroadcast(bhiddens_to_output_probs_result1,
             hiddens_to_output_probs_output1)
         b_t12 = runtime.unbroadcast(-bhiddens_to_output_probs_result1, _t12)
-        logsumexp_grads_1 = bwd_logsumexp_x(b_t12, logsumexp_saved_1)
+        logsumexp_grads_1 = bwd_logsumexp(b_t12, logsumexp_saved_1)
         bhiddens_to_output_probs_output1 = bhiddens_to_output_probs_output1 + logsumexp_grads_1[0]
         bconcat_and_multiply_cat_state5 = runtime.dot_grad(bhiddens_to_output_probs_output1,
             concat_and_multiply_cat_state5, concat_and_multiply_weights5, 0)
@@ -412,7 +412,7 @@ def bwd_lstm_predict_params_s1(boutput, saved):
         bupdate_lstm_change0 = runtime.unbroadcast(b_t9 * update_lstm_ingate0, update_lstm_change0)
         bupdate_lstm_cells0 = runtime.unbroadcast(b_t8 * update_lstm_forget0, update_lstm_cells0)
         bupdate_lstm_forget0 = runtime.unbroadcast(b_t8 * update_lstm_cells0, update_lstm_forget0)
-        bconcat_and_multiply_result4, = bwd_sigmoid_x_s1(bupdate_lstm_outgate0, sigmoid_saved_2)
+        bconcat_and_multiply_result4, = bwd_sigmoid_s1(bupdate_lstm_outgate0, sigmoid_saved_2)
         bconcat_and_multiply_cat_state4 = runtime.dot_grad(bconcat_and_multiply_result4,
             concat_and_multiply_cat_state4, concat_and_multiply_weights4, 0)
         bconcat_and_multiply_weights4 = runtime.dot_grad(bconcat_and_multiply_result4,
@@ -421,7 +421,7 @@ def bwd_lstm_predict_params_s1(boutput, saved):
             (concat_and_multiply_args7, concat_and_multiply_args8, _t7), 1, 'hstack')
         bupdate_lstm_hiddens0 = bconcat_and_multiply_args8
         bparams = runtime.add_at(bparams, params, 'outgate', bconcat_and_multiply_weights4)
-        bconcat_and_multiply_result3, = bwd_sigmoid_x_s1(bupdate_lstm_ingate0, sigmoid_saved_1)
+        bconcat_and_multiply_result3, = bwd_sigmoid_s1(bupdate_lstm_ingate0, sigmoid_saved_1)
         bconcat_and_multiply_cat_state3 = runtime.dot_grad(bconcat_and_multiply_result3,
             concat_and_multiply_cat_state3, concat_and_multiply_weights3, 0)
         bconcat_and_multiply_weights3 = runtime.dot_grad(bconcat_and_multiply_result3,
@@ -430,7 +430,7 @@ def bwd_lstm_predict_params_s1(boutput, saved):
             (concat_and_multiply_args5, concat_and_multiply_args6, _t6), 1, 'hstack')
         bupdate_lstm_hiddens0 = bupdate_lstm_hiddens0 + bconcat_and_multiply_args6
         bparams = runtime.add_at(bparams, params, 'ingate', bconcat_and_multiply_weights3)
-        bconcat_and_multiply_result2, = bwd_sigmoid_x_s1(bupdate_lstm_forget0, sigmoid_saved)
+        bconcat_and_multiply_result2, = bwd_sigmoid_s1(bupdate_lstm_forget0, sigmoid_saved)
         bconcat_and_multiply_cat_state2 = runtime.dot_grad(bconcat_and_multiply_result2,
             concat_and_multiply_cat_state2, concat_and_multiply_weights2, 0)
         bconcat_and_multiply_weights2 = runtime.dot_grad(bconcat_and_multiply_result2,
@@ -488,7 +488,7 @@ def bwd_lstm_predict_params_s1(boutput, saved):
     del concat_and_multiply_result0
     b_t3 = runtime.unbroadcast(-bhiddens_to_output_probs_result0, _t3)
     del _t3, bhiddens_to_output_probs_result0
-    logsumexp_grads = bwd_logsumexp_x(b_t3, logsumexp_saved)
+    logsumexp_grads = bwd_logsumexp(b_t3, logsumexp_saved)
     del b_t3, logsumexp_saved
     bhiddens_to_output_probs_output0 = bhiddens_to_output_probs_output0 + logsumexp_grads[0]
     del logsumexp_grads
@@ -516,7 +516,7 @@ def bwd_lstm_predict_params_s1(boutput, saved):
     return bparams,
 
 
-def bwd_logsumexp_x(b_t4, saved):
+def bwd_logsumexp(b_t4, saved):
     keepdims, _t1, _t2, _t3, axis, biggest, result, x = saved
     saved.clear()
     if keepdims:
@@ -541,7 +541,7 @@ def bwd_logsumexp_x(b_t4, saved):
     return bx,
 
 
-def fwd_logsumexp_x(x, axis=None, keepdims=False):
+def fwd_logsumexp(x, axis=None, keepdims=False):
     biggest = np.max(x, axis=axis, keepdims=True)
     _t0 = x - biggest
     _t1 = np.exp(_t0)

@@ -11,7 +11,7 @@ from srcdiff import runtime
 
 
 def dloss(params, inputs, targets, nonlinearity=np.tanh):
-    predictions, predict_saved = fwd_predict_params(params, inputs, nonlinearity=nonlinearity)
+    predictions, predict_saved = fwd_predict(params, inputs, nonlinearity=nonlinearity)
     _t0 = predictions - targets
     _t1 = _t0 ** 2
     _t2 = np.mean(_t1)
@@ -19,11 +19,11 @@ def dloss(params, inputs, targets, nonlinearity=np.tanh):
     b_t1 = runtime.mean_grad(b_t2, _t1)
     b_t0 = b_t1 * 2 * _t0
     bpredictions = runtime.unbroadcast(b_t0, predictions)
-    bparams, = bwd_predict_params(bpredictions, predict_saved)
+    bparams, = bwd_predict(bpredictions, predict_saved)
     return runtime.as_grad(bparams, params)
 
 
-def bwd_predict_params(b_t6, saved):
+def bwd_predict(b_t6, saved):
     (W, W_1, _i0, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2,
         _t0, _t1, _t2, _t4, _t5, b, b_1, inputs, params, softplus_saved) = saved
     saved.clear()
@@ -47,7 +47,7 @@ def bwd_predict_params(b_t6, saved):
         b = _stack_b.pop()
         W = _stack_W.pop()
         _t1 = _stack_t1.pop()
-        b_t3, = bwd_softplus_x(binputs, softplus_saved)
+        b_t3, = bwd_softplus(binputs, softplus_saved)
         inputs = _stack_inputs.pop()
         b_t2 = runtime.unbroadcast(b_t3, _t2)
         bb = runtime.unbroadcast(b_t3, b)
@@ -63,7 +63,7 @@ def bwd_predict_params(b_t6, saved):
     return bparams,
 
 
-def fwd_predict_params(params, inputs, nonlinearity=np.tanh):
+def fwd_predict(params, inputs, nonlinearity=np.tanh):
     W = None
     _t1 = None
     _t2 = None
@@ -88,7 +88,7 @@ def fwd_predict_params(params, inputs, nonlinearity=np.tanh):
         _stack_t2.append(runtime.shape_of(_t2))
         _t3 = _t2 + b
         _stack_inputs.append(inputs)
-        inputs, softplus_saved = fwd_softplus_x(_t3)
+        inputs, softplus_saved = fwd_softplus(_t3)
         _stack_softplus_saved.append(softplus_saved)
     _t4 = params[-1]
     runtime.check_unpack(_t4, 2)
@@ -101,7 +101,7 @@ def fwd_predict_params(params, inputs, nonlinearity=np.tanh):
         runtime.shape_of(b_1), inputs, runtime.shape_of(params), softplus_saved]
 
 
-def bwd_softplus_x(b_t0, saved):
+def bwd_softplus(b_t0, saved):
     _t0, x = saved
     saved.clear()
     bx = b_t0 * np.exp(x - _t0)
@@ -109,6 +109,6 @@ def bwd_softplus_x(b_t0, saved):
     return bx,
 
 
-def fwd_softplus_x(x):
+def fwd_softplus(x):
     _t0 = np.logaddexp(0.0, x)
     return _t0, [_t0, x]

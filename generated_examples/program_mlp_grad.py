@@ -10,7 +10,7 @@ from srcdiff import runtime
 
 
 def dloss(params, inputs, targets):
-    log_probs, predict_saved = fwd_predict_params(params, inputs)
+    log_probs, predict_saved = fwd_predict(params, inputs)
     _t0 = log_probs * targets
     _t1 = np.sum(_t0, axis=1)
     _t2 = np.mean(_t1)
@@ -20,11 +20,11 @@ def dloss(params, inputs, targets):
     b_t1 = runtime.mean_grad(b_t2, _t1)
     b_t0 = runtime.unreduce(b_t1, _t0, axis=1)
     blog_probs = runtime.unbroadcast(b_t0 * targets, log_probs)
-    bparams, = bwd_predict_params(blog_probs, predict_saved)
+    bparams, = bwd_predict(blog_probs, predict_saved)
     return runtime.as_grad(bparams, params)
 
 
-def fwd_predict_params(params, inputs):
+def fwd_predict(params, inputs):
     W = None
     _t0 = None
     _t1 = None
@@ -58,7 +58,7 @@ def fwd_predict_params(params, inputs):
         _t0, _t1, _t2, _t3, runtime.shape_of(_t4), b, inputs, runtime.shape_of(outputs), params]
 
 
-def bwd_predict_params(b_t5, saved):
+def bwd_predict(b_t5, saved):
     (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_t0, _stack_t1, _t0, _t1,
         _t2, _t3, _t4, b, inputs, outputs, params) = saved
     saved.clear()

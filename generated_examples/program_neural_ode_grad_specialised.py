@@ -45,8 +45,7 @@ def dloss(params, y0, ts, observed):
             _stack_rk4_step0_y0.append(rk4_step0_y0)
             rk4_step0_dt0 = odeint0_dt0
             _stack_rk4_step0_dt0.append(rk4_step0_dt0)
-            func_result0, dynamics_saved = fwd_dynamics_params_y_s1(params, rk4_step0_y0,
-                odeint0_t0)
+            func_result0, dynamics_saved = fwd_dynamics_s1(params, rk4_step0_y0, odeint0_t0)
             _stack_dynamics_saved.append(dynamics_saved)
             rk4_step0_k10 = func_result0
             _stack_rk4_step0_k10.append(rk4_step0_k10)
@@ -55,7 +54,7 @@ def dloss(params, y0, ts, observed):
             _stack_t1.append(_t1)
             func_y1 = rk4_step0_y0 + _t1
             func_t1 = odeint0_t0 + rk4_step0_dt0 / 2
-            func_result1, dynamics_saved_1 = fwd_dynamics_params_y_s1(params, func_y1, func_t1)
+            func_result1, dynamics_saved_1 = fwd_dynamics_s1(params, func_y1, func_t1)
             _stack_dynamics_saved_1.append(dynamics_saved_1)
             rk4_step0_k20 = func_result1
             _stack_rk4_step0_k20.append(rk4_step0_k20)
@@ -64,7 +63,7 @@ def dloss(params, y0, ts, observed):
             _stack_t3.append(_t3)
             func_y2 = rk4_step0_y0 + _t3
             func_t2 = odeint0_t0 + rk4_step0_dt0 / 2
-            func_result2, dynamics_saved_2 = fwd_dynamics_params_y_s1(params, func_y2, func_t2)
+            func_result2, dynamics_saved_2 = fwd_dynamics_s1(params, func_y2, func_t2)
             _stack_dynamics_saved_2.append(dynamics_saved_2)
             rk4_step0_k30 = func_result2
             _stack_rk4_step0_k30.append(rk4_step0_k30)
@@ -72,7 +71,7 @@ def dloss(params, y0, ts, observed):
             _stack_t4.append(_t4)
             func_y3 = rk4_step0_y0 + _t4
             func_t3 = odeint0_t0 + rk4_step0_dt0
-            func_result3, dynamics_saved_3 = fwd_dynamics_params_y_s1(params, func_y3, func_t3)
+            func_result3, dynamics_saved_3 = fwd_dynamics_s1(params, func_y3, func_t3)
             _stack_dynamics_saved_3.append(dynamics_saved_3)
             rk4_step0_k40 = func_result3
             _stack_rk4_step0_k40.append(rk4_step0_k40)
@@ -140,14 +139,14 @@ def dloss(params, y0, ts, observed):
             brk4_step0_k10 = runtime.unbroadcast(b_t6, rk4_step0_k10)
             b_t5 = runtime.unbroadcast(b_t6, _t5)
             brk4_step0_k20 = b_t5 * 2
-            dynamics_grads_3 = bwd_dynamics_params_y_s1(brk4_step0_k40, dynamics_saved_3)
+            dynamics_grads_3 = bwd_dynamics_s1(brk4_step0_k40, dynamics_saved_3)
             bparams += dynamics_grads_3[0]
             bfunc_y3 = dynamics_grads_3[1]
             brk4_step0_y0 = brk4_step0_y0 + runtime.unbroadcast(bfunc_y3, rk4_step0_y0)
             b_t4 = runtime.unbroadcast(bfunc_y3, _t4)
             brk4_step0_k30 = brk4_step0_k30 + runtime.unbroadcast(b_t4 * rk4_step0_dt0,
                 rk4_step0_k30)
-            dynamics_grads_2 = bwd_dynamics_params_y_s1(brk4_step0_k30, dynamics_saved_2)
+            dynamics_grads_2 = bwd_dynamics_s1(brk4_step0_k30, dynamics_saved_2)
             bparams += dynamics_grads_2[0]
             bfunc_y2 = dynamics_grads_2[1]
             brk4_step0_y0 += runtime.unbroadcast(bfunc_y2, rk4_step0_y0)
@@ -155,7 +154,7 @@ def dloss(params, y0, ts, observed):
             b_t2 = b_t3 / 2
             brk4_step0_k20 = brk4_step0_k20 + runtime.unbroadcast(b_t2 * rk4_step0_dt0,
                 rk4_step0_k20)
-            dynamics_grads_1 = bwd_dynamics_params_y_s1(brk4_step0_k20, dynamics_saved_1)
+            dynamics_grads_1 = bwd_dynamics_s1(brk4_step0_k20, dynamics_saved_1)
             bparams += dynamics_grads_1[0]
             bfunc_y1 = dynamics_grads_1[1]
             brk4_step0_y0 += runtime.unbroadcast(bfunc_y1, rk4_step0_y0)
@@ -163,7 +162,7 @@ def dloss(params, y0, ts, observed):
             b_t0 = b_t1 / 2
             brk4_step0_k10 = brk4_step0_k10 + runtime.unbroadcast(b_t0 * rk4_step0_dt0,
                 rk4_step0_k10)
-            dynamics_grads = bwd_dynamics_params_y_s1(brk4_step0_k10, dynamics_saved)
+            dynamics_grads = bwd_dynamics_s1(brk4_step0_k10, dynamics_saved)
             bparams += dynamics_grads[0]
             bfunc_y0 = dynamics_grads[1]
             brk4_step0_y0 += bfunc_y0
@@ -171,7 +170,7 @@ def dloss(params, y0, ts, observed):
     return runtime.as_grad(bparams, params)
 
 
-def fwd_dynamics_params_y_s1(params, y, t):
+def fwd_dynamics_s1(params, y, t):
     _t0 = np.array([t])
     inputs = np.concatenate([y, _t0])
     _t1 = params['W1']
@@ -186,7 +185,7 @@ def fwd_dynamics_params_y_s1(params, y, t):
     return _t8, [_t0, _t1, _t2, _t3, _t5, _t6, _t7, hidden, inputs, runtime.shape_of(params), y]
 
 
-def bwd_dynamics_params_y_s1(b_t8, saved):
+def bwd_dynamics_s1(b_t8, saved):
     _t0, _t1, _t2, _t3, _t5, _t6, _t7, hidden, inputs, params, y = saved
     saved.clear()
     b_t6 = runtime.unbroadcast(b_t8, _t6)

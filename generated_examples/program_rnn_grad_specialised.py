@@ -16,7 +16,7 @@ def dloss(params, inputs, targets):
     _stack_t2 = []
     _stack_t3 = []
     _stack_loglik = []
-    logprobs, rnn_predict_saved = fwd_rnn_predict_params_s1(params, inputs)
+    logprobs, rnn_predict_saved = fwd_rnn_predict_s1(params, inputs)
     num_time_steps, num_examples, _ = inputs.shape
     loglik = 0.0
     for t in range(num_time_steps):
@@ -50,11 +50,11 @@ def dloss(params, inputs, targets):
         b_t2 = runtime.unreduce(b_t3, _t2)
         b_t0 = runtime.unbroadcast(b_t2 * _t1, _t0)
         blogprobs = runtime.add_at(blogprobs, logprobs, t, b_t0)
-    bparams, = bwd_rnn_predict_params_s1(blogprobs, rnn_predict_saved)
+    bparams, = bwd_rnn_predict_s1(blogprobs, rnn_predict_saved)
     return runtime.as_grad(bparams, params)
 
 
-def fwd_rnn_predict_params_s1(params, inputs):
+def fwd_rnn_predict_s1(params, inputs):
     _t3 = None
     _t4 = None
     _t5 = None
@@ -91,7 +91,7 @@ def fwd_rnn_predict_params_s1(params, inputs):
     concat_and_multiply1_cat_state1 = np.hstack((concat_and_multiply1_args1, _t1))
     concat_and_multiply1_result1 = np.dot(concat_and_multiply1_cat_state1,
         concat_and_multiply1_weights1)
-    _t2, logsumexp_saved = fwd_logsumexp_x(concat_and_multiply1_result1, axis=1, keepdims=True)
+    _t2, logsumexp_saved = fwd_logsumexp(concat_and_multiply1_result1, axis=1, keepdims=True)
     hiddens_to_output_probs_result0 = concat_and_multiply1_result1 - _t2
     output = [hiddens_to_output_probs_result0]
     _seq0 = list(inputs)
@@ -125,7 +125,7 @@ def fwd_rnn_predict_params_s1(params, inputs):
             concat_and_multiply1_weights2)
         hiddens_to_output_probs_output1 = concat_and_multiply1_result2
         _stack_hiddens_to_output_probs_output1.append(hiddens_to_output_probs_output1)
-        _t5, logsumexp_saved_1 = fwd_logsumexp_x(hiddens_to_output_probs_output1, axis=1,
+        _t5, logsumexp_saved_1 = fwd_logsumexp(hiddens_to_output_probs_output1, axis=1,
             keepdims=True)
         _stack_t5.append(runtime.shape_of(_t5))
         _stack_logsumexp_saved_1.append(logsumexp_saved_1)
@@ -146,7 +146,7 @@ def fwd_rnn_predict_params_s1(params, inputs):
         num_sequences, output, runtime.shape_of(params), update_rnn_result0]
 
 
-def bwd_rnn_predict_params_s1(boutput, saved):
+def bwd_rnn_predict_s1(boutput, saved):
     (_seq0, _stack_concat_and_multiply0_args2, _stack_concat_and_multiply0_args3,
         _stack_concat_and_multiply0_cat_state1, _stack_concat_and_multiply0_weights1,
         _stack_concat_and_multiply1_args2, _stack_concat_and_multiply1_cat_state2,
@@ -183,7 +183,7 @@ def bwd_rnn_predict_params_s1(boutput, saved):
         bhiddens_to_output_probs_output1 = runtime.unbroadcast(bhiddens_to_output_probs_result1,
             hiddens_to_output_probs_output1)
         b_t5 = runtime.unbroadcast(-bhiddens_to_output_probs_result1, _t5)
-        logsumexp_grads_1 = bwd_logsumexp_x(b_t5, logsumexp_saved_1)
+        logsumexp_grads_1 = bwd_logsumexp(b_t5, logsumexp_saved_1)
         bhiddens_to_output_probs_output1 = bhiddens_to_output_probs_output1 + logsumexp_grads_1[0]
         bconcat_and_multiply1_cat_state2 = runtime.dot_grad(bhiddens_to_output_probs_output1,
             concat_and_multiply1_cat_state2, concat_and_multiply1_weights2, 0)
@@ -220,7 +220,7 @@ def bwd_rnn_predict_params_s1(boutput, saved):
     del concat_and_multiply1_result1
     b_t2 = runtime.unbroadcast(-bhiddens_to_output_probs_result0, _t2)
     del _t2, bhiddens_to_output_probs_result0
-    logsumexp_grads = bwd_logsumexp_x(b_t2, logsumexp_saved)
+    logsumexp_grads = bwd_logsumexp(b_t2, logsumexp_saved)
     del b_t2, logsumexp_saved
     bhiddens_to_output_probs_output0 = bhiddens_to_output_probs_output0 + logsumexp_grads[0]
     del logsumexp_grads
@@ -244,7 +244,7 @@ def bwd_rnn_predict_params_s1(boutput, saved):
     return bparams,
 
 
-def bwd_logsumexp_x(b_t4, saved):
+def bwd_logsumexp(b_t4, saved):
     keepdims, _t1, _t2, _t3, axis, biggest, result, x = saved
     saved.clear()
     if keepdims:
@@ -269,7 +269,7 @@ def bwd_logsumexp_x(b_t4, saved):
     return bx,
 
 
-def fwd_logsumexp_x(x, axis=None, keepdims=False):
+def fwd_logsumexp(x, axis=None, keepdims=False):
     biggest = np.max(x, axis=axis, keepdims=True)
     _t0 = x - biggest
     _t1 = np.exp(_t0)

@@ -11,14 +11,14 @@ num_dims = 3  # (held by a closure cell)
 
 
 def dvariational_objective(params, noise, inputs, targets):
-    _t0, unpack_params_saved = fwd_unpack_params_params_out01(params)
+    _t0, unpack_params_saved = fwd_unpack_params(params)
     mean = _t0[0]
     log_std = _t0[1]
     _t1 = np.exp(log_std)
     _t2 = noise * _t1
     samples = _t2 + mean
-    _t3, gaussian_entropy_saved = fwd_gaussian_entropy_log_std(log_std)
-    _t4, log_joint_saved = fwd_log_joint_weights(samples, inputs, targets)
+    _t3, gaussian_entropy_saved = fwd_gaussian_entropy(log_std)
+    _t4, log_joint_saved = fwd_log_joint(samples, inputs, targets)
     _t5 = np.mean(_t4)
     lower_bound = _t3 + _t5
     _t6 = -lower_bound
@@ -27,25 +27,25 @@ def dvariational_objective(params, noise, inputs, targets):
     b_t3 = runtime.unbroadcast(blower_bound, _t3)
     b_t5 = runtime.unbroadcast(blower_bound, _t5)
     b_t4 = runtime.mean_grad(b_t5, _t4)
-    bsamples, = bwd_log_joint_weights(b_t4, log_joint_saved)
-    blog_std, = bwd_gaussian_entropy_log_std(b_t3, gaussian_entropy_saved)
+    bsamples, = bwd_log_joint(b_t4, log_joint_saved)
+    blog_std, = bwd_gaussian_entropy(b_t3, gaussian_entropy_saved)
     b_t2 = runtime.unbroadcast(bsamples, _t2)
     bmean = runtime.unbroadcast(bsamples, mean)
     b_t1 = runtime.unbroadcast(b_t2 * noise, _t1)
     blog_std = blog_std + b_t1 * _t1
     b_t0 = runtime.getitem_grad(blog_std, _t0, 1)
     b_t0 = runtime.add_at(b_t0, _t0, 0, bmean)
-    bparams, = bwd_unpack_params_params_out01(b_t0, unpack_params_saved)
+    bparams, = bwd_unpack_params(b_t0, unpack_params_saved)
     return runtime.as_grad(bparams, params)
 
 
-def fwd_unpack_params_params_out01(params):
+def fwd_unpack_params(params):
     _t0 = params[:num_dims]
     _t1 = params[num_dims:]
     return (_t0, _t1), [runtime.shape_of(_t1), runtime.shape_of(_t0), runtime.shape_of(params)]
 
 
-def bwd_unpack_params_params_out01(b_out, saved):
+def bwd_unpack_params(b_out, saved):
     _t1, _t0, params = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (_t0, _t1))
@@ -60,14 +60,14 @@ def bwd_unpack_params_params_out01(b_out, saved):
     return bparams,
 
 
-def fwd_gaussian_entropy_log_std(log_std):
+def fwd_gaussian_entropy(log_std):
     _t0 = 0.5 * num_dims * (1.0 + np.log(2 * np.pi))
     _t1 = np.sum(log_std)
     _t2 = _t0 + _t1
     return _t2, [runtime.shape_of(_t1), runtime.shape_of(log_std)]
 
 
-def bwd_gaussian_entropy_log_std(b_t2, saved):
+def bwd_gaussian_entropy(b_t2, saved):
     _t1, log_std = saved
     saved.clear()
     b_t1 = runtime.unbroadcast(b_t2, _t1)
@@ -77,8 +77,8 @@ def bwd_gaussian_entropy_log_std(b_t2, saved):
     return blog_std,
 
 
-def fwd_log_joint_weights(weights, inputs, targets):
-    _t0, gaussian_log_density_saved = fwd_gaussian_log_density_x(weights, 0.0, 1.0)
+def fwd_log_joint(weights, inputs, targets):
+    _t0, gaussian_log_density_saved = fwd_gaussian_log_density(weights, 0.0, 1.0)
     log_prior = np.sum(_t0, axis=1)
     logits = weights @ inputs.T
     _t1 = targets * logits
@@ -91,7 +91,7 @@ def fwd_log_joint_weights(weights, inputs, targets):
         runtime.shape_of(log_prior), logits, targets, weights]
 
 
-def bwd_log_joint_weights(b_t4, saved):
+def bwd_log_joint(b_t4, saved):
     (_t0, _t1, _t2, _t3, gaussian_log_density_saved, inputs, log_likelihood, log_prior, logits,
         targets, weights) = saved
     saved.clear()
@@ -113,14 +113,14 @@ def bwd_log_joint_weights(b_t4, saved):
     del blogits, inputs, weights
     b_t0 = runtime.unreduce(blog_prior, _t0, axis=1)
     del _t0, blog_prior
-    gaussian_log_density_grads = bwd_gaussian_log_density_x(b_t0, gaussian_log_density_saved)
+    gaussian_log_density_grads = bwd_gaussian_log_density(b_t0, gaussian_log_density_saved)
     del b_t0, gaussian_log_density_saved
     bweights = bweights + gaussian_log_density_grads[0]
     del gaussian_log_density_grads
     return bweights,
 
 
-def fwd_gaussian_log_density_x(x, mean, std):
+def fwd_gaussian_log_density(x, mean, std):
     _t0 = x - mean
     _t1 = _t0 / std
     _t2 = _t1 ** 2
@@ -133,7 +133,7 @@ def fwd_gaussian_log_density_x(x, mean, std):
         runtime.shape_of(_t5), std, runtime.shape_of(x)]
 
 
-def bwd_gaussian_log_density_x(b_t7, saved):
+def bwd_gaussian_log_density(b_t7, saved):
     _t0, _t1, _t2, _t3, _t5, std, x = saved
     saved.clear()
     b_t5 = runtime.unbroadcast(b_t7, _t5)

@@ -14,18 +14,16 @@ def dloss(combined_params, images, noise):
     encoder_params = combined_params[0]
     decoder_params = combined_params[1]
     _t0, neural_net_predict_saved = fwd_neural_net_predict_params(encoder_params, images)
-    _t1, unpack_gaussian_params_saved = fwd_unpack_gaussian_params_params_out01(_t0)
+    _t1, unpack_gaussian_params_saved = fwd_unpack_gaussian_params(_t0)
     q_means = _t1[0]
     q_log_stds = _t1[1]
-    latents, sample_diag_gaussian_saved = fwd_sample_diag_gaussian_mean_log_std(q_means,
-        q_log_stds, noise)
+    latents, sample_diag_gaussian_saved = fwd_sample_diag_gaussian(q_means, q_log_stds, noise)
     q_latents, diag_gaussian_log_density_saved = fwd_diag_gaussian_log_density_x_mu_log_std(
         latents, q_means, q_log_stds)
     p_latents, diag_gaussian_log_density_saved_1 = fwd_diag_gaussian_log_density_x(latents, 0, 0)
     logits, neural_net_predict_saved_1 = fwd_neural_net_predict_params_inputs(decoder_params,
         latents)
-    p_images, bernoulli_log_density_saved = fwd_bernoulli_log_density_unnormalized_logprobs(images,
-        logits)
+    p_images, bernoulli_log_density_saved = fwd_bernoulli_log_density(images, logits)
     _t2 = p_images + p_latents
     _t3 = _t2 - q_latents
     _t4 = np.mean(_t3)
@@ -37,8 +35,7 @@ def dloss(combined_params, images, noise):
     bq_latents = runtime.unbroadcast(-b_t3, q_latents)
     bp_images = runtime.unbroadcast(b_t2, p_images)
     bp_latents = runtime.unbroadcast(b_t2, p_latents)
-    blogits, = bwd_bernoulli_log_density_unnormalized_logprobs(bp_images,
-        bernoulli_log_density_saved)
+    blogits, = bwd_bernoulli_log_density(bp_images, bernoulli_log_density_saved)
     bdecoder_params, blatents = bwd_neural_net_predict_params_inputs(blogits,
         neural_net_predict_saved_1)
     diag_gaussian_log_density_grads_1 = bwd_diag_gaussian_log_density_x(bp_latents,
@@ -49,13 +46,12 @@ def dloss(combined_params, images, noise):
     blatents += diag_gaussian_log_density_grads[0]
     bq_means = diag_gaussian_log_density_grads[1]
     bq_log_stds = diag_gaussian_log_density_grads[2]
-    sample_diag_gaussian_grads = bwd_sample_diag_gaussian_mean_log_std(blatents,
-        sample_diag_gaussian_saved)
+    sample_diag_gaussian_grads = bwd_sample_diag_gaussian(blatents, sample_diag_gaussian_saved)
     bq_means = bq_means + sample_diag_gaussian_grads[0]
     bq_log_stds = bq_log_stds + sample_diag_gaussian_grads[1]
     b_t1 = runtime.getitem_grad(bq_log_stds, _t1, 1)
     b_t1 = runtime.add_at(b_t1, _t1, 0, bq_means)
-    b_t0, = bwd_unpack_gaussian_params_params_out01(b_t1, unpack_gaussian_params_saved)
+    b_t0, = bwd_unpack_gaussian_params(b_t1, unpack_gaussian_params_saved)
     bencoder_params, = bwd_neural_net_predict_params(b_t0, neural_net_predict_saved)
     bcombined_params = runtime.getitem_grad(bdecoder_params, combined_params, 1)
     bcombined_params = runtime.add_at(bcombined_params, combined_params, 0, bencoder_params)
@@ -89,7 +85,7 @@ def fwd_neural_net_predict_params(params, inputs):
         _stack_outputs.append(runtime.shape_of(outputs))
         outputs = _t1 + b
         _stack_inputs.append(inputs)
-        inputs, relu_saved = fwd_relu_x(outputs)
+        inputs, relu_saved = fwd_relu(outputs)
         _stack_relu_saved.append(relu_saved)
     return outputs, [W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
         _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs, params, relu_saved]
@@ -107,7 +103,7 @@ def bwd_neural_net_predict_params(boutputs, saved):
         b = _stack_b.pop()
         W = _stack_W.pop()
         _t0 = _stack_t0.pop()
-        relu_grads = bwd_relu_x(binputs, relu_saved)
+        relu_grads = bwd_relu(binputs, relu_saved)
         boutputs = boutputs + relu_grads[0]
         inputs = _stack_inputs.pop()
         b_t1 = runtime.unbroadcast(boutputs, _t1)
@@ -124,14 +120,14 @@ def bwd_neural_net_predict_params(boutputs, saved):
     return bparams,
 
 
-def fwd_unpack_gaussian_params_params_out01(params):
+def fwd_unpack_gaussian_params(params):
     D = np.shape(params)[-1] // 2
     _t0 = params[:, :D]
     _t1 = params[:, D:]
     return (_t0, _t1), [D, runtime.shape_of(_t1), runtime.shape_of(_t0), runtime.shape_of(params)]
 
 
-def bwd_unpack_gaussian_params_params_out01(b_out, saved):
+def bwd_unpack_gaussian_params(b_out, saved):
     D, _t1, _t0, params = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (_t0, _t1))
@@ -146,14 +142,14 @@ def bwd_unpack_gaussian_params_params_out01(b_out, saved):
     return bparams,
 
 
-def fwd_sample_diag_gaussian_mean_log_std(mean, log_std, noise):
+def fwd_sample_diag_gaussian(mean, log_std, noise):
     _t0 = np.exp(log_std)
     _t1 = noise * _t0
     _t2 = _t1 + mean
     return _t2, [_t0, runtime.shape_of(_t1), runtime.shape_of(mean), noise]
 
 
-def bwd_sample_diag_gaussian_mean_log_std(b_t2, saved):
+def bwd_sample_diag_gaussian(b_t2, saved):
     _t0, _t1, mean, noise = saved
     saved.clear()
     b_t1 = runtime.unbroadcast(b_t2, _t1)
@@ -271,7 +267,7 @@ def fwd_neural_net_predict_params_inputs(params, inputs):
         _stack_outputs.append(runtime.shape_of(outputs))
         outputs = _t1 + b
         _stack_inputs.append(inputs)
-        inputs, relu_saved = fwd_relu_x(outputs)
+        inputs, relu_saved = fwd_relu(outputs)
         _stack_relu_saved.append(relu_saved)
     return outputs, [W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
         _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs, params, relu_saved]
@@ -289,7 +285,7 @@ def bwd_neural_net_predict_params_inputs(boutputs, saved):
         b = _stack_b.pop()
         W = _stack_W.pop()
         _t0 = _stack_t0.pop()
-        relu_grads = bwd_relu_x(binputs, relu_saved)
+        relu_grads = bwd_relu(binputs, relu_saved)
         boutputs = boutputs + relu_grads[0]
         inputs = _stack_inputs.pop()
         b_t1 = runtime.unbroadcast(boutputs, _t1)
@@ -306,7 +302,7 @@ def bwd_neural_net_predict_params_inputs(boutputs, saved):
     return bparams, binputs
 
 
-def fwd_bernoulli_log_density_unnormalized_logprobs(targets, unnormalized_logprobs):
+def fwd_bernoulli_log_density(targets, unnormalized_logprobs):
     _t0 = -unnormalized_logprobs
     _t1 = 2 * targets - 1
     _t2 = _t0 * _t1
@@ -316,7 +312,7 @@ def fwd_bernoulli_log_density_unnormalized_logprobs(targets, unnormalized_logpro
     return _t4, [runtime.shape_of(_t0), _t1, _t2, _t3, runtime.shape_of(label_probabilities)]
 
 
-def bwd_bernoulli_log_density_unnormalized_logprobs(b_t4, saved):
+def bwd_bernoulli_log_density(b_t4, saved):
     _t0, _t1, _t2, _t3, label_probabilities = saved
     saved.clear()
     blabel_probabilities = runtime.unreduce(b_t4, label_probabilities, axis=-1)
@@ -332,12 +328,12 @@ def bwd_bernoulli_log_density_unnormalized_logprobs(b_t4, saved):
     return bunnormalized_logprobs,
 
 
-def fwd_relu_x(x):
+def fwd_relu(x):
     _t0 = np.maximum(0.0, x)
     return _t0, [x]
 
 
-def bwd_relu_x(b_t0, saved):
+def bwd_relu(b_t0, saved):
     x, = saved
     saved.clear()
     bx = runtime.winner_share(b_t0, x, 0.0)

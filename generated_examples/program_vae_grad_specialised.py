@@ -15,19 +15,17 @@ def dloss(combined_params, images, noise):
     encoder_params = combined_params[0]
     decoder_params = combined_params[1]
     _t0, neural_net_predict_saved = fwd_neural_net_predict_params_s1(encoder_params, images)
-    _t1, unpack_gaussian_params_saved = fwd_unpack_gaussian_params_params_out01(_t0)
+    _t1, unpack_gaussian_params_saved = fwd_unpack_gaussian_params(_t0)
     q_means = _t1[0]
     q_log_stds = _t1[1]
-    latents, sample_diag_gaussian_saved = fwd_sample_diag_gaussian_mean_log_std_s1(q_means,
-        q_log_stds, noise)
+    latents, sample_diag_gaussian_saved = fwd_sample_diag_gaussian_s1(q_means, q_log_stds, noise)
     q_latents, diag_gaussian_log_density_saved = fwd_diag_gaussian_log_density_x_mu_log_std(
         latents, q_means, q_log_stds)
     p_latents, diag_gaussian_log_density_saved_1 = fwd_diag_gaussian_log_density_x_s1(latents, 0,
         0)
     logits, neural_net_predict_saved_1 = fwd_neural_net_predict_params_inputs_s1(decoder_params,
         latents)
-    p_images, bernoulli_log_density_saved = fwd_bernoulli_log_density_unnormalized_logprobs_s1(
-        images, logits)
+    p_images, bernoulli_log_density_saved = fwd_bernoulli_log_density_s1(images, logits)
     _t2 = p_images + p_latents
     _t3 = _t2 - q_latents
     _t4 = np.mean(_t3)
@@ -39,8 +37,7 @@ def dloss(combined_params, images, noise):
     bq_latents = runtime.unbroadcast(-b_t3, q_latents)
     bp_images = runtime.unbroadcast(b_t2, p_images)
     bp_latents = runtime.unbroadcast(b_t2, p_latents)
-    blogits, = bwd_bernoulli_log_density_unnormalized_logprobs_s1(bp_images,
-        bernoulli_log_density_saved)
+    blogits, = bwd_bernoulli_log_density_s1(bp_images, bernoulli_log_density_saved)
     bdecoder_params, blatents = bwd_neural_net_predict_params_inputs_s1(blogits,
         neural_net_predict_saved_1)
     diag_gaussian_log_density_grads_1 = bwd_diag_gaussian_log_density_x_s1(bp_latents,
@@ -51,13 +48,12 @@ def dloss(combined_params, images, noise):
     blatents += diag_gaussian_log_density_grads[0]
     bq_means = diag_gaussian_log_density_grads[1]
     bq_log_stds = diag_gaussian_log_density_grads[2]
-    sample_diag_gaussian_grads = bwd_sample_diag_gaussian_mean_log_std_s1(blatents,
-        sample_diag_gaussian_saved)
+    sample_diag_gaussian_grads = bwd_sample_diag_gaussian_s1(blatents, sample_diag_gaussian_saved)
     bq_means = bq_means + sample_diag_gaussian_grads[0]
     bq_log_stds = bq_log_stds + sample_diag_gaussian_grads[1]
     b_t1 = runtime.getitem_grad(bq_log_stds, _t1, 1)
     b_t1 = runtime.add_at(b_t1, _t1, 0, bq_means)
-    b_t0, = bwd_unpack_gaussian_params_params_out01_s1(b_t1, unpack_gaussian_params_saved)
+    b_t0, = bwd_unpack_gaussian_params_s1(b_t1, unpack_gaussian_params_saved)
     bencoder_params, = bwd_neural_net_predict_params_s1(b_t0, neural_net_predict_saved)
     bcombined_params = runtime.getitem_grad(bdecoder_params, combined_params, 1)
     bcombined_params = runtime.add_at(bcombined_params, combined_params, 0, bencoder_params)
@@ -91,13 +87,13 @@ def fwd_neural_net_predict_params_s1(params, inputs):
         _stack_outputs.append(runtime.shape_of(outputs))
         outputs = _t1 + b
         _stack_inputs.append(inputs)
-        inputs, relu_saved = fwd_relu_x(outputs)
+        inputs, relu_saved = fwd_relu(outputs)
         _stack_relu_saved.append(relu_saved)
     return outputs, [W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
         _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs, params, relu_saved]
 
 
-def fwd_sample_diag_gaussian_mean_log_std_s1(mean, log_std, noise):
+def fwd_sample_diag_gaussian_s1(mean, log_std, noise):
     _t0 = np.exp(log_std)
     _t1 = noise * _t0
     _t2 = _t1 + mean
@@ -145,13 +141,13 @@ def fwd_neural_net_predict_params_inputs_s1(params, inputs):
         _stack_outputs.append(runtime.shape_of(outputs))
         outputs = _t1 + b
         _stack_inputs.append(inputs)
-        inputs, relu_saved = fwd_relu_x(outputs)
+        inputs, relu_saved = fwd_relu(outputs)
         _stack_relu_saved.append(relu_saved)
     return outputs, [W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
         _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs, params, relu_saved]
 
 
-def fwd_bernoulli_log_density_unnormalized_logprobs_s1(targets, unnormalized_logprobs):
+def fwd_bernoulli_log_density_s1(targets, unnormalized_logprobs):
     _t0 = -unnormalized_logprobs
     _t1 = 2 * targets - 1
     _t2 = _t0 * _t1
@@ -161,7 +157,7 @@ def fwd_bernoulli_log_density_unnormalized_logprobs_s1(targets, unnormalized_log
     return _t4, [runtime.shape_of(_t0), _t1, _t2, _t3, runtime.shape_of(label_probabilities)]
 
 
-def bwd_bernoulli_log_density_unnormalized_logprobs_s1(b_t4, saved):
+def bwd_bernoulli_log_density_s1(b_t4, saved):
     _t0, _t1, _t2, _t3, label_probabilities = saved
     saved.clear()
     blabel_probabilities = runtime.unreduce(b_t4, label_probabilities, axis=-1)
@@ -177,7 +173,7 @@ def bwd_bernoulli_log_density_unnormalized_logprobs_s1(b_t4, saved):
     return bunnormalized_logprobs,
 
 
-def bwd_relu_x_s1(b_t0, saved):
+def bwd_relu_s1(b_t0, saved):
     x, = saved
     saved.clear()
     bx = runtime.winner_share(b_t0, x, 0.0)
@@ -197,7 +193,7 @@ def bwd_neural_net_predict_params_inputs_s1(boutputs, saved):
         b = _stack_b.pop()
         W = _stack_W.pop()
         _t0 = _stack_t0.pop()
-        relu_grads = bwd_relu_x_s1(binputs, relu_saved)
+        relu_grads = bwd_relu_s1(binputs, relu_saved)
         boutputs = boutputs + relu_grads[0]
         inputs = _stack_inputs.pop()
         b_t1 = runtime.unbroadcast(boutputs, _t1)
@@ -262,7 +258,7 @@ def bwd_diag_gaussian_log_density_x_mu_log_std_s1(b_t8, saved):
     return bx, bmu, blog_std
 
 
-def bwd_sample_diag_gaussian_mean_log_std_s1(b_t2, saved):
+def bwd_sample_diag_gaussian_s1(b_t2, saved):
     _t0, _t1, mean, noise = saved
     saved.clear()
     b_t1 = runtime.unbroadcast(b_t2, _t1)
@@ -276,7 +272,7 @@ def bwd_sample_diag_gaussian_mean_log_std_s1(b_t2, saved):
     return bmean, blog_std
 
 
-def bwd_unpack_gaussian_params_params_out01_s1(b_out, saved):
+def bwd_unpack_gaussian_params_s1(b_out, saved):
     D, _t1, _t0, params = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (_t0, _t1))
@@ -303,7 +299,7 @@ def bwd_neural_net_predict_params_s1(boutputs, saved):
         b = _stack_b.pop()
         W = _stack_W.pop()
         _t0 = _stack_t0.pop()
-        relu_grads = bwd_relu_x_s1(binputs, relu_saved)
+        relu_grads = bwd_relu_s1(binputs, relu_saved)
         boutputs = boutputs + relu_grads[0]
         inputs = _stack_inputs.pop()
         b_t1 = runtime.unbroadcast(boutputs, _t1)
@@ -335,12 +331,12 @@ def fwd_diag_gaussian_log_density_x_mu_log_std(x, mu, log_std):
         runtime.shape_of(mu), runtime.shape_of(x)]
 
 
-def fwd_relu_x(x):
+def fwd_relu(x):
     _t0 = np.maximum(0.0, x)
     return _t0, [x]
 
 
-def fwd_unpack_gaussian_params_params_out01(params):
+def fwd_unpack_gaussian_params(params):
     D = np.shape(params)[-1] // 2
     _t0 = params[:, :D]
     _t1 = params[:, D:]

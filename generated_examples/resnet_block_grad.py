@@ -17,30 +17,30 @@ def dresnet_block(p, x):
     h, conv2d_saved = fwd_conv2d_w(x, _t0, 1, 1)
     _t1 = p['g1']
     _t2 = p['b1']
-    _t3, batch_norm_saved = fwd_batch_norm_x_gamma_beta_out0(h, _t1, _t2)
+    _t3, batch_norm_saved = fwd_batch_norm(h, _t1, _t2)
     h_1 = _t3[0]
-    _t4, relu_saved = fwd_relu_x(h_1)
+    _t4, relu_saved = fwd_relu(h_1)
     _t5 = p['w2']
     h_2, conv2d_saved_1 = fwd_conv2d_x_w(_t4, _t5, 1, 1)
     _t6 = p['g2']
     _t7 = p['b2']
-    _t8, batch_norm_saved_1 = fwd_batch_norm_x_gamma_beta_out0(h_2, _t6, _t7)
+    _t8, batch_norm_saved_1 = fwd_batch_norm(h_2, _t6, _t7)
     h_3 = _t8[0]
     _t9 = h_3 + x
-    _t10, relu_saved_1 = fwd_relu_x(_t9)
+    _t10, relu_saved_1 = fwd_relu(_t9)
     _t11 = _t10 ** 2
     _t12 = np.sum(_t11)
     b_t12 = runtime.grad_seed(_t12)
     b_t11 = runtime.unreduce(b_t12, _t11)
     b_t10 = b_t11 * 2 * _t10
-    b_t9, = bwd_relu_x(b_t10, relu_saved_1)
+    b_t9, = bwd_relu(b_t10, relu_saved_1)
     bh_3 = runtime.unbroadcast(b_t9, h_3)
     b_t8 = runtime.getitem_grad(bh_3, _t8, 0)
-    bh_2, b_t6, b_t7 = bwd_batch_norm_x_gamma_beta_out0(b_t8, batch_norm_saved_1)
+    bh_2, b_t6, b_t7 = bwd_batch_norm(b_t8, batch_norm_saved_1)
     b_t4, b_t5 = bwd_conv2d_x_w(bh_2, conv2d_saved_1)
-    bh_1, = bwd_relu_x(b_t4, relu_saved)
+    bh_1, = bwd_relu(b_t4, relu_saved)
     b_t3 = runtime.getitem_grad(bh_1, _t3, 0)
-    bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0(b_t3, batch_norm_saved)
+    bh, b_t1, b_t2 = bwd_batch_norm(b_t3, batch_norm_saved)
     b_t0, = bwd_conv2d_w(bh, conv2d_saved)
     bp = {'w1': b_t0, 'g1': b_t1, 'b1': b_t2, 'w2': b_t5, 'g2': b_t6, 'b2': b_t7}
     return runtime.as_grad(bp, p)
@@ -59,8 +59,8 @@ def bwd_conv2d_w(b_t0, saved):
     return bw,
 
 
-def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None, running_var=None,
-        training=True, momentum=0.9, eps=1e-05):
+def fwd_batch_norm(x, gamma, beta, running_mean=None, running_var=None, training=True,
+        momentum=0.9, eps=1e-05):
     _t0 = None
     mean = None
     if training:
@@ -94,7 +94,7 @@ def fwd_batch_norm_x_gamma_beta_out0(x, gamma, beta, running_mean=None, running_
         runtime.shape_of(x), runtime.shape_of(y)]
 
 
-def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
+def bwd_batch_norm(b_out, saved):
     training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
@@ -132,13 +132,13 @@ def bwd_batch_norm_x_gamma_beta_out0(b_out, saved):
     return bx, bgamma, bbeta
 
 
-def fwd_relu_x(x):
+def fwd_relu(x):
     _t0 = x > 0
     _t1 = x * _t0
     return _t1, [_t0, runtime.shape_of(x)]
 
 
-def bwd_relu_x(b_t1, saved):
+def bwd_relu(b_t1, saved):
     _t0, x = saved
     saved.clear()
     bx = runtime.unbroadcast(b_t1 * _t0, x)

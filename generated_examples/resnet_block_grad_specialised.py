@@ -18,26 +18,26 @@ def dresnet_block(p, x):
     h, conv2d_saved = fwd_conv2d_w_s1(x, _t0, 1, 1)
     _t1 = p['g1']
     _t2 = p['b1']
-    _t3, batch_norm_saved = fwd_batch_norm_x_gamma_beta_out0_s1(h, _t1, _t2)
+    _t3, batch_norm_saved = fwd_batch_norm_s1(h, _t1, _t2)
     h_1 = _t3[0]
-    _t4, relu_saved = fwd_relu_x_s1(h_1)
+    _t4, relu_saved = fwd_relu_s1(h_1)
     _t5 = p['w2']
     h_2, conv2d_saved_1 = fwd_conv2d_x_w_s1(_t4, _t5, 1, 1)
     _t6 = p['g2']
     _t7 = p['b2']
-    _t8, batch_norm_saved_1 = fwd_batch_norm_x_gamma_beta_out0_s1(h_2, _t6, _t7)
+    _t8, batch_norm_saved_1 = fwd_batch_norm_s1(h_2, _t6, _t7)
     h_3 = _t8[0]
     _t9 = h_3 + x
-    _t10, relu_saved_1 = fwd_relu_x_s1(_t9)
+    _t10, relu_saved_1 = fwd_relu_s1(_t9)
     b_t12 = 1.0
     b_t10 = b_t12 * 2 * _t10
-    b_t9, = bwd_relu_x_s1(b_t10, relu_saved_1)
+    b_t9, = bwd_relu_s1(b_t10, relu_saved_1)
     b_t8 = runtime.getitem_grad(b_t9, _t8, 0)
-    bh_2, b_t6, b_t7 = bwd_batch_norm_x_gamma_beta_out0_s1(b_t8, batch_norm_saved_1)
+    bh_2, b_t6, b_t7 = bwd_batch_norm_s1(b_t8, batch_norm_saved_1)
     b_t4, b_t5 = bwd_conv2d_x_w_s1(bh_2, conv2d_saved_1)
-    bh_1, = bwd_relu_x_s2(b_t4, relu_saved)
+    bh_1, = bwd_relu_s2(b_t4, relu_saved)
     b_t3 = runtime.getitem_grad(bh_1, _t3, 0)
-    bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0_s1(b_t3, batch_norm_saved)
+    bh, b_t1, b_t2 = bwd_batch_norm_s1(b_t3, batch_norm_saved)
     b_t0, = bwd_conv2d_w_s1(bh, conv2d_saved)
     bp = {'w1': b_t0, 'g1': b_t1, 'b1': b_t2, 'w2': b_t5, 'g2': b_t6, 'b2': b_t7}
     return runtime.as_grad(bp, p)
@@ -48,8 +48,8 @@ def fwd_conv2d_w_s1(x, w, stride=1, padding=0):
     return _t0, [padding, stride, w, x]
 
 
-def fwd_batch_norm_x_gamma_beta_out0_s1(x, gamma, beta, running_mean=None, running_var=None,
-        training=True, momentum=0.9, eps=1e-05):
+def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, training=True,
+        momentum=0.9, eps=1e-05):
     mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
     centred = x - mean
     _t0 = centred ** 2
@@ -67,7 +67,7 @@ def fwd_batch_norm_x_gamma_beta_out0_s1(x, gamma, beta, running_mean=None, runni
         scale, var, x, y]
 
 
-def fwd_relu_x_s1(x):
+def fwd_relu_s1(x):
     _t0 = x > 0
     _t1 = x * _t0
     return _t1, [_t0, x]
@@ -78,7 +78,7 @@ def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
     return _t0, [padding, stride, w, x]
 
 
-def bwd_relu_x_s1(b_t1, saved):
+def bwd_relu_s1(b_t1, saved):
     _t0, x = saved
     del x
     saved.clear()
@@ -87,7 +87,7 @@ def bwd_relu_x_s1(b_t1, saved):
     return bx,
 
 
-def bwd_batch_norm_x_gamma_beta_out0_s1(b_out, saved):
+def bwd_batch_norm_s1(b_out, saved):
     training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
     del training
     saved.clear()
@@ -135,7 +135,7 @@ def bwd_conv2d_x_w_s1(b_t0, saved):
     return bx, bw
 
 
-def bwd_relu_x_s2(b_t1, saved):
+def bwd_relu_s2(b_t1, saved):
     _t0, x = saved
     saved.clear()
     bx = runtime.unbroadcast(b_t1 * _t0, x)

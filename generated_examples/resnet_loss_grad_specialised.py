@@ -15,13 +15,13 @@ from srcdiff.resnet import basic_block
 
 
 def dloss(params, x, y, block=basic_block):
-    _t0, forward_saved = fwd_forward_params_out0_s1(params, None, x, True, block)
+    _t0, forward_saved = fwd_forward_s1(params, None, x, True, block)
     logits = _t0[0]
-    _t1, softmax_cross_entropy_saved = fwd_softmax_cross_entropy_logits_s1(logits, y)
+    _t1, softmax_cross_entropy_saved = fwd_softmax_cross_entropy_s1(logits, y)
     b_t1 = runtime.grad_seed(_t1)
-    blogits, = bwd_softmax_cross_entropy_logits_s1(b_t1, softmax_cross_entropy_saved)
+    blogits, = bwd_softmax_cross_entropy_s1(b_t1, softmax_cross_entropy_saved)
     b_t0 = runtime.getitem_grad(blogits, _t0, 0)
-    bparams, = bwd_forward_params_out0_s1(b_t0, forward_saved)
+    bparams, = bwd_forward_s1(b_t0, forward_saved)
     return runtime.as_grad(bparams, params)
 
 
@@ -30,8 +30,8 @@ def fwd_conv2d_w_s1(x, w, stride=1, padding=0):
     return _t0, [padding, stride, w, x]
 
 
-def fwd_batch_norm_x_gamma_beta_out0_s1(x, gamma, beta, running_mean=None, running_var=None,
-        training=True, momentum=0.9, eps=1e-05):
+def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, training=True,
+        momentum=0.9, eps=1e-05):
     mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
     centred = x - mean
     _t0 = centred ** 2
@@ -49,7 +49,7 @@ def fwd_batch_norm_x_gamma_beta_out0_s1(x, gamma, beta, running_mean=None, runni
         scale, var, x, y]
 
 
-def fwd_relu_x_s1(x):
+def fwd_relu_s1(x):
     _t0 = x > 0
     _t1 = x * _t0
     return _t1, [_t0, x]
@@ -60,8 +60,8 @@ def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
     return _t0, [padding, stride, w, x]
 
 
-def fwd_batch_norm_x_gamma_beta_out0_s2(x, gamma, beta, running_mean=None, running_var=None,
-        training=True, momentum=0.9, eps=1e-05):
+def fwd_batch_norm_s2(x, gamma, beta, running_mean=None, running_var=None, training=True,
+        momentum=0.9, eps=1e-05):
     mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
     centred = x - mean
     _t0 = centred ** 2
@@ -86,7 +86,7 @@ def fwd_conv2d_x_w_s2(x, w, stride=1, padding=0):
     return _t0, [padding, stride, w, x]
 
 
-def fwd_basic_block_p_x_out0_s1(p, s, x, training):
+def fwd_basic_block_s1(p, s, x, training):
     _t12 = None
     _stack_shortcut = []
     stride = 1 if x.shape[1] == p['w1'].shape[0] else 2
@@ -96,19 +96,18 @@ def fwd_basic_block_p_x_out0_s1(p, s, x, training):
     _t2 = p['b1']
     _t3 = None
     _t4 = None
-    _t5, batch_norm_saved = fwd_batch_norm_x_gamma_beta_out0_s2(h, _t1, _t2, _t3, _t4, training)
+    _t5, batch_norm_saved = fwd_batch_norm_s2(h, _t1, _t2, _t3, _t4, training)
     h_1 = _t5[0]
     m1 = _t5[1]
     v1 = _t5[2]
-    h_2, relu_saved = fwd_relu_x(h_1)
+    h_2, relu_saved = fwd_relu(h_1)
     _t6 = p['w2']
     h_3, conv2d_saved_1 = fwd_conv2d_x_w_s2(h_2, _t6, 1, 1)
     _t7 = p['g2']
     _t8 = p['b2']
     _t9 = None
     _t10 = None
-    _t11, batch_norm_saved_1 = fwd_batch_norm_x_gamma_beta_out0_s2(h_3, _t7, _t8, _t9, _t10,
-        training)
+    _t11, batch_norm_saved_1 = fwd_batch_norm_s2(h_3, _t7, _t8, _t9, _t10, training)
     h_4 = _t11[0]
     m2 = _t11[1]
     v2 = _t11[2]
@@ -122,7 +121,7 @@ def fwd_basic_block_p_x_out0_s1(p, s, x, training):
         _stack_shortcut.append(runtime.shape_of(shortcut))
         shortcut = _t13
     _t14 = h_4 + shortcut
-    _t15, relu_saved_1 = fwd_relu_x(_t14)
+    _t15, relu_saved_1 = fwd_relu(_t14)
     _t16 = {'m1': m1, 'v1': v1, 'm2': m2, 'v2': v2}
     return (_t15, _t16), [_cond0, _stack_shortcut, runtime.shape_of(_t11), runtime.shape_of(_t12),
         runtime.shape_of(_t15), runtime.shape_of(_t5), batch_norm_saved, batch_norm_saved_1,
@@ -130,13 +129,13 @@ def fwd_basic_block_p_x_out0_s1(p, s, x, training):
         relu_saved_1, runtime.shape_of(shortcut), runtime.shape_of(x)]
 
 
-def fwd_linear_x_w_b_s1(x, w, b):
+def fwd_linear_s1(x, w, b):
     _t0 = x @ w
     _t1 = _t0 + b
     return _t1, [runtime.shape_of(_t0), b, w, x]
 
 
-def fwd_forward_params_out0_s1(params, state, x, training, block=basic_block):
+def fwd_forward_s1(params, state, x, training, block=basic_block):
     _t10 = None
     _t7 = None
     basic_block_saved = None
@@ -150,29 +149,29 @@ def fwd_forward_params_out0_s1(params, state, x, training, block=basic_block):
     _t3 = stem['beta']
     _t4 = None
     _t5 = None
-    _t6, batch_norm_saved = fwd_batch_norm_x_gamma_beta_out0_s1(_t1, _t2, _t3, _t4, _t5, training)
+    _t6, batch_norm_saved = fwd_batch_norm_s1(_t1, _t2, _t3, _t4, _t5, training)
     h = _t6[0]
     m = _t6[1]
     v = _t6[2]
-    h_1, relu_saved = fwd_relu_x_s1(h)
+    h_1, relu_saved = fwd_relu_s1(h)
     blocks = []
     for i in range(len(params['blocks'])):
         _t7 = params['blocks']
         _stack_t7.append(runtime.shape_of(_t7))
         _t8 = _t7[i]
         _t9 = None
-        _t10, basic_block_saved = fwd_basic_block_p_x_out0_s1(_t8, _t9, h_1, training)
+        _t10, basic_block_saved = fwd_basic_block_s1(_t8, _t9, h_1, training)
         _stack_t10.append(runtime.shape_of(_t10))
         _stack_basic_block_saved.append(basic_block_saved)
         h_1 = _t10[0]
         block_state = _t10[1]
         blocks = blocks + [block_state]
-    _t11, global_avg_pool_saved = fwd_global_avg_pool_x(h_1)
+    _t11, global_avg_pool_saved = fwd_global_avg_pool(h_1)
     _t12 = params['head']
     _t13 = _t12['w']
     _t14 = params['head']
     _t15 = _t14['b']
-    logits, linear_saved = fwd_linear_x_w_b_s1(_t11, _t13, _t15)
+    logits, linear_saved = fwd_linear_s1(_t11, _t13, _t15)
     _t16 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
     return (logits, _t16), [_stack_basic_block_saved, _stack_t10, _stack_t7, _t10,
         runtime.shape_of(_t12), runtime.shape_of(_t14), runtime.shape_of(_t6), _t7,
@@ -180,7 +179,7 @@ def fwd_forward_params_out0_s1(params, state, x, training, block=basic_block):
         runtime.shape_of(logits), params, relu_saved, runtime.shape_of(stem)]
 
 
-def fwd_softmax_cross_entropy_logits_s1(logits, labels):
+def fwd_softmax_cross_entropy_s1(logits, labels):
     _t0 = np.max(logits, axis=1, keepdims=True)
     shifted = logits - _t0
     _t1 = np.exp(shifted)
@@ -195,7 +194,7 @@ def fwd_softmax_cross_entropy_logits_s1(logits, labels):
         runtime.shape_of(log_probs), logits, runtime.shape_of(shifted)]
 
 
-def bwd_softmax_cross_entropy_logits_s1(b_t6, saved):
+def bwd_softmax_cross_entropy_s1(b_t6, saved):
     _idx0, _t0, _t1, _t2, _t3, _t4, log_probs, logits, shifted = saved
     saved.clear()
     b_t5 = -b_t6
@@ -221,7 +220,7 @@ def bwd_softmax_cross_entropy_logits_s1(b_t6, saved):
     return blogits,
 
 
-def bwd_linear_x_w_b_s1(b_t1, saved):
+def bwd_linear_s1(b_t1, saved):
     _t0, b, w, x = saved
     saved.clear()
     b_t0 = runtime.unbroadcast(b_t1, _t0)
@@ -234,7 +233,7 @@ def bwd_linear_x_w_b_s1(b_t1, saved):
     return bx, bw, bb
 
 
-def bwd_global_avg_pool_x_s1(b_t0, saved):
+def bwd_global_avg_pool_s1(b_t0, saved):
     x, = saved
     saved.clear()
     bx = runtime.mean_grad(b_t0, x, axis=(2, 3))
@@ -242,7 +241,7 @@ def bwd_global_avg_pool_x_s1(b_t0, saved):
     return bx,
 
 
-def bwd_relu_x_s1(b_t1, saved):
+def bwd_relu_s1(b_t1, saved):
     _t0, x = saved
     saved.clear()
     bx = runtime.unbroadcast(b_t1 * _t0, x)
@@ -250,7 +249,7 @@ def bwd_relu_x_s1(b_t1, saved):
     return bx,
 
 
-def bwd_batch_norm_x_gamma_beta_out0_s1(b_out, saved):
+def bwd_batch_norm_s1(b_out, saved):
     training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
     del training
     saved.clear()
@@ -307,7 +306,7 @@ def bwd_conv2d_x_w_s2(b_t0, saved):
     return bx, bw
 
 
-def bwd_basic_block_p_x_out0_s1(b_out, saved):
+def bwd_basic_block_s1(b_out, saved):
     (_cond0, _stack_shortcut, _t11, _t12, _t15, _t5, batch_norm_saved, batch_norm_saved_1,
         conv2d_saved, conv2d_saved_1, h_4, p, relu_saved, relu_saved_1, shortcut, x) = saved
     saved.clear()
@@ -315,7 +314,7 @@ def bwd_basic_block_p_x_out0_s1(b_out, saved):
     del _t15
     b_t15 = b_outs[0]
     del b_outs
-    b_t14, = bwd_relu_x_s1(b_t15, relu_saved_1)
+    b_t14, = bwd_relu_s1(b_t15, relu_saved_1)
     del b_t15, relu_saved_1
     bh_4 = runtime.unbroadcast(b_t14, h_4)
     del h_4
@@ -334,7 +333,7 @@ def bwd_basic_block_p_x_out0_s1(b_out, saved):
     del bshortcut
     b_t11 = runtime.getitem_grad(bh_4, _t11, 0)
     del _t11, bh_4
-    bh_3, b_t7, b_t8 = bwd_batch_norm_x_gamma_beta_out0_s1(b_t11, batch_norm_saved_1)
+    bh_3, b_t7, b_t8 = bwd_batch_norm_s1(b_t11, batch_norm_saved_1)
     del b_t11, batch_norm_saved_1
     bp = runtime.getitem_grad(b_t8, p, 'b2')
     del b_t8
@@ -344,11 +343,11 @@ def bwd_basic_block_p_x_out0_s1(b_out, saved):
     del bh_3, conv2d_saved_1
     bp = runtime.add_at(bp, p, 'w2', b_t6)
     del b_t6
-    bh_1, = bwd_relu_x_s1(bh_2, relu_saved)
+    bh_1, = bwd_relu_s1(bh_2, relu_saved)
     del bh_2, relu_saved
     b_t5 = runtime.getitem_grad(bh_1, _t5, 0)
     del _t5, bh_1
-    bh, b_t1, b_t2 = bwd_batch_norm_x_gamma_beta_out0_s1(b_t5, batch_norm_saved)
+    bh, b_t1, b_t2 = bwd_batch_norm_s1(b_t5, batch_norm_saved)
     del b_t5, batch_norm_saved
     bp = runtime.add_at(bp, p, 'b1', b_t2)
     del b_t2
@@ -364,7 +363,7 @@ def bwd_basic_block_p_x_out0_s1(b_out, saved):
     return bp, bx
 
 
-def bwd_relu_x_s2(b_t1, saved):
+def bwd_relu_s2(b_t1, saved):
     _t0, x = saved
     saved.clear()
     bx = runtime.unbroadcast(b_t1 * _t0, x)
@@ -372,7 +371,7 @@ def bwd_relu_x_s2(b_t1, saved):
     return bx,
 
 
-def bwd_batch_norm_x_gamma_beta_out0_s2(b_out, saved):
+def bwd_batch_norm_s2(b_out, saved):
     training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
     del training
     saved.clear()
@@ -419,7 +418,7 @@ def bwd_conv2d_w_s1(b_t0, saved):
     return bw,
 
 
-def bwd_forward_params_out0_s1(b_out, saved):
+def bwd_forward_s1(b_out, saved):
     (_stack_basic_block_saved, _stack_t10, _stack_t7, _t10, _t12, _t14, _t6, _t7,
         basic_block_saved, batch_norm_saved, conv2d_saved, global_avg_pool_saved, i, linear_saved,
         logits, params, relu_saved, stem) = saved
@@ -428,7 +427,7 @@ def bwd_forward_params_out0_s1(b_out, saved):
     del logits
     blogits = b_outs[0]
     del b_outs
-    b_t11, b_t13, b_t15 = bwd_linear_x_w_b_s1(blogits, linear_saved)
+    b_t11, b_t13, b_t15 = bwd_linear_s1(blogits, linear_saved)
     del blogits, linear_saved
     b_t14 = runtime.getitem_grad(b_t15, _t14, 'b')
     del _t14, b_t15
@@ -438,22 +437,22 @@ def bwd_forward_params_out0_s1(b_out, saved):
     del _t12, b_t13
     bparams = runtime.add_at(bparams, params, 'head', b_t12)
     del b_t12
-    bh_1, = bwd_global_avg_pool_x_s1(b_t11, global_avg_pool_saved)
+    bh_1, = bwd_global_avg_pool_s1(b_t11, global_avg_pool_saved)
     del b_t11, global_avg_pool_saved
     for i in reversed(range(len(params['blocks']))):
         basic_block_saved = _stack_basic_block_saved.pop()
         _t10 = _stack_t10.pop()
         _t7 = _stack_t7.pop()
         b_t10 = runtime.getitem_grad(bh_1, _t10, 0)
-        b_t8, bh_1 = bwd_basic_block_p_x_out0_s1(b_t10, basic_block_saved)
+        b_t8, bh_1 = bwd_basic_block_s1(b_t10, basic_block_saved)
         b_t7 = runtime.getitem_grad(b_t8, _t7, i)
         bparams = runtime.add_at(bparams, params, 'blocks', b_t7)
     del _stack_basic_block_saved, _stack_t10, _stack_t7, _t10, _t7, basic_block_saved, i
-    bh, = bwd_relu_x_s2(bh_1, relu_saved)
+    bh, = bwd_relu_s2(bh_1, relu_saved)
     del bh_1, relu_saved
     b_t6 = runtime.getitem_grad(bh, _t6, 0)
     del _t6, bh
-    b_t1, b_t2, b_t3 = bwd_batch_norm_x_gamma_beta_out0_s2(b_t6, batch_norm_saved)
+    b_t1, b_t2, b_t3 = bwd_batch_norm_s2(b_t6, batch_norm_saved)
     del b_t6, batch_norm_saved
     bstem = runtime.getitem_grad(b_t3, stem, 'beta')
     del b_t3
@@ -468,12 +467,12 @@ def bwd_forward_params_out0_s1(b_out, saved):
     return bparams,
 
 
-def fwd_global_avg_pool_x(x):
+def fwd_global_avg_pool(x):
     _t0 = np.mean(x, axis=(2, 3))
     return _t0, [runtime.shape_of(x)]
 
 
-def fwd_relu_x(x):
+def fwd_relu(x):
     _t0 = x > 0
     _t1 = x * _t0
     return _t1, [_t0, runtime.shape_of(x)]

@@ -61,12 +61,15 @@ _MUTATING_METHODS = {"append", "extend", "insert", "remove", "pop", "clear", "so
 
 class Normalizer(Expressions):
     """Normalises one function, given its activity analysis and the names in use.
-    `derive_callee(fn, wrt, names, outputs, loc)` differentiates a user function it calls,
-    under the names it chooses; `callees` records each for the cache. `outputs` marks the
-    items of a returned tuple that are differentiated (None: all)."""
+    `derive_callee(fn, wrt, names, outputs, loc, statics)` differentiates a user function it
+    calls, under the names it chooses (for the functions of `suffixed`, names that say what
+    is differentiated: naming.py), and returns the `suffixed` it handed on; `callees` records
+    each for the cache. `outputs` marks the items of a returned tuple that are
+    differentiated (None: all)."""
 
-    def __init__(self, parsed, activity, names, derive_callee=None, outputs=None):
+    def __init__(self, parsed, activity, names, derive_callee=None, outputs=None, suffixed=()):
         self.p, self.activity, self.names = parsed, activity, names
+        self.suffixed = suffixed
         self.forward_mode = activity.forward_mode
         # a callee becomes jvp_g (forward mode) or the pair fwd_g / bwd_g (reverse mode)
         self.callee_prefixes = ("jvp",) if self.forward_mode else ("fwd", "bwd")

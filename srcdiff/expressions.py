@@ -2,12 +2,13 @@
 statement, each bound to its primitive's record (or a call to the user's own function)."""
 import copy
 import inspect
+import itertools
 import operator
 
 import gast
 import numpy as np
 
-from . import ir, runtime
+from . import ir, naming, runtime
 from .activity import SCOPES, is_pop
 from .errors import NoAdjointError, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .parse import MISSING, is_function_value, spelling
@@ -329,18 +330,18 @@ class Expressions:
         names = next((c["names"] for c in self.callees if c["key"] == key), None)
         if names is not None:
             return names
-        # named by what is differentiated, so one name means one variant everywhere
-        base = "_".join([fn.__name__] + [positional[i] for i in wrt])
-        if outputs is not None:
-            base += "_out" + "".join(str(k) for k, keep in enumerate(outputs) if keep)
-        taken = {n for c in self.callees for n in c["names"]}
-        suffix, k = "", 2
-        while f"{self.callee_prefixes[0]}_{base}{suffix}" in taken | self.names.used:
-            suffix, k = f"_{k}", k + 1
-        names = [f"{prefix}_{base}{suffix}" for prefix in self.callee_prefixes]
-        self.derive_callee(fn, wrt, names, outputs, loc, statics)
+        taken = {n for c in self.callees for n in c["names"]} | self.names.used
+        spelled = naming.base_names(fn, [positional[i] for i in wrt], outputs, self.suffixed)
+        # (a number only where the module holds another g differentiated the same way, or
+        # names the name otherwise: another function g, or a variable)
+        numbered = (f"{spelled[-1]}_{k}" for k in itertools.count(2))
+        base = next(b for b in itertools.chain(spelled, numbered) if not any(
+            f"{prefix}_{b}" in taken for prefix in self.callee_prefixes))
+        names = [f"{prefix}_{base}" for prefix in self.callee_prefixes]
+        suffixed = self.derive_callee(fn, wrt, names, outputs, loc, statics)
         self.callees.append({"key": key, "path": gast.unparse(node.func), "wrt": list(wrt),
-                             "names": names, "outputs": outputs, "statics": statics})
+                             "names": names, "outputs": outputs, "statics": statics,
+                             "suffixed": suffixed})
         return names
 
     def call_parts(self, node, loc, out):

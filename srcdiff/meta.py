@@ -14,6 +14,7 @@ class CalleeUse:
     names: tuple  # its emitted functions: jvp_g, or fwd_g and bwd_g
     outputs: tuple  # which of its outputs carry a derivative (None: its one output does)
     statics: tuple  # its static arguments, as provenance describes them
+    suffixed: tuple  # the functions its module names by what they differentiate (naming.py)
 
 
 @dataclass(frozen=True)

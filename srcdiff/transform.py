@@ -7,7 +7,7 @@ import operator
 import sys
 import threading
 
-from . import __version__, cache, codegen, ir, provenance, remat
+from . import __version__, cache, codegen, ir, naming, provenance, remat
 from .activity import Activity
 from .anf import Normalizer
 from .containers import lower_containers
@@ -32,6 +32,7 @@ class Emitted:
     def __init__(self, source, functions, meta, callees, scope=None, live=(), module=None):
         self.source, self.functions, self.meta, self.callees = source, functions, meta, callees
         self.function = functions[meta.names[0]]
+        self.variant = None  # what tells it from another derivative of its function (naming.py)
         self.scope, self.live, self.module = scope, live, module
         self.callee_targets = []  # (path in the source, function it named when compiled)
         self.closure = None  # f's closure cells: held, so their ids in its memory key stay theirs
@@ -77,6 +78,7 @@ class _Deriving(threading.local):
     def __init__(self):
         self.codes = set()
         self.varied_items = {}  # what the activity analyses of the transform in progress share
+        self.below = {}  # naming.shared's for the module being made again with `suffixed`
 
 
 _in_progress = _Deriving()
@@ -117,7 +119,23 @@ def cache_key(fn, wrt, mode, options):
 
 
 def derive(fn, wrt, mode=Mode.GRAD, **options):
-    """The emitted derivative of `fn` (from memory, disk, or a fresh transform)."""
+    """The emitted derivative of `fn` (from memory, disk, or a fresh transform). A callee's
+    is named by its caller (`names`); f's own is made again when some function is
+    differentiated in more than one way in it, so that those are named apart (naming.py)."""
+    entry = _derive(fn, wrt, mode, **options)
+    if "names" in options:
+        return entry
+    suffixed, below = naming.shared(entry)
+    if suffixed == options.get("suffixed", ()):
+        return entry
+    held, _in_progress.below = _in_progress.below, below
+    try:
+        return _derive(fn, wrt, mode, **options, suffixed=suffixed)
+    finally:
+        _in_progress.below = held
+
+
+def _derive(fn, wrt, mode, **options):
     check_function(fn)
     mode = Mode(mode)
     key = cache_key(fn, wrt, mode, options)
@@ -149,7 +167,8 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
         emitted = derive(_function(target), tuple(callee.wrt), mode.for_callees,
                          names=tuple(callee.names), outputs=_outputs(callee.outputs),
                          optimized=options.get("optimized", True),
-                         **_statics_option(fn, callee.statics, statics, _function(target)))
+                         **_statics_option(fn, callee.statics, statics, _function(target)),
+                         **_suffixed_option(callee.suffixed))
         scope.update(emitted.functions)
         callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
@@ -167,6 +186,7 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
         functions[meta.names[0]].__defaults__ = fn.__defaults__
         functions[meta.names[0]].__kwdefaults__ = fn.__kwdefaults__
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
+    entry.variant = naming.variant(fn, wrt, options)
     entry.callee_targets = callee_targets
     entry.closure = fn.__closure__
     cache.memory_put((key, where), entry)
@@ -183,6 +203,10 @@ def _load(key):
         return loaded[0], Meta.from_json(loaded[1])
     except (TypeError, KeyError, ValueError):
         return None
+
+
+def _suffixed_option(suffixed):
+    return {"suffixed": tuple(suffixed)} if suffixed else {}
 
 
 def _outputs(mask):
@@ -240,11 +264,12 @@ def _key(node, statics):
     return ast.literal_eval(node)
 
 
-def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
+def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixed, own_names):
     """The stages before the transforms, in order: inlining of local functions, desugar,
     activity analysis (with the comprehensions over differentiated values lowered to loops),
-    then ANF."""
+    then ANF. `own_names` are the emitted module's functions: no other name is one of them."""
     names = ir.Names(parsed.node)
+    names.used.update(own_names)
     Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run()
     parsed.find_locals()
     desugar(parsed.node, names.fresh, parsed.resolve)
@@ -253,7 +278,7 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs):
     while lower_containers(parsed.node, varied, parsed.resolve, names.fresh, parsed.location) \
             | lower_comprehensions(parsed.node.body, varied, names.fresh):
         activity.update()
-    return Normalizer(parsed, activity, names, derive_callee, outputs)
+    return Normalizer(parsed, activity, names, derive_callee, outputs, suffixed)
 
 
 def emitted_name(mode, name):
@@ -293,7 +318,7 @@ def _checked_return(fn, program, mode, has_aux, where):
 
 @ir.pausing_gc
 def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
-             has_aux=False, statics=()):
+             has_aux=False, statics=(), suffixed=()):
     """Run the transformer: the emitted module's source and its metadata."""
     cache.stats["transforms"] += 1
     parsed = ParsedFunction(fn, statics)
@@ -313,26 +338,31 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
         # needs is the caller's to give): each level of calls takes a few dozen frames
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(limit + _FRAMES_PER_CALL_LEVEL)
+        options = dict(outputs=callee_outputs, optimized=optimized,
+                       **_statics_option(fn, described, statics, callee))
+        handed_on = naming.passed_on(suffixed, naming.variant(callee, callee_wrt, options),
+                                     _in_progress.below)
         try:
             derive(callee, callee_wrt, mode.for_callees, names=tuple(callee_names),
-                   outputs=callee_outputs, optimized=optimized,
-                   **_statics_option(fn, described, statics, callee))
+                   **options, **_suffixed_option(handed_on))
         finally:
             sys.setrecursionlimit(limit)
+        return handed_on
 
     if has_aux:
         outputs = (True, False)
 
+    func_names = list(names) if names else mode.function_names(fn.__name__)
     _in_progress.codes.add(fn.__code__)
     try:
-        normalizer = _normalizer(parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs)
+        normalizer = _normalizer(parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs,
+                                 suffixed, func_names)
         program = normalizer.run()
     finally:
         _in_progress.codes.discard(fn.__code__)
         if not _in_progress.codes:
             _in_progress.varied_items.clear()
     returns = _checked_return(fn, program, mode, has_aux, where)
-    func_names = list(names) if names else mode.function_names(fn.__name__)
     if mode is Mode.JVP:
         funcs = Forward(program, wrt_names, func_names[0], outputs).build()
     else:
@@ -344,8 +374,8 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     doc = (f"{mode.title} of {fn.__module__}.{fn.__qualname__} with respect to "
            f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n")
     source, lines = codegen.to_source(funcs, doc)
-    callees = tuple(CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics")))
-                    for c in normalizer.callees)
+    callees = tuple(CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics",
+                                               "suffixed"))) for c in normalizer.callees)
     return source, Meta(tuple(func_names), where, returns.loc, tuple(wrt_names),
                         preserve_result, has_aux, callees, tuple(map(tuple, lines)),
                         fn.__code__.co_firstlineno)

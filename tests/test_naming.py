@@ -1,0 +1,120 @@
+"""Names in the emitted code (issue 21): a callee's derivative is named after the callee alone
+unless the module holds more than one derivative of it; saved values after what they serve."""
+import re
+
+import numpy as np
+
+import srcdiff as nf
+from srcdiff import cache
+from gradcheck import check_grad
+
+
+def scale(x, w):
+    return x * w
+
+
+def one_way(x, w):
+    return np.sum(scale(x, w) ** 2) + np.sum(scale(x, w))
+
+
+def two_ways(x, w):
+    return np.sum(scale(x, w) * scale(2.0, w))
+
+
+def inner(x, w):
+    return np.sum(np.tanh(scale(x, w)))
+
+
+def two_ways_at_two_depths(x, w):
+    return inner(x, w) + np.sum(scale(3.0, w))
+
+
+def only_w(x, w):
+    return np.sum(scale(3.0, w) ** 2) + np.sum(x)
+
+
+def only_x_and_w(x, w):
+    return np.sum(scale(x, w) ** 3)
+
+
+def two_ways_in_two_callees(x, w):
+    return only_w(x, w) + only_x_and_w(x, w)
+
+
+def defined(source):
+    return re.findall(r"^def (\w+)\(", source, re.MULTILINE)
+
+
+def args(rng):
+    return rng.normal(size=3), rng.normal(size=3)
+
+
+def test_a_callee_differentiated_one_way_is_named_after_itself(rng):
+    source = nf.grad(one_way, wrt=(0, 1)).source
+    assert defined(source) == ["done_way", "fwd_scale", "bwd_scale"]
+    assert "scale_saved = fwd_scale(x, w)" in source and "scale_saved_1 = " in source
+    check_grad(one_way, *args(rng), wrt=(0, 1))
+
+
+def test_callees_differentiated_two_ways_say_which(rng):
+    source = nf.grad(two_ways, wrt=(0, 1)).source
+    assert set(defined(source)) == {"dtwo_ways", "fwd_scale_x_w", "bwd_scale_x_w",
+                                    "fwd_scale_w", "bwd_scale_w"}
+    check_grad(two_ways, *args(rng), wrt=(0, 1))
+
+
+def test_two_ways_at_two_depths_of_calls_are_named_apart(rng):
+    source = nf.grad(two_ways_at_two_depths, wrt=(0, 1)).source
+    names = defined(source)
+    assert len(names) == len(set(names))  # each emitted function once, under its own name
+    assert {"fwd_inner", "fwd_scale_x_w", "fwd_scale_w"} <= set(names)
+    assert "fwd_scale_x_w(x, w)" in source.split("def fwd_inner")[1]
+    check_grad(two_ways_at_two_depths, *args(rng), wrt=(0, 1))
+
+
+def test_two_ways_in_two_sibling_callees_are_named_apart(rng):
+    source = nf.grad(two_ways_in_two_callees, wrt=(0, 1)).source
+    names = defined(source)
+    assert len(names) == len(set(names))
+    assert {"fwd_only_w", "fwd_only_x_and_w", "fwd_scale_w", "fwd_scale_x_w"} <= set(names)
+    check_grad(two_ways_in_two_callees, *args(rng), wrt=(0, 1))
+
+
+def test_names_a_module_chose_come_back_from_the_disk_cache(rng):
+    x, w = args(rng)
+    derivative = nf.grad(two_ways_at_two_depths, wrt=(0, 1))
+    first, expected = derivative.source, derivative(x, w)
+    cache._memory.clear()
+    again = nf.grad(two_ways_at_two_depths, wrt=(0, 1))
+    assert again.source == first
+    for got, want in zip(again(x, w), expected):
+        np.testing.assert_array_equal(got, want)
+
+
+def shadowed(x, w):
+    fwd_scale = 2.0  # a variable holding the name the callee's derivative would take
+    return np.sum(scale(x, w) * fwd_scale)
+
+
+def test_a_name_the_function_uses_is_not_taken(rng):
+    source = nf.grad(shadowed, wrt=(0, 1)).source
+    assert "def fwd_scale_x_w(" in source and "fwd_scale = 2.0" in source
+    check_grad(shadowed, *args(rng), wrt=(0, 1))
+
+
+def held_in_a_branch(x, training):
+    if training:
+        x = x * 2.0
+    return x
+
+
+def calls_held_in_a_branch(x):
+    return np.sum(held_in_a_branch(x, True) ** 2)
+
+
+def test_the_backward_half_unpacks_under_the_forward_halfs_names(rng):
+    source = nf.grad(calls_held_in_a_branch).source
+    backward = source.split("def bwd_held_in_a_branch")[1]
+    assert "_cond" not in source
+    assert "if training:" in backward
+    check_grad(calls_held_in_a_branch, rng.normal(size=3))
