@@ -11,162 +11,159 @@ from srcdiff import runtime
 
 
 def dloss(params, y0, ts, observed):
-    _stack_rk4_step0_y0 = []
-    _stack_rk4_step0_dt0 = []
+    _stack_rk4_step_y0 = []
+    _stack_rk4_step_dt0 = []
     _stack_dynamics_saved = []
-    _stack_rk4_step0_k10 = []
+    _stack_rk4_step_k10 = []
     _stack_t1 = []
     _stack_dynamics_saved_1 = []
-    _stack_rk4_step0_k20 = []
+    _stack_rk4_step_k20 = []
     _stack_t3 = []
     _stack_dynamics_saved_2 = []
-    _stack_rk4_step0_k30 = []
+    _stack_rk4_step_k30 = []
     _stack_t4 = []
     _stack_dynamics_saved_3 = []
-    _stack_rk4_step0_k40 = []
+    _stack_rk4_step_k40 = []
     _stack_t5 = []
     _stack_t6 = []
     _stack_t7 = []
     _stack_t8 = []
     _stack_t9 = []
     _stack_t11 = []
-    odeint0_steps_per_interval0 = 2
-    odeint0_ys0 = [y0]
-    odeint0_y0 = y0
+    odeint_steps_per_interval0 = 2
+    odeint_ys0 = [y0]
+    odeint_y0 = y0
     _seq0 = ts[:-1]
     _seq1 = ts[1:]
     for _i0 in range(min(len(_seq0), len(_seq1))):
-        odeint0_t00 = _seq0[_i0]
-        odeint0_t10 = _seq1[_i0]
-        odeint0_dt0 = (odeint0_t10 - odeint0_t00) / odeint0_steps_per_interval0
-        odeint0_t0 = odeint0_t00
-        for odeint0__0 in range(odeint0_steps_per_interval0):
-            rk4_step0_y0 = odeint0_y0
-            _stack_rk4_step0_y0.append(rk4_step0_y0)
-            rk4_step0_dt0 = odeint0_dt0
-            _stack_rk4_step0_dt0.append(rk4_step0_dt0)
-            func_result0, dynamics_saved = fwd_dynamics_s1(params, rk4_step0_y0, odeint0_t0)
+        odeint_t00 = _seq0[_i0]
+        odeint_t10 = _seq1[_i0]
+        odeint_dt0 = (odeint_t10 - odeint_t00) / odeint_steps_per_interval0
+        odeint_t0 = odeint_t00
+        for odeint__0 in range(odeint_steps_per_interval0):
+            rk4_step_y0 = odeint_y0
+            _stack_rk4_step_y0.append(rk4_step_y0)
+            rk4_step_dt0 = odeint_dt0
+            _stack_rk4_step_dt0.append(rk4_step_dt0)
+            func_result0, dynamics_saved = fwd_dynamics_s1(params, rk4_step_y0, odeint_t0)
             _stack_dynamics_saved.append(dynamics_saved)
-            rk4_step0_k10 = func_result0
-            _stack_rk4_step0_k10.append(rk4_step0_k10)
-            _t0 = rk4_step0_dt0 * rk4_step0_k10
+            rk4_step_k10 = func_result0
+            _stack_rk4_step_k10.append(rk4_step_k10)
+            _t0 = rk4_step_dt0 * rk4_step_k10
             _t1 = _t0 / 2
             _stack_t1.append(_t1)
-            func_y1 = rk4_step0_y0 + _t1
-            func_t1 = odeint0_t0 + rk4_step0_dt0 / 2
+            func_y1 = rk4_step_y0 + _t1
+            func_t1 = odeint_t0 + rk4_step_dt0 / 2
             func_result1, dynamics_saved_1 = fwd_dynamics_s1(params, func_y1, func_t1)
             _stack_dynamics_saved_1.append(dynamics_saved_1)
-            rk4_step0_k20 = func_result1
-            _stack_rk4_step0_k20.append(rk4_step0_k20)
-            _t2 = rk4_step0_dt0 * rk4_step0_k20
+            rk4_step_k20 = func_result1
+            _stack_rk4_step_k20.append(rk4_step_k20)
+            _t2 = rk4_step_dt0 * rk4_step_k20
             _t3 = _t2 / 2
             _stack_t3.append(_t3)
-            func_y2 = rk4_step0_y0 + _t3
-            func_t2 = odeint0_t0 + rk4_step0_dt0 / 2
+            func_y2 = rk4_step_y0 + _t3
+            func_t2 = odeint_t0 + rk4_step_dt0 / 2
             func_result2, dynamics_saved_2 = fwd_dynamics_s1(params, func_y2, func_t2)
             _stack_dynamics_saved_2.append(dynamics_saved_2)
-            rk4_step0_k30 = func_result2
-            _stack_rk4_step0_k30.append(rk4_step0_k30)
-            _t4 = rk4_step0_dt0 * rk4_step0_k30
+            rk4_step_k30 = func_result2
+            _stack_rk4_step_k30.append(rk4_step_k30)
+            _t4 = rk4_step_dt0 * rk4_step_k30
             _stack_t4.append(_t4)
-            func_y3 = rk4_step0_y0 + _t4
-            func_t3 = odeint0_t0 + rk4_step0_dt0
+            func_y3 = rk4_step_y0 + _t4
+            func_t3 = odeint_t0 + rk4_step_dt0
             func_result3, dynamics_saved_3 = fwd_dynamics_s1(params, func_y3, func_t3)
             _stack_dynamics_saved_3.append(dynamics_saved_3)
-            rk4_step0_k40 = func_result3
-            _stack_rk4_step0_k40.append(rk4_step0_k40)
-            _t5 = 2 * rk4_step0_k20
+            rk4_step_k40 = func_result3
+            _stack_rk4_step_k40.append(rk4_step_k40)
+            _t5 = 2 * rk4_step_k20
             _stack_t5.append(_t5)
-            _t6 = rk4_step0_k10 + _t5
+            _t6 = rk4_step_k10 + _t5
             _stack_t6.append(_t6)
-            _t7 = 2 * rk4_step0_k30
+            _t7 = 2 * rk4_step_k30
             _stack_t7.append(_t7)
             _t8 = _t6 + _t7
             _stack_t8.append(_t8)
-            _t9 = _t8 + rk4_step0_k40
+            _t9 = _t8 + rk4_step_k40
             _stack_t9.append(_t9)
-            _t10 = rk4_step0_dt0 * _t9
+            _t10 = rk4_step_dt0 * _t9
             _t11 = _t10 / 6
             _stack_t11.append(_t11)
-            rk4_step0_result0 = rk4_step0_y0 + _t11
-            odeint0_y0 = rk4_step0_result0
-            odeint0_t0 = odeint0_t0 + odeint0_dt0
-        odeint0_ys0.append(odeint0_y0)
-    odeint0_result0 = np.stack(odeint0_ys0)
-    _t12 = odeint0_result0 - observed
+            rk4_step_result0 = rk4_step_y0 + _t11
+            odeint_y0 = rk4_step_result0
+            odeint_t0 = odeint_t0 + odeint_dt0
+        odeint_ys0.append(odeint_y0)
+    odeint_result0 = np.stack(odeint_ys0)
+    _t12 = odeint_result0 - observed
     _t13 = _t12 ** 2
     _t14 = np.mean(_t13)
     b_t14 = runtime.grad_seed(_t14)
-    bodeint0_ys0 = []
+    bodeint_ys0 = []
     b_t13 = runtime.mean_grad(b_t14, _t13)
     b_t12 = b_t13 * 2 * _t12
-    bpredicted = runtime.unbroadcast(b_t12, odeint0_result0)
-    bodeint0_ys0 = runtime.add_items(bodeint0_ys0, [runtime.unstack(bpredicted,
-        _k) for _k in range(len(odeint0_ys0))])
-    bodeint0_y0 = np.zeros_like(odeint0_y0)
+    bpredicted = runtime.unbroadcast(b_t12, odeint_result0)
+    bodeint_ys0 = runtime.add_items(bodeint_ys0, [runtime.unstack(bpredicted,
+        _k) for _k in range(len(odeint_ys0))])
+    bodeint_y0 = np.zeros_like(odeint_y0)
     bparams = runtime.zeros_like(params)
     for _i0 in reversed(range(min(len(_seq0), len(_seq1)))):
-        bodeint0_y0 = bodeint0_y0 + bodeint0_ys0.pop()
-        for odeint0__0 in reversed(range(odeint0_steps_per_interval0)):
+        bodeint_y0 = bodeint_y0 + bodeint_ys0.pop()
+        for odeint__0 in reversed(range(odeint_steps_per_interval0)):
             _t11 = _stack_t11.pop()
             _t9 = _stack_t9.pop()
             _t8 = _stack_t8.pop()
             _t7 = _stack_t7.pop()
             _t6 = _stack_t6.pop()
             _t5 = _stack_t5.pop()
-            rk4_step0_k40 = _stack_rk4_step0_k40.pop()
+            rk4_step_k40 = _stack_rk4_step_k40.pop()
             dynamics_saved_3 = _stack_dynamics_saved_3.pop()
             _t4 = _stack_t4.pop()
-            rk4_step0_k30 = _stack_rk4_step0_k30.pop()
+            rk4_step_k30 = _stack_rk4_step_k30.pop()
             dynamics_saved_2 = _stack_dynamics_saved_2.pop()
             _t3 = _stack_t3.pop()
-            rk4_step0_k20 = _stack_rk4_step0_k20.pop()
+            rk4_step_k20 = _stack_rk4_step_k20.pop()
             dynamics_saved_1 = _stack_dynamics_saved_1.pop()
             _t1 = _stack_t1.pop()
-            rk4_step0_k10 = _stack_rk4_step0_k10.pop()
+            rk4_step_k10 = _stack_rk4_step_k10.pop()
             dynamics_saved = _stack_dynamics_saved.pop()
-            rk4_step0_dt0 = _stack_rk4_step0_dt0.pop()
-            rk4_step0_y0 = _stack_rk4_step0_y0.pop()
-            brk4_step0_y0 = runtime.unbroadcast(bodeint0_y0, rk4_step0_y0)
-            b_t11 = runtime.unbroadcast(bodeint0_y0, _t11)
+            rk4_step_dt0 = _stack_rk4_step_dt0.pop()
+            rk4_step_y0 = _stack_rk4_step_y0.pop()
+            brk4_step_y0 = runtime.unbroadcast(bodeint_y0, rk4_step_y0)
+            b_t11 = runtime.unbroadcast(bodeint_y0, _t11)
             b_t10 = b_t11 / 6
-            b_t9 = runtime.unbroadcast(b_t10 * rk4_step0_dt0, _t9)
+            b_t9 = runtime.unbroadcast(b_t10 * rk4_step_dt0, _t9)
             b_t8 = runtime.unbroadcast(b_t9, _t8)
-            brk4_step0_k40 = runtime.unbroadcast(b_t9, rk4_step0_k40)
+            brk4_step_k40 = runtime.unbroadcast(b_t9, rk4_step_k40)
             b_t6 = runtime.unbroadcast(b_t8, _t6)
             b_t7 = runtime.unbroadcast(b_t8, _t7)
-            brk4_step0_k30 = b_t7 * 2
-            brk4_step0_k10 = runtime.unbroadcast(b_t6, rk4_step0_k10)
+            brk4_step_k30 = b_t7 * 2
+            brk4_step_k10 = runtime.unbroadcast(b_t6, rk4_step_k10)
             b_t5 = runtime.unbroadcast(b_t6, _t5)
-            brk4_step0_k20 = b_t5 * 2
-            dynamics_grads_3 = bwd_dynamics_s1(brk4_step0_k40, dynamics_saved_3)
+            brk4_step_k20 = b_t5 * 2
+            dynamics_grads_3 = bwd_dynamics_s1(brk4_step_k40, dynamics_saved_3)
             bparams += dynamics_grads_3[0]
             bfunc_y3 = dynamics_grads_3[1]
-            brk4_step0_y0 = brk4_step0_y0 + runtime.unbroadcast(bfunc_y3, rk4_step0_y0)
+            brk4_step_y0 = brk4_step_y0 + runtime.unbroadcast(bfunc_y3, rk4_step_y0)
             b_t4 = runtime.unbroadcast(bfunc_y3, _t4)
-            brk4_step0_k30 = brk4_step0_k30 + runtime.unbroadcast(b_t4 * rk4_step0_dt0,
-                rk4_step0_k30)
-            dynamics_grads_2 = bwd_dynamics_s1(brk4_step0_k30, dynamics_saved_2)
+            brk4_step_k30 = brk4_step_k30 + runtime.unbroadcast(b_t4 * rk4_step_dt0, rk4_step_k30)
+            dynamics_grads_2 = bwd_dynamics_s1(brk4_step_k30, dynamics_saved_2)
             bparams += dynamics_grads_2[0]
             bfunc_y2 = dynamics_grads_2[1]
-            brk4_step0_y0 += runtime.unbroadcast(bfunc_y2, rk4_step0_y0)
+            brk4_step_y0 += runtime.unbroadcast(bfunc_y2, rk4_step_y0)
             b_t3 = runtime.unbroadcast(bfunc_y2, _t3)
             b_t2 = b_t3 / 2
-            brk4_step0_k20 = brk4_step0_k20 + runtime.unbroadcast(b_t2 * rk4_step0_dt0,
-                rk4_step0_k20)
-            dynamics_grads_1 = bwd_dynamics_s1(brk4_step0_k20, dynamics_saved_1)
+            brk4_step_k20 = brk4_step_k20 + runtime.unbroadcast(b_t2 * rk4_step_dt0, rk4_step_k20)
+            dynamics_grads_1 = bwd_dynamics_s1(brk4_step_k20, dynamics_saved_1)
             bparams += dynamics_grads_1[0]
             bfunc_y1 = dynamics_grads_1[1]
-            brk4_step0_y0 += runtime.unbroadcast(bfunc_y1, rk4_step0_y0)
+            brk4_step_y0 += runtime.unbroadcast(bfunc_y1, rk4_step_y0)
             b_t1 = runtime.unbroadcast(bfunc_y1, _t1)
             b_t0 = b_t1 / 2
-            brk4_step0_k10 = brk4_step0_k10 + runtime.unbroadcast(b_t0 * rk4_step0_dt0,
-                rk4_step0_k10)
-            dynamics_grads = bwd_dynamics_s1(brk4_step0_k10, dynamics_saved)
+            brk4_step_k10 = brk4_step_k10 + runtime.unbroadcast(b_t0 * rk4_step_dt0, rk4_step_k10)
+            dynamics_grads = bwd_dynamics_s1(brk4_step_k10, dynamics_saved)
             bparams += dynamics_grads[0]
             bfunc_y0 = dynamics_grads[1]
-            brk4_step0_y0 += bfunc_y0
-            bodeint0_y0 = brk4_step0_y0
+            brk4_step_y0 += bfunc_y0
+            bodeint_y0 = brk4_step_y0
     return runtime.as_grad(bparams, params)
 
 

@@ -39,7 +39,7 @@ class Inliner:
         self.origins = {}  # name of a module function taken in -> the function
         self.returned = {}  # result name -> {position: local function} of a returned tuple
         self.generators = set()  # local functions that were generators (now make lists)
-        self.inlined = set()  # the local functions inlined in those this one takes in
+        self.inlined = set()  # what the names of those inlined in the ones taken in start with
         self.active = []  # the local functions being inlined now (to refuse recursion)
 
     def run(self):
@@ -116,7 +116,7 @@ class Inliner:
         nested = Inliner(definition, self.names, self.resolve, self.location, self.sibling,
                          nested=True)
         nested.run()
-        self.inlined |= set(nested.local) | nested.inlined
+        self.inlined |= {nested._prefix(n) for n in nested.local} | nested.inlined
         self.local[name] = (definition, defaults)
 
     def _adopt(self, call):
@@ -230,6 +230,11 @@ class Inliner:
             kept.name = name
             self.func.body.insert(0, kept)
 
+    def _prefix(self, name):
+        """What the names an inlined call of `name` makes start with: a module function taken
+        in (as g0, g1, once per call) gives its own name, g (they are made fresh anyway)."""
+        return self.origins[name].__name__ if name in self.origins else name
+
     def _local_call(self, node):
         if not isinstance(node, gast.Call):
             return False
@@ -324,22 +329,23 @@ class Inliner:
                 "return a list")
         body = copy.deepcopy(definition.body)
         bindings, extra = self._bind(definition, defaults, call, stmt)
+        prefix = self._prefix(name)
         if definition.args.vararg is not None:  # *args: a tuple display of its values
             vararg = definition.args.vararg.id
-            items = [self.names.fresh(f"{name}_{vararg}") for _ in extra]
+            items = [self.names.fresh(f"{prefix}_{vararg}") for _ in extra]
             _Substitute(vararg, gast.Tuple(elts=[ir.name(i) for i in items],
                                            ctx=gast.Load())).visit_all(body)
             bindings = bindings + list(zip(items, extra))
         # a local function passed in is called by its own name (then inlined in turn)
         passed = {param: value.id for param, value in bindings
                   if isinstance(value, gast.Name) and value.id in self.local}
-        renames = {param: passed.get(param) or self.names.fresh(f"{name}_{param}")
+        renames = {param: passed.get(param) or self.names.fresh(f"{prefix}_{param}")
                    for param, _ in bindings if param in _parameters(definition)}
         # (a local that an inner inlining named already keeps its name, made fresh: prefixed
         # once more, names of nested inlined calls grow past a line)
         taken_in = tuple(f"{n}_" for n in self.inlined)
         renames.update({local: self.names.fresh(local.rstrip("0123456789") if local.startswith(
-            taken_in) else f"{name}_{local}") for local in sorted(_locals(definition))
+            taken_in) else f"{prefix}_{local}") for local in sorted(_locals(definition))
             if local not in renames})  # (sorted: fresh names count up in the same order)
         out = [gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
                for param, value in bindings if param not in passed]
@@ -347,7 +353,7 @@ class Inliner:
                                  returns=None, type_comment=None, type_params=[])
         gast.copy_location(inner, definition)
         desugar(inner, self.names.fresh, self.resolve)  # one return, at the end
-        result = self.names.fresh(f"{name}_result")
+        result = self.names.fresh(f"{prefix}_result")
         statements, value, where = inner.body, ir.const(None), stmt
         if statements and isinstance(statements[-1], gast.Return):
             where = statements.pop()
