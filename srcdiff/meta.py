@@ -28,6 +28,7 @@ class Meta:
     callees: tuple  # CalleeUse, one per user function (variant) called
     lines: tuple  # (row of the emitted source, the line of f it comes from)
     first_line: int  # f.__code__.co_firstlineno when it was made
+    suffixed: tuple  # the functions named by what they differentiate in the module (naming.py)
 
     def relocated(self, filename, first_line):
         """This metadata for f's source now at `first_line` of `filename`: a cache entry is
@@ -54,7 +55,8 @@ class Meta:
         fields = dict(record)
         fields["defined"], fields["returned"] = (Location(**fields[k])
                                                  for k in ("defined", "returned"))
-        fields["callees"] = tuple(CalleeUse(**callee) for callee in fields["callees"])
-        for k in ("names", "params", "lines"):
+        fields["callees"] = tuple(CalleeUse(**dict(callee, suffixed=tuple(callee["suffixed"])))
+                                  for callee in fields["callees"])
+        for k in ("names", "params", "lines", "suffixed"):
             fields[k] = tuple(tuple(v) if isinstance(v, list) else v for v in fields[k])
         return cls(**fields)

@@ -126,23 +126,32 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     if "names" in options:
         return entry
     suffixed, below = naming.shared(entry)
-    if suffixed == options.get("suffixed", ()):
+    if suffixed == entry.meta.suffixed:
         return entry
     held, _in_progress.below = _in_progress.below, below
     try:
-        return _derive(fn, wrt, mode, **options, suffixed=suffixed)
+        final = _derive(fn, wrt, mode, **options, suffixed=suffixed)
     finally:
         _in_progress.below = held
+    # kept where the first one was too, so it is found without making that one again
+    key, where = cache_key(fn, wrt, Mode(mode), options), _where(fn)
+    cache.memory_put((key, where), final)
+    cache.store(key, final.source, final.meta.to_json())
+    return final
+
+
+def _where(fn):
+    """What tells apart the closures of one code: the entry reads this function's own
+    globals and closure cells at every call (refresh), so another closure of the same code
+    (other cells) needs an entry of its own; the entry holds the cells and the globals, so
+    their ids stay theirs while it lives."""
+    return (id(fn.__globals__),) + tuple(id(cell) for cell in fn.__closure__ or ())
 
 
 def _derive(fn, wrt, mode, **options):
     check_function(fn)
     mode = Mode(mode)
-    key = cache_key(fn, wrt, mode, options)
-    # the entry reads this function's own globals and closure cells at every call (refresh),
-    # so another closure of the same code (other cells) needs an entry of its own; the
-    # entry holds the cells and the globals, so their ids stay theirs while it lives
-    where = (id(fn.__globals__),) + tuple(id(cell) for cell in fn.__closure__ or ())
+    key, where = cache_key(fn, wrt, mode, options), _where(fn)
     entry = cache.memory_get((key, where))
     statics = options.get("statics", ())
     if entry is not None and all(_resolve_path(fn, path, statics) is target
@@ -378,4 +387,4 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
                                                "suffixed"))) for c in normalizer.callees)
     return source, Meta(tuple(func_names), where, returns.loc, tuple(wrt_names),
                         preserve_result, has_aux, callees, tuple(map(tuple, lines)),
-                        fn.__code__.co_firstlineno)
+                        fn.__code__.co_firstlineno, tuple(suffixed))
