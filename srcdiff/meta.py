@@ -55,8 +55,7 @@ class Meta:
         fields = dict(record)
         fields["defined"], fields["returned"] = (Location(**fields[k])
                                                  for k in ("defined", "returned"))
-        fields["callees"] = tuple(CalleeUse(**dict(callee, suffixed=tuple(callee["suffixed"])))
-                                  for callee in fields["callees"])
+        fields["callees"] = tuple(CalleeUse(**callee) for callee in fields["callees"])
         for k in ("names", "params", "lines", "suffixed"):
             fields[k] = tuple(tuple(v) if isinstance(v, list) else v for v in fields[k])
         return cls(**fields)

@@ -34,11 +34,10 @@ def shared(entry):
     ways, below = {}, {}
 
     def visit(node):
-        if node.variant not in below:
-            below[node.variant] = frozenset()  # (a derivative met again adds nothing new)
-            names = {node.variant[0].__name__}.union(*map(visit, node.callees))
-            below[node.variant] = frozenset(names)
-            ways.setdefault(node.variant[0].__name__, set()).add(node.variant)
+        if node.variant not in below:  # (a derivative met again has nothing new below it)
+            name = node.variant[0].__name__
+            below[node.variant] = frozenset({name}.union(*map(visit, node.callees)))
+            ways.setdefault(name, set()).add(node.variant)
         return below[node.variant]
 
     visit(entry)

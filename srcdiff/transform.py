@@ -347,19 +347,17 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
         # needs is the caller's to give): each level of calls takes a few dozen frames
         limit = sys.getrecursionlimit()
         sys.setrecursionlimit(limit + _FRAMES_PER_CALL_LEVEL)
-        options = dict(outputs=callee_outputs, optimized=optimized,
+        options = dict(names=tuple(callee_names), outputs=callee_outputs, optimized=optimized,
                        **_statics_option(fn, described, statics, callee))
-        handed_on = naming.passed_on(suffixed, naming.variant(callee, callee_wrt, options),
-                                     _in_progress.below)
+        options.update(_suffixed_option(naming.passed_on(
+            suffixed, naming.variant(callee, callee_wrt, options), _in_progress.below)))
         try:
-            derive(callee, callee_wrt, mode.for_callees, names=tuple(callee_names),
-                   **options, **_suffixed_option(handed_on))
+            derive(callee, callee_wrt, mode.for_callees, **options)
         finally:
             sys.setrecursionlimit(limit)
-        return handed_on
+        return options.get("suffixed", ())
 
-    if has_aux:
-        outputs = (True, False)
+    outputs = (True, False) if has_aux else outputs
 
     func_names = list(names) if names else mode.function_names(fn.__name__)
     _in_progress.codes.add(fn.__code__)
