@@ -78,7 +78,8 @@ class _Deriving(threading.local):
     def __init__(self):
         self.codes = set()
         self.varied_items = {}  # what the activity analyses of the transform in progress share
-        self.below = {}  # naming.shared's for the module being made again with `suffixed`
+        self.ways = {}  # function name -> its ways differentiated in the module being made
+        self.below = {}  # naming.shared's, of what the module being made holds so far
 
 
 _in_progress = _Deriving()
@@ -120,24 +121,48 @@ def cache_key(fn, wrt, mode, options):
 
 def derive(fn, wrt, mode=Mode.GRAD, **options):
     """The emitted derivative of `fn` (from memory, disk, or a fresh transform). A callee's
-    is named by its caller (`names`); f's own is made again when some function is
+    is named by its caller (`names`); f's own module is made again when some function is
     differentiated in more than one way in it, so that those are named apart (naming.py)."""
-    entry = _derive(fn, wrt, mode, **options)
     if "names" in options:
-        return entry
-    suffixed, below = naming.shared(entry)
-    if suffixed == entry.meta.suffixed:
-        return entry
-    held, _in_progress.below = _in_progress.below, below
+        return _derive(fn, wrt, mode, **options)
+    held = _in_progress.ways, _in_progress.below
     try:
-        final = _derive(fn, wrt, mode, **options, suffixed=suffixed)
+        return _derive_module(fn, wrt, mode, options)
     finally:
-        _in_progress.below = held
-    # kept where the first one was too, so it is found without making that one again
-    key, where = cache_key(fn, wrt, Mode(mode), options), _where(fn)
-    cache.memory_put((key, where), final)
-    cache.store(key, final.source, final.meta.to_json())
-    return final
+        _in_progress.ways, _in_progress.below = held
+
+
+class _NamedApart(Exception):
+    """A function met differentiated in a second way while a module is made, after its
+    first way was named as its only one: the module is made again with it named apart."""
+
+    def __init__(self, name):
+        super().__init__(name)
+        self.name = name
+
+
+def _derive_module(fn, wrt, mode, options):
+    """derive() of f itself: made again while a transform meets a function differentiated
+    in a second way, then while a module found made (or partly: a callee's cached module
+    is not made again) names a function differentiated in more ways as its only one."""
+    suffixed, _in_progress.below = (), {}
+    while True:
+        _in_progress.ways = {fn.__name__: {naming.variant(fn, wrt, options)}}
+        try:
+            entry = _derive(fn, wrt, mode, **options, **_suffixed_option(suffixed))
+        except _NamedApart as clash:
+            suffixed = tuple(sorted({*suffixed, clash.name}))
+            continue
+        shared, below = naming.shared(entry)
+        _in_progress.below.update(below)
+        if shared == entry.meta.suffixed:
+            break
+        suffixed = shared
+    if suffixed:  # kept under f's own key too, found then without making it again
+        key, where = cache_key(fn, wrt, Mode(mode), options), _where(fn)
+        cache.memory_put((key, where), entry)
+        cache.store(key, entry.source, entry.meta.to_json())
+    return entry
 
 
 def _where(fn):
@@ -325,6 +350,35 @@ def _checked_return(fn, program, mode, has_aux, where):
     return returns
 
 
+def _callee_deriver(fn, mode, optimized, statics, suffixed):
+    """The Normalizer's derive_callee for fn's module (its functions of `suffixed` named by
+    what they differentiate)."""
+    def derive_callee(callee, callee_wrt, callee_names, callee_outputs, loc, described):
+        if callee.__code__ in _in_progress.codes:
+            raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
+                                   "cannot differentiate", loc, "write the recursion as a loop")
+        options = dict(names=tuple(callee_names), outputs=callee_outputs, optimized=optimized,
+                       **_statics_option(fn, described, statics, callee))
+        variant = naming.variant(callee, callee_wrt, options)
+        ways = _in_progress.ways.setdefault(callee.__name__, {variant})
+        if callee.__name__ not in suffixed and ways != {variant}:
+            raise _NamedApart(callee.__name__)  # (named as if its only way, at another call)
+        ways.add(variant)
+        options.update(_suffixed_option(naming.passed_on(suffixed, variant,
+                                                         _in_progress.below)))
+        # a callee is transformed inside its caller's transform (a static argument it
+        # needs is the caller's to give): each level of calls takes a few dozen frames
+        limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(limit + _FRAMES_PER_CALL_LEVEL)
+        try:
+            made = derive(callee, callee_wrt, mode.for_callees, **options)
+        finally:
+            sys.setrecursionlimit(limit)
+        _in_progress.below.update(naming.shared(made)[1])  # (for a module made again)
+        return options.get("suffixed", ())
+    return derive_callee
+
+
 @ir.pausing_gc
 def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
              has_aux=False, statics=(), suffixed=()):
@@ -339,26 +393,8 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     _check_wrt(fn, wrt, params, node.args.vararg, where)
     wrt_names = [params[i] for i in wrt]
 
-    def derive_callee(callee, callee_wrt, callee_names, callee_outputs, loc, described):
-        if callee.__code__ in _in_progress.codes:
-            raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
-                                   "cannot differentiate", loc, "write the recursion as a loop")
-        # a callee is transformed inside its caller's transform (a static argument it
-        # needs is the caller's to give): each level of calls takes a few dozen frames
-        limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(limit + _FRAMES_PER_CALL_LEVEL)
-        options = dict(names=tuple(callee_names), outputs=callee_outputs, optimized=optimized,
-                       **_statics_option(fn, described, statics, callee))
-        options.update(_suffixed_option(naming.passed_on(
-            suffixed, naming.variant(callee, callee_wrt, options), _in_progress.below)))
-        try:
-            derive(callee, callee_wrt, mode.for_callees, **options)
-        finally:
-            sys.setrecursionlimit(limit)
-        return options.get("suffixed", ())
-
+    derive_callee = _callee_deriver(fn, mode, optimized, statics, suffixed)
     outputs = (True, False) if has_aux else outputs
-
     func_names = list(names) if names else mode.function_names(fn.__name__)
     _in_progress.codes.add(fn.__code__)
     try:

@@ -118,3 +118,26 @@ def test_the_backward_half_unpacks_under_the_forward_halfs_names(rng):
     assert "_cond" not in source
     assert "if training:" in backward
     check_grad(calls_held_in_a_branch, rng.normal(size=3))
+
+
+def inner_again(x, w):
+    return np.sum(np.cos(scale(x, w)))
+
+
+def only_inner_again(x, w):
+    return inner_again(x, w) * 2.0
+
+
+def inner_again_and_scale(x, w):
+    return inner_again(x, w) + np.sum(scale(3.0, w))
+
+
+def test_a_second_way_hidden_in_a_cached_callee_is_named_apart_too(rng):
+    # inner_again's module, made for only_inner_again, is found made: its call of scale is
+    # not met again, and only the module made shows scale differentiated two ways
+    nf.grad(only_inner_again, wrt=(0, 1)).source
+    source = nf.grad(inner_again_and_scale, wrt=(0, 1)).source
+    names = defined(source)
+    assert len(names) == len(set(names))
+    assert {"fwd_inner_again", "fwd_scale_x_w", "fwd_scale_w"} <= set(names)
+    check_grad(inner_again_and_scale, *args(rng), wrt=(0, 1))
