@@ -12,18 +12,18 @@ from srcdiff import runtime
 
 def dloss(params, inputs, targets, decay=0.01):
     _stack_t0 = []
-    _stack_unflatten_flatten_size00 = []
+    _stack_unflatten_flatten_size0_0 = []
     _stack_t2 = []
-    _stack_unflatten_flatten_start00 = []
+    _stack_unflatten_flatten_start0_0 = []
     flatten_keys0 = sorted(runtime.dict_keys(params))
     flatten_shapes0 = []
     _seq0 = list(flatten_keys0)
-    for _flatten_k00 in _seq0:
-        flatten_shapes0.append(np.shape(params[_flatten_k00]))
+    for _flatten_k0_0 in _seq0:
+        flatten_shapes0.append(np.shape(params[_flatten_k0_0]))
     _items0 = []
     _seq1 = list(flatten_keys0)
-    for _flatten_k01 in _seq1:
-        _t0 = params[_flatten_k01]
+    for _flatten_k0_1 in _seq1:
+        _t0 = params[_flatten_k0_1]
         _stack_t0.append(runtime.shape_of(_t0))
         _t1 = np.ravel(_t0)
         _items0.append(_t1)
@@ -31,19 +31,20 @@ def dloss(params, inputs, targets, decay=0.01):
     _result0 = flatten_flat0, None
     runtime.check_unpack(_result0, 2)
     flat = _result0[0]
-    unflatten_flatten_pieces00 = []
-    unflatten_flatten_start00 = 0
+    unflatten_flatten_pieces0_0 = []
+    unflatten_flatten_start0_0 = 0
     _seq2 = list(flatten_shapes0)
-    for unflatten_flatten_shape00 in _seq2:
-        unflatten_flatten_size00 = int(np.prod(unflatten_flatten_shape00))
-        _stack_unflatten_flatten_size00.append(unflatten_flatten_size00)
-        _t2 = flat[unflatten_flatten_start00:unflatten_flatten_start00 + unflatten_flatten_size00]
+    for unflatten_flatten_shape0_0 in _seq2:
+        unflatten_flatten_size0_0 = int(np.prod(unflatten_flatten_shape0_0))
+        _stack_unflatten_flatten_size0_0.append(unflatten_flatten_size0_0)
+        _t2 = flat[unflatten_flatten_start0_0:unflatten_flatten_start0_0
+            + unflatten_flatten_size0_0]
         _stack_t2.append(runtime.shape_of(_t2))
-        _t3 = np.reshape(_t2, unflatten_flatten_shape00)
-        unflatten_flatten_pieces00.append(_t3)
-        _stack_unflatten_flatten_start00.append(unflatten_flatten_start00)
-        unflatten_flatten_start00 = unflatten_flatten_start00 + unflatten_flatten_size00
-    unflatten_result0 = runtime.dict_of(flatten_keys0, unflatten_flatten_pieces00)
+        _t3 = np.reshape(_t2, unflatten_flatten_shape0_0)
+        unflatten_flatten_pieces0_0.append(_t3)
+        _stack_unflatten_flatten_start0_0.append(unflatten_flatten_start0_0)
+        unflatten_flatten_start0_0 = unflatten_flatten_start0_0 + unflatten_flatten_size0_0
+    unflatten_result0 = runtime.dict_of(flatten_keys0, unflatten_flatten_pieces0_0)
     _t4, predict_saved = fwd_predict_s1(unflatten_result0, inputs)
     residuals = _t4 - targets
     _t5 = residuals ** 2
@@ -53,7 +54,7 @@ def dloss(params, inputs, targets, decay=0.01):
     _t9 = _t6 + _t8
     b_t9 = runtime.grad_seed(_t9)
     b_items0 = []
-    bunflatten_flatten_pieces00 = []
+    bunflatten_flatten_pieces0_0 = []
     b_t6 = runtime.unbroadcast(b_t9, _t6)
     b_t8 = runtime.unbroadcast(b_t9, _t8)
     b_t7 = runtime.unbroadcast(b_t8 * decay, _t7)
@@ -63,30 +64,30 @@ def dloss(params, inputs, targets, decay=0.01):
     bresiduals = b_t5 * 2 * residuals
     b_t4 = runtime.unbroadcast(bresiduals, _t4)
     bparams_1, = bwd_predict_s1(b_t4, predict_saved)
-    bunflatten_flatten_pieces00 = runtime.add_items(bunflatten_flatten_pieces00,
-        runtime.dict_values_adjoint(bparams_1, flatten_keys0, unflatten_flatten_pieces00),
-        unflatten_flatten_pieces00)
+    bunflatten_flatten_pieces0_0 = runtime.add_items(bunflatten_flatten_pieces0_0,
+        runtime.dict_values_adjoint(bparams_1, flatten_keys0, unflatten_flatten_pieces0_0),
+        unflatten_flatten_pieces0_0)
     bunflatten_vector0 = runtime.zeros_like(flat)
-    for unflatten_flatten_shape00 in reversed(_seq2):
+    for unflatten_flatten_shape0_0 in reversed(_seq2):
         _t2 = _stack_t2.pop()
-        unflatten_flatten_size00 = _stack_unflatten_flatten_size00.pop()
-        unflatten_flatten_start00 = _stack_unflatten_flatten_start00.pop()
-        b_t3 = bunflatten_flatten_pieces00.pop()
+        unflatten_flatten_size0_0 = _stack_unflatten_flatten_size0_0.pop()
+        unflatten_flatten_start0_0 = _stack_unflatten_flatten_start0_0.pop()
+        b_t3 = bunflatten_flatten_pieces0_0.pop()
         b_t2 = np.reshape(b_t3, np.shape(_t2))
         bunflatten_vector0 = runtime.add_at(bunflatten_vector0, flat,
-            np.s_[unflatten_flatten_start00:unflatten_flatten_start00 + unflatten_flatten_size00],
-            b_t2)
+            np.s_[unflatten_flatten_start0_0:unflatten_flatten_start0_0
+            + unflatten_flatten_size0_0], b_t2)
     bflat += bunflatten_vector0
     bflatten_result0 = runtime.getitem_grad(bflat, _result0, 0)
     bflatten_flat0 = runtime.unpack_adjoint(bflatten_result0, (flatten_flat0, None))[0]
     b_items0 = runtime.add_items(b_items0, [runtime.unconcatenate(bflatten_flat0, _items0,
         _k) for _k in range(len(_items0))])
     bflatten_params0 = runtime.zeros_like(params)
-    for _flatten_k01 in reversed(_seq1):
+    for _flatten_k0_1 in reversed(_seq1):
         _t0 = _stack_t0.pop()
         b_t1 = b_items0.pop()
         b_t0 = np.reshape(b_t1, np.shape(_t0))
-        bflatten_params0 = runtime.add_at(bflatten_params0, params, _flatten_k01, b_t0)
+        bflatten_params0 = runtime.add_at(bflatten_params0, params, _flatten_k0_1, b_t0)
     return runtime.as_grad(bflatten_params0, params)
 
 

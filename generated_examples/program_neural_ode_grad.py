@@ -13,16 +13,16 @@ def dloss(params, y0, ts, observed):
     _stack_rk4_step_y0 = []
     _stack_rk4_step_dt0 = []
     _stack_dynamics_saved = []
-    _stack_rk4_step_k10 = []
+    _stack_rk4_step_k1_0 = []
     _stack_t1 = []
     _stack_dynamics_saved_1 = []
-    _stack_rk4_step_k20 = []
+    _stack_rk4_step_k2_0 = []
     _stack_t3 = []
     _stack_dynamics_saved_2 = []
-    _stack_rk4_step_k30 = []
+    _stack_rk4_step_k3_0 = []
     _stack_t4 = []
     _stack_dynamics_saved_3 = []
-    _stack_rk4_step_k40 = []
+    _stack_rk4_step_k4_0 = []
     _stack_t5 = []
     _stack_t6 = []
     _stack_t7 = []
@@ -36,10 +36,10 @@ def dloss(params, y0, ts, observed):
     _seq0 = ts[:-1]
     _seq1 = ts[1:]
     for _i0 in range(min(len(_seq0), len(_seq1))):
-        odeint_t00 = _seq0[_i0]
-        odeint_t10 = _seq1[_i0]
-        odeint_dt0 = (odeint_t10 - odeint_t00) / odeint_steps_per_interval0
-        odeint_t0 = odeint_t00
+        odeint_t0_0 = _seq0[_i0]
+        odeint_t1_0 = _seq1[_i0]
+        odeint_dt0 = (odeint_t1_0 - odeint_t0_0) / odeint_steps_per_interval0
+        odeint_t0 = odeint_t0_0
         for odeint__0 in range(odeint_steps_per_interval0):
             rk4_step_y0 = odeint_y0
             _stack_rk4_step_y0.append(runtime.shape_of(rk4_step_y0))
@@ -47,43 +47,43 @@ def dloss(params, y0, ts, observed):
             _stack_rk4_step_dt0.append(rk4_step_dt0)
             func_result0, dynamics_saved = fwd_dynamics(params, rk4_step_y0, odeint_t0)
             _stack_dynamics_saved.append(dynamics_saved)
-            rk4_step_k10 = func_result0
-            _stack_rk4_step_k10.append(runtime.shape_of(rk4_step_k10))
-            _t0 = rk4_step_dt0 * rk4_step_k10
+            rk4_step_k1_0 = func_result0
+            _stack_rk4_step_k1_0.append(runtime.shape_of(rk4_step_k1_0))
+            _t0 = rk4_step_dt0 * rk4_step_k1_0
             _t1 = _t0 / 2
             _stack_t1.append(runtime.shape_of(_t1))
             func_y1 = rk4_step_y0 + _t1
             func_t1 = odeint_t0 + rk4_step_dt0 / 2
             func_result1, dynamics_saved_1 = fwd_dynamics(params, func_y1, func_t1)
             _stack_dynamics_saved_1.append(dynamics_saved_1)
-            rk4_step_k20 = func_result1
-            _stack_rk4_step_k20.append(runtime.shape_of(rk4_step_k20))
-            _t2 = rk4_step_dt0 * rk4_step_k20
+            rk4_step_k2_0 = func_result1
+            _stack_rk4_step_k2_0.append(runtime.shape_of(rk4_step_k2_0))
+            _t2 = rk4_step_dt0 * rk4_step_k2_0
             _t3 = _t2 / 2
             _stack_t3.append(runtime.shape_of(_t3))
             func_y2 = rk4_step_y0 + _t3
             func_t2 = odeint_t0 + rk4_step_dt0 / 2
             func_result2, dynamics_saved_2 = fwd_dynamics(params, func_y2, func_t2)
             _stack_dynamics_saved_2.append(dynamics_saved_2)
-            rk4_step_k30 = func_result2
-            _stack_rk4_step_k30.append(runtime.shape_of(rk4_step_k30))
-            _t4 = rk4_step_dt0 * rk4_step_k30
+            rk4_step_k3_0 = func_result2
+            _stack_rk4_step_k3_0.append(runtime.shape_of(rk4_step_k3_0))
+            _t4 = rk4_step_dt0 * rk4_step_k3_0
             _stack_t4.append(runtime.shape_of(_t4))
             func_y3 = rk4_step_y0 + _t4
             func_t3 = odeint_t0 + rk4_step_dt0
             func_result3, dynamics_saved_3 = fwd_dynamics(params, func_y3, func_t3)
             _stack_dynamics_saved_3.append(dynamics_saved_3)
-            rk4_step_k40 = func_result3
-            _stack_rk4_step_k40.append(runtime.shape_of(rk4_step_k40))
-            _t5 = 2 * rk4_step_k20
+            rk4_step_k4_0 = func_result3
+            _stack_rk4_step_k4_0.append(runtime.shape_of(rk4_step_k4_0))
+            _t5 = 2 * rk4_step_k2_0
             _stack_t5.append(runtime.shape_of(_t5))
-            _t6 = rk4_step_k10 + _t5
+            _t6 = rk4_step_k1_0 + _t5
             _stack_t6.append(runtime.shape_of(_t6))
-            _t7 = 2 * rk4_step_k30
+            _t7 = 2 * rk4_step_k3_0
             _stack_t7.append(runtime.shape_of(_t7))
             _t8 = _t6 + _t7
             _stack_t8.append(runtime.shape_of(_t8))
-            _t9 = _t8 + rk4_step_k40
+            _t9 = _t8 + rk4_step_k4_0
             _stack_t9.append(runtime.shape_of(_t9))
             _t10 = rk4_step_dt0 * _t9
             _t11 = _t10 / 6
@@ -115,16 +115,16 @@ def dloss(params, y0, ts, observed):
             _t7 = _stack_t7.pop()
             _t6 = _stack_t6.pop()
             _t5 = _stack_t5.pop()
-            rk4_step_k40 = _stack_rk4_step_k40.pop()
+            rk4_step_k4_0 = _stack_rk4_step_k4_0.pop()
             dynamics_saved_3 = _stack_dynamics_saved_3.pop()
             _t4 = _stack_t4.pop()
-            rk4_step_k30 = _stack_rk4_step_k30.pop()
+            rk4_step_k3_0 = _stack_rk4_step_k3_0.pop()
             dynamics_saved_2 = _stack_dynamics_saved_2.pop()
             _t3 = _stack_t3.pop()
-            rk4_step_k20 = _stack_rk4_step_k20.pop()
+            rk4_step_k2_0 = _stack_rk4_step_k2_0.pop()
             dynamics_saved_1 = _stack_dynamics_saved_1.pop()
             _t1 = _stack_t1.pop()
-            rk4_step_k10 = _stack_rk4_step_k10.pop()
+            rk4_step_k1_0 = _stack_rk4_step_k1_0.pop()
             dynamics_saved = _stack_dynamics_saved.pop()
             rk4_step_dt0 = _stack_rk4_step_dt0.pop()
             rk4_step_y0 = _stack_rk4_step_y0.pop()
@@ -134,34 +134,37 @@ def dloss(params, y0, ts, observed):
             b_t10 = b_t11 / 6
             b_t9 = runtime.unbroadcast(b_t10 * rk4_step_dt0, _t9)
             b_t8 = runtime.unbroadcast(b_t9, _t8)
-            brk4_step_k40 = runtime.unbroadcast(b_t9, rk4_step_k40)
+            brk4_step_k4_0 = runtime.unbroadcast(b_t9, rk4_step_k4_0)
             b_t6 = runtime.unbroadcast(b_t8, _t6)
             b_t7 = runtime.unbroadcast(b_t8, _t7)
-            brk4_step_k30 = b_t7 * 2
-            brk4_step_k10 = runtime.unbroadcast(b_t6, rk4_step_k10)
+            brk4_step_k3_0 = b_t7 * 2
+            brk4_step_k1_0 = runtime.unbroadcast(b_t6, rk4_step_k1_0)
             b_t5 = runtime.unbroadcast(b_t6, _t5)
-            brk4_step_k20 = b_t5 * 2
-            dynamics_grads_3 = bwd_dynamics(brk4_step_k40, dynamics_saved_3)
+            brk4_step_k2_0 = b_t5 * 2
+            dynamics_grads_3 = bwd_dynamics(brk4_step_k4_0, dynamics_saved_3)
             bparams += dynamics_grads_3[0]
             bfunc_y3 = dynamics_grads_3[1]
             brk4_step_y0 = brk4_step_y0 + runtime.unbroadcast(bfunc_y3, rk4_step_y0)
             b_t4 = runtime.unbroadcast(bfunc_y3, _t4)
-            brk4_step_k30 = brk4_step_k30 + runtime.unbroadcast(b_t4 * rk4_step_dt0, rk4_step_k30)
-            dynamics_grads_2 = bwd_dynamics(brk4_step_k30, dynamics_saved_2)
+            brk4_step_k3_0 = brk4_step_k3_0 + runtime.unbroadcast(b_t4 * rk4_step_dt0,
+                rk4_step_k3_0)
+            dynamics_grads_2 = bwd_dynamics(brk4_step_k3_0, dynamics_saved_2)
             bparams += dynamics_grads_2[0]
             bfunc_y2 = dynamics_grads_2[1]
             brk4_step_y0 += runtime.unbroadcast(bfunc_y2, rk4_step_y0)
             b_t3 = runtime.unbroadcast(bfunc_y2, _t3)
             b_t2 = b_t3 / 2
-            brk4_step_k20 = brk4_step_k20 + runtime.unbroadcast(b_t2 * rk4_step_dt0, rk4_step_k20)
-            dynamics_grads_1 = bwd_dynamics(brk4_step_k20, dynamics_saved_1)
+            brk4_step_k2_0 = brk4_step_k2_0 + runtime.unbroadcast(b_t2 * rk4_step_dt0,
+                rk4_step_k2_0)
+            dynamics_grads_1 = bwd_dynamics(brk4_step_k2_0, dynamics_saved_1)
             bparams += dynamics_grads_1[0]
             bfunc_y1 = dynamics_grads_1[1]
             brk4_step_y0 += runtime.unbroadcast(bfunc_y1, rk4_step_y0)
             b_t1 = runtime.unbroadcast(bfunc_y1, _t1)
             b_t0 = b_t1 / 2
-            brk4_step_k10 = brk4_step_k10 + runtime.unbroadcast(b_t0 * rk4_step_dt0, rk4_step_k10)
-            dynamics_grads = bwd_dynamics(brk4_step_k10, dynamics_saved)
+            brk4_step_k1_0 = brk4_step_k1_0 + runtime.unbroadcast(b_t0 * rk4_step_dt0,
+                rk4_step_k1_0)
+            dynamics_grads = bwd_dynamics(brk4_step_k1_0, dynamics_saved)
             bparams += dynamics_grads[0]
             bfunc_y0 = dynamics_grads[1]
             brk4_step_y0 += bfunc_y0

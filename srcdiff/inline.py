@@ -344,8 +344,9 @@ class Inliner:
         # (a local that an inner inlining named already keeps its name, made fresh: prefixed
         # once more, names of nested inlined calls grow past a line)
         taken_in = tuple(f"{n}_" for n in self.inlined)
-        renames.update({local: self.names.fresh(local.rstrip("0123456789") if local.startswith(
-            taken_in) else f"{prefix}_{local}") for local in sorted(_locals(definition))
+        renames.update({local: self.names.fresh(
+            local.rstrip("0123456789").rstrip("_") if local.startswith(taken_in) else
+            f"{prefix}_{local}") for local in sorted(_locals(definition))
             if local not in renames})  # (sorted: fresh names count up in the same order)
         out = [gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
                for param, value in bindings if param not in passed]

@@ -158,10 +158,12 @@ class Names:
         return self.version(base)
 
     def fresh(self, prefix):
+        # (t0's first is t0_0, not t00, which reads as t's hundredth)
+        joined = prefix + "_" if prefix[-1:].isdigit() else prefix
         while True:
             n = self.counters.get(prefix, 0)
             self.counters[prefix] = n + 1
-            candidate = f"{prefix}{n}"
+            candidate = f"{joined}{n}"
             if candidate not in self.used:
                 self.used.add(candidate)
                 return candidate
