@@ -5,9 +5,9 @@ every callee's, however deep) gives `fwd_g` and `bwd_g` (`jvp_g`). One different
 ways, say conv2d with respect to its weights at one call and to its input and weights at
 another, gives one pair per way, named by what it differentiates: `fwd_conv2d_w`,
 `fwd_conv2d_x_w` (and `_out0` when only some items of its result are). A caller sees only
-its own calls, so the transform learns which functions are differentiated in more than one
-way from the whole module it made (`shared`), then makes it again with those named apart
-(the `suffixed` option, handed down to each callee for the functions below it)."""
+its own calls, so a transform that meets a function's second way starts again with that
+function named apart (the `suffixed` option, handed down to each callee for the functions
+below it, as far as known), and a module made is checked whole (`shared`)."""
 
 
 def variant(fn, wrt, options):

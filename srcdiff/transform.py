@@ -142,9 +142,9 @@ class _NamedApart(Exception):
 
 
 def _derive_module(fn, wrt, mode, options):
-    """derive() of f itself: made again while a transform meets a function differentiated
-    in a second way, then while a module found made (or partly: a callee's cached module
-    is not made again) names a function differentiated in more ways as its only one."""
+    """derive() of f itself. A transform that meets a function differentiated in a second
+    way, its first named as its only one, starts again with it named apart; a module found
+    made whole is checked too, since a callee's module found made is not looked into."""
     suffixed, _in_progress.below = (), {}
     while True:
         _in_progress.ways = {fn.__name__: {naming.variant(fn, wrt, options)}}
