@@ -429,6 +429,27 @@ def logs_a_value(w, x):
     return np.sum(y ** 2)
 
 
+LOSSES = []
+
+
+class Recorder:
+    def __init__(self):
+        self.seen = []
+
+    def record(self, value):
+        self.seen.append(value)
+
+
+RECORDER = Recorder()
+
+
+def records_values(w, x):
+    y = np.tanh(x @ w)
+    LOSSES.append(float(np.sum(y)))
+    RECORDER.record(y)
+    return np.sum(y ** 2)
+
+
 def asserts(w, x):
     assert w.shape[0] == x.shape[1], "shapes do not match"
     y = np.tanh(x @ w)
@@ -578,6 +599,7 @@ CASES = {
     "print": (prints_a_value, w_and_x),
     "print under an if": (prints_under_a_condition, w_and_x),
     "logging": (logs_a_value, w_and_x),
+    "values kept in a global list and object": (records_values, w_and_x),
     "assert": (asserts, w_and_x),
     "with np.errstate": (with_errstate, w_and_x),
     "with warnings.catch_warnings": (with_catch_warnings, w_and_x),
