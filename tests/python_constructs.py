@@ -157,6 +157,16 @@ def functions_from_a_list(w, x):
     return np.sum(h)
 
 
+LAYERS_OF_ACTIVATIONS = (np.sin, softplus, np.tanh)
+
+
+def functions_from_a_global_tuple(w, x):
+    h = x @ w
+    for act in LAYERS_OF_ACTIVATIONS:
+        h = act(h) * 1.5
+    return np.sum(h)
+
+
 activation_alias = np.tanh
 
 
@@ -553,6 +563,7 @@ CASES = {
     "function from a list by an int parameter": (function_from_a_list_by_a_parameter,
                                                  lambda: (*w_and_x(), np.int64(1))),
     "functions from a list": (functions_from_a_list, w_and_x),
+    "loop over a global tuple of functions": (functions_from_a_global_tuple, w_and_x),
     "global alias of a function": (global_alias_of_a_function, w_and_x),
     # containers of parameters
     "for W, b in params": (for_pairs_in_list, params_and_x),
