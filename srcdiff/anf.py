@@ -22,8 +22,10 @@ _UNSUPPORTED = {
     gast.Try: ("try/except (and a try/finally left by return, break or continue)",
                "handle errors outside the differentiated function"),
     gast.With: ("with blocks other than np.errstate(...), warnings.catch_warnings() and "
-                "contextlib.nullcontext()",
-                "move the context manager outside the differentiated function"),
+                "contextlib.nullcontext() (srcdiff runs their body as it is; with `as` a "
+                "name that f reads)",
+                "move the context manager outside the differentiated function, or drop its "
+                "`as` name"),
     gast.Global: ("global statements", "pass the value in as an argument"),
     gast.Nonlocal: ("nonlocal statements", "pass the value in as an argument"),
     gast.FunctionDef: ("nested function definitions", "define helpers at module level"),

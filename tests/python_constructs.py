@@ -473,6 +473,15 @@ def with_errstate(w, x):
     return np.sum(y ** 2)
 
 
+def with_contexts_named(w, x):
+    # (the names bound, unread, are what this case is about)
+    with np.errstate(divide="ignore") as state, contextlib.nullcontext() as nothing:  # noqa: F841
+        y = np.log(np.exp(x @ w))
+    with warnings.catch_warnings(record=True) as caught:  # noqa: F841
+        y = np.tanh(y)
+    return np.sum(y ** 2)
+
+
 def with_catch_warnings(w, x):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -613,6 +622,7 @@ CASES = {
     "values kept in a global list and object": (records_values, w_and_x),
     "assert": (asserts, w_and_x),
     "with np.errstate": (with_errstate, w_and_x),
+    "with ... as a name f does not read": (with_contexts_named, w_and_x),
     "with warnings.catch_warnings": (with_catch_warnings, w_and_x),
     "with contextlib.nullcontext": (with_nullcontext, w_and_x),
     "try/finally": (try_finally, w_and_x),
