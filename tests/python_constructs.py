@@ -132,6 +132,15 @@ def function_from_a_dict(w, x, name):
     return np.sum(act(x @ w))
 
 
+def activated(w, x, nonlinearity):
+    return nonlinearity(x @ w)
+
+
+def function_from_a_dict_passed_on(w, x, name):
+    act = ACTIVATIONS[name]
+    return np.sum(activated(w, x, act) ** 2)
+
+
 LAYERS = {"hidden": [np.tanh, softplus], "out": {"act": np.sin}}
 
 
@@ -567,6 +576,8 @@ CASES = {
     "map a numpy function": (map_a_numpy_function, w_and_x),
     "functools.partial": (functools_partial, w_and_x),
     "function from a dict": (function_from_a_dict, lambda: (*w_and_x(), "softplus")),
+    "function from a dict, passed to a function that calls it": (
+        function_from_a_dict_passed_on, lambda: (*w_and_x(), "softplus")),
     "functions by constant keys": (functions_by_constant_keys, w_and_x),
     "local alias of a function": (local_alias_of_a_function, w_and_x),
     "function from a list by an int parameter": (function_from_a_list_by_a_parameter,
