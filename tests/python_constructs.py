@@ -166,6 +166,15 @@ def functions_from_a_list(w, x):
     return np.sum(h)
 
 
+def functions_from_local_displays(w, x):
+    acts = {"hidden": np.sin, "out": softplus}
+    stack = [np.tanh, softplus]
+    h = acts["hidden"](x @ w)
+    for act in stack:
+        h = act(h)
+    return np.sum(acts["out"](h) + stack[-1](h))
+
+
 LAYERS_OF_ACTIVATIONS = (np.sin, softplus, np.tanh)
 
 
@@ -584,6 +593,7 @@ CASES = {
                                                  lambda: (*w_and_x(), np.int64(1))),
     "functions from a list": (functions_from_a_list, w_and_x),
     "loop over a global tuple of functions": (functions_from_a_global_tuple, w_and_x),
+    "functions from a local dict and list": (functions_from_local_displays, w_and_x),
     "global alias of a function": (global_alias_of_a_function, w_and_x),
     # containers of parameters
     "for W, b in params": (for_pairs_in_list, params_and_x),
