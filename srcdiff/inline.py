@@ -18,6 +18,7 @@ import inspect
 import gast
 
 from . import ir
+from .containers import display_lengths
 from .desugar import desugar, lower_comprehensions
 from .errors import UnsupportedError
 from .function_aliases import substitute_function_aliases
@@ -130,6 +131,8 @@ class Inliner:
         definition = self.sibling(fn)
         if definition is None or is_generator(definition) and id(call) not in self.iterated:
             return False  # (a generator's items are a list's when a loop takes them all)
+        if definition.args.vararg is not None:
+            self._spread(call)
         if not (_returns_a_local_function(definition) or any(
                 isinstance(a, gast.Name) and a.id in self.local
                 for a in call.args + [k.value for k in call.keywords]) or
@@ -150,6 +153,26 @@ class Inliner:
         self.origins[name] = fn
         call.func = ir.name(name)
         return True
+
+    def _spread(self, call):
+        """f(*parts) with parts a display, or a name bound once to one, as f(parts[0],
+        parts[1]): the count of what f's *args packs is then in the code."""
+        if not any(isinstance(a, gast.Starred) for a in call.args):
+            return
+        lengths, args = display_lengths(self.func), []
+        for arg in call.args:
+            held = arg.value if isinstance(arg, gast.Starred) else None
+            if held is None:
+                args.append(arg)
+            elif isinstance(held, (gast.List, gast.Tuple)) and not any(
+                    isinstance(e, gast.Starred) for e in held.elts):
+                args += held.elts
+            elif isinstance(held, gast.Name) and held.id in lengths:
+                args += [gast.Subscript(value=ir.name(held.id), slice=ir.const(k),
+                                        ctx=gast.Load()) for k in range(lengths[held.id][1])]
+            else:
+                return
+        call.args = args
 
     def _unroll_loops_over_functions(self, body):
         """`for act in [np.tanh, softplus]: h = act(h)` is its body once per function, each

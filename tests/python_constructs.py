@@ -175,6 +175,11 @@ def functions_from_local_displays(w, x):
     return np.sum(acts["out"](h) + stack[-1](h))
 
 
+def spreads_a_list_into_args(w, x):
+    parts = [w, np.tanh(x @ w)]
+    return total_of(*parts) + total_of(*(w, x @ w), w)
+
+
 LAYERS_OF_ACTIVATIONS = (np.sin, softplus, np.tanh)
 
 
@@ -594,6 +599,7 @@ CASES = {
     "functions from a list": (functions_from_a_list, w_and_x),
     "loop over a global tuple of functions": (functions_from_a_global_tuple, w_and_x),
     "functions from a local dict and list": (functions_from_local_displays, w_and_x),
+    "f(*parts) of a function taking *args": (spreads_a_list_into_args, w_and_x),
     "global alias of a function": (global_alias_of_a_function, w_and_x),
     # containers of parameters
     "for W, b in params": (for_pairs_in_list, params_and_x),
