@@ -136,7 +136,8 @@ class Inliner:
         if not (_returns_a_local_function(definition) or any(
                 isinstance(a, gast.Name) and a.id in self.local
                 for a in call.args + [k.value for k in call.keywords]) or
-                _packs_arguments(definition, call) or is_generator(definition)):
+                _packs_arguments(definition, call) or _packs_keywords(definition, call) or
+                is_generator(definition)):
             return False
         if any(self.origins.get(name) is fn for name in self.active):
             raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
@@ -218,9 +219,6 @@ class Inliner:
 
     def _refuse_unsupported(self, definition, stmt):
         where = self.location(stmt)
-        if definition.args.kwarg:
-            raise UnsupportedError(f"the local function {definition.name!r} takes **kwargs",
-                                   where, "name its parameters")
         vararg = definition.args.vararg
         if vararg is not None and vararg.id in _locals(definition):
             raise UnsupportedError(f"the local function {definition.name!r} assigns its "
@@ -360,13 +358,19 @@ class Inliner:
                 self.location(stmt), f"loop over it (for item in {name}(...)), or build and "
                 "return a list")
         body = copy.deepcopy(definition.body)
-        bindings, extra = self._bind(definition, defaults, call, stmt)
+        bindings, extra, named = self._bind(definition, defaults, call, stmt)
         if definition.args.vararg is not None:  # *args: a tuple display of its values
             vararg = definition.args.vararg.id
             items = [self.names.fresh(f"{name}_{vararg}") for _ in extra]
             _Substitute(vararg, gast.Tuple(elts=[ir.name(i) for i in items],
                                            ctx=gast.Load())).visit_all(body)
             bindings = bindings + list(zip(items, extra))
+        if definition.args.kwarg is not None:  # **kwargs: a dict display of its values
+            kwarg = definition.args.kwarg.id
+            items = [self.names.fresh(f"{name}_{key}") for key in named]
+            _Substitute(kwarg, gast.Dict(keys=[ir.const(k) for k in named],
+                                         values=[ir.name(i) for i in items])).visit_all(body)
+            bindings = bindings + list(zip(items, named.values()))
         # a local function passed in is called by its own name (then inlined in turn)
         passed = {param: value.id for param, value in bindings
                   if isinstance(value, gast.Name) and value.id in self.local}
@@ -434,12 +438,16 @@ class Inliner:
             raise UnsupportedError(f"too many arguments, or *args, in a call of the local "
                                    f"function {definition.name!r}", self.location(stmt))
         values = dict(zip(positional, call.args))
-        extra = call.args[len(positional):]
+        extra, named = call.args[len(positional):], {}
         for keyword in call.keywords:
             if keyword.arg is None:
                 raise UnsupportedError("**kwargs in a call of a local function",
                                        self.location(stmt), "pass arguments by name")
-            values[keyword.arg] = keyword.value
+            if keyword.arg in positional + [a.id for a in args.kwonlyargs] or \
+                    args.kwarg is None:
+                values[keyword.arg] = keyword.value
+            else:
+                named[keyword.arg] = keyword.value
         bindings = []
         for param in positional + [a.id for a in args.kwonlyargs]:
             if param in values:
@@ -451,7 +459,7 @@ class Inliner:
             else:
                 raise UnsupportedError(f"the call of {definition.name!r} gives no value for "
                                        f"{param!r}", self.location(stmt))
-        return bindings, extra
+        return bindings, extra, named
 
 
 def _as_definition(stmt):
@@ -498,6 +506,16 @@ def _packs_arguments(definition, call):
     args = definition.args
     return args.vararg is not None and not any(isinstance(a, gast.Starred) for a in call.args) \
         and len(call.args) > len(args.posonlyargs + args.args)
+
+
+def _packs_keywords(definition, call):
+    """Whether `definition` packs some of this call's keyword arguments into its
+    **kwargs (inlined, a dict display of them)."""
+    named = {a.id for a in definition.args.posonlyargs + definition.args.args +
+             definition.args.kwonlyargs}
+    return definition.args.kwarg is not None and any(
+        k.arg is not None and k.arg not in named for k in call.keywords) and \
+        all(k.arg is not None for k in call.keywords)
 
 
 def _parameters(definition):

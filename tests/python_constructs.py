@@ -175,6 +175,20 @@ def functions_from_local_displays(w, x):
     return np.sum(acts["out"](h) + stack[-1](h))
 
 
+def weighted_terms(**terms):
+    return terms["data"] * 2.0 + terms["penalty"]
+
+
+def layer(x, w, *, act=np.tanh, scale=1.0):
+    return act(scale * (x @ w))
+
+
+def keywords_packed_and_spread(w, x):
+    options = {"act": softplus, "scale": 0.5}
+    h = layer(x, w, **options)
+    return weighted_terms(data=np.sum(h ** 2), penalty=np.sum(w ** 2))
+
+
 def spreads_a_list_into_args(w, x):
     parts = [w, np.tanh(x @ w)]
     return total_of(*parts) + total_of(*(w, x @ w), w)
@@ -600,6 +614,8 @@ CASES = {
     "loop over a global tuple of functions": (functions_from_a_global_tuple, w_and_x),
     "functions from a local dict and list": (functions_from_local_displays, w_and_x),
     "f(*parts) of a function taking *args": (spreads_a_list_into_args, w_and_x),
+    "**kwargs packed by a function, **options spread in a call": (keywords_packed_and_spread,
+                                                                  w_and_x),
     "global alias of a function": (global_alias_of_a_function, w_and_x),
     # containers of parameters
     "for W, b in params": (for_pairs_in_list, params_and_x),
