@@ -34,7 +34,6 @@ class Emitted:
         self.function = functions[meta.names[0]]
         self.variant = None  # what tells it from another derivative of its function (naming.py)
         self.scope, self.live, self.module = scope, live, module
-        self.callee_targets = []  # (path in the source, function it named when compiled)
         # (what a name resolves to now, what it did, the items of a container of functions)
         # for the callees and functions named by fn's globals, closure or object arguments
         self.guards = []
@@ -194,8 +193,7 @@ def _derive(fn, wrt, mode, **options):
     key, where = cache_key(fn, wrt, mode, options), _where(fn)
     entry = cache.memory_get((key, where))
     statics = options.get("statics", ())
-    if entry is not None and all(_resolve_path(fn, path, statics) is target
-                                 for path, target in entry.callee_targets):
+    if entry is not None and entry.current():
         return entry  # (a rebound callee, say a monkeypatched helper, is transformed anew)
     loaded = _load(key)
     if loaded is None:
@@ -209,10 +207,9 @@ def _derive(fn, wrt, mode, **options):
         meta = meta.relocated(inspect.getsourcefile(fn) or fn.__code__.co_filename,
                               fn.__code__.co_firstlineno)
     scope = namespace(fn)
-    callees, callee_targets, guards = [], [], []
+    callees, guards = [], []
     for callee in meta.callees:
         target = _resolve_path(fn, callee.path, statics)
-        callee_targets.append((callee.path, target))
         root, steps = _path_steps(callee.path, statics)
         static = next((s for s in statics if s.name == root), None)
         if static is None:
@@ -244,7 +241,7 @@ def _derive(fn, wrt, mode, **options):
     entry.variant = naming.variant(fn, wrt, options)
     guards += [(functools.partial(_follow, fn, name, ()), value, provenance.contents(value))
                for name, value in provenance.functions_read(fn)]
-    entry.callee_targets, entry.guards = callee_targets, guards
+    entry.guards = guards
     entry.closure = fn.__closure__
     cache.memory_put((key, where), entry)
     return entry
