@@ -8,6 +8,8 @@ import tokenize
 import astor
 import gast
 
+from . import ir
+
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 LINE_LIMIT = 99
 _MARK = re.compile(r"[ \t]*# line: (\d+)\n")
@@ -22,7 +24,7 @@ def source_of(module):
 def source_and_lines(module):
     """source_of(module), and {row of it: the `lineno` its statement carries} (the line of f
     it comes from: ir.located; rows of statements without one are left out)."""
-    for node in ast.walk(module):
+    for node in ir.walk(module):
         if isinstance(node, ast.stmt) and getattr(node, "lineno", None) is None:
             node.lineno = 0
     marked = astor.to_source(module, add_line_information=True, pretty_source="".join)

@@ -4,6 +4,7 @@ import copy
 
 import gast
 
+from . import ir
 from .parse import is_function_value
 from .provenance import holds_functions
 
@@ -13,20 +14,20 @@ def substitute_function_aliases(func, resolve):
     code names): the uses of `act` read the expression itself, so calls of it are resolved
     (and a pick by a key known only at run time is refused where it is called)."""
     stores, shadowed = {}, set()
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
             stores[node.id] = stores.get(node.id, 0) + 1
         elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Param):
             shadowed.add(node.id)
     aliases = {}
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
                 node.targets[0], gast.Name) and stores.get(node.targets[0].id) == 1 and \
                 node.targets[0].id not in shadowed and _names_a_function(node.value, resolve):
             aliases[node.targets[0].id] = node
     if not aliases:
         return
-    for node in list(gast.walk(func)):
+    for node in list(ir.walk(func)):
         for field, value in gast.iter_fields(node):
             items = value if isinstance(value, list) else [value]
             kept = [copy.deepcopy(aliases[v.id].value) if isinstance(v, gast.Name) and isinstance(
