@@ -8,8 +8,6 @@ import tokenize
 import astor
 import gast
 
-from . import ir
-
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 LINE_LIMIT = 99
 _MARK = re.compile(r"[ \t]*# line: (\d+)\n")
@@ -24,9 +22,7 @@ def source_of(module):
 def source_and_lines(module):
     """source_of(module), and {row of it: the `lineno` its statement carries} (the line of f
     it comes from: ir.located; rows of statements without one are left out)."""
-    for node in ir.walk(module):
-        if isinstance(node, ast.stmt) and getattr(node, "lineno", None) is None:
-            node.lineno = 0
+    _number_statements(module.body)
     marked = astor.to_source(module, add_line_information=True, pretty_source="".join)
     plain, origins, line = [], [], 0
     for text in marked.splitlines(True):
@@ -48,6 +44,62 @@ def source_and_lines(module):
         pieces.append(wrapped)
         row += count
     return "".join(pieces), rows
+
+
+def _number_statements(body):
+    """Give each statement in `body` and in the blocks in it that has no line number 0
+    (expressions hold no statements: no need to visit them)."""
+    for stmt in body:
+        if getattr(stmt, "lineno", None) is None:
+            stmt.lineno = 0
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(stmt, field, None)
+            if block.__class__ is list:
+                _number_statements(block)
+
+
+def to_ast(node):
+    """gast.gast_to_ast(node) for the nodes emitted code has, without the generic visitor
+    machinery (the bulk of emitting a large function's source)."""
+    cls = node.__class__
+    if cls is list:
+        return [to_ast(item) if isinstance(item, gast.AST) else item for item in node]
+    if cls is gast.arguments:
+        return _to_ast_arguments(node)
+    if cls is gast.ExceptHandler:  # (its name is a Name in gast, a str in ast)
+        return gast.gast_to_ast(node)
+    target, fields = _AST_FIELDS.get(cls) or _ast_fields(cls)
+    values = node.__dict__
+    new = target(**{field: to_ast(value) if value.__class__ is list or isinstance(
+        value, gast.AST) else value for field in fields if (value := values.get(
+            field, _ABSENT)) is not _ABSENT})
+    for attribute in node._attributes:
+        if attribute in values:
+            setattr(new, attribute, values[attribute])
+    return new
+
+
+def _ast_fields(cls):
+    """(the ast class of a gast class, the fields they share), made once per class."""
+    target = getattr(ast, cls.__name__)
+    _AST_FIELDS[cls] = found = target, [f for f in cls._fields if f in target._fields]
+    return found
+
+
+_AST_FIELDS = {}
+_ABSENT = object()
+
+
+def _to_ast_arguments(node):
+    def arg(name):
+        if name is None:
+            return None
+        new = ast.arg(name.id, to_ast(name.annotation) if name.annotation else None,
+                      name.type_comment)
+        return ast.copy_location(new, name)
+    return ast.arguments([arg(a) for a in node.posonlyargs], [arg(a) for a in node.args],
+                         arg(node.vararg), [arg(a) for a in node.kwonlyargs],
+                         to_ast(node.kw_defaults), arg(node.kwarg), to_ast(node.defaults))
 
 
 def _tokens_by_row(text):
@@ -150,8 +202,7 @@ def to_source(funcs, docstring):
     """The emitted module's source, and [[row, line of f]] for its rows that come from one."""
     source, lines = f'"""{docstring}"""\n{IMPORTS}\n\n', []
     for func in funcs:
-        text, rows = source_and_lines(gast.gast_to_ast(gast.Module(body=[func],
-                                                                   type_ignores=[])))
+        text, rows = source_and_lines(ast.Module(body=[to_ast(func)], type_ignores=[]))
         source += "\n\n" if func is not funcs[0] else ""
         offset = source.count("\n")
         lines += [[offset + row, line] for row, line in sorted(rows.items())]
