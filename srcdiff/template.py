@@ -247,20 +247,30 @@ def _check_arity(primal, signature, loc):
         raise TemplateError(f"the template leaves out required parameter(s) {missing}", loc)
 
 
-class _Substitute(gast.NodeTransformer):
+class _Substitute:
+    """Puts the call's expressions for the template's names into a copy of a rule (each
+    template instance is one; a direct recursion, not a NodeTransformer's dispatch)."""
+
     def __init__(self, mapping, defaults, scope):
         self.mapping, self.defaults, self.scope = mapping, defaults, scope
 
-    def visit_Name(self, node):
-        if node.id in self.mapping:
-            return ir.copy_tree(self.mapping[node.id])
-        if node.id in self.defaults:
-            return gast.Constant(value=self.defaults[node.id], kind=None)
-        return node
-
-    def visit_Call(self, node):
-        node.keywords = [k for k in node.keywords if not self._callee_default(node.func, k)]
-        self.generic_visit(node)
+    def visit(self, node):
+        if node.__class__ is gast.Name:
+            if node.id in self.mapping:
+                return ir.copy_tree(self.mapping[node.id])
+            if node.id in self.defaults:
+                return gast.Constant(value=self.defaults[node.id], kind=None)
+            return node
+        if node.__class__ is gast.Call:
+            node.keywords = [k for k in node.keywords if not self._callee_default(node.func, k)]
+        fields = node.__dict__
+        for field in node._fields:
+            value = fields.get(field)
+            if value.__class__ is list:
+                value[:] = [self.visit(item) if isinstance(item, gast.AST) else item
+                            for item in value]
+            elif isinstance(value, gast.AST):
+                fields[field] = self.visit(value)
         return node
 
     def _callee_default(self, func, keyword):
