@@ -40,10 +40,11 @@ class _Program:
         # times it is there]} of the nodes reading it and writing it (gast trees share nodes)
         self.loads, self.writes = {}, {}
         self.stores, self.reads = {}, {}  # name -> how many nodes write it (parameters too),
-        for node in ir.walk(func):      # and read it
-            if isinstance(node, gast.Name):
-                counts = self.reads if isinstance(node.ctx, gast.Load) else self.stores
-                counts[node.id] = counts.get(node.id, 0) + 1
+        for field, value in gast.iter_fields(func):  # and read it (the body's: _index's)
+            if field != "body":
+                for node in _walk_fields(value):
+                    if isinstance(node, gast.Name):
+                        self._count(node)
         self.copies = []  # in program order; None once propagated
         self.copy_order = {}  # id(copy statement) -> its order
         self.by_target, self.by_source = {}, {}  # name -> orders of copies into it, of it
@@ -61,6 +62,7 @@ class _Program:
                     continue
                 for node in _walk_fields(value):
                     if isinstance(node, gast.Name):
+                        self._count(node)
                         table = self.loads if isinstance(node.ctx, gast.Load) else \
                             self.writes if isinstance(node.ctx, (gast.Store, gast.Del)) else {}
                         entry = table.setdefault(node.id, {}).setdefault(
@@ -75,6 +77,10 @@ class _Program:
                 self.copy_order[id(stmt)] = order
                 self.by_target.setdefault(stmt.targets[0].id, set()).add(order)
                 self.by_source.setdefault(stmt.value.id, set()).add(order)
+
+    def _count(self, name):
+        counts = self.reads if isinstance(name.ctx, gast.Load) else self.stores
+        counts[name.id] = counts.get(name.id, 0) + 1
 
     def _in_block(self, stmt, block):
         """(index, statement) of the statement of `block` that is or holds `stmt`, or None."""
