@@ -227,6 +227,29 @@ def check_function(fn):
     _read(fn, parse=False)
 
 
+def source_lines(fn):
+    """inspect.getsourcelines(fn), kept while linecache holds the same text of its file: a
+    transform asks for it three times (its checks, its cache key, its parse), and inspect
+    tokenizes the whole function each time."""
+    function = inspect.unwrap(fn)
+    if not inspect.isfunction(function):
+        return inspect.getsourcelines(fn)
+    filename = inspect.getsourcefile(function) or function.__code__.co_filename
+    linecache.checkcache(filename)  # (as inspect does: a file changed on disk is read anew)
+    text = linecache.getlines(filename, function.__globals__)
+    kept = _SOURCE_LINES.get(function.__code__)
+    if kept is not None and kept[0] is text:
+        return kept[1]
+    found = inspect.getsourcelines(fn)
+    if len(_SOURCE_LINES) >= 64:
+        _SOURCE_LINES.clear()
+    _SOURCE_LINES[function.__code__] = text, found
+    return found
+
+
+_SOURCE_LINES = {}  # code object -> (the lines of its file read, inspect's answer)
+
+
 def _read(fn, parse=True):
     name = getattr(fn, "__name__", repr(fn))
     if not inspect.isfunction(fn):
@@ -241,7 +264,7 @@ def _read(fn, parse=True):
         raise UnsupportedError("lambdas cannot be differentiated", where,
                                "define the function with def")
     try:
-        lines, start = inspect.getsourcelines(fn)
+        lines, start = source_lines(fn)
     except (OSError, TypeError) as exc:
         raise SrcdiffError(f"the source of {name!r} is not available ({exc})", where,
                            "define the function in a .py file so its source can be read") from None
