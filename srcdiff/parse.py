@@ -1,6 +1,5 @@
 """Stage 1: read a function's source with gast and resolve the names it uses."""
 import builtins
-import copy
 import functools
 import inspect
 import linecache
@@ -66,7 +65,7 @@ def _expand_partial_calls(node, statics):
     partial binds read from it when the code runs."""
     partials = {name: s.value for name, s in statics.items()
                 if isinstance(s.value, functools.partial)}
-    for call in ir.walk(node):
+    for call in ir.walk(node) if partials else ():
         if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and
                 call.func.id in partials):
             continue
@@ -131,7 +130,7 @@ class ParsedFunction:
                 filename, node = None, None
             self._siblings[fn] = node if filename == self.filename else None
         node = self._siblings[fn]
-        return None if node is None else copy.deepcopy(node)
+        return None if node is None else ir.copy_tree(node)
 
     def location(self, node):
         lineno = getattr(node, "lineno", None) or self.node.lineno
