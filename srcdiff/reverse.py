@@ -75,23 +75,13 @@ class Reverse(SavingAnalysis):
         """The emitted function(s): one fused function for grad/vjp; for `split`, a forward
         function returning (result, saved values) and a backward one taking them."""
         # the adjoint sweep's code does not depend on what the forward sweep saves, but for
-        # the pops restoring what it saved: made once without them, to learn what it reads
-        self._plan(set())
-        self._merge_reads, self._templates_made = {}, {}
-        adjoint, grads = self._adjoint_sweep()
-        # what the backward half reads: the adjoint sweep, and the zeros it returns for an
-        # argument that got no adjoint (runtime.zeros_like(x))
-        needed = ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[])) \
-            & self.primal
-        for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
-            self._read({var}, site)
-        # a value the adjoint zeroes an adjoint like (a branch or loop the forward sweep
-        # skipped) may never have been bound there: bind it to None first
-        self.unbound = sorted({var for var, site in self._merge_reads.values()
-                               if not self._bound_at(var, site)})
+        # the pops restoring what it saved: made once without them, to learn what it reads,
+        # and again with them if any value is saved
+        needed, adjoint, grads = self._first_adjoint_sweep()
         self._plan(needed)
         forward, result = self._forward_sweep()
-        adjoint, grads = self._adjoint_sweep()
+        if any(kind != NONE for kind in self.strategy.values()):  # (else it has no pops)
+            adjoint, grads = self._adjoint_sweep()
         # which values the adjoint reads for their shape only, now that the pops in it tell
         # one version of a name from another; then the forward sweep again, keeping just that
         shape_only = read_for_shape_only(reading(adjoint, grads), needed, self.stack_names)
@@ -131,6 +121,24 @@ class Reverse(SavingAnalysis):
         fwd_name, bwd_name = self.func_name
         bwd = self._def(bwd_name, [self._seed_name(), held], backward, with_params=False)
         return [self._def(fwd_name, [], forward), bwd]
+
+    def _first_adjoint_sweep(self):
+        """(the values the backward half reads, the adjoint sweep, its gradients) when the
+        forward sweep saves nothing; sets self.unbound."""
+        self._plan(set())
+        self._merge_reads, self._templates_made = {}, {}
+        adjoint, grads = self._adjoint_sweep()
+        # what the backward half reads: the adjoint sweep, and the zeros it returns for an
+        # argument that got no adjoint (runtime.zeros_like(x))
+        needed = ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[])) \
+            & self.primal
+        for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
+            self._read({var}, site)
+        # a value the adjoint zeroes an adjoint like (a branch or loop the forward sweep
+        # skipped) may never have been bound there: bind it to None first
+        self.unbound = sorted({var for var, site in self._merge_reads.values()
+                               if not self._bound_at(var, site)})
+        return needed, adjoint, grads
 
     def _bound_at(self, var, site):
         """Whether `var` is surely bound when the statement at `site` runs: a parameter, or
