@@ -18,6 +18,7 @@ import builtins
 import dis
 import inspect
 import os
+import sys
 import textwrap
 
 import gast
@@ -211,9 +212,24 @@ def _module_names(fn):
     if not any(name in fn.__globals__ and name not in _TEMPLATE_GLOBALS for name in
                code.co_names):  # (a quick look first: co_names has attribute names too)
         return []
-    return [i.argval for i in dis.get_instructions(code) if i.opname == "LOAD_GLOBAL" and
-            i.argval in fn.__globals__ and i.argval not in _TEMPLATE_GLOBALS and
-            not hasattr(builtins, i.argval)]
+    return [name for name in _global_loads(code) if name in fn.__globals__ and
+            name not in _TEMPLATE_GLOBALS and not hasattr(builtins, name)]
+
+
+def _global_loads(code):
+    """The names of code's LOAD_GLOBAL instructions, in order, read off its bytecode as dis
+    does but without an Instruction object each (template_globals asks this of every one of
+    srcdiff's templates). co_code has its inline caches zeroed: they read as no-ops."""
+    raw, names, extended = code.co_code, [], 0
+    for offset in range(0, len(raw), 2):
+        op, arg = raw[offset], raw[offset + 1] | extended
+        extended = arg << 8 if op == dis.EXTENDED_ARG else 0
+        if op == _LOAD_GLOBAL:  # (from 3.11 its low bit says whether NULL is pushed too)
+            names.append(code.co_names[arg >> 1 if sys.version_info >= (3, 11) else arg])
+    return names
+
+
+_LOAD_GLOBAL = dis.opmap["LOAD_GLOBAL"]
 
 
 def _check_arity(primal, signature, loc):
