@@ -271,13 +271,23 @@ def _read(fn, parse=True):
     if not parse:
         return None
     source = textwrap.dedent("".join(lines))
-    tree = gast.parse(source)
-    node = tree.body[0]
-    if not isinstance(node, gast.FunctionDef):
-        raise UnsupportedError(f"{name!r} is not defined by a plain def", where,
-                               "async functions and other callables are not supported")
-    gast.increment_lineno(tree, max(start, 1) - 1)
-    return filename, node, source
+    node = _PARSED.get((source, start))
+    if node is None:
+        tree = gast.parse(source)
+        node = tree.body[0]
+        if not isinstance(node, gast.FunctionDef):
+            raise UnsupportedError(f"{name!r} is not defined by a plain def", where,
+                                   "async functions and other callables are not supported")
+        gast.increment_lineno(tree, max(start, 1) - 1)
+        if len(_PARSED) >= 64:
+            _PARSED.clear()
+        _PARSED[source, start] = node
+    return filename, ir.copy_tree(node), source  # (a copy: the stages change it in place)
+
+
+# (source, first line) -> its gast tree: a module's functions are read again as siblings
+# of each function of it that is differentiated (see ParsedFunction.sibling)
+_PARSED = {}
 
 
 _NUMPY_MODULES = (("np", np), ("np.linalg", np.linalg), ("np.fft", np.fft),
