@@ -114,7 +114,7 @@ class Normalizer(Expressions):
     def rename(self, node):
         """A copy of an expression with every read name mapped to its current version, and
         numpy functions spelled through `np` (so emitted code needs no other import)."""
-        node = copy.deepcopy(node)
+        node = ir.copy_tree(node)
         for n in ir.walk(node):
             if isinstance(n, gast.Call):
                 spelled = spelling(self.p.resolve(n.func))

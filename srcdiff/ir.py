@@ -218,9 +218,9 @@ def if_statement(test, body, orelse):
 def index_value(index):
     """An index as a value to pass to a function: slices go through np.s_."""
     if any(isinstance(n, gast.Slice) for n in walk(index)):
-        return gast.Subscript(value=attr("np", "s_"), slice=copy.deepcopy(index),
+        return gast.Subscript(value=attr("np", "s_"), slice=copy_tree(index),
                               ctx=gast.Load())
-    return copy.deepcopy(index)
+    return copy_tree(index)
 
 
 def dotted(node):
