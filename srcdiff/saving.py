@@ -198,8 +198,15 @@ def _value_reads(node):
             for e in node.elts:
                 visit(e, True)
             return
-        for child in gast.iter_child_nodes(node):
-            visit(child, False)
+        fields = node.__dict__  # (gast.iter_child_nodes' order, without its generators)
+        for field in node._fields:
+            child = fields.get(field)
+            if isinstance(child, gast.AST):
+                visit(child, False)
+            elif child.__class__ is list:
+                for item in child:
+                    if isinstance(item, gast.AST):
+                        visit(item, False)
 
     visit(node, False)
     return reads
