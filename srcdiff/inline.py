@@ -139,7 +139,7 @@ class Inliner:
             raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
                                    "function", self.location(call),
                                    "write the recursion as a loop")
-        name = self.names.fresh(fn.__name__)
+        name, definition = self.names.fresh(fn.__name__), ir.copy_tree(definition)  # (shared)
         args = definition.args
         positional = (args.posonlyargs + args.args)[len(args.posonlyargs + args.args) -
                                                     len(args.defaults):]

@@ -138,8 +138,8 @@ class ParsedFunction:
                 self.local_names.add(n.name)
 
     def sibling(self, fn):
-        """A fresh copy of the definition of `fn` when it is a function of this one's module
-        and file without a closure (which srcdiff may inline here), else None."""
+        """The definition of `fn` when it is a function of this one's module and file without
+        a closure (which srcdiff may inline here), else None: shared, to be copied if taken."""
         if not inspect.isfunction(fn) or fn.__globals__ is not self.fn.__globals__ or \
                 fn.__closure__:
             return None
@@ -149,8 +149,7 @@ class ParsedFunction:
             except SrcdiffError:
                 filename, node = None, None
             self._siblings[fn] = node if filename == self.filename else None
-        node = self._siblings[fn]
-        return None if node is None else ir.copy_tree(node)
+        return self._siblings[fn]
 
     def location(self, node):
         lineno = getattr(node, "lineno", None) or self.node.lineno
