@@ -34,8 +34,8 @@ def source_and_lines(module):
         origins.append(line)
         line = 0
     # (tokens are needed only to break a long line: most functions have none)
-    by_row = _tokens_by_row("".join(plain)) if any(
-        len(text) > LINE_LIMIT + 1 for text in plain) else {}
+    long_rows = [number for number, text in enumerate(plain, 1) if len(text) > LINE_LIMIT + 1]
+    by_row = _tokens_of_rows(plain, long_rows) if long_rows else {}
     pieces, rows, row = [], {}, 0
     for number, (text, origin) in enumerate(zip(plain, origins), 1):
         wrapped = wrap(text, by_row.get(number) or [])
@@ -100,6 +100,17 @@ def _to_ast_arguments(node):
     return ast.arguments([arg(a) for a in node.posonlyargs], [arg(a) for a in node.args],
                          arg(node.vararg), [arg(a) for a in node.kwonlyargs],
                          to_ast(node.kw_defaults), arg(node.kwarg), to_ast(node.defaults))
+
+
+def _tokens_of_rows(plain, rows):
+    """{row: its tokens} for `rows` of the lines `plain`. Each line astor writes is a whole
+    statement, which tokenizes alone as in the whole text (but for the indents and dedents
+    before it, which no break point depends on), unless a string spans lines: only a
+    triple-quoted one can, and then the whole text is tokenized."""
+    text = "".join(plain)
+    if '"""' in text or "'''" in text:
+        return _tokens_by_row(text)
+    return {row: _line_tokens(plain[row - 1].rstrip("\n")) for row in rows}
 
 
 def _tokens_by_row(text):
