@@ -145,7 +145,7 @@ class ParsedFunction:
             return None
         if fn not in self._siblings:
             try:
-                filename, node, _ = _read(fn)
+                filename, node, _ = _read(fn, shared=True)
             except SrcdiffError:
                 filename, node = None, None
             self._siblings[fn] = node if filename == self.filename else None
@@ -270,7 +270,7 @@ def source_lines(fn):
 _SOURCE_LINES = {}  # code object -> (the lines of its file read, inspect's answer)
 
 
-def _read(fn, parse=True):
+def _read(fn, parse=True, shared=False):
     name = getattr(fn, "__name__", repr(fn))
     if not inspect.isfunction(fn):
         raise SrcdiffError(f"{name!r} is not a Python function with source code",
@@ -303,7 +303,8 @@ def _read(fn, parse=True):
         if len(_PARSED) >= 64:
             _PARSED.clear()
         _PARSED[source, start] = node
-    return filename, ir.copy_tree(node), source  # (a copy: the stages change it in place)
+    # (a copy, but for a sibling's definition, only read: the stages change it in place)
+    return filename, node if shared else ir.copy_tree(node), source
 
 
 # (source, first line) -> its gast tree: a module's functions are read again as siblings
