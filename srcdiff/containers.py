@@ -38,12 +38,14 @@ class Lowering:
     def __init__(self, func, is_varied, resolve, fresh, location):
         self.func, self.is_varied, self.resolve = func, is_varied, resolve
         self.fresh, self.location = fresh, location
-        facts = _Facts(func)
-        self.lengths = _display_lengths(facts)
-        self.copies = _copies_of_appended_lists(facts)
+        self.lengths = display_lengths(func)
+        self.copies = _copies_of_appended_lists(func)
         self.sequences = set()
-        self.sequences = {n.targets[0].id for n in facts.assigns if isinstance(
-            n.targets[0], gast.Name) and self.is_sequence(n.value)} | facts.appended
+        self.sequences = {n.targets[0].id for n in ir.walk(func) if isinstance(
+            n, gast.Assign) and isinstance(n.targets[0], gast.Name) and self.is_sequence(
+            n.value)} | {n.func.value.id for n in ir.walk(func) if isinstance(n, gast.Call)
+                         and isinstance(n.func, gast.Attribute) and n.func.attr == "append"
+                         and isinstance(n.func.value, gast.Name)}
         self.changed = False
         # what this pass refuses: it may know more in the next (`keys = sorted(params)`,
         # lowered in this one, varies no more in the next)
@@ -207,7 +209,7 @@ class Lowering:
                 not self.is_sequence(held)):
             return False
         keys = _bound_to(node, stmt)
-        items = {n.target.id for n in gast.walk(stmt if keys is None else self.func)
+        items = {n.target.id for n in ir.walk(stmt if keys is None else self.func)
                  if isinstance(n, (gast.For, gast.comprehension)) and isinstance(
                      n.target, gast.Name) and (n.iter is node or isinstance(
                          n.iter, gast.Name) and n.iter.id == keys)}
@@ -217,7 +219,7 @@ class Lowering:
                 index, gast.Subscript) and isinstance(index.value, gast.Name) and \
                 index.value.id == keys
         return any(isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name) and
-                   n.value.id == held.id and a_key(n.slice) for n in gast.walk(self.func))
+                   n.value.id == held.id and a_key(n.slice) for n in ir.walk(self.func))
 
     def _hoist_comprehensions(self, stmt):
         """The varied comprehensions of a loop's header, each assigned to a name before it
@@ -493,49 +495,37 @@ def lower_containers(func, is_varied, resolve, fresh, location):
     return Lowering(func, is_varied, resolve, fresh, location).run()
 
 
-class _Facts:
-    """What the analyses below read of a function, gathered in one walk: how many times each
-    name is stored, the assignments, the names of lists appended to, and the names whose
-    value a method call or an item write may change."""
-
-    def __init__(self, func):
-        self.stores, self.assigns, self.appended, self.changed = {}, [], set(), set()
-        for node in ir.walk(func):
-            if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
-                self.stores[node.id] = self.stores.get(node.id, 0) + 1
-            elif isinstance(node, gast.Assign):
-                self.assigns.append(node)
-            elif isinstance(node, (gast.Attribute, gast.Subscript)) and isinstance(
-                    node.value, gast.Name) and (isinstance(node, gast.Attribute) or
-                                                not isinstance(node.ctx, gast.Load)):
-                self.changed.add(node.value.id)
-            if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-                    node.func.attr == "append" and isinstance(node.func.value, gast.Name):
-                self.appended.add(node.func.value.id)
-
-
-def _display_lengths(facts):
+def display_lengths(func):
     """name -> (List or Tuple, length) for each name bound once, to a list or tuple display,
     that nothing changes afterwards (no method call on it, no item written)."""
-    displays = {}
-    for node in facts.assigns:
-        if len(node.targets) == 1 and isinstance(node.targets[0], gast.Name) and isinstance(
-                node.value, (gast.List, gast.Tuple)) and not any(
-                isinstance(e, gast.Starred) for e in node.value.elts):
+    stores, displays = {}, {}
+    for node in ir.walk(func):
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and isinstance(node.value, (gast.List, gast.Tuple)) \
+                and not any(isinstance(e, gast.Starred) for e in node.value.elts):
             displays[node.targets[0].id] = (type(node.value), len(node.value.elts))
+    changed = {n.value.id for n in ir.walk(func) if isinstance(n, (
+        gast.Attribute, gast.Subscript)) and isinstance(n.value, gast.Name) and (
+        isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))}
     return {name: held for name, held in displays.items()
-            if facts.stores.get(name) == 1 and (held[0] is gast.Tuple or
-                                                name not in facts.changed)}
+            if stores.get(name) == 1 and (held[0] is gast.Tuple or name not in changed)}
 
 
-def _copies_of_appended_lists(facts):
+def _copies_of_appended_lists(func):
     """name -> the list built with append that each of its assignments binds it to
     (`result = items`, as an inlined generator returns its items), through copies."""
-    stores, copied, appended = facts.stores, {}, facts.appended
-    for node in facts.assigns:
-        if len(node.targets) == 1 and isinstance(node.targets[0], gast.Name) and \
-                isinstance(node.value, gast.Name):
+    stores, copied = {}, {}
+    for node in ir.walk(func):
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
+                node.targets[0], gast.Name) and isinstance(node.value, gast.Name):
             copied.setdefault(node.targets[0].id, []).append(node.value.id)
+    appended = {n.func.value.id for n in ir.walk(func) if isinstance(n, gast.Call) and
+                isinstance(n.func, gast.Attribute) and n.func.attr == "append" and
+                isinstance(n.func.value, gast.Name)}
 
     def source(name, seen):
         if name in appended or name in seen or len(copied.get(name, ())) != stores.get(name):
