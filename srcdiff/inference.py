@@ -30,23 +30,23 @@ def stack_names(func):
     an index) is no stack here, just a list that changes (unknown after an append)."""
     out, allowed, names = set(), set(), []
     for node in ir.walk(func):
-        if isinstance(node, gast.Name):
+        kind = node.__class__  # (one test for the commonest nodes: this walks every node)
+        if kind is gast.Name:
             names.append(node)
-        elif isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
-                node.attr in ("append", "pop"):
-            out.add(node.value.id)
-            allowed.add(id(node.value))
-        elif isinstance(node, gast.Assign) and isinstance(node.value, gast.List) and \
-                not node.value.elts:
-            allowed.update(id(t) for t in node.targets)
-        elif isinstance(node, gast.Assign) and isinstance(node.targets[0], (gast.Tuple,
-                                                                          gast.List)):
-            allowed.update(id(t) for t in node.targets[0].elts)
-        elif isinstance(node, gast.Return) and node.value is not None:
+        elif kind is gast.Attribute:
+            if node.attr in ("append", "pop") and isinstance(node.value, gast.Name):
+                out.add(node.value.id)
+                allowed.add(id(node.value))
+        elif kind is gast.Assign:
+            if isinstance(node.value, gast.List) and not node.value.elts:
+                allowed.update(id(t) for t in node.targets)
+            elif isinstance(node.targets[0], (gast.Tuple, gast.List)):
+                allowed.update(id(t) for t in node.targets[0].elts)
+        elif kind is gast.Return:
             saved = node.value.elts[-1] if isinstance(node.value, gast.Tuple) else None
             if isinstance(saved, gast.List):
                 allowed.update(id(e) for e in saved.elts)
-        elif isinstance(node, gast.Delete):
+        elif kind is gast.Delete:
             allowed.update(id(t) for t in node.targets)
     read = {node.id for node in names if node.id in out and id(node) not in allowed}
     return out - read

@@ -14,12 +14,13 @@ emitted JVP with the seed tangent 1.0: no stacks, no adjoint sweep.
 With `config(specialize="check")` each call runs both the variant and the generic code and
 compares their results element for element (runtime.same_as): the test suite runs that way.
 """
+import ast
 import copy
 import types
 
 import gast
 
-from . import cache, codegen, ir
+from . import cache, codegen, conversion, ir
 from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_copies,
                        release_early)
 from .ir import dotted
@@ -59,30 +60,47 @@ def _rewrite_binop(node, values):
     return None
 
 
-class _Rewriter(gast.NodeTransformer):
-    def __init__(self, seen):
-        self.seen = seen
-
-    def visit(self, node):
-        record = self.seen.get(id(node))
-        node = self.generic_visit(node)
-        if record is None:
+def _rewritten(node, seen):
+    """`node` with each call, operation and if below it that `seen` (the interpreter's
+    records) says has a certain outcome replaced by that outcome, innermost first: what
+    gast.NodeTransformer would do, without its generic machinery (this visits every node)."""
+    values = node.__dict__
+    for field in node._fields:
+        value = values.get(field)
+        if value.__class__ is list:
+            items = []
+            for item in value:
+                if isinstance(item, _NODE) and item.__class__ not in _LEAVES:
+                    item = _rewritten(item, seen)
+                    if item.__class__ is list:  # an if whose branch is known: that branch
+                        items.extend(item)
+                        continue
+                items.append(item)
+            value[:] = items
+        elif isinstance(value, _NODE) and value.__class__ not in _LEAVES:
+            values[field] = _rewritten(value, seen)
+    record = seen.get(id(node))
+    if record is None:
+        return node
+    if isinstance(node, (gast.If, gast.IfExp)):  # a test that is the same every time
+        test = record[1][0]
+        if not isinstance(test, Const):
             return node
-        if isinstance(node, (gast.If, gast.IfExp)):  # a test that is the same every time
-            test = record[1][0]
-            if not isinstance(test, Const):
-                return node
-            return node.body if test.value else node.orelse
-        rule = _rewrite_call if isinstance(node, gast.Call) else \
-            _rewrite_binop if isinstance(node, gast.BinOp) else None
-        replacement = rule(node, record[1]) if rule is not None else None
-        return node if replacement is None else replacement
+        return node.body if test.value else node.orelse
+    rule = _rewrite_call if isinstance(node, gast.Call) else \
+        _rewrite_binop if isinstance(node, gast.BinOp) else None
+    replacement = rule(node, record[1]) if rule is not None else None
+    return node if replacement is None else replacement
+
+
+_NODE = gast.AST
+_LEAVES = frozenset({gast.Name, gast.Constant, gast.Load, gast.Store, gast.Del})  # (no rewrite)
 
 
 # --- building a variant -----------------------------------------------------------------------
 
 def _function(source, name):
-    tree = gast.parse(source)
+    tree = conversion.ast_to_gast(ast.parse(source))
     for stmt in tree.body:
         if isinstance(stmt, gast.FunctionDef) and stmt.name == name:
             return stmt
@@ -95,7 +113,7 @@ def rewrite(func, arguments, emitted, session):
     interpreter, whose `returned` is the abstract return value."""
     opaque, callees = _opaque(emitted), Callees(emitted, session.memo)
     interpreter = Interpreter(func, opaque, callees, _fixed(emitted)).run(arguments)
-    _Rewriter(interpreter.seen).visit(func)
+    _rewritten(func, interpreter.seen)
     while eliminate_dead_stacks(func):
         pass
     eliminate_dead_code(func)
@@ -136,7 +154,7 @@ class Session:
             return None
         if found is not None:
             return found
-        func = copy.deepcopy(_parsed(callee)[name])
+        func = ir.copy_tree(_parsed(callee)[name])
         func.name = f"{name}_s{sum(k[0] == name for k in clones) + 1}"
         defaults = callee.functions[name].__defaults__
         backward = name == callee.meta.names[-1] != callee.meta.names[0]
@@ -197,8 +215,8 @@ def _owners(emitted):
 def _parsed(emitted):
     """The emitted module's functions as gast trees, parsed once (and only ever read)."""
     if emitted.parsed is None:
-        emitted.parsed = {f.name: f for f in gast.parse(emitted.source).body
-                          if isinstance(f, gast.FunctionDef)}
+        module = conversion.ast_to_gast(ast.parse(emitted.source))
+        emitted.parsed = {f.name: f for f in module.body if isinstance(f, gast.FunctionDef)}
     return emitted.parsed
 
 
