@@ -22,9 +22,9 @@ def source_of(module):
 def source_and_lines(module):
     """source_of(module), and {row of it: the `lineno` its statement carries} (the line of f
     it comes from: ir.located; rows of statements without one are left out)."""
-    for node in ast.walk(module):
-        if isinstance(node, ast.stmt) and getattr(node, "lineno", None) is None:
-            node.lineno = 0
+    for stmt in _statements(module):
+        if getattr(stmt, "lineno", None) is None:
+            stmt.lineno = 0
     marked = astor.to_source(module, add_line_information=True, pretty_source="".join)
     plain, origins, line = [], [], 0
     for text in marked.splitlines(True):
@@ -46,6 +46,19 @@ def source_and_lines(module):
         pieces.append(wrapped)
         row += count
     return "".join(pieces), rows
+
+
+def _statements(node):
+    """The statements below `node`, found through the blocks that hold them only (walking every
+    expression too would cost a third of the codegen)."""
+    for field in _BLOCKS:
+        for child in getattr(node, field, None) or ():
+            if isinstance(child, ast.stmt):
+                yield child
+            yield from _statements(child)
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _tokens_by_row(text):

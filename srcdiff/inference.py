@@ -46,8 +46,9 @@ def stack_names(func):
             saved = node.value.elts[-1] if isinstance(node.value, gast.Tuple) else None
             if isinstance(saved, gast.List):
                 allowed.update(id(e) for e in saved.elts)
-        elif kind is gast.Delete:
-            allowed.update(id(t) for t in node.targets)
+        elif kind is gast.Delete:  # (`del (a, b)`, as a long del is printed, deletes a and b)
+            allowed.update(id(e) for t in node.targets for e in (
+                t.elts if isinstance(t, gast.Tuple) else (t,)))
     read = {node.id for node in names if node.id in out and id(node) not in allowed}
     return out - read
 
@@ -58,16 +59,16 @@ class Interpreter:
     evaluated: the facts a rewrite of that node may rely on. `opaque` names are globals whose value may change
     between calls (never looked into) but those `fixed` for good to a shape-safe function;
     `callees(name, args)` gives the abstract result of a call to one of the emitted module's
-    own functions, or UNKNOWN."""
+    own functions, or UNKNOWN. `stacks`: stack_names(func), when already known."""
 
-    def __init__(self, func, opaque=(), callees=None, fixed=None):
+    def __init__(self, func, opaque=(), callees=None, fixed=None, stacks=None):
         import operator
         self.operator = operator
         self.func = func
         self.opaque = set(opaque)
         self.fixed = fixed or {}  # opaque names bound for good to a shape-safe function
         self.callees = callees  # name -> what calling it returns, given abstract arguments
-        self.stacks = stack_names(func)
+        self.stacks = stack_names(func) if stacks is None else stacks
         self.seen = {}
         self.bound = {}  # name -> join of every value bound to it
         self.returned = BOTTOM

@@ -25,7 +25,7 @@ from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_cop
                        release_early)
 from .ir import dotted
 from .primitives import registry
-from .inference import Interpreter, Unsupported
+from .inference import Interpreter, Unsupported, stack_names
 from .shapes import BOTTOM, UNKNOWN, Const, Typed, describe, widen
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
@@ -107,12 +107,15 @@ def _function(source, name):
     raise Unsupported(f"no function {name} in the emitted source")
 
 
-def rewrite(func, arguments, emitted, session):
+def rewrite(func, arguments, emitted, session, interpreter=None):
     """Specialise gast FunctionDef `func` of `emitted`'s module (in place) for `arguments`
     (abstract values, one per parameter), its calls to callees included; returns the
-    interpreter, whose `returned` is the abstract return value."""
-    opaque, callees = _opaque(emitted), Callees(emitted, session.memo)
-    interpreter = Interpreter(func, opaque, callees, _fixed(emitted)).run(arguments)
+    interpreter (its run on func for them, if one is given), whose `returned` is the
+    abstract return value."""
+    callees = Callees(emitted, session)
+    if interpreter is None:
+        interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(
+            arguments)
     _rewritten(func, interpreter.seen)
     while eliminate_dead_stacks(func):
         pass
@@ -130,6 +133,7 @@ class Session:
 
     def __init__(self):
         self.memo, self.sources = {}, []
+        self.interpreters = {}  # Callees' runs of a callee function, by the memo's key
 
     def redirect(self, seen, emitted):
         """Point each call to one of `emitted`'s callee functions at a copy of that function
@@ -154,15 +158,21 @@ class Session:
             return None
         if found is not None:
             return found
-        func = ir.copy_tree(_parsed(callee)[name])
+        copied = {}
+        func = ir.copy_tree(_parsed(callee)[name][0], copied)
         func.name = f"{name}_s{sum(k[0] == name for k in clones) + 1}"
         defaults = callee.functions[name].__defaults__
         backward = name == callee.meta.names[-1] != callee.meta.names[0]
         if backward:  # its dels are placed anew once the rewrites changed what is read where
             func.body = [stmt for stmt in func.body if not isinstance(stmt, gast.Delete)]
+        # (finding what it returned, Callees ran it on these arguments: that run is reused)
+        interpreter = self.interpreters.pop((id(callee), name, tuple(values)), None)
+        if interpreter is not None:
+            interpreter.seen = {id(copied[key]): (copied[key], found)
+                                for key, (_, found) in interpreter.seen.items()}
         try:
             rewrite(func, _with_defaults(list(values), defaults, len(func.args.args)), callee,
-                    self)
+                    self, interpreter)
         except Unsupported:
             return None
         if backward:
@@ -178,8 +188,8 @@ class Callees:
     by running each abstractly on the arguments of the call; `memo` keeps every result
     for the arguments it was found for, across the whole tree of callees."""
 
-    def __init__(self, emitted, memo):
-        self.memo = memo
+    def __init__(self, emitted, session):
+        self.session, self.memo = session, session.memo
         self.owners = _owners(emitted)
 
     def __call__(self, name, args):
@@ -194,12 +204,14 @@ class Callees:
             key = None
         result = UNKNOWN
         try:
-            func = _parsed(callee)[name]
+            func, stacks = _parsed(callee)[name]
             params = _with_defaults(list(args), callee.functions[name].__defaults__,
                                     len(func.args.args))
-            returned = Interpreter(func, _opaque(callee), Callees(callee, self.memo),
-                                   _fixed(callee)).run(params).returned
-            result = UNKNOWN if returned is BOTTOM else returned
+            interpreter = Interpreter(func, _opaque(callee), Callees(callee, self.session),
+                                      _fixed(callee), stacks).run(params)
+            result = UNKNOWN if interpreter.returned is BOTTOM else interpreter.returned
+            if key is not None:
+                self.session.interpreters[key] = interpreter
         except Unsupported:
             pass
         if key is not None:
@@ -213,10 +225,12 @@ def _owners(emitted):
 
 
 def _parsed(emitted):
-    """The emitted module's functions as gast trees, parsed once (and only ever read)."""
+    """The emitted module's functions as gast trees, parsed once (and only ever read), each
+    with the names of the lists it uses as stacks: {name: (tree, stack names)}."""
     if emitted.parsed is None:
         module = conversion.ast_to_gast(ast.parse(emitted.source))
-        emitted.parsed = {f.name: f for f in module.body if isinstance(f, gast.FunctionDef)}
+        emitted.parsed = {f.name: (f, stack_names(f)) for f in module.body
+                          if isinstance(f, gast.FunctionDef)}
     return emitted.parsed
 
 
@@ -248,12 +262,14 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         if not reads or not all(_elementwise_use(n, parents) for n in reads):
             continue
         if before is None:
-            before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(
-                arguments)
+            stacks = stack_names(func)  # (the same for every run below)
+            before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted),
+                                 stacks).run(arguments)
         if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads):
             continue  # (s * xs with xs a list repeats it: only a known result is a check)
         spread, stmt.value = stmt.value, stmt.value.args[0]
-        after = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
+        after = Interpreter(func, _opaque(emitted), callees, _fixed(emitted), stacks).run(
+            arguments)
         if after.returned == before.returned and all(
                 after.bound.get(k) == v for k, v in before.bound.items() if k != name):
             before, changed = after, True
