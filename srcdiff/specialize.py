@@ -247,14 +247,8 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
                   dotted(getattr(stmt.value, "func", None)) == ("np", "broadcast_to")]
     if not candidates:
         return False
-    # (an index made once: walking the function for each candidate was quadratic)
-    nodes = list(ir.walk(func))
-    parents = {id(child): node for node in nodes for child in gast.iter_child_nodes(node)}
-    spread_names = {stmt.targets[0].id for stmt in candidates}
-    reads_of, gone = {}, set()  # name -> its Name nodes; ids of the nodes taken out since
-    for node in nodes:
-        if isinstance(node, gast.Name) and node.id in spread_names:
-            reads_of.setdefault(node.id, []).append(node)
+    parents, reads_of = _parents_and_names(func, {stmt.targets[0].id for stmt in candidates})
+    gone = set()  # ids of the nodes taken out since
     before, changed = None, False
     for stmt in candidates:
         name = stmt.targets[0].id
@@ -277,6 +271,24 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         else:
             stmt.value = spread
     return changed
+
+
+def _parents_and_names(func, names):
+    """({id(node): its parent} for every node below func, {name in `names`: its Name nodes}),
+    in one walk (an index made once: walking the function for each candidate was quadratic)."""
+    parents, found = {}, {}
+    todo = [func]
+    for node in todo:
+        values = node.__dict__
+        for field in node._fields:
+            value = values.get(field)
+            for child in value if value.__class__ is list else (value,):
+                if isinstance(child, _NODE):
+                    parents[id(child)] = node
+                    todo.append(child)
+                    if child.__class__ is gast.Name and child.id in names:
+                        found.setdefault(child.id, []).append(child)
+    return parents, found
 
 
 def _target_of(node, parents):

@@ -40,10 +40,10 @@ class _Program:
         # times it is there]} of the nodes reading it and writing it (gast trees share nodes)
         self.loads, self.writes = {}, {}
         self.stores, self.reads = {}, {}  # name -> how many nodes write it (parameters too),
-        for node in ir.walk(func):      # and read it
-            if isinstance(node, gast.Name):
-                counts = self.reads if isinstance(node.ctx, gast.Load) else self.stores
-                counts[node.id] = counts.get(node.id, 0) + 1
+        for field, value in gast.iter_fields(func):  # and read it (in _index, in statements)
+            for node in _walk_fields(value) if field != "body" else ():
+                if isinstance(node, gast.Name):
+                    self._count(node)
         self.copies = []  # in program order; None once propagated
         self.copy_order = {}  # id(copy statement) -> its order
         self.by_target, self.by_source = {}, {}  # name -> orders of copies into it, of it
@@ -60,7 +60,8 @@ class _Program:
                     nested.append(value)
                     continue
                 for node in _walk_fields(value):
-                    if isinstance(node, gast.Name):
+                    if node.__class__ is gast.Name:
+                        self._count(node)
                         table = self.loads if isinstance(node.ctx, gast.Load) else \
                             self.writes if isinstance(node.ctx, (gast.Store, gast.Del)) else {}
                         entry = table.setdefault(node.id, {}).setdefault(
@@ -75,6 +76,10 @@ class _Program:
                 self.copy_order[id(stmt)] = order
                 self.by_target.setdefault(stmt.targets[0].id, set()).add(order)
                 self.by_source.setdefault(stmt.value.id, set()).add(order)
+
+    def _count(self, name):
+        counts = self.reads if isinstance(name.ctx, gast.Load) else self.stores
+        counts[name.id] = counts.get(name.id, 0) + 1
 
     def _in_block(self, stmt, block):
         """(index, statement) of the statement of `block` that is or holds `stmt`, or None."""
@@ -150,8 +155,7 @@ def _forget(table, node, stmt):
 def _walk_fields(value):
     """The nodes below a field's value (a node, a list of nodes, or neither)."""
     if isinstance(value, gast.AST):
-        yield from ir.walk(value)
-    elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, gast.AST):
-                yield from ir.walk(item)
+        return ir.walk(value)
+    if isinstance(value, list):
+        return [node for item in value if isinstance(item, gast.AST) for node in ir.walk(item)]
+    return ()
