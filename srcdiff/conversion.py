@@ -1,10 +1,10 @@
-"""Python's ast -> gast: what gast.ast_to_gast gives, at a fraction of its cost (its generic
-visitor costs several times the parse). Specialisation parses a whole emitted function for
-every new signature of its arguments.
+"""Python's ast <-> gast: what gast.ast_to_gast and gast.gast_to_ast give, at a fraction of
+their cost (their generic visitors cost several times a parse). Specialisation parses a whole
+emitted function and prints it again for every new signature of its arguments.
 
 Parameters are `arg` nodes in ast and Names in the Param context in gast, and an except
-handler's name is a str in one and a Name in the other; a class only gast has (a type
-parameter) is left to gast's own converter.
+handler's name is a str in one and a Name in the other; those, and a class only gast has (a
+type parameter), are left to gast's own converters where they are rare.
 """
 import ast
 
@@ -66,3 +66,53 @@ class _GastClasses(dict):
 
 
 _GAST_CLASS = _GastClasses()
+
+
+def gast_to_ast(node):
+    """gast.gast_to_ast(node), in new nodes (a gast tree may share its nodes with others)."""
+    cls = node.__class__
+    values = node.__dict__
+    if cls is gast.Name:
+        new = _AST_NAME.__new__(_AST_NAME)
+        out = new.__dict__
+        out["id"], out["ctx"] = values["id"], _AST_CONTEXT[values["ctx"].__class__]
+    else:
+        plan = _AST_PLANS.get(cls)
+        if plan is None:
+            plan = _AST_PLANS[cls] = _ast_plan(cls)
+        if plan is _BY_GAST:
+            return gast.gast_to_ast(node)
+        target, fields = plan
+        new = target.__new__(target)
+        out = new.__dict__
+        for field in fields:
+            if field in values:
+                value = values[field]
+                if value.__class__ is list:
+                    value = [gast_to_ast(item) if isinstance(item, _AST) else item
+                             for item in value]
+                elif isinstance(value, _AST):
+                    value = gast_to_ast(value)
+                out[field] = value
+    for attribute in _LOCATION:
+        if attribute in values:
+            out[attribute] = values[attribute]
+    return new
+
+
+_AST_NAME = ast.Name
+# (the parser too shares one node for each context between all the names of a tree)
+_AST_CONTEXT = {gast.Load: ast.Load(), gast.Store: ast.Store(), gast.Del: ast.Del()}
+_LOCATION = ("lineno", "col_offset", "end_lineno", "end_col_offset")
+_AST_PLANS = {}
+_BY_GAST = object()
+
+
+def _ast_plan(cls):
+    """(ast class, the fields it shares with gast class `cls`), or _BY_GAST for a class
+    whose fields differ in more than that (parameters, except handlers, type parameters)."""
+    target = getattr(ast, cls.__name__, None)
+    if target is None or cls in (gast.arguments, gast.ExceptHandler) or \
+            cls.__name__ in _GAST_ONLY:
+        return _BY_GAST
+    return target, tuple(f for f in cls._fields if f in target._fields)

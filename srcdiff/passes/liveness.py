@@ -33,20 +33,28 @@ def live_before(body, live_after, dead, reads=ir.names_in, after=None, exit_live
 
 
 def live_statement(stmt, live, dead, reads=ir.names_in, after=None, exit_live=None):
+    """The names live before `stmt`, given those live after it: `live`, a set only the
+    caller holds, which is updated in place (a copy per statement would make a long
+    function's liveness quadratic: a straight line keeps most of its names live)."""
     if after is not None:
         after[id(stmt)] = set(live)
     if isinstance(stmt, gast.Assign):
         plain = [t.id for t in stmt.targets if isinstance(t, gast.Name)]
         if dead is not None and len(plain) == len(stmt.targets) and not set(plain) & live:
             dead.add(id(stmt))
-        stored = set().union(*(ir.names_in(t, gast.Store) for t in stmt.targets))
-        return (live - stored) | reads(stmt)
+        for target in stmt.targets:
+            live -= ir.names_in(target, gast.Store)
+        live |= reads(stmt)
+        return live
     if isinstance(stmt, gast.Return):
-        return reads(stmt)
+        return set(reads(stmt))
     if isinstance(stmt, gast.AugAssign):
-        return live | reads(stmt) | ir.names_in(stmt.target, gast.Store)
+        live |= reads(stmt)
+        live |= ir.names_in(stmt.target, gast.Store)
+        return live
     if isinstance(stmt, gast.Delete):  # needs the name bound: a use, for what precedes it
-        return live | ir.names_in(stmt, gast.Del)
+        live |= ir.names_in(stmt, gast.Del)
+        return live
     if isinstance(stmt, gast.Break):
         return set(live if exit_live is None else exit_live)
     if isinstance(stmt, gast.If):
@@ -64,4 +72,5 @@ def live_statement(stmt, live, dead, reads=ir.names_in, after=None, exit_live=No
             head = grown
         live_before(stmt.body, head, dead, reads, after, exit_live=live)
         return head | live_before(stmt.orelse, live, dead, reads, after, exit_live)
-    return live | reads(stmt)
+    live |= reads(stmt)
+    return live
