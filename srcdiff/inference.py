@@ -23,13 +23,14 @@ class Unsupported(Exception):
     """A statement the interpreter does not model: the function is not specialised."""
 
 
-def stack_names(func):
+def stack_names(func, nodes=None):
     """Names of lists the function uses as stacks: `s = []`, `s.append(v)`, `s.pop()`, and
     handed between a forward and a backward function in the list of saved values (returned
     in a list, unpacked from one, deleted). A list also read any other way (np.stack of it,
-    an index) is no stack here, just a list that changes (unknown after an append)."""
+    an index) is no stack here, just a list that changes (unknown after an append).
+    `nodes`: those of ir.walk(func), when already at hand."""
     out, allowed, names = set(), set(), []
-    for node in ir.walk(func):
+    for node in ir.walk(func) if nodes is None else nodes:
         kind = node.__class__  # (one test for the commonest nodes: this walks every node)
         if kind is gast.Name:
             names.append(node)
@@ -69,20 +70,40 @@ class Interpreter:
         self.fixed = fixed or {}  # opaque names bound for good to a shape-safe function
         self.callees = callees  # name -> what calling it returns, given abstract arguments
         self.stacks = stack_names(func) if stacks is None else stacks
-        self.seen = {}
+        self.seen, self.states = {}, {}
         self.bound = {}  # name -> join of every value bound to it
         self.returned = BOTTOM
         self.exits = []  # per loop being run, the environments its breaks leave it with
         self.modules = {"np", "runtime"}
 
-    def run(self, arguments):
+    def run(self, arguments, marks=frozenset()):
+        """Run the function on abstract `arguments`; `states` then holds, for each statement
+        of its body whose id is in `marks`, the state it was reached in (to resume from)."""
         params = [a.id for a in self.func.args.args]
         if self.func.args.vararg or self.func.args.kwarg or self.func.args.kwonlyargs \
                 or len(arguments) != len(params):
             raise Unsupported("parameters")
-        env = dict(zip(params, arguments))
-        self.block(self.func.body, env)
+        self._body_from(0, dict(zip(params, arguments)), marks)
         return self
+
+    def resume(self, state, marks=frozenset()):
+        """Run the function from a statement of its body on in the `state` (an item of
+        another run's `states`) it was reached in: all a new run would find, when the
+        statements before it are the same, at the cost of the rest only."""
+        index, env, bound, self.returned = state
+        self.bound = dict(bound)
+        self._body_from(index, dict(env), marks)
+        return self
+
+    def _body_from(self, start, env, marks):
+        self.states = {}
+        body = self.func.body
+        for index in range(start, len(body)):
+            if id(body[index]) in marks:
+                self.states[id(body[index])] = index, dict(env), dict(self.bound), self.returned
+            env = self.statement(body[index], env)
+            if env is None:  # after a return
+                return
 
     # statements
 

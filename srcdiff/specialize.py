@@ -247,8 +247,9 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
                   dotted(getattr(stmt.value, "func", None)) == ("np", "broadcast_to")]
     if not candidates:
         return False
-    parents, reads_of = _parents_and_names(func, {stmt.targets[0].id for stmt in candidates})
+    nodes, parents, reads_of = _index(func, {stmt.targets[0].id for stmt in candidates})
     gone = set()  # ids of the nodes taken out since
+    marks = {id(stmt) for stmt in candidates}  # (each check runs the function from there on)
     before, changed = None, False
     for stmt in candidates:
         name = stmt.targets[0].id
@@ -256,14 +257,15 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         if not reads or not all(_elementwise_use(n, parents) for n in reads):
             continue
         if before is None:
-            stacks = stack_names(func)  # (the same for every run below)
+            stacks = stack_names(func, nodes)  # (the same for every run below)
             before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted),
-                                 stacks).run(arguments)
+                                 stacks).run(arguments, marks)
         if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads):
             continue  # (s * xs with xs a list repeats it: only a known result is a check)
         spread, stmt.value = stmt.value, stmt.value.args[0]
-        after = Interpreter(func, _opaque(emitted), callees, _fixed(emitted), stacks).run(
-            arguments)
+        state = before.states.get(id(stmt))  # (None: never reached, so nothing changes)
+        after = before if state is None else Interpreter(
+            func, _opaque(emitted), callees, _fixed(emitted), stacks).resume(state, marks)
         if after.returned == before.returned and all(
                 after.bound.get(k) == v for k, v in before.bound.items() if k != name):
             before, changed = after, True
@@ -273,9 +275,9 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
     return changed
 
 
-def _parents_and_names(func, names):
-    """({id(node): its parent} for every node below func, {name in `names`: its Name nodes}),
-    in one walk (an index made once: walking the function for each candidate was quadratic)."""
+def _index(func, names):
+    """(the nodes of ir.walk(func), {id(node): its parent} for each, {name in `names`: its Name
+    nodes}), in one walk (made once: walking the function for each candidate was quadratic)."""
     parents, found = {}, {}
     todo = [func]
     for node in todo:
@@ -288,7 +290,7 @@ def _parents_and_names(func, names):
                     todo.append(child)
                     if child.__class__ is gast.Name and child.id in names:
                         found.setdefault(child.id, []).append(child)
-    return parents, found
+    return todo, parents, found
 
 
 def _target_of(node, parents):
