@@ -229,12 +229,16 @@ class Interpreter:
         self.seen[id(node)] = (node, values)
 
     def expr(self, node, env):
-        if isinstance(node, gast.Constant):
+        kind = node.__class__  # (the commonest first, each by one test: the hot path)
+        if kind is gast.Name:
+            return env.get(node.id, UNKNOWN)
+        if kind is gast.Constant:
             return Const(node.value)
-        if isinstance(node, gast.Name):
-            if node.id in env:
-                return env[node.id]
-            return UNKNOWN
+        if kind is gast.BinOp:
+            left, right = self.expr(node.left, env), self.expr(node.right, env)
+            return self.binop(node.op, left, right, node)
+        if kind is gast.Call:
+            return self.call(node, env)
         if isinstance(node, (gast.Tuple, gast.List)):
             items = tuple(self.expr(e, env) for e in node.elts)
             if any(isinstance(e, gast.Starred) for e in node.elts):
@@ -248,9 +252,6 @@ class Interpreter:
             if all(isinstance(k, Const) and type(k.value) is str for k in keys):
                 return Mapping(tuple(sorted((k.value, v) for k, v in zip(keys, values))))
             return UNKNOWN
-        if isinstance(node, gast.BinOp):
-            left, right = self.expr(node.left, env), self.expr(node.right, env)
-            return self.binop(node.op, left, right, node)
         if isinstance(node, gast.UnaryOp):
             return self.unary(node, self.expr(node.operand, env))
         if isinstance(node, gast.BoolOp):
@@ -272,8 +273,6 @@ class Interpreter:
             if dotted(node.value) == ("np", "s_"):
                 return self.index(node.slice, env)
             return subscript(self.expr(node.value, env), self.index(node.slice, env))
-        if isinstance(node, gast.Call):
-            return self.call(node, env)
         return UNKNOWN
 
     def unary(self, node, operand):

@@ -43,7 +43,10 @@ def live_statement(stmt, live, dead, reads=ir.names_in, after=None, exit_live=No
         if dead is not None and len(plain) == len(stmt.targets) and not set(plain) & live:
             dead.add(id(stmt))
         for target in stmt.targets:
-            live -= ir.names_in(target, gast.Store)
+            if target.__class__ is gast.Name and target.ctx.__class__ is gast.Store:  # (fast)
+                live.discard(target.id)
+            else:
+                live -= ir.names_in(target, gast.Store)
         live |= reads(stmt)
         return live
     if isinstance(stmt, gast.Return):
