@@ -54,27 +54,42 @@ def stack_names(func, nodes=None):
     return out - read
 
 
+def stack_methods_used(nodes):
+    """The names whose `append` or `pop` method some of `nodes` names: those stack_names may
+    find to be stacks (as the other uses of each say)."""
+    return {node.value.id for node in nodes if node.__class__ is gast.Attribute and
+            node.attr in ("append", "pop") and isinstance(node.value, gast.Name)}
+
+
 class Interpreter:
     """Runs a gast function abstractly. `seen[id(node)]` is the join of the abstract values of
     each call's and binary operation's operands (and each if's test) over every time it was
     evaluated: the facts a rewrite of that node may rely on. `opaque` names are globals whose value may change
     between calls (never looked into) but those `fixed` for good to a shape-safe function;
     `callees(name, args)` gives the abstract result of a call to one of the emitted module's
-    own functions, or UNKNOWN. `stacks`: stack_names(func), when already known."""
+    own functions, or UNKNOWN. `stacks`: stack_names(func), when already known, and `nodes`
+    those of ir.walk(func), when at hand to find it."""
 
-    def __init__(self, func, opaque=(), callees=None, fixed=None, stacks=None):
+    def __init__(self, func, opaque=(), callees=None, fixed=None, stacks=None, nodes=None):
         import operator
         self.operator = operator
         self.func = func
         self.opaque = set(opaque)
         self.fixed = fixed or {}  # opaque names bound for good to a shape-safe function
         self.callees = callees  # name -> what calling it returns, given abstract arguments
-        self.stacks = stack_names(func) if stacks is None else stacks
+        self.known_stacks, self.nodes = stacks, nodes
         self.seen, self.states = {}, {}
         self.bound = {}  # name -> join of every value bound to it
         self.returned = BOTTOM
         self.exits = []  # per loop being run, the environments its breaks leave it with
         self.modules = {"np", "runtime"}
+
+    @property
+    def stacks(self):
+        """stack_names(func), found when first asked (code without lists never asks)."""
+        if self.known_stacks is None:
+            self.known_stacks = stack_names(self.func, self.nodes)
+        return self.known_stacks
 
     def run(self, arguments, marks=frozenset()):
         """Run the function on abstract `arguments`; `states` then holds, for each statement

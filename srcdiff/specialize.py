@@ -25,7 +25,7 @@ from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_cop
                        release_early)
 from .ir import dotted
 from .primitives import registry
-from .inference import Interpreter, Unsupported, stack_names
+from .inference import Interpreter, Unsupported, stack_methods_used, stack_names
 from .shapes import BOTTOM, UNKNOWN, Const, Typed, describe, widen
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
@@ -250,6 +250,7 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
     nodes, parents, reads_of = _index(func, {stmt.targets[0].id for stmt in candidates})
     gone = set()  # ids of the nodes taken out since
     marks = {id(stmt) for stmt in candidates}  # (each check runs the function from there on)
+    listed = stack_methods_used(nodes)
     before, changed = None, False
     for stmt in candidates:
         name = stmt.targets[0].id
@@ -257,22 +258,33 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         if not reads or not all(_elementwise_use(n, parents) for n in reads):
             continue
         if before is None:
-            stacks = stack_names(func, nodes)  # (the same for every run below)
             before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted),
-                                 stacks).run(arguments, marks)
+                                 nodes=nodes).run(arguments, marks)
         if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads):
             continue  # (s * xs with xs a list repeats it: only a known result is a check)
         spread, stmt.value = stmt.value, stmt.value.args[0]
-        state = before.states.get(id(stmt))  # (None: never reached, so nothing changes)
-        after = before if state is None else Interpreter(
-            func, _opaque(emitted), callees, _fixed(emitted), stacks).resume(state, marks)
+        kept = {id(n) for n in ir.walk(stmt.value)}
+        taken = [n for n in ir.walk(spread) if id(n) not in kept]
+        after = _run_changed(func, before, stmt, taken, listed, (arguments, marks),
+                             (_opaque(emitted), callees, _fixed(emitted)))
         if after.returned == before.returned and all(
                 after.bound.get(k) == v for k, v in before.bound.items() if k != name):
             before, changed = after, True
-            gone |= {id(n) for n in ir.walk(spread)} - {id(n) for n in ir.walk(stmt.value)}
+            gone |= {id(n) for n in taken}
         else:
             stmt.value = spread
     return changed
+
+
+def _run_changed(func, before, stmt, taken, listed, run, context):
+    """The interpreter's run (`run`: its arguments and marks; `context`: the interpreter's) of
+    func once statement `stmt` of its body changed, taking out the nodes `taken`: resumed
+    from where `before`, its run before the change, reached stmt; all of it when that would
+    not find the same: the change makes a stack of a list (takes out a name in `listed`)."""
+    if any(n.__class__ is gast.Name and n.id in listed for n in taken):
+        return Interpreter(func, *context).run(*run)
+    state = before.states.get(id(stmt))  # (None: never reached, so nothing changes)
+    return before if state is None else Interpreter(func, *context).resume(state, run[1])
 
 
 def _index(func, names):
