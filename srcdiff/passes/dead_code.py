@@ -56,16 +56,17 @@ def eliminate_dead_stacks(func):
     popped from it is read before being overwritten: after shape specialisation, say, a stack
     of shapes that nothing asks for any more. Returns how many stacks went.
     (Liveness, the costly part, is found only when some stack may go.)"""
-    uses, mentioned = {}, {}
+    uses = {}
+    for stmt in _block_statements(func):
+        stack, removable = _stack_use(stmt)
+        if stack is not None:
+            uses.setdefault(stack, []).append((stmt, removable))
+    if not uses:  # (most code has no stack: then no walk over all of it)
+        return 0
+    mentioned = {}
     for node in ir.walk(func):
         if isinstance(node, gast.Name):
             mentioned[node.id] = mentioned.get(node.id, 0) + 1
-        for field in ("body", "orelse"):
-            block = getattr(node, field, None)
-            for stmt in block if isinstance(block, list) else ():
-                stack, removable = _stack_use(stmt)
-                if stack is not None:
-                    uses.setdefault(stack, []).append((stmt, removable))
     candidates = {stack: statements for stack, statements in uses.items()
                   if all(removable is not False for _, removable in statements) and
                   mentioned.get(stack) == len(statements)}
@@ -82,6 +83,19 @@ def eliminate_dead_stacks(func):
     if doomed:
         _drop(func, doomed)
     return len(doomed)
+
+
+def _block_statements(node):
+    """The statements in the body and orelse lists of `node` and of every node below it
+    (found through the statements, handlers and cases that hold them)."""
+    for field in ("body", "orelse"):
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            yield from block
+    for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+        children = getattr(node, field, None)
+        for child in children if isinstance(children, list) else ():
+            yield from _block_statements(child)
 
 
 def _stack_use(stmt):
