@@ -282,7 +282,8 @@ def evaluate(fn, args, kwargs, index_args=(), fresh=False):
     a look-up. (fn is a function for good, never one made for the call.)"""
     try:
         memo_key = (fn, tuple(map(_tagged, args)),
-                    tuple((k, _tagged(v)) for k, v in kwargs.items()), tuple(index_args), fresh)
+                    tuple([(k, _tagged(v)) for k, v in kwargs.items()]) if kwargs else (),
+                    index_args, fresh)
         found = _EVALUATED.get(memo_key)
     except TypeError:  # an unhashable constant (a slice)
         return _evaluate(fn, args, kwargs, index_args, fresh)
@@ -300,6 +301,8 @@ _MAX_EVALUATED = 50_000
 def _tagged(value):
     """An abstract value as a key that tells constants of different types apart (Const(1)
     equals Const(1.0) and Const(True), but numpy's result may differ between them)."""
+    if value.__class__ is Typed:
+        return value
     if isinstance(value, Const):
         return _tagged_constant(value.value)
     if isinstance(value, Items):
