@@ -36,13 +36,11 @@ def ast_to_gast(node):
 def _child(node, todo):
     """The gast node for a child `node` of a node being converted: a new one for a shared
     node (an operator, a context) or a class gast converts itself, else `node` (later)."""
-    cls = node.__class__
-    if not cls._fields and not cls._attributes:
-        return _GAST_CLASS[cls]()
-    if cls.__name__ in _GAST_ONLY:
-        return gast.ast_to_gast(node)
-    todo.append(node)
-    return node
+    target, _, how = _GAST_PLANS[node.__class__]
+    if how is _OWN:
+        todo.append(node)
+        return node
+    return target() if how is _SHARED else gast.ast_to_gast(node)
 
 
 def _retag(node):
@@ -53,19 +51,27 @@ def _retag(node):
         values["ctx"] = gast.Param()
     elif cls is ast.ExceptHandler and node.name:
         values["name"] = gast.Name(node.name, gast.Store(), None, None)
-    target = node.__class__ = _GAST_CLASS[cls]
-    for field in target._fields:
-        if field not in values:
-            values[field] = [] if field == "type_params" else None
+    node.__class__, extra, _ = _GAST_PLANS[cls]
+    for field in extra:
+        values[field] = [] if field == "type_params" else None
 
 
-class _GastClasses(dict):
+_OWN, _SHARED, _BY_GAST = "own", "shared", "by gast"
+
+
+class _GastPlans(dict):
+    """ast class -> (its gast class, the fields only that has, how a node of it converts)."""
+
     def __missing__(self, cls):
-        target = self[cls] = gast.Name if cls is ast.arg else getattr(gast, cls.__name__)
-        return target
+        target = gast.Name if cls is ast.arg else getattr(gast, cls.__name__)
+        own = ("id", "ctx") + cls._fields if cls is ast.arg else cls._fields
+        how = _SHARED if not cls._fields and not cls._attributes else \
+            _BY_GAST if cls.__name__ in _GAST_ONLY else _OWN
+        plan = self[cls] = target, [f for f in target._fields if f not in own], how
+        return plan
 
 
-_GAST_CLASS = _GastClasses()
+_GAST_PLANS = _GastPlans()
 
 
 def gast_to_ast(node):
