@@ -400,7 +400,7 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     func = _seeded(jvp_emitted, position, name)
     if func is None:
         return None
-    generic = copy.deepcopy(func)
+    generic = ir.copy_tree(func)
     defaults = jvp_emitted.function.__defaults__
     session = Session()
     returned = rewrite(func, _parameters(func, args, defaults), jvp_emitted, session).returned
