@@ -28,7 +28,8 @@ def stack_names(func, nodes=None):
     handed between a forward and a backward function in the list of saved values (returned
     in a list, unpacked from one, deleted). A list also read any other way (np.stack of it,
     an index) is no stack here, just a list that changes (unknown after an append).
-    `nodes`: those of ir.walk(func), when already at hand."""
+    `nodes`: those of ir.walk(func) (but for constants, contexts and operators, if left out),
+    when already at hand."""
     out, allowed, names = set(), set(), []
     for node in ir.walk(func) if nodes is None else nodes:
         kind = node.__class__  # (one test for the commonest nodes: this walks every node)

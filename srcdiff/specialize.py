@@ -289,7 +289,9 @@ def _run_changed(func, before, stmt, taken, listed, run, context):
 
 def _index(func, names):
     """(the nodes of ir.walk(func), {id(node): its parent} for each, {name in `names`: its Name
-    nodes}), in one walk (made once: walking the function for each candidate was quadratic)."""
+    nodes}), in one walk (made once: walking the function for each candidate was quadratic).
+    Constants, contexts and operators, a third of a function's nodes, are left out: nothing
+    asks for them (stack_names looks at names and statements)."""
     parents, found = {}, {}
     todo = [func]
     for node in todo:
@@ -297,7 +299,8 @@ def _index(func, names):
         for field in node._fields:
             value = values.get(field)
             for child in value if value.__class__ is list else (value,):
-                if isinstance(child, _NODE):
+                if isinstance(child, _NODE) and child._fields and \
+                        child.__class__ is not gast.Constant:
                     parents[id(child)] = node
                     todo.append(child)
                     if child.__class__ is gast.Name and child.id in names:
