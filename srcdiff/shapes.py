@@ -435,6 +435,8 @@ def _boolean_index(index):
 
 def binary(op, left, right):
     """The abstract result of `left op right` for a Python operator function `op`."""
+    if left.__class__ is Typed and right.__class__ is Typed and op.__name__ != "pow":
+        return evaluate(op, [left, right], {}, index_args=(0, 1), fresh=True)  # (the commonest)
     if isinstance(left, (Items, Const)) and isinstance(right, (Items, Const)) and \
             not (isinstance(left, Const) and isinstance(right, Const)):
         if op.__name__ == "add":  # tuple/list concatenation
