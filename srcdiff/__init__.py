@@ -3,7 +3,8 @@ __version__ = "0.1.0"  # the one place the version is written (pyproject.toml re
 
 # the built-in primitives register themselves as their modules are imported
 from .primitives import (constants, elementwise, helpers, helpers_products,  # noqa: F401
-                         indexing, linalg, optional, reductions, shape)
+                         helpers_containers, indexing, linalg, optional, reductions, shape,
+                         trigonometric)
 from .primitives import decompositions, fft  # noqa: F401
 from .primitives import (arrays, helpers_arrays, helpers_statistics, products,  # noqa: F401
                          statistics)

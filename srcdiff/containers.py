@@ -9,6 +9,7 @@ which become loops that append, indexing, and loops over sequences by index).
     list(params)              ->   [_v0 for _v0 in params]
     dict(w=a, b=c)            ->   {'w': a, 'b': c}
     sorted(params)            ->   sorted(params.keys())
+    keys = list(params)       ->   keys = list(params.keys())   (indexed as params[keys[0]])
     it = iter(params)         ->   it = params; W, b = it[0]; ...
     W, b = next(it)
     f(*pair), pair + (c,)     ->   f(pair[0], pair[1]), (pair[0], pair[1], c)
@@ -179,6 +180,7 @@ class Lowering:
         if self._over_dict_keys(stmt):  # for key in params: ... params[key] ...
             stmt.iter = ir.call(ir.attr("runtime", "dict_keys"), stmt.iter)
             self.changed = True
+
         method = _dict_view(stmt.iter)
         if method is not None and self.is_varied(stmt.iter):
             before += self._over_keys(stmt, method)
@@ -196,6 +198,28 @@ class Lowering:
         return any(isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name) and
                    n.value.id == it.id and isinstance(n.slice, gast.Name) and
                    n.slice.id == target.id for s in stmt.body for n in gast.walk(s))
+
+    def _lists_dict_keys(self, node, stmt):
+        """Whether list(d) (or tuple) lists the keys of a dict of differentiated values: d is
+        a name not known to be a sequence, and the code indexes d by the items listed (`keys =
+        list(d)` then `d[keys[0]]` or `for k in keys: ... d[k]`; `for k in list(d): ... d[k]`,
+        in a loop or a comprehension)."""
+        held = node.args[0] if len(node.args) == 1 and not node.keywords else None
+        if not (isinstance(held, gast.Name) and self.is_varied(held) and
+                not self.is_sequence(held)):
+            return False
+        keys = _bound_to(node, stmt)
+        items = {n.target.id for n in gast.walk(stmt if keys is None else self.func)
+                 if isinstance(n, (gast.For, gast.comprehension)) and isinstance(
+                     n.target, gast.Name) and (n.iter is node or isinstance(
+                         n.iter, gast.Name) and n.iter.id == keys)}
+
+        def a_key(index):
+            return isinstance(index, gast.Name) and index.id in items or isinstance(
+                index, gast.Subscript) and isinstance(index.value, gast.Name) and \
+                index.value.id == keys
+        return any(isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name) and
+                   n.value.id == held.id and a_key(n.slice) for n in gast.walk(self.func))
 
     def _hoist_comprehensions(self, stmt):
         """The varied comprehensions of a loop's header, each assigned to a name before it
@@ -347,6 +371,9 @@ class Lowering:
             node = self.splat(node, stmt)
         fn = self.resolve(node.func)
         if fn is list or fn is tuple:
+            if self._lists_dict_keys(node, stmt):  # (checked to be a dict as it runs)
+                return gast.Call(func=node.func, args=[ir.call(ir.attr(
+                    "runtime", "dict_keys"), node.args[0])], keywords=[])
             return self.sequence(node, fn)
         if fn is dict:
             return self.mapping(node, stmt)
@@ -528,6 +555,17 @@ def _unpacks_zip_star(node):
 def _is_call(node, builtin, resolve):
     import builtins
     return isinstance(node, gast.Call) and resolve(node.func) is getattr(builtins, builtin)
+
+
+def _bound_to(node, stmt):
+    """The name `stmt` binds `node` to (`keys = node`, `keys, names = node, other`)."""
+    if not isinstance(stmt, gast.Assign) or len(stmt.targets) != 1:
+        return None
+    pairs = [(stmt.targets[0], stmt.value)]
+    if isinstance(stmt.value, gast.Tuple) and isinstance(stmt.targets[0], gast.Tuple) and \
+            len(stmt.value.elts) == len(stmt.targets[0].elts):
+        pairs = zip(stmt.targets[0].elts, stmt.value.elts)
+    return next((t.id for t, v in pairs if v is node and isinstance(t, gast.Name)), None)
 
 
 def _dict_view(node):

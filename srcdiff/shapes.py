@@ -27,6 +27,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import runtime
+from .parse import object_class
 from .primitives import registry
 
 
@@ -139,7 +140,9 @@ def key(value):
         return t
     if callable(value) and not isinstance(value, type):  # a function is a static argument
         return value
-    return t  # anything else: UNKNOWN, but its class decides which methods calls follow
+    # anything else: UNKNOWN, but its class (and functions of its own) decide which
+    # methods calls follow
+    return object_class(value)
 
 
 # --- the lattice ------------------------------------------------------------------------------

@@ -165,6 +165,16 @@ def loop_over_dict_keys(params, x):
     return total * sum(np.sum(params[key] ** 2) for key in params)
 
 
+def list_and_tuple_of_dict_keys(params, x):
+    keys, names = list(params), tuple(params)
+    total = np.sum(np.tanh(x @ params[names[-1]] + params[names[0]]))
+    for key in keys:
+        total = total + np.sum(np.tanh(params[key]))
+    for key in list(params):
+        total = total + np.sum(np.sin(params[key]))
+    return total * sum(np.sum(params[name] ** 2) for name in tuple(params))
+
+
 CASES = {
     "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
     "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
@@ -182,6 +192,7 @@ CASES = {
     "a local generator summed": (local_generator, three_layers),
     "dict(zip(sorted(params), pieces))": (dict_of_keys_counted_as_it_runs, dict_params),
     "for key in params: params[key]": (loop_over_dict_keys, dict_params),
+    "list(params), tuple(params) of a dict": (list_and_tuple_of_dict_keys, dict_params),
     "flatten with comprehensions and np.concatenate": (flatten_with_comprehensions,
                                                         layer_list),
 }

@@ -69,7 +69,9 @@ def eliminate_dead_stacks(func):
             mentioned[node.id] = mentioned.get(node.id, 0) + 1
     candidates = {stack: statements for stack, statements in uses.items()
                   if all(removable is not False for _, removable in statements) and
-                  mentioned.get(stack) == len(statements)}
+                  mentioned.get(stack) == len(statements) and
+                  # (made here: not a list of the user's module)
+                  any(isinstance(stmt, gast.Assign) for stmt, _ in statements)}
     if not candidates:
         return 0
     dead = set()

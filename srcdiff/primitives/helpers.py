@@ -2,7 +2,8 @@
 gradient code again (grad of grad, hvp), their shape facts let shapes.py follow gradient code,
 and their rewrites turn a call whose outcome the shapes decide into plain numpy
 (specialize.py). This module: broadcasting, reductions, elementwise edge cases and
-bookkeeping; helpers_products.py: products, indexing, joins and windows.
+bookkeeping; helpers_products.py: products, indexing, joins and windows;
+helpers_containers.py: containers of adjoints and tangents.
 
 `shape_args` are the argument positions a helper reads only for shape and dtype, so the
 reverse transform saves only a shape for them (runtime.shape_of)."""

@@ -1,0 +1,128 @@
+"""Runtime helpers as primitives (see helpers.py): the containers of adjoints and tangents
+(tuples a function returns, dicts of parameters, lists built item by item)."""
+from .. import runtime
+from .helpers import helper
+from .registry import Sample
+from .samples import real
+
+
+@helper(runtime.unpack_adjoint, constant=("outputs",), shape_args={1}, samples=[
+    Sample("runtime.unpack_adjoint(g, (x, x))[1]", g=real(2, 3), x=real(3), constant=("x",))])
+class unpack_adjoint:
+    def adjoint(bz, z, g, outputs):
+        bg = runtime.pack_adjoint(bz, g, outputs)
+
+    def tangent(dz, z, g, outputs):
+        dz = runtime.unpack_adjoint(dg, outputs)
+
+
+@helper(runtime.pack_adjoint, constant=("g", "outputs"), samples=[
+    Sample("runtime.pack_adjoint([b, b], g, (x, x))", b=real(3), g=real(2, 3), x=real(3),
+           constant=("g", "x"))])
+class pack_adjoint:
+    def adjoint(bz, z, b, g, outputs):
+        bb = runtime.unpack_adjoint(bz, outputs)
+
+    def tangent(dz, z, b, g, outputs):
+        dz = runtime.pack_adjoint(db, g, outputs)
+
+
+# the adjoints of a dict display's values, by position, and back: each the other's adjoint
+@helper(runtime.dict_values_adjoint, constant=("keys", "values"), samples=[
+    Sample("runtime.dict_values_adjoint({'a': g, 'b': 2 * g}, ('b', 'c', 'b'), (x, x, x))[2]",
+           g=real(3), x=real(3), constant=("x",))])
+class dict_values_adjoint:
+    def adjoint(bz, z, g, keys, values):
+        bg = runtime.dict_adjoint(bz, keys, values)
+
+    def tangent(dz, z, g, keys, values):
+        dz = runtime.dict_values_adjoint(dg, keys, values)
+
+
+# dict(zip(keys, values)) where the code does not count them: keys constant, values a list
+@helper(runtime.dict_of, constant=("keys",), samples=[
+    Sample("runtime.dict_of(['a', 'b'], [x, 2 * x])['b']", x=real(3))])
+class dict_of:
+    def adjoint(bz, z, keys, values):
+        bvalues = runtime.dict_values_adjoint(bz, keys, values)
+
+    def tangent(dz, z, keys, values):
+        dz = runtime.dict_of(keys, dvalues)
+
+
+@helper(runtime.dict_adjoint, constant=("keys", "values"), samples=[
+    Sample("runtime.dict_adjoint([b, 2 * b], ('a', 'b'), (x, x))['b']", b=real(3), x=real(3),
+           constant=("x",))])
+class dict_adjoint:
+    def adjoint(bz, z, b, keys, values):
+        bb = runtime.dict_values_adjoint(bz, keys, values)
+
+    def tangent(dz, z, b, keys, values):
+        dz = runtime.dict_adjoint(db, keys, values)
+
+
+# a list built with append has a list of adjoints (and of tangents), one per item: summing
+# the parts of a tangent adds item by item (multiple_outputs), not joins the lists
+@helper(runtime.add_items, constant=("items",), shape=None, multiple_outputs=True, samples=[
+    Sample("runtime.add_items([a], [2 * b])[0]", a=real(3), b=real(3)),
+    Sample("runtime.add_items([], g, [a, b])[1]", g=real(2, 3), a=real(3), b=real(3),
+           constant=("a", "b"))])
+class add_items:
+    def adjoint(bz, z, adjoints, more, items=None):
+        badjoints = bz
+        bmore = runtime.items_like(bz, more)
+
+    def tangent(dz, z, adjoints, more, items=None):
+        dz = runtime.add_items([], dadjoints, items)
+        dz = runtime.add_items([], dmore, items)
+
+
+@helper(runtime.items_like, constant=("like",), shape=None, samples=[
+    Sample("runtime.items_like([a, b], like)", a=real(3), b=real(3), like=real(2, 3),
+           constant=("like",))])
+class items_like:
+    def adjoint(bz, z, adjoints, like):
+        badjoints = runtime.add_items([], bz, like)
+
+    def tangent(dz, z, adjoints, like):
+        dz = runtime.items_like(dadjoints, like)
+
+
+@helper(runtime.add_tangents, shape=None, samples=[
+    Sample("runtime.add_tangents(a, 2 * b)", a=real(3), b=real(3))])
+class add_tangents:
+    def adjoint(bz, z, a, b):
+        ba = bz
+        bb = bz
+
+    def tangent(dz, z, a, b):
+        dz = runtime.add_tangents(da, runtime.zero_tangent(b))
+        dz = runtime.add_tangents(runtime.zero_tangent(a), db)
+
+
+# the tangents of list and tuple displays: arithmetic on them is that of their arrays
+@helper(runtime.tangent_list, shape=None, samples=[
+    Sample("np.sum(np.stack(runtime.tangent_list([x, x * y])) * 2)", x=real(3), y=real(3)),
+    Sample("-np.multiply(runtime.tangent_list([x, x * y]), 2)", x=real(3), y=real(3))])
+class tangent_list:
+    def adjoint(bz, z, items):
+        bitems[i] = runtime.unpack_adjoint(bz, items)[i]
+
+    def tangent(dz, z, items):
+        dz = runtime.tangent_list(ditems)
+
+
+@helper(runtime.tangent_tuple, shape=None, samples=[
+    Sample("-np.multiply(runtime.tangent_tuple((x, x * y)), 2)", x=real(3), y=real(3))])
+class tangent_tuple:
+    def adjoint(bz, z, items):
+        bitems[i] = runtime.unpack_adjoint(bz, items)[i]
+
+    def tangent(dz, z, items):
+        dz = runtime.tangent_tuple(ditems)
+
+
+@helper(runtime.item_adjoints, shape=None, samples=[
+    Sample("x * len(runtime.item_adjoints(x, [1, 2, 3]))", x=real(3))])
+class item_adjoints:
+    pass

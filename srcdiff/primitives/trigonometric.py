@@ -1,0 +1,163 @@
+"""Elementwise primitives: the trigonometric and hyperbolic functions (see elementwise.py)."""
+import numpy as np
+
+from .. import runtime
+from .elementwise import binary, folded, ufunc, unary
+from .registry import Sample
+from .samples import constant, number, positive, unit
+
+
+# --- trigonometry -----------------------------------------------------------------------------
+
+@ufunc(np.sin, samples=unary("np.sin(x)"))
+class sin:
+    fold = folded(np.sin)
+
+    def adjoint(bz, z, x):
+        bx = bz * np.cos(x)
+
+    def tangent(dz, z, x):
+        dz = dx * np.cos(x)
+
+
+@ufunc(np.cos, samples=unary("np.cos(x)"))
+class cos:
+    fold = folded(np.cos)
+
+    def adjoint(bz, z, x):
+        bx = -bz * np.sin(x)
+
+    def tangent(dz, z, x):
+        dz = -dx * np.sin(x)
+
+
+@ufunc(np.tan, samples=unary("np.tan(x)", unit(3, 4), number(-0.9, 0.9)))
+class tan:
+    def adjoint(bz, z, x):
+        bx = bz * (1 + z * z)
+
+    def tangent(dz, z, x):
+        dz = dx * (1 + z * z)
+
+
+@ufunc(np.arcsin, samples=unary("np.arcsin(x)", unit(3, 4), number(-0.9, 0.9)))
+class arcsin:
+    def adjoint(bz, z, x):
+        bx = bz / np.sqrt(1 - x * x)
+
+    def tangent(dz, z, x):
+        dz = dx / np.sqrt(1 - x * x)
+
+
+@ufunc(np.arccos, samples=unary("np.arccos(x)", unit(3, 4), number(-0.9, 0.9)))
+class arccos:
+    def adjoint(bz, z, x):
+        bx = -bz / np.sqrt(1 - x * x)
+
+    def tangent(dz, z, x):
+        dz = -dx / np.sqrt(1 - x * x)
+
+
+@ufunc(np.arctan, samples=unary("np.arctan(x)"))
+class arctan:
+    def adjoint(bz, z, x):
+        bx = bz / (1 + x * x)
+
+    def tangent(dz, z, x):
+        dz = dx / (1 + x * x)
+
+
+@ufunc(np.arctan2, samples=binary("np.arctan2(x1, x2)"))
+class arctan2:  # the angle of (x2, x1)
+    def adjoint(bz, z, x1, x2):
+        bx1 = runtime.unbroadcast(bz * x2 / (x1 * x1 + x2 * x2), x1)
+        bx2 = runtime.unbroadcast(-bz * x1 / (x1 * x1 + x2 * x2), x2)
+
+    def tangent(dz, z, x1, x2):
+        dz = dx1 * x2 / (x1 * x1 + x2 * x2)
+        dz = -dx2 * x1 / (x1 * x1 + x2 * x2)
+
+
+@ufunc(np.deg2rad, np.radians, samples=unary("np.deg2rad(x)") + unary("np.radians(x)"))
+class deg2rad:
+    def adjoint(bz, z, x):
+        bx = bz * 0.017453292519943295
+
+    def tangent(dz, z, x):
+        dz = dx * 0.017453292519943295
+
+
+@ufunc(np.rad2deg, np.degrees, samples=unary("np.rad2deg(x)") + unary("np.degrees(x)"))
+class rad2deg:
+    def adjoint(bz, z, x):
+        bx = bz * 57.29577951308232
+
+    def tangent(dz, z, x):
+        dz = dx * 57.29577951308232
+
+
+# (at 0 exactly, its second derivative through these templates is 0, not -pi**2 / 3)
+@ufunc(np.sinc, samples=unary("np.sinc(x)") + [
+    Sample("np.sinc(x)", x=constant(np.zeros(3)), second_order=False)])
+class sinc:  # sin(pi x) / (pi x): its slope (cos(pi x) - sinc(x)) / x is 0 at 0
+    def adjoint(bz, z, x):
+        bx = bz * runtime.divide_or_zero(np.cos(np.pi * x) - z, x)
+
+    def tangent(dz, z, x):
+        dz = dx * runtime.divide_or_zero(np.cos(np.pi * x) - z, x)
+
+
+# --- hyperbolic functions ---------------------------------------------------------------------
+
+@ufunc(np.tanh, samples=unary("np.tanh(x)"))
+class tanh:
+    def adjoint(bz, z, x):
+        bx = bz * (1 - z * z)
+
+    def tangent(dz, z, x):
+        dz = dx * (1 - z * z)
+
+
+@ufunc(np.sinh, samples=unary("np.sinh(x)"))
+class sinh:
+    def adjoint(bz, z, x):
+        bx = bz * np.cosh(x)
+
+    def tangent(dz, z, x):
+        dz = dx * np.cosh(x)
+
+
+@ufunc(np.cosh, samples=unary("np.cosh(x)"))
+class cosh:
+    def adjoint(bz, z, x):
+        bx = bz * np.sinh(x)
+
+    def tangent(dz, z, x):
+        dz = dx * np.sinh(x)
+
+
+@ufunc(np.arcsinh, samples=unary("np.arcsinh(x)"))
+class arcsinh:
+    def adjoint(bz, z, x):
+        bx = bz / np.sqrt(x * x + 1)
+
+    def tangent(dz, z, x):
+        dz = dx / np.sqrt(x * x + 1)
+
+
+@ufunc(np.arccosh, samples=unary("np.arccosh(x)", positive(3, 4, low=1.2, high=3.0), number(1.2, 3.0)))
+class arccosh:
+    def adjoint(bz, z, x):
+        bx = bz / np.sqrt(x * x - 1)
+
+    def tangent(dz, z, x):
+        dz = dx / np.sqrt(x * x - 1)
+
+
+@ufunc(np.arctanh, samples=unary("np.arctanh(x)", unit(3, 4), number(-0.9, 0.9)))
+class arctanh:
+    def adjoint(bz, z, x):
+        bx = bz / (1 - x * x)
+
+    def tangent(dz, z, x):
+        dz = dx / (1 - x * x)
