@@ -318,6 +318,8 @@ def _tagged(value):
 def _tagged_constant(value):
     if type(value) is tuple:
         return tuple, tuple(map(_tagged_constant, value))
+    if type(value) is slice:  # (hashable from Python 3.12, and slice(1) == slice(1.0))
+        return slice, _tagged_constant((value.start, value.stop, value.step))
     return type(value), value
 
 
