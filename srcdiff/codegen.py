@@ -6,7 +6,8 @@ import re
 import tokenize
 
 import astor
-import gast
+
+from . import conversion
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 LINE_LIMIT = 99
@@ -56,50 +57,6 @@ def _number_statements(body):
             block = getattr(stmt, field, None)
             if block.__class__ is list:
                 _number_statements(block)
-
-
-def to_ast(node):
-    """gast.gast_to_ast(node) for the nodes emitted code has, without the generic visitor
-    machinery (the bulk of emitting a large function's source)."""
-    cls = node.__class__
-    if cls is list:
-        return [to_ast(item) if isinstance(item, gast.AST) else item for item in node]
-    if cls is gast.arguments:
-        return _to_ast_arguments(node)
-    if cls is gast.ExceptHandler:  # (its name is a Name in gast, a str in ast)
-        return gast.gast_to_ast(node)
-    target, fields = _AST_FIELDS.get(cls) or _ast_fields(cls)
-    values = node.__dict__
-    new = target(**{field: to_ast(value) if value.__class__ is list or isinstance(
-        value, gast.AST) else value for field in fields if (value := values.get(
-            field, _ABSENT)) is not _ABSENT})
-    for attribute in node._attributes:
-        if attribute in values:
-            setattr(new, attribute, values[attribute])
-    return new
-
-
-def _ast_fields(cls):
-    """(the ast class of a gast class, the fields they share), made once per class."""
-    target = getattr(ast, cls.__name__)
-    _AST_FIELDS[cls] = found = target, [f for f in cls._fields if f in target._fields]
-    return found
-
-
-_AST_FIELDS = {}
-_ABSENT = object()
-
-
-def _to_ast_arguments(node):
-    def arg(name):
-        if name is None:
-            return None
-        new = ast.arg(name.id, to_ast(name.annotation) if name.annotation else None,
-                      name.type_comment)
-        return ast.copy_location(new, name)
-    return ast.arguments([arg(a) for a in node.posonlyargs], [arg(a) for a in node.args],
-                         arg(node.vararg), [arg(a) for a in node.kwonlyargs],
-                         to_ast(node.kw_defaults), arg(node.kwarg), to_ast(node.defaults))
 
 
 def _tokens_of_rows(plain, rows):
@@ -213,7 +170,8 @@ def to_source(funcs, docstring):
     """The emitted module's source, and [[row, line of f]] for its rows that come from one."""
     source, lines = f'"""{docstring}"""\n{IMPORTS}\n\n', []
     for func in funcs:
-        text, rows = source_and_lines(ast.Module(body=[to_ast(func)], type_ignores=[]))
+        module = ast.Module(body=[conversion.gast_to_ast(func)], type_ignores=[])
+        text, rows = source_and_lines(module)
         source += "\n\n" if func is not funcs[0] else ""
         offset = source.count("\n")
         lines += [[offset + row, line] for row, line in sorted(rows.items())]

@@ -1,4 +1,5 @@
 """Stage 1: read a function's source with gast and resolve the names it uses."""
+import ast
 import builtins
 import functools
 import inspect
@@ -10,7 +11,7 @@ import textwrap
 import gast
 import numpy as np
 
-from . import ir, remat, runtime
+from . import conversion, ir, remat, runtime
 from .errors import Location, SrcdiffError, UnsupportedError
 from .provenance import OWN_FUNCTIONS, check_source_runs, describe
 
@@ -294,7 +295,7 @@ def _read(fn, parse=True, shared=False):
     source = textwrap.dedent("".join(lines))
     node = _PARSED.get((source, start))
     if node is None:
-        tree = gast.parse(source)
+        tree = conversion.ast_to_gast(ast.parse(source))
         node = tree.body[0]
         if not isinstance(node, gast.FunctionDef):
             raise UnsupportedError(f"{name!r} is not defined by a plain def", where,

@@ -14,6 +14,7 @@ an element index: `barrays[i] = ... i ...` gives one contribution per element.
 An optional parameter left out at the call site drops out of every keyword argument it feeds,
 so `np.sum(x)` yields `runtime.unreduce(bz, x)` rather than `..., axis=None, keepdims=False)`.
 """
+import ast
 import builtins
 import dis
 import inspect
@@ -24,7 +25,7 @@ import textwrap
 import gast
 import numpy as np
 
-from . import ir, runtime
+from . import conversion, ir, runtime
 from .errors import Location, TemplateError
 
 _TEMPLATE_GLOBALS = {"np", "runtime"}
@@ -81,7 +82,7 @@ class Template:
         first = fn.__code__.co_firstlineno
         source = textwrap.dedent(inspect.getsource(fn))
         self.source = source
-        node = gast.parse(source).body[0]
+        node = conversion.ast_to_gast(ast.parse(source)).body[0]
         gast.increment_lineno(node, first - 1)
         lines = source.splitlines()
 
