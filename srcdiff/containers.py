@@ -291,8 +291,9 @@ class Lowering:
         for target, source in loop_pairs(stmt) or []:
             if source is not None and _nested(target):
                 held = self.fresh("_item")
-                stmt.body.insert(0, self._located(ir.assign(target, ir.name(held)), stmt))
+                # (replaced before the target moves into the body, where it must stay)
                 _replace_node(stmt, target, ir.name(held, store=True))
+                stmt.body.insert(0, self._located(ir.assign(target, ir.name(held)), stmt))
                 self.changed = True
 
     def iterators(self, stmt, rest):

@@ -175,6 +175,58 @@ def list_and_tuple_of_dict_keys(params, x):
     return total * sum(np.sum(params[name] ** 2) for name in tuple(params))
 
 
+def reversed_enumerated_layers(params, x):
+    for k, (W, b) in reversed(list(enumerate(params))):
+        x = np.tanh(x @ W + b) * (k + 1)
+    return np.sum(x)
+
+
+# --- the input differentiated, the containers constant (a saliency map) -----------------------
+
+def input_then_square_layers(seed=0):
+    draw = np.random.default_rng(seed)
+    layers = [(0.5 * draw.normal(size=(3, 3)), draw.normal(size=3)) for _ in range(3)]
+    return draw.normal(size=(5, 3)), layers
+
+
+def three_square_layers(seed=0):
+    x, layers = input_then_square_layers(seed)
+    return layers, x
+
+
+def input_then_dict(seed=0):
+    draw = np.random.default_rng(seed)
+    return draw.normal(size=(5, 3)), {"b": draw.normal(size=3), "a": draw.normal(size=(5, 1))}
+
+
+def input_through_reversed_layers(x, params):
+    for W, b in reversed(params):
+        x = np.tanh(x @ W.T + b)
+    return np.sum(x ** 2)
+
+
+def input_through_reversed_enumerated_layers(x, params):
+    for k, (W, b) in reversed(list(enumerate(params))):
+        x = np.tanh(x @ W + b) * (k + 1)
+    return np.sum(x)
+
+
+def input_through_the_rest_of_an_iterator(x, params):
+    layers = iter(params)
+    W, b = next(layers)
+    x = np.tanh(x @ W + b)
+    for W, b in layers:
+        x = np.sin(x @ W + b)
+    return np.sum(x)
+
+
+def input_against_dict_items(x, params):
+    total = 0.0
+    for name, value in params.items():
+        total = total + len(name) * np.sum(np.sin(value * x))
+    return total
+
+
 CASES = {
     "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
     "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
@@ -195,6 +247,14 @@ CASES = {
     "list(params), tuple(params) of a dict": (list_and_tuple_of_dict_keys, dict_params),
     "flatten with comprehensions and np.concatenate": (flatten_with_comprehensions,
                                                         layer_list),
+    "reversed(list(enumerate(params)))": (reversed_enumerated_layers, three_square_layers),
+    "x through reversed(params), constant": (input_through_reversed_layers,
+                                              input_then_square_layers),
+    "x through reversed(list(enumerate(params))), constant": (
+        input_through_reversed_enumerated_layers, input_then_square_layers),
+    "x through the rest of iter(params), constant": (input_through_the_rest_of_an_iterator,
+                                                      input_then_square_layers),
+    "x against d.items(), constant": (input_against_dict_items, input_then_dict),
 }
 
 
