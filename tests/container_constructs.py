@@ -181,6 +181,17 @@ def reversed_enumerated_layers(params, x):
     return np.sum(x)
 
 
+def states_written_into_a_list(params, x):
+    states = [None] * len(params)
+    for k, (W, b) in enumerate(params):
+        x = np.tanh(x @ W + b)
+        states[k] = x
+    scales = [0.0] * 2
+    for k in range(2):
+        scales[k] = np.sum(states[k]) ** (k + 1)
+    return scales[0] * scales[1] + np.sum(states[-1] ** 2)
+
+
 # --- the input differentiated, the containers constant (a saliency map) -----------------------
 
 def input_then_square_layers(seed=0):
@@ -248,6 +259,7 @@ CASES = {
     "flatten with comprehensions and np.concatenate": (flatten_with_comprehensions,
                                                         layer_list),
     "reversed(list(enumerate(params)))": (reversed_enumerated_layers, three_square_layers),
+    "states = [None] * n; states[k] = x": (states_written_into_a_list, layer_list),
     "x through reversed(params), constant": (input_through_reversed_layers,
                                               input_then_square_layers),
     "x through reversed(list(enumerate(params))), constant": (
