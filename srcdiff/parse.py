@@ -82,6 +82,17 @@ def _expand_partial_calls(node, statics):
         call.keywords = keywords + call.keywords
 
 
+def _expand_object_calls(node, statics):
+    """`model(x)` for an object argument whose class defines `__call__` in Python becomes
+    `model.__call__(x)`: a method call, followed as the others are."""
+    callable_objects = {name for name, s in statics.items() if s.kind == "type" and
+                        inspect.isfunction(getattr(s.value, "__call__", None))}
+    for call in ir.walk(node):
+        if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and \
+                call.func.id in callable_objects:
+            call.func = _attribute(call.func.id, "__call__")
+
+
 def _attribute(name, attr):
     return gast.Attribute(value=gast.Name(name, gast.Load(), None, None), attr=attr,
                           ctx=gast.Load())
@@ -104,6 +115,7 @@ class ParsedFunction:
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}
         _expand_partial_calls(self.node, self.statics)
+        _expand_object_calls(self.node, self.statics)
         self._siblings = {}
         self.find_locals()
 

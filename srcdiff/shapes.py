@@ -25,6 +25,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import runtime
+from .parse import is_function_value
 from .primitives import registry
 
 
@@ -135,7 +136,7 @@ def key(value):
         return dict, tuple((k, key(v)) for k, v in value.items())
     if isinstance(value, np.generic):
         return t
-    if callable(value) and not isinstance(value, type):  # a function is a static argument
+    if is_function_value(value):  # a static argument (not an object with __call__)
         return value
     return t  # anything else: UNKNOWN, but its class decides which methods calls follow
 
