@@ -192,6 +192,25 @@ def states_written_into_a_list(params, x):
     return scales[0] * scales[1] + np.sum(states[-1] ** 2)
 
 
+def unflatten_like(flat, like):
+    pieces, start = [], 0
+    for p in like:
+        pieces.append(flat[start:start + p.size].reshape(p.shape))
+        start += p.size
+    return pieces
+
+
+def unflattened_by_a_helper(params, x):
+    flat = np.concatenate([p.ravel() for p in params])
+    W1, b1, W2, b2 = unflatten_like(np.sin(flat), params)  # (params: read for shapes only)
+    return np.sum(np.tanh(x @ W1 + b1) @ W2 + b2)
+
+
+def leaf_list(seed=0):
+    layers, x = layer_list(seed)
+    return [p for layer in layers for p in layer], x
+
+
 # --- the input differentiated, the containers constant (a saliency map) -----------------------
 
 def input_then_square_layers(seed=0):
@@ -260,6 +279,7 @@ CASES = {
                                                         layer_list),
     "reversed(list(enumerate(params)))": (reversed_enumerated_layers, three_square_layers),
     "states = [None] * n; states[k] = x": (states_written_into_a_list, layer_list),
+    "unflatten helper reading shapes from params": (unflattened_by_a_helper, leaf_list),
     "x through reversed(params), constant": (input_through_reversed_layers,
                                               input_then_square_layers),
     "x through reversed(list(enumerate(params))), constant": (

@@ -157,7 +157,10 @@ def zeros_like(x):
 def zero_tangent(x):
     """The tangent of an item of a list or tuple that carries none: zeros for an array, 0.0
     for a number, the same structure for a list or tuple (a stack of saved values then pops
-    zeros), and None for what has no tangent at all (a ShapeOf, None, a string)."""
+    zeros), an empty Sparse for a container's adjoint, and None for what has no tangent at
+    all (a ShapeOf, None, a string)."""
+    if isinstance(x, Sparse):  # (a zero adjoint a callee returns for a constant container)
+        return Sparse()
     if isinstance(x, (list, tuple)):
         return type(x)(zero_tangent(v) for v in x)
     if type(x) in (float, int, bool):  # a number in a list numpy makes an array of
