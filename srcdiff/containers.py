@@ -382,6 +382,9 @@ class Lowering:
                 node.args[0].id in self.copies:  # (of a list built with append: the same list)
             return gast.Call(func=node.func, args=[ir.name(self.copies[node.args[0].id])],
                              keywords=node.keywords)
+        if fn is sorted and len(node.args) == 1 and node.keywords and \
+                isinstance(node.args[0], gast.Name) and self.is_varied(node.args[0]):
+            return self.sorted_by_key(node)
         if fn is sorted and len(node.args) == 1 and _dict_view(node.args[0]) is None and \
                 not self.is_sequence(node.args[0]):  # (a dict's keys, checked as it runs)
             return gast.Call(func=node.func, args=[ir.call(ir.attr("runtime", "dict_keys"),
@@ -391,6 +394,18 @@ class Lowering:
             return gast.Subscript(value=node.args[0].args[0], slice=ir.const(0),
                                   ctx=gast.Load())
         return node
+
+    def sorted_by_key(self, node):
+        """sorted(params, key=f) as [params[_k0] for _k0 in runtime.sorted_positions(params,
+        key=f)]: the items (each with its adjoint) in an order that carries no derivative."""
+        self.changed = True
+        items, position = node.args[0], self.fresh("_k")
+        order = gast.Call(func=ir.attr("runtime", "sorted_positions"),
+                          args=[copy.deepcopy(items)], keywords=node.keywords)
+        return gast.ListComp(
+            elt=gast.Subscript(value=items, slice=ir.name(position), ctx=gast.Load()),
+            generators=[gast.comprehension(target=ir.name(position, store=True), iter=order,
+                                           ifs=[], is_async=0)])
 
     def is_sequence(self, node):
         """Whether `node` is a list or tuple as the code says (a display, a comprehension, a

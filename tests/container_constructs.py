@@ -211,6 +211,14 @@ def leaf_list(seed=0):
     return [p for layer in layers for p in layer], x
 
 
+def layers_sorted_by_a_key(params, x):
+    (W2, b2), (W1, b1) = sorted(params, key=lambda layer: layer[0].size)
+    total = np.sum(np.tanh(x @ W1 + b1) @ W2 + b2)
+    for W, b in sorted(params, key=lambda layer: layer[1].size, reverse=True):
+        total = total * np.sum(np.sin(W)) + np.sum(b ** 2)
+    return total
+
+
 # --- the input differentiated, the containers constant (a saliency map) -----------------------
 
 def input_then_square_layers(seed=0):
@@ -280,6 +288,7 @@ CASES = {
     "reversed(list(enumerate(params)))": (reversed_enumerated_layers, three_square_layers),
     "states = [None] * n; states[k] = x": (states_written_into_a_list, layer_list),
     "unflatten helper reading shapes from params": (unflattened_by_a_helper, leaf_list),
+    "sorted(params, key=lambda ...)": (layers_sorted_by_a_key, layer_list),
     "x through reversed(params), constant": (input_through_reversed_layers,
                                               input_then_square_layers),
     "x through reversed(list(enumerate(params))), constant": (
