@@ -15,7 +15,7 @@ from . import cache, codegen, ir, runtime, specialize
 from .errors import (ArgumentError, Location, SrcdiffError, StaticArgumentNeeded,
                      UnsupportedError)
 from .modes import Mode
-from .parse import Static, check_function, is_function_value, is_object
+from .parse import Static, check_function, is_function_value, is_object, object_class
 from .inference import Unsupported
 from .shapes import key
 from .transform import derive, emitted_name
@@ -37,6 +37,11 @@ def check_shaped_like(given, like, what, where, hint):
                                 f"has {len(like)}", where, hint)
         for k, (g, v) in enumerate(zip(given, like)):
             check_shaped_like(g, v, f"{what}[{k}]", where, hint)
+        return
+    if runtime.is_record(like) and type(given) is type(like):
+        for name in runtime.record_fields(like):
+            check_shaped_like(getattr(given, name, None), getattr(like, name), f"{what}.{name}",
+                              where, hint)
         return
     numeric = (np.ndarray, np.generic, float, int, complex)
     if not isinstance(like, numeric) or not isinstance(given, numeric + (list, tuple)):
@@ -117,7 +122,8 @@ class Derivative:
     """A differentiated function: call it like the original; `.source` is the emitted code."""
 
     def __init__(self, fun, wrt=0, mode=Mode.GRAD, **options):
-        self.fun = fun
+        self.fun, self._made_with = fun, (wrt, mode, options)
+        self._of_derivative, self._remaking = isinstance(fun, Derivative), False
         self._bound = getattr(fun, "__self__", None) if inspect.ismethod(fun) else None
         target = fun.__func__ if inspect.ismethod(fun) else fun
         if isinstance(fun, Derivative):  # higher order: differentiate the emitted source
@@ -216,7 +222,7 @@ class Derivative:
                 statics.append(Static(name, "key", value if isinstance(value, str) else
                                       int(value)))
             elif is_object(value):
-                statics.append(Static(name, "type", type(value)))
+                statics.append(Static(name, "type", object_class(value)))
         return tuple(statics)
 
     def _emitted_for(self, args):
@@ -357,6 +363,7 @@ class Derivative:
         return (*head, *bound.args, *tail), bound.kwargs
 
     def __call__(self, *args, **kwargs):
+        given, named = args, kwargs
         if kwargs:
             args, kwargs = self.bind(args, kwargs)
         if self._plain and not kwargs:  # the common case, kept short: calls may be tiny
@@ -372,7 +379,14 @@ class Derivative:
             else:
                 variant = self._variant_for(args, checked, offset)
         function, emitted = variant
-        if emitted.has_live:
+        if emitted.has_live or self._of_derivative:
+            if not self._current(emitted) and not self._remaking:  # (a callee rebound since)
+                self._remake()
+                self._remaking = True  # (once: what a name finds may be new at each look-up)
+                try:
+                    return self(*given, **named)
+                finally:
+                    self._remaking = False
             emitted.refresh()
         try:
             result = function(*args, **kwargs)
@@ -389,6 +403,19 @@ class Derivative:
         if self._options.get("preserve_result") or self._options.get("has_aux"):
             return ((result[0],),) + tuple(result[1:])
         return (result,)
+
+    def _current(self, emitted):
+        """Whether `emitted` (and for a derivative of a derivative, the code it was made
+        from) still calls what the names in f refer to now."""
+        inner = self.fun._emitted or next(iter(self.fun._by_statics.values()), None) \
+            if self._of_derivative else None
+        return emitted.current() and (inner is None or self.fun._current(inner))
+
+    def _remake(self):
+        if self._of_derivative:
+            self.fun._remake()
+        wrt, mode, options = self._made_with
+        self.__init__(self.fun, wrt, mode, **options)
 
     def __repr__(self):
         mode = "forward sweep" if self._mode is Mode.SPLIT else self._mode.value

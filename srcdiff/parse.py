@@ -13,7 +13,7 @@ import numpy as np
 
 from . import ir, remat, runtime
 from .errors import Location, SrcdiffError, UnsupportedError
-from .provenance import check_source_runs, describe
+from .provenance import OWN_FUNCTIONS, check_source_runs, describe
 
 MISSING = object()
 
@@ -101,6 +101,26 @@ def _attribute(name, attr):
 def is_object(value):
     """Whether an argument is an object of a user class, whose methods may be followed."""
     return runtime.is_record(value)
+
+
+def object_class(value):
+    """The class by which the transform follows `value.attr(...)` calls: value's own class,
+    or, where the instance holds functions of its own (`self.act = np.sin` shadowing a class
+    attribute, a dataclass field), a subclass with them as static methods, made once per
+    class and set of functions (so equal objects give the same key)."""
+    cls, own = type(value), getattr(value, "__dict__", None)
+    functions = tuple((k, v) for k, v in own.items() if is_function_value(v)) if own else ()
+    if not functions:
+        return cls
+    key = (cls, functions)
+    if key not in _WITH_OWN_FUNCTIONS:
+        _WITH_OWN_FUNCTIONS[key] = type(cls.__name__, (cls,), {
+            "__module__": cls.__module__, "__qualname__": cls.__qualname__,
+            OWN_FUNCTIONS: functions, **{k: staticmethod(v) for k, v in functions}})
+    return _WITH_OWN_FUNCTIONS[key]
+
+
+_WITH_OWN_FUNCTIONS = {}
 
 
 class ParsedFunction:
@@ -229,7 +249,9 @@ class ParsedFunction:
             return func.value
         root = func.value
         static = self.statics.get(root.id) if isinstance(root, gast.Name) else None
-        if static is not None and static.kind == "type" and inspect.isfunction(obj):
+        if static is not None and static.kind == "type" and inspect.isfunction(obj) and \
+                not isinstance(inspect.getattr_static(static.value, func.attr, None),
+                               staticmethod):
             return root
         return None
 

@@ -28,6 +28,8 @@ SHOWCASE = {"nn.py", "resnet.py", "train.py", "train_cli.py", "demo.py", "data.p
             "tree.py", "checkpoint_file.py", "distributed.py", "report.py", "threads.py",
             "__main__.py"}
 _MISSING = object()
+# the class attribute naming the functions an object holds of its own (parse.object_class)
+OWN_FUNCTIONS = "__srcdiff_own_functions__"
 
 
 @functools.lru_cache(maxsize=None)
@@ -116,6 +118,17 @@ def describe(value, seen):
         items = value.items() if isinstance(value, dict) else enumerate(value)
         return f"{type(value).__name__}:[" + ",".join(  # (its functions may be called by key)
             f"{k!r}={describe(v, seen)}" for k, v in items) + "]"
+    if inspect.isclass(value) and OWN_FUNCTIONS in vars(value):  # (parse.object_class)
+        return describe(value.__base__, seen) + "[" + ",".join(
+            f"{k}={describe(v, seen)}" for k, v in vars(value)[OWN_FUNCTIONS]) + "]"
+    if inspect.isclass(value) and value.__module__ not in ("builtins", "numpy") and \
+            value not in seen:  # a user class: what its methods are (one may be patched)
+        seen.add(value)
+        methods = {k: v for cls in reversed(value.__mro__[:-1]) for k, v in vars(cls).items()
+                   if isinstance(v, (staticmethod, classmethod)) or inspect.isroutine(v) or
+                   isinstance(v, np.ufunc)}
+        return f"class:{value.__module__}.{value.__qualname__}(" + ",".join(
+            f"{k}={describe(v, seen)}" for k, v in sorted(methods.items())) + ")"
     name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
     if inspect.isfunction(value):
         described = f"function:{value.__module__}.{name}:{_code_digest(value.__code__)}"
@@ -127,6 +140,26 @@ def describe(value, seen):
     if name is not None:
         return f"{type(value).__name__}:{getattr(value, '__module__', '')}.{name}"
     return f"value:{type(value).__name__}"
+
+
+def functions_read(fn):
+    """(name, value) for each global or closure name fn reads directly whose value is a
+    function, or a small container of functions (`act`, `ACTIVATIONS`): what the transform
+    resolves calls through, and a program may rebind between calls."""
+    for name, value in _reads(fn):
+        if "." not in name and (inspect.isroutine(value) or isinstance(value, (
+                np.ufunc, functools.partial)) or isinstance(value, (dict, list, tuple)) and
+                holds_functions(value)):
+            yield name, value
+
+
+def contents(value, depth=3):
+    """The items of a container of functions, nested ones opened (compared item by item
+    with `is`: rebinding `ACTIVATIONS['relu']` changes them); () for anything else."""
+    if not isinstance(value, (dict, list, tuple)) or depth == 0:
+        return ()
+    items = value.items() if isinstance(value, dict) else enumerate(value)
+    return tuple(part for k, v in items for part in ((k, v),) + contents(v, depth - 1))
 
 
 def holds_functions(container, depth=3):

@@ -25,7 +25,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import runtime
-from .parse import is_function_value
+from .parse import is_function_value, object_class
 from .primitives import registry
 
 
@@ -138,7 +138,9 @@ def key(value):
         return t
     if is_function_value(value):  # a static argument (not an object with __call__)
         return value
-    return t  # anything else: UNKNOWN, but its class decides which methods calls follow
+    # anything else: UNKNOWN, but its class (and functions of its own) decide which
+    # methods calls follow
+    return object_class(value)
 
 
 # --- the lattice ------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from .inline import Inliner
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
-from .parse import ParsedFunction, Static, check_function
+from .parse import ParsedFunction, Static, check_function, object_class
 from .reverse import Reverse
 from .primitives import registry
 from .meta import CalleeUse, Meta
@@ -34,6 +34,9 @@ class Emitted:
         self.function = functions[meta.names[0]]
         self.scope, self.live, self.module = scope, live, module
         self.callee_targets = []  # (path in the source, function it named when compiled)
+        # (what a name resolves to now, what it did, the items of a container of functions)
+        # for the callees and functions named by fn's globals, closure or object arguments
+        self.guards = []
         self.closure = None  # f's closure cells: held, so their ids in its memory key stay theirs
         # what specialize.py keeps for it: its functions as gast trees, and the copies of
         # them it made for given arguments
@@ -41,8 +44,20 @@ class Emitted:
 
     @functools.cached_property
     def has_live(self):
-        """Whether refresh() has anything to re-read (calls skip it otherwise)."""
-        return bool(self.live) or any(callee.has_live for callee in self.callees)
+        """Whether refresh() has anything to re-read, or current() to check (calls skip
+        them otherwise)."""
+        return bool(self.live or self.guards) or any(c.has_live for c in self.callees)
+
+    def current(self):
+        """Whether each callee this code was made for is still what its name refers to (a
+        global rebound since, say a helper replaced, needs the code made anew)."""
+        try:
+            return all(_same_callable(resolve(), target) and _same(
+                provenance.contents(target), contents) for resolve, target, contents in
+                self.guards) and \
+                all(callee.current() for callee in self.callees)
+        except (LookupError, AttributeError, ValueError, TypeError):  # (deleted since)
+            return False
 
     def refresh(self):
         """Re-read the globals and closure variables the emitted code uses (a few dict
@@ -142,10 +157,16 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
         meta = meta.relocated(inspect.getsourcefile(fn) or fn.__code__.co_filename,
                               fn.__code__.co_firstlineno)
     scope = namespace(fn)
-    callees, callee_targets = [], []
+    callees, callee_targets, guards = [], [], []
     for callee in meta.callees:
         target = _resolve_path(fn, callee.path, statics)
         callee_targets.append((callee.path, target))
+        root, steps = _path_steps(callee.path, statics)
+        static = next((s for s in statics if s.name == root), None)
+        if static is None:
+            guards.append((functools.partial(_follow, fn, root, steps), target, ()))
+        elif static.kind == "type":  # (a method monkeypatched onto the class)
+            guards.append((functools.partial(_follow_steps, static.value, steps), target, ()))
         emitted = derive(_function(target), tuple(callee.wrt), mode.for_callees,
                          names=tuple(callee.names), outputs=_outputs(callee.outputs),
                          optimized=options.get("optimized", True),
@@ -167,7 +188,9 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
         functions[meta.names[0]].__defaults__ = fn.__defaults__
         functions[meta.names[0]].__kwdefaults__ = fn.__kwdefaults__
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
-    entry.callee_targets = callee_targets
+    guards += [(functools.partial(_follow, fn, name, ()), value, provenance.contents(value))
+               for name, value in provenance.functions_read(fn)]
+    entry.callee_targets, entry.guards = callee_targets, guards
     entry.closure = fn.__closure__
     cache.memory_put((key, where), entry)
     return entry
@@ -203,7 +226,7 @@ def _statics_option(fn, described, statics, callee):
         value = inspect.signature(callee).parameters[param].default if path is None else \
             _resolve_path(fn, path, statics)
         if kind == "type" and not inspect.isclass(value):
-            value = type(value)
+            value = object_class(value)
         out.append(Static(param, kind, value))
     return {"statics": tuple(out)} if out else {}
 
@@ -212,24 +235,47 @@ def _resolve_path(fn, path, statics=()):
     """The object a dotted name in fn's source refers to (a callee, at load time); a name
     of a static argument is its function, or for an object its class. Items picked by a
     constant key, or by a static key argument, are followed: `ACTIVATIONS['relu']`."""
+    root, steps = _path_steps(path, statics)
+    static = next((s for s in statics if s.name == root), None)
+    return _follow(fn, root, steps) if static is None else _follow_steps(static.value, steps)
+
+
+def _same_callable(a, b):
+    """a is b, for a bound method (made anew at each look-up) its function and object."""
+    if inspect.ismethod(a) and inspect.ismethod(b):
+        return a.__func__ is b.__func__ and a.__self__ is b.__self__
+    return a is b
+
+
+def _same(items, others):
+    return len(items) == len(others) and all(
+        k == j and v is w for (k, v), (j, w) in zip(items, others))
+
+
+def _path_steps(path, statics):
+    """(root name, [(getattr or getitem, key), ...] from the root on) of a dotted name."""
     node = ast.parse(path, mode="eval").body
-    keys = []
+    steps = []
     while isinstance(node, (ast.Attribute, ast.Subscript)):
         if isinstance(node, ast.Attribute):
-            keys.append((getattr, node.attr))
+            steps.append((getattr, node.attr))
         else:
-            keys.append((operator.getitem, _key(node.slice, statics)))
+            steps.append((operator.getitem, _key(node.slice, statics)))
         node = node.value
-    root = node.id
-    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    static = next((s for s in statics if s.name == root), None)
-    if static is not None:
-        obj = static.value
-    elif root in cells:
-        obj = cells[root].cell_contents
+    return node.id, steps[::-1]
+
+
+def _follow(fn, root, steps):
+    """What `root` and then `steps` refer to now, from fn's closure or module."""
+    if root in fn.__code__.co_freevars:
+        obj = fn.__closure__[fn.__code__.co_freevars.index(root)].cell_contents
     else:
         obj = fn.__globals__[root] if root in fn.__globals__ else getattr(builtins, root)
-    for follow, key in reversed(keys):
+    return _follow_steps(obj, steps)
+
+
+def _follow_steps(obj, steps):
+    for follow, key in steps:
         obj = follow(obj, key)
     return obj
 

@@ -341,3 +341,99 @@ def test_a_method_of_a_dict_argument_says_to_read_the_item():
     assert "'p' is a dict here" in message and "p.get" in message
     assert "p['w'] for p.get('w')" in message
     assert "# the get line" in message
+
+
+# --- functions an object holds of its own, and names rebound between calls ---------------------
+
+class Activated:
+    act = np.tanh  # (the class's default, shadowed by an instance's own)
+
+    def __init__(self, act=None):
+        if act is not None:
+            self.act = act
+
+    def loss(self, x):
+        return np.sum(self.act(x) ** 2)
+
+    @staticmethod
+    def scaled(x):
+        return 3.0 * x
+
+
+def through_object(x, model):
+    return model.loss(model.scaled(x))
+
+
+@dataclasses.dataclass(frozen=True)
+class Architecture:
+    act: object = np.tanh
+    depth: int = 2
+
+
+def stacked(x, arch):
+    for _ in range(arch.depth):
+        x = arch.act(x)
+    return np.sum(x * x)
+
+
+@pytest.mark.parametrize("act", [None, np.sin, softplus])
+def test_an_objects_own_function_is_the_one_called(act):
+    model = Activated(act)
+    derivative = nf.grad(through_object)  # (one derivative, called with each in turn)
+    for obj in (model, Activated(np.cos), model):
+        expected = numerical_grad(lambda x: through_object(x, obj), (X,))
+        np.testing.assert_allclose(derivative(X, obj), expected, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(nf.grad(model.loss)(X), numerical_grad(model.loss, (X,)),
+                               rtol=1e-6, atol=1e-8)
+    arch = Architecture() if act is None else Architecture(act=act, depth=3)
+    np.testing.assert_allclose(nf.grad(stacked)(X, arch),
+                               numerical_grad(lambda x: stacked(x, arch), (X,)), rtol=1e-6,
+                               atol=1e-8)
+    value, tangent = nf.jvp(stacked, wrt=0)(X, arch, V)
+    expected = numerical_grad(lambda x: stacked(x, arch), (X,)) @ V
+    assert tangent == pytest.approx(expected, rel=1e-6)
+
+
+def test_a_nonzero_tangent_for_an_int_field_is_refused():
+    with pytest.raises(nf.ArgumentError, match=r"'arch'.depth is not zero.*an integer"):
+        nf.jvp(stacked, wrt=1)(X, Architecture(), Architecture(np.tanh, 1))
+
+
+ACT = np.sin
+ACTS = {"a": np.sin}
+
+
+def rebound_helper(z):
+    return np.sin(z)
+
+
+def reads_rebindable_names(x):
+    return np.sum(ACT(x) * ACTS["a"](x) + rebound_helper(x))
+
+
+def reads_a_scalar(x):
+    return ACT(x) * x
+
+
+def test_names_rebound_between_calls_are_followed(monkeypatch):
+    """A global rebound after the derivative was made (a helper redefined in a notebook, an
+    entry of a dict of activations replaced, a method patched) is called as f calls it."""
+    import test_static_arguments as here
+
+    gradient, value_and_grad = nf.grad(reads_rebindable_names), nf.value_and_grad(
+        reads_rebindable_names)
+    second = nf.grad(nf.grad(reads_a_scalar))
+    model, derivative = Activated(), nf.grad(through_object)
+    x = 0.7
+    for _ in range(2):  # (once as made, once after the rebinding)
+        expected = numerical_grad(reads_rebindable_names, (X,))
+        np.testing.assert_allclose(gradient(X), expected, rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(value_and_grad(X)[1], expected, rtol=1e-6, atol=1e-8)
+        slope = numerical_grad(nf.grad(reads_a_scalar), (x,))
+        assert second(x) == pytest.approx(slope, rel=1e-6)
+        np.testing.assert_allclose(derivative(X, model), numerical_grad(
+            through_object, (X, model)), rtol=1e-6, atol=1e-8)
+        monkeypatch.setattr(here, "ACT", np.cos)
+        monkeypatch.setitem(ACTS, "a", np.exp)
+        monkeypatch.setattr(here, "rebound_helper", softplus)
+        monkeypatch.setattr(Activated, "scaled", staticmethod(np.sinh))
