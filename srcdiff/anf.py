@@ -495,7 +495,7 @@ class Normalizer(Expressions):
         renamed = self.rename(source)
         return renamed if self._holds_container(source) else ir.call("list", renamed)
 
-    def _holds_container(self, node):
+    def _holds_container(self, node, seen=frozenset()):
         if isinstance(node, gast.Name):
             bindings = [n for n in ir.walk(self.p.node) if isinstance(n, gast.Name) and
                         n.id == node.id and isinstance(n.ctx, gast.Store)]
@@ -503,7 +503,8 @@ class Normalizer(Expressions):
                 return not bindings
             values = [n.value for n in ir.walk(self.p.node) if isinstance(n, gast.Assign)
                       and len(n.targets) == 1 and n.targets[0] in bindings]
-            return len(values) == len(bindings) and all(map(self._holds_container, values))
+            return node.id not in seen and len(values) == len(bindings) and all(
+                self._holds_container(value, seen | {node.id}) for value in values)
         if isinstance(node, gast.Call):
             fn = self.p.resolve(node.func)
             return fn in (list, tuple, sorted, range) or \

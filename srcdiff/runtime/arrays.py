@@ -374,8 +374,8 @@ def written(g, index):
     """g[index]: the adjoint of the values `y[index] = v` wrote. An index array that names
     an element twice writes it twice, and numpy keeps the last write: the earlier ones get
     no adjoint."""
-    if isinstance(g, Sparse):  # (an item that got no adjoint: zero)
-        return g.get(_item_key(g, index), 0.0)
+    if isinstance(g, Sparse):
+        return g[_item_key(g, index)]
     part = g[index]
     if _is_basic(index):
         return part

@@ -48,10 +48,13 @@ def shape_of(x):
 
 
 class Sparse(dict):
-    """The adjoint of a dict, list or tuple: entries for the items that got a gradient.
-    Adding two merges them, adding the adjoints of shared items. Adding an array (the
+    """The adjoint of a dict, list or tuple: entries for the items that got a gradient (an
+    item without one reads as 0.0). Adding two merges them, adding the adjoints of shared items. Adding an array (the
     adjoint of the array numpy makes of a list: np.sum(xs), np.array(xs)) adds its rows."""
     __array_ufunc__ = None  # array + Sparse is Sparse.__radd__, not a sum per element
+
+    def __missing__(self, key):
+        return 0.0  # an item that got no gradient (read as b[0] where b[0] was written)
 
     def __add__(self, other):
         if isinstance(other, (int, float, np.number)) and other == 0:
