@@ -343,6 +343,10 @@ def through_a_constant_layer(x, layer):
 CALLABLE_LAYER = CallableLayer(*arrays((3, 2), 2, seed=2))
 
 
+def through_a_global_callable_layer(x):
+    return np.sum(CALLABLE_LAYER(x) ** 2)
+
+
 @dataclass(frozen=True)
 class Settings:
     scale: float = 0.5
@@ -587,6 +591,8 @@ CASES = {
     "constant dataclass with __call__": (through_a_constant_layer, lambda: layer_as(
         CallableLayer)[::-1]),
     "bound method of a dataclass with __call__": (CALLABLE_LAYER.loss, lambda: arrays((4, 3))),
+    "global dataclass with __call__, called": (through_a_global_callable_layer,
+                                                lambda: arrays((4, 3))),
     "attribute of a constant object": (attribute_of_a_constant_object, w_and_x),
     "bound method, constant self": (MODEL.loss, w_and_x),
     "method of a constant object": (method_of_a_constant_object, w_and_x),
