@@ -396,10 +396,11 @@ class Lowering:
         return node
 
     def sorted_by_key(self, node):
-        """sorted(params, key=f) as [params[_k0] for _k0 in runtime.sorted_positions(params,
-        key=f)]: the items (each with its adjoint) in an order that carries no derivative."""
+        """sorted(params, key=f) as [params[_k] for _k in runtime.sorted_positions(params,
+        key=f)]: the items (each with its adjoint) in an order that carries no derivative.
+        (A comprehension's target gets a fresh name when it becomes a loop.)"""
         self.changed = True
-        items, position = node.args[0], self.fresh("_k")
+        items, position = node.args[0], "_k"
         order = gast.Call(func=ir.attr("runtime", "sorted_positions"),
                           args=[copy.deepcopy(items)], keywords=node.keywords)
         return gast.ListComp(
