@@ -22,8 +22,10 @@ _UNSUPPORTED = {
     gast.Try: ("try/except (and a try/finally left by return, break or continue)",
                "handle errors outside the differentiated function"),
     gast.With: ("with blocks other than np.errstate(...), warnings.catch_warnings() and "
-                "contextlib.nullcontext()",
-                "move the context manager outside the differentiated function"),
+                "contextlib.nullcontext() (srcdiff runs their body as it is; with `as` a "
+                "name that f reads)",
+                "move the context manager outside the differentiated function, or drop its "
+                "`as` name"),
     gast.Global: ("global statements", "pass the value in as an argument"),
     gast.Nonlocal: ("nonlocal statements", "pass the value in as an argument"),
     gast.FunctionDef: ("nested function definitions", "define helpers at module level"),
@@ -211,9 +213,11 @@ class Normalizer(Expressions):
                 f"assign the result instead: {gast.unparse(out)} = {gast.unparse(call)}")
         if self._is_active(value, self.varied) and not self._reads_only(value):
             raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
-                "a bare expression on a differentiated value has no effect on the result "
-                "or mutates it in place, which srcdiff cannot differentiate", loc,
-                "assign the result to a variable")
+                f"{gast.unparse(value)[:60]} changes a value in place (or has no effect), "
+                "with a differentiated value: srcdiff follows values assigned, not values "
+                "changed", loc, "assign a new value instead (d = {**d, 'b': v}, xs = xs + "
+                "[v], y = np.sort(x)); to keep values for later, return them with "
+                "has_aux=True")
         out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
 
     def _reads_only(self, call):
@@ -222,6 +226,8 @@ class Normalizer(Expressions):
         a function of the user's that writes into nothing (log_stats(x))."""
         if not isinstance(call, gast.Call):
             return False
+        if self._records(call.func):
+            return True
         func = self.p.resolve(call.func)
         if func is MISSING:
             return isinstance(call.func, gast.Attribute) and \
@@ -232,6 +238,21 @@ class Normalizer(Expressions):
         if module in _EFFECT_MODULES:
             return True
         return self.activity.is_user_function(func) and _writes_nothing(func)
+
+    def _records(self, func):
+        """Whether `func` is a method of a global or closure object that f uses only so,
+        for its effect (`HISTORY.append(float(loss))`, `recorder.log(h)`): what it keeps
+        is never read back into f's result."""
+        if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)):
+            return False
+        name = func.value.id
+        if name in self.p.local_names:
+            return False
+        receivers = {id(s.value.func.value) for s in ir.walk(self.p.node) if isinstance(
+            s, gast.Expr) and isinstance(s.value, gast.Call) and isinstance(
+            s.value.func, gast.Attribute)}
+        return all(id(n) in receivers for n in ir.walk(self.p.node)
+                   if isinstance(n, gast.Name) and n.id == name)
 
     def _check_write(self, stmt, loc):
         """The aliasing checks of a write into an array (aliasing.py)."""

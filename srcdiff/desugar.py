@@ -33,7 +33,9 @@ _LOOP_JUMPS = (gast.Break, gast.Continue)
 def desugar(func, fresh, resolve):
     """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names and
     `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
-    func.body = _unwrap_blocks(func.body, resolve)
+    read = {n.id for n in ir.walk(func) if isinstance(n, gast.Name) and
+            isinstance(n.ctx, gast.Load)}
+    func.body = _unwrap_blocks(func.body, resolve, read)
     body = func.body
     if not _has_early_return(body):
         func.body = _lower_loops(body, fresh)
@@ -61,23 +63,27 @@ def desugar(func, fresh, resolve):
 _QUIET_CONTEXTS = (np.errstate, warnings.catch_warnings, contextlib.nullcontext)
 
 
-def _unwrap_blocks(stmts, resolve):
-    """`with np.errstate(...):` and `try: ... finally: ...` (with no except) around
-    statements that do not jump out of them: the statements themselves, in order."""
+def _unwrap_blocks(stmts, resolve, read):
+    """`with np.errstate(...):` (`as` a name f does not read) and `try: ... finally: ...`
+    (with no except) around statements that do not jump out of them: the statements
+    themselves, in order."""
     out = []
     for stmt in stmts:
         for field in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
-                setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve))
+                setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read))
         if isinstance(stmt, gast.With) and all(
-                isinstance(item.context_expr, gast.Call) and item.optional_vars is None and
+                isinstance(item.context_expr, gast.Call) and (
+                    item.optional_vars is None or isinstance(item.optional_vars, gast.Name)
+                    and item.optional_vars.id not in read) and
                 any(resolve(item.context_expr.func) is quiet for quiet in _QUIET_CONTEXTS)
                 for item in stmt.items):
-            out += _unwrap_blocks(stmt.body, resolve)
+            out += _unwrap_blocks(stmt.body, resolve, read)
         elif isinstance(stmt, gast.Try) and not stmt.handlers and not stmt.orelse and not any(
                 isinstance(n, (gast.Return, gast.Break, gast.Continue))
                 for s in stmt.body for n in ir.walk(s)):
-            out += _unwrap_blocks(stmt.body, resolve) + _unwrap_blocks(stmt.finalbody, resolve)
+            out += _unwrap_blocks(stmt.body, resolve, read) + \
+                _unwrap_blocks(stmt.finalbody, resolve, read)
         else:
             out.append(stmt)
     return out

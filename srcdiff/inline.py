@@ -163,7 +163,7 @@ class Inliner:
             if not self._over_functions(stmt):
                 out.append(stmt)
                 continue
-            for item in stmt.iter.elts:
+            for item in self._functions_listed(stmt.iter):
                 block = copy.deepcopy(stmt.body)
                 _Substitute(stmt.target.id, item).visit_all(block)
                 out += block
@@ -171,9 +171,23 @@ class Inliner:
 
     def _over_functions(self, loop):
         return isinstance(loop, gast.For) and isinstance(loop.target, gast.Name) and \
-            isinstance(loop.iter, (gast.List, gast.Tuple)) and loop.iter.elts and \
-            not loop.orelse and all(self._is_function(e) for e in loop.iter.elts) and \
+            not loop.orelse and self._functions_listed(loop.iter) and \
             not any(isinstance(n, (gast.Break, gast.Continue)) for n in ir.walk(loop))
+
+    def _functions_listed(self, node):
+        """The items of a list or tuple of functions: a display, or a global or closure
+        one (`for act in ACTIVATIONS`: ACTIVATIONS[0], ...); else []."""
+        if isinstance(node, (gast.List, gast.Tuple)):
+            return node.elts if all(self._is_function(e) for e in node.elts) else []
+        if not isinstance(node, (gast.Name, gast.Attribute)) or isinstance(
+                node, gast.Name) and node.id in self.local:
+            return []
+        held = self.resolve(node)
+        if not isinstance(held, (list, tuple)) or not 0 < len(held) <= 64 or not all(
+                is_function_value(f) for f in held):
+            return []
+        return [gast.Subscript(value=copy.deepcopy(node), slice=ir.const(k), ctx=gast.Load())
+                for k in range(len(held))]
 
     def _is_function(self, node):
         return isinstance(node, gast.Name) and (node.id in self.local or node.id in self.partials) or \

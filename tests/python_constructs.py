@@ -157,6 +157,16 @@ def functions_from_a_list(w, x):
     return np.sum(h)
 
 
+LAYERS_OF_ACTIVATIONS = (np.sin, softplus, np.tanh)
+
+
+def functions_from_a_global_tuple(w, x):
+    h = x @ w
+    for act in LAYERS_OF_ACTIVATIONS:
+        h = act(h) * 1.5
+    return np.sum(h)
+
+
 activation_alias = np.tanh
 
 
@@ -456,6 +466,27 @@ def logs_a_value(w, x):
     return np.sum(y ** 2)
 
 
+LOSSES = []
+
+
+class Recorder:
+    def __init__(self):
+        self.seen = []
+
+    def record(self, value):
+        self.seen.append(value)
+
+
+RECORDER = Recorder()
+
+
+def records_values(w, x):
+    y = np.tanh(x @ w)
+    LOSSES.append(float(np.sum(y)))
+    RECORDER.record(y)
+    return np.sum(y ** 2)
+
+
 def asserts(w, x):
     assert w.shape[0] == x.shape[1], "shapes do not match"
     y = np.tanh(x @ w)
@@ -466,6 +497,15 @@ def asserts(w, x):
 def with_errstate(w, x):
     with np.errstate(divide="ignore", invalid="ignore"):
         y = np.log(np.exp(x @ w))
+    return np.sum(y ** 2)
+
+
+def with_contexts_named(w, x):
+    # (the names bound, unread, are what this case is about)
+    with np.errstate(divide="ignore") as state, contextlib.nullcontext() as nothing:  # noqa: F841
+        y = np.log(np.exp(x @ w))
+    with warnings.catch_warnings(record=True) as caught:  # noqa: F841
+        y = np.tanh(y)
     return np.sum(y ** 2)
 
 
@@ -559,6 +599,7 @@ CASES = {
     "function from a list by an int parameter": (function_from_a_list_by_a_parameter,
                                                  lambda: (*w_and_x(), np.int64(1))),
     "functions from a list": (functions_from_a_list, w_and_x),
+    "loop over a global tuple of functions": (functions_from_a_global_tuple, w_and_x),
     "global alias of a function": (global_alias_of_a_function, w_and_x),
     # containers of parameters
     "for W, b in params": (for_pairs_in_list, params_and_x),
@@ -611,8 +652,10 @@ CASES = {
     "print": (prints_a_value, w_and_x),
     "print under an if": (prints_under_a_condition, w_and_x),
     "logging": (logs_a_value, w_and_x),
+    "values kept in a global list and object": (records_values, w_and_x),
     "assert": (asserts, w_and_x),
     "with np.errstate": (with_errstate, w_and_x),
+    "with ... as a name f does not read": (with_contexts_named, w_and_x),
     "with warnings.catch_warnings": (with_catch_warnings, w_and_x),
     "with contextlib.nullcontext": (with_nullcontext, w_and_x),
     "try/finally": (try_finally, w_and_x),

@@ -307,7 +307,7 @@ REJECTED = [
     (sum_of_an_array, "return sum(x) * 2.0", "np.sum(x)"),
     (pops_and_indexes, "return np.sum(items[0] * last)", "popped from and read by index"),
     (writes_through_out, "np.multiply(x, 2.0, out=y)", "out="),  # both gave a gradient of 0
-    (copies_into, "np.copyto(y, x * 2)", "bare expression"),
+    (copies_into, "np.copyto(y, x * 2)", "changes a value in place"),
     (writes_into_a_local_dict, 'd["a"] = x * 2', "dict or list 'd'"),
     (walrus_of_x, "if (total := np.sum(x)) > 0:", ":="),  # a gradient of 0, once
     (writes_under_a_list, "z[0] = x[1]", "changes 'first' too"),
@@ -323,7 +323,7 @@ REJECTED = [
     (starred_call, "return np.sum(np.add(x, *x[:1]))", "*args"),
     (for_else, "for i in range(2):", "for ... else"),
     (while_else, "while np.sum(x) < 10:", "while ... else"),
-    (bare_expression, "    np.sin(x)", "bare expression"),
+    (bare_expression, "    np.sin(x)", "or has no effect"),
     (attribute_target, "h.value = x * 2", "assignment to"),
     (dict_value, 'd = {**{"a": x * 2}, "b": x}', "unpacks another dict"),
     (unknown_local_call, "return np.sum(f(x))", "cannot differentiate through f"),

@@ -67,3 +67,21 @@ def test_wrt_by_parameter_name():
         gradient = nf.grad(callee_default_left_out, wrt="w")(w, x)
     assert_leaves_close(gradient, finite_differences(callee_default_left_out, (w, x)), 1e-5,
                         1e-7, "wrt='w' against finite differences")
+
+
+def test_values_kept_for_later_are_kept_once_per_call_as_f_would(monkeypatch):
+    """`LOSSES.append(float(loss))` and `recorder.record(h)` run in the forward sweep (the
+    specialised code keeps them too: LOSSES is not one of srcdiff's stacks)."""
+    import python_constructs as constructs
+
+    # (the suite's "check" mode runs the generic code beside each variant: effects twice)
+    monkeypatch.setitem(nf.specialize.settings, "specialize", True)
+    w, x = constructs.w_and_x()
+    expected = float(constructs.np.sum(constructs.np.tanh(x @ w)))
+    for derivative, args in ((nf.grad(constructs.records_values), (w, x)),
+                             (nf.jvp(constructs.records_values, wrt=0), (w, x, w))):
+        constructs.LOSSES.clear()
+        constructs.RECORDER.seen.clear()
+        derivative(*args)
+        assert constructs.LOSSES == [pytest.approx(expected, rel=1e-12)]
+        assert len(constructs.RECORDER.seen) == 1

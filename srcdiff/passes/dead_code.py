@@ -70,9 +70,10 @@ def eliminate_dead_stacks(func):
         if isinstance(node, gast.Name):
             mentioned[node.id] = mentioned.get(node.id, 0) + 1
     doomed = set()
-    for stack, statements in uses.items():
+    for stack, statements in uses.items():  # (made here: not a list of the user's module)
         if all(removable for _, removable in statements) and \
-                mentioned.get(stack) == len(statements):
+                mentioned.get(stack) == len(statements) and \
+                any(isinstance(stmt, gast.Assign) for stmt, _ in statements):
             doomed.update(id(stmt) for stmt, _ in statements)
     if doomed:
         _drop(func, doomed)
