@@ -38,7 +38,7 @@ class Lowering:
     def __init__(self, func, is_varied, resolve, fresh, location):
         self.func, self.is_varied, self.resolve = func, is_varied, resolve
         self.fresh, self.location = fresh, location
-        self.lengths = _display_lengths(func)
+        self.lengths = display_lengths(func)
         self.copies = _copies_of_appended_lists(func)
         self.sequences = set()
         self.sequences = {n.targets[0].id for n in gast.walk(func) if isinstance(
@@ -512,7 +512,7 @@ def lower_containers(func, is_varied, resolve, fresh, location):
     return Lowering(func, is_varied, resolve, fresh, location).run()
 
 
-def _display_lengths(func):
+def display_lengths(func):
     """name -> (List or Tuple, length) for each name bound once, to a list or tuple display,
     that nothing changes afterwards (no method call on it, no item written)."""
     stores, displays = {}, {}

@@ -290,16 +290,25 @@ class Expressions:
         for param, node in bound.items():
             if not isinstance(node, gast.AST):
                 continue
-            path = ir.dotted(node)
             static = self.p.statics.get(node.id) if isinstance(node, gast.Name) else None
             if node is receiver or static is not None and static.kind == "type":
                 statics.append([param, "type", gast.unparse(node)])
-            elif path is not None and is_function_value(self.p.resolve(node)):
-                statics.append([param, "value", ".".join(path)])
+            elif self._named_constant(node) and is_function_value(self.p.resolve(node)):
+                statics.append([param, "value", gast.unparse(node)])
         for param, p in inspect.signature(fn).parameters.items():
             if param not in bound and is_function_value(p.default):
                 statics.append([param, "value", None])  # (its default)
         return statics
+
+    def _named_constant(self, node):
+        """Whether `node` names the same object wherever the code is loaded: a dotted
+        name, or items of one picked by a constant key or a static key argument
+        (`ACTIVATIONS[name]`; transform._resolve_path finds it again)."""
+        while isinstance(node, (gast.Attribute, gast.Subscript)):
+            if isinstance(node, gast.Subscript) and self.p.key(node.slice) is MISSING:
+                return False
+            node = node.value
+        return isinstance(node, gast.Name)
 
     def _unresolved(self, exc, fn, given, written, node, loc):
         """The error for a callee that calls its parameter: passed one of ours, it waits for
@@ -313,6 +322,8 @@ class Expressions:
                 f"{call}(...) is passed the parameter {argument.id!r}, which it calls, and "
                 "which is known only when the function is called", loc, STATIC_HINT,
                 parameter=argument.id)
+        if isinstance(argument, gast.Subscript):  # ACTIVATIONS[name], name a parameter
+            self._picked_at_run_time(argument, loc)
         return UnsupportedError(
             f"{call}(...) calls its parameter {exc.parameter!r}, passed "
             f"{gast.unparse(argument)} here: srcdiff cannot tell which function that is "

@@ -18,12 +18,17 @@ def substitute_function_aliases(func, resolve):
             stores[node.id] = stores.get(node.id, 0) + 1
         elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Param):
             shadowed.add(node.id)
-    aliases = {}
+    aliases, displays = {}, {}
     for node in gast.walk(func):
         if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
                 node.targets[0], gast.Name) and stores.get(node.targets[0].id) == 1 and \
-                node.targets[0].id not in shadowed and _names_a_function(node.value, resolve):
-            aliases[node.targets[0].id] = node
+                node.targets[0].id not in shadowed:
+            if _names_a_function(node.value, resolve):
+                aliases[node.targets[0].id] = node
+            elif _display_of_functions(node.value, resolve):
+                displays[node.targets[0].id] = node.value
+    if displays:
+        _pick_from_displays(func, displays, resolve)
     if not aliases:
         return
     for node in list(gast.walk(func)):
@@ -45,3 +50,71 @@ def _names_a_function(node, resolve):
     # (an item of a global container too: ParsedFunction.container, where resolve is its)
     container = getattr(getattr(resolve, "__self__", None), "container", resolve)(node.value)
     return isinstance(container, (dict, list, tuple)) and holds_functions(container)
+
+
+def _display_of_functions(node, resolve):
+    """Whether `node` is a dict display with constant keys (of anything: `opts = {"act":
+    np.exp, "scale": 2.0}`), or a list or tuple display of functions the code names."""
+    if isinstance(node, gast.Dict):
+        return bool(node.keys) and all(_constant(k) is not None for k in node.keys)
+    return isinstance(node, (gast.List, gast.Tuple)) and bool(node.elts) and \
+        all(_names_a_function(e, resolve) for e in node.elts)
+
+
+def _pick_from_displays(func, displays, resolve):
+    """`acts["out"](h)` of a name bound once to such a display reads the function itself
+    (`softplus(h)`), `g(**opts)` names each keyword, and a loop over a list of functions goes
+    over the display (which inlining unrolls); the display stays, for what else reads it."""
+    written = {n.value.id for n in gast.walk(func) if isinstance(n, (
+        gast.Attribute, gast.Subscript)) and isinstance(n.value, gast.Name) and (
+        isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))}
+    displays = {k: v for k, v in displays.items() if k not in written}
+    for node in list(gast.walk(func)):
+        if isinstance(node, gast.Call) and any(k.arg is None for k in node.keywords):
+            node.keywords = [gast.keyword(arg=new.arg, value=_picked(new.value, displays,
+                                                                     resolve))
+                             for k in node.keywords for new in _named(k, displays)]
+        for field, value in gast.iter_fields(node):
+            items = value if isinstance(value, list) else [value]
+            picked = [_picked(v, displays, resolve) for v in items]
+            if any(p is not v for p, v in zip(picked, items)):
+                setattr(node, field, picked if isinstance(value, list) else picked[0])
+
+
+def _named(keyword, displays):
+    """`**opts` of a dict display with str keys as `act=opts["act"], scale=opts["scale"]`."""
+    held = displays.get(keyword.value.id) if keyword.arg is None and isinstance(
+        keyword.value, gast.Name) else None
+    if not isinstance(held, gast.Dict) or not all(isinstance(k.value, str) for k in held.keys):
+        return [keyword]
+    return [gast.keyword(arg=k.value, value=gast.Subscript(
+        value=gast.Name(id=keyword.value.id, ctx=gast.Load(), annotation=None,
+                        type_comment=None), slice=copy.deepcopy(k), ctx=gast.Load()))
+        for k in held.keys]
+
+
+def _picked(node, displays, resolve):
+    key = _constant(node.slice) if isinstance(node, gast.Subscript) else None
+    if key is not None and isinstance(node.value, gast.Name) and node.value.id in displays \
+            and isinstance(node.ctx, gast.Load):
+        display = displays[node.value.id]
+        if isinstance(display, gast.Dict):
+            found = [v for k, v in zip(display.keys, display.values) if _constant(k) == key]
+        else:
+            found = [display.elts[key]] if isinstance(key, int) and \
+                -len(display.elts) <= key < len(display.elts) else []
+        return copy.deepcopy(found[-1]) if found and _names_a_function(
+            found[-1], resolve) else node
+    if isinstance(node, gast.For) and isinstance(node.iter, gast.Name) and \
+            node.iter.id in displays and not isinstance(displays[node.iter.id], gast.Dict):
+        node.iter = copy.deepcopy(displays[node.iter.id])
+    return node
+
+
+def _constant(node):
+    """The value of a constant key (`"out"`, `1`, `-1`), else None."""
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        inner = _constant(node.operand)
+        return -inner if type(inner) is int else None
+    return node.value if isinstance(node, gast.Constant) and isinstance(
+        node.value, (str, int)) else None

@@ -18,6 +18,7 @@ import inspect
 import gast
 
 from . import ir
+from .containers import display_lengths
 from .desugar import desugar, lower_comprehensions
 from .errors import UnsupportedError
 from .function_aliases import substitute_function_aliases
@@ -130,10 +131,13 @@ class Inliner:
         definition = self.sibling(fn)
         if definition is None or is_generator(definition) and id(call) not in self.iterated:
             return False  # (a generator's items are a list's when a loop takes them all)
+        if definition.args.vararg is not None:
+            self._spread(call)
         if not (_returns_a_local_function(definition) or any(
                 isinstance(a, gast.Name) and a.id in self.local
                 for a in call.args + [k.value for k in call.keywords]) or
-                _packs_arguments(definition, call) or is_generator(definition)):
+                _packs_arguments(definition, call) or _packs_keywords(definition, call) or
+                is_generator(definition)):
             return False
         if any(self.origins.get(name) is fn for name in self.active):
             raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
@@ -150,6 +154,26 @@ class Inliner:
         self.origins[name] = fn
         call.func = ir.name(name)
         return True
+
+    def _spread(self, call):
+        """f(*parts) with parts a display, or a name bound once to one, as f(parts[0],
+        parts[1]): the count of what f's *args packs is then in the code."""
+        if not any(isinstance(a, gast.Starred) for a in call.args):
+            return
+        lengths, args = display_lengths(self.func), []
+        for arg in call.args:
+            held = arg.value if isinstance(arg, gast.Starred) else None
+            if held is None:
+                args.append(arg)
+            elif isinstance(held, (gast.List, gast.Tuple)) and not any(
+                    isinstance(e, gast.Starred) for e in held.elts):
+                args += held.elts
+            elif isinstance(held, gast.Name) and held.id in lengths:
+                args += [gast.Subscript(value=ir.name(held.id), slice=ir.const(k),
+                                        ctx=gast.Load()) for k in range(lengths[held.id][1])]
+            else:
+                return
+        call.args = args
 
     def _unroll_loops_over_functions(self, body):
         """`for act in [np.tanh, softplus]: h = act(h)` is its body once per function, each
@@ -195,9 +219,6 @@ class Inliner:
 
     def _refuse_unsupported(self, definition, stmt):
         where = self.location(stmt)
-        if definition.args.kwarg:
-            raise UnsupportedError(f"the local function {definition.name!r} takes **kwargs",
-                                   where, "name its parameters")
         vararg = definition.args.vararg
         if vararg is not None and vararg.id in _locals(definition):
             raise UnsupportedError(f"the local function {definition.name!r} assigns its "
@@ -337,13 +358,19 @@ class Inliner:
                 self.location(stmt), f"loop over it (for item in {name}(...)), or build and "
                 "return a list")
         body = copy.deepcopy(definition.body)
-        bindings, extra = self._bind(definition, defaults, call, stmt)
+        bindings, extra, named = self._bind(definition, defaults, call, stmt)
         if definition.args.vararg is not None:  # *args: a tuple display of its values
             vararg = definition.args.vararg.id
             items = [self.names.fresh(f"{name}_{vararg}") for _ in extra]
             _Substitute(vararg, gast.Tuple(elts=[ir.name(i) for i in items],
                                            ctx=gast.Load())).visit_all(body)
             bindings = bindings + list(zip(items, extra))
+        if definition.args.kwarg is not None:  # **kwargs: a dict display of its values
+            kwarg = definition.args.kwarg.id
+            items = [self.names.fresh(f"{name}_{key}") for key in named]
+            _Substitute(kwarg, gast.Dict(keys=[ir.const(k) for k in named],
+                                         values=[ir.name(i) for i in items])).visit_all(body)
+            bindings = bindings + list(zip(items, named.values()))
         # a local function passed in is called by its own name (then inlined in turn)
         passed = {param: value.id for param, value in bindings
                   if isinstance(value, gast.Name) and value.id in self.local}
@@ -411,12 +438,16 @@ class Inliner:
             raise UnsupportedError(f"too many arguments, or *args, in a call of the local "
                                    f"function {definition.name!r}", self.location(stmt))
         values = dict(zip(positional, call.args))
-        extra = call.args[len(positional):]
+        extra, named = call.args[len(positional):], {}
         for keyword in call.keywords:
             if keyword.arg is None:
                 raise UnsupportedError("**kwargs in a call of a local function",
                                        self.location(stmt), "pass arguments by name")
-            values[keyword.arg] = keyword.value
+            if keyword.arg in positional + [a.id for a in args.kwonlyargs] or \
+                    args.kwarg is None:
+                values[keyword.arg] = keyword.value
+            else:
+                named[keyword.arg] = keyword.value
         bindings = []
         for param in positional + [a.id for a in args.kwonlyargs]:
             if param in values:
@@ -428,7 +459,7 @@ class Inliner:
             else:
                 raise UnsupportedError(f"the call of {definition.name!r} gives no value for "
                                        f"{param!r}", self.location(stmt))
-        return bindings, extra
+        return bindings, extra, named
 
 
 def _as_definition(stmt):
@@ -475,6 +506,16 @@ def _packs_arguments(definition, call):
     args = definition.args
     return args.vararg is not None and not any(isinstance(a, gast.Starred) for a in call.args) \
         and len(call.args) > len(args.posonlyargs + args.args)
+
+
+def _packs_keywords(definition, call):
+    """Whether `definition` packs some of this call's keyword arguments into its
+    **kwargs (inlined, a dict display of them)."""
+    named = {a.id for a in definition.args.posonlyargs + definition.args.args +
+             definition.args.kwonlyargs}
+    return definition.args.kwarg is not None and any(
+        k.arg is not None and k.arg not in named for k in call.keywords) and \
+        all(k.arg is not None for k in call.keywords)
 
 
 def _parameters(definition):

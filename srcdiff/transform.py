@@ -33,7 +33,6 @@ class Emitted:
         self.source, self.functions, self.meta, self.callees = source, functions, meta, callees
         self.function = functions[meta.names[0]]
         self.scope, self.live, self.module = scope, live, module
-        self.callee_targets = []  # (path in the source, function it named when compiled)
         # (what a name resolves to now, what it did, the items of a container of functions)
         # for the callees and functions named by fn's globals, closure or object arguments
         self.guards = []
@@ -142,8 +141,7 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     where = (id(fn.__globals__),) + tuple(id(cell) for cell in fn.__closure__ or ())
     entry = cache.memory_get((key, where))
     statics = options.get("statics", ())
-    if entry is not None and all(_resolve_path(fn, path, statics) is target
-                                 for path, target in entry.callee_targets):
+    if entry is not None and entry.current():
         return entry  # (a rebound callee, say a monkeypatched helper, is transformed anew)
     loaded = _load(key)
     if loaded is None:
@@ -157,10 +155,9 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
         meta = meta.relocated(inspect.getsourcefile(fn) or fn.__code__.co_filename,
                               fn.__code__.co_firstlineno)
     scope = namespace(fn)
-    callees, callee_targets, guards = [], [], []
+    callees, guards = [], []
     for callee in meta.callees:
         target = _resolve_path(fn, callee.path, statics)
-        callee_targets.append((callee.path, target))
         root, steps = _path_steps(callee.path, statics)
         static = next((s for s in statics if s.name == root), None)
         if static is None:
@@ -190,7 +187,7 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
     guards += [(functools.partial(_follow, fn, name, ()), value, provenance.contents(value))
                for name, value in provenance.functions_read(fn)]
-    entry.callee_targets, entry.guards = callee_targets, guards
+    entry.guards = guards
     entry.closure = fn.__closure__
     cache.memory_put((key, where), entry)
     return entry

@@ -132,6 +132,15 @@ def function_from_a_dict(w, x, name):
     return np.sum(act(x @ w))
 
 
+def activated(w, x, nonlinearity):
+    return nonlinearity(x @ w)
+
+
+def function_from_a_dict_passed_on(w, x, name):
+    act = ACTIVATIONS[name]
+    return np.sum(activated(w, x, act) ** 2)
+
+
 LAYERS = {"hidden": [np.tanh, softplus], "out": {"act": np.sin}}
 
 
@@ -155,6 +164,34 @@ def functions_from_a_list(w, x):
     for act in [np.tanh, np.sin, softplus]:
         h = act(h)
     return np.sum(h)
+
+
+def functions_from_local_displays(w, x):
+    acts = {"hidden": np.sin, "out": softplus}
+    stack = [np.tanh, softplus]
+    h = acts["hidden"](x @ w)
+    for act in stack:
+        h = act(h)
+    return np.sum(acts["out"](h) + stack[-1](h))
+
+
+def weighted_terms(**terms):
+    return terms["data"] * 2.0 + terms["penalty"]
+
+
+def layer(x, w, *, act=np.tanh, scale=1.0):
+    return act(scale * (x @ w))
+
+
+def keywords_packed_and_spread(w, x):
+    options = {"act": softplus, "scale": 0.5}
+    h = layer(x, w, **options)
+    return weighted_terms(data=np.sum(h ** 2), penalty=np.sum(w ** 2))
+
+
+def spreads_a_list_into_args(w, x):
+    parts = [w, np.tanh(x @ w)]
+    return total_of(*parts) + total_of(*(w, x @ w), w)
 
 
 LAYERS_OF_ACTIVATIONS = (np.sin, softplus, np.tanh)
@@ -594,12 +631,18 @@ CASES = {
     "map a numpy function": (map_a_numpy_function, w_and_x),
     "functools.partial": (functools_partial, w_and_x),
     "function from a dict": (function_from_a_dict, lambda: (*w_and_x(), "softplus")),
+    "function from a dict, passed to a function that calls it": (
+        function_from_a_dict_passed_on, lambda: (*w_and_x(), "softplus")),
     "functions by constant keys": (functions_by_constant_keys, w_and_x),
     "local alias of a function": (local_alias_of_a_function, w_and_x),
     "function from a list by an int parameter": (function_from_a_list_by_a_parameter,
                                                  lambda: (*w_and_x(), np.int64(1))),
     "functions from a list": (functions_from_a_list, w_and_x),
     "loop over a global tuple of functions": (functions_from_a_global_tuple, w_and_x),
+    "functions from a local dict and list": (functions_from_local_displays, w_and_x),
+    "f(*parts) of a function taking *args": (spreads_a_list_into_args, w_and_x),
+    "**kwargs packed by a function, **options spread in a call": (keywords_packed_and_spread,
+                                                                  w_and_x),
     "global alias of a function": (global_alias_of_a_function, w_and_x),
     # containers of parameters
     "for W, b in params": (for_pairs_in_list, params_and_x),

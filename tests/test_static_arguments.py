@@ -75,15 +75,26 @@ def test_code_for_a_function_argument_exists_once_it_is_passed():
 ACTIVATIONS = [np.tanh, np.sin]
 
 
-def chooses_at_run_time(x, k):
+def chooses_by_a_parameter(x, k):
     return energy(x, ACTIVATIONS[k])
 
 
+def chooses_at_run_time(x):
+    return energy(x, ACTIVATIONS[int(np.sum(x) > 0)])
+
+
+def test_a_function_picked_by_a_parameter_is_made_for_each_key():
+    derivative = nf.grad(chooses_by_a_parameter)
+    for k in (0, 1, 0):
+        np.testing.assert_allclose(derivative(X, k), numerical_grad(
+            chooses_by_a_parameter, (X, k)), rtol=1e-6, atol=1e-8)
+
+
 def test_a_function_chosen_at_run_time_is_a_located_error():
-    with pytest.raises(nf.UnsupportedError, match="cannot tell which function") as error:
-        nf.grad(chooses_at_run_time)(X, 1)
+    with pytest.raises(nf.UnsupportedError, match="a value known only at run time") as error:
+        nf.grad(chooses_at_run_time)(X)
     assert error.value.location.lineno == chooses_at_run_time.__code__.co_firstlineno + 1
-    assert "pass a function by its name" in error.value.hint
+    assert "pass the function itself as an argument" in error.value.hint
 
 
 # --- objects: attributes carry gradients, methods are followed --------------------------------
