@@ -117,9 +117,10 @@ class Activity:
 
     def _propagate(self, active):
         """Names that may carry a gradient (flow-insensitive, to a fixed point)."""
+        statements = self._flow_statements()
         while True:
             before = len(active)
-            for stmt in ir.walk(self.p.node):
+            for stmt in statements:
                 if isinstance(stmt, gast.Assign) and self.is_active(stmt.value, active):
                     varied = self._items_varied(stmt.value, active)
                     for target in stmt.targets:
@@ -140,6 +141,12 @@ class Activity:
                     active.add(stmt.value.func.value.id)
             if len(active) == before:
                 return active
+
+    def _flow_statements(self):
+        """The statements that pass values on (assignments, loops, appends), in the order
+        of a walk of the function: the fixed points go over these, not over every node."""
+        return [n for n in ir.walk(self.p.node) if isinstance(n, (
+            gast.Assign, gast.AugAssign, gast.For)) or is_push(n)]
 
     def _items_varied(self, value, active):
         """For a call of a user function that returns a tuple display, which of its items
@@ -168,9 +175,10 @@ class Activity:
                                    if keep))
         else:
             useful = ir.names_in(value)
+        statements = self._flow_statements()
         while True:
             before = len(useful)
-            for stmt in ir.walk(self.p.node):
+            for stmt in reversed(statements):  # (against the flow: fewer rounds)
                 if isinstance(stmt, gast.Assign):
                     pairs = [(t, stmt.value) for t in stmt.targets]
                     if len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Tuple) and \

@@ -82,7 +82,9 @@ class Normalizer(Expressions):
         self.active = activity.varied & activity.useful(outputs)
         self.aliasing = Aliasing(parsed, self.params)
         # the lists this function uses with append or pop, and those it pops from
-        calls = [n for n in ir.walk(node) if isinstance(n, gast.Call)]
+        nodes = list(ir.walk(node))
+        calls = [n for n in nodes if isinstance(n, gast.Call)]
+        self.named_exprs = any(isinstance(n, gast.NamedExpr) for n in nodes)
         self.stacks = {n.func.value.id for n in calls
                        if is_pop(n) or is_push(gast.Expr(value=n))}
         self.popped = {n.func.value.id for n in calls if is_pop(n)}
@@ -116,7 +118,7 @@ class Normalizer(Expressions):
     def rename(self, node):
         """A copy of an expression with every read name mapped to its current version, and
         numpy functions spelled through `np` (so emitted code needs no other import)."""
-        node = copy.deepcopy(node)
+        node = ir.copy_tree(node)
         for n in ir.walk(node):
             if isinstance(n, gast.Call):
                 spelled = spelling(self.p.resolve(n.func))
@@ -148,7 +150,8 @@ class Normalizer(Expressions):
             what, hint = _UNSUPPORTED[kind]
             raise UnsupportedError(f"{what} cannot be differentiated", loc, hint)
         header = {gast.If: "test", gast.While: "test", gast.For: "iter"}.get(kind)
-        for node in ir.walk(getattr(stmt, header) if header else stmt):  # not nested lines
+        for node in ir.walk(getattr(stmt, header) if header else stmt) if self.named_exprs \
+                else ():  # (its own expressions, not its nested lines)
             if isinstance(node, gast.NamedExpr) and self._is_active(node.value, self.varied):
                 raise UnsupportedError("an assignment expression (:=) of a differentiated value "
                                        "cannot be differentiated", loc,

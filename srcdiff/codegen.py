@@ -6,7 +6,8 @@ import re
 import tokenize
 
 import astor
-import gast
+
+from . import conversion
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 LINE_LIMIT = 99
@@ -22,9 +23,7 @@ def source_of(module):
 def source_and_lines(module):
     """source_of(module), and {row of it: the `lineno` its statement carries} (the line of f
     it comes from: ir.located; rows of statements without one are left out)."""
-    for node in ast.walk(module):
-        if isinstance(node, ast.stmt) and getattr(node, "lineno", None) is None:
-            node.lineno = 0
+    _number_statements(module.body)
     marked = astor.to_source(module, add_line_information=True, pretty_source="".join)
     plain, origins, line = [], [], 0
     for text in marked.splitlines(True):
@@ -36,8 +35,8 @@ def source_and_lines(module):
         origins.append(line)
         line = 0
     # (tokens are needed only to break a long line: most functions have none)
-    by_row = _tokens_by_row("".join(plain)) if any(
-        len(text) > LINE_LIMIT + 1 for text in plain) else {}
+    long_rows = [number for number, text in enumerate(plain, 1) if len(text) > LINE_LIMIT + 1]
+    by_row = _tokens_of_rows(plain, long_rows) if long_rows else {}
     pieces, rows, row = [], {}, 0
     for number, (text, origin) in enumerate(zip(plain, origins), 1):
         wrapped = wrap(text, by_row.get(number) or [])
@@ -46,6 +45,29 @@ def source_and_lines(module):
         pieces.append(wrapped)
         row += count
     return "".join(pieces), rows
+
+
+def _number_statements(body):
+    """Give each statement in `body` and in the blocks in it that has no line number 0
+    (expressions hold no statements: no need to visit them)."""
+    for stmt in body:
+        if getattr(stmt, "lineno", None) is None:
+            stmt.lineno = 0
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(stmt, field, None)
+            if block.__class__ is list:
+                _number_statements(block)
+
+
+def _tokens_of_rows(plain, rows):
+    """{row: its tokens} for `rows` of the lines `plain`. Each line astor writes is a whole
+    statement, which tokenizes alone as in the whole text (but for the indents and dedents
+    before it, which no break point depends on), unless a string spans lines: only a
+    triple-quoted one can, and then the whole text is tokenized."""
+    text = "".join(plain)
+    if '"""' in text or "'''" in text:
+        return _tokens_by_row(text)
+    return {row: _line_tokens(plain[row - 1].rstrip("\n")) for row in rows}
 
 
 def _tokens_by_row(text):
@@ -148,8 +170,8 @@ def to_source(funcs, docstring):
     """The emitted module's source, and [[row, line of f]] for its rows that come from one."""
     source, lines = f'"""{docstring}"""\n{IMPORTS}\n\n', []
     for func in funcs:
-        text, rows = source_and_lines(gast.gast_to_ast(gast.Module(body=[func],
-                                                                   type_ignores=[])))
+        module = ast.Module(body=[conversion.gast_to_ast(func)], type_ignores=[])
+        text, rows = source_and_lines(module)
         source += "\n\n" if func is not funcs[0] else ""
         offset = source.count("\n")
         lines += [[offset + row, line] for row, line in sorted(rows.items())]

@@ -41,9 +41,9 @@ class Lowering:
         self.lengths = display_lengths(func)
         self.copies = _copies_of_appended_lists(func)
         self.sequences = set()
-        self.sequences = {n.targets[0].id for n in gast.walk(func) if isinstance(
+        self.sequences = {n.targets[0].id for n in ir.walk(func) if isinstance(
             n, gast.Assign) and isinstance(n.targets[0], gast.Name) and self.is_sequence(
-            n.value)} | {n.func.value.id for n in gast.walk(func) if isinstance(n, gast.Call)
+            n.value)} | {n.func.value.id for n in ir.walk(func) if isinstance(n, gast.Call)
                          and isinstance(n.func, gast.Attribute) and n.func.attr == "append"
                          and isinstance(n.func.value, gast.Name)}
         self.changed = False
@@ -197,7 +197,7 @@ class Lowering:
             return False
         return any(isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name) and
                    n.value.id == it.id and isinstance(n.slice, gast.Name) and
-                   n.slice.id == target.id for s in stmt.body for n in gast.walk(s))
+                   n.slice.id == target.id for s in stmt.body for n in ir.walk(s))
 
     def _lists_dict_keys(self, node, stmt):
         """Whether list(d) (or tuple) lists the keys of a dict of differentiated values: d is
@@ -209,7 +209,7 @@ class Lowering:
                 not self.is_sequence(held)):
             return False
         keys = _bound_to(node, stmt)
-        items = {n.target.id for n in gast.walk(stmt if keys is None else self.func)
+        items = {n.target.id for n in ir.walk(stmt if keys is None else self.func)
                  if isinstance(n, (gast.For, gast.comprehension)) and isinstance(
                      n.target, gast.Name) and (n.iter is node or isinstance(
                          n.iter, gast.Name) and n.iter.id == keys)}
@@ -219,14 +219,14 @@ class Lowering:
                 index, gast.Subscript) and isinstance(index.value, gast.Name) and \
                 index.value.id == keys
         return any(isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name) and
-                   n.value.id == held.id and a_key(n.slice) for n in gast.walk(self.func))
+                   n.value.id == held.id and a_key(n.slice) for n in ir.walk(self.func))
 
     def _hoist_comprehensions(self, stmt):
         """The varied comprehensions of a loop's header, each assigned to a name before it
         (comprehension lowering then makes it a loop of its own)."""
-        found = [n for n in gast.walk(stmt.iter) if isinstance(n, (
+        found = [n for n in ir.walk(stmt.iter) if isinstance(n, (
             gast.ListComp, gast.GeneratorExp)) and self.is_varied(n)]
-        inner = {id(m) for n in found for m in gast.walk(n) if m is not n}
+        inner = {id(m) for n in found for m in ir.walk(n) if m is not n}
         before = []
         for comp in (n for n in found if id(n) not in inner):
             held = self.fresh("_items")
@@ -304,7 +304,7 @@ class Lowering:
                 and len(stmt.value.args) == 1 and self.is_varied(stmt.value)):
             return
         name = stmt.targets[0].id
-        uses = [n for n in gast.walk(self.func) if isinstance(n, gast.Name) and n.id == name]
+        uses = [n for n in ir.walk(self.func) if isinstance(n, gast.Name) and n.id == name]
         stores = [n for n in uses if not isinstance(n.ctx, gast.Load)]
         calls, loops = [], []
         for later in rest:
@@ -318,7 +318,7 @@ class Lowering:
         followed = {id(c.args[0]) for c in calls} | {id(loop.iter) for loop in loops[:1]}
         stray = [n for n in uses if id(n) not in followed and isinstance(n.ctx, gast.Load)]
         if loops:
-            stray += [n for s in loops[0].body for n in gast.walk(s)
+            stray += [n for s in loops[0].body for n in ir.walk(s)
                       if isinstance(n, gast.Name) and n.id == name]
         if len(stores) != 1 or stray:
             where = min(stray, key=lambda n: n.lineno) if stray else stmt
@@ -502,7 +502,7 @@ class Lowering:
     @staticmethod
     def _located(new, like):
         """`new`, a statement standing for (part of) `like`, at its line."""
-        for node in gast.walk(new):
+        for node in ir.walk(new):
             node.lineno = getattr(node, "lineno", None) or like.lineno
         return new
 
@@ -516,14 +516,14 @@ def display_lengths(func):
     """name -> (List or Tuple, length) for each name bound once, to a list or tuple display,
     that nothing changes afterwards (no method call on it, no item written)."""
     stores, displays = {}, {}
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
             stores[node.id] = stores.get(node.id, 0) + 1
         if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
                 node.targets[0], gast.Name) and isinstance(node.value, (gast.List, gast.Tuple)) \
                 and not any(isinstance(e, gast.Starred) for e in node.value.elts):
             displays[node.targets[0].id] = (type(node.value), len(node.value.elts))
-    changed = {n.value.id for n in gast.walk(func) if isinstance(n, (
+    changed = {n.value.id for n in ir.walk(func) if isinstance(n, (
         gast.Attribute, gast.Subscript)) and isinstance(n.value, gast.Name) and (
         isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))}
     return {name: held for name, held in displays.items()
@@ -534,13 +534,13 @@ def _copies_of_appended_lists(func):
     """name -> the list built with append that each of its assignments binds it to
     (`result = items`, as an inlined generator returns its items), through copies."""
     stores, copied = {}, {}
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
             stores[node.id] = stores.get(node.id, 0) + 1
         if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
                 node.targets[0], gast.Name) and isinstance(node.value, gast.Name):
             copied.setdefault(node.targets[0].id, []).append(node.value.id)
-    appended = {n.func.value.id for n in gast.walk(func) if isinstance(n, gast.Call) and
+    appended = {n.func.value.id for n in ir.walk(func) if isinstance(n, gast.Call) and
                 isinstance(n.func, gast.Attribute) and n.func.attr == "append" and
                 isinstance(n.func.value, gast.Name)}
 
@@ -603,7 +603,7 @@ def _nested(target):
 
 
 def _label(target):
-    return "_".join(n.id.lstrip("_") for n in gast.walk(target) if isinstance(n, gast.Name))
+    return "_".join(n.id.lstrip("_") for n in ir.walk(target) if isinstance(n, gast.Name))
 
 
 def _as_store(target):
@@ -634,7 +634,7 @@ def _evaluation_order(stmt):
 
 
 def _replace_node(root, old, new):
-    for node in gast.walk(root):
+    for node in ir.walk(root):
         for field, value in gast.iter_fields(node):
             if value is old:
                 setattr(node, field, new)

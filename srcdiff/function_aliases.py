@@ -4,6 +4,7 @@ import copy
 
 import gast
 
+from . import ir
 from .parse import is_function_value
 from .provenance import holds_functions
 
@@ -13,13 +14,13 @@ def substitute_function_aliases(func, resolve):
     code names): the uses of `act` read the expression itself, so calls of it are resolved
     (and a pick by a key known only at run time is refused where it is called)."""
     stores, shadowed = {}, set()
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
             stores[node.id] = stores.get(node.id, 0) + 1
         elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Param):
             shadowed.add(node.id)
     aliases, displays = {}, {}
-    for node in gast.walk(func):
+    for node in ir.walk(func):
         if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
                 node.targets[0], gast.Name) and stores.get(node.targets[0].id) == 1 and \
                 node.targets[0].id not in shadowed:
@@ -31,7 +32,7 @@ def substitute_function_aliases(func, resolve):
         _pick_from_displays(func, displays, resolve)
     if not aliases:
         return
-    for node in list(gast.walk(func)):
+    for node in list(ir.walk(func)):
         for field, value in gast.iter_fields(node):
             items = value if isinstance(value, list) else [value]
             kept = [copy.deepcopy(aliases[v.id].value) if isinstance(v, gast.Name) and isinstance(
@@ -65,11 +66,11 @@ def _pick_from_displays(func, displays, resolve):
     """`acts["out"](h)` of a name bound once to such a display reads the function itself
     (`softplus(h)`), `g(**opts)` names each keyword, and a loop over a list of functions goes
     over the display (which inlining unrolls); the display stays, for what else reads it."""
-    written = {n.value.id for n in gast.walk(func) if isinstance(n, (
+    written = {n.value.id for n in ir.walk(func) if isinstance(n, (
         gast.Attribute, gast.Subscript)) and isinstance(n.value, gast.Name) and (
         isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))}
     displays = {k: v for k, v in displays.items() if k not in written}
-    for node in list(gast.walk(func)):
+    for node in list(ir.walk(func)):
         if isinstance(node, gast.Call) and any(k.arg is None for k in node.keywords):
             node.keywords = [gast.keyword(arg=new.arg, value=_picked(new.value, displays,
                                                                      resolve))

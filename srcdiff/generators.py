@@ -23,7 +23,7 @@ def iterated_calls(root):
     """The ids of the calls under `root` whose items a loop takes, all of them: the
     iterable of a for loop or a comprehension, or an argument of list(...), sum(...), ..."""
     found = set()
-    for node in gast.walk(root):
+    for node in ir.walk(root):
         if isinstance(node, (gast.For, gast.comprehension)):
             found.add(id(node.iter))
         elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
@@ -86,7 +86,7 @@ def yields_into_a_list(definition, fresh, location):
                                           definition)] + block(definition.body) + [
         gast.copy_location(gast.Return(value=ir.name(held)), definition.body[-1])]
     if is_generator(definition):
-        where = next(n for n in gast.walk(definition) if isinstance(n, (
+        where = next(n for n in ir.walk(definition) if isinstance(n, (
             gast.Yield, gast.YieldFrom)))
         raise UnsupportedError("a yield used as a value (x = yield v)", location(where),
                                "yield in a statement of its own")

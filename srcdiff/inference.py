@@ -23,33 +23,43 @@ class Unsupported(Exception):
     """A statement the interpreter does not model: the function is not specialised."""
 
 
-def stack_names(func):
+def stack_names(func, nodes=None):
     """Names of lists the function uses as stacks: `s = []`, `s.append(v)`, `s.pop()`, and
     handed between a forward and a backward function in the list of saved values (returned
     in a list, unpacked from one, deleted). A list also read any other way (np.stack of it,
-    an index) is no stack here, just a list that changes (unknown after an append)."""
+    an index) is no stack here, just a list that changes (unknown after an append).
+    `nodes`: those of ir.walk(func) (but for constants, contexts and operators, if left out),
+    when already at hand."""
     out, allowed, names = set(), set(), []
-    for node in ir.walk(func):
-        if isinstance(node, gast.Name):
+    for node in ir.walk(func) if nodes is None else nodes:
+        kind = node.__class__  # (one test for the commonest nodes: this walks every node)
+        if kind is gast.Name:
             names.append(node)
-        elif isinstance(node, gast.Attribute) and isinstance(node.value, gast.Name) and \
-                node.attr in ("append", "pop"):
-            out.add(node.value.id)
-            allowed.add(id(node.value))
-        elif isinstance(node, gast.Assign) and isinstance(node.value, gast.List) and \
-                not node.value.elts:
-            allowed.update(id(t) for t in node.targets)
-        elif isinstance(node, gast.Assign) and isinstance(node.targets[0], (gast.Tuple,
-                                                                          gast.List)):
-            allowed.update(id(t) for t in node.targets[0].elts)
-        elif isinstance(node, gast.Return) and node.value is not None:
+        elif kind is gast.Attribute:
+            if node.attr in ("append", "pop") and isinstance(node.value, gast.Name):
+                out.add(node.value.id)
+                allowed.add(id(node.value))
+        elif kind is gast.Assign:
+            if isinstance(node.value, gast.List) and not node.value.elts:
+                allowed.update(id(t) for t in node.targets)
+            elif isinstance(node.targets[0], (gast.Tuple, gast.List)):
+                allowed.update(id(t) for t in node.targets[0].elts)
+        elif kind is gast.Return:
             saved = node.value.elts[-1] if isinstance(node.value, gast.Tuple) else None
             if isinstance(saved, gast.List):
                 allowed.update(id(e) for e in saved.elts)
-        elif isinstance(node, gast.Delete):
-            allowed.update(id(t) for t in node.targets)
+        elif kind is gast.Delete:  # (`del (a, b)`, as a long del is printed, deletes a and b)
+            allowed.update(id(e) for t in node.targets for e in (
+                t.elts if isinstance(t, gast.Tuple) else (t,)))
     read = {node.id for node in names if node.id in out and id(node) not in allowed}
     return out - read
+
+
+def stack_methods_used(nodes):
+    """The names whose `append` or `pop` method some of `nodes` names: those stack_names may
+    find to be stacks (as the other uses of each say)."""
+    return {node.value.id for node in nodes if node.__class__ is gast.Attribute and
+            node.attr in ("append", "pop") and isinstance(node.value, gast.Name)}
 
 
 class Interpreter:
@@ -58,30 +68,58 @@ class Interpreter:
     evaluated: the facts a rewrite of that node may rely on. `opaque` names are globals whose value may change
     between calls (never looked into) but those `fixed` for good to a shape-safe function;
     `callees(name, args)` gives the abstract result of a call to one of the emitted module's
-    own functions, or UNKNOWN."""
+    own functions, or UNKNOWN. `stacks`: stack_names(func), when already known, and `nodes`
+    those of ir.walk(func), when at hand to find it."""
 
-    def __init__(self, func, opaque=(), callees=None, fixed=None):
+    def __init__(self, func, opaque=(), callees=None, fixed=None, stacks=None, nodes=None):
         import operator
         self.operator = operator
         self.func = func
         self.opaque = set(opaque)
         self.fixed = fixed or {}  # opaque names bound for good to a shape-safe function
         self.callees = callees  # name -> what calling it returns, given abstract arguments
-        self.stacks = stack_names(func)
-        self.seen = {}
+        self.known_stacks, self.nodes = stacks, nodes
+        self.seen, self.states = {}, {}
         self.bound = {}  # name -> join of every value bound to it
         self.returned = BOTTOM
         self.exits = []  # per loop being run, the environments its breaks leave it with
         self.modules = {"np", "runtime"}
 
-    def run(self, arguments):
+    @property
+    def stacks(self):
+        """stack_names(func), found when first asked (code without lists never asks)."""
+        if self.known_stacks is None:
+            self.known_stacks = stack_names(self.func, self.nodes)
+        return self.known_stacks
+
+    def run(self, arguments, marks=frozenset()):
+        """Run the function on abstract `arguments`; `states` then holds, for each statement
+        of its body whose id is in `marks`, the state it was reached in (to resume from)."""
         params = [a.id for a in self.func.args.args]
         if self.func.args.vararg or self.func.args.kwarg or self.func.args.kwonlyargs \
                 or len(arguments) != len(params):
             raise Unsupported("parameters")
-        env = dict(zip(params, arguments))
-        self.block(self.func.body, env)
+        self._body_from(0, dict(zip(params, arguments)), marks)
         return self
+
+    def resume(self, state, marks=frozenset()):
+        """Run the function from a statement of its body on in the `state` (an item of
+        another run's `states`) it was reached in: all a new run would find, when the
+        statements before it are the same, at the cost of the rest only."""
+        index, env, bound, self.returned = state
+        self.bound = dict(bound)
+        self._body_from(index, dict(env), marks)
+        return self
+
+    def _body_from(self, start, env, marks):
+        self.states = {}
+        body = self.func.body
+        for index in range(start, len(body)):
+            if id(body[index]) in marks:
+                self.states[id(body[index])] = index, dict(env), dict(self.bound), self.returned
+            env = self.statement(body[index], env)
+            if env is None:  # after a return
+                return
 
     # statements
 
@@ -207,12 +245,16 @@ class Interpreter:
         self.seen[id(node)] = (node, values)
 
     def expr(self, node, env):
-        if isinstance(node, gast.Constant):
+        kind = node.__class__  # (the commonest first, each by one test: the hot path)
+        if kind is gast.Name:
+            return env.get(node.id, UNKNOWN)
+        if kind is gast.Constant:
             return Const(node.value)
-        if isinstance(node, gast.Name):
-            if node.id in env:
-                return env[node.id]
-            return UNKNOWN
+        if kind is gast.BinOp:
+            left, right = self.expr(node.left, env), self.expr(node.right, env)
+            return self.binop(node.op, left, right, node)
+        if kind is gast.Call:
+            return self.call(node, env)
         if isinstance(node, (gast.Tuple, gast.List)):
             items = tuple(self.expr(e, env) for e in node.elts)
             if any(isinstance(e, gast.Starred) for e in node.elts):
@@ -226,9 +268,6 @@ class Interpreter:
             if all(isinstance(k, Const) and type(k.value) is str for k in keys):
                 return Mapping(tuple(sorted((k.value, v) for k, v in zip(keys, values))))
             return UNKNOWN
-        if isinstance(node, gast.BinOp):
-            left, right = self.expr(node.left, env), self.expr(node.right, env)
-            return self.binop(node.op, left, right, node)
         if isinstance(node, gast.UnaryOp):
             return self.unary(node, self.expr(node.operand, env))
         if isinstance(node, gast.BoolOp):
@@ -250,8 +289,6 @@ class Interpreter:
             if dotted(node.value) == ("np", "s_"):
                 return self.index(node.slice, env)
             return subscript(self.expr(node.value, env), self.index(node.slice, env))
-        if isinstance(node, gast.Call):
-            return self.call(node, env)
         return UNKNOWN
 
     def unary(self, node, operand):

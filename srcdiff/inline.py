@@ -143,7 +143,7 @@ class Inliner:
             raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
                                    "function", self.location(call),
                                    "write the recursion as a loop")
-        name = self.names.fresh(fn.__name__)
+        name, definition = self.names.fresh(fn.__name__), ir.copy_tree(definition)  # (shared)
         args = definition.args
         positional = (args.posonlyargs + args.args)[len(args.posonlyargs + args.args) -
                                                     len(args.defaults):]
@@ -234,9 +234,9 @@ class Inliner:
     def _check_uses(self):
         """What is left of a local function is a use as a value (passed where srcdiff cannot
         follow it, stored): refused. (A nested inliner's returned ones are its caller's.)"""
-        returned = {id(n) for stmt in ir.walk(self.func) if isinstance(stmt, gast.Return)
-                    and self.nested for n in ir.walk(stmt)}
-        for stmt in self.func.body:
+        returned = {id(n) for stmt in (ir.walk(self.func) if self.nested and self.local else ())
+                    if isinstance(stmt, gast.Return) for n in ir.walk(stmt)}
+        for stmt in self.func.body if self.local else ():  # (most functions have none)
             if isinstance(stmt, gast.FunctionDef):
                 continue
             for node in ir.walk(stmt):
@@ -584,16 +584,16 @@ class _Rename(gast.NodeTransformer):
 def _maps_to_comprehensions(func, resolve):
     """`map(g, a, b)` is `[g(x, y) for x, y in zip(a, b)]` (a list where Python makes an
     iterator: what a for loop or np.stack take of it is the same; list(map(...)) too)."""
-    def is_map(item):
-        return isinstance(item, gast.Call) and resolve(item.func) is map and \
-            len(item.args) >= 2 and not item.keywords
+    def is_map(item):  # (resolving last: most calls have one argument)
+        return isinstance(item, gast.Call) and len(item.args) >= 2 and not item.keywords \
+            and resolve(item.func) is map
 
     for node in list(ir.walk(func)):
         for field, value in gast.iter_fields(node):
             items = value if isinstance(value, list) else [value]
             for k, item in enumerate(items):
-                if isinstance(item, gast.Call) and resolve(item.func) is list and \
-                        len(item.args) == 1 and is_map(item.args[0]):
+                if isinstance(item, gast.Call) and len(item.args) == 1 and \
+                        is_map(item.args[0]) and resolve(item.func) is list:
                     item = item.args[0]
                 elif not is_map(item):
                     continue
@@ -614,15 +614,15 @@ def _maps_to_comprehensions(func, resolve):
 
 def _partials(func, resolve):
     """The names bound once, to `functools.partial(g, ...)` (without * or ** arguments)."""
-    stores = [n.id for n in ir.walk(func) if isinstance(n, gast.Name) and
-              isinstance(n.ctx, gast.Store)]
-    return {stmt.targets[0].id for stmt in ir.walk(func)
+    nodes = list(ir.walk(func))  # (one walk; the count last: it is linear in the stores)
+    stores = [n.id for n in nodes if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]
+    return {stmt.targets[0].id for stmt in nodes
             if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
-            isinstance(stmt.targets[0], gast.Name) and stores.count(stmt.targets[0].id) == 1
-            and isinstance(stmt.value, gast.Call) and resolve(stmt.value.func) is
-            functools.partial and stmt.value.args and not any(
+            isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Call)
+            and resolve(stmt.value.func) is functools.partial and stmt.value.args and not any(
                 isinstance(a, gast.Starred) for a in stmt.value.args) and
-            all(k.arg is not None for k in stmt.value.keywords)}
+            all(k.arg is not None for k in stmt.value.keywords) and
+            stores.count(stmt.targets[0].id) == 1}
 
 
 def _apply_partials(func, names, fresh_names):

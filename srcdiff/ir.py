@@ -218,9 +218,9 @@ def if_statement(test, body, orelse):
 def index_value(index):
     """An index as a value to pass to a function: slices go through np.s_."""
     if any(isinstance(n, gast.Slice) for n in walk(index)):
-        return gast.Subscript(value=attr("np", "s_"), slice=copy.deepcopy(index),
+        return gast.Subscript(value=attr("np", "s_"), slice=copy_tree(index),
                               ctx=gast.Load())
-    return copy.deepcopy(index)
+    return copy_tree(index)
 
 
 def dotted(node):
@@ -293,8 +293,28 @@ _ATOM_TYPES = frozenset(_ATOMS)
 
 
 def names_in(node, ctx=gast.Load):
-    """The ids of the names read (or stored, with ctx=gast.Store) anywhere below `node`."""
-    return {n.id for n in walk(node) if isinstance(n, gast.Name) and isinstance(n.ctx, ctx)}
+    """The ids of the names read (or stored, with ctx=gast.Store) anywhere below `node`.
+    (walk's loop, inlined: the passes ask this of every statement, some of them twice.)"""
+    found = set()
+    todo = [node]
+    for current in todo:
+        values = current.__dict__
+        if current.__class__ is _NAME:
+            if isinstance(values["ctx"], ctx):
+                found.add(values["id"])
+            if values.get("annotation") is not None:  # (a parameter's)
+                todo.append(values["annotation"])
+            continue
+        for name in current._fields:
+            value = values.get(name)
+            if isinstance(value, _AST):
+                todo.append(value)
+            elif value.__class__ is list:
+                todo.extend([item for item in value if isinstance(item, _AST)])
+    return found
+
+
+_NAME = gast.Name
 
 
 def is_simple(node):

@@ -1,6 +1,6 @@
 """Stage 1: read a function's source with gast and resolve the names it uses."""
+import ast
 import builtins
-import copy
 import functools
 import inspect
 import linecache
@@ -11,7 +11,7 @@ import textwrap
 import gast
 import numpy as np
 
-from . import ir, remat, runtime
+from . import conversion, ir, remat, runtime
 from .errors import Location, SrcdiffError, UnsupportedError
 from .provenance import OWN_FUNCTIONS, check_source_runs, describe
 
@@ -66,7 +66,7 @@ def _expand_partial_calls(node, statics):
     partial binds read from it when the code runs."""
     partials = {name: s.value for name, s in statics.items()
                 if isinstance(s.value, functools.partial)}
-    for call in ir.walk(node):
+    for call in ir.walk(node) if partials else ():
         if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and
                 call.func.id in partials):
             continue
@@ -161,19 +161,18 @@ class ParsedFunction:
                 self.local_names.add(n.name)
 
     def sibling(self, fn):
-        """A fresh copy of the definition of `fn` when it is a function of this one's module
-        and file without a closure (which srcdiff may inline here), else None."""
+        """The definition of `fn` when it is a function of this one's module and file without
+        a closure (which srcdiff may inline here), else None: shared, to be copied if taken."""
         if not inspect.isfunction(fn) or fn.__globals__ is not self.fn.__globals__ or \
                 fn.__closure__:
             return None
         if fn not in self._siblings:
             try:
-                filename, node, _ = _read(fn)
+                filename, node, _ = _read(fn, shared=True)
             except SrcdiffError:
                 filename, node = None, None
             self._siblings[fn] = node if filename == self.filename else None
-        node = self._siblings[fn]
-        return None if node is None else copy.deepcopy(node)
+        return self._siblings[fn]
 
     def location(self, node):
         lineno = getattr(node, "lineno", None) or self.node.lineno
@@ -271,7 +270,30 @@ def check_function(fn):
     _read(fn, parse=False)
 
 
-def _read(fn, parse=True):
+def source_lines(fn):
+    """inspect.getsourcelines(fn), kept while linecache holds the same text of its file: a
+    transform asks for it three times (its checks, its cache key, its parse), and inspect
+    tokenizes the whole function each time."""
+    function = inspect.unwrap(fn)
+    if not inspect.isfunction(function):
+        return inspect.getsourcelines(fn)
+    filename = inspect.getsourcefile(function) or function.__code__.co_filename
+    linecache.checkcache(filename)  # (as inspect does: a file changed on disk is read anew)
+    text = linecache.getlines(filename, function.__globals__)
+    kept = _SOURCE_LINES.get(function.__code__)
+    if kept is not None and kept[0] is text:
+        return kept[1]
+    found = inspect.getsourcelines(fn)
+    if len(_SOURCE_LINES) >= 64:
+        _SOURCE_LINES.clear()
+    _SOURCE_LINES[function.__code__] = text, found
+    return found
+
+
+_SOURCE_LINES = {}  # code object -> (the lines of its file read, inspect's answer)
+
+
+def _read(fn, parse=True, shared=False):
     name = getattr(fn, "__name__", repr(fn))
     if not inspect.isfunction(fn):
         raise SrcdiffError(f"{name!r} is not a Python function with source code",
@@ -285,7 +307,7 @@ def _read(fn, parse=True):
         raise UnsupportedError("lambdas cannot be differentiated", where,
                                "define the function with def")
     try:
-        lines, start = inspect.getsourcelines(fn)
+        lines, start = source_lines(fn)
     except (OSError, TypeError) as exc:
         raise SrcdiffError(f"the source of {name!r} is not available ({exc})", where,
                            "define the function in a .py file so its source can be read") from None
@@ -293,13 +315,24 @@ def _read(fn, parse=True):
     if not parse:
         return None
     source = textwrap.dedent("".join(lines))
-    tree = gast.parse(source)
-    node = tree.body[0]
-    if not isinstance(node, gast.FunctionDef):
-        raise UnsupportedError(f"{name!r} is not defined by a plain def", where,
-                               "async functions and other callables are not supported")
-    gast.increment_lineno(tree, max(start, 1) - 1)
-    return filename, node, source
+    node = _PARSED.get((source, start))
+    if node is None:
+        tree = conversion.ast_to_gast(ast.parse(source))
+        node = tree.body[0]
+        if not isinstance(node, gast.FunctionDef):
+            raise UnsupportedError(f"{name!r} is not defined by a plain def", where,
+                                   "async functions and other callables are not supported")
+        gast.increment_lineno(tree, max(start, 1) - 1)
+        if len(_PARSED) >= 64:
+            _PARSED.clear()
+        _PARSED[source, start] = node
+    # (a copy, but for a sibling's definition, only read: the stages change it in place)
+    return filename, node if shared else ir.copy_tree(node), source
+
+
+# (source, first line) -> its gast tree: a module's functions are read again as siblings
+# of each function of it that is differentiated (see ParsedFunction.sibling)
+_PARSED = {}
 
 
 _NUMPY_MODULES = (("np", np), ("np.linalg", np.linalg), ("np.fft", np.fft),

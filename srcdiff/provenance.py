@@ -67,10 +67,11 @@ def _paths(code):
         if instruction.opname not in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF"):
             continue
         chain = [instruction.argval]
-        for after in instructions[i + 1:]:
-            if after.opname not in ("LOAD_ATTR", "LOAD_METHOD"):
-                break
-            chain.append(after.argval)
+        following = i + 1
+        while following < len(instructions) and \
+                instructions[following].opname in ("LOAD_ATTR", "LOAD_METHOD"):
+            chain.append(instructions[following].argval)
+            following += 1
         found.add((instruction.opname == "LOAD_DEREF", chain[0], tuple(chain[1:])))
     for const in code.co_consts:
         if inspect.iscode(const):

@@ -74,27 +74,20 @@ class Reverse(SavingAnalysis):
     def build(self):
         """The emitted function(s): one fused function for grad/vjp; for `split`, a forward
         function returning (result, saved values) and a backward one taking them."""
-        self._plan(set())
-        self._merge_reads, self._templates_made = {}, {}
-        _, adjoint, grads, _ = self._sweeps()
-        # what the backward half reads: the adjoint sweep, and the zeros it returns for an
-        # argument that got no adjoint (runtime.zeros_like(x))
-        needed = ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[])) \
-            & self.primal
-        for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
-            self._read({var}, site)
-        # a value the adjoint zeroes an adjoint like (a branch or loop the forward sweep
-        # skipped) may never have been bound there: bind it to None first
-        self.unbound = sorted({var for var, site in self._merge_reads.values()
-                               if not self._bound_at(var, site)})
+        # the adjoint sweep's code does not depend on what the forward sweep saves, but for
+        # the pops restoring what it saved: made once without them, to learn what it reads,
+        # and again with them if any value is saved
+        needed, adjoint, grads = self._first_adjoint_sweep()
         self._plan(needed)
-        forward, adjoint, grads, result = self._sweeps()
+        forward, result = self._forward_sweep()
+        if any(kind != NONE for kind in self.strategy.values()):  # (else it has no pops)
+            adjoint, grads = self._adjoint_sweep()
         # which values the adjoint reads for their shape only, now that the pops in it tell
         # one version of a name from another; then the forward sweep again, keeping just that
         shape_only = read_for_shape_only(reading(adjoint, grads), needed, self.stack_names)
         if shape_only != (self.shape_only, self.popped_shape_only):
             self.shape_only, self.popped_shape_only = shape_only
-            forward, adjoint, grads, result = self._sweeps()
+            forward, result = self._forward_sweep()
         inits = [ir.assign(v, ir.const(None)) for v in self.unbound] + [
             ir.assign(s, gast.List(elts=[], ctx=gast.Load())) for s in self._stack_inits.values()]
         if self.mode is not Mode.SPLIT:
@@ -129,6 +122,24 @@ class Reverse(SavingAnalysis):
         bwd = self._def(bwd_name, [self._seed_name(), held], backward, with_params=False)
         return [self._def(fwd_name, [], forward), bwd]
 
+    def _first_adjoint_sweep(self):
+        """(the values the backward half reads, the adjoint sweep, its gradients) when the
+        forward sweep saves nothing; sets self.unbound."""
+        self._plan(set())
+        self._merge_reads, self._templates_made = {}, {}
+        adjoint, grads = self._adjoint_sweep()
+        # what the backward half reads: the adjoint sweep, and the zeros it returns for an
+        # argument that got no adjoint (runtime.zeros_like(x))
+        needed = ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[])) \
+            & self.primal
+        for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
+            self._read({var}, site)
+        # a value the adjoint zeroes an adjoint like (a branch or loop the forward sweep
+        # skipped) may never have been bound there: bind it to None first
+        self.unbound = sorted({var for var, site in self._merge_reads.values()
+                               if not self._bound_at(var, site)})
+        return needed, adjoint, grads
+
     def _bound_at(self, var, site):
         """Whether `var` is surely bound when the statement at `site` runs: a parameter, or
         assigned at the top level of the function before it."""
@@ -150,12 +161,21 @@ class Reverse(SavingAnalysis):
         return gast.FunctionDef(name=name, args=args, body=body, decorator_list=[],
                                 returns=None, type_comment=None, type_params=[])
 
-    def _sweeps(self):
-        """(forward statements, adjoint statements, gradient expressions, result expression)."""
+    def _forward_sweep(self):
+        """(forward statements, result expression)."""
+        ret = self.ret
+        self._stack_inits = {}
+        forward = self.forward_block(self.fn.body[:-1] if ret else self.fn.body)
+        result = ret.value if ret is not None else ir.const(None)
+        if self.mode is not Mode.SPLIT and (self.preserve_result or self.has_aux):
+            result = self._hold(result, forward)
+        return forward, result
+
+    def _adjoint_sweep(self):
+        """(adjoint statements, gradient expressions)."""
         fn, ret = self.fn, self.ret
-        self._stack_inits, self._templates_handed = {}, set()
+        self._templates_handed = set()
         body = fn.body[:-1] if ret else fn.body
-        forward = self.forward_block(body)
         live, adjoint = set(), []
         if self.has_aux:
             out = ret.value.elts[0]
@@ -184,9 +204,6 @@ class Reverse(SavingAnalysis):
                 adjoint.append(ir.assign(self.bname(out),
                                          ir.call("runtime.grad_seed", ir.name(out))))
             live = {out}
-        result = ret.value if ret is not None else ir.const(None)
-        if self.mode is not Mode.SPLIT and (self.preserve_result or self.has_aux):
-            result = self._hold(result, forward)
         # a list used as a stack has a list of adjoints, one per item; one that is returned
         # gets the caller's adjoint of it (item by item), the others start empty
         adjoint += [ir.assign(self.bname(s), ir.call(
@@ -200,7 +217,7 @@ class Reverse(SavingAnalysis):
         else:
             grads = [ir.call("runtime.as_grad", ir.name(self.bname(w)) if w in live
                              else ir.const(0.0), ir.name(w)) for w in self.wrt]
-        return forward, adjoint, grads, result
+        return adjoint, grads
 
     def _hold(self, value, forward):
         """`value` as it is at the end of the forward sweep, for returning after the adjoint

@@ -150,13 +150,22 @@ def read_for_shape_only(adjoint, names, stacks):
     value_live = live_before(adjoint, set(), popped_unread, reads=_value_reads)
     read_at_start = live_before(adjoint, set(), None) & names
     pops = {}
-    for node in ir.walk(gast.Module(body=adjoint, type_ignores=[])):
+    for node in _statements(adjoint):
         if isinstance(node, gast.Assign) and len(node.targets) == 1 and \
                 isinstance(node.targets[0], gast.Name) and _is_pop(node.value, stacks.get(
                     node.targets[0].id)):
             pops.setdefault(node.targets[0].id, []).append(id(node))
     popped_value = {var for var, ids in pops.items() if set(ids) - popped_unread}
     return read_at_start - value_live, names - popped_value
+
+
+def _statements(body):
+    """The statements of `body` and of the blocks in them (not the expressions: no pop
+    is in one)."""
+    for stmt in body:
+        yield stmt
+        for field in ("body", "orelse"):
+            yield from _statements(getattr(stmt, field, ()))
 
 
 def _is_pop(expr, stack):
@@ -189,8 +198,15 @@ def _value_reads(node):
             for e in node.elts:
                 visit(e, True)
             return
-        for child in gast.iter_child_nodes(node):
-            visit(child, False)
+        fields = node.__dict__  # (gast.iter_child_nodes' order, without its generators)
+        for field in node._fields:
+            child = fields.get(field)
+            if isinstance(child, gast.AST):
+                visit(child, False)
+            elif child.__class__ is list:
+                for item in child:
+                    if isinstance(item, gast.AST):
+                        visit(item, False)
 
     visit(node, False)
     return reads

@@ -18,6 +18,8 @@ That is sound only for functions whose output type, shape and dtype do not depen
 the allow-lists below, fed with no integer of unknown value except as an array index (an
 unknown `n` in `np.zeros(n)` or `x[:n]` would decide a shape). Anything else is UNKNOWN.
 """
+import functools
+import operator
 import warnings
 from dataclasses import dataclass
 
@@ -276,7 +278,52 @@ def evaluate(fn, args, kwargs, index_args=(), fresh=False):
 
     A stand-in is not laid out like the real array (its strides are 0), so where numpy copies
     one it may return a view of the other: unless fn always returns a new array (`fresh`), its
-    result is taken to be read-only whenever an argument is."""
+    result is taken to be read-only whenever an argument is.
+
+    Results are remembered: a function of thousands of statements asks the same few questions
+    again and again (`h * w` with the same shapes), and a call on stand-ins costs far more than
+    a look-up. (fn is a function for good, never one made for the call.)"""
+    try:
+        memo_key = (fn, tuple(map(_tagged, args)),
+                    tuple([(k, _tagged(v)) for k, v in kwargs.items()]) if kwargs else (),
+                    index_args, fresh)
+        found = _EVALUATED.get(memo_key)
+    except TypeError:  # an unhashable constant (a slice)
+        return _evaluate(fn, args, kwargs, index_args, fresh)
+    if found is None:
+        if len(_EVALUATED) >= _MAX_EVALUATED:
+            _EVALUATED.clear()
+        found = _EVALUATED[memo_key] = _evaluate(fn, args, kwargs, index_args, fresh)
+    return found
+
+
+_EVALUATED = {}
+_MAX_EVALUATED = 50_000
+
+
+def _tagged(value):
+    """An abstract value as a key that tells constants of different types apart (Const(1)
+    equals Const(1.0) and Const(True), but numpy's result may differ between them)."""
+    if value.__class__ is Typed:
+        return value
+    if isinstance(value, Const):
+        return _tagged_constant(value.value)
+    if isinstance(value, Items):
+        return Items, value.type, tuple(map(_tagged, value.items))
+    if isinstance(value, Mapping):
+        return Mapping, tuple((k, _tagged(v)) for k, v in value.items)
+    return value
+
+
+def _tagged_constant(value):
+    if type(value) is tuple:
+        return tuple, tuple(map(_tagged_constant, value))
+    if type(value) is slice:  # (hashable from Python 3.12, and slice(1) == slice(1.0))
+        return slice, _tagged_constant((value.start, value.stop, value.step))
+    return type(value), value
+
+
+def _evaluate(fn, args, kwargs, index_args, fresh):
     values = list(args) + list(kwargs.values())
     if any(v is UNKNOWN or v is BOTTOM for v in values):
         return UNKNOWN
@@ -337,9 +384,19 @@ def evaluate_method(base, name, args, kwargs):
     record = registry.method(name)
     if isinstance(base, Typed) and base.type not in SCALARS and record is not None and \
             record.shape == registry.EVALUATE:
-        return evaluate(lambda b, *a, **k: getattr(b, name)(*a, **k), [base] + list(args),
-                        kwargs)
+        return evaluate(_method(name), [base] + list(args), kwargs)
     return UNKNOWN
+
+
+@functools.lru_cache(maxsize=None)
+def _method(name):
+    """The function calling method `name` of its first argument (one per name: see evaluate)."""
+    return lambda base, *args, **kwargs: getattr(base, name)(*args, **kwargs)
+
+
+@functools.lru_cache(maxsize=None)
+def _attribute(name):
+    return operator.attrgetter(name)
 
 
 def attribute(base, name):
@@ -351,7 +408,7 @@ def attribute(base, name):
     if record.shape != registry.EVALUATE:
         return record.shape([base], {})
     if isinstance(base, Typed):
-        return evaluate(lambda b: getattr(b, name), [base], {})  # x.T
+        return evaluate(_attribute(name), [base], {})  # x.T
     return UNKNOWN
 
 
@@ -367,11 +424,11 @@ def subscript(base, index):
     if isinstance(base, ListOf) and isinstance(widen(index), Typed) and widen(index).type is int:
         return base.elem
     if isinstance(base, Const) and isinstance(index, Const):
-        return evaluate(lambda b, i: b[i], [base, index], {})
+        return evaluate(operator.getitem, [base, index], {})
     if isinstance(base, Typed) and base.type not in SCALARS:
         if _boolean_index(index):
             return UNKNOWN  # a mask selects a value-dependent number of elements
-        return evaluate(lambda b, i: b[i], [base, index], {}, index_args=(1,))
+        return evaluate(operator.getitem, [base, index], {}, index_args=(1,))
     return UNKNOWN
 
 
@@ -383,6 +440,8 @@ def _boolean_index(index):
 
 def binary(op, left, right):
     """The abstract result of `left op right` for a Python operator function `op`."""
+    if left.__class__ is Typed and right.__class__ is Typed and op.__name__ != "pow":
+        return evaluate(op, [left, right], {}, index_args=(0, 1), fresh=True)  # (the commonest)
     if isinstance(left, (Items, Const)) and isinstance(right, (Items, Const)) and \
             not (isinstance(left, Const) and isinstance(right, Const)):
         if op.__name__ == "add":  # tuple/list concatenation

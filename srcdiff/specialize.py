@@ -14,17 +14,18 @@ emitted JVP with the seed tangent 1.0: no stacks, no adjoint sweep.
 With `config(specialize="check")` each call runs both the variant and the generic code and
 compares their results element for element (runtime.same_as): the test suite runs that way.
 """
+import ast
 import copy
 import types
 
 import gast
 
-from . import cache, codegen, ir
+from . import cache, codegen, conversion, ir
 from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_copies,
                        release_early)
 from .ir import dotted
 from .primitives import registry
-from .inference import Interpreter, Unsupported
+from .inference import Interpreter, Unsupported, stack_methods_used, stack_names
 from .shapes import BOTTOM, UNKNOWN, Const, Typed, describe, widen
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
@@ -59,43 +60,63 @@ def _rewrite_binop(node, values):
     return None
 
 
-class _Rewriter(gast.NodeTransformer):
-    def __init__(self, seen):
-        self.seen = seen
-
-    def visit(self, node):
-        record = self.seen.get(id(node))
-        node = self.generic_visit(node)
-        if record is None:
+def _rewritten(node, seen):
+    """`node` with each call, operation and if below it that `seen` (the interpreter's
+    records) says has a certain outcome replaced by that outcome, innermost first: what
+    gast.NodeTransformer would do, without its generic machinery (this visits every node)."""
+    values = node.__dict__
+    for field in node._fields:
+        value = values.get(field)
+        if value.__class__ is list:
+            items = []
+            for item in value:
+                if isinstance(item, _NODE) and item.__class__ not in _LEAVES:
+                    item = _rewritten(item, seen)
+                    if item.__class__ is list:  # an if whose branch is known: that branch
+                        items.extend(item)
+                        continue
+                items.append(item)
+            value[:] = items
+        elif isinstance(value, _NODE) and value.__class__ not in _LEAVES:
+            values[field] = _rewritten(value, seen)
+    record = seen.get(id(node))
+    if record is None:
+        return node
+    if isinstance(node, (gast.If, gast.IfExp)):  # a test that is the same every time
+        test = record[1][0]
+        if not isinstance(test, Const):
             return node
-        if isinstance(node, (gast.If, gast.IfExp)):  # a test that is the same every time
-            test = record[1][0]
-            if not isinstance(test, Const):
-                return node
-            return node.body if test.value else node.orelse
-        rule = _rewrite_call if isinstance(node, gast.Call) else \
-            _rewrite_binop if isinstance(node, gast.BinOp) else None
-        replacement = rule(node, record[1]) if rule is not None else None
-        return node if replacement is None else replacement
+        return node.body if test.value else node.orelse
+    rule = _rewrite_call if isinstance(node, gast.Call) else \
+        _rewrite_binop if isinstance(node, gast.BinOp) else None
+    replacement = rule(node, record[1]) if rule is not None else None
+    return node if replacement is None else replacement
+
+
+_NODE = gast.AST
+_LEAVES = frozenset({gast.Name, gast.Constant, gast.Load, gast.Store, gast.Del})  # (no rewrite)
 
 
 # --- building a variant -----------------------------------------------------------------------
 
 def _function(source, name):
-    tree = gast.parse(source)
+    tree = conversion.ast_to_gast(ast.parse(source))
     for stmt in tree.body:
         if isinstance(stmt, gast.FunctionDef) and stmt.name == name:
             return stmt
     raise Unsupported(f"no function {name} in the emitted source")
 
 
-def rewrite(func, arguments, emitted, session):
+def rewrite(func, arguments, emitted, session, interpreter=None):
     """Specialise gast FunctionDef `func` of `emitted`'s module (in place) for `arguments`
     (abstract values, one per parameter), its calls to callees included; returns the
-    interpreter, whose `returned` is the abstract return value."""
-    opaque, callees = _opaque(emitted), Callees(emitted, session.memo)
-    interpreter = Interpreter(func, opaque, callees, _fixed(emitted)).run(arguments)
-    _Rewriter(interpreter.seen).visit(func)
+    interpreter (its run on func for them, if one is given), whose `returned` is the
+    abstract return value."""
+    callees = Callees(emitted, session)
+    if interpreter is None:
+        interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(
+            arguments)
+    _rewritten(func, interpreter.seen)
     while eliminate_dead_stacks(func):
         pass
     eliminate_dead_code(func)
@@ -112,6 +133,7 @@ class Session:
 
     def __init__(self):
         self.memo, self.sources = {}, []
+        self.interpreters = {}  # Callees' runs of a callee function, by the memo's key
 
     def redirect(self, seen, emitted):
         """Point each call to one of `emitted`'s callee functions at a copy of that function
@@ -136,15 +158,21 @@ class Session:
             return None
         if found is not None:
             return found
-        func = copy.deepcopy(_parsed(callee)[name])
+        copied = {}
+        func = ir.copy_tree(_parsed(callee)[name][0], copied)
         func.name = f"{name}_s{sum(k[0] == name for k in clones) + 1}"
         defaults = callee.functions[name].__defaults__
         backward = name == callee.meta.names[-1] != callee.meta.names[0]
         if backward:  # its dels are placed anew once the rewrites changed what is read where
             func.body = [stmt for stmt in func.body if not isinstance(stmt, gast.Delete)]
+        # (finding what it returned, Callees ran it on these arguments: that run is reused)
+        interpreter = self.interpreters.pop((id(callee), name, tuple(values)), None)
+        if interpreter is not None:
+            interpreter.seen = {id(copied[key]): (copied[key], found)
+                                for key, (_, found) in interpreter.seen.items()}
         try:
             rewrite(func, _with_defaults(list(values), defaults, len(func.args.args)), callee,
-                    self)
+                    self, interpreter)
         except Unsupported:
             return None
         if backward:
@@ -160,8 +188,8 @@ class Callees:
     by running each abstractly on the arguments of the call; `memo` keeps every result
     for the arguments it was found for, across the whole tree of callees."""
 
-    def __init__(self, emitted, memo):
-        self.memo = memo
+    def __init__(self, emitted, session):
+        self.session, self.memo = session, session.memo
         self.owners = _owners(emitted)
 
     def __call__(self, name, args):
@@ -176,12 +204,14 @@ class Callees:
             key = None
         result = UNKNOWN
         try:
-            func = _parsed(callee)[name]
+            func, stacks = _parsed(callee)[name]
             params = _with_defaults(list(args), callee.functions[name].__defaults__,
                                     len(func.args.args))
-            returned = Interpreter(func, _opaque(callee), Callees(callee, self.memo),
-                                   _fixed(callee)).run(params).returned
-            result = UNKNOWN if returned is BOTTOM else returned
+            interpreter = Interpreter(func, _opaque(callee), Callees(callee, self.session),
+                                      _fixed(callee), stacks).run(params)
+            result = UNKNOWN if interpreter.returned is BOTTOM else interpreter.returned
+            if key is not None:
+                self.session.interpreters[key] = interpreter
         except Unsupported:
             pass
         if key is not None:
@@ -195,9 +225,11 @@ def _owners(emitted):
 
 
 def _parsed(emitted):
-    """The emitted module's functions as gast trees, parsed once (and only ever read)."""
+    """The emitted module's functions as gast trees, parsed once (and only ever read), each
+    with the names of the lists it uses as stacks: {name: (tree, stack names)}."""
     if emitted.parsed is None:
-        emitted.parsed = {f.name: f for f in gast.parse(emitted.source).body
+        module = conversion.ast_to_gast(ast.parse(emitted.source))
+        emitted.parsed = {f.name: (f, stack_names(f)) for f in module.body
                           if isinstance(f, gast.FunctionDef)}
     return emitted.parsed
 
@@ -215,14 +247,10 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
                   dotted(getattr(stmt.value, "func", None)) == ("np", "broadcast_to")]
     if not candidates:
         return False
-    # (an index made once: walking the function for each candidate was quadratic)
-    nodes = list(ir.walk(func))
-    parents = {id(child): node for node in nodes for child in gast.iter_child_nodes(node)}
-    spread_names = {stmt.targets[0].id for stmt in candidates}
-    reads_of, gone = {}, set()  # name -> its Name nodes; ids of the nodes taken out since
-    for node in nodes:
-        if isinstance(node, gast.Name) and node.id in spread_names:
-            reads_of.setdefault(node.id, []).append(node)
+    nodes, parents, reads_of = _index(func, {stmt.targets[0].id for stmt in candidates})
+    gone = set()  # ids of the nodes taken out since
+    marks = {id(stmt) for stmt in candidates}  # (each check runs the function from there on)
+    listed = stack_methods_used(nodes)
     before, changed = None, False
     for stmt in candidates:
         name = stmt.targets[0].id
@@ -230,19 +258,54 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         if not reads or not all(_elementwise_use(n, parents) for n in reads):
             continue
         if before is None:
-            before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(
-                arguments)
+            before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted),
+                                 nodes=nodes).run(arguments, marks)
         if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads):
             continue  # (s * xs with xs a list repeats it: only a known result is a check)
         spread, stmt.value = stmt.value, stmt.value.args[0]
-        after = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
+        kept = {id(n) for n in ir.walk(stmt.value)}
+        taken = [n for n in ir.walk(spread) if id(n) not in kept]
+        after = _run_changed(func, before, stmt, taken, listed, (arguments, marks),
+                             (_opaque(emitted), callees, _fixed(emitted)))
         if after.returned == before.returned and all(
                 after.bound.get(k) == v for k, v in before.bound.items() if k != name):
             before, changed = after, True
-            gone |= {id(n) for n in ir.walk(spread)} - {id(n) for n in ir.walk(stmt.value)}
+            gone |= {id(n) for n in taken}
         else:
             stmt.value = spread
     return changed
+
+
+def _run_changed(func, before, stmt, taken, listed, run, context):
+    """The interpreter's run (`run`: its arguments and marks; `context`: the interpreter's) of
+    func once statement `stmt` of its body changed, taking out the nodes `taken`: resumed
+    from where `before`, its run before the change, reached stmt; all of it when that would
+    not find the same: the change makes a stack of a list (takes out a name in `listed`)."""
+    if any(n.__class__ is gast.Name and n.id in listed for n in taken):
+        return Interpreter(func, *context).run(*run)
+    state = before.states.get(id(stmt))  # (None: never reached, so nothing changes)
+    return before if state is None else Interpreter(func, *context).resume(state, run[1])
+
+
+def _index(func, names):
+    """(the nodes of ir.walk(func), {id(node): its parent} for each, {name in `names`: its Name
+    nodes}), in one walk (made once: walking the function for each candidate was quadratic).
+    Constants, contexts and operators, a third of a function's nodes, are left out: nothing
+    asks for them (stack_names looks at names and statements)."""
+    parents, found = {}, {}
+    todo = [func]
+    for node in todo:
+        values = node.__dict__
+        for field in node._fields:
+            value = values.get(field)
+            for child in value if value.__class__ is list else (value,):
+                if isinstance(child, _NODE) and child._fields and \
+                        child.__class__ is not gast.Constant:
+                    parents[id(child)] = node
+                    todo.append(child)
+                    if child.__class__ is gast.Name and child.id in names:
+                        found.setdefault(child.id, []).append(child)
+    return todo, parents, found
 
 
 def _target_of(node, parents):
@@ -275,8 +338,8 @@ def compile_function(func, emitted, defaults, label):
     bare.args = copy.copy(func.args)
     bare.args.defaults = []
     bare.args.kw_defaults = [None] * len(func.args.kwonlyargs)
-    source, rows = codegen.source_and_lines(gast.gast_to_ast(gast.Module(body=[bare],
-                                                                         type_ignores=[])))
+    source, rows = codegen.source_and_lines(conversion.gast_to_ast(
+        gast.Module(body=[bare], type_ignores=[])))
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
     # func's statements carry the lines of emitted's source they were parsed from
     generic = dict(emitted.meta.lines)
@@ -340,7 +403,7 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     func = _seeded(jvp_emitted, position, name)
     if func is None:
         return None
-    generic = copy.deepcopy(func)
+    generic = ir.copy_tree(func)
     defaults = jvp_emitted.function.__defaults__
     session = Session()
     returned = rewrite(func, _parameters(func, args, defaults), jvp_emitted, session).returned

@@ -14,16 +14,18 @@ an element index: `barrays[i] = ... i ...` gives one contribution per element.
 An optional parameter left out at the call site drops out of every keyword argument it feeds,
 so `np.sum(x)` yields `runtime.unreduce(bz, x)` rather than `..., axis=None, keepdims=False)`.
 """
+import ast
 import builtins
 import dis
 import inspect
 import os
+import sys
 import textwrap
 
 import gast
 import numpy as np
 
-from . import ir, runtime
+from . import conversion, ir, runtime
 from .errors import Location, TemplateError
 
 _TEMPLATE_GLOBALS = {"np", "runtime"}
@@ -80,7 +82,7 @@ class Template:
         first = fn.__code__.co_firstlineno
         source = textwrap.dedent(inspect.getsource(fn))
         self.source = source
-        node = gast.parse(source).body[0]
+        node = conversion.ast_to_gast(ast.parse(source)).body[0]
         gast.increment_lineno(node, first - 1)
         lines = source.splitlines()
 
@@ -211,9 +213,24 @@ def _module_names(fn):
     if not any(name in fn.__globals__ and name not in _TEMPLATE_GLOBALS for name in
                code.co_names):  # (a quick look first: co_names has attribute names too)
         return []
-    return [i.argval for i in dis.get_instructions(code) if i.opname == "LOAD_GLOBAL" and
-            i.argval in fn.__globals__ and i.argval not in _TEMPLATE_GLOBALS and
-            not hasattr(builtins, i.argval)]
+    return [name for name in _global_loads(code) if name in fn.__globals__ and
+            name not in _TEMPLATE_GLOBALS and not hasattr(builtins, name)]
+
+
+def _global_loads(code):
+    """The names of code's LOAD_GLOBAL instructions, in order, read off its bytecode as dis
+    does but without an Instruction object each (template_globals asks this of every one of
+    srcdiff's templates). co_code has its inline caches zeroed: they read as no-ops."""
+    raw, names, extended = code.co_code, [], 0
+    for offset in range(0, len(raw), 2):
+        op, arg = raw[offset], raw[offset + 1] | extended
+        extended = arg << 8 if op == dis.EXTENDED_ARG else 0
+        if op == _LOAD_GLOBAL:  # (from 3.11 its low bit says whether NULL is pushed too)
+            names.append(code.co_names[arg >> 1 if sys.version_info >= (3, 11) else arg])
+    return names
+
+
+_LOAD_GLOBAL = dis.opmap["LOAD_GLOBAL"]
 
 
 def _check_arity(primal, signature, loc):
@@ -247,20 +264,30 @@ def _check_arity(primal, signature, loc):
         raise TemplateError(f"the template leaves out required parameter(s) {missing}", loc)
 
 
-class _Substitute(gast.NodeTransformer):
+class _Substitute:
+    """Puts the call's expressions for the template's names into a copy of a rule (each
+    template instance is one; a direct recursion, not a NodeTransformer's dispatch)."""
+
     def __init__(self, mapping, defaults, scope):
         self.mapping, self.defaults, self.scope = mapping, defaults, scope
 
-    def visit_Name(self, node):
-        if node.id in self.mapping:
-            return ir.copy_tree(self.mapping[node.id])
-        if node.id in self.defaults:
-            return gast.Constant(value=self.defaults[node.id], kind=None)
-        return node
-
-    def visit_Call(self, node):
-        node.keywords = [k for k in node.keywords if not self._callee_default(node.func, k)]
-        self.generic_visit(node)
+    def visit(self, node):
+        if node.__class__ is gast.Name:
+            if node.id in self.mapping:
+                return ir.copy_tree(self.mapping[node.id])
+            if node.id in self.defaults:
+                return gast.Constant(value=self.defaults[node.id], kind=None)
+            return node
+        if node.__class__ is gast.Call:
+            node.keywords = [k for k in node.keywords if not self._callee_default(node.func, k)]
+        fields = node.__dict__
+        for field in node._fields:
+            value = fields.get(field)
+            if value.__class__ is list:
+                value[:] = [self.visit(item) if isinstance(item, gast.AST) else item
+                            for item in value]
+            elif isinstance(value, gast.AST):
+                fields[field] = self.visit(value)
         return node
 
     def _callee_default(self, func, keyword):

@@ -4,6 +4,7 @@ import builtins
 import functools
 import inspect
 import operator
+import symtable
 import sys
 import threading
 
@@ -16,7 +17,7 @@ from .inline import Inliner
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
-from .parse import ParsedFunction, Static, check_function, object_class
+from .parse import ParsedFunction, Static, check_function, object_class, source_lines
 from .reverse import Reverse
 from .primitives import registry
 from .meta import CalleeUse, Meta
@@ -102,29 +103,27 @@ def namespace(fn):
 
 def live_names(source, scope, fn):
     """(name, closure cell or None) for each name emitted code reads from fn's closure or
-    module: Emitted.refresh() re-reads them, so rebinding a global is seen as by fn."""
+    module: Emitted.refresh() re-reads them, so rebinding a global is seen as by fn.
+    (Python's own symbol tables say which names are global, at a fraction of the cost of
+    parsing the source into nodes and walking them.)"""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    tree = ast.parse(source)
-    loaded = set()
-    for func in tree.body:  # a function's parameters and assigned names are its locals
-        if isinstance(func, ast.FunctionDef):
-            names = [n for n in ir.walk(func) if isinstance(n, ast.Name)]
-            local = {a.arg for a in func.args.args + func.args.kwonlyargs} | {
-                n.id for n in names if not isinstance(n.ctx, ast.Load)}
-            loaded |= {n.id for n in names} - local
-    own = set(scope)  # and what the module binds itself: its imports (np, runtime), its defs
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
-            own.update((a.asname or a.name).split(".")[0] for a in stmt.names)
-        elif isinstance(stmt, ast.FunctionDef):
-            own.add(stmt.name)
+    module = symtable.symtable(source, "<emitted>", "exec")
+    loaded, tables = set(), [module]  # (the module's own: what default values read)
+    while tables:
+        table = tables.pop()
+        loaded.update(s.get_name() for s in table.get_symbols()
+                      if s.is_referenced() and s.is_global())
+        tables += table.get_children()
+    # what the module binds itself (its imports: np, runtime; its defs) and the scope has
+    own = set(scope) | {s.get_name() for s in module.get_symbols()
+                        if s.is_imported() or s.is_namespace()}
     return [(name, cells.get(name)) for name in sorted(loaded - own)
             if name in cells or name in fn.__globals__]
 
 
 def cache_key(fn, wrt, mode, options):
     try:
-        source = inspect.getsource(fn)
+        source = "".join(source_lines(fn)[0])
     except (OSError, TypeError):
         source = repr(fn.__code__.co_code)
     return provenance.cache_key(fn, wrt, mode, options, source)

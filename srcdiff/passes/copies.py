@@ -3,8 +3,6 @@ import heapq
 
 import gast
 
-from .. import ir
-
 _COMPOUND = (gast.If, gast.For, gast.While)
 
 
@@ -40,10 +38,10 @@ class _Program:
         # times it is there]} of the nodes reading it and writing it (gast trees share nodes)
         self.loads, self.writes = {}, {}
         self.stores, self.reads = {}, {}  # name -> how many nodes write it (parameters too),
-        for node in ir.walk(func):      # and read it
-            if isinstance(node, gast.Name):
-                counts = self.reads if isinstance(node.ctx, gast.Load) else self.stores
-                counts[node.id] = counts.get(node.id, 0) + 1
+        for field, value in gast.iter_fields(func):  # and read it (the body's: _index's)
+            if field != "body":
+                for node in _names_below(value):
+                    self._count(node)
         self.copies = []  # in program order; None once propagated
         self.copy_order = {}  # id(copy statement) -> its order
         self.by_target, self.by_source = {}, {}  # name -> orders of copies into it, of it
@@ -59,13 +57,13 @@ class _Program:
                 if field in ("body", "orelse") and isinstance(value, list):
                     nested.append(value)
                     continue
-                for node in _walk_fields(value):
-                    if isinstance(node, gast.Name):
-                        table = self.loads if isinstance(node.ctx, gast.Load) else \
-                            self.writes if isinstance(node.ctx, (gast.Store, gast.Del)) else {}
-                        entry = table.setdefault(node.id, {}).setdefault(
-                            (id(node), id(stmt)), [node, stmt, 0])
-                        entry[2] += 1
+                for node in _names_below(value):
+                    self._count(node)
+                    table = self.loads if isinstance(node.ctx, gast.Load) else \
+                        self.writes if isinstance(node.ctx, (gast.Store, gast.Del)) else {}
+                    entry = table.setdefault(node.id, {}).setdefault(
+                        (id(node), id(stmt)), [node, stmt, 0])
+                    entry[2] += 1
             for inner in nested:
                 self._index(inner, stmt)
             if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
@@ -75,6 +73,10 @@ class _Program:
                 self.copy_order[id(stmt)] = order
                 self.by_target.setdefault(stmt.targets[0].id, set()).add(order)
                 self.by_source.setdefault(stmt.value.id, set()).add(order)
+
+    def _count(self, name):
+        counts = self.reads if isinstance(name.ctx, gast.Load) else self.stores
+        counts[name.id] = counts.get(name.id, 0) + 1
 
     def _in_block(self, stmt, block):
         """(index, statement) of the statement of `block` that is or holds `stmt`, or None."""
@@ -147,11 +149,20 @@ def _forget(table, node, stmt):
         del table[id(node), id(stmt)]
 
 
-def _walk_fields(value):
-    """The nodes below a field's value (a node, a list of nodes, or neither)."""
-    if isinstance(value, gast.AST):
-        yield from ir.walk(value)
-    elif isinstance(value, list):
-        for item in value:
-            if isinstance(item, gast.AST):
-                yield from ir.walk(item)
+def _names_below(value):
+    """The Name nodes below a field's value (a node, a list of nodes, or neither), in
+    ir.walk's order (its loop, inlined: this runs over every statement of the function)."""
+    todo = [value] if isinstance(value, gast.AST) else [
+        item for item in value if isinstance(item, gast.AST)] if isinstance(value, list) else []
+    names = []
+    for current in todo:
+        if current.__class__ is gast.Name:
+            names.append(current)
+        fields = current.__dict__
+        for field in current._fields:
+            child = fields.get(field)
+            if isinstance(child, gast.AST):
+                todo.append(child)
+            elif child.__class__ is list:
+                todo.extend([item for item in child if isinstance(item, gast.AST)])
+    return names

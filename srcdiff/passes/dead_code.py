@@ -54,35 +54,55 @@ def _sweep(body, dead):
 def eliminate_dead_stacks(func):
     """Drop a stack (`s = []`, `s.append(v)`, `t = s.pop()` and no other use) when no value
     popped from it is read before being overwritten: after shape specialisation, say, a stack
-    of shapes that nothing asks for any more. Returns how many stacks went."""
-    dead = set()
-    live_before(func.body, set(), dead)
+    of shapes that nothing asks for any more. Returns how many stacks went.
+    (Liveness, the costly part, is found only when some stack may go.)"""
     uses = {}
-    for node in ir.walk(func):
-        for field in ("body", "orelse"):
-            block = getattr(node, field, None)
-            for stmt in block if isinstance(block, list) else ():
-                stack, removable = _stack_use(stmt, dead)
-                if stack is not None:
-                    uses.setdefault(stack, []).append((stmt, removable))
+    for stmt in _block_statements(func):
+        stack, removable = _stack_use(stmt)
+        if stack is not None:
+            uses.setdefault(stack, []).append((stmt, removable))
+    if not uses:  # (most code has no stack: then no walk over all of it)
+        return 0
     mentioned = {}
     for node in ir.walk(func):
         if isinstance(node, gast.Name):
             mentioned[node.id] = mentioned.get(node.id, 0) + 1
+    candidates = {stack: statements for stack, statements in uses.items()
+                  if all(removable is not False for _, removable in statements) and
+                  mentioned.get(stack) == len(statements) and
+                  # (made here: not a list of the user's module)
+                  any(isinstance(stmt, gast.Assign) for stmt, _ in statements)}
+    if not candidates:
+        return 0
+    dead = set()
+    if any(removable is None for statements in candidates.values() for _, removable in
+           statements):
+        live_before(func.body, set(), dead)
     doomed = set()
-    for stack, statements in uses.items():  # (made here: not a list of the user's module)
-        if all(removable for _, removable in statements) and \
-                mentioned.get(stack) == len(statements) and \
-                any(isinstance(stmt, gast.Assign) for stmt, _ in statements):
+    for statements in candidates.values():
+        if all(removable or id(stmt) in dead for stmt, removable in statements):
             doomed.update(id(stmt) for stmt, _ in statements)
     if doomed:
         _drop(func, doomed)
     return len(doomed)
 
 
-def _stack_use(stmt, dead):
-    """(stack name, whether the statement may go) for `s = []`, `s.append(v)` and
-    `t = s.pop()`; (None, False) for any other statement."""
+def _block_statements(node):
+    """The statements in the body and orelse lists of `node` and of every node below it
+    (found through the statements, handlers and cases that hold them)."""
+    for field in ("body", "orelse"):
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            yield from block
+    for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+        children = getattr(node, field, None)
+        for child in children if isinstance(children, list) else ():
+            yield from _block_statements(child)
+
+
+def _stack_use(stmt):
+    """(stack name, whether the statement may go: None for a pop, which may if its value is
+    dead) for `s = []`, `s.append(v)` and `t = s.pop()`; (None, False) for any other."""
     if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and \
             isinstance(stmt.targets[0], gast.Name):
         value = stmt.value
@@ -90,7 +110,7 @@ def _stack_use(stmt, dead):
             return stmt.targets[0].id, True
         method = _method_call(value, "pop")
         if method is not None and not value.args:
-            return method, id(stmt) in dead
+            return method, None
     if isinstance(stmt, gast.Expr):
         method = _method_call(stmt.value, "append")
         if method is not None and len(stmt.value.args) == 1:

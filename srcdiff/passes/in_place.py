@@ -35,7 +35,8 @@ def _in_place(body, owned):
             owned -= ir.names_in(stmt.value.right)
             owned.add(target)
             continue
-        owned -= ir.names_in(stmt) | ir.names_in(stmt, gast.Store)
+        if owned:  # (most statements, in a forward sweep, meet nothing owned)
+            owned -= ir.names_in(stmt, (gast.Load, gast.Store))
         if is_marked(stmt, Mark.FRESH):
             owned.add(stmt.targets[0].id)
 

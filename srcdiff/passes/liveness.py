@@ -28,40 +28,56 @@ def live_before(body, live_after, dead, reads=ir.names_in, after=None, exit_live
     after the innermost loop around `body` (where a `break` goes)."""
     live = set(live_after)
     for stmt in reversed(body):
-        live = live_statement(stmt, live, dead, reads, after, exit_live)
+        _live_statement(stmt, live, dead, reads, after, exit_live)
     return live
 
 
-def live_statement(stmt, live, dead, reads=ir.names_in, after=None, exit_live=None):
+def _live_statement(stmt, live, dead, reads, after, exit_live):
+    """Turns `live`, the names live after `stmt`, into those live before it, in place: in
+    straight-line code the set holds about every value the adjoint sweep reads, so a copy
+    per statement would make the pass quadratic."""
     if after is not None:
         after[id(stmt)] = set(live)
     if isinstance(stmt, gast.Assign):
         plain = [t.id for t in stmt.targets if isinstance(t, gast.Name)]
-        if dead is not None and len(plain) == len(stmt.targets) and not set(plain) & live:
+        if dead is not None and len(plain) == len(stmt.targets) and live.isdisjoint(plain):
             dead.add(id(stmt))
-        stored = set().union(*(ir.names_in(t, gast.Store) for t in stmt.targets))
-        return (live - stored) | reads(stmt)
-    if isinstance(stmt, gast.Return):
-        return reads(stmt)
-    if isinstance(stmt, gast.AugAssign):
-        return live | reads(stmt) | ir.names_in(stmt.target, gast.Store)
-    if isinstance(stmt, gast.Delete):  # needs the name bound: a use, for what precedes it
-        return live | ir.names_in(stmt, gast.Del)
-    if isinstance(stmt, gast.Break):
-        return set(live if exit_live is None else exit_live)
-    if isinstance(stmt, gast.If):
-        return (reads(stmt.test) | live_before(stmt.body, live, dead, reads, after, exit_live)
-                | live_before(stmt.orelse, live, dead, reads, after, exit_live))
-    if isinstance(stmt, (gast.For, gast.While)):
-        header = stmt.iter if isinstance(stmt, gast.For) else stmt.test
-        target = ir.names_in(stmt.target, gast.Store) if isinstance(stmt, gast.For) else set()
-        head = set(live)  # live where each iteration starts (and where the loop exits)
-        while True:
-            body_in = live_before(stmt.body, head, None, reads, exit_live=live) - target
-            grown = head | body_in | reads(header)
-            if grown == head:
-                break
-            head = grown
-        live_before(stmt.body, head, dead, reads, after, exit_live=live)
-        return head | live_before(stmt.orelse, live, dead, reads, after, exit_live)
-    return live | reads(stmt)
+        for target in stmt.targets:
+            live.difference_update(ir.names_in(target, gast.Store))
+        live.update(reads(stmt))
+    elif isinstance(stmt, gast.Return):
+        live.clear()
+        live.update(reads(stmt))
+    elif isinstance(stmt, gast.AugAssign):
+        live.update(reads(stmt), ir.names_in(stmt.target, gast.Store))
+    elif isinstance(stmt, gast.Delete):  # needs the name bound: a use, for what precedes it
+        live.update(ir.names_in(stmt, gast.Del))
+    elif isinstance(stmt, gast.Break):
+        if exit_live is not None:
+            live.clear()
+            live.update(exit_live)
+    elif isinstance(stmt, gast.If):
+        body_in = live_before(stmt.body, live, dead, reads, after, exit_live)
+        orelse_in = live_before(stmt.orelse, live, dead, reads, after, exit_live)
+        live.clear()
+        live.update(reads(stmt.test), body_in, orelse_in)
+    elif isinstance(stmt, (gast.For, gast.While)):
+        _live_loop(stmt, live, dead, reads, after, exit_live)
+    else:
+        live.update(reads(stmt))
+
+
+def _live_loop(stmt, live, dead, reads, after, exit_live):
+    header = stmt.iter if isinstance(stmt, gast.For) else stmt.test
+    target = ir.names_in(stmt.target, gast.Store) if isinstance(stmt, gast.For) else set()
+    head = set(live)  # live where each iteration starts (and where the loop exits)
+    while True:
+        body_in = live_before(stmt.body, head, None, reads, exit_live=live) - target
+        grown = head | body_in | reads(header)
+        if grown == head:
+            break
+        head = grown
+    live_before(stmt.body, head, dead, reads, after, exit_live=live)
+    orelse_in = live_before(stmt.orelse, live, dead, reads, after, exit_live)
+    live.clear()
+    live.update(head, orelse_in)
