@@ -479,7 +479,7 @@ class Normalizer(Expressions):
         sources = []
         for source in iterated:
             atom = self.atom(source, loc, out) if self._is_active(source) \
-                else self.rename(source)
+                else self._indexable(source)
             if not isinstance(atom, gast.Name):
                 held = self.names.fresh("_seq")
                 out.append(ir.Assign([held], atom, loc))
@@ -513,6 +513,31 @@ class Normalizer(Expressions):
             self.assign_statement(gast.Assign(targets=[element], value=element_value,
                                               type_comment=None), loc, prologue)
         return iterable, target
+
+    def _indexable(self, source):
+        """Constant `source` as something `len` and `[k]` work on, forwards and again
+        backwards: itself if it is a container the code holds (an argument, a subscript, an
+        attribute, a display, a name bound only to those, a list or numpy call's result),
+        else listed (`reversed(params)`, `d.items()`, an iterator partly consumed)."""
+        renamed = self.rename(source)
+        return renamed if self._holds_container(source) else ir.call("list", renamed)
+
+    def _holds_container(self, node, seen=frozenset()):
+        if isinstance(node, gast.Name):
+            bindings = [n for n in ir.walk(self.p.node) if isinstance(n, gast.Name) and
+                        n.id == node.id and isinstance(n.ctx, gast.Store)]
+            if node.id in self.params:
+                return not bindings
+            values = [n.value for n in ir.walk(self.p.node) if isinstance(n, gast.Assign)
+                      and len(n.targets) == 1 and n.targets[0] in bindings]
+            return node.id not in seen and len(values) == len(bindings) and all(
+                self._holds_container(value, seen | {node.id}) for value in values)
+        if isinstance(node, gast.Call):
+            fn = self.p.resolve(node.func)
+            return fn in (list, tuple, sorted, range) or \
+                getattr(fn, "__module__", "").startswith("numpy")
+        return isinstance(node, (gast.Subscript, gast.Attribute, gast.List, gast.Tuple,
+                                 gast.ListComp))
 
     def while_statement(self, stmt, loc, out):
         if stmt.orelse:

@@ -26,6 +26,9 @@ import gast
 
 from . import ir, runtime
 from .activity import loop_pairs
+from .container_facts import (as_store, bound_to, copies_of_appended_lists, dict_view,
+                              display_lengths, evaluation_order, is_call, label, nested,
+                              replace_node, unpacks_zip_star, zip_star_error)
 from .errors import UnsupportedError
 
 _BLOCKS = (gast.If, gast.For, gast.While)
@@ -39,7 +42,7 @@ class Lowering:
         self.func, self.is_varied, self.resolve = func, is_varied, resolve
         self.fresh, self.location = fresh, location
         self.lengths = display_lengths(func)
-        self.copies = _copies_of_appended_lists(func)
+        self.copies = copies_of_appended_lists(func)
         self.sequences = set()
         self.sequences = {n.targets[0].id for n in ir.walk(func) if isinstance(
             n, gast.Assign) and isinstance(n.targets[0], gast.Name) and self.is_sequence(
@@ -72,10 +75,10 @@ class Lowering:
         before = []
         if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1:
             target = stmt.targets[0]
-            if isinstance(target, (gast.Tuple, gast.List)) and _unpacks_zip_star(stmt.value) \
+            if isinstance(target, (gast.Tuple, gast.List)) and unpacks_zip_star(stmt.value) \
                     and self.is_varied(stmt.value):
                 return self.unzip(stmt)
-            if _nested(target):
+            if nested(target):
                 return self.unpack(stmt)
         if isinstance(stmt, gast.For):
             before = self.loop(stmt)
@@ -98,7 +101,7 @@ class Lowering:
             if isinstance(element, (gast.Tuple, gast.List)):
                 held = self.fresh("_items")
                 elts.append(ir.name(held, store=True))
-                out.append(self._located(ir.assign(_as_store(element), ir.name(held)), stmt))
+                out.append(self._located(ir.assign(as_store(element), ir.name(held)), stmt))
             else:
                 elts.append(element)
         first = self._located(ir.assign(type(target)(elts=elts, ctx=gast.Store()), value), stmt)
@@ -134,7 +137,7 @@ class Lowering:
                 element = element.value
                 index = gast.Slice(lower=ir.const(star) if star else None,
                                    upper=ir.const(-after) if after else None, step=None)
-            out.append(ir.assign(_as_store(element), gast.Subscript(
+            out.append(ir.assign(as_store(element), gast.Subscript(
                 value=ir.name(seq), slice=index, ctx=gast.Load())))
         return [s for new in out for s in self.statement(self._located(new, stmt))]
 
@@ -164,14 +167,14 @@ class Lowering:
         self._name_items(stmt)
         zipped = stmt.iter
         target = stmt.target
-        if _is_call(zipped, "enumerate", self.resolve) and zipped.args and \
+        if is_call(zipped, "enumerate", self.resolve) and zipped.args and \
                 isinstance(target, gast.Tuple) and len(target.elts) == 2:
             zipped, target = zipped.args[0], target.elts[1]
-        if _unpacks_zip_star(zipped) and self.is_varied(zipped):
+        if unpacks_zip_star(zipped) and self.is_varied(zipped):
             if not isinstance(target, (gast.Tuple, gast.List)) or any(
                     isinstance(e, gast.Starred) for e in target.elts):
-                raise _zip_star_error(self.location(stmt))
-            pieces = [self.fresh("_" + _label(e)) for e in target.elts]
+                raise zip_star_error(self.location(stmt))
+            pieces = [self.fresh("_" + label(e)) for e in target.elts]
             before.append(self._located(ir.assign(gast.Tuple(
                 elts=[ir.name(p, store=True) for p in pieces], ctx=gast.Store()),
                 zipped.args[0].value), stmt))
@@ -181,7 +184,7 @@ class Lowering:
             stmt.iter = ir.call(ir.attr("runtime", "dict_keys"), stmt.iter)
             self.changed = True
 
-        method = _dict_view(stmt.iter)
+        method = dict_view(stmt.iter)
         if method is not None and self.is_varied(stmt.iter):
             before += self._over_keys(stmt, method)
         self._unpack_in_body(stmt)
@@ -208,7 +211,7 @@ class Lowering:
         if not (isinstance(held, gast.Name) and self.is_varied(held) and
                 not self.is_sequence(held)):
             return False
-        keys = _bound_to(node, stmt)
+        keys = bound_to(node, stmt)
         items = {n.target.id for n in ir.walk(stmt if keys is None else self.func)
                  if isinstance(n, (gast.For, gast.comprehension)) and isinstance(
                      n.target, gast.Name) and (n.iter is node or isinstance(
@@ -235,7 +238,7 @@ class Lowering:
             if comp is stmt.iter:
                 stmt.iter = ir.name(held)
             else:
-                _replace_node(stmt.iter, comp, ir.name(held))
+                replace_node(stmt.iter, comp, ir.name(held))
             self.changed = True
         return before
 
@@ -244,9 +247,9 @@ class Lowering:
         over zip and enumerate are followed item by item)."""
         it = stmt.iter
         if not (isinstance(stmt.target, gast.Name) and self.is_varied(it) and (
-                _is_call(it, "zip", self.resolve) and it.args and not any(
+                is_call(it, "zip", self.resolve) and it.args and not any(
                     isinstance(a, gast.Starred) for a in it.args) and not it.keywords or
-                _is_call(it, "enumerate", self.resolve) and len(it.args) == 1)):
+                is_call(it, "enumerate", self.resolve) and len(it.args) == 1)):
             return
         parts = [self.fresh("_" + stmt.target.id.lstrip("_"))
                  for _ in range(2 if self.resolve(it.func) is enumerate else len(it.args))]
@@ -281,7 +284,7 @@ class Lowering:
         stmt.target = key
         item = gast.Subscript(value=copy.deepcopy(mapping), slice=ir.name(key.id),
                               ctx=gast.Load())
-        stmt.body[:0] = [self._located(ir.assign(_as_store(value), item), stmt)]
+        stmt.body[:0] = [self._located(ir.assign(as_store(value), item), stmt)]
         self.changed = True
         return before
 
@@ -289,17 +292,18 @@ class Lowering:
         """`for a, (b, (c, d)) in x`: what the loop would unpack below one level (or into a
         starred name) unpacked at the top of its body instead."""
         for target, source in loop_pairs(stmt) or []:
-            if source is not None and _nested(target):
+            if source is not None and nested(target):
                 held = self.fresh("_item")
+                # (replaced before the target moves into the body, where it must stay)
+                replace_node(stmt, target, ir.name(held, store=True))
                 stmt.body.insert(0, self._located(ir.assign(target, ir.name(held)), stmt))
-                _replace_node(stmt, target, ir.name(held, store=True))
                 self.changed = True
 
     def iterators(self, stmt, rest):
         """`it = iter(x)` followed, in the same block, by `next(it)` calls and perhaps a loop
         over what is left: `it = x`, the calls `it[0]`, `it[1]`, ..., the loop over `it[k:]`."""
         if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
-                stmt.targets[0], gast.Name) and _is_call(stmt.value, "iter", self.resolve)
+                stmt.targets[0], gast.Name) and is_call(stmt.value, "iter", self.resolve)
                 and len(stmt.value.args) == 1 and self.is_varied(stmt.value)):
             return
         name = stmt.targets[0].id
@@ -307,8 +311,8 @@ class Lowering:
         stores = [n for n in uses if not isinstance(n.ctx, gast.Load)]
         calls, loops = [], []
         for later in rest:
-            for node in _evaluation_order(later):
-                if _is_call(node, "next", self.resolve) and len(node.args) == 1 and \
+            for node in evaluation_order(later):
+                if is_call(node, "next", self.resolve) and len(node.args) == 1 and \
                         isinstance(node.args[0], gast.Name) and node.args[0].id == name:
                     calls.append(node)
             if isinstance(later, gast.For) and isinstance(later.iter, gast.Name) and \
@@ -326,7 +330,7 @@ class Lowering:
                 f"only into next({name}) calls in the same block, and at most a loop over "
                 "the rest", self.location(where), "index the sequence instead: x[0], x[1]")
         for k, call in enumerate(calls):
-            _replace_node(self.func, call, gast.Subscript(value=ir.name(name),
+            replace_node(self.func, call, gast.Subscript(value=ir.name(name),
                                                           slice=ir.const(k), ctx=gast.Load()))
         for loop in loops:
             loop.iter = gast.Subscript(value=ir.name(name), slice=gast.Slice(
@@ -381,15 +385,31 @@ class Lowering:
                 node.args[0].id in self.copies:  # (of a list built with append: the same list)
             return gast.Call(func=node.func, args=[ir.name(self.copies[node.args[0].id])],
                              keywords=node.keywords)
-        if fn is sorted and len(node.args) == 1 and _dict_view(node.args[0]) is None and \
+        if fn is sorted and len(node.args) == 1 and node.keywords and \
+                isinstance(node.args[0], gast.Name) and self.is_varied(node.args[0]):
+            return self.sorted_by_key(node)
+        if fn is sorted and len(node.args) == 1 and dict_view(node.args[0]) is None and \
                 not self.is_sequence(node.args[0]):  # (a dict's keys, checked as it runs)
             return gast.Call(func=node.func, args=[ir.call(ir.attr("runtime", "dict_keys"),
                                                            node.args[0])],
                              keywords=node.keywords)
-        if fn is next and len(node.args) == 1 and _is_call(node.args[0], "iter", self.resolve):
+        if fn is next and len(node.args) == 1 and is_call(node.args[0], "iter", self.resolve):
             return gast.Subscript(value=node.args[0].args[0], slice=ir.const(0),
                                   ctx=gast.Load())
         return node
+
+    def sorted_by_key(self, node):
+        """sorted(params, key=f) as [params[_k] for _k in runtime.sorted_positions(params,
+        key=f)]: the items (each with its adjoint) in an order that carries no derivative.
+        (A comprehension's target gets a fresh name when it becomes a loop.)"""
+        self.changed = True
+        items, position = node.args[0], "_k"
+        order = gast.Call(func=ir.attr("runtime", "sorted_positions"),
+                          args=[copy.deepcopy(items)], keywords=node.keywords)
+        return gast.ListComp(
+            elt=gast.Subscript(value=items, slice=ir.name(position), ctx=gast.Load()),
+            generators=[gast.comprehension(target=ir.name(position, store=True), iter=order,
+                                           ifs=[], is_async=0)])
 
     def is_sequence(self, node):
         """Whether `node` is a list or tuple as the code says (a display, a comprehension, a
@@ -398,7 +418,7 @@ class Lowering:
             return node.id in self.lengths or node.id in self.copies.values() or \
                 node.id in self.sequences
         return isinstance(node, (gast.List, gast.Tuple, gast.ListComp, gast.GeneratorExp)) or \
-            _is_call(node, "list", self.resolve) or _is_call(node, "tuple", self.resolve)
+            is_call(node, "list", self.resolve) or is_call(node, "tuple", self.resolve)
 
     def display(self, node):
         """A list or tuple display with the items of `node`: itself, or the items of a name
@@ -418,9 +438,9 @@ class Lowering:
         args = []
         for arg in node.args:
             items = self.display(arg.value) if isinstance(arg, gast.Starred) else None
-            if isinstance(arg, gast.Starred) and items is None and _is_call(
+            if isinstance(arg, gast.Starred) and items is None and is_call(
                     node, "zip", self.resolve):
-                raise _zip_star_error(self.location(stmt))
+                raise zip_star_error(self.location(stmt))
             if isinstance(arg, gast.Starred) and items is None:
                 return node  # (ANF refuses it, naming the call)
             args += items.elts if isinstance(arg, gast.Starred) else [arg]
@@ -451,7 +471,7 @@ class Lowering:
             raise UnsupportedError("this dict(...) call of differentiated values cannot be "
                                    "differentiated", self.location(stmt), hint)
         source = node.args[0] if node.args else None
-        if not keys and _is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
+        if not keys and is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
                 not source.keywords and not self.is_varied(source.args[0]) and \
                 all(self.display(a) is None for a in source.args) and \
                 self.resolve(ir.attr("runtime", "dict_of")) is runtime.dict_of:
@@ -463,7 +483,7 @@ class Lowering:
 
     def pairs(self, source, stmt):
         """The (key, value) expressions of dict(source), from the code."""
-        if _is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
+        if is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
                 not source.keywords:
             known = [self.display(a) for a in source.args]
             lengths = [len(d.elts) for d in known if d is not None]
@@ -493,133 +513,3 @@ class Lowering:
 def lower_containers(func, is_varied, resolve, fresh, location):
     """Lower the container idioms of `func` (see the module's doc); whether any was."""
     return Lowering(func, is_varied, resolve, fresh, location).run()
-
-
-def display_lengths(func):
-    """name -> (List or Tuple, length) for each name bound once, to a list or tuple display,
-    that nothing changes afterwards (no method call on it, no item written)."""
-    stores, displays = {}, {}
-    for node in ir.walk(func):
-        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
-            stores[node.id] = stores.get(node.id, 0) + 1
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], gast.Name) and isinstance(node.value, (gast.List, gast.Tuple)) \
-                and not any(isinstance(e, gast.Starred) for e in node.value.elts):
-            displays[node.targets[0].id] = (type(node.value), len(node.value.elts))
-    changed = {n.value.id for n in ir.walk(func) if isinstance(n, (
-        gast.Attribute, gast.Subscript)) and isinstance(n.value, gast.Name) and (
-        isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))}
-    return {name: held for name, held in displays.items()
-            if stores.get(name) == 1 and (held[0] is gast.Tuple or name not in changed)}
-
-
-def _copies_of_appended_lists(func):
-    """name -> the list built with append that each of its assignments binds it to
-    (`result = items`, as an inlined generator returns its items), through copies."""
-    stores, copied = {}, {}
-    for node in ir.walk(func):
-        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
-            stores[node.id] = stores.get(node.id, 0) + 1
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], gast.Name) and isinstance(node.value, gast.Name):
-            copied.setdefault(node.targets[0].id, []).append(node.value.id)
-    appended = {n.func.value.id for n in ir.walk(func) if isinstance(n, gast.Call) and
-                isinstance(n.func, gast.Attribute) and n.func.attr == "append" and
-                isinstance(n.func.value, gast.Name)}
-
-    def source(name, seen):
-        if name in appended or name in seen or len(copied.get(name, ())) != stores.get(name):
-            return name
-        found = {source(s, seen | {name}) for s in copied[name]}
-        return found.pop() if len(found) == 1 else name
-
-    return {name: held for name in copied if (held := source(name, set())) != name and
-            held in appended}
-
-
-def _zip_star_error(where):
-    return UnsupportedError(
-        "zip(*pieces) of differentiated values is followed where the code says how many "
-        "pieces there are: in a loop naming each, for a, b in zip(*pieces), and in A, B = "
-        "zip(*pieces)", where, "write one of those, or index the pieces: zip(pieces[0], "
-        "pieces[1])")
-
-
-def _unpacks_zip_star(node):
-    """Whether `node` is zip(*pieces) (pieces one starred argument)."""
-    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-        node.func.id == "zip" and len(node.args) == 1 and \
-        isinstance(node.args[0], gast.Starred) and not node.keywords
-
-
-def _is_call(node, builtin, resolve):
-    import builtins
-    return isinstance(node, gast.Call) and resolve(node.func) is getattr(builtins, builtin)
-
-
-def _bound_to(node, stmt):
-    """The name `stmt` binds `node` to (`keys = node`, `keys, names = node, other`)."""
-    if not isinstance(stmt, gast.Assign) or len(stmt.targets) != 1:
-        return None
-    pairs = [(stmt.targets[0], stmt.value)]
-    if isinstance(stmt.value, gast.Tuple) and isinstance(stmt.targets[0], gast.Tuple) and \
-            len(stmt.value.elts) == len(stmt.targets[0].elts):
-        pairs = zip(stmt.targets[0].elts, stmt.value.elts)
-    return next((t.id for t, v in pairs if v is node and isinstance(t, gast.Name)), None)
-
-
-def _dict_view(node):
-    """"items" or "values" for d.items() / d.values() (or sorted(...) of one), else None."""
-    if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-            node.func.id == "sorted" and len(node.args) == 1 and not node.keywords:
-        node = node.args[0]
-    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-            node.func.attr in ("items", "values") and not node.args and not node.keywords:
-        return node.func.attr
-    return None
-
-
-def _nested(target):
-    """Whether an assignment target unpacks below one level, or has a starred part."""
-    return isinstance(target, (gast.Tuple, gast.List)) and any(
-        isinstance(e, (gast.Starred, gast.Tuple, gast.List)) for e in target.elts)
-
-
-def _label(target):
-    return "_".join(n.id.lstrip("_") for n in ir.walk(target) if isinstance(n, gast.Name))
-
-
-def _as_store(target):
-    """A copy of `target` (an expression) to assign to."""
-    node = copy.deepcopy(target)
-    parts = [node]
-    while parts:
-        part = parts.pop()
-        part.ctx = gast.Store()
-        if isinstance(part, (gast.Tuple, gast.List)):
-            parts += part.elts
-        elif isinstance(part, gast.Starred):
-            parts.append(part.value)
-    return node
-
-
-def _evaluation_order(stmt):
-    """The nodes of a statement's own expressions (not of nested blocks), inner first."""
-    def visit(node):
-        for child in gast.iter_child_nodes(node):
-            if not isinstance(child, gast.stmt):
-                yield from visit(child)
-        yield node
-    for field in ("value", "test", "iter", "targets", "target"):
-        part = getattr(stmt, field, None)
-        for node in part if isinstance(part, list) else [part] if part is not None else []:
-            yield from visit(node)
-
-
-def _replace_node(root, old, new):
-    for node in ir.walk(root):
-        for field, value in gast.iter_fields(node):
-            if value is old:
-                setattr(node, field, new)
-            elif isinstance(value, list):
-                value[:] = [new if item is old else item for item in value]

@@ -20,7 +20,10 @@ class Forward:
         self.fn, self.wrt, self.func_name, self.outputs = fn, wrt, func_name, outputs
         self.taken = set(fn.params) | _assigned(fn.body)
         self.names = {}
-        self.stacks = {stmt.stack for stmt in _walk(fn.body) if isinstance(stmt, ir.Push)}
+        # the lists appended to, and the containers written into by item: a tangent each
+        # of the same structure (list items' tangents, where a zero adjoint is a Sparse)
+        self.stacks = {stmt.stack for stmt in _walk(fn.body) if isinstance(stmt, ir.Push)} | {
+            stmt.target for stmt in _walk(fn.body) if isinstance(stmt, ir.SetItem)}
 
     def dname(self, var):
         if var not in self.names:

@@ -18,7 +18,7 @@ import inspect
 import gast
 
 from . import ir
-from .containers import display_lengths
+from .container_facts import display_lengths
 from .desugar import desugar, lower_comprehensions
 from .errors import UnsupportedError
 from .function_aliases import substitute_function_aliases

@@ -82,6 +82,27 @@ def _expand_partial_calls(node, statics):
         call.keywords = keywords + call.keywords
 
 
+def _expand_object_calls(parsed):
+    """`model(x)` for an object (an argument, or a global) whose class defines `__call__` in
+    the user's Python becomes `model.__call__(x)`: a method call, followed as the others are
+    (an nf.checkpoint, a function value, keeps its call)."""
+    def called_in_python(name):
+        static, value = parsed.statics.get(name), parsed.namespace.get(name)
+        if static is not None:
+            cls = static.value if static.kind == "type" else None
+        elif name not in parsed.local_names and is_object(value) and \
+                not is_function_value(value):
+            cls = type(value)
+        else:
+            return False
+        call = getattr(cls, "__call__", None)
+        return inspect.isfunction(call) and not is_library_function(call)
+    for call in ir.walk(parsed.node):
+        if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and \
+                called_in_python(call.func.id):
+            call.func = _attribute(call.func.id, "__call__")
+
+
 def _attribute(name, attr):
     return gast.Attribute(value=gast.Name(name, gast.Load(), None, None), attr=attr,
                           ctx=gast.Load())
@@ -126,6 +147,7 @@ class ParsedFunction:
         _expand_partial_calls(self.node, self.statics)
         self._siblings = {}
         self.find_locals()
+        _expand_object_calls(self)
 
     def find_locals(self):
         """Work out the names the function binds itself (again, after its code changed)."""

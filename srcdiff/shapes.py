@@ -27,7 +27,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import runtime
-from .parse import object_class
+from .parse import is_function_value, object_class
 from .primitives import registry
 
 
@@ -138,7 +138,7 @@ def key(value):
         return dict, tuple((k, key(v)) for k, v in value.items())
     if isinstance(value, np.generic):
         return t
-    if callable(value) and not isinstance(value, type):  # a function is a static argument
+    if is_function_value(value):  # a static argument (not an object with __call__)
         return value
     # anything else: UNKNOWN, but its class (and functions of its own) decide which
     # methods calls follow

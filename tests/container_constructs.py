@@ -175,6 +175,99 @@ def list_and_tuple_of_dict_keys(params, x):
     return total * sum(np.sum(params[name] ** 2) for name in tuple(params))
 
 
+def reversed_enumerated_layers(params, x):
+    for k, (W, b) in reversed(list(enumerate(params))):
+        x = np.tanh(x @ W + b) * (k + 1)
+    return np.sum(x)
+
+
+def states_written_into_a_list(params, x):
+    states = [None] * len(params)
+    for k, (W, b) in enumerate(params):
+        x = np.tanh(x @ W + b)
+        states[k] = x
+    scales = [0.0] * 2
+    for k in range(2):
+        scales[k] = np.sum(states[k]) ** (k + 1)
+    ends = [None] * 2
+    ends[0] = np.sin(x)  # never read: no adjoint of its own
+    ends[1] = 2.0 * x
+    return scales[0] * scales[1] + np.sum(states[-1] ** 2) + np.sum(ends[1])
+
+
+def unflatten_like(flat, like):
+    pieces, start = [], 0
+    for p in like:
+        pieces.append(flat[start:start + p.size].reshape(p.shape))
+        start += p.size
+    return pieces
+
+
+def unflattened_by_a_helper(params, x):
+    flat = np.concatenate([p.ravel() for p in params])
+    W1, b1, W2, b2 = unflatten_like(np.sin(flat), params)  # (params: read for shapes only)
+    return np.sum(np.tanh(x @ W1 + b1) @ W2 + b2)
+
+
+def leaf_list(seed=0):
+    layers, x = layer_list(seed)
+    return [p for layer in layers for p in layer], x
+
+
+def layers_sorted_by_a_key(params, x):
+    (W2, b2), (W1, b1) = sorted(params, key=lambda layer: layer[0].size)
+    total = np.sum(np.tanh(x @ W1 + b1) @ W2 + b2)
+    for W, b in sorted(params, key=lambda layer: layer[1].size, reverse=True):
+        total = total * np.sum(np.sin(W)) + np.sum(b ** 2)
+    return total
+
+
+# --- the input differentiated, the containers constant (a saliency map) -----------------------
+
+def input_then_square_layers(seed=0):
+    draw = np.random.default_rng(seed)
+    layers = [(0.5 * draw.normal(size=(3, 3)), draw.normal(size=3)) for _ in range(3)]
+    return draw.normal(size=(5, 3)), layers
+
+
+def three_square_layers(seed=0):
+    x, layers = input_then_square_layers(seed)
+    return layers, x
+
+
+def input_then_dict(seed=0):
+    draw = np.random.default_rng(seed)
+    return draw.normal(size=(5, 3)), {"b": draw.normal(size=3), "a": draw.normal(size=(5, 1))}
+
+
+def input_through_reversed_layers(x, params):
+    for W, b in reversed(params):
+        x = np.tanh(x @ W.T + b)
+    return np.sum(x ** 2)
+
+
+def input_through_reversed_enumerated_layers(x, params):
+    for k, (W, b) in reversed(list(enumerate(params))):
+        x = np.tanh(x @ W + b) * (k + 1)
+    return np.sum(x)
+
+
+def input_through_the_rest_of_an_iterator(x, params):
+    layers = iter(params)
+    W, b = next(layers)
+    x = np.tanh(x @ W + b)
+    for W, b in layers:
+        x = np.sin(x @ W + b)
+    return np.sum(x)
+
+
+def input_against_dict_items(x, params):
+    total = 0.0
+    for name, value in params.items():
+        total = total + len(name) * np.sum(np.sin(value * x))
+    return total
+
+
 CASES = {
     "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
     "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
@@ -195,6 +288,17 @@ CASES = {
     "list(params), tuple(params) of a dict": (list_and_tuple_of_dict_keys, dict_params),
     "flatten with comprehensions and np.concatenate": (flatten_with_comprehensions,
                                                         layer_list),
+    "reversed(list(enumerate(params)))": (reversed_enumerated_layers, three_square_layers),
+    "states = [None] * n; states[k] = x": (states_written_into_a_list, layer_list),
+    "unflatten helper reading shapes from params": (unflattened_by_a_helper, leaf_list),
+    "sorted(params, key=lambda ...)": (layers_sorted_by_a_key, layer_list),
+    "x through reversed(params), constant": (input_through_reversed_layers,
+                                              input_then_square_layers),
+    "x through reversed(list(enumerate(params))), constant": (
+        input_through_reversed_enumerated_layers, input_then_square_layers),
+    "x through the rest of iter(params), constant": (input_through_the_rest_of_an_iterator,
+                                                      input_then_square_layers),
+    "x against d.items(), constant": (input_against_dict_items, input_then_dict),
 }
 
 

@@ -367,6 +367,33 @@ def field_reads(layer, x):
     return np.sum(np.tanh(x @ layer.W + layer.b))
 
 
+@dataclass
+class CallableLayer:  # (a dataclass with eq: unhashable)
+    W: np.ndarray
+    b: np.ndarray
+
+    def __call__(self, x):
+        return np.tanh(x @ self.W + self.b)
+
+    def loss(self, x):
+        return np.sum(self(x) ** 2)
+
+
+def layer_called(layer, x):
+    return np.sum(layer(x) ** 2) + layer.loss(x)
+
+
+def through_a_constant_layer(x, layer):
+    return np.sum(np.sin(layer(x)))
+
+
+CALLABLE_LAYER = CallableLayer(*arrays((3, 2), 2, seed=2))
+
+
+def through_a_global_callable_layer(x):
+    return np.sum(CALLABLE_LAYER(x) ** 2)
+
+
 @dataclass(frozen=True)
 class Settings:
     scale: float = 0.5
@@ -644,6 +671,12 @@ CASES = {
     "collections.namedtuple argument": (field_reads, lambda: layer_as(Layer)),
     "typing.NamedTuple argument": (field_reads, lambda: layer_as(TypedLayer)),
     "dataclass argument": (field_reads, lambda: layer_as(DataLayer)),
+    "dataclass with __call__, called": (layer_called, lambda: layer_as(CallableLayer)),
+    "constant dataclass with __call__": (through_a_constant_layer, lambda: layer_as(
+        CallableLayer)[::-1]),
+    "bound method of a dataclass with __call__": (CALLABLE_LAYER.loss, lambda: arrays((4, 3))),
+    "global dataclass with __call__, called": (through_a_global_callable_layer,
+                                                lambda: arrays((4, 3))),
     "attribute of a constant object": (attribute_of_a_constant_object, w_and_x),
     "bound method, constant self": (MODEL.loss, w_and_x),
     "method of a constant object": (method_of_a_constant_object, w_and_x),

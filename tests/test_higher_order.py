@@ -222,6 +222,37 @@ def test_second_derivatives_through_calls_to_own_functions(rng):
     np.testing.assert_allclose(nf.hvp(sums_a_helper)(x, v), expected, rtol=1e-6, atol=1e-8)
 
 
+def huber_like(z):
+    return np.where(np.abs(z) < 1.0, z ** 2, np.abs(z))
+
+
+def sums_a_choosing_helper(w, x):
+    return np.sum(huber_like(w * x) ** 2)
+
+
+def test_second_derivatives_through_a_helper_choosing_with_np_where():
+    # bwd_huber_like reads the condition among its saved values, which vary: the derivative
+    # of the derivative takes it as the constant mask it is
+    w, x = np.array([0.4, -1.3, 2.2, 0.9]), np.array([1.1, 0.5, -0.7, 0.3])
+    v, eps = np.array([0.3, -0.8, 0.5, 1.1]), 1e-6
+    gradient = nf.grad(sums_a_choosing_helper)
+    expected = (gradient(w + eps * v, x) - gradient(w - eps * v, x)) / (2 * eps)
+    product = nf.hvp(sums_a_choosing_helper)(w, x, v)
+    np.testing.assert_allclose(product, expected, rtol=1e-6, atol=1e-8)
+    second = nf.grad(nf.grad(sums_a_choosing_helper))
+    for t in (0.6, -1.7):
+        assert second(t, 1.5) == pytest.approx(numerical_grad(
+            nf.grad(sums_a_choosing_helper), (t, 1.5), 0), rel=1e-6)
+    autograd = pytest.importorskip("autograd")
+    anp = autograd.numpy
+
+    def twin(w):
+        z = w * x
+        return anp.sum(anp.where(anp.abs(z) < 1.0, z ** 2, anp.abs(z)) ** 2)
+    np.testing.assert_allclose(product, autograd.hessian_vector_product(twin)(w, v),
+                               rtol=1e-10, atol=1e-12)
+
+
 def strided_conv(x, w):
     return np.sum(np.sin(nn.conv2d(x, w, 2, 1)))
 

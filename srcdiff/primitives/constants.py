@@ -36,6 +36,9 @@ constants(dict.keys, methods=("keys",), shape=None, samples=[
     Sample("x * len({'a': x, 'b': 2 * x}.keys())", x=real(3))])
 constants(runtime.dict_keys, shape=None, samples=[
     Sample("x * len(runtime.dict_keys({'a': x, 'b': 2 * x}))", x=real(3))])
+# the order of a sort of differentiated values by a key (sorted(params, key=...)): constant
+constants(runtime.sorted_positions, shape=None, samples=[
+    Sample("x * runtime.sorted_positions([x, 2 * x], key=np.sum)[0]", x=real(3))])
 constants(np.result_type, builtins.int, builtins.bool, builtins.isinstance, samples=[
     Sample("x * int(np.sum(x) > 0) + np.ones(3, dtype=np.result_type(x))", x=real(3))])
 # (differences see through it, so the sample holds a constant; tests/test_api.py checks that

@@ -364,7 +364,9 @@ def _where_shape(args, kwargs):
     return evaluate(np.where, args, kwargs, fresh=True) if len(args) == 3 else UNKNOWN
 
 
-@primitive(np.where, shape=_where_shape, samples=[
+# (the condition is a mask: in a derivative's own derivative it arrives among the saved
+# values that vary, and carries none)
+@primitive(np.where, constant=("condition",), shape=_where_shape, samples=[
     Sample("np.where(x > y, x, y * 2)", x=real(3, 4), y=real(4)),
     Sample("np.where(x > 0, x, 0.0)", x=real(5))])
 class where:

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from .containers import unpack_adjoint
-from .core import Sparse, _is_container, real_for, unbroadcast, zeros_like
+from .core import Sparse, _is_container, real_for, unbroadcast, zero_tangent, zeros_like
 
 
 def _real_for_operand(grad):
@@ -360,7 +360,11 @@ def add_at(bx, x, index, g):
 
 def set_at(d, index, value):
     """A copy of tangent `d` with `value` written at `index` (tangents are never written
-    in place: one may be the caller's)."""
+    in place: one may be the caller's); for a list's tangent or Sparse adjoint, at the item."""
+    if isinstance(d, (Sparse, list)):
+        out = type(d)(d)
+        out[_item_key(d, index)] = value
+        return out
     out = np.array(d, copy=True)
     out[index] = value
     return out
@@ -370,6 +374,8 @@ def written(g, index):
     """g[index]: the adjoint of the values `y[index] = v` wrote. An index array that names
     an element twice writes it twice, and numpy keeps the last write: the earlier ones get
     no adjoint."""
+    if isinstance(g, Sparse):
+        return g[_item_key(g, index)]
     part = g[index]
     if _is_basic(index):
         return part
@@ -383,10 +389,25 @@ def written(g, index):
 
 
 def zero_at(g, index):
-    """A copy of adjoint `g` with zeros at `index`: the adjoint of the overwritten elements."""
+    """A copy of adjoint `g` with zeros at `index`: the adjoint of the overwritten elements
+    (of the overwritten item, for a list's tangent or Sparse adjoint)."""
+    if isinstance(g, Sparse):
+        key = _item_key(g, index)
+        return Sparse({k: v for k, v in g.items() if k != key})
+    if isinstance(g, list):
+        return set_at(g, index, zero_tangent(g[index]))
     out = np.array(g, copy=True)
     out[index] = 0
     return out
+
+
+def _item_key(g, index):
+    """The key of item `index` of a list in its adjoint or tangent `g`: a Sparse keys a
+    list's items by their position from the start, which a negative index does not say."""
+    if isinstance(g, Sparse) and isinstance(index, (int, np.integer)) and index < 0:
+        raise IndexError(f"srcdiff: an item written as [{index}] of a list cannot be told "
+                         "apart from the others: write it by its position from the start")
+    return index
 
 
 def _is_basic(index):

@@ -50,6 +50,18 @@ def dict_keys(x):
     return x.keys()
 
 
+def sorted_positions(x, key=None, reverse=False):
+    """The positions of the items of list or tuple x in the order sorted(x, key=key,
+    reverse=reverse) puts them: `sorted(params, key=f)` is `[params[k] for k in
+    sorted_positions(params, f)]`, the items themselves, each with its own adjoint."""
+    if isinstance(x, dict):
+        raise TypeError("srcdiff took sorted(d, key=...) for a sort of a list's items, but d "
+                        "is a dict: write sorted(d.keys(), key=...) to sort its keys")
+    items = list(x)
+    return sorted(range(len(items)), key=lambda k: items[k] if key is None else key(items[k]),
+                  reverse=reverse)
+
+
 def dict_of(keys, values):
     """dict(zip(keys, values)) whose keys the code does not count (keys = sorted(params))."""
     keys, values = list(keys), list(values)

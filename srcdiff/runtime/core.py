@@ -48,10 +48,13 @@ def shape_of(x):
 
 
 class Sparse(dict):
-    """The adjoint of a dict, list or tuple: entries for the items that got a gradient.
-    Adding two merges them, adding the adjoints of shared items. Adding an array (the
+    """The adjoint of a dict, list or tuple: entries for the items that got a gradient (an
+    item without one reads as 0.0). Adding two merges them, adding the adjoints of shared items. Adding an array (the
     adjoint of the array numpy makes of a list: np.sum(xs), np.array(xs)) adds its rows."""
     __array_ufunc__ = None  # array + Sparse is Sparse.__radd__, not a sum per element
+
+    def __missing__(self, key):
+        return 0.0  # an item that got no gradient (read as b[0] where b[0] was written)
 
     def __add__(self, other):
         if isinstance(other, (int, float, np.number)) and other == 0:
@@ -157,7 +160,10 @@ def zeros_like(x):
 def zero_tangent(x):
     """The tangent of an item of a list or tuple that carries none: zeros for an array, 0.0
     for a number, the same structure for a list or tuple (a stack of saved values then pops
-    zeros), and None for what has no tangent at all (a ShapeOf, None, a string)."""
+    zeros), an empty Sparse for a container's adjoint, and None for what has no tangent at
+    all (a ShapeOf, None, a string)."""
+    if isinstance(x, Sparse):  # (a zero adjoint a callee returns for a constant container)
+        return Sparse()
     if isinstance(x, (list, tuple)):
         return type(x)(zero_tangent(v) for v in x)
     if type(x) in (float, int, bool):  # a number in a list numpy makes an array of
