@@ -1,6 +1,8 @@
-"""Names bound once to a function (`act = np.tanh`, `act = ACTIVATIONS["relu"]`): before
-inlining, their uses read the expression itself, so that calls of them resolve (parse.py)."""
+"""Functions as values, read through before inlining so that calls of them resolve
+(parse.py): names bound once to a function (`act = np.tanh`, `act = ACTIVATIONS["relu"]`)
+or to a display of them, `functools.partial(g, ...)` called, and `map(g, xs)`."""
 import copy
+import functools
 
 import gast
 
@@ -119,3 +121,87 @@ def _constant(node):
         return -inner if type(inner) is int else None
     return node.value if isinstance(node, gast.Constant) and isinstance(
         node.value, (str, int)) else None
+
+
+def maps_to_comprehensions(func, resolve):
+    """`map(g, a, b)` is `[g(x, y) for x, y in zip(a, b)]` (a list where Python makes an
+    iterator: what a for loop or np.stack take of it is the same; list(map(...)) too)."""
+    def is_map(item):  # (resolving last: most calls have one argument)
+        return isinstance(item, gast.Call) and len(item.args) >= 2 and not item.keywords \
+            and resolve(item.func) is map
+
+    for node in list(ir.walk(func)):
+        for field, value in gast.iter_fields(node):
+            items = value if isinstance(value, list) else [value]
+            for k, item in enumerate(items):
+                if isinstance(item, gast.Call) and len(item.args) == 1 and \
+                        is_map(item.args[0]) and resolve(item.func) is list:
+                    item = item.args[0]
+                elif not is_map(item):
+                    continue
+                function, *sequences = item.args
+                elements = [ir.name(f"_map_item{j}", store=True) for j in range(len(sequences))]
+                target = elements[0] if len(elements) == 1 else gast.Tuple(elts=elements,
+                                                                          ctx=gast.Store())
+                source = sequences[0] if len(sequences) == 1 else ir.call("zip", *sequences)
+                call = gast.Call(func=function, args=[ir.name(e.id) for e in elements],
+                                 keywords=[])
+                comprehension = gast.copy_location(gast.ListComp(elt=call, generators=[
+                    gast.comprehension(target=target, iter=source, ifs=[], is_async=0)]), item)
+                if isinstance(value, list):
+                    value[k] = comprehension
+                else:
+                    setattr(node, field, comprehension)
+
+
+def partials_bound(func, resolve):
+    """The names bound once, to `functools.partial(g, ...)` (without * or ** arguments)."""
+    nodes = list(ir.walk(func))  # (one walk; the count last: it is linear in the stores)
+    stores = [n.id for n in nodes if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]
+    return {stmt.targets[0].id for stmt in nodes
+            if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
+            isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Call)
+            and resolve(stmt.value.func) is functools.partial and stmt.value.args and not any(
+                isinstance(a, gast.Starred) for a in stmt.value.args) and
+            all(k.arg is not None for k in stmt.value.keywords) and
+            stores.count(stmt.targets[0].id) == 1}
+
+
+def apply_partials(func, names, fresh_names):
+    """`act = functools.partial(g, a, k=b)`, then `act(x)`, is `g(a, x, k=b)`: a and b are
+    held in names where the partial was made."""
+    partials = {}
+
+    def held(stmt, value, out):
+        name = fresh_names.fresh(f"{stmt.targets[0].id}_arg")
+        out.append(gast.copy_location(ir.assign(name, value), stmt))
+        return ir.name(name)
+
+    def split(body):
+        out = []
+        for stmt in body:
+            for field in ("body", "orelse"):
+                if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                    setattr(stmt, field, split(getattr(stmt, field)))
+            if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
+                    and stmt.targets[0].id in names):
+                out.append(stmt)
+                continue
+            function, *args = stmt.value.args
+            args = [held(stmt, a, out) for a in args]
+            keywords = {k.arg: held(stmt, k.value, out) for k in stmt.value.keywords}
+            partials[stmt.targets[0].id] = (function, args, keywords)
+        return out
+
+    if not names:
+        return
+    func.body = split(func.body)
+    for node in ir.walk(func):
+        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+                node.func.id in partials:
+            function, args, keywords = partials[node.func.id]
+            given = {k.arg for k in node.keywords}
+            node.func = copy.deepcopy(function)
+            node.args = copy.deepcopy(args) + node.args
+            node.keywords = [gast.keyword(arg=k, value=copy.deepcopy(v))
+                             for k, v in keywords.items() if k not in given] + node.keywords
