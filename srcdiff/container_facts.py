@@ -127,12 +127,3 @@ def evaluation_order(stmt):
         part = getattr(stmt, field, None)
         for node in part if isinstance(part, list) else [part] if part is not None else []:
             yield from visit(node)
-
-
-def replace_node(root, old, new):
-    for node in ir.walk(root):
-        for field, value in gast.iter_fields(node):
-            if value is old:
-                setattr(node, field, new)
-            elif isinstance(value, list):
-                value[:] = [new if item is old else item for item in value]

@@ -28,7 +28,7 @@ from . import ir, runtime
 from .activity import loop_pairs
 from .container_facts import (as_store, bound_to, copies_of_appended_lists, dict_view,
                               display_lengths, evaluation_order, is_call, label, nested,
-                              replace_node, unpacks_zip_star, zip_star_error)
+                              unpacks_zip_star, zip_star_error)
 from .errors import UnsupportedError
 
 _BLOCKS = (gast.If, gast.For, gast.While)
@@ -238,7 +238,7 @@ class Lowering:
             if comp is stmt.iter:
                 stmt.iter = ir.name(held)
             else:
-                replace_node(stmt.iter, comp, ir.name(held))
+                ir.replace_node(stmt.iter, comp, ir.name(held))
             self.changed = True
         return before
 
@@ -295,7 +295,7 @@ class Lowering:
             if source is not None and nested(target):
                 held = self.fresh("_item")
                 # (replaced before the target moves into the body, where it must stay)
-                replace_node(stmt, target, ir.name(held, store=True))
+                ir.replace_node(stmt, target, ir.name(held, store=True))
                 stmt.body.insert(0, self._located(ir.assign(target, ir.name(held)), stmt))
                 self.changed = True
 
@@ -330,7 +330,7 @@ class Lowering:
                 f"only into next({name}) calls in the same block, and at most a loop over "
                 "the rest", self.location(where), "index the sequence instead: x[0], x[1]")
         for k, call in enumerate(calls):
-            replace_node(self.func, call, gast.Subscript(value=ir.name(name),
+            ir.replace_node(self.func, call, gast.Subscript(value=ir.name(name),
                                                           slice=ir.const(k), ctx=gast.Load()))
         for loop in loops:
             loop.iter = gast.Subscript(value=ir.name(name), slice=gast.Slice(

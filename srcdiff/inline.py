@@ -333,7 +333,7 @@ class Inliner:
                     out += statements
                     if calls[0] is node:
                         node = ir.name(result)
-                    _replace(stmt, calls[0], ir.name(result))
+                    ir.replace_node(stmt, calls[0], ir.name(result))
         return out
 
     def _refuse_conditional(self, root, call, stmt):
@@ -547,15 +547,6 @@ def _post_order_calls(node, wanted):
                                   gast.DictComp)):
             found += _post_order_calls(child, wanted)
     return found + [node] if wanted(node) else found
-
-
-def _replace(root, old, new):
-    for node in ir.walk(root):
-        for field, value in gast.iter_fields(node):
-            if value is old:
-                setattr(node, field, new)
-            elif isinstance(value, list):
-                value[:] = [new if item is old else item for item in value]
 
 
 class _Substitute(gast.NodeTransformer):

@@ -341,3 +341,13 @@ def is_simple(node):
     if isinstance(node, gast.Attribute):
         return is_simple(node.value)
     return False
+
+
+def replace_node(root, old, new):
+    """Put `new` where `old` stands below `root` (in place)."""
+    for node in walk(root):
+        for name, value in gast.iter_fields(node):
+            if value is old:
+                setattr(node, name, new)
+            elif isinstance(value, list):
+                value[:] = [new if item is old else item for item in value]
