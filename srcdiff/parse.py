@@ -60,12 +60,10 @@ def is_function_value(value):
     return inspect.isroutine(value) or isinstance(value, np.ufunc)
 
 
-def _expand_partial_calls(node, statics):
-    """`act(x)` for a static argument `act` that is functools.partial(g, a, k=b) becomes
-    `act.func(act.args[0], x, k=act.keywords['k'])`: g called directly, the values the
-    partial binds read from it when the code runs."""
-    partials = {name: s.value for name, s in statics.items()
-                if isinstance(s.value, functools.partial)}
+def _expand_partial_calls(node, partials):
+    """`act(x)` for a name `act` of functools.partial(g, a, k=b) (`partials`: name -> the
+    partial) becomes `act.func(act.args[0], x, k=act.keywords['k'])`: g called directly, the
+    values the partial binds read from it when the code runs."""
     for call in ir.walk(node) if partials else ():
         if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and
                 call.func.id in partials):
@@ -144,10 +142,22 @@ class ParsedFunction:
         self.namespace = dict(fn.__globals__)
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}
-        _expand_partial_calls(self.node, self.statics)
         self._siblings = {}
         self.find_locals()
+        _expand_partial_calls(self.node, self._partials())
         _expand_object_calls(self)
+
+    def _partials(self):
+        """name -> functools.partial object, of the static arguments and of the global or
+        closure names the function calls that hold one (`LEAKY = partial(leaky, slope=0.1)`)."""
+        found = {name: s.value for name, s in self.statics.items()
+                 if isinstance(s.value, functools.partial)}
+        called = {n.func.id for n in ir.walk(self.node) if isinstance(n, gast.Call) and
+                  isinstance(n.func, gast.Name)} - self.local_names - set(self.statics)
+        found.update({name: self.namespace[name] for name in called if isinstance(
+            self.namespace.get(name), functools.partial) and is_function_value(
+            self.namespace[name].func)})
+        return found
 
     def find_locals(self):
         """Work out the names the function binds itself (again, after its code changed)."""

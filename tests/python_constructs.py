@@ -119,6 +119,13 @@ def scaled_softplus(z, beta):
     return np.logaddexp(0.0, beta * z) / beta
 
 
+SHARP_SOFTPLUS = functools.partial(scaled_softplus, beta=3.0)
+
+
+def global_partial_called(w, x):
+    return np.sum(SHARP_SOFTPLUS(x @ w) ** 2)
+
+
 def functools_partial(w, x):
     act = functools.partial(scaled_softplus, beta=2.0)
     return np.sum(act(x @ w))
@@ -630,6 +637,7 @@ CASES = {
     "map over parameters": (map_over_parameters, w_and_x),
     "map a numpy function": (map_a_numpy_function, w_and_x),
     "functools.partial": (functools_partial, w_and_x),
+    "a global functools.partial called": (global_partial_called, w_and_x),
     "function from a dict": (function_from_a_dict, lambda: (*w_and_x(), "softplus")),
     "function from a dict, passed to a function that calls it": (
         function_from_a_dict_passed_on, lambda: (*w_and_x(), "softplus")),
