@@ -95,14 +95,13 @@ def _has_early_return(body):
 
 
 def _falls_through(block):
-    """Whether running `block` can reach its end (rather than always jumping away)."""
-    if not block:
-        return True
-    last = block[-1]
-    if isinstance(last, (gast.Return, gast.Break, gast.Continue, gast.Raise)):
-        return False
-    if isinstance(last, gast.If):
-        return _falls_through(last.body) or _falls_through(last.orelse)
+    """Whether running `block` can reach its end (rather than always jumping away first)."""
+    for stmt in block:
+        if isinstance(stmt, (gast.Return, gast.Break, gast.Continue, gast.Raise)):
+            return False
+        if isinstance(stmt, gast.If) and not (_falls_through(stmt.body) or
+                                              _falls_through(stmt.orelse)):
+            return False
     return True
 
 
@@ -119,8 +118,9 @@ def _contains(stmt, kinds):
 
 
 def _restructure(block, kinds):
-    """`block` with what follows each `if` that may jump (a jump of `kinds`) moved into its
-    one branch that falls through; None when both would need it."""
+    """A copy of `block` with what follows each `if` that may jump (a jump of `kinds`) moved
+    into its one branch that falls through; None when both would need it. (The block itself
+    is left as it was, for the flags that stand in when this gives None.)"""
     out = []
     for index, stmt in enumerate(block):
         if not (isinstance(stmt, gast.If) and _contains(stmt, kinds)):
@@ -128,22 +128,19 @@ def _restructure(block, kinds):
             if isinstance(stmt, kinds):
                 break  # what follows a jump never runs
             continue
-        body, orelse = _restructure(stmt.body, kinds), _restructure(stmt.orelse, kinds)
-        if body is None or orelse is None:
-            return None
-        stmt.body, stmt.orelse = body, orelse
-        out.append(stmt)
-        rest = block[index + 1:]
-        if not rest:
-            break
-        through = [b for b in (stmt.body, stmt.orelse) if _falls_through(b)]
+        body, orelse, rest = stmt.body, stmt.orelse, block[index + 1:]
+        through = [b for b in (body, orelse) if _falls_through(b)] if rest else []
         if len(through) > 1:
             return None
-        if through:  # (restructured again: an if in that branch may jump past the rest)
-            moved = _restructure(through[0] + rest, kinds)
-            if moved is None:
-                return None
-            through[0][:] = moved
+        if through and through[0] is body:
+            body = body + rest
+        elif through:
+            orelse = orelse + rest
+        stmt = copy.copy(stmt)
+        stmt.body, stmt.orelse = _restructure(body, kinds), _restructure(orelse, kinds)
+        if stmt.body is None or stmt.orelse is None:
+            return None
+        out.append(stmt)
         break
     return out
 
