@@ -222,6 +222,42 @@ def layers_sorted_by_a_key(params, x):
     return total
 
 
+def square_layers(seed=0):
+    """Three 3 x 3 matrices, summable, and an input batch of 5."""
+    draw = np.random.default_rng(seed)
+    return [0.5 * draw.normal(size=(3, 3)) for _ in range(3)], draw.normal(size=(5, 3))
+
+
+def sum_of_parameters(params, x):
+    return np.sum(np.tanh(x @ sum(params)) ** 2) + np.sum(sum(params, x[0]) ** 3)
+
+
+def sum_of_generators_over_parameters(params, x):
+    total = np.sin(sum(p.sum() for p in params)) * np.sum(x)
+    return total + sum(np.sum(W ** 2) for W, b in zip(params[::2], params[1::2]))
+
+
+def flatten(params):
+    shapes = [p.shape for p in params]
+    flat = np.concatenate([p.ravel() for p in params])
+    return flat, shapes
+
+
+def unflatten(flat, shapes):
+    out, i = [], 0
+    for s in shapes:
+        n = int(np.prod(s))
+        out.append(flat[i:i + n].reshape(s))
+        i = i + n
+    return out
+
+
+def flattened_and_back_by_helpers(params, x):
+    flat, shapes = flatten(params)  # shapes: tuples of ints, constant
+    W1, b1, W2, b2 = unflatten(np.sin(flat), shapes)
+    return np.sum(np.tanh(x @ W1 + b1) @ W2 + b2)
+
+
 # --- the input differentiated, the containers constant (a saliency map) -----------------------
 
 def input_then_square_layers(seed=0):
@@ -291,6 +327,11 @@ CASES = {
     "reversed(list(enumerate(params)))": (reversed_enumerated_layers, three_square_layers),
     "states = [None] * n; states[k] = x": (states_written_into_a_list, layer_list),
     "unflatten helper reading shapes from params": (unflattened_by_a_helper, leaf_list),
+    "sum(params), sum(params, start)": (sum_of_parameters, square_layers),
+    "sum(p.sum() for p in params), sum(np.sum(W ** 2) for W, b in ...)": (
+        sum_of_generators_over_parameters, leaf_list),
+    "flat, shapes = flatten(params); unflatten(flat, shapes)": (flattened_and_back_by_helpers,
+                                                               leaf_list),
     "sorted(params, key=lambda ...)": (layers_sorted_by_a_key, layer_list),
     "x through reversed(params), constant": (input_through_reversed_layers,
                                               input_then_square_layers),
