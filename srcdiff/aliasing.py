@@ -35,6 +35,8 @@ class Aliasing:
             if isinstance(target, gast.Subscript):
                 self._refuse_nested_write(target, loc)
             return []
+        if isinstance(target, gast.Subscript) and self.is_new_list(into.id):
+            return []  # an item replaced: the values the list held are not changed
         self._analyse()
         live = self._live_after.get(id(stmt), set())
         shared = sorted((self._sharing[0].get(into.id, set()) - {into.id}) & live)
@@ -178,10 +180,22 @@ class Aliasing:
                 return viewed(value.args[0])
         return set()
 
+    def is_new_list(self, name):
+        """Whether every value `name` is assigned is a list made there (`[x, x]`, `[None] *
+        n`), whose items a write replaces (a write into it changes no array)."""
+        values = [stmt.value for stmt in ir.walk(self.p.node) if isinstance(stmt, gast.Assign)
+                  and name in {t.id for t in stmt.targets if isinstance(t, gast.Name)}]
+        return name not in self.params and bool(values) and all(
+            isinstance(v, gast.List) or isinstance(v, gast.BinOp) and isinstance(
+                v.op, gast.Mult) and isinstance(v.left, gast.List) for v in values)
+
     def owns(self, name):
-        """Whether every value `name` is assigned is a fresh array, safe to write into."""
+        """Whether every value `name` is assigned is a fresh array or a new list, safe to
+        write into."""
         if name in self.params:
             return False
+        if self.is_new_list(name):
+            return True
         for stmt in ir.walk(self.p.node):
             if not isinstance(stmt, gast.Assign) or name not in {
                     t.id for t in stmt.targets if isinstance(t, gast.Name)}:

@@ -258,6 +258,31 @@ def flattened_and_back_by_helpers(params, x):
     return np.sum(np.tanh(x @ W1 + b1) @ W2 + b2)
 
 
+def display_written_by_item(params, x):
+    (W1, b1), (W2, b2) = params
+    hs = [x @ W1, x @ W1]  # a new list: writing an item changes no array
+    for i in range(2):
+        hs[i] = np.tanh(hs[i] + b1 * (i + 1))
+    return np.sum(hs[0] @ W2 + hs[1] @ W2 + b2)
+
+
+def last_item_written_from_the_end(params, x):
+    states = [None] * 3
+    for k in range(3):
+        states[k] = np.tanh(x @ params[0][0] * (k + 1) + params[0][1])
+    states[-1] = np.sin(states[-2]) @ params[1][0]  # (the list's adjoint: only items read)
+    return np.sum(states[0]) + np.sum(states[-1] + params[1][1])
+
+
+def negative_index_of_a_growing_list(params, x):
+    hs = [x]
+    for W, b in params:
+        h = np.tanh(hs[-1] @ W + b)  # the last item when read, not when differentiated
+        hs.append(h)
+        hs[-1] = hs[-1] * 2.0
+    return np.sum(hs[-1]) + np.sum(hs[-2] ** 2)
+
+
 # --- the input differentiated, the containers constant (a saliency map) -----------------------
 
 def input_then_square_layers(seed=0):
@@ -332,6 +357,11 @@ CASES = {
         sum_of_generators_over_parameters, leaf_list),
     "flat, shapes = flatten(params); unflatten(flat, shapes)": (flattened_and_back_by_helpers,
                                                                leaf_list),
+    "hs = [a, a]; hs[i] = h": (display_written_by_item, layer_list),
+    "states[-1] = v, states' adjoint holding only items read": (last_item_written_from_the_end,
+                                                               layer_list),
+    "hs[-1] of a list that grows (append), read and written": (
+        negative_index_of_a_growing_list, layer_list),
     "sorted(params, key=lambda ...)": (layers_sorted_by_a_key, layer_list),
     "x through reversed(params), constant": (input_through_reversed_layers,
                                               input_then_square_layers),

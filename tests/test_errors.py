@@ -298,13 +298,8 @@ def max_of_an_array(x):
     return max(x) * 2.0
 
 
-def sum_of_an_array(x):
-    return sum(x) * 2.0
-
-
 REJECTED = [
     (max_of_an_array, "return max(x) * 2.0", "np.max(x)"),
-    (sum_of_an_array, "return sum(x) * 2.0", "np.sum(x)"),
     (pops_and_indexes, "return np.sum(items[0] * last)", "popped from and read by index"),
     (writes_through_out, "np.multiply(x, 2.0, out=y)", "out="),  # both gave a gradient of 0
     (copies_into, "np.copyto(y, x * 2)", "changes a value in place"),

@@ -51,8 +51,12 @@ def sum_of_rows(a, b):
     return np.sum(np.sin(sum(a)) * b)
 
 
+def sum_of_numbers(a, b):
+    return np.sin(sum(a)) * np.sum(b)
+
+
 CASES = [stack_of_a_list, concatenate_of_a_tuple, sum_of_a_list, in_a_loop, list_from_split,
-         list_from_another_block, rows_of_an_array, sum_of_rows]
+         list_from_another_block, rows_of_an_array, sum_of_rows, sum_of_numbers]
 
 
 def _args(f, rng):
