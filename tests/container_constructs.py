@@ -283,6 +283,25 @@ def negative_index_of_a_growing_list(params, x):
     return np.sum(hs[-1]) + np.sum(hs[-2] ** 2)
 
 
+def layers_as_star_args(x, *params, scale=1.0):
+    for W, b in params:  # wrt=1: the first layer passed, as JAX's argnums counts
+        x = np.tanh(x @ W + b)
+    return scale * np.sum(x ** 2) + np.sum(params[0][0] ** 3)
+
+
+def powers_as_star_args(x, *a):
+    return np.sin(a[0] * x) * a[1] ** 3
+
+
+def layer_as_keywords(x, **params):
+    return np.sum(np.tanh(x @ params["W"] + params["b"]) ** 2) + np.sum(params["b"] ** 3)
+
+
+def reads_a_name_a_keyword_would_hide(x, **terms):
+    W = terms["W"]
+    return np.sum(x @ W)
+
+
 # --- the input differentiated, the containers constant (a saliency map) -----------------------
 
 def input_then_square_layers(seed=0):

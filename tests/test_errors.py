@@ -314,7 +314,6 @@ REJECTED = [
     (dict_comprehension_over_x, "doubled = {i: x[i] * 2 for i in range(3)}", "comprehension"),
     (defines_class, "class Local:", "class"),
     (imports_inside, "import math", "import"),
-    (star_args, "def star_args(*xs):", "*xs"),
     (starred_call, "return np.sum(np.add(x, *x[:1]))", "*args"),
     (for_else, "for i in range(2):", "for ... else"),
     (while_else, "while np.sum(x) < 10:", "while ... else"),
