@@ -65,7 +65,8 @@ def _count_from_the_start(func):
     longer, so the forward sweep must say which it was."""
     resized = {n.func.value.id for n in ir.walk(func) if isinstance(n, gast.Call) and
                isinstance(n.func, gast.Attribute) and isinstance(n.func.value, gast.Name)
-               and n.func.attr in ("append", "extend", "insert", "remove", "pop", "clear")}
+               and (n.func.attr in ("append", "extend", "insert", "remove") or
+                    n.func.attr == "pop" and not n.args)}  # (a list's methods, not a dict's)
     for node in ir.walk(func):
         if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) and \
                 node.value.id in resized:
