@@ -35,6 +35,7 @@ def desugar(func, fresh, resolve):
     `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
     read = {n.id for n in ir.walk(func) if isinstance(n, gast.Name) and
             isinstance(n.ctx, gast.Load)}
+    _count_from_the_start(func)
     func.body = _unwrap_blocks(func.body, resolve, read)
     body = func.body
     if not _has_early_return(body):
@@ -56,6 +57,33 @@ def desugar(func, fresh, resolve):
             _flag_returns(body, done, result), done)
     func.body = _assign_results(restructured, result) + [gast.Return(value=ir.name(result))]
     return func
+
+
+def _count_from_the_start(func):
+    """`items[-1]` of a list whose length changes (`items.append(v)`) as `items[len(items) -
+    1]`: the backward sweep reads the position of the item then, when the list may be
+    longer, so the forward sweep must say which it was."""
+    resized = {n.func.value.id for n in ir.walk(func) if isinstance(n, gast.Call) and
+               isinstance(n.func, gast.Attribute) and isinstance(n.func.value, gast.Name)
+               and (n.func.attr in ("append", "extend", "insert", "remove") or
+                    n.func.attr == "pop" and not n.args)}  # (a list's methods, not a dict's)
+    for node in ir.walk(func):
+        if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) and \
+                node.value.id in resized:
+            node.slice = _from_the_start(node.slice, node.value.id)
+
+
+def _from_the_start(index, name):
+    """`len(name) - k` for a constant index -k (any other index as it is)."""
+    if isinstance(index, gast.UnaryOp) and isinstance(index.op, gast.USub) and \
+            isinstance(index.operand, gast.Constant) and type(index.operand.value) is int:
+        back = index.operand.value
+    elif isinstance(index, gast.Constant) and type(index.value) is int and index.value < 0:
+        back = -index.value
+    else:
+        return index
+    return gast.copy_location(gast.BinOp(left=ir.call("len", ir.name(name)), op=gast.Sub(),
+                                         right=ir.const(back)), index)
 
 
 # context managers that change how warnings are reported, never a value: their blocks run as
