@@ -15,7 +15,8 @@ from . import cache, codegen, ir, runtime, specialize
 from .errors import (ArgumentError, Location, SrcdiffError, StaticArgumentNeeded,
                      UnsupportedError)
 from .modes import Mode
-from .parse import Static, check_function, is_function_value, is_object, object_class
+from .parse import check_function
+from .statics import Static, is_function_value, is_object, object_class, skeleton
 from .inference import Unsupported
 from .shapes import key
 from .transform import derive, emitted_name
@@ -146,8 +147,10 @@ class Derivative:
         try:
             self.wrt, self._single = _normalize_wrt(wrt, self._names[shift:])
             self._positions = tuple(w + shift for w in self.wrt)
-            # parameters whose value (a key) picks a function f calls
+            # parameters whose value (a key) picks a function f calls, and containers
+            # holding the functions or objects f calls
             self._keys = set(fun._keys) if isinstance(fun, Derivative) else set()
+            self._trees = set(fun._trees) if isinstance(fun, Derivative) else set()
             self._statics = self._statics_of(())  # (what the defaults make static)
             self._by_statics = {}
             self._emitted, self._deferred = self._first_emitted()
@@ -178,12 +181,18 @@ class Derivative:
             return derive(self._target, self._positions, self._mode, **self._options,
                           **_statics_option(self._statics)), None
         except StaticArgumentNeeded as exc:
-            if exc.kind == "key":  # (a str or int that picks the function called)
-                self._keys.add(exc.parameter)
+            if self._wants(exc):  # (a key, or a container, that decides what f calls)
                 self._statics = self._statics_of(())
                 if any(s.name == exc.parameter for s in self._statics):  # (its default)
                     return self._first_emitted()
             return None, exc
+
+    def _wants(self, exc):
+        """Note the parameter a StaticArgumentNeeded asks for: whether it is new."""
+        wanted = self._keys if exc.kind == "key" else self._trees
+        new = exc.parameter in self._names and exc.parameter not in wanted
+        wanted.add(exc.parameter)
+        return new
 
     def _emitted_parameters(self):
         """The parameters of the emitted function: the tangents (jvp) or the cotangent
@@ -223,6 +232,8 @@ class Derivative:
                                       int(value)))
             elif is_object(value):
                 statics.append(Static(name, "type", object_class(value)))
+            elif name in self._trees and (tree := skeleton(value)) is not None:
+                statics.append(Static(name, "tree", tree))
         return tuple(statics)
 
     def _emitted_for(self, args):
@@ -231,18 +242,29 @@ class Derivative:
         statics = self._statics_of(args)
         if statics == self._statics and self._deferred is not None:
             self._refuse_container_methods(args)
-        return self._derived(statics)
+        try:
+            return self._derived(statics)
+        except StaticArgumentNeeded as exc:  # (another parameter: a container f calls into)
+            if not self._wants(exc):
+                raise
+            return self._emitted_for(args)
 
     def _refuse_container_methods(self, args):
         """The error for a method of a dict, list or tuple argument called in f (d.get(k)):
         the code depends on no function or class there; srcdiff reads such values by index."""
         exc = self._deferred
-        if exc.kind != "value" or exc.parameter not in self._names:
+        if exc.kind == "key" or exc.parameter not in self._names:
             return
         k = self._names.index(exc.parameter)
         value = args[k] if k < len(args) else None
+        kind = type(value).__name__
+        if exc.kind == "tree":  # (an item of it called: `cfg["act"](h)`, `layer(h)`)
+            raise UnsupportedError(
+                f"{exc.message.split(', which')[0]}, but {exc.parameter!r} is a {kind} here, "
+                "holding no function, nor object with methods, that srcdiff could call",
+                exc.location, "pass the functions (or the objects whose __call__ or methods "
+                "the code calls) in it, or call them by their names")
         if isinstance(value, (dict, list, tuple)):
-            kind = type(value).__name__
             raise UnsupportedError(
                 f"{exc.parameter!r} is a {kind} here, and the code calls one of its methods "
                 f"({exc.message.split('(...)')[0]}): srcdiff follows a {kind}'s items read by "

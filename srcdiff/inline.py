@@ -19,12 +19,14 @@ import gast
 from . import ir
 from .container_facts import display_lengths
 from .desugar import lower_comprehensions
-from .errors import UnsupportedError
+from .errors import StaticArgumentNeeded, UnsupportedError
 from .function_aliases import (apply_partials, maps_to_comprehensions, partials_bound,
                                substitute_function_aliases)
+from .function_values import lambdas_of_comprehensions, pick_local_functions
 from .generators import is_generator, iterated_calls, yields_into_a_list
 from .inline_call import CallInlining, Substitute, local_names
-from .parse import is_function_value
+from .parse import MISSING, is_function_value, is_object
+from .primitives import registry
 
 
 class Inliner(CallInlining):
@@ -48,8 +50,10 @@ class Inliner(CallInlining):
         self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
         substitute_function_aliases(self.func, self.resolve)
         maps_to_comprehensions(self.func, self.resolve)
+        lambdas_of_comprehensions(self.func, self.resolve, self.location)
         self.func.body = self._name_lambdas(self.func.body)
         self.func.body = self._collect(self.func.body)
+        pick_local_functions(self.func, self.local, self.resolve)
         self.partials = partials_bound(self.func, self.resolve)
         self.func.body = self._unroll_loops_over_functions(self.func.body)
         apply_partials(self.func, self.partials, self.names)
@@ -62,18 +66,24 @@ class Inliner(CallInlining):
     # --- finding the local functions ------------------------------------------------------
 
     def _name_lambdas(self, body):
-        """A lambda called where it is written (`(lambda v: f(v))(x)`, and what map gives)
-        is bound to a name of its own first, as a local function."""
+        """A lambda called where it is written (`(lambda v: f(v))(x)`, and what map gives),
+        held in a display (`[lambda z: z, np.tanh]`) or returned is bound to a name of its
+        own first, as a local function."""
         out = []
         for stmt in body:
             for field in ("body", "orelse"):
                 if isinstance(stmt, (gast.If, gast.For, gast.While)):
                     setattr(stmt, field, self._name_lambdas(getattr(stmt, field)))
-            for node in ir.walk(stmt):
-                if isinstance(node, gast.Call) and isinstance(node.func, gast.Lambda):
-                    name = self.names.fresh("_lambda")
-                    out.append(gast.copy_location(ir.assign(name, node.func), stmt))
-                    node.func = ir.name(name)
+            for node in _outside_functions(stmt):
+                for field, items in _lambdas_held(node):
+                    for k, function in enumerate(items):
+                        if not isinstance(function, gast.Lambda):
+                            continue
+                        name = self.names.fresh("_lambda")
+                        out.append(gast.copy_location(ir.assign(name, function), stmt))
+                        items[k] = ir.name(name)
+                    if field is not None:
+                        setattr(node, field, items[0])
             out.append(stmt)
         return out
 
@@ -188,7 +198,7 @@ class Inliner(CallInlining):
             if not self._over_functions(stmt):
                 out.append(stmt)
                 continue
-            for item in self._functions_listed(stmt.iter):
+            for item in self._functions_listed(stmt.iter, stmt):
                 block = copy.deepcopy(stmt.body)
                 Substitute(stmt.target.id, item).visit_all(block)
                 out += block
@@ -196,23 +206,42 @@ class Inliner(CallInlining):
 
     def _over_functions(self, loop):
         return isinstance(loop, gast.For) and isinstance(loop.target, gast.Name) and \
-            not loop.orelse and self._functions_listed(loop.iter) and \
+            not loop.orelse and self._functions_listed(loop.iter, loop) and \
             not any(isinstance(n, (gast.Break, gast.Continue)) for n in ir.walk(loop))
 
-    def _functions_listed(self, node):
+    def _functions_listed(self, node, loop=None):
         """The items of a list or tuple of functions: a display, or a global or closure
-        one (`for act in ACTIVATIONS`: ACTIVATIONS[0], ...); else []."""
+        one (`for act in ACTIVATIONS`: ACTIVATIONS[0], ...), or an argument's that the code is
+        made for (a Static of kind "tree"); of objects too, where `loop` calls its item or
+        the item's methods (`for layer in layers: h = layer(h)`); else []."""
         if isinstance(node, (gast.List, gast.Tuple)):
             return node.elts if all(self._is_function(e) for e in node.elts) else []
         if not isinstance(node, (gast.Name, gast.Attribute)) or isinstance(
                 node, gast.Name) and node.id in self.local:
             return []
         held = self.resolve(node)
+        if held is MISSING and loop is not None:
+            self._ask_for_items(node, loop)
         if not isinstance(held, (list, tuple)) or not 0 < len(held) <= 64 or not all(
-                is_function_value(f) for f in held):
+                is_function_value(f) or loop is not None and is_object(f) and
+                _calls_item(loop, methods=True) for f in held):
             return []
         return [gast.Subscript(value=copy.deepcopy(node), slice=ir.const(k), ctx=gast.Load())
                 for k in range(len(held))]
+
+    def _ask_for_items(self, node, loop):
+        """For a loop calling the items of a parameter of the differentiated function
+        (`for layer in layers: h = layer(h)`), the request to make the code for what it
+        holds when the function is called."""
+        args = self.func.args
+        if not self.nested and isinstance(node, gast.Name) and _calls_item(loop) and \
+                node.id in {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}:
+            raise StaticArgumentNeeded(
+                f"{loop.target.id}(...) calls an item of the parameter {node.id!r}, which is "
+                "known only when the function is called", self.location(loop),
+                "srcdiff makes the code for the functions or objects the list passed holds: "
+                "call the derivative with it, or give the parameter a default",
+                parameter=node.id, kind="tree")
 
     def _is_function(self, node):
         return isinstance(node, gast.Name) and (node.id in self.local or node.id in self.partials) or \
@@ -364,12 +393,44 @@ def _as_definition(stmt):
     return None
 
 
+def _calls_item(loop, methods=False):
+    """Whether the body of a `for item in ...` loop calls `item(...)` (or with `methods`,
+    `item.m(...)`, a method numpy's arrays have aside)."""
+    target = loop.target.id
+    return any(isinstance(n, gast.Call) and (
+        isinstance(n.func, gast.Name) and n.func.id == target or methods and isinstance(
+            n.func, gast.Attribute) and isinstance(n.func.value, gast.Name) and
+        n.func.value.id == target and registry.method(n.func.attr) is None)
+        for stmt in loop.body for n in ir.walk(stmt))
+
+
+def _outside_functions(stmt):
+    """The nodes of `stmt` outside the functions it defines (whose local functions are
+    their own: their inliners name them)."""
+    todo = [] if isinstance(stmt, gast.FunctionDef) else [stmt]
+    for node in todo:
+        todo += [c for c in gast.iter_child_nodes(node) if not isinstance(c, gast.FunctionDef)
+                 and not isinstance(node, gast.Lambda)]
+        yield node
+
+
+def _lambdas_held(node):
+    """(field, [its value]) or (None, a list field) of `node` where a lambda is named."""
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Lambda):
+        return [("func", [node.func])]
+    if isinstance(node, gast.Return) and isinstance(node.value, gast.Lambda):
+        return [("value", [node.value])]
+    if isinstance(node, (gast.List, gast.Tuple)):
+        return [(None, node.elts)]
+    return [(None, node.values)] if isinstance(node, gast.Dict) else []
+
+
 def _returns_a_local_function(definition):
     defined = {_as_definition(d).name for stmt in definition.body for d in ir.walk(stmt)
                if _as_definition(d) is not None}
-    return any(isinstance(n, gast.Name) and n.id in defined for node in ir.walk(definition)
-               if isinstance(node, gast.Return) and node.value is not None
-               for n in ir.walk(node.value))
+    return any(isinstance(n, gast.Name) and n.id in defined or isinstance(n, gast.Lambda)
+               for node in ir.walk(definition) if isinstance(node, gast.Return) and
+               node.value is not None for n in ir.walk(node.value))
 
 
 def _packs_arguments(definition, call):

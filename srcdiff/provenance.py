@@ -28,7 +28,7 @@ SHOWCASE = {"nn.py", "resnet.py", "train.py", "train_cli.py", "demo.py", "data.p
             "tree.py", "checkpoint_file.py", "distributed.py", "report.py", "threads.py",
             "__main__.py"}
 _MISSING = object()
-# the class attribute naming the functions an object holds of its own (parse.object_class)
+# the class attribute naming the functions an object holds of its own (statics.object_class)
 OWN_FUNCTIONS = "__srcdiff_own_functions__"
 
 
@@ -119,7 +119,7 @@ def describe(value, seen):
         items = value.items() if isinstance(value, dict) else enumerate(value)
         return f"{type(value).__name__}:[" + ",".join(  # (its functions may be called by key)
             f"{k!r}={describe(v, seen)}" for k, v in items) + "]"
-    if inspect.isclass(value) and OWN_FUNCTIONS in vars(value):  # (parse.object_class)
+    if inspect.isclass(value) and OWN_FUNCTIONS in vars(value):  # (statics.object_class)
         return describe(value.__base__, seen) + "[" + ",".join(
             f"{k}={describe(v, seen)}" for k, v in vars(value)[OWN_FUNCTIONS]) + "]"
     if inspect.isclass(value) and value.__module__ not in ("builtins", "numpy") and \

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import runtime
-from .parse import is_function_value, object_class
+from .statics import is_function_value, object_class
 from .primitives import registry
 
 
