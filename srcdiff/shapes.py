@@ -140,6 +140,8 @@ def key(value):
         return t
     if is_function_value(value):  # a static argument (not an object with __call__)
         return value
+    if isinstance(value, tuple):  # a namedtuple: its functions and objects decide calls too
+        return t, tuple(map(key, value))
     # anything else: UNKNOWN, but its class (and functions of its own) decide which
     # methods calls follow
     return object_class(value)
