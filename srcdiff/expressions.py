@@ -223,6 +223,11 @@ class Expressions(UserCalls):
                     f"parameter {root[0]!r}, which is known only when the function is called",
                     loc, STATIC_HINT, parameter=root[0])
             self._refuse_item_call(func, what, loc)
+            if isinstance(func, gast.Call):
+                raise UnsupportedError(
+                    f"{what}(...) calls the function that {what} returns, which srcdiff "
+                    "cannot tell before the call runs", loc, "call the function by its name, "
+                    "or pick it from a container by a constant key (cfg['act'](h))")
             raise NoAdjointError(f"cannot differentiate through {what}(...)", loc,
                                  f"srcdiff does not know what {what!r} is; call a numpy function "
                                  "or one with a registered adjoint")

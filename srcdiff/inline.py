@@ -45,6 +45,7 @@ class Inliner(CallInlining):
         self.generators = set()  # local functions that were generators (now make lists)
         self.inlined = set()  # what the names of those inlined in the ones taken in start with
         self.active = []  # the local functions being inlined now (to refuse recursion)
+        self.lambdas = set()  # the names given to lambdas
 
     def run(self):
         self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
@@ -80,8 +81,9 @@ class Inliner(CallInlining):
                         if not isinstance(function, gast.Lambda):
                             continue
                         name = self.names.fresh("_lambda")
+                        self.lambdas.add(name)
                         out.append(gast.copy_location(ir.assign(name, function), stmt))
-                        items[k] = ir.name(name)
+                        items[k] = gast.copy_location(ir.name(name), function)
                     if field is not None:
                         setattr(node, field, items[0])
             out.append(stmt)
@@ -236,9 +238,11 @@ class Inliner(CallInlining):
         args = self.func.args
         if not self.nested and isinstance(node, gast.Name) and _calls_item(loop) and \
                 node.id in {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}:
+            call = next(n for n in ir.walk(loop) if isinstance(n, gast.Call) and isinstance(
+                n.func, gast.Name) and n.func.id == loop.target.id)
             raise StaticArgumentNeeded(
                 f"{loop.target.id}(...) calls an item of the parameter {node.id!r}, which is "
-                "known only when the function is called", self.location(loop),
+                "known only when the function is called", self.location(call),
                 "srcdiff makes the code for the functions or objects the list passed holds: "
                 "call the derivative with it, or give the parameter a default",
                 parameter=node.id, kind="tree")
@@ -272,10 +276,12 @@ class Inliner(CallInlining):
             for node in ir.walk(stmt):
                 if isinstance(node, gast.Name) and node.id in self.local and \
                         isinstance(node.ctx, gast.Load) and id(node) not in returned:
+                    what = "a lambda" if node.id in self.lambdas else \
+                        f"the local function {node.id!r}"
                     raise UnsupportedError(
-                        f"the local function {node.id!r} is used as a value (stored, or "
-                        "passed to a function srcdiff does not inline): srcdiff inlines local "
-                        "functions where they are called", self.location(node),
+                        f"{what} is used as a value (stored, or passed to a function "
+                        "srcdiff does not inline): srcdiff inlines local functions where "
+                        "they are called", self.location(node),
                         "call it directly, pass it to a function of this module, or define "
                         "it at module level and pass what it closes over as arguments")
         if self.nested:

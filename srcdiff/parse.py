@@ -55,6 +55,10 @@ def _getattr_as_attributes(parsed):
         if isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name):
             ir.replace_node(parsed.node, call, gast.Attribute(value=obj, attr=name,
                                                               ctx=gast.Load()))
+        elif isinstance(key, gast.Name) and name is not MISSING and key.id in params:
+            raise UnsupportedError(f"{gast.unparse(call)}: {key.id!r} is {name!r} here, which "
+                                   "names no attribute", parsed.location(call),
+                                   f"pass the name of a function of {gast.unparse(obj)} (a str)")
         elif isinstance(key, gast.Name) and key.id in params and \
                 inspect.ismodule(parsed.container(obj)):
             raise StaticArgumentNeeded(
