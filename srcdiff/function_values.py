@@ -1,17 +1,110 @@
-"""Functions made as values inside the differentiated function, read through before inlining:
-lambdas a comprehension makes (`[lambda z, k=k: np.tanh(k * z) for k in range(3)]`), one per
-item, and the displays holding local functions, whose picks (`acts[2](h)`) and loops (`for
-act in acts`) call each function by its name, so that inlining finds it."""
+"""Functions reached as values inside the differentiated function, read through before
+inlining: lambdas a comprehension makes (`[lambda z, k=k: np.tanh(k * z) for k in range(3)]`),
+one per item; the displays holding local functions, whose picks (`acts[2](h)`) and loops (`for
+act in acts`) call each function by its name, so that inlining finds it; and loops over
+functions, or over objects or containers of them whose items the body calls (`for layer in
+layers: h = layer(h)`), unrolled into one block per item."""
 import collections
 import copy
 
 import gast
 
+import numpy as np
+
 from . import ir
-from .errors import UnsupportedError
+from .errors import StaticArgumentNeeded, UnsupportedError
 from .function_aliases import constant, names_a_function, pick_from_displays
+from .inline_call import Substitute
+from .statics import MISSING, is_function_value, is_object
 
 _MOST_LAMBDAS = 64  # (each is inlined where it is called: more is a loop's work)
+_MOST_ITEMS = 64  # (of a loop unrolled)
+_DATA_METHODS = frozenset(dir(np.ndarray)) | frozenset(dir(dict)) | frozenset(dir(list))
+
+
+class LoopsOverFunctions:
+    """Loops over functions and objects unrolled, for the Inliner (inline.py), which provides
+    `resolve`, `location`, the local functions and partials, and whether it is `nested`."""
+
+    def _unroll_loops_over_functions(self, body):
+        """`for act in [np.tanh, softplus]: h = act(h)` is its body once per function, each
+        calling that function (so each is differentiated as itself); so is a loop whose
+        items are objects or containers the body calls into (`for i, layer in
+        enumerate(layers)`: `layers[0](h)`, with i 0, then `layers[1](h)`, ...)."""
+        out = []
+        for stmt in body:
+            for field in ("body", "orelse"):
+                if isinstance(stmt, (gast.If, gast.For, gast.While, gast.With, gast.Try)):
+                    setattr(stmt, field, self._unroll_loops_over_functions(
+                        getattr(stmt, field, [])))
+            unrolled = self._over_functions(stmt)
+            if unrolled is None:
+                out.append(stmt)
+                continue
+            index, target, items = unrolled
+            for k, item in enumerate(items):
+                block = copy.deepcopy(stmt.body)
+                Substitute(target, item).visit_all(block)
+                if index is not None:
+                    Substitute(index, ir.const(k)).visit_all(block)
+                out += self._unroll_loops_over_functions(block)  # (loops over its items)
+        return out
+
+    def _over_functions(self, loop):
+        """(the index's name or None, the item's name, the items) of a loop to unroll."""
+        if not isinstance(loop, gast.For) or loop.orelse or any(
+                isinstance(n, (gast.Break, gast.Continue)) for n in ir.walk(loop)):
+            return None
+        target, sequence, index = loop.target, loop.iter, None
+        if isinstance(target, gast.Tuple) and len(target.elts) == 2 and all(
+                isinstance(e, gast.Name) for e in target.elts) and _enumerated(sequence,
+                                                                               self.resolve):
+            (index, target), sequence = target.elts, sequence.args[0]
+        if not isinstance(target, gast.Name) or any(
+                isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store) and n.id in (
+                    target.id, getattr(index, "id", None)) for n in ir.walk(loop)
+                if n is not target and n is not index):
+            return None
+        items = self._functions_listed(sequence, target.id, loop.body)
+        return (getattr(index, "id", None), target.id, items) if items else None
+
+    def _functions_listed(self, node, target=None, body=None):
+        """The items of a list or tuple of functions: a display, or a global or closure
+        one (`for act in ACTIVATIONS`: ACTIVATIONS[0], ...), or an argument's that the code is
+        made for (a Static of kind "tree"); of objects and containers too, where `body`
+        calls into its item `target` (`for layer in layers: h = layer(h)`); else []."""
+        if isinstance(node, (gast.List, gast.Tuple)):
+            return node.elts if all(self._is_function(e) for e in node.elts) else []
+        if not isinstance(node, (gast.Name, gast.Attribute, gast.Subscript)) or isinstance(
+                node, gast.Name) and node.id in self.local:
+            return []
+        held = getattr(getattr(self.resolve, "__self__", None), "container", self.resolve)(node)
+        if held is MISSING and body is not None:
+            self._ask_for_items(node, target, body)
+        if not isinstance(held, (list, tuple)) or not 0 < len(held) <= _MOST_ITEMS or not all(
+                is_function_value(f) or body is not None and (
+                    is_object(f) or isinstance(f, (list, tuple, dict))) and
+                _uses_items(body, target) for f in held):
+            return []
+        return [gast.Subscript(value=copy.deepcopy(node), slice=ir.const(k), ctx=gast.Load())
+                for k in range(len(held))]
+
+    def _ask_for_items(self, node, target, body):
+        """For a loop calling the items of a parameter of the differentiated function
+        (`for layer in layers: h = layer(h)`), the request to make the code for what it
+        holds when the function is called."""
+        root, args = _root(node), self.func.args
+        if self.nested or not isinstance(root, gast.Name) or root.id not in {
+                a.id for a in args.posonlyargs + args.args + args.kwonlyargs}:
+            return
+        calls = _item_calls(body, target)
+        if calls:
+            raise StaticArgumentNeeded(
+                f"{gast.unparse(calls[0].func)}(...) calls an item of the parameter "
+                f"{root.id!r}, which is known only when the function is called",
+                self.location(calls[0]), "srcdiff makes the code for the functions or "
+                "objects the argument holds: call the derivative with it, or give the "
+                "parameter a default", parameter=root.id, kind="tree")
 
 
 def lambdas_of_comprehensions(func, resolve, location):
@@ -106,3 +199,37 @@ def pick_local_functions(func, local, resolve):
                     isinstance(s, gast.Assign) and len(s.targets) == 1 and isinstance(
                         s.targets[0], gast.Name) and s.targets[0].id in displays and
                     s.value is displays[s.targets[0].id] and s.targets[0].id not in read)]
+
+
+def _enumerated(node, resolve):
+    return isinstance(node, gast.Call) and len(node.args) == 1 and not node.keywords and \
+        resolve(node.func) is enumerate
+
+
+def _root(node):
+    while isinstance(node, (gast.Attribute, gast.Subscript)):
+        node = node.value
+    return node
+
+
+def _uses_items(body, target):
+    return bool(_item_calls(body, target))
+
+
+def _item_calls(body, target):
+    """The calls in `body` of its item `target`, or of the item's methods (not an array's, a
+    dict's or a list's: `layer.apply(h)`, not `p.sum()`), or of the items of an inner loop
+    over it (`for layer in block: h = layer(h)`)."""
+    found = []
+    for node in (n for stmt in body for n in ir.walk(stmt)):
+        func = getattr(node, "func", None)
+        if isinstance(node, gast.Call) and (isinstance(func, gast.Name) and func.id == target or
+                                            isinstance(func, gast.Attribute) and isinstance(
+                                                func.value, gast.Name) and
+                                            func.value.id == target and
+                                            func.attr not in _DATA_METHODS):
+            found.append(node)
+        elif isinstance(node, gast.For) and isinstance(node.target, gast.Name) and isinstance(
+                node.iter, gast.Name) and node.iter.id == target:
+            found += _item_calls(node.body, node.target.id)
+    return found

@@ -19,17 +19,17 @@ import gast
 from . import ir
 from .container_facts import display_lengths
 from .desugar import lower_comprehensions
-from .errors import StaticArgumentNeeded, UnsupportedError
+from .errors import UnsupportedError
 from .function_aliases import (apply_partials, maps_to_comprehensions, partials_bound,
                                substitute_function_aliases)
-from .function_values import lambdas_of_comprehensions, pick_local_functions
+from .function_values import (LoopsOverFunctions, lambdas_of_comprehensions,
+                              pick_local_functions)
 from .generators import is_generator, iterated_calls, yields_into_a_list
-from .inline_call import CallInlining, Substitute, local_names
-from .parse import MISSING, is_function_value, is_object
-from .primitives import registry
+from .inline_call import CallInlining, local_names
+from .parse import is_function_value
 
 
-class Inliner(CallInlining):
+class Inliner(CallInlining, LoopsOverFunctions):
     """Inlines the local functions of one function (a gast FunctionDef, changed in place).
     `names` makes fresh names, `resolve` and `location` are the ParsedFunction's; `sibling`
     gives the definition of a function of the same module that may be inlined too (one that
@@ -188,65 +188,6 @@ class Inliner(CallInlining):
                 return
         call.args = args
 
-    def _unroll_loops_over_functions(self, body):
-        """`for act in [np.tanh, softplus]: h = act(h)` is its body once per function, each
-        calling that function (so each is differentiated as itself)."""
-        out = []
-        for stmt in body:
-            for field in ("body", "orelse"):
-                if isinstance(stmt, (gast.If, gast.For, gast.While, gast.With, gast.Try)):
-                    setattr(stmt, field, self._unroll_loops_over_functions(
-                        getattr(stmt, field, [])))
-            if not self._over_functions(stmt):
-                out.append(stmt)
-                continue
-            for item in self._functions_listed(stmt.iter, stmt):
-                block = copy.deepcopy(stmt.body)
-                Substitute(stmt.target.id, item).visit_all(block)
-                out += block
-        return out
-
-    def _over_functions(self, loop):
-        return isinstance(loop, gast.For) and isinstance(loop.target, gast.Name) and \
-            not loop.orelse and self._functions_listed(loop.iter, loop) and \
-            not any(isinstance(n, (gast.Break, gast.Continue)) for n in ir.walk(loop))
-
-    def _functions_listed(self, node, loop=None):
-        """The items of a list or tuple of functions: a display, or a global or closure
-        one (`for act in ACTIVATIONS`: ACTIVATIONS[0], ...), or an argument's that the code is
-        made for (a Static of kind "tree"); of objects too, where `loop` calls its item or
-        the item's methods (`for layer in layers: h = layer(h)`); else []."""
-        if isinstance(node, (gast.List, gast.Tuple)):
-            return node.elts if all(self._is_function(e) for e in node.elts) else []
-        if not isinstance(node, (gast.Name, gast.Attribute)) or isinstance(
-                node, gast.Name) and node.id in self.local:
-            return []
-        held = self.resolve(node)
-        if held is MISSING and loop is not None:
-            self._ask_for_items(node, loop)
-        if not isinstance(held, (list, tuple)) or not 0 < len(held) <= 64 or not all(
-                is_function_value(f) or loop is not None and is_object(f) and
-                _calls_item(loop, methods=True) for f in held):
-            return []
-        return [gast.Subscript(value=copy.deepcopy(node), slice=ir.const(k), ctx=gast.Load())
-                for k in range(len(held))]
-
-    def _ask_for_items(self, node, loop):
-        """For a loop calling the items of a parameter of the differentiated function
-        (`for layer in layers: h = layer(h)`), the request to make the code for what it
-        holds when the function is called."""
-        args = self.func.args
-        if not self.nested and isinstance(node, gast.Name) and _calls_item(loop) and \
-                node.id in {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}:
-            call = next(n for n in ir.walk(loop) if isinstance(n, gast.Call) and isinstance(
-                n.func, gast.Name) and n.func.id == loop.target.id)
-            raise StaticArgumentNeeded(
-                f"{loop.target.id}(...) calls an item of the parameter {node.id!r}, which is "
-                "known only when the function is called", self.location(call),
-                "srcdiff makes the code for the functions or objects the list passed holds: "
-                "call the derivative with it, or give the parameter a default",
-                parameter=node.id, kind="tree")
-
     def _is_function(self, node):
         return isinstance(node, gast.Name) and (node.id in self.local or node.id in self.partials) or \
             is_function_value(self.resolve(node))
@@ -397,17 +338,6 @@ def _as_definition(stmt):
             name=stmt.targets[0].id, args=stmt.value.args, body=body, decorator_list=[],
             returns=None, type_comment=None, type_params=[]), stmt)
     return None
-
-
-def _calls_item(loop, methods=False):
-    """Whether the body of a `for item in ...` loop calls `item(...)` (or with `methods`,
-    `item.m(...)`, a method numpy's arrays have aside)."""
-    target = loop.target.id
-    return any(isinstance(n, gast.Call) and (
-        isinstance(n.func, gast.Name) and n.func.id == target or methods and isinstance(
-            n.func, gast.Attribute) and isinstance(n.func.value, gast.Name) and
-        n.func.value.id == target and registry.method(n.func.attr) is None)
-        for stmt in loop.body for n in ir.walk(stmt))
 
 
 def _outside_functions(stmt):

@@ -65,6 +65,33 @@ def differentiated_layers_by_index(layers, x):
     return np.sum(layers[1](layers[0](x)) ** 2)
 
 
+def enumerated_layers_and_their_methods(layers, x):
+    h = x
+    for i, layer in enumerate(layers):
+        h = layer.__call__(h) + 0.1 * i * (h @ layer.W)
+    return np.sum(h ** 2)
+
+
+def blocks_of_layers(w, x, blocks):
+    h = x * w
+    for block in blocks:
+        for layer in block:
+            h = layer(h)
+    return np.sum(h ** 2)
+
+
+class Network(typing.NamedTuple):
+    layers: list
+    scale: float
+
+
+def layers_of_a_differentiated_namedtuple(net, x):
+    h = x
+    for layer in net.layers:
+        h = layer(h)
+    return net.scale * np.sum(h ** 2)
+
+
 # --- lambdas a comprehension makes ----------------------------------------------------------------
 
 def lambdas_of_a_comprehension_looped_over(w, x):
@@ -183,6 +210,21 @@ def layers_and_x():
     return layers, w_and_x()[1]
 
 
+def square_layers_and_x():
+    layers = [DenseLayer(*arrays((3, 3), 3, seed=8)), DenseLayer(*arrays((3, 3), 3, seed=9))]
+    return layers, w_and_x()[1]
+
+
+def w_x_and_blocks():
+    first, second = square_layers_and_x()[0]
+    return (*w_and_x(), [[first], [Dense(second.W, second.b), first]])
+
+
+def network_and_x():
+    layers, x = layers_and_x()
+    return Network(layers, 0.7), x
+
+
 def w_x_and_cfg():
     return (*w_and_x(), {"act": np.sin, "scale": 2.0})
 
@@ -207,6 +249,11 @@ CASES = {
     "for layer in layers, a differentiated list of dataclasses": (
         through_differentiated_layers, layers_and_x),
     "layers[1](layers[0](x)), differentiated": (differentiated_layers_by_index, layers_and_x),
+    "for i, layer in enumerate(layers): layer.__call__(h), layer.W": (
+        enumerated_layers_and_their_methods, square_layers_and_x),
+    "for block in blocks: for layer in block": (blocks_of_layers, w_x_and_blocks),
+    "for layer in net.layers, a differentiated NamedTuple": (
+        layers_of_a_differentiated_namedtuple, network_and_x),
     "lambdas of a comprehension, looped over": (lambdas_of_a_comprehension_looped_over,
                                                 w_and_x),
     "lambdas of a comprehension, by index": (lambdas_of_a_comprehension_by_index, w_and_x),
