@@ -153,6 +153,20 @@ def function_from_a_dict_argument(w, x, cfg):
     return np.sum(cfg["act"](w * x) * cfg["scale"])
 
 
+def act_of(cfg, h):
+    return cfg["act"](h)
+
+
+def run_layers(layers, h):
+    for layer in layers:
+        h = layer(h)
+    return h
+
+
+def containers_passed_on_to_helpers(w, x, cfg, layers):
+    return np.sum(run_layers(layers, act_of(cfg, x * w)) ** 2)
+
+
 @dataclass(frozen=True)
 class Arch:
     act: typing.Callable = np.tanh
@@ -229,6 +243,10 @@ def w_x_and_cfg():
     return (*w_and_x(), {"act": np.sin, "scale": 2.0})
 
 
+def w_x_cfg_and_layers():
+    return (*w_x_and_cfg(), w_x_and_layers()[2])
+
+
 def w_x_and_arch():
     return (*w_and_x(), Arch(np.sin, 3))
 
@@ -264,6 +282,8 @@ CASES = {
     "getattr(np, NAME), a global": (getattr_of_a_global_name, w_and_x),
     "getattr(np, name), a default": (getattr_of_a_default, w_and_x),
     "cfg['act'](h), a dict argument": (function_from_a_dict_argument, w_x_and_cfg),
+    "a dict and a list of layers passed on to helpers": (containers_passed_on_to_helpers,
+                                                         w_x_cfg_and_layers),
     "arch.act(h), a dataclass argument": (function_field_of_an_argument, w_x_and_arch),
     "arch.act(h), a NamedTuple argument": (function_field_of_an_argument, w_x_and_arch_tuple),
     "model.enc.apply(x), dataclasses in a differentiated NamedTuple": (
