@@ -78,6 +78,7 @@ class LoopsOverFunctions:
         if not isinstance(node, (gast.Name, gast.Attribute, gast.Subscript)) or isinstance(
                 node, gast.Name) and node.id in self.local:
             return []
+        # (a list itself, not only a function: ParsedFunction.container, where resolve is its)
         held = getattr(getattr(self.resolve, "__self__", None), "container", self.resolve)(node)
         if held is MISSING and body is not None:
             self._ask_for_items(node, target, body)

@@ -17,6 +17,7 @@ from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedErr
 from .provenance import check_source_runs
 from .statics import MISSING, is_function_value, is_object
 
+
 def _expand_partial_calls(node, partials):
     """`act(x)` for a name `act` of functools.partial(g, a, k=b) (`partials`: name -> the
     partial) becomes `act.func(act.args[0], x, k=act.keywords['k'])`: g called directly, the

@@ -116,11 +116,10 @@ class UserCalls:
             if not isinstance(node, gast.AST):
                 continue
             static = self.p.statics.get(node.id) if isinstance(node, gast.Name) else None
-            held = self.p.container(node) if self._named_constant(node) else MISSING
-            if static is not None and static.kind == "type":
-                held = static.value
-            if node is receiver or is_object(held) and not is_function_value(held) or \
-                    inspect.isclass(held) and static is not None:
+            typed = static is not None and static.kind == "type"
+            held = static.value if typed else \
+                self.p.container(node) if self._named_constant(node) else MISSING
+            if node is receiver or typed or is_object(held) and not is_function_value(held):
                 kind, held = "type", held if inspect.isclass(held) else object_class(held)
             elif is_function_value(self.p.resolve(node)) and held is not MISSING:
                 kind = "value"
