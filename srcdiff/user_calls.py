@@ -119,12 +119,12 @@ class UserCalls:
             typed = static is not None and static.kind == "type"
             held = static.value if typed else \
                 self.p.container(node) if self._named_constant(node) else MISSING
-            if node is receiver or typed or is_object(held) and not is_function_value(held):
+            if self._in_tree(node) and isinstance(held, (dict, list, tuple)):
+                kind = "tree"  # (what it calls in it; of a method, a namedtuple's own)
+            elif node is receiver or typed or is_object(held) and not is_function_value(held):
                 kind, held = "type", held if inspect.isclass(held) else object_class(held)
             elif is_function_value(self.p.resolve(node)) and held is not MISSING:
                 kind = "value"
-            elif self._in_tree(node) and isinstance(held, (dict, list, tuple)):
-                kind = "tree"  # (what it calls in it)
             else:
                 continue
             statics.append([param, kind, gast.unparse(node)])

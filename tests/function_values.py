@@ -203,6 +203,23 @@ def methods_of_dataclasses_in_a_namedtuple(model, x):
     return np.sum(model.second.apply(h) ** 2)
 
 
+class Autoencoder(typing.NamedTuple):
+    first: Encoder
+    second: Encoder
+
+    def forward(self, x):
+        h = self.first.apply(x)
+        return self.second.apply(h)
+
+
+def namedtuple_method_calling_its_fields_methods(model, x):
+    return np.sum(model.forward(x) ** 2)
+
+
+def autoencoder_and_x():
+    return Autoencoder(*model_and_x()[0]), w_and_x()[1]
+
+
 # --- arguments, and the table ----------------------------------------------------------------------
 
 def w_and_x():
@@ -288,6 +305,8 @@ CASES = {
     "arch.act(h), a NamedTuple argument": (function_field_of_an_argument, w_x_and_arch_tuple),
     "model.enc.apply(x), dataclasses in a differentiated NamedTuple": (
         methods_of_dataclasses_in_a_namedtuple, model_and_x),
+    "self.second.apply(h) in a method of a differentiated NamedTuple": (
+        namedtuple_method_calling_its_fields_methods, autoencoder_and_x),
 }
 
 # the cases whose first argument may be a float: their grad of grad is checked too
