@@ -15,7 +15,8 @@ from .arguments import (Wrt, caller, check_differentiable, check_shaped_like, ch
                         split_tangents, spread_of)
 from .errors import ArgumentError, SrcdiffError, StaticArgumentNeeded
 from .modes import Mode
-from .parse import Static, check_function, is_function_value, is_object, object_class
+from .parse import check_function
+from .statics import Static, is_function_value, is_object, object_class, skeleton
 from .inference import Unsupported
 from .shapes import key
 from .transform import derive, emitted_name
@@ -69,8 +70,10 @@ class Derivative:
                     raise ArgumentError("wrt counts values of *args and names keywords of "
                                         "**kwargs: the positions of both depend on the call",
                                         caller(), "differentiate them in two calls")
-            # parameters whose value (a key) picks a function f calls
+            # parameters whose value (a key) picks a function f calls, and containers
+            # holding the functions or objects f calls
             self._keys = set(fun._keys) if isinstance(fun, Derivative) else set()
+            self._trees = set(fun._trees) if isinstance(fun, Derivative) else set()
             self._statics = self._statics_of(())  # (what the defaults make static)
             self._by_statics = {}
             self._emitted, self._deferred = self._first_emitted()
@@ -107,12 +110,18 @@ class Derivative:
             return derive(self._target, self._positions, self._mode, **self._options,
                           **_statics_option(self._statics)), None
         except StaticArgumentNeeded as exc:
-            if exc.kind == "key":  # (a str or int that picks the function called)
-                self._keys.add(exc.parameter)
+            if self._wants(exc):  # (a key, or a container, that decides what f calls)
                 self._statics = self._statics_of(())
                 if any(s.name == exc.parameter for s in self._statics):  # (its default)
                     return self._first_emitted()
             return None, exc
+
+    def _wants(self, exc):
+        """Note the parameter a StaticArgumentNeeded asks for: whether it is new."""
+        wanted = self._keys if exc.kind == "key" else self._trees
+        new = exc.parameter in self._names and exc.parameter not in wanted
+        wanted.add(exc.parameter)
+        return new
 
     def _emitted_parameters(self):
         """The parameters of the emitted function: the tangents (jvp) or the cotangent
@@ -159,6 +168,8 @@ class Derivative:
                                       int(value)))
             elif is_object(value):
                 statics.append(Static(name, "type", object_class(value)))
+            elif name in self._trees and (tree := skeleton(value)) is not None:
+                statics.append(Static(name, "tree", tree))
         if self._spread is not None and len(args) >= self._spread[1]:
             statics.append(Static(self._spread[0], "count", len(args) - self._spread[1]))
         if self._keywords is not None and keywords:
@@ -187,7 +198,12 @@ class Derivative:
         statics = self._statics_of(args, keywords)
         if statics == self._statics and self._deferred is not None:
             refuse_container_methods(self._deferred, self._names, args)
-        return self._derived(statics)
+        try:
+            return self._derived(statics)
+        except StaticArgumentNeeded as exc:  # (another parameter: a container f calls into)
+            if not self._wants(exc):
+                raise
+            return self._emitted_for(args, keywords)
 
     def _emitted_of_call(self, args, keywords=()):
         """The Emitted that a call with these arguments (as the user passes them) runs."""

@@ -183,14 +183,21 @@ def split_tangents(args, signature, wrt, single, name, where):
 
 def refuse_container_methods(exc, names, args):
     """The error for a method of a dict, list or tuple argument called in f (d.get(k)), which
-    `exc` (the deferred StaticArgumentNeeded) took for an object's: the code depends on no
-    function or class there; srcdiff reads such values by index."""
-    if exc.kind != "value" or exc.parameter not in names:
+    `exc` (the deferred StaticArgumentNeeded) took for an object's, or for an item called of
+    a container holding no function: the code depends on no function or class there;
+    srcdiff reads such values by index."""
+    if exc.kind == "key" or exc.parameter not in names:
         return
     k = names.index(exc.parameter)
     value = args[k] if k < len(args) else None
+    kind = type(value).__name__
+    if exc.kind == "tree":  # (an item of it called: `cfg["act"](h)`, `layer(h)`)
+        raise UnsupportedError(
+            f"{exc.message.split(', which')[0]}, but {exc.parameter!r} is a {kind} here, "
+            "holding no function, nor object with methods, that srcdiff could call",
+            exc.location, "pass the functions (or the objects whose __call__ or methods "
+            "the code calls) in it, or call them by their names")
     if isinstance(value, (dict, list, tuple)):
-        kind = type(value).__name__
         raise UnsupportedError(
             f"{exc.parameter!r} is a {kind} here, and the code calls one of its methods "
             f"({exc.message.split('(...)')[0]}): srcdiff follows a {kind}'s items read by "
