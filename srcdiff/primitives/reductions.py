@@ -48,8 +48,10 @@ class var:
         ba = runtime.var_grad(bz, a, axis=axis, ddof=ddof, keepdims=keepdims)
 
     def tangent(dz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
-        dz = np.sum(runtime.var_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True) * da,
-                    axis=axis, keepdims=keepdims)
+        # (complex a: the real part, var being of |a - mean|)
+        dz = runtime.real_for(np.sum(runtime.var_grad(1.0, a, axis=axis, ddof=ddof,
+                                                      keepdims=True) * da,
+                                     axis=axis, keepdims=keepdims), z)
 
 
 @_reduction(np.std, methods=("std",), samples=_axes("np.std(x{})") + [
@@ -61,9 +63,9 @@ class std:
                               keepdims=keepdims)
 
     def tangent(dz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
-        dz = runtime.divide_or_zero(np.sum(runtime.var_grad(1.0, a, axis=axis, ddof=ddof,
-                                                            keepdims=True) * da,
-                                           axis=axis, keepdims=keepdims), 2 * z)
+        dz = runtime.divide_or_zero(runtime.real_for(np.sum(
+            runtime.var_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True) * da,
+            axis=axis, keepdims=keepdims), z), 2 * z)
 
 
 # ties share the gradient evenly

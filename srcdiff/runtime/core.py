@@ -417,7 +417,7 @@ def mean_grad(g, x, axis=None, keepdims=False):
 
 
 def var_grad(g, x, axis=None, ddof=0, keepdims=False):
-    centred = x - np.mean(x, axis=axis, keepdims=True)
+    centred = np.conj(x - np.mean(x, axis=axis, keepdims=True))  # var is of |x - mean|
     return unreduce(g, x, axis, keepdims) * centred * (2.0 / (count(x, axis) - ddof))
 
 
