@@ -22,6 +22,7 @@ def dloss(params, data):
 
 
 def fwd_gmm_log_likelihood(params, data):
+    _i0 = None
     _t1 = None
     diag_gaussian_logpdf_saved = None
     log_proportion = None

@@ -65,6 +65,7 @@ def fwd_diag_gaussian_logpdf_s1(x, mean, log_std):
 
 
 def fwd_gmm_log_likelihood_s1(params, data):
+    _i0 = None
     _t1 = None
     diag_gaussian_logpdf_saved = None
     log_proportion = None

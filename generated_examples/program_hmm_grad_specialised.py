@@ -56,6 +56,7 @@ def fwd_hmm_log_likelihood_s1(params, observations):
     _t4 = None
     _t5 = None
     logsumexp_saved = None
+    obs = None
     _stack_t2 = []
     _stack_t4 = []
     _stack_logsumexp_saved = []

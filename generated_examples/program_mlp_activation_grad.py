@@ -24,6 +24,7 @@ def dloss(params, inputs, targets, nonlinearity=np.tanh):
 
 def fwd_predict(params, inputs, nonlinearity=np.tanh):
     W = None
+    _i0 = None
     _t1 = None
     _t2 = None
     b = None

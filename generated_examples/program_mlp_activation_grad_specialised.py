@@ -65,6 +65,7 @@ def bwd_predict(b_t6, saved):
 
 def fwd_predict(params, inputs, nonlinearity=np.tanh):
     W = None
+    _i0 = None
     _t1 = None
     _t2 = None
     b = None

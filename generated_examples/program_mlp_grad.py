@@ -26,6 +26,7 @@ def dloss(params, inputs, targets):
 
 def fwd_predict(params, inputs):
     W = None
+    _i0 = None
     _t0 = None
     _t1 = None
     b = None

@@ -27,6 +27,7 @@ def dloss(params, inputs, targets):
 
 def fwd_predict_s1(params, inputs):
     W = None
+    _i0 = None
     _t0 = None
     _t1 = None
     b = None

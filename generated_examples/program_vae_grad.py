@@ -60,6 +60,7 @@ def dloss(combined_params, images, noise):
 
 def fwd_neural_net_predict_params(params, inputs):
     W = None
+    _i0 = None
     _t0 = None
     _t1 = None
     b = None
@@ -242,6 +243,7 @@ def bwd_diag_gaussian_log_density_x(b_t8, saved):
 
 def fwd_neural_net_predict_params_inputs(params, inputs):
     W = None
+    _i0 = None
     _t0 = None
     _t1 = None
     b = None

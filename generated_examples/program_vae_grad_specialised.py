@@ -62,6 +62,7 @@ def dloss(combined_params, images, noise):
 
 def fwd_neural_net_predict_params_s1(params, inputs):
     W = None
+    _i0 = None
     _t0 = None
     _t1 = None
     b = None
@@ -116,6 +117,7 @@ def fwd_diag_gaussian_log_density_x_s1(x, mu, log_std):
 
 def fwd_neural_net_predict_params_inputs_s1(params, inputs):
     W = None
+    _i0 = None
     _t0 = None
     _t1 = None
     b = None

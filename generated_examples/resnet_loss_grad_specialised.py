@@ -139,6 +139,7 @@ def fwd_forward_s1(params, state, x, training, block=basic_block):
     _t10 = None
     _t7 = None
     basic_block_saved = None
+    i = None
     _stack_t7 = []
     _stack_t10 = []
     _stack_basic_block_saved = []

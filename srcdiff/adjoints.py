@@ -166,7 +166,7 @@ class StatementAdjoints:
         out = [] if callee.recompute is None else [ir.assign(callee.saved, gast.Subscript(
             value=copy.deepcopy(callee.recompute), slice=ir.const(1), ctx=gast.Load()))]
         names = [a.id for a in callee.atoms]
-        if len(set(names)) == len(names) and not live & set(names):
+        if len(set(names)) == len(names) and not (live | self.stacks) & set(names):
             live.update(names)
             return out + [ir.assign(ir.tuple_of([ir.name(self.bname(n), store=True) for n in names],
                                            store=True), grads)]

@@ -104,8 +104,9 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         saved = sorted(ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[]))
                        & (self.primal | set(self._stack_inits.values())))
         maybe_unset = sorted(v for v in saved if v in self.primal and v not in self.fn.params
-                             and v not in self.unbound
-                             and not any(len(s.path) == 1 for s in self.sites.get(v, [])))
+                             and v not in self.unbound and not any(
+                                 len(s.path) == 1 and not _loop_target(s.stmt, v)
+                                 for s in self.sites.get(v, [])))
         forward = [ir.assign(v, ir.const(None)) for v in maybe_unset] + inits + forward
         forward.append(gast.Return(value=ir.tuple_of([result, gast.List(
             elts=[self._kept(v) for v in saved], ctx=gast.Load())])))
@@ -396,3 +397,8 @@ class Reverse(StatementAdjoints, SavingAnalysis):
 
 def _copy_args(args):
     return copy.deepcopy(args)
+
+
+def _loop_target(stmt, var):
+    """Whether `stmt` binds `var` as its loop's target: unbound if the loop runs no time."""
+    return isinstance(stmt, ir.For) and stmt.target == var
