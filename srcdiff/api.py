@@ -157,6 +157,8 @@ class Derivative:
             raise type(exc)(exc.message, _caller(), exc.hint) from None
         self._call = self._emitted.function if self._emitted else None
         self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
+        # signature -> the function a call runs as it is: nothing to re-read, check or wrap
+        self._direct = {}
         # called with the emitted function's own arguments (no bound self, no tangents to split)
         self._plain = self._bound is None and mode is not Mode.JVP
         self._offset = 1 if mode is Mode.VJP else 0
@@ -363,14 +365,27 @@ class Derivative:
         return (*head, *bound.args, *tail), bound.kwargs
 
     def __call__(self, *args, **kwargs):
+        if not kwargs and self._plain:  # the common case, kept short: calls may be tiny
+            signature = (key(args[0]),) if len(args) == 1 else tuple(map(key, args))
+            function = self._direct.get(signature)
+            if function is not None:
+                try:
+                    return function(*args)
+                except Exception as exc:
+                    self._locate(exc, self._variants[signature][1])
+                    raise
+            return self._general_call(args, kwargs, self._variants.get(signature))
+        return self._general_call(args, kwargs, None)
+
+    def _general_call(self, args, kwargs, variant):
+        """A call that the fast path of __call__ does not take: the variant found (None if
+        not yet made), made; keyword arguments bound; the globals the code reads re-read."""
         given, named = args, kwargs
         if kwargs:
             args, kwargs = self.bind(args, kwargs)
-        if self._plain and not kwargs:  # the common case, kept short: calls may be tiny
-            variant = self._variants.get((key(args[0]),) if len(args) == 1 else
-                                         tuple(map(key, args))) or \
-                self._variant_for(args, args, self._offset)
-        else:
+        if variant is None and self._plain and not kwargs:
+            variant = self._variant_for(args, args, self._offset)
+        elif variant is None:
             args, checked, offset = self._arguments(args)
             if kwargs:
                 self._check(checked, offset)
@@ -390,19 +405,24 @@ class Derivative:
             emitted.refresh()
         try:
             result = function(*args, **kwargs)
-        except ArgumentError as exc:
-            if exc.location is None:
-                raise ArgumentError(exc.message, self._location("returned", emitted),
-                                    exc.hint) from None
-            raise
         except Exception as exc:
-            _name_user_line(exc)
+            self._locate(exc, emitted)
             raise
         if not self._one_of_many:
             return result
         if self._options.get("preserve_result") or self._options.get("has_aux"):
             return ((result[0],),) + tuple(result[1:])
         return (result,)
+
+    def _locate(self, exc, emitted):
+        """Say where an error raised in emitted code comes from: a located ArgumentError for
+        one raised without a location (at f's return), a note naming f's line for others."""
+        if isinstance(exc, ArgumentError):
+            if exc.location is None:
+                raise ArgumentError(exc.message, self._location("returned", emitted),
+                                    exc.hint) from None
+            return
+        _name_user_line(exc)
 
     def _current(self, emitted):
         """Whether `emitted` (and for a derivative of a derivative, the code it was made
@@ -457,6 +477,8 @@ class Derivative:
         if mode == "check" and variant is not generic:
             variant = (_checked(variant[0]), variant[1])
         self._variants[signature] = variant
+        if self._plain and not (emitted.has_live or self._of_derivative or self._one_of_many):
+            self._direct[signature] = variant[0]
         return variant
 
     def _forward_variant(self, args):
