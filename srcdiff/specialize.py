@@ -288,23 +288,37 @@ def _run_changed(func, before, stmt, taken, listed, run, context):
 
 
 def _index(func, names):
-    """(the nodes of ir.walk(func), {id(node): its parent} for each, {name in `names`: its Name
-    nodes}), in one walk (made once: walking the function for each candidate was quadratic).
-    Constants, contexts and operators, a third of a function's nodes, are left out: nothing
-    asks for them (stack_names looks at names and statements)."""
-    parents, found = {}, {}
-    todo = [func]
-    for node in todo:
+    """(the nodes of ir.walk(func), {id(node): its parent} for each node of the statements of
+    func's body that read a name in `names`, {name in `names`: its Name nodes}), in one walk
+    (made once: walking the function for each candidate was quadratic). Constants, contexts
+    and operators, a third of a function's nodes, are left out: nothing asks for them
+    (stack_names looks at names and statements)."""
+    found, holding = {}, {}
+    todo, tops = [func], [None]  # (each node's statement of func's body)
+    for node, top in zip(todo, tops):
         values = node.__dict__
         for field in node._fields:
             value = values.get(field)
             for child in value if value.__class__ is list else (value,):
                 if isinstance(child, _NODE) and child._fields and \
                         child.__class__ is not gast.Constant:
-                    parents[id(child)] = node
                     todo.append(child)
+                    tops.append(child if node is func and field == "body" else top)
                     if child.__class__ is gast.Name and child.id in names:
                         found.setdefault(child.id, []).append(child)
+                        if top is not None:  # (else a parameter: no statement reads it)
+                            holding[id(top)] = top
+    parents = {}  # (for the whole function, this cost as much as the walk)
+    for stmt in holding.values():
+        below = [stmt]
+        for node in below:
+            values = node.__dict__
+            for field in node._fields:
+                value = values.get(field)
+                for child in value if value.__class__ is list else (value,):
+                    if isinstance(child, _NODE) and child._fields:
+                        parents[id(child)] = node
+                        below.append(child)
     return todo, parents, found
 
 
