@@ -208,6 +208,15 @@ def assign(target, value):
     return gast.Assign(targets=[target], value=value, type_comment=None)
 
 
+def subscript(name_, index, store=False):
+    return gast.Subscript(value=name(name_), slice=copy_tree(index),
+                          ctx=gast.Store() if store else gast.Load())
+
+
+def tuple_of(elts, store=False):
+    return gast.Tuple(elts=list(elts), ctx=gast.Store() if store else gast.Load())
+
+
 def expr_stmt(value):
     return gast.Expr(value=value)
 
