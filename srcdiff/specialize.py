@@ -25,7 +25,7 @@ from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_cop
                        release_early)
 from .ir import dotted
 from .primitives import registry
-from .inference import Interpreter, Unsupported, stack_methods_used, stack_names
+from .inference import Interpreter, Unsupported, stack_methods_used
 from .shapes import BOTTOM, UNKNOWN, Const, Typed, describe, widen
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
@@ -204,11 +204,16 @@ class Callees:
             key = None
         result = UNKNOWN
         try:
-            func, stacks = _parsed(callee)[name]
+            parsed = _parsed(callee)[name]
+            func = parsed[0]
             params = _with_defaults(list(args), callee.functions[name].__defaults__,
                                     len(func.args.args))
             interpreter = Interpreter(func, _opaque(callee), Callees(callee, self.session),
-                                      _fixed(callee), stacks).run(params)
+                                      _fixed(callee), parsed[1])
+            try:
+                interpreter.run(params)
+            finally:  # (stack_names of a callee, found only if a run asks: kept for the next)
+                parsed[1] = interpreter.known_stacks
             result = UNKNOWN if interpreter.returned is BOTTOM else interpreter.returned
             if key is not None:
                 self.session.interpreters[key] = interpreter
@@ -226,10 +231,11 @@ def _owners(emitted):
 
 def _parsed(emitted):
     """The emitted module's functions as gast trees, parsed once (and only ever read), each
-    with the names of the lists it uses as stacks: {name: (tree, stack names)}."""
+    with the names of the lists it uses as stacks (None until an interpreter's run asks):
+    {name: [tree, stack names]}."""
     if emitted.parsed is None:
         module = conversion.ast_to_gast(ast.parse(emitted.source))
-        emitted.parsed = {f.name: (f, stack_names(f)) for f in module.body
+        emitted.parsed = {f.name: [f, None] for f in module.body
                           if isinstance(f, gast.FunctionDef)}
     return emitted.parsed
 
