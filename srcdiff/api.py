@@ -3,7 +3,6 @@ composed from them (value_and_grad, vjp, hvp, hessian, jacobians) are in compose
 from __future__ import annotations
 
 import inspect
-import linecache
 import warnings
 from typing import Any, Callable, Literal, Sequence
 
@@ -19,15 +18,6 @@ from .parse import Static, check_function, is_function_value, is_object, object_
 from .inference import Unsupported
 from .shapes import key
 from .transform import derive, emitted_name
-
-
-def _name_user_line(exc):
-    """Add to an error raised in emitted code the line of the user's function it comes from."""
-    found = codegen.user_line(exc.__traceback__)
-    if found is not None and hasattr(exc, "add_note"):  # (Python 3.11+)
-        filename, lineno = found
-        exc.add_note(f"srcdiff: raised by the code emitted for {filename}:{lineno}: "
-                     f"{linecache.getline(filename, lineno).strip()}")
 
 
 class Derivative:
@@ -80,8 +70,7 @@ class Derivative:
             raise type(exc)(exc.message, caller(), exc.hint) from None
         self._call = self._emitted.function if self._emitted else None
         self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
-        # signature -> the function a call runs as it is: nothing to re-read, check or wrap
-        self._direct = {}
+        self._direct = {}  # signature -> the function run as it is: nothing to re-read or wrap
         # called with the emitted function's own arguments (no bound self, no tangents to split)
         self._plain = self._bound is None and mode is not Mode.JVP
         self._offset = 1 if mode is Mode.VJP else 0
@@ -285,8 +274,7 @@ class Derivative:
         return self._general_call(args, kwargs, None)
 
     def _general_call(self, args, kwargs, variant):
-        """A call that the fast path of __call__ does not take: the variant found (None if
-        not yet made), made; keyword arguments bound; the globals the code reads re-read."""
+        """A call the fast path of __call__ leaves: the variant (None: not made yet) made."""
         given, named = args, kwargs
         if kwargs:
             args, kwargs = self.bind(args, kwargs)
@@ -322,14 +310,12 @@ class Derivative:
         return (result,)
 
     def _locate(self, exc, emitted):
-        """Say where an error raised in emitted code comes from: a located ArgumentError for
-        one raised without a location (at f's return), a note naming f's line for others."""
-        if isinstance(exc, ArgumentError):
-            if exc.location is None:
-                raise ArgumentError(exc.message, self._location("returned", emitted),
-                                    exc.hint) from None
-            return
-        _name_user_line(exc)
+        """Say where an error raised in emitted code comes from (f's return or its line)."""
+        if not isinstance(exc, ArgumentError):
+            codegen.name_user_line(exc)
+        elif exc.location is None:
+            raise ArgumentError(exc.message, self._location("returned", emitted),
+                                exc.hint) from None
 
     def _current(self, emitted):
         """Whether `emitted` (and for a derivative of a derivative, the code it was made
@@ -382,7 +368,7 @@ class Derivative:
                           f"({type(exc).__name__}: {exc}); running the generic code",
                           stacklevel=3)
         if mode == "check" and variant is not generic:
-            variant = (_checked(variant[0]), variant[1])
+            variant = (specialize.checked(variant[0]), variant[1])
         self._variants[signature] = variant
         if self._plain and not (emitted.has_live or self._of_derivative or self._one_of_many):
             self._direct[signature] = variant[0]
@@ -411,16 +397,6 @@ class Derivative:
 
 def _statics_option(statics):
     return {"statics": statics} if statics else {}
-
-
-def _checked(variant):
-    """The variant, run together with the generic code it was made from, whose results it
-    must match in every element (config(specialize="check"))."""
-    def both(*args, **kwargs):
-        return runtime.same_as(variant(*args, **kwargs), variant.reference(*args, **kwargs))
-
-    both.source = variant.source
-    return both
 
 
 def grad(fun: Callable[..., Any] | None = None, wrt: Wrt | None = None,

@@ -20,7 +20,7 @@ import types
 
 import gast
 
-from . import cache, codegen, conversion, ir
+from . import cache, codegen, conversion, ir, runtime
 from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_copies,
                        release_early)
 from .ir import dotted
@@ -437,6 +437,16 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     function.source = "\n\n".join([function.source] + session.sources)
     function.reference = compile_function(generic, jvp_emitted, defaults, name)
     return function
+
+
+def checked(variant):
+    """The variant, run together with the generic code it was made from, whose results it
+    must match in every element (config(specialize="check"))."""
+    def both(*args, **kwargs):
+        return runtime.same_as(variant(*args, **kwargs), variant.reference(*args, **kwargs))
+
+    both.source = variant.source
+    return both
 
 
 def _fixed(emitted):
