@@ -3,7 +3,6 @@ composed from them (value_and_grad, vjp, hvp, hessian, jacobians) are in compose
 from __future__ import annotations
 
 import inspect
-import linecache
 import warnings
 from typing import Any, Callable, Literal, Sequence
 
@@ -20,15 +19,6 @@ from .statics import Static, is_function_value, is_object, object_class, skeleto
 from .inference import Unsupported
 from .shapes import key
 from .transform import derive, emitted_name
-
-
-def _name_user_line(exc):
-    """Add to an error raised in emitted code the line of the user's function it comes from."""
-    found = codegen.user_line(exc.__traceback__)
-    if found is not None and hasattr(exc, "add_note"):  # (Python 3.11+)
-        filename, lineno = found
-        exc.add_note(f"srcdiff: raised by the code emitted for {filename}:{lineno}: "
-                     f"{linecache.getline(filename, lineno).strip()}")
 
 
 class Derivative:
@@ -83,6 +73,7 @@ class Derivative:
             raise type(exc)(exc.message, caller(), exc.hint) from None
         self._call = self._emitted.function if self._emitted else None
         self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
+        self._direct = {}  # signature -> the function run as it is: nothing to re-read or wrap
         # called with the emitted function's own arguments (no bound self, no tangents to split)
         self._plain = self._bound is None and mode is not Mode.JVP
         self._offset = 1 if mode is Mode.VJP else 0
@@ -286,14 +277,26 @@ class Derivative:
         return (*head, *bound.args, *tail), bound.kwargs
 
     def __call__(self, *args, **kwargs):
+        if not kwargs and self._plain:  # the common case, kept short: calls may be tiny
+            signature = (key(args[0]),) if len(args) == 1 else tuple(map(key, args))
+            function = self._direct.get(signature)
+            if function is not None:
+                try:
+                    return function(*args)
+                except Exception as exc:
+                    self._locate(exc, self._variants[signature][1])
+                    raise
+            return self._general_call(args, kwargs, self._variants.get(signature))
+        return self._general_call(args, kwargs, None)
+
+    def _general_call(self, args, kwargs, variant):
+        """A call the fast path of __call__ leaves: the variant (None: not made yet) made."""
         given, named = args, kwargs
         if kwargs:
             args, kwargs = self.bind(args, kwargs)
-        if self._plain and not kwargs:  # the common case, kept short: calls may be tiny
-            variant = self._variants.get((key(args[0]),) if len(args) == 1 else
-                                         tuple(map(key, args))) or \
-                self._variant_for(args, args, self._offset)
-        else:
+        if variant is None and self._plain and not kwargs:
+            variant = self._variant_for(args, args, self._offset)
+        elif variant is None:
             args, checked, offset = self._arguments(args)
             if kwargs:
                 self._check(checked, offset, kwargs)
@@ -313,19 +316,22 @@ class Derivative:
             emitted.refresh()
         try:
             result = function(*args, **kwargs)
-        except ArgumentError as exc:
-            if exc.location is None:
-                raise ArgumentError(exc.message, self._location("returned", emitted),
-                                    exc.hint) from None
-            raise
         except Exception as exc:
-            _name_user_line(exc)
+            self._locate(exc, emitted)
             raise
         if not self._one_of_many:
             return result
         if self._options.get("preserve_result") or self._options.get("has_aux"):
             return ((result[0],),) + tuple(result[1:])
         return (result,)
+
+    def _locate(self, exc, emitted):
+        """Say where an error raised in emitted code comes from (f's return or its line)."""
+        if not isinstance(exc, ArgumentError):
+            codegen.name_user_line(exc)
+        elif exc.location is None:
+            raise ArgumentError(exc.message, self._location("returned", emitted),
+                                exc.hint) from None
 
     def _current(self, emitted):
         """Whether `emitted` (and for a derivative of a derivative, the code it was made
@@ -378,8 +384,10 @@ class Derivative:
                           f"({type(exc).__name__}: {exc}); running the generic code",
                           stacklevel=3)
         if mode == "check" and variant is not generic:
-            variant = (_checked(variant[0]), variant[1])
+            variant = (specialize.checked(variant[0]), variant[1])
         self._variants[signature] = variant
+        if self._plain and not (emitted.has_live or self._of_derivative or self._one_of_many):
+            self._direct[signature] = variant[0]
         return variant
 
     def _forward_variant(self, args):
@@ -405,16 +413,6 @@ class Derivative:
 
 def _statics_option(statics):
     return {"statics": statics} if statics else {}
-
-
-def _checked(variant):
-    """The variant, run together with the generic code it was made from, whose results it
-    must match in every element (config(specialize="check"))."""
-    def both(*args, **kwargs):
-        return runtime.same_as(variant(*args, **kwargs), variant.reference(*args, **kwargs))
-
-    both.source = variant.source
-    return both
 
 
 def grad(fun: Callable[..., Any] | None = None, wrt: Wrt | None = None,

@@ -212,3 +212,12 @@ def user_line(traceback):
             found = origin[0], origin[1][traceback.tb_lineno]
         traceback = traceback.tb_next
     return found
+
+
+def name_user_line(exc):
+    """Add to an error raised in emitted code the line of the user's function it comes from."""
+    found = user_line(exc.__traceback__)
+    if found is not None and hasattr(exc, "add_note"):  # (Python 3.11+)
+        filename, lineno = found
+        exc.add_note(f"srcdiff: raised by the code emitted for {filename}:{lineno}: "
+                     f"{linecache.getline(filename, lineno).strip()}")

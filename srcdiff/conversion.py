@@ -18,56 +18,66 @@ def ast_to_gast(node):
     """gast.ast_to_gast(node), made of `node`'s own nodes: a tree fresh from ast.parse, which
     nothing else holds, becomes the gast tree in place (each node changes class), but for the
     context and operator nodes the parser shares between trees, which are replaced."""
+    plans = _GAST_PLANS
     todo = [node]
     for current in todo:
-        _retag(current)
+        cls = current.__class__
+        target, extra, _, children = plans[cls]
         values = current.__dict__
-        for field in current._fields:
+        if cls is ast.arg:
+            values["id"] = values.pop("arg")
+            values["ctx"] = _new(gast.Param)
+        elif cls is ast.ExceptHandler and current.name:
+            values["name"] = gast.Name(current.name, gast.Store(), None, None)
+        current.__class__ = target
+        for field in extra:
+            values[field] = [] if field == "type_params" else None
+        for field in children:
             value = values.get(field)
             if value.__class__ is list:
                 for index, item in enumerate(value):
                     if isinstance(item, _AST):
-                        value[index] = _child(item, todo)
+                        plan = plans[item.__class__]
+                        if plan[2] is _OWN:
+                            todo.append(item)
+                        else:
+                            value[index] = _converted(item, plan)
             elif isinstance(value, _AST):
-                values[field] = _child(value, todo)
+                plan = plans[value.__class__]
+                if plan[2] is _OWN:
+                    todo.append(value)
+                else:
+                    values[field] = _converted(value, plan)
     return node
 
 
-def _child(node, todo):
-    """The gast node for a child `node` of a node being converted: a new one for a shared
-    node (an operator, a context) or a class gast converts itself, else `node` (later)."""
-    target, _, how = _GAST_PLANS[node.__class__]
-    if how is _OWN:
-        todo.append(node)
-        return node
-    return target() if how is _SHARED else gast.ast_to_gast(node)
+def _converted(node, plan):
+    """The gast node for a shared node (a context, an operator: a new one, as gast makes)
+    or one of a class gast converts itself."""
+    return _new(plan[0]) if plan[2] is _SHARED else gast.ast_to_gast(node)
 
 
-def _retag(node):
-    cls = node.__class__
-    values = node.__dict__
-    if cls is ast.arg:
-        values["id"] = values.pop("arg")
-        values["ctx"] = gast.Param()
-    elif cls is ast.ExceptHandler and node.name:
-        values["name"] = gast.Name(node.name, gast.Store(), None, None)
-    node.__class__, extra, _ = _GAST_PLANS[cls]
-    for field in extra:
-        values[field] = [] if field == "type_params" else None
+def _new(cls):
+    """A node of a gast class without fields (gast's constructor, for none, sets nothing)."""
+    return cls.__new__(cls)
 
 
 _OWN, _SHARED, _BY_GAST = "own", "shared", "by gast"
 
 
 class _GastPlans(dict):
-    """ast class -> (its gast class, the fields only that has, how a node of it converts)."""
+    """ast class -> (its gast class, the fields only that has, how a node of it converts,
+    the fields that may hold nodes: those of the gast class but the ones only it has)."""
 
     def __missing__(self, cls):
         target = gast.Name if cls is ast.arg else getattr(gast, cls.__name__)
         own = ("id", "ctx") + cls._fields if cls is ast.arg else cls._fields
         how = _SHARED if not cls._fields and not cls._attributes else \
             _BY_GAST if cls.__name__ in _GAST_ONLY else _OWN
-        plan = self[cls] = target, [f for f in target._fields if f not in own], how
+        extra = [f for f in target._fields if f not in own]
+        children = tuple(f for f in target._fields if f not in extra and f != "ctx" or
+                         f == "ctx" and cls is not ast.arg)
+        plan = self[cls] = target, extra, how, children
         return plan
 
 

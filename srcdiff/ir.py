@@ -285,7 +285,19 @@ def copy_tree(node, memo=None):
     done = memo[id(node)] = node.__class__.__new__(node.__class__)
     fields = done.__dict__
     for key, value in node.__dict__.items():
-        fields[key] = value if value.__class__ in _ATOM_TYPES else copy_tree(value, memo)
+        kind = value.__class__
+        if kind in _ATOM_TYPES:
+            fields[key] = value
+        elif kind is list:  # (the commonest cases inline: this is called for every node)
+            fields[key] = [item if item.__class__ in _ATOM_TYPES else copy_tree(item, memo)
+                           for item in value]
+        elif kind in _CONTEXTS:  # (no fields: made here, unless shared within the tree)
+            copied = memo.get(id(value))
+            if copied is None:
+                copied = memo[id(value)] = kind.__new__(kind)
+            fields[key] = copied
+        else:
+            fields[key] = copy_tree(value, memo)
     return done
 
 
@@ -309,6 +321,7 @@ def pausing_gc(fn):
 _AST = gast.AST
 _ATOMS = (str, int, float, bool, type(None), complex, bytes, type(Ellipsis))
 _ATOM_TYPES = frozenset(_ATOMS)
+_CONTEXTS = frozenset({gast.Load, gast.Store, gast.Del, gast.Param})
 
 
 def names_in(node, ctx=gast.Load):

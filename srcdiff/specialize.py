@@ -20,12 +20,12 @@ import types
 
 import gast
 
-from . import cache, codegen, conversion, ir
+from . import cache, codegen, conversion, ir, runtime
 from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_copies,
                        release_early)
 from .ir import dotted
 from .primitives import registry
-from .inference import Interpreter, Unsupported, stack_methods_used, stack_names
+from .inference import Interpreter, Unsupported, stack_methods_used
 from .shapes import BOTTOM, UNKNOWN, Const, Typed, describe, widen
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
@@ -204,11 +204,16 @@ class Callees:
             key = None
         result = UNKNOWN
         try:
-            func, stacks = _parsed(callee)[name]
+            parsed = _parsed(callee)[name]
+            func = parsed[0]
             params = _with_defaults(list(args), callee.functions[name].__defaults__,
                                     len(func.args.args))
             interpreter = Interpreter(func, _opaque(callee), Callees(callee, self.session),
-                                      _fixed(callee), stacks).run(params)
+                                      _fixed(callee), parsed[1])
+            try:
+                interpreter.run(params)
+            finally:  # (stack_names of a callee, found only if a run asks: kept for the next)
+                parsed[1] = interpreter.known_stacks
             result = UNKNOWN if interpreter.returned is BOTTOM else interpreter.returned
             if key is not None:
                 self.session.interpreters[key] = interpreter
@@ -226,10 +231,11 @@ def _owners(emitted):
 
 def _parsed(emitted):
     """The emitted module's functions as gast trees, parsed once (and only ever read), each
-    with the names of the lists it uses as stacks: {name: (tree, stack names)}."""
+    with the names of the lists it uses as stacks (None until an interpreter's run asks):
+    {name: [tree, stack names]}."""
     if emitted.parsed is None:
         module = conversion.ast_to_gast(ast.parse(emitted.source))
-        emitted.parsed = {f.name: (f, stack_names(f)) for f in module.body
+        emitted.parsed = {f.name: [f, None] for f in module.body
                           if isinstance(f, gast.FunctionDef)}
     return emitted.parsed
 
@@ -288,23 +294,37 @@ def _run_changed(func, before, stmt, taken, listed, run, context):
 
 
 def _index(func, names):
-    """(the nodes of ir.walk(func), {id(node): its parent} for each, {name in `names`: its Name
-    nodes}), in one walk (made once: walking the function for each candidate was quadratic).
-    Constants, contexts and operators, a third of a function's nodes, are left out: nothing
-    asks for them (stack_names looks at names and statements)."""
-    parents, found = {}, {}
-    todo = [func]
-    for node in todo:
+    """(the nodes of ir.walk(func), {id(node): its parent} for each node of the statements of
+    func's body that read a name in `names`, {name in `names`: its Name nodes}), in one walk
+    (made once: walking the function for each candidate was quadratic). Constants, contexts
+    and operators, a third of a function's nodes, are left out: nothing asks for them
+    (stack_names looks at names and statements)."""
+    found, holding = {}, {}
+    todo, tops = [func], [None]  # (each node's statement of func's body)
+    for node, top in zip(todo, tops):
         values = node.__dict__
         for field in node._fields:
             value = values.get(field)
             for child in value if value.__class__ is list else (value,):
                 if isinstance(child, _NODE) and child._fields and \
                         child.__class__ is not gast.Constant:
-                    parents[id(child)] = node
                     todo.append(child)
+                    tops.append(child if node is func and field == "body" else top)
                     if child.__class__ is gast.Name and child.id in names:
                         found.setdefault(child.id, []).append(child)
+                        if top is not None:  # (else a parameter: no statement reads it)
+                            holding[id(top)] = top
+    parents = {}  # (for the whole function, this cost as much as the walk)
+    for stmt in holding.values():
+        below = [stmt]
+        for node in below:
+            values = node.__dict__
+            for field in node._fields:
+                value = values.get(field)
+                for child in value if value.__class__ is list else (value,):
+                    if isinstance(child, _NODE) and child._fields:
+                        parents[id(child)] = node
+                        below.append(child)
     return todo, parents, found
 
 
@@ -417,6 +437,16 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     function.source = "\n\n".join([function.source] + session.sources)
     function.reference = compile_function(generic, jvp_emitted, defaults, name)
     return function
+
+
+def checked(variant):
+    """The variant, run together with the generic code it was made from, whose results it
+    must match in every element (config(specialize="check"))."""
+    def both(*args, **kwargs):
+        return runtime.same_as(variant(*args, **kwargs), variant.reference(*args, **kwargs))
+
+    both.source = variant.source
+    return both
 
 
 def _fixed(emitted):

@@ -37,11 +37,14 @@ class _Program:
         # name -> {(id(name node), id(statement)): [node, innermost statement holding it,
         # times it is there]} of the nodes reading it and writing it (gast trees share nodes)
         self.loads, self.writes = {}, {}
-        self.stores, self.reads = {}, {}  # name -> how many nodes write it (parameters too),
-        for field, value in gast.iter_fields(func):  # and read it (the body's: _index's)
+        # name -> how many nodes write it (parameters too), and read it
+        self.stores, self.reads = {}, {}
+        todo = []  # (the nodes outside the body: parameters, defaults; the body's: _index's)
+        for field, value in gast.iter_fields(func):
             if field != "body":
-                for node in _names_below(value):
-                    self._count(node)
+                _push(value, todo)
+        for node in _names_below(todo):
+            self._count(node)
         self.copies = []  # in program order; None once propagated
         self.copy_order = {}  # id(copy statement) -> its order
         self.by_target, self.by_source = {}, {}  # name -> orders of copies into it, of it
@@ -53,16 +56,26 @@ class _Program:
         for index, stmt in enumerate(block):
             self.place[id(stmt)] = (id(block), index, around)
             nested = []
-            for field, value in gast.iter_fields(stmt):
-                if field in ("body", "orelse") and isinstance(value, list):
+            values = stmt.__dict__
+            todo = []
+            for field in stmt._fields:
+                value = values.get(field)
+                if field in ("body", "orelse") and value.__class__ is list:
                     nested.append(value)
-                    continue
-                for node in _names_below(value):
-                    self._count(node)
-                    table = self.loads if isinstance(node.ctx, gast.Load) else \
-                        self.writes if isinstance(node.ctx, (gast.Store, gast.Del)) else {}
-                    entry = table.setdefault(node.id, {}).setdefault(
-                        (id(node), id(stmt)), [node, stmt, 0])
+                else:
+                    _push(value, todo)
+            for node in _names_below(todo):
+                self._count(node)
+                table = self.loads if node.ctx.__class__ is gast.Load else \
+                    self.writes if isinstance(node.ctx, (gast.Store, gast.Del)) else {}
+                by_name = table.get(node.id)
+                if by_name is None:
+                    by_name = table[node.id] = {}
+                where = (id(node), id(stmt))
+                entry = by_name.get(where)
+                if entry is None:
+                    by_name[where] = [node, stmt, 1]
+                else:
                     entry[2] += 1
             for inner in nested:
                 self._index(inner, stmt)
@@ -149,16 +162,26 @@ def _forget(table, node, stmt):
         del table[id(node), id(stmt)]
 
 
-def _names_below(value):
-    """The Name nodes below a field's value (a node, a list of nodes, or neither), in
-    ir.walk's order (its loop, inlined: this runs over every statement of the function)."""
-    todo = [value] if isinstance(value, gast.AST) else [
-        item for item in value if isinstance(item, gast.AST)] if isinstance(value, list) else []
+def _push(value, todo):
+    """Put the nodes of a field's value (a node, a list of nodes, or neither) on `todo`."""
+    if isinstance(value, gast.AST):
+        todo.append(value)
+    elif value.__class__ is list:
+        todo.extend([item for item in value if isinstance(item, gast.AST)])
+
+
+def _names_below(todo):
+    """The Name nodes in and below the nodes `todo` (a list it extends as it walks: ir.walk's
+    loop, inlined, as this runs over every statement of the function). A Name's context and
+    the like hold none: only a parameter's annotation is looked into."""
     names = []
     for current in todo:
+        fields = current.__dict__
         if current.__class__ is gast.Name:
             names.append(current)
-        fields = current.__dict__
+            if fields.get("annotation") is not None:
+                todo.append(fields["annotation"])
+            continue
         for field in current._fields:
             child = fields.get(field)
             if isinstance(child, gast.AST):
