@@ -653,3 +653,35 @@ def ternaries(x, scale):
 def test_conditional_expressions(rng, shift):
     check_grad(ternaries, rng.uniform(0, 1, size=3) * shift, 2.0, wrt=(0, 1))
     check_grad(ternaries, rng.uniform(0, 1, size=3) * shift, 0.5, wrt=(0, 1))
+
+
+def scaled_by_sines(s, x, n):
+    for i in range(n):
+        s = s * np.sin(x[i])
+    return s
+
+
+def through_a_helper_looping_n_times(x, n):
+    return scaled_by_sines(x[0], x, n) * 2.0
+
+
+def product_of_sines(s, xs):
+    for v in xs:
+        s = s * np.sin(v)
+    return s
+
+
+def a_built_list_passed_to_a_helper(x, n):
+    return product_of_sines(x[0], [x[i] for i in range(n)]) * 2.0
+
+
+@pytest.mark.parametrize("fn", [through_a_helper_looping_n_times, a_built_list_passed_to_a_helper])
+@pytest.mark.parametrize("n", [0, 2])
+def test_helpers_whose_loops_may_run_no_time(fn, n):
+    """A helper's loop running no time left its target unbound among the saved values; a
+    list built with append passed to a helper got back an adjoint its appends could not pop
+    (both raised from the emitted code)."""
+    x = np.array([0.5, 0.7, -0.2, 0.1])
+    value, _ = nf.value_and_grad(fn)(x, n)
+    assert value == pytest.approx(fn(x, n))
+    check_grad(fn, x, n, wrt=0)
