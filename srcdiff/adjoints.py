@@ -14,7 +14,7 @@ from . import ir, runtime
 from .annotations import Mark, mark
 from .passes.fold import fold
 from .primitives import registry
-from .saving import BEFORE
+from .saving import BEFORE, Later
 
 
 class StatementAdjoints:
@@ -73,11 +73,10 @@ class StatementAdjoints:
         return out
 
     def _instantiated(self, stmt, param, element, adjoint, make):
-        """The folded template expression for this operand: made once per build, though each
-        of build's sweeps asks for it (the sweeps differ in what they save, never in these
-        expressions). Only the last sweep's code is kept, and nothing changes it while
-        build runs, so each sweep may have the one made; a second use within a sweep gets
-        a copy (the passes after build change code in place)."""
+        """The folded template expression for this operand: made once per build, though a
+        loop's reversed body is made again until its live adjoints settle. Only the last
+        one made is kept, so the first request may have the expression itself; a later one
+        gets a copy (the passes after build change code in place)."""
         key = (id(stmt), param, element, gast.dump(adjoint) if stmt.unpack else None)
         made = self._templates_made.get(key)
         if made is None:
@@ -152,9 +151,9 @@ class StatementAdjoints:
                 out.append(self.accumulate(value.id, part, live))
             out.append(ir.assign(b, ir.call("runtime.zero_at", ir.name(b),
                                             ir.index_value(stmt.index))))
-        if self._saved(target, stmt, BEFORE):
-            out.append(ir.assign(ir.subscript(target, stmt.index, store=True),
-                                 ir.call(ir.attr(self.stack(target), "pop"))))
+        out.append(Later(lambda: [ir.assign(
+            ir.subscript(target, stmt.index, store=True), ir.call(ir.attr(
+                self.stack(target), "pop")))] if self._saved(target, stmt, BEFORE) else []))
         return out
 
     def reverse_call(self, stmt, live):

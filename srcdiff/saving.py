@@ -123,6 +123,35 @@ class SavingAnalysis:
         return self.strategy.get((var, self.site_of[id(stmt)].order)) == kind
 
 
+class Later:
+    """Statements of the adjoint sweep that depend on what the forward sweep saves: the pops
+    restoring saved values, and the ifs and loops around them. The sweep is made before that
+    is decided; `make()` writes them once it is (see finished). `real`: whether they hold
+    more than pops."""
+
+    lineno = None  # (ir.located marks it as a statement, for what make() returns)
+
+    def __init__(self, make, real=False):
+        self.make, self.real = make, real
+
+
+def finished(block):
+    """`block` with each Later in it made, as the saving decisions now stand."""
+    out = []
+    for stmt in block:
+        if stmt.__class__ is Later:
+            made = stmt.make()
+            out += made if stmt.lineno is None else ir.located(made, stmt)
+        else:
+            out.append(stmt)
+    return out
+
+
+def holds_code(block):
+    """Whether `block` holds any statement but the pops restoring saved values."""
+    return any(stmt.__class__ is not Later or stmt.real for stmt in block)
+
+
 def _precedes(first, second):
     """Whether `first` can run before `second`: earlier, and not in another branch of an if."""
     if first.order >= second.order:
