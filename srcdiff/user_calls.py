@@ -1,0 +1,173 @@
+"""Stage 2c, calls of user functions: `y = g(a, b)` becomes `y, g_saved = fwd_g(a, b)`.
+
+The callee is derived once per way it is called (which arguments carry derivatives, which
+outputs are read, which functions and classes it is passed) and named after itself where
+that is the only way (naming.py).
+"""
+import copy
+import inspect
+import itertools
+
+import gast
+
+from . import ir, naming
+from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
+from .parse import MISSING, is_function_value
+
+STATIC_HINT = ("srcdiff makes the code for the function (or the object's class) passed: call "
+               "the derivative with it, or give the parameter a default")
+
+
+class UserCalls:
+    """Calls of user functions, for the Expressions of the Normalizer (anf.py)."""
+
+    def user_call(self, node, loc, out, target, outputs=None):
+        """`y = g(a, b)` for a Python function g: `y, g_saved = fwd_g(a, b)` (a method is its
+        function called with its object first). `outputs` marks the items of a returned
+        tuple the caller differentiates (None: all)."""
+        fn = self.p.resolve(node.func)
+        fn = fn.__func__ if inspect.ismethod(fn) else fn
+        if any(isinstance(a, gast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords):
+            raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
+                                   loc, "pass arguments one by one")
+        if inspect.isgeneratorfunction(fn):
+            raise UnsupportedError(
+                f"{fn.__name__} is a generator, and generators and coroutines cannot be "
+                "differentiated by themselves: srcdiff follows a generator of the same module "
+                "where a loop takes all its items (for x in gen(...), list(gen(...)), "
+                "sum(gen(...)))", loc, "loop over the generator here, or make it return a list")
+        receiver = self.p.receiver(node.func)
+        given = ([receiver] if receiver is not None else []) + list(node.args)
+        written = {k.arg: k.value for k in node.keywords}
+        args = [self.argument(a, loc, out) for a in given]
+        keywords = {k: self.argument(v, loc, out) for k, v in written.items()}
+        bound, positional = self._bind_call(fn, args, keywords, node, loc)
+        wrt = tuple(i for i, n in enumerate(positional) if n in bound and
+                    self._carries(bound[n]))
+        statics = self._callee_statics(fn, given, written, receiver)
+        try:
+            names = self._callee_names(fn, wrt, outputs, statics, node, positional, loc)
+        except StaticArgumentNeeded as exc:
+            raise self._unresolved(exc, fn, given, written, node, loc) from None
+        forward = gast.Call(func=ir.name(names[0]), args=args,
+                            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+        name = self.store(target) if target else self.names.fresh("_t")
+        self.active.add(name)
+        # what fwd_g saves for bwd_g, and what bwd_g returns: named after g, numbered only
+        # beside another call's
+        base = fn.__name__ if fn.__name__.isidentifier() else "call"
+        saved, grads = self.names.named(f"{base}_saved"), self.names.named(f"{base}_grads")
+        atoms = [bound[positional[i]] for i in wrt]
+        if self.p.recomputed(node.func) and not self.forward_mode:  # `y = fwd_g(a, b)[0]`
+            callee = ir.Callee(names[-1], atoms, saved, grads, copy.deepcopy(forward))
+            first = gast.Subscript(value=forward, slice=ir.const(0), ctx=gast.Load())
+            if name not in ir.names_in(forward):
+                out.append(ir.Assign([name], first, loc, callee=callee))
+                return name
+            held = self.names.fresh("_t")  # x = g(x): the adjoint sweep calls g(x) again with
+            self.active.add(held)  # the x this line read, so it must stay readable
+            out.append(ir.Assign([held], first, loc, callee=callee))
+            self.emit_copy(name, ir.name(held), loc, out)
+            return name
+        out.append(ir.Assign([name, saved], forward, loc, unpack=True,
+                             callee=ir.Callee(names[-1], atoms, saved, grads)))
+        return name
+
+    def _carries(self, value):
+        """Whether an argument (a node, or what a variadic parameter binds) is active."""
+        if isinstance(value, gast.AST):
+            return self._is_active(value)
+        return any(map(self._carries, value.values() if isinstance(value, dict) else value))
+
+    def _bind_call(self, fn, args, keywords, node, loc):
+        """(parameter -> argument, the named parameters in order) of a call of fn."""
+        signature = inspect.signature(fn)
+        try:
+            bound = signature.bind(*args, **keywords).arguments
+        except TypeError as exc:
+            raise SrcdiffError(f"cannot call {gast.unparse(node.func)}: {exc}", loc) from None
+        positional = [n for n, p in signature.parameters.items()  # (then keyword-only ones)
+                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        for n, value in bound.items():
+            if n not in positional and self._carries(value):
+                raise UnsupportedError(f"{gast.unparse(node.func)} takes {n!r} as a variadic "
+                                       "parameter (*args or **kwargs), which srcdiff cannot "
+                                       "differentiate", loc, "name the parameter")
+            if isinstance(value, (gast.List, gast.Tuple)) and any(map(self._carries,
+                                                                      value.elts)):
+                raise UnsupportedError("lists of differentiated arrays cannot be passed to a "
+                                       "user function yet", loc, "pass the arrays one by one")
+        return bound, positional
+
+    def _callee_statics(self, fn, given, written, receiver):
+        """[parameter, kind, path] of the callee's static arguments: functions passed to it,
+        and the objects (a method's own, or ones passed) whose class is known here."""
+        try:
+            bound = inspect.signature(fn).bind(*given, **written).arguments
+        except TypeError:
+            return []
+        statics = []
+        for param, node in bound.items():
+            if not isinstance(node, gast.AST):
+                continue
+            static = self.p.statics.get(node.id) if isinstance(node, gast.Name) else None
+            if node is receiver or static is not None and static.kind == "type":
+                statics.append([param, "type", gast.unparse(node)])
+            elif self._named_constant(node) and is_function_value(self.p.resolve(node)):
+                statics.append([param, "value", gast.unparse(node)])
+        for param, p in inspect.signature(fn).parameters.items():
+            if param not in bound and is_function_value(p.default):
+                statics.append([param, "value", None])  # (its default)
+        return statics
+
+    def _named_constant(self, node):
+        """Whether `node` names the same object wherever the code is loaded: a dotted
+        name, or items of one picked by a constant key or a static key argument
+        (`ACTIVATIONS[name]`; transform._resolve_path finds it again)."""
+        while isinstance(node, (gast.Attribute, gast.Subscript)):
+            if isinstance(node, gast.Subscript) and self.p.key(node.slice) is MISSING:
+                return False
+            node = node.value
+        return isinstance(node, gast.Name)
+
+    def _unresolved(self, exc, fn, given, written, node, loc):
+        """The error for a callee that calls its parameter: passed one of ours, it waits for
+        our call as well; passed a function chosen at run time, it cannot be made."""
+        argument = inspect.signature(fn).bind(*given, **written).arguments.get(exc.parameter)
+        if argument is None:
+            return exc
+        call = gast.unparse(node.func)
+        if isinstance(argument, gast.Name) and argument.id in self.params:
+            return StaticArgumentNeeded(
+                f"{call}(...) is passed the parameter {argument.id!r}, which it calls, and "
+                "which is known only when the function is called", loc, STATIC_HINT,
+                parameter=argument.id)
+        if isinstance(argument, gast.Subscript):  # ACTIVATIONS[name], name a parameter
+            self._picked_at_run_time(argument, loc)
+        return UnsupportedError(
+            f"{call}(...) calls its parameter {exc.parameter!r}, passed "
+            f"{gast.unparse(argument)} here: srcdiff cannot tell which function that is "
+            "before the call runs", loc, "pass a function by its name (a global function, or "
+            "a parameter of the differentiated function), not one chosen at run time")
+
+    def _callee_names(self, fn, wrt, outputs, statics, node, positional, loc):
+        """The emitted names of the callee's functions (jvp_g, or fwd_g and bwd_g), deriving
+        it the first time this variant of it is called."""
+        key = (fn, wrt, outputs, repr(statics))
+        names = next((c["names"] for c in self.callees if c["key"] == key), None)
+        if names is not None:
+            return names
+        taken = {n for c in self.callees for n in c["names"]} | self.names.used
+        spelled = naming.base_names(fn, [positional[i] for i in wrt], outputs, self.suffixed)
+        # (a number only where the module holds another g differentiated the same way, or
+        # names the name otherwise: another function g, or a variable)
+        numbered = (f"{spelled[-1]}_{k}" for k in itertools.count(2))
+        base = next(b for b in itertools.chain(spelled, numbered) if not any(
+            f"{prefix}_{b}" in taken for prefix in self.callee_prefixes))
+        names = [f"{prefix}_{base}" for prefix in self.callee_prefixes]
+        suffixed = self.derive_callee(fn, wrt, names, outputs, loc, statics)
+        self.callees.append({"key": key, "path": gast.unparse(node.func), "wrt": list(wrt),
+                             "names": names, "outputs": outputs, "statics": statics,
+                             "suffixed": suffixed})
+        return names
