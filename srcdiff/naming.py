@@ -85,7 +85,7 @@ def renamed(made, names, suffixed, below):
             return None  # (one the transform skips, or not, as its names in use then say)
         mapping.update(zip(use.names, picked))
         chosen.update(picked)
-        callees.append(replace(use, names=tuple(picked),
+        callees.append(replace(use, names=picked,
                                suffixed=passed_on(suffixed, variant, below)))
     for node in nodes:
         if node.__class__ is gast.Name:
