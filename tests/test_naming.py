@@ -176,3 +176,29 @@ def test_a_module_whose_names_might_clash_is_made_again_not_renamed(rng):
     assert entry.source == fresh and entry.meta == meta
     assert "def fwd_scale_w_2(" in entry.full_source() and "fwd_scale_w = 2.0" in fresh
     check_grad(shadowed_two_ways, *args(rng), wrt=(0, 1))
+
+
+def scaler(v):
+    factor = np.sum(v)
+
+    def apply(u):
+        scaled = u * factor
+        return np.tanh(scaled)
+    return apply
+
+
+def twice_scaled(x, w):
+    first = scaler(w)
+    second = scaler(2.0 * w)
+    return np.sum(first(x) * second(x)) + np.sum(first(w))
+
+
+def test_inlined_locals_are_named_after_their_function_once(rng):
+    # scaler's locals, apply's among them, named at scaler's inlining keep that name where
+    # apply is inlined (scaler_scaled, not first_scaler_scaled0_0); each inlining's own
+    # (scaler called twice, apply three times) is a version of it
+    source = nf.grad(twice_scaled, wrt=(0, 1)).source
+    assert {"scaler_factor", "scaler_factor_1", "scaler_scaled", "scaler_scaled_1",
+            "scaler_scaled_2"} <= set(re.findall(r"\w+", source))
+    assert not re.search(r"\w+_(?:scaler|apply)_\w+|scaler_\w*[a-z][0-9]\b", source)
+    check_grad(twice_scaled, *args(rng), wrt=(0, 1))
