@@ -23,6 +23,7 @@ from . import ir
 from .adjoints import StatementAdjoints
 from .annotations import Mark, mark
 from .modes import Mode
+from .scalars import real_scalars
 from .saving import (AFTER, BEFORE, NONE, Later, SavingAnalysis, finished, holds_code,
                      read_for_shape_only, reading)
 
@@ -49,6 +50,8 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         self.shape_only = set()  # names whose last value the adjoint reads for its shape only
         self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
         self._merge_reads, self._templates_made = {}, {}
+        # (in f's own gradient: its arguments in wrt are real, the API checks)
+        self.real_scalars = real_scalars(fn, set(wrt) if mode is Mode.GRAD else set())
 
     # --- names ----------------------------------------------------------------------------
 
