@@ -320,7 +320,7 @@ class Reverse(StatementAdjoints, SavingAnalysis):
                     stmt.target] if isinstance(stmt, ir.Pop) else getattr(stmt, "targets", [])
                 out += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
             return out
-        out = [Later(pops)]
+        out = [Later(pops)] if any(map(self.may_save, block)) else []
         for stmt in reversed(block):
             out += ir.located(self._reverse(stmt, live), stmt.loc)
         return out
@@ -329,8 +329,9 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         out = []
         if isinstance(stmt, ir.Assign):
             out += self.reverse_assign(stmt, live)
-            out.append(Later(lambda: [self._pop(t) for t in reversed(stmt.targets)
-                                      if self._saved(t, stmt, BEFORE)]))
+            if self.may_save(stmt):
+                out.append(Later(lambda: [self._pop(t) for t in reversed(stmt.targets)
+                                          if self._saved(t, stmt, BEFORE)]))
         elif isinstance(stmt, ir.Push):
             out.append(self.reverse_push(stmt, live))
         elif isinstance(stmt, ir.Pop):

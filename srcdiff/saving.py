@@ -119,6 +119,12 @@ class SavingAnalysis:
             for site in sites:
                 self.strategy[(var, site.order)] = self._decide(var, site, needed)
 
+    def may_save(self, stmt):
+        """Whether the forward sweep may save a value `stmt` assigns (never at the top
+        level of the function, outside loops and branches: see _decide)."""
+        site = self.site_of[id(stmt)]
+        return bool(site.loops) or len(site.path) > 1 or isinstance(stmt, ir.SetItem)
+
     def _saved(self, var, stmt, kind):
         return self.strategy.get((var, self.site_of[id(stmt)].order)) == kind
 

@@ -47,20 +47,16 @@ def real_scalars(fn, real):
 
 
 def _greatest(assigned, holds):
-    """The largest set of names each of whose assigned expressions `holds` given it."""
+    """The largest set of names each of whose assigned expressions `holds` given it (passes
+    in the order of assignment: one settles straight-line code, a loop takes a few more)."""
     known = set(assigned)
-    readers = {}  # name -> the names assigned an expression that reads it
-    for name, values in assigned.items():
-        for value in values:
-            for read in ir.names_in(value) if value is not None else ():
-                readers.setdefault(read, set()).add(name)
-    doubted = list(assigned)
-    while doubted:
-        name = doubted.pop()
-        if name in known and not all(e is not None and holds(e, known)
-                                     for e in assigned[name]):
-            known.discard(name)
-            doubted += readers.get(name, ())
+    changed = True
+    while changed:
+        changed = False
+        for name, values in assigned.items():
+            if name in known and not all(e is not None and holds(e, known) for e in values):
+                known.discard(name)
+                changed = True
     return known
 
 
