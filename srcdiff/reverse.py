@@ -50,8 +50,7 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         self.shape_only = set()  # names whose last value the adjoint reads for its shape only
         self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
         self._merge_reads, self._templates_made = {}, {}
-        # (in f's own gradient: its arguments in wrt are real, the API checks)
-        self.real_scalars = real_scalars(fn, set(wrt) if mode is Mode.GRAD else set())
+        self.real_scalars = real_scalars(fn)
 
     # --- names ----------------------------------------------------------------------------
 

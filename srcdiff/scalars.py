@@ -5,10 +5,10 @@ mode's adjoint of a real value is real: each place a real value meets a complex 
 the real part of its adjoint there, at run time).
 
 Sure sources: number literals, float(), int(), len(), math.*, comparisons, a loop over
-range(), and the arguments f is differentiated with respect to, which the API checks are
-real (floats or float arrays); then sums and means of whole real values, elementwise numpy
-functions of real values, and arithmetic on them (`**` only to an int literal: a Python
-float to a fractional power may be complex). A name is one if every assignment to it is
+range(); then sums and means of whole real values, elementwise numpy functions of real
+values, and arithmetic on them (`**` only to an int literal: a Python float to a fractional
+power may be complex). Not f's arguments: one differentiated is a real array or float, but
+a list or dict of them may also hold complex leaves (they get no gradient). A name is one if every assignment to it is
 (a loop-carried `total = total + s` included: the analysis starts from every name and
 drops those an assignment disproves, until none is dropped)."""
 import gast
@@ -17,18 +17,16 @@ import numpy as np
 from . import ir
 from .primitives import registry
 
-_REAL_SCALAR_BUILTINS = {float, int, len, bool, abs, round}
+_REAL_SCALAR_BUILTINS = {float, int, len, bool}
 _WHOLE_REDUCTIONS = {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin}
 _ELEMENTWISE = {np.sin, np.cos, np.tan, np.tanh, np.sinh, np.cosh, np.exp, np.log, np.log1p,
                 np.expm1, np.sqrt, np.square, np.abs, np.absolute, np.negative,
                 np.maximum, np.minimum, np.add, np.subtract, np.multiply, np.divide}
-_WHOLE_METHODS = {"sum", "mean", "prod", "max", "min"}
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
 
 
-def real_scalars(fn, real):
-    """The names of ir.Function `fn` that surely hold a real scalar; `real`: parameters
-    surely real (of any shape)."""
+def real_scalars(fn):
+    """The names of ir.Function `fn` that surely hold a real scalar."""
     assigned = {}  # name -> the expressions assigned to it (None: anything else)
     for stmt in _statements(fn.body):
         if isinstance(stmt, ir.Assign) and len(stmt.targets) == 1 and stmt.callee is None \
@@ -40,10 +38,9 @@ def real_scalars(fn, real):
                 ir.const(0) if ranged else None)
         for name in _other_targets(stmt):
             assigned.setdefault(name, []).append(None)
-    reals = _greatest(dict(assigned, **{p: assigned.get(p, []) + [
-        ir.name(p) if p in real else None] for p in fn.params}), _real)
-    scalars = _greatest(dict(assigned, **{p: [None] for p in fn.params}), _scalar)
-    return reals & scalars
+    for param in fn.params:
+        assigned.setdefault(param, []).append(None)
+    return _greatest(assigned, _real) & _greatest(assigned, _scalar)
 
 
 def _greatest(assigned, holds):
@@ -79,11 +76,9 @@ def _real(node, known):
         fn = _function(node)
         if fn in _REAL_SCALAR_BUILTINS or _is_math(fn):
             return True
-        operands = list(node.args) + [k.value for k in node.keywords if k.arg is None]
         if fn in _WHOLE_REDUCTIONS or fn in _ELEMENTWISE or fn in (np.dot, np.matmul):
-            return all(_real(a, known) for a in operands) and all(
+            return all(_real(a, known) for a in node.args) and all(
                 isinstance(k.value, gast.Constant) for k in node.keywords)
-        return _method(node) in _WHOLE_METHODS and _real(node.func.value, known)
     return False
 
 
@@ -100,13 +95,12 @@ def _scalar(node, known):
         return all(_scalar(e, known) for e in [node.left] + node.comparators)
     if isinstance(node, gast.Call):
         fn = _function(node)
-        if fn in (float, int, len, bool) or _is_math(fn):
+        if fn in _REAL_SCALAR_BUILTINS or _is_math(fn):
             return True
         if fn in _WHOLE_REDUCTIONS:  # of everything: no axis, out or keepdims
             return len(node.args) == 1 and not node.keywords
         if fn in _ELEMENTWISE:
             return not node.keywords and all(_scalar(a, known) for a in node.args)
-        return _method(node) in _WHOLE_METHODS and not node.args and not node.keywords
     return False
 
 
@@ -117,11 +111,6 @@ def _function(call):
 
 def _is_math(fn):
     return getattr(fn, "__module__", None) == "math"
-
-
-def _method(call):
-    return call.func.attr if isinstance(call.func, gast.Attribute) and \
-        ir.dotted(call.func) is None else None
 
 
 def _statements(body):
