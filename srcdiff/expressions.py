@@ -216,11 +216,18 @@ class Expressions(UserCalls):
         if obj is MISSING:
             what = gast.unparse(func)
             root = ir.dotted(func)
-            if root is not None and root[0] in self.params:
+            if root is not None and root[0] in self.params and \
+                    getattr(self.p.statics.get(root[0]), "kind", None) != "tree":
                 raise StaticArgumentNeeded(
                     f"{what}(...) calls {'a method of ' if len(root) > 1 else ''}the "
                     f"parameter {root[0]!r}, which is known only when the function is called",
                     loc, STATIC_HINT, parameter=root[0])
+            self._refuse_item_call(func, what, loc)
+            if isinstance(func, gast.Call):
+                raise UnsupportedError(
+                    f"{what}(...) calls the function that {what} returns, which srcdiff "
+                    "cannot tell before the call runs", loc, "call the function by its name, "
+                    "or pick it from a container by a constant key (cfg['act'](h))")
             raise NoAdjointError(f"cannot differentiate through {what}(...)", loc,
                                  f"srcdiff does not know what {what!r} is; call a numpy function "
                                  "or one with a registered adjoint")
@@ -240,6 +247,27 @@ class Expressions(UserCalls):
                             args=call_args,
                             keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
         return record, forward, self.bind(record, call_args, keywords, node, loc, out, forward)
+
+    def _refuse_item_call(self, func, what, loc):
+        """For a call of what a parameter holds (`cfg["act"](h)`), the request to make the
+        code for its functions and objects when the function is called; once it is made,
+        the error for an item that is no function srcdiff can tell before the call."""
+        root = func
+        while isinstance(root, (gast.Attribute, gast.Subscript)):
+            root = root.value
+        if not isinstance(root, gast.Name) or root.id not in self.params or root is func:
+            return
+        if root.id not in self.p.statics:
+            raise StaticArgumentNeeded(
+                f"{what}(...) calls an item of the parameter {root.id!r}, which is known "
+                "only when the function is called", loc, STATIC_HINT, parameter=root.id,
+                kind="tree")
+        raise UnsupportedError(
+            f"{what}(...) calls what the parameter {root.id!r} holds there, which is no "
+            "function (nor object with that method) that srcdiff can tell before the call",
+            loc, f"pick it by constant keys ({root.id}['act'], {root.id}[0]), or by a "
+            "parameter, from functions or objects the argument holds; or loop over a list "
+            "of them (for layer in layers: h = layer(h))")
 
     def _picked_at_run_time(self, func, loc):
         """The error for a call of `ACTIVATIONS[key]`, a function picked from a global
@@ -331,11 +359,6 @@ class Expressions(UserCalls):
                 display = self.displays.get(getattr(value, "id", None), (None, None))
                 if display[1] is out:  # a list or tuple display made just before, unchanged
                     bound[param] = copy.deepcopy(display[0])
-                elif record.function is sum and self._is_active(value):
-                    raise UnsupportedError("sum(...) needs a list literal of arrays, a list or "
-                                           "tuple display assigned in the same block, or a "
-                                           "list built with append, to be differentiated",
-                                           loc, "for an array's sum use np.sum(x)")
         for param, value in bound.items():
             if param not in template.rules and param not in template.constant and \
                     self._is_active(value):

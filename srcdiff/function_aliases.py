@@ -26,12 +26,12 @@ def substitute_function_aliases(func, resolve):
         if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
                 node.targets[0], gast.Name) and stores.get(node.targets[0].id) == 1 and \
                 node.targets[0].id not in shadowed:
-            if _names_a_function(node.value, resolve):
+            if names_a_function(node.value, resolve):
                 aliases[node.targets[0].id] = node
             elif _display_of_functions(node.value, resolve):
                 displays[node.targets[0].id] = node.value
     if displays:
-        _pick_from_displays(func, displays, resolve)
+        pick_from_displays(func, displays, lambda node: names_a_function(node, resolve))
     if not aliases:
         return
     for node in list(ir.walk(func)):
@@ -43,7 +43,7 @@ def substitute_function_aliases(func, resolve):
             setattr(node, field, kept if isinstance(value, list) else kept[0])
 
 
-def _names_a_function(node, resolve):
+def names_a_function(node, resolve):
     """Whether `node` names a function (np.tanh, a global, ACTIVATIONS["relu"]), or picks
     one from a global container of functions by a key (ACTIVATIONS[name])."""
     if is_function_value(resolve(node)):
@@ -59,15 +59,16 @@ def _display_of_functions(node, resolve):
     """Whether `node` is a dict display with constant keys (of anything: `opts = {"act":
     np.exp, "scale": 2.0}`), or a list or tuple display of functions the code names."""
     if isinstance(node, gast.Dict):
-        return bool(node.keys) and all(_constant(k) is not None for k in node.keys)
+        return bool(node.keys) and all(constant(k) is not None for k in node.keys)
     return isinstance(node, (gast.List, gast.Tuple)) and bool(node.elts) and \
-        all(_names_a_function(e, resolve) for e in node.elts)
+        all(names_a_function(e, resolve) for e in node.elts)
 
 
-def _pick_from_displays(func, displays, resolve):
+def pick_from_displays(func, displays, is_function):
     """`acts["out"](h)` of a name bound once to such a display reads the function itself
-    (`softplus(h)`), `g(**opts)` names each keyword, and a loop over a list of functions goes
-    over the display (which inlining unrolls); the display stays, for what else reads it."""
+    (`softplus(h)`: an item `is_function` accepts), `g(**opts)` names each keyword, and a loop
+    over a list of functions goes over the display (which inlining unrolls); the display
+    stays, for what else reads it."""
     written = {n.value.id for n in ir.walk(func) if isinstance(n, (
         gast.Attribute, gast.Subscript)) and isinstance(n.value, gast.Name) and (
         isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))}
@@ -75,11 +76,11 @@ def _pick_from_displays(func, displays, resolve):
     for node in list(ir.walk(func)):
         if isinstance(node, gast.Call) and any(k.arg is None for k in node.keywords):
             node.keywords = [gast.keyword(arg=new.arg, value=_picked(new.value, displays,
-                                                                     resolve))
+                                                                     is_function))
                              for k in node.keywords for new in _named(k, displays)]
         for field, value in gast.iter_fields(node):
             items = value if isinstance(value, list) else [value]
-            picked = [_picked(v, displays, resolve) for v in items]
+            picked = [_picked(v, displays, is_function) for v in items]
             if any(p is not v for p, v in zip(picked, items)):
                 setattr(node, field, picked if isinstance(value, list) else picked[0])
 
@@ -96,28 +97,27 @@ def _named(keyword, displays):
         for k in held.keys]
 
 
-def _picked(node, displays, resolve):
-    key = _constant(node.slice) if isinstance(node, gast.Subscript) else None
+def _picked(node, displays, is_function):
+    key = constant(node.slice) if isinstance(node, gast.Subscript) else None
     if key is not None and isinstance(node.value, gast.Name) and node.value.id in displays \
             and isinstance(node.ctx, gast.Load):
         display = displays[node.value.id]
         if isinstance(display, gast.Dict):
-            found = [v for k, v in zip(display.keys, display.values) if _constant(k) == key]
+            found = [v for k, v in zip(display.keys, display.values) if constant(k) == key]
         else:
             found = [display.elts[key]] if isinstance(key, int) and \
                 -len(display.elts) <= key < len(display.elts) else []
-        return copy.deepcopy(found[-1]) if found and _names_a_function(
-            found[-1], resolve) else node
+        return copy.deepcopy(found[-1]) if found and is_function(found[-1]) else node
     if isinstance(node, gast.For) and isinstance(node.iter, gast.Name) and \
             node.iter.id in displays and not isinstance(displays[node.iter.id], gast.Dict):
         node.iter = copy.deepcopy(displays[node.iter.id])
     return node
 
 
-def _constant(node):
+def constant(node):
     """The value of a constant key (`"out"`, `1`, `-1`), else None."""
     if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
-        inner = _constant(node.operand)
+        inner = constant(node.operand)
         return -inner if type(inner) is int else None
     return node.value if isinstance(node, gast.Constant) and isinstance(
         node.value, (str, int)) else None

@@ -22,12 +22,14 @@ from .desugar import lower_comprehensions
 from .errors import UnsupportedError
 from .function_aliases import (apply_partials, maps_to_comprehensions, partials_bound,
                                substitute_function_aliases)
+from .function_values import (LoopsOverFunctions, lambdas_of_comprehensions,
+                              pick_local_functions)
 from .generators import is_generator, iterated_calls, yields_into_a_list
-from .inline_call import CallInlining, Substitute, local_names
+from .inline_call import CallInlining, local_names
 from .parse import is_function_value
 
 
-class Inliner(CallInlining):
+class Inliner(CallInlining, LoopsOverFunctions):
     """Inlines the local functions of one function (a gast FunctionDef, changed in place).
     `names` makes fresh names, `resolve` and `location` are the ParsedFunction's; `sibling`
     gives the definition of a function of the same module that may be inlined too (one that
@@ -45,13 +47,16 @@ class Inliner(CallInlining):
         # a name an inlining gave -> id of the definition whose code holds it (CallInlining)
         self.owners = {} if owners is None else owners
         self.active = []  # the local functions being inlined now (to refuse recursion)
+        self.lambdas = set()  # the names given to lambdas
 
     def run(self):
         self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
         substitute_function_aliases(self.func, self.resolve)
         maps_to_comprehensions(self.func, self.resolve)
+        lambdas_of_comprehensions(self.func, self.resolve, self.location)
         self.func.body = self._name_lambdas(self.func.body)
         self.func.body = self._collect(self.func.body)
+        pick_local_functions(self.func, self.local, self.resolve)
         self.partials = partials_bound(self.func, self.resolve)
         self.func.body = self._unroll_loops_over_functions(self.func.body)
         apply_partials(self.func, self.partials, self.names)
@@ -64,18 +69,25 @@ class Inliner(CallInlining):
     # --- finding the local functions ------------------------------------------------------
 
     def _name_lambdas(self, body):
-        """A lambda called where it is written (`(lambda v: f(v))(x)`, and what map gives)
-        is bound to a name of its own first, as a local function."""
+        """A lambda called where it is written (`(lambda v: f(v))(x)`, and what map gives),
+        held in a display (`[lambda z: z, np.tanh]`) or returned is bound to a name of its
+        own first, as a local function."""
         out = []
         for stmt in body:
             for field in ("body", "orelse"):
                 if isinstance(stmt, (gast.If, gast.For, gast.While)):
                     setattr(stmt, field, self._name_lambdas(getattr(stmt, field)))
-            for node in ir.walk(stmt):
-                if isinstance(node, gast.Call) and isinstance(node.func, gast.Lambda):
-                    name = self.names.fresh("_lambda")
-                    out.append(gast.copy_location(ir.assign(name, node.func), stmt))
-                    node.func = ir.name(name)
+            for node in _outside_functions(stmt):
+                for field, items in _lambdas_held(node):
+                    for k, function in enumerate(items):
+                        if not isinstance(function, gast.Lambda):
+                            continue
+                        name = self.names.fresh("_lambda")
+                        self.lambdas.add(name)
+                        out.append(gast.copy_location(ir.assign(name, function), stmt))
+                        items[k] = gast.copy_location(ir.name(name), function)
+                    if field is not None:
+                        setattr(node, field, items[0])
             out.append(stmt)
         return out
 
@@ -177,44 +189,6 @@ class Inliner(CallInlining):
                 return
         call.args = args
 
-    def _unroll_loops_over_functions(self, body):
-        """`for act in [np.tanh, softplus]: h = act(h)` is its body once per function, each
-        calling that function (so each is differentiated as itself)."""
-        out = []
-        for stmt in body:
-            for field in ("body", "orelse"):
-                if isinstance(stmt, (gast.If, gast.For, gast.While, gast.With, gast.Try)):
-                    setattr(stmt, field, self._unroll_loops_over_functions(
-                        getattr(stmt, field, [])))
-            if not self._over_functions(stmt):
-                out.append(stmt)
-                continue
-            for item in self._functions_listed(stmt.iter):
-                block = copy.deepcopy(stmt.body)
-                Substitute(stmt.target.id, item).visit_all(block)
-                out += block
-        return out
-
-    def _over_functions(self, loop):
-        return isinstance(loop, gast.For) and isinstance(loop.target, gast.Name) and \
-            not loop.orelse and self._functions_listed(loop.iter) and \
-            not any(isinstance(n, (gast.Break, gast.Continue)) for n in ir.walk(loop))
-
-    def _functions_listed(self, node):
-        """The items of a list or tuple of functions: a display, or a global or closure
-        one (`for act in ACTIVATIONS`: ACTIVATIONS[0], ...); else []."""
-        if isinstance(node, (gast.List, gast.Tuple)):
-            return node.elts if all(self._is_function(e) for e in node.elts) else []
-        if not isinstance(node, (gast.Name, gast.Attribute)) or isinstance(
-                node, gast.Name) and node.id in self.local:
-            return []
-        held = self.resolve(node)
-        if not isinstance(held, (list, tuple)) or not 0 < len(held) <= 64 or not all(
-                is_function_value(f) for f in held):
-            return []
-        return [gast.Subscript(value=copy.deepcopy(node), slice=ir.const(k), ctx=gast.Load())
-                for k in range(len(held))]
-
     def _is_function(self, node):
         return isinstance(node, gast.Name) and (node.id in self.local or node.id in self.partials) or \
             is_function_value(self.resolve(node))
@@ -244,10 +218,12 @@ class Inliner(CallInlining):
             for node in ir.walk(stmt):
                 if isinstance(node, gast.Name) and node.id in self.local and \
                         isinstance(node.ctx, gast.Load) and id(node) not in returned:
+                    what = "a lambda" if node.id in self.lambdas else \
+                        f"the local function {node.id!r}"
                     raise UnsupportedError(
-                        f"the local function {node.id!r} is used as a value (stored, or "
-                        "passed to a function srcdiff does not inline): srcdiff inlines local "
-                        "functions where they are called", self.location(node),
+                        f"{what} is used as a value (stored, or passed to a function "
+                        "srcdiff does not inline): srcdiff inlines local functions where "
+                        "they are called", self.location(node),
                         "call it directly, pass it to a function of this module, or define "
                         "it at module level and pass what it closes over as arguments")
         if self.nested:
@@ -365,12 +341,33 @@ def _as_definition(stmt):
     return None
 
 
+def _outside_functions(stmt):
+    """The nodes of `stmt` outside the functions it defines (whose local functions are
+    their own: their inliners name them)."""
+    todo = [] if isinstance(stmt, gast.FunctionDef) else [stmt]
+    for node in todo:
+        todo += [c for c in gast.iter_child_nodes(node) if not isinstance(c, gast.FunctionDef)
+                 and not isinstance(node, gast.Lambda)]
+        yield node
+
+
+def _lambdas_held(node):
+    """(field, [its value]) or (None, a list field) of `node` where a lambda is named."""
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Lambda):
+        return [("func", [node.func])]
+    if isinstance(node, gast.Return) and isinstance(node.value, gast.Lambda):
+        return [("value", [node.value])]
+    if isinstance(node, (gast.List, gast.Tuple)):
+        return [(None, node.elts)]
+    return [(None, node.values)] if isinstance(node, gast.Dict) else []
+
+
 def _returns_a_local_function(definition):
     defined = {_as_definition(d).name for stmt in definition.body for d in ir.walk(stmt)
                if _as_definition(d) is not None}
-    return any(isinstance(n, gast.Name) and n.id in defined for node in ir.walk(definition)
-               if isinstance(node, gast.Return) and node.value is not None
-               for n in ir.walk(node.value))
+    return any(isinstance(n, gast.Name) and n.id in defined or isinstance(n, gast.Lambda)
+               for node in ir.walk(definition) if isinstance(node, gast.Return) and
+               node.value is not None for n in ir.walk(node.value))
 
 
 def _packs_arguments(definition, call):

@@ -9,6 +9,7 @@ import gast
 from . import ir
 from .desugar import desugar
 from .errors import UnsupportedError
+from .statics import is_function_value
 
 
 class CallInlining:
@@ -24,9 +25,15 @@ class CallInlining:
         prefix = self._prefix(name)
         bindings = self._bind_packed(definition, body, prefix,
                                      *self._bind(definition, defaults, call, stmt))
-        # a local function passed in is called by its own name (then inlined in turn)
+        # a local function passed in is called by its own name (then inlined in turn), and
+        # a function the code names (np.tanh, a global one) as itself
         passed = {param: value.id for param, value in bindings
                   if isinstance(value, gast.Name) and value.id in self.local}
+        for param, value in bindings:
+            if param not in passed and param not in local_names(definition) and \
+                    is_function_value(self.resolve(value)):
+                Substitute(param, value).visit_all(body)
+                passed[param] = None
         renames = {param: passed.get(param) or self._inlined_name(prefix, param, definition)
                    for param, _ in bindings if param in parameter_names(definition)}
         renames.update({local: self._inlined_name(prefix, local, definition)

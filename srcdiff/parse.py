@@ -3,6 +3,7 @@ import ast
 import builtins
 import functools
 import inspect
+import keyword
 import linecache
 import os
 import site
@@ -12,52 +13,62 @@ import gast
 import numpy as np
 
 from . import conversion, ir, remat, runtime
-from .errors import Location, SrcdiffError, UnsupportedError
-from .provenance import OWN_FUNCTIONS, check_source_runs, describe
-
-MISSING = object()
-
-
-class Static:
-    """An argument fixed for one transform, by parameter name: a function (`kind="value"`)
-    that calls of the parameter are resolved to, the class (`kind="type"`) of an object
-    whose methods calls on it follow, or a str or int (`kind="key"`) that picks a function
-    from a constant container (`ACTIVATIONS[name]`). Part of the cache key (its repr)."""
-
-    def __init__(self, name, kind, value):
-        self.name, self.kind, self.value = name, kind, value
-
-    def __repr__(self):
-        if self.kind == "key":
-            return f"{self.name}:key:{self.value!r}"
-        return f"{self.name}:{self.kind}:{describe(self.value, set())}"
-
-    def _identity(self):
-        """What decides the code: the function (for a partial, its function and the shape of
-        what it binds, whose values the code reads from it when it runs), or the key."""
-        value = self.value
-        if self.kind == "key":
-            return (self.name, self.kind, type(value), value)
-        if isinstance(value, functools.partial):
-            return (self.name, self.kind, id(value.func), len(value.args),
-                    tuple(sorted(value.keywords)))
-        return (self.name, self.kind, id(value))
-
-    def __eq__(self, other):
-        return isinstance(other, Static) and self._identity() == other._identity()
-
-    def __hash__(self):
-        return hash(self._identity())
+from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
+from .provenance import check_source_runs
+from .statics import MISSING, is_function_value, is_object
 
 
-def is_function_value(value):
-    """Whether an argument is a function srcdiff resolves calls to (a static argument): a
-    function, a numpy ufunc, or a functools.partial or nf.checkpoint of one."""
-    if isinstance(value, remat.Checkpointed):
-        return True
-    if isinstance(value, functools.partial):
-        return is_function_value(value.func)
-    return inspect.isroutine(value) or isinstance(value, np.ufunc)
+def _spread_varargs(node, static):
+    """`def f(x, *params)`, made for calls passing `params` n values (a Static of kind
+    "count"), as `def f(x, params_0, ..., params_n-1)` that first packs them into the tuple
+    `params`: a position in wrt then counts f's arguments as a call passes them (as JAX's
+    argnums does), and each is a parameter of its own."""
+    if static is None or static.kind != "count":
+        return
+    used = {n.id for n in ir.walk(node) if isinstance(n, gast.Name)}
+    names = []
+    for k in range(static.value):
+        name = f"{static.name}_{k}"
+        while name in used:
+            name = "_" + name
+        names.append(name)
+    args = node.args
+    args.args = args.args + [gast.Name(id=n, ctx=gast.Param(), annotation=None,
+                                       type_comment=None) for n in names]
+    args.defaults = args.defaults + [ir.const(None)] * len(names) if args.defaults else []
+    args.vararg = None
+    pack = ir.assign(static.name, gast.Tuple(elts=[ir.name(n) for n in names],
+                                             ctx=gast.Load()))
+    for part in ir.walk(pack):
+        gast.copy_location(part, node)
+    node.body.insert(0, pack)
+
+
+def _spread_keywords(parsed, static):
+    """`def f(x, **params)`, made for calls passing `params` the keywords of a Static of kind
+    "keys", as `def f(x, *, W, b)` that first packs them into the dict `params`: each is a
+    parameter of its own, which wrt may name (`wrt="W"`)."""
+    if static is None or static.kind != "keys":
+        return
+    node = parsed.node
+    used = {n.id for n in ir.walk(node) if isinstance(n, gast.Name)}
+    clash = next((k for k in static.value if k in used or not k.isidentifier()), None)
+    if clash is not None:
+        raise UnsupportedError(
+            f"{node.name} reads a name {clash!r}, which a keyword its **{static.name} takes "
+            "would hide if it became a parameter of its own", parsed.location(node),
+            f"pass the values in one dict (f(x, {static.name}) with wrt={static.name!r}), or "
+            "rename the keyword")
+    args = node.args
+    args.kwonlyargs = args.kwonlyargs + [gast.Name(id=k, ctx=gast.Param(), annotation=None,
+                                                   type_comment=None) for k in static.value]
+    args.kw_defaults = args.kw_defaults + [None] * len(static.value)
+    args.kwarg = None
+    pack = ir.assign(static.name, gast.Dict(keys=[ir.const(k) for k in static.value],
+                                            values=[ir.name(k) for k in static.value]))
+    for part in ir.walk(pack):
+        gast.copy_location(part, node)
+    node.body.insert(0, pack)
 
 
 def _expand_partial_calls(node, partials):
@@ -80,55 +91,64 @@ def _expand_partial_calls(node, partials):
         call.keywords = keywords + call.keywords
 
 
-def _expand_object_calls(parsed):
-    """`model(x)` for an object (an argument, or a global) whose class defines `__call__` in
-    the user's Python becomes `model.__call__(x)`: a method call, followed as the others are
-    (an nf.checkpoint, a function value, keeps its call)."""
-    def called_in_python(name):
-        static, value = parsed.statics.get(name), parsed.namespace.get(name)
-        if static is not None:
-            cls = static.value if static.kind == "type" else None
-        elif name not in parsed.local_names and is_object(value) and \
-                not is_function_value(value):
-            cls = type(value)
-        else:
+def _getattr_as_attributes(parsed):
+    """`getattr(np, name)` with a name known here (a str written in the code, or held by a
+    global, or a parameter the code is made for: a Static of kind "key") is `np.tanh`, read
+    and resolved like any attribute. A name of a module's attribute that only the call will
+    give asks for the code to be made for it."""
+    calls = [node for node in ir.walk(parsed.node) if isinstance(node, gast.Call) and
+             len(node.args) == 2 and not node.keywords and isinstance(node.func, gast.Name)
+             and node.func.id == "getattr" and parsed.resolve(node.func) is getattr]
+    args = parsed.node.args
+    params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    for call in calls:
+        obj, key = call.args
+        name = parsed.key(key)
+        if name is MISSING and isinstance(key, gast.Name) and key.id not in parsed.local_names:
+            name = parsed.namespace.get(key.id, MISSING)  # (a global: provenance guards it)
+        if isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name):
+            ir.replace_node(parsed.node, call, gast.Attribute(value=obj, attr=name,
+                                                              ctx=gast.Load()))
+        elif isinstance(key, gast.Name) and name is not MISSING and key.id in params:
+            raise UnsupportedError(f"{gast.unparse(call)}: {key.id!r} is {name!r} here, which "
+                                   "names no attribute", parsed.location(call),
+                                   f"pass the name of a function of {gast.unparse(obj)} (a str)")
+        elif isinstance(key, gast.Name) and key.id in params and \
+                inspect.ismodule(parsed.container(obj)):
+            raise StaticArgumentNeeded(
+                f"{gast.unparse(call)} picks the function the parameter {key.id!r} names, "
+                "which is known only when the function is called", parsed.location(call),
+                "srcdiff makes the code for the name passed (a str): call the derivative "
+                "with it, or give the parameter a default", parameter=key.id, kind="key")
+
+
+def expand_object_calls(parsed):
+    """`model(x)` for an object (an argument, a global, or one held in a container argument
+    or global: `layers[0](h)`) whose class defines `__call__` in the user's Python becomes
+    `model.__call__(x)`: a method call, followed as the others are (an nf.checkpoint, a
+    function value, keeps its call)."""
+    def called_in_python(func):
+        static = parsed.statics.get(func.id) if isinstance(func, gast.Name) else None
+        if static is not None and static.kind == "type":
+            cls = static.value
+        elif isinstance(func, gast.Name) and func.id in parsed.local_names and static is None:
             return False
+        else:
+            value = parsed.container(func)
+            if not is_object(value) or is_function_value(value):
+                return False
+            cls = type(value)
         call = getattr(cls, "__call__", None)
         return inspect.isfunction(call) and not is_library_function(call)
     for call in ir.walk(parsed.node):
-        if isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and \
-                called_in_python(call.func.id):
-            call.func = _attribute(call.func.id, "__call__")
+        if isinstance(call, gast.Call) and isinstance(call.func, (
+                gast.Name, gast.Attribute, gast.Subscript)) and called_in_python(call.func):
+            call.func = gast.Attribute(value=call.func, attr="__call__", ctx=gast.Load())
 
 
 def _attribute(name, attr):
     return gast.Attribute(value=gast.Name(name, gast.Load(), None, None), attr=attr,
                           ctx=gast.Load())
-
-
-def is_object(value):
-    """Whether an argument is an object of a user class, whose methods may be followed."""
-    return runtime.is_record(value)
-
-
-def object_class(value):
-    """The class by which the transform follows `value.attr(...)` calls: value's own class,
-    or, where the instance holds functions of its own (`self.act = np.sin` shadowing a class
-    attribute, a dataclass field), a subclass with them as static methods, made once per
-    class and set of functions (so equal objects give the same key)."""
-    cls, own = type(value), getattr(value, "__dict__", None)
-    functions = tuple((k, v) for k, v in own.items() if is_function_value(v)) if own else ()
-    if not functions:
-        return cls
-    key = (cls, functions)
-    if key not in _WITH_OWN_FUNCTIONS:
-        _WITH_OWN_FUNCTIONS[key] = type(cls.__name__, (cls,), {
-            "__module__": cls.__module__, "__qualname__": cls.__qualname__,
-            OWN_FUNCTIONS: functions, **{k: staticmethod(v) for k, v in functions}})
-    return _WITH_OWN_FUNCTIONS[key]
-
-
-_WITH_OWN_FUNCTIONS = {}
 
 
 class ParsedFunction:
@@ -143,9 +163,13 @@ class ParsedFunction:
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}
         self._siblings = {}
+        args = self.node.args
+        _spread_varargs(self.node, self.statics.get(getattr(args.vararg, "id", None)))
+        _spread_keywords(self, self.statics.get(getattr(args.kwarg, "id", None)))
         self.find_locals()
+        _getattr_as_attributes(self)
         _expand_partial_calls(self.node, self._partials())
-        _expand_object_calls(self)
+        expand_object_calls(self)
 
     def _partials(self):
         """name -> functools.partial object, of the static arguments and of the global or
@@ -220,10 +244,12 @@ class ParsedFunction:
         while isinstance(node, gast.Attribute):
             chain.append(node.attr)
             node = node.value
-        if not isinstance(node, gast.Name):
+        static = self.statics.get(node.id) if isinstance(node, gast.Name) else None
+        if isinstance(node, gast.Subscript):
+            obj = self._item(node)
+        elif not isinstance(node, gast.Name):
             return MISSING
-        static = self.statics.get(node.id)
-        if static is not None and (static.kind == "value" or chain):
+        elif static is not None and (static.kind in ("value", "tree") or chain):
             obj = static.value  # (of an object: its class, whose methods are functions)
         elif node.id in self.local_names:
             return MISSING
@@ -231,8 +257,12 @@ class ParsedFunction:
             obj = runtime  # (the helpers srcdiff's own rewrites call, as emitted code does)
         else:
             obj = self.namespace.get(node.id, getattr(builtins, node.id, MISSING))
+        in_tree = static is not None and static.kind == "tree" or isinstance(node, gast.Subscript)
         for attr in reversed(chain):
-            obj = getattr(obj, attr, MISSING)
+            # (of a container argument's skeleton: a namedtuple's fields and an object's
+            # methods, never a dict's or list's own: d.get(k) is an item read, refused)
+            obj = MISSING if in_tree and type(obj) in (dict, list, tuple) else \
+                getattr(obj, attr, MISSING)
         return obj
 
     def _item(self, node):
@@ -304,7 +334,7 @@ _SOURCE_LINES = {}  # code object -> (the lines of its file read, inspect's answ
 
 
 def _read(fn, parse=True, shared=False):
-    name = getattr(fn, "__name__", repr(fn))
+    name = getattr(fn, "__name__", None) or repr(fn)
     if not inspect.isfunction(fn):
         raise SrcdiffError(f"{name!r} is not a Python function with source code",
                            hint="srcdiff differentiates functions written in Python (def ...); "

@@ -20,6 +20,7 @@ from . import __version__, cache
 from .errors import SrcdiffError
 from .primitives import registry
 from .remat import Checkpointed
+from .runtime import is_record as _is_record
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 # srcdiff's showcase: programs written with srcdiff, not part of the transformer. An edit to
@@ -28,7 +29,7 @@ SHOWCASE = {"nn.py", "resnet.py", "train.py", "train_cli.py", "demo.py", "data.p
             "tree.py", "checkpoint_file.py", "distributed.py", "report.py", "threads.py",
             "__main__.py"}
 _MISSING = object()
-# the class attribute naming the functions an object holds of its own (parse.object_class)
+# the class attribute naming the functions an object holds of its own (statics.object_class)
 OWN_FUNCTIONS = "__srcdiff_own_functions__"
 
 
@@ -113,13 +114,18 @@ def describe(value, seen):
     if isinstance(value, functools.partial):  # (the code reads the bound values when it runs)
         return (f"partial:{describe(value.func, seen)}:{len(value.args)}:"
                 f"{','.join(sorted(value.keywords))}")
+    if isinstance(value, str) and len(value) <= 64:  # (it may name an attribute: getattr)
+        return f"str:{value!r}"
+    if _is_record(value):  # (an object whose methods f may call: its class and own functions)
+        return f"object:{describe(type(value), seen)}[" + ",".join(
+            f"{k}={describe(v, seen)}" for k, v in _own_functions(value)) + "]"
     if isinstance(value, (dict, list, tuple)) and id(value) not in seen and \
-            holds_functions(value):
+            holds_functions(value, objects=True):
         seen.add(id(value))
         items = value.items() if isinstance(value, dict) else enumerate(value)
         return f"{type(value).__name__}:[" + ",".join(  # (its functions may be called by key)
             f"{k!r}={describe(v, seen)}" for k, v in items) + "]"
-    if inspect.isclass(value) and OWN_FUNCTIONS in vars(value):  # (parse.object_class)
+    if inspect.isclass(value) and OWN_FUNCTIONS in vars(value):  # (statics.object_class)
         return describe(value.__base__, seen) + "[" + ",".join(
             f"{k}={describe(v, seen)}" for k, v in vars(value)[OWN_FUNCTIONS]) + "]"
     if inspect.isclass(value) and value.__module__ not in ("builtins", "numpy") and \
@@ -145,33 +151,47 @@ def describe(value, seen):
 
 def functions_read(fn):
     """(name, value) for each global or closure name fn reads directly whose value is a
-    function, or a small container of functions (`act`, `ACTIVATIONS`): what the transform
-    resolves calls through, and a program may rebind between calls."""
+    function, or a small container of functions or objects (`act`, `ACTIVATIONS`, `LAYERS`),
+    or, where fn calls getattr, a str (`getattr(np, NAME)`): what the transform resolves
+    calls through, and a program may rebind between calls."""
+    names_attributes = any(root == "getattr" for _, root, _ in _paths(fn.__code__))
     for name, value in _reads(fn):
         if "." not in name and (inspect.isroutine(value) or isinstance(value, (
                 np.ufunc, functools.partial)) or isinstance(value, (dict, list, tuple)) and
-                holds_functions(value)):
+                holds_functions(value, objects=True) or
+                names_attributes and isinstance(value, str)):
             yield name, value
 
 
 def contents(value, depth=3):
-    """The items of a container of functions, nested ones opened (compared item by item
-    with `is`: rebinding `ACTIVATIONS['relu']` changes them); () for anything else."""
+    """The items of a container of functions or objects, nested ones opened, and the
+    functions each object holds of its own (compared item by item with `is`: rebinding
+    `ACTIVATIONS['relu']`, or `LAYERS[0].act`, changes them); () for anything else."""
+    if _is_record(value):
+        return _own_functions(value)
     if not isinstance(value, (dict, list, tuple)) or depth == 0:
         return ()
     items = value.items() if isinstance(value, dict) else enumerate(value)
     return tuple(part for k, v in items for part in ((k, v),) + contents(v, depth - 1))
 
 
-def holds_functions(container, depth=3):
+def holds_functions(container, depth=3, objects=False):
     """Whether a small dict, list or tuple holds a function (or such a container, nested
-    at most `depth` deep): one srcdiff may pick a function from (`ACTIVATIONS["relu"]`)."""
+    at most `depth` deep): one srcdiff may pick a function from (`ACTIVATIONS["relu"]`);
+    with `objects`, an object too, whose methods it may call (`LAYERS[0](h)`)."""
     if len(container) > 64 or depth == 0:
         return False
     items = container.values() if isinstance(container, dict) else container
     return any(inspect.isroutine(v) or isinstance(v, (np.ufunc, functools.partial)) or
-               isinstance(v, (dict, list, tuple)) and holds_functions(v, depth - 1)
-               for v in items)
+               objects and _is_record(v) or isinstance(v, (dict, list, tuple)) and
+               holds_functions(v, depth - 1, objects) for v in items)
+
+
+def _own_functions(obj):
+    """(name, function) of the functions an object holds as its own attributes."""
+    own = getattr(obj, "__dict__", None) or {}
+    return tuple((k, v) for k, v in own.items() if inspect.isroutine(v) or
+                 isinstance(v, (np.ufunc, functools.partial)))
 
 
 @functools.lru_cache(maxsize=None)

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from . import runtime
-from .parse import is_function_value, object_class
+from .statics import is_function_value, object_class
 from .primitives import registry
 
 
@@ -140,6 +140,8 @@ def key(value):
         return t
     if is_function_value(value):  # a static argument (not an object with __call__)
         return value
+    if isinstance(value, tuple):  # a namedtuple: its functions and objects decide calls too
+        return t, tuple(map(key, value))
     # anything else: UNKNOWN, but its class (and functions of its own) decide which
     # methods calls follow
     return object_class(value)

@@ -17,10 +17,11 @@ from .inline import Inliner
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
-from .parse import ParsedFunction, Static, check_function, object_class, source_lines
+from .parse import ParsedFunction, check_function, expand_object_calls, source_lines
 from .reverse import Reverse
 from .primitives import registry
 from .meta import CalleeUse, Meta
+from .statics import Static, object_class
 from .modes import Mode
 
 VERSION = __version__
@@ -200,7 +201,7 @@ def _derive(fn, wrt, mode, **options):
         static = next((s for s in statics if s.name == root), None)
         if static is None:
             guards.append((functools.partial(_follow, fn, root, steps), target, ()))
-        elif static.kind == "type":  # (a method monkeypatched onto the class)
+        elif static.kind in ("type", "tree"):  # (a method monkeypatched onto the class)
             guards.append((functools.partial(_follow_steps, static.value, steps), target, ()))
         emitted = derive(_function(target), tuple(callee.wrt), mode.for_callees,
                          names=tuple(callee.names), outputs=_outputs(callee.outputs),
@@ -335,6 +336,7 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     names.used.update(own_names)
     Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run()
     parsed.find_locals()
+    expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
     desugar(parsed.node, names.fresh, parsed.resolve)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
     varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731

@@ -11,7 +11,8 @@ import gast
 
 from . import ir, naming
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
-from .parse import MISSING, is_function_value
+from .parse import MISSING
+from .statics import Static, is_function_value, is_object, object_class
 
 STATIC_HINT = ("srcdiff makes the code for the function (or the object's class) passed: call "
                "the derivative with it, or give the parameter a default")
@@ -44,9 +45,10 @@ class UserCalls:
         bound, positional = self._bind_call(fn, args, keywords, node, loc)
         wrt = tuple(i for i, n in enumerate(positional) if n in bound and
                     self._carries(bound[n]))
-        statics = self._callee_statics(fn, given, written, receiver)
+        statics, alike = self._callee_statics(fn, given, written, receiver)
         try:
-            names = self._callee_names(fn, wrt, outputs, statics, node, positional, loc)
+            names = self._callee_names(fn, wrt, outputs, statics, alike, node, positional,
+                                       loc)
         except StaticArgumentNeeded as exc:
             raise self._unresolved(exc, fn, given, written, node, loc) from None
         forward = gast.Call(func=ir.name(names[0]), args=args,
@@ -100,25 +102,43 @@ class UserCalls:
         return bound, positional
 
     def _callee_statics(self, fn, given, written, receiver):
-        """[parameter, kind, path] of the callee's static arguments: functions passed to it,
-        and the objects (a method's own, or ones passed) whose class is known here."""
+        """([parameter, kind, path] of the callee's static arguments: functions passed to it,
+        the objects (a method's own, or ones passed) whose class is known here, and parts of
+        a container argument it calls into; the Static each path finds, by which two calls
+        that pass the same functions and classes share the callee's code)."""
         try:
             bound = inspect.signature(fn).bind(*given, **written).arguments
         except TypeError:
-            return []
-        statics = []
+            return [], ()
+        statics, alike = [], []
         for param, node in bound.items():
             if not isinstance(node, gast.AST):
                 continue
             static = self.p.statics.get(node.id) if isinstance(node, gast.Name) else None
-            if node is receiver or static is not None and static.kind == "type":
-                statics.append([param, "type", gast.unparse(node)])
-            elif self._named_constant(node) and is_function_value(self.p.resolve(node)):
-                statics.append([param, "value", gast.unparse(node)])
+            typed = static is not None and static.kind == "type"
+            held = static.value if typed else \
+                self.p.container(node) if self._named_constant(node) else MISSING
+            if self._in_tree(node) and isinstance(held, (dict, list, tuple)):
+                kind = "tree"  # (what it calls in it; of a method, a namedtuple's own)
+            elif node is receiver or typed or is_object(held) and not is_function_value(held):
+                kind, held = "type", held if inspect.isclass(held) else object_class(held)
+            elif is_function_value(self.p.resolve(node)) and held is not MISSING:
+                kind = "value"
+            else:
+                continue
+            statics.append([param, kind, gast.unparse(node)])
+            alike.append(Static(param, kind, held))
         for param, p in inspect.signature(fn).parameters.items():
             if param not in bound and is_function_value(p.default):
                 statics.append([param, "value", None])  # (its default)
-        return statics
+        return statics, tuple(alike)
+
+    def _in_tree(self, node):
+        """Whether `node` is (or is in) a container argument the code is made for."""
+        while isinstance(node, (gast.Attribute, gast.Subscript)):
+            node = node.value
+        return isinstance(node, gast.Name) and getattr(self.p.statics.get(node.id), "kind",
+                                                       None) == "tree"
 
     def _named_constant(self, node):
         """Whether `node` names the same object wherever the code is loaded: a dotted
@@ -150,10 +170,10 @@ class UserCalls:
             "before the call runs", loc, "pass a function by its name (a global function, or "
             "a parameter of the differentiated function), not one chosen at run time")
 
-    def _callee_names(self, fn, wrt, outputs, statics, node, positional, loc):
+    def _callee_names(self, fn, wrt, outputs, statics, alike, node, positional, loc):
         """The emitted names of the callee's functions (jvp_g, or fwd_g and bwd_g), deriving
         it the first time this variant of it is called."""
-        key = (fn, wrt, outputs, repr(statics))
+        key = (fn, wrt, outputs, alike)
         names = next((c["names"] for c in self.callees if c["key"] == key), None)
         if names is not None:
             return names
