@@ -11,40 +11,39 @@ from srcdiff import runtime
 
 def dloss(params, inputs, targets, decay=0.01):
     _stack_t0 = []
-    _stack_unflatten_flatten_size0_0 = []
+    _stack_flatten_size = []
     _stack_t2 = []
-    _stack_unflatten_flatten_start0_0 = []
-    flatten_keys0 = sorted(runtime.dict_keys(params))
-    flatten_shapes0 = []
-    _seq0 = list(flatten_keys0)
-    for _flatten_k0_0 in _seq0:
-        flatten_shapes0.append(np.shape(params[_flatten_k0_0]))
+    _stack_flatten_start = []
+    flatten_keys = sorted(runtime.dict_keys(params))
+    flatten_shapes = []
+    _seq0 = list(flatten_keys)
+    for _flatten_k0 in _seq0:
+        flatten_shapes.append(np.shape(params[_flatten_k0]))
     _items0 = []
-    _seq1 = list(flatten_keys0)
-    for _flatten_k0_1 in _seq1:
-        _t0 = params[_flatten_k0_1]
+    _seq1 = list(flatten_keys)
+    for _flatten_k1 in _seq1:
+        _t0 = params[_flatten_k1]
         _stack_t0.append(runtime.shape_of(_t0))
         _t1 = np.ravel(_t0)
         _items0.append(_t1)
-    flatten_flat0 = np.concatenate(_items0)
-    _result0 = flatten_flat0, None
+    flatten_flat = np.concatenate(_items0)
+    _result0 = flatten_flat, None
     runtime.check_unpack(_result0, 2)
     flat = _result0[0]
-    unflatten_flatten_pieces0_0 = []
-    unflatten_flatten_start0_0 = 0
-    _seq2 = list(flatten_shapes0)
-    for unflatten_flatten_shape0_0 in _seq2:
-        unflatten_flatten_size0_0 = int(np.prod(unflatten_flatten_shape0_0))
-        _stack_unflatten_flatten_size0_0.append(unflatten_flatten_size0_0)
-        _t2 = flat[unflatten_flatten_start0_0:unflatten_flatten_start0_0
-            + unflatten_flatten_size0_0]
+    flatten_pieces = []
+    flatten_start = 0
+    _seq2 = list(flatten_shapes)
+    for flatten_shape in _seq2:
+        flatten_size = int(np.prod(flatten_shape))
+        _stack_flatten_size.append(flatten_size)
+        _t2 = flat[flatten_start:flatten_start + flatten_size]
         _stack_t2.append(runtime.shape_of(_t2))
-        _t3 = np.reshape(_t2, unflatten_flatten_shape0_0)
-        unflatten_flatten_pieces0_0.append(_t3)
-        _stack_unflatten_flatten_start0_0.append(unflatten_flatten_start0_0)
-        unflatten_flatten_start0_0 = unflatten_flatten_start0_0 + unflatten_flatten_size0_0
-    unflatten_result0 = runtime.dict_of(flatten_keys0, unflatten_flatten_pieces0_0)
-    _t4, predict_saved = fwd_predict(unflatten_result0, inputs)
+        _t3 = np.reshape(_t2, flatten_shape)
+        flatten_pieces.append(_t3)
+        _stack_flatten_start.append(flatten_start)
+        flatten_start = flatten_start + flatten_size
+    unflatten_result = runtime.dict_of(flatten_keys, flatten_pieces)
+    _t4, predict_saved = fwd_predict(unflatten_result, inputs)
     residuals = _t4 - targets
     _t5 = residuals ** 2
     _t6 = np.mean(_t5)
@@ -53,7 +52,7 @@ def dloss(params, inputs, targets, decay=0.01):
     _t9 = _t6 + _t8
     b_t9 = runtime.grad_seed(_t9)
     b_items0 = []
-    bunflatten_flatten_pieces0_0 = []
+    bflatten_pieces = []
     b_t6 = runtime.unbroadcast(b_t9, _t6)
     b_t8 = runtime.unbroadcast(b_t9, _t8)
     b_t7 = runtime.unbroadcast(b_t8 * decay, _t7)
@@ -63,31 +62,29 @@ def dloss(params, inputs, targets, decay=0.01):
     bresiduals = b_t5 * 2 * residuals
     b_t4 = runtime.unbroadcast(bresiduals, _t4)
     bparams_1, = bwd_predict(b_t4, predict_saved)
-    bunflatten_flatten_pieces0_0 = runtime.add_items(bunflatten_flatten_pieces0_0,
-        runtime.dict_values_adjoint(bparams_1, flatten_keys0, unflatten_flatten_pieces0_0),
-        unflatten_flatten_pieces0_0)
-    bunflatten_vector0 = runtime.zeros_like(flat)
-    for unflatten_flatten_shape0_0 in reversed(_seq2):
+    bflatten_pieces = runtime.add_items(bflatten_pieces, runtime.dict_values_adjoint(bparams_1,
+        flatten_keys, flatten_pieces), flatten_pieces)
+    bunflatten_vector = runtime.zeros_like(flat)
+    for flatten_shape in reversed(_seq2):
         _t2 = _stack_t2.pop()
-        unflatten_flatten_size0_0 = _stack_unflatten_flatten_size0_0.pop()
-        unflatten_flatten_start0_0 = _stack_unflatten_flatten_start0_0.pop()
-        b_t3 = bunflatten_flatten_pieces0_0.pop()
+        flatten_size = _stack_flatten_size.pop()
+        flatten_start = _stack_flatten_start.pop()
+        b_t3 = bflatten_pieces.pop()
         b_t2 = np.reshape(b_t3, np.shape(_t2))
-        bunflatten_vector0 = runtime.add_at(bunflatten_vector0, flat,
-            np.s_[unflatten_flatten_start0_0:unflatten_flatten_start0_0
-            + unflatten_flatten_size0_0], b_t2)
-    bflat += bunflatten_vector0
-    bflatten_result0 = runtime.getitem_grad(bflat, _result0, 0)
-    bflatten_flat0 = runtime.unpack_adjoint(bflatten_result0, (flatten_flat0, None))[0]
-    b_items0 = runtime.add_items(b_items0, [runtime.unconcatenate(bflatten_flat0, _items0,
+        bunflatten_vector = runtime.add_at(bunflatten_vector, flat,
+            np.s_[flatten_start:flatten_start + flatten_size], b_t2)
+    bflat += bunflatten_vector
+    bflatten_result = runtime.getitem_grad(bflat, _result0, 0)
+    bflatten_flat = runtime.unpack_adjoint(bflatten_result, (flatten_flat, None))[0]
+    b_items0 = runtime.add_items(b_items0, [runtime.unconcatenate(bflatten_flat, _items0,
         _k) for _k in range(len(_items0))])
-    bflatten_params0 = runtime.zeros_like(params)
-    for _flatten_k0_1 in reversed(_seq1):
+    bflatten_params = runtime.zeros_like(params)
+    for _flatten_k1 in reversed(_seq1):
         _t0 = _stack_t0.pop()
         b_t1 = b_items0.pop()
         b_t0 = np.reshape(b_t1, np.shape(_t0))
-        bflatten_params0 = runtime.add_at(bflatten_params0, params, _flatten_k0_1, b_t0)
-    return runtime.as_grad(bflatten_params0, params)
+        bflatten_params = runtime.add_at(bflatten_params, params, _flatten_k1, b_t0)
+    return runtime.as_grad(bflatten_params, params)
 
 
 def fwd_predict(params, inputs):

@@ -67,75 +67,75 @@ def fwd_lstm_predict_s1(params, inputs):
     _t7 = None
     _t8 = None
     _t9 = None
+    concat_and_multiply_args0_1 = None
+    concat_and_multiply_args0_2 = None
+    concat_and_multiply_args0_3 = None
+    concat_and_multiply_args0_4 = None
+    concat_and_multiply_args0_5 = None
     concat_and_multiply_args1 = None
-    concat_and_multiply_args2 = None
-    concat_and_multiply_args3 = None
-    concat_and_multiply_args4 = None
-    concat_and_multiply_args5 = None
-    concat_and_multiply_args6 = None
-    concat_and_multiply_args7 = None
-    concat_and_multiply_args8 = None
-    concat_and_multiply_args9 = None
-    concat_and_multiply_cat_state1 = None
-    concat_and_multiply_cat_state2 = None
-    concat_and_multiply_cat_state3 = None
-    concat_and_multiply_cat_state4 = None
-    concat_and_multiply_cat_state5 = None
-    concat_and_multiply_weights1 = None
-    concat_and_multiply_weights2 = None
-    concat_and_multiply_weights3 = None
-    concat_and_multiply_weights4 = None
-    concat_and_multiply_weights5 = None
-    hiddens_to_output_probs_output1 = None
+    concat_and_multiply_args1_1 = None
+    concat_and_multiply_args1_2 = None
+    concat_and_multiply_args1_3 = None
+    concat_and_multiply_cat_state_1 = None
+    concat_and_multiply_cat_state_2 = None
+    concat_and_multiply_cat_state_3 = None
+    concat_and_multiply_cat_state_4 = None
+    concat_and_multiply_cat_state_5 = None
+    concat_and_multiply_weights_1 = None
+    concat_and_multiply_weights_2 = None
+    concat_and_multiply_weights_3 = None
+    concat_and_multiply_weights_4 = None
+    concat_and_multiply_weights_5 = None
+    hiddens_to_output_probs_output_1 = None
     logsumexp_saved_1 = None
     sigmoid_saved = None
     sigmoid_saved_1 = None
     sigmoid_saved_2 = None
-    update_lstm_change0 = None
-    update_lstm_forget0 = None
-    update_lstm_ingate0 = None
-    update_lstm_outgate0 = None
-    update_lstm_result0 = None
-    _stack_update_lstm_hiddens0 = []
-    _stack_update_lstm_cells0 = []
-    _stack_concat_and_multiply_weights1 = []
+    update_lstm_change = None
+    update_lstm_forget = None
+    update_lstm_ingate = None
+    update_lstm_outgate = None
+    update_lstm_result = None
+    _stack_update_lstm_hiddens = []
+    _stack_update_lstm_cells = []
+    _stack_concat_and_multiply_weights_1 = []
+    _stack_concat_and_multiply_args0_1 = []
     _stack_concat_and_multiply_args1 = []
-    _stack_concat_and_multiply_args2 = []
     _stack_t4 = []
-    _stack_concat_and_multiply_cat_state1 = []
-    _stack_update_lstm_change0 = []
-    _stack_concat_and_multiply_weights2 = []
-    _stack_concat_and_multiply_args3 = []
-    _stack_concat_and_multiply_args4 = []
+    _stack_concat_and_multiply_cat_state_1 = []
+    _stack_update_lstm_change = []
+    _stack_concat_and_multiply_weights_2 = []
+    _stack_concat_and_multiply_args0_2 = []
+    _stack_concat_and_multiply_args1_1 = []
     _stack_t5 = []
-    _stack_concat_and_multiply_cat_state2 = []
-    _stack_update_lstm_forget0 = []
+    _stack_concat_and_multiply_cat_state_2 = []
+    _stack_update_lstm_forget = []
     _stack_sigmoid_saved = []
-    _stack_concat_and_multiply_weights3 = []
-    _stack_concat_and_multiply_args5 = []
-    _stack_concat_and_multiply_args6 = []
+    _stack_concat_and_multiply_weights_3 = []
+    _stack_concat_and_multiply_args0_3 = []
+    _stack_concat_and_multiply_args1_2 = []
     _stack_t6 = []
-    _stack_concat_and_multiply_cat_state3 = []
-    _stack_update_lstm_ingate0 = []
+    _stack_concat_and_multiply_cat_state_3 = []
+    _stack_update_lstm_ingate = []
     _stack_sigmoid_saved_1 = []
-    _stack_concat_and_multiply_weights4 = []
-    _stack_concat_and_multiply_args7 = []
-    _stack_concat_and_multiply_args8 = []
+    _stack_concat_and_multiply_weights_4 = []
+    _stack_concat_and_multiply_args0_4 = []
+    _stack_concat_and_multiply_args1_3 = []
     _stack_t7 = []
-    _stack_concat_and_multiply_cat_state4 = []
-    _stack_update_lstm_outgate0 = []
+    _stack_concat_and_multiply_cat_state_4 = []
+    _stack_update_lstm_outgate = []
     _stack_sigmoid_saved_2 = []
     _stack_t8 = []
     _stack_t9 = []
     _stack_t10 = []
-    _stack_update_lstm_result0 = []
+    _stack_update_lstm_result = []
     _stack_hiddens = []
     _stack_cells = []
-    _stack_concat_and_multiply_weights5 = []
-    _stack_concat_and_multiply_args9 = []
+    _stack_concat_and_multiply_weights_5 = []
+    _stack_concat_and_multiply_args0_5 = []
     _stack_t11 = []
-    _stack_concat_and_multiply_cat_state5 = []
-    _stack_hiddens_to_output_probs_output1 = []
+    _stack_concat_and_multiply_cat_state_5 = []
+    _stack_hiddens_to_output_probs_output_1 = []
     _stack_t12 = []
     _stack_logsumexp_saved_1 = []
     num_sequences = inputs.shape[1]
@@ -143,151 +143,151 @@ def fwd_lstm_predict_s1(params, inputs):
     hiddens = np.repeat(_t0, num_sequences, axis=0)
     _t1 = params['init cells']
     cells = np.repeat(_t1, num_sequences, axis=0)
-    concat_and_multiply_weights0 = params['predict']
+    concat_and_multiply_weights = params['predict']
     concat_and_multiply_args0 = hiddens
     _t2 = np.ones(((concat_and_multiply_args0,)[0].shape[0], 1))
-    concat_and_multiply_cat_state0 = np.hstack((concat_and_multiply_args0, _t2))
-    concat_and_multiply_result0 = np.dot(concat_and_multiply_cat_state0,
-        concat_and_multiply_weights0)
-    _t3, logsumexp_saved = fwd_logsumexp(concat_and_multiply_result0, axis=1, keepdims=True)
-    hiddens_to_output_probs_result0 = concat_and_multiply_result0 - _t3
-    output = [hiddens_to_output_probs_result0]
+    concat_and_multiply_cat_state = np.hstack((concat_and_multiply_args0, _t2))
+    concat_and_multiply_result = np.dot(concat_and_multiply_cat_state, concat_and_multiply_weights)
+    _t3, logsumexp_saved = fwd_logsumexp(concat_and_multiply_result, axis=1, keepdims=True)
+    hiddens_to_output_probs_result = concat_and_multiply_result - _t3
+    output = [hiddens_to_output_probs_result]
     _seq0 = list(inputs)
-    update_lstm_cells0 = None
-    update_lstm_hiddens0 = None
+    update_lstm_cells = None
+    update_lstm_hiddens = None
     for input in _seq0:
-        _stack_update_lstm_hiddens0.append(runtime.shape_of(update_lstm_hiddens0))
-        update_lstm_hiddens0 = hiddens
-        _stack_update_lstm_cells0.append(update_lstm_cells0)
-        update_lstm_cells0 = cells
-        concat_and_multiply_weights1 = params['change']
-        _stack_concat_and_multiply_weights1.append(concat_and_multiply_weights1)
-        concat_and_multiply_args1 = input
+        _stack_update_lstm_hiddens.append(runtime.shape_of(update_lstm_hiddens))
+        update_lstm_hiddens = hiddens
+        _stack_update_lstm_cells.append(update_lstm_cells)
+        update_lstm_cells = cells
+        concat_and_multiply_weights_1 = params['change']
+        _stack_concat_and_multiply_weights_1.append(concat_and_multiply_weights_1)
+        concat_and_multiply_args0_1 = input
+        _stack_concat_and_multiply_args0_1.append(concat_and_multiply_args0_1)
+        concat_and_multiply_args1 = update_lstm_hiddens
         _stack_concat_and_multiply_args1.append(concat_and_multiply_args1)
-        concat_and_multiply_args2 = update_lstm_hiddens0
-        _stack_concat_and_multiply_args2.append(concat_and_multiply_args2)
-        _t4 = np.ones(((concat_and_multiply_args1, concat_and_multiply_args2)[0].shape[0], 1))
+        _t4 = np.ones(((concat_and_multiply_args0_1, concat_and_multiply_args1)[0].shape[0], 1))
         _stack_t4.append(_t4)
-        concat_and_multiply_cat_state1 = np.hstack((concat_and_multiply_args1,
-            concat_and_multiply_args2, _t4))
-        _stack_concat_and_multiply_cat_state1.append(concat_and_multiply_cat_state1)
-        concat_and_multiply_result1 = np.dot(concat_and_multiply_cat_state1,
-            concat_and_multiply_weights1)
-        update_lstm_change0 = np.tanh(concat_and_multiply_result1)
-        _stack_update_lstm_change0.append(update_lstm_change0)
-        concat_and_multiply_weights2 = params['forget']
-        _stack_concat_and_multiply_weights2.append(concat_and_multiply_weights2)
-        concat_and_multiply_args3 = input
-        _stack_concat_and_multiply_args3.append(concat_and_multiply_args3)
-        concat_and_multiply_args4 = update_lstm_hiddens0
-        _stack_concat_and_multiply_args4.append(concat_and_multiply_args4)
-        _t5 = np.ones(((concat_and_multiply_args3, concat_and_multiply_args4)[0].shape[0], 1))
+        concat_and_multiply_cat_state_1 = np.hstack((concat_and_multiply_args0_1,
+            concat_and_multiply_args1, _t4))
+        _stack_concat_and_multiply_cat_state_1.append(concat_and_multiply_cat_state_1)
+        concat_and_multiply_result_1 = np.dot(concat_and_multiply_cat_state_1,
+            concat_and_multiply_weights_1)
+        update_lstm_change = np.tanh(concat_and_multiply_result_1)
+        _stack_update_lstm_change.append(update_lstm_change)
+        concat_and_multiply_weights_2 = params['forget']
+        _stack_concat_and_multiply_weights_2.append(concat_and_multiply_weights_2)
+        concat_and_multiply_args0_2 = input
+        _stack_concat_and_multiply_args0_2.append(concat_and_multiply_args0_2)
+        concat_and_multiply_args1_1 = update_lstm_hiddens
+        _stack_concat_and_multiply_args1_1.append(concat_and_multiply_args1_1)
+        _t5 = np.ones(((concat_and_multiply_args0_2, concat_and_multiply_args1_1)[0].shape[0], 1))
         _stack_t5.append(_t5)
-        concat_and_multiply_cat_state2 = np.hstack((concat_and_multiply_args3,
-            concat_and_multiply_args4, _t5))
-        _stack_concat_and_multiply_cat_state2.append(concat_and_multiply_cat_state2)
-        concat_and_multiply_result2 = np.dot(concat_and_multiply_cat_state2,
-            concat_and_multiply_weights2)
-        update_lstm_forget0, sigmoid_saved = fwd_sigmoid_s1(concat_and_multiply_result2)
-        _stack_update_lstm_forget0.append(update_lstm_forget0)
+        concat_and_multiply_cat_state_2 = np.hstack((concat_and_multiply_args0_2,
+            concat_and_multiply_args1_1, _t5))
+        _stack_concat_and_multiply_cat_state_2.append(concat_and_multiply_cat_state_2)
+        concat_and_multiply_result_2 = np.dot(concat_and_multiply_cat_state_2,
+            concat_and_multiply_weights_2)
+        update_lstm_forget, sigmoid_saved = fwd_sigmoid_s1(concat_and_multiply_result_2)
+        _stack_update_lstm_forget.append(update_lstm_forget)
         _stack_sigmoid_saved.append(sigmoid_saved)
-        concat_and_multiply_weights3 = params['ingate']
-        _stack_concat_and_multiply_weights3.append(concat_and_multiply_weights3)
-        concat_and_multiply_args5 = input
-        _stack_concat_and_multiply_args5.append(concat_and_multiply_args5)
-        concat_and_multiply_args6 = update_lstm_hiddens0
-        _stack_concat_and_multiply_args6.append(concat_and_multiply_args6)
-        _t6 = np.ones(((concat_and_multiply_args5, concat_and_multiply_args6)[0].shape[0], 1))
+        concat_and_multiply_weights_3 = params['ingate']
+        _stack_concat_and_multiply_weights_3.append(concat_and_multiply_weights_3)
+        concat_and_multiply_args0_3 = input
+        _stack_concat_and_multiply_args0_3.append(concat_and_multiply_args0_3)
+        concat_and_multiply_args1_2 = update_lstm_hiddens
+        _stack_concat_and_multiply_args1_2.append(concat_and_multiply_args1_2)
+        _t6 = np.ones(((concat_and_multiply_args0_3, concat_and_multiply_args1_2)[0].shape[0], 1))
         _stack_t6.append(_t6)
-        concat_and_multiply_cat_state3 = np.hstack((concat_and_multiply_args5,
-            concat_and_multiply_args6, _t6))
-        _stack_concat_and_multiply_cat_state3.append(concat_and_multiply_cat_state3)
-        concat_and_multiply_result3 = np.dot(concat_and_multiply_cat_state3,
-            concat_and_multiply_weights3)
-        update_lstm_ingate0, sigmoid_saved_1 = fwd_sigmoid_s1(concat_and_multiply_result3)
-        _stack_update_lstm_ingate0.append(update_lstm_ingate0)
+        concat_and_multiply_cat_state_3 = np.hstack((concat_and_multiply_args0_3,
+            concat_and_multiply_args1_2, _t6))
+        _stack_concat_and_multiply_cat_state_3.append(concat_and_multiply_cat_state_3)
+        concat_and_multiply_result_3 = np.dot(concat_and_multiply_cat_state_3,
+            concat_and_multiply_weights_3)
+        update_lstm_ingate, sigmoid_saved_1 = fwd_sigmoid_s1(concat_and_multiply_result_3)
+        _stack_update_lstm_ingate.append(update_lstm_ingate)
         _stack_sigmoid_saved_1.append(sigmoid_saved_1)
-        concat_and_multiply_weights4 = params['outgate']
-        _stack_concat_and_multiply_weights4.append(concat_and_multiply_weights4)
-        concat_and_multiply_args7 = input
-        _stack_concat_and_multiply_args7.append(concat_and_multiply_args7)
-        concat_and_multiply_args8 = update_lstm_hiddens0
-        _stack_concat_and_multiply_args8.append(concat_and_multiply_args8)
-        _t7 = np.ones(((concat_and_multiply_args7, concat_and_multiply_args8)[0].shape[0], 1))
+        concat_and_multiply_weights_4 = params['outgate']
+        _stack_concat_and_multiply_weights_4.append(concat_and_multiply_weights_4)
+        concat_and_multiply_args0_4 = input
+        _stack_concat_and_multiply_args0_4.append(concat_and_multiply_args0_4)
+        concat_and_multiply_args1_3 = update_lstm_hiddens
+        _stack_concat_and_multiply_args1_3.append(concat_and_multiply_args1_3)
+        _t7 = np.ones(((concat_and_multiply_args0_4, concat_and_multiply_args1_3)[0].shape[0], 1))
         _stack_t7.append(_t7)
-        concat_and_multiply_cat_state4 = np.hstack((concat_and_multiply_args7,
-            concat_and_multiply_args8, _t7))
-        _stack_concat_and_multiply_cat_state4.append(concat_and_multiply_cat_state4)
-        concat_and_multiply_result4 = np.dot(concat_and_multiply_cat_state4,
-            concat_and_multiply_weights4)
-        update_lstm_outgate0, sigmoid_saved_2 = fwd_sigmoid_s1(concat_and_multiply_result4)
-        _stack_update_lstm_outgate0.append(update_lstm_outgate0)
+        concat_and_multiply_cat_state_4 = np.hstack((concat_and_multiply_args0_4,
+            concat_and_multiply_args1_3, _t7))
+        _stack_concat_and_multiply_cat_state_4.append(concat_and_multiply_cat_state_4)
+        concat_and_multiply_result_4 = np.dot(concat_and_multiply_cat_state_4,
+            concat_and_multiply_weights_4)
+        update_lstm_outgate, sigmoid_saved_2 = fwd_sigmoid_s1(concat_and_multiply_result_4)
+        _stack_update_lstm_outgate.append(update_lstm_outgate)
         _stack_sigmoid_saved_2.append(sigmoid_saved_2)
-        _t8 = update_lstm_cells0 * update_lstm_forget0
+        _t8 = update_lstm_cells * update_lstm_forget
         _stack_t8.append(_t8)
-        _t9 = update_lstm_ingate0 * update_lstm_change0
+        _t9 = update_lstm_ingate * update_lstm_change
         _stack_t9.append(_t9)
-        _stack_update_lstm_cells0.append(update_lstm_cells0)
-        update_lstm_cells0 = _t8 + _t9
-        _t10 = np.tanh(update_lstm_cells0)
+        _stack_update_lstm_cells.append(update_lstm_cells)
+        update_lstm_cells = _t8 + _t9
+        _t10 = np.tanh(update_lstm_cells)
         _stack_t10.append(_t10)
-        _stack_update_lstm_hiddens0.append(update_lstm_hiddens0)
-        update_lstm_hiddens0 = update_lstm_outgate0 * _t10
-        update_lstm_result0 = update_lstm_hiddens0, update_lstm_cells0
-        _stack_update_lstm_result0.append(runtime.shape_of(update_lstm_result0))
-        runtime.check_unpack(update_lstm_result0, 2)
+        _stack_update_lstm_hiddens.append(update_lstm_hiddens)
+        update_lstm_hiddens = update_lstm_outgate * _t10
+        update_lstm_result = update_lstm_hiddens, update_lstm_cells
+        _stack_update_lstm_result.append(runtime.shape_of(update_lstm_result))
+        runtime.check_unpack(update_lstm_result, 2)
         _stack_hiddens.append(hiddens)
-        hiddens = update_lstm_result0[0]
+        hiddens = update_lstm_result[0]
         _stack_cells.append(cells)
-        cells = update_lstm_result0[1]
-        concat_and_multiply_weights5 = params['predict']
-        _stack_concat_and_multiply_weights5.append(concat_and_multiply_weights5)
-        concat_and_multiply_args9 = hiddens
-        _stack_concat_and_multiply_args9.append(concat_and_multiply_args9)
-        _t11 = np.ones(((concat_and_multiply_args9,)[0].shape[0], 1))
+        cells = update_lstm_result[1]
+        concat_and_multiply_weights_5 = params['predict']
+        _stack_concat_and_multiply_weights_5.append(concat_and_multiply_weights_5)
+        concat_and_multiply_args0_5 = hiddens
+        _stack_concat_and_multiply_args0_5.append(concat_and_multiply_args0_5)
+        _t11 = np.ones(((concat_and_multiply_args0_5,)[0].shape[0], 1))
         _stack_t11.append(_t11)
-        concat_and_multiply_cat_state5 = np.hstack((concat_and_multiply_args9, _t11))
-        _stack_concat_and_multiply_cat_state5.append(concat_and_multiply_cat_state5)
-        concat_and_multiply_result5 = np.dot(concat_and_multiply_cat_state5,
-            concat_and_multiply_weights5)
-        hiddens_to_output_probs_output1 = concat_and_multiply_result5
-        _stack_hiddens_to_output_probs_output1.append(hiddens_to_output_probs_output1)
-        _t12, logsumexp_saved_1 = fwd_logsumexp(hiddens_to_output_probs_output1, axis=1,
+        concat_and_multiply_cat_state_5 = np.hstack((concat_and_multiply_args0_5, _t11))
+        _stack_concat_and_multiply_cat_state_5.append(concat_and_multiply_cat_state_5)
+        concat_and_multiply_result_5 = np.dot(concat_and_multiply_cat_state_5,
+            concat_and_multiply_weights_5)
+        hiddens_to_output_probs_output_1 = concat_and_multiply_result_5
+        _stack_hiddens_to_output_probs_output_1.append(hiddens_to_output_probs_output_1)
+        _t12, logsumexp_saved_1 = fwd_logsumexp(hiddens_to_output_probs_output_1, axis=1,
             keepdims=True)
         _stack_t12.append(runtime.shape_of(_t12))
         _stack_logsumexp_saved_1.append(logsumexp_saved_1)
-        hiddens_to_output_probs_result1 = hiddens_to_output_probs_output1 - _t12
-        output.append(hiddens_to_output_probs_result1)
-    return output, [_seq0, _stack_cells, _stack_concat_and_multiply_args1,
-        _stack_concat_and_multiply_args2, _stack_concat_and_multiply_args3,
-        _stack_concat_and_multiply_args4, _stack_concat_and_multiply_args5,
-        _stack_concat_and_multiply_args6, _stack_concat_and_multiply_args7,
-        _stack_concat_and_multiply_args8, _stack_concat_and_multiply_args9,
-        _stack_concat_and_multiply_cat_state1, _stack_concat_and_multiply_cat_state2,
-        _stack_concat_and_multiply_cat_state3, _stack_concat_and_multiply_cat_state4,
-        _stack_concat_and_multiply_cat_state5, _stack_concat_and_multiply_weights1,
-        _stack_concat_and_multiply_weights2, _stack_concat_and_multiply_weights3,
-        _stack_concat_and_multiply_weights4, _stack_concat_and_multiply_weights5, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
+        hiddens_to_output_probs_result_1 = hiddens_to_output_probs_output_1 - _t12
+        output.append(hiddens_to_output_probs_result_1)
+    return output, [_seq0, _stack_cells, _stack_concat_and_multiply_args0_1,
+        _stack_concat_and_multiply_args0_2, _stack_concat_and_multiply_args0_3,
+        _stack_concat_and_multiply_args0_4, _stack_concat_and_multiply_args0_5,
+        _stack_concat_and_multiply_args1, _stack_concat_and_multiply_args1_1,
+        _stack_concat_and_multiply_args1_2, _stack_concat_and_multiply_args1_3,
+        _stack_concat_and_multiply_cat_state_1, _stack_concat_and_multiply_cat_state_2,
+        _stack_concat_and_multiply_cat_state_3, _stack_concat_and_multiply_cat_state_4,
+        _stack_concat_and_multiply_cat_state_5, _stack_concat_and_multiply_weights_1,
+        _stack_concat_and_multiply_weights_2, _stack_concat_and_multiply_weights_3,
+        _stack_concat_and_multiply_weights_4, _stack_concat_and_multiply_weights_5, _stack_hiddens,
+        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
         _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
-        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9,
-        _stack_update_lstm_cells0, _stack_update_lstm_change0, _stack_update_lstm_forget0,
-        _stack_update_lstm_hiddens0, _stack_update_lstm_ingate0, _stack_update_lstm_outgate0,
-        _stack_update_lstm_result0, _t0, _t1, _t10, _t11, _t12, _t2, runtime.shape_of(_t3), _t4,
-        _t5, _t6, _t7, _t8, _t9, cells, concat_and_multiply_args0, concat_and_multiply_args1,
-        concat_and_multiply_args2, concat_and_multiply_args3, concat_and_multiply_args4,
-        concat_and_multiply_args5, concat_and_multiply_args6, concat_and_multiply_args7,
-        concat_and_multiply_args8, concat_and_multiply_args9, concat_and_multiply_cat_state0,
-        concat_and_multiply_cat_state1, concat_and_multiply_cat_state2,
-        concat_and_multiply_cat_state3, concat_and_multiply_cat_state4,
-        concat_and_multiply_cat_state5, concat_and_multiply_weights0, concat_and_multiply_weights1,
-        concat_and_multiply_weights2, concat_and_multiply_weights3, concat_and_multiply_weights4,
-        concat_and_multiply_weights5, hiddens, concat_and_multiply_result0,
-        hiddens_to_output_probs_output1, runtime.shape_of(hiddens_to_output_probs_result0),
+        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
+        _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
+        _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t0, _t1,
+        _t10, _t11, _t12, _t2, runtime.shape_of(_t3), _t4, _t5, _t6, _t7, _t8, _t9, cells,
+        concat_and_multiply_args0, concat_and_multiply_args0_1, concat_and_multiply_args0_2,
+        concat_and_multiply_args0_3, concat_and_multiply_args0_4, concat_and_multiply_args0_5,
+        concat_and_multiply_args1, concat_and_multiply_args1_1, concat_and_multiply_args1_2,
+        concat_and_multiply_args1_3, concat_and_multiply_cat_state,
+        concat_and_multiply_cat_state_1, concat_and_multiply_cat_state_2,
+        concat_and_multiply_cat_state_3, concat_and_multiply_cat_state_4,
+        concat_and_multiply_cat_state_5, concat_and_multiply_weights,
+        concat_and_multiply_weights_1, concat_and_multiply_weights_2,
+        concat_and_multiply_weights_3, concat_and_multiply_weights_4,
+        concat_and_multiply_weights_5, hiddens, concat_and_multiply_result,
+        hiddens_to_output_probs_output_1, runtime.shape_of(hiddens_to_output_probs_result),
         logsumexp_saved, logsumexp_saved_1, num_sequences, output, runtime.shape_of(params),
-        sigmoid_saved, sigmoid_saved_1, sigmoid_saved_2, runtime.shape_of(update_lstm_cells0),
-        update_lstm_change0, update_lstm_forget0, runtime.shape_of(update_lstm_hiddens0),
-        update_lstm_ingate0, update_lstm_outgate0, update_lstm_result0]
+        sigmoid_saved, sigmoid_saved_1, sigmoid_saved_2, runtime.shape_of(update_lstm_cells),
+        update_lstm_change, update_lstm_forget, runtime.shape_of(update_lstm_hiddens),
+        update_lstm_ingate, update_lstm_outgate, update_lstm_result]
 
 
 def bwd_sigmoid_s1(b_t3, saved):
@@ -302,36 +302,35 @@ def bwd_sigmoid_s1(b_t3, saved):
 
 
 def bwd_lstm_predict_s1(boutput, saved):
-    (_seq0, _stack_cells, _stack_concat_and_multiply_args1, _stack_concat_and_multiply_args2,
-        _stack_concat_and_multiply_args3, _stack_concat_and_multiply_args4,
-        _stack_concat_and_multiply_args5, _stack_concat_and_multiply_args6,
-        _stack_concat_and_multiply_args7, _stack_concat_and_multiply_args8,
-        _stack_concat_and_multiply_args9, _stack_concat_and_multiply_cat_state1,
-        _stack_concat_and_multiply_cat_state2, _stack_concat_and_multiply_cat_state3,
-        _stack_concat_and_multiply_cat_state4, _stack_concat_and_multiply_cat_state5,
-        _stack_concat_and_multiply_weights1, _stack_concat_and_multiply_weights2,
-        _stack_concat_and_multiply_weights3, _stack_concat_and_multiply_weights4,
-        _stack_concat_and_multiply_weights5, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
+    (_seq0, _stack_cells, _stack_concat_and_multiply_args0_1, _stack_concat_and_multiply_args0_2,
+        _stack_concat_and_multiply_args0_3, _stack_concat_and_multiply_args0_4,
+        _stack_concat_and_multiply_args0_5, _stack_concat_and_multiply_args1,
+        _stack_concat_and_multiply_args1_1, _stack_concat_and_multiply_args1_2,
+        _stack_concat_and_multiply_args1_3, _stack_concat_and_multiply_cat_state_1,
+        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_cat_state_3,
+        _stack_concat_and_multiply_cat_state_4, _stack_concat_and_multiply_cat_state_5,
+        _stack_concat_and_multiply_weights_1, _stack_concat_and_multiply_weights_2,
+        _stack_concat_and_multiply_weights_3, _stack_concat_and_multiply_weights_4,
+        _stack_concat_and_multiply_weights_5, _stack_hiddens,
+        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
         _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
-        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9,
-        _stack_update_lstm_cells0, _stack_update_lstm_change0, _stack_update_lstm_forget0,
-        _stack_update_lstm_hiddens0, _stack_update_lstm_ingate0, _stack_update_lstm_outgate0,
-        _stack_update_lstm_result0, _t0, _t1, _t10, _t11, _t12, _t2, _t3, _t4, _t5, _t6, _t7, _t8,
-        _t9, cells, concat_and_multiply_args0, concat_and_multiply_args1,
-        concat_and_multiply_args2, concat_and_multiply_args3, concat_and_multiply_args4,
-        concat_and_multiply_args5, concat_and_multiply_args6, concat_and_multiply_args7,
-        concat_and_multiply_args8, concat_and_multiply_args9, concat_and_multiply_cat_state0,
-        concat_and_multiply_cat_state1, concat_and_multiply_cat_state2,
-        concat_and_multiply_cat_state3, concat_and_multiply_cat_state4,
-        concat_and_multiply_cat_state5, concat_and_multiply_weights0, concat_and_multiply_weights1,
-        concat_and_multiply_weights2, concat_and_multiply_weights3, concat_and_multiply_weights4,
-        concat_and_multiply_weights5, hiddens, concat_and_multiply_result0,
-        hiddens_to_output_probs_output1, hiddens_to_output_probs_result0, logsumexp_saved,
+        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
+        _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
+        _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t0, _t1,
+        _t10, _t11, _t12, _t2, _t3, _t4, _t5, _t6, _t7, _t8, _t9, cells, concat_and_multiply_args0,
+        concat_and_multiply_args0_1, concat_and_multiply_args0_2, concat_and_multiply_args0_3,
+        concat_and_multiply_args0_4, concat_and_multiply_args0_5, concat_and_multiply_args1,
+        concat_and_multiply_args1_1, concat_and_multiply_args1_2, concat_and_multiply_args1_3,
+        concat_and_multiply_cat_state, concat_and_multiply_cat_state_1,
+        concat_and_multiply_cat_state_2, concat_and_multiply_cat_state_3,
+        concat_and_multiply_cat_state_4, concat_and_multiply_cat_state_5,
+        concat_and_multiply_weights, concat_and_multiply_weights_1, concat_and_multiply_weights_2,
+        concat_and_multiply_weights_3, concat_and_multiply_weights_4,
+        concat_and_multiply_weights_5, hiddens, concat_and_multiply_result,
+        hiddens_to_output_probs_output_1, hiddens_to_output_probs_result, logsumexp_saved,
         logsumexp_saved_1, num_sequences, output, params, sigmoid_saved, sigmoid_saved_1,
-        sigmoid_saved_2, update_lstm_cells0, update_lstm_change0, update_lstm_forget0,
-        update_lstm_hiddens0, update_lstm_ingate0, update_lstm_outgate0,
-        update_lstm_result0) = saved
+        sigmoid_saved_2, update_lstm_cells, update_lstm_change, update_lstm_forget,
+        update_lstm_hiddens, update_lstm_ingate, update_lstm_outgate, update_lstm_result) = saved
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
     del output
@@ -341,168 +340,167 @@ def bwd_lstm_predict_s1(boutput, saved):
     for input in reversed(_seq0):
         logsumexp_saved_1 = _stack_logsumexp_saved_1.pop()
         _t12 = _stack_t12.pop()
-        hiddens_to_output_probs_output1 = _stack_hiddens_to_output_probs_output1.pop()
-        concat_and_multiply_cat_state5 = _stack_concat_and_multiply_cat_state5.pop()
+        hiddens_to_output_probs_output_1 = _stack_hiddens_to_output_probs_output_1.pop()
+        concat_and_multiply_cat_state_5 = _stack_concat_and_multiply_cat_state_5.pop()
         _t11 = _stack_t11.pop()
-        concat_and_multiply_args9 = _stack_concat_and_multiply_args9.pop()
-        concat_and_multiply_weights5 = _stack_concat_and_multiply_weights5.pop()
-        update_lstm_result0 = _stack_update_lstm_result0.pop()
+        concat_and_multiply_args0_5 = _stack_concat_and_multiply_args0_5.pop()
+        concat_and_multiply_weights_5 = _stack_concat_and_multiply_weights_5.pop()
+        update_lstm_result = _stack_update_lstm_result.pop()
         _t10 = _stack_t10.pop()
         _t9 = _stack_t9.pop()
         _t8 = _stack_t8.pop()
         sigmoid_saved_2 = _stack_sigmoid_saved_2.pop()
-        update_lstm_outgate0 = _stack_update_lstm_outgate0.pop()
-        concat_and_multiply_cat_state4 = _stack_concat_and_multiply_cat_state4.pop()
+        update_lstm_outgate = _stack_update_lstm_outgate.pop()
+        concat_and_multiply_cat_state_4 = _stack_concat_and_multiply_cat_state_4.pop()
         _t7 = _stack_t7.pop()
-        concat_and_multiply_args8 = _stack_concat_and_multiply_args8.pop()
-        concat_and_multiply_args7 = _stack_concat_and_multiply_args7.pop()
-        concat_and_multiply_weights4 = _stack_concat_and_multiply_weights4.pop()
+        concat_and_multiply_args1_3 = _stack_concat_and_multiply_args1_3.pop()
+        concat_and_multiply_args0_4 = _stack_concat_and_multiply_args0_4.pop()
+        concat_and_multiply_weights_4 = _stack_concat_and_multiply_weights_4.pop()
         sigmoid_saved_1 = _stack_sigmoid_saved_1.pop()
-        update_lstm_ingate0 = _stack_update_lstm_ingate0.pop()
-        concat_and_multiply_cat_state3 = _stack_concat_and_multiply_cat_state3.pop()
+        update_lstm_ingate = _stack_update_lstm_ingate.pop()
+        concat_and_multiply_cat_state_3 = _stack_concat_and_multiply_cat_state_3.pop()
         _t6 = _stack_t6.pop()
-        concat_and_multiply_args6 = _stack_concat_and_multiply_args6.pop()
-        concat_and_multiply_args5 = _stack_concat_and_multiply_args5.pop()
-        concat_and_multiply_weights3 = _stack_concat_and_multiply_weights3.pop()
+        concat_and_multiply_args1_2 = _stack_concat_and_multiply_args1_2.pop()
+        concat_and_multiply_args0_3 = _stack_concat_and_multiply_args0_3.pop()
+        concat_and_multiply_weights_3 = _stack_concat_and_multiply_weights_3.pop()
         sigmoid_saved = _stack_sigmoid_saved.pop()
-        update_lstm_forget0 = _stack_update_lstm_forget0.pop()
-        concat_and_multiply_cat_state2 = _stack_concat_and_multiply_cat_state2.pop()
+        update_lstm_forget = _stack_update_lstm_forget.pop()
+        concat_and_multiply_cat_state_2 = _stack_concat_and_multiply_cat_state_2.pop()
         _t5 = _stack_t5.pop()
-        concat_and_multiply_args4 = _stack_concat_and_multiply_args4.pop()
-        concat_and_multiply_args3 = _stack_concat_and_multiply_args3.pop()
-        concat_and_multiply_weights2 = _stack_concat_and_multiply_weights2.pop()
-        update_lstm_change0 = _stack_update_lstm_change0.pop()
-        concat_and_multiply_cat_state1 = _stack_concat_and_multiply_cat_state1.pop()
+        concat_and_multiply_args1_1 = _stack_concat_and_multiply_args1_1.pop()
+        concat_and_multiply_args0_2 = _stack_concat_and_multiply_args0_2.pop()
+        concat_and_multiply_weights_2 = _stack_concat_and_multiply_weights_2.pop()
+        update_lstm_change = _stack_update_lstm_change.pop()
+        concat_and_multiply_cat_state_1 = _stack_concat_and_multiply_cat_state_1.pop()
         _t4 = _stack_t4.pop()
-        concat_and_multiply_args2 = _stack_concat_and_multiply_args2.pop()
         concat_and_multiply_args1 = _stack_concat_and_multiply_args1.pop()
-        concat_and_multiply_weights1 = _stack_concat_and_multiply_weights1.pop()
-        bhiddens_to_output_probs_result1 = boutput.pop()
-        bhiddens_to_output_probs_output1 = runtime.unbroadcast(bhiddens_to_output_probs_result1,
-            hiddens_to_output_probs_output1)
-        b_t12 = runtime.unbroadcast(-bhiddens_to_output_probs_result1, _t12)
+        concat_and_multiply_args0_1 = _stack_concat_and_multiply_args0_1.pop()
+        concat_and_multiply_weights_1 = _stack_concat_and_multiply_weights_1.pop()
+        bhiddens_to_output_probs_result_1 = boutput.pop()
+        bhiddens_to_output_probs_output_1 = runtime.unbroadcast(bhiddens_to_output_probs_result_1,
+            hiddens_to_output_probs_output_1)
+        b_t12 = runtime.unbroadcast(-bhiddens_to_output_probs_result_1, _t12)
         logsumexp_grads_1 = bwd_logsumexp(b_t12, logsumexp_saved_1)
-        bhiddens_to_output_probs_output1 = bhiddens_to_output_probs_output1 + logsumexp_grads_1[0]
-        bconcat_and_multiply_cat_state5 = runtime.dot_grad(bhiddens_to_output_probs_output1,
-            concat_and_multiply_cat_state5, concat_and_multiply_weights5, 0)
-        bconcat_and_multiply_weights5 = runtime.dot_grad(bhiddens_to_output_probs_output1,
-            concat_and_multiply_cat_state5, concat_and_multiply_weights5, 1)
-        bconcat_and_multiply_args9 = runtime.unstacked(bconcat_and_multiply_cat_state5,
-            (concat_and_multiply_args9, _t11), 0, 'hstack')
-        bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights5)
-        bhiddens = bhiddens + bconcat_and_multiply_args9
-        bupdate_lstm_result0 = runtime.getitem_grad(bcells, update_lstm_result0, 1)
+        bhiddens_to_output_probs_output_1 = bhiddens_to_output_probs_output_1 + logsumexp_grads_1[
+            0]
+        bconcat_and_multiply_cat_state_5 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
+            concat_and_multiply_cat_state_5, concat_and_multiply_weights_5, 0)
+        bconcat_and_multiply_weights_5 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
+            concat_and_multiply_cat_state_5, concat_and_multiply_weights_5, 1)
+        bconcat_and_multiply_args0_5 = runtime.unstacked(bconcat_and_multiply_cat_state_5,
+            (concat_and_multiply_args0_5, _t11), 0, 'hstack')
+        bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights_5)
+        bhiddens = bhiddens + bconcat_and_multiply_args0_5
+        bupdate_lstm_result = runtime.getitem_grad(bcells, update_lstm_result, 1)
         cells = _stack_cells.pop()
-        bupdate_lstm_result0 = runtime.add_at(bupdate_lstm_result0, update_lstm_result0, 0,
-            bhiddens)
+        bupdate_lstm_result = runtime.add_at(bupdate_lstm_result, update_lstm_result, 0, bhiddens)
         hiddens = _stack_hiddens.pop()
-        bupdate_lstm_cells0 = runtime.unpack_adjoint(bupdate_lstm_result0, (update_lstm_hiddens0,
-            update_lstm_cells0))[1]
-        bupdate_lstm_hiddens0 = runtime.unpack_adjoint(bupdate_lstm_result0, (update_lstm_hiddens0,
-            update_lstm_cells0))[0]
-        bupdate_lstm_outgate0 = runtime.unbroadcast(bupdate_lstm_hiddens0 * _t10,
-            update_lstm_outgate0)
-        b_t10 = runtime.unbroadcast(bupdate_lstm_hiddens0 * update_lstm_outgate0, _t10)
-        update_lstm_hiddens0 = _stack_update_lstm_hiddens0.pop()
-        bupdate_lstm_cells0 = bupdate_lstm_cells0 + b_t10 * (1 - _t10 * _t10)
-        b_t8 = runtime.unbroadcast(bupdate_lstm_cells0, _t8)
-        b_t9 = runtime.unbroadcast(bupdate_lstm_cells0, _t9)
-        update_lstm_cells0 = _stack_update_lstm_cells0.pop()
-        bupdate_lstm_ingate0 = runtime.unbroadcast(b_t9 * update_lstm_change0, update_lstm_ingate0)
-        bupdate_lstm_change0 = runtime.unbroadcast(b_t9 * update_lstm_ingate0, update_lstm_change0)
-        bupdate_lstm_cells0 = runtime.unbroadcast(b_t8 * update_lstm_forget0, update_lstm_cells0)
-        bupdate_lstm_forget0 = runtime.unbroadcast(b_t8 * update_lstm_cells0, update_lstm_forget0)
-        bconcat_and_multiply_result4, = bwd_sigmoid_s1(bupdate_lstm_outgate0, sigmoid_saved_2)
-        bconcat_and_multiply_cat_state4 = runtime.dot_grad(bconcat_and_multiply_result4,
-            concat_and_multiply_cat_state4, concat_and_multiply_weights4, 0)
-        bconcat_and_multiply_weights4 = runtime.dot_grad(bconcat_and_multiply_result4,
-            concat_and_multiply_cat_state4, concat_and_multiply_weights4, 1)
-        bconcat_and_multiply_args8 = runtime.unstacked(bconcat_and_multiply_cat_state4,
-            (concat_and_multiply_args7, concat_and_multiply_args8, _t7), 1, 'hstack')
-        bupdate_lstm_hiddens0 = bconcat_and_multiply_args8
-        bparams = runtime.add_at(bparams, params, 'outgate', bconcat_and_multiply_weights4)
-        bconcat_and_multiply_result3, = bwd_sigmoid_s1(bupdate_lstm_ingate0, sigmoid_saved_1)
-        bconcat_and_multiply_cat_state3 = runtime.dot_grad(bconcat_and_multiply_result3,
-            concat_and_multiply_cat_state3, concat_and_multiply_weights3, 0)
-        bconcat_and_multiply_weights3 = runtime.dot_grad(bconcat_and_multiply_result3,
-            concat_and_multiply_cat_state3, concat_and_multiply_weights3, 1)
-        bconcat_and_multiply_args6 = runtime.unstacked(bconcat_and_multiply_cat_state3,
-            (concat_and_multiply_args5, concat_and_multiply_args6, _t6), 1, 'hstack')
-        bupdate_lstm_hiddens0 = bupdate_lstm_hiddens0 + bconcat_and_multiply_args6
-        bparams = runtime.add_at(bparams, params, 'ingate', bconcat_and_multiply_weights3)
-        bconcat_and_multiply_result2, = bwd_sigmoid_s1(bupdate_lstm_forget0, sigmoid_saved)
-        bconcat_and_multiply_cat_state2 = runtime.dot_grad(bconcat_and_multiply_result2,
-            concat_and_multiply_cat_state2, concat_and_multiply_weights2, 0)
-        bconcat_and_multiply_weights2 = runtime.dot_grad(bconcat_and_multiply_result2,
-            concat_and_multiply_cat_state2, concat_and_multiply_weights2, 1)
-        bconcat_and_multiply_args4 = runtime.unstacked(bconcat_and_multiply_cat_state2,
-            (concat_and_multiply_args3, concat_and_multiply_args4, _t5), 1, 'hstack')
-        bupdate_lstm_hiddens0 += bconcat_and_multiply_args4
-        bparams = runtime.add_at(bparams, params, 'forget', bconcat_and_multiply_weights2)
-        bconcat_and_multiply_result1 = bupdate_lstm_change0 * (1 - update_lstm_change0
-            * update_lstm_change0)
-        bconcat_and_multiply_cat_state1 = runtime.dot_grad(bconcat_and_multiply_result1,
-            concat_and_multiply_cat_state1, concat_and_multiply_weights1, 0)
-        bconcat_and_multiply_weights1 = runtime.dot_grad(bconcat_and_multiply_result1,
-            concat_and_multiply_cat_state1, concat_and_multiply_weights1, 1)
-        bconcat_and_multiply_args2 = runtime.unstacked(bconcat_and_multiply_cat_state1,
-            (concat_and_multiply_args1, concat_and_multiply_args2, _t4), 1, 'hstack')
-        bupdate_lstm_hiddens0 += bconcat_and_multiply_args2
-        bparams = runtime.add_at(bparams, params, 'change', bconcat_and_multiply_weights1)
-        bcells = bupdate_lstm_cells0
-        update_lstm_cells0 = _stack_update_lstm_cells0.pop()
-        bhiddens = bupdate_lstm_hiddens0
-        update_lstm_hiddens0 = _stack_update_lstm_hiddens0.pop()
-    del (_seq0, _stack_cells, _stack_concat_and_multiply_args1, _stack_concat_and_multiply_args2,
-        _stack_concat_and_multiply_args3, _stack_concat_and_multiply_args4,
-        _stack_concat_and_multiply_args5, _stack_concat_and_multiply_args6,
-        _stack_concat_and_multiply_args7, _stack_concat_and_multiply_args8,
-        _stack_concat_and_multiply_args9, _stack_concat_and_multiply_cat_state1,
-        _stack_concat_and_multiply_cat_state2, _stack_concat_and_multiply_cat_state3,
-        _stack_concat_and_multiply_cat_state4, _stack_concat_and_multiply_cat_state5,
-        _stack_concat_and_multiply_weights1, _stack_concat_and_multiply_weights2,
-        _stack_concat_and_multiply_weights3, _stack_concat_and_multiply_weights4,
-        _stack_concat_and_multiply_weights5, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
+        bupdate_lstm_cells = runtime.unpack_adjoint(bupdate_lstm_result, (update_lstm_hiddens,
+            update_lstm_cells))[1]
+        bupdate_lstm_hiddens = runtime.unpack_adjoint(bupdate_lstm_result, (update_lstm_hiddens,
+            update_lstm_cells))[0]
+        bupdate_lstm_outgate = runtime.unbroadcast(bupdate_lstm_hiddens * _t10,
+            update_lstm_outgate)
+        b_t10 = runtime.unbroadcast(bupdate_lstm_hiddens * update_lstm_outgate, _t10)
+        update_lstm_hiddens = _stack_update_lstm_hiddens.pop()
+        bupdate_lstm_cells = bupdate_lstm_cells + b_t10 * (1 - _t10 * _t10)
+        b_t8 = runtime.unbroadcast(bupdate_lstm_cells, _t8)
+        b_t9 = runtime.unbroadcast(bupdate_lstm_cells, _t9)
+        update_lstm_cells = _stack_update_lstm_cells.pop()
+        bupdate_lstm_ingate = runtime.unbroadcast(b_t9 * update_lstm_change, update_lstm_ingate)
+        bupdate_lstm_change = runtime.unbroadcast(b_t9 * update_lstm_ingate, update_lstm_change)
+        bupdate_lstm_cells = runtime.unbroadcast(b_t8 * update_lstm_forget, update_lstm_cells)
+        bupdate_lstm_forget = runtime.unbroadcast(b_t8 * update_lstm_cells, update_lstm_forget)
+        bconcat_and_multiply_result_4, = bwd_sigmoid_s1(bupdate_lstm_outgate, sigmoid_saved_2)
+        bconcat_and_multiply_cat_state_4 = runtime.dot_grad(bconcat_and_multiply_result_4,
+            concat_and_multiply_cat_state_4, concat_and_multiply_weights_4, 0)
+        bconcat_and_multiply_weights_4 = runtime.dot_grad(bconcat_and_multiply_result_4,
+            concat_and_multiply_cat_state_4, concat_and_multiply_weights_4, 1)
+        bconcat_and_multiply_args1_3 = runtime.unstacked(bconcat_and_multiply_cat_state_4,
+            (concat_and_multiply_args0_4, concat_and_multiply_args1_3, _t7), 1, 'hstack')
+        bupdate_lstm_hiddens = bconcat_and_multiply_args1_3
+        bparams = runtime.add_at(bparams, params, 'outgate', bconcat_and_multiply_weights_4)
+        bconcat_and_multiply_result_3, = bwd_sigmoid_s1(bupdate_lstm_ingate, sigmoid_saved_1)
+        bconcat_and_multiply_cat_state_3 = runtime.dot_grad(bconcat_and_multiply_result_3,
+            concat_and_multiply_cat_state_3, concat_and_multiply_weights_3, 0)
+        bconcat_and_multiply_weights_3 = runtime.dot_grad(bconcat_and_multiply_result_3,
+            concat_and_multiply_cat_state_3, concat_and_multiply_weights_3, 1)
+        bconcat_and_multiply_args1_2 = runtime.unstacked(bconcat_and_multiply_cat_state_3,
+            (concat_and_multiply_args0_3, concat_and_multiply_args1_2, _t6), 1, 'hstack')
+        bupdate_lstm_hiddens = bupdate_lstm_hiddens + bconcat_and_multiply_args1_2
+        bparams = runtime.add_at(bparams, params, 'ingate', bconcat_and_multiply_weights_3)
+        bconcat_and_multiply_result_2, = bwd_sigmoid_s1(bupdate_lstm_forget, sigmoid_saved)
+        bconcat_and_multiply_cat_state_2 = runtime.dot_grad(bconcat_and_multiply_result_2,
+            concat_and_multiply_cat_state_2, concat_and_multiply_weights_2, 0)
+        bconcat_and_multiply_weights_2 = runtime.dot_grad(bconcat_and_multiply_result_2,
+            concat_and_multiply_cat_state_2, concat_and_multiply_weights_2, 1)
+        bconcat_and_multiply_args1_1 = runtime.unstacked(bconcat_and_multiply_cat_state_2,
+            (concat_and_multiply_args0_2, concat_and_multiply_args1_1, _t5), 1, 'hstack')
+        bupdate_lstm_hiddens += bconcat_and_multiply_args1_1
+        bparams = runtime.add_at(bparams, params, 'forget', bconcat_and_multiply_weights_2)
+        bconcat_and_multiply_result_1 = bupdate_lstm_change * (1 - update_lstm_change
+            * update_lstm_change)
+        bconcat_and_multiply_cat_state_1 = runtime.dot_grad(bconcat_and_multiply_result_1,
+            concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, 0)
+        bconcat_and_multiply_weights_1 = runtime.dot_grad(bconcat_and_multiply_result_1,
+            concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, 1)
+        bconcat_and_multiply_args1 = runtime.unstacked(bconcat_and_multiply_cat_state_1,
+            (concat_and_multiply_args0_1, concat_and_multiply_args1, _t4), 1, 'hstack')
+        bupdate_lstm_hiddens += bconcat_and_multiply_args1
+        bparams = runtime.add_at(bparams, params, 'change', bconcat_and_multiply_weights_1)
+        bcells = bupdate_lstm_cells
+        update_lstm_cells = _stack_update_lstm_cells.pop()
+        bhiddens = bupdate_lstm_hiddens
+        update_lstm_hiddens = _stack_update_lstm_hiddens.pop()
+    del (_seq0, _stack_cells, _stack_concat_and_multiply_args0_1,
+        _stack_concat_and_multiply_args0_2, _stack_concat_and_multiply_args0_3,
+        _stack_concat_and_multiply_args0_4, _stack_concat_and_multiply_args0_5,
+        _stack_concat_and_multiply_args1, _stack_concat_and_multiply_args1_1,
+        _stack_concat_and_multiply_args1_2, _stack_concat_and_multiply_args1_3,
+        _stack_concat_and_multiply_cat_state_1, _stack_concat_and_multiply_cat_state_2,
+        _stack_concat_and_multiply_cat_state_3, _stack_concat_and_multiply_cat_state_4,
+        _stack_concat_and_multiply_cat_state_5, _stack_concat_and_multiply_weights_1,
+        _stack_concat_and_multiply_weights_2, _stack_concat_and_multiply_weights_3,
+        _stack_concat_and_multiply_weights_4, _stack_concat_and_multiply_weights_5, _stack_hiddens,
+        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
         _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
-        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9,
-        _stack_update_lstm_cells0, _stack_update_lstm_change0, _stack_update_lstm_forget0,
-        _stack_update_lstm_hiddens0, _stack_update_lstm_ingate0, _stack_update_lstm_outgate0,
-        _stack_update_lstm_result0, _t10, _t11, _t12, _t4, _t5, _t6, _t7, _t8, _t9, cells,
-        concat_and_multiply_args1, concat_and_multiply_args2, concat_and_multiply_args3,
-        concat_and_multiply_args4, concat_and_multiply_args5, concat_and_multiply_args6,
-        concat_and_multiply_args7, concat_and_multiply_args8, concat_and_multiply_args9,
-        concat_and_multiply_cat_state1, concat_and_multiply_cat_state2,
-        concat_and_multiply_cat_state3, concat_and_multiply_cat_state4,
-        concat_and_multiply_cat_state5, concat_and_multiply_weights1, concat_and_multiply_weights2,
-        concat_and_multiply_weights3, concat_and_multiply_weights4, concat_and_multiply_weights5,
-        hiddens, hiddens_to_output_probs_output1, logsumexp_saved_1, sigmoid_saved,
-        sigmoid_saved_1, sigmoid_saved_2, update_lstm_cells0, update_lstm_change0,
-        update_lstm_forget0, update_lstm_hiddens0, update_lstm_ingate0, update_lstm_outgate0,
-        update_lstm_result0)
-    bhiddens_to_output_probs_result0 = runtime.unpack_adjoint(boutput,
-        [hiddens_to_output_probs_result0])[0]
-    del hiddens_to_output_probs_result0
-    bhiddens_to_output_probs_output0 = runtime.unbroadcast(bhiddens_to_output_probs_result0,
-        concat_and_multiply_result0)
-    del concat_and_multiply_result0
-    b_t3 = runtime.unbroadcast(-bhiddens_to_output_probs_result0, _t3)
-    del _t3, bhiddens_to_output_probs_result0
+        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
+        _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
+        _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t10,
+        _t11, _t12, _t4, _t5, _t6, _t7, _t8, _t9, cells, concat_and_multiply_args0_1,
+        concat_and_multiply_args0_2, concat_and_multiply_args0_3, concat_and_multiply_args0_4,
+        concat_and_multiply_args0_5, concat_and_multiply_args1, concat_and_multiply_args1_1,
+        concat_and_multiply_args1_2, concat_and_multiply_args1_3, concat_and_multiply_cat_state_1,
+        concat_and_multiply_cat_state_2, concat_and_multiply_cat_state_3,
+        concat_and_multiply_cat_state_4, concat_and_multiply_cat_state_5,
+        concat_and_multiply_weights_1, concat_and_multiply_weights_2,
+        concat_and_multiply_weights_3, concat_and_multiply_weights_4,
+        concat_and_multiply_weights_5, hiddens, hiddens_to_output_probs_output_1,
+        logsumexp_saved_1, sigmoid_saved, sigmoid_saved_1, sigmoid_saved_2, update_lstm_cells,
+        update_lstm_change, update_lstm_forget, update_lstm_hiddens, update_lstm_ingate,
+        update_lstm_outgate, update_lstm_result)
+    bhiddens_to_output_probs_result = runtime.unpack_adjoint(boutput,
+        [hiddens_to_output_probs_result])[0]
+    del hiddens_to_output_probs_result
+    bhiddens_to_output_probs_output = runtime.unbroadcast(bhiddens_to_output_probs_result,
+        concat_and_multiply_result)
+    del concat_and_multiply_result
+    b_t3 = runtime.unbroadcast(-bhiddens_to_output_probs_result, _t3)
+    del _t3, bhiddens_to_output_probs_result
     logsumexp_grads = bwd_logsumexp(b_t3, logsumexp_saved)
     del b_t3, logsumexp_saved
-    bhiddens_to_output_probs_output0 = bhiddens_to_output_probs_output0 + logsumexp_grads[0]
+    bhiddens_to_output_probs_output = bhiddens_to_output_probs_output + logsumexp_grads[0]
     del logsumexp_grads
-    bconcat_and_multiply_cat_state0 = runtime.dot_grad(bhiddens_to_output_probs_output0,
-        concat_and_multiply_cat_state0, concat_and_multiply_weights0, 0)
-    bconcat_and_multiply_weights0 = runtime.dot_grad(bhiddens_to_output_probs_output0,
-        concat_and_multiply_cat_state0, concat_and_multiply_weights0, 1)
-    del (bhiddens_to_output_probs_output0, concat_and_multiply_cat_state0,
-        concat_and_multiply_weights0)
-    bconcat_and_multiply_args0 = runtime.unstacked(bconcat_and_multiply_cat_state0,
+    bconcat_and_multiply_cat_state = runtime.dot_grad(bhiddens_to_output_probs_output,
+        concat_and_multiply_cat_state, concat_and_multiply_weights, 0)
+    bconcat_and_multiply_weights = runtime.dot_grad(bhiddens_to_output_probs_output,
+        concat_and_multiply_cat_state, concat_and_multiply_weights, 1)
+    del bhiddens_to_output_probs_output, concat_and_multiply_cat_state, concat_and_multiply_weights
+    bconcat_and_multiply_args0 = runtime.unstacked(bconcat_and_multiply_cat_state,
         (concat_and_multiply_args0, _t2), 0, 'hstack')
-    del _t2, bconcat_and_multiply_cat_state0, concat_and_multiply_args0
-    bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights0)
-    del bconcat_and_multiply_weights0
+    del _t2, bconcat_and_multiply_cat_state, concat_and_multiply_args0
+    bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights)
+    del bconcat_and_multiply_weights
     bhiddens = bhiddens + bconcat_and_multiply_args0
     del bconcat_and_multiply_args0
     b_t1 = runtime.unrepeat(bcells, _t1, num_sequences, axis=0)

@@ -11,162 +11,159 @@ from srcdiff import runtime
 
 
 def dloss(params, y0, ts, observed):
-    _stack_rk4_step_y0 = []
-    _stack_rk4_step_dt0 = []
+    _stack_rk4_step_y = []
+    _stack_rk4_step_dt = []
     _stack_dynamics_saved = []
-    _stack_rk4_step_k1_0 = []
+    _stack_rk4_step_k1 = []
     _stack_t1 = []
     _stack_dynamics_saved_1 = []
-    _stack_rk4_step_k2_0 = []
+    _stack_rk4_step_k2 = []
     _stack_t3 = []
     _stack_dynamics_saved_2 = []
-    _stack_rk4_step_k3_0 = []
+    _stack_rk4_step_k3 = []
     _stack_t4 = []
     _stack_dynamics_saved_3 = []
-    _stack_rk4_step_k4_0 = []
+    _stack_rk4_step_k4 = []
     _stack_t5 = []
     _stack_t6 = []
     _stack_t7 = []
     _stack_t8 = []
     _stack_t9 = []
     _stack_t11 = []
-    odeint_steps_per_interval0 = 2
-    odeint_ys0 = [y0]
-    odeint_y0 = y0
+    odeint_steps_per_interval = 2
+    odeint_ys = [y0]
+    odeint_y = y0
     _seq0 = ts[:-1]
     _seq1 = ts[1:]
     for _i0 in range(min(len(_seq0), len(_seq1))):
-        odeint_t0_0 = _seq0[_i0]
-        odeint_t1_0 = _seq1[_i0]
-        odeint_dt0 = (odeint_t1_0 - odeint_t0_0) / odeint_steps_per_interval0
-        odeint_t0 = odeint_t0_0
-        for odeint__0 in range(odeint_steps_per_interval0):
-            rk4_step_y0 = odeint_y0
-            _stack_rk4_step_y0.append(rk4_step_y0)
-            rk4_step_dt0 = odeint_dt0
-            _stack_rk4_step_dt0.append(rk4_step_dt0)
-            func_result0, dynamics_saved = fwd_dynamics_s1(params, rk4_step_y0, odeint_t0)
+        odeint_t0 = _seq0[_i0]
+        odeint_t1 = _seq1[_i0]
+        odeint_dt = (odeint_t1 - odeint_t0) / odeint_steps_per_interval
+        odeint_t = odeint_t0
+        for odeint__ in range(odeint_steps_per_interval):
+            rk4_step_y = odeint_y
+            _stack_rk4_step_y.append(rk4_step_y)
+            rk4_step_dt = odeint_dt
+            _stack_rk4_step_dt.append(rk4_step_dt)
+            func_result, dynamics_saved = fwd_dynamics_s1(params, rk4_step_y, odeint_t)
             _stack_dynamics_saved.append(dynamics_saved)
-            rk4_step_k1_0 = func_result0
-            _stack_rk4_step_k1_0.append(rk4_step_k1_0)
-            _t0 = rk4_step_dt0 * rk4_step_k1_0
+            rk4_step_k1 = func_result
+            _stack_rk4_step_k1.append(rk4_step_k1)
+            _t0 = rk4_step_dt * rk4_step_k1
             _t1 = _t0 / 2
             _stack_t1.append(_t1)
-            func_y1 = rk4_step_y0 + _t1
-            func_t1 = odeint_t0 + rk4_step_dt0 / 2
-            func_result1, dynamics_saved_1 = fwd_dynamics_s1(params, func_y1, func_t1)
+            func_y_1 = rk4_step_y + _t1
+            func_t_1 = odeint_t + rk4_step_dt / 2
+            func_result_1, dynamics_saved_1 = fwd_dynamics_s1(params, func_y_1, func_t_1)
             _stack_dynamics_saved_1.append(dynamics_saved_1)
-            rk4_step_k2_0 = func_result1
-            _stack_rk4_step_k2_0.append(rk4_step_k2_0)
-            _t2 = rk4_step_dt0 * rk4_step_k2_0
+            rk4_step_k2 = func_result_1
+            _stack_rk4_step_k2.append(rk4_step_k2)
+            _t2 = rk4_step_dt * rk4_step_k2
             _t3 = _t2 / 2
             _stack_t3.append(_t3)
-            func_y2 = rk4_step_y0 + _t3
-            func_t2 = odeint_t0 + rk4_step_dt0 / 2
-            func_result2, dynamics_saved_2 = fwd_dynamics_s1(params, func_y2, func_t2)
+            func_y_2 = rk4_step_y + _t3
+            func_t_2 = odeint_t + rk4_step_dt / 2
+            func_result_2, dynamics_saved_2 = fwd_dynamics_s1(params, func_y_2, func_t_2)
             _stack_dynamics_saved_2.append(dynamics_saved_2)
-            rk4_step_k3_0 = func_result2
-            _stack_rk4_step_k3_0.append(rk4_step_k3_0)
-            _t4 = rk4_step_dt0 * rk4_step_k3_0
+            rk4_step_k3 = func_result_2
+            _stack_rk4_step_k3.append(rk4_step_k3)
+            _t4 = rk4_step_dt * rk4_step_k3
             _stack_t4.append(_t4)
-            func_y3 = rk4_step_y0 + _t4
-            func_t3 = odeint_t0 + rk4_step_dt0
-            func_result3, dynamics_saved_3 = fwd_dynamics_s1(params, func_y3, func_t3)
+            func_y_3 = rk4_step_y + _t4
+            func_t_3 = odeint_t + rk4_step_dt
+            func_result_3, dynamics_saved_3 = fwd_dynamics_s1(params, func_y_3, func_t_3)
             _stack_dynamics_saved_3.append(dynamics_saved_3)
-            rk4_step_k4_0 = func_result3
-            _stack_rk4_step_k4_0.append(rk4_step_k4_0)
-            _t5 = 2 * rk4_step_k2_0
+            rk4_step_k4 = func_result_3
+            _stack_rk4_step_k4.append(rk4_step_k4)
+            _t5 = 2 * rk4_step_k2
             _stack_t5.append(_t5)
-            _t6 = rk4_step_k1_0 + _t5
+            _t6 = rk4_step_k1 + _t5
             _stack_t6.append(_t6)
-            _t7 = 2 * rk4_step_k3_0
+            _t7 = 2 * rk4_step_k3
             _stack_t7.append(_t7)
             _t8 = _t6 + _t7
             _stack_t8.append(_t8)
-            _t9 = _t8 + rk4_step_k4_0
+            _t9 = _t8 + rk4_step_k4
             _stack_t9.append(_t9)
-            _t10 = rk4_step_dt0 * _t9
+            _t10 = rk4_step_dt * _t9
             _t11 = _t10 / 6
             _stack_t11.append(_t11)
-            rk4_step_result0 = rk4_step_y0 + _t11
-            odeint_y0 = rk4_step_result0
-            odeint_t0 = odeint_t0 + odeint_dt0
-        odeint_ys0.append(odeint_y0)
-    odeint_result0 = np.stack(odeint_ys0)
-    _t12 = odeint_result0 - observed
+            rk4_step_result = rk4_step_y + _t11
+            odeint_y = rk4_step_result
+            odeint_t = odeint_t + odeint_dt
+        odeint_ys.append(odeint_y)
+    odeint_result = np.stack(odeint_ys)
+    _t12 = odeint_result - observed
     _t13 = _t12 ** 2
     _t14 = np.mean(_t13)
     b_t14 = runtime.grad_seed(_t14)
-    bodeint_ys0 = []
+    bodeint_ys = []
     b_t13 = runtime.mean_grad(b_t14, _t13)
     b_t12 = b_t13 * 2 * _t12
-    bpredicted = runtime.unbroadcast(b_t12, odeint_result0)
-    bodeint_ys0 = runtime.add_items(bodeint_ys0, [runtime.unstack(bpredicted,
-        _k) for _k in range(len(odeint_ys0))])
-    bodeint_y0 = np.zeros_like(odeint_y0)
+    bpredicted = runtime.unbroadcast(b_t12, odeint_result)
+    bodeint_ys = runtime.add_items(bodeint_ys, [runtime.unstack(bpredicted,
+        _k) for _k in range(len(odeint_ys))])
+    bodeint_y = np.zeros_like(odeint_y)
     bparams = runtime.zeros_like(params)
     for _i0 in reversed(range(min(len(_seq0), len(_seq1)))):
-        bodeint_y0 = bodeint_y0 + bodeint_ys0.pop()
-        for odeint__0 in reversed(range(odeint_steps_per_interval0)):
+        bodeint_y = bodeint_y + bodeint_ys.pop()
+        for odeint__ in reversed(range(odeint_steps_per_interval)):
             _t11 = _stack_t11.pop()
             _t9 = _stack_t9.pop()
             _t8 = _stack_t8.pop()
             _t7 = _stack_t7.pop()
             _t6 = _stack_t6.pop()
             _t5 = _stack_t5.pop()
-            rk4_step_k4_0 = _stack_rk4_step_k4_0.pop()
+            rk4_step_k4 = _stack_rk4_step_k4.pop()
             dynamics_saved_3 = _stack_dynamics_saved_3.pop()
             _t4 = _stack_t4.pop()
-            rk4_step_k3_0 = _stack_rk4_step_k3_0.pop()
+            rk4_step_k3 = _stack_rk4_step_k3.pop()
             dynamics_saved_2 = _stack_dynamics_saved_2.pop()
             _t3 = _stack_t3.pop()
-            rk4_step_k2_0 = _stack_rk4_step_k2_0.pop()
+            rk4_step_k2 = _stack_rk4_step_k2.pop()
             dynamics_saved_1 = _stack_dynamics_saved_1.pop()
             _t1 = _stack_t1.pop()
-            rk4_step_k1_0 = _stack_rk4_step_k1_0.pop()
+            rk4_step_k1 = _stack_rk4_step_k1.pop()
             dynamics_saved = _stack_dynamics_saved.pop()
-            rk4_step_dt0 = _stack_rk4_step_dt0.pop()
-            rk4_step_y0 = _stack_rk4_step_y0.pop()
-            brk4_step_y0 = runtime.unbroadcast(bodeint_y0, rk4_step_y0)
-            b_t11 = runtime.unbroadcast(bodeint_y0, _t11)
+            rk4_step_dt = _stack_rk4_step_dt.pop()
+            rk4_step_y = _stack_rk4_step_y.pop()
+            brk4_step_y = runtime.unbroadcast(bodeint_y, rk4_step_y)
+            b_t11 = runtime.unbroadcast(bodeint_y, _t11)
             b_t10 = b_t11 / 6
-            b_t9 = runtime.unbroadcast(b_t10 * rk4_step_dt0, _t9)
+            b_t9 = runtime.unbroadcast(b_t10 * rk4_step_dt, _t9)
             b_t8 = runtime.unbroadcast(b_t9, _t8)
-            brk4_step_k4_0 = runtime.unbroadcast(b_t9, rk4_step_k4_0)
+            brk4_step_k4 = runtime.unbroadcast(b_t9, rk4_step_k4)
             b_t6 = runtime.unbroadcast(b_t8, _t6)
             b_t7 = runtime.unbroadcast(b_t8, _t7)
-            brk4_step_k3_0 = b_t7 * 2
-            brk4_step_k1_0 = runtime.unbroadcast(b_t6, rk4_step_k1_0)
+            brk4_step_k3 = b_t7 * 2
+            brk4_step_k1 = runtime.unbroadcast(b_t6, rk4_step_k1)
             b_t5 = runtime.unbroadcast(b_t6, _t5)
-            brk4_step_k2_0 = b_t5 * 2
-            dynamics_grads_3 = bwd_dynamics_s1(brk4_step_k4_0, dynamics_saved_3)
+            brk4_step_k2 = b_t5 * 2
+            dynamics_grads_3 = bwd_dynamics_s1(brk4_step_k4, dynamics_saved_3)
             bparams += dynamics_grads_3[0]
-            bfunc_y3 = dynamics_grads_3[1]
-            brk4_step_y0 = brk4_step_y0 + runtime.unbroadcast(bfunc_y3, rk4_step_y0)
-            b_t4 = runtime.unbroadcast(bfunc_y3, _t4)
-            brk4_step_k3_0 = brk4_step_k3_0 + runtime.unbroadcast(b_t4 * rk4_step_dt0,
-                rk4_step_k3_0)
-            dynamics_grads_2 = bwd_dynamics_s1(brk4_step_k3_0, dynamics_saved_2)
+            bfunc_y_3 = dynamics_grads_3[1]
+            brk4_step_y = brk4_step_y + runtime.unbroadcast(bfunc_y_3, rk4_step_y)
+            b_t4 = runtime.unbroadcast(bfunc_y_3, _t4)
+            brk4_step_k3 = brk4_step_k3 + runtime.unbroadcast(b_t4 * rk4_step_dt, rk4_step_k3)
+            dynamics_grads_2 = bwd_dynamics_s1(brk4_step_k3, dynamics_saved_2)
             bparams += dynamics_grads_2[0]
-            bfunc_y2 = dynamics_grads_2[1]
-            brk4_step_y0 += runtime.unbroadcast(bfunc_y2, rk4_step_y0)
-            b_t3 = runtime.unbroadcast(bfunc_y2, _t3)
+            bfunc_y_2 = dynamics_grads_2[1]
+            brk4_step_y += runtime.unbroadcast(bfunc_y_2, rk4_step_y)
+            b_t3 = runtime.unbroadcast(bfunc_y_2, _t3)
             b_t2 = b_t3 / 2
-            brk4_step_k2_0 = brk4_step_k2_0 + runtime.unbroadcast(b_t2 * rk4_step_dt0,
-                rk4_step_k2_0)
-            dynamics_grads_1 = bwd_dynamics_s1(brk4_step_k2_0, dynamics_saved_1)
+            brk4_step_k2 = brk4_step_k2 + runtime.unbroadcast(b_t2 * rk4_step_dt, rk4_step_k2)
+            dynamics_grads_1 = bwd_dynamics_s1(brk4_step_k2, dynamics_saved_1)
             bparams += dynamics_grads_1[0]
-            bfunc_y1 = dynamics_grads_1[1]
-            brk4_step_y0 += runtime.unbroadcast(bfunc_y1, rk4_step_y0)
-            b_t1 = runtime.unbroadcast(bfunc_y1, _t1)
+            bfunc_y_1 = dynamics_grads_1[1]
+            brk4_step_y += runtime.unbroadcast(bfunc_y_1, rk4_step_y)
+            b_t1 = runtime.unbroadcast(bfunc_y_1, _t1)
             b_t0 = b_t1 / 2
-            brk4_step_k1_0 = brk4_step_k1_0 + runtime.unbroadcast(b_t0 * rk4_step_dt0,
-                rk4_step_k1_0)
-            dynamics_grads = bwd_dynamics_s1(brk4_step_k1_0, dynamics_saved)
+            brk4_step_k1 = brk4_step_k1 + runtime.unbroadcast(b_t0 * rk4_step_dt, rk4_step_k1)
+            dynamics_grads = bwd_dynamics_s1(brk4_step_k1, dynamics_saved)
             bparams += dynamics_grads[0]
-            bfunc_y0 = dynamics_grads[1]
-            brk4_step_y0 += bfunc_y0
-            bodeint_y0 = brk4_step_y0
+            bfunc_y = dynamics_grads[1]
+            brk4_step_y += bfunc_y
+            bodeint_y = brk4_step_y
     return runtime.as_grad(bparams, params)
 
 

@@ -58,107 +58,108 @@ def fwd_rnn_predict_s1(params, inputs):
     _t3 = None
     _t4 = None
     _t5 = None
-    concat_and_multiply_args4 = None
-    concat_and_multiply_args5 = None
-    concat_and_multiply_args6 = None
-    concat_and_multiply_cat_state3 = None
-    concat_and_multiply_cat_state4 = None
-    concat_and_multiply_weights3 = None
-    concat_and_multiply_weights4 = None
-    hiddens_to_output_probs_output1 = None
+    concat_and_multiply_args0 = None
+    concat_and_multiply_args0_2 = None
+    concat_and_multiply_args1 = None
+    concat_and_multiply_cat_state = None
+    concat_and_multiply_cat_state_2 = None
+    concat_and_multiply_weights = None
+    concat_and_multiply_weights_2 = None
+    hiddens_to_output_probs_output_1 = None
     logsumexp_saved_1 = None
-    update_rnn_result0 = None
-    _stack_concat_and_multiply_weights3 = []
-    _stack_concat_and_multiply_args4 = []
-    _stack_concat_and_multiply_args5 = []
+    update_rnn_result = None
+    _stack_concat_and_multiply_weights = []
+    _stack_concat_and_multiply_args0 = []
+    _stack_concat_and_multiply_args1 = []
     _stack_t3 = []
-    _stack_concat_and_multiply_cat_state3 = []
-    _stack_update_rnn_result0 = []
+    _stack_concat_and_multiply_cat_state = []
+    _stack_update_rnn_result = []
     _stack_hiddens = []
-    _stack_concat_and_multiply_weights4 = []
-    _stack_concat_and_multiply_args6 = []
+    _stack_concat_and_multiply_weights_2 = []
+    _stack_concat_and_multiply_args0_2 = []
     _stack_t4 = []
-    _stack_concat_and_multiply_cat_state4 = []
-    _stack_hiddens_to_output_probs_output1 = []
+    _stack_concat_and_multiply_cat_state_2 = []
+    _stack_hiddens_to_output_probs_output_1 = []
     _stack_t5 = []
     _stack_logsumexp_saved_1 = []
     num_sequences = inputs.shape[1]
     _t0 = params['init hiddens']
     hiddens = np.repeat(_t0, num_sequences, axis=0)
-    concat_and_multiply_weights2 = params['predict']
-    concat_and_multiply_args3 = hiddens
-    _t1 = np.ones(((concat_and_multiply_args3,)[0].shape[0], 1))
-    concat_and_multiply_cat_state2 = np.hstack((concat_and_multiply_args3, _t1))
-    concat_and_multiply_result2 = np.dot(concat_and_multiply_cat_state2,
-        concat_and_multiply_weights2)
-    _t2, logsumexp_saved = fwd_logsumexp(concat_and_multiply_result2, axis=1, keepdims=True)
-    hiddens_to_output_probs_result0 = concat_and_multiply_result2 - _t2
-    output = [hiddens_to_output_probs_result0]
+    concat_and_multiply_weights_1 = params['predict']
+    concat_and_multiply_args0_1 = hiddens
+    _t1 = np.ones(((concat_and_multiply_args0_1,)[0].shape[0], 1))
+    concat_and_multiply_cat_state_1 = np.hstack((concat_and_multiply_args0_1, _t1))
+    concat_and_multiply_result_1 = np.dot(concat_and_multiply_cat_state_1,
+        concat_and_multiply_weights_1)
+    _t2, logsumexp_saved = fwd_logsumexp(concat_and_multiply_result_1, axis=1, keepdims=True)
+    hiddens_to_output_probs_result = concat_and_multiply_result_1 - _t2
+    output = [hiddens_to_output_probs_result]
     _seq0 = list(inputs)
     for input in _seq0:
-        concat_and_multiply_weights3 = params['change']
-        _stack_concat_and_multiply_weights3.append(concat_and_multiply_weights3)
-        concat_and_multiply_args4 = input
-        _stack_concat_and_multiply_args4.append(concat_and_multiply_args4)
-        concat_and_multiply_args5 = hiddens
-        _stack_concat_and_multiply_args5.append(concat_and_multiply_args5)
-        _t3 = np.ones(((concat_and_multiply_args4, concat_and_multiply_args5)[0].shape[0], 1))
+        concat_and_multiply_weights = params['change']
+        _stack_concat_and_multiply_weights.append(concat_and_multiply_weights)
+        concat_and_multiply_args0 = input
+        _stack_concat_and_multiply_args0.append(concat_and_multiply_args0)
+        concat_and_multiply_args1 = hiddens
+        _stack_concat_and_multiply_args1.append(concat_and_multiply_args1)
+        _t3 = np.ones(((concat_and_multiply_args0, concat_and_multiply_args1)[0].shape[0], 1))
         _stack_t3.append(_t3)
-        concat_and_multiply_cat_state3 = np.hstack((concat_and_multiply_args4,
-            concat_and_multiply_args5, _t3))
-        _stack_concat_and_multiply_cat_state3.append(concat_and_multiply_cat_state3)
-        concat_and_multiply_result3 = np.dot(concat_and_multiply_cat_state3,
-            concat_and_multiply_weights3)
-        update_rnn_result0 = np.tanh(concat_and_multiply_result3)
-        _stack_update_rnn_result0.append(update_rnn_result0)
+        concat_and_multiply_cat_state = np.hstack((concat_and_multiply_args0,
+            concat_and_multiply_args1, _t3))
+        _stack_concat_and_multiply_cat_state.append(concat_and_multiply_cat_state)
+        concat_and_multiply_result = np.dot(concat_and_multiply_cat_state,
+            concat_and_multiply_weights)
+        update_rnn_result = np.tanh(concat_and_multiply_result)
+        _stack_update_rnn_result.append(update_rnn_result)
         _stack_hiddens.append(hiddens)
-        hiddens = update_rnn_result0
-        concat_and_multiply_weights4 = params['predict']
-        _stack_concat_and_multiply_weights4.append(concat_and_multiply_weights4)
-        concat_and_multiply_args6 = hiddens
-        _stack_concat_and_multiply_args6.append(concat_and_multiply_args6)
-        _t4 = np.ones(((concat_and_multiply_args6,)[0].shape[0], 1))
+        hiddens = update_rnn_result
+        concat_and_multiply_weights_2 = params['predict']
+        _stack_concat_and_multiply_weights_2.append(concat_and_multiply_weights_2)
+        concat_and_multiply_args0_2 = hiddens
+        _stack_concat_and_multiply_args0_2.append(concat_and_multiply_args0_2)
+        _t4 = np.ones(((concat_and_multiply_args0_2,)[0].shape[0], 1))
         _stack_t4.append(_t4)
-        concat_and_multiply_cat_state4 = np.hstack((concat_and_multiply_args6, _t4))
-        _stack_concat_and_multiply_cat_state4.append(concat_and_multiply_cat_state4)
-        concat_and_multiply_result4 = np.dot(concat_and_multiply_cat_state4,
-            concat_and_multiply_weights4)
-        hiddens_to_output_probs_output1 = concat_and_multiply_result4
-        _stack_hiddens_to_output_probs_output1.append(hiddens_to_output_probs_output1)
-        _t5, logsumexp_saved_1 = fwd_logsumexp(hiddens_to_output_probs_output1, axis=1,
+        concat_and_multiply_cat_state_2 = np.hstack((concat_and_multiply_args0_2, _t4))
+        _stack_concat_and_multiply_cat_state_2.append(concat_and_multiply_cat_state_2)
+        concat_and_multiply_result_2 = np.dot(concat_and_multiply_cat_state_2,
+            concat_and_multiply_weights_2)
+        hiddens_to_output_probs_output_1 = concat_and_multiply_result_2
+        _stack_hiddens_to_output_probs_output_1.append(hiddens_to_output_probs_output_1)
+        _t5, logsumexp_saved_1 = fwd_logsumexp(hiddens_to_output_probs_output_1, axis=1,
             keepdims=True)
         _stack_t5.append(runtime.shape_of(_t5))
         _stack_logsumexp_saved_1.append(logsumexp_saved_1)
-        hiddens_to_output_probs_result1 = hiddens_to_output_probs_output1 - _t5
-        output.append(hiddens_to_output_probs_result1)
-    return output, [_seq0, _stack_concat_and_multiply_args4, _stack_concat_and_multiply_args5,
-        _stack_concat_and_multiply_args6, _stack_concat_and_multiply_cat_state3,
-        _stack_concat_and_multiply_cat_state4, _stack_concat_and_multiply_weights3,
-        _stack_concat_and_multiply_weights4, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
-        _stack_t5, _stack_update_rnn_result0, _t0, _t1, runtime.shape_of(_t2), _t3, _t4, _t5,
-        concat_and_multiply_args3, concat_and_multiply_args4, concat_and_multiply_args5,
-        concat_and_multiply_args6, concat_and_multiply_cat_state2, concat_and_multiply_cat_state3,
-        concat_and_multiply_cat_state4, concat_and_multiply_weights2, concat_and_multiply_weights3,
-        concat_and_multiply_weights4, hiddens, concat_and_multiply_result2,
-        hiddens_to_output_probs_output1, runtime.shape_of(hiddens_to_output_probs_result0),
-        logsumexp_saved, logsumexp_saved_1, num_sequences, output, runtime.shape_of(params),
-        update_rnn_result0]
+        hiddens_to_output_probs_result_1 = hiddens_to_output_probs_output_1 - _t5
+        output.append(hiddens_to_output_probs_result_1)
+    return output, [_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
+        _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
+        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
+        _stack_concat_and_multiply_weights_2, _stack_hiddens,
+        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
+        _stack_t5, _stack_update_rnn_result, _t0, _t1, runtime.shape_of(_t2), _t3, _t4, _t5,
+        concat_and_multiply_args0, concat_and_multiply_args0_1, concat_and_multiply_args0_2,
+        concat_and_multiply_args1, concat_and_multiply_cat_state, concat_and_multiply_cat_state_1,
+        concat_and_multiply_cat_state_2, concat_and_multiply_weights,
+        concat_and_multiply_weights_1, concat_and_multiply_weights_2, hiddens,
+        concat_and_multiply_result_1, hiddens_to_output_probs_output_1,
+        runtime.shape_of(hiddens_to_output_probs_result), logsumexp_saved, logsumexp_saved_1,
+        num_sequences, output, runtime.shape_of(params), update_rnn_result]
 
 
 def bwd_rnn_predict_s1(boutput, saved):
-    (_seq0, _stack_concat_and_multiply_args4, _stack_concat_and_multiply_args5,
-        _stack_concat_and_multiply_args6, _stack_concat_and_multiply_cat_state3,
-        _stack_concat_and_multiply_cat_state4, _stack_concat_and_multiply_weights3,
-        _stack_concat_and_multiply_weights4, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
-        _stack_t5, _stack_update_rnn_result0, _t0, _t1, _t2, _t3, _t4, _t5,
-        concat_and_multiply_args3, concat_and_multiply_args4, concat_and_multiply_args5,
-        concat_and_multiply_args6, concat_and_multiply_cat_state2, concat_and_multiply_cat_state3,
-        concat_and_multiply_cat_state4, concat_and_multiply_weights2, concat_and_multiply_weights3,
-        concat_and_multiply_weights4, hiddens, concat_and_multiply_result2,
-        hiddens_to_output_probs_output1, hiddens_to_output_probs_result0, logsumexp_saved,
-        logsumexp_saved_1, num_sequences, output, params, update_rnn_result0) = saved
+    (_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
+        _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
+        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
+        _stack_concat_and_multiply_weights_2, _stack_hiddens,
+        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
+        _stack_t5, _stack_update_rnn_result, _t0, _t1, _t2, _t3, _t4, _t5,
+        concat_and_multiply_args0, concat_and_multiply_args0_1, concat_and_multiply_args0_2,
+        concat_and_multiply_args1, concat_and_multiply_cat_state, concat_and_multiply_cat_state_1,
+        concat_and_multiply_cat_state_2, concat_and_multiply_weights,
+        concat_and_multiply_weights_1, concat_and_multiply_weights_2, hiddens,
+        concat_and_multiply_result_1, hiddens_to_output_probs_output_1,
+        hiddens_to_output_probs_result, logsumexp_saved, logsumexp_saved_1, num_sequences, output,
+        params, update_rnn_result) = saved
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
     del output
@@ -167,75 +168,77 @@ def bwd_rnn_predict_s1(boutput, saved):
     for input in reversed(_seq0):
         logsumexp_saved_1 = _stack_logsumexp_saved_1.pop()
         _t5 = _stack_t5.pop()
-        hiddens_to_output_probs_output1 = _stack_hiddens_to_output_probs_output1.pop()
-        concat_and_multiply_cat_state4 = _stack_concat_and_multiply_cat_state4.pop()
+        hiddens_to_output_probs_output_1 = _stack_hiddens_to_output_probs_output_1.pop()
+        concat_and_multiply_cat_state_2 = _stack_concat_and_multiply_cat_state_2.pop()
         _t4 = _stack_t4.pop()
-        concat_and_multiply_args6 = _stack_concat_and_multiply_args6.pop()
-        concat_and_multiply_weights4 = _stack_concat_and_multiply_weights4.pop()
-        update_rnn_result0 = _stack_update_rnn_result0.pop()
-        concat_and_multiply_cat_state3 = _stack_concat_and_multiply_cat_state3.pop()
+        concat_and_multiply_args0_2 = _stack_concat_and_multiply_args0_2.pop()
+        concat_and_multiply_weights_2 = _stack_concat_and_multiply_weights_2.pop()
+        update_rnn_result = _stack_update_rnn_result.pop()
+        concat_and_multiply_cat_state = _stack_concat_and_multiply_cat_state.pop()
         _t3 = _stack_t3.pop()
-        concat_and_multiply_args5 = _stack_concat_and_multiply_args5.pop()
-        concat_and_multiply_args4 = _stack_concat_and_multiply_args4.pop()
-        concat_and_multiply_weights3 = _stack_concat_and_multiply_weights3.pop()
-        bhiddens_to_output_probs_result1 = boutput.pop()
-        bhiddens_to_output_probs_output1 = runtime.unbroadcast(bhiddens_to_output_probs_result1,
-            hiddens_to_output_probs_output1)
-        b_t5 = runtime.unbroadcast(-bhiddens_to_output_probs_result1, _t5)
+        concat_and_multiply_args1 = _stack_concat_and_multiply_args1.pop()
+        concat_and_multiply_args0 = _stack_concat_and_multiply_args0.pop()
+        concat_and_multiply_weights = _stack_concat_and_multiply_weights.pop()
+        bhiddens_to_output_probs_result_1 = boutput.pop()
+        bhiddens_to_output_probs_output_1 = runtime.unbroadcast(bhiddens_to_output_probs_result_1,
+            hiddens_to_output_probs_output_1)
+        b_t5 = runtime.unbroadcast(-bhiddens_to_output_probs_result_1, _t5)
         logsumexp_grads_1 = bwd_logsumexp(b_t5, logsumexp_saved_1)
-        bhiddens_to_output_probs_output1 = bhiddens_to_output_probs_output1 + logsumexp_grads_1[0]
-        bconcat_and_multiply_cat_state4 = runtime.dot_grad(bhiddens_to_output_probs_output1,
-            concat_and_multiply_cat_state4, concat_and_multiply_weights4, 0)
-        bconcat_and_multiply_weights4 = runtime.dot_grad(bhiddens_to_output_probs_output1,
-            concat_and_multiply_cat_state4, concat_and_multiply_weights4, 1)
-        bconcat_and_multiply_args6 = runtime.unstacked(bconcat_and_multiply_cat_state4,
-            (concat_and_multiply_args6, _t4), 0, 'hstack')
-        bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights4)
-        bhiddens = bhiddens + bconcat_and_multiply_args6
+        bhiddens_to_output_probs_output_1 = bhiddens_to_output_probs_output_1 + logsumexp_grads_1[
+            0]
+        bconcat_and_multiply_cat_state_2 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
+            concat_and_multiply_cat_state_2, concat_and_multiply_weights_2, 0)
+        bconcat_and_multiply_weights_2 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
+            concat_and_multiply_cat_state_2, concat_and_multiply_weights_2, 1)
+        bconcat_and_multiply_args0_2 = runtime.unstacked(bconcat_and_multiply_cat_state_2,
+            (concat_and_multiply_args0_2, _t4), 0, 'hstack')
+        bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights_2)
+        bhiddens = bhiddens + bconcat_and_multiply_args0_2
         hiddens = _stack_hiddens.pop()
-        bconcat_and_multiply_result3 = bhiddens * (1 - update_rnn_result0 * update_rnn_result0)
-        bconcat_and_multiply_cat_state3 = runtime.dot_grad(bconcat_and_multiply_result3,
-            concat_and_multiply_cat_state3, concat_and_multiply_weights3, 0)
-        bconcat_and_multiply_weights3 = runtime.dot_grad(bconcat_and_multiply_result3,
-            concat_and_multiply_cat_state3, concat_and_multiply_weights3, 1)
-        bconcat_and_multiply_args5 = runtime.unstacked(bconcat_and_multiply_cat_state3,
-            (concat_and_multiply_args4, concat_and_multiply_args5, _t3), 1, 'hstack')
-        bparams = runtime.add_at(bparams, params, 'change', bconcat_and_multiply_weights3)
-        bhiddens = bconcat_and_multiply_args5
-    del (_seq0, _stack_concat_and_multiply_args4, _stack_concat_and_multiply_args5,
-        _stack_concat_and_multiply_args6, _stack_concat_and_multiply_cat_state3,
-        _stack_concat_and_multiply_cat_state4, _stack_concat_and_multiply_weights3,
-        _stack_concat_and_multiply_weights4, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
-        _stack_t5, _stack_update_rnn_result0, _t3, _t4, _t5, concat_and_multiply_args4,
-        concat_and_multiply_args5, concat_and_multiply_args6, concat_and_multiply_cat_state3,
-        concat_and_multiply_cat_state4, concat_and_multiply_weights3, concat_and_multiply_weights4,
-        hiddens, hiddens_to_output_probs_output1, logsumexp_saved_1, update_rnn_result0)
-    bhiddens_to_output_probs_result0 = runtime.unpack_adjoint(boutput,
-        [hiddens_to_output_probs_result0])[0]
-    del hiddens_to_output_probs_result0
-    bhiddens_to_output_probs_output0 = runtime.unbroadcast(bhiddens_to_output_probs_result0,
-        concat_and_multiply_result2)
-    del concat_and_multiply_result2
-    b_t2 = runtime.unbroadcast(-bhiddens_to_output_probs_result0, _t2)
-    del _t2, bhiddens_to_output_probs_result0
+        bconcat_and_multiply_result = bhiddens * (1 - update_rnn_result * update_rnn_result)
+        bconcat_and_multiply_cat_state = runtime.dot_grad(bconcat_and_multiply_result,
+            concat_and_multiply_cat_state, concat_and_multiply_weights, 0)
+        bconcat_and_multiply_weights = runtime.dot_grad(bconcat_and_multiply_result,
+            concat_and_multiply_cat_state, concat_and_multiply_weights, 1)
+        bconcat_and_multiply_args1 = runtime.unstacked(bconcat_and_multiply_cat_state,
+            (concat_and_multiply_args0, concat_and_multiply_args1, _t3), 1, 'hstack')
+        bparams = runtime.add_at(bparams, params, 'change', bconcat_and_multiply_weights)
+        bhiddens = bconcat_and_multiply_args1
+    del (_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
+        _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
+        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
+        _stack_concat_and_multiply_weights_2, _stack_hiddens,
+        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
+        _stack_t5, _stack_update_rnn_result, _t3, _t4, _t5, concat_and_multiply_args0,
+        concat_and_multiply_args0_2, concat_and_multiply_args1, concat_and_multiply_cat_state,
+        concat_and_multiply_cat_state_2, concat_and_multiply_weights,
+        concat_and_multiply_weights_2, hiddens, hiddens_to_output_probs_output_1,
+        logsumexp_saved_1, update_rnn_result)
+    bhiddens_to_output_probs_result = runtime.unpack_adjoint(boutput,
+        [hiddens_to_output_probs_result])[0]
+    del hiddens_to_output_probs_result
+    bhiddens_to_output_probs_output = runtime.unbroadcast(bhiddens_to_output_probs_result,
+        concat_and_multiply_result_1)
+    del concat_and_multiply_result_1
+    b_t2 = runtime.unbroadcast(-bhiddens_to_output_probs_result, _t2)
+    del _t2, bhiddens_to_output_probs_result
     logsumexp_grads = bwd_logsumexp(b_t2, logsumexp_saved)
     del b_t2, logsumexp_saved
-    bhiddens_to_output_probs_output0 = bhiddens_to_output_probs_output0 + logsumexp_grads[0]
+    bhiddens_to_output_probs_output = bhiddens_to_output_probs_output + logsumexp_grads[0]
     del logsumexp_grads
-    bconcat_and_multiply_cat_state2 = runtime.dot_grad(bhiddens_to_output_probs_output0,
-        concat_and_multiply_cat_state2, concat_and_multiply_weights2, 0)
-    bconcat_and_multiply_weights2 = runtime.dot_grad(bhiddens_to_output_probs_output0,
-        concat_and_multiply_cat_state2, concat_and_multiply_weights2, 1)
-    del (bhiddens_to_output_probs_output0, concat_and_multiply_cat_state2,
-        concat_and_multiply_weights2)
-    bconcat_and_multiply_args3 = runtime.unstacked(bconcat_and_multiply_cat_state2,
-        (concat_and_multiply_args3, _t1), 0, 'hstack')
-    del _t1, bconcat_and_multiply_cat_state2, concat_and_multiply_args3
-    bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights2)
-    del bconcat_and_multiply_weights2
-    bhiddens = bhiddens + bconcat_and_multiply_args3
-    del bconcat_and_multiply_args3
+    bconcat_and_multiply_cat_state_1 = runtime.dot_grad(bhiddens_to_output_probs_output,
+        concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, 0)
+    bconcat_and_multiply_weights_1 = runtime.dot_grad(bhiddens_to_output_probs_output,
+        concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, 1)
+    del (bhiddens_to_output_probs_output, concat_and_multiply_cat_state_1,
+        concat_and_multiply_weights_1)
+    bconcat_and_multiply_args0_1 = runtime.unstacked(bconcat_and_multiply_cat_state_1,
+        (concat_and_multiply_args0_1, _t1), 0, 'hstack')
+    del _t1, bconcat_and_multiply_cat_state_1, concat_and_multiply_args0_1
+    bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights_1)
+    del bconcat_and_multiply_weights_1
+    bhiddens = bhiddens + bconcat_and_multiply_args0_1
+    del bconcat_and_multiply_args0_1
     b_t0 = runtime.unrepeat(bhiddens, _t0, num_sequences, axis=0)
     del _t0, bhiddens, num_sequences
     bparams = runtime.add_at(bparams, params, 'init hiddens', b_t0)

@@ -14,7 +14,8 @@ from . import ir, runtime
 from .annotations import Mark, mark
 from .passes.fold import fold
 from .primitives import registry
-from .saving import BEFORE
+from .saving import BEFORE, Later
+from .scalars import without_unbroadcast
 
 
 class StatementAdjoints:
@@ -41,6 +42,7 @@ class StatementAdjoints:
             output, adjoint = ir.name(stmt.targets[0]), ir.name(self.bname(stmt.targets[0]))
         live.difference_update(stmt.targets)
         out = []
+        plain = self._between_real_scalars(stmt)
         for param, rule in template.rules.items():
             value = stmt.bound.get(param)
             if value is None:
@@ -68,20 +70,26 @@ class StatementAdjoints:
                 if not (isinstance(atom, gast.Name) and atom.id in self.fn.active):
                     continue
                 expr = self._instantiated(stmt, param, element, adjoint, lambda: fold(
-                    template.instantiate(rule, stmt.bound, output, adjoint, element)))
+                    template.instantiate(rule, stmt.bound, output, adjoint, element)), plain)
                 out.append(self.accumulate(atom.id, expr, live))
         return out
 
-    def _instantiated(self, stmt, param, element, adjoint, make):
-        """The folded template expression for this operand: made once per build, though each
-        of build's sweeps asks for it (the sweeps differ in what they save, never in these
-        expressions). Only the last sweep's code is kept, and nothing changes it while
-        build runs, so each sweep may have the one made; a second use within a sweep gets
-        a copy (the passes after build change code in place)."""
+    def _between_real_scalars(self, stmt):
+        """Whether `stmt` computes a real scalar from real scalars only (then its adjoint
+        needs no runtime.unbroadcast: scalars.py)."""
+        return all(t in self.real_scalars for t in stmt.targets) and all(
+            isinstance(v, gast.Constant) or isinstance(v, gast.Name) and
+            v.id in self.real_scalars for v in stmt.bound.values() if v is not None)
+
+    def _instantiated(self, stmt, param, element, adjoint, make, plain=False):
+        """The folded template expression for this operand: made once per build, though a
+        loop's reversed body is made again until its live adjoints settle. Only the last
+        one made is kept, so the first request may have the expression itself; a later one
+        gets a copy (the passes after build change code in place)."""
         key = (id(stmt), param, element, gast.dump(adjoint) if stmt.unpack else None)
         made = self._templates_made.get(key)
         if made is None:
-            made = self._templates_made[key] = make()
+            made = self._templates_made[key] = without_unbroadcast(make()) if plain else make()
         if key in self._templates_handed:
             return ir.copy_tree(made)
         self._templates_handed.add(key)
@@ -152,9 +160,9 @@ class StatementAdjoints:
                 out.append(self.accumulate(value.id, part, live))
             out.append(ir.assign(b, ir.call("runtime.zero_at", ir.name(b),
                                             ir.index_value(stmt.index))))
-        if self._saved(target, stmt, BEFORE):
-            out.append(ir.assign(ir.subscript(target, stmt.index, store=True),
-                                 ir.call(ir.attr(self.stack(target), "pop"))))
+        out.append(Later(lambda: [ir.assign(
+            ir.subscript(target, stmt.index, store=True), ir.call(ir.attr(
+                self.stack(target), "pop")))] if self._saved(target, stmt, BEFORE) else []))
         return out
 
     def reverse_call(self, stmt, live):

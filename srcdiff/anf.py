@@ -41,8 +41,8 @@ class Normalizer(EffectStatements, Expressions):
     """Normalises one function, given its activity analysis and the names in use.
     `derive_callee(fn, wrt, names, outputs, loc, statics)` differentiates a user function it
     calls, under the names it chooses (for the functions of `suffixed`, names that say what
-    is differentiated: naming.py), and returns the `suffixed` it handed on; `callees` records
-    each for the cache. `outputs` marks the items of a returned tuple that are
+    is differentiated: naming.py), and returns the `suffixed` it handed on and the callee's
+    naming.variant; `callees` records each for the cache (and for naming.renamed). `outputs` marks the items of a returned tuple that are
     differentiated (None: all)."""
 
     def __init__(self, parsed, activity, names, derive_callee=None, outputs=None, suffixed=()):

@@ -36,14 +36,16 @@ class Inliner(CallInlining, LoopsOverFunctions):
     is passed a local function, or returns one). A `nested` inliner (of a local function)
     leaves the local functions it returns defined, for its caller to take over."""
 
-    def __init__(self, func, names, resolve, location, sibling=None, nested=False):
+    def __init__(self, func, names, resolve, location, sibling=None, nested=False,
+                 owners=None):
         self.func, self.names, self.resolve, self.location = func, names, resolve, location
         self.sibling, self.nested = sibling or (lambda fn: None), nested
         self.local = {}  # name -> (its FunctionDef, default values' names or expressions)
         self.origins = {}  # name of a module function taken in -> the function
         self.returned = {}  # result name -> {position: local function} of a returned tuple
         self.generators = set()  # local functions that were generators (now make lists)
-        self.inlined = set()  # what the names of those inlined in the ones taken in start with
+        # a name an inlining gave -> id of the definition whose code holds it (CallInlining)
+        self.owners = {} if owners is None else owners
         self.active = []  # the local functions being inlined now (to refuse recursion)
         self.lambdas = set()  # the names given to lambdas
 
@@ -128,9 +130,8 @@ class Inliner(CallInlining, LoopsOverFunctions):
             self.generators.add(name)
         self._refuse_unsupported(definition, stmt)
         nested = Inliner(definition, self.names, self.resolve, self.location, self.sibling,
-                         nested=True)
+                         nested=True, owners=self.owners)
         nested.run()
-        self.inlined |= {nested._prefix(n) for n in nested.local} | nested.inlined
         self.local[name] = (definition, defaults)
 
     def _adopt(self, call):

@@ -2,6 +2,7 @@
 (`*args` and `**kwargs` as displays), its locals renamed apart, its body desugared to end in a
 single return whose value a fresh name takes; local functions it returns become the caller's."""
 import copy
+import re
 
 import gast
 
@@ -33,22 +34,18 @@ class CallInlining:
                     is_function_value(self.resolve(value)):
                 Substitute(param, value).visit_all(body)
                 passed[param] = None
-        renames = {param: passed.get(param) or self.names.fresh(f"{prefix}_{param}")
+        renames = {param: passed.get(param) or self._inlined_name(prefix, param, definition)
                    for param, _ in bindings if param in parameter_names(definition)}
-        # (a local that an inner inlining named already keeps its name, made fresh: prefixed
-        # once more, names of nested inlined calls grow past a line)
-        taken_in = tuple(f"{n}_" for n in self.inlined)
-        renames.update({local: self.names.fresh(
-            local.rstrip("0123456789").rstrip("_") if local.startswith(taken_in) else
-            f"{prefix}_{local}") for local in sorted(local_names(definition))
-            if local not in renames})  # (sorted: fresh names count up in the same order)
+        renames.update({local: self._inlined_name(prefix, local, definition)
+                        for local in sorted(local_names(definition)) if local not in renames})
+        self._own(renames, body)
         out = [gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
                for param, value in bindings if param not in passed]
         inner = gast.FunctionDef(name=name, args=definition.args, body=body, decorator_list=[],
                                  returns=None, type_comment=None, type_params=[])
         gast.copy_location(inner, definition)
         desugar(inner, self.names.fresh, self.resolve)  # one return, at the end
-        result = self.names.fresh(f"{prefix}_result")
+        result = self._given(self.names.named(f"{prefix}_result"))
         statements, value, where = inner.body, ir.const(None), stmt
         if statements and isinstance(statements[-1], gast.Return):
             where = statements.pop()
@@ -62,6 +59,32 @@ class CallInlining:
         finally:
             self.active.pop()
         return out + statements, result
+
+    def _inlined_name(self, prefix, local, definition):
+        """The name a parameter or local of an inlined call takes: `g_local` (numbered only
+        if that is in use); the name an inlining gave it already, inside this definition,
+        kept at the definition's first inlining (so that nested inlining does not pile up
+        prefixes: `unflatten_size`, not `unflatten_flatten_size`)."""
+        if self.owners.get(local) == id(definition):
+            del self.owners[local]  # (a second inlining of it names its locals anew)
+            return local
+        if local in self.owners:  # (another inlining of code inlined before: a new version)
+            return self.names.version(re.sub(r"_[0-9]+$", "", local))
+        return self.names.named(f"{prefix}_{local}")
+
+    def _given(self, name):
+        """`name`, given by an inlining into this function's own code."""
+        self.owners[name] = id(self.func)
+        return name
+
+    def _own(self, renames, body):
+        """Record where the names just given end up: in the local function defined in the
+        inlined `body` that binds them, else in the code of the function inlined into."""
+        nested = {local: id(node) for stmt in body for node in ir.walk(stmt)
+                  if isinstance(node, gast.FunctionDef) for local in local_names(node)}
+        for local, given in renames.items():
+            if (given != local or local not in self.owners) and given not in self.local:
+                self.owners[given] = nested.get(local, id(self.func))
 
     def _check_inlinable(self, name, call, stmt):
         if name in self.active:
@@ -80,13 +103,14 @@ class CallInlining:
         dict display."""
         if definition.args.vararg is not None:
             vararg = definition.args.vararg.id
-            items = [self.names.fresh(f"{prefix}_{vararg}") for _ in extra]
+            items = [self._given(self.names.named(f"{prefix}_{vararg}{k}"))
+                     for k in range(len(extra))]  # (args0: args[0])
             Substitute(vararg, gast.Tuple(elts=[ir.name(i) for i in items],
                                           ctx=gast.Load())).visit_all(body)
             bindings = bindings + list(zip(items, extra))
         if definition.args.kwarg is not None:
             kwarg = definition.args.kwarg.id
-            items = [self.names.fresh(f"{prefix}_{key}") for key in named]
+            items = [self._given(self.names.named(f"{prefix}_{key}")) for key in named]
             Substitute(kwarg, gast.Dict(keys=[ir.const(k) for k in named],
                                         values=[ir.name(i) for i in items])).visit_all(body)
             bindings = bindings + list(zip(items, named.values()))

@@ -5,9 +5,17 @@ every callee's, however deep) gives `fwd_g` and `bwd_g` (`jvp_g`). One different
 ways, say conv2d with respect to its weights at one call and to its input and weights at
 another, gives one pair per way, named by what it differentiates: `fwd_conv2d_w`,
 `fwd_conv2d_x_w` (and `_out0` when only some items of its result are). A caller sees only
-its own calls, so a transform that meets a function's second way starts again with that
-function named apart (the `suffixed` option, handed down to each callee for the functions
-below it, as far as known), and a module made is checked whole (`shared`)."""
+its own calls: a transform names each function as if differentiated one way, and when the
+module made turns out to differentiate some in more ways (`shared`), it is named again with
+those apart (the `suffixed` option, handed down to each callee for the functions below it).
+Naming again changes no more than names, so the modules already made are renamed
+(`renamed`), not made anew."""
+import itertools
+from dataclasses import replace
+
+import gast
+
+from . import codegen, ir
 
 
 def variant(fn, wrt, options):
@@ -26,6 +34,68 @@ def base_names(fn, wrt_names, outputs, suffixed):
     if outputs is not None:
         spelled += "_out" + "".join(str(k) for k, keep in enumerate(outputs) if keep)
     return [spelled] if fn.__name__ in suffixed else [fn.__name__, spelled]
+
+
+def callee_names(fn, wrt_names, outputs, suffixed, prefixes, taken):
+    """The names of a callee's derivative in its caller's module (`fwd_g` and `bwd_g`, or
+    `jvp_g`, for each of `prefixes`): the first base name for which `taken` holds none. (A
+    number only where the module holds another g differentiated the same way, or uses the
+    name otherwise: another function g, or a variable.)"""
+    spelled = base_names(fn, wrt_names, outputs, suffixed)
+    numbered = (f"{spelled[-1]}_{k}" for k in itertools.count(2))
+    for base in itertools.chain(spelled, numbered):
+        names = [f"{prefix}_{base}" for prefix in prefixes]
+        if not any(n in taken for n in names):
+            return names
+
+
+class Made:
+    """A module made by the transform in progress, kept in case it must be named again: its
+    functions' trees, docstring and metadata, the names its normaliser held in use, and for
+    each callee (in the order they were named) what its names are made from."""
+
+    def __init__(self, funcs, doc, meta, used, callees, prefixes):
+        self.funcs, self.doc, self.meta, self.used = funcs, doc, meta, used
+        self.callees, self.prefixes = callees, prefixes
+
+
+def renamed(made, names, suffixed, below):
+    """(source, Meta) of the module `made`, its functions named `names` and its callees as
+    `suffixed` names them, exactly as a transform with those options would write it; None
+    if a name a transform would weigh is one the module uses otherwise (it is made anew)."""
+    if made is None:
+        return None
+    old = set(made.meta.names).union(*(c.names for c in made.meta.callees))
+    nodes, reserved = [], set(made.used) - set(made.meta.names)
+    for func in made.funcs:
+        for node in ir.walk(func):
+            if node.__class__ is gast.Name or node.__class__ is gast.FunctionDef:
+                name = node.id if node.__class__ is gast.Name else node.name
+                if name in old:
+                    nodes.append(node)
+                else:
+                    reserved.add(name)
+    if reserved.intersection(names):
+        return None
+    mapping, chosen, callees = dict(zip(made.meta.names, names)), set(names), []
+    for use, (fn, wrt_names, outputs, variant) in zip(made.meta.callees, made.callees):
+        picked = callee_names(fn, wrt_names, outputs, suffixed, made.prefixes, chosen)
+        if picked != callee_names(fn, wrt_names, outputs, suffixed, made.prefixes,
+                                  chosen | reserved):
+            return None  # (one the transform skips, or not, as its names in use then say)
+        mapping.update(zip(use.names, picked))
+        chosen.update(picked)
+        callees.append(replace(use, names=picked,
+                               suffixed=passed_on(suffixed, variant, below)))
+    for node in nodes:
+        if node.__class__ is gast.Name:
+            node.id = mapping[node.id]
+        else:
+            node.name = mapping[node.name]
+    source, lines = codegen.to_source(made.funcs, made.doc)
+    made.meta = replace(made.meta, names=tuple(names), callees=tuple(callees),
+                        lines=tuple(map(tuple, lines)), suffixed=tuple(suffixed))
+    return source, made.meta
 
 
 def shared(entry):

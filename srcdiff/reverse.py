@@ -23,7 +23,9 @@ from . import ir
 from .adjoints import StatementAdjoints
 from .annotations import Mark, mark
 from .modes import Mode
-from .saving import AFTER, BEFORE, NONE, SavingAnalysis, read_for_shape_only, reading
+from .scalars import real_scalars
+from .saving import (AFTER, BEFORE, NONE, Later, SavingAnalysis, finished, holds_code,
+                     read_for_shape_only, reading)
 
 
 class Reverse(StatementAdjoints, SavingAnalysis):
@@ -47,6 +49,8 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         self.reset_in = {}  # var -> ids of the loops whose reversed body zeroes its adjoint
         self.shape_only = set()  # names whose last value the adjoint reads for its shape only
         self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
+        self._merge_reads, self._templates_made = {}, {}
+        self.real_scalars = real_scalars(fn)
 
     # --- names ----------------------------------------------------------------------------
 
@@ -73,20 +77,19 @@ class Reverse(StatementAdjoints, SavingAnalysis):
     def build(self):
         """The emitted function(s): one fused function for grad/vjp; for `split`, a forward
         function returning (result, saved values) and a backward one taking them."""
-        # the adjoint sweep's code does not depend on what the forward sweep saves, but for
-        # the pops restoring what it saved: made once without them, to learn what it reads,
-        # and again with them if any value is saved
-        needed, adjoint, grads = self._first_adjoint_sweep()
+        # the adjoint sweep is made once, before the forward sweep decides what to save: the
+        # pops restoring saved values (and the ifs and loops holding them) are written into it
+        # once that is known, and the pushes of the forward sweep keep just a shape where the
+        # adjoint sweep, pops in place, turns out to read no more than that
+        sweep, grads = self._adjoint_sweep()
+        needed = self._reads_unsaved(sweep, grads)
         self._plan(needed)
         forward, result = self._forward_sweep()
-        if any(kind != NONE for kind in self.strategy.values()):  # (else it has no pops)
-            adjoint, grads = self._adjoint_sweep()
-        # which values the adjoint reads for their shape only, now that the pops in it tell
-        # one version of a name from another; then the forward sweep again, keeping just that
+        adjoint = finished(sweep)
         shape_only = read_for_shape_only(reading(adjoint, grads), needed, self.stack_names)
-        if shape_only != (self.shape_only, self.popped_shape_only):
-            self.shape_only, self.popped_shape_only = shape_only
-            forward, result = self._forward_sweep()
+        self.shape_only, self.popped_shape_only = shape_only
+        for call, var in self._pushes:
+            call.args[0] = self._kept(var, self.popped_shape_only)
         inits = [ir.assign(v, ir.const(None)) for v in self.unbound] + [
             ir.assign(s, gast.List(elts=[], ctx=gast.Load())) for s in self._stack_inits.values()]
         if self.mode is not Mode.SPLIT:
@@ -122,12 +125,10 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         bwd = self._def(bwd_name, [self._seed_name(), held], backward, with_params=False)
         return [self._def(fwd_name, [], forward), bwd]
 
-    def _first_adjoint_sweep(self):
-        """(the values the backward half reads, the adjoint sweep, its gradients) when the
-        forward sweep saves nothing; sets self.unbound."""
-        self._plan(set())
-        self._merge_reads, self._templates_made = {}, {}
-        adjoint, grads = self._adjoint_sweep()
+    def _reads_unsaved(self, sweep, grads):
+        """The values the backward half reads when the forward sweep saves nothing (so
+        before `_plan` decides what it saves); sets self.unbound."""
+        adjoint = finished(sweep)
         # what the backward half reads: the adjoint sweep, and the zeros it returns for an
         # argument that got no adjoint (runtime.zeros_like(x))
         needed = ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[])) \
@@ -138,7 +139,7 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         # skipped) may never have been bound there: bind it to None first
         self.unbound = sorted({var for var, site in self._merge_reads.values()
                                if not self._bound_at(var, site)})
-        return needed, adjoint, grads
+        return needed
 
     def _bound_at(self, var, site):
         """Whether `var` is surely bound when the statement at `site` runs: a parameter, or
@@ -164,7 +165,7 @@ class Reverse(StatementAdjoints, SavingAnalysis):
     def _forward_sweep(self):
         """(forward statements, result expression)."""
         ret = self.ret
-        self._stack_inits = {}
+        self._stack_inits, self._pushes = {}, []  # (the call saving each, and what it saves)
         forward = self.forward_block(self.fn.body[:-1] if ret else self.fn.body)
         result = ret.value if ret is not None else ir.const(None)
         if self.mode is not Mode.SPLIT and (self.preserve_result or self.has_aux):
@@ -242,7 +243,9 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         return ir.call("runtime.shape_of", ir.name(var)) if var in shape_only else ir.name(var)
 
     def _push(self, var):
-        return self._push_expr(var, self._kept(var, self.popped_shape_only))
+        push = self._push_expr(var, self._kept(var, self.popped_shape_only))
+        self._pushes.append((push.value, var))
+        return push
 
     def _push_expr(self, var, value):
         stack = self.stack(var)
@@ -310,12 +313,14 @@ class Reverse(StatementAdjoints, SavingAnalysis):
 
     def reverse_block(self, block, live):
         """The reversed code of `block`; `live` is updated in place."""
-        pops = []
-        for stmt in reversed(block):
-            targets = [stmt.counter] if isinstance(stmt, (ir.For, ir.While)) else [
-                stmt.target] if isinstance(stmt, ir.Pop) else getattr(stmt, "targets", [])
-            pops += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
-        out = list(pops)
+        def pops():
+            out = []
+            for stmt in reversed(block):
+                targets = [stmt.counter] if isinstance(stmt, (ir.For, ir.While)) else [
+                    stmt.target] if isinstance(stmt, ir.Pop) else getattr(stmt, "targets", [])
+                out += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
+            return out
+        out = [Later(pops)] if any(map(self.may_save, block)) else []
         for stmt in reversed(block):
             out += ir.located(self._reverse(stmt, live), stmt.loc)
         return out
@@ -324,13 +329,15 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         out = []
         if isinstance(stmt, ir.Assign):
             out += self.reverse_assign(stmt, live)
-            out += [self._pop(t) for t in reversed(stmt.targets)
-                    if self._saved(t, stmt, BEFORE)]
+            if self.may_save(stmt):
+                out.append(Later(lambda: [self._pop(t) for t in reversed(stmt.targets)
+                                          if self._saved(t, stmt, BEFORE)]))
         elif isinstance(stmt, ir.Push):
             out.append(self.reverse_push(stmt, live))
         elif isinstance(stmt, ir.Pop):
             out.append(self.reverse_pop(stmt, live))
-            out += [self._pop(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
+            out.append(Later(lambda: [self._pop(stmt.target)] if self._saved(
+                stmt.target, stmt, BEFORE) else []))
         elif isinstance(stmt, ir.SetItem):
             out += self.reverse_set_item(stmt, live)
         elif isinstance(stmt, ir.If):
@@ -365,9 +372,8 @@ class Reverse(StatementAdjoints, SavingAnalysis):
             code.append(branch + [self._zeros_like(v, False) for v in missing])
         live.clear()
         live.update(merged)
-        if not code[0] and not code[1]:
-            return []
-        return ir.if_statement(stmt.test, code[0], code[1])
+        return [Later(lambda: ir.if_statement(stmt.test, finished(code[0]), finished(code[1])),
+                      real=any(map(holds_code, code)))]
 
     def reverse_loop(self, stmt, body, live, target, iterable):
         entry = set(live)
@@ -380,15 +386,22 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         if not code:
             return []
         before = [self._zeros_like(v, False) for v in sorted(entry - live)]
-        self._merge_reads.update({(v, id(stmt)): (v, self.site_of[id(stmt)]) for v in entry - live})
         # an adjoint the body consumed starts the previous iteration at zero, shaped like
         # that iteration's value (the loop may change its shape: layers of other widths)
         reset = [self._zeros_like(v, False) for v in sorted(entry - exit_)]
-        for v in entry - exit_:
-            self.reset_in.setdefault(v, set()).add(id(stmt))
-        live.update(entry)
-        return before + [gast.For(target=ir.name(target, store=True), iter=iterable,
-                                  body=code + reset, orelse=[], type_comment=None)]
+        if holds_code(code):  # (a body of pops alone changes no adjoint)
+            self._merge_reads.update({(v, id(stmt)): (v, self.site_of[id(stmt)])
+                                      for v in entry - live})
+            for v in entry - exit_:
+                self.reset_in.setdefault(v, set()).add(id(stmt))
+            live.update(entry)
+
+        def loop():
+            body = finished(code)
+            return before + [gast.For(target=ir.name(target, store=True), iter=iterable,
+                                      body=body + reset, orelse=[], type_comment=None)] \
+                if body else []
+        return [Later(loop, real=holds_code(code))]
 
 
 

@@ -119,8 +119,43 @@ class SavingAnalysis:
             for site in sites:
                 self.strategy[(var, site.order)] = self._decide(var, site, needed)
 
+    def may_save(self, stmt):
+        """Whether the forward sweep may save a value `stmt` assigns (never at the top
+        level of the function, outside loops and branches: see _decide)."""
+        site = self.site_of[id(stmt)]
+        return bool(site.loops) or len(site.path) > 1 or isinstance(stmt, ir.SetItem)
+
     def _saved(self, var, stmt, kind):
         return self.strategy.get((var, self.site_of[id(stmt)].order)) == kind
+
+
+class Later:
+    """Statements of the adjoint sweep that depend on what the forward sweep saves: the pops
+    restoring saved values, and the ifs and loops around them. The sweep is made before that
+    is decided; `make()` writes them once it is (see finished). `real`: whether they hold
+    more than pops."""
+
+    lineno = None  # (ir.located marks it as a statement, for what make() returns)
+
+    def __init__(self, make, real=False):
+        self.make, self.real = make, real
+
+
+def finished(block):
+    """`block` with each Later in it made, as the saving decisions now stand."""
+    out = []
+    for stmt in block:
+        if stmt.__class__ is Later:
+            made = stmt.make()
+            out += made if stmt.lineno is None else ir.located(made, stmt)
+        else:
+            out.append(stmt)
+    return out
+
+
+def holds_code(block):
+    """Whether `block` holds any statement but the pops restoring saved values."""
+    return any(stmt.__class__ is not Later or stmt.real for stmt in block)
 
 
 def _precedes(first, second):

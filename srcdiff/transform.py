@@ -94,8 +94,8 @@ class _Deriving(threading.local):
     def __init__(self):
         self.codes = set()
         self.varied_items = {}  # what the activity analyses of the transform in progress share
-        self.ways = {}  # function name -> its ways differentiated in the module being made
         self.below = {}  # naming.shared's, of what the module being made holds so far
+        self.made = {}  # what a module made so far is made from -> its naming.Made
 
 
 _in_progress = _Deriving()
@@ -135,38 +135,25 @@ def cache_key(fn, wrt, mode, options):
 
 def derive(fn, wrt, mode=Mode.GRAD, **options):
     """The emitted derivative of `fn` (from memory, disk, or a fresh transform). A callee's
-    is named by its caller (`names`); f's own module is made again when some function is
+    is named by its caller (`names`); f's own module is named again when some function is
     differentiated in more than one way in it, so that those are named apart (naming.py)."""
     if "names" in options:
         return _derive(fn, wrt, mode, **options)
-    held = _in_progress.ways, _in_progress.below
+    held = _in_progress.below, _in_progress.made
     try:
         return _derive_module(fn, wrt, mode, options)
     finally:
-        _in_progress.ways, _in_progress.below = held
-
-
-class _NamedApart(Exception):
-    """A function met differentiated in a second way while a module is made, after its
-    first way was named as its only one: the module is made again with it named apart."""
-
-    def __init__(self, name):
-        super().__init__(name)
-        self.name = name
+        _in_progress.below, _in_progress.made = held
 
 
 def _derive_module(fn, wrt, mode, options):
-    """derive() of f itself. A transform that meets a function differentiated in a second
-    way, its first named as its only one, starts again with it named apart; a module found
-    made whole is checked too, since a callee's module found made is not looked into."""
-    suffixed, _in_progress.below = (), {}
+    """derive() of f itself: made naming each function as if differentiated one way, then
+    named again (the modules made renamed) with the functions it differentiates in more
+    ways named apart; a module found made whole is checked too, since a callee's module
+    found made is not looked into."""
+    suffixed, _in_progress.below, _in_progress.made = (), {}, {}
     while True:
-        _in_progress.ways = {fn.__name__: {naming.variant(fn, wrt, options)}}
-        try:
-            entry = _derive(fn, wrt, mode, **options, **_suffixed_option(suffixed))
-        except _NamedApart as clash:
-            suffixed = tuple(sorted({*suffixed, clash.name}))
-            continue
+        entry = _derive(fn, wrt, mode, **options, **_suffixed_option(suffixed))
         shared, below = naming.shared(entry)
         _in_progress.below.update(below)
         if shared == entry.meta.suffixed:
@@ -404,10 +391,6 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
         options = dict(names=tuple(callee_names), outputs=callee_outputs, optimized=optimized,
                        **_statics_option(fn, described, statics, callee))
         variant = naming.variant(callee, callee_wrt, options)
-        ways = _in_progress.ways.setdefault(callee.__name__, {variant})
-        if callee.__name__ not in suffixed and ways != {variant}:
-            raise _NamedApart(callee.__name__)  # (named as if its only way, at another call)
-        ways.add(variant)
         options.update(_suffixed_option(naming.passed_on(suffixed, variant,
                                                          _in_progress.below)))
         # a callee is transformed inside its caller's transform (a static argument it
@@ -418,15 +401,23 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
             made = derive(callee, callee_wrt, mode.for_callees, **options)
         finally:
             sys.setrecursionlimit(limit)
-        _in_progress.below.update(naming.shared(made)[1])  # (for a module made again)
-        return options.get("suffixed", ())
+        _in_progress.below.update(naming.shared(made)[1])  # (for a module named again)
+        return options.get("suffixed", ()), variant
     return derive_callee
 
 
 @ir.pausing_gc
 def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
              has_aux=False, statics=(), suffixed=()):
-    """Run the transformer: the emitted module's source and its metadata."""
+    """Run the transformer: the emitted module's source and its metadata (a module made
+    earlier in the transform in progress, only named otherwise, is renamed: naming.py)."""
+    made_from = (fn, tuple(wrt), mode, repr((preserve_result, optimized, outputs, has_aux,
+                                             statics)))
+    func_names = list(names) if names else mode.function_names(fn.__name__)
+    renamed = naming.renamed(_in_progress.made.get(made_from), func_names, suffixed,
+                             _in_progress.below)
+    if renamed is not None:
+        return renamed
     cache.stats["transforms"] += 1
     parsed = ParsedFunction(fn, statics)
     node = parsed.node
@@ -439,7 +430,6 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
 
     derive_callee = _callee_deriver(fn, mode, optimized, statics, suffixed)
     outputs = (True, False) if has_aux else outputs
-    func_names = list(names) if names else mode.function_names(fn.__name__)
     _in_progress.codes.add(fn.__code__)
     try:
         normalizer = _normalizer(parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs,
@@ -463,6 +453,11 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     source, lines = codegen.to_source(funcs, doc)
     callees = tuple(CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics",
                                                "suffixed"))) for c in normalizer.callees)
-    return source, Meta(tuple(func_names), where, returns.loc, tuple(wrt_names),
-                        preserve_result, has_aux, callees, tuple(map(tuple, lines)),
-                        fn.__code__.co_firstlineno, tuple(suffixed))
+    meta = Meta(tuple(func_names), where, returns.loc, tuple(wrt_names), preserve_result,
+                has_aux, callees, tuple(map(tuple, lines)), fn.__code__.co_firstlineno,
+                tuple(suffixed))
+    if callees or names:  # (else no name in it can change)
+        _in_progress.made[made_from] = naming.Made(
+            funcs, doc, meta, normalizer.names.used, [c["naming"] for c in normalizer.callees],
+            normalizer.callee_prefixes)
+    return source, meta

@@ -6,7 +6,6 @@ that is the only way (naming.py).
 """
 import copy
 import inspect
-import itertools
 
 import gast
 
@@ -179,15 +178,11 @@ class UserCalls:
         if names is not None:
             return names
         taken = {n for c in self.callees for n in c["names"]} | self.names.used
-        spelled = naming.base_names(fn, [positional[i] for i in wrt], outputs, self.suffixed)
-        # (a number only where the module holds another g differentiated the same way, or
-        # names the name otherwise: another function g, or a variable)
-        numbered = (f"{spelled[-1]}_{k}" for k in itertools.count(2))
-        base = next(b for b in itertools.chain(spelled, numbered) if not any(
-            f"{prefix}_{b}" in taken for prefix in self.callee_prefixes))
-        names = [f"{prefix}_{base}" for prefix in self.callee_prefixes]
-        suffixed = self.derive_callee(fn, wrt, names, outputs, loc, statics)
+        wrt_names = [positional[i] for i in wrt]
+        names = naming.callee_names(fn, wrt_names, outputs, self.suffixed,
+                                    self.callee_prefixes, taken)
+        suffixed, variant = self.derive_callee(fn, wrt, names, outputs, loc, statics)
         self.callees.append({"key": key, "path": gast.unparse(node.func), "wrt": list(wrt),
                              "names": names, "outputs": outputs, "statics": statics,
-                             "suffixed": suffixed})
+                             "suffixed": suffixed, "naming": (fn, wrt_names, outputs, variant)})
         return names

@@ -5,7 +5,8 @@ import re
 import numpy as np
 
 import srcdiff as nf
-from srcdiff import cache
+from srcdiff import cache, transform
+from srcdiff.modes import Mode
 from gradcheck import check_grad
 
 
@@ -141,3 +142,63 @@ def test_a_second_way_hidden_in_a_cached_callee_is_named_apart_too(rng):
     assert len(names) == len(set(names))
     assert {"fwd_inner_again", "fwd_scale_x_w", "fwd_scale_w"} <= set(names)
     check_grad(inner_again_and_scale, *args(rng), wrt=(0, 1))
+
+
+def test_a_module_named_again_is_renamed_as_a_transform_would_write_it(rng):
+    # made first with scale named as if differentiated one way, then named again with its
+    # two ways apart: each derivative is transformed once, and each module renamed reads
+    # exactly as one a transform makes under those names
+    cache.clear()
+    before = cache.stats["transforms"]
+    entry = transform.derive(two_ways_at_two_depths, (0, 1))
+    assert cache.stats["transforms"] - before == 4  # f, inner, scale by (x, w), scale by w
+    assert entry.meta.suffixed == ("scale",)
+    fresh, meta = transform.generate(two_ways_at_two_depths, (0, 1), Mode.GRAD,
+                                     suffixed=("scale",))
+    assert entry.source == fresh and entry.meta == meta
+    inner_entry = entry.callees[0]
+    assert inner_entry.meta.names == ("fwd_inner", "bwd_inner")
+    fresh, meta = transform.generate(inner, (0, 1), Mode.SPLIT, names=inner_entry.meta.names,
+                                     suffixed=("scale",))
+    assert inner_entry.source == fresh and inner_entry.meta == meta
+    check_grad(two_ways_at_two_depths, *args(rng), wrt=(0, 1))
+
+
+def shadowed_two_ways(x, w):
+    fwd_scale_w = 2.0  # the name scale's derivative by w alone would take, once named apart
+    return np.sum(scale(x, w) * fwd_scale_w) + np.sum(scale(3.0, w))
+
+
+def test_a_module_whose_names_might_clash_is_made_again_not_renamed(rng):
+    cache.clear()
+    entry = transform.derive(shadowed_two_ways, (0, 1))
+    fresh, meta = transform.generate(shadowed_two_ways, (0, 1), Mode.GRAD, suffixed=("scale",))
+    assert entry.source == fresh and entry.meta == meta
+    assert "def fwd_scale_w_2(" in entry.full_source() and "fwd_scale_w = 2.0" in fresh
+    check_grad(shadowed_two_ways, *args(rng), wrt=(0, 1))
+
+
+def scaler(v):
+    factor = np.sum(v)
+
+    def apply(u):
+        scaled = u * factor
+        return np.tanh(scaled)
+    return apply
+
+
+def twice_scaled(x, w):
+    first = scaler(w)
+    second = scaler(2.0 * w)
+    return np.sum(first(x) * second(x)) + np.sum(first(w))
+
+
+def test_inlined_locals_are_named_after_their_function_once(rng):
+    # scaler's locals, apply's among them, named at scaler's inlining keep that name where
+    # apply is inlined (scaler_scaled, not first_scaler_scaled0_0); each inlining's own
+    # (scaler called twice, apply three times) is a version of it
+    source = nf.grad(twice_scaled, wrt=(0, 1)).source
+    assert {"scaler_factor", "scaler_factor_1", "scaler_scaled", "scaler_scaled_1",
+            "scaler_scaled_2"} <= set(re.findall(r"\w+", source))
+    assert not re.search(r"\w+_(?:scaler|apply)_\w+|scaler_\w*[a-z][0-9]\b", source)
+    check_grad(twice_scaled, *args(rng), wrt=(0, 1))

@@ -220,3 +220,41 @@ def test_a_dict_adjoint_is_one_dict_display(rng):
         np.testing.assert_allclose(got[key], raw[key], rtol=1e-12, atol=1e-14)
     assert_leaves_close(got, finite_differences(dict_layer, (p, x), 0), 1e-5, 1e-7, "bp")
     np.testing.assert_array_equal(got["unused"], np.zeros(2))
+
+
+def running_total(x):
+    total = 0.0
+    for i in range(4):
+        total = total + float(np.sum(np.sin(x * i))) * (i + 1.0)
+    return total * 2
+
+
+def test_no_unbroadcast_between_sure_real_scalars(rng):
+    # total and each term are real scalars (a literal, float(), a number): their adjoints
+    # need no runtime.unbroadcast, nor stacks of shapes
+    source = nf.grad(running_total).source
+    assert "btotal = b_t6" in source and "b_t3 = b_t6 * _t4" in source
+    assert "_stack_total" not in source and "_stack_t3" not in source
+    check_grad(running_total, rng.normal(size=5))
+
+
+def complex_then_real(x, c):
+    s = np.sum(c * x)  # complex: c is not differentiated, and may be complex
+    t = float(np.sum(x ** 2))
+    return np.real(s + t * 3.0) + np.abs(s)
+
+
+def step(a):
+    return a * 2.0 + 1.0
+
+
+def complex_through_a_callee(x):
+    return np.real(step(np.sum(x) * (1 + 2j))) + np.sum(x)
+
+
+def test_scalars_that_may_be_complex_keep_their_unbroadcast(rng):
+    x, c = rng.normal(size=4), rng.normal(size=4) + 1j * rng.normal(size=4)
+    assert_leaves_close(nf.grad(complex_then_real)(x, c),
+                        finite_differences(complex_then_real, (x, c)), 1e-6, 1e-8,
+                        "srcdiff against finite differences")
+    check_grad(complex_through_a_callee, rng.normal(size=4))

@@ -1,0 +1,154 @@
+"""Which values of a normalised function are surely real scalars, before its arguments are
+known: between those the adjoint of `+`, `*`, ... needs no runtime.unbroadcast, which would
+only find two shapes () alike and no complex adjoint to take the real part of (reverse
+mode's adjoint of a real value is real: each place a real value meets a complex one takes
+the real part of its adjoint there, at run time).
+
+Sure sources: number literals, float(), int(), len(), math.*, comparisons, a loop over
+range(); then sums and means of whole real values, elementwise numpy functions of real
+values, and arithmetic on them (`**` only to an int literal: a Python float to a fractional
+power may be complex). Not f's arguments: one differentiated is a real array or float, but
+a list or dict of them may also hold complex leaves (they get no gradient). A name is one if every assignment to it is
+(a loop-carried `total = total + s` included: the analysis starts from every name and
+drops those an assignment disproves, until none is dropped)."""
+import gast
+import numpy as np
+
+from . import ir
+from .primitives import registry
+
+_REAL_SCALAR_BUILTINS = {float, int, len, bool}
+_WHOLE_REDUCTIONS = {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin}
+_ELEMENTWISE = {np.sin, np.cos, np.tan, np.tanh, np.sinh, np.cosh, np.exp, np.log, np.log1p,
+                np.expm1, np.sqrt, np.square, np.abs, np.absolute, np.negative,
+                np.maximum, np.minimum, np.add, np.subtract, np.multiply, np.divide}
+_ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
+
+
+def real_scalars(fn):
+    """The names of ir.Function `fn` that surely hold a real scalar."""
+    assigned = {}  # name -> the expressions assigned to it (None: anything else)
+    for stmt in _statements(fn.body):
+        if isinstance(stmt, ir.Assign) and len(stmt.targets) == 1 and stmt.callee is None \
+                and not stmt.unpack:
+            assigned.setdefault(stmt.targets[0], []).append(stmt.value)
+        elif isinstance(stmt, ir.For):
+            ranged = isinstance(stmt.iter, gast.Call) and _function(stmt.iter) is range
+            assigned.setdefault(stmt.target, []).append(
+                ir.const(0) if ranged else None)
+        for name in _other_targets(stmt):
+            assigned.setdefault(name, []).append(None)
+    for param in fn.params:
+        assigned.setdefault(param, []).append(None)
+    return _greatest(assigned, _real) & _greatest(assigned, _scalar)
+
+
+def _greatest(assigned, holds):
+    """The largest set of names each of whose assigned expressions `holds` given it (passes
+    in the order of assignment: one settles straight-line code, a loop takes a few more)."""
+    known = set(assigned)
+    changed = True
+    while changed:
+        changed = False
+        for name, values in assigned.items():
+            if name in known and not all(e is not None and holds(e, known) for e in values):
+                known.discard(name)
+                changed = True
+    return known
+
+
+def _real(node, known):
+    if isinstance(node, gast.Constant):
+        return type(node.value) in (int, float, bool)
+    if isinstance(node, gast.Name):
+        return node.id in known
+    if isinstance(node, gast.BinOp):
+        if isinstance(node.op, gast.Pow):
+            return _real(node.left, known) and isinstance(node.right, gast.Constant) and \
+                type(node.right.value) is int
+        return isinstance(node.op, _ARITHMETIC) and _real(node.left, known) and \
+            _real(node.right, known)
+    if isinstance(node, gast.UnaryOp):
+        return isinstance(node.op, (gast.USub, gast.UAdd)) and _real(node.operand, known)
+    if isinstance(node, gast.Compare):
+        return True
+    if isinstance(node, gast.Call):
+        fn = _function(node)
+        if fn in _REAL_SCALAR_BUILTINS or _is_math(fn):
+            return True
+        if fn in _WHOLE_REDUCTIONS or fn in _ELEMENTWISE or fn in (np.dot, np.matmul):
+            return all(_real(a, known) for a in node.args) and all(
+                isinstance(k.value, gast.Constant) for k in node.keywords)
+    return False
+
+
+def _scalar(node, known):
+    if isinstance(node, gast.Constant):
+        return type(node.value) in (int, float, bool)
+    if isinstance(node, gast.Name):
+        return node.id in known
+    if isinstance(node, gast.BinOp):
+        return _scalar(node.left, known) and _scalar(node.right, known)
+    if isinstance(node, gast.UnaryOp):
+        return _scalar(node.operand, known)
+    if isinstance(node, gast.Compare):
+        return all(_scalar(e, known) for e in [node.left] + node.comparators)
+    if isinstance(node, gast.Call):
+        fn = _function(node)
+        if fn in _REAL_SCALAR_BUILTINS or _is_math(fn):
+            return True
+        if fn in _WHOLE_REDUCTIONS:  # of everything: no axis, out or keepdims
+            return len(node.args) == 1 and not node.keywords
+        if fn in _ELEMENTWISE:
+            return not node.keywords and all(_scalar(a, known) for a in node.args)
+    return False
+
+
+def _function(call):
+    path = ir.dotted(call.func)
+    return registry.resolve(path) if path is not None else None
+
+
+def _is_math(fn):
+    return getattr(fn, "__module__", None) == "math"
+
+
+def _statements(body):
+    for stmt in body:
+        yield stmt
+        for block in ("body", "orelse"):
+            yield from _statements(getattr(stmt, block, ()))
+
+
+def _other_targets(stmt):
+    """Names `stmt` binds other than as one plain assignment's target."""
+    if isinstance(stmt, ir.Assign) and (len(stmt.targets) != 1 or stmt.callee is not None
+                                        or stmt.unpack):
+        return stmt.targets
+    if isinstance(stmt, ir.Pop):
+        return [stmt.target]
+    if isinstance(stmt, ir.SetItem):
+        return [stmt.target]
+    if isinstance(stmt, (ir.For, ir.While)) and stmt.counter is not None:
+        return []  # (an int count)
+    if isinstance(stmt, ir.Statement):
+        return [n.id for n in ir.walk(stmt.node)
+                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]
+    return []
+
+
+def without_unbroadcast(expr):
+    """`expr` with each runtime.unbroadcast(g, x) in it replaced by g (in place)."""
+    if _is_unbroadcast(expr):
+        return without_unbroadcast(expr.args[0])
+    for node in ir.walk(expr):
+        for field, value in gast.iter_fields(node):
+            if isinstance(value, list):
+                value[:] = [without_unbroadcast(v) if _is_unbroadcast(v) else v for v in value]
+            elif _is_unbroadcast(value):
+                setattr(node, field, without_unbroadcast(value))
+    return expr
+
+
+def _is_unbroadcast(node):
+    return isinstance(node, gast.Call) and ir.dotted(node.func) == ("runtime", "unbroadcast")
