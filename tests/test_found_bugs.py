@@ -490,6 +490,20 @@ def test_second_derivative_of_sinc_at_and_near_zero():
     np.testing.assert_allclose(nf.hvp(sinc_sum)(x, np.ones(4)), curvature, rtol=1e-6)
 
 
+def sum_of_a_cast_cast_back(x):
+    return np.sum(x.astype(np.float32) ** 2).astype(np.float64)
+
+
+def test_a_scalar_result_cast_back():
+    """The seed of a 0-d np.float64 result is a float, which the cast's adjoint took for an
+    array: AttributeError 'float' object has no attribute 'astype' from the emitted code."""
+    x, v = np.array([0.5, -1.0, 2.0]), np.array([1.0, 2.0, -0.5])  # (exact in float32)
+    np.testing.assert_allclose(nf.grad(sum_of_a_cast_cast_back)(x), 2 * x)
+    value, tangent = nf.jvp(sum_of_a_cast_cast_back)(x, v)
+    assert (value, tangent) == (5.25, 2 * np.dot(x, v))
+    np.testing.assert_allclose(nf.hvp(sum_of_a_cast_cast_back)(x, v), 2 * v)
+
+
 # --- unhelpful errors ---------------------------------------------------------------------------
 
 def written_twice(x):

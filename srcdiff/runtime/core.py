@@ -451,7 +451,9 @@ def cast_grad(g, z, x):
     floating = dtype is not None and dtype.kind in "fc"
     if getattr(z, "dtype", np.dtype(float)).kind not in "fc":
         return np.zeros(np.shape(x), dtype=dtype if floating else float)
-    return g.astype(dtype) if floating else g
+    if not floating:
+        return g
+    return g.astype(dtype) if hasattr(g, "astype") else dtype.type(g)  # (a float: z 0-d)
 
 
 def within(a, low, high):
