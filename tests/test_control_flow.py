@@ -685,3 +685,23 @@ def test_helpers_whose_loops_may_run_no_time(fn, n):
     value, _ = nf.value_and_grad(fn)(x, n)
     assert value == pytest.approx(fn(x, n))
     check_grad(fn, x, n, wrt=0)
+
+
+def list_read_on_one_path(x):
+    s, h = x[0], x * 0.5
+    hs = []
+    for i in range(2):
+        hs.append(h * s)
+    if s > 0:
+        return s * 2.0
+    return s + sum(np.sum(v) for v in hs)
+
+
+@pytest.mark.parametrize("first", [0.5, -0.5])
+def test_a_list_built_with_append_read_on_one_path_only(first):
+    """On the path that returns early the list's adjoint is a zero Sparse, which the reverse
+    of its appends popped: TypeError from the emitted code."""
+    x = np.array([first, 0.7, -0.2, 0.1])
+    value, _ = nf.value_and_grad(list_read_on_one_path)(x)
+    assert value == pytest.approx(list_read_on_one_path(x))
+    check_grad(list_read_on_one_path, x, wrt=0)

@@ -65,6 +65,15 @@ class Sparse(dict):
     def __missing__(self, key):
         return 0.0  # an item that got no gradient (read as b[0] where b[0] was written)
 
+    def pop(self, *key):
+        """dict.pop; with no key, as the adjoint of a list built with append (zero where a
+        path did not read the list): its last item's adjoint, which that append's reverse
+        takes (0.0 if it got none)."""
+        if key or self.length is None:
+            return dict.pop(self, *key)
+        self.length -= 1
+        return dict.pop(self, self.length, 0.0)
+
     def __add__(self, other):
         if isinstance(other, (int, float, np.number)) and other == 0:
             return self  # a zero the specialised code folded to a number
