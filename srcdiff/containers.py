@@ -24,7 +24,7 @@ import copy
 
 import gast
 
-from . import ir, runtime
+from . import container_joins, ir, runtime
 from .activity import loop_pairs
 from .container_facts import (as_store, bound_to, copies_of_appended_lists, dict_view,
                               display_lengths, evaluation_order, is_call, label, nested,
@@ -50,11 +50,14 @@ class Lowering:
                          and isinstance(n.func, gast.Attribute) and n.func.attr == "append"
                          and isinstance(n.func.value, gast.Name)}
         self.changed = False
+        self.hoisted = []  # statements an expression of the current statement needs first
         # what this pass refuses: it may know more in the next (`keys = sorted(params)`,
         # lowered in this one, varies no more in the next)
         self.refused = []
 
     def run(self):
+        if container_joins.rebind_dict_writes(self.func, self.is_varied):
+            self.changed = True
         self.func.body = self.block(self.func.body)
         if self.refused and not self.changed:
             raise self.refused[0]
@@ -73,6 +76,12 @@ class Lowering:
     def statement(self, stmt):
         """The statements standing for `stmt` (itself, its expressions lowered)."""
         before = []
+        field = "iter" if isinstance(stmt, gast.For) else "value"
+        listed = getattr(stmt, field, None)
+        if (is_call(listed, "list", self.resolve) or is_call(listed, "tuple", self.resolve)) \
+                and len(listed.args) == 1 and unpacks_zip_star(listed.args[0]) and isinstance(
+                    getattr(stmt, "target", None) or stmt.targets[0], (gast.Tuple, gast.List)):
+            setattr(stmt, field, listed.args[0])  # Ws, bs = list(zip(*pairs)): the same items
         if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1:
             target = stmt.targets[0]
             if isinstance(target, (gast.Tuple, gast.List)) and unpacks_zip_star(stmt.value) \
@@ -80,13 +89,45 @@ class Lowering:
                 return self.unzip(stmt)
             if nested(target):
                 return self.unpack(stmt)
+            if isinstance(target, gast.Name) and self.joined(stmt.value) is not None and \
+                    target.id not in ir.names_in(stmt.value):  # ps = [*params, extra]
+                return self.built(stmt.value, stmt, into=target.id)
         if isinstance(stmt, gast.For):
             before = self.loop(stmt)
         for field in ("value", "test", "iter", "msg"):
             node = getattr(stmt, field, None)
             if isinstance(node, gast.AST):
                 setattr(stmt, field, self.expression(node, stmt))
-        return before + [stmt]
+        hoisted, self.hoisted = self.hoisted, []
+        return before + hoisted + [stmt]
+
+    def joined(self, node):
+        """The parts of a varied list or tuple whose items the code does not count
+        (`[*params, extra]`, `params + [extra]`), else None."""
+        if not self.is_varied(node):
+            return None
+        if container_joins.is_starred_display(node):
+            return node.elts
+        return container_joins.joined_parts(node, self.is_sequence)
+
+    def built(self, node, stmt, into=None):
+        """The statements building the list `node` joins into `into` (a fresh name if
+        None: they go before `stmt`, and the name stands in node's place)."""
+        self.changed = True
+        items = into or self.fresh("_items")
+        out = [self._located(s, stmt) for s in container_joins.appended(
+            self.joined(node), items, self.display, self.fresh)]
+        if into is not None:
+            return out
+        self.hoist(out, stmt)
+        return ir.name(items)
+
+    def hoist(self, statements, stmt):
+        if isinstance(stmt, gast.While):  # (its test runs again at each iteration)
+            raise UnsupportedError("a list or dict joined in a while loop's condition cannot "
+                                   "be differentiated", self.location(stmt),
+                                   "join it on a line of its own before the loop")
+        self.hoisted += statements
 
     # --- statements -----------------------------------------------------------------------
 
@@ -163,7 +204,7 @@ class Lowering:
         """Statements to run before for-loop `stmt`, whose header is rewritten in place:
         `zip(*pieces)` with pieces unpacked first, `d.items()` and `d.values()` as a loop
         over the keys, targets nested deeper than one level unpacked in the body."""
-        before = self._hoist_comprehensions(stmt)
+        before = self._hoist_comprehensions(stmt) + self._enumerate_from_zero(stmt)
         self._name_items(stmt)
         zipped = stmt.iter
         target = stmt.target
@@ -187,7 +228,49 @@ class Lowering:
         method = dict_view(stmt.iter)
         if method is not None and self.is_varied(stmt.iter):
             before += self._over_keys(stmt, method)
+        counted = stmt.iter.args[0] if is_call(stmt.iter, "enumerate", self.resolve) and \
+            len(stmt.iter.args) == 1 and isinstance(stmt.target, gast.Tuple) and \
+            len(stmt.target.elts) == 2 else None
+        if dict_view(counted) is not None and self.is_varied(counted):
+            # for k, (key, value) in enumerate(d.items()): the loop over the keys, counted
+            enumerated, count = stmt.iter, stmt.target.elts[0]
+            stmt.iter, stmt.target = counted, stmt.target.elts[1]
+            before += self._over_keys(stmt, dict_view(counted))
+            enumerated.args = [stmt.iter]
+            stmt.iter = enumerated
+            stmt.target = gast.Tuple(elts=[count, stmt.target], ctx=gast.Store())
         self._unpack_in_body(stmt)
+        return before
+
+    def _enumerate_from_zero(self, stmt):
+        """`for k, x in enumerate(xs, start=s)` as `for _k, x in enumerate(xs): k = _k + s`
+        (srcdiff follows enumerate from 0). Returns what to run before the loop."""
+        it = stmt.iter
+        if not (is_call(it, "enumerate", self.resolve) and self.is_varied(it) and len(
+                it.args) + len(it.keywords) == 2 and (len(it.args) == 2 or it.keywords[0].arg ==
+                                                       "start")):
+            return []
+        start = it.args[1] if len(it.args) == 2 else it.keywords[0].value
+        it.args, it.keywords = it.args[:1], []
+        before = []
+        if not isinstance(start, (gast.Constant, gast.Name)):
+            held = self.fresh("_start")
+            before.append(self._located(ir.assign(held, start), stmt))
+            start = ir.name(held)
+        count = self.fresh("_k")
+        target = stmt.target
+        if isinstance(target, gast.Tuple) and len(target.elts) == 2:
+            counted, target.elts[0] = target.elts[0], ir.name(count, store=True)
+        else:  # for pair in enumerate(xs, 1): pair = (_k + 1, _item)
+            item = self.fresh("_item")
+            counted = target
+            stmt.target = gast.Tuple(elts=[ir.name(count, store=True),
+                                           ir.name(item, store=True)], ctx=gast.Store())
+        shifted = gast.BinOp(left=ir.name(count), op=gast.Add(), right=start)
+        value = shifted if counted is not target else gast.Tuple(
+            elts=[shifted, ir.name(item)], ctx=gast.Load())
+        stmt.body.insert(0, self._located(ir.assign(as_store(counted), value), stmt))
+        self.changed = True
         return before
 
     def _over_dict_keys(self, stmt):
@@ -312,7 +395,7 @@ class Lowering:
         calls, loops = [], []
         for later in rest:
             for node in evaluation_order(later):
-                if is_call(node, "next", self.resolve) and len(node.args) == 1 and \
+                if is_call(node, "next", self.resolve) and len(node.args) in (1, 2) and \
                         isinstance(node.args[0], gast.Name) and node.args[0].id == name:
                     calls.append(node)
             if isinstance(later, gast.For) and isinstance(later.iter, gast.Name) and \
@@ -330,8 +413,12 @@ class Lowering:
                 f"only into next({name}) calls in the same block, and at most a loop over "
                 "the rest", self.location(where), "index the sequence instead: x[0], x[1]")
         for k, call in enumerate(calls):
-            ir.replace_node(self.func, call, gast.Subscript(value=ir.name(name),
-                                                          slice=ir.const(k), ctx=gast.Load()))
+            item = gast.Subscript(value=ir.name(name), slice=ir.const(k), ctx=gast.Load())
+            if len(call.args) == 2:  # next(it, default)
+                item = gast.IfExp(test=gast.Compare(
+                    left=ir.call("len", ir.name(name)), ops=[gast.Gt()],
+                    comparators=[ir.const(k)]), body=item, orelse=call.args[1])
+            ir.replace_node(self.func, call, item)
         for loop in loops:
             loop.iter = gast.Subscript(value=ir.name(name), slice=gast.Slice(
                 lower=ir.const(len(calls)), upper=None, step=None), ctx=gast.Load())
@@ -368,7 +455,12 @@ class Lowering:
             left, right = self.display(node.left), self.display(node.right)
             if left is not None and right is not None and type(left) is type(right):
                 return type(left)(elts=left.elts + right.elts, ctx=gast.Load())
-            return node
+            return self.built(node, stmt) if self.joined(node) is not None else node
+        if container_joins.is_starred_display(node):
+            return self.built(node, stmt)
+        if isinstance(node, gast.Dict) and None in node.keys:  # {**d, 'c': v}
+            return self.merged([(None, (v, None)) if k is None else (k, v)
+                                for k, v in zip(node.keys, node.values)], stmt)
         if not isinstance(node, gast.Call):
             return node
         if any(isinstance(a, gast.Starred) for a in node.args):
@@ -393,9 +485,13 @@ class Lowering:
             return gast.Call(func=node.func, args=[ir.call(ir.attr("runtime", "dict_keys"),
                                                            node.args[0])],
                              keywords=node.keywords)
-        if fn is next and len(node.args) == 1 and is_call(node.args[0], "iter", self.resolve):
-            return gast.Subscript(value=node.args[0].args[0], slice=ir.const(0),
+        if fn is next and len(node.args) in (1, 2) and is_call(node.args[0], "iter",
+                                                               self.resolve):
+            item = gast.Subscript(value=node.args[0].args[0], slice=ir.const(0),
                                   ctx=gast.Load())
+            return item if len(node.args) == 1 else gast.IfExp(  # next(iter(xs), default)
+                test=ir.call("len", copy.deepcopy(node.args[0].args[0])), body=item,
+                orelse=node.args[1])
         return node
 
     def sorted_by_key(self, node):
@@ -476,10 +572,37 @@ class Lowering:
                 all(self.display(a) is None for a in source.args) and \
                 self.resolve(ir.attr("runtime", "dict_of")) is runtime.dict_of:
             return ir.call(ir.attr("runtime", "dict_of"), *source.args)  # (counted as it runs)
+        copied = self.copied_dict(source)
+        if copied is not None:  # dict(d, c=v), dict(sorted(d.items()))
+            return self.merged([(None, copied)] + list(zip(keys, values)), stmt)
         if node.args:
             pairs = self.pairs(node.args[0], stmt)
             keys, values = [k for k, _ in pairs] + keys, [v for _, v in pairs] + values
         return gast.Dict(keys=keys, values=values)
+
+    def copied_dict(self, source):
+        """(d, order) where dict(source) copies the items of dict d: source is d itself (not
+        a list or tuple as the code says), d.items() or sorted(d.items()) (order: the call
+        sorting d's keys); else None."""
+        if dict_view(source) == "items":
+            view = source.args[0] if is_call(source, "sorted", self.resolve) else source
+            return view.func.value, (source if view is not source else None)
+        if isinstance(source, (gast.Name, gast.Attribute, gast.Subscript)) and \
+                not self.is_sequence(source):
+            return source, None
+        return None
+
+    def merged(self, parts, stmt):
+        """The dict `parts` make (container_joins.merged), its statements before `stmt`."""
+        if any(key is not None and self.is_varied(key) for key, _ in parts):
+            raise UnsupportedError("a dict key that depends on differentiated values has no "
+                                   "derivative", self.location(stmt),
+                                   "key the dict by names or numbers")
+        self.changed = True
+        out, made = container_joins.merged(parts, self.fresh("_keys"), self.fresh("_values"),
+                                           self.fresh)
+        self.hoist([self._located(s, stmt) for s in out], stmt)
+        return made
 
     def pairs(self, source, stmt):
         """The (key, value) expressions of dict(source), from the code."""

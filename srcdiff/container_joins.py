@@ -1,0 +1,194 @@
+"""Containers of differentiated values joined, merged or built up item by item where the code
+does not count their items, rewritten (for containers.py) into what srcdiff differentiates: a
+list built with append, and runtime.dict_of (a dict counted as it runs).
+
+    ps = [*params, extra]          ps = []
+    (*params, extra)         ->    for _item0 in params: ps.append(_item0)
+    params + [extra]               ps.append(extra)
+    e = {**d, 'c': v}              _keys0 = [*runtime.dict_keys(d), 'c']; _values0 = []
+    dict(d, c=v), dict(d)    ->    for _key0 in runtime.dict_keys(d): _values0.append(d[_key0])
+    dict(sorted(d.items()))        _values0.append(v); e = runtime.dict_of(_keys0, _values0)
+    p = {}; p['w'] = v       ->    p = {}; p = {'w': v}      (each key in the code)
+    p[key] = v               ->    p = {**p, key: v}         (then as above)
+
+A list where Python makes a tuple holds the same items. A dict written into item by item is
+rebound instead only where no other name can hold it while it changes.
+"""
+import gast
+
+from . import ir
+
+_LOOPS = (gast.For, gast.While)
+
+
+def is_starred_display(node):
+    return isinstance(node, (gast.List, gast.Tuple)) and any(
+        isinstance(e, gast.Starred) for e in node.elts)
+
+
+def appended(parts, items, display, fresh):
+    """The statements building list `items` of `parts` (expressions, or gast.Starred for the
+    items of one): a display's items where the code counts them (`display(node)`, else
+    None), else a loop appending each."""
+    out = [ir.assign(items, gast.List(elts=[], ctx=gast.Load()))]
+    for part in parts:
+        counted = display(part.value) if isinstance(part, gast.Starred) else None
+        for item in counted.elts if counted is not None else [part]:
+            if not isinstance(item, gast.Starred):
+                out.append(ir.expr_stmt(ir.call(ir.attr(items, "append"), item)))
+                continue
+            each = fresh("_item")
+            out.append(gast.For(target=ir.name(each, store=True), iter=item.value, body=[
+                ir.expr_stmt(ir.call(ir.attr(items, "append"), ir.name(each)))],
+                orelse=[], type_comment=None))
+    return out
+
+
+def joined_parts(node, is_sequence):
+    """The parts of `a + b` as a starred display would hold them, where one side is a list
+    or tuple (a display, or a name the code makes one): None for anything else."""
+    if not (isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add)):
+        return None
+    sides = [node.left, node.right]
+    if not any(isinstance(s, (gast.List, gast.Tuple)) or is_sequence(s) for s in sides):
+        return None
+    parts = []
+    for side in sides:
+        inner = joined_parts(side, is_sequence)
+        if inner is not None:
+            parts += inner
+        elif isinstance(side, (gast.List, gast.Tuple)):
+            parts += side.elts
+        else:
+            parts.append(gast.Starred(value=side, ctx=gast.Load()))
+    return parts
+
+
+def merged(parts, keys_name, values_name, fresh):
+    """The statements making keys_name and values_name hold the keys and values of the dict
+    `parts` make: (None, d) for the items of dict d (keys of a sorted(...) call, in its
+    order), (key, value) for one item. Returns them and the dict's expression."""
+    keys, values = [], [ir.assign(values_name, gast.List(elts=[], ctx=gast.Load()))]
+    for key, value in parts:
+        if key is not None:
+            keys.append(key)
+            values.append(ir.expr_stmt(ir.call(ir.attr(values_name, "append"), value)))
+            continue
+        mapping, order = value
+        each = fresh("_key")
+        listed = ir.call(ir.attr("runtime", "dict_keys"), mapping)
+        if order is not None:
+            listed = gast.Call(func=order.func, args=[listed], keywords=order.keywords)
+        keys.append(gast.Starred(value=listed, ctx=gast.Load()))
+        item = gast.Subscript(value=ir.copy_tree(mapping), slice=ir.name(each),
+                              ctx=gast.Load())
+        values.append(gast.For(target=ir.name(each, store=True), iter=ir.copy_tree(listed),
+                               body=[ir.expr_stmt(ir.call(ir.attr(values_name, "append"),
+                                                          item))],
+                               orelse=[], type_comment=None))
+    out = [ir.assign(keys_name, gast.List(elts=keys, ctx=gast.Load()))] + values
+    return out, ir.call(ir.attr("runtime", "dict_of"), ir.name(keys_name),
+                        ir.name(values_name))
+
+
+# --- a dict built item by item ---------------------------------------------------------------
+
+def rebind_dict_writes(func, is_varied):
+    """`p[key] = v` of a differentiated v into a dict p the function builds from displays,
+    where no other name can hold p while it changes: `p = {..., key: v}` (see the module's
+    doc). Whether any was."""
+    names = [n for n in _written_dicts(func) if _unshared(func, n)]
+    writes = {id(s) for s in ir.walk(func) if _write_into(s) in names and is_varied(s.value)}
+    if not writes:
+        return False
+    _rebind(func.body, writes, {})
+    return True
+
+
+def _write_into(stmt):
+    """The name of the dict or list `stmt` writes an item of by a plain assignment."""
+    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+            stmt.targets[0], gast.Subscript) and isinstance(stmt.targets[0].value, gast.Name) \
+            and not isinstance(stmt.targets[0].slice, gast.Slice):
+        return stmt.targets[0].value.id
+    return None
+
+
+def _written_dicts(func):
+    """The local names bound only to dict displays (`p = {}`), written into item by item."""
+    params = {a.id for a in func.args.args + func.args.kwonlyargs +
+              [func.args.vararg, func.args.kwarg] if isinstance(a, gast.Name)}
+    displays = [n.targets[0] for n in ir.walk(func) if isinstance(n, gast.Assign) and len(
+        n.targets) == 1 and isinstance(n.targets[0], gast.Name) and isinstance(n.value,
+                                                                             gast.Dict)]
+    bound, other = {t.id for t in displays}, set(params)
+    for node in ir.walk(func):
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load) and \
+                not any(node is t for t in displays):
+            other.add(node.id)
+    written = {_write_into(n) for n in ir.walk(func)}
+    return sorted((bound - other) & written)
+
+
+def _unshared(func, name):
+    """Whether every use of `name` but its items' reads and writes comes after its last
+    write, outside any loop that writes it: no other name can hold the dict while it
+    changes, so rebinding it instead changes nothing another name sees."""
+    order, uses, last = {}, [], -1
+    loops_writing = []
+
+    def visit(stmts, loops):
+        nonlocal last
+        for stmt in stmts:
+            order[id(stmt)] = len(order)
+            if _write_into(stmt) == name:
+                last = order[id(stmt)]
+                loops_writing.extend(loops)
+            held = {id(n.value) for n in ir.walk(stmt) if isinstance(n, gast.Subscript)}
+            for field in ("value", "test", "iter", "targets", "target", "msg", "exc"):
+                part = getattr(stmt, field, None)
+                for node in (part if isinstance(part, list) else [part]):
+                    if isinstance(node, gast.AST) and any(
+                            isinstance(n, gast.Name) and n.id == name and id(n) not in held and
+                            isinstance(n.ctx, gast.Load) for n in ir.walk(node)):
+                        uses.append((order[id(stmt)], list(loops)))
+            for block in ("body", "orelse"):
+                if isinstance(getattr(stmt, block, None), list):
+                    visit(getattr(stmt, block), loops + [stmt] if isinstance(stmt, _LOOPS)
+                          else loops)
+
+    visit(func.body, [])
+    return all(at > last and not any(loop in loops_writing for loop in loops)
+               for at, loops in uses)
+
+
+def _rebind(stmts, writes, known):
+    """Rewrite the writes (ids in `writes`) of block `stmts` in place; `known`: name -> the
+    constant keys its display holds here, where the code says so."""
+    for index, stmt in enumerate(stmts):
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            for block in (stmt.body, stmt.orelse):
+                _rebind(block, writes, dict(known))
+            for name in ir.names_in(stmt, gast.Store) | {_write_into(n) for n in ir.walk(stmt)}:
+                known.pop(name, None)
+            continue
+        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+                stmt.targets[0], gast.Name):
+            known.pop(stmt.targets[0].id, None)
+            if isinstance(stmt.value, gast.Dict) and all(
+                    isinstance(k, gast.Constant) for k in stmt.value.keys):
+                known[stmt.targets[0].id] = [k.value for k in stmt.value.keys]
+            continue
+        if id(stmt) not in writes:
+            continue
+        name, key = stmt.targets[0].value.id, stmt.targets[0].slice
+        if isinstance(key, gast.Constant) and name in known:
+            held = list(dict.fromkeys(known[name] + [key.value]))
+            values = [stmt.value if k == key.value else gast.Subscript(
+                value=ir.name(name), slice=ir.const(k), ctx=gast.Load()) for k in held]
+            display = gast.Dict(keys=[ir.const(k) for k in held], values=values)
+            known[name] = held
+        else:
+            display = gast.Dict(keys=[None, key], values=[ir.name(name), stmt.value])
+            known.pop(name, None)
+        stmts[index] = gast.copy_location(ir.assign(name, display), stmt)
