@@ -17,6 +17,8 @@ rebound instead only where no other name can hold it while it changes.
 import gast
 
 from . import ir
+from .container_facts import as_store, dict_view, is_call
+from .errors import UnsupportedError
 
 _LOOPS = (gast.For, gast.While)
 
@@ -64,7 +66,7 @@ def joined_parts(node, is_sequence):
     return parts
 
 
-def merged(parts, keys_name, values_name, fresh):
+def merging(parts, keys_name, values_name, fresh):
     """The statements making keys_name and values_name hold the keys and values of the dict
     `parts` make: (None, d) for the items of dict d (keys of a sorted(...) call, in its
     order), (key, value) for one item. Returns them and the dict's expression."""
@@ -89,6 +91,93 @@ def merged(parts, keys_name, values_name, fresh):
     out = [ir.assign(keys_name, gast.List(elts=keys, ctx=gast.Load()))] + values
     return out, ir.call(ir.attr("runtime", "dict_of"), ir.name(keys_name),
                         ir.name(values_name))
+
+
+class Joining:
+    """The methods of containers.Lowering that join and merge containers (the module's doc)
+    and count an enumerate from zero; Lowering provides the names and facts they use."""
+
+    def joined(self, node):
+        """The parts of a varied list or tuple whose items the code does not count
+        (`[*params, extra]`, `params + [extra]`), else None."""
+        if not self.is_varied(node):
+            return None
+        if is_starred_display(node):
+            return node.elts
+        return joined_parts(node, self.is_sequence)
+
+    def built(self, node, stmt, into=None):
+        """The statements building the list `node` joins into `into` (a fresh name if
+        None: they go before `stmt`, and the name stands in node's place)."""
+        self.changed = True
+        items = into or self.fresh("_items")
+        out = [self._located(s, stmt) for s in appended(
+            self.joined(node), items, self.display, self.fresh)]
+        if into is not None:
+            return out
+        self.hoist(out, stmt)
+        return ir.name(items)
+
+    def hoist(self, statements, stmt):
+        if isinstance(stmt, gast.While):  # (its test runs again at each iteration)
+            raise UnsupportedError("a list or dict joined in a while loop's condition cannot "
+                                   "be differentiated", self.location(stmt),
+                                   "join it on a line of its own before the loop")
+        self.hoisted += statements
+
+    def enumerate_from_zero(self, stmt):
+        """`for k, x in enumerate(xs, start=s)` as `for _k, x in enumerate(xs): k = _k + s`
+        (srcdiff follows enumerate from 0). Returns what to run before the loop."""
+        it = stmt.iter
+        if not (is_call(it, "enumerate", self.resolve) and self.is_varied(it) and len(
+                it.args) + len(it.keywords) == 2 and (len(it.args) == 2 or it.keywords[0].arg ==
+                                                       "start")):
+            return []
+        start = it.args[1] if len(it.args) == 2 else it.keywords[0].value
+        it.args, it.keywords = it.args[:1], []
+        before = []
+        if not isinstance(start, (gast.Constant, gast.Name)):
+            held = self.fresh("_start")
+            before.append(self._located(ir.assign(held, start), stmt))
+            start = ir.name(held)
+        count = self.fresh("_k")
+        target = stmt.target
+        if isinstance(target, gast.Tuple) and len(target.elts) == 2:
+            counted, target.elts[0] = target.elts[0], ir.name(count, store=True)
+        else:  # for pair in enumerate(xs, 1): pair = (_k + 1, _item)
+            item = self.fresh("_item")
+            counted = target
+            stmt.target = gast.Tuple(elts=[ir.name(count, store=True),
+                                           ir.name(item, store=True)], ctx=gast.Store())
+        shifted = gast.BinOp(left=ir.name(count), op=gast.Add(), right=start)
+        value = shifted if counted is not target else gast.Tuple(
+            elts=[shifted, ir.name(item)], ctx=gast.Load())
+        stmt.body.insert(0, self._located(ir.assign(as_store(counted), value), stmt))
+        self.changed = True
+        return before
+
+    def copied_dict(self, source):
+        """(d, order) where dict(source) copies the items of dict d: source is d itself (not
+        a list or tuple as the code says), d.items() or sorted(d.items()) (order: the call
+        sorting d's keys); else None."""
+        if dict_view(source) == "items":
+            view = source.args[0] if is_call(source, "sorted", self.resolve) else source
+            return view.func.value, (source if view is not source else None)
+        if isinstance(source, (gast.Name, gast.Attribute, gast.Subscript)) and \
+                not self.is_sequence(source):
+            return source, None
+        return None
+
+    def merged_dict(self, parts, stmt):
+        """The dict `parts` make (merging), its statements before `stmt`."""
+        if any(key is not None and self.is_varied(key) for key, _ in parts):
+            raise UnsupportedError("a dict key that depends on differentiated values has no "
+                                   "derivative", self.location(stmt),
+                                   "key the dict by names or numbers")
+        self.changed = True
+        out, made = merging(parts, self.fresh("_keys"), self.fresh("_values"), self.fresh)
+        self.hoist([self._located(s, stmt) for s in out], stmt)
+        return made
 
 
 # --- a dict built item by item ---------------------------------------------------------------

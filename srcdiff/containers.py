@@ -24,7 +24,8 @@ import copy
 
 import gast
 
-from . import container_joins, ir, runtime
+from . import ir, runtime
+from .container_joins import Joining, is_starred_display, rebind_dict_writes
 from .activity import loop_pairs
 from .container_facts import (as_store, bound_to, copies_of_appended_lists, dict_view,
                               display_lengths, evaluation_order, is_call, label, nested,
@@ -34,7 +35,7 @@ from .errors import UnsupportedError
 _BLOCKS = (gast.If, gast.For, gast.While)
 
 
-class Lowering:
+class Lowering(Joining):
     """One pass over a function (a gast FunctionDef, changed in place); `run()` tells whether
     it changed anything (activity analysis then runs again, and this again)."""
 
@@ -56,7 +57,7 @@ class Lowering:
         self.refused = []
 
     def run(self):
-        if container_joins.rebind_dict_writes(self.func, self.is_varied):
+        if rebind_dict_writes(self.func, self.is_varied):
             self.changed = True
         self.func.body = self.block(self.func.body)
         if self.refused and not self.changed:
@@ -100,34 +101,6 @@ class Lowering:
                 setattr(stmt, field, self.expression(node, stmt))
         hoisted, self.hoisted = self.hoisted, []
         return before + hoisted + [stmt]
-
-    def joined(self, node):
-        """The parts of a varied list or tuple whose items the code does not count
-        (`[*params, extra]`, `params + [extra]`), else None."""
-        if not self.is_varied(node):
-            return None
-        if container_joins.is_starred_display(node):
-            return node.elts
-        return container_joins.joined_parts(node, self.is_sequence)
-
-    def built(self, node, stmt, into=None):
-        """The statements building the list `node` joins into `into` (a fresh name if
-        None: they go before `stmt`, and the name stands in node's place)."""
-        self.changed = True
-        items = into or self.fresh("_items")
-        out = [self._located(s, stmt) for s in container_joins.appended(
-            self.joined(node), items, self.display, self.fresh)]
-        if into is not None:
-            return out
-        self.hoist(out, stmt)
-        return ir.name(items)
-
-    def hoist(self, statements, stmt):
-        if isinstance(stmt, gast.While):  # (its test runs again at each iteration)
-            raise UnsupportedError("a list or dict joined in a while loop's condition cannot "
-                                   "be differentiated", self.location(stmt),
-                                   "join it on a line of its own before the loop")
-        self.hoisted += statements
 
     # --- statements -----------------------------------------------------------------------
 
@@ -204,7 +177,7 @@ class Lowering:
         """Statements to run before for-loop `stmt`, whose header is rewritten in place:
         `zip(*pieces)` with pieces unpacked first, `d.items()` and `d.values()` as a loop
         over the keys, targets nested deeper than one level unpacked in the body."""
-        before = self._hoist_comprehensions(stmt) + self._enumerate_from_zero(stmt)
+        before = self._hoist_comprehensions(stmt) + self.enumerate_from_zero(stmt)
         self._name_items(stmt)
         zipped = stmt.iter
         target = stmt.target
@@ -240,37 +213,6 @@ class Lowering:
             stmt.iter = enumerated
             stmt.target = gast.Tuple(elts=[count, stmt.target], ctx=gast.Store())
         self._unpack_in_body(stmt)
-        return before
-
-    def _enumerate_from_zero(self, stmt):
-        """`for k, x in enumerate(xs, start=s)` as `for _k, x in enumerate(xs): k = _k + s`
-        (srcdiff follows enumerate from 0). Returns what to run before the loop."""
-        it = stmt.iter
-        if not (is_call(it, "enumerate", self.resolve) and self.is_varied(it) and len(
-                it.args) + len(it.keywords) == 2 and (len(it.args) == 2 or it.keywords[0].arg ==
-                                                       "start")):
-            return []
-        start = it.args[1] if len(it.args) == 2 else it.keywords[0].value
-        it.args, it.keywords = it.args[:1], []
-        before = []
-        if not isinstance(start, (gast.Constant, gast.Name)):
-            held = self.fresh("_start")
-            before.append(self._located(ir.assign(held, start), stmt))
-            start = ir.name(held)
-        count = self.fresh("_k")
-        target = stmt.target
-        if isinstance(target, gast.Tuple) and len(target.elts) == 2:
-            counted, target.elts[0] = target.elts[0], ir.name(count, store=True)
-        else:  # for pair in enumerate(xs, 1): pair = (_k + 1, _item)
-            item = self.fresh("_item")
-            counted = target
-            stmt.target = gast.Tuple(elts=[ir.name(count, store=True),
-                                           ir.name(item, store=True)], ctx=gast.Store())
-        shifted = gast.BinOp(left=ir.name(count), op=gast.Add(), right=start)
-        value = shifted if counted is not target else gast.Tuple(
-            elts=[shifted, ir.name(item)], ctx=gast.Load())
-        stmt.body.insert(0, self._located(ir.assign(as_store(counted), value), stmt))
-        self.changed = True
         return before
 
     def _over_dict_keys(self, stmt):
@@ -456,10 +398,10 @@ class Lowering:
             if left is not None and right is not None and type(left) is type(right):
                 return type(left)(elts=left.elts + right.elts, ctx=gast.Load())
             return self.built(node, stmt) if self.joined(node) is not None else node
-        if container_joins.is_starred_display(node):
+        if is_starred_display(node):
             return self.built(node, stmt)
         if isinstance(node, gast.Dict) and None in node.keys:  # {**d, 'c': v}
-            return self.merged([(None, (v, None)) if k is None else (k, v)
+            return self.merged_dict([(None, (v, None)) if k is None else (k, v)
                                 for k, v in zip(node.keys, node.values)], stmt)
         if not isinstance(node, gast.Call):
             return node
@@ -574,35 +516,11 @@ class Lowering:
             return ir.call(ir.attr("runtime", "dict_of"), *source.args)  # (counted as it runs)
         copied = self.copied_dict(source)
         if copied is not None:  # dict(d, c=v), dict(sorted(d.items()))
-            return self.merged([(None, copied)] + list(zip(keys, values)), stmt)
+            return self.merged_dict([(None, copied)] + list(zip(keys, values)), stmt)
         if node.args:
             pairs = self.pairs(node.args[0], stmt)
             keys, values = [k for k, _ in pairs] + keys, [v for _, v in pairs] + values
         return gast.Dict(keys=keys, values=values)
-
-    def copied_dict(self, source):
-        """(d, order) where dict(source) copies the items of dict d: source is d itself (not
-        a list or tuple as the code says), d.items() or sorted(d.items()) (order: the call
-        sorting d's keys); else None."""
-        if dict_view(source) == "items":
-            view = source.args[0] if is_call(source, "sorted", self.resolve) else source
-            return view.func.value, (source if view is not source else None)
-        if isinstance(source, (gast.Name, gast.Attribute, gast.Subscript)) and \
-                not self.is_sequence(source):
-            return source, None
-        return None
-
-    def merged(self, parts, stmt):
-        """The dict `parts` make (container_joins.merged), its statements before `stmt`."""
-        if any(key is not None and self.is_varied(key) for key, _ in parts):
-            raise UnsupportedError("a dict key that depends on differentiated values has no "
-                                   "derivative", self.location(stmt),
-                                   "key the dict by names or numbers")
-        self.changed = True
-        out, made = container_joins.merged(parts, self.fresh("_keys"), self.fresh("_values"),
-                                           self.fresh)
-        self.hoist([self._located(s, stmt) for s in out], stmt)
-        return made
 
     def pairs(self, source, stmt):
         """The (key, value) expressions of dict(source), from the code."""
