@@ -10,9 +10,11 @@ list built with append, and runtime.dict_of (a dict counted as it runs).
     dict(sorted(d.items()))        _values0.append(v); e = runtime.dict_of(_keys0, _values0)
     p = {}; p['w'] = v       ->    p = {}; p = {'w': v}      (each key in the code)
     p[key] = v               ->    p = {**p, key: v}         (then as above)
+    ps = list(params)              ps = list(params)
+    ps[0] = v                ->    ps = [*ps[:0], v, *ps[0 + 1:]]     (then as above)
 
-A list where Python makes a tuple holds the same items. A dict written into item by item is
-rebound instead only where no other name can hold it while it changes.
+A list where Python makes a tuple holds the same items. A dict or list written into item by
+item is rebound instead only where no other name can hold it while it changes.
 """
 import gast
 
@@ -180,17 +182,18 @@ class Joining:
         return made
 
 
-# --- a dict built item by item ---------------------------------------------------------------
+# --- a dict or list written into item by item -----------------------------------------------
 
-def rebind_dict_writes(func, is_varied):
-    """`p[key] = v` of a differentiated v into a dict p the function builds from displays,
-    where no other name can hold p while it changes: `p = {..., key: v}` (see the module's
+def rebind_item_writes(func, is_varied, resolve, fresh):
+    """`p[key] = v` of a differentiated v into a dict or list p the function makes itself,
+    where no other name can hold p while it changes: p bound to a new one (see the module's
     doc). Whether any was."""
-    names = [n for n in _written_dicts(func) if _unshared(func, n)]
-    writes = {id(s) for s in ir.walk(func) if _write_into(s) in names and is_varied(s.value)}
+    kinds = {n: kind for n, kind in _written_locals(func, resolve).items()
+             if _unshared(func, n)}
+    writes = {id(s) for s in ir.walk(func) if _write_into(s) in kinds and is_varied(s.value)}
     if not writes:
         return False
-    _rebind(func.body, writes, {})
+    _rebind(func.body, writes, kinds, {}, fresh)
     return True
 
 
@@ -203,26 +206,40 @@ def _write_into(stmt):
     return None
 
 
-def _written_dicts(func):
-    """The local names bound only to dict displays (`p = {}`), written into item by item."""
+def _made(value, resolve):
+    """gast.Dict or gast.List where `value` makes a new dict or list, else None."""
+    if isinstance(value, gast.Dict):
+        return gast.Dict
+    if isinstance(value, (gast.List, gast.ListComp)) or isinstance(value, gast.Call) and \
+            resolve(value.func) is list:
+        return gast.List
+    return None
+
+
+def _written_locals(func, resolve):
+    """name -> gast.Dict or gast.List for the local names bound only to new dicts (`p =
+    {}`) or only to new lists (`ps = list(params)`), and written into item by item."""
     params = {a.id for a in func.args.args + func.args.kwonlyargs +
               [func.args.vararg, func.args.kwarg] if isinstance(a, gast.Name)}
-    displays = [n.targets[0] for n in ir.walk(func) if isinstance(n, gast.Assign) and len(
-        n.targets) == 1 and isinstance(n.targets[0], gast.Name) and isinstance(n.value,
-                                                                             gast.Dict)]
-    bound, other = {t.id for t in displays}, set(params)
+    made = [(n.targets[0], _made(n.value, resolve)) for n in ir.walk(func) if isinstance(
+        n, gast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], gast.Name) and
+        _made(n.value, resolve) is not None]
+    kinds, other = {}, set(params)
+    for target, kind in made:
+        if kinds.setdefault(target.id, kind) is not kind:
+            other.add(target.id)
     for node in ir.walk(func):
         if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load) and \
-                not any(node is t for t in displays):
+                not any(node is t for t, _ in made):
             other.add(node.id)
     written = {_write_into(n) for n in ir.walk(func)}
-    return sorted((bound - other) & written)
+    return {name: kind for name, kind in kinds.items() if name in written - other}
 
 
 def _unshared(func, name):
     """Whether every use of `name` but its items' reads and writes comes after its last
-    write, outside any loop that writes it: no other name can hold the dict while it
-    changes, so rebinding it instead changes nothing another name sees."""
+    write, outside any loop that writes it: no other name can hold the dict or list while
+    it changes, so rebinding it instead changes nothing another name sees."""
     order, uses, last = {}, [], -1
     loops_writing = []
 
@@ -251,13 +268,17 @@ def _unshared(func, name):
                for at, loops in uses)
 
 
-def _rebind(stmts, writes, known):
-    """Rewrite the writes (ids in `writes`) of block `stmts` in place; `known`: name -> the
-    constant keys its display holds here, where the code says so."""
-    for index, stmt in enumerate(stmts):
+def _rebind(stmts, writes, kinds, known, fresh):
+    """Rewrite the writes (ids in `writes`) of block `stmts` in place; `known`: dict name ->
+    the constant keys its display holds here, where the code says so."""
+    index = 0
+    while index < len(stmts):
+        stmt = stmts[index]
+        index += 1
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
-            for block in (stmt.body, stmt.orelse):
-                _rebind(block, writes, dict(known))
+            for block in (stmt.body, stmt.orelse):  # (a loop's body runs from any state)
+                _rebind(block, writes, kinds, dict(known) if isinstance(stmt, gast.If) else {},
+                        fresh)
             for name in ir.names_in(stmt, gast.Store) | {_write_into(n) for n in ir.walk(stmt)}:
                 known.pop(name, None)
             continue
@@ -270,14 +291,40 @@ def _rebind(stmts, writes, known):
             continue
         if id(stmt) not in writes:
             continue
-        name, key = stmt.targets[0].value.id, stmt.targets[0].slice
-        if isinstance(key, gast.Constant) and name in known:
-            held = list(dict.fromkeys(known[name] + [key.value]))
-            values = [stmt.value if k == key.value else gast.Subscript(
-                value=ir.name(name), slice=ir.const(k), ctx=gast.Load()) for k in held]
-            display = gast.Dict(keys=[ir.const(k) for k in held], values=values)
-            known[name] = held
-        else:
-            display = gast.Dict(keys=[None, key], values=[ir.name(name), stmt.value])
-            known.pop(name, None)
-        stmts[index] = gast.copy_location(ir.assign(name, display), stmt)
+        name = stmt.targets[0].value.id
+        new = _rebound_list(stmt, fresh) if kinds[name] is gast.List else \
+            [ir.assign(name, _rebound_dict(stmt, known))]
+        stmts[index - 1:index] = [gast.copy_location(s, stmt) for s in new]
+        index += len(new) - 1
+
+
+def _rebound_dict(stmt, known):
+    """The dict display `p[key] = v` binds p to instead (the keys `known` in the code)."""
+    name, key = stmt.targets[0].value.id, stmt.targets[0].slice
+    if isinstance(key, gast.Constant) and name in known:
+        held = list(dict.fromkeys(known[name] + [key.value]))
+        values = [stmt.value if k == key.value else gast.Subscript(
+            value=ir.name(name), slice=ir.const(k), ctx=gast.Load()) for k in held]
+        known[name] = held
+        return gast.Dict(keys=[ir.const(k) for k in held], values=values)
+    known.pop(name, None)
+    return gast.Dict(keys=[None, key], values=[ir.name(name), stmt.value])
+
+
+def _rebound_list(stmt, fresh):
+    """`ps[k] = v` as `ps = [*ps[:k], v, *ps[k + 1:]]`, k counted from the start (and
+    checked to name an item, as the write would)."""
+    name, index = stmt.targets[0].value.id, stmt.targets[0].slice
+    out = []
+    if not (isinstance(index, gast.Constant) and type(index.value) is int and index.value >= 0):
+        at = fresh("_at")
+        out.append(ir.assign(at, gast.Subscript(value=ir.call("range", ir.call(
+            "len", ir.name(name))), slice=index, ctx=gast.Load())))
+        index = ir.name(at)
+    after = gast.BinOp(left=ir.copy_tree(index), op=gast.Add(), right=ir.const(1))
+
+    def part(lower, upper):
+        return gast.Starred(value=gast.Subscript(value=ir.name(name), slice=gast.Slice(
+            lower=lower, upper=upper, step=None), ctx=gast.Load()), ctx=gast.Load())
+    return out + [ir.assign(name, gast.List(elts=[part(None, index), stmt.value,
+                                                  part(after, None)], ctx=gast.Load()))]

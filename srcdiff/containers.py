@@ -25,11 +25,11 @@ import copy
 import gast
 
 from . import ir, runtime
-from .container_joins import Joining, is_starred_display, rebind_dict_writes
 from .activity import loop_pairs
 from .container_facts import (as_store, bound_to, copies_of_appended_lists, dict_view,
                               display_lengths, evaluation_order, is_call, label, nested,
                               unpacks_zip_star, zip_star_error)
+from .container_joins import Joining, is_starred_display, rebind_item_writes
 from .errors import UnsupportedError
 
 _BLOCKS = (gast.If, gast.For, gast.While)
@@ -57,7 +57,8 @@ class Lowering(Joining):
         self.refused = []
 
     def run(self):
-        if rebind_dict_writes(self.func, self.is_varied):
+        if rebind_item_writes(self.func, self.is_varied, self.resolve,
+                              self.fresh):
             self.changed = True
         self.func.body = self.block(self.func.body)
         if self.refused and not self.changed:
