@@ -4,109 +4,19 @@ from __future__ import annotations
 
 import inspect
 import linecache
-import os
-import sys
 import warnings
-from typing import Any, Callable, Literal, Sequence, Union
+from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
 from . import cache, codegen, ir, runtime, specialize
-from .errors import (ArgumentError, Location, SrcdiffError, StaticArgumentNeeded,
-                     UnsupportedError)
+from .arguments import Wrt, caller, check_shaped_like, choose_wrt, is_wrt, normalize_wrt
+from .errors import ArgumentError, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .modes import Mode
 from .parse import Static, check_function, is_function_value, is_object, object_class
 from .inference import Unsupported
 from .shapes import key
 from .transform import derive, emitted_name
-
-
-def check_shaped_like(given, like, what, where, hint):
-    """Refuse a tangent or cotangent `given` whose shape is not that of the value `like` it
-    goes with (item by item in lists, tuples and dicts): numpy would broadcast it, and the
-    numbers would be wrong with no error. None stands for zeros."""
-    if given is None:
-        return
-    if isinstance(like, dict) and isinstance(given, dict):
-        for key in like.keys() & given.keys():
-            check_shaped_like(given[key], like[key], f"{what}[{key!r}]", where, hint)
-        return
-    if isinstance(like, (list, tuple)) and isinstance(given, (list, tuple)):
-        if len(given) != len(like):
-            raise ArgumentError(f"{what} has {len(given)} items, but the value it goes with "
-                                f"has {len(like)}", where, hint)
-        for k, (g, v) in enumerate(zip(given, like)):
-            check_shaped_like(g, v, f"{what}[{k}]", where, hint)
-        return
-    if runtime.is_record(like) and type(given) is type(like):
-        for name in runtime.record_fields(like):
-            check_shaped_like(getattr(given, name, None), getattr(like, name), f"{what}.{name}",
-                              where, hint)
-        return
-    numeric = (np.ndarray, np.generic, float, int, complex)
-    if not isinstance(like, numeric) or not isinstance(given, numeric + (list, tuple)):
-        return
-    try:  # (a list or tuple for an array: (v,) given for wrt=0 is an array of shape (1, ...))
-        shape = np.shape(given)
-    except ValueError:  # a ragged list
-        shape = "ragged"
-    if shape != np.shape(like):
-        raise ArgumentError(f"{what} has shape {shape}, but the value it goes with "
-                            f"has shape {np.shape(like)}: numpy would broadcast one into the "
-                            "other, and the result would be wrong", where, hint)
-    if np.asarray(like).dtype.kind in "biu" and np.any(np.asarray(given) != 0):
-        raise ArgumentError(f"{what} is not zero, but the value it goes with is an integer, "
-                            "which srcdiff does not differentiate", where,
-                            "give it a zero tangent, or make the value a float")
-
-
-def _caller():
-    """The location of the user's code that called into srcdiff."""
-    package = os.path.dirname(os.path.abspath(__file__))
-    frame = sys._getframe(1)
-    while frame is not None and os.path.dirname(os.path.abspath(
-            frame.f_code.co_filename)) == package:
-        frame = frame.f_back
-    if frame is None:
-        return None
-    filename, lineno = frame.f_code.co_filename, frame.f_lineno
-    return Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
-
-
-Wrt = Union[int, str, Sequence[Union[int, str]]]
-
-
-def choose_wrt(wrt, argnums, default=0):
-    """`wrt`, or `argnums` (JAX's name for it), or the default when neither is given."""
-    if wrt is not None and argnums is not None:
-        raise ArgumentError(f"give wrt or argnums, not both (wrt={wrt!r}, argnums={argnums!r})",
-                            _caller(), "argnums is another name for wrt: keep one")
-    return default if wrt is None and argnums is None else wrt if argnums is None else argnums
-
-
-def _is_position(w):
-    return isinstance(w, (int, np.integer)) and not isinstance(w, bool)
-
-
-def _is_wrt(wrt):
-    return _is_position(wrt) or (isinstance(wrt, (tuple, list)) and len(wrt) > 0 and
-                                 all(map(_is_position, wrt)))
-
-
-def _normalize_wrt(wrt, names):
-    """(positions, whether one was given bare) of `wrt`: positions, or parameter names
-    (`wrt="params"`), or a tuple of either."""
-    single = _is_position(wrt) or isinstance(wrt, str)
-    given = [wrt] if single else list(wrt) if isinstance(wrt, (tuple, list)) else []
-    valid = given and all(_is_position(w) or isinstance(w, str) for w in given)
-    unknown = [w for w in given if isinstance(w, str) and w not in names]
-    if not valid or unknown:
-        raise ArgumentError(
-            f"wrt={unknown[0]!r} names no parameter of the function (its parameters: "
-            f"{', '.join(names)})" if unknown else "wrt must be an int, a parameter's name, "
-            f"or a non-empty tuple of them, not {wrt!r}",
-            hint="wrt=0 (or wrt='x') differentiates with respect to the first argument")
-    return tuple(names.index(w) if isinstance(w, str) else int(w) for w in given), single
 
 
 def _name_user_line(exc):
@@ -134,7 +44,7 @@ class Derivative:
                 try:
                     check_function(target)
                 except SrcdiffError as exc:
-                    raise type(exc)(exc.message, _caller(), exc.hint) from None
+                    raise type(exc)(exc.message, caller(), exc.hint) from None
             self._parameters = list(inspect.signature(target).parameters.values())
         self._target = target
         shift = 1 if self._bound is not None else 0
@@ -144,7 +54,7 @@ class Derivative:
         mode = Mode(mode)
         self._mode, self._options = mode, options
         try:
-            self.wrt, self._single = _normalize_wrt(wrt, self._names[shift:])
+            self.wrt, self._single = normalize_wrt(wrt, self._names[shift:])
             self._positions = tuple(w + shift for w in self.wrt)
             # parameters whose value (a key) picks a function f calls
             self._keys = set(fun._keys) if isinstance(fun, Derivative) else set()
@@ -154,7 +64,7 @@ class Derivative:
         except SrcdiffError as exc:
             if exc.location is not None:
                 raise
-            raise type(exc)(exc.message, _caller(), exc.hint) from None
+            raise type(exc)(exc.message, caller(), exc.hint) from None
         self._call = self._emitted.function if self._emitted else None
         self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
         # called with the emitted function's own arguments (no bound self, no tangents to split)
@@ -356,7 +266,7 @@ class Derivative:
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as exc:
-            raise ArgumentError(f"cannot call {self.__qualname__}: {exc}", _caller(),
+            raise ArgumentError(f"cannot call {self.__qualname__}: {exc}", caller(),
                                 f"pass the arguments {self.fun.__name__}{self.signature} "
                                 "takes") from None
         bound.apply_defaults()
@@ -522,24 +432,24 @@ def jvp(fun: Callable[..., Any], primals: Sequence[Any] | Wrt | None = None,
       one held constant); returns `(f(*primals), tangent of the output)`."""
     if tangents is None:  # the first form, wrt given by position or by name
         if primals is not None and wrt is None and argnums is None:
-            if not _is_wrt(primals):
+            if not is_wrt(primals):
                 raise ArgumentError("jvp(f, primals, tangents) needs the tangents too",
-                                    _caller(), "jvp(f, (x,), (dx,)), or jvp(f, wrt=0)(x, dx)")
+                                    caller(), "jvp(f, (x,), (dx,)), or jvp(f, wrt=0)(x, dx)")
             wrt = primals
         return Derivative(fun, choose_wrt(wrt, argnums), Mode.JVP, optimized=optimized)
     if wrt is not None or argnums is not None:
         raise ArgumentError("jvp(f, primals, tangents) differentiates with respect to each "
-                            "primal given a tangent: it takes no wrt", _caller(),
+                            "primal given a tangent: it takes no wrt", caller(),
                             "pass None as the tangent of a primal to hold it constant")
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)) or \
             len(primals) != len(tangents):
         raise ArgumentError("jvp(f, primals, tangents) takes a tuple of f's arguments and a "
-                            "tuple of as many tangents", _caller(),
+                            "tuple of as many tangents", caller(),
                             "jvp(f, (x, w), (dx, None)): None holds w constant")
     positions = tuple(i for i, t in enumerate(tangents) if t is not None)
     if not positions:
         raise ArgumentError("every tangent is None: there is nothing to differentiate",
-                            _caller(), "give at least one primal a tangent")
+                            caller(), "give at least one primal a tangent")
     forward = Derivative(fun, positions, Mode.JVP, optimized=optimized)
     return forward(*primals, tuple(tangents[i] for i in positions))
 
@@ -554,7 +464,7 @@ def config(cache: bool | None = None,
     if specialize is not None:
         if specialize not in (True, False, "check"):
             raise ArgumentError(f"specialize must be True, False or 'check', not {specialize!r}",
-                                _caller(), "config(specialize=False) turns variants off")
+                                caller(), "config(specialize=False) turns variants off")
         _specialize_settings["specialize"] = specialize
 
 

@@ -12,7 +12,8 @@ from typing import Any, Callable
 import numpy as np
 
 from . import runtime
-from .api import Derivative, Wrt, _caller, check_shaped_like, choose_wrt, grad, jvp
+from .api import Derivative, grad, jvp
+from .arguments import Wrt, caller, check_shaped_like, choose_wrt
 from .errors import ArgumentError
 from .modes import Mode
 
@@ -50,7 +51,7 @@ class Transformed:
         try:
             bound = self._derivative.signature.bind(*args, **kwargs)
         except TypeError as exc:
-            raise ArgumentError(f"cannot call {self.__name__}: {exc}", _caller(),
+            raise ArgumentError(f"cannot call {self.__name__}: {exc}", caller(),
                                 f"pass the arguments {getattr(self.fun, '__name__', 'f')}"
                                 f"{self._derivative.signature} takes") from None
         bound.apply_defaults()
@@ -112,7 +113,7 @@ class Pullback:
 
     def __call__(self, cotangent: Any) -> Any:
         emitted = self._emitted
-        check_shaped_like(cotangent, self._out, "the cotangent", _caller(),
+        check_shaped_like(cotangent, self._out, "the cotangent", caller(),
                           "give a cotangent shaped like f's output")
         if emitted.has_live:
             emitted.refresh()

@@ -97,7 +97,8 @@ def merging(parts, keys_name, values_name, fresh):
 
 class Joining:
     """The methods of containers.Lowering that join and merge containers (the module's doc)
-    and count an enumerate from zero; Lowering provides the names and facts they use."""
+    and count an enumerate from zero; Lowering and ContainerExpressions provide the names
+    and facts they use."""
 
     def joined(self, node):
         """The parts of a varied list or tuple whose items the code does not count

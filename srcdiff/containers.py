@@ -24,18 +24,19 @@ import copy
 
 import gast
 
-from . import ir, runtime
+from . import ir
 from .activity import loop_pairs
+from .container_expressions import ContainerExpressions
 from .container_facts import (as_store, bound_to, copies_of_appended_lists, dict_view,
                               display_lengths, evaluation_order, is_call, label, nested,
                               unpacks_zip_star, zip_star_error)
-from .container_joins import Joining, is_starred_display, rebind_item_writes
+from .container_joins import Joining, rebind_item_writes
 from .errors import UnsupportedError
 
 _BLOCKS = (gast.If, gast.For, gast.While)
 
 
-class Lowering(Joining):
+class Lowering(ContainerExpressions, Joining):
     """One pass over a function (a gast FunctionDef, changed in place); `run()` tells whether
     it changed anything (activity analysis then runs again, and this again)."""
 
@@ -57,8 +58,7 @@ class Lowering(Joining):
         self.refused = []
 
     def run(self):
-        if rebind_item_writes(self.func, self.is_varied, self.resolve,
-                              self.fresh):
+        if rebind_item_writes(self.func, self.is_varied, self.resolve, self.fresh):
             self.changed = True
         self.func.body = self.block(self.func.body)
         if self.refused and not self.changed:
@@ -370,179 +370,6 @@ class Lowering(Joining):
                                                    gast.List, gast.Tuple)) \
             else ir.call("list", source)
         self.changed = True
-
-    # --- expressions ----------------------------------------------------------------------
-
-    def expression(self, node, stmt):
-        """`node` with the container builtins of varied values lowered (innermost first)."""
-        for field, value in gast.iter_fields(node):
-            if isinstance(value, gast.AST):
-                setattr(node, field, self.expression(value, stmt))
-            elif isinstance(value, list):
-                value[:] = [self.expression(v, stmt) if isinstance(v, gast.AST) else v
-                            for v in value]
-        if not isinstance(node, gast.expr) or not self.is_varied(node):
-            return node
-        try:
-            lowered = self.lowered(node, stmt)
-        except UnsupportedError as error:  # (raised if this pass changes nothing else)
-            self.refused.append(error)
-            return node
-        if lowered is not node:
-            self.changed = True
-            gast.copy_location(lowered, node)
-        return lowered
-
-    def lowered(self, node, stmt):
-        if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add):
-            left, right = self.display(node.left), self.display(node.right)
-            if left is not None and right is not None and type(left) is type(right):
-                return type(left)(elts=left.elts + right.elts, ctx=gast.Load())
-            return self.built(node, stmt) if self.joined(node) is not None else node
-        if is_starred_display(node):
-            return self.built(node, stmt)
-        if isinstance(node, gast.Dict) and None in node.keys:  # {**d, 'c': v}
-            return self.merged_dict([(None, (v, None)) if k is None else (k, v)
-                                for k, v in zip(node.keys, node.values)], stmt)
-        if not isinstance(node, gast.Call):
-            return node
-        if any(isinstance(a, gast.Starred) for a in node.args):
-            node = self.splat(node, stmt)
-        fn = self.resolve(node.func)
-        if fn is list or fn is tuple:
-            if self._lists_dict_keys(node, stmt):  # (checked to be a dict as it runs)
-                return gast.Call(func=node.func, args=[ir.call(ir.attr(
-                    "runtime", "dict_keys"), node.args[0])], keywords=[])
-            return self.sequence(node, fn)
-        if fn is dict:
-            return self.mapping(node, stmt)
-        if fn is sum and len(node.args) == 1 and isinstance(node.args[0], gast.Name) and \
-                node.args[0].id in self.copies:  # (of a list built with append: the same list)
-            return gast.Call(func=node.func, args=[ir.name(self.copies[node.args[0].id])],
-                             keywords=node.keywords)
-        if fn is sorted and len(node.args) == 1 and node.keywords and \
-                isinstance(node.args[0], gast.Name) and self.is_varied(node.args[0]):
-            return self.sorted_by_key(node)
-        if fn is sorted and len(node.args) == 1 and dict_view(node.args[0]) is None and \
-                not self.is_sequence(node.args[0]):  # (a dict's keys, checked as it runs)
-            return gast.Call(func=node.func, args=[ir.call(ir.attr("runtime", "dict_keys"),
-                                                           node.args[0])],
-                             keywords=node.keywords)
-        if fn is next and len(node.args) in (1, 2) and is_call(node.args[0], "iter",
-                                                               self.resolve):
-            item = gast.Subscript(value=node.args[0].args[0], slice=ir.const(0),
-                                  ctx=gast.Load())
-            return item if len(node.args) == 1 else gast.IfExp(  # next(iter(xs), default)
-                test=ir.call("len", copy.deepcopy(node.args[0].args[0])), body=item,
-                orelse=node.args[1])
-        return node
-
-    def sorted_by_key(self, node):
-        """sorted(params, key=f) as [params[_k] for _k in runtime.sorted_positions(params,
-        key=f)]: the items (each with its adjoint) in an order that carries no derivative.
-        (A comprehension's target gets a fresh name when it becomes a loop.)"""
-        self.changed = True
-        items, position = node.args[0], "_k"
-        order = gast.Call(func=ir.attr("runtime", "sorted_positions"),
-                          args=[copy.deepcopy(items)], keywords=node.keywords)
-        return gast.ListComp(
-            elt=gast.Subscript(value=items, slice=ir.name(position), ctx=gast.Load()),
-            generators=[gast.comprehension(target=ir.name(position, store=True), iter=order,
-                                           ifs=[], is_async=0)])
-
-    def is_sequence(self, node):
-        """Whether `node` is a list or tuple as the code says (a display, a comprehension, a
-        name bound to one or built with append): sorted() of it sorts values, not keys."""
-        if isinstance(node, gast.Name):
-            return node.id in self.lengths or node.id in self.copies.values() or \
-                node.id in self.sequences
-        return isinstance(node, (gast.List, gast.Tuple, gast.ListComp, gast.GeneratorExp)) or \
-            is_call(node, "list", self.resolve) or is_call(node, "tuple", self.resolve)
-
-    def display(self, node):
-        """A list or tuple display with the items of `node`: itself, or the items of a name
-        bound once to a display, by index; None if its length is not in the code."""
-        if isinstance(node, (gast.List, gast.Tuple)) and not any(
-                isinstance(e, gast.Starred) for e in node.elts):
-            return node
-        if isinstance(node, gast.Name) and node.id in self.lengths:
-            kind, length = self.lengths[node.id]
-            return kind(elts=[gast.Subscript(value=ir.name(node.id), slice=ir.const(k),
-                                             ctx=gast.Load()) for k in range(length)],
-                        ctx=gast.Load())
-        return None
-
-    def splat(self, node, stmt):
-        """f(*pieces) with the pieces' count in the code: f(pieces[0], pieces[1])."""
-        args = []
-        for arg in node.args:
-            items = self.display(arg.value) if isinstance(arg, gast.Starred) else None
-            if isinstance(arg, gast.Starred) and items is None and is_call(
-                    node, "zip", self.resolve):
-                raise zip_star_error(self.location(stmt))
-            if isinstance(arg, gast.Starred) and items is None:
-                return node  # (ANF refuses it, naming the call)
-            args += items.elts if isinstance(arg, gast.Starred) else [arg]
-        return gast.Call(func=node.func, args=args, keywords=node.keywords)
-
-    def sequence(self, node, kind):
-        """list(x) and tuple(x): a display of x's items when their count is in the code,
-        else a list comprehension (a list where tuple() makes a tuple: the same items)."""
-        if len(node.args) != 1 or node.keywords:
-            return node
-        source = node.args[0]
-        display = self.display(source)
-        if display is not None:
-            return (gast.List if kind is list else gast.Tuple)(elts=display.elts,
-                                                               ctx=gast.Load())
-        if isinstance(source, (gast.GeneratorExp, gast.ListComp)):
-            return gast.ListComp(elt=source.elt, generators=source.generators)
-        item = self.fresh("_item")
-        return gast.ListComp(elt=ir.name(item), generators=[gast.comprehension(
-            target=ir.name(item, store=True), iter=source, ifs=[], is_async=0)])
-
-    def mapping(self, node, stmt):
-        """dict(w=a, b=c), dict(zip(keys, values)) and dict([(k, v), ...]) as displays."""
-        keys = [ir.const(k.arg) for k in node.keywords if k.arg is not None]
-        values = [k.value for k in node.keywords if k.arg is not None]
-        hint = "write the dict out: {'w': w, 'b': b}"
-        if len(node.args) > 1 or len(keys) < len(node.keywords):
-            raise UnsupportedError("this dict(...) call of differentiated values cannot be "
-                                   "differentiated", self.location(stmt), hint)
-        source = node.args[0] if node.args else None
-        if not keys and is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
-                not source.keywords and not self.is_varied(source.args[0]) and \
-                all(self.display(a) is None for a in source.args) and \
-                self.resolve(ir.attr("runtime", "dict_of")) is runtime.dict_of:
-            return ir.call(ir.attr("runtime", "dict_of"), *source.args)  # (counted as it runs)
-        copied = self.copied_dict(source)
-        if copied is not None:  # dict(d, c=v), dict(sorted(d.items()))
-            return self.merged_dict([(None, copied)] + list(zip(keys, values)), stmt)
-        if node.args:
-            pairs = self.pairs(node.args[0], stmt)
-            keys, values = [k for k, _ in pairs] + keys, [v for _, v in pairs] + values
-        return gast.Dict(keys=keys, values=values)
-
-    def pairs(self, source, stmt):
-        """The (key, value) expressions of dict(source), from the code."""
-        if is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
-                not source.keywords:
-            known = [self.display(a) for a in source.args]
-            lengths = [len(d.elts) for d in known if d is not None]
-            if lengths:
-                columns = [d.elts if d is not None else [
-                    gast.Subscript(value=copy.deepcopy(a), slice=ir.const(k), ctx=gast.Load())
-                    for k in range(min(lengths))] for a, d in zip(source.args, known)]
-                return list(zip(*columns))[:min(lengths)]
-        display = self.display(source)
-        if display is not None and all(isinstance(e, (gast.Tuple, gast.List)) and
-                                       len(e.elts) == 2 for e in display.elts):
-            return [tuple(e.elts) for e in display.elts]
-        raise UnsupportedError(
-            "dict(...) of differentiated values needs its keys or its values in the code: "
-            "a list or tuple display, or a name bound once to one", self.location(stmt),
-            "write the dict out: {'w': w, 'b': b}, or keys = ['w', 'b'] before "
-            "dict(zip(keys, values))")
 
     @staticmethod
     def _located(new, like):

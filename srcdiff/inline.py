@@ -18,15 +18,16 @@ import gast
 
 from . import ir
 from .container_facts import display_lengths
-from .desugar import desugar, lower_comprehensions
+from .desugar import lower_comprehensions
 from .errors import UnsupportedError
 from .function_aliases import (apply_partials, maps_to_comprehensions, partials_bound,
                                substitute_function_aliases)
 from .generators import is_generator, iterated_calls, yields_into_a_list
+from .inline_call import CallInlining, Substitute, local_names
 from .parse import is_function_value
 
 
-class Inliner:
+class Inliner(CallInlining):
     """Inlines the local functions of one function (a gast FunctionDef, changed in place).
     `names` makes fresh names, `resolve` and `location` are the ParsedFunction's; `sibling`
     gives the definition of a function of the same module that may be inlined too (one that
@@ -189,7 +190,7 @@ class Inliner:
                 continue
             for item in self._functions_listed(stmt.iter):
                 block = copy.deepcopy(stmt.body)
-                _Substitute(stmt.target.id, item).visit_all(block)
+                Substitute(stmt.target.id, item).visit_all(block)
                 out += block
         return out
 
@@ -220,7 +221,7 @@ class Inliner:
     def _refuse_unsupported(self, definition, stmt):
         where = self.location(stmt)
         vararg = definition.args.vararg
-        if vararg is not None and vararg.id in _locals(definition):
+        if vararg is not None and vararg.id in local_names(definition):
             raise UnsupportedError(f"the local function {definition.name!r} assigns its "
                                    f"*{vararg.id}", where, "give the new value a name of its own")
         for node in ir.walk(definition):
@@ -349,125 +350,6 @@ class Inliner:
                                        "expression (a if c else b, and, or)",
                                        self.location(stmt), "write it as an if statement")
 
-    def _inline(self, call, stmt):
-        """(statements computing the call's result, the name holding it)."""
-        name = call.func.id
-        if name in self.active:
-            raise UnsupportedError(f"the local function {name!r} calls itself (recursion)",
-                                   self.location(stmt), "write the recursion as a loop")
-        definition, defaults = self.local[name]
-        if name in self.generators and id(call) not in self.iterated:
-            raise UnsupportedError(
-                f"the generator {name!r} is called where its items are not all looped over: "
-                "srcdiff differentiates a generator as the list of what it yields",
-                self.location(stmt), f"loop over it (for item in {name}(...)), or build and "
-                "return a list")
-        body = copy.deepcopy(definition.body)
-        bindings, extra, named = self._bind(definition, defaults, call, stmt)
-        prefix = self._prefix(name)
-        if definition.args.vararg is not None:  # *args: a tuple display of its values
-            vararg = definition.args.vararg.id
-            items = [self.names.fresh(f"{prefix}_{vararg}") for _ in extra]
-            _Substitute(vararg, gast.Tuple(elts=[ir.name(i) for i in items],
-                                           ctx=gast.Load())).visit_all(body)
-            bindings = bindings + list(zip(items, extra))
-        if definition.args.kwarg is not None:  # **kwargs: a dict display of its values
-            kwarg = definition.args.kwarg.id
-            items = [self.names.fresh(f"{prefix}_{key}") for key in named]
-            _Substitute(kwarg, gast.Dict(keys=[ir.const(k) for k in named],
-                                         values=[ir.name(i) for i in items])).visit_all(body)
-            bindings = bindings + list(zip(items, named.values()))
-        # a local function passed in is called by its own name (then inlined in turn)
-        passed = {param: value.id for param, value in bindings
-                  if isinstance(value, gast.Name) and value.id in self.local}
-        renames = {param: passed.get(param) or self.names.fresh(f"{prefix}_{param}")
-                   for param, _ in bindings if param in _parameters(definition)}
-        # (a local that an inner inlining named already keeps its name, made fresh: prefixed
-        # once more, names of nested inlined calls grow past a line)
-        taken_in = tuple(f"{n}_" for n in self.inlined)
-        renames.update({local: self.names.fresh(
-            local.rstrip("0123456789").rstrip("_") if local.startswith(taken_in) else
-            f"{prefix}_{local}") for local in sorted(_locals(definition))
-            if local not in renames})  # (sorted: fresh names count up in the same order)
-        out = [gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
-               for param, value in bindings if param not in passed]
-        inner = gast.FunctionDef(name=name, args=definition.args, body=body, decorator_list=[],
-                                 returns=None, type_comment=None, type_params=[])
-        gast.copy_location(inner, definition)
-        desugar(inner, self.names.fresh, self.resolve)  # one return, at the end
-        result = self.names.fresh(f"{prefix}_result")
-        statements, value, where = inner.body, ir.const(None), stmt
-        if statements and isinstance(statements[-1], gast.Return):
-            where = statements.pop()
-            value = where.value if where.value is not None else value
-        statements.append(gast.copy_location(ir.assign(result, value), where))
-        _Rename(renames).visit_all(statements)
-        statements = self._take_returned(name, statements, result)
-        self.active.append(name)
-        try:
-            statements = self._block(statements)
-        finally:
-            self.active.pop()
-        return out + statements, result
-
-    def _take_returned(self, name, statements, result):
-        """The inlined statements without the local functions the call returns (defined
-        first in them): those become this function's, named apart, and the result names
-        them (or, for a tuple, its items do)."""
-        kept = [s for s in statements if isinstance(s, gast.FunctionDef)]
-        renames = {d.name: self.names.fresh(f"{name}_{d.name}") for d in kept}
-        statements = [s for s in statements if not isinstance(s, gast.FunctionDef)]
-        _Rename(renames).visit_all(statements)
-        for definition in kept:
-            _Rename(renames).visit(definition)
-            definition.name = renames[definition.name]
-            self.local[definition.name] = (definition, {})
-        chain = _copies_of(statements, statements[-1])
-        value = chain[-1].value
-        if isinstance(value, gast.Name) and value.id in self.local:
-            self.local[result] = self.local[value.id]
-            statements = [s for s in statements if not any(s is c for c in chain)]
-        elif isinstance(value, (gast.Tuple, gast.List)):
-            functions = {k: e.id for k, e in enumerate(value.elts)
-                         if isinstance(e, gast.Name) and e.id in self.local}
-            for k in functions:
-                value.elts[k] = ir.const(None)
-            if functions:
-                self.returned[result] = functions
-        return statements
-
-    def _bind(self, definition, defaults, call, stmt):
-        """(parameter, value expression) pairs of a call of a local function."""
-        args = definition.args
-        positional = [a.id for a in args.posonlyargs + args.args]
-        if len(call.args) > len(positional) and args.vararg is None or any(
-                isinstance(a, gast.Starred) for a in call.args):
-            raise UnsupportedError(f"too many arguments, or *args, in a call of the local "
-                                   f"function {definition.name!r}", self.location(stmt))
-        values = dict(zip(positional, call.args))
-        extra, named = call.args[len(positional):], {}
-        for keyword in call.keywords:
-            if keyword.arg is None:
-                raise UnsupportedError("**kwargs in a call of a local function",
-                                       self.location(stmt), "pass arguments by name")
-            if keyword.arg in positional + [a.id for a in args.kwonlyargs] or \
-                    args.kwarg is None:
-                values[keyword.arg] = keyword.value
-            else:
-                named[keyword.arg] = keyword.value
-        bindings = []
-        for param in positional + [a.id for a in args.kwonlyargs]:
-            if param in values:
-                bindings.append((param, values[param]))
-            elif param in defaults:  # (held in a name, or a module function's expression)
-                default = defaults[param]
-                bindings.append((param, ir.name(default) if isinstance(default, str)
-                                 else copy.deepcopy(default)))
-            else:
-                raise UnsupportedError(f"the call of {definition.name!r} gives no value for "
-                                       f"{param!r}", self.location(stmt))
-        return bindings, extra, named
-
 
 def _as_definition(stmt):
     """The FunctionDef a statement defines a local function with (`def g` or `g = lambda`)."""
@@ -480,23 +362,6 @@ def _as_definition(stmt):
             name=stmt.targets[0].id, args=stmt.value.args, body=body, decorator_list=[],
             returns=None, type_comment=None, type_params=[]), stmt)
     return None
-
-
-def _copies_of(statements, assignment):
-    """`assignment` and the assignments that made the value it copies (`r = _t` after
-    `_t = v`, for names bound once in `statements`), the first made last."""
-    chain = [assignment]
-    while isinstance(assignment.value, gast.Name):
-        name = assignment.value.id
-        made = [s for s in statements if isinstance(s, gast.Assign) and any(
-            isinstance(t, gast.Name) and t.id == name for t in s.targets)]
-        bound = [n for s in statements for n in ir.walk(s)
-                 if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Store)]
-        if len(made) != 1 or len(bound) != 1 or len(made[0].targets) != 1:
-            break
-        assignment = made[0]
-        chain.append(assignment)
-    return chain
 
 
 def _returns_a_local_function(definition):
@@ -525,20 +390,6 @@ def _packs_keywords(definition, call):
         all(k.arg is not None for k in call.keywords)
 
 
-def _parameters(definition):
-    args = definition.args
-    return {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
-
-
-def _locals(definition):
-    """The names a local function binds itself (not those it reads from the enclosing one,
-    nor those it declares nonlocal: it writes those of the enclosing function)."""
-    nonlocal_names = {n for node in ir.walk(definition) if isinstance(node, gast.Nonlocal)
-                      for n in node.names}
-    return {n.id for stmt in definition.body for n in ir.walk(stmt)
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)} - nonlocal_names
-
-
 def _post_order_calls(node, wanted):
     """The calls in `node` that `wanted` picks, innermost (first evaluated) first."""
     found = []
@@ -547,33 +398,3 @@ def _post_order_calls(node, wanted):
                                   gast.DictComp)):
             found += _post_order_calls(child, wanted)
     return found + [node] if wanted(node) else found
-
-
-class _Substitute(gast.NodeTransformer):
-    """Puts a copy of expression `value` wherever name `name` is read."""
-
-    def __init__(self, name, value):
-        self.name, self.value = name, value
-
-    def visit_Name(self, node):
-        if node.id == self.name and isinstance(node.ctx, gast.Load):
-            return copy.deepcopy(self.value)
-        return node
-
-    def visit_all(self, statements):
-        statements[:] = [self.visit(s) for s in statements]
-
-
-class _Rename(gast.NodeTransformer):
-    def __init__(self, names):
-        self.names = names
-
-    def visit_Name(self, node):
-        node.id = self.names.get(node.id, node.id)
-        return node
-
-    def visit_Nonlocal(self, node):
-        return None  # the names it declares are the enclosing function's: written directly
-
-    def visit_all(self, statements):
-        statements[:] = [s for s in (self.visit(s) for s in statements) if s is not None]

@@ -6,6 +6,7 @@ pass through it (JAX's jax.checkpoint, PyTorch's torch.utils.checkpoint)."""
 import functools
 import inspect
 
+from .arguments import caller
 from .errors import SrcdiffError
 
 
@@ -32,10 +33,9 @@ def checkpoint(fun):
     if isinstance(fun, Checkpointed):
         return fun
     if not inspect.isfunction(fun):
-        from .api import _caller  # (api imports the transformer, which imports this module)
 
         raise SrcdiffError(f"nf.checkpoint takes a Python function, not {type(fun).__name__}",
-                           _caller(), hint="checkpoint the def that calls it instead")
+                           caller(), hint="checkpoint the def that calls it instead")
     return Checkpointed(fun)
 
 
