@@ -52,8 +52,6 @@ def dloss(params, inputs, targets, decay=0.01):
     _t8 = decay * _t7
     _t9 = _t6 + _t8
     b_t9 = runtime.grad_seed(_t9)
-    b_items0 = []
-    bunflatten_flatten_pieces0_0 = []
     b_t6 = runtime.unbroadcast(b_t9, _t6)
     b_t8 = runtime.unbroadcast(b_t9, _t8)
     b_t7 = runtime.unbroadcast(b_t8 * decay, _t7)
@@ -63,9 +61,8 @@ def dloss(params, inputs, targets, decay=0.01):
     bresiduals = b_t5 * 2 * residuals
     b_t4 = runtime.unbroadcast(bresiduals, _t4)
     bparams_1, = bwd_predict(b_t4, predict_saved)
-    bunflatten_flatten_pieces0_0 = runtime.add_items(bunflatten_flatten_pieces0_0,
-        runtime.dict_values_adjoint(bparams_1, flatten_keys0, unflatten_flatten_pieces0_0),
-        unflatten_flatten_pieces0_0)
+    bunflatten_flatten_pieces0_0 = runtime.add_items([], runtime.dict_values_adjoint(bparams_1,
+        flatten_keys0, unflatten_flatten_pieces0_0), unflatten_flatten_pieces0_0)
     bunflatten_vector0 = runtime.zeros_like(flat)
     for unflatten_flatten_shape0_0 in reversed(_seq2):
         _t2 = _stack_t2.pop()
@@ -79,7 +76,7 @@ def dloss(params, inputs, targets, decay=0.01):
     bflat += bunflatten_vector0
     bflatten_result0 = runtime.getitem_grad(bflat, _result0, 0)
     bflatten_flat0 = runtime.unpack_adjoint(bflatten_result0, (flatten_flat0, None))[0]
-    b_items0 = runtime.add_items(b_items0, [runtime.unconcatenate(bflatten_flat0, _items0,
+    b_items0 = runtime.add_items([], [runtime.unconcatenate(bflatten_flat0, _items0,
         _k) for _k in range(len(_items0))])
     bflatten_params0 = runtime.zeros_like(params)
     for _flatten_k0_1 in reversed(_seq1):
