@@ -43,11 +43,13 @@ class ContainerExpressions:
             return self.built(node, stmt) if self.joined(node) is not None else node
         if is_starred_display(node):
             return self.built(node, stmt)
-        if isinstance(node, gast.Dict) and None in node.keys:  # {**d, 'c': v}
+        if isinstance(node, gast.Dict) and None in node.keys and self.needed:  # {**d, 'c': v}
             return self.merged_dict([(None, (v, None)) if k is None else (k, v)
                                      for k, v in zip(node.keys, node.values)], stmt)
         if not isinstance(node, gast.Call):
             return node
+        if self.replaced_fields(node) is not None:  # dataclasses.replace(o, w=v)
+            return self.replaced_fields(node)
         if any(isinstance(a, gast.Starred) for a in node.args):
             node = self.splat(node, stmt)
         fn = self.resolve(node.func)

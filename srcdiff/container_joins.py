@@ -16,6 +16,8 @@ list built with append, and runtime.dict_of (a dict counted as it runs).
 A list where Python makes a tuple holds the same items. A dict or list written into item by
 item is rebound instead only where no other name can hold it while it changes.
 """
+import dataclasses
+
 import gast
 
 from . import ir
@@ -102,8 +104,9 @@ class Joining:
 
     def joined(self, node):
         """The parts of a varied list or tuple whose items the code does not count
-        (`[*params, extra]`, `params + [extra]`), else None."""
-        if not self.is_varied(node):
+        (`[*params, extra]`, `params + [extra]`), else None (also where no output reads it:
+        it runs as written)."""
+        if not self.is_varied(node) or not self.needed:
             return None
         if is_starred_display(node):
             return node.elts
@@ -163,6 +166,8 @@ class Joining:
         """(d, order) where dict(source) copies the items of dict d: source is d itself (not
         a list or tuple as the code says), d.items() or sorted(d.items()) (order: the call
         sorting d's keys); else None."""
+        if not self.needed:
+            return None
         if dict_view(source) == "items":
             view = source.args[0] if is_call(source, "sorted", self.resolve) else source
             return view.func.value, (source if view is not source else None)
@@ -170,6 +175,24 @@ class Joining:
                 not self.is_sequence(source):
             return source, None
         return None
+
+    def replaced_fields(self, node):
+        """`dataclasses.replace(o, w=v, ...)` and `o._replace(w=v, ...)` (a namedtuple's) as
+        runtime.replaced(o, 'w', v), one field at a time; None for any other call."""
+        if isinstance(node.func, gast.Attribute) and node.func.attr == "_replace" and \
+                not node.args and self.is_varied(node.func.value):
+            replaced = node.func.value
+        elif self.resolve(node.func) is dataclasses.replace and len(node.args) == 1:
+            replaced = node.args[0]
+        else:
+            return None
+        if any(k.arg is None for k in node.keywords):
+            return None
+        self.changed = True
+        for k in node.keywords:
+            replaced = ir.call(ir.attr("runtime", "replaced"), replaced, ir.const(k.arg),
+                               k.value)
+        return replaced
 
     def merged_dict(self, parts, stmt):
         """The dict `parts` make (merging), its statements before `stmt`."""
@@ -185,12 +208,12 @@ class Joining:
 
 # --- a dict or list written into item by item -----------------------------------------------
 
-def rebind_item_writes(func, is_varied, resolve, fresh):
-    """`p[key] = v` of a differentiated v into a dict or list p the function makes itself,
-    where no other name can hold p while it changes: p bound to a new one (see the module's
-    doc). Whether any was."""
+def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
+    """`p[key] = v` of a differentiated v into a dict or list p the function makes itself
+    (and an output reads: `useful` names, None for all), where no other name can hold p
+    while it changes: p bound to a new one (see the module's doc). Whether any was."""
     kinds = {n: kind for n, kind in _written_locals(func, resolve).items()
-             if _unshared(func, n)}
+             if _unshared(func, n) and (useful is None or n in useful)}
     writes = {id(s) for s in ir.walk(func) if _write_into(s) in kinds and is_varied(s.value)}
     if not writes:
         return False
@@ -238,8 +261,8 @@ def _written_locals(func, resolve):
 
 
 def _unshared(func, name):
-    """Whether every use of `name` but its items' reads and writes comes after its last
-    write, outside any loop that writes it: no other name can hold the dict or list while
+    """Whether every use of `name` but its items' reads and writes (and _reads_only's) comes
+    after its last write, outside any loop that writes it: no other name can hold the dict or list while
     it changes, so rebinding it instead changes nothing another name sees."""
     order, uses, last = {}, [], -1
     loops_writing = []
@@ -251,7 +274,7 @@ def _unshared(func, name):
             if _write_into(stmt) == name:
                 last = order[id(stmt)]
                 loops_writing.extend(loops)
-            held = {id(n.value) for n in ir.walk(stmt) if isinstance(n, gast.Subscript)}
+            held = {id(n) for n in ir.walk(stmt) for n in _reads_only(n)}
             for field in ("value", "test", "iter", "targets", "target", "msg", "exc"):
                 part = getattr(stmt, field, None)
                 for node in (part if isinstance(part, list) else [part]):
@@ -267,6 +290,22 @@ def _unshared(func, name):
     visit(func.body, [])
     return all(at > last and not any(loop in loops_writing for loop in loops)
                for at, loops in uses)
+
+
+def _reads_only(node):
+    """The names `node` reads a container through without holding it: p in p[k], len(p),
+    p.get(k), k in p."""
+    if isinstance(node, gast.Subscript):
+        return [node.value]
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
+            node.func.id == "len" and len(node.args) == 1:
+        return node.args
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
+            node.func.attr == "get":
+        return [node.func.value]
+    if isinstance(node, gast.Compare) and isinstance(node.ops[0], (gast.In, gast.NotIn)):
+        return node.comparators[:1]
+    return []
 
 
 def _rebind(stmts, writes, kinds, known, fresh):

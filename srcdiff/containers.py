@@ -25,7 +25,7 @@ import copy
 import gast
 
 from . import ir
-from .activity import loop_pairs
+from .activity import loop_pairs, target_names
 from .container_expressions import ContainerExpressions
 from .container_facts import (as_store, bound_to, copies_of_appended_lists, dict_view,
                               display_lengths, evaluation_order, is_call, label, nested,
@@ -40,9 +40,10 @@ class Lowering(ContainerExpressions, Joining):
     """One pass over a function (a gast FunctionDef, changed in place); `run()` tells whether
     it changed anything (activity analysis then runs again, and this again)."""
 
-    def __init__(self, func, is_varied, resolve, fresh, location):
+    def __init__(self, func, is_varied, resolve, fresh, location, useful=None):
         self.func, self.is_varied, self.resolve = func, is_varied, resolve
-        self.fresh, self.location = fresh, location
+        self.fresh, self.location, self.useful = fresh, location, useful
+        self.needed = True  # whether the statement lowered binds a value an output reads
         self.lengths = display_lengths(func)
         self.copies = copies_of_appended_lists(func)
         self.sequences = set()
@@ -58,7 +59,8 @@ class Lowering(ContainerExpressions, Joining):
         self.refused = []
 
     def run(self):
-        if rebind_item_writes(self.func, self.is_varied, self.resolve, self.fresh):
+        if rebind_item_writes(self.func, self.is_varied, self.resolve, self.fresh,
+                              self.useful):
             self.changed = True
         self.func.body = self.block(self.func.body)
         if self.refused and not self.changed:
@@ -78,6 +80,8 @@ class Lowering(ContainerExpressions, Joining):
     def statement(self, stmt):
         """The statements standing for `stmt` (itself, its expressions lowered)."""
         before = []
+        self.needed = self.useful is None or not isinstance(stmt, gast.Assign) or bool(
+            {n for t in stmt.targets for n in target_names(t)} & self.useful)
         field = "iter" if isinstance(stmt, gast.For) else "value"
         listed = getattr(stmt, field, None)
         if (is_call(listed, "list", self.resolve) or is_call(listed, "tuple", self.resolve)) \
@@ -339,7 +343,8 @@ class Lowering(ContainerExpressions, Joining):
         for later in rest:
             for node in evaluation_order(later):
                 if is_call(node, "next", self.resolve) and len(node.args) in (1, 2) and \
-                        isinstance(node.args[0], gast.Name) and node.args[0].id == name:
+                        isinstance(node.args[0], gast.Name) and node.args[0].id == name \
+                        and not loops:  # (after a loop over the rest, only the loop knows)
                     calls.append(node)
             if isinstance(later, gast.For) and isinstance(later.iter, gast.Name) and \
                     later.iter.id == name:
@@ -353,7 +358,7 @@ class Lowering(ContainerExpressions, Joining):
             where = min(stray, key=lambda n: n.lineno) if stray else stmt
             raise UnsupportedError(
                 f"iter/next over differentiated values: srcdiff follows {name} = iter(...) "
-                f"only into next({name}) calls in the same block, and at most a loop over "
+                f"only into next({name}) calls in the same block, then at most a loop over "
                 "the rest", self.location(where), "index the sequence instead: x[0], x[1]")
         for k, call in enumerate(calls):
             item = gast.Subscript(value=ir.name(name), slice=ir.const(k), ctx=gast.Load())
@@ -379,6 +384,7 @@ class Lowering(ContainerExpressions, Joining):
         return new
 
 
-def lower_containers(func, is_varied, resolve, fresh, location):
-    """Lower the container idioms of `func` (see the module's doc); whether any was."""
-    return Lowering(func, is_varied, resolve, fresh, location).run()
+def lower_containers(func, is_varied, resolve, fresh, location, useful=None):
+    """Lower the container idioms of `func` (see the module's doc); whether any was.
+    `useful`: the names whose values reach the differentiated output (None: all)."""
+    return Lowering(func, is_varied, resolve, fresh, location, useful).run()
