@@ -5,8 +5,8 @@ list built with append, and runtime.dict_of (a dict counted as it runs).
     ps = [*params, extra]          ps = []
     (*params, extra)         ->    for _item0 in params: ps.append(_item0)
     params + [extra]               ps.append(extra)
-    e = {**d, 'c': v}              _keys0 = [*runtime.dict_keys(d), 'c']; _values0 = []
-    dict(d, c=v), dict(d)    ->    for _key0 in runtime.dict_keys(d): _values0.append(d[_key0])
+    e = {**d, 'c': v}              _keys0 = [*runtime.copied_keys(d), 'c']; _values0 = []
+    dict(d, c=v), dict(d)    ->    for _key0 in runtime.copied_keys(d): _values0.append(d[_key0])
     dict(sorted(d.items()))        _values0.append(v); e = runtime.dict_of(_keys0, _values0)
     p = {}; p['w'] = v       ->    p = {}; p = {'w': v}      (each key in the code)
     p[key] = v               ->    p = {**p, key: v}         (then as above)
@@ -82,7 +82,7 @@ def merging(parts, keys_name, values_name, fresh):
             continue
         mapping, order = value
         each = fresh("_key")
-        listed = ir.call(ir.attr("runtime", "dict_keys"), mapping)
+        listed = ir.call(ir.attr("runtime", "copied_keys"), mapping)
         if order is not None:
             listed = gast.Call(func=order.func, args=[listed], keywords=order.keywords)
         keys.append(gast.Starred(value=listed, ctx=gast.Load()))

@@ -52,6 +52,19 @@ def dict_keys(x):
     return x.keys()
 
 
+def copied_keys(x):
+    """The keys of dict x, where the code copies its items into another dict ({**x, ...},
+    dict(x, k=v), dict(x)): srcdiff takes x for a dict there, and this checks that it is
+    one."""
+    if not isinstance(x, dict):
+        raise ArgumentError(f"srcdiff took a differentiated value copied into a dict ({{**d}}, "
+                            f"dict(d)) for a dict, but it is a {type(x).__name__}: dict(pairs) "
+                            "of differentiated values needs its keys in the code",
+                            hint="write the dict out, {'w': w, 'b': b}, or dict(zip(keys, "
+                                 "values))")
+    return x.keys()
+
+
 def sorted_positions(x, key=None, reverse=False):
     """The positions of the items of list or tuple x in the order sorted(x, key=key,
     reverse=reverse) puts them: `sorted(params, key=f)` is `[params[k] for k in
