@@ -214,7 +214,8 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
     while it changes: p bound to a new one (see the module's doc). Whether any was."""
     kinds = {n: kind for n, kind in _written_locals(func, resolve).items()
              if _unshared(func, n) and (useful is None or n in useful)}
-    writes = {id(s) for s in ir.walk(func) if _write_into(s) in kinds and is_varied(s.value)}
+    writes = {id(s) for s in ir.walk(func) if _write_into(s) in kinds and (
+        is_varied(s.value) or is_varied(ir.name(_write_into(s))))}
     if not writes:
         return False
     _rebind(func.body, writes, kinds, {}, fresh)
@@ -222,11 +223,12 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
 
 
 def _write_into(stmt):
-    """The name of the dict or list `stmt` writes an item of by a plain assignment."""
-    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
-            stmt.targets[0], gast.Subscript) and isinstance(stmt.targets[0].value, gast.Name) \
-            and not isinstance(stmt.targets[0].slice, gast.Slice):
-        return stmt.targets[0].value.id
+    """The name of the dict or list `stmt` writes an item of (p[k] = v, p[k] += v)."""
+    target = stmt.target if isinstance(stmt, gast.AugAssign) else \
+        stmt.targets[0] if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 else None
+    if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name) and \
+            not isinstance(target.slice, gast.Slice):
+        return target.value.id
     return None
 
 
@@ -293,15 +295,15 @@ def _unshared(func, name):
 
 
 def _reads_only(node):
-    """The names `node` reads a container through without holding it: p in p[k], len(p),
-    p.get(k), k in p."""
+    """The names `node` uses a container through without another name holding it: p in
+    p[k], len(p), p.get(k), k in p, p.append(v)."""
     if isinstance(node, gast.Subscript):
         return [node.value]
     if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
             node.func.id == "len" and len(node.args) == 1:
         return node.args
     if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-            node.func.attr == "get":
+            node.func.attr in ("get", "append"):
         return [node.func.value]
     if isinstance(node, gast.Compare) and isinstance(node.ops[0], (gast.In, gast.NotIn)):
         return node.comparators[:1]
@@ -331,6 +333,11 @@ def _rebind(stmts, writes, kinds, known, fresh):
             continue
         if id(stmt) not in writes:
             continue
+        if isinstance(stmt, gast.AugAssign):  # p[k] += v: p[k] = p[k] + v
+            read = gast.Subscript(value=ir.name(stmt.target.value.id), slice=ir.copy_tree(
+                stmt.target.slice), ctx=gast.Load())
+            stmt = gast.copy_location(gast.Assign(targets=[stmt.target], value=gast.BinOp(
+                left=read, op=stmt.op, right=stmt.value), type_comment=None), stmt)
         name = stmt.targets[0].value.id
         new = _rebound_list(stmt, fresh) if kinds[name] is gast.List else \
             [ir.assign(name, _rebound_dict(stmt, known))]

@@ -270,6 +270,7 @@ def dict_written_key_by_key(params, x):
     grads["W"] = np.tanh(params["W"])
     grads["b"] = 2.0 * params["b"]
     grads["W"] = grads["W"] * np.sum(grads["b"])
+    grads["b"] += np.cos(params["b"])
     for key in sorted(params):
         grads[key + "2"] = np.sin(params[key])
     return np.sum(grads["W"]) * np.sum(x) + np.sum(grads["b2"] * grads["b"]) + \
@@ -281,6 +282,7 @@ def list_copy_written(params, x):
     W, b = layers[0]
     layers[0] = (np.tanh(W), b * 2.0)
     layers[-1] = (layers[-1][0] * 0.5, layers[-1][1])
+    layers.append((np.sin(W), b))
     for k in range(len(layers)):
         layers[k] = (layers[k][0], layers[k][1] + 1.0)
     for W, b in layers:
@@ -518,6 +520,13 @@ def dict_held_by_another_name(params, x):
     return np.sum(also["W"] * x[0, 0])
 
 
+def written_while_looped_over(params, x):
+    pieces = list(params)
+    for k, piece in enumerate(pieces):
+        pieces[k] = 2.0 * piece  # refused: the loop holds the list it writes into
+    return sum(np.sum(piece) for piece in pieces) * np.sum(x)
+
+
 ERRORS = {
     "filter(...) of parameters": (filtered_layers, layer_list, "filter(...) of differentiated "
                                   "values cannot be differentiated", "write it as a for loop"),
@@ -538,4 +547,7 @@ ERRORS = {
     "a dict written into while another name holds it": (
         dict_held_by_another_name, dict_params, "writing into 'named' changes 'also' too",
         "copy before writing"),
+    "a list written into while a loop goes over it": (
+        written_while_looped_over, leaf_list, "srcdiff follows the item writes into a dict or "
+        "list f makes itself", "make a new one: pieces = [g(v) for v in pieces]"),
 }
