@@ -25,47 +25,57 @@ class Aliasing:
         whether the write involves differentiated values; `version_of(name)` and
         `rename(node)` give the current versions of names."""
         target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
-        if isinstance(stmt, gast.Assign) and (
-                len(stmt.targets) > 1 or not isinstance(target, gast.Subscript)):
-            return []  # a name bound anew: nothing is written
-        into = target.value if isinstance(target, gast.Subscript) else target
-        if isinstance(target, gast.Subscript) and not differentiated:
-            return []  # nothing differentiated is written: the emitted code writes it as it is
-        if not isinstance(into, gast.Name):
-            if isinstance(target, gast.Subscript):
-                self._refuse_nested_write(target, loc)
+        into = self._written(stmt, target, differentiated, loc)
+        if into is None:
             return []
         self._analyse()
         live = self._live_after.get(id(stmt), set())
-        shared = sorted((self._sharing[0].get(into.id, set()) - {into.id}) & live)
-        others = " and ".join(map(repr, shared))
-        version = ir.name(version_of(into.id))
-        where = [ir.const(loc.filename), ir.const(loc.lineno)]
+        shared = sorted((self._sharing[0].get(into, set()) - {into}) & live)
         if isinstance(target, gast.Subscript) and shared:
             raise UnsupportedError(
-                f"writing into {into.id!r} changes {others} too (they share memory), which "
-                f"is read afterwards: srcdiff cannot follow that change", loc,
-                f"copy before writing ({into.id} = {into.id}.copy()), or give the view "
-                "a fresh array of its own")
+                f"writing into {into!r} changes {' and '.join(map(repr, shared))} too (they "
+                "share memory), which is read afterwards: srcdiff cannot follow that change",
+                loc, f"copy before writing ({into} = {into}.copy()), or give the view a fresh "
+                "array of its own")
         # w = z[i] is a row of z, or a number, or the array a list holds: only the call can
         # tell (for a w bound here)
-        rows = sorted((self._sharing[1].get(into.id, set()) - {into.id}) & live
+        rows = sorted((self._sharing[1].get(into, set()) - {into}) & live
                       & self._bound_before(stmt))
+        return [ir.Statement(ir.expr_stmt(check), loc) for check in self._run_time_checks(
+            target, into, shared, rows, loc, version_of, rename)]
+
+    def _written(self, stmt, target, differentiated, loc):
+        """The name of the array a statement writes into, if it is one to check."""
+        if isinstance(stmt, gast.Assign) and (
+                len(stmt.targets) > 1 or not isinstance(target, gast.Subscript)):
+            return None  # a name bound anew: nothing is written
+        into = target.value if isinstance(target, gast.Subscript) else target
+        if isinstance(target, gast.Subscript) and not differentiated:
+            return None  # nothing differentiated is written: the emitted code writes it as is
+        if not isinstance(into, gast.Name):
+            if isinstance(target, gast.Subscript):
+                self._refuse_nested_write(target, loc)
+            return None
+        return into.id
+
+    def _run_time_checks(self, target, into, shared, rows, loc, version_of, rename):
+        """The runtime calls that check, before a write into `into`, that what the code
+        cannot tell holds: the rows written are not viewed by `rows`, and the array written
+        in place (`z += v`) shares no memory."""
+        version = ir.name(version_of(into))
+        where = [ir.const(loc.filename), ir.const(loc.lineno)]
         held = gast.Tuple(elts=[ir.name(version_of(n)) for n in rows], ctx=gast.Load())
+        row_names = ir.const(" and ".join(map(repr, rows)))
         if isinstance(target, gast.Subscript):
-            return [ir.Statement(ir.expr_stmt(ir.call(
-                "runtime.check_unviewed", version, ir.index_value(rename(target.slice)),
-                held, ir.const(into.id), ir.const(" and ".join(map(repr, rows))),
-                *where)), loc)] if rows else []
+            return [ir.call("runtime.check_unviewed", version, ir.index_value(rename(
+                target.slice)), held, ir.const(into), row_names, *where)] if rows else []
         # `z += v` rebinds a float, but changes an array in place: the call tells
-        if shared or into.id in self.params:
-            return [ir.Statement(ir.expr_stmt(ir.call(
-                "runtime.check_not_shared", version, ir.const(into.id), ir.const(others),
-                *where)), loc)]
+        if shared or into in self.params:
+            return [ir.call("runtime.check_not_shared", version, ir.const(into), ir.const(
+                " and ".join(map(repr, shared))), *where)]
         if rows:
-            return [ir.Statement(ir.expr_stmt(ir.call(
-                "runtime.check_not_shared", version, ir.const(into.id),
-                ir.const(" and ".join(map(repr, rows))), *where, held)), loc)]
+            return [ir.call("runtime.check_not_shared", version, ir.const(into), row_names,
+                            *where, held)]
         return []
 
     def _analyse(self):

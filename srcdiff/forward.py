@@ -66,44 +66,51 @@ class Forward:
         return [s for stmt in stmts for s in ir.located(self.statement(stmt), stmt.loc)]
 
     def statement(self, stmt):
-        out = []
         if isinstance(stmt, ir.Assign):
-            out += self.assign(stmt)
-        elif isinstance(stmt, ir.SetItem):
-            out.append(ir.assign(gast.Subscript(value=ir.name(stmt.target), slice=copy.deepcopy(
-                stmt.index), ctx=gast.Store()), stmt.value))
-            if stmt.target in self.fn.active:
-                d = self.dname(stmt.target)
-                value = self.tangent_of(stmt.value) or ir.const(0.0)
-                out.append(ir.assign(d, ir.call("runtime.set_at", ir.name(d),
-                                                ir.index_value(stmt.index), value)))
-        elif isinstance(stmt, ir.Push):
-            out.append(ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value)))
-            if stmt.stack in self.fn.active:
-                tangent = self.tangent_of(stmt.value) if self.active(stmt.value) else \
-                    ir.call("runtime.zeros_like", copy.deepcopy(stmt.value))
-                out.append(ir.expr_stmt(ir.call(ir.attr(self.dname(stmt.stack), "append"),
-                                                tangent)))
-        elif isinstance(stmt, ir.Pop):
-            out.append(ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))))
-            out.append(ir.assign(self.dname(stmt.target),
-                                 ir.call(ir.attr(self.dname(stmt.stack), "pop"))))
-        elif isinstance(stmt, ir.If):
-            out += ir.if_statement(stmt.test, self.block(stmt.body), self.block(stmt.orelse))
-        elif isinstance(stmt, ir.Break):
-            out.append(gast.Break())
-        elif isinstance(stmt, ir.For):
-            out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
-                                body=self.block(stmt.body) or [gast.Pass()], orelse=[],
-                                type_comment=None))
-        elif isinstance(stmt, ir.While):
-            out.append(gast.While(test=stmt.test, body=self.block(stmt.body) or [
-                gast.Pass()], orelse=[]))
-        elif isinstance(stmt, ir.Statement):
-            out.append(stmt.node)
-        elif isinstance(stmt, ir.Return):
-            out.append(gast.Return(value=gast.Tuple(elts=[stmt.value, self.result_tangent(
-                stmt)], ctx=gast.Load())))
+            return self.assign(stmt)
+        if isinstance(stmt, ir.SetItem):
+            return self.set_item(stmt)
+        if isinstance(stmt, (ir.Push, ir.Pop)):
+            return self.stack_change(stmt)
+        if isinstance(stmt, ir.If):
+            return ir.if_statement(stmt.test, self.block(stmt.body), self.block(stmt.orelse))
+        if isinstance(stmt, ir.Break):
+            return [gast.Break()]
+        if isinstance(stmt, ir.For):
+            return [gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
+                             body=self.block(stmt.body) or [gast.Pass()], orelse=[],
+                             type_comment=None)]
+        if isinstance(stmt, ir.While):
+            return [gast.While(test=stmt.test, body=self.block(stmt.body) or [gast.Pass()],
+                               orelse=[])]
+        if isinstance(stmt, ir.Statement):
+            return [stmt.node]
+        if isinstance(stmt, ir.Return):
+            return [gast.Return(value=gast.Tuple(elts=[stmt.value, self.result_tangent(
+                stmt)], ctx=gast.Load()))]
+        return []
+
+    def set_item(self, stmt):
+        out = [ir.assign(ir.subscript(stmt.target, stmt.index, store=True), stmt.value)]
+        if stmt.target in self.fn.active:
+            d = self.dname(stmt.target)
+            value = self.tangent_of(stmt.value) or ir.const(0.0)
+            out.append(ir.assign(d, ir.call("runtime.set_at", ir.name(d),
+                                            ir.index_value(stmt.index), value)))
+        return out
+
+    def stack_change(self, stmt):
+        """A push or pop of a loop's stack, and the same on the stack of tangents."""
+        if isinstance(stmt, ir.Pop):
+            return [ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))),
+                    ir.assign(self.dname(stmt.target),
+                              ir.call(ir.attr(self.dname(stmt.stack), "pop")))]
+        out = [ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value))]
+        if stmt.stack in self.fn.active:
+            tangent = self.tangent_of(stmt.value) if self.active(stmt.value) else \
+                ir.call("runtime.zeros_like", copy.deepcopy(stmt.value))
+            out.append(ir.expr_stmt(ir.call(ir.attr(self.dname(stmt.stack), "append"),
+                                            tangent)))
         return out
 
     def result_tangent(self, ret):
@@ -121,16 +128,15 @@ class Forward:
                                                                         copy.deepcopy(node))
 
     def assign(self, stmt):
-        targets = [t for t in stmt.targets]
-        if stmt.callee is not None:
-            result = targets[0]
+        if stmt.callee is not None:  # y, dy = jvp_g(da, a)
             call = copy.deepcopy(stmt.value)
             call.args[:0] = [self.tangent_of(a) for a in stmt.callee.atoms]
-            both = gast.Tuple(elts=[ir.name(result, store=True),
-                                    ir.name(self.dname(result), store=True)], ctx=gast.Store())
-            return [ir.assign(both, call)]
-        target = targets[0] if not stmt.unpack else gast.Tuple(
-            elts=[ir.name(t, store=True) for t in targets], ctx=gast.Store())
+            result = stmt.targets[0]
+            return [ir.assign(ir.tuple_of([ir.name(result, store=True), ir.name(
+                self.dname(result), store=True)], store=True), call)]
+        targets = stmt.targets
+        target = targets[0] if not stmt.unpack else ir.tuple_of(
+            [ir.name(t, store=True) for t in targets], store=True)
         out = [ir.assign(target, stmt.value)]
         live = [t for t in targets if t in self.fn.active]
         if not live:
@@ -143,7 +149,12 @@ class Forward:
             zero = lambda t: "runtime.zero_tangent" if t in self.stacks else \
                 "runtime.zeros_like"  # noqa: E731
             return out + [ir.assign(self.dname(t), ir.call(zero(t), ir.name(t))) for t in live]
-        rule_set = stmt.primitive.tangent
+        return out + self._templated_tangent(stmt, live)
+
+    def _templated_tangent(self, stmt, live):
+        """`dy = ...`: the sum of the tangent template's parts, one per argument with a
+        tangent (zeros where none has one)."""
+        targets, rule_set = stmt.targets, stmt.primitive.tangent
         if rule_set is None:
             raise NoAdjointError(f"no tangent (forward-mode) rule is registered for "
                                  f"{stmt.primitive.name}", stmt.loc,
@@ -158,17 +169,16 @@ class Forward:
                                      f"make {param!r} a constant")
         parts = self._tangent_parts(stmt, rule_set, output)
         if not parts:
-            return out + [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
-                          for t in live]
+            return [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
+                    for t in live]
         total = parts[0]
         for part in parts[1:]:  # (lists of items' tangents add item by item)
             total = ir.call("runtime.add_tangents", total, part) if \
                 stmt.primitive.multiple_outputs else gast.BinOp(left=total, op=gast.Add(),
                                                                 right=part)
         tangent_target = ir.name(self.dname(targets[0]), store=True) if not stmt.unpack else \
-            gast.Tuple(elts=[ir.name(self.dname(t), store=True) for t in targets],
-                       ctx=gast.Store())
-        return out + [ir.assign(tangent_target, total)]
+            ir.tuple_of([ir.name(self.dname(t), store=True) for t in targets], store=True)
+        return [ir.assign(tangent_target, total)]
 
     def _tangent_parts(self, stmt, rule_set, output):
         """The tangent of stmt's value from each of its arguments that has one."""

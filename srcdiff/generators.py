@@ -49,41 +49,9 @@ def yields_into_a_list(definition, fresh, location):
     `yield v` appends v, `yield from xs` each item of xs, `return` returns the list."""
     definition = copy.deepcopy(definition)
     held = fresh(f"{definition.name}_items")
-
-    def append(value):
-        return ir.expr_stmt(ir.call(ir.attr(held, "append"), value))
-
-    def block(stmts):
-        out = []
-        for stmt in stmts:
-            value = stmt.value if isinstance(stmt, (gast.Expr, gast.Return)) else None
-            if isinstance(value, gast.Yield):
-                out.append(gast.copy_location(append(value.value or ir.const(None)), stmt))
-            elif isinstance(value, gast.YieldFrom):
-                item = fresh("_yielded")
-                out.append(gast.copy_location(gast.For(
-                    target=ir.name(item, store=True), iter=value.value, body=[append(
-                        ir.name(item))], orelse=[], type_comment=None), stmt))
-            elif isinstance(stmt, gast.Return):
-                if stmt.value is not None:
-                    raise UnsupportedError("a generator that returns a value", location(stmt),
-                                           "return without a value, or yield it")
-                out.append(gast.copy_location(gast.Return(value=ir.name(held)), stmt))
-            elif isinstance(stmt, gast.While) and is_generator(stmt) and \
-                    isinstance(stmt.test, gast.Constant) and stmt.test.value:
-                raise UnsupportedError("a generator that yields in a `while True` loop (its "
-                                       "items may never end)", location(stmt),
-                                       "loop over a range, or yield from a finite loop")
-            else:
-                for part in [stmt] + list(getattr(stmt, "handlers", [])):
-                    for field in ("body", "orelse", "finalbody"):
-                        if isinstance(getattr(part, field, None), list):
-                            setattr(part, field, block(getattr(part, field)))
-                out.append(stmt)
-        return out
-
+    into_list = _IntoList(held, fresh, location)
     definition.body = [gast.copy_location(ir.assign(held, gast.List(elts=[], ctx=gast.Load())),
-                                          definition)] + block(definition.body) + [
+                                          definition)] + into_list.block(definition.body) + [
         gast.copy_location(gast.Return(value=ir.name(held)), definition.body[-1])]
     if is_generator(definition):
         where = next(n for n in ir.walk(definition) if isinstance(n, (
@@ -91,3 +59,44 @@ def yields_into_a_list(definition, fresh, location):
         raise UnsupportedError("a yield used as a value (x = yield v)", location(where),
                                "yield in a statement of its own")
     return definition
+
+
+class _IntoList:
+    """The statements of a generator, each yield an append to the list `held`."""
+
+    def __init__(self, held, fresh, location):
+        self.held, self.fresh, self.location = held, fresh, location
+
+    def append(self, value):
+        return ir.expr_stmt(ir.call(ir.attr(self.held, "append"), value))
+
+    def block(self, stmts):
+        out = []
+        for stmt in stmts:
+            new = self.statement(stmt)
+            out.append(new if new is stmt else gast.copy_location(new, stmt))
+        return out
+
+    def statement(self, stmt):
+        value = stmt.value if isinstance(stmt, (gast.Expr, gast.Return)) else None
+        if isinstance(value, gast.Yield):
+            return self.append(value.value or ir.const(None))
+        if isinstance(value, gast.YieldFrom):
+            item = self.fresh("_yielded")
+            return gast.For(target=ir.name(item, store=True), iter=value.value,
+                            body=[self.append(ir.name(item))], orelse=[], type_comment=None)
+        if isinstance(stmt, gast.Return):
+            if stmt.value is not None:
+                raise UnsupportedError("a generator that returns a value", self.location(stmt),
+                                       "return without a value, or yield it")
+            return gast.Return(value=ir.name(self.held))
+        if isinstance(stmt, gast.While) and is_generator(stmt) and \
+                isinstance(stmt.test, gast.Constant) and stmt.test.value:
+            raise UnsupportedError("a generator that yields in a `while True` loop (its "
+                                   "items may never end)", self.location(stmt),
+                                   "loop over a range, or yield from a finite loop")
+        for part in [stmt] + list(getattr(stmt, "handlers", [])):
+            for field in ("body", "orelse", "finalbody"):
+                if isinstance(getattr(part, field, None), list):
+                    setattr(part, field, self.block(getattr(part, field)))
+        return stmt

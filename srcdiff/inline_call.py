@@ -17,31 +17,12 @@ class CallInlining:
     def _inline(self, call, stmt):
         """(statements computing the call's result, the name holding it)."""
         name = call.func.id
-        if name in self.active:
-            raise UnsupportedError(f"the local function {name!r} calls itself (recursion)",
-                                   self.location(stmt), "write the recursion as a loop")
+        self._check_inlinable(name, call, stmt)
         definition, defaults = self.local[name]
-        if name in self.generators and id(call) not in self.iterated:
-            raise UnsupportedError(
-                f"the generator {name!r} is called where its items are not all looped over: "
-                "srcdiff differentiates a generator as the list of what it yields",
-                self.location(stmt), f"loop over it (for item in {name}(...)), or build and "
-                "return a list")
         body = copy.deepcopy(definition.body)
-        bindings, extra, named = self._bind(definition, defaults, call, stmt)
         prefix = self._prefix(name)
-        if definition.args.vararg is not None:  # *args: a tuple display of its values
-            vararg = definition.args.vararg.id
-            items = [self.names.fresh(f"{prefix}_{vararg}") for _ in extra]
-            Substitute(vararg, gast.Tuple(elts=[ir.name(i) for i in items],
-                                           ctx=gast.Load())).visit_all(body)
-            bindings = bindings + list(zip(items, extra))
-        if definition.args.kwarg is not None:  # **kwargs: a dict display of its values
-            kwarg = definition.args.kwarg.id
-            items = [self.names.fresh(f"{prefix}_{key}") for key in named]
-            Substitute(kwarg, gast.Dict(keys=[ir.const(k) for k in named],
-                                         values=[ir.name(i) for i in items])).visit_all(body)
-            bindings = bindings + list(zip(items, named.values()))
+        bindings = self._bind_packed(definition, body, prefix,
+                                     *self._bind(definition, defaults, call, stmt))
         # a local function passed in is called by its own name (then inlined in turn)
         passed = {param: value.id for param, value in bindings
                   if isinstance(value, gast.Name) and value.id in self.local}
@@ -74,6 +55,35 @@ class CallInlining:
         finally:
             self.active.pop()
         return out + statements, result
+
+    def _check_inlinable(self, name, call, stmt):
+        if name in self.active:
+            raise UnsupportedError(f"the local function {name!r} calls itself (recursion)",
+                                   self.location(stmt), "write the recursion as a loop")
+        if name in self.generators and id(call) not in self.iterated:
+            raise UnsupportedError(
+                f"the generator {name!r} is called where its items are not all looped over: "
+                "srcdiff differentiates a generator as the list of what it yields",
+                self.location(stmt), f"loop over it (for item in {name}(...)), or build and "
+                "return a list")
+
+    def _bind_packed(self, definition, body, prefix, bindings, extra, named):
+        """`bindings` with the values packed into *args and **kwargs, each bound to a name
+        of its own; in `body`, *args becomes a tuple display of those names, **kwargs a
+        dict display."""
+        if definition.args.vararg is not None:
+            vararg = definition.args.vararg.id
+            items = [self.names.fresh(f"{prefix}_{vararg}") for _ in extra]
+            Substitute(vararg, gast.Tuple(elts=[ir.name(i) for i in items],
+                                          ctx=gast.Load())).visit_all(body)
+            bindings = bindings + list(zip(items, extra))
+        if definition.args.kwarg is not None:
+            kwarg = definition.args.kwarg.id
+            items = [self.names.fresh(f"{prefix}_{key}") for key in named]
+            Substitute(kwarg, gast.Dict(keys=[ir.const(k) for k in named],
+                                        values=[ir.name(i) for i in items])).visit_all(body)
+            bindings = bindings + list(zip(items, named.values()))
+        return bindings
 
     def _take_returned(self, name, statements, result):
         """The inlined statements without the local functions the call returns (defined

@@ -70,7 +70,15 @@ def build_parser(prog):
     parser = argparse.ArgumentParser(prog=prog, description=sys.modules["srcdiff.train"].__doc__,
                                      epilog=EXAMPLES,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    add = parser.add_argument_group("data").add_argument
+    for title, options in (("data", _data_options), ("model", _model_options),
+                           ("optimisation (SGD with momentum)", _optimisation_options),
+                           ("run", _run_options),
+                           ("distributed (under mpiexec)", _distributed_options)):
+        options(parser.add_argument_group(title).add_argument)
+    return parser
+
+
+def _data_options(add):
     add("--data", metavar="DIR", help="CIFAR-10 folder (python version: data_batch_1..5, "
         "test_batch) (default: scikit-learn's 8x8 digits)")
     add("--val", type=_number(int, 0), metavar="N",
@@ -78,10 +86,14 @@ def build_parser(prog):
     add("--limit", type=_number(int, 1), metavar="N", help="train on only N images (default: all)")
     add("--augment", action=argparse.BooleanOptionalAction,
         help="random crop (4-pixel padding) and horizontal flip " + _default("augment"))
-    add = parser.add_argument_group("model").add_argument
+
+
+def _model_options(add):
     add("--depth", type=_depth, help="6n + 2 layers " + _default("depth"))
     add("--width", type=_number(int, 1), help="channels of the first stage " + _default("width"))
-    add = parser.add_argument_group("optimisation (SGD with momentum)").add_argument
+
+
+def _optimisation_options(add):
     add("--epochs", type=_number(int, 1), help=_default("epochs"))
     add("--batch-size", type=_number(int, 1), help="global batch " + _default("batch_size"))
     add("--lr", type=_number(float, 0, False), help="peak learning rate " + _default("lr"))
@@ -96,7 +108,9 @@ def build_parser(prog):
     add("--warmup", type=_number(float, 0), metavar="EPOCHS",
         help="linear learning-rate warm-up " + _default("warmup", " epochs"))
     add("--seed", type=int, help="initialisation, split, shuffling, crops " + _default("seed"))
-    add = parser.add_argument_group("run").add_argument
+
+
+def _run_options(add):
     add("--checkpoint", metavar="PATH", help="save the run here (.npz) after each epoch and on "
         "Ctrl-C; the best validation epoch goes to PATH.best.npz")
     add("--resume", action="store_true", help="carry on the run saved at --checkpoint (options "
@@ -108,14 +122,14 @@ def build_parser(prog):
         "errors")
     add("--threads", type=_number(int, 1), metavar="N",
         help="BLAS threads per process (default: the idle cores' share, see the README)")
-    add = parser.add_argument_group("distributed (under mpiexec)").add_argument
+
+
+def _distributed_options(add):
     add("--distributed", action="store_true", help="share each batch among the MPI ranks "
         "(needs pip install 'srcdiff[distributed]')")
     add("--sync-bn", action="store_true", default=None,
         help="average the ranks' batch-norm running statistics after every step (default: "
              "each rank keeps its own)")
-    return parser
-
 
 def check_arguments(parser, args):
     """Option combinations and paths that would fail later: fail now, before any training."""
