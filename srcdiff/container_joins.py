@@ -65,8 +65,11 @@ def joined_parts(node, is_sequence):
             parts += inner
         elif isinstance(side, (gast.List, gast.Tuple)):
             parts += side.elts
-        else:
+        elif is_sequence(side):
             parts.append(gast.Starred(value=side, ctx=gast.Load()))
+        else:  # (for an array, numpy would add elementwise)
+            parts.append(gast.Starred(value=ir.call(ir.attr("runtime", "listed"), side, ir.const(
+                gast.unparse(side).strip())), ctx=gast.Load()))
     return parts
 
 

@@ -6,6 +6,7 @@ import sys
 import types
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import container_constructs
@@ -87,3 +88,16 @@ def test_sorted_of_what_is_not_a_dict_fails_its_check_as_it_runs():
     params, x = container_constructs.layer_list()
     with pytest.raises(TypeError, match="took a differentiated value for a dict's keys.*but it is a list"):
         nf.grad(container_constructs.sorted_values)(params, x)
+
+
+def an_array_plus_a_list(w, x):
+    return np.sum((w + [1.0, 2.0]) * x)
+
+
+def test_an_array_plus_a_list_is_not_taken_for_a_join():
+    """params + [...] of a params the code does not call a list is joined as lists, checked
+    as it runs: for an array, numpy adds elementwise, which srcdiff refuses, saying so."""
+    with pytest.raises(nf.SrcdiffError, match=r"srcdiff took w \+ \[...\] for joining lists, "
+                       r"but w is of type ndarray") as error:
+        nf.grad(an_array_plus_a_list)(np.ones(2), np.ones(2))
+    assert "np.array([...])" in error.value.hint

@@ -52,6 +52,18 @@ def dict_keys(x):
     return x.keys()
 
 
+def listed(x, name):
+    """x, a side of `x + [...]` that the code does not say is a list or tuple: srcdiff took
+    the + for joining lists there, and this checks that x is one (for an array, numpy adds
+    elementwise)."""
+    if not isinstance(x, (list, tuple)):
+        raise ArgumentError(f"srcdiff took {name} + [...] for joining lists, but {name} is of "
+                            f"type {type(x).__name__}: + of an array and a list adds "
+                            "elementwise",
+                            hint=f"make the list an array first: {name} + np.array([...])")
+    return x
+
+
 def copied_keys(x):
     """The keys of dict x, where the code copies its items into another dict ({**x, ...},
     dict(x, k=v), dict(x)): srcdiff takes x for a dict there, and this checks that it is
