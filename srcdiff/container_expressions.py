@@ -44,7 +44,7 @@ class ContainerExpressions:
         if is_starred_display(node):
             return self.built(node, stmt)
         if isinstance(node, gast.Dict) and None in node.keys and self.needed:  # {**d, 'c': v}
-            return self.merged_dict([(None, (v, None)) if k is None else (k, v)
+            return self.merged_dict(node, [(None, (v, None)) if k is None else (k, v)
                                      for k, v in zip(node.keys, node.values)], stmt)
         if not isinstance(node, gast.Call):
             return node
@@ -161,7 +161,7 @@ class ContainerExpressions:
             return ir.call(ir.attr("runtime", "dict_of"), *source.args)  # (counted as it runs)
         copied = self.copied_dict(source)
         if copied is not None:  # dict(d, c=v), dict(sorted(d.items()))
-            return self.merged_dict([(None, copied)] + list(zip(keys, values)), stmt)
+            return self.merged_dict(node, [(None, copied)] + list(zip(keys, values)), stmt)
         if node.args:
             pairs = self.pairs(node.args[0], stmt)
             keys, values = [k for k, _ in pairs] + keys, [v for _, v in pairs] + values

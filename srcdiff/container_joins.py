@@ -118,21 +118,29 @@ class Joining:
     def built(self, node, stmt, into=None):
         """The statements building the list `node` joins into `into` (a fresh name if
         None: they go before `stmt`, and the name stands in node's place)."""
+        if into is None:
+            self.check_hoisting(node, stmt)
         self.changed = True
         items = into or self.fresh("_items")
         out = [self._located(s, stmt) for s in appended(
             self.joined(node), items, self.display, self.fresh)]
         if into is not None:
             return out
-        self.hoist(out, stmt)
+        self.hoisted += out
         return ir.name(items)
 
-    def hoist(self, statements, stmt):
+    def check_hoisting(self, node, stmt):
+        """Refuse to build `node` before `stmt` where that would run it other than once
+        and always, as stmt runs it."""
         if isinstance(stmt, gast.While):  # (its test runs again at each iteration)
             raise UnsupportedError("a list or dict joined in a while loop's condition cannot "
                                    "be differentiated", self.location(stmt),
                                    "join it on a line of its own before the loop")
-        self.hoisted += statements
+        if any(isinstance(n, gast.IfExp) and any(m is node for m in ir.walk(
+                gast.Tuple(elts=[n.body, n.orelse], ctx=gast.Load()))) for n in ir.walk(stmt)):
+            raise UnsupportedError("a list or dict joined in a branch of a conditional "
+                                   "expression cannot be differentiated", self.location(stmt),
+                                   "join it on a line of its own, under an if statement")
 
     def enumerate_from_zero(self, stmt):
         """`for k, x in enumerate(xs, start=s)` as `for _k, x in enumerate(xs): k = _k + s`
@@ -197,15 +205,17 @@ class Joining:
                                k.value)
         return replaced
 
-    def merged_dict(self, parts, stmt):
-        """The dict `parts` make (merging), its statements before `stmt`."""
+    def merged_dict(self, node, parts, stmt):
+        """The dict `parts` make (merging), its statements before `stmt`, in place of
+        `node`."""
         if any(key is not None and self.is_varied(key) for key, _ in parts):
             raise UnsupportedError("a dict key that depends on differentiated values has no "
                                    "derivative", self.location(stmt),
                                    "key the dict by names or numbers")
+        self.check_hoisting(node, stmt)
         self.changed = True
         out, made = merging(parts, self.fresh("_keys"), self.fresh("_values"), self.fresh)
-        self.hoist([self._located(s, stmt) for s in out], stmt)
+        self.hoisted += [self._located(s, stmt) for s in out]
         return made
 
 

@@ -527,6 +527,11 @@ def written_while_looped_over(params, x):
     return sum(np.sum(piece) for piece in pieces) * np.sum(x)
 
 
+def joined_in_a_branch(params, x):
+    layers = [*params, x] if np.sum(x) > 0 else params  # refused: built before the test
+    return sum(np.sum(layer) for layer in layers)
+
+
 ERRORS = {
     "filter(...) of parameters": (filtered_layers, layer_list, "filter(...) of differentiated "
                                   "values cannot be differentiated", "write it as a for loop"),
@@ -550,4 +555,7 @@ ERRORS = {
     "a list written into while a loop goes over it": (
         written_while_looped_over, leaf_list, "srcdiff follows the item writes into a dict or "
         "list f makes itself", "make a new one: pieces = [g(v) for v in pieces]"),
+    "[*params, x] in a branch of a conditional expression": (
+        joined_in_a_branch, leaf_list, "joined in a branch of a conditional expression",
+        "join it on a line of its own, under an if statement"),
 }
