@@ -48,8 +48,9 @@ class ContainerExpressions:
                                      for k, v in zip(node.keys, node.values)], stmt)
         if not isinstance(node, gast.Call):
             return node
-        if self.replaced_fields(node) is not None:  # dataclasses.replace(o, w=v)
-            return self.replaced_fields(node)
+        replaced = self.replaced_fields(node)  # dataclasses.replace(o, w=v)
+        if replaced is not None:
+            return replaced
         if any(isinstance(a, gast.Starred) for a in node.args):
             node = self.splat(node, stmt)
         fn = self.resolve(node.func)

@@ -63,8 +63,7 @@ class EffectStatements:
             stack = self.versions.get(value.func.value.id, value.func.value.id)
             out.append(ir.Pop(self.names.fresh("_t"), stack, loc))
             return
-        if is_push(stmt):  # into a list no output reads (the running statistics a model
-            # returns beside its loss): built as written
+        if is_push(stmt):  # into a list no output reads (a model's running statistics)
             out.append(ir.Statement(self.rename(stmt), loc))
             return
         if self._releases(stmt):
