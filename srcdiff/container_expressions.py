@@ -53,6 +53,8 @@ class ContainerExpressions:
             return replaced
         if any(isinstance(a, gast.Starred) for a in node.args):
             node = self.splat(node, stmt)
+            if not isinstance(node, gast.Call):  # zip(*pairs): its columns
+                return node
         fn = self.resolve(node.func)
         if fn is list or fn is tuple:
             if self._lists_dict_keys(node, stmt):  # (checked to be a dict as it runs)
@@ -124,7 +126,9 @@ class ContainerExpressions:
             items = self.display(arg.value) if isinstance(arg, gast.Starred) else None
             if isinstance(arg, gast.Starred) and items is None and is_call(
                     node, "zip", self.resolve):
-                raise zip_star_error(self.location(stmt))
+                if len(node.args) > 1 or node.keywords:
+                    raise zip_star_error(self.location(stmt))
+                return self.transposed(node, stmt)  # columns = list(zip(*pairs))
             if isinstance(arg, gast.Starred) and items is None:
                 return node  # (ANF refuses it, naming the call)
             args += items.elts if isinstance(arg, gast.Starred) else [arg]

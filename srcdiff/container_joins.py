@@ -129,6 +129,26 @@ class Joining:
         self.hoisted += out
         return ir.name(items)
 
+    def transposed(self, node, stmt):
+        """zip(*pieces), the count of pieces not in the code: a list of its columns built
+        with append before `stmt` (lists, where zip makes tuples), counted as it runs."""
+        self.check_hoisting(node, stmt)
+        self.changed = True
+        columns, column = self.fresh("_columns"), self.fresh("_column")
+        index, piece, pieces = self.fresh("_k"), self.fresh("_piece"), node.args[0].value
+        fill = gast.For(target=ir.name(piece, store=True), iter=ir.copy_tree(pieces), body=[
+            ir.expr_stmt(ir.call(ir.attr(column, "append"), gast.Subscript(
+                value=ir.name(piece), slice=ir.name(index), ctx=gast.Load())))],
+            orelse=[], type_comment=None)
+        each = gast.For(target=ir.name(index, store=True), iter=ir.call("range", ir.call(
+            ir.attr("runtime", "shortest"), pieces)), body=[
+                ir.assign(column, gast.List(elts=[], ctx=gast.Load())), fill,
+                ir.expr_stmt(ir.call(ir.attr(columns, "append"), ir.name(column)))],
+            orelse=[], type_comment=None)
+        self.hoisted += [self._located(s, stmt) for s in (
+            ir.assign(columns, gast.List(elts=[], ctx=gast.Load())), each)]
+        return ir.name(columns)
+
     def check_hoisting(self, node, stmt):
         """Refuse to build `node` before `stmt` where that would run it other than once
         and always, as stmt runs it."""

@@ -189,9 +189,9 @@ class Lowering(ContainerExpressions, Joining):
         if is_call(zipped, "enumerate", self.resolve) and zipped.args and \
                 isinstance(target, gast.Tuple) and len(target.elts) == 2:
             zipped, target = zipped.args[0], target.elts[1]
-        if unpacks_zip_star(zipped) and self.is_varied(zipped):
-            if not isinstance(target, (gast.Tuple, gast.List)) or any(
-                    isinstance(e, gast.Starred) for e in target.elts):
+        if unpacks_zip_star(zipped) and self.is_varied(zipped) and isinstance(
+                target, (gast.Tuple, gast.List)):  # (for column in zip(*pairs): each column)
+            if any(isinstance(e, gast.Starred) for e in target.elts):
                 raise zip_star_error(self.location(stmt))
             pieces = [self.fresh("_" + label(e)) for e in target.elts]
             before.append(self._located(ir.assign(gast.Tuple(

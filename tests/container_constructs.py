@@ -298,6 +298,14 @@ def unzipped_with_list(params, x):
     return total + np.sum(Ws[0] ** 2) * np.sum(bs[1])
 
 
+def columns_counted_as_it_runs(params, x):
+    columns = list(zip(*params))
+    total = np.sum(columns[0][1] * columns[1][0][0])
+    for column in zip(*params):
+        total = total + np.sum(np.tanh(column[0])) * len(column)
+    return total + np.sum(np.stack(columns[1][:1])) * np.sum(x)
+
+
 def enumerated_from_two(params, x):
     total = np.sum(x)
     for k, (W, b) in enumerate(params, start=2):
@@ -457,6 +465,8 @@ CASES = {
     "layers = list(params); layers[k] = (W, b)": (list_copy_written, three_square_layers),
     "Ws, bs = list(zip(*pairs)), for a, b in tuple(zip(*pairs))": (unzipped_with_list,
                                                                     layer_list),
+    "columns = list(zip(*params)), for column in zip(*params)": (
+        columns_counted_as_it_runs, layer_list),
     "enumerate(params, start=2), enumerate(params, 1)": (enumerated_from_two, three_layers),
     "next(it, default), next(iter(params), None)": (next_with_a_default, three_square_layers),
     "dataclasses.replace(layer, W=v)": (fields_replaced, dense_layer),
@@ -466,9 +476,9 @@ CASES = {
 
 # --- what srcdiff refuses, at the line, saying what to write ------------------------------------
 
-def zip_star_of_unknown_length(params, x):
-    columns = list(zip(*params))  # refused: how many columns?
-    return np.sum(columns[0][0]) + np.sum(x)
+def zip_star_with_one_more(params, x):
+    columns = list(zip(*params, [x, x]))  # refused: the pieces and one more
+    return np.sum(columns[0][0])
 
 
 def next_under_a_condition(params, x):
@@ -537,9 +547,9 @@ ERRORS = {
                                   "values cannot be differentiated", "write it as a for loop"),
     "next(generator)": (next_of_a_generator, layer_list, "pieces_of is a generator",
                         "loop over the generator here"),
-    "zip(*pieces) of unknown length": (zip_star_of_unknown_length, layer_list,
-                                       "the code says how many pieces there are",
-                                       "index the pieces: zip(pieces[0], pieces[1])"),
+    "zip(*pieces, more)": (zip_star_with_one_more, layer_list,
+                           "srcdiff follows zip(*pieces) alone",
+                           "index the pieces: zip(pieces[0], pieces[1], more)"),
     "next(it) under a condition": (next_under_a_condition, layer_list,
                                    "srcdiff follows layers = iter(...) only into next(layers)",
                                    "index the sequence instead"),

@@ -64,6 +64,11 @@ def listed(x, name):
     return x
 
 
+def shortest(pieces):
+    """How many items zip(*pieces) makes: the length of the shortest piece."""
+    return min((len(piece) for piece in pieces), default=0)
+
+
 def copied_keys(x):
     """The keys of dict x, where the code copies its items into another dict ({**x, ...},
     dict(x, k=v), dict(x)): srcdiff takes x for a dict there, and this checks that it is
