@@ -12,9 +12,15 @@ list built with append, and runtime.dict_of (a dict counted as it runs).
     p[key] = v               ->    p = {**p, key: v}         (then as above)
     ps = list(params)              ps = list(params)
     ps[0] = v                ->    ps = [*ps[:0], v, *ps[0 + 1:]]     (then as above)
+    columns = list(zip(*pairs))    _columns0 = []; for _k0 in range(runtime.shortest(pairs)):
+                             ->        _column0 = [];  (pair[_k0] appended for each pair)
+    dataclasses.replace(o, w=v)    runtime.replaced(o, 'w', v)
+    o._replace(w=v)          ->    (the same, for a namedtuple)
 
 A list where Python makes a tuple holds the same items. A dict or list written into item by
-item is rebound instead only where no other name can hold it while it changes.
+item is rebound instead only where no other name can hold it while it changes. What would be
+built before its statement is refused where that statement might not run it (a branch of a
+conditional expression) or would run it again (a while loop's condition).
 """
 import dataclasses
 
