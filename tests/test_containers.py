@@ -101,3 +101,22 @@ def test_an_array_plus_a_list_is_not_taken_for_a_join():
                        r"but w is of type ndarray") as error:
         nf.grad(an_array_plus_a_list)(np.ones(2), np.ones(2))
     assert "np.array([...])" in error.value.hint
+
+
+def writes_into_a_local_dict(x):
+    d = {}
+    d["a"] = x * 2
+    return np.sum(d["a"] ** 2)
+
+
+def unpacks_a_dict_display(x):
+    d = {**{"a": x * 2}, "b": x}
+    return np.sum(d["a"] * d["b"])
+
+
+@pytest.mark.parametrize("function", [writes_into_a_local_dict, unpacks_a_dict_display])
+def test_what_tests_errors_once_refused(function):
+    """d = {}; d["a"] = v and {**{"a": v}, "b": w} were refused (tests/test_errors.py)."""
+    args = (np.array([0.5, -1.0, 2.0]),)
+    assert_leaves_close(nf.grad(function)(*args), finite_differences(function, args), 1e-6,
+                        1e-8, "srcdiff against finite differences")
