@@ -43,8 +43,8 @@ def desugar(func, fresh, resolve):
     if _falls_through(body):
         body = body + [gast.copy_location(gast.Return(value=ir.const(None)), body[-1])]
     result = fresh("_result")
-    if any(isinstance(n, gast.Return) for s in body if isinstance(s, _LOOPS)
-           for n in ir.walk(s)):
+    if any(isinstance(loop, _LOOPS) and _contains(loop, (gast.Return,))
+           for s in body for loop in ir.walk(s)):  # (a loop in a branch too)
         done = fresh("_done")
         body = [ir.assign(done, ir.const(False))] + _return_from_loops(body, done, result,
                                                                        depth=0)
@@ -139,11 +139,11 @@ def _restructure(block, kinds):
         through = [b for b in (stmt.body, stmt.orelse) if _falls_through(b)]
         if len(through) > 1:
             return None
-        if through:
-            rest = _restructure(rest, kinds)
-            if rest is None:
+        if through:  # (restructured again: an if in that branch may jump past the rest)
+            moved = _restructure(through[0] + rest, kinds)
+            if moved is None:
                 return None
-            through[0].extend(rest)
+            through[0][:] = moved
         break
     return out
 

@@ -309,6 +309,80 @@ def return_from_nested_loop(x):
     return acc
 
 
+def elif_returns(x):
+    if x[0] > 1.0:
+        return np.sum(np.abs(x))
+    elif x[0] > 0.0:
+        return np.sum(x ** 2)
+    return np.max(x)
+
+
+def else_if_returns(x):
+    if x[0] > 1.0:
+        return np.sum(np.abs(x))
+    else:
+        if x[0] > 0.0:
+            return np.sum(x ** 2)
+    return np.max(x)
+
+
+def elif_continues(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        if x[i] > 1.0:
+            continue
+        elif x[i] < -1.0:
+            continue
+        s = s + x[i] ** 2
+    return s
+
+
+def elif_breaks(x):
+    s = 0.0
+    for i in range(x.shape[0]):
+        if x[i] > 1.0:
+            s = s * 2.0
+            break
+        elif x[i] < -1.0:
+            break
+        s = s + np.sin(x[i])
+    return s
+
+
+def return_from_a_loop_in_a_branch(x):
+    s = x[0] * 0.5
+    if x[0] > 0.0:
+        s = s * 2.0
+    else:
+        for i in range(2):
+            return s * 3.0
+    return s + np.sin(x[1])
+
+
+EARLY_EXITS_IN_BRANCHES = [
+    (elif_returns, [1.5, -1.2, 0.8]), (elif_returns, [0.3, -1.2, 0.8]),
+    (elif_returns, [-0.3, -1.2, 0.8]), (else_if_returns, [0.3, -1.2, 0.8]),
+    (else_if_returns, [-0.3, -1.2, 0.8]), (elif_continues, [0.3, -1.2, 0.8, 1.5, 0.1]),
+    (elif_breaks, [0.3, 0.2, 1.5, 0.1]), (elif_breaks, [0.3, -1.2, 0.8, 1.5]),
+    (return_from_a_loop_in_a_branch, [-1.4, 0.3]), (return_from_a_loop_in_a_branch, [1.4, 0.3]),
+]
+
+
+@pytest.mark.parametrize("fn, x", EARLY_EXITS_IN_BRANCHES)
+def test_early_exits_in_nested_branches(fn, x):
+    """An elif (or an else holding an if) whose branch returns, continues or breaks, and a
+    return from a loop inside a branch: the value and both derivatives are those of the
+    path taken (the jump was dropped: value and gradient of the fall-through path)."""
+    x = np.array(x)
+    value, _ = nf.value_and_grad(fn)(x)
+    assert value == pytest.approx(fn(x))
+    gradient = check_grad(fn, x, wrt=0)
+    tangent = np.linspace(-1.0, 1.0, x.size)
+    primal, derivative = nf.jvp(fn)(x, tangent)
+    assert primal == pytest.approx(fn(x))
+    assert derivative == pytest.approx(np.dot(gradient, tangent))
+
+
 @pytest.mark.parametrize("fn, make", [
     (with_break, lambda r: (r.normal(size=3), 1.0)),
     (with_break, lambda r: (r.normal(size=3), 100.0)),
