@@ -7,6 +7,7 @@ import gast
 import numpy as np
 
 from . import ir, runtime
+from .desugar import lower_comprehensions
 from .errors import SrcdiffError
 from .parse import MISSING, ParsedFunction, is_library_function
 from .primitives import registry
@@ -41,9 +42,6 @@ def _nondifferentiable_member(table, name):
     """Whether ndarray method or attribute `name` gives a constant (x.argmax(), x.shape)."""
     record = table(name)
     return record is not None and not record.differentiable
-
-
-_analysing = set()  # functions whose returned items are being worked out (for recursion)
 
 
 def target_names(target):
@@ -91,9 +89,31 @@ def _returned_items_varied(fn, wrt, varied_items):
     try:
         analysis = Activity(parsed, [params[i] for i in wrt if i < len(params)],
                             varied_items=varied_items)
+        # as its transform will: `shapes = [p.shape for p in params]` becomes a loop whose
+        # appends are constant, so the shapes it returns are
+        fresh = ir.Names(node).fresh
+        while lower_comprehensions(node.body, lambda n: analysis.is_active(
+                n, analysis.varied), fresh):
+            analysis.update()
     finally:
         _analysing.discard(fn)
-    return tuple(analysis.is_active(e, analysis.varied) for e in last.value.elts)
+    return tuple(analysis.variation(e, analysis.varied) for e in last.value.elts)
+
+
+def _joined(a, b):
+    """The variation of a name assigned values of variations a and b (see variation)."""
+    if a is False or b is False:
+        return b if a is False else a
+    if isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b):
+        return _normalised(tuple(_joined(x, y) for x, y in zip(a, b)))
+    return True
+
+
+def _normalised(items):
+    """A tuple of variations, as a bool when its items are all the same bool."""
+    if all(i is True for i in items) or all(i is False for i in items):
+        return bool(items) and items[0]
+    return items
 
 
 class Activity:
@@ -113,34 +133,80 @@ class Activity:
 
     def update(self):
         """Work out the varied names again (after the function's code changed)."""
+        # a varied name holding a tuple only some of whose items vary: which (see variation)
+        self.partly = {}
         self.varied = self._propagate(set(self.wrt_names))
 
     def _propagate(self, active):
         """Names that may carry a gradient (flow-insensitive, to a fixed point)."""
         statements = self._flow_statements()
         while True:
-            before = len(active)
+            before = len(active), dict(self.partly)
             for stmt in statements:
                 if isinstance(stmt, gast.Assign) and self.is_active(stmt.value, active):
                     varied = self._items_varied(stmt.value, active)
                     for target in stmt.targets:
-                        if isinstance(target, gast.Tuple) and varied is not None and \
-                                len(target.elts) == len(varied):
-                            for item, item_varied in zip(target.elts, varied):
-                                if item_varied:
-                                    active |= target_names(item)
-                        else:
-                            active |= target_names(target)
+                        self._vary(target, True if varied is None else varied, active)
                 elif isinstance(stmt, gast.AugAssign) and self.is_active(stmt.value, active):
-                    active |= target_names(stmt.target)
+                    self._vary(stmt.target, True, active)
                 elif isinstance(stmt, gast.For):
                     for target, source in loop_pairs(stmt) or []:  # None: for_statement says
                         if source is not None and self.is_active(source, active):
-                            active |= target_names(target)
+                            self._vary(target, True, active)
                 elif is_push(stmt) and self.is_active(stmt.value.args[0], active):
-                    active.add(stmt.value.func.value.id)
-            if len(active) == before:
+                    self._vary(stmt.value.func.value, True, active)
+            if (len(active), self.partly) == before:
                 return active
+
+    def _vary(self, target, varied, active):
+        """Add the names `target` assigns to `active`, given which items of the value vary
+        (True: all of it). A name holding a tuple some of whose items vary keeps which in
+        `partly`, until (flow-insensitively) an assignment of a varied whole reaches it."""
+        if isinstance(target, gast.Subscript):
+            target, varied = target.value, True
+        if isinstance(varied, tuple) and isinstance(target, (gast.Tuple, gast.List)):
+            if len(target.elts) == len(varied) and not any(
+                    isinstance(e, gast.Starred) for e in target.elts):
+                for item, item_varied in zip(target.elts, varied):
+                    if item_varied is not False:
+                        self._vary(item, item_varied, active)
+                return
+            varied = True
+        if not isinstance(target, gast.Name):
+            active |= target_names(target)
+            for name in target_names(target):
+                self.partly.pop(name, None)
+            return
+        if target.id in active and target.id not in self.partly:
+            return  # (varied as a whole already)
+        active.add(target.id)
+        varied = _joined(self.partly.get(target.id, False), varied)
+        if varied is True:
+            self.partly.pop(target.id, None)
+        else:
+            self.partly[target.id] = varied
+
+    def variation(self, node, active):
+        """Which parts of node's value may vary: a bool for all of it, or for a tuple only
+        some of whose items do, a tuple of theirs (nested), as `flat, shapes = flatten(p)`
+        needs to know that shapes do not."""
+        if isinstance(node, gast.Tuple):
+            return _normalised(tuple(self.variation(e, active) for e in node.elts))
+        if isinstance(node, gast.Name) and node.id in self.partly and node.id in active:
+            return self.partly[node.id]
+        item = self._tuple_item(node, active)
+        return self.is_active(node, active) if item is None else item
+
+    def _tuple_item(self, node, active):
+        """The variation of `t[k]` for a constant k and a t only some of whose items vary
+        (None for any other expression)."""
+        if not (isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Constant)
+                and type(node.slice.value) is int):
+            return None
+        whole = self.variation(node.value, active)
+        if not isinstance(whole, tuple) or not -len(whole) <= node.slice.value < len(whole):
+            return None
+        return whole[node.slice.value]
 
     def _flow_statements(self):
         """The statements that pass values on (assignments, loops, appends), in the order
@@ -151,8 +217,10 @@ class Activity:
     def _items_varied(self, value, active):
         """For a call of a user function that returns a tuple display, which of its items
         may vary with the arguments that are active (say, not `x.shape[0]`); else None."""
-        if not isinstance(value, gast.Call) or value.keywords or any(
-                isinstance(a, gast.Starred) for a in value.args):
+        if not isinstance(value, gast.Call):
+            varied = self.variation(value, active)  # (a tuple's item, or a copy of it)
+            return varied if isinstance(varied, tuple) else None
+        if value.keywords or any(isinstance(a, gast.Starred) for a in value.args):
             return None
         fn = self.p.resolve(value.func)
         if not self.is_user_function(fn):
@@ -213,6 +281,9 @@ class Activity:
             return not _nondifferentiable_member(registry.attribute, node.attr) and \
                 act(node.value)
         if isinstance(node, gast.Subscript):  # an index carries no gradient (an int, a mask)
+            item = self._tuple_item(node, active)
+            if item is not None:
+                return item is not False
             joiner = self.p.resolve(node.value)
             return act(node.value) or any(joiner is j for j in _JOINERS) and act(node.slice)
         if isinstance(node, gast.Call):

@@ -28,6 +28,15 @@ class Aliasing:
         into = self._written(stmt, target, differentiated, loc)
         if into is None:
             return []
+        if isinstance(target, gast.Subscript) and self.is_new_list(into):
+            if isinstance(stmt, gast.Assign):
+                return []  # an item replaced: the values the list held are not changed
+            if any(isinstance(v, gast.List) for v in self._values(into)):
+                item = gast.unparse(target)
+                raise UnsupportedError(
+                    f"{item} {_op(stmt.op)}= ... changes in place the array {into!r} holds "
+                    "there, and every name holding it: srcdiff cannot follow that", loc,
+                    f"replace the item: {item} = {item} {_op(stmt.op)} ...")
         self._analyse()
         live = self._live_after.get(id(stmt), set())
         shared = sorted((self._sharing[0].get(into, set()) - {into}) & live)
@@ -188,10 +197,26 @@ class Aliasing:
                 return viewed(value.args[0])
         return set()
 
+    def is_new_list(self, name):
+        """Whether every value `name` is assigned is a list made there (`[x, x]`, `[None] *
+        n`), whose items a write replaces (a write into it changes no array)."""
+        values = self._values(name)
+        return name not in self.params and bool(values) and all(
+            isinstance(v, gast.List) or isinstance(v, gast.BinOp) and isinstance(
+                v.op, gast.Mult) and isinstance(v.left, gast.List) for v in values)
+
+    def _values(self, name):
+        """The values assigned to `name` (by a plain assignment)."""
+        return [stmt.value for stmt in ir.walk(self.p.node) if isinstance(stmt, gast.Assign)
+                and name in {t.id for t in stmt.targets if isinstance(t, gast.Name)}]
+
     def owns(self, name):
-        """Whether every value `name` is assigned is a fresh array, safe to write into."""
+        """Whether every value `name` is assigned is a fresh array or a new list, safe to
+        write into."""
         if name in self.params:
             return False
+        if self.is_new_list(name):
+            return True
         for stmt in ir.walk(self.p.node):
             if not isinstance(stmt, gast.Assign) or name not in {
                     t.id for t in stmt.targets if isinstance(t, gast.Name)}:
@@ -207,6 +232,11 @@ class Aliasing:
                     continue
             return False
         return True
+
+
+def _op(op):
+    return {gast.Add: "+", gast.Sub: "-", gast.Mult: "*", gast.Div: "/", gast.Pow: "**",
+            gast.MatMult: "@"}.get(type(op), type(op).__name__)
 
 
 def _fills_list(node):

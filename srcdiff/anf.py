@@ -69,7 +69,9 @@ class Normalizer(EffectStatements, Expressions):
         self.popped = {n.func.value.id for n in calls if is_pop(n)}
         self.changed_in_place = {n.func.value.id for n in calls if isinstance(
             n.func, gast.Attribute) and isinstance(n.func.value, gast.Name) and
-            n.func.attr in _LIST_CHANGES}
+            n.func.attr in _LIST_CHANGES} | {n.value.id for n in nodes if isinstance(
+                n, gast.Subscript) and isinstance(n.ctx, gast.Store) and isinstance(
+                n.value, gast.Name)}
         # name -> (its list or tuple display, the block it was made in), while it holds
         self.displays = {}
         self.versions = {p: p for p in self.params}
@@ -224,7 +226,7 @@ class Normalizer(EffectStatements, Expressions):
             raise UnsupportedError("only writes into a named array (y[i] = v) can be "
                                    "differentiated", loc, "give the array a name first")
         if base.id not in self.params and any(
-                isinstance(n, gast.Assign) and isinstance(n.value, (gast.Dict, gast.List))
+                isinstance(n, gast.Assign) and isinstance(n.value, gast.Dict)
                 and base.id in target_names(n.targets[0]) for n in ir.walk(self.p.node)):
             raise UnsupportedError(
                 f"writing into the dict or list {base.id!r} here cannot be differentiated: "

@@ -10,8 +10,10 @@ from typing import Any, Callable, Literal, Sequence
 import numpy as np
 
 from . import cache, codegen, ir, runtime, specialize
-from .arguments import Wrt, caller, check_shaped_like, choose_wrt, is_wrt, normalize_wrt
-from .errors import ArgumentError, SrcdiffError, StaticArgumentNeeded, UnsupportedError
+from .arguments import (Wrt, caller, check_differentiable, check_shaped_like, choose_wrt,
+                        is_wrt, keywords_of, normalize_wrt, refuse_container_methods,
+                        split_tangents, spread_of)
+from .errors import ArgumentError, SrcdiffError, StaticArgumentNeeded
 from .modes import Mode
 from .parse import Static, check_function, is_function_value, is_object, object_class
 from .inference import Unsupported
@@ -54,8 +56,19 @@ class Derivative:
         mode = Mode(mode)
         self._mode, self._options = mode, options
         try:
-            self.wrt, self._single = normalize_wrt(wrt, self._names[shift:])
+            # (f's **kwargs, the keywords of it wrt names) and (f's *args, where its values
+            # start) when wrt counts them: code for each set of keywords, and each count
+            self._keywords = keywords_of(self._parameters[shift:], wrt)
+            self.wrt, self._single = normalize_wrt(wrt, self._names[shift:],
+                                                   self._keywords[1] if self._keywords else ())
             self._positions = tuple(w + shift for w in self.wrt)
+            self._spread = spread_of(self._parameters[shift:], wrt)
+            if self._spread is not None:
+                self._spread = self._spread[0], self._spread[1] + shift
+                if self._keywords is not None:
+                    raise ArgumentError("wrt counts values of *args and names keywords of "
+                                        "**kwargs: the positions of both depend on the call",
+                                        caller(), "differentiate them in two calls")
             # parameters whose value (a key) picks a function f calls
             self._keys = set(fun._keys) if isinstance(fun, Derivative) else set()
             self._statics = self._statics_of(())  # (what the defaults make static)
@@ -84,6 +97,12 @@ class Derivative:
         call gives (a function it calls, an object's class), (None, the error saying so)."""
         if isinstance(self.fun, Derivative) and self.fun._deferred is not None:
             return None, self.fun._deferred
+        if self._spread is not None or self._keywords is not None:
+            what = f"how many values *{self._spread[0]} takes" if self._spread else \
+                f"which keywords **{self._keywords[0]} takes"
+            return None, StaticArgumentNeeded(f"the code depends on {what}", caller(),
+                                              parameter=(self._spread or self._keywords)[0],
+                                              kind="count")
         try:
             return derive(self._target, self._positions, self._mode, **self._options,
                           **_statics_option(self._statics)), None
@@ -112,16 +131,23 @@ class Derivative:
                                        ".source_for(*args) shows the code a call runs")
         return self._emitted.full_source()
 
-    def source_for(self, *args):
+    def source_for(self, *args, **kwargs):
         """The code a call with these arguments runs (without making it): the emitted source
         specialised to their types and shapes (specialize.py), or `.source` when it runs the
-        generic code. Only the arguments' types, shapes and dtypes matter, not their values."""
+        generic code. Only the arguments' types, shapes and dtypes matter, not their values.
+        (With keywords, the generic code made for them.)"""
+        if kwargs:
+            args, kwargs = self.bind(args, kwargs)
+            return self._emitted_for(self._arguments(args)[1][self._offset:],
+                                     kwargs).full_source()
         variant = self._variant_for(*self._arguments(args))
-        return getattr(variant[0], "source", None) or self.source
+        return getattr(variant[0], "source", None) or variant[1].full_source()
 
-    def _statics_of(self, args):
+    def _statics_of(self, args, keywords=()):
         """The Static arguments of a call with f's arguments `args` (the defaults for the
-        rest): functions passed where f calls them, and objects whose methods f calls."""
+        rest) and keywords (for its **kwargs): functions passed where f calls them, objects
+        whose methods f calls, and how many values *args and which keywords **kwargs take
+        where wrt counts them."""
         defaults = {p.name: p.default for p in self._parameters if p.default is not p.empty}
         statics = []
         for k, name in enumerate(self._names):
@@ -133,37 +159,40 @@ class Derivative:
                                       int(value)))
             elif is_object(value):
                 statics.append(Static(name, "type", object_class(value)))
+        if self._spread is not None and len(args) >= self._spread[1]:
+            statics.append(Static(self._spread[0], "count", len(args) - self._spread[1]))
+        if self._keywords is not None and keywords:
+            name, keys = self._keywords
+            statics.append(Static(name, "keys", keys + tuple(sorted(
+                set(keywords) - set(keys) - set(self._names)))))
         return tuple(statics)
 
-    def _emitted_for(self, args):
+    def _name_of(self, position):
+        """The parameter at a position of f's arguments (of *args, the item: 'params[0]')."""
+        if self._spread is not None and position >= self._spread[1]:
+            return f"{self._spread[0]}[{position - self._spread[1]}]"
+        if position >= len(self._names):  # (a keyword of **kwargs)
+            return self._keywords[1][position - len(self._names)]
+        return self._names[position]
+
+    def wrt_values(self, args, keywords):
+        """The values of f's arguments that wrt picks, of a call's (as passed) and keywords."""
+        shift = 1 if self._bound is not None else 0
+        return [keywords[self._name_of(w + shift)] if w + shift >= len(self._names) and
+                self._keywords is not None else args[w] for w in self.wrt]
+
+    def _emitted_for(self, args, keywords=()):
         """The Emitted that a call with f's arguments `args` runs: one per set of static
         arguments (derived the first time that set is met)."""
-        statics = self._statics_of(args)
+        statics = self._statics_of(args, keywords)
         if statics == self._statics and self._deferred is not None:
-            self._refuse_container_methods(args)
+            refuse_container_methods(self._deferred, self._names, args)
         return self._derived(statics)
 
-    def _refuse_container_methods(self, args):
-        """The error for a method of a dict, list or tuple argument called in f (d.get(k)):
-        the code depends on no function or class there; srcdiff reads such values by index."""
-        exc = self._deferred
-        if exc.kind != "value" or exc.parameter not in self._names:
-            return
-        k = self._names.index(exc.parameter)
-        value = args[k] if k < len(args) else None
-        if isinstance(value, (dict, list, tuple)):
-            kind = type(value).__name__
-            raise UnsupportedError(
-                f"{exc.parameter!r} is a {kind} here, and the code calls one of its methods "
-                f"({exc.message.split('(...)')[0]}): srcdiff follows a {kind}'s items read by "
-                "index, not through its methods", exc.location,
-                f"read the item: {exc.parameter}['w'] for {exc.parameter}.get('w'), and "
-                f"({exc.parameter}[k] if k in {exc.parameter} else default) for a default")
-
-    def _emitted_of_call(self, args):
+    def _emitted_of_call(self, args, keywords=()):
         """The Emitted that a call with these arguments (as the user passes them) runs."""
         _, checked, offset = self._arguments(args)
-        return self._emitted_for(checked[offset:])
+        return self._emitted_for(checked[offset:], keywords)
 
     def _derived(self, statics):
         if statics == self._statics:
@@ -175,7 +204,8 @@ class Derivative:
             target = self._target
             if isinstance(self.fun, Derivative):  # (the inner code made for these statics)
                 inner = set(self.fun._names)
-                target = self.fun._derived(tuple(s for s in statics if s.name in inner))
+                target = self.fun._derived(tuple(s for s in statics if s.name in inner or
+                                                 s.kind in ("count", "keys")))
                 target = target.function
             emitted = derive(target, self._positions, self._mode, **self._options,
                              **_statics_option(statics))
@@ -188,28 +218,19 @@ class Derivative:
         emitted = emitted or self._emitted or next(iter(self._by_statics.values()), None)
         return self._deferred.location if emitted is None else getattr(emitted.meta, kind)
 
-    def _check(self, args, offset):
+    def _check(self, args, offset, keywords=None):
+        arguments = []
         for position in self._positions:
-            if position + offset >= len(args):
-                continue
-            name = self._names[position]
-            value = args[position + offset]
-            if isinstance(value, (dict, list, tuple)) or runtime.is_record(value):
-                continue  # a pytree: its float leaves get gradients, others None
-            kind = np.asarray(value).dtype.kind if not isinstance(value, float) else "f"
-            if kind == "c":
-                raise ArgumentError(
-                    f"argument {name!r} is complex ({np.asarray(value).dtype}): srcdiff "
-                    "differentiates with respect to real arguments only",
-                    self._location("defined"),
-                    "pass the real and imaginary parts as two float arguments and combine "
-                    "them inside the function (x + 1j * y)")
-            if kind != "f":
-                raise ArgumentError(
-                    f"argument {name!r} is {type(value).__name__} with dtype "
-                    f"{np.asarray(value).dtype}, which cannot be differentiated",
-                    self._location("defined"),
-                    "pass a float or a float array, or leave it out of wrt")
+            name = self._name_of(position)
+            if self._keywords is not None and position >= len(self._names):
+                if name not in (keywords or {}):
+                    raise ArgumentError(f"wrt={name!r} names a keyword of "
+                                        f"**{self._keywords[0]}, but the call passes no "
+                                        f"{name}=...", caller(), f"pass {name}=... too")
+                arguments.append((name, keywords[name]))
+            elif position + offset < len(args):
+                arguments.append((name, args[position + offset]))
+        check_differentiable(arguments, lambda: self._location("defined"))
 
     def _arguments(self, args):
         """(the emitted function's arguments, f's, the position of f's first among them)"""
@@ -218,9 +239,10 @@ class Derivative:
             args = list(args[:offset]) + [self._bound] + list(args[offset:])
         if self._mode is not Mode.JVP:
             return args, args, offset
-        *args, tangents = self._split_tangents(args)
+        *args, tangents = split_tangents(args, self.signature, self.wrt, self._single,
+                                         self.fun.__name__, self._location("defined"))
         tangents = (tangents,) if self._single else tuple(tangents)
-        for position, name, tangent in zip(self.wrt, (self._names[p] for p in self._positions),
+        for position, name, tangent in zip(self.wrt, map(self._name_of, self._positions),
                                            tangents):
             if position < len(args):
                 check_shaped_like(tangent, args[position], f"the tangent of argument "
@@ -230,31 +252,6 @@ class Derivative:
         if self._bound is not None:
             args = [self._bound] + args
         return list(tangents) + args, args, offset
-
-    def _split_tangents(self, args):
-        """f's arguments then the tangents, checked: one tangent for `wrt=k`, a tuple of one
-        per position for a tuple `wrt`."""
-        required = sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
-                                                          p.POSITIONAL_OR_KEYWORD)
-                       for p in self.signature.parameters.values())
-        expected = (f"one tangent, shaped like argument {self.wrt[0]}" if self._single else
-                    f"a tuple of {len(self.wrt)} tangent(s), one per position in wrt")
-        where = self._location("defined")
-        name = self.fun.__name__
-        hint = f"call it as jvp_{name}(*args, tangents): {name}'s arguments, then {expected}"
-        if len(args) <= required:
-            raise ArgumentError(f"jvp of {name} needs its {required} argument(s) and then "
-                                f"{expected}, but got {len(args)} argument(s) in all: the "
-                                "tangents are missing", where, hint)
-        tangents = args[-1]
-        if not self._single and not isinstance(tangents, (tuple, list)):
-            raise ArgumentError(f"jvp with wrt={self.wrt} needs {expected}, not one "
-                                f"{type(tangents).__name__}", where, hint)
-        if not self._single and len(tangents) != len(self.wrt):
-            raise ArgumentError(f"jvp with wrt={self.wrt} needs {len(self.wrt)} tangent(s), "
-                                f"one per position in wrt, but got {len(tangents)}", where,
-                                hint)
-        return args
 
     def bind(self, args, kwargs):
         """(positional arguments, keyword-only ones) of a call: f's arguments given by keyword
@@ -283,8 +280,8 @@ class Derivative:
         else:
             args, checked, offset = self._arguments(args)
             if kwargs:
-                self._check(checked, offset)
-                emitted = self._emitted_for(checked[offset:])
+                self._check(checked, offset, kwargs)
+                emitted = self._emitted_for(checked[offset:], kwargs)
                 variant = (emitted.function, emitted)
             else:
                 variant = self._variant_for(args, checked, offset)

@@ -1,6 +1,7 @@
 """What a derivative is made with and called with, checked where the user wrote it: `wrt`
 (positions or parameter names; `argnums` its other name), tangents and cotangents shaped like
 the values they go with, and the location of the user's call for errors."""
+import inspect
 import linecache
 import os
 import sys
@@ -9,7 +10,7 @@ from typing import Sequence, Union
 import numpy as np
 
 from . import runtime
-from .errors import ArgumentError, Location
+from .errors import ArgumentError, Location, UnsupportedError
 
 
 def check_shaped_like(given, like, what, where, hint):
@@ -51,6 +52,27 @@ def check_shaped_like(given, like, what, where, hint):
                             "give it a zero tangent, or make the value a float")
 
 
+def check_differentiable(arguments, where):
+    """Refuse an argument in wrt that srcdiff cannot differentiate, given (name, value) pairs
+    and `where()`, f's location: a complex one, or one not of a float dtype (a pytree
+    passes: its float leaves get gradients, the others None)."""
+    for name, value in arguments:
+        if isinstance(value, (dict, list, tuple)) or runtime.is_record(value):
+            continue
+        kind = np.asarray(value).dtype.kind if not isinstance(value, float) else "f"
+        if kind == "c":
+            raise ArgumentError(
+                f"argument {name!r} is complex ({np.asarray(value).dtype}): srcdiff "
+                "differentiates with respect to real arguments only", where(),
+                "pass the real and imaginary parts as two float arguments and combine "
+                "them inside the function (x + 1j * y)")
+        if kind != "f":
+            raise ArgumentError(
+                f"argument {name!r} is {type(value).__name__} with dtype "
+                f"{np.asarray(value).dtype}, which cannot be differentiated", where(),
+                "pass a float or a float array, or leave it out of wrt")
+
+
 def caller():
     """The location of the user's code that called into srcdiff."""
     package = os.path.dirname(os.path.abspath(__file__))
@@ -84,12 +106,14 @@ def is_wrt(wrt):
                                  all(map(is_position, wrt)))
 
 
-def normalize_wrt(wrt, names):
+def normalize_wrt(wrt, names, keywords=()):
     """(positions, whether one was given bare) of `wrt`: positions, or parameter names
-    (`wrt="params"`), or a tuple of either."""
+    (`wrt="params"`), or a tuple of either. `keywords`: the names that are keywords f's
+    **kwargs takes, which come after f's named parameters (see keywords_of)."""
     single = is_position(wrt) or isinstance(wrt, str)
     given = [wrt] if single else list(wrt) if isinstance(wrt, (tuple, list)) else []
     valid = given and all(is_position(w) or isinstance(w, str) for w in given)
+    names = list(names) + list(keywords)
     unknown = [w for w in given if isinstance(w, str) and w not in names]
     if not valid or unknown:
         raise ArgumentError(
@@ -98,3 +122,78 @@ def normalize_wrt(wrt, names):
             f"or a non-empty tuple of them, not {wrt!r}",
             hint="wrt=0 (or wrt='x') differentiates with respect to the first argument")
     return tuple(names.index(w) if isinstance(w, str) else int(w) for w in given), single
+
+
+def spread_of(parameters, wrt):
+    """(f's *args parameter, the number of parameters before it) when a position in `wrt`
+    falls on it or after: positions then count f's arguments as a call passes them (as
+    JAX's argnums do), and the code depends on how many *args takes; else None."""
+    kinds = [p.kind for p in parameters]
+    if inspect.Parameter.VAR_POSITIONAL not in kinds:
+        return None
+    before = kinds.index(inspect.Parameter.VAR_POSITIONAL)
+    given = [wrt] if is_position(wrt) or isinstance(wrt, str) else list(wrt)
+    if not any(is_position(w) and w >= before for w in given):
+        return None
+    for w in given:
+        if isinstance(w, str) and any(p.name == w and p.kind is p.KEYWORD_ONLY
+                                      for p in parameters):
+            star = parameters[before].name
+            raise ArgumentError(
+                f"wrt={w!r} names a keyword-only parameter, whose position depends on how "
+                f"many values *{star} takes", caller(),
+                f"with wrt positions on *{star}, differentiate {w!r} in a call of its own")
+    return parameters[before].name, before
+
+
+def keywords_of(parameters, wrt):
+    """(f's **kwargs parameter, the names in `wrt` that are none of f's parameters: keywords
+    a call passes it), when there are such names; else None."""
+    if not parameters or parameters[-1].kind is not inspect.Parameter.VAR_KEYWORD:
+        return None
+    named = {p.name for p in parameters}
+    given = [wrt] if isinstance(wrt, str) else list(wrt) if isinstance(wrt, (tuple, list)) \
+        else []
+    keys = tuple(dict.fromkeys(w for w in given if isinstance(w, str) and w not in named))
+    return (parameters[-1].name, keys) if keys else None
+
+
+def split_tangents(args, signature, wrt, single, name, where):
+    """A jvp's arguments: f's, then the tangents, checked: one tangent for `wrt=k`, a tuple
+    of one per position for a tuple `wrt`."""
+    required = sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                      p.POSITIONAL_OR_KEYWORD)
+                   for p in signature.parameters.values())
+    expected = (f"one tangent, shaped like argument {wrt[0]}" if single else
+                f"a tuple of {len(wrt)} tangent(s), one per position in wrt")
+    hint = f"call it as jvp_{name}(*args, tangents): {name}'s arguments, then {expected}"
+    if len(args) <= required:
+        raise ArgumentError(f"jvp of {name} needs its {required} argument(s) and then "
+                            f"{expected}, but got {len(args)} argument(s) in all: the "
+                            "tangents are missing", where, hint)
+    tangents = args[-1]
+    if not single and not isinstance(tangents, (tuple, list)):
+        raise ArgumentError(f"jvp with wrt={wrt} needs {expected}, not one "
+                            f"{type(tangents).__name__}", where, hint)
+    if not single and len(tangents) != len(wrt):
+        raise ArgumentError(f"jvp with wrt={wrt} needs {len(wrt)} tangent(s), one per "
+                            f"position in wrt, but got {len(tangents)}", where, hint)
+    return args
+
+
+def refuse_container_methods(exc, names, args):
+    """The error for a method of a dict, list or tuple argument called in f (d.get(k)), which
+    `exc` (the deferred StaticArgumentNeeded) took for an object's: the code depends on no
+    function or class there; srcdiff reads such values by index."""
+    if exc.kind != "value" or exc.parameter not in names:
+        return
+    k = names.index(exc.parameter)
+    value = args[k] if k < len(args) else None
+    if isinstance(value, (dict, list, tuple)):
+        kind = type(value).__name__
+        raise UnsupportedError(
+            f"{exc.parameter!r} is a {kind} here, and the code calls one of its methods "
+            f"({exc.message.split('(...)')[0]}): srcdiff follows a {kind}'s items read by "
+            "index, not through its methods", exc.location,
+            f"read the item: {exc.parameter}['w'] for {exc.parameter}.get('w'), and "
+            f"({exc.parameter}[k] if k in {exc.parameter} else default) for a default")

@@ -99,8 +99,9 @@ class VJP(Transformed):
         args, kwargs = self._bind(args, kwargs)
         out, saved = self._derivative(*args, **kwargs)
         # (the backward sweep of the code that ran: one per set of static arguments)
-        emitted = self._derivative._emitted_of_call(args)
-        return out, Pullback(self, emitted, saved, [args[w] for w in self.wrt], out)
+        emitted = self._derivative._emitted_of_call(args, kwargs)
+        return out, Pullback(self, emitted, saved, self._derivative.wrt_values(args, kwargs),
+                             out)
 
 
 class Pullback:
@@ -192,7 +193,7 @@ class Hessian(Transformed):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         args, kwargs = self._bind(args, kwargs)
-        xs = [args[w] for w in self.wrt]
+        xs = self._derivative.wrt_values(args, kwargs)
         shapes = [np.shape(x) for x in xs]
         blocks = [[None] * len(xs) for _ in xs]
         for j, x in enumerate(xs):
@@ -240,7 +241,7 @@ class Jacobian(Transformed):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         args, kwargs = self._bind(args, kwargs)
-        xs = [args[w] for w in self.wrt]
+        xs = self._derivative.wrt_values(args, kwargs)
         if self.kind == "jacfwd":
             return self._by_forward(args, kwargs, xs)
         out, pullback = self._reverse(*args, **kwargs)

@@ -262,12 +262,12 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
 
 
 def _write_into(stmt):
-    """The name of the dict or list `stmt` writes an item of (p[k] = v, p[k] += v)."""
-    target = stmt.target if isinstance(stmt, gast.AugAssign) else \
-        stmt.targets[0] if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 else None
-    if isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name) and \
-            not isinstance(target.slice, gast.Slice):
-        return target.value.id
+    """The name of the dict or list `stmt` writes an item of by a plain assignment (p[k]
+    += v changes an array item in place, which another name may hold)."""
+    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
+            stmt.targets[0], gast.Subscript) and isinstance(stmt.targets[0].value, gast.Name) \
+            and not isinstance(stmt.targets[0].slice, gast.Slice):
+        return stmt.targets[0].value.id
     return None
 
 
@@ -372,11 +372,6 @@ def _rebind(stmts, writes, kinds, known, fresh):
             continue
         if id(stmt) not in writes:
             continue
-        if isinstance(stmt, gast.AugAssign):  # p[k] += v: p[k] = p[k] + v
-            read = gast.Subscript(value=ir.name(stmt.target.value.id), slice=ir.copy_tree(
-                stmt.target.slice), ctx=gast.Load())
-            stmt = gast.copy_location(gast.Assign(targets=[stmt.target], value=gast.BinOp(
-                left=read, op=stmt.op, right=stmt.value), type_comment=None), stmt)
         name = stmt.targets[0].value.id
         new = _rebound_list(stmt, fresh) if kinds[name] is gast.List else \
             [ir.assign(name, _rebound_dict(stmt, known))]

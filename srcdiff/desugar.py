@@ -35,6 +35,7 @@ def desugar(func, fresh, resolve):
     `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
     read = {n.id for n in ir.walk(func) if isinstance(n, gast.Name) and
             isinstance(n.ctx, gast.Load)}
+    _count_from_the_start(func)
     func.body = _unwrap_blocks(func.body, resolve, read)
     body = func.body
     if not _has_early_return(body):
@@ -56,6 +57,33 @@ def desugar(func, fresh, resolve):
             _flag_returns(body, done, result), done)
     func.body = _assign_results(restructured, result) + [gast.Return(value=ir.name(result))]
     return func
+
+
+def _count_from_the_start(func):
+    """`items[-1]` of a list whose length changes (`items.append(v)`) as `items[len(items) -
+    1]`: the backward sweep reads the position of the item then, when the list may be
+    longer, so the forward sweep must say which it was."""
+    resized = {n.func.value.id for n in ir.walk(func) if isinstance(n, gast.Call) and
+               isinstance(n.func, gast.Attribute) and isinstance(n.func.value, gast.Name)
+               and (n.func.attr in ("append", "extend", "insert", "remove") or
+                    n.func.attr == "pop" and not n.args)}  # (a list's methods, not a dict's)
+    for node in ir.walk(func):
+        if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) and \
+                node.value.id in resized:
+            node.slice = _from_the_start(node.slice, node.value.id)
+
+
+def _from_the_start(index, name):
+    """`len(name) - k` for a constant index -k (any other index as it is)."""
+    if isinstance(index, gast.UnaryOp) and isinstance(index.op, gast.USub) and \
+            isinstance(index.operand, gast.Constant) and type(index.operand.value) is int:
+        back = index.operand.value
+    elif isinstance(index, gast.Constant) and type(index.value) is int and index.value < 0:
+        back = -index.value
+    else:
+        return index
+    return gast.copy_location(gast.BinOp(left=ir.call("len", ir.name(name)), op=gast.Sub(),
+                                         right=ir.const(back)), index)
 
 
 # context managers that change how warnings are reported, never a value: their blocks run as
@@ -95,14 +123,13 @@ def _has_early_return(body):
 
 
 def _falls_through(block):
-    """Whether running `block` can reach its end (rather than always jumping away)."""
-    if not block:
-        return True
-    last = block[-1]
-    if isinstance(last, (gast.Return, gast.Break, gast.Continue, gast.Raise)):
-        return False
-    if isinstance(last, gast.If):
-        return _falls_through(last.body) or _falls_through(last.orelse)
+    """Whether running `block` can reach its end (rather than always jumping away first)."""
+    for stmt in block:
+        if isinstance(stmt, (gast.Return, gast.Break, gast.Continue, gast.Raise)):
+            return False
+        if isinstance(stmt, gast.If) and not (_falls_through(stmt.body) or
+                                              _falls_through(stmt.orelse)):
+            return False
     return True
 
 
@@ -119,8 +146,9 @@ def _contains(stmt, kinds):
 
 
 def _restructure(block, kinds):
-    """`block` with what follows each `if` that may jump (a jump of `kinds`) moved into its
-    one branch that falls through; None when both would need it."""
+    """A copy of `block` with what follows each `if` that may jump (a jump of `kinds`) moved
+    into its one branch that falls through; None when both would need it. (The block itself
+    is left as it was, for the flags that stand in when this gives None.)"""
     out = []
     for index, stmt in enumerate(block):
         if not (isinstance(stmt, gast.If) and _contains(stmt, kinds)):
@@ -128,22 +156,19 @@ def _restructure(block, kinds):
             if isinstance(stmt, kinds):
                 break  # what follows a jump never runs
             continue
-        body, orelse = _restructure(stmt.body, kinds), _restructure(stmt.orelse, kinds)
-        if body is None or orelse is None:
-            return None
-        stmt.body, stmt.orelse = body, orelse
-        out.append(stmt)
-        rest = block[index + 1:]
-        if not rest:
-            break
-        through = [b for b in (stmt.body, stmt.orelse) if _falls_through(b)]
+        body, orelse, rest = stmt.body, stmt.orelse, block[index + 1:]
+        through = [b for b in (body, orelse) if _falls_through(b)] if rest else []
         if len(through) > 1:
             return None
-        if through:  # (restructured again: an if in that branch may jump past the rest)
-            moved = _restructure(through[0] + rest, kinds)
-            if moved is None:
-                return None
-            through[0][:] = moved
+        if through and through[0] is body:
+            body = body + rest
+        elif through:
+            orelse = orelse + rest
+        stmt = copy.copy(stmt)
+        stmt.body, stmt.orelse = _restructure(body, kinds), _restructure(orelse, kinds)
+        if stmt.body is None or stmt.orelse is None:
+            return None
+        out.append(stmt)
         break
     return out
 

@@ -331,11 +331,6 @@ class Expressions(UserCalls):
                 display = self.displays.get(getattr(value, "id", None), (None, None))
                 if display[1] is out:  # a list or tuple display made just before, unchanged
                     bound[param] = copy.deepcopy(display[0])
-                elif record.function is sum and self._is_active(value):
-                    raise UnsupportedError("sum(...) needs a list literal of arrays, a list or "
-                                           "tuple display assigned in the same block, or a "
-                                           "list built with append, to be differentiated",
-                                           loc, "for an array's sum use np.sum(x)")
         for param, value in bound.items():
             if param not in template.rules and param not in template.constant and \
                     self._is_active(value):

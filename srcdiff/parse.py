@@ -21,22 +21,24 @@ MISSING = object()
 class Static:
     """An argument fixed for one transform, by parameter name: a function (`kind="value"`)
     that calls of the parameter are resolved to, the class (`kind="type"`) of an object
-    whose methods calls on it follow, or a str or int (`kind="key"`) that picks a function
-    from a constant container (`ACTIVATIONS[name]`). Part of the cache key (its repr)."""
+    whose methods calls on it follow, a str or int (`kind="key"`) that picks a function
+    from a constant container (`ACTIVATIONS[name]`), how many values a `*args` parameter
+    takes (`kind="count"`) or which keywords `**kwargs` takes (`kind="keys"`, see
+    _spread_varargs and _spread_keywords). Part of the cache key (its repr)."""
 
     def __init__(self, name, kind, value):
         self.name, self.kind, self.value = name, kind, value
 
     def __repr__(self):
-        if self.kind == "key":
-            return f"{self.name}:key:{self.value!r}"
+        if self.kind in ("key", "count", "keys"):
+            return f"{self.name}:{self.kind}:{self.value!r}"
         return f"{self.name}:{self.kind}:{describe(self.value, set())}"
 
     def _identity(self):
         """What decides the code: the function (for a partial, its function and the shape of
         what it binds, whose values the code reads from it when it runs), or the key."""
         value = self.value
-        if self.kind == "key":
+        if self.kind in ("key", "count", "keys"):
             return (self.name, self.kind, type(value), value)
         if isinstance(value, functools.partial):
             return (self.name, self.kind, id(value.func), len(value.args),
@@ -58,6 +60,59 @@ def is_function_value(value):
     if isinstance(value, functools.partial):
         return is_function_value(value.func)
     return inspect.isroutine(value) or isinstance(value, np.ufunc)
+
+
+def _spread_varargs(node, static):
+    """`def f(x, *params)`, made for calls passing `params` n values (a Static of kind
+    "count"), as `def f(x, params_0, ..., params_n-1)` that first packs them into the tuple
+    `params`: a position in wrt then counts f's arguments as a call passes them (as JAX's
+    argnums does), and each is a parameter of its own."""
+    if static is None or static.kind != "count":
+        return
+    used = {n.id for n in ir.walk(node) if isinstance(n, gast.Name)}
+    names = []
+    for k in range(static.value):
+        name = f"{static.name}_{k}"
+        while name in used:
+            name = "_" + name
+        names.append(name)
+    args = node.args
+    args.args = args.args + [gast.Name(id=n, ctx=gast.Param(), annotation=None,
+                                       type_comment=None) for n in names]
+    args.defaults = args.defaults + [ir.const(None)] * len(names) if args.defaults else []
+    args.vararg = None
+    pack = ir.assign(static.name, gast.Tuple(elts=[ir.name(n) for n in names],
+                                             ctx=gast.Load()))
+    for part in ir.walk(pack):
+        gast.copy_location(part, node)
+    node.body.insert(0, pack)
+
+
+def _spread_keywords(parsed, static):
+    """`def f(x, **params)`, made for calls passing `params` the keywords of a Static of kind
+    "keys", as `def f(x, *, W, b)` that first packs them into the dict `params`: each is a
+    parameter of its own, which wrt may name (`wrt="W"`)."""
+    if static is None or static.kind != "keys":
+        return
+    node = parsed.node
+    used = {n.id for n in ir.walk(node) if isinstance(n, gast.Name)}
+    clash = next((k for k in static.value if k in used or not k.isidentifier()), None)
+    if clash is not None:
+        raise UnsupportedError(
+            f"{node.name} reads a name {clash!r}, which a keyword its **{static.name} takes "
+            "would hide if it became a parameter of its own", parsed.location(node),
+            f"pass the values in one dict (f(x, {static.name}) with wrt={static.name!r}), or "
+            "rename the keyword")
+    args = node.args
+    args.kwonlyargs = args.kwonlyargs + [gast.Name(id=k, ctx=gast.Param(), annotation=None,
+                                                   type_comment=None) for k in static.value]
+    args.kw_defaults = args.kw_defaults + [None] * len(static.value)
+    args.kwarg = None
+    pack = ir.assign(static.name, gast.Dict(keys=[ir.const(k) for k in static.value],
+                                            values=[ir.name(k) for k in static.value]))
+    for part in ir.walk(pack):
+        gast.copy_location(part, node)
+    node.body.insert(0, pack)
 
 
 def _expand_partial_calls(node, partials):
@@ -143,6 +198,9 @@ class ParsedFunction:
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}
         self._siblings = {}
+        args = self.node.args
+        _spread_varargs(self.node, self.statics.get(getattr(args.vararg, "id", None)))
+        _spread_keywords(self, self.statics.get(getattr(args.kwarg, "id", None)))
         self.find_locals()
         _expand_partial_calls(self.node, self._partials())
         _expand_object_calls(self)

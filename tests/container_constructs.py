@@ -270,7 +270,7 @@ def dict_written_key_by_key(params, x):
     grads["W"] = np.tanh(params["W"])
     grads["b"] = 2.0 * params["b"]
     grads["W"] = grads["W"] * np.sum(grads["b"])
-    grads["b"] += np.cos(params["b"])
+    grads["b"] = grads["b"] + np.cos(params["b"])
     for key in sorted(params):
         grads[key + "2"] = np.sin(params[key])
     return np.sum(grads["W"]) * np.sum(x) + np.sum(grads["b2"] * grads["b"]) + \
@@ -379,6 +379,85 @@ WITHOUT_AUTOGRAD = {
     "d.copy(), then written into": (dict_copy_written, dict_params),
 }
 
+def square_layers(seed=0):
+    """Three 3 x 3 matrices, summable, and an input batch of 5."""
+    draw = np.random.default_rng(seed)
+    return [0.5 * draw.normal(size=(3, 3)) for _ in range(3)], draw.normal(size=(5, 3))
+
+
+def sum_of_parameters(params, x):
+    return np.sum(np.tanh(x @ sum(params)) ** 2) + np.sum(sum(params, x[0]) ** 3)
+
+
+def sum_of_generators_over_parameters(params, x):
+    total = np.sin(sum(p.sum() for p in params)) * np.sum(x)
+    return total + sum(np.sum(W ** 2) for W, b in zip(params[::2], params[1::2]))
+
+
+def flatten(params):
+    shapes = [p.shape for p in params]
+    flat = np.concatenate([p.ravel() for p in params])
+    return flat, shapes
+
+
+def unflatten(flat, shapes):
+    out, i = [], 0
+    for s in shapes:
+        n = int(np.prod(s))
+        out.append(flat[i:i + n].reshape(s))
+        i = i + n
+    return out
+
+
+def flattened_and_back_by_helpers(params, x):
+    flat, shapes = flatten(params)  # shapes: tuples of ints, constant
+    W1, b1, W2, b2 = unflatten(np.sin(flat), shapes)
+    return np.sum(np.tanh(x @ W1 + b1) @ W2 + b2)
+
+
+def display_written_by_item(params, x):
+    (W1, b1), (W2, b2) = params
+    hs = [x @ W1, x @ W1]  # a new list: writing an item changes no array
+    for i in range(2):
+        hs[i] = np.tanh(hs[i] + b1 * (i + 1))
+    return np.sum(hs[0] @ W2 + hs[1] @ W2 + b2)
+
+
+def last_item_written_from_the_end(params, x):
+    states = [None] * 3
+    for k in range(3):
+        states[k] = np.tanh(x @ params[0][0] * (k + 1) + params[0][1])
+    states[-1] = np.sin(states[-2]) @ params[1][0]  # (the list's adjoint: only items read)
+    return np.sum(states[0]) + np.sum(states[-1] + params[1][1])
+
+
+def negative_index_of_a_growing_list(params, x):
+    hs = [x]
+    for W, b in params:
+        h = np.tanh(hs[-1] @ W + b)  # the last item when read, not when differentiated
+        hs.append(h)
+        hs[-1] = hs[-1] * 2.0
+    return np.sum(hs[-1]) + np.sum(hs[-2] ** 2)
+
+
+def layers_as_star_args(x, *params, scale=1.0):
+    for W, b in params:  # wrt=1: the first layer passed, as JAX's argnums counts
+        x = np.tanh(x @ W + b)
+    return scale * np.sum(x ** 2) + np.sum(params[0][0] ** 3)
+
+
+def powers_as_star_args(x, *a):
+    return np.sin(a[0] * x) * a[1] ** 3
+
+
+def layer_as_keywords(x, **params):
+    return np.sum(np.tanh(x @ params["W"] + params["b"]) ** 2) + np.sum(params["b"] ** 3)
+
+
+def reads_a_name_a_keyword_would_hide(x, **terms):
+    W = terms["W"]
+    return np.sum(x @ W)
+
 
 # --- the input differentiated, the containers constant (a saliency map) -----------------------
 
@@ -449,6 +528,16 @@ CASES = {
     "reversed(list(enumerate(params)))": (reversed_enumerated_layers, three_square_layers),
     "states = [None] * n; states[k] = x": (states_written_into_a_list, layer_list),
     "unflatten helper reading shapes from params": (unflattened_by_a_helper, leaf_list),
+    "sum(params), sum(params, start)": (sum_of_parameters, square_layers),
+    "sum(p.sum() for p in params), sum(np.sum(W ** 2) for W, b in ...)": (
+        sum_of_generators_over_parameters, leaf_list),
+    "flat, shapes = flatten(params); unflatten(flat, shapes)": (flattened_and_back_by_helpers,
+                                                               leaf_list),
+    "hs = [a, a]; hs[i] = h": (display_written_by_item, layer_list),
+    "states[-1] = v, states' adjoint holding only items read": (last_item_written_from_the_end,
+                                                               layer_list),
+    "hs[-1] of a list that grows (append), read and written": (
+        negative_index_of_a_growing_list, layer_list),
     "sorted(params, key=lambda ...)": (layers_sorted_by_a_key, layer_list),
     "x through reversed(params), constant": (input_through_reversed_layers,
                                               input_then_square_layers),

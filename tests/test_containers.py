@@ -12,9 +12,9 @@ import pytest
 import container_constructs
 import srcdiff as nf
 from container_constructs import CASES, ERRORS, WITHOUT_AUTOGRAD
-from pytree_oracle import (assert_leaves_close, autograd_grad, brief_srcdiff_errors,
-                           finite_differences, gradient_differences, inner, random_like,
-                           structure)
+from pytree_oracle import (assert_leaves_close, autograd_grad, autograd_hvp,
+                           brief_srcdiff_errors, finite_differences, gradient_differences,
+                           inner, random_like, structure)
 
 NUMPY_IMPORT = "import numpy as np\n"
 ALL_CASES = {**CASES, **WITHOUT_AUTOGRAD}
@@ -120,3 +120,88 @@ def test_what_tests_errors_once_refused(function):
     args = (np.array([0.5, -1.0, 2.0]),)
     assert_leaves_close(nf.grad(function)(*args), finite_differences(function, args), 1e-6,
                         1e-8, "srcdiff against finite differences")
+
+
+@pytest.mark.parametrize("wrt", [1, 2])
+def test_a_position_on_star_args_counts_the_arguments_as_passed(wrt):
+    """f(x, *params) with wrt=1: the first value *params takes (JAX's and autograd's
+    argnums count the arguments as the call passes them), in every mode."""
+    layers, x = container_constructs.layer_list()
+    f, args = container_constructs.layers_as_star_args, (x, *layers)
+    with brief_srcdiff_errors():
+        gradient = nf.grad(f, wrt=wrt)(*args, scale=0.5)
+    assert structure(gradient) == structure(args[wrt])
+    of_args = lambda *a: f(*a, scale=0.5)  # noqa: E731
+    assert_leaves_close(gradient, finite_differences(of_args, args, wrt), 1e-5, 1e-7,
+                        "srcdiff against finite differences")
+    pytest.importorskip("autograd")
+    twin = for_autograd().layers_as_star_args
+    assert_leaves_close(gradient, autograd_grad(lambda *a: twin(*a, scale=0.5), args, wrt),
+                        1e-9, 1e-12, "srcdiff against autograd")
+    direction = random_like(args[wrt], seed=1)
+    value, tangent = nf.jvp(f, wrt=wrt)(*args, direction, scale=0.5)
+    assert value == pytest.approx(of_args(*args), rel=1e-12)
+    assert tangent == pytest.approx(inner(gradient, direction), rel=1e-9, abs=1e-12)
+    product = nf.hvp(f, wrt=wrt)(*args, direction, scale=0.5)
+    assert structure(product) == structure(args[wrt])
+    assert_leaves_close(product, gradient_differences(lambda *a: nf.grad(f, wrt=wrt)(
+        *a, scale=0.5), args, direction, wrt), 1e-5, 1e-7, "hvp against differences")
+    assert_leaves_close(product, autograd_hvp(lambda *a: twin(*a, scale=0.5), args, direction,
+                                              wrt), 1e-8, 1e-10, "hvp against autograd")
+
+
+def test_second_derivatives_of_star_args_by_position():
+    f, (x, a0, a1) = container_constructs.powers_as_star_args, (0.3, 0.7, -1.2)
+    assert nf.grad(nf.grad(f, wrt=1), wrt=1)(x, a0, a1) == pytest.approx(
+        -x * x * np.sin(a0 * x) * a1 ** 3, rel=1e-12)
+    assert nf.grad(nf.grad(f, wrt=2), wrt=1)(x, a0, a1) == pytest.approx(
+        x * np.cos(a0 * x) * 3 * a1 ** 2, rel=1e-12)
+
+
+def test_code_for_star_args_is_made_for_how_many_a_call_passes():
+    derivative = nf.grad(container_constructs.powers_as_star_args, wrt=2)
+    with pytest.raises(nf.SrcdiffError, match=r"how many values \*a takes") as error:
+        derivative.source
+    assert error.value.location.filename == __file__
+    assert "def dpowers_as_star_args(x, a_0, a_1):" in derivative.source_for(0.3, 0.7, -1.2)
+    with pytest.raises(nf.ArgumentError, match="'scale' names a keyword-only parameter"):
+        nf.grad(container_constructs.layers_as_star_args, wrt=(1, "scale"))
+
+
+def test_wrt_names_a_keyword_that_kwargs_takes():
+    """f(x, **params) with wrt="W": the value the call passes as W=..., in every mode (the
+    code is made for the keywords a call passes, each then a parameter of its own)."""
+    (W, b), _ = container_constructs.layer_list()[0]
+    x = container_constructs.layer_list()[1]
+    f = container_constructs.layer_as_keywords
+    with brief_srcdiff_errors():
+        dW, db = nf.grad(f, wrt=("W", "b"))(x, W=W, b=b)
+    assert_leaves_close([dW, db], finite_differences(lambda p: f(x, W=p[0], b=p[1]), ([W, b],)),
+                        1e-5, 1e-7, "srcdiff against finite differences")
+    pytest.importorskip("autograd")
+    twin = for_autograd().layer_as_keywords
+    of_W = lambda W: twin(x, W=W, b=b)  # noqa: E731
+    assert_leaves_close(dW, autograd_grad(of_W, (W,)), 1e-9, 1e-12, "srcdiff against autograd")
+    v = random_like(W, seed=1)
+    value, tangent = nf.jvp(f, wrt="W")(x, v, W=W, b=b)
+    assert value == pytest.approx(f(x, W=W, b=b), rel=1e-12)
+    assert tangent == pytest.approx(inner(dW, v), rel=1e-9, abs=1e-12)
+    assert_leaves_close(nf.hvp(f, wrt="W")(x, v, W=W, b=b), autograd_hvp(of_W, (W,), v), 1e-8,
+                        1e-10, "hvp against autograd")
+    _, pullback = nf.vjp(f, wrt="W")(x, W=W, b=b)
+    np.testing.assert_allclose(pullback(1.0), dW, rtol=1e-12)
+    assert "def dlayer_as_keywords(x, *, W, b):" in nf.grad(f, wrt="W").source_for(x, W=W, b=b)
+
+
+def test_a_keyword_wrt_names_is_one_the_call_passes_and_hides_no_name():
+    (W, b), _ = container_constructs.layer_list()[0]
+    x = container_constructs.layer_list()[1]
+    with pytest.raises(nf.ArgumentError, match=r"names a keyword of \*\*params, but the call "
+                       "passes no W=") as error:
+        nf.grad(container_constructs.layer_as_keywords, wrt="W")(x, b=b)
+    assert error.value.location.filename == __file__
+    f = container_constructs.reads_a_name_a_keyword_would_hide
+    with pytest.raises(nf.UnsupportedError, match="reads a name 'W', which a keyword") as error:
+        nf.grad(f, wrt="W")(x, W=W)
+    assert error.value.location.filename == container_constructs.__file__
+    assert error.value.location.lineno == f.__code__.co_firstlineno

@@ -359,7 +359,45 @@ def return_from_a_loop_in_a_branch(x):
     return s + np.sin(x[1])
 
 
+def return_in_both_branches_then_code(x):
+    s = x[0]
+    if x[1] > 0:
+        if x[2] > 0:
+            return s * 2.0
+        s = s + np.sin(x[0])
+    else:
+        if x[3] > 0:
+            if x[2] > 0:
+                return s * 5.0
+        else:
+            s = s * 4.0
+        s = s - 1.0
+    return s * x[1]
+
+
+def continue_in_both_branches_then_code(x):
+    s = 0.5
+    for i in range(x.shape[0]):
+        if x[i] > 0:
+            if x[i] > 1.0:
+                continue
+            s = s + np.sin(x[i])
+        else:
+            if x[i] < -1.0:
+                if s > 0:
+                    continue
+            else:
+                s = s * 2.0
+            s = s - 1.0
+        s = s * 0.9
+    return s
+
+
 EARLY_EXITS_IN_BRANCHES = [
+    (return_in_both_branches_then_code, [0.5, 0.7, -0.2, 0.1]),
+    (return_in_both_branches_then_code, [0.5, -0.7, 0.2, -0.1]),
+    (continue_in_both_branches_then_code, [0.5, -0.7, 0.2, 0.1]),
+    (continue_in_both_branches_then_code, [1.5, -1.7, 0.2, -0.1]),
     (elif_returns, [1.5, -1.2, 0.8]), (elif_returns, [0.3, -1.2, 0.8]),
     (elif_returns, [-0.3, -1.2, 0.8]), (else_if_returns, [0.3, -1.2, 0.8]),
     (else_if_returns, [-0.3, -1.2, 0.8]), (elif_continues, [0.3, -1.2, 0.8, 1.5, 0.1]),
@@ -370,9 +408,10 @@ EARLY_EXITS_IN_BRANCHES = [
 
 @pytest.mark.parametrize("fn, x", EARLY_EXITS_IN_BRANCHES)
 def test_early_exits_in_nested_branches(fn, x):
-    """An elif (or an else holding an if) whose branch returns, continues or breaks, and a
-    return from a loop inside a branch: the value and both derivatives are those of the
-    path taken (the jump was dropped: value and gradient of the fall-through path)."""
+    """An elif (or an else holding an if) whose branch returns, continues or breaks, a
+    return from a loop inside a branch, and jumps in both branches of an if followed by
+    code (flags stand in): the value and both derivatives are those of the path taken (the
+    jump was dropped, or a statement ran twice)."""
     x = np.array(x)
     value, _ = nf.value_and_grad(fn)(x)
     assert value == pytest.approx(fn(x))

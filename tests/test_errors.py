@@ -286,16 +286,18 @@ def max_of_an_array(x):
     return max(x) * 2.0
 
 
-def sum_of_an_array(x):
-    return sum(x) * 2.0
+def adds_into_an_item_of_a_list_display(x):
+    hs = [x * 2, x]
+    hs[0] += 1.0  # (hs[i] = ... works: it replaces the item)
+    return np.sum(hs[0] * hs[1])
 
 
 REJECTED = [
     (max_of_an_array, "return max(x) * 2.0", "np.max(x)"),
-    (sum_of_an_array, "return sum(x) * 2.0", "np.sum(x)"),
     (pops_and_indexes, "return np.sum(items[0] * last)", "popped from and read by index"),
     (writes_through_out, "np.multiply(x, 2.0, out=y)", "out="),  # both gave a gradient of 0
     (copies_into, "np.copyto(y, x * 2)", "changes a value in place"),
+    (adds_into_an_item_of_a_list_display, "hs[0] += 1.0", "changes in place"),
     (walrus_of_x, "if (total := np.sum(x)) > 0:", ":="),  # a gradient of 0, once
     (writes_under_a_list, "z[0] = x[1]", "changes 'first' too"),
     # these once ran, with a gradient of zero
@@ -306,7 +308,6 @@ REJECTED = [
     (dict_comprehension_over_x, "doubled = {i: x[i] * 2 for i in range(3)}", "comprehension"),
     (defines_class, "class Local:", "class"),
     (imports_inside, "import math", "import"),
-    (star_args, "def star_args(*xs):", "*xs"),
     (starred_call, "return np.sum(np.add(x, *x[:1]))", "*args"),
     (for_else, "for i in range(2):", "for ... else"),
     (while_else, "while np.sum(x) < 10:", "while ... else"),

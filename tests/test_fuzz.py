@@ -22,7 +22,8 @@ def test_random_programs(seed, tmp_path):
 def test_programs_cover_the_constructs():
     sources = [fuzz.Program(random.Random(seed)).source for seed in range(50)]
     for construct in ("if np.sum(", "for i in range(", "axis=0", "np.where(", "keepdims",
-                      "= helper(", "while k < 2:", "break", "buf[i % 3] =", "    return "):
+                      "= helper(", "while k < 2:", "break", "buf[i % 3] =", "    return ",
+                      "elif np.sum(", "    for j in range(2):", "    elif acc <"):
         assert any(construct in s for s in sources), construct
 
 

@@ -47,12 +47,21 @@ def rows_of_an_array(a, b):
     return np.sum(np.sin(np.stack(a, axis=1)) * b[:3, None])
 
 
+def sum_of_rows(a, b):
+    return np.sum(np.sin(sum(a)) * b)
+
+
+def sum_of_numbers(a, b):
+    return np.sin(sum(a)) * np.sum(b)
+
+
 CASES = [stack_of_a_list, concatenate_of_a_tuple, sum_of_a_list, in_a_loop, list_from_split,
-         list_from_another_block, rows_of_an_array]
+         list_from_another_block, rows_of_an_array, sum_of_rows, sum_of_numbers]
 
 
 def _args(f, rng):
-    return (rng.normal(size=(2, 3)) if f is rows_of_an_array else rng.normal(size=3),
+    return (rng.normal(size=(2, 3)) if f in (rows_of_an_array, sum_of_rows) else
+            rng.normal(size=3),
             rng.normal(size=3))
 
 

@@ -9,8 +9,9 @@ reductions with axis=/keepdims=, comparisons inside np.where), a pass through th
 (`W, b = params[i]` in a loop, or read one by one), an `if` on a data-dependent condition, a
 `for` loop, and sometimes calls to helper functions (nested, with a keyword argument, with a
 loop, or returning a tuple), negative indexes and slices of the list of layers, a `while`
-loop that overwrites an argument, an early `return`, writes into a preallocated array and a
-`break`; it returns a scalar.
+loop that overwrites an argument, an early `return` (sometimes followed by an `elif` that
+returns, or by an `else` holding a loop that returns), writes into a preallocated array and a
+`break` (sometimes with an `elif` that continues or breaks); it returns a scalar.
 
 Checked: the gradient w.r.t. x, y and params against central finite differences, forward mode
 against it, the float32 variant, and the Hessian-vector product (forward over reverse, and
@@ -142,9 +143,17 @@ class Program:
         lines += self.calls()
         if rng.random() < 0.3:  # a while loop overwriting an argument
             lines += ["k = 0", "while k < 2:", "    x = np.sin(x) * 0.9 + 0.1", "    k = k + 1"]
-        if rng.random() < 0.3:  # an early return
+        if rng.random() < 0.3:  # an early return, then maybe an elif or a loop returning
             lines += [f"if np.sum({self.expr(1)[0]}) > 4.0:",
                       f"    return np.sum({self.expr(1)[0]}) * 0.5"]
+            form = rng.random()
+            if form < 0.4:
+                lines += [f"elif np.sum({self.expr(1)[0]}) > 1.0:",
+                          f"    return np.sum({self.expr(1)[0]}) * 0.3"]
+            elif form < 0.6:
+                lines += ["else:", "    for j in range(2):",
+                          f"        if np.sum({self.expr(1)[0]}) > 0.5 * j:",
+                          f"            return np.sum({self.expr(1)[0]}) * 0.2"]
         body, _ = self.expr(1, only=("acc",))
         lines += ["acc = 0.0", "buf = np.zeros(3)", f"for i in range({rng.randint(1, 4)}):",
                   f"    acc = acc * 0.5 + np.sum({self.expr(2)[0]}) * 0.1",
@@ -153,6 +162,10 @@ class Program:
             lines.append(f"    buf[i % 3] = buf[i % 3] + np.sum({self.expr(1)[0]}) * 0.2")
         if rng.random() < 0.3:
             lines += ["    if acc > 0.8:", "        break"]
+            if rng.random() < 0.5:  # an elif that jumps too, with something left to skip
+                lines += [f"    elif acc < {rng.choice(['-0.5', '0.2'])}:",
+                          f"        {rng.choice(['continue', 'break'])}",
+                          "    acc = acc * 0.9 + 0.01"]
         final, shape = self.expr(2)
         reduce = "np.sum" if rng.random() < 0.7 else "np.mean"
         lines.append(f"return {reduce}({final}) + acc + np.sum(buf ** 2)")

@@ -329,10 +329,11 @@ def _sparse_at(x, index, g):
         return Sparse({index: g})
     if isinstance(index, slice):
         items = g.items() if isinstance(g, dict) else enumerate(g)
-        return Sparse({range(len(x))[index][k]: item for k, item in items})
+        return Sparse({range(len(x))[index][k]: item for k, item in items}).sized(len(x))
     # (an emitted backward function empties its list of saved values early: only a negative
-    # index needs the length)
-    return Sparse({index + len(x) if index < 0 else index: g})
+    # index needs the length, and a length that does not hold the index is not the list's)
+    return Sparse({index + len(x) if index < 0 else index: g}).sized(
+        len(x) if index < len(x) else None)
 
 
 def adjoint_at(b, x, index):
@@ -363,7 +364,7 @@ def set_at(d, index, value):
     in place: one may be the caller's); for a list's or dict's tangent or a Sparse adjoint,
     at the item."""
     if isinstance(d, (dict, list)):
-        out = type(d)(d)
+        out = Sparse(d).sized(d.length) if isinstance(d, Sparse) else type(d)(d)
         out[_item_key(d, index)] = value
         return out
     out = np.array(d, copy=True)
@@ -394,7 +395,7 @@ def zero_at(g, index):
     (of the overwritten item, for a list's tangent or Sparse adjoint)."""
     if isinstance(g, Sparse):
         key = _item_key(g, index)
-        return Sparse({k: v for k, v in g.items() if k != key})
+        return Sparse({k: v for k, v in g.items() if k != key}).sized(g.length)
     if isinstance(g, list):
         return set_at(g, index, zero_tangent(g[index]))
     out = np.array(g, copy=True)
@@ -404,8 +405,11 @@ def zero_at(g, index):
 
 def _item_key(g, index):
     """The key of item `index` of a list in its adjoint or tangent `g`: a Sparse keys a
-    list's items by their position from the start, which a negative index does not say."""
+    list's items by their position from the start, which a negative index says only with
+    the list's length."""
     if isinstance(g, Sparse) and isinstance(index, (int, np.integer)) and index < 0:
+        if g.length is not None and index >= -g.length:
+            return index + g.length
         raise IndexError(f"srcdiff: an item written as [{index}] of a list cannot be told "
                          "apart from the others: write it by its position from the start")
     return index

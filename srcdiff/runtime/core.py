@@ -52,6 +52,15 @@ class Sparse(dict):
     item without one reads as 0.0). Adding two merges them, adding the adjoints of shared items. Adding an array (the
     adjoint of the array numpy makes of a list: np.sum(xs), np.array(xs)) adds its rows."""
     __array_ufunc__ = None  # array + Sparse is Sparse.__radd__, not a sum per element
+    # the length of the list or tuple it is the adjoint of, where known: what an item written
+    # as [-1] is keyed by (None: not known, or a dict's adjoint, whose -1 is a key)
+    length = None
+
+    def sized(self, length):
+        """Itself, knowing the length of the list or tuple it is the adjoint of."""
+        if length:  # (0: a list of saved values an emitted backward function emptied)
+            self.length = length
+        return self
 
     def __missing__(self, key):
         return 0.0  # an item that got no gradient (read as b[0] where b[0] was written)
@@ -63,7 +72,7 @@ class Sparse(dict):
             other = Sparse(enumerate(np.asarray(other)))
         if not isinstance(other, Sparse):
             return NotImplemented
-        out = Sparse(self)
+        out = Sparse(self).sized(self.length or other.length)
         for key, value in other.items():
             out[key] = out[key] + value if key in out else value
         return out
@@ -154,6 +163,8 @@ def zeros_like(x):
         return None
     if type(x) is ShapeOf:
         return np.zeros(x.shape, dtype=x.dtype)
+    if isinstance(x, (list, tuple)):
+        return Sparse().sized(len(x))
     return Sparse() if _is_container(x) or is_record(x) else np.zeros_like(x)
 
 

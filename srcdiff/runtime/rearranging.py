@@ -50,7 +50,7 @@ def gathered_items(adjoints, items):
     np.concatenate read it) given the adjoint of each item."""
     if type(items) is np.ndarray:
         return np.stack(adjoints) if adjoints else np.zeros_like(items)
-    return Sparse(enumerate(adjoints))
+    return Sparse(enumerate(adjoints)).sized(len(adjoints))
 
 
 # --- vstack, hstack, dstack, column_stack -------------------------------------------------------
