@@ -505,6 +505,13 @@ def input_against_dict_items(x, params):
     return total
 
 
+def written_while_looped_over(params, x):
+    pieces = list(params)
+    for k, piece in enumerate(pieces):
+        pieces[k] = 2.0 * piece
+    return sum(np.sum(piece) for piece in pieces) * np.sum(x)
+
+
 CASES = {
     "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
     "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
@@ -554,6 +561,7 @@ CASES = {
     "layers = list(params); layers[k] = (W, b)": (list_copy_written, three_square_layers),
     "Ws, bs = list(zip(*pairs)), for a, b in tuple(zip(*pairs))": (unzipped_with_list,
                                                                     layer_list),
+    "pieces[k] = v in a loop over enumerate(pieces)": (written_while_looped_over, leaf_list),
     "columns = list(zip(*params)), for column in zip(*params)": (
         columns_counted_as_it_runs, layer_list),
     "enumerate(params, start=2), enumerate(params, 1)": (enumerated_from_two, three_layers),
@@ -619,11 +627,15 @@ def dict_held_by_another_name(params, x):
     return np.sum(also["W"] * x[0, 0])
 
 
-def written_while_looped_over(params, x):
-    pieces = list(params)
-    for k, piece in enumerate(pieces):
-        pieces[k] = 2.0 * piece  # refused: the loop holds the list it writes into
-    return sum(np.sum(piece) for piece in pieces) * np.sum(x)
+def sum_of_squares(named):
+    return sum(np.sum(value ** 2) for value in named.values())
+
+
+def dict_read_whole_before_a_write(params, x):
+    named = {"W": params["W"] * 1.0}
+    total = sum_of_squares(named)
+    named["W"] = 2.0 * params["W"]  # refused: sum_of_squares had the dict before this write
+    return total + np.sum(named["W"]) * np.sum(x)
 
 
 def joined_in_a_branch(params, x):
@@ -651,9 +663,9 @@ ERRORS = {
     "a dict written into while another name holds it": (
         dict_held_by_another_name, dict_params, "writing into 'named' changes 'also' too",
         "copy before writing"),
-    "a list written into while a loop goes over it": (
-        written_while_looped_over, leaf_list, "srcdiff follows the item writes into a dict or "
-        "list f makes itself", "make a new one: pieces = [g(v) for v in pieces]"),
+    "a dict read whole before a write into it": (
+        dict_read_whole_before_a_write, dict_params, "srcdiff follows the item writes into a "
+        "dict or list f makes itself", "make a new one: named = [g(v) for v in named]"),
     "[*params, x] in a branch of a conditional expression": (
         joined_in_a_branch, leaf_list, "joined in a branch of a conditional expression",
         "join it on a line of its own, under an if statement"),
