@@ -52,8 +52,6 @@ def dloss(params, inputs, targets, decay=0.01):
     _t8 = decay * _t7
     _t9 = _t6 + _t8
     b_t9 = runtime.grad_seed(_t9)
-    b_items0 = []
-    bflatten_pieces = []
     b_t6 = runtime.unbroadcast(b_t9, _t6)
     b_t8 = runtime.unbroadcast(b_t9, _t8)
     b_t7 = runtime.unbroadcast(b_t8 * decay, _t7)
@@ -63,8 +61,8 @@ def dloss(params, inputs, targets, decay=0.01):
     bresiduals = b_t5 * 2 * residuals
     b_t4 = runtime.unbroadcast(bresiduals, _t4)
     bparams_1, = bwd_predict_s1(b_t4, predict_saved)
-    bflatten_pieces = runtime.add_items(bflatten_pieces, runtime.dict_values_adjoint(bparams_1,
-        flatten_keys, flatten_pieces), flatten_pieces)
+    bflatten_pieces = runtime.add_items([], runtime.dict_values_adjoint(bparams_1, flatten_keys,
+        flatten_pieces), flatten_pieces)
     bunflatten_vector = runtime.zeros_like(flat)
     for flatten_shape in reversed(_seq2):
         _t2 = _stack_t2.pop()
@@ -77,7 +75,7 @@ def dloss(params, inputs, targets, decay=0.01):
     bflat += bunflatten_vector
     bflatten_result = runtime.getitem_grad(bflat, _result0, 0)
     bflatten_flat = runtime.unpack_adjoint(bflatten_result, (flatten_flat, None))[0]
-    b_items0 = runtime.add_items(b_items0, [runtime.unconcatenate(bflatten_flat, _items0,
+    b_items0 = runtime.add_items([], [runtime.unconcatenate(bflatten_flat, _items0,
         _k) for _k in range(len(_items0))])
     bflatten_params = runtime.zeros_like(params)
     for _flatten_k1 in reversed(_seq1):

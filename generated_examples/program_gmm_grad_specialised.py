@@ -186,12 +186,11 @@ def bwd_gmm_log_likelihood_s1(b_t5, saved):
         _stack_log_proportion, _stack_t1, _t0, _t1, _t4, cluster_lls, diag_gaussian_logpdf_saved,
         log_proportion, logsumexp_saved, unpack_params_saved) = saved
     saved.clear()
-    bcluster_lls = []
     b_t4 = runtime.unreduce(b_t5, _t4)
     del _t4
     b_t3, = bwd_logsumexp(b_t4, logsumexp_saved)
     del b_t4, logsumexp_saved
-    bcluster_lls = runtime.add_items(bcluster_lls, [runtime.unstacked(b_t3, cluster_lls, _k,
+    bcluster_lls = runtime.add_items([], [runtime.unstacked(b_t3, cluster_lls, _k,
         'vstack') for _k in range(len(cluster_lls))])
     del b_t3, cluster_lls
     b_log_proportion0 = np.zeros_like(_log_proportion0)

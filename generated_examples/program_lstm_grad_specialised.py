@@ -31,10 +31,9 @@ def dloss(params, inputs, targets):
     _t3 = num_time_steps * num_examples
     _t4 = _t2 / _t3
     b_t4 = runtime.grad_seed(_t4)
-    b_items0 = []
     b_t2 = runtime.unbroadcast(b_t4 / _t3, _t2)
     bloglik = -b_t2
-    b_items0 = runtime.add_items(b_items0, [runtime.unbroadcast(bloglik,
+    b_items0 = runtime.add_items([], [runtime.unbroadcast(bloglik,
         _items0[_k]) for _k in range(len(_items0))])
     blogprobs = runtime.zeros_like(logprobs)
     for _i0 in reversed(range(min(len(logprobs), len(targets)))):

@@ -97,11 +97,10 @@ def dloss(params, y0, ts, observed):
     _t13 = _t12 ** 2
     _t14 = np.mean(_t13)
     b_t14 = runtime.grad_seed(_t14)
-    bodeint_ys = []
     b_t13 = runtime.mean_grad(b_t14, _t13)
     b_t12 = b_t13 * 2 * _t12
     bpredicted = runtime.unbroadcast(b_t12, odeint_result)
-    bodeint_ys = runtime.add_items(bodeint_ys, [runtime.unstack(bpredicted,
+    bodeint_ys = runtime.add_items([], [runtime.unstack(bpredicted,
         _k) for _k in range(len(odeint_ys))])
     bodeint_y = np.zeros_like(odeint_y)
     bparams = runtime.zeros_like(params)

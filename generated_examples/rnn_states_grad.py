@@ -35,10 +35,9 @@ def drnn_states(w, xs):
     _t4 = _t3 ** 2
     _t5 = np.sum(_t4)
     b_t5 = runtime.grad_seed(_t5)
-    bstates = []
     b_t4 = runtime.unreduce(b_t5, _t4)
     b_t3 = b_t4 * 2 * _t3
-    bstates = runtime.add_items(bstates, [runtime.unstack(b_t3, _k) for _k in range(len(states))])
+    bstates = runtime.add_items([], [runtime.unstack(b_t3, _k) for _k in range(len(states))])
     bh = runtime.zeros_like(h)
     binputs = runtime.zeros_like(inputs)
     bw = runtime.zeros_like(w)

@@ -116,9 +116,8 @@ class StatementAdjoints:
         each = gast.ListComp(elt=expr, generators=[gast.comprehension(
             target=ir.name(index, store=True), iter=ir.call("range", ir.call("len", ir.name(
                 items))), ifs=[], is_async=0)])
-        live.add(items)
-        b = self.bname(items)
-        return ir.assign(b, ir.call("runtime.add_items", ir.name(b), each))
+        b = self._items_adjoint(items, live)
+        return ir.assign(self.bname(items), ir.call("runtime.add_items", b, each))
 
     def _gather_items(self, template, rule, stmt, output, adjoint, items, live):
         """b<items> += the adjoint of each item of `items` (a list or tuple variable, or an
@@ -132,12 +131,15 @@ class StatementAdjoints:
                                live)
 
     def reverse_push(self, stmt, live):
-        """stack.append(v) hands v the adjoint its pop gave the adjoint stack."""
+        """stack.append(v) hands v the adjoint its pop gave the adjoint stack: none where
+        nothing gave the list an adjoint yet (len(xs) reads no item), nor pops from it."""
+        if stmt.stack not in live | self.popped_stacks:
+            return []
         popped = ir.call(ir.attr(self.bname(stmt.stack), "pop"))
         value = stmt.value
         if isinstance(value, gast.Name) and value.id in self.fn.active:
-            return self.accumulate(value.id, popped, live)
-        return ir.expr_stmt(popped)
+            return [self.accumulate(value.id, popped, live)]
+        return [ir.expr_stmt(popped)]
 
     def reverse_pop(self, stmt, live):
         """v = stack.pop() passes v's adjoint (or zeros) to the adjoint stack."""
@@ -185,11 +187,19 @@ class StatementAdjoints:
             out.append(self.accumulate(n, part, live))
         return out
 
+    def _items_adjoint(self, items, live):
+        """The adjoint list of list `items` to add to: none yet where the list was bound
+        anew after this point (ps = new_list in a loop: the adjoint it had went to
+        new_list's)."""
+        held = items in live
+        live.add(items)
+        return ir.name(self.bname(items)) if held else gast.List(elts=[], ctx=gast.Load())
+
     def accumulate(self, var, expr, live):
         b = self.bname(var)
         if var in self.stacks:  # a list built with append: its adjoint is a list, item by item
-            live.add(var)
-            return ir.assign(b, ir.call("runtime.add_items", ir.name(b), expr, ir.name(var)))
+            return ir.assign(b, ir.call("runtime.add_items", self._items_adjoint(var, live),
+                                        expr, ir.name(var)))
         if var in live and _calls(expr, runtime.getitem_grad):
             g, x, index = expr.args  # scatter into the existing adjoint, not into fresh zeros
             expr = ir.call("runtime.add_at", ir.name(b), x, index, g)

@@ -229,9 +229,12 @@ class Normalizer(EffectStatements, Expressions):
                 isinstance(n, gast.Assign) and isinstance(n.value, gast.Dict)
                 and base.id in target_names(n.targets[0]) for n in ir.walk(self.p.node)):
             raise UnsupportedError(
-                f"writing into the dict or list {base.id!r} cannot be differentiated yet", loc,
-                "keep the values in names of their own, or build the container once, "
-                "with every value in its display")
+                f"writing into the dict or list {base.id!r} here cannot be differentiated: "
+                "srcdiff follows the item writes into a dict or list f makes itself while "
+                f"the code reads it only by item ({base.id}[k], len({base.id}), k in "
+                f"{base.id}) until its last write, outside loops over it", loc,
+                f"write all the items first, then loop over {base.id} or pass it on; or make "
+                f"a new one: {base.id} = [g(v) for v in {base.id}], {{**{base.id}, 'k': v}}")
         if not self.aliasing.owns(base.id):
             raise UnsupportedError(
                 f"writing into {base.id!r} would change an array the caller may still use "

@@ -7,6 +7,7 @@ import gast
 
 from . import ir, runtime
 from .container_facts import dict_view, is_call, zip_star_error
+from .container_joins import is_starred_display
 from .errors import UnsupportedError
 
 
@@ -39,11 +40,21 @@ class ContainerExpressions:
             left, right = self.display(node.left), self.display(node.right)
             if left is not None and right is not None and type(left) is type(right):
                 return type(left)(elts=left.elts + right.elts, ctx=gast.Load())
-            return node
+            return self.built(node, stmt) if self.joined(node) is not None else node
+        if is_starred_display(node):
+            return self.built(node, stmt)
+        if isinstance(node, gast.Dict) and None in node.keys and self.needed:  # {**d, 'c': v}
+            return self.merged_dict(node, [(None, (v, None)) if k is None else (k, v)
+                                     for k, v in zip(node.keys, node.values)], stmt)
         if not isinstance(node, gast.Call):
             return node
+        replaced = self.replaced_fields(node)  # dataclasses.replace(o, w=v)
+        if replaced is not None:
+            return replaced
         if any(isinstance(a, gast.Starred) for a in node.args):
             node = self.splat(node, stmt)
+            if not isinstance(node, gast.Call):  # zip(*pairs): its columns
+                return node
         fn = self.resolve(node.func)
         if fn is list or fn is tuple:
             if self._lists_dict_keys(node, stmt):  # (checked to be a dict as it runs)
@@ -64,9 +75,13 @@ class ContainerExpressions:
             return gast.Call(func=node.func, args=[ir.call(ir.attr("runtime", "dict_keys"),
                                                            node.args[0])],
                              keywords=node.keywords)
-        if fn is next and len(node.args) == 1 and is_call(node.args[0], "iter", self.resolve):
-            return gast.Subscript(value=node.args[0].args[0], slice=ir.const(0),
+        if fn is next and len(node.args) in (1, 2) and is_call(node.args[0], "iter",
+                                                               self.resolve):
+            item = gast.Subscript(value=node.args[0].args[0], slice=ir.const(0),
                                   ctx=gast.Load())
+            return item if len(node.args) == 1 else gast.IfExp(  # next(iter(xs), default)
+                test=ir.call("len", copy.deepcopy(node.args[0].args[0])), body=item,
+                orelse=node.args[1])
         return node
 
     def sorted_by_key(self, node):
@@ -111,7 +126,9 @@ class ContainerExpressions:
             items = self.display(arg.value) if isinstance(arg, gast.Starred) else None
             if isinstance(arg, gast.Starred) and items is None and is_call(
                     node, "zip", self.resolve):
-                raise zip_star_error(self.location(stmt))
+                if len(node.args) > 1 or node.keywords:
+                    raise zip_star_error(self.location(stmt))
+                return self.transposed(node, stmt)  # columns = list(zip(*pairs))
             if isinstance(arg, gast.Starred) and items is None:
                 return node  # (ANF refuses it, naming the call)
             args += items.elts if isinstance(arg, gast.Starred) else [arg]
@@ -147,6 +164,9 @@ class ContainerExpressions:
                 all(self.display(a) is None for a in source.args) and \
                 self.resolve(ir.attr("runtime", "dict_of")) is runtime.dict_of:
             return ir.call(ir.attr("runtime", "dict_of"), *source.args)  # (counted as it runs)
+        copied = self.copied_dict(source)
+        if copied is not None:  # dict(d, c=v), dict(sorted(d.items()))
+            return self.merged_dict(node, [(None, copied)] + list(zip(keys, values)), stmt)
         if node.args:
             pairs = self.pairs(node.args[0], stmt)
             keys, values = [k for k, _ in pairs] + keys, [v for _, v in pairs] + values

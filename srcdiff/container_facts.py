@@ -52,10 +52,11 @@ def copies_of_appended_lists(func):
 
 def zip_star_error(where):
     return UnsupportedError(
-        "zip(*pieces) of differentiated values is followed where the code says how many "
-        "pieces there are: in a loop naming each, for a, b in zip(*pieces), and in A, B = "
-        "zip(*pieces)", where, "write one of those, or index the pieces: zip(pieces[0], "
-        "pieces[1])")
+        "this zip(*pieces) of differentiated values cannot be differentiated: srcdiff follows "
+        "zip(*pieces) alone (its columns counted as it runs, columns = list(zip(*pieces))), "
+        "and where the code says how many pieces there are (for a, b in zip(*pieces), A, B = "
+        "zip(*pieces))", where, "write one of those, or index the pieces: zip(pieces[0], "
+        "pieces[1], more)")
 
 
 def unpacks_zip_star(node):

@@ -25,23 +25,25 @@ import copy
 import gast
 
 from . import ir
-from .activity import loop_pairs
+from .activity import loop_pairs, target_names
 from .container_expressions import ContainerExpressions
 from .container_facts import (as_store, bound_to, copies_of_appended_lists, dict_view,
                               display_lengths, evaluation_order, is_call, label, nested,
                               unpacks_zip_star, zip_star_error)
+from .container_joins import Joining, rebind_item_writes
 from .errors import UnsupportedError
 
 _BLOCKS = (gast.If, gast.For, gast.While)
 
 
-class Lowering(ContainerExpressions):
+class Lowering(ContainerExpressions, Joining):
     """One pass over a function (a gast FunctionDef, changed in place); `run()` tells whether
     it changed anything (activity analysis then runs again, and this again)."""
 
-    def __init__(self, func, is_varied, resolve, fresh, location):
+    def __init__(self, func, is_varied, resolve, fresh, location, useful=None):
         self.func, self.is_varied, self.resolve = func, is_varied, resolve
-        self.fresh, self.location = fresh, location
+        self.fresh, self.location, self.useful = fresh, location, useful
+        self.needed = True  # whether the statement lowered binds a value an output reads
         self.lengths = display_lengths(func)
         self.copies = copies_of_appended_lists(func)
         self.sequences = set()
@@ -51,11 +53,15 @@ class Lowering(ContainerExpressions):
                          and isinstance(n.func, gast.Attribute) and n.func.attr == "append"
                          and isinstance(n.func.value, gast.Name)}
         self.changed = False
+        self.hoisted = []  # statements an expression of the current statement needs first
         # what this pass refuses: it may know more in the next (`keys = sorted(params)`,
         # lowered in this one, varies no more in the next)
         self.refused = []
 
     def run(self):
+        if rebind_item_writes(self.func, self.is_varied, self.resolve, self.fresh,
+                              self.useful):
+            self.changed = True
         self.func.body = self.block(self.func.body)
         if self.refused and not self.changed:
             raise self.refused[0]
@@ -74,6 +80,14 @@ class Lowering(ContainerExpressions):
     def statement(self, stmt):
         """The statements standing for `stmt` (itself, its expressions lowered)."""
         before = []
+        self.needed = self.useful is None or not isinstance(stmt, gast.Assign) or bool(
+            {n for t in stmt.targets for n in target_names(t)} & self.useful)
+        field = "iter" if isinstance(stmt, gast.For) else "value"
+        listed = getattr(stmt, field, None)
+        if (is_call(listed, "list", self.resolve) or is_call(listed, "tuple", self.resolve)) \
+                and len(listed.args) == 1 and unpacks_zip_star(listed.args[0]) and isinstance(
+                    getattr(stmt, "target", None) or stmt.targets[0], (gast.Tuple, gast.List)):
+            setattr(stmt, field, listed.args[0])  # Ws, bs = list(zip(*pairs)): the same items
         if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1:
             target = stmt.targets[0]
             if isinstance(target, (gast.Tuple, gast.List)) and unpacks_zip_star(stmt.value) \
@@ -81,13 +95,17 @@ class Lowering(ContainerExpressions):
                 return self.unzip(stmt)
             if nested(target):
                 return self.unpack(stmt)
+            if isinstance(target, gast.Name) and self.joined(stmt.value) is not None and \
+                    target.id not in ir.names_in(stmt.value):  # ps = [*params, extra]
+                return self.built(stmt.value, stmt, into=target.id)
         if isinstance(stmt, gast.For):
             before = self.loop(stmt)
         for field in ("value", "test", "iter", "msg"):
             node = getattr(stmt, field, None)
             if isinstance(node, gast.AST):
                 setattr(stmt, field, self.expression(node, stmt))
-        return before + [stmt]
+        hoisted, self.hoisted = self.hoisted, []
+        return before + hoisted + [stmt]
 
     # --- statements -----------------------------------------------------------------------
 
@@ -164,16 +182,16 @@ class Lowering(ContainerExpressions):
         """Statements to run before for-loop `stmt`, whose header is rewritten in place:
         `zip(*pieces)` with pieces unpacked first, `d.items()` and `d.values()` as a loop
         over the keys, targets nested deeper than one level unpacked in the body."""
-        before = self._hoist_comprehensions(stmt)
+        before = self._hoist_comprehensions(stmt) + self.enumerate_from_zero(stmt)
         self._name_items(stmt)
         zipped = stmt.iter
         target = stmt.target
         if is_call(zipped, "enumerate", self.resolve) and zipped.args and \
                 isinstance(target, gast.Tuple) and len(target.elts) == 2:
             zipped, target = zipped.args[0], target.elts[1]
-        if unpacks_zip_star(zipped) and self.is_varied(zipped):
-            if not isinstance(target, (gast.Tuple, gast.List)) or any(
-                    isinstance(e, gast.Starred) for e in target.elts):
+        if unpacks_zip_star(zipped) and self.is_varied(zipped) and isinstance(
+                target, (gast.Tuple, gast.List)):  # (for column in zip(*pairs): each column)
+            if any(isinstance(e, gast.Starred) for e in target.elts):
                 raise zip_star_error(self.location(stmt))
             pieces = [self.fresh("_" + label(e)) for e in target.elts]
             before.append(self._located(ir.assign(gast.Tuple(
@@ -188,6 +206,17 @@ class Lowering(ContainerExpressions):
         method = dict_view(stmt.iter)
         if method is not None and self.is_varied(stmt.iter):
             before += self._over_keys(stmt, method)
+        counted = stmt.iter.args[0] if is_call(stmt.iter, "enumerate", self.resolve) and \
+            len(stmt.iter.args) == 1 and isinstance(stmt.target, gast.Tuple) and \
+            len(stmt.target.elts) == 2 else None
+        if dict_view(counted) is not None and self.is_varied(counted):
+            # for k, (key, value) in enumerate(d.items()): the loop over the keys, counted
+            enumerated, count = stmt.iter, stmt.target.elts[0]
+            stmt.iter, stmt.target = counted, stmt.target.elts[1]
+            before += self._over_keys(stmt, dict_view(counted))
+            enumerated.args = [stmt.iter]
+            stmt.iter = enumerated
+            stmt.target = gast.Tuple(elts=[count, stmt.target], ctx=gast.Store())
         self._unpack_in_body(stmt)
         return before
 
@@ -313,8 +342,9 @@ class Lowering(ContainerExpressions):
         calls, loops = [], []
         for later in rest:
             for node in evaluation_order(later):
-                if is_call(node, "next", self.resolve) and len(node.args) == 1 and \
-                        isinstance(node.args[0], gast.Name) and node.args[0].id == name:
+                if is_call(node, "next", self.resolve) and len(node.args) in (1, 2) and \
+                        isinstance(node.args[0], gast.Name) and node.args[0].id == name \
+                        and not loops:  # (after a loop over the rest, only the loop knows)
                     calls.append(node)
             if isinstance(later, gast.For) and isinstance(later.iter, gast.Name) and \
                     later.iter.id == name:
@@ -328,11 +358,15 @@ class Lowering(ContainerExpressions):
             where = min(stray, key=lambda n: n.lineno) if stray else stmt
             raise UnsupportedError(
                 f"iter/next over differentiated values: srcdiff follows {name} = iter(...) "
-                f"only into next({name}) calls in the same block, and at most a loop over "
+                f"only into next({name}) calls in the same block, then at most a loop over "
                 "the rest", self.location(where), "index the sequence instead: x[0], x[1]")
         for k, call in enumerate(calls):
-            ir.replace_node(self.func, call, gast.Subscript(value=ir.name(name),
-                                                          slice=ir.const(k), ctx=gast.Load()))
+            item = gast.Subscript(value=ir.name(name), slice=ir.const(k), ctx=gast.Load())
+            if len(call.args) == 2:  # next(it, default)
+                item = gast.IfExp(test=gast.Compare(
+                    left=ir.call("len", ir.name(name)), ops=[gast.Gt()],
+                    comparators=[ir.const(k)]), body=item, orelse=call.args[1])
+            ir.replace_node(self.func, call, item)
         for loop in loops:
             loop.iter = gast.Subscript(value=ir.name(name), slice=gast.Slice(
                 lower=ir.const(len(calls)), upper=None, step=None), ctx=gast.Load())
@@ -350,6 +384,7 @@ class Lowering(ContainerExpressions):
         return new
 
 
-def lower_containers(func, is_varied, resolve, fresh, location):
-    """Lower the container idioms of `func` (see the module's doc); whether any was."""
-    return Lowering(func, is_varied, resolve, fresh, location).run()
+def lower_containers(func, is_varied, resolve, fresh, location, useful=None):
+    """Lower the container idioms of `func` (see the module's doc); whether any was.
+    `useful`: the names whose values reach the differentiated output (None: all)."""
+    return Lowering(func, is_varied, resolve, fresh, location, useful).run()

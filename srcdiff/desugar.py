@@ -353,8 +353,9 @@ def lower_comprehensions(body, is_varied, fresh):
             for comp in (n for n in found if id(n) not in inner):
                 whole = isinstance(comp, gast.ListComp) and isinstance(stmt, gast.Assign) \
                     and stmt.value is comp and len(stmt.targets) == 1 and \
-                    isinstance(stmt.targets[0], gast.Name)
-                # hs = [f(r) for r in x] builds hs itself
+                    isinstance(stmt.targets[0], gast.Name) and \
+                    stmt.targets[0].id not in ir.names_in(comp)
+                # hs = [f(r) for r in x] builds hs itself (xs = [f(r) for r in xs] cannot)
                 items = stmt.targets[0].id if whole else fresh("_items")
                 loop = _comprehension_loop(comp, items, fresh)
                 for new in loop:

@@ -8,7 +8,7 @@ refused with what to write instead.
 import gast
 
 from . import ir
-from .activity import is_push
+from .activity import is_pop, is_push
 from .errors import SrcdiffError, UnsupportedError
 from .parse import MISSING, ParsedFunction
 from .primitives import registry
@@ -56,6 +56,15 @@ class EffectStatements:
         if is_push(stmt) and value.func.value.id in self.active:
             stack = self.versions.get(value.func.value.id, value.func.value.id)
             out.append(ir.Push(stack, self.atom(value.args[0], loc, out), loc))
+            return
+        if is_pop(value) and value.func.value.id in self.active:
+            # stack.pop() dropping its item (an emitted gradient's, for an item with no
+            # adjoint): a pop into a name nothing reads
+            stack = self.versions.get(value.func.value.id, value.func.value.id)
+            out.append(ir.Pop(self.names.fresh("_t"), stack, loc))
+            return
+        if is_push(stmt):  # into a list no output reads (a model's running statistics)
+            out.append(ir.Statement(self.rename(stmt), loc))
             return
         if self._releases(stmt):
             return  # like del: only frees memory (emitted backward functions do it)

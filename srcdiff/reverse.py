@@ -40,6 +40,7 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         self.sites, self.reads, self.order = {}, {}, 0
         self.site_of = {}  # id of a statement -> its _Site
         self.stacks = set()  # lists the function uses as stacks (differentiating emitted code)
+        self.popped_stacks = set()  # ... and those it pops from
         self._scan(fn.body, [], [])
         self.primal = set(self.sites) | set(fn.params)  # locals; globals are never saved
         self.taken = set(self.primal)
@@ -333,7 +334,7 @@ class Reverse(StatementAdjoints, SavingAnalysis):
                 out.append(Later(lambda: [self._pop(t) for t in reversed(stmt.targets)
                                           if self._saved(t, stmt, BEFORE)]))
         elif isinstance(stmt, ir.Push):
-            out.append(self.reverse_push(stmt, live))
+            out += self.reverse_push(stmt, live)
         elif isinstance(stmt, ir.Pop):
             out.append(self.reverse_pop(stmt, live))
             out.append(Later(lambda: [self._pop(stmt.target)] if self._saved(

@@ -43,6 +43,7 @@ class SavingAnalysis:
                 self._read({stmt.stack}, site)
                 self.sites.setdefault(stmt.target, []).append(site)
                 self.stacks.add(stmt.stack)
+                self.popped_stacks.add(stmt.stack)
             elif isinstance(stmt, ir.SetItem):
                 self._read(ir.names_in(stmt.index) | ir.names_in(stmt.value) | {stmt.target},
                            site)

@@ -340,7 +340,8 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     desugar(parsed.node, names.fresh, parsed.resolve)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
     varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
-    while lower_containers(parsed.node, varied, parsed.resolve, names.fresh, parsed.location) \
+    while lower_containers(parsed.node, varied, parsed.resolve, names.fresh, parsed.location,
+                           activity.useful(outputs)) \
             | lower_comprehensions(parsed.node.body, varied, names.fresh):
         activity.update()
     return Normalizer(parsed, activity, names, derive_callee, outputs, suffixed)

@@ -1,5 +1,8 @@
 """Containers of parameters as people hold them (issue 16), one small function each, for
 tests/test_containers.py (which also runs this module with `np` bound to autograd.numpy)."""
+import dataclasses
+from typing import NamedTuple
+
 import numpy as np
 
 
@@ -222,6 +225,160 @@ def layers_sorted_by_a_key(params, x):
     return total
 
 
+# --- joined, merged, copied and written item by item, the count not in the code ----------------
+
+def starred_displays(params, x):
+    W, b = params[0]
+    layers = [*params, (2.0 * W, np.sin(b))]
+    pairs = (*params[1:], *params)
+    total = np.sum(x)
+    for W, b in layers:
+        total = total + np.sum(np.tanh(W)) * np.sum(b)
+    for k, (W, b) in enumerate(pairs):
+        total = total + (k + 1) * np.sum(W ** 2) * np.sum(b)
+    return total
+
+
+def joined_with_plus(params, x):
+    W, b = params[0]
+    layers = list(params) + [(W * 2.0, b)]  # (autograd nests boxes for params + [...])
+    total = np.sum(x)
+    for W, b in layers[1:]:
+        total = total * np.sum(np.tanh(W)) + np.sum(b)
+    return total
+
+
+def dict_displays_unpacking(params, x):
+    scaled = {**params, "W": 2.0 * params["W"], "x": np.sum(params["b"]) * x}
+    more = dict(params, c=np.tanh(params["b"]))
+    return np.sum(scaled["W"]) * np.sum(scaled["x"]) + np.sum(more["c"] * more["b"]) + \
+        np.sum(scaled["b"] ** 2) * np.sum(more["W"])
+
+
+def dicts_copied(params, x):
+    ordered = dict(sorted(params.items()))
+    copied = dict(params)
+    values = list(params.values())
+    total = np.sum(x)
+    for k, (name, value) in enumerate(ordered.items()):
+        total = total + (k + 1) * np.sum(np.sin(value)) * len(name)
+    return total * np.sum(copied["W"] ** 2) + np.sum(values[0] * params["b"]) + np.sum(values[1])
+
+
+def dict_written_key_by_key(params, x):
+    grads = {}
+    grads["W"] = np.tanh(params["W"])
+    grads["b"] = 2.0 * params["b"]
+    grads["W"] = grads["W"] * np.sum(grads["b"])
+    grads["b"] = grads["b"] + np.cos(params["b"])
+    for key in sorted(params):
+        grads[key + "2"] = np.sin(params[key])
+    return np.sum(grads["W"]) * np.sum(x) + np.sum(grads["b2"] * grads["b"]) + \
+        np.sum(grads["W2"]) * len(grads)
+
+
+def list_copy_written(params, x):
+    layers = list(params)
+    W, b = layers[0]
+    layers[0] = (np.tanh(W), b * 2.0)
+    layers[-1] = (layers[-1][0] * 0.5, layers[-1][1])
+    layers.append((np.sin(W), b))
+    for k in range(len(layers)):
+        layers[k] = (layers[k][0], layers[k][1] + 1.0)
+    for W, b in layers:
+        x = np.tanh(x @ W + b)
+    return np.sum(x)
+
+
+def unzipped_with_list(params, x):
+    Ws, bs = list(zip(*params))
+    total = np.sum(x)
+    for first, second in tuple(zip(*params)):
+        total = total + np.sum(first) * np.sum(second)
+    return total + np.sum(Ws[0] ** 2) * np.sum(bs[1])
+
+
+def columns_counted_as_it_runs(params, x):
+    columns = list(zip(*params))
+    total = np.sum(columns[0][1] * columns[1][0][0])
+    for column in zip(*params):
+        total = total + np.sum(np.tanh(column[0])) * len(column)
+    return total + np.sum(np.stack(columns[1][:1])) * np.sum(x)
+
+
+def enumerated_from_two(params, x):
+    total = np.sum(x)
+    for k, (W, b) in enumerate(params, start=2):
+        total = total + k * np.sum(np.tanh(W)) * np.sum(b)
+    for pair in enumerate(params, 1):
+        total = total * pair[0] + np.sum(pair[1][1])
+    return total
+
+
+def next_with_a_default(params, x):
+    layers = iter(params)
+    W, b = next(layers, (None, None))
+    x = np.tanh(x @ W + b)
+    for W, b in layers:
+        x = np.tanh(x @ W + b)
+    first = next(iter(params), None)
+    return np.sum(x) * np.sum(first[1])
+
+
+@dataclasses.dataclass
+class Dense:
+    W: np.ndarray
+    b: np.ndarray
+
+
+class DensePair(NamedTuple):
+    W: np.ndarray
+    b: np.ndarray
+
+
+def dense_layer(seed=0):
+    (W, b), x = layer_list(seed)[0][0], layer_list(seed)[1]
+    return Dense(W, b), x
+
+
+def dense_pair(seed=0):
+    (W, b), x = layer_list(seed)[0][0], layer_list(seed)[1]
+    return DensePair(W, b), x
+
+
+def fields_replaced(layer, x):
+    wider = dataclasses.replace(layer, W=2.0 * layer.W)
+    both = dataclasses.replace(wider, b=np.sin(wider.b), W=wider.W * layer.b[0])
+    return np.sum(np.tanh(x @ wider.W + both.b)) + np.sum(both.W ** 2)
+
+
+def namedtuple_fields_replaced(layer, x):
+    wider = layer._replace(W=2.0 * layer.W)
+    return np.sum(np.tanh(x @ wider.W + wider.b)) * np.sum(layer.W)
+
+
+def joined_to_an_argument(params, x):
+    W, b = params[0]
+    layers = params + [(W * 2.0, b)]
+    total = np.sum(x)
+    for W, b in layers[1:]:
+        total = total * np.sum(np.tanh(W)) + np.sum(b)
+    return total
+
+
+def dict_copy_written(params, x):
+    copied = params.copy()
+    copied["W"] = copied["W"] * np.sum(params["b"])
+    return np.sum(np.tanh(x @ copied["W"] + copied["b"])) + np.sum(params["W"] ** 2)
+
+
+# autograd cannot run these (params + [...] of its ListBox nests boxes; its DictBox has no
+# copy method): finite differences alone check them
+WITHOUT_AUTOGRAD = {
+    "params + [(W, b)]": (joined_to_an_argument, three_layers),
+    "d.copy(), then written into": (dict_copy_written, dict_params),
+}
+
 def square_layers(seed=0):
     """Three 3 x 3 matrices, summable, and an input batch of 5."""
     draw = np.random.default_rng(seed)
@@ -348,6 +505,13 @@ def input_against_dict_items(x, params):
     return total
 
 
+def written_while_looped_over(params, x):
+    pieces = list(params)
+    for k, piece in enumerate(pieces):
+        pieces[k] = 2.0 * piece
+    return sum(np.sum(piece) for piece in pieces) * np.sum(x)
+
+
 CASES = {
     "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
     "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
@@ -389,14 +553,29 @@ CASES = {
     "x through the rest of iter(params), constant": (input_through_the_rest_of_an_iterator,
                                                       input_then_square_layers),
     "x against d.items(), constant": (input_against_dict_items, input_then_dict),
+    "[*params, extra], (*params[1:], *params)": (starred_displays, layer_list),
+    "list(params) + [(W, b)]": (joined_with_plus, three_layers),
+    "{**d, 'W': v}, dict(d, c=v)": (dict_displays_unpacking, dict_params),
+    "dict(sorted(d.items())), dict(d), list(d.values())": (dicts_copied, dict_params),
+    "grads = {}; grads[key] = v": (dict_written_key_by_key, dict_params),
+    "layers = list(params); layers[k] = (W, b)": (list_copy_written, three_square_layers),
+    "Ws, bs = list(zip(*pairs)), for a, b in tuple(zip(*pairs))": (unzipped_with_list,
+                                                                    layer_list),
+    "pieces[k] = v in a loop over enumerate(pieces)": (written_while_looped_over, leaf_list),
+    "columns = list(zip(*params)), for column in zip(*params)": (
+        columns_counted_as_it_runs, layer_list),
+    "enumerate(params, start=2), enumerate(params, 1)": (enumerated_from_two, three_layers),
+    "next(it, default), next(iter(params), None)": (next_with_a_default, three_square_layers),
+    "dataclasses.replace(layer, W=v)": (fields_replaced, dense_layer),
+    "namedtuple's layer._replace(W=v)": (namedtuple_fields_replaced, dense_pair),
 }
 
 
 # --- what srcdiff refuses, at the line, saying what to write ------------------------------------
 
-def zip_star_of_unknown_length(params, x):
-    columns = list(zip(*params))  # refused: how many columns?
-    return np.sum(columns[0][0]) + np.sum(x)
+def zip_star_with_one_more(params, x):
+    columns = list(zip(*params, [x, x]))  # refused: the pieces and one more
+    return np.sum(columns[0][0])
 
 
 def next_under_a_condition(params, x):
@@ -432,18 +611,62 @@ def sorted_values(params, x):
     return sum(np.sum(v) for v in sorted(params)) + np.sum(x)
 
 
+def next_after_the_rest(params, x):
+    layers = iter(params)
+    W, b = next(layers)
+    for W, b in layers:
+        x = np.tanh(x @ W + b)
+    last = next(layers, None)  # refused: the loop took the rest
+    return np.sum(x) + (0.0 if last is None else 1.0)
+
+
+def dict_held_by_another_name(params, x):
+    named = {}
+    also = named
+    named["W"] = 2.0 * params["W"]  # refused: `also` sees the change
+    return np.sum(also["W"] * x[0, 0])
+
+
+def sum_of_squares(named):
+    return sum(np.sum(value ** 2) for value in named.values())
+
+
+def dict_read_whole_before_a_write(params, x):
+    named = {"W": params["W"] * 1.0}
+    total = sum_of_squares(named)
+    named["W"] = 2.0 * params["W"]  # refused: sum_of_squares had the dict before this write
+    return total + np.sum(named["W"]) * np.sum(x)
+
+
+def joined_in_a_branch(params, x):
+    layers = [*params, x] if np.sum(x) > 0 else params  # refused: built before the test
+    return sum(np.sum(layer) for layer in layers)
+
+
 ERRORS = {
     "filter(...) of parameters": (filtered_layers, layer_list, "filter(...) of differentiated "
                                   "values cannot be differentiated", "write it as a for loop"),
     "next(generator)": (next_of_a_generator, layer_list, "pieces_of is a generator",
                         "loop over the generator here"),
-    "zip(*pieces) of unknown length": (zip_star_of_unknown_length, layer_list,
-                                       "the code says how many pieces there are",
-                                       "index the pieces: zip(pieces[0], pieces[1])"),
+    "zip(*pieces, more)": (zip_star_with_one_more, layer_list,
+                           "srcdiff follows zip(*pieces) alone",
+                           "index the pieces: zip(pieces[0], pieces[1], more)"),
     "next(it) under a condition": (next_under_a_condition, layer_list,
                                    "srcdiff follows layers = iter(...) only into next(layers)",
                                    "index the sequence instead"),
     "ACTIVATIONS[name], name a loop's": (functions_picked_in_a_loop, layer_list,
                                          "a value known only at run time",
                                          "pick it by a constant key (ACTIVATIONS['relu'])"),
+    "next(it) after the loop over the rest": (next_after_the_rest, layer_list,
+                                              "then at most a loop over the rest",
+                                              "index the sequence instead"),
+    "a dict written into while another name holds it": (
+        dict_held_by_another_name, dict_params, "writing into 'named' changes 'also' too",
+        "copy before writing"),
+    "a dict read whole before a write into it": (
+        dict_read_whole_before_a_write, dict_params, "srcdiff follows the item writes into a "
+        "dict or list f makes itself", "make a new one: named = [g(v) for v in named]"),
+    "[*params, x] in a branch of a conditional expression": (
+        joined_in_a_branch, leaf_list, "joined in a branch of a conditional expression",
+        "join it on a line of its own, under an if statement"),
 }

@@ -195,12 +195,6 @@ def attribute_target(x):
     return np.sum(x)
 
 
-def dict_value(x):
-    # (a display with its keys written out, {"a": x * 2}, works)
-    d = {**{"a": x * 2}, "b": x}
-    return np.sum(d["a"])
-
-
 def unknown_local_call(x):
     f = np.sin if np.sum(x) > 0 else np.cos  # (f = np.sin alone is an alias: it works)
     return np.sum(f(x))
@@ -268,12 +262,6 @@ def walrus_of_x(x):
     return total
 
 
-def writes_into_a_local_dict(x):
-    d = {}
-    d["a"] = x * 2
-    return np.sum(d["a"])
-
-
 def writes_through_out(x):
     y = np.empty(3)
     np.multiply(x, 2.0, out=y)
@@ -309,7 +297,6 @@ REJECTED = [
     (pops_and_indexes, "return np.sum(items[0] * last)", "popped from and read by index"),
     (writes_through_out, "np.multiply(x, 2.0, out=y)", "out="),  # both gave a gradient of 0
     (copies_into, "np.copyto(y, x * 2)", "changes a value in place"),
-    (writes_into_a_local_dict, 'd["a"] = x * 2', "dict or list 'd'"),
     (adds_into_an_item_of_a_list_display, "hs[0] += 1.0", "changes in place"),
     (walrus_of_x, "if (total := np.sum(x)) > 0:", ":="),  # a gradient of 0, once
     (writes_under_a_list, "z[0] = x[1]", "changes 'first' too"),
@@ -326,7 +313,6 @@ REJECTED = [
     (while_else, "while np.sum(x) < 10:", "while ... else"),
     (bare_expression, "    np.sin(x)", "or has no effect"),
     (attribute_target, "h.value = x * 2", "assignment to"),
-    (dict_value, 'd = {**{"a": x * 2}, "b": x}', "unpacks another dict"),
     (unknown_local_call, "return np.sum(f(x))", "cannot differentiate through f"),
     (no_return, "def no_return(x):", "return statement"),
     (list_to_callee, "return np.sum(star_args(*np.split(x, 3)))", "*args"),

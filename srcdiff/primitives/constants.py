@@ -36,6 +36,10 @@ constants(dict.keys, methods=("keys",), shape=None, samples=[
     Sample("x * len({'a': x, 'b': 2 * x}.keys())", x=real(3))])
 constants(runtime.dict_keys, shape=None, samples=[
     Sample("x * len(runtime.dict_keys({'a': x, 'b': 2 * x}))", x=real(3))])
+constants(runtime.shortest, shape=None, samples=[
+    Sample("x * runtime.shortest([(x, x), (x, 2 * x, x)])", x=real(3))])
+constants(runtime.copied_keys, shape=None, samples=[
+    Sample("x * len(runtime.copied_keys({'a': x, 'b': 2 * x}))", x=real(3))])
 # the order of a sort of differentiated values by a key (sorted(params, key=...)): constant
 constants(runtime.sorted_positions, shape=None, samples=[
     Sample("x * runtime.sorted_positions([x, 2 * x], key=np.sum)[0]", x=real(3))])

@@ -126,3 +126,14 @@ class tangent_tuple:
     Sample("x * len(runtime.item_adjoints(x, [1, 2, 3]))", x=real(3))])
 class item_adjoints:
     pass
+
+
+# a side of a + [...] the code does not say is a list or tuple, checked to be one as it runs
+@helper(runtime.listed, constant=("name",), view=True, samples=[
+    Sample("np.sum(runtime.listed([x, x * y], 'xs')[1])", x=real(3), y=real(3))])
+class listed:
+    def adjoint(bz, z, x, name):
+        bx = bz
+
+    def tangent(dz, z, x, name):
+        dz = dx

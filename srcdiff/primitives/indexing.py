@@ -4,7 +4,7 @@ import operator
 
 from .. import runtime
 from .registry import Sample, primitive
-from .samples import real, record
+from .samples import named_tuple, real, record
 
 
 # x[index]: the interpreter of shapes.py follows subscripts itself (their shape depends on
@@ -54,3 +54,30 @@ class field_of:
 
     def tangent(dz, z, b, obj, name):
         dz = runtime.field_of(db, obj, name)
+
+
+# dataclasses.replace(obj, w=v) and obj._replace(w=v) (containers.py makes them one field at a
+# time): the adjoint of obj is that of the fields kept, and the two parts of a tangent add
+# field by field (multiple_outputs)
+@primitive(runtime.replaced, constant=("name",), multiple_outputs=True, samples=[
+    Sample("runtime.field(runtime.replaced(p, 'w', x * y), 'w') + runtime.field(p, 'b')",
+           x=real(3), y=real(3), p=named_tuple(w=real(3), b=real(3)), constant=("p",))])
+class replaced:
+    def adjoint(bz, z, obj, name, value):
+        bobj = runtime.without_field(bz, obj, name)
+        bvalue = runtime.field_of(bz, obj, name)
+
+    def tangent(dz, z, obj, name, value):
+        dz = runtime.replaced(dobj, name, runtime.zero_tangent(value))
+        dz = runtime.replaced(runtime.zero_tangent(obj), name, dvalue)
+
+
+@primitive(runtime.without_field, constant=("obj", "name"), samples=[
+    Sample("runtime.field_of(runtime.without_field(runtime.field_grad(b, p, 'b'), p, 'w'), "
+           "p, 'b')", b=real(3), p=named_tuple(w=real(3), b=real(3)), constant=("p",))])
+class without_field:
+    def adjoint(bz, z, b, obj, name):
+        bb = runtime.without_field(bz, obj, name)
+
+    def tangent(dz, z, b, obj, name):
+        dz = runtime.without_field(db, obj, name)

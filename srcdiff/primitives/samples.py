@@ -1,6 +1,7 @@
 """Makers of sample arguments for the tests generated from the registry: each is called with
 a numpy Generator and returns one argument (arrays in float64; the tests make float32 ones
 too). Kept small and plain, so a record's samples read as the call they test."""
+import collections
 import types
 
 import numpy as np
@@ -55,6 +56,12 @@ def distinct(*shape):
         count = int(np.prod(shape))
         return (rng.permutation(count) * 0.3 + rng.uniform(0, 0.1, count)).reshape(shape)
     return make
+
+
+def named_tuple(**makers):
+    """A namedtuple with the made values as fields."""
+    kind = collections.namedtuple("Fields", list(makers))
+    return lambda rng: kind(**{k: make(rng) for k, make in makers.items()})
 
 
 def record(**makers):

@@ -361,8 +361,9 @@ def add_at(bx, x, index, g):
 
 def set_at(d, index, value):
     """A copy of tangent `d` with `value` written at `index` (tangents are never written
-    in place: one may be the caller's); for a list's tangent or Sparse adjoint, at the item."""
-    if isinstance(d, (Sparse, list)):
+    in place: one may be the caller's); for a list's or dict's tangent or a Sparse adjoint,
+    at the item."""
+    if isinstance(d, (dict, list)):
         out = Sparse(d).sized(d.length) if isinstance(d, Sparse) else type(d)(d)
         out[_item_key(d, index)] = value
         return out

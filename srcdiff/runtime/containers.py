@@ -1,9 +1,11 @@
 """Emitted code's runtime: the adjoints and tangents of containers (a returned tuple's items,
 dicts built from keys and values, lists built with append)."""
+import dataclasses
+
 import numpy as np
 
 from ..errors import ArgumentError
-from .core import Sparse, zeros_like
+from .core import Sparse, rebuilt, zeros_like
 
 
 def unpack_adjoint(g, outputs):
@@ -47,6 +49,36 @@ def dict_keys(x):
                         f"for key in d: ... d[key]), but it is a {type(x).__name__}: sorting "
                         "differentiated values has no derivative here (sort indices instead: "
                         "np.argsort), and a loop over a list reads its items as it goes")
+    return x.keys()
+
+
+def listed(x, name):
+    """x, a side of `x + [...]` that the code does not say is a list or tuple: srcdiff took
+    the + for joining lists there, and this checks that x is one (for an array, numpy adds
+    elementwise)."""
+    if not isinstance(x, (list, tuple)):
+        raise ArgumentError(f"srcdiff took {name} + [...] for joining lists, but {name} is of "
+                            f"type {type(x).__name__}: + of an array and a list adds "
+                            "elementwise",
+                            hint=f"make the list an array first: {name} + np.array([...])")
+    return x
+
+
+def shortest(pieces):
+    """How many items zip(*pieces) makes: the length of the shortest piece."""
+    return min((len(piece) for piece in pieces), default=0)
+
+
+def copied_keys(x):
+    """The keys of dict x, where the code copies its items into another dict ({**x, ...},
+    dict(x, k=v), dict(x)): srcdiff takes x for a dict there, and this checks that it is
+    one."""
+    if not isinstance(x, dict):
+        raise ArgumentError(f"srcdiff took a differentiated value copied into a dict ({{**d}}, "
+                            f"dict(d)) for a dict, but it is a {type(x).__name__}: dict(pairs) "
+                            "of differentiated values needs its keys in the code",
+                            hint="write the dict out, {'w': w, 'b': b}, or dict(zip(keys, "
+                                 "values))")
     return x.keys()
 
 
@@ -116,9 +148,17 @@ def items_like(adjoints, like):
 
 
 def add_tangents(a, b):
-    """The sum of two parts of a tangent: item by item for lists of items' tangents."""
+    """The sum of two parts of a tangent: item by item for lists of items' tangents, field
+    by field for a namedtuple's or a dataclass's (None: a field with no tangent)."""
+    if a is None or b is None:
+        return b if a is None else a
     if isinstance(a, list) and isinstance(b, list):  # ([] is the list with no items yet)
         return [x + y for x, y in zip(a, b)] if a and b else list(a or b)
+    if isinstance(a, tuple) and hasattr(a, "_fields"):
+        return type(a)(*(add_tangents(x, y) for x, y in zip(a, b)))
+    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+        return rebuilt(a, {f.name: add_tangents(getattr(a, f.name), getattr(b, f.name))
+                           for f in dataclasses.fields(a)})
     return a + b
 
 

@@ -184,6 +184,8 @@ def zero_tangent(x):
     all (a ShapeOf, None, a string)."""
     if isinstance(x, Sparse):  # (a zero adjoint a callee returns for a constant container)
         return Sparse()
+    if isinstance(x, tuple) and hasattr(x, "_fields"):  # (its fields one by one)
+        return type(x)(*(zero_tangent(v) for v in x))
     if isinstance(x, (list, tuple)):
         return type(x)(zero_tangent(v) for v in x)
     if type(x) in (float, int, bool):  # a number in a list numpy makes an array of

@@ -1,9 +1,11 @@
 """Attributes of objects that carry arrays (a dataclass of parameters, a model object): an
 attribute's adjoint is a Sparse keyed by its name, as an item's is keyed by its index."""
-from ..errors import ArgumentError
-from .core import Sparse, is_record
+import dataclasses
 
-__all__ = ["field", "field_grad", "field_of"]
+from ..errors import ArgumentError
+from .core import Sparse, is_record, record_fields
+
+__all__ = ["field", "field_grad", "field_of", "replaced", "without_field"]
 
 
 def field(obj, name):
@@ -24,7 +26,41 @@ def field_grad(g, obj, name):
 
 
 def field_of(b, obj, name):
-    """The part of adjoint `b` (of obj, a Sparse) that belongs to obj.name."""
+    """The part of adjoint `b` of obj that belongs to obj.name."""
     if isinstance(obj, tuple) and hasattr(obj, "_fields"):
         name = obj._fields.index(name)
-    return b.get(name, 0.0) if isinstance(b, dict) else 0.0
+    return _by_field(b).get(name, 0.0)
+
+
+def _by_field(b):
+    """Adjoint `b` of an object as a dict by field name (by position for a namedtuple):
+    a Sparse is one already; a cotangent the caller gives has the object's own type."""
+    if isinstance(b, dict):
+        return b
+    if isinstance(b, tuple) and hasattr(b, "_fields"):
+        return Sparse(enumerate(b))
+    if b is not None and is_record(b):
+        return Sparse({name: getattr(b, name) for name in record_fields(b)})
+    return {}
+
+
+def _is_namedtuple(obj):
+    return isinstance(obj, tuple) and hasattr(obj, "_fields")
+
+
+def replaced(obj, name, value):
+    """dataclasses.replace(obj, name=value), or obj._replace(name=value) of a namedtuple,
+    where obj carries differentiated values (and so does its tangent)."""
+    if _is_namedtuple(obj):
+        return obj._replace(**{name: value})
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return dataclasses.replace(obj, **{name: value})
+    raise TypeError(f"srcdiff took a call replacing .{name} for dataclasses.replace or a "
+                    f"namedtuple's _replace, but it was given a {type(obj).__name__}")
+
+
+def without_field(b, obj, name):
+    """Adjoint `b` of obj (a Sparse) but for the part of obj.name: the adjoint of the obj
+    that replaced(obj, name, value) copies the other fields of."""
+    key = obj._fields.index(name) if _is_namedtuple(obj) else name
+    return Sparse({k: g for k, g in _by_field(b).items() if k != key})
