@@ -1,5 +1,6 @@
 """Early return, break and continue: the forward sweep keeps its `break` and counts the
 iterations that ran; the adjoint sweep replays those, skipping what `continue` skipped."""
+
 import numpy as np
 
 WRT = (0,)
@@ -19,4 +20,4 @@ def early_exit(x):
 
 
 def example(rng):
-    return rng.normal(size=3),
+    return (rng.normal(size=3),)

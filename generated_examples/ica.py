@@ -1,6 +1,7 @@
 """Independent component analysis as in autograd's example: observed signals are a mixture
 (weights @ latents) of heavy-tailed sources with Student-t noise; the negative log joint
 density of the weights and the sources, with scipy.stats.t.logpdf."""
+
 import numpy as np
 import scipy.stats
 

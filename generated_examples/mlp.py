@@ -1,4 +1,5 @@
 """A two-layer perceptron whose weights live in a dict; the gradient is a dict too."""
+
 import numpy as np
 
 WRT = (0,)
@@ -15,6 +16,10 @@ def mlp(params, x, y):
 
 
 def example(rng):
-    params = {"w1": rng.normal(size=(3, 5)), "b1": np.zeros(5),
-              "w2": rng.normal(size=(5, 2)), "b2": np.zeros(2)}
+    params = {
+        "w1": rng.normal(size=(3, 5)),
+        "b1": np.zeros(5),
+        "w2": rng.normal(size=(5, 2)),
+        "b2": np.zeros(2),
+    }
     return params, rng.normal(size=(8, 3)), rng.normal(size=(8, 2))

@@ -1,4 +1,5 @@
 """A branchy piecewise function: the adjoint sweep replays the branch that was taken."""
+
 import numpy as np
 
 WRT = (0,)
@@ -10,7 +11,7 @@ def piecewise(x, y):
     elif np.sum(x) > -1:
         z = np.sin(x) * 3
     else:
-        z = x ** 2
+        z = x**2
     return np.sum(z * y)
 
 

@@ -1,4 +1,5 @@
 """A scalar polynomial evaluated with Horner's rule in a loop."""
+
 import numpy as np
 
 WRT = (0,)

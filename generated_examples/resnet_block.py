@@ -1,4 +1,5 @@
 """One ResNet basic block built from srcdiff.nn layers (conv, batch norm, relu, shortcut)."""
+
 import numpy as np
 
 from srcdiff.nn import batch_norm, conv2d, relu
@@ -16,6 +17,12 @@ def resnet_block(p, x):
 
 def example(rng):
     c = 3
-    p = {"w1": rng.normal(size=(c, c, 3, 3)) * 0.3, "g1": np.ones(c), "b1": np.zeros(c),
-         "w2": rng.normal(size=(c, c, 3, 3)) * 0.3, "g2": np.ones(c), "b2": np.zeros(c)}
+    p = {
+        "w1": rng.normal(size=(c, c, 3, 3)) * 0.3,
+        "g1": np.ones(c),
+        "b1": np.zeros(c),
+        "w2": rng.normal(size=(c, c, 3, 3)) * 0.3,
+        "g2": np.ones(c),
+        "b2": np.zeros(c),
+    }
     return p, rng.normal(size=(2, c, 5, 5))

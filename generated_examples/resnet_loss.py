@@ -1,4 +1,5 @@
 """The gradient of srcdiff.resnet.loss: a whole ResNet's backward pass, as emitted."""
+
 import numpy as np
 
 from srcdiff import resnet

@@ -1,5 +1,6 @@
 """An RNN that keeps every state: a list comprehension and a list built with append become
 loops whose list's adjoint is a list too, handed back item by item as the appends unwind."""
+
 import numpy as np
 
 WRT = (0, 1)

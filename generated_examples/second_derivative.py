@@ -1,4 +1,5 @@
 """Second order: srcdiff differentiates its own emitted gradient (grad of grad)."""
+
 import numpy as np
 
 WRT = (0,)
@@ -6,8 +7,8 @@ MODE = "grad2"
 
 
 def second_derivative(x):
-    return np.sin(x) * x ** 3 + np.exp(x * 0.5)
+    return np.sin(x) * x**3 + np.exp(x * 0.5)
 
 
 def example(rng):
-    return 0.7,
+    return (0.7,)

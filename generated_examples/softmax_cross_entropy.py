@@ -1,4 +1,5 @@
 """Softmax cross-entropy with integer labels, computed stably."""
+
 import numpy as np
 
 WRT = (0,)

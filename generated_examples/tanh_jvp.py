@@ -1,4 +1,5 @@
 """Forward mode: the Jacobian-vector product of a small network, tangents carried alongside."""
+
 import numpy as np
 
 WRT = (0,)

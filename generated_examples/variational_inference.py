@@ -1,6 +1,7 @@
 """Black-box variational inference: the negative evidence lower bound of a Bayesian logistic
 regression under a diagonal Gaussian approximation (mean, log_std), estimated from
 reparameterised samples, with scipy.stats.norm.logpdf for the prior and the approximation."""
+
 import numpy as np
 import scipy.stats
 

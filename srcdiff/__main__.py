@@ -1,5 +1,6 @@
 """Command line: `srcdiff demo | train | show MODULE:FUNCTION | cache info|clear | --version`
 (or `python -m srcdiff ...`)."""
+
 import argparse
 import importlib
 import io
@@ -10,8 +11,13 @@ import tokenize
 
 from .errors import SrcdiffError
 
-_COLOURS = {"keyword": "\033[1;34m", "string": "\033[32m", "comment": "\033[90m",
-            "number": "\033[35m", "reset": "\033[0m"}
+_COLOURS = {
+    "keyword": "\033[1;34m",
+    "string": "\033[32m",
+    "comment": "\033[90m",
+    "number": "\033[35m",
+    "reset": "\033[0m",
+}
 
 
 def highlight(source):
@@ -25,9 +31,15 @@ def highlight(source):
         return source
     out, done = [], 0
     for tok in tokens:
-        kind = ("keyword" if tok.type == tokenize.NAME and keyword.iskeyword(tok.string) else
-                {tokenize.STRING: "string", tokenize.COMMENT: "comment",
-                 tokenize.NUMBER: "number"}.get(tok.type))
+        kind = (
+            "keyword"
+            if tok.type == tokenize.NAME and keyword.iskeyword(tok.string)
+            else {
+                tokenize.STRING: "string",
+                tokenize.COMMENT: "comment",
+                tokenize.NUMBER: "number",
+            }.get(tok.type)
+        )
         if not kind:
             continue
         begin = starts[tok.start[0] - 1] + tok.start[1]
@@ -63,11 +75,17 @@ def show(args):
         derivative = nf.jvp(fn, wrt=wrt, optimized=not args.raw)
     else:
         derivative = nf.grad(fn, wrt=wrt, optimized=not args.raw)
-    source = derivative.source if args.args is None else \
-        derivative.source_for(*parse_arguments(args.args))
-    colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty()
-                                        and os.environ.get("TERM", "dumb") != "dumb"
-                                        and "NO_COLOR" not in os.environ)
+    source = (
+        derivative.source
+        if args.args is None
+        else derivative.source_for(*parse_arguments(args.args))
+    )
+    colour = args.color == "always" or (
+        args.color == "auto"
+        and sys.stdout.isatty()
+        and os.environ.get("TERM", "dumb") != "dumb"
+        and "NO_COLOR" not in os.environ
+    )
     sys.stdout.write(highlight(source) if colour else source)
     return 0
 
@@ -94,8 +112,10 @@ def parse_arguments(spec):
             else:
                 out.append(int(word))
         except (TypeError, ValueError):
-            raise SystemExit(f"srcdiff show: cannot read argument {word!r}; write a dtype and "
-                             "a shape (float32[64,10]), float, floats, an int or none") from None
+            raise SystemExit(
+                f"srcdiff show: cannot read argument {word!r}; write a dtype and "
+                "a shape (float32[64,10]), float, floats, an int or none"
+            ) from None
     return out
 
 
@@ -133,6 +153,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["train"]:
         from .train_cli import main as train
+
         return train(argv[1:], restart=command_line)
     prog = program()
     parser = argparse.ArgumentParser(prog=prog)
@@ -146,15 +167,19 @@ def main(argv=None):
     show_parser.add_argument("--mode", choices=("reverse", "forward"), default="reverse")
     show_parser.add_argument("--raw", action="store_true", help="skip optimisation passes")
     show_parser.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    show_parser.add_argument("--args", metavar="SPEC",
-                             help="show the code a call runs for arguments of these types "
-                                  "and shapes, e.g. 'float64[4,4] float floats 3 none'")
+    show_parser.add_argument(
+        "--args",
+        metavar="SPEC",
+        help="show the code a call runs for arguments of these types "
+        "and shapes, e.g. 'float64[4,4] float floats 3 none'",
+    )
     cache_parser = commands.add_parser("cache", help="show or clear the on-disk cache")
     cache_parser.add_argument("action", choices=("info", "clear"))
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":
             from .demo import main as demo
+
             return demo()
         if args.command == "cache":
             return cache_command(args)

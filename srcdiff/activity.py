@@ -1,6 +1,7 @@
 """Stage 2a: activity analysis. A name is *varied* when its value may depend on the
 arguments differentiated (flow-insensitively, to a fixed point) and *useful* when it may reach
 the differentiated output; the transforms differentiate only names that are both (active)."""
+
 import inspect
 
 import gast
@@ -20,17 +21,27 @@ SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.Generato
 
 def is_push(stmt):
     """Whether `stmt` is `name.append(value)`."""
-    return (isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Call)
-            and isinstance(stmt.value.func, gast.Attribute) and stmt.value.func.attr == "append"
-            and isinstance(stmt.value.func.value, gast.Name) and len(stmt.value.args) == 1
-            and not stmt.value.keywords)
+    return (
+        isinstance(stmt, gast.Expr)
+        and isinstance(stmt.value, gast.Call)
+        and isinstance(stmt.value.func, gast.Attribute)
+        and stmt.value.func.attr == "append"
+        and isinstance(stmt.value.func.value, gast.Name)
+        and len(stmt.value.args) == 1
+        and not stmt.value.keywords
+    )
 
 
 def is_pop(value):
     """Whether `value` is `name.pop()`."""
-    return (isinstance(value, gast.Call) and isinstance(value.func, gast.Attribute)
-            and value.func.attr == "pop" and isinstance(value.func.value, gast.Name)
-            and not value.args and not value.keywords)
+    return (
+        isinstance(value, gast.Call)
+        and isinstance(value.func, gast.Attribute)
+        and value.func.attr == "pop"
+        and isinstance(value.func.value, gast.Name)
+        and not value.args
+        and not value.keywords
+    )
 
 
 def _nondifferentiable(obj):
@@ -54,15 +65,26 @@ def loop_pairs(stmt):
     """(target, iterated sequence) pairs of a for loop; the sequence is None for an index."""
     it, target = stmt.iter, stmt.target
     if isinstance(it, gast.Call) and isinstance(it.func, gast.Name) and not it.keywords:
-        if it.func.id == "enumerate" and len(it.args) in (1, 2) and \
-                isinstance(target, gast.Tuple) and len(target.elts) == 2:
-            inner = gast.For(target=target.elts[1], iter=it.args[0], body=[], orelse=[],
-                             type_comment=None)  # enumerate(zip(a, b)): index, then zip's
-            zipped = loop_pairs(inner) if isinstance(it.args[0], gast.Call) and len(
-                it.args) == 1 else None
+        if (
+            it.func.id == "enumerate"
+            and len(it.args) in (1, 2)
+            and isinstance(target, gast.Tuple)
+            and len(target.elts) == 2
+        ):
+            inner = gast.For(
+                target=target.elts[1], iter=it.args[0], body=[], orelse=[], type_comment=None
+            )  # enumerate(zip(a, b)): index, then zip's
+            zipped = (
+                loop_pairs(inner)
+                if isinstance(it.args[0], gast.Call) and len(it.args) == 1
+                else None
+            )
             return [(target.elts[0], None)] + (zipped or [(target.elts[1], it.args[0])])
-        if it.func.id == "zip" and isinstance(target, gast.Tuple) \
-                and len(target.elts) == len(it.args):
+        if (
+            it.func.id == "zip"
+            and isinstance(target, gast.Tuple)
+            and len(target.elts) == len(it.args)
+        ):
             return list(zip(target.elts, it.args))
     if isinstance(target, (gast.Name, gast.Tuple, gast.List)):  # (for W, b in params)
         return [(target, it)]
@@ -82,18 +104,21 @@ def _returned_items_varied(fn, wrt, varied_items):
     node = parsed.node
     params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     last = node.body[-1] if node.body else None
-    if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)) or \
-            any(isinstance(n, gast.Return) for n in ir.walk(node) if n is not last):
+    if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)) or any(
+        isinstance(n, gast.Return) for n in ir.walk(node) if n is not last
+    ):
         return None
     _analysing.add(fn)
     try:
-        analysis = Activity(parsed, [params[i] for i in wrt if i < len(params)],
-                            varied_items=varied_items)
+        analysis = Activity(
+            parsed, [params[i] for i in wrt if i < len(params)], varied_items=varied_items
+        )
         # as its transform will: `shapes = [p.shape for p in params]` becomes a loop whose
         # appends are constant, so the shapes it returns are
         fresh = ir.Names(node).fresh
-        while lower_comprehensions(node.body, lambda n: analysis.is_active(
-                n, analysis.varied), fresh):
+        while lower_comprehensions(
+            node.body, lambda n: analysis.is_active(n, analysis.varied), fresh
+        ):
             analysis.update()
     finally:
         _analysing.discard(fn)
@@ -166,7 +191,8 @@ class Activity:
             target, varied = target.value, True
         if isinstance(varied, tuple) and isinstance(target, (gast.Tuple, gast.List)):
             if len(target.elts) == len(varied) and not any(
-                    isinstance(e, gast.Starred) for e in target.elts):
+                isinstance(e, gast.Starred) for e in target.elts
+            ):
                 for item, item_varied in zip(target.elts, varied):
                     if item_varied is not False:
                         self._vary(item, item_varied, active)
@@ -200,8 +226,11 @@ class Activity:
     def _tuple_item(self, node, active):
         """The variation of `t[k]` for a constant k and a t only some of whose items vary
         (None for any other expression)."""
-        if not (isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Constant)
-                and type(node.slice.value) is int):
+        if not (
+            isinstance(node, gast.Subscript)
+            and isinstance(node.slice, gast.Constant)
+            and type(node.slice.value) is int
+        ):
             return None
         whole = self.variation(node.value, active)
         if not isinstance(whole, tuple) or not -len(whole) <= node.slice.value < len(whole):
@@ -211,8 +240,11 @@ class Activity:
     def _flow_statements(self):
         """The statements that pass values on (assignments, loops, appends), in the order
         of a walk of the function: the fixed points go over these, not over every node."""
-        return [n for n in ir.walk(self.p.node) if isinstance(n, (
-            gast.Assign, gast.AugAssign, gast.For)) or is_push(n)]
+        return [
+            n
+            for n in ir.walk(self.p.node)
+            if isinstance(n, (gast.Assign, gast.AugAssign, gast.For)) or is_push(n)
+        ]
 
     def _items_varied(self, value, active):
         """For a call of a user function that returns a tuple display, which of its items
@@ -227,8 +259,9 @@ class Activity:
             return None
         wrt = tuple(i for i, a in enumerate(value.args) if self.is_active(a, active))
         if (fn, wrt) not in self.varied_items:
-            self.varied_items[fn, wrt] = None if fn in _analysing else \
-                _returned_items_varied(fn, wrt, self.varied_items)
+            self.varied_items[fn, wrt] = (
+                None if fn in _analysing else _returned_items_varied(fn, wrt, self.varied_items)
+            )
         return self.varied_items[fn, wrt]
 
     def useful(self, outputs):
@@ -239,8 +272,7 @@ class Activity:
             return set()
         value = ret.value
         if isinstance(value, gast.Tuple) and outputs is not None:
-            useful = set().union(*(ir.names_in(e) for e, keep in zip(value.elts, outputs)
-                                   if keep))
+            useful = set().union(*(ir.names_in(e) for e, keep in zip(value.elts, outputs) if keep))
         else:
             useful = ir.names_in(value)
         statements = self._flow_statements()
@@ -249,9 +281,12 @@ class Activity:
             for stmt in reversed(statements):  # (against the flow: fewer rounds)
                 if isinstance(stmt, gast.Assign):
                     pairs = [(t, stmt.value) for t in stmt.targets]
-                    if len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Tuple) and \
-                            isinstance(stmt.value, gast.Tuple) and \
-                            len(stmt.targets[0].elts) == len(stmt.value.elts):
+                    if (
+                        len(stmt.targets) == 1
+                        and isinstance(stmt.targets[0], gast.Tuple)
+                        and isinstance(stmt.value, gast.Tuple)
+                        and len(stmt.targets[0].elts) == len(stmt.value.elts)
+                    ):
                         pairs = list(zip(stmt.targets[0].elts, stmt.value.elts))
                     for target, source in pairs:
                         if target_names(target) & useful:
@@ -278,8 +313,7 @@ class Activity:
         if isinstance(node, gast.UnaryOp):
             return not isinstance(node.op, (gast.Not, gast.Invert)) and act(node.operand)
         if isinstance(node, gast.Attribute):
-            return not _nondifferentiable_member(registry.attribute, node.attr) and \
-                act(node.value)
+            return not _nondifferentiable_member(registry.attribute, node.attr) and act(node.value)
         if isinstance(node, gast.Subscript):  # an index carries no gradient (an int, a mask)
             item = self._tuple_item(node, active)
             if item is not None:
@@ -310,5 +344,6 @@ class Activity:
         if not inspect.isfunction(obj) or runtime.is_helper(obj) or is_library_function(obj):
             return False
         record = registry.find(obj)
-        return record is None or record.differentiable and \
-            record.template(self.forward_mode) is None
+        return (
+            record is None or record.differentiable and record.template(self.forward_mode) is None
+        )

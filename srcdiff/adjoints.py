@@ -6,6 +6,7 @@ An assignment instantiates its primitive's adjoint template for each differentia
 a push or pop of a loop's stack moves adjoints through the adjoint stack; a user call calls the
 callee's backward function with the values its forward saved.
 """
+
 import copy
 
 import gast
@@ -25,8 +26,11 @@ class StatementAdjoints:
     def reverse_assign(self, stmt, live):
         if stmt.callee is not None:
             return self.reverse_call(stmt, live)
-        if stmt.primitive is not None and len(stmt.targets) == 1 and \
-                stmt.targets[0] in self.stacks & self.fn.active:
+        if (
+            stmt.primitive is not None
+            and len(stmt.targets) == 1
+            and stmt.targets[0] in self.stacks & self.fn.active
+        ):
             # a stack taken from a container (the saved values of a backward function
             # differentiated again): its adjoint, the list its pops passed back, goes there
             live.add(stmt.targets[0])
@@ -36,8 +40,12 @@ class StatementAdjoints:
         template = stmt.primitive.adjoint
         if stmt.unpack:
             output = gast.List(elts=[ir.name(t) for t in stmt.targets], ctx=gast.Load())
-            adjoint = gast.List(elts=[ir.name(self.bname(t)) if t in live else ir.const(None)
-                                      for t in stmt.targets], ctx=gast.Load())
+            adjoint = gast.List(
+                elts=[
+                    ir.name(self.bname(t)) if t in live else ir.const(None) for t in stmt.targets
+                ],
+                ctx=gast.Load(),
+            )
         else:
             output, adjoint = ir.name(stmt.targets[0]), ir.name(self.bname(stmt.targets[0]))
         live.difference_update(stmt.targets)
@@ -52,8 +60,7 @@ class StatementAdjoints:
                 # which the reverse of each append then pops; another list, tuple or array:
                 # the adjoint of each of its items (or rows)
                 if value.id in self.fn.active:
-                    each = self._accumulate_items if value.id in self.stacks else \
-                        self._gather_items
+                    each = self._accumulate_items if value.id in self.stacks else self._gather_items
                     out.append(each(template, rule, stmt, output, adjoint, value.id, live))
                 continue
             if rule.index is None and isinstance(value, (gast.List, gast.Tuple)):
@@ -69,8 +76,14 @@ class StatementAdjoints:
             for element, atom in elements:
                 if not (isinstance(atom, gast.Name) and atom.id in self.fn.active):
                     continue
-                expr = self._instantiated(stmt, param, element, adjoint, lambda: fold(
-                    template.instantiate(rule, stmt.bound, output, adjoint, element)), plain)
+                expr = self._instantiated(
+                    stmt,
+                    param,
+                    element,
+                    adjoint,
+                    lambda: fold(template.instantiate(rule, stmt.bound, output, adjoint, element)),
+                    plain,
+                )
                 out.append(self.accumulate(atom.id, expr, live))
         return out
 
@@ -78,8 +91,10 @@ class StatementAdjoints:
         """Whether `stmt` computes a real scalar from real scalars only (then its adjoint
         needs no runtime.unbroadcast: scalars.py)."""
         return all(t in self.real_scalars for t in stmt.targets) and all(
-            isinstance(v, gast.Constant) or isinstance(v, gast.Name) and
-            v.id in self.real_scalars for v in stmt.bound.values() if v is not None)
+            isinstance(v, gast.Constant) or isinstance(v, gast.Name) and v.id in self.real_scalars
+            for v in stmt.bound.values()
+            if v is not None
+        )
 
     def _instantiated(self, stmt, param, element, adjoint, make, plain=False):
         """The folded template expression for this operand: made once per build, though a
@@ -98,8 +113,11 @@ class StatementAdjoints:
     def _distribute(self, template, rule, stmt, output, adjoint, display, live):
         """A rule giving the adjoint of a whole list, for a list display: each item gets its
         item of that adjoint."""
-        active = [(k, e.id) for k, e in enumerate(display.elts)
-                  if isinstance(e, gast.Name) and e.id in self.fn.active]
+        active = [
+            (k, e.id)
+            for k, e in enumerate(display.elts)
+            if isinstance(e, gast.Name) and e.id in self.fn.active
+        ]
         if not active:
             return []
         whole = self._fresh((("<items>", id(display)), "b_items"), self.adjoint_names)
@@ -113,9 +131,17 @@ class StatementAdjoints:
         """b<items> with each item's adjoint added: `rule` for every index of the list."""
         index = self._fresh(((items, "<index>"), "_k"), self.adjoint_names)
         expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, ir.name(index)))
-        each = gast.ListComp(elt=expr, generators=[gast.comprehension(
-            target=ir.name(index, store=True), iter=ir.call("range", ir.call("len", ir.name(
-                items))), ifs=[], is_async=0)])
+        each = gast.ListComp(
+            elt=expr,
+            generators=[
+                gast.comprehension(
+                    target=ir.name(index, store=True),
+                    iter=ir.call("range", ir.call("len", ir.name(items))),
+                    ifs=[],
+                    is_async=0,
+                )
+            ],
+        )
         b = self._items_adjoint(items, live)
         return ir.assign(self.bname(items), ir.call("runtime.add_items", b, each))
 
@@ -124,11 +150,18 @@ class StatementAdjoints:
         array's rows): `rule` for every index, gathered by runtime.gathered_items."""
         index = self._fresh(((items, "<index>"), "_k"), self.adjoint_names)
         expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, ir.name(index)))
-        each = gast.ListComp(elt=expr, generators=[gast.comprehension(
-            target=ir.name(index, store=True), iter=ir.call("range", ir.call("len", ir.name(
-                items))), ifs=[], is_async=0)])
-        return self.accumulate(items, ir.call("runtime.gathered_items", each, ir.name(items)),
-                               live)
+        each = gast.ListComp(
+            elt=expr,
+            generators=[
+                gast.comprehension(
+                    target=ir.name(index, store=True),
+                    iter=ir.call("range", ir.call("len", ir.name(items))),
+                    ifs=[],
+                    is_async=0,
+                )
+            ],
+        )
+        return self.accumulate(items, ir.call("runtime.gathered_items", each, ir.name(items)), live)
 
     def reverse_push(self, stmt, live):
         """stack.append(v) hands v the adjoint its pop gave the adjoint stack: none where
@@ -144,8 +177,11 @@ class StatementAdjoints:
     def reverse_pop(self, stmt, live):
         """v = stack.pop() passes v's adjoint (or zeros) to the adjoint stack."""
         target = stmt.target
-        adjoint = ir.name(self.bname(target)) if target in live else ir.call(
-            "runtime.zeros_like", ir.name(target))
+        adjoint = (
+            ir.name(self.bname(target))
+            if target in live
+            else ir.call("runtime.zeros_like", ir.name(target))
+        )
         live.discard(target)
         return ir.expr_stmt(ir.call(ir.attr(self.bname(stmt.stack), "append"), adjoint))
 
@@ -156,15 +192,30 @@ class StatementAdjoints:
             b = self.bname(target)
             value = stmt.value
             if isinstance(value, gast.Name) and value.id in self.fn.active:
-                read = ir.subscript(b, stmt.index) if _basic(stmt.index) else ir.call(
-                    "runtime.written", ir.name(b), ir.index_value(stmt.index))
+                read = (
+                    ir.subscript(b, stmt.index)
+                    if _basic(stmt.index)
+                    else ir.call("runtime.written", ir.name(b), ir.index_value(stmt.index))
+                )
                 part = ir.call("runtime.unbroadcast", read, value)
                 out.append(self.accumulate(value.id, part, live))
-            out.append(ir.assign(b, ir.call("runtime.zero_at", ir.name(b),
-                                            ir.index_value(stmt.index))))
-        out.append(Later(lambda: [ir.assign(
-            ir.subscript(target, stmt.index, store=True), ir.call(ir.attr(
-                self.stack(target), "pop")))] if self._saved(target, stmt, BEFORE) else []))
+            out.append(
+                ir.assign(b, ir.call("runtime.zero_at", ir.name(b), ir.index_value(stmt.index)))
+            )
+        out.append(
+            Later(
+                lambda: (
+                    [
+                        ir.assign(
+                            ir.subscript(target, stmt.index, store=True),
+                            ir.call(ir.attr(self.stack(target), "pop")),
+                        )
+                    ]
+                    if self._saved(target, stmt, BEFORE)
+                    else []
+                )
+            )
+        )
         return out
 
     def reverse_call(self, stmt, live):
@@ -173,13 +224,27 @@ class StatementAdjoints:
             return []
         live.discard(result)
         grads = ir.call(callee.backward, ir.name(self.bname(result)), ir.name(callee.saved))
-        out = [] if callee.recompute is None else [ir.assign(callee.saved, gast.Subscript(
-            value=copy.deepcopy(callee.recompute), slice=ir.const(1), ctx=gast.Load()))]
+        out = (
+            []
+            if callee.recompute is None
+            else [
+                ir.assign(
+                    callee.saved,
+                    gast.Subscript(
+                        value=copy.deepcopy(callee.recompute), slice=ir.const(1), ctx=gast.Load()
+                    ),
+                )
+            ]
+        )
         names = [a.id for a in callee.atoms]
         if len(set(names)) == len(names) and not (live | self.stacks) & set(names):
             live.update(names)
-            return out + [ir.assign(ir.tuple_of([ir.name(self.bname(n), store=True) for n in names],
-                                           store=True), grads)]
+            return out + [
+                ir.assign(
+                    ir.tuple_of([ir.name(self.bname(n), store=True) for n in names], store=True),
+                    grads,
+                )
+            ]
         held = self._fresh((callee.saved, callee.grads), self.adjoint_names)
         out.append(ir.assign(held, grads))
         for k, n in enumerate(names):
@@ -198,8 +263,9 @@ class StatementAdjoints:
     def accumulate(self, var, expr, live):
         b = self.bname(var)
         if var in self.stacks:  # a list built with append: its adjoint is a list, item by item
-            return ir.assign(b, ir.call("runtime.add_items", self._items_adjoint(var, live),
-                                        expr, ir.name(var)))
+            return ir.assign(
+                b, ir.call("runtime.add_items", self._items_adjoint(var, live), expr, ir.name(var))
+            )
         if var in live and _calls(expr, runtime.getitem_grad):
             g, x, index = expr.args  # scatter into the existing adjoint, not into fresh zeros
             expr = ir.call("runtime.add_at", ir.name(b), x, index, g)
@@ -211,13 +277,18 @@ class StatementAdjoints:
         return ir.assign(b, expr)
 
 
-
 def _basic(index):
     """Whether an index is surely basic (ints, slices, ...: no element twice)."""
     parts = index.elts if isinstance(index, gast.Tuple) else [index]
-    return all(isinstance(p, gast.Slice) or isinstance(p, gast.Constant) and (
-        p.value is None or p.value is Ellipsis or type(p.value) is int) for p in parts)
+    return all(
+        isinstance(p, gast.Slice)
+        or isinstance(p, gast.Constant)
+        and (p.value is None or p.value is Ellipsis or type(p.value) is int)
+        for p in parts
+    )
+
 
 def _calls(expr, function):
-    return isinstance(expr, gast.Call) and registry.resolve(ir.dotted(expr.func) or ("",)) \
-        is function
+    return (
+        isinstance(expr, gast.Call) and registry.resolve(ir.dotted(expr.func) or ("",)) is function
+    )

@@ -1,6 +1,7 @@
 """Stage 2b: aliasing. Which names may share memory (views, aliases, rows), so that a write
 into an array that a name still to be read shares is refused, or checked when called: srcdiff's
 values do not follow a change made through another name."""
+
 import gast
 
 from . import ir
@@ -35,8 +36,10 @@ class Aliasing:
                 item = gast.unparse(target)
                 raise UnsupportedError(
                     f"{item} {_op(stmt.op)}= ... changes in place the array {into!r} holds "
-                    "there, and every name holding it: srcdiff cannot follow that", loc,
-                    f"replace the item: {item} = {item} {_op(stmt.op)} ...")
+                    "there, and every name holding it: srcdiff cannot follow that",
+                    loc,
+                    f"replace the item: {item} = {item} {_op(stmt.op)} ...",
+                )
         self._analyse()
         live = self._live_after.get(id(stmt), set())
         shared = sorted((self._sharing[0].get(into, set()) - {into}) & live)
@@ -44,19 +47,25 @@ class Aliasing:
             raise UnsupportedError(
                 f"writing into {into!r} changes {' and '.join(map(repr, shared))} too (they "
                 "share memory), which is read afterwards: srcdiff cannot follow that change",
-                loc, f"copy before writing ({into} = {into}.copy()), or give the view a fresh "
-                "array of its own")
+                loc,
+                f"copy before writing ({into} = {into}.copy()), or give the view a fresh "
+                "array of its own",
+            )
         # w = z[i] is a row of z, or a number, or the array a list holds: only the call can
         # tell (for a w bound here)
-        rows = sorted((self._sharing[1].get(into, set()) - {into}) & live
-                      & self._bound_before(stmt))
-        return [ir.Statement(ir.expr_stmt(check), loc) for check in self._run_time_checks(
-            target, into, shared, rows, loc, version_of, rename)]
+        rows = sorted(
+            (self._sharing[1].get(into, set()) - {into}) & live & self._bound_before(stmt)
+        )
+        return [
+            ir.Statement(ir.expr_stmt(check), loc)
+            for check in self._run_time_checks(target, into, shared, rows, loc, version_of, rename)
+        ]
 
     def _written(self, stmt, target, differentiated, loc):
         """The name of the array a statement writes into, if it is one to check."""
         if isinstance(stmt, gast.Assign) and (
-                len(stmt.targets) > 1 or not isinstance(target, gast.Subscript)):
+            len(stmt.targets) > 1 or not isinstance(target, gast.Subscript)
+        ):
             return None  # a name bound anew: nothing is written
         into = target.value if isinstance(target, gast.Subscript) else target
         if isinstance(target, gast.Subscript) and not differentiated:
@@ -76,15 +85,38 @@ class Aliasing:
         held = gast.Tuple(elts=[ir.name(version_of(n)) for n in rows], ctx=gast.Load())
         row_names = ir.const(" and ".join(map(repr, rows)))
         if isinstance(target, gast.Subscript):
-            return [ir.call("runtime.check_unviewed", version, ir.index_value(rename(
-                target.slice)), held, ir.const(into), row_names, *where)] if rows else []
+            return (
+                [
+                    ir.call(
+                        "runtime.check_unviewed",
+                        version,
+                        ir.index_value(rename(target.slice)),
+                        held,
+                        ir.const(into),
+                        row_names,
+                        *where,
+                    )
+                ]
+                if rows
+                else []
+            )
         # `z += v` rebinds a float, but changes an array in place: the call tells
         if shared or into in self.params:
-            return [ir.call("runtime.check_not_shared", version, ir.const(into), ir.const(
-                " and ".join(map(repr, shared))), *where)]
+            return [
+                ir.call(
+                    "runtime.check_not_shared",
+                    version,
+                    ir.const(into),
+                    ir.const(" and ".join(map(repr, shared))),
+                    *where,
+                )
+            ]
         if rows:
-            return [ir.call("runtime.check_not_shared", version, ir.const(into), row_names,
-                            *where, held)]
+            return [
+                ir.call(
+                    "runtime.check_not_shared", version, ir.const(into), row_names, *where, held
+                )
+            ]
         return []
 
     def _analyse(self):
@@ -101,33 +133,45 @@ class Aliasing:
         while isinstance(root, gast.Subscript):
             indices.insert(0, gast.unparse(root.slice))
             root = root.value
-        holds = sorted(self._sharing[0].get(root.id, set()) - {root.id}) \
-            if isinstance(root, gast.Name) else []
-        hint = f"write into the array by its own name ({holds[0]}[...] = ...)" if holds else \
-            f"index it once ({gast.unparse(root)}[{', '.join(indices)}] = ...), or give the " \
+        holds = (
+            sorted(self._sharing[0].get(root.id, set()) - {root.id})
+            if isinstance(root, gast.Name)
+            else []
+        )
+        hint = (
+            f"write into the array by its own name ({holds[0]}[...] = ...)"
+            if holds
+            else f"index it once ({gast.unparse(root)}[{', '.join(indices)}] = ...), or give the "
             "array a name of its own first"
+        )
         raise UnsupportedError(
             f"writing into {gast.unparse(target.value)} cannot be differentiated: srcdiff "
-            "follows writes only into a named array (y[i] = v)", loc, hint)
+            "follows writes only into a named array (y[i] = v)",
+            loc,
+            hint,
+        )
 
     def _bound_before(self, target):
         """The names surely bound when statement `target` runs: the parameters, what the
         assignments before it in its block and in the blocks around it bind, and the
         targets of the loops around it."""
+
         def search(body, bound):
             for stmt in body:
                 if stmt is target:
                     return bound
                 if isinstance(stmt, (gast.If, gast.For, gast.While)):
-                    inner = bound | (ir.names_in(stmt.target, gast.Store)
-                                     if isinstance(stmt, gast.For) else set())
+                    inner = bound | (
+                        ir.names_in(stmt.target, gast.Store)
+                        if isinstance(stmt, gast.For)
+                        else set()
+                    )
                     for block in (stmt.body, stmt.orelse):
                         found = search(block, inner)
                         if found is not None:
                             return found
                 elif isinstance(stmt, gast.Assign):
-                    bound = bound | {n for t in stmt.targets
-                                     for n in ir.names_in(t, gast.Store)}
+                    bound = bound | {n for t in stmt.targets for n in ir.names_in(t, gast.Store)}
             return None
 
         return search(self.p.node.body, set(self.params)) or set()
@@ -148,8 +192,9 @@ class Aliasing:
                 for source in self._viewed(value, rows):
                     group[find(target.id)] = find(source)
             elif isinstance(target, (gast.Tuple, gast.List)):
-                if isinstance(value, (gast.Tuple, gast.List)) and \
-                        len(target.elts) == len(value.elts):
+                if isinstance(value, (gast.Tuple, gast.List)) and len(target.elts) == len(
+                    value.elts
+                ):
                     for t, v in zip(target.elts, value.elts):
                         pair(t, v)
                 else:  # a, b = held: each may be any item of it
@@ -167,8 +212,7 @@ class Aliasing:
         members = {}
         for name in list(group):
             members.setdefault(find(name), set()).add(name)
-        return {name: members[root] | {root} for root in members
-                for name in members[root] | {root}}
+        return {name: members[root] | {root} for root in members for name in members[root] | {root}}
 
     def _viewed(self, value, rows=False):
         """The names whose memory `value` shares (x, x[1:], x.T, np.transpose(x), ...).
@@ -179,8 +223,12 @@ class Aliasing:
             return {value.id}
         if isinstance(value, gast.Subscript):
             parts = value.slice.elts if isinstance(value.slice, gast.Tuple) else [value.slice]
-            sliced = any(isinstance(p, gast.Slice) or isinstance(p, gast.Constant) and
-                         p.value in (None, Ellipsis) for p in parts)
+            sliced = any(
+                isinstance(p, gast.Slice)
+                or isinstance(p, gast.Constant)
+                and p.value in (None, Ellipsis)
+                for p in parts
+            )
             return viewed(value.value) if sliced or rows else set()
         if isinstance(value, gast.Attribute) and _is(registry.attribute(value.attr), "view"):
             return viewed(value.value)
@@ -190,8 +238,11 @@ class Aliasing:
             return set().union(*map(viewed, value.elts))
         if isinstance(value, gast.Call):
             func = value.func
-            if isinstance(func, gast.Attribute) and self.p.resolve(func) is MISSING and \
-                    _is(registry.method(func.attr), "view"):
+            if (
+                isinstance(func, gast.Attribute)
+                and self.p.resolve(func) is MISSING
+                and _is(registry.method(func.attr), "view")
+            ):
                 return viewed(func.value)
             if value.args and _is(registry.find(self.p.resolve(func)), "view"):
                 return viewed(value.args[0])
@@ -201,14 +252,26 @@ class Aliasing:
         """Whether every value `name` is assigned is a list made there (`[x, x]`, `[None] *
         n`), whose items a write replaces (a write into it changes no array)."""
         values = self._values(name)
-        return name not in self.params and bool(values) and all(
-            isinstance(v, gast.List) or isinstance(v, gast.BinOp) and isinstance(
-                v.op, gast.Mult) and isinstance(v.left, gast.List) for v in values)
+        return (
+            name not in self.params
+            and bool(values)
+            and all(
+                isinstance(v, gast.List)
+                or isinstance(v, gast.BinOp)
+                and isinstance(v.op, gast.Mult)
+                and isinstance(v.left, gast.List)
+                for v in values
+            )
+        )
 
     def _values(self, name):
         """The values assigned to `name` (by a plain assignment)."""
-        return [stmt.value for stmt in ir.walk(self.p.node) if isinstance(stmt, gast.Assign)
-                and name in {t.id for t in stmt.targets if isinstance(t, gast.Name)}]
+        return [
+            stmt.value
+            for stmt in ir.walk(self.p.node)
+            if isinstance(stmt, gast.Assign)
+            and name in {t.id for t in stmt.targets if isinstance(t, gast.Name)}
+        ]
 
     def owns(self, name):
         """Whether every value `name` is assigned is a fresh array or a new list, safe to
@@ -219,15 +282,19 @@ class Aliasing:
             return True
         for stmt in ir.walk(self.p.node):
             if not isinstance(stmt, gast.Assign) or name not in {
-                    t.id for t in stmt.targets if isinstance(t, gast.Name)}:
+                t.id for t in stmt.targets if isinstance(t, gast.Name)
+            }:
                 continue
             value = stmt.value
             if isinstance(value, (gast.BinOp, gast.UnaryOp)):
                 continue
             if isinstance(value, gast.Call):
                 called = self.p.resolve(value.func)
-                record = registry.method(value.func.attr) if called is MISSING and isinstance(
-                    value.func, gast.Attribute) else registry.find(called)
+                record = (
+                    registry.method(value.func.attr)
+                    if called is MISSING and isinstance(value.func, gast.Attribute)
+                    else registry.find(called)
+                )
                 if _is(record, "fresh"):
                     continue
             return False
@@ -235,15 +302,26 @@ class Aliasing:
 
 
 def _op(op):
-    return {gast.Add: "+", gast.Sub: "-", gast.Mult: "*", gast.Div: "/", gast.Pow: "**",
-            gast.MatMult: "@"}.get(type(op), type(op).__name__)
+    return {
+        gast.Add: "+",
+        gast.Sub: "-",
+        gast.Mult: "*",
+        gast.Div: "/",
+        gast.Pow: "**",
+        gast.MatMult: "@",
+    }.get(type(op), type(op).__name__)
 
 
 def _fills_list(node):
     """Whether node is `name.append(v)`, `name.insert(i, v)` or `name.extend(vs)`."""
-    return isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-        isinstance(node.func.value, gast.Name) and node.args and not node.keywords and \
-        node.func.attr in ("append", "insert", "extend")
+    return (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Attribute)
+        and isinstance(node.func.value, gast.Name)
+        and node.args
+        and not node.keywords
+        and node.func.attr in ("append", "insert", "extend")
+    )
 
 
 def _is(record, fact):

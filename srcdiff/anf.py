@@ -6,6 +6,7 @@ Expressions that carry no gradient (shapes, comparisons, constants) stay inline.
 straight-line code at the top of the function a reassigned variable gets a versioned name
 (`x`, `x_1`), so the reverse sweep can read every value it needs without saving it.
 """
+
 import copy
 
 import gast
@@ -20,13 +21,16 @@ from .parse import spelling
 from .primitives import registry
 
 _UNSUPPORTED = {
-    gast.Try: ("try/except (and a try/finally left by return, break or continue)",
-               "handle errors outside the differentiated function"),
-    gast.With: ("with blocks other than np.errstate(...), warnings.catch_warnings() and "
-                "contextlib.nullcontext() (srcdiff runs their body as it is; with `as` a "
-                "name that f reads)",
-                "move the context manager outside the differentiated function, or drop its "
-                "`as` name"),
+    gast.Try: (
+        "try/except (and a try/finally left by return, break or continue)",
+        "handle errors outside the differentiated function",
+    ),
+    gast.With: (
+        "with blocks other than np.errstate(...), warnings.catch_warnings() and "
+        "contextlib.nullcontext() (srcdiff runs their body as it is; with `as` a "
+        "name that f reads)",
+        "move the context manager outside the differentiated function, or drop its `as` name",
+    ),
     gast.Global: ("global statements", "pass the value in as an argument"),
     gast.Nonlocal: ("nonlocal statements", "pass the value in as an argument"),
     gast.FunctionDef: ("nested function definitions", "define helpers at module level"),
@@ -54,8 +58,7 @@ class Normalizer(EffectStatements, Expressions):
         self.derive_callee = derive_callee
         self.callees = []
         node = parsed.node
-        self.params = [a.id for a in node.args.posonlyargs + node.args.args +
-                       node.args.kwonlyargs]
+        self.params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
         self.outputs = outputs
         self.varied = activity.varied
         self.active = activity.varied & activity.useful(outputs)
@@ -64,14 +67,21 @@ class Normalizer(EffectStatements, Expressions):
         nodes = list(ir.walk(node))
         calls = [n for n in nodes if isinstance(n, gast.Call)]
         self.named_exprs = any(isinstance(n, gast.NamedExpr) for n in nodes)
-        self.stacks = {n.func.value.id for n in calls
-                       if is_pop(n) or is_push(gast.Expr(value=n))}
+        self.stacks = {n.func.value.id for n in calls if is_pop(n) or is_push(gast.Expr(value=n))}
         self.popped = {n.func.value.id for n in calls if is_pop(n)}
-        self.changed_in_place = {n.func.value.id for n in calls if isinstance(
-            n.func, gast.Attribute) and isinstance(n.func.value, gast.Name) and
-            n.func.attr in _LIST_CHANGES} | {n.value.id for n in nodes if isinstance(
-                n, gast.Subscript) and isinstance(n.ctx, gast.Store) and isinstance(
-                n.value, gast.Name)}
+        self.changed_in_place = {
+            n.func.value.id
+            for n in calls
+            if isinstance(n.func, gast.Attribute)
+            and isinstance(n.func.value, gast.Name)
+            and n.func.attr in _LIST_CHANGES
+        } | {
+            n.value.id
+            for n in nodes
+            if isinstance(n, gast.Subscript)
+            and isinstance(n.ctx, gast.Store)
+            and isinstance(n.value, gast.Name)
+        }
         # name -> (its list or tuple display, the block it was made in), while it holds
         self.displays = {}
         self.versions = {p: p for p in self.params}
@@ -92,8 +102,11 @@ class Normalizer(EffectStatements, Expressions):
         self.versions[original] = current
         if original in self.active:
             self.active.add(current)
-        self.displays = {name: held for name, held in self.displays.items()
-                         if current != name and current not in ir.names_in(held[0])}
+        self.displays = {
+            name: held
+            for name, held in self.displays.items()
+            if current != name and current not in ir.names_in(held[0])
+        }
         return current
 
     def rename(self, node):
@@ -119,7 +132,12 @@ class Normalizer(EffectStatements, Expressions):
     def block(self, stmts, top=False):
         out = []
         for i, stmt in enumerate(stmts):
-            if top and i == 0 and isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant):
+            if (
+                top
+                and i == 0
+                and isinstance(stmt, gast.Expr)
+                and isinstance(stmt.value, gast.Constant)
+            ):
                 continue  # docstring
             self.statement(stmt, out)
         return out
@@ -131,24 +149,29 @@ class Normalizer(EffectStatements, Expressions):
             what, hint = _UNSUPPORTED[kind]
             raise UnsupportedError(f"{what} cannot be differentiated", loc, hint)
         header = {gast.If: "test", gast.While: "test", gast.For: "iter"}.get(kind)
-        for node in ir.walk(getattr(stmt, header) if header else stmt) if self.named_exprs \
-                else ():  # (its own expressions, not its nested lines)
+        for node in (
+            ir.walk(getattr(stmt, header) if header else stmt) if self.named_exprs else ()
+        ):  # (its own expressions, not its nested lines)
             if isinstance(node, gast.NamedExpr) and self._is_active(node.value, self.varied):
-                raise UnsupportedError("an assignment expression (:=) of a differentiated value "
-                                       "cannot be differentiated", loc,
-                                       f"assign {gast.unparse(node.target)} on a line of its "
-                                       "own first")
+                raise UnsupportedError(
+                    "an assignment expression (:=) of a differentiated value "
+                    "cannot be differentiated",
+                    loc,
+                    f"assign {gast.unparse(node.target)} on a line of its own first",
+                )
         if isinstance(stmt, (gast.Assign, gast.AugAssign)):
             out += self._check_write(stmt, loc)
         if isinstance(stmt, gast.Assign):
             self.assign_statement(stmt, loc, out)
         elif isinstance(stmt, gast.AugAssign):
             value = gast.BinOp(left=_as_load(stmt.target), op=stmt.op, right=stmt.value)
-            self.assign_statement(gast.Assign(targets=[stmt.target], value=value,
-                                              type_comment=None), loc, out)
+            self.assign_statement(
+                gast.Assign(targets=[stmt.target], value=value, type_comment=None), loc, out
+            )
         elif isinstance(stmt, gast.AnnAssign) and stmt.value is not None:
-            self.assign_statement(gast.Assign(targets=[stmt.target], value=stmt.value,
-                                              type_comment=None), loc, out)
+            self.assign_statement(
+                gast.Assign(targets=[stmt.target], value=stmt.value, type_comment=None), loc, out
+            )
         elif isinstance(stmt, gast.Return):
             self.return_statement(stmt, loc, out)
         elif isinstance(stmt, gast.If):
@@ -175,19 +198,25 @@ class Normalizer(EffectStatements, Expressions):
         while isinstance(into, (gast.Subscript, gast.Attribute)):  # t[0][i]: into t
             into = into.value
         # (the array written may be constant here, but share memory with a varied name)
-        differentiated = self._is_active(stmt.value, self.varied) or \
-            isinstance(into, gast.Name) and into.id in self.varied
-        return self.aliasing.check_write(stmt, loc, differentiated,
-                                         lambda n: self.versions.get(n, n), self.rename)
+        differentiated = (
+            self._is_active(stmt.value, self.varied)
+            or isinstance(into, gast.Name)
+            and into.id in self.varied
+        )
+        return self.aliasing.check_write(
+            stmt, loc, differentiated, lambda n: self.versions.get(n, n), self.rename
+        )
 
     def assign_statement(self, stmt, loc, out):
         if len(stmt.targets) > 1:  # a = b = value
             first = stmt.targets[0]
-            self.assign_statement(gast.Assign(targets=[first], value=stmt.value,
-                                              type_comment=None), loc, out)
+            self.assign_statement(
+                gast.Assign(targets=[first], value=stmt.value, type_comment=None), loc, out
+            )
             for other in stmt.targets[1:]:
-                self.assign_statement(gast.Assign(targets=[other], value=_as_load(first),
-                                                  type_comment=None), loc, out)
+                self.assign_statement(
+                    gast.Assign(targets=[other], value=_as_load(first), type_comment=None), loc, out
+                )
             return
         target, value = stmt.targets[0], stmt.value
         active = self._is_active(value) and bool(target_names(target) & self.active)
@@ -202,7 +231,8 @@ class Normalizer(EffectStatements, Expressions):
                 return
             self.active_value(value, loc, out, target=target.id)
         elif isinstance(target, (gast.Tuple, gast.List)) and all(
-                isinstance(e, gast.Name) for e in target.elts):
+            isinstance(e, gast.Name) for e in target.elts
+        ):
             self.unpack(target, value, active, loc, out)
         elif isinstance(target, gast.Subscript):
             if is_pop(value) and active:  # y[i] = stack.pop(), as emitted gradients restore y
@@ -214,33 +244,49 @@ class Normalizer(EffectStatements, Expressions):
             if self._is_active(target.value) or active:
                 self.set_item(target, value, active, loc, out)
                 return
-            out.append(ir.Statement(self.rename(gast.Assign(targets=[target], value=value,
-                                                            type_comment=None)), loc))
+            out.append(
+                ir.Statement(
+                    self.rename(gast.Assign(targets=[target], value=value, type_comment=None)), loc
+                )
+            )
         else:
-            raise UnsupportedError(f"assignment to {gast.unparse(target)!r} is not supported",
-                                   loc, "assign to plain names")
+            raise UnsupportedError(
+                f"assignment to {gast.unparse(target)!r} is not supported",
+                loc,
+                "assign to plain names",
+            )
 
     def set_item(self, target, value, active, loc, out):
         base = target.value
         if not isinstance(base, gast.Name):
-            raise UnsupportedError("only writes into a named array (y[i] = v) can be "
-                                   "differentiated", loc, "give the array a name first")
+            raise UnsupportedError(
+                "only writes into a named array (y[i] = v) can be differentiated",
+                loc,
+                "give the array a name first",
+            )
         if base.id not in self.params and any(
-                isinstance(n, gast.Assign) and isinstance(n.value, gast.Dict)
-                and base.id in target_names(n.targets[0]) for n in ir.walk(self.p.node)):
+            isinstance(n, gast.Assign)
+            and isinstance(n.value, gast.Dict)
+            and base.id in target_names(n.targets[0])
+            for n in ir.walk(self.p.node)
+        ):
             raise UnsupportedError(
                 f"writing into the dict or list {base.id!r} here cannot be differentiated: "
                 "srcdiff follows the item writes into a dict or list f makes itself while "
                 f"the code reads it only by item ({base.id}[k], len({base.id}), k in "
-                f"{base.id}) until its last write, outside loops over it", loc,
+                f"{base.id}) until its last write, outside loops over it",
+                loc,
                 f"write all the items first, then loop over {base.id} or pass it on; or make "
-                f"a new one: {base.id} = [g(v) for v in {base.id}], {{**{base.id}, 'k': v}}")
+                f"a new one: {base.id} = [g(v) for v in {base.id}], {{**{base.id}, 'k': v}}",
+            )
         if not self.aliasing.owns(base.id):
             raise UnsupportedError(
                 f"writing into {base.id!r} would change an array the caller may still use "
-                f"({base.id!r} is an argument, or a view or alias of one)", loc,
+                f"({base.id!r} is an argument, or a view or alias of one)",
+                loc,
                 f"write into a fresh array instead: {base.id} = {base.id}.copy() first, or "
-                "np.zeros(...)")
+                "np.zeros(...)",
+            )
         atom = self.atom(value, loc, out) if active else self.rename(value)
         if not ir.is_simple(atom):
             held = self.names.fresh("_t")
@@ -258,8 +304,11 @@ class Normalizer(EffectStatements, Expressions):
         if isinstance(value, (gast.Tuple, gast.List)) and len(value.elts) == len(names):
             atoms, overwritten = [], {self.versions.get(n, n) for n in names}
             for element in value.elts:  # read everything before writing anything (a, b = b, a)
-                atom = self.atom(element, loc, out) if self._is_active(element) \
+                atom = (
+                    self.atom(element, loc, out)
+                    if self._is_active(element)
                     else self.rename(element)
+                )
                 if isinstance(atom, gast.Name) and atom.id in overwritten:
                     held = self.names.fresh("_t")
                     if atom.id in self.active:
@@ -279,19 +328,29 @@ class Normalizer(EffectStatements, Expressions):
             value = self.rename(value)
             out.append(ir.Assign([self.store(n) for n in names], value, loc, unpack=True))
             return
-        if isinstance(value, gast.Call) and getattr(registry.find(self.p.resolve(
-                value.func)), "multiple_outputs", False):  # a, b = np.split(x, 2)
+        if isinstance(value, gast.Call) and getattr(
+            registry.find(self.p.resolve(value.func)), "multiple_outputs", False
+        ):  # a, b = np.split(x, 2)
             record, forward, bound = self.call_parts(value, loc, out)
-            out.append(ir.Assign([self.store(n) for n in names], forward, loc, record,
-                                 bound, unpack=True))
+            out.append(
+                ir.Assign([self.store(n) for n in names], forward, loc, record, bound, unpack=True)
+            )
             return
-        if isinstance(value, gast.Call) and self.activity.is_user_function(self.p.resolve(value.func)):
-            held = ir.name(self.user_call(value, loc, out, None,
-                                          outputs=tuple(n in self.active for n in names)))
+        if isinstance(value, gast.Call) and self.activity.is_user_function(
+            self.p.resolve(value.func)
+        ):
+            held = ir.name(
+                self.user_call(
+                    value, loc, out, None, outputs=tuple(n in self.active for n in names)
+                )
+            )
         else:  # an array or tuple-valued expression: keep Python's length check
             held = self.atom(value, loc, out)
-            out.append(ir.Statement(ir.expr_stmt(ir.call("runtime.check_unpack", held,
-                                                         ir.const(len(names)))), loc))
+            out.append(
+                ir.Statement(
+                    ir.expr_stmt(ir.call("runtime.check_unpack", held, ir.const(len(names)))), loc
+                )
+            )
         for k, n in enumerate(names):
             item = gast.Subscript(value=held, slice=ir.const(k), ctx=gast.Load())
             if n in self.active:
@@ -306,8 +365,10 @@ class Normalizer(EffectStatements, Expressions):
             return
         if isinstance(stmt.value, gast.Tuple):
             keep = self.outputs or [True] * len(stmt.value.elts)
-            atom = gast.Tuple(elts=[self.atom(e, loc, out, active=k)
-                                    for e, k in zip(stmt.value.elts, keep)], ctx=gast.Load())
+            atom = gast.Tuple(
+                elts=[self.atom(e, loc, out, active=k) for e, k in zip(stmt.value.elts, keep)],
+                ctx=gast.Load(),
+            )
         else:
             atom = self.atom(stmt.value, loc, out)
         out.append(ir.Return(atom, loc))
@@ -324,18 +385,29 @@ class Normalizer(EffectStatements, Expressions):
         if stmt.orelse:
             raise UnsupportedError("for ... else is not supported", loc, "use a flag variable")
         it = stmt.iter
-        if isinstance(it, gast.Call) and len(it.args) == 1 and not it.keywords and \
-                self.p.resolve(it.func) is reversed and self._is_active(it.args[0]):
+        if (
+            isinstance(it, gast.Call)
+            and len(it.args) == 1
+            and not it.keywords
+            and self.p.resolve(it.func) is reversed
+            and self._is_active(it.args[0])
+        ):
             # reversed(seq) of differentiated items: seq[::-1], which has an adjoint
-            stmt.iter = gast.Subscript(value=it.args[0], slice=gast.Slice(
-                lower=None, upper=None, step=ir.const(-1)), ctx=gast.Load())
+            stmt.iter = gast.Subscript(
+                value=it.args[0],
+                slice=gast.Slice(lower=None, upper=None, step=ir.const(-1)),
+                ctx=gast.Load(),
+            )
         pairs = loop_pairs(stmt)
         self.depth += 1
         prologue = []
         if pairs is None:
-            raise UnsupportedError("this loop target cannot be differentiated", loc,
-                                   "loop over range(...), an array, zip(...) or enumerate(...)")
-        is_range = (isinstance(stmt.iter, gast.Call) and self.p.resolve(stmt.iter.func) is range)
+            raise UnsupportedError(
+                "this loop target cannot be differentiated",
+                loc,
+                "loop over range(...), an array, zip(...) or enumerate(...)",
+            )
+        is_range = isinstance(stmt.iter, gast.Call) and self.p.resolve(stmt.iter.func) is range
         assigned_in_body = {n for s in stmt.body for n in _stored(s)}
         if not isinstance(stmt.target, gast.Name):  # for W, b in params: items by index
             iterable, target = self._indexed_loop(stmt, pairs, loc, out, prologue)
@@ -372,15 +444,17 @@ class Normalizer(EffectStatements, Expressions):
         self.depth -= 1
         sources = []
         for source in iterated:
-            atom = self.atom(source, loc, out) if self._is_active(source) \
-                else self._indexable(source)
+            atom = (
+                self.atom(source, loc, out) if self._is_active(source) else self._indexable(source)
+            )
             if not isinstance(atom, gast.Name):
                 held = self.names.fresh("_seq")
                 out.append(ir.Assign([held], atom, loc))
                 atom = ir.name(held)
             sources.append(atom)
-        start = stmt.iter.args[1] if pairs[0][1] is None and len(stmt.iter.args) == 2 \
-            else None  # enumerate(seq, start)
+        start = (
+            stmt.iter.args[1] if pairs[0][1] is None and len(stmt.iter.args) == 2 else None
+        )  # enumerate(seq, start)
         if start is not None:
             start = self.rename(start)
             if not ir.is_simple(start):
@@ -390,22 +464,31 @@ class Normalizer(EffectStatements, Expressions):
         self.depth += 1
         lengths = [ir.call("len", s) for s in sources]
         length = lengths[0] if len(lengths) == 1 else ir.call("min", *lengths)
-        iterable = ir.call("range", length) if start is None else ir.call(
-            "range", start, gast.BinOp(left=start, op=gast.Add(), right=length))
+        iterable = (
+            ir.call("range", length)
+            if start is None
+            else ir.call("range", start, gast.BinOp(left=start, op=gast.Add(), right=length))
+        )
         index_target = next((t for t, s in pairs if s is None), None)
-        target = self.store(index_target.id) if index_target is not None else \
-            self.names.fresh("_i")
-        position = ir.name(target) if start is None else gast.BinOp(
-            left=ir.name(target), op=gast.Sub(), right=copy.deepcopy(start))
+        target = self.store(index_target.id) if index_target is not None else self.names.fresh("_i")
+        position = (
+            ir.name(target)
+            if start is None
+            else gast.BinOp(left=ir.name(target), op=gast.Sub(), right=copy.deepcopy(start))
+        )
         sources = iter(sources)
         for element, source in pairs:
             if source is None:
                 continue
             seq = next(sources)
-            element_value = gast.Subscript(value=seq, slice=copy.deepcopy(position),
-                                           ctx=gast.Load())
-            self.assign_statement(gast.Assign(targets=[element], value=element_value,
-                                              type_comment=None), loc, prologue)
+            element_value = gast.Subscript(
+                value=seq, slice=copy.deepcopy(position), ctx=gast.Load()
+            )
+            self.assign_statement(
+                gast.Assign(targets=[element], value=element_value, type_comment=None),
+                loc,
+                prologue,
+            )
         return iterable, target
 
     def _indexable(self, source):
@@ -418,20 +501,31 @@ class Normalizer(EffectStatements, Expressions):
 
     def _holds_container(self, node, seen=frozenset()):
         if isinstance(node, gast.Name):
-            bindings = [n for n in ir.walk(self.p.node) if isinstance(n, gast.Name) and
-                        n.id == node.id and isinstance(n.ctx, gast.Store)]
+            bindings = [
+                n
+                for n in ir.walk(self.p.node)
+                if isinstance(n, gast.Name) and n.id == node.id and isinstance(n.ctx, gast.Store)
+            ]
             if node.id in self.params:
                 return not bindings
-            values = [n.value for n in ir.walk(self.p.node) if isinstance(n, gast.Assign)
-                      and len(n.targets) == 1 and n.targets[0] in bindings]
-            return node.id not in seen and len(values) == len(bindings) and all(
-                self._holds_container(value, seen | {node.id}) for value in values)
+            values = [
+                n.value
+                for n in ir.walk(self.p.node)
+                if isinstance(n, gast.Assign) and len(n.targets) == 1 and n.targets[0] in bindings
+            ]
+            return (
+                node.id not in seen
+                and len(values) == len(bindings)
+                and all(self._holds_container(value, seen | {node.id}) for value in values)
+            )
         if isinstance(node, gast.Call):
             fn = self.p.resolve(node.func)
-            return fn in (list, tuple, sorted, range) or \
-                getattr(fn, "__module__", "").startswith("numpy")
-        return isinstance(node, (gast.Subscript, gast.Attribute, gast.List, gast.Tuple,
-                                 gast.ListComp))
+            return fn in (list, tuple, sorted, range) or getattr(fn, "__module__", "").startswith(
+                "numpy"
+            )
+        return isinstance(
+            node, (gast.Subscript, gast.Attribute, gast.List, gast.Tuple, gast.ListComp)
+        )
 
     def while_statement(self, stmt, loc, out):
         if stmt.orelse:
@@ -455,5 +549,6 @@ def _as_load(target):
 
 
 def _stored(stmt):
-    return {n.id for n in ir.walk(stmt) if isinstance(n, gast.Name)
-            and isinstance(n.ctx, gast.Store)}
+    return {
+        n.id for n in ir.walk(stmt) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+    }

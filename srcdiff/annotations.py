@@ -1,5 +1,6 @@
 """What the reverse transform tells the optimisation passes about a statement it emitted,
 declared here and set and read only through mark and is_marked."""
+
 import enum
 
 

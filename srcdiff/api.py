@@ -1,5 +1,6 @@
 """The public API: grad and jvp (the Derivative they return), config; the transformations
 composed from them (value_and_grad, vjp, hvp, hessian, jacobians) are in composed.py."""
+
 from __future__ import annotations
 
 import inspect
@@ -9,9 +10,19 @@ from typing import Any, Callable, Literal, Sequence
 import numpy as np
 
 from . import cache, codegen, ir, runtime, specialize
-from .arguments import (Wrt, caller, check_differentiable, check_shaped_like, choose_wrt,
-                        is_wrt, keywords_of, normalize_wrt, refuse_container_methods,
-                        split_tangents, spread_of)
+from .arguments import (
+    Wrt,
+    caller,
+    check_differentiable,
+    check_shaped_like,
+    choose_wrt,
+    is_wrt,
+    keywords_of,
+    normalize_wrt,
+    refuse_container_methods,
+    split_tangents,
+    spread_of,
+)
 from .errors import ArgumentError, SrcdiffError, StaticArgumentNeeded
 from .modes import Mode
 from .parse import check_function
@@ -41,8 +52,9 @@ class Derivative:
             self._parameters = list(inspect.signature(target).parameters.values())
         self._target = target
         shift = 1 if self._bound is not None else 0
-        self._names = [p.name for p in self._parameters
-                       if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        self._names = [
+            p.name for p in self._parameters if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        ]
         self._jvp = None  # the emitted JVP behind forward-mode variants (False: none possible)
         mode = Mode(mode)
         self._mode, self._options = mode, options
@@ -50,16 +62,20 @@ class Derivative:
             # (f's **kwargs, the keywords of it wrt names) and (f's *args, where its values
             # start) when wrt counts them: code for each set of keywords, and each count
             self._keywords = keywords_of(self._parameters[shift:], wrt)
-            self.wrt, self._single = normalize_wrt(wrt, self._names[shift:],
-                                                   self._keywords[1] if self._keywords else ())
+            self.wrt, self._single = normalize_wrt(
+                wrt, self._names[shift:], self._keywords[1] if self._keywords else ()
+            )
             self._positions = tuple(w + shift for w in self.wrt)
             self._spread = spread_of(self._parameters[shift:], wrt)
             if self._spread is not None:
                 self._spread = self._spread[0], self._spread[1] + shift
                 if self._keywords is not None:
-                    raise ArgumentError("wrt counts values of *args and names keywords of "
-                                        "**kwargs: the positions of both depend on the call",
-                                        caller(), "differentiate them in two calls")
+                    raise ArgumentError(
+                        "wrt counts values of *args and names keywords of "
+                        "**kwargs: the positions of both depend on the call",
+                        caller(),
+                        "differentiate them in two calls",
+                    )
             # parameters whose value (a key) picks a function f calls, and containers
             # holding the functions or objects f calls
             self._keys = set(fun._keys) if isinstance(fun, Derivative) else set()
@@ -78,11 +94,14 @@ class Derivative:
         self._plain = self._bound is None and mode is not Mode.JVP
         self._offset = 1 if mode is Mode.VJP else 0
         # wrt=(k,) gives a tuple of one gradient, though the emitted code returns it bare
-        self._one_of_many = not self._single and len(self.wrt) == 1 and mode in (Mode.GRAD, Mode.VJP)
+        self._one_of_many = (
+            not self._single and len(self.wrt) == 1 and mode in (Mode.GRAD, Mode.VJP)
+        )
         # f's parameters as its caller sees them (no bound self), to place keyword arguments
         self.signature = inspect.Signature(self._parameters[shift:])
-        self.__name__ = emitted_name(mode, getattr(fun, "__name__", None) if target is None
-                                     else target.__name__)
+        self.__name__ = emitted_name(
+            mode, getattr(fun, "__name__", None) if target is None else target.__name__
+        )
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
         self.__doc__ = f"{mode.title} of {fun.__qualname__}."
 
@@ -92,14 +111,25 @@ class Derivative:
         if isinstance(self.fun, Derivative) and self.fun._deferred is not None:
             return None, self.fun._deferred
         if self._spread is not None or self._keywords is not None:
-            what = f"how many values *{self._spread[0]} takes" if self._spread else \
-                f"which keywords **{self._keywords[0]} takes"
-            return None, StaticArgumentNeeded(f"the code depends on {what}", caller(),
-                                              parameter=(self._spread or self._keywords)[0],
-                                              kind="count")
+            what = (
+                f"how many values *{self._spread[0]} takes"
+                if self._spread
+                else f"which keywords **{self._keywords[0]} takes"
+            )
+            return None, StaticArgumentNeeded(
+                f"the code depends on {what}",
+                caller(),
+                parameter=(self._spread or self._keywords)[0],
+                kind="count",
+            )
         try:
-            return derive(self._target, self._positions, self._mode, **self._options,
-                          **_statics_option(self._statics)), None
+            return derive(
+                self._target,
+                self._positions,
+                self._mode,
+                **self._options,
+                **_statics_option(self._statics),
+            ), None
         except StaticArgumentNeeded as exc:
             if self._wants(exc):  # (a key, or a container, that decides what f calls)
                 self._statics = self._statics_of(())
@@ -120,15 +150,18 @@ class Derivative:
         if self._call is not None:
             return list(inspect.signature(self._call).parameters.values())
         leading = len(self.wrt) if self._mode is Mode.JVP else self._offset
-        return [inspect.Parameter(f"_{k}", inspect.Parameter.POSITIONAL_ONLY)
-                for k in range(leading)] + self._parameters
+        return [
+            inspect.Parameter(f"_{k}", inspect.Parameter.POSITIONAL_ONLY) for k in range(leading)
+        ] + self._parameters
 
     @property
     def source(self):
         if self._deferred is not None:
-            raise type(self._deferred)(self._deferred.message, self._deferred.location,
-                                       "the code depends on the arguments: "
-                                       ".source_for(*args) shows the code a call runs")
+            raise type(self._deferred)(
+                self._deferred.message,
+                self._deferred.location,
+                "the code depends on the arguments: .source_for(*args) shows the code a call runs",
+            )
         return self._emitted.full_source()
 
     def source_for(self, *args, **kwargs):
@@ -138,8 +171,7 @@ class Derivative:
         (With keywords, the generic code made for them.)"""
         if kwargs:
             args, kwargs = self.bind(args, kwargs)
-            return self._emitted_for(self._arguments(args)[1][self._offset:],
-                                     kwargs).full_source()
+            return self._emitted_for(self._arguments(args)[1][self._offset :], kwargs).full_source()
         variant = self._variant_for(*self._arguments(args))
         return getattr(variant[0], "source", None) or variant[1].full_source()
 
@@ -155,8 +187,7 @@ class Derivative:
             if is_function_value(value) and k not in self._positions:
                 statics.append(Static(name, "value", value))
             elif name in self._keys and isinstance(value, (str, int, np.integer)):
-                statics.append(Static(name, "key", value if isinstance(value, str) else
-                                      int(value)))
+                statics.append(Static(name, "key", value if isinstance(value, str) else int(value)))
             elif is_object(value):
                 statics.append(Static(name, "type", object_class(value)))
             elif name in self._trees and (tree := skeleton(value)) is not None:
@@ -165,8 +196,11 @@ class Derivative:
             statics.append(Static(self._spread[0], "count", len(args) - self._spread[1]))
         if self._keywords is not None and keywords:
             name, keys = self._keywords
-            statics.append(Static(name, "keys", keys + tuple(sorted(
-                set(keywords) - set(keys) - set(self._names)))))
+            statics.append(
+                Static(
+                    name, "keys", keys + tuple(sorted(set(keywords) - set(keys) - set(self._names)))
+                )
+            )
         return tuple(statics)
 
     def _name_of(self, position):
@@ -180,8 +214,12 @@ class Derivative:
     def wrt_values(self, args, keywords):
         """The values of f's arguments that wrt picks, of a call's (as passed) and keywords."""
         shift = 1 if self._bound is not None else 0
-        return [keywords[self._name_of(w + shift)] if w + shift >= len(self._names) and
-                self._keywords is not None else args[w] for w in self.wrt]
+        return [
+            keywords[self._name_of(w + shift)]
+            if w + shift >= len(self._names) and self._keywords is not None
+            else args[w]
+            for w in self.wrt
+        ]
 
     def _emitted_for(self, args, keywords=()):
         """The Emitted that a call with f's arguments `args` runs: one per set of static
@@ -211,11 +249,13 @@ class Derivative:
             target = self._target
             if isinstance(self.fun, Derivative):  # (the inner code made for these statics)
                 inner = set(self.fun._names)
-                target = self.fun._derived(tuple(s for s in statics if s.name in inner or
-                                                 s.kind in ("count", "keys")))
+                target = self.fun._derived(
+                    tuple(s for s in statics if s.name in inner or s.kind in ("count", "keys"))
+                )
                 target = target.function
-            emitted = derive(target, self._positions, self._mode, **self._options,
-                             **_statics_option(statics))
+            emitted = derive(
+                target, self._positions, self._mode, **self._options, **_statics_option(statics)
+            )
             self._by_statics[statics] = emitted
         return emitted
 
@@ -231,9 +271,13 @@ class Derivative:
             name = self._name_of(position)
             if self._keywords is not None and position >= len(self._names):
                 if name not in (keywords or {}):
-                    raise ArgumentError(f"wrt={name!r} names a keyword of "
-                                        f"**{self._keywords[0]}, but the call passes no "
-                                        f"{name}=...", caller(), f"pass {name}=... too")
+                    raise ArgumentError(
+                        f"wrt={name!r} names a keyword of "
+                        f"**{self._keywords[0]}, but the call passes no "
+                        f"{name}=...",
+                        caller(),
+                        f"pass {name}=... too",
+                    )
                 arguments.append((name, keywords[name]))
             elif position + offset < len(args):
                 arguments.append((name, args[position + offset]))
@@ -246,15 +290,24 @@ class Derivative:
             args = list(args[:offset]) + [self._bound] + list(args[offset:])
         if self._mode is not Mode.JVP:
             return args, args, offset
-        *args, tangents = split_tangents(args, self.signature, self.wrt, self._single,
-                                         self.fun.__name__, self._location("defined"))
+        *args, tangents = split_tangents(
+            args,
+            self.signature,
+            self.wrt,
+            self._single,
+            self.fun.__name__,
+            self._location("defined"),
+        )
         tangents = (tangents,) if self._single else tuple(tangents)
-        for position, name, tangent in zip(self.wrt, map(self._name_of, self._positions),
-                                           tangents):
+        for position, name, tangent in zip(self.wrt, map(self._name_of, self._positions), tangents):
             if position < len(args):
-                check_shaped_like(tangent, args[position], f"the tangent of argument "
-                                  f"{name!r}", self._location("defined"),
-                                  "give a tangent shaped like its argument")
+                check_shaped_like(
+                    tangent,
+                    args[position],
+                    f"the tangent of argument {name!r}",
+                    self._location("defined"),
+                    "give a tangent shaped like its argument",
+                )
         tangents = [runtime.as_tangent(t) for t in tangents]  # lists add as numpy's arrays
         if self._bound is not None:
             args = [self._bound] + args
@@ -264,15 +317,17 @@ class Derivative:
         """(positional arguments, keyword-only ones) of a call: f's arguments given by keyword
         are put in their places, defaults filled in, so that they get every check positional
         ones get. A vjp's cotangent stays first and a jvp's tangents last."""
-        head, args, tail = args[:self._offset], args[self._offset:], ()
+        head, args, tail = args[: self._offset], args[self._offset :], ()
         if self._mode is Mode.JVP and args:
             args, tail = args[:-1], args[-1:]
         try:
             bound = self.signature.bind(*args, **kwargs)
         except TypeError as exc:
-            raise ArgumentError(f"cannot call {self.__qualname__}: {exc}", caller(),
-                                f"pass the arguments {self.fun.__name__}{self.signature} "
-                                "takes") from None
+            raise ArgumentError(
+                f"cannot call {self.__qualname__}: {exc}",
+                caller(),
+                f"pass the arguments {self.fun.__name__}{self.signature} takes",
+            ) from None
         bound.apply_defaults()
         return (*head, *bound.args, *tail), bound.kwargs
 
@@ -330,14 +385,18 @@ class Derivative:
         if not isinstance(exc, ArgumentError):
             codegen.name_user_line(exc)
         elif exc.location is None:
-            raise ArgumentError(exc.message, self._location("returned", emitted),
-                                exc.hint) from None
+            raise ArgumentError(
+                exc.message, self._location("returned", emitted), exc.hint
+            ) from None
 
     def _current(self, emitted):
         """Whether `emitted` (and for a derivative of a derivative, the code it was made
         from) still calls what the names in f refer to now."""
-        inner = self.fun._emitted or next(iter(self.fun._by_statics.values()), None) \
-            if self._of_derivative else None
+        inner = (
+            self.fun._emitted or next(iter(self.fun._by_statics.values()), None)
+            if self._of_derivative
+            else None
+        )
         return emitted.current() and (inner is None or self.fun._current(inner))
 
     def _remake(self):
@@ -367,8 +426,12 @@ class Derivative:
         shapes (specialize.py), or `emitted` as it is."""
         generic = variant = (emitted.function, emitted)
         mode = specialize.settings["specialize"]
-        if not mode or not self._options.get("optimized", True) or self._mode is Mode.SPLIT or \
-                len(self._variants) >= specialize.MAX_VARIANTS:
+        if (
+            not mode
+            or not self._options.get("optimized", True)
+            or self._mode is Mode.SPLIT
+            or len(self._variants) >= specialize.MAX_VARIANTS
+        ):
             return variant
         try:
             if emitted is self._emitted:  # (forward mode: for no static argument)
@@ -380,9 +443,11 @@ class Derivative:
         except Exception as exc:  # noqa: BLE001  (a bug of srcdiff's must not stop the user)
             if mode == "check":
                 raise
-            warnings.warn(f"srcdiff: could not specialise {self.__name__} for these arguments "
-                          f"({type(exc).__name__}: {exc}); running the generic code",
-                          stacklevel=3)
+            warnings.warn(
+                f"srcdiff: could not specialise {self.__name__} for these arguments "
+                f"({type(exc).__name__}: {exc}); running the generic code",
+                stacklevel=3,
+            )
         if mode == "check" and variant is not generic:
             variant = (specialize.checked(variant[0]), variant[1])
         self._variants[signature] = variant
@@ -393,18 +458,31 @@ class Derivative:
     def _forward_variant(self, args):
         """For the gradient with respect to one Python float: forward mode (one JVP)."""
         options = self._options
-        if self._mode is not Mode.GRAD or len(self.wrt) != 1 or options.get("has_aux") or \
-                self._positions[0] >= len(args) or type(args[self._positions[0]]) is not float \
-                or self._jvp is False:
+        if (
+            self._mode is not Mode.GRAD
+            or len(self.wrt) != 1
+            or options.get("has_aux")
+            or self._positions[0] >= len(args)
+            or type(args[self._positions[0]]) is not float
+            or self._jvp is False
+        ):
             return None
         try:
             if self._jvp is None:
-                self._jvp = derive(self._target, self._positions, Mode.JVP,
-                                   optimized=options.get("optimized", True),
-                                   **_statics_option(self._statics))
+                self._jvp = derive(
+                    self._target,
+                    self._positions,
+                    Mode.JVP,
+                    optimized=options.get("optimized", True),
+                    **_statics_option(self._statics),
+                )
             function = specialize.forward_variant(
-                self._jvp, args, self._positions[0], self._call.__name__,
-                options.get("preserve_result", False))
+                self._jvp,
+                args,
+                self._positions[0],
+                self._call.__name__,
+                options.get("preserve_result", False),
+            )
         except SrcdiffError:
             self._jvp = False
             return None
@@ -415,9 +493,15 @@ def _statics_option(statics):
     return {"statics": statics} if statics else {}
 
 
-def grad(fun: Callable[..., Any] | None = None, wrt: Wrt | None = None,
-         preserve_result: bool = False, has_aux: bool = False, optimized: bool = True, *,
-         argnums: Wrt | None = None) -> Derivative | Callable[[Callable[..., Any]], Derivative]:
+def grad(
+    fun: Callable[..., Any] | None = None,
+    wrt: Wrt | None = None,
+    preserve_result: bool = False,
+    has_aux: bool = False,
+    optimized: bool = True,
+    *,
+    argnums: Wrt | None = None,
+) -> Derivative | Callable[[Callable[..., Any]], Derivative]:
     """The gradient of scalar-valued `fun` with respect to argument(s) `wrt` (or `argnums`,
     JAX's name for it; the first argument by default).
 
@@ -426,15 +510,23 @@ def grad(fun: Callable[..., Any] | None = None, wrt: Wrt | None = None,
     `has_aux=True`, `fun` returns `(value, aux)` and the result gains `aux` at the end."""
     wrt = choose_wrt(wrt, argnums)
     if fun is None:
-        return lambda f: grad(f, wrt=wrt, preserve_result=preserve_result, has_aux=has_aux,
-                              optimized=optimized)
-    return Derivative(fun, wrt, Mode.GRAD, preserve_result=preserve_result, has_aux=has_aux,
-                      optimized=optimized)
+        return lambda f: grad(
+            f, wrt=wrt, preserve_result=preserve_result, has_aux=has_aux, optimized=optimized
+        )
+    return Derivative(
+        fun, wrt, Mode.GRAD, preserve_result=preserve_result, has_aux=has_aux, optimized=optimized
+    )
 
 
-def jvp(fun: Callable[..., Any], primals: Sequence[Any] | Wrt | None = None,
-        tangents: Sequence[Any] | None = None, *, wrt: Wrt | None = None,
-        argnums: Wrt | None = None, optimized: bool = True) -> Derivative | tuple[Any, Any]:
+def jvp(
+    fun: Callable[..., Any],
+    primals: Sequence[Any] | Wrt | None = None,
+    tangents: Sequence[Any] | None = None,
+    *,
+    wrt: Wrt | None = None,
+    argnums: Wrt | None = None,
+    optimized: bool = True,
+) -> Derivative | tuple[Any, Any]:
     """Forward mode, by a transform of f's source, in two forms:
 
     - `jvp(f, wrt)(*args, tangents)` returns `(f(*args), tangent of the output)`; `tangents`
@@ -444,29 +536,43 @@ def jvp(fun: Callable[..., Any], primals: Sequence[Any] | Wrt | None = None,
     if tangents is None:  # the first form, wrt given by position or by name
         if primals is not None and wrt is None and argnums is None:
             if not is_wrt(primals):
-                raise ArgumentError("jvp(f, primals, tangents) needs the tangents too",
-                                    caller(), "jvp(f, (x,), (dx,)), or jvp(f, wrt=0)(x, dx)")
+                raise ArgumentError(
+                    "jvp(f, primals, tangents) needs the tangents too",
+                    caller(),
+                    "jvp(f, (x,), (dx,)), or jvp(f, wrt=0)(x, dx)",
+                )
             wrt = primals
         return Derivative(fun, choose_wrt(wrt, argnums), Mode.JVP, optimized=optimized)
     if wrt is not None or argnums is not None:
-        raise ArgumentError("jvp(f, primals, tangents) differentiates with respect to each "
-                            "primal given a tangent: it takes no wrt", caller(),
-                            "pass None as the tangent of a primal to hold it constant")
-    if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)) or \
-            len(primals) != len(tangents):
-        raise ArgumentError("jvp(f, primals, tangents) takes a tuple of f's arguments and a "
-                            "tuple of as many tangents", caller(),
-                            "jvp(f, (x, w), (dx, None)): None holds w constant")
+        raise ArgumentError(
+            "jvp(f, primals, tangents) differentiates with respect to each "
+            "primal given a tangent: it takes no wrt",
+            caller(),
+            "pass None as the tangent of a primal to hold it constant",
+        )
+    if (
+        not isinstance(primals, (tuple, list))
+        or not isinstance(tangents, (tuple, list))
+        or len(primals) != len(tangents)
+    ):
+        raise ArgumentError(
+            "jvp(f, primals, tangents) takes a tuple of f's arguments and a "
+            "tuple of as many tangents",
+            caller(),
+            "jvp(f, (x, w), (dx, None)): None holds w constant",
+        )
     positions = tuple(i for i, t in enumerate(tangents) if t is not None)
     if not positions:
-        raise ArgumentError("every tangent is None: there is nothing to differentiate",
-                            caller(), "give at least one primal a tangent")
+        raise ArgumentError(
+            "every tangent is None: there is nothing to differentiate",
+            caller(),
+            "give at least one primal a tangent",
+        )
     forward = Derivative(fun, positions, Mode.JVP, optimized=optimized)
     return forward(*primals, tuple(tangents[i] for i in positions))
 
 
-def config(cache: bool | None = None,
-           specialize: bool | Literal["check"] | None = None) -> None:
+def config(cache: bool | None = None, specialize: bool | Literal["check"] | None = None) -> None:
     """Process-wide settings: `config(cache=False)` turns the on-disk cache off;
     `config(specialize=False)` always runs the generic emitted code (no per-shape variants),
     `config(specialize="check")` runs each variant beside it and compares their results."""
@@ -474,8 +580,11 @@ def config(cache: bool | None = None,
         _cache_settings["cache"] = bool(cache)
     if specialize is not None:
         if specialize not in (True, False, "check"):
-            raise ArgumentError(f"specialize must be True, False or 'check', not {specialize!r}",
-                                caller(), "config(specialize=False) turns variants off")
+            raise ArgumentError(
+                f"specialize must be True, False or 'check', not {specialize!r}",
+                caller(),
+                "config(specialize=False) turns variants off",
+            )
         _specialize_settings["specialize"] = specialize
 
 
@@ -485,5 +594,13 @@ _specialize_settings = specialize.settings
 
 # the transformations composed from grad, jvp and the split sweep (composed.py imports this
 # module, so they are imported last)
-from .composed import (elementwise_grad, hessian, hvp, jacfwd, jacobian,  # noqa: E402, F401
-                       jacrev, value_and_grad, vjp)
+from .composed import (
+    elementwise_grad,
+    hessian,
+    hvp,
+    jacfwd,
+    jacobian,  # noqa: E402, F401
+    jacrev,
+    value_and_grad,
+    vjp,
+)

@@ -1,6 +1,7 @@
 """What a derivative is made with and called with, checked where the user wrote it: `wrt`
 (positions or parameter names; `argnums` its other name), tangents and cotangents shaped like
 the values they go with, and the location of the user's call for errors."""
+
 import inspect
 import linecache
 import os
@@ -25,15 +26,19 @@ def check_shaped_like(given, like, what, where, hint):
         return
     if isinstance(like, (list, tuple)) and isinstance(given, (list, tuple)):
         if len(given) != len(like):
-            raise ArgumentError(f"{what} has {len(given)} items, but the value it goes with "
-                                f"has {len(like)}", where, hint)
+            raise ArgumentError(
+                f"{what} has {len(given)} items, but the value it goes with has {len(like)}",
+                where,
+                hint,
+            )
         for k, (g, v) in enumerate(zip(given, like)):
             check_shaped_like(g, v, f"{what}[{k}]", where, hint)
         return
     if runtime.is_record(like) and type(given) is type(like):
         for name in runtime.record_fields(like):
-            check_shaped_like(getattr(given, name, None), getattr(like, name), f"{what}.{name}",
-                              where, hint)
+            check_shaped_like(
+                getattr(given, name, None), getattr(like, name), f"{what}.{name}", where, hint
+            )
         return
     numeric = (np.ndarray, np.generic, float, int, complex)
     if not isinstance(like, numeric) or not isinstance(given, numeric + (list, tuple)):
@@ -43,13 +48,20 @@ def check_shaped_like(given, like, what, where, hint):
     except ValueError:  # a ragged list
         shape = "ragged"
     if shape != np.shape(like):
-        raise ArgumentError(f"{what} has shape {shape}, but the value it goes with "
-                            f"has shape {np.shape(like)}: numpy would broadcast one into the "
-                            "other, and the result would be wrong", where, hint)
+        raise ArgumentError(
+            f"{what} has shape {shape}, but the value it goes with "
+            f"has shape {np.shape(like)}: numpy would broadcast one into the "
+            "other, and the result would be wrong",
+            where,
+            hint,
+        )
     if np.asarray(like).dtype.kind in "biu" and np.any(np.asarray(given) != 0):
-        raise ArgumentError(f"{what} is not zero, but the value it goes with is an integer, "
-                            "which srcdiff does not differentiate", where,
-                            "give it a zero tangent, or make the value a float")
+        raise ArgumentError(
+            f"{what} is not zero, but the value it goes with is an integer, "
+            "which srcdiff does not differentiate",
+            where,
+            "give it a zero tangent, or make the value a float",
+        )
 
 
 def check_differentiable(arguments, where):
@@ -63,22 +75,27 @@ def check_differentiable(arguments, where):
         if kind == "c":
             raise ArgumentError(
                 f"argument {name!r} is complex ({np.asarray(value).dtype}): srcdiff "
-                "differentiates with respect to real arguments only", where(),
+                "differentiates with respect to real arguments only",
+                where(),
                 "pass the real and imaginary parts as two float arguments and combine "
-                "them inside the function (x + 1j * y)")
+                "them inside the function (x + 1j * y)",
+            )
         if kind != "f":
             raise ArgumentError(
                 f"argument {name!r} is {type(value).__name__} with dtype "
-                f"{np.asarray(value).dtype}, which cannot be differentiated", where(),
-                "pass a float or a float array, or leave it out of wrt")
+                f"{np.asarray(value).dtype}, which cannot be differentiated",
+                where(),
+                "pass a float or a float array, or leave it out of wrt",
+            )
 
 
 def caller():
     """The location of the user's code that called into srcdiff."""
     package = os.path.dirname(os.path.abspath(__file__))
     frame = sys._getframe(1)
-    while frame is not None and os.path.dirname(os.path.abspath(
-            frame.f_code.co_filename)) == package:
+    while (
+        frame is not None and os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == package
+    ):
         frame = frame.f_back
     if frame is None:
         return None
@@ -92,8 +109,11 @@ Wrt = Union[int, str, Sequence[Union[int, str]]]
 def choose_wrt(wrt, argnums, default=0):
     """`wrt`, or `argnums` (JAX's name for it), or the default when neither is given."""
     if wrt is not None and argnums is not None:
-        raise ArgumentError(f"give wrt or argnums, not both (wrt={wrt!r}, argnums={argnums!r})",
-                            caller(), "argnums is another name for wrt: keep one")
+        raise ArgumentError(
+            f"give wrt or argnums, not both (wrt={wrt!r}, argnums={argnums!r})",
+            caller(),
+            "argnums is another name for wrt: keep one",
+        )
     return default if wrt is None and argnums is None else wrt if argnums is None else argnums
 
 
@@ -102,8 +122,9 @@ def is_position(w):
 
 
 def is_wrt(wrt):
-    return is_position(wrt) or (isinstance(wrt, (tuple, list)) and len(wrt) > 0 and
-                                 all(map(is_position, wrt)))
+    return is_position(wrt) or (
+        isinstance(wrt, (tuple, list)) and len(wrt) > 0 and all(map(is_position, wrt))
+    )
 
 
 def normalize_wrt(wrt, names, keywords=()):
@@ -118,9 +139,12 @@ def normalize_wrt(wrt, names, keywords=()):
     if not valid or unknown:
         raise ArgumentError(
             f"wrt={unknown[0]!r} names no parameter of the function (its parameters: "
-            f"{', '.join(names)})" if unknown else "wrt must be an int, a parameter's name, "
+            f"{', '.join(names)})"
+            if unknown
+            else "wrt must be an int, a parameter's name, "
             f"or a non-empty tuple of them, not {wrt!r}",
-            hint="wrt=0 (or wrt='x') differentiates with respect to the first argument")
+            hint="wrt=0 (or wrt='x') differentiates with respect to the first argument",
+        )
     return tuple(names.index(w) if isinstance(w, str) else int(w) for w in given), single
 
 
@@ -136,13 +160,14 @@ def spread_of(parameters, wrt):
     if not any(is_position(w) and w >= before for w in given):
         return None
     for w in given:
-        if isinstance(w, str) and any(p.name == w and p.kind is p.KEYWORD_ONLY
-                                      for p in parameters):
+        if isinstance(w, str) and any(p.name == w and p.kind is p.KEYWORD_ONLY for p in parameters):
             star = parameters[before].name
             raise ArgumentError(
                 f"wrt={w!r} names a keyword-only parameter, whose position depends on how "
-                f"many values *{star} takes", caller(),
-                f"with wrt positions on *{star}, differentiate {w!r} in a call of its own")
+                f"many values *{star} takes",
+                caller(),
+                f"with wrt positions on *{star}, differentiate {w!r} in a call of its own",
+            )
     return parameters[before].name, before
 
 
@@ -152,8 +177,7 @@ def keywords_of(parameters, wrt):
     if not parameters or parameters[-1].kind is not inspect.Parameter.VAR_KEYWORD:
         return None
     named = {p.name for p in parameters}
-    given = [wrt] if isinstance(wrt, str) else list(wrt) if isinstance(wrt, (tuple, list)) \
-        else []
+    given = [wrt] if isinstance(wrt, str) else list(wrt) if isinstance(wrt, (tuple, list)) else []
     keys = tuple(dict.fromkeys(w for w in given if isinstance(w, str) and w not in named))
     return (parameters[-1].name, keys) if keys else None
 
@@ -161,23 +185,36 @@ def keywords_of(parameters, wrt):
 def split_tangents(args, signature, wrt, single, name, where):
     """A jvp's arguments: f's, then the tangents, checked: one tangent for `wrt=k`, a tuple
     of one per position for a tuple `wrt`."""
-    required = sum(p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
-                                                      p.POSITIONAL_OR_KEYWORD)
-                   for p in signature.parameters.values())
-    expected = (f"one tangent, shaped like argument {wrt[0]}" if single else
-                f"a tuple of {len(wrt)} tangent(s), one per position in wrt")
+    required = sum(
+        p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        for p in signature.parameters.values()
+    )
+    expected = (
+        f"one tangent, shaped like argument {wrt[0]}"
+        if single
+        else f"a tuple of {len(wrt)} tangent(s), one per position in wrt"
+    )
     hint = f"call it as jvp_{name}(*args, tangents): {name}'s arguments, then {expected}"
     if len(args) <= required:
-        raise ArgumentError(f"jvp of {name} needs its {required} argument(s) and then "
-                            f"{expected}, but got {len(args)} argument(s) in all: the "
-                            "tangents are missing", where, hint)
+        raise ArgumentError(
+            f"jvp of {name} needs its {required} argument(s) and then "
+            f"{expected}, but got {len(args)} argument(s) in all: the "
+            "tangents are missing",
+            where,
+            hint,
+        )
     tangents = args[-1]
     if not single and not isinstance(tangents, (tuple, list)):
-        raise ArgumentError(f"jvp with wrt={wrt} needs {expected}, not one "
-                            f"{type(tangents).__name__}", where, hint)
+        raise ArgumentError(
+            f"jvp with wrt={wrt} needs {expected}, not one {type(tangents).__name__}", where, hint
+        )
     if not single and len(tangents) != len(wrt):
-        raise ArgumentError(f"jvp with wrt={wrt} needs {len(wrt)} tangent(s), one per "
-                            f"position in wrt, but got {len(tangents)}", where, hint)
+        raise ArgumentError(
+            f"jvp with wrt={wrt} needs {len(wrt)} tangent(s), one per "
+            f"position in wrt, but got {len(tangents)}",
+            where,
+            hint,
+        )
     return args
 
 
@@ -195,12 +232,16 @@ def refuse_container_methods(exc, names, args):
         raise UnsupportedError(
             f"{exc.message.split(', which')[0]}, but {exc.parameter!r} is a {kind} here, "
             "holding no function, nor object with methods, that srcdiff could call",
-            exc.location, "pass the functions (or the objects whose __call__ or methods "
-            "the code calls) in it, or call them by their names")
+            exc.location,
+            "pass the functions (or the objects whose __call__ or methods "
+            "the code calls) in it, or call them by their names",
+        )
     if isinstance(value, (dict, list, tuple)):
         raise UnsupportedError(
             f"{exc.parameter!r} is a {kind} here, and the code calls one of its methods "
             f"({exc.message.split('(...)')[0]}): srcdiff follows a {kind}'s items read by "
-            "index, not through its methods", exc.location,
+            "index, not through its methods",
+            exc.location,
             f"read the item: {exc.parameter}['w'] for {exc.parameter}.get('w'), and "
-            f"({exc.parameter}[k] if k in {exc.parameter} else default) for a default")
+            f"({exc.parameter}[k] if k in {exc.parameter} else default) for a default",
+        )

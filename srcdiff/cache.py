@@ -7,6 +7,7 @@ once, without following symlinks, and its owner and mode are checked on that ope
 so what is read is the file that was checked. Entries are 0600, written to a temporary file
 and renamed into place; anything else is regenerated, with a warning saying why.
 """
+
 import contextlib
 import errno
 import hashlib
@@ -31,9 +32,13 @@ _refused = set()  # directories already warned about (one warning each per proce
 # can swap it (or a parent) for another between the check and the use. Windows has no dir_fd;
 # there the directory is per-user (%LOCALAPPDATA%) and paths are used.
 # (os.replace takes dir_fd wherever os.rename does, though only rename is listed)
-_AT = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd and \
-    os.unlink in os.supports_dir_fd and os.stat in os.supports_dir_fd and \
-    os.listdir in os.supports_fd
+_AT = (
+    os.open in os.supports_dir_fd
+    and os.rename in os.supports_dir_fd
+    and os.unlink in os.supports_dir_fd
+    and os.stat in os.supports_dir_fd
+    and os.listdir in os.supports_fd
+)
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _OPEN_FLAGS = os.O_RDONLY | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
 
@@ -43,8 +48,9 @@ def default_directory():
     has it): %LOCALAPPDATA%\\srcdiff\\Cache on Windows, ~/Library/Caches/srcdiff on macOS,
     else $XDG_CACHE_HOME/srcdiff (an absolute XDG_CACHE_HOME only) or ~/.cache/srcdiff."""
     if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA", "").strip() or \
-            os.path.join(os.path.expanduser("~"), "AppData", "Local")
+        base = os.environ.get("LOCALAPPDATA", "").strip() or os.path.join(
+            os.path.expanduser("~"), "AppData", "Local"
+        )
         return Path(base) / "srcdiff" / "Cache"
     if sys.platform == "darwin":
         return Path(os.path.expanduser("~")) / "Library" / "Caches" / "srcdiff"
@@ -123,10 +129,12 @@ def _usable_directory(create=False):
         except _Refused as refused:
             if str(root) not in _refused:
                 _refused.add(str(root))
-                warnings.warn(f"srcdiff: not using the cache directory {root}: {refused}; "
-                              "running uncached (set SRCDIFF_CACHE_DIR to a directory of "
-                              "your own that only you can write, or to 'off')",
-                              stacklevel=_outside_srcdiff())
+                warnings.warn(
+                    f"srcdiff: not using the cache directory {root}: {refused}; "
+                    "running uncached (set SRCDIFF_CACHE_DIR to a directory of "
+                    "your own that only you can write, or to 'off')",
+                    stacklevel=_outside_srcdiff(),
+                )
             root = None
     try:
         yield root, fd
@@ -219,7 +227,7 @@ def _load_entry(root, dir_fd, key):
         return _reject(path, str(refused))
     try:
         header, body = data.decode("utf-8").split("\n", 1)
-        record = json.loads(header[len(MAGIC):]) if header.startswith(MAGIC) else None
+        record = json.loads(header[len(MAGIC) :]) if header.startswith(MAGIC) else None
     except (ValueError, UnicodeDecodeError):
         record = None
     if not isinstance(record, dict) or record.get("key") != key:
@@ -237,8 +245,10 @@ def _load_entry(root, dir_fd, key):
 
 def _reject(path, why):
     stats["disk_rejects"] += 1
-    warnings.warn(f"srcdiff: ignoring cache entry {path}: {why}; regenerating it",
-                  stacklevel=_outside_srcdiff())
+    warnings.warn(
+        f"srcdiff: ignoring cache entry {path}: {why}; regenerating it",
+        stacklevel=_outside_srcdiff(),
+    )
     return None
 
 
@@ -246,8 +256,10 @@ def _outside_srcdiff():
     """The stacklevel of the first caller outside srcdiff (and contextlib), for warnings."""
     package = os.path.dirname(os.path.abspath(__file__))
     frame, level = sys._getframe(1), 1
-    while frame is not None and (os.path.dirname(frame.f_code.co_filename) == package or
-                                 frame.f_code.co_filename == contextlib.__file__):
+    while frame is not None and (
+        os.path.dirname(frame.f_code.co_filename) == package
+        or frame.f_code.co_filename == contextlib.__file__
+    ):
         frame, level = frame.f_back, level + 1
     return level
 
@@ -294,8 +306,14 @@ def _entries(root, dir_fd):
             continue
         try:
             if _read_trusted(root, dir_fd, name, len(MAGIC)) == MAGIC.encode():
-                found.append((name, os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_size
-                              if dir_fd is not None else os.lstat(root / name).st_size))
+                found.append(
+                    (
+                        name,
+                        os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_size
+                        if dir_fd is not None
+                        else os.lstat(root / name).st_size,
+                    )
+                )
         except (OSError, _Refused):
             continue
     return found

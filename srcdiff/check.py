@@ -1,4 +1,5 @@
 """`check_grads`: reverse mode, forward mode and finite differences, side by side."""
+
 import numpy as np
 
 from .api import jvp, vjp
@@ -20,8 +21,11 @@ def numerical_grad(f, args, wrt=0, eps=1e-6):
 
 
 def _float_positions(args):
-    return tuple(i for i, a in enumerate(args)
-                 if isinstance(a, float) or (isinstance(a, np.ndarray) and a.dtype.kind == "f"))
+    return tuple(
+        i
+        for i, a in enumerate(args)
+        if isinstance(a, float) or (isinstance(a, np.ndarray) and a.dtype.kind == "f")
+    )
 
 
 def _random_like(x, rng):
@@ -57,35 +61,46 @@ class GradCheckReport:
         return abs(forward - fd) <= scale and abs(reverse - fd) <= scale
 
     def __str__(self):
-        lines = [f"check_grads({self.name}): <u, J v> along {len(self.rows)} random directions",
-                 f"{'direction':>9}  {'finite diff':>14}  {'forward (jvp)':>14}  "
-                 f"{'reverse (vjp)':>14}  agree"]
+        lines = [
+            f"check_grads({self.name}): <u, J v> along {len(self.rows)} random directions",
+            f"{'direction':>9}  {'finite diff':>14}  {'forward (jvp)':>14}  "
+            f"{'reverse (vjp)':>14}  agree",
+        ]
         for k, row in enumerate(self.rows):
-            lines.append(f"{k:>9}  {row[0]:>14.8g}  {row[1]:>14.8g}  {row[2]:>14.8g}  "
-                         f"{'yes' if self._agree(row) else 'NO'}")
-        lines.append("all agree" if self.ok else
-                     f"MISMATCH beyond rtol={self.rtol}, atol={self.atol}")
+            lines.append(
+                f"{k:>9}  {row[0]:>14.8g}  {row[1]:>14.8g}  {row[2]:>14.8g}  "
+                f"{'yes' if self._agree(row) else 'NO'}"
+            )
+        lines.append(
+            "all agree" if self.ok else f"MISMATCH beyond rtol={self.rtol}, atol={self.atol}"
+        )
         return "\n".join(lines)
 
 
-def check_grads(f, *args, wrt=None, directions=3, eps=1e-6, rtol=1e-5, atol=1e-8, seed=0,
-                verbose=False):
+def check_grads(
+    f, *args, wrt=None, directions=3, eps=1e-6, rtol=1e-5, atol=1e-8, seed=0, verbose=False
+):
     """Compare srcdiff's reverse mode (vjp), forward mode (jvp) and central finite differences
     of `f` at `args` along random directions v (and random output weights u): the three
     numbers <u, J v> must agree. Raises AssertionError with the report when they do not;
     returns the report otherwise. Use it after registering a custom adjoint or tangent."""
     rng = np.random.default_rng(seed)
-    wrt = _float_positions(args) if wrt is None else ((wrt,) if isinstance(wrt, int)
-                                                      else tuple(wrt))
+    wrt = (
+        _float_positions(args) if wrt is None else ((wrt,) if isinstance(wrt, int) else tuple(wrt))
+    )
     forward = jvp(f, wrt=wrt)
     out, pullback = vjp(f, wrt=wrt)(*args)
     rows = []
     for _ in range(directions):
         v = tuple(_random_like(args[i], rng) for i in wrt)
-        u = (tuple(_random_like(o, rng) for o in out) if isinstance(out, tuple)
-             else _random_like(out, rng))
-        fd = (_inner(u, f(*_shift(args, wrt, v, eps))) -
-              _inner(u, f(*_shift(args, wrt, v, -eps)))) / (2 * eps)
+        u = (
+            tuple(_random_like(o, rng) for o in out)
+            if isinstance(out, tuple)
+            else _random_like(out, rng)
+        )
+        fd = (
+            _inner(u, f(*_shift(args, wrt, v, eps))) - _inner(u, f(*_shift(args, wrt, v, -eps)))
+        ) / (2 * eps)
         _, tangent = forward(*args, v)
         cotangent = pullback(u)
         cotangent = cotangent if isinstance(cotangent, tuple) else (cotangent,)

@@ -6,6 +6,7 @@ Nothing in it is pickled (it is read with allow_pickle=False), and it is written
 temporary file in the same directory and renamed over the old one, so an interrupted or failed
 write never leaves a broken checkpoint in place of a good one.
 """
+
 import json
 import os
 import tempfile
@@ -47,8 +48,11 @@ def named_leaves(tree):
 
 def save(path, meta, trees):
     """Write `meta` (JSON-able) and the arrays of each tree in `trees` ({name: tree}) to path."""
-    arrays = {"meta": np.frombuffer(json.dumps({"format": FORMAT, "version": VERSION, **meta})
-                                    .encode(), dtype=np.uint8)}
+    arrays = {
+        "meta": np.frombuffer(
+            json.dumps({"format": FORMAT, "version": VERSION, **meta}).encode(), dtype=np.uint8
+        )
+    }
     for name, tree in trees.items():
         for key, leaf in named_leaves(tree).items():
             arrays[f"{name}/{key}"] = np.asarray(leaf)
@@ -75,15 +79,19 @@ def _umask():
 def load(path):
     """(meta, {name: {path in tree: array}}) from a checkpoint written by `save`."""
     if not os.path.isfile(path):
-        raise CheckpointError(f"there is no checkpoint at {path} to resume from",
-                              hint="check the path, or leave out --resume to start a new run")
+        raise CheckpointError(
+            f"there is no checkpoint at {path} to resume from",
+            hint="check the path, or leave out --resume to start a new run",
+        )
     try:
         with np.load(path, allow_pickle=False) as stored:
             arrays = {name: stored[name] for name in stored.files}
     except (OSError, ValueError, EOFError, KeyError, zipfile.BadZipFile) as exc:
-        raise CheckpointError(f"{path} is not a readable checkpoint ({exc or type(exc).__name__})",
-                              hint="it may be truncated or not a srcdiff checkpoint; resume "
-                                   "from another one or start a new run") from None
+        raise CheckpointError(
+            f"{path} is not a readable checkpoint ({exc or type(exc).__name__})",
+            hint="it may be truncated or not a srcdiff checkpoint; resume "
+            "from another one or start a new run",
+        ) from None
     meta = _meta(path, arrays.pop("meta", None))
     trees = {}
     for key, array in arrays.items():
@@ -98,11 +106,16 @@ def _meta(path, record):
     except (UnicodeDecodeError, json.JSONDecodeError):
         meta = None
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise CheckpointError(f"{path} was not written by this version of srcdiff train: it "
-                              "holds no configuration", hint="start a new run")
+        raise CheckpointError(
+            f"{path} was not written by this version of srcdiff train: it holds no configuration",
+            hint="start a new run",
+        )
     if meta.get("version") != VERSION:
-        raise CheckpointError(f"{path} is a version {meta.get('version')} checkpoint; this "
-                              f"srcdiff reads version {VERSION}", hint="start a new run")
+        raise CheckpointError(
+            f"{path} is a version {meta.get('version')} checkpoint; this "
+            f"srcdiff reads version {VERSION}",
+            hint="start a new run",
+        )
     return meta
 
 
@@ -114,14 +127,18 @@ def restore(path, name, stored, like):
     if set(expected) != set(stored):
         missing = sorted(set(expected) - set(stored))[:3]
         extra = sorted(set(stored) - set(expected))[:3]
-        raise CheckpointError(f"{path}: its {name} do not fit this model (missing {missing}, "
-                              f"unexpected {extra})", hint="resume with the checkpoint's options")
+        raise CheckpointError(
+            f"{path}: its {name} do not fit this model (missing {missing}, unexpected {extra})",
+            hint="resume with the checkpoint's options",
+        )
     restored = []
     for key, leaf in expected.items():
         array = stored[key]
         if np.shape(array) != np.shape(leaf):
-            raise CheckpointError(f"{path}: {name} {key} has shape {array.shape}, this model "
-                                  f"{np.shape(leaf)}", hint="resume with the checkpoint's options")
+            raise CheckpointError(
+                f"{path}: {name} {key} has shape {array.shape}, this model {np.shape(leaf)}",
+                hint="resume with the checkpoint's options",
+            )
         if isinstance(leaf, np.ndarray):
             restored.append(array.astype(leaf.dtype, copy=False))
         else:

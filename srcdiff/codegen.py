@@ -1,4 +1,5 @@
 """Stage 4: gast -> ast -> Python source (astor), then compile with a real filename."""
+
 import ast
 import io
 import linecache
@@ -91,9 +92,9 @@ def wrap(line, tokens, limit=LINE_LIMIT):
     parenthesised = _bare_sequence(tokens)
     if parenthesised:
         text = parenthesised(text)
-        return wrap(text, _line_tokens(text), limit) + line[len(line.rstrip("\n")):]
+        return wrap(text, _line_tokens(text), limit) + line[len(line.rstrip("\n")) :]
     good, fallback = _break_points(tokens)
-    indent = text[:len(text) - len(text.lstrip())]
+    indent = text[: len(text) - len(text.lstrip())]
     prefix = indent + (" " * 8 if text.endswith(":") else " " * 4)
     lines, start, room = [], 0, limit
     while len(text) - start > room:
@@ -105,7 +106,7 @@ def wrap(line, tokens, limit=LINE_LIMIT):
         while text[start] == " ":
             start += 1
     lines.append(text[start:])
-    return ("\n" + prefix).join(lines) + line[len(text):]
+    return ("\n" + prefix).join(lines) + line[len(text) :]
 
 
 def _cut(good, fallback, start, room):
@@ -141,8 +142,10 @@ def _break_points(tokens):
 
 
 def _ends_operand(token):
-    return token is not None and (token.type in (tokenize.NAME, tokenize.NUMBER, tokenize.STRING)
-                                  or token.string in (")", "]", "}"))
+    return token is not None and (
+        token.type in (tokenize.NAME, tokenize.NUMBER, tokenize.STRING)
+        or token.string in (")", "]", "}")
+    )
 
 
 def _bare_sequence(tokens):
@@ -152,18 +155,21 @@ def _bare_sequence(tokens):
     if not words or any(t.string in "([{" for t in words if t.type == tokenize.OP):
         return None
     first = 1 if words[0].string == "del" else 0
-    ends = [t for t in words if t.string == "="] or [t for t in words if t.type in (
-        tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)]
+    ends = [t for t in words if t.string == "="] or [
+        t for t in words if t.type in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)
+    ]
     if not ends or not any(t.string == "," for t in words):
         return None
     begin, end = words[first].start[1], ends[0].start[1]
-    return lambda text: f"{text[:begin]}({text[begin:end].rstrip()}){' ' if first == 0 else ''}" \
-        f"{text[end:]}"
+    return lambda text: (
+        f"{text[:begin]}({text[begin:end].rstrip()}){' ' if first == 0 else ''}{text[end:]}"
+    )
 
 
 def _line_tokens(text):
-    return [t for t in tokenize.generate_tokens(io.StringIO(text + "\n").readline)
-            if t.start[0] == 1]
+    return [
+        t for t in tokenize.generate_tokens(io.StringIO(text + "\n").readline) if t.start[0] == 1
+    ]
 
 
 def to_source(funcs, docstring):
@@ -193,8 +199,10 @@ def compile_module(source, filename, scope, first_line=1, origin=None):
     text = "\n" * (first_line - 1) + source
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     if origin is not None:
-        _ORIGINS[filename] = origin[0], {row + first_line - 1: line
-                                         for row, line in origin[1].items()}
+        _ORIGINS[filename] = (
+            origin[0],
+            {row + first_line - 1: line for row, line in origin[1].items()},
+        )
     exec(compile(text, filename, "exec"), scope)
     return scope
 
@@ -219,5 +227,7 @@ def name_user_line(exc):
     found = user_line(exc.__traceback__)
     if found is not None and hasattr(exc, "add_note"):  # (Python 3.11+)
         filename, lineno = found
-        exc.add_note(f"srcdiff: raised by the code emitted for {filename}:{lineno}: "
-                     f"{linecache.getline(filename, lineno).strip()}")
+        exc.add_note(
+            f"srcdiff: raised by the code emitted for {filename}:{lineno}: "
+            f"{linecache.getline(filename, lineno).strip()}"
+        )

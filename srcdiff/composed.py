@@ -5,6 +5,7 @@ Each returns an object that is called like f and shows, as grad's Derivative doe
 code it runs: `.source`, `.source_for(*args)` (the code a call with such arguments runs), `.fun`
 and a repr.
 """
+
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -51,9 +52,12 @@ class Transformed:
         try:
             bound = self._derivative.signature.bind(*args, **kwargs)
         except TypeError as exc:
-            raise ArgumentError(f"cannot call {self.__name__}: {exc}", caller(),
-                                f"pass the arguments {getattr(self.fun, '__name__', 'f')}"
-                                f"{self._derivative.signature} takes") from None
+            raise ArgumentError(
+                f"cannot call {self.__name__}: {exc}",
+                caller(),
+                f"pass the arguments {getattr(self.fun, '__name__', 'f')}"
+                f"{self._derivative.signature} takes",
+            ) from None
         bound.apply_defaults()
         return bound.args, bound.kwargs
 
@@ -64,7 +68,8 @@ class Transformed:
                 f"{self.kind} needs {getattr(self.fun, '__name__', 'f')} to return one array "
                 f"or number, not a {type(out).__name__}",
                 self._derivative._location("returned"),
-                "return one array (np.concatenate the outputs), or differentiate each output")
+                "return one array (np.concatenate the outputs), or differentiate each output",
+            )
         return out
 
 
@@ -74,8 +79,9 @@ class ValueAndGrad(Transformed):
     kind = "value_and_grad"
 
     def __init__(self, fun, wrt, has_aux, optimized):
-        super().__init__(fun, grad(fun, wrt=wrt, preserve_result=True, has_aux=has_aux,
-                                   optimized=optimized))
+        super().__init__(
+            fun, grad(fun, wrt=wrt, preserve_result=True, has_aux=has_aux, optimized=optimized)
+        )
         self._has_aux = has_aux
 
     def __call__(self, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
@@ -95,13 +101,13 @@ class VJP(Transformed):
 
     def __init__(self, fun, wrt, optimized):
         super().__init__(fun, Derivative(fun, wrt, Mode.SPLIT, optimized=optimized))
+
     def __call__(self, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
         args, kwargs = self._bind(args, kwargs)
         out, saved = self._derivative(*args, **kwargs)
         # (the backward sweep of the code that ran: one per set of static arguments)
         emitted = self._derivative._emitted_of_call(args, kwargs)
-        return out, Pullback(self, emitted, saved, self._derivative.wrt_values(args, kwargs),
-                             out)
+        return out, Pullback(self, emitted, saved, self._derivative.wrt_values(args, kwargs), out)
 
 
 class Pullback:
@@ -114,8 +120,13 @@ class Pullback:
 
     def __call__(self, cotangent: Any) -> Any:
         emitted = self._emitted
-        check_shaped_like(cotangent, self._out, "the cotangent", caller(),
-                          "give a cotangent shaped like f's output")
+        check_shaped_like(
+            cotangent,
+            self._out,
+            "the cotangent",
+            caller(),
+            "give a cotangent shaped like f's output",
+        )
         if emitted.has_live:
             emitted.refresh()
         try:
@@ -125,8 +136,7 @@ class Pullback:
         except ArgumentError as exc:
             if exc.location is not None:
                 raise
-            raise ArgumentError(exc.message, emitted.meta.returned,
-                                exc.hint) from None
+            raise ArgumentError(exc.message, emitted.meta.returned, exc.hint) from None
         grads = tuple(runtime.as_grad(g, x) for g, x in zip(grads, self._primals))
         return grads[0] if self._vjp._single else grads
 
@@ -146,8 +156,9 @@ class HVP(Transformed):
     kind = "hvp"
 
     def __init__(self, fun, wrt, optimized):
-        super().__init__(fun, jvp(grad(fun, wrt=wrt, optimized=optimized), wrt=wrt,
-                                  optimized=optimized))
+        super().__init__(
+            fun, jvp(grad(fun, wrt=wrt, optimized=optimized), wrt=wrt, optimized=optimized)
+        )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         product = self._derivative(*args, **kwargs)[1]
@@ -176,8 +187,12 @@ def _blocks(columns, xs, j, out_shape):
     if not columns:
         return [np.zeros(shape + shape_j) for shape in out_shape]
     # (a zero tangent may come back as one 0.0 for the whole array)
-    return [np.reshape(np.stack([np.broadcast_to(c[i], shape) for c in columns], axis=-1),
-                       shape + shape_j) for i, shape in enumerate(out_shape)]
+    return [
+        np.reshape(
+            np.stack([np.broadcast_to(c[i], shape) for c in columns], axis=-1), shape + shape_j
+        )
+        for i, shape in enumerate(out_shape)
+    ]
 
 
 class Hessian(Transformed):
@@ -197,8 +212,10 @@ class Hessian(Transformed):
         shapes = [np.shape(x) for x in xs]
         blocks = [[None] * len(xs) for _ in xs]
         for j, x in enumerate(xs):
-            products = [self._product(*args, _basis(xs, j, index, self._single), **kwargs)
-                        for index in np.ndindex(np.shape(x))]
+            products = [
+                self._product(*args, _basis(xs, j, index, self._single), **kwargs)
+                for index in np.ndindex(np.shape(x))
+            ]
             products = [(p,) if self._single else p for p in products]
             for i, block in enumerate(_blocks(products, xs, j, shapes)):
                 blocks[i][j] = block
@@ -217,8 +234,9 @@ class Jacobian(Transformed):
     def __init__(self, fun, wrt, optimized, kind):
         self.kind = kind
         self._reverse = VJP(fun, wrt, optimized) if kind != "jacfwd" else None
-        self._forward = Derivative(fun, wrt, Mode.JVP, optimized=optimized) \
-            if kind != "jacrev" else None
+        self._forward = (
+            Derivative(fun, wrt, Mode.JVP, optimized=optimized) if kind != "jacrev" else None
+        )
         super().__init__(fun, self._forward if kind == "jacfwd" else self._reverse._derivative)
 
     @property
@@ -253,9 +271,15 @@ class Jacobian(Transformed):
             cotangent = 1.0 if isinstance(out, float) else _basis([out], 0, index, True)
             grads = pullback(cotangent)
             rows.append((grads,) if self._single else grads)
-        jacobians = [np.reshape(np.stack([np.asarray(r[j]) for r in rows]) if rows else
-                                np.zeros((0,) + np.shape(x)), np.shape(out) + np.shape(x))
-                     for j, x in enumerate(xs)]
+        jacobians = [
+            np.reshape(
+                np.stack([np.asarray(r[j]) for r in rows])
+                if rows
+                else np.zeros((0,) + np.shape(x)),
+                np.shape(out) + np.shape(x),
+            )
+            for j, x in enumerate(xs)
+        ]
         return jacobians[0] if self._single else tuple(jacobians)
 
     def _by_forward(self, args, kwargs, xs):
@@ -263,8 +287,7 @@ class Jacobian(Transformed):
         for j, x in enumerate(xs):
             columns, out = [], None
             for index in np.ndindex(np.shape(x)):
-                out, tangent = self._forward(*args, _basis(xs, j, index, self._single),
-                                             **kwargs)
+                out, tangent = self._forward(*args, _basis(xs, j, index, self._single), **kwargs)
                 columns.append((tangent,))
             out = self._one_output(self.fun(*args, **kwargs) if out is None else out)
             jacobians += _blocks(columns, xs, j, [np.shape(out)])
@@ -287,55 +310,96 @@ class ElementwiseGrad(Transformed):
         return pullback(1.0 if isinstance(out, float) else np.ones_like(out, dtype=float))
 
 
-def value_and_grad(fun: Callable[..., Any], wrt: Wrt | None = None, has_aux: bool = False,
-                   optimized: bool = True, *, argnums: Wrt | None = None) -> ValueAndGrad:
+def value_and_grad(
+    fun: Callable[..., Any],
+    wrt: Wrt | None = None,
+    has_aux: bool = False,
+    optimized: bool = True,
+    *,
+    argnums: Wrt | None = None,
+) -> ValueAndGrad:
     """`value_and_grad(f)(*args)` returns `(f(*args), gradient)` from one forward sweep
     (`((value, aux), gradient)` with `has_aux=True`)."""
     return ValueAndGrad(fun, choose_wrt(wrt, argnums), has_aux, optimized)
 
 
-def vjp(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
-        argnums: Wrt | None = None) -> VJP:
+def vjp(
+    fun: Callable[..., Any],
+    wrt: Wrt | None = None,
+    optimized: bool = True,
+    *,
+    argnums: Wrt | None = None,
+) -> VJP:
     """`vjp(f)(*args)` returns `(f(*args), pullback)`; `pullback(cotangent)` is the
     vector-Jacobian product, computed from the values the forward sweep kept."""
     return VJP(fun, choose_wrt(wrt, argnums), optimized)
 
 
-def hvp(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
-        argnums: Wrt | None = None) -> HVP:
+def hvp(
+    fun: Callable[..., Any],
+    wrt: Wrt | None = None,
+    optimized: bool = True,
+    *,
+    argnums: Wrt | None = None,
+) -> HVP:
     """`hvp(f, wrt)(*args, v)`: the Hessian of scalar f times v, by forward mode over the
     emitted reverse-mode gradient (v a tuple of one per position for a tuple wrt)."""
     return HVP(fun, choose_wrt(wrt, argnums), optimized)
 
 
-def hessian(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
-            argnums: Wrt | None = None) -> Hessian:
+def hessian(
+    fun: Callable[..., Any],
+    wrt: Wrt | None = None,
+    optimized: bool = True,
+    *,
+    argnums: Wrt | None = None,
+) -> Hessian:
     """`hessian(f, wrt)(*args)`: the Hessian of scalar f, shape x.shape + x.shape; for a
     tuple wrt, a tuple of tuples of blocks H[i][j] of shape x_i.shape + x_j.shape."""
     return Hessian(fun, choose_wrt(wrt, argnums), optimized)
 
 
-def jacobian(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
-             argnums: Wrt | None = None) -> Jacobian:
+def jacobian(
+    fun: Callable[..., Any],
+    wrt: Wrt | None = None,
+    optimized: bool = True,
+    *,
+    argnums: Wrt | None = None,
+) -> Jacobian:
     """`jacobian(f, wrt)(*args)`: the Jacobian, shape out.shape + x.shape (a tuple of them for
     a tuple wrt), by reverse mode when f has no more outputs than inputs, else forward."""
     return Jacobian(fun, choose_wrt(wrt, argnums), optimized, "jacobian")
 
 
-def jacrev(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
-           argnums: Wrt | None = None) -> Jacobian:
+def jacrev(
+    fun: Callable[..., Any],
+    wrt: Wrt | None = None,
+    optimized: bool = True,
+    *,
+    argnums: Wrt | None = None,
+) -> Jacobian:
     """The Jacobian by reverse mode: one pullback per element of f's output."""
     return Jacobian(fun, choose_wrt(wrt, argnums), optimized, "jacrev")
 
 
-def jacfwd(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True, *,
-           argnums: Wrt | None = None) -> Jacobian:
+def jacfwd(
+    fun: Callable[..., Any],
+    wrt: Wrt | None = None,
+    optimized: bool = True,
+    *,
+    argnums: Wrt | None = None,
+) -> Jacobian:
     """The Jacobian by forward mode: one JVP per element of the arguments in wrt."""
     return Jacobian(fun, choose_wrt(wrt, argnums), optimized, "jacfwd")
 
 
-def elementwise_grad(fun: Callable[..., Any], wrt: Wrt | None = None, optimized: bool = True,
-                     *, argnums: Wrt | None = None) -> ElementwiseGrad:
+def elementwise_grad(
+    fun: Callable[..., Any],
+    wrt: Wrt | None = None,
+    optimized: bool = True,
+    *,
+    argnums: Wrt | None = None,
+) -> ElementwiseGrad:
     """For f applied elementwise, the derivative of each output element with respect to its
     input element, in one reverse sweep (autograd's elementwise_grad): the vjp with ones."""
     return ElementwiseGrad(fun, choose_wrt(wrt, argnums), optimized)

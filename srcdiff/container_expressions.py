@@ -1,6 +1,7 @@
 """Before ANF, the container builtins inside expressions of differentiated values:
 `list(x)`, `tuple(x)`, `dict(...)`, `sorted(...)`, `next(iter(x))`, `f(*pieces)` and `a + b` of
 displays become displays, comprehensions and indexing (the statements are containers.py's)."""
+
 import copy
 
 import gast
@@ -21,8 +22,9 @@ class ContainerExpressions:
             if isinstance(value, gast.AST):
                 setattr(node, field, self.expression(value, stmt))
             elif isinstance(value, list):
-                value[:] = [self.expression(v, stmt) if isinstance(v, gast.AST) else v
-                            for v in value]
+                value[:] = [
+                    self.expression(v, stmt) if isinstance(v, gast.AST) else v for v in value
+                ]
         if not isinstance(node, gast.expr) or not self.is_varied(node):
             return node
         try:
@@ -44,8 +46,14 @@ class ContainerExpressions:
         if is_starred_display(node):
             return self.built(node, stmt)
         if isinstance(node, gast.Dict) and None in node.keys and self.needed:  # {**d, 'c': v}
-            return self.merged_dict(node, [(None, (v, None)) if k is None else (k, v)
-                                     for k, v in zip(node.keys, node.values)], stmt)
+            return self.merged_dict(
+                node,
+                [
+                    (None, (v, None)) if k is None else (k, v)
+                    for k, v in zip(node.keys, node.values)
+                ],
+                stmt,
+            )
         if not isinstance(node, gast.Call):
             return node
         replaced = self.replaced_fields(node)  # dataclasses.replace(o, w=v)
@@ -58,30 +66,53 @@ class ContainerExpressions:
         fn = self.resolve(node.func)
         if fn is list or fn is tuple:
             if self._lists_dict_keys(node, stmt):  # (checked to be a dict as it runs)
-                return gast.Call(func=node.func, args=[ir.call(ir.attr(
-                    "runtime", "dict_keys"), node.args[0])], keywords=[])
+                return gast.Call(
+                    func=node.func,
+                    args=[ir.call(ir.attr("runtime", "dict_keys"), node.args[0])],
+                    keywords=[],
+                )
             return self.sequence(node, fn)
         if fn is dict:
             return self.mapping(node, stmt)
-        if fn is sum and len(node.args) == 1 and isinstance(node.args[0], gast.Name) and \
-                node.args[0].id in self.copies:  # (of a list built with append: the same list)
-            return gast.Call(func=node.func, args=[ir.name(self.copies[node.args[0].id])],
-                             keywords=node.keywords)
-        if fn is sorted and len(node.args) == 1 and node.keywords and \
-                isinstance(node.args[0], gast.Name) and self.is_varied(node.args[0]):
+        if (
+            fn is sum
+            and len(node.args) == 1
+            and isinstance(node.args[0], gast.Name)
+            and node.args[0].id in self.copies
+        ):  # (of a list built with append: the same list)
+            return gast.Call(
+                func=node.func, args=[ir.name(self.copies[node.args[0].id])], keywords=node.keywords
+            )
+        if (
+            fn is sorted
+            and len(node.args) == 1
+            and node.keywords
+            and isinstance(node.args[0], gast.Name)
+            and self.is_varied(node.args[0])
+        ):
             return self.sorted_by_key(node)
-        if fn is sorted and len(node.args) == 1 and dict_view(node.args[0]) is None and \
-                not self.is_sequence(node.args[0]):  # (a dict's keys, checked as it runs)
-            return gast.Call(func=node.func, args=[ir.call(ir.attr("runtime", "dict_keys"),
-                                                           node.args[0])],
-                             keywords=node.keywords)
-        if fn is next and len(node.args) in (1, 2) and is_call(node.args[0], "iter",
-                                                               self.resolve):
-            item = gast.Subscript(value=node.args[0].args[0], slice=ir.const(0),
-                                  ctx=gast.Load())
-            return item if len(node.args) == 1 else gast.IfExp(  # next(iter(xs), default)
-                test=ir.call("len", copy.deepcopy(node.args[0].args[0])), body=item,
-                orelse=node.args[1])
+        if (
+            fn is sorted
+            and len(node.args) == 1
+            and dict_view(node.args[0]) is None
+            and not self.is_sequence(node.args[0])
+        ):  # (a dict's keys, checked as it runs)
+            return gast.Call(
+                func=node.func,
+                args=[ir.call(ir.attr("runtime", "dict_keys"), node.args[0])],
+                keywords=node.keywords,
+            )
+        if fn is next and len(node.args) in (1, 2) and is_call(node.args[0], "iter", self.resolve):
+            item = gast.Subscript(value=node.args[0].args[0], slice=ir.const(0), ctx=gast.Load())
+            return (
+                item
+                if len(node.args) == 1
+                else gast.IfExp(  # next(iter(xs), default)
+                    test=ir.call("len", copy.deepcopy(node.args[0].args[0])),
+                    body=item,
+                    orelse=node.args[1],
+                )
+            )
         return node
 
     def sorted_by_key(self, node):
@@ -90,33 +121,51 @@ class ContainerExpressions:
         (A comprehension's target gets a fresh name when it becomes a loop.)"""
         self.changed = True
         items, position = node.args[0], "_k"
-        order = gast.Call(func=ir.attr("runtime", "sorted_positions"),
-                          args=[copy.deepcopy(items)], keywords=node.keywords)
+        order = gast.Call(
+            func=ir.attr("runtime", "sorted_positions"),
+            args=[copy.deepcopy(items)],
+            keywords=node.keywords,
+        )
         return gast.ListComp(
             elt=gast.Subscript(value=items, slice=ir.name(position), ctx=gast.Load()),
-            generators=[gast.comprehension(target=ir.name(position, store=True), iter=order,
-                                           ifs=[], is_async=0)])
+            generators=[
+                gast.comprehension(
+                    target=ir.name(position, store=True), iter=order, ifs=[], is_async=0
+                )
+            ],
+        )
 
     def is_sequence(self, node):
         """Whether `node` is a list or tuple as the code says (a display, a comprehension, a
         name bound to one or built with append): sorted() of it sorts values, not keys."""
         if isinstance(node, gast.Name):
-            return node.id in self.lengths or node.id in self.copies.values() or \
-                node.id in self.sequences
-        return isinstance(node, (gast.List, gast.Tuple, gast.ListComp, gast.GeneratorExp)) or \
-            is_call(node, "list", self.resolve) or is_call(node, "tuple", self.resolve)
+            return (
+                node.id in self.lengths
+                or node.id in self.copies.values()
+                or node.id in self.sequences
+            )
+        return (
+            isinstance(node, (gast.List, gast.Tuple, gast.ListComp, gast.GeneratorExp))
+            or is_call(node, "list", self.resolve)
+            or is_call(node, "tuple", self.resolve)
+        )
 
     def display(self, node):
         """A list or tuple display with the items of `node`: itself, or the items of a name
         bound once to a display, by index; None if its length is not in the code."""
         if isinstance(node, (gast.List, gast.Tuple)) and not any(
-                isinstance(e, gast.Starred) for e in node.elts):
+            isinstance(e, gast.Starred) for e in node.elts
+        ):
             return node
         if isinstance(node, gast.Name) and node.id in self.lengths:
             kind, length = self.lengths[node.id]
-            return kind(elts=[gast.Subscript(value=ir.name(node.id), slice=ir.const(k),
-                                             ctx=gast.Load()) for k in range(length)],
-                        ctx=gast.Load())
+            return kind(
+                elts=[
+                    gast.Subscript(value=ir.name(node.id), slice=ir.const(k), ctx=gast.Load())
+                    for k in range(length)
+                ],
+                ctx=gast.Load(),
+            )
         return None
 
     def splat(self, node, stmt):
@@ -124,8 +173,11 @@ class ContainerExpressions:
         args = []
         for arg in node.args:
             items = self.display(arg.value) if isinstance(arg, gast.Starred) else None
-            if isinstance(arg, gast.Starred) and items is None and is_call(
-                    node, "zip", self.resolve):
+            if (
+                isinstance(arg, gast.Starred)
+                and items is None
+                and is_call(node, "zip", self.resolve)
+            ):
                 if len(node.args) > 1 or node.keywords:
                     raise zip_star_error(self.location(stmt))
                 return self.transposed(node, stmt)  # columns = list(zip(*pairs))
@@ -142,13 +194,18 @@ class ContainerExpressions:
         source = node.args[0]
         display = self.display(source)
         if display is not None:
-            return (gast.List if kind is list else gast.Tuple)(elts=display.elts,
-                                                               ctx=gast.Load())
+            return (gast.List if kind is list else gast.Tuple)(elts=display.elts, ctx=gast.Load())
         if isinstance(source, (gast.GeneratorExp, gast.ListComp)):
             return gast.ListComp(elt=source.elt, generators=source.generators)
         item = self.fresh("_item")
-        return gast.ListComp(elt=ir.name(item), generators=[gast.comprehension(
-            target=ir.name(item, store=True), iter=source, ifs=[], is_async=0)])
+        return gast.ListComp(
+            elt=ir.name(item),
+            generators=[
+                gast.comprehension(
+                    target=ir.name(item, store=True), iter=source, ifs=[], is_async=0
+                )
+            ],
+        )
 
     def mapping(self, node, stmt):
         """dict(w=a, b=c), dict(zip(keys, values)) and dict([(k, v), ...]) as displays."""
@@ -156,13 +213,21 @@ class ContainerExpressions:
         values = [k.value for k in node.keywords if k.arg is not None]
         hint = "write the dict out: {'w': w, 'b': b}"
         if len(node.args) > 1 or len(keys) < len(node.keywords):
-            raise UnsupportedError("this dict(...) call of differentiated values cannot be "
-                                   "differentiated", self.location(stmt), hint)
+            raise UnsupportedError(
+                "this dict(...) call of differentiated values cannot be differentiated",
+                self.location(stmt),
+                hint,
+            )
         source = node.args[0] if node.args else None
-        if not keys and is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
-                not source.keywords and not self.is_varied(source.args[0]) and \
-                all(self.display(a) is None for a in source.args) and \
-                self.resolve(ir.attr("runtime", "dict_of")) is runtime.dict_of:
+        if (
+            not keys
+            and is_call(source, "zip", self.resolve)
+            and len(source.args) == 2
+            and not source.keywords
+            and not self.is_varied(source.args[0])
+            and all(self.display(a) is None for a in source.args)
+            and self.resolve(ir.attr("runtime", "dict_of")) is runtime.dict_of
+        ):
             return ir.call(ir.attr("runtime", "dict_of"), *source.args)  # (counted as it runs)
         copied = self.copied_dict(source)
         if copied is not None:  # dict(d, c=v), dict(sorted(d.items()))
@@ -174,21 +239,29 @@ class ContainerExpressions:
 
     def pairs(self, source, stmt):
         """The (key, value) expressions of dict(source), from the code."""
-        if is_call(source, "zip", self.resolve) and len(source.args) == 2 and \
-                not source.keywords:
+        if is_call(source, "zip", self.resolve) and len(source.args) == 2 and not source.keywords:
             known = [self.display(a) for a in source.args]
             lengths = [len(d.elts) for d in known if d is not None]
             if lengths:
-                columns = [d.elts if d is not None else [
-                    gast.Subscript(value=copy.deepcopy(a), slice=ir.const(k), ctx=gast.Load())
-                    for k in range(min(lengths))] for a, d in zip(source.args, known)]
-                return list(zip(*columns))[:min(lengths)]
+                columns = [
+                    d.elts
+                    if d is not None
+                    else [
+                        gast.Subscript(value=copy.deepcopy(a), slice=ir.const(k), ctx=gast.Load())
+                        for k in range(min(lengths))
+                    ]
+                    for a, d in zip(source.args, known)
+                ]
+                return list(zip(*columns))[: min(lengths)]
         display = self.display(source)
-        if display is not None and all(isinstance(e, (gast.Tuple, gast.List)) and
-                                       len(e.elts) == 2 for e in display.elts):
+        if display is not None and all(
+            isinstance(e, (gast.Tuple, gast.List)) and len(e.elts) == 2 for e in display.elts
+        ):
             return [tuple(e.elts) for e in display.elts]
         raise UnsupportedError(
             "dict(...) of differentiated values needs its keys or its values in the code: "
-            "a list or tuple display, or a name bound once to one", self.location(stmt),
+            "a list or tuple display, or a name bound once to one",
+            self.location(stmt),
             "write the dict out: {'w': w, 'b': b}, or keys = ['w', 'b'] before "
-            "dict(zip(keys, values))")
+            "dict(zip(keys, values))",
+        )

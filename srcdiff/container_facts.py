@@ -1,5 +1,6 @@
 """What container lowering (containers.py) reads off the code: the lengths of displays, the
 lists a name copies, how a call or a target is shaped, and small tree edits."""
+
 import copy
 
 import gast
@@ -15,15 +16,26 @@ def display_lengths(func):
     for node in ir.walk(func):
         if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
             stores[node.id] = stores.get(node.id, 0) + 1
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], gast.Name) and isinstance(node.value, (gast.List, gast.Tuple)) \
-                and not any(isinstance(e, gast.Starred) for e in node.value.elts):
+        if (
+            isinstance(node, gast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], gast.Name)
+            and isinstance(node.value, (gast.List, gast.Tuple))
+            and not any(isinstance(e, gast.Starred) for e in node.value.elts)
+        ):
             displays[node.targets[0].id] = (type(node.value), len(node.value.elts))
-    changed = {n.value.id for n in ir.walk(func) if isinstance(n, (
-        gast.Attribute, gast.Subscript)) and isinstance(n.value, gast.Name) and (
-        isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))}
-    return {name: held for name, held in displays.items()
-            if stores.get(name) == 1 and (held[0] is gast.Tuple or name not in changed)}
+    changed = {
+        n.value.id
+        for n in ir.walk(func)
+        if isinstance(n, (gast.Attribute, gast.Subscript))
+        and isinstance(n.value, gast.Name)
+        and (isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))
+    }
+    return {
+        name: held
+        for name, held in displays.items()
+        if stores.get(name) == 1 and (held[0] is gast.Tuple or name not in changed)
+    }
 
 
 def copies_of_appended_lists(func):
@@ -33,12 +45,21 @@ def copies_of_appended_lists(func):
     for node in ir.walk(func):
         if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
             stores[node.id] = stores.get(node.id, 0) + 1
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], gast.Name) and isinstance(node.value, gast.Name):
+        if (
+            isinstance(node, gast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], gast.Name)
+            and isinstance(node.value, gast.Name)
+        ):
             copied.setdefault(node.targets[0].id, []).append(node.value.id)
-    appended = {n.func.value.id for n in ir.walk(func) if isinstance(n, gast.Call) and
-                isinstance(n.func, gast.Attribute) and n.func.attr == "append" and
-                isinstance(n.func.value, gast.Name)}
+    appended = {
+        n.func.value.id
+        for n in ir.walk(func)
+        if isinstance(n, gast.Call)
+        and isinstance(n.func, gast.Attribute)
+        and n.func.attr == "append"
+        and isinstance(n.func.value, gast.Name)
+    }
 
     def source(name, seen):
         if name in appended or name in seen or len(copied.get(name, ())) != stores.get(name):
@@ -46,8 +67,9 @@ def copies_of_appended_lists(func):
         found = {source(s, seen | {name}) for s in copied[name]}
         return found.pop() if len(found) == 1 else name
 
-    return {name: held for name in copied if (held := source(name, set())) != name and
-            held in appended}
+    return {
+        name: held for name in copied if (held := source(name, set())) != name and held in appended
+    }
 
 
 def zip_star_error(where):
@@ -55,19 +77,27 @@ def zip_star_error(where):
         "this zip(*pieces) of differentiated values cannot be differentiated: srcdiff follows "
         "zip(*pieces) alone (its columns counted as it runs, columns = list(zip(*pieces))), "
         "and where the code says how many pieces there are (for a, b in zip(*pieces), A, B = "
-        "zip(*pieces))", where, "write one of those, or index the pieces: zip(pieces[0], "
-        "pieces[1], more)")
+        "zip(*pieces))",
+        where,
+        "write one of those, or index the pieces: zip(pieces[0], pieces[1], more)",
+    )
 
 
 def unpacks_zip_star(node):
     """Whether `node` is zip(*pieces) (pieces one starred argument)."""
-    return isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-        node.func.id == "zip" and len(node.args) == 1 and \
-        isinstance(node.args[0], gast.Starred) and not node.keywords
+    return (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Name)
+        and node.func.id == "zip"
+        and len(node.args) == 1
+        and isinstance(node.args[0], gast.Starred)
+        and not node.keywords
+    )
 
 
 def is_call(node, builtin, resolve):
     import builtins
+
     return isinstance(node, gast.Call) and resolve(node.func) is getattr(builtins, builtin)
 
 
@@ -76,19 +106,32 @@ def bound_to(node, stmt):
     if not isinstance(stmt, gast.Assign) or len(stmt.targets) != 1:
         return None
     pairs = [(stmt.targets[0], stmt.value)]
-    if isinstance(stmt.value, gast.Tuple) and isinstance(stmt.targets[0], gast.Tuple) and \
-            len(stmt.value.elts) == len(stmt.targets[0].elts):
+    if (
+        isinstance(stmt.value, gast.Tuple)
+        and isinstance(stmt.targets[0], gast.Tuple)
+        and len(stmt.value.elts) == len(stmt.targets[0].elts)
+    ):
         pairs = zip(stmt.targets[0].elts, stmt.value.elts)
     return next((t.id for t, v in pairs if v is node and isinstance(t, gast.Name)), None)
 
 
 def dict_view(node):
-    """"items" or "values" for d.items() / d.values() (or sorted(...) of one), else None."""
-    if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-            node.func.id == "sorted" and len(node.args) == 1 and not node.keywords:
+    """ "items" or "values" for d.items() / d.values() (or sorted(...) of one), else None."""
+    if (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Name)
+        and node.func.id == "sorted"
+        and len(node.args) == 1
+        and not node.keywords
+    ):
         node = node.args[0]
-    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-            node.func.attr in ("items", "values") and not node.args and not node.keywords:
+    if (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Attribute)
+        and node.func.attr in ("items", "values")
+        and not node.args
+        and not node.keywords
+    ):
         return node.func.attr
     return None
 
@@ -96,7 +139,8 @@ def dict_view(node):
 def nested(target):
     """Whether an assignment target unpacks below one level, or has a starred part."""
     return isinstance(target, (gast.Tuple, gast.List)) and any(
-        isinstance(e, (gast.Starred, gast.Tuple, gast.List)) for e in target.elts)
+        isinstance(e, (gast.Starred, gast.Tuple, gast.List)) for e in target.elts
+    )
 
 
 def label(target):
@@ -119,11 +163,13 @@ def as_store(target):
 
 def evaluation_order(stmt):
     """The nodes of a statement's own expressions (not of nested blocks), inner first."""
+
     def visit(node):
         for child in gast.iter_child_nodes(node):
             if not isinstance(child, gast.stmt):
                 yield from visit(child)
         yield node
+
     for field in ("value", "test", "iter", "targets", "target"):
         part = getattr(stmt, field, None)
         for node in part if isinstance(part, list) else [part] if part is not None else []:

@@ -22,6 +22,7 @@ item is rebound instead only where no other name can hold it while it changes. W
 built before its statement is refused where that statement might not run it (a branch of a
 conditional expression) or would run it again (a while loop's condition).
 """
+
 import dataclasses
 
 import gast
@@ -35,7 +36,8 @@ _LOOPS = (gast.For, gast.While)
 
 def is_starred_display(node):
     return isinstance(node, (gast.List, gast.Tuple)) and any(
-        isinstance(e, gast.Starred) for e in node.elts)
+        isinstance(e, gast.Starred) for e in node.elts
+    )
 
 
 def appended(parts, items, display, fresh):
@@ -50,9 +52,15 @@ def appended(parts, items, display, fresh):
                 out.append(ir.expr_stmt(ir.call(ir.attr(items, "append"), item)))
                 continue
             each = fresh("_item")
-            out.append(gast.For(target=ir.name(each, store=True), iter=item.value, body=[
-                ir.expr_stmt(ir.call(ir.attr(items, "append"), ir.name(each)))],
-                orelse=[], type_comment=None))
+            out.append(
+                gast.For(
+                    target=ir.name(each, store=True),
+                    iter=item.value,
+                    body=[ir.expr_stmt(ir.call(ir.attr(items, "append"), ir.name(each)))],
+                    orelse=[],
+                    type_comment=None,
+                )
+            )
     return out
 
 
@@ -74,8 +82,14 @@ def joined_parts(node, is_sequence):
         elif is_sequence(side):
             parts.append(gast.Starred(value=side, ctx=gast.Load()))
         else:  # (for an array, numpy would add elementwise)
-            parts.append(gast.Starred(value=ir.call(ir.attr("runtime", "listed"), side, ir.const(
-                gast.unparse(side).strip())), ctx=gast.Load()))
+            parts.append(
+                gast.Starred(
+                    value=ir.call(
+                        ir.attr("runtime", "listed"), side, ir.const(gast.unparse(side).strip())
+                    ),
+                    ctx=gast.Load(),
+                )
+            )
     return parts
 
 
@@ -95,15 +109,18 @@ def merging(parts, keys_name, values_name, fresh):
         if order is not None:
             listed = gast.Call(func=order.func, args=[listed], keywords=order.keywords)
         keys.append(gast.Starred(value=listed, ctx=gast.Load()))
-        item = gast.Subscript(value=ir.copy_tree(mapping), slice=ir.name(each),
-                              ctx=gast.Load())
-        values.append(gast.For(target=ir.name(each, store=True), iter=ir.copy_tree(listed),
-                               body=[ir.expr_stmt(ir.call(ir.attr(values_name, "append"),
-                                                          item))],
-                               orelse=[], type_comment=None))
+        item = gast.Subscript(value=ir.copy_tree(mapping), slice=ir.name(each), ctx=gast.Load())
+        values.append(
+            gast.For(
+                target=ir.name(each, store=True),
+                iter=ir.copy_tree(listed),
+                body=[ir.expr_stmt(ir.call(ir.attr(values_name, "append"), item))],
+                orelse=[],
+                type_comment=None,
+            )
+        )
     out = [ir.assign(keys_name, gast.List(elts=keys, ctx=gast.Load()))] + values
-    return out, ir.call(ir.attr("runtime", "dict_of"), ir.name(keys_name),
-                        ir.name(values_name))
+    return out, ir.call(ir.attr("runtime", "dict_of"), ir.name(keys_name), ir.name(values_name))
 
 
 class Joining:
@@ -128,8 +145,10 @@ class Joining:
             self.check_hoisting(node, stmt)
         self.changed = True
         items = into or self.fresh("_items")
-        out = [self._located(s, stmt) for s in appended(
-            self.joined(node), items, self.display, self.fresh)]
+        out = [
+            self._located(s, stmt)
+            for s in appended(self.joined(node), items, self.display, self.fresh)
+        ]
         if into is not None:
             return out
         self.hoisted += out
@@ -142,39 +161,70 @@ class Joining:
         self.changed = True
         columns, column = self.fresh("_columns"), self.fresh("_column")
         index, piece, pieces = self.fresh("_k"), self.fresh("_piece"), node.args[0].value
-        fill = gast.For(target=ir.name(piece, store=True), iter=ir.copy_tree(pieces), body=[
-            ir.expr_stmt(ir.call(ir.attr(column, "append"), gast.Subscript(
-                value=ir.name(piece), slice=ir.name(index), ctx=gast.Load())))],
-            orelse=[], type_comment=None)
-        each = gast.For(target=ir.name(index, store=True), iter=ir.call("range", ir.call(
-            ir.attr("runtime", "shortest"), pieces)), body=[
-                ir.assign(column, gast.List(elts=[], ctx=gast.Load())), fill,
-                ir.expr_stmt(ir.call(ir.attr(columns, "append"), ir.name(column)))],
-            orelse=[], type_comment=None)
-        self.hoisted += [self._located(s, stmt) for s in (
-            ir.assign(columns, gast.List(elts=[], ctx=gast.Load())), each)]
+        fill = gast.For(
+            target=ir.name(piece, store=True),
+            iter=ir.copy_tree(pieces),
+            body=[
+                ir.expr_stmt(
+                    ir.call(
+                        ir.attr(column, "append"),
+                        gast.Subscript(value=ir.name(piece), slice=ir.name(index), ctx=gast.Load()),
+                    )
+                )
+            ],
+            orelse=[],
+            type_comment=None,
+        )
+        each = gast.For(
+            target=ir.name(index, store=True),
+            iter=ir.call("range", ir.call(ir.attr("runtime", "shortest"), pieces)),
+            body=[
+                ir.assign(column, gast.List(elts=[], ctx=gast.Load())),
+                fill,
+                ir.expr_stmt(ir.call(ir.attr(columns, "append"), ir.name(column))),
+            ],
+            orelse=[],
+            type_comment=None,
+        )
+        self.hoisted += [
+            self._located(s, stmt)
+            for s in (ir.assign(columns, gast.List(elts=[], ctx=gast.Load())), each)
+        ]
         return ir.name(columns)
 
     def check_hoisting(self, node, stmt):
         """Refuse to build `node` before `stmt` where that would run it other than once
         and always, as stmt runs it."""
         if isinstance(stmt, gast.While):  # (its test runs again at each iteration)
-            raise UnsupportedError("a list or dict joined in a while loop's condition cannot "
-                                   "be differentiated", self.location(stmt),
-                                   "join it on a line of its own before the loop")
-        if any(isinstance(n, gast.IfExp) and any(m is node for m in ir.walk(
-                gast.Tuple(elts=[n.body, n.orelse], ctx=gast.Load()))) for n in ir.walk(stmt)):
-            raise UnsupportedError("a list or dict joined in a branch of a conditional "
-                                   "expression cannot be differentiated", self.location(stmt),
-                                   "join it on a line of its own, under an if statement")
+            raise UnsupportedError(
+                "a list or dict joined in a while loop's condition cannot be differentiated",
+                self.location(stmt),
+                "join it on a line of its own before the loop",
+            )
+        if any(
+            isinstance(n, gast.IfExp)
+            and any(
+                m is node for m in ir.walk(gast.Tuple(elts=[n.body, n.orelse], ctx=gast.Load()))
+            )
+            for n in ir.walk(stmt)
+        ):
+            raise UnsupportedError(
+                "a list or dict joined in a branch of a conditional "
+                "expression cannot be differentiated",
+                self.location(stmt),
+                "join it on a line of its own, under an if statement",
+            )
 
     def enumerate_from_zero(self, stmt):
         """`for k, x in enumerate(xs, start=s)` as `for _k, x in enumerate(xs): k = _k + s`
         (srcdiff follows enumerate from 0). Returns what to run before the loop."""
         it = stmt.iter
-        if not (is_call(it, "enumerate", self.resolve) and self.is_varied(it) and len(
-                it.args) + len(it.keywords) == 2 and (len(it.args) == 2 or it.keywords[0].arg ==
-                                                       "start")):
+        if not (
+            is_call(it, "enumerate", self.resolve)
+            and self.is_varied(it)
+            and len(it.args) + len(it.keywords) == 2
+            and (len(it.args) == 2 or it.keywords[0].arg == "start")
+        ):
             return []
         start = it.args[1] if len(it.args) == 2 else it.keywords[0].value
         it.args, it.keywords = it.args[:1], []
@@ -190,11 +240,15 @@ class Joining:
         else:  # for pair in enumerate(xs, 1): pair = (_k + 1, _item)
             item = self.fresh("_item")
             counted = target
-            stmt.target = gast.Tuple(elts=[ir.name(count, store=True),
-                                           ir.name(item, store=True)], ctx=gast.Store())
+            stmt.target = gast.Tuple(
+                elts=[ir.name(count, store=True), ir.name(item, store=True)], ctx=gast.Store()
+            )
         shifted = gast.BinOp(left=ir.name(count), op=gast.Add(), right=start)
-        value = shifted if counted is not target else gast.Tuple(
-            elts=[shifted, ir.name(item)], ctx=gast.Load())
+        value = (
+            shifted
+            if counted is not target
+            else gast.Tuple(elts=[shifted, ir.name(item)], ctx=gast.Load())
+        )
         stmt.body.insert(0, self._located(ir.assign(as_store(counted), value), stmt))
         self.changed = True
         return before
@@ -208,16 +262,21 @@ class Joining:
         if dict_view(source) == "items":
             view = source.args[0] if is_call(source, "sorted", self.resolve) else source
             return view.func.value, (source if view is not source else None)
-        if isinstance(source, (gast.Name, gast.Attribute, gast.Subscript)) and \
-                not self.is_sequence(source):
+        if isinstance(source, (gast.Name, gast.Attribute, gast.Subscript)) and not self.is_sequence(
+            source
+        ):
             return source, None
         return None
 
     def replaced_fields(self, node):
         """`dataclasses.replace(o, w=v, ...)` and `o._replace(w=v, ...)` (a namedtuple's) as
         runtime.replaced(o, 'w', v), one field at a time; None for any other call."""
-        if isinstance(node.func, gast.Attribute) and node.func.attr == "_replace" and \
-                not node.args and self.is_varied(node.func.value):
+        if (
+            isinstance(node.func, gast.Attribute)
+            and node.func.attr == "_replace"
+            and not node.args
+            and self.is_varied(node.func.value)
+        ):
             replaced = node.func.value
         elif self.resolve(node.func) is dataclasses.replace and len(node.args) == 1:
             replaced = node.args[0]
@@ -227,17 +286,18 @@ class Joining:
             return None
         self.changed = True
         for k in node.keywords:
-            replaced = ir.call(ir.attr("runtime", "replaced"), replaced, ir.const(k.arg),
-                               k.value)
+            replaced = ir.call(ir.attr("runtime", "replaced"), replaced, ir.const(k.arg), k.value)
         return replaced
 
     def merged_dict(self, node, parts, stmt):
         """The dict `parts` make (merging), its statements before `stmt`, in place of
         `node`."""
         if any(key is not None and self.is_varied(key) for key, _ in parts):
-            raise UnsupportedError("a dict key that depends on differentiated values has no "
-                                   "derivative", self.location(stmt),
-                                   "key the dict by names or numbers")
+            raise UnsupportedError(
+                "a dict key that depends on differentiated values has no derivative",
+                self.location(stmt),
+                "key the dict by names or numbers",
+            )
         self.check_hoisting(node, stmt)
         self.changed = True
         out, made = merging(parts, self.fresh("_keys"), self.fresh("_values"), self.fresh)
@@ -247,14 +307,21 @@ class Joining:
 
 # --- a dict or list written into item by item -----------------------------------------------
 
+
 def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
     """`p[key] = v` of a differentiated v into a dict or list p the function makes itself
     (and an output reads: `useful` names, None for all), where no other name can hold p
     while it changes: p bound to a new one (see the module's doc). Whether any was."""
-    kinds = {n: kind for n, kind in _written_locals(func, resolve).items()
-             if _unshared(func, n) and (useful is None or n in useful)}
-    writes = {id(s) for s in ir.walk(func) if _write_into(s) in kinds and (
-        is_varied(s.value) or is_varied(ir.name(_write_into(s))))}
+    kinds = {
+        n: kind
+        for n, kind in _written_locals(func, resolve).items()
+        if _unshared(func, n) and (useful is None or n in useful)
+    }
+    writes = {
+        id(s)
+        for s in ir.walk(func)
+        if _write_into(s) in kinds and (is_varied(s.value) or is_varied(ir.name(_write_into(s))))
+    }
     if not writes:
         return False
     _rebind(func.body, writes, kinds, {}, fresh)
@@ -264,9 +331,13 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
 def _write_into(stmt):
     """The name of the dict or list `stmt` writes an item of by a plain assignment (p[k]
     += v changes an array item in place, which another name may hold)."""
-    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
-            stmt.targets[0], gast.Subscript) and isinstance(stmt.targets[0].value, gast.Name) \
-            and not isinstance(stmt.targets[0].slice, gast.Slice):
+    if (
+        isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Subscript)
+        and isinstance(stmt.targets[0].value, gast.Name)
+        and not isinstance(stmt.targets[0].slice, gast.Slice)
+    ):
         return stmt.targets[0].value.id
     return None
 
@@ -275,8 +346,11 @@ def _made(value, resolve):
     """gast.Dict or gast.List where `value` makes a new dict or list, else None."""
     if isinstance(value, gast.Dict):
         return gast.Dict
-    if isinstance(value, (gast.List, gast.ListComp)) or isinstance(value, gast.Call) and \
-            resolve(value.func) is list:
+    if (
+        isinstance(value, (gast.List, gast.ListComp))
+        or isinstance(value, gast.Call)
+        and resolve(value.func) is list
+    ):
         return gast.List
     return None
 
@@ -284,18 +358,29 @@ def _made(value, resolve):
 def _written_locals(func, resolve):
     """name -> gast.Dict or gast.List for the local names bound only to new dicts (`p =
     {}`) or only to new lists (`ps = list(params)`), and written into item by item."""
-    params = {a.id for a in func.args.args + func.args.kwonlyargs +
-              [func.args.vararg, func.args.kwarg] if isinstance(a, gast.Name)}
-    made = [(n.targets[0], _made(n.value, resolve)) for n in ir.walk(func) if isinstance(
-        n, gast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], gast.Name) and
-        _made(n.value, resolve) is not None]
+    params = {
+        a.id
+        for a in func.args.args + func.args.kwonlyargs + [func.args.vararg, func.args.kwarg]
+        if isinstance(a, gast.Name)
+    }
+    made = [
+        (n.targets[0], _made(n.value, resolve))
+        for n in ir.walk(func)
+        if isinstance(n, gast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], gast.Name)
+        and _made(n.value, resolve) is not None
+    ]
     kinds, other = {}, set(params)
     for target, kind in made:
         if kinds.setdefault(target.id, kind) is not kind:
             other.add(target.id)
     for node in ir.walk(func):
-        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load) and \
-                not any(node is t for t, _ in made):
+        if (
+            isinstance(node, gast.Name)
+            and not isinstance(node.ctx, gast.Load)
+            and not any(node is t for t, _ in made)
+        ):
             other.add(node.id)
     written = {_write_into(n) for n in ir.walk(func)}
     return {name: kind for name, kind in kinds.items() if name in written - other}
@@ -318,19 +403,23 @@ def _unshared(func, name):
             held = {id(n) for n in ir.walk(stmt) for n in _reads_only(n)}
             for field in ("value", "test", "iter", "targets", "target", "msg", "exc"):
                 part = getattr(stmt, field, None)
-                for node in (part if isinstance(part, list) else [part]):
+                for node in part if isinstance(part, list) else [part]:
                     if isinstance(node, gast.AST) and any(
-                            isinstance(n, gast.Name) and n.id == name and id(n) not in held and
-                            isinstance(n.ctx, gast.Load) for n in ir.walk(node)):
+                        isinstance(n, gast.Name)
+                        and n.id == name
+                        and id(n) not in held
+                        and isinstance(n.ctx, gast.Load)
+                        for n in ir.walk(node)
+                    ):
                         uses.append((order[id(stmt)], list(loops)))
             for block in ("body", "orelse"):
                 if isinstance(getattr(stmt, block, None), list):
-                    visit(getattr(stmt, block), loops + [stmt] if isinstance(stmt, _LOOPS)
-                          else loops)
+                    visit(
+                        getattr(stmt, block), loops + [stmt] if isinstance(stmt, _LOOPS) else loops
+                    )
 
     visit(func.body, [])
-    return all(at > last and not any(loop in loops_writing for loop in loops)
-               for at, loops in uses)
+    return all(at > last and not any(loop in loops_writing for loop in loops) for at, loops in uses)
 
 
 def _reads_only(node):
@@ -338,11 +427,18 @@ def _reads_only(node):
     p[k], len(p), p.get(k), k in p, p.append(v)."""
     if isinstance(node, gast.Subscript):
         return [node.value]
-    if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-            node.func.id == "len" and len(node.args) == 1:
+    if (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Name)
+        and node.func.id == "len"
+        and len(node.args) == 1
+    ):
         return node.args
-    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-            node.func.attr in ("get", "append"):
+    if (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Attribute)
+        and node.func.attr in ("get", "append")
+    ):
         return [node.func.value]
     if isinstance(node, gast.Compare) and isinstance(node.ops[0], (gast.In, gast.NotIn)):
         return node.comparators[:1]
@@ -358,24 +454,32 @@ def _rebind(stmts, writes, kinds, known, fresh):
         index += 1
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
             for block in (stmt.body, stmt.orelse):  # (a loop's body runs from any state)
-                _rebind(block, writes, kinds, dict(known) if isinstance(stmt, gast.If) else {},
-                        fresh)
+                _rebind(
+                    block, writes, kinds, dict(known) if isinstance(stmt, gast.If) else {}, fresh
+                )
             for name in ir.names_in(stmt, gast.Store) | {_write_into(n) for n in ir.walk(stmt)}:
                 known.pop(name, None)
             continue
-        if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
-                stmt.targets[0], gast.Name):
+        if (
+            isinstance(stmt, gast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], gast.Name)
+        ):
             known.pop(stmt.targets[0].id, None)
             if isinstance(stmt.value, gast.Dict) and all(
-                    isinstance(k, gast.Constant) for k in stmt.value.keys):
+                isinstance(k, gast.Constant) for k in stmt.value.keys
+            ):
                 known[stmt.targets[0].id] = [k.value for k in stmt.value.keys]
             continue
         if id(stmt) not in writes:
             continue
         name = stmt.targets[0].value.id
-        new = _rebound_list(stmt, fresh) if kinds[name] is gast.List else \
-            [ir.assign(name, _rebound_dict(stmt, known))]
-        stmts[index - 1:index] = [gast.copy_location(s, stmt) for s in new]
+        new = (
+            _rebound_list(stmt, fresh)
+            if kinds[name] is gast.List
+            else [ir.assign(name, _rebound_dict(stmt, known))]
+        )
+        stmts[index - 1 : index] = [gast.copy_location(s, stmt) for s in new]
         index += len(new) - 1
 
 
@@ -384,8 +488,12 @@ def _rebound_dict(stmt, known):
     name, key = stmt.targets[0].value.id, stmt.targets[0].slice
     if isinstance(key, gast.Constant) and name in known:
         held = list(dict.fromkeys(known[name] + [key.value]))
-        values = [stmt.value if k == key.value else gast.Subscript(
-            value=ir.name(name), slice=ir.const(k), ctx=gast.Load()) for k in held]
+        values = [
+            stmt.value
+            if k == key.value
+            else gast.Subscript(value=ir.name(name), slice=ir.const(k), ctx=gast.Load())
+            for k in held
+        ]
         known[name] = held
         return gast.Dict(keys=[ir.const(k) for k in held], values=values)
     known.pop(name, None)
@@ -399,13 +507,32 @@ def _rebound_list(stmt, fresh):
     out = []
     if not (isinstance(index, gast.Constant) and type(index.value) is int and index.value >= 0):
         at = fresh("_at")
-        out.append(ir.assign(at, gast.Subscript(value=ir.call("range", ir.call(
-            "len", ir.name(name))), slice=index, ctx=gast.Load())))
+        out.append(
+            ir.assign(
+                at,
+                gast.Subscript(
+                    value=ir.call("range", ir.call("len", ir.name(name))),
+                    slice=index,
+                    ctx=gast.Load(),
+                ),
+            )
+        )
         index = ir.name(at)
     after = gast.BinOp(left=ir.copy_tree(index), op=gast.Add(), right=ir.const(1))
 
     def part(lower, upper):
-        return gast.Starred(value=gast.Subscript(value=ir.name(name), slice=gast.Slice(
-            lower=lower, upper=upper, step=None), ctx=gast.Load()), ctx=gast.Load())
-    return out + [ir.assign(name, gast.List(elts=[part(None, index), stmt.value,
-                                                  part(after, None)], ctx=gast.Load()))]
+        return gast.Starred(
+            value=gast.Subscript(
+                value=ir.name(name),
+                slice=gast.Slice(lower=lower, upper=upper, step=None),
+                ctx=gast.Load(),
+            ),
+            ctx=gast.Load(),
+        )
+
+    return out + [
+        ir.assign(
+            name,
+            gast.List(elts=[part(None, index), stmt.value, part(after, None)], ctx=gast.Load()),
+        )
+    ]

@@ -20,6 +20,7 @@ names. The lengths these need come from the code (the targets' count, a display,
 once to a display), never from the values: what has no length in the code is an error saying
 how to write it.
 """
+
 import copy
 
 import gast
@@ -27,9 +28,19 @@ import gast
 from . import ir
 from .activity import loop_pairs, target_names
 from .container_expressions import ContainerExpressions
-from .container_facts import (as_store, bound_to, copies_of_appended_lists, dict_view,
-                              display_lengths, evaluation_order, is_call, label, nested,
-                              unpacks_zip_star, zip_star_error)
+from .container_facts import (
+    as_store,
+    bound_to,
+    copies_of_appended_lists,
+    dict_view,
+    display_lengths,
+    evaluation_order,
+    is_call,
+    label,
+    nested,
+    unpacks_zip_star,
+    zip_star_error,
+)
 from .container_joins import Joining, rebind_item_writes
 from .errors import UnsupportedError
 
@@ -47,11 +58,20 @@ class Lowering(ContainerExpressions, Joining):
         self.lengths = display_lengths(func)
         self.copies = copies_of_appended_lists(func)
         self.sequences = set()
-        self.sequences = {n.targets[0].id for n in ir.walk(func) if isinstance(
-            n, gast.Assign) and isinstance(n.targets[0], gast.Name) and self.is_sequence(
-            n.value)} | {n.func.value.id for n in ir.walk(func) if isinstance(n, gast.Call)
-                         and isinstance(n.func, gast.Attribute) and n.func.attr == "append"
-                         and isinstance(n.func.value, gast.Name)}
+        self.sequences = {
+            n.targets[0].id
+            for n in ir.walk(func)
+            if isinstance(n, gast.Assign)
+            and isinstance(n.targets[0], gast.Name)
+            and self.is_sequence(n.value)
+        } | {
+            n.func.value.id
+            for n in ir.walk(func)
+            if isinstance(n, gast.Call)
+            and isinstance(n.func, gast.Attribute)
+            and n.func.attr == "append"
+            and isinstance(n.func.value, gast.Name)
+        }
         self.changed = False
         self.hoisted = []  # statements an expression of the current statement needs first
         # what this pass refuses: it may know more in the next (`keys = sorted(params)`,
@@ -59,8 +79,7 @@ class Lowering(ContainerExpressions, Joining):
         self.refused = []
 
     def run(self):
-        if rebind_item_writes(self.func, self.is_varied, self.resolve, self.fresh,
-                              self.useful):
+        if rebind_item_writes(self.func, self.is_varied, self.resolve, self.fresh, self.useful):
             self.changed = True
         self.func.body = self.block(self.func.body)
         if self.refused and not self.changed:
@@ -73,30 +92,44 @@ class Lowering(ContainerExpressions, Joining):
             for field in ("body", "orelse"):
                 if isinstance(stmt, _BLOCKS):
                     setattr(stmt, field, self.block(getattr(stmt, field)))
-            self.iterators(stmt, stmts[index + 1:])
+            self.iterators(stmt, stmts[index + 1 :])
             out += self.statement(stmt)
         return out
 
     def statement(self, stmt):
         """The statements standing for `stmt` (itself, its expressions lowered)."""
         before = []
-        self.needed = self.useful is None or not isinstance(stmt, gast.Assign) or bool(
-            {n for t in stmt.targets for n in target_names(t)} & self.useful)
+        self.needed = (
+            self.useful is None
+            or not isinstance(stmt, gast.Assign)
+            or bool({n for t in stmt.targets for n in target_names(t)} & self.useful)
+        )
         field = "iter" if isinstance(stmt, gast.For) else "value"
         listed = getattr(stmt, field, None)
-        if (is_call(listed, "list", self.resolve) or is_call(listed, "tuple", self.resolve)) \
-                and len(listed.args) == 1 and unpacks_zip_star(listed.args[0]) and isinstance(
-                    getattr(stmt, "target", None) or stmt.targets[0], (gast.Tuple, gast.List)):
+        if (
+            (is_call(listed, "list", self.resolve) or is_call(listed, "tuple", self.resolve))
+            and len(listed.args) == 1
+            and unpacks_zip_star(listed.args[0])
+            and isinstance(
+                getattr(stmt, "target", None) or stmt.targets[0], (gast.Tuple, gast.List)
+            )
+        ):
             setattr(stmt, field, listed.args[0])  # Ws, bs = list(zip(*pairs)): the same items
         if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1:
             target = stmt.targets[0]
-            if isinstance(target, (gast.Tuple, gast.List)) and unpacks_zip_star(stmt.value) \
-                    and self.is_varied(stmt.value):
+            if (
+                isinstance(target, (gast.Tuple, gast.List))
+                and unpacks_zip_star(stmt.value)
+                and self.is_varied(stmt.value)
+            ):
                 return self.unzip(stmt)
             if nested(target):
                 return self.unpack(stmt)
-            if isinstance(target, gast.Name) and self.joined(stmt.value) is not None and \
-                    target.id not in ir.names_in(stmt.value):  # ps = [*params, extra]
+            if (
+                isinstance(target, gast.Name)
+                and self.joined(stmt.value) is not None
+                and target.id not in ir.names_in(stmt.value)
+            ):  # ps = [*params, extra]
                 return self.built(stmt.value, stmt, into=target.id)
         if isinstance(stmt, gast.For):
             before = self.loop(stmt)
@@ -142,11 +175,17 @@ class Lowering(ContainerExpressions, Joining):
         fixed = len(target.elts) - 1
         if fixed:
             message = f"not enough values to unpack (expected at least {fixed})"
-            out.append(gast.If(
-                test=gast.Compare(left=ir.call("len", ir.name(seq)), ops=[gast.Lt()],
-                                  comparators=[ir.const(fixed)]),
-                body=[gast.Raise(exc=ir.call("ValueError", ir.const(message)), cause=None)],
-                orelse=[]))
+            out.append(
+                gast.If(
+                    test=gast.Compare(
+                        left=ir.call("len", ir.name(seq)),
+                        ops=[gast.Lt()],
+                        comparators=[ir.const(fixed)],
+                    ),
+                    body=[gast.Raise(exc=ir.call("ValueError", ir.const(message)), cause=None)],
+                    orelse=[],
+                )
+            )
         for k, element in enumerate(target.elts):
             if k < star:
                 index = ir.const(k)
@@ -154,10 +193,17 @@ class Lowering(ContainerExpressions, Joining):
                 index = ir.const(k - len(target.elts))
             else:
                 element = element.value
-                index = gast.Slice(lower=ir.const(star) if star else None,
-                                   upper=ir.const(-after) if after else None, step=None)
-            out.append(ir.assign(as_store(element), gast.Subscript(
-                value=ir.name(seq), slice=index, ctx=gast.Load())))
+                index = gast.Slice(
+                    lower=ir.const(star) if star else None,
+                    upper=ir.const(-after) if after else None,
+                    step=None,
+                )
+            out.append(
+                ir.assign(
+                    as_store(element),
+                    gast.Subscript(value=ir.name(seq), slice=index, ctx=gast.Load()),
+                )
+            )
         return [s for new in out for s in self.statement(self._located(new, stmt))]
 
     def unzip(self, stmt):
@@ -166,16 +212,26 @@ class Lowering(ContainerExpressions, Joining):
         self.changed = True
         targets, pairs = stmt.targets[0].elts, stmt.value.args[0].value
         if not all(isinstance(t, gast.Name) for t in targets):
-            raise UnsupportedError("A, B = zip(*pairs) of differentiated values unpacks into "
-                                   "plain names only", self.location(stmt),
-                                   "unpack into names, then take those apart")
+            raise UnsupportedError(
+                "A, B = zip(*pairs) of differentiated values unpacks into plain names only",
+                self.location(stmt),
+                "unpack into names, then take those apart",
+            )
         items = [self.fresh("_" + t.id.lstrip("_")) for t in targets]
         out = [ir.assign(t.id, gast.List(elts=[], ctx=gast.Load())) for t in targets]
-        appends = [ir.expr_stmt(ir.call(ir.attr(t.id, "append"), ir.name(item)))
-                   for t, item in zip(targets, items)]
-        out.append(gast.For(target=gast.Tuple(elts=[ir.name(i, store=True) for i in items],
-                                              ctx=gast.Store()),
-                            iter=pairs, body=appends, orelse=[], type_comment=None))
+        appends = [
+            ir.expr_stmt(ir.call(ir.attr(t.id, "append"), ir.name(item)))
+            for t, item in zip(targets, items)
+        ]
+        out.append(
+            gast.For(
+                target=gast.Tuple(elts=[ir.name(i, store=True) for i in items], ctx=gast.Store()),
+                iter=pairs,
+                body=appends,
+                orelse=[],
+                type_comment=None,
+            )
+        )
         return [self._located(s, stmt) for s in out]
 
     def loop(self, stmt):
@@ -186,17 +242,30 @@ class Lowering(ContainerExpressions, Joining):
         self._name_items(stmt)
         zipped = stmt.iter
         target = stmt.target
-        if is_call(zipped, "enumerate", self.resolve) and zipped.args and \
-                isinstance(target, gast.Tuple) and len(target.elts) == 2:
+        if (
+            is_call(zipped, "enumerate", self.resolve)
+            and zipped.args
+            and isinstance(target, gast.Tuple)
+            and len(target.elts) == 2
+        ):
             zipped, target = zipped.args[0], target.elts[1]
-        if unpacks_zip_star(zipped) and self.is_varied(zipped) and isinstance(
-                target, (gast.Tuple, gast.List)):  # (for column in zip(*pairs): each column)
+        if (
+            unpacks_zip_star(zipped)
+            and self.is_varied(zipped)
+            and isinstance(target, (gast.Tuple, gast.List))
+        ):  # (for column in zip(*pairs): each column)
             if any(isinstance(e, gast.Starred) for e in target.elts):
                 raise zip_star_error(self.location(stmt))
             pieces = [self.fresh("_" + label(e)) for e in target.elts]
-            before.append(self._located(ir.assign(gast.Tuple(
-                elts=[ir.name(p, store=True) for p in pieces], ctx=gast.Store()),
-                zipped.args[0].value), stmt))
+            before.append(
+                self._located(
+                    ir.assign(
+                        gast.Tuple(elts=[ir.name(p, store=True) for p in pieces], ctx=gast.Store()),
+                        zipped.args[0].value,
+                    ),
+                    stmt,
+                )
+            )
             zipped.args = [ir.name(p) for p in pieces]
             self.changed = True
         if self._over_dict_keys(stmt):  # for key in params: ... params[key] ...
@@ -206,9 +275,14 @@ class Lowering(ContainerExpressions, Joining):
         method = dict_view(stmt.iter)
         if method is not None and self.is_varied(stmt.iter):
             before += self._over_keys(stmt, method)
-        counted = stmt.iter.args[0] if is_call(stmt.iter, "enumerate", self.resolve) and \
-            len(stmt.iter.args) == 1 and isinstance(stmt.target, gast.Tuple) and \
-            len(stmt.target.elts) == 2 else None
+        counted = (
+            stmt.iter.args[0]
+            if is_call(stmt.iter, "enumerate", self.resolve)
+            and len(stmt.iter.args) == 1
+            and isinstance(stmt.target, gast.Tuple)
+            and len(stmt.target.elts) == 2
+            else None
+        )
         if dict_view(counted) is not None and self.is_varied(counted):
             # for k, (key, value) in enumerate(d.items()): the loop over the keys, counted
             enumerated, count = stmt.iter, stmt.target.elts[0]
@@ -225,12 +299,22 @@ class Lowering(ContainerExpressions, Joining):
         name not known to be a sequence, which its body indexes by the loop's target (checked
         to be a dict as it runs)."""
         it, target = stmt.iter, stmt.target
-        if not (isinstance(it, gast.Name) and isinstance(target, gast.Name) and
-                self.is_varied(it) and not self.is_sequence(it)):
+        if not (
+            isinstance(it, gast.Name)
+            and isinstance(target, gast.Name)
+            and self.is_varied(it)
+            and not self.is_sequence(it)
+        ):
             return False
-        return any(isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name) and
-                   n.value.id == it.id and isinstance(n.slice, gast.Name) and
-                   n.slice.id == target.id for s in stmt.body for n in ir.walk(s))
+        return any(
+            isinstance(n, gast.Subscript)
+            and isinstance(n.value, gast.Name)
+            and n.value.id == it.id
+            and isinstance(n.slice, gast.Name)
+            and n.slice.id == target.id
+            for s in stmt.body
+            for n in ir.walk(s)
+        )
 
     def _lists_dict_keys(self, node, stmt):
         """Whether list(d) (or tuple) lists the keys of a dict of differentiated values: d is
@@ -238,27 +322,44 @@ class Lowering(ContainerExpressions, Joining):
         list(d)` then `d[keys[0]]` or `for k in keys: ... d[k]`; `for k in list(d): ... d[k]`,
         in a loop or a comprehension)."""
         held = node.args[0] if len(node.args) == 1 and not node.keywords else None
-        if not (isinstance(held, gast.Name) and self.is_varied(held) and
-                not self.is_sequence(held)):
+        if not (
+            isinstance(held, gast.Name) and self.is_varied(held) and not self.is_sequence(held)
+        ):
             return False
         keys = bound_to(node, stmt)
-        items = {n.target.id for n in ir.walk(stmt if keys is None else self.func)
-                 if isinstance(n, (gast.For, gast.comprehension)) and isinstance(
-                     n.target, gast.Name) and (n.iter is node or isinstance(
-                         n.iter, gast.Name) and n.iter.id == keys)}
+        items = {
+            n.target.id
+            for n in ir.walk(stmt if keys is None else self.func)
+            if isinstance(n, (gast.For, gast.comprehension))
+            and isinstance(n.target, gast.Name)
+            and (n.iter is node or isinstance(n.iter, gast.Name) and n.iter.id == keys)
+        }
 
         def a_key(index):
-            return isinstance(index, gast.Name) and index.id in items or isinstance(
-                index, gast.Subscript) and isinstance(index.value, gast.Name) and \
-                index.value.id == keys
-        return any(isinstance(n, gast.Subscript) and isinstance(n.value, gast.Name) and
-                   n.value.id == held.id and a_key(n.slice) for n in ir.walk(self.func))
+            return (
+                isinstance(index, gast.Name)
+                and index.id in items
+                or isinstance(index, gast.Subscript)
+                and isinstance(index.value, gast.Name)
+                and index.value.id == keys
+            )
+
+        return any(
+            isinstance(n, gast.Subscript)
+            and isinstance(n.value, gast.Name)
+            and n.value.id == held.id
+            and a_key(n.slice)
+            for n in ir.walk(self.func)
+        )
 
     def _hoist_comprehensions(self, stmt):
         """The varied comprehensions of a loop's header, each assigned to a name before it
         (comprehension lowering then makes it a loop of its own)."""
-        found = [n for n in ir.walk(stmt.iter) if isinstance(n, (
-            gast.ListComp, gast.GeneratorExp)) and self.is_varied(n)]
+        found = [
+            n
+            for n in ir.walk(stmt.iter)
+            if isinstance(n, (gast.ListComp, gast.GeneratorExp)) and self.is_varied(n)
+        ]
         inner = {id(m) for n in found for m in ir.walk(n) if m is not n}
         before = []
         for comp in (n for n in found if id(n) not in inner):
@@ -276,17 +377,33 @@ class Lowering(ContainerExpressions, Joining):
         """`for pair in zip(a, b)` as `for _a, _b in zip(a, b): pair = (_a, _b)` (loops
         over zip and enumerate are followed item by item)."""
         it = stmt.iter
-        if not (isinstance(stmt.target, gast.Name) and self.is_varied(it) and (
-                is_call(it, "zip", self.resolve) and it.args and not any(
-                    isinstance(a, gast.Starred) for a in it.args) and not it.keywords or
-                is_call(it, "enumerate", self.resolve) and len(it.args) == 1)):
+        if not (
+            isinstance(stmt.target, gast.Name)
+            and self.is_varied(it)
+            and (
+                is_call(it, "zip", self.resolve)
+                and it.args
+                and not any(isinstance(a, gast.Starred) for a in it.args)
+                and not it.keywords
+                or is_call(it, "enumerate", self.resolve)
+                and len(it.args) == 1
+            )
+        ):
             return
-        parts = [self.fresh("_" + stmt.target.id.lstrip("_"))
-                 for _ in range(2 if self.resolve(it.func) is enumerate else len(it.args))]
-        stmt.body.insert(0, self._located(ir.assign(stmt.target.id, gast.Tuple(
-            elts=[ir.name(p) for p in parts], ctx=gast.Load())), stmt))
-        stmt.target = gast.Tuple(elts=[ir.name(p, store=True) for p in parts],
-                                 ctx=gast.Store())
+        parts = [
+            self.fresh("_" + stmt.target.id.lstrip("_"))
+            for _ in range(2 if self.resolve(it.func) is enumerate else len(it.args))
+        ]
+        stmt.body.insert(
+            0,
+            self._located(
+                ir.assign(
+                    stmt.target.id, gast.Tuple(elts=[ir.name(p) for p in parts], ctx=gast.Load())
+                ),
+                stmt,
+            ),
+        )
+        stmt.target = gast.Tuple(elts=[ir.name(p, store=True) for p in parts], ctx=gast.Store())
         self.changed = True
 
     def _over_keys(self, stmt, method):
@@ -300,20 +417,25 @@ class Lowering(ContainerExpressions, Joining):
             mapping = ir.name(held)
         if method == "items":
             if not (isinstance(stmt.target, gast.Tuple) and len(stmt.target.elts) == 2):
-                raise UnsupportedError("a loop over d.items() of differentiated values "
-                                       "unpacks each item into a key and a value",
-                                       self.location(stmt), "for key, value in d.items():")
+                raise UnsupportedError(
+                    "a loop over d.items() of differentiated values "
+                    "unpacks each item into a key and a value",
+                    self.location(stmt),
+                    "for key, value in d.items():",
+                )
             key, value = stmt.target.elts
         else:
             key, value = ir.name(self.fresh("_key"), store=True), stmt.target
         if not isinstance(key, gast.Name):
-            raise UnsupportedError("a loop over a dict's keys names each key", self.location(
-                stmt), "for key, value in d.items():")
+            raise UnsupportedError(
+                "a loop over a dict's keys names each key",
+                self.location(stmt),
+                "for key, value in d.items():",
+            )
         keys = ir.call(ir.attr(copy.deepcopy(mapping), "keys"))
         stmt.iter = ir.call(ir.name("sorted"), keys) if stmt.iter is not view else keys
         stmt.target = key
-        item = gast.Subscript(value=copy.deepcopy(mapping), slice=ir.name(key.id),
-                              ctx=gast.Load())
+        item = gast.Subscript(value=copy.deepcopy(mapping), slice=ir.name(key.id), ctx=gast.Load())
         stmt.body[:0] = [self._located(ir.assign(as_store(value), item), stmt)]
         self.changed = True
         return before
@@ -332,9 +454,14 @@ class Lowering(ContainerExpressions, Joining):
     def iterators(self, stmt, rest):
         """`it = iter(x)` followed, in the same block, by `next(it)` calls and perhaps a loop
         over what is left: `it = x`, the calls `it[0]`, `it[1]`, ..., the loop over `it[k:]`."""
-        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
-                stmt.targets[0], gast.Name) and is_call(stmt.value, "iter", self.resolve)
-                and len(stmt.value.args) == 1 and self.is_varied(stmt.value)):
+        if not (
+            isinstance(stmt, gast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], gast.Name)
+            and is_call(stmt.value, "iter", self.resolve)
+            and len(stmt.value.args) == 1
+            and self.is_varied(stmt.value)
+        ):
             return
         name = stmt.targets[0].id
         uses = [n for n in ir.walk(self.func) if isinstance(n, gast.Name) and n.id == name]
@@ -342,38 +469,65 @@ class Lowering(ContainerExpressions, Joining):
         calls, loops = [], []
         for later in rest:
             for node in evaluation_order(later):
-                if is_call(node, "next", self.resolve) and len(node.args) in (1, 2) and \
-                        isinstance(node.args[0], gast.Name) and node.args[0].id == name \
-                        and not loops:  # (after a loop over the rest, only the loop knows)
+                if (
+                    is_call(node, "next", self.resolve)
+                    and len(node.args) in (1, 2)
+                    and isinstance(node.args[0], gast.Name)
+                    and node.args[0].id == name
+                    and not loops
+                ):  # (after a loop over the rest, only the loop knows)
                     calls.append(node)
-            if isinstance(later, gast.For) and isinstance(later.iter, gast.Name) and \
-                    later.iter.id == name:
+            if (
+                isinstance(later, gast.For)
+                and isinstance(later.iter, gast.Name)
+                and later.iter.id == name
+            ):
                 loops.append(later)
         followed = {id(c.args[0]) for c in calls} | {id(loop.iter) for loop in loops[:1]}
         stray = [n for n in uses if id(n) not in followed and isinstance(n.ctx, gast.Load)]
         if loops:
-            stray += [n for s in loops[0].body for n in ir.walk(s)
-                      if isinstance(n, gast.Name) and n.id == name]
+            stray += [
+                n
+                for s in loops[0].body
+                for n in ir.walk(s)
+                if isinstance(n, gast.Name) and n.id == name
+            ]
         if len(stores) != 1 or stray:
             where = min(stray, key=lambda n: n.lineno) if stray else stmt
             raise UnsupportedError(
                 f"iter/next over differentiated values: srcdiff follows {name} = iter(...) "
                 f"only into next({name}) calls in the same block, then at most a loop over "
-                "the rest", self.location(where), "index the sequence instead: x[0], x[1]")
+                "the rest",
+                self.location(where),
+                "index the sequence instead: x[0], x[1]",
+            )
         for k, call in enumerate(calls):
             item = gast.Subscript(value=ir.name(name), slice=ir.const(k), ctx=gast.Load())
             if len(call.args) == 2:  # next(it, default)
-                item = gast.IfExp(test=gast.Compare(
-                    left=ir.call("len", ir.name(name)), ops=[gast.Gt()],
-                    comparators=[ir.const(k)]), body=item, orelse=call.args[1])
+                item = gast.IfExp(
+                    test=gast.Compare(
+                        left=ir.call("len", ir.name(name)),
+                        ops=[gast.Gt()],
+                        comparators=[ir.const(k)],
+                    ),
+                    body=item,
+                    orelse=call.args[1],
+                )
             ir.replace_node(self.func, call, item)
         for loop in loops:
-            loop.iter = gast.Subscript(value=ir.name(name), slice=gast.Slice(
-                lower=ir.const(len(calls)), upper=None, step=None), ctx=gast.Load())
+            loop.iter = gast.Subscript(
+                value=ir.name(name),
+                slice=gast.Slice(lower=ir.const(len(calls)), upper=None, step=None),
+                ctx=gast.Load(),
+            )
         source = stmt.value.args[0]
-        stmt.value = source if isinstance(source, (gast.Name, gast.Subscript, gast.Attribute,
-                                                   gast.List, gast.Tuple)) \
+        stmt.value = (
+            source
+            if isinstance(
+                source, (gast.Name, gast.Subscript, gast.Attribute, gast.List, gast.Tuple)
+            )
             else ir.call("list", source)
+        )
         self.changed = True
 
     @staticmethod

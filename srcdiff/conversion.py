@@ -6,6 +6,7 @@ Parameters are `arg` nodes in ast and Names in the Param context in gast, and an
 handler's name is a str in one and a Name in the other; those, and a class only gast has (a
 type parameter), are left to gast's own converters where they are rare.
 """
+
 import ast
 
 import gast
@@ -72,11 +73,19 @@ class _GastPlans(dict):
     def __missing__(self, cls):
         target = gast.Name if cls is ast.arg else getattr(gast, cls.__name__)
         own = ("id", "ctx") + cls._fields if cls is ast.arg else cls._fields
-        how = _SHARED if not cls._fields and not cls._attributes else \
-            _BY_GAST if cls.__name__ in _GAST_ONLY else _OWN
+        how = (
+            _SHARED
+            if not cls._fields and not cls._attributes
+            else _BY_GAST
+            if cls.__name__ in _GAST_ONLY
+            else _OWN
+        )
         extra = [f for f in target._fields if f not in own]
-        children = tuple(f for f in target._fields if f not in extra and f != "ctx" or
-                         f == "ctx" and cls is not ast.arg)
+        children = tuple(
+            f
+            for f in target._fields
+            if f not in extra and f != "ctx" or f == "ctx" and cls is not ast.arg
+        )
         plan = self[cls] = target, extra, how, children
         return plan
 
@@ -105,8 +114,9 @@ def gast_to_ast(node):
             if field in values:
                 value = values[field]
                 if value.__class__ is list:
-                    value = [gast_to_ast(item) if isinstance(item, _AST) else item
-                             for item in value]
+                    value = [
+                        gast_to_ast(item) if isinstance(item, _AST) else item for item in value
+                    ]
                 elif isinstance(value, _AST):
                     value = gast_to_ast(value)
                 out[field] = value
@@ -128,7 +138,6 @@ def _ast_plan(cls):
     """(ast class, the fields it shares with gast class `cls`), or _BY_GAST for a class
     whose fields differ in more than that (parameters, except handlers, type parameters)."""
     target = getattr(ast, cls.__name__, None)
-    if target is None or cls in (gast.arguments, gast.ExceptHandler) or \
-            cls.__name__ in _GAST_ONLY:
+    if target is None or cls in (gast.arguments, gast.ExceptHandler) or cls.__name__ in _GAST_ONLY:
         return _BY_GAST
     return target, tuple(f for f in cls._fields if f in target._fields)

@@ -1,5 +1,6 @@
 """The trainer's data: scikit-learn's bundled 8x8 digits, or CIFAR-10 read safely from its
 python batch files; a held-out validation split; CIFAR's random-crop-and-flip augmentation."""
+
 import os
 import pickle
 import zlib
@@ -25,10 +26,12 @@ def load_digits(seed=0, test_fraction=0.2):
     try:
         from sklearn.datasets import load_digits as sklearn_digits
     except ImportError:
-        raise DatasetError("the default dataset, scikit-learn's 8x8 digits, needs scikit-learn",
-                           hint="pip install 'srcdiff[examples]' (in a checkout of srcdiff: "
-                                "pip install -e '.[examples]'), or pass --data DIR with "
-                                "CIFAR-10") from None
+        raise DatasetError(
+            "the default dataset, scikit-learn's 8x8 digits, needs scikit-learn",
+            hint="pip install 'srcdiff[examples]' (in a checkout of srcdiff: "
+            "pip install -e '.[examples]'), or pass --data DIR with "
+            "CIFAR-10",
+        ) from None
     digits = sklearn_digits()
     x = (digits.images / 16.0).astype(np.float32)[:, None]
     y = digits.target.astype(np.int64)
@@ -39,6 +42,7 @@ def load_digits(seed=0, test_fraction=0.2):
 
 # --- CIFAR-10's python batches, unpickled with only what they are made of -----------------------
 
+
 def _checked_bytes_codec(text, encoding="latin1"):
     # pickle protocol 2 writes bytes as _codecs.encode(text, "latin1"): allow that and no more
     if not isinstance(text, str) or encoding != "latin1":
@@ -47,8 +51,11 @@ def _checked_bytes_codec(text, encoding="latin1"):
 
 
 # what numpy's own pickles of arrays, dtypes and scalars call, under every name it has used
-_ALLOWED = {("numpy", "ndarray"): np.ndarray, ("numpy", "dtype"): np.dtype,
-            ("_codecs", "encode"): _checked_bytes_codec}
+_ALLOWED = {
+    ("numpy", "ndarray"): np.ndarray,
+    ("numpy", "dtype"): np.dtype,
+    ("_codecs", "encode"): _checked_bytes_codec,
+}
 for _core in ("numpy.core", "numpy._core"):
     _ALLOWED[(_core + ".multiarray", "_reconstruct")] = np.ndarray.__reduce__(np.zeros(1))[0]
     _ALLOWED[(_core + ".multiarray", "scalar")] = np.float64(0).__reduce__()[0]
@@ -65,7 +72,8 @@ class _BatchUnpickler(pickle.Unpickler):
             return _ALLOWED[(module, name)]
         raise pickle.UnpicklingError(
             f"it refers to {module}.{name}, which a CIFAR-10 batch file never does (only dicts, "
-            "lists, bytes, str and numpy arrays are admitted: a pickle can run code)")
+            "lists, bytes, str and numpy arrays are admitted: a pickle can run code)"
+        )
 
 
 def _unpickle(path):
@@ -74,32 +82,48 @@ def _unpickle(path):
             return _BatchUnpickler(f, encoding="bytes").load()
     except FileNotFoundError:
         raise DatasetError(f"CIFAR-10 batch file {path} is missing") from None
-    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError,
-            IndexError, KeyError, OverflowError, MemoryError) as exc:
-        raise DatasetError(f"{path} is not a CIFAR-10 python batch file ({exc})",
-                           hint="download 'CIFAR-10 python version' and pass the folder "
-                                "holding data_batch_1 ... data_batch_5 and test_batch") from None
+    except (
+        pickle.UnpicklingError,
+        EOFError,
+        ValueError,
+        TypeError,
+        AttributeError,
+        IndexError,
+        KeyError,
+        OverflowError,
+        MemoryError,
+    ) as exc:
+        raise DatasetError(
+            f"{path} is not a CIFAR-10 python batch file ({exc})",
+            hint="download 'CIFAR-10 python version' and pass the folder "
+            "holding data_batch_1 ... data_batch_5 and test_batch",
+        ) from None
 
 
 def read_batch(path, num_classes=CIFAR_CLASSES):
     """One CIFAR-10 batch file: (uint8 images (N, 3, 32, 32), int64 labels (N,))."""
     batch = _unpickle(path)
     if not isinstance(batch, dict):
-        raise DatasetError(f"{path} does not hold a CIFAR-10 batch dictionary "
-                           f"(it holds a {type(batch).__name__})")
+        raise DatasetError(
+            f"{path} does not hold a CIFAR-10 batch dictionary (it holds a {type(batch).__name__})"
+        )
     data = batch.get(b"data", batch.get("data"))
     labels = batch.get(b"labels", batch.get("labels"))
     if data is None or labels is None:
         raise DatasetError(f"{path} has no 'data' and 'labels' entries")
     data = np.asarray(data)
     if data.dtype.kind not in "iu" or data.ndim != 2 or data.shape[1] != 3072:
-        raise DatasetError(f"{path}: expected data as integers 0-255 of shape (N, 3072), got "
-                           f"{data.dtype} of shape {data.shape}")
+        raise DatasetError(
+            f"{path}: expected data as integers 0-255 of shape (N, 3072), got "
+            f"{data.dtype} of shape {data.shape}"
+        )
     if data.size and (data.min() < 0 or data.max() > 255):
-        raise DatasetError(f"{path}: pixel values must lie in 0-255, found "
-                           f"{data.min()} to {data.max()}")
-    return data.reshape(-1, 3, 32, 32).astype(np.uint8), _labels(path, labels, len(data),
-                                                                  num_classes)
+        raise DatasetError(
+            f"{path}: pixel values must lie in 0-255, found {data.min()} to {data.max()}"
+        )
+    return data.reshape(-1, 3, 32, 32).astype(np.uint8), _labels(
+        path, labels, len(data), num_classes
+    )
 
 
 def _labels(path, labels, count, num_classes):
@@ -107,14 +131,18 @@ def _labels(path, labels, count, num_classes):
         raise DatasetError(f"{path}: labels must be a list of class numbers, got a string")
     labels = np.asarray(labels)
     if labels.dtype.kind not in "iu" or labels.ndim != 1:
-        raise DatasetError(f"{path}: labels must be a list of class numbers 0-"
-                           f"{num_classes - 1}, got {labels.dtype} of shape {labels.shape}")
+        raise DatasetError(
+            f"{path}: labels must be a list of class numbers 0-"
+            f"{num_classes - 1}, got {labels.dtype} of shape {labels.shape}"
+        )
     if len(labels) != count:
         raise DatasetError(f"{path}: {count} images but {len(labels)} labels")
     wrong = np.flatnonzero((labels < 0) | (labels >= num_classes))
     if len(wrong):
-        raise DatasetError(f"{path}: label {labels[wrong[0]]} (image {wrong[0]}) is not a "
-                           f"class number 0-{num_classes - 1}")
+        raise DatasetError(
+            f"{path}: label {labels[wrong[0]]} (image {wrong[0]}) is not a "
+            f"class number 0-{num_classes - 1}"
+        )
     return labels.astype(np.int64)
 
 
@@ -122,16 +150,20 @@ def load_cifar10(directory):
     """CIFAR-10 from `data_batch_1..5` and `test_batch`: ((x, y), (x_test, y_test)) with x
     uint8 (N, 3, 32, 32); `prepare` normalises them."""
     if os.path.isfile(directory):
-        raise DatasetError(f"{directory} is a file, not the CIFAR-10 folder",
-                           hint="unpack cifar-10-python.tar.gz (tar xzf) and pass the folder "
-                                "it makes, cifar-10-batches-py")
+        raise DatasetError(
+            f"{directory} is a file, not the CIFAR-10 folder",
+            hint="unpack cifar-10-python.tar.gz (tar xzf) and pass the folder "
+            "it makes, cifar-10-batches-py",
+        )
     if not os.path.isdir(directory):
         raise DatasetError(f"CIFAR-10 directory {directory} does not exist")
     names = sorted(n for n in os.listdir(directory) if n.startswith("data_batch_"))
     if not names:
-        raise DatasetError(f"{directory} has no data_batch_* files",
-                           hint="pass the folder of the CIFAR-10 python version: "
-                                "data_batch_1 ... data_batch_5, test_batch")
+        raise DatasetError(
+            f"{directory} has no data_batch_* files",
+            hint="pass the folder of the CIFAR-10 python version: "
+            "data_batch_1 ... data_batch_5, test_batch",
+        )
     parts = [read_batch(os.path.join(directory, n)) for n in names]
     test = read_batch(os.path.join(directory, "test_batch"))
     return (np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])), test
@@ -139,17 +171,19 @@ def load_cifar10(directory):
 
 # --- the splits the trainer uses ------------------------------------------------------------------
 
+
 def prepare(name, train, test, val_size=0, limit=None, seed=0):
     """A Dataset: `val_size` training images held out for validation (chosen by `seed`), then at
     most `limit` kept for training; uint8 images scaled by the training part's per-channel mean
     and standard deviation."""
     x, y = train
     if not 0 <= val_size < len(x):
-        raise DatasetError(f"--val {val_size} must be at least 0 and less than the "
-                           f"{len(x)} training images")
+        raise DatasetError(
+            f"--val {val_size} must be at least 0 and less than the {len(x)} training images"
+        )
     # stream 1 of the seed (train.py draws the others)
     order = np.random.default_rng([seed, 1]).permutation(len(x)) if val_size else np.arange(len(x))
-    train_part, val_part = order[:len(x) - val_size], order[len(x) - val_size:]
+    train_part, val_part = order[: len(x) - val_size], order[len(x) - val_size :]
     if limit is not None:
         train_part = train_part[:limit]
     x_train, y_train = x[train_part], y[train_part]
@@ -191,6 +225,6 @@ def augment(x, offsets, flips, padding):
     padded = np.pad(x, ((0, 0), (0, 0), (padding, padding), (padding, padding)))
     out = np.empty_like(x)
     for i, ((top, left), flip) in enumerate(zip(offsets, flips)):
-        crop = padded[i, :, top:top + height, left:left + width]
+        crop = padded[i, :, top : top + height, left : left + width]
         out[i] = crop[:, :, ::-1] if flip else crop
     return out

@@ -1,4 +1,5 @@
 """The demo: differentiate a small numpy model, print the emitted gradient, check it."""
+
 import numpy as np
 
 import srcdiff as nf
@@ -10,7 +11,7 @@ def logistic_loss(w, x, y):
     logits = x @ w
     p = 1 / (1 + np.exp(-logits))
     nll = -np.mean(y * np.log(p) + (1 - y) * np.log(1 - p))
-    return nll + 0.01 * np.sum(w ** 2)
+    return nll + 0.01 * np.sum(w**2)
 
 
 def main(out=print):
@@ -19,8 +20,7 @@ def main(out=print):
     from .data import DatasetError, load_digits
     from .train import train
 
-    out("\nTraining a ResNet-8 (width 16) on scikit-learn's 8x8 digits with srcdiff "
-        "gradients:\n")
+    out("\nTraining a ResNet-8 (width 16) on scikit-learn's 8x8 digits with srcdiff gradients:\n")
     try:
         data = load_digits()
     except DatasetError as exc:

@@ -17,6 +17,7 @@ loop early, and the reverse sweep runs over the iterations that ran: the loop is
 follows a jump would have to be copied into two branches, a flag records the jump instead
 (`_brk0`, `_cont0`; `_done0` for a return from inside a loop or such a branch).
 """
+
 import contextlib
 import copy
 import warnings
@@ -33,8 +34,9 @@ _LOOP_JUMPS = (gast.Break, gast.Continue)
 def desugar(func, fresh, resolve):
     """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names and
     `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
-    read = {n.id for n in ir.walk(func) if isinstance(n, gast.Name) and
-            isinstance(n.ctx, gast.Load)}
+    read = {
+        n.id for n in ir.walk(func) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
+    }
     _count_from_the_start(func)
     func.body = _unwrap_blocks(func.body, resolve, read)
     body = func.body
@@ -44,17 +46,20 @@ def desugar(func, fresh, resolve):
     if _falls_through(body):
         body = body + [gast.copy_location(gast.Return(value=ir.const(None)), body[-1])]
     result = fresh("_result")
-    if any(isinstance(loop, _LOOPS) and _contains(loop, (gast.Return,))
-           for s in body for loop in ir.walk(s)):  # (a loop in a branch too)
+    if any(
+        isinstance(loop, _LOOPS) and _contains(loop, (gast.Return,))
+        for s in body
+        for loop in ir.walk(s)
+    ):  # (a loop in a branch too)
         done = fresh("_done")
-        body = [ir.assign(done, ir.const(False))] + _return_from_loops(body, done, result,
-                                                                       depth=0)
+        body = [ir.assign(done, ir.const(False))] + _return_from_loops(body, done, result, depth=0)
     body = _lower_loops(body, fresh)
     restructured = _restructure(body, (gast.Return,))
     if restructured is None:  # a return that would have to copy code: a flag
         done = fresh("_done")
         restructured = [ir.assign(done, ir.const(False))] + _guard(
-            _flag_returns(body, done, result), done)
+            _flag_returns(body, done, result), done
+        )
     func.body = _assign_results(restructured, result) + [gast.Return(value=ir.name(result))]
     return func
 
@@ -63,27 +68,43 @@ def _count_from_the_start(func):
     """`items[-1]` of a list whose length changes (`items.append(v)`) as `items[len(items) -
     1]`: the backward sweep reads the position of the item then, when the list may be
     longer, so the forward sweep must say which it was."""
-    resized = {n.func.value.id for n in ir.walk(func) if isinstance(n, gast.Call) and
-               isinstance(n.func, gast.Attribute) and isinstance(n.func.value, gast.Name)
-               and (n.func.attr in ("append", "extend", "insert", "remove") or
-                    n.func.attr == "pop" and not n.args)}  # (a list's methods, not a dict's)
+    resized = {
+        n.func.value.id
+        for n in ir.walk(func)
+        if isinstance(n, gast.Call)
+        and isinstance(n.func, gast.Attribute)
+        and isinstance(n.func.value, gast.Name)
+        and (
+            n.func.attr in ("append", "extend", "insert", "remove")
+            or n.func.attr == "pop"
+            and not n.args
+        )
+    }  # (a list's methods, not a dict's)
     for node in ir.walk(func):
-        if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name) and \
-                node.value.id in resized:
+        if (
+            isinstance(node, gast.Subscript)
+            and isinstance(node.value, gast.Name)
+            and node.value.id in resized
+        ):
             node.slice = _from_the_start(node.slice, node.value.id)
 
 
 def _from_the_start(index, name):
     """`len(name) - k` for a constant index -k (any other index as it is)."""
-    if isinstance(index, gast.UnaryOp) and isinstance(index.op, gast.USub) and \
-            isinstance(index.operand, gast.Constant) and type(index.operand.value) is int:
+    if (
+        isinstance(index, gast.UnaryOp)
+        and isinstance(index.op, gast.USub)
+        and isinstance(index.operand, gast.Constant)
+        and type(index.operand.value) is int
+    ):
         back = index.operand.value
     elif isinstance(index, gast.Constant) and type(index.value) is int and index.value < 0:
         back = -index.value
     else:
         return index
-    return gast.copy_location(gast.BinOp(left=ir.call("len", ir.name(name)), op=gast.Sub(),
-                                         right=ir.const(back)), index)
+    return gast.copy_location(
+        gast.BinOp(left=ir.call("len", ir.name(name)), op=gast.Sub(), right=ir.const(back)), index
+    )
 
 
 # context managers that change how warnings are reported, never a value: their blocks run as
@@ -101,17 +122,29 @@ def _unwrap_blocks(stmts, resolve, read):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
                 setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read))
         if isinstance(stmt, gast.With) and all(
-                isinstance(item.context_expr, gast.Call) and (
-                    item.optional_vars is None or isinstance(item.optional_vars, gast.Name)
-                    and item.optional_vars.id not in read) and
-                any(resolve(item.context_expr.func) is quiet for quiet in _QUIET_CONTEXTS)
-                for item in stmt.items):
+            isinstance(item.context_expr, gast.Call)
+            and (
+                item.optional_vars is None
+                or isinstance(item.optional_vars, gast.Name)
+                and item.optional_vars.id not in read
+            )
+            and any(resolve(item.context_expr.func) is quiet for quiet in _QUIET_CONTEXTS)
+            for item in stmt.items
+        ):
             out += _unwrap_blocks(stmt.body, resolve, read)
-        elif isinstance(stmt, gast.Try) and not stmt.handlers and not stmt.orelse and not any(
+        elif (
+            isinstance(stmt, gast.Try)
+            and not stmt.handlers
+            and not stmt.orelse
+            and not any(
                 isinstance(n, (gast.Return, gast.Break, gast.Continue))
-                for s in stmt.body for n in ir.walk(s)):
-            out += _unwrap_blocks(stmt.body, resolve, read) + \
-                _unwrap_blocks(stmt.finalbody, resolve, read)
+                for s in stmt.body
+                for n in ir.walk(s)
+            )
+        ):
+            out += _unwrap_blocks(stmt.body, resolve, read) + _unwrap_blocks(
+                stmt.finalbody, resolve, read
+            )
         else:
             out.append(stmt)
     return out
@@ -127,8 +160,9 @@ def _falls_through(block):
     for stmt in block:
         if isinstance(stmt, (gast.Return, gast.Break, gast.Continue, gast.Raise)):
             return False
-        if isinstance(stmt, gast.If) and not (_falls_through(stmt.body) or
-                                              _falls_through(stmt.orelse)):
+        if isinstance(stmt, gast.If) and not (
+            _falls_through(stmt.body) or _falls_through(stmt.orelse)
+        ):
             return False
     return True
 
@@ -156,7 +190,7 @@ def _restructure(block, kinds):
             if isinstance(stmt, kinds):
                 break  # what follows a jump never runs
             continue
-        body, orelse, rest = stmt.body, stmt.orelse, block[index + 1:]
+        body, orelse, rest = stmt.body, stmt.orelse, block[index + 1 :]
         through = [b for b in (body, orelse) if _falls_through(b)] if rest else []
         if len(through) > 1:
             return None
@@ -212,11 +246,13 @@ def _flag_loop_jumps(loop, fresh):
     if _jumps(loop.body, gast.Continue):
         flag = fresh("_cont")
         loop.body = [ir.assign(flag, ir.const(False))] + _guard(
-            _replace(loop.body, gast.Continue, flag), flag)
+            _replace(loop.body, gast.Continue, flag), flag
+        )
     if _jumps(loop.body, gast.Break):
         flag = fresh("_brk")
         loop.body = _guard(_replace(loop.body, gast.Break, flag), flag) + [
-            gast.If(test=ir.name(flag), body=[gast.Break()], orelse=[])]
+            gast.If(test=ir.name(flag), body=[gast.Break()], orelse=[])
+        ]
         before.append(ir.assign(flag, ir.const(False)))
     return before
 
@@ -229,9 +265,11 @@ def _return_from_loops(stmts, done, result, depth):
     for stmt in stmts:
         if isinstance(stmt, gast.Return) and depth:
             value = stmt.value if stmt.value is not None else ir.const(None)
-            out += [gast.copy_location(ir.assign(result, value), stmt),
-                    gast.copy_location(ir.assign(done, ir.const(True)), stmt),
-                    gast.copy_location(gast.Break(), stmt)]
+            out += [
+                gast.copy_location(ir.assign(result, value), stmt),
+                gast.copy_location(ir.assign(done, ir.const(True)), stmt),
+                gast.copy_location(gast.Break(), stmt),
+            ]
             continue
         if isinstance(stmt, gast.If):
             stmt.body = _return_from_loops(stmt.body, done, result, depth)
@@ -240,8 +278,9 @@ def _return_from_loops(stmts, done, result, depth):
             stmt.body = _return_from_loops(stmt.body, done, result, depth + 1)
             out.append(stmt)
             leave = gast.Break() if depth else gast.Return(value=ir.name(result))
-            out.append(gast.copy_location(gast.If(test=ir.name(done), body=[leave], orelse=[]),
-                                          stmt))
+            out.append(
+                gast.copy_location(gast.If(test=ir.name(done), body=[leave], orelse=[]), stmt)
+            )
             continue
         out.append(stmt)
     return out
@@ -280,8 +319,11 @@ def _flag_returns(stmts, done, result):
 
 
 def _sets(stmt, flag):
-    return any(isinstance(n, gast.Assign) and any(
-        isinstance(t, gast.Name) and t.id == flag for t in n.targets) for n in ir.walk(stmt))
+    return any(
+        isinstance(n, gast.Assign)
+        and any(isinstance(t, gast.Name) and t.id == flag for t in n.targets)
+        for n in ir.walk(stmt)
+    )
 
 
 def _guard(stmts, flag):
@@ -291,12 +333,17 @@ def _guard(stmts, flag):
     for i, stmt in enumerate(stmts):
         out.append(stmt)
         if _sets(stmt, flag) and i + 1 < len(stmts):
-            rest = stmts[i + 1:]
+            rest = stmts[i + 1 :]
             while rest and getattr(rest[0], "_jump", False):
                 out.append(rest.pop(0))
             if rest:
-                out.append(gast.If(test=gast.UnaryOp(op=gast.Not(), operand=ir.name(flag)),
-                                   body=_guard(rest, flag), orelse=[]))
+                out.append(
+                    gast.If(
+                        test=gast.UnaryOp(op=gast.Not(), operand=ir.name(flag)),
+                        body=_guard(rest, flag),
+                        orelse=[],
+                    )
+                )
             break
     return out
 
@@ -334,6 +381,7 @@ def _located(node, like):
 
 # --- comprehensions over differentiated values -------------------------------------------
 
+
 def lower_comprehensions(body, is_varied, fresh):
     """A list comprehension or generator over differentiated values (`is_varied(node)`)
     becomes a loop that appends, ahead of its statement (`[f(r) for r in x]` -> `_items0 =
@@ -347,14 +395,21 @@ def lower_comprehensions(body, is_varied, fresh):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
                 changed |= lower_comprehensions(getattr(stmt, block), is_varied, fresh)
         if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
-            found = [n for n in ir.walk(stmt) if isinstance(n, (
-                gast.ListComp, gast.GeneratorExp)) and is_varied(n)]
+            found = [
+                n
+                for n in ir.walk(stmt)
+                if isinstance(n, (gast.ListComp, gast.GeneratorExp)) and is_varied(n)
+            ]
             inner = {id(m) for n in found for m in ir.walk(n) if m is not n}
             for comp in (n for n in found if id(n) not in inner):
-                whole = isinstance(comp, gast.ListComp) and isinstance(stmt, gast.Assign) \
-                    and stmt.value is comp and len(stmt.targets) == 1 and \
-                    isinstance(stmt.targets[0], gast.Name) and \
-                    stmt.targets[0].id not in ir.names_in(comp)
+                whole = (
+                    isinstance(comp, gast.ListComp)
+                    and isinstance(stmt, gast.Assign)
+                    and stmt.value is comp
+                    and len(stmt.targets) == 1
+                    and isinstance(stmt.targets[0], gast.Name)
+                    and stmt.targets[0].id not in ir.names_in(comp)
+                )
                 # hs = [f(r) for r in x] builds hs itself (xs = [f(r) for r in xs] cannot)
                 items = stmt.targets[0].id if whole else fresh("_items")
                 loop = _comprehension_loop(comp, items, fresh)
@@ -377,19 +432,31 @@ def lower_comprehensions(body, is_varied, fresh):
 def _comprehension_loop(comp, items, fresh):
     """The statements building list `items` as comprehension `comp` would (its loop
     names made fresh: they are the comprehension's own)."""
-    names = {n.id: fresh("_" + n.id.lstrip("_")) for g in comp.generators
-             for n in ir.walk(g.target) if isinstance(n, gast.Name)}
+    names = {
+        n.id: fresh("_" + n.id.lstrip("_"))
+        for g in comp.generators
+        for n in ir.walk(g.target)
+        if isinstance(n, gast.Name)
+    }
     rename = _Rename(names)
-    statements = [ir.expr_stmt(ir.call(ir.attr(items, "append"),
-                                       rename.visit(copy.deepcopy(comp.elt))))]
+    statements = [
+        ir.expr_stmt(ir.call(ir.attr(items, "append"), rename.visit(copy.deepcopy(comp.elt))))
+    ]
     for k, generator in reversed(list(enumerate(comp.generators))):
         for condition in reversed(generator.ifs):
-            statements = [gast.If(test=rename.visit(copy.deepcopy(condition)),
-                                  body=statements, orelse=[])]
+            statements = [
+                gast.If(test=rename.visit(copy.deepcopy(condition)), body=statements, orelse=[])
+            ]
         source = copy.deepcopy(generator.iter)  # the first reads the enclosing scope
-        statements = [gast.For(target=rename.visit(copy.deepcopy(generator.target)),
-                               iter=rename.visit(source) if k else source,
-                               body=statements, orelse=[], type_comment=None)]
+        statements = [
+            gast.For(
+                target=rename.visit(copy.deepcopy(generator.target)),
+                iter=rename.visit(source) if k else source,
+                body=statements,
+                orelse=[],
+                type_comment=None,
+            )
+        ]
     return [ir.assign(items, gast.List(elts=[], ctx=gast.Load()))] + statements
 
 

@@ -5,6 +5,7 @@ batch and the gradients are averaged with one Allreduce, so every rank takes the
 same methods over MPI.COMM_WORLD. Run as
     mpiexec -n 4 python -m srcdiff train --distributed ...
 """
+
 import zlib
 
 import numpy as np
@@ -54,9 +55,11 @@ class MPIWorld:
         try:
             from mpi4py import MPI
         except ImportError:
-            raise DistributedError("--distributed needs mpi4py and an MPI library",
-                                   hint="pip install 'srcdiff[distributed]' (mpi4py and the "
-                                        "mpich wheel), then run under mpiexec -n N") from None
+            raise DistributedError(
+                "--distributed needs mpi4py and an MPI library",
+                hint="pip install 'srcdiff[distributed]' (mpi4py and the "
+                "mpich wheel), then run under mpiexec -n N",
+            ) from None
         self.MPI = MPI
         self.comm = MPI.COMM_WORLD
         self.rank, self.size = self.comm.Get_rank(), self.comm.Get_size()
@@ -100,8 +103,10 @@ class MPIWorld:
         """Raise on every rank if the ranks' copies of `tree` differ (they never should)."""
         digests = self.comm.allgather(zlib.crc32(ravel(tree).tobytes()))
         if len(set(digests)) > 1:
-            raise DistributedError(f"the ranks' {what} differ after an Allreduce step",
-                                   hint="every rank must run the same srcdiff, numpy and options")
+            raise DistributedError(
+                f"the ranks' {what} differ after an Allreduce step",
+                hint="every rank must run the same srcdiff, numpy and options",
+            )
 
     def abort(self):
         self.comm.Abort(1)

@@ -5,6 +5,7 @@ recorder object's method, or a user function that writes into nothing run as wri
 forward sweep; a stack's `append` is a push; a change in place of a differentiated value is
 refused with what to write instead.
 """
+
 import gast
 
 from . import ir
@@ -27,15 +28,35 @@ def _writes_nothing(fn):
     for n in ir.walk(node):
         if isinstance(n, (gast.Subscript, gast.Attribute)) and isinstance(n.ctx, gast.Store):
             return False
-        if isinstance(n, gast.AugAssign) or isinstance(n, gast.Call) and any(
-                k.arg == "out" for k in n.keywords) or isinstance(n, gast.Call) and \
-                isinstance(n.func, gast.Attribute) and n.func.attr in _MUTATING_METHODS:
+        if (
+            isinstance(n, gast.AugAssign)
+            or isinstance(n, gast.Call)
+            and any(k.arg == "out" for k in n.keywords)
+            or isinstance(n, gast.Call)
+            and isinstance(n.func, gast.Attribute)
+            and n.func.attr in _MUTATING_METHODS
+        ):
             return False
     return True
 
 
-_MUTATING_METHODS = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
-                     "update", "setdefault", "popitem", "fill", "put", "resize", "itemset"}
+_MUTATING_METHODS = {
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "pop",
+    "clear",
+    "sort",
+    "reverse",
+    "update",
+    "setdefault",
+    "popitem",
+    "fill",
+    "put",
+    "resize",
+    "itemset",
+}
 
 
 class EffectStatements:
@@ -48,9 +69,11 @@ class EffectStatements:
             raise UnsupportedError(
                 "generators and coroutines cannot be differentiated by themselves: srcdiff "
                 "follows a generator of the same module where its caller loops over all its "
-                "items (for x in gen(...), list(gen(...)), sum(gen(...)))", loc,
+                "items (for x in gen(...), list(gen(...)), sum(gen(...)))",
+                loc,
                 "loop over the generator where it is called, or return a list instead of "
-                "yielding values")
+                "yielding values",
+            )
         if isinstance(value, gast.Constant):
             return
         if is_push(stmt) and value.func.value.id in self.active:
@@ -68,22 +91,33 @@ class EffectStatements:
             return
         if self._releases(stmt):
             return  # like del: only frees memory (emitted backward functions do it)
-        if isinstance(value, gast.Call) and any(k.arg == "out" for k in value.keywords) \
-                and self._is_active(value, self.varied):
+        if (
+            isinstance(value, gast.Call)
+            and any(k.arg == "out" for k in value.keywords)
+            and self._is_active(value, self.varied)
+        ):
             out = next(k.value for k in value.keywords if k.arg == "out")
-            call = gast.Call(func=value.func, args=value.args, keywords=[
-                k for k in value.keywords if k.arg != "out"])
+            call = gast.Call(
+                func=value.func,
+                args=value.args,
+                keywords=[k for k in value.keywords if k.arg != "out"],
+            )
             raise UnsupportedError(
                 f"{gast.unparse(value.func)}(..., out=...) writes its result into an array "
-                "in place, which srcdiff cannot follow", loc,
-                f"assign the result instead: {gast.unparse(out)} = {gast.unparse(call)}")
+                "in place, which srcdiff cannot follow",
+                loc,
+                f"assign the result instead: {gast.unparse(out)} = {gast.unparse(call)}",
+            )
         if self._is_active(value, self.varied) and not self._reads_only(value):
             raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
                 f"{gast.unparse(value)[:60]} changes a value in place (or has no effect), "
                 "with a differentiated value: srcdiff follows values assigned, not values "
-                "changed", loc, "assign a new value instead (d = {**d, 'b': v}, xs = xs + "
+                "changed",
+                loc,
+                "assign a new value instead (d = {**d, 'b': v}, xs = xs + "
                 "[v], y = np.sort(x)); to keep values for later, return them with "
-                "has_aux=True")
+                "has_aux=True",
+            )
         out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
 
     def _reads_only(self, call):
@@ -96,8 +130,9 @@ class EffectStatements:
             return True
         func = self.p.resolve(call.func)
         if func is MISSING:
-            return isinstance(call.func, gast.Attribute) and \
-                not self._is_active(call.func.value, self.varied)
+            return isinstance(call.func, gast.Attribute) and not self._is_active(
+                call.func.value, self.varied
+            )
         if func is print or registry.find(func) is not None:
             return func is print
         module = (getattr(func, "__module__", None) or "").split(".")[0]
@@ -114,25 +149,45 @@ class EffectStatements:
         name = func.value.id
         if name in self.p.local_names:
             return False
-        receivers = {id(s.value.func.value) for s in ir.walk(self.p.node) if isinstance(
-            s, gast.Expr) and isinstance(s.value, gast.Call) and isinstance(
-            s.value.func, gast.Attribute)}
-        return all(id(n) in receivers for n in ir.walk(self.p.node)
-                   if isinstance(n, gast.Name) and n.id == name)
+        receivers = {
+            id(s.value.func.value)
+            for s in ir.walk(self.p.node)
+            if isinstance(s, gast.Expr)
+            and isinstance(s.value, gast.Call)
+            and isinstance(s.value.func, gast.Attribute)
+        }
+        return all(
+            id(n) in receivers
+            for n in ir.walk(self.p.node)
+            if isinstance(n, gast.Name) and n.id == name
+        )
 
     def _releases(self, stmt):
         """Whether `stmt` is `saved.clear()` of a list that the function reads only once
         elsewhere, to unpack it: what an emitted backward function does with its saved
         values, freeing them early."""
         call = stmt.value
-        if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Attribute) and
-                call.func.attr == "clear" and isinstance(call.func.value, gast.Name) and
-                not call.args and not call.keywords):
+        if not (
+            isinstance(call, gast.Call)
+            and isinstance(call.func, gast.Attribute)
+            and call.func.attr == "clear"
+            and isinstance(call.func.value, gast.Name)
+            and not call.args
+            and not call.keywords
+        ):
             return False
         name = call.func.value.id
-        loads = [n for n in ir.walk(self.p.node) if isinstance(n, gast.Name) and
-                 n.id == name and isinstance(n.ctx, gast.Load)]
-        unpacks = [n for n in ir.walk(self.p.node) if isinstance(n, gast.Assign) and
-                   isinstance(n.value, gast.Name) and n.value.id == name and
-                   isinstance(n.targets[0], (gast.Tuple, gast.List))]
+        loads = [
+            n
+            for n in ir.walk(self.p.node)
+            if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Load)
+        ]
+        unpacks = [
+            n
+            for n in ir.walk(self.p.node)
+            if isinstance(n, gast.Assign)
+            and isinstance(n.value, gast.Name)
+            and n.value.id == name
+            and isinstance(n.targets[0], (gast.Tuple, gast.List))
+        ]
         return len(loads) == 2 and len(unpacks) == 1

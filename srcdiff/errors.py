@@ -1,4 +1,5 @@
 """Errors raised while transforming or calling a differentiated function."""
+
 from dataclasses import dataclass
 
 

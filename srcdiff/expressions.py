@@ -1,5 +1,6 @@
 """Stage 2c, expressions: flattening a differentiated expression into one operation per
 statement, each bound to its primitive's record (or a call to the user's own function)."""
+
 import copy
 import inspect
 import operator
@@ -27,8 +28,7 @@ class Expressions(UserCalls):
 
     def emit_copy(self, target, source, loc, out):
         record = registry.find(copy_value)
-        out.append(ir.Assign([target], source, loc, record,
-                             self._rules(record).bind([source], {})))
+        out.append(ir.Assign([target], source, loc, record, self._rules(record).bind([source], {})))
 
     def atom(self, node, loc, out, active=True):
         """A name or inactive expression with the value of `node`, emitting statements for it;
@@ -59,7 +59,8 @@ class Expressions(UserCalls):
             self.emit_copy(name, source, loc, out)
             return name
         if isinstance(node, gast.Call) and self.activity.is_user_function(
-                self.p.resolve(node.func)):
+            self.p.resolve(node.func)
+        ):
             return self.user_call(node, loc, out, target)
         if isinstance(node, gast.IfExp):
             return self.conditional(node, loc, out, target)
@@ -74,8 +75,7 @@ class Expressions(UserCalls):
             self.emit_copy(name, ir.name(held), loc, out)
         else:
             out.append(ir.Assign([name], forward, loc, record, bound))
-            if _is_display(_joined_display(node) or node) and \
-                    target not in self.changed_in_place:
+            if _is_display(_joined_display(node) or node) and target not in self.changed_in_place:
                 self.displays[name] = (forward, out)
         return name
 
@@ -83,17 +83,22 @@ class Expressions(UserCalls):
         """(record, forward expression, bound operands) of the primitive operation `node`."""
         if _joined_display(node) is not None:
             return self.operation(_joined_display(node), loc, out)  # (a, b) + (c,)
-        if isinstance(node, gast.BinOp) and (_is_display(node.left) or
-                                             _is_display(node.right)):
-            raise UnsupportedError("joining a tuple or list of differentiated values with "
-                                   f"{_op_symbol(node.op)} cannot be differentiated", loc,
-                                   "write the tuple out whole, (a, b, c), or join the arrays "
-                                   "themselves: np.concatenate([a, b, c])")
+        if isinstance(node, gast.BinOp) and (_is_display(node.left) or _is_display(node.right)):
+            raise UnsupportedError(
+                "joining a tuple or list of differentiated values with "
+                f"{_op_symbol(node.op)} cannot be differentiated",
+                loc,
+                "write the tuple out whole, (a, b, c), or join the arrays "
+                "themselves: np.concatenate([a, b, c])",
+            )
         if isinstance(node, gast.BinOp):
             record = registry.operator(type(node.op))
             if self._rules(record) is None:
-                raise NoAdjointError(f"the operator {_op_symbol(node.op)} has no gradient", loc,
-                                     "rewrite it with differentiable operations")
+                raise NoAdjointError(
+                    f"the operator {_op_symbol(node.op)} has no gradient",
+                    loc,
+                    "rewrite it with differentiable operations",
+                )
             left, right = self.atom(node.left, loc, out), self.atom(node.right, loc, out)
             forward = gast.BinOp(left=left, op=node.op, right=right)
             return record, forward, self._rules(record).bind([left, right], {})
@@ -102,8 +107,10 @@ class Expressions(UserCalls):
             if isinstance(node.op, gast.UAdd):
                 forward, record = operand, registry.find(copy_value)
             else:
-                forward, record = gast.UnaryOp(op=node.op, operand=operand), \
-                    registry.find(np.negative)
+                forward, record = (
+                    gast.UnaryOp(op=node.op, operand=operand),
+                    registry.find(np.negative),
+                )
             return record, forward, self._rules(record).bind([operand], {})
         if isinstance(node, gast.Call):
             return self.call_parts(node, loc, out)
@@ -119,8 +126,11 @@ class Expressions(UserCalls):
             name = gast.Constant(value=node.attr, kind=None)
             return record, forward, self._rules(record).bind([operand, name], {})
         if isinstance(node, gast.Subscript):
-            return self.item(node, loc, out) if self._is_active(node.value) else \
-                self.joined(node, loc, out)
+            return (
+                self.item(node, loc, out)
+                if self._is_active(node.value)
+                else self.joined(node, loc, out)
+            )
         if isinstance(node, (gast.List, gast.Tuple)):
             forward = self.argument(node, loc, out)
             record = registry.find(as_list if isinstance(node, gast.List) else as_tuple)
@@ -132,28 +142,46 @@ class Expressions(UserCalls):
     def dict_display(self, node, loc, out):
         """(record, forward, bound) of `{"w": a, "b": b}`: its keys are constants."""
         if None in node.keys:
-            raise UnsupportedError("a dict display that unpacks another dict ({**d, ...}) "
-                                   "cannot be differentiated", loc,
-                                   "write each key out: {'w': d['w'], 'b': b}")
+            raise UnsupportedError(
+                "a dict display that unpacks another dict ({**d, ...}) cannot be differentiated",
+                loc,
+                "write each key out: {'w': d['w'], 'b': b}",
+            )
         if any(self._is_active(key) for key in node.keys):
-            raise UnsupportedError("a dict key that depends on differentiated values has no "
-                                   "derivative", loc, "key the dict by names or numbers")
+            raise UnsupportedError(
+                "a dict key that depends on differentiated values has no derivative",
+                loc,
+                "key the dict by names or numbers",
+            )
         keys = [self.atom(key, loc, out, active=False) for key in node.keys]
         values = [self.atom(value, loc, out) for value in node.values]
         forward = gast.Dict(keys=keys, values=values)
         record = registry.find(as_dict)
-        return record, forward, self._rules(record).bind(
-            [gast.Tuple(elts=copy.deepcopy(keys), ctx=gast.Load()),
-             gast.Tuple(elts=copy.deepcopy(values), ctx=gast.Load())], {})
+        return (
+            record,
+            forward,
+            self._rules(record).bind(
+                [
+                    gast.Tuple(elts=copy.deepcopy(keys), ctx=gast.Load()),
+                    gast.Tuple(elts=copy.deepcopy(values), ctx=gast.Load()),
+                ],
+                {},
+            ),
+        )
 
     def item(self, node, loc, out):
         """(record, forward, bound) of `x[index]`."""
-        if isinstance(node.value, gast.Name) and not self.forward_mode and \
-                node.value.id in self.popped:
+        if (
+            isinstance(node.value, gast.Name)
+            and not self.forward_mode
+            and node.value.id in self.popped
+        ):
             raise UnsupportedError(
                 f"{node.value.id!r} is popped from and read by index too: srcdiff cannot "
-                "differentiate both at once yet", loc,
-                "read the items by index only, or take them with pop only")
+                "differentiate both at once yet",
+                loc,
+                "read the items by index only, or take them with pop only",
+            )
         value = self.atom(node.value, loc, out)
         index = self.rename(node.slice)
         if not ir.is_simple(index):
@@ -189,18 +217,28 @@ class Expressions(UserCalls):
         joiner = self.p.resolve(node.value)
         items = node.slice.elts if isinstance(node.slice, gast.Tuple) else [node.slice]
         if joiner is not np.r_ and joiner is not np.c_:
-            raise UnsupportedError(f"{gast.unparse(node.value)} is indexed by a differentiated "
-                                   "value, which has no derivative", loc,
-                                   "index with an int (int(...), np.argmax(...)) or write the "
-                                   "selection with np.where")
-        if any(isinstance(i, gast.Slice) or isinstance(i, gast.Constant) and
-               isinstance(i.value, str) for i in items):
-            raise UnsupportedError(f"{gast.unparse(node.value)}[...] with ranges or directive "
-                                   "strings cannot be differentiated", loc,
-                                   "use np.concatenate, np.stack or np.arange explicitly")
+            raise UnsupportedError(
+                f"{gast.unparse(node.value)} is indexed by a differentiated "
+                "value, which has no derivative",
+                loc,
+                "index with an int (int(...), np.argmax(...)) or write the selection with np.where",
+            )
+        if any(
+            isinstance(i, gast.Slice) or isinstance(i, gast.Constant) and isinstance(i.value, str)
+            for i in items
+        ):
+            raise UnsupportedError(
+                f"{gast.unparse(node.value)}[...] with ranges or directive "
+                "strings cannot be differentiated",
+                loc,
+                "use np.concatenate, np.stack or np.arange explicitly",
+            )
         atoms = [self.atom(i, loc, out) for i in items]
-        forward = gast.Subscript(value=ir.attr("np", "r_" if joiner is np.r_ else "c_"),
-                                 slice=gast.Tuple(elts=atoms, ctx=gast.Load()), ctx=gast.Load())
+        forward = gast.Subscript(
+            value=ir.attr("np", "r_" if joiner is np.r_ else "c_"),
+            slice=gast.Tuple(elts=atoms, ctx=gast.Load()),
+            ctx=gast.Load(),
+        )
         record = registry.find(r_ if joiner is np.r_ else c_)
         return record, forward, self._rules(record).bind(atoms, {})
 
@@ -208,44 +246,65 @@ class Expressions(UserCalls):
         """(record, forward expression, bound arguments) for an active call."""
         func = node.func
         obj = self.p.resolve(func)
-        if obj is MISSING and isinstance(func, gast.Attribute) and \
-                self._rules(registry.method(func.attr)):
+        if (
+            obj is MISSING
+            and isinstance(func, gast.Attribute)
+            and self._rules(registry.method(func.attr))
+        ):
             return self.method_call(node, loc, out)
         if obj is MISSING and isinstance(func, gast.Subscript):
             self._picked_at_run_time(func, loc)
         if obj is MISSING:
             what = gast.unparse(func)
             root = ir.dotted(func)
-            if root is not None and root[0] in self.params and \
-                    getattr(self.p.statics.get(root[0]), "kind", None) != "tree":
+            if (
+                root is not None
+                and root[0] in self.params
+                and getattr(self.p.statics.get(root[0]), "kind", None) != "tree"
+            ):
                 raise StaticArgumentNeeded(
                     f"{what}(...) calls {'a method of ' if len(root) > 1 else ''}the "
                     f"parameter {root[0]!r}, which is known only when the function is called",
-                    loc, STATIC_HINT, parameter=root[0])
+                    loc,
+                    STATIC_HINT,
+                    parameter=root[0],
+                )
             self._refuse_item_call(func, what, loc)
             if isinstance(func, gast.Call):
                 raise UnsupportedError(
                     f"{what}(...) calls the function that {what} returns, which srcdiff "
-                    "cannot tell before the call runs", loc, "call the function by its name, "
-                    "or pick it from a container by a constant key (cfg['act'](h))")
-            raise NoAdjointError(f"cannot differentiate through {what}(...)", loc,
-                                 f"srcdiff does not know what {what!r} is; call a numpy function "
-                                 "or one with a registered adjoint")
+                    "cannot tell before the call runs",
+                    loc,
+                    "call the function by its name, "
+                    "or pick it from a container by a constant key (cfg['act'](h))",
+                )
+            raise NoAdjointError(
+                f"cannot differentiate through {what}(...)",
+                loc,
+                f"srcdiff does not know what {what!r} is; call a numpy function "
+                "or one with a registered adjoint",
+            )
         record = registry.find(obj)
         if obj in (max, min) and len(node.args) == 2 and not node.keywords:
             record = registry.find(np.maximum if obj is max else np.minimum)  # of two values
         if self._rules(record) is None:
             self._no_rule(obj, func, loc)
-        if any(isinstance(a, gast.Starred) for a in node.args) or any(k.arg is None
-                                                                    for k in node.keywords):
-            raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
-                                   loc, "pass arguments one by one")
+        if any(isinstance(a, gast.Starred) for a in node.args) or any(
+            k.arg is None for k in node.keywords
+        ):
+            raise UnsupportedError(
+                "*args/**kwargs in a differentiated call are not supported",
+                loc,
+                "pass arguments one by one",
+            )
         call_args = [self.argument(a, loc, out) for a in node.args]
         keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
         spelled = spelling(obj)
-        forward = gast.Call(func=ir.attr(*spelled.split(".")) if spelled else self.rename(func),
-                            args=call_args,
-                            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+        forward = gast.Call(
+            func=ir.attr(*spelled.split(".")) if spelled else self.rename(func),
+            args=call_args,
+            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()],
+        )
         return record, forward, self.bind(record, call_args, keywords, node, loc, out, forward)
 
     def _refuse_item_call(self, func, what, loc):
@@ -260,14 +319,20 @@ class Expressions(UserCalls):
         if root.id not in self.p.statics:
             raise StaticArgumentNeeded(
                 f"{what}(...) calls an item of the parameter {root.id!r}, which is known "
-                "only when the function is called", loc, STATIC_HINT, parameter=root.id,
-                kind="tree")
+                "only when the function is called",
+                loc,
+                STATIC_HINT,
+                parameter=root.id,
+                kind="tree",
+            )
         raise UnsupportedError(
             f"{what}(...) calls what the parameter {root.id!r} holds there, which is no "
             "function (nor object with that method) that srcdiff can tell before the call",
-            loc, f"pick it by constant keys ({root.id}['act'], {root.id}[0]), or by a "
+            loc,
+            f"pick it by constant keys ({root.id}['act'], {root.id}[0]), or by a "
             "parameter, from functions or objects the argument holds; or loop over a list "
-            "of them (for layer in layers: h = layer(h))")
+            "of them (for layer in layers: h = layer(h))",
+        )
 
     def _picked_at_run_time(self, func, loc):
         """The error for a call of `ACTIVATIONS[key]`, a function picked from a global
@@ -280,15 +345,22 @@ class Expressions(UserCalls):
         if isinstance(key, gast.Name) and key.id in self.params:
             raise StaticArgumentNeeded(
                 f"{what}(...) calls the function the parameter {key.id!r} picks, which is "
-                "known only when the function is called", loc, "srcdiff makes the code for "
+                "known only when the function is called",
+                loc,
+                "srcdiff makes the code for "
                 "the key passed (a str or an int): call the derivative with it, or give the "
-                "parameter a default", parameter=key.id, kind="key")
+                "parameter a default",
+                parameter=key.id,
+                kind="key",
+            )
         raise UnsupportedError(
             f"{what}(...) calls a function picked by {gast.unparse(key)}, a value known only "
             "at run time: srcdiff makes the code for a function it knows before the call",
-            loc, f"pick it by a constant key ({gast.unparse(func.value)}['relu']), by a "
+            loc,
+            f"pick it by a constant key ({gast.unparse(func.value)}['relu']), by a "
             "parameter of the differentiated function (the code is made for the value each "
-            "call passes), or pass the function itself as an argument")
+            "call passes), or pass the function itself as an argument",
+        )
 
     def method_call(self, node, loc, out):
         """`x.sum(axis=1)`: the record of the method's numpy function, bound to x and the
@@ -298,36 +370,51 @@ class Expressions(UserCalls):
         receiver = self.atom(func.value, loc, out)
         call_args = [self.argument(a, loc, out) for a in node.args]
         keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
-        forward = gast.Call(func=gast.Attribute(value=receiver, attr=func.attr, ctx=gast.Load()),
-                            args=call_args,
-                            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+        forward = gast.Call(
+            func=gast.Attribute(value=receiver, attr=func.attr, ctx=gast.Load()),
+            args=call_args,
+            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()],
+        )
         if record.vararg_method and len(call_args) > 1:
             call_args = [gast.Tuple(elts=call_args, ctx=gast.Load())]
-        return record, forward, self.bind(record, [receiver] + call_args, keywords, node, loc,
-                                          out, forward)
+        return (
+            record,
+            forward,
+            self.bind(record, [receiver] + call_args, keywords, node, loc, out, forward),
+        )
 
     def _no_rule(self, obj, func, loc):
         what = _qualified(obj)
         if runtime.is_helper(obj):
-            raise NoAdjointError(f"{what} has no {'tangent' if self.forward_mode else 'adjoint'}"
-                                 " template, so this higher-order derivative is not supported",
-                                 loc, "differentiate once, or avoid the primitive whose "
-                                 "gradient calls it")
+            raise NoAdjointError(
+                f"{what} has no {'tangent' if self.forward_mode else 'adjoint'}"
+                " template, so this higher-order derivative is not supported",
+                loc,
+                "differentiate once, or avoid the primitive whose gradient calls it",
+            )
         if obj is max or obj is min:
-            raise NoAdjointError(f"srcdiff differentiates {what}(...) only as {what}(a, b)", loc,
-                                 f"use np.{what}(x), or np.{what}imum(a, b)")
+            raise NoAdjointError(
+                f"srcdiff differentiates {what}(...) only as {what}(a, b)",
+                loc,
+                f"use np.{what}(x), or np.{what}imum(a, b)",
+            )
         if getattr(obj, "__module__", None) in ("builtins", "itertools", "functools"):
             raise UnsupportedError(
-                f"{what}(...) of differentiated values cannot be differentiated", loc,
+                f"{what}(...) of differentiated values cannot be differentiated",
+                loc,
                 "over a container, write it as a for loop or a comprehension (srcdiff "
                 "follows list, tuple, dict, zip, enumerate, reversed, sorted of a dict's keys, "
-                "iter/next, len, sum and map); on arrays, call the numpy function")
+                "iter/next, len, sum and map); on arrays, call the numpy function",
+            )
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
             what = gast.unparse(func)
-        raise NoAdjointError(f"no adjoint is registered for {what}", loc,
-                             f"register one with @srcdiff.adjoint({_short(obj, func)}) (see the "
-                             "README's custom adjoints section), or write the computation with "
-                             "numpy functions srcdiff differentiates")
+        raise NoAdjointError(
+            f"no adjoint is registered for {what}",
+            loc,
+            f"register one with @srcdiff.adjoint({_short(obj, func)}) (see the "
+            "README's custom adjoints section), or write the computation with "
+            "numpy functions srcdiff differentiates",
+        )
 
     def argument(self, node, loc, out):
         node = _joined_display(node) or node
@@ -342,29 +429,45 @@ class Expressions(UserCalls):
             bound = template.bind(args, {aliases.get(k, k): v for k, v in keywords.items()})
         except TypeError as exc:
             names = ", ".join(p for p in template.signature.parameters)
-            raise SrcdiffError(f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
-                               f"its adjoint: {exc}", loc,
-                               f"pass them by position, or by the names ({names})") from None
+            raise SrcdiffError(
+                f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
+                f"its adjoint: {exc}",
+                loc,
+                f"pass them by position, or by the names ({names})",
+            ) from None
         # (the adjoint's rules tell in both modes whether a parameter takes a sequence)
         adjoint = record.adjoint if _takes_array_likes(record.function) else None
         for param, rule in template.rules.items():
             value = bound.get(param)
-            if adjoint is not None and param in adjoint.rules and \
-                    adjoint.rules[param].index is None and \
-                    isinstance(value, (gast.List, gast.Tuple)) and self._is_active(value):
+            if (
+                adjoint is not None
+                and param in adjoint.rules
+                and adjoint.rules[param].index is None
+                and isinstance(value, (gast.List, gast.Tuple))
+                and self._is_active(value)
+            ):
                 bound[param] = self._as_array(value, loc, out, forward)
-            if rule.index is not None and value is not None and \
-                    not isinstance(value, (gast.List, gast.Tuple)) and not (
-                        isinstance(value, gast.Name) and value.id in self.stacks):
+            if (
+                rule.index is not None
+                and value is not None
+                and not isinstance(value, (gast.List, gast.Tuple))
+                and not (isinstance(value, gast.Name) and value.id in self.stacks)
+            ):
                 display = self.displays.get(getattr(value, "id", None), (None, None))
                 if display[1] is out:  # a list or tuple display made just before, unchanged
                     bound[param] = copy.deepcopy(display[0])
         for param, value in bound.items():
-            if param not in template.rules and param not in template.constant and \
-                    self._is_active(value):
-                raise NoAdjointError(f"{gast.unparse(node.func)} has no gradient with respect "
-                                     f"to its argument {param!r}", loc,
-                                     f"make {param!r} a constant")
+            if (
+                param not in template.rules
+                and param not in template.constant
+                and self._is_active(value)
+            ):
+                raise NoAdjointError(
+                    f"{gast.unparse(node.func)} has no gradient with respect "
+                    f"to its argument {param!r}",
+                    loc,
+                    f"make {param!r} a constant",
+                )
         return bound
 
     def _as_array(self, display, loc, out, forward):
@@ -373,11 +476,19 @@ class Expressions(UserCalls):
         items, held = self.names.fresh("_t"), self.names.fresh("_t")
         self.active |= {items, held}
         listing = registry.find(as_list if isinstance(display, gast.List) else as_tuple)
-        out.append(ir.Assign([items], display, loc, listing,
-                             self._rules(listing).bind([display], {})))
+        out.append(
+            ir.Assign([items], display, loc, listing, self._rules(listing).bind([display], {}))
+        )
         making = registry.find(np.array)
-        out.append(ir.Assign([held], ir.call("np.array", ir.name(items)), loc, making,
-                             self._rules(making).bind([ir.name(items)], {})))
+        out.append(
+            ir.Assign(
+                [held],
+                ir.call("np.array", ir.name(items)),
+                loc,
+                making,
+                self._rules(making).bind([ir.name(items)], {}),
+            )
+        )
         forward.args = [ir.name(held) if a is display else a for a in forward.args]
         for k in forward.keywords:
             k.value = ir.name(held) if k.value is display else k.value
@@ -386,8 +497,7 @@ class Expressions(UserCalls):
 
 def _takes_array_likes(fn):
     """Whether fn is numpy's, which makes an array of a list it is given."""
-    return isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith(
-        "numpy")
+    return isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith("numpy")
 
 
 def _qualified(obj):
@@ -403,29 +513,48 @@ def _short(obj, func):
 
 
 def _op_symbol(op):
-    return {gast.Add: "+", gast.Sub: "-", gast.Mult: "*", gast.Div: "/", gast.Pow: "**",
-            gast.MatMult: "@", gast.FloorDiv: "//", gast.Mod: "%", gast.LShift: "<<",
-            gast.RShift: ">>", gast.BitAnd: "&", gast.BitOr: "|",
-            gast.BitXor: "^"}.get(type(op), type(op).__name__)
+    return {
+        gast.Add: "+",
+        gast.Sub: "-",
+        gast.Mult: "*",
+        gast.Div: "/",
+        gast.Pow: "**",
+        gast.MatMult: "@",
+        gast.FloorDiv: "//",
+        gast.Mod: "%",
+        gast.LShift: "<<",
+        gast.RShift: ">>",
+        gast.BitAnd: "&",
+        gast.BitOr: "|",
+        gast.BitXor: "^",
+    }.get(type(op), type(op).__name__)
 
 
 def _unsupported(node, loc):
     """The error for an expression on differentiated values srcdiff has no rule for."""
     if isinstance(node, gast.BoolOp):  # `x or 1.0` is x or 1.0, by value
-        return UnsupportedError("`and`/`or` on differentiated values cannot be differentiated",
-                                loc, "write a conditional expression: `x if x else 1.0` for "
-                                "`x or 1.0`")
+        return UnsupportedError(
+            "`and`/`or` on differentiated values cannot be differentiated",
+            loc,
+            "write a conditional expression: `x if x else 1.0` for `x or 1.0`",
+        )
     if isinstance(node, gast.Lambda):
-        return UnsupportedError("a lambda that reads a differentiated value cannot be "
-                                "differentiated", loc, "define the function at module level "
-                                "and pass the value to it as an argument")
+        return UnsupportedError(
+            "a lambda that reads a differentiated value cannot be differentiated",
+            loc,
+            "define the function at module level and pass the value to it as an argument",
+        )
     if isinstance(node, SCOPES):
-        return UnsupportedError("this comprehension over differentiated values cannot be "
-                                "differentiated (list comprehensions and generators can, in an "
-                                "assignment, a return or an expression statement)", loc,
-                                "build a list on a line of its own: items = [f(r) for r in x]")
-    return UnsupportedError(f"{type(node).__name__} expressions on differentiated values are "
-                            "not supported", loc)
+        return UnsupportedError(
+            "this comprehension over differentiated values cannot be "
+            "differentiated (list comprehensions and generators can, in an "
+            "assignment, a return or an expression statement)",
+            loc,
+            "build a list on a line of its own: items = [f(r) for r in x]",
+        )
+    return UnsupportedError(
+        f"{type(node).__name__} expressions on differentiated values are not supported", loc
+    )
 
 
 def _is_display(node):

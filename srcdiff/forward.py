@@ -4,6 +4,7 @@ Statements keep their order and control flow; after each differentiable operatio
 sum of its tangent template's parts for the arguments that carry tangents. A call to a user
 function becomes a call to that function's own emitted `jvp_...`, returning both values.
 """
+
 import copy
 
 import gast
@@ -23,14 +24,16 @@ class Forward:
         # the lists appended to, and the containers written into by item: a tangent each
         # of the same structure (list items' tangents, where a zero adjoint is a Sparse)
         self.stacks = {stmt.stack for stmt in _walk(fn.body) if isinstance(stmt, ir.Push)} | {
-            stmt.target for stmt in _walk(fn.body) if isinstance(stmt, ir.SetItem)}
+            stmt.target for stmt in _walk(fn.body) if isinstance(stmt, ir.SetItem)
+        }
 
     def dname(self, var):
         if var not in self.names:
             candidate = "d" + var
             while candidate in self.taken:
-                candidate = "d_" + candidate[1:] if not candidate.startswith("d_") \
-                    else candidate + "_"
+                candidate = (
+                    "d_" + candidate[1:] if not candidate.startswith("d_") else candidate + "_"
+                )
             self.taken.add(candidate)
             self.names[var] = candidate
         return self.names[var]
@@ -44,23 +47,44 @@ class Forward:
         if isinstance(node, (gast.List, gast.Tuple)):
             if not any(self.active(e) for e in node.elts):
                 return None
-            return gast.List(elts=[ir.name(self.dname(e.id)) if self.active(e) else
-                                   ir.const(None) if _is_none(e) else
-                                   ir.call("runtime.zero_tangent", copy.deepcopy(e))
-                                   for e in node.elts], ctx=gast.Load())
+            return gast.List(
+                elts=[
+                    ir.name(self.dname(e.id))
+                    if self.active(e)
+                    else ir.const(None)
+                    if _is_none(e)
+                    else ir.call("runtime.zero_tangent", copy.deepcopy(e))
+                    for e in node.elts
+                ],
+                ctx=gast.Load(),
+            )
         return ir.name(self.dname(node.id)) if self.active(node) else None
 
     def build(self):
         args = copy.deepcopy(self.fn.args)
-        args.args[:0] = [gast.Name(id=self.dname(w), ctx=gast.Param(), annotation=None,
-                                   type_comment=None) for w in self.wrt]
+        args.args[:0] = [
+            gast.Name(id=self.dname(w), ctx=gast.Param(), annotation=None, type_comment=None)
+            for w in self.wrt
+        ]
         # a parameter outside wrt can still become active (h in h = tanh(w @ h)): it starts
         # with a zero tangent
-        body = [ir.assign(self.dname(p), ir.call("runtime.zeros_like", ir.name(p)))
-                for p in self.fn.params if p in self.fn.active and p not in self.wrt]
+        body = [
+            ir.assign(self.dname(p), ir.call("runtime.zeros_like", ir.name(p)))
+            for p in self.fn.params
+            if p in self.fn.active and p not in self.wrt
+        ]
         body += self.block(self.fn.body)
-        return [gast.FunctionDef(name=self.func_name, args=args, body=body, decorator_list=[],
-                                 returns=None, type_comment=None, type_params=[])]
+        return [
+            gast.FunctionDef(
+                name=self.func_name,
+                args=args,
+                body=body,
+                decorator_list=[],
+                returns=None,
+                type_comment=None,
+                type_params=[],
+            )
+        ]
 
     def block(self, stmts):
         return [s for stmt in stmts for s in ir.located(self.statement(stmt), stmt.loc)]
@@ -77,17 +101,27 @@ class Forward:
         if isinstance(stmt, ir.Break):
             return [gast.Break()]
         if isinstance(stmt, ir.For):
-            return [gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
-                             body=self.block(stmt.body) or [gast.Pass()], orelse=[],
-                             type_comment=None)]
+            return [
+                gast.For(
+                    target=ir.name(stmt.target, store=True),
+                    iter=stmt.iter,
+                    body=self.block(stmt.body) or [gast.Pass()],
+                    orelse=[],
+                    type_comment=None,
+                )
+            ]
         if isinstance(stmt, ir.While):
-            return [gast.While(test=stmt.test, body=self.block(stmt.body) or [gast.Pass()],
-                               orelse=[])]
+            return [
+                gast.While(test=stmt.test, body=self.block(stmt.body) or [gast.Pass()], orelse=[])
+            ]
         if isinstance(stmt, ir.Statement):
             return [stmt.node]
         if isinstance(stmt, ir.Return):
-            return [gast.Return(value=gast.Tuple(elts=[stmt.value, self.result_tangent(
-                stmt)], ctx=gast.Load()))]
+            return [
+                gast.Return(
+                    value=gast.Tuple(elts=[stmt.value, self.result_tangent(stmt)], ctx=gast.Load())
+                )
+            ]
         return []
 
     def set_item(self, stmt):
@@ -95,22 +129,28 @@ class Forward:
         if stmt.target in self.fn.active:
             d = self.dname(stmt.target)
             value = self.tangent_of(stmt.value) or ir.const(0.0)
-            out.append(ir.assign(d, ir.call("runtime.set_at", ir.name(d),
-                                            ir.index_value(stmt.index), value)))
+            out.append(
+                ir.assign(
+                    d, ir.call("runtime.set_at", ir.name(d), ir.index_value(stmt.index), value)
+                )
+            )
         return out
 
     def stack_change(self, stmt):
         """A push or pop of a loop's stack, and the same on the stack of tangents."""
         if isinstance(stmt, ir.Pop):
-            return [ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))),
-                    ir.assign(self.dname(stmt.target),
-                              ir.call(ir.attr(self.dname(stmt.stack), "pop")))]
+            return [
+                ir.assign(stmt.target, ir.call(ir.attr(stmt.stack, "pop"))),
+                ir.assign(self.dname(stmt.target), ir.call(ir.attr(self.dname(stmt.stack), "pop"))),
+            ]
         out = [ir.expr_stmt(ir.call(ir.attr(stmt.stack, "append"), stmt.value))]
         if stmt.stack in self.fn.active:
-            tangent = self.tangent_of(stmt.value) if self.active(stmt.value) else \
-                ir.call("runtime.zeros_like", copy.deepcopy(stmt.value))
-            out.append(ir.expr_stmt(ir.call(ir.attr(self.dname(stmt.stack), "append"),
-                                            tangent)))
+            tangent = (
+                self.tangent_of(stmt.value)
+                if self.active(stmt.value)
+                else ir.call("runtime.zeros_like", copy.deepcopy(stmt.value))
+            )
+            out.append(ir.expr_stmt(ir.call(ir.attr(self.dname(stmt.stack), "append"), tangent)))
         return out
 
     def result_tangent(self, ret):
@@ -118,36 +158,49 @@ class Forward:
         if isinstance(value, gast.Tuple):
             keep = self.outputs or [True] * len(value.elts)
             # (an item may be a list, of saved values say: its zero tangent is a list)
-            return gast.Tuple(elts=[self._tangent_or_zeros(e, "runtime.zero_tangent") if k
-                                    else ir.const(None) for e, k in zip(value.elts, keep)],
-                              ctx=gast.Load())
+            return gast.Tuple(
+                elts=[
+                    self._tangent_or_zeros(e, "runtime.zero_tangent") if k else ir.const(None)
+                    for e, k in zip(value.elts, keep)
+                ],
+                ctx=gast.Load(),
+            )
         return self._tangent_or_zeros(value)
 
     def _tangent_or_zeros(self, node, zeros="runtime.zeros_like"):
-        return self.tangent_of(node) if self.active(node) else ir.call(zeros,
-                                                                        copy.deepcopy(node))
+        return self.tangent_of(node) if self.active(node) else ir.call(zeros, copy.deepcopy(node))
 
     def assign(self, stmt):
         if stmt.callee is not None:  # y, dy = jvp_g(da, a)
             call = copy.deepcopy(stmt.value)
             call.args[:0] = [self.tangent_of(a) for a in stmt.callee.atoms]
             result = stmt.targets[0]
-            return [ir.assign(ir.tuple_of([ir.name(result, store=True), ir.name(
-                self.dname(result), store=True)], store=True), call)]
+            return [
+                ir.assign(
+                    ir.tuple_of(
+                        [ir.name(result, store=True), ir.name(self.dname(result), store=True)],
+                        store=True,
+                    ),
+                    call,
+                )
+            ]
         targets = stmt.targets
-        target = targets[0] if not stmt.unpack else ir.tuple_of(
-            [ir.name(t, store=True) for t in targets], store=True)
+        target = (
+            targets[0]
+            if not stmt.unpack
+            else ir.tuple_of([ir.name(t, store=True) for t in targets], store=True)
+        )
         out = [ir.assign(target, stmt.value)]
         live = [t for t in targets if t in self.fn.active]
         if not live:
             return out
         if stmt.primitive is None:
             if isinstance(stmt.value, gast.List) and not stmt.value.elts:  # a new stack
-                return out + [ir.assign(self.dname(t), gast.List(elts=[], ctx=gast.Load()))
-                              for t in live]
+                return out + [
+                    ir.assign(self.dname(t), gast.List(elts=[], ctx=gast.Load())) for t in live
+                ]
             # a list appended to later ([x] with x constant) has a list of tangents
-            zero = lambda t: "runtime.zero_tangent" if t in self.stacks else \
-                "runtime.zeros_like"  # noqa: E731
+            zero = lambda t: "runtime.zero_tangent" if t in self.stacks else "runtime.zeros_like"  # noqa: E731
             return out + [ir.assign(self.dname(t), ir.call(zero(t), ir.name(t))) for t in live]
         return out + self._templated_tangent(stmt, live)
 
@@ -156,28 +209,44 @@ class Forward:
         tangent (zeros where none has one)."""
         targets, rule_set = stmt.targets, stmt.primitive.tangent
         if rule_set is None:
-            raise NoAdjointError(f"no tangent (forward-mode) rule is registered for "
-                                 f"{stmt.primitive.name}", stmt.loc,
-                                 "register one with @srcdiff.tangent(...)")
-        output = ir.name(targets[0]) if not stmt.unpack else gast.List(
-            elts=[ir.name(t) for t in targets], ctx=gast.Load())
+            raise NoAdjointError(
+                f"no tangent (forward-mode) rule is registered for {stmt.primitive.name}",
+                stmt.loc,
+                "register one with @srcdiff.tangent(...)",
+            )
+        output = (
+            ir.name(targets[0])
+            if not stmt.unpack
+            else gast.List(elts=[ir.name(t) for t in targets], ctx=gast.Load())
+        )
         for param, value in stmt.bound.items():
-            if param not in rule_set.rules and param not in rule_set.constant and \
-                    self.tangent_of(value) is not None:
-                raise NoAdjointError(f"{stmt.primitive.name} has no "
-                                     f"forward-mode rule for its argument {param!r}", stmt.loc,
-                                     f"make {param!r} a constant")
+            if (
+                param not in rule_set.rules
+                and param not in rule_set.constant
+                and self.tangent_of(value) is not None
+            ):
+                raise NoAdjointError(
+                    f"{stmt.primitive.name} has no forward-mode rule for its argument {param!r}",
+                    stmt.loc,
+                    f"make {param!r} a constant",
+                )
         parts = self._tangent_parts(stmt, rule_set, output)
         if not parts:
-            return [ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t)))
-                    for t in live]
+            return [
+                ir.assign(self.dname(t), ir.call("runtime.zeros_like", ir.name(t))) for t in live
+            ]
         total = parts[0]
         for part in parts[1:]:  # (lists of items' tangents add item by item)
-            total = ir.call("runtime.add_tangents", total, part) if \
-                stmt.primitive.multiple_outputs else gast.BinOp(left=total, op=gast.Add(),
-                                                                right=part)
-        tangent_target = ir.name(self.dname(targets[0]), store=True) if not stmt.unpack else \
-            ir.tuple_of([ir.name(self.dname(t), store=True) for t in targets], store=True)
+            total = (
+                ir.call("runtime.add_tangents", total, part)
+                if stmt.primitive.multiple_outputs
+                else gast.BinOp(left=total, op=gast.Add(), right=part)
+            )
+        tangent_target = (
+            ir.name(self.dname(targets[0]), store=True)
+            if not stmt.unpack
+            else ir.tuple_of([ir.name(self.dname(t), store=True) for t in targets], store=True)
+        )
         return [ir.assign(tangent_target, total)]
 
     def _tangent_parts(self, stmt, rule_set, output):
@@ -188,11 +257,19 @@ class Forward:
             tangent = None if value is None else self.tangent_of(value)
             if tangent is None:
                 continue
-            elements = [None] if rule.index is None else [
-                k for k, e in enumerate(value.elts) if self.active(e)]
+            elements = (
+                [None]
+                if rule.index is None
+                else [k for k, e in enumerate(value.elts) if self.active(e)]
+            )
             for element in elements:
-                parts.append(fold(rule_set.instantiate(rule, stmt.bound, output, None, element,
-                                                       tangent=tangent)))
+                parts.append(
+                    fold(
+                        rule_set.instantiate(
+                            rule, stmt.bound, output, None, element, tangent=tangent
+                        )
+                    )
+                )
         return parts
 
 

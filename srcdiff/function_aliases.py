@@ -1,6 +1,7 @@
 """Functions as values, read through before inlining so that calls of them resolve
 (parse.py): names bound once to a function (`act = np.tanh`, `act = ACTIVATIONS["relu"]`)
 or to a display of them, `functools.partial(g, ...)` called, and `map(g, xs)`."""
+
 import copy
 import functools
 
@@ -23,9 +24,13 @@ def substitute_function_aliases(func, resolve):
             shadowed.add(node.id)
     aliases, displays = {}, {}
     for node in ir.walk(func):
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and isinstance(
-                node.targets[0], gast.Name) and stores.get(node.targets[0].id) == 1 and \
-                node.targets[0].id not in shadowed:
+        if (
+            isinstance(node, gast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], gast.Name)
+            and stores.get(node.targets[0].id) == 1
+            and node.targets[0].id not in shadowed
+        ):
             if names_a_function(node.value, resolve):
                 aliases[node.targets[0].id] = node
             elif _display_of_functions(node.value, resolve):
@@ -37,9 +42,13 @@ def substitute_function_aliases(func, resolve):
     for node in list(ir.walk(func)):
         for field, value in gast.iter_fields(node):
             items = value if isinstance(value, list) else [value]
-            kept = [copy.deepcopy(aliases[v.id].value) if isinstance(v, gast.Name) and isinstance(
-                v.ctx, gast.Load) and v.id in aliases else v for v in items
-                if not any(v is a for a in aliases.values())]
+            kept = [
+                copy.deepcopy(aliases[v.id].value)
+                if isinstance(v, gast.Name) and isinstance(v.ctx, gast.Load) and v.id in aliases
+                else v
+                for v in items
+                if not any(v is a for a in aliases.values())
+            ]
             setattr(node, field, kept if isinstance(value, list) else kept[0])
 
 
@@ -60,8 +69,11 @@ def _display_of_functions(node, resolve):
     np.exp, "scale": 2.0}`), or a list or tuple display of functions the code names."""
     if isinstance(node, gast.Dict):
         return bool(node.keys) and all(constant(k) is not None for k in node.keys)
-    return isinstance(node, (gast.List, gast.Tuple)) and bool(node.elts) and \
-        all(names_a_function(e, resolve) for e in node.elts)
+    return (
+        isinstance(node, (gast.List, gast.Tuple))
+        and bool(node.elts)
+        and all(names_a_function(e, resolve) for e in node.elts)
+    )
 
 
 def pick_from_displays(func, displays, is_function):
@@ -69,15 +81,21 @@ def pick_from_displays(func, displays, is_function):
     (`softplus(h)`: an item `is_function` accepts), `g(**opts)` names each keyword, and a loop
     over a list of functions goes over the display (which inlining unrolls); the display
     stays, for what else reads it."""
-    written = {n.value.id for n in ir.walk(func) if isinstance(n, (
-        gast.Attribute, gast.Subscript)) and isinstance(n.value, gast.Name) and (
-        isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))}
+    written = {
+        n.value.id
+        for n in ir.walk(func)
+        if isinstance(n, (gast.Attribute, gast.Subscript))
+        and isinstance(n.value, gast.Name)
+        and (isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))
+    }
     displays = {k: v for k, v in displays.items() if k not in written}
     for node in list(ir.walk(func)):
         if isinstance(node, gast.Call) and any(k.arg is None for k in node.keywords):
-            node.keywords = [gast.keyword(arg=new.arg, value=_picked(new.value, displays,
-                                                                     is_function))
-                             for k in node.keywords for new in _named(k, displays)]
+            node.keywords = [
+                gast.keyword(arg=new.arg, value=_picked(new.value, displays, is_function))
+                for k in node.keywords
+                for new in _named(k, displays)
+            ]
         for field, value in gast.iter_fields(node):
             items = value if isinstance(value, list) else [value]
             picked = [_picked(v, displays, is_function) for v in items]
@@ -87,29 +105,52 @@ def pick_from_displays(func, displays, is_function):
 
 def _named(keyword, displays):
     """`**opts` of a dict display with str keys as `act=opts["act"], scale=opts["scale"]`."""
-    held = displays.get(keyword.value.id) if keyword.arg is None and isinstance(
-        keyword.value, gast.Name) else None
+    held = (
+        displays.get(keyword.value.id)
+        if keyword.arg is None and isinstance(keyword.value, gast.Name)
+        else None
+    )
     if not isinstance(held, gast.Dict) or not all(isinstance(k.value, str) for k in held.keys):
         return [keyword]
-    return [gast.keyword(arg=k.value, value=gast.Subscript(
-        value=gast.Name(id=keyword.value.id, ctx=gast.Load(), annotation=None,
-                        type_comment=None), slice=copy.deepcopy(k), ctx=gast.Load()))
-        for k in held.keys]
+    return [
+        gast.keyword(
+            arg=k.value,
+            value=gast.Subscript(
+                value=gast.Name(
+                    id=keyword.value.id, ctx=gast.Load(), annotation=None, type_comment=None
+                ),
+                slice=copy.deepcopy(k),
+                ctx=gast.Load(),
+            ),
+        )
+        for k in held.keys
+    ]
 
 
 def _picked(node, displays, is_function):
     key = constant(node.slice) if isinstance(node, gast.Subscript) else None
-    if key is not None and isinstance(node.value, gast.Name) and node.value.id in displays \
-            and isinstance(node.ctx, gast.Load):
+    if (
+        key is not None
+        and isinstance(node.value, gast.Name)
+        and node.value.id in displays
+        and isinstance(node.ctx, gast.Load)
+    ):
         display = displays[node.value.id]
         if isinstance(display, gast.Dict):
             found = [v for k, v in zip(display.keys, display.values) if constant(k) == key]
         else:
-            found = [display.elts[key]] if isinstance(key, int) and \
-                -len(display.elts) <= key < len(display.elts) else []
+            found = (
+                [display.elts[key]]
+                if isinstance(key, int) and -len(display.elts) <= key < len(display.elts)
+                else []
+            )
         return copy.deepcopy(found[-1]) if found and is_function(found[-1]) else node
-    if isinstance(node, gast.For) and isinstance(node.iter, gast.Name) and \
-            node.iter.id in displays and not isinstance(displays[node.iter.id], gast.Dict):
+    if (
+        isinstance(node, gast.For)
+        and isinstance(node.iter, gast.Name)
+        and node.iter.id in displays
+        and not isinstance(displays[node.iter.id], gast.Dict)
+    ):
         node.iter = copy.deepcopy(displays[node.iter.id])
     return node
 
@@ -119,35 +160,56 @@ def constant(node):
     if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
         inner = constant(node.operand)
         return -inner if type(inner) is int else None
-    return node.value if isinstance(node, gast.Constant) and isinstance(
-        node.value, (str, int)) else None
+    return (
+        node.value
+        if isinstance(node, gast.Constant) and isinstance(node.value, (str, int))
+        else None
+    )
 
 
 def maps_to_comprehensions(func, resolve):
     """`map(g, a, b)` is `[g(x, y) for x, y in zip(a, b)]` (a list where Python makes an
     iterator: what a for loop or np.stack take of it is the same; list(map(...)) too)."""
+
     def is_map(item):  # (resolving last: most calls have one argument)
-        return isinstance(item, gast.Call) and len(item.args) >= 2 and not item.keywords \
+        return (
+            isinstance(item, gast.Call)
+            and len(item.args) >= 2
+            and not item.keywords
             and resolve(item.func) is map
+        )
 
     for node in list(ir.walk(func)):
         for field, value in gast.iter_fields(node):
             items = value if isinstance(value, list) else [value]
             for k, item in enumerate(items):
-                if isinstance(item, gast.Call) and len(item.args) == 1 and \
-                        is_map(item.args[0]) and resolve(item.func) is list:
+                if (
+                    isinstance(item, gast.Call)
+                    and len(item.args) == 1
+                    and is_map(item.args[0])
+                    and resolve(item.func) is list
+                ):
                     item = item.args[0]
                 elif not is_map(item):
                     continue
                 function, *sequences = item.args
                 elements = [ir.name(f"_map_item{j}", store=True) for j in range(len(sequences))]
-                target = elements[0] if len(elements) == 1 else gast.Tuple(elts=elements,
-                                                                          ctx=gast.Store())
+                target = (
+                    elements[0]
+                    if len(elements) == 1
+                    else gast.Tuple(elts=elements, ctx=gast.Store())
+                )
                 source = sequences[0] if len(sequences) == 1 else ir.call("zip", *sequences)
-                call = gast.Call(func=function, args=[ir.name(e.id) for e in elements],
-                                 keywords=[])
-                comprehension = gast.copy_location(gast.ListComp(elt=call, generators=[
-                    gast.comprehension(target=target, iter=source, ifs=[], is_async=0)]), item)
+                call = gast.Call(func=function, args=[ir.name(e.id) for e in elements], keywords=[])
+                comprehension = gast.copy_location(
+                    gast.ListComp(
+                        elt=call,
+                        generators=[
+                            gast.comprehension(target=target, iter=source, ifs=[], is_async=0)
+                        ],
+                    ),
+                    item,
+                )
                 if isinstance(value, list):
                     value[k] = comprehension
                 else:
@@ -158,13 +220,19 @@ def partials_bound(func, resolve):
     """The names bound once, to `functools.partial(g, ...)` (without * or ** arguments)."""
     nodes = list(ir.walk(func))  # (one walk; the count last: it is linear in the stores)
     stores = [n.id for n in nodes if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]
-    return {stmt.targets[0].id for stmt in nodes
-            if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
-            isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Call)
-            and resolve(stmt.value.func) is functools.partial and stmt.value.args and not any(
-                isinstance(a, gast.Starred) for a in stmt.value.args) and
-            all(k.arg is not None for k in stmt.value.keywords) and
-            stores.count(stmt.targets[0].id) == 1}
+    return {
+        stmt.targets[0].id
+        for stmt in nodes
+        if isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and isinstance(stmt.value, gast.Call)
+        and resolve(stmt.value.func) is functools.partial
+        and stmt.value.args
+        and not any(isinstance(a, gast.Starred) for a in stmt.value.args)
+        and all(k.arg is not None for k in stmt.value.keywords)
+        and stores.count(stmt.targets[0].id) == 1
+    }
 
 
 def apply_partials(func, names, fresh_names):
@@ -183,8 +251,11 @@ def apply_partials(func, names, fresh_names):
             for field in ("body", "orelse"):
                 if isinstance(stmt, (gast.If, gast.For, gast.While)):
                     setattr(stmt, field, split(getattr(stmt, field)))
-            if not (isinstance(stmt, gast.Assign) and isinstance(stmt.targets[0], gast.Name)
-                    and stmt.targets[0].id in names):
+            if not (
+                isinstance(stmt, gast.Assign)
+                and isinstance(stmt.targets[0], gast.Name)
+                and stmt.targets[0].id in names
+            ):
                 out.append(stmt)
                 continue
             function, *args = stmt.value.args
@@ -197,11 +268,17 @@ def apply_partials(func, names, fresh_names):
         return
     func.body = split(func.body)
     for node in ir.walk(func):
-        if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-                node.func.id in partials:
+        if (
+            isinstance(node, gast.Call)
+            and isinstance(node.func, gast.Name)
+            and node.func.id in partials
+        ):
             function, args, keywords = partials[node.func.id]
             given = {k.arg for k in node.keywords}
             node.func = copy.deepcopy(function)
             node.args = copy.deepcopy(args) + node.args
-            node.keywords = [gast.keyword(arg=k, value=copy.deepcopy(v))
-                             for k, v in keywords.items() if k not in given] + node.keywords
+            node.keywords = [
+                gast.keyword(arg=k, value=copy.deepcopy(v))
+                for k, v in keywords.items()
+                if k not in given
+            ] + node.keywords

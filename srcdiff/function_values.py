@@ -4,6 +4,7 @@ one per item; the displays holding local functions, whose picks (`acts[2](h)`) a
 act in acts`) call each function by its name, so that inlining finds it; and loops over
 functions, or over objects or containers of them whose items the body calls (`for layer in
 layers: h = layer(h)`), unrolled into one block per item."""
+
 import collections
 import copy
 
@@ -35,8 +36,9 @@ class LoopsOverFunctions:
         for stmt in body:
             for field in ("body", "orelse"):
                 if isinstance(stmt, (gast.If, gast.For, gast.While, gast.With, gast.Try)):
-                    setattr(stmt, field, self._unroll_loops_over_functions(
-                        getattr(stmt, field, [])))
+                    setattr(
+                        stmt, field, self._unroll_loops_over_functions(getattr(stmt, field, []))
+                    )
             unrolled = self._over_functions(stmt)
             if unrolled is None:
                 out.append(stmt)
@@ -52,18 +54,27 @@ class LoopsOverFunctions:
 
     def _over_functions(self, loop):
         """(the index's name or None, the item's name, the items) of a loop to unroll."""
-        if not isinstance(loop, gast.For) or loop.orelse or any(
-                isinstance(n, (gast.Break, gast.Continue)) for n in ir.walk(loop)):
+        if (
+            not isinstance(loop, gast.For)
+            or loop.orelse
+            or any(isinstance(n, (gast.Break, gast.Continue)) for n in ir.walk(loop))
+        ):
             return None
         target, sequence, index = loop.target, loop.iter, None
-        if isinstance(target, gast.Tuple) and len(target.elts) == 2 and all(
-                isinstance(e, gast.Name) for e in target.elts) and _enumerated(sequence,
-                                                                               self.resolve):
+        if (
+            isinstance(target, gast.Tuple)
+            and len(target.elts) == 2
+            and all(isinstance(e, gast.Name) for e in target.elts)
+            and _enumerated(sequence, self.resolve)
+        ):
             (index, target), sequence = target.elts, sequence.args[0]
         if not isinstance(target, gast.Name) or any(
-                isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store) and n.id in (
-                    target.id, getattr(index, "id", None)) for n in ir.walk(loop)
-                if n is not target and n is not index):
+            isinstance(n, gast.Name)
+            and isinstance(n.ctx, gast.Store)
+            and n.id in (target.id, getattr(index, "id", None))
+            for n in ir.walk(loop)
+            if n is not target and n is not index
+        ):
             return None
         items = self._functions_listed(sequence, target.id, loop.body)
         return (getattr(index, "id", None), target.id, items) if items else None
@@ -75,37 +86,56 @@ class LoopsOverFunctions:
         calls into its item `target` (`for layer in layers: h = layer(h)`); else []."""
         if isinstance(node, (gast.List, gast.Tuple)):
             return node.elts if all(self._is_function(e) for e in node.elts) else []
-        if not isinstance(node, (gast.Name, gast.Attribute, gast.Subscript)) or isinstance(
-                node, gast.Name) and node.id in self.local:
+        if (
+            not isinstance(node, (gast.Name, gast.Attribute, gast.Subscript))
+            or isinstance(node, gast.Name)
+            and node.id in self.local
+        ):
             return []
         # (a list itself, not only a function: ParsedFunction.container, where resolve is its)
         held = getattr(getattr(self.resolve, "__self__", None), "container", self.resolve)(node)
         if held is MISSING and body is not None:
             self._ask_for_items(node, target, body)
-        if not isinstance(held, (list, tuple)) or not 0 < len(held) <= _MOST_ITEMS or not all(
-                is_function_value(f) or body is not None and (
-                    is_object(f) or isinstance(f, (list, tuple, dict))) and
-                _uses_items(body, target) for f in held):
+        if (
+            not isinstance(held, (list, tuple))
+            or not 0 < len(held) <= _MOST_ITEMS
+            or not all(
+                is_function_value(f)
+                or body is not None
+                and (is_object(f) or isinstance(f, (list, tuple, dict)))
+                and _uses_items(body, target)
+                for f in held
+            )
+        ):
             return []
-        return [gast.Subscript(value=copy.deepcopy(node), slice=ir.const(k), ctx=gast.Load())
-                for k in range(len(held))]
+        return [
+            gast.Subscript(value=copy.deepcopy(node), slice=ir.const(k), ctx=gast.Load())
+            for k in range(len(held))
+        ]
 
     def _ask_for_items(self, node, target, body):
         """For a loop calling the items of a parameter of the differentiated function
         (`for layer in layers: h = layer(h)`), the request to make the code for what it
         holds when the function is called."""
         root, args = _root(node), self.func.args
-        if self.nested or not isinstance(root, gast.Name) or root.id not in {
-                a.id for a in args.posonlyargs + args.args + args.kwonlyargs}:
+        if (
+            self.nested
+            or not isinstance(root, gast.Name)
+            or root.id not in {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+        ):
             return
         calls = _item_calls(body, target)
         if calls:
             raise StaticArgumentNeeded(
                 f"{gast.unparse(calls[0].func)}(...) calls an item of the parameter "
                 f"{root.id!r}, which is known only when the function is called",
-                self.location(calls[0]), "srcdiff makes the code for the functions or "
+                self.location(calls[0]),
+                "srcdiff makes the code for the functions or "
                 "objects the argument holds: call the derivative with it, or give the "
-                "parameter a default", parameter=root.id, kind="tree")
+                "parameter a default",
+                parameter=root.id,
+                kind="tree",
+            )
 
 
 def lambdas_of_comprehensions(func, resolve, location):
@@ -116,23 +146,33 @@ def lambdas_of_comprehensions(func, resolve, location):
         if not (isinstance(node, gast.ListComp) and isinstance(node.elt, gast.Lambda)):
             continue
         loop = node.generators[0]
-        items = _items_known(loop.iter, resolve) if len(node.generators) == 1 and not \
-            loop.ifs and isinstance(loop.target, gast.Name) else None
+        items = (
+            _items_known(loop.iter, resolve)
+            if len(node.generators) == 1 and not loop.ifs and isinstance(loop.target, gast.Name)
+            else None
+        )
         if items is None:
             raise UnsupportedError(
                 "a list of lambdas made by a comprehension whose items srcdiff cannot list "
-                "before the call (it inlines each lambda where it is called)", location(node),
+                "before the call (it inlines each lambda where it is called)",
+                location(node),
                 "make them over range(N) with N a number, or over a tuple of constants, with "
-                "one for and no if; or write the lambdas out in a list")
+                "one for and no if; or write the lambdas out in a list",
+            )
         lambdas = [_made_with(node.elt, loop.target.id, item, items[-1]) for item in items]
-        ir.replace_node(func, node, gast.copy_location(gast.List(elts=lambdas,
-                                                                 ctx=gast.Load()), node))
+        ir.replace_node(
+            func, node, gast.copy_location(gast.List(elts=lambdas, ctx=gast.Load()), node)
+        )
 
 
 def _items_known(node, resolve):
     """The values of `range(...)` of numbers, or of a display of constants; else None."""
-    if isinstance(node, gast.Call) and not node.keywords and 1 <= len(node.args) <= 3 and \
-            resolve(node.func) is range:
+    if (
+        isinstance(node, gast.Call)
+        and not node.keywords
+        and 1 <= len(node.args) <= 3
+        and resolve(node.func) is range
+    ):
         bounds = [constant(a) for a in node.args]
         items = list(range(*bounds)) if all(type(b) is int for b in bounds) else None
     elif isinstance(node, (gast.List, gast.Tuple)):
@@ -148,8 +188,11 @@ def _made_with(function, variable, value, last):
     args = made.args
     args.defaults = [_with(d, variable, value) for d in args.defaults]
     args.kw_defaults = [d if d is None else _with(d, variable, value) for d in args.kw_defaults]
-    own = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs +
-           [args.vararg, args.kwarg] if a is not None}
+    own = {
+        a.id
+        for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
+        if a is not None
+    }
     if variable not in own:
         made.body = _with(made.body, variable, last)
     return made
@@ -158,8 +201,10 @@ def _made_with(function, variable, value, last):
 def _with(node, variable, value):
     class Put(gast.NodeTransformer):
         def visit_Name(self, name):
-            return ir.const(value) if name.id == variable and isinstance(
-                name.ctx, gast.Load) else name
+            return (
+                ir.const(value) if name.id == variable and isinstance(name.ctx, gast.Load) else name
+            )
+
     return Put().visit(node)
 
 
@@ -169,42 +214,64 @@ def pick_local_functions(func, local, resolve):
     by its name, `for act in acts` goes over the display (which inlining unrolls), and the
     display goes once nothing else reads it (what does is refused as a use of a local
     function as a value)."""
+
     def is_function(node):
-        return isinstance(node, gast.Name) and node.id in local or names_a_function(node,
-                                                                                   resolve)
+        return isinstance(node, gast.Name) and node.id in local or names_a_function(node, resolve)
 
     def of_locals(node):
         values = node.values if isinstance(node, gast.Dict) else node.elts
         if isinstance(node, gast.Dict) and not all(constant(k) is not None for k in node.keys):
             return False
         return any(isinstance(v, gast.Name) and v.id in local for v in values) and (
-            isinstance(node, gast.Dict) or all(map(is_function, values)))
+            isinstance(node, gast.Dict) or all(map(is_function, values))
+        )
 
-    stores = collections.Counter(n.id for n in ir.walk(func) if isinstance(n, gast.Name) and
-                                 isinstance(n.ctx, (gast.Store, gast.Param)))
-    displays = {stmt.targets[0].id: stmt.value for stmt in ir.walk(func)
-                if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
-                isinstance(stmt.targets[0], gast.Name) and stores[stmt.targets[0].id] == 1 and
-                isinstance(stmt.value, (gast.List, gast.Tuple, gast.Dict)) and
-                of_locals(stmt.value)}
+    stores = collections.Counter(
+        n.id
+        for n in ir.walk(func)
+        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Param))
+    )
+    displays = {
+        stmt.targets[0].id: stmt.value
+        for stmt in ir.walk(func)
+        if isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and stores[stmt.targets[0].id] == 1
+        and isinstance(stmt.value, (gast.List, gast.Tuple, gast.Dict))
+        and of_locals(stmt.value)
+    }
     if not displays:
         return
     pick_from_displays(func, displays, is_function)
-    read = {n.id for n in ir.walk(func) if isinstance(n, gast.Name) and
-            isinstance(n.ctx, gast.Load)}
+    read = {
+        n.id for n in ir.walk(func) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
+    }
     for node in ir.walk(func):
         for field in ("body", "orelse", "finalbody"):
             body = getattr(node, field, None)
             if isinstance(body, list):
-                body[:] = [s for s in body if not (
-                    isinstance(s, gast.Assign) and len(s.targets) == 1 and isinstance(
-                        s.targets[0], gast.Name) and s.targets[0].id in displays and
-                    s.value is displays[s.targets[0].id] and s.targets[0].id not in read)]
+                body[:] = [
+                    s
+                    for s in body
+                    if not (
+                        isinstance(s, gast.Assign)
+                        and len(s.targets) == 1
+                        and isinstance(s.targets[0], gast.Name)
+                        and s.targets[0].id in displays
+                        and s.value is displays[s.targets[0].id]
+                        and s.targets[0].id not in read
+                    )
+                ]
 
 
 def _enumerated(node, resolve):
-    return isinstance(node, gast.Call) and len(node.args) == 1 and not node.keywords and \
-        resolve(node.func) is enumerate
+    return (
+        isinstance(node, gast.Call)
+        and len(node.args) == 1
+        and not node.keywords
+        and resolve(node.func) is enumerate
+    )
 
 
 def _root(node):
@@ -224,13 +291,20 @@ def _item_calls(body, target):
     found = []
     for node in (n for stmt in body for n in ir.walk(stmt)):
         func = getattr(node, "func", None)
-        if isinstance(node, gast.Call) and (isinstance(func, gast.Name) and func.id == target or
-                                            isinstance(func, gast.Attribute) and isinstance(
-                                                func.value, gast.Name) and
-                                            func.value.id == target and
-                                            func.attr not in _DATA_METHODS):
+        if isinstance(node, gast.Call) and (
+            isinstance(func, gast.Name)
+            and func.id == target
+            or isinstance(func, gast.Attribute)
+            and isinstance(func.value, gast.Name)
+            and func.value.id == target
+            and func.attr not in _DATA_METHODS
+        ):
             found.append(node)
-        elif isinstance(node, gast.For) and isinstance(node.target, gast.Name) and isinstance(
-                node.iter, gast.Name) and node.iter.id == target:
+        elif (
+            isinstance(node, gast.For)
+            and isinstance(node.target, gast.Name)
+            and isinstance(node.iter, gast.Name)
+            and node.iter.id == target
+        ):
             found += _item_calls(node.body, node.target.id)
     return found

@@ -8,6 +8,7 @@ function that returns the list of what it yields.
                                                    pieces_of_items.append(_yielded)
                                            return pieces_of_items
 """
+
 import copy
 
 import gast
@@ -15,8 +16,7 @@ import gast
 from . import ir
 from .errors import UnsupportedError
 
-_TAKING_ALL = ("list", "tuple", "sum", "sorted", "enumerate", "zip", "min", "max", "any",
-               "all")
+_TAKING_ALL = ("list", "tuple", "sum", "sorted", "enumerate", "zip", "min", "max", "any", "all")
 
 
 def iterated_calls(root):
@@ -26,14 +26,18 @@ def iterated_calls(root):
     for node in ir.walk(root):
         if isinstance(node, (gast.For, gast.comprehension)):
             found.add(id(node.iter))
-        elif isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-                node.func.id in _TAKING_ALL:
+        elif (
+            isinstance(node, gast.Call)
+            and isinstance(node.func, gast.Name)
+            and node.func.id in _TAKING_ALL
+        ):
             found |= {id(a) for a in node.args}
     return found
 
 
 def is_generator(definition):
     """Whether a function definition yields (itself: not a function defined in it)."""
+
     def visit(node):
         for child in gast.iter_child_nodes(node):
             if isinstance(child, (gast.Yield, gast.YieldFrom)):
@@ -41,6 +45,7 @@ def is_generator(definition):
             if not isinstance(child, (gast.FunctionDef, gast.Lambda)) and visit(child):
                 return True
         return False
+
     return visit(definition)
 
 
@@ -50,14 +55,18 @@ def yields_into_a_list(definition, fresh, location):
     definition = copy.deepcopy(definition)
     held = fresh(f"{definition.name}_items")
     into_list = _IntoList(held, fresh, location)
-    definition.body = [gast.copy_location(ir.assign(held, gast.List(elts=[], ctx=gast.Load())),
-                                          definition)] + into_list.block(definition.body) + [
-        gast.copy_location(gast.Return(value=ir.name(held)), definition.body[-1])]
+    definition.body = (
+        [gast.copy_location(ir.assign(held, gast.List(elts=[], ctx=gast.Load())), definition)]
+        + into_list.block(definition.body)
+        + [gast.copy_location(gast.Return(value=ir.name(held)), definition.body[-1])]
+    )
     if is_generator(definition):
-        where = next(n for n in ir.walk(definition) if isinstance(n, (
-            gast.Yield, gast.YieldFrom)))
-        raise UnsupportedError("a yield used as a value (x = yield v)", location(where),
-                               "yield in a statement of its own")
+        where = next(n for n in ir.walk(definition) if isinstance(n, (gast.Yield, gast.YieldFrom)))
+        raise UnsupportedError(
+            "a yield used as a value (x = yield v)",
+            location(where),
+            "yield in a statement of its own",
+        )
     return definition
 
 
@@ -83,18 +92,32 @@ class _IntoList:
             return self.append(value.value or ir.const(None))
         if isinstance(value, gast.YieldFrom):
             item = self.fresh("_yielded")
-            return gast.For(target=ir.name(item, store=True), iter=value.value,
-                            body=[self.append(ir.name(item))], orelse=[], type_comment=None)
+            return gast.For(
+                target=ir.name(item, store=True),
+                iter=value.value,
+                body=[self.append(ir.name(item))],
+                orelse=[],
+                type_comment=None,
+            )
         if isinstance(stmt, gast.Return):
             if stmt.value is not None:
-                raise UnsupportedError("a generator that returns a value", self.location(stmt),
-                                       "return without a value, or yield it")
+                raise UnsupportedError(
+                    "a generator that returns a value",
+                    self.location(stmt),
+                    "return without a value, or yield it",
+                )
             return gast.Return(value=ir.name(self.held))
-        if isinstance(stmt, gast.While) and is_generator(stmt) and \
-                isinstance(stmt.test, gast.Constant) and stmt.test.value:
-            raise UnsupportedError("a generator that yields in a `while True` loop (its "
-                                   "items may never end)", self.location(stmt),
-                                   "loop over a range, or yield from a finite loop")
+        if (
+            isinstance(stmt, gast.While)
+            and is_generator(stmt)
+            and isinstance(stmt.test, gast.Constant)
+            and stmt.test.value
+        ):
+            raise UnsupportedError(
+                "a generator that yields in a `while True` loop (its items may never end)",
+                self.location(stmt),
+                "loop over a range, or yield from a finite loop",
+            )
         for part in [stmt] + list(getattr(stmt, "handlers", [])):
             for field in ("body", "orelse", "finalbody"):
                 if isinstance(getattr(part, field, None), list):

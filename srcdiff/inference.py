@@ -1,20 +1,58 @@
 """Shape inference over emitted code: an abstract interpretation of a function of it, given
 the abstract values (shapes.py) of its arguments, that finds those of every local."""
+
 import gast
 import numpy as np
 
 from . import ir
 from .ir import dotted
 from .primitives import registry
-from .shapes import (BOTTOM, MUTATORS, SCALARS, UNKNOWN, Const, Items, ListOf, Mapping, Stack,
-                     Typed, abstract_of, attribute, binary, element, evaluate, evaluate_call,
-                     evaluate_function, evaluate_method, join, join_envs, subscript, widen)
+from .shapes import (
+    BOTTOM,
+    MUTATORS,
+    SCALARS,
+    UNKNOWN,
+    Const,
+    Items,
+    ListOf,
+    Mapping,
+    Stack,
+    Typed,
+    abstract_of,
+    attribute,
+    binary,
+    element,
+    evaluate,
+    evaluate_call,
+    evaluate_function,
+    evaluate_method,
+    join,
+    join_envs,
+    subscript,
+    widen,
+)
 
-_BINOPS = {gast.Add: "add", gast.Sub: "sub", gast.Mult: "mul", gast.Div: "truediv",
-           gast.FloorDiv: "floordiv", gast.Mod: "mod", gast.Pow: "pow", gast.MatMult: "matmul",
-           gast.BitAnd: "and_", gast.BitOr: "or_", gast.BitXor: "xor"}
-_COMPARE = {gast.Eq: "eq", gast.NotEq: "ne", gast.Lt: "lt", gast.LtE: "le", gast.Gt: "gt",
-            gast.GtE: "ge"}
+_BINOPS = {
+    gast.Add: "add",
+    gast.Sub: "sub",
+    gast.Mult: "mul",
+    gast.Div: "truediv",
+    gast.FloorDiv: "floordiv",
+    gast.Mod: "mod",
+    gast.Pow: "pow",
+    gast.MatMult: "matmul",
+    gast.BitAnd: "and_",
+    gast.BitOr: "or_",
+    gast.BitXor: "xor",
+}
+_COMPARE = {
+    gast.Eq: "eq",
+    gast.NotEq: "ne",
+    gast.Lt: "lt",
+    gast.LtE: "le",
+    gast.Gt: "gt",
+    gast.GtE: "ge",
+}
 _UNARY = {gast.USub: "neg", gast.UAdd: "pos", gast.Not: "not_", gast.Invert: "invert"}
 _MAX_LOOP_PASSES = 8
 
@@ -49,8 +87,9 @@ def stack_names(func, nodes=None):
             if isinstance(saved, gast.List):
                 allowed.update(id(e) for e in saved.elts)
         elif kind is gast.Delete:  # (`del (a, b)`, as a long del is printed, deletes a and b)
-            allowed.update(id(e) for t in node.targets for e in (
-                t.elts if isinstance(t, gast.Tuple) else (t,)))
+            allowed.update(
+                id(e) for t in node.targets for e in (t.elts if isinstance(t, gast.Tuple) else (t,))
+            )
     read = {node.id for node in names if node.id in out and id(node) not in allowed}
     return out - read
 
@@ -58,8 +97,13 @@ def stack_names(func, nodes=None):
 def stack_methods_used(nodes):
     """The names whose `append` or `pop` method some of `nodes` names: those stack_names may
     find to be stacks (as the other uses of each say)."""
-    return {node.value.id for node in nodes if node.__class__ is gast.Attribute and
-            node.attr in ("append", "pop") and isinstance(node.value, gast.Name)}
+    return {
+        node.value.id
+        for node in nodes
+        if node.__class__ is gast.Attribute
+        and node.attr in ("append", "pop")
+        and isinstance(node.value, gast.Name)
+    }
 
 
 class Interpreter:
@@ -73,6 +117,7 @@ class Interpreter:
 
     def __init__(self, func, opaque=(), callees=None, fixed=None, stacks=None, nodes=None):
         import operator
+
         self.operator = operator
         self.func = func
         self.opaque = set(opaque)
@@ -96,8 +141,12 @@ class Interpreter:
         """Run the function on abstract `arguments`; `states` then holds, for each statement
         of its body whose id is in `marks`, the state it was reached in (to resume from)."""
         params = [a.id for a in self.func.args.args]
-        if self.func.args.vararg or self.func.args.kwarg or self.func.args.kwonlyargs \
-                or len(arguments) != len(params):
+        if (
+            self.func.args.vararg
+            or self.func.args.kwarg
+            or self.func.args.kwonlyargs
+            or len(arguments) != len(params)
+        ):
             raise Unsupported("parameters")
         self._body_from(0, dict(zip(params, arguments)), marks)
         return self
@@ -162,8 +211,7 @@ class Interpreter:
             iterable = self.expr(stmt.iter, env)
             if stmt.orelse:
                 raise Unsupported("for-else")
-            return self.loop(stmt.body, env, lambda e: self.bind(stmt.target,
-                                                                 element(iterable), e))
+            return self.loop(stmt.body, env, lambda e: self.bind(stmt.target, element(iterable), e))
         if isinstance(stmt, gast.While):
             if stmt.orelse:
                 raise Unsupported("while-else")
@@ -221,8 +269,11 @@ class Interpreter:
                 items = [UNKNOWN] * len(target.elts)
             elif isinstance(value, Items) and len(value.items) == len(target.elts):
                 items = value.items
-            elif isinstance(value, Const) and isinstance(value.value, tuple) and \
-                    len(value.value) == len(target.elts):
+            elif (
+                isinstance(value, Const)
+                and isinstance(value.value, tuple)
+                and len(value.value) == len(target.elts)
+            ):
                 items = [abstract_of(v) for v in value.value]
             else:
                 items = [element(value)] * len(target.elts)
@@ -298,8 +349,13 @@ class Interpreter:
             if isinstance(operand, Typed) and operand.type in SCALARS:
                 return Typed(bool, (), np.dtype(bool))
             return UNKNOWN
-        return evaluate(getattr(self.operator, _UNARY[type(node.op)]), [operand], {},
-                        index_args=(0,), fresh=True)
+        return evaluate(
+            getattr(self.operator, _UNARY[type(node.op)]),
+            [operand],
+            {},
+            index_args=(0,),
+            fresh=True,
+        )
 
     def compare(self, node, env):
         left = self.expr(node.left, env)
@@ -307,11 +363,19 @@ class Interpreter:
         for op, comparator in zip(node.ops, node.comparators):
             right = self.expr(comparator, env)
             if type(op) not in _COMPARE:
-                part = abstract_of(_python_compare(op, left, right)) if isinstance(
-                    left, Const) and isinstance(right, Const) else UNKNOWN
+                part = (
+                    abstract_of(_python_compare(op, left, right))
+                    if isinstance(left, Const) and isinstance(right, Const)
+                    else UNKNOWN
+                )
             else:
-                part = evaluate(getattr(self.operator, _COMPARE[type(op)]), [left, right],
-                                {}, index_args=(0, 1), fresh=True)
+                part = evaluate(
+                    getattr(self.operator, _COMPARE[type(op)]),
+                    [left, right],
+                    {},
+                    index_args=(0, 1),
+                    fresh=True,
+                )
             result = part if result is None else self.binop(gast.BitAnd(), result, part, None)
             left = right
         return result
@@ -325,8 +389,10 @@ class Interpreter:
 
     def index(self, node, env):
         if isinstance(node, gast.Slice):
-            parts = [self.expr(p, env) if p is not None else Const(None)
-                     for p in (node.lower, node.upper, node.step)]
+            parts = [
+                self.expr(p, env) if p is not None else Const(None)
+                for p in (node.lower, node.upper, node.step)
+            ]
             if all(isinstance(p, Const) for p in parts):
                 return Const(slice(*(p.value for p in parts)))
             return UNKNOWN  # a slice with an unknown bound has a value-dependent length
@@ -344,13 +410,17 @@ class Interpreter:
             return UNKNOWN  # *args or **kwargs at the call
         path = dotted(node.func)
         self.record(node, args + [kwargs[k] for k in sorted(kwargs)])
-        if path is not None and len(path) == 1 and path[0] not in env and \
-                self.callees is not None and not kwargs:
+        if (
+            path is not None
+            and len(path) == 1
+            and path[0] not in env
+            and self.callees is not None
+            and not kwargs
+        ):
             result = self.callees(path[0], args)
             if result is not None:
                 return result
-        if path is not None and len(path) == 1 and path[0] not in env and \
-                path[0] in self.fixed:
+        if path is not None and len(path) == 1 and path[0] not in env and path[0] in self.fixed:
             return evaluate_function(self.fixed[path[0]], args, kwargs)
         if path is not None and path[0] not in env and path[0] not in self.opaque:
             if path[0] in self.modules or len(path) == 1:

@@ -11,6 +11,7 @@ names read from the enclosing function as Python's closures do, when it is calle
         return np.tanh(inputs @ W)  ->   predict_result0 = np.tanh(predict_inputs0 @ W)
     loss = np.sum(predict(x))            loss = np.sum(predict_result0)
 """
+
 import copy
 import inspect
 
@@ -20,10 +21,13 @@ from . import ir
 from .container_facts import display_lengths
 from .desugar import lower_comprehensions
 from .errors import UnsupportedError
-from .function_aliases import (apply_partials, maps_to_comprehensions, partials_bound,
-                               substitute_function_aliases)
-from .function_values import (LoopsOverFunctions, lambdas_of_comprehensions,
-                              pick_local_functions)
+from .function_aliases import (
+    apply_partials,
+    maps_to_comprehensions,
+    partials_bound,
+    substitute_function_aliases,
+)
+from .function_values import LoopsOverFunctions, lambdas_of_comprehensions, pick_local_functions
 from .generators import is_generator, iterated_calls, yields_into_a_list
 from .inline_call import CallInlining, local_names
 from .parse import is_function_value
@@ -36,8 +40,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
     is passed a local function, or returns one). A `nested` inliner (of a local function)
     leaves the local functions it returns defined, for its caller to take over."""
 
-    def __init__(self, func, names, resolve, location, sibling=None, nested=False,
-                 owners=None):
+    def __init__(self, func, names, resolve, location, sibling=None, nested=False, owners=None):
         self.func, self.names, self.resolve, self.location = func, names, resolve, location
         self.sibling, self.nested = sibling or (lambda fn: None), nested
         self.local = {}  # name -> (its FunctionDef, default values' names or expressions)
@@ -104,13 +107,17 @@ class Inliner(CallInlining, LoopsOverFunctions):
                 out.append(stmt)
                 continue
             if definition.name in self.local:
-                raise UnsupportedError(f"the local function {definition.name!r} is defined "
-                                       "twice", self.location(stmt),
-                                       "give each local function a name of its own")
+                raise UnsupportedError(
+                    f"the local function {definition.name!r} is defined twice",
+                    self.location(stmt),
+                    "give each local function a name of its own",
+                )
             defaults = []
             args = definition.args
-            for param, value in zip((args.posonlyargs + args.args)[-len(args.defaults):]
-                                    if args.defaults else [], args.defaults):
+            for param, value in zip(
+                (args.posonlyargs + args.args)[-len(args.defaults) :] if args.defaults else [],
+                args.defaults,
+            ):
                 held = self.names.fresh(f"{definition.name}_{param.id}_default")
                 out.append(gast.copy_location(ir.assign(held, value), stmt))
                 defaults.append((param.id, held))
@@ -129,8 +136,15 @@ class Inliner(CallInlining, LoopsOverFunctions):
             definition = yields_into_a_list(definition, self.names.fresh, self.location)
             self.generators.add(name)
         self._refuse_unsupported(definition, stmt)
-        nested = Inliner(definition, self.names, self.resolve, self.location, self.sibling,
-                         nested=True, owners=self.owners)
+        nested = Inliner(
+            definition,
+            self.names,
+            self.resolve,
+            self.location,
+            self.sibling,
+            nested=True,
+            owners=self.owners,
+        )
         nested.run()
         self.local[name] = (definition, defaults)
 
@@ -147,23 +161,32 @@ class Inliner(CallInlining, LoopsOverFunctions):
             return False  # (a generator's items are a list's when a loop takes them all)
         if definition.args.vararg is not None:
             self._spread(call)
-        if not (_returns_a_local_function(definition) or any(
+        if not (
+            _returns_a_local_function(definition)
+            or any(
                 isinstance(a, gast.Name) and a.id in self.local
-                for a in call.args + [k.value for k in call.keywords]) or
-                _packs_arguments(definition, call) or _packs_keywords(definition, call) or
-                is_generator(definition)):
+                for a in call.args + [k.value for k in call.keywords]
+            )
+            or _packs_arguments(definition, call)
+            or _packs_keywords(definition, call)
+            or is_generator(definition)
+        ):
             return False
         if any(self.origins.get(name) is fn for name in self.active):
-            raise UnsupportedError(f"{fn.__name__} calls itself (recursion) with a local "
-                                   "function", self.location(call),
-                                   "write the recursion as a loop")
+            raise UnsupportedError(
+                f"{fn.__name__} calls itself (recursion) with a local function",
+                self.location(call),
+                "write the recursion as a loop",
+            )
         name, definition = self.names.fresh(fn.__name__), ir.copy_tree(definition)  # (shared)
         args = definition.args
-        positional = (args.posonlyargs + args.args)[len(args.posonlyargs + args.args) -
-                                                    len(args.defaults):]
+        positional = (args.posonlyargs + args.args)[
+            len(args.posonlyargs + args.args) - len(args.defaults) :
+        ]
         defaults = dict(zip([a.id for a in positional], args.defaults))
-        defaults.update({a.id: v for a, v in zip(args.kwonlyargs, args.kw_defaults)
-                         if v is not None})
+        defaults.update(
+            {a.id: v for a, v in zip(args.kwonlyargs, args.kw_defaults) if v is not None}
+        )
         self._take(name, definition, defaults, call)
         self.origins[name] = fn
         call.func = ir.name(name)
@@ -180,65 +203,98 @@ class Inliner(CallInlining, LoopsOverFunctions):
             if held is None:
                 args.append(arg)
             elif isinstance(held, (gast.List, gast.Tuple)) and not any(
-                    isinstance(e, gast.Starred) for e in held.elts):
+                isinstance(e, gast.Starred) for e in held.elts
+            ):
                 args += held.elts
             elif isinstance(held, gast.Name) and held.id in lengths:
-                args += [gast.Subscript(value=ir.name(held.id), slice=ir.const(k),
-                                        ctx=gast.Load()) for k in range(lengths[held.id][1])]
+                args += [
+                    gast.Subscript(value=ir.name(held.id), slice=ir.const(k), ctx=gast.Load())
+                    for k in range(lengths[held.id][1])
+                ]
             else:
                 return
         call.args = args
 
     def _is_function(self, node):
-        return isinstance(node, gast.Name) and (node.id in self.local or node.id in self.partials) or \
-            is_function_value(self.resolve(node))
+        return (
+            isinstance(node, gast.Name)
+            and (node.id in self.local or node.id in self.partials)
+            or is_function_value(self.resolve(node))
+        )
 
     def _refuse_unsupported(self, definition, stmt):
         where = self.location(stmt)
         vararg = definition.args.vararg
         if vararg is not None and vararg.id in local_names(definition):
-            raise UnsupportedError(f"the local function {definition.name!r} assigns its "
-                                   f"*{vararg.id}", where, "give the new value a name of its own")
+            raise UnsupportedError(
+                f"the local function {definition.name!r} assigns its *{vararg.id}",
+                where,
+                "give the new value a name of its own",
+            )
         for node in ir.walk(definition):
             if isinstance(node, (gast.Yield, gast.YieldFrom)):
-                raise UnsupportedError(f"the local function {definition.name!r} is a "
-                                       "generator", where, "return a list instead of yielding")
+                raise UnsupportedError(
+                    f"the local function {definition.name!r} is a generator",
+                    where,
+                    "return a list instead of yielding",
+                )
             if isinstance(node, gast.Global):
-                raise UnsupportedError("a global statement in a local function", where,
-                                       "pass the value in and return the new one")
+                raise UnsupportedError(
+                    "a global statement in a local function",
+                    where,
+                    "pass the value in and return the new one",
+                )
 
     def _check_uses(self):
         """What is left of a local function is a use as a value (passed where srcdiff cannot
         follow it, stored): refused. (A nested inliner's returned ones are its caller's.)"""
-        returned = {id(n) for stmt in (ir.walk(self.func) if self.nested and self.local else ())
-                    if isinstance(stmt, gast.Return) for n in ir.walk(stmt)}
+        returned = {
+            id(n)
+            for stmt in (ir.walk(self.func) if self.nested and self.local else ())
+            if isinstance(stmt, gast.Return)
+            for n in ir.walk(stmt)
+        }
         for stmt in self.func.body if self.local else ():  # (most functions have none)
             if isinstance(stmt, gast.FunctionDef):
                 continue
             for node in ir.walk(stmt):
-                if isinstance(node, gast.Name) and node.id in self.local and \
-                        isinstance(node.ctx, gast.Load) and id(node) not in returned:
-                    what = "a lambda" if node.id in self.lambdas else \
-                        f"the local function {node.id!r}"
+                if (
+                    isinstance(node, gast.Name)
+                    and node.id in self.local
+                    and isinstance(node.ctx, gast.Load)
+                    and id(node) not in returned
+                ):
+                    what = (
+                        "a lambda" if node.id in self.lambdas else f"the local function {node.id!r}"
+                    )
                     raise UnsupportedError(
                         f"{what} is used as a value (stored, or passed to a function "
                         "srcdiff does not inline): srcdiff inlines local functions where "
-                        "they are called", self.location(node),
+                        "they are called",
+                        self.location(node),
                         "call it directly, pass it to a function of this module, or define "
-                        "it at module level and pass what it closes over as arguments")
+                        "it at module level and pass what it closes over as arguments",
+                    )
         if self.nested:
             self._keep_returned()
 
     def _keep_returned(self):
         """Define again, first in the body, the local functions this one returns."""
-        names = {n.id for stmt in ir.walk(self.func) if isinstance(stmt, gast.Return)
-                 for n in ir.walk(stmt) if isinstance(n, gast.Name) and n.id in self.local}
+        names = {
+            n.id
+            for stmt in ir.walk(self.func)
+            if isinstance(stmt, gast.Return)
+            for n in ir.walk(stmt)
+            if isinstance(n, gast.Name) and n.id in self.local
+        }
         for name in sorted(names):
             definition, defaults = self.local[name]
             if defaults:
-                raise UnsupportedError(f"the returned local function {name!r} has default "
-                                       "values", self.location(definition),
-                                       "pass those values in the calls instead")
+                raise UnsupportedError(
+                    f"the returned local function {name!r} has default values",
+                    self.location(definition),
+                    "pass those values in the calls instead",
+                )
             kept = copy.deepcopy(definition)
             kept.name = name
             self.func.body.insert(0, kept)
@@ -251,8 +307,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
     def _local_call(self, node):
         if not isinstance(node, gast.Call):
             return False
-        return isinstance(node.func, gast.Name) and node.func.id in self.local or \
-            self._adopt(node)
+        return isinstance(node.func, gast.Name) and node.func.id in self.local or self._adopt(node)
 
     # --- inlining -------------------------------------------------------------------------
 
@@ -264,10 +319,11 @@ class Inliner(CallInlining, LoopsOverFunctions):
                     setattr(stmt, field, self._block(getattr(stmt, field)))
             header = stmt.test if isinstance(stmt, gast.While) else None
             if header is not None and any(self._local_call(n) for n in ir.walk(header)):
-                raise UnsupportedError("a while loop's test calls a local function",
-                                       self.location(stmt),
-                                       "compute the test in the loop: while True: ... if not "
-                                       "test: break")
+                raise UnsupportedError(
+                    "a while loop's test calls a local function",
+                    self.location(stmt),
+                    "compute the test in the loop: while True: ... if not test: break",
+                )
             self.iterated |= iterated_calls(stmt)
             out += self._hoist(stmt)
             if not self._names_local_functions(stmt):
@@ -277,8 +333,11 @@ class Inliner(CallInlining, LoopsOverFunctions):
     def _names_local_functions(self, stmt):
         """Whether `stmt` only gives local functions other names (`act = dense`, or `flat,
         unflatten = <a call's result>` for a returned tuple): recorded, not kept."""
-        if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
-                isinstance(stmt.value, gast.Name)):
+        if not (
+            isinstance(stmt, gast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.value, gast.Name)
+        ):
             return False
         target, value = stmt.targets[0], stmt.value.id
         if isinstance(target, gast.Name) and value in self.local:
@@ -288,9 +347,11 @@ class Inliner(CallInlining, LoopsOverFunctions):
             for position, function in self.returned[value].items():
                 item = target.elts[position]
                 if not isinstance(item, gast.Name):
-                    raise UnsupportedError("a returned local function is unpacked into "
-                                           f"{gast.unparse(item)}", self.location(stmt),
-                                           "unpack it into a name")
+                    raise UnsupportedError(
+                        f"a returned local function is unpacked into {gast.unparse(item)}",
+                        self.location(stmt),
+                        "unpack it into a name",
+                    )
                 self.local[item.id] = self.local[function]
                 target.elts[position] = ir.name(self.names.fresh("_unused"), store=True)
         return False
@@ -299,13 +360,17 @@ class Inliner(CallInlining, LoopsOverFunctions):
         """The inlined bodies of the local calls `stmt` makes (outside its nested blocks),
         innermost first; each call is replaced by the name of its result."""
         fields = ("test", "iter", "value", "targets", "target", "msg", "exc")
-        parts = [getattr(stmt, f) for f in fields if isinstance(getattr(stmt, f, None), (
-            gast.AST, list)) and not (isinstance(stmt, gast.For) and f == "target")]
+        parts = [
+            getattr(stmt, f)
+            for f in fields
+            if isinstance(getattr(stmt, f, None), (gast.AST, list))
+            and not (isinstance(stmt, gast.For) and f == "target")
+        ]
         out = []
         for part in parts:
-            for node in (part if isinstance(part, list) else [part]):
+            for node in part if isinstance(part, list) else [part]:
                 # (one at a time: the result of one may be a local function called next)
-                while (calls := _post_order_calls(node, self._local_call)):
+                while calls := _post_order_calls(node, self._local_call):
                     self._refuse_conditional(node, calls[0], stmt)
                     statements, result = self._inline(calls[0], stmt)
                     out += statements
@@ -323,21 +388,37 @@ class Inliner(CallInlining, LoopsOverFunctions):
             else:
                 continue
             if any(call is n for part in parts for n in ir.walk(part)):
-                raise UnsupportedError("a local function called inside a conditional "
-                                       "expression (a if c else b, and, or)",
-                                       self.location(stmt), "write it as an if statement")
+                raise UnsupportedError(
+                    "a local function called inside a conditional "
+                    "expression (a if c else b, and, or)",
+                    self.location(stmt),
+                    "write it as an if statement",
+                )
 
 
 def _as_definition(stmt):
     """The FunctionDef a statement defines a local function with (`def g` or `g = lambda`)."""
     if isinstance(stmt, gast.FunctionDef) and not stmt.decorator_list:
         return stmt
-    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and \
-            isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Lambda):
+    if (
+        isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and isinstance(stmt.value, gast.Lambda)
+    ):
         body = [gast.copy_location(gast.Return(value=stmt.value.body), stmt)]
-        return gast.copy_location(gast.FunctionDef(
-            name=stmt.targets[0].id, args=stmt.value.args, body=body, decorator_list=[],
-            returns=None, type_comment=None, type_params=[]), stmt)
+        return gast.copy_location(
+            gast.FunctionDef(
+                name=stmt.targets[0].id,
+                args=stmt.value.args,
+                body=body,
+                decorator_list=[],
+                returns=None,
+                type_comment=None,
+                type_params=[],
+            ),
+            stmt,
+        )
     return None
 
 
@@ -346,8 +427,11 @@ def _outside_functions(stmt):
     their own: their inliners name them)."""
     todo = [] if isinstance(stmt, gast.FunctionDef) else [stmt]
     for node in todo:
-        todo += [c for c in gast.iter_child_nodes(node) if not isinstance(c, gast.FunctionDef)
-                 and not isinstance(node, gast.Lambda)]
+        todo += [
+            c
+            for c in gast.iter_child_nodes(node)
+            if not isinstance(c, gast.FunctionDef) and not isinstance(node, gast.Lambda)
+        ]
         yield node
 
 
@@ -363,36 +447,51 @@ def _lambdas_held(node):
 
 
 def _returns_a_local_function(definition):
-    defined = {_as_definition(d).name for stmt in definition.body for d in ir.walk(stmt)
-               if _as_definition(d) is not None}
-    return any(isinstance(n, gast.Name) and n.id in defined or isinstance(n, gast.Lambda)
-               for node in ir.walk(definition) if isinstance(node, gast.Return) and
-               node.value is not None for n in ir.walk(node.value))
+    defined = {
+        _as_definition(d).name
+        for stmt in definition.body
+        for d in ir.walk(stmt)
+        if _as_definition(d) is not None
+    }
+    return any(
+        isinstance(n, gast.Name) and n.id in defined or isinstance(n, gast.Lambda)
+        for node in ir.walk(definition)
+        if isinstance(node, gast.Return) and node.value is not None
+        for n in ir.walk(node.value)
+    )
 
 
 def _packs_arguments(definition, call):
     """Whether `definition` packs some of this call's arguments into its *args (a tuple
     whose length the call gives: inlined, it is a display of them)."""
     args = definition.args
-    return args.vararg is not None and not any(isinstance(a, gast.Starred) for a in call.args) \
+    return (
+        args.vararg is not None
+        and not any(isinstance(a, gast.Starred) for a in call.args)
         and len(call.args) > len(args.posonlyargs + args.args)
+    )
 
 
 def _packs_keywords(definition, call):
     """Whether `definition` packs some of this call's keyword arguments into its
     **kwargs (inlined, a dict display of them)."""
-    named = {a.id for a in definition.args.posonlyargs + definition.args.args +
-             definition.args.kwonlyargs}
-    return definition.args.kwarg is not None and any(
-        k.arg is not None and k.arg not in named for k in call.keywords) and \
-        all(k.arg is not None for k in call.keywords)
+    named = {
+        a.id
+        for a in definition.args.posonlyargs + definition.args.args + definition.args.kwonlyargs
+    }
+    return (
+        definition.args.kwarg is not None
+        and any(k.arg is not None and k.arg not in named for k in call.keywords)
+        and all(k.arg is not None for k in call.keywords)
+    )
 
 
 def _post_order_calls(node, wanted):
     """The calls in `node` that `wanted` picks, innermost (first evaluated) first."""
     found = []
     for child in gast.iter_child_nodes(node):
-        if not isinstance(child, (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.SetComp,
-                                  gast.DictComp)):
+        if not isinstance(
+            child, (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.SetComp, gast.DictComp)
+        ):
             found += _post_order_calls(child, wanted)
     return found + [node] if wanted(node) else found

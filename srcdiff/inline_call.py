@@ -1,6 +1,7 @@
 """Inlining one call of a local function: its parameters bound to the call's arguments
 (`*args` and `**kwargs` as displays), its locals renamed apart, its body desugared to end in a
 single return whose value a fresh name takes; local functions it returns become the caller's."""
+
 import copy
 import re
 
@@ -23,26 +24,51 @@ class CallInlining:
         definition, defaults = self.local[name]
         body = copy.deepcopy(definition.body)
         prefix = self._prefix(name)
-        bindings = self._bind_packed(definition, body, prefix,
-                                     *self._bind(definition, defaults, call, stmt))
+        bindings = self._bind_packed(
+            definition, body, prefix, *self._bind(definition, defaults, call, stmt)
+        )
         # a local function passed in is called by its own name (then inlined in turn), and
         # a function the code names (np.tanh, a global one) as itself
-        passed = {param: value.id for param, value in bindings
-                  if isinstance(value, gast.Name) and value.id in self.local}
+        passed = {
+            param: value.id
+            for param, value in bindings
+            if isinstance(value, gast.Name) and value.id in self.local
+        }
         for param, value in bindings:
-            if param not in passed and param not in local_names(definition) and \
-                    is_function_value(self.resolve(value)):
+            if (
+                param not in passed
+                and param not in local_names(definition)
+                and is_function_value(self.resolve(value))
+            ):
                 Substitute(param, value).visit_all(body)
                 passed[param] = None
-        renames = {param: passed.get(param) or self._inlined_name(prefix, param, definition)
-                   for param, _ in bindings if param in parameter_names(definition)}
-        renames.update({local: self._inlined_name(prefix, local, definition)
-                        for local in sorted(local_names(definition)) if local not in renames})
+        renames = {
+            param: passed.get(param) or self._inlined_name(prefix, param, definition)
+            for param, _ in bindings
+            if param in parameter_names(definition)
+        }
+        renames.update(
+            {
+                local: self._inlined_name(prefix, local, definition)
+                for local in sorted(local_names(definition))
+                if local not in renames
+            }
+        )
         self._own(renames, body)
-        out = [gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
-               for param, value in bindings if param not in passed]
-        inner = gast.FunctionDef(name=name, args=definition.args, body=body, decorator_list=[],
-                                 returns=None, type_comment=None, type_params=[])
+        out = [
+            gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
+            for param, value in bindings
+            if param not in passed
+        ]
+        inner = gast.FunctionDef(
+            name=name,
+            args=definition.args,
+            body=body,
+            decorator_list=[],
+            returns=None,
+            type_comment=None,
+            type_params=[],
+        )
         gast.copy_location(inner, definition)
         desugar(inner, self.names.fresh, self.resolve)  # one return, at the end
         result = self._given(self.names.named(f"{prefix}_result"))
@@ -80,22 +106,31 @@ class CallInlining:
     def _own(self, renames, body):
         """Record where the names just given end up: in the local function defined in the
         inlined `body` that binds them, else in the code of the function inlined into."""
-        nested = {local: id(node) for stmt in body for node in ir.walk(stmt)
-                  if isinstance(node, gast.FunctionDef) for local in local_names(node)}
+        nested = {
+            local: id(node)
+            for stmt in body
+            for node in ir.walk(stmt)
+            if isinstance(node, gast.FunctionDef)
+            for local in local_names(node)
+        }
         for local, given in renames.items():
             if (given != local or local not in self.owners) and given not in self.local:
                 self.owners[given] = nested.get(local, id(self.func))
 
     def _check_inlinable(self, name, call, stmt):
         if name in self.active:
-            raise UnsupportedError(f"the local function {name!r} calls itself (recursion)",
-                                   self.location(stmt), "write the recursion as a loop")
+            raise UnsupportedError(
+                f"the local function {name!r} calls itself (recursion)",
+                self.location(stmt),
+                "write the recursion as a loop",
+            )
         if name in self.generators and id(call) not in self.iterated:
             raise UnsupportedError(
                 f"the generator {name!r} is called where its items are not all looped over: "
                 "srcdiff differentiates a generator as the list of what it yields",
-                self.location(stmt), f"loop over it (for item in {name}(...)), or build and "
-                "return a list")
+                self.location(stmt),
+                f"loop over it (for item in {name}(...)), or build and return a list",
+            )
 
     def _bind_packed(self, definition, body, prefix, bindings, extra, named):
         """`bindings` with the values packed into *args and **kwargs, each bound to a name
@@ -103,16 +138,20 @@ class CallInlining:
         dict display."""
         if definition.args.vararg is not None:
             vararg = definition.args.vararg.id
-            items = [self._given(self.names.named(f"{prefix}_{vararg}{k}"))
-                     for k in range(len(extra))]  # (args0: args[0])
-            Substitute(vararg, gast.Tuple(elts=[ir.name(i) for i in items],
-                                          ctx=gast.Load())).visit_all(body)
+            items = [
+                self._given(self.names.named(f"{prefix}_{vararg}{k}")) for k in range(len(extra))
+            ]  # (args0: args[0])
+            Substitute(
+                vararg, gast.Tuple(elts=[ir.name(i) for i in items], ctx=gast.Load())
+            ).visit_all(body)
             bindings = bindings + list(zip(items, extra))
         if definition.args.kwarg is not None:
             kwarg = definition.args.kwarg.id
             items = [self._given(self.names.named(f"{prefix}_{key}")) for key in named]
-            Substitute(kwarg, gast.Dict(keys=[ir.const(k) for k in named],
-                                        values=[ir.name(i) for i in items])).visit_all(body)
+            Substitute(
+                kwarg,
+                gast.Dict(keys=[ir.const(k) for k in named], values=[ir.name(i) for i in items]),
+            ).visit_all(body)
             bindings = bindings + list(zip(items, named.values()))
         return bindings
 
@@ -134,8 +173,11 @@ class CallInlining:
             self.local[result] = self.local[value.id]
             statements = [s for s in statements if not any(s is c for c in chain)]
         elif isinstance(value, (gast.Tuple, gast.List)):
-            functions = {k: e.id for k, e in enumerate(value.elts)
-                         if isinstance(e, gast.Name) and e.id in self.local}
+            functions = {
+                k: e.id
+                for k, e in enumerate(value.elts)
+                if isinstance(e, gast.Name) and e.id in self.local
+            }
             for k in functions:
                 value.elts[k] = ir.const(None)
             if functions:
@@ -146,18 +188,26 @@ class CallInlining:
         """(parameter, value expression) pairs of a call of a local function."""
         args = definition.args
         positional = [a.id for a in args.posonlyargs + args.args]
-        if len(call.args) > len(positional) and args.vararg is None or any(
-                isinstance(a, gast.Starred) for a in call.args):
-            raise UnsupportedError(f"too many arguments, or *args, in a call of the local "
-                                   f"function {definition.name!r}", self.location(stmt))
+        if (
+            len(call.args) > len(positional)
+            and args.vararg is None
+            or any(isinstance(a, gast.Starred) for a in call.args)
+        ):
+            raise UnsupportedError(
+                f"too many arguments, or *args, in a call of the local "
+                f"function {definition.name!r}",
+                self.location(stmt),
+            )
         values = dict(zip(positional, call.args))
-        extra, named = call.args[len(positional):], {}
+        extra, named = call.args[len(positional) :], {}
         for keyword in call.keywords:
             if keyword.arg is None:
-                raise UnsupportedError("**kwargs in a call of a local function",
-                                       self.location(stmt), "pass arguments by name")
-            if keyword.arg in positional + [a.id for a in args.kwonlyargs] or \
-                    args.kwarg is None:
+                raise UnsupportedError(
+                    "**kwargs in a call of a local function",
+                    self.location(stmt),
+                    "pass arguments by name",
+                )
+            if keyword.arg in positional + [a.id for a in args.kwonlyargs] or args.kwarg is None:
                 values[keyword.arg] = keyword.value
             else:
                 named[keyword.arg] = keyword.value
@@ -167,13 +217,18 @@ class CallInlining:
                 bindings.append((param, values[param]))
             elif param in defaults:  # (held in a name, or a module function's expression)
                 default = defaults[param]
-                bindings.append((param, ir.name(default) if isinstance(default, str)
-                                 else copy.deepcopy(default)))
+                bindings.append(
+                    (
+                        param,
+                        ir.name(default) if isinstance(default, str) else copy.deepcopy(default),
+                    )
+                )
             else:
-                raise UnsupportedError(f"the call of {definition.name!r} gives no value for "
-                                       f"{param!r}", self.location(stmt))
+                raise UnsupportedError(
+                    f"the call of {definition.name!r} gives no value for {param!r}",
+                    self.location(stmt),
+                )
         return bindings, extra, named
-
 
 
 def copies_of(statements, assignment):
@@ -182,10 +237,18 @@ def copies_of(statements, assignment):
     chain = [assignment]
     while isinstance(assignment.value, gast.Name):
         name = assignment.value.id
-        made = [s for s in statements if isinstance(s, gast.Assign) and any(
-            isinstance(t, gast.Name) and t.id == name for t in s.targets)]
-        bound = [n for s in statements for n in ir.walk(s)
-                 if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Store)]
+        made = [
+            s
+            for s in statements
+            if isinstance(s, gast.Assign)
+            and any(isinstance(t, gast.Name) and t.id == name for t in s.targets)
+        ]
+        bound = [
+            n
+            for s in statements
+            for n in ir.walk(s)
+            if isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Store)
+        ]
         if len(made) != 1 or len(bound) != 1 or len(made[0].targets) != 1:
             break
         assignment = made[0]
@@ -201,10 +264,15 @@ def parameter_names(definition):
 def local_names(definition):
     """The names a local function binds itself (not those it reads from the enclosing one,
     nor those it declares nonlocal: it writes those of the enclosing function)."""
-    nonlocal_names = {n for node in ir.walk(definition) if isinstance(node, gast.Nonlocal)
-                      for n in node.names}
-    return {n.id for stmt in definition.body for n in ir.walk(stmt)
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)} - nonlocal_names
+    nonlocal_names = {
+        n for node in ir.walk(definition) if isinstance(node, gast.Nonlocal) for n in node.names
+    }
+    return {
+        n.id
+        for stmt in definition.body
+        for n in ir.walk(stmt)
+        if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+    } - nonlocal_names
 
 
 class Substitute(gast.NodeTransformer):

@@ -3,6 +3,7 @@
 After ANF every statement is one of the classes below; every operand of a differentiable
 operation is a name or an inactive (non-differentiable) expression.
 """
+
 import copy
 import functools
 import gc
@@ -44,8 +45,10 @@ class Callee:
         """The names the adjoint of the call reads from the forward sweep."""
         if self.recompute is None:
             return {self.saved}
-        return set().union(*(names_in(a) for a in self.recompute.args),
-                           *(names_in(k.value) for k in self.recompute.keywords))
+        return set().union(
+            *(names_in(a) for a in self.recompute.args),
+            *(names_in(k.value) for k in self.recompute.keywords),
+        )
 
 
 @dataclass
@@ -182,8 +185,9 @@ def located(stmts, loc):
 
 
 def name(id_, store=False):
-    return gast.Name(id=id_, ctx=gast.Store() if store else gast.Load(), annotation=None,
-                     type_comment=None)
+    return gast.Name(
+        id=id_, ctx=gast.Store() if store else gast.Load(), annotation=None, type_comment=None
+    )
 
 
 def const(value):
@@ -199,8 +203,11 @@ def attr(value, *names):
 
 def call(func, *args, **keywords):
     func = attr(*func.split(".")) if isinstance(func, str) else func
-    return gast.Call(func=func, args=list(args),
-                     keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+    return gast.Call(
+        func=func,
+        args=list(args),
+        keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()],
+    )
 
 
 def assign(target, value):
@@ -209,8 +216,9 @@ def assign(target, value):
 
 
 def subscript(name_, index, store=False):
-    return gast.Subscript(value=name(name_), slice=copy_tree(index),
-                          ctx=gast.Store() if store else gast.Load())
+    return gast.Subscript(
+        value=name(name_), slice=copy_tree(index), ctx=gast.Store() if store else gast.Load()
+    )
 
 
 def tuple_of(elts, store=False):
@@ -227,8 +235,9 @@ def if_statement(test, body, orelse):
     if not body and not orelse:
         return []
     if not body:
-        return [gast.If(test=gast.UnaryOp(op=gast.Not(), operand=name(test)), body=orelse,
-                        orelse=[])]
+        return [
+            gast.If(test=gast.UnaryOp(op=gast.Not(), operand=name(test)), body=orelse, orelse=[])
+        ]
     if isinstance(body[-1], (gast.Break, gast.Continue, gast.Return)):
         return [gast.If(test=name(test), body=body, orelse=[])] + orelse
     return [gast.If(test=name(test), body=body, orelse=orelse)]
@@ -237,8 +246,7 @@ def if_statement(test, body, orelse):
 def index_value(index):
     """An index as a value to pass to a function: slices go through np.s_."""
     if any(isinstance(n, gast.Slice) for n in walk(index)):
-        return gast.Subscript(value=attr("np", "s_"), slice=copy_tree(index),
-                              ctx=gast.Load())
+        return gast.Subscript(value=attr("np", "s_"), slice=copy_tree(index), ctx=gast.Load())
     return copy_tree(index)
 
 
@@ -275,8 +283,7 @@ def copy_tree(node, memo=None):
     if memo is None:
         memo = {}
     if node.__class__ is list:
-        return [item if item.__class__ in _ATOM_TYPES else copy_tree(item, memo)
-                for item in node]
+        return [item if item.__class__ in _ATOM_TYPES else copy_tree(item, memo) for item in node]
     if not isinstance(node, _AST):
         return node if node.__class__ in _ATOM_TYPES else copy.deepcopy(node, memo)
     done = memo.get(id(node))
@@ -289,8 +296,9 @@ def copy_tree(node, memo=None):
         if kind in _ATOM_TYPES:
             fields[key] = value
         elif kind is list:  # (the commonest cases inline: this is called for every node)
-            fields[key] = [item if item.__class__ in _ATOM_TYPES else copy_tree(item, memo)
-                           for item in value]
+            fields[key] = [
+                item if item.__class__ in _ATOM_TYPES else copy_tree(item, memo) for item in value
+            ]
         elif kind in _CONTEXTS:  # (no fields: made here, unless shared within the tree)
             copied = memo.get(id(value))
             if copied is None:
@@ -306,6 +314,7 @@ def pausing_gc(fn):
     of small nodes, nearly all acyclic, and the collector's passes over the ever larger heap
     cost about as much as the stages themselves on a large function. What cycles they leave
     are collected once the collector runs again."""
+
     @functools.wraps(fn)
     def paused(*args, **kwargs):
         if not gc.isenabled():
@@ -315,6 +324,7 @@ def pausing_gc(fn):
             return fn(*args, **kwargs)
         finally:
             gc.enable()
+
     return paused
 
 
@@ -356,8 +366,14 @@ def is_simple(node):
     if isinstance(node, (gast.Tuple, gast.List)):
         return all(is_simple(e) for e in node.elts)
     if isinstance(node, gast.Slice):  # slice bounds are integers: arithmetic on them is cheap
-        return all(p is None or is_simple(p) or isinstance(p, gast.BinOp) and is_simple(
-            p.left) and is_simple(p.right) for p in (node.lower, node.upper, node.step))
+        return all(
+            p is None
+            or is_simple(p)
+            or isinstance(p, gast.BinOp)
+            and is_simple(p.left)
+            and is_simple(p.right)
+            for p in (node.lower, node.upper, node.step)
+        )
     if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
         return is_simple(node.operand)
     if isinstance(node, gast.Attribute):

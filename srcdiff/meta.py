@@ -1,4 +1,5 @@
 """What an emitted module holds besides its source, kept beside it in its cache entry."""
+
 import linecache
 from dataclasses import asdict, dataclass, replace
 
@@ -40,11 +41,17 @@ class Meta:
 
         def moved(location):
             lineno = location.lineno + shift
-            return Location(filename, lineno, linecache.getline(filename, lineno).rstrip() or
-                            location.line)
-        return replace(self, defined=moved(self.defined), returned=moved(self.returned),
-                       lines=tuple((row, line + shift) for row, line in self.lines),
-                       first_line=first_line)
+            return Location(
+                filename, lineno, linecache.getline(filename, lineno).rstrip() or location.line
+            )
+
+        return replace(
+            self,
+            defined=moved(self.defined),
+            returned=moved(self.returned),
+            lines=tuple((row, line + shift) for row, line in self.lines),
+            first_line=first_line,
+        )
 
     def to_json(self):
         return asdict(self)
@@ -53,8 +60,9 @@ class Meta:
     def from_json(cls, record):
         """The Meta a cache entry holds (TypeError, KeyError or ValueError: not one)."""
         fields = dict(record)
-        fields["defined"], fields["returned"] = (Location(**fields[k])
-                                                 for k in ("defined", "returned"))
+        fields["defined"], fields["returned"] = (
+            Location(**fields[k]) for k in ("defined", "returned")
+        )
         fields["callees"] = tuple(CalleeUse(**callee) for callee in fields["callees"])
         for k in ("names", "params", "lines", "suffixed"):
             fields[k] = tuple(tuple(v) if isinstance(v, list) else v for v in fields[k])

@@ -1,4 +1,5 @@
 """The derivatives a function is transformed into, and what each is called."""
+
 import enum
 
 
@@ -25,9 +26,12 @@ class Mode(str, enum.Enum):
     @property
     def title(self):
         """What the emitted module's docstring says it is."""
-        return {Mode.GRAD: "Gradient", Mode.VJP: "Vector-Jacobian product",
-                Mode.SPLIT: "Forward and backward sweeps",
-                Mode.JVP: "Jacobian-vector product"}[self]
+        return {
+            Mode.GRAD: "Gradient",
+            Mode.VJP: "Vector-Jacobian product",
+            Mode.SPLIT: "Forward and backward sweeps",
+            Mode.JVP: "Jacobian-vector product",
+        }[self]
 
     @property
     def for_callees(self):

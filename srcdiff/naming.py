@@ -10,6 +10,7 @@ module made turns out to differentiate some in more ways (`shared`), it is named
 those apart (the `suffixed` option, handed down to each callee for the functions below it).
 Naming again changes no more than names, so the modules already made are renamed
 (`renamed`), not made anew."""
+
 import itertools
 from dataclasses import replace
 
@@ -22,8 +23,12 @@ def variant(fn, wrt, options):
     """What tells one derivative of fn from another in a module: the parameters it
     differentiates, the items of its result that carry a derivative, its static arguments."""
     outputs = options.get("outputs")
-    return (fn, tuple(wrt), None if outputs is None else tuple(outputs),
-            repr(options.get("statics", ())))
+    return (
+        fn,
+        tuple(wrt),
+        None if outputs is None else tuple(outputs),
+        repr(options.get("statics", ())),
+    )
 
 
 def base_names(fn, wrt_names, outputs, suffixed):
@@ -80,21 +85,26 @@ def renamed(made, names, suffixed, below):
     mapping, chosen, callees = dict(zip(made.meta.names, names)), set(names), []
     for use, (fn, wrt_names, outputs, variant) in zip(made.meta.callees, made.callees):
         picked = callee_names(fn, wrt_names, outputs, suffixed, made.prefixes, chosen)
-        if picked != callee_names(fn, wrt_names, outputs, suffixed, made.prefixes,
-                                  chosen | reserved):
+        if picked != callee_names(
+            fn, wrt_names, outputs, suffixed, made.prefixes, chosen | reserved
+        ):
             return None  # (one the transform skips, or not, as its names in use then say)
         mapping.update(zip(use.names, picked))
         chosen.update(picked)
-        callees.append(replace(use, names=picked,
-                               suffixed=passed_on(suffixed, variant, below)))
+        callees.append(replace(use, names=picked, suffixed=passed_on(suffixed, variant, below)))
     for node in nodes:
         if node.__class__ is gast.Name:
             node.id = mapping[node.id]
         else:
             node.name = mapping[node.name]
     source, lines = codegen.to_source(made.funcs, made.doc)
-    made.meta = replace(made.meta, names=tuple(names), callees=tuple(callees),
-                        lines=tuple(map(tuple, lines)), suffixed=tuple(suffixed))
+    made.meta = replace(
+        made.meta,
+        names=tuple(names),
+        callees=tuple(callees),
+        lines=tuple(map(tuple, lines)),
+        suffixed=tuple(suffixed),
+    )
     return source, made.meta
 
 

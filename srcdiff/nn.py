@@ -1,5 +1,6 @@
 """Neural-network layers as plain numpy functions (NCHW). srcdiff differentiates them like any
 user code; the templates of its own here are the convolution's (measured, see there)."""
+
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
@@ -59,7 +60,7 @@ def conv2d_input_grad(bz, x, w, stride, padding):
     if stride == 1 and padding < k:
         return padded_correlate(bz, np.flip(w, (2, 3)).swapaxes(0, 1), 1, k - 1 - padding)
     padded = correlate_input_grad(bz, _pad(x, padding), w, stride)
-    return padded[:, :, padding:padding + x.shape[2], padding:padding + x.shape[3]]
+    return padded[:, :, padding : padding + x.shape[2], padding : padding + x.shape[3]]
 
 
 def conv2d_weight_grad(bz, x, w, stride, padding):
@@ -119,8 +120,9 @@ def correlate_tangent(dz, z, x, w, stride):
 shape_safe(conv2d_input_grad, conv2d_weight_grad, correlate_input_grad, correlate_weight_grad)
 
 
-def batch_norm(x, gamma, beta, running_mean=None, running_var=None, training=True,
-               momentum=0.9, eps=1e-5):
+def batch_norm(
+    x, gamma, beta, running_mean=None, running_var=None, training=True, momentum=0.9, eps=1e-5
+):
     """Batch norm over axes (0, 2, 3). Returns (y, new_running_mean, new_running_var): in
     training, y uses the batch statistics and the running ones are updated (or started, when
     None); in evaluation, y uses the running statistics, returned unchanged."""
@@ -128,7 +130,7 @@ def batch_norm(x, gamma, beta, running_mean=None, running_var=None, training=Tru
         mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
         centred = x - mean
         # the variance from the centred values, so the backward pass keeps those, not x
-        var = np.mean(centred ** 2, axis=(0, 2, 3), keepdims=True)
+        var = np.mean(centred**2, axis=(0, 2, 3), keepdims=True)
         if running_mean is None:
             new_mean = mean.reshape(-1)
             new_var = var.reshape(-1)

@@ -10,6 +10,7 @@ thrown away freely. float32 parameters stay float32.
         grads = dloss(params, x, y)
         params, velocity = optim.momentum(params, grads, velocity, lr=0.1, mass=0.9)
 """
+
 import numpy as np
 
 from .tree import tree_map
@@ -33,8 +34,7 @@ def momentum(params, grads, velocity, lr, mass=0.9, nesterov=False):
 
 
 def adam_init(params):
-    return {"m": tree_map(np.zeros_like, params), "v": tree_map(np.zeros_like, params),
-            "step": 0}
+    return {"m": tree_map(np.zeros_like, params), "v": tree_map(np.zeros_like, params), "step": 0}
 
 
 def adam(params, grads, state, lr=1e-3, b1=0.9, b2=0.999, eps=1e-8):
@@ -42,9 +42,10 @@ def adam(params, grads, state, lr=1e-3, b1=0.9, b2=0.999, eps=1e-8):
     step = int(state["step"]) + 1
     m = tree_map(lambda m, g: b1 * m + (1 - b1) * g, state["m"], grads)
     v = tree_map(lambda v, g: b2 * v + (1 - b2) * g * g, state["v"], grads)
-    m_scale, v_scale = 1 / (1 - b1 ** step), 1 / (1 - b2 ** step)
-    params = tree_map(lambda p, m, v: p - lr * (m * m_scale) / (np.sqrt(v * v_scale) + eps),
-                      params, m, v)
+    m_scale, v_scale = 1 / (1 - b1**step), 1 / (1 - b2**step)
+    params = tree_map(
+        lambda p, m, v: p - lr * (m * m_scale) / (np.sqrt(v * v_scale) + eps), params, m, v
+    )
     return params, {"m": m, "v": v, "step": step}
 
 
@@ -56,8 +57,7 @@ def rmsprop(params, grads, mean_square, lr=1e-3, decay=0.9, eps=1e-8):
     """RMSProp (Tieleman & Hinton 2012): each gradient divided by a running root mean square
     of its past values. Returns (params, mean_square)."""
     mean_square = tree_map(lambda s, g: decay * s + (1 - decay) * g * g, mean_square, grads)
-    params = tree_map(lambda p, g, s: p - lr * g / (np.sqrt(s) + eps),
-                      params, grads, mean_square)
+    params = tree_map(lambda p, g, s: p - lr * g / (np.sqrt(s) + eps), params, grads, mean_square)
     return params, mean_square
 
 

@@ -1,6 +1,7 @@
 """Stage 4: the optimisation passes (srcdiff/passes/, one module each), in the order they run.
 Constant folding and algebraic simplification (passes/fold.py) run earlier, as each template
 is instantiated; shape specialisation (specialize.py) runs them again at call time."""
+
 from .passes.copies import propagate_copies
 from .passes.dead_code import eliminate_dead_code, eliminate_dead_stacks
 from .passes.dict_adjoints import gather_dict_adjoints
@@ -9,8 +10,16 @@ from .passes.release import release_early
 from .passes.saved_names import unpack_as_saved
 from .modes import Mode
 
-__all__ = ["optimize", "propagate_copies", "eliminate_dead_code", "eliminate_dead_stacks",
-           "gather_dict_adjoints", "accumulate_in_place", "release_early", "unpack_as_saved"]
+__all__ = [
+    "optimize",
+    "propagate_copies",
+    "eliminate_dead_code",
+    "eliminate_dead_stacks",
+    "gather_dict_adjoints",
+    "accumulate_in_place",
+    "release_early",
+    "unpack_as_saved",
+]
 
 
 def optimize(funcs, mode):

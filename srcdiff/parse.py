@@ -1,4 +1,5 @@
 """Stage 1: read a function's source with gast and resolve the names it uses."""
+
 import ast
 import builtins
 import functools
@@ -33,12 +34,12 @@ def _spread_varargs(node, static):
             name = "_" + name
         names.append(name)
     args = node.args
-    args.args = args.args + [gast.Name(id=n, ctx=gast.Param(), annotation=None,
-                                       type_comment=None) for n in names]
+    args.args = args.args + [
+        gast.Name(id=n, ctx=gast.Param(), annotation=None, type_comment=None) for n in names
+    ]
     args.defaults = args.defaults + [ir.const(None)] * len(names) if args.defaults else []
     args.vararg = None
-    pack = ir.assign(static.name, gast.Tuple(elts=[ir.name(n) for n in names],
-                                             ctx=gast.Load()))
+    pack = ir.assign(static.name, gast.Tuple(elts=[ir.name(n) for n in names], ctx=gast.Load()))
     for part in ir.walk(pack):
         gast.copy_location(part, node)
     node.body.insert(0, pack)
@@ -56,16 +57,23 @@ def _spread_keywords(parsed, static):
     if clash is not None:
         raise UnsupportedError(
             f"{node.name} reads a name {clash!r}, which a keyword its **{static.name} takes "
-            "would hide if it became a parameter of its own", parsed.location(node),
+            "would hide if it became a parameter of its own",
+            parsed.location(node),
             f"pass the values in one dict (f(x, {static.name}) with wrt={static.name!r}), or "
-            "rename the keyword")
+            "rename the keyword",
+        )
     args = node.args
-    args.kwonlyargs = args.kwonlyargs + [gast.Name(id=k, ctx=gast.Param(), annotation=None,
-                                                   type_comment=None) for k in static.value]
+    args.kwonlyargs = args.kwonlyargs + [
+        gast.Name(id=k, ctx=gast.Param(), annotation=None, type_comment=None) for k in static.value
+    ]
     args.kw_defaults = args.kw_defaults + [None] * len(static.value)
     args.kwarg = None
-    pack = ir.assign(static.name, gast.Dict(keys=[ir.const(k) for k in static.value],
-                                            values=[ir.name(k) for k in static.value]))
+    pack = ir.assign(
+        static.name,
+        gast.Dict(
+            keys=[ir.const(k) for k in static.value], values=[ir.name(k) for k in static.value]
+        ),
+    )
     for part in ir.walk(pack):
         gast.copy_location(part, node)
     node.body.insert(0, pack)
@@ -76,16 +84,32 @@ def _expand_partial_calls(node, partials):
     partial) becomes `act.func(act.args[0], x, k=act.keywords['k'])`: g called directly, the
     values the partial binds read from it when the code runs."""
     for call in ir.walk(node) if partials else ():
-        if not (isinstance(call, gast.Call) and isinstance(call.func, gast.Name) and
-                call.func.id in partials):
+        if not (
+            isinstance(call, gast.Call)
+            and isinstance(call.func, gast.Name)
+            and call.func.id in partials
+        ):
             continue
         name, partial = call.func.id, partials[call.func.id]
-        held = [gast.Subscript(value=_attribute(name, "args"), slice=gast.Constant(k, None),
-                               ctx=gast.Load()) for k in range(len(partial.args))]
+        held = [
+            gast.Subscript(
+                value=_attribute(name, "args"), slice=gast.Constant(k, None), ctx=gast.Load()
+            )
+            for k in range(len(partial.args))
+        ]
         given = {k.arg for k in call.keywords}
-        keywords = [gast.keyword(arg=k, value=gast.Subscript(
-            value=_attribute(name, "keywords"), slice=gast.Constant(k, None), ctx=gast.Load()))
-            for k in sorted(partial.keywords) if k not in given]
+        keywords = [
+            gast.keyword(
+                arg=k,
+                value=gast.Subscript(
+                    value=_attribute(name, "keywords"),
+                    slice=gast.Constant(k, None),
+                    ctx=gast.Load(),
+                ),
+            )
+            for k in sorted(partial.keywords)
+            if k not in given
+        ]
         call.func = _attribute(name, "func")
         call.args = held + call.args
         call.keywords = keywords + call.keywords
@@ -96,9 +120,16 @@ def _getattr_as_attributes(parsed):
     global, or a parameter the code is made for: a Static of kind "key") is `np.tanh`, read
     and resolved like any attribute. A name of a module's attribute that only the call will
     give asks for the code to be made for it."""
-    calls = [node for node in ir.walk(parsed.node) if isinstance(node, gast.Call) and
-             len(node.args) == 2 and not node.keywords and isinstance(node.func, gast.Name)
-             and node.func.id == "getattr" and parsed.resolve(node.func) is getattr]
+    calls = [
+        node
+        for node in ir.walk(parsed.node)
+        if isinstance(node, gast.Call)
+        and len(node.args) == 2
+        and not node.keywords
+        and isinstance(node.func, gast.Name)
+        and node.func.id == "getattr"
+        and parsed.resolve(node.func) is getattr
+    ]
     args = parsed.node.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
     for call in calls:
@@ -107,19 +138,29 @@ def _getattr_as_attributes(parsed):
         if name is MISSING and isinstance(key, gast.Name) and key.id not in parsed.local_names:
             name = parsed.namespace.get(key.id, MISSING)  # (a global: provenance guards it)
         if isinstance(name, str) and name.isidentifier() and not keyword.iskeyword(name):
-            ir.replace_node(parsed.node, call, gast.Attribute(value=obj, attr=name,
-                                                              ctx=gast.Load()))
+            ir.replace_node(
+                parsed.node, call, gast.Attribute(value=obj, attr=name, ctx=gast.Load())
+            )
         elif isinstance(key, gast.Name) and name is not MISSING and key.id in params:
-            raise UnsupportedError(f"{gast.unparse(call)}: {key.id!r} is {name!r} here, which "
-                                   "names no attribute", parsed.location(call),
-                                   f"pass the name of a function of {gast.unparse(obj)} (a str)")
-        elif isinstance(key, gast.Name) and key.id in params and \
-                inspect.ismodule(parsed.container(obj)):
+            raise UnsupportedError(
+                f"{gast.unparse(call)}: {key.id!r} is {name!r} here, which names no attribute",
+                parsed.location(call),
+                f"pass the name of a function of {gast.unparse(obj)} (a str)",
+            )
+        elif (
+            isinstance(key, gast.Name)
+            and key.id in params
+            and inspect.ismodule(parsed.container(obj))
+        ):
             raise StaticArgumentNeeded(
                 f"{gast.unparse(call)} picks the function the parameter {key.id!r} names, "
-                "which is known only when the function is called", parsed.location(call),
+                "which is known only when the function is called",
+                parsed.location(call),
                 "srcdiff makes the code for the name passed (a str): call the derivative "
-                "with it, or give the parameter a default", parameter=key.id, kind="key")
+                "with it, or give the parameter a default",
+                parameter=key.id,
+                kind="key",
+            )
 
 
 def expand_object_calls(parsed):
@@ -127,6 +168,7 @@ def expand_object_calls(parsed):
     or global: `layers[0](h)`) whose class defines `__call__` in the user's Python becomes
     `model.__call__(x)`: a method call, followed as the others are (an nf.checkpoint, a
     function value, keeps its call)."""
+
     def called_in_python(func):
         static = parsed.statics.get(func.id) if isinstance(func, gast.Name) else None
         if static is not None and static.kind == "type":
@@ -140,15 +182,20 @@ def expand_object_calls(parsed):
             cls = type(value)
         call = getattr(cls, "__call__", None)
         return inspect.isfunction(call) and not is_library_function(call)
+
     for call in ir.walk(parsed.node):
-        if isinstance(call, gast.Call) and isinstance(call.func, (
-                gast.Name, gast.Attribute, gast.Subscript)) and called_in_python(call.func):
+        if (
+            isinstance(call, gast.Call)
+            and isinstance(call.func, (gast.Name, gast.Attribute, gast.Subscript))
+            and called_in_python(call.func)
+        ):
             call.func = gast.Attribute(value=call.func, attr="__call__", ctx=gast.Load())
 
 
 def _attribute(name, attr):
-    return gast.Attribute(value=gast.Name(name, gast.Load(), None, None), attr=attr,
-                          ctx=gast.Load())
+    return gast.Attribute(
+        value=gast.Name(name, gast.Load(), None, None), attr=attr, ctx=gast.Load()
+    )
 
 
 class ParsedFunction:
@@ -174,20 +221,38 @@ class ParsedFunction:
     def _partials(self):
         """name -> functools.partial object, of the static arguments and of the global or
         closure names the function calls that hold one (`LEAKY = partial(leaky, slope=0.1)`)."""
-        found = {name: s.value for name, s in self.statics.items()
-                 if isinstance(s.value, functools.partial)}
-        called = {n.func.id for n in ir.walk(self.node) if isinstance(n, gast.Call) and
-                  isinstance(n.func, gast.Name)} - self.local_names - set(self.statics)
-        found.update({name: self.namespace[name] for name in called if isinstance(
-            self.namespace.get(name), functools.partial) and is_function_value(
-            self.namespace[name].func)})
+        found = {
+            name: s.value
+            for name, s in self.statics.items()
+            if isinstance(s.value, functools.partial)
+        }
+        called = (
+            {
+                n.func.id
+                for n in ir.walk(self.node)
+                if isinstance(n, gast.Call) and isinstance(n.func, gast.Name)
+            }
+            - self.local_names
+            - set(self.statics)
+        )
+        found.update(
+            {
+                name: self.namespace[name]
+                for name in called
+                if isinstance(self.namespace.get(name), functools.partial)
+                and is_function_value(self.namespace[name].func)
+            }
+        )
         return found
 
     def find_locals(self):
         """Work out the names the function binds itself (again, after its code changed)."""
         args = self.node.args  # (the parameters: not the names their defaults read)
-        self.local_names = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs +
-                            [args.vararg, args.kwarg] if a is not None}
+        self.local_names = {
+            a.id
+            for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
+            if a is not None
+        }
         for n in ir.walk(self.node):
             if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store):
                 self.local_names.add(n.id)
@@ -197,8 +262,11 @@ class ParsedFunction:
     def sibling(self, fn):
         """The definition of `fn` when it is a function of this one's module and file without
         a closure (which srcdiff may inline here), else None: shared, to be copied if taken."""
-        if not inspect.isfunction(fn) or fn.__globals__ is not self.fn.__globals__ or \
-                fn.__closure__:
+        if (
+            not inspect.isfunction(fn)
+            or fn.__globals__ is not self.fn.__globals__
+            or fn.__closure__
+        ):
             return None
         if fn not in self._siblings:
             try:
@@ -210,8 +278,11 @@ class ParsedFunction:
 
     def location(self, node):
         lineno = getattr(node, "lineno", None) or self.node.lineno
-        return Location(self.filename, lineno, linecache.getline(self.filename, lineno).rstrip()
-                        or self._line(lineno))
+        return Location(
+            self.filename,
+            lineno,
+            linecache.getline(self.filename, lineno).rstrip() or self._line(lineno),
+        )
 
     def _line(self, lineno):
         lines = self.source.splitlines()
@@ -261,8 +332,11 @@ class ParsedFunction:
         for attr in reversed(chain):
             # (of a container argument's skeleton: a namedtuple's fields and an object's
             # methods, never a dict's or list's own: d.get(k) is an item read, refused)
-            obj = MISSING if in_tree and type(obj) in (dict, list, tuple) else \
-                getattr(obj, attr, MISSING)
+            obj = (
+                MISSING
+                if in_tree and type(obj) in (dict, list, tuple)
+                else getattr(obj, attr, MISSING)
+            )
         return obj
 
     def _item(self, node):
@@ -282,8 +356,12 @@ class ParsedFunction:
         transform is made for (a Static of kind "key"); else MISSING."""
         if isinstance(node, gast.Constant) and isinstance(node.value, (str, int)):
             return node.value
-        if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub) and \
-                isinstance(node.operand, gast.Constant) and type(node.operand.value) is int:
+        if (
+            isinstance(node, gast.UnaryOp)
+            and isinstance(node.op, gast.USub)
+            and isinstance(node.operand, gast.Constant)
+            and type(node.operand.value) is int
+        ):
             return -node.operand.value
         static = self.statics.get(node.id) if isinstance(node, gast.Name) else None
         return static.value if static is not None and static.kind == "key" else MISSING
@@ -298,9 +376,12 @@ class ParsedFunction:
             return func.value
         root = func.value
         static = self.statics.get(root.id) if isinstance(root, gast.Name) else None
-        if static is not None and static.kind == "type" and inspect.isfunction(obj) and \
-                not isinstance(inspect.getattr_static(static.value, func.attr, None),
-                               staticmethod):
+        if (
+            static is not None
+            and static.kind == "type"
+            and inspect.isfunction(obj)
+            and not isinstance(inspect.getattr_static(static.value, func.attr, None), staticmethod)
+        ):
             return root
         return None
 
@@ -336,21 +417,27 @@ _SOURCE_LINES = {}  # code object -> (the lines of its file read, inspect's answ
 def _read(fn, parse=True, shared=False):
     name = getattr(fn, "__name__", None) or repr(fn)
     if not inspect.isfunction(fn):
-        raise SrcdiffError(f"{name!r} is not a Python function with source code",
-                           hint="srcdiff differentiates functions written in Python (def ...); "
-                                "for a builtin or numpy function, register an adjoint with "
-                                "@srcdiff.adjoint instead")
+        raise SrcdiffError(
+            f"{name!r} is not a Python function with source code",
+            hint="srcdiff differentiates functions written in Python (def ...); "
+            "for a builtin or numpy function, register an adjoint with "
+            "@srcdiff.adjoint instead",
+        )
     filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
     first = fn.__code__.co_firstlineno
     where = Location(filename, first, linecache.getline(filename, first).rstrip())
     if fn.__name__ == "<lambda>":
-        raise UnsupportedError("lambdas cannot be differentiated", where,
-                               "define the function with def")
+        raise UnsupportedError(
+            "lambdas cannot be differentiated", where, "define the function with def"
+        )
     try:
         lines, start = source_lines(fn)
     except (OSError, TypeError) as exc:
-        raise SrcdiffError(f"the source of {name!r} is not available ({exc})", where,
-                           "define the function in a .py file so its source can be read") from None
+        raise SrcdiffError(
+            f"the source of {name!r} is not available ({exc})",
+            where,
+            "define the function in a .py file so its source can be read",
+        ) from None
     check_source_runs(fn, where)
     if not parse:
         return None
@@ -360,8 +447,11 @@ def _read(fn, parse=True, shared=False):
         tree = conversion.ast_to_gast(ast.parse(source))
         node = tree.body[0]
         if not isinstance(node, gast.FunctionDef):
-            raise UnsupportedError(f"{name!r} is not defined by a plain def", where,
-                                   "async functions and other callables are not supported")
+            raise UnsupportedError(
+                f"{name!r} is not defined by a plain def",
+                where,
+                "async functions and other callables are not supported",
+            )
         gast.increment_lineno(tree, max(start, 1) - 1)
         if len(_PARSED) >= 64:
             _PARSED.clear()
@@ -375,8 +465,13 @@ def _read(fn, parse=True, shared=False):
 _PARSED = {}
 
 
-_NUMPY_MODULES = (("np", np), ("np.linalg", np.linalg), ("np.fft", np.fft),
-                  ("np.lib.stride_tricks", np.lib.stride_tricks), ("np.random", np.random))
+_NUMPY_MODULES = (
+    ("np", np),
+    ("np.linalg", np.linalg),
+    ("np.fft", np.fft),
+    ("np.lib.stride_tricks", np.lib.stride_tricks),
+    ("np.random", np.random),
+)
 
 
 def spelling(obj):
@@ -397,6 +492,7 @@ def spelling(obj):
 def _library_directories():
     """Where installed libraries and Python's own modules live (site-packages, the stdlib)."""
     import sysconfig  # (only when a call is looked into: it costs `import srcdiff` a little)
+
     paths = sysconfig.get_paths()
     found = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
     found.update(getattr(site, "getsitepackages", list)())

@@ -6,6 +6,7 @@ source, what each global name and attribute path it reads resolves to (callees b
 however they are reached: `g`, `mod.g`, `mod.sub.g`, `obj.method`, and what those reach in
 turn), the options and srcdiff's own transformer.
 """
+
 import dis
 import functools
 import importlib.machinery
@@ -25,9 +26,21 @@ from .runtime import is_record as _is_record
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 # srcdiff's showcase: programs written with srcdiff, not part of the transformer. An edit to
 # one must not throw away every cache entry (the functions a key reaches are digested anyway)
-SHOWCASE = {"nn.py", "resnet.py", "train.py", "train_cli.py", "demo.py", "data.py", "optim.py",
-            "tree.py", "checkpoint_file.py", "distributed.py", "report.py", "threads.py",
-            "__main__.py"}
+SHOWCASE = {
+    "nn.py",
+    "resnet.py",
+    "train.py",
+    "train_cli.py",
+    "demo.py",
+    "data.py",
+    "optim.py",
+    "tree.py",
+    "checkpoint_file.py",
+    "distributed.py",
+    "report.py",
+    "threads.py",
+    "__main__.py",
+}
 _MISSING = object()
 # the class attribute naming the functions an object holds of its own (statics.object_class)
 OWN_FUNCTIONS = "__srcdiff_own_functions__"
@@ -43,19 +56,31 @@ def implementation_digest():
             if name.endswith(".py") and not (folder == _PACKAGE and name in SHOWCASE):
                 path = os.path.join(folder, name)
                 with open(path, "rb") as f:
-                    parts.append(os.path.relpath(path, _PACKAGE) +
-                                 f.read().decode("utf-8", "replace"))
+                    parts.append(
+                        os.path.relpath(path, _PACKAGE) + f.read().decode("utf-8", "replace")
+                    )
     return cache.digest(*parts)
 
 
 def cache_key(fn, wrt, mode, options, source):
     """The key of fn's derivative: everything that decides the emitted code."""
     described = sorted(f"{path}={describe(value, set())}" for path, value in _reads(fn))
-    return cache.digest(__version__, implementation_digest(), mode, wrt, sorted(options.items()),
-                        fn.__module__, fn.__qualname__, source, described, registry.token())
+    return cache.digest(
+        __version__,
+        implementation_digest(),
+        mode,
+        wrt,
+        sorted(options.items()),
+        fn.__module__,
+        fn.__qualname__,
+        source,
+        described,
+        registry.token(),
+    )
 
 
 # --- what a function reads ------------------------------------------------------------------
+
 
 @functools.lru_cache(maxsize=4096)
 def _paths(code):
@@ -69,8 +94,10 @@ def _paths(code):
             continue
         chain = [instruction.argval]
         following = i + 1
-        while following < len(instructions) and \
-                instructions[following].opname in ("LOAD_ATTR", "LOAD_METHOD"):
+        while following < len(instructions) and instructions[following].opname in (
+            "LOAD_ATTR",
+            "LOAD_METHOD",
+        ):
             chain.append(instructions[following].argval)
             following += 1
         found.add((instruction.opname == "LOAD_DEREF", chain[0], tuple(chain[1:])))
@@ -112,30 +139,58 @@ def describe(value, seen):
     if isinstance(value, Checkpointed):  # the transform differentiates what it marks
         return f"checkpoint:{describe(value.fun, seen)}"
     if isinstance(value, functools.partial):  # (the code reads the bound values when it runs)
-        return (f"partial:{describe(value.func, seen)}:{len(value.args)}:"
-                f"{','.join(sorted(value.keywords))}")
+        return (
+            f"partial:{describe(value.func, seen)}:{len(value.args)}:"
+            f"{','.join(sorted(value.keywords))}"
+        )
     if isinstance(value, str) and len(value) <= 64:  # (it may name an attribute: getattr)
         return f"str:{value!r}"
     if _is_record(value):  # (an object whose methods f may call: its class and own functions)
-        return f"object:{describe(type(value), seen)}[" + ",".join(
-            f"{k}={describe(v, seen)}" for k, v in _own_functions(value)) + "]"
-    if isinstance(value, (dict, list, tuple)) and id(value) not in seen and \
-            holds_functions(value, objects=True):
+        return (
+            f"object:{describe(type(value), seen)}["
+            + ",".join(f"{k}={describe(v, seen)}" for k, v in _own_functions(value))
+            + "]"
+        )
+    if (
+        isinstance(value, (dict, list, tuple))
+        and id(value) not in seen
+        and holds_functions(value, objects=True)
+    ):
         seen.add(id(value))
         items = value.items() if isinstance(value, dict) else enumerate(value)
-        return f"{type(value).__name__}:[" + ",".join(  # (its functions may be called by key)
-            f"{k!r}={describe(v, seen)}" for k, v in items) + "]"
+        return (
+            f"{type(value).__name__}:["
+            + ",".join(  # (its functions may be called by key)
+                f"{k!r}={describe(v, seen)}" for k, v in items
+            )
+            + "]"
+        )
     if inspect.isclass(value) and OWN_FUNCTIONS in vars(value):  # (statics.object_class)
-        return describe(value.__base__, seen) + "[" + ",".join(
-            f"{k}={describe(v, seen)}" for k, v in vars(value)[OWN_FUNCTIONS]) + "]"
-    if inspect.isclass(value) and value.__module__ not in ("builtins", "numpy") and \
-            value not in seen:  # a user class: what its methods are (one may be patched)
+        return (
+            describe(value.__base__, seen)
+            + "["
+            + ",".join(f"{k}={describe(v, seen)}" for k, v in vars(value)[OWN_FUNCTIONS])
+            + "]"
+        )
+    if (
+        inspect.isclass(value)
+        and value.__module__ not in ("builtins", "numpy")
+        and value not in seen
+    ):  # a user class: what its methods are (one may be patched)
         seen.add(value)
-        methods = {k: v for cls in reversed(value.__mro__[:-1]) for k, v in vars(cls).items()
-                   if isinstance(v, (staticmethod, classmethod)) or inspect.isroutine(v) or
-                   isinstance(v, np.ufunc)}
-        return f"class:{value.__module__}.{value.__qualname__}(" + ",".join(
-            f"{k}={describe(v, seen)}" for k, v in sorted(methods.items())) + ")"
+        methods = {
+            k: v
+            for cls in reversed(value.__mro__[:-1])
+            for k, v in vars(cls).items()
+            if isinstance(v, (staticmethod, classmethod))
+            or inspect.isroutine(v)
+            or isinstance(v, np.ufunc)
+        }
+        return (
+            f"class:{value.__module__}.{value.__qualname__}("
+            + ",".join(f"{k}={describe(v, seen)}" for k, v in sorted(methods.items()))
+            + ")"
+        )
     name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
     if inspect.isfunction(value):
         described = f"function:{value.__module__}.{name}:{_code_digest(value.__code__)}"
@@ -156,10 +211,14 @@ def functions_read(fn):
     calls through, and a program may rebind between calls."""
     names_attributes = any(root == "getattr" for _, root, _ in _paths(fn.__code__))
     for name, value in _reads(fn):
-        if "." not in name and (inspect.isroutine(value) or isinstance(value, (
-                np.ufunc, functools.partial)) or isinstance(value, (dict, list, tuple)) and
-                holds_functions(value, objects=True) or
-                names_attributes and isinstance(value, str)):
+        if "." not in name and (
+            inspect.isroutine(value)
+            or isinstance(value, (np.ufunc, functools.partial))
+            or isinstance(value, (dict, list, tuple))
+            and holds_functions(value, objects=True)
+            or names_attributes
+            and isinstance(value, str)
+        ):
             yield name, value
 
 
@@ -182,23 +241,35 @@ def holds_functions(container, depth=3, objects=False):
     if len(container) > 64 or depth == 0:
         return False
     items = container.values() if isinstance(container, dict) else container
-    return any(inspect.isroutine(v) or isinstance(v, (np.ufunc, functools.partial)) or
-               objects and _is_record(v) or isinstance(v, (dict, list, tuple)) and
-               holds_functions(v, depth - 1, objects) for v in items)
+    return any(
+        inspect.isroutine(v)
+        or isinstance(v, (np.ufunc, functools.partial))
+        or objects
+        and _is_record(v)
+        or isinstance(v, (dict, list, tuple))
+        and holds_functions(v, depth - 1, objects)
+        for v in items
+    )
 
 
 def _own_functions(obj):
     """(name, function) of the functions an object holds as its own attributes."""
     own = getattr(obj, "__dict__", None) or {}
-    return tuple((k, v) for k, v in own.items() if inspect.isroutine(v) or
-                 isinstance(v, (np.ufunc, functools.partial)))
+    return tuple(
+        (k, v)
+        for k, v in own.items()
+        if inspect.isroutine(v) or isinstance(v, (np.ufunc, functools.partial))
+    )
 
 
 @functools.lru_cache(maxsize=None)
 def _library_folders():
     paths = sysconfig.get_paths()
-    return tuple(os.path.abspath(paths[k]) + os.sep
-                 for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths)
+    return tuple(
+        os.path.abspath(paths[k]) + os.sep
+        for k in ("stdlib", "platstdlib", "purelib", "platlib")
+        if k in paths
+    )
 
 
 def _differentiated_through(fn):
@@ -207,8 +278,7 @@ def _differentiated_through(fn):
     if registry.find(fn) is not None:
         return False
     filename = os.path.abspath(fn.__code__.co_filename)
-    return filename.startswith(_PACKAGE + os.sep) or \
-        not filename.startswith(_library_folders())
+    return filename.startswith(_PACKAGE + os.sep) or not filename.startswith(_library_folders())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -219,6 +289,7 @@ def _code_digest(code):
 
 
 # --- the source read against the code that runs ---------------------------------------------
+
 
 def check_source_runs(fn, where):
     """Raise unless the source srcdiff reads for fn is the code fn runs: a module edited after
@@ -240,8 +311,10 @@ def check_source_runs(fn, where):
     if not any(_same_code(code, other) for other in defined.get(where_defined, ())):
         raise SrcdiffError(
             f"the source of {fn.__qualname__} in {filename} is not the code it runs: the file "
-            "was edited after the module was imported", where,
-            "reload the module (importlib.reload) or restart Python, then differentiate it")
+            "was edited after the module was imported",
+            where,
+            "reload the module (importlib.reload) or restart Python, then differentiate it",
+        )
 
 
 @functools.lru_cache(maxsize=64)
@@ -258,20 +331,24 @@ def _functions_defined(text):
     while stack:
         for const in stack.pop().co_consts:
             if inspect.iscode(const):
-                where = (const.co_name, getattr(const, "co_qualname", None),
-                         const.co_firstlineno)
+                where = (const.co_name, getattr(const, "co_qualname", None), const.co_firstlineno)
                 defined.setdefault(where, []).append(const)
                 stack.append(const)
     return defined
 
 
 def _same_code(a, b):
-    return (a.co_code == b.co_code and a.co_names == b.co_names and
-            a.co_varnames == b.co_varnames and a.co_freevars == b.co_freevars and
-            a.co_cellvars == b.co_cellvars and a.co_argcount == b.co_argcount and
-            a.co_kwonlyargcount == b.co_kwonlyargcount and
-            a.co_posonlyargcount == b.co_posonlyargcount and
-            _same_const(a.co_consts, b.co_consts))
+    return (
+        a.co_code == b.co_code
+        and a.co_names == b.co_names
+        and a.co_varnames == b.co_varnames
+        and a.co_freevars == b.co_freevars
+        and a.co_cellvars == b.co_cellvars
+        and a.co_argcount == b.co_argcount
+        and a.co_kwonlyargcount == b.co_kwonlyargcount
+        and a.co_posonlyargcount == b.co_posonlyargcount
+        and _same_const(a.co_consts, b.co_consts)
+    )
 
 
 def _same_const(a, b):

@@ -3,6 +3,7 @@ fn keeps only fn's arguments from its forward sweep, not the values fn's own adj
 adjoint sweep runs fn's forward sweep again, just before fn's adjoint, to have them back. Peak
 memory then holds one checkpointed call's values at a time, for the cost of a second forward
 pass through it (JAX's jax.checkpoint, PyTorch's torch.utils.checkpoint)."""
+
 import functools
 import inspect
 
@@ -33,9 +34,11 @@ def checkpoint(fun):
     if isinstance(fun, Checkpointed):
         return fun
     if not inspect.isfunction(fun):
-
-        raise SrcdiffError(f"nf.checkpoint takes a Python function, not {type(fun).__name__}",
-                           caller(), hint="checkpoint the def that calls it instead")
+        raise SrcdiffError(
+            f"nf.checkpoint takes a Python function, not {type(fun).__name__}",
+            caller(),
+            hint="checkpoint the def that calls it instead",
+        )
     return Checkpointed(fun)
 
 

@@ -1,5 +1,6 @@
 """What the trainer tells: a progress line with images/s and ETA, one line per epoch, metrics
 appended to a CSV and a JSON-lines file, and a plot of the history."""
+
 import csv
 import json
 import os
@@ -36,22 +37,30 @@ class Progress:
         self.last_drawn = now
         left = (total - done) / max(rate, 1e-9)
         whole = left + (self.epochs - epoch) * total / max(rate, 1e-9)
-        status = (f"{done}/{total} loss {loss:.3f} acc {accuracy:.3f} lr {lr:.3g} "
-                  f"{rate:.0f} img/s ETA {duration(left)} (run {duration(whole)})")
+        status = (
+            f"{done}/{total} loss {loss:.3f} acc {accuracy:.3f} lr {lr:.3g} "
+            f"{rate:.0f} img/s ETA {duration(left)} (run {duration(whole)})"
+        )
         if not self.live:
             return self.say(f"epoch {epoch}/{self.epochs}: {status}")
         filled = int(24 * done / total)
-        self.stream.write(f"\repoch {epoch}/{self.epochs} [{'#' * filled}{'.' * (24 - filled)}] "
-                          f"{status}\033[K")
+        self.stream.write(
+            f"\repoch {epoch}/{self.epochs} [{'#' * filled}{'.' * (24 - filled)}] {status}\033[K"
+        )
         self.stream.flush()
 
     def epoch_done(self, row, runs_left):
         if self.live:
             self.stream.write("\r\033[K")
-        parts = [f"epoch {row['epoch']}/{self.epochs}: loss {row['loss']:.4f}",
-                 f"train accuracy {row['train_acc']:.3f}"]
-        parts += [f"{name} accuracy {row[key]:.3f}" for name, key in
-                  (("validation", "val_acc"), ("test", "test_acc")) if row.get(key) is not None]
+        parts = [
+            f"epoch {row['epoch']}/{self.epochs}: loss {row['loss']:.4f}",
+            f"train accuracy {row['train_acc']:.3f}",
+        ]
+        parts += [
+            f"{name} accuracy {row[key]:.3f}"
+            for name, key in (("validation", "val_acc"), ("test", "test_acc"))
+            if row.get(key) is not None
+        ]
         timing = f"({row['seconds']:.1f} s, {row['images_per_s']:.0f} img/s"
         timing += f", ETA {duration(runs_left * row['seconds'])})" if runs_left else ")"
         self.say(", ".join(parts) + f", lr {row['lr']:.3g} " + timing)
@@ -64,8 +73,11 @@ class MetricsLog:
 
     def __init__(self, prefix, keep_through_epoch=None):
         self.csv_path, self.json_path = prefix + ".csv", prefix + ".jsonl"
-        kept = [] if keep_through_epoch is None else [
-            row for row in self._read() if row.get("epoch", 0) <= keep_through_epoch]
+        kept = (
+            []
+            if keep_through_epoch is None
+            else [row for row in self._read() if row.get("epoch", 0) <= keep_through_epoch]
+        )
         with open(self.csv_path, "w", newline="") as f:
             writer = csv.DictWriter(f, COLUMNS, extrasaction="ignore")
             writer.writeheader()
@@ -96,6 +108,7 @@ def matplotlib_pyplot():
     """matplotlib.pyplot on the file-only Agg backend, or None when it is not installed."""
     try:
         import matplotlib
+
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:

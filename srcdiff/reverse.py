@@ -15,6 +15,7 @@ contribution assigns it (`bx = ...`), later ones accumulate (`bx = bx + ...`). T
 that defines `x` consumes `bx`. Where control flow merges, adjoints live on one path only are
 zero-initialised on the other.
 """
+
 import copy
 
 import gast
@@ -24,15 +25,33 @@ from .adjoints import StatementAdjoints
 from .annotations import Mark, mark
 from .modes import Mode
 from .scalars import real_scalars
-from .saving import (AFTER, BEFORE, NONE, Later, SavingAnalysis, finished, holds_code,
-                     read_for_shape_only, reading)
+from .saving import (
+    AFTER,
+    BEFORE,
+    NONE,
+    Later,
+    SavingAnalysis,
+    finished,
+    holds_code,
+    read_for_shape_only,
+    reading,
+)
 
 
 class Reverse(StatementAdjoints, SavingAnalysis):
     """Builds the gast FunctionDef of the gradient of an `ir.Function`."""
 
-    def __init__(self, fn, wrt, *, mode=Mode.GRAD, preserve_result=False, has_aux=False,
-                 outputs=None, func_name=None):
+    def __init__(
+        self,
+        fn,
+        wrt,
+        *,
+        mode=Mode.GRAD,
+        preserve_result=False,
+        has_aux=False,
+        outputs=None,
+        func_name=None,
+    ):
         self.fn, self.wrt, self.mode, self.preserve_result = fn, wrt, mode, preserve_result
         self.has_aux, self.outputs = has_aux, outputs
         self.func_name = func_name or f"d{fn.name}"
@@ -70,8 +89,9 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         return self._fresh((var, "b" + var), self.adjoint_names)
 
     def stack(self, var):
-        return self._fresh((var, "_stack" + (var if var.startswith("_") else "_" + var)),
-                           self.stack_names)
+        return self._fresh(
+            (var, "_stack" + (var if var.startswith("_") else "_" + var)), self.stack_names
+        )
 
     # --- building -------------------------------------------------------------------------
 
@@ -92,7 +112,8 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         for call, var in self._pushes:
             call.args[0] = self._kept(var, self.popped_shape_only)
         inits = [ir.assign(v, ir.const(None)) for v in self.unbound] + [
-            ir.assign(s, gast.List(elts=[], ctx=gast.Load())) for s in self._stack_inits.values()]
+            ir.assign(s, gast.List(elts=[], ctx=gast.Load())) for s in self._stack_inits.values()
+        ]
         if self.mode is not Mode.SPLIT:
             parts = [grads[0] if len(grads) == 1 else ir.tuple_of(grads)]
             if self.has_aux:
@@ -103,24 +124,47 @@ class Reverse(StatementAdjoints, SavingAnalysis):
                 parts.append(aux)
             value = parts[0] if len(parts) == 1 else ir.tuple_of(parts)
             params = [self._seed_name()] if self.mode is Mode.VJP else []
-            return [self._def(self.func_name, params, inits + forward + adjoint
-                              + [gast.Return(value=value)])]
-        saved = sorted(ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[]))
-                       & (self.primal | set(self._stack_inits.values())))
-        maybe_unset = sorted(v for v in saved if v in self.primal and v not in self.fn.params
-                             and v not in self.unbound and not any(
-                                 len(s.path) == 1 and not _loop_target(s.stmt, v)
-                                 for s in self.sites.get(v, [])))
+            return [
+                self._def(
+                    self.func_name, params, inits + forward + adjoint + [gast.Return(value=value)]
+                )
+            ]
+        saved = sorted(
+            ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[]))
+            & (self.primal | set(self._stack_inits.values()))
+        )
+        maybe_unset = sorted(
+            v
+            for v in saved
+            if v in self.primal
+            and v not in self.fn.params
+            and v not in self.unbound
+            and not any(
+                len(s.path) == 1 and not _loop_target(s.stmt, v) for s in self.sites.get(v, [])
+            )
+        )
         forward = [ir.assign(v, ir.const(None)) for v in maybe_unset] + inits + forward
-        forward.append(gast.Return(value=ir.tuple_of([result, gast.List(
-            elts=[self._kept(v) for v in saved], ctx=gast.Load())])))
+        forward.append(
+            gast.Return(
+                value=ir.tuple_of(
+                    [result, gast.List(elts=[self._kept(v) for v in saved], ctx=gast.Load())]
+                )
+            )
+        )
         # the backward function empties the list it is given, so that each saved value can be
         # freed right after its last use rather than when the caller's reference goes
         # (a backward function differentiated again has values named saved and b_out)
         held = self._fresh(("<saved>", "saved"), self.adjoint_names)
-        unpack = [ir.assign(ir.tuple_of([ir.name(v, store=True) for v in saved], store=True),
-                            ir.name(held)),
-                  ir.expr_stmt(ir.call(ir.attr(held, "clear")))] if saved else []
+        unpack = (
+            [
+                ir.assign(
+                    ir.tuple_of([ir.name(v, store=True) for v in saved], store=True), ir.name(held)
+                ),
+                ir.expr_stmt(ir.call(ir.attr(held, "clear"))),
+            ]
+            if saved
+            else []
+        )
         backward = unpack + adjoint + [gast.Return(value=ir.tuple_of(grads))]
         fwd_name, bwd_name = self.func_name
         bwd = self._def(bwd_name, [self._seed_name(), held], backward, with_params=False)
@@ -132,21 +176,24 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         adjoint = finished(sweep)
         # what the backward half reads: the adjoint sweep, and the zeros it returns for an
         # argument that got no adjoint (runtime.zeros_like(x))
-        needed = ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[])) \
-            & self.primal
+        needed = (
+            ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[])) & self.primal
+        )
         for var, site in self._merge_reads.values():  # zeros_like(v) reads v's value
             self._read({var}, site)
         # a value the adjoint zeroes an adjoint like (a branch or loop the forward sweep
         # skipped) may never have been bound there: bind it to None first
-        self.unbound = sorted({var for var, site in self._merge_reads.values()
-                               if not self._bound_at(var, site)})
+        self.unbound = sorted(
+            {var for var, site in self._merge_reads.values() if not self._bound_at(var, site)}
+        )
         return needed
 
     def _bound_at(self, var, site):
         """Whether `var` is surely bound when the statement at `site` runs: a parameter, or
         assigned at the top level of the function before it."""
-        return var in self.fn.params or any(len(s.path) == 1 and s.order < site.order
-                                            for s in self.sites.get(var, []))
+        return var in self.fn.params or any(
+            len(s.path) == 1 and s.order < site.order for s in self.sites.get(var, [])
+        )
 
     def _seed_name(self):
         ret = self.ret
@@ -155,13 +202,31 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         return self._fresh(("<seed>", "b_out"), self.adjoint_names)
 
     def _def(self, name, extra, body, with_params=True):
-        args = _copy_args(self.fn.args) if with_params else gast.arguments(
-            args=[], posonlyargs=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
-            defaults=[])
-        args.args[:0] = [gast.Name(id=e, ctx=gast.Param(), annotation=None, type_comment=None)
-                         for e in extra]
-        return gast.FunctionDef(name=name, args=args, body=body, decorator_list=[],
-                                returns=None, type_comment=None, type_params=[])
+        args = (
+            _copy_args(self.fn.args)
+            if with_params
+            else gast.arguments(
+                args=[],
+                posonlyargs=[],
+                vararg=None,
+                kwonlyargs=[],
+                kw_defaults=[],
+                kwarg=None,
+                defaults=[],
+            )
+        )
+        args.args[:0] = [
+            gast.Name(id=e, ctx=gast.Param(), annotation=None, type_comment=None) for e in extra
+        ]
+        return gast.FunctionDef(
+            name=name,
+            args=args,
+            body=body,
+            decorator_list=[],
+            returns=None,
+            type_comment=None,
+            type_params=[],
+        )
 
     def _forward_sweep(self):
         """(forward statements, result expression)."""
@@ -182,43 +247,69 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         if self.has_aux:
             out = ret.value.elts[0]
             if isinstance(out, gast.Name) and out.id in fn.active:
-                adjoint.append(ir.assign(self.bname(out.id),
-                                         ir.call("runtime.grad_seed", ir.name(out.id))))
+                adjoint.append(
+                    ir.assign(self.bname(out.id), ir.call("runtime.grad_seed", ir.name(out.id)))
+                )
                 live = {out.id}
         elif ret is not None and ret.active and isinstance(ret.value, gast.Tuple):
             seeds = self._fresh(("<seeds>", "b_outs"), self.adjoint_names)
             outputs = self.outputs or [True] * len(ret.value.elts)
             # copies: the passes rename names in place, in the forward sweep's return too
-            shapes = ir.tuple_of([copy.deepcopy(e) if keep else ir.const(None)
-                             for e, keep in zip(ret.value.elts, outputs)])
-            adjoint.append(ir.assign(seeds, ir.call("runtime.unpack_adjoint", ir.name(
-                self._seed_name()), shapes)))
+            shapes = ir.tuple_of(
+                [
+                    copy.deepcopy(e) if keep else ir.const(None)
+                    for e, keep in zip(ret.value.elts, outputs)
+                ]
+            )
+            adjoint.append(
+                ir.assign(
+                    seeds, ir.call("runtime.unpack_adjoint", ir.name(self._seed_name()), shapes)
+                )
+            )
             for k, element in enumerate(ret.value.elts):
                 if self.outputs is not None and not self.outputs[k]:
                     continue  # the caller never differentiates this item
                 if isinstance(element, gast.Name) and element.id in fn.active:
-                    part = gast.Subscript(value=ir.name(seeds), slice=ir.const(k),
-                                          ctx=gast.Load())
+                    part = gast.Subscript(value=ir.name(seeds), slice=ir.const(k), ctx=gast.Load())
                     adjoint.append(self.accumulate(element.id, part, live))
         elif ret is not None and ret.active:
             out = ret.value.id
             if self.mode is Mode.GRAD:
-                adjoint.append(ir.assign(self.bname(out),
-                                         ir.call("runtime.grad_seed", ir.name(out))))
+                adjoint.append(
+                    ir.assign(self.bname(out), ir.call("runtime.grad_seed", ir.name(out)))
+                )
             live = {out}
         # a list used as a stack has a list of adjoints, one per item; one that is returned
         # gets the caller's adjoint of it (item by item), the others start empty
-        adjoint += [ir.assign(self.bname(s), ir.call(
-            "runtime.add_items", gast.List(elts=[], ctx=gast.Load()), ir.name(self.bname(s)),
-            ir.name(s)) if s in live else gast.List(elts=[], ctx=gast.Load()))
-            for s in sorted(self.stacks & self.fn.active)]
+        adjoint += [
+            ir.assign(
+                self.bname(s),
+                ir.call(
+                    "runtime.add_items",
+                    gast.List(elts=[], ctx=gast.Load()),
+                    ir.name(self.bname(s)),
+                    ir.name(s),
+                )
+                if s in live
+                else gast.List(elts=[], ctx=gast.Load()),
+            )
+            for s in sorted(self.stacks & self.fn.active)
+        ]
         adjoint += self.reverse_block(body, live)
         if self.mode is Mode.SPLIT:  # the caller accumulates these: keep Sparse adjoints sparse
-            grads = [ir.name(self.bname(w)) if w in live else ir.call(
-                "runtime.zeros_like", ir.name(w)) for w in self.wrt]
+            grads = [
+                ir.name(self.bname(w)) if w in live else ir.call("runtime.zeros_like", ir.name(w))
+                for w in self.wrt
+            ]
         else:
-            grads = [ir.call("runtime.as_grad", ir.name(self.bname(w)) if w in live
-                             else ir.const(0.0), ir.name(w)) for w in self.wrt]
+            grads = [
+                ir.call(
+                    "runtime.as_grad",
+                    ir.name(self.bname(w)) if w in live else ir.const(0.0),
+                    ir.name(w),
+                )
+                for w in self.wrt
+            ]
         return adjoint, grads
 
     def _hold(self, value, forward):
@@ -227,10 +318,12 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         if isinstance(value, gast.Tuple):
             return ir.tuple_of([self._hold(e, forward) for e in value.elts])
         if isinstance(value, gast.Name) and any(
-                self.strategy.get((value.id, s.order), NONE) != NONE
-                for s in self.sites.get(value.id, [])):
-            held = self._fresh((("<result>", value.id), "result_" + value.id.lstrip("_")),
-                               self.adjoint_names)
+            self.strategy.get((value.id, s.order), NONE) != NONE
+            for s in self.sites.get(value.id, [])
+        ):
+            held = self._fresh(
+                (("<result>", value.id), "result_" + value.id.lstrip("_")), self.adjoint_names
+            )
             forward.append(ir.assign(held, value))
             return ir.name(held)
         return value
@@ -263,8 +356,13 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         out = []
         if isinstance(stmt, ir.Assign):
             out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, BEFORE)]
-            target = stmt.targets[0] if not stmt.unpack else gast.Tuple(
-                elts=[ir.name(t, store=True) for t in stmt.targets], ctx=gast.Store())
+            target = (
+                stmt.targets[0]
+                if not stmt.unpack
+                else gast.Tuple(
+                    elts=[ir.name(t, store=True) for t in stmt.targets], ctx=gast.Store()
+                )
+            )
             out.append(ir.assign(target, stmt.value))
             out += [self._push(t) for t in stmt.targets if self._saved(t, stmt, AFTER)]
         elif isinstance(stmt, ir.Push):
@@ -275,18 +373,20 @@ class Reverse(StatementAdjoints, SavingAnalysis):
             out += [self._push(stmt.target)] if self._saved(stmt.target, stmt, AFTER) else []
         elif isinstance(stmt, ir.SetItem):
             if self._saved(stmt.target, stmt, BEFORE):
-                out.append(self._push_expr(stmt.target, ir.call(
-                    "np.copy", ir.subscript(stmt.target, stmt.index))))
-            out.append(ir.assign(ir.subscript(stmt.target, stmt.index, store=True),
-                                 stmt.value))
+                out.append(
+                    self._push_expr(
+                        stmt.target, ir.call("np.copy", ir.subscript(stmt.target, stmt.index))
+                    )
+                )
+            out.append(ir.assign(ir.subscript(stmt.target, stmt.index, store=True), stmt.value))
         elif isinstance(stmt, ir.If):
-            out += ir.if_statement(stmt.test, self.forward_block(stmt.body),
-                                   self.forward_block(stmt.orelse))
+            out += ir.if_statement(
+                stmt.test, self.forward_block(stmt.body), self.forward_block(stmt.orelse)
+            )
         elif isinstance(stmt, ir.Break):
             out.append(gast.Break())
         elif isinstance(stmt, (ir.For, ir.While)):
-            out += [ir.assign(v, ir.const(None))
-                    for v in sorted(self.needs_init.get(id(stmt), ()))]
+            out += [ir.assign(v, ir.const(None)) for v in sorted(self.needs_init.get(id(stmt), ()))]
             out += self._forward_loop(stmt)
         elif isinstance(stmt, ir.Statement):
             out.append(stmt.node)
@@ -299,11 +399,22 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         counter, out = stmt.counter, []
         if counter is not None:
             out.append(ir.assign(counter, ir.const(0)))
-            body.insert(0, ir.assign(counter, gast.BinOp(left=ir.name(counter), op=gast.Add(),
-                                                         right=ir.const(1))))
+            body.insert(
+                0,
+                ir.assign(
+                    counter, gast.BinOp(left=ir.name(counter), op=gast.Add(), right=ir.const(1))
+                ),
+            )
         if isinstance(stmt, ir.For):
-            out.append(gast.For(target=ir.name(stmt.target, store=True), iter=stmt.iter,
-                                body=body or [gast.Pass()], orelse=[], type_comment=None))
+            out.append(
+                gast.For(
+                    target=ir.name(stmt.target, store=True),
+                    iter=stmt.iter,
+                    body=body or [gast.Pass()],
+                    orelse=[],
+                    type_comment=None,
+                )
+            )
         else:
             out.append(gast.While(test=stmt.test, body=body, orelse=[]))
         if counter is not None and self._saved(counter, stmt, AFTER):
@@ -314,13 +425,20 @@ class Reverse(StatementAdjoints, SavingAnalysis):
 
     def reverse_block(self, block, live):
         """The reversed code of `block`; `live` is updated in place."""
+
         def pops():
             out = []
             for stmt in reversed(block):
-                targets = [stmt.counter] if isinstance(stmt, (ir.For, ir.While)) else [
-                    stmt.target] if isinstance(stmt, ir.Pop) else getattr(stmt, "targets", [])
+                targets = (
+                    [stmt.counter]
+                    if isinstance(stmt, (ir.For, ir.While))
+                    else [stmt.target]
+                    if isinstance(stmt, ir.Pop)
+                    else getattr(stmt, "targets", [])
+                )
                 out += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
             return out
+
         out = [Later(pops)] if any(map(self.may_save, block)) else []
         for stmt in reversed(block):
             out += ir.located(self._reverse(stmt, live), stmt.loc)
@@ -331,33 +449,52 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         if isinstance(stmt, ir.Assign):
             out += self.reverse_assign(stmt, live)
             if self.may_save(stmt):
-                out.append(Later(lambda: [self._pop(t) for t in reversed(stmt.targets)
-                                          if self._saved(t, stmt, BEFORE)]))
+                out.append(
+                    Later(
+                        lambda: [
+                            self._pop(t)
+                            for t in reversed(stmt.targets)
+                            if self._saved(t, stmt, BEFORE)
+                        ]
+                    )
+                )
         elif isinstance(stmt, ir.Push):
             out += self.reverse_push(stmt, live)
         elif isinstance(stmt, ir.Pop):
             out.append(self.reverse_pop(stmt, live))
-            out.append(Later(lambda: [self._pop(stmt.target)] if self._saved(
-                stmt.target, stmt, BEFORE) else []))
+            out.append(
+                Later(
+                    lambda: (
+                        [self._pop(stmt.target)] if self._saved(stmt.target, stmt, BEFORE) else []
+                    )
+                )
+            )
         elif isinstance(stmt, ir.SetItem):
             out += self.reverse_set_item(stmt, live)
         elif isinstance(stmt, ir.If):
             out += self.reverse_if(stmt, live)
         elif isinstance(stmt, ir.For):
-            ran = stmt.iter if stmt.counter is None else gast.Subscript(
-                value=stmt.iter, slice=gast.Slice(lower=None, upper=ir.name(stmt.counter),
-                                                  step=None), ctx=gast.Load())
-            out += self.reverse_loop(stmt, stmt.body, live, stmt.target,
-                                     ir.call("reversed", ran))
+            ran = (
+                stmt.iter
+                if stmt.counter is None
+                else gast.Subscript(
+                    value=stmt.iter,
+                    slice=gast.Slice(lower=None, upper=ir.name(stmt.counter), step=None),
+                    ctx=gast.Load(),
+                )
+            )
+            out += self.reverse_loop(stmt, stmt.body, live, stmt.target, ir.call("reversed", ran))
         elif isinstance(stmt, ir.While):
-            out += self.reverse_loop(stmt, stmt.body, live, "_", ir.call(
-                "range", ir.name(stmt.counter)))
+            out += self.reverse_loop(
+                stmt, stmt.body, live, "_", ir.call("range", ir.name(stmt.counter))
+            )
         return out
 
     def _zeros_like(self, var, from_adjoint):
         source = self.bname(var) if from_adjoint else var
-        return mark(ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source))),
-                    Mark.FRESH)
+        return mark(
+            ir.assign(self.bname(var), ir.call("runtime.zeros_like", ir.name(source))), Mark.FRESH
+        )
 
     def reverse_if(self, stmt, live):
         live_in = set(live)
@@ -373,8 +510,12 @@ class Reverse(StatementAdjoints, SavingAnalysis):
             code.append(branch + [self._zeros_like(v, False) for v in missing])
         live.clear()
         live.update(merged)
-        return [Later(lambda: ir.if_statement(stmt.test, finished(code[0]), finished(code[1])),
-                      real=any(map(holds_code, code)))]
+        return [
+            Later(
+                lambda: ir.if_statement(stmt.test, finished(code[0]), finished(code[1])),
+                real=any(map(holds_code, code)),
+            )
+        ]
 
     def reverse_loop(self, stmt, body, live, target, iterable):
         entry = set(live)
@@ -391,22 +532,31 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         # that iteration's value (the loop may change its shape: layers of other widths)
         reset = [self._zeros_like(v, False) for v in sorted(entry - exit_)]
         if holds_code(code):  # (a body of pops alone changes no adjoint)
-            self._merge_reads.update({(v, id(stmt)): (v, self.site_of[id(stmt)])
-                                      for v in entry - live})
+            self._merge_reads.update(
+                {(v, id(stmt)): (v, self.site_of[id(stmt)]) for v in entry - live}
+            )
             for v in entry - exit_:
                 self.reset_in.setdefault(v, set()).add(id(stmt))
             live.update(entry)
 
         def loop():
             body = finished(code)
-            return before + [gast.For(target=ir.name(target, store=True), iter=iterable,
-                                      body=body + reset, orelse=[], type_comment=None)] \
-                if body else []
+            return (
+                before
+                + [
+                    gast.For(
+                        target=ir.name(target, store=True),
+                        iter=iterable,
+                        body=body + reset,
+                        orelse=[],
+                        type_comment=None,
+                    )
+                ]
+                if body
+                else []
+            )
+
         return [Later(loop, real=holds_code(code))]
-
-
-
-
 
 
 def _copy_args(args):

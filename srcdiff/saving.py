@@ -2,6 +2,7 @@
 analysis): every site that assigns a variable is numbered and placed in the blocks and loops
 around it; a value the adjoint reads is saved NONE (it still holds it), AFTER (pushed after its
 assignment, popped before the reversed one) or BEFORE (pushed before it is overwritten)."""
+
 import gast
 
 from . import ir
@@ -34,8 +35,10 @@ class SavingAnalysis:
                 for target in stmt.targets:
                     self.sites.setdefault(target, []).append(site)
                 if stmt.callee is not None:  # the adjoint of the call reads what it saved
-                    self._read(stmt.callee.kept(), _Site(stmt, site.order, path + [
-                        (id(block), index + 0.5)], list(loops)))
+                    self._read(
+                        stmt.callee.kept(),
+                        _Site(stmt, site.order, path + [(id(block), index + 0.5)], list(loops)),
+                    )
             elif isinstance(stmt, ir.Push):
                 self._read(ir.names_in(stmt.value) | {stmt.stack}, site)
                 self.stacks.add(stmt.stack)
@@ -45,8 +48,7 @@ class SavingAnalysis:
                 self.stacks.add(stmt.stack)
                 self.popped_stacks.add(stmt.stack)
             elif isinstance(stmt, ir.SetItem):
-                self._read(ir.names_in(stmt.index) | ir.names_in(stmt.value) | {stmt.target},
-                           site)
+                self._read(ir.names_in(stmt.index) | ir.names_in(stmt.value) | {stmt.target}, site)
                 self.sites.setdefault(stmt.target, []).append(site)
             elif isinstance(stmt, ir.If):
                 self._read({stmt.test}, site)
@@ -97,7 +99,7 @@ class SavingAnalysis:
         prefix = site.path[:-1]
 
         def later_sibling(read):
-            if read.path[:len(prefix)] != prefix or len(read.path) <= len(prefix):
+            if read.path[: len(prefix)] != prefix or len(read.path) <= len(prefix):
                 return False
             rblock, rindex = read.path[len(prefix)]
             return rblock == block and rindex > index
@@ -108,8 +110,7 @@ class SavingAnalysis:
             return NONE  # read only after the loop, where it holds its final value
         if not others and all(later_sibling(r) for r in inside):
             return AFTER
-        defined_before = var in self.fn.params or any(
-            s.order < start for s in others)
+        defined_before = var in self.fn.params or any(s.order < start for s in others)
         if not defined_before:
             self.needs_init.setdefault(id(outer), set()).add(var)
         return BEFORE
@@ -187,9 +188,12 @@ def read_for_shape_only(adjoint, names, stacks):
     read_at_start = live_before(adjoint, set(), None) & names
     pops = {}
     for node in _statements(adjoint):
-        if isinstance(node, gast.Assign) and len(node.targets) == 1 and \
-                isinstance(node.targets[0], gast.Name) and _is_pop(node.value, stacks.get(
-                    node.targets[0].id)):
+        if (
+            isinstance(node, gast.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], gast.Name)
+            and _is_pop(node.value, stacks.get(node.targets[0].id))
+        ):
             pops.setdefault(node.targets[0].id, []).append(id(node))
     popped_value = {var for var, ids in pops.items() if set(ids) - popped_unread}
     return read_at_start - value_live, names - popped_value
@@ -205,9 +209,15 @@ def _statements(body):
 
 
 def _is_pop(expr, stack):
-    return (stack is not None and isinstance(expr, gast.Call) and not expr.args
-            and isinstance(expr.func, gast.Attribute) and expr.func.attr == "pop"
-            and isinstance(expr.func.value, gast.Name) and expr.func.value.id == stack)
+    return (
+        stack is not None
+        and isinstance(expr, gast.Call)
+        and not expr.args
+        and isinstance(expr.func, gast.Attribute)
+        and expr.func.attr == "pop"
+        and isinstance(expr.func.value, gast.Name)
+        and expr.func.value.id == stack
+    )
 
 
 def _value_reads(node):

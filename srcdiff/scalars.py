@@ -11,6 +11,7 @@ power may be complex). Not f's arguments: one differentiated is a real array or 
 a list or dict of them may also hold complex leaves (they get no gradient). A name is one if every assignment to it is
 (a loop-carried `total = total + s` included: the analysis starts from every name and
 drops those an assignment disproves, until none is dropped)."""
+
 import gast
 import numpy as np
 
@@ -19,9 +20,29 @@ from .primitives import registry
 
 _REAL_SCALAR_BUILTINS = {float, int, len, bool}
 _WHOLE_REDUCTIONS = {np.sum, np.mean, np.prod, np.max, np.min, np.amax, np.amin}
-_ELEMENTWISE = {np.sin, np.cos, np.tan, np.tanh, np.sinh, np.cosh, np.exp, np.log, np.log1p,
-                np.expm1, np.sqrt, np.square, np.abs, np.absolute, np.negative,
-                np.maximum, np.minimum, np.add, np.subtract, np.multiply, np.divide}
+_ELEMENTWISE = {
+    np.sin,
+    np.cos,
+    np.tan,
+    np.tanh,
+    np.sinh,
+    np.cosh,
+    np.exp,
+    np.log,
+    np.log1p,
+    np.expm1,
+    np.sqrt,
+    np.square,
+    np.abs,
+    np.absolute,
+    np.negative,
+    np.maximum,
+    np.minimum,
+    np.add,
+    np.subtract,
+    np.multiply,
+    np.divide,
+}
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
 
 
@@ -29,13 +50,16 @@ def real_scalars(fn):
     """The names of ir.Function `fn` that surely hold a real scalar."""
     assigned = {}  # name -> the expressions assigned to it (None: anything else)
     for stmt in _statements(fn.body):
-        if isinstance(stmt, ir.Assign) and len(stmt.targets) == 1 and stmt.callee is None \
-                and not stmt.unpack:
+        if (
+            isinstance(stmt, ir.Assign)
+            and len(stmt.targets) == 1
+            and stmt.callee is None
+            and not stmt.unpack
+        ):
             assigned.setdefault(stmt.targets[0], []).append(stmt.value)
         elif isinstance(stmt, ir.For):
             ranged = isinstance(stmt.iter, gast.Call) and _function(stmt.iter) is range
-            assigned.setdefault(stmt.target, []).append(
-                ir.const(0) if ranged else None)
+            assigned.setdefault(stmt.target, []).append(ir.const(0) if ranged else None)
         for name in _other_targets(stmt):
             assigned.setdefault(name, []).append(None)
     for param in fn.params:
@@ -64,10 +88,16 @@ def _real(node, known):
         return node.id in known
     if isinstance(node, gast.BinOp):
         if isinstance(node.op, gast.Pow):
-            return _real(node.left, known) and isinstance(node.right, gast.Constant) and \
-                type(node.right.value) is int
-        return isinstance(node.op, _ARITHMETIC) and _real(node.left, known) and \
-            _real(node.right, known)
+            return (
+                _real(node.left, known)
+                and isinstance(node.right, gast.Constant)
+                and type(node.right.value) is int
+            )
+        return (
+            isinstance(node.op, _ARITHMETIC)
+            and _real(node.left, known)
+            and _real(node.right, known)
+        )
     if isinstance(node, gast.UnaryOp):
         return isinstance(node.op, (gast.USub, gast.UAdd)) and _real(node.operand, known)
     if isinstance(node, gast.Compare):
@@ -78,7 +108,8 @@ def _real(node, known):
             return True
         if fn in _WHOLE_REDUCTIONS or fn in _ELEMENTWISE or fn in (np.dot, np.matmul):
             return all(_real(a, known) for a in node.args) and all(
-                isinstance(k.value, gast.Constant) for k in node.keywords)
+                isinstance(k.value, gast.Constant) for k in node.keywords
+            )
     return False
 
 
@@ -122,8 +153,9 @@ def _statements(body):
 
 def _other_targets(stmt):
     """Names `stmt` binds other than as one plain assignment's target."""
-    if isinstance(stmt, ir.Assign) and (len(stmt.targets) != 1 or stmt.callee is not None
-                                        or stmt.unpack):
+    if isinstance(stmt, ir.Assign) and (
+        len(stmt.targets) != 1 or stmt.callee is not None or stmt.unpack
+    ):
         return stmt.targets
     if isinstance(stmt, ir.Pop):
         return [stmt.target]
@@ -132,8 +164,11 @@ def _other_targets(stmt):
     if isinstance(stmt, (ir.For, ir.While)) and stmt.counter is not None:
         return []  # (an int count)
     if isinstance(stmt, ir.Statement):
-        return [n.id for n in ir.walk(stmt.node)
-                if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)]
+        return [
+            n.id
+            for n in ir.walk(stmt.node)
+            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)
+        ]
     return []
 
 

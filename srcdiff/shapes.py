@@ -18,6 +18,7 @@ That is sound only for functions whose output type, shape and dtype do not depen
 the allow-lists below, fed with no integer of unknown value except as an array index (an
 unknown `n` in `np.zeros(n)` or `x[:n]` would decide a shape). Anything else is UNKNOWN.
 """
+
 import functools
 import operator
 import warnings
@@ -92,6 +93,7 @@ _CONSTANTS = (int, bool, str, type(None), float, complex, slice, type(Ellipsis),
 
 # --- describing arguments -------------------------------------------------------------------
 
+
 def describe(value):
     """The abstract value of an argument. Ints, strings and None are constants (a different
     value is a different specialisation); floats and arrays are described by type and shape."""
@@ -149,6 +151,7 @@ def key(value):
 
 # --- the lattice ------------------------------------------------------------------------------
 
+
 def widen(value):
     """A constant as the typed value it is an instance of (what joining forgets)."""
     if isinstance(value, Const):
@@ -165,23 +168,34 @@ def join(a, b):
         return b
     if b is BOTTOM:
         return a
-    if isinstance(a, Const) and isinstance(b, Const) and type(a.value) is type(b.value) \
-            and a.value == b.value:
+    if (
+        isinstance(a, Const)
+        and isinstance(b, Const)
+        and type(a.value) is type(b.value)
+        and a.value == b.value
+    ):
         return a
     a, b = widen(a), widen(b)
     if isinstance(a, Typed) and isinstance(b, Typed):
         if (a.type, a.shape, a.dtype) == (b.type, b.shape, b.dtype):
             return Typed(a.type, a.shape, a.dtype, a.writeable and b.writeable)
         return UNKNOWN
-    if isinstance(a, Items) and isinstance(b, Items) and a.type is b.type \
-            and len(a.items) == len(b.items):
+    if (
+        isinstance(a, Items)
+        and isinstance(b, Items)
+        and a.type is b.type
+        and len(a.items) == len(b.items)
+    ):
         return Items(a.type, tuple(join(x, y) for x, y in zip(a.items, b.items)))
     if isinstance(a, ListOf) and isinstance(b, ListOf):
         return ListOf(join(a.elem, b.elem))
     if isinstance(a, Stack) and isinstance(b, Stack):
         return Stack(join(a.elem, b.elem))
-    if isinstance(a, Mapping) and isinstance(b, Mapping) \
-            and [k for k, _ in a.items] == [k for k, _ in b.items]:
+    if (
+        isinstance(a, Mapping)
+        and isinstance(b, Mapping)
+        and [k for k, _ in a.items] == [k for k, _ in b.items]
+    ):
         return Mapping(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
     return UNKNOWN
 
@@ -213,6 +227,7 @@ def element(value):
 
 # --- stand-ins: concrete values with the same type, shape and dtype ---------------------------
 
+
 class _NoStandIn(Exception):
     pass
 
@@ -225,10 +240,10 @@ def _stand_in(value, index_ok=False):
         return value.value
     if isinstance(value, Typed):
         if value.is_array:  # floats 1 (no division by zero), ints 0 (a valid index)
-            base = np.ones((), value.dtype) if value.dtype.kind in "fc" else \
-                np.zeros((), value.dtype)
-            return as_strided(base, value.shape, (0,) * len(value.shape),
-                              writeable=value.writeable)
+            base = (
+                np.ones((), value.dtype) if value.dtype.kind in "fc" else np.zeros((), value.dtype)
+            )
+            return as_strided(base, value.shape, (0,) * len(value.shape), writeable=value.writeable)
         if value.type is float:
             return _FLOAT_STAND_IN
         if value.type in (int, bool):
@@ -241,8 +256,9 @@ def _stand_in(value, index_ok=False):
     if isinstance(value, Mapping):
         return {k: _stand_in(v, index_ok) for k, v in value.items}
     if isinstance(value, ShapeOf):
-        return runtime.ShapeOf(as_strided(np.ones((), value.dtype), value.shape,
-                                          (0,) * len(value.shape)))
+        return runtime.ShapeOf(
+            as_strided(np.ones((), value.dtype), value.shape, (0,) * len(value.shape))
+        )
     raise _NoStandIn
 
 
@@ -286,9 +302,13 @@ def evaluate(fn, args, kwargs, index_args=(), fresh=False):
     again and again (`h * w` with the same shapes), and a call on stand-ins costs far more than
     a look-up. (fn is a function for good, never one made for the call.)"""
     try:
-        memo_key = (fn, tuple(map(_tagged, args)),
-                    tuple([(k, _tagged(v)) for k, v in kwargs.items()]) if kwargs else (),
-                    index_args, fresh)
+        memo_key = (
+            fn,
+            tuple(map(_tagged, args)),
+            tuple([(k, _tagged(v)) for k, v in kwargs.items()]) if kwargs else (),
+            index_args,
+            fresh,
+        )
         found = _EVALUATED.get(memo_key)
     except TypeError:  # an unhashable constant (a slice)
         return _evaluate(fn, args, kwargs, index_args, fresh)
@@ -358,8 +378,19 @@ def _read_only(value):
 
 # --- which functions may be evaluated on stand-ins: their records say -------------------------
 
-MUTATORS = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse",
-             "update", "setdefault", "popitem"}
+MUTATORS = {
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "pop",
+    "clear",
+    "sort",
+    "reverse",
+    "update",
+    "setdefault",
+    "popitem",
+}
 
 
 def evaluate_call(path, args, kwargs):
@@ -384,8 +415,12 @@ def evaluate_function(fn, args, kwargs):
 def evaluate_method(base, name, args, kwargs):
     """The abstract result of `base.name(*args)` for an array or numpy scalar `base`."""
     record = registry.method(name)
-    if isinstance(base, Typed) and base.type not in SCALARS and record is not None and \
-            record.shape == registry.EVALUATE:
+    if (
+        isinstance(base, Typed)
+        and base.type not in SCALARS
+        and record is not None
+        and record.shape == registry.EVALUATE
+    ):
         return evaluate(_method(name), [base] + list(args), kwargs)
     return UNKNOWN
 
@@ -404,8 +439,7 @@ def _attribute(name):
 def attribute(base, name):
     """The abstract value of `base.name` (x.shape, x.T) for an array `base`."""
     record = registry.attribute(name)
-    if record is None or record.shape is None or isinstance(base, Typed) and \
-            base.type in SCALARS:
+    if record is None or record.shape is None or isinstance(base, Typed) and base.type in SCALARS:
         return UNKNOWN
     if record.shape != registry.EVALUATE:
         return record.shape([base], {})
@@ -436,26 +470,32 @@ def subscript(base, index):
 
 def _boolean_index(index):
     parts = index.items if isinstance(index, Items) else (index,)
-    return any(isinstance(p, Typed) and p.dtype.kind == "b" and p.type is not int
-               for p in parts)
+    return any(isinstance(p, Typed) and p.dtype.kind == "b" and p.type is not int for p in parts)
 
 
 def binary(op, left, right):
     """The abstract result of `left op right` for a Python operator function `op`."""
     if left.__class__ is Typed and right.__class__ is Typed and op.__name__ != "pow":
         return evaluate(op, [left, right], {}, index_args=(0, 1), fresh=True)  # (the commonest)
-    if isinstance(left, (Items, Const)) and isinstance(right, (Items, Const)) and \
-            not (isinstance(left, Const) and isinstance(right, Const)):
+    if (
+        isinstance(left, (Items, Const))
+        and isinstance(right, (Items, Const))
+        and not (isinstance(left, Const) and isinstance(right, Const))
+    ):
         if op.__name__ == "add":  # tuple/list concatenation
             a, b = _as_items(left), _as_items(right)
             if a is not None and b is not None and a.type is b.type:
                 return Items(a.type, a.items + b.items)
         return UNKNOWN
-    if isinstance(left, (Items, Mapping, ListOf, Stack, ShapeOf)) or \
-            isinstance(right, (Items, Mapping, ListOf, Stack, ShapeOf)):
+    if isinstance(left, (Items, Mapping, ListOf, Stack, ShapeOf)) or isinstance(
+        right, (Items, Mapping, ListOf, Stack, ShapeOf)
+    ):
         return UNKNOWN
-    if op.__name__ == "pow" and _python_number(left) and not (
-            isinstance(right, Const) and type(right.value) is int and right.value >= 0):
+    if (
+        op.__name__ == "pow"
+        and _python_number(left)
+        and not (isinstance(right, Const) and type(right.value) is int and right.value >= 0)
+    ):
         return UNKNOWN  # (-2.0) ** 0.5 is complex and 2 ** -1 a float: the type is the value's
     return evaluate(op, [left, right], {}, index_args=(0, 1), fresh=True)
 

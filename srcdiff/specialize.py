@@ -14,6 +14,7 @@ emitted JVP with the seed tangent 1.0: no stacks, no adjoint sweep.
 With `config(specialize="check")` each call runs both the variant and the generic code and
 compares their results element for element (runtime.same_as): the test suite runs that way.
 """
+
 import ast
 import copy
 import types
@@ -21,8 +22,7 @@ import types
 import gast
 
 from . import cache, codegen, conversion, ir, runtime
-from .optimize import (eliminate_dead_code, eliminate_dead_stacks, propagate_copies,
-                       release_early)
+from .optimize import eliminate_dead_code, eliminate_dead_stacks, propagate_copies, release_early
 from .ir import dotted
 from .primitives import registry
 from .inference import Interpreter, Unsupported, stack_methods_used
@@ -34,13 +34,14 @@ MAX_VARIANTS = 8  # signatures per derivative; beyond, calls run the generic cod
 
 # --- the rewrites: each primitive's own (its record's), or None to keep the call ---------
 
+
 def _rewrite_call(node, values):
     path = dotted(node.func)
     record = registry.at(path) if path is not None and len(path) > 1 else None
     if record is None or record.rewrite is None or any(v is UNKNOWN for v in values):
         return None
-    positional = values[:len(node.args)]
-    named = dict(zip(sorted(k.arg for k in node.keywords), values[len(node.args):]))
+    positional = values[: len(node.args)]
+    named = dict(zip(sorted(k.arg for k in node.keywords), values[len(node.args) :]))
     try:
         return record.rewrite(node, *positional, **named)
     except TypeError:  # a call with arguments the rule does not take
@@ -54,8 +55,14 @@ def _rewrite_binop(node, values):
     left, right = values
     for one, other, kept in ((right, left, node.left), (left, right, node.right)):
         other = widen(other)
-        if isinstance(one, Const) and type(one.value) in (int, float) and one.value == 1 and \
-                isinstance(other, Typed) and not other.is_array and other.dtype.kind == "f":
+        if (
+            isinstance(one, Const)
+            and type(one.value) in (int, float)
+            and one.value == 1
+            and isinstance(other, Typed)
+            and not other.is_array
+            and other.dtype.kind == "f"
+        ):
             return kept
     return None
 
@@ -87,8 +94,13 @@ def _rewritten(node, seen):
         if not isinstance(test, Const):
             return node
         return node.body if test.value else node.orelse
-    rule = _rewrite_call if isinstance(node, gast.Call) else \
-        _rewrite_binop if isinstance(node, gast.BinOp) else None
+    rule = (
+        _rewrite_call
+        if isinstance(node, gast.Call)
+        else _rewrite_binop
+        if isinstance(node, gast.BinOp)
+        else None
+    )
     replacement = rule(node, record[1]) if rule is not None else None
     return node if replacement is None else replacement
 
@@ -98,6 +110,7 @@ _LEAVES = frozenset({gast.Name, gast.Constant, gast.Load, gast.Store, gast.Del})
 
 
 # --- building a variant -----------------------------------------------------------------------
+
 
 def _function(source, name):
     tree = conversion.ast_to_gast(ast.parse(source))
@@ -114,8 +127,7 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     abstract return value."""
     callees = Callees(emitted, session)
     if interpreter is None:
-        interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(
-            arguments)
+        interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
     _rewritten(func, interpreter.seen)
     while eliminate_dead_stacks(func):
         pass
@@ -140,8 +152,12 @@ class Session:
         specialised for the call's arguments (kept, for other variants, on the callee)."""
         owners = _owners(emitted)
         for node, values in list(seen.values()):
-            if isinstance(node, gast.Call) and isinstance(node.func, gast.Name) and \
-                    node.func.id in owners and not node.keywords:
+            if (
+                isinstance(node, gast.Call)
+                and isinstance(node.func, gast.Name)
+                and node.func.id in owners
+                and not node.keywords
+            ):
                 clone = self.clone(owners[node.func.id], node.func.id, values)
                 if clone is not None:
                     node.func.id = clone.__name__
@@ -168,11 +184,18 @@ class Session:
         # (finding what it returned, Callees ran it on these arguments: that run is reused)
         interpreter = self.interpreters.pop((id(callee), name, tuple(values)), None)
         if interpreter is not None:
-            interpreter.seen = {id(copied[key]): (copied[key], found)
-                                for key, (_, found) in interpreter.seen.items()}
+            interpreter.seen = {
+                id(copied[key]): (copied[key], found)
+                for key, (_, found) in interpreter.seen.items()
+            }
         try:
-            rewrite(func, _with_defaults(list(values), defaults, len(func.args.args)), callee,
-                    self, interpreter)
+            rewrite(
+                func,
+                _with_defaults(list(values), defaults, len(func.args.args)),
+                callee,
+                self,
+                interpreter,
+            )
         except Unsupported:
             return None
         if backward:
@@ -206,10 +229,12 @@ class Callees:
         try:
             parsed = _parsed(callee)[name]
             func = parsed[0]
-            params = _with_defaults(list(args), callee.functions[name].__defaults__,
-                                    len(func.args.args))
-            interpreter = Interpreter(func, _opaque(callee), Callees(callee, self.session),
-                                      _fixed(callee), parsed[1])
+            params = _with_defaults(
+                list(args), callee.functions[name].__defaults__, len(func.args.args)
+            )
+            interpreter = Interpreter(
+                func, _opaque(callee), Callees(callee, self.session), _fixed(callee), parsed[1]
+            )
             try:
                 interpreter.run(params)
             finally:  # (stack_names of a callee, found only if a run asks: kept for the next)
@@ -235,8 +260,7 @@ def _parsed(emitted):
     {name: [tree, stack names]}."""
     if emitted.parsed is None:
         module = conversion.ast_to_gast(ast.parse(emitted.source))
-        emitted.parsed = {f.name: [f, None] for f in module.body
-                          if isinstance(f, gast.FunctionDef)}
+        emitted.parsed = {f.name: [f, None] for f in module.body if isinstance(f, gast.FunctionDef)}
     return emitted.parsed
 
 
@@ -248,9 +272,14 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
     is read only through elementwise arithmetic and every other value keeps its type, shape
     and dtype with the scalar in its place (so also its elements): no array of copies of one
     number, and no pass over one."""
-    candidates = [stmt for stmt in func.body if isinstance(stmt, gast.Assign) and
-                  len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Name) and
-                  dotted(getattr(stmt.value, "func", None)) == ("np", "broadcast_to")]
+    candidates = [
+        stmt
+        for stmt in func.body
+        if isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and dotted(getattr(stmt.value, "func", None)) == ("np", "broadcast_to")
+    ]
     if not candidates:
         return False
     nodes, parents, reads_of = _index(func, {stmt.targets[0].id for stmt in candidates})
@@ -264,17 +293,26 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         if not reads or not all(_elementwise_use(n, parents) for n in reads):
             continue
         if before is None:
-            before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted),
-                                 nodes=nodes).run(arguments, marks)
+            before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted), nodes=nodes).run(
+                arguments, marks
+            )
         if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads):
             continue  # (s * xs with xs a list repeats it: only a known result is a check)
         spread, stmt.value = stmt.value, stmt.value.args[0]
         kept = {id(n) for n in ir.walk(stmt.value)}
         taken = [n for n in ir.walk(spread) if id(n) not in kept]
-        after = _run_changed(func, before, stmt, taken, listed, (arguments, marks),
-                             (_opaque(emitted), callees, _fixed(emitted)))
+        after = _run_changed(
+            func,
+            before,
+            stmt,
+            taken,
+            listed,
+            (arguments, marks),
+            (_opaque(emitted), callees, _fixed(emitted)),
+        )
         if after.returned == before.returned and all(
-                after.bound.get(k) == v for k, v in before.bound.items() if k != name):
+            after.bound.get(k) == v for k, v in before.bound.items() if k != name
+        ):
             before, changed = after, True
             gone |= {id(n) for n in taken}
         else:
@@ -306,8 +344,11 @@ def _index(func, names):
         for field in node._fields:
             value = values.get(field)
             for child in value if value.__class__ is list else (value,):
-                if isinstance(child, _NODE) and child._fields and \
-                        child.__class__ is not gast.Constant:
+                if (
+                    isinstance(child, _NODE)
+                    and child._fields
+                    and child.__class__ is not gast.Constant
+                ):
                     todo.append(child)
                     tops.append(child if node is func and field == "body" else top)
                     if child.__class__ is gast.Name and child.id in names:
@@ -343,8 +384,12 @@ def _elementwise_use(node, parents):
         parent = parents.get(id(node))
         if isinstance(parent, (gast.Assign, gast.AugAssign)):
             return parent.value is node
-        if isinstance(parent, gast.BinOp) and isinstance(parent.op, _ELEMENTWISE_OPS) or \
-                isinstance(parent, gast.UnaryOp) and isinstance(parent.op, _ELEMENTWISE_OPS):
+        if (
+            isinstance(parent, gast.BinOp)
+            and isinstance(parent.op, _ELEMENTWISE_OPS)
+            or isinstance(parent, gast.UnaryOp)
+            and isinstance(parent.op, _ELEMENTWISE_OPS)
+        ):
             node = parent
             continue
         return False
@@ -358,13 +403,16 @@ def compile_function(func, emitted, defaults, label):
     bare.args = copy.copy(func.args)
     bare.args.defaults = []
     bare.args.kw_defaults = [None] * len(func.args.kwonlyargs)
-    source, rows = codegen.source_and_lines(conversion.gast_to_ast(
-        gast.Module(body=[bare], type_ignores=[])))
+    source, rows = codegen.source_and_lines(
+        conversion.gast_to_ast(gast.Module(body=[bare], type_ignores=[]))
+    )
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
     # func's statements carry the lines of emitted's source they were parsed from
     generic = dict(emitted.meta.lines)
-    origin = emitted.meta.defined.filename, {row: generic[line] for row, line in rows.items()
-                                      if line in generic}
+    origin = (
+        emitted.meta.defined.filename,
+        {row: generic[line] for row, line in rows.items() if line in generic},
+    )
     compiled = codegen.compile_module(source, filename, {}, origin=origin)[func.name]
     function = types.FunctionType(compiled.__code__, emitted.scope, func.name, defaults)
     function.source = source
@@ -377,7 +425,7 @@ def _with_defaults(values, defaults, count):
     if missing > 0:
         if not defaults or missing > len(defaults):
             raise Unsupported("missing arguments")
-        values = values + [describe(d) for d in defaults[len(defaults) - missing:]]
+        values = values + [describe(d) for d in defaults[len(defaults) - missing :]]
     return values
 
 
@@ -405,8 +453,11 @@ def _seeded(jvp_emitted, position, name):
     func = _function(jvp_emitted.source, jvp_emitted.meta.names[0])
     seed = func.args.args.pop(0)
     last = func.body[-1]
-    if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)
-            and len(last.value.elts) == 2):
+    if not (
+        isinstance(last, gast.Return)
+        and isinstance(last.value, gast.Tuple)
+        and len(last.value.elts) == 2
+    ):
         return None
     value, tangent = last.value.elts
     x = func.args.args[position].id
@@ -442,6 +493,7 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
 def checked(variant):
     """The variant, run together with the generic code it was made from, whose results it
     must match in every element (config(specialize="check"))."""
+
     def both(*args, **kwargs):
         return runtime.same_as(variant(*args, **kwargs), variant.reference(*args, **kwargs))
 

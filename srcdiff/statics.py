@@ -2,6 +2,7 @@
 code calls, an object's class, a key that picks a function, the functions and objects a
 container holds), how it is told apart from another's, and how it is described in the
 cache key."""
+
 import functools
 import inspect
 
@@ -63,6 +64,7 @@ def skeleton(value, depth=4):
     object a bare instance of its class (`object_class`: its methods, and the functions it
     holds of its own), and MISSING for data. None when it holds no function or object (nor
     a namedtuple, whose class may have methods)."""
+
     def of(item, depth):
         if is_function_value(item):
             return item, True
@@ -80,8 +82,14 @@ def skeleton(value, depth=4):
         if isinstance(item, dict):
             return {k: v for k, (v, _) in made.items()}, True
         values = [v for v, _ in made.values()]
-        return (type(item)._make(values) if hasattr(type(item), "_fields") else
-                tuple(values) if isinstance(item, tuple) else values), True
+        return (
+            type(item)._make(values)
+            if hasattr(type(item), "_fields")
+            else tuple(values)
+            if isinstance(item, tuple)
+            else values
+        ), True
+
     made, held = of(value, depth)
     return made if held and isinstance(made, (dict, list, tuple)) else None
 
@@ -102,8 +110,11 @@ def _described_tree(tree):
         return "-"
     if isinstance(tree, (dict, list, tuple)):
         pairs = tree.items() if isinstance(tree, dict) else enumerate(tree)
-        return f"{type(tree).__qualname__}[" + ",".join(
-            f"{k!r}={_described_tree(v)}" for k, v in pairs) + "]"
+        return (
+            f"{type(tree).__qualname__}["
+            + ",".join(f"{k!r}={_described_tree(v)}" for k, v in pairs)
+            + "]"
+        )
     return describe(tree if is_function_value(tree) else type(tree), set())
 
 
@@ -133,9 +144,16 @@ def object_class(value):
         return cls
     key = (cls, functions)
     if key not in _WITH_OWN_FUNCTIONS:
-        _WITH_OWN_FUNCTIONS[key] = type(cls.__name__, (cls,), {
-            "__module__": cls.__module__, "__qualname__": cls.__qualname__,
-            OWN_FUNCTIONS: functions, **{k: staticmethod(v) for k, v in functions}})
+        _WITH_OWN_FUNCTIONS[key] = type(
+            cls.__name__,
+            (cls,),
+            {
+                "__module__": cls.__module__,
+                "__qualname__": cls.__qualname__,
+                OWN_FUNCTIONS: functions,
+                **{k: staticmethod(v) for k, v in functions},
+            },
+        )
     return _WITH_OWN_FUNCTIONS[key]
 
 

@@ -14,6 +14,7 @@ an element index: `barrays[i] = ... i ...` gives one contribution per element.
 An optional parameter left out at the call site drops out of every keyword argument it feeds,
 so `np.sum(x)` yields `runtime.unreduce(bz, x)` rather than `..., axis=None, keepdims=False)`.
 """
+
 import ast
 import builtins
 import dis
@@ -45,8 +46,19 @@ class Template:
     parameter, summed when several parameters carry tangents)."""
 
     # what reading the template's source gives (`_read`); a lazy template reads it on first use
-    _READ = frozenset({"source", "adjoint_param", "output_param", "signature", "params",
-                       "sequence_params", "rules", "constant", "globals"})
+    _READ = frozenset(
+        {
+            "source",
+            "adjoint_param",
+            "output_param",
+            "signature",
+            "params",
+            "sequence_params",
+            "rules",
+            "constant",
+            "globals",
+        }
+    )
 
     def __init__(self, primals, fn, kind="adjoint", constant=(), lazy=False):
         """`lazy`: read and check the source only when the template is first used (srcdiff's
@@ -93,8 +105,11 @@ class Template:
         sig = inspect.signature(fn)
         params = list(sig.parameters.values())
         if len(params) < 2:
-            raise TemplateError("an adjoint template starts with the output's adjoint and the "
-                                "output, e.g. def f_adjoint(bz, z, x)", where(node))
+            raise TemplateError(
+                "an adjoint template starts with the output's adjoint and the "
+                "output, e.g. def f_adjoint(bz, z, x)",
+                where(node),
+            )
         self.adjoint_param, self.output_param = params[0].name, params[1].name
         self.signature = sig.replace(parameters=params[2:])
         self.params = [p.name for p in params[2:]]
@@ -113,8 +128,9 @@ class Template:
             parse = self._parse_rule if kind == "adjoint" else self._parse_tangent_rule
             rule = parse(stmt, where(stmt))
             if rule.param in rules:
-                raise TemplateError(f"two {kind} expressions for parameter {rule.param!r}",
-                                    where(stmt))
+                raise TemplateError(
+                    f"two {kind} expressions for parameter {rule.param!r}", where(stmt)
+                )
             rules[rule.param] = rule
         if any(runtime.is_helper(primal) for primal in self.primals):
             # a helper of emitted code: what has no rule is a shape, an axis or an index, which
@@ -131,11 +147,17 @@ class Template:
             if not isinstance(target.slice, gast.Name):
                 raise TemplateError("an element rule is indexed by a plain name", loc, shape_hint)
             index, target = target.slice.id, target.value
-        if not (isinstance(target, gast.Name) and target.id.startswith("b")
-                and target.id[1:] in self.params):
+        if not (
+            isinstance(target, gast.Name)
+            and target.id.startswith("b")
+            and target.id[1:] in self.params
+        ):
             raise TemplateError(
                 f"adjoint target {gast.unparse(stmt.targets[0])!r} names no parameter of the "
-                f"template (parameters: {', '.join(self.params)})", loc, shape_hint)
+                f"template (parameters: {', '.join(self.params)})",
+                loc,
+                shape_hint,
+            )
         known = set(self.params) | {self.adjoint_param, self.output_param} | _TEMPLATE_GLOBALS
         if index:
             known.add(index)
@@ -145,8 +167,10 @@ class Template:
         return Rule(target.id[1:], stmt.value, index)
 
     def _parse_tangent_rule(self, stmt, loc):
-        hint = (f"each statement must read `{self.adjoint_param} = expr` (or "
-                f"`{self.adjoint_param}[i] = expr`), expr using one tangent d<param>")
+        hint = (
+            f"each statement must read `{self.adjoint_param} = expr` (or "
+            f"`{self.adjoint_param}[i] = expr`), expr using one tangent d<param>"
+        )
         if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1):
             raise TemplateError("unexpected statement in a tangent template", loc, hint)
         target, index = stmt.targets[0], None
@@ -157,10 +181,18 @@ class Template:
         names = {n.id for n in ir.walk(stmt.value) if isinstance(n, gast.Name)}
         used = [p for p in self.params if "d" + p in names]
         if len(used) != 1:
-            raise TemplateError(f"a tangent expression must use exactly one of "
-                                f"{', '.join('d' + p for p in self.params)}", loc, hint)
-        known = (set(self.params) | {self.output_param, "d" + used[0]} | _TEMPLATE_GLOBALS
-                 | ({index} if index else set()))
+            raise TemplateError(
+                f"a tangent expression must use exactly one of "
+                f"{', '.join('d' + p for p in self.params)}",
+                loc,
+                hint,
+            )
+        known = (
+            set(self.params)
+            | {self.output_param, "d" + used[0]}
+            | _TEMPLATE_GLOBALS
+            | ({index} if index else set())
+        )
         for name in names - known:
             self._module_name(name, loc, "tangent")
         return Rule(used[0], stmt.value, index)
@@ -171,9 +203,12 @@ class Template:
         if hasattr(builtins, name):
             return
         if name not in self.module_globals:
-            raise TemplateError(f"unknown name {name!r} in an {kind} template", loc,
-                                "templates may use their parameters, np, runtime, and names "
-                                "defined in their module")
+            raise TemplateError(
+                f"unknown name {name!r} in an {kind} template",
+                loc,
+                "templates may use their parameters, np, runtime, and names "
+                "defined in their module",
+            )
         self.globals[name] = self.module_globals[name]
 
     def bind(self, args, keywords):
@@ -194,12 +229,13 @@ class Template:
         if tangent is not None:
             mapping["d" + rule.param] = tangent
         if rule.index is not None:  # an item's number, or a name holding it
-            mapping[rule.index] = element if isinstance(element, gast.AST) else \
-                gast.Constant(value=element, kind=None)
-        defaults = {p: self.signature.parameters[p].default for p in self.params
-                    if p not in bound}
-        expr = _Substitute(mapping, defaults, self.module_globals).visit(
-            ir.copy_tree(rule.expr))
+            mapping[rule.index] = (
+                element
+                if isinstance(element, gast.AST)
+                else gast.Constant(value=element, kind=None)
+            )
+        defaults = {p: self.signature.parameters[p].default for p in self.params if p not in bound}
+        expr = _Substitute(mapping, defaults, self.module_globals).visit(ir.copy_tree(rule.expr))
         others = [bound[p] for p in self.params if p in bound and p != rule.param]
         if others and all(_is_number(v) for v in others):
             expr = _drop_unbroadcast(expr)
@@ -210,11 +246,15 @@ def _module_names(fn):
     """The names fn's code reads from its module other than np, runtime and builtins: the
     only ones a template may take from there (most take none)."""
     code = fn.__code__
-    if not any(name in fn.__globals__ and name not in _TEMPLATE_GLOBALS for name in
-               code.co_names):  # (a quick look first: co_names has attribute names too)
+    if not any(
+        name in fn.__globals__ and name not in _TEMPLATE_GLOBALS for name in code.co_names
+    ):  # (a quick look first: co_names has attribute names too)
         return []
-    return [name for name in _global_loads(code) if name in fn.__globals__ and
-            name not in _TEMPLATE_GLOBALS and not hasattr(builtins, name)]
+    return [
+        name
+        for name in _global_loads(code)
+        if name in fn.__globals__ and name not in _TEMPLATE_GLOBALS and not hasattr(builtins, name)
+    ]
 
 
 def _global_loads(code):
@@ -234,13 +274,19 @@ _LOAD_GLOBAL = dis.opmap["LOAD_GLOBAL"]
 
 
 def _check_arity(primal, signature, loc):
-    positional = [p for p in signature.parameters.values()
-                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    positional = [
+        p
+        for p in signature.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
     if isinstance(primal, np.ufunc):
         required = [p for p in positional if p.default is p.empty]
         if len(required) != primal.nin:
-            raise TemplateError(f"{primal.__name__} takes {primal.nin} array argument(s) but the "
-                                f"template declares {len(required)}", loc)
+            raise TemplateError(
+                f"{primal.__name__} takes {primal.nin} array argument(s) but the "
+                f"template declares {len(required)}",
+                loc,
+            )
         return
     try:
         primal_params = inspect.signature(primal).parameters
@@ -254,12 +300,19 @@ def _check_arity(primal, signature, loc):
             if inspect.Parameter.VAR_POSITIONAL not in kinds:
                 raise TemplateError(f"{primal.__name__} takes no *{name}", loc)
         elif name not in primal_params:
-            raise TemplateError(f"{getattr(primal, '__name__', primal)} has no parameter "
-                                f"{name!r}; template parameters after the output must match "
-                                f"its signature ({', '.join(primal_params)})", loc)
-    missing = [n for n, p in primal_params.items()
-               if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-               and n not in signature.parameters]
+            raise TemplateError(
+                f"{getattr(primal, '__name__', primal)} has no parameter "
+                f"{name!r}; template parameters after the output must match "
+                f"its signature ({', '.join(primal_params)})",
+                loc,
+            )
+    missing = [
+        n
+        for n, p in primal_params.items()
+        if p.default is p.empty
+        and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        and n not in signature.parameters
+    ]
     if missing:
         raise TemplateError(f"the template leaves out required parameter(s) {missing}", loc)
 
@@ -284,8 +337,9 @@ class _Substitute:
         for field in node._fields:
             value = fields.get(field)
             if value.__class__ is list:
-                value[:] = [self.visit(item) if isinstance(item, gast.AST) else item
-                            for item in value]
+                value[:] = [
+                    self.visit(item) if isinstance(item, gast.AST) else item for item in value
+                ]
             elif isinstance(value, gast.AST):
                 fields[field] = self.visit(value)
         return node
@@ -326,7 +380,10 @@ def _is_number(node):
 
 def _drop_unbroadcast(expr):
     """unbroadcast(g, x) is g when every other operand is a Python number."""
-    if (isinstance(expr, gast.Call) and isinstance(expr.func, gast.Attribute)
-            and expr.func.attr == runtime.unbroadcast.__name__):
+    if (
+        isinstance(expr, gast.Call)
+        and isinstance(expr.func, gast.Attribute)
+        and expr.func.attr == runtime.unbroadcast.__name__
+    ):
         return expr.args[0]
     return expr

@@ -12,6 +12,7 @@ srcdiff` imports the package before its command line runs): from inside Python t
 changed only through threadpoolctl (an optional dependency). Without it, a command-line run
 starts itself again at once, with those variables set, before it has done any work.
 """
+
 import os
 import sys
 
@@ -41,11 +42,15 @@ def choose(requested, processes_here=1):
     threads = requested or max(1, min(share, int((cores - load) / processes_here + 0.5)))
     warnings = []
     if threads * processes_here > cores:
-        warnings.append(f"{processes_here} process(es) x {threads} BLAS threads on {cores} "
-                        "cores: oversubscribed, expect it to be slow (--threads 1 avoids it)")
+        warnings.append(
+            f"{processes_here} process(es) x {threads} BLAS threads on {cores} "
+            "cores: oversubscribed, expect it to be slow (--threads 1 avoids it)"
+        )
     elif cores - load < processes_here:  # not even a whole idle core for each process
-        warnings.append(f"the machine is busy (load average {load:.1f} on {cores} cores): "
-                        f"using {threads} BLAS thread(s); other work will slow training")
+        warnings.append(
+            f"the machine is busy (load average {load:.1f} on {cores} cores): "
+            f"using {threads} BLAS thread(s); other work will slow training"
+        )
     return threads, warnings
 
 
@@ -86,6 +91,7 @@ def limit(threads, restart=False):
             f"cannot set {threads} BLAS thread(s): numpy has already loaded its BLAS, and only "
             "threadpoolctl can change it then. pip install threadpoolctl (it is in srcdiff's "
             f"[examples] and [distributed] extras), or start with OPENBLAS_NUM_THREADS={threads}"
-            f" OMP_NUM_THREADS={threads} python -m srcdiff train ...") from None
+            f" OMP_NUM_THREADS={threads} python -m srcdiff train ..."
+        ) from None
     threadpool_limits(limits=threads, user_api="blas")
     return f"{threads} BLAS thread(s)"

@@ -5,6 +5,7 @@ Default data: scikit-learn's bundled 8x8 digits (the `[examples]` extra), no dow
 CIFAR-10 recipe of He et al. (2016). Under `mpiexec -n N ... --distributed` the ranks share
 each batch (srcdiff/distributed.py).
 """
+
 import dataclasses
 import math
 import signal
@@ -33,24 +34,24 @@ INIT, SHUFFLE, CROPS = 0, 2, 3
 class Config:
     """Everything that decides a run's numbers (the defaults: the digits demo)."""
 
-    depth: int = 8                # 6n + 2
-    width: int = 16               # channels of the first stage (then 2x, 4x)
+    depth: int = 8  # 6n + 2
+    width: int = 16  # channels of the first stage (then 2x, 4x)
     epochs: int = 4
-    batch_size: int = 32          # the global batch, shared among MPI ranks
+    batch_size: int = 32  # the global batch, shared among MPI ranks
     lr: float = 0.05
     momentum: float = 0.9
-    weight_decay: float = 5e-4    # on kernels and weight matrices only
-    schedule: str = "constant"    # constant | step | cosine
-    milestones: tuple = ()        # epochs after which "step" multiplies lr by gamma
+    weight_decay: float = 5e-4  # on kernels and weight matrices only
+    schedule: str = "constant"  # constant | step | cosine
+    milestones: tuple = ()  # epochs after which "step" multiplies lr by gamma
     gamma: float = 0.1
-    warmup: float = 0.0           # epochs of linear warm-up from lr / warm-up steps to lr
-    augment: bool = False         # random crop (crop_padding) and horizontal flip
+    warmup: float = 0.0  # epochs of linear warm-up from lr / warm-up steps to lr
+    augment: bool = False  # random crop (crop_padding) and horizontal flip
     crop_padding: int = 4
-    val: int = 0                  # training images held out for validation
-    limit: int = 0                # train on only this many images (0: all)
+    val: int = 0  # training images held out for validation
+    limit: int = 0  # train on only this many images (0: all)
     seed: int = 0
-    ranks: int = 1                # MPI ranks sharing each batch
-    sync_bn: bool = False         # average the ranks' batch-norm running statistics
+    ranks: int = 1  # MPI ranks sharing each batch
+    sync_bn: bool = False  # average the ranks' batch-norm running statistics
 
     def as_record(self):
         return {**dataclasses.asdict(self), "milestones": list(self.milestones)}
@@ -58,14 +59,24 @@ class Config:
     @classmethod
     def from_record(cls, record):
         fields = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{k: tuple(v) if k == "milestones" else v
-                      for k, v in record.items() if k in fields})
+        return cls(
+            **{k: tuple(v) if k == "milestones" else v for k, v in record.items() if k in fields}
+        )
 
 
 # He et al. 2016, section 4.2 (lr 0.1, momentum 0.9, weight decay 1e-4, batch 128, lr / 10 at
 # half and three quarters of training), with a one-epoch warm-up and a 45k/5k split
-CIFAR10 = dict(depth=20, epochs=160, batch_size=128, lr=0.1, weight_decay=1e-4,
-               schedule="step", warmup=1.0, augment=True, val=5000)
+CIFAR10 = dict(
+    depth=20,
+    epochs=160,
+    batch_size=128,
+    lr=0.1,
+    weight_decay=1e-4,
+    schedule="step",
+    warmup=1.0,
+    augment=True,
+    val=5000,
+)
 
 # what may differ between a checkpoint and the run that resumes it
 RESUMABLE = {"epochs"}
@@ -89,8 +100,9 @@ class Interrupt:
         self.requested = False
 
     def __enter__(self):
-        self.previous = {sig: signal.signal(sig, self._handle)
-                         for sig in (signal.SIGINT, signal.SIGTERM)}
+        self.previous = {
+            sig: signal.signal(sig, self._handle) for sig in (signal.SIGINT, signal.SIGTERM)
+        }
         return self
 
     def _handle(self, signum, frame):
@@ -109,15 +121,15 @@ class Run:
 
     params: dict
     velocity: dict
-    bn: dict = None               # batch-norm running statistics (None before the first step)
-    epoch: int = 0                # epochs completed
-    step: int = 0                 # steps completed in the epoch under way
-    loss_sum: float = 0.0         # over the epoch's images so far
+    bn: dict = None  # batch-norm running statistics (None before the first step)
+    epoch: int = 0  # epochs completed
+    step: int = 0  # steps completed in the epoch under way
+    loss_sum: float = 0.0  # over the epoch's images so far
     correct: int = 0
     seen: int = 0
-    seconds: float = 0.0          # spent in the epoch so far (before a resume too)
+    seconds: float = 0.0  # spent in the epoch so far (before a resume too)
     history: list = dataclasses.field(default_factory=list)
-    best: dict = None             # {"epoch", "val_acc"} of the best validation accuracy
+    best: dict = None  # {"epoch", "val_acc"} of the best validation accuracy
 
 
 def learning_rate(config, step, steps_per_epoch):
@@ -134,8 +146,20 @@ def learning_rate(config, step, steps_per_epoch):
     return config.lr
 
 
-def train(data, config=None, *, checkpoint_path=None, resume=False, metrics=None, plot=None,
-          stream=None, quiet=False, world=None, interrupt=None, **options):
+def train(
+    data,
+    config=None,
+    *,
+    checkpoint_path=None,
+    resume=False,
+    metrics=None,
+    plot=None,
+    stream=None,
+    quiet=False,
+    world=None,
+    interrupt=None,
+    **options,
+):
     """Train a ResNet on `data` (a Dataset, or ((x, y), (x_test, y_test))) and evaluate it each
     epoch; returns Result(params, state, history), history a list of per-epoch metric dicts.
 
@@ -144,34 +168,49 @@ def train(data, config=None, *, checkpoint_path=None, resume=False, metrics=None
     continues from it. `metrics`: a path prefix for PREFIX.csv and PREFIX.jsonl."""
     world = world or Single()
     config = dataclasses.replace(config or Config(), ranks=world.size, **options)
-    dataset = data if isinstance(data, Dataset) else prepare(
-        "arrays", *data, val_size=config.val, limit=config.limit or None, seed=config.seed)
+    dataset = (
+        data
+        if isinstance(data, Dataset)
+        else prepare(
+            "arrays", *data, val_size=config.val, limit=config.limit or None, seed=config.seed
+        )
+    )
     progress = Progress(stream or sys.stdout, quiet or not world.is_root, config.epochs)
     grad = nf.grad(resnet.train_loss, has_aux=True, preserve_result=True)
-    run = (resume_run(checkpoint_path, dataset, config, world, progress) if resume
-           else new_run(dataset, config, world))
-    log = MetricsLog(metrics, run.epoch if resume else None) if metrics and world.is_root \
-        else None
+    run = (
+        resume_run(checkpoint_path, dataset, config, world, progress)
+        if resume
+        else new_run(dataset, config, world)
+    )
+    log = MetricsLog(metrics, run.epoch if resume else None) if metrics and world.is_root else None
     saver = Saver(checkpoint_path, dataset, config, world)
     if run.epoch >= config.epochs:
-        progress.say(f"{checkpoint_path} has trained {run.epoch} epochs already: raise --epochs "
-                     "to train on")
+        progress.say(
+            f"{checkpoint_path} has trained {run.epoch} epochs already: raise --epochs to train on"
+        )
     while run.epoch < config.epochs:
         if not run_epoch(run, grad, dataset, config, world, progress, interrupt):
             saver.save(run)
             raise TrainingInterrupted(_interrupted_message(run, checkpoint_path, dataset, config))
         end_epoch(run, dataset, config, world, progress, log, saver)
     if plot and world.is_root and run.history:
-        progress.say(f"wrote {plot}" if plot_history(run.history, plot) else
-                     "no plot written: matplotlib is not installed")
+        progress.say(
+            f"wrote {plot}"
+            if plot_history(run.history, plot)
+            else "no plot written: matplotlib is not installed"
+        )
     return Result(run.params, run.bn, run.history)
 
 
 def new_run(dataset, config, world):
     x = dataset.train[0]
-    params = resnet.init(np.random.default_rng([config.seed, INIT]), depth=config.depth,
-                         width=config.width, num_classes=dataset.num_classes,
-                         in_channels=x.shape[1])
+    params = resnet.init(
+        np.random.default_rng([config.seed, INIT]),
+        depth=config.depth,
+        width=config.width,
+        num_classes=dataset.num_classes,
+        in_channels=x.shape[1],
+    )
     params = world.broadcast(params)  # every rank starts from rank 0's, as DDP does
     return Run(params, optim.momentum_init(params))
 
@@ -187,13 +226,21 @@ def run_epoch(run, grad, dataset, config, world, progress, interrupt):
     order = np.random.default_rng([config.seed, SHUFFLE, run.epoch]).permutation(len(y))
     started = time.monotonic() - run.seconds
     while run.step < steps:
-        batch = order[run.step * config.batch_size:(run.step + 1) * config.batch_size]
+        batch = order[run.step * config.batch_size : (run.step + 1) * config.batch_size]
         lr = learning_rate(config, run.epoch * steps + run.step, steps)
-        stopping = train_step(run, grad, batch_data(x, y, batch, run, config, world), lr,
-                              config, world, interrupt)
+        stopping = train_step(
+            run, grad, batch_data(x, y, batch, run, config, world), lr, config, world, interrupt
+        )
         run.seconds = time.monotonic() - started
-        progress.step(run.epoch + 1, run.seen, len(y), run.loss_sum / run.seen,
-                      run.correct / run.seen, lr, run.seen / max(run.seconds, 1e-9))
+        progress.step(
+            run.epoch + 1,
+            run.seen,
+            len(y),
+            run.loss_sum / run.seen,
+            run.correct / run.seen,
+            lr,
+            run.seen / max(run.seconds, 1e-9),
+        )
         if stopping:
             return False
     return True
@@ -203,8 +250,11 @@ def batch_data(x, y, batch, run, config, world):
     """This rank's share of a global batch, augmented; the random crops are drawn for the whole
     global batch, so that the numbers do not depend on how many ranks share it."""
     if config.augment:
-        crops = sample_crops(np.random.default_rng([config.seed, CROPS, run.epoch, run.step]),
-                             len(batch), config.crop_padding)
+        crops = sample_crops(
+            np.random.default_rng([config.seed, CROPS, run.epoch, run.step]),
+            len(batch),
+            config.crop_padding,
+        )
     mine = world.shard(np.arange(len(batch)))
     xb, yb = x[batch[mine]], y[batch[mine]]
     if config.augment:
@@ -225,8 +275,7 @@ def train_step(run, grad, shard, lr, config, world, interrupt=None):
     stop = bool(interrupt and interrupt.requested)  # read after the gradient, which takes long
     loss_sum, correct, seen, stops = world.sum([float(loss) * len(yb), correct, len(yb), stop])
     grads = optim.weight_decay(grads, run.params, config.weight_decay)
-    run.params, run.velocity = optim.momentum(run.params, grads, run.velocity, lr,
-                                              config.momentum)
+    run.params, run.velocity = optim.momentum(run.params, grads, run.velocity, lr, config.momentum)
     run.bn = world.mean_tree(bn) if config.sync_bn else bn
     run.step += 1
     run.loss_sum += float(loss_sum)
@@ -239,8 +288,8 @@ def evaluate(params, state, data, batch_size=256):
     x, y = data
     correct = 0
     for start in range(0, len(x), batch_size):
-        pred = resnet.predict(params, state, x[start:start + batch_size])
-        correct += int(np.sum(pred == y[start:start + batch_size]))
+        pred = resnet.predict(params, state, x[start : start + batch_size])
+        correct += int(np.sum(pred == y[start : start + batch_size]))
     return correct / len(x)
 
 
@@ -256,13 +305,25 @@ def end_epoch(run, dataset, config, world, progress, log, saver):
     val, test = world.broadcast(accuracy)
     world.check_same(run.params, "parameters")
     steps = steps_per_epoch(dataset, config)
-    row = {"epoch": run.epoch + 1, "lr": learning_rate(config, (run.epoch + 1) * steps - 1, steps),
-           "loss": run.loss_sum / run.seen, "train_acc": run.correct / run.seen,
-           "val_acc": val, "test_acc": test, "seconds": run.seconds,
-           "images_per_s": run.seen / max(run.seconds, 1e-9)}
+    row = {
+        "epoch": run.epoch + 1,
+        "lr": learning_rate(config, (run.epoch + 1) * steps - 1, steps),
+        "loss": run.loss_sum / run.seen,
+        "train_acc": run.correct / run.seen,
+        "val_acc": val,
+        "test_acc": test,
+        "seconds": run.seconds,
+        "images_per_s": run.seen / max(run.seconds, 1e-9),
+    }
     run.history.append(row)
-    run.epoch, run.step, run.loss_sum, run.correct, run.seen, run.seconds = \
-        run.epoch + 1, 0, 0.0, 0, 0, 0.0
+    run.epoch, run.step, run.loss_sum, run.correct, run.seen, run.seconds = (
+        run.epoch + 1,
+        0,
+        0.0,
+        0,
+        0,
+        0.0,
+    )
     improved = val is not None and (run.best is None or val > run.best["val_acc"])
     if improved:
         run.best = {"epoch": run.epoch, "val_acc": val}
@@ -273,8 +334,10 @@ def end_epoch(run, dataset, config, world, progress, log, saver):
 
 
 def _interrupted_message(run, path, dataset, config):
-    where = (f"interrupted in epoch {run.epoch + 1} after step {run.step} of "
-             f"{steps_per_epoch(dataset, config)}")
+    where = (
+        f"interrupted in epoch {run.epoch + 1} after step {run.step} of "
+        f"{steps_per_epoch(dataset, config)}"
+    )
     if not path:
         return where + "; nothing was saved (no --checkpoint was given)"
     return where + f"; saved to {path}: add --resume to carry on exactly where it stopped"
@@ -293,9 +356,23 @@ class Saver:
         per_rank = self.world.gather(run.bn)
         if not self.world.is_root:
             return
-        meta = {**self.identity, **{k: getattr(run, k) for k in (
-            "epoch", "step", "loss_sum", "correct", "seen", "seconds", "history", "best")},
-            "random": "drawn from numpy's default_rng([seed, stream, epoch, step]): no state"}
+        meta = {
+            **self.identity,
+            **{
+                k: getattr(run, k)
+                for k in (
+                    "epoch",
+                    "step",
+                    "loss_sum",
+                    "correct",
+                    "seen",
+                    "seconds",
+                    "history",
+                    "best",
+                )
+            },
+            "random": "drawn from numpy's default_rng([seed, stream, epoch, step]): no state",
+        }
         trees = {"params": run.params, "velocity": run.velocity}
         trees.update({f"bn{rank}": bn for rank, bn in enumerate(per_rank)})
         checkpoint_file.save(self.path, meta, trees)
@@ -311,8 +388,10 @@ def best_path(path):
 def resume_run(path, dataset, config, world, progress):
     """The Run saved at `path`, after checking it was made with `config` on `dataset`."""
     if not path:
-        raise CheckpointError("resume needs a checkpoint to resume from",
-                              hint="pass --checkpoint PATH (the file a run saved)")
+        raise CheckpointError(
+            "resume needs a checkpoint to resume from",
+            hint="pass --checkpoint PATH (the file a run saved)",
+        )
     loaded = None
     if world.is_root:
         try:
@@ -332,8 +411,15 @@ def resume_run(path, dataset, config, world, progress):
     if stored_bn:
         like = resnet.forward(params, None, dataset.train[0][:1], True)[1]
         bn = checkpoint_file.restore(path, "batch-norm statistics", stored_bn, like)
-    run = Run(params, velocity, bn, **{k: meta[k] for k in (
-        "epoch", "step", "loss_sum", "correct", "seen", "seconds", "history", "best")})
+    run = Run(
+        params,
+        velocity,
+        bn,
+        **{
+            k: meta[k]
+            for k in ("epoch", "step", "loss_sum", "correct", "seen", "seconds", "history", "best")
+        },
+    )
     position = f"epoch {run.epoch}" + (f", step {run.step}" if run.step else "")
     progress.say(f"resumed from {path} after {position}")
     return run
@@ -344,16 +430,20 @@ def check_compatible(path, meta, config, data=None):
     data, when its fingerprint is given)."""
     saved = Config.from_record(meta["config"]).as_record()
     given = config.as_record()
-    differ = [f"{option_name(k)} {format_value(saved[k])} (these options: "
-              f"{format_value(given[k])})" for k in given
-              if k not in RESUMABLE and saved.get(k) != given[k]]
+    differ = [
+        f"{option_name(k)} {format_value(saved[k])} (these options: {format_value(given[k])})"
+        for k in given
+        if k not in RESUMABLE and saved.get(k) != given[k]
+    ]
     if data is not None and meta["data"] != data:
         differ.append(f"data {meta['data']} (this data: {data})")
     if differ:
-        raise CheckpointError(f"{path} was written by a run with " + "; ".join(differ),
-                              hint="resume with the checkpoint's options (leave them out and "
-                                   "they are taken from it), or start a new run with another "
-                                   "--checkpoint")
+        raise CheckpointError(
+            f"{path} was written by a run with " + "; ".join(differ),
+            hint="resume with the checkpoint's options (leave them out and "
+            "they are taken from it), or start a new run with another "
+            "--checkpoint",
+        )
 
 
 def option_name(field):

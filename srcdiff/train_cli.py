@@ -1,4 +1,5 @@
 """`python -m srcdiff train`: options, their checks, and the run."""
+
 import argparse
 import dataclasses
 import os
@@ -10,8 +11,15 @@ from srcdiff.checkpoint_file import CheckpointError
 from srcdiff.data import DatasetError, load_cifar10, load_digits, prepare
 from srcdiff.distributed import DistributedError, Single, world as make_world
 from srcdiff.report import matplotlib_pyplot
-from srcdiff.train import (CIFAR10, Config, Interrupt, TrainingInterrupted, best_path,
-                           check_compatible, train)
+from srcdiff.train import (
+    CIFAR10,
+    Config,
+    Interrupt,
+    TrainingInterrupted,
+    best_path,
+    check_compatible,
+    train,
+)
 
 EXAMPLES = """\
 examples:
@@ -34,17 +42,20 @@ def _number(kind, low, low_inclusive=True, high=None):
         if too_low or (high is not None and value >= high):
             bound = f"{'at least' if low_inclusive else 'more than'} {low}"
             raise argparse.ArgumentTypeError(
-                f"{text} is out of range: it must be {bound}" + (f" and below {high}" if high
-                                                                 else ""))
+                f"{text} is out of range: it must be {bound}"
+                + (f" and below {high}" if high else "")
+            )
         return value
+
     return parse
 
 
 def _depth(text):
     depth = _number(int, 2)(text)
     if depth < 8 or (depth - 2) % 6:
-        raise argparse.ArgumentTypeError(f"{depth} is not 6n + 2 with n >= 1: try 8, 14, 20, "
-                                         "32, 44 or 56")
+        raise argparse.ArgumentTypeError(
+            f"{depth} is not 6n + 2 with n >= 1: try 8, 14, 20, 32, 44 or 56"
+        )
     return depth
 
 
@@ -67,25 +78,42 @@ def _default(field, unit=""):
 
 
 def build_parser(prog):
-    parser = argparse.ArgumentParser(prog=prog, description=sys.modules["srcdiff.train"].__doc__,
-                                     epilog=EXAMPLES,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    for title, options in (("data", _data_options), ("model", _model_options),
-                           ("optimisation (SGD with momentum)", _optimisation_options),
-                           ("run", _run_options),
-                           ("distributed (under mpiexec)", _distributed_options)):
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=sys.modules["srcdiff.train"].__doc__,
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    for title, options in (
+        ("data", _data_options),
+        ("model", _model_options),
+        ("optimisation (SGD with momentum)", _optimisation_options),
+        ("run", _run_options),
+        ("distributed (under mpiexec)", _distributed_options),
+    ):
         options(parser.add_argument_group(title).add_argument)
     return parser
 
 
 def _data_options(add):
-    add("--data", metavar="DIR", help="CIFAR-10 folder (python version: data_batch_1..5, "
-        "test_batch) (default: scikit-learn's 8x8 digits)")
-    add("--val", type=_number(int, 0), metavar="N",
-        help="training images held out to choose the best epoch by " + _default("val"))
+    add(
+        "--data",
+        metavar="DIR",
+        help="CIFAR-10 folder (python version: data_batch_1..5, "
+        "test_batch) (default: scikit-learn's 8x8 digits)",
+    )
+    add(
+        "--val",
+        type=_number(int, 0),
+        metavar="N",
+        help="training images held out to choose the best epoch by " + _default("val"),
+    )
     add("--limit", type=_number(int, 1), metavar="N", help="train on only N images (default: all)")
-    add("--augment", action=argparse.BooleanOptionalAction,
-        help="random crop (4-pixel padding) and horizontal flip " + _default("augment"))
+    add(
+        "--augment",
+        action=argparse.BooleanOptionalAction,
+        help="random crop (4-pixel padding) and horizontal flip " + _default("augment"),
+    )
 
 
 def _model_options(add):
@@ -98,38 +126,72 @@ def _optimisation_options(add):
     add("--batch-size", type=_number(int, 1), help="global batch " + _default("batch_size"))
     add("--lr", type=_number(float, 0, False), help="peak learning rate " + _default("lr"))
     add("--momentum", type=_number(float, 0, True, 1), help=_default("momentum"))
-    add("--weight-decay", type=_number(float, 0), help="on kernels and weight matrices " +
-        _default("weight_decay"))
+    add(
+        "--weight-decay",
+        type=_number(float, 0),
+        help="on kernels and weight matrices " + _default("weight_decay"),
+    )
     add("--schedule", choices=("constant", "step", "cosine"), help=_default("schedule"))
-    add("--milestones", type=_milestones, metavar="E1,E2",
+    add(
+        "--milestones",
+        type=_milestones,
+        metavar="E1,E2",
         help="epochs after which the step schedule multiplies lr by --gamma (default: half "
-             "and three quarters of --epochs)")
+        "and three quarters of --epochs)",
+    )
     add("--gamma", type=_number(float, 0, False), help=_default("gamma"))
-    add("--warmup", type=_number(float, 0), metavar="EPOCHS",
-        help="linear learning-rate warm-up " + _default("warmup", " epochs"))
+    add(
+        "--warmup",
+        type=_number(float, 0),
+        metavar="EPOCHS",
+        help="linear learning-rate warm-up " + _default("warmup", " epochs"),
+    )
     add("--seed", type=int, help="initialisation, split, shuffling, crops " + _default("seed"))
 
 
 def _run_options(add):
-    add("--checkpoint", metavar="PATH", help="save the run here (.npz) after each epoch and on "
-        "Ctrl-C; the best validation epoch goes to PATH.best.npz")
-    add("--resume", action="store_true", help="carry on the run saved at --checkpoint (options "
-        "left out are taken from it; --epochs may be raised)")
-    add("--metrics", metavar="PREFIX", help="append each epoch's metrics to PREFIX.csv and "
-        "PREFIX.jsonl (default: beside --checkpoint)")
+    add(
+        "--checkpoint",
+        metavar="PATH",
+        help="save the run here (.npz) after each epoch and on "
+        "Ctrl-C; the best validation epoch goes to PATH.best.npz",
+    )
+    add(
+        "--resume",
+        action="store_true",
+        help="carry on the run saved at --checkpoint (options "
+        "left out are taken from it; --epochs may be raised)",
+    )
+    add(
+        "--metrics",
+        metavar="PREFIX",
+        help="append each epoch's metrics to PREFIX.csv and "
+        "PREFIX.jsonl (default: beside --checkpoint)",
+    )
     add("--plot", metavar="PNG", help="write a loss/accuracy plot (needs matplotlib)")
-    add("--quiet", action="store_true", help="print only the final accuracy, warnings and "
-        "errors")
-    add("--threads", type=_number(int, 1), metavar="N",
-        help="BLAS threads per process (default: the idle cores' share, see the README)")
+    add("--quiet", action="store_true", help="print only the final accuracy, warnings and errors")
+    add(
+        "--threads",
+        type=_number(int, 1),
+        metavar="N",
+        help="BLAS threads per process (default: the idle cores' share, see the README)",
+    )
 
 
 def _distributed_options(add):
-    add("--distributed", action="store_true", help="share each batch among the MPI ranks "
-        "(needs pip install 'srcdiff[distributed]')")
-    add("--sync-bn", action="store_true", default=None,
+    add(
+        "--distributed",
+        action="store_true",
+        help="share each batch among the MPI ranks (needs pip install 'srcdiff[distributed]')",
+    )
+    add(
+        "--sync-bn",
+        action="store_true",
+        default=None,
         help="average the ranks' batch-norm running statistics after every step (default: "
-             "each rank keeps its own)")
+        "each rank keeps its own)",
+    )
+
 
 def check_arguments(parser, args):
     """Option combinations and paths that would fail later: fail now, before any training."""
@@ -138,28 +200,32 @@ def check_arguments(parser, args):
     if args.sync_bn and not args.distributed:
         parser.error("--sync-bn applies only with --distributed")
     if args.checkpoint and os.path.exists(args.checkpoint) and not args.resume:
-        parser.error(f"{args.checkpoint} exists: add --resume to carry on that run, or choose "
-                     "another --checkpoint to start a new one")
+        parser.error(
+            f"{args.checkpoint} exists: add --resume to carry on that run, or choose "
+            "another --checkpoint to start a new one"
+        )
     for option in ("checkpoint", "metrics", "plot"):
         path = getattr(args, option)
         folder = os.path.dirname(os.path.abspath(path)) if path else None
         if folder and not (os.path.isdir(folder) and os.access(folder, os.W_OK)):
-            parser.error(f"--{option} {path}: the folder {folder} does not exist or is not "
-                         "writable")
+            parser.error(
+                f"--{option} {path}: the folder {folder} does not exist or is not writable"
+            )
     if args.plot and matplotlib_pyplot() is None:
-        parser.error("--plot needs matplotlib: pip install matplotlib (it is in "
-                     "srcdiff[examples])")
+        parser.error("--plot needs matplotlib: pip install matplotlib (it is in srcdiff[examples])")
 
 
-CONFIG_OPTIONS = [f.name for f in dataclasses.fields(Config) if f.name not in ("ranks",
-                                                                                "crop_padding")]
+CONFIG_OPTIONS = [
+    f.name for f in dataclasses.fields(Config) if f.name not in ("ranks", "crop_padding")
+]
 
 
 def resolve_config(parser, args, world):
     """The run's Config: the checkpoint's on --resume, else the dataset's recipe; with the
     options given on the command line over it."""
-    given = {name: getattr(args, name) for name in CONFIG_OPTIONS
-             if getattr(args, name) is not None}
+    given = {
+        name: getattr(args, name) for name in CONFIG_OPTIONS if getattr(args, name) is not None
+    }
     if args.resume:
         meta = world.broadcast(_saved_meta(args.checkpoint) if world.is_root else None)
         if isinstance(meta, CheckpointError):
@@ -191,8 +257,9 @@ def load_data(args, config):
     else:
         train_part, test = load_digits(config.seed)
         name = "digits"
-    return prepare(name, train_part, test, val_size=config.val, limit=config.limit or None,
-                   seed=config.seed)
+    return prepare(
+        name, train_part, test, val_size=config.val, limit=config.limit or None, seed=config.seed
+    )
 
 
 def set_threads(parser, args, restart):
@@ -217,17 +284,29 @@ def run(parser, args, world, note, warnings):
         for warning in warnings:
             print(f"warning: {warning}", file=sys.stderr)
         if not args.quiet:
-            sizes = "/".join(str(len(p[1])) for p in (dataset.train, dataset.val or ((), ()),
-                                                     dataset.test))
-            print(f"ResNet-{config.depth} (width {config.width}) on {dataset.name}, "
-                  f"train/val/test {sizes}, {config.epochs} epochs, batch {config.batch_size}"
-                  f"{f' over {world.size} ranks' if world.size > 1 else ''}, {note}")
-    metrics = args.metrics or (best_path(args.checkpoint)[:-len(".best.npz")] + ".metrics"
-                               if args.checkpoint else None)
+            sizes = "/".join(
+                str(len(p[1])) for p in (dataset.train, dataset.val or ((), ()), dataset.test)
+            )
+            print(
+                f"ResNet-{config.depth} (width {config.width}) on {dataset.name}, "
+                f"train/val/test {sizes}, {config.epochs} epochs, batch {config.batch_size}"
+                f"{f' over {world.size} ranks' if world.size > 1 else ''}, {note}"
+            )
+    metrics = args.metrics or (
+        best_path(args.checkpoint)[: -len(".best.npz")] + ".metrics" if args.checkpoint else None
+    )
     with Interrupt() as interrupt:
-        result = train(dataset, config, checkpoint_path=args.checkpoint, resume=args.resume,
-                       metrics=metrics, plot=args.plot, quiet=args.quiet, world=world,
-                       interrupt=interrupt)
+        result = train(
+            dataset,
+            config,
+            checkpoint_path=args.checkpoint,
+            resume=args.resume,
+            metrics=metrics,
+            plot=args.plot,
+            quiet=args.quiet,
+            world=world,
+            interrupt=interrupt,
+        )
     final = result.history[-1] if result.history else {}
     if world.is_root and final.get("test_acc") is not None:
         print(f"final test accuracy: {final['test_acc']:.3f}")
@@ -237,8 +316,9 @@ def run(parser, args, world, note, warnings):
 def main(argv=None, restart=False):
     """`restart`: this process runs the command line (not a caller's argv), and may be
     replaced by the same command with the BLAS thread variables set (see threads.limit)."""
-    prog = "srcdiff train" if os.path.basename(sys.argv[0]) == "srcdiff" else \
-        "python -m srcdiff train"
+    prog = (
+        "srcdiff train" if os.path.basename(sys.argv[0]) == "srcdiff" else "python -m srcdiff train"
+    )
     parser = build_parser(prog)
     args = parser.parse_args(argv)
     check_arguments(parser, args)

@@ -1,4 +1,5 @@
 """The pipeline: parse -> ANF -> reverse -> optimise -> codegen, behind the caches."""
+
 import ast
 import builtins
 import functools
@@ -54,10 +55,10 @@ class Emitted:
         """Whether each callee this code was made for is still what its name refers to (a
         global rebound since, say a helper replaced, needs the code made anew)."""
         try:
-            return all(_same_callable(resolve(), target) and _same(
-                provenance.contents(target), contents) for resolve, target, contents in
-                self.guards) and \
-                all(callee.current() for callee in self.callees)
+            return all(
+                _same_callable(resolve(), target) and _same(provenance.contents(target), contents)
+                for resolve, target, contents in self.guards
+            ) and all(callee.current() for callee in self.callees)
         except (LookupError, AttributeError, ValueError, TypeError):  # (deleted since)
             return False
 
@@ -115,14 +116,19 @@ def live_names(source, scope, fn):
     loaded, tables = set(), [module]  # (the module's own: what default values read)
     while tables:
         table = tables.pop()
-        loaded.update(s.get_name() for s in table.get_symbols()
-                      if s.is_referenced() and s.is_global())
+        loaded.update(
+            s.get_name() for s in table.get_symbols() if s.is_referenced() and s.is_global()
+        )
         tables += table.get_children()
     # what the module binds itself (its imports: np, runtime; its defs) and the scope has
-    own = set(scope) | {s.get_name() for s in module.get_symbols()
-                        if s.is_imported() or s.is_namespace()}
-    return [(name, cells.get(name)) for name in sorted(loaded - own)
-            if name in cells or name in fn.__globals__]
+    own = set(scope) | {
+        s.get_name() for s in module.get_symbols() if s.is_imported() or s.is_namespace()
+    }
+    return [
+        (name, cells.get(name))
+        for name in sorted(loaded - own)
+        if name in cells or name in fn.__globals__
+    ]
 
 
 def cache_key(fn, wrt, mode, options):
@@ -191,8 +197,9 @@ def _derive(fn, wrt, mode, **options):
         path = cache.store(key, source, meta.to_json())
     else:
         (source, meta), path = loaded, cache.path_for(key)
-        meta = meta.relocated(inspect.getsourcefile(fn) or fn.__code__.co_filename,
-                              fn.__code__.co_firstlineno)
+        meta = meta.relocated(
+            inspect.getsourcefile(fn) or fn.__code__.co_filename, fn.__code__.co_firstlineno
+        )
     scope = namespace(fn)
     callees, guards = [], []
     for callee in meta.callees:
@@ -203,11 +210,16 @@ def _derive(fn, wrt, mode, **options):
             guards.append((functools.partial(_follow, fn, root, steps), target, ()))
         elif static.kind in ("type", "tree"):  # (a method monkeypatched onto the class)
             guards.append((functools.partial(_follow_steps, static.value, steps), target, ()))
-        emitted = derive(_function(target), tuple(callee.wrt), mode.for_callees,
-                         names=tuple(callee.names), outputs=_outputs(callee.outputs),
-                         optimized=options.get("optimized", True),
-                         **_statics_option(fn, callee.statics, statics, _function(target)),
-                         **_suffixed_option(callee.suffixed))
+        emitted = derive(
+            _function(target),
+            tuple(callee.wrt),
+            mode.for_callees,
+            names=tuple(callee.names),
+            outputs=_outputs(callee.outputs),
+            optimized=options.get("optimized", True),
+            **_statics_option(fn, callee.statics, statics, _function(target)),
+            **_suffixed_option(callee.suffixed),
+        )
         scope.update(emitted.functions)
         callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
@@ -218,16 +230,23 @@ def _derive(fn, wrt, mode, **options):
             scope[name] = cell.cell_contents if cell is not None else fn.__globals__[name]
         except ValueError:  # a closure variable not assigned yet
             pass
-    scope = codegen.compile_module(source, filename, scope, first_line=2 if path else 1,
-                                   origin=(meta.defined.filename, dict(meta.lines)))
+    scope = codegen.compile_module(
+        source,
+        filename,
+        scope,
+        first_line=2 if path else 1,
+        origin=(meta.defined.filename, dict(meta.lines)),
+    )
     functions = {n: scope[n] for n in meta.names}
     if mode is not Mode.SPLIT:
         functions[meta.names[0]].__defaults__ = fn.__defaults__
         functions[meta.names[0]].__kwdefaults__ = fn.__kwdefaults__
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
     entry.variant = naming.variant(fn, wrt, options)
-    guards += [(functools.partial(_follow, fn, name, ()), value, provenance.contents(value))
-               for name, value in provenance.functions_read(fn)]
+    guards += [
+        (functools.partial(_follow, fn, name, ()), value, provenance.contents(value))
+        for name, value in provenance.functions_read(fn)
+    ]
     entry.guards = guards
     entry.closure = fn.__closure__
     cache.memory_put((key, where), entry)
@@ -265,8 +284,11 @@ def _statics_option(fn, described, statics, callee):
     for a function the callee has as its default)."""
     out = []
     for param, kind, path in described:
-        value = inspect.signature(callee).parameters[param].default if path is None else \
-            _resolve_path(fn, path, statics)
+        value = (
+            inspect.signature(callee).parameters[param].default
+            if path is None
+            else _resolve_path(fn, path, statics)
+        )
         if kind == "type" and not inspect.isclass(value):
             value = object_class(value)
         out.append(Static(param, kind, value))
@@ -291,7 +313,8 @@ def _same_callable(a, b):
 
 def _same(items, others):
     return len(items) == len(others) and all(
-        k == j and v is w for (k, v), (j, w) in zip(items, others))
+        k == j and v is w for (k, v), (j, w) in zip(items, others)
+    )
 
 
 def _path_steps(path, statics):
@@ -340,9 +363,9 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     desugar(parsed.node, names.fresh, parsed.resolve)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
     varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
-    while lower_containers(parsed.node, varied, parsed.resolve, names.fresh, parsed.location,
-                           activity.useful(outputs)) \
-            | lower_comprehensions(parsed.node.body, varied, names.fresh):
+    while lower_containers(
+        parsed.node, varied, parsed.resolve, names.fresh, parsed.location, activity.useful(outputs)
+    ) | lower_comprehensions(parsed.node.body, varied, names.fresh):
         activity.update()
     return Normalizer(parsed, activity, names, derive_callee, outputs, suffixed)
 
@@ -355,45 +378,65 @@ def emitted_name(mode, name):
 def _check_wrt(fn, wrt, params, vararg, where):
     for index in wrt:
         if index == len(params) and vararg:
-            raise ArgumentError(f"wrt={index} falls on *{vararg.id}, which srcdiff cannot "
-                                "differentiate (a tuple of any length)", where,
-                                "name each parameter, or pass the values in one tuple")
+            raise ArgumentError(
+                f"wrt={index} falls on *{vararg.id}, which srcdiff cannot "
+                "differentiate (a tuple of any length)",
+                where,
+                "name each parameter, or pass the values in one tuple",
+            )
         if not 0 <= index < len(params):
-            raise ArgumentError(f"wrt={index} is out of range: {fn.__name__} has "
-                                f"{len(params)} named parameter(s) ({', '.join(params)})",
-                                where, f"choose wrt between 0 and {len(params) - 1}")
+            raise ArgumentError(
+                f"wrt={index} is out of range: {fn.__name__} has "
+                f"{len(params)} named parameter(s) ({', '.join(params)})",
+                where,
+                f"choose wrt between 0 and {len(params) - 1}",
+            )
 
 
 def _checked_return(fn, program, mode, has_aux, where):
     """The normalised function's return, once it is one grad can differentiate."""
     returns = program.body[-1] if program.body else None
     if returns is None or type(returns).__name__ != "Return":
-        raise UnsupportedError(f"{fn.__name__} does not end with a return statement", where,
-                               "return the value to differentiate on the last line")
+        raise UnsupportedError(
+            f"{fn.__name__} does not end with a return statement",
+            where,
+            "return the value to differentiate on the last line",
+        )
     returns_tuple = type(returns.value).__name__ == "Tuple"
     if mode is Mode.GRAD and has_aux and not (returns_tuple and len(returns.value.elts) == 2):
-        raise ArgumentError(f"with has_aux=True, {fn.__name__} must return a pair "
-                            "(value, auxiliary data)", returns.loc,
-                            "return value, aux  (aux is passed through undifferentiated)")
+        raise ArgumentError(
+            f"with has_aux=True, {fn.__name__} must return a pair (value, auxiliary data)",
+            returns.loc,
+            "return value, aux  (aux is passed through undifferentiated)",
+        )
     if mode is Mode.GRAD and not has_aux and returns.active and returns_tuple:
-        raise ArgumentError(f"grad needs a scalar output, but {fn.__name__} returns a tuple",
-                            returns.loc, "return one scalar, use has_aux=True to pass extra "
-                            "values through, or use srcdiff.vjp")
+        raise ArgumentError(
+            f"grad needs a scalar output, but {fn.__name__} returns a tuple",
+            returns.loc,
+            "return one scalar, use has_aux=True to pass extra values through, or use srcdiff.vjp",
+        )
     return returns
 
 
 def _callee_deriver(fn, mode, optimized, statics, suffixed):
     """The Normalizer's derive_callee for fn's module (its functions of `suffixed` named by
     what they differentiate)."""
+
     def derive_callee(callee, callee_wrt, callee_names, callee_outputs, loc, described):
         if callee.__code__ in _in_progress.codes:
-            raise UnsupportedError(f"{callee.__name__} calls itself recursively, which srcdiff "
-                                   "cannot differentiate", loc, "write the recursion as a loop")
-        options = dict(names=tuple(callee_names), outputs=callee_outputs, optimized=optimized,
-                       **_statics_option(fn, described, statics, callee))
+            raise UnsupportedError(
+                f"{callee.__name__} calls itself recursively, which srcdiff cannot differentiate",
+                loc,
+                "write the recursion as a loop",
+            )
+        options = dict(
+            names=tuple(callee_names),
+            outputs=callee_outputs,
+            optimized=optimized,
+            **_statics_option(fn, described, statics, callee),
+        )
         variant = naming.variant(callee, callee_wrt, options)
-        options.update(_suffixed_option(naming.passed_on(suffixed, variant,
-                                                         _in_progress.below)))
+        options.update(_suffixed_option(naming.passed_on(suffixed, variant, _in_progress.below)))
         # a callee is transformed inside its caller's transform (a static argument it
         # needs is the caller's to give): each level of calls takes a few dozen frames
         limit = sys.getrecursionlimit()
@@ -404,19 +447,35 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
             sys.setrecursionlimit(limit)
         _in_progress.below.update(naming.shared(made)[1])  # (for a module named again)
         return options.get("suffixed", ()), variant
+
     return derive_callee
 
 
 @ir.pausing_gc
-def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, outputs=None,
-             has_aux=False, statics=(), suffixed=()):
+def generate(
+    fn,
+    wrt,
+    mode,
+    preserve_result=False,
+    optimized=True,
+    names=None,
+    outputs=None,
+    has_aux=False,
+    statics=(),
+    suffixed=(),
+):
     """Run the transformer: the emitted module's source and its metadata (a module made
     earlier in the transform in progress, only named otherwise, is renamed: naming.py)."""
-    made_from = (fn, tuple(wrt), mode, repr((preserve_result, optimized, outputs, has_aux,
-                                             statics)))
+    made_from = (
+        fn,
+        tuple(wrt),
+        mode,
+        repr((preserve_result, optimized, outputs, has_aux, statics)),
+    )
     func_names = list(names) if names else mode.function_names(fn.__name__)
-    renamed = naming.renamed(_in_progress.made.get(made_from), func_names, suffixed,
-                             _in_progress.below)
+    renamed = naming.renamed(
+        _in_progress.made.get(made_from), func_names, suffixed, _in_progress.below
+    )
     if renamed is not None:
         return renamed
     cache.stats["transforms"] += 1
@@ -433,8 +492,9 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     outputs = (True, False) if has_aux else outputs
     _in_progress.codes.add(fn.__code__)
     try:
-        normalizer = _normalizer(parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs,
-                                 suffixed, func_names)
+        normalizer = _normalizer(
+            parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
+        )
         program = normalizer.run()
     finally:
         _in_progress.codes.discard(fn.__code__)
@@ -444,21 +504,45 @@ def generate(fn, wrt, mode, preserve_result=False, optimized=True, names=None, o
     if mode is Mode.JVP:
         funcs = Forward(program, wrt_names, func_names[0], outputs).build()
     else:
-        funcs = Reverse(program, wrt_names, mode=mode, preserve_result=preserve_result,
-                        has_aux=has_aux, outputs=outputs,
-                        func_name=func_names if mode is Mode.SPLIT else func_names[0]).build()
+        funcs = Reverse(
+            program,
+            wrt_names,
+            mode=mode,
+            preserve_result=preserve_result,
+            has_aux=has_aux,
+            outputs=outputs,
+            func_name=func_names if mode is Mode.SPLIT else func_names[0],
+        ).build()
     if optimized:
         optimize(funcs, mode)
-    doc = (f"{mode.title} of {fn.__module__}.{fn.__qualname__} with respect to "
-           f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n")
+    doc = (
+        f"{mode.title} of {fn.__module__}.{fn.__qualname__} with respect to "
+        f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n"
+    )
     source, lines = codegen.to_source(funcs, doc)
-    callees = tuple(CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics",
-                                               "suffixed"))) for c in normalizer.callees)
-    meta = Meta(tuple(func_names), where, returns.loc, tuple(wrt_names), preserve_result,
-                has_aux, callees, tuple(map(tuple, lines)), fn.__code__.co_firstlineno,
-                tuple(suffixed))
+    callees = tuple(
+        CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics", "suffixed")))
+        for c in normalizer.callees
+    )
+    meta = Meta(
+        tuple(func_names),
+        where,
+        returns.loc,
+        tuple(wrt_names),
+        preserve_result,
+        has_aux,
+        callees,
+        tuple(map(tuple, lines)),
+        fn.__code__.co_firstlineno,
+        tuple(suffixed),
+    )
     if callees or names:  # (else no name in it can change)
         _in_progress.made[made_from] = naming.Made(
-            funcs, doc, meta, normalizer.names.used, [c["naming"] for c in normalizer.callees],
-            normalizer.callee_prefixes)
+            funcs,
+            doc,
+            meta,
+            normalizer.names.used,
+            [c["naming"] for c in normalizer.callees],
+            normalizer.callee_prefixes,
+        )
     return source, meta

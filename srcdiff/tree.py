@@ -7,6 +7,7 @@ with nothing in it (a batch-norm state not yet started); anything else is a leaf
     leaves, treedef = nf.tree_flatten(params); nf.tree_unflatten(treedef, leaves)
     vector = nf.ravel(params); nf.unravel(vector, params)   # one flat vector and back
 """
+
 import dataclasses
 from collections import namedtuple
 
@@ -36,8 +37,11 @@ def _children(node):
         # (fields holding a name, a count or None are kept as they are, not leaves: so a
         # gradient, None there, has the structure of the parameters)
         fields = {f.name: getattr(node, f.name) for f in dataclasses.fields(node)}
-        kept = {k: v for k, v in fields.items() if v is None or isinstance(
-            v, (str, bool, int, np.integer))}
+        kept = {
+            k: v
+            for k, v in fields.items()
+            if v is None or isinstance(v, (str, bool, int, np.integer))
+        }
         names = tuple(k for k in fields if k not in kept)
         return (names, kept), tuple(fields[name] for name in names)
     return None
@@ -84,8 +88,9 @@ def tree_unflatten(treedef, leaves):
     def build(definition):
         if definition.kind is None:
             return next(leaves)
-        return _rebuild(definition.kind, definition.keys,
-                        [build(child) for child in definition.children])
+        return _rebuild(
+            definition.kind, definition.keys, [build(child) for child in definition.children]
+        )
 
     tree = build(treedef)
     if next(leaves, _LEAF) is not _LEAF:
@@ -108,11 +113,18 @@ def tree_map(fn, tree, *rest):
         keys, children = parts
         for other in others:
             _check_same_container(path, node, other)
-        index = keys if isinstance(node, dict) else keys[0] if dataclasses.is_dataclass(
-            node) else range(len(children))
+        index = (
+            keys
+            if isinstance(node, dict)
+            else keys[0]
+            if dataclasses.is_dataclass(node)
+            else range(len(children))
+        )
         other_children = [_children(other)[1] for other in others]
-        mapped = [walk(f"{path}.{i}" if path else str(i), child, [o[k] for o in other_children])
-                  for k, (i, child) in enumerate(zip(index, children))]
+        mapped = [
+            walk(f"{path}.{i}" if path else str(i), child, [o[k] for o in other_children])
+            for k, (i, child) in enumerate(zip(index, children))
+        ]
         return _rebuild(type(node), keys, mapped)
 
     return walk("", tree, rest)
@@ -126,14 +138,23 @@ def _check_same_container(path, node, other):
             return f"a {type(x).__name__} of {len(x)}"
         return "None" if x is None else f"a leaf ({type(x).__name__})"
 
-    same = (set(node) == set(other) if isinstance(node, dict) and isinstance(other, dict) else
-            isinstance(node, (list, tuple)) and isinstance(other, (list, tuple))
-            and len(node) == len(other) or node is None and other is None or
-            type(node) is type(other) and not isinstance(node, (dict, list, tuple)) and
-            len(_children(node)[1]) == len(_children(other)[1]))
+    same = (
+        set(node) == set(other)
+        if isinstance(node, dict) and isinstance(other, dict)
+        else isinstance(node, (list, tuple))
+        and isinstance(other, (list, tuple))
+        and len(node) == len(other)
+        or node is None
+        and other is None
+        or type(node) is type(other)
+        and not isinstance(node, (dict, list, tuple))
+        and len(_children(node)[1]) == len(_children(other)[1])
+    )
     if not same:
-        raise ValueError(f"tree_map: the trees differ at {path or 'the root'}: "
-                         f"{describe(node)} against {describe(other)}")
+        raise ValueError(
+            f"tree_map: the trees differ at {path or 'the root'}: "
+            f"{describe(node)} against {describe(other)}"
+        )
 
 
 def ravel(tree):
@@ -151,11 +172,13 @@ def unravel(vector, like):
     leaves, treedef = tree_flatten(like)
     sizes = [np.size(leaf) for leaf in leaves]
     if np.shape(vector) != (sum(sizes),):
-        raise ValueError(f"unravel: expected a vector of {sum(sizes)} values for this tree, "
-                         f"got shape {np.shape(vector)}")
+        raise ValueError(
+            f"unravel: expected a vector of {sum(sizes)} values for this tree, "
+            f"got shape {np.shape(vector)}"
+        )
     pieces, start = [], 0
     for leaf, size in zip(leaves, sizes):
-        piece = vector[start:start + size]
+        piece = vector[start : start + size]
         start += size
         if isinstance(leaf, np.ndarray):
             pieces.append(piece.reshape(leaf.shape).astype(leaf.dtype))

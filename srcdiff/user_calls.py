@@ -4,6 +4,7 @@ The callee is derived once per way it is called (which arguments carry derivativ
 outputs are read, which functions and classes it is passed) and named after itself where
 that is the only way (naming.py).
 """
+
 import copy
 import inspect
 
@@ -14,8 +15,10 @@ from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .parse import MISSING
 from .statics import Static, is_function_value, is_object, object_class
 
-STATIC_HINT = ("srcdiff makes the code for the function (or the object's class) passed: call "
-               "the derivative with it, or give the parameter a default")
+STATIC_HINT = (
+    "srcdiff makes the code for the function (or the object's class) passed: call "
+    "the derivative with it, or give the parameter a default"
+)
 
 
 class UserCalls:
@@ -28,31 +31,39 @@ class UserCalls:
         fn = self.p.resolve(node.func)
         fn = fn.__func__ if inspect.ismethod(fn) else fn
         if any(isinstance(a, gast.Starred) for a in node.args) or any(
-                k.arg is None for k in node.keywords):
-            raise UnsupportedError("*args/**kwargs in a differentiated call are not supported",
-                                   loc, "pass arguments one by one")
+            k.arg is None for k in node.keywords
+        ):
+            raise UnsupportedError(
+                "*args/**kwargs in a differentiated call are not supported",
+                loc,
+                "pass arguments one by one",
+            )
         if inspect.isgeneratorfunction(fn):
             raise UnsupportedError(
                 f"{fn.__name__} is a generator, and generators and coroutines cannot be "
                 "differentiated by themselves: srcdiff follows a generator of the same module "
                 "where a loop takes all its items (for x in gen(...), list(gen(...)), "
-                "sum(gen(...)))", loc, "loop over the generator here, or make it return a list")
+                "sum(gen(...)))",
+                loc,
+                "loop over the generator here, or make it return a list",
+            )
         receiver = self.p.receiver(node.func)
         given = ([receiver] if receiver is not None else []) + list(node.args)
         written = {k.arg: k.value for k in node.keywords}
         args = [self.argument(a, loc, out) for a in given]
         keywords = {k: self.argument(v, loc, out) for k, v in written.items()}
         bound, positional = self._bind_call(fn, args, keywords, node, loc)
-        wrt = tuple(i for i, n in enumerate(positional) if n in bound and
-                    self._carries(bound[n]))
+        wrt = tuple(i for i, n in enumerate(positional) if n in bound and self._carries(bound[n]))
         statics, alike = self._callee_statics(fn, given, written, receiver)
         try:
-            names = self._callee_names(fn, wrt, outputs, statics, alike, node, positional,
-                                       loc)
+            names = self._callee_names(fn, wrt, outputs, statics, alike, node, positional, loc)
         except StaticArgumentNeeded as exc:
             raise self._unresolved(exc, fn, given, written, node, loc) from None
-        forward = gast.Call(func=ir.name(names[0]), args=args,
-                            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()])
+        forward = gast.Call(
+            func=ir.name(names[0]),
+            args=args,
+            keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()],
+        )
         name = self.store(target) if target else self.names.fresh("_t")
         self.active.add(name)
         # what fwd_g saves for bwd_g, and what bwd_g returns: named after g, numbered only
@@ -71,8 +82,15 @@ class UserCalls:
             out.append(ir.Assign([held], first, loc, callee=callee))
             self.emit_copy(name, ir.name(held), loc, out)
             return name
-        out.append(ir.Assign([name, saved], forward, loc, unpack=True,
-                             callee=ir.Callee(names[-1], atoms, saved, grads)))
+        out.append(
+            ir.Assign(
+                [name, saved],
+                forward,
+                loc,
+                unpack=True,
+                callee=ir.Callee(names[-1], atoms, saved, grads),
+            )
+        )
         return name
 
     def _carries(self, value):
@@ -88,17 +106,26 @@ class UserCalls:
             bound = signature.bind(*args, **keywords).arguments
         except TypeError as exc:
             raise SrcdiffError(f"cannot call {gast.unparse(node.func)}: {exc}", loc) from None
-        positional = [n for n, p in signature.parameters.items()  # (then keyword-only ones)
-                      if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+        positional = [
+            n
+            for n, p in signature.parameters.items()  # (then keyword-only ones)
+            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        ]
         for n, value in bound.items():
             if n not in positional and self._carries(value):
-                raise UnsupportedError(f"{gast.unparse(node.func)} takes {n!r} as a variadic "
-                                       "parameter (*args or **kwargs), which srcdiff cannot "
-                                       "differentiate", loc, "name the parameter")
-            if isinstance(value, (gast.List, gast.Tuple)) and any(map(self._carries,
-                                                                      value.elts)):
-                raise UnsupportedError("lists of differentiated arrays cannot be passed to a "
-                                       "user function yet", loc, "pass the arrays one by one")
+                raise UnsupportedError(
+                    f"{gast.unparse(node.func)} takes {n!r} as a variadic "
+                    "parameter (*args or **kwargs), which srcdiff cannot "
+                    "differentiate",
+                    loc,
+                    "name the parameter",
+                )
+            if isinstance(value, (gast.List, gast.Tuple)) and any(map(self._carries, value.elts)):
+                raise UnsupportedError(
+                    "lists of differentiated arrays cannot be passed to a user function yet",
+                    loc,
+                    "pass the arrays one by one",
+                )
         return bound, positional
 
     def _callee_statics(self, fn, given, written, receiver):
@@ -116,8 +143,13 @@ class UserCalls:
                 continue
             static = self.p.statics.get(node.id) if isinstance(node, gast.Name) else None
             typed = static is not None and static.kind == "type"
-            held = static.value if typed else \
-                self.p.container(node) if self._named_constant(node) else MISSING
+            held = (
+                static.value
+                if typed
+                else self.p.container(node)
+                if self._named_constant(node)
+                else MISSING
+            )
             if self._in_tree(node) and isinstance(held, (dict, list, tuple)):
                 kind = "tree"  # (what it calls in it; of a method, a namedtuple's own)
             elif node is receiver or typed or is_object(held) and not is_function_value(held):
@@ -137,8 +169,10 @@ class UserCalls:
         """Whether `node` is (or is in) a container argument the code is made for."""
         while isinstance(node, (gast.Attribute, gast.Subscript)):
             node = node.value
-        return isinstance(node, gast.Name) and getattr(self.p.statics.get(node.id), "kind",
-                                                       None) == "tree"
+        return (
+            isinstance(node, gast.Name)
+            and getattr(self.p.statics.get(node.id), "kind", None) == "tree"
+        )
 
     def _named_constant(self, node):
         """Whether `node` names the same object wherever the code is loaded: a dotted
@@ -160,15 +194,21 @@ class UserCalls:
         if isinstance(argument, gast.Name) and argument.id in self.params:
             return StaticArgumentNeeded(
                 f"{call}(...) is passed the parameter {argument.id!r}, which it calls, and "
-                "which is known only when the function is called", loc, STATIC_HINT,
-                parameter=argument.id)
+                "which is known only when the function is called",
+                loc,
+                STATIC_HINT,
+                parameter=argument.id,
+            )
         if isinstance(argument, gast.Subscript):  # ACTIVATIONS[name], name a parameter
             self._picked_at_run_time(argument, loc)
         return UnsupportedError(
             f"{call}(...) calls its parameter {exc.parameter!r}, passed "
             f"{gast.unparse(argument)} here: srcdiff cannot tell which function that is "
-            "before the call runs", loc, "pass a function by its name (a global function, or "
-            "a parameter of the differentiated function), not one chosen at run time")
+            "before the call runs",
+            loc,
+            "pass a function by its name (a global function, or "
+            "a parameter of the differentiated function), not one chosen at run time",
+        )
 
     def _callee_names(self, fn, wrt, outputs, statics, alike, node, positional, loc):
         """The emitted names of the callee's functions (jvp_g, or fwd_g and bwd_g), deriving
@@ -179,10 +219,20 @@ class UserCalls:
             return names
         taken = {n for c in self.callees for n in c["names"]} | self.names.used
         wrt_names = [positional[i] for i in wrt]
-        names = naming.callee_names(fn, wrt_names, outputs, self.suffixed,
-                                    self.callee_prefixes, taken)
+        names = naming.callee_names(
+            fn, wrt_names, outputs, self.suffixed, self.callee_prefixes, taken
+        )
         suffixed, variant = self.derive_callee(fn, wrt, names, outputs, loc, statics)
-        self.callees.append({"key": key, "path": gast.unparse(node.func), "wrt": list(wrt),
-                             "names": names, "outputs": outputs, "statics": statics,
-                             "suffixed": suffixed, "naming": (fn, wrt_names, outputs, variant)})
+        self.callees.append(
+            {
+                "key": key,
+                "path": gast.unparse(node.func),
+                "wrt": list(wrt),
+                "names": names,
+                "outputs": outputs,
+                "statics": statics,
+                "suffixed": suffixed,
+                "naming": (fn, wrt_names, outputs, variant),
+            }
+        )
         return names

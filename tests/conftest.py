@@ -15,6 +15,7 @@ os.environ.setdefault("SRCDIFF_CACHE_DIR", tempfile.mkdtemp(prefix="srcdiff-test
 def rng():
     return np.random.default_rng(1234)
 
+
 import srcdiff  # noqa: E402
 
 # Every call of a shape-specialised variant is checked against the generic code (specialize.py).

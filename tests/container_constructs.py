@@ -1,5 +1,6 @@
 """Containers of parameters as people hold them (issue 16), one small function each, for
 tests/test_containers.py (which also runs this module with `np` bound to autograd.numpy)."""
+
 import dataclasses
 from typing import NamedTuple
 
@@ -38,8 +39,11 @@ def three_layers(seed=0):
 
 def nested_model(seed=0):
     pairs, draw = three_layers(seed)[0], np.random.default_rng(seed + 1)
-    return {"layers": pairs[:2], "head": {"W": pairs[2][0], "b": pairs[2][1]},
-            "scale": (0.5 + draw.random(), [draw.normal(size=2)])}, draw.normal(size=(5, 4))
+    return {
+        "layers": pairs[:2],
+        "head": {"W": pairs[2][0], "b": pairs[2][1]},
+        "scale": (0.5 + draw.random(), [draw.normal(size=2)]),
+    }, draw.normal(size=(5, 4))
 
 
 def first_middle_last(params, x):
@@ -77,14 +81,14 @@ def dict_items_and_values(params, x):
 def loop_over_dict_values(params, x):
     total = 0.0
     for W, b in params["layers"]:
-        total = total + np.sum(W) * np.sum(b ** 2)
+        total = total + np.sum(W) * np.sum(b**2)
     for part in params["head"].values():
         total = total + np.sum(np.cos(part))
     return total * np.sum(x)
 
 
 def tuple_and_list_of_generators(params, x):
-    norms = tuple(np.sum(W ** 2) for W, _ in params)
+    norms = tuple(np.sum(W**2) for W, _ in params)
     pairs = list(zip(norms, [np.sum(b) for _, b in params]))
     return sum(a * b for a, b in pairs) + np.sum(x)
 
@@ -119,14 +123,14 @@ def layer_norms(params, scale):
     for k, (W, b) in enumerate(params):
         if k == 2:
             return
-        yield scale * np.sum(W ** 2)
+        yield scale * np.sum(W**2)
         yield np.sum(np.sin(b))
 
 
 def generators_looped_over(params, x):
     total = sum(layer_norms(params, 2.0))
     for piece in pieces_of(params):
-        total = total + np.sum(piece ** 3)
+        total = total + np.sum(piece**3)
     return total + sum(np.sum(p) for p in pieces_of(params)) * np.sum(x)
 
 
@@ -134,7 +138,8 @@ def local_generator(params, x):
     def products():
         for W, b in params:
             yield np.tanh(W @ b) * np.sum(x)
-    return sum(np.sum(v ** 2) for v in products())
+
+    return sum(np.sum(v**2) for v in products())
 
 
 def flatten_with_comprehensions(params, x):
@@ -143,7 +148,7 @@ def flatten_with_comprehensions(params, x):
     pieces, start = [], 0
     for shape in shapes:
         size = int(np.prod(shape))
-        pieces.append(flat[start:start + size].reshape(shape))
+        pieces.append(flat[start : start + size].reshape(shape))
         start += size
     W1, b1, W2, b2 = pieces
     return np.sum(np.tanh(x @ W1 + b1) @ W2 + b2) + 0.1 * np.dot(flat, flat)
@@ -201,7 +206,7 @@ def states_written_into_a_list(params, x):
 def unflatten_like(flat, like):
     pieces, start = [], 0
     for p in like:
-        pieces.append(flat[start:start + p.size].reshape(p.shape))
+        pieces.append(flat[start : start + p.size].reshape(p.shape))
         start += p.size
     return pieces
 
@@ -221,11 +226,12 @@ def layers_sorted_by_a_key(params, x):
     (W2, b2), (W1, b1) = sorted(params, key=lambda layer: layer[0].size)
     total = np.sum(np.tanh(x @ W1 + b1) @ W2 + b2)
     for W, b in sorted(params, key=lambda layer: layer[1].size, reverse=True):
-        total = total * np.sum(np.sin(W)) + np.sum(b ** 2)
+        total = total * np.sum(np.sin(W)) + np.sum(b**2)
     return total
 
 
 # --- joined, merged, copied and written item by item, the count not in the code ----------------
+
 
 def starred_displays(params, x):
     W, b = params[0]
@@ -235,7 +241,7 @@ def starred_displays(params, x):
     for W, b in layers:
         total = total + np.sum(np.tanh(W)) * np.sum(b)
     for k, (W, b) in enumerate(pairs):
-        total = total + (k + 1) * np.sum(W ** 2) * np.sum(b)
+        total = total + (k + 1) * np.sum(W**2) * np.sum(b)
     return total
 
 
@@ -251,8 +257,11 @@ def joined_with_plus(params, x):
 def dict_displays_unpacking(params, x):
     scaled = {**params, "W": 2.0 * params["W"], "x": np.sum(params["b"]) * x}
     more = dict(params, c=np.tanh(params["b"]))
-    return np.sum(scaled["W"]) * np.sum(scaled["x"]) + np.sum(more["c"] * more["b"]) + \
-        np.sum(scaled["b"] ** 2) * np.sum(more["W"])
+    return (
+        np.sum(scaled["W"]) * np.sum(scaled["x"])
+        + np.sum(more["c"] * more["b"])
+        + np.sum(scaled["b"] ** 2) * np.sum(more["W"])
+    )
 
 
 def dicts_copied(params, x):
@@ -273,8 +282,11 @@ def dict_written_key_by_key(params, x):
     grads["b"] = grads["b"] + np.cos(params["b"])
     for key in sorted(params):
         grads[key + "2"] = np.sin(params[key])
-    return np.sum(grads["W"]) * np.sum(x) + np.sum(grads["b2"] * grads["b"]) + \
-        np.sum(grads["W2"]) * len(grads)
+    return (
+        np.sum(grads["W"]) * np.sum(x)
+        + np.sum(grads["b2"] * grads["b"])
+        + np.sum(grads["W2"]) * len(grads)
+    )
 
 
 def list_copy_written(params, x):
@@ -349,7 +361,7 @@ def dense_pair(seed=0):
 def fields_replaced(layer, x):
     wider = dataclasses.replace(layer, W=2.0 * layer.W)
     both = dataclasses.replace(wider, b=np.sin(wider.b), W=wider.W * layer.b[0])
-    return np.sum(np.tanh(x @ wider.W + both.b)) + np.sum(both.W ** 2)
+    return np.sum(np.tanh(x @ wider.W + both.b)) + np.sum(both.W**2)
 
 
 def namedtuple_fields_replaced(layer, x):
@@ -379,6 +391,7 @@ WITHOUT_AUTOGRAD = {
     "d.copy(), then written into": (dict_copy_written, dict_params),
 }
 
+
 def square_layers(seed=0):
     """Three 3 x 3 matrices, summable, and an input batch of 5."""
     draw = np.random.default_rng(seed)
@@ -391,7 +404,7 @@ def sum_of_parameters(params, x):
 
 def sum_of_generators_over_parameters(params, x):
     total = np.sin(sum(p.sum() for p in params)) * np.sum(x)
-    return total + sum(np.sum(W ** 2) for W, b in zip(params[::2], params[1::2]))
+    return total + sum(np.sum(W**2) for W, b in zip(params[::2], params[1::2]))
 
 
 def flatten(params):
@@ -404,7 +417,7 @@ def unflatten(flat, shapes):
     out, i = [], 0
     for s in shapes:
         n = int(np.prod(s))
-        out.append(flat[i:i + n].reshape(s))
+        out.append(flat[i : i + n].reshape(s))
         i = i + n
     return out
 
@@ -443,7 +456,7 @@ def negative_index_of_a_growing_list(params, x):
 def layers_as_star_args(x, *params, scale=1.0):
     for W, b in params:  # wrt=1: the first layer passed, as JAX's argnums counts
         x = np.tanh(x @ W + b)
-    return scale * np.sum(x ** 2) + np.sum(params[0][0] ** 3)
+    return scale * np.sum(x**2) + np.sum(params[0][0] ** 3)
 
 
 def powers_as_star_args(x, *a):
@@ -460,6 +473,7 @@ def reads_a_name_a_keyword_would_hide(x, **terms):
 
 
 # --- the input differentiated, the containers constant (a saliency map) -----------------------
+
 
 def input_then_square_layers(seed=0):
     draw = np.random.default_rng(seed)
@@ -480,7 +494,7 @@ def input_then_dict(seed=0):
 def input_through_reversed_layers(x, params):
     for W, b in reversed(params):
         x = np.tanh(x @ W.T + b)
-    return np.sum(x ** 2)
+    return np.sum(x**2)
 
 
 def input_through_reversed_enumerated_layers(x, params):
@@ -524,34 +538,46 @@ CASES = {
     "dict([(key, value), ...])": (dict_of_pairs, layer_list),
     "enumerate(zip(*zip(*params)))": (enumerate_zip_star, three_layers),
     "next(it), then a loop over the rest": (next_then_the_rest, three_layers),
-    "generators (yield, yield from, return) looped over": (generators_looped_over,
-                                                           three_layers),
+    "generators (yield, yield from, return) looped over": (generators_looped_over, three_layers),
     "a local generator summed": (local_generator, three_layers),
     "dict(zip(sorted(params), pieces))": (dict_of_keys_counted_as_it_runs, dict_params),
     "for key in params: params[key]": (loop_over_dict_keys, dict_params),
     "list(params), tuple(params) of a dict": (list_and_tuple_of_dict_keys, dict_params),
-    "flatten with comprehensions and np.concatenate": (flatten_with_comprehensions,
-                                                        layer_list),
+    "flatten with comprehensions and np.concatenate": (flatten_with_comprehensions, layer_list),
     "reversed(list(enumerate(params)))": (reversed_enumerated_layers, three_square_layers),
     "states = [None] * n; states[k] = x": (states_written_into_a_list, layer_list),
     "unflatten helper reading shapes from params": (unflattened_by_a_helper, leaf_list),
     "sum(params), sum(params, start)": (sum_of_parameters, square_layers),
     "sum(p.sum() for p in params), sum(np.sum(W ** 2) for W, b in ...)": (
-        sum_of_generators_over_parameters, leaf_list),
-    "flat, shapes = flatten(params); unflatten(flat, shapes)": (flattened_and_back_by_helpers,
-                                                               leaf_list),
+        sum_of_generators_over_parameters,
+        leaf_list,
+    ),
+    "flat, shapes = flatten(params); unflatten(flat, shapes)": (
+        flattened_and_back_by_helpers,
+        leaf_list,
+    ),
     "hs = [a, a]; hs[i] = h": (display_written_by_item, layer_list),
-    "states[-1] = v, states' adjoint holding only items read": (last_item_written_from_the_end,
-                                                               layer_list),
+    "states[-1] = v, states' adjoint holding only items read": (
+        last_item_written_from_the_end,
+        layer_list,
+    ),
     "hs[-1] of a list that grows (append), read and written": (
-        negative_index_of_a_growing_list, layer_list),
+        negative_index_of_a_growing_list,
+        layer_list,
+    ),
     "sorted(params, key=lambda ...)": (layers_sorted_by_a_key, layer_list),
-    "x through reversed(params), constant": (input_through_reversed_layers,
-                                              input_then_square_layers),
+    "x through reversed(params), constant": (
+        input_through_reversed_layers,
+        input_then_square_layers,
+    ),
     "x through reversed(list(enumerate(params))), constant": (
-        input_through_reversed_enumerated_layers, input_then_square_layers),
-    "x through the rest of iter(params), constant": (input_through_the_rest_of_an_iterator,
-                                                      input_then_square_layers),
+        input_through_reversed_enumerated_layers,
+        input_then_square_layers,
+    ),
+    "x through the rest of iter(params), constant": (
+        input_through_the_rest_of_an_iterator,
+        input_then_square_layers,
+    ),
     "x against d.items(), constant": (input_against_dict_items, input_then_dict),
     "[*params, extra], (*params[1:], *params)": (starred_displays, layer_list),
     "list(params) + [(W, b)]": (joined_with_plus, three_layers),
@@ -559,11 +585,12 @@ CASES = {
     "dict(sorted(d.items())), dict(d), list(d.values())": (dicts_copied, dict_params),
     "grads = {}; grads[key] = v": (dict_written_key_by_key, dict_params),
     "layers = list(params); layers[k] = (W, b)": (list_copy_written, three_square_layers),
-    "Ws, bs = list(zip(*pairs)), for a, b in tuple(zip(*pairs))": (unzipped_with_list,
-                                                                    layer_list),
+    "Ws, bs = list(zip(*pairs)), for a, b in tuple(zip(*pairs))": (unzipped_with_list, layer_list),
     "pieces[k] = v in a loop over enumerate(pieces)": (written_while_looped_over, leaf_list),
     "columns = list(zip(*params)), for column in zip(*params)": (
-        columns_counted_as_it_runs, layer_list),
+        columns_counted_as_it_runs,
+        layer_list,
+    ),
     "enumerate(params, start=2), enumerate(params, 1)": (enumerated_from_two, three_layers),
     "next(it, default), next(iter(params), None)": (next_with_a_default, three_square_layers),
     "dataclasses.replace(layer, W=v)": (fields_replaced, dense_layer),
@@ -572,6 +599,7 @@ CASES = {
 
 
 # --- what srcdiff refuses, at the line, saying what to write ------------------------------------
+
 
 def zip_star_with_one_more(params, x):
     columns = list(zip(*params, [x, x]))  # refused: the pieces and one more
@@ -628,7 +656,7 @@ def dict_held_by_another_name(params, x):
 
 
 def sum_of_squares(named):
-    return sum(np.sum(value ** 2) for value in named.values())
+    return sum(np.sum(value**2) for value in named.values())
 
 
 def dict_read_whole_before_a_write(params, x):
@@ -644,29 +672,58 @@ def joined_in_a_branch(params, x):
 
 
 ERRORS = {
-    "filter(...) of parameters": (filtered_layers, layer_list, "filter(...) of differentiated "
-                                  "values cannot be differentiated", "write it as a for loop"),
-    "next(generator)": (next_of_a_generator, layer_list, "pieces_of is a generator",
-                        "loop over the generator here"),
-    "zip(*pieces, more)": (zip_star_with_one_more, layer_list,
-                           "srcdiff follows zip(*pieces) alone",
-                           "index the pieces: zip(pieces[0], pieces[1], more)"),
-    "next(it) under a condition": (next_under_a_condition, layer_list,
-                                   "srcdiff follows layers = iter(...) only into next(layers)",
-                                   "index the sequence instead"),
-    "ACTIVATIONS[name], name a loop's": (functions_picked_in_a_loop, layer_list,
-                                         "a value known only at run time",
-                                         "pick it by a constant key (ACTIVATIONS['relu'])"),
-    "next(it) after the loop over the rest": (next_after_the_rest, layer_list,
-                                              "then at most a loop over the rest",
-                                              "index the sequence instead"),
+    "filter(...) of parameters": (
+        filtered_layers,
+        layer_list,
+        "filter(...) of differentiated values cannot be differentiated",
+        "write it as a for loop",
+    ),
+    "next(generator)": (
+        next_of_a_generator,
+        layer_list,
+        "pieces_of is a generator",
+        "loop over the generator here",
+    ),
+    "zip(*pieces, more)": (
+        zip_star_with_one_more,
+        layer_list,
+        "srcdiff follows zip(*pieces) alone",
+        "index the pieces: zip(pieces[0], pieces[1], more)",
+    ),
+    "next(it) under a condition": (
+        next_under_a_condition,
+        layer_list,
+        "srcdiff follows layers = iter(...) only into next(layers)",
+        "index the sequence instead",
+    ),
+    "ACTIVATIONS[name], name a loop's": (
+        functions_picked_in_a_loop,
+        layer_list,
+        "a value known only at run time",
+        "pick it by a constant key (ACTIVATIONS['relu'])",
+    ),
+    "next(it) after the loop over the rest": (
+        next_after_the_rest,
+        layer_list,
+        "then at most a loop over the rest",
+        "index the sequence instead",
+    ),
     "a dict written into while another name holds it": (
-        dict_held_by_another_name, dict_params, "writing into 'named' changes 'also' too",
-        "copy before writing"),
+        dict_held_by_another_name,
+        dict_params,
+        "writing into 'named' changes 'also' too",
+        "copy before writing",
+    ),
     "a dict read whole before a write into it": (
-        dict_read_whole_before_a_write, dict_params, "srcdiff follows the item writes into a "
-        "dict or list f makes itself", "make a new one: named = [g(v) for v in named]"),
+        dict_read_whole_before_a_write,
+        dict_params,
+        "srcdiff follows the item writes into a dict or list f makes itself",
+        "make a new one: named = [g(v) for v in named]",
+    ),
     "[*params, x] in a branch of a conditional expression": (
-        joined_in_a_branch, leaf_list, "joined in a branch of a conditional expression",
-        "join it on a line of its own, under an if statement"),
+        joined_in_a_branch,
+        leaf_list,
+        "joined in a branch of a conditional expression",
+        "join it on a line of its own, under an if statement",
+    ),
 }

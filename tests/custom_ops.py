@@ -1,4 +1,5 @@
 """A module with user functions that get custom adjoint and tangent templates."""
+
 import numpy as np
 
 import srcdiff as nf

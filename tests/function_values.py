@@ -2,6 +2,7 @@
 tests/test_function_values.py (which also runs this module with `np` bound to autograd.numpy):
 lists of callable objects looped over, lambdas a comprehension makes, functions a helper
 returns, getattr by a known name, functions and objects held in container arguments."""
+
 import typing
 from dataclasses import dataclass
 
@@ -18,6 +19,7 @@ def softplus(z):
 
 
 # --- a list of callable objects, looped over ---------------------------------------------------
+
 
 class Dense:
     def __init__(self, W, b):
@@ -44,21 +46,21 @@ def through_global_layers(w, x):
     h = x * w
     for layer in LAYERS:
         h = layer(h)
-    return np.sum(h ** 2)
+    return np.sum(h**2)
 
 
 def through_layers_passed(w, x, layers):
     h = x * w
     for layer in layers:
         h = layer(h)
-    return np.sum(h ** 2)
+    return np.sum(h**2)
 
 
 def through_differentiated_layers(layers, x):
     h = x
     for layer in layers:
         h = layer(h)
-    return np.sum(h ** 2)
+    return np.sum(h**2)
 
 
 def differentiated_layers_by_index(layers, x):
@@ -69,7 +71,7 @@ def enumerated_layers_and_their_methods(layers, x):
     h = x
     for i, layer in enumerate(layers):
         h = layer.__call__(h) + 0.1 * i * (h @ layer.W)
-    return np.sum(h ** 2)
+    return np.sum(h**2)
 
 
 def blocks_of_layers(w, x, blocks):
@@ -77,7 +79,7 @@ def blocks_of_layers(w, x, blocks):
     for block in blocks:
         for layer in block:
             h = layer(h)
-    return np.sum(h ** 2)
+    return np.sum(h**2)
 
 
 class Network(typing.NamedTuple):
@@ -89,17 +91,18 @@ def layers_of_a_differentiated_namedtuple(net, x):
     h = x
     for layer in net.layers:
         h = layer(h)
-    return net.scale * np.sum(h ** 2)
+    return net.scale * np.sum(h**2)
 
 
 # --- lambdas a comprehension makes ----------------------------------------------------------------
+
 
 def lambdas_of_a_comprehension_looped_over(w, x):
     acts = [lambda z, k=k: np.tanh((k + 1) * z) for k in range(3)]
     h = x * w
     for act in acts:
         h = act(h) + h
-    return np.sum(h ** 2)
+    return np.sum(h**2)
 
 
 def lambdas_of_a_comprehension_by_index(w, x):
@@ -114,6 +117,7 @@ def lambdas_closing_over_the_variable(w, x):
 
 # --- functions a helper returns --------------------------------------------------------------------
 
+
 def compose(f, g):
     return lambda z: f(g(z))
 
@@ -126,6 +130,7 @@ def through_composed(w, x):
 def make_act(scale):
     def act(z):
         return np.tanh(scale * z)
+
     return act
 
 
@@ -148,6 +153,7 @@ def getattr_of_a_default(w, x, name="sin"):
 
 
 # --- functions and objects held in container arguments -------------------------------------------------
+
 
 def function_from_a_dict_argument(w, x, cfg):
     return np.sum(cfg["act"](w * x) * cfg["scale"])
@@ -222,6 +228,7 @@ def autoencoder_and_x():
 
 # --- arguments, and the table ----------------------------------------------------------------------
 
+
 def w_and_x():
     w, x = arrays(3, (5, 3))
     return w, x
@@ -232,8 +239,7 @@ def scalar_w_and_x():
 
 
 def w_x_and_layers():
-    return (*w_and_x(), [DenseLayer(*arrays((3, 4), 4, seed=3)), Dense(*arrays((4, 2), 2,
-                                                                                seed=4))])
+    return (*w_and_x(), [DenseLayer(*arrays((3, 4), 4, seed=3)), Dense(*arrays((4, 2), 2, seed=4))])
 
 
 def layers_and_x():
@@ -282,45 +288,61 @@ CASES = {
     "for layer in a global list of callable objects": (through_global_layers, w_and_x),
     "for layer in a list of callable objects passed": (through_layers_passed, w_x_and_layers),
     "for layer in layers, a differentiated list of dataclasses": (
-        through_differentiated_layers, layers_and_x),
+        through_differentiated_layers,
+        layers_and_x,
+    ),
     "layers[1](layers[0](x)), differentiated": (differentiated_layers_by_index, layers_and_x),
     "for i, layer in enumerate(layers): layer.__call__(h), layer.W": (
-        enumerated_layers_and_their_methods, square_layers_and_x),
+        enumerated_layers_and_their_methods,
+        square_layers_and_x,
+    ),
     "for block in blocks: for layer in block": (blocks_of_layers, w_x_and_blocks),
     "for layer in net.layers, a differentiated NamedTuple": (
-        layers_of_a_differentiated_namedtuple, network_and_x),
-    "lambdas of a comprehension, looped over": (lambdas_of_a_comprehension_looped_over,
-                                                w_and_x),
+        layers_of_a_differentiated_namedtuple,
+        network_and_x,
+    ),
+    "lambdas of a comprehension, looped over": (lambdas_of_a_comprehension_looped_over, w_and_x),
     "lambdas of a comprehension, by index": (lambdas_of_a_comprehension_by_index, w_and_x),
-    "lambdas of a comprehension reading its variable": (lambdas_closing_over_the_variable,
-                                                        w_and_x),
+    "lambdas of a comprehension reading its variable": (lambdas_closing_over_the_variable, w_and_x),
     "compose(f, g) returning a lambda": (through_composed, w_and_x),
     "a helper returning an inner def": (through_a_made_activation, w_and_x),
     "getattr(np, NAME), a global": (getattr_of_a_global_name, w_and_x),
     "getattr(np, name), a default": (getattr_of_a_default, w_and_x),
     "cfg['act'](h), a dict argument": (function_from_a_dict_argument, w_x_and_cfg),
-    "a dict and a list of layers passed on to helpers": (containers_passed_on_to_helpers,
-                                                         w_x_cfg_and_layers),
+    "a dict and a list of layers passed on to helpers": (
+        containers_passed_on_to_helpers,
+        w_x_cfg_and_layers,
+    ),
     "arch.act(h), a dataclass argument": (function_field_of_an_argument, w_x_and_arch),
     "arch.act(h), a NamedTuple argument": (function_field_of_an_argument, w_x_and_arch_tuple),
     "model.enc.apply(x), dataclasses in a differentiated NamedTuple": (
-        methods_of_dataclasses_in_a_namedtuple, model_and_x),
+        methods_of_dataclasses_in_a_namedtuple,
+        model_and_x,
+    ),
     "self.second.apply(h) in a method of a differentiated NamedTuple": (
-        namedtuple_method_calling_its_fields_methods, autoencoder_and_x),
+        namedtuple_method_calling_its_fields_methods,
+        autoencoder_and_x,
+    ),
 }
 
 # the cases whose first argument may be a float: their grad of grad is checked too
-SCALAR = {name: make_args for name, make_args in [
-    ("for layer in a global list of callable objects", scalar_w_and_x),
-    ("lambdas of a comprehension, looped over", scalar_w_and_x),
-    ("compose(f, g) returning a lambda", scalar_w_and_x),
-    ("getattr(np, NAME), a global", scalar_w_and_x),
-    ("cfg['act'](h), a dict argument", lambda: (*scalar_w_and_x(), {"act": np.sin,
-                                                                     "scale": 2.0})),
-]}
+SCALAR = {
+    name: make_args
+    for name, make_args in [
+        ("for layer in a global list of callable objects", scalar_w_and_x),
+        ("lambdas of a comprehension, looped over", scalar_w_and_x),
+        ("compose(f, g) returning a lambda", scalar_w_and_x),
+        ("getattr(np, NAME), a global", scalar_w_and_x),
+        (
+            "cfg['act'](h), a dict argument",
+            lambda: (*scalar_w_and_x(), {"act": np.sin, "scale": 2.0}),
+        ),
+    ]
+}
 
 
 # --- what stays out: each an error at the line marked "refused" --------------------------------------
+
 
 def lambdas_of_a_comprehension_of_unknown_length(w, x, n):
     acts = [lambda z, k=k: np.tanh(k * z) for k in range(n)]  # refused
@@ -359,25 +381,45 @@ def getattr_of_what_is_no_name(w, x, name):
 # name -> (function, arguments, what the message says, what the hint says)
 ERRORS = {
     "lambdas of a comprehension over range(n)": (
-        lambdas_of_a_comprehension_of_unknown_length, lambda: (*w_and_x(), 3),
+        lambdas_of_a_comprehension_of_unknown_length,
+        lambda: (*w_and_x(), 3),
         "a list of lambdas made by a comprehension whose items srcdiff cannot list",
-        "make them over range(N) with N a number"),
+        "make them over range(N) with N a number",
+    ),
     "cfg['act'] of a dict holding no function": (
-        item_of_a_dict_holding_no_function, lambda: (*w_and_x(), {"act": "tanh"}),
-        "'cfg' is a dict here, holding no function", "pass the functions"),
+        item_of_a_dict_holding_no_function,
+        lambda: (*w_and_x(), {"act": "tanh"}),
+        "'cfg' is a dict here, holding no function",
+        "pass the functions",
+    ),
     "layers[i], i known at run time": (
-        item_picked_at_run_time, lambda: (*w_x_and_layers(), 0),
-        "calls what the parameter 'layers' holds there", "pick it by constant keys"),
+        item_picked_at_run_time,
+        lambda: (*w_x_and_layers(), 0),
+        "calls what the parameter 'layers' holds there",
+        "pick it by constant keys",
+    ),
     "layer(h) of a list of arrays": (
-        items_of_a_list_of_arrays_called, lambda: (*w_and_x(), arrays((3, 3))),
-        "'layers' is a list here, holding no function", "pass the functions"),
+        items_of_a_list_of_arrays_called,
+        lambda: (*w_and_x(), arrays((3, 3))),
+        "'layers' is a list here, holding no function",
+        "pass the functions",
+    ),
     "cfg.get('act')(h)": (
-        function_a_method_returns, lambda: (*w_and_x(), {"act": np.sin}),
-        "calls the function that cfg.get('act') returns", "call the function by its name"),
+        function_a_method_returns,
+        lambda: (*w_and_x(), {"act": np.sin}),
+        "calls the function that cfg.get('act') returns",
+        "call the function by its name",
+    ),
     "a lambda in a list appended to": (
-        lambda_stored_in_a_list_changed, w_and_x, "a lambda is used as a value",
-        "call it directly"),
+        lambda_stored_in_a_list_changed,
+        w_and_x,
+        "a lambda is used as a value",
+        "call it directly",
+    ),
     "getattr(np, name) of an int": (
-        getattr_of_what_is_no_name, lambda: (*w_and_x(), 3), "'name' is 3 here, which "
-        "names no attribute", "pass the name of a function of np"),
+        getattr_of_what_is_no_name,
+        lambda: (*w_and_x(), 3),
+        "'name' is 3 here, which names no attribute",
+        "pass the name of a function of np",
+    ),
 }

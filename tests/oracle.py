@@ -2,6 +2,7 @@
 running the same source (with `np` bound to `autograd.numpy`); and a table of functions to
 check against them, in which finite differences decide. Used by tests/test_oracle.py and
 tests/test_found_bugs.py; arguments may be floats, arrays or lists/tuples/dicts of them."""
+
 import functools
 import sys
 import types
@@ -13,6 +14,7 @@ from gradcheck import numerical_grad
 
 
 # --- pytrees -------------------------------------------------------------------------------------
+
 
 def leaves(tree):
     if isinstance(tree, dict):
@@ -39,31 +41,50 @@ def random_like(tree, seed):
     """Normal draws in the structure, shapes and dtypes of tree's float leaves (0 for the
     others)."""
     draw = np.random.default_rng(seed)
-    return rebuild(tree, iter(
-        float(draw.normal()) if isinstance(x, float) else
-        draw.normal(size=x.shape).astype(x.dtype) if is_float(x) else 0 for x in leaves(tree)))
+    return rebuild(
+        tree,
+        iter(
+            float(draw.normal())
+            if isinstance(x, float)
+            else draw.normal(size=x.shape).astype(x.dtype)
+            if is_float(x)
+            else 0
+            for x in leaves(tree)
+        ),
+    )
 
 
 def widened(args):
     """args with float32 leaves made float64 (finite differences of a float32 gradient are
     noise)."""
-    return rebuild(args, iter(x.astype(np.float64) if getattr(x, "dtype", None) == np.float32
-                              else x for x in leaves(args)))
+    return rebuild(
+        args,
+        iter(
+            x.astype(np.float64) if getattr(x, "dtype", None) == np.float32 else x
+            for x in leaves(args)
+        ),
+    )
 
 
 def shifted(args, wrt, eps, v):
     """args with args[wrt] moved by eps * v (leaf by leaf)."""
-    moved = rebuild(args[wrt], iter(x + eps * u if is_float(x) else x
-                                    for x, u in zip(leaves(args[wrt]), leaves(v))))
-    return (*args[:wrt], moved, *args[wrt + 1:])
+    moved = rebuild(
+        args[wrt],
+        iter(x + eps * u if is_float(x) else x for x, u in zip(leaves(args[wrt]), leaves(v))),
+    )
+    return (*args[:wrt], moved, *args[wrt + 1 :])
 
 
 def inner(a, b):
-    return sum(float(np.sum(np.asarray(x, np.float64) * np.asarray(y, np.float64)))
-               for x, y in zip(leaves(a), leaves(b)) if x is not None and y is not None)
+    return sum(
+        float(np.sum(np.asarray(x, np.float64) * np.asarray(y, np.float64)))
+        for x, y in zip(leaves(a), leaves(b))
+        if x is not None and y is not None
+    )
 
 
 # --- finite differences --------------------------------------------------------------------------
+
 
 def finite_differences(f, args, wrt):
     """The gradient of scalar f w.r.t. args[wrt] (a leaf or a pytree), in float64; None for
@@ -77,7 +98,7 @@ def finite_differences(f, args, wrt):
         def of_leaf(value, k=k):
             items = leaves(tree)
             items[k] = value
-            return f(*args[:wrt], rebuild(tree, iter(items)), *args[wrt + 1:])
+            return f(*args[:wrt], rebuild(tree, iter(items)), *args[wrt + 1 :])
 
         start = float(leaf) if isinstance(leaf, float) else leaf.astype(np.float64)
         out.append(numerical_grad(of_leaf, (start,), 0))
@@ -87,19 +108,30 @@ def finite_differences(f, args, wrt):
 def gradient_along(grad_f, args, wrt, v, eps=1e-5):
     """Central differences of a gradient function along v: H v."""
     plus, minus = grad_f(*shifted(args, wrt, eps, v)), grad_f(*shifted(args, wrt, -eps, v))
-    return rebuild(plus, iter(None if p is None else (np.asarray(p, np.float64) - m) / (2 * eps)
-                              for p, m in zip(leaves(plus), leaves(minus))))
+    return rebuild(
+        plus,
+        iter(
+            None if p is None else (np.asarray(p, np.float64) - m) / (2 * eps)
+            for p, m in zip(leaves(plus), leaves(minus))
+        ),
+    )
 
 
 # --- comparisons ---------------------------------------------------------------------------------
+
 
 def assert_close(got, expected, rtol, atol, what):
     got_leaves, expected_leaves = leaves(got), leaves(expected)
     assert len(got_leaves) == len(expected_leaves), (what, got, expected)
     for g, e in zip(got_leaves, expected_leaves):
         if e is not None:
-            np.testing.assert_allclose(np.asarray(g, np.float64), np.asarray(e, np.float64),
-                                       rtol=rtol, atol=atol, err_msg=what)
+            np.testing.assert_allclose(
+                np.asarray(g, np.float64),
+                np.asarray(e, np.float64),
+                rtol=rtol,
+                atol=atol,
+                err_msg=what,
+            )
 
 
 def close(got, expected, rtol, atol):
@@ -112,11 +144,13 @@ def close(got, expected, rtol, atol):
 
 # --- autograd ------------------------------------------------------------------------------------
 
+
 @functools.cache
 def _autograd_namespace(module_name):
     """The module's globals with `np` bound to autograd.numpy and each function the module
     defines recreated there (so calls between them stay inside autograd)."""
     import autograd.numpy as anp
+
     module_globals = vars(sys.modules[module_name])
     namespace = dict(module_globals, np=anp)
     for name, value in module_globals.items():
@@ -136,22 +170,26 @@ def autograd_twin(f):
 
 def autograd_grad(f, args, wrt):
     import autograd
+
     return autograd.grad(autograd_twin(f), wrt)(*args)
 
 
 def autograd_jvp(f, args, wrt, v):
     import autograd
+
     return autograd.make_jvp(autograd_twin(f), wrt)(*args)(v)[1]
 
 
 def autograd_hvp(f, args, wrt, v):
     """H v by reverse over reverse (autograd's forward mode lacks some second derivatives)."""
     import autograd
+
     vjp, _ = autograd.make_vjp(autograd.grad(autograd_twin(f), wrt), wrt)(*args)
     return vjp(v)
 
 
 # --- a table of functions checked against both ---------------------------------------------------
+
 
 class Table:
     """Rows registered with `@table.case(...)`; `table.params(mode)` makes a test of each."""
@@ -159,17 +197,38 @@ class Table:
     def __init__(self):
         self.rows = []
 
-    def case(self, *args, wrt=0, autograd=None, autograd_wrong=None, second=True, xfail=None,
-             rtol=1e-5, atol=1e-7):
+    def case(
+        self,
+        *args,
+        wrt=0,
+        autograd=None,
+        autograd_wrong=None,
+        second=True,
+        xfail=None,
+        rtol=1e-5,
+        atol=1e-7,
+    ):
         """Register the decorated function as a row: its arguments, the argument `wrt`, why
         autograd cannot run it (a reason, or {mode: reason}), {mode: reason} where autograd is
         wrong (finite differences side with srcdiff), whether to check second order, and
         {mode: reason} for the modes in which srcdiff is known to be wrong (strict xfails)."""
+
         def register(f):
-            self.rows.append(types.SimpleNamespace(
-                f=f, args=args, wrt=wrt, autograd=autograd, autograd_wrong=autograd_wrong or {},
-                second=second, xfail=xfail or {}, rtol=rtol, atol=atol))
+            self.rows.append(
+                types.SimpleNamespace(
+                    f=f,
+                    args=args,
+                    wrt=wrt,
+                    autograd=autograd,
+                    autograd_wrong=autograd_wrong or {},
+                    second=second,
+                    xfail=xfail or {},
+                    rtol=rtol,
+                    atol=atol,
+                )
+            )
             return f
+
         return register
 
     def params(self, mode):
@@ -177,8 +236,11 @@ class Table:
         for row in self.rows:
             if mode not in ("reverse", "forward") and not row.second:
                 continue
-            marks = [pytest.mark.xfail(strict=True, reason=row.xfail[mode])] \
-                if mode in row.xfail else []
+            marks = (
+                [pytest.mark.xfail(strict=True, reason=row.xfail[mode])]
+                if mode in row.xfail
+                else []
+            )
             out.append(pytest.param(row, id=row.f.__name__, marks=marks))
         return out
 

@@ -1,5 +1,6 @@
 """Python as people write it (issue 16): one small function per construct, and CASES, the
 table tests/test_python_constructs.py differentiates them by."""
+
 import collections
 import contextlib
 import functools
@@ -30,9 +31,11 @@ def softplus(x):
 
 # --- functions defined inside the differentiated function -------------------------------------
 
+
 def inner_def_closing_over_parameters(w, x):
     def predict(inputs):
         return np.tanh(inputs @ w)
+
     return np.sum(predict(x) ** 2)
 
 
@@ -42,12 +45,14 @@ def inner_defs_calling_each_other(w, x):
 
     def output(inputs):
         return np.sum(hidden(inputs) ** 2)
+
     return output(x) + output(2 * x)
 
 
 def inner_def_called_in_a_loop(w, x):
     def step(h):
         return np.tanh(h @ w)
+
     h = x
     for _ in range(3):
         h = step(h)
@@ -57,6 +62,7 @@ def inner_def_called_in_a_loop(w, x):
 def inner_def_of_parameters_and_argument(w, x):
     def dense(W, inputs):
         return np.sin(inputs @ W)
+
     return np.sum(dense(w, x) * dense(w, -x))
 
 
@@ -73,6 +79,7 @@ def lambda_closing_over_parameters(w, x):
 def make_dense(W):
     def dense(inputs):
         return np.tanh(inputs @ W)
+
     return dense
 
 
@@ -85,11 +92,14 @@ def closure_made_inside(w, x):
     def make_scaled(scale):
         def scaled(z):
             return scale * np.sin(z)
+
         return scaled
+
     return np.sum(make_scaled(np.sum(w))(x))
 
 
 # --- functions as values --------------------------------------------------------------------------
+
 
 def apply_activation(w, x, activation):
     return np.sum(activation(x @ w))
@@ -104,7 +114,7 @@ def unused_function_default(w, x, activation=np.tanh):
 
 
 def squared_norm(a):
-    return np.sum(a ** 2)
+    return np.sum(a**2)
 
 
 def map_over_parameters(w, x):
@@ -193,7 +203,7 @@ def layer(x, w, *, act=np.tanh, scale=1.0):
 def keywords_packed_and_spread(w, x):
     options = {"act": softplus, "scale": 0.5}
     h = layer(x, w, **options)
-    return weighted_terms(data=np.sum(h ** 2), penalty=np.sum(w ** 2))
+    return weighted_terms(data=np.sum(h**2), penalty=np.sum(w**2))
 
 
 def spreads_a_list_into_args(w, x):
@@ -220,6 +230,7 @@ def global_alias_of_a_function(w, x):
 
 # --- containers of parameters ---------------------------------------------------------------------
 
+
 def for_pairs_in_list(params, x):
     for W, b in params:
         x = np.tanh(x @ W + b)
@@ -243,14 +254,14 @@ def for_pairs_in_slice_then_last(params, x):
 def for_pairs_in_reversed(params, x):
     total = 0.0
     for W, b in reversed(params):
-        total = total + np.sum(W ** 2) * np.sum(b)
+        total = total + np.sum(W**2) * np.sum(b)
     return total + np.sum(x)
 
 
 def enumerate_pairs(params, x):
     total = 0.0
     for i, (W, b) in enumerate(params):
-        total = total + (i + 1) * np.sum(np.sin(W)) + np.sum(b ** 2)
+        total = total + (i + 1) * np.sum(np.sin(W)) + np.sum(b**2)
     return total
 
 
@@ -263,7 +274,7 @@ def zip_parameters_with_masks(params, masks):
 
 def zip_star_pairs(params, x):
     Ws, bs = zip(*params)
-    return sum(np.sum(W ** 2) for W in Ws) + sum(np.sum(np.sin(b)) for b in bs)
+    return sum(np.sum(W**2) for W in Ws) + sum(np.sum(np.sin(b)) for b in bs)
 
 
 def len_and_index_from_the_end(params, x):
@@ -350,7 +361,7 @@ def pieces_of(params):
 def user_generator_of_pieces(params, x):
     total = 0.0
     for piece in pieces_of(params):
-        total = total + np.sum(piece ** 2)
+        total = total + np.sum(piece**2)
     return total
 
 
@@ -433,6 +444,7 @@ def method_of_a_constant_object(w, x):
 
 # --- calling conventions --------------------------------------------------------------------------
 
+
 def columns_product(B, columns):
     a = B[:, columns[0]]
     for c in columns[1:]:
@@ -445,7 +457,7 @@ def int_array_loop_in_a_callee(B, columns):
 
 
 def total_of(*values):
-    return sum(np.sum(v ** 2) for v in values)
+    return sum(np.sum(v**2) for v in values)
 
 
 def star_args_callee(w, x):
@@ -453,7 +465,7 @@ def star_args_callee(w, x):
 
 
 def weighted(a, **weights):
-    return np.sum(a ** 2) * weights["scale"]
+    return np.sum(a**2) * weights["scale"]
 
 
 def star_kwargs_callee(w, x):
@@ -491,23 +503,24 @@ def defaults_of_the_differentiated_function(w, x, scale=0.5, *, offset=1.0):
 
 # --- statements that do not change values ---------------------------------------------------------
 
+
 def prints_a_value(w, x):
     y = np.tanh(x @ w)
     print("y is", np.sum(y))
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 def prints_under_a_condition(w, x):
     y = np.tanh(x @ w)
     if np.sum(y) > 100.0:
         print("large:", np.sum(y))
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 def logs_a_value(w, x):
     y = np.tanh(x @ w)
     log.debug("sum of y: %s", np.sum(y))
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 LOSSES = []
@@ -528,20 +541,20 @@ def records_values(w, x):
     y = np.tanh(x @ w)
     LOSSES.append(float(np.sum(y)))
     RECORDER.record(y)
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 def asserts(w, x):
     assert w.shape[0] == x.shape[1], "shapes do not match"
     y = np.tanh(x @ w)
     assert np.all(np.isfinite(y))
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 def with_errstate(w, x):
     with np.errstate(divide="ignore", invalid="ignore"):
         y = np.log(np.exp(x @ w))
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 def with_contexts_named(w, x):
@@ -550,20 +563,20 @@ def with_contexts_named(w, x):
         y = np.log(np.exp(x @ w))
     with warnings.catch_warnings(record=True) as caught:  # noqa: F841
         y = np.tanh(y)
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 def with_catch_warnings(w, x):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         y = np.tanh(x @ w)
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 def with_nullcontext(w, x):
     with contextlib.nullcontext():
         y = np.tanh(x @ w)
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 def try_finally(w, x):
@@ -571,7 +584,7 @@ def try_finally(w, x):
         y = np.tanh(x @ w)
     finally:
         log.debug("done")
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 def raise_under_a_condition(w, x):
@@ -584,10 +597,11 @@ def warns_under_a_condition(w, x):
     y = np.tanh(x @ w)
     if np.any(np.abs(y) > 0.999):
         warnings.warn("saturated")
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 # --- arguments, and the table ---------------------------------------------------------------
+
 
 def w_and_x():
     w, x = arrays((3, 2), (4, 3))
@@ -622,8 +636,10 @@ CASES = {
     # functions defined inside the differentiated function
     "inner def closing over parameters": (inner_def_closing_over_parameters, w_and_x),
     "inner defs calling each other": (inner_defs_calling_each_other, w_and_x),
-    "inner def called in a loop": (inner_def_called_in_a_loop, lambda: (arrays((3, 3))[0],
-                                                                          arrays((4, 3))[0])),
+    "inner def called in a loop": (
+        inner_def_called_in_a_loop,
+        lambda: (arrays((3, 3))[0], arrays((4, 3))[0]),
+    ),
     "inner def of parameters and argument": (inner_def_of_parameters_and_argument, w_and_x),
     "lambda assigned to a name": (lambda_assigned_to_a_name, w_and_x),
     "lambda closing over parameters": (lambda_closing_over_parameters, w_and_x),
@@ -640,17 +656,23 @@ CASES = {
     "a global functools.partial called": (global_partial_called, w_and_x),
     "function from a dict": (function_from_a_dict, lambda: (*w_and_x(), "softplus")),
     "function from a dict, passed to a function that calls it": (
-        function_from_a_dict_passed_on, lambda: (*w_and_x(), "softplus")),
+        function_from_a_dict_passed_on,
+        lambda: (*w_and_x(), "softplus"),
+    ),
     "functions by constant keys": (functions_by_constant_keys, w_and_x),
     "local alias of a function": (local_alias_of_a_function, w_and_x),
-    "function from a list by an int parameter": (function_from_a_list_by_a_parameter,
-                                                 lambda: (*w_and_x(), np.int64(1))),
+    "function from a list by an int parameter": (
+        function_from_a_list_by_a_parameter,
+        lambda: (*w_and_x(), np.int64(1)),
+    ),
     "functions from a list": (functions_from_a_list, w_and_x),
     "loop over a global tuple of functions": (functions_from_a_global_tuple, w_and_x),
     "functions from a local dict and list": (functions_from_local_displays, w_and_x),
     "f(*parts) of a function taking *args": (spreads_a_list_into_args, w_and_x),
-    "**kwargs packed by a function, **options spread in a call": (keywords_packed_and_spread,
-                                                                  w_and_x),
+    "**kwargs packed by a function, **options spread in a call": (
+        keywords_packed_and_spread,
+        w_and_x,
+    ),
     "global alias of a function": (global_alias_of_a_function, w_and_x),
     # containers of parameters
     "for W, b in params": (for_pairs_in_list, params_and_x),
@@ -658,8 +680,10 @@ CASES = {
     "for W, b in params[:-1]; params[-1]": (for_pairs_in_slice_then_last, params_and_x),
     "for W, b in reversed(params)": (for_pairs_in_reversed, params_and_x),
     "for i, (W, b) in enumerate(params)": (enumerate_pairs, params_and_x),
-    "for (W, b), mask in zip(params, masks)": (zip_parameters_with_masks,
-                                               lambda: (layer_list(), masks())),
+    "for (W, b), mask in zip(params, masks)": (
+        zip_parameters_with_masks,
+        lambda: (layer_list(), masks()),
+    ),
     "zip(*pairs)": (zip_star_pairs, params_and_x),
     "len(params), params[-1][0]": (len_and_index_from_the_end, params_and_x),
     "*hidden, last = params": (starred_assignment, params_and_x),
@@ -668,10 +692,14 @@ CASES = {
     "sorted(d)": (sorted_keys, dict_and_x),
     "dict(zip(keys, values))": (dict_of_zip, pair_and_x),
     "dict(w=..., b=...)": (dict_call_with_keywords, pair_and_x),
-    "list from a helper, read by index": (list_from_a_helper_read_by_index,
-                                          lambda: (arrays((3, 3))[0], arrays((4, 3))[0])),
+    "list from a helper, read by index": (
+        list_from_a_helper_read_by_index,
+        lambda: (arrays((3, 3))[0], arrays((4, 3))[0]),
+    ),
     "list of a constant and differentiated values, stacked": (
-        list_of_constant_and_differentiated_stacked, lambda: arrays(3, 3)),
+        list_of_constant_and_differentiated_stacked,
+        lambda: arrays(3, 3),
+    ),
     "np.concatenate(tuple + tuple)": (concatenate_a_tuple_sum, w_and_x),
     "sum of a generator over zip": (sum_of_a_generator_over_zip, w_and_x),
     "user generator of parameter pieces": (user_generator_of_pieces, params_and_x),
@@ -680,25 +708,30 @@ CASES = {
     "typing.NamedTuple argument": (field_reads, lambda: layer_as(TypedLayer)),
     "dataclass argument": (field_reads, lambda: layer_as(DataLayer)),
     "dataclass with __call__, called": (layer_called, lambda: layer_as(CallableLayer)),
-    "constant dataclass with __call__": (through_a_constant_layer, lambda: layer_as(
-        CallableLayer)[::-1]),
+    "constant dataclass with __call__": (
+        through_a_constant_layer,
+        lambda: layer_as(CallableLayer)[::-1],
+    ),
     "bound method of a dataclass with __call__": (CALLABLE_LAYER.loss, lambda: arrays((4, 3))),
-    "global dataclass with __call__, called": (through_a_global_callable_layer,
-                                                lambda: arrays((4, 3))),
+    "global dataclass with __call__, called": (
+        through_a_global_callable_layer,
+        lambda: arrays((4, 3)),
+    ),
     "attribute of a constant object": (attribute_of_a_constant_object, w_and_x),
     "bound method, constant self": (MODEL.loss, w_and_x),
     "method of a constant object": (method_of_a_constant_object, w_and_x),
     # calling conventions
     "callee loops over an int array, indexing": (
-        int_array_loop_in_a_callee, lambda: (arrays((3, 4))[0], np.array([0, 2, 1, 3]))),
+        int_array_loop_in_a_callee,
+        lambda: (arrays((3, 4))[0], np.array([0, 2, 1, 3])),
+    ),
     "*args callee": (star_args_callee, w_and_x),
     "**kwargs callee": (star_kwargs_callee, w_and_x),
     "callee default left out": (callee_default_left_out, w_and_x),
     "callee called with keywords": (callee_called_with_keywords, w_and_x),
     "keyword-only callee": (keyword_only_callee, w_and_x),
     "f(*pair)": (splat_call, w_and_x),
-    "defaults of the differentiated function": (defaults_of_the_differentiated_function,
-                                                w_and_x),
+    "defaults of the differentiated function": (defaults_of_the_differentiated_function, w_and_x),
     # statements that do not change values
     "print": (prints_a_value, w_and_x),
     "print under an if": (prints_under_a_condition, w_and_x),

@@ -2,6 +2,7 @@
 tests/test_python_constructs.py): central finite differences leaf by leaf, and autograd, which
 differentiates the function of the list of leaves. A pytree is a dict, list, tuple,
 namedtuple or dataclass of float arrays (or floats)."""
+
 import contextlib
 import dataclasses
 
@@ -26,8 +27,9 @@ def leaves(tree):
     if isinstance(tree, (list, tuple)):
         return [leaf for item in tree for leaf in leaves(item)]
     if dataclasses.is_dataclass(tree) and not isinstance(tree, type):
-        return [leaf for field in dataclasses.fields(tree)
-                for leaf in leaves(getattr(tree, field.name))]
+        return [
+            leaf for field in dataclasses.fields(tree) for leaf in leaves(getattr(tree, field.name))
+        ]
     return [tree]
 
 
@@ -41,8 +43,13 @@ def rebuild(tree, values):
     if isinstance(tree, (list, tuple)):
         return type(tree)(rebuild(item, values) for item in tree)
     if dataclasses.is_dataclass(tree) and not isinstance(tree, type):
-        return dataclasses.replace(tree, **{field.name: rebuild(getattr(tree, field.name), values)
-                                            for field in dataclasses.fields(tree)})
+        return dataclasses.replace(
+            tree,
+            **{
+                field.name: rebuild(getattr(tree, field.name), values)
+                for field in dataclasses.fields(tree)
+            },
+        )
     return next(values)
 
 
@@ -54,8 +61,17 @@ def structure(tree):
 
 def random_like(tree, seed):
     draw = np.random.default_rng(seed)
-    return rebuild(tree, iter([float(draw.normal()) if isinstance(leaf, float)
-                               else draw.normal(size=np.shape(leaf)) for leaf in leaves(tree)]))
+    return rebuild(
+        tree,
+        iter(
+            [
+                float(draw.normal())
+                if isinstance(leaf, float)
+                else draw.normal(size=np.shape(leaf))
+                for leaf in leaves(tree)
+            ]
+        ),
+    )
 
 
 def inner(a, b):
@@ -64,8 +80,10 @@ def inner(a, b):
 
 def _of_leaves(f, args, wrt):
     """f as a function of the list of args[wrt]'s leaves, the other arguments held."""
+
     def of_leaves(values):
-        return f(*args[:wrt], rebuild(args[wrt], iter(values)), *args[wrt + 1:])
+        return f(*args[:wrt], rebuild(args[wrt], iter(values)), *args[wrt + 1 :])
+
     return of_leaves
 
 
@@ -74,8 +92,10 @@ def finite_differences(f, args, wrt=0):
     of_leaves, values = _of_leaves(f, args, wrt), leaves(args[wrt])
     gradients = []
     for k in range(len(values)):
+
         def of_leaf(value, k=k):
-            return of_leaves(values[:k] + [value] + values[k + 1:])
+            return of_leaves(values[:k] + [value] + values[k + 1 :])
+
         gradients.append(numerical_grad(of_leaf, (values[k],), 0))
     return gradients
 
@@ -83,10 +103,13 @@ def finite_differences(f, args, wrt=0):
 def gradient_differences(gradient, args, v, wrt=0, eps=1e-5):
     """H v by central differences of the function `gradient` (of the same arguments) along
     the pytree v, leaf by leaf."""
+
     def at(sign):
-        moved = rebuild(args[wrt], iter([x + sign * eps * d
-                                         for x, d in zip(leaves(args[wrt]), leaves(v))]))
-        return leaves(gradient(*args[:wrt], moved, *args[wrt + 1:]))
+        moved = rebuild(
+            args[wrt], iter([x + sign * eps * d for x, d in zip(leaves(args[wrt]), leaves(v))])
+        )
+        return leaves(gradient(*args[:wrt], moved, *args[wrt + 1 :]))
+
     return [(plus - minus) / (2 * eps) for plus, minus in zip(at(1.0), at(-1.0))]
 
 
@@ -94,6 +117,7 @@ def autograd_grad(f, args, wrt=0):
     """autograd's gradient with respect to each leaf of args[wrt] (f written with `np` bound
     to autograd.numpy), as a list."""
     import autograd
+
     return autograd.grad(_of_leaves(f, args, wrt))(leaves(args[wrt]))
 
 
@@ -101,12 +125,15 @@ def autograd_hvp(f, args, v, wrt=0):
     """The Hessian of f with respect to args[wrt] times the pytree v, leaf by leaf, by reverse
     over reverse (autograd's forward mode lacks some second derivatives)."""
     import autograd
+
     of_leaves = _of_leaves(f, args, wrt)
     directions = leaves(v)
 
     def along_v(values):
-        return sum(autograd.numpy.sum(g * d)
-                   for g, d in zip(autograd.grad(of_leaves)(values), directions))
+        return sum(
+            autograd.numpy.sum(g * d) for g, d in zip(autograd.grad(of_leaves)(values), directions)
+        )
+
     return autograd.grad(along_v)(leaves(args[wrt]))
 
 
@@ -115,5 +142,6 @@ def assert_leaves_close(got, expected, rtol, atol, what):
     got = leaves(got)
     assert len(got) == len(expected), f"{what}: {len(got)} leaves, expected {len(expected)}"
     for k, (g, e) in enumerate(zip(got, expected)):
-        np.testing.assert_allclose(np.asarray(g, dtype=np.float64), e, rtol=rtol, atol=atol,
-                                   err_msg=f"{what}, leaf {k}")
+        np.testing.assert_allclose(
+            np.asarray(g, dtype=np.float64), e, rtol=rtol, atol=atol, err_msg=f"{what}, leaf {k}"
+        )

@@ -1,4 +1,5 @@
 """The public API of CONVENTIONS.md: grad, value_and_grad, vjp, wrt, dtypes, source."""
+
 import numpy as np
 import pytest
 
@@ -12,7 +13,7 @@ def loss(w, x):
 
 @nf.grad
 def decorated(x):
-    return np.sum(x ** 3)
+    return np.sum(x**3)
 
 
 @nf.grad(wrt=1)
@@ -22,7 +23,7 @@ def decorated_wrt(a, b):
 
 def test_decorator_forms(rng):
     x = rng.normal(size=4)
-    np.testing.assert_allclose(decorated(x), 3 * x ** 2)
+    np.testing.assert_allclose(decorated(x), 3 * x**2)
     a, b = rng.normal(size=3), rng.normal(size=3)
     np.testing.assert_allclose(decorated_wrt(a, b), a * np.cos(b))
     assert decorated.fun.__name__ == "decorated"
@@ -170,14 +171,13 @@ def test_traceback_points_into_emitted_code():
 
 def with_aux(w, x):
     h = np.tanh(x @ w)
-    return np.sum(h ** 2), {"mean": np.mean(h), "h": h}
+    return np.sum(h**2), {"mean": np.mean(h), "h": h}
 
 
 def test_has_aux_passes_values_through(rng):
     w, x = rng.normal(size=3), rng.normal(size=(5, 3))
     g, aux = nf.grad(with_aux, has_aux=True)(w, x)
-    np.testing.assert_allclose(g, numerical_grad(lambda w_: with_aux(w_, x)[0], (w,), 0),
-                               rtol=1e-6)
+    np.testing.assert_allclose(g, numerical_grad(lambda w_: with_aux(w_, x)[0], (w,), 0), rtol=1e-6)
     np.testing.assert_allclose(aux["h"], np.tanh(x @ w))
     (value, aux2), g2 = nf.value_and_grad(with_aux, has_aux=True)(w, x)
     assert value == pytest.approx(with_aux(w, x)[0])
@@ -210,12 +210,14 @@ def test_aux_is_computed_in_the_forward_sweep(rng):
 
 # --- keyword arguments get every check positional ones get (issue 13, item 8) ---------------
 
+
 def test_keyword_arguments_are_checked_like_positional_ones(rng):
     w, x = rng.normal(size=3), rng.normal(size=(5, 3))
     with pytest.raises(nf.ArgumentError) as caught:
         nf.grad(loss)(w=np.arange(3), x=x)  # returned None before
-    assert "argument 'w' is ndarray with dtype int64, which cannot be differentiated" in \
-        str(caught.value)
+    assert "argument 'w' is ndarray with dtype int64, which cannot be differentiated" in str(
+        caught.value
+    )
     assert f"{__file__}:9:" in str(caught.value)  # the def line of loss
     expected = nf.grad(loss)(w, x)
     np.testing.assert_allclose(nf.grad(loss)(w=w, x=x), expected)
@@ -225,8 +227,9 @@ def test_keyword_arguments_are_checked_like_positional_ones(rng):
     np.testing.assert_allclose(pullback(1.0), expected)
     _, tangent = nf.jvp(loss, wrt=0)(np.ones(3), x=x, w=w)  # the tangents come last
     assert tangent == pytest.approx(np.sum(expected))
-    with pytest.raises(nf.ArgumentError, match="cannot call loss: missing a required "
-                                               "argument: 'x'"):
+    with pytest.raises(
+        nf.ArgumentError, match="cannot call loss: missing a required argument: 'x'"
+    ):
         nf.grad(loss)(w=w)
 
 
@@ -244,8 +247,9 @@ def test_keyword_arguments_fill_defaults_and_keep_keyword_only_ones(rng):
 
 # --- hessian with a tuple wrt, jvp without its tangents (issue 13, item 16) -----------------
 
+
 def two_arguments(x, w):
-    return np.sum(np.tanh(x * w) ** 2) + np.sum(x ** 3) * w[0]
+    return np.sum(np.tanh(x * w) ** 2) + np.sum(x**3) * w[0]
 
 
 def test_hessian_with_a_tuple_wrt_gives_blocks_as_jax_does(rng):
@@ -262,19 +266,24 @@ def test_hessian_with_a_tuple_wrt_gives_blocks_as_jax_does(rng):
 
     # the Hessian of the function of one joined vector: by finite differences of gradients,
     # and (closer) by the one-argument hessian
-    differences = np.stack([(gradient(flat + e * 1e-4) - gradient(flat - e * 1e-4)) / 2e-4
-                            for e in np.eye(4)], axis=1)
+    differences = np.stack(
+        [(gradient(flat + e * 1e-4) - gradient(flat - e * 1e-4)) / 2e-4 for e in np.eye(4)], axis=1
+    )
     full = nf.hessian(joined)(flat)
     np.testing.assert_allclose(full, differences, rtol=1e-4, atol=1e-4)
     for i, rows in enumerate((slice(0, 2), slice(2, 4))):
         for j, cols in enumerate((slice(0, 2), slice(2, 4))):
             assert blocks[i][j].shape == (2, 2)
             np.testing.assert_allclose(blocks[i][j], full[rows, cols], rtol=1e-10, atol=1e-12)
-    (only,), = nf.hessian(two_arguments, wrt=(0,))(x, w)
+    ((only,),) = nf.hessian(two_arguments, wrt=(0,))(x, w)
     np.testing.assert_allclose(only, nf.hessian(two_arguments, wrt=0)(x, w))
     (aa, ab), (ba, bb) = nf.hessian(lambda_free_product, wrt=(0, 1))(3.0, 2.0)
-    assert (aa, ab, ba, bb) == (pytest.approx(4.0), pytest.approx(6.0), pytest.approx(6.0),
-                                pytest.approx(0.0))
+    assert (aa, ab, ba, bb) == (
+        pytest.approx(4.0),
+        pytest.approx(6.0),
+        pytest.approx(6.0),
+        pytest.approx(0.0),
+    )
 
 
 def lambda_free_product(a, b):
@@ -288,11 +297,16 @@ def test_jvp_called_without_its_tangents_says_so():
     with pytest.raises(nf.ArgumentError) as caught:
         nf.jvp(f, wrt=(0,))(np.ones(3))  # said "needs 1 tangent(s), got 3"
     message = str(caught.value)
-    assert "jvp of f needs its 1 argument(s) and then a tuple of 1 tangent(s), one per " \
+    assert (
+        "jvp of f needs its 1 argument(s) and then a tuple of 1 tangent(s), one per "
         "position in wrt, but got 1 argument(s) in all: the tangents are missing" in message
+    )
     assert "hint: call it as jvp_f(*args, tangents)" in message
-    with pytest.raises(nf.ArgumentError, match=r"wrt=\(0,\) needs a tuple of 1 tangent\(s\), "
-                                               "one per position in wrt, not one ndarray"):
+    with pytest.raises(
+        nf.ArgumentError,
+        match=r"wrt=\(0,\) needs a tuple of 1 tangent\(s\), "
+        "one per position in wrt, not one ndarray",
+    ):
         nf.jvp(f, wrt=(0,))(np.ones(3), np.ones(3))
     with pytest.raises(nf.ArgumentError, match="needs its 1 argument"):
         nf.jvp(f)(np.ones(3))
@@ -306,7 +320,7 @@ def held_fixed(x):
 
 def test_stop_gradient_is_a_constant_in_every_mode_and_order():
     x = np.array([1.0, 2.0, -3.0])
-    np.testing.assert_allclose(nf.grad(held_fixed)(x), x ** 2)  # d/dx of x * c**2
-    assert nf.jvp(held_fixed)(x, np.ones(3))[1] == pytest.approx(np.sum(x ** 2))
+    np.testing.assert_allclose(nf.grad(held_fixed)(x), x**2)  # d/dx of x * c**2
+    assert nf.jvp(held_fixed)(x, np.ones(3))[1] == pytest.approx(np.sum(x**2))
     np.testing.assert_allclose(nf.hvp(held_fixed)(x, np.ones(3)), np.zeros(3))
     assert nf.stop_gradient(x) is x

@@ -1,4 +1,5 @@
 """The in-memory and on-disk caches (CONVENTIONS.md, "Cache")."""
+
 import json
 import os
 import stat
@@ -34,8 +35,13 @@ SCRIPT = textwrap.dedent("""
 
 def run_process(module_dir, cache_dir):
     env = dict(os.environ, SRCDIFF_CACHE_DIR=str(cache_dir))
-    out = subprocess.run([sys.executable, "-c", SCRIPT, str(module_dir)], env=env,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(module_dir)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -72,8 +78,12 @@ def test_corrupt_entry_is_regenerated(module_dir, tmp_path):
 def test_cache_off_writes_nothing(module_dir, tmp_path, monkeypatch):
     cache_dir = tmp_path / "never"
     env_off = dict(os.environ, SRCDIFF_CACHE_DIR="off")
-    subprocess.run([sys.executable, "-c", SCRIPT, str(module_dir)], env=env_off, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(module_dir)],
+        env=env_off,
+        check=True,
+        capture_output=True,
+    )
     assert not cache_dir.exists()
     monkeypatch.setenv("SRCDIFF_CACHE_DIR", str(cache_dir))
     nf.config(cache=False)
@@ -117,6 +127,7 @@ def test_changed_source_is_retransformed(tmp_path, monkeypatch):
         scope = {}
         exec(compile(path.read_text(), str(path), "exec"), scope)
         import linecache
+
         linecache.checkcache(str(path))
         grads.append(nf.grad(scope["f"])(np.array([2.0])))
     np.testing.assert_allclose(grads, [[4.0], [12.0]])
@@ -172,9 +183,16 @@ RACE = textwrap.dedent("""
 def test_concurrent_processes_never_tear_an_entry(module_dir, tmp_path):
     cache_dir = tmp_path / "cache"
     env = dict(os.environ, SRCDIFF_CACHE_DIR=str(cache_dir))
-    procs = [subprocess.Popen([sys.executable, "-c", RACE, str(module_dir)], env=env,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-             for _ in range(6)]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", RACE, str(module_dir)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(6)
+    ]
     results = [p.communicate() for p in procs]
     for (out, err), p in zip(results, procs):
         assert p.returncode == 0 and out.strip() == "ok", err
@@ -209,8 +227,7 @@ def test_concurrent_threads(tmp_path, monkeypatch):
         np.testing.assert_allclose(r, np.cos(2 * np.linspace(0, 1, 5)))
 
 
-def test_editing_the_transformer_changes_the_key_and_the_showcase_does_not(tmp_path,
-                                                                          monkeypatch):
+def test_editing_the_transformer_changes_the_key_and_the_showcase_does_not(tmp_path, monkeypatch):
     """Editing any module of the transformer invalidates every entry; editing a showcase
     module (nn.py, train.py, ...) must not: the functions a key reaches are digested anyway."""
     import shutil
@@ -218,8 +235,9 @@ def test_editing_the_transformer_changes_the_key_and_the_showcase_does_not(tmp_p
     from srcdiff import provenance
 
     copy = tmp_path / "srcdiff"
-    shutil.copytree(Path(provenance.__file__).parent, copy,
-                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(
+        Path(provenance.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__")
+    )
     monkeypatch.setattr(provenance, "_PACKAGE", str(copy))
     provenance.implementation_digest.cache_clear()
 
@@ -233,8 +251,16 @@ def test_editing_the_transformer_changes_the_key_and_the_showcase_does_not(tmp_p
     try:
         before, after = digest_after_editing(Path("passes") / "copies.py")
         assert after != before
-        for showcase in ("nn.py", "resnet.py", "train.py", "demo.py", "data.py", "optim.py",
-                         "tree.py", "checkpoint_file.py"):
+        for showcase in (
+            "nn.py",
+            "resnet.py",
+            "train.py",
+            "demo.py",
+            "data.py",
+            "optim.py",
+            "tree.py",
+            "checkpoint_file.py",
+        ):
             before, after = digest_after_editing(showcase)
             assert after == before, showcase
     finally:

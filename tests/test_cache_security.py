@@ -3,6 +3,7 @@
 Entries are code that will run, so each attack here is one a second user could mount. The tests
 that need a second user run as root and act as uid OTHER in a forked child (os.setuid); they are
 skipped, saying so, where the test cannot be root."""
+
 import json
 import os
 import shutil
@@ -26,7 +27,8 @@ OTHER = 54321  # a uid and gid no one on the machine uses
 
 needs_root = pytest.mark.skipif(
     not hasattr(os, "fork") or not hasattr(os, "geteuid") or os.geteuid() != 0,
-    reason="acting as a second user needs root (setuid in a forked child)")
+    reason="acting as a second user needs root (setuid in a forked child)",
+)
 posix = pytest.mark.skipif(os.name != "posix", reason="POSIX owners and modes")
 
 MODULE = textwrap.dedent("""
@@ -89,24 +91,34 @@ def shared(tmp_path):
 
 def run_victim(module_dir, cache_dir):
     env = dict(os.environ, SRCDIFF_CACHE_DIR=str(cache_dir))
-    out = subprocess.run([sys.executable, "-c", SCRIPT, str(module_dir)], env=env,
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(module_dir)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def grad_entry(cache_dir):
     """The entry of the plain gradient (not the preserve_result one) the victim wrote."""
-    (entry,) = [p for p in cache_dir.glob("*.py") if '"preserve_result": false' in
-                p.read_text().split("\n", 1)[0]]
+    (entry,) = [
+        p
+        for p in cache_dir.glob("*.py")
+        if '"preserve_result": false' in p.read_text().split("\n", 1)[0]
+    ]
     return entry
 
 
 def forged(path, source):
     """An entry for the key named by `path` whose header a second user recomputed."""
     key = Path(path).stem
-    record = {"key": key, "sha256": cache.digest(key, source),
-              "meta": json.loads(Path(path).read_text().split("\n", 1)[0][len(cache.MAGIC):])
-              ["meta"]}
+    record = {
+        "key": key,
+        "sha256": cache.digest(key, source),
+        "meta": json.loads(Path(path).read_text().split("\n", 1)[0][len(cache.MAGIC) :])["meta"],
+    }
     return cache.MAGIC + json.dumps(record, sort_keys=True) + "\n" + source
 
 
@@ -161,8 +173,9 @@ def test_swapping_entries_in_a_directory_others_can_write_never_runs_a_forged_on
 
     refused = run_victim(shared, cache_dir)  # the directory is not used at all
     assert refused["grad"] == [2.0, 4.0] and refused["stats"]["disk_hits"] == 0
-    assert sum("other users can write into it (mode 777)" in w
-               for w in refused["warnings"]) == 1  # one warning, though two transforms
+    assert (
+        sum("other users can write into it (mode 777)" in w for w in refused["warnings"]) == 1
+    )  # one warning, though two transforms
     assert len(list(cache_dir.iterdir())) == 3  # nothing written: the two entries, the forgery
 
     def swap_forever():
@@ -183,8 +196,13 @@ def test_swapping_entries_in_a_directory_others_can_write_never_runs_a_forged_on
             for attempt in range(50_000):
                 loaded = cache._load_entry(cache_dir, fd if cache._AT else None, entry.stem)
                 assert loaded is None or "42 + 0 *" not in loaded[0], "a forged entry was read"
-                kind = "missing" if loaded is None and not entry.exists() else \
-                    "refused" if loaded is None else "genuine"
+                kind = (
+                    "missing"
+                    if loaded is None and not entry.exists()
+                    else "refused"
+                    if loaded is None
+                    else "genuine"
+                )
                 seen[kind] += 1
                 if attempt > 2000 and seen["genuine"] > 20 and seen["refused"] > 20:
                     break
@@ -222,7 +240,8 @@ def test_a_directory_another_user_owns_is_not_used(shared):
     assert [w for w in result["warnings"] if "not using the cache directory" in w] == [
         f"srcdiff: not using the cache directory {cache_dir}: another user (uid {OTHER}) "
         "owns it; running uncached (set SRCDIFF_CACHE_DIR to a directory of your own that "
-        "only you can write, or to 'off')"]
+        "only you can write, or to 'off')"
+    ]
     assert not list(cache_dir.iterdir())
 
 
@@ -272,18 +291,32 @@ def test_the_directory_is_created_private_whatever_the_umask(tmp_path, monkeypat
 
 def test_clear_deletes_only_entries(tmp_path):
     """`SRCDIFF_CACHE_DIR=$PWD python -m srcdiff cache clear` used to delete every .py file."""
-    own = {"train.py": "print('mine')\n", "notes.py": "# srcdiff-cache is not a header here\n",
-           "a" * 64 + ".py": "# a file of the user's named like a key\n"}
+    own = {
+        "train.py": "print('mine')\n",
+        "notes.py": "# srcdiff-cache is not a header here\n",
+        "a" * 64 + ".py": "# a file of the user's named like a key\n",
+    }
     for name, text in own.items():
         (tmp_path / name).write_text(text)
     env = dict(os.environ, SRCDIFF_CACHE_DIR=str(tmp_path))
     key = "d" * 64
-    subprocess.run([sys.executable, "-c", "from srcdiff import cache; "
-                    f"cache.store('{key}', 'def f():\\n    return 1\\n', {{}})"],
-                   env=env, check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"from srcdiff import cache; cache.store('{key}', 'def f():\\n    return 1\\n', {{}})",
+        ],
+        env=env,
+        check=True,
+    )
     assert (tmp_path / f"{key}.py").exists()
-    out = subprocess.run([sys.executable, "-m", "srcdiff", "cache", "clear"], env=env,
-                         capture_output=True, text=True, cwd=tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-m", "srcdiff", "cache", "clear"],
+        env=env,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f"removed 1 cached entries from {tmp_path}"
     assert {p.name: p.read_text() for p in tmp_path.iterdir()} == own
@@ -320,8 +353,11 @@ def test_a_refused_directory_still_gives_gradients_in_process(tmp_path, monkeypa
     with pytest.warns(UserWarning, match="not using the cache directory"):
         g = nf.grad(f)(np.array([0.0, 1.0]))
     np.testing.assert_allclose(g, np.cos([0.0, 1.0]))
-    out = subprocess.run([sys.executable, "-m", "srcdiff", "cache", "info"],
-                         env=dict(os.environ, SRCDIFF_CACHE_DIR=str(open_dir)),
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "srcdiff", "cache", "info"],
+        env=dict(os.environ, SRCDIFF_CACHE_DIR=str(open_dir)),
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 1
     assert f"{open_dir} is not used: other users can write into it (mode 777)" in out.stderr

@@ -1,4 +1,5 @@
 """python -m srcdiff show / cache."""
+
 import os
 import subprocess
 import sys
@@ -8,8 +9,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "srcdiff", *args], cwd=ROOT,
-                          capture_output=True, text=True, env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "srcdiff", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def test_show_prints_the_emitted_source():
@@ -54,8 +60,14 @@ def test_show_forward_mode():
 
 
 def test_show_the_code_a_call_with_given_shapes_runs():
-    out = run("show", "generated_examples.rnn:rnn", "--wrt", "0,1", "--args",
-              "float64[4,4] float64[4] float64[4] float64[10,4]")
+    out = run(
+        "show",
+        "generated_examples.rnn:rnn",
+        "--wrt",
+        "0,1",
+        "--args",
+        "float64[4,4] float64[4] float64[4] float64[10,4]",
+    )
     assert out.returncode == 0, out.stderr
     assert "bw += np.outer(b_t3, h)" in out.stdout and "runtime." not in out.stdout
     scalar = run("show", "generated_examples.polynomial:polynomial", "--args", "float floats")
@@ -65,8 +77,10 @@ def test_show_the_code_a_call_with_given_shapes_runs():
     assert bad.returncode != 0 and "cannot read argument 'float64[4,x]'" in bad.stderr
 
 
-AS_CONSOLE_SCRIPT = ("import sys; sys.argv[0] = '/venv/bin/srcdiff'; "
-                     "from srcdiff.__main__ import main; sys.exit(main())")
+AS_CONSOLE_SCRIPT = (
+    "import sys; sys.argv[0] = '/venv/bin/srcdiff'; "
+    "from srcdiff.__main__ import main; sys.exit(main())"
+)
 
 
 def test_version_is_written_once_and_shown_by_both_ways_of_running_srcdiff():
@@ -78,19 +92,20 @@ def test_version_is_written_once_and_shown_by_both_ways_of_running_srcdiff():
     assert 'dynamic = ["version"]' in pyproject and '"srcdiff.__version__"' in pyproject
     module = run("--version")
     assert module.returncode == 0 and module.stdout == f"srcdiff {srcdiff.__version__}\n"
-    script = subprocess.run([sys.executable, "-c", AS_CONSOLE_SCRIPT, "--version"],
-                            capture_output=True, text=True)
+    script = subprocess.run(
+        [sys.executable, "-c", AS_CONSOLE_SCRIPT, "--version"], capture_output=True, text=True
+    )
     assert script.stdout == module.stdout
 
 
 def test_usage_lines_say_how_srcdiff_was_run():
     module = run()
     assert module.returncode == 2 and module.stderr.startswith("usage: python -m srcdiff ")
-    script = subprocess.run([sys.executable, "-c", AS_CONSOLE_SCRIPT], capture_output=True,
-                            text=True)
+    script = subprocess.run(
+        [sys.executable, "-c", AS_CONSOLE_SCRIPT], capture_output=True, text=True
+    )
     assert script.returncode == 2 and script.stderr.startswith("usage: srcdiff ")
     installed = Path(sys.executable).parent / "srcdiff"  # the console script, where installed
     if installed.exists():
-        real = subprocess.run([str(installed), "cache", "nonsense"], capture_output=True,
-                              text=True)
+        real = subprocess.run([str(installed), "cache", "nonsense"], capture_output=True, text=True)
         assert real.returncode == 2 and real.stderr.startswith("usage: srcdiff cache ")

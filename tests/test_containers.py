@@ -1,6 +1,7 @@
 """Containers of parameters as people hold them (container_constructs.py): srcdiff's gradient,
 tangent and Hessian-vector product against central differences, and its gradient against
 autograd running the same source."""
+
 import inspect
 import sys
 import types
@@ -12,9 +13,17 @@ import pytest
 import container_constructs
 import srcdiff as nf
 from container_constructs import CASES, ERRORS, WITHOUT_AUTOGRAD
-from pytree_oracle import (assert_leaves_close, autograd_grad, autograd_hvp,
-                           brief_srcdiff_errors, finite_differences, gradient_differences,
-                           inner, random_like, structure)
+from pytree_oracle import (
+    assert_leaves_close,
+    autograd_grad,
+    autograd_hvp,
+    brief_srcdiff_errors,
+    finite_differences,
+    gradient_differences,
+    inner,
+    random_like,
+    structure,
+)
 
 NUMPY_IMPORT = "import numpy as np\n"
 ALL_CASES = {**CASES, **WITHOUT_AUTOGRAD}
@@ -38,14 +47,20 @@ def test_gradient_matches_finite_differences_and_autograd(name):
     with brief_srcdiff_errors():
         gradient = nf.grad(function)(*args)
     assert structure(gradient) == structure(args[0])
-    assert_leaves_close(gradient, finite_differences(function, args), 1e-5, 1e-7,
-                        "srcdiff against finite differences")
+    assert_leaves_close(
+        gradient,
+        finite_differences(function, args),
+        1e-5,
+        1e-7,
+        "srcdiff against finite differences",
+    )
     if name in WITHOUT_AUTOGRAD:
         return
     pytest.importorskip("autograd")
     twin = getattr(for_autograd(), function.__name__)
-    assert_leaves_close(gradient, autograd_grad(twin, args), 1e-9, 1e-12,
-                        "srcdiff against autograd")
+    assert_leaves_close(
+        gradient, autograd_grad(twin, args), 1e-9, 1e-12, "srcdiff against autograd"
+    )
 
 
 @pytest.mark.parametrize("name", ALL_CASES)
@@ -68,8 +83,13 @@ def test_hessian_vector_product_matches_differences_of_the_gradient(name):
     with brief_srcdiff_errors():
         product = nf.hvp(function)(*args, direction)
     assert structure(product) == structure(args[0])
-    assert_leaves_close(product, gradient_differences(nf.grad(function), args, direction),
-                        1e-5, 1e-7, "srcdiff's hvp against differences of its gradient")
+    assert_leaves_close(
+        product,
+        gradient_differences(nf.grad(function), args, direction),
+        1e-5,
+        1e-7,
+        "srcdiff's hvp against differences of its gradient",
+    )
 
 
 @pytest.mark.parametrize("name", ERRORS)
@@ -86,7 +106,9 @@ def test_what_has_no_length_in_the_code_is_a_located_error(name):
 
 def test_sorted_of_what_is_not_a_dict_fails_its_check_as_it_runs():
     params, x = container_constructs.layer_list()
-    with pytest.raises(TypeError, match="took a differentiated value for a dict's keys.*but it is a list"):
+    with pytest.raises(
+        TypeError, match="took a differentiated value for a dict's keys.*but it is a list"
+    ):
         nf.grad(container_constructs.sorted_values)(params, x)
 
 
@@ -97,8 +119,11 @@ def an_array_plus_a_list(w, x):
 def test_an_array_plus_a_list_is_not_taken_for_a_join():
     """params + [...] of a params the code does not call a list is joined as lists, checked
     as it runs: for an array, numpy adds elementwise, which srcdiff refuses, saying so."""
-    with pytest.raises(nf.SrcdiffError, match=r"srcdiff took w \+ \[...\] for joining lists, "
-                       r"but w is of type ndarray") as error:
+    with pytest.raises(
+        nf.SrcdiffError,
+        match=r"srcdiff took w \+ \[...\] for joining lists, "
+        r"but w is of type ndarray",
+    ) as error:
         nf.grad(an_array_plus_a_list)(np.ones(2), np.ones(2))
     assert "np.array([...])" in error.value.hint
 
@@ -118,8 +143,13 @@ def unpacks_a_dict_display(x):
 def test_what_tests_errors_once_refused(function):
     """d = {}; d["a"] = v and {**{"a": v}, "b": w} were refused (tests/test_errors.py)."""
     args = (np.array([0.5, -1.0, 2.0]),)
-    assert_leaves_close(nf.grad(function)(*args), finite_differences(function, args), 1e-6,
-                        1e-8, "srcdiff against finite differences")
+    assert_leaves_close(
+        nf.grad(function)(*args),
+        finite_differences(function, args),
+        1e-6,
+        1e-8,
+        "srcdiff against finite differences",
+    )
 
 
 @pytest.mark.parametrize("wrt", [1, 2])
@@ -132,30 +162,52 @@ def test_a_position_on_star_args_counts_the_arguments_as_passed(wrt):
         gradient = nf.grad(f, wrt=wrt)(*args, scale=0.5)
     assert structure(gradient) == structure(args[wrt])
     of_args = lambda *a: f(*a, scale=0.5)  # noqa: E731
-    assert_leaves_close(gradient, finite_differences(of_args, args, wrt), 1e-5, 1e-7,
-                        "srcdiff against finite differences")
+    assert_leaves_close(
+        gradient,
+        finite_differences(of_args, args, wrt),
+        1e-5,
+        1e-7,
+        "srcdiff against finite differences",
+    )
     pytest.importorskip("autograd")
     twin = for_autograd().layers_as_star_args
-    assert_leaves_close(gradient, autograd_grad(lambda *a: twin(*a, scale=0.5), args, wrt),
-                        1e-9, 1e-12, "srcdiff against autograd")
+    assert_leaves_close(
+        gradient,
+        autograd_grad(lambda *a: twin(*a, scale=0.5), args, wrt),
+        1e-9,
+        1e-12,
+        "srcdiff against autograd",
+    )
     direction = random_like(args[wrt], seed=1)
     value, tangent = nf.jvp(f, wrt=wrt)(*args, direction, scale=0.5)
     assert value == pytest.approx(of_args(*args), rel=1e-12)
     assert tangent == pytest.approx(inner(gradient, direction), rel=1e-9, abs=1e-12)
     product = nf.hvp(f, wrt=wrt)(*args, direction, scale=0.5)
     assert structure(product) == structure(args[wrt])
-    assert_leaves_close(product, gradient_differences(lambda *a: nf.grad(f, wrt=wrt)(
-        *a, scale=0.5), args, direction, wrt), 1e-5, 1e-7, "hvp against differences")
-    assert_leaves_close(product, autograd_hvp(lambda *a: twin(*a, scale=0.5), args, direction,
-                                              wrt), 1e-8, 1e-10, "hvp against autograd")
+    assert_leaves_close(
+        product,
+        gradient_differences(lambda *a: nf.grad(f, wrt=wrt)(*a, scale=0.5), args, direction, wrt),
+        1e-5,
+        1e-7,
+        "hvp against differences",
+    )
+    assert_leaves_close(
+        product,
+        autograd_hvp(lambda *a: twin(*a, scale=0.5), args, direction, wrt),
+        1e-8,
+        1e-10,
+        "hvp against autograd",
+    )
 
 
 def test_second_derivatives_of_star_args_by_position():
     f, (x, a0, a1) = container_constructs.powers_as_star_args, (0.3, 0.7, -1.2)
     assert nf.grad(nf.grad(f, wrt=1), wrt=1)(x, a0, a1) == pytest.approx(
-        -x * x * np.sin(a0 * x) * a1 ** 3, rel=1e-12)
+        -x * x * np.sin(a0 * x) * a1**3, rel=1e-12
+    )
     assert nf.grad(nf.grad(f, wrt=2), wrt=1)(x, a0, a1) == pytest.approx(
-        x * np.cos(a0 * x) * 3 * a1 ** 2, rel=1e-12)
+        x * np.cos(a0 * x) * 3 * a1**2, rel=1e-12
+    )
 
 
 def test_code_for_star_args_is_made_for_how_many_a_call_passes():
@@ -176,8 +228,13 @@ def test_wrt_names_a_keyword_that_kwargs_takes():
     f = container_constructs.layer_as_keywords
     with brief_srcdiff_errors():
         dW, db = nf.grad(f, wrt=("W", "b"))(x, W=W, b=b)
-    assert_leaves_close([dW, db], finite_differences(lambda p: f(x, W=p[0], b=p[1]), ([W, b],)),
-                        1e-5, 1e-7, "srcdiff against finite differences")
+    assert_leaves_close(
+        [dW, db],
+        finite_differences(lambda p: f(x, W=p[0], b=p[1]), ([W, b],)),
+        1e-5,
+        1e-7,
+        "srcdiff against finite differences",
+    )
     pytest.importorskip("autograd")
     twin = for_autograd().layer_as_keywords
     of_W = lambda W: twin(x, W=W, b=b)  # noqa: E731
@@ -186,8 +243,13 @@ def test_wrt_names_a_keyword_that_kwargs_takes():
     value, tangent = nf.jvp(f, wrt="W")(x, v, W=W, b=b)
     assert value == pytest.approx(f(x, W=W, b=b), rel=1e-12)
     assert tangent == pytest.approx(inner(dW, v), rel=1e-9, abs=1e-12)
-    assert_leaves_close(nf.hvp(f, wrt="W")(x, v, W=W, b=b), autograd_hvp(of_W, (W,), v), 1e-8,
-                        1e-10, "hvp against autograd")
+    assert_leaves_close(
+        nf.hvp(f, wrt="W")(x, v, W=W, b=b),
+        autograd_hvp(of_W, (W,), v),
+        1e-8,
+        1e-10,
+        "hvp against autograd",
+    )
     _, pullback = nf.vjp(f, wrt="W")(x, W=W, b=b)
     np.testing.assert_allclose(pullback(1.0), dW, rtol=1e-12)
     assert "def dlayer_as_keywords(x, *, W, b):" in nf.grad(f, wrt="W").source_for(x, W=W, b=b)
@@ -196,8 +258,11 @@ def test_wrt_names_a_keyword_that_kwargs_takes():
 def test_a_keyword_wrt_names_is_one_the_call_passes_and_hides_no_name():
     (W, b), _ = container_constructs.layer_list()[0]
     x = container_constructs.layer_list()[1]
-    with pytest.raises(nf.ArgumentError, match=r"names a keyword of \*\*params, but the call "
-                       "passes no W=") as error:
+    with pytest.raises(
+        nf.ArgumentError,
+        match=r"names a keyword of \*\*params, but the call "
+        "passes no W=",
+    ) as error:
         nf.grad(container_constructs.layer_as_keywords, wrt="W")(x, b=b)
     assert error.value.location.filename == __file__
     f = container_constructs.reads_a_name_a_keyword_would_hide

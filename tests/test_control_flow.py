@@ -1,4 +1,5 @@
 """Branches, loops and calls to user functions (issue: control flow)."""
+
 import numpy as np
 import pytest
 
@@ -11,7 +12,7 @@ from helpers.layers import dense
 def rnn(w, b, h, xs):
     for t in range(xs.shape[0]):
         h = np.tanh(w @ h + xs[t] + b)
-    return np.sum(h ** 2)
+    return np.sum(h**2)
 
 
 def test_rnn_100_steps(rng):
@@ -25,7 +26,7 @@ def piecewise(x, y):
     elif np.sum(x) > -1:
         z = np.sin(x) * 3
     else:
-        z = x ** 2
+        z = x**2
     if np.max(y) > 10:
         z = z * 0.0
     return np.sum(z * y)
@@ -43,7 +44,7 @@ def branch_in_loop(x, n):
         if i % 2 == 0:
             acc = acc + np.sum(np.sin(x) * i)
         else:
-            acc = acc * 0.5 + np.sum(x ** 2)
+            acc = acc * 0.5 + np.sum(x**2)
     return acc
 
 
@@ -78,7 +79,7 @@ def rows_zip_enumerate(x, w):
 def enumerate_from_one(x):
     total = 0.0
     for i, row in enumerate(x, 1):  # enumerate with a start: a TypeError inside srcdiff, once
-        total = total + np.sum(row ** 2) * i
+        total = total + np.sum(row**2) * i
     return total
 
 
@@ -88,8 +89,11 @@ def all_states(w, x):
     for t in range(x.shape[0]):
         h = np.tanh(w @ h + x[t])
         states.append(h)
-    return (np.sum(np.stack(states) ** 2) + np.sum(np.concatenate(states) * 0.5)
-            + np.sum(sum(states) ** 3))
+    return (
+        np.sum(np.stack(states) ** 2)
+        + np.sum(np.concatenate(states) * 0.5)
+        + np.sum(sum(states) ** 3)
+    )
 
 
 def test_a_list_built_with_append_and_stacked(rng):
@@ -112,7 +116,7 @@ def comprehensions(x):
     pairs = sum(x[i] * x[i + 1] for i in range(len(x) - 1))  # a generator
     grid = np.array([[v * w for w in row] for v, row in zip(x[:, 0], x)])  # nested
     sums = np.array([np.sum(row) for row in x if np.sum(row) > -1.0])  # filtered
-    return np.sum(rows ** 2) + np.sum(pairs) + np.sum(grid) + np.sum(sums ** 2)
+    return np.sum(rows**2) + np.sum(pairs) + np.sum(grid) + np.sum(sums**2)
 
 
 def check_both_modes(f, x):
@@ -127,8 +131,8 @@ def reads_a_list_it_built(x):
     states = [np.sin(row) for row in x]
     states.append(x[0] * 2)
     total = np.sum(states[0] * states[-1])  # index reads
-    for i, h in enumerate(states):          # a loop over it
-        total = total + np.sum(h ** 2) * i
+    for i, h in enumerate(states):  # a loop over it
+        total = total + np.sum(h**2) * i
     return total + np.sum(np.stack(states))
 
 
@@ -201,8 +205,13 @@ def mlp(w1, b1, w2, b2, x):
 
 
 def test_calls_into_an_imported_module(rng):
-    args = (rng.normal(size=(3, 4)), rng.normal(size=4), rng.normal(size=(4, 2)),
-            rng.normal(size=2), rng.normal(size=(5, 3)))
+    args = (
+        rng.normal(size=(3, 4)),
+        rng.normal(size=4),
+        rng.normal(size=(4, 2)),
+        rng.normal(size=2),
+        rng.normal(size=(5, 3)),
+    )
     check_grad(mlp, *args)
 
 
@@ -252,10 +261,10 @@ def test_loop_source_pushes_only_what_the_adjoint_reads():
         return np.sum(x) + count
 
     source = nf.grad(f).source
-    assert "_stack_x" in source          # x is overwritten and read by the adjoint of sin
+    assert "_stack_x" in source  # x is overwritten and read by the adjoint of sin
     assert "_stack_count" not in source  # integer bookkeeping never reaches the adjoint
     assert "_stack_shift" not in source
-    assert "_stack_i" not in source      # the reversed loop sets i itself
+    assert "_stack_i" not in source  # the reversed loop sets i itself
     check_grad(f, 0.7, np.linspace(0.1, 0.5, 3), 4, wrt=(0, 1))
 
 
@@ -275,7 +284,7 @@ def with_continue(x):
     for i in range(6):
         if i % 3 == 1:
             continue
-        total = total + np.sum(x ** i)
+        total = total + np.sum(x**i)
     return total
 
 
@@ -290,7 +299,7 @@ def while_break(x):
 
 def early_return(x):
     if np.sum(x) > 0:
-        return np.sum(x ** 3)
+        return np.sum(x**3)
     y = np.exp(x)
     for i in range(5):
         y = y * 0.9
@@ -313,7 +322,7 @@ def elif_returns(x):
     if x[0] > 1.0:
         return np.sum(np.abs(x))
     elif x[0] > 0.0:
-        return np.sum(x ** 2)
+        return np.sum(x**2)
     return np.max(x)
 
 
@@ -322,7 +331,7 @@ def else_if_returns(x):
         return np.sum(np.abs(x))
     else:
         if x[0] > 0.0:
-            return np.sum(x ** 2)
+            return np.sum(x**2)
     return np.max(x)
 
 
@@ -398,11 +407,16 @@ EARLY_EXITS_IN_BRANCHES = [
     (return_in_both_branches_then_code, [0.5, -0.7, 0.2, -0.1]),
     (continue_in_both_branches_then_code, [0.5, -0.7, 0.2, 0.1]),
     (continue_in_both_branches_then_code, [1.5, -1.7, 0.2, -0.1]),
-    (elif_returns, [1.5, -1.2, 0.8]), (elif_returns, [0.3, -1.2, 0.8]),
-    (elif_returns, [-0.3, -1.2, 0.8]), (else_if_returns, [0.3, -1.2, 0.8]),
-    (else_if_returns, [-0.3, -1.2, 0.8]), (elif_continues, [0.3, -1.2, 0.8, 1.5, 0.1]),
-    (elif_breaks, [0.3, 0.2, 1.5, 0.1]), (elif_breaks, [0.3, -1.2, 0.8, 1.5]),
-    (return_from_a_loop_in_a_branch, [-1.4, 0.3]), (return_from_a_loop_in_a_branch, [1.4, 0.3]),
+    (elif_returns, [1.5, -1.2, 0.8]),
+    (elif_returns, [0.3, -1.2, 0.8]),
+    (elif_returns, [-0.3, -1.2, 0.8]),
+    (else_if_returns, [0.3, -1.2, 0.8]),
+    (else_if_returns, [-0.3, -1.2, 0.8]),
+    (elif_continues, [0.3, -1.2, 0.8, 1.5, 0.1]),
+    (elif_breaks, [0.3, 0.2, 1.5, 0.1]),
+    (elif_breaks, [0.3, -1.2, 0.8, 1.5]),
+    (return_from_a_loop_in_a_branch, [-1.4, 0.3]),
+    (return_from_a_loop_in_a_branch, [1.4, 0.3]),
 ]
 
 
@@ -422,17 +436,20 @@ def test_early_exits_in_nested_branches(fn, x):
     assert derivative == pytest.approx(np.dot(gradient, tangent))
 
 
-@pytest.mark.parametrize("fn, make", [
-    (with_break, lambda r: (r.normal(size=3), 1.0)),
-    (with_break, lambda r: (r.normal(size=3), 100.0)),
-    (with_continue, lambda r: (r.uniform(0.5, 1.5, size=3),)),
-    (while_break, lambda r: (r.normal(size=3) * 0.5,)),
-    (early_return, lambda r: (np.abs(r.normal(size=3)),)),
-    (early_return, lambda r: (-np.abs(r.normal(size=3)),)),
-    (early_return, lambda r: (-np.abs(r.normal(size=3)) - 2,)),
-    (return_from_nested_loop, lambda r: (np.array([0.5, 0.2]),)),
-    (return_from_nested_loop, lambda r: (np.array([-0.5, 0.2]),)),
-])
+@pytest.mark.parametrize(
+    "fn, make",
+    [
+        (with_break, lambda r: (r.normal(size=3), 1.0)),
+        (with_break, lambda r: (r.normal(size=3), 100.0)),
+        (with_continue, lambda r: (r.uniform(0.5, 1.5, size=3),)),
+        (while_break, lambda r: (r.normal(size=3) * 0.5,)),
+        (early_return, lambda r: (np.abs(r.normal(size=3)),)),
+        (early_return, lambda r: (-np.abs(r.normal(size=3)),)),
+        (early_return, lambda r: (-np.abs(r.normal(size=3)) - 2,)),
+        (return_from_nested_loop, lambda r: (np.array([0.5, 0.2]),)),
+        (return_from_nested_loop, lambda r: (np.array([-0.5, 0.2]),)),
+    ],
+)
 def test_break_continue_early_return(fn, make, rng):
     args = make(rng)
     check_grad(fn, *args, wrt=0)
@@ -444,8 +461,8 @@ def conv1d(x, w):
     n = x.shape[0] - k + 1
     y = np.zeros(n)
     for i in range(n):
-        y[i] = np.sum(x[i:i + k] * w)
-    return np.sum(y ** 2)
+        y[i] = np.sum(x[i : i + k] * w)
+    return np.sum(y**2)
 
 
 def test_loop_conv1d_writing_into_a_preallocated_array(rng):
@@ -468,7 +485,7 @@ def test_overwritten_elements_drop_their_adjoint(rng):
 
 def writes_twice_through_one_index(x):
     y = np.zeros(4)
-    y[[0, 0, 2]] = x[:3] ** 2      # numpy keeps the last write to y[0]: x[1]'s
+    y[[0, 0, 2]] = x[:3] ** 2  # numpy keeps the last write to y[0]: x[1]'s
     y[np.array([1, 1])] += x[2:4]  # y[1] = 0 + x[3] (x[2]'s add is overwritten)
     for i in range(3):
         y[i + 1] = y[i + 1] * y[i] + x[3]
@@ -483,15 +500,16 @@ def test_an_index_naming_an_element_twice_keeps_the_last_write(rng):
     eps = 1e-5
     gradient = nf.grad(writes_twice_through_one_index)
     expected = (gradient(x + eps * v) - gradient(x - eps * v)) / (2 * eps)
-    np.testing.assert_allclose(nf.hvp(writes_twice_through_one_index)(x, v), expected,
-                               rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(
+        nf.hvp(writes_twice_through_one_index)(x, v), expected, rtol=1e-5, atol=1e-7
+    )
 
 
 def indexing(x):
     a = x[1, ::-1] * x[:, None, 0]
     b = x[x[:, 0] > 0]
     c = x[np.array([0, 0, 2]), -1]
-    return np.sum(a ** 2) + np.sum(b * 3) + np.sum(c ** 3) + x.shape[0] * x.ndim * np.sum(x.T[0])
+    return np.sum(a**2) + np.sum(b * 3) + np.sum(c**3) + x.shape[0] * x.ndim * np.sum(x.T[0])
 
 
 def test_index_reads(rng):
@@ -556,12 +574,13 @@ def rows_written_after_their_view_is_read(w, x):
     for v in h[:, 0]:
         before = total
         total += v  # a float: += rebinds, `before` keeps the old value
-    return np.sum(h ** 2) + total * before
+    return np.sum(h**2) + total * before
 
 
 def test_views_and_aliases_not_read_after_a_write(rng):
-    check_grad(rows_written_after_their_view_is_read, rng.normal(size=(3, 3)),
-               rng.normal(size=(4, 3)))
+    check_grad(
+        rows_written_after_their_view_is_read, rng.normal(size=(3, 3)), rng.normal(size=(4, 3))
+    )
 
 
 def ignores_its_first_argument(x, y):
@@ -593,8 +612,9 @@ def test_sizes_returned_beside_an_array_are_constants(rng):
     # only the array is differentiated, and the callee named as it is (one variant of it)
     assert "runtime.unpack_adjoint(b_out, (_t0, None, None))" in source
     assert "fwd_windows_and_count(" in source
-    check_grad(uses_the_sizes_a_callee_returns, rng.normal(size=(2, 6)), rng.normal(size=3),
-               wrt=(0, 1))
+    check_grad(
+        uses_the_sizes_a_callee_returns, rng.normal(size=(2, 6)), rng.normal(size=3), wrt=(0, 1)
+    )
 
 
 def test_vjp_of_a_tuple_output(rng):
@@ -603,8 +623,9 @@ def test_vjp_of_a_tuple_output(rng):
     u, v = rng.normal(size=y.shape), rng.normal(size=m.shape)
     from gradcheck import numerical_grad
 
-    expected = numerical_grad(lambda x_: np.sum(normalize(x_, gain)[0] * u)
-                              + np.sum(normalize(x_, gain)[1] * v), (x,), 0)
+    expected = numerical_grad(
+        lambda x_: np.sum(normalize(x_, gain)[0] * u) + np.sum(normalize(x_, gain)[1] * v), (x,), 0
+    )
     np.testing.assert_allclose(pullback((u, v)), expected, rtol=1e-5)
 
 
@@ -624,20 +645,31 @@ def dict_mlp(params, x):
 def test_pytree_argument_gets_a_pytree_gradient(rng):
     from gradcheck import numerical_grad
 
-    params = {"w1": rng.normal(size=(3, 4)), "b1": rng.normal(size=4),
-              "w2": rng.normal(size=(4, 2)), "scales": [1.1, rng.normal(size=4)],
-              "meta": {"reg": 0.1, "steps": 3}}
+    params = {
+        "w1": rng.normal(size=(3, 4)),
+        "b1": rng.normal(size=4),
+        "w2": rng.normal(size=(4, 2)),
+        "scales": [1.1, rng.normal(size=4)],
+        "meta": {"reg": 0.1, "steps": 3},
+    }
     x = rng.normal(size=(5, 3))
     g = nf.grad(dict_mlp)(params, x)
     assert set(g) == set(params) and g["meta"]["steps"] is None
     for key in ("w1", "b1", "w2"):
+
         def along(leaf, key=key):
             return dict_mlp({**params, key: leaf}, x)
+
         np.testing.assert_allclose(g[key], numerical_grad(along, (params[key],), 0), rtol=1e-5)
     assert isinstance(g["scales"], list)
     scales = params["scales"]
-    np.testing.assert_allclose(g["scales"][1], numerical_grad(
-        lambda s: dict_mlp({**params, "scales": [scales[0], s]}, x), (scales[1],), 0), rtol=1e-5)
+    np.testing.assert_allclose(
+        g["scales"][1],
+        numerical_grad(
+            lambda s: dict_mlp({**params, "scales": [scales[0], s]}, x), (scales[1],), 0
+        ),
+        rtol=1e-5,
+    )
     assert g["meta"]["reg"] == pytest.approx(np.sum(params["w1"] ** 2))
 
 
@@ -645,7 +677,7 @@ def ternaries(x, scale):
     y = x * 2 if np.sum(x) > 0 else np.sin(x)
     z = np.sum(y * (scale if scale > 1 else 1.0))
     for i in range(3):
-        z = z * 0.5 if i % 2 else z + np.sum(x ** 2)
+        z = z * 0.5 if i % 2 else z + np.sum(x**2)
     return z
 
 

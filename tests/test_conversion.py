@@ -1,4 +1,5 @@
 """srcdiff.conversion gives what gast's own converters give, node for node."""
+
 import ast
 from pathlib import Path
 
@@ -69,12 +70,14 @@ def _sources():
 def test_conversions_agree_with_gast(name, source):
     expected = gast.ast_to_gast(ast.parse(source))
     converted = conversion.ast_to_gast(ast.parse(source))
-    assert gast.dump(converted, include_attributes=True) == \
-        gast.dump(expected, include_attributes=True)
+    assert gast.dump(converted, include_attributes=True) == gast.dump(
+        expected, include_attributes=True
+    )
     for ours, theirs in zip(gast.walk(converted), gast.walk(expected)):
         assert type(ours) is type(theirs) and set(vars(ours)) == set(vars(theirs))
-    assert ast.dump(conversion.gast_to_ast(expected), include_attributes=True) == \
-        ast.dump(gast.gast_to_ast(expected), include_attributes=True)
+    assert ast.dump(conversion.gast_to_ast(expected), include_attributes=True) == ast.dump(
+        gast.gast_to_ast(expected), include_attributes=True
+    )
 
 
 def test_the_parser_s_shared_nodes_stay_as_they_are():

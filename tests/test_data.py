@@ -1,4 +1,5 @@
 """CIFAR-10's python batches, read with an unpickler that admits only what they hold."""
+
 import os
 import pickle
 import re
@@ -17,10 +18,13 @@ def write_cifar(directory, rng, batches=2, per_batch=6, protocol=2):
         labels = rng.integers(0, 10, size=per_batch)
         images = rng.integers(0, 100, size=(per_batch, 3, 32, 32))
         for i, label in enumerate(labels):  # something to learn: a bright band per class
-            images[i, label % 3, 3 * label:3 * label + 3] += 150
-        batch = {b"batch_label": name.encode(), b"labels": [int(v) for v in labels],
-                 b"data": images.reshape(per_batch, 3072).astype(np.uint8),
-                 b"filenames": [f"{name}_{i}.png".encode() for i in range(per_batch)]}
+            images[i, label % 3, 3 * label : 3 * label + 3] += 150
+        batch = {
+            b"batch_label": name.encode(),
+            b"labels": [int(v) for v in labels],
+            b"data": images.reshape(per_batch, 3072).astype(np.uint8),
+            b"filenames": [f"{name}_{i}.png".encode() for i in range(per_batch)],
+        }
         with open(os.path.join(directory, name), "wb") as f:
             pickle.dump(batch, f, protocol=protocol)
 
@@ -53,20 +57,26 @@ def batch_with(**entries):
     return batch
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"not a pickle", "is not a CIFAR-10 python batch file"),
-    (batch_with(data=np.zeros((2, 10), np.uint8)), "of shape (N, 3072), got uint8 of shape (2, 10)"),
-    (batch_with(data=np.array([["x"] * 3072] * 2)), "expected data as integers 0-255"),
-    (batch_with(data=np.full((2, 3072), 300)), "pixel values must lie in 0-255, found 300"),
-    (batch_with(labels="01"), "labels must be a list of class numbers, got a string"),
-    (batch_with(labels=["cat", "dog"]), "labels must be a list of class numbers 0-9, got <U3"),
-    (batch_with(labels=[0, -1]), "label -1 (image 1) is not a class number 0-9"),
-    (batch_with(labels=[10, 0]), "label 10 (image 0) is not a class number 0-9"),
-    (batch_with(labels=[0]), "2 images but 1 labels"),
-    ([1, 2], "does not hold a CIFAR-10 batch dictionary (it holds a list)"),
-    ({b"data": np.zeros((2, 3072), np.uint8)}, "has no 'data' and 'labels' entries"),
-    (batch_with(labels=np.array([0, 1], dtype=object)), "0-9, got object of shape (2,)"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"not a pickle", "is not a CIFAR-10 python batch file"),
+        (
+            batch_with(data=np.zeros((2, 10), np.uint8)),
+            "of shape (N, 3072), got uint8 of shape (2, 10)",
+        ),
+        (batch_with(data=np.array([["x"] * 3072] * 2)), "expected data as integers 0-255"),
+        (batch_with(data=np.full((2, 3072), 300)), "pixel values must lie in 0-255, found 300"),
+        (batch_with(labels="01"), "labels must be a list of class numbers, got a string"),
+        (batch_with(labels=["cat", "dog"]), "labels must be a list of class numbers 0-9, got <U3"),
+        (batch_with(labels=[0, -1]), "label -1 (image 1) is not a class number 0-9"),
+        (batch_with(labels=[10, 0]), "label 10 (image 0) is not a class number 0-9"),
+        (batch_with(labels=[0]), "2 images but 1 labels"),
+        ([1, 2], "does not hold a CIFAR-10 batch dictionary (it holds a list)"),
+        ({b"data": np.zeros((2, 3072), np.uint8)}, "has no 'data' and 'labels' entries"),
+        (batch_with(labels=np.array([0, 1], dtype=object)), "0-9, got object of shape (2,)"),
+    ],
+)
 def test_malformed_batches_are_clear_errors(tmp_path, rng, content, message):
     write_cifar(tmp_path, rng)
     path = tmp_path / "data_batch_1"
@@ -80,18 +90,22 @@ def test_a_crafted_pickle_is_refused_before_it_runs(tmp_path):
     marker = tmp_path / "ran"
     path = tmp_path / "data_batch_1"
     path.write_bytes(pickle.dumps(batch_with(labels=[0, 1], note=Exploit(marker)), protocol=2))
-    with pytest.raises(DatasetError, match="refers to posix.system, which a CIFAR-10 batch "
-                                           "file never does"):
+    with pytest.raises(
+        DatasetError, match="refers to posix.system, which a CIFAR-10 batch file never does"
+    ):
         read_batch(str(path))
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("damage, message", [
-    ("missing_dir", "does not exist"),
-    ("no_batches", "has no data_batch_* files"),
-    ("no_test", "test_batch is missing"),
-    ("archive", "is a file, not the CIFAR-10 folder\nhint: unpack cifar-10-python.tar.gz"),
-])
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        ("missing_dir", "does not exist"),
+        ("no_batches", "has no data_batch_* files"),
+        ("no_test", "test_batch is missing"),
+        ("archive", "is a file, not the CIFAR-10 folder\nhint: unpack cifar-10-python.tar.gz"),
+    ],
+)
 def test_missing_files_are_clear_errors(tmp_path, rng, damage, message):
     root = tmp_path / "cifar"
     write_cifar(root, rng)

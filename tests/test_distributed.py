@@ -1,4 +1,5 @@
 """Data-parallel training under mpiexec (mpi4py and the mpich wheel: srcdiff[distributed])."""
+
 import json
 import os
 import shutil
@@ -14,15 +15,25 @@ from srcdiff import checkpoint_file
 try:
     import mpi4py  # noqa: F401  (only to know it is there: MPI starts in the subprocesses)
 except ImportError:
-    pytest.skip("mpi4py is not installed: pip install -e '.[distributed]' runs these tests",
-                allow_module_level=True)
+    pytest.skip(
+        "mpi4py is not installed: pip install -e '.[distributed]' runs these tests",
+        allow_module_level=True,
+    )
 
 # the mpiexec that came with this Python's MPI wheel, else one on PATH
-MPIEXEC = next((str(p) for p in (Path(sys.executable).parent / "mpiexec",
-                                 shutil.which("mpiexec")) if p and os.path.exists(p)), None)
+MPIEXEC = next(
+    (
+        str(p)
+        for p in (Path(sys.executable).parent / "mpiexec", shutil.which("mpiexec"))
+        if p and os.path.exists(p)
+    ),
+    None,
+)
 if MPIEXEC is None:
-    pytest.skip("mpi4py is installed but no mpiexec was found beside python or on PATH",
-                allow_module_level=True)
+    pytest.skip(
+        "mpi4py is installed but no mpiexec was found beside python or on PATH",
+        allow_module_level=True,
+    )
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -30,8 +41,13 @@ from test_data import write_cifar  # noqa: E402
 
 
 def mpirun(ranks, *args, timeout=300):
-    out = subprocess.run([MPIEXEC, "-n", str(ranks), sys.executable, *args], cwd=ROOT,
-                         capture_output=True, text=True, timeout=timeout)
+    out = subprocess.run(
+        [MPIEXEC, "-n", str(ranks), sys.executable, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     return out
 
@@ -88,16 +104,42 @@ def test_two_ranks_take_the_step_one_process_takes(tmp_path):
 
 
 def train_args(data, path, epochs, *extra):
-    return ["-m", "srcdiff", "train", "--distributed", "--data", str(data), "--depth", "8",
-            "--width", "4", "--limit", "96", "--val", "32", "--batch-size", "32", "--lr", "0.05",
-            "--schedule", "constant", "--warmup", "0", "--epochs", str(epochs),
-            "--checkpoint", str(path), *extra]
+    return [
+        "-m",
+        "srcdiff",
+        "train",
+        "--distributed",
+        "--data",
+        str(data),
+        "--depth",
+        "8",
+        "--width",
+        "4",
+        "--limit",
+        "96",
+        "--val",
+        "32",
+        "--batch-size",
+        "32",
+        "--lr",
+        "0.05",
+        "--schedule",
+        "constant",
+        "--warmup",
+        "0",
+        "--epochs",
+        str(epochs),
+        "--checkpoint",
+        str(path),
+        *extra,
+    ]
 
 
 def saved_arrays(path):
     trees = checkpoint_file.load(str(path))[1]
-    return {f"{tree}/{name}": array for tree, leaves in trees.items()
-            for name, array in leaves.items()}
+    return {
+        f"{tree}/{name}": array for tree, leaves in trees.items() for name, array in leaves.items()
+    }
 
 
 def test_two_ranks_train_a_resnet8_and_resume_exactly(tmp_path, rng):
@@ -109,7 +151,9 @@ def test_two_ranks_train_a_resnet8_and_resume_exactly(tmp_path, rng):
     rows = [json.loads(line) for line in open(tmp_path / "straight.metrics.jsonl")]
     assert [row["epoch"] for row in rows] == [1, 2, 3] and rows[2]["loss"] < rows[0]["loss"]
     assert sorted(p.name for p in tmp_path.glob("straight*.npz")) == [
-        "straight.best.npz", "straight.npz"]
+        "straight.best.npz",
+        "straight.npz",
+    ]
     arrays = saved_arrays(tmp_path / "straight.npz")
     # each rank kept the running statistics of its own shards (as DDP does by default)
     assert not np.array_equal(arrays["bn0/stem.m"], arrays["bn1/stem.m"])
@@ -134,8 +178,18 @@ def test_resuming_on_another_number_of_ranks_is_refused(tmp_path, rng):
     data = tmp_path / "cifar"
     write_cifar(data, rng, batches=1, per_batch=128)
     mpirun(2, *train_args(data, tmp_path / "run.npz", 1, "--quiet"))
-    out = subprocess.run([MPIEXEC, "-n", "1", sys.executable,
-                          *train_args(data, tmp_path / "run.npz", 2, "--resume")],
-                         cwd=ROOT, capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [
+            MPIEXEC,
+            "-n",
+            "1",
+            sys.executable,
+            *train_args(data, tmp_path / "run.npz", 2, "--resume"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 2
     assert "was written by a run with ranks (mpiexec -n) 2 (these options: 1)" in out.stderr

@@ -1,4 +1,5 @@
 """Every transform failure is a SrcdiffError naming file:line, the line, and a hint."""
+
 import os
 
 import numpy as np
@@ -71,14 +72,17 @@ def two_args(x, n):
     return np.sum(x * n)
 
 
-@pytest.mark.parametrize("fn, snippet, word", [
-    (uses_try, "try:", "try/except"),
-    (uses_with, "with open(__file__):", "with"),
-    (uses_yield, "yield np.sum(x)", "generators"),
-    (uses_global, "global COUNTER", "global"),
-    (mutates, "x[0] = 3.0", "copy()"),
-    (floordiv, "return np.sum(x // 2.0)", "//"),
-])
+@pytest.mark.parametrize(
+    "fn, snippet, word",
+    [
+        (uses_try, "try:", "try/except"),
+        (uses_with, "with open(__file__):", "with"),
+        (uses_yield, "yield np.sum(x)", "generators"),
+        (uses_global, "global COUNTER", "global"),
+        (mutates, "x[0] = 3.0", "copy()"),
+        (floordiv, "return np.sum(x // 2.0)", "//"),
+    ],
+)
 def test_unsupported_constructs(fn, snippet, word):
     with pytest.raises(nf.SrcdiffError) as error:
         nf.grad(fn)
@@ -88,8 +92,12 @@ def test_unsupported_constructs(fn, snippet, word):
 def test_numpy_function_without_adjoint_names_it_and_how_to_register():
     with pytest.raises(nf.NoAdjointError) as error:
         nf.grad(uses_eigvals)
-    assert_located(error, "y = np.linalg.eigvals(x)", "numpy.linalg.eigvals",
-                   "srcdiff.adjoint(np.linalg.eigvals)")
+    assert_located(
+        error,
+        "y = np.linalg.eigvals(x)",
+        "numpy.linalg.eigvals",
+        "srcdiff.adjoint(np.linalg.eigvals)",
+    )
 
 
 def test_lambda():
@@ -136,11 +144,10 @@ def test_non_scalar_output_given_to_grad():
 def test_bad_wrt_type():
     with pytest.raises(nf.ArgumentError) as error:
         nf.grad(two_args, wrt=1.5)  # bad wrt
-    assert_located(error, 'nf.grad(two_args, wrt=1.5)  # bad wrt', "wrt must be")
+    assert_located(error, "nf.grad(two_args, wrt=1.5)  # bad wrt", "wrt must be")
     with pytest.raises(nf.ArgumentError) as error:
         nf.grad(two_args, wrt="z")  # no such parameter
-    assert_located(error, 'nf.grad(two_args, wrt="z")  # no such parameter',
-                   "names no parameter")
+    assert_located(error, 'nf.grad(two_args, wrt="z")  # no such parameter', "names no parameter")
 
 
 # --- every construct the transformer rejects: a SrcdiffError with file:line and a hint -----------
@@ -151,11 +158,13 @@ class Holder:
 def defines_class(x):
     class Local:
         pass
+
     return np.sum(x)
 
 
 def imports_inside(x):
     import math  # noqa: F401
+
     return np.sum(x)
 
 
@@ -265,7 +274,7 @@ def walrus_of_x(x):
 def writes_through_out(x):
     y = np.empty(3)
     np.multiply(x, 2.0, out=y)
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 def copies_into(x):
@@ -384,8 +393,7 @@ def test_every_transform_error_is_raised_with_a_location():
 
     import srcdiff
 
-    kinds = {"SrcdiffError", "UnsupportedError", "NoAdjointError", "ArgumentError",
-             "TemplateError"}
+    kinds = {"SrcdiffError", "UnsupportedError", "NoAdjointError", "ArgumentError", "TemplateError"}
     package = pathlib.Path(srcdiff.__file__).parent
     unlocated = []
     for path in sorted(package.rglob("*.py")):
@@ -395,7 +403,8 @@ def test_every_transform_error_is_raised_with_a_location():
             if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
                 name = getattr(node.exc.func, "id", getattr(node.exc.func, "attr", ""))
                 located = len(node.exc.args) >= 2 or any(
-                    k.arg == "location" for k in node.exc.keywords)
+                    k.arg == "location" for k in node.exc.keywords
+                )
                 if name in kinds and not located:
                     unlocated.append(path.name)
     assert sorted(unlocated) == ["arguments.py", "parse.py"], unlocated
@@ -417,12 +426,16 @@ def test_an_error_in_emitted_code_names_the_user_line_it_comes_from(size):
     with pytest.raises(np.linalg.LinAlgError) as error:
         nf.grad(through_a_callee)(w, x)
     notes = getattr(error.value, "__notes__", [])
-    assert any(f"{HERE}:{line_of('return np.linalg.inv(h)  # the failing line')}" in note
-               and "np.linalg.inv(h)" in note for note in notes), notes
+    assert any(
+        f"{HERE}:{line_of('return np.linalg.inv(h)  # the failing line')}" in note
+        and "np.linalg.inv(h)" in note
+        for note in notes
+    ), notes
 
 
 def test_each_emitted_statement_knows_its_line():
     from srcdiff import transform
+
     emitted = transform.derive(through_a_callee, (0,))
     rows = dict(emitted.meta.lines)
     source = emitted.source.splitlines()

@@ -1,5 +1,6 @@
 """Forward mode: jvp agrees with reverse mode (<jvp(v), u> == <v, vjp(u)>) and with finite
 differences, for every construct (test_primitives.py checks every primitive's samples)."""
+
 import numpy as np
 import pytest
 
@@ -9,8 +10,11 @@ from gradcheck import numerical_grad
 
 
 def float_positions(args):
-    return tuple(i for i, a in enumerate(args) if isinstance(a, (float, np.ndarray))
-                 and np.asarray(a).dtype.kind == "f")
+    return tuple(
+        i
+        for i, a in enumerate(args)
+        if isinstance(a, (float, np.ndarray)) and np.asarray(a).dtype.kind == "f"
+    )
 
 
 def random_like(arg, rng):
@@ -27,15 +31,32 @@ def check_jvp_against_grad(f, args, wrt, rng):
 
 
 FLOW = [
-    (flow.rnn, lambda r: (r.normal(size=(4, 4)) * 0.4, r.normal(size=4), r.normal(size=4),
-                          r.normal(size=(20, 4))), (0,)),
+    (
+        flow.rnn,
+        lambda r: (
+            r.normal(size=(4, 4)) * 0.4,
+            r.normal(size=4),
+            r.normal(size=4),
+            r.normal(size=(20, 4)),
+        ),
+        (0,),
+    ),
     (flow.piecewise, lambda r: (r.normal(size=4) - 0.5, r.normal(size=4)), (0, 1)),
     (flow.branch_in_loop, lambda r: (r.normal(size=3), 5), (0,)),
     (flow.while_loop, lambda r: (r.uniform(0.5, 1, size=3),), (0,)),
     (flow.rows_zip_enumerate, lambda r: (r.normal(size=(4, 3)), r.normal(size=3)), (0, 1)),
     (flow.nested, lambda r: (r.normal(size=3), 4), (0,)),
-    (flow.mlp, lambda r: (r.normal(size=(3, 4)), r.normal(size=4), r.normal(size=(4, 2)),
-                          r.normal(size=2), r.normal(size=(5, 3))), (0, 2)),
+    (
+        flow.mlp,
+        lambda r: (
+            r.normal(size=(3, 4)),
+            r.normal(size=4),
+            r.normal(size=(4, 2)),
+            r.normal(size=2),
+            r.normal(size=(5, 3)),
+        ),
+        (0, 2),
+    ),
     (flow.with_break, lambda r: (r.normal(size=3), 1.0), (0,)),
     (flow.with_continue, lambda r: (r.uniform(0.5, 1.5, size=3),), (0,)),
     (flow.early_return, lambda r: (-np.abs(r.normal(size=3)) - 2,), (0,)),
@@ -69,7 +90,7 @@ def test_jvp_source_carries_tangents_alongside(rng):
     source = nf.jvp(flow.rnn, wrt=0).source
     assert "def jvp_rnn(dw, w, b, h, xs):" in source
     assert "dh = runtime.zeros_like(h)" in source  # h is not in wrt but becomes active
-    assert "_stack" not in source                  # forward mode saves nothing
+    assert "_stack" not in source  # forward mode saves nothing
 
 
 def test_jvp_of_a_pytree_argument(rng):

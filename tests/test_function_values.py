@@ -2,6 +2,7 @@
 Hessian-vector product against central differences and autograd running the same source; grad
 of grad for a float argument; a rebinding seen at the next call; what stays out, an error at
 the user's line."""
+
 import inspect
 import sys
 import types
@@ -14,9 +15,17 @@ import function_values
 import srcdiff as nf
 from function_values import CASES, ERRORS, SCALAR
 from gradcheck import numerical_grad
-from pytree_oracle import (assert_leaves_close, autograd_grad, autograd_hvp,
-                           brief_srcdiff_errors, finite_differences, gradient_differences,
-                           inner, random_like, structure)
+from pytree_oracle import (
+    assert_leaves_close,
+    autograd_grad,
+    autograd_hvp,
+    brief_srcdiff_errors,
+    finite_differences,
+    gradient_differences,
+    inner,
+    random_like,
+    structure,
+)
 
 
 def for_autograd():
@@ -45,11 +54,17 @@ def test_gradient_matches_finite_differences_and_autograd(name):
     with brief_srcdiff_errors():
         gradient = nf.grad(function)(*args)
     assert structure(gradient) == structure(args[0])
-    assert_leaves_close(gradient, finite_differences(function, args), 1e-5, 1e-7,
-                        "srcdiff against finite differences")
+    assert_leaves_close(
+        gradient,
+        finite_differences(function, args),
+        1e-5,
+        1e-7,
+        "srcdiff against finite differences",
+    )
     pytest.importorskip("autograd")
-    assert_leaves_close(gradient, autograd_grad(*twin_of(name)), 1e-9, 1e-12,
-                        "srcdiff against autograd")
+    assert_leaves_close(
+        gradient, autograd_grad(*twin_of(name)), 1e-9, 1e-12, "srcdiff against autograd"
+    )
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -72,12 +87,22 @@ def test_hessian_vector_product_matches_differences_and_autograd(name):
     with brief_srcdiff_errors():
         product = nf.hvp(function)(*args, direction)
     assert structure(product) == structure(args[0])
-    assert_leaves_close(product, gradient_differences(nf.grad(function), args, direction),
-                        1e-5, 1e-7, "srcdiff's hvp against differences of its gradient")
+    assert_leaves_close(
+        product,
+        gradient_differences(nf.grad(function), args, direction),
+        1e-5,
+        1e-7,
+        "srcdiff's hvp against differences of its gradient",
+    )
     pytest.importorskip("autograd")
     twin, twin_args = twin_of(name)
-    assert_leaves_close(product, autograd_hvp(twin, twin_args, direction), 1e-8, 1e-10,
-                        "srcdiff's hvp against autograd's")
+    assert_leaves_close(
+        product,
+        autograd_hvp(twin, twin_args, direction),
+        1e-8,
+        1e-10,
+        "srcdiff's hvp against autograd's",
+    )
 
 
 @pytest.mark.parametrize("name", SCALAR)
@@ -93,8 +118,13 @@ def test_grad_of_grad_of_a_float_matches_differences(name):
 def gradient_checked(function, args):
     """nf.grad(function) at args, checked against finite differences."""
     gradient = nf.grad(function)(*args)
-    assert_leaves_close(gradient, finite_differences(function, args), 1e-5, 1e-7,
-                        "srcdiff against finite differences")
+    assert_leaves_close(
+        gradient,
+        finite_differences(function, args),
+        1e-5,
+        1e-7,
+        "srcdiff against finite differences",
+    )
 
 
 def test_a_global_list_of_layers_changed_is_seen_at_the_next_call(monkeypatch):
@@ -110,6 +140,7 @@ def test_a_global_list_of_layers_changed_is_seen_at_the_next_call(monkeypatch):
 
     def doubled(self, x):
         return 2.0 * np.tanh(x @ self.W + self.b)
+
     monkeypatch.setattr(function_values.Dense, "__call__", doubled)
     check()
 
@@ -124,13 +155,16 @@ def test_a_global_name_getattr_reads_rebound_is_seen_at_the_next_call(monkeypatc
 def test_the_code_is_made_for_the_functions_and_classes_each_call_passes():
     w, x, layers = function_values.w_x_and_layers()
     arrays = function_values.arrays
-    swapped = [function_values.Dense(layers[0].W, layers[0].b),
-               function_values.DenseLayer(layers[1].W, layers[1].b)]
+    swapped = [
+        function_values.Dense(layers[0].W, layers[0].b),
+        function_values.DenseLayer(layers[1].W, layers[1].b),
+    ]
     for held in (swapped, layers + [function_values.Dense(*arrays((2, 2), 2))]):
         gradient_checked(function_values.through_layers_passed, (w, x, held))
     for act in (np.sin, np.cos, function_values.softplus):
-        gradient_checked(function_values.function_from_a_dict_argument,
-                         (w, x, {"act": act, "scale": 3.0}))
+        gradient_checked(
+            function_values.function_from_a_dict_argument, (w, x, {"act": act, "scale": 3.0})
+        )
         for arch in (function_values.Arch(act, 2), function_values.ArchTuple(act, 2)):
             gradient_checked(function_values.function_field_of_an_argument, (w, x, arch))
     gradient_checked(function_values.getattr_of_a_default, (w, x, "cos"))

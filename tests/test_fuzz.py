@@ -1,4 +1,5 @@
 """Property-based: random numpy programs (tools/fuzz.py) get correct gradients in both modes."""
+
 import importlib.util
 import random
 from pathlib import Path
@@ -12,8 +13,10 @@ fuzz = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(fuzz)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2 ** 31 - 1))
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 2**31 - 1))
 def test_random_programs(seed, tmp_path):
     problem = fuzz.check(seed, tmp_path)
     assert problem is None, problem
@@ -21,9 +24,21 @@ def test_random_programs(seed, tmp_path):
 
 def test_programs_cover_the_constructs():
     sources = [fuzz.Program(random.Random(seed)).source for seed in range(50)]
-    for construct in ("if np.sum(", "for i in range(", "axis=0", "np.where(", "keepdims",
-                      "= helper(", "while k < 2:", "break", "buf[i % 3] =", "    return ",
-                      "elif np.sum(", "    for j in range(2):", "    elif acc <"):
+    for construct in (
+        "if np.sum(",
+        "for i in range(",
+        "axis=0",
+        "np.where(",
+        "keepdims",
+        "= helper(",
+        "while k < 2:",
+        "break",
+        "buf[i % 3] =",
+        "    return ",
+        "elif np.sum(",
+        "    for j in range(2):",
+        "    elif acc <",
+    ):
         assert any(construct in s for s in sources), construct
 
 

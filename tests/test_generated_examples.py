@@ -1,4 +1,5 @@
 """generated_examples/: the checked-in emitted files are current, and they run correctly."""
+
 import importlib.util
 import sys
 from pathlib import Path
@@ -10,8 +11,9 @@ from gradcheck import numerical_grad
 from pytree_oracle import assert_leaves_close, finite_differences
 
 ROOT = Path(__file__).resolve().parent.parent
-spec = importlib.util.spec_from_file_location("regen_examples", ROOT / "tools" /
-                                              "regen_examples.py")
+spec = importlib.util.spec_from_file_location(
+    "regen_examples", ROOT / "tools" / "regen_examples.py"
+)
 regen = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(regen)
 NAMES = regen.names()
@@ -39,8 +41,15 @@ def test_checked_in_file_is_current(name, suffix):
     fresh = (regen.emitted if suffix == regen.SUFFIX else regen.specialised)(name)
     if target.read_text() != fresh:
         import difflib
-        diff = "".join(difflib.unified_diff(target.read_text().splitlines(True),
-                                            fresh.splitlines(True), target.name, "regenerated"))
+
+        diff = "".join(
+            difflib.unified_diff(
+                target.read_text().splitlines(True),
+                fresh.splitlines(True),
+                target.name,
+                "regenerated",
+            )
+        )
         pytest.fail(f"{target.name} is stale; run python tools/regen_examples.py\n{diff}")
 
 
@@ -55,6 +64,7 @@ def check_jvp_file(jvp_fn, fn, args, wrt):
         for i, t in zip(wrt, tangents):
             shifted[i] = args[i] + s * t
         return fn(*shifted)
+
     assert tangent == pytest.approx(numerical_grad(along, (0.0,), 0), rel=1e-6)
 
 
@@ -71,6 +81,7 @@ def test_emitted_file_runs_and_matches_finite_differences(name):
         return
     if mode == "grad2":
         import srcdiff as nf
+
         second = getattr(emitted, f"dd{fn.__name__}")(*args)
         assert second == pytest.approx(numerical_grad(nf.grad(fn), args, 0), rel=1e-6)
         return
@@ -79,8 +90,13 @@ def test_emitted_file_runs_and_matches_finite_differences(name):
     if len(source_module.WRT) == 1:
         grads = (grads,)
     for position, grad in zip(source_module.WRT, grads):
-        assert_leaves_close(grad, finite_differences(fn, args, position), 1e-5, 1e-7,
-                            f"{name}: gradient w.r.t. argument {position}")
+        assert_leaves_close(
+            grad,
+            finite_differences(fn, args, position),
+            1e-5,
+            1e-7,
+            f"{name}: gradient w.r.t. argument {position}",
+        )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -97,8 +113,10 @@ def test_specialised_file_runs_and_agrees_with_the_generic_one(name):
         sys.modules.pop(emitted.__name__, None)
         results.append(getattr(emitted, prefix + getattr(source_module, name).__name__)(*args))
     from pytree_oracle import leaves
-    assert_leaves_close(results[1], [np.asarray(leaf) for leaf in leaves(results[0])], 1e-10,
-                        1e-12, name)
+
+    assert_leaves_close(
+        results[1], [np.asarray(leaf) for leaf in leaves(results[0])], 1e-10, 1e-12, name
+    )
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -108,21 +126,28 @@ def test_lines_break_only_where_a_person_would(name, suffix):
     between a function and its call's bracket (astor's own breaking did both); longer than
     99 characters only where there is no such place."""
     from srcdiff import codegen
+
     target = regen.EXAMPLES / f"{name}{suffix}.py"
     code = target.read_text().split('"""', 2)[2]  # after the docstring
     lines = code.splitlines()
     for number, (before, line) in enumerate(zip([""] + lines, lines), 1):
         assert not line.rstrip().endswith("."), (number, line)
         assert not line.lstrip().startswith(".") and not (
-            line.lstrip().startswith(("(", "[")) and before.rstrip()[-1:].isidentifier()), \
-            (number, before, line)
-        assert len(line) <= 99 or line.startswith("#") or not any(
-            codegen._break_points(codegen._line_tokens(line))), (number, line)
+            line.lstrip().startswith(("(", "[")) and before.rstrip()[-1:].isidentifier()
+        ), (number, before, line)
+        assert (
+            len(line) <= 99
+            or line.startswith("#")
+            or not any(codegen._break_points(codegen._line_tokens(line)))
+        ), (number, line)
 
 
 def test_wrap_breaks_a_long_call_at_its_outermost_bracket():
     from srcdiff import codegen
+
     line = "        " + "_stack_hiddens_to_output.append(runtime.shape_of(hiddens_to_output_1))\n"
     wrapped = codegen.wrap(line, codegen._line_tokens(line.rstrip("\n")), limit=60)
-    assert wrapped == ("        _stack_hiddens_to_output.append(\n"
-                       "            runtime.shape_of(hiddens_to_output_1))\n")
+    assert wrapped == (
+        "        _stack_hiddens_to_output.append(\n"
+        "            runtime.shape_of(hiddens_to_output_1))\n"
+    )

@@ -1,5 +1,6 @@
 """Second derivatives, custom templates and check_grads (test_primitives.py checks every
 primitive's second derivatives from its samples)."""
+
 import numpy as np
 import pytest
 
@@ -11,7 +12,7 @@ from srcdiff import nn
 
 def test_grad_of_grad_of_a_scalar_function():
     def f(x):
-        return np.sin(x) * x ** 3 + np.exp(x * 0.5) / (1 + x * x)
+        return np.sin(x) * x**3 + np.exp(x * 0.5) / (1 + x * x)
 
     second = nf.grad(nf.grad(f))
     for x in (0.3, -1.2, 2.0):
@@ -28,7 +29,7 @@ def test_grad_of_grad_through_index_reads_and_writes():
         y[1] = x * y[0]
         y[np.array([2, 2])] = x * np.array([1.0, 3.0])  # y[2] is the last write, 3x
         y[3] += np.sin(y[2])
-        return np.sum(y ** 2) + y[1] * y[3]
+        return np.sum(y**2) + y[1] * y[3]
 
     # the gradient's index helpers (getitem_grad, add_at, zero_at, written) had no adjoint
     second = nf.grad(nf.grad(f))
@@ -39,7 +40,7 @@ def test_grad_of_grad_through_index_reads_and_writes():
 def test_grad_of_grad_through_a_list_made_an_array():
     def f(x):
         v = np.array([x, x * 2, np.sin(x)])  # its gradient unpacks v's adjoint into rows
-        return np.sum(v ** 2) * x
+        return np.sum(v**2) * x
 
     second = nf.grad(nf.grad(f))
     for x in (0.3, -1.2):
@@ -51,10 +52,14 @@ PRODUCTS = np.linspace(-1.0, 1.0, 15).reshape(5, 3)
 
 def through_products(w):
     m = PRODUCTS[:3] + w[:, None]
-    return (np.sum(np.tanh(PRODUCTS @ w) ** 2) + np.dot(w, w[::-1]) * np.sum(w ** 2)
-            + np.sum((w[None] @ m) ** 2) + np.sum(np.stack([m, m * 2], axis=-1) ** 2)
-            + np.sum(np.broadcast_to(m, (2, 3, 3)) @ w)
-            + np.sum(np.dot(m, m) * 0.1))
+    return (
+        np.sum(np.tanh(PRODUCTS @ w) ** 2)
+        + np.dot(w, w[::-1]) * np.sum(w**2)
+        + np.sum((w[None] @ m) ** 2)
+        + np.sum(np.stack([m, m * 2], axis=-1) ** 2)
+        + np.sum(np.broadcast_to(m, (2, 3, 3)) @ w)
+        + np.sum(np.dot(m, m) * 0.1)
+    )
 
 
 def test_reverse_over_reverse_through_matrix_products(rng):
@@ -69,18 +74,19 @@ def test_reverse_over_reverse_through_matrix_products(rng):
 
 def test_hessian_of_a_vector_function(rng):
     def f(x, w):
-        return np.sum(np.tanh(x @ w) ** 2) + np.sum(x ** 3) + np.prod(x[:2]) * 0
+        return np.sum(np.tanh(x @ w) ** 2) + np.sum(x**3) + np.prod(x[:2]) * 0
 
     x, w = rng.normal(size=3), rng.normal(size=(3, 2))
 
     def g(x, w):
-        return np.sum(np.tanh(x @ w) ** 2) + np.sum(x ** 3)
+        return np.sum(np.tanh(x @ w) ** 2) + np.sum(x**3)
 
     h = nf.hessian(g)(x, w)
     assert h.shape == (3, 3)
     np.testing.assert_allclose(h, h.T, atol=1e-10)
-    expected = np.stack([numerical_grad(lambda x_: nf.grad(g)(x_, w)[k], (x,), 0)
-                         for k in range(3)])
+    expected = np.stack(
+        [numerical_grad(lambda x_: nf.grad(g)(x_, w)[k], (x,), 0) for k in range(3)]
+    )
     np.testing.assert_allclose(h, expected, rtol=1e-5, atol=1e-7)
 
 
@@ -96,7 +102,7 @@ def test_custom_adjoint_is_used_instead_of_the_source(rng):
 
 def test_check_grads_reports_a_wrong_custom_adjoint(rng):
     def cube(x):
-        return x ** 3
+        return x**3
 
     @nf.adjoint(cube)
     def wrong(bz, z, x):
@@ -119,19 +125,26 @@ def test_bad_templates_fail_when_registered():
         return a * b
 
     with pytest.raises(nf.TemplateError, match="has no parameter 'c'") as error:
+
         @nf.adjoint(two)
         def wrong_arity(bz, z, a, c):
             ba = bz * c
+
     assert "test_higher_order.py" in str(error.value)
     with pytest.raises(nf.TemplateError, match="unknown name 'undefined_helper'"):
+
         @nf.adjoint(two)
         def unknown_name(bz, z, a, b):
             ba = undefined_helper(bz)  # noqa: F821
+
     with pytest.raises(nf.TemplateError, match="names no parameter"):
+
         @nf.adjoint(two)
         def bad_target(bz, z, a, b):
             bq = bz
+
     with pytest.raises(nf.TemplateError, match="exactly one of"):
+
         @nf.tangent(two)
         def two_tangents(dz, z, a, b):
             dz = da * db
@@ -152,17 +165,19 @@ def test_hessian_of_prod_is_exact_with_a_zero():
         return np.prod(x)
 
     x = np.array([2.0, 0.0, 3.0, 1.5])
-    expected = np.array([[0.0 if i == j else np.prod(np.delete(x, [i, j])) for j in range(4)]
-                         for i in range(4)])
+    expected = np.array(
+        [[0.0 if i == j else np.prod(np.delete(x, [i, j])) for j in range(4)] for i in range(4)]
+    )
     np.testing.assert_allclose(nf.hessian(f)(x), expected, atol=1e-12)
 
 
 def test_second_derivatives_through_loops(rng):
     """An emitted gradient's stacks (list append/pop) are differentiable code too."""
+
     def rnn(w, h):
         for _ in range(4):
             h = np.tanh(w @ h)
-        return np.sum(h ** 2)
+        return np.sum(h**2)
 
     w, h, v = rng.normal(size=(3, 3)) * 0.5, rng.normal(size=3), rng.normal(size=(3, 3))
     gradient = nf.grad(rnn)
@@ -214,8 +229,7 @@ def test_second_derivatives_through_calls_to_own_functions(rng):
     # the emitted gradient calls fwd_sin_times/bwd_sin_times, which hand a list of saved
     # values between them: differentiating it again differentiates that list too
     second = nf.grad(nf.grad(calls_a_helper))(0.7)
-    assert second == pytest.approx(numerical_grad(nf.grad(calls_a_helper), (0.7,), 0),
-                                   rel=1e-6)
+    assert second == pytest.approx(numerical_grad(nf.grad(calls_a_helper), (0.7,), 0), rel=1e-6)
     x, v = rng.normal(size=3), rng.normal(size=3)
     gradient, eps = nf.grad(sums_a_helper), 1e-6
     expected = (gradient(x + eps * v) - gradient(x - eps * v)) / (2 * eps)
@@ -223,7 +237,7 @@ def test_second_derivatives_through_calls_to_own_functions(rng):
 
 
 def huber_like(z):
-    return np.where(np.abs(z) < 1.0, z ** 2, np.abs(z))
+    return np.where(np.abs(z) < 1.0, z**2, np.abs(z))
 
 
 def sums_a_choosing_helper(w, x):
@@ -241,16 +255,19 @@ def test_second_derivatives_through_a_helper_choosing_with_np_where():
     np.testing.assert_allclose(product, expected, rtol=1e-6, atol=1e-8)
     second = nf.grad(nf.grad(sums_a_choosing_helper))
     for t in (0.6, -1.7):
-        assert second(t, 1.5) == pytest.approx(numerical_grad(
-            nf.grad(sums_a_choosing_helper), (t, 1.5), 0), rel=1e-6)
+        assert second(t, 1.5) == pytest.approx(
+            numerical_grad(nf.grad(sums_a_choosing_helper), (t, 1.5), 0), rel=1e-6
+        )
     autograd = pytest.importorskip("autograd")
     anp = autograd.numpy
 
     def twin(w):
         z = w * x
-        return anp.sum(anp.where(anp.abs(z) < 1.0, z ** 2, anp.abs(z)) ** 2)
-    np.testing.assert_allclose(product, autograd.hessian_vector_product(twin)(w, v),
-                               rtol=1e-10, atol=1e-12)
+        return anp.sum(anp.where(anp.abs(z) < 1.0, z**2, anp.abs(z)) ** 2)
+
+    np.testing.assert_allclose(
+        product, autograd.hessian_vector_product(twin)(w, v), rtol=1e-10, atol=1e-12
+    )
 
 
 def strided_conv(x, w):

@@ -2,6 +2,7 @@
 in site-packages or the stdlib) that srcdiff has no rule for is an error at the user's line that
 names the function as the user wrote it and gives the ways out; srcdiff never differentiates
 a library's own source (SciPy's logsumexp once failed inside _array_api_override.py)."""
+
 import os
 import statistics
 
@@ -57,8 +58,10 @@ def skewnorm_of(x):
 
 
 @pytest.mark.skipif(scipy is None, reason="SciPy is not installed")
-@pytest.mark.parametrize("fn, spelling", [(erfcx_of, "scipy.special.erfcx"),
-                                          (skewnorm_of, "scipy.stats.skewnorm.logpdf")])
+@pytest.mark.parametrize(
+    "fn, spelling",
+    [(erfcx_of, "scipy.special.erfcx"), (skewnorm_of, "scipy.stats.skewnorm.logpdf")],
+)
 def test_a_scipy_function_without_a_rule_is_named_as_the_user_wrote_it(fn, spelling):
     """(a ufunc of SciPy's is no numpy function; a distribution's method is a bound method,
     named by the distribution it belongs to, not by rv_continuous.logpdf)"""

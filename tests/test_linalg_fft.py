@@ -2,6 +2,7 @@
 where autograd has the function, and the behaviour the registry's samples cannot show: the
 symmetric gradients of cholesky and eigh, ties, unsupported options, real gradients through
 complex spectra."""
+
 import types
 
 import numpy as np
@@ -32,12 +33,12 @@ def cholesky(a):
 
 def eigh(a):
     w, v = np.linalg.eigh(a + a.T)
-    return np.sum(w ** 3) + np.sum(v ** 2 * np.arange(3.0))
+    return np.sum(w**3) + np.sum(v**2 * np.arange(3.0))
 
 
 def svd(c):
     u, s, vh = np.linalg.svd(c, full_matrices=False)
-    return np.sum(u ** 2 * np.arange(3.0)) + np.sum(s ** 3) + np.sum(np.sin(vh) ** 2)
+    return np.sum(u**2 * np.arange(3.0)) + np.sum(s**3) + np.sum(np.sin(vh) ** 2)
 
 
 def ffts(x):
@@ -50,21 +51,32 @@ def real_ffts(x):
     half = np.fft.rfft(x) * (1 + 2j)
     back = np.fft.irfft(half, norm="ortho") + np.fft.fftshift(x)
     grid = np.fft.irfft2(np.fft.rfft2(x.reshape(2, 3), s=(2, 4)) ** 2)
-    return np.sum(back ** 2) + np.sum(np.sin(grid)) + np.sum(np.abs(np.fft.rfftn(x)))
+    return np.sum(back**2) + np.sum(np.sin(grid)) + np.sum(np.abs(np.fft.rfftn(x)))
 
 
 def _in_autograd(f):
     return types.FunctionType(f.__code__, {"np": anp}, f.__name__)
 
 
-CASES = [(det, "a"), (solve_inv, "ab"), (pinv, "c"), (cholesky, "a"), (eigh, "a"), (svd, "c"),
-         (ffts, "x"), (real_ffts, "x")]
+CASES = [
+    (det, "a"),
+    (solve_inv, "ab"),
+    (pinv, "c"),
+    (cholesky, "a"),
+    (eigh, "a"),
+    (svd, "c"),
+    (ffts, "x"),
+    (real_ffts, "x"),
+]
 
 
 def _arguments(names, rng):
-    makers = {"a": lambda: rng.normal(size=(3, 3)) + 3 * np.eye(3),
-              "b": lambda: rng.normal(size=(3, 2)), "c": lambda: rng.normal(size=(4, 3)),
-              "x": lambda: rng.normal(size=6)}
+    makers = {
+        "a": lambda: rng.normal(size=(3, 3)) + 3 * np.eye(3),
+        "b": lambda: rng.normal(size=(3, 2)),
+        "c": lambda: rng.normal(size=(4, 3)),
+        "x": lambda: rng.normal(size=6),
+    }
     return [makers[name]() for name in names]
 
 
@@ -84,8 +96,9 @@ def test_agrees_with_autograd(f, names, rng):
 # transforms with norm="forward" as "backward" ones, and mishandles rfft's padding n > length
 def padded_real_ffts(x):
     half = np.fft.rfft(x, n=8) * (1 + 2j)
-    return np.sum(np.fft.irfft(half, n=6, norm="forward") ** 2) + \
-        np.sum(np.abs(np.fft.rfft(x, norm="forward")) ** 2)
+    return np.sum(np.fft.irfft(half, n=6, norm="forward") ** 2) + np.sum(
+        np.abs(np.fft.rfft(x, norm="forward")) ** 2
+    )
 
 
 def test_ffts_match_finite_differences(rng):
@@ -96,6 +109,7 @@ def test_ffts_match_finite_differences(rng):
 
 
 # --- symmetric matrices -----------------------------------------------------------------------
+
 
 def cholesky_only(a):
     return np.sum(np.linalg.cholesky(a) ** 3)
@@ -115,7 +129,7 @@ def test_cholesky_gradient_is_symmetric_and_right_along_symmetric_directions(rng
 
 def eigenvalues_cubed(a):
     w, v = np.linalg.eigh(a)
-    return np.sum(w ** 3)
+    return np.sum(w**3)
 
 
 def projector(a):
@@ -134,6 +148,7 @@ def test_tied_eigenvalues_give_the_limit_for_basis_free_losses():
 
 
 # --- options srcdiff does not differentiate ---------------------------------------------------
+
 
 def singular_values_by_svd(a):
     return np.sum(np.linalg.svd(a, compute_uv=False))
@@ -159,6 +174,7 @@ def test_ord_zero_norm_is_flat(rng):
 
 # --- complex spectra of real signals ----------------------------------------------------------
 
+
 def power_of_odd_rfft(x):
     return np.sum(np.abs(np.fft.rfft(x, n=7)) ** 2) + np.sum(np.fft.irfft(np.fft.rfft(x), n=5))
 
@@ -172,7 +188,7 @@ def test_real_gradient_through_odd_length_real_transforms(rng):
 def complex_eigh(x):
     a = np.eye(2) * x[0] + 1j * np.ones((2, 2)) * x[1] + 3 * np.eye(2)
     w, v = np.linalg.eigh(a)
-    return np.sum(w ** 2)
+    return np.sum(w**2)
 
 
 def complex_cholesky(x):

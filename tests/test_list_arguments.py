@@ -1,5 +1,6 @@
 """np.stack, np.concatenate, np.vstack, sum, ... of a list or tuple held in a variable, not
 only of a list display written in the call: in both modes and to second order."""
+
 import numpy as np
 import pytest
 
@@ -27,7 +28,7 @@ def in_a_loop(a, b):
     for t in range(3):
         pair = (h, b * t)
         h = np.tanh(np.concatenate(pair)[:3] + np.stack(pair)[1])
-    return np.sum(h ** 2)
+    return np.sum(h**2)
 
 
 def list_from_split(a, b):
@@ -55,14 +56,24 @@ def sum_of_numbers(a, b):
     return np.sin(sum(a)) * np.sum(b)
 
 
-CASES = [stack_of_a_list, concatenate_of_a_tuple, sum_of_a_list, in_a_loop, list_from_split,
-         list_from_another_block, rows_of_an_array, sum_of_rows, sum_of_numbers]
+CASES = [
+    stack_of_a_list,
+    concatenate_of_a_tuple,
+    sum_of_a_list,
+    in_a_loop,
+    list_from_split,
+    list_from_another_block,
+    rows_of_an_array,
+    sum_of_rows,
+    sum_of_numbers,
+]
 
 
 def _args(f, rng):
-    return (rng.normal(size=(2, 3)) if f in (rows_of_an_array, sum_of_rows) else
-            rng.normal(size=3),
-            rng.normal(size=3))
+    return (
+        rng.normal(size=(2, 3)) if f in (rows_of_an_array, sum_of_rows) else rng.normal(size=3),
+        rng.normal(size=3),
+    )
 
 
 @pytest.mark.parametrize("f", CASES, ids=[f.__name__ for f in CASES])

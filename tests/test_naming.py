@@ -1,5 +1,6 @@
 """Names in the emitted code (issue 21): a callee's derivative is named after the callee alone
 unless the module holds more than one derivative of it; saved values after what they serve."""
+
 import re
 
 import numpy as np
@@ -59,8 +60,13 @@ def test_a_callee_differentiated_one_way_is_named_after_itself(rng):
 
 def test_callees_differentiated_two_ways_say_which(rng):
     source = nf.grad(two_ways, wrt=(0, 1)).source
-    assert set(defined(source)) == {"dtwo_ways", "fwd_scale_x_w", "bwd_scale_x_w",
-                                    "fwd_scale_w", "bwd_scale_w"}
+    assert set(defined(source)) == {
+        "dtwo_ways",
+        "fwd_scale_x_w",
+        "bwd_scale_x_w",
+        "fwd_scale_w",
+        "bwd_scale_w",
+    }
     check_grad(two_ways, *args(rng), wrt=(0, 1))
 
 
@@ -153,13 +159,13 @@ def test_a_module_named_again_is_renamed_as_a_transform_would_write_it(rng):
     entry = transform.derive(two_ways_at_two_depths, (0, 1))
     assert cache.stats["transforms"] - before == 4  # f, inner, scale by (x, w), scale by w
     assert entry.meta.suffixed == ("scale",)
-    fresh, meta = transform.generate(two_ways_at_two_depths, (0, 1), Mode.GRAD,
-                                     suffixed=("scale",))
+    fresh, meta = transform.generate(two_ways_at_two_depths, (0, 1), Mode.GRAD, suffixed=("scale",))
     assert entry.source == fresh and entry.meta == meta
     inner_entry = entry.callees[0]
     assert inner_entry.meta.names == ("fwd_inner", "bwd_inner")
-    fresh, meta = transform.generate(inner, (0, 1), Mode.SPLIT, names=inner_entry.meta.names,
-                                     suffixed=("scale",))
+    fresh, meta = transform.generate(
+        inner, (0, 1), Mode.SPLIT, names=inner_entry.meta.names, suffixed=("scale",)
+    )
     assert inner_entry.source == fresh and inner_entry.meta == meta
     check_grad(two_ways_at_two_depths, *args(rng), wrt=(0, 1))
 
@@ -184,6 +190,7 @@ def scaler(v):
     def apply(u):
         scaled = u * factor
         return np.tanh(scaled)
+
     return apply
 
 
@@ -198,7 +205,12 @@ def test_inlined_locals_are_named_after_their_function_once(rng):
     # apply is inlined (scaler_scaled, not first_scaler_scaled0_0); each inlining's own
     # (scaler called twice, apply three times) is a version of it
     source = nf.grad(twice_scaled, wrt=(0, 1)).source
-    assert {"scaler_factor", "scaler_factor_1", "scaler_scaled", "scaler_scaled_1",
-            "scaler_scaled_2"} <= set(re.findall(r"\w+", source))
+    assert {
+        "scaler_factor",
+        "scaler_factor_1",
+        "scaler_scaled",
+        "scaler_scaled_1",
+        "scaler_scaled_2",
+    } <= set(re.findall(r"\w+", source))
     assert not re.search(r"\w+_(?:scaler|apply)_\w+|scaler_\w*[a-z][0-9]\b", source)
     check_grad(twice_scaled, *args(rng), wrt=(0, 1))

@@ -1,4 +1,5 @@
 """Layers and the ResNet: srcdiff gradients against finite differences, in float64."""
+
 import numpy as np
 import pytest
 
@@ -25,7 +26,8 @@ def check_directional(f, params, args, grads, rng, directions=3, eps=1e-6):
     for _ in range(directions):
         v = tree_map(lambda a: rng.normal(size=np.shape(a)), params)
         expected = (f(combine(params, v, eps), *args) - f(combine(params, v, -eps), *args)) / (
-            2 * eps)
+            2 * eps
+        )
         got = sum(float(np.sum(g * d)) for g, d in zip(leaves(grads), leaves(v)))
         assert got == pytest.approx(expected, rel=1e-5, abs=1e-8)
 
@@ -92,8 +94,14 @@ def head_loss(x, w, b, labels):
 
 
 def test_linear_relu_softmax_cross_entropy(rng):
-    check_grad(head_loss, rng.normal(size=(5, 4)), rng.normal(size=(4, 3)), rng.normal(size=3),
-               np.array([0, 2, 1, 1, 0]), wrt=(0, 1, 2))
+    check_grad(
+        head_loss,
+        rng.normal(size=(5, 4)),
+        rng.normal(size=(4, 3)),
+        rng.normal(size=3),
+        np.array([0, 2, 1, 1, 0]),
+        wrt=(0, 1, 2),
+    )
 
 
 def test_tiny_resnet_gradient(rng):
@@ -121,8 +129,9 @@ def test_train_loss_threads_running_statistics(rng):
     x2 = rng.normal(size=(4, 1, 8, 8)).astype(np.float32)
     _, (batch, _) = nf.grad(resnet.train_loss, has_aux=True)(params, None, x2, y)
     _, (state2, _) = nf.grad(resnet.train_loss, has_aux=True)(params, state, x2, y)
-    np.testing.assert_allclose(state2["stem"]["m"], 0.9 * state["stem"]["m"]
-                               + 0.1 * batch["stem"]["m"], rtol=1e-5)
+    np.testing.assert_allclose(
+        state2["stem"]["m"], 0.9 * state["stem"]["m"] + 0.1 * batch["stem"]["m"], rtol=1e-5
+    )
     assert resnet.predict(params, state2, x).shape == (4,)
 
 

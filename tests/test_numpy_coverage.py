@@ -1,14 +1,21 @@
 """What the generated tests of tests/test_primitives.py cannot show of issue 14's numpy
 coverage: constants passing through both modes, the gradient at ties and zeros, the errors
 for what is not differentiated, helpers given only a shape, and agreement with autograd."""
+
 import numpy as np
 import pytest
 
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
 from srcdiff import runtime
-from srcdiff.primitives import (arrays, helpers_arrays, helpers_statistics, products, registry,
-                                statistics)
+from srcdiff.primitives import (
+    arrays,
+    helpers_arrays,
+    helpers_statistics,
+    products,
+    registry,
+    statistics,
+)
 
 # --- constants: no gradient, and no error, in either mode -------------------------------------
 
@@ -26,22 +33,38 @@ def through_comparison(x):
 
 
 def through_roundings(x):
-    return np.sum(x * np.floor(x) + x * np.ceil(x) + x * np.round(x, 1) + x * np.rint(x) +
-                  x * np.trunc(x) + x * np.sign(x) + x * x.round())
+    return np.sum(
+        x * np.floor(x)
+        + x * np.ceil(x)
+        + x * np.round(x, 1)
+        + x * np.rint(x)
+        + x * np.trunc(x)
+        + x * np.sign(x)
+        + x * x.round()
+    )
 
 
 def through_tests_and_indices(x):
     kept = x[np.nonzero(x > 0)]
-    return np.sum(kept ** 2) + np.sum(x * np.isnan(x) + x * np.isinf(x) + x * np.isfinite(x)) \
+    return (
+        np.sum(kept**2)
+        + np.sum(x * np.isnan(x) + x * np.isinf(x) + x * np.isfinite(x))
         + np.sum(x * np.searchsorted(np.sort(x), x))
+    )
 
 
 def through_sizes(x):
     return np.sum(x * np.shape(x)[0] + x * np.size(x) + x * np.ndim(x))
 
 
-CONSTANTS = [through_argmax, through_argsort, through_comparison, through_roundings,
-             through_tests_and_indices, through_sizes]
+CONSTANTS = [
+    through_argmax,
+    through_argsort,
+    through_comparison,
+    through_roundings,
+    through_tests_and_indices,
+    through_sizes,
+]
 
 
 @pytest.mark.parametrize("f", CONSTANTS, ids=[f.__name__ for f in CONSTANTS])
@@ -55,8 +78,11 @@ def test_constants_pass_through_both_modes(f, rng):
 
 def draws(x):
     np.random.seed(0)
-    return np.sum(x * np.random.normal(x, 0.1) + x * np.random.standard_cauchy(5) +
-                  x[np.random.permutation(5)] * np.random.default_rng(1).uniform(size=5))
+    return np.sum(
+        x * np.random.normal(x, 0.1)
+        + x * np.random.standard_cauchy(5)
+        + x[np.random.permutation(5)] * np.random.default_rng(1).uniform(size=5)
+    )
 
 
 def test_random_draws_are_constants(rng):
@@ -74,20 +100,23 @@ def test_random_draws_are_constants(rng):
 
 # --- ties, zeros and what each follows --------------------------------------------------------
 
+
 def test_median_and_percentile_ties_share_evenly():
     def median(x):
         return np.median(x)
 
     np.testing.assert_allclose(nf.grad(median)(np.array([1.0, 2.0, 2.0])), [0, 0.5, 0.5])
     # (sorted 1 2 2 2: the mean of positions 1 and 2, all three 2s tied)
-    np.testing.assert_allclose(nf.grad(median)(np.array([2.0, 1.0, 2.0, 2.0])),
-                               [1 / 3, 0, 1 / 3, 1 / 3])
+    np.testing.assert_allclose(
+        nf.grad(median)(np.array([2.0, 1.0, 2.0, 2.0])), [1 / 3, 0, 1 / 3, 1 / 3]
+    )
 
     def percentile(x):
         return np.percentile(x, 25)  # sorted position 1 of 5, a 1 tied with position 0
 
-    np.testing.assert_allclose(nf.grad(percentile)(np.array([3.0, 1.0, 1.0, 5.0, 4.0])),
-                               [0, 0.5, 0.5, 0, 0])
+    np.testing.assert_allclose(
+        nf.grad(percentile)(np.array([3.0, 1.0, 1.0, 5.0, 4.0])), [0, 0.5, 0.5, 0, 0]
+    )
 
 
 def test_sort_ties_follow_argsort():
@@ -120,6 +149,7 @@ def test_nan_reductions_give_nans_no_gradient():
 
 # --- what is not differentiated says so -------------------------------------------------------
 
+
 def test_quantile_of_another_method_is_an_error():
     def f(x):
         return np.quantile(x, 0.5, method="nearest")
@@ -151,13 +181,19 @@ def test_average_returning_the_weights_sum_is_an_error():
 # --- helpers read some arguments only for their shape: a large array's is a ShapeOf -----------
 
 MODULES = (arrays, helpers_arrays, helpers_statistics, products, statistics)
-SHAPE_ONLY = [(record, sample) for record in registry.records() for sample in record.samples
-              if record.shape_args and record.adjoint is not None and any(
-                  record.adjoint.module_globals is vars(m) for m in MODULES)]
+SHAPE_ONLY = [
+    (record, sample)
+    for record in registry.records()
+    for sample in record.samples
+    if record.shape_args
+    and record.adjoint is not None
+    and any(record.adjoint.module_globals is vars(m) for m in MODULES)
+]
 
 
-@pytest.mark.parametrize("record, sample", SHAPE_ONLY,
-                         ids=[f"{r.name}-{k}" for k, (r, _) in enumerate(SHAPE_ONLY)])
+@pytest.mark.parametrize(
+    "record, sample", SHAPE_ONLY, ids=[f"{r.name}-{k}" for k, (r, _) in enumerate(SHAPE_ONLY)]
+)
 def test_helpers_take_a_shape_for_what_they_read_only_for_its_shape(record, sample):
     """The reverse sweep keeps only runtime.shape_of of such an argument, which is a
     runtime.ShapeOf for arrays of more than 4096 elements (too many for a test sample)."""
@@ -166,26 +202,42 @@ def test_helpers_take_a_shape_for_what_they_read_only_for_its_shape(record, samp
     call = sample.call.split("(", 1)[1]
     names = [a.strip() for a in call.split(",")]
     positions = {names[p]: p for p in record.shape_args if p < len(names)}
-    shaped = {n: runtime.ShapeOf(v) if n in positions and isinstance(v, np.ndarray) else v
-              for n, v in values.items()}
+    shaped = {
+        n: runtime.ShapeOf(v) if n in positions and isinstance(v, np.ndarray) else v
+        for n, v in values.items()
+    }
     scope = {"np": np, "runtime": runtime}
-    np.testing.assert_array_equal(eval(sample.call, scope, shaped),  # noqa: S307
-                                  eval(sample.call, scope, values))  # noqa: S307
+    np.testing.assert_array_equal(
+        eval(sample.call, scope, shaped),  # noqa: S307
+        eval(sample.call, scope, values),
+    )  # noqa: S307
 
 
 # --- autograd, where it differentiates the function too ---------------------------------------
 
 # (autograd's gradient of np.diag of a matrix that is not square has the wrong shape)
 AUTOGRAD = {
-    "atleast_2d": "np.atleast_2d(x[0])", "vstack": "np.vstack([x, 2 * x])",
-    "hstack": "np.hstack([x, x])", "column_stack": "np.column_stack([x[0], x[1]])",
-    "array_split": "np.array_split(x, 2)[1]", "hsplit": "np.hsplit(x, 2)[0]",
-    "repeat": "np.repeat(x, 2, 0)", "roll": "np.roll(x, 1, 1)", "rot90": "np.rot90(x)",
-    "fliplr": "np.fliplr(x)", "moveaxis": "np.moveaxis(x, 0, 1)",
-    "rollaxis": "np.rollaxis(x, 1)", "diag": "np.diag(x[:, :3])", "tril": "np.tril(x, 1)",
-    "kron": "np.kron(x, x[:2, :2])", "select": "np.select([x > 0], [x])",
-    "append": "np.append(x, x[0])", "diff": "np.diff(x, 2)", "inner": "np.inner(x, x)",
-    "cross": "np.cross(x[:, :3], x[:, 1:])", "trace": "np.trace(x)",
+    "atleast_2d": "np.atleast_2d(x[0])",
+    "vstack": "np.vstack([x, 2 * x])",
+    "hstack": "np.hstack([x, x])",
+    "column_stack": "np.column_stack([x[0], x[1]])",
+    "array_split": "np.array_split(x, 2)[1]",
+    "hsplit": "np.hsplit(x, 2)[0]",
+    "repeat": "np.repeat(x, 2, 0)",
+    "roll": "np.roll(x, 1, 1)",
+    "rot90": "np.rot90(x)",
+    "fliplr": "np.fliplr(x)",
+    "moveaxis": "np.moveaxis(x, 0, 1)",
+    "rollaxis": "np.rollaxis(x, 1)",
+    "diag": "np.diag(x[:, :3])",
+    "tril": "np.tril(x, 1)",
+    "kron": "np.kron(x, x[:2, :2])",
+    "select": "np.select([x > 0], [x])",
+    "append": "np.append(x, x[0])",
+    "diff": "np.diff(x, 2)",
+    "inner": "np.inner(x, x)",
+    "cross": "np.cross(x[:, :3], x[:, 1:])",
+    "trace": "np.trace(x)",
     "einsum": "np.einsum('...j,j', x, x[0])",
 }
 
@@ -193,8 +245,9 @@ AUTOGRAD = {
 @pytest.mark.parametrize("name", sorted(AUTOGRAD))
 def test_agrees_with_autograd(name, tmp_path, rng):
     autograd = pytest.importorskip("autograd")
-    source = ("import numpy as np\n\n\ndef f(x):\n"
-              f"    return np.sum(np.sin({AUTOGRAD[name]}) ** 2)\n")
+    source = (
+        f"import numpy as np\n\n\ndef f(x):\n    return np.sum(np.sin({AUTOGRAD[name]}) ** 2)\n"
+    )
     path = tmp_path / f"autograd_{name}.py"
     path.write_text(source)
     ours, theirs = {}, {"np": autograd.numpy}
@@ -211,9 +264,13 @@ def test_agrees_with_autograd(name, tmp_path, rng):
 
 # --- found on the way: outside this branch's files ----------------------------------------------
 
-@pytest.mark.xfail(strict=True, reason="`x // y` of a differentiated value is refused ('the "
-                   "operator // has no gradient'), though np.floor_divide is declared a "
-                   "constant: activity.py does not ask the registry about an operator's result")
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="`x // y` of a differentiated value is refused ('the "
+    "operator // has no gradient'), though np.floor_divide is declared a "
+    "constant: activity.py does not ask the registry about an operator's result",
+)
 def test_floor_division_passes_through_as_a_constant(rng):
     def f(x):
         return np.sum(x * (x // 0.5))

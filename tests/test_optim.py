@@ -1,4 +1,5 @@
 """srcdiff.optim: each update against its formula written out, and each optimiser trains."""
+
 import numpy as np
 import pytest
 
@@ -7,10 +8,14 @@ from srcdiff import optim
 
 
 def params_and_grads():
-    params = {"w": np.array([[1.0, -2.0], [0.5, 3.0]], np.float32),
-              "b": [np.array([0.1, -0.1], np.float32)]}
-    grads = {"w": np.array([[0.5, -1.0], [2.0, 0.0]], np.float32),
-             "b": [np.array([-0.2, 0.4], np.float32)]}
+    params = {
+        "w": np.array([[1.0, -2.0], [0.5, 3.0]], np.float32),
+        "b": [np.array([0.1, -0.1], np.float32)],
+    }
+    grads = {
+        "w": np.array([[0.5, -1.0], [2.0, 0.0]], np.float32),
+        "b": [np.array([-0.2, 0.4], np.float32)],
+    }
     return params, grads
 
 
@@ -28,8 +33,7 @@ def test_momentum_matches_pytorch_formula_over_steps(nesterov):
     velocity = optim.momentum_init(params)
     for step in range(3):
         lr = 0.1 / (step + 1)  # a schedule: the new rate applies to the whole velocity
-        params, velocity = optim.momentum(params, grads, velocity, lr, mass=0.9,
-                                          nesterov=nesterov)
+        params, velocity = optim.momentum(params, grads, velocity, lr, mass=0.9, nesterov=nesterov)
         v = 0.9 * v + grads["w"]
         p = p - lr * (grads["w"] + 0.9 * v if nesterov else v)
     np.testing.assert_allclose(params["w"], p, rtol=1e-6)
@@ -52,8 +56,8 @@ def test_adam_second_step_against_its_formula():
     params, state = optim.adam(params, grads, state, lr=0.01)
     start = params["w"].astype(np.float64)
     params, state = optim.adam(params, nf.tree_map(lambda g: 0.5 * g, grads), state, lr=0.01)
-    m = (0.1 * 0.9 * g1 + 0.1 * g2) / (1 - 0.9 ** 2)
-    v = (0.001 * 0.999 * g1 ** 2 + 0.001 * g2 ** 2) / (1 - 0.999 ** 2)
+    m = (0.1 * 0.9 * g1 + 0.1 * g2) / (1 - 0.9**2)
+    v = (0.001 * 0.999 * g1**2 + 0.001 * g2**2) / (1 - 0.999**2)
     np.testing.assert_allclose(params["w"], start - 0.01 * m / (np.sqrt(v) + 1e-8), atol=1e-6)
 
 
@@ -63,8 +67,9 @@ def test_rmsprop_against_its_formula():
     new, square = optim.rmsprop(params, grads, square, lr=0.01, decay=0.9)
     s = 0.1 * grads["w"].astype(np.float64) ** 2
     np.testing.assert_allclose(square["w"], s, rtol=1e-6)
-    np.testing.assert_allclose(new["w"], params["w"] - 0.01 * grads["w"] / (np.sqrt(s) + 1e-8),
-                               rtol=1e-5)
+    np.testing.assert_allclose(
+        new["w"], params["w"] - 0.01 * grads["w"] / (np.sqrt(s) + 1e-8), rtol=1e-5
+    )
 
 
 def test_updates_are_pure():
@@ -84,8 +89,9 @@ def test_weight_decay_only_on_matrices():
     np.testing.assert_array_equal(decayed["b"][0], grads["b"][0])
 
 
-@pytest.mark.parametrize("name, lr", [("sgd", 0.1), ("momentum", 0.05), ("adam", 0.1),
-                                      ("rmsprop", 0.01)])
+@pytest.mark.parametrize(
+    "name, lr", [("sgd", 0.1), ("momentum", 0.05), ("adam", 0.1), ("rmsprop", 0.01)]
+)
 def test_each_optimiser_fits_a_least_squares_problem(name, lr, rng):
     x = rng.normal(size=(64, 3))
     target = x @ np.array([1.0, -2.0, 0.5]) + 0.3

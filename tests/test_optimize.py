@@ -1,4 +1,5 @@
 """The optimisation passes: each keeps every gradient as it is, and does what it says."""
+
 import tracemalloc
 
 import numpy as np
@@ -65,7 +66,7 @@ def test_each_version_of_a_name_is_kept_as_far_as_its_adjoint_reads_it(rng):
     def padded_sine(x, w, padding):
         if padding > 0:
             x = np.pad(x, padding)  # the adjoint reads the x before only for its shape
-        return np.sin(x) * w       # and this x for its value
+        return np.sin(x) * w  # and this x for its value
 
     def f(x, w):
         return np.sum(padded_sine(x, w, 1))
@@ -92,7 +93,7 @@ def test_accumulation_in_place_only_into_buffers_nothing_else_sees(rng):
 
     source = nf.grad(loop).source
     assert "bw += runtime.matmul_grad(" in source  # bw starts as zeros and only accumulates
-    assert "bh +=" not in source                    # bh is read each iteration: never in place
+    assert "bh +=" not in source  # bh is read each iteration: never in place
     check_grad(loop, rng.normal(size=(4, 4)) * 0.5, rng.normal(size=4))
 
     def shared(x):
@@ -134,32 +135,41 @@ def _pass_on(pass_, source):
 def test_copies_are_propagated_inside_loops_only_when_the_value_is_the_same():
     from srcdiff.optimize import propagate_copies
 
-    out = _pass_on(propagate_copies, """
+    out = _pass_on(
+        propagate_copies,
+        """
         def f(g, n):
             for i in range(n):
                 a = g
                 b = a * 2
                 g = b + a
             return g
-        """)
+        """,
+    )
     assert "a = g" not in out and "b = g * 2" in out and "g = b + g" in out
-    out = _pass_on(propagate_copies, """
+    out = _pass_on(
+        propagate_copies,
+        """
         def f(g, n):
             for i in range(n):
                 a = g
                 g = g + 1
                 b = a * 2       # a is the old g here
             return b
-        """)
+        """,
+    )
     assert "a = g" in out and "b = a * 2" in out
-    out = _pass_on(propagate_copies, """
+    out = _pass_on(
+        propagate_copies,
+        """
         def f(g, n):
             a = 0.0
             for i in range(n):
                 b = a + 1       # the previous iteration's a
                 a = g
             return b
-        """)
+        """,
+    )
     assert "a = g" in out
 
 
@@ -187,7 +197,9 @@ def test_dead_stacks_go_and_read_ones_stay():
 def test_a_value_overwritten_on_every_path_before_it_is_read_is_dropped():
     from srcdiff.optimize import eliminate_dead_code
 
-    out = _pass_on(eliminate_dead_code, """
+    out = _pass_on(
+        eliminate_dead_code,
+        """
         def f(x, flag):
             a = None
             b = None
@@ -197,13 +209,14 @@ def test_a_value_overwritten_on_every_path_before_it_is_read_is_dropped():
             else:
                 a = x - 1
             return a, b
-        """)
+        """,
+    )
     assert "a = None" not in out and "b = None" in out
 
 
 def dict_layer(p, x):
     h = np.tanh(x @ p["w"] + p["b"])
-    return np.sum(h * p["w"][0]) + np.sum(h ** 2)
+    return np.sum(h * p["w"][0]) + np.sum(h**2)
 
 
 def test_a_dict_adjoint_is_one_dict_display(rng):
@@ -240,7 +253,7 @@ def test_no_unbroadcast_between_sure_real_scalars(rng):
 
 def complex_then_real(x, c):
     s = np.sum(c * x)  # complex: c is not differentiated, and may be complex
-    t = float(np.sum(x ** 2))
+    t = float(np.sum(x**2))
     return np.real(s + t * 3.0) + np.abs(s)
 
 
@@ -254,7 +267,11 @@ def complex_through_a_callee(x):
 
 def test_scalars_that_may_be_complex_keep_their_unbroadcast(rng):
     x, c = rng.normal(size=4), rng.normal(size=4) + 1j * rng.normal(size=4)
-    assert_leaves_close(nf.grad(complex_then_real)(x, c),
-                        finite_differences(complex_then_real, (x, c)), 1e-6, 1e-8,
-                        "srcdiff against finite differences")
+    assert_leaves_close(
+        nf.grad(complex_then_real)(x, c),
+        finite_differences(complex_then_real, (x, c)),
+        1e-6,
+        1e-8,
+        "srcdiff against finite differences",
+    )
     check_grad(complex_through_a_callee, rng.normal(size=4))

@@ -16,9 +16,21 @@ import pytest
 
 import srcdiff as nf
 from helpers import layers
-from oracle import (Table, assert_close, autograd_grad, autograd_hvp, autograd_jvp,
-                    finite_differences, gradient_along, inner, is_float, judge, leaves,
-                    random_like, widened)
+from oracle import (
+    Table,
+    assert_close,
+    autograd_grad,
+    autograd_hvp,
+    autograd_jvp,
+    finite_differences,
+    gradient_along,
+    inner,
+    is_float,
+    judge,
+    leaves,
+    random_like,
+    widened,
+)
 
 pytest.importorskip("autograd")
 
@@ -38,6 +50,7 @@ def pos(*shape):
 
 # --- the table: operators, with broadcasting -----------------------------------------------------
 
+
 @case(r(3, 4), r(4))
 def add_subtract_broadcast(x, y):
     return np.sum(np.sin(x + y) * np.cos(y - x) + (1.5 - x) + (y + 2))
@@ -45,17 +58,17 @@ def add_subtract_broadcast(x, y):
 
 @case(r(3, 1), r(1, 4), wrt=1)
 def multiply_divide_broadcast(x, y):
-    return np.sum(x * y / (1.0 + y ** 2) + 2 / (3 + x * x))
+    return np.sum(x * y / (1.0 + y**2) + 2 / (3 + x * x))
 
 
 @case(pos(2, 3), r(3), wrt=1)
 def power_exponent(x, y):
-    return np.sum(x ** y + 2.0 ** y)
+    return np.sum(x**y + 2.0**y)
 
 
 @case(pos(2, 3), r(3))
 def power_base(x, y):
-    return np.sum(x ** y + x ** 3 + x ** 0.5 + x ** -1.5)
+    return np.sum(x**y + x**3 + x**0.5 + x**-1.5)
 
 
 @case(r(2, 3), r(3, 4))
@@ -81,11 +94,12 @@ def negative(x):
 @case(r(5), r(5))
 def comparisons_in_where(x, y):
     a = np.where(x > y, x * y, np.sin(y))
-    b = np.where(x <= 0.1, x ** 2, -x)
+    b = np.where(x <= 0.1, x**2, -x)
     return np.sum(a + b + np.where(x != y, y, 0.0) + np.where(x >= y, 1.0, 2.0) * x)
 
 
 # --- elementwise functions -----------------------------------------------------------------------
+
 
 @case(pos(4))
 def logarithms(x):
@@ -119,7 +133,7 @@ def hyperbolic(x):
 
 @case(r(6))
 def abs_and_sign(x):
-    return np.sum(np.abs(x) * x + np.sign(x) * x ** 2 + abs(x))
+    return np.sum(np.abs(x) * x + np.sign(x) * x**2 + abs(x))
 
 
 @case(r(3, 4), r(4))
@@ -145,6 +159,7 @@ def clip(x):
 
 # --- reductions, with axis= (negative too) and keepdims= -----------------------------------------
 
+
 @case(r(3, 4, 2))
 def sum_axes(x):
     return np.sum(np.sum(x, axis=-1, keepdims=True) * x) + np.sum(np.sum(x, axis=(0, 2)) ** 2)
@@ -152,29 +167,36 @@ def sum_axes(x):
 
 @case(r(3, 4))
 def mean_axes(x):
-    return np.mean(np.mean(x, axis=0) ** 2) + np.sum(x / np.mean(x ** 2, axis=-1, keepdims=True))
+    return np.mean(np.mean(x, axis=0) ** 2) + np.sum(x / np.mean(x**2, axis=-1, keepdims=True))
 
 
 @case(r(3, 4))
 def var_std(x):
-    return np.var(x) + np.sum(np.std(x, axis=-1, keepdims=True) * x) + np.sum(
-        np.var(x, axis=0, ddof=1))
+    return (
+        np.var(x)
+        + np.sum(np.std(x, axis=-1, keepdims=True) * x)
+        + np.sum(np.var(x, axis=0, ddof=1))
+    )
 
 
 @case(r(3, 4))
 def max_min_axes(x):
     return np.max(x) * np.sum(np.max(x, axis=-1) ** 2) + np.sum(
-        np.min(x, axis=0, keepdims=True) * x)
+        np.min(x, axis=0, keepdims=True) * x
+    )
 
 
 @case(pos(3, 4) * np.array([1.0, -1.0, 1.0, 1.0]))
 def prod_axes(x):
-    return np.prod(x[0]) + np.sum(np.prod(x, axis=-1) ** 2) + np.sum(
-        np.prod(x, axis=0, keepdims=True))
+    return (
+        np.prod(x[0]) + np.sum(np.prod(x, axis=-1) ** 2) + np.sum(np.prod(x, axis=0, keepdims=True))
+    )
 
 
-@case(np.array([[0.0, 2.0, 3.0], [0.0, 0.0, 1.5]]),
-      autograd_wrong=dict.fromkeys(MODES, "autograd divides by x: NaN where x has zeros"))
+@case(
+    np.array([[0.0, 2.0, 3.0], [0.0, 0.0, 1.5]]),
+    autograd_wrong=dict.fromkeys(MODES, "autograd divides by x: NaN where x has zeros"),
+)
 def prod_with_zeros(x):
     return np.prod(x[0]) + np.sum(np.prod(x, axis=-1, keepdims=True) * x)
 
@@ -196,6 +218,7 @@ def norm_keepdims(x):
 
 # --- products ------------------------------------------------------------------------------------
 
+
 @case(r(3, 4), r(4), autograd="has no ArrayBox.dot")
 def dot(x, y):
     return np.sum(np.sin(np.dot(x, y))) + np.dot(y, y) * np.sum(x.dot(y))
@@ -204,7 +227,8 @@ def dot(x, y):
 @case(r(3, 4, 2), r(2, 4, 5))
 def tensordot(x, y):
     return np.sum(np.tanh(np.tensordot(x, y, axes=([1, 2], [1, 0])))) + np.sum(
-        np.tensordot(x, y, axes=1) ** 2)
+        np.tensordot(x, y, axes=1) ** 2
+    )
 
 
 @case(r(3, 4), r(4, 2))
@@ -224,10 +248,14 @@ def inverse(x):
 
 # --- shapes --------------------------------------------------------------------------------------
 
+
 @case(r(2, 3, 4))
 def transpose_swapaxes(x):
-    return (np.sum(np.sin(np.transpose(x, (1, 0, 2))[0]) * np.swapaxes(x, 0, 1)[1])
-            + np.sum(x.T[1] * x.transpose((2, 1, 0))[0]) + np.sum(x.swapaxes(1, 2)[:, 0] ** 2))
+    return (
+        np.sum(np.sin(np.transpose(x, (1, 0, 2))[0]) * np.swapaxes(x, 0, 1)[1])
+        + np.sum(x.T[1] * x.transpose((2, 1, 0))[0])
+        + np.sum(x.swapaxes(1, 2)[:, 0] ** 2)
+    )
 
 
 @case(r(2, 3, 4), autograd="has no derivatives of np.flip")
@@ -238,7 +266,8 @@ def flip(x):
 @case(r(2, 6))
 def reshape_ravel_flatten(x):
     return np.sum(np.sin(np.reshape(x, (3, -1))) @ x.reshape(4, 3)) + np.sum(
-        np.ravel(x) * x.ravel() * x.flatten())
+        np.ravel(x) * x.ravel() * x.flatten()
+    )
 
 
 @case(r(3, 1, 4))
@@ -263,7 +292,7 @@ def concatenate_stack(x, y):
 def split(x):
     a, b = np.split(x, 2)
     c, d, e = np.split(x, [1, 4], axis=0)
-    return np.sum(a * b) + np.sum(c ** 2) + np.sum(np.sin(d)) + np.sum(e)
+    return np.sum(a * b) + np.sum(c**2) + np.sum(np.sin(d)) + np.sum(e)
 
 
 @case(r(2, 3), autograd="pad's VJP is broken (TypeError: missing 'mode')")
@@ -280,7 +309,7 @@ def copies_and_casts(x):
 
 @case(r(3))
 def zeros_ones_like(x):
-    return np.sum((np.zeros_like(x) + 2) * x + np.ones_like(x) * x ** 2)
+    return np.sum((np.zeros_like(x) + 2) * x + np.ones_like(x) * x**2)
 
 
 @case(r(7), autograd="has no sliding_window_view")
@@ -291,8 +320,16 @@ def sliding_window_view(x):
 
 @case(r(3, 4))
 def reduction_methods(x):
-    return (x.sum() * x.mean() + x.var() + x.std() + x.max() - x.min()
-            + x.prod() + np.sum(x.sum(axis=0) ** 2) + np.sum(x.mean(axis=-1, keepdims=True) * x))
+    return (
+        x.sum() * x.mean()
+        + x.var()
+        + x.std()
+        + x.max()
+        - x.min()
+        + x.prod()
+        + np.sum(x.sum(axis=0) ** 2)
+        + np.sum(x.mean(axis=-1, keepdims=True) * x)
+    )
 
 
 @case(r(3))
@@ -302,17 +339,26 @@ def list_given_to_numpy(x):
 
 # --- linear algebra and FFT ----------------------------------------------------------------------
 
+
 @case(r(3, 3) + 3 * np.eye(3), r(3, 2), autograd="has no derivative of matrix_power")
 def linalg_solves(a, b):
-    return (np.linalg.det(a) + np.linalg.slogdet(a)[1] + np.sum(np.sin(np.linalg.solve(a, b)))
-            + np.sum(np.linalg.matrix_power(a, 3) * 0.01) + np.sum(np.linalg.inv(a[None]) ** 2))
+    return (
+        np.linalg.det(a)
+        + np.linalg.slogdet(a)[1]
+        + np.sum(np.sin(np.linalg.solve(a, b)))
+        + np.sum(np.linalg.matrix_power(a, 3) * 0.01)
+        + np.sum(np.linalg.inv(a[None]) ** 2)
+    )
 
 
 @case(r(4, 3), r(4), autograd="has no derivative of lstsq or matrix_transpose")
 def linalg_least_squares(c, y):
-    return (np.sum(np.linalg.pinv(c) ** 2) + np.sum(np.linalg.lstsq(c, y)[0] ** 2)
-            + np.sum(np.linalg.multi_dot([c.T, c, c.T]) * 0.1)
-            + np.sum(np.linalg.matrix_transpose(c) ** 3))
+    return (
+        np.sum(np.linalg.pinv(c) ** 2)
+        + np.sum(np.linalg.lstsq(c, y)[0] ** 2)
+        + np.sum(np.linalg.multi_dot([c.T, c, c.T]) * 0.1)
+        + np.sum(np.linalg.matrix_transpose(c) ** 3)
+    )
 
 
 # cholesky and eigh read one triangle: differentiated as functions of s's symmetric part
@@ -320,51 +366,72 @@ def linalg_least_squares(c, y):
 def linalg_symmetric(m):
     s = m @ m.T + 3 * np.eye(3)
     w, v = np.linalg.eigh(s)
-    return (np.sum(np.linalg.cholesky(s) ** 3) + np.sum(w ** 3) + np.sum(v ** 2 * np.arange(3.0))
-            + np.sum(np.linalg.eigvalsh(s) ** 2))
+    return (
+        np.sum(np.linalg.cholesky(s) ** 3)
+        + np.sum(w**3)
+        + np.sum(v**2 * np.arange(3.0))
+        + np.sum(np.linalg.eigvalsh(s) ** 2)
+    )
 
 
 @case(r(4, 3), autograd="has no derivative of qr or svdvals")
 def linalg_svd_qr(c):
     u, s, vh = np.linalg.svd(c, full_matrices=False)
     q, r_ = np.linalg.qr(c)
-    return (np.sum(u ** 2 * np.arange(3.0)) + np.sum(s ** 3) + np.sum(np.sin(vh) ** 2)
-            + np.sum(np.linalg.svdvals(c)) + np.sum(q ** 2 * np.arange(3.0)) + np.sum(r_ ** 3))
+    return (
+        np.sum(u**2 * np.arange(3.0))
+        + np.sum(s**3)
+        + np.sum(np.sin(vh) ** 2)
+        + np.sum(np.linalg.svdvals(c))
+        + np.sum(q**2 * np.arange(3.0))
+        + np.sum(r_**3)
+    )
 
 
 @case(r(4, 3), autograd="has no gradient of the matrix norms ord=2 and -2")
 def linalg_norm_orders(c):
-    return (np.linalg.norm(c, 1) + np.linalg.norm(c, -1) + np.linalg.norm(c, np.inf)
-            + np.linalg.norm(c, 2) + np.linalg.norm(c, -2) + np.linalg.norm(c, "nuc")
-            + np.linalg.norm(c, "fro") + np.sum(np.linalg.norm(c, ord=3, axis=0)))
+    return (
+        np.linalg.norm(c, 1)
+        + np.linalg.norm(c, -1)
+        + np.linalg.norm(c, np.inf)
+        + np.linalg.norm(c, 2)
+        + np.linalg.norm(c, -2)
+        + np.linalg.norm(c, "nuc")
+        + np.linalg.norm(c, "fro")
+        + np.sum(np.linalg.norm(c, ord=3, axis=0))
+    )
 
 
 @case(r(3, 3), autograd="has no .mT")
 def triangles_and_trace(x):
-    return np.trace(x) ** 2 + np.sum(np.tril(x) * np.triu(x, 1).T) + np.sum(x.mT * x ** 2)
+    return np.trace(x) ** 2 + np.sum(np.tril(x) * np.triu(x, 1).T) + np.sum(x.mT * x**2)
 
 
 @case(r(6), autograd={"forward": "has no JVP of fft"})
 def ffts(x):
     spectrum = np.fft.fft(x) * np.fft.ifft(x[::-1], norm="ortho")
     planes = np.fft.fft2(x.reshape(2, 3)) + np.fft.ifftn(x.reshape(2, 3), axes=(0,))
-    return (np.sum(np.abs(spectrum) ** 2) + np.sum(np.real(planes) * np.imag(planes))
-            + np.sum(np.abs(np.fft.ifft2(x.reshape(3, 2)) + np.fft.fftn(x.reshape(3, 2))))
-            + np.sum(np.fft.fftshift(x) * np.fft.ifftshift(x) ** 2))
+    return (
+        np.sum(np.abs(spectrum) ** 2)
+        + np.sum(np.real(planes) * np.imag(planes))
+        + np.sum(np.abs(np.fft.ifft2(x.reshape(3, 2)) + np.fft.fftn(x.reshape(3, 2))))
+        + np.sum(np.fft.fftshift(x) * np.fft.ifftshift(x) ** 2)
+    )
 
 
 @case(r(7), autograd="has no gradient of irfft to an odd length")
 def real_ffts(x):
     back = np.fft.irfft(np.fft.rfft(x) * (1 + 2j), n=7) + np.fft.irfftn(np.fft.rfftn(x), s=(7,))
     grid = np.fft.irfft2(np.fft.rfft2(x[:6].reshape(2, 3), s=(2, 4)) ** 2)
-    return np.sum(back ** 2) + np.sum(np.sin(grid))
+    return np.sum(back**2) + np.sum(np.sin(grid))
 
 
 # --- Python floats, builtins ---------------------------------------------------------------------
 
+
 @case(0.7, 1.3)
 def python_floats(a, b):
-    return a * b + np.sin(a) / b - b ** 2 + a ** 3
+    return a * b + np.sin(a) / b - b**2 + a**3
 
 
 @case(0.7, 1.3, wrt=1)
@@ -374,15 +441,21 @@ def python_float_builtins(a, b):
 
 @case(r(3), autograd="float() of an ArrayBox is an error")
 def float_of_array(x):
-    return float(np.sum(x ** 2)) * np.sum(x)
+    return float(np.sum(x**2)) * np.sum(x)
 
 
 # --- indexing ------------------------------------------------------------------------------------
 
+
 @case(r(4, 5))
 def index_reads(x):
-    return (np.sum(x[1] * x[-1]) + np.sum(x[:, 2:-1] ** 2) + np.sum(x[::2, ::-2])
-            + x[-2, -3] * x[0, 0] + np.sum(x[None, 1:3, ..., np.newaxis] ** 3))
+    return (
+        np.sum(x[1] * x[-1])
+        + np.sum(x[:, 2:-1] ** 2)
+        + np.sum(x[::2, ::-2])
+        + x[-2, -3] * x[0, 0]
+        + np.sum(x[None, 1:3, ..., np.newaxis] ** 3)
+    )
 
 
 @case(r(4, 5))
@@ -390,20 +463,27 @@ def fancy_and_mask_reads(x):
     return np.sum(x[[0, 2, 2]] ** 2) + np.sum(x[x > 0] ** 3) + np.sum(x[:, np.array([4, 0])])
 
 
-@case(r(3), autograd="cannot assign into arrays",
-      xfail=dict.fromkeys(("hvp", "grad_of_grad"), "UnsupportedError in the emitted gradient "
-                          "(test_found_bugs.py::"
-                          "test_second_order_through_overlapping_slice_writes)"))
+@case(
+    r(3),
+    autograd="cannot assign into arrays",
+    xfail=dict.fromkeys(
+        ("hvp", "grad_of_grad"),
+        "UnsupportedError in the emitted gradient "
+        "(test_found_bugs.py::"
+        "test_second_order_through_overlapping_slice_writes)",
+    ),
+)
 def index_writes(x):
     y = np.zeros(5)
     y[0] = x[1] * 2
     y[1:4] = np.sin(x)
     y[2:] += x[0] * y[1:4]
     y[-1] = y[-1] * y[0]
-    return np.sum(y ** 2)
+    return np.sum(y**2)
 
 
 # --- control flow --------------------------------------------------------------------------------
+
 
 @case(r(4), r(4))
 def if_elif_else(x, y):
@@ -412,7 +492,7 @@ def if_elif_else(x, y):
     elif np.sum(x) > -1.0:
         z = np.sin(x) * 3
     else:
-        z = x ** 2
+        z = x**2
     w = y if np.max(y) > 0 else -y
     return np.sum(z * w)
 
@@ -429,7 +509,7 @@ def for_loops(h, xs):
         h = h + k * row
     for a, b in zip(xs, xs[1:]):
         h = h + a * b
-    return np.sum(h ** 2)
+    return np.sum(h**2)
 
 
 @case(r(3))
@@ -453,7 +533,7 @@ def early_return(x):
     for k in range(5):
         x = np.sin(x) + 0.5
         if np.sum(x) > 2.5:
-            return np.sum(x ** 2) * k
+            return np.sum(x**2) * k
     return np.sum(x)
 
 
@@ -468,6 +548,7 @@ def twice(a, b):
 def make_scaled(scale):
     def scaled(x):
         return np.sum(np.sin(x * scale) ** 2)
+
     return scaled
 
 
@@ -496,6 +577,7 @@ def imported_function(w, b, x):
 
 # --- lists, tuples, dicts ------------------------------------------------------------------------
 
+
 @case(r(3))
 def list_append_stack(x):
     states = []
@@ -505,8 +587,13 @@ def list_append_stack(x):
     return np.sum(np.stack(states) ** 2) + np.sum(states[-1] * states[0])
 
 
-@case(r(3), xfail={"grad_of_grad": "IndexError 'pop from empty list' (test_found_bugs.py::"
-                   "test_grad_of_grad_through_a_list_read_for_its_shape)"})
+@case(
+    r(3),
+    xfail={
+        "grad_of_grad": "IndexError 'pop from empty list' (test_found_bugs.py::"
+        "test_grad_of_grad_through_a_list_read_for_its_shape)"
+    },
+)
 def comprehensions(x):
     parts = [np.sin(x * k) for k in range(3)]
     return np.sum(np.concatenate(parts) ** 2) + sum(np.sum(p * x) for p in parts)
@@ -524,7 +611,7 @@ def list_of_tuples(params, x):
     for i in range(len(params)):
         W, b = params[i]
         x = np.tanh(x @ W + b)
-    return np.sum(x ** 2)
+    return np.sum(x**2)
 
 
 @case([(r(3, 4), r(4)), (r(4, 2), r(2))], r(5, 3))
@@ -545,10 +632,11 @@ def dict_of_parameters(p, x):  # n gets no gradient (None); see test_found_bugs 
 def nested_tuple_and_list(p, x):
     w, vc = p
     v, c = vc
-    return np.sum(np.sin(w * x) * v) + c * np.sum(v * x) + c ** 2
+    return np.sum(np.sin(w * x) * v) + c * np.sum(v * x) + c**2
 
 
 # --- float32 (the gradient is float32 too) -------------------------------------------------------
+
 
 @case(r(3, 4).astype(np.float32), r(4).astype(np.float32))
 def float32_mlp(x, w):
@@ -561,6 +649,7 @@ def float32_list_parameters(p, x):
 
 
 # --- the checks ----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("row", TABLE.params("reverse"))
 def test_reverse(row):
@@ -601,5 +690,11 @@ def test_grad_of_grad(row):
         u = random_like(row.args[row.wrt], seed=3)
         got = nf.vjp(gradient, wrt=row.wrt)(*row.args)[1](u)
     expected = gradient_along(gradient, widened(row.args), row.wrt, u)
-    judge(row, "grad_of_grad", got, expected,
-          lambda: autograd_hvp(row.f, row.args, row.wrt, u), scale=30)
+    judge(
+        row,
+        "grad_of_grad",
+        got,
+        expected,
+        lambda: autograd_hvp(row.f, row.args, row.wrt, u),
+        scale=30,
+    )

@@ -2,6 +2,7 @@
 and forward mode against central differences in float64, second order (forward over reverse
 against finite differences of the gradient, and reverse over reverse against it), float32 in
 giving float32 out. The tests are generated from the registry, as JAX's are from its tables."""
+
 import importlib.util
 import os
 import tempfile
@@ -20,13 +21,25 @@ try:  # SciPy's primitives are declared once its modules are imported: checked w
     import scipy.signal
     import scipy.special
     import scipy.stats  # noqa: F401
-    SCIPY = ["import scipy.linalg", "import scipy.signal", "import scipy.special",
-             "import scipy.stats"]
+
+    SCIPY = [
+        "import scipy.linalg",
+        "import scipy.signal",
+        "import scipy.special",
+        "import scipy.stats",
+    ]
 except ImportError:
     SCIPY = []
 
-_BUILT_IN = ("numpy", "builtins", "_operator", "operator", "srcdiff.runtime",
-             "srcdiff.primitives", "scipy")
+_BUILT_IN = (
+    "numpy",
+    "builtins",
+    "_operator",
+    "operator",
+    "srcdiff.runtime",
+    "srcdiff.primitives",
+    "scipy",
+)
 
 
 def _built_in(record):
@@ -67,9 +80,12 @@ def case(index):
     args = [make(rng) for make in sample.args.values()]
     with np.errstate(all="raise"):  # a sample outside its function's domain checks nothing
         assert np.isfinite(getattr(MODULE, f"sample_{index}")(*args))
-    wrt = tuple(i for i, (name, a) in enumerate(zip(sample.args, args))
-                if name not in sample.constant and (type(a) is float or isinstance(
-                    a, np.ndarray) and a.dtype.kind == "f"))
+    wrt = tuple(
+        i
+        for i, (name, a) in enumerate(zip(sample.args, args))
+        if name not in sample.constant
+        and (type(a) is float or isinstance(a, np.ndarray) and a.dtype.kind == "f")
+    )
     return getattr(MODULE, f"sample_{index}"), args, wrt
 
 
@@ -92,8 +108,10 @@ def test_forward_mode(index):
     if not wrt:
         pytest.skip("nothing to differentiate")
     rng = np.random.default_rng(index)
-    tangents = [float(rng.normal()) if type(args[i]) is float else rng.normal(
-        size=np.shape(args[i])) for i in wrt]
+    tangents = [
+        float(rng.normal()) if type(args[i]) is float else rng.normal(size=np.shape(args[i]))
+        for i in wrt
+    ]
     _, tangent = nf.jvp(f, wrt=wrt)(*args, tangents)
     expected = sum(np.sum(numerical_grad(f, args, i) * t) for i, t in zip(wrt, tangents))
     np.testing.assert_allclose(tangent, expected, rtol=1e-5, atol=1e-6)
@@ -135,8 +153,10 @@ def test_reverse_over_reverse_matches_forward_over_reverse(index):
 def test_float32_in_float32_out(index, monkeypatch):
     """No float64 creeps into the adjoint sweep of float32 inputs (as_grad would hide it)."""
     f, args, wrt = case(index)
-    args = [a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype == np.float64 else a
-            for a in args]
+    args = [
+        a.astype(np.float32) if isinstance(a, np.ndarray) and a.dtype == np.float64 else a
+        for a in args
+    ]
     wrt = tuple(i for i in wrt if isinstance(args[i], np.ndarray))
     if not wrt or np.result_type(f(*args)) != np.float32:
         pytest.skip("no float32 array argument, or f itself computes in another dtype")
@@ -180,6 +200,7 @@ def test_reverse_mode_agrees_with_autograd(index):
     if AUTOGRAD is None or not wrt or "runtime." in sample.call + sample.setup:
         pytest.skip("autograd is not installed, or nothing it can differentiate")
     import autograd
+
     twin = getattr(AUTOGRAD, f.__name__)
     try:
         expected = [autograd.grad(twin, i)(*args) for i in wrt]
@@ -188,13 +209,16 @@ def test_reverse_mode_agrees_with_autograd(index):
     got = nf.grad(f, wrt=wrt)(*args)
     for i, g, e in zip(wrt, got, expected):
         if np.shape(e) != np.shape(args[i]) or not np.allclose(
-                e, numerical_grad(f, args, i), rtol=1e-5, atol=1e-6):
+            e, numerical_grad(f, args, i), rtol=1e-5, atol=1e-6
+        ):
             continue  # autograd is off here (its known defects): differences decide
-        np.testing.assert_allclose(g, e, rtol=1e-7, atol=1e-9,
-                                   err_msg=f"{record.name}: srcdiff against autograd")
+        np.testing.assert_allclose(
+            g, e, rtol=1e-7, atol=1e-9, err_msg=f"{record.name}: srcdiff against autograd"
+        )
 
 
 # --- behaviour the samples cannot show --------------------------------------------------------
+
 
 def test_max_ties_split_evenly():
     def f(x):

@@ -5,15 +5,23 @@ forward mode and second order.
 A check srcdiff cannot pass yet is an expected failure whose reason is the first line of the
 SrcdiffError it raises (and the source line): strict, so the mark must go the moment the check
 passes, and only a SrcdiffError counts (a raw exception or a wrong number fails the test)."""
+
 import numpy as np
 import pytest
 
 import programs
 import srcdiff as nf
 from srcdiff import SrcdiffError
-from pytree_oracle import (assert_leaves_close, autograd_grad, autograd_hvp,
-                           brief_srcdiff_errors, finite_differences, inner, random_like,
-                           structure)
+from pytree_oracle import (
+    assert_leaves_close,
+    autograd_grad,
+    autograd_hvp,
+    brief_srcdiff_errors,
+    finite_differences,
+    inner,
+    random_like,
+    structure,
+)
 
 pytest.importorskip("autograd")
 
@@ -30,8 +38,11 @@ def cases(check):
     params = []
     for name in programs.NAMES:
         reason = blocked(name, check)
-        marks = () if reason is None else pytest.mark.xfail(strict=True, raises=SrcdiffError,
-                                                            reason=reason)
+        marks = (
+            ()
+            if reason is None
+            else pytest.mark.xfail(strict=True, raises=SrcdiffError, reason=reason)
+        )
         params.append(pytest.param(name, marks=marks, id=name))
     return params
 
@@ -39,8 +50,12 @@ def cases(check):
 def both_versions(name):
     """(program as written, its arguments, its autograd twin, the twin's arguments)"""
     program, twin = programs.load(name), programs.load_for_autograd(name)
-    return (program, program.example(np.random.default_rng(0)),
-            twin, twin.example(np.random.default_rng(0)))
+    return (
+        program,
+        program.example(np.random.default_rng(0)),
+        twin,
+        twin.example(np.random.default_rng(0)),
+    )
 
 
 @pytest.mark.parametrize("name", cases("grad"))
@@ -49,10 +64,20 @@ def test_gradient_agrees_with_autograd_and_finite_differences(name):
     with brief_srcdiff_errors():
         gradient = nf.grad(program.loss)(*args)
     assert structure(gradient) == structure(args[0])
-    assert_leaves_close(gradient, autograd_grad(twin.loss, twin_args), 1e-7, 1e-10,
-                        f"{name}: srcdiff against autograd")
-    assert_leaves_close(gradient, finite_differences(program.loss, args), 1e-5, 1e-7,
-                        f"{name}: srcdiff against finite differences")
+    assert_leaves_close(
+        gradient,
+        autograd_grad(twin.loss, twin_args),
+        1e-7,
+        1e-10,
+        f"{name}: srcdiff against autograd",
+    )
+    assert_leaves_close(
+        gradient,
+        finite_differences(program.loss, args),
+        1e-5,
+        1e-7,
+        f"{name}: srcdiff against finite differences",
+    )
 
 
 @pytest.mark.parametrize("name", cases("jvp"))
@@ -73,5 +98,10 @@ def test_hessian_vector_product_agrees_with_autograd(name):
     with brief_srcdiff_errors():
         product = nf.hvp(program.loss)(*args, direction)
     assert structure(product) == structure(args[0])
-    assert_leaves_close(product, autograd_hvp(twin.loss, twin_args, direction), 1e-6, 1e-9,
-                        f"{name}: srcdiff's hvp against autograd's")
+    assert_leaves_close(
+        product,
+        autograd_hvp(twin.loss, twin_args, direction),
+        1e-6,
+        1e-9,
+        f"{name}: srcdiff's hvp against autograd's",
+    )

@@ -1,5 +1,6 @@
 """Differentiate the code that runs, and key the cache on everything it reaches (issue 13,
 items 5 and 6)."""
+
 import importlib
 import json
 import os
@@ -58,7 +59,8 @@ def test_a_module_edited_after_import_is_refused_and_never_cached(modules):
         f"{path}:4: the source of square_sum in {path} is not the code it runs: the file was "
         "edited after the module was imported",
         "    def square_sum(x):",
-        "hint: reload the module (importlib.reload) or restart Python, then differentiate it"]
+        "hint: reload the module (importlib.reload) or restart Python, then differentiate it",
+    ]
     assert cache.stats["transforms"] == transforms and cache.entries() == entries
     importlib.reload(module)  # the way out the hint gives
     np.testing.assert_allclose(nf.grad(module.square_sum)(np.array([2.0])), [12.0])
@@ -76,7 +78,9 @@ def test_moving_the_function_is_an_edit_and_moving_lines_inside_it_is_not(module
 
 
 def test_no_false_alarm_for_methods_closures_decorators_and_imports(modules):
-    modules("shapes_of_code", """
+    modules(
+        "shapes_of_code",
+        """
         from __future__ import annotations
 
         import functools
@@ -114,13 +118,19 @@ def test_no_false_alarm_for_methods_closures_decorators_and_imports(modules):
         @logged
         def decorated(x):
             return np.sum(np.exp(x))
-    """)
+    """,
+    )
     module = modules.load("shapes_of_code")
     x = np.array([0.5, -1.0])
     np.testing.assert_allclose(nf.grad(module.make(3.0))(x), 3.0 * np.cos(x))
     np.testing.assert_allclose(nf.grad(module.decorated)(x), np.exp(x))
-    for function in (module.Model().energy, module.Model.energy, module.make(3.0),
-                     module.decorated, module.logged):
+    for function in (
+        module.Model().energy,
+        module.Model.energy,
+        module.make(3.0),
+        module.decorated,
+        module.logged,
+    ):
         provenance.check_source_runs(function, None)  # raises if it would refuse them
 
 
@@ -195,12 +205,16 @@ def test_a_callee_reached_through_a_module_attribute_is_part_of_the_key(modules,
     (modules.folder / "helper_pkg").mkdir()
     (modules.folder / "helper_pkg" / "__init__.py").write_text("")
     submodule = modules("helper_pkg/sub", SUBMODULE)
-    env = dict(os.environ, SRCDIFF_CACHE_DIR=str(tmp_path / "cache"),
-               PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, SRCDIFF_CACHE_DIR=str(tmp_path / "cache"), PYTHONDONTWRITEBYTECODE="1")
 
     def run():
-        out = subprocess.run([sys.executable, "-c", RUN, str(modules.folder)], env=env,
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", RUN, str(modules.folder)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         return json.loads(out.stdout.strip().splitlines()[-1])
 
     assert set(map(tuple, run().values())) == {(6.0, 6.0)}  # d/dx of 6x
@@ -210,7 +224,9 @@ def test_a_callee_reached_through_a_module_attribute_is_part_of_the_key(modules,
 
 
 def test_a_method_reached_through_an_object_is_part_of_the_key(modules):
-    modules("with_an_object", """
+    modules(
+        "with_an_object",
+        """
         import numpy as np
 
         class Scaler:
@@ -221,7 +237,8 @@ def test_a_method_reached_through_an_object_is_part_of_the_key(modules):
 
         def f(x):
             return np.sum(scaler.apply(x))
-    """)
+    """,
+    )
     module = modules.load("with_an_object")
     before = provenance.cache_key(module.f, (0,), "grad", {}, "same source")
 

@@ -1,6 +1,7 @@
 """Python as people write it (issue 16): loops over parameter tuples, local functions and
 lambdas, calling conventions, statements kept for their effect. Each function is checked
 against central differences in reverse mode, and reverse against forward mode."""
+
 import logging
 import warnings
 
@@ -15,8 +16,7 @@ LOG = logging.getLogger("srcdiff-tests")
 
 
 def layers(*widths):
-    return [(rng.normal(size=(m, n)) * 0.5, rng.normal(size=n))
-            for m, n in zip(widths, widths[1:])]
+    return [(rng.normal(size=(m, n)) * 0.5, rng.normal(size=n)) for m, n in zip(widths, widths[1:])]
 
 
 def leaf_grads(f, params, *rest):
@@ -26,10 +26,12 @@ def leaf_grads(f, params, *rest):
     for i, pair in enumerate(params):
         grads = []
         for j, leaf in enumerate(pair):
+
             def of_leaf(value, i=i, j=j):
                 copy = [list(p) for p in params]
                 copy[i][j] = value
                 return f([tuple(p) for p in copy], *rest)
+
             grads.append(numerical_grad(of_leaf, (leaf,), 0))
         out.append(tuple(grads))
     return out
@@ -43,6 +45,7 @@ def assert_pairs_close(got, want):
 
 # --- loops over containers of parameters ------------------------------------------------------
 
+
 def mlp(params, x):
     for W, b in params[:-1]:
         x = np.tanh(x @ W + b)
@@ -53,17 +56,18 @@ def mlp(params, x):
 def mlp_reversed(params, x):
     for W, b in reversed(params[::-1]):
         x = np.tanh(x @ W + b)
-    return np.sum(x ** 2)
+    return np.sum(x**2)
 
 
 def mlp_enumerated(params, x, scales):
     for i, ((W, b), s) in enumerate(zip(params, scales)):
         x = np.tanh(x @ W + b) * (s + i)
-    return np.sum(x ** 2)
+    return np.sum(x**2)
 
 
-@pytest.mark.parametrize("f, extra", [(mlp, ()), (mlp_reversed, ()),
-                                      (mlp_enumerated, ([1.0, 0.5, 2.0],))])
+@pytest.mark.parametrize(
+    "f, extra", [(mlp, ()), (mlp_reversed, ()), (mlp_enumerated, ([1.0, 0.5, 2.0],))]
+)
 def test_for_tuple_targets_over_a_list_of_parameters(f, extra):
     params, x = layers(3, 4, 4, 2), rng.normal(size=(5, 3))
     assert_pairs_close(nf.grad(f)(params, x, *extra), leaf_grads(f, params, x, *extra))
@@ -75,6 +79,7 @@ def test_for_tuple_targets_over_a_list_of_parameters(f, extra):
 
 
 # --- local functions ------------------------------------------------------------------------
+
 
 def with_local_functions(params, x, y):
     W1, b1, W2, b2 = params
@@ -88,22 +93,29 @@ def with_local_functions(params, x, y):
     def squared(z, scale=2.0):
         if np.sum(z) > 1e9:
             return z  # an early return of a local function
-        return scale * z ** 2
+        return scale * z**2
 
     out = predict(x)
     return np.mean(squared(out - y)) + np.sum(squared(relu(predict(x * 0.5)), scale=0.5))
 
 
 def test_local_functions_and_lambdas_closing_over_parameters():
-    params = [rng.normal(size=(3, 4)), rng.normal(size=4), rng.normal(size=(4, 2)),
-              rng.normal(size=2)]
+    params = [
+        rng.normal(size=(3, 4)),
+        rng.normal(size=4),
+        rng.normal(size=(4, 2)),
+        rng.normal(size=2),
+    ]
     x, y = rng.normal(size=(5, 3)), rng.normal(size=(5, 2))
     grads = nf.grad(with_local_functions)(params, x, y)
     for k in range(4):
+
         def of_leaf(value, k=k):
-            return with_local_functions(params[:k] + [value] + params[k + 1:], x, y)
-        np.testing.assert_allclose(grads[k], numerical_grad(of_leaf, (params[k],), 0),
-                                   rtol=1e-5, atol=1e-7)
+            return with_local_functions(params[:k] + [value] + params[k + 1 :], x, y)
+
+        np.testing.assert_allclose(
+            grads[k], numerical_grad(of_leaf, (params[k],), 0), rtol=1e-5, atol=1e-7
+        )
 
 
 def rnn_with_a_step(W, xs, h0):
@@ -126,18 +138,24 @@ def counts_with_nonlocal(x):
 
     def add(v):
         nonlocal total
-        total = total + np.sum(v ** 2)
+        total = total + np.sum(v**2)
 
     add(x)
     add(np.sin(x))
     return total
 
 
-@pytest.mark.parametrize("f, args", [
-    (rnn_with_a_step, lambda: (rng.normal(size=(3, 3)) * 0.5, rng.normal(size=(4, 3)),
-                               rng.normal(size=3))),
-    (mapped, lambda: (rng.normal(size=(3, 3)), rng.normal(size=(4, 3)))),
-    (counts_with_nonlocal, lambda: (rng.normal(size=4),))])
+@pytest.mark.parametrize(
+    "f, args",
+    [
+        (
+            rnn_with_a_step,
+            lambda: (rng.normal(size=(3, 3)) * 0.5, rng.normal(size=(4, 3)), rng.normal(size=3)),
+        ),
+        (mapped, lambda: (rng.normal(size=(3, 3)), rng.normal(size=(4, 3)))),
+        (counts_with_nonlocal, lambda: (rng.normal(size=4),)),
+    ],
+)
 def test_local_functions_in_loops_map_and_nonlocal(f, args):
     args = args()
     grad = check_grad(f, *args, wrt=0)[0]
@@ -150,17 +168,20 @@ def calls_itself(x):
         if np.sum(v) > 1:
             return again(v * 0.5)
         return v
+
     return np.sum(again(x))
 
 
 def passes_a_local_function(x):
     def square(v):
         return v * v
+
     return np.sum(np.apply_along_axis(square, 0, x))
 
 
-@pytest.mark.parametrize("f, words", [(calls_itself, "calls itself"),
-                                      (passes_a_local_function, "used as a value")])
+@pytest.mark.parametrize(
+    "f, words", [(calls_itself, "calls itself"), (passes_a_local_function, "used as a value")]
+)
 def test_local_functions_srcdiff_cannot_inline_are_located_errors(f, words):
     with pytest.raises(nf.UnsupportedError, match=words) as error:
         nf.grad(f)(np.ones(3))
@@ -168,6 +189,7 @@ def test_local_functions_srcdiff_cannot_inline_are_located_errors(f, words):
 
 
 # --- calling conventions ------------------------------------------------------------------------
+
 
 def scaled_layer(x, W, *, scale=1.0):
     return np.tanh(x @ W) * scale
@@ -184,14 +206,17 @@ def test_varargs_kwargs_and_keyword_only_parameters():
 
     def of_w(value):
         return with_conventions(value, x, 1, 2, scale=3.0, verbose=True)
+
     np.testing.assert_allclose(grad, numerical_grad(of_w, (W,), 0), rtol=1e-6)
     # a keyword-only parameter, by its position after the positional ones
     by_scale = nf.grad(with_conventions, wrt=2)(W, x, scale=3.0)
-    assert by_scale == pytest.approx(numerical_grad(
-        lambda s: with_conventions(W, x, scale=s), (3.0,), 0), rel=1e-6)
+    assert by_scale == pytest.approx(
+        numerical_grad(lambda s: with_conventions(W, x, scale=s), (3.0,), 0), rel=1e-6
+    )
 
 
 # --- statements kept for their effect ---------------------------------------------------------
+
 
 def show(v):
     print("mean", np.mean(v))
@@ -224,7 +249,8 @@ def test_print_logging_assert_with_and_finally_leave_the_gradient_alone(capsys):
     check_grad(with_effects, x, True, wrt=0)
     assert "y has shape (5,)" in capsys.readouterr().out  # the forward sweep printed it
     assert nf.jvp(with_effects)(x, False, np.ones(5))[1] == pytest.approx(
-        np.sum(nf.grad(with_effects)(x, False)), rel=1e-10)
+        np.sum(nf.grad(with_effects)(x, False)), rel=1e-10
+    )
 
 
 def sorts_in_place(x):

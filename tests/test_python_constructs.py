@@ -5,12 +5,20 @@ product against central differences of its gradient.
 A construct srcdiff cannot differentiate yet is an expected failure (strict: the mark must go
 the moment it works) whose reason is what happens today: the first line of the SrcdiffError
 (raises=SrcdiffError), or, worse, a raw exception (raises=its type)."""
+
 import pytest
 
 import srcdiff as nf
 from python_constructs import CASES, callee_default_left_out, w_and_x
-from pytree_oracle import (assert_leaves_close, brief_srcdiff_errors, finite_differences,
-                           gradient_differences, inner, random_like, structure)
+from pytree_oracle import (
+    assert_leaves_close,
+    brief_srcdiff_errors,
+    finite_differences,
+    gradient_differences,
+    inner,
+    random_like,
+    structure,
+)
 from srcdiff import SrcdiffError
 
 # What happens today: construct -> in every mode, (construct, mode) -> in that mode; the first
@@ -23,8 +31,9 @@ def cases(mode):
     for name, (function, make_args) in CASES.items():
         today = TODAY.get((name, mode), TODAY.get(name))
         reason, raises = today if isinstance(today, tuple) else (today, SrcdiffError)
-        marks = () if today is None else pytest.mark.xfail(strict=True, raises=raises,
-                                                           reason=reason)
+        marks = (
+            () if today is None else pytest.mark.xfail(strict=True, raises=raises, reason=reason)
+        )
         params.append(pytest.param(function, make_args, marks=marks, id=name))
     return params
 
@@ -35,8 +44,13 @@ def test_gradient_matches_finite_differences(function, make_args):
     with brief_srcdiff_errors():
         gradient = nf.grad(function)(*args)
     assert structure(gradient) == structure(args[0])
-    assert_leaves_close(gradient, finite_differences(function, args), 1e-5, 1e-7,
-                        "srcdiff against finite differences")
+    assert_leaves_close(
+        gradient,
+        finite_differences(function, args),
+        1e-5,
+        1e-7,
+        "srcdiff against finite differences",
+    )
 
 
 @pytest.mark.parametrize("function, make_args", cases("jvp"))
@@ -57,16 +71,26 @@ def test_hessian_vector_product_matches_differences_of_the_gradient(function, ma
     with brief_srcdiff_errors():
         product = nf.hvp(function)(*args, direction)
     assert structure(product) == structure(args[0])
-    assert_leaves_close(product, gradient_differences(nf.grad(function), args, direction),
-                        1e-5, 1e-7, "srcdiff's hvp against differences of its gradient")
+    assert_leaves_close(
+        product,
+        gradient_differences(nf.grad(function), args, direction),
+        1e-5,
+        1e-7,
+        "srcdiff's hvp against differences of its gradient",
+    )
 
 
 def test_wrt_by_parameter_name():
     w, x = w_and_x()
     with brief_srcdiff_errors():
         gradient = nf.grad(callee_default_left_out, wrt="w")(w, x)
-    assert_leaves_close(gradient, finite_differences(callee_default_left_out, (w, x)), 1e-5,
-                        1e-7, "wrt='w' against finite differences")
+    assert_leaves_close(
+        gradient,
+        finite_differences(callee_default_left_out, (w, x)),
+        1e-5,
+        1e-7,
+        "wrt='w' against finite differences",
+    )
 
 
 def test_values_kept_for_later_are_kept_once_per_call_as_f_would(monkeypatch):
@@ -78,8 +102,10 @@ def test_values_kept_for_later_are_kept_once_per_call_as_f_would(monkeypatch):
     monkeypatch.setitem(nf.specialize.settings, "specialize", True)
     w, x = constructs.w_and_x()
     expected = float(constructs.np.sum(constructs.np.tanh(x @ w)))
-    for derivative, args in ((nf.grad(constructs.records_values), (w, x)),
-                             (nf.jvp(constructs.records_values, wrt=0), (w, x, w))):
+    for derivative, args in (
+        (nf.grad(constructs.records_values), (w, x)),
+        (nf.jvp(constructs.records_values, wrt=0), (w, x, w)),
+    ):
         constructs.LOSSES.clear()
         constructs.RECORDER.seen.clear()
         derivative(*args)

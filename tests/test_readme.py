@@ -1,4 +1,5 @@
 """The README shows what srcdiff really emits."""
+
 import re
 from pathlib import Path
 
@@ -21,8 +22,9 @@ def test_tour_source_is_the_emitted_source():
 def test_walkthrough_is_the_checked_in_rnn_gradient():
     shown = re.search(r"```python\n(def drnn\(.*?)```", README, re.S).group(1)
     code = [line.split("  #")[0].rstrip() for line in shown.splitlines()]
-    emitted = (Path(__file__).resolve().parent.parent / "generated_examples" /
-               "rnn_grad.py").read_text()
+    emitted = (
+        Path(__file__).resolve().parent.parent / "generated_examples" / "rnn_grad.py"
+    ).read_text()
     assert "\n".join(code) in emitted
 
 

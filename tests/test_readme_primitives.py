@@ -2,6 +2,7 @@
 builtin and operator it names has a record (with templates, or none for the constants), and
 every record of a public numpy function, ndarray method or attribute, builtin or operator is
 named there."""
+
 import builtins
 import re
 from pathlib import Path
@@ -16,25 +17,43 @@ from srcdiff.primitives import registry
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 SECTION = re.search(r"### Primitives\n(.*?)\n#", README, re.S).group(1)
 DIFFERENTIATED, CONSTANTS = SECTION.split("\nConstants")
-OPERATORS = {"+": gast.Add, "-": gast.Sub, "*": gast.Mult, "/": gast.Div, "**": gast.Pow,
-             "%": gast.Mod, "@": gast.MatMult}
+OPERATORS = {
+    "+": gast.Add,
+    "-": gast.Sub,
+    "*": gast.Mult,
+    "/": gast.Div,
+    "**": gast.Pow,
+    "%": gast.Mod,
+    "@": gast.MatMult,
+}
 # max(a, b) and min(a, b) of two values are np.maximum's and np.minimum's (anf.py)
 BUILTIN_FORMS = {"max": np.maximum, "min": np.minimum}
-NAMESPACES = {"np.": np, "np.linalg.": np.linalg, "np.fft.": np.fft, "np.random.": np.random,
-              "np.lib.stride_tricks.": np.lib.stride_tricks}
+NAMESPACES = {
+    "np.": np,
+    "np.linalg.": np.linalg,
+    "np.fft.": np.fft,
+    "np.random.": np.random,
+    "np.lib.stride_tricks.": np.lib.stride_tricks,
+}
 
 
 def _bullets(text):
     """The bullet items of `text`, each on one line."""
-    return [" ".join(item.split()) for item in re.findall(r"^- (.*?)(?=^- |\n\n|\Z)", text,
-                                                          re.S | re.M)]
+    return [
+        " ".join(item.split()) for item in re.findall(r"^- (.*?)(?=^- |\n\n|\Z)", text, re.S | re.M)
+    ]
 
 
 def named(text):
     """What a part of the section names, by kind: numpy functions (dotted paths), methods,
     attributes, builtins and operators."""
-    found = {"functions": set(), "methods": set(), "attributes": set(), "builtins": set(),
-             "operators": set()}
+    found = {
+        "functions": set(),
+        "methods": set(),
+        "attributes": set(),
+        "builtins": set(),
+        "operators": set(),
+    }
     for item in _bullets(text):
         for span in re.findall(r"`([^`]*)`", item):
             tokens = span.split()
@@ -76,8 +95,13 @@ def _kind(record):
 def registered(kind):
     """What the registry declares of that kind, in the terms of named(): each function as the
     set of its public names."""
-    found = {"functions": [], "methods": set(), "attributes": set(), "builtins": set(),
-             "operators": set()}
+    found = {
+        "functions": [],
+        "methods": set(),
+        "attributes": set(),
+        "builtins": set(),
+        "operators": set(),
+    }
     symbols = {op: symbol for symbol, op in OPERATORS.items()}
     for record in registry.records():
         if _kind(record) != kind:
@@ -93,9 +117,11 @@ def registered(kind):
     return found
 
 
-PARTS = pytest.mark.parametrize("kind, text", [("differentiated", DIFFERENTIATED),
-                                               ("constant", CONSTANTS)],
-                                 ids=["differentiated", "constants"])
+PARTS = pytest.mark.parametrize(
+    "kind, text",
+    [("differentiated", DIFFERENTIATED), ("constant", CONSTANTS)],
+    ids=["differentiated", "constants"],
+)
 
 
 @PARTS
@@ -121,9 +147,12 @@ def test_every_primitive_named_has_its_record(kind, text):
 def test_every_public_primitive_is_named(kind, text):
     listed, declared = named(text), registered(kind)
     random = "np.random.*" in listed["functions"]
-    missing = sorted(min(names) for names in declared["functions"]
-                     if not names & listed["functions"] and not (
-                         random and all(n.startswith("np.random.") for n in names)))
+    missing = sorted(
+        min(names)
+        for names in declared["functions"]
+        if not names & listed["functions"]
+        and not (random and all(n.startswith("np.random.") for n in names))
+    )
     assert missing == []
     for what in ("methods", "attributes", "builtins", "operators"):
         assert sorted(declared[what] - listed[what]) == [], what

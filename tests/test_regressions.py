@@ -1,5 +1,6 @@
 """Wrong numbers and crashes found by running srcdiff on programs nobody here wrote (issue 13).
 Each test failed before its fix; the right values come from finite differences or autograd."""
+
 import numpy as np
 import pytest
 
@@ -24,6 +25,7 @@ def assert_tree_close(got, want):
 
 def numerical_tree(f, args, position):
     """Central differences for every float array leaf of the list/tuple argument."""
+
     def leaves(tree, path=()):
         if isinstance(tree, (list, tuple)):
             for k, item in enumerate(tree):
@@ -56,6 +58,7 @@ def numerical_tree(f, args, position):
 
 # --- 1. negative indexes into list and tuple arguments ---------------------------------------
 
+
 def last_layer(params, x):
     W, b = params[-1]
     return np.sum(np.tanh(x @ W + b))
@@ -86,12 +89,13 @@ def test_negative_index_of_a_tuple_argument():
 
 # --- 3. autograd's values where the derivative's formula divides by zero ----------------------
 
+
 def test_derivative_of_zero_to_a_power_is_zero():
     def f(x, y):
-        return x ** y
+        return x**y
 
     def g(x, y):
-        return np.sum(x ** y)
+        return np.sum(x**y)
 
     assert nf.grad(f, wrt=(0, 1))(0.0, 2.0) == (0.0, 0.0)
     assert nf.grad(g, wrt=1)(np.zeros(3), np.array([1.0, 2.0, 0.5])).tolist() == [0.0] * 3
@@ -109,6 +113,7 @@ def test_std_of_constant_data_has_zero_gradient():
 
 
 # --- 4. complex numbers -------------------------------------------------------------------------
+
 
 def test_complex_arguments_and_outputs_of_grad_are_errors():
     def f(z):
@@ -147,6 +152,7 @@ def test_real_function_through_complex_values_agrees_with_autograd():
 
 # --- 7. random draws --------------------------------------------------------------------------
 
+
 def test_unused_random_draws_still_advance_the_generator():
     def f(x):
         np.random.normal(size=3)  # unused, but the next draw depends on it
@@ -171,6 +177,7 @@ def test_unused_random_draws_still_advance_the_generator():
 
 # --- 9-15. crashes --------------------------------------------------------------------------
 
+
 def number_list(a):
     b = [1, a * a, 2]
     return np.sum(b)
@@ -184,7 +191,7 @@ def test_list_of_numbers_and_a_differentiated_float():
 
 def branch_power(a, b):
     if a >= 0:
-        a = a ** b
+        a = a**b
     else:
         a = (-a) ** b
     return a
@@ -208,6 +215,7 @@ def test_gradient_of_an_integer_valued_output_is_zero_whatever_the_shapes():
 def with_points(num):
     def f(start, stop):
         return np.sum(np.linspace(start, stop, num) ** 2)
+
     return f
 
 
@@ -222,7 +230,7 @@ def test_loop_over_layers_of_different_widths_reading_the_last_output():
             W, b = params[i]
             outputs = inputs @ W + b
             inputs = np.tanh(outputs)
-        return np.sum(outputs ** 2)
+        return np.sum(outputs**2)
 
     params, x = layers(5, 30, 10), rng.normal(size=(16, 5))
     assert_tree_close(nf.grad(f)(params, x), numerical_tree(f, (params, x), 0))
@@ -239,7 +247,7 @@ def mean_and_log_std(params):
 def test_callee_returning_copies_of_a_tuple_items():
     def f(params):
         m, s = mean_and_log_std(params)
-        return np.sum(m ** 2) + np.sum(np.exp(s))
+        return np.sum(m**2) + np.sum(np.exp(s))
 
     check_grad(f, rng.normal(size=4))
 
@@ -263,8 +271,9 @@ def test_namedtuple_argument():
 
 # --- 17. break leaves the loop ----------------------------------------------------------------
 
+
 def power_until(s, x):
-    for i in range(10 ** 12):  # the forward sweep must leave at i = 2: never run this range
+    for i in range(10**12):  # the forward sweep must leave at i = 2: never run this range
         s = s * x
         if i >= 2:
             break

@@ -1,5 +1,6 @@
 """nf.checkpoint: the backward sweep recomputes a function's values instead of keeping them,
 and every derivative is the same number as without it."""
+
 import numpy as np
 import pytest
 
@@ -45,12 +46,12 @@ def looped_kept(w, x, steps):
 
 def with_tuple(w, x):
     h, total = pair(w, x, scale=2.0)
-    return np.sum(h ** 2) + total
+    return np.sum(h**2) + total
 
 
 def with_tuple_kept(w, x):
     h, total = pair.fun(w, x, scale=2.0)
-    return np.sum(h ** 2) + total
+    return np.sum(h**2) + total
 
 
 @pytest.fixture
@@ -99,8 +100,9 @@ def test_forward_mode_vjp_and_second_order(args, rng):
     assert tangent == pytest.approx(tangent_kept, rel=1e-12)
     out, pullback = nf.vjp(two_layers, wrt=0)(w1, w2, x)
     np.testing.assert_allclose(pullback(1.0), nf.grad(two_layers_kept)(w1, w2, x), rtol=1e-12)
-    np.testing.assert_allclose(nf.hvp(two_layers)(w1, w2, x, v),
-                               nf.hvp(two_layers_kept)(w1, w2, x, v), rtol=1e-10)
+    np.testing.assert_allclose(
+        nf.hvp(two_layers)(w1, w2, x, v), nf.hvp(two_layers_kept)(w1, w2, x, v), rtol=1e-10
+    )
 
 
 def test_a_checkpointed_function_runs_as_itself(args):

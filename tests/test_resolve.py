@@ -1,4 +1,5 @@
 """Names resolve to primitives however numpy was imported; closures and nesting work."""
+
 import numpy
 import numpy as np
 import numpy as xp
@@ -43,7 +44,7 @@ def test_closure_and_dedented_nested_function(rng):
 class Layer:
     @staticmethod
     def energy(x):
-        return np.sum(x ** 2)
+        return np.sum(x**2)
 
 
 def test_static_method(rng):
@@ -85,6 +86,7 @@ def test_closures_of_one_code_each_read_their_own_variables(rng):
     def make(scale):
         def f(x):
             return np.sum(x * scale)
+
         return f
 
     x = rng.normal(size=3)
@@ -94,10 +96,13 @@ def test_closures_of_one_code_each_read_their_own_variables(rng):
 
 def test_a_user_global_named_like_an_emitted_import_does_not_leak_in(rng):
     scope = {}
-    source = ("import numpy as np\nruntime = 'not srcdiff.runtime'\n\n"
-              "def f(x):\n    return np.sum(np.sin(x) * 2.0)\n")
+    source = (
+        "import numpy as np\nruntime = 'not srcdiff.runtime'\n\n"
+        "def f(x):\n    return np.sum(np.sin(x) * 2.0)\n"
+    )
     import os
     import tempfile
+
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as handle:
         handle.write(source)
     try:
@@ -121,7 +126,7 @@ def test_a_rebound_callee_is_transformed_anew(rng, monkeypatch):
     np.testing.assert_allclose(nf.grad(calls_helper)(x), np.cos(x))
 
     def other(x):
-        return x ** 3
+        return x**3
 
     monkeypatch.setitem(globals(), "helper", other)
-    np.testing.assert_allclose(nf.grad(calls_helper)(x), 3 * x ** 2)
+    np.testing.assert_allclose(nf.grad(calls_helper)(x), 3 * x**2)

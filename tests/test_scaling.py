@@ -1,6 +1,7 @@
 """Costs that must grow linearly (issue 17), checked by behaviour, never by the clock: large
 programs go through every stage without deep recursion, and srcdiff reads its own templates
 only when a transform uses them."""
+
 import os
 import subprocess
 import sys
@@ -12,25 +13,36 @@ from srcdiff.template import Template
 
 
 def _templates():
-    return [(record, template) for record in registry.records()
-            for template in (record.adjoint, record.tangent) if template is not None]
+    return [
+        (record, template)
+        for record in registry.records()
+        for template in (record.adjoint, record.tangent)
+        if template is not None
+    ]
 
 
 def test_import_reads_no_template_and_a_gradient_only_those_it_uses(tmp_path):
     (tmp_path / "lazy_probe.py").write_text(
-        "import numpy as np\n\n\ndef f(x):\n    return np.sum(np.tanh(x))\n")
-    script = ("import numpy as np, srcdiff as nf, lazy_probe\n"
-              "from srcdiff.primitives import registry\n"
-              "def read():\n"
-              "    return sorted(r.name for r in registry.records() for t in (r.adjoint, "
-              "r.tangent) if t is not None and 'rules' in vars(t))\n"
-              "print(read())\n"
-              "nf.grad(lazy_probe.f)(np.ones(3))\n"
-              "print(read())\n")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + sys.path),
-               SRCDIFF_CACHE_DIR=str(tmp_path / "cache"))
-    done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True,
-                          text=True, check=True)
+        "import numpy as np\n\n\ndef f(x):\n    return np.sum(np.tanh(x))\n"
+    )
+    script = (
+        "import numpy as np, srcdiff as nf, lazy_probe\n"
+        "from srcdiff.primitives import registry\n"
+        "def read():\n"
+        "    return sorted(r.name for r in registry.records() for t in (r.adjoint, "
+        "r.tangent) if t is not None and 'rules' in vars(t))\n"
+        "print(read())\n"
+        "nf.grad(lazy_probe.f)(np.ones(3))\n"
+        "print(read())\n"
+    )
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(tmp_path)] + sys.path),
+        SRCDIFF_CACHE_DIR=str(tmp_path / "cache"),
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
+    )
     at_import, after_gradient = done.stdout.strip().splitlines()
     assert at_import == "[]"
     assert "tanh" in after_gradient and "sum" in after_gradient
@@ -41,11 +53,11 @@ def test_every_builtin_template_reads_and_finds_its_module_names_unread():
     for record, template in _templates():
         if not template.lazy:
             continue  # (a user's, read when registered)
-        unread = Template(template.primals, template.fn, template.kind,
-                          template._declared_constant, lazy=True)
+        unread = Template(
+            template.primals, template.fn, template.kind, template._declared_constant, lazy=True
+        )
         names = unread.globals  # without reading it, for template_globals()
-        read = Template(template.primals, template.fn, template.kind,
-                        template._declared_constant)
+        read = Template(template.primals, template.fn, template.kind, template._declared_constant)
         assert names == read.globals, record.name
         assert unread.rules.keys() == read.rules.keys()
         assert unread.constant == read.constant
@@ -53,15 +65,16 @@ def test_every_builtin_template_reads_and_finds_its_module_names_unread():
 
 def test_a_user_template_is_still_checked_when_registered():
     def cube(x):
-        return x ** 3
+        return x**3
 
     with pytest.raises(Exception, match="unknown name 'undefined_name'"):
+
         @registry.adjoint(cube)
         def cube_adjoint(bz, z, x):
             bx = bz * undefined_name  # noqa: F821, F841
 
 
-_LARGE_PROGRAMS = '''
+_LARGE_PROGRAMS = """
 import sys
 
 import numpy as np
@@ -85,7 +98,7 @@ expected = (large_programs.nest_0(0.3 + step) - large_programs.nest_0(0.3 - step
 assert abs(slope - expected) < 1e-6, ("nest", slope, expected)
 assert abs(large_programs.nest_0(0.3) - v) < 1e-12
 print("ok")
-'''
+"""
 
 
 def test_a_long_function_and_a_deep_nest_of_calls_stay_under_the_recursion_limit(tmp_path):
@@ -93,16 +106,26 @@ def test_a_long_function_and_a_deep_nest_of_calls_stay_under_the_recursion_limit
     stage recurses once per statement or once per call level (in a new process, with
     Python's default recursion limit)."""
     length, depth = 3000, 50
-    lines = ["import numpy as np", "", f"LENGTH, DEPTH = {length}, {depth}", "", "",
-             "def straight(w, x):", "    h = x"]
+    lines = [
+        "import numpy as np",
+        "",
+        f"LENGTH, DEPTH = {length}, {depth}",
+        "",
+        "",
+        "def straight(w, x):",
+        "    h = x",
+    ]
     lines += ["    h = np.tanh(h * w + 0.1)"] * length + ["    return np.sum(h)", ""]
     for level in range(depth):
         inner = f"nest_{level + 1}(v)" if level + 1 < depth else "v"
-        lines += ["", f"def nest_{level}(v):",
-                  f"    return 0.9 * np.sin({inner}) + 0.05", ""]
+        lines += ["", f"def nest_{level}(v):", f"    return 0.9 * np.sin({inner}) + 0.05", ""]
     (tmp_path / "large_programs.py").write_text("\n".join(lines))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path)] + sys.path),
-               SRCDIFF_CACHE_DIR=str(tmp_path / "cache"))
-    done = subprocess.run([sys.executable, "-c", _LARGE_PROGRAMS], env=env,
-                          capture_output=True, text=True)
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(tmp_path)] + sys.path),
+        SRCDIFF_CACHE_DIR=str(tmp_path / "cache"),
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _LARGE_PROGRAMS], env=env, capture_output=True, text=True
+    )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]

@@ -3,6 +3,7 @@ imports SciPy, so srcdiff costs nothing to those without it; and what only a pro
 sample of tests/test_primitives.py) can show. Each primitive's own checks are generated from
 its samples (tests/test_primitives.py); tests/test_scipy_autograd.py compares them with
 autograd's."""
+
 import json
 import os
 import re
@@ -24,8 +25,9 @@ except ImportError:
     scipy = None
 
 HERE = os.path.abspath(__file__)
-NEEDS_SCIPY = pytest.mark.skipif(scipy is None, reason="SciPy is not installed (pip install "
-                                                       "'srcdiff[scipy]')")
+NEEDS_SCIPY = pytest.mark.skipif(
+    scipy is None, reason="SciPy is not installed (pip install 'srcdiff[scipy]')"
+)
 
 
 def line_of(snippet):
@@ -38,28 +40,37 @@ def line_of(snippet):
 
 def python(code):
     """What a fresh interpreter prints running `code` (with this srcdiff)."""
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, env=dict(os.environ, SRCDIFF_CACHE_DIR="off")).stdout
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=dict(os.environ, SRCDIFF_CACHE_DIR="off"),
+    ).stdout
 
 
 # --- no import cost, and declared once imported -----------------------------------------------
 
+
 def test_importing_srcdiff_imports_no_scipy():
-    loaded = python("import sys, srcdiff\n"
-                    "print([m for m in sys.modules if m.split('.')[0] == 'scipy'])")
+    loaded = python(
+        "import sys, srcdiff\nprint([m for m in sys.modules if m.split('.')[0] == 'scipy'])"
+    )
     assert loaded.strip() == "[]"
 
 
 @NEEDS_SCIPY
 def test_scipy_primitives_are_declared_once_the_program_imports_scipy():
-    found = python("import srcdiff\n"
-                   "from srcdiff.primitives import registry\n"
-                   "names = lambda: {r.name for r in registry.records()}\n"
-                   "before = names()\n"
-                   "import scipy.special\n"
-                   "print('expit' in before, 'expit' in names(), 'norm_logpdf' in names())\n"
-                   "import scipy.stats\n"
-                   "print(registry.find(scipy.stats.norm.logpdf).name)\n")
+    found = python(
+        "import srcdiff\n"
+        "from srcdiff.primitives import registry\n"
+        "names = lambda: {r.name for r in registry.records()}\n"
+        "before = names()\n"
+        "import scipy.special\n"
+        "print('expit' in before, 'expit' in names(), 'norm_logpdf' in names())\n"
+        "import scipy.stats\n"
+        "print(registry.find(scipy.stats.norm.logpdf).name)\n"
+    )
     assert found.split() == ["False", "True", "False", "norm_logpdf"]
 
 
@@ -70,20 +81,27 @@ def test_a_derivative_cached_before_scipy_was_declared_is_not_reused_without_it(
     submodule is loaded lazily, on first use) transforms anew, never reads code that needs
     names of theirs it lacks."""
     program = tmp_path / "uses_scipy.py"
-    program.write_text("import numpy as np\n"
-                       "import scipy as sp\n"
-                       "import srcdiff as nf\n\n"
-                       "def f(x):\n"
-                       "    return np.sum(sp.special.gammaln(x))\n\n"
-                       "print(nf.grad(f)(np.array([1.5, 2.5])).tolist())\n")
+    program.write_text(
+        "import numpy as np\n"
+        "import scipy as sp\n"
+        "import srcdiff as nf\n\n"
+        "def f(x):\n"
+        "    return np.sum(sp.special.gammaln(x))\n\n"
+        "print(nf.grad(f)(np.array([1.5, 2.5])).tolist())\n"
+    )
     env = dict(os.environ, SRCDIFF_CACHE_DIR=str(tmp_path / "cache"))
-    runs = [subprocess.run([sys.executable, str(program)], capture_output=True, text=True,
-                           env=env, check=True).stdout for _ in range(2)]
+    runs = [
+        subprocess.run(
+            [sys.executable, str(program)], capture_output=True, text=True, env=env, check=True
+        ).stdout
+        for _ in range(2)
+    ]
     assert runs[0] == runs[1]
     np.testing.assert_allclose(json.loads(runs[0]), scipy.special.digamma([1.5, 2.5]))
 
 
 # --- what samples cannot show -----------------------------------------------------------------
+
 
 def logsumexp_of(x):
     return scipy.special.logsumexp(x, axis=1).sum()
@@ -99,6 +117,7 @@ def test_logsumexp_no_longer_fails_inside_scipy():
 
 # --- a user's rule for a distribution's method (a bound method) -------------------------------
 
+
 def gumbel(x, loc):
     return np.sum(scipy.stats.gumbel_r.logpdf(x, loc))
 
@@ -107,6 +126,7 @@ def gumbel(x, loc):
 def test_a_user_rule_for_a_bound_method_is_found_at_every_lookup():
     """scipy.stats.gumbel_r.logpdf is a new bound method at each attribute lookup: the
     registry finds the rule by equality (same distribution, same function)."""
+
     @nf.adjoint(scipy.stats.gumbel_r.logpdf)
     def gumbel_logpdf_adjoint(bz, z, x, loc):  # -y - exp(-y), y = x - loc
         bx = bz * (np.exp(loc - x) - 1)
@@ -143,7 +163,7 @@ def test_dirichlet_needs_every_component_of_x():
 
 def gaussian_process(log_scale, x, y):
     """The negative log marginal likelihood of a Gaussian process, with cho_factor."""
-    k = np.exp(-(x[:, None] - x[None, :]) ** 2 / np.exp(2 * log_scale)) + 0.1 * np.eye(len(x))
+    k = np.exp(-((x[:, None] - x[None, :]) ** 2) / np.exp(2 * log_scale)) + 0.1 * np.eye(len(x))
     c, lower = scipy.linalg.cho_factor(k, lower=True)
     alpha = scipy.linalg.cho_solve((c, lower), y)
     return 0.5 * y @ alpha + np.sum(np.log(c[np.arange(len(x)), np.arange(len(x))]))
@@ -155,8 +175,10 @@ def test_gaussian_process_marginal_likelihood_through_cho_factor():
     y = np.sin(x)
     check_grad(gaussian_process, 0.3, x, y, wrt=(0,))
     assert nf.grad(nf.grad(gaussian_process))(0.3, x, y) == pytest.approx(
-        (nf.grad(gaussian_process)(0.3 + 1e-5, x, y) -
-         nf.grad(gaussian_process)(0.3 - 1e-5, x, y)) / 2e-5, rel=1e-5)
+        (nf.grad(gaussian_process)(0.3 + 1e-5, x, y) - nf.grad(gaussian_process)(0.3 - 1e-5, x, y))
+        / 2e-5,
+        rel=1e-5,
+    )
 
 
 def test_readme_shows_lines_of_the_checked_in_ica_gradient():

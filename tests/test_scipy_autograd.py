@@ -1,6 +1,7 @@
 """SciPy's rules against autograd's (autograd.scipy), the second oracle, wherever autograd has
 one: srcdiff's gradient, its forward mode (against autograd's gradient along a direction) and
 its Hessian-vector product (against autograd's reverse over reverse)."""
+
 import importlib.util
 import os
 import tempfile
@@ -50,44 +51,102 @@ CASES = {
     "digamma": ("scipy.special.digamma(x)", {"x": ("positive", (5,))}, ("x",)),
     "psi": ("scipy.special.psi(x)", {"x": ("positive", (5,))}, ("x",)),
     "polygamma": ("scipy.special.polygamma(2, x)", {"x": ("positive", (5,))}, ("x",)),
-    "beta": ("scipy.special.beta(x, y)", {"x": ("positive", (4,)), "y": ("positive", (4,))},
-             ("x", "y")),
-    "betaln": ("scipy.special.betaln(x, y)", {"x": ("positive", (4,)), "y": ("positive", (4,))},
-               ("x", "y")),
-    "logsumexp": ("scipy.special.logsumexp(x, axis=1, b=w)",  # (autograd: not in b)
-                  {"x": ("real", (3, 4)), "w": ("positive", (3, 4))}, ("x",)),
+    "beta": (
+        "scipy.special.beta(x, y)",
+        {"x": ("positive", (4,)), "y": ("positive", (4,))},
+        ("x", "y"),
+    ),
+    "betaln": (
+        "scipy.special.betaln(x, y)",
+        {"x": ("positive", (4,)), "y": ("positive", (4,))},
+        ("x", "y"),
+    ),
+    "logsumexp": (
+        "scipy.special.logsumexp(x, axis=1, b=w)",  # (autograd: not in b)
+        {"x": ("real", (3, 4)), "w": ("positive", (3, 4))},
+        ("x",),
+    ),
     "logsumexp_all": ("scipy.special.logsumexp(x)", {"x": ("real", (3, 4))}, ("x",)),
     "i0": ("scipy.special.i0(x)", {"x": ("real", (5,))}, ("x",)),
     "i1": ("scipy.special.i1(x)", {"x": ("real", (5,))}, ("x",)),
     "iv": ("scipy.special.iv(1.5, x)", {"x": ("positive", (5,))}, ("x",)),
     "ive": ("scipy.special.ive(1.5, x)", {"x": ("positive", (5,))}, ("x",)),
-    **{f"norm.{m}": (f"scipy.stats.norm.{m}(x, m, s)", {
-        "x": ("real", (4,)), "m": ("real", (4,)), "s": ("positive", (4,))}, ("x", "m", "s"))
-       for m in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")},
-    **{f"t.{m}": (f"scipy.stats.t.{m}(x, df, m, s)", {
-        "x": ("real", (4,)), "df": ("positive", (4,)), "m": ("real", (4,)),
-        "s": ("positive", (4,))}, wrt)
-       for m, wrt in (("logpdf", ("x", "df", "m", "s")), ("pdf", ("x", "df", "m", "s")),
-                      ("cdf", ("x", "m")), ("logcdf", ("x", "m")))},
-    **{f"gamma.{m}": (f"scipy.stats.gamma.{m}(x, a)", {
-        "x": ("positive", (4,)), "a": ("positive", (4,))}, wrt)
-       for m, wrt in (("logpdf", ("x", "a")), ("pdf", ("x", "a")), ("cdf", ("x",)))},
-    **{f"beta.{m}": (f"scipy.stats.beta.{m}(x, a, b)", {
-        "x": ("unit", (4,)), "a": ("positive", (4,)), "b": ("positive", (4,))}, wrt)
-       for m, wrt in (("logpdf", ("x", "a", "b")), ("pdf", ("x", "a", "b")), ("cdf", ("x",)))},
-    **{f"poisson.{m}": (f"scipy.stats.poisson.{m}(k, mu)", {
-        "k": ("counts", (4,)), "mu": ("positive", (4,))}, ("mu",))
-       for m in ("logpmf", "pmf", "cdf")},
-    **{f"dirichlet.{m}": (f"scipy.stats.dirichlet.{m}({_SIMPLEX}, alpha)", {
-        "u": ("real", (3,)), "alpha": ("positive", (3,))}, ("u", "alpha"))
-       for m in ("logpdf", "pdf")},
-    **{f"multivariate_normal.{m}": (f"scipy.stats.multivariate_normal.{m}(x, m, {_SPD})", {
-        "x": ("real", (3,)), "m": ("real", (3,)), "a": ("real", (3, 3))}, ("x", "m", "a"))
-       for m in ("logpdf", "pdf")},
-    "solve_triangular": ("scipy.linalg.solve_triangular(a, b, lower=True)",
-                         {"a": ("lower", (3, 3)), "b": ("real", (3, 2))}, ("a", "b")),
-    "solve_triangular_trans": ("scipy.linalg.solve_triangular(a, b, trans='T', lower=True)",
-                               {"a": ("lower", (3, 3)), "b": ("real", (3,))}, ("a", "b")),
+    **{
+        f"norm.{m}": (
+            f"scipy.stats.norm.{m}(x, m, s)",
+            {"x": ("real", (4,)), "m": ("real", (4,)), "s": ("positive", (4,))},
+            ("x", "m", "s"),
+        )
+        for m in ("logpdf", "pdf", "cdf", "logcdf", "sf", "logsf")
+    },
+    **{
+        f"t.{m}": (
+            f"scipy.stats.t.{m}(x, df, m, s)",
+            {
+                "x": ("real", (4,)),
+                "df": ("positive", (4,)),
+                "m": ("real", (4,)),
+                "s": ("positive", (4,)),
+            },
+            wrt,
+        )
+        for m, wrt in (
+            ("logpdf", ("x", "df", "m", "s")),
+            ("pdf", ("x", "df", "m", "s")),
+            ("cdf", ("x", "m")),
+            ("logcdf", ("x", "m")),
+        )
+    },
+    **{
+        f"gamma.{m}": (
+            f"scipy.stats.gamma.{m}(x, a)",
+            {"x": ("positive", (4,)), "a": ("positive", (4,))},
+            wrt,
+        )
+        for m, wrt in (("logpdf", ("x", "a")), ("pdf", ("x", "a")), ("cdf", ("x",)))
+    },
+    **{
+        f"beta.{m}": (
+            f"scipy.stats.beta.{m}(x, a, b)",
+            {"x": ("unit", (4,)), "a": ("positive", (4,)), "b": ("positive", (4,))},
+            wrt,
+        )
+        for m, wrt in (("logpdf", ("x", "a", "b")), ("pdf", ("x", "a", "b")), ("cdf", ("x",)))
+    },
+    **{
+        f"poisson.{m}": (
+            f"scipy.stats.poisson.{m}(k, mu)",
+            {"k": ("counts", (4,)), "mu": ("positive", (4,))},
+            ("mu",),
+        )
+        for m in ("logpmf", "pmf", "cdf")
+    },
+    **{
+        f"dirichlet.{m}": (
+            f"scipy.stats.dirichlet.{m}({_SIMPLEX}, alpha)",
+            {"u": ("real", (3,)), "alpha": ("positive", (3,))},
+            ("u", "alpha"),
+        )
+        for m in ("logpdf", "pdf")
+    },
+    **{
+        f"multivariate_normal.{m}": (
+            f"scipy.stats.multivariate_normal.{m}(x, m, {_SPD})",
+            {"x": ("real", (3,)), "m": ("real", (3,)), "a": ("real", (3, 3))},
+            ("x", "m", "a"),
+        )
+        for m in ("logpdf", "pdf")
+    },
+    "solve_triangular": (
+        "scipy.linalg.solve_triangular(a, b, lower=True)",
+        {"a": ("lower", (3, 3)), "b": ("real", (3, 2))},
+        ("a", "b"),
+    ),
+    "solve_triangular_trans": (
+        "scipy.linalg.solve_triangular(a, b, trans='T', lower=True)",
+        {"a": ("lower", (3, 3)), "b": ("real", (3,))},
+        ("a", "b"),
+    ),
     "sqrtm": (f"scipy.linalg.sqrtm({_SPD})", {"a": ("real", (3, 3))}, ("a",)),
 }
 NAMES = sorted(CASES)
@@ -95,8 +154,7 @@ NAMES = sorted(CASES)
 
 def _source(name):
     expression, args, _ = CASES[name]
-    return (f"def {_identifier(name)}({', '.join(args)}):\n"
-            f"    return np.sum(np.sin({expression}))\n")
+    return f"def {_identifier(name)}({', '.join(args)}):\n    return np.sum(np.sin({expression}))\n"
 
 
 def _identifier(name):
@@ -128,8 +186,12 @@ def _autograd_function(name):
 
 def _arguments(name):
     rng = np.random.default_rng(sum(map(ord, name)))
-    return [np.array([0.0, 1.0, 3.0, 6.0])[:shape[0]] if kind == "counts" else
-            _values(rng, kind, shape) for kind, shape in CASES[name][1].values()]
+    return [
+        np.array([0.0, 1.0, 3.0, 6.0])[: shape[0]]
+        if kind == "counts"
+        else _values(rng, kind, shape)
+        for kind, shape in CASES[name][1].values()
+    ]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -146,6 +208,9 @@ def test_srcdiff_agrees_with_autograd(name):
         np.testing.assert_allclose(along, np.sum(expected * v), rtol=1e-7, atol=1e-10)
     i = wrt[0]  # one second derivative per function: enough, and the tests stay fast
     v = rng.normal(size=np.shape(args[i]))
-    np.testing.assert_allclose(nf.hvp(f, wrt=i)(*args, v),
-                               autograd.hessian_vector_product(g, i)(*args, v),
-                               rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(
+        nf.hvp(f, wrt=i)(*args, v),
+        autograd.hessian_vector_product(g, i)(*args, v),
+        rtol=1e-6,
+        atol=1e-9,
+    )

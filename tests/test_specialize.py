@@ -2,6 +2,7 @@
 for its arguments' types and shapes. The whole suite runs in check mode (conftest.py), where
 each call's result is compared with the generic code's; these tests pin down what is
 rewritten, what is not, and what the variants return."""
+
 import re
 
 import numpy as np
@@ -23,12 +24,16 @@ def unchecked():
 def rnn(w, b, h, xs):
     for t in range(xs.shape[0]):
         h = np.tanh(w @ h + xs[t] + b)
-    return np.sum(h ** 2)
+    return np.sum(h**2)
 
 
 def test_rnn_variant_calls_no_helpers_and_keeps_no_shapes(rng, unchecked):
-    w, b, h, xs = (rng.normal(size=(4, 4)), rng.normal(size=4), rng.normal(size=4),
-                   rng.normal(size=(6, 4)))
+    w, b, h, xs = (
+        rng.normal(size=(4, 4)),
+        rng.normal(size=4),
+        rng.normal(size=4),
+        rng.normal(size=(6, 4)),
+    )
     df = nf.grad(rnn, wrt=(0, 1))
     source = df.source_for(w, b, h, xs)
     assert "runtime." not in source
@@ -105,8 +110,9 @@ def test_variants_are_capped_and_keywords_run_the_generic_code(rng, monkeypatch)
     df = nf.grad(mlp)
     for rows in (1, 2, 3, 4):
         w, b, x = rng.normal(size=(3, 2)), rng.normal(size=2), rng.normal(size=(rows, 3))
-        np.testing.assert_allclose(df(w, b, x), numerical_grad(mlp, (w, b, x), 0), rtol=1e-6,
-                                   atol=1e-8)
+        np.testing.assert_allclose(
+            df(w, b, x), numerical_grad(mlp, (w, b, x), 0), rtol=1e-6, atol=1e-8
+        )
     assert len(df._variants) == 2
     np.testing.assert_allclose(df(w, b=b, x=x), df(w, b, x))
 
@@ -204,8 +210,11 @@ def test_check_mode_catches_a_wrong_rewrite(rng, monkeypatch):
 
     monkeypatch.setattr(registry.find(runtime.unbroadcast), "rewrite", wrong_unbroadcast)
     w, b, x = rng.normal(size=(3, 5)), rng.normal(size=5), rng.normal(size=(7, 3))
-    with pytest.raises(AssertionError, match=r"specialised code computed ndarray \(7, 5\) "
-                       r"float64 where the generic code computes ndarray \(5,\)"):
+    with pytest.raises(
+        AssertionError,
+        match=r"specialised code computed ndarray \(7, 5\) "
+        r"float64 where the generic code computes ndarray \(5,\)",
+    ):
         nf.grad(mlp, wrt=1)(w, b, x)
 
 
@@ -225,13 +234,27 @@ def test_specialisation_can_be_turned_off(rng):
 
 # --- the inference itself ---------------------------------------------------------------------
 
+
 def test_describe_and_key_agree():
-    values = [1.5, 3, True, None, "s", np.float32(2.0), np.ones((2, 3), np.float32),
-              [1.0, 2.0], [1.0, 2], (np.ones(2), 1.0), {"a": np.ones(1), "b": [0.5]}]
+    values = [
+        1.5,
+        3,
+        True,
+        None,
+        "s",
+        np.float32(2.0),
+        np.ones((2, 3), np.float32),
+        [1.0, 2.0],
+        [1.0, 2],
+        (np.ones(2), 1.0),
+        {"a": np.ones(1), "b": [0.5]},
+    ]
     for a in values:
         for b in values:
-            assert (shapes.key(a) == shapes.key(b)) == (shapes.describe(a) ==
-                                                        shapes.describe(b)), (a, b)
+            assert (shapes.key(a) == shapes.key(b)) == (shapes.describe(a) == shapes.describe(b)), (
+                a,
+                b,
+            )
 
 
 def test_python_powers_of_unknown_sign_are_unknown():
@@ -263,21 +286,23 @@ def layered(params, x, scaled):
 
 
 def test_callees_get_copies_specialised_for_their_arguments(rng, unchecked):
-    params = {"w1": rng.normal(size=(3, 4)), "b1": rng.normal(size=4),
-              "w2": rng.normal(size=(4, 2))}
+    params = {
+        "w1": rng.normal(size=(3, 4)),
+        "b1": rng.normal(size=4),
+        "w2": rng.normal(size=(4, 2)),
+    }
     x = rng.normal(size=(5, 3))
     df = nf.grad(layered)
     source = df.source_for(params, x, True)
     assert re.search(r"fwd_dense_s\d+\(", source) and "bwd_dense_s" in source
-    dense_code = source[source.index("def fwd_dense_s"):]
+    dense_code = source[source.index("def fwd_dense_s") :]
     assert "runtime." not in dense_code  # h is known (5, 4) in the caller
     assert "bb = b_t1.sum(axis=0)" in dense_code
     assert "if " not in source  # scaled is the constant True in this variant
     generic = df._call(params, x, True)
     for key in params:
         np.testing.assert_array_equal(df(params, x, True)[key], generic[key])
-    expected = numerical_grad(lambda w1: layered(dict(params, w1=w1), x, False),
-                              (params["w1"],), 0)
+    expected = numerical_grad(lambda w1: layered(dict(params, w1=w1), x, False), (params["w1"],), 0)
     np.testing.assert_allclose(df(params, x, False)["w1"], expected, rtol=1e-6, atol=1e-9)
 
 
@@ -313,7 +338,8 @@ def test_a_defaulted_float_in_wrt(rng):
 
     x = rng.normal(size=3)
     assert nf.grad(scaled, wrt=1)(x) == pytest.approx(
-        numerical_grad(lambda s: scaled(x, s), (0.5,), 0), rel=1e-6)
+        numerical_grad(lambda s: scaled(x, s), (0.5,), 0), rel=1e-6
+    )
 
 
 def guarded(x, w):

@@ -2,6 +2,7 @@
 function passed (a numpy function, one's own) or for the object's class, once per set of
 them, and differentiates through the attributes of dataclasses, namedtuples and other
 objects. Each check compares numbers with central differences."""
+
 import collections
 import dataclasses
 import functools
@@ -39,8 +40,13 @@ def uses_callee_default(x):
 
 def hessian_by_differences(f, x, *rest, eps=1e-5):
     gradient = nf.grad(f)
-    return np.stack([(gradient(x + eps * e, *rest) - gradient(x - eps * e, *rest)) / (2 * eps)
-                     for e in np.eye(len(x))], axis=-1)
+    return np.stack(
+        [
+            (gradient(x + eps * e, *rest) - gradient(x - eps * e, *rest)) / (2 * eps)
+            for e in np.eye(len(x))
+        ],
+        axis=-1,
+    )
 
 
 @pytest.mark.parametrize("f", [energy, energy_default, passes_on])
@@ -58,14 +64,16 @@ def test_the_code_follows_the_function_passed(f, activation):
 
 
 def test_a_callees_default_function_is_used_where_the_caller_passes_none():
-    np.testing.assert_allclose(nf.grad(uses_callee_default)(X),
-                               numerical_grad(uses_callee_default, (X,)), rtol=1e-6)
+    np.testing.assert_allclose(
+        nf.grad(uses_callee_default)(X), numerical_grad(uses_callee_default, (X,)), rtol=1e-6
+    )
 
 
 def test_code_for_a_function_argument_exists_once_it_is_passed():
     gradient = nf.grad(energy)
-    with pytest.raises(nf.UnsupportedError, match="known only when the function is called") \
-            as error:
+    with pytest.raises(
+        nf.UnsupportedError, match="known only when the function is called"
+    ) as error:
         gradient.source
     assert "source_for" in error.value.hint and "activation(x)" in str(error.value)
     assert "np.tanh" in gradient.source_for(X, np.tanh)
@@ -86,8 +94,9 @@ def chooses_at_run_time(x):
 def test_a_function_picked_by_a_parameter_is_made_for_each_key():
     derivative = nf.grad(chooses_by_a_parameter)
     for k in (0, 1, 0):
-        np.testing.assert_allclose(derivative(X, k), numerical_grad(
-            chooses_by_a_parameter, (X, k)), rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(
+            derivative(X, k), numerical_grad(chooses_by_a_parameter, (X, k)), rtol=1e-6, atol=1e-8
+        )
 
 
 def test_a_function_chosen_at_run_time_is_a_located_error():
@@ -98,6 +107,7 @@ def test_a_function_chosen_at_run_time_is_a_located_error():
 
 
 # --- objects: attributes carry gradients, methods are followed --------------------------------
+
 
 @dataclasses.dataclass
 class Layer:
@@ -119,7 +129,7 @@ Pair = collections.namedtuple("Pair", "W b")
 
 
 def layer_loss(layer, x):
-    return np.sum(layer.apply(x) ** 2) + 0.1 * np.sum(layer.W ** 2)
+    return np.sum(layer.apply(x) ** 2) + 0.1 * np.sum(layer.W**2)
 
 
 def frozen_loss(p, x):
@@ -137,26 +147,33 @@ def namespace_loss(p, x):
 def fields_by_differences(f, obj, *rest):
     """{field: its gradient by central differences} for the float fields of obj."""
     out = {}
-    for name, value in vars(obj).items() if not hasattr(obj, "_fields") else \
-            obj._asdict().items():
+    for name, value in vars(obj).items() if not hasattr(obj, "_fields") else obj._asdict().items():
         if isinstance(value, (float, np.ndarray)):
+
             def of_field(v, name=name):
                 if hasattr(obj, "_fields"):
                     return f(obj._replace(**{name: v}), *rest)
-                changed = types.SimpleNamespace(**vars(obj)) if isinstance(
-                    obj, types.SimpleNamespace) else dataclasses.replace(obj, **{name: v})
+                changed = (
+                    types.SimpleNamespace(**vars(obj))
+                    if isinstance(obj, types.SimpleNamespace)
+                    else dataclasses.replace(obj, **{name: v})
+                )
                 if isinstance(obj, types.SimpleNamespace):
                     setattr(changed, name, v)
                 return f(changed, *rest)
+
             out[name] = numerical_grad(of_field, (value,), 0)
     return out
 
 
 W = np.random.default_rng(3).normal(size=(4, 3))
 XS = np.random.default_rng(4).normal(size=(6, 4))
-OBJECTS = [(layer_loss, Layer(W, np.arange(3.0) / 3)), (frozen_loss, Frozen(W, 1.5)),
-           (pair_loss, Pair(W, np.arange(3.0) / 3)),
-           (namespace_loss, types.SimpleNamespace(W=W, label="w"))]
+OBJECTS = [
+    (layer_loss, Layer(W, np.arange(3.0) / 3)),
+    (frozen_loss, Frozen(W, 1.5)),
+    (pair_loss, Pair(W, np.arange(3.0) / 3)),
+    (namespace_loss, types.SimpleNamespace(W=W, label="w")),
+]
 
 
 @pytest.mark.parametrize("f, obj", OBJECTS, ids=lambda v: getattr(v, "__name__", ""))
@@ -164,8 +181,9 @@ def test_gradients_with_respect_to_objects_have_their_type_and_fields(f, obj):
     gradient = nf.grad(f)(obj, XS)
     assert type(gradient) is type(obj)
     for name, expected in fields_by_differences(f, obj, XS).items():
-        np.testing.assert_allclose(getattr(gradient, name), expected, rtol=1e-6, atol=1e-9,
-                                   err_msg=name)
+        np.testing.assert_allclose(
+            getattr(gradient, name), expected, rtol=1e-6, atol=1e-9, err_msg=name
+        )
     if isinstance(obj, (Layer, types.SimpleNamespace)):  # a field that is no float: None
         assert getattr(gradient, "name", getattr(gradient, "label", None)) is None
 
@@ -182,22 +200,32 @@ def test_forward_and_second_order_through_objects(f, obj):
     expected = np.sum(gradient.W) + (0.5 * gradient.scale if isinstance(obj, Frozen) else 0)
     assert tangent == pytest.approx(expected, rel=1e-9)
     eps = 1e-5
-    moved = [nf.grad(f)(dataclasses.replace(obj, W=obj.W + s * eps * direction.W,
-                                            **({"scale": obj.scale + s * eps * 0.5}
-                                               if isinstance(obj, Frozen) else {})), XS).W
-             for s in (1, -1)]
-    np.testing.assert_allclose(nf.hvp(f)(obj, XS, direction).W,
-                               (moved[0] - moved[1]) / (2 * eps), rtol=1e-5, atol=1e-7)
+    moved = [
+        nf.grad(f)(
+            dataclasses.replace(
+                obj,
+                W=obj.W + s * eps * direction.W,
+                **({"scale": obj.scale + s * eps * 0.5} if isinstance(obj, Frozen) else {}),
+            ),
+            XS,
+        ).W
+        for s in (1, -1)
+    ]
+    np.testing.assert_allclose(
+        nf.hvp(f)(obj, XS, direction).W, (moved[0] - moved[1]) / (2 * eps), rtol=1e-5, atol=1e-7
+    )
 
 
 def test_an_attribute_of_an_array_that_has_no_rule_is_a_clear_error():
     def flat_sum(x):
         return np.sum(x.flat)
+
     with pytest.raises(nf.SrcdiffError, match="attribute .flat"):
         nf.grad(flat_sum)(np.ones(3))
 
 
 # --- functions as values inside f: closures made and returned, partials, loops over them ------
+
 
 def integrate(field, y, steps):
     for _ in range(steps):
@@ -208,25 +236,28 @@ def integrate(field, y, steps):
 def with_a_local_vector_field(w, y0):
     def field(y):
         return np.tanh(w * y)
+
     return np.sum(integrate(field, y0, steps=3) ** 2)
 
 
 def make_layer(W, scale=2.0):
     def layer(inputs):
         return np.tanh(scale * inputs @ W)
+
     return layer
 
 
 def shifted(W):
     def forward(inputs):
         return inputs @ W
+
     return W + 1.0, forward
 
 
 def uses_returned_closures(W, x):
     hidden = make_layer(W)(x)
     offset, forward = shifted(W)
-    return np.sum(hidden ** 2) + np.sum(forward(x)) * np.sum(offset)
+    return np.sum(hidden**2) + np.sum(forward(x)) * np.sum(offset)
 
 
 def scaled_softplus(z, beta):
@@ -241,9 +272,14 @@ def partial_and_loop_over_functions(W, x):
     return np.sum(h)
 
 
-@pytest.mark.parametrize("f, args", [
-    (with_a_local_vector_field, (np.array([0.5, -1.0, 2.0]), np.array([1.0, 0.3, -0.2]))),
-    (uses_returned_closures, (W, XS)), (partial_and_loop_over_functions, (W, XS))])
+@pytest.mark.parametrize(
+    "f, args",
+    [
+        (with_a_local_vector_field, (np.array([0.5, -1.0, 2.0]), np.array([1.0, 0.3, -0.2]))),
+        (uses_returned_closures, (W, XS)),
+        (partial_and_loop_over_functions, (W, XS)),
+    ],
+)
 def test_functions_made_inside_f_are_inlined_where_they_are_called(f, args):
     gradient = nf.grad(f)(*args)
     np.testing.assert_allclose(gradient, numerical_grad(f, args), rtol=1e-6, atol=1e-9)
@@ -251,13 +287,15 @@ def test_functions_made_inside_f_are_inlined_where_they_are_called(f, args):
     assert nf.jvp(f)(*args, direction)[1] == pytest.approx(np.sum(gradient), rel=1e-9)
     eps = 1e-5
     moved = [nf.grad(f)(args[0] + s * eps * direction, *args[1:]) for s in (1, -1)]
-    np.testing.assert_allclose(nf.hvp(f)(*args, direction), (moved[0] - moved[1]) / (2 * eps),
-                               rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(
+        nf.hvp(f)(*args, direction), (moved[0] - moved[1]) / (2 * eps), rtol=1e-5, atol=1e-7
+    )
 
 
 def stores_a_local_function(w):
     def square(v):
         return v * v
+
     table = []
     table.append(square)  # (a display of it is read through: function_values.py)
     return np.sum(table[0](w))
@@ -271,6 +309,7 @@ def test_a_local_function_stored_in_a_list_is_a_located_error():
 
 # --- user classes registered as pytree nodes ----------------------------------------------------
 
+
 class Affine:
     """Parameters in __slots__, flattened to (W, b); `activation` is aux data, no gradient."""
 
@@ -283,8 +322,11 @@ class Affine:
         return np.tanh(x @ self.W + self.b)
 
 
-nf.register_pytree_node(Affine, lambda a: ((a.W, a.b), a.activation),
-                        lambda activation, children: Affine(*children, activation))
+nf.register_pytree_node(
+    Affine,
+    lambda a: ((a.W, a.b), a.activation),
+    lambda activation, children: Affine(*children, activation),
+)
 
 
 def affine_loss(layer, x):
@@ -296,13 +338,18 @@ def test_a_registered_class_is_a_pytree_for_gradients_and_trees():
     gradient = nf.grad(affine_loss)(layer, XS)
     assert type(gradient) is Affine and gradient.activation == "tanh"
     for name in ("W", "b"):
+
         def of_field(value, name=name):
             changed = Affine(layer.W, layer.b)
             setattr(changed, name, value)
             return affine_loss(changed, XS)
-        np.testing.assert_allclose(getattr(gradient, name),
-                                   numerical_grad(of_field, (getattr(layer, name),), 0),
-                                   rtol=1e-6, atol=1e-9)
+
+        np.testing.assert_allclose(
+            getattr(gradient, name),
+            numerical_grad(of_field, (getattr(layer, name),), 0),
+            rtol=1e-6,
+            atol=1e-9,
+        )
     stepped = nf.tree_map(lambda p, g: p - 0.1 * g, layer, gradient)
     assert type(stepped) is Affine and stepped.activation == "tanh"
     np.testing.assert_allclose(stepped.W, layer.W - 0.1 * gradient.W)
@@ -325,19 +372,25 @@ def with_a_partial(x, act=functools.partial(shifted_softplus, beta=2.0)):
     return energy(x, act) + np.sum(act(x, shift=1.0))
 
 
-@pytest.mark.parametrize("act", [functools.partial(shifted_softplus, beta=2.0),
-                                 functools.partial(shifted_softplus, beta=0.5),
-                                 functools.partial(shifted_softplus, 3.0, shift=0.5)],
-                         ids=["beta=2", "beta=0.5", "positional"])
+@pytest.mark.parametrize(
+    "act",
+    [
+        functools.partial(shifted_softplus, beta=2.0),
+        functools.partial(shifted_softplus, beta=0.5),
+        functools.partial(shifted_softplus, 3.0, shift=0.5),
+    ],
+    ids=["beta=2", "beta=0.5", "positional"],
+)
 def test_a_partial_passed_is_called_with_the_values_it_binds(act):
     gradient = nf.grad(with_a_partial)
-    np.testing.assert_allclose(gradient(X, act), numerical_grad(with_a_partial, (X, act)),
-                               rtol=1e-6)
-    assert nf.jvp(with_a_partial)(X, act, V)[1] == pytest.approx(np.dot(gradient(X, act), V),
-                                                                 rel=1e-9)
+    np.testing.assert_allclose(
+        gradient(X, act), numerical_grad(with_a_partial, (X, act)), rtol=1e-6
+    )
+    assert nf.jvp(with_a_partial)(X, act, V)[1] == pytest.approx(
+        np.dot(gradient(X, act), V), rel=1e-9
+    )
     # one code for partials that bind the same names: the values are read when it runs
-    assert "act.keywords['beta']" in gradient.source_for(X, act) or isinstance(
-        act.args[0], float)
+    assert "act.keywords['beta']" in gradient.source_for(X, act) or isinstance(act.args[0], float)
 
 
 def reads_with_get(p, x):
@@ -356,6 +409,7 @@ def test_a_method_of_a_dict_argument_says_to_read_the_item():
 
 
 # --- functions an object holds of its own, and names rebound between calls ---------------------
+
 
 class Activated:
     act = np.tanh  # (the class's default, shadowed by an instance's own)
@@ -395,12 +449,16 @@ def test_an_objects_own_function_is_the_one_called(act):
     for obj in (model, Activated(np.cos), model):
         expected = numerical_grad(lambda x: through_object(x, obj), (X,))
         np.testing.assert_allclose(derivative(X, obj), expected, rtol=1e-6, atol=1e-8)
-    np.testing.assert_allclose(nf.grad(model.loss)(X), numerical_grad(model.loss, (X,)),
-                               rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(
+        nf.grad(model.loss)(X), numerical_grad(model.loss, (X,)), rtol=1e-6, atol=1e-8
+    )
     arch = Architecture() if act is None else Architecture(act=act, depth=3)
-    np.testing.assert_allclose(nf.grad(stacked)(X, arch),
-                               numerical_grad(lambda x: stacked(x, arch), (X,)), rtol=1e-6,
-                               atol=1e-8)
+    np.testing.assert_allclose(
+        nf.grad(stacked)(X, arch),
+        numerical_grad(lambda x: stacked(x, arch), (X,)),
+        rtol=1e-6,
+        atol=1e-8,
+    )
     value, tangent = nf.jvp(stacked, wrt=0)(X, arch, V)
     expected = numerical_grad(lambda x: stacked(x, arch), (X,)) @ V
     assert tangent == pytest.approx(expected, rel=1e-6)
@@ -432,8 +490,10 @@ def test_names_rebound_between_calls_are_followed(monkeypatch):
     entry of a dict of activations replaced, a method patched) is called as f calls it."""
     import test_static_arguments as here
 
-    gradient, value_and_grad = nf.grad(reads_rebindable_names), nf.value_and_grad(
-        reads_rebindable_names)
+    gradient, value_and_grad = (
+        nf.grad(reads_rebindable_names),
+        nf.value_and_grad(reads_rebindable_names),
+    )
     second = nf.grad(nf.grad(reads_a_scalar))
     model, derivative = Activated(), nf.grad(through_object)
     x = 0.7
@@ -443,8 +503,9 @@ def test_names_rebound_between_calls_are_followed(monkeypatch):
         np.testing.assert_allclose(value_and_grad(X)[1], expected, rtol=1e-6, atol=1e-8)
         slope = numerical_grad(nf.grad(reads_a_scalar), (x,))
         assert second(x) == pytest.approx(slope, rel=1e-6)
-        np.testing.assert_allclose(derivative(X, model), numerical_grad(
-            through_object, (X, model)), rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(
+            derivative(X, model), numerical_grad(through_object, (X, model)), rtol=1e-6, atol=1e-8
+        )
         monkeypatch.setattr(here, "ACT", np.cos)
         monkeypatch.setitem(ACTS, "a", np.exp)
         monkeypatch.setattr(here, "rebound_helper", softplus)

@@ -1,5 +1,6 @@
 """The API beside grad (issue 20, "API"): Jacobians, elementwise_grad, argnums, JAX's jvp,
 a vjp that keeps its forward values, and objects that show their source."""
+
 import typing
 from pathlib import Path
 
@@ -33,8 +34,10 @@ def wide(x, w):  # R^2 -> R^(3x2): more outputs than inputs
 
 
 def test_jacrev_jacfwd_and_jacobian_agree_with_finite_differences(rng):
-    for f, args in ((narrow, (rng.normal(size=(2, 3)), rng.normal(size=3))),
-                    (wide, (rng.normal(size=2), rng.normal(size=3)))):
+    for f, args in (
+        (narrow, (rng.normal(size=(2, 3)), rng.normal(size=3))),
+        (wide, (rng.normal(size=2), rng.normal(size=3))),
+    ):
         for wrt in (0, 1):
             expected = numerical_jacobian(f, args, wrt)
             for jacobian in (nf.jacrev, nf.jacfwd, nf.jacobian):
@@ -44,8 +47,7 @@ def test_jacrev_jacfwd_and_jacobian_agree_with_finite_differences(rng):
         both = nf.jacobian(f, wrt=(0, 1))(*args)
         assert isinstance(both, tuple) and len(both) == 2
         for wrt, got in enumerate(both):
-            np.testing.assert_allclose(got, numerical_jacobian(f, args, wrt), rtol=1e-6,
-                                       atol=1e-8)
+            np.testing.assert_allclose(got, numerical_jacobian(f, args, wrt), rtol=1e-6, atol=1e-8)
 
 
 def test_jacobian_chooses_the_mode_with_fewer_sweeps(rng):
@@ -70,8 +72,9 @@ def test_jacobian_of_scalars_and_of_a_scalar_function():
         return r * np.cos(theta)
 
     d_r, d_theta = nf.jacobian(polar, wrt=(0, 1))(2.0, 0.5)
-    assert float(d_r) == pytest.approx(np.cos(0.5)) and \
-        float(d_theta) == pytest.approx(-2.0 * np.sin(0.5))
+    assert float(d_r) == pytest.approx(np.cos(0.5)) and float(d_theta) == pytest.approx(
+        -2.0 * np.sin(0.5)
+    )
     x = np.array([0.3, -0.7])
     np.testing.assert_allclose(nf.jacobian(lambda_free_norm)(x), x / np.linalg.norm(x))
 
@@ -86,8 +89,7 @@ def test_a_jacobian_of_a_tuple_output_is_refused_with_the_return_line():
 
     with pytest.raises(nf.ArgumentError) as caught:
         nf.jacobian(pair)(np.ones(2))
-    assert "jacobian needs pair to return one array or number, not a tuple" in \
-        str(caught.value)
+    assert "jacobian needs pair to return one array or number, not a tuple" in str(caught.value)
     assert "return np.sin(x), np.cos(x)" in str(caught.value)
 
 
@@ -114,11 +116,22 @@ def test_argnums_is_an_alias_of_wrt_everywhere(rng):
     np.testing.assert_allclose(nf.vjp(loss, argnums=1)(x, w)[1](1.0), expected)
     v = rng.normal(size=3)
     assert nf.jvp(loss, argnums=1)(x, w, v)[1] == pytest.approx(expected @ v)
-    np.testing.assert_allclose(nf.hvp(loss, argnums=1)(x, w, v),
-                               nf.hessian(loss, argnums=1)(x, w) @ v)
+    np.testing.assert_allclose(
+        nf.hvp(loss, argnums=1)(x, w, v), nf.hessian(loss, argnums=1)(x, w) @ v
+    )
     np.testing.assert_allclose(nf.jacobian(loss, argnums=1)(x, w), expected)
-    for transform in (nf.grad, nf.value_and_grad, nf.vjp, nf.jvp, nf.hvp, nf.hessian,
-                      nf.jacobian, nf.jacrev, nf.jacfwd, nf.elementwise_grad):
+    for transform in (
+        nf.grad,
+        nf.value_and_grad,
+        nf.vjp,
+        nf.jvp,
+        nf.hvp,
+        nf.hessian,
+        nf.jacobian,
+        nf.jacrev,
+        nf.jacfwd,
+        nf.elementwise_grad,
+    ):
         with pytest.raises(nf.ArgumentError, match="give wrt or argnums, not both"):
             transform(loss, wrt=0, argnums=1)
 
@@ -128,13 +141,16 @@ def test_jvp_in_jax_form(rng):
     dx, dw = rng.normal(size=(2, 3)), rng.normal(size=3)
     out, tangent = nf.jvp(narrow, (x, w), (dx, dw))
     np.testing.assert_allclose(out, narrow(x, w))
-    expected = numerical_jacobian(narrow, (x, w), 0).reshape(2, -1) @ dx.ravel() + \
-        numerical_jacobian(narrow, (x, w), 1) @ dw
+    expected = (
+        numerical_jacobian(narrow, (x, w), 0).reshape(2, -1) @ dx.ravel()
+        + numerical_jacobian(narrow, (x, w), 1) @ dw
+    )
     np.testing.assert_allclose(tangent, expected, rtol=1e-6)
     _, only_x = nf.jvp(narrow, (x, w), (dx, None))  # None: w held constant
     np.testing.assert_allclose(only_x, nf.jvp(narrow, wrt=0)(x, w, dx)[1])
-    with pytest.raises(nf.ArgumentError, match="a tuple of f's arguments and a tuple of as "
-                                               "many tangents"):
+    with pytest.raises(
+        nf.ArgumentError, match="a tuple of f's arguments and a tuple of as many tangents"
+    ):
         nf.jvp(narrow, (x, w), (dx,))
     with pytest.raises(nf.ArgumentError, match="needs the tangents too"):
         nf.jvp(narrow, (x, w))
@@ -172,10 +188,8 @@ def test_a_pullback_can_be_called_more_than_once(rng):
     u = rng.normal(size=4)
     for _ in range(2):  # the backward sweep pops its stacks: each call gets its own copies
         gx, gw = pullback(u)
-        np.testing.assert_allclose(gx, numerical_grad(lambda x_: f(x_, w) @ u, (x,), 0),
-                                   rtol=1e-6)
-        np.testing.assert_allclose(gw, numerical_grad(lambda w_: f(x, w_) @ u, (w,), 0),
-                                   rtol=1e-6)
+        np.testing.assert_allclose(gx, numerical_grad(lambda x_: f(x_, w) @ u, (x,), 0), rtol=1e-6)
+        np.testing.assert_allclose(gw, numerical_grad(lambda w_: f(x, w_) @ u, (w,), 0), rtol=1e-6)
 
 
 def test_vjp_of_a_method_and_of_python_floats(rng):
@@ -198,19 +212,30 @@ def test_every_transform_shows_its_source_and_a_repr(rng):
     w, x = rng.normal(size=3), rng.normal(size=(5, 3))
     v = rng.normal(size=3)
     shown = {
-        nf.value_and_grad(loss): ("<srcdiff value_and_grad of loss wrt=0>", "def dloss(w, x)",
-                                  (w, x)),
+        nf.value_and_grad(loss): (
+            "<srcdiff value_and_grad of loss wrt=0>",
+            "def dloss(w, x)",
+            (w, x),
+        ),
         nf.vjp(loss): ("<srcdiff vjp of loss wrt=0>", "def fwd_loss(w, x)", (w, x)),
         nf.hvp(loss): ("<srcdiff hvp of loss wrt=0>", "def jvp_dloss(dw, w, x)", (w, x, v)),
-        nf.hessian(loss): ("<srcdiff hessian of loss wrt=0>", "def jvp_dloss(dw, w, x)",
-                           (w, x)),
-        nf.jacrev(loss, wrt=(0, 1)): ("<srcdiff jacrev of loss wrt=(0, 1)>",
-                                      "def bwd_loss(b_t3, saved)", (w, x)),
+        nf.hessian(loss): ("<srcdiff hessian of loss wrt=0>", "def jvp_dloss(dw, w, x)", (w, x)),
+        nf.jacrev(loss, wrt=(0, 1)): (
+            "<srcdiff jacrev of loss wrt=(0, 1)>",
+            "def bwd_loss(b_t3, saved)",
+            (w, x),
+        ),
         nf.jacfwd(loss): ("<srcdiff jacfwd of loss wrt=0>", "def jvp_loss(dw, w, x)", (w, x)),
-        nf.jacobian(loss): ("<srcdiff jacobian of loss wrt=0>", "def fwd_loss(w, x)",
-                            (w, x)),  # one output: reverse mode
-        nf.elementwise_grad(loss): ("<srcdiff elementwise_grad of loss wrt=0>",
-                                    "def bwd_loss(b_t3, saved)", (w, x)),
+        nf.jacobian(loss): (
+            "<srcdiff jacobian of loss wrt=0>",
+            "def fwd_loss(w, x)",
+            (w, x),
+        ),  # one output: reverse mode
+        nf.elementwise_grad(loss): (
+            "<srcdiff elementwise_grad of loss wrt=0>",
+            "def bwd_loss(b_t3, saved)",
+            (w, x),
+        ),
         nf.grad(loss): ("<srcdiff grad of loss wrt=0>", "def dloss(w, x)", (w, x)),
         nf.jvp(loss): ("<srcdiff jvp of loss wrt=0>", "def jvp_loss(dw, w, x)", (w, x, v)),
     }
@@ -223,13 +248,23 @@ def test_every_transform_shows_its_source_and_a_repr(rng):
     hvp = nf.hvp(loss)
     assert hvp.source_for(w, x, v) != hvp.source  # specialised to the shapes
     assert "runtime.unbroadcast" not in hvp.source_for(w, x, v)
-    assert "def fwd_loss" in nf.jacobian(loss).source and \
-        "def jvp_loss" in nf.jacobian(loss).source
+    assert "def fwd_loss" in nf.jacobian(loss).source and "def jvp_loss" in nf.jacobian(loss).source
 
 
 def test_the_public_api_has_type_hints_and_ships_py_typed():
-    for function in (nf.grad, nf.jvp, nf.value_and_grad, nf.vjp, nf.hvp, nf.hessian,
-                     nf.jacobian, nf.jacrev, nf.jacfwd, nf.elementwise_grad, nf.config):
+    for function in (
+        nf.grad,
+        nf.jvp,
+        nf.value_and_grad,
+        nf.vjp,
+        nf.hvp,
+        nf.hessian,
+        nf.jacobian,
+        nf.jacrev,
+        nf.jacfwd,
+        nf.elementwise_grad,
+        nf.config,
+    ):
         hints = typing.get_type_hints(function)
         assert "return" in hints and len(hints) > 1, function
     assert (Path(nf.__file__).parent / "py.typed").is_file()

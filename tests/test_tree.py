@@ -1,4 +1,5 @@
 """Pytree utilities: tree_map, tree_flatten/tree_unflatten, ravel/unravel."""
+
 import re
 from collections import namedtuple
 
@@ -11,10 +12,12 @@ Pair = namedtuple("Pair", "left right")
 
 
 def sample_tree():
-    return {"w": np.arange(6, dtype=np.float32).reshape(2, 3),
-            "layers": [np.ones(2), (np.float64(2.5), None)],
-            "pair": Pair(np.zeros((1, 1), np.float32), 3.0),
-            "state": None}
+    return {
+        "w": np.arange(6, dtype=np.float32).reshape(2, 3),
+        "layers": [np.ones(2), (np.float64(2.5), None)],
+        "pair": Pair(np.zeros((1, 1), np.float32), 3.0),
+        "state": None,
+    }
 
 
 def test_flatten_then_unflatten_gives_the_tree_back():
@@ -38,11 +41,14 @@ def test_tree_map_over_several_trees_keeps_structure_and_types():
     assert isinstance(doubled["pair"], Pair) and doubled["state"] is None
 
 
-@pytest.mark.parametrize("other, where", [
-    ({"a": 1.0}, "the root: a dict with keys ['a', 'b'] against a dict with keys ['a']"),
-    ({"a": 1.0, "b": [1.0]}, "b: a list of 2 against a list of 1"),
-    ({"a": 1.0, "b": 2.0}, "b: a list of 2 against a leaf (float)"),
-])
+@pytest.mark.parametrize(
+    "other, where",
+    [
+        ({"a": 1.0}, "the root: a dict with keys ['a', 'b'] against a dict with keys ['a']"),
+        ({"a": 1.0, "b": [1.0]}, "b: a list of 2 against a list of 1"),
+        ({"a": 1.0, "b": 2.0}, "b: a list of 2 against a leaf (float)"),
+    ],
+)
 def test_tree_map_names_where_trees_differ(other, where):
     with pytest.raises(ValueError, match=re.escape(f"differ at {where}")):
         nf.tree_map(lambda a, b: a, {"a": 1.0, "b": [1.0, 2.0]}, other)

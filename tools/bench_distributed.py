@@ -7,6 +7,7 @@ interleaved, so a change in the machine's load hits every rank count alike); eac
 `--steps` SGD steps on one global batch of CIFAR-shaped random images after one untimed step,
 with one BLAS thread per rank. Prints the median images/s per rank count and the speed-up.
 """
+
 import argparse
 import json
 import os
@@ -67,21 +68,43 @@ def main():
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, paths))}
     for round_number in range(args.rounds):
         for ranks in counts:
-            out = subprocess.run([mpiexec, "-n", str(ranks), sys.executable, __file__, "--worker",
-                                  "--steps", str(args.steps), "--batch", str(args.batch),
-                                  "--depth", str(args.depth)], capture_output=True, text=True,
-                                 env=env, check=True)
+            out = subprocess.run(
+                [
+                    mpiexec,
+                    "-n",
+                    str(ranks),
+                    sys.executable,
+                    __file__,
+                    "--worker",
+                    "--steps",
+                    str(args.steps),
+                    "--batch",
+                    str(args.batch),
+                    "--depth",
+                    str(args.depth),
+                ],
+                capture_output=True,
+                text=True,
+                env=env,
+                check=True,
+            )
             rates[ranks].append(json.loads(out.stdout.strip().splitlines()[-1])["images_per_s"])
-            print(f"round {round_number + 1}, {ranks} rank(s): {rates[ranks][-1]:.1f} images/s",
-                  flush=True)
+            print(
+                f"round {round_number + 1}, {ranks} rank(s): {rates[ranks][-1]:.1f} images/s",
+                flush=True,
+            )
     median = {r: sorted(v)[len(v) // 2] for r, v in rates.items()}
-    print(f"\nResNet-{args.depth}, global batch {args.batch}, one BLAS thread per rank, "
-          f"median of {args.rounds} rounds (load average {os.getloadavg()[0]:.1f} on "
-          f"{os.cpu_count()} cores):")
+    print(
+        f"\nResNet-{args.depth}, global batch {args.batch}, one BLAS thread per rank, "
+        f"median of {args.rounds} rounds (load average {os.getloadavg()[0]:.1f} on "
+        f"{os.cpu_count()} cores):"
+    )
     for ranks in counts:
-        print(f"  {ranks} rank(s): {median[ranks]:7.1f} images/s   "
-              f"{median[ranks] / median[counts[0]]:.2f}x  (range {min(rates[ranks]):.1f}-"
-              f"{max(rates[ranks]):.1f})")
+        print(
+            f"  {ranks} rank(s): {median[ranks]:7.1f} images/s   "
+            f"{median[ranks] / median[counts[0]]:.2f}x  (range {min(rates[ranks]):.1f}-"
+            f"{max(rates[ranks]):.1f})"
+        )
 
 
 if __name__ == "__main__":

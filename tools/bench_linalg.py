@@ -5,6 +5,7 @@ Prints medians of rounds taken in turn, and ratios to np.linalg.solve.
 
     python tools/bench_linalg.py
 """
+
 import time
 
 import numpy as np
@@ -22,6 +23,7 @@ def contenders():
     found = {"np.linalg.solve": np.linalg.solve, "back-substitution": back_substitution}
     try:
         from scipy.linalg import solve_triangular
+
         found["scipy solve_triangular"] = lambda a, b: solve_triangular(a, b, lower=True)
     except ImportError:
         pass
@@ -43,8 +45,10 @@ def main(rounds=7):
                 times[name].append(time.perf_counter() - start)
         base = np.median(times["np.linalg.solve"])
         for name, spent in times.items():
-            print(f"{n:>5} {name:>24} {1e3 * np.median(spent):>10.3f} "
-                  f"{np.median(spent) / base:>18.2f}")
+            print(
+                f"{n:>5} {name:>24} {1e3 * np.median(spent):>10.3f} "
+                f"{np.median(spent) / base:>18.2f}"
+            )
 
 
 if __name__ == "__main__":

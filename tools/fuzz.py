@@ -22,6 +22,7 @@ against finite differences alone). Constructs of bugs still open (OPEN_BUGS) are
 only with --open-bugs. tests/test_fuzz.py runs a bounded number of programs under hypothesis;
 this runs many more and prints every program that fails.
 """
+
 import argparse
 import importlib.util
 import random
@@ -34,69 +35,133 @@ from pathlib import Path
 import numpy as np
 
 # elementwise: "{0}" is the operand, which keeps its shape
-UNARY = ["np.sin({0})", "np.cos({0})", "np.tanh({0})", "np.arctan({0})", "-({0})",
-         "np.exp(np.tanh({0}))", "np.sqrt(1.0 + ({0}) ** 2)", "np.log1p(({0}) ** 2)",
-         "np.square(np.tanh({0}))", "np.expm1(np.sin({0}))", "np.transpose(np.transpose({0}))",
-         "np.abs({0}) * 0 + ({0})", "np.clip({0}, -0.7, 0.7)", "np.cosh(np.tanh({0}))",
-         "np.sinh(np.tanh({0}))", "({0}) ** 2", "np.log(1.5 + np.sin({0}))",
-         "np.log2(2.0 + np.cos({0}))", "np.log10(1.0 + ({0}) ** 2)",
-         "np.reciprocal(2.0 + np.sin({0}))", "np.arcsin(0.9 * np.tanh({0}))",
-         "np.arccos(0.5 * np.sin({0}))", "np.abs({0})", "np.sign({0}) * ({0}) ** 2",
-         "np.logaddexp({0}, 0.0)", "np.minimum({0}, 0.3)", "np.copy({0}) * 0.5",
-         "np.asarray({0}) + 1.0", "np.zeros_like({0}) + ({0}) * np.ones_like({0})",
-         "(2.0 + np.cos({0})) ** ({0})", "abs({0})", "({0}) / (1.5 + np.cos({0}))",
-         "np.tan(0.5 * np.tanh({0}))", "np.sqrt(np.square({0}) + 0.5)",
-         "({0}).clip(-1.0, 0.8)", "({0}).astype(np.float64)", "({0}).copy()"]
+UNARY = [
+    "np.sin({0})",
+    "np.cos({0})",
+    "np.tanh({0})",
+    "np.arctan({0})",
+    "-({0})",
+    "np.exp(np.tanh({0}))",
+    "np.sqrt(1.0 + ({0}) ** 2)",
+    "np.log1p(({0}) ** 2)",
+    "np.square(np.tanh({0}))",
+    "np.expm1(np.sin({0}))",
+    "np.transpose(np.transpose({0}))",
+    "np.abs({0}) * 0 + ({0})",
+    "np.clip({0}, -0.7, 0.7)",
+    "np.cosh(np.tanh({0}))",
+    "np.sinh(np.tanh({0}))",
+    "({0}) ** 2",
+    "np.log(1.5 + np.sin({0}))",
+    "np.log2(2.0 + np.cos({0}))",
+    "np.log10(1.0 + ({0}) ** 2)",
+    "np.reciprocal(2.0 + np.sin({0}))",
+    "np.arcsin(0.9 * np.tanh({0}))",
+    "np.arccos(0.5 * np.sin({0}))",
+    "np.abs({0})",
+    "np.sign({0}) * ({0}) ** 2",
+    "np.logaddexp({0}, 0.0)",
+    "np.minimum({0}, 0.3)",
+    "np.copy({0}) * 0.5",
+    "np.asarray({0}) + 1.0",
+    "np.zeros_like({0}) + ({0}) * np.ones_like({0})",
+    "(2.0 + np.cos({0})) ** ({0})",
+    "abs({0})",
+    "({0}) / (1.5 + np.cos({0}))",
+    "np.tan(0.5 * np.tanh({0}))",
+    "np.sqrt(np.square({0}) + 0.5)",
+    "({0}).clip(-1.0, 0.8)",
+    "({0}).astype(np.float64)",
+    "({0}).copy()",
+]
 FUNCTIONS = [t for t in UNARY if not t.startswith("({0}).")]  # for Python floats too
 # (template, operand shape or None for (3,) and (2, 3), result shape or None for the same)
-SHAPED = [("np.cumsum({0}, axis=-1)", None, None), ("np.flip({0}, axis=-1)", None, None),
-          ("np.stack([{0}, np.sin({0})])[1]", None, None), ("({0}).T.T", None, None),
-          ("np.expand_dims({0}, 0)[0]", None, None),
-          ("np.squeeze(np.expand_dims({0}, -1), -1)", None, None),
-          ("np.tensordot({0}, np.eye(3) * 0.3, axes=1)", None, None),
-          ("({0}) @ (np.eye(3) * 0.5 + 0.1)", None, None),
-          ("np.array([{0}, ({0}) * 2])[1]", None, None),
-          ("np.pad({0}, 1)[1:-1]", (3,), (3,)),
-          ("np.concatenate([{0}, 2 * {0}])[1:4]", (3,), (3,)),
-          ("np.broadcast_to({0}, (2, 3))", (3,), (2, 3)), ("np.outer({0}, {0})[1]", (3,), (3,)),
-          ("np.dot({0}, np.arange(9.0).reshape(3, 3) / 9)", (3,), (3,)),
-          ("({0}).dot(np.eye(3) - 0.3)", (3,), (3,)), ("({0}).flatten()", (3,), (3,)),
-          ("({0})[::-1]", (3,), (3,)), ("({0})[-1] * ({0})", (3,), (3,)),
-          ("np.linalg.inv(np.eye(3) * 2.0 + 0.1 * np.outer({0}, {0}))[0]", (3,), (3,)),
-          ("np.lib.stride_tricks.sliding_window_view(np.pad({0}, 1), 3).sum(axis=-1)", (3,),
-           (3,)),
-          ("np.reshape({0}, (3, 2)).T", (2, 3), (2, 3)),
-          ("np.swapaxes({0}, 0, 1).T", (2, 3), (2, 3)),
-          ("({0}).swapaxes(0, 1).transpose()", (2, 3), (2, 3)),
-          ("({0}).ravel().reshape(2, 3)", (2, 3), (2, 3)),
-          ("np.einsum('ij,jk->ik', {0}, np.eye(3) - 0.2)", (2, 3), (2, 3)),
-          ("({0})[:, ::-1] * ({0})[-1]", (2, 3), (2, 3))]
-BINARY = ["({0}) + ({1})", "({0}) - ({1})", "({0}) * ({1})", "({0}) / (1.0 + ({1}) ** 2)",
-          "np.arctan(({0}) * ({1}))", "np.maximum({0}, {1})", "np.minimum({0}, {1})",
-          "np.logaddexp({0}, {1})", "np.where(({0}) {cmp} ({1}), {0}, {1})",
-          "np.where(({0}) {cmp} 0.1, ({0}) * ({1}), np.sin({1}))",
-          "np.where((({0}) > 0) & (({1}) < 0.5), {1}, -({0}))", "sum([{0}, {1}, 0.5])"]
+SHAPED = [
+    ("np.cumsum({0}, axis=-1)", None, None),
+    ("np.flip({0}, axis=-1)", None, None),
+    ("np.stack([{0}, np.sin({0})])[1]", None, None),
+    ("({0}).T.T", None, None),
+    ("np.expand_dims({0}, 0)[0]", None, None),
+    ("np.squeeze(np.expand_dims({0}, -1), -1)", None, None),
+    ("np.tensordot({0}, np.eye(3) * 0.3, axes=1)", None, None),
+    ("({0}) @ (np.eye(3) * 0.5 + 0.1)", None, None),
+    ("np.array([{0}, ({0}) * 2])[1]", None, None),
+    ("np.pad({0}, 1)[1:-1]", (3,), (3,)),
+    ("np.concatenate([{0}, 2 * {0}])[1:4]", (3,), (3,)),
+    ("np.broadcast_to({0}, (2, 3))", (3,), (2, 3)),
+    ("np.outer({0}, {0})[1]", (3,), (3,)),
+    ("np.dot({0}, np.arange(9.0).reshape(3, 3) / 9)", (3,), (3,)),
+    ("({0}).dot(np.eye(3) - 0.3)", (3,), (3,)),
+    ("({0}).flatten()", (3,), (3,)),
+    ("({0})[::-1]", (3,), (3,)),
+    ("({0})[-1] * ({0})", (3,), (3,)),
+    ("np.linalg.inv(np.eye(3) * 2.0 + 0.1 * np.outer({0}, {0}))[0]", (3,), (3,)),
+    ("np.lib.stride_tricks.sliding_window_view(np.pad({0}, 1), 3).sum(axis=-1)", (3,), (3,)),
+    ("np.reshape({0}, (3, 2)).T", (2, 3), (2, 3)),
+    ("np.swapaxes({0}, 0, 1).T", (2, 3), (2, 3)),
+    ("({0}).swapaxes(0, 1).transpose()", (2, 3), (2, 3)),
+    ("({0}).ravel().reshape(2, 3)", (2, 3), (2, 3)),
+    ("np.einsum('ij,jk->ik', {0}, np.eye(3) - 0.2)", (2, 3), (2, 3)),
+    ("({0})[:, ::-1] * ({0})[-1]", (2, 3), (2, 3)),
+]
+BINARY = [
+    "({0}) + ({1})",
+    "({0}) - ({1})",
+    "({0}) * ({1})",
+    "({0}) / (1.0 + ({1}) ** 2)",
+    "np.arctan(({0}) * ({1}))",
+    "np.maximum({0}, {1})",
+    "np.minimum({0}, {1})",
+    "np.logaddexp({0}, {1})",
+    "np.where(({0}) {cmp} ({1}), {0}, {1})",
+    "np.where(({0}) {cmp} 0.1, ({0}) * ({1}), np.sin({1}))",
+    "np.where((({0}) > 0) & (({1}) < 0.5), {1}, -({0}))",
+    "sum([{0}, {1}, 0.5])",
+]
 COMPARE = [">", "<", ">=", "<=", "!="]
-REDUCE_2D = ["np.sum({0}, axis=0)", "np.max({0}, axis=0)", "np.var({0}, axis=0)",
-             "np.linalg.norm({0}, axis=0)", "np.einsum('ij->j', {0})", "np.mean({0}, axis=0)",
-             "np.min({0}, axis=-2)", "np.std({0} + np.array([[0.0], [1.0]]), axis=0, ddof=1)",
-             "np.prod(1.0 + 0.1 * {0}, axis=0)", "({0}).sum(axis=0)", "({0}).mean(0)",
-             "({0}).max(axis=0)", "({0}).min(axis=0)", "(1.0 + 0.1 * ({0})).prod(axis=0)",
-             "({0})[-1] * ({0})[0]", "({0}).var(axis=0)",
-             "np.sum({0} * np.sum({0}, axis=-1, keepdims=True), axis=0)"]
-REDUCE_1D = ["np.mean({0}, keepdims=True)", "np.max({0}, keepdims=True)",
-             "np.linalg.norm({0}, keepdims=True)", "np.prod(1.0 + 0.1 * ({0}), keepdims=True)"]
+REDUCE_2D = [
+    "np.sum({0}, axis=0)",
+    "np.max({0}, axis=0)",
+    "np.var({0}, axis=0)",
+    "np.linalg.norm({0}, axis=0)",
+    "np.einsum('ij->j', {0})",
+    "np.mean({0}, axis=0)",
+    "np.min({0}, axis=-2)",
+    "np.std({0} + np.array([[0.0], [1.0]]), axis=0, ddof=1)",
+    "np.prod(1.0 + 0.1 * {0}, axis=0)",
+    "({0}).sum(axis=0)",
+    "({0}).mean(0)",
+    "({0}).max(axis=0)",
+    "({0}).min(axis=0)",
+    "(1.0 + 0.1 * ({0})).prod(axis=0)",
+    "({0})[-1] * ({0})[0]",
+    "({0}).var(axis=0)",
+    "np.sum({0} * np.sum({0}, axis=-1, keepdims=True), axis=0)",
+]
+REDUCE_1D = [
+    "np.mean({0}, keepdims=True)",
+    "np.max({0}, keepdims=True)",
+    "np.linalg.norm({0}, keepdims=True)",
+    "np.prod(1.0 + 0.1 * ({0}), keepdims=True)",
+]
 # to a Python float (autograd cannot take float() of its values: rarely)
 TO_FLOAT = ["max(np.sum({0}), 0.2)", "min(np.mean({0}), 0.5)", "float(np.sum({0}))"]
-ACTIVATIONS = ["np.tanh({0})", "np.sin({0})", "np.maximum({0}, 0.1 * ({0}))",
-               "np.logaddexp(0.0, {0})", "({0}) / (1.0 + np.abs({0}))"]
+ACTIVATIONS = [
+    "np.tanh({0})",
+    "np.sin({0})",
+    "np.maximum({0}, 0.1 * ({0}))",
+    "np.logaddexp(0.0, {0})",
+    "({0}) / (1.0 + np.abs({0}))",
+]
 SHAPES = {"x": (3,), "y": (2, 3)}
 # constructs whose bugs are still open: generated only with --open-bugs
 OPEN_BUGS = {}  # (none now: issue 13's were fixed, and their constructs are generated always)
 # once open bugs (issue 13), fixed: generated always
-FIXED_SHAPED = [("np.transpose(np.transpose({0}, (-1, 0)), (-1, -2))", (2, 3), (2, 3)),
-                ("np.split({0}, 3, axis=-1)[1] * np.ones(3)", None, None)]
-HELPERS = '''
+FIXED_SHAPED = [
+    ("np.transpose(np.transpose({0}, (-1, 0)), (-1, -2))", (2, 3), (2, 3)),
+    ("np.split({0}, 3, axis=-1)[1] * np.ones(3)", None, None),
+]
+HELPERS = """
 
 def helper(a, b):
     return np.tanh(a) * b + np.sin(b)
@@ -118,7 +183,7 @@ def looped(a):
     for i in range(2):
         a = np.tanh(a) * 0.9 + 0.1
     return a
-'''
+"""
 
 
 class Program:
@@ -138,39 +203,61 @@ class Program:
         then, then_shape = self.expr(2)
         target = self.pick()
         if self.names[target] == then_shape or then_shape == (3,):
-            lines += [f"if np.sum({cond}) > 0:", f"    {target} = {target} * 0.5 + {then}",
-                      "else:", f"    {target} = np.sin({target})"]
+            lines += [
+                f"if np.sum({cond}) > 0:",
+                f"    {target} = {target} * 0.5 + {then}",
+                "else:",
+                f"    {target} = np.sin({target})",
+            ]
         lines += self.calls()
         if rng.random() < 0.3:  # a while loop overwriting an argument
             lines += ["k = 0", "while k < 2:", "    x = np.sin(x) * 0.9 + 0.1", "    k = k + 1"]
         if rng.random() < 0.3:  # an early return, then maybe an elif or a loop returning
-            lines += [f"if np.sum({self.expr(1)[0]}) > 4.0:",
-                      f"    return np.sum({self.expr(1)[0]}) * 0.5"]
+            lines += [
+                f"if np.sum({self.expr(1)[0]}) > 4.0:",
+                f"    return np.sum({self.expr(1)[0]}) * 0.5",
+            ]
             form = rng.random()
             if form < 0.4:
-                lines += [f"elif np.sum({self.expr(1)[0]}) > 1.0:",
-                          f"    return np.sum({self.expr(1)[0]}) * 0.3"]
+                lines += [
+                    f"elif np.sum({self.expr(1)[0]}) > 1.0:",
+                    f"    return np.sum({self.expr(1)[0]}) * 0.3",
+                ]
             elif form < 0.6:
-                lines += ["else:", "    for j in range(2):",
-                          f"        if np.sum({self.expr(1)[0]}) > 0.5 * j:",
-                          f"            return np.sum({self.expr(1)[0]}) * 0.2"]
+                lines += [
+                    "else:",
+                    "    for j in range(2):",
+                    f"        if np.sum({self.expr(1)[0]}) > 0.5 * j:",
+                    f"            return np.sum({self.expr(1)[0]}) * 0.2",
+                ]
         body, _ = self.expr(1, only=("acc",))
-        lines += ["acc = 0.0", "buf = np.zeros(3)", f"for i in range({rng.randint(1, 4)}):",
-                  f"    acc = acc * 0.5 + np.sum({self.expr(2)[0]}) * 0.1",
-                  f"    acc = np.tanh(acc) + np.sum({body}) * 0.01"]
+        lines += [
+            "acc = 0.0",
+            "buf = np.zeros(3)",
+            f"for i in range({rng.randint(1, 4)}):",
+            f"    acc = acc * 0.5 + np.sum({self.expr(2)[0]}) * 0.1",
+            f"    acc = np.tanh(acc) + np.sum({body}) * 0.01",
+        ]
         if rng.random() < 0.5:  # writes into a preallocated array (which autograd cannot)
             lines.append(f"    buf[i % 3] = buf[i % 3] + np.sum({self.expr(1)[0]}) * 0.2")
         if rng.random() < 0.3:
             lines += ["    if acc > 0.8:", "        break"]
             if rng.random() < 0.5:  # an elif that jumps too, with something left to skip
-                lines += [f"    elif acc < {rng.choice(['-0.5', '0.2'])}:",
-                          f"        {rng.choice(['continue', 'break'])}",
-                          "    acc = acc * 0.9 + 0.01"]
+                lines += [
+                    f"    elif acc < {rng.choice(['-0.5', '0.2'])}:",
+                    f"        {rng.choice(['continue', 'break'])}",
+                    "    acc = acc * 0.9 + 0.01",
+                ]
         final, shape = self.expr(2)
         reduce = "np.sum" if rng.random() < 0.7 else "np.mean"
         lines.append(f"return {reduce}({final}) + acc + np.sum(buf ** 2)")
-        self.source = ("import numpy as np\n" + HELPERS + "\n\ndef program(x, y, params):\n"
-                       + textwrap.indent("\n".join(lines), "    ") + "\n")
+        self.source = (
+            "import numpy as np\n"
+            + HELPERS
+            + "\n\ndef program(x, y, params):\n"
+            + textwrap.indent("\n".join(lines), "    ")
+            + "\n"
+        )
 
     def pick(self, only=None):
         return self.rng.choice(sorted(only or self.names))
@@ -189,12 +276,18 @@ class Program:
         if kind == "range":
             lines += ["for i in range(len(params)):", "    W, b = params[i]"] + step
         elif kind == "while":
-            lines += ["i = 0", "while i < len(params):", "    W, b = params[i]"] + step + [
-                "    i = i + 1"]
+            lines += (
+                ["i = 0", "while i < len(params):", "    W, b = params[i]"]
+                + step
+                + ["    i = i + 1"]
+            )
         elif kind == "explicit":
             for i in range(n):
-                lines += [f"W, b = params[{i}]" if rng.random() < 0.5 else
-                          f"W = params[{i}][0]\nb = params[{i}][1]"]
+                lines += [
+                    f"W, b = params[{i}]"
+                    if rng.random() < 0.5
+                    else f"W = params[{i}][0]\nb = params[{i}][1]"
+                ]
                 lines += [line[4:] for line in step]
         elif kind == "negative":  # issue 13 item 1
             lines += ["for i in range(len(params) - 1):", "    W, b = params[i]"] + step
@@ -211,8 +304,9 @@ class Program:
         rng, lines = self.rng, []
         if rng.random() < 0.5:
             (a, sa), (b, sb) = self.expr(1), self.expr(1)
-            call = rng.choice(["helper({}, {})", "nested({}, {})", "scaled({}, shift={})",
-                               "looped({}) * ({})"])
+            call = rng.choice(
+                ["helper({}, {})", "nested({}, {})", "scaled({}, shift={})", "looped({}) * ({})"]
+            )
             lines.append(f"h0 = {call.format(a, b)}")
             self.names["h0"] = np.broadcast_shapes(sa, sb)
         if rng.random() < 0.3:
@@ -240,30 +334,38 @@ class Program:
             return rng.choice(UNARY if shape else FUNCTIONS).format(inner), shape
         if choice < 0.45:
             inner, shape = self.expr(depth - 1, only)
-            fits = [(t, out) for t, needs, out in SHAPED + FIXED_SHAPED
-                    if (needs == shape) or (needs is None and shape in ((3,), (2, 3)))]
+            fits = [
+                (t, out)
+                for t, needs, out in SHAPED + FIXED_SHAPED
+                if (needs == shape) or (needs is None and shape in ((3,), (2, 3)))
+            ]
             if fits:
                 template, out = rng.choice(fits)
                 return template.format(inner), out or shape
             return f"np.sin({inner})", shape
         if choice < 0.85:
             (a, sa), (b, sb) = self.expr(depth - 1, only), self.expr(depth - 1, only)
-            return (rng.choice(BINARY).format(a, b, cmp=rng.choice(COMPARE)),
-                    np.broadcast_shapes(sa, sb))
+            return (
+                rng.choice(BINARY).format(a, b, cmp=rng.choice(COMPARE)),
+                np.broadcast_shapes(sa, sb),
+            )
         inner, shape = self.expr(depth - 1, only)
         if rng.random() < 0.1:
             return rng.choice(TO_FLOAT).format(inner), ()
         if len(shape) == 2:
             return rng.choice(REDUCE_2D).format(inner), (3,)
         if shape == (3,) and rng.random() < 0.3:  # (np.std of constant data: issue 13 item 3)
-            return rng.choice(["np.std({0} + np.arange(3.0), keepdims=True)",
-                               "np.var({0}, ddof=1, keepdims=True)"]).format(
-                inner), (1,)
+            return rng.choice(
+                [
+                    "np.std({0} + np.arange(3.0), keepdims=True)",
+                    "np.var({0}, ddof=1, keepdims=True)",
+                ]
+            ).format(inner), (1,)
         return rng.choice(REDUCE_1D).format(inner), (1,) if shape else ()
 
 
 # np for the autograd twin of a program: autograd.numpy, and what it lacks written in what it has
-AUTOGRAD_NUMPY = '''import types
+AUTOGRAD_NUMPY = """import types
 import autograd.numpy as anp
 
 
@@ -287,7 +389,7 @@ class Numpy:
 
 
 np = Numpy()
-'''
+"""
 
 
 def load(source, directory, autograd=False):
@@ -305,8 +407,10 @@ def load(source, directory, autograd=False):
 
 def inputs(seed, widths):
     data = np.random.default_rng(seed)
-    params = [(data.normal(size=(m, n)) * 0.7, data.normal(size=n) * 0.5)
-              for m, n in zip(widths, widths[1:])]
+    params = [
+        (data.normal(size=(m, n)) * 0.7, data.normal(size=n) * 0.5)
+        for m, n in zip(widths, widths[1:])
+    ]
     return data, (data.normal(size=3), data.normal(size=(2, 3)), params)
 
 
@@ -363,13 +467,16 @@ def check(seed, directory, oracle=None, open_bugs=False, stats=None, second_orde
         # where f turns within a step of 1e-6 (a power of a cosine of a square, say) the
         # differences miss it: each element must agree at that step or at a finer one
         finer = numerical_gradients(f, args, eps=1e-8)
-        if any(not np.all(np.isclose(g, e, 1e-4, atol) | np.isclose(g, e2, 1e-4, 100 * atol))
-               for g, e, e2 in zip(got, expected, finer)):
+        if any(
+            not np.all(np.isclose(g, e, 1e-4, atol) | np.isclose(g, e2, 1e-4, 100 * atol))
+            for g, e, e2 in zip(got, expected, finer)
+        ):
             return describe("reverse mode", program.source, got, expected)
     # in float32 too: under config(specialize="check") the float32 variant must agree with
     # the generic code element for element
-    nf.grad(f, wrt=(0, 1, 2))(*rebuild(list(args), iter(
-        x.astype(np.float32) for x in leaves(list(args)))))
+    nf.grad(f, wrt=(0, 1, 2))(
+        *rebuild(list(args), iter(x.astype(np.float32) for x in leaves(list(args))))
+    )
     tangents = rebuild(list(args), iter(data.normal(size=x.shape) for x in leaves(list(args))))
     _, tangent = nf.jvp(f, wrt=(0, 1, 2))(*args, tuple(tangents))
     along = sum(float(np.sum(g * v)) for g, v in zip(got, leaves(tangents)))
@@ -381,18 +488,28 @@ def check(seed, directory, oracle=None, open_bugs=False, stats=None, second_orde
         estimates = gradient_along(nf.grad(f, wrt=wrt), args, wrt, tangents[wrt])
         hv_expected = min(estimates, key=lambda e: np.max(np.abs(e - hv)))
         if differs([hv], [hv_expected], 1e-3, 1e-5):
-            return describe(f"Hessian-vector product w.r.t. {'xy'[wrt]}", program.source, hv,
-                            estimates)
+            return describe(
+                f"Hessian-vector product w.r.t. {'xy'[wrt]}", program.source, hv, estimates
+            )
         # reverse over reverse: H is symmetric, so the vjp of the gradient is H v too
         uh = nf.vjp(nf.grad(f, wrt=wrt), wrt=wrt)(*args)[1](tangents[wrt])
         if differs([uh], [hv_expected], 1e-3, 1e-5):
-            return describe(f"vjp of the gradient w.r.t. {'xy'[wrt]}", program.source, uh,
-                            estimates)
+            return describe(
+                f"vjp of the gradient w.r.t. {'xy'[wrt]}", program.source, uh, estimates
+            )
         ours.append([hv])
         references.append([hv_expected])
     if oracle == "autograd":
-        return against_autograd(program, directory, args, (wrt, tangents[wrt]), ours,
-                                references, atol, {} if stats is None else stats)
+        return against_autograd(
+            program,
+            directory,
+            args,
+            (wrt, tangents[wrt]),
+            ours,
+            references,
+            atol,
+            {} if stats is None else stats,
+        )
     return None
 
 
@@ -400,10 +517,12 @@ def gradient_along(gradient, args, wrt, v):
     """Two estimates of H v by central differences of the gradient w.r.t. args[wrt] along v:
     steps 1e-4 and 5e-5 combined (Richardson, error O(step ** 4): second derivatives of these
     programs reach 1e7), and a plain step of 1e-6 (for where a kink of abs or max is near)."""
+
     def central(step):
         plus, minus = list(args), list(args)
         plus[wrt], minus[wrt] = args[wrt] + step * v, args[wrt] - step * v
         return (gradient(*plus) - gradient(*minus)) / (2 * step)
+
     return [(4 * central(5e-5) - central(1e-4)) / 3, central(1e-6)]
 
 
@@ -423,36 +542,43 @@ def against_autograd(program, directory, args, direction, ours, references, atol
         stats["autograd could not run"] = stats.get("autograd could not run", 0) + 1
         return None
     stats["autograd ran"] = stats.get("autograd ran", 0) + 1
-    for what, mine, their, reference in zip(("reverse mode", "Hessian-vector product"), ours,
-                                            theirs, references):
+    for what, mine, their, reference in zip(
+        ("reverse mode", "Hessian-vector product"), ours, theirs, references
+    ):
         if not differs(mine, their, 1e-6, atol * 1e-3):
             continue
         if distance(their, reference) > distance(mine, reference):  # autograd is further off
             stats["autograd wrong"] = stats.get("autograd wrong", 0) + 1
             continue
-        return describe(f"{what} differs from autograd", program.source, mine, reference,
-                        their)
+        return describe(f"{what} differs from autograd", program.source, mine, reference, their)
     return None
 
 
 def distance(a, b):
     """How far the arrays of a are from those of b, relative to b's size."""
+
     def largest(x):
         return float(np.max(np.abs(x), initial=0.0))
+
     return max(largest(x - y) / (1.0 + largest(y)) for x, y in zip(a, b))
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--examples", type=int, default=500)
     parser.add_argument("--minutes", type=float, help="run for this long instead")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--oracle", choices=["autograd"], help="a second oracle")
-    parser.add_argument("--open-bugs", action="store_true",
-                        help="also generate: " + ("; ".join(OPEN_BUGS) or "(none open now)"))
+    parser.add_argument(
+        "--open-bugs",
+        action="store_true",
+        help="also generate: " + ("; ".join(OPEN_BUGS) or "(none open now)"),
+    )
     args = parser.parse_args(argv)
     import srcdiff as nf
+
     nf.config(specialize="check")  # compare each shape-specialised variant with generic code
     failures, stats, seed = 0, {}, args.seed
     deadline = time.monotonic() + 60 * args.minutes if args.minutes else None

@@ -1,5 +1,6 @@
 """Careful hand-written numpy backward passes: the bar srcdiff's emitted code is measured
 against in tools/bench.py (and checked equal to it there and in the tests)."""
+
 import numpy as np
 
 from srcdiff.nn import conv2d, conv2d_input_grad, conv2d_weight_grad
@@ -42,6 +43,7 @@ def mlp_grad(w1, b1, w2, b2, x, y):
 
 # --- ResNet (the architecture of srcdiff.resnet, training mode) --------------------------------
 
+
 # The convolution's kernels are nn's (see nn.conv2d's adjoint), so that what is compared is
 # everything around them: what srcdiff saves, frees and adds up.
 def _conv(x, w, stride, padding):
@@ -65,8 +67,15 @@ def _bn_back(g, cache):
     dbeta = g.sum(axis=(0, 2, 3))
     dgamma = (g * xhat).sum(axis=(0, 2, 3))
     dxhat = g * gamma.reshape(1, -1, 1, 1)
-    dx = inv / n * (n * dxhat - dxhat.sum(axis=(0, 2, 3), keepdims=True)
-                    - xhat * (dxhat * xhat).sum(axis=(0, 2, 3), keepdims=True))
+    dx = (
+        inv
+        / n
+        * (
+            n * dxhat
+            - dxhat.sum(axis=(0, 2, 3), keepdims=True)
+            - xhat * (dxhat * xhat).sum(axis=(0, 2, 3), keepdims=True)
+        )
+    )
     return dx, dgamma, dbeta
 
 
@@ -108,8 +117,7 @@ def resnet_loss_and_grad(params, x, y):
     grads = {"head": {"w": pooled.T @ dlogits, "b": dlogits.sum(axis=0)}, "blocks": []}
     dh = (dlogits @ params["head"]["w"].T)[:, :, None, None] / (h.shape[2] * h.shape[3])
     dh = np.broadcast_to(dh, h.shape)
-    for p, (stride, in_shape, c1, b1, r1, c2, b2, r2) in zip(params["blocks"][::-1],
-                                                              caches[::-1]):
+    for p, (stride, in_shape, c1, b1, r1, c2, b2, r2) in zip(params["blocks"][::-1], caches[::-1]):
         dout = dh * r2
         da, dg2, db2 = _bn_back(dout, b2)
         da, dw2 = _conv_back(da, c2)
@@ -118,11 +126,10 @@ def resnet_loss_and_grad(params, x, y):
         dinp, dw1 = _conv_back(da, c1)
         if stride == 2:
             dinp = dinp.copy()
-            dinp[:, :, ::2, ::2] += dout[:, :in_shape[1]]
+            dinp[:, :, ::2, ::2] += dout[:, : in_shape[1]]
         else:
             dinp = dinp + dout
-        grads["blocks"].append({"w1": dw1, "g1": dg1, "b1": db1, "w2": dw2, "g2": dg2,
-                                "b2": db2})
+        grads["blocks"].append({"w1": dw1, "g1": dg1, "b1": db1, "w2": dw2, "g2": dg2, "b2": db2})
         dh = dinp
     grads["blocks"].reverse()
     c_conv, c_bn, pre = stem_cache

@@ -5,6 +5,7 @@ exception or a wrong number is printed, and left to fail the test.
 
     python tools/refresh_xfails.py            # prints the changes, then writes the files
 """
+
 import ast
 import os
 import pprint
@@ -65,11 +66,14 @@ def table(found):
 def rewrite(path, variable, entries):
     with open(path) as f:
         text = f.read()
-    node = next(n for n in ast.parse(text).body if isinstance(n, ast.Assign) and
-                getattr(n.targets[0], "id", None) == variable)
+    node = next(
+        n
+        for n in ast.parse(text).body
+        if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", None) == variable
+    )
     lines = text.splitlines(keepends=True)
     body = pprint.pformat(entries, width=96, sort_dicts=False)
-    lines[node.lineno - 1:node.end_lineno] = [f"{variable} = {body}\n"]
+    lines[node.lineno - 1 : node.end_lineno] = [f"{variable} = {body}\n"]
     with open(path, "w") as f:
         f.write("".join(lines))
 
@@ -79,16 +83,19 @@ def main():
     import test_python_constructs as constructs_test
 
     def run_program(name, check):
-        test = {"grad": programs_test.test_gradient_agrees_with_autograd_and_finite_differences,
-                "jvp": programs_test.test_forward_mode_agrees_with_autograd,
-                "hvp": programs_test.test_hessian_vector_product_agrees_with_autograd}[check]
+        test = {
+            "grad": programs_test.test_gradient_agrees_with_autograd_and_finite_differences,
+            "jvp": programs_test.test_forward_mode_agrees_with_autograd,
+            "hvp": programs_test.test_hessian_vector_product_agrees_with_autograd,
+        }[check]
         test(name)
 
     def run_construct(name, check):
-        test = {"grad": constructs_test.test_gradient_matches_finite_differences,
-                "jvp": constructs_test.test_tangent_matches_finite_differences,
-                "hvp": constructs_test.
-                test_hessian_vector_product_matches_differences_of_the_gradient}[check]
+        test = {
+            "grad": constructs_test.test_gradient_matches_finite_differences,
+            "jvp": constructs_test.test_tangent_matches_finite_differences,
+            "hvp": constructs_test.test_hessian_vector_product_matches_differences_of_the_gradient,
+        }[check]
         test(*constructs_test.CASES[name])
 
     nf.config(specialize="check")

@@ -11,6 +11,7 @@ returning arguments, and optionally MODE: "grad" (default), "jvp" (forward mode)
 The programs of tests/programs/ named in PROGRAMS join them as program_NAME: the gradient of
 their `loss` with respect to its first argument, in program_NAME_grad.py.
 """
+
 import argparse
 import difflib
 import importlib.util
@@ -25,19 +26,36 @@ PROGRAMS_DIR = ROOT / "tests" / "programs"
 PROGRAM_PREFIX = "program_"
 # The programs of issue 16 (tests/programs/) in the gallery: each that tests/test_programs.py
 # passes without an expected failure.
-PROGRAMS = ("dataclass_model", "flatten", "fluid", "gmm", "hmm", "lstm", "mlp", "mlp_activation",
-            "neural_ode", "rnn", "svi", "vae")
+PROGRAMS = (
+    "dataclass_model",
+    "flatten",
+    "fluid",
+    "gmm",
+    "hmm",
+    "lstm",
+    "mlp",
+    "mlp_activation",
+    "neural_ode",
+    "rnn",
+    "svi",
+    "vae",
+)
 
 
 def names():
-    return sorted([p.stem for p in EXAMPLES.glob("*.py")
-                   if not p.stem.endswith((SUFFIX, SPECIALISED)) and not p.stem.startswith("_")] +
-                  [PROGRAM_PREFIX + program for program in PROGRAMS])
+    return sorted(
+        [
+            p.stem
+            for p in EXAMPLES.glob("*.py")
+            if not p.stem.endswith((SUFFIX, SPECIALISED)) and not p.stem.startswith("_")
+        ]
+        + [PROGRAM_PREFIX + program for program in PROGRAMS]
+    )
 
 
 def source_path(name):
     if name.startswith(PROGRAM_PREFIX):
-        return PROGRAMS_DIR / f"{name[len(PROGRAM_PREFIX):]}.py"
+        return PROGRAMS_DIR / f"{name[len(PROGRAM_PREFIX) :]}.py"
     return EXAMPLES / f"{name}.py"
 
 
@@ -72,7 +90,8 @@ def emitted(name):
     module = load(name)
     variant = derivative(name, module)
     return _header(name, module, variant) + standalone(
-        variant._emitted_for(list(_arguments(module))))
+        variant._emitted_for(list(_arguments(module)))
+    )
 
 
 def specialised(name):
@@ -90,18 +109,22 @@ def specialised(name):
     if getattr(module, "MODE", "grad") == "jvp":
         tangents = (tuple(np.zeros_like(arguments[k]) for k in variant.wrt),)
     source = variant.source_for(*arguments, *tangents)
-    return (_header(name, module, variant) + f"# Specialised for the example's arguments: "
-            f"{', '.join(map(_kind, arguments))}\n" +
-            standalone(variant._emitted_for(list(arguments)), source))
+    return (
+        _header(name, module, variant) + f"# Specialised for the example's arguments: "
+        f"{', '.join(map(_kind, arguments))}\n"
+        + standalone(variant._emitted_for(list(arguments)), source)
+    )
 
 
 def _header(name, module, variant):
     mode = getattr(module, "MODE", "grad")
     function = "loss" if name.startswith(PROGRAM_PREFIX) else name
-    return (f"# Emitted by srcdiff from {source_path(name).relative_to(ROOT)} "
-            f"(function {function}, mode {mode}, wrt={variant.wrt}):\n"
-            "#     python tools/regen_examples.py\n"
-            "# Do not edit: tests/test_generated_examples.py fails when this file is stale.\n")
+    return (
+        f"# Emitted by srcdiff from {source_path(name).relative_to(ROOT)} "
+        f"(function {function}, mode {mode}, wrt={variant.wrt}):\n"
+        "#     python tools/regen_examples.py\n"
+        "# Do not edit: tests/test_generated_examples.py fails when this file is stale.\n"
+    )
 
 
 def _kind(value):
@@ -138,8 +161,10 @@ def standalone(emitted, source=None):
     if source is None:
         source = emitted.full_source()
     else:
-        source = f'"""{emitted.source.split(chr(34) * 3)[1]}"""\n{IMPORTS}\n\n' + \
-            _with_generic_parts(source, emitted.full_source())
+        source = (
+            f'"""{emitted.source.split(chr(34) * 3)[1]}"""\n{IMPORTS}\n\n'
+            + _with_generic_parts(source, emitted.full_source())
+        )
     tree = ast.parse(source)
     bound = set(dir(builtins)) | {"np", "runtime"}
     for node in ast.walk(tree):
@@ -173,16 +198,18 @@ def _with_generic_parts(specialised, generic):
     import re
 
     generic_lines = generic.splitlines(True)
-    generic_defs = {node.name: node for node in ast.parse(generic).body
-                    if isinstance(node, ast.FunctionDef)}
+    generic_defs = {
+        node.name: node for node in ast.parse(generic).body if isinstance(node, ast.FunctionDef)
+    }
     lines = specialised.splitlines(True)
     defined = [node for node in ast.parse(specialised).body if isinstance(node, ast.FunctionDef)]
     for node in reversed(defined):
         original = generic_defs.get(re.sub(r"_s\d+$", "", node.name))
         if original is not None:
-            header = "".join(generic_lines[original.lineno - 1:original.body[0].lineno - 1])
-            lines[node.lineno - 1:node.body[0].lineno - 1] = \
-                [header.replace(f"def {original.name}(", f"def {node.name}(", 1)]
+            header = "".join(generic_lines[original.lineno - 1 : original.body[0].lineno - 1])
+            lines[node.lineno - 1 : node.body[0].lineno - 1] = [
+                header.replace(f"def {original.name}(", f"def {node.name}(", 1)
+            ]
     text = "".join(lines)
     names = {node.name for node in defined}
     while True:
@@ -192,8 +219,11 @@ def _with_generic_parts(specialised, generic):
             return text
         for name in missing:
             node = generic_defs[name]
-            text = text.rstrip("\n") + "\n\n\n" + "".join(
-                generic_lines[node.lineno - 1:node.end_lineno])
+            text = (
+                text.rstrip("\n")
+                + "\n\n\n"
+                + "".join(generic_lines[node.lineno - 1 : node.end_lineno])
+            )
             names.add(name)
 
 
@@ -204,20 +234,27 @@ def _module_imports(tree, name, module):
 
     if module.__name__ != name:
         return {f"import {module.__name__} as {name}\n"}
-    found = {f"import {name}.{node.attr}\n" for node in ast.walk(tree)
-             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-             and node.value.id == name and f"{name}.{node.attr}" in sys.modules}
+    found = {
+        f"import {name}.{node.attr}\n"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == name
+        and f"{name}.{node.attr}" in sys.modules
+    }
     return found or {f"import {name}\n"}
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
     args = parser.parse_args(argv)
     stale = 0
-    for name, make, suffix in [(n, m, x) for n in names()
-                               for m, x in ((emitted, SUFFIX), (specialised, SPECIALISED))]:
+    for name, make, suffix in [
+        (n, m, x) for n in names() for m, x in ((emitted, SUFFIX), (specialised, SPECIALISED))
+    ]:
         target = EXAMPLES / f"{name}{suffix}.py"
         try:
             text = make(name)
@@ -229,8 +266,11 @@ def main(argv=None):
             continue
         if args.check:
             stale += 1
-            sys.stdout.writelines(difflib.unified_diff(
-                old.splitlines(True), text.splitlines(True), str(target), "regenerated"))
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    old.splitlines(True), text.splitlines(True), str(target), "regenerated"
+                )
+            )
         else:
             target.write_text(text)
             print(f"wrote {target.relative_to(ROOT)}")

@@ -10,6 +10,7 @@ costs dominate). Rounds take the cases in turn, so a busy spell of the machine f
 alike; the table gives the median and the range over rounds. Last, the call overhead of a
 derivative of a tiny function over the specialised code it runs, measured side by side.
 """
+
 import argparse
 import json
 import math
@@ -27,6 +28,7 @@ STATEMENT = "h = np.tanh(h * w + 0.1)"
 
 
 # --- the programs -------------------------------------------------------------------------------
+
 
 def straight_line(n):
     lines = ["import numpy as np", "", "", "def f(w, x):", "    h = x"]
@@ -78,6 +80,7 @@ def measure_case(kind, size, memory):
     sys.setrecursionlimit(1000)  # Python's default, whatever the caller set
     start = time.perf_counter()
     import srcdiff as nf
+
     imported = time.perf_counter()
     fn, args = _case(kind, size)
     if memory:
@@ -85,25 +88,35 @@ def measure_case(kind, size, memory):
 
         tracemalloc.start()
         nf.grad(fn)
-        print(json.dumps({"peak_mib": tracemalloc.get_traced_memory()[1] / 2 ** 20}))
+        print(json.dumps({"peak_mib": tracemalloc.get_traced_memory()[1] / 2**20}))
         return
     begin, begin_cpu = time.perf_counter(), time.process_time()
     derivative = nf.grad(fn)
     transformed, transformed_cpu = time.perf_counter(), time.process_time()
     derivative(*args)
     called, called_cpu = time.perf_counter(), time.process_time()
-    print(json.dumps({"import_ms": 1e3 * (imported - start),
-                      "transform_ms": 1e3 * (transformed - begin),
-                      "specialise_ms": 1e3 * (called - transformed),
-                      "transform_cpu_ms": 1e3 * (transformed_cpu - begin_cpu),
-                      "specialise_cpu_ms": 1e3 * (called_cpu - transformed_cpu)}))
+    print(
+        json.dumps(
+            {
+                "import_ms": 1e3 * (imported - start),
+                "transform_ms": 1e3 * (transformed - begin),
+                "specialise_ms": 1e3 * (called - transformed),
+                "transform_cpu_ms": 1e3 * (transformed_cpu - begin_cpu),
+                "specialise_cpu_ms": 1e3 * (called_cpu - transformed_cpu),
+            }
+        )
+    )
 
 
 def _environment():
     """For the new processes: this checkout's srcdiff, one BLAS thread, and compiled
     bytecode kept (in a folder of its own) as an installed package has it."""
-    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               OPENBLAS_NUM_THREADS="1", PYTHONPYCACHEPREFIX=tempfile.mkdtemp())
+    env = dict(
+        os.environ,
+        PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        OPENBLAS_NUM_THREADS="1",
+        PYTHONPYCACHEPREFIX=tempfile.mkdtemp(),
+    )
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run([sys.executable, "-c", "import srcdiff"], env=env, check=True)
     return env
@@ -112,8 +125,13 @@ def _environment():
 def _run(kind, size, memory, timeout, env):
     command = [sys.executable, os.path.abspath(__file__), "--case", kind, str(size)]
     try:
-        done = subprocess.run(command + (["--memory"] if memory else []), env=env,
-                              capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            command + (["--memory"] if memory else []),
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         return None
     if done.returncode != 0:
@@ -122,6 +140,7 @@ def _run(kind, size, memory, timeout, env):
 
 
 # --- the report ---------------------------------------------------------------------------------
+
 
 def exponent(points):
     """Least-squares slope of log(time) against log(N) over (N, time) points."""
@@ -159,23 +178,32 @@ def call_overhead():
 
     rows = []
     for label, source, arg in (
-            ("float: x * x + 1", "def f(x):\n    return x * x + 1\n", 0.3),
-            ("array(3): np.sum(x * x + 1)",
-             "import numpy as np\n\n\ndef f(x):\n    return np.sum(x * x + 1)\n",
-             np.ones(3))):
+        ("float: x * x + 1", "def f(x):\n    return x * x + 1\n", 0.3),
+        (
+            "array(3): np.sum(x * x + 1)",
+            "import numpy as np\n\n\ndef f(x):\n    return np.sum(x * x + 1)\n",
+            np.ones(3),
+        ),
+    ):
         fn = _load(source)
         derivative = nf.grad(fn)
         derivative(arg)
-        (variant, _), = derivative._variants.values()
-        times = side_by_side({"plain": lambda: fn(arg), "derivative": lambda: derivative(arg),
-                              "specialised": lambda: variant(arg)}, 30, 0.02)
+        ((variant, _),) = derivative._variants.values()
+        times = side_by_side(
+            {
+                "plain": lambda: fn(arg),
+                "derivative": lambda: derivative(arg),
+                "specialised": lambda: variant(arg),
+            },
+            30,
+            0.02,
+        )
         rows.append((label, {k: 1e3 * v for k, v in times.items()}))
     return rows
 
 
 def main(sizes=SIZES, rounds=3, timeout=600.0, memory=True):
-    cases = [("straight", n) for n in sizes] + [("loops", d) for d in DEPTHS] + \
-        [("resnet", 20)]
+    cases = [("straight", n) for n in sizes] + [("loops", d) for d in DEPTHS] + [("resnet", 20)]
     results = {case: [] for case in cases}
     skipped, env = set(), _environment()
     for round_ in range(rounds):
@@ -188,26 +216,36 @@ def main(sizes=SIZES, rounds=3, timeout=600.0, memory=True):
                 continue
             results[case].append(measured)
         print(f"(round {round_ + 1} of {rounds} done)", file=sys.stderr)
-    peaks = {case: _run(*case, memory=True, timeout=timeout, env=env) for case in cases
-             if memory and case not in skipped}
+    peaks = {
+        case: _run(*case, memory=True, timeout=timeout, env=env)
+        for case in cases
+        if memory and case not in skipped
+    }
     _report(cases, results, peaks)
     print("\ncall overhead, median microseconds per call (side by side, 30 rounds)")
     print(f"{'':30} {'plain f':>9} {'derivative':>11} {'specialised':>12} {'overhead':>9}")
     for label, t in call_overhead():
-        print(f"{label:30} {t['plain']:9.3f} {t['derivative']:11.3f} {t['specialised']:12.3f}"
-              f" {t['derivative'] - t['specialised']:9.3f}")
+        print(
+            f"{label:30} {t['plain']:9.3f} {t['derivative']:11.3f} {t['specialised']:12.3f}"
+            f" {t['derivative'] - t['specialised']:9.3f}"
+        )
 
 
 def _report(cases, results, peaks):
     imports = [r["import_ms"] for runs in results.values() for r in runs]
-    print(f"import srcdiff: {_median(imports):.0f} ms (range {min(imports):.0f}-"
-          f"{max(imports):.0f}) in a new process\n")
+    print(
+        f"import srcdiff: {_median(imports):.0f} ms (range {min(imports):.0f}-"
+        f"{max(imports):.0f}) in a new process\n"
+    )
     print("milliseconds, median (range) over rounds; /st: per statement")
     _table(cases, results, peaks, "")
     print("\nthe same in CPU time of the process (what a busy machine inflates less)")
     _table(cases, results, {}, "_cpu")
-    straight_peaks = [(n, peaks[("straight", n)]["peak_mib"]) for kind, n in cases
-                      if kind == "straight" and n >= 100 and peaks.get(("straight", n))]
+    straight_peaks = [
+        (n, peaks[("straight", n)]["peak_mib"])
+        for kind, n in cases
+        if kind == "straight" and n >= 100 and peaks.get(("straight", n))
+    ]
     if len(straight_peaks) >= 2:
         print(f"fitted exponent of peak memory, N >= 100: {exponent(straight_peaks):.2f}")
 
@@ -217,8 +255,11 @@ def _table(cases, results, peaks, clock):
     print(f"{'case':22} {'transform (cold)':>22} {'specialisation':>22} {'peak MiB':>9}")
     for case in cases:
         kind, size = case
-        label = {"straight": f"straight N={size:,}", "loops": f"loops {size} deep x {LOOP_BODY}",
-                 "resnet": "resnet.loss (ResNet-20)"}[kind]
+        label = {
+            "straight": f"straight N={size:,}",
+            "loops": f"loops {size} deep x {LOOP_BODY}",
+            "resnet": "resnet.loss (ResNet-20)",
+        }[kind]
         per = size if kind == "straight" else LOOP_BODY if kind == "loops" else None
         transform = [r[f"transform{clock}_ms"] for r in results[case]]
         special = [r[f"specialise{clock}_ms"] for r in results[case]]
@@ -226,14 +267,19 @@ def _table(cases, results, peaks, clock):
         peak_text = f"{peak['peak_mib']:9.1f}" if peak else f"{'':>9}"
         print(f"{label:22} {_cell(transform, per)} {_cell(special, per)} {peak_text}")
     for stage in (f"transform{clock}_ms", f"specialise{clock}_ms"):
-        points = [(n, _median([r[stage] for r in results[("straight", n)]]))
-                  for kind, n in cases if kind == "straight" and n >= 100 and
-                  results[("straight", n)]]
+        points = [
+            (n, _median([r[stage] for r in results[("straight", n)]]))
+            for kind, n in cases
+            if kind == "straight" and n >= 100 and results[("straight", n)]
+        ]
         if len(points) >= 2:
-            local = ", ".join(f"{a[0]:,}->{b[0]:,}: {exponent([a, b]):.2f}"
-                              for a, b in zip(points, points[1:]))
-            print(f"fitted exponent of {stage[:-3]}, N >= 100: {exponent(points):.2f} "
-                  f"(between sizes {local})")
+            local = ", ".join(
+                f"{a[0]:,}->{b[0]:,}: {exponent([a, b]):.2f}" for a, b in zip(points, points[1:])
+            )
+            print(
+                f"fitted exponent of {stage[:-3]}, N >= 100: {exponent(points):.2f} "
+                f"(between sizes {local})"
+            )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
 """Train the numpy ResNet with srcdiff gradients: the same as `python -m srcdiff train`."""
+
 import sys
 
 from srcdiff.train_cli import main

@@ -1,4 +1,5 @@
 """Copy propagation: `a = b` disappears and a's readers read b."""
+
 import heapq
 
 import gast
@@ -66,8 +67,13 @@ class _Program:
                     _push(value, todo)
             for node in _names_below(todo):
                 self._count(node)
-                table = self.loads if node.ctx.__class__ is gast.Load else \
-                    self.writes if isinstance(node.ctx, (gast.Store, gast.Del)) else {}
+                table = (
+                    self.loads
+                    if node.ctx.__class__ is gast.Load
+                    else self.writes
+                    if isinstance(node.ctx, (gast.Store, gast.Del))
+                    else {}
+                )
                 by_name = table.get(node.id)
                 if by_name is None:
                     by_name = table[node.id] = {}
@@ -79,8 +85,12 @@ class _Program:
                     entry[2] += 1
             for inner in nested:
                 self._index(inner, stmt)
-            if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and isinstance(
-                    stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Name):
+            if (
+                isinstance(stmt, gast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], gast.Name)
+                and isinstance(stmt.value, gast.Name)
+            ):
                 order = len(self.copies)
                 self.copies.append(stmt)
                 self.copy_order[id(stmt)] = order
@@ -150,8 +160,12 @@ class _Program:
 
     def drop_removed(self):
         for block in self.blocks:
-            block[:] = [stmt for stmt in block if id(stmt) not in self.copy_order or
-                        self.copies[self.copy_order[id(stmt)]] is not None]
+            block[:] = [
+                stmt
+                for stmt in block
+                if id(stmt) not in self.copy_order
+                or self.copies[self.copy_order[id(stmt)]] is not None
+            ]
 
 
 def _forget(table, node, stmt):

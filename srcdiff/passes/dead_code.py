@@ -1,5 +1,6 @@
 """Dead code: assignments whose value nothing reads, and stacks whose values nothing pops
 for reading."""
+
 import gast
 
 from .. import ir
@@ -26,12 +27,17 @@ def _reads_unless_dropped(dead):
         if id(node) in dead and pure(node.value):  # (only assignments are in `dead`)
             return set()
         return ir.names_in(node)
+
     return reads
 
 
 def _has_loop(body):
-    return any(isinstance(stmt, (gast.For, gast.While)) or isinstance(stmt, gast.If) and (
-        _has_loop(stmt.body) or _has_loop(stmt.orelse)) for stmt in body)
+    return any(
+        isinstance(stmt, (gast.For, gast.While))
+        or isinstance(stmt, gast.If)
+        and (_has_loop(stmt.body) or _has_loop(stmt.orelse))
+        for stmt in body
+    )
 
 
 def _sweep(body, dead):
@@ -67,16 +73,19 @@ def eliminate_dead_stacks(func):
     for node in ir.walk(func):
         if isinstance(node, gast.Name):
             mentioned[node.id] = mentioned.get(node.id, 0) + 1
-    candidates = {stack: statements for stack, statements in uses.items()
-                  if all(removable is not False for _, removable in statements) and
-                  mentioned.get(stack) == len(statements) and
-                  # (made here: not a list of the user's module)
-                  any(isinstance(stmt, gast.Assign) for stmt, _ in statements)}
+    candidates = {
+        stack: statements
+        for stack, statements in uses.items()
+        if all(removable is not False for _, removable in statements)
+        and mentioned.get(stack) == len(statements)
+        and
+        # (made here: not a list of the user's module)
+        any(isinstance(stmt, gast.Assign) for stmt, _ in statements)
+    }
     if not candidates:
         return 0
     dead = set()
-    if any(removable is None for statements in candidates.values() for _, removable in
-           statements):
+    if any(removable is None for statements in candidates.values() for _, removable in statements):
         live_before(func.body, set(), dead)
     doomed = set()
     for statements in candidates.values():
@@ -103,8 +112,11 @@ def _block_statements(node):
 def _stack_use(stmt):
     """(stack name, whether the statement may go: None for a pop, which may if its value is
     dead) for `s = []`, `s.append(v)` and `t = s.pop()`; (None, False) for any other."""
-    if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and \
-            isinstance(stmt.targets[0], gast.Name):
+    if (
+        isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+    ):
         value = stmt.value
         if isinstance(value, gast.List) and not value.elts:
             return stmt.targets[0].id, True
@@ -119,8 +131,12 @@ def _stack_use(stmt):
 
 
 def _method_call(node, method):
-    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and \
-            node.func.attr == method and isinstance(node.func.value, gast.Name):
+    if (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Attribute)
+        and node.func.attr == method
+        and isinstance(node.func.value, gast.Name)
+    ):
         return node.func.value.id
     return None
 

@@ -1,6 +1,7 @@
 """Dict adjoints written as a person writes them: `bp = {'w': bw, 'b': bb}` where the reverse
 sweep built one key at a time (`bp = runtime.getitem_grad(bb, p, 'b')`, then
 `bp = runtime.add_at(bp, p, 'w', bw)`, ...)."""
+
 import gast
 
 from .. import ir, runtime
@@ -28,8 +29,10 @@ def _gather(block, func):
             items = {}
             for _, _, key, value, _ in reversed(chain):
                 items.setdefault(key, []).append(value)
-            display = gast.Dict(keys=[ir.const(key) for key in items],
-                                values=[_sum(values) for values in items.values()])
+            display = gast.Dict(
+                keys=[ir.const(key) for key in items],
+                values=[_sum(values) for values in items.values()],
+            )
             positions = [position for *_, position in chain]
             block[positions[-1]] = ir.assign(target, display)
             for position in reversed(positions[:-1]):
@@ -60,18 +63,29 @@ def _chain(block, start):
 def _item(stmt, helper):
     """(target, container, key, value) of `target = runtime.<helper>(...)` with a string key
     and a plain name as the value, else None."""
-    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 and
-            isinstance(stmt.targets[0], gast.Name) and isinstance(stmt.value, gast.Call) and
-            ir.dotted(stmt.value.func) == ("runtime", helper) and not stmt.value.keywords):
+    if not (
+        isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and isinstance(stmt.value, gast.Call)
+        and ir.dotted(stmt.value.func) == ("runtime", helper)
+        and not stmt.value.keywords
+    ):
         return None
     args = stmt.value.args
     if helper == runtime.add_at.__name__:
-        if not (len(args) == 4 and isinstance(args[0], gast.Name) and
-                args[0].id == stmt.targets[0].id):
+        if not (
+            len(args) == 4 and isinstance(args[0], gast.Name) and args[0].id == stmt.targets[0].id
+        ):
             return None
         args = [args[3], args[1], args[2]]
-    if len(args) == 3 and isinstance(args[0], gast.Name) and isinstance(args[1], gast.Name) \
-            and isinstance(args[2], gast.Constant) and type(args[2].value) is str:
+    if (
+        len(args) == 3
+        and isinstance(args[0], gast.Name)
+        and isinstance(args[1], gast.Name)
+        and isinstance(args[2], gast.Constant)
+        and type(args[2].value) is str
+    ):
         return stmt.targets[0].id, args[1].id, args[2].value, args[0]
     return None
 
@@ -84,9 +98,13 @@ def _read_only_by_as_grad(func, target, writes):
         if isinstance(node, gast.Name) and node.id == target:
             stores += isinstance(node.ctx, gast.Store)
             loads += isinstance(node.ctx, gast.Load)
-        elif isinstance(node, gast.Call) and node.args and isinstance(node.args[0], gast.Name) \
-                and node.args[0].id == target and \
-                ir.dotted(node.func) == ("runtime", runtime.as_grad.__name__):
+        elif (
+            isinstance(node, gast.Call)
+            and node.args
+            and isinstance(node.args[0], gast.Name)
+            and node.args[0].id == target
+            and ir.dotted(node.func) == ("runtime", runtime.as_grad.__name__)
+        ):
             as_grad += 1
     return stores == writes and loads == (writes - 1) + as_grad and as_grad > 0
 

@@ -1,4 +1,5 @@
 """In-place accumulation: `bx = bx + e` becomes `bx += e` into buffers nothing else holds."""
+
 import gast
 
 from .. import ir
@@ -30,8 +31,9 @@ def _in_place(body, owned):
         target = _accumulated(stmt)
         if target is not None:
             if target in owned:
-                body[index] = gast.AugAssign(target=ir.name(target, store=True), op=gast.Add(),
-                                             value=stmt.value.right)
+                body[index] = gast.AugAssign(
+                    target=ir.name(target, store=True), op=gast.Add(), value=stmt.value.right
+                )
             owned -= ir.names_in(stmt.value.right)
             owned.add(target)
             continue
@@ -46,11 +48,14 @@ def _only_accumulates(var, stmts):
     for stmt in stmts:
         if isinstance(stmt, (gast.For, gast.While, gast.If)):
             header = stmt.iter if isinstance(stmt, gast.For) else stmt.test
-            if var in ir.names_in(header) or not _only_accumulates(
-                    var, stmt.body + stmt.orelse):
+            if var in ir.names_in(header) or not _only_accumulates(var, stmt.body + stmt.orelse):
                 return False
-        elif _accumulated(stmt) == var or isinstance(stmt, gast.AugAssign) and \
-                stmt.target.id == var and var not in ir.names_in(stmt.value):
+        elif (
+            _accumulated(stmt) == var
+            or isinstance(stmt, gast.AugAssign)
+            and stmt.target.id == var
+            and var not in ir.names_in(stmt.value)
+        ):
             continue
         elif var in ir.names_in(stmt) | ir.names_in(stmt, gast.Store):
             return False

@@ -1,9 +1,11 @@
 """Which names are read later (liveness), and which expressions may be dropped (purity):
 the analyses the dead-code passes share."""
+
 import gast
 
 from .. import ir
 from ..primitives import registry
+
 
 def pure(node):
     """True when evaluating `node` has no side effect, so an unused result may be dropped: it

@@ -1,4 +1,5 @@
 """Early release: a backward function frees each saved value after its last use."""
+
 import gast
 
 from .. import ir
@@ -30,8 +31,9 @@ def release_early(func):
     for index, stmt in enumerate(body):
         out.append(stmt)
         if index in releases:
-            out.append(gast.Delete(targets=[ir.name(n, store=False) for n in sorted(
-                releases[index])]))
+            out.append(
+                gast.Delete(targets=[ir.name(n, store=False) for n in sorted(releases[index])])
+            )
             for target in out[-1].targets:
                 target.ctx = gast.Del()
     func.body = out

@@ -1,5 +1,6 @@
 """Saved names: the backward function unpacks each saved value under the name the forward
 function saved it by, so the pair reads as one piece of code."""
+
 import gast
 
 from .. import ir
@@ -11,17 +12,25 @@ def unpack_as_saved(forward, backward):
     apart, and copy propagation in the forward one (`_cond0 = training` gone, `training`
     saved) changes what it saves after the backward one's names were chosen. A name the
     backward function already reads or writes for something else is left as it is."""
-    returned, unpack = forward.body[-1] if forward.body else None, \
-        backward.body[0] if backward.body else None
-    if not (isinstance(returned, gast.Return) and isinstance(returned.value, gast.Tuple) and
-            len(returned.value.elts) == 2 and isinstance(returned.value.elts[1], gast.List) and
-            isinstance(unpack, gast.Assign) and isinstance(unpack.targets[0], gast.Tuple)):
+    returned, unpack = (
+        forward.body[-1] if forward.body else None,
+        backward.body[0] if backward.body else None,
+    )
+    if not (
+        isinstance(returned, gast.Return)
+        and isinstance(returned.value, gast.Tuple)
+        and len(returned.value.elts) == 2
+        and isinstance(returned.value.elts[1], gast.List)
+        and isinstance(unpack, gast.Assign)
+        and isinstance(unpack.targets[0], gast.Tuple)
+    ):
         return
     targets, kept = unpack.targets[0].elts, returned.value.elts[1].elts
     if len(targets) != len(kept):
         return
     taken = {n.id for n in ir.walk(backward) if isinstance(n, gast.Name)} | {
-        a.id for a in backward.args.args}
+        a.id for a in backward.args.args
+    }
     renames = {}
     for target, value in zip(targets, kept):
         saved_as = _saved_name(value)
@@ -35,7 +44,10 @@ def unpack_as_saved(forward, backward):
 
 def _saved_name(value):
     """The name a saved item is the value of, or (runtime.shape_of(x)) the shape of."""
-    if isinstance(value, gast.Call) and ir.dotted(value.func) == ("runtime", "shape_of") and \
-            len(value.args) == 1:
+    if (
+        isinstance(value, gast.Call)
+        and ir.dotted(value.func) == ("runtime", "shape_of")
+        and len(value.args) == 1
+    ):
         value = value.args[0]
     return value.id if isinstance(value, gast.Name) else None

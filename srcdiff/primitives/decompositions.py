@@ -6,6 +6,7 @@ differentiates them as functions of its symmetric part (as autograd's cholesky, 
 PyTorch do), so the gradient is symmetric and the samples symmetrize their argument. Where
 eigenvalues or singular values tie, the gradient is the limit that a loss not depending on
 the choice of basis of the repeated space has (runtime.reciprocal_gaps)."""
+
 import numpy as np
 
 from .. import runtime
@@ -19,9 +20,13 @@ def _decomposition(*functions, **facts):
 
 # upper=True is not supported: the template has no such parameter, so a call with it is an
 # error at the user's line
-@_decomposition(np.linalg.cholesky, samples=[
-    Sample("np.linalg.cholesky((a + a.mT) / 2)", a=spd(3)),
-    Sample("np.linalg.cholesky((a + a.mT) / 2)", a=spd(2, batch=(2,)))])
+@_decomposition(
+    np.linalg.cholesky,
+    samples=[
+        Sample("np.linalg.cholesky((a + a.mT) / 2)", a=spd(3)),
+        Sample("np.linalg.cholesky((a + a.mT) / 2)", a=spd(2, batch=(2,))),
+    ],
+)
 class cholesky:
     def adjoint(bz, z, a):
         ba = runtime.cholesky_vjp(bz, z)
@@ -31,10 +36,14 @@ class cholesky:
 
 
 # eigenvectors squared: their signs are arbitrary
-@_decomposition(np.linalg.eigh, samples=[
-    Sample("w + v ** 2", setup="w, v = np.linalg.eigh(a + a.mT)", a=real(3, 3)),
-    Sample("np.linalg.eigh(a + a.mT)[1] ** 2", a=real(2, 3, 3)),
-    Sample("np.linalg.eigh(a + a.mT, UPLO='U')[0]", a=real(3, 3))])
+@_decomposition(
+    np.linalg.eigh,
+    samples=[
+        Sample("w + v ** 2", setup="w, v = np.linalg.eigh(a + a.mT)", a=real(3, 3)),
+        Sample("np.linalg.eigh(a + a.mT)[1] ** 2", a=real(2, 3, 3)),
+        Sample("np.linalg.eigh(a + a.mT, UPLO='U')[0]", a=real(3, 3)),
+    ],
+)
 class eigh:
     def adjoint(bz, z, a, UPLO="L"):
         ba = runtime.eigh_vjp(bz, z)
@@ -43,8 +52,9 @@ class eigh:
         dz = runtime.eigh_jvp(da, z)
 
 
-@_decomposition(np.linalg.eigvalsh, samples=[
-    Sample("np.linalg.eigvalsh(a + a.mT)", a=real(2, 3, 3))])
+@_decomposition(
+    np.linalg.eigvalsh, samples=[Sample("np.linalg.eigvalsh(a + a.mT)", a=real(2, 3, 3))]
+)
 class eigvalsh:
     def adjoint(bz, z, a, UPLO="L"):
         ba = runtime.eigvalsh_vjp(bz, a)
@@ -56,11 +66,15 @@ class eigvalsh:
 # compute_uv=False and hermitian=True are not supported (np.linalg.svdvals gives the singular
 # values alone); the last sample reads the extra columns of a full U through their projector,
 # which does not depend on their basis
-@_decomposition(np.linalg.svd, samples=[
-    Sample("u ** 2 + s + vh ** 2", setup="u, s, vh = np.linalg.svd(a)", a=real(3, 3)),
-    Sample("np.linalg.svd(a, full_matrices=False)[0] ** 2", a=real(2, 4, 3)),
-    Sample("np.linalg.svd(a, full_matrices=False)[2] ** 2", a=real(2, 4)),
-    Sample("u[:, 2:] @ u[:, 2:].T + s[0]", setup="u, s, vh = np.linalg.svd(a)", a=real(4, 2))])
+@_decomposition(
+    np.linalg.svd,
+    samples=[
+        Sample("u ** 2 + s + vh ** 2", setup="u, s, vh = np.linalg.svd(a)", a=real(3, 3)),
+        Sample("np.linalg.svd(a, full_matrices=False)[0] ** 2", a=real(2, 4, 3)),
+        Sample("np.linalg.svd(a, full_matrices=False)[2] ** 2", a=real(2, 4)),
+        Sample("u[:, 2:] @ u[:, 2:].T + s[0]", setup="u, s, vh = np.linalg.svd(a)", a=real(4, 2)),
+    ],
+)
 class svd:
     def adjoint(bz, z, a, full_matrices=True):
         ba = runtime.svd_vjp(bz, z)
@@ -79,10 +93,14 @@ class svdvals:
 
 
 # mode='reduced' only (the template has no mode parameter); signs squared away as for eigh
-@_decomposition(np.linalg.qr, samples=[
-    Sample("q ** 2 + r[0]", setup="q, r = np.linalg.qr(a)", a=real(4, 3)),
-    Sample("np.linalg.qr(a)[1] ** 2", a=real(2, 3, 3)),
-    Sample("q ** 2 @ r", setup="q, r = np.linalg.qr(a)", a=real(2, 4))])
+@_decomposition(
+    np.linalg.qr,
+    samples=[
+        Sample("q ** 2 + r[0]", setup="q, r = np.linalg.qr(a)", a=real(4, 3)),
+        Sample("np.linalg.qr(a)[1] ** 2", a=real(2, 3, 3)),
+        Sample("q ** 2 @ r", setup="q, r = np.linalg.qr(a)", a=real(2, 4)),
+    ],
+)
 class qr:
     def adjoint(bz, z, a):
         ba = runtime.qr_vjp(bz, z, a)

@@ -7,6 +7,7 @@ evenly between tied elements. Complex numbers follow autograd's convention: prod
 adjoints are not conjugated, and a complex adjoint reaching a real value keeps its real part
 (runtime.real_for).
 """
+
 import builtins
 
 import gast
@@ -25,8 +26,10 @@ def ufunc(*functions, **facts):
 def folded(fn):
     """Fold fn(c) of a positive number c to a Python float (a float64 scalar would not be
     weakly typed, and would turn float32 arithmetic into float64)."""
+
     def fold(value):
         return gast.Constant(value=float(fn(value)), kind=None) if value > 0 else None
+
     return fold
 
 
@@ -40,6 +43,7 @@ def binary(call, x1=real(3, 1), x2=real(4)):
 
 # --- arithmetic -------------------------------------------------------------------------------
 
+
 @ufunc(np.add, operators=(gast.Add,), samples=binary("x1 + x2") + binary("np.add(x1, x2)"))
 class add:
     def adjoint(bz, z, x1, x2):
@@ -51,8 +55,9 @@ class add:
         dz = runtime.broadcast_like(dx2, z)
 
 
-@ufunc(np.subtract, operators=(gast.Sub,),
-        samples=binary("x1 - x2") + binary("np.subtract(x1, x2)"))
+@ufunc(
+    np.subtract, operators=(gast.Sub,), samples=binary("x1 - x2") + binary("np.subtract(x1, x2)")
+)
 class subtract:
     def adjoint(bz, z, x1, x2):
         bx1 = runtime.unbroadcast(bz, x1)
@@ -63,8 +68,9 @@ class subtract:
         dz = runtime.broadcast_like(-dx2, z)
 
 
-@ufunc(np.multiply, operators=(gast.Mult,),
-        samples=binary("x1 * x2") + binary("np.multiply(x1, x2)"))
+@ufunc(
+    np.multiply, operators=(gast.Mult,), samples=binary("x1 * x2") + binary("np.multiply(x1, x2)")
+)
 class multiply:
     def adjoint(bz, z, x1, x2):
         bx1 = runtime.unbroadcast(bz * x2, x1)
@@ -75,8 +81,11 @@ class multiply:
         dz = x1 * dx2
 
 
-@ufunc(np.true_divide, operators=(gast.Div,),
-        samples=binary("x1 / x2", x2=positive(4)) + binary("np.divide(x1, x2)", x2=positive(4)))
+@ufunc(
+    np.true_divide,
+    operators=(gast.Div,),
+    samples=binary("x1 / x2", x2=positive(4)) + binary("np.divide(x1, x2)", x2=positive(4)),
+)
 class true_divide:
     def adjoint(bz, z, x1, x2):
         bx1 = runtime.unbroadcast(bz / x2, x1)
@@ -88,11 +97,17 @@ class true_divide:
 
 
 # at the edge points autograd's values: d/dx x ** 0 is 0 (also at x = 0), d/dy 0 ** y is 0
-@ufunc(np.power, np.float_power, operators=(gast.Pow,),
-        samples=binary("x1 ** x2", x1=positive(3, 1)) + [
-            Sample("x ** 3 + 2.0 ** x + x ** 0.5", x=positive(4)),
-            Sample("np.power(x1, x2)", x1=positive(3), x2=real(3)),
-            Sample("np.float_power(x1, x2)", x1=positive(3), x2=real(3))])
+@ufunc(
+    np.power,
+    np.float_power,
+    operators=(gast.Pow,),
+    samples=binary("x1 ** x2", x1=positive(3, 1))
+    + [
+        Sample("x ** 3 + 2.0 ** x + x ** 0.5", x=positive(4)),
+        Sample("np.power(x1, x2)", x1=positive(3), x2=real(3)),
+        Sample("np.float_power(x1, x2)", x1=positive(3), x2=real(3)),
+    ],
+)
 class power:
     def adjoint(bz, z, x1, x2):
         bx1 = runtime.unbroadcast(bz * runtime.power_slope(x1, x2), x1)
@@ -121,8 +136,13 @@ class positive_:
         dz = dx
 
 
-@ufunc(np.maximum, np.fmax, samples=binary("np.maximum(x1, x2)") + binary(
-    "np.fmax(x1, x2)") + [Sample("np.maximum(x, 0.0) * x", x=real(7))])
+@ufunc(
+    np.maximum,
+    np.fmax,
+    samples=binary("np.maximum(x1, x2)")
+    + binary("np.fmax(x1, x2)")
+    + [Sample("np.maximum(x, 0.0) * x", x=real(7))],
+)
 class maximum:
     def adjoint(bz, z, x1, x2):
         bx1 = runtime.unbroadcast(runtime.winner_share(bz, x1, x2), x1)
@@ -144,8 +164,11 @@ class minimum:
         dz = runtime.winner_share(dx2, x1, x2)
 
 
-@ufunc(np.remainder, samples=binary("np.remainder(x1, x2)", x2=positive(4)) + binary(
-    "x1 % x2", x2=positive(4)), operators=(gast.Mod,))
+@ufunc(
+    np.remainder,
+    samples=binary("np.remainder(x1, x2)", x2=positive(4)) + binary("x1 % x2", x2=positive(4)),
+    operators=(gast.Mod,),
+)
 class remainder:  # x1 - floor(x1 / x2) * x2
     def adjoint(bz, z, x1, x2):
         bx1 = runtime.unbroadcast(bz, x1)
@@ -168,6 +191,7 @@ class fmod:  # x1 - trunc(x1 / x2) * x2
 
 
 # --- exponentials and logarithms --------------------------------------------------------------
+
 
 @ufunc(np.exp, samples=unary("np.exp(x)"))
 class exp:
@@ -260,6 +284,7 @@ class logaddexp2:
 
 # --- powers and roots -------------------------------------------------------------------------
 
+
 @ufunc(np.sqrt, samples=unary("np.sqrt(x)", positive(3, 4)))
 class sqrt:
     fold = folded(np.sqrt)
@@ -311,8 +336,14 @@ class hypot:
 
 # --- absolute values, signs and limits --------------------------------------------------------
 
-@ufunc(np.abs, builtins.abs, samples=unary("np.abs(x)") + unary("abs(x)") + [
-    Sample("np.abs(x)", x=constant(np.zeros(3)), second_order=False)])
+
+@ufunc(
+    np.abs,
+    builtins.abs,
+    samples=unary("np.abs(x)")
+    + unary("abs(x)")
+    + [Sample("np.abs(x)", x=constant(np.zeros(3)), second_order=False)],
+)
 class abs_:
     def adjoint(bz, z, x):
         bx = runtime.divide_or_zero(bz * runtime.conj(x), z)  # the sign, or x's phase conjugated
@@ -330,13 +361,25 @@ class fabs:
         dz = dx * np.sign(x)
 
 
-@primitive(np.clip, methods=("clip",), shape=EVALUATE, fresh=True,
-           keyword_aliases=(("min", "a_min"), ("max", "a_max")), samples=[
-    Sample("np.clip(x, -0.5, 0.5)", x=real(8)), Sample("np.clip(x, None, 0.2) * x", x=real(8)),
-    Sample("np.clip(x, min=-0.5) + x.clip(max=0.3)", x=real(8)),
-    Sample("x.clip(-0.3, 0.4)", x=real(8)),
-    Sample("np.clip(x, lo, hi)", x=real(8), lo=positive(8, low=-1.0, high=-0.3),
-           hi=positive(8, low=0.4, high=1.2))])
+@primitive(
+    np.clip,
+    methods=("clip",),
+    shape=EVALUATE,
+    fresh=True,
+    keyword_aliases=(("min", "a_min"), ("max", "a_max")),
+    samples=[
+        Sample("np.clip(x, -0.5, 0.5)", x=real(8)),
+        Sample("np.clip(x, None, 0.2) * x", x=real(8)),
+        Sample("np.clip(x, min=-0.5) + x.clip(max=0.3)", x=real(8)),
+        Sample("x.clip(-0.3, 0.4)", x=real(8)),
+        Sample(
+            "np.clip(x, lo, hi)",
+            x=real(8),
+            lo=positive(8, low=-1.0, high=-0.3),
+            hi=positive(8, low=0.4, high=1.2),
+        ),
+    ],
+)
 class clip:
     def adjoint(bz, z, a, a_min=None, a_max=None):
         ba = bz * runtime.within(a, a_min, a_max)
@@ -360,15 +403,22 @@ class nan_to_num:  # the identity where x is finite, and flat where it is replac
 
 def _where_shape(args, kwargs):
     from ..shapes import UNKNOWN, evaluate
+
     # np.where(c) gives the indices where c holds: as many as its values say
     return evaluate(np.where, args, kwargs, fresh=True) if len(args) == 3 else UNKNOWN
 
 
 # (the condition is a mask: in a derivative's own derivative it arrives among the saved
 # values that vary, and carries none)
-@primitive(np.where, constant=("condition",), shape=_where_shape, samples=[
-    Sample("np.where(x > y, x, y * 2)", x=real(3, 4), y=real(4)),
-    Sample("np.where(x > 0, x, 0.0)", x=real(5))])
+@primitive(
+    np.where,
+    constant=("condition",),
+    shape=_where_shape,
+    samples=[
+        Sample("np.where(x > y, x, y * 2)", x=real(3, 4), y=real(4)),
+        Sample("np.where(x > 0, x, 0.0)", x=real(5)),
+    ],
+)
 class where:
     def adjoint(bz, z, condition, x, y):
         bx = runtime.unbroadcast(np.where(condition, bz, 0), x)
@@ -381,9 +431,16 @@ class where:
 
 # --- complex numbers --------------------------------------------------------------------------
 
-@primitive(np.real, attributes=("real",), shape=EVALUATE, samples=[
-    Sample("np.real(np.exp(1j * x) * (2 - 1j))", x=real(4)),
-    Sample("(x * (1 + 2j)).real", x=real(4))])
+
+@primitive(
+    np.real,
+    attributes=("real",),
+    shape=EVALUATE,
+    samples=[
+        Sample("np.real(np.exp(1j * x) * (2 - 1j))", x=real(4)),
+        Sample("(x * (1 + 2j)).real", x=real(4)),
+    ],
+)
 class real_:
     def adjoint(bz, z, val):
         bval = bz
@@ -392,8 +449,14 @@ class real_:
         dz = np.real(dval)
 
 
-@ufunc(np.imag, attributes=("imag",), samples=[
-    Sample("np.imag(np.exp(1j * x) * x)", x=real(4)), Sample("(x * (1 + 2j)).imag", x=real(4))])
+@ufunc(
+    np.imag,
+    attributes=("imag",),
+    samples=[
+        Sample("np.imag(np.exp(1j * x) * x)", x=real(4)),
+        Sample("(x * (1 + 2j)).imag", x=real(4)),
+    ],
+)
 class imag:
     def adjoint(bz, z, val):
         bval = -1j * bz
@@ -402,9 +465,15 @@ class imag:
         dz = np.imag(dval)
 
 
-@ufunc(np.conj, np.conjugate, methods=("conj", "conjugate"), samples=[
-    Sample("np.conj(x * (1 + 2j))", wrap="abs2", x=real(4)),
-    Sample("(x * (2 - 1j)).conj() * x", wrap="abs2", x=real(4))])
+@ufunc(
+    np.conj,
+    np.conjugate,
+    methods=("conj", "conjugate"),
+    samples=[
+        Sample("np.conj(x * (1 + 2j))", wrap="abs2", x=real(4)),
+        Sample("(x * (2 - 1j)).conj() * x", wrap="abs2", x=real(4)),
+    ],
+)
 class conj:
     def adjoint(bz, z, x):
         bx = np.conj(bz)

@@ -7,14 +7,24 @@ helpers_containers.py: containers of adjoints and tangents.
 
 `shape_args` are the argument positions a helper reads only for shape and dtype, so the
 reverse transform saves only a shape for them (runtime.shape_of)."""
+
 import gast
 import numpy as np
 
 from .. import ir, runtime
 from ..shapes import Const, ShapeOf, Typed, widen
 from .registry import EVALUATE, Sample, primitive
-from .rewriting import (axes_literal, dtype_kind, dtype_literal, is_array, is_float, literal,
-                        reduced_shape, shape, spread)
+from .rewriting import (
+    axes_literal,
+    dtype_kind,
+    dtype_literal,
+    is_array,
+    is_float,
+    literal,
+    reduced_shape,
+    shape,
+    spread,
+)
 from .samples import number, positive, real
 
 
@@ -26,9 +36,16 @@ def helper(*functions, **facts):
 
 # --- broadcasting -----------------------------------------------------------------------------
 
-@helper(runtime.unbroadcast, constant=("x",), shape_args={1}, samples=[
-    Sample("runtime.unbroadcast(g, x)", g=real(2, 3, 4), x=real(3, 1), constant=("x",)),
-    Sample("runtime.unbroadcast(g, x)", g=real(3), x=number(), constant=("x",))])
+
+@helper(
+    runtime.unbroadcast,
+    constant=("x",),
+    shape_args={1},
+    samples=[
+        Sample("runtime.unbroadcast(g, x)", g=real(2, 3, 4), x=real(3, 1), constant=("x",)),
+        Sample("runtime.unbroadcast(g, x)", g=real(3), x=number(), constant=("x",)),
+    ],
+)
 class unbroadcast:
     def adjoint(bz, z, g, x):
         bg = runtime.broadcast_like(bz, g)
@@ -57,14 +74,22 @@ class unbroadcast:
         if extra:
             out = ir.call(ir.attr(out, "sum"), axis=axes_literal(tuple(range(extra))))
         if stretched:
-            out = ir.call(ir.attr(out, "sum"), axis=axes_literal(stretched),
-                          keepdims=ir.const(True))
+            out = ir.call(
+                ir.attr(out, "sum"), axis=axes_literal(stretched), keepdims=ir.const(True)
+            )
         return out
 
 
-@helper(runtime.broadcast_like, constant=("like",), shape_args={1}, samples=[
-    Sample("runtime.broadcast_like(d, like)", d=real(3, 1), like=real(2, 3, 4),
-           constant=("like",))])
+@helper(
+    runtime.broadcast_like,
+    constant=("like",),
+    shape_args={1},
+    samples=[
+        Sample(
+            "runtime.broadcast_like(d, like)", d=real(3, 1), like=real(2, 3, 4), constant=("like",)
+        )
+    ],
+)
 class broadcast_like:
     def adjoint(bz, z, d, like):
         bd = runtime.unbroadcast(bz, d)
@@ -76,12 +101,14 @@ class broadcast_like:
         ds, ls = shape(d), shape(like)
         if ds is None or ls is None:
             return None
-        return node.args[0] if ds == ls else ir.call("np.broadcast_to", node.args[0],
-                                                     literal(ls))
+        return node.args[0] if ds == ls else ir.call("np.broadcast_to", node.args[0], literal(ls))
 
 
-@helper(runtime.as_grad, constant=("x",), samples=[
-    Sample("runtime.as_grad(g, x)", g=real(3, 4), x=real(4), constant=("x",))])
+@helper(
+    runtime.as_grad,
+    constant=("x",),
+    samples=[Sample("runtime.as_grad(g, x)", g=real(3, 4), x=real(4), constant=("x",))],
+)
 class as_grad:
     def adjoint(bz, z, g, x):
         bg = runtime.broadcast_like(bz, g)
@@ -98,9 +125,14 @@ class as_grad:
         return None
 
 
-@helper(runtime.cast_grad, constant=("z", "x"), shape_args={1, 2}, samples=[
-    Sample("runtime.cast_grad(g, z, x)", g=real(3), z=real(3), x=real(3),
-           constant=("z", "x"))])
+@helper(
+    runtime.cast_grad,
+    constant=("z", "x"),
+    shape_args={1, 2},
+    samples=[
+        Sample("runtime.cast_grad(g, z, x)", g=real(3), z=real(3), x=real(3), constant=("z", "x"))
+    ],
+)
 class cast_grad:
     def adjoint(bout, out, g, z, x):
         bg = runtime.cast_grad(bout, z, g)
@@ -109,8 +141,11 @@ class cast_grad:
         dout = runtime.cast_grad(dg, z, x)
 
 
-@helper(runtime.real_for, constant=("x",), samples=[
-    Sample("runtime.real_for(g * (1 + 1j), x)", g=real(3), x=real(3), constant=("x",))])
+@helper(
+    runtime.real_for,
+    constant=("x",),
+    samples=[Sample("runtime.real_for(g * (1 + 1j), x)", g=real(3), x=real(3), constant=("x",))],
+)
 class real_for:
     def adjoint(bz, z, g, x):
         bg = bz
@@ -128,8 +163,7 @@ class runtime_real:
         dz = runtime.real(dx)
 
 
-@helper(runtime.conj, samples=[Sample("runtime.conj(x * (2 - 1j)) * x", wrap="abs2",
-                                      x=real(3))])
+@helper(runtime.conj, samples=[Sample("runtime.conj(x * (2 - 1j)) * x", wrap="abs2", x=real(3))])
 class runtime_conj:
     def adjoint(bz, z, x):
         bx = runtime.conj(bz)
@@ -143,9 +177,15 @@ class runtime_conj:
 _REDUCED = dict(g=real(3), x=real(2, 3), constant=("x",))
 
 
-@helper(runtime.unreduce, constant=("x",), shape_args={1}, samples=[
-    Sample("runtime.unreduce(g, x, axis=0)", **_REDUCED),
-    Sample("runtime.unreduce(g, x)", g=number(), x=real(2, 3), constant=("x",))])
+@helper(
+    runtime.unreduce,
+    constant=("x",),
+    shape_args={1},
+    samples=[
+        Sample("runtime.unreduce(g, x, axis=0)", **_REDUCED),
+        Sample("runtime.unreduce(g, x)", g=number(), x=real(2, 3), constant=("x",)),
+    ],
+)
 class unreduce:
     def adjoint(bz, z, g, x, axis=None, keepdims=False):
         bg = runtime.reduce_like(bz, g, axis=axis, keepdims=keepdims)
@@ -157,9 +197,16 @@ class unreduce:
         return spread(node.args[0], g, x, axis, keepdims)
 
 
-@helper(runtime.reduce_like, constant=("like",), shape_args={1}, samples=[
-    Sample("runtime.reduce_like(g, like, axis=0)", g=real(2, 3), like=real(3),
-           constant=("like",))])
+@helper(
+    runtime.reduce_like,
+    constant=("like",),
+    shape_args={1},
+    samples=[
+        Sample(
+            "runtime.reduce_like(g, like, axis=0)", g=real(2, 3), like=real(3), constant=("like",)
+        )
+    ],
+)
 class reduce_like:
     def adjoint(bz, z, g, like, axis=None, keepdims=False):
         bg = runtime.unreduce(bz, g, axis=axis, keepdims=keepdims)
@@ -168,8 +215,12 @@ class reduce_like:
         dz = runtime.reduce_like(dg, like, axis=axis, keepdims=keepdims)
 
 
-@helper(runtime.mean_grad, constant=("x",), shape_args={1}, samples=[
-    Sample("runtime.mean_grad(g, x, axis=0)", **_REDUCED)])
+@helper(
+    runtime.mean_grad,
+    constant=("x",),
+    shape_args={1},
+    samples=[Sample("runtime.mean_grad(g, x, axis=0)", **_REDUCED)],
+)
 class mean_grad:
     def adjoint(bz, z, g, x, axis=None, keepdims=False):
         bg = runtime.reduce_like(bz, g, axis=axis, keepdims=keepdims) / runtime.count(x, axis)
@@ -188,16 +239,29 @@ class mean_grad:
         return spread(scaled, g, x, axis, keepdims)
 
 
-@helper(runtime.var_grad, fresh=True, samples=[
-    Sample("runtime.var_grad(g, x, axis=0)", g=real(3), x=real(2, 3)),
-    Sample("runtime.var_grad(g, x, ddof=1)", g=number(), x=real(4))])
+@helper(
+    runtime.var_grad,
+    fresh=True,
+    samples=[
+        Sample("runtime.var_grad(g, x, axis=0)", g=real(3), x=real(2, 3)),
+        Sample("runtime.var_grad(g, x, ddof=1)", g=number(), x=real(4)),
+    ],
+)
 class var_grad:
     def adjoint(bz, z, g, x, axis=None, ddof=0, keepdims=False):
-        bg = runtime.reduce_like(bz * runtime.var_grad(np.ones_like(g), x, axis=axis, ddof=ddof,
-                                                       keepdims=keepdims),
-                                 g, axis=axis, keepdims=keepdims)
-        bx = runtime.var_grad(np.ones_like(g), bz * runtime.unreduce(g, x, axis, keepdims),
-                              axis=axis, ddof=ddof, keepdims=keepdims)
+        bg = runtime.reduce_like(
+            bz * runtime.var_grad(np.ones_like(g), x, axis=axis, ddof=ddof, keepdims=keepdims),
+            g,
+            axis=axis,
+            keepdims=keepdims,
+        )
+        bx = runtime.var_grad(
+            np.ones_like(g),
+            bz * runtime.unreduce(g, x, axis, keepdims),
+            axis=axis,
+            ddof=ddof,
+            keepdims=keepdims,
+        )
 
     def tangent(dz, z, g, x, axis=None, ddof=0, keepdims=False):
         dz = runtime.var_grad(dg, x, axis=axis, ddof=ddof, keepdims=keepdims)
@@ -206,14 +270,27 @@ class var_grad:
 
 # both spread g over x's reduced axes, then weigh each element (by where the peak is, or by
 # its distance from the mean): the adjoint weighs bz alike and sums over those axes again
-@helper(runtime.extremum_grad, constant=("peak", "x"), fresh=True, samples=[
-    Sample("runtime.extremum_grad(g, np.max(x, axis=0), x, axis=0)", g=real(3), x=real(2, 3),
-           constant=("x",))])
+@helper(
+    runtime.extremum_grad,
+    constant=("peak", "x"),
+    fresh=True,
+    samples=[
+        Sample(
+            "runtime.extremum_grad(g, np.max(x, axis=0), x, axis=0)",
+            g=real(3),
+            x=real(2, 3),
+            constant=("x",),
+        )
+    ],
+)
 class extremum_grad:
     def adjoint(bz, z, g, peak, x, axis=None, keepdims=False):
-        bg = runtime.reduce_like(bz * runtime.extremum_grad(np.ones_like(g), peak, x, axis=axis,
-                                                            keepdims=keepdims),
-                                 g, axis=axis, keepdims=keepdims)
+        bg = runtime.reduce_like(
+            bz * runtime.extremum_grad(np.ones_like(g), peak, x, axis=axis, keepdims=keepdims),
+            g,
+            axis=axis,
+            keepdims=keepdims,
+        )
 
     def tangent(dz, z, g, peak, x, axis=None, keepdims=False):
         dz = runtime.extremum_grad(dg, peak, x, axis=axis, keepdims=keepdims)
@@ -221,31 +298,54 @@ class extremum_grad:
 
 # prod_grad is U(g) * P(x), P(x)_i the product of the others: P's Jacobian is symmetric, so
 # its transpose is its own tangent
-@helper(runtime.prod_grad, fresh=True, samples=[
-    Sample("runtime.prod_grad(g, x, axis=1)", g=real(2), x=positive(2, 3))])
+@helper(
+    runtime.prod_grad,
+    fresh=True,
+    samples=[Sample("runtime.prod_grad(g, x, axis=1)", g=real(2), x=positive(2, 3))],
+)
 class prod_grad:
     def adjoint(bz, z, g, x, axis=None, keepdims=False):
-        bg = runtime.reduce_like(bz * runtime.prod_grad(np.ones_like(g), x, axis=axis,
-                                                        keepdims=keepdims),
-                                 g, axis=axis, keepdims=keepdims)
-        bx = runtime.prod_grad_tangent(np.ones_like(g), x, bz * runtime.unreduce(g, x, axis,
-                                                                                keepdims),
-                                       axis=axis, keepdims=keepdims)
+        bg = runtime.reduce_like(
+            bz * runtime.prod_grad(np.ones_like(g), x, axis=axis, keepdims=keepdims),
+            g,
+            axis=axis,
+            keepdims=keepdims,
+        )
+        bx = runtime.prod_grad_tangent(
+            np.ones_like(g),
+            x,
+            bz * runtime.unreduce(g, x, axis, keepdims),
+            axis=axis,
+            keepdims=keepdims,
+        )
 
     def tangent(dz, z, g, x, axis=None, keepdims=False):
         dz = runtime.prod_grad(dg, x, axis=axis, keepdims=keepdims)
         dz = runtime.prod_grad_tangent(g, x, dx, axis=axis, keepdims=keepdims)
 
 
-@helper(runtime.prod_grad_tangent, fresh=True, samples=[
-    Sample("x * runtime.prod_grad_tangent(1.0, np.ones(3), np.ones(3))", x=real(3))])
+@helper(
+    runtime.prod_grad_tangent,
+    fresh=True,
+    samples=[Sample("x * runtime.prod_grad_tangent(1.0, np.ones(3), np.ones(3))", x=real(3))],
+)
 class prod_grad_tangent:
     pass
 
 
-@helper(runtime.reverse_cumsum, constant=("like",), shape_args={1}, samples=[
-    Sample("runtime.reverse_cumsum(g, like, axis=1)", g=real(2, 3), like=real(2, 3),
-           constant=("like",))])
+@helper(
+    runtime.reverse_cumsum,
+    constant=("like",),
+    shape_args={1},
+    samples=[
+        Sample(
+            "runtime.reverse_cumsum(g, like, axis=1)",
+            g=real(2, 3),
+            like=real(2, 3),
+            constant=("like",),
+        )
+    ],
+)
 class reverse_cumsum:
     def adjoint(bz, z, g, like, axis=None):
         bg = np.reshape(np.cumsum(bz, axis=axis), np.shape(g))
@@ -254,17 +354,30 @@ class reverse_cumsum:
         dz = runtime.reverse_cumsum(dg, like, axis=axis)
 
 
-@helper(runtime.count, differentiable=False, samples=[
-    Sample("x * runtime.count(x, 0)", x=real(2, 3))])
+@helper(
+    runtime.count, differentiable=False, samples=[Sample("x * runtime.count(x, 0)", x=real(2, 3))]
+)
 class count:
     pass
 
 
 # --- elementwise edge cases -------------------------------------------------------------------
 
-@helper(runtime.winner_share, constant=("x", "other"), fresh=True, samples=[
-    Sample("runtime.winner_share(g, x, other)", g=real(4), x=real(4),
-           other=real(4), constant=("x", "other"))])
+
+@helper(
+    runtime.winner_share,
+    constant=("x", "other"),
+    fresh=True,
+    samples=[
+        Sample(
+            "runtime.winner_share(g, x, other)",
+            g=real(4),
+            x=real(4),
+            other=real(4),
+            constant=("x", "other"),
+        )
+    ],
+)
 class winner_share:
     def adjoint(bz, z, g, x, other):
         bg = runtime.unbroadcast(runtime.winner_share(bz, x, other), g)
@@ -273,20 +386,28 @@ class winner_share:
         dz = runtime.winner_share(dg, x, other)
 
 
-@helper(runtime.within, differentiable=False, samples=[
-    Sample("x * runtime.within(x, -0.5, None)", x=real(4))])
+@helper(
+    runtime.within,
+    differentiable=False,
+    samples=[Sample("x * runtime.within(x, -0.5, None)", x=real(4))],
+)
 class within:
     pass
 
 
-@helper(runtime.power_slope, samples=[
-    Sample("runtime.power_slope(x, y)", x=positive(3), y=real(3)),
-    Sample("runtime.power_slope(x, 0.0) + runtime.power_slope(x, 2)", x=real(3))])
+@helper(
+    runtime.power_slope,
+    samples=[
+        Sample("runtime.power_slope(x, y)", x=positive(3), y=real(3)),
+        Sample("runtime.power_slope(x, 0.0) + runtime.power_slope(x, 2)", x=real(3)),
+    ],
+)
 class power_slope:
     def adjoint(bz, z, x, y):
         bx = runtime.unbroadcast(bz * runtime.power_curvature(x, y), x)
         by = runtime.unbroadcast(
-            bz * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x), y), y)
+            bz * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x), y), y
+        )
 
     def tangent(dz, z, x, y):
         dz = dx * runtime.power_curvature(x, y)
@@ -295,19 +416,27 @@ class power_slope:
     def fold(x, y):  # y * x ** (y - 1) for a number y (and 0 or 1 as the numbers they are)
         if y in (0, 1):
             return ir.const(float(y))
-        return gast.BinOp(left=ir.const(y), op=gast.Mult(), right=gast.BinOp(
-            left=x, op=gast.Pow(), right=ir.const(y - 1)))
+        return gast.BinOp(
+            left=ir.const(y),
+            op=gast.Mult(),
+            right=gast.BinOp(left=x, op=gast.Pow(), right=ir.const(y - 1)),
+        )
 
 
 # (y * power_slope(x, y - 1) would be 0 * inf where y is 0 and x is 0: NaN, for 0)
-@helper(runtime.power_curvature, samples=[
-    Sample("runtime.power_curvature(x, y)", x=positive(3), y=real(3)),
-    Sample("runtime.power_curvature(x, 0.0) + runtime.power_curvature(x, 3)", x=real(3))])
+@helper(
+    runtime.power_curvature,
+    samples=[
+        Sample("runtime.power_curvature(x, y)", x=positive(3), y=real(3)),
+        Sample("runtime.power_curvature(x, 0.0) + runtime.power_curvature(x, 3)", x=real(3)),
+    ],
+)
 class power_curvature:
     def adjoint(bz, z, x, y):
         bx = runtime.unbroadcast(bz * y * runtime.power_curvature(x, y - 1), x)
-        by = runtime.unbroadcast(bz * runtime.unless_int(
-            (2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x), y), y)
+        by = runtime.unbroadcast(
+            bz * runtime.unless_int((2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x), y), y
+        )
 
     def tangent(dz, z, x, y):
         dz = dx * y * runtime.power_curvature(x, y - 1)
@@ -318,13 +447,21 @@ class power_curvature:
             return ir.const(0.0)
         if y == 2:
             return ir.const(2.0)
-        return gast.BinOp(left=ir.const(y * (y - 1)), op=gast.Mult(), right=gast.BinOp(
-            left=x, op=gast.Pow(), right=ir.const(y - 2)))
+        return gast.BinOp(
+            left=ir.const(y * (y - 1)),
+            op=gast.Mult(),
+            right=gast.BinOp(left=x, op=gast.Pow(), right=ir.const(y - 2)),
+        )
 
 
-@helper(runtime.unless_int, constant=("y",), samples=[
-    Sample("runtime.unless_int(x * 2.0, y)", x=real(3), y=real(3), constant=("y",)),
-    Sample("x + runtime.unless_int(x * 2.0, 3)", x=real(3))])
+@helper(
+    runtime.unless_int,
+    constant=("y",),
+    samples=[
+        Sample("runtime.unless_int(x * 2.0, y)", x=real(3), y=real(3), constant=("y",)),
+        Sample("x + runtime.unless_int(x * 2.0, 3)", x=real(3)),
+    ],
+)
 class unless_int:
     def adjoint(bz, z, value, y):
         bvalue = runtime.unless_int(bz, y)
@@ -345,8 +482,10 @@ class log_or_zero:
         return ir.const(float(np.log(x)) if x else 0.0) if x >= 0 else None
 
 
-@helper(runtime.divide_or_zero, samples=[
-    Sample("runtime.divide_or_zero(a, b)", a=real(3, 1), b=positive(4))])
+@helper(
+    runtime.divide_or_zero,
+    samples=[Sample("runtime.divide_or_zero(a, b)", a=real(3, 1), b=positive(4))],
+)
 class divide_or_zero:
     def adjoint(bz, z, a, b):
         ba = runtime.unbroadcast(runtime.divide_or_zero(bz, b), a)
@@ -362,21 +501,34 @@ class divide_or_zero:
 
 # --- bookkeeping: seeds, zeros, saved shapes, checks ------------------------------------------
 
-@helper(runtime.grad_seed, differentiable=False, samples=[Sample("x * runtime.grad_seed(1.0)",
-                                                                 x=real(3))])
+
+@helper(
+    runtime.grad_seed,
+    differentiable=False,
+    samples=[Sample("x * runtime.grad_seed(1.0)", x=real(3))],
+)
 class grad_seed:
     def rewrite(node, z):
         if is_float(z):
             return ir.const(1.0)
         z = widen(z)
-        if isinstance(z, Typed) and z.shape == () and z.type is not float and \
-                z.dtype.kind == "f" and dtype_literal(z.dtype) is not None:
+        if (
+            isinstance(z, Typed)
+            and z.shape == ()
+            and z.type is not float
+            and z.dtype.kind == "f"
+            and dtype_literal(z.dtype) is not None
+        ):
             return ir.call("np.ones", literal(()), dtype_literal(z.dtype))  # a 0-d array's
         return None
 
 
-@helper(runtime.zeros_like, differentiable=False, shape_args={0}, samples=[
-    Sample("x + runtime.zeros_like(x)", x=real(3))])
+@helper(
+    runtime.zeros_like,
+    differentiable=False,
+    shape_args={0},
+    samples=[Sample("x + runtime.zeros_like(x)", x=real(3))],
+)
 class zeros_like:
     def rewrite(node, x):
         x = widen(x)
@@ -389,26 +541,41 @@ class zeros_like:
         return None
 
 
-@helper(runtime.shape_of, differentiable=False, samples=[
-    Sample("x * np.shape(runtime.shape_of(x))[0]", x=real(3))])
+@helper(
+    runtime.shape_of,
+    differentiable=False,
+    samples=[Sample("x * np.shape(runtime.shape_of(x))[0]", x=real(3))],
+)
 class shape_of:
     def rewrite(node, x):
         x = widen(x)
-        if isinstance(x, ShapeOf) or isinstance(x, Typed) and not (
-                x.is_array and int(np.prod(x.shape)) > 4096):
+        if (
+            isinstance(x, ShapeOf)
+            or isinstance(x, Typed)
+            and not (x.is_array and int(np.prod(x.shape)) > 4096)
+        ):
             return node.args[0]  # (a large array's shape is what the stack should keep)
         return None
 
 
-@helper(runtime.zero_tangent, differentiable=False, samples=[
-    Sample("x + runtime.zero_tangent(x)", x=real(3))])
+@helper(
+    runtime.zero_tangent,
+    differentiable=False,
+    samples=[Sample("x + runtime.zero_tangent(x)", x=real(3))],
+)
 class zero_tangent:
     pass
 
 
 # checks that raise for a program srcdiff cannot follow: never dropped
-for check, call in ((runtime.check_unpack, "runtime.check_unpack(x, 3)"),
-                    (runtime.check_not_shared, "runtime.check_not_shared(1.0, 'y', 'z', '', 1)"),
-                    (runtime.check_unviewed, "runtime.check_unviewed(x, 0, (), 'x', '', '', 1)")):
-    helper(check, differentiable=False, pure=False, samples=[
-        Sample(f"x * ({call} is None)", x=real(3))])(type(check.__name__, (), {}))
+for check, call in (
+    (runtime.check_unpack, "runtime.check_unpack(x, 3)"),
+    (runtime.check_not_shared, "runtime.check_not_shared(1.0, 'y', 'z', '', 1)"),
+    (runtime.check_unviewed, "runtime.check_unviewed(x, 0, (), 'x', '', '', 1)"),
+):
+    helper(
+        check,
+        differentiable=False,
+        pure=False,
+        samples=[Sample(f"x * ({call} is None)", x=real(3))],
+    )(type(check.__name__, (), {}))

@@ -1,6 +1,7 @@
 """The runtime helpers of arrays.py's adjoints (runtime/rearranging.py), as primitives: each
 is linear in its adjoint, and its adjoint template is its transpose (a numpy function or
 another helper here), so gradients of gradients work through them."""
+
 import numpy as np
 
 from .. import runtime, shapes
@@ -12,6 +13,7 @@ from .samples import constant, real
 def _from_shapes(function):
     """A shape rule for a helper whose (constant) result depends only on its arguments'
     shapes and constant values: computed exactly, on empty arrays of those shapes."""
+
     def stand_in(value):
         value = shapes.widen(value) if not isinstance(value, shapes.Const) else value
         if isinstance(value, shapes.Const):
@@ -24,31 +26,56 @@ def _from_shapes(function):
 
     def rule(args, kwargs):
         try:
-            return shapes.Const(function(*map(stand_in, args),
-                                         **{k: stand_in(v) for k, v in kwargs.items()}))
+            return shapes.Const(
+                function(*map(stand_in, args), **{k: stand_in(v) for k, v in kwargs.items()})
+            )
         except (LookupError, TypeError, ValueError, IndexError):
             return shapes.UNKNOWN
+
     return rule
 
 
 def _constant_helper(function, call):
-    helper(function, differentiable=False, shape=_from_shapes(function), samples=[
-        Sample(call, x=real(2, 3))])(type(function.__name__, (), {}))
+    helper(
+        function,
+        differentiable=False,
+        shape=_from_shapes(function),
+        samples=[Sample(call, x=real(2, 3))],
+    )(type(function.__name__, (), {}))
 
 
 _constant_helper(runtime.hsplit_axis, "x * runtime.hsplit_axis([x, x])")
 _constant_helper(runtime.rollaxis_destination, "x * runtime.rollaxis_destination(x, -1, 0)")
-helper(runtime.chosen, differentiable=False, samples=[
-    Sample("x * runtime.chosen([x > 0, x > -1], 1)", x=real(2, 3))])(type("chosen", (), {}))
+helper(
+    runtime.chosen,
+    differentiable=False,
+    samples=[Sample("x * runtime.chosen([x > 0, x > -1], 1)", x=real(2, 3))],
+)(type("chosen", (), {}))
 
 
 # --- the items of lists, atleast_*, stacks ----------------------------------------------------
 
-@helper(runtime.gathered_items, constant=("items",), samples=[
-    Sample("runtime.gathered_items([g, 2 * h], x)", g=real(3), h=real(3), x=real(2, 3),
-           constant=("x",)),
-    Sample("runtime.gathered_items([g, h], [x, x])[1]", g=real(3), h=real(3), x=real(3),
-           constant=("x",))])
+
+@helper(
+    runtime.gathered_items,
+    constant=("items",),
+    samples=[
+        Sample(
+            "runtime.gathered_items([g, 2 * h], x)",
+            g=real(3),
+            h=real(3),
+            x=real(2, 3),
+            constant=("x",),
+        ),
+        Sample(
+            "runtime.gathered_items([g, h], [x, x])[1]",
+            g=real(3),
+            h=real(3),
+            x=real(3),
+            constant=("x",),
+        ),
+    ],
+)
 class gathered_items:
     def adjoint(bz, z, adjoints, items):
         badjoints[i] = runtime.unpack_adjoint(bz, items)[i]
@@ -57,12 +84,27 @@ class gathered_items:
         dz = runtime.gathered_items(dadjoints, items)
 
 
-
-@helper(runtime.unatleast, constant=("outputs", "arys"), shape_args={1}, samples=[
-    Sample("runtime.unatleast(g, np.atleast_2d(x), (x,), 0)", g=real(1, 3), x=real(3),
-           constant=("x",)),
-    Sample("runtime.unatleast([g, h], np.atleast_1d(x, y), (x, y), 1)", g=real(3), h=real(1),
-           x=real(3), y=real(1), constant=("x", "y"))])
+@helper(
+    runtime.unatleast,
+    constant=("outputs", "arys"),
+    shape_args={1},
+    samples=[
+        Sample(
+            "runtime.unatleast(g, np.atleast_2d(x), (x,), 0)",
+            g=real(1, 3),
+            x=real(3),
+            constant=("x",),
+        ),
+        Sample(
+            "runtime.unatleast([g, h], np.atleast_1d(x, y), (x, y), 1)",
+            g=real(3),
+            h=real(1),
+            x=real(3),
+            y=real(1),
+            constant=("x", "y"),
+        ),
+    ],
+)
 class unatleast:
     def adjoint(bz, z, g, outputs, arys, index):
         bg = runtime.atleast_back(bz, outputs, arys, index)
@@ -71,11 +113,22 @@ class unatleast:
         dz = runtime.unatleast(dg, outputs, arys, index)
 
 
-@helper(runtime.atleast_back, constant=("outputs", "arys"), shape_args={1}, samples=[
-    Sample("runtime.atleast_back(b, np.atleast_2d(x), (x,), 0)", b=real(3), x=real(3),
-           constant=("x",)),
-    Sample("runtime.atleast_back(b, [x, x], (x, x), 1)[1]", b=real(3), x=real(3),
-           constant=("x",))])
+@helper(
+    runtime.atleast_back,
+    constant=("outputs", "arys"),
+    shape_args={1},
+    samples=[
+        Sample(
+            "runtime.atleast_back(b, np.atleast_2d(x), (x,), 0)",
+            b=real(3),
+            x=real(3),
+            constant=("x",),
+        ),
+        Sample(
+            "runtime.atleast_back(b, [x, x], (x, x), 1)[1]", b=real(3), x=real(3), constant=("x",)
+        ),
+    ],
+)
 class atleast_back:
     def adjoint(bz, z, b, outputs, arys, index):
         bb = runtime.unatleast(bz, outputs, arys, index)
@@ -84,11 +137,26 @@ class atleast_back:
         dz = runtime.atleast_back(db, outputs, arys, index)
 
 
-@helper(runtime.unstacked, constant=("tup",), samples=[
-    Sample("runtime.unstacked(g, (x, y), 1, 'vstack')", g=real(3, 2), x=real(2), y=real(2, 2),
-           constant=("x", "y")),
-    Sample("runtime.unstacked(g, (x, y), 0, 'column_stack')", g=real(3, 3), x=real(3),
-           y=real(3, 2), constant=("x", "y"))])
+@helper(
+    runtime.unstacked,
+    constant=("tup",),
+    samples=[
+        Sample(
+            "runtime.unstacked(g, (x, y), 1, 'vstack')",
+            g=real(3, 2),
+            x=real(2),
+            y=real(2, 2),
+            constant=("x", "y"),
+        ),
+        Sample(
+            "runtime.unstacked(g, (x, y), 0, 'column_stack')",
+            g=real(3, 3),
+            x=real(3),
+            y=real(3, 2),
+            constant=("x", "y"),
+        ),
+    ],
+)
 class unstacked:
     def adjoint(bz, z, g, tup, index, how):
         bg = runtime.stacked_back(bz, g, tup, index, how)
@@ -97,11 +165,30 @@ class unstacked:
         dz = runtime.unstacked(dg, tup, index, how)
 
 
-@helper(runtime.stacked_back, constant=("g", "tup"), shape_args={1}, fresh=True, samples=[
-    Sample("runtime.stacked_back(b, g, (x, y), 0, 'dstack')", b=real(2, 3), g=real(2, 3, 2),
-           x=real(2, 3), y=real(2, 3), constant=("g", "x", "y")),
-    Sample("runtime.stacked_back(b, g, (x, y), 1, 'hstack')", b=real(3), g=real(5), x=real(2),
-           y=real(3), constant=("g", "x", "y"))])
+@helper(
+    runtime.stacked_back,
+    constant=("g", "tup"),
+    shape_args={1},
+    fresh=True,
+    samples=[
+        Sample(
+            "runtime.stacked_back(b, g, (x, y), 0, 'dstack')",
+            b=real(2, 3),
+            g=real(2, 3, 2),
+            x=real(2, 3),
+            y=real(2, 3),
+            constant=("g", "x", "y"),
+        ),
+        Sample(
+            "runtime.stacked_back(b, g, (x, y), 1, 'hstack')",
+            b=real(3),
+            g=real(5),
+            x=real(2),
+            y=real(3),
+            constant=("g", "x", "y"),
+        ),
+    ],
+)
 class stacked_back:
     def adjoint(bz, z, b, g, tup, index, how):
         bb = runtime.unstacked(bz, tup, index, how)
@@ -112,9 +199,16 @@ class stacked_back:
 
 # --- repeat, tile, diagonals ------------------------------------------------------------------
 
-@helper(runtime.unrepeat, constant=("a",), shape_args={1}, samples=[
-    Sample("runtime.unrepeat(g, a, 2, 1)", g=real(2, 4), a=real(2, 2), constant=("a",)),
-    Sample("runtime.unrepeat(g, a, [2, 0, 1])", g=real(3), a=real(3), constant=("a",))])
+
+@helper(
+    runtime.unrepeat,
+    constant=("a",),
+    shape_args={1},
+    samples=[
+        Sample("runtime.unrepeat(g, a, 2, 1)", g=real(2, 4), a=real(2, 2), constant=("a",)),
+        Sample("runtime.unrepeat(g, a, [2, 0, 1])", g=real(3), a=real(3), constant=("a",)),
+    ],
+)
 class unrepeat:
     def adjoint(bz, z, g, a, repeats, axis=None):
         bg = np.repeat(bz, repeats, axis)
@@ -123,8 +217,14 @@ class unrepeat:
         dz = runtime.unrepeat(dg, a, repeats, axis)
 
 
-@helper(runtime.untile, constant=("a",), shape_args={1}, samples=[
-    Sample("runtime.untile(g, a, (2, 1, 2))", g=real(2, 2, 6), a=real(2, 3), constant=("a",))])
+@helper(
+    runtime.untile,
+    constant=("a",),
+    shape_args={1},
+    samples=[
+        Sample("runtime.untile(g, a, (2, 1, 2))", g=real(2, 2, 6), a=real(2, 3), constant=("a",))
+    ],
+)
 class untile:
     def adjoint(bz, z, g, a, reps):
         bg = np.tile(bz, reps)
@@ -133,9 +233,15 @@ class untile:
         dz = runtime.untile(dg, a, reps)
 
 
-@helper(runtime.undiag, constant=("v",), shape_args={1}, samples=[
-    Sample("runtime.undiag(g, v, 1)", g=real(3), v=real(3, 4), constant=("v",)),
-    Sample("runtime.undiag(g, v)", g=real(3, 3), v=real(3), constant=("v",))])
+@helper(
+    runtime.undiag,
+    constant=("v",),
+    shape_args={1},
+    samples=[
+        Sample("runtime.undiag(g, v, 1)", g=real(3), v=real(3, 4), constant=("v",)),
+        Sample("runtime.undiag(g, v)", g=real(3, 3), v=real(3), constant=("v",)),
+    ],
+)
 class undiag:
     def adjoint(bz, z, g, v, k=0):
         bg = runtime.undiag(bz, g, k)
@@ -144,9 +250,15 @@ class undiag:
         dz = runtime.undiag(dg, v, k)
 
 
-@helper(runtime.undiagonal, constant=("a",), shape_args={1}, fresh=True, samples=[
-    Sample("runtime.undiagonal(g, a, -1, 2, 0)", g=real(2, 3), a=real(3, 2, 4),
-           constant=("a",))])
+@helper(
+    runtime.undiagonal,
+    constant=("a",),
+    shape_args={1},
+    fresh=True,
+    samples=[
+        Sample("runtime.undiagonal(g, a, -1, 2, 0)", g=real(2, 3), a=real(3, 2, 4), constant=("a",))
+    ],
+)
 class undiagonal:
     def adjoint(bz, z, g, a, offset=0, axis1=0, axis2=1):
         bg = np.diagonal(bz, offset, axis1, axis2)
@@ -157,11 +269,26 @@ class undiagonal:
 
 # --- take, take_along_axis, kron --------------------------------------------------------------
 
-@helper(runtime.untake, constant=("a",), shape_args={1}, index_args=(2,), fresh=True, samples=[
-    Sample("runtime.untake(g, a, index, 1)", g=real(2, 3), a=real(2, 2), constant=("a",),
-           index=constant(np.array([1, 1, 0]))),
-    Sample("runtime.untake(g, a, [4, -2], None, 'clip')", g=real(2), a=real(3),
-           constant=("a",))])
+
+@helper(
+    runtime.untake,
+    constant=("a",),
+    shape_args={1},
+    index_args=(2,),
+    fresh=True,
+    samples=[
+        Sample(
+            "runtime.untake(g, a, index, 1)",
+            g=real(2, 3),
+            a=real(2, 2),
+            constant=("a",),
+            index=constant(np.array([1, 1, 0])),
+        ),
+        Sample(
+            "runtime.untake(g, a, [4, -2], None, 'clip')", g=real(2), a=real(3), constant=("a",)
+        ),
+    ],
+)
 class untake:
     def adjoint(bz, z, g, a, indices, axis=None, mode="raise"):
         bg = np.take(bz, indices, axis, mode=mode)
@@ -170,11 +297,28 @@ class untake:
         dz = runtime.untake(dg, a, indices, axis, mode)
 
 
-@helper(runtime.put_along, constant=("a",), shape_args={1}, fresh=True, samples=[
-    Sample("runtime.put_along(g, a, index, 0)", g=real(2, 2), a=real(3, 2), constant=("a",),
-           index=constant(np.array([[2, 2], [0, 2]]))),
-    Sample("runtime.put_along(g, a, index, None)", g=real(3), a=real(2, 2), constant=("a",),
-           index=constant(np.array([3, 0, 3])))])
+@helper(
+    runtime.put_along,
+    constant=("a",),
+    shape_args={1},
+    fresh=True,
+    samples=[
+        Sample(
+            "runtime.put_along(g, a, index, 0)",
+            g=real(2, 2),
+            a=real(3, 2),
+            constant=("a",),
+            index=constant(np.array([[2, 2], [0, 2]])),
+        ),
+        Sample(
+            "runtime.put_along(g, a, index, None)",
+            g=real(3),
+            a=real(2, 2),
+            constant=("a",),
+            index=constant(np.array([3, 0, 3])),
+        ),
+    ],
+)
 class put_along:
     def adjoint(bz, z, g, a, indices, axis=-1):
         bg = np.take_along_axis(bz, indices, axis)
@@ -185,9 +329,14 @@ class put_along:
 
 # kron_grad(g, a, b, 0) is linear in g and b, and kron_grad(g, a, b, 1) in g and a: the same
 # structure as matmul_grad's (helpers_products.py)
-@helper(runtime.kron_grad, fresh=True, samples=[
-    Sample("runtime.kron_grad(g, a, b, 0)", g=real(4, 6), a=real(2, 3), b=real(2, 2)),
-    Sample("runtime.kron_grad(g, a, b, 1)", g=real(1, 2, 6), a=real(3), b=real(1, 2, 2))])
+@helper(
+    runtime.kron_grad,
+    fresh=True,
+    samples=[
+        Sample("runtime.kron_grad(g, a, b, 0)", g=real(4, 6), a=real(2, 3), b=real(2, 2)),
+        Sample("runtime.kron_grad(g, a, b, 1)", g=real(1, 2, 6), a=real(3), b=real(1, 2, 2)),
+    ],
+)
 class kron_grad:
     def adjoint(bz, z, g, a, b, wrt):
         bg = np.kron(bz, b) if wrt == 0 else np.kron(a, bz)
@@ -202,9 +351,20 @@ class kron_grad:
 
 # --- meshgrid, diff ---------------------------------------------------------------------------
 
-@helper(runtime.unmesh, constant=("outputs", "xi"), samples=[
-    Sample("runtime.unmesh([g, g], np.meshgrid(x, y), (x, y), 0)", g=real(2, 3), x=real(3),
-           y=real(2), constant=("x", "y"))])
+
+@helper(
+    runtime.unmesh,
+    constant=("outputs", "xi"),
+    samples=[
+        Sample(
+            "runtime.unmesh([g, g], np.meshgrid(x, y), (x, y), 0)",
+            g=real(2, 3),
+            x=real(3),
+            y=real(2),
+            constant=("x", "y"),
+        )
+    ],
+)
 class unmesh:
     def adjoint(bz, z, g, outputs, xi, index, indexing="xy"):
         bg = runtime.mesh_back(bz, outputs, xi, index, indexing)
@@ -213,9 +373,19 @@ class unmesh:
         dz = runtime.unmesh(dg, outputs, xi, index, indexing)
 
 
-@helper(runtime.mesh_back, constant=("outputs", "xi"), samples=[
-    Sample("runtime.mesh_back(b, np.meshgrid(x, y, indexing='ij'), (x, y), 1, 'ij')[1]",
-           b=real(2), x=real(3), y=real(2), constant=("x", "y"))])
+@helper(
+    runtime.mesh_back,
+    constant=("outputs", "xi"),
+    samples=[
+        Sample(
+            "runtime.mesh_back(b, np.meshgrid(x, y, indexing='ij'), (x, y), 1, 'ij')[1]",
+            b=real(2),
+            x=real(3),
+            y=real(2),
+            constant=("x", "y"),
+        )
+    ],
+)
 class mesh_back:
     def adjoint(bz, z, b, outputs, xi, index, indexing="xy"):
         bb = runtime.unmesh(bz, outputs, xi, index, indexing)
@@ -224,9 +394,14 @@ class mesh_back:
         dz = runtime.mesh_back(db, outputs, xi, index, indexing)
 
 
-@helper(runtime.undiff, fresh=True, samples=[
-    Sample("runtime.undiff(g, 2, 0)", g=real(2, 3)),
-    Sample("runtime.undiff(g, prepend=1.0, append=np.ones(2))", g=real(4))])
+@helper(
+    runtime.undiff,
+    fresh=True,
+    samples=[
+        Sample("runtime.undiff(g, 2, 0)", g=real(2, 3)),
+        Sample("runtime.undiff(g, prepend=1.0, append=np.ones(2))", g=real(4)),
+    ],
+)
 class undiff:
     def adjoint(bz, z, g, n=1, axis=-1, prepend=None, append=None):
         bg = runtime.padded_diff(bz, n, axis, prepend, append)
@@ -235,8 +410,11 @@ class undiff:
         dz = runtime.undiff(dg, n, axis, prepend, append)
 
 
-@helper(runtime.padded_diff, fresh=True, samples=[
-    Sample("runtime.padded_diff(d, 1, 0, np.ones((1, 2)))", d=real(3, 2))])
+@helper(
+    runtime.padded_diff,
+    fresh=True,
+    samples=[Sample("runtime.padded_diff(d, 1, 0, np.ones((1, 2)))", d=real(3, 2))],
+)
 class padded_diff:
     def adjoint(bz, z, d, n=1, axis=-1, prepend=None, append=None):
         bd = runtime.undiff(bz, n, axis, prepend, append)

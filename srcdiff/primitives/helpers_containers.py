@@ -1,13 +1,20 @@
 """Runtime helpers as primitives (see helpers.py): the containers of adjoints and tangents
 (tuples a function returns, dicts of parameters, lists built item by item)."""
+
 from .. import runtime
 from .helpers import helper
 from .registry import Sample
 from .samples import real
 
 
-@helper(runtime.unpack_adjoint, constant=("outputs",), shape_args={1}, samples=[
-    Sample("runtime.unpack_adjoint(g, (x, x))[1]", g=real(2, 3), x=real(3), constant=("x",))])
+@helper(
+    runtime.unpack_adjoint,
+    constant=("outputs",),
+    shape_args={1},
+    samples=[
+        Sample("runtime.unpack_adjoint(g, (x, x))[1]", g=real(2, 3), x=real(3), constant=("x",))
+    ],
+)
 class unpack_adjoint:
     def adjoint(bz, z, g, outputs):
         bg = runtime.pack_adjoint(bz, g, outputs)
@@ -16,9 +23,19 @@ class unpack_adjoint:
         dz = runtime.unpack_adjoint(dg, outputs)
 
 
-@helper(runtime.pack_adjoint, constant=("g", "outputs"), samples=[
-    Sample("runtime.pack_adjoint([b, b], g, (x, x))", b=real(3), g=real(2, 3), x=real(3),
-           constant=("g", "x"))])
+@helper(
+    runtime.pack_adjoint,
+    constant=("g", "outputs"),
+    samples=[
+        Sample(
+            "runtime.pack_adjoint([b, b], g, (x, x))",
+            b=real(3),
+            g=real(2, 3),
+            x=real(3),
+            constant=("g", "x"),
+        )
+    ],
+)
 class pack_adjoint:
     def adjoint(bz, z, b, g, outputs):
         bb = runtime.unpack_adjoint(bz, outputs)
@@ -28,9 +45,18 @@ class pack_adjoint:
 
 
 # the adjoints of a dict display's values, by position, and back: each the other's adjoint
-@helper(runtime.dict_values_adjoint, constant=("keys", "values"), samples=[
-    Sample("runtime.dict_values_adjoint({'a': g, 'b': 2 * g}, ('b', 'c', 'b'), (x, x, x))[2]",
-           g=real(3), x=real(3), constant=("x",))])
+@helper(
+    runtime.dict_values_adjoint,
+    constant=("keys", "values"),
+    samples=[
+        Sample(
+            "runtime.dict_values_adjoint({'a': g, 'b': 2 * g}, ('b', 'c', 'b'), (x, x, x))[2]",
+            g=real(3),
+            x=real(3),
+            constant=("x",),
+        )
+    ],
+)
 class dict_values_adjoint:
     def adjoint(bz, z, g, keys, values):
         bg = runtime.dict_adjoint(bz, keys, values)
@@ -40,8 +66,11 @@ class dict_values_adjoint:
 
 
 # dict(zip(keys, values)) where the code does not count them: keys constant, values a list
-@helper(runtime.dict_of, constant=("keys",), samples=[
-    Sample("runtime.dict_of(['a', 'b'], [x, 2 * x])['b']", x=real(3))])
+@helper(
+    runtime.dict_of,
+    constant=("keys",),
+    samples=[Sample("runtime.dict_of(['a', 'b'], [x, 2 * x])['b']", x=real(3))],
+)
 class dict_of:
     def adjoint(bz, z, keys, values):
         bvalues = runtime.dict_values_adjoint(bz, keys, values)
@@ -50,9 +79,18 @@ class dict_of:
         dz = runtime.dict_of(keys, dvalues)
 
 
-@helper(runtime.dict_adjoint, constant=("keys", "values"), samples=[
-    Sample("runtime.dict_adjoint([b, 2 * b], ('a', 'b'), (x, x))['b']", b=real(3), x=real(3),
-           constant=("x",))])
+@helper(
+    runtime.dict_adjoint,
+    constant=("keys", "values"),
+    samples=[
+        Sample(
+            "runtime.dict_adjoint([b, 2 * b], ('a', 'b'), (x, x))['b']",
+            b=real(3),
+            x=real(3),
+            constant=("x",),
+        )
+    ],
+)
 class dict_adjoint:
     def adjoint(bz, z, b, keys, values):
         bb = runtime.dict_values_adjoint(bz, keys, values)
@@ -63,10 +101,22 @@ class dict_adjoint:
 
 # a list built with append has a list of adjoints (and of tangents), one per item: summing
 # the parts of a tangent adds item by item (multiple_outputs), not joins the lists
-@helper(runtime.add_items, constant=("items",), shape=None, multiple_outputs=True, samples=[
-    Sample("runtime.add_items([a], [2 * b])[0]", a=real(3), b=real(3)),
-    Sample("runtime.add_items([], g, [a, b])[1]", g=real(2, 3), a=real(3), b=real(3),
-           constant=("a", "b"))])
+@helper(
+    runtime.add_items,
+    constant=("items",),
+    shape=None,
+    multiple_outputs=True,
+    samples=[
+        Sample("runtime.add_items([a], [2 * b])[0]", a=real(3), b=real(3)),
+        Sample(
+            "runtime.add_items([], g, [a, b])[1]",
+            g=real(2, 3),
+            a=real(3),
+            b=real(3),
+            constant=("a", "b"),
+        ),
+    ],
+)
 class add_items:
     def adjoint(bz, z, adjoints, more, items=None):
         badjoints = bz
@@ -77,9 +127,20 @@ class add_items:
         dz = runtime.add_items([], dmore, items)
 
 
-@helper(runtime.items_like, constant=("like",), shape=None, samples=[
-    Sample("runtime.items_like([a, b], like)", a=real(3), b=real(3), like=real(2, 3),
-           constant=("like",))])
+@helper(
+    runtime.items_like,
+    constant=("like",),
+    shape=None,
+    samples=[
+        Sample(
+            "runtime.items_like([a, b], like)",
+            a=real(3),
+            b=real(3),
+            like=real(2, 3),
+            constant=("like",),
+        )
+    ],
+)
 class items_like:
     def adjoint(bz, z, adjoints, like):
         badjoints = runtime.add_items([], bz, like)
@@ -88,8 +149,11 @@ class items_like:
         dz = runtime.items_like(dadjoints, like)
 
 
-@helper(runtime.add_tangents, shape=None, samples=[
-    Sample("runtime.add_tangents(a, 2 * b)", a=real(3), b=real(3))])
+@helper(
+    runtime.add_tangents,
+    shape=None,
+    samples=[Sample("runtime.add_tangents(a, 2 * b)", a=real(3), b=real(3))],
+)
 class add_tangents:
     def adjoint(bz, z, a, b):
         ba = bz
@@ -101,9 +165,14 @@ class add_tangents:
 
 
 # the tangents of list and tuple displays: arithmetic on them is that of their arrays
-@helper(runtime.tangent_list, shape=None, samples=[
-    Sample("np.sum(np.stack(runtime.tangent_list([x, x * y])) * 2)", x=real(3), y=real(3)),
-    Sample("-np.multiply(runtime.tangent_list([x, x * y]), 2)", x=real(3), y=real(3))])
+@helper(
+    runtime.tangent_list,
+    shape=None,
+    samples=[
+        Sample("np.sum(np.stack(runtime.tangent_list([x, x * y])) * 2)", x=real(3), y=real(3)),
+        Sample("-np.multiply(runtime.tangent_list([x, x * y]), 2)", x=real(3), y=real(3)),
+    ],
+)
 class tangent_list:
     def adjoint(bz, z, items):
         bitems[i] = runtime.unpack_adjoint(bz, items)[i]
@@ -112,8 +181,11 @@ class tangent_list:
         dz = runtime.tangent_list(ditems)
 
 
-@helper(runtime.tangent_tuple, shape=None, samples=[
-    Sample("-np.multiply(runtime.tangent_tuple((x, x * y)), 2)", x=real(3), y=real(3))])
+@helper(
+    runtime.tangent_tuple,
+    shape=None,
+    samples=[Sample("-np.multiply(runtime.tangent_tuple((x, x * y)), 2)", x=real(3), y=real(3))],
+)
 class tangent_tuple:
     def adjoint(bz, z, items):
         bitems[i] = runtime.unpack_adjoint(bz, items)[i]
@@ -122,15 +194,22 @@ class tangent_tuple:
         dz = runtime.tangent_tuple(ditems)
 
 
-@helper(runtime.item_adjoints, shape=None, samples=[
-    Sample("x * len(runtime.item_adjoints(x, [1, 2, 3]))", x=real(3))])
+@helper(
+    runtime.item_adjoints,
+    shape=None,
+    samples=[Sample("x * len(runtime.item_adjoints(x, [1, 2, 3]))", x=real(3))],
+)
 class item_adjoints:
     pass
 
 
 # a side of a + [...] the code does not say is a list or tuple, checked to be one as it runs
-@helper(runtime.listed, constant=("name",), view=True, samples=[
-    Sample("np.sum(runtime.listed([x, x * y], 'xs')[1])", x=real(3), y=real(3))])
+@helper(
+    runtime.listed,
+    constant=("name",),
+    view=True,
+    samples=[Sample("np.sum(runtime.listed([x, x * y], 'xs')[1])", x=real(3), y=real(3))],
+)
 class listed:
     def adjoint(bz, z, x, name):
         bx = bz

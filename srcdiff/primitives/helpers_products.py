@@ -1,6 +1,7 @@
 """Runtime helpers as primitives (see helpers.py): the adjoints of products, of indexing and
 writes, and of joins, splits, padding and windows (containers of adjoints:
 helpers_containers.py)."""
+
 import gast
 import numpy as np
 
@@ -13,12 +14,18 @@ from .samples import constant, number, real
 
 # --- products ---------------------------------------------------------------------------------
 
+
 # matmul_grad(g, a, b, 0) is g b^T and matmul_grad(g, a, b, 1) is a^T g (batched, with the 1-D
 # rules): linear in g, and in the operand it does not differentiate; not a function of the
 # other one's values at all
-@helper(runtime.matmul_grad, fresh=True, samples=[
-    Sample("runtime.matmul_grad(g, a, b, 0)", g=real(3, 2), a=real(3, 4), b=real(4, 2)),
-    Sample("runtime.matmul_grad(g, a, b, 1)", g=real(3), a=real(3, 4), b=real(4))])
+@helper(
+    runtime.matmul_grad,
+    fresh=True,
+    samples=[
+        Sample("runtime.matmul_grad(g, a, b, 0)", g=real(3, 2), a=real(3, 4), b=real(4, 2)),
+        Sample("runtime.matmul_grad(g, a, b, 1)", g=real(3), a=real(3, 4), b=real(4)),
+    ],
+)
 class matmul_grad:
     def adjoint(bz, z, g, a, b, wrt):
         bg = runtime.unbroadcast(np.matmul(bz, b) if wrt == 0 else np.matmul(a, bz), g)
@@ -31,9 +38,13 @@ class matmul_grad:
         dz = runtime.unless_wrt(wrt, 1, runtime.matmul_grad, g, a, db, wrt)
 
     def rewrite(node, g, a, b, wrt):
-        if not (isinstance(a, Typed) and a.is_array and isinstance(b, Typed) and b.is_array
-                and isinstance(wrt, Const)) or "c" in (widen(g).dtype.kind, a.dtype.kind,
-                                                       b.dtype.kind):
+        if not (
+            isinstance(a, Typed)
+            and a.is_array
+            and isinstance(b, Typed)
+            and b.is_array
+            and isinstance(wrt, Const)
+        ) or "c" in (widen(g).dtype.kind, a.dtype.kind, b.dtype.kind):
             return None
         g_, a_, b_ = node.args[:3]
         transpose = lambda e: ir.attr(e, "T")  # noqa: E731
@@ -49,9 +60,18 @@ class matmul_grad:
         return form() if form is not None else None
 
 
-@helper(runtime.outer_grad, fresh=True, samples=[
-    Sample("runtime.outer_grad(g, a, b, 0) + 2 * runtime.outer_grad(g, a, b, 1)[0]",
-           g=real(3, 3), a=real(3), b=real(3))])
+@helper(
+    runtime.outer_grad,
+    fresh=True,
+    samples=[
+        Sample(
+            "runtime.outer_grad(g, a, b, 0) + 2 * runtime.outer_grad(g, a, b, 1)[0]",
+            g=real(3, 3),
+            a=real(3),
+            b=real(3),
+        )
+    ],
+)
 class outer_grad:
     def adjoint(bz, z, g, a, b, wrt):
         bg = np.outer(bz, b) if wrt == 0 else np.outer(a, bz)
@@ -64,23 +84,44 @@ class outer_grad:
         dz = runtime.unless_wrt(wrt, 1, runtime.outer_grad, g, a, db, wrt)
 
 
-@helper(runtime.einsum_grad, samples=[
-    Sample("runtime.einsum_grad(g, 'ij,jk->ik', (a, b), 1)", g=real(2, 4), a=real(2, 3),
-           b=real(3, 4), second_order=False)])  # (its adjoint calls np.einsum(s, *operands))
+@helper(
+    runtime.einsum_grad,
+    samples=[
+        Sample(
+            "runtime.einsum_grad(g, 'ij,jk->ik', (a, b), 1)",
+            g=real(2, 4),
+            a=real(2, 3),
+            b=real(3, 4),
+            second_order=False,
+        )
+    ],
+)  # (its adjoint calls np.einsum(s, *operands))
 class einsum_grad:
     def adjoint(bz, z, g, subscripts, operands, wrt):
         bg = np.einsum(subscripts, *runtime.replace_at(operands, wrt, bz))
-        boperands[i] = runtime.unless_wrt(wrt, i, runtime.einsum_grad, g, subscripts,
-                                          runtime.replace_at(operands, wrt, bz), i)
+        boperands[i] = runtime.unless_wrt(
+            wrt, i, runtime.einsum_grad, g, subscripts, runtime.replace_at(operands, wrt, bz), i
+        )
 
     def tangent(dz, z, g, subscripts, operands, wrt):
         dz = runtime.einsum_grad(dg, subscripts, operands, wrt)
-        dz[i] = runtime.unless_wrt(wrt, i, runtime.einsum_grad, g, subscripts,
-                                   runtime.replace_at(operands, i, doperands[i]), wrt)
+        dz[i] = runtime.unless_wrt(
+            wrt,
+            i,
+            runtime.einsum_grad,
+            g,
+            subscripts,
+            runtime.replace_at(operands, i, doperands[i]),
+            wrt,
+        )
 
 
-@helper(runtime.tensordot_grad, samples=[
-    Sample("runtime.tensordot_grad(g, a, b, 1, 0)", g=real(2, 4), a=real(2, 3), b=real(3, 4))])
+@helper(
+    runtime.tensordot_grad,
+    samples=[
+        Sample("runtime.tensordot_grad(g, a, b, 1, 0)", g=real(2, 4), a=real(2, 3), b=real(3, 4))
+    ],
+)
 class tensordot_grad:
     def adjoint(bz, z, g, a, b, axes, wrt):
         bg = np.tensordot(bz, b, axes) if wrt == 0 else np.tensordot(a, bz, axes)
@@ -93,8 +134,10 @@ class tensordot_grad:
         dz = runtime.unless_wrt(wrt, 1, runtime.tensordot_grad, g, a, db, axes, wrt)
 
 
-@helper(runtime.dot_grad, samples=[
-    Sample("runtime.dot_grad(g, a, b, 0)", g=real(2, 4), a=real(2, 3), b=real(3, 4))])
+@helper(
+    runtime.dot_grad,
+    samples=[Sample("runtime.dot_grad(g, a, b, 0)", g=real(2, 4), a=real(2, 3), b=real(3, 4))],
+)
 class dot_grad:
     def adjoint(bz, z, g, a, b, wrt):
         bg = runtime.unbroadcast(np.dot(bz, b) if wrt == 0 else np.dot(a, bz), g)
@@ -108,15 +151,20 @@ class dot_grad:
 
 
 # (higher-order functions of the templates above: their own derivatives are those templates')
-for function, call in ((runtime.unless_wrt, "x * runtime.unless_wrt(0, 1, np.sum, np.ones(2))"),
-                       (runtime.replace_at, "x * runtime.replace_at([1.0, 2.0], 0, 3.0)[1]")):
-    helper(function, shape=None, samples=[Sample(call, x=real(3))])(type(function.__name__,
-                                                                         (), {}))
+for function, call in (
+    (runtime.unless_wrt, "x * runtime.unless_wrt(0, 1, np.sum, np.ones(2))"),
+    (runtime.replace_at, "x * runtime.replace_at([1.0, 2.0], 0, 3.0)[1]"),
+):
+    helper(function, shape=None, samples=[Sample(call, x=real(3))])(type(function.__name__, (), {}))
 
 
-@helper(runtime.untranspose, samples=[
-    Sample("runtime.untranspose(g, axes=(2, 0, 1))", g=real(2, 3, 4)),
-    Sample("runtime.untranspose(g, axes=(-1, 0, -2))", g=real(2, 3, 4))])
+@helper(
+    runtime.untranspose,
+    samples=[
+        Sample("runtime.untranspose(g, axes=(2, 0, 1))", g=real(2, 3, 4)),
+        Sample("runtime.untranspose(g, axes=(-1, 0, -2))", g=real(2, 3, 4)),
+    ],
+)
 class untranspose:
     def adjoint(bz, z, g, axes=None):
         bg = np.transpose(bz, axes)
@@ -127,11 +175,24 @@ class untranspose:
 
 # --- indexing and writes ----------------------------------------------------------------------
 
-@helper(runtime.getitem_grad, constant=("x",), shape_args={1}, index_args=(2,), fresh=True,
-        samples=[Sample("runtime.getitem_grad(g, x, 1)", g=real(3), x=real(2, 3),
-                        constant=("x",)),
-                 Sample("runtime.getitem_grad(g, x, index)", g=real(4), x=real(3),
-                        index=constant(np.array([0, 2, 2, 1])), constant=("x",))])
+
+@helper(
+    runtime.getitem_grad,
+    constant=("x",),
+    shape_args={1},
+    index_args=(2,),
+    fresh=True,
+    samples=[
+        Sample("runtime.getitem_grad(g, x, 1)", g=real(3), x=real(2, 3), constant=("x",)),
+        Sample(
+            "runtime.getitem_grad(g, x, index)",
+            g=real(4),
+            x=real(3),
+            index=constant(np.array([0, 2, 2, 1])),
+            constant=("x",),
+        ),
+    ],
+)
 class getitem_grad:
     def adjoint(bz, z, g, x, index):
         bg = runtime.unbroadcast(runtime.adjoint_at(bz, x, index), g)
@@ -141,8 +202,13 @@ class getitem_grad:
 
 
 # bz[index] for an array bz; a container's adjoint is a Sparse keyed from the start
-@helper(runtime.adjoint_at, constant=("x",), shape_args={1}, index_args=(2,), samples=[
-    Sample("runtime.adjoint_at(b, x, 1)", b=real(2, 3), x=real(2, 3), constant=("x",))])
+@helper(
+    runtime.adjoint_at,
+    constant=("x",),
+    shape_args={1},
+    index_args=(2,),
+    samples=[Sample("runtime.adjoint_at(b, x, 1)", b=real(2, 3), x=real(2, 3), constant=("x",))],
+)
 class adjoint_at:
     def adjoint(bz, z, b, x, index):
         bb = runtime.getitem_grad(bz, x, index)
@@ -156,9 +222,16 @@ class adjoint_at:
         return None
 
 
-@helper(runtime.add_at, constant=("x",), shape_args={1}, index_args=(2,), fresh=True,
-        samples=[Sample("runtime.add_at(b, x, 1, g)", b=real(2, 3), x=real(2, 3), g=real(3),
-                        constant=("x",))])
+@helper(
+    runtime.add_at,
+    constant=("x",),
+    shape_args={1},
+    index_args=(2,),
+    fresh=True,
+    samples=[
+        Sample("runtime.add_at(b, x, 1, g)", b=real(2, 3), x=real(2, 3), g=real(3), constant=("x",))
+    ],
+)
 class add_at:
     def adjoint(bz, z, bx, x, index, g):
         bbx = bz
@@ -169,8 +242,12 @@ class add_at:
         dz = runtime.getitem_grad(dg, x, index)
 
 
-@helper(runtime.set_at, index_args=(1,), fresh=True, samples=[
-    Sample("runtime.set_at(d, 1, v)", d=real(3), v=number())])
+@helper(
+    runtime.set_at,
+    index_args=(1,),
+    fresh=True,
+    samples=[Sample("runtime.set_at(d, 1, v)", d=real(3), v=number())],
+)
 class set_at:
     def adjoint(bz, z, d, index, value):
         bd = runtime.zero_at(bz, index)
@@ -181,8 +258,12 @@ class set_at:
         dz = runtime.set_at(runtime.zeros_like(z), index, dvalue)
 
 
-@helper(runtime.zero_at, index_args=(1,), fresh=True, samples=[
-    Sample("runtime.zero_at(g, 1)", g=real(3, 2))])
+@helper(
+    runtime.zero_at,
+    index_args=(1,),
+    fresh=True,
+    samples=[Sample("runtime.zero_at(g, 1)", g=real(3, 2))],
+)
 class zero_at:
     def adjoint(bz, z, g, index):
         bg = runtime.zero_at(bz, index)
@@ -191,8 +272,11 @@ class zero_at:
         dz = runtime.zero_at(dg, index)
 
 
-@helper(runtime.written, index_args=(1,), samples=[
-    Sample("runtime.written(g, index)", g=real(4), index=constant(np.array([1, 3, 1])))])
+@helper(
+    runtime.written,
+    index_args=(1,),
+    samples=[Sample("runtime.written(g, index)", g=real(4), index=constant(np.array([1, 3, 1])))],
+)
 class written:
     def adjoint(bz, z, g, index):
         bg = runtime.set_at(runtime.zeros_like(g), index, bz)
@@ -207,17 +291,30 @@ class written:
         return None
 
 
-@helper(runtime.along, differentiable=False, samples=[
-    Sample("x[runtime.along(x, 1, 1)]", x=real(2, 3))])
+@helper(
+    runtime.along, differentiable=False, samples=[Sample("x[runtime.along(x, 1, 1)]", x=real(2, 3))]
+)
 class along:
     pass
 
 
 # --- joins, splits, padding and windows -------------------------------------------------------
 
-@helper(runtime.unconcatenate, constant=("arrays",), shape_args={1}, samples=[
-    Sample("runtime.unconcatenate(g, (a, b), 1, axis=1)", g=real(2, 5), a=real(2, 3),
-           b=real(2, 2), constant=("a", "b"))])
+
+@helper(
+    runtime.unconcatenate,
+    constant=("arrays",),
+    shape_args={1},
+    samples=[
+        Sample(
+            "runtime.unconcatenate(g, (a, b), 1, axis=1)",
+            g=real(2, 5),
+            a=real(2, 3),
+            b=real(2, 2),
+            constant=("a", "b"),
+        )
+    ],
+)
 class unconcatenate:
     def adjoint(bz, z, g, arrays, index, axis=0):
         bg = runtime.piece_back(bz, g, arrays, index, axis=axis)
@@ -226,9 +323,21 @@ class unconcatenate:
         dz = runtime.unconcatenate(dg, arrays, index, axis=axis)
 
 
-@helper(runtime.piece_back, constant=("g", "arrays"), fresh=True, samples=[
-    Sample("runtime.piece_back(b, g, (x, y), 0)", b=real(2), g=real(5), x=real(2), y=real(3),
-           constant=("g", "x", "y"))])
+@helper(
+    runtime.piece_back,
+    constant=("g", "arrays"),
+    fresh=True,
+    samples=[
+        Sample(
+            "runtime.piece_back(b, g, (x, y), 0)",
+            b=real(2),
+            g=real(5),
+            x=real(2),
+            y=real(3),
+            constant=("g", "x", "y"),
+        )
+    ],
+)
 class piece_back:
     def adjoint(bz, z, b, g, arrays, index, axis=0):
         bb = runtime.unconcatenate(bz, arrays, index, axis=axis)
@@ -237,8 +346,11 @@ class piece_back:
         dz = runtime.piece_back(db, g, arrays, index, axis=axis)
 
 
-@helper(runtime.unjoin, constant=("items",), samples=[
-    Sample("runtime.unjoin(g, (x, 2.0), 0, 0)", g=real(4), x=real(3), constant=("x",))])
+@helper(
+    runtime.unjoin,
+    constant=("items",),
+    samples=[Sample("runtime.unjoin(g, (x, 2.0), 0, 0)", g=real(4), x=real(3), constant=("x",))],
+)
 class unjoin:
     def adjoint(bz, z, g, items, index, axis):
         bg = runtime.join_back(bz, g, items, index, axis)
@@ -247,9 +359,20 @@ class unjoin:
         dz = runtime.unjoin(dg, items, index, axis)
 
 
-@helper(runtime.join_back, constant=("g", "items"), fresh=True, samples=[
-    Sample("runtime.join_back(b, g, (x, 2.0), 0, 0)", b=real(3), g=real(4), x=real(3),
-           constant=("g", "x"))])
+@helper(
+    runtime.join_back,
+    constant=("g", "items"),
+    fresh=True,
+    samples=[
+        Sample(
+            "runtime.join_back(b, g, (x, 2.0), 0, 0)",
+            b=real(3),
+            g=real(4),
+            x=real(3),
+            constant=("g", "x"),
+        )
+    ],
+)
 class join_back:
     def adjoint(bz, z, b, g, items, index, axis):
         bb = runtime.unjoin(bz, items, index, axis)
@@ -258,8 +381,11 @@ class join_back:
         dz = runtime.join_back(db, g, items, index, axis)
 
 
-@helper(runtime.linspace_grad, constant=("start", "stop"), samples=[
-    Sample("runtime.linspace_grad(g, 0.0, 1.0, 4, True, 0, 1)", g=real(4))])
+@helper(
+    runtime.linspace_grad,
+    constant=("start", "stop"),
+    samples=[Sample("runtime.linspace_grad(g, 0.0, 1.0, 4, True, 0, 1)", g=real(4))],
+)
 class linspace_grad:
     def adjoint(bz, z, g, start, stop, num, endpoint, axis, wrt):
         bg = runtime.linspace_part(bz, start, stop, num, endpoint, axis, wrt)
@@ -268,8 +394,11 @@ class linspace_grad:
         dz = runtime.linspace_grad(dg, start, stop, num, endpoint, axis, wrt)
 
 
-@helper(runtime.linspace_part, constant=("start", "stop"), samples=[
-    Sample("runtime.linspace_part(d, 0.0, 1.0, 4, True, 0, 0)", d=number())])
+@helper(
+    runtime.linspace_part,
+    constant=("start", "stop"),
+    samples=[Sample("runtime.linspace_part(d, 0.0, 1.0, 4, True, 0, 0)", d=number())],
+)
 class linspace_part:
     def adjoint(bz, z, d, start, stop, num, endpoint, axis, wrt):
         bd = runtime.linspace_grad(bz, start, stop, num, endpoint, axis, wrt)
@@ -278,8 +407,12 @@ class linspace_part:
         dz = runtime.linspace_part(dd, start, stop, num, endpoint, axis, wrt)
 
 
-@helper(runtime.split_grad, constant=("outputs",), fresh=True, samples=[
-    Sample("runtime.split_grad([a, b], [a, b])", a=real(2), b=real(3), constant=("b",))])
+@helper(
+    runtime.split_grad,
+    constant=("outputs",),
+    fresh=True,
+    samples=[Sample("runtime.split_grad([a, b], [a, b])", a=real(2), b=real(3), constant=("b",))],
+)
 class split_grad:
     def adjoint(bz, z, gs, outputs, axis=0):
         bgs = runtime.split_like(bz, outputs, axis=axis)
@@ -288,9 +421,15 @@ class split_grad:
         dz = runtime.split_grad(dgs, outputs, axis=axis)
 
 
-@helper(runtime.split_like, constant=("outputs",), samples=[
-    Sample("runtime.split_like(g, [a, b])[1]", g=real(5), a=real(2), b=real(3),
-           constant=("a", "b"))])
+@helper(
+    runtime.split_like,
+    constant=("outputs",),
+    samples=[
+        Sample(
+            "runtime.split_like(g, [a, b])[1]", g=real(5), a=real(2), b=real(3), constant=("a", "b")
+        )
+    ],
+)
 class split_like:
     def adjoint(bz, z, g, outputs, axis=0):
         bg = runtime.split_grad(bz, outputs, axis=axis)
@@ -308,8 +447,12 @@ class unstack:
         dz = runtime.unstack(dg, index, axis=axis)
 
 
-@helper(runtime.unpad, constant=("x",), shape_args={1}, samples=[
-    Sample("runtime.unpad(g, x, 1)", g=real(4, 5), x=real(2, 3), constant=("x",))])
+@helper(
+    runtime.unpad,
+    constant=("x",),
+    shape_args={1},
+    samples=[Sample("runtime.unpad(g, x, 1)", g=real(4, 5), x=real(2, 3), constant=("x",))],
+)
 class unpad:
     def adjoint(bz, z, g, x, pad_width, mode="constant"):
         bg = runtime.pad_tangent(bz, pad_width, mode=mode)
@@ -318,8 +461,11 @@ class unpad:
         dz = runtime.unpad(dg, x, pad_width, mode=mode)
 
 
-@helper(runtime.pad_tangent, fresh=True, samples=[
-    Sample("runtime.pad_tangent(d, ((1, 0), (0, 2)))", d=real(2, 3))])
+@helper(
+    runtime.pad_tangent,
+    fresh=True,
+    samples=[Sample("runtime.pad_tangent(d, ((1, 0), (0, 2)))", d=real(2, 3))],
+)
 class pad_tangent:
     def adjoint(bz, z, d, pad_width, mode="constant"):
         bd = runtime.unpad(bz, d, pad_width, mode=mode)
@@ -328,10 +474,21 @@ class pad_tangent:
         dz = runtime.pad_tangent(dd, pad_width, mode=mode)
 
 
-@helper(runtime.unwindow, constant=("x",), shape_args={1}, fresh=True, samples=[
-    Sample("runtime.unwindow(g, x, (2,))", g=real(4, 2), x=real(5), constant=("x",)),
-    Sample("runtime.unwindow(g, x, (2, 2), axis=(0, 1), step=2)", g=real(2, 2, 2, 2),
-           x=real(5, 5), constant=("x",))])
+@helper(
+    runtime.unwindow,
+    constant=("x",),
+    shape_args={1},
+    fresh=True,
+    samples=[
+        Sample("runtime.unwindow(g, x, (2,))", g=real(4, 2), x=real(5), constant=("x",)),
+        Sample(
+            "runtime.unwindow(g, x, (2, 2), axis=(0, 1), step=2)",
+            g=real(2, 2, 2, 2),
+            x=real(5, 5),
+            constant=("x",),
+        ),
+    ],
+)
 class unwindow:
     def adjoint(bz, z, g, x, window_shape, axis=None, step=1):
         bg = runtime.windows_of(bz, g, window_shape, axis=axis, step=step)
@@ -340,8 +497,11 @@ class unwindow:
         dz = runtime.unwindow(dg, x, window_shape, axis=axis, step=step)
 
 
-@helper(runtime.windows_of, constant=("g",), samples=[
-    Sample("runtime.windows_of(b, g, (2,))", b=real(5), g=real(4, 2), constant=("g",))])
+@helper(
+    runtime.windows_of,
+    constant=("g",),
+    samples=[Sample("runtime.windows_of(b, g, (2,))", b=real(5), g=real(4, 2), constant=("g",))],
+)
 class windows_of:
     def adjoint(bz, z, b, g, window_shape, axis=None, step=1):
         bb = runtime.unwindow(bz, b, window_shape, axis=axis, step=step)

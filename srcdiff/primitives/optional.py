@@ -1,9 +1,14 @@
 """Primitives of optional libraries, declared once the program imports the library's module
 (registry.when_imported): srcdiff itself never imports SciPy."""
+
 from .registry import when_imported
 
 when_imported("scipy.special", "srcdiff.primitives.scipy_special")
-when_imported("scipy.stats", "srcdiff.primitives.scipy_stats",
-              "srcdiff.primitives.scipy_stats_cdf", "srcdiff.primitives.scipy_stats_multivariate")
+when_imported(
+    "scipy.stats",
+    "srcdiff.primitives.scipy_stats",
+    "srcdiff.primitives.scipy_stats_cdf",
+    "srcdiff.primitives.scipy_stats_multivariate",
+)
 when_imported("scipy.linalg", "srcdiff.primitives.scipy_linalg")
 when_imported("scipy.signal", "srcdiff.primitives.scipy_signal")

@@ -1,5 +1,6 @@
 """More products: inner, vdot, cross (matmul, dot, tensordot, einsum, outer and trace are in
 linalg.py, kron in arrays.py). Each operand is differentiated with the other held."""
+
 import numpy as np
 
 from .. import runtime
@@ -12,10 +13,14 @@ def _product(*functions, **facts):
 
 
 # np.inner(a, b) is np.tensordot(a, b, (-1, -1))
-@_product(np.inner, samples=[
-    Sample("np.inner(a, b)", a=real(3), b=real(3)), Sample("np.inner(a, b)", a=real(2, 3),
-                                                           b=real(3)),
-    Sample("np.inner(a, b)", a=real(2, 3), b=real(4, 2, 3))])
+@_product(
+    np.inner,
+    samples=[
+        Sample("np.inner(a, b)", a=real(3), b=real(3)),
+        Sample("np.inner(a, b)", a=real(2, 3), b=real(3)),
+        Sample("np.inner(a, b)", a=real(2, 3), b=real(4, 2, 3)),
+    ],
+)
 class inner:
     def adjoint(bz, z, a, b):
         ba = runtime.tensordot_grad(bz, a, b, (-1, -1), 0)
@@ -27,9 +32,13 @@ class inner:
 
 
 # sum(conj(a) b) of both flattened: the adjoints of conj and of a product (autograd's rules)
-@_product(np.vdot, samples=[
-    Sample("np.vdot(a, b)", a=real(2, 3), b=real(6)),
-    Sample("np.vdot(a * (1 + 2j), b)", wrap="abs2", a=real(3), b=real(3))])
+@_product(
+    np.vdot,
+    samples=[
+        Sample("np.vdot(a, b)", a=real(2, 3), b=real(6)),
+        Sample("np.vdot(a * (1 + 2j), b)", wrap="abs2", a=real(3), b=real(3)),
+    ],
+)
 class vdot:
     def adjoint(bz, z, a, b):
         ba = runtime.real_for(np.reshape(runtime.conj(bz * np.ravel(b)), np.shape(a)), a)
@@ -41,11 +50,15 @@ class vdot:
 
 
 # of 3-vectors; broadcasting over the other axes undone by unbroadcast (autograd's rules)
-@_product(np.cross, samples=[
-    Sample("np.cross(a, b)", a=real(3), b=real(3)),
-    Sample("np.cross(a, b)", a=real(2, 3), b=real(3)),
-    Sample("np.cross(a, b, axisa=0, axisb=1, axisc=0)", a=real(3, 2), b=real(2, 3)),
-    Sample("np.cross(a, b, axis=0)", a=real(3, 2), b=real(3, 1))])
+@_product(
+    np.cross,
+    samples=[
+        Sample("np.cross(a, b)", a=real(3), b=real(3)),
+        Sample("np.cross(a, b)", a=real(2, 3), b=real(3)),
+        Sample("np.cross(a, b, axisa=0, axisb=1, axisc=0)", a=real(3, 2), b=real(2, 3)),
+        Sample("np.cross(a, b, axis=0)", a=real(3, 2), b=real(3, 1)),
+    ],
+)
 class cross:
     def adjoint(bz, z, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         ba = runtime.unbroadcast(np.cross(b, bz, axisb, axisc, axisa, axis), a)

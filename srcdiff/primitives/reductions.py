@@ -1,6 +1,7 @@
 """Reductions: sums, means, variances, extrema, products, running sums (np.linalg.norm is in
 linalg.py). `axis=` and `keepdims=` are honoured; the adjoints spread over the reduced axes
 (runtime.unreduce)."""
+
 import builtins
 
 import numpy as np
@@ -16,13 +17,21 @@ def _reduction(*functions, **facts):
 
 def _axes(call, x=real(2, 3, 4)):
     """Samples of a reduction over all axes, one axis, several with keepdims, a negative one."""
-    calls = [call.format(""), call.format(", axis=1"), call.format(", axis=(0, 2), keepdims=True"),
-             call.format(", axis=-1")]
+    calls = [
+        call.format(""),
+        call.format(", axis=1"),
+        call.format(", axis=(0, 2), keepdims=True"),
+        call.format(", axis=-1"),
+    ]
     return [Sample(c, x=x) for c in calls]
 
 
-@_reduction(np.sum, methods=("sum",), samples=_axes("np.sum(x{})") + [
-    Sample("x.sum(axis=0)", x=real(3, 4)), Sample("np.sum(x)", wrap=None, x=real(3))])
+@_reduction(
+    np.sum,
+    methods=("sum",),
+    samples=_axes("np.sum(x{})")
+    + [Sample("x.sum(axis=0)", x=real(3, 4)), Sample("np.sum(x)", wrap=None, x=real(3))],
+)
 class sum_:
     def adjoint(bz, z, a, axis=None, dtype=None, keepdims=False):
         ba = runtime.unreduce(bz, a, axis=axis, keepdims=keepdims)
@@ -31,8 +40,11 @@ class sum_:
         dz = np.sum(da, axis=axis, keepdims=keepdims)
 
 
-@_reduction(np.mean, methods=("mean",), samples=_axes("np.mean(x{})") + [
-    Sample("x.mean(axis=0)", x=real(3, 4))])
+@_reduction(
+    np.mean,
+    methods=("mean",),
+    samples=_axes("np.mean(x{})") + [Sample("x.mean(axis=0)", x=real(3, 4))],
+)
 class mean:
     def adjoint(bz, z, a, axis=None, dtype=None, keepdims=False):
         ba = runtime.mean_grad(bz, a, axis=axis, keepdims=keepdims)
@@ -41,64 +53,106 @@ class mean:
         dz = np.mean(da, axis=axis, keepdims=keepdims)
 
 
-@_reduction(np.var, methods=("var",), samples=_axes("np.var(x{})") + [
-    Sample("np.var(x, axis=0, ddof=1)", x=real(4, 3)), Sample("x.var()", x=real(3, 4))])
+@_reduction(
+    np.var,
+    methods=("var",),
+    samples=_axes("np.var(x{})")
+    + [Sample("np.var(x, axis=0, ddof=1)", x=real(4, 3)), Sample("x.var()", x=real(3, 4))],
+)
 class var:
     def adjoint(bz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
         ba = runtime.var_grad(bz, a, axis=axis, ddof=ddof, keepdims=keepdims)
 
     def tangent(dz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
         # (complex a: the real part, var being of |a - mean|)
-        dz = runtime.real_for(np.sum(runtime.var_grad(1.0, a, axis=axis, ddof=ddof,
-                                                      keepdims=True) * da,
-                                     axis=axis, keepdims=keepdims), z)
+        dz = runtime.real_for(
+            np.sum(
+                runtime.var_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True) * da,
+                axis=axis,
+                keepdims=keepdims,
+            ),
+            z,
+        )
 
 
-@_reduction(np.std, methods=("std",), samples=_axes("np.std(x{})") + [
-    Sample("np.std(x, axis=0, ddof=1)", x=real(4, 3)), Sample("x.std(axis=1)", x=real(3, 4))])
+@_reduction(
+    np.std,
+    methods=("std",),
+    samples=_axes("np.std(x{})")
+    + [Sample("np.std(x, axis=0, ddof=1)", x=real(4, 3)), Sample("x.std(axis=1)", x=real(3, 4))],
+)
 class std:
     def adjoint(bz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
         # constant data (z = 0): 0, the subgradient a norm of the centred values has there
-        ba = runtime.var_grad(runtime.divide_or_zero(bz, 2 * z), a, axis=axis, ddof=ddof,
-                              keepdims=keepdims)
+        ba = runtime.var_grad(
+            runtime.divide_or_zero(bz, 2 * z), a, axis=axis, ddof=ddof, keepdims=keepdims
+        )
 
     def tangent(dz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
-        dz = runtime.divide_or_zero(runtime.real_for(np.sum(
-            runtime.var_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True) * da,
-            axis=axis, keepdims=keepdims), z), 2 * z)
+        dz = runtime.divide_or_zero(
+            runtime.real_for(
+                np.sum(
+                    runtime.var_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True) * da,
+                    axis=axis,
+                    keepdims=keepdims,
+                ),
+                z,
+            ),
+            2 * z,
+        )
 
 
 # ties share the gradient evenly
-@_reduction(np.max, np.amax, np.min, np.amin, methods=("max", "min"),
-            samples=_axes("np.max(x{})", distinct(2, 3, 4)) + _axes("np.min(x{})",
-                                                                      distinct(2, 3, 4)) +
-            [Sample("x.max() + x.min(axis=0)", x=distinct(3, 4)),
-             Sample("np.amax(x, axis=1) + np.amin(x)", x=distinct(3, 4))])
+@_reduction(
+    np.max,
+    np.amax,
+    np.min,
+    np.amin,
+    methods=("max", "min"),
+    samples=_axes("np.max(x{})", distinct(2, 3, 4))
+    + _axes("np.min(x{})", distinct(2, 3, 4))
+    + [
+        Sample("x.max() + x.min(axis=0)", x=distinct(3, 4)),
+        Sample("np.amax(x, axis=1) + np.amin(x)", x=distinct(3, 4)),
+    ],
+)
 class extremum:
     def adjoint(bz, z, a, axis=None, keepdims=False):
         ba = runtime.extremum_grad(bz, z, a, axis=axis, keepdims=keepdims)
 
     def tangent(dz, z, a, axis=None, keepdims=False):
-        dz = np.sum(runtime.extremum_grad(np.ones_like(z), z, a, axis=axis,
-                                          keepdims=keepdims) * da,
-                    axis=axis, keepdims=keepdims)
+        dz = np.sum(
+            runtime.extremum_grad(np.ones_like(z), z, a, axis=axis, keepdims=keepdims) * da,
+            axis=axis,
+            keepdims=keepdims,
+        )
 
 
 # exact with zeros in a: the product of the other elements, not z / a
-@_reduction(np.prod, methods=("prod",), samples=_axes("np.prod(x{})", positive(2, 3, 4)) + [
-    Sample("x.prod(axis=1)", x=positive(3, 4))])
+@_reduction(
+    np.prod,
+    methods=("prod",),
+    samples=_axes("np.prod(x{})", positive(2, 3, 4)) + [Sample("x.prod(axis=1)", x=positive(3, 4))],
+)
 class prod:
     def adjoint(bz, z, a, axis=None, dtype=None, keepdims=False):
         ba = runtime.prod_grad(bz, a, axis=axis, keepdims=keepdims)
 
     def tangent(dz, z, a, axis=None, dtype=None, keepdims=False):
-        dz = np.sum(runtime.prod_grad(1.0, a, axis=axis, keepdims=True) * da, axis=axis,
-                    keepdims=keepdims)
+        dz = np.sum(
+            runtime.prod_grad(1.0, a, axis=axis, keepdims=True) * da, axis=axis, keepdims=keepdims
+        )
 
 
-@_reduction(np.cumsum, methods=("cumsum",), samples=[
-    Sample("np.cumsum(x, axis=1)", x=real(3, 4)), Sample("np.cumsum(x)", x=real(3, 4)),
-    Sample("x.cumsum(axis=-1)", x=real(3, 4))])
+@_reduction(
+    np.cumsum,
+    methods=("cumsum",),
+    samples=[
+        Sample("np.cumsum(x, axis=1)", x=real(3, 4)),
+        Sample("np.cumsum(x)", x=real(3, 4)),
+        Sample("x.cumsum(axis=-1)", x=real(3, 4)),
+    ],
+)
 class cumsum:
     def adjoint(bz, z, a, axis=None, dtype=None):
         ba = runtime.reverse_cumsum(bz, a, axis=axis)
@@ -108,8 +162,14 @@ class cumsum:
 
 
 # of a list display, or of a list built with append: sum([a, b]) is a + b
-@primitive(builtins.sum, shape=EVALUATE, samples=[
-    Sample("sum([x, np.sin(x), 2.0])", x=real(4)), Sample("sum([x, y])", x=real(3), y=real(2, 3))])
+@primitive(
+    builtins.sum,
+    shape=EVALUATE,
+    samples=[
+        Sample("sum([x, np.sin(x), 2.0])", x=real(4)),
+        Sample("sum([x, y])", x=real(3), y=real(2, 3)),
+    ],
+)
 class sum_builtin:
     def adjoint(bz, z, iterable, start=0):
         biterable[i] = runtime.unbroadcast(bz, iterable[i])

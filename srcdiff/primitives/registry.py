@@ -17,6 +17,7 @@ and may also define `rewrite(node, *abstract_args)` (its specialisation once sha
 known, specialize.py) and `fold(*arg_nodes)` (constant folding when its last argument is a
 number, passes/fold.py).
 """
+
 import builtins
 import hashlib
 import importlib
@@ -121,8 +122,11 @@ def register(record):
         if old is not None and old is not record:
             old.functions = tuple(f for f in old.functions if f is not fn)
         _by_function[_key(fn)] = record
-    for table, names in ((_by_method, record.methods), (_by_attribute, record.attributes),
-                         (_by_operator, record.operators)):
+    for table, names in (
+        (_by_method, record.methods),
+        (_by_attribute, record.attributes),
+        (_by_operator, record.operators),
+    ):
         for name in names:
             table[name] = record
     if record not in _records:
@@ -134,18 +138,18 @@ def register(record):
 def primitive(*functions, constant=(), samples=(), **facts):
     """Declare the primitive covering `functions` from the decorated class (module doc).
     `constant` names arguments whose value carries no derivative (a shape, a mask)."""
+
     def declare(cls):
-        found = {name: cls.__dict__.get(name) for name in ("adjoint", "tangent", "rewrite",
-                                                           "fold")}
+        found = {name: cls.__dict__.get(name) for name in ("adjoint", "tangent", "rewrite", "fold")}
         record = Primitive(cls.__name__, tuple(functions), samples=list(samples), **facts)
         record.shape_args = frozenset(record.shape_args)
         for kind in ("adjoint", "tangent"):
             if found[kind] is not None:
-                setattr(record, kind, Template(functions, found[kind], kind, constant,
-                                               lazy=True))
+                setattr(record, kind, Template(functions, found[kind], kind, constant, lazy=True))
         record.rewrite = _plain(found["rewrite"])
         record.fold = _plain(found["fold"])
         return register(record)
+
     return declare
 
 
@@ -157,14 +161,32 @@ def constants(*functions, methods=(), attributes=(), shape=EVALUATE, pure=True, 
     """Declare functions whose results carry no gradient (a shape, an index, a mask, a
     random draw), one record each."""
     for fn in functions:
-        register(Primitive(getattr(fn, "__name__", repr(fn)), (fn,), differentiable=False,
-                           shape=shape, pure=pure, **facts))
+        register(
+            Primitive(
+                getattr(fn, "__name__", repr(fn)),
+                (fn,),
+                differentiable=False,
+                shape=shape,
+                pure=pure,
+                **facts,
+            )
+        )
     if methods or attributes:
-        register(Primitive(f"methods {', '.join(methods + attributes)}", (), methods=methods,
-                           attributes=attributes, differentiable=False, shape=shape, **facts))
+        register(
+            Primitive(
+                f"methods {', '.join(methods + attributes)}",
+                (),
+                methods=methods,
+                attributes=attributes,
+                differentiable=False,
+                shape=shape,
+                **facts,
+            )
+        )
 
 
 # --- lookup -----------------------------------------------------------------------------------
+
 
 def find(obj):
     """The record of a function or other callable, or None. (A bound method, such as
@@ -226,6 +248,7 @@ def is_pure(path):
 
 # --- the public registration API --------------------------------------------------------------
 
+
 def _record_for(primal, shape_safe):
     record = find(primal)
     if record is None:
@@ -240,6 +263,7 @@ def adjoint(*primals, constant=(), shape_safe=False):
     `constant` names arguments whose value carries no derivative (a shape, a mask);
     `shape_safe=True` says the primal's result's type, shape and dtype follow from its
     arguments' alone, so srcdiff may call it on placeholders to specialise code."""
+
     def register_template(fn):
         for primal in primals:
             record = _record_for(primal, shape_safe)
@@ -247,11 +271,13 @@ def adjoint(*primals, constant=(), shape_safe=False):
             record.differentiable = True
             register(record)
         return fn
+
     return register_template
 
 
 def tangent(*primals, constant=(), shape_safe=False):
     """Register the decorated tangent (forward-mode) template for each of `primals`."""
+
     def register_template(fn):
         for primal in primals:
             record = _record_for(primal, shape_safe)
@@ -259,6 +285,7 @@ def tangent(*primals, constant=(), shape_safe=False):
             record.differentiable = True
             register(record)
         return fn
+
     return register_template
 
 
@@ -279,6 +306,7 @@ def shape_safe(*functions):
 
 
 # --- what emitted code and caches depend on ---------------------------------------------------
+
 
 def template_globals():
     """The module names user templates refer to, for the namespace emitted code runs in."""

@@ -1,5 +1,6 @@
 """What the specialisation rewrites of runtime helpers are written with: reading the abstract
 values shapes.py infers, and building the numpy expressions that replace a helper's call."""
+
 import gast
 import numpy as np
 

@@ -1,6 +1,7 @@
 """Makers of sample arguments for the tests generated from the registry: each is called with
 a numpy Generator and returns one argument (arrays in float64; the tests make float32 ones
 too). Kept small and plain, so a record's samples read as the call they test."""
+
 import collections
 import types
 
@@ -44,17 +45,21 @@ def well_conditioned(n, batch=()):
 
 def spd(n, batch=()):
     """Symmetric positive definite matrices."""
+
     def make(rng):
         a = rng.normal(size=batch + (n, n))
         return a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+
     return make
 
 
 def distinct(*shape):
     """Values at least 0.1 apart (no ties for max, sort, median)."""
+
     def make(rng):
         count = int(np.prod(shape))
         return (rng.permutation(count) * 0.3 + rng.uniform(0, 0.1, count)).reshape(shape)
+
     return make
 
 
@@ -72,8 +77,10 @@ def record(**makers):
 def with_nans(*shape):
     """Values at least 0.1 apart (no ties) with a NaN at every fifth place, so that no line
     along an axis of a small array is all NaN: for the NaN-ignoring reductions."""
+
     def make(rng):
         values = distinct(*shape)(rng).ravel()
         values[2::5] = np.nan
         return values.reshape(shape)
+
     return make

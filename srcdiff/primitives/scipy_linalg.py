@@ -8,6 +8,7 @@ triangle and arbitrary values in the other, which get no gradient; its adjoint i
 (2016): bA = sym(L^-T Phi(L^T bL) L^-1), Phi the lower triangle with a halved diagonal. a is
 symmetric, so its gradient is too: the average of what each triangle would get (SciPy reads
 one)."""
+
 import gast
 import numpy as np
 import scipy.linalg
@@ -21,81 +22,172 @@ def _solve(function, **facts):
     return primitive(function, shape=EVALUATE, fresh=True, **facts)
 
 
-@_solve(scipy.linalg.solve_triangular, samples=[
-    Sample("scipy.linalg.solve_triangular(a, b, lower=True)", a=well_conditioned(3), b=real(3)),
-    Sample("scipy.linalg.solve_triangular(a, b)", a=well_conditioned(3), b=real(3, 2)),
-    Sample("scipy.linalg.solve_triangular(a, b, trans='T', lower=True, unit_diagonal=True)",
-           a=well_conditioned(3), b=real(3, 2)),
-    Sample("scipy.linalg.solve_triangular(a, b, trans=1)", a=well_conditioned(3), b=real(3))])
+@_solve(
+    scipy.linalg.solve_triangular,
+    samples=[
+        Sample("scipy.linalg.solve_triangular(a, b, lower=True)", a=well_conditioned(3), b=real(3)),
+        Sample("scipy.linalg.solve_triangular(a, b)", a=well_conditioned(3), b=real(3, 2)),
+        Sample(
+            "scipy.linalg.solve_triangular(a, b, trans='T', lower=True, unit_diagonal=True)",
+            a=well_conditioned(3),
+            b=real(3, 2),
+        ),
+        Sample("scipy.linalg.solve_triangular(a, b, trans=1)", a=well_conditioned(3), b=real(3)),
+    ],
+)
 class solve_triangular:  # op(a) z = b, op(a) being a or a^T
-    def adjoint(bz, z, a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False,
-                check_finite=True):
-        ba = -runtime.triangle(runtime.solve_outer(scipy.linalg.solve_triangular(
-            a, bz, trans=runtime.transposed(trans), lower=lower, unit_diagonal=unit_diagonal),
-            z), lower=lower, unit_diagonal=unit_diagonal, trans=trans)
-        bb = scipy.linalg.solve_triangular(a, bz, trans=runtime.transposed(trans), lower=lower,
-                                           unit_diagonal=unit_diagonal)
+    def adjoint(
+        bz, z, a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False, check_finite=True
+    ):
+        ba = -runtime.triangle(
+            runtime.solve_outer(
+                scipy.linalg.solve_triangular(
+                    a, bz, trans=runtime.transposed(trans), lower=lower, unit_diagonal=unit_diagonal
+                ),
+                z,
+            ),
+            lower=lower,
+            unit_diagonal=unit_diagonal,
+            trans=trans,
+        )
+        bb = scipy.linalg.solve_triangular(
+            a, bz, trans=runtime.transposed(trans), lower=lower, unit_diagonal=unit_diagonal
+        )
 
-    def tangent(dz, z, a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False,
-                check_finite=True):
-        dz = -scipy.linalg.solve_triangular(a, runtime.untriangle(
-            da, lower=lower, unit_diagonal=unit_diagonal, trans=trans) @ z, trans=trans,
-            lower=lower, unit_diagonal=unit_diagonal)
-        dz = scipy.linalg.solve_triangular(a, db, trans=trans, lower=lower,
-                                           unit_diagonal=unit_diagonal)
+    def tangent(
+        dz, z, a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False, check_finite=True
+    ):
+        dz = -scipy.linalg.solve_triangular(
+            a,
+            runtime.untriangle(da, lower=lower, unit_diagonal=unit_diagonal, trans=trans) @ z,
+            trans=trans,
+            lower=lower,
+            unit_diagonal=unit_diagonal,
+        )
+        dz = scipy.linalg.solve_triangular(
+            a, db, trans=trans, lower=lower, unit_diagonal=unit_diagonal
+        )
 
 
 _SPD = "a @ a.T + 3 * np.eye(3)"  # symmetric positive definite, and kept so by differences
 
 
-@_solve(scipy.linalg.cho_factor, samples=[
-    Sample(f"scipy.linalg.cho_solve(scipy.linalg.cho_factor({_SPD}), b)", a=real(3, 3),
-           b=real(3)),
-    Sample(f"np.log(scipy.linalg.cho_factor({_SPD}, lower=True)[0][[0, 1, 2], [0, 1, 2]])",
-           a=real(3, 3))])
+@_solve(
+    scipy.linalg.cho_factor,
+    samples=[
+        Sample(
+            f"scipy.linalg.cho_solve(scipy.linalg.cho_factor({_SPD}), b)", a=real(3, 3), b=real(3)
+        ),
+        Sample(
+            f"np.log(scipy.linalg.cho_factor({_SPD}, lower=True)[0][[0, 1, 2], [0, 1, 2]])",
+            a=real(3, 3),
+        ),
+    ],
+)
 class cho_factor:  # z = (c, lower)
     def adjoint(bz, z, a, lower=False, overwrite_a=False, check_finite=True):
-        ba = runtime.symmetrize(scipy.linalg.solve_triangular(
-            runtime.lower_factor(z[0], lower), np.swapaxes(scipy.linalg.solve_triangular(
-                runtime.lower_factor(z[0], lower), runtime.lower_half(np.swapaxes(
-                    runtime.lower_factor(z[0], lower), -1, -2) @ runtime.lower_factor(
-                        runtime.unpack_adjoint(bz, z)[0], lower)), trans=1, lower=True), -1, -2),
-            trans=1, lower=True))
+        ba = runtime.symmetrize(
+            scipy.linalg.solve_triangular(
+                runtime.lower_factor(z[0], lower),
+                np.swapaxes(
+                    scipy.linalg.solve_triangular(
+                        runtime.lower_factor(z[0], lower),
+                        runtime.lower_half(
+                            np.swapaxes(runtime.lower_factor(z[0], lower), -1, -2)
+                            @ runtime.lower_factor(runtime.unpack_adjoint(bz, z)[0], lower)
+                        ),
+                        trans=1,
+                        lower=True,
+                    ),
+                    -1,
+                    -2,
+                ),
+                trans=1,
+                lower=True,
+            )
+        )
 
     def tangent(dz, z, a, lower=False, overwrite_a=False, check_finite=True):  # L Phi(L^-1 da L^-T)
-        dz = (runtime.factor_part(runtime.lower_factor(z[0], lower) @ runtime.lower_half(
-            np.swapaxes(scipy.linalg.solve_triangular(
-                runtime.lower_factor(z[0], lower), np.swapaxes(scipy.linalg.solve_triangular(
-                    runtime.lower_factor(z[0], lower), da, lower=True), -1, -2), lower=True),
-                -1, -2)), lower), None)
+        dz = (
+            runtime.factor_part(
+                runtime.lower_factor(z[0], lower)
+                @ runtime.lower_half(
+                    np.swapaxes(
+                        scipy.linalg.solve_triangular(
+                            runtime.lower_factor(z[0], lower),
+                            np.swapaxes(
+                                scipy.linalg.solve_triangular(
+                                    runtime.lower_factor(z[0], lower), da, lower=True
+                                ),
+                                -1,
+                                -2,
+                            ),
+                            lower=True,
+                        ),
+                        -1,
+                        -2,
+                    )
+                ),
+                lower,
+            ),
+            None,
+        )
 
 
-@_solve(scipy.linalg.cho_solve, samples=[
-    Sample("scipy.linalg.cho_solve((c, low), b)", a=real(3, 3), b=real(3, 2),
-           setup=f"c, low = scipy.linalg.cho_factor({_SPD}, lower=True)"),
-    Sample("scipy.linalg.cho_solve(factor, b)", a=real(3, 3), b=real(3),
-           setup=f"factor = scipy.linalg.cho_factor({_SPD})")])
+@_solve(
+    scipy.linalg.cho_solve,
+    samples=[
+        Sample(
+            "scipy.linalg.cho_solve((c, low), b)",
+            a=real(3, 3),
+            b=real(3, 2),
+            setup=f"c, low = scipy.linalg.cho_factor({_SPD}, lower=True)",
+        ),
+        Sample(
+            "scipy.linalg.cho_solve(factor, b)",
+            a=real(3, 3),
+            b=real(3),
+            setup=f"factor = scipy.linalg.cho_factor({_SPD})",
+        ),
+    ],
+)
 class cho_solve:  # z = a^-1 b, a = L L^T: ba = -sym(bb z^T), bL = 2 ba L
     def adjoint(bz, z, c_and_lower, b, overwrite_b=False, check_finite=True):
-        bc_and_lower = runtime.factor_adjoint(runtime.factor_part(-2 * runtime.symmetrize(
-            runtime.solve_outer(scipy.linalg.cho_solve(c_and_lower, bz), z)) @
-            runtime.lower_factor(c_and_lower[0], c_and_lower[1]), c_and_lower[1]))
+        bc_and_lower = runtime.factor_adjoint(
+            runtime.factor_part(
+                -2
+                * runtime.symmetrize(
+                    runtime.solve_outer(scipy.linalg.cho_solve(c_and_lower, bz), z)
+                )
+                @ runtime.lower_factor(c_and_lower[0], c_and_lower[1]),
+                c_and_lower[1],
+            )
+        )
         bb = scipy.linalg.cho_solve(c_and_lower, bz)
 
     def tangent(dz, z, c_and_lower, b, overwrite_b=False, check_finite=True):
-        dz = -scipy.linalg.cho_solve(c_and_lower, runtime.lower_factor(
-            dc_and_lower[0], c_and_lower[1]) @ np.swapaxes(runtime.lower_factor(
-                c_and_lower[0], c_and_lower[1]), -1, -2) @ z + runtime.lower_factor(
-            c_and_lower[0], c_and_lower[1]) @ np.swapaxes(runtime.lower_factor(
-                dc_and_lower[0], c_and_lower[1]), -1, -2) @ z)
+        dz = -scipy.linalg.cho_solve(
+            c_and_lower,
+            runtime.lower_factor(dc_and_lower[0], c_and_lower[1])
+            @ np.swapaxes(runtime.lower_factor(c_and_lower[0], c_and_lower[1]), -1, -2)
+            @ z
+            + runtime.lower_factor(c_and_lower[0], c_and_lower[1])
+            @ np.swapaxes(runtime.lower_factor(dc_and_lower[0], c_and_lower[1]), -1, -2)
+            @ z,
+        )
         dz = scipy.linalg.cho_solve(c_and_lower, db)
 
 
 # --- the square root, through Sylvester's equation a z + z b = q -------------------------------
 
-@_solve(scipy.linalg.sqrtm, samples=[
-    Sample("scipy.linalg.sqrtm(a @ a.T + np.eye(3))", a=real(3, 3)),
-    Sample("scipy.linalg.sqrtm(a)", a=well_conditioned(3))])
+
+@_solve(
+    scipy.linalg.sqrtm,
+    samples=[
+        Sample("scipy.linalg.sqrtm(a @ a.T + np.eye(3))", a=real(3, 3)),
+        Sample("scipy.linalg.sqrtm(a)", a=well_conditioned(3)),
+    ],
+)
 class sqrtm:  # z z = A: z dz + dz z = dA
     def adjoint(bz, z, A):
         bA = scipy.linalg.solve_sylvester(z.T, z.T, bz)
@@ -104,9 +196,17 @@ class sqrtm:  # z z = A: z dz + dz z = dA
         dz = scipy.linalg.solve_sylvester(z, z, dA)
 
 
-@_solve(scipy.linalg.solve_sylvester, samples=[
-    Sample("scipy.linalg.solve_sylvester(a, b, q)", a=well_conditioned(3), b=well_conditioned(2),
-           q=real(3, 2))])
+@_solve(
+    scipy.linalg.solve_sylvester,
+    samples=[
+        Sample(
+            "scipy.linalg.solve_sylvester(a, b, q)",
+            a=well_conditioned(3),
+            b=well_conditioned(2),
+            q=real(3, 2),
+        )
+    ],
+)
 class solve_sylvester:
     def adjoint(bz, z, a, b, q):
         ba = -scipy.linalg.solve_sylvester(a.T, b.T, bz) @ z.T
@@ -121,16 +221,27 @@ class solve_sylvester:
 
 # --- the runtime helpers: linear maps, each with its adjoint ----------------------------------
 
-@primitive(runtime.transposed, differentiable=False, shape=EVALUATE, samples=[
-    Sample("x * runtime.transposed(0)", x=real(3))])
+
+@primitive(
+    runtime.transposed,
+    differentiable=False,
+    shape=EVALUATE,
+    samples=[Sample("x * runtime.transposed(0)", x=real(3))],
+)
 class transposed:
     def fold(value):  # trans=0 left out: the adjoint solves with trans=1
         return gast.Constant(value=runtime.transposed(value), kind=None)
 
 
-@primitive(runtime.triangle, shape=EVALUATE, fresh=True, samples=[
-    Sample("runtime.triangle(m, lower=True)", m=real(3, 3)),
-    Sample("runtime.triangle(m, unit_diagonal=True, trans='T')", m=real(2, 3, 3))])
+@primitive(
+    runtime.triangle,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("runtime.triangle(m, lower=True)", m=real(3, 3)),
+        Sample("runtime.triangle(m, unit_diagonal=True, trans='T')", m=real(2, 3, 3)),
+    ],
+)
 class triangle:
     def adjoint(bz, z, m, lower=False, unit_diagonal=False, trans=0):
         bm = runtime.untriangle(bz, lower=lower, unit_diagonal=unit_diagonal, trans=trans)
@@ -139,8 +250,12 @@ class triangle:
         dz = runtime.triangle(dm, lower=lower, unit_diagonal=unit_diagonal, trans=trans)
 
 
-@primitive(runtime.untriangle, shape=EVALUATE, fresh=True, samples=[
-    Sample("runtime.untriangle(h, lower=True, trans=1)", h=real(3, 3))])
+@primitive(
+    runtime.untriangle,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[Sample("runtime.untriangle(h, lower=True, trans=1)", h=real(3, 3))],
+)
 class untriangle:
     def adjoint(bz, z, h, lower=False, unit_diagonal=False, trans=0):
         bh = runtime.triangle(bz, lower=lower, unit_diagonal=unit_diagonal, trans=trans)
@@ -149,8 +264,12 @@ class untriangle:
         dz = runtime.untriangle(dh, lower=lower, unit_diagonal=unit_diagonal, trans=trans)
 
 
-@primitive(runtime.lower_factor, constant=("lower",), shape=EVALUATE, samples=[
-    Sample("runtime.lower_factor(c, True) + runtime.lower_factor(c)", c=real(3, 3))])
+@primitive(
+    runtime.lower_factor,
+    constant=("lower",),
+    shape=EVALUATE,
+    samples=[Sample("runtime.lower_factor(c, True) + runtime.lower_factor(c)", c=real(3, 3))],
+)
 class lower_factor:
     def adjoint(bz, z, c, lower=False):
         bc = runtime.factor_part(bz, lower)
@@ -159,8 +278,12 @@ class lower_factor:
         dz = runtime.lower_factor(dc, lower)
 
 
-@primitive(runtime.factor_part, constant=("lower",), shape=EVALUATE, samples=[
-    Sample("runtime.factor_part(g, True) + runtime.factor_part(g)", g=real(3, 3))])
+@primitive(
+    runtime.factor_part,
+    constant=("lower",),
+    shape=EVALUATE,
+    samples=[Sample("runtime.factor_part(g, True) + runtime.factor_part(g)", g=real(3, 3))],
+)
 class factor_part:
     def adjoint(bz, z, g, lower=False):
         bg = runtime.lower_factor(bz, lower)
@@ -169,8 +292,11 @@ class factor_part:
         dz = runtime.factor_part(dg, lower)
 
 
-@primitive(runtime.factor_adjoint, shape=None, samples=[
-    Sample("runtime.factor_adjoint(g)[0]", g=real(3, 3))])
+@primitive(
+    runtime.factor_adjoint,
+    shape=None,
+    samples=[Sample("runtime.factor_adjoint(g)[0]", g=real(3, 3))],
+)
 class factor_adjoint:
     def adjoint(bz, z, g):
         bg = bz[0]
@@ -179,9 +305,15 @@ class factor_adjoint:
         dz = runtime.factor_adjoint(dg)
 
 
-@primitive(runtime.solve_outer, shape=EVALUATE, fresh=True, samples=[
-    Sample("runtime.solve_outer(s, x)", s=real(3), x=real(4)),
-    Sample("runtime.solve_outer(s, x)", s=real(2, 3, 2), x=real(2, 4, 2))])
+@primitive(
+    runtime.solve_outer,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("runtime.solve_outer(s, x)", s=real(3), x=real(4)),
+        Sample("runtime.solve_outer(s, x)", s=real(2, 3, 2), x=real(2, 4, 2)),
+    ],
+)
 class solve_outer:  # s x^T
     def adjoint(bz, z, s, x):
         bs = bz @ x
@@ -192,8 +324,12 @@ class solve_outer:  # s x^T
         dz = runtime.solve_outer(s, dx)
 
 
-@primitive(runtime.lower_half, shape=EVALUATE, fresh=True, samples=[
-    Sample("runtime.lower_half(x)", x=real(3, 3))])
+@primitive(
+    runtime.lower_half,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[Sample("runtime.lower_half(x)", x=real(3, 3))],
+)
 class lower_half:
     def adjoint(bz, z, x):
         bx = runtime.lower_half(bz)

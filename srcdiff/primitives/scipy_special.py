@@ -2,6 +2,7 @@
 (optional.py). Each derivative is written with SciPy's functions again (digamma's is the next
 polygamma, i1's is made of i0 and iv), all of them declared here, so every order
 differentiates. Constants are Python floats (np.pi ** 0.5), which keep float32 float32."""
+
 import numpy as np
 import scipy.special
 
@@ -24,6 +25,7 @@ def _binary(call, x1=positive(3, 1), x2=positive(4)):
 
 # --- the logistic function and the error function ---------------------------------------------
 
+
 @_ufunc(scipy.special.expit, samples=_unary("scipy.special.expit(x)"))
 class expit:
     def adjoint(bz, z, x):
@@ -33,9 +35,10 @@ class expit:
         dz = dx * z * (1 - z)
 
 
-@_ufunc(scipy.special.logit, samples=_unary("scipy.special.logit(x)", positive(3, 4, low=0.1,
-                                                                              high=0.9),
-                                            number(0.1, 0.9)))
+@_ufunc(
+    scipy.special.logit,
+    samples=_unary("scipy.special.logit(x)", positive(3, 4, low=0.1, high=0.9), number(0.1, 0.9)),
+)
 class logit:
     def adjoint(bz, z, x):
         bx = bz / (x * (1 - x))
@@ -47,43 +50,46 @@ class logit:
 @_ufunc(scipy.special.erf, samples=_unary("scipy.special.erf(x)"))
 class erf:
     def adjoint(bz, z, x):
-        bx = bz * 2 / np.pi ** 0.5 * np.exp(-x * x)
+        bx = bz * 2 / np.pi**0.5 * np.exp(-x * x)
 
     def tangent(dz, z, x):
-        dz = dx * 2 / np.pi ** 0.5 * np.exp(-x * x)
+        dz = dx * 2 / np.pi**0.5 * np.exp(-x * x)
 
 
 @_ufunc(scipy.special.erfc, samples=_unary("scipy.special.erfc(x)"))
 class erfc:
     def adjoint(bz, z, x):
-        bx = -bz * 2 / np.pi ** 0.5 * np.exp(-x * x)
+        bx = -bz * 2 / np.pi**0.5 * np.exp(-x * x)
 
     def tangent(dz, z, x):
-        dz = -dx * 2 / np.pi ** 0.5 * np.exp(-x * x)
+        dz = -dx * 2 / np.pi**0.5 * np.exp(-x * x)
 
 
-@_ufunc(scipy.special.erfinv, samples=_unary("scipy.special.erfinv(x)", unit(3, 4),
-                                             number(-0.9, 0.9)))
+@_ufunc(
+    scipy.special.erfinv, samples=_unary("scipy.special.erfinv(x)", unit(3, 4), number(-0.9, 0.9))
+)
 class erfinv:
     def adjoint(bz, z, x):
-        bx = bz * np.pi ** 0.5 / 2 * np.exp(z * z)
+        bx = bz * np.pi**0.5 / 2 * np.exp(z * z)
 
     def tangent(dz, z, x):
-        dz = dx * np.pi ** 0.5 / 2 * np.exp(z * z)
+        dz = dx * np.pi**0.5 / 2 * np.exp(z * z)
 
 
-@_ufunc(scipy.special.erfcinv, samples=_unary("scipy.special.erfcinv(x)",
-                                              positive(3, 4, low=0.1, high=1.9),
-                                              number(0.1, 1.9)))
+@_ufunc(
+    scipy.special.erfcinv,
+    samples=_unary("scipy.special.erfcinv(x)", positive(3, 4, low=0.1, high=1.9), number(0.1, 1.9)),
+)
 class erfcinv:
     def adjoint(bz, z, x):
-        bx = -bz * np.pi ** 0.5 / 2 * np.exp(z * z)
+        bx = -bz * np.pi**0.5 / 2 * np.exp(z * z)
 
     def tangent(dz, z, x):
-        dz = -dx * np.pi ** 0.5 / 2 * np.exp(z * z)
+        dz = -dx * np.pi**0.5 / 2 * np.exp(z * z)
 
 
 # --- the standard normal distribution ---------------------------------------------------------
+
 
 @_ufunc(scipy.special.ndtr, samples=_unary("scipy.special.ndtr(x)"))
 class ndtr:
@@ -95,8 +101,11 @@ class ndtr:
 
 
 # the density over the distribution function, as one exponential: finite far in either tail
-@_ufunc(scipy.special.log_ndtr, samples=_unary("scipy.special.log_ndtr(x)") + [
-    Sample("scipy.special.log_ndtr(x)", x=constant(np.array([-30.0, -8.0, 8.0, 30.0])))])
+@_ufunc(
+    scipy.special.log_ndtr,
+    samples=_unary("scipy.special.log_ndtr(x)")
+    + [Sample("scipy.special.log_ndtr(x)", x=constant(np.array([-30.0, -8.0, 8.0, 30.0])))],
+)
 class log_ndtr:
     def adjoint(bz, z, x):
         bx = bz * np.exp(-x * x / 2 - z) / (2 * np.pi) ** 0.5
@@ -105,8 +114,10 @@ class log_ndtr:
         dz = dx * np.exp(-x * x / 2 - z) / (2 * np.pi) ** 0.5
 
 
-@_ufunc(scipy.special.ndtri, samples=_unary("scipy.special.ndtri(x)",
-                                            positive(3, 4, low=0.1, high=0.9), number(0.1, 0.9)))
+@_ufunc(
+    scipy.special.ndtri,
+    samples=_unary("scipy.special.ndtri(x)", positive(3, 4, low=0.1, high=0.9), number(0.1, 0.9)),
+)
 class ndtri:
     def adjoint(bz, z, x):
         bx = bz * (2 * np.pi) ** 0.5 * np.exp(z * z / 2)
@@ -117,8 +128,12 @@ class ndtri:
 
 # --- the gamma function and its relatives -----------------------------------------------------
 
-@_ufunc(scipy.special.gammaln, samples=_unary("scipy.special.gammaln(x)", positive(3, 4)) + [
-    Sample("scipy.special.gammaln(x)", x=constant(np.array([-2.5, -0.5, 3.5, 40.0])))])
+
+@_ufunc(
+    scipy.special.gammaln,
+    samples=_unary("scipy.special.gammaln(x)", positive(3, 4))
+    + [Sample("scipy.special.gammaln(x)", x=constant(np.array([-2.5, -0.5, 3.5, 40.0])))],
+)
 class gammaln:  # log |gamma(x)|: its slope is digamma's on either sign
     def adjoint(bz, z, x):
         bx = bz * scipy.special.digamma(x)
@@ -127,8 +142,11 @@ class gammaln:  # log |gamma(x)|: its slope is digamma's on either sign
         dz = dx * scipy.special.digamma(x)
 
 
-@_ufunc(scipy.special.gamma, samples=_unary("scipy.special.gamma(x)", positive(3, 4)) + [
-    Sample("scipy.special.gamma(x)", x=constant(np.array([-2.5, -0.5, 3.5])))])
+@_ufunc(
+    scipy.special.gamma,
+    samples=_unary("scipy.special.gamma(x)", positive(3, 4))
+    + [Sample("scipy.special.gamma(x)", x=constant(np.array([-2.5, -0.5, 3.5])))],
+)
 class gamma:
     def adjoint(bz, z, x):
         bx = bz * z * scipy.special.digamma(x)
@@ -137,8 +155,11 @@ class gamma:
         dz = dx * z * scipy.special.digamma(x)
 
 
-@_ufunc(scipy.special.digamma, samples=_unary("scipy.special.digamma(x)", positive(3, 4)) + [
-    Sample("scipy.special.psi(x)", x=constant(np.array([-2.5, -0.5, 3.5])))])
+@_ufunc(
+    scipy.special.digamma,
+    samples=_unary("scipy.special.digamma(x)", positive(3, 4))
+    + [Sample("scipy.special.psi(x)", x=constant(np.array([-2.5, -0.5, 3.5])))],
+)
 class digamma:  # (scipy.special.psi is digamma)
     def adjoint(bz, z, x):
         bx = bz * runtime.polygamma(1, x)
@@ -147,10 +168,16 @@ class digamma:  # (scipy.special.psi is digamma)
         dz = dx * runtime.polygamma(1, x)
 
 
-@primitive(scipy.special.polygamma, shape=EVALUATE, fresh=True, samples=[
-    Sample("scipy.special.polygamma(1, x)", x=positive(3, 4)),
-    Sample("scipy.special.polygamma(n, x)", n=constant(np.array([0, 1, 2])), x=positive(2, 3)),
-    Sample("scipy.special.polygamma(3, x)", x=number())])
+@primitive(
+    scipy.special.polygamma,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("scipy.special.polygamma(1, x)", x=positive(3, 4)),
+        Sample("scipy.special.polygamma(n, x)", n=constant(np.array([0, 1, 2])), x=positive(2, 3)),
+        Sample("scipy.special.polygamma(3, x)", x=number()),
+    ],
+)
 class polygamma:
     def adjoint(bz, z, n, x):
         bx = runtime.unbroadcast(bz * scipy.special.polygamma(n + 1, x), x)
@@ -159,9 +186,15 @@ class polygamma:
         dz = dx * scipy.special.polygamma(n + 1, x)
 
 
-@primitive(runtime.polygamma, shape=EVALUATE, fresh=True, samples=[
-    Sample("runtime.polygamma(1, x)", x=positive(3, 4)),
-    Sample("runtime.polygamma(2, x)", x=number())])
+@primitive(
+    runtime.polygamma,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("runtime.polygamma(1, x)", x=positive(3, 4)),
+        Sample("runtime.polygamma(2, x)", x=number()),
+    ],
+)
 class runtime_polygamma:
     def adjoint(bz, z, n, x):
         bx = runtime.unbroadcast(bz * runtime.polygamma(n + 1, x), x)
@@ -173,10 +206,12 @@ class runtime_polygamma:
 @_ufunc(scipy.special.beta, samples=_binary("scipy.special.beta(x1, x2)"))
 class beta:
     def adjoint(bz, z, a, b):
-        ba = runtime.unbroadcast(bz * z * (scipy.special.digamma(a) -
-                                           scipy.special.digamma(a + b)), a)
-        bb = runtime.unbroadcast(bz * z * (scipy.special.digamma(b) -
-                                           scipy.special.digamma(a + b)), b)
+        ba = runtime.unbroadcast(
+            bz * z * (scipy.special.digamma(a) - scipy.special.digamma(a + b)), a
+        )
+        bb = runtime.unbroadcast(
+            bz * z * (scipy.special.digamma(b) - scipy.special.digamma(a + b)), b
+        )
 
     def tangent(dz, z, a, b):
         dz = da * z * (scipy.special.digamma(a) - scipy.special.digamma(a + b))
@@ -186,10 +221,8 @@ class beta:
 @_ufunc(scipy.special.betaln, samples=_binary("scipy.special.betaln(x1, x2)"))
 class betaln:
     def adjoint(bz, z, a, b):
-        ba = runtime.unbroadcast(bz * (scipy.special.digamma(a) -
-                                       scipy.special.digamma(a + b)), a)
-        bb = runtime.unbroadcast(bz * (scipy.special.digamma(b) -
-                                       scipy.special.digamma(a + b)), b)
+        ba = runtime.unbroadcast(bz * (scipy.special.digamma(a) - scipy.special.digamma(a + b)), a)
+        bb = runtime.unbroadcast(bz * (scipy.special.digamma(b) - scipy.special.digamma(a + b)), b)
 
     def tangent(dz, z, a, b):
         dz = da * (scipy.special.digamma(a) - scipy.special.digamma(a + b))
@@ -197,6 +230,7 @@ class betaln:
 
 
 # --- x log y ----------------------------------------------------------------------------------
+
 
 # at x = y = 0 (where xlogy is 0) the slope in y is 0, its limit along x = 0
 @_ufunc(scipy.special.xlogy, samples=_binary("scipy.special.xlogy(x1, x2)", x1=real(3, 1)))
@@ -223,13 +257,16 @@ class xlog1py:
 
 # --- softmax and logsumexp --------------------------------------------------------------------
 
+
 def _axes(call, x=real(2, 3, 4)):
-    return [Sample(call.format(axes), x=x) for axes in ("", ", axis=1", ", axis=(0, 2)",
-                                                          ", axis=-1")]
+    return [
+        Sample(call.format(axes), x=x) for axes in ("", ", axis=1", ", axis=(0, 2)", ", axis=-1")
+    ]
 
 
-@primitive(scipy.special.softmax, shape=EVALUATE, fresh=True,
-           samples=_axes("scipy.special.softmax(x{})"))
+@primitive(
+    scipy.special.softmax, shape=EVALUATE, fresh=True, samples=_axes("scipy.special.softmax(x{})")
+)
 class softmax:
     def adjoint(bz, z, x, axis=None):
         bx = z * (bz - np.sum(bz * z, axis=axis, keepdims=True))
@@ -238,8 +275,12 @@ class softmax:
         dz = z * (dx - np.sum(dx * z, axis=axis, keepdims=True))
 
 
-@primitive(scipy.special.log_softmax, shape=EVALUATE, fresh=True,
-           samples=_axes("scipy.special.log_softmax(x{})"))
+@primitive(
+    scipy.special.log_softmax,
+    shape=EVALUATE,
+    fresh=True,
+    samples=_axes("scipy.special.log_softmax(x{})"),
+)
 class log_softmax:
     def adjoint(bz, z, x, axis=None):
         bx = bz - np.exp(z) * np.sum(bz, axis=axis, keepdims=True)
@@ -250,28 +291,45 @@ class log_softmax:
 
 # the weights b must not broadcast `a` to a larger shape; return_sign=True is not covered
 # (without return_sign in the template, such a call is an error at its line)
-@primitive(scipy.special.logsumexp, shape=EVALUATE, fresh=True,
-           samples=_axes("scipy.special.logsumexp(x{})") + [
-               Sample("scipy.special.logsumexp(x, axis=1, keepdims=True)", x=real(3, 4)),
-               Sample("scipy.special.logsumexp(x, b=w, axis=0)", x=real(3, 4),
-                      w=positive(3, 1)),
-               Sample("scipy.special.logsumexp(x, b=w)", wrap=None, x=real(5),
-                      w=positive(5))])
+@primitive(
+    scipy.special.logsumexp,
+    shape=EVALUATE,
+    fresh=True,
+    samples=_axes("scipy.special.logsumexp(x{})")
+    + [
+        Sample("scipy.special.logsumexp(x, axis=1, keepdims=True)", x=real(3, 4)),
+        Sample("scipy.special.logsumexp(x, b=w, axis=0)", x=real(3, 4), w=positive(3, 1)),
+        Sample("scipy.special.logsumexp(x, b=w)", wrap=None, x=real(5), w=positive(5)),
+    ],
+)
 class logsumexp:  # with the default b=None read as 1.0, which `* b` then folds away
     def adjoint(bz, z, a, axis=None, b=1.0, keepdims=False):
-        ba = runtime.unreduce(bz, a, axis=axis, keepdims=keepdims) * b * np.exp(
-            a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims))
-        bb = runtime.unbroadcast(runtime.unreduce(bz, a, axis=axis, keepdims=keepdims) * np.exp(
-            a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)), b)
+        ba = (
+            runtime.unreduce(bz, a, axis=axis, keepdims=keepdims)
+            * b
+            * np.exp(a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims))
+        )
+        bb = runtime.unbroadcast(
+            runtime.unreduce(bz, a, axis=axis, keepdims=keepdims)
+            * np.exp(a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
+            b,
+        )
 
     def tangent(dz, z, a, axis=None, b=1.0, keepdims=False):
-        dz = np.sum(da * b * np.exp(a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
-                    axis=axis, keepdims=keepdims)
-        dz = np.sum(db * np.exp(a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
-                    axis=axis, keepdims=keepdims)
+        dz = np.sum(
+            da * b * np.exp(a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
+            axis=axis,
+            keepdims=keepdims,
+        )
+        dz = np.sum(
+            db * np.exp(a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
+            axis=axis,
+            keepdims=keepdims,
+        )
 
 
 # --- modified Bessel functions of the first kind ----------------------------------------------
+
 
 @_ufunc(scipy.special.i0, samples=_unary("scipy.special.i0(x)"))
 class i0:
@@ -291,34 +349,56 @@ class i1:  # (I0 + I2) / 2 rather than I0 - I1 / x: exact at x = 0 too
         dz = dx * (scipy.special.i0(x) + scipy.special.iv(2, x)) / 2
 
 
-@_ufunc(scipy.special.iv, samples=[
-    Sample("scipy.special.iv(v, x)", v=constant(np.array([0.0, 1.5, 3.0])), x=positive(2, 3),
-           constant=("v",)),
-    Sample("scipy.special.iv(2, x)", x=number())])
+@_ufunc(
+    scipy.special.iv,
+    samples=[
+        Sample(
+            "scipy.special.iv(v, x)",
+            v=constant(np.array([0.0, 1.5, 3.0])),
+            x=positive(2, 3),
+            constant=("v",),
+        ),
+        Sample("scipy.special.iv(2, x)", x=number()),
+    ],
+)
 class iv:  # differentiable in x only (of a non-integer order, x > 0)
     def adjoint(bz, z, v, x):
-        bx = runtime.unbroadcast(bz * (scipy.special.iv(v - 1, x) + scipy.special.iv(v + 1, x)) /
-                                 2, x)
+        bx = runtime.unbroadcast(
+            bz * (scipy.special.iv(v - 1, x) + scipy.special.iv(v + 1, x)) / 2, x
+        )
 
     def tangent(dz, z, v, x):
         dz = dx * (scipy.special.iv(v - 1, x) + scipy.special.iv(v + 1, x)) / 2
 
 
 # the exponentially scaled forms: I(x) exp(-|x|)
-@_ufunc(scipy.special.ive, samples=[
-    Sample("scipy.special.ive(v, x)", v=constant(np.array([0.0, 1.5, 3.0])), x=positive(2, 3),
-           constant=("v",)),
-    Sample("scipy.special.ive(v, x)", v=constant(np.array([0.0, 1.0, 3.0])), x=real(2, 3),
-           constant=("v",)),
-    Sample("scipy.special.ive(2, x)", x=number())])
+@_ufunc(
+    scipy.special.ive,
+    samples=[
+        Sample(
+            "scipy.special.ive(v, x)",
+            v=constant(np.array([0.0, 1.5, 3.0])),
+            x=positive(2, 3),
+            constant=("v",),
+        ),
+        Sample(
+            "scipy.special.ive(v, x)",
+            v=constant(np.array([0.0, 1.0, 3.0])),
+            x=real(2, 3),
+            constant=("v",),
+        ),
+        Sample("scipy.special.ive(2, x)", x=number()),
+    ],
+)
 class ive:
     def adjoint(bz, z, v, x):
-        bx = runtime.unbroadcast(bz * ((scipy.special.ive(v - 1, x) +
-                                        scipy.special.ive(v + 1, x)) / 2 - np.sign(x) * z), x)
+        bx = runtime.unbroadcast(
+            bz * ((scipy.special.ive(v - 1, x) + scipy.special.ive(v + 1, x)) / 2 - np.sign(x) * z),
+            x,
+        )
 
     def tangent(dz, z, v, x):
-        dz = dx * ((scipy.special.ive(v - 1, x) + scipy.special.ive(v + 1, x)) / 2 -
-                   np.sign(x) * z)
+        dz = dx * ((scipy.special.ive(v - 1, x) + scipy.special.ive(v + 1, x)) / 2 - np.sign(x) * z)
 
 
 @_ufunc(scipy.special.i0e, samples=_unary("scipy.special.i0e(x)"))

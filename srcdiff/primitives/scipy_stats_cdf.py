@@ -3,6 +3,7 @@ norm's logsf), declared once the program imports scipy.stats (optional.py). As F
 scale), their slopes in x, loc and scale are the density's: pdf, -pdf and -pdf (x - loc) /
 scale (over the cdf for logcdf: exp(logpdf - logcdf)). Those in a shape parameter (t's df,
 gamma's a, beta's a and b) have no closed form: differentiating one is an error at its line."""
+
 import numpy as np
 import scipy.stats
 
@@ -17,8 +18,16 @@ def _method(function, samples):
 
 def _sample(call, x=real(3, 4), loc=real(4), **shape_params):
     names = "".join(f", {name}" for name in shape_params)
-    return [Sample(f"{call}(x{names}, loc, scale)", x=x, **shape_params, loc=loc,
-                   scale=positive(3, 1), constant=tuple(shape_params))]
+    return [
+        Sample(
+            f"{call}(x{names}, loc, scale)",
+            x=x,
+            **shape_params,
+            loc=loc,
+            scale=positive(3, 1),
+            constant=tuple(shape_params),
+        )
+    ]
 
 
 _ABOVE_LOC = dict(x=positive(3, 4, low=1.5, high=3.0), loc=positive(4, low=-0.5, high=0.5))
@@ -27,13 +36,15 @@ _INSIDE = dict(x=positive(3, 4, low=0.3, high=0.7), loc=positive(4, low=-0.1, hi
 
 # --- norm ---------------------------------------------------------------------------------------
 
+
 @_method(scipy.stats.norm.cdf, samples=_sample("scipy.stats.norm.cdf"))
 class norm_cdf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * scipy.stats.norm.pdf(x, loc, scale), x)
         bloc = runtime.unbroadcast(-bz * scipy.stats.norm.pdf(x, loc, scale), loc)
-        bscale = runtime.unbroadcast(-bz * scipy.stats.norm.pdf(x, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * scipy.stats.norm.pdf(x, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = dx * scipy.stats.norm.pdf(x, loc, scale)
@@ -46,8 +57,9 @@ class norm_logcdf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z), x)
         bloc = runtime.unbroadcast(-bz * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z), loc)
-        bscale = runtime.unbroadcast(-bz * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = dx * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z)
@@ -60,8 +72,9 @@ class norm_sf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(-bz * scipy.stats.norm.pdf(x, loc, scale), x)
         bloc = runtime.unbroadcast(bz * scipy.stats.norm.pdf(x, loc, scale), loc)
-        bscale = runtime.unbroadcast(bz * scipy.stats.norm.pdf(x, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            bz * scipy.stats.norm.pdf(x, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = -dx * scipy.stats.norm.pdf(x, loc, scale)
@@ -74,25 +87,34 @@ class norm_logsf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(-bz * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z), x)
         bloc = runtime.unbroadcast(bz * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z), loc)
-        bscale = runtime.unbroadcast(bz * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            bz * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = -dx * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z)
         dz = dloc * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z)
         dz = dscale * np.exp(scipy.stats.norm.logpdf(x, loc, scale) - z) * (x - loc) / scale
 
+
 # --- expon --------------------------------------------------------------------------------------
 
-@_method(scipy.stats.expon.cdf,
-         samples=_sample("scipy.stats.expon.cdf",
-                         x=positive(3, 4, low=1.5, high=3.0), loc=positive(4, low=-0.5, high=0.5)))
+
+@_method(
+    scipy.stats.expon.cdf,
+    samples=_sample(
+        "scipy.stats.expon.cdf",
+        x=positive(3, 4, low=1.5, high=3.0),
+        loc=positive(4, low=-0.5, high=0.5),
+    ),
+)
 class expon_cdf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * scipy.stats.expon.pdf(x, loc, scale), x)
         bloc = runtime.unbroadcast(-bz * scipy.stats.expon.pdf(x, loc, scale), loc)
-        bscale = runtime.unbroadcast(-bz * scipy.stats.expon.pdf(x, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * scipy.stats.expon.pdf(x, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = dx * scipy.stats.expon.pdf(x, loc, scale)
@@ -100,15 +122,21 @@ class expon_cdf:
         dz = -dscale * scipy.stats.expon.pdf(x, loc, scale) * (x - loc) / scale
 
 
-@_method(scipy.stats.expon.logcdf,
-         samples=_sample("scipy.stats.expon.logcdf",
-                         x=positive(3, 4, low=1.5, high=3.0), loc=positive(4, low=-0.5, high=0.5)))
+@_method(
+    scipy.stats.expon.logcdf,
+    samples=_sample(
+        "scipy.stats.expon.logcdf",
+        x=positive(3, 4, low=1.5, high=3.0),
+        loc=positive(4, low=-0.5, high=0.5),
+    ),
+)
 class expon_logcdf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * np.exp(scipy.stats.expon.logpdf(x, loc, scale) - z), x)
         bloc = runtime.unbroadcast(-bz * np.exp(scipy.stats.expon.logpdf(x, loc, scale) - z), loc)
-        bscale = runtime.unbroadcast(-bz * np.exp(scipy.stats.expon.logpdf(x, loc, scale) - z) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * np.exp(scipy.stats.expon.logpdf(x, loc, scale) - z) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = dx * np.exp(scipy.stats.expon.logpdf(x, loc, scale) - z)
@@ -116,30 +144,39 @@ class expon_logcdf:
         dz = -dscale * np.exp(scipy.stats.expon.logpdf(x, loc, scale) - z) * (x - loc) / scale
 
 
-@_method(scipy.stats.expon.sf,
-         samples=_sample("scipy.stats.expon.sf",
-                         x=positive(3, 4, low=1.5, high=3.0), loc=positive(4, low=-0.5, high=0.5)))
+@_method(
+    scipy.stats.expon.sf,
+    samples=_sample(
+        "scipy.stats.expon.sf",
+        x=positive(3, 4, low=1.5, high=3.0),
+        loc=positive(4, low=-0.5, high=0.5),
+    ),
+)
 class expon_sf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(-bz * scipy.stats.expon.pdf(x, loc, scale), x)
         bloc = runtime.unbroadcast(bz * scipy.stats.expon.pdf(x, loc, scale), loc)
-        bscale = runtime.unbroadcast(bz * scipy.stats.expon.pdf(x, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            bz * scipy.stats.expon.pdf(x, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = -dx * scipy.stats.expon.pdf(x, loc, scale)
         dz = dloc * scipy.stats.expon.pdf(x, loc, scale)
         dz = dscale * scipy.stats.expon.pdf(x, loc, scale) * (x - loc) / scale
 
+
 # --- laplace ------------------------------------------------------------------------------------
+
 
 @_method(scipy.stats.laplace.cdf, samples=_sample("scipy.stats.laplace.cdf"))
 class laplace_cdf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * scipy.stats.laplace.pdf(x, loc, scale), x)
         bloc = runtime.unbroadcast(-bz * scipy.stats.laplace.pdf(x, loc, scale), loc)
-        bscale = runtime.unbroadcast(-bz * scipy.stats.laplace.pdf(x, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * scipy.stats.laplace.pdf(x, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = dx * scipy.stats.laplace.pdf(x, loc, scale)
@@ -151,10 +188,10 @@ class laplace_cdf:
 class laplace_logcdf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * np.exp(scipy.stats.laplace.logpdf(x, loc, scale) - z), x)
-        bloc = runtime.unbroadcast(-bz * np.exp(scipy.stats.laplace.logpdf(x, loc, scale) - z),
-                                   loc)
-        bscale = runtime.unbroadcast(-bz * np.exp(scipy.stats.laplace.logpdf(x, loc, scale) - z) *
-                                     (x - loc) / scale, scale)
+        bloc = runtime.unbroadcast(-bz * np.exp(scipy.stats.laplace.logpdf(x, loc, scale) - z), loc)
+        bscale = runtime.unbroadcast(
+            -bz * np.exp(scipy.stats.laplace.logpdf(x, loc, scale) - z) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = dx * np.exp(scipy.stats.laplace.logpdf(x, loc, scale) - z)
@@ -167,23 +204,27 @@ class laplace_sf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(-bz * scipy.stats.laplace.pdf(x, loc, scale), x)
         bloc = runtime.unbroadcast(bz * scipy.stats.laplace.pdf(x, loc, scale), loc)
-        bscale = runtime.unbroadcast(bz * scipy.stats.laplace.pdf(x, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            bz * scipy.stats.laplace.pdf(x, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = -dx * scipy.stats.laplace.pdf(x, loc, scale)
         dz = dloc * scipy.stats.laplace.pdf(x, loc, scale)
         dz = dscale * scipy.stats.laplace.pdf(x, loc, scale) * (x - loc) / scale
 
+
 # --- logistic -----------------------------------------------------------------------------------
+
 
 @_method(scipy.stats.logistic.cdf, samples=_sample("scipy.stats.logistic.cdf"))
 class logistic_cdf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * scipy.stats.logistic.pdf(x, loc, scale), x)
         bloc = runtime.unbroadcast(-bz * scipy.stats.logistic.pdf(x, loc, scale), loc)
-        bscale = runtime.unbroadcast(-bz * scipy.stats.logistic.pdf(x, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * scipy.stats.logistic.pdf(x, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = dx * scipy.stats.logistic.pdf(x, loc, scale)
@@ -195,10 +236,12 @@ class logistic_cdf:
 class logistic_logcdf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * np.exp(scipy.stats.logistic.logpdf(x, loc, scale) - z), x)
-        bloc = runtime.unbroadcast(-bz * np.exp(scipy.stats.logistic.logpdf(x, loc, scale) - z),
-                                   loc)
-        bscale = runtime.unbroadcast(-bz * np.exp(scipy.stats.logistic.logpdf(x, loc, scale) - z) *
-                                     (x - loc) / scale, scale)
+        bloc = runtime.unbroadcast(
+            -bz * np.exp(scipy.stats.logistic.logpdf(x, loc, scale) - z), loc
+        )
+        bscale = runtime.unbroadcast(
+            -bz * np.exp(scipy.stats.logistic.logpdf(x, loc, scale) - z) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = dx * np.exp(scipy.stats.logistic.logpdf(x, loc, scale) - z)
@@ -211,23 +254,27 @@ class logistic_sf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(-bz * scipy.stats.logistic.pdf(x, loc, scale), x)
         bloc = runtime.unbroadcast(bz * scipy.stats.logistic.pdf(x, loc, scale), loc)
-        bscale = runtime.unbroadcast(bz * scipy.stats.logistic.pdf(x, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            bz * scipy.stats.logistic.pdf(x, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = -dx * scipy.stats.logistic.pdf(x, loc, scale)
         dz = dloc * scipy.stats.logistic.pdf(x, loc, scale)
         dz = dscale * scipy.stats.logistic.pdf(x, loc, scale) * (x - loc) / scale
 
+
 # --- cauchy -------------------------------------------------------------------------------------
+
 
 @_method(scipy.stats.cauchy.cdf, samples=_sample("scipy.stats.cauchy.cdf"))
 class cauchy_cdf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * scipy.stats.cauchy.pdf(x, loc, scale), x)
         bloc = runtime.unbroadcast(-bz * scipy.stats.cauchy.pdf(x, loc, scale), loc)
-        bscale = runtime.unbroadcast(-bz * scipy.stats.cauchy.pdf(x, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * scipy.stats.cauchy.pdf(x, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = dx * scipy.stats.cauchy.pdf(x, loc, scale)
@@ -240,8 +287,9 @@ class cauchy_logcdf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * np.exp(scipy.stats.cauchy.logpdf(x, loc, scale) - z), x)
         bloc = runtime.unbroadcast(-bz * np.exp(scipy.stats.cauchy.logpdf(x, loc, scale) - z), loc)
-        bscale = runtime.unbroadcast(-bz * np.exp(scipy.stats.cauchy.logpdf(x, loc, scale) - z) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * np.exp(scipy.stats.cauchy.logpdf(x, loc, scale) - z) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = dx * np.exp(scipy.stats.cauchy.logpdf(x, loc, scale) - z)
@@ -254,24 +302,27 @@ class cauchy_sf:
     def adjoint(bz, z, x, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(-bz * scipy.stats.cauchy.pdf(x, loc, scale), x)
         bloc = runtime.unbroadcast(bz * scipy.stats.cauchy.pdf(x, loc, scale), loc)
-        bscale = runtime.unbroadcast(bz * scipy.stats.cauchy.pdf(x, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            bz * scipy.stats.cauchy.pdf(x, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, loc=0.0, scale=1.0):
         dz = -dx * scipy.stats.cauchy.pdf(x, loc, scale)
         dz = dloc * scipy.stats.cauchy.pdf(x, loc, scale)
         dz = dscale * scipy.stats.cauchy.pdf(x, loc, scale) * (x - loc) / scale
 
+
 # --- t ------------------------------------------------------------------------------------------
 
-@_method(scipy.stats.t.cdf,
-         samples=_sample("scipy.stats.t.cdf", df=positive(4, low=1.0, high=5.0)))
+
+@_method(scipy.stats.t.cdf, samples=_sample("scipy.stats.t.cdf", df=positive(4, low=1.0, high=5.0)))
 class t_cdf:
     def adjoint(bz, z, x, df, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * scipy.stats.t.pdf(x, df, loc, scale), x)
         bloc = runtime.unbroadcast(-bz * scipy.stats.t.pdf(x, df, loc, scale), loc)
-        bscale = runtime.unbroadcast(-bz * scipy.stats.t.pdf(x, df, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * scipy.stats.t.pdf(x, df, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, df, loc=0.0, scale=1.0):
         dz = dx * scipy.stats.t.pdf(x, df, loc, scale)
@@ -279,14 +330,16 @@ class t_cdf:
         dz = -dscale * scipy.stats.t.pdf(x, df, loc, scale) * (x - loc) / scale
 
 
-@_method(scipy.stats.t.logcdf,
-         samples=_sample("scipy.stats.t.logcdf", df=positive(4, low=1.0, high=5.0)))
+@_method(
+    scipy.stats.t.logcdf, samples=_sample("scipy.stats.t.logcdf", df=positive(4, low=1.0, high=5.0))
+)
 class t_logcdf:
     def adjoint(bz, z, x, df, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * np.exp(scipy.stats.t.logpdf(x, df, loc, scale) - z), x)
         bloc = runtime.unbroadcast(-bz * np.exp(scipy.stats.t.logpdf(x, df, loc, scale) - z), loc)
-        bscale = runtime.unbroadcast(-bz * np.exp(scipy.stats.t.logpdf(x, df, loc, scale) - z) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * np.exp(scipy.stats.t.logpdf(x, df, loc, scale) - z) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, df, loc=0.0, scale=1.0):
         dz = dx * np.exp(scipy.stats.t.logpdf(x, df, loc, scale) - z)
@@ -299,25 +352,29 @@ class t_sf:
     def adjoint(bz, z, x, df, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(-bz * scipy.stats.t.pdf(x, df, loc, scale), x)
         bloc = runtime.unbroadcast(bz * scipy.stats.t.pdf(x, df, loc, scale), loc)
-        bscale = runtime.unbroadcast(bz * scipy.stats.t.pdf(x, df, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            bz * scipy.stats.t.pdf(x, df, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, df, loc=0.0, scale=1.0):
         dz = -dx * scipy.stats.t.pdf(x, df, loc, scale)
         dz = dloc * scipy.stats.t.pdf(x, df, loc, scale)
         dz = dscale * scipy.stats.t.pdf(x, df, loc, scale) * (x - loc) / scale
 
+
 # --- gamma --------------------------------------------------------------------------------------
 
-@_method(scipy.stats.gamma.cdf,
-         samples=_sample("scipy.stats.gamma.cdf",
-                         **_ABOVE_LOC, a=positive(4)))
+
+@_method(
+    scipy.stats.gamma.cdf, samples=_sample("scipy.stats.gamma.cdf", **_ABOVE_LOC, a=positive(4))
+)
 class gamma_cdf:
     def adjoint(bz, z, x, a, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * scipy.stats.gamma.pdf(x, a, loc, scale), x)
         bloc = runtime.unbroadcast(-bz * scipy.stats.gamma.pdf(x, a, loc, scale), loc)
-        bscale = runtime.unbroadcast(-bz * scipy.stats.gamma.pdf(x, a, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * scipy.stats.gamma.pdf(x, a, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, a, loc=0.0, scale=1.0):
         dz = dx * scipy.stats.gamma.pdf(x, a, loc, scale)
@@ -325,16 +382,19 @@ class gamma_cdf:
         dz = -dscale * scipy.stats.gamma.pdf(x, a, loc, scale) * (x - loc) / scale
 
 
-@_method(scipy.stats.gamma.logcdf,
-         samples=_sample("scipy.stats.gamma.logcdf",
-                         **_ABOVE_LOC, a=positive(4)))
+@_method(
+    scipy.stats.gamma.logcdf,
+    samples=_sample("scipy.stats.gamma.logcdf", **_ABOVE_LOC, a=positive(4)),
+)
 class gamma_logcdf:
     def adjoint(bz, z, x, a, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * np.exp(scipy.stats.gamma.logpdf(x, a, loc, scale) - z), x)
-        bloc = runtime.unbroadcast(-bz * np.exp(scipy.stats.gamma.logpdf(x, a, loc, scale) - z),
-                                   loc)
-        bscale = runtime.unbroadcast(-bz * np.exp(scipy.stats.gamma.logpdf(x, a, loc, scale) - z) *
-                                     (x - loc) / scale, scale)
+        bloc = runtime.unbroadcast(
+            -bz * np.exp(scipy.stats.gamma.logpdf(x, a, loc, scale) - z), loc
+        )
+        bscale = runtime.unbroadcast(
+            -bz * np.exp(scipy.stats.gamma.logpdf(x, a, loc, scale) - z) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, a, loc=0.0, scale=1.0):
         dz = dx * np.exp(scipy.stats.gamma.logpdf(x, a, loc, scale) - z)
@@ -342,32 +402,35 @@ class gamma_logcdf:
         dz = -dscale * np.exp(scipy.stats.gamma.logpdf(x, a, loc, scale) - z) * (x - loc) / scale
 
 
-@_method(scipy.stats.gamma.sf,
-         samples=_sample("scipy.stats.gamma.sf",
-                         **_ABOVE_LOC, a=positive(4)))
+@_method(scipy.stats.gamma.sf, samples=_sample("scipy.stats.gamma.sf", **_ABOVE_LOC, a=positive(4)))
 class gamma_sf:
     def adjoint(bz, z, x, a, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(-bz * scipy.stats.gamma.pdf(x, a, loc, scale), x)
         bloc = runtime.unbroadcast(bz * scipy.stats.gamma.pdf(x, a, loc, scale), loc)
-        bscale = runtime.unbroadcast(bz * scipy.stats.gamma.pdf(x, a, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            bz * scipy.stats.gamma.pdf(x, a, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, a, loc=0.0, scale=1.0):
         dz = -dx * scipy.stats.gamma.pdf(x, a, loc, scale)
         dz = dloc * scipy.stats.gamma.pdf(x, a, loc, scale)
         dz = dscale * scipy.stats.gamma.pdf(x, a, loc, scale) * (x - loc) / scale
 
+
 # --- beta ---------------------------------------------------------------------------------------
 
-@_method(scipy.stats.beta.cdf,
-         samples=_sample("scipy.stats.beta.cdf",
-                         **_INSIDE, a=positive(4), b=positive(3, 1)))
+
+@_method(
+    scipy.stats.beta.cdf,
+    samples=_sample("scipy.stats.beta.cdf", **_INSIDE, a=positive(4), b=positive(3, 1)),
+)
 class beta_cdf:
     def adjoint(bz, z, x, a, b, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * scipy.stats.beta.pdf(x, a, b, loc, scale), x)
         bloc = runtime.unbroadcast(-bz * scipy.stats.beta.pdf(x, a, b, loc, scale), loc)
-        bscale = runtime.unbroadcast(-bz * scipy.stats.beta.pdf(x, a, b, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            -bz * scipy.stats.beta.pdf(x, a, b, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, a, b, loc=0.0, scale=1.0):
         dz = dx * scipy.stats.beta.pdf(x, a, b, loc, scale)
@@ -375,16 +438,20 @@ class beta_cdf:
         dz = -dscale * scipy.stats.beta.pdf(x, a, b, loc, scale) * (x - loc) / scale
 
 
-@_method(scipy.stats.beta.logcdf,
-         samples=_sample("scipy.stats.beta.logcdf",
-                         **_INSIDE, a=positive(4), b=positive(3, 1)))
+@_method(
+    scipy.stats.beta.logcdf,
+    samples=_sample("scipy.stats.beta.logcdf", **_INSIDE, a=positive(4), b=positive(3, 1)),
+)
 class beta_logcdf:
     def adjoint(bz, z, x, a, b, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(bz * np.exp(scipy.stats.beta.logpdf(x, a, b, loc, scale) - z), x)
-        bloc = runtime.unbroadcast(-bz * np.exp(scipy.stats.beta.logpdf(x, a, b, loc, scale) - z),
-                                   loc)
-        bscale = runtime.unbroadcast(-bz * np.exp(scipy.stats.beta.logpdf(x, a, b, loc, scale) -
-                                                  z) * (x - loc) / scale, scale)
+        bloc = runtime.unbroadcast(
+            -bz * np.exp(scipy.stats.beta.logpdf(x, a, b, loc, scale) - z), loc
+        )
+        bscale = runtime.unbroadcast(
+            -bz * np.exp(scipy.stats.beta.logpdf(x, a, b, loc, scale) - z) * (x - loc) / scale,
+            scale,
+        )
 
     def tangent(dz, z, x, a, b, loc=0.0, scale=1.0):
         dz = dx * np.exp(scipy.stats.beta.logpdf(x, a, b, loc, scale) - z)
@@ -392,15 +459,17 @@ class beta_logcdf:
         dz = -dscale * np.exp(scipy.stats.beta.logpdf(x, a, b, loc, scale) - z) * (x - loc) / scale
 
 
-@_method(scipy.stats.beta.sf,
-         samples=_sample("scipy.stats.beta.sf",
-                         **_INSIDE, a=positive(4), b=positive(3, 1)))
+@_method(
+    scipy.stats.beta.sf,
+    samples=_sample("scipy.stats.beta.sf", **_INSIDE, a=positive(4), b=positive(3, 1)),
+)
 class beta_sf:
     def adjoint(bz, z, x, a, b, loc=0.0, scale=1.0):
         bx = runtime.unbroadcast(-bz * scipy.stats.beta.pdf(x, a, b, loc, scale), x)
         bloc = runtime.unbroadcast(bz * scipy.stats.beta.pdf(x, a, b, loc, scale), loc)
-        bscale = runtime.unbroadcast(bz * scipy.stats.beta.pdf(x, a, b, loc, scale) *
-                                     (x - loc) / scale, scale)
+        bscale = runtime.unbroadcast(
+            bz * scipy.stats.beta.pdf(x, a, b, loc, scale) * (x - loc) / scale, scale
+        )
 
     def tangent(dz, z, x, a, b, loc=0.0, scale=1.0):
         dz = -dx * scipy.stats.beta.pdf(x, a, b, loc, scale)

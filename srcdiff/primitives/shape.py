@@ -1,6 +1,7 @@
 """Primitives that move values around rather than compute new ones: copies and casts,
 containers, reshaping, joining and splitting, padding, windows, and arrays filled from a
 value. Also the functions standing for Python syntax (`y = x`, `[a, b]`, `np.r_[a, b]`)."""
+
 import builtins
 
 import numpy as np
@@ -53,6 +54,7 @@ def _moves(*functions, **facts):
 
 # --- copies, casts and containers -------------------------------------------------------------
 
+
 @_moves(copy_value, view=True, samples=[Sample("y * x", setup="y = x", x=real(4))])
 class copy_value_:
     def adjoint(bz, z, a):
@@ -62,8 +64,12 @@ class copy_value_:
         dz = da
 
 
-@_moves(np.copy, methods=("copy",), fresh=True, samples=[
-    Sample("np.copy(x) * x", x=real(4)), Sample("x.copy() * x", x=real(4))])
+@_moves(
+    np.copy,
+    methods=("copy",),
+    fresh=True,
+    samples=[Sample("np.copy(x) * x", x=real(4)), Sample("x.copy() * x", x=real(4))],
+)
 class copy:
     def adjoint(bz, z, a):
         ba = bz
@@ -82,8 +88,11 @@ class float_:
 
 
 # a cast to ints or bools is flat: its gradient is zero, not that of the identity
-@_moves(astype, methods=("astype",), samples=[
-    Sample("x.astype(np.float64) * x", x=real(4)), Sample("x.astype(int) * x", x=real(4))])
+@_moves(
+    astype,
+    methods=("astype",),
+    samples=[Sample("x.astype(np.float64) * x", x=real(4)), Sample("x.astype(int) * x", x=real(4))],
+)
 class astype_:
     def adjoint(bz, z, a, dtype):
         ba = runtime.cast_grad(bz, z, a)
@@ -93,9 +102,15 @@ class astype_:
 
 
 # of a list display (a differentiated one is as_list's), each item gets its row of bz
-@_moves(np.asarray, np.asanyarray, view=True, samples=[
-    Sample("np.asarray(x, dtype=float) + np.asanyarray(x)", x=real(4)),
-    Sample("np.asarray([x, 2 * y])", x=real(3), y=real(3))])
+@_moves(
+    np.asarray,
+    np.asanyarray,
+    view=True,
+    samples=[
+        Sample("np.asarray(x, dtype=float) + np.asanyarray(x)", x=real(4)),
+        Sample("np.asarray([x, 2 * y])", x=real(3), y=real(3)),
+    ],
+)
 class asarray:
     def adjoint(bz, z, a, dtype=None):
         ba = runtime.cast_grad(bz, z, a)
@@ -104,8 +119,14 @@ class asarray:
         dz = runtime.cast_grad(np.asarray(da), z, z)
 
 
-@_moves(np.array, fresh=True, samples=[
-    Sample("np.array([np.sum(x), x[0] * 2.0])", x=real(4)), Sample("np.array(x)", x=real(3))])
+@_moves(
+    np.array,
+    fresh=True,
+    samples=[
+        Sample("np.array([np.sum(x), x[0] * 2.0])", x=real(4)),
+        Sample("np.array(x)", x=real(3)),
+    ],
+)
 class array:
     def adjoint(bz, z, object, dtype=None):  # noqa: A002  (numpy's name for it)
         bobject = runtime.cast_grad(bz, z, object)
@@ -133,8 +154,11 @@ class as_tuple_:
 
 
 # a dict display's keys are constants; a key written twice keeps its last value, as Python's
-@_moves(as_dict, constant=("keys",), samples=[
-    Sample("{'a': x, 'b': x * y}['b'] + {'w': y}['w']", x=real(3), y=real(3))])
+@_moves(
+    as_dict,
+    constant=("keys",),
+    samples=[Sample("{'a': x, 'b': x * y}['b'] + {'w': y}['w']", x=real(3), y=real(3))],
+)
 class as_dict_:
     def adjoint(bz, z, keys, values):
         bvalues = runtime.dict_values_adjoint(bz, keys, values)
@@ -145,11 +169,21 @@ class as_dict_:
 
 # --- reshaping --------------------------------------------------------------------------------
 
-@_moves(np.transpose, methods=("transpose",), attributes=("T",), vararg_method=True, view=True,
-        samples=[Sample("np.transpose(x, (2, 0, 1))", x=real(3, 4, 2)),
-                 Sample("x.T", x=real(3, 4, 2)), Sample("np.transpose(x)", x=real(3, 4)),
-                 Sample("x.transpose(1, 0, 2)", x=real(3, 4, 2)),
-                 Sample("np.transpose(x, (-1, 0, -2))", x=real(3, 4, 2))])
+
+@_moves(
+    np.transpose,
+    methods=("transpose",),
+    attributes=("T",),
+    vararg_method=True,
+    view=True,
+    samples=[
+        Sample("np.transpose(x, (2, 0, 1))", x=real(3, 4, 2)),
+        Sample("x.T", x=real(3, 4, 2)),
+        Sample("np.transpose(x)", x=real(3, 4)),
+        Sample("x.transpose(1, 0, 2)", x=real(3, 4, 2)),
+        Sample("np.transpose(x, (-1, 0, -2))", x=real(3, 4, 2)),
+    ],
+)
 class transpose:
     def adjoint(bz, z, a, axes=None):
         ba = runtime.untranspose(bz, axes=axes)
@@ -158,10 +192,18 @@ class transpose:
         dz = np.transpose(da, axes)
 
 
-@_moves(np.reshape, methods=("reshape",), vararg_method=True, view=True, samples=[
-    Sample("np.reshape(x, (4, 6))", x=real(2, 3, 4)), Sample("x.reshape(6, 4, order='F')",
-                                                              x=real(2, 3, 4)),
-    Sample("x.reshape(-1)", x=real(2, 3)), Sample("x.reshape((3, 2))", x=real(2, 3))])
+@_moves(
+    np.reshape,
+    methods=("reshape",),
+    vararg_method=True,
+    view=True,
+    samples=[
+        Sample("np.reshape(x, (4, 6))", x=real(2, 3, 4)),
+        Sample("x.reshape(6, 4, order='F')", x=real(2, 3, 4)),
+        Sample("x.reshape(-1)", x=real(2, 3)),
+        Sample("x.reshape((3, 2))", x=real(2, 3)),
+    ],
+)
 class reshape:
     def adjoint(bz, z, a, shape, order="C"):
         ba = np.reshape(bz, np.shape(a), order=order)
@@ -170,9 +212,16 @@ class reshape:
         dz = np.reshape(da, np.shape(z), order=order)
 
 
-@_moves(np.ravel, methods=("ravel", "flatten"), view=True, samples=[
-    Sample("np.ravel(x)", x=real(2, 3)), Sample("np.ravel(x, order='F')", x=real(2, 3)),
-    Sample("x.flatten() * x.ravel()", x=real(2, 3))])
+@_moves(
+    np.ravel,
+    methods=("ravel", "flatten"),
+    view=True,
+    samples=[
+        Sample("np.ravel(x)", x=real(2, 3)),
+        Sample("np.ravel(x, order='F')", x=real(2, 3)),
+        Sample("x.flatten() * x.ravel()", x=real(2, 3)),
+    ],
+)
 class ravel:
     def adjoint(bz, z, a, order="C"):
         ba = np.reshape(bz, np.shape(a), order=order)
@@ -181,8 +230,15 @@ class ravel:
         dz = np.reshape(da, np.shape(z), order=order)
 
 
-@_moves(np.squeeze, methods=("squeeze",), view=True, samples=[
-    Sample("np.squeeze(x, axis=1)", x=real(2, 1, 3)), Sample("x.squeeze()", x=real(2, 1, 3))])
+@_moves(
+    np.squeeze,
+    methods=("squeeze",),
+    view=True,
+    samples=[
+        Sample("np.squeeze(x, axis=1)", x=real(2, 1, 3)),
+        Sample("x.squeeze()", x=real(2, 1, 3)),
+    ],
+)
 class squeeze:
     def adjoint(bz, z, a, axis=None):
         ba = np.reshape(bz, np.shape(a))
@@ -191,8 +247,14 @@ class squeeze:
         dz = np.reshape(da, np.shape(z))
 
 
-@_moves(np.expand_dims, view=True, samples=[Sample("np.expand_dims(x, 0)", x=real(2, 3)),
-                                            Sample("np.expand_dims(x, -1)", x=real(3))])
+@_moves(
+    np.expand_dims,
+    view=True,
+    samples=[
+        Sample("np.expand_dims(x, 0)", x=real(2, 3)),
+        Sample("np.expand_dims(x, -1)", x=real(3)),
+    ],
+)
 class expand_dims:
     def adjoint(bz, z, a, axis):
         ba = np.reshape(bz, np.shape(a))
@@ -201,8 +263,11 @@ class expand_dims:
         dz = np.reshape(da, np.shape(z))
 
 
-@_moves(np.flip, view=True, samples=[Sample("np.flip(x, 0)", x=real(3, 4)),
-                                     Sample("np.flip(x)", x=real(3, 4))])
+@_moves(
+    np.flip,
+    view=True,
+    samples=[Sample("np.flip(x, 0)", x=real(3, 4)), Sample("np.flip(x)", x=real(3, 4))],
+)
 class flip:
     def adjoint(bz, z, m, axis=None):
         bm = np.flip(bz, axis)
@@ -211,8 +276,15 @@ class flip:
         dz = np.flip(dm, axis)
 
 
-@_moves(np.swapaxes, methods=("swapaxes",), view=True, samples=[
-    Sample("np.swapaxes(x, 0, 2)", x=real(3, 4, 2)), Sample("x.swapaxes(0, 1)", x=real(3, 4))])
+@_moves(
+    np.swapaxes,
+    methods=("swapaxes",),
+    view=True,
+    samples=[
+        Sample("np.swapaxes(x, 0, 2)", x=real(3, 4, 2)),
+        Sample("x.swapaxes(0, 1)", x=real(3, 4)),
+    ],
+)
 class swapaxes:
     def adjoint(bz, z, a, axis1, axis2):
         ba = np.swapaxes(bz, axis1, axis2)
@@ -232,18 +304,28 @@ class broadcast_to:
 
 # views srcdiff has no rule for yet: what aliasing analysis must know of them (np.moveaxis,
 # np.atleast_*d and np.diagonal have records of their own, in arrays.py)
-@_moves(view=True, methods=("view",), attributes=("flat",), samples=[
-    Sample("x * np.ones(3).view()[0]", x=real(3))])
+@_moves(
+    view=True,
+    methods=("view",),
+    attributes=("flat",),
+    samples=[Sample("x * np.ones(3).view()[0]", x=real(3))],
+)
 class views:
     pass
 
 
 # --- joining and splitting --------------------------------------------------------------------
 
-@_moves(np.concatenate, fresh=True, samples=[
-    Sample("np.concatenate([x, y, x * 2], axis=1)", x=real(2, 3), y=real(2, 1)),
-    Sample("np.concatenate((x, y))", x=real(2), y=real(3)),
-    Sample("np.concatenate([x, y], axis=None)", x=real(2, 2), y=real(3))])
+
+@_moves(
+    np.concatenate,
+    fresh=True,
+    samples=[
+        Sample("np.concatenate([x, y, x * 2], axis=1)", x=real(2, 3), y=real(2, 1)),
+        Sample("np.concatenate((x, y))", x=real(2), y=real(3)),
+        Sample("np.concatenate([x, y], axis=None)", x=real(2, 2), y=real(3)),
+    ],
+)
 class concatenate:
     def adjoint(bz, z, arrays, axis=0):
         barrays[i] = runtime.unconcatenate(bz, arrays, i, axis=axis)
@@ -252,9 +334,14 @@ class concatenate:
         dz = np.concatenate(darrays, axis=axis)
 
 
-@_moves(np.stack, fresh=True, samples=[
-    Sample("np.stack([x, y], axis=1)", x=real(3), y=real(3)),
-    Sample("np.stack([x, y, x])", x=real(2, 3), y=real(2, 3))])
+@_moves(
+    np.stack,
+    fresh=True,
+    samples=[
+        Sample("np.stack([x, y], axis=1)", x=real(3), y=real(3)),
+        Sample("np.stack([x, y, x])", x=real(2, 3), y=real(2, 3)),
+    ],
+)
 class stack:
     def adjoint(bz, z, arrays, axis=0):
         barrays[i] = runtime.unstack(bz, i, axis=axis)
@@ -263,8 +350,14 @@ class stack:
         dz = np.stack(darrays, axis=axis)
 
 
-@_moves(np.split, multiple_outputs=True, samples=[Sample("np.split(x, 2, axis=0)[1] * 3", x=real(4, 2)),
-                           Sample("np.split(x, [1, 3])[1]", x=real(5))])
+@_moves(
+    np.split,
+    multiple_outputs=True,
+    samples=[
+        Sample("np.split(x, 2, axis=0)[1] * 3", x=real(4, 2)),
+        Sample("np.split(x, [1, 3])[1]", x=real(5)),
+    ],
+)
 class split:
     def adjoint(bz, z, ary, indices_or_sections, axis=0):
         bary = runtime.split_grad(bz, z, axis=axis)
@@ -282,8 +375,13 @@ class r_join:
         dz = np.r_[tuple(ditems)]
 
 
-@primitive(c_, samples=[Sample("np.c_[x, y * x]", x=real(3), y=real(3)),
-                        Sample("np.c_[x, y]", x=real(3, 2), y=real(3))])
+@primitive(
+    c_,
+    samples=[
+        Sample("np.c_[x, y * x]", x=real(3), y=real(3)),
+        Sample("np.c_[x, y]", x=real(3, 2), y=real(3)),
+    ],
+)
 class c_join:
     def adjoint(bz, z, *items):
         bitems[i] = runtime.unjoin(bz, items, i, -1)
@@ -294,8 +392,15 @@ class c_join:
 
 # --- padding and windows ----------------------------------------------------------------------
 
-@_moves(np.pad, fresh=True, samples=[Sample("np.pad(x, ((0, 0), (1, 2)))", x=real(3, 4)),
-                                     Sample("np.pad(x, 1)", x=real(3, 4))])
+
+@_moves(
+    np.pad,
+    fresh=True,
+    samples=[
+        Sample("np.pad(x, ((0, 0), (1, 2)))", x=real(3, 4)),
+        Sample("np.pad(x, 1)", x=real(3, 4)),
+    ],
+)
 class pad:
     def adjoint(bz, z, array, pad_width, mode="constant", constant_values=0):
         barray = runtime.unpad(bz, array, pad_width, mode=mode)
@@ -304,10 +409,17 @@ class pad:
         dz = runtime.pad_tangent(darray, pad_width, mode=mode)
 
 
-@_moves(np.lib.stride_tricks.sliding_window_view, view=True, samples=[
-    Sample("np.lib.stride_tricks.sliding_window_view(x, (2, 3), axis=(1, 2))[:, ::2]",
-           x=real(2, 5, 4)),
-    Sample("np.lib.stride_tricks.sliding_window_view(x, 2)", x=real(5))])
+@_moves(
+    np.lib.stride_tricks.sliding_window_view,
+    view=True,
+    samples=[
+        Sample(
+            "np.lib.stride_tricks.sliding_window_view(x, (2, 3), axis=(1, 2))[:, ::2]",
+            x=real(2, 5, 4),
+        ),
+        Sample("np.lib.stride_tricks.sliding_window_view(x, 2)", x=real(5)),
+    ],
+)
 class sliding_window_view:
     def adjoint(bz, z, x, window_shape, axis=None):
         bx = runtime.unwindow(bz, x, window_shape, axis=axis)
@@ -318,10 +430,16 @@ class sliding_window_view:
 
 # --- arrays filled from values ----------------------------------------------------------------
 
-@_moves(np.linspace, fresh=True, samples=[
-    Sample("np.linspace(a, b, 5)", a=number(), b=number()),
-    Sample("np.linspace(a * 2, b, 4, endpoint=False)", a=number(), b=number()),
-    Sample("np.linspace(a, b, 3, axis=-1)", a=real(2), b=real(2))])
+
+@_moves(
+    np.linspace,
+    fresh=True,
+    samples=[
+        Sample("np.linspace(a, b, 5)", a=number(), b=number()),
+        Sample("np.linspace(a * 2, b, 4, endpoint=False)", a=number(), b=number()),
+        Sample("np.linspace(a, b, 3, axis=-1)", a=real(2), b=real(2)),
+    ],
+)
 class linspace:
     def adjoint(bz, z, start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
         bstart = runtime.linspace_grad(bz, start, stop, num, endpoint, axis, 0)
@@ -332,8 +450,14 @@ class linspace:
         dz = runtime.linspace_part(dstop, start, stop, num, endpoint, axis, 1)
 
 
-@_moves(np.full, fresh=True, samples=[Sample("np.full((2, 3), a) * x", a=number(), x=real(3)),
-                                      Sample("np.full((2, 3), a)", a=real(3))])
+@_moves(
+    np.full,
+    fresh=True,
+    samples=[
+        Sample("np.full((2, 3), a) * x", a=number(), x=real(3)),
+        Sample("np.full((2, 3), a)", a=real(3)),
+    ],
+)
 class full:
     def adjoint(bz, z, shape, fill_value, dtype=None, order="C"):
         bfill_value = runtime.unbroadcast(bz, fill_value)
@@ -342,9 +466,15 @@ class full:
         dz = runtime.broadcast_like(dfill_value, z)
 
 
-@_moves(np.full_like, constant=("a",), fresh=True, samples=[
-    Sample("np.full_like(x, a) * x", a=number(), x=real(3), constant=("x",)),
-    Sample("np.full_like(np.ones(3), a)", a=number())])
+@_moves(
+    np.full_like,
+    constant=("a",),
+    fresh=True,
+    samples=[
+        Sample("np.full_like(x, a) * x", a=number(), x=real(3), constant=("x",)),
+        Sample("np.full_like(np.ones(3), a)", a=number()),
+    ],
+)
 class full_like:
     def adjoint(bz, z, a, fill_value, dtype=None, order="K", subok=True, shape=None):
         bfill_value = runtime.unbroadcast(bz, fill_value)

@@ -2,6 +2,7 @@
 reductions (nansum, nanmean, nanvar, nanstd, nanmax, nanmin), median, percentile, quantile
 and cov. `axis=` and `keepdims=` are honoured as by the reductions of reductions.py; the
 helpers are in runtime/statistics.py (their records in helpers_statistics.py)."""
+
 import numpy as np
 
 from .. import runtime
@@ -15,19 +16,33 @@ def _reduction(*functions, **facts):
 
 def _axes(call, x):
     """Samples over all axes, one axis, two with keepdims, a negative one."""
-    calls = [call.format(""), call.format(", axis=1"), call.format(", axis=(0, 2), keepdims=True"),
-             call.format(", axis=-1")]
+    calls = [
+        call.format(""),
+        call.format(", axis=1"),
+        call.format(", axis=(0, 2), keepdims=True"),
+        call.format(", axis=-1"),
+    ]
     return [Sample(c, x=x) for c in calls]
 
 
 # --- running products and differences ---------------------------------------------------------
 
+
 # exact where a holds zeros too (runtime.cumprod_grad): the products of the other factors
-@_reduction(np.cumprod, methods=("cumprod",), samples=[
-    Sample("np.cumprod(x, axis=1)", x=real(2, 3)), Sample("np.cumprod(x)", x=real(2, 2)),
-    Sample("x.cumprod(axis=-1)", x=real(3, 2)),
-    Sample("np.cumprod(x * y, axis=0)", x=constant(np.array([[1.5, 0.0], [0.0, 2.0],
-                                                             [-1.0, 0.5]])), y=real(3, 2))])
+@_reduction(
+    np.cumprod,
+    methods=("cumprod",),
+    samples=[
+        Sample("np.cumprod(x, axis=1)", x=real(2, 3)),
+        Sample("np.cumprod(x)", x=real(2, 2)),
+        Sample("x.cumprod(axis=-1)", x=real(3, 2)),
+        Sample(
+            "np.cumprod(x * y, axis=0)",
+            x=constant(np.array([[1.5, 0.0], [0.0, 2.0], [-1.0, 0.5]])),
+            y=real(3, 2),
+        ),
+    ],
+)
 class cumprod:
     def adjoint(bz, z, a, axis=None, dtype=None, out=None):
         ba = runtime.cumprod_grad(bz, a, axis=axis)
@@ -36,9 +51,16 @@ class cumprod:
         dz = runtime.cumprod_tangent(da, a, axis=axis)
 
 
-@primitive(np.diff, shape=EVALUATE, view=True, samples=[  # (with n=0: a itself)
-    Sample("np.diff(x)", x=real(2, 4)), Sample("np.diff(x, 2, axis=0)", x=real(4, 2)),
-    Sample("np.diff(x, prepend=0.5, append=np.ones((2, 2)))", x=real(2, 3))])
+@primitive(
+    np.diff,
+    shape=EVALUATE,
+    view=True,
+    samples=[  # (with n=0: a itself)
+        Sample("np.diff(x)", x=real(2, 4)),
+        Sample("np.diff(x, 2, axis=0)", x=real(4, 2)),
+        Sample("np.diff(x, prepend=0.5, append=np.ones((2, 2)))", x=real(2, 3)),
+    ],
+)
 class diff:
     def adjoint(bz, z, a, n=1, axis=-1, prepend=None, append=None):
         ba = runtime.undiff(bz, n=n, axis=axis, prepend=prepend, append=append)
@@ -49,50 +71,93 @@ class diff:
 
 # --- averages and ranges ----------------------------------------------------------------------
 
+
 # z = sum(a w) / sum(w) over the axes, w the weights laid over a (runtime.weights_for):
 # written with primitives that have templates, so that second derivatives follow
-@_reduction(np.average, samples=[
-    Sample("np.average(x, axis=1)", x=real(2, 3)), Sample("np.average(x)", x=real(2, 3)),
-    Sample("np.average(x, axis=0, weights=w)", x=real(3, 2), w=positive(3)),
-    Sample("np.average(x, weights=w, axis=(0, 2), keepdims=True)", x=real(2, 2, 3),
-           w=positive(2, 3)),
-    Sample("np.average(x, weights=w)", x=real(2, 2), w=positive(2, 2))])
+@_reduction(
+    np.average,
+    samples=[
+        Sample("np.average(x, axis=1)", x=real(2, 3)),
+        Sample("np.average(x)", x=real(2, 3)),
+        Sample("np.average(x, axis=0, weights=w)", x=real(3, 2), w=positive(3)),
+        Sample(
+            "np.average(x, weights=w, axis=(0, 2), keepdims=True)",
+            x=real(2, 2, 3),
+            w=positive(2, 3),
+        ),
+        Sample("np.average(x, weights=w)", x=real(2, 2), w=positive(2, 2)),
+    ],
+)
 class average:
     def adjoint(bz, z, a, axis=None, weights=None, returned=False, keepdims=False):
-        ba = runtime.unreduce(bz / runtime.weight_total(
-            weights, a, axis=axis, keepdims=keepdims, returned=returned), a, axis=axis,
-            keepdims=keepdims) * runtime.weights_for(weights, a, axis=axis)
-        bweights = runtime.unweights(runtime.unreduce(bz / runtime.weight_total(
-            weights, a, axis=axis, keepdims=keepdims, returned=returned), a, axis=axis,
-            keepdims=keepdims) * (a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
-            weights, a, axis=axis)
+        ba = runtime.unreduce(
+            bz / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims, returned=returned),
+            a,
+            axis=axis,
+            keepdims=keepdims,
+        ) * runtime.weights_for(weights, a, axis=axis)
+        bweights = runtime.unweights(
+            runtime.unreduce(
+                bz
+                / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims, returned=returned),
+                a,
+                axis=axis,
+                keepdims=keepdims,
+            )
+            * (a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
+            weights,
+            a,
+            axis=axis,
+        )
 
     def tangent(dz, z, a, axis=None, weights=None, returned=False, keepdims=False):
-        dz = np.sum(da * runtime.weights_for(weights, a, axis=axis), axis=axis,
-                    keepdims=keepdims) / runtime.weight_total(
-            weights, a, axis=axis, keepdims=keepdims, returned=returned)
-        dz = np.sum(runtime.weights_for(dweights, a, axis=axis) * (a - runtime.unreduce(
-            z, a, axis=axis, keepdims=keepdims)), axis=axis, keepdims=keepdims) / \
-            runtime.weight_total(weights, a, axis=axis, keepdims=keepdims, returned=returned)
+        dz = np.sum(
+            da * runtime.weights_for(weights, a, axis=axis), axis=axis, keepdims=keepdims
+        ) / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims, returned=returned)
+        dz = np.sum(
+            runtime.weights_for(dweights, a, axis=axis)
+            * (a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
+            axis=axis,
+            keepdims=keepdims,
+        ) / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims, returned=returned)
 
 
 # max - min: the ties of each share its part evenly, as np.max's do
 @_reduction(np.ptp, samples=_axes("np.ptp(x{})", distinct(2, 3, 4)))
 class ptp:
     def adjoint(bz, z, a, axis=None, out=None, keepdims=False):
-        ba = runtime.extremum_grad(bz, np.max(a, axis=axis, keepdims=keepdims), a, axis=axis,
-                                   keepdims=keepdims) - runtime.extremum_grad(
-            bz, np.min(a, axis=axis, keepdims=keepdims), a, axis=axis, keepdims=keepdims)
+        ba = runtime.extremum_grad(
+            bz, np.max(a, axis=axis, keepdims=keepdims), a, axis=axis, keepdims=keepdims
+        ) - runtime.extremum_grad(
+            bz, np.min(a, axis=axis, keepdims=keepdims), a, axis=axis, keepdims=keepdims
+        )
 
     def tangent(dz, z, a, axis=None, out=None, keepdims=False):
-        dz = np.sum((runtime.extremum_grad(np.ones_like(z), np.max(
-            a, axis=axis, keepdims=keepdims), a, axis=axis, keepdims=keepdims) -
-            runtime.extremum_grad(np.ones_like(z), np.min(a, axis=axis, keepdims=keepdims), a,
-                                  axis=axis, keepdims=keepdims)) * da,
-            axis=axis, keepdims=keepdims)
+        dz = np.sum(
+            (
+                runtime.extremum_grad(
+                    np.ones_like(z),
+                    np.max(a, axis=axis, keepdims=keepdims),
+                    a,
+                    axis=axis,
+                    keepdims=keepdims,
+                )
+                - runtime.extremum_grad(
+                    np.ones_like(z),
+                    np.min(a, axis=axis, keepdims=keepdims),
+                    a,
+                    axis=axis,
+                    keepdims=keepdims,
+                )
+            )
+            * da,
+            axis=axis,
+            keepdims=keepdims,
+        )
 
 
 # --- reductions that skip NaNs: NaNs get no gradient ------------------------------------------
+
 
 @_reduction(np.nansum, samples=_axes("np.nansum(x{})", with_nans(2, 3, 4)))
 class nansum:
@@ -106,56 +171,85 @@ class nansum:
 @_reduction(np.nanmean, samples=_axes("np.nanmean(x{})", with_nans(2, 3, 4)))
 class nanmean:
     def adjoint(bz, z, a, axis=None, dtype=None, out=None, keepdims=False):
-        ba = np.where(np.isnan(a), 0, runtime.unreduce(
-            bz / runtime.count_numbers(a, axis=axis, keepdims=keepdims), a, axis=axis,
-            keepdims=keepdims))
+        ba = np.where(
+            np.isnan(a),
+            0,
+            runtime.unreduce(
+                bz / runtime.count_numbers(a, axis=axis, keepdims=keepdims),
+                a,
+                axis=axis,
+                keepdims=keepdims,
+            ),
+        )
 
     def tangent(dz, z, a, axis=None, dtype=None, out=None, keepdims=False):
-        dz = np.sum(np.where(np.isnan(a), 0, da), axis=axis, keepdims=keepdims) / \
-            runtime.count_numbers(a, axis=axis, keepdims=keepdims)
+        dz = np.sum(
+            np.where(np.isnan(a), 0, da), axis=axis, keepdims=keepdims
+        ) / runtime.count_numbers(a, axis=axis, keepdims=keepdims)
 
 
-@_reduction(np.nanvar, samples=_axes("np.nanvar(x{})", with_nans(2, 3, 4)) + [
-    Sample("np.nanvar(x, axis=0, ddof=1)", x=with_nans(4, 3))])
+@_reduction(
+    np.nanvar,
+    samples=_axes("np.nanvar(x{})", with_nans(2, 3, 4))
+    + [Sample("np.nanvar(x, axis=0, ddof=1)", x=with_nans(4, 3))],
+)
 class nanvar:
     def adjoint(bz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         ba = runtime.nanvar_grad(bz, a, axis=axis, ddof=ddof, keepdims=keepdims)
 
     def tangent(dz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        dz = np.sum(runtime.nanvar_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True) * da,
-                    axis=axis, keepdims=keepdims)
+        dz = np.sum(
+            runtime.nanvar_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True) * da,
+            axis=axis,
+            keepdims=keepdims,
+        )
 
 
 @_reduction(np.nanstd, samples=_axes("np.nanstd(x{})", with_nans(2, 3, 4)))
 class nanstd:
     def adjoint(bz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         # constant data (z = 0): 0, as for np.std
-        ba = runtime.nanvar_grad(runtime.divide_or_zero(bz, 2 * z), a, axis=axis, ddof=ddof,
-                                 keepdims=keepdims)
+        ba = runtime.nanvar_grad(
+            runtime.divide_or_zero(bz, 2 * z), a, axis=axis, ddof=ddof, keepdims=keepdims
+        )
 
     def tangent(dz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        dz = runtime.divide_or_zero(np.sum(runtime.nanvar_grad(1.0, a, axis=axis, ddof=ddof,
-                                                               keepdims=True) * da,
-                                           axis=axis, keepdims=keepdims), 2 * z)
+        dz = runtime.divide_or_zero(
+            np.sum(
+                runtime.nanvar_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True) * da,
+                axis=axis,
+                keepdims=keepdims,
+            ),
+            2 * z,
+        )
 
 
 # ties share the gradient evenly, as np.max's do (NaNs never equal the extremum)
-@_reduction(np.nanmax, np.nanmin, samples=_axes("np.nanmax(x{})", with_nans(2, 3, 4)) +
-            _axes("np.nanmin(x{})", with_nans(2, 3, 4)))
+@_reduction(
+    np.nanmax,
+    np.nanmin,
+    samples=_axes("np.nanmax(x{})", with_nans(2, 3, 4))
+    + _axes("np.nanmin(x{})", with_nans(2, 3, 4)),
+)
 class nanextremum:
     def adjoint(bz, z, a, axis=None, out=None, keepdims=False):
         ba = runtime.extremum_grad(bz, z, a, axis=axis, keepdims=keepdims)
 
     def tangent(dz, z, a, axis=None, out=None, keepdims=False):
-        dz = np.sum(runtime.extremum_grad(np.ones_like(z), z, a, axis=axis,
-                                          keepdims=keepdims) * da,
-                    axis=axis, keepdims=keepdims)
+        dz = np.sum(
+            runtime.extremum_grad(np.ones_like(z), z, a, axis=axis, keepdims=keepdims) * da,
+            axis=axis,
+            keepdims=keepdims,
+        )
 
 
 # --- order statistics: numpy's linear interpolation; tied values share their part evenly ----
 
-@_reduction(np.median, samples=_axes("np.median(x{})", distinct(2, 3, 4)) + [
-    Sample("np.median(x)", x=distinct(5))])
+
+@_reduction(
+    np.median,
+    samples=_axes("np.median(x{})", distinct(2, 3, 4)) + [Sample("np.median(x)", x=distinct(5))],
+)
 class median:
     def adjoint(bz, z, a, axis=None, out=None, overwrite_input=False, keepdims=False):
         ba = runtime.quantile_grad(bz, a, 0.5, axis=axis, keepdims=keepdims)
@@ -164,48 +258,130 @@ class median:
         dz = runtime.quantile_tangent(da, a, 0.5, axis=axis, keepdims=keepdims)
 
 
-@_reduction(np.percentile, samples=[
-    Sample("np.percentile(x, 30)", x=distinct(2, 3)),
-    Sample("np.percentile(x, [10, 50, 100], axis=0)", x=distinct(4, 2)),
-    Sample("np.percentile(x, 75, axis=(0, 2), keepdims=True)", x=distinct(2, 3, 2))])
+@_reduction(
+    np.percentile,
+    samples=[
+        Sample("np.percentile(x, 30)", x=distinct(2, 3)),
+        Sample("np.percentile(x, [10, 50, 100], axis=0)", x=distinct(4, 2)),
+        Sample("np.percentile(x, 75, axis=(0, 2), keepdims=True)", x=distinct(2, 3, 2)),
+    ],
+)
 class percentile:
-    def adjoint(bz, z, a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, weights=None):
-        ba = runtime.quantile_grad(bz, a, np.divide(q, 100), axis=axis, keepdims=keepdims,
-                                   method=method)
+    def adjoint(
+        bz,
+        z,
+        a,
+        q,
+        axis=None,
+        out=None,
+        overwrite_input=False,
+        method="linear",
+        keepdims=False,
+        weights=None,
+    ):
+        ba = runtime.quantile_grad(
+            bz, a, np.divide(q, 100), axis=axis, keepdims=keepdims, method=method
+        )
 
-    def tangent(dz, z, a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, weights=None):
-        dz = runtime.quantile_tangent(da, a, np.divide(q, 100), axis=axis, keepdims=keepdims,
-                                      method=method)
+    def tangent(
+        dz,
+        z,
+        a,
+        q,
+        axis=None,
+        out=None,
+        overwrite_input=False,
+        method="linear",
+        keepdims=False,
+        weights=None,
+    ):
+        dz = runtime.quantile_tangent(
+            da, a, np.divide(q, 100), axis=axis, keepdims=keepdims, method=method
+        )
 
 
-@_reduction(np.quantile, samples=[
-    Sample("np.quantile(x, 0.3)", x=distinct(2, 3)),
-    Sample("np.quantile(x, q, axis=-1)", x=distinct(2, 4), constant=("q",),
-           q=constant(np.array([[0.0, 0.5], [0.9, 1.0]])))])
+@_reduction(
+    np.quantile,
+    samples=[
+        Sample("np.quantile(x, 0.3)", x=distinct(2, 3)),
+        Sample(
+            "np.quantile(x, q, axis=-1)",
+            x=distinct(2, 4),
+            constant=("q",),
+            q=constant(np.array([[0.0, 0.5], [0.9, 1.0]])),
+        ),
+    ],
+)
 class quantile:
-    def adjoint(bz, z, a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, weights=None):
+    def adjoint(
+        bz,
+        z,
+        a,
+        q,
+        axis=None,
+        out=None,
+        overwrite_input=False,
+        method="linear",
+        keepdims=False,
+        weights=None,
+    ):
         ba = runtime.quantile_grad(bz, a, q, axis=axis, keepdims=keepdims, method=method)
 
-    def tangent(dz, z, a, q, axis=None, out=None, overwrite_input=False, method="linear",
-                keepdims=False, weights=None):
+    def tangent(
+        dz,
+        z,
+        a,
+        q,
+        axis=None,
+        out=None,
+        overwrite_input=False,
+        method="linear",
+        keepdims=False,
+        weights=None,
+    ):
         dz = runtime.quantile_tangent(da, a, q, axis=axis, keepdims=keepdims, method=method)
 
 
 # --- covariance -------------------------------------------------------------------------------
 
-@_reduction(np.cov, samples=[
-    Sample("np.cov(x)", x=real(2, 4)), Sample("np.cov(x, rowvar=False, bias=True)", x=real(4, 3)),
-    Sample("np.cov(x, ddof=0) * 2", x=real(5))])
-class cov:
-    def adjoint(bz, z, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
-                aweights=None, dtype=None):
-        bm = runtime.cov_grad(bz, m, rowvar=rowvar, bias=bias, ddof=ddof, y=y,
-                              fweights=fweights, aweights=aweights)
 
-    def tangent(dz, z, m, y=None, rowvar=True, bias=False, ddof=None, fweights=None,
-                aweights=None, dtype=None):
-        dz = runtime.cov_tangent(m, dm, rowvar=rowvar, bias=bias, ddof=ddof, y=y,
-                                 fweights=fweights, aweights=aweights)
+@_reduction(
+    np.cov,
+    samples=[
+        Sample("np.cov(x)", x=real(2, 4)),
+        Sample("np.cov(x, rowvar=False, bias=True)", x=real(4, 3)),
+        Sample("np.cov(x, ddof=0) * 2", x=real(5)),
+    ],
+)
+class cov:
+    def adjoint(
+        bz,
+        z,
+        m,
+        y=None,
+        rowvar=True,
+        bias=False,
+        ddof=None,
+        fweights=None,
+        aweights=None,
+        dtype=None,
+    ):
+        bm = runtime.cov_grad(
+            bz, m, rowvar=rowvar, bias=bias, ddof=ddof, y=y, fweights=fweights, aweights=aweights
+        )
+
+    def tangent(
+        dz,
+        z,
+        m,
+        y=None,
+        rowvar=True,
+        bias=False,
+        ddof=None,
+        fweights=None,
+        aweights=None,
+        dtype=None,
+    ):
+        dz = runtime.cov_tangent(
+            m, dm, rowvar=rowvar, bias=bias, ddof=ddof, y=y, fweights=fweights, aweights=aweights
+        )

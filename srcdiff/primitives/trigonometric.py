@@ -1,4 +1,5 @@
 """Elementwise primitives: the trigonometric and hyperbolic functions (see elementwise.py)."""
+
 import numpy as np
 
 from .. import runtime
@@ -8,6 +9,7 @@ from .samples import constant, number, positive, unit
 
 
 # --- trigonometry -----------------------------------------------------------------------------
+
 
 @ufunc(np.sin, samples=unary("np.sin(x)"))
 class sin:
@@ -97,8 +99,11 @@ class rad2deg:
 
 
 # (at 0 exactly, its second derivative through these templates is 0, not -pi**2 / 3)
-@ufunc(np.sinc, samples=unary("np.sinc(x)") + [
-    Sample("np.sinc(x)", x=constant(np.zeros(3)), second_order=False)])
+@ufunc(
+    np.sinc,
+    samples=unary("np.sinc(x)")
+    + [Sample("np.sinc(x)", x=constant(np.zeros(3)), second_order=False)],
+)
 class sinc:  # sin(pi x) / (pi x): its slope (cos(pi x) - sinc(x)) / x is 0 at 0
     def adjoint(bz, z, x):
         bx = bz * runtime.divide_or_zero(np.cos(np.pi * x) - z, x)
@@ -108,6 +113,7 @@ class sinc:  # sin(pi x) / (pi x): its slope (cos(pi x) - sinc(x)) / x is 0 at 0
 
 
 # --- hyperbolic functions ---------------------------------------------------------------------
+
 
 @ufunc(np.tanh, samples=unary("np.tanh(x)"))
 class tanh:
@@ -145,7 +151,9 @@ class arcsinh:
         dz = dx / np.sqrt(x * x + 1)
 
 
-@ufunc(np.arccosh, samples=unary("np.arccosh(x)", positive(3, 4, low=1.2, high=3.0), number(1.2, 3.0)))
+@ufunc(
+    np.arccosh, samples=unary("np.arccosh(x)", positive(3, 4, low=1.2, high=3.0), number(1.2, 3.0))
+)
 class arccosh:
     def adjoint(bz, z, x):
         bx = bz / np.sqrt(x * x - 1)

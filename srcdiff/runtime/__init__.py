@@ -2,6 +2,7 @@
 imports the transformer. Every helper takes adjoints (`g`, `bz`) and primal values and returns
 a new array: adjoint arrays are never written in place, because two adjoints may share one
 buffer."""
+
 from .arrays import *  # noqa: F401,F403  (emitted code reads every helper as runtime.<name>)
 from .containers import *  # noqa: F401,F403
 from .core import *  # noqa: F401,F403

@@ -1,5 +1,6 @@
 """Emitted code's runtime, part two: the adjoints of products, of joins, splits, padding
 and windows, and of indexing and writes."""
+
 import functools
 import string
 
@@ -12,10 +13,12 @@ from .core import Sparse, _is_container, real_for, unbroadcast, zero_tangent, ze
 
 def _real_for_operand(grad):
     """A product's adjoint with respect to one operand, real when that operand is."""
+
     @functools.wraps(grad)
     def matched(g, *args):
         operands, wrt = (args[1], args[-1]) if grad is _einsum_grad else (args[:2], args[-1])
         return real_for(grad(g, *args), operands[wrt])
+
     matched.__name__ = matched.__qualname__ = grad.__name__.lstrip("_")
     return matched
 
@@ -38,8 +41,9 @@ def replace_at(items, index, value):
 
 def pad_tangent(d, pad_width, mode="constant"):
     if mode != "constant":
-        raise ArgumentError(f"srcdiff has no derivative for np.pad with mode={mode!r}",
-                            hint="use mode='constant'")
+        raise ArgumentError(
+            f"srcdiff has no derivative for np.pad with mode={mode!r}", hint="use mode='constant'"
+        )
     return np.pad(d, pad_width)
 
 
@@ -86,7 +90,7 @@ def _einsum_parts(subscripts, operands):
     if not arrow:
         letters = "".join(inputs).replace(".", "")
         output = "..." + "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
-    inputs = [s.replace("...", ellipsis[len(ellipsis) - rank:]) for s, rank in zip(inputs, ranks)]
+    inputs = [s.replace("...", ellipsis[len(ellipsis) - rank :]) for s, rank in zip(inputs, ranks)]
     return inputs, output.replace("...", ellipsis)
 
 
@@ -104,8 +108,10 @@ def _einsum_grad(g, subscripts, operands, wrt):
     present = "".join(c for c in letters if c in available and size[c] != 1)
     grad = np.einsum(",".join([output] + others) + "->" + present, g, *other_ops, optimize=True)
     if present != letters:
-        grad = np.broadcast_to(grad.reshape([size[c] if c in present else 1 for c in letters]),
-                               [size[c] for c in letters])
+        grad = np.broadcast_to(
+            grad.reshape([size[c] if c in present else 1 for c in letters]),
+            [size[c] for c in letters],
+        )
     if letters == target:
         return grad.copy() if present != letters else grad
     out = np.zeros(shape, dtype=grad.dtype)
@@ -127,7 +133,8 @@ def _tensordot_subscripts(a, b, axes):
     for ia, ib in zip(axes_a, axes_b):
         sb[ib] = sa[ia]
     out = [c for i, c in enumerate(sa) if i not in axes_a] + [
-        c for i, c in enumerate(sb) if i not in axes_b]
+        c for i, c in enumerate(sb) if i not in axes_b
+    ]
     return "".join(sa) + "," + "".join(sb) + "->" + "".join(out)
 
 
@@ -170,7 +177,7 @@ def unconcatenate(g, arrays, index, axis=0):
     if axis is None:
         sizes = [np.size(a) for a in arrays]
         start = sum(sizes[:index])
-        return np.ravel(g)[start:start + sizes[index]].reshape(np.shape(arrays[index]))
+        return np.ravel(g)[start : start + sizes[index]].reshape(np.shape(arrays[index]))
     sizes = [np.shape(a)[axis] for a in arrays]
     start = sum(sizes[:index])
     window = [slice(None)] * np.ndim(g)
@@ -185,7 +192,7 @@ def piece_back(b, g, arrays, index, axis=0):
     if axis is None:
         sizes = [np.size(a) for a in arrays]
         start = sum(sizes[:index])
-        out.reshape(-1)[start:start + sizes[index]] = np.ravel(b)
+        out.reshape(-1)[start : start + sizes[index]] = np.ravel(b)
         return out
     sizes = [np.shape(a)[axis] for a in arrays]
     start = sum(sizes[:index])
@@ -200,16 +207,17 @@ def _joined(items, axis):
     least 2-D with a 1-D item as a column."""
     if axis == 0:
         return [np.atleast_1d(item) for item in items]
-    return [np.asarray(item).reshape(-1, 1) if np.ndim(item) == 1 else np.atleast_2d(item)
-            for item in items]
+    return [
+        np.asarray(item).reshape(-1, 1) if np.ndim(item) == 1 else np.atleast_2d(item)
+        for item in items
+    ]
 
 
 def unjoin(g, items, index, axis):
     """The piece of g = np.r_[items] (axis 0) or np.c_[items] (axis -1) from items[index]."""
     widths = [np.shape(item)[axis] for item in _joined(items, axis)]
     start = sum(widths[:index])
-    piece = g[start:start + widths[index]] if axis == 0 else \
-        g[..., start:start + widths[index]]
+    piece = g[start : start + widths[index]] if axis == 0 else g[..., start : start + widths[index]]
     return np.reshape(piece, np.shape(items[index]))
 
 
@@ -219,8 +227,11 @@ def join_back(b, g, items, index, axis):
     widths = [np.shape(item)[axis] for item in _joined(items, axis)]
     start = sum(widths[:index])
     out = np.zeros(np.shape(g), dtype=np.result_type(b, g))
-    window = np.s_[start:start + widths[index]] if axis == 0 else \
-        np.s_[..., start:start + widths[index]]
+    window = (
+        np.s_[start : start + widths[index]]
+        if axis == 0
+        else np.s_[..., start : start + widths[index]]
+    )
     out[window] = np.reshape(b, np.shape(out[window]))
     return out
 
@@ -228,8 +239,7 @@ def join_back(b, g, items, index, axis):
 def _linspace_weight(start, stop, num, endpoint, axis, wrt):
     """How much of `start` (wrt=0) or `stop` (wrt=1) each point of np.linspace holds,
     shaped to broadcast against its output."""
-    step = np.linspace(0.0, 1.0, num, endpoint=endpoint, dtype=np.result_type(start, stop,
-                                                                                 1.0))
+    step = np.linspace(0.0, 1.0, num, endpoint=endpoint, dtype=np.result_type(start, stop, 1.0))
     weight = step if wrt else 1.0 - step
     ndim = np.ndim(np.broadcast(start, stop)) + 1
     shape = [1] * ndim
@@ -248,8 +258,10 @@ def linspace_part(d, start, stop, num, endpoint=True, axis=0, wrt=0):
     """Tangent of np.linspace(start, stop, num) from the tangent d of start or stop."""
     weight = _linspace_weight(start, stop, num, endpoint, axis, wrt)
     ndim = weight.ndim
-    return np.expand_dims(np.broadcast_to(d, np.shape(np.broadcast(start, stop))),
-                          axis % ndim) * weight
+    return (
+        np.expand_dims(np.broadcast_to(d, np.shape(np.broadcast(start, stop))), axis % ndim)
+        * weight
+    )
 
 
 def unstack(g, index, axis=0):
@@ -277,8 +289,9 @@ def split_like(g, outputs, axis=0):
 def unpad(g, x, pad_width, mode="constant"):
     """Adjoint of np.pad in constant mode: the unpadded middle of `g`."""
     if mode != "constant":
-        raise ArgumentError(f"srcdiff has no gradient for np.pad with mode={mode!r}",
-                            hint="use mode='constant'")
+        raise ArgumentError(
+            f"srcdiff has no gradient for np.pad with mode={mode!r}", hint="use mode='constant'"
+        )
     widths = np.broadcast_to(np.asarray(pad_width, dtype=int), (np.ndim(x), 2))
     return g[tuple(slice(before, n - after) for (before, after), n in zip(widths, np.shape(g)))]
 
@@ -289,8 +302,11 @@ def unwindow(g, x, window_shape, axis=None, step=1):
     window offset (much faster than np.add.at)."""
     shape = np.shape(x)
     window_shape = tuple(np.atleast_1d(window_shape))
-    axes = tuple(range(len(shape))) if axis is None else tuple(
-        a % len(shape) for a in np.atleast_1d(axis))
+    axes = (
+        tuple(range(len(shape)))
+        if axis is None
+        else tuple(a % len(shape) for a in np.atleast_1d(axis))
+    )
     steps = np.broadcast_to(step, (len(axes),))
     out = np.zeros(shape, dtype=np.result_type(g))
     for offsets in np.ndindex(*window_shape):
@@ -304,8 +320,11 @@ def unwindow(g, x, window_shape, axis=None, step=1):
 def windows_of(b, g, window_shape, axis=None, step=1):
     """The adjoint of unwindow(g, ...): b's windows, every `step`-th, as many as g has."""
     view = np.lib.stride_tricks.sliding_window_view(b, window_shape, axis=axis)
-    axes = tuple(range(np.ndim(b))) if axis is None else tuple(
-        a % np.ndim(b) for a in np.atleast_1d(axis))
+    axes = (
+        tuple(range(np.ndim(b)))
+        if axis is None
+        else tuple(a % np.ndim(b) for a in np.atleast_1d(axis))
+    )
     index = [slice(None)] * view.ndim
     for a, every in zip(axes, np.broadcast_to(step, (len(axes),))):
         index[a] = slice(0, every * (g.shape[a] - 1) + 1, every)
@@ -333,7 +352,8 @@ def _sparse_at(x, index, g):
     # (an emitted backward function empties its list of saved values early: only a negative
     # index needs the length, and a length that does not hold the index is not the list's)
     return Sparse({index + len(x) if index < 0 else index: g}).sized(
-        len(x) if index < len(x) else None)
+        len(x) if index < len(x) else None
+    )
 
 
 def adjoint_at(b, x, index):
@@ -410,15 +430,16 @@ def _item_key(g, index):
     if isinstance(g, Sparse) and isinstance(index, (int, np.integer)) and index < 0:
         if g.length is not None and index >= -g.length:
             return index + g.length
-        raise IndexError(f"srcdiff: an item written as [{index}] of a list cannot be told "
-                         "apart from the others: write it by its position from the start")
+        raise IndexError(
+            f"srcdiff: an item written as [{index}] of a list cannot be told "
+            "apart from the others: write it by its position from the start"
+        )
     return index
 
 
 def _is_basic(index):
     items = index if isinstance(index, tuple) else (index,)
-    return all(i is None or i is Ellipsis or isinstance(i, (int, np.integer, slice))
-               for i in items)
+    return all(i is None or i is Ellipsis or isinstance(i, (int, np.integer, slice)) for i in items)
 
 
 def _scatter_add(out, index, g):

@@ -1,5 +1,6 @@
 """Emitted code's runtime: the adjoints and tangents of containers (a returned tuple's items,
 dicts built from keys and values, lists built with append)."""
+
 import dataclasses
 
 import numpy as np
@@ -36,8 +37,10 @@ def dict_values_adjoint(g, keys, values):
     """The adjoints of the values of dict(zip(keys, values)) given the dict's adjoint g (a
     Sparse or a dict by key, or None): one per value, zeros for a value no key kept."""
     g = g or {}
-    return [g[key] if kept and key in g else zeros_like(value)
-            for key, value, kept in zip(keys, values, _kept(keys))]
+    return [
+        g[key] if kept and key in g else zeros_like(value)
+        for key, value, kept in zip(keys, values, _kept(keys))
+    ]
 
 
 def dict_keys(x):
@@ -45,10 +48,12 @@ def dict_keys(x):
     it by each item (`for key in params: ... params[key]`): srcdiff takes x for a dict there
     (its keys carry no derivative), and this checks that it is one."""
     if not isinstance(x, dict):
-        raise TypeError(f"srcdiff took a differentiated value for a dict's keys (sorted(d), or "
-                        f"for key in d: ... d[key]), but it is a {type(x).__name__}: sorting "
-                        "differentiated values has no derivative here (sort indices instead: "
-                        "np.argsort), and a loop over a list reads its items as it goes")
+        raise TypeError(
+            f"srcdiff took a differentiated value for a dict's keys (sorted(d), or "
+            f"for key in d: ... d[key]), but it is a {type(x).__name__}: sorting "
+            "differentiated values has no derivative here (sort indices instead: "
+            "np.argsort), and a loop over a list reads its items as it goes"
+        )
     return x.keys()
 
 
@@ -57,10 +62,12 @@ def listed(x, name):
     the + for joining lists there, and this checks that x is one (for an array, numpy adds
     elementwise)."""
     if not isinstance(x, (list, tuple)):
-        raise ArgumentError(f"srcdiff took {name} + [...] for joining lists, but {name} is of "
-                            f"type {type(x).__name__}: + of an array and a list adds "
-                            "elementwise",
-                            hint=f"make the list an array first: {name} + np.array([...])")
+        raise ArgumentError(
+            f"srcdiff took {name} + [...] for joining lists, but {name} is of "
+            f"type {type(x).__name__}: + of an array and a list adds "
+            "elementwise",
+            hint=f"make the list an array first: {name} + np.array([...])",
+        )
     return x
 
 
@@ -74,11 +81,12 @@ def copied_keys(x):
     dict(x, k=v), dict(x)): srcdiff takes x for a dict there, and this checks that it is
     one."""
     if not isinstance(x, dict):
-        raise ArgumentError(f"srcdiff took a differentiated value copied into a dict ({{**d}}, "
-                            f"dict(d)) for a dict, but it is a {type(x).__name__}: dict(pairs) "
-                            "of differentiated values needs its keys in the code",
-                            hint="write the dict out, {'w': w, 'b': b}, or dict(zip(keys, "
-                                 "values))")
+        raise ArgumentError(
+            f"srcdiff took a differentiated value copied into a dict ({{**d}}, "
+            f"dict(d)) for a dict, but it is a {type(x).__name__}: dict(pairs) "
+            "of differentiated values needs its keys in the code",
+            hint="write the dict out, {'w': w, 'b': b}, or dict(zip(keys, values))",
+        )
     return x.keys()
 
 
@@ -87,18 +95,21 @@ def sorted_positions(x, key=None, reverse=False):
     reverse=reverse) puts them: `sorted(params, key=f)` is `[params[k] for k in
     sorted_positions(params, f)]`, the items themselves, each with its own adjoint."""
     if isinstance(x, dict):
-        raise TypeError("srcdiff took sorted(d, key=...) for a sort of a list's items, but d "
-                        "is a dict: write sorted(d.keys(), key=...) to sort its keys")
+        raise TypeError(
+            "srcdiff took sorted(d, key=...) for a sort of a list's items, but d "
+            "is a dict: write sorted(d.keys(), key=...) to sort its keys"
+        )
     items = list(x)
-    return sorted(range(len(items)), key=lambda k: items[k] if key is None else key(items[k]),
-                  reverse=reverse)
+    return sorted(
+        range(len(items)), key=lambda k: items[k] if key is None else key(items[k]), reverse=reverse
+    )
 
 
 def dict_of(keys, values):
     """dict(zip(keys, values)) whose keys the code does not count (keys = sorted(params))."""
     keys, values = list(keys), list(values)
     if len(keys) != len(values):  # (zip would drop the extra ones: their gradient is zero)
-        keys, values = keys[:len(values)], values[:len(keys)]
+        keys, values = keys[: len(values)], values[: len(keys)]
     return dict(zip(keys, values))
 
 
@@ -124,8 +135,10 @@ def add_items(adjoints, more, items=None):
         more = item_adjoints(more, items)
     elif isinstance(more, Sparse):
         if not all(type(k) is int for k in more):
-            raise ArgumentError("srcdiff can follow a list built with append read by "
-                                "single indices, not slices", hint="index its items one by one")
+            raise ArgumentError(
+                "srcdiff can follow a list built with append read by single indices, not slices",
+                hint="index its items one by one",
+            )
         n = len(items)
         dense = [None] * n
         for k, g in more.items():
@@ -142,8 +155,12 @@ def items_like(adjoints, like):
     array (np.array(items)'s adjoint), else the list (the adjoint of add_items' `more`)."""
     adjoints = add_items([], adjoints, like)  # (a Sparse of index reads, made a list)
     if type(like) is np.ndarray:  # (in like's dtype: a missing item's adjoint is 0.0)
-        return np.stack([np.broadcast_to(np.asarray(a, np.result_type(a, like)),
-                                         like.shape[1:]) for a in adjoints])
+        return np.stack(
+            [
+                np.broadcast_to(np.asarray(a, np.result_type(a, like)), like.shape[1:])
+                for a in adjoints
+            ]
+        )
     return adjoints
 
 
@@ -157,13 +174,17 @@ def add_tangents(a, b):
     if isinstance(a, tuple) and hasattr(a, "_fields"):
         return type(a)(*(add_tangents(x, y) for x, y in zip(a, b)))
     if dataclasses.is_dataclass(a) and not isinstance(a, type):
-        return rebuilt(a, {f.name: add_tangents(getattr(a, f.name), getattr(b, f.name))
-                           for f in dataclasses.fields(a)})
+        return rebuilt(
+            a,
+            {
+                f.name: add_tangents(getattr(a, f.name), getattr(b, f.name))
+                for f in dataclasses.fields(a)
+            },
+        )
     return a + b
 
 
 def item_adjoints(g, items):
     """The adjoints of the items of list `items` given the adjoint `g` of the array numpy
     made of it: a row each (a list of rows for an item that is a list itself)."""
-    return [item_adjoints(row, item) if type(item) is list else row
-            for row, item in zip(g, items)]
+    return [item_adjoints(row, item) if type(item) is list else row for row, item in zip(g, items)]

@@ -1,6 +1,7 @@
 """Emitted code's runtime, part one: seeds and zeros, checks that refuse what srcdiff cannot
 follow, broadcasting, reductions and elementwise edge cases.
 It never imports the transformer."""
+
 import copy
 import dataclasses
 import functools
@@ -22,7 +23,8 @@ def grad_seed(z):
         raise ArgumentError(
             "grad needs a real scalar output, but the function returned a complex number",
             hint="differentiate a real quantity (np.abs(z) ** 2, np.real(z)), or use "
-                 "srcdiff.vjp for a complex output")
+            "srcdiff.vjp for a complex output",
+        )
     if np.ndim(z) != 0:
         raise ArgumentError(
             f"grad needs a scalar output, but the function returned shape {np.shape(z)}",
@@ -37,8 +39,12 @@ class ShapeOf:
     __slots__ = ("shape", "ndim", "size", "dtype")
 
     def __init__(self, array):
-        self.shape, self.ndim, self.size, self.dtype = (array.shape, array.ndim, array.size,
-                                                        array.dtype)
+        self.shape, self.ndim, self.size, self.dtype = (
+            array.shape,
+            array.ndim,
+            array.size,
+            array.dtype,
+        )
 
 
 def shape_of(x):
@@ -51,6 +57,7 @@ class Sparse(dict):
     """The adjoint of a dict, list or tuple: entries for the items that got a gradient (an
     item without one reads as 0.0). Adding two merges them, adding the adjoints of shared items. Adding an array (the
     adjoint of the array numpy makes of a list: np.sum(xs), np.array(xs)) adds its rows."""
+
     __array_ufunc__ = None  # array + Sparse is Sparse.__radd__, not a sum per element
     # the length of the list or tuple it is the adjoint of, where known: what an item written
     # as [-1] is keyed by (None: not known, or a dict's adjoint, whose -1 is a key)
@@ -124,10 +131,17 @@ def is_record(x):
     kind = type(x)
     if kind in PYTREE_NODES:
         return True
-    return (kind.__module__ not in ("builtins", "numpy") and not kind.__module__.startswith(
-        "numpy.") or kind is types.SimpleNamespace) and not (
-        isinstance(x, (tuple, list, dict, np.ndarray, np.generic, type, types.ModuleType,
-                       functools.partial)) or inspect.isroutine(x))
+    return (
+        kind.__module__ not in ("builtins", "numpy")
+        and not kind.__module__.startswith("numpy.")
+        or kind is types.SimpleNamespace
+    ) and not (
+        isinstance(
+            x,
+            (tuple, list, dict, np.ndarray, np.generic, type, types.ModuleType, functools.partial),
+        )
+        or inspect.isroutine(x)
+    )
 
 
 def record_fields(x):
@@ -154,9 +168,15 @@ def rebuilt(x, fields):
         flatten, unflatten = PYTREE_NODES[type(x)]
         children, aux = flatten(x)
         by_identity = {id(getattr(x, name)): name for name in _attribute_names(x)}
-        return unflatten(aux, [fields[by_identity[id(child)]] if id(child) in by_identity and
-                               by_identity[id(child)] in fields else zero_tangent(child)
-                               for child in children])
+        return unflatten(
+            aux,
+            [
+                fields[by_identity[id(child)]]
+                if id(child) in by_identity and by_identity[id(child)] in fields
+                else zero_tangent(child)
+                for child in children
+            ],
+        )
     out = copy.copy(x)
     for name, value in fields.items():
         object.__setattr__(out, name, value)
@@ -202,21 +222,27 @@ def check_not_shared(value, name, others, filename, lineno, holders=None):
     where only they can tell; `others` empty: name is an argument, the caller's): for an
     array that is a change in place, which they would see and the emitted code (a new value)
     does not."""
-    if type(value) is not np.ndarray or holders is not None and not any(
-            _holds(holder, value) for holder in holders):
+    if (
+        type(value) is not np.ndarray
+        or holders is not None
+        and not any(_holds(holder, value) for holder in holders)
+    ):
         return
     where = Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
     if not others:
         raise ArgumentError(
             f"{name} += ... changes the array {name!r} in place, and it is an argument: the "
-            "caller's array changes too, which srcdiff cannot follow", where,
+            "caller's array changes too, which srcdiff cannot follow",
+            where,
             f"write {name} = {name} + ... (a new array), and return it if the caller needs "
-            "the new value")
+            "the new value",
+        )
     raise ArgumentError(
         f"{name} += ... changes the array {name!r} in place, and {others} (sharing its "
-        "memory) is read afterwards: srcdiff cannot follow that change", where,
-        f"write {name} = {name} + ... (a new array), and read {name} where the new value is "
-        "meant")
+        "memory) is read afterwards: srcdiff cannot follow that change",
+        where,
+        f"write {name} = {name} + ... (a new array), and read {name} where the new value is meant",
+    )
 
 
 def _holds(holder, array):
@@ -240,13 +266,13 @@ def check_unviewed(array, index, others, name, names, filename, lineno):
     written = array[parts if any(p is Ellipsis for p in parts) else parts + (Ellipsis,)]
     if not np.may_share_memory(written, array):
         written = array  # an index array: a copy, so any overlap at all counts
-    if any(type(other) is np.ndarray and np.may_share_memory(written, other)
-           for other in others):
+    if any(type(other) is np.ndarray and np.may_share_memory(written, other) for other in others):
         raise ArgumentError(
             f"writing into {name!r} changes {names} too (a view of it), which is read "
             "afterwards: srcdiff cannot follow that change",
             Location(filename, lineno, linecache.getline(filename, lineno).rstrip()),
-            f"copy before writing ({name} = {name}.copy()), or copy the view")
+            f"copy before writing ({name} = {name}.copy()), or copy the view",
+        )
 
 
 def check_unpack(value, count):
@@ -259,12 +285,21 @@ def as_grad(g, x):
     """Give a gradient the structure, shape and float dtype of the argument it belongs to.
     Containers get the same structure, with zeros for leaves that got no gradient and None
     for leaves that are not floats."""
-    if type(x) is np.ndarray and type(g) is np.ndarray and g.shape == x.shape and \
-            g.dtype == x.dtype and g.flags.writeable:
+    if (
+        type(x) is np.ndarray
+        and type(g) is np.ndarray
+        and g.shape == x.shape
+        and g.dtype == x.dtype
+        and g.flags.writeable
+    ):
         return g
     if _is_container(x):
-        if isinstance(x, (list, tuple)) and not isinstance(g, dict) and g is not None and \
-                not (np.ndim(g) == 0 and g == 0):  # the adjoint of np.asarray(x)
+        if (
+            isinstance(x, (list, tuple))
+            and not isinstance(g, dict)
+            and g is not None
+            and not (np.ndim(g) == 0 and g == 0)
+        ):  # the adjoint of np.asarray(x)
             g = dict(enumerate(unbroadcast(g, x)))
         g = g if isinstance(g, dict) else {}
         items = x.items() if isinstance(x, dict) else enumerate(x)
@@ -276,11 +311,14 @@ def as_grad(g, x):
         return type(x)(dense[i] for i in range(len(x)))
     if is_record(x):
         g = g if isinstance(g, dict) else {}
-        return rebuilt(x, {name: as_grad(g.get(name, 0.0), getattr(x, name))
-                           for name in record_fields(x)})
-    if isinstance(x, (bool, int, np.integer)) or (
-            isinstance(x, np.ndarray) and x.dtype.kind not in "fc") or not isinstance(
-            x, (float, complex, np.ndarray, np.generic)):
+        return rebuilt(
+            x, {name: as_grad(g.get(name, 0.0), getattr(x, name)) for name in record_fields(x)}
+        )
+    if (
+        isinstance(x, (bool, int, np.integer))
+        or (isinstance(x, np.ndarray) and x.dtype.kind not in "fc")
+        or not isinstance(x, (float, complex, np.ndarray, np.generic))
+    ):
         return None
     if isinstance(x, float):
         g = real_for(g, x)
@@ -491,8 +529,10 @@ def _reduced_last(x, axis):
     kept = [a for a in range(x.ndim) if a not in axes]
     moved = np.transpose(x, kept + list(axes))
     order = np.argsort(kept + list(axes))
-    return (moved.reshape(moved.shape[:len(kept)] + (-1,)),
-            lambda flat: np.transpose(flat.reshape(moved.shape), order))
+    return (
+        moved.reshape(moved.shape[: len(kept)] + (-1,)),
+        lambda flat: np.transpose(flat.reshape(moved.shape), order),
+    )
 
 
 def prod_grad(g, x, axis=None, keepdims=False):
@@ -531,27 +571,33 @@ def same_as(new, old):
     generic code returns (`old`), in structure, type, shape, dtype, writeability and every
     element."""
     if type(new) is not type(old):
-        raise AssertionError(f"specialised code returned a {type(new).__name__} where the "
-                             f"generic code returns a {type(old).__name__}")
+        raise AssertionError(
+            f"specialised code returned a {type(new).__name__} where the "
+            f"generic code returns a {type(old).__name__}"
+        )
     if isinstance(old, (tuple, list)) and len(new) == len(old):
         items = [same_as(a, b) for a, b in zip(new, old)]
         return type(old)(*items) if hasattr(old, "_fields") else type(old)(items)
     if isinstance(old, dict) and new.keys() == old.keys():
         return type(old)((k, same_as(new[k], old[k])) for k in old)
     if is_record(old):
-        return rebuilt(old, {k: same_as(getattr(new, k), getattr(old, k))
-                             for k in record_fields(old)})
+        return rebuilt(
+            old, {k: same_as(getattr(new, k), getattr(old, k)) for k in record_fields(old)}
+        )
     if not isinstance(old, (np.ndarray, np.generic, int, float, complex)):
         if new is not old and new != old:
             raise AssertionError(f"specialised code returned {new!r}, not {old!r}")
         return new
-    same = np.shape(new) == np.shape(old) and \
-        getattr(new, "dtype", None) == getattr(old, "dtype", None)
+    same = np.shape(new) == np.shape(old) and getattr(new, "dtype", None) == getattr(
+        old, "dtype", None
+    )
     if same and type(new) is np.ndarray:
         same = new.flags.writeable == old.flags.writeable
     if not same or not np.array_equal(new, old, equal_nan=np.asarray(old).dtype.kind in "fc"):
-        raise AssertionError(f"specialised code computed {type(new).__name__} "
-                             f"{np.shape(new)} {getattr(new, 'dtype', '')} where the generic "
-                             f"code computes {type(old).__name__} {np.shape(old)} "
-                             f"{getattr(old, 'dtype', '')}: {new!r} vs {old!r}")
+        raise AssertionError(
+            f"specialised code computed {type(new).__name__} "
+            f"{np.shape(new)} {getattr(new, 'dtype', '')} where the generic "
+            f"code computes {type(old).__name__} {np.shape(old)} "
+            f"{getattr(old, 'dtype', '')}: {new!r} vs {old!r}"
+        )
     return new

@@ -11,15 +11,26 @@ of the last axis: its transpose pads that half with zeros, transforms and keeps 
 part. irfftn is the real part of the inverse transform of the Hermitian extension of the half
 spectrum, each frequency but the zeroth (and the middle one of an even length) counted twice:
 its transpose is the inverse transform with those weights."""
+
 import numpy as np
 
 from .core import real_for
 
 # name: (transform of the same kind over any axes, default axes: None for all)
-_KINDS = {"fft": ("fft", (-1,)), "ifft": ("ifft", (-1,)), "rfft": ("rfft", (-1,)),
-          "irfft": ("irfft", (-1,)), "fft2": ("fft", (-2, -1)), "ifft2": ("ifft", (-2, -1)),
-          "rfft2": ("rfft", (-2, -1)), "irfft2": ("irfft", (-2, -1)), "fftn": ("fft", None),
-          "ifftn": ("ifft", None), "rfftn": ("rfft", None), "irfftn": ("irfft", None)}
+_KINDS = {
+    "fft": ("fft", (-1,)),
+    "ifft": ("ifft", (-1,)),
+    "rfft": ("rfft", (-1,)),
+    "irfft": ("irfft", (-1,)),
+    "fft2": ("fft", (-2, -1)),
+    "ifft2": ("ifft", (-2, -1)),
+    "rfft2": ("rfft", (-2, -1)),
+    "irfft2": ("irfft", (-2, -1)),
+    "fftn": ("fft", None),
+    "ifftn": ("ifft", None),
+    "rfftn": ("rfft", None),
+    "irfftn": ("irfft", None),
+}
 
 
 def fft_plan(shape, name, s=None, axes=None):
@@ -29,8 +40,9 @@ def fft_plan(shape, name, s=None, axes=None):
     if name == kind:  # a 1-D transform: n= and axis=
         axes, s = (-1 if axes is None else axes,), None if s is None else (s,)
     if axes is None:
-        axes = default if default is not None else tuple(range(-len(s if s is not None
-                                                                      else shape), 0))
+        axes = (
+            default if default is not None else tuple(range(-len(s if s is not None else shape), 0))
+        )
     axes = tuple(a % len(shape) for a in axes)
     if s is None:
         s = tuple(shape[a] for a in axes)
@@ -75,10 +87,12 @@ def fft_vjp(g, x, name, s=None, axes=None, norm=None):
     if kind == "ifft":
         return real_for(_fit(np.fft.ifftn(g, axes=axes, norm=norm), np.shape(x), axes), x)
     if kind == "rfft":
-        return np.real(_fit(np.fft.fftn(g, s=lengths, axes=axes, norm=norm), np.shape(x),
-                            axes))
+        return np.real(_fit(np.fft.fftn(g, s=lengths, axes=axes, norm=norm), np.shape(x), axes))
     last, count = axes[-1], lengths[-1] // 2 + 1
-    half = _fit(np.fft.ifftn(g, axes=axes, norm=norm), np.shape(g)[:last] + (count,) +
-                np.shape(g)[last + 1:], axes[-1:])
+    half = _fit(
+        np.fft.ifftn(g, axes=axes, norm=norm),
+        np.shape(g)[:last] + (count,) + np.shape(g)[last + 1 :],
+        axes[-1:],
+    )
     weights = hermitian_weights(lengths[-1], count, np.ndim(g), last, np.real(half).dtype)
     return real_for(_fit(half * weights, np.shape(x), axes), x)

@@ -13,6 +13,7 @@ of n steps would also run in every derivative of the gradient.
 Where a decomposition is not unique (tied eigenvalues or singular values, the extra columns
 of a full SVD), the gradient is the limit that a loss not depending on the choice of basis
 has: zero coupling between tied vectors (reciprocal_gaps)."""
+
 import numpy as np
 
 from ..errors import ArgumentError
@@ -22,13 +23,16 @@ from .core import Sparse, divide_or_zero, unbroadcast, unreduce
 
 # --- small pieces -----------------------------------------------------------------------------
 
+
 def real_matrices(a, name):
     """Refuse a complex matrix where these formulas hold for real ones only (a wrong
     gradient would be silent)."""
     if np.iscomplexobj(a):
-        raise ArgumentError(f"srcdiff differentiates np.linalg.{name} of real matrices only",
-                            hint="differentiate through the real and imaginary parts, or "
-                                 "write the decomposition's use without it")
+        raise ArgumentError(
+            f"srcdiff differentiates np.linalg.{name} of real matrices only",
+            hint="differentiate through the real and imaginary parts, or "
+            "write the decomposition's use without it",
+        )
 
 
 def symmetrize(x):
@@ -75,6 +79,7 @@ def _solve_right(x, r):
 
 # --- determinants, solves, inverses -----------------------------------------------------------
 
+
 def det_vjp(g, det, a):
     return np.expand_dims(g * det, (-2, -1)) * np.linalg.inv(a).mT
 
@@ -110,14 +115,12 @@ def solve_jvp_a(da, x, a, b):
 def pinv_vjp(g, p, a):
     """Golub and Pereyra's derivative of the pseudo-inverse (constant rank), transposed."""
     gt = g.mT
-    return (-(p.mT @ g @ p.mT) + (gt - a @ (p @ gt)) @ (p @ p.mT)
-            + (p.mT @ p) @ (gt - (gt @ p) @ a))
+    return -(p.mT @ g @ p.mT) + (gt - a @ (p @ gt)) @ (p @ p.mT) + (p.mT @ p) @ (gt - (gt @ p) @ a)
 
 
 def pinv_jvp(da, p, a):
     dat = da.mT
-    return (-(p @ da @ p) + (p @ p.mT) @ (dat - (dat @ a) @ p)
-            + (dat - p @ (a @ dat)) @ (p.mT @ p))
+    return -(p @ da @ p) + (p @ p.mT) @ (dat - (dat @ a) @ p) + (dat - p @ (a @ dat)) @ (p.mT @ p)
 
 
 def matrix_power_vjp(g, a, n):
@@ -153,8 +156,9 @@ def multi_dot_subscripts(arrays):
         terms[0] = terms[0][1]
     if np.ndim(arrays[-1]) == 1:
         terms[-1] = terms[-1][0]
-    ends = (terms[0][0] if np.ndim(arrays[0]) == 2 else "") + \
-        (terms[-1][-1] if np.ndim(arrays[-1]) == 2 else "")
+    ends = (terms[0][0] if np.ndim(arrays[0]) == 2 else "") + (
+        terms[-1][-1] if np.ndim(arrays[-1]) == 2 else ""
+    )
     return ",".join(terms) + "->" + ends
 
 
@@ -169,8 +173,7 @@ def lstsq_vjp(g, out, a, b, wrt):
     weighted = r * gres if np.size(res) else np.zeros_like(r)
     if wrt == 1:
         return from_columns(p.mT @ gx + 2 * weighted, b)
-    return pinv_vjp(gx @ as_columns(b, b).mT, p, a) - 2 * weighted @ x.mT + \
-        svdvals_vjp(gs, a)
+    return pinv_vjp(gx @ as_columns(b, b).mT, p, a) - 2 * weighted @ x.mT + svdvals_vjp(gs, a)
 
 
 def lstsq_jvp_a(da, out, a, b):
@@ -188,15 +191,22 @@ def lstsq_jvp_b(db, out, a, b):
     dcols = as_columns(db, b)
     r = as_columns(b, b) - a @ x
     dres = np.sum(2 * r * dcols, axis=-2) if np.size(res) else np.zeros_like(res)
-    return Sparse({0: from_columns(np.linalg.pinv(a) @ dcols, b), 1: dres, 2: 0,
-                   3: np.zeros_like(out[3])})
+    return Sparse(
+        {0: from_columns(np.linalg.pinv(a) @ dcols, b), 1: dres, 2: 0, 3: np.zeros_like(out[3])}
+    )
 
 
 # --- norms ------------------------------------------------------------------------------------
 
+
 def _is_matrix_norm(x, ord, axis):
-    return axis is None and ord is not None and np.ndim(x) == 2 or np.ndim(axis) == 1 and \
-        len(axis) == 2
+    return (
+        axis is None
+        and ord is not None
+        and np.ndim(x) == 2
+        or np.ndim(axis) == 1
+        and len(axis) == 2
+    )
 
 
 def norm_vjp(g, norm, x, ord=None, axis=None, keepdims=False):
@@ -235,8 +245,11 @@ def _matrix_norm_slope(x, zs, ord, axis):
         return np.transpose(u[..., -1:] @ vh[..., -1:, :], back)
     along = -2 if ord in (1, -1) else -1  # column sums for 1, -1; row sums for inf, -inf
     sums = np.sum(np.abs(m), axis=along, keepdims=True)
-    best = np.max(sums, axis=-1 if along == -2 else -2, keepdims=True) if ord in (1, np.inf) \
+    best = (
+        np.max(sums, axis=-1 if along == -2 else -2, keepdims=True)
+        if ord in (1, np.inf)
         else np.min(sums, axis=-1 if along == -2 else -2, keepdims=True)
+    )
     winners = sums == best
     share = winners / _count(winners, (-2, -1), x)
     return np.transpose(np.sign(m) * share, back)
@@ -248,8 +261,11 @@ def _count(winners, axis, x):
 
 
 def norm_jvp(dx, norm, x, ord=None, axis=None, keepdims=False):
-    return np.sum(norm_vjp(np.ones_like(norm), norm, x, ord=ord, axis=axis, keepdims=keepdims)
-                  * dx, axis=axis, keepdims=keepdims)
+    return np.sum(
+        norm_vjp(np.ones_like(norm), norm, x, ord=ord, axis=axis, keepdims=keepdims) * dx,
+        axis=axis,
+        keepdims=keepdims,
+    )
 
 
 def trace_vjp(g, a, offset=0, axis1=0, axis2=1):
@@ -263,6 +279,7 @@ def trace_vjp(g, a, offset=0, axis1=0, axis2=1):
 
 
 # --- decompositions ---------------------------------------------------------------------------
+
 
 def cholesky_vjp(g, factor):
     """Murray (2016): sym(L^-T Phi(L^T G) L^-1), by two solves with the triangle."""
@@ -316,10 +333,16 @@ def svd_vjp(g, out):
     gv1 = gvh[..., :k, :].mT - vh[..., k:, :].mT @ (gvh[..., k:, :] @ v1)
     f = reciprocal_gaps(s * s)
     utgu, vtgv = u1.mT @ gu1, v1.mT @ gv1
-    inner = (f * (utgu - utgu.mT)) * s[..., None, :] + _eye_like(f) * gs[..., None, :] + \
-        s[..., :, None] * (f * (vtgv - vtgv.mT))
-    return u1 @ inner @ v1.mT + ((gu1 - u1 @ utgu) / s[..., None, :]) @ v1.mT + \
-        u1 @ ((gv1 - v1 @ vtgv) / s[..., None, :]).mT
+    inner = (
+        (f * (utgu - utgu.mT)) * s[..., None, :]
+        + _eye_like(f) * gs[..., None, :]
+        + s[..., :, None] * (f * (vtgv - vtgv.mT))
+    )
+    return (
+        u1 @ inner @ v1.mT
+        + ((gu1 - u1 @ utgu) / s[..., None, :]) @ v1.mT
+        + u1 @ ((gv1 - v1 @ vtgv) / s[..., None, :]).mT
+    )
 
 
 def svd_jvp(da, out):
@@ -329,10 +352,14 @@ def svd_jvp(da, out):
     u1, v1 = u[..., :k], vh[..., :k, :].mT
     f = reciprocal_gaps(s * s)
     projected = u1.mT @ da @ v1
-    du1 = u1 @ (f * (projected * s[..., None, :] + s[..., :, None] * projected.mT)) + \
-        ((da @ v1) - u1 @ projected) / s[..., None, :]
-    dv1 = v1 @ (f * (s[..., :, None] * projected + projected.mT * s[..., None, :])) + \
-        ((da.mT @ u1) - v1 @ projected.mT) / s[..., None, :]
+    du1 = (
+        u1 @ (f * (projected * s[..., None, :] + s[..., :, None] * projected.mT))
+        + ((da @ v1) - u1 @ projected) / s[..., None, :]
+    )
+    dv1 = (
+        v1 @ (f * (s[..., :, None] * projected + projected.mT * s[..., None, :]))
+        + ((da.mT @ u1) - v1 @ projected.mT) / s[..., None, :]
+    )
     du = np.concatenate([du1, -u1 @ (du1.mT @ u[..., k:])], axis=-1)
     dv = np.concatenate([dv1, -v1 @ (dv1.mT @ vh[..., k:, :].mT)], axis=-1)
     return du, _diagonal(projected), dv.mT

@@ -2,6 +2,7 @@
 select elements (atleast_*, the stacks, repeat, tile, diagonals, take, sort, kron, select,
 meshgrid, diff). Each is linear in its adjoint; its own adjoint (the primal function, or a
 helper here) makes second derivatives work."""
+
 import numpy as np
 
 from .containers import unpack_adjoint
@@ -24,6 +25,7 @@ def _move_last(x, axis):
 
 # --- atleast_1d/2d/3d of one or several arrays --------------------------------------------------
 
+
 def unatleast(g, outputs, arys, index):
     """The adjoint of arys[index] in np.atleast_Nd(*arys) (one array, or a list of them)."""
     item = g if len(arys) == 1 else unpack_adjoint(g, outputs)[index]
@@ -45,6 +47,7 @@ def _one_item(item, outputs, index):
 
 # --- the adjoints of a list's items --------------------------------------------------------------
 
+
 def gathered_items(adjoints, items):
     """The adjoint of `items` (a list or tuple, or an array read row by row, as np.stack and
     np.concatenate read it) given the adjoint of each item."""
@@ -55,14 +58,18 @@ def gathered_items(adjoints, items):
 
 # --- vstack, hstack, dstack, column_stack -------------------------------------------------------
 
+
 def _stack_layout(items, how):
     """The shapes np.<how> gives its items before concatenating them, and the axis."""
     if how == "vstack":  # np.atleast_2d's shapes
-        return [{0: (1, 1), 1: (1,) + np.shape(i)}.get(np.ndim(i), np.shape(i))
-                for i in items], 0
+        return [{0: (1, 1), 1: (1,) + np.shape(i)}.get(np.ndim(i), np.shape(i)) for i in items], 0
     if how == "dstack":  # np.atleast_3d's
-        return [{0: (1, 1, 1), 1: (1,) + np.shape(i) + (1,), 2: np.shape(i) + (1,)}.get(
-            np.ndim(i), np.shape(i)) for i in items], 2
+        return [
+            {0: (1, 1, 1), 1: (1,) + np.shape(i) + (1,), 2: np.shape(i) + (1,)}.get(
+                np.ndim(i), np.shape(i)
+            )
+            for i in items
+        ], 2
     if how == "hstack":
         shapes = [np.shape(i) or (1,) for i in items]
         return shapes, 0 if len(shapes[0]) == 1 else 1
@@ -98,6 +105,7 @@ def hsplit_axis(pieces):
 
 # --- repeat and tile ----------------------------------------------------------------------------
 
+
 def unrepeat(g, a, repeats, axis=None):
     """Adjoint of np.repeat(a, repeats, axis): each element collects its copies' adjoints."""
     shape = np.shape(a)
@@ -131,6 +139,7 @@ def untile(g, a, reps):
 
 # --- axes ---------------------------------------------------------------------------------------
 
+
 def rollaxis_destination(x, axis, start=0):
     """Where np.rollaxis(x, axis, start) puts `axis` (as np.moveaxis would say it)."""
     ndim = np.ndim(x)
@@ -139,6 +148,7 @@ def rollaxis_destination(x, axis, start=0):
 
 
 # --- diagonals ----------------------------------------------------------------------------------
+
 
 def undiag(g, v, k=0):
     """Adjoint of np.diag(v, k): the k-th diagonal of g for a vector v; for a matrix v, zeros
@@ -159,6 +169,7 @@ def undiagonal(g, a, offset=0, axis1=0, axis2=1):
 
 
 # --- indexing: take, take_along_axis, sort ------------------------------------------------------
+
 
 def _taken(indices, n, mode):
     if mode == "wrap":
@@ -188,13 +199,20 @@ def put_along(g, a, indices, axis=-1):
         return out
     axis, g = axis % out.ndim, np.asarray(g)
     # along the other axes, element k of g came from element k of a (or from its only one)
-    index = tuple(indices if k == axis else np.arange(g.shape[k] if n > 1 else 1).reshape(
-        [-1 if j == k else 1 for j in range(out.ndim)]) for k, n in enumerate(out.shape))
+    index = tuple(
+        indices
+        if k == axis
+        else np.arange(g.shape[k] if n > 1 else 1).reshape(
+            [-1 if j == k else 1 for j in range(out.ndim)]
+        )
+        for k, n in enumerate(out.shape)
+    )
     np.add.at(out, index, g)
     return out
 
 
 # --- kron ---------------------------------------------------------------------------------------
+
 
 def kron_grad(g, a, b, wrt):
     """Adjoint of np.kron(a, b) with respect to a (wrt=0) or b: g's blocks weighed by the
@@ -214,6 +232,7 @@ def kron_grad(g, a, b, wrt):
 
 
 # --- select and meshgrid ------------------------------------------------------------------------
+
 
 def chosen(condlist, index):
     """Where np.select(condlist, ...) takes choice number `index` (the first condition that
@@ -253,12 +272,15 @@ def mesh_back(b, outputs, xi, index, indexing="xy"):
 
 # --- diff ---------------------------------------------------------------------------------------
 
+
 def _widths(axis, prepend, append):
     """How many values np.diff's prepend and append add along `axis`."""
+
     def width(values):
         if values is None:
             return 0
         return 1 if np.ndim(values) == 0 else np.shape(values)[axis]
+
     return width(prepend), width(append)
 
 

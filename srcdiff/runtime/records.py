@@ -1,5 +1,6 @@
 """Attributes of objects that carry arrays (a dataclass of parameters, a model object): an
 attribute's adjoint is a Sparse keyed by its name, as an item's is keyed by its index."""
+
 import dataclasses
 
 from ..errors import ArgumentError
@@ -18,10 +19,11 @@ def field_grad(g, obj, name):
     if isinstance(obj, tuple) and hasattr(obj, "_fields"):
         return Sparse({obj._fields.index(name): g})
     if not is_record(obj):
-        raise ArgumentError(f"srcdiff cannot differentiate the attribute .{name} of a "
-                            f"{type(obj).__name__}",
-                            hint="read arrays from a dataclass, a namedtuple or an object's "
-                                 "attributes; for an array use the numpy function instead")
+        raise ArgumentError(
+            f"srcdiff cannot differentiate the attribute .{name} of a {type(obj).__name__}",
+            hint="read arrays from a dataclass, a namedtuple or an object's "
+            "attributes; for an array use the numpy function instead",
+        )
     return Sparse({name: g})
 
 
@@ -55,8 +57,10 @@ def replaced(obj, name, value):
         return obj._replace(**{name: value})
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return dataclasses.replace(obj, **{name: value})
-    raise TypeError(f"srcdiff took a call replacing .{name} for dataclasses.replace or a "
-                    f"namedtuple's _replace, but it was given a {type(obj).__name__}")
+    raise TypeError(
+        f"srcdiff took a call replacing .{name} for dataclasses.replace or a "
+        f"namedtuple's _replace, but it was given a {type(obj).__name__}"
+    )
 
 
 def without_field(b, obj, name):

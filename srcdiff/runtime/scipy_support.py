@@ -1,5 +1,6 @@
 """Emitted code's runtime for the SciPy primitives (srcdiff/primitives/scipy_*.py). These
 import SciPy when they run, not when srcdiff is imported: only code that uses SciPy calls them."""
+
 import numpy as np
 
 
@@ -7,21 +8,26 @@ def polygamma(n, x):
     """scipy.special.polygamma(n, x) in x's precision (SciPy's computes in float64), so that
     the slope of digamma in a float32 gradient stays float32."""
     from scipy.special import polygamma as scipy_polygamma
+
     return np.asarray(scipy_polygamma(n, x)).astype(np.result_type(x, 0.0), copy=False)
 
 
 # --- distributions (scipy.stats) -------------------------------------------------------------
+
 
 def dirichlet_components(x, alpha):
     """x.T, the points of scipy.stats.dirichlet's x (components along x's first axis) as
     rows; only with all of alpha's components (SciPy also takes one fewer, the last implied)."""
     if np.shape(x)[0] != np.shape(alpha)[-1]:
         from ..errors import ArgumentError
-        raise ArgumentError(f"srcdiff differentiates scipy.stats.dirichlet with x holding all "
-                            f"{np.shape(alpha)[-1]} components along its first axis, not "
-                            f"{np.shape(x)[0]}",
-                            hint="append the last component: np.concatenate([x, 1 - "
-                                 "np.sum(x, axis=0, keepdims=True)])")
+
+        raise ArgumentError(
+            f"srcdiff differentiates scipy.stats.dirichlet with x holding all "
+            f"{np.shape(alpha)[-1]} components along its first axis, not "
+            f"{np.shape(x)[0]}",
+            hint="append the last component: np.concatenate([x, 1 - "
+            "np.sum(x, axis=0, keepdims=True)])",
+        )
     return np.transpose(x)
 
 
@@ -58,6 +64,7 @@ def outer_sum(a, b):
 
 
 # --- triangular solves and Cholesky factors (scipy.linalg) ------------------------------------
+
 
 def transposed(trans):
     """The `trans` option of a triangular solve with the matrix transposed (a real one)."""
@@ -109,10 +116,12 @@ def lower_half(x):
 def factor_adjoint(g):
     """The adjoint of cho_factor's (c, lower) given c's: the flag lower gets none (zero)."""
     from .core import Sparse
+
     return Sparse({0: g, 1: 0.0})
 
 
 # --- convolutions (scipy.signal) --------------------------------------------------------------
+
 
 def _window(in1, in2, mode):
     """Where scipy.signal's convolve and correlate in `mode` take their result from the full
@@ -133,5 +142,6 @@ def crop(h, in1, in2, mode="full"):
 def uncrop(g, in1, in2, mode="full"):
     """The adjoint of crop: g put back in place in zeros of the full size."""
     full = [a + b - 1 for a, b in zip(np.shape(in1), np.shape(in2))]
-    return np.pad(g, [(start, n - start - size)
-                      for (start, size), n in zip(_window(in1, in2, mode), full)])
+    return np.pad(
+        g, [(start, n - start - size) for (start, size), n in zip(_window(in1, in2, mode), full)]
+    )

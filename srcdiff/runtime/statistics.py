@@ -1,17 +1,26 @@
 """Emitted code's runtime, part four: the adjoints of numpy's statistics — cumulative
 products, order statistics (median, percentile, quantile), the NaN-ignoring reductions,
 weighted averages and covariances."""
+
 import numpy as np
 
 from ..errors import ArgumentError
-from .core import (_keepdims_shape, _reduced_last, count, prod_grad, prod_grad_tangent,
-                   unbroadcast, unreduce)
+from .core import (
+    _keepdims_shape,
+    _reduced_last,
+    count,
+    prod_grad,
+    prod_grad_tangent,
+    unbroadcast,
+    unreduce,
+)
 
 
 # --- cumprod ------------------------------------------------------------------------------------
 # z_j = a_0 ... a_j along the axis. Without zeros in a, the derivatives are ratios of z and a;
 # with zeros, the products of the other factors are formed row by row (W below), so that every
 # derivative stays exact there (as np.prod's do).
+
 
 def _lined_up(x, axis):
     """x with the running axis last (flattened for axis None)."""
@@ -93,6 +102,7 @@ def cumprod_curvature(g, a, u, axis=None):
 # lo + t = q (n - 1). Tied values share the weight of their sorted positions evenly (as ties
 # of np.max share its gradient), so the gradient does not depend on how the sort broke them.
 
+
 def _order(a, axis):
     """a's reduced axes merged last, as rows; the sort order of each row; the runs of tied
     values each sorted position belongs to ([start, end) positions); and the restoring map."""
@@ -114,8 +124,11 @@ def _order(a, axis):
 def _interpolation(q, n, method, dtype):
     """For each q: the two sorted positions it interpolates between and their weights."""
     if method != "linear":
-        raise ArgumentError(f"srcdiff differentiates quantiles only with numpy's default "
-                            f"method='linear', not {method!r}", hint="use method='linear'")
+        raise ArgumentError(
+            f"srcdiff differentiates quantiles only with numpy's default "
+            f"method='linear', not {method!r}",
+            hint="use method='linear'",
+        )
     position = np.ravel(q).astype(float) * (n - 1)
     low = np.floor(position).astype(int)
     high = np.minimum(low + 1, n - 1)
@@ -165,6 +178,7 @@ def _reduced(a, axis, keepdims):
 
 # --- NaN-ignoring reductions --------------------------------------------------------------------
 
+
 def count_numbers(a, axis=None, keepdims=False):
     """How many values that are not NaN a reduction over `axis` combines (in a's float
     dtype, so that dividing by it keeps float32 float32)."""
@@ -183,6 +197,7 @@ def nanvar_grad(g, x, axis=None, ddof=0, keepdims=False):
 
 
 # --- average ------------------------------------------------------------------------------------
+
 
 def _weight_axes(weights, a, axis):
     """How np.average lays weights over a: the axes order and the shape they take."""
@@ -207,8 +222,10 @@ def unweights(b, weights, a, axis=None):
     if np.shape(weights) == np.shape(a) or axis is None:
         return np.reshape(unbroadcast(b, weights), np.shape(weights))
     order, shape = _weight_axes(weights, a, axis)
-    laid = np.reshape(unbroadcast(b, np.empty(shape, bool)),
-                      np.shape(np.transpose(np.empty(np.shape(weights), bool), order)))
+    laid = np.reshape(
+        unbroadcast(b, np.empty(shape, bool)),
+        np.shape(np.transpose(np.empty(np.shape(weights), bool), order)),
+    )
     return np.transpose(laid, np.argsort(order))
 
 
@@ -216,8 +233,10 @@ def weight_total(weights, a, axis=None, keepdims=False, returned=False):
     """The sum of the weights np.average(a, axis, weights) divides by (the count of the
     values averaged for no weights)."""
     if returned:
-        raise ArgumentError("srcdiff differentiates np.average only with returned=False",
-                            hint="take the sum of the weights apart: np.sum(w, axis=...)")
+        raise ArgumentError(
+            "srcdiff differentiates np.average only with returned=False",
+            hint="take the sum of the weights apart: np.sum(w, axis=...)",
+        )
     if weights is None:  # (a Python number: it keeps float32 float32)
         return float(count(a, axis))
     laid = np.broadcast_to(weights_for(weights, a, axis), np.shape(a))
@@ -226,12 +245,14 @@ def weight_total(weights, a, axis=None, keepdims=False, returned=False):
 
 # --- cov ----------------------------------------------------------------------------------------
 
+
 def _variables(m, rowvar, bias, ddof, others):
     """np.cov's matrix of variables as rows, the divisor, and the map back to m's layout."""
     if any(o is not None for o in others):
-        raise ArgumentError("srcdiff differentiates np.cov(m) without y, fweights or aweights",
-                            hint="stack y into m (np.cov(np.vstack([m, y]))) and weigh "
-                                 "the observations by hand")
+        raise ArgumentError(
+            "srcdiff differentiates np.cov(m) without y, fweights or aweights",
+            hint="stack y into m (np.cov(np.vstack([m, y]))) and weigh the observations by hand",
+        )
     rows = np.atleast_2d(m)
     flipped = not rowvar and rows.shape[0] != 1
     rows = rows.T if flipped else rows
@@ -250,8 +271,7 @@ def cov_grad(g, m, rowvar=True, bias=False, ddof=None, y=None, fweights=None, aw
     return back((square + square.T) @ centred / divisor)
 
 
-def cov_tangent(m, t, rowvar=True, bias=False, ddof=None, y=None, fweights=None,
-                aweights=None):
+def cov_tangent(m, t, rowvar=True, bias=False, ddof=None, y=None, fweights=None, aweights=None):
     """Tangent of np.cov(m, ...) along t: (X_c T_c^T + T_c X_c^T) / (N - ddof), symmetric
     and bilinear in m and t."""
     centred, divisor, _ = _variables(m, rowvar, bias, ddof, (y, fweights, aweights))

@@ -1,24 +1,46 @@
 """Tangents of lists and tuples: arithmetic on them is that of the arrays numpy makes of
 them (np.multiply(ys, 2) scales each item, where `ys * 2` would repeat the list)."""
+
 import numpy as np
 
 
 class _ArrayArithmetic:
     """Arithmetic as that of the array numpy makes of the sequence (see TangentList)."""
+
     __slots__ = ()
 
 
 def _as_array(method):
     def operator(self, *other):
         return getattr(np.asarray(self), method)(*other)
+
     operator.__name__ = method
     return operator
 
 
-for _method in ("__mul__", "__rmul__", "__add__", "__radd__", "__sub__", "__rsub__",
-                "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",
-                "__rmatmul__", "__neg__", "__pos__", "__abs__", "__lt__", "__le__", "__gt__",
-                "__ge__", "__iadd__", "__imul__"):
+for _method in (
+    "__mul__",
+    "__rmul__",
+    "__add__",
+    "__radd__",
+    "__sub__",
+    "__rsub__",
+    "__truediv__",
+    "__rtruediv__",
+    "__pow__",
+    "__rpow__",
+    "__matmul__",
+    "__rmatmul__",
+    "__neg__",
+    "__pos__",
+    "__abs__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__iadd__",
+    "__imul__",
+):
     setattr(_ArrayArithmetic, _method, _as_array(_method.replace("__i", "__", 1)))
 
 

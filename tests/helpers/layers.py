@@ -1,4 +1,5 @@
 """A module of plain numpy helpers, imported by tests that differentiate through calls."""
+
 import numpy as np
 
 

@@ -5,6 +5,7 @@ Each module NAME.py has `import numpy as np` on a line of its own (a test swaps 
 argument (parameters as their authors hold them: lists of pairs, dicts, a dataclass), and
 `example(rng)` returning `loss`'s arguments: float64, small, and any noise passed in.
 """
+
 import importlib.util
 import sys
 import types
@@ -12,8 +13,20 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 NUMPY_IMPORT = "import numpy as np\n"
-NAMES = ("mlp", "rnn", "lstm", "vae", "svi", "gmm", "fluid", "hmm", "neural_ode",
-         "mlp_activation", "dataclass_model", "flatten")
+NAMES = (
+    "mlp",
+    "rnn",
+    "lstm",
+    "vae",
+    "svi",
+    "gmm",
+    "fluid",
+    "hmm",
+    "neural_ode",
+    "mlp_activation",
+    "dataclass_model",
+    "flatten",
+)
 
 
 def path_of(name):
@@ -38,7 +51,8 @@ def load_for_autograd(name):
     module = types.ModuleType(module_name)
     module.__file__ = f"{path_of(name)} (autograd.numpy)"
     sys.modules[module_name] = module
-    code = compile(source.replace(NUMPY_IMPORT, "import autograd.numpy as np\n"),
-                   module.__file__, "exec")
+    code = compile(
+        source.replace(NUMPY_IMPORT, "import autograd.numpy as np\n"), module.__file__, "exec"
+    )
     exec(code, vars(module))
     return module

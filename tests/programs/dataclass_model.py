@@ -1,4 +1,5 @@
 """A two-layer regression model held in a dataclass, with a frozen config object."""
+
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,13 +24,17 @@ class Config:
 
 def loss(model, inputs, targets, config):
     residuals = model.predict(inputs) - targets
-    penalty = config.weight_decay * (np.sum(model.W1 ** 2) + np.sum(model.W2 ** 2))
-    return np.mean(residuals ** 2) + penalty
+    penalty = config.weight_decay * (np.sum(model.W1**2) + np.sum(model.W2**2))
+    return np.mean(residuals**2) + penalty
 
 
 def example(rng):
-    model = MLP(W1=0.5 * rng.normal(size=(3, 4)), b1=np.zeros(4),
-                W2=0.5 * rng.normal(size=(4, 2)), b2=np.zeros(2))
+    model = MLP(
+        W1=0.5 * rng.normal(size=(3, 4)),
+        b1=np.zeros(4),
+        W2=0.5 * rng.normal(size=(4, 2)),
+        b2=np.zeros(2),
+    )
     inputs = rng.normal(size=(8, 3))
     targets = rng.normal(size=(8, 2))
     return model, inputs, targets, Config()

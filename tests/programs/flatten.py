@@ -1,4 +1,5 @@
 """Parameters as a dict of arrays, flattened into one vector (for weight decay) and back."""
+
 import numpy as np
 
 
@@ -12,7 +13,7 @@ def flatten(params):
         pieces, start = [], 0
         for shape in shapes:
             size = int(np.prod(shape))
-            pieces.append(np.reshape(vector[start:start + size], shape))
+            pieces.append(np.reshape(vector[start : start + size], shape))
             start += size
         return dict(zip(keys, pieces))
 
@@ -28,12 +29,16 @@ def loss(params, inputs, targets, decay=1e-2):
     flat, unflatten = flatten(params)
     params = unflatten(flat)
     residuals = predict(params, inputs) - targets
-    return np.mean(residuals ** 2) + decay * np.dot(flat, flat)
+    return np.mean(residuals**2) + decay * np.dot(flat, flat)
 
 
 def example(rng):
-    params = {"w_hidden": 0.5 * rng.normal(size=(3, 4)), "b_hidden": 0.1 * rng.normal(size=4),
-              "w_out": 0.5 * rng.normal(size=(4, 1)), "b_out": np.zeros(1)}
+    params = {
+        "w_hidden": 0.5 * rng.normal(size=(3, 4)),
+        "b_hidden": 0.1 * rng.normal(size=4),
+        "w_out": 0.5 * rng.normal(size=(4, 1)),
+        "b_out": np.zeros(1),
+    }
     inputs = rng.normal(size=(6, 3))
     targets = rng.normal(size=(6, 1))
     return params, inputs, targets

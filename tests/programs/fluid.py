@@ -1,17 +1,31 @@
 """Smoke in a periodic box, stirred by an initial velocity field: semi-Lagrangian advection
 and a Jacobi pressure projection (a small version of Stam's stable fluids)."""
+
 import numpy as np
 
 
 def project(vx, vy, num_iterations=8):
     """Make the velocity field (nearly) divergence-free."""
     h = 1.0 / vx.shape[0]
-    div = -0.5 * h * (np.roll(vx, -1, axis=0) - np.roll(vx, 1, axis=0)
-                      + np.roll(vy, -1, axis=1) - np.roll(vy, 1, axis=1))
+    div = (
+        -0.5
+        * h
+        * (
+            np.roll(vx, -1, axis=0)
+            - np.roll(vx, 1, axis=0)
+            + np.roll(vy, -1, axis=1)
+            - np.roll(vy, 1, axis=1)
+        )
+    )
     p = np.zeros(vx.shape)
     for k in range(num_iterations):
-        p = (div + np.roll(p, 1, axis=0) + np.roll(p, -1, axis=0)
-             + np.roll(p, 1, axis=1) + np.roll(p, -1, axis=1)) / 4.0
+        p = (
+            div
+            + np.roll(p, 1, axis=0)
+            + np.roll(p, -1, axis=0)
+            + np.roll(p, 1, axis=1)
+            + np.roll(p, -1, axis=1)
+        ) / 4.0
     vx = vx - 0.5 * (np.roll(p, -1, axis=0) - np.roll(p, 1, axis=0)) / h
     vy = vy - 0.5 * (np.roll(p, -1, axis=1) - np.roll(p, 1, axis=1)) / h
     return vx, vy
@@ -34,8 +48,9 @@ def advect(f, vx, vy):
     top_ix = np.mod(top_ix, rows)
     bot_ix = np.mod(top_ix + 1, rows)
 
-    flat_f = (1 - rw) * ((1 - bw) * f[top_ix, left_ix] + bw * f[bot_ix, left_ix]) \
-        + rw * ((1 - bw) * f[top_ix, right_ix] + bw * f[bot_ix, right_ix])
+    flat_f = (1 - rw) * ((1 - bw) * f[top_ix, left_ix] + bw * f[bot_ix, left_ix]) + rw * (
+        (1 - bw) * f[top_ix, right_ix] + bw * f[bot_ix, right_ix]
+    )
     return np.reshape(flat_f, (rows, cols))
 
 

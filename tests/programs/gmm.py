@@ -1,4 +1,5 @@
 """Maximum likelihood for a mixture of diagonal Gaussians."""
+
 import numpy as np
 
 
@@ -11,9 +12,11 @@ def logsumexp(a, axis=None, keepdims=False):
 
 
 def init_params(rng, num_components, dims, scale=1.0):
-    return {"log proportions": rng.normal(size=num_components) * 0.1,
-            "means": rng.normal(size=(num_components, dims)) * scale,
-            "log stds": rng.normal(size=(num_components, dims)) * 0.1}
+    return {
+        "log proportions": rng.normal(size=num_components) * 0.1,
+        "means": rng.normal(size=(num_components, dims)) * scale,
+        "log stds": rng.normal(size=(num_components, dims)) * 0.1,
+    }
 
 
 def log_normalize(x):
@@ -26,7 +29,7 @@ def unpack_params(params):
 
 def diag_gaussian_logpdf(x, mean, log_std):
     z = (x - mean) / np.exp(log_std)
-    return np.sum(-0.5 * z ** 2 - log_std - 0.5 * np.log(2 * np.pi), axis=1)
+    return np.sum(-0.5 * z**2 - log_std - 0.5 * np.log(2 * np.pi), axis=1)
 
 
 def gmm_log_likelihood(params, data):

@@ -1,5 +1,6 @@
 """The log-likelihood of a discrete hidden Markov model, by the forward algorithm in log space;
 parameters are unnormalised log-probabilities."""
+
 import numpy as np
 
 
@@ -30,8 +31,10 @@ def loss(params, observations):
 
 def example(rng):
     num_states, num_symbols = 3, 4
-    params = {"initial": rng.normal(size=num_states),
-              "transition": rng.normal(size=(num_states, num_states)),
-              "emission": rng.normal(size=(num_states, num_symbols))}
+    params = {
+        "initial": rng.normal(size=num_states),
+        "transition": rng.normal(size=(num_states, num_states)),
+        "emission": rng.normal(size=(num_states, num_symbols)),
+    }
     observations = rng.integers(0, num_symbols, size=12)
     return params, observations

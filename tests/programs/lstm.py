@@ -1,4 +1,5 @@
 """An LSTM language model: the next one-hot symbol from the ones so far."""
+
 import numpy as np
 
 
@@ -15,11 +16,17 @@ def logsumexp(x, axis=None, keepdims=False):
 def init_params(rng, input_size, state_size, output_size, scale=0.3):
     def rand(*shape):
         return scale * rng.normal(size=shape)
+
     gate_size = input_size + state_size + 1
-    return {"init cells": rand(1, state_size), "init hiddens": rand(1, state_size),
-            "change": rand(gate_size, state_size), "forget": rand(gate_size, state_size),
-            "ingate": rand(gate_size, state_size), "outgate": rand(gate_size, state_size),
-            "predict": rand(state_size + 1, output_size)}
+    return {
+        "init cells": rand(1, state_size),
+        "init hiddens": rand(1, state_size),
+        "change": rand(gate_size, state_size),
+        "forget": rand(gate_size, state_size),
+        "ingate": rand(gate_size, state_size),
+        "outgate": rand(gate_size, state_size),
+        "predict": rand(state_size + 1, output_size),
+    }
 
 
 def lstm_predict(params, inputs):

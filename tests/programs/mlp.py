@@ -1,10 +1,13 @@
 """A 3-layer perceptron classifier, parameters held as a list of (W, b) pairs."""
+
 import numpy as np
 
 
 def init_params(rng, layer_sizes, scale=0.3):
-    return [(scale * rng.normal(size=(m, n)), scale * rng.normal(size=n))
-            for m, n in zip(layer_sizes[:-1], layer_sizes[1:])]
+    return [
+        (scale * rng.normal(size=(m, n)), scale * rng.normal(size=n))
+        for m, n in zip(layer_sizes[:-1], layer_sizes[1:])
+    ]
 
 
 def predict(params, inputs):

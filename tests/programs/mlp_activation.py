@@ -1,4 +1,5 @@
 """A regression MLP whose nonlinearity is an argument (a numpy function or one's own)."""
+
 import numpy as np
 
 
@@ -7,8 +8,10 @@ def softplus(x):
 
 
 def init_params(rng, layer_sizes, scale=0.4):
-    return [(scale * rng.normal(size=(m, n)), np.zeros(n))
-            for m, n in zip(layer_sizes[:-1], layer_sizes[1:])]
+    return [
+        (scale * rng.normal(size=(m, n)), np.zeros(n))
+        for m, n in zip(layer_sizes[:-1], layer_sizes[1:])
+    ]
 
 
 def predict(params, inputs, nonlinearity=np.tanh):

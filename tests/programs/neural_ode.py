@@ -1,10 +1,15 @@
 """A neural ODE fitted to a trajectory: an MLP vector field integrated by fixed-step RK4."""
+
 import numpy as np
 
 
 def init_params(rng, dims, hidden, scale=0.3):
-    return {"W1": scale * rng.normal(size=(dims + 1, hidden)), "b1": np.zeros(hidden),
-            "W2": scale * rng.normal(size=(hidden, dims)), "b2": np.zeros(dims)}
+    return {
+        "W1": scale * rng.normal(size=(dims + 1, hidden)),
+        "b1": np.zeros(hidden),
+        "W2": scale * rng.normal(size=(hidden, dims)),
+        "b2": np.zeros(dims),
+    }
 
 
 def dynamics(params, y, t):

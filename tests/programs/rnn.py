@@ -1,4 +1,5 @@
 """A character-level recurrent network: one-hot sequences, shape (time, batch, alphabet)."""
+
 import numpy as np
 
 
@@ -9,9 +10,11 @@ def logsumexp(x, axis=None, keepdims=False):
 
 
 def init_params(rng, input_size, state_size, output_size, scale=0.3):
-    return {"init hiddens": scale * rng.normal(size=(1, state_size)),
-            "change": scale * rng.normal(size=(input_size + state_size + 1, state_size)),
-            "predict": scale * rng.normal(size=(state_size + 1, output_size))}
+    return {
+        "init hiddens": scale * rng.normal(size=(1, state_size)),
+        "change": scale * rng.normal(size=(input_size + state_size + 1, state_size)),
+        "predict": scale * rng.normal(size=(state_size + 1, output_size)),
+    }
 
 
 def concat_and_multiply(weights, *args):

@@ -1,5 +1,6 @@
 """Black-box stochastic variational inference for Bayesian logistic regression: a diagonal
 Gaussian approximate posterior, fitted through reparameterised samples."""
+
 import numpy as np
 
 

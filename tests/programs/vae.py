@@ -1,4 +1,5 @@
 """A variational autoencoder for binary images, with a reparameterised Gaussian sample."""
+
 import numpy as np
 
 
@@ -7,8 +8,10 @@ def relu(x):
 
 
 def init_net_params(rng, layer_sizes, scale=0.3):
-    return [(scale * rng.normal(size=(m, n)), scale * rng.normal(size=n))
-            for m, n in zip(layer_sizes[:-1], layer_sizes[1:])]
+    return [
+        (scale * rng.normal(size=(m, n)), scale * rng.normal(size=n))
+        for m, n in zip(layer_sizes[:-1], layer_sizes[1:])
+    ]
 
 
 def neural_net_predict(params, inputs):
@@ -20,8 +23,9 @@ def neural_net_predict(params, inputs):
 
 
 def diag_gaussian_log_density(x, mu, log_std):
-    return np.sum(-0.5 * ((x - mu) / np.exp(log_std)) ** 2 - log_std
-                  - 0.5 * np.log(2 * np.pi), axis=-1)
+    return np.sum(
+        -0.5 * ((x - mu) / np.exp(log_std)) ** 2 - log_std - 0.5 * np.log(2 * np.pi), axis=-1
+    )
 
 
 def unpack_gaussian_params(params):
