@@ -487,32 +487,14 @@ def generate(
     where = parsed.location(node)
     _check_wrt(fn, wrt, params, node.args.vararg, where)
     wrt_names = [params[i] for i in wrt]
-
-    derive_callee = _callee_deriver(fn, mode, optimized, statics, suffixed)
     outputs = (True, False) if has_aux else outputs
-    _in_progress.codes.add(fn.__code__)
-    try:
-        normalizer = _normalizer(
-            parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
-        )
-        program = normalizer.run()
-    finally:
-        _in_progress.codes.discard(fn.__code__)
-        if not _in_progress.codes:
-            _in_progress.varied_items.clear()
+    derive_callee = _callee_deriver(fn, mode, optimized, statics, suffixed)
+    normalizer = _normalizer(
+        parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
+    )
+    program = _normalized(fn, normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
-    if mode is Mode.JVP:
-        funcs = Forward(program, wrt_names, func_names[0], outputs).build()
-    else:
-        funcs = Reverse(
-            program,
-            wrt_names,
-            mode=mode,
-            preserve_result=preserve_result,
-            has_aux=has_aux,
-            outputs=outputs,
-            func_name=func_names if mode is Mode.SPLIT else func_names[0],
-        ).build()
+    funcs = _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs)
     if optimized:
         optimize(funcs, mode)
     doc = (
@@ -520,23 +502,18 @@ def generate(
         f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n"
     )
     source, lines = codegen.to_source(funcs, doc)
-    callees = tuple(
-        CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics", "suffixed")))
-        for c in normalizer.callees
-    )
-    meta = Meta(
-        tuple(func_names),
-        where,
-        returns.loc,
-        tuple(wrt_names),
+    meta = _meta(
+        fn,
+        normalizer,
+        func_names,
+        wrt_names,
+        (where, returns.loc),
+        lines,
+        suffixed,
         preserve_result,
         has_aux,
-        callees,
-        tuple(map(tuple, lines)),
-        fn.__code__.co_firstlineno,
-        tuple(suffixed),
     )
-    if callees or names:  # (else no name in it can change)
+    if meta.callees or names:  # (else no name in it can change)
         _in_progress.made[made_from] = naming.Made(
             funcs,
             doc,
@@ -546,3 +523,51 @@ def generate(
             normalizer.callee_prefixes,
         )
     return source, meta
+
+
+def _meta(
+    fn, normalizer, func_names, wrt_names, located, lines, suffixed, preserve_result, has_aux
+):
+    """What the emitted module records beside its source (meta.py)."""
+    callees = tuple(
+        CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics", "suffixed")))
+        for c in normalizer.callees
+    )
+    return Meta(
+        tuple(func_names),
+        *located,
+        tuple(wrt_names),
+        preserve_result,
+        has_aux,
+        callees,
+        tuple(map(tuple, lines)),
+        fn.__code__.co_firstlineno,
+        tuple(suffixed),
+    )
+
+
+def _normalized(fn, normalizer):
+    """The program in ANF; the callees it calls are derived meanwhile, fn's code marked as
+    in progress (what a callee calling it back finds)."""
+    _in_progress.codes.add(fn.__code__)
+    try:
+        return normalizer.run()
+    finally:
+        _in_progress.codes.discard(fn.__code__)
+        if not _in_progress.codes:
+            _in_progress.varied_items.clear()
+
+
+def _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs):
+    """The emitted functions: the JVP, or the gradient (the forward and backward halves)."""
+    if mode is Mode.JVP:
+        return Forward(program, wrt_names, func_names[0], outputs).build()
+    return Reverse(
+        program,
+        wrt_names,
+        mode=mode,
+        preserve_result=preserve_result,
+        has_aux=has_aux,
+        outputs=outputs,
+        func_name=func_names if mode is Mode.SPLIT else func_names[0],
+    ).build()
