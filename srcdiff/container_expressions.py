@@ -54,8 +54,9 @@ class ContainerExpressions:
                 ],
                 stmt,
             )
-        if not isinstance(node, gast.Call):
-            return node
+        return self.lowered_call(node, stmt) if isinstance(node, gast.Call) else node
+
+    def lowered_call(self, node, stmt):
         replaced = self.replaced_fields(node)  # dataclasses.replace(o, w=v)
         if replaced is not None:
             return replaced
@@ -83,25 +84,8 @@ class ContainerExpressions:
             return gast.Call(
                 func=node.func, args=[ir.name(self.copies[node.args[0].id])], keywords=node.keywords
             )
-        if (
-            fn is sorted
-            and len(node.args) == 1
-            and node.keywords
-            and isinstance(node.args[0], gast.Name)
-            and self.is_varied(node.args[0])
-        ):
-            return self.sorted_by_key(node)
-        if (
-            fn is sorted
-            and len(node.args) == 1
-            and dict_view(node.args[0]) is None
-            and not self.is_sequence(node.args[0])
-        ):  # (a dict's keys, checked as it runs)
-            return gast.Call(
-                func=node.func,
-                args=[ir.call(ir.attr("runtime", "dict_keys"), node.args[0])],
-                keywords=node.keywords,
-            )
+        if fn is sorted and len(node.args) == 1:
+            return self.sorted_items(node)
         if fn is next and len(node.args) in (1, 2) and is_call(node.args[0], "iter", self.resolve):
             item = gast.Subscript(value=node.args[0].args[0], slice=ir.const(0), ctx=gast.Load())
             return (
@@ -112,6 +96,18 @@ class ContainerExpressions:
                     body=item,
                     orelse=node.args[1],
                 )
+            )
+        return node
+
+    def sorted_items(self, node):
+        """sorted(x): by key, of a varied list; of a dict's keys (checked as it runs)."""
+        if node.keywords and isinstance(node.args[0], gast.Name) and self.is_varied(node.args[0]):
+            return self.sorted_by_key(node)
+        if dict_view(node.args[0]) is None and not self.is_sequence(node.args[0]):
+            return gast.Call(
+                func=node.func,
+                args=[ir.call(ir.attr("runtime", "dict_keys"), node.args[0])],
+                keywords=node.keywords,
             )
         return node
 

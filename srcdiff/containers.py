@@ -464,43 +464,8 @@ class Lowering(ContainerExpressions, Joining):
         ):
             return
         name = stmt.targets[0].id
-        uses = [n for n in ir.walk(self.func) if isinstance(n, gast.Name) and n.id == name]
-        stores = [n for n in uses if not isinstance(n.ctx, gast.Load)]
-        calls, loops = [], []
-        for later in rest:
-            for node in evaluation_order(later):
-                if (
-                    is_call(node, "next", self.resolve)
-                    and len(node.args) in (1, 2)
-                    and isinstance(node.args[0], gast.Name)
-                    and node.args[0].id == name
-                    and not loops
-                ):  # (after a loop over the rest, only the loop knows)
-                    calls.append(node)
-            if (
-                isinstance(later, gast.For)
-                and isinstance(later.iter, gast.Name)
-                and later.iter.id == name
-            ):
-                loops.append(later)
-        followed = {id(c.args[0]) for c in calls} | {id(loop.iter) for loop in loops[:1]}
-        stray = [n for n in uses if id(n) not in followed and isinstance(n.ctx, gast.Load)]
-        if loops:
-            stray += [
-                n
-                for s in loops[0].body
-                for n in ir.walk(s)
-                if isinstance(n, gast.Name) and n.id == name
-            ]
-        if len(stores) != 1 or stray:
-            where = min(stray, key=lambda n: n.lineno) if stray else stmt
-            raise UnsupportedError(
-                f"iter/next over differentiated values: srcdiff follows {name} = iter(...) "
-                f"only into next({name}) calls in the same block, then at most a loop over "
-                "the rest",
-                self.location(where),
-                "index the sequence instead: x[0], x[1]",
-            )
+        calls, loops = self._nexts_and_loops(name, rest)
+        self._refuse_other_uses(stmt, name, calls, loops)
         for k, call in enumerate(calls):
             item = gast.Subscript(value=ir.name(name), slice=ir.const(k), ctx=gast.Load())
             if len(call.args) == 2:  # next(it, default)
@@ -529,6 +494,51 @@ class Lowering(ContainerExpressions, Joining):
             else ir.call("list", source)
         )
         self.changed = True
+
+    def _nexts_and_loops(self, name, rest):
+        """The `next(name)` calls in `rest`, in the order they run, and the loops over `name`."""
+        calls, loops = [], []
+        for later in rest:
+            for node in evaluation_order(later):
+                if (
+                    is_call(node, "next", self.resolve)
+                    and len(node.args) in (1, 2)
+                    and isinstance(node.args[0], gast.Name)
+                    and node.args[0].id == name
+                    and not loops
+                ):  # (after a loop over the rest, only the loop knows)
+                    calls.append(node)
+            if (
+                isinstance(later, gast.For)
+                and isinstance(later.iter, gast.Name)
+                and later.iter.id == name
+            ):
+                loops.append(later)
+        return calls, loops
+
+    def _refuse_other_uses(self, stmt, name, calls, loops):
+        """The error for an iterator used otherwise: bound again, read elsewhere, or read in
+        the body of the loop over what is left."""
+        uses = [n for n in ir.walk(self.func) if isinstance(n, gast.Name) and n.id == name]
+        stores = [n for n in uses if not isinstance(n.ctx, gast.Load)]
+        followed = {id(c.args[0]) for c in calls} | {id(loop.iter) for loop in loops[:1]}
+        stray = [n for n in uses if id(n) not in followed and isinstance(n.ctx, gast.Load)]
+        if loops:
+            stray += [
+                n
+                for s in loops[0].body
+                for n in ir.walk(s)
+                if isinstance(n, gast.Name) and n.id == name
+            ]
+        if len(stores) != 1 or stray:
+            where = min(stray, key=lambda n: n.lineno) if stray else stmt
+            raise UnsupportedError(
+                f"iter/next over differentiated values: srcdiff follows {name} = iter(...) "
+                f"only into next({name}) calls in the same block, then at most a loop over "
+                "the rest",
+                self.location(where),
+                "index the sequence instead: x[0], x[1]",
+            )
 
     @staticmethod
     def _located(new, like):
