@@ -145,6 +145,25 @@ def describe(value, seen):
         )
     if isinstance(value, str) and len(value) <= 64:  # (it may name an attribute: getattr)
         return f"str:{value!r}"
+    held = _described_holder(value, seen)
+    if held is not None:
+        return held
+    name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
+    if inspect.isfunction(value):
+        described = f"function:{value.__module__}.{name}:{_code_digest(value.__code__)}"
+        if value in seen or not _differentiated_through(value):
+            return described
+        seen.add(value)
+        reads = sorted(f"{path}={describe(v, seen)}" for path, v in _reads(value))
+        return described + "(" + ",".join(reads) + ")"
+    if name is not None:
+        return f"{type(value).__name__}:{getattr(value, '__module__', '')}.{name}"
+    return f"value:{type(value).__name__}"
+
+
+def _described_holder(value, seen):
+    """describe() of what holds functions f may call: an object (its class and own
+    functions), a container of functions or objects, a user class (its methods); else None."""
     if _is_record(value):  # (an object whose methods f may call: its class and own functions)
         return (
             f"object:{describe(type(value), seen)}["
@@ -191,17 +210,7 @@ def describe(value, seen):
             + ",".join(f"{k}={describe(v, seen)}" for k, v in sorted(methods.items()))
             + ")"
         )
-    name = getattr(value, "__qualname__", None) or getattr(value, "__name__", None)
-    if inspect.isfunction(value):
-        described = f"function:{value.__module__}.{name}:{_code_digest(value.__code__)}"
-        if value in seen or not _differentiated_through(value):
-            return described
-        seen.add(value)
-        reads = sorted(f"{path}={describe(v, seen)}" for path, v in _reads(value))
-        return described + "(" + ",".join(reads) + ")"
-    if name is not None:
-        return f"{type(value).__name__}:{getattr(value, '__module__', '')}.{name}"
-    return f"value:{type(value).__name__}"
+    return None
 
 
 def functions_read(fn):

@@ -304,7 +304,7 @@ def stores_a_local_function(w):
 def test_a_local_function_stored_in_a_list_is_a_located_error():
     with pytest.raises(nf.UnsupportedError, match="'square' is used as a value") as error:
         nf.grad(stores_a_local_function)(np.ones(2))
-    assert error.value.location.lineno == stores_a_local_function.__code__.co_firstlineno + 4
+    assert error.value.location.line.strip().startswith("table.append(square)")
 
 
 # --- user classes registered as pytree nodes ----------------------------------------------------
