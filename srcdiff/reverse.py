@@ -115,20 +115,25 @@ class Reverse(StatementAdjoints, SavingAnalysis):
             ir.assign(s, gast.List(elts=[], ctx=gast.Load())) for s in self._stack_inits.values()
         ]
         if self.mode is not Mode.SPLIT:
-            parts = [grads[0] if len(grads) == 1 else ir.tuple_of(grads)]
-            if self.has_aux:
-                result, aux = result.elts
-            if self.preserve_result:
-                parts.append(result)
-            if self.has_aux:
-                parts.append(aux)
-            value = parts[0] if len(parts) == 1 else ir.tuple_of(parts)
-            params = [self._seed_name()] if self.mode is Mode.VJP else []
-            return [
-                self._def(
-                    self.func_name, params, inits + forward + adjoint + [gast.Return(value=value)]
-                )
-            ]
+            return [self._fused(inits + forward + adjoint, grads, result)]
+        return self._split(inits, forward, adjoint, grads, result)
+
+    def _fused(self, body, grads, result):
+        """grad's or vjp's one function: the gradients (then f's value, its aux)."""
+        parts = [grads[0] if len(grads) == 1 else ir.tuple_of(grads)]
+        if self.has_aux:
+            result, aux = result.elts
+        if self.preserve_result:
+            parts.append(result)
+        if self.has_aux:
+            parts.append(aux)
+        value = parts[0] if len(parts) == 1 else ir.tuple_of(parts)
+        params = [self._seed_name()] if self.mode is Mode.VJP else []
+        return self._def(self.func_name, params, body + [gast.Return(value=value)])
+
+    def _split(self, inits, forward, adjoint, grads, result):
+        """The forward function, returning f's value and the values the backward one reads,
+        and the backward function taking them."""
         saved = sorted(
             ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[]))
             & (self.primal | set(self._stack_inits.values()))
