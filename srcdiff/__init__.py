@@ -7,7 +7,7 @@ from .primitives import (
     constants,
     elementwise,
     helpers,
-    helpers_products,  # noqa: F401
+    helpers_products,
     helpers_containers,
     indexing,
     linalg,
@@ -16,25 +16,22 @@ from .primitives import (
     shape,
     trigonometric,
 )
-from .primitives import decompositions, fft  # noqa: F401
+from .primitives import decompositions, fft
 from .primitives import (
     arrays,
     helpers_arrays,
     helpers_statistics,
-    products,  # noqa: F401
+    products,
     statistics,
 )
-from .api import (
-    Derivative,
-    config,
+from .api import Derivative, config, grad, jvp
+from .composed import (
     elementwise_grad,
-    grad,
     hessian,
     hvp,
     jacfwd,
     jacobian,
     jacrev,
-    jvp,
     value_and_grad,
     vjp,
 )

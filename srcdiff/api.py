@@ -590,17 +590,3 @@ def config(cache: bool | None = None, specialize: bool | Literal["check"] | None
 
 _cache_settings = cache.settings
 _specialize_settings = specialize.settings
-
-
-# the transformations composed from grad, jvp and the split sweep (composed.py imports this
-# module, so they are imported last)
-from .composed import (
-    elementwise_grad,
-    hessian,
-    hvp,
-    jacfwd,
-    jacobian,  # noqa: E402, F401
-    jacrev,
-    value_and_grad,
-    vjp,
-)

@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from .api import jvp, vjp
+from .api import jvp
+from .composed import vjp
 
 
 def numerical_grad(f, args, wrt=0, eps=1e-6):
