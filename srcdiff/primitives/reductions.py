@@ -57,13 +57,17 @@ class mean:
     np.var,
     methods=("var",),
     samples=_axes("np.var(x{})")
-    + [Sample("np.var(x, axis=0, ddof=1)", x=real(4, 3)), Sample("x.var()", x=real(3, 4))],
+    + [
+        Sample("np.var(x, axis=0, ddof=1)", x=real(4, 3)),
+        Sample("x.var()", x=real(3, 4)),
+        Sample("np.var(x, 0, None, None, 1)", x=real(4, 3)),  # (numpy's order: out before ddof)
+    ],
 )
 class var:
-    def adjoint(bz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
+    def adjoint(bz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         ba = runtime.var_grad(bz, a, axis=axis, ddof=ddof, keepdims=keepdims)
 
-    def tangent(dz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
+    def tangent(dz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         # (complex a: the real part, var being of |a - mean|)
         dz = runtime.real_for(
             np.sum(
@@ -79,16 +83,20 @@ class var:
     np.std,
     methods=("std",),
     samples=_axes("np.std(x{})")
-    + [Sample("np.std(x, axis=0, ddof=1)", x=real(4, 3)), Sample("x.std(axis=1)", x=real(3, 4))],
+    + [
+        Sample("np.std(x, axis=0, ddof=1)", x=real(4, 3)),
+        Sample("x.std(axis=1)", x=real(3, 4)),
+        Sample("np.std(x, 1, None, None, 1, True)", x=real(3, 4)),
+    ],
 )
 class std:
-    def adjoint(bz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
+    def adjoint(bz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         # constant data (z = 0): 0, the subgradient a norm of the centred values has there
         ba = runtime.var_grad(
             runtime.divide_or_zero(bz, 2 * z), a, axis=axis, ddof=ddof, keepdims=keepdims
         )
 
-    def tangent(dz, z, a, axis=None, dtype=None, ddof=0, keepdims=False):
+    def tangent(dz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
         dz = runtime.divide_or_zero(
             runtime.real_for(
                 np.sum(
