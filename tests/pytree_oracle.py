@@ -1,14 +1,20 @@
-"""Oracles for derivatives with respect to a pytree argument (tests/test_programs.py and
-tests/test_python_constructs.py): central finite differences leaf by leaf, and autograd, which
-differentiates the function of the list of leaves. A pytree is a dict, list, tuple,
-namedtuple or dataclass of float arrays (or floats)."""
+"""Oracles for derivatives with respect to a pytree argument (tests/test_programs.py, and
+the constructs of python_constructs.py, container_constructs.py and function_values.py):
+central finite differences leaf by leaf, and autograd, which differentiates the function of
+the list of leaves. A pytree is a dict, list, tuple, namedtuple or dataclass of float arrays
+(or floats)."""
 
 import contextlib
 import dataclasses
+import sys
+import types
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from gradcheck import numerical_grad
+import srcdiff as nf
 from srcdiff import SrcdiffError
 
 
@@ -145,3 +151,43 @@ def assert_leaves_close(got, expected, rtol, atol, what):
         np.testing.assert_allclose(
             np.asarray(g, dtype=np.float64), e, rtol=rtol, atol=atol, err_msg=f"{what}, leaf {k}"
         )
+
+
+def module_for_autograd(module):
+    """`module` made anew from its source with `np` bound to autograd.numpy (its classes and
+    globals made from the same seeds): the autograd twins of its functions."""
+    path = Path(module.__file__)
+    twin = types.ModuleType(f"{module.__name__}_autograd")
+    twin.__file__ = f"{path} (autograd.numpy)"
+    sys.modules[twin.__name__] = twin
+    source = path.read_text().replace("import numpy as np\n", "import autograd.numpy as np\n")
+    exec(compile(source, twin.__file__, "exec"), vars(twin))
+    return twin
+
+
+def check_tangent(function, args):
+    """srcdiff's value and tangent along a random direction against f's value and central
+    differences."""
+    direction = random_like(args[0], seed=1)
+    with brief_srcdiff_errors():
+        value, tangent = nf.jvp(function, wrt=0)(*args, direction)
+    assert value == pytest.approx(function(*args), rel=1e-12)
+    expected = inner(finite_differences(function, args), direction)
+    assert tangent == pytest.approx(expected, rel=1e-6, abs=1e-8)
+
+
+def checked_hvp(function, args):
+    """(srcdiff's Hessian-vector product, its direction), checked against differences of its
+    gradient."""
+    direction = random_like(args[0], seed=1)
+    with brief_srcdiff_errors():
+        product = nf.hvp(function)(*args, direction)
+    assert structure(product) == structure(args[0])
+    assert_leaves_close(
+        product,
+        gradient_differences(nf.grad(function), args, direction),
+        1e-5,
+        1e-7,
+        "srcdiff's hvp against differences of its gradient",
+    )
+    return product, direction

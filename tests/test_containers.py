@@ -3,9 +3,6 @@ tangent and Hessian-vector product against central differences, and its gradient
 autograd running the same source."""
 
 import inspect
-import sys
-import types
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,6 +11,9 @@ import container_constructs
 import srcdiff as nf
 from container_constructs import CASES, ERRORS, WITHOUT_AUTOGRAD
 from pytree_oracle import (
+    check_tangent,
+    checked_hvp,
+    module_for_autograd,
     assert_leaves_close,
     autograd_grad,
     autograd_hvp,
@@ -25,19 +25,11 @@ from pytree_oracle import (
     structure,
 )
 
-NUMPY_IMPORT = "import numpy as np\n"
 ALL_CASES = {**CASES, **WITHOUT_AUTOGRAD}
 
 
 def for_autograd():
-    """container_constructs with `np` bound to autograd.numpy."""
-    path = Path(container_constructs.__file__)
-    module = types.ModuleType("container_constructs_autograd")
-    module.__file__ = f"{path} (autograd.numpy)"
-    sys.modules[module.__name__] = module
-    source = path.read_text().replace(NUMPY_IMPORT, "import autograd.numpy as np\n")
-    exec(compile(source, module.__file__, "exec"), vars(module))
-    return module
+    return module_for_autograd(container_constructs)
 
 
 @pytest.mark.parametrize("name", ALL_CASES)
@@ -67,29 +59,14 @@ def test_gradient_matches_finite_differences_and_autograd(name):
 def test_tangent_matches_finite_differences(name):
     function, make_args = ALL_CASES[name]
     args = make_args()
-    direction = random_like(args[0], seed=1)
-    with brief_srcdiff_errors():
-        value, tangent = nf.jvp(function, wrt=0)(*args, direction)
-    assert value == pytest.approx(function(*args), rel=1e-12)
-    expected = inner(finite_differences(function, args), direction)
-    assert tangent == pytest.approx(expected, rel=1e-6, abs=1e-8)
+    check_tangent(function, args)
 
 
 @pytest.mark.parametrize("name", ALL_CASES)
 def test_hessian_vector_product_matches_differences_of_the_gradient(name):
     function, make_args = ALL_CASES[name]
     args = make_args()
-    direction = random_like(args[0], seed=1)
-    with brief_srcdiff_errors():
-        product = nf.hvp(function)(*args, direction)
-    assert structure(product) == structure(args[0])
-    assert_leaves_close(
-        product,
-        gradient_differences(nf.grad(function), args, direction),
-        1e-5,
-        1e-7,
-        "srcdiff's hvp against differences of its gradient",
-    )
+    checked_hvp(function, args)
 
 
 @pytest.mark.parametrize("name", ERRORS)

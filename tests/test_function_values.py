@@ -4,9 +4,6 @@ of grad for a float argument; a rebinding seen at the next call; what stays out,
 the user's line."""
 
 import inspect
-import sys
-import types
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,28 +13,20 @@ import srcdiff as nf
 from function_values import CASES, ERRORS, SCALAR
 from gradcheck import numerical_grad
 from pytree_oracle import (
+    check_tangent,
+    checked_hvp,
+    module_for_autograd,
     assert_leaves_close,
     autograd_grad,
     autograd_hvp,
     brief_srcdiff_errors,
     finite_differences,
-    gradient_differences,
-    inner,
-    random_like,
     structure,
 )
 
 
 def for_autograd():
-    """function_values with `np` bound to autograd.numpy (its classes and globals made anew
-    from the same seeds)."""
-    path = Path(function_values.__file__)
-    module = types.ModuleType("function_values_autograd")
-    module.__file__ = f"{path} (autograd.numpy)"
-    sys.modules[module.__name__] = module
-    source = path.read_text().replace("import numpy as np\n", "import autograd.numpy as np\n")
-    exec(compile(source, module.__file__, "exec"), vars(module))
-    return module
+    return module_for_autograd(function_values)
 
 
 def twin_of(name):
@@ -71,29 +60,14 @@ def test_gradient_matches_finite_differences_and_autograd(name):
 def test_tangent_matches_finite_differences(name):
     function, make_args = CASES[name]
     args = make_args()
-    direction = random_like(args[0], seed=1)
-    with brief_srcdiff_errors():
-        value, tangent = nf.jvp(function, wrt=0)(*args, direction)
-    assert value == pytest.approx(function(*args), rel=1e-12)
-    expected = inner(finite_differences(function, args), direction)
-    assert tangent == pytest.approx(expected, rel=1e-6, abs=1e-8)
+    check_tangent(function, args)
 
 
 @pytest.mark.parametrize("name", CASES)
 def test_hessian_vector_product_matches_differences_and_autograd(name):
     function, make_args = CASES[name]
     args = make_args()
-    direction = random_like(args[0], seed=1)
-    with brief_srcdiff_errors():
-        product = nf.hvp(function)(*args, direction)
-    assert structure(product) == structure(args[0])
-    assert_leaves_close(
-        product,
-        gradient_differences(nf.grad(function), args, direction),
-        1e-5,
-        1e-7,
-        "srcdiff's hvp against differences of its gradient",
-    )
+    product, direction = checked_hvp(function, args)
     pytest.importorskip("autograd")
     twin, twin_args = twin_of(name)
     assert_leaves_close(

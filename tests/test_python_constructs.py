@@ -11,12 +11,11 @@ import pytest
 import srcdiff as nf
 from python_constructs import CASES, callee_default_left_out, w_and_x
 from pytree_oracle import (
+    check_tangent,
+    checked_hvp,
     assert_leaves_close,
     brief_srcdiff_errors,
     finite_differences,
-    gradient_differences,
-    inner,
-    random_like,
     structure,
 )
 from srcdiff import SrcdiffError
@@ -55,29 +54,12 @@ def test_gradient_matches_finite_differences(function, make_args):
 
 @pytest.mark.parametrize("function, make_args", cases("jvp"))
 def test_tangent_matches_finite_differences(function, make_args):
-    args = make_args()
-    direction = random_like(args[0], seed=1)
-    with brief_srcdiff_errors():
-        value, tangent = nf.jvp(function, wrt=0)(*args, direction)
-    assert value == pytest.approx(function(*args), rel=1e-12)
-    expected = inner(finite_differences(function, args), direction)
-    assert tangent == pytest.approx(expected, rel=1e-6, abs=1e-8)
+    check_tangent(function, make_args())
 
 
 @pytest.mark.parametrize("function, make_args", cases("hvp"))
 def test_hessian_vector_product_matches_differences_of_the_gradient(function, make_args):
-    args = make_args()
-    direction = random_like(args[0], seed=1)
-    with brief_srcdiff_errors():
-        product = nf.hvp(function)(*args, direction)
-    assert structure(product) == structure(args[0])
-    assert_leaves_close(
-        product,
-        gradient_differences(nf.grad(function), args, direction),
-        1e-5,
-        1e-7,
-        "srcdiff's hvp against differences of its gradient",
-    )
+    checked_hvp(function, make_args())
 
 
 def test_wrt_by_parameter_name():
