@@ -201,27 +201,9 @@ def _derive(fn, wrt, mode, **options):
             inspect.getsourcefile(fn) or fn.__code__.co_filename, fn.__code__.co_firstlineno
         )
     scope = namespace(fn)
-    callees, guards = [], []
-    for callee in meta.callees:
-        target = _resolve_path(fn, callee.path, statics)
-        root, steps = _path_steps(callee.path, statics)
-        static = next((s for s in statics if s.name == root), None)
-        if static is None:
-            guards.append((functools.partial(_follow, fn, root, steps), target, ()))
-        elif static.kind in ("type", "tree"):  # (a method monkeypatched onto the class)
-            guards.append((functools.partial(_follow_steps, static.value, steps), target, ()))
-        emitted = derive(
-            _function(target),
-            tuple(callee.wrt),
-            mode.for_callees,
-            names=tuple(callee.names),
-            outputs=_outputs(callee.outputs),
-            optimized=options.get("optimized", True),
-            **_statics_option(fn, callee.statics, statics, _function(target)),
-            **_suffixed_option(callee.suffixed),
-        )
+    callees, guards = _derived_callees(fn, meta, mode, statics, options)
+    for emitted in callees:
         scope.update(emitted.functions)
-        callees.append(emitted)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
     # on disk a one-line header precedes the source: keep traceback line numbers in step
     live = live_names(source, scope, fn)
@@ -251,6 +233,33 @@ def _derive(fn, wrt, mode, **options):
     entry.closure = fn.__closure__
     cache.memory_put((key, where), entry)
     return entry
+
+
+def _derived_callees(fn, meta, mode, statics, options):
+    """(the Emitted of each user function the code calls, the guards checking each still
+    resolves to the function it was made for)."""
+    callees, guards = [], []
+    for callee in meta.callees:
+        target = _resolve_path(fn, callee.path, statics)
+        root, steps = _path_steps(callee.path, statics)
+        static = next((s for s in statics if s.name == root), None)
+        if static is None:
+            guards.append((functools.partial(_follow, fn, root, steps), target, ()))
+        elif static.kind in ("type", "tree"):  # (a method monkeypatched onto the class)
+            guards.append((functools.partial(_follow_steps, static.value, steps), target, ()))
+        callees.append(
+            derive(
+                _function(target),
+                tuple(callee.wrt),
+                mode.for_callees,
+                names=tuple(callee.names),
+                outputs=_outputs(callee.outputs),
+                optimized=options.get("optimized", True),
+                **_statics_option(fn, callee.statics, statics, _function(target)),
+                **_suffixed_option(callee.suffixed),
+            )
+        )
+    return callees, guards
 
 
 def _load(key):
