@@ -248,42 +248,8 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         fn, ret = self.fn, self.ret
         self._templates_handed = set()
         body = fn.body[:-1] if ret else fn.body
-        live, adjoint = set(), []
-        if self.has_aux:
-            out = ret.value.elts[0]
-            if isinstance(out, gast.Name) and out.id in fn.active:
-                adjoint.append(
-                    ir.assign(self.bname(out.id), ir.call("runtime.grad_seed", ir.name(out.id)))
-                )
-                live = {out.id}
-        elif ret is not None and ret.active and isinstance(ret.value, gast.Tuple):
-            seeds = self._fresh(("<seeds>", "b_outs"), self.adjoint_names)
-            outputs = self.outputs or [True] * len(ret.value.elts)
-            # copies: the passes rename names in place, in the forward sweep's return too
-            shapes = ir.tuple_of(
-                [
-                    copy.deepcopy(e) if keep else ir.const(None)
-                    for e, keep in zip(ret.value.elts, outputs)
-                ]
-            )
-            adjoint.append(
-                ir.assign(
-                    seeds, ir.call("runtime.unpack_adjoint", ir.name(self._seed_name()), shapes)
-                )
-            )
-            for k, element in enumerate(ret.value.elts):
-                if self.outputs is not None and not self.outputs[k]:
-                    continue  # the caller never differentiates this item
-                if isinstance(element, gast.Name) and element.id in fn.active:
-                    part = gast.Subscript(value=ir.name(seeds), slice=ir.const(k), ctx=gast.Load())
-                    adjoint.append(self.accumulate(element.id, part, live))
-        elif ret is not None and ret.active:
-            out = ret.value.id
-            if self.mode is Mode.GRAD:
-                adjoint.append(
-                    ir.assign(self.bname(out), ir.call("runtime.grad_seed", ir.name(out)))
-                )
-            live = {out}
+        live = set()
+        adjoint = self._seeds(ret, live)
         # a list used as a stack has a list of adjoints, one per item; one that is returned
         # gets the caller's adjoint of it (item by item), the others start empty
         adjoint += [
@@ -316,6 +282,47 @@ class Reverse(StatementAdjoints, SavingAnalysis):
                 for w in self.wrt
             ]
         return adjoint, grads
+
+    def _seeds(self, ret, live):
+        """The statements that seed the adjoints of what f returns (the output's for grad,
+        the cotangent's items for a returned tuple), each seeded adjoint added to `live`."""
+        fn, adjoint = self.fn, []
+        if self.has_aux:
+            out = ret.value.elts[0]
+            if isinstance(out, gast.Name) and out.id in fn.active:
+                adjoint.append(
+                    ir.assign(self.bname(out.id), ir.call("runtime.grad_seed", ir.name(out.id)))
+                )
+                live.add(out.id)
+        elif ret is not None and ret.active and isinstance(ret.value, gast.Tuple):
+            seeds = self._fresh(("<seeds>", "b_outs"), self.adjoint_names)
+            outputs = self.outputs or [True] * len(ret.value.elts)
+            # copies: the passes rename names in place, in the forward sweep's return too
+            shapes = ir.tuple_of(
+                [
+                    copy.deepcopy(e) if keep else ir.const(None)
+                    for e, keep in zip(ret.value.elts, outputs)
+                ]
+            )
+            adjoint.append(
+                ir.assign(
+                    seeds, ir.call("runtime.unpack_adjoint", ir.name(self._seed_name()), shapes)
+                )
+            )
+            for k, element in enumerate(ret.value.elts):
+                if self.outputs is not None and not self.outputs[k]:
+                    continue  # the caller never differentiates this item
+                if isinstance(element, gast.Name) and element.id in fn.active:
+                    part = gast.Subscript(value=ir.name(seeds), slice=ir.const(k), ctx=gast.Load())
+                    adjoint.append(self.accumulate(element.id, part, live))
+        elif ret is not None and ret.active:
+            out = ret.value.id
+            if self.mode is Mode.GRAD:
+                adjoint.append(
+                    ir.assign(self.bname(out), ir.call("runtime.grad_seed", ir.name(out)))
+                )
+            live.add(out)
+        return adjoint
 
     def _hold(self, value, forward):
         """`value` as it is at the end of the forward sweep, for returning after the adjoint
