@@ -127,11 +127,11 @@ class StatementAdjoints:
             out.append(self.accumulate(name, item, live))
         return out
 
-    def _accumulate_items(self, template, rule, stmt, output, adjoint, items, live):
-        """b<items> with each item's adjoint added: `rule` for every index of the list."""
+    def _each_item(self, template, rule, stmt, output, adjoint, items):
+        """[`rule` for item _k for _k in range(len(items))]: each item's adjoint."""
         index = self._fresh(((items, "<index>"), "_k"), self.adjoint_names)
         expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, ir.name(index)))
-        each = gast.ListComp(
+        return gast.ListComp(
             elt=expr,
             generators=[
                 gast.comprehension(
@@ -142,25 +142,17 @@ class StatementAdjoints:
                 )
             ],
         )
+
+    def _accumulate_items(self, template, rule, stmt, output, adjoint, items, live):
+        """b<items> with each item's adjoint added: `rule` for every index of the list."""
+        each = self._each_item(template, rule, stmt, output, adjoint, items)
         b = self._items_adjoint(items, live)
         return ir.assign(self.bname(items), ir.call("runtime.add_items", b, each))
 
     def _gather_items(self, template, rule, stmt, output, adjoint, items, live):
         """b<items> += the adjoint of each item of `items` (a list or tuple variable, or an
         array's rows): `rule` for every index, gathered by runtime.gathered_items."""
-        index = self._fresh(((items, "<index>"), "_k"), self.adjoint_names)
-        expr = fold(template.instantiate(rule, stmt.bound, output, adjoint, ir.name(index)))
-        each = gast.ListComp(
-            elt=expr,
-            generators=[
-                gast.comprehension(
-                    target=ir.name(index, store=True),
-                    iter=ir.call("range", ir.call("len", ir.name(items))),
-                    ifs=[],
-                    is_async=0,
-                )
-            ],
-        )
+        each = self._each_item(template, rule, stmt, output, adjoint, items)
         return self.accumulate(items, ir.call("runtime.gathered_items", each, ir.name(items)), live)
 
     def reverse_push(self, stmt, live):

@@ -35,10 +35,10 @@ class Aliasing:
             if any(isinstance(v, gast.List) for v in self._values(into)):
                 item = gast.unparse(target)
                 raise UnsupportedError(
-                    f"{item} {_op(stmt.op)}= ... changes in place the array {into!r} holds "
+                    f"{item} {ir.op_symbol(stmt.op)}= ... changes in place the array {into!r} holds "
                     "there, and every name holding it: srcdiff cannot follow that",
                     loc,
-                    f"replace the item: {item} = {item} {_op(stmt.op)} ...",
+                    f"replace the item: {item} = {item} {ir.op_symbol(stmt.op)} ...",
                 )
         self._analyse()
         live = self._live_after.get(id(stmt), set())
@@ -299,17 +299,6 @@ class Aliasing:
                     continue
             return False
         return True
-
-
-def _op(op):
-    return {
-        gast.Add: "+",
-        gast.Sub: "-",
-        gast.Mult: "*",
-        gast.Div: "/",
-        gast.Pow: "**",
-        gast.MatMult: "@",
-    }.get(type(op), type(op).__name__)
 
 
 def _fills_list(node):

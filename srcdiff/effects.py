@@ -13,6 +13,7 @@ from .activity import is_pop, is_push
 from .errors import SrcdiffError, UnsupportedError
 from .parse import MISSING, ParsedFunction
 from .primitives import registry
+from .shapes import MUTATORS
 
 # calls made for what they show, never changing a value
 _EFFECT_MODULES = {"logging", "warnings", "matplotlib", "pprint", "tqdm"}
@@ -40,23 +41,8 @@ def _writes_nothing(fn):
     return True
 
 
-_MUTATING_METHODS = {
-    "append",
-    "extend",
-    "insert",
-    "remove",
-    "pop",
-    "clear",
-    "sort",
-    "reverse",
-    "update",
-    "setdefault",
-    "popitem",
-    "fill",
-    "put",
-    "resize",
-    "itemset",
-}
+# (a list's or dict's, and an array's)
+_MUTATING_METHODS = MUTATORS | {"fill", "put", "resize", "itemset"}
 
 
 class EffectStatements:

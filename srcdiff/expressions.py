@@ -86,7 +86,7 @@ class Expressions(UserCalls):
         if isinstance(node, gast.BinOp) and (_is_display(node.left) or _is_display(node.right)):
             raise UnsupportedError(
                 "joining a tuple or list of differentiated values with "
-                f"{_op_symbol(node.op)} cannot be differentiated",
+                f"{ir.op_symbol(node.op)} cannot be differentiated",
                 loc,
                 "write the tuple out whole, (a, b, c), or join the arrays "
                 "themselves: np.concatenate([a, b, c])",
@@ -95,7 +95,7 @@ class Expressions(UserCalls):
             record = registry.operator(type(node.op))
             if self._rules(record) is None:
                 raise NoAdjointError(
-                    f"the operator {_op_symbol(node.op)} has no gradient",
+                    f"the operator {ir.op_symbol(node.op)} has no gradient",
                     loc,
                     "rewrite it with differentiable operations",
                 )
@@ -510,24 +510,6 @@ def _qualified(obj):
 
 def _short(obj, func):
     return spelling(obj) or gast.unparse(func)
-
-
-def _op_symbol(op):
-    return {
-        gast.Add: "+",
-        gast.Sub: "-",
-        gast.Mult: "*",
-        gast.Div: "/",
-        gast.Pow: "**",
-        gast.MatMult: "@",
-        gast.FloorDiv: "//",
-        gast.Mod: "%",
-        gast.LShift: "<<",
-        gast.RShift: ">>",
-        gast.BitAnd: "&",
-        gast.BitOr: "|",
-        gast.BitXor: "^",
-    }.get(type(op), type(op).__name__)
 
 
 def _unsupported(node, loc):

@@ -225,6 +225,25 @@ def tuple_of(elts, store=False):
     return gast.Tuple(elts=list(elts), ctx=gast.Store() if store else gast.Load())
 
 
+def op_symbol(op):
+    """How Python spells a binary operator (for messages)."""
+    return {
+        gast.Add: "+",
+        gast.Sub: "-",
+        gast.Mult: "*",
+        gast.Div: "/",
+        gast.Pow: "**",
+        gast.MatMult: "@",
+        gast.FloorDiv: "//",
+        gast.Mod: "%",
+        gast.LShift: "<<",
+        gast.RShift: ">>",
+        gast.BitAnd: "&",
+        gast.BitOr: "|",
+        gast.BitXor: "^",
+    }.get(type(op), type(op).__name__)
+
+
 def expr_stmt(value):
     return gast.Expr(value=value)
 

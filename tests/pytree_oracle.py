@@ -165,6 +165,21 @@ def module_for_autograd(module):
     return twin
 
 
+def checked_gradient(function, args):
+    """srcdiff's gradient w.r.t. the first argument, checked against central differences."""
+    with brief_srcdiff_errors():
+        gradient = nf.grad(function)(*args)
+    assert structure(gradient) == structure(args[0])
+    assert_leaves_close(
+        gradient,
+        finite_differences(function, args),
+        1e-5,
+        1e-7,
+        "srcdiff against finite differences",
+    )
+    return gradient
+
+
 def check_tangent(function, args):
     """srcdiff's value and tangent along a random direction against f's value and central
     differences."""

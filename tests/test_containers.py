@@ -11,6 +11,7 @@ import container_constructs
 import srcdiff as nf
 from container_constructs import CASES, ERRORS, WITHOUT_AUTOGRAD
 from pytree_oracle import (
+    checked_gradient,
     check_tangent,
     checked_hvp,
     module_for_autograd,
@@ -36,16 +37,7 @@ def for_autograd():
 def test_gradient_matches_finite_differences_and_autograd(name):
     function, make_args = ALL_CASES[name]
     args = make_args()
-    with brief_srcdiff_errors():
-        gradient = nf.grad(function)(*args)
-    assert structure(gradient) == structure(args[0])
-    assert_leaves_close(
-        gradient,
-        finite_differences(function, args),
-        1e-5,
-        1e-7,
-        "srcdiff against finite differences",
-    )
+    gradient = checked_gradient(function, args)
     if name in WITHOUT_AUTOGRAD:
         return
     pytest.importorskip("autograd")

@@ -13,6 +13,7 @@ import srcdiff as nf
 from function_values import CASES, ERRORS, SCALAR
 from gradcheck import numerical_grad
 from pytree_oracle import (
+    checked_gradient,
     check_tangent,
     checked_hvp,
     module_for_autograd,
@@ -21,7 +22,6 @@ from pytree_oracle import (
     autograd_hvp,
     brief_srcdiff_errors,
     finite_differences,
-    structure,
 )
 
 
@@ -40,16 +40,7 @@ def twin_of(name):
 def test_gradient_matches_finite_differences_and_autograd(name):
     function, make_args = CASES[name]
     args = make_args()
-    with brief_srcdiff_errors():
-        gradient = nf.grad(function)(*args)
-    assert structure(gradient) == structure(args[0])
-    assert_leaves_close(
-        gradient,
-        finite_differences(function, args),
-        1e-5,
-        1e-7,
-        "srcdiff against finite differences",
-    )
+    gradient = checked_gradient(function, args)
     pytest.importorskip("autograd")
     assert_leaves_close(
         gradient, autograd_grad(*twin_of(name)), 1e-9, 1e-12, "srcdiff against autograd"

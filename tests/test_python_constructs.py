@@ -11,12 +11,12 @@ import pytest
 import srcdiff as nf
 from python_constructs import CASES, callee_default_left_out, w_and_x
 from pytree_oracle import (
+    checked_gradient,
     check_tangent,
     checked_hvp,
     assert_leaves_close,
     brief_srcdiff_errors,
     finite_differences,
-    structure,
 )
 from srcdiff import SrcdiffError
 
@@ -40,16 +40,7 @@ def cases(mode):
 @pytest.mark.parametrize("function, make_args", cases("grad"))
 def test_gradient_matches_finite_differences(function, make_args):
     args = make_args()
-    with brief_srcdiff_errors():
-        gradient = nf.grad(function)(*args)
-    assert structure(gradient) == structure(args[0])
-    assert_leaves_close(
-        gradient,
-        finite_differences(function, args),
-        1e-5,
-        1e-7,
-        "srcdiff against finite differences",
-    )
+    checked_gradient(function, args)
 
 
 @pytest.mark.parametrize("function, make_args", cases("jvp"))
