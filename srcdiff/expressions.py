@@ -451,6 +451,14 @@ class Expressions(UserCalls):
                 and self._is_active(value)
             ):
                 bound[param] = self._as_array(value, loc, out, forward)
+            if param in template.sequence_params and adjoint is not None:
+                # (np.einsum(s, [t, 1.0], x): numpy makes an array of each operand)
+                value.elts = [
+                    self._as_array(e, loc, out, forward)
+                    if isinstance(e, (gast.List, gast.Tuple)) and self._is_active(e)
+                    else e
+                    for e in value.elts
+                ]
             if (
                 rule.index is not None
                 and value is not None
