@@ -508,8 +508,9 @@ class Expressions(UserCalls):
 
 
 def _takes_array_likes(fn):
-    """Whether fn is numpy's, which makes an array of a list it is given."""
-    return isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith("numpy")
+    """Whether fn is numpy's or scipy's, which make an array of a list they are given."""
+    module = getattr(fn, "__module__", None) or ""
+    return isinstance(fn, np.ufunc) or module.startswith(("numpy", "scipy"))
 
 
 def _qualified(obj):
