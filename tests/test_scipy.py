@@ -119,6 +119,19 @@ def logsumexp_of_a_list(t):
     return scipy.special.logsumexp([t, 2 * t, 0.0])
 
 
+def logsumexp_stating_its_defaults(x):
+    return scipy.special.logsumexp(x, b=None, axis=None, keepdims=False, return_sign=False)
+
+
+@NEEDS_SCIPY
+def test_logsumexp_given_its_defaults():
+    """b=None, scipy's default, was put into the adjoint's `* b`: a TypeError."""
+    x = np.array([0.1, -0.4, 1.2])
+    check_grad(logsumexp_stating_its_defaults, x, wrt=(0,))
+    softmax = np.exp(x) / np.sum(np.exp(x))
+    np.testing.assert_allclose(nf.grad(logsumexp_stating_its_defaults)(x), softmax)
+
+
 @NEEDS_SCIPY
 def test_second_order_through_a_list_given_to_scipy():
     """SciPy makes an array of a list as numpy does: the list display was left in the
