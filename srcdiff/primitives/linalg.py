@@ -89,6 +89,8 @@ class tensordot:
         Sample("np.einsum('...ij,...jk', a, b)", a=real(2, 2, 3), b=real(3, 2)),
         Sample("np.einsum('ij,jj->i', a, b)", a=real(2, 3), b=real(3, 3)),
         Sample("np.einsum('i...,i...->...', a, b)", a=real(2, 3, 1), b=real(2, 1, 2)),
+        # (j: 3 in a, 1 in b, which numpy broadcasts)
+        Sample("np.einsum('ij,jk->ik', a, b)", a=real(1, 3), b=real(1, 3)),
     ],
 )
 class einsum:
