@@ -195,9 +195,10 @@ def compile_module(source, filename, scope, first_line=1, origin=None, bare=None
 
     The source is registered with linecache, so tracebacks and pdb show emitted lines even when
     no file with that name exists; `origin`, (f's file, {row: line of f}), lets an error
-    raised in it name the line of f it comes from (user_line). The defaults of the function
-    named `bare` are not evaluated (they are f's, given after: their expressions may name
-    what this scope lacks, an enclosing function's local)."""
+    raised in it name the line of f it comes from (user_line). `bare`, (a function's name,
+    f's parameters): the defaults of that function, if it takes them, are not evaluated
+    (they are f's, given after: their expressions may name what this scope lacks, an
+    enclosing function's local)."""
     text = "\n" * (first_line - 1) + source
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     if origin is not None:
@@ -205,14 +206,34 @@ def compile_module(source, filename, scope, first_line=1, origin=None, bare=None
             origin[0],
             {row + first_line - 1: line for row, line in origin[1].items()},
         )
-    code = text if bare is None else _without_defaults(ast.parse(text, filename), bare)
+    code = text if bare is None else _without_defaults(ast.parse(text, filename), *bare)
     exec(compile(code, filename, "exec"), scope)
     return scope
 
 
-def _without_defaults(module, name):
+def takes_parameters(parameters, of):
+    """Whether a function of these parameters, (positional names, keyword-only names), takes
+    those of f last (a JVP's tangents come first)."""
+    (positional, keyword), (f_positional, f_keyword) = parameters, of
+    return (
+        keyword == f_keyword and positional[len(positional) - len(f_positional) :] == f_positional
+    )
+
+
+def _without_defaults(module, name, parameters):
     for node in module.body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
+        args = node.args if isinstance(node, ast.FunctionDef) else None
+        if (
+            args is not None
+            and node.name == name
+            and takes_parameters(
+                (
+                    tuple(a.arg for a in args.posonlyargs + args.args),
+                    tuple(a.arg for a in args.kwonlyargs),
+                ),
+                parameters,
+            )
+        ):
             args = node.args
             args.defaults = [ast.copy_location(ast.Constant(None), d) for d in args.defaults]
             args.kw_defaults = [

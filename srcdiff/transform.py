@@ -42,6 +42,7 @@ class Emitted:
         self.guards = []
         # f's closure cells and defaults: held, so their ids in its memory key stay theirs
         self.closure = self.defaults = None
+        self.fn = None  # f, whose defaults replaced since make the code stale
         # what specialize.py keeps for it: its functions as gast trees, and the copies of
         # them it made for given arguments
         self.parsed, self.clones = None, {}
@@ -56,12 +57,22 @@ class Emitted:
         """Whether each callee this code was made for is still what its name refers to (a
         global rebound since, say a helper replaced, needs the code made anew)."""
         try:
-            return all(
-                _same_callable(resolve(), target) and _same(provenance.contents(target), contents)
-                for resolve, target, contents in self.guards
-            ) and all(callee.current() for callee in self.callees)
+            return (
+                self._same_defaults()
+                and all(
+                    _same_callable(resolve(), target)
+                    and _same(provenance.contents(target), contents)
+                    for resolve, target, contents in self.guards
+                )
+                and all(callee.current() for callee in self.callees)
+            )
         except (LookupError, AttributeError, ValueError, TypeError):  # (deleted since)
             return False
+
+    def _same_defaults(self):
+        return self.fn is None or (
+            self.fn.__defaults__ is self.defaults[0] and self.fn.__kwdefaults__ is self.defaults[1]
+        )
 
     def refresh(self):
         """Re-read the globals and closure variables the emitted code uses (a few dict
@@ -225,14 +236,10 @@ def _derive(fn, wrt, mode, **options):
         scope,
         first_line=2 if path else 1,
         origin=(meta.defined.filename, dict(meta.lines)),
-        bare=meta.names[0]
-        if mode is not Mode.SPLIT and (fn.__defaults__ or fn.__kwdefaults__)
-        else None,
+        bare=(meta.names[0], _parameters(fn)) if fn.__defaults__ or fn.__kwdefaults__ else None,
     )
     functions = {n: scope[n] for n in meta.names}
-    if mode is not Mode.SPLIT:
-        functions[meta.names[0]].__defaults__ = fn.__defaults__
-        functions[meta.names[0]].__kwdefaults__ = fn.__kwdefaults__
+    _take_defaults(functions[meta.names[0]], fn)
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
     entry.variant = naming.variant(fn, wrt, options)
     guards += [
@@ -241,8 +248,24 @@ def _derive(fn, wrt, mode, **options):
     ]
     entry.guards = guards
     entry.closure, entry.defaults = fn.__closure__, (fn.__defaults__, fn.__kwdefaults__)
+    entry.fn = fn
     cache.memory_put((key, where), entry)
     return entry
+
+
+def _take_defaults(emitted, fn):
+    """Give the emitted function f's defaults, the values bound when f was defined (its own
+    default expressions, evaluated in the emitted module, may read what was rebound since,
+    or what it lacks), where it takes f's parameters last (a JVP's tangents come first)."""
+    if codegen.takes_parameters(_parameters(emitted), _parameters(fn)):
+        emitted.__defaults__, emitted.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
+
+
+def _parameters(fn):
+    """(the names of fn's positional parameters, of its keyword-only ones)."""
+    code = fn.__code__
+    names = code.co_varnames
+    return names[: code.co_argcount], names[code.co_argcount :][: code.co_kwonlyargcount]
 
 
 def _derived_callees(fn, meta, mode, statics, options):

@@ -155,6 +155,49 @@ def test_defaults_replaced_after_the_derivative_was_made(monkeypatch):
     assert by_keyword(x) == [0.75]
 
 
+SCALE = 2.0
+
+
+def scaled(z, k=SCALE):  # (k is 2.0 whatever SCALE is later)
+    return z * k
+
+
+def loss_of_scaled(x):
+    return np.sum(scaled(x) ** 2)
+
+
+def test_a_callee_takes_the_defaults_bound_when_it_was_defined(monkeypatch):
+    """A called function's default was its expression evaluated again in the emitted module
+    (SCALE rebound to 5.0: gradient [25, -50] for [4, -8]), and stale once replaced."""
+    monkeypatch.setitem(globals(), "SCALE", 5.0)
+    x = np.array([0.5, -1.0])
+    gradient = nf.grad(loss_of_scaled)
+    np.testing.assert_allclose(gradient(x), 8 * x)
+    monkeypatch.setattr(scaled, "__defaults__", (3.0,))
+    np.testing.assert_allclose(gradient(x), 18 * x)
+    np.testing.assert_allclose(nf.hvp(loss_of_scaled)(x, np.ones(2)), [18.0, 18.0])
+
+
+def made_with(c):
+    def times(z, c=c):
+        return z * c
+
+    return times
+
+
+ONCE, FIVE_TIMES = made_with(1.0), made_with(5.0)
+
+
+def loss_of_made_callees(x):
+    return np.sum(ONCE(x) + FIVE_TIMES(x) ** 2)
+
+
+def test_callees_whose_defaults_are_an_enclosing_function_locals():
+    """NameError 'c' from the emitted module of each callee."""
+    x = np.array([0.5, -1.0])
+    np.testing.assert_allclose(nf.grad(loss_of_made_callees)(x), 1.0 + 50.0 * x)
+
+
 def test_a_default_read_from_the_enclosing_function():
     """The emitted `def dfk(x, k=k)` evaluated `k` in the emitted module: NameError."""
 

@@ -182,7 +182,7 @@ def _taken(indices, n, mode):
 def untake(g, a, indices, axis=None, mode="raise"):
     """Adjoint of np.take(a, indices, axis, mode=mode): g added at the elements taken."""
     out = _zeros_for(g, a)
-    if axis is None:
+    if axis is None or out.ndim == 0:  # (numpy takes from a 0-d a along any axis)
         np.add.at(out.reshape(-1), _taken(indices, out.size, mode), g)  # (a view of out)
         return out
     axis = axis % out.ndim
