@@ -164,7 +164,15 @@ class Template:
         for name in ir.walk(stmt.value):
             if isinstance(name, gast.Name) and name.id not in known:
                 self._module_name(name.id, loc, "adjoint")
-        return Rule(target.id[1:], stmt.value, index)
+        value = stmt.value
+        if not self.lazy and not _is_unbroadcast(value):  # a user's rule: summed to its
+            # value's shape, as autograd's are (else a broadcast result, added into another
+            # adjoint, would be counted again for each copy)
+            of = ir.name(target.id[1:])
+            if index:
+                of = gast.Subscript(value=of, slice=ir.name(index), ctx=gast.Load())
+            value = ir.call("runtime.unbroadcast", value, of)
+        return Rule(target.id[1:], value, index)
 
     def _parse_tangent_rule(self, stmt, loc):
         hint = (
@@ -378,12 +386,14 @@ def _is_number(node):
     return isinstance(node, gast.Constant) and type(node.value) in (int, float)
 
 
-def _drop_unbroadcast(expr):
-    """unbroadcast(g, x) is g when every other operand is a Python number."""
-    if (
+def _is_unbroadcast(expr):
+    return (
         isinstance(expr, gast.Call)
         and isinstance(expr.func, gast.Attribute)
         and expr.func.attr == runtime.unbroadcast.__name__
-    ):
-        return expr.args[0]
-    return expr
+    )
+
+
+def _drop_unbroadcast(expr):
+    """unbroadcast(g, x) is g when every other operand is a Python number."""
+    return expr.args[0] if _is_unbroadcast(expr) else expr

@@ -34,5 +34,19 @@ def arcsinh_tangent(dz, z, x):
     dz = dx / np.sqrt(x * x + 1)
 
 
+def shifted_square(x, shift):
+    return (x - shift) ** 2
+
+
+@nf.adjoint(shifted_square)  # (bshift has x's shape when shift is a number: srcdiff sums it)
+def shifted_square_adjoint(bz, z, x, shift):
+    bx = bz * 2 * (x - shift)
+    bshift = -bz * 2 * (x - shift)
+
+
+def uses_the_shift_twice(x, shift):
+    return np.sum(shifted_square(x, shift)) + shift**3
+
+
 def model(w, x):
     return np.sum(softplus(x @ w) + np.arcsinh(w).sum())

@@ -100,6 +100,15 @@ def test_custom_adjoint_is_used_instead_of_the_source(rng):
     assert report.ok and "forward (jvp)" in str(report)
 
 
+def test_a_custom_adjoint_of_a_broadcast_shape_is_summed_to_its_value(rng):
+    """bshift, of x's shape for a number shift, was added into shift's other adjoint by
+    broadcasting (as_grad then summed every copy of it): wrong, or now refused."""
+    x, shift = rng.normal(size=5), 0.3
+    expected = -2 * np.sum(x - shift) + 3 * shift**2
+    assert nf.grad(custom_ops.uses_the_shift_twice, wrt=1)(x, shift) == pytest.approx(expected)
+    check_grad(custom_ops.uses_the_shift_twice, x, shift)
+
+
 def test_check_grads_reports_a_wrong_custom_adjoint(rng):
     def cube(x):
         return x**3
