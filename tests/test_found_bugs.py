@@ -540,19 +540,36 @@ def sinc_sum(x):
     return np.sum(np.sinc(x))
 
 
-@xfail(
-    "np.sinc's second derivative is 0 at x = 0 (true -pi**2 / 3 = -3.2899: the slope "
-    "divide_or_zero(cos(pi x) - sinc(x), x) is differentiated as 0 there), and the slope's "
-    "quotient loses its digits near 0: hvp -5.4287 at x = 1e-8, -9.8696 at 3e-9; of "
-    "sum(sinc(x[:, None] - np.arange(-2, 3)) ** 2) at x = 1.0: 4.7222, finite differences "
-    "-1.8575",
-    raises=AssertionError,
-)
+def sinc_of_shifts_squared(x):
+    return np.sum(np.sinc(x[:, None] - np.arange(-2, 3)) ** 2)
+
+
+def sinc_of(y):
+    return np.sinc(y)
+
+
+sinc_twice = nf.grad(nf.grad(sinc_of))
+
+
 def test_second_derivative_of_sinc_at_and_near_zero():
+    """np.sinc's slope was divide_or_zero(cos(pi x) - sinc(x), x), differentiated as 0 at
+    x = 0 and losing its digits near it: hvp 0 at 0 for -pi**2 / 3 = -3.2899, -5.4287 at
+    1e-8, -9.8696 at 3e-9, and 4.7222 for -1.8575 of sinc_of_shifts_squared at 1.0. Now
+    runtime.sinc_derivative(n, x) (a series near 0) is the slope, and its own slope is
+    sinc_derivative(n + 1, x): grad of grad of grad runs too."""
     x = np.array([0.0, 1e-8, 3e-9, 0.3])
     slope = (np.cos(0.3 * np.pi) - np.sinc(0.3)) / 0.3
     curvature = [-(np.pi**2) / 3] * 3 + [(-np.pi * np.sin(0.3 * np.pi) - 2 * slope) / 0.3]
-    np.testing.assert_allclose(nf.hvp(sinc_sum)(x, np.ones(4)), curvature, rtol=1e-6)
+    np.testing.assert_allclose(nf.hvp(sinc_sum)(x, np.ones(4)), curvature, rtol=1e-10)
+    hvp = nf.hvp(sinc_of_shifts_squared)(np.array([1.0]), np.ones(1))
+    np.testing.assert_allclose(hvp, [2 * (1 / 9 + 1 / 4 + 2) - 2 * np.pi**2 / 3], rtol=1e-12)
+    assert nf.grad(sinc_twice)(0.0) == 0.0
+    # (the third derivative at 0.3, by mpmath.diff in 30 digits)
+    assert nf.grad(sinc_twice)(0.3) == pytest.approx(5.24749315292437, rel=1e-12)
+    # (autograd's slope of sinc is NaN at 0)
+    assert_derivatives(sinc_sum, x, autograd=False)
+    assert_derivatives(sinc_of_shifts_squared, np.array([1.0, 0.0, -2.0, 0.5]), autograd=False)
+    assert_derivatives(sinc_of_shifts_squared, np.array([1.1, 0.4, -2.3, 0.5]))
 
 
 def sum_of_a_cast_cast_back(x):
