@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from .containers import unpack_adjoint
-from .core import Sparse, divide_or_zero, unbroadcast, unreduce
+from .core import Sparse, conj, divide_or_zero, real, unbroadcast, unreduce
 
 
 # --- small pieces -----------------------------------------------------------------------------
@@ -212,25 +212,34 @@ def _is_matrix_norm(x, ord, axis):
 def norm_vjp(g, norm, x, ord=None, axis=None, keepdims=False):
     """Adjoint of np.linalg.norm, every ord: at ties of a max/min norm (inf, -inf, the
     matrix 1 / inf norms) the gradient is shared evenly, as np.max's is; ord=0 counts
-    nonzeros and is flat (zero gradient)."""
+    nonzeros and is flat (zero gradient). Of complex x, the conjugate slope (np.abs's
+    convention, and autograd's: a norm is of the moduli |x|)."""
     gs, zs = unreduce(g, x, axis, keepdims), unreduce(norm, x, axis, keepdims)
     if _is_matrix_norm(x, ord, axis):
         return gs * _matrix_norm_slope(x, zs, ord, axis)
     if ord is None or ord == 2:
-        return gs * divide_or_zero(x, zs)
+        return gs * divide_or_zero(conj(x), zs)
     if ord == 0:
         return np.zeros_like(x)
     if ord == 1:
-        return gs * np.sign(x)
+        return gs * _slope_of_abs(x)
     if ord == np.inf or ord == -np.inf:
         winners = np.abs(x) == zs
-        return gs * np.sign(x) * winners / _count(winners, axis, x)
-    return gs * np.sign(x) * divide_or_zero(np.abs(x), zs) ** (ord - 1)
+        return gs * _slope_of_abs(x) * winners / _count(winners, axis, x)
+    return gs * _slope_of_abs(x) * divide_or_zero(np.abs(x), zs) ** (ord - 1)
+
+
+def _slope_of_abs(x):
+    """The adjoint of |x| for a cotangent 1: sign(x), and conj(x) / |x| for complex x (whose
+    np.sign, x / |x|, is no constant)."""
+    if np.iscomplexobj(x):
+        return divide_or_zero(conj(x), np.abs(x))
+    return np.sign(x)
 
 
 def _matrix_norm_slope(x, zs, ord, axis):
     if ord is None or ord == "fro":
-        return divide_or_zero(x, zs)
+        return divide_or_zero(conj(x), zs)
     rows, cols = (-2, -1) if axis is None else axis
     order = [k for k in range(np.ndim(x)) if k not in (rows % np.ndim(x), cols % np.ndim(x))]
     order = order + [rows % np.ndim(x), cols % np.ndim(x)]
@@ -239,10 +248,10 @@ def _matrix_norm_slope(x, zs, ord, axis):
     if ord in ("nuc", 2, -2):
         u, s, vh = np.linalg.svd(m, full_matrices=False)
         if ord == "nuc":
-            return np.transpose(u @ vh, back)
+            return np.transpose(conj(u @ vh), back)
         if ord == 2:
-            return np.transpose(u[..., :1] @ vh[..., :1, :], back)
-        return np.transpose(u[..., -1:] @ vh[..., -1:, :], back)
+            return np.transpose(conj(u[..., :1] @ vh[..., :1, :]), back)
+        return np.transpose(conj(u[..., -1:] @ vh[..., -1:, :]), back)
     along = -2 if ord in (1, -1) else -1  # column sums for 1, -1; row sums for inf, -inf
     sums = np.sum(np.abs(m), axis=along, keepdims=True)
     best = (
@@ -252,7 +261,7 @@ def _matrix_norm_slope(x, zs, ord, axis):
     )
     winners = sums == best
     share = winners / _count(winners, (-2, -1), x)
-    return np.transpose(np.sign(m) * share, back)
+    return np.transpose(_slope_of_abs(m) * share, back)
 
 
 def _count(winners, axis, x):
@@ -261,11 +270,8 @@ def _count(winners, axis, x):
 
 
 def norm_jvp(dx, norm, x, ord=None, axis=None, keepdims=False):
-    return np.sum(
-        norm_vjp(np.ones_like(norm), norm, x, ord=ord, axis=axis, keepdims=keepdims) * dx,
-        axis=axis,
-        keepdims=keepdims,
-    )
+    slope = norm_vjp(np.ones_like(norm), norm, x, ord=ord, axis=axis, keepdims=keepdims)
+    return np.sum(real(slope * dx), axis=axis, keepdims=keepdims)  # (a norm is real)
 
 
 def trace_vjp(g, a, offset=0, axis1=0, axis2=1):
