@@ -61,21 +61,7 @@ class Derivative:
         try:
             # (f's **kwargs, the keywords of it wrt names) and (f's *args, where its values
             # start) when wrt counts them: code for each set of keywords, and each count
-            self._keywords = keywords_of(self._parameters[shift:], wrt)
-            self.wrt, self._single = normalize_wrt(
-                wrt, self._names[shift:], self._keywords[1] if self._keywords else ()
-            )
-            self._positions = tuple(w + shift for w in self.wrt)
-            self._spread = spread_of(self._parameters[shift:], wrt)
-            if self._spread is not None:
-                self._spread = self._spread[0], self._spread[1] + shift
-                if self._keywords is not None:
-                    raise ArgumentError(
-                        "wrt counts values of *args and names keywords of "
-                        "**kwargs: the positions of both depend on the call",
-                        caller(),
-                        "differentiate them in two calls",
-                    )
+            self._resolve_wrt(wrt, shift)
             # parameters whose value (a key) picks a function f calls, and containers
             # holding the functions or objects f calls
             self._keys = set(fun._keys) if isinstance(fun, Derivative) else set()
@@ -104,6 +90,24 @@ class Derivative:
         )
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
         self.__doc__ = f"{mode.title} of {fun.__qualname__}."
+
+    def _resolve_wrt(self, wrt, shift):
+        """The positions wrt names, and how *args or **kwargs count in them."""
+        self._keywords = keywords_of(self._parameters[shift:], wrt)
+        self.wrt, self._single = normalize_wrt(
+            wrt, self._names[shift:], self._keywords[1] if self._keywords else ()
+        )
+        self._positions = tuple(w + shift for w in self.wrt)
+        self._spread = spread_of(self._parameters[shift:], wrt)
+        if self._spread is not None:
+            self._spread = self._spread[0], self._spread[1] + shift
+            if self._keywords is not None:
+                raise ArgumentError(
+                    "wrt counts values of *args and names keywords of "
+                    "**kwargs: the positions of both depend on the call",
+                    caller(),
+                    "differentiate them in two calls",
+                )
 
     def _first_emitted(self):
         """(the code for the defaults, None) or, when the code depends on arguments only a

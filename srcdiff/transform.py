@@ -489,13 +489,8 @@ def generate(
         return renamed
     cache.stats["transforms"] += 1
     parsed = ParsedFunction(fn, statics)
-    node = parsed.node
-    # (positions count the keyword-only parameters after the positional ones; *args and
-    # **kwargs are passed through, never differentiated)
-    params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
-    where = parsed.location(node)
-    _check_wrt(fn, wrt, params, node.args.vararg, where)
-    wrt_names = [params[i] for i in wrt]
+    where = parsed.location(parsed.node)
+    wrt_names = _wrt_names(fn, parsed.node, wrt, where)
     outputs = (True, False) if has_aux else outputs
     derive_callee = _callee_deriver(fn, mode, optimized, statics, suffixed)
     normalizer = _normalizer(
@@ -506,10 +501,7 @@ def generate(
     funcs = _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs)
     if optimized:
         optimize(funcs, mode)
-    doc = (
-        f"{mode.title} of {fn.__module__}.{fn.__qualname__} with respect to "
-        f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n"
-    )
+    doc = _docstring(fn, mode, wrt_names)
     source, lines = codegen.to_source(funcs, doc)
     meta = _meta(
         fn,
@@ -523,15 +515,37 @@ def generate(
         has_aux,
     )
     if meta.callees or names:  # (else no name in it can change)
-        _in_progress.made[made_from] = naming.Made(
-            funcs,
-            doc,
-            meta,
-            normalizer.names.used,
-            [c["naming"] for c in normalizer.callees],
-            normalizer.callee_prefixes,
-        )
+        _remember(made_from, funcs, doc, meta, normalizer)
     return source, meta
+
+
+def _remember(made_from, funcs, doc, meta, normalizer):
+    """Keep a module made in the transform in progress, to rename it if it is asked for
+    again under other names."""
+    _in_progress.made[made_from] = naming.Made(
+        funcs,
+        doc,
+        meta,
+        normalizer.names.used,
+        [c["naming"] for c in normalizer.callees],
+        normalizer.callee_prefixes,
+    )
+
+
+def _docstring(fn, mode, wrt_names):
+    return (
+        f"{mode.title} of {fn.__module__}.{fn.__qualname__} with respect to "
+        f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n"
+    )
+
+
+def _wrt_names(fn, node, wrt, where):
+    """The names of the parameters at the positions wrt (checked). Positions count the
+    keyword-only parameters after the positional ones; *args and **kwargs are passed
+    through, never differentiated."""
+    params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+    _check_wrt(fn, wrt, params, node.args.vararg, where)
+    return [params[i] for i in wrt]
 
 
 def _meta(
