@@ -544,6 +544,18 @@ def test_reductions_of_complex_values(f, x):
         assert_close(nf.hvp(f)(x, v), autograd_hvp(f, (x,), 0, v), 1e-6, 1e-9, "hvp")
 
 
+def joined_with_a_complex_literal(x):
+    z = np.concatenate([x[0] + 1j * x[1], [0j]])
+    return np.sum(np.abs(z) ** 3)
+
+
+def test_complex_literal_in_a_list_gets_a_zero_tangent():
+    """runtime.zero_tangent(0j) was None (Python complex was not among the numbers): the
+    jvp of joined_with_a_complex_literal raised TypeError: unsupported operand type(s) for
+    *: 'complex' and 'NoneType'."""
+    assert_derivatives(joined_with_a_complex_literal, np.array([[0.3, -1.2], [0.7, 0.1]]))
+
+
 def sinc_sum(x):
     return np.sum(np.sinc(x))
 

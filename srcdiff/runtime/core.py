@@ -208,8 +208,8 @@ def zero_tangent(x):
         return type(x)(*(zero_tangent(v) for v in x))
     if isinstance(x, (list, tuple)):
         return type(x)(zero_tangent(v) for v in x)
-    if type(x) in (float, int, bool):  # a number in a list numpy makes an array of
-        return 0.0
+    if type(x) in (float, int, bool, complex):  # a number in a list numpy makes an array of
+        return 0j if type(x) is complex else 0.0
     if isinstance(x, np.ndarray) or isinstance(x, np.generic) and x.dtype.kind in "fc":
         return np.zeros_like(x)
     if is_record(x):
