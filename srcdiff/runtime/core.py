@@ -364,7 +364,8 @@ def unbroadcast(g, x):
     if isinstance(g, dict) or isinstance(g, (list, tuple)) and isinstance(x, (dict, list, tuple)):
         return g  # a container's adjoint (a Sparse, or the caller's list) is shaped as it is
     shape = x.shape if type(x) is np.ndarray else np.shape(x)
-    if type(g) is np.ndarray and g.dtype.kind == "c" or type(g) is complex:
+    kind = g.dtype.kind if isinstance(g, (np.ndarray, np.generic)) else None  # (np.complex128)
+    if kind == "c" or type(g) is complex:
         g = real_for(g, x)
     if (g.shape if type(g) is np.ndarray else np.shape(g)) == shape:
         return g
