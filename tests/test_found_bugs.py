@@ -622,6 +622,23 @@ def test_a_scalar_result_cast_back():
 # --- unhelpful errors ---------------------------------------------------------------------------
 
 
+def complex_spectral_norms(x):
+    z = x[0] + 1j * x[1]
+    return np.linalg.norm(z, "nuc") + np.linalg.norm(z, 2) + np.linalg.norm(z, -2)
+
+
+@xfail(
+    "second derivatives of np.linalg.norm(z, 'nuc' / 2 / -2) of complex z (their first "
+    "derivatives agree with finite differences): the SVD in the norm's slope is "
+    "differentiated, and refused ('srcdiff differentiates np.linalg.svd of real matrices "
+    "only', a call the user did not write) at a line of the emitted gradient's file",
+    raises=nf.SrcdiffError,
+)
+def test_second_order_of_spectral_norms_of_complex_matrices():
+    x = np.random.default_rng(0).standard_normal((2, 3, 4))
+    assert_derivatives(complex_spectral_norms, x, autograd=False)
+
+
 def written_twice(x):
     y = np.zeros(3)
     y[1:] = x
