@@ -527,8 +527,16 @@ def complex_covariance(x):
 def complex_norms_autograd_has(x):
     z = x[0] + 1j * x[1]
     return (
-        np.linalg.norm(z) + np.linalg.norm(z, 3) + np.sum(np.linalg.norm(z.reshape(2, 2), axis=1))
+        np.linalg.norm(z)
+        + np.linalg.norm(z, 3)
+        + np.sum(np.linalg.norm(z.reshape(2, 2), axis=1))
+        + np.linalg.norm(z.reshape(2, 2), "nuc")
     )
+
+
+def complex_spectral_norms(x):
+    z = x[0] + 1j * x[1]
+    return np.linalg.norm(z, "nuc") + np.linalg.norm(z, 2) + np.linalg.norm(z, -2)
 
 
 @pytest.mark.parametrize(
@@ -536,9 +544,10 @@ def complex_norms_autograd_has(x):
     [
         (complex_norms, [[0.3, -1.2, 0.8, 0.5], [0.7, 0.1, -0.4, 1.0]]),
         (complex_norms_autograd_has, [[0.3, -1.2, 0.8, 0.5], [0.7, 0.1, -0.4, 1.0]]),
+        (complex_spectral_norms, np.random.default_rng(0).standard_normal((2, 3, 4))),
         (complex_covariance, np.random.default_rng(3).standard_normal((4, 5))),
     ],
-    ids=["norm", "norm-autograd", "cov"],
+    ids=["norm", "norm-autograd", "spectral", "cov"],
 )
 def test_reductions_of_complex_values(f, x):
     """np.linalg.norm and np.cov of complex values were differentiated as if they were real
@@ -547,14 +556,38 @@ def test_reductions_of_complex_values(f, x):
     0.10397+0.18318j, finite differences (and autograd) -0.82677; complex_covariance at
     default_rng(3) along default_rng(4): 14.30453 for 8.31496. Their adjoints now take the
     conjugate slope (np.abs's convention, and autograd's), their tangents the real part.
-    (autograd has no gradient of norm for ord=1 or of np.cov, and its tangent of a norm of
-    complex values is complex: 0.15974+1.14366j for the real 0.15974.)"""
+    The second order of the nuc, 2 and -2 norms differentiates a complex SVD (refused
+    before: 'srcdiff differentiates np.linalg.svd of real matrices only'). (autograd has
+    no gradient of norm for ord=1, 2, -2 or of np.cov, and its tangent of a norm of complex
+    values is complex: 0.15974+1.14366j for the real 0.15974.)"""
     x = np.array(x)
     assert_derivatives(f, x, autograd=False)
     if f is complex_norms_autograd_has:
-        v = random_like(x, seed=1)
-        assert_close(nf.grad(f)(x), autograd_grad(f, (x,), 0), 1e-6, 1e-9, "reverse")
-        assert_close(nf.hvp(f)(x, v), autograd_hvp(f, (x,), 0, v), 1e-6, 1e-9, "hvp")
+        assert_autograd_reverse_and_hvp(f, x)
+
+
+def assert_autograd_reverse_and_hvp(f, x):
+    """srcdiff's gradient and H v are autograd's, where autograd's forward mode cannot run f
+    or is off."""
+    v = random_like(x, seed=1)
+    assert_close(nf.grad(f)(x), autograd_grad(f, (x,), 0), 1e-6, 1e-9, "reverse")
+    assert_close(nf.hvp(f)(x, v), autograd_hvp(f, (x,), 0, v), 1e-6, 1e-9, "hvp")
+
+
+def phase_free_parts_of_a_complex_svd(x):
+    u, s, vh = np.linalg.svd(x[0] + 1j * x[1], full_matrices=False)
+    first = u[:, :1] @ vh[:1]  # (a phase on u's column cancels vh's)
+    return np.sum(np.abs(first) * np.arange(12.0).reshape(3, 4)) + np.sum(np.abs(u) ** 4) + s[1]
+
+
+def test_svd_of_complex_matrices():
+    """np.linalg.svd of complex matrices was refused; now what does not depend on the
+    phases of the singular vectors has its derivatives (svd_jvp fixes the phase of U's
+    columns; svd_vjp works in the Hermitian pairing and conjugates). (autograd has no
+    tangent of svd.)"""
+    x = np.random.default_rng(5).standard_normal((2, 3, 4))
+    assert_derivatives(phase_free_parts_of_a_complex_svd, x, autograd=False)
+    assert_autograd_reverse_and_hvp(phase_free_parts_of_a_complex_svd, x)
 
 
 def joined_with_a_complex_literal(x):
@@ -620,23 +653,6 @@ def test_a_scalar_result_cast_back():
 
 
 # --- unhelpful errors ---------------------------------------------------------------------------
-
-
-def complex_spectral_norms(x):
-    z = x[0] + 1j * x[1]
-    return np.linalg.norm(z, "nuc") + np.linalg.norm(z, 2) + np.linalg.norm(z, -2)
-
-
-@xfail(
-    "second derivatives of np.linalg.norm(z, 'nuc' / 2 / -2) of complex z (their first "
-    "derivatives agree with finite differences): the SVD in the norm's slope is "
-    "differentiated, and refused ('srcdiff differentiates np.linalg.svd of real matrices "
-    "only', a call the user did not write) at a line of the emitted gradient's file",
-    raises=nf.SrcdiffError,
-)
-def test_second_order_of_spectral_norms_of_complex_matrices():
-    x = np.random.default_rng(0).standard_normal((2, 3, 4))
-    assert_derivatives(complex_spectral_norms, x, autograd=False)
 
 
 def written_twice(x):

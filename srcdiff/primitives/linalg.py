@@ -402,8 +402,11 @@ def _norms(*calls, x=real(3, 4)):
         "np.linalg.norm(x + 0.5j * x[:, ::-1], 1)",
         x=distinct(3, 4),
     )
-    # (its second order would differentiate the SVD of a complex matrix: refused)
-    + [Sample("np.linalg.norm(x + 0.5j * x[:, ::-1], 'nuc')", x=real(3, 4), second_order=False)],
+    + _norms(
+        "np.linalg.norm(x + 0.5j * x[:, ::-1], 'nuc', axis=(1, 2))",
+        "np.linalg.norm(x - 1j * x[::-1], 2, axis=(1, 2))",
+        x=real(2, 3, 4),
+    ),
 )
 class norm:
     def adjoint(bz, z, x, ord=None, axis=None, keepdims=False):

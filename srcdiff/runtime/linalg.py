@@ -39,6 +39,11 @@ def symmetrize(x):
     return (x + x.mT) / 2
 
 
+def _h(x):
+    """The conjugate transpose of each matrix (the transpose of a real one)."""
+    return conj(x).mT
+
+
 def _eye_like(x):
     return np.eye(x.shape[-1], dtype=x.dtype)
 
@@ -329,58 +334,64 @@ def eigvalsh_jvp(da, a):
 
 def svd_vjp(g, out):
     """Of a thin or a full SVD: the extra columns of a full one (an arbitrary basis of the
-    complement) act through the thin columns they stay orthogonal to."""
-    real_matrices(out[0], "svd")
+    complement) act through the thin columns they stay orthogonal to. Of a complex one too,
+    worked in the pairing Re tr(G^H dX), whose cotangents are the conjugates of srcdiff's
+    (and autograd's): conjugated on the way in and out."""
     u, s, vh = out
     gu, gs, gvh = unpack_adjoint(g, out)
+    gu, gv = conj(gu), gvh.mT  # (gv: conj(gvh) conjugate-transposed)
     k = s.shape[-1]
-    u1, v1 = u[..., :k], vh[..., :k, :].mT
-    gu1 = gu[..., :k] - u[..., k:] @ (gu[..., k:].mT @ u1)
-    gv1 = gvh[..., :k, :].mT - vh[..., k:, :].mT @ (gvh[..., k:, :] @ v1)
+    u1, v1 = u[..., :k], _h(vh[..., :k, :])
+    gu1 = gu[..., :k] - u[..., k:] @ (_h(gu[..., k:]) @ u1)
+    gv1 = gv[..., :k] - _h(vh[..., k:, :]) @ (_h(gv[..., k:]) @ v1)
     f = reciprocal_gaps(s * s)
-    utgu, vtgv = u1.mT @ gu1, v1.mT @ gv1
+    utgu, vtgv = _h(u1) @ gu1, _h(v1) @ gv1
     inner = (
-        (f * (utgu - utgu.mT)) * s[..., None, :]
+        (f * (utgu - _h(utgu))) * s[..., None, :]
         + _eye_like(f) * gs[..., None, :]
-        + s[..., :, None] * (f * (vtgv - vtgv.mT))
+        + s[..., :, None] * (f * (vtgv - _h(vtgv)))
     )
-    return (
-        u1 @ inner @ v1.mT
-        + ((gu1 - u1 @ utgu) / s[..., None, :]) @ v1.mT
-        + u1 @ ((gv1 - v1 @ vtgv) / s[..., None, :]).mT
+    if np.iscomplexobj(utgu):  # (the phases of U's columns: see svd_jvp)
+        inner = inner + _eye_like(f) * (1j * np.imag(_diagonal(utgu)) / s)[..., None, :]
+    return conj(
+        u1 @ inner @ _h(v1)
+        + ((gu1 - u1 @ utgu) / s[..., None, :]) @ _h(v1)
+        + u1 @ _h((gv1 - v1 @ vtgv) / s[..., None, :])
     )
 
 
 def svd_jvp(da, out):
-    real_matrices(out[0], "svd")
+    """A phase on a column of U and the same on V's leave A as it is: only the difference of
+    the imaginary diagonals of U^H dU and V^H dV is fixed (Im diag(U^H dA V) / s), and this
+    puts it on U's (what depends on A alone does not depend on the choice)."""
     u, s, vh = out
     k = s.shape[-1]
-    u1, v1 = u[..., :k], vh[..., :k, :].mT
+    u1, v1 = u[..., :k], _h(vh[..., :k, :])
     f = reciprocal_gaps(s * s)
-    projected = u1.mT @ da @ v1
+    projected = _h(u1) @ da @ v1
     du1 = (
-        u1 @ (f * (projected * s[..., None, :] + s[..., :, None] * projected.mT))
+        u1 @ (f * (projected * s[..., None, :] + s[..., :, None] * _h(projected)))
         + ((da @ v1) - u1 @ projected) / s[..., None, :]
     )
+    if np.iscomplexobj(projected):
+        du1 = du1 + u1 * (1j * np.imag(_diagonal(projected)) / s)[..., None, :]
     dv1 = (
-        v1 @ (f * (s[..., :, None] * projected + projected.mT * s[..., None, :]))
-        + ((da.mT @ u1) - v1 @ projected.mT) / s[..., None, :]
+        v1 @ (f * (s[..., :, None] * projected + _h(projected) * s[..., None, :]))
+        + ((_h(da) @ u1) - v1 @ _h(projected)) / s[..., None, :]
     )
-    du = np.concatenate([du1, -u1 @ (du1.mT @ u[..., k:])], axis=-1)
-    dv = np.concatenate([dv1, -v1 @ (dv1.mT @ vh[..., k:, :].mT)], axis=-1)
-    return du, _diagonal(projected), dv.mT
+    du = np.concatenate([du1, -u1 @ (_h(du1) @ u[..., k:])], axis=-1)
+    dv = np.concatenate([dv1, -v1 @ (_h(dv1) @ _h(vh[..., k:, :]))], axis=-1)
+    return du, real(_diagonal(projected)), _h(dv)
 
 
 def svdvals_vjp(g, a):
-    real_matrices(a, "svdvals")
     u, _, vh = np.linalg.svd(a, full_matrices=False)
-    return u @ (g[..., :, None] * vh)
+    return conj(u @ (g[..., :, None] * vh))  # (conjugated as in svd_vjp)
 
 
 def svdvals_jvp(da, a):
-    real_matrices(a, "svdvals")
     u, _, vh = np.linalg.svd(a, full_matrices=False)
-    return _diagonal(u.mT @ da @ vh.mT)
+    return real(_diagonal(_h(u) @ da @ _h(vh)))
 
 
 def qr_vjp(g, out, a):
