@@ -40,7 +40,8 @@ class Emitted:
         # (what a name resolves to now, what it did, the items of a container of functions)
         # for the callees and functions named by fn's globals, closure or object arguments
         self.guards = []
-        self.closure = None  # f's closure cells: held, so their ids in its memory key stay theirs
+        # f's closure cells and defaults: held, so their ids in its memory key stay theirs
+        self.closure = self.defaults = None
         # what specialize.py keeps for it: its functions as gast trees, and the copies of
         # them it made for given arguments
         self.parsed, self.clones = None, {}
@@ -174,10 +175,16 @@ def _derive_module(fn, wrt, mode, options):
 
 def _where(fn):
     """What tells apart the closures of one code: the entry reads this function's own
-    globals and closure cells at every call (refresh), so another closure of the same code
-    (other cells) needs an entry of its own; the entry holds the cells and the globals, so
-    their ids stay theirs while it lives."""
-    return (id(fn.__globals__),) + tuple(id(cell) for cell in fn.__closure__ or ())
+    globals and closure cells at every call (refresh), and its emitted function takes f's
+    defaults, so another closure of the same code (other cells, other defaults: `def fk(x,
+    k=k)` in a loop) needs an entry of its own; the entry holds the cells, the defaults and
+    the globals, so their ids stay theirs while it lives."""
+    return (
+        id(fn.__globals__),
+        id(fn.__defaults__),
+        id(fn.__kwdefaults__),
+        *(id(cell) for cell in fn.__closure__ or ()),
+    )
 
 
 def _derive(fn, wrt, mode, **options):
@@ -218,6 +225,9 @@ def _derive(fn, wrt, mode, **options):
         scope,
         first_line=2 if path else 1,
         origin=(meta.defined.filename, dict(meta.lines)),
+        bare=meta.names[0]
+        if mode is not Mode.SPLIT and (fn.__defaults__ or fn.__kwdefaults__)
+        else None,
     )
     functions = {n: scope[n] for n in meta.names}
     if mode is not Mode.SPLIT:
@@ -230,7 +240,7 @@ def _derive(fn, wrt, mode, **options):
         for name, value in provenance.functions_read(fn)
     ]
     entry.guards = guards
-    entry.closure = fn.__closure__
+    entry.closure, entry.defaults = fn.__closure__, (fn.__defaults__, fn.__kwdefaults__)
     cache.memory_put((key, where), entry)
     return entry
 
