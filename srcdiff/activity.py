@@ -50,7 +50,8 @@ def _nondifferentiable(obj):
 
 
 def _nondifferentiable_member(table, name):
-    """Whether ndarray method or attribute `name` gives a constant (x.argmax(), x.shape)."""
+    """Whether ndarray method or attribute `name` gives a constant (x.argmax(), x.shape), or
+    operator `name` does (//)."""
     record = table(name)
     return record is not None and not record.differentiable
 
@@ -310,6 +311,10 @@ class Activity:
             return False
         if isinstance(node, SCOPES):  # what it reads from outside makes it varied too
             return any(isinstance(n, gast.Name) and n.id in active for n in ir.walk(node))
+        if isinstance(node, gast.BinOp) and _nondifferentiable_member(
+            registry.operator, type(node.op)
+        ):
+            return False  # x // y, a constant as np.floor_divide is
         if isinstance(node, gast.UnaryOp):
             return not isinstance(node.op, (gast.Not, gast.Invert)) and act(node.operand)
         if isinstance(node, gast.Attribute):

@@ -60,10 +60,6 @@ def mutates(x):
     return np.sum(x)
 
 
-def floordiv(x):
-    return np.sum(x // 2.0)
-
-
 def non_scalar(x):
     return np.exp(x)
 
@@ -80,7 +76,6 @@ def two_args(x, n):
         (uses_yield, "yield np.sum(x)", "generators"),
         (uses_global, "global COUNTER", "global"),
         (mutates, "x[0] = 3.0", "copy()"),
-        (floordiv, "return np.sum(x // 2.0)", "//"),
     ],
 )
 def test_unsupported_constructs(fn, snippet, word):

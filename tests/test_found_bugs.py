@@ -496,6 +496,19 @@ def test_variance_of_complex_values(f):
     assert_derivatives(f, np.array([0.3, -1.2, 0.8, 0.5]))
 
 
+def modulus_of_a_complex_scalar(x):
+    z = x[:2] + 1j * x[2:]
+    return np.abs(z[0]) + np.std(z) + np.abs(z[0] * z[1] - 1.0)
+
+
+def test_grad_of_grad_through_a_complex_scalar():
+    """A complex numpy scalar's adjoint of a real scalar kept its imaginary part in
+    runtime.unbroadcast (which took the real part of a complex array or Python complex, not
+    of an np.complex128): grad of grad (not hvp) of np.abs(z[0]) was off by 100%, of
+    np.std(z) and of np.abs(np.linalg.det(z)) for a 3 x 3 z by 42% and 37%."""
+    assert_derivatives(modulus_of_a_complex_scalar, np.array([0.3, -1.2, 0.8, 0.5]))
+
+
 def complex_norms(x):
     z = x[0] + 1j * x[1]
     return (
@@ -511,48 +524,118 @@ def complex_covariance(x):
     return np.sum(np.abs(np.cov(z)) ** 2) + np.real(np.sum(np.cov(z)))
 
 
-@xfail(
-    "np.linalg.norm and np.cov of complex values are differentiated as if they were real "
-    "(no conjugate): norm(x[0] + 1j x[1]) at x = [[0.3, -1.2, 0.8, 0.5], [0.7, 0.1, -0.4, "
-    "1.0]] along [[0.2, 0.5, -0.3, 0.1], [-0.6, 0.4, 0.9, -0.2]]: gradient 0.10397, jvp "
-    "0.10397+0.18318j, finite differences (and autograd) -0.82677; ord=1 0.45655 for "
-    "-1.74274, ord=inf -0.53149 for -0.46505, matrix ord=1 -0.30788 for -0.59922; "
-    "complex_covariance at default_rng(3) along default_rng(4): 14.30453 for 8.31496",
-    raises=AssertionError,
-)
+def complex_norms_autograd_has(x):
+    z = x[0] + 1j * x[1]
+    return (
+        np.linalg.norm(z)
+        + np.linalg.norm(z, 3)
+        + np.sum(np.linalg.norm(z.reshape(2, 2), axis=1))
+        + np.linalg.norm(z.reshape(2, 2), "nuc")
+    )
+
+
+def complex_spectral_norms(x):
+    z = x[0] + 1j * x[1]
+    return np.linalg.norm(z, "nuc") + np.linalg.norm(z, 2) + np.linalg.norm(z, -2)
+
+
 @pytest.mark.parametrize(
     "f, x",
     [
         (complex_norms, [[0.3, -1.2, 0.8, 0.5], [0.7, 0.1, -0.4, 1.0]]),
+        (complex_norms_autograd_has, [[0.3, -1.2, 0.8, 0.5], [0.7, 0.1, -0.4, 1.0]]),
+        (complex_spectral_norms, np.random.default_rng(0).standard_normal((2, 3, 4))),
         (complex_covariance, np.random.default_rng(3).standard_normal((4, 5))),
     ],
-    ids=["norm", "cov"],
+    ids=["norm", "norm-autograd", "spectral", "cov"],
 )
 def test_reductions_of_complex_values(f, x):
+    """np.linalg.norm and np.cov of complex values were differentiated as if they were real
+    (no conjugate): complex_norms at x = [[0.3, -1.2, 0.8, 0.5], [0.7, 0.1, -0.4, 1.0]] along
+    [[0.2, 0.5, -0.3, 0.1], [-0.6, 0.4, 0.9, -0.2]]: gradient 0.10397, jvp
+    0.10397+0.18318j, finite differences (and autograd) -0.82677; complex_covariance at
+    default_rng(3) along default_rng(4): 14.30453 for 8.31496. Their adjoints now take the
+    conjugate slope (np.abs's convention, and autograd's), their tangents the real part.
+    The second order of the nuc, 2 and -2 norms differentiates a complex SVD (refused
+    before: 'srcdiff differentiates np.linalg.svd of real matrices only'). (autograd has
+    no gradient of norm for ord=1, 2, -2 or of np.cov, and its tangent of a norm of complex
+    values is complex: 0.15974+1.14366j for the real 0.15974.)"""
     x = np.array(x)
-    v = random_like(x, seed=2)
-    expected = inner(finite_differences(f, (x,), 0), v)
-    assert inner(nf.grad(f)(x), v) == pytest.approx(expected, rel=1e-6)
-    assert nf.jvp(f)(x, v)[1] == pytest.approx(expected, rel=1e-6)
+    assert_derivatives(f, x, autograd=False)
+    if f is complex_norms_autograd_has:
+        assert_autograd_reverse_and_hvp(f, x)
+
+
+def assert_autograd_reverse_and_hvp(f, x):
+    """srcdiff's gradient and H v are autograd's, where autograd's forward mode cannot run f
+    or is off."""
+    v = random_like(x, seed=1)
+    assert_close(nf.grad(f)(x), autograd_grad(f, (x,), 0), 1e-6, 1e-9, "reverse")
+    assert_close(nf.hvp(f)(x, v), autograd_hvp(f, (x,), 0, v), 1e-6, 1e-9, "hvp")
+
+
+def phase_free_parts_of_a_complex_svd(x):
+    u, s, vh = np.linalg.svd(x[0] + 1j * x[1], full_matrices=False)
+    first = u[:, :1] @ vh[:1]  # (a phase on u's column cancels vh's)
+    return np.sum(np.abs(first) * np.arange(12.0).reshape(3, 4)) + np.sum(np.abs(u) ** 4) + s[1]
+
+
+def test_svd_of_complex_matrices():
+    """np.linalg.svd of complex matrices was refused; now what does not depend on the
+    phases of the singular vectors has its derivatives (svd_jvp fixes the phase of U's
+    columns; svd_vjp works in the Hermitian pairing and conjugates). (autograd has no
+    tangent of svd.)"""
+    x = np.random.default_rng(5).standard_normal((2, 3, 4))
+    assert_derivatives(phase_free_parts_of_a_complex_svd, x, autograd=False)
+    assert_autograd_reverse_and_hvp(phase_free_parts_of_a_complex_svd, x)
+
+
+def joined_with_a_complex_literal(x):
+    z = np.concatenate([x[0] + 1j * x[1], [0j]])
+    return np.sum(np.abs(z) ** 3)
+
+
+def test_complex_literal_in_a_list_gets_a_zero_tangent():
+    """runtime.zero_tangent(0j) was None (Python complex was not among the numbers): the
+    jvp of joined_with_a_complex_literal raised TypeError: unsupported operand type(s) for
+    *: 'complex' and 'NoneType'."""
+    assert_derivatives(joined_with_a_complex_literal, np.array([[0.3, -1.2], [0.7, 0.1]]))
 
 
 def sinc_sum(x):
     return np.sum(np.sinc(x))
 
 
-@xfail(
-    "np.sinc's second derivative is 0 at x = 0 (true -pi**2 / 3 = -3.2899: the slope "
-    "divide_or_zero(cos(pi x) - sinc(x), x) is differentiated as 0 there), and the slope's "
-    "quotient loses its digits near 0: hvp -5.4287 at x = 1e-8, -9.8696 at 3e-9; of "
-    "sum(sinc(x[:, None] - np.arange(-2, 3)) ** 2) at x = 1.0: 4.7222, finite differences "
-    "-1.8575",
-    raises=AssertionError,
-)
+def sinc_of_shifts_squared(x):
+    return np.sum(np.sinc(x[:, None] - np.arange(-2, 3)) ** 2)
+
+
+def sinc_of(y):
+    return np.sinc(y)
+
+
+sinc_twice = nf.grad(nf.grad(sinc_of))
+
+
 def test_second_derivative_of_sinc_at_and_near_zero():
+    """np.sinc's slope was divide_or_zero(cos(pi x) - sinc(x), x), differentiated as 0 at
+    x = 0 and losing its digits near it: hvp 0 at 0 for -pi**2 / 3 = -3.2899, -5.4287 at
+    1e-8, -9.8696 at 3e-9, and 4.7222 for -1.8575 of sinc_of_shifts_squared at 1.0. Now
+    runtime.sinc_derivative(n, x) (a series near 0) is the slope, and its own slope is
+    sinc_derivative(n + 1, x): grad of grad of grad runs too."""
     x = np.array([0.0, 1e-8, 3e-9, 0.3])
     slope = (np.cos(0.3 * np.pi) - np.sinc(0.3)) / 0.3
     curvature = [-(np.pi**2) / 3] * 3 + [(-np.pi * np.sin(0.3 * np.pi) - 2 * slope) / 0.3]
-    np.testing.assert_allclose(nf.hvp(sinc_sum)(x, np.ones(4)), curvature, rtol=1e-6)
+    np.testing.assert_allclose(nf.hvp(sinc_sum)(x, np.ones(4)), curvature, rtol=1e-10)
+    hvp = nf.hvp(sinc_of_shifts_squared)(np.array([1.0]), np.ones(1))
+    np.testing.assert_allclose(hvp, [2 * (1 / 9 + 1 / 4 + 2) - 2 * np.pi**2 / 3], rtol=1e-12)
+    assert nf.grad(sinc_twice)(0.0) == 0.0
+    # (the third derivative at 0.3, by mpmath.diff in 30 digits)
+    assert nf.grad(sinc_twice)(0.3) == pytest.approx(5.24749315292437, rel=1e-12)
+    # (autograd's slope of sinc is NaN at 0)
+    assert_derivatives(sinc_sum, x, autograd=False)
+    assert_derivatives(sinc_of_shifts_squared, np.array([1.0, 0.0, -2.0, 0.5]), autograd=False)
+    assert_derivatives(sinc_of_shifts_squared, np.array([1.1, 0.4, -2.3, 0.5]))
 
 
 def sum_of_a_cast_cast_back(x):

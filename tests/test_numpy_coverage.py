@@ -7,6 +7,7 @@ import pytest
 
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
+from oracle import autograd_twin, gradient_along
 from srcdiff import runtime
 from srcdiff.primitives import (
     arrays,
@@ -53,6 +54,10 @@ def through_tests_and_indices(x):
     )
 
 
+def through_floor_division(x):  # (np.floor_divide's record declares the operator //)
+    return np.sum(x * (x // 0.5) + x * np.floor_divide(x, 2.0) + (3.0 // x) * x**2)
+
+
 def through_sizes(x):
     return np.sum(x * np.shape(x)[0] + x * np.size(x) + x * np.ndim(x))
 
@@ -63,6 +68,7 @@ CONSTANTS = [
     through_comparison,
     through_roundings,
     through_tests_and_indices,
+    through_floor_division,
     through_sizes,
 ]
 
@@ -74,6 +80,29 @@ def test_constants_pass_through_both_modes(f, rng):
     v = rng.normal(size=5)
     _, tangent = nf.jvp(f)(x, v)
     assert tangent == pytest.approx(np.sum(gradient * v), rel=1e-9)
+
+
+def remainders(x):
+    return np.sum((x % 0.7) * x + 2.5 % x + np.mod(x, 0.3) * x + np.floor_divide(x, 2.0) * x**2)
+
+
+def test_floor_division_and_remainder_second_order(rng):
+    """`x // y` was refused ('the operator // has no gradient') though np.floor_divide is
+    declared a constant: activity now asks the registry about an operator's result. x % c
+    has slope 1 in x, c % x slope -floor(c / x): gradient, tangent and H v against finite
+    differences and autograd (which has no `//` of its own values)."""
+    import autograd
+
+    x, v = rng.uniform(0.2, 2.0, size=4), rng.normal(size=4)
+    gradient = check_grad(remainders, x)[0]
+    np.testing.assert_allclose(gradient, autograd.grad(autograd_twin(remainders))(x), rtol=1e-12)
+    assert nf.jvp(remainders)(x, v)[1] == pytest.approx(np.sum(gradient * v), rel=1e-12)
+    along = gradient_along(nf.grad(remainders), (x,), 0, v)
+    np.testing.assert_allclose(nf.hvp(remainders)(x, v), along, rtol=1e-6, atol=1e-8)
+    their_hvp = autograd.grad(
+        lambda x: autograd.numpy.sum(autograd.grad(autograd_twin(remainders))(x) * v)
+    )
+    np.testing.assert_allclose(nf.hvp(remainders)(x, v), their_hvp(x), rtol=1e-12, atol=1e-12)
 
 
 def draws(x):
@@ -260,20 +289,3 @@ def test_agrees_with_autograd(name, tmp_path, rng):
     np.testing.assert_allclose(nf.jvp(f)(x, v)[1], np.sum(autograd.grad(g)(x) * v), rtol=1e-10)
     their_hvp = autograd.grad(lambda x: autograd.numpy.sum(autograd.grad(g)(x) * v))(x)
     np.testing.assert_allclose(nf.hvp(f)(x, v), their_hvp, rtol=1e-8, atol=1e-12)
-
-
-# --- found on the way: outside this branch's files ----------------------------------------------
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="`x // y` of a differentiated value is refused ('the "
-    "operator // has no gradient'), though np.floor_divide is declared a "
-    "constant: activity.py does not ask the registry about an operator's result",
-)
-def test_floor_division_passes_through_as_a_constant(rng):
-    def f(x):
-        return np.sum(x * (x // 0.5))
-
-    x = rng.normal(size=4)
-    np.testing.assert_allclose(nf.grad(f)(x), x // 0.5)

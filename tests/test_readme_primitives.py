@@ -22,6 +22,7 @@ OPERATORS = {
     "-": gast.Sub,
     "*": gast.Mult,
     "/": gast.Div,
+    "//": gast.FloorDiv,
     "**": gast.Pow,
     "%": gast.Mod,
     "@": gast.MatMult,

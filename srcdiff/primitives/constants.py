@@ -5,6 +5,7 @@ Also the shape rules of the builtins emitted code uses (len, range, zip, ...).""
 
 import builtins
 
+import gast
 import numpy as np
 
 from .. import runtime, shapes
@@ -47,12 +48,20 @@ constants(
     np.identity,
     np.arange,
     np.signbit,
-    np.floor_divide,
     fresh=True,
     methods=("argmax", "argmin", "argsort", "any", "all"),
     samples=[
         Sample("x * np.sign(x) + np.floor(x) * x + np.round(x, 1) + np.argmax(x)", x=real(5)),
         Sample("np.where(np.isfinite(x) & (x > 0), x, 0.0) * np.argsort(x)", x=real(5)),
+    ],
+)
+constants(  # (flat almost everywhere, as np.floor is)
+    np.floor_divide,
+    operators=(gast.FloorDiv,),
+    fresh=True,
+    samples=[
+        Sample("x * (x // 0.5) + np.floor_divide(x, 2.0)", x=real(5)),
+        Sample("x * (3.0 // x)", x=real(3)),
     ],
 )
 constants(

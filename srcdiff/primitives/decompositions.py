@@ -73,6 +73,17 @@ class eigvalsh:
         Sample("np.linalg.svd(a, full_matrices=False)[0] ** 2", a=real(2, 4, 3)),
         Sample("np.linalg.svd(a, full_matrices=False)[2] ** 2", a=real(2, 4)),
         Sample("u[:, 2:] @ u[:, 2:].T + s[0]", setup="u, s, vh = np.linalg.svd(a)", a=real(4, 2)),
+        # complex: what does not depend on the phases of the singular vectors
+        Sample(
+            "np.abs(u[:, :2] @ vh[:2]) ** 2 + s[1]",
+            setup="u, s, vh = np.linalg.svd(a + 1j * a[::-1], full_matrices=False)",
+            a=real(3, 4),
+        ),
+        Sample(
+            "np.abs(u) @ np.abs(vh[3:].conj().T @ vh[3:])[:3]",
+            setup="u, s, vh = np.linalg.svd(a - 2j * a[:, ::-1])",
+            a=real(3, 4),
+        ),
     ],
 )
 class svd:
@@ -83,7 +94,13 @@ class svd:
         dz = runtime.svd_jvp(da, z)
 
 
-@_decomposition(np.linalg.svdvals, samples=[Sample("np.linalg.svdvals(x)", x=real(2, 3, 4))])
+@_decomposition(
+    np.linalg.svdvals,
+    samples=[
+        Sample("np.linalg.svdvals(x)", x=real(2, 3, 4)),
+        Sample("np.linalg.svdvals(x + 1j * x[:, ::-1])", x=real(2, 3, 4)),
+    ],
+)
 class svdvals:
     def adjoint(bz, z, x):
         bx = runtime.svdvals_vjp(bz, x)

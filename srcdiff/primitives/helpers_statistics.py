@@ -239,6 +239,9 @@ class weight_total:
     samples=[
         Sample("runtime.cov_grad(g, m)", g=real(2, 2), m=real(2, 3)),
         Sample("runtime.cov_grad(g, m, rowvar=False, ddof=0)", g=number(), m=real(4)),
+        Sample(
+            "np.abs(runtime.cov_grad(g + 1j * g.T, m - 1j * m[::-1]))", g=real(2, 2), m=real(2, 3)
+        ),
     ],
 )
 class cov_grad:
@@ -258,7 +261,10 @@ class cov_grad:
 @helper(
     runtime.cov_tangent,
     fresh=True,
-    samples=[Sample("runtime.cov_tangent(m, t, rowvar=False)", m=real(3, 2), t=real(3, 2))],
+    samples=[
+        Sample("runtime.cov_tangent(m, t, rowvar=False)", m=real(3, 2), t=real(3, 2)),
+        Sample("np.abs(runtime.cov_tangent(m + 1j * t, t - 2j * m))", m=real(2, 3), t=real(2, 3)),
+    ],
 )
 class cov_tangent:
     def adjoint(

@@ -406,7 +406,19 @@ def _norms(*calls, x=real(3, 4)):
         "np.linalg.norm(x, 1, axis=(0, 1))",
         x=real(3, 2, 4),
     )
-    + _norms("np.linalg.norm(x, ord=-1.5, axis=0)", x=positive(3, 4)),
+    + _norms("np.linalg.norm(x, ord=-1.5, axis=0)", x=positive(3, 4))
+    + _norms(  # of complex values: of their moduli
+        "np.linalg.norm(x + 1j * x[::-1])",
+        "np.linalg.norm(x - 2j * x[:, ::-1], 3, axis=1)",
+        "np.linalg.norm(x + 1j * x[::-1], np.inf, axis=0, keepdims=True)",
+        "np.linalg.norm(x + 0.5j * x[:, ::-1], 1)",
+        x=distinct(3, 4),
+    )
+    + _norms(
+        "np.linalg.norm(x + 0.5j * x[:, ::-1], 'nuc', axis=(1, 2))",
+        "np.linalg.norm(x - 1j * x[::-1], 2, axis=(1, 2))",
+        x=real(2, 3, 4),
+    ),
 )
 class norm:
     def adjoint(bz, z, x, ord=None, axis=None, keepdims=False):

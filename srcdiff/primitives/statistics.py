@@ -351,6 +351,7 @@ class quantile:
         Sample("np.cov(x)", x=real(2, 4)),
         Sample("np.cov(x, rowvar=False, bias=True)", x=real(4, 3)),
         Sample("np.cov(x, ddof=0) * 2", x=real(5)),
+        Sample("np.abs(np.cov(x + 1j * x[::-1], rowvar=False))", x=real(3, 2)),
     ],
 )
 class cov:

@@ -4,8 +4,8 @@ import numpy as np
 
 from .. import runtime
 from .elementwise import binary, folded, ufunc, unary
-from .registry import Sample
-from .samples import constant, number, positive, unit
+from .registry import EVALUATE, Sample, primitive
+from .samples import constant, number, positive, real, unit
 
 
 # --- trigonometry -----------------------------------------------------------------------------
@@ -98,18 +98,34 @@ class rad2deg:
         dz = dx * 57.29577951308232
 
 
-# (at 0 exactly, its second derivative through these templates is 0, not -pi**2 / 3)
 @ufunc(
     np.sinc,
-    samples=unary("np.sinc(x)")
-    + [Sample("np.sinc(x)", x=constant(np.zeros(3)), second_order=False)],
+    samples=unary("np.sinc(x)") + [Sample("np.sinc(x)", x=constant(np.array([0.0, 1e-8, 0.3])))],
 )
-class sinc:  # sin(pi x) / (pi x): its slope (cos(pi x) - sinc(x)) / x is 0 at 0
+class sinc:  # sin(pi x) / (pi x), whose slope at and near 0 takes a series (runtime/special.py)
     def adjoint(bz, z, x):
-        bx = bz * runtime.divide_or_zero(np.cos(np.pi * x) - z, x)
+        bx = bz * runtime.sinc_derivative(1, x)
 
     def tangent(dz, z, x):
-        dz = dx * runtime.divide_or_zero(np.cos(np.pi * x) - z, x)
+        dz = dx * runtime.sinc_derivative(1, x)
+
+
+@primitive(
+    runtime.sinc_derivative,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("runtime.sinc_derivative(1, x)", x=real(3, 4)),
+        Sample("runtime.sinc_derivative(2, x)", x=number()),
+        Sample("runtime.sinc_derivative(3, x)", x=constant(np.array([0.0, 3e-9, 0.31, -2.5]))),
+    ],
+)
+class sinc_derivative:  # the n-th derivative's slope is the (n + 1)-th: to any order
+    def adjoint(bz, z, n, x):
+        bx = bz * runtime.sinc_derivative(n + 1, x)
+
+    def tangent(dz, z, n, x):
+        dz = dx * runtime.sinc_derivative(n + 1, x)
 
 
 # --- hyperbolic functions ---------------------------------------------------------------------

@@ -208,8 +208,8 @@ def zero_tangent(x):
         return type(x)(*(zero_tangent(v) for v in x))
     if isinstance(x, (list, tuple)):
         return type(x)(zero_tangent(v) for v in x)
-    if type(x) in (float, int, bool):  # a number in a list numpy makes an array of
-        return 0.0
+    if type(x) in (float, int, bool, complex):  # a number in a list numpy makes an array of
+        return 0j if type(x) is complex else 0.0
     if isinstance(x, np.ndarray) or isinstance(x, np.generic) and x.dtype.kind in "fc":
         return np.zeros_like(x)
     if is_record(x):
@@ -382,7 +382,8 @@ def unbroadcast(g, x):
     if isinstance(g, dict) or isinstance(g, (list, tuple)) and isinstance(x, (dict, list, tuple)):
         return g  # a container's adjoint (a Sparse, or the caller's list) is shaped as it is
     shape = x.shape if type(x) is np.ndarray else np.shape(x)
-    if type(g) is np.ndarray and g.dtype.kind == "c" or type(g) is complex:
+    kind = g.dtype.kind if isinstance(g, (np.ndarray, np.generic)) else None  # (np.complex128)
+    if kind == "c" or type(g) is complex:
         g = real_for(g, x)
     if (g.shape if type(g) is np.ndarray else np.shape(g)) == shape:
         return g

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from .containers import unpack_adjoint
-from .core import Sparse, divide_or_zero, unbroadcast, unreduce
+from .core import Sparse, conj, divide_or_zero, real, unbroadcast, unreduce
 
 
 # --- small pieces -----------------------------------------------------------------------------
@@ -37,6 +37,11 @@ def real_matrices(a, name):
 
 def symmetrize(x):
     return (x + x.mT) / 2
+
+
+def _h(x):
+    """The conjugate transpose of each matrix (the transpose of a real one)."""
+    return conj(x).mT
 
 
 def _eye_like(x):
@@ -212,25 +217,34 @@ def _is_matrix_norm(x, ord, axis):
 def norm_vjp(g, norm, x, ord=None, axis=None, keepdims=False):
     """Adjoint of np.linalg.norm, every ord: at ties of a max/min norm (inf, -inf, the
     matrix 1 / inf norms) the gradient is shared evenly, as np.max's is; ord=0 counts
-    nonzeros and is flat (zero gradient)."""
+    nonzeros and is flat (zero gradient). Of complex x, the conjugate slope (np.abs's
+    convention, and autograd's: a norm is of the moduli |x|)."""
     gs, zs = unreduce(g, x, axis, keepdims), unreduce(norm, x, axis, keepdims)
     if _is_matrix_norm(x, ord, axis):
         return gs * _matrix_norm_slope(x, zs, ord, axis)
     if ord is None or ord == 2:
-        return gs * divide_or_zero(x, zs)
+        return gs * divide_or_zero(conj(x), zs)
     if ord == 0:
         return np.zeros_like(x)
     if ord == 1:
-        return gs * np.sign(x)
+        return gs * _slope_of_abs(x)
     if ord == np.inf or ord == -np.inf:
         winners = np.abs(x) == zs
-        return gs * np.sign(x) * winners / _count(winners, axis, x)
-    return gs * np.sign(x) * divide_or_zero(np.abs(x), zs) ** (ord - 1)
+        return gs * _slope_of_abs(x) * winners / _count(winners, axis, x)
+    return gs * _slope_of_abs(x) * divide_or_zero(np.abs(x), zs) ** (ord - 1)
+
+
+def _slope_of_abs(x):
+    """The adjoint of |x| for a cotangent 1: sign(x), and conj(x) / |x| for complex x (whose
+    np.sign, x / |x|, is no constant)."""
+    if np.iscomplexobj(x):
+        return divide_or_zero(conj(x), np.abs(x))
+    return np.sign(x)
 
 
 def _matrix_norm_slope(x, zs, ord, axis):
     if ord is None or ord == "fro":
-        return divide_or_zero(x, zs)
+        return divide_or_zero(conj(x), zs)
     rows, cols = (-2, -1) if axis is None else axis
     order = [k for k in range(np.ndim(x)) if k not in (rows % np.ndim(x), cols % np.ndim(x))]
     order = order + [rows % np.ndim(x), cols % np.ndim(x)]
@@ -239,10 +253,10 @@ def _matrix_norm_slope(x, zs, ord, axis):
     if ord in ("nuc", 2, -2):
         u, s, vh = np.linalg.svd(m, full_matrices=False)
         if ord == "nuc":
-            return np.transpose(u @ vh, back)
+            return np.transpose(conj(u @ vh), back)
         if ord == 2:
-            return np.transpose(u[..., :1] @ vh[..., :1, :], back)
-        return np.transpose(u[..., -1:] @ vh[..., -1:, :], back)
+            return np.transpose(conj(u[..., :1] @ vh[..., :1, :]), back)
+        return np.transpose(conj(u[..., -1:] @ vh[..., -1:, :]), back)
     along = -2 if ord in (1, -1) else -1  # column sums for 1, -1; row sums for inf, -inf
     sums = np.sum(np.abs(m), axis=along, keepdims=True)
     best = (
@@ -252,7 +266,7 @@ def _matrix_norm_slope(x, zs, ord, axis):
     )
     winners = sums == best
     share = winners / _count(winners, (-2, -1), x)
-    return np.transpose(np.sign(m) * share, back)
+    return np.transpose(_slope_of_abs(m) * share, back)
 
 
 def _count(winners, axis, x):
@@ -261,11 +275,8 @@ def _count(winners, axis, x):
 
 
 def norm_jvp(dx, norm, x, ord=None, axis=None, keepdims=False):
-    return np.sum(
-        norm_vjp(np.ones_like(norm), norm, x, ord=ord, axis=axis, keepdims=keepdims) * dx,
-        axis=axis,
-        keepdims=keepdims,
-    )
+    slope = norm_vjp(np.ones_like(norm), norm, x, ord=ord, axis=axis, keepdims=keepdims)
+    return np.sum(real(slope * dx), axis=axis, keepdims=keepdims)  # (a norm is real)
 
 
 def trace_vjp(g, a, offset=0, axis1=0, axis2=1):
@@ -323,58 +334,64 @@ def eigvalsh_jvp(da, a):
 
 def svd_vjp(g, out):
     """Of a thin or a full SVD: the extra columns of a full one (an arbitrary basis of the
-    complement) act through the thin columns they stay orthogonal to."""
-    real_matrices(out[0], "svd")
+    complement) act through the thin columns they stay orthogonal to. Of a complex one too,
+    worked in the pairing Re tr(G^H dX), whose cotangents are the conjugates of srcdiff's
+    (and autograd's): conjugated on the way in and out."""
     u, s, vh = out
     gu, gs, gvh = unpack_adjoint(g, out)
+    gu, gv = conj(gu), gvh.mT  # (gv: conj(gvh) conjugate-transposed)
     k = s.shape[-1]
-    u1, v1 = u[..., :k], vh[..., :k, :].mT
-    gu1 = gu[..., :k] - u[..., k:] @ (gu[..., k:].mT @ u1)
-    gv1 = gvh[..., :k, :].mT - vh[..., k:, :].mT @ (gvh[..., k:, :] @ v1)
+    u1, v1 = u[..., :k], _h(vh[..., :k, :])
+    gu1 = gu[..., :k] - u[..., k:] @ (_h(gu[..., k:]) @ u1)
+    gv1 = gv[..., :k] - _h(vh[..., k:, :]) @ (_h(gv[..., k:]) @ v1)
     f = reciprocal_gaps(s * s)
-    utgu, vtgv = u1.mT @ gu1, v1.mT @ gv1
+    utgu, vtgv = _h(u1) @ gu1, _h(v1) @ gv1
     inner = (
-        (f * (utgu - utgu.mT)) * s[..., None, :]
+        (f * (utgu - _h(utgu))) * s[..., None, :]
         + _eye_like(f) * gs[..., None, :]
-        + s[..., :, None] * (f * (vtgv - vtgv.mT))
+        + s[..., :, None] * (f * (vtgv - _h(vtgv)))
     )
-    return (
-        u1 @ inner @ v1.mT
-        + ((gu1 - u1 @ utgu) / s[..., None, :]) @ v1.mT
-        + u1 @ ((gv1 - v1 @ vtgv) / s[..., None, :]).mT
+    if np.iscomplexobj(utgu):  # (the phases of U's columns: see svd_jvp)
+        inner = inner + _eye_like(f) * (1j * np.imag(_diagonal(utgu)) / s)[..., None, :]
+    return conj(
+        u1 @ inner @ _h(v1)
+        + ((gu1 - u1 @ utgu) / s[..., None, :]) @ _h(v1)
+        + u1 @ _h((gv1 - v1 @ vtgv) / s[..., None, :])
     )
 
 
 def svd_jvp(da, out):
-    real_matrices(out[0], "svd")
+    """A phase on a column of U and the same on V's leave A as it is: only the difference of
+    the imaginary diagonals of U^H dU and V^H dV is fixed (Im diag(U^H dA V) / s), and this
+    puts it on U's (what depends on A alone does not depend on the choice)."""
     u, s, vh = out
     k = s.shape[-1]
-    u1, v1 = u[..., :k], vh[..., :k, :].mT
+    u1, v1 = u[..., :k], _h(vh[..., :k, :])
     f = reciprocal_gaps(s * s)
-    projected = u1.mT @ da @ v1
+    projected = _h(u1) @ da @ v1
     du1 = (
-        u1 @ (f * (projected * s[..., None, :] + s[..., :, None] * projected.mT))
+        u1 @ (f * (projected * s[..., None, :] + s[..., :, None] * _h(projected)))
         + ((da @ v1) - u1 @ projected) / s[..., None, :]
     )
+    if np.iscomplexobj(projected):
+        du1 = du1 + u1 * (1j * np.imag(_diagonal(projected)) / s)[..., None, :]
     dv1 = (
-        v1 @ (f * (s[..., :, None] * projected + projected.mT * s[..., None, :]))
-        + ((da.mT @ u1) - v1 @ projected.mT) / s[..., None, :]
+        v1 @ (f * (s[..., :, None] * projected + _h(projected) * s[..., None, :]))
+        + ((_h(da) @ u1) - v1 @ _h(projected)) / s[..., None, :]
     )
-    du = np.concatenate([du1, -u1 @ (du1.mT @ u[..., k:])], axis=-1)
-    dv = np.concatenate([dv1, -v1 @ (dv1.mT @ vh[..., k:, :].mT)], axis=-1)
-    return du, _diagonal(projected), dv.mT
+    du = np.concatenate([du1, -u1 @ (_h(du1) @ u[..., k:])], axis=-1)
+    dv = np.concatenate([dv1, -v1 @ (_h(dv1) @ _h(vh[..., k:, :]))], axis=-1)
+    return du, real(_diagonal(projected)), _h(dv)
 
 
 def svdvals_vjp(g, a):
-    real_matrices(a, "svdvals")
     u, _, vh = np.linalg.svd(a, full_matrices=False)
-    return u @ (g[..., :, None] * vh)
+    return conj(u @ (g[..., :, None] * vh))  # (conjugated as in svd_vjp)
 
 
 def svdvals_jvp(da, a):
-    real_matrices(a, "svdvals")
     u, _, vh = np.linalg.svd(a, full_matrices=False)
-    return _diagonal(u.mT @ da @ vh.mT)
+    return real(_diagonal(_h(u) @ da @ _h(vh)))
 
 
 def qr_vjp(g, out, a):

@@ -8,6 +8,7 @@ from ..errors import ArgumentError
 from .core import (
     _keepdims_shape,
     _reduced_last,
+    conj,
     count,
     prod_grad,
     prod_grad_tangent,
@@ -263,17 +264,17 @@ def _variables(m, rowvar, bias, ddof, others):
 
 
 def cov_grad(g, m, rowvar=True, bias=False, ddof=None, y=None, fweights=None, aweights=None):
-    """Adjoint of np.cov(m, rowvar=..., bias=..., ddof=...): (G + G^T) X_c / (N - ddof) for
-    the centred variables X_c."""
+    """Adjoint of np.cov(m, rowvar=..., bias=..., ddof=...): (G + G^H) conj(X_c) / (N - ddof)
+    for the centred variables X_c (np.cov of complex data is X_c X_c^H / (N - ddof))."""
     centred, divisor, back = _variables(m, rowvar, bias, ddof, (y, fweights, aweights))
     k = centred.shape[0]
     square = np.reshape(g, (k, k))
-    return back((square + square.T) @ centred / divisor)
+    return back((square + conj(square).T) @ conj(centred) / divisor)
 
 
 def cov_tangent(m, t, rowvar=True, bias=False, ddof=None, y=None, fweights=None, aweights=None):
-    """Tangent of np.cov(m, ...) along t: (X_c T_c^T + T_c X_c^T) / (N - ddof), symmetric
-    and bilinear in m and t."""
+    """Tangent of np.cov(m, ...) along t: (X_c T_c^H + T_c X_c^H) / (N - ddof), symmetric in
+    m and t, and real-linear in each."""
     centred, divisor, _ = _variables(m, rowvar, bias, ddof, (y, fweights, aweights))
     moved, _, _ = _variables(t, rowvar, bias, ddof, ())
-    return np.squeeze((centred @ moved.T + moved @ centred.T) / divisor)
+    return np.squeeze((centred @ conj(moved).T + moved @ conj(centred).T) / divisor)

@@ -1,0 +1,40 @@
+"""Derivatives of elementwise functions whose closed form loses its digits near a point, with
+a series there: emitted code calls them, and their templates (srcdiff/primitives) call them
+again one order up, so that gradient code differentiates to any order."""
+
+import math
+
+import numpy as np
+
+__all__ = ["sinc_derivative"]
+
+_TERMS = 12  # of the series, enough for float64 where it is used (|pi x| < 1)
+
+
+def sinc_derivative(n, x):
+    """The n-th derivative of np.sinc at x: pi**n f_n(pi x) for f(t) = sin t / t. Away from 0
+    by f_n = (sin(t + n pi / 2) - n f_(n-1)) / t (t f = sin t, differentiated n times), whose
+    quotient near 0 is of two nearly equal numbers; for |t| < 1 by f's Taylor series instead,
+    f_n(t) = sum over k >= n / 2 of (-1)**k t**(2k - n) / ((2k + 1) (2k - n)!)."""
+    t = np.pi * np.asarray(x)
+    near = np.abs(t) < 1
+    far = _by_recurrence(n, np.where(near, 1, t))
+    if np.any(near):
+        far = np.where(near, _by_series(n, np.where(near, t, 0)), far)
+    return (np.pi**n * far)[()]
+
+
+def _by_recurrence(n, t):
+    waves = (np.sin(t), np.cos(t), -np.sin(t), -np.cos(t))  # sin(t + j pi / 2), by j % 4
+    f = waves[0] / t
+    for j in range(1, n + 1):
+        f = (waves[j % 4] - j * f) / t
+    return f
+
+
+def _by_series(n, t):
+    first = (n + 1) // 2
+    return sum(
+        (-1) ** k * t ** (2 * k - n) / ((2 * k + 1) * math.factorial(2 * k - n))
+        for k in range(first, first + _TERMS)
+    )
