@@ -9,6 +9,7 @@ import tokenize
 import astor
 
 from . import conversion
+from .errors import Location
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 LINE_LIMIT = 99
@@ -211,15 +212,36 @@ def compile_module(source, filename, scope, first_line=1, origin=None):
 _ORIGINS = {}
 
 
+def is_emitted(filename):
+    """Whether `filename` names a module of emitted code."""
+    return filename in _ORIGINS
+
+
+def original_line(filename, lineno):
+    """(file, line) that line `lineno` of `filename` comes from: of emitted code, the line of
+    f it was made from, and so on down to code no srcdiff emitted (a derivative of a
+    derivative maps to the first derivative's code, and that to f's); unchanged if none."""
+    while filename in _ORIGINS and lineno in _ORIGINS[filename][1]:
+        filename, lineno = _ORIGINS[filename][0], _ORIGINS[filename][1][lineno]
+    return filename, lineno
+
+
 def user_line(traceback):
     """(file, line) of f that the innermost emitted line in `traceback` comes from, or None."""
     found = None
     while traceback is not None:
         origin = _ORIGINS.get(traceback.tb_frame.f_code.co_filename)
         if origin is not None and traceback.tb_lineno in origin[1]:
-            found = origin[0], origin[1][traceback.tb_lineno]
+            found = original_line(traceback.tb_frame.f_code.co_filename, traceback.tb_lineno)
         traceback = traceback.tb_next
     return found
+
+
+def user_location(filename, lineno):
+    """The errors.Location of line `lineno` of `filename`, or of emitted code, of the line
+    of f it comes from."""
+    filename, lineno = original_line(filename, lineno)
+    return Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
 
 
 def name_user_line(exc):

@@ -463,16 +463,7 @@ def fancy_and_mask_reads(x):
     return np.sum(x[[0, 2, 2]] ** 2) + np.sum(x[x > 0] ** 3) + np.sum(x[:, np.array([4, 0])])
 
 
-@case(
-    r(3),
-    autograd="cannot assign into arrays",
-    xfail=dict.fromkeys(
-        ("hvp", "grad_of_grad"),
-        "UnsupportedError in the emitted gradient "
-        "(test_found_bugs.py::"
-        "test_second_order_through_overlapping_slice_writes)",
-    ),
-)
+@case(r(3), autograd="cannot assign into arrays")
 def index_writes(x):
     y = np.zeros(5)
     y[0] = x[1] * 2
