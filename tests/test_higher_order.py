@@ -172,6 +172,22 @@ def test_hessian_of_prod_is_exact_with_a_zero():
     np.testing.assert_allclose(nf.hessian(f)(x), expected, atol=1e-12)
 
 
+def with_empty_products(x):
+    rows = np.prod(x[:, :0], axis=1)  # ones
+    return np.sum(x) + np.prod(x[:0]) + np.sum(rows * x[:, 0] ** 2) + np.sum(np.prod(x[:0], 0))
+
+
+def test_second_derivatives_of_an_empty_product():
+    """hvp and grad of grad of a product of no element were an IndexError in
+    runtime.prod_grad_tangent (the running products started from the first element)."""
+    x, v = np.array([[0.3, 1.2, -0.5], [0.7, -0.2, 0.4]]), np.array([[1.0, 2, 3], [4, 5, 6]])
+    expected = np.array([[2.0, 0, 0], [8.0, 0, 0]])  # of sum(x[:, 0] ** 2) alone
+    along = gradient_along(nf.grad(with_empty_products), (x,), 0, v)
+    np.testing.assert_allclose(along, expected, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(nf.hvp(with_empty_products)(x, v), expected)
+    np.testing.assert_allclose(nf.vjp(nf.grad(with_empty_products))(x)[1](v), expected)
+
+
 def test_second_derivatives_through_loops(rng):
     """An emitted gradient's stacks (list append/pop) are differentiable code too."""
 

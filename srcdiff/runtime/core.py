@@ -550,6 +550,8 @@ def prod_grad_tangent(g, x, dx, axis=None, keepdims=False):
     flat, restore = _reduced_last(x, axis)
     dflat = _reduced_last(dx, axis)[0]
     n = flat.shape[-1]
+    if n == 0:  # (an empty product: no element, so no other element's derivative)
+        return unreduce(g, x, axis, keepdims) * restore(flat * dflat)
     product, dproduct = np.ones_like(flat[..., 0]), np.zeros_like(flat[..., 0])
     before, dbefore = [], []
     for i in range(n):
