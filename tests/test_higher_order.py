@@ -383,8 +383,68 @@ def test_second_order_through_writes_into_viewed_arrays(f):
     replaced: differentiating that gradient again was refused ('writing into y changes _t0
     too', at a line of the emitted gradient's file). hvp and grad of grad agree with finite
     differences of the gradient."""
-    x, v = np.linspace(0.3, 1.4, 6), np.array([0.6, -1.0, 0.3, 0.8, -0.2, 1.1])
+    assert_second_order(f, np.linspace(0.3, 1.4, 6), np.array([0.6, -1.0, 0.3, 0.8, -0.2, 1.1]))
+
+
+def assert_second_order(f, x, v):
+    """The gradient against finite differences, and hvp and grad of grad along v against
+    finite differences of the gradient."""
     np.testing.assert_allclose(nf.grad(f)(x), numerical_grad(f, (x,), 0), rtol=1e-6, atol=1e-8)
     along = gradient_along(nf.grad(f), (x,), 0, v)
     np.testing.assert_allclose(nf.hvp(f)(x, v), along, rtol=1e-6, atol=1e-7)
     np.testing.assert_allclose(nf.vjp(nf.grad(f))(x)[1](v), along, rtol=1e-6, atol=1e-7)
+
+
+# --- lists built with append, read and popped by the gradient -----------------------------------
+
+
+def appended_with_an_early_return(x):
+    hs = []
+    for k in range(3):
+        if x[k] > 0:
+            hs.append(np.tanh(x * k))
+        elif x[k] < -1:
+            return np.sum(x) + len(hs)  # (nothing reads hs: its adjoint gets no item)
+    return np.sum(np.stack(hs + [x]) ** 2)
+
+
+def returns_early_from_a_helper(s, x, k):
+    hs = []
+    if x[k] > 0:
+        if x[1] > 0.2:
+            return s * 2.0  # (hs, and the list the sum below makes, are never made)
+        hs.append(x * s)
+    return s + sum(np.sum(v) for v in hs)
+
+
+def through_a_helper_returning_early(x):
+    s = x[0]
+    for k in range(3):
+        s = returns_early_from_a_helper(s, x, k) * 0.5
+    return s
+
+
+def joined_and_indexed(x):
+    hs = []
+    for k in range(3):
+        hs.append(np.tanh(x * k))
+    ys = hs + [x]  # (the gradient reads the adjoint of hs as a list, then pops it)
+    return np.sum(ys[0] * ys[3]) + np.sum(ys[1] ** 2)
+
+
+@pytest.mark.parametrize(
+    "f", [appended_with_an_early_return, through_a_helper_returning_early, joined_and_indexed]
+)
+@pytest.mark.parametrize(
+    "x",
+    [[0.4, 0.5, 0.3, -0.1], [-0.8, 0.5, 0.3, -0.1], [0.1, -0.5, 0.3, -0.1], [0.3, -0.5, -1.3, 0.2]],
+)
+def test_second_order_through_lists_built_with_append(f, x):
+    """The gradient keeps a list's adjoint as a list of its items' adjoints, popped as the
+    list was appended to. Differentiated again: hvp on a path that returned before reading
+    the list was a TypeError ('pop expected at least 1 argument': the tangent of a list's
+    zero adjoint forgot its length); grad of grad through a helper returning before it made
+    a list, a TypeError ('NoneType' object is not iterable); and grad of grad where the
+    gradient reads the adjoint of a list (hs + [x], a comprehension's list) before popping
+    it was silently wrong (the popped adjoints were reset to zeros: 4.0 off)."""
+    assert_second_order(f, np.array(x), np.array([0.3, -1.0, 0.7, 0.2]))

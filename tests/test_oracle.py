@@ -578,13 +578,7 @@ def list_append_stack(x):
     return np.sum(np.stack(states) ** 2) + np.sum(states[-1] * states[0])
 
 
-@case(
-    r(3),
-    xfail={
-        "grad_of_grad": "IndexError 'pop from empty list' (test_found_bugs.py::"
-        "test_grad_of_grad_through_a_list_read_for_its_shape)"
-    },
-)
+@case(r(3))
 def comprehensions(x):
     parts = [np.sin(x * k) for k in range(3)]
     return np.sum(np.concatenate(parts) ** 2) + sum(np.sum(p * x) for p in parts)

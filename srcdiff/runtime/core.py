@@ -81,6 +81,12 @@ class Sparse(dict):
         self.length -= 1
         return dict.pop(self, self.length, 0.0)
 
+    def append(self, adjoint):
+        """As the adjoint of a list built with append, the reverse of a pop: the adjoint of
+        the item popped, put back as the last."""
+        at = len(self) if self.length is None else self.length
+        self[at], self.length = adjoint, at + 1
+
     def __add__(self, other):
         if isinstance(other, (int, float, np.number)) and other == 0:
             return self  # a zero the specialised code folded to a number
@@ -194,6 +200,8 @@ def zeros_like(x):
         return np.zeros(x.shape, dtype=x.dtype)
     if isinstance(x, (list, tuple)):
         return Sparse().sized(len(x))
+    if isinstance(x, Sparse):  # (the tangent of a list's adjoint, popped as the list is)
+        return Sparse().sized(x.length)
     return Sparse() if _is_container(x) or is_record(x) else np.zeros_like(x)
 
 
