@@ -1,6 +1,7 @@
 """Stage 4: gast -> ast -> Python source (astor), then compile with a real filename."""
 
 import ast
+import functools
 import io
 import linecache
 import re
@@ -9,7 +10,7 @@ import tokenize
 import astor
 
 from . import conversion
-from .errors import Location
+from .errors import Location, SrcdiffError
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 LINE_LIMIT = 99
@@ -267,3 +268,23 @@ def name_user_line(exc):
             f"srcdiff: raised by the code emitted for {filename}:{lineno}: "
             f"{linecache.getline(filename, lineno).strip()}"
         )
+
+
+def located_in_user_code(transformer):
+    """An error met transforming emitted code (a derivative differentiated again) names the
+    line of f that code was made from, not the emitted file's."""
+
+    @functools.wraps(transformer)
+    def located(*args, **kwargs):
+        try:
+            return transformer(*args, **kwargs)
+        except SrcdiffError as exc:
+            emitted = exc.location
+            if emitted is not None and is_emitted(emitted.filename):
+                exc.message += (
+                    f" (in the code srcdiff emitted for this line: {emitted.line.strip()})"
+                )
+                exc.locate(user_location(emitted.filename, emitted.lineno))
+            raise
+
+    return located

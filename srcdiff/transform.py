@@ -15,7 +15,7 @@ from .anf import Normalizer
 from .containers import lower_containers
 from .desugar import desugar, lower_comprehensions
 from .inline import Inliner
-from .errors import ArgumentError, SrcdiffError, UnsupportedError
+from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
 from .parse import ParsedFunction, check_function, expand_object_calls, source_lines
@@ -470,27 +470,7 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
     return derive_callee
 
 
-def _located_in_user_code(transformer):
-    """An error met transforming emitted code (a derivative differentiated again) names the
-    line of f that code was made from, not the emitted file's."""
-
-    @functools.wraps(transformer)
-    def located(*args, **kwargs):
-        try:
-            return transformer(*args, **kwargs)
-        except SrcdiffError as exc:
-            emitted = exc.location
-            if emitted is not None and codegen.is_emitted(emitted.filename):
-                exc.message += (
-                    f" (in the code srcdiff emitted for this line: {emitted.line.strip()})"
-                )
-                exc.locate(codegen.user_location(emitted.filename, emitted.lineno))
-            raise
-
-    return located
-
-
-@_located_in_user_code
+@codegen.located_in_user_code
 @ir.pausing_gc
 def generate(
     fn,
