@@ -141,6 +141,8 @@ def _tensordot_subscripts(a, b, axes):
 
 
 def tensordot_grad(g, a, b, axes, wrt):
+    if np.ndim(a) == 0 or np.ndim(b) == 0:  # (np.inner of a 0-d value: a product)
+        axes = 0
     return einsum_grad(g, _tensordot_subscripts(a, b, axes), (a, b), wrt)
 
 
