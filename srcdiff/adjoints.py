@@ -178,6 +178,9 @@ class StatementAdjoints:
             else ir.call("runtime.zeros_like", ir.name(target))
         )
         live.discard(target)
+        # (the adjoint of the list it pops from holds its items' adjoints from here on: a
+        # list both popped and added to, as a gradient's list adjoint is, keeps them)
+        live.add(stmt.stack)
         return ir.expr_stmt(ir.call(ir.attr(self.bname(stmt.stack), "append"), adjoint))
 
     def reverse_set_item(self, stmt, live):

@@ -4,7 +4,7 @@ values do not follow a change made through another name."""
 
 import gast
 
-from . import ir
+from . import codegen, ir
 from .errors import UnsupportedError
 from .parse import MISSING
 from .passes.liveness import live_before
@@ -16,6 +16,10 @@ class Aliasing:
 
     def __init__(self, parsed, params):
         self.p, self.params = parsed, set(params)
+        # srcdiff's own emitted code (a derivative differentiated again) reads a name viewing
+        # an array it writes into only before the write, or after putting back what the
+        # write replaced (the reverse sweep): the name holds the values it was bound to
+        self._restores_its_writes = codegen.is_emitted(parsed.filename)
         self._live_after = self._sharing = None  # made when first needed
 
     def check_write(self, stmt, loc, differentiated, version_of, rename):
@@ -27,7 +31,7 @@ class Aliasing:
         `rename(node)` give the current versions of names."""
         target = stmt.target if isinstance(stmt, gast.AugAssign) else stmt.targets[0]
         into = self._written(stmt, target, differentiated, loc)
-        if into is None:
+        if into is None or isinstance(target, gast.Subscript) and self._restores_its_writes:
             return []
         if isinstance(target, gast.Subscript) and self.is_new_list(into):
             if isinstance(stmt, gast.Assign):

@@ -411,10 +411,14 @@ class Derivative:
         """Say where an error raised in emitted code comes from (f's return or its line)."""
         if not isinstance(exc, ArgumentError):
             codegen.name_user_line(exc)
-        elif exc.location is None:
-            raise ArgumentError(
-                exc.message, self._location("returned", emitted), exc.hint
-            ) from None
+        elif exc.location is None:  # (raised by a runtime helper: its line in f)
+            where = codegen.user_line(exc.__traceback__)
+            if where is None:
+                returned = self._location("returned", emitted)
+                where = returned.filename, returned.lineno
+            raise ArgumentError(exc.message, codegen.user_location(*where), exc.hint) from None
+        elif codegen.is_emitted(exc.location.filename):
+            exc.locate(codegen.user_location(exc.location.filename, exc.location.lineno))
 
     def _current(self, emitted):
         """Whether `emitted` (and for a derivative of a derivative, the code it was made

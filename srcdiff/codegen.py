@@ -1,6 +1,7 @@
 """Stage 4: gast -> ast -> Python source (astor), then compile with a real filename."""
 
 import ast
+import functools
 import io
 import linecache
 import re
@@ -9,6 +10,7 @@ import tokenize
 import astor
 
 from . import conversion
+from .errors import Location, SrcdiffError
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 LINE_LIMIT = 99
@@ -246,15 +248,36 @@ def _without_defaults(module, name, parameters):
 _ORIGINS = {}
 
 
+def is_emitted(filename):
+    """Whether `filename` names a module of emitted code."""
+    return filename in _ORIGINS
+
+
+def original_line(filename, lineno):
+    """(file, line) that line `lineno` of `filename` comes from: of emitted code, the line of
+    f it was made from, and so on down to code no srcdiff emitted (a derivative of a
+    derivative maps to the first derivative's code, and that to f's); unchanged if none."""
+    while filename in _ORIGINS and lineno in _ORIGINS[filename][1]:
+        filename, lineno = _ORIGINS[filename][0], _ORIGINS[filename][1][lineno]
+    return filename, lineno
+
+
 def user_line(traceback):
     """(file, line) of f that the innermost emitted line in `traceback` comes from, or None."""
     found = None
     while traceback is not None:
         origin = _ORIGINS.get(traceback.tb_frame.f_code.co_filename)
         if origin is not None and traceback.tb_lineno in origin[1]:
-            found = origin[0], origin[1][traceback.tb_lineno]
+            found = original_line(traceback.tb_frame.f_code.co_filename, traceback.tb_lineno)
         traceback = traceback.tb_next
     return found
+
+
+def user_location(filename, lineno):
+    """The errors.Location of line `lineno` of `filename`, or of emitted code, of the line
+    of f it comes from."""
+    filename, lineno = original_line(filename, lineno)
+    return Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
 
 
 def name_user_line(exc):
@@ -266,3 +289,23 @@ def name_user_line(exc):
             f"srcdiff: raised by the code emitted for {filename}:{lineno}: "
             f"{linecache.getline(filename, lineno).strip()}"
         )
+
+
+def located_in_user_code(transformer):
+    """An error met transforming emitted code (a derivative differentiated again) names the
+    line of f that code was made from, not the emitted file's."""
+
+    @functools.wraps(transformer)
+    def located(*args, **kwargs):
+        try:
+            return transformer(*args, **kwargs)
+        except SrcdiffError as exc:
+            emitted = exc.location
+            if emitted is not None and is_emitted(emitted.filename):
+                exc.message += (
+                    f" (in the code srcdiff emitted for this line: {emitted.line.strip()})"
+                )
+                exc.locate(user_location(emitted.filename, emitted.lineno))
+            raise
+
+    return located

@@ -24,6 +24,11 @@ class SrcdiffError(Exception):
         self.hint = hint
         super().__init__(self._format())
 
+    def locate(self, location):
+        """Say the error happens at `location` instead."""
+        self.location = location
+        self.args = (self._format(),)
+
     def _format(self):
         parts = [f"{self.location}: {self.message}" if self.location else self.message]
         if self.location is not None and self.location.line:

@@ -493,6 +493,7 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
     return derive_callee
 
 
+@codegen.located_in_user_code
 @ir.pausing_gc
 def generate(
     fn,

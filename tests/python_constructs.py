@@ -472,6 +472,15 @@ def star_kwargs_callee(w, x):
     return weighted(x @ w, scale=2.0)
 
 
+def dense_with_options(h, W, act=np.tanh, **opts):
+    return act(h @ W) * opts.get("scale", 1.0)
+
+
+def callee_with_a_function_default_and_options(w, x):
+    # (was "cannot differentiate through dense_act0(...)": a name of srcdiff's)
+    return np.sum(dense_with_options(x, w, scale=0.5) ** 2) + np.sum(dense_with_options(x, w))
+
+
 def dense(x, W, scale=1.0):
     return np.tanh(scale * (x @ W))
 
@@ -727,6 +736,10 @@ CASES = {
     ),
     "*args callee": (star_args_callee, w_and_x),
     "**kwargs callee": (star_kwargs_callee, w_and_x),
+    "callee with a function default and **opts": (
+        callee_with_a_function_default_and_options,
+        w_and_x,
+    ),
     "callee default left out": (callee_default_left_out, w_and_x),
     "callee called with keywords": (callee_called_with_keywords, w_and_x),
     "keyword-only callee": (keyword_only_callee, w_and_x),

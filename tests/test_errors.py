@@ -437,3 +437,77 @@ def test_each_emitted_statement_knows_its_line():
     first = line_of("h = x @ w")
     assert {rows[k] for k, text in enumerate(source, 1) if "x @ w" in text} == {first}
     assert {rows[k] for k, text in enumerate(source, 1) if "matmul_grad" in text} == {first}
+
+
+def pads_by_the_edge(x):
+    return np.sum(np.pad(x, 1, mode="edge") ** 2)
+
+
+def weighs_by_frequency(x):
+    return np.sum(np.cov(x, fweights=np.array([1, 2, 1, 1])) ** 2)
+
+
+def nearest_median(x):
+    return np.percentile(x, 50, method="nearest") ** 2
+
+
+def average_and_weight(x):
+    mean, total = np.average(x, weights=np.array([1.0, 2.0, 3.0, 4.0]), returned=True)
+    return mean * total
+
+
+SECOND_ORDER = {
+    "grad": lambda f, x: nf.grad(f)(x),
+    "hvp": lambda f, x: nf.hvp(f)(x, x),
+    "grad of grad": lambda f, x: nf.vjp(nf.grad(f))(x)[1](x),
+    "jvp of grad": lambda f, x: nf.jvp(nf.grad(f))(x, x),
+}
+
+
+@pytest.mark.parametrize("derivative", SECOND_ORDER)
+@pytest.mark.parametrize(
+    "f, snippet, words",
+    [
+        (pads_by_the_edge, "np.pad(x, 1, mode=", ["mode='edge'"]),
+        (weighs_by_frequency, "np.cov(x, fweights=", ["fweights"]),
+        (nearest_median, "np.percentile(x, 50", ["'nearest'"]),
+        (average_and_weight, "mean, total = np.average(", ["returned=False"]),
+    ],
+    ids=["pad", "cov", "percentile", "average"],
+)
+def test_a_refusal_of_a_second_derivative_names_the_user_line(derivative, f, snippet, words):
+    """The emitted gradient calls helpers that refuse these arguments when called: under hvp
+    (and grad or jvp of grad) the error named the gradient's file in the cache and a line
+    of it (np.average: 'cannot match the arguments of runtime.weight_total'), and grad the
+    line f returns at."""
+    with pytest.raises(nf.SrcdiffError) as error:
+        SECOND_ORDER[derivative](f, np.array([0.3, 1.2, -0.5, 0.8]))
+    assert_located(error, snippet, *words)
+
+
+def cubed(x):
+    return x**3
+
+
+def sum_of_cubes(x):
+    y = np.sin(x)
+    return np.sum(cubed(y))  # its adjoint calls eigvals
+
+
+@pytest.mark.parametrize("derivative", ["hvp", "grad of grad"])
+def test_refusing_to_differentiate_a_gradient_names_the_user_line(derivative):
+    """An error met transforming the emitted gradient (here: it calls a user adjoint whose
+    template has no derivative) names the line of f its code comes from, and the emitted
+    statement, not a line of the gradient's file in the cache."""
+
+    @nf.adjoint(cubed)
+    def cubed_adjoint(bz, z, x):
+        bx = bz * 3 * x * np.linalg.eigvals(np.diag(x)).real  # noqa: F841
+
+    x = np.array([0.3, 0.5])
+    np.testing.assert_allclose(nf.grad(sum_of_cubes)(x), 3 * np.sin(x) ** 2 * np.cos(x))
+    with pytest.raises(nf.NoAdjointError) as error:
+        SECOND_ORDER[derivative](sum_of_cubes, x)
+    assert_located(
+        error, "return np.sum(cubed(y))", "numpy.linalg.eigvals", "emitted for this line: by ="
+    )

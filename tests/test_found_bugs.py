@@ -655,23 +655,6 @@ def test_a_scalar_result_cast_back():
 # --- unhelpful errors ---------------------------------------------------------------------------
 
 
-def written_twice(x):
-    y = np.zeros(3)
-    y[1:] = x
-    y[:2] += x
-    return np.sum(y**2)
-
-
-@xfail(
-    "second derivatives through two overlapping slice writes: UnsupportedError 'writing "
-    "into y changes _t0 too' located in the emitted gradient's file, with a hint to copy "
-    "in code the user did not write (the README promises second order for writes)"
-)
-def test_second_order_through_overlapping_slice_writes():
-    x = np.array([0.5, 1.5])
-    np.testing.assert_allclose(nf.hvp(written_twice)(x, np.ones(2)), [6.0, 6.0])
-
-
 def dead_loop_after_a_branch(x, y):
     v0 = np.cos(x)
     if np.sum(v0) > 0:

@@ -7,6 +7,7 @@ import pytest
 import custom_ops
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
+from oracle import gradient_along
 from srcdiff import nn
 
 
@@ -180,6 +181,22 @@ def test_hessian_of_prod_is_exact_with_a_zero():
     np.testing.assert_allclose(nf.hessian(f)(x), expected, atol=1e-12)
 
 
+def with_empty_products(x):
+    rows = np.prod(x[:, :0], axis=1)  # ones
+    return np.sum(x) + np.prod(x[:0]) + np.sum(rows * x[:, 0] ** 2) + np.sum(np.prod(x[:0], 0))
+
+
+def test_second_derivatives_of_an_empty_product():
+    """hvp and grad of grad of a product of no element were an IndexError in
+    runtime.prod_grad_tangent (the running products started from the first element)."""
+    x, v = np.array([[0.3, 1.2, -0.5], [0.7, -0.2, 0.4]]), np.array([[1.0, 2, 3], [4, 5, 6]])
+    expected = np.array([[2.0, 0, 0], [8.0, 0, 0]])  # of sum(x[:, 0] ** 2) alone
+    along = gradient_along(nf.grad(with_empty_products), (x,), 0, v)
+    np.testing.assert_allclose(along, expected, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(nf.hvp(with_empty_products)(x, v), expected)
+    np.testing.assert_allclose(nf.vjp(nf.grad(with_empty_products))(x)[1](v), expected)
+
+
 def test_second_derivatives_through_loops(rng):
     """An emitted gradient's stacks (list append/pop) are differentiable code too."""
 
@@ -303,3 +320,140 @@ def test_reverse_over_reverse_through_a_padded_conv(rng, f):
     u = rng.normal(size=x.shape)
     _, pullback = nf.vjp(nf.grad(f))(x, w)
     np.testing.assert_allclose(pullback(u), nf.hvp(f)(x, w, u), rtol=1e-6, atol=1e-9)
+
+
+# --- writes whose gradient views the array it writes into ---------------------------------------
+
+
+def written_twice(x):
+    y = np.zeros(3)
+    y[1:] = x[:2]
+    y[:2] += x[4:]  # (the gradient reads y[:2] through a view of y, after y is put back)
+    return np.sum(y**2)
+
+
+def shifted_sum(x):
+    y = x * 1.0
+    y[1:] = y[1:] + y[:-1]
+    return np.sum(y**2)
+
+
+def shifted_in_place_sum(x):
+    y = np.sin(x)
+    y[1:] += y[:-1]
+    return np.sum(y**3)
+
+
+def strided_product(x):
+    y = x * 1.0
+    y[1::2] *= x[:3] ** 2
+    return np.sum(y**2)
+
+
+def running_rows(x):
+    y = x * 1.0
+    for i in range(1, 6):
+        y[i] += y[i - 1] * x[i]
+    return np.sum(y**2)
+
+
+def view_read_after_a_write(x):
+    y = x * 1.0
+    z = y[1:]
+    w = np.sin(z) * z  # z is read again when its adjoint is made, after y changed
+    y[2:] = x[:-2] * x[2:]
+    return np.sum(w) + np.sum(y**2)
+
+
+def rows_written_in_a_loop(x):
+    y = np.zeros((3, 6))
+    for k in range(3):
+        y[k] = np.cos(x) * k
+        y[k, 1:] *= y[k, :-1]
+    y[:, ::2] += y[:, 1::2] ** 2
+    return np.sum(y**3)
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        written_twice,
+        shifted_sum,
+        shifted_in_place_sum,
+        strided_product,
+        running_rows,
+        view_read_after_a_write,
+        rows_written_in_a_loop,
+    ],
+)
+def test_second_order_through_writes_into_viewed_arrays(f):
+    """The gradient of a write into a slice that overlaps another (or is read in the same
+    statement) takes a view of the array and reads it after putting back what the write
+    replaced: differentiating that gradient again was refused ('writing into y changes _t0
+    too', at a line of the emitted gradient's file). hvp and grad of grad agree with finite
+    differences of the gradient."""
+    assert_second_order(f, np.linspace(0.3, 1.4, 6), np.array([0.6, -1.0, 0.3, 0.8, -0.2, 1.1]))
+
+
+def assert_second_order(f, x, v):
+    """The gradient against finite differences, and hvp and grad of grad along v against
+    finite differences of the gradient."""
+    np.testing.assert_allclose(nf.grad(f)(x), numerical_grad(f, (x,), 0), rtol=1e-6, atol=1e-8)
+    along = gradient_along(nf.grad(f), (x,), 0, v)
+    np.testing.assert_allclose(nf.hvp(f)(x, v), along, rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(nf.vjp(nf.grad(f))(x)[1](v), along, rtol=1e-6, atol=1e-7)
+
+
+# --- lists built with append, read and popped by the gradient -----------------------------------
+
+
+def appended_with_an_early_return(x):
+    hs = []
+    for k in range(3):
+        if x[k] > 0:
+            hs.append(np.tanh(x * k))
+        elif x[k] < -1:
+            return np.sum(x) + len(hs)  # (nothing reads hs: its adjoint gets no item)
+    return np.sum(np.stack(hs + [x]) ** 2)
+
+
+def returns_early_from_a_helper(s, x, k):
+    hs = []
+    if x[k] > 0:
+        if x[1] > 0.2:
+            return s * 2.0  # (hs, and the list the sum below makes, are never made)
+        hs.append(x * s)
+    return s + sum(np.sum(v) for v in hs)
+
+
+def through_a_helper_returning_early(x):
+    s = x[0]
+    for k in range(3):
+        s = returns_early_from_a_helper(s, x, k) * 0.5
+    return s
+
+
+def joined_and_indexed(x):
+    hs = []
+    for k in range(3):
+        hs.append(np.tanh(x * k))
+    ys = hs + [x]  # (the gradient reads the adjoint of hs as a list, then pops it)
+    return np.sum(ys[0] * ys[3]) + np.sum(ys[1] ** 2)
+
+
+@pytest.mark.parametrize(
+    "f", [appended_with_an_early_return, through_a_helper_returning_early, joined_and_indexed]
+)
+@pytest.mark.parametrize(
+    "x",
+    [[0.4, 0.5, 0.3, -0.1], [-0.8, 0.5, 0.3, -0.1], [0.1, -0.5, 0.3, -0.1], [0.3, -0.5, -1.3, 0.2]],
+)
+def test_second_order_through_lists_built_with_append(f, x):
+    """The gradient keeps a list's adjoint as a list of its items' adjoints, popped as the
+    list was appended to. Differentiated again: hvp on a path that returned before reading
+    the list was a TypeError ('pop expected at least 1 argument': the tangent of a list's
+    zero adjoint forgot its length); grad of grad through a helper returning before it made
+    a list, a TypeError ('NoneType' object is not iterable); and grad of grad where the
+    gradient reads the adjoint of a list (hs + [x], a comprehension's list) before popping
+    it was silently wrong (the popped adjoints were reset to zeros: 4.0 off)."""
+    assert_second_order(f, np.array(x), np.array([0.3, -1.0, 0.7, 0.2]))

@@ -480,16 +480,7 @@ def fancy_and_mask_reads(x):
     return np.sum(x[[0, 2, 2]] ** 2) + np.sum(x[x > 0] ** 3) + np.sum(x[:, np.array([4, 0])])
 
 
-@case(
-    r(3),
-    autograd="cannot assign into arrays",
-    xfail=dict.fromkeys(
-        ("hvp", "grad_of_grad"),
-        "UnsupportedError in the emitted gradient "
-        "(test_found_bugs.py::"
-        "test_second_order_through_overlapping_slice_writes)",
-    ),
-)
+@case(r(3), autograd="cannot assign into arrays")
 def index_writes(x):
     y = np.zeros(5)
     y[0] = x[1] * 2
@@ -604,13 +595,7 @@ def list_append_stack(x):
     return np.sum(np.stack(states) ** 2) + np.sum(states[-1] * states[0])
 
 
-@case(
-    r(3),
-    xfail={
-        "grad_of_grad": "IndexError 'pop from empty list' (test_found_bugs.py::"
-        "test_grad_of_grad_through_a_list_read_for_its_shape)"
-    },
-)
+@case(r(3))
 def comprehensions(x):
     parts = [np.sin(x * k) for k in range(3)]
     return np.sum(np.concatenate(parts) ** 2) + sum(np.sum(p * x) for p in parts)

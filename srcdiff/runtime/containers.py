@@ -129,30 +129,54 @@ def _row(adjoint, shape):
 
 def add_items(adjoints, more, items=None):
     """The adjoint of list `items` built with append (one adjoint per item, in order; empty
-    before any is added) with `more` added, item by item: a list, or a Sparse from index
-    reads (items it names nothing of get their zero)."""
+    before any is added, or a zero Sparse) with `more` added, item by item: a list, or a
+    Sparse from index reads or pops (items it names nothing of get their zero), or None: the
+    adjoint of a list not made on the path taken (zeros_like(None))."""
+    if more is None:
+        return adjoints
     if type(more) is np.ndarray:  # np.array(items)'s adjoint: a row each
         more = item_adjoints(more, items)
     elif isinstance(more, Sparse):
-        if not all(type(k) is int for k in more):
-            raise ArgumentError(
-                "srcdiff can follow a list built with append read by single indices, not slices",
-                hint="index its items one by one",
-            )
-        n = len(items)
-        dense = [None] * n
-        for k, g in more.items():
-            dense[k % n] = g if dense[k % n] is None else dense[k % n] + g
-        # (an item read by none gets its zero: a Sparse for a tuple, which 0.0 is not)
-        more = [zeros_like(item) if g is None else g for g, item in zip(dense, items)]
+        more = _listed(more, items)
+    if isinstance(adjoints, Sparse):
+        adjoints = _listed(adjoints, items) if adjoints else []
     if not adjoints:
         return list(more)
     return [a + b for a, b in zip(adjoints, more)]
 
 
+def _listed(adjoint, items):
+    """A Sparse adjoint of a list as a list, an adjoint per item of `items` (None: as many
+    as the Sparse knows of, 0.0 for those that got none)."""
+    if not all(type(k) is int for k in adjoint):
+        raise ArgumentError(
+            "srcdiff can follow a list built with append read by single indices, not slices",
+            hint="index its items one by one",
+        )
+    if not isinstance(items, (list, tuple, np.ndarray)) or len(items) == 0:
+        # (no items at hand: a zero adjoint stands for the list, or a list of saved values
+        # that the code it was saved for has emptied since)
+        n = max(_counted(adjoint), _counted(items) if isinstance(items, Sparse) else 0)
+        return [adjoint[k] for k in range(n)]
+    n = len(items)
+    dense = [None] * n
+    for k, g in adjoint.items():
+        dense[k % n] = g if dense[k % n] is None else dense[k % n] + g
+    # (an item read by none gets its zero: a Sparse for a tuple, which 0.0 is not)
+    return [zeros_like(item) if g is None else g for g, item in zip(dense, items)]
+
+
+def _counted(adjoint):
+    """How many items the list a Sparse is the adjoint of has, as far as it tells."""
+    return max(adjoint, default=-1) + 1 if adjoint.length is None else adjoint.length
+
+
 def items_like(adjoints, like):
     """A list of item adjoints in the form of `like`: an array of rows where `like` is an
-    array (np.array(items)'s adjoint), else the list (the adjoint of add_items' `more`)."""
+    array (np.array(items)'s adjoint), else the list (the adjoint of add_items' `more`;
+    a Sparse as it is: `like` may be one, which does not count the items)."""
+    if type(like) is not np.ndarray and isinstance(adjoints, Sparse):
+        return adjoints
     adjoints = add_items([], adjoints, like)  # (a Sparse of index reads, made a list)
     if type(like) is np.ndarray:  # (in like's dtype: a missing item's adjoint is 0.0)
         return np.stack(

@@ -81,6 +81,12 @@ class Sparse(dict):
         self.length -= 1
         return dict.pop(self, self.length, 0.0)
 
+    def append(self, adjoint):
+        """As the adjoint of a list built with append, the reverse of a pop: the adjoint of
+        the item popped, put back as the last."""
+        at = len(self) if self.length is None else self.length
+        self[at], self.length = adjoint, at + 1
+
     def __add__(self, other):
         if isinstance(other, (int, float, np.number)) and other == 0:
             return self  # a zero the specialised code folded to a number
@@ -194,6 +200,8 @@ def zeros_like(x):
         return np.zeros(x.shape, dtype=x.dtype)
     if isinstance(x, (list, tuple)):
         return Sparse().sized(len(x))
+    if isinstance(x, Sparse):  # (the tangent of a list's adjoint, popped as the list is)
+        return Sparse().sized(x.length)
     return Sparse() if _is_container(x) or is_record(x) else np.zeros_like(x)
 
 
@@ -570,6 +578,8 @@ def prod_grad_tangent(g, x, dx, axis=None, keepdims=False):
     flat, restore = _reduced_last(x, axis)
     dflat = _reduced_last(dx, axis)[0]
     n = flat.shape[-1]
+    if n == 0:  # (an empty product: no element, so no other element's derivative)
+        return unreduce(g, x, axis, keepdims) * restore(flat * dflat)
     product, dproduct = np.ones_like(flat[..., 0]), np.zeros_like(flat[..., 0])
     before, dbefore = [], []
     for i in range(n):
