@@ -13,7 +13,7 @@ import gast
 from . import ir, naming
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .parse import MISSING
-from .statics import Static, is_function_value, is_object, object_class
+from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
 
 STATIC_HINT = (
     "srcdiff makes the code for the function (or the object's class) passed: call "
@@ -152,6 +152,8 @@ class UserCalls:
             )
             if self._in_tree(node) and isinstance(held, (dict, list, tuple)):
                 kind = "tree"  # (what it calls in it; of a method, a namedtuple's own)
+            elif holds_parts(tree := skeleton(held) if is_object(held) else None):
+                kind, held = "tree", tree  # (an object holding layers: `self.layers`)
             elif node is receiver or typed or is_object(held) and not is_function_value(held):
                 kind, held = "type", held if inspect.isclass(held) else object_class(held)
             elif is_function_value(self.p.resolve(node)) and held is not MISSING:
@@ -198,6 +200,7 @@ class UserCalls:
                 loc,
                 STATIC_HINT,
                 parameter=argument.id,
+                kind=exc.kind,
             )
         if isinstance(argument, gast.Subscript):  # ACTIVATIONS[name], name a parameter
             self._picked_at_run_time(argument, loc)
