@@ -31,7 +31,9 @@ class LoopsOverFunctions:
         """`for act in [np.tanh, softplus]: h = act(h)` is its body once per function, each
         calling that function (so each is differentiated as itself); so is a loop whose
         items are objects or containers the body calls into (`for i, layer in
-        enumerate(layers)`: `layers[0](h)`, with i 0, then `layers[1](h)`, ...)."""
+        enumerate(layers)`: `layers[0](h)`, with i 0, then `layers[1](h)`, ...), and one over
+        a zip of such items with others (`for layer, scale in zip(layers, scales)`: `scale =
+        scales[0]` first in the block of `layers[0]`)."""
         out = []
         for stmt in body:
             for field in ("body", "orelse"):
@@ -39,45 +41,74 @@ class LoopsOverFunctions:
                     setattr(
                         stmt, field, self._unroll_loops_over_functions(getattr(stmt, field, []))
                     )
-            unrolled = self._over_functions(stmt)
-            if unrolled is None:
+            passes = self._over_functions(stmt)
+            if passes is None:
                 out.append(stmt)
                 continue
-            index, target, items = unrolled
-            for k, item in enumerate(items):
+            for bound in passes:
                 block = copy.deepcopy(stmt.body)
-                Substitute(target, item).visit_all(block)
-                if index is not None:
-                    Substitute(index, ir.const(k)).visit_all(block)
+                for target, item, put in bound:
+                    if put:
+                        Substitute(target.id, item).visit_all(block)
+                    else:
+                        value = copy.deepcopy(item)
+                        block.insert(0, gast.copy_location(ir.assign(target, value), stmt))
                 out += self._unroll_loops_over_functions(block)  # (loops over its items)
         return out
 
     def _over_functions(self, loop):
-        """(the index's name or None, the item's name, the items) of a loop to unroll."""
+        """The passes of a loop to unroll, each a list of (target, item, whether the item is
+        put where the target is read, else assigned to it first), or None."""
         if (
             not isinstance(loop, gast.For)
             or loop.orelse
             or any(isinstance(n, (gast.Break, gast.Continue)) for n in ir.walk(loop))
         ):
             return None
-        target, sequence, index = loop.target, loop.iter, None
-        if (
-            isinstance(target, gast.Tuple)
-            and len(target.elts) == 2
-            and all(isinstance(e, gast.Name) for e in target.elts)
-            and _enumerated(sequence, self.resolve)
-        ):
-            (index, target), sequence = target.elts, sequence.args[0]
-        if not isinstance(target, gast.Name) or any(
-            isinstance(n, gast.Name)
-            and isinstance(n.ctx, gast.Store)
-            and n.id in (target.id, getattr(index, "id", None))
-            for n in ir.walk(loop)
-            if n is not target and n is not index
+        names = {n.id for n in ir.walk(loop.target) if isinstance(n, gast.Name)}
+        if not all(
+            isinstance(n, (gast.Name, gast.Tuple, gast.List, gast.expr_context))
+            for n in ir.walk(loop.target)
         ):
             return None
-        items = self._functions_listed(sequence, target.id, loop.body)
-        return (getattr(index, "id", None), target.id, items) if items else None
+        targets = set(map(id, ir.walk(loop.target)))
+        if any(
+            isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store) and n.id in names
+            for n in ir.walk(loop)
+            if id(n) not in targets
+        ):
+            return None
+        return self._passes(loop.target, loop.iter, loop.body)
+
+    def _passes(self, target, sequence, body):
+        """The passes over `sequence` (of functions or objects the body calls; enumerate or
+        zip of such, and of other values) binding `target`, or None."""
+        parts = _zipped(target, sequence, self.resolve)
+        if parts is None and _enumerated(sequence, self.resolve) and len(target.elts) == 2:
+            index, item = target.elts
+            passes = self._passes(item, sequence.args[0], body)
+            if passes is None or not isinstance(index, gast.Name):
+                return None
+            return [[(index, ir.const(k), True)] + bound for k, bound in enumerate(passes)]
+        if parts is None:
+            items = isinstance(target, gast.Name) and self._functions_listed(
+                sequence, target.id, body
+            )
+            return [[(target, item, True)] for item in items] if items else None
+        listed = [
+            isinstance(t, gast.Name) and self._functions_listed(s, t.id, body) for t, s in parts
+        ]
+        known = [len(items) for items in listed if items]
+        if not known:
+            return None
+        count = min(known + [len(s.elts) for s in _displays(parts)])
+        return [
+            [
+                (t, items[k], True) if items else (t, _item(s, k), False)
+                for (t, s), items in zip(parts, listed)
+            ]
+            for k in range(count)
+        ]
 
     def _functions_listed(self, node, target=None, body=None):
         """The items of a list or tuple of functions: a display, or a global or closure
@@ -263,6 +294,32 @@ def pick_local_functions(func, local, resolve):
                         and s.targets[0].id not in read
                     )
                 ]
+
+
+def _zipped(target, sequence, resolve):
+    """[(target, sequence)] of `for a, b in zip(xs, ys)`, else None."""
+    if not (
+        isinstance(sequence, gast.Call)
+        and not sequence.keywords
+        and sequence.args
+        and not any(isinstance(a, gast.Starred) for a in sequence.args)
+        and isinstance(target, (gast.Tuple, gast.List))
+        and len(target.elts) == len(sequence.args)
+        and resolve(sequence.func) is zip
+    ):
+        return None
+    return list(zip(target.elts, sequence.args))
+
+
+def _displays(parts):
+    return [s for _, s in parts if isinstance(s, (gast.List, gast.Tuple))]
+
+
+def _item(sequence, k):
+    """The k-th item of a sequence: a display's own, else `sequence[k]`."""
+    if isinstance(sequence, (gast.List, gast.Tuple)):
+        return sequence.elts[k]
+    return gast.Subscript(value=copy.deepcopy(sequence), slice=ir.const(k), ctx=gast.Load())
 
 
 def _enumerated(node, resolve):
