@@ -193,22 +193,25 @@ class Expressions(UserCalls):
         return record, forward, self._rules(record).bind([value, ir.index_value(index)], {})
 
     def conditional(self, node, loc, out, target):
-        """`a if c else b`: an if statement into one name."""
-        name = self.store(target) if target else self.names.fresh("_t")
-        self.active.add(name)
+        """`a if c else b`: an if statement into one name, stored after both branches are
+        read (`h = f(h) if c else g(h)` reads the h before it)."""
         test = self.names.fresh("_cond")
         out.append(ir.Assign([test], self.rename(node.test), loc))
         self.depth += 1
         branches = []
         for branch in (node.body, node.orelse):
-            block = []
-            if self._is_active(branch):
-                self.emit_copy(name, self.atom(branch, loc, block), loc, block)
-            else:
-                block.append(ir.Assign([name], self.rename(branch), loc))
-            branches.append(block)
+            block, active = [], self._is_active(branch)
+            value = self.atom(branch, loc, block) if active else self.rename(branch)
+            branches.append((block, active, value))
         self.depth -= 1
-        out.append(ir.If(test, branches[0], branches[1], loc))
+        name = self.store(target) if target else self.names.fresh("_t")
+        self.active.add(name)
+        for block, active, value in branches:
+            if active:
+                self.emit_copy(name, value, loc, block)
+            else:
+                block.append(ir.Assign([name], value, loc))
+        out.append(ir.If(test, branches[0][0], branches[1][0], loc))
         return name
 
     def joined(self, node, loc, out):
