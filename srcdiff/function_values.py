@@ -13,12 +13,12 @@ import gast
 import numpy as np
 
 from . import ir
-from .errors import StaticArgumentNeeded, UnsupportedError
+from .comprehensions_of_functions import decided_test, put
+from .errors import StaticArgumentNeeded
 from .function_aliases import constant, names_a_function, pick_from_displays
 from .inline_call import Substitute
 from .statics import MISSING, is_function_value, is_object
 
-_MOST_LAMBDAS = 64  # (each is inlined where it is called: more is a loop's work)
 _MOST_ITEMS = 64  # (of a loop unrolled)
 _DATA_METHODS = frozenset(dir(np.ndarray)) | frozenset(dir(dict)) | frozenset(dir(list))
 
@@ -47,14 +47,39 @@ class LoopsOverFunctions:
                 continue
             for bound in passes:
                 block = copy.deepcopy(stmt.body)
-                for target, item, put in bound:
-                    if put:
+                for target, item, substituted in bound:
+                    if substituted:
                         Substitute(target.id, item).visit_all(block)
                     else:
                         value = copy.deepcopy(item)
                         block.insert(0, gast.copy_location(ir.assign(target, value), stmt))
                 out += self._unroll_loops_over_functions(block)  # (loops over its items)
         return out
+
+    def _comprehensions_over_functions(self):
+        """`sum(np.sum(layer(x)) for layer in layers)`, `[f(h) for f in fs if f is not g]`: a
+        comprehension whose item is a function or object it calls is the display of what it
+        makes of each (its filters decided here), as a loop over them is unrolled."""
+        for node in list(ir.walk(self.func)):
+            if not isinstance(node, (gast.ListComp, gast.GeneratorExp)):
+                continue
+            loop = node.generators[0]
+            passes = len(node.generators) == 1 and self._passes(
+                loop.target, loop.iter, [gast.Expr(value=node.elt)]
+            )
+            made = []
+            for bound in passes or ():
+                made_one = [node.elt] + loop.ifs
+                for target, item, _ in bound:
+                    made_one = [put(part, target.id, item) for part in made_one]
+                decided = [decided_test(test, self.resolve) for test in made_one[1:]]
+                if None in decided:
+                    break
+                made += made_one[:1] if all(decided) else []
+            else:
+                if passes:
+                    display = gast.List(elts=made, ctx=gast.Load())
+                    ir.replace_node(self.func, node, gast.copy_location(display, node))
 
     def _over_functions(self, loop):
         """The passes of a loop to unroll, each a list of (target, item, whether the item is
@@ -117,6 +142,9 @@ class LoopsOverFunctions:
         calls into its item `target` (`for layer in layers: h = layer(h)`); else []."""
         if isinstance(node, (gast.List, gast.Tuple)):
             return node.elts if all(self._is_function(e) for e in node.elts) else []
+        part = _part(node, self.resolve)  # (`reversed(layers)`, `layers[:-1]`: of its items)
+        if part is not None:
+            return self._functions_listed(part[0], target, body)[part[1]]
         if (
             not isinstance(node, (gast.Name, gast.Attribute, gast.Subscript))
             or isinstance(node, gast.Name)
@@ -167,76 +195,6 @@ class LoopsOverFunctions:
                 parameter=root.id,
                 kind="tree",
             )
-
-
-def lambdas_of_comprehensions(func, resolve, location):
-    """`[lambda z, k=k: ... for k in range(3)]` is the display of its three lambdas, each with
-    its own k where it is read when the lambda is made (its defaults), and the last k where
-    its body reads k itself (Python's closures read the variable once the list is made)."""
-    for node in list(ir.walk(func)):
-        if not (isinstance(node, gast.ListComp) and isinstance(node.elt, gast.Lambda)):
-            continue
-        loop = node.generators[0]
-        items = (
-            _items_known(loop.iter, resolve)
-            if len(node.generators) == 1 and not loop.ifs and isinstance(loop.target, gast.Name)
-            else None
-        )
-        if items is None:
-            raise UnsupportedError(
-                "a list of lambdas made by a comprehension whose items srcdiff cannot list "
-                "before the call (it inlines each lambda where it is called)",
-                location(node),
-                "make them over range(N) with N a number, or over a tuple of constants, with "
-                "one for and no if; or write the lambdas out in a list",
-            )
-        lambdas = [_made_with(node.elt, loop.target.id, item, items[-1]) for item in items]
-        ir.replace_node(
-            func, node, gast.copy_location(gast.List(elts=lambdas, ctx=gast.Load()), node)
-        )
-
-
-def _items_known(node, resolve):
-    """The values of `range(...)` of numbers, or of a display of constants; else None."""
-    if (
-        isinstance(node, gast.Call)
-        and not node.keywords
-        and 1 <= len(node.args) <= 3
-        and resolve(node.func) is range
-    ):
-        bounds = [constant(a) for a in node.args]
-        items = list(range(*bounds)) if all(type(b) is int for b in bounds) else None
-    elif isinstance(node, (gast.List, gast.Tuple)):
-        items = [e.value if isinstance(e, gast.Constant) else constant(e) for e in node.elts]
-        items = None if any(i is None for i in items) else items
-    else:
-        return None
-    return items if items is not None and 0 < len(items) <= _MOST_LAMBDAS else None
-
-
-def _made_with(function, variable, value, last):
-    made = copy.deepcopy(function)
-    args = made.args
-    args.defaults = [_with(d, variable, value) for d in args.defaults]
-    args.kw_defaults = [d if d is None else _with(d, variable, value) for d in args.kw_defaults]
-    own = {
-        a.id
-        for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
-        if a is not None
-    }
-    if variable not in own:
-        made.body = _with(made.body, variable, last)
-    return made
-
-
-def _with(node, variable, value):
-    class Put(gast.NodeTransformer):
-        def visit_Name(self, name):
-            return (
-                ir.const(value) if name.id == variable and isinstance(name.ctx, gast.Load) else name
-            )
-
-    return Put().visit(node)
 
 
 def pick_local_functions(func, local, resolve):
@@ -320,6 +278,28 @@ def _item(sequence, k):
     if isinstance(sequence, (gast.List, gast.Tuple)):
         return sequence.elts[k]
     return gast.Subscript(value=copy.deepcopy(sequence), slice=ir.const(k), ctx=gast.Load())
+
+
+def _part(node, resolve):
+    """(the sequence, the slice of its items) of `reversed(xs)` or `xs[1:]` (constant
+    bounds), else None."""
+    if (
+        isinstance(node, gast.Call)
+        and len(node.args) == 1
+        and not node.keywords
+        and resolve(node.func) is reversed
+    ):
+        return node.args[0], slice(None, None, -1)
+    if not (isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Slice)):
+        return None
+    bounds = [
+        None if b is None else constant(b)
+        for b in (node.slice.lower, node.slice.upper, node.slice.step)
+    ]
+    given = [b for b in (node.slice.lower, node.slice.upper, node.slice.step) if b is not None]
+    if any(type(constant(b)) is not int for b in given):
+        return None
+    return node.value, slice(*bounds)
 
 
 def _enumerated(node, resolve):
