@@ -120,6 +120,7 @@ class Expressions(UserCalls):
             forward = gast.Attribute(value=operand, attr=node.attr, ctx=gast.Load())
             return record, forward, self._rules(record).bind([operand], {})
         if isinstance(node, gast.Attribute):  # a field of a dataclass, a namedtuple, a model
+            self.refuse_property(node, loc)
             operand = self.atom(node.value, loc, out)
             record = registry.find(runtime.field)
             forward = gast.Attribute(value=operand, attr=node.attr, ctx=gast.Load())
@@ -408,6 +409,15 @@ class Expressions(UserCalls):
                 "over a container, write it as a for loop or a comprehension (srcdiff "
                 "follows list, tuple, dict, zip, enumerate, reversed, sorted of a dict's keys, "
                 "iter/next, len, sum and map); on arrays, call the numpy function",
+            )
+        if inspect.isclass(obj) and obj.__module__.split(".")[0] not in ("builtins", "numpy"):
+            raise UnsupportedError(
+                f"{obj.__name__}(...) makes an object of a class of yours from differentiated "
+                "values, which srcdiff cannot follow",
+                loc,
+                f"pass the {obj.__name__} in as an argument (a dataclass or NamedTuple "
+                f"argument is differentiated as a whole, its gradient a {obj.__name__} too), "
+                "or compute with its arrays directly",
             )
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
             what = gast.unparse(func)

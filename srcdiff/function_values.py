@@ -16,6 +16,7 @@ from . import ir
 from .comprehensions_of_functions import decided_test, put
 from .errors import StaticArgumentNeeded
 from .function_aliases import constant, names_a_function, pick_from_displays
+from .provenance import holds_functions
 from .inline_call import Substitute
 from .statics import MISSING, is_function_value, is_object
 
@@ -55,6 +56,50 @@ class LoopsOverFunctions:
                         block.insert(0, gast.copy_location(ir.assign(target, value), stmt))
                 out += self._unroll_loops_over_functions(block)  # (loops over its items)
         return out
+
+    def _read_objects_through(self):
+        """`first = layers[0]`, `enc = model.enc`, `a, b = layers`: names bound once to objects
+        (or functions, or lists of them) that a parameter or a global holds, and that the
+        code calls into, read the expression itself, so that calls of them resolve (a
+        parameter's code is then made for what it holds)."""
+        stores = collections.Counter(
+            n.id for n in ir.walk(self.func) if isinstance(n, gast.Name) and _stored(n)
+        )
+        changed = {  # (a container or object written into: its items are not held fixed)
+            _root(n).id
+            for n in ir.walk(self.func)
+            if isinstance(n, (gast.Attribute, gast.Subscript))
+            and _stored(n)
+            and isinstance(_root(n), gast.Name)
+        }
+        aliases, dropped = {}, set()  # (the assignments dropped: their names read the paths)
+        for stmt in ir.walk(self.func):
+            pairs = _aliased(stmt, stores, changed)
+            if pairs and any(self._holds_callees(path, name) for name, path in pairs):
+                aliases.update(pairs)
+                dropped.add(id(stmt))
+        for name, path in aliases.items():
+            Substitute(name, path).visit_all(self.func.body)
+        for node in ir.walk(self.func) if aliases else ():
+            for field in ("body", "orelse", "finalbody"):
+                body = getattr(node, field, None)
+                if isinstance(body, list):
+                    body[:] = [s for s in body if id(s) not in dropped]
+
+    def _holds_callees(self, path, name):
+        """Whether the code calls into `name`, bound to `path`, which holds an object or a
+        function, or a list of them (asking for a parameter's, where it holds unknown)."""
+        container = getattr(getattr(self.resolve, "__self__", None), "container", self.resolve)
+        held = container(path)
+        if held is MISSING:
+            self._ask_for_items(path, name, self.func.body)
+        return (
+            is_object(held)
+            or is_function_value(held)
+            or isinstance(held, (list, tuple, dict))
+            and 0 < len(held) <= _MOST_ITEMS
+            and holds_functions(held, objects=True)
+        ) and bool(_item_calls(self.func.body, name) or _iterated(self.func.body, name))
 
     def _comprehensions_over_functions(self):
         """`sum(np.sum(layer(x)) for layer in layers)`, `[f(h) for f in fs if f is not g]`: a
@@ -115,6 +160,9 @@ class LoopsOverFunctions:
             if passes is None or not isinstance(index, gast.Name):
                 return None
             return [[(index, ir.const(k), True)] + bound for k, bound in enumerate(passes)]
+        counted = _counted(sequence, self.resolve)
+        if counted is not None and isinstance(target, gast.Name):
+            return self._passes_by_index(target, counted, body)
         if parts is None:
             items = isinstance(target, gast.Name) and self._functions_listed(
                 sequence, target.id, body
@@ -134,6 +182,28 @@ class LoopsOverFunctions:
             ]
             for k in range(count)
         ]
+
+    def _passes_by_index(self, index, sequence, body):
+        """The passes of `for i in range(len(layers))` whose body calls `layers[i]`: i put in
+        as 0, 1, ... (so that `layers[0](h)` resolves), or None."""
+        calls = [  # (of the item, as a loop over the items names it: `_picked(h)`)
+            gast.Expr(
+                value=gast.Call(
+                    func=ir.attr("_picked", call.func.attr)
+                    if isinstance(call.func, gast.Attribute)
+                    else ir.name("_picked"),
+                    args=[],
+                    keywords=[],
+                )
+            )
+            for stmt in body
+            for call in ir.walk(stmt)
+            if isinstance(call, gast.Call) and _picks(call.func, sequence, index.id)
+        ]
+        if not calls:
+            return None
+        items = self._functions_listed(sequence, "_picked", calls)
+        return [[(index, ir.const(k), True)] for k in range(len(items))] if items else None
 
     def _functions_listed(self, node, target=None, body=None):
         """The items of a list or tuple of functions: a display, or a global or closure
@@ -278,6 +348,70 @@ def _item(sequence, k):
     if isinstance(sequence, (gast.List, gast.Tuple)):
         return sequence.elts[k]
     return gast.Subscript(value=copy.deepcopy(sequence), slice=ir.const(k), ctx=gast.Load())
+
+
+def _stored(node):
+    return isinstance(node.ctx, (gast.Store, gast.Del))
+
+
+def _aliased(stmt, stores, changed):
+    """[(name, the path it reads)] of `a = path` or `a, b = path` (path[0], path[1]), names
+    bound once to a path of constant keys from a name no assignment changes; else []."""
+    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1):
+        return []
+    target, path = stmt.targets[0], stmt.value
+    node = path
+    while isinstance(node, (gast.Attribute, gast.Subscript)):
+        if isinstance(node, gast.Subscript) and constant(node.slice) is None:
+            return []
+        node = node.value
+    if not isinstance(node, gast.Name) or stores[node.id] or node.id in changed:
+        return []
+    if isinstance(target, gast.Name):
+        pairs = [(target.id, path)]
+    elif isinstance(target, (gast.Tuple, gast.List)) and all(
+        isinstance(e, gast.Name) for e in target.elts
+    ):
+        pairs = [(e.id, _item(path, k)) for k, e in enumerate(target.elts)]
+    else:
+        return []
+    return pairs if all(stores[name] == 1 for name, _ in pairs) else []
+
+
+def _iterated(body, name):
+    return any(
+        isinstance(n, (gast.For, gast.comprehension))
+        and isinstance(n.iter, gast.Name)
+        and n.iter.id == name
+        for stmt in body
+        for n in ir.walk(stmt)
+    )
+
+
+def _counted(node, resolve):
+    """The sequence of `range(len(xs))`, else None."""
+    if not (
+        isinstance(node, gast.Call)
+        and len(node.args) == 1
+        and not node.keywords
+        and isinstance(node.args[0], gast.Call)
+        and len(node.args[0].args) == 1
+        and resolve(node.func) is range
+        and resolve(node.args[0].func) is len
+    ):
+        return None
+    return node.args[0].args[0]
+
+
+def _picks(func, sequence, index):
+    """Whether a call's function is `sequence[index]`, or a method of it."""
+    item = func.value if isinstance(func, gast.Attribute) else func
+    return (
+        isinstance(item, gast.Subscript)
+        and isinstance(item.slice, gast.Name)
+        and item.slice.id == index
+        and gast.dump(item.value) == gast.dump(sequence)
+    )
 
 
 def _part(node, resolve):

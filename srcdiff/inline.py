@@ -56,6 +56,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
     def run(self):
         self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
         substitute_function_aliases(self.func, self.resolve)
+        self._read_objects_through()
         maps_to_comprehensions(self.func, self.resolve)
         if comprehensions_of_functions(self.func, self.resolve, self.location):
             substitute_function_aliases(self.func, self.resolve)  # (of the displays made)

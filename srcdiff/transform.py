@@ -93,7 +93,7 @@ class _Deriving(threading.local):
     """The functions this thread is transforming now (a call back into one is recursion)."""
 
     def __init__(self):
-        self.codes = set()  # (code, statics) of each function being made
+        self.codes = set()  # (code, globals, statics) of each function being made
         self.varied_items = {}  # what the activity analyses of the transform in progress share
         self.below = {}  # naming.shared's, of what the module being made holds so far
         self.made = {}  # what a module made so far is made from -> its naming.Made
@@ -441,8 +441,9 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
             **_statics_option(fn, described, statics, callee),
         )
         # (a method called again on a part of its object, `layer.forward(h)` in a block of
-        # layers, is made for the part's classes: a recursion as deep as the objects nest)
-        if (callee.__code__, options.get("statics", ())) in _in_progress.codes:
+        # layers, is made for the part's classes: a recursion as deep as the objects nest;
+        # two emitted modules may hold equal code, each calling its own callees)
+        if _made_for(callee, options.get("statics", ())) in _in_progress.codes:
             raise UnsupportedError(
                 f"{callee.__name__} calls itself recursively, which srcdiff cannot differentiate",
                 loc,
@@ -505,7 +506,7 @@ def generate(
     normalizer = _normalizer(
         parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
     )
-    program = _normalized((fn.__code__, tuple(statics)), normalizer)
+    program = _normalized(_made_for(fn, tuple(statics)), normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
     funcs = _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs)
     if optimized:
@@ -557,6 +558,11 @@ def _meta(
         fn.__code__.co_firstlineno,
         tuple(suffixed),
     )
+
+
+def _made_for(fn, statics):
+    """What a transform in progress is made for: a call back into the same is recursion."""
+    return fn.__code__, id(fn.__globals__), statics
 
 
 def _normalized(made_for, normalizer):

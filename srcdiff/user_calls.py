@@ -93,6 +93,30 @@ class UserCalls:
         )
         return name
 
+    def refuse_property(self, node, loc):
+        """A property of a differentiated object read (`self.weight`, computed from its
+        fields): srcdiff follows fields, and would give the property's value a gradient
+        of its own that no field holds (the fields' gradients lost)."""
+        root = node.value
+        static = self.p.statics.get(root.id) if isinstance(root, gast.Name) else None
+        held = self.p.container(root)
+        cls = (
+            static.value
+            if static is not None and static.kind == "type"
+            else type(held)
+            if is_object(held)
+            else None
+        )
+        if cls is not None and isinstance(inspect.getattr_static(cls, node.attr, None), property):
+            raise UnsupportedError(
+                f"{gast.unparse(node)} reads a property of a differentiated "
+                f"{cls.__name__}: srcdiff follows its fields, not what a property computes "
+                "from them",
+                loc,
+                f"make it a method (def {node.attr}(self): ...) and call it: "
+                f"{gast.unparse(node)}()",
+            )
+
     def _carries(self, value):
         """Whether an argument (a node, or what a variadic parameter binds) is active."""
         if isinstance(value, gast.AST):
