@@ -360,22 +360,28 @@ def _aliased(stmt, stores, changed):
     if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1):
         return []
     target, path = stmt.targets[0], stmt.value
+    if isinstance(target, gast.Name):
+        pairs = [(target.id, path)]
+    elif not isinstance(target, (gast.Tuple, gast.List)) or not all(
+        isinstance(e, gast.Name) for e in target.elts
+    ):
+        return []
+    elif isinstance(path, (gast.Tuple, gast.List)) and len(path.elts) == len(target.elts):
+        pairs = [(e.id, v) for e, v in zip(target.elts, path.elts)]  # a, b = m.a, m.b
+    else:
+        pairs = [(e.id, _item(path, k)) for k, e in enumerate(target.elts)]
+    fixed = all(_fixed_path(p, stores, changed) for _, p in pairs)
+    return pairs if fixed and all(stores[name] == 1 for name, _ in pairs) else []
+
+
+def _fixed_path(path, stores, changed):
+    """Whether `path` reads through constant keys from a name nothing assigns or changes."""
     node = path
     while isinstance(node, (gast.Attribute, gast.Subscript)):
         if isinstance(node, gast.Subscript) and constant(node.slice) is None:
-            return []
+            return False
         node = node.value
-    if not isinstance(node, gast.Name) or stores[node.id] or node.id in changed:
-        return []
-    if isinstance(target, gast.Name):
-        pairs = [(target.id, path)]
-    elif isinstance(target, (gast.Tuple, gast.List)) and all(
-        isinstance(e, gast.Name) for e in target.elts
-    ):
-        pairs = [(e.id, _item(path, k)) for k, e in enumerate(target.elts)]
-    else:
-        return []
-    return pairs if all(stores[name] == 1 for name, _ in pairs) else []
+    return isinstance(node, gast.Name) and not stores[node.id] and node.id not in changed
 
 
 def _iterated(body, name):
