@@ -16,7 +16,7 @@ from .parse import MISSING, spelling
 from .primitives import registry
 from .provenance import holds_functions
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
-from .user_calls import STATIC_HINT, UserCalls
+from .user_calls import STATIC_HINT, UserCalls, refuse_user_class
 
 
 class Expressions(UserCalls):
@@ -197,6 +197,7 @@ class Expressions(UserCalls):
     def conditional(self, node, loc, out, target):
         """`a if c else b`: an if statement into one name, stored after both branches are
         read (`h = f(h) if c else g(h)` reads the h before it)."""
+        name = None if target else self.names.fresh("_t")
         test = self.names.fresh("_cond")
         out.append(ir.Assign([test], self.rename(node.test), loc))
         self.depth += 1
@@ -206,7 +207,7 @@ class Expressions(UserCalls):
             value = self.atom(branch, loc, block) if active else self.rename(branch)
             branches.append((block, active, value))
         self.depth -= 1
-        name = self.store(target) if target else self.names.fresh("_t")
+        name = name or self.store(target)
         self.active.add(name)
         for block, active, value in branches:
             if active:
@@ -415,15 +416,7 @@ class Expressions(UserCalls):
                 "follows list, tuple, dict, zip, enumerate, reversed, sorted of a dict's keys, "
                 "iter/next, len, sum and map); on arrays, call the numpy function",
             )
-        if inspect.isclass(obj) and obj.__module__.split(".")[0] not in ("builtins", "numpy"):
-            raise UnsupportedError(
-                f"{obj.__name__}(...) makes an object of a class of yours from differentiated "
-                "values, which srcdiff cannot follow",
-                loc,
-                f"pass the {obj.__name__} in as an argument (a dataclass or NamedTuple "
-                f"argument is differentiated as a whole, its gradient a {obj.__name__} too), "
-                "or compute with its arrays directly",
-            )
+        refuse_user_class(obj, loc)
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
             what = gast.unparse(func)
         raise NoAdjointError(

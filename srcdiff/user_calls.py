@@ -268,3 +268,17 @@ class UserCalls:
             }
         )
         return names
+
+
+def refuse_user_class(obj, loc):
+    """The error for an object of a user class made from differentiated values (rather than
+    a rule's advice: its __init__ only stores them, the class is no primitive)."""
+    if inspect.isclass(obj) and obj.__module__.split(".")[0] not in ("builtins", "numpy"):
+        raise UnsupportedError(
+            f"{obj.__name__}(...) makes an object of a class of yours from differentiated "
+            "values, which srcdiff cannot follow",
+            loc,
+            f"pass the {obj.__name__} in as an argument (a dataclass or NamedTuple "
+            f"argument is differentiated as a whole, its gradient a {obj.__name__} too), "
+            "or compute with its arrays directly",
+        )
