@@ -200,8 +200,13 @@ class Derivative:
                 statics.append(Static(name, "value", value))
             elif name in self._keys and isinstance(value, (str, int, np.integer)):
                 statics.append(Static(name, "key", value if isinstance(value, str) else int(value)))
-            elif is_object(value):
-                statics.append(Static(name, "type", object_class(value)))
+            elif is_object(value):  # (an object holding layers: the parts it holds, if asked)
+                tree = skeleton(value) if name in self._trees else None
+                statics.append(
+                    Static(name, "tree", tree)
+                    if tree is not None
+                    else Static(name, "type", object_class(value))
+                )
             elif name in self._trees and (tree := skeleton(value)) is not None:
                 statics.append(Static(name, "tree", tree))
         if self._spread is not None and len(args) >= self._spread[1]:

@@ -45,7 +45,7 @@ def desugar(func, fresh, resolve):
         return func
     if _falls_through(body):
         body = body + [gast.copy_location(gast.Return(value=ir.const(None)), body[-1])]
-    result = fresh("_result")
+    result = _results(body, fresh)
     if any(
         isinstance(loop, _LOOPS) and _contains(loop, (gast.Return,))
         for s in body
@@ -60,8 +60,36 @@ def desugar(func, fresh, resolve):
         restructured = [ir.assign(done, ir.const(False))] + _guard(
             _flag_returns(body, done, result), done
         )
-    func.body = _assign_results(restructured, result) + [gast.Return(value=ir.name(result))]
+    func.body = _assign_results(restructured, result) + [gast.Return(value=_result(result))]
     return func
+
+
+def _results(body, fresh):
+    """The name the returns assign, or one per item where each returns a tuple display of
+    the same length (`return v, aux`): the function then still ends returning a pair, what
+    has_aux and a caller reading only some items of a callee's result look for."""
+    values = [n.value for s in body for n in ir.walk(s) if isinstance(n, gast.Return)]
+    sizes = {
+        len(v.elts)
+        if isinstance(v, gast.Tuple) and not any(isinstance(e, gast.Starred) for e in v.elts)
+        else None
+        for v in values
+    }
+    if len(sizes) == 1 and None not in sizes:
+        return tuple(fresh("_result") for _ in range(sizes.pop()))
+    return fresh("_result")
+
+
+def _result(result, store=False):
+    """The name, or tuple of names, that the returns assign."""
+    if isinstance(result, str):
+        return ir.name(result, store=store)
+    ctx = gast.Store() if store else gast.Load()
+    return gast.Tuple(elts=[ir.name(r, store=store) for r in result], ctx=ctx)
+
+
+def _is_result(value, result):
+    return value is not None and gast.dump(value) == gast.dump(_result(result))
 
 
 def _count_from_the_start(func):
@@ -266,7 +294,7 @@ def _return_from_loops(stmts, done, result, depth):
         if isinstance(stmt, gast.Return) and depth:
             value = stmt.value if stmt.value is not None else ir.const(None)
             out += [
-                gast.copy_location(ir.assign(result, value), stmt),
+                gast.copy_location(ir.assign(_result(result, store=True), value), stmt),
                 gast.copy_location(ir.assign(done, ir.const(True)), stmt),
                 gast.copy_location(gast.Break(), stmt),
             ]
@@ -277,7 +305,7 @@ def _return_from_loops(stmts, done, result, depth):
         elif isinstance(stmt, _LOOPS) and _contains(stmt, (gast.Return,)):
             stmt.body = _return_from_loops(stmt.body, done, result, depth + 1)
             out.append(stmt)
-            leave = gast.Break() if depth else gast.Return(value=ir.name(result))
+            leave = gast.Break() if depth else gast.Return(value=_result(result))
             out.append(
                 gast.copy_location(gast.If(test=ir.name(done), body=[leave], orelse=[]), stmt)
             )
@@ -292,8 +320,8 @@ def _assign_results(stmts, result):
     for stmt in stmts:
         if isinstance(stmt, gast.Return):
             value = stmt.value if stmt.value is not None else ir.const(None)
-            if not (isinstance(value, gast.Name) and value.id == result):
-                out.append(gast.copy_location(ir.assign(result, value), stmt))
+            if not _is_result(value, result):
+                out.append(gast.copy_location(ir.assign(_result(result, store=True), value), stmt))
             continue
         if isinstance(stmt, gast.If):
             stmt.body = _assign_results(stmt.body, result) or [gast.Pass()]
@@ -307,7 +335,7 @@ def _flag_returns(stmts, done, result):
     out = []
     for stmt in stmts:
         if isinstance(stmt, gast.Return):
-            if not (isinstance(stmt.value, gast.Name) and stmt.value.id == result):
+            if not _is_result(stmt.value, result):
                 out.append(gast.copy_location(gast.Return(value=stmt.value), stmt))
             out.append(_located(ir.assign(done, ir.const(True)), stmt))
             continue

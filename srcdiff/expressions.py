@@ -16,7 +16,7 @@ from .parse import MISSING, spelling
 from .primitives import registry
 from .provenance import holds_functions
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
-from .user_calls import STATIC_HINT, UserCalls
+from .user_calls import STATIC_HINT, UserCalls, refuse_user_class
 
 
 class Expressions(UserCalls):
@@ -121,6 +121,7 @@ class Expressions(UserCalls):
             forward = gast.Attribute(value=operand, attr=node.attr, ctx=gast.Load())
             return record, forward, self._rules(record).bind([operand], {})
         if isinstance(node, gast.Attribute):  # a field of a dataclass, a namedtuple, a model
+            self.refuse_property(node, loc)
             operand = self.atom(node.value, loc, out)
             record = registry.find(runtime.field)
             forward = gast.Attribute(value=operand, attr=node.attr, ctx=gast.Load())
@@ -194,22 +195,26 @@ class Expressions(UserCalls):
         return record, forward, self._rules(record).bind([value, ir.index_value(index)], {})
 
     def conditional(self, node, loc, out, target):
-        """`a if c else b`: an if statement into one name."""
-        name = self.store(target) if target else self.names.fresh("_t")
-        self.active.add(name)
+        """`a if c else b`: an if statement into one name, stored after both branches are
+        read (`h = f(h) if c else g(h)` reads the h before it)."""
+        name = None if target else self.names.fresh("_t")
         test = self.names.fresh("_cond")
         out.append(ir.Assign([test], self.rename(node.test), loc))
         self.depth += 1
         branches = []
         for branch in (node.body, node.orelse):
-            block = []
-            if self._is_active(branch):
-                self.emit_copy(name, self.atom(branch, loc, block), loc, block)
-            else:
-                block.append(ir.Assign([name], self.rename(branch), loc))
-            branches.append(block)
+            block, active = [], self._is_active(branch)
+            value = self.atom(branch, loc, block) if active else self.rename(branch)
+            branches.append((block, active, value))
         self.depth -= 1
-        out.append(ir.If(test, branches[0], branches[1], loc))
+        name = name or self.store(target)
+        self.active.add(name)
+        for block, active, value in branches:
+            if active:
+                self.emit_copy(name, value, loc, block)
+            else:
+                block.append(ir.Assign([name], value, loc))
+        out.append(ir.If(test, branches[0][0], branches[1][0], loc))
         return name
 
     def joined(self, node, loc, out):
@@ -411,6 +416,7 @@ class Expressions(UserCalls):
                 "follows list, tuple, dict, zip, enumerate, reversed, sorted of a dict's keys, "
                 "iter/next, len, sum and map); on arrays, call the numpy function",
             )
+        refuse_user_class(obj, loc)
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
             what = gast.unparse(func)
         raise NoAdjointError(

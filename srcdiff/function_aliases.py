@@ -146,7 +146,7 @@ def _picked(node, displays, is_function):
             )
         return copy.deepcopy(found[-1]) if found and is_function(found[-1]) else node
     if (
-        isinstance(node, gast.For)
+        isinstance(node, (gast.For, gast.comprehension))
         and isinstance(node.iter, gast.Name)
         and node.iter.id in displays
         and not isinstance(displays[node.iter.id], gast.Dict)

@@ -13,12 +13,13 @@ import gast
 import numpy as np
 
 from . import ir
-from .errors import StaticArgumentNeeded, UnsupportedError
+from .comprehensions_of_functions import decided_test, put
+from .errors import StaticArgumentNeeded
 from .function_aliases import constant, names_a_function, pick_from_displays
+from .provenance import holds_functions
 from .inline_call import Substitute
 from .statics import MISSING, is_function_value, is_object
 
-_MOST_LAMBDAS = 64  # (each is inlined where it is called: more is a loop's work)
 _MOST_ITEMS = 64  # (of a loop unrolled)
 _DATA_METHODS = frozenset(dir(np.ndarray)) | frozenset(dir(dict)) | frozenset(dir(list))
 
@@ -31,7 +32,9 @@ class LoopsOverFunctions:
         """`for act in [np.tanh, softplus]: h = act(h)` is its body once per function, each
         calling that function (so each is differentiated as itself); so is a loop whose
         items are objects or containers the body calls into (`for i, layer in
-        enumerate(layers)`: `layers[0](h)`, with i 0, then `layers[1](h)`, ...)."""
+        enumerate(layers)`: `layers[0](h)`, with i 0, then `layers[1](h)`, ...), and one over
+        a zip of such items with others (`for layer, scale in zip(layers, scales)`: `scale =
+        scales[0]` first in the block of `layers[0]`)."""
         out = []
         for stmt in body:
             for field in ("body", "orelse"):
@@ -39,45 +42,168 @@ class LoopsOverFunctions:
                     setattr(
                         stmt, field, self._unroll_loops_over_functions(getattr(stmt, field, []))
                     )
-            unrolled = self._over_functions(stmt)
-            if unrolled is None:
+            passes = self._over_functions(stmt)
+            if passes is None:
                 out.append(stmt)
                 continue
-            index, target, items = unrolled
-            for k, item in enumerate(items):
+            for bound in passes:
                 block = copy.deepcopy(stmt.body)
-                Substitute(target, item).visit_all(block)
-                if index is not None:
-                    Substitute(index, ir.const(k)).visit_all(block)
+                for target, item, substituted in bound:
+                    if substituted:
+                        Substitute(target.id, item).visit_all(block)
+                    else:
+                        value = copy.deepcopy(item)
+                        block.insert(0, gast.copy_location(ir.assign(target, value), stmt))
                 out += self._unroll_loops_over_functions(block)  # (loops over its items)
         return out
 
+    def _read_objects_through(self):
+        """`first = layers[0]`, `enc = model.enc`, `a, b = layers`: names bound once to objects
+        (or functions, or lists of them) that a parameter or a global holds, and that the
+        code calls into, read the expression itself, so that calls of them resolve (a
+        parameter's code is then made for what it holds)."""
+        stores = collections.Counter(
+            n.id for n in ir.walk(self.func) if isinstance(n, gast.Name) and _stored(n)
+        )
+        changed = {  # (a container or object written into: its items are not held fixed)
+            _root(n).id
+            for n in ir.walk(self.func)
+            if isinstance(n, (gast.Attribute, gast.Subscript))
+            and _stored(n)
+            and isinstance(_root(n), gast.Name)
+        }
+        aliases, dropped = {}, set()  # (the assignments dropped: their names read the paths)
+        for stmt in ir.walk(self.func):
+            pairs = _aliased(stmt, stores, changed)
+            if pairs and any(self._holds_callees(path, name) for name, path in pairs):
+                aliases.update(pairs)
+                dropped.add(id(stmt))
+        for name, path in aliases.items():
+            Substitute(name, path).visit_all(self.func.body)
+        for node in ir.walk(self.func) if aliases else ():
+            for field in ("body", "orelse", "finalbody"):
+                body = getattr(node, field, None)
+                if isinstance(body, list):
+                    body[:] = [s for s in body if id(s) not in dropped]
+
+    def _holds_callees(self, path, name):
+        """Whether the code calls into `name`, bound to `path`, which holds an object or a
+        function, or a list of them (asking for a parameter's, where it holds unknown)."""
+        container = getattr(getattr(self.resolve, "__self__", None), "container", self.resolve)
+        held = container(path)
+        if held is MISSING:
+            self._ask_for_items(path, name, self.func.body)
+        return (
+            is_object(held)
+            or is_function_value(held)
+            or isinstance(held, (list, tuple, dict))
+            and 0 < len(held) <= _MOST_ITEMS
+            and holds_functions(held, objects=True)
+        ) and bool(_item_calls(self.func.body, name) or _iterated(self.func.body, name))
+
+    def _comprehensions_over_functions(self):
+        """`sum(np.sum(layer(x)) for layer in layers)`, `[f(h) for f in fs if f is not g]`: a
+        comprehension whose item is a function or object it calls is the display of what it
+        makes of each (its filters decided here), as a loop over them is unrolled."""
+        for node in list(ir.walk(self.func)):
+            if not isinstance(node, (gast.ListComp, gast.GeneratorExp)):
+                continue
+            loop = node.generators[0]
+            passes = len(node.generators) == 1 and self._passes(
+                loop.target, loop.iter, [gast.Expr(value=node.elt)]
+            )
+            made = []
+            for bound in passes or ():
+                made_one = [node.elt] + loop.ifs
+                for target, item, _ in bound:
+                    made_one = [put(part, target.id, item) for part in made_one]
+                decided = [decided_test(test, self.resolve) for test in made_one[1:]]
+                if None in decided:
+                    break
+                made += made_one[:1] if all(decided) else []
+            else:
+                if passes:
+                    display = gast.List(elts=made, ctx=gast.Load())
+                    ir.replace_node(self.func, node, gast.copy_location(display, node))
+
     def _over_functions(self, loop):
-        """(the index's name or None, the item's name, the items) of a loop to unroll."""
+        """The passes of a loop to unroll, each a list of (target, item, whether the item is
+        put where the target is read, else assigned to it first), or None."""
         if (
             not isinstance(loop, gast.For)
             or loop.orelse
             or any(isinstance(n, (gast.Break, gast.Continue)) for n in ir.walk(loop))
         ):
             return None
-        target, sequence, index = loop.target, loop.iter, None
-        if (
-            isinstance(target, gast.Tuple)
-            and len(target.elts) == 2
-            and all(isinstance(e, gast.Name) for e in target.elts)
-            and _enumerated(sequence, self.resolve)
-        ):
-            (index, target), sequence = target.elts, sequence.args[0]
-        if not isinstance(target, gast.Name) or any(
-            isinstance(n, gast.Name)
-            and isinstance(n.ctx, gast.Store)
-            and n.id in (target.id, getattr(index, "id", None))
-            for n in ir.walk(loop)
-            if n is not target and n is not index
+        names = {n.id for n in ir.walk(loop.target) if isinstance(n, gast.Name)}
+        if not all(
+            isinstance(n, (gast.Name, gast.Tuple, gast.List, gast.expr_context))
+            for n in ir.walk(loop.target)
         ):
             return None
-        items = self._functions_listed(sequence, target.id, loop.body)
-        return (getattr(index, "id", None), target.id, items) if items else None
+        targets = set(map(id, ir.walk(loop.target)))
+        if any(
+            isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store) and n.id in names
+            for n in ir.walk(loop)
+            if id(n) not in targets
+        ):
+            return None
+        return self._passes(loop.target, loop.iter, loop.body)
+
+    def _passes(self, target, sequence, body):
+        """The passes over `sequence` (of functions or objects the body calls; enumerate or
+        zip of such, and of other values) binding `target`, or None."""
+        parts = _zipped(target, sequence, self.resolve)
+        if parts is None and _enumerated(sequence, self.resolve) and len(target.elts) == 2:
+            index, item = target.elts
+            passes = self._passes(item, sequence.args[0], body)
+            if passes is None or not isinstance(index, gast.Name):
+                return None
+            return [[(index, ir.const(k), True)] + bound for k, bound in enumerate(passes)]
+        counted = _counted(sequence, self.resolve)
+        if counted is not None and isinstance(target, gast.Name):
+            return self._passes_by_index(target, counted, body)
+        if parts is None:
+            items = isinstance(target, gast.Name) and self._functions_listed(
+                sequence, target.id, body
+            )
+            return [[(target, item, True)] for item in items] if items else None
+        listed = [
+            isinstance(t, gast.Name) and self._functions_listed(s, t.id, body) for t, s in parts
+        ]
+        known = [len(items) for items in listed if items]
+        if not known:
+            return None
+        count = min(known + [len(s.elts) for s in _displays(parts)])
+        return [
+            [
+                (t, items[k], True) if items else (t, _item(s, k), False)
+                for (t, s), items in zip(parts, listed)
+            ]
+            for k in range(count)
+        ]
+
+    def _passes_by_index(self, index, sequence, body):
+        """The passes of `for i in range(len(layers))` whose body calls `layers[i]`: i put in
+        as 0, 1, ... (so that `layers[0](h)` resolves), or None."""
+        calls = [  # (of the item, as a loop over the items names it: `_picked(h)`)
+            gast.Expr(
+                value=gast.Call(
+                    func=ir.attr("_picked", call.func.attr)
+                    if isinstance(call.func, gast.Attribute)
+                    else ir.name("_picked"),
+                    args=[],
+                    keywords=[],
+                )
+            )
+            for stmt in body
+            for call in ir.walk(stmt)
+            if isinstance(call, gast.Call) and _picks(call.func, sequence, index.id)
+        ]
+        if not calls:
+            return None
+        items = self._functions_listed(sequence, "_picked", calls)
+        return [[(index, ir.const(k), True)] for k in range(len(items))] if items else None
 
     def _functions_listed(self, node, target=None, body=None):
         """The items of a list or tuple of functions: a display, or a global or closure
@@ -86,6 +212,9 @@ class LoopsOverFunctions:
         calls into its item `target` (`for layer in layers: h = layer(h)`); else []."""
         if isinstance(node, (gast.List, gast.Tuple)):
             return node.elts if all(self._is_function(e) for e in node.elts) else []
+        part = _part(node, self.resolve)  # (`reversed(layers)`, `layers[:-1]`: of its items)
+        if part is not None:
+            return self._functions_listed(part[0], target, body)[part[1]]
         if (
             not isinstance(node, (gast.Name, gast.Attribute, gast.Subscript))
             or isinstance(node, gast.Name)
@@ -136,76 +265,6 @@ class LoopsOverFunctions:
                 parameter=root.id,
                 kind="tree",
             )
-
-
-def lambdas_of_comprehensions(func, resolve, location):
-    """`[lambda z, k=k: ... for k in range(3)]` is the display of its three lambdas, each with
-    its own k where it is read when the lambda is made (its defaults), and the last k where
-    its body reads k itself (Python's closures read the variable once the list is made)."""
-    for node in list(ir.walk(func)):
-        if not (isinstance(node, gast.ListComp) and isinstance(node.elt, gast.Lambda)):
-            continue
-        loop = node.generators[0]
-        items = (
-            _items_known(loop.iter, resolve)
-            if len(node.generators) == 1 and not loop.ifs and isinstance(loop.target, gast.Name)
-            else None
-        )
-        if items is None:
-            raise UnsupportedError(
-                "a list of lambdas made by a comprehension whose items srcdiff cannot list "
-                "before the call (it inlines each lambda where it is called)",
-                location(node),
-                "make them over range(N) with N a number, or over a tuple of constants, with "
-                "one for and no if; or write the lambdas out in a list",
-            )
-        lambdas = [_made_with(node.elt, loop.target.id, item, items[-1]) for item in items]
-        ir.replace_node(
-            func, node, gast.copy_location(gast.List(elts=lambdas, ctx=gast.Load()), node)
-        )
-
-
-def _items_known(node, resolve):
-    """The values of `range(...)` of numbers, or of a display of constants; else None."""
-    if (
-        isinstance(node, gast.Call)
-        and not node.keywords
-        and 1 <= len(node.args) <= 3
-        and resolve(node.func) is range
-    ):
-        bounds = [constant(a) for a in node.args]
-        items = list(range(*bounds)) if all(type(b) is int for b in bounds) else None
-    elif isinstance(node, (gast.List, gast.Tuple)):
-        items = [e.value if isinstance(e, gast.Constant) else constant(e) for e in node.elts]
-        items = None if any(i is None for i in items) else items
-    else:
-        return None
-    return items if items is not None and 0 < len(items) <= _MOST_LAMBDAS else None
-
-
-def _made_with(function, variable, value, last):
-    made = copy.deepcopy(function)
-    args = made.args
-    args.defaults = [_with(d, variable, value) for d in args.defaults]
-    args.kw_defaults = [d if d is None else _with(d, variable, value) for d in args.kw_defaults]
-    own = {
-        a.id
-        for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
-        if a is not None
-    }
-    if variable not in own:
-        made.body = _with(made.body, variable, last)
-    return made
-
-
-def _with(node, variable, value):
-    class Put(gast.NodeTransformer):
-        def visit_Name(self, name):
-            return (
-                ir.const(value) if name.id == variable and isinstance(name.ctx, gast.Load) else name
-            )
-
-    return Put().visit(node)
 
 
 def pick_local_functions(func, local, resolve):
@@ -263,6 +322,124 @@ def pick_local_functions(func, local, resolve):
                         and s.targets[0].id not in read
                     )
                 ]
+
+
+def _zipped(target, sequence, resolve):
+    """[(target, sequence)] of `for a, b in zip(xs, ys)`, else None."""
+    if not (
+        isinstance(sequence, gast.Call)
+        and not sequence.keywords
+        and sequence.args
+        and not any(isinstance(a, gast.Starred) for a in sequence.args)
+        and isinstance(target, (gast.Tuple, gast.List))
+        and len(target.elts) == len(sequence.args)
+        and resolve(sequence.func) is zip
+    ):
+        return None
+    return list(zip(target.elts, sequence.args))
+
+
+def _displays(parts):
+    return [s for _, s in parts if isinstance(s, (gast.List, gast.Tuple))]
+
+
+def _item(sequence, k):
+    """The k-th item of a sequence: a display's own, else `sequence[k]`."""
+    if isinstance(sequence, (gast.List, gast.Tuple)):
+        return sequence.elts[k]
+    return gast.Subscript(value=copy.deepcopy(sequence), slice=ir.const(k), ctx=gast.Load())
+
+
+def _stored(node):
+    return isinstance(node.ctx, (gast.Store, gast.Del))
+
+
+def _aliased(stmt, stores, changed):
+    """[(name, the path it reads)] of `a = path` or `a, b = path` (path[0], path[1]), names
+    bound once to a path of constant keys from a name no assignment changes; else []."""
+    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1):
+        return []
+    target, path = stmt.targets[0], stmt.value
+    if isinstance(target, gast.Name):
+        pairs = [(target.id, path)]
+    elif not isinstance(target, (gast.Tuple, gast.List)) or not all(
+        isinstance(e, gast.Name) for e in target.elts
+    ):
+        return []
+    elif isinstance(path, (gast.Tuple, gast.List)) and len(path.elts) == len(target.elts):
+        pairs = [(e.id, v) for e, v in zip(target.elts, path.elts)]  # a, b = m.a, m.b
+    else:
+        pairs = [(e.id, _item(path, k)) for k, e in enumerate(target.elts)]
+    fixed = all(_fixed_path(p, stores, changed) for _, p in pairs)
+    return pairs if fixed and all(stores[name] == 1 for name, _ in pairs) else []
+
+
+def _fixed_path(path, stores, changed):
+    """Whether `path` reads through constant keys from a name nothing assigns or changes."""
+    node = path
+    while isinstance(node, (gast.Attribute, gast.Subscript)):
+        if isinstance(node, gast.Subscript) and constant(node.slice) is None:
+            return False
+        node = node.value
+    return isinstance(node, gast.Name) and not stores[node.id] and node.id not in changed
+
+
+def _iterated(body, name):
+    return any(
+        isinstance(n, (gast.For, gast.comprehension))
+        and isinstance(n.iter, gast.Name)
+        and n.iter.id == name
+        for stmt in body
+        for n in ir.walk(stmt)
+    )
+
+
+def _counted(node, resolve):
+    """The sequence of `range(len(xs))`, else None."""
+    if not (
+        isinstance(node, gast.Call)
+        and len(node.args) == 1
+        and not node.keywords
+        and isinstance(node.args[0], gast.Call)
+        and len(node.args[0].args) == 1
+        and resolve(node.func) is range
+        and resolve(node.args[0].func) is len
+    ):
+        return None
+    return node.args[0].args[0]
+
+
+def _picks(func, sequence, index):
+    """Whether a call's function is `sequence[index]`, or a method of it."""
+    item = func.value if isinstance(func, gast.Attribute) else func
+    return (
+        isinstance(item, gast.Subscript)
+        and isinstance(item.slice, gast.Name)
+        and item.slice.id == index
+        and gast.dump(item.value) == gast.dump(sequence)
+    )
+
+
+def _part(node, resolve):
+    """(the sequence, the slice of its items) of `reversed(xs)` or `xs[1:]` (constant
+    bounds), else None."""
+    if (
+        isinstance(node, gast.Call)
+        and len(node.args) == 1
+        and not node.keywords
+        and resolve(node.func) is reversed
+    ):
+        return node.args[0], slice(None, None, -1)
+    if not (isinstance(node, gast.Subscript) and isinstance(node.slice, gast.Slice)):
+        return None
+    bounds = [
+        None if b is None else constant(b)
+        for b in (node.slice.lower, node.slice.upper, node.slice.step)
+    ]
+    given = [b for b in (node.slice.lower, node.slice.upper, node.slice.step) if b is not None]
+    if any(type(constant(b)) is not int for b in given):
+        return None
+    return node.value, slice(*bounds)
 
 
 def _enumerated(node, resolve):

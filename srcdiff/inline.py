@@ -27,7 +27,8 @@ from .function_aliases import (
     partials_bound,
     substitute_function_aliases,
 )
-from .function_values import LoopsOverFunctions, lambdas_of_comprehensions, pick_local_functions
+from .comprehensions_of_functions import comprehensions_of_functions
+from .function_values import LoopsOverFunctions, pick_local_functions
 from .generators import is_generator, iterated_calls, yields_into_a_list
 from .inline_call import CallInlining, local_names
 from .parse import is_function_value
@@ -55,12 +56,15 @@ class Inliner(CallInlining, LoopsOverFunctions):
     def run(self):
         self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
         substitute_function_aliases(self.func, self.resolve)
+        self._read_objects_through()
         maps_to_comprehensions(self.func, self.resolve)
-        lambdas_of_comprehensions(self.func, self.resolve, self.location)
+        if comprehensions_of_functions(self.func, self.resolve, self.location):
+            substitute_function_aliases(self.func, self.resolve)  # (of the displays made)
         self.func.body = self._name_lambdas(self.func.body)
         self.func.body = self._collect(self.func.body)
         pick_local_functions(self.func, self.local, self.resolve)
         self.partials = partials_bound(self.func, self.resolve)
+        self._comprehensions_over_functions()
         self.func.body = self._unroll_loops_over_functions(self.func.body)
         apply_partials(self.func, self.partials, self.names)
         calls = lambda node: any(self._local_call(n) for n in ir.walk(node))  # noqa: E731

@@ -233,10 +233,13 @@ def functions_read(fn):
 
 def contents(value, depth=3):
     """The items of a container of functions or objects, nested ones opened, and the
-    functions each object holds of its own (compared item by item with `is`: rebinding
-    `ACTIVATIONS['relu']`, or `LAYERS[0].act`, changes them); () for anything else."""
+    functions each object holds of its own, and its objects and containers of them, opened
+    too (compared item by item with `is`: rebinding `ACTIVATIONS['relu']`, `LAYERS[0].act`,
+    or `net.layers[0]`, changes them); of a method, its object's; () for anything else."""
+    if inspect.ismethod(value) and _is_record(value.__self__):
+        value = value.__self__
     if _is_record(value):
-        return _own_functions(value)
+        return _own_functions(value) + (_own_parts(value, depth - 1) if depth else ())
     if not isinstance(value, (dict, list, tuple)) or depth == 0:
         return ()
     items = value.items() if isinstance(value, dict) else enumerate(value)
@@ -268,6 +271,18 @@ def _own_functions(obj):
         (k, v)
         for k, v in own.items()
         if inspect.isroutine(v) or isinstance(v, (np.ufunc, functools.partial))
+    )
+
+
+def _own_parts(obj, depth):
+    """(name, value) of the objects, and containers of functions or objects, that an object
+    holds as its own attributes (`self.layers`), each followed by its contents."""
+    own = getattr(obj, "__dict__", None) or {}
+    return tuple(
+        part
+        for k, v in own.items()
+        if _is_record(v) or isinstance(v, (dict, list, tuple)) and holds_functions(v, objects=True)
+        for part in ((k, v),) + contents(v, depth)
     )
 
 

@@ -69,10 +69,7 @@ def skeleton(value, depth=4):
         if is_function_value(item):
             return item, True
         if is_object(item):
-            try:
-                return object.__new__(object_class(item)), True
-            except TypeError:  # (a class object.__new__ cannot make: not followed)
-                return MISSING, False
+            return _bare_object(item, depth, of)
         if depth == 0 or not isinstance(item, (dict, list, tuple)):
             return MISSING, False
         pairs = item.items() if isinstance(item, dict) else enumerate(item)
@@ -91,7 +88,30 @@ def skeleton(value, depth=4):
         ), True
 
     made, held = of(value, depth)
-    return made if held and isinstance(made, (dict, list, tuple)) else None
+    return made if held and (isinstance(made, (dict, list, tuple)) or holds_parts(made)) else None
+
+
+def _bare_object(item, depth, of):
+    """(a bare instance of the object's class, True): its methods, and the functions it holds
+    of its own, are the class's (object_class); the objects and containers of them it holds
+    (`self.layers`, a model's encoder) are its attributes, as skeletons in turn."""
+    try:
+        bare = object.__new__(object_class(item))
+    except TypeError:  # (a class object.__new__ cannot make: not followed)
+        return MISSING, False
+    own = getattr(item, "__dict__", None) if depth > 0 else None
+    for name, value in (own or {}).items():
+        if not is_function_value(value):
+            made, held = of(value, depth - 1)
+            if held:
+                vars(bare)[name] = made
+    return bare, True
+
+
+def holds_parts(value):
+    """Whether `value` is an object of a skeleton holding objects or containers of its own
+    (calls into them follow their classes, which its class does not decide)."""
+    return is_object(value) and bool(getattr(value, "__dict__", None))
 
 
 def _tree_identity(tree):
@@ -102,7 +122,8 @@ def _tree_identity(tree):
     if isinstance(tree, (dict, list, tuple)):
         pairs = tree.items() if isinstance(tree, dict) else enumerate(tree)
         return (type(tree), tuple((k, _tree_identity(v)) for k, v in pairs))
-    return id(type(tree))  # (an object: its class decides)
+    own = getattr(tree, "__dict__", None) or {}  # (an object: its class, and its parts)
+    return (id(type(tree)), tuple((k, _tree_identity(v)) for k, v in own.items()))
 
 
 def _described_tree(tree):
@@ -115,7 +136,11 @@ def _described_tree(tree):
             + ",".join(f"{k!r}={_described_tree(v)}" for k, v in pairs)
             + "]"
         )
-    return describe(tree if is_function_value(tree) else type(tree), set())
+    if is_function_value(tree):
+        return describe(tree, set())
+    own = getattr(tree, "__dict__", None) or {}
+    parts = "".join(f".{k}={_described_tree(v)}" for k, v in own.items())
+    return describe(type(tree), set()) + (f"({parts})" if parts else "")
 
 
 def is_function_value(value):

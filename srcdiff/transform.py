@@ -22,7 +22,7 @@ from .parse import ParsedFunction, check_function, expand_object_calls, source_l
 from .reverse import Reverse
 from .primitives import registry
 from .meta import CalleeUse, Meta
-from .statics import Static, object_class
+from .statics import Static, is_object, object_class, skeleton
 from .modes import Mode
 
 VERSION = __version__
@@ -105,7 +105,7 @@ class _Deriving(threading.local):
     """The functions this thread is transforming now (a call back into one is recursion)."""
 
     def __init__(self):
-        self.codes = set()
+        self.codes = set()  # (code, globals, statics) of each function being made
         self.varied_items = {}  # what the activity analyses of the transform in progress share
         self.below = {}  # naming.shared's, of what the module being made holds so far
         self.made = {}  # what a module made so far is made from -> its naming.Made
@@ -333,6 +333,8 @@ def _statics_option(fn, described, statics, callee):
         )
         if kind == "type" and not inspect.isclass(value):
             value = object_class(value)
+        elif kind == "tree" and is_object(value):  # (a global object holding layers)
+            value = skeleton(value)
         out.append(Static(param, kind, value))
     return {"statics": tuple(out)} if out else {}
 
@@ -465,18 +467,21 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
     what they differentiate)."""
 
     def derive_callee(callee, callee_wrt, callee_names, callee_outputs, loc, described):
-        if callee.__code__ in _in_progress.codes:
-            raise UnsupportedError(
-                f"{callee.__name__} calls itself recursively, which srcdiff cannot differentiate",
-                loc,
-                "write the recursion as a loop",
-            )
         options = dict(
             names=tuple(callee_names),
             outputs=callee_outputs,
             optimized=optimized,
             **_statics_option(fn, described, statics, callee),
         )
+        # (a method called again on a part of its object, `layer.forward(h)` in a block of
+        # layers, is made for the part's classes: a recursion as deep as the objects nest;
+        # two emitted modules may hold equal code, each calling its own callees)
+        if _made_for(callee, options.get("statics", ())) in _in_progress.codes:
+            raise UnsupportedError(
+                f"{callee.__name__} calls itself recursively, which srcdiff cannot differentiate",
+                loc,
+                "write the recursion as a loop",
+            )
         variant = naming.variant(callee, callee_wrt, options)
         options.update(_suffixed_option(naming.passed_on(suffixed, variant, _in_progress.below)))
         # a callee is transformed inside its caller's transform (a static argument it
@@ -530,7 +535,7 @@ def generate(
     normalizer = _normalizer(
         parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
     )
-    program = _normalized(fn, normalizer)
+    program = _normalized(_made_for(fn, tuple(statics)), normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
     funcs = _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs)
     if optimized:
@@ -603,14 +608,19 @@ def _meta(
     )
 
 
-def _normalized(fn, normalizer):
-    """The program in ANF; the callees it calls are derived meanwhile, fn's code marked as
-    in progress (what a callee calling it back finds)."""
-    _in_progress.codes.add(fn.__code__)
+def _made_for(fn, statics):
+    """What a transform in progress is made for: a call back into the same is recursion."""
+    return fn.__code__, id(fn.__globals__), statics
+
+
+def _normalized(made_for, normalizer):
+    """The program in ANF; the callees it calls are derived meanwhile, fn's code and statics
+    marked as in progress (what a callee calling it back finds)."""
+    _in_progress.codes.add(made_for)
     try:
         return normalizer.run()
     finally:
-        _in_progress.codes.discard(fn.__code__)
+        _in_progress.codes.discard(made_for)
         if not _in_progress.codes:
             _in_progress.varied_items.clear()
 

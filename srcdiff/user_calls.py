@@ -13,7 +13,7 @@ import gast
 from . import ir, naming
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .parse import MISSING
-from .statics import Static, is_function_value, is_object, object_class
+from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
 
 STATIC_HINT = (
     "srcdiff makes the code for the function (or the object's class) passed: call "
@@ -98,6 +98,30 @@ class UserCalls:
         )
         return name
 
+    def refuse_property(self, node, loc):
+        """A property of a differentiated object read (`self.weight`, computed from its
+        fields): srcdiff follows fields, and would give the property's value a gradient
+        of its own that no field holds (the fields' gradients lost)."""
+        root = node.value
+        static = self.p.statics.get(root.id) if isinstance(root, gast.Name) else None
+        held = self.p.container(root)
+        cls = (
+            static.value
+            if static is not None and static.kind == "type"
+            else type(held)
+            if is_object(held)
+            else None
+        )
+        if cls is not None and isinstance(inspect.getattr_static(cls, node.attr, None), property):
+            raise UnsupportedError(
+                f"{gast.unparse(node)} reads a property of a differentiated "
+                f"{cls.__name__}: srcdiff follows its fields, not what a property computes "
+                "from them",
+                loc,
+                f"make it a method (def {node.attr}(self): ...) and call it: "
+                f"{gast.unparse(node)}()",
+            )
+
     def _carries(self, value):
         """Whether an argument (a node, or what a variadic parameter binds) is active."""
         if isinstance(value, gast.AST):
@@ -157,6 +181,8 @@ class UserCalls:
             )
             if self._in_tree(node) and isinstance(held, (dict, list, tuple)):
                 kind = "tree"  # (what it calls in it; of a method, a namedtuple's own)
+            elif holds_parts(tree := skeleton(held) if is_object(held) else None):
+                kind, held = "tree", tree  # (an object holding layers: `self.layers`)
             elif node is receiver or typed or is_object(held) and not is_function_value(held):
                 kind, held = "type", held if inspect.isclass(held) else object_class(held)
             elif is_function_value(self.p.resolve(node)) and held is not MISSING:
@@ -203,6 +229,7 @@ class UserCalls:
                 loc,
                 STATIC_HINT,
                 parameter=argument.id,
+                kind=exc.kind,
             )
         if isinstance(argument, gast.Subscript):  # ACTIVATIONS[name], name a parameter
             self._picked_at_run_time(argument, loc)
@@ -241,3 +268,17 @@ class UserCalls:
             }
         )
         return names
+
+
+def refuse_user_class(obj, loc):
+    """The error for an object of a user class made from differentiated values (rather than
+    a rule's advice: its __init__ only stores them, the class is no primitive)."""
+    if inspect.isclass(obj) and obj.__module__.split(".")[0] not in ("builtins", "numpy"):
+        raise UnsupportedError(
+            f"{obj.__name__}(...) makes an object of a class of yours from differentiated "
+            "values, which srcdiff cannot follow",
+            loc,
+            f"pass the {obj.__name__} in as an argument (a dataclass or NamedTuple "
+            f"argument is differentiated as a whole, its gradient a {obj.__name__} too), "
+            "or compute with its arrays directly",
+        )

@@ -38,6 +38,9 @@ class DenseLayer:  # (a pytree: differentiated, its gradient is a DenseLayer too
     def __call__(self, x):
         return np.sin(x @ self.W + self.b)
 
+    def forward(self, x):
+        return np.tanh(x @ self.W) + self.b
+
 
 LAYERS = [Dense(*arrays((3, 4), 4, seed=1)), DenseLayer(*arrays((4, 2), 2, seed=2))]
 
@@ -94,6 +97,158 @@ def layers_of_a_differentiated_namedtuple(net, x):
     return net.scale * np.sum(h**2)
 
 
+# --- an object holding layers, which its own __call__ or forward loops over --------------------
+
+
+class Net:
+    def __init__(self, layers):
+        self.layers = layers
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+
+NET = Net([Dense(*arrays((3, 4), 4, seed=1)), DenseLayer(*arrays((4, 2), 2, seed=2))])
+
+
+def through_a_global_net(w, x):
+    return np.sum(NET(x * w) ** 2)
+
+
+def through_a_net_passed(w, x, net):
+    return np.sum(net(x * w) ** 2)
+
+
+@dataclass
+class Sequential:  # (a pytree of layers: differentiated, its gradient is a Sequential too)
+    layers: list
+
+    def __call__(self, x):
+        for layer in self.layers:
+            x = layer(x)
+        return x
+
+    def forward(self, x):
+        for layer in self.layers:
+            x = layer.forward(x)
+        return x
+
+
+def through_a_differentiated_net(net, x):
+    return np.sum(net(x) ** 2)
+
+
+def forward_of_nested_nets(net, x):
+    return np.sum(net.forward(x) ** 2)
+
+
+class Module:  # (as torch spells it: calling a module runs its forward)
+    def __call__(self, x):
+        return self.forward(x)
+
+
+class Linear(Module):
+    def __init__(self, W, b):
+        self.W, self.b = W, b
+
+    def forward(self, x):
+        return x @ self.W + self.b
+
+
+class Tanh(Module):
+    def forward(self, x):
+        return np.tanh(x)
+
+
+class Stack(Module):
+    def __init__(self, *layers):
+        self.layers = list(layers)
+
+    def forward(self, x):
+        for i in range(len(self.layers)):
+            x = self.layers[i](x)
+        return x
+
+
+class Heads(Module):
+    def __init__(self, encoder, decoder):
+        self.parts = {"encoder": encoder, "decoder": decoder}
+
+    def forward(self, x):
+        return self.parts["decoder"](np.tanh(self.parts["encoder"](x)))
+
+
+STACK = Stack(Linear(*arrays((3, 4), 4, seed=1)), Tanh(), Linear(*arrays((4, 2), 2, seed=2)))
+HEADS = Heads(STACK, Linear(*arrays((2, 3), 3, seed=3)))
+
+
+def through_modules(w, x):
+    return np.sum(HEADS(x * w) ** 2)
+
+
+def over_net_layers_reversed_and_sliced(net, x):
+    for layer in reversed(net.layers):
+        x = layer(x)
+    for layer in net.layers[1:]:
+        x = layer.forward(x)
+    return np.sum(x**2)
+
+
+# --- zip of layers or functions with other values ------------------------------------------------
+
+
+def zip_of_global_layers_and_scales(w, x):
+    h = x * w
+    for layer, scale in zip(LAYERS, (0.5, 2.0)):
+        h = layer(h) * scale
+    return np.sum(h)
+
+
+def zip_of_functions(w, x):
+    h = x * w
+    for f, g in zip([np.sin, np.tanh], [np.cos, softplus]):
+        h = f(h) + 0.5 * g(h)
+    return np.sum(h)
+
+
+def zip_of_layers_and_arrays(layers, x, scales):
+    h = x
+    for i, (layer, scale) in enumerate(zip(layers, scales)):
+        h = layer(h) * scale + i
+    return np.sum(h**2)
+
+
+def zip_of_arrays_and_layers(scales, x, layers):
+    return zip_of_layers_and_arrays(layers, x, scales)
+
+
+# --- names bound to layers, and comprehensions over them -----------------------------------------
+
+
+def layers_named(layers, x):
+    first = layers[0]
+    a, b = layers
+    return np.sum(b.forward(first(x)) * a.forward(x))
+
+
+@dataclass
+class Coder:
+    encoder: DenseLayer
+    decoder: DenseLayer
+
+
+def fields_of_a_model_named(model, x):
+    encoder, decoder = model.encoder, model.decoder
+    return np.sum(decoder(encoder.forward(x)) ** 2)
+
+
+def comprehensions_calling_layers(layers, x):
+    outs = [layer.forward(x) for layer in layers]
+    return sum(np.sum(layer(x) ** 2) for layer in layers) + np.sum(outs[0] * outs[-1])
+
+
 # --- lambdas a comprehension makes ----------------------------------------------------------------
 
 
@@ -108,6 +263,26 @@ def lambdas_of_a_comprehension_looped_over(w, x):
 def lambdas_of_a_comprehension_by_index(w, x):
     scaled = [lambda z, s=s: s * np.sin(z) for s in (0.5, 2.0)]
     return np.sum(scaled[1](scaled[0](x * w))) + np.sum(scaled[-1](w))
+
+
+def lambdas_of_a_comprehension_with_a_filter(w, x):
+    acts = [lambda z, k=k: np.tanh(z) * k for k in range(4) if k != 1 and k % 3 != 0]
+    h = x * w
+    for act in acts:
+        h = act(h) + h
+    return np.sum(h**2)
+
+
+def functions_of_a_comprehension_with_a_filter(w, x):
+    chosen = [f for f in (np.sin, np.cos, softplus) if f is not np.cos]
+    h = x * w
+    for f in chosen:
+        h = f(h)
+    named = [ACTS[name] for name in ACTS if name != "sin"]
+    return np.sum(h) + sum(np.sum(f(x * w)) for f in named if f is not softplus)
+
+
+ACTS = {"tanh": np.tanh, "sin": np.sin, "softplus": softplus}
 
 
 def lambdas_closing_over_the_variable(w, x):
@@ -229,6 +404,36 @@ def autoencoder_and_x():
 # --- arguments, and the table ----------------------------------------------------------------------
 
 
+def w_x_and_net():
+    return (
+        *w_and_x(),
+        Net([DenseLayer(*arrays((3, 3), 3, seed=3)), Dense(*arrays((3, 2), 2, seed=4))]),
+    )
+
+
+def net_and_x():
+    return Sequential(square_layers_and_x()[0]), w_and_x()[1]
+
+
+def nested_nets_and_x():
+    layers = square_layers_and_x()[0]
+    return Sequential([Sequential(layers), DenseLayer(*arrays((3, 3), 3, seed=10))]), w_and_x()[1]
+
+
+def layers_x_and_scales():
+    return (*square_layers_and_x(), arrays(3, 3, seed=11))
+
+
+def scales_x_and_layers():
+    layers, x, scales = layers_x_and_scales()
+    return scales, x, layers
+
+
+def coder_and_x():
+    layers = square_layers_and_x()[0]
+    return Coder(*layers), w_and_x()[1]
+
+
 def w_and_x():
     w, x = arrays(3, (5, 3))
     return w, x
@@ -301,6 +506,39 @@ CASES = {
         layers_of_a_differentiated_namedtuple,
         network_and_x,
     ),
+    "net(x), a global object looping over its layers": (through_a_global_net, w_and_x),
+    "net(x), an object passed, looping over its layers": (through_a_net_passed, w_x_and_net),
+    "net(x), a differentiated dataclass of layers": (through_a_differentiated_net, net_and_x),
+    "net.forward(x) calling its layers' forward, nets nested": (
+        forward_of_nested_nets,
+        nested_nets_and_x,
+    ),
+    "module(x) calling self.forward, range(len(self.layers)), a dict of modules": (
+        through_modules,
+        w_and_x,
+    ),
+    "reversed(net.layers), net.layers[1:]": (over_net_layers_reversed_and_sliced, net_and_x),
+    "zip(LAYERS, scales)": (zip_of_global_layers_and_scales, w_and_x),
+    "zip(functions, functions)": (zip_of_functions, w_and_x),
+    "enumerate(zip(layers, scales)), the layers differentiated": (
+        zip_of_layers_and_arrays,
+        layers_x_and_scales,
+    ),
+    "enumerate(zip(layers, scales)), the scales differentiated": (
+        zip_of_arrays_and_layers,
+        scales_x_and_layers,
+    ),
+    "first = layers[0]; a, b = layers; b.forward(...)": (layers_named, square_layers_and_x),
+    "encoder, decoder = model.encoder, model.decoder": (fields_of_a_model_named, coder_and_x),
+    "comprehensions calling layers": (comprehensions_calling_layers, square_layers_and_x),
+    "lambdas of a comprehension with a filter": (
+        lambdas_of_a_comprehension_with_a_filter,
+        w_and_x,
+    ),
+    "functions of comprehensions with a filter": (
+        functions_of_a_comprehension_with_a_filter,
+        w_and_x,
+    ),
     "lambdas of a comprehension, looped over": (lambdas_of_a_comprehension_looped_over, w_and_x),
     "lambdas of a comprehension, by index": (lambdas_of_a_comprehension_by_index, w_and_x),
     "lambdas of a comprehension reading its variable": (lambdas_closing_over_the_variable, w_and_x),
@@ -331,6 +569,13 @@ SCALAR = {
     for name, make_args in [
         ("for layer in a global list of callable objects", scalar_w_and_x),
         ("lambdas of a comprehension, looped over", scalar_w_and_x),
+        ("net(x), a global object looping over its layers", scalar_w_and_x),
+        (
+            "module(x) calling self.forward, range(len(self.layers)), a dict of modules",
+            scalar_w_and_x,
+        ),
+        ("zip(LAYERS, scales)", scalar_w_and_x),
+        ("functions of comprehensions with a filter", scalar_w_and_x),
         ("compose(f, g) returning a lambda", scalar_w_and_x),
         ("getattr(np, NAME), a global", scalar_w_and_x),
         (
@@ -378,8 +623,38 @@ def getattr_of_what_is_no_name(w, x, name):
     return np.sum(getattr(np, name)(w * x))  # refused
 
 
+@dataclass
+class Doubled:
+    W: np.ndarray
+
+    @property
+    def weight(self):
+        return 2.0 * self.W
+
+
+def property_of_a_differentiated_object(layer, x):
+    return np.sum(x @ layer.weight)  # refused
+
+
+def object_made_of_differentiated_values(W, x):
+    layer = Encoder(W)  # refused
+    return np.sum(layer.apply(x))
+
+
 # name -> (function, arguments, what the message says, what the hint says)
 ERRORS = {
+    "a property of a differentiated object": (
+        property_of_a_differentiated_object,
+        lambda: (Doubled(*arrays((3, 3))), w_and_x()[1]),
+        "layer.weight reads a property of a differentiated Doubled",
+        "make it a method (def weight(self): ...) and call it: layer.weight()",
+    ),
+    "an object made of differentiated values": (
+        object_made_of_differentiated_values,
+        lambda: (*arrays((3, 3)), w_and_x()[1]),
+        "Encoder(...) makes an object of a class of yours from differentiated values",
+        "pass the Encoder in as an argument",
+    ),
     "lambdas of a comprehension over range(n)": (
         lambdas_of_a_comprehension_of_unknown_length,
         lambda: (*w_and_x(), 3),

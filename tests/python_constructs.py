@@ -553,6 +553,20 @@ def records_values(w, x):
     return np.sum(y**2)
 
 
+def history_kept_and_never_read(w, x, history=None):
+    hist, losses = [], {"train": []}
+    h = x @ w
+    for step in range(3):
+        h = np.tanh(h)
+        loss = np.sum(h**2)
+        hist.append(loss)
+        if step % 2 == 0:
+            losses["train"].append(loss)
+    if history is not None:
+        history.append(loss)
+    return loss
+
+
 def asserts(w, x):
     assert w.shape[0] == x.shape[1], "shapes do not match"
     y = np.tanh(x @ w)
@@ -750,6 +764,11 @@ CASES = {
     "print under an if": (prints_under_a_condition, w_and_x),
     "logging": (logs_a_value, w_and_x),
     "values kept in a global list and object": (records_values, w_and_x),
+    "hist.append(loss), a history never read": (history_kept_and_never_read, w_and_x),
+    "history.append(loss), a list passed": (
+        history_kept_and_never_read,
+        lambda: (*w_and_x(), []),
+    ),
     "assert": (asserts, w_and_x),
     "with np.errstate": (with_errstate, w_and_x),
     "with ... as a name f does not read": (with_contexts_named, w_and_x),

@@ -208,6 +208,33 @@ def test_has_aux_passes_values_through(rng):
     np.testing.assert_allclose(g2, g)
 
 
+def with_aux_returned_early(w, x, first):
+    h = np.tanh(x @ w)
+    if first:
+        return np.sum(h**2), {"branch": 1, "h": h}
+    for k in range(3):
+        h = np.sin(h)
+        if np.sum(h) > 100.0:  # (never, for these x)
+            return np.sum(h), {"branch": 2, "h": h}
+    return np.sum(h**3), {"branch": 3, "h": h}
+
+
+@pytest.mark.parametrize("first", [True, False])
+def test_has_aux_with_a_pair_returned_on_each_path(rng, first):
+    w, x = rng.normal(size=3), rng.normal(size=(5, 3))
+    value, aux = with_aux_returned_early(w, x, first)
+    expected = numerical_grad(lambda w_: with_aux_returned_early(w_, x, first)[0], (w,), 0)
+    g, got = nf.grad(with_aux_returned_early, has_aux=True)(w, x, first)
+    np.testing.assert_allclose(g, expected, rtol=1e-6, atol=1e-9)
+    assert got["branch"] == aux["branch"] and np.allclose(got["h"], aux["h"])
+    (v2, aux2), g2 = nf.value_and_grad(with_aux_returned_early, has_aux=True)(w, x, first)
+    assert v2 == pytest.approx(value) and aux2["branch"] == aux["branch"]
+    np.testing.assert_allclose(g2, g)
+    g3, v3, aux3 = nf.grad(with_aux_returned_early, has_aux=True, preserve_result=True)(w, x, first)
+    np.testing.assert_allclose(g3, g)
+    assert v3 == pytest.approx(value) and aux3["branch"] == aux["branch"]
+
+
 def test_values_that_never_reach_the_output_get_no_adjoint():
     def f(x):
         log = []

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import srcdiff as nf
-from gradcheck import check_grad
+from gradcheck import check_grad, numerical_grad
 from helpers import layers
 from helpers.layers import dense
 
@@ -685,6 +685,28 @@ def ternaries(x, scale):
 def test_conditional_expressions(rng, shift):
     check_grad(ternaries, rng.uniform(0, 1, size=3) * shift, 2.0, wrt=(0, 1))
     check_grad(ternaries, rng.uniform(0, 1, size=3) * shift, 0.5, wrt=(0, 1))
+
+
+def ternaries_reading_what_they_assign(x, scale):
+    h = np.tanh(x) if scale > 1 else np.sin(x)
+    h = np.tanh(h) if scale > 1 else np.sin(h)  # (reads the h of the line before)
+    h = h * scale if np.sum(h) > 0 else helper_square(h)
+    return np.sum(h)
+
+
+def helper_square(h):
+    return h**2
+
+
+@pytest.mark.parametrize("scale", [2.0, 0.5])
+def test_a_conditional_expression_reads_the_value_it_replaces(rng, scale):
+    # (it read the new version of h, never assigned: a gradient of 0, or a NameError)
+    for shift in (1.0, -1.0):
+        x = rng.uniform(0.1, 1, size=3) * shift
+        check_grad(ternaries_reading_what_they_assign, x, scale, wrt=0)
+        _, tangent = nf.jvp(ternaries_reading_what_they_assign)(x, scale, np.ones(3))
+        expected = numerical_grad(ternaries_reading_what_they_assign, (x, scale), 0)
+        assert tangent == pytest.approx(np.sum(expected), rel=1e-6)
 
 
 def scaled_by_sines(s, x, n):
