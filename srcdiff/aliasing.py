@@ -241,10 +241,12 @@ class Aliasing:
             if (
                 isinstance(func, gast.Attribute)
                 and self.p.resolve(func) is MISSING
-                and _is(registry.method(func.attr), "view")
+                and (_is(registry.method(func.attr), "view") or _copy_declined(value))
             ):
                 return viewed(func.value)
-            if value.args and _is(registry.find(self.p.resolve(func)), "view"):
+            if value.args and (
+                _is(registry.find(self.p.resolve(func)), "view") or _copy_declined(value)
+            ):
                 return viewed(value.args[0])
         return set()
 
@@ -295,7 +297,7 @@ class Aliasing:
                     if called is MISSING and isinstance(value.func, gast.Attribute)
                     else registry.find(called)
                 )
-                if _is(record, "fresh"):
+                if _is(record, "fresh") and not _copy_declined(value):
                     continue
             return False
         return True
@@ -310,6 +312,15 @@ def _fills_list(node):
         and node.args
         and not node.keywords
         and node.func.attr in ("append", "insert", "extend")
+    )
+
+
+def _copy_declined(call):
+    """Whether a call passes copy= other than True (np.array(x, copy=False), x.astype(t,
+    copy=None)): then it may return its argument itself, not a copy."""
+    return any(
+        k.arg == "copy" and not (isinstance(k.value, gast.Constant) and k.value.value is True)
+        for k in call.keywords
     )
 
 
