@@ -43,7 +43,39 @@ WITHOUT_AUTOGRAD = {
     "np.array(x), x.copy(), np.copy(x), x.astype(t), then written into": (copies_written, w_and_x),
 }
 
-CASES = {}
+# --- d.get(k), d.get(k, default) ---------------------------------------------------------------
+
+
+def read_with_get(params, x):
+    scale = params.get("scale", 1.5)  # (no such key: the default)
+    h = np.tanh(x @ params.get("W") + params.get("b", 0.0))
+    return np.sum(h) * scale + np.sum(params.get("c", params["b"] * 2.0) ** 2)
+
+
+def local_dict_read_with_get(params, x):
+    layer = {"W": 2.0 * params["W"], "b": np.sin(params["b"])}
+    model = {"layer": layer, "scale": 0.5}
+    total = np.sum(np.tanh(x @ model["layer"].get("W") + layer.get("b", 0.0)))
+    for key in ["W", "b", "c"]:
+        total = total + np.sum(np.cos(layer.get(key, 0.25))) * model.get("scale", 1.0)
+    return total + np.sum(model.get("missing", params["b"]))
+
+
+def get_then_written_key_by_key(params, x):
+    named = {}
+    named["W"] = params.get("W") * 2.0
+    named["b"] = named.get("b", 0.0) + params["b"]
+    return np.sum(np.tanh(x @ named["W"] + named["b"]))
+
+
+CASES = {
+    "d.get(k), d.get(k, default) of an argument": (read_with_get, dict_and_x),
+    "d.get(k), d.get(k, default) of dicts f makes, in a loop": (
+        local_dict_read_with_get,
+        dict_and_x,
+    ),
+    "d.get(k, default) of a dict written key by key": (get_then_written_key_by_key, dict_and_x),
+}
 
 
 # --- what srcdiff refuses, at the line, saying what to write ------------------------------------
@@ -56,7 +88,22 @@ def view_by_astype_written(w, x):
     return np.sum(z * w) + np.sum(x)
 
 
+def list_read_with_get(params, x):
+    return np.sum(x @ params.get(0))  # refused: a list has no get
+
+
+def list_and_x(seed=0):
+    params, x = dict_and_x(seed)
+    return [params["W"]], x
+
+
 ERRORS = {
+    "list.get(k), checked as it runs": (
+        list_read_with_get,
+        list_and_x,
+        "srcdiff took params.get(...) for a dict's get, but params is a list",
+        "read the item: params[k]",
+    ),
     "x.astype(t, copy=False) written into": (
         view_by_astype_written,
         w_and_x,
