@@ -255,35 +255,7 @@ class Expressions(UserCalls):
         if obj is MISSING and isinstance(func, gast.Subscript):
             self._picked_at_run_time(func, loc)
         if obj is MISSING:
-            what = gast.unparse(func)
-            root = ir.dotted(func)
-            if (
-                root is not None
-                and root[0] in self.params
-                and getattr(self.p.statics.get(root[0]), "kind", None) != "tree"
-            ):
-                raise StaticArgumentNeeded(
-                    f"{what}(...) calls {'a method of ' if len(root) > 1 else ''}the "
-                    f"parameter {root[0]!r}, which is known only when the function is called",
-                    loc,
-                    STATIC_HINT,
-                    parameter=root[0],
-                )
-            self._refuse_item_call(func, what, loc)
-            if isinstance(func, gast.Call):
-                raise UnsupportedError(
-                    f"{what}(...) calls the function that {what} returns, which srcdiff "
-                    "cannot tell before the call runs",
-                    loc,
-                    "call the function by its name, "
-                    "or pick it from a container by a constant key (cfg['act'](h))",
-                )
-            raise NoAdjointError(
-                f"cannot differentiate through {what}(...)",
-                loc,
-                f"srcdiff does not know what {what!r} is; call a numpy function "
-                "or one with a registered adjoint",
-            )
+            self._unknown_callee(func, loc)
         record = registry.find(obj)
         if obj in (max, min) and len(node.args) == 2 and not node.keywords:
             record = registry.find(np.maximum if obj is max else np.minimum)  # of two values
@@ -306,6 +278,38 @@ class Expressions(UserCalls):
             keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()],
         )
         return record, forward, self.bind(record, call_args, keywords, node, loc, out, forward)
+
+    def _unknown_callee(self, func, loc):
+        """Raise the error saying why the function func names is not known here."""
+        what = gast.unparse(func)
+        root = ir.dotted(func)
+        if (
+            root is not None
+            and root[0] in self.params
+            and getattr(self.p.statics.get(root[0]), "kind", None) != "tree"
+        ):
+            raise StaticArgumentNeeded(
+                f"{what}(...) calls {'a method of ' if len(root) > 1 else ''}the "
+                f"parameter {root[0]!r}, which is known only when the function is called",
+                loc,
+                STATIC_HINT,
+                parameter=root[0],
+            )
+        self._refuse_item_call(func, what, loc)
+        if isinstance(func, gast.Call):
+            raise UnsupportedError(
+                f"{what}(...) calls the function that {what} returns, which srcdiff "
+                "cannot tell before the call runs",
+                loc,
+                "call the function by its name, "
+                "or pick it from a container by a constant key (cfg['act'](h))",
+            )
+        raise NoAdjointError(
+            f"cannot differentiate through {what}(...)",
+            loc,
+            f"srcdiff does not know what {what!r} is; call a numpy function "
+            "or one with a registered adjoint",
+        )
 
     def _refuse_item_call(self, func, what, loc):
         """For a call of what a parameter holds (`cfg["act"](h)`), the request to make the
@@ -447,6 +451,14 @@ class Expressions(UserCalls):
                 and self._is_active(value)
             ):
                 bound[param] = self._as_array(value, loc, out, forward)
+            if param in template.sequence_params and adjoint is not None:
+                # (np.einsum(s, [t, 1.0], x): numpy makes an array of each operand)
+                value.elts = [
+                    self._as_array(e, loc, out, forward)
+                    if isinstance(e, (gast.List, gast.Tuple)) and self._is_active(e)
+                    else e
+                    for e in value.elts
+                ]
             if (
                 rule.index is not None
                 and value is not None

@@ -458,6 +458,11 @@ def index_reads(x):
     )
 
 
+@case(r(3), autograd="its einsum cannot take lists of boxes")
+def einsum_of_list_operands(x):  # (their derivative was dropped: grad 0)
+    return np.einsum("i,i->", [x[0], 1.0], [x[1], x[1]]) + np.einsum("i,i", [x[0], x[2]], x[:2])
+
+
 @case(r(4, 5))
 def fancy_and_mask_reads(x):
     return np.sum(x[[0, 2, 2]] ** 2) + np.sum(x[x > 0] ** 3) + np.sum(x[:, np.array([4, 0])])
