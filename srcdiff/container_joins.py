@@ -28,7 +28,7 @@ import dataclasses
 import gast
 
 from . import ir
-from .container_facts import as_store, dict_view, is_call
+from .container_facts import as_store, dict_view, is_call, keeps_no_argument
 from .errors import UnsupportedError
 
 _LOOPS = (gast.For, gast.While)
@@ -315,7 +315,7 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
     kinds = {
         n: kind
         for n, kind in _written_locals(func, resolve).items()
-        if _unshared(func, n) and (useful is None or n in useful)
+        if _unshared(func, n, resolve) and (useful is None or n in useful)
     }
     writes = {
         id(s)
@@ -344,7 +344,7 @@ def _write_into(stmt):
 
 def _made(value, resolve):
     """gast.Dict or gast.List where `value` makes a new dict or list, else None."""
-    if isinstance(value, gast.Dict):
+    if isinstance(value, gast.Dict) or isinstance(value, gast.Call) and resolve(value.func) is dict:
         return gast.Dict
     if (
         isinstance(value, (gast.List, gast.ListComp))
@@ -386,7 +386,7 @@ def _written_locals(func, resolve):
     return {name: kind for name, kind in kinds.items() if name in written - other}
 
 
-def _unshared(func, name):
+def _unshared(func, name, resolve):
     """Whether every use of `name` but its items' reads and writes (and _reads_only's) comes
     after its last write, outside any loop that writes it: no other name can hold the dict or list while
     it changes, so rebinding it instead changes nothing another name sees."""
@@ -400,7 +400,7 @@ def _unshared(func, name):
             if _write_into(stmt) == name:
                 last = order[id(stmt)]
                 loops_writing.extend(loops)
-            held = {id(n) for n in ir.walk(stmt) for n in _reads_only(n)}
+            held = {id(n) for n in ir.walk(stmt) for n in _reads_only(n, resolve)}
             for field in ("value", "test", "iter", "targets", "target", "msg", "exc"):
                 part = getattr(stmt, field, None)
                 for node in part if isinstance(part, list) else [part]:
@@ -422,18 +422,22 @@ def _unshared(func, name):
     return all(at > last and not any(loop in loops_writing for loop in loops) for at, loops in uses)
 
 
-def _reads_only(node):
+def _reads_only(node, resolve):
     """The names `node` uses a container through without another name holding it: p in
-    p[k], len(p), p.get(k), k in p, p.append(v)."""
+    p[k], len(p), p.get(k), k in p, p.append(v), and g(p) of a function g that keeps
+    nothing it is passed (it reads p's items as they are then: a later write rebinds p)."""
     if isinstance(node, gast.Subscript):
         return [node.value]
-    if (
-        isinstance(node, gast.Call)
-        and isinstance(node.func, gast.Name)
-        and node.func.id == "len"
-        and len(node.args) == 1
-    ):
-        return node.args
+    if isinstance(node, (gast.For, gast.ListComp, gast.SetComp, gast.DictComp)):
+        return _looped_over(node)  # (the loop is over when the statement is)
+    if isinstance(node, gast.Call) and keeps_no_argument(
+        resolve(node.func)
+    ):  # (a generator it is passed is consumed then too: sum(v for v in p.values()))
+        return (
+            node.args
+            + [k.value for k in node.keywords]
+            + [n for a in node.args if isinstance(a, gast.GeneratorExp) for n in _looped_over(a)]
+        )
     if (
         isinstance(node, gast.Call)
         and isinstance(node.func, gast.Attribute)
@@ -443,6 +447,42 @@ def _reads_only(node):
     if isinstance(node, gast.Compare) and isinstance(node.ops[0], (gast.In, gast.NotIn)):
         return node.comparators[:1]
     return []
+
+
+def _looped_over(node):
+    """The names a loop or comprehension goes over whole: p in `for k in p`, `p.items()`,
+    `sorted(p.keys())`; of a loop that writes into p, only by its key (`p[k] = v`: the keys
+    stay those it goes over, where Python would raise for a new one)."""
+    found = []
+    for it in [node.iter] if isinstance(node, gast.For) else [g.iter for g in node.generators]:
+        while isinstance(it, gast.Call) and len(it.args) == 1 and isinstance(it.func, gast.Name):
+            it = it.args[0]  # sorted(...), list(...), reversed(...)
+        if (
+            isinstance(it, gast.Call)
+            and isinstance(it.func, gast.Attribute)
+            and it.func.attr in ("keys", "values", "items")
+            and not it.args
+        ):
+            it = it.func.value
+        if isinstance(it, gast.Name) and not _written_by_other_keys(node, it.id):
+            found.append(it)
+    return found
+
+
+def _written_by_other_keys(node, name):
+    """Whether loop `node` writes an item of `name` other than by its own target's key."""
+    if not isinstance(node, gast.For):
+        return False
+    key = node.target.elts[0] if isinstance(node.target, gast.Tuple) else node.target
+    return any(
+        _write_into(s) == name
+        and not (
+            isinstance(key, gast.Name)
+            and isinstance(s.targets[0].slice, gast.Name)
+            and s.targets[0].slice.id == key.id
+        )
+        for s in ir.walk(node)
+    )
 
 
 def _rebind(stmts, writes, kinds, known, fresh):

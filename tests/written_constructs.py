@@ -68,13 +68,132 @@ def get_then_written_key_by_key(params, x):
     return np.sum(np.tanh(x @ named["W"] + named["b"]))
 
 
+# --- p[k] += v into an item of a dict or list f makes ---------------------------------------
+
+
+def augmented_writes_into_items(params, x):
+    grads = {"W": np.tanh(params["W"]), "b": 2.0 * params["b"]}
+    grads["W"] += params["W"] ** 2
+    grads["b"] *= np.sum(grads["W"])
+    hs = [x @ grads["W"], np.sin(params["b"])]
+    hs[0] += hs[1]
+    hs[-1] -= np.cos(hs[1])
+    return np.sum(np.tanh(hs[0])) + np.sum(hs[1] ** 2)
+
+
+def augmented_writes_in_loops(params, x):
+    totals = {"h": np.zeros(2) * params["b"], "n": 0.0}  # (autograd adds no box into zeros)
+    for k in range(3):
+        totals["h"] += np.tanh(x @ params["W"] * (k + 1) + params["b"]).sum(axis=0)
+        totals["n"] += np.sum(params["b"] ** 2)
+    decayed = {"W": params["W"] ** 2, "b": np.sin(params["b"])}
+    for key in decayed:
+        decayed[key] += 0.1 * params[key]
+    return np.sum(totals["h"] ** 2) * totals["n"] + np.sum(x @ decayed["W"] + decayed["b"])
+
+
+def augmented_write_into_an_appended_item(params, x):
+    W = 2.0 * params["W"]  # (read no more after the write: numpy changes it, unseen)
+    hs = []
+    for k in range(2):
+        hs.append(np.tanh(x @ W * (k + 1)))
+    hs[0] += params["b"]
+    named = {}
+    named["W"] = W
+    named["W"] *= np.sum(params["b"])
+    return np.sum(hs[0] ** 2) + np.sum(hs[1]) + np.sum(named["W"] ** 2)
+
+
+# --- a dict or list written after being passed whole --------------------------------------------
+
+
+def sum_of_squares(named):
+    return sum(np.sum(value**2) for value in named.values())
+
+
+def squares_of(items):
+    return sum(np.sum(value**2) for value in items)
+
+
+def dict_read_whole_before_a_write(params, x):
+    named = {"W": params["W"] * 1.0}
+    total = sum_of_squares(named)  # (it had the dict before the write, and keeps nothing)
+    named["W"] = 2.0 * params["W"]
+    return total + np.sum(named["W"]) * np.sum(x)
+
+
+def containers_passed_whole_then_written(params, x):
+    named = {"W": params["W"] * 1.0, "b": params["b"]}
+    pieces = [params["W"] * 1.0, params["b"]]
+    count = len(named) + len(sorted(named))
+    total = sum(np.sum(v) for v in named.values()) + squares_of(pieces)
+    for k in range(2):
+        total = total + sum_of_squares(named)
+        named["b"] = named["b"] * 2.0
+    pieces[1] = np.sin(params["b"])
+    pieces.append(params["b"] * 3.0)
+    named["W"] = np.tanh(named["W"])
+    copied = dict(params)
+    copied["b"] = np.cos(params["b"])
+    return (
+        count * total * np.sum(x @ pieces[0] + pieces[1])
+        + np.sum(pieces[2])
+        + np.sum(x @ named["W"] + named["b"] + copied["b"])
+    )
+
+
+# --- statements and numpy keywords a prober met ---------------------------------------------
+
+
+def loops_with_else(w, x):
+    total = 0.0
+    for i in range(4):
+        total = total + np.sum(np.sin(w * (i + 1)))
+        if i == 1 and np.sum(w) > -100.0:
+            break
+    else:
+        total = total * 2.0  # (not run: the loop breaks)
+    for i in range(2):
+        for j in range(3):
+            if j == 2:
+                break
+            total = total + np.sum(w * (i + j))
+        else:
+            total = total - 100.0
+        total = total * np.sum(np.tanh(w))
+    else:
+        total = total + np.sum(x @ w)
+    k = 0
+    while k < 3:
+        total = total * np.sum(np.cos(w * k))
+        k += 1
+    else:
+        total = total + np.sum(w**2)
+    return total
+
+
 CASES = {
+    "for ... else, while ... else, with and without a break": (loops_with_else, w_and_x),
     "d.get(k), d.get(k, default) of an argument": (read_with_get, dict_and_x),
     "d.get(k), d.get(k, default) of dicts f makes, in a loop": (
         local_dict_read_with_get,
         dict_and_x,
     ),
     "d.get(k, default) of a dict written key by key": (get_then_written_key_by_key, dict_and_x),
+    "d[k] += v, xs[i] *= v into new items": (augmented_writes_into_items, dict_and_x),
+    "d[k] += v in loops, over range and over d": (augmented_writes_in_loops, dict_and_x),
+    "xs[0] += v into an appended item, d[k] *= v into a name's array": (
+        augmented_write_into_an_appended_item,
+        dict_and_x,
+    ),
+    "a dict passed whole to a function, then written": (
+        dict_read_whole_before_a_write,
+        dict_and_x,
+    ),
+    "dicts and lists passed whole (len, sorted, sum, a function), then written": (
+        containers_passed_whole_then_written,
+        dict_and_x,
+    ),
 }
 
 
@@ -97,7 +216,90 @@ def list_and_x(seed=0):
     return [params["W"]], x
 
 
+def item_another_name_holds(params, x):
+    named = {"W": 2.0 * params["W"]}
+    W = named["W"]
+    named["W"] += 1.0  # refused: numpy changes W too
+    return np.sum(W * named["W"]) + np.sum(x)
+
+
+def item_an_argument_holds(params, x):
+    named = {"W": params["W"], "b": 2.0 * params["b"]}
+    named["W"] += 1.0  # refused: numpy would change the caller's array
+    return np.sum(named["W"]) + np.sum(x)
+
+
+def item_of_a_copied_dict(params, x):
+    copied = dict(params)
+    copied["W"] += 1.0  # refused: the caller's array
+    return np.sum(copied["W"]) + np.sum(x)
+
+
+def same_list(items):
+    return items
+
+
+def list_held_by_what_a_function_returns(params, x):
+    pieces = [params["W"] * 1.0, params["b"]]
+    held = same_list(pieces)
+    pieces[1] = np.sin(params["b"])  # refused: held is the same list
+    return np.sum(x @ held[0] + held[1])
+
+
+def with_a_count(named):
+    return named, len(named)
+
+
+def dict_held_by_what_a_function_returns(params, x):
+    named = {"W": params["W"] * 1.0, "b": params["b"]}
+    held, _ = with_a_count(named)
+    named["b"] = np.sin(params["b"])  # refused: held is the same dict
+    return np.sum(x @ held["W"] + held["b"])
+
+
+def argument_copied_under_its_own_name(params, x):
+    params = dict(params)
+    params["b"] = np.sin(params["b"])  # refused: (a name of its own, then)
+    return np.sum(x @ params["W"] + params["b"])
+
+
 ERRORS = {
+    "d[k] += v of an item another name holds": (
+        item_another_name_holds,
+        dict_and_x,
+        "named['W'] += ... changes in place the array 'named' holds there, and 'W' may hold it",
+        "named['W'] = named['W'] + ...",
+    ),
+    "d[k] += v of an argument's array": (
+        item_an_argument_holds,
+        dict_and_x,
+        "which may be an array of the argument 'params'",
+        "named['W'] = named['W'] + ...",
+    ),
+    "d[k] += v of a dict(params)": (
+        item_of_a_copied_dict,
+        dict_and_x,
+        "changes in place the array 'copied' holds there, which 'copied' shares",
+        "copied['W'] = copied['W'] + ...",
+    ),
+    "xs[i] = v while what a function returned holds xs": (
+        list_held_by_what_a_function_returns,
+        dict_and_x,
+        "writing into 'pieces' changes 'held' too",
+        "make a new list before writing",
+    ),
+    "d[k] = v while what a function returned holds d": (
+        dict_held_by_what_a_function_returns,
+        dict_and_x,
+        "srcdiff follows the item writes into a dict or list f makes itself",
+        "make a new one",
+    ),
+    "params = dict(params), then written": (
+        argument_copied_under_its_own_name,
+        dict_and_x,
+        "writing into 'params' would change an array the caller may still use",
+        "new = params.copy() (for a dict: dict(params)",
+    ),
     "list.get(k), checked as it runs": (
         list_read_with_get,
         list_and_x,
