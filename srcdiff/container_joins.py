@@ -429,14 +429,19 @@ def _reads_only(node, resolve):
     if isinstance(node, gast.Subscript):
         return [node.value]
     if isinstance(node, (gast.For, gast.ListComp, gast.SetComp, gast.DictComp)):
-        return _looped_over(node)  # (the loop is over when the statement is)
+        return _looped_over(node, resolve)  # (the loop is over when the statement is)
     if isinstance(node, gast.Call) and keeps_no_argument(
         resolve(node.func)
     ):  # (a generator it is passed is consumed then too: sum(v for v in p.values()))
         return (
             node.args
             + [k.value for k in node.keywords]
-            + [n for a in node.args if isinstance(a, gast.GeneratorExp) for n in _looped_over(a)]
+            + [
+                n
+                for a in node.args
+                if isinstance(a, gast.GeneratorExp)
+                for n in _looped_over(a, resolve)
+            ]
         )
     if (
         isinstance(node, gast.Call)
@@ -449,14 +454,18 @@ def _reads_only(node, resolve):
     return []
 
 
-def _looped_over(node):
+def _looped_over(node, resolve):
     """The names a loop or comprehension goes over whole: p in `for k in p`, `p.items()`,
     `sorted(p.keys())`; of a loop that writes into p, only by its key (`p[k] = v`: the keys
     stay those it goes over, where Python would raise for a new one)."""
     found = []
     for it in [node.iter] if isinstance(node, gast.For) else [g.iter for g in node.generators]:
-        while isinstance(it, gast.Call) and len(it.args) == 1 and isinstance(it.func, gast.Name):
-            it = it.args[0]  # sorted(...), list(...), reversed(...)
+        while (
+            isinstance(it, gast.Call)
+            and len(it.args) == 1
+            and any(resolve(it.func) is f for f in (sorted, list, tuple, reversed, enumerate))
+        ):
+            it = it.args[0]
         if (
             isinstance(it, gast.Call)
             and isinstance(it.func, gast.Attribute)

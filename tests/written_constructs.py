@@ -37,12 +37,6 @@ def copies_written(w, x):
     return np.sum(a * b * c * d * w)
 
 
-# (autograd's arrays take no item writes)
-WITHOUT_AUTOGRAD = {
-    "x.flatten(), then written into": (flattened_then_written, w_and_x),
-    "np.array(x), x.copy(), np.copy(x), x.astype(t), then written into": (copies_written, w_and_x),
-}
-
 # --- d.get(k), d.get(k, default) ---------------------------------------------------------------
 
 
@@ -172,8 +166,38 @@ def loops_with_else(w, x):
     return total
 
 
+def try_finally_left_by_return(w, x):
+    done = []
+    try:
+        y = np.tanh(x @ w)
+        for k in range(3):
+            if k == 1 and np.sum(y) > -100.0:
+                return np.sum(y**2) * k
+        return np.sum(y)
+    finally:
+        done.append(len(done))  # (runs before each return, changing no differentiated value)
+
+
+def numpy_casts_and_masked_reductions(w, x):
+    scale = np.float64(np.sum(w**2)) + np.float64(w[0, 0]) * 3.0
+    total = np.sum(np.exp(w), where=w > 0) + np.sum(w**3, axis=0, where=w < 0.5, initial=1.5).sum()
+    top = np.max(x @ w, axis=0, initial=0.0).sum() + np.min(w, initial=0.0)
+    return scale * total + top + np.max(w, axis=1, where=w < 0.2, initial=-5.0).sum()
+
+
+def rows_enumerated_from_one(w, x):
+    total = 0.0
+    for k, row in enumerate(x @ w, start=1):
+        total = total + k * np.sum(np.tanh(row))
+    for k, row in enumerate(w, 2):
+        total = total * np.sum(np.sin(row)) / k
+    return total
+
+
 CASES = {
     "for ... else, while ... else, with and without a break": (loops_with_else, w_and_x),
+    "try/finally left by return": (try_finally_left_by_return, w_and_x),
+    "enumerate(rows, start=1)": (rows_enumerated_from_one, w_and_x),
     "d.get(k), d.get(k, default) of an argument": (read_with_get, dict_and_x),
     "d.get(k), d.get(k, default) of dicts f makes, in a loop": (
         local_dict_read_with_get,
@@ -194,6 +218,17 @@ CASES = {
         containers_passed_whole_then_written,
         dict_and_x,
     ),
+}
+
+# (autograd's arrays take no item writes; its np.float64 takes no box, and its sum ignores
+# where=: finite differences alone check these)
+WITHOUT_AUTOGRAD = {
+    "np.float64(v), np.sum(where=, initial=), np.max(initial=, where=)": (
+        numpy_casts_and_masked_reductions,
+        w_and_x,
+    ),
+    "x.flatten(), then written into": (flattened_then_written, w_and_x),
+    "np.array(x), x.copy(), np.copy(x), x.astype(t), then written into": (copies_written, w_and_x),
 }
 
 

@@ -92,6 +92,22 @@ class float_:
         dz = dx
 
 
+# np.float64(x): a cast (of an array, an array; of a number, numpy's scalar)
+@_moves(
+    np.float64,
+    samples=[
+        Sample("np.float64(np.sum(x)) * x", x=real(3)),
+        Sample("np.float64(x) * x", x=real(3)),
+    ],
+)
+class float64:
+    def adjoint(bz, z, value):
+        bvalue = runtime.cast_grad(bz, z, value)
+
+    def tangent(dz, z, value):
+        dz = runtime.cast_grad(dvalue, z, z)
+
+
 # a cast to ints or bools is flat: its gradient is zero, not that of the identity; a copy
 # unless copy=False says otherwise (aliasing.py reads the call's copy=)
 @_moves(
