@@ -2,6 +2,7 @@
 statement, each bound to its primitive's record (or a call to the user's own function)."""
 
 import copy
+import functools
 import inspect
 import operator
 
@@ -429,6 +430,7 @@ class Expressions(UserCalls):
     def bind(self, record, args, keywords, node, loc, out, forward):
         template = self._rules(record)
         aliases = dict(record.keyword_aliases)
+        keywords = _without_stated_defaults(record.function, keywords, template.signature)
         try:
             bound = template.bind(args, {aliases.get(k, k): v for k, v in keywords.items()})
         except TypeError as exc:
@@ -507,9 +509,51 @@ class Expressions(UserCalls):
         return ir.name(held)
 
 
+def _without_stated_defaults(fn, keywords, signature):
+    """The keywords without those that only state fn's own default (np.exp(x, out=None),
+    logsumexp(a, b=None), where=True), which a template need not take: it has its own
+    default for them, or does without."""
+    stated = {
+        k
+        for k, v in keywords.items()
+        if k not in signature.parameters
+        and isinstance(v, gast.Constant)
+        and _same_constant(v.value, _defaults(fn).get(k, MISSING))
+    }
+    stated |= {
+        k
+        for k, v in keywords.items()
+        if k in signature.parameters
+        and isinstance(v, gast.Constant)
+        and v.value is None
+        and _defaults(fn).get(k, MISSING) is None
+        and signature.parameters[k].default is not None
+    }
+    return {k: v for k, v in keywords.items() if k not in stated}
+
+
+def _same_constant(a, b):
+    return type(a) is type(b) and a == b
+
+
+@functools.cache
+def _defaults(fn):
+    """fn's keyword defaults, where its signature says them (`where=True` means everywhere)."""
+    try:
+        parameters = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return {}
+    found = {k: p.default for k, p in parameters.items() if p.default is not p.empty}
+    if "where" in parameters:
+        found["where"] = True
+    return found
+
+
 def _takes_array_likes(fn):
-    """Whether fn is numpy's, which makes an array of a list it is given."""
-    return isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith("numpy")
+    """Whether fn is numpy's, scipy.special's or scipy.stats', which make an array of a list
+    they are given (scipy.linalg's cho_solve((c, low), b) takes a pair)."""
+    module = getattr(fn, "__module__", None) or ""
+    return isinstance(fn, np.ufunc) or module.startswith(("numpy", "scipy.special", "scipy.stats"))
 
 
 def _qualified(obj):
