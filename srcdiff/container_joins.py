@@ -28,10 +28,9 @@ import dataclasses
 import gast
 
 from . import ir
-from .container_facts import as_store, dict_view, is_call, keeps_no_argument
+from .container_facts import as_store, dict_view, is_call
+from .container_sharing import unshared, write_into
 from .errors import UnsupportedError
-
-_LOOPS = (gast.For, gast.While)
 
 
 def is_starred_display(node):
@@ -315,31 +314,17 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
     kinds = {
         n: kind
         for n, kind in _written_locals(func, resolve).items()
-        if _unshared(func, n, resolve) and (useful is None or n in useful)
+        if unshared(func, n, resolve) and (useful is None or n in useful)
     }
     writes = {
         id(s)
         for s in ir.walk(func)
-        if _write_into(s) in kinds and (is_varied(s.value) or is_varied(ir.name(_write_into(s))))
+        if write_into(s) in kinds and (is_varied(s.value) or is_varied(ir.name(write_into(s))))
     }
     if not writes:
         return False
     _rebind(func.body, writes, kinds, {}, fresh)
     return True
-
-
-def _write_into(stmt):
-    """The name of the dict or list `stmt` writes an item of by a plain assignment (p[k]
-    += v changes an array item in place, which another name may hold)."""
-    if (
-        isinstance(stmt, gast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], gast.Subscript)
-        and isinstance(stmt.targets[0].value, gast.Name)
-        and not isinstance(stmt.targets[0].slice, gast.Slice)
-    ):
-        return stmt.targets[0].value.id
-    return None
 
 
 def _made(value, resolve):
@@ -382,116 +367,8 @@ def _written_locals(func, resolve):
             and not any(node is t for t, _ in made)
         ):
             other.add(node.id)
-    written = {_write_into(n) for n in ir.walk(func)}
+    written = {write_into(n) for n in ir.walk(func)}
     return {name: kind for name, kind in kinds.items() if name in written - other}
-
-
-def _unshared(func, name, resolve):
-    """Whether every use of `name` but its items' reads and writes (and _reads_only's) comes
-    after its last write, outside any loop that writes it: no other name can hold the dict or list while
-    it changes, so rebinding it instead changes nothing another name sees."""
-    order, uses, last = {}, [], -1
-    loops_writing = []
-
-    def visit(stmts, loops):
-        nonlocal last
-        for stmt in stmts:
-            order[id(stmt)] = len(order)
-            if _write_into(stmt) == name:
-                last = order[id(stmt)]
-                loops_writing.extend(loops)
-            held = {id(n) for n in ir.walk(stmt) for n in _reads_only(n, resolve)}
-            for field in ("value", "test", "iter", "targets", "target", "msg", "exc"):
-                part = getattr(stmt, field, None)
-                for node in part if isinstance(part, list) else [part]:
-                    if isinstance(node, gast.AST) and any(
-                        isinstance(n, gast.Name)
-                        and n.id == name
-                        and id(n) not in held
-                        and isinstance(n.ctx, gast.Load)
-                        for n in ir.walk(node)
-                    ):
-                        uses.append((order[id(stmt)], list(loops)))
-            for block in ("body", "orelse"):
-                if isinstance(getattr(stmt, block, None), list):
-                    visit(
-                        getattr(stmt, block), loops + [stmt] if isinstance(stmt, _LOOPS) else loops
-                    )
-
-    visit(func.body, [])
-    return all(at > last and not any(loop in loops_writing for loop in loops) for at, loops in uses)
-
-
-def _reads_only(node, resolve):
-    """The names `node` uses a container through without another name holding it: p in
-    p[k], len(p), p.get(k), k in p, p.append(v), and g(p) of a function g that keeps
-    nothing it is passed (it reads p's items as they are then: a later write rebinds p)."""
-    if isinstance(node, gast.Subscript):
-        return [node.value]
-    if isinstance(node, (gast.For, gast.ListComp, gast.SetComp, gast.DictComp)):
-        return _looped_over(node, resolve)  # (the loop is over when the statement is)
-    if isinstance(node, gast.Call) and keeps_no_argument(
-        resolve(node.func)
-    ):  # (a generator it is passed is consumed then too: sum(v for v in p.values()))
-        return (
-            node.args
-            + [k.value for k in node.keywords]
-            + [
-                n
-                for a in node.args
-                if isinstance(a, gast.GeneratorExp)
-                for n in _looped_over(a, resolve)
-            ]
-        )
-    if (
-        isinstance(node, gast.Call)
-        and isinstance(node.func, gast.Attribute)
-        and node.func.attr in ("get", "append")
-    ):
-        return [node.func.value]
-    if isinstance(node, gast.Compare) and isinstance(node.ops[0], (gast.In, gast.NotIn)):
-        return node.comparators[:1]
-    return []
-
-
-def _looped_over(node, resolve):
-    """The names a loop or comprehension goes over whole: p in `for k in p`, `p.items()`,
-    `sorted(p.keys())`; of a loop that writes into p, only by its key (`p[k] = v`: the keys
-    stay those it goes over, where Python would raise for a new one)."""
-    found = []
-    for it in [node.iter] if isinstance(node, gast.For) else [g.iter for g in node.generators]:
-        while (
-            isinstance(it, gast.Call)
-            and len(it.args) == 1
-            and any(resolve(it.func) is f for f in (sorted, list, tuple, reversed, enumerate))
-        ):
-            it = it.args[0]
-        if (
-            isinstance(it, gast.Call)
-            and isinstance(it.func, gast.Attribute)
-            and it.func.attr in ("keys", "values", "items")
-            and not it.args
-        ):
-            it = it.func.value
-        if isinstance(it, gast.Name) and not _written_by_other_keys(node, it.id):
-            found.append(it)
-    return found
-
-
-def _written_by_other_keys(node, name):
-    """Whether loop `node` writes an item of `name` other than by its own target's key."""
-    if not isinstance(node, gast.For):
-        return False
-    key = node.target.elts[0] if isinstance(node.target, gast.Tuple) else node.target
-    return any(
-        _write_into(s) == name
-        and not (
-            isinstance(key, gast.Name)
-            and isinstance(s.targets[0].slice, gast.Name)
-            and s.targets[0].slice.id == key.id
-        )
-        for s in ir.walk(node)
-    )
 
 
 def _rebind(stmts, writes, kinds, known, fresh):
@@ -506,7 +383,7 @@ def _rebind(stmts, writes, kinds, known, fresh):
                 _rebind(
                     block, writes, kinds, dict(known) if isinstance(stmt, gast.If) else {}, fresh
                 )
-            for name in ir.names_in(stmt, gast.Store) | {_write_into(n) for n in ir.walk(stmt)}:
+            for name in ir.names_in(stmt, gast.Store) | {write_into(n) for n in ir.walk(stmt)}:
                 known.pop(name, None)
             continue
         if (

@@ -116,6 +116,16 @@ def dict_read_whole_before_a_write(params, x):
     return total + np.sum(named["W"]) * np.sum(x)
 
 
+def dict_passed_to_an_inner_def_then_written(params, x):
+    def total(named):  # (inlined: named stands for the dict, read before the write)
+        return sum(np.sum(value**2) for value in named.values())
+
+    layer = {"W": params["W"] * 1.0, "b": params["b"]}
+    before = total(layer)
+    layer["b"] = np.sin(params["b"])
+    return before * np.sum(x @ layer["W"] + layer["b"]) + total(layer)
+
+
 def containers_passed_whole_then_written(params, x):
     named = {"W": params["W"] * 1.0, "b": params["b"]}
     pieces = [params["W"] * 1.0, params["b"]]
@@ -212,6 +222,10 @@ CASES = {
     ),
     "a dict passed whole to a function, then written": (
         dict_read_whole_before_a_write,
+        dict_and_x,
+    ),
+    "a dict passed whole to an inner def, then written": (
+        dict_passed_to_an_inner_def_then_written,
         dict_and_x,
     ),
     "dicts and lists passed whole (len, sorted, sum, a function), then written": (
