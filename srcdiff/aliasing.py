@@ -5,6 +5,7 @@ values do not follow a change made through another name."""
 import gast
 
 from . import codegen, ir
+from .container_facts import keeps_no_argument
 from .errors import UnsupportedError
 from .parse import MISSING
 from .passes.liveness import live_before
@@ -35,6 +36,7 @@ class Aliasing:
             return []
         if isinstance(target, gast.Subscript) and self.is_new_list(into):
             if isinstance(stmt, gast.Assign):
+                self._refuse_held_list(stmt, into, loc)
                 return []  # an item replaced: the values the list held are not changed
             if any(isinstance(v, gast.List) for v in self._values(into)):
                 item = gast.unparse(target)
@@ -64,6 +66,47 @@ class Aliasing:
             ir.Statement(ir.expr_stmt(check), loc)
             for check in self._run_time_checks(target, into, shared, rows, loc, version_of, rename)
         ]
+
+    def _refuse_held_list(self, stmt, into, loc):
+        """Refuse replacing an item of list `into` while another name read afterwards may
+        hold the list itself (r = into, r = g(into) of a g that may return it): srcdiff's
+        values of that name do not follow the write."""
+        self._analyse()
+        holders, more = {into}, True
+        while more:
+            found = {
+                t
+                for n in ir.walk(self.p.node)
+                if isinstance(n, gast.Assign) and self._may_hold(n.value, holders)
+                for target in n.targets
+                for t in ir.names_in(target, gast.Store)
+            }
+            more, holders = not found <= holders, holders | found
+        shared = sorted((holders - {into}) & self._live_after.get(id(stmt), set()))
+        if shared:
+            raise UnsupportedError(
+                f"writing into {into!r} changes {' and '.join(map(repr, shared))} too (it "
+                "may hold the same list), which is read afterwards: srcdiff cannot follow "
+                "that change",
+                loc,
+                f"make a new list before writing ({into} = list({into})), or read "
+                f"{shared[0]} before the write",
+            )
+
+    def _may_hold(self, value, names):
+        """Whether `value` may be, or hold, a value of `names` (not an item or arithmetic of
+        one; a call may return what it is passed, unless the function keeps nothing)."""
+        if isinstance(value, gast.Name):
+            return value.id in names
+        if isinstance(value, (gast.Subscript, gast.Attribute, gast.BinOp, gast.UnaryOp)):
+            return False
+        if isinstance(value, gast.Call):
+            if keeps_no_argument(self.p.resolve(value.func)):  # (MISSING for a method)
+                return False
+            return any(self._may_hold(a, names) for a in value.args) or any(
+                self._may_hold(k.value, names) for k in value.keywords
+            )
+        return any(self._may_hold(child, names) for child in gast.iter_child_nodes(value))
 
     def _written(self, stmt, target, differentiated, loc):
         """The name of the array a statement writes into, if it is one to check."""
@@ -245,10 +288,12 @@ class Aliasing:
             if (
                 isinstance(func, gast.Attribute)
                 and self.p.resolve(func) is MISSING
-                and _is(registry.method(func.attr), "view")
+                and (_is(registry.method(func.attr), "view") or _copy_declined(value))
             ):
                 return viewed(func.value)
-            if value.args and _is(registry.find(self.p.resolve(func)), "view"):
+            if value.args and (
+                _is(registry.find(self.p.resolve(func)), "view") or _copy_declined(value)
+            ):
                 return viewed(value.args[0])
         return set()
 
@@ -299,7 +344,7 @@ class Aliasing:
                     if called is MISSING and isinstance(value.func, gast.Attribute)
                     else registry.find(called)
                 )
-                if _is(record, "fresh"):
+                if _is(record, "fresh") and not _copy_declined(value):
                     continue
             return False
         return True
@@ -314,6 +359,15 @@ def _fills_list(node):
         and node.args
         and not node.keywords
         and node.func.attr in ("append", "insert", "extend")
+    )
+
+
+def _copy_declined(call):
+    """Whether a call passes copy= other than True (np.array(x, copy=False), x.astype(t,
+    copy=None)): then it may return its argument itself, not a copy."""
+    return any(
+        k.arg == "copy" and not (isinstance(k.value, gast.Constant) and k.value.value is True)
+        for k in call.keywords
     )
 
 

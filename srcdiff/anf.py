@@ -285,7 +285,10 @@ class Normalizer(EffectStatements, Expressions):
                 f"({base.id!r} is an argument, or a view or alias of one)",
                 loc,
                 f"write into a fresh array instead: {base.id} = {base.id}.copy() first, or "
-                "np.zeros(...)",
+                "np.zeros(...)"
+                if base.id not in self.params
+                else f"write into a copy of it with a name of its own: new = {base.id}.copy() "
+                f"(for a dict: dict({base.id}), for a list: list({base.id}))",
             )
         atom = self.atom(value, loc, out) if active else self.rename(value)
         if not ir.is_simple(atom):

@@ -261,6 +261,6 @@ def refuse_container_methods(exc, names, args):
             f"({exc.message.split('(...)')[0]}): srcdiff follows a {kind}'s items read by "
             "index, not through its methods",
             exc.location,
-            f"read the item: {exc.parameter}['w'] for {exc.parameter}.get('w'), and "
-            f"({exc.parameter}[k] if k in {exc.parameter} else default) for a default",
+            f"read the items by index ({exc.parameter}['w']), or by "
+            f"{exc.parameter}.get('w', default)",
         )

@@ -10,6 +10,29 @@ from . import ir, runtime
 from .container_facts import dict_view, is_call, zip_star_error
 from .container_joins import is_starred_display
 from .errors import UnsupportedError
+from .parse import MISSING
+
+
+def _is_get(node):
+    """Whether call `node` is `d.get(k)` or `d.get(k, default)` of a d and k that reading
+    twice reads the same (names, constants, their items and attributes)."""
+
+    def plain(part):
+        if isinstance(part, gast.Subscript):
+            return plain(part.value) and plain(part.slice)
+        if isinstance(part, gast.Attribute):
+            return plain(part.value)
+        return isinstance(part, (gast.Name, gast.Constant))
+
+    return (
+        isinstance(node.func, gast.Attribute)
+        and node.func.attr == "get"
+        and 1 <= len(node.args) <= 2
+        and not node.keywords
+        and not any(isinstance(a, gast.Starred) for a in node.args)
+        and plain(node.func.value)
+        and plain(node.args[0])
+    )
 
 
 class ContainerExpressions:
@@ -65,6 +88,8 @@ class ContainerExpressions:
             if not isinstance(node, gast.Call):  # zip(*pairs): its columns
                 return node
         fn = self.resolve(node.func)
+        if fn is MISSING and _is_get(node) and self.is_varied(node.func.value):
+            return self.got(node)
         if fn is list or fn is tuple:
             if self._lists_dict_keys(node, stmt):  # (checked to be a dict as it runs)
                 return gast.Call(
@@ -98,6 +123,22 @@ class ContainerExpressions:
                 )
             )
         return node
+
+    @staticmethod
+    def got(node):
+        """`d.get(k, default)` as `d[k] if runtime.has_key(d, k, 'd') else default` (the
+        item read by index, as srcdiff follows it; d checked to be a dict as it runs)."""
+        mapping, key = node.func.value, node.args[0]
+        return gast.IfExp(
+            test=ir.call(
+                ir.attr("runtime", "has_key"),
+                ir.copy_tree(mapping),
+                ir.copy_tree(key),
+                ir.const(gast.unparse(mapping).strip()),
+            ),
+            body=gast.Subscript(value=mapping, slice=key, ctx=gast.Load()),
+            orelse=node.args[1] if len(node.args) == 2 else ir.const(None),
+        )
 
     def sorted_items(self, node):
         """sorted(x): by key, of a varied list; of a dict's keys (checked as it runs)."""

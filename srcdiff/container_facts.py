@@ -1,12 +1,17 @@
 """What container lowering (containers.py) reads off the code: the lengths of displays, the
 lists a name copies, how a call or a target is shaped, and small tree edits."""
 
+import ast
 import copy
+import inspect
+import textwrap
 
 import gast
 
-from . import ir
+from . import ir, runtime
 from .errors import UnsupportedError
+from .parse import source_lines
+from .primitives import registry
 
 
 def display_lengths(func):
@@ -174,3 +179,63 @@ def evaluation_order(stmt):
         part = getattr(stmt, field, None)
         for node in part if isinstance(part, list) else [part] if part is not None else []:
             yield from visit(node)
+
+
+# builtins whose result holds no argument itself (a copy, a count, a sum, a str)
+_HOLDING_NOTHING = (len, sum, min, max, sorted, list, tuple, dict, set, print, isinstance, repr)
+
+
+def keeps_no_argument(fn):
+    """Whether a call of `fn` can leave nothing holding a container passed to it whole, so
+    that a later write into the container may rebind it instead (containers.py): a builtin
+    that copies or counts, a numpy function, or a Python function none of whose returns
+    can be, or hold, what it was passed (read off its source)."""
+    if any(fn is builtin for builtin in _HOLDING_NOTHING):
+        return True
+    if registry.find(fn) is not None or runtime.is_helper(fn):
+        return True  # (a runtime helper returns new values: srcdiff/runtime's doc)
+    if not inspect.isfunction(fn) or fn.__code__.co_flags & inspect.CO_GENERATOR:
+        return False
+    try:
+        tree = ast.parse(textwrap.dedent("".join(source_lines(fn)[0])))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    func = tree.body[0]
+    nested = [n for n in ast.walk(func) if n is not func]
+    if any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) for n in nested):
+        return False  # (a closure may keep what it was passed)
+    held = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+    while True:  # the names bound to what may hold an argument, to a fixed point
+        more = {
+            target.id
+            for n in nested
+            if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr))
+            and _holds(getattr(n, "value", None) or getattr(n, "iter", None), held)
+            for t in (n.targets if isinstance(n, ast.Assign) else [n.target])
+            for target in ast.walk(t)
+            if isinstance(target, ast.Name)
+        }
+        if more <= held:
+            break
+        held |= more
+    return not any(isinstance(n, ast.Return) and _holds(n.value, held) for n in nested)
+
+
+def _holds(value, held):
+    """Whether a Python expression's value may be, or hold, a value of the names `held`
+    (an item, an attribute or arithmetic of one is not; a call may return what it is
+    passed)."""
+    if value is None or isinstance(
+        value, (ast.Subscript, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.Compare, ast.Constant)
+    ):
+        return False
+    if isinstance(value, ast.Name):
+        return value.id in held
+    if isinstance(value, (ast.ListComp, ast.SetComp, ast.GeneratorExp)):
+        return _holds(value.elt, held)
+    if isinstance(value, ast.DictComp):
+        return _holds(value.value, held)
+    if isinstance(value, ast.Call):
+        parts = value.args + [k.value for k in value.keywords]
+        return any(_holds(part, held) for part in parts)
+    return any(_holds(child, held) for child in ast.iter_child_nodes(value))

@@ -29,9 +29,8 @@ import gast
 
 from . import ir
 from .container_facts import as_store, dict_view, is_call
+from .container_sharing import unshared, write_into
 from .errors import UnsupportedError
-
-_LOOPS = (gast.For, gast.While)
 
 
 def is_starred_display(node):
@@ -315,12 +314,12 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
     kinds = {
         n: kind
         for n, kind in _written_locals(func, resolve).items()
-        if _unshared(func, n) and (useful is None or n in useful)
+        if unshared(func, n, resolve) and (useful is None or n in useful)
     }
     writes = {
         id(s)
         for s in ir.walk(func)
-        if _write_into(s) in kinds and (is_varied(s.value) or is_varied(ir.name(_write_into(s))))
+        if write_into(s) in kinds and (is_varied(s.value) or is_varied(ir.name(write_into(s))))
     }
     if not writes:
         return False
@@ -328,23 +327,9 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
     return True
 
 
-def _write_into(stmt):
-    """The name of the dict or list `stmt` writes an item of by a plain assignment (p[k]
-    += v changes an array item in place, which another name may hold)."""
-    if (
-        isinstance(stmt, gast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], gast.Subscript)
-        and isinstance(stmt.targets[0].value, gast.Name)
-        and not isinstance(stmt.targets[0].slice, gast.Slice)
-    ):
-        return stmt.targets[0].value.id
-    return None
-
-
 def _made(value, resolve):
     """gast.Dict or gast.List where `value` makes a new dict or list, else None."""
-    if isinstance(value, gast.Dict):
+    if isinstance(value, gast.Dict) or isinstance(value, gast.Call) and resolve(value.func) is dict:
         return gast.Dict
     if (
         isinstance(value, (gast.List, gast.ListComp))
@@ -382,67 +367,8 @@ def _written_locals(func, resolve):
             and not any(node is t for t, _ in made)
         ):
             other.add(node.id)
-    written = {_write_into(n) for n in ir.walk(func)}
+    written = {write_into(n) for n in ir.walk(func)}
     return {name: kind for name, kind in kinds.items() if name in written - other}
-
-
-def _unshared(func, name):
-    """Whether every use of `name` but its items' reads and writes (and _reads_only's) comes
-    after its last write, outside any loop that writes it: no other name can hold the dict or list while
-    it changes, so rebinding it instead changes nothing another name sees."""
-    order, uses, last = {}, [], -1
-    loops_writing = []
-
-    def visit(stmts, loops):
-        nonlocal last
-        for stmt in stmts:
-            order[id(stmt)] = len(order)
-            if _write_into(stmt) == name:
-                last = order[id(stmt)]
-                loops_writing.extend(loops)
-            held = {id(n) for n in ir.walk(stmt) for n in _reads_only(n)}
-            for field in ("value", "test", "iter", "targets", "target", "msg", "exc"):
-                part = getattr(stmt, field, None)
-                for node in part if isinstance(part, list) else [part]:
-                    if isinstance(node, gast.AST) and any(
-                        isinstance(n, gast.Name)
-                        and n.id == name
-                        and id(n) not in held
-                        and isinstance(n.ctx, gast.Load)
-                        for n in ir.walk(node)
-                    ):
-                        uses.append((order[id(stmt)], list(loops)))
-            for block in ("body", "orelse"):
-                if isinstance(getattr(stmt, block, None), list):
-                    visit(
-                        getattr(stmt, block), loops + [stmt] if isinstance(stmt, _LOOPS) else loops
-                    )
-
-    visit(func.body, [])
-    return all(at > last and not any(loop in loops_writing for loop in loops) for at, loops in uses)
-
-
-def _reads_only(node):
-    """The names `node` uses a container through without another name holding it: p in
-    p[k], len(p), p.get(k), k in p, p.append(v)."""
-    if isinstance(node, gast.Subscript):
-        return [node.value]
-    if (
-        isinstance(node, gast.Call)
-        and isinstance(node.func, gast.Name)
-        and node.func.id == "len"
-        and len(node.args) == 1
-    ):
-        return node.args
-    if (
-        isinstance(node, gast.Call)
-        and isinstance(node.func, gast.Attribute)
-        and node.func.attr in ("get", "append")
-    ):
-        return [node.func.value]
-    if isinstance(node, gast.Compare) and isinstance(node.ops[0], (gast.In, gast.NotIn)):
-        return node.comparators[:1]
-    return []
 
 
 def _rebind(stmts, writes, kinds, known, fresh):
@@ -457,7 +383,7 @@ def _rebind(stmts, writes, kinds, known, fresh):
                 _rebind(
                     block, writes, kinds, dict(known) if isinstance(stmt, gast.If) else {}, fresh
                 )
-            for name in ir.names_in(stmt, gast.Store) | {_write_into(n) for n in ir.walk(stmt)}:
+            for name in ir.names_in(stmt, gast.Store) | {write_into(n) for n in ir.walk(stmt)}:
                 known.pop(name, None)
             continue
         if (

@@ -43,6 +43,7 @@ from .container_facts import (
 )
 from .container_joins import Joining, rebind_item_writes
 from .errors import UnsupportedError
+from .item_updates import augmented_item_writes
 
 _BLOCKS = (gast.If, gast.For, gast.While)
 
@@ -79,6 +80,8 @@ class Lowering(ContainerExpressions, Joining):
         self.refused = []
 
     def run(self):
+        if augmented_item_writes(self.func, self.is_varied, self.resolve, self.location):
+            self.changed = True
         if rebind_item_writes(self.func, self.is_varied, self.resolve, self.fresh, self.useful):
             self.changed = True
         self.func.body = self.block(self.func.body)

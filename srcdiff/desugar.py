@@ -38,7 +38,7 @@ def desugar(func, fresh, resolve):
         n.id for n in ir.walk(func) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
     }
     _count_from_the_start(func)
-    func.body = _unwrap_blocks(func.body, resolve, read)
+    func.body = _lower_loop_else(_unwrap_blocks(func.body, resolve, read, fresh), fresh)
     body = func.body
     if not _has_early_return(body):
         func.body = _lower_loops(body, fresh)
@@ -140,7 +140,7 @@ def _from_the_start(index, name):
 _QUIET_CONTEXTS = (np.errstate, warnings.catch_warnings, contextlib.nullcontext)
 
 
-def _unwrap_blocks(stmts, resolve, read):
+def _unwrap_blocks(stmts, resolve, read, fresh):
     """`with np.errstate(...):` (`as` a name f does not read) and `try: ... finally: ...`
     (with no except) around statements that do not jump out of them: the statements
     themselves, in order."""
@@ -148,7 +148,7 @@ def _unwrap_blocks(stmts, resolve, read):
     for stmt in stmts:
         for field in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
-                setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read))
+                setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read, fresh))
         if isinstance(stmt, gast.With) and all(
             isinstance(item.context_expr, gast.Call)
             and (
@@ -159,7 +159,7 @@ def _unwrap_blocks(stmts, resolve, read):
             and any(resolve(item.context_expr.func) is quiet for quiet in _QUIET_CONTEXTS)
             for item in stmt.items
         ):
-            out += _unwrap_blocks(stmt.body, resolve, read)
+            out += _unwrap_blocks(stmt.body, resolve, read, fresh)
         elif (
             isinstance(stmt, gast.Try)
             and not stmt.handlers
@@ -170,11 +170,99 @@ def _unwrap_blocks(stmts, resolve, read):
                 for n in ir.walk(s)
             )
         ):
-            out += _unwrap_blocks(stmt.body, resolve, read) + _unwrap_blocks(
-                stmt.finalbody, resolve, read
+            out += _unwrap_blocks(stmt.body, resolve, read, fresh) + _unwrap_blocks(
+                stmt.finalbody, resolve, read, fresh
             )
+        elif _left_by_returns_only(stmt):
+            body = _unwrap_blocks(stmt.body, resolve, read, fresh)
+            final = _unwrap_blocks(stmt.finalbody, resolve, read, fresh)
+            out += _final_before_returns(body, final, fresh)
+            if _falls_through(body):
+                out += [ir.copy_tree(s) for s in final]
         else:
             out.append(stmt)
+    return out
+
+
+def _left_by_returns_only(stmt):
+    """Whether `stmt` is `try: ... finally: F` left by return (not break or continue), whose
+    F binds no name and does not jump: F may then run just before each return."""
+    if not isinstance(stmt, gast.Try):
+        return False
+    inside = [n for s in stmt.body for n in ir.walk(s)]
+    final = [n for s in stmt.finalbody for n in ir.walk(s)]
+    return (
+        not stmt.handlers
+        and not stmt.orelse
+        and any(isinstance(n, gast.Return) for n in inside)
+        and not any(isinstance(n, (gast.Break, gast.Continue)) for n in inside)
+        and not any(
+            isinstance(n, (gast.Return, gast.Break, gast.Continue, gast.Yield, gast.YieldFrom))
+            or isinstance(n, (gast.Assign, gast.AugAssign, gast.AnnAssign, gast.Delete))
+            or isinstance(n, gast.NamedExpr)
+            for n in final
+        )
+    )
+
+
+def _final_before_returns(stmts, final, fresh):
+    """`return v` as `_returned0 = v; F; return _returned0` throughout `stmts` (v is
+    computed before F runs, as Python's finally does)."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.Return):
+            held = fresh("_returned")
+            value = stmt.value if stmt.value is not None else ir.const(None)
+            out += [gast.copy_location(ir.assign(held, value), stmt)]
+            out += [ir.copy_tree(s) for s in final]
+            out.append(gast.copy_location(gast.Return(value=ir.name(held)), stmt))
+            continue
+        for field in ("body", "orelse"):
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                setattr(stmt, field, _final_before_returns(getattr(stmt, field), final, fresh))
+        out.append(stmt)
+    return out
+
+
+def _lower_loop_else(stmts, fresh):
+    """`for ...: ... else: E` (or `while`): E after the loop, under `if not _broke0:` where
+    a break may leave the loop (the flag records one)."""
+    out = []
+    for stmt in stmts:
+        for field in ("body", "orelse"):
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                setattr(stmt, field, _lower_loop_else(getattr(stmt, field), fresh))
+        if not (isinstance(stmt, _LOOPS) and stmt.orelse):
+            out.append(stmt)
+            continue
+        orelse, stmt.orelse = stmt.orelse, []
+        if not _jumps(stmt.body, gast.Break):
+            out += [stmt] + orelse
+            continue
+        flag = fresh("_broke")
+        stmt.body = _flag_breaks(stmt.body, flag)
+        out += [
+            gast.copy_location(ir.assign(flag, ir.const(False)), stmt),
+            stmt,
+            gast.copy_location(
+                gast.If(
+                    test=gast.UnaryOp(op=gast.Not(), operand=ir.name(flag)), body=orelse, orelse=[]
+                ),
+                orelse[0],
+            ),
+        ]
+    return out
+
+
+def _flag_breaks(stmts, flag):
+    """The statements with `flag = True` before each break that leaves their loop."""
+    out = []
+    for stmt in stmts:
+        if isinstance(stmt, gast.Break):
+            out.append(gast.copy_location(ir.assign(flag, ir.const(True)), stmt))
+        elif isinstance(stmt, gast.If):
+            stmt.body, stmt.orelse = _flag_breaks(stmt.body, flag), _flag_breaks(stmt.orelse, flag)
+        out.append(stmt)
     return out
 
 

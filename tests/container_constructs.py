@@ -663,17 +663,6 @@ def dict_held_by_another_name(params, x):
     return np.sum(also["W"] * x[0, 0])
 
 
-def sum_of_squares(named):
-    return sum(np.sum(value**2) for value in named.values())
-
-
-def dict_read_whole_before_a_write(params, x):
-    named = {"W": params["W"] * 1.0}
-    total = sum_of_squares(named)
-    named["W"] = 2.0 * params["W"]  # refused: sum_of_squares had the dict before this write
-    return total + np.sum(named["W"]) * np.sum(x)
-
-
 def joined_in_a_branch(params, x):
     layers = [*params, x] if np.sum(x) > 0 else params  # refused: built before the test
     return sum(np.sum(layer) for layer in layers)
@@ -721,12 +710,6 @@ ERRORS = {
         dict_params,
         "writing into 'named' changes 'also' too",
         "copy before writing",
-    ),
-    "a dict read whole before a write into it": (
-        dict_read_whole_before_a_write,
-        dict_params,
-        "srcdiff follows the item writes into a dict or list f makes itself",
-        "make a new one: named = [g(v) for v in named]",
     ),
     "[*params, x] in a branch of a conditional expression": (
         joined_in_a_branch,

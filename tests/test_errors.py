@@ -172,22 +172,6 @@ def starred_call(x):
     return np.sum(np.add(x, *x[:1]))
 
 
-def for_else(x):
-    for i in range(2):
-        x = x * 2
-    else:
-        x = x + 1
-    return np.sum(x)
-
-
-def while_else(x):
-    while np.sum(x) < 10:
-        x = x * 2
-    else:
-        x = x + 1
-    return np.sum(x)
-
-
 def bare_expression(x):
     np.sin(x)
     return np.sum(x)
@@ -313,8 +297,6 @@ REJECTED = [
     (defines_class, "class Local:", "class"),
     (imports_inside, "import math", "import"),
     (starred_call, "return np.sum(np.add(x, *x[:1]))", "*args"),
-    (for_else, "for i in range(2):", "for ... else"),
-    (while_else, "while np.sum(x) < 10:", "while ... else"),
     (bare_expression, "    np.sin(x)", "or has no effect"),
     (attribute_target, "h.value = x * 2", "assignment to"),
     (unknown_local_call, "return np.sum(f(x))", "cannot differentiate through f"),

@@ -393,19 +393,20 @@ def test_a_partial_passed_is_called_with_the_values_it_binds(act):
     assert "act.keywords['beta']" in gradient.source_for(X, act) or isinstance(act.args[0], float)
 
 
-def reads_with_get(p, x):
-    return np.sum(p.get("w") * x)  # the get line
+def reads_with_setdefault(p, x):
+    return np.sum(p.setdefault("w", 0.0) * x)  # the setdefault line
 
 
 def test_a_method_of_a_dict_argument_says_to_read_the_item():
-    """d.get(k) calls a method of a parameter, which waits for the call; a dict there is no
-    object whose class decides the code, and the advice is to index it."""
+    """d.setdefault(k, v) calls a method of a parameter, which waits for the call; a dict
+    there is no object whose class decides the code, and the advice is to index it (d.get
+    is read so: tests/written_constructs.py)."""
     with pytest.raises(nf.UnsupportedError) as error:
-        nf.grad(reads_with_get)({"w": np.ones(3)}, np.ones(3))
+        nf.grad(reads_with_setdefault)({"w": np.ones(3)}, np.ones(3))
     message = str(error.value)
-    assert "'p' is a dict here" in message and "p.get" in message
-    assert "p['w'] for p.get('w')" in message
-    assert "# the get line" in message
+    assert "'p' is a dict here" in message and "p.setdefault" in message
+    assert "p['w']), or by p.get('w', default)" in message
+    assert "# the setdefault line" in message
 
 
 # --- functions an object holds of its own, and names rebound between calls ---------------------

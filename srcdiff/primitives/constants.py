@@ -112,6 +112,12 @@ constants(
     shape=None,
     samples=[Sample("x * len(runtime.dict_keys({'a': x, 'b': 2 * x}))", x=real(3))],
 )
+# whether a dict has a key (`d.get(k, default)`, read as `d[k] if k in d else default`)
+constants(
+    runtime.has_key,
+    shape=None,
+    samples=[Sample("x * runtime.has_key({'a': x}, 'a', 'd')", x=real(3))],
+)
 constants(
     runtime.shortest,
     shape=None,

@@ -187,11 +187,11 @@ _REDUCED = dict(g=real(3), x=real(2, 3), constant=("x",))
     ],
 )
 class unreduce:
-    def adjoint(bz, z, g, x, axis=None, keepdims=False):
-        bg = runtime.reduce_like(bz, g, axis=axis, keepdims=keepdims)
+    def adjoint(bz, z, g, x, axis=None, keepdims=False, where=True):
+        bg = runtime.reduce_like(bz, g, axis=axis, keepdims=keepdims, where=where)
 
-    def tangent(dz, z, g, x, axis=None, keepdims=False):
-        dz = runtime.unreduce(dg, x, axis=axis, keepdims=keepdims)
+    def tangent(dz, z, g, x, axis=None, keepdims=False, where=True):
+        dz = runtime.unreduce(dg, x, axis=axis, keepdims=keepdims, where=where)
 
     def rewrite(node, g, x, axis=Const(None), keepdims=Const(False)):
         return spread(node.args[0], g, x, axis, keepdims)
@@ -208,11 +208,11 @@ class unreduce:
     ],
 )
 class reduce_like:
-    def adjoint(bz, z, g, like, axis=None, keepdims=False):
-        bg = runtime.unreduce(bz, g, axis=axis, keepdims=keepdims)
+    def adjoint(bz, z, g, like, axis=None, keepdims=False, where=True):
+        bg = runtime.unreduce(bz, g, axis=axis, keepdims=keepdims, where=where)
 
-    def tangent(dz, z, g, like, axis=None, keepdims=False):
-        dz = runtime.reduce_like(dg, like, axis=axis, keepdims=keepdims)
+    def tangent(dz, z, g, like, axis=None, keepdims=False, where=True):
+        dz = runtime.reduce_like(dg, like, axis=axis, keepdims=keepdims, where=where)
 
 
 @helper(
@@ -284,16 +284,21 @@ class var_grad:
     ],
 )
 class extremum_grad:
-    def adjoint(bz, z, g, peak, x, axis=None, keepdims=False):
+    def adjoint(bz, z, g, peak, x, axis=None, keepdims=False, initial=None, where=True):
         bg = runtime.reduce_like(
-            bz * runtime.extremum_grad(np.ones_like(g), peak, x, axis=axis, keepdims=keepdims),
+            bz
+            * runtime.extremum_grad(
+                np.ones_like(g), peak, x, axis=axis, keepdims=keepdims, initial=initial, where=where
+            ),
             g,
             axis=axis,
             keepdims=keepdims,
         )
 
-    def tangent(dz, z, g, peak, x, axis=None, keepdims=False):
-        dz = runtime.extremum_grad(dg, peak, x, axis=axis, keepdims=keepdims)
+    def tangent(dz, z, g, peak, x, axis=None, keepdims=False, initial=None, where=True):
+        dz = runtime.extremum_grad(
+            dg, peak, x, axis=axis, keepdims=keepdims, initial=initial, where=where
+        )
 
 
 # prod_grad is U(g) * P(x), P(x)_i the product of the others: P's Jacobian is symmetric, so

@@ -30,14 +30,19 @@ def _axes(call, x=real(2, 3, 4)):
     np.sum,
     methods=("sum",),
     samples=_axes("np.sum(x{})")
-    + [Sample("x.sum(axis=0)", x=real(3, 4)), Sample("np.sum(x)", wrap=None, x=real(3))],
+    + [
+        Sample("x.sum(axis=0)", x=real(3, 4)),
+        Sample("np.sum(x)", wrap=None, x=real(3)),
+        Sample("np.sum(x, axis=1, where=x > 0, initial=1.5)", x=real(3, 4)),
+        Sample("x.sum(where=[True, False, True])", x=real(2, 3)),
+    ],
 )
 class sum_:
-    def adjoint(bz, z, a, axis=None, dtype=None, keepdims=False):
-        ba = runtime.unreduce(bz, a, axis=axis, keepdims=keepdims)
+    def adjoint(bz, z, a, axis=None, dtype=None, keepdims=False, initial=None, where=True):
+        ba = runtime.unreduce(bz, a, axis=axis, keepdims=keepdims, where=where)
 
-    def tangent(dz, z, a, axis=None, dtype=None, keepdims=False):
-        dz = np.sum(da, axis=axis, keepdims=keepdims)
+    def tangent(dz, z, a, axis=None, dtype=None, keepdims=False, initial=None, where=True):
+        dz = np.sum(da, axis=axis, keepdims=keepdims, where=where)
 
 
 @_reduction(
@@ -122,15 +127,22 @@ class std:
     + [
         Sample("x.max() + x.min(axis=0)", x=distinct(3, 4)),
         Sample("np.amax(x, axis=1) + np.amin(x)", x=distinct(3, 4)),
+        Sample("np.max(x, axis=0, initial=0.0) + np.min(x, initial=0.5)", x=distinct(3, 4)),
+        Sample("np.max(x, axis=1, where=x < 0.5, initial=-5.0)", x=distinct(3, 4)),
     ],
 )
 class extremum:
-    def adjoint(bz, z, a, axis=None, keepdims=False):
-        ba = runtime.extremum_grad(bz, z, a, axis=axis, keepdims=keepdims)
+    def adjoint(bz, z, a, axis=None, keepdims=False, initial=None, where=True):
+        ba = runtime.extremum_grad(
+            bz, z, a, axis=axis, keepdims=keepdims, initial=initial, where=where
+        )
 
-    def tangent(dz, z, a, axis=None, keepdims=False):
+    def tangent(dz, z, a, axis=None, keepdims=False, initial=None, where=True):
         dz = np.sum(
-            runtime.extremum_grad(np.ones_like(z), z, a, axis=axis, keepdims=keepdims) * da,
+            runtime.extremum_grad(
+                np.ones_like(z), z, a, axis=axis, keepdims=keepdims, initial=initial, where=where
+            )
+            * da,
             axis=axis,
             keepdims=keepdims,
         )

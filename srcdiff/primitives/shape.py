@@ -21,6 +21,11 @@ def astype(a, dtype):
     return a.astype(dtype)
 
 
+def flatten(a, order="C"):
+    """The primitive behind the method `x.flatten()`: ravel's values, always in a copy."""
+    return a.flatten(order)
+
+
 def as_list(items):
     """The primitive behind a list display `[a, b]` holding differentiated values (the list of
     saved values an emitted forward function returns, when that is differentiated again)."""
@@ -87,10 +92,28 @@ class float_:
         dz = dx
 
 
-# a cast to ints or bools is flat: its gradient is zero, not that of the identity
+# np.float64(x): a cast (of an array, an array; of a number, numpy's scalar)
+@_moves(
+    np.float64,
+    samples=[
+        Sample("np.float64(np.sum(x)) * x", x=real(3)),
+        Sample("np.float64(x) * x", x=real(3)),
+    ],
+)
+class float64:
+    def adjoint(bz, z, value):
+        bvalue = runtime.cast_grad(bz, z, value)
+
+    def tangent(dz, z, value):
+        dz = runtime.cast_grad(dvalue, z, z)
+
+
+# a cast to ints or bools is flat: its gradient is zero, not that of the identity; a copy
+# unless copy=False says otherwise (aliasing.py reads the call's copy=)
 @_moves(
     astype,
     methods=("astype",),
+    fresh=True,
     samples=[Sample("x.astype(np.float64) * x", x=real(4)), Sample("x.astype(int) * x", x=real(4))],
 )
 class astype_:
@@ -214,15 +237,32 @@ class reshape:
 
 @_moves(
     np.ravel,
-    methods=("ravel", "flatten"),
+    methods=("ravel",),
     view=True,
     samples=[
         Sample("np.ravel(x)", x=real(2, 3)),
         Sample("np.ravel(x, order='F')", x=real(2, 3)),
-        Sample("x.flatten() * x.ravel()", x=real(2, 3)),
+        Sample("x.ravel() * x.ravel()", x=real(2, 3)),
     ],
 )
 class ravel:
+    def adjoint(bz, z, a, order="C"):
+        ba = np.reshape(bz, np.shape(a), order=order)
+
+    def tangent(dz, z, a, order="C"):
+        dz = np.reshape(da, np.shape(z), order=order)
+
+
+@_moves(
+    flatten,
+    methods=("flatten",),
+    fresh=True,
+    samples=[
+        Sample("x.flatten() * x.ravel()", x=real(2, 3)),
+        Sample("x.flatten('F') * 2.0", x=real(2, 3)),
+    ],
+)
+class flatten_:
     def adjoint(bz, z, a, order="C"):
         ba = np.reshape(bz, np.shape(a), order=order)
 

@@ -57,6 +57,19 @@ def dict_keys(x):
     return x.keys()
 
 
+def has_key(x, key, name):
+    """Whether dict x has `key`, where the code reads an item of x by x.get(key): srcdiff
+    takes x for a dict there, and this checks that it is one."""
+    if not isinstance(x, dict):
+        raise ArgumentError(
+            f"srcdiff took {name}.get(...) for a dict's get, but {name} is a "
+            f"{type(x).__name__}: srcdiff follows a differentiated value's items read by "
+            "index, and methods of its own only through its class",
+            hint=f"read the item: {name}[k]",
+        )
+    return key in x
+
+
 def listed(x, name):
     """x, a side of `x + [...]` that the code does not say is a list or tuple: srcdiff took
     the + for joining lists there, and this checks that x is one (for an array, numpy adds

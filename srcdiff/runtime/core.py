@@ -424,19 +424,22 @@ def _keepdims_shape(x, axis):
     return tuple(shape)
 
 
-def unreduce(g, x, axis=None, keepdims=False):
-    """Adjoint of a sum: spread `g` back over the reduced axes of `x`. The result is a
-    read-only broadcast view (no copy): adjoints are never written in place, and as_grad
-    copies one before handing it out as a gradient."""
+def unreduce(g, x, axis=None, keepdims=False, where=True):
+    """Adjoint of a sum: spread `g` back over the reduced axes of `x` (the elements `where`
+    leaves out get none). The result is a read-only broadcast view (no copy): adjoints are
+    never written in place, and as_grad copies one before handing it out as a gradient."""
     g = np.asarray(g)
     if not keepdims or np.ndim(x) == 0:  # (scipy keeps a 0-d x's dimension as 1-d)
         g = g.reshape(_keepdims_shape(x, axis))
+    if where is not True:
+        return np.where(where, np.broadcast_to(g, np.shape(x)), np.zeros((), g.dtype))
     return np.broadcast_to(g, np.shape(x))
 
 
-def reduce_like(g, like, axis=None, keepdims=False):
-    """Sum `g` over `axis` into the shape of `like` (the adjoint of unreduce)."""
-    return np.reshape(np.sum(g, axis=axis, keepdims=keepdims), np.shape(like))
+def reduce_like(g, like, axis=None, keepdims=False, where=True):
+    """Sum `g` over `axis` (the elements `where` takes) into the shape of `like` (the adjoint
+    of unreduce)."""
+    return np.reshape(np.sum(g, axis=axis, keepdims=keepdims, where=where), np.shape(like))
 
 
 def power_slope(x, y):
@@ -497,11 +500,14 @@ def var_grad(g, x, axis=None, ddof=0, keepdims=False):
     return unreduce(g, x, axis, keepdims) * centred * (2.0 / (count(x, axis) - ddof))
 
 
-def extremum_grad(g, peak, x, axis=None, keepdims=False):
-    """Adjoint of max/min (`peak`): the gradient is split evenly between tied elements."""
-    hits = x == unreduce(peak, x, axis, keepdims)
+def extremum_grad(g, peak, x, axis=None, keepdims=False, initial=None, where=True):
+    """Adjoint of max/min (`peak`): the gradient is split evenly between tied elements (of
+    those `where` takes, and the constant `initial`, which takes its share)."""
+    hits = (x == unreduce(peak, x, axis, keepdims)) & np.asarray(where)
     ties = np.sum(hits, axis=axis, keepdims=True).astype(np.result_type(g))
-    return unreduce(g, x, axis, keepdims) * hits / ties
+    if initial is not None:
+        ties = ties + np.equal(initial, unreduce(peak, ties, axis, keepdims=keepdims))
+    return unreduce(g, x, axis, keepdims) * hits / np.maximum(ties, 1)
 
 
 def broadcast_like(d, like):
