@@ -2,7 +2,6 @@
 statement, each bound to its primitive's record (or a call to the user's own function)."""
 
 import copy
-import functools
 import inspect
 import operator
 
@@ -11,15 +10,16 @@ import numpy as np
 
 from . import ir, runtime
 from .activity import SCOPES, is_pop
-from .errors import NoAdjointError, SrcdiffError, StaticArgumentNeeded, UnsupportedError
+from .errors import NoAdjointError, StaticArgumentNeeded, UnsupportedError
 from .parse import MISSING, spelling
 from .primitives import registry
 from .provenance import holds_functions
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
+from .call_arguments import CallArguments
 from .user_calls import STATIC_HINT, UserCalls, refuse_user_class
 
 
-class Expressions(UserCalls):
+class Expressions(UserCalls, CallArguments):
     """The expression half of the Normalizer (anf.py), which provides the names, versions
     and activity these methods use."""
 
@@ -432,134 +432,6 @@ class Expressions(UserCalls):
         if isinstance(node, (gast.List, gast.Tuple)) and self._is_active(node):
             return type(node)(elts=[self.atom(e, loc, out) for e in node.elts], ctx=gast.Load())
         return self.atom(node, loc, out)
-
-    def bind(self, record, args, keywords, node, loc, out, forward):
-        template = self._rules(record)
-        aliases = dict(record.keyword_aliases)
-        keywords = _without_stated_defaults(record.function, keywords, template.signature)
-        try:
-            bound = template.bind(args, {aliases.get(k, k): v for k, v in keywords.items()})
-        except TypeError as exc:
-            names = ", ".join(p for p in template.signature.parameters)
-            raise SrcdiffError(
-                f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
-                f"its adjoint: {exc}",
-                loc,
-                f"pass them by position, or by the names ({names})",
-            ) from None
-        # (the adjoint's rules tell in both modes whether a parameter takes a sequence)
-        adjoint = record.adjoint if _takes_array_likes(record.function) else None
-        for param, rule in template.rules.items():
-            value = bound.get(param)
-            if (
-                adjoint is not None
-                and param in adjoint.rules
-                and adjoint.rules[param].index is None
-                and isinstance(value, (gast.List, gast.Tuple))
-                and self._is_active(value)
-            ):
-                bound[param] = self._as_array(value, loc, out, forward)
-            if param in template.sequence_params and adjoint is not None:
-                # (np.einsum(s, [t, 1.0], x): numpy makes an array of each operand)
-                value.elts = [
-                    self._as_array(e, loc, out, forward)
-                    if isinstance(e, (gast.List, gast.Tuple)) and self._is_active(e)
-                    else e
-                    for e in value.elts
-                ]
-            if (
-                rule.index is not None
-                and value is not None
-                and not isinstance(value, (gast.List, gast.Tuple))
-                and not (isinstance(value, gast.Name) and value.id in self.stacks)
-            ):
-                display = self.displays.get(getattr(value, "id", None), (None, None))
-                if display[1] is out:  # a list or tuple display made just before, unchanged
-                    bound[param] = copy.deepcopy(display[0])
-        for param, value in bound.items():
-            if (
-                param not in template.rules
-                and param not in template.constant
-                and self._is_active(value)
-            ):
-                raise NoAdjointError(
-                    f"{gast.unparse(node.func)} has no gradient with respect "
-                    f"to its argument {param!r}",
-                    loc,
-                    f"make {param!r} a constant",
-                )
-        return bound
-
-    def _as_array(self, display, loc, out, forward):
-        """A display where the adjoint takes one value (np.sum([a, b])): the array numpy
-        would make of it, whose adjoint hands each item its row. Returns its name."""
-        items, held = self.names.fresh("_t"), self.names.fresh("_t")
-        self.active |= {items, held}
-        listing = registry.find(as_list if isinstance(display, gast.List) else as_tuple)
-        out.append(
-            ir.Assign([items], display, loc, listing, self._rules(listing).bind([display], {}))
-        )
-        making = registry.find(np.array)
-        out.append(
-            ir.Assign(
-                [held],
-                ir.call("np.array", ir.name(items)),
-                loc,
-                making,
-                self._rules(making).bind([ir.name(items)], {}),
-            )
-        )
-        forward.args = [ir.name(held) if a is display else a for a in forward.args]
-        for k in forward.keywords:
-            k.value = ir.name(held) if k.value is display else k.value
-        return ir.name(held)
-
-
-def _without_stated_defaults(fn, keywords, signature):
-    """The keywords without those that only state fn's own default (np.exp(x, out=None),
-    logsumexp(a, b=None), where=True), which a template need not take: it has its own
-    default for them, or does without."""
-    stated = {
-        k
-        for k, v in keywords.items()
-        if k not in signature.parameters
-        and isinstance(v, gast.Constant)
-        and _same_constant(v.value, _defaults(fn).get(k, MISSING))
-    }
-    stated |= {
-        k
-        for k, v in keywords.items()
-        if k in signature.parameters
-        and isinstance(v, gast.Constant)
-        and v.value is None
-        and _defaults(fn).get(k, MISSING) is None
-        and signature.parameters[k].default is not None
-    }
-    return {k: v for k, v in keywords.items() if k not in stated}
-
-
-def _same_constant(a, b):
-    return type(a) is type(b) and a == b
-
-
-@functools.cache
-def _defaults(fn):
-    """fn's keyword defaults, where its signature says them (`where=True` means everywhere)."""
-    try:
-        parameters = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return {}
-    found = {k: p.default for k, p in parameters.items() if p.default is not p.empty}
-    if "where" in parameters:
-        found["where"] = True
-    return found
-
-
-def _takes_array_likes(fn):
-    """Whether fn is numpy's, scipy.special's or scipy.stats', which make an array of a list
-    they are given (scipy.linalg's cho_solve((c, low), b) takes a pair)."""
-    module = getattr(fn, "__module__", None) or ""
-    return isinstance(fn, np.ufunc) or module.startswith(("numpy", "scipy.special", "scipy.stats"))
 
 
 def _qualified(obj):

@@ -307,3 +307,30 @@ def test_continue_and_return_from_a_loop(n):
     check_grad(skip_and_stop, np.linspace(0.1, 1.0, 4), n)
     source = nf.grad(skip_and_stop).source
     assert "_cont" not in source and "_brk" not in source
+
+
+# --- degenerate shapes (found by a fuzzer drawing (), (1,) and size-1 axes) --------------------
+
+
+def take_from_a_0d_array(x):
+    return np.sum(np.sin(np.take(x, [0, -1, 0], axis=-1)))
+
+
+def spread_of_one_sample(x):
+    return np.sum(np.var(x, axis=0, ddof=1)) + np.sum(np.std(x, axis=0, ddof=1))
+
+
+def test_take_from_a_0d_array_along_an_axis():
+    """numpy takes from a 0-d array along any axis: a ZeroDivisionError (axis % 0)."""
+    x = np.array(0.6)
+    assert nf.grad(take_from_a_0d_array)(x) == pytest.approx(3 * np.cos(0.6))
+    assert nf.jvp(take_from_a_0d_array)(x, np.array(1.0))[1] == pytest.approx(3 * np.cos(0.6))
+
+
+@pytest.mark.filterwarnings("ignore:Degrees of freedom")
+def test_var_and_std_of_one_sample_with_ddof_one():
+    """numpy gives nan (with a warning); the adjoint raised ZeroDivisionError."""
+    x = np.array([[0.3, -0.2, 0.5]])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        assert np.all(np.isnan(nf.grad(spread_of_one_sample)(x)))
+        assert np.isnan(nf.jvp(spread_of_one_sample)(x, np.ones_like(x))[1])

@@ -485,45 +485,11 @@ def divide_or_zero(a, b):
     return np.where(zero, 0.0, a / np.where(zero, 1, b))
 
 
-def count(x, axis=None):
-    """How many elements a reduction over `axis` combines."""
-    shape = np.shape(x)
-    return int(np.prod([shape[a] for a in _normalize_axes(axis, len(shape))]))
-
-
-def mean_grad(g, x, axis=None, keepdims=False):
-    return unreduce(np.asarray(g) / count(x, axis), x, axis, keepdims)
-
-
-def var_grad(g, x, axis=None, ddof=0, keepdims=False):
-    centred = np.conj(x - np.mean(x, axis=axis, keepdims=True))  # var is of |x - mean|
-    return unreduce(g, x, axis, keepdims) * centred * (2.0 / (count(x, axis) - ddof))
-
-
-def extremum_grad(g, peak, x, axis=None, keepdims=False, initial=None, where=True):
-    """Adjoint of max/min (`peak`): the gradient is split evenly between tied elements (of
-    those `where` takes, and the constant `initial`, which takes its share)."""
-    hits = (x == unreduce(peak, x, axis, keepdims)) & np.asarray(where)
-    ties = np.sum(hits, axis=axis, keepdims=True).astype(np.result_type(g))
-    if initial is not None:
-        ties = ties + np.equal(initial, unreduce(peak, ties, axis, keepdims=keepdims))
-    return unreduce(g, x, axis, keepdims) * hits / np.maximum(ties, 1)
-
-
 def broadcast_like(d, like):
     """A tangent `d` stretched to the shape of the output `like` it contributes to."""
     if isinstance(like, dict) or np.shape(d) == np.shape(like):
         return d  # (a container's tangent, or its adjoint's, is its own)
     return np.broadcast_to(d, np.shape(like))
-
-
-def reverse_cumsum(g, like, axis=None):
-    """Adjoint of np.cumsum: each element collects the adjoints of every running sum it is
-    part of (a cumulative sum from the end), in `like`'s shape."""
-    if axis is None:
-        flat = np.ravel(g)[::-1]
-        return np.reshape(np.cumsum(flat)[::-1], np.shape(like))
-    return np.flip(np.cumsum(np.flip(g, axis), axis=axis), axis)
 
 
 def cast_grad(g, z, x):
@@ -553,53 +519,6 @@ def winner_share(g, x, other):
     if tie.any():  # rare for real data; keeps the common case to two cheap passes
         out = out + np.where(tie, g / 2, 0)
     return out
-
-
-def _reduced_last(x, axis):
-    """x with the reduced axes moved last and merged into one, and the function undoing it."""
-    x = np.asarray(x)
-    axes = _normalize_axes(axis, x.ndim)
-    kept = [a for a in range(x.ndim) if a not in axes]
-    moved = np.transpose(x, kept + list(axes))
-    order = np.argsort(kept + list(axes))
-    merged = int(np.prod([x.shape[a] for a in axes]))  # (-1 cannot say it for size 0)
-    return (
-        moved.reshape(moved.shape[: len(kept)] + (merged,)),
-        lambda flat: np.transpose(flat.reshape(moved.shape), order),
-    )
-
-
-def prod_grad(g, x, axis=None, keepdims=False):
-    """Adjoint of prod as the product of all other elements (exact with zeros in `x`)."""
-    flat, restore = _reduced_last(x, axis)
-    ones = np.ones_like(flat[..., :1])
-    before = np.cumprod(np.concatenate([ones, flat[..., :-1]], axis=-1), axis=-1)
-    after = np.cumprod(np.concatenate([ones, flat[..., :0:-1]], axis=-1), axis=-1)[..., ::-1]
-    return unreduce(g, x, axis, keepdims) * restore(before * after)
-
-
-def prod_grad_tangent(g, x, dx, axis=None, keepdims=False):
-    """Tangent of prod_grad(g, x) along dx: the derivative of each product of the others,
-    by running products and their derivatives (no division, so zeros stay exact)."""
-    flat, restore = _reduced_last(x, axis)
-    dflat = _reduced_last(dx, axis)[0]
-    n = flat.shape[-1]
-    if n == 0:  # (an empty product: no element, so no other element's derivative)
-        return unreduce(g, x, axis, keepdims) * restore(flat * dflat)
-    product, dproduct = np.ones_like(flat[..., 0]), np.zeros_like(flat[..., 0])
-    before, dbefore = [], []
-    for i in range(n):
-        before.append(product)
-        dbefore.append(dproduct)
-        dproduct = dproduct * flat[..., i] + product * dflat[..., i]
-        product = product * flat[..., i]
-    product, dproduct = np.ones_like(flat[..., 0]), np.zeros_like(flat[..., 0])
-    dothers = [None] * n
-    for i in reversed(range(n)):
-        dothers[i] = dbefore[i] * product + before[i] * dproduct
-        dproduct = dproduct * flat[..., i] + product * dflat[..., i]
-        product = product * flat[..., i]
-    return unreduce(g, x, axis, keepdims) * restore(np.stack(dothers, axis=-1))
 
 
 def same_as(new, old):

@@ -5,16 +5,8 @@ weighted averages and covariances."""
 import numpy as np
 
 from ..errors import ArgumentError
-from .core import (
-    _keepdims_shape,
-    _reduced_last,
-    conj,
-    count,
-    prod_grad,
-    prod_grad_tangent,
-    unbroadcast,
-    unreduce,
-)
+from .core import _keepdims_shape, conj, unbroadcast, unreduce
+from .reductions import _reduced_last, count, prod_grad, prod_grad_tangent
 
 
 # --- cumprod ------------------------------------------------------------------------------------
