@@ -271,18 +271,7 @@ class Lowering(ContainerExpressions, Joining):
             )
             zipped.args = [ir.name(p) for p in pieces]
             self.changed = True
-        if self._over_dict_keys(stmt.iter, stmt.target, stmt):  # for key in p: ... p[key]
-            stmt.iter = ir.call(ir.attr("runtime", "dict_keys"), stmt.iter)
-            self.changed = True
-        elif (  # for k, key in enumerate(p): ... p[key] ...
-            is_call(stmt.iter, "enumerate", self.resolve)
-            and stmt.iter.args
-            and isinstance(stmt.target, gast.Tuple)
-            and len(stmt.target.elts) == 2
-            and self._over_dict_keys(stmt.iter.args[0], stmt.target.elts[1], stmt)
-        ):
-            stmt.iter.args[0] = ir.call(ir.attr("runtime", "dict_keys"), stmt.iter.args[0])
-            self.changed = True
+        self._keys_of_dicts(stmt)
 
         method = dict_view(stmt.iter)
         if method is not None and self.is_varied(stmt.iter):
@@ -305,6 +294,22 @@ class Lowering(ContainerExpressions, Joining):
             stmt.target = gast.Tuple(elts=[count, stmt.target], ctx=gast.Store())
         self._unpack_in_body(stmt)
         return before
+
+    def _keys_of_dicts(self, stmt):
+        """`for key in p` and `for k, key in enumerate(p)` over a dict whose body reads
+        p[key]: over runtime.dict_keys(p)."""
+        if self._over_dict_keys(stmt.iter, stmt.target, stmt):
+            stmt.iter = ir.call(ir.attr("runtime", "dict_keys"), stmt.iter)
+            self.changed = True
+        elif (
+            is_call(stmt.iter, "enumerate", self.resolve)
+            and stmt.iter.args
+            and isinstance(stmt.target, gast.Tuple)
+            and len(stmt.target.elts) == 2
+            and self._over_dict_keys(stmt.iter.args[0], stmt.target.elts[1], stmt)
+        ):
+            stmt.iter.args[0] = ir.call(ir.attr("runtime", "dict_keys"), stmt.iter.args[0])
+            self.changed = True
 
     def _over_dict_keys(self, it, target, stmt):
         """Whether loop `stmt` goes over the keys of a dict of differentiated values: `it` a
