@@ -60,11 +60,11 @@ class Template:
         }
     )
 
-    def __init__(self, primals, fn, kind="adjoint", constant=(), lazy=False):
+    def __init__(self, primals, fn, kind="adjoint", constant=(), lazy=False, widens=False):
         """`lazy`: read and check the source only when the template is first used (srcdiff's
         own hundreds of templates, so that importing srcdiff stays cheap); a user's template
-        is checked now, so a mistake fails where it is registered."""
-        self.kind, self.fn, self.primals = kind, fn, tuple(primals)
+        is checked now, so a mistake fails where it is registered. `widens`: see Primitive."""
+        self.kind, self.fn, self.primals, self.widens = kind, fn, tuple(primals), widens
         self.module_globals = fn.__globals__
         self.lazy = lazy
         self._declared_constant = set(constant)
@@ -237,7 +237,7 @@ class Template:
         defaults = {p: self.signature.parameters[p].default for p in self.params if p not in bound}
         expr = _Substitute(mapping, defaults, self.module_globals).visit(ir.copy_tree(rule.expr))
         others = [bound[p] for p in self.params if p in bound and p != rule.param]
-        if others and all(_is_number(v) for v in others):
+        if others and all(_is_number(v) for v in others) and not self.widens:
             expr = _drop_unbroadcast(expr)
         return expr
 

@@ -140,7 +140,11 @@ class extremum:
 @_reduction(
     np.prod,
     methods=("prod",),
-    samples=_axes("np.prod(x{})", positive(2, 3, 4)) + [Sample("x.prod(axis=1)", x=positive(3, 4))],
+    samples=_axes("np.prod(x{})", positive(2, 3, 4))
+    + [
+        Sample("x.prod(axis=1)", x=positive(3, 4)),
+        Sample("np.prod(x, axis=0)", x=positive(2, 0)),  # (an empty kept axis)
+    ],
 )
 class prod:
     def adjoint(bz, z, a, axis=None, dtype=None, keepdims=False):
@@ -173,9 +177,11 @@ class cumsum:
 @primitive(
     builtins.sum,
     shape=EVALUATE,
+    widens=True,
     samples=[
         Sample("sum([x, np.sin(x), 2.0])", x=real(4)),
         Sample("sum([x, y])", x=real(3), y=real(2, 3)),
+        Sample("sum([x, y], 0.0) * x", x=real(1), y=real(3)),
     ],
 )
 class sum_builtin:

@@ -71,6 +71,9 @@ class Primitive:
     pure: bool = True  # no side effect: an unused result may be dropped
     vararg_method: bool = False  # x.reshape(2, 3) is np.reshape(x, (2, 3))
     multiple_outputs: bool = False  # it returns a tuple or list of arrays: a, b = f(x)
+    # its result may be larger than an array operand whose other operands are all numbers
+    # (np.full(3, a), np.tril of a 1-d m): the adjoint's runtime.unbroadcast stays then
+    widens: bool = False
     # keyword names numpy also takes for a template's parameter: (("min", "a_min"),) for clip
     keyword_aliases: tuple = ()
     rewrite: object = None
@@ -145,7 +148,8 @@ def primitive(*functions, constant=(), samples=(), **facts):
         record.shape_args = frozenset(record.shape_args)
         for kind in ("adjoint", "tangent"):
             if found[kind] is not None:
-                setattr(record, kind, Template(functions, found[kind], kind, constant, lazy=True))
+                template = Template(functions, found[kind], kind, constant, True, record.widens)
+                setattr(record, kind, template)
         record.rewrite = _plain(found["rewrite"])
         record.fold = _plain(found["fold"])
         return register(record)

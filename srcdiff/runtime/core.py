@@ -12,7 +12,7 @@ import types
 
 import numpy as np
 
-from ..errors import ArgumentError, Location
+from ..errors import ArgumentError, Location, SrcdiffError
 
 
 def grad_seed(z):
@@ -322,9 +322,13 @@ def as_grad(g, x):
         return None
     if isinstance(x, float):
         g = real_for(g, x)
-        return float(g) if type(g) is float or np.ndim(g) == 0 else float(np.sum(g))
+        if type(g) is float or np.ndim(g) == 0:
+            return float(g)
+        _check_not_wider(g, x)
+        return float(np.sum(g))
     g = np.asarray(g)
     if g.shape != np.shape(x):
+        _check_not_wider(g, x)
         g = unbroadcast(g, x)
         if g.shape != np.shape(x):
             g = np.broadcast_to(g, np.shape(x))
@@ -335,6 +339,20 @@ def as_grad(g, x):
     if not g.flags.writeable:
         g = g.copy()
     return g
+
+
+def _check_not_wider(g, x):
+    """A gradient with more elements than its value means that an adjoint rule let its
+    result be broadcast into another's: summing it down would hide wrong numbers."""
+    if np.size(g) > np.size(x):
+        raise SrcdiffError(
+            f"srcdiff computed a gradient of shape {np.shape(g)} for a value of shape "
+            f"{np.shape(x)}: the adjoint rule of a function this code calls gave a result "
+            "of the wrong shape, and the gradient would be wrong (a bug in srcdiff)",
+            None,
+            "please report it with this function; until then, differentiate the calls "
+            "on the line named above one by one to find the one at fault",
+        )
 
 
 def real_for(g, x):
@@ -402,7 +420,7 @@ def unreduce(g, x, axis=None, keepdims=False):
     read-only broadcast view (no copy): adjoints are never written in place, and as_grad
     copies one before handing it out as a gradient."""
     g = np.asarray(g)
-    if not keepdims:
+    if not keepdims or np.ndim(x) == 0:  # (scipy keeps a 0-d x's dimension as 1-d)
         g = g.reshape(_keepdims_shape(x, axis))
     return np.broadcast_to(g, np.shape(x))
 
@@ -529,8 +547,9 @@ def _reduced_last(x, axis):
     kept = [a for a in range(x.ndim) if a not in axes]
     moved = np.transpose(x, kept + list(axes))
     order = np.argsort(kept + list(axes))
+    merged = int(np.prod([x.shape[a] for a in axes]))  # (-1 cannot say it for size 0)
     return (
-        moved.reshape(moved.shape[: len(kept)] + (-1,)),
+        moved.reshape(moved.shape[: len(kept)] + (merged,)),
         lambda flat: np.transpose(flat.reshape(moved.shape), order),
     )
 
