@@ -31,6 +31,8 @@ from .inference import Unsupported
 from .shapes import key
 from .transform import derive, emitted_name
 
+_NDARRAY = np.ndarray
+
 
 class _NO_DEFAULTS:  # (what a derivative of a derivative takes its defaults from)
     __defaults__ = __kwdefaults__ = None
@@ -84,6 +86,7 @@ class Derivative:
         self._call = self._emitted.function if self._emitted else None
         self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
         self._direct = {}  # signature -> the function run as it is: nothing to re-read or wrap
+        self._direct_one = {}  # the same for one argument, keyed by its key alone
         # called with the emitted function's own arguments (no bound self, no tangents to split)
         self._plain = self._bound is None and mode is not Mode.JVP
         self._offset = 1 if mode is Mode.VJP else 0
@@ -350,8 +353,17 @@ class Derivative:
 
     def __call__(self, *args, **kwargs):
         if not kwargs and self._plain:  # the common case, kept short: calls may be tiny
-            signature = (key(args[0]),) if len(args) == 1 else tuple(map(key, args))
-            function = self._direct.get(signature)
+            if len(args) == 1:  # (its key alone, made inline for the two commonest kinds)
+                value = args[0]
+                kind = type(value)
+                if kind is _NDARRAY:
+                    signature = value.shape, value.dtype, value.flags.writeable  # as shapes.key
+                else:
+                    signature = float if kind is float else key(value)
+                function = self._direct_one.get(signature)
+            else:
+                signature = tuple(map(key, args))
+                function = self._direct.get(signature)
             of, (defaults, kwdefaults) = self._defaults_of, self._defaults
             if (
                 function is not None
@@ -361,8 +373,9 @@ class Derivative:
                 try:
                     return function(*args)
                 except Exception as exc:
-                    self._locate(exc, self._variants[signature][1])
+                    self._locate(exc, next(e for f, e in self._variants.values() if f is function))
                     raise
+            signature = (signature,) if len(args) == 1 else signature
             return self._general_call(args, kwargs, self._variants.get(signature))
         return self._general_call(args, kwargs, None)
 
@@ -488,7 +501,10 @@ class Derivative:
             variant = (specialize.checked(variant[0]), variant[1])
         self._variants[signature] = variant
         if self._plain and not (emitted.has_live or self._of_derivative or self._one_of_many):
-            self._direct[signature] = variant[0]
+            if len(signature) == 1:
+                self._direct_one[signature[0]] = variant[0]
+            else:
+                self._direct[signature] = variant[0]
         return variant
 
     def _forward_variant(self, args):

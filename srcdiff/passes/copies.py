@@ -5,6 +5,7 @@ import heapq
 import gast
 
 _COMPOUND = (gast.If, gast.For, gast.While)
+_LOAD, _STORE, _DEL = gast.Load, gast.Store, gast.Del
 
 
 def propagate_copies(func):
@@ -65,24 +66,7 @@ class _Program:
                     nested.append(value)
                 else:
                     _push(value, todo)
-            for node in _names_below(todo):
-                self._count(node)
-                table = (
-                    self.loads
-                    if node.ctx.__class__ is gast.Load
-                    else self.writes
-                    if isinstance(node.ctx, (gast.Store, gast.Del))
-                    else {}
-                )
-                by_name = table.get(node.id)
-                if by_name is None:
-                    by_name = table[node.id] = {}
-                where = (id(node), id(stmt))
-                entry = by_name.get(where)
-                if entry is None:
-                    by_name[where] = [node, stmt, 1]
-                else:
-                    entry[2] += 1
+            self._index_names(_names_below(todo), id(stmt), stmt)
             for inner in nested:
                 self._index(inner, stmt)
             if (
@@ -96,6 +80,30 @@ class _Program:
                 self.copy_order[id(stmt)] = order
                 self.by_target.setdefault(stmt.targets[0].id, set()).add(order)
                 self.by_source.setdefault(stmt.value.id, set()).add(order)
+
+    def _index_names(self, names, stmt_id, stmt):
+        """Count and file the Name nodes `names` of statement `stmt` (its id `stmt_id`).
+        (_count's work inline: this runs for every name of the function.)"""
+        loads, writes, reads, stores = self.loads, self.writes, self.reads, self.stores
+        for node in names:
+            name, context = node.id, node.ctx.__class__
+            if context is _LOAD:
+                reads[name] = reads.get(name, 0) + 1
+                table = loads
+            else:
+                stores[name] = stores.get(name, 0) + 1
+                if context is not _STORE and context is not _DEL:
+                    continue  # (a parameter's: filed nowhere)
+                table = writes
+            by_name = table.get(name)
+            if by_name is None:
+                by_name = table[name] = {}
+            where = (id(node), stmt_id)
+            entry = by_name.get(where)
+            if entry is None:
+                by_name[where] = [node, stmt, 1]
+            else:
+                entry[2] += 1
 
     def _count(self, name):
         counts = self.reads if isinstance(name.ctx, gast.Load) else self.stores
