@@ -1,0 +1,102 @@
+"""At call time: the code a Derivative runs for arguments of one signature (its emitted
+code specialised to their shapes, specialize.py, or forward mode for one float), kept per
+signature (a mixin of api.Derivative)."""
+
+import warnings
+
+from . import ir, specialize
+from .errors import SrcdiffError
+from .inference import Unsupported
+from .modes import Mode
+from .shapes import key
+from .transform import derive
+
+
+class Variants:
+    """The variants of a Derivative, which provides the emitted code, modes and options
+    these methods use."""
+
+    def _variant_for(self, args, checked, offset):
+        """(function, its Emitted) for the emitted function's arguments `args`: the cached
+        variant of their signature, else a new one (checking f's arguments `checked` first)."""
+        signature = tuple(map(key, args))
+        variant = self._variants.get(signature)
+        if variant is None:
+            self._check(checked, offset)
+            variant = self._variant(signature, args, self._emitted_for(checked[offset:]))
+        return variant
+
+    @ir.pausing_gc
+    def _variant(self, signature, args, emitted):
+        """The code to run for arguments of this signature: `emitted` specialised to their
+        shapes (specialize.py), or `emitted` as it is."""
+        generic = variant = (emitted.function, emitted)
+        mode = specialize.settings["specialize"]
+        if (
+            not mode
+            or not self._options.get("optimized", True)
+            or self._mode is Mode.SPLIT
+            or len(self._variants) >= specialize.MAX_VARIANTS
+        ):
+            return variant
+        try:
+            if emitted is self._emitted:  # (forward mode: for no static argument)
+                variant = self._forward_variant(args) or variant
+            if variant is generic:
+                variant = (specialize.reverse_variant(emitted, args), emitted)
+        except Unsupported:
+            pass
+        except Exception as exc:  # noqa: BLE001  (a bug of srcdiff's must not stop the user)
+            if mode == "check":
+                raise
+            warnings.warn(
+                f"srcdiff: could not specialise {self.__name__} for these arguments "
+                f"({type(exc).__name__}: {exc}); running the generic code",
+                stacklevel=3,
+            )
+        if mode == "check" and variant is not generic:
+            variant = (specialize.checked(variant[0]), variant[1])
+        self._variants[signature] = variant
+        if self._plain and not (emitted.has_live or self._of_derivative or self._one_of_many):
+            if len(signature) == 1:
+                self._direct_one[signature[0]] = variant[0]
+            else:
+                self._direct[signature] = variant[0]
+        return variant
+
+    def _forward_variant(self, args):
+        """For the gradient with respect to one Python float: forward mode (one JVP)."""
+        options = self._options
+        if (
+            self._mode is not Mode.GRAD
+            or len(self.wrt) != 1
+            or options.get("has_aux")
+            or self._positions[0] >= len(args)
+            or type(args[self._positions[0]]) is not float
+            or self._jvp is False
+        ):
+            return None
+        try:
+            if self._jvp is None:
+                self._jvp = derive(
+                    self._target,
+                    self._positions,
+                    Mode.JVP,
+                    optimized=options.get("optimized", True),
+                    **statics_option(self._statics),
+                )
+            function = specialize.forward_variant(
+                self._jvp,
+                args,
+                self._positions[0],
+                self._call.__name__,
+                options.get("preserve_result", False),
+            )
+        except SrcdiffError:
+            self._jvp = False
+            return None
+        return None if function is None else (function, self._jvp)
+
+
+def statics_option(statics):
+    return {"statics": statics} if statics else {}
