@@ -59,12 +59,6 @@ def dloss(combined_params, images, noise):
 
 
 def fwd_neural_net_predict_params(params, inputs):
-    W = None
-    _i0 = None
-    _t0 = None
-    _t1 = None
-    b = None
-    relu_saved = None
     _stack_t0 = []
     _stack_W = []
     _stack_b = []
@@ -88,13 +82,13 @@ def fwd_neural_net_predict_params(params, inputs):
         _stack_inputs.append(inputs)
         inputs, relu_saved = fwd_relu(outputs)
         _stack_relu_saved.append(relu_saved)
-    return outputs, [W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
-        _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs, params, relu_saved]
+    return outputs, [_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
+        _stack_t0, _stack_t1, runtime.shape_of(inputs), params]
 
 
 def bwd_neural_net_predict_params(boutputs, saved):
-    (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
-        _stack_t1, _t0, _t1, b, inputs, outputs, params, relu_saved) = saved
+    (_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0, _stack_t1,
+        inputs, params) = saved
     saved.clear()
     binputs = runtime.zeros_like(inputs)
     bparams = runtime.zeros_like(params)
@@ -116,8 +110,8 @@ def bwd_neural_net_predict_params(boutputs, saved):
         b_t0 = runtime.add_at(b_t0, _t0, 0, bW)
         bparams = runtime.add_at(bparams, params, _i0, b_t0)
         boutputs = runtime.zeros_like(outputs)
-    del (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
-        _stack_t1, _t0, _t1, b, binputs, inputs, outputs, params, relu_saved)
+    del (_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
+        _stack_t1, binputs, inputs, params)
     return bparams,
 
 
@@ -242,12 +236,6 @@ def bwd_diag_gaussian_log_density_x(b_t8, saved):
 
 
 def fwd_neural_net_predict_params_inputs(params, inputs):
-    W = None
-    _i0 = None
-    _t0 = None
-    _t1 = None
-    b = None
-    relu_saved = None
     _stack_t0 = []
     _stack_W = []
     _stack_b = []
@@ -271,13 +259,13 @@ def fwd_neural_net_predict_params_inputs(params, inputs):
         _stack_inputs.append(inputs)
         inputs, relu_saved = fwd_relu(outputs)
         _stack_relu_saved.append(relu_saved)
-    return outputs, [W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
-        _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs, params, relu_saved]
+    return outputs, [_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
+        _stack_t0, _stack_t1, runtime.shape_of(inputs), params]
 
 
 def bwd_neural_net_predict_params_inputs(boutputs, saved):
-    (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
-        _stack_t1, _t0, _t1, b, inputs, outputs, params, relu_saved) = saved
+    (_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0, _stack_t1,
+        inputs, params) = saved
     saved.clear()
     binputs = runtime.zeros_like(inputs)
     bparams = runtime.zeros_like(params)
@@ -299,8 +287,8 @@ def bwd_neural_net_predict_params_inputs(boutputs, saved):
         b_t0 = runtime.add_at(b_t0, _t0, 0, bW)
         bparams = runtime.add_at(bparams, params, _i0, b_t0)
         boutputs = runtime.zeros_like(outputs)
-    del (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
-        _stack_t1, _t0, _t1, b, inputs, outputs, params, relu_saved)
+    del (_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
+        _stack_t1, inputs, params)
     return bparams, binputs
 
 
