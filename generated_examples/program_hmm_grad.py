@@ -15,7 +15,7 @@ def dloss(params, observations):
     _t2 = len(observations)
     _t3 = _t1 / _t2
     b_t3 = runtime.grad_seed(_t3)
-    b_t1 = runtime.unbroadcast(b_t3 / _t2, _t1)
+    b_t1 = b_t3 / _t2
     b_t0 = -b_t1
     bparams, = bwd_hmm_log_likelihood(b_t0, hmm_log_likelihood_saved)
     return runtime.as_grad(bparams, params)

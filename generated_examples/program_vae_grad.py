@@ -169,21 +169,19 @@ def fwd_diag_gaussian_log_density_x_mu_log_std(x, mu, log_std):
     _t7 = _t5 - _t6
     _t8 = np.sum(_t7, axis=-1)
     return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t3), runtime.shape_of(_t4),
-        runtime.shape_of(_t5), runtime.shape_of(_t7), runtime.shape_of(log_std),
-        runtime.shape_of(mu), runtime.shape_of(x)]
+        runtime.shape_of(_t7), runtime.shape_of(log_std), runtime.shape_of(mu),
+        runtime.shape_of(x)]
 
 
 def bwd_diag_gaussian_log_density_x_mu_log_std(b_t8, saved):
-    _t0, _t1, _t2, _t3, _t4, _t5, _t7, log_std, mu, x = saved
+    _t0, _t1, _t2, _t3, _t4, _t7, log_std, mu, x = saved
     saved.clear()
     b_t7 = runtime.unreduce(b_t8, _t7, axis=-1)
     del _t7
-    b_t5 = runtime.unbroadcast(b_t7, _t5)
-    del _t5, b_t7
-    b_t4 = runtime.unbroadcast(b_t5, _t4)
+    b_t4 = runtime.unbroadcast(b_t7, _t4)
     del _t4
-    blog_std = runtime.unbroadcast(-b_t5, log_std)
-    del b_t5, log_std
+    blog_std = runtime.unbroadcast(-b_t7, log_std)
+    del b_t7, log_std
     b_t3 = runtime.unbroadcast(b_t4 * -0.5, _t3)
     del _t3, b_t4
     b_t2 = b_t3 * 2 * _t2
@@ -212,18 +210,16 @@ def fwd_diag_gaussian_log_density_x(x, mu, log_std):
     _t7 = _t5 - _t6
     _t8 = np.sum(_t7, axis=-1)
     return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t3), runtime.shape_of(_t4),
-        runtime.shape_of(_t5), runtime.shape_of(_t7), runtime.shape_of(x)]
+        runtime.shape_of(_t7), runtime.shape_of(x)]
 
 
 def bwd_diag_gaussian_log_density_x(b_t8, saved):
-    _t0, _t1, _t2, _t3, _t4, _t5, _t7, x = saved
+    _t0, _t1, _t2, _t3, _t4, _t7, x = saved
     saved.clear()
     b_t7 = runtime.unreduce(b_t8, _t7, axis=-1)
     del _t7
-    b_t5 = runtime.unbroadcast(b_t7, _t5)
-    del _t5, b_t7
-    b_t4 = runtime.unbroadcast(b_t5, _t4)
-    del _t4, b_t5
+    b_t4 = runtime.unbroadcast(b_t7, _t4)
+    del _t4, b_t7
     b_t3 = runtime.unbroadcast(b_t4 * -0.5, _t3)
     del _t3, b_t4
     b_t2 = b_t3 * 2 * _t2

@@ -1,0 +1,76 @@
+"""Emitted code a careful person would write (issue 21): no saved value the backward half
+binds itself, no `= None` for a loop target where the loop surely runs, no seed, as_grad or
+unbroadcast call whose outcome is known where the code is emitted."""
+
+import re
+
+import numpy as np
+
+import srcdiff as nf
+from gradcheck import check_grad
+
+
+def thrice_then_times_index(x):
+    for i in range(3):
+        x = np.sin(x)
+    return x * i
+
+
+def n_times_then_times_index(x, n):
+    i = 0
+    for i in range(n):
+        x = np.sin(x)
+    return x * i
+
+
+def sum_of_squared_sines(x, n):
+    s = 0.0
+    for i in range(n):
+        t = np.sin(x * i)
+        s = s + t * t
+    return s
+
+
+def through_helpers(x, n):
+    return (
+        np.sum(thrice_then_times_index(x))
+        + np.sum(n_times_then_times_index(x, n))
+        + np.sum(sum_of_squared_sines(x, n))
+    )
+
+
+def function_text(source, name):
+    """The text of the function `name` in emitted `source`."""
+    start = source.index(f"def {name}(")
+    end = source.find("\ndef ", start + 1)
+    return source[start : end if end >= 0 else None]
+
+
+def saved_list(source, name):
+    """The names in the list of saved values the forward half of `name` returns."""
+    returned = function_text(source, f"fwd_{name}").rsplit("return", 1)[1]
+    return re.findall(r"\w+", returned.split("[", 1)[1])
+
+
+def test_a_loop_that_surely_runs_binds_its_target(rng):
+    source = nf.grad(through_helpers).source
+    assert "i = None" not in function_text(source, "fwd_thrice_then_times_index")
+    assert "i" in saved_list(source, "thrice_then_times_index")
+    check_grad(through_helpers, rng.normal(size=3), 2, wrt=0)
+    check_grad(through_helpers, rng.normal(size=3), 0, wrt=0)
+
+
+def test_a_backward_half_is_not_handed_what_it_pops(rng):
+    """A value each iteration's adjoint pops is on its stack only, not saved again as the
+    last value it had."""
+    saved = saved_list(nf.grad(through_helpers).source, "sum_of_squared_sines")
+    assert "_stack_t" in saved and "t" not in saved
+    check_grad(through_helpers, rng.normal(size=3), 3, wrt=0)
+
+
+def test_a_sum_with_a_real_scalar_needs_no_unbroadcast(rng):
+    """x * i (i counting a loop), y / x.shape[0], z + np.pi: the result has the shape of the
+    other operand, whose adjoint is then the product's or quotient's own."""
+    source = nf.grad(through_helpers).source
+    assert "unbroadcast" not in function_text(source, "bwd_thrice_then_times_index")
+    check_grad(through_helpers, rng.normal(size=3), 3, wrt=0)
