@@ -293,9 +293,7 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         if self.has_aux:
             out = ret.value.elts[0]
             if isinstance(out, gast.Name) and out.id in fn.active:
-                adjoint.append(
-                    ir.assign(self.bname(out.id), ir.call("runtime.grad_seed", ir.name(out.id)))
-                )
+                adjoint.append(ir.assign(self.bname(out.id), self._seed(out.id)))
                 live.add(out.id)
         elif ret is not None and ret.active and isinstance(ret.value, gast.Tuple):
             seeds = self._fresh(("<seeds>", "b_outs"), self.adjoint_names)
@@ -321,11 +319,16 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         elif ret is not None and ret.active:
             out = ret.value.id
             if self.mode is Mode.GRAD:
-                adjoint.append(
-                    ir.assign(self.bname(out), ir.call("runtime.grad_seed", ir.name(out)))
-                )
+                adjoint.append(ir.assign(self.bname(out), self._seed(out)))
             live.add(out)
         return adjoint
+
+    def _seed(self, out):
+        """d out / d out: 1.0 for a real scalar (a float: what runtime.grad_seed gives it),
+        else runtime.grad_seed, which checks that `out` is one and gives 1 in its dtype."""
+        if out in self.real_scalars:
+            return ir.const(1.0)
+        return ir.call("runtime.grad_seed", ir.name(out))
 
     def _hold(self, value, forward):
         """`value` as it is at the end of the forward sweep, for returning after the adjoint

@@ -8,6 +8,7 @@ import numpy as np
 
 import srcdiff as nf
 from gradcheck import check_grad
+from pytree_oracle import finite_differences, leaves
 
 
 def thrice_then_times_index(x):
@@ -74,3 +75,36 @@ def test_a_sum_with_a_real_scalar_needs_no_unbroadcast(rng):
     source = nf.grad(through_helpers).source
     assert "unbroadcast" not in function_text(source, "bwd_thrice_then_times_index")
     check_grad(through_helpers, rng.normal(size=3), 3, wrt=0)
+
+
+def sine_of_the_first(x):
+    s = float(x[0])
+    return np.sin(s) * s + np.pi
+
+
+def test_the_seed_of_a_real_scalar_is_one(rng):
+    source = nf.grad(sine_of_the_first).source
+    assert "grad_seed" not in source and "= 1.0\n" in source
+    check_grad(sine_of_the_first, rng.normal(size=2), wrt=0)
+
+
+def dense(w, b, x):
+    return np.tanh(x @ w + b)
+
+
+def two_layers(params, x):
+    h = dense(params["w1"], params["b1"], x)
+    return np.sum((h @ params["w2"]) ** 2)
+
+
+def test_a_dict_gradient_built_whole_is_returned_as_it_is(rng):
+    """Specialised, the gradient of a dict of arrays is the dict literal of their adjoints;
+    a matrix transposed twice is the matrix."""
+    params = {"w1": rng.normal(size=(3, 4)), "b1": rng.normal(size=4), "w2": rng.normal(size=4)}
+    x = rng.normal(size=(5, 3))
+    source = nf.grad(two_layers).source_for(params, x)
+    assert "as_grad" not in source and ".T.T" not in source
+    gradient = nf.grad(two_layers)(params, x)
+    assert type(gradient) is dict and list(gradient) == list(params)
+    for got, expected in zip(leaves(gradient), finite_differences(two_layers, (params, x))):
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-7)
