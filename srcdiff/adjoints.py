@@ -45,16 +45,7 @@ class StatementAdjoints:
             live.difference_update(stmt.targets)  # an overwritten value's adjoint is gone
             return []
         template = stmt.primitive.adjoint
-        if stmt.unpack:
-            output = gast.List(elts=[ir.name(t) for t in stmt.targets], ctx=gast.Load())
-            adjoint = gast.List(
-                elts=[
-                    ir.name(self.bname(t)) if t in live else ir.const(None) for t in stmt.targets
-                ],
-                ctx=gast.Load(),
-            )
-        else:
-            output, adjoint = ir.name(stmt.targets[0]), ir.name(self.bname(stmt.targets[0]))
+        output, adjoint = self._output_and_adjoint(stmt, live)
         live.difference_update(stmt.targets)
         out = []
         plain = self._between_real_scalars(stmt)
@@ -93,6 +84,18 @@ class StatementAdjoints:
                 )
                 out.append(self.accumulate(atom.id, expr, live))
         return out
+
+    def _output_and_adjoint(self, stmt, live):
+        """The expressions a template names `z` and `bz`: lists of them for a primitive
+        returning several values (None for an output whose adjoint is not live)."""
+        if not stmt.unpack:
+            return ir.name(stmt.targets[0]), ir.name(self.bname(stmt.targets[0]))
+        output = gast.List(elts=[ir.name(t) for t in stmt.targets], ctx=gast.Load())
+        adjoint = gast.List(
+            elts=[ir.name(self.bname(t)) if t in live else ir.const(None) for t in stmt.targets],
+            ctx=gast.Load(),
+        )
+        return output, adjoint
 
     def _between_real_scalars(self, stmt):
         """Whether `stmt` computes a real scalar from real scalars only (then its adjoint

@@ -32,6 +32,10 @@ from .shapes import key
 from .transform import derive, emitted_name
 
 
+class _NO_DEFAULTS:  # (what a derivative of a derivative takes its defaults from)
+    __defaults__ = __kwdefaults__ = None
+
+
 class Derivative:
     """A differentiated function: call it like the original; `.source` is the emitted code."""
 
@@ -51,6 +55,10 @@ class Derivative:
                     raise type(exc)(exc.message, caller(), exc.hint) from None
             self._parameters = list(inspect.signature(target).parameters.values())
         self._target = target
+        # the function whose defaults the emitted code takes, and them (replaced: made anew)
+        owner = None if isinstance(fun, Derivative) else inspect.unwrap(target)
+        self._defaults_of = owner if inspect.isfunction(owner) else _NO_DEFAULTS
+        self._defaults = self._defaults_of.__defaults__, self._defaults_of.__kwdefaults__
         shift = 1 if self._bound is not None else 0
         self._names = [
             p.name for p in self._parameters if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
@@ -61,21 +69,7 @@ class Derivative:
         try:
             # (f's **kwargs, the keywords of it wrt names) and (f's *args, where its values
             # start) when wrt counts them: code for each set of keywords, and each count
-            self._keywords = keywords_of(self._parameters[shift:], wrt)
-            self.wrt, self._single = normalize_wrt(
-                wrt, self._names[shift:], self._keywords[1] if self._keywords else ()
-            )
-            self._positions = tuple(w + shift for w in self.wrt)
-            self._spread = spread_of(self._parameters[shift:], wrt)
-            if self._spread is not None:
-                self._spread = self._spread[0], self._spread[1] + shift
-                if self._keywords is not None:
-                    raise ArgumentError(
-                        "wrt counts values of *args and names keywords of "
-                        "**kwargs: the positions of both depend on the call",
-                        caller(),
-                        "differentiate them in two calls",
-                    )
+            self._resolve_wrt(wrt, shift)
             # parameters whose value (a key) picks a function f calls, and containers
             # holding the functions or objects f calls
             self._keys = set(fun._keys) if isinstance(fun, Derivative) else set()
@@ -104,6 +98,24 @@ class Derivative:
         )
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
         self.__doc__ = f"{mode.title} of {fun.__qualname__}."
+
+    def _resolve_wrt(self, wrt, shift):
+        """The positions wrt names, and how *args or **kwargs count in them."""
+        self._keywords = keywords_of(self._parameters[shift:], wrt)
+        self.wrt, self._single = normalize_wrt(
+            wrt, self._names[shift:], self._keywords[1] if self._keywords else ()
+        )
+        self._positions = tuple(w + shift for w in self.wrt)
+        self._spread = spread_of(self._parameters[shift:], wrt)
+        if self._spread is not None:
+            self._spread = self._spread[0], self._spread[1] + shift
+            if self._keywords is not None:
+                raise ArgumentError(
+                    "wrt counts values of *args and names keywords of "
+                    "**kwargs: the positions of both depend on the call",
+                    caller(),
+                    "differentiate them in two calls",
+                )
 
     def _first_emitted(self):
         """(the code for the defaults, None) or, when the code depends on arguments only a
@@ -335,7 +347,12 @@ class Derivative:
         if not kwargs and self._plain:  # the common case, kept short: calls may be tiny
             signature = (key(args[0]),) if len(args) == 1 else tuple(map(key, args))
             function = self._direct.get(signature)
-            if function is not None:
+            of, (defaults, kwdefaults) = self._defaults_of, self._defaults
+            if (
+                function is not None
+                and of.__defaults__ is defaults
+                and of.__kwdefaults__ is kwdefaults
+            ):
                 try:
                     return function(*args)
                 except Exception as exc:
@@ -347,6 +364,9 @@ class Derivative:
     def _general_call(self, args, kwargs, variant):
         """A call the fast path of __call__ leaves: the variant (None: not made yet) made."""
         given, named = args, kwargs
+        if self._defaults_replaced():
+            self._remake()
+            return self(*given, **named)
         if kwargs:
             args, kwargs = self.bind(args, kwargs)
         if variant is None and self._plain and not kwargs:
@@ -379,6 +399,13 @@ class Derivative:
         if self._options.get("preserve_result") or self._options.get("has_aux"):
             return ((result[0],),) + tuple(result[1:])
         return (result,)
+
+    def _defaults_replaced(self):
+        """Whether f.__defaults__ or f.__kwdefaults__ was assigned since the code was made."""
+        if self._of_derivative:
+            return self.fun._defaults_replaced()
+        of, (defaults, kwdefaults) = self._defaults_of, self._defaults
+        return of.__defaults__ is not defaults or of.__kwdefaults__ is not kwdefaults
 
     def _locate(self, exc, emitted):
         """Say where an error raised in emitted code comes from (f's return or its line)."""

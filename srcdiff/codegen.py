@@ -190,12 +190,14 @@ def definitions(source):
     return source.split(IMPORTS, 1)[1].lstrip("\n")
 
 
-def compile_module(source, filename, scope, first_line=1, origin=None):
+def compile_module(source, filename, scope, first_line=1, origin=None, bare=None):
     """Execute emitted source in `scope` (its globals from then on) and return it.
 
     The source is registered with linecache, so tracebacks and pdb show emitted lines even when
     no file with that name exists; `origin`, (f's file, {row: line of f}), lets an error
-    raised in it name the line of f it comes from (user_line)."""
+    raised in it name the line of f it comes from (user_line). The defaults of the function
+    named `bare` are not evaluated (they are f's, given after: their expressions may name
+    what this scope lacks, an enclosing function's local)."""
     text = "\n" * (first_line - 1) + source
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     if origin is not None:
@@ -203,8 +205,20 @@ def compile_module(source, filename, scope, first_line=1, origin=None):
             origin[0],
             {row + first_line - 1: line for row, line in origin[1].items()},
         )
-    exec(compile(text, filename, "exec"), scope)
+    code = text if bare is None else _without_defaults(ast.parse(text, filename), bare)
+    exec(compile(code, filename, "exec"), scope)
     return scope
+
+
+def _without_defaults(module, name):
+    for node in module.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            args = node.args
+            args.defaults = [ast.copy_location(ast.Constant(None), d) for d in args.defaults]
+            args.kw_defaults = [
+                d and ast.copy_location(ast.Constant(None), d) for d in args.kw_defaults
+            ]
+    return module
 
 
 # emitted file -> (the user's file, {emitted row: its line}), for every module compiled

@@ -270,7 +270,12 @@ class Jacobian(Transformed):
         for index in np.ndindex(np.shape(out)):
             cotangent = 1.0 if isinstance(out, float) else _basis([out], 0, index, True)
             grads = pullback(cotangent)
-            rows.append((grads,) if self._single else grads)
+            grads = (grads,) if self._single else grads
+            if np.iscomplexobj(out):  # (a pullback gives d Re(c* f): c = 1, then c = 1j)
+                imaginary = pullback(1j * cotangent)
+                imaginary = (imaginary,) if self._single else imaginary
+                grads = [g - 1j * np.asarray(i) for g, i in zip(grads, imaginary)]
+            rows.append(grads)
         jacobians = [
             np.reshape(
                 np.stack([np.asarray(r[j]) for r in rows])

@@ -2,6 +2,7 @@
 statement, each bound to its primitive's record (or a call to the user's own function)."""
 
 import copy
+import functools
 import inspect
 import operator
 
@@ -255,35 +256,7 @@ class Expressions(UserCalls):
         if obj is MISSING and isinstance(func, gast.Subscript):
             self._picked_at_run_time(func, loc)
         if obj is MISSING:
-            what = gast.unparse(func)
-            root = ir.dotted(func)
-            if (
-                root is not None
-                and root[0] in self.params
-                and getattr(self.p.statics.get(root[0]), "kind", None) != "tree"
-            ):
-                raise StaticArgumentNeeded(
-                    f"{what}(...) calls {'a method of ' if len(root) > 1 else ''}the "
-                    f"parameter {root[0]!r}, which is known only when the function is called",
-                    loc,
-                    STATIC_HINT,
-                    parameter=root[0],
-                )
-            self._refuse_item_call(func, what, loc)
-            if isinstance(func, gast.Call):
-                raise UnsupportedError(
-                    f"{what}(...) calls the function that {what} returns, which srcdiff "
-                    "cannot tell before the call runs",
-                    loc,
-                    "call the function by its name, "
-                    "or pick it from a container by a constant key (cfg['act'](h))",
-                )
-            raise NoAdjointError(
-                f"cannot differentiate through {what}(...)",
-                loc,
-                f"srcdiff does not know what {what!r} is; call a numpy function "
-                "or one with a registered adjoint",
-            )
+            self._unknown_callee(func, loc)
         record = registry.find(obj)
         if obj in (max, min) and len(node.args) == 2 and not node.keywords:
             record = registry.find(np.maximum if obj is max else np.minimum)  # of two values
@@ -306,6 +279,38 @@ class Expressions(UserCalls):
             keywords=[gast.keyword(arg=k, value=v) for k, v in keywords.items()],
         )
         return record, forward, self.bind(record, call_args, keywords, node, loc, out, forward)
+
+    def _unknown_callee(self, func, loc):
+        """Raise the error saying why the function func names is not known here."""
+        what = gast.unparse(func)
+        root = ir.dotted(func)
+        if (
+            root is not None
+            and root[0] in self.params
+            and getattr(self.p.statics.get(root[0]), "kind", None) != "tree"
+        ):
+            raise StaticArgumentNeeded(
+                f"{what}(...) calls {'a method of ' if len(root) > 1 else ''}the "
+                f"parameter {root[0]!r}, which is known only when the function is called",
+                loc,
+                STATIC_HINT,
+                parameter=root[0],
+            )
+        self._refuse_item_call(func, what, loc)
+        if isinstance(func, gast.Call):
+            raise UnsupportedError(
+                f"{what}(...) calls the function that {what} returns, which srcdiff "
+                "cannot tell before the call runs",
+                loc,
+                "call the function by its name, "
+                "or pick it from a container by a constant key (cfg['act'](h))",
+            )
+        raise NoAdjointError(
+            f"cannot differentiate through {what}(...)",
+            loc,
+            f"srcdiff does not know what {what!r} is; call a numpy function "
+            "or one with a registered adjoint",
+        )
 
     def _refuse_item_call(self, func, what, loc):
         """For a call of what a parameter holds (`cfg["act"](h)`), the request to make the
@@ -425,6 +430,7 @@ class Expressions(UserCalls):
     def bind(self, record, args, keywords, node, loc, out, forward):
         template = self._rules(record)
         aliases = dict(record.keyword_aliases)
+        keywords = _without_stated_defaults(record.function, keywords, template.signature)
         try:
             bound = template.bind(args, {aliases.get(k, k): v for k, v in keywords.items()})
         except TypeError as exc:
@@ -447,6 +453,14 @@ class Expressions(UserCalls):
                 and self._is_active(value)
             ):
                 bound[param] = self._as_array(value, loc, out, forward)
+            if param in template.sequence_params and adjoint is not None:
+                # (np.einsum(s, [t, 1.0], x): numpy makes an array of each operand)
+                value.elts = [
+                    self._as_array(e, loc, out, forward)
+                    if isinstance(e, (gast.List, gast.Tuple)) and self._is_active(e)
+                    else e
+                    for e in value.elts
+                ]
             if (
                 rule.index is not None
                 and value is not None
@@ -495,9 +509,50 @@ class Expressions(UserCalls):
         return ir.name(held)
 
 
+def _without_stated_defaults(fn, keywords, signature):
+    """The keywords without those that only state fn's own default (np.exp(x, out=None),
+    logsumexp(a, b=None), where=True), which a template need not take: it has its own
+    default for them, or does without."""
+    stated = {
+        k
+        for k, v in keywords.items()
+        if k not in signature.parameters
+        and isinstance(v, gast.Constant)
+        and _same_constant(v.value, _defaults(fn).get(k, MISSING))
+    }
+    stated |= {
+        k
+        for k, v in keywords.items()
+        if k in signature.parameters
+        and isinstance(v, gast.Constant)
+        and v.value is None
+        and _defaults(fn).get(k, MISSING) is None
+        and signature.parameters[k].default is not None
+    }
+    return {k: v for k, v in keywords.items() if k not in stated}
+
+
+def _same_constant(a, b):
+    return type(a) is type(b) and a == b
+
+
+@functools.cache
+def _defaults(fn):
+    """fn's keyword defaults, where its signature says them (`where=True` means everywhere)."""
+    try:
+        parameters = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return {}
+    found = {k: p.default for k, p in parameters.items() if p.default is not p.empty}
+    if "where" in parameters:
+        found["where"] = True
+    return found
+
+
 def _takes_array_likes(fn):
-    """Whether fn is numpy's, which makes an array of a list it is given."""
-    return isinstance(fn, np.ufunc) or (getattr(fn, "__module__", None) or "").startswith("numpy")
+    """Whether fn is numpy's or scipy's, which make an array of a list they are given."""
+    module = getattr(fn, "__module__", None) or ""
+    return isinstance(fn, np.ufunc) or module.startswith(("numpy", "scipy"))
 
 
 def _qualified(obj):

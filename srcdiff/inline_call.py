@@ -27,33 +27,8 @@ class CallInlining:
         bindings = self._bind_packed(
             definition, body, prefix, *self._bind(definition, defaults, call, stmt)
         )
-        # a local function passed in is called by its own name (then inlined in turn), and
-        # a function the code names (np.tanh, a global one) as itself
-        passed = {
-            param: value.id
-            for param, value in bindings
-            if isinstance(value, gast.Name) and value.id in self.local
-        }
-        for param, value in bindings:
-            if (
-                param not in passed
-                and param not in local_names(definition)
-                and is_function_value(self.resolve(value))
-            ):
-                Substitute(param, value).visit_all(body)
-                passed[param] = None
-        renames = {
-            param: passed.get(param) or self._inlined_name(prefix, param, definition)
-            for param, _ in bindings
-            if param in parameter_names(definition)
-        }
-        renames.update(
-            {
-                local: self._inlined_name(prefix, local, definition)
-                for local in sorted(local_names(definition))
-                if local not in renames
-            }
-        )
+        passed = self._functions_passed(bindings, definition, body)
+        renames = self._renames(prefix, bindings, passed, definition)
         self._own(renames, body)
         out = [
             gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
@@ -85,6 +60,41 @@ class CallInlining:
         finally:
             self.active.pop()
         return out + statements, result
+
+    def _functions_passed(self, bindings, definition, body):
+        """The parameters bound to functions, and the name each is called by: a local
+        function passed in by its own name (then inlined in turn); a function the code names
+        (np.tanh, a global one) is substituted into body as itself (None)."""
+        passed = {
+            param: value.id
+            for param, value in bindings
+            if isinstance(value, gast.Name) and value.id in self.local
+        }
+        for param, value in bindings:
+            if (
+                param not in passed
+                and param not in local_names(definition)
+                and is_function_value(self.resolve(value))
+            ):
+                Substitute(param, value).visit_all(body)
+                passed[param] = None
+        return passed
+
+    def _renames(self, prefix, bindings, passed, definition):
+        """The name each parameter and local of the definition takes where it is inlined."""
+        renames = {
+            param: passed.get(param) or self._inlined_name(prefix, param, definition)
+            for param, _ in bindings
+            if param in parameter_names(definition)
+        }
+        renames.update(
+            {
+                local: self._inlined_name(prefix, local, definition)
+                for local in sorted(local_names(definition))
+                if local not in renames
+            }
+        )
+        return renames
 
     def _inlined_name(self, prefix, local, definition):
         """The name a parameter or local of an inlined call takes: `g_local` (numbered only

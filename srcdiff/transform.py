@@ -40,7 +40,8 @@ class Emitted:
         # (what a name resolves to now, what it did, the items of a container of functions)
         # for the callees and functions named by fn's globals, closure or object arguments
         self.guards = []
-        self.closure = None  # f's closure cells: held, so their ids in its memory key stay theirs
+        # f's closure cells and defaults: held, so their ids in its memory key stay theirs
+        self.closure = self.defaults = None
         # what specialize.py keeps for it: its functions as gast trees, and the copies of
         # them it made for given arguments
         self.parsed, self.clones = None, {}
@@ -174,10 +175,16 @@ def _derive_module(fn, wrt, mode, options):
 
 def _where(fn):
     """What tells apart the closures of one code: the entry reads this function's own
-    globals and closure cells at every call (refresh), so another closure of the same code
-    (other cells) needs an entry of its own; the entry holds the cells and the globals, so
-    their ids stay theirs while it lives."""
-    return (id(fn.__globals__),) + tuple(id(cell) for cell in fn.__closure__ or ())
+    globals and closure cells at every call (refresh), and its emitted function takes f's
+    defaults, so another closure of the same code (other cells, other defaults: `def fk(x,
+    k=k)` in a loop) needs an entry of its own; the entry holds the cells, the defaults and
+    the globals, so their ids stay theirs while it lives."""
+    return (
+        id(fn.__globals__),
+        id(fn.__defaults__),
+        id(fn.__kwdefaults__),
+        *(id(cell) for cell in fn.__closure__ or ()),
+    )
 
 
 def _derive(fn, wrt, mode, **options):
@@ -218,6 +225,9 @@ def _derive(fn, wrt, mode, **options):
         scope,
         first_line=2 if path else 1,
         origin=(meta.defined.filename, dict(meta.lines)),
+        bare=meta.names[0]
+        if mode is not Mode.SPLIT and (fn.__defaults__ or fn.__kwdefaults__)
+        else None,
     )
     functions = {n: scope[n] for n in meta.names}
     if mode is not Mode.SPLIT:
@@ -230,7 +240,7 @@ def _derive(fn, wrt, mode, **options):
         for name, value in provenance.functions_read(fn)
     ]
     entry.guards = guards
-    entry.closure = fn.__closure__
+    entry.closure, entry.defaults = fn.__closure__, (fn.__defaults__, fn.__kwdefaults__)
     cache.memory_put((key, where), entry)
     return entry
 
@@ -489,13 +499,8 @@ def generate(
         return renamed
     cache.stats["transforms"] += 1
     parsed = ParsedFunction(fn, statics)
-    node = parsed.node
-    # (positions count the keyword-only parameters after the positional ones; *args and
-    # **kwargs are passed through, never differentiated)
-    params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
-    where = parsed.location(node)
-    _check_wrt(fn, wrt, params, node.args.vararg, where)
-    wrt_names = [params[i] for i in wrt]
+    where = parsed.location(parsed.node)
+    wrt_names = _wrt_names(fn, parsed.node, wrt, where)
     outputs = (True, False) if has_aux else outputs
     derive_callee = _callee_deriver(fn, mode, optimized, statics, suffixed)
     normalizer = _normalizer(
@@ -506,10 +511,7 @@ def generate(
     funcs = _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs)
     if optimized:
         optimize(funcs, mode)
-    doc = (
-        f"{mode.title} of {fn.__module__}.{fn.__qualname__} with respect to "
-        f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n"
-    )
+    doc = _docstring(fn, mode, wrt_names)
     source, lines = codegen.to_source(funcs, doc)
     meta = _meta(
         fn,
@@ -523,15 +525,37 @@ def generate(
         has_aux,
     )
     if meta.callees or names:  # (else no name in it can change)
-        _in_progress.made[made_from] = naming.Made(
-            funcs,
-            doc,
-            meta,
-            normalizer.names.used,
-            [c["naming"] for c in normalizer.callees],
-            normalizer.callee_prefixes,
-        )
+        _remember(made_from, funcs, doc, meta, normalizer)
     return source, meta
+
+
+def _remember(made_from, funcs, doc, meta, normalizer):
+    """Keep a module made in the transform in progress, to rename it if it is asked for
+    again under other names."""
+    _in_progress.made[made_from] = naming.Made(
+        funcs,
+        doc,
+        meta,
+        normalizer.names.used,
+        [c["naming"] for c in normalizer.callees],
+        normalizer.callee_prefixes,
+    )
+
+
+def _docstring(fn, mode, wrt_names):
+    return (
+        f"{mode.title} of {fn.__module__}.{fn.__qualname__} with respect to "
+        f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n"
+    )
+
+
+def _wrt_names(fn, node, wrt, where):
+    """The names of the parameters at the positions wrt (checked). Positions count the
+    keyword-only parameters after the positional ones; *args and **kwargs are passed
+    through, never differentiated."""
+    params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+    _check_wrt(fn, wrt, params, node.args.vararg, where)
+    return [params[i] for i in wrt]
 
 
 def _meta(

@@ -21,6 +21,27 @@ STATIC_HINT = (
 )
 
 
+def _check_callable(fn, node, loc):
+    """Refuse the calls of user functions srcdiff cannot follow, saying what to write."""
+    if any(isinstance(a, gast.Starred) for a in node.args) or any(
+        k.arg is None for k in node.keywords
+    ):
+        raise UnsupportedError(
+            "*args/**kwargs in a differentiated call are not supported",
+            loc,
+            "pass arguments one by one",
+        )
+    if inspect.isgeneratorfunction(fn):
+        raise UnsupportedError(
+            f"{fn.__name__} is a generator, and generators and coroutines cannot be "
+            "differentiated by themselves: srcdiff follows a generator of the same module "
+            "where a loop takes all its items (for x in gen(...), list(gen(...)), "
+            "sum(gen(...)))",
+            loc,
+            "loop over the generator here, or make it return a list",
+        )
+
+
 class UserCalls:
     """Calls of user functions, for the Expressions of the Normalizer (anf.py)."""
 
@@ -30,23 +51,7 @@ class UserCalls:
         tuple the caller differentiates (None: all)."""
         fn = self.p.resolve(node.func)
         fn = fn.__func__ if inspect.ismethod(fn) else fn
-        if any(isinstance(a, gast.Starred) for a in node.args) or any(
-            k.arg is None for k in node.keywords
-        ):
-            raise UnsupportedError(
-                "*args/**kwargs in a differentiated call are not supported",
-                loc,
-                "pass arguments one by one",
-            )
-        if inspect.isgeneratorfunction(fn):
-            raise UnsupportedError(
-                f"{fn.__name__} is a generator, and generators and coroutines cannot be "
-                "differentiated by themselves: srcdiff follows a generator of the same module "
-                "where a loop takes all its items (for x in gen(...), list(gen(...)), "
-                "sum(gen(...)))",
-                loc,
-                "loop over the generator here, or make it return a list",
-            )
+        _check_callable(fn, node, loc)
         receiver = self.p.receiver(node.func)
         given = ([receiver] if receiver is not None else []) + list(node.args)
         written = {k.arg: k.value for k in node.keywords}

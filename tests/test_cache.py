@@ -118,6 +118,56 @@ def test_a_function_picked_from_a_global_dict_is_in_the_key(monkeypatch):
     np.testing.assert_allclose(nf.grad(picks_by_a_constant_key)(x), np.cos(x))
 
 
+def test_functions_of_one_source_with_their_own_defaults():
+    """`def fk(x, k=k)` made in a loop: one source, three defaults. The first function's
+    emitted code (and its defaults) served all three: gradients [1, 1, 1] for [1, 2, 3]."""
+    made = []
+    for k in range(3):
+
+        def fk(x, k=k):
+            return x**2 * (k + 1)
+
+        made.append(fk)
+    assert [nf.grad(f)(0.5) for f in made] == [1.0, 2.0, 3.0]
+    assert [nf.hvp(f)(0.5, 1.0) for f in made] == [2.0, 4.0, 6.0]
+
+
+def power(x, p=2):
+    return np.sum(x**p)
+
+
+def power_by_keyword(x, *, p=2):
+    return np.sum(x**p)
+
+
+def test_defaults_replaced_after_the_derivative_was_made(monkeypatch):
+    """f.__defaults__ assigned after nf.grad(f): the old code with the old defaults ran
+    (0.5 ** 2's slope 1.0 for 0.5 ** 3's 0.75), even in a fresh nf.grad(f)."""
+    x = np.array([0.5])
+    gradient = nf.grad(power)
+    assert gradient(x) == [1.0] and nf.hvp(power)(x, x * 0 + 1) == [2.0]
+    monkeypatch.setattr(power, "__defaults__", (3,))
+    assert gradient(x) == [0.75] and nf.grad(power)(x) == [0.75]
+    assert nf.hvp(power)(x, x * 0 + 1) == [3.0]
+    by_keyword = nf.grad(power_by_keyword)
+    assert by_keyword(x) == [1.0]
+    monkeypatch.setattr(power_by_keyword, "__kwdefaults__", {"p": 3})
+    assert by_keyword(x) == [0.75]
+
+
+def test_a_default_read_from_the_enclosing_function():
+    """The emitted `def dfk(x, k=k)` evaluated `k` in the emitted module: NameError."""
+
+    def make(k):
+        def fk(x, k=k):
+            return x**2 * (k + 1)
+
+        return fk
+
+    assert nf.grad(make(1))(0.5) == 2.0
+    assert nf.grad(make(2))(0.5) == 3.0
+
+
 def test_changed_source_is_retransformed(tmp_path, monkeypatch):
     monkeypatch.setenv("SRCDIFF_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "editable.py"

@@ -458,6 +458,23 @@ def index_reads(x):
     )
 
 
+@case(r(3), autograd="its einsum cannot take lists of boxes")
+def einsum_of_list_operands(x):  # (their derivative was dropped: grad 0)
+    return np.einsum("i,i->", [x[0], 1.0], [x[1], x[1]]) + np.einsum("i,i", [x[0], x[2]], x[:2])
+
+
+@case(r(3), autograd="its average cannot take lists of boxes")
+def average_of_a_list(x):  # (hvp: a TypeError ndarray * Sparse, the list weights' tangent)
+    return np.average([x[0], x[1] ** 2], weights=[1.0, 3.0]) + np.average(x, weights=[1, 2, 3])
+
+
+@case(r(3), autograd="its functions do not take out= or where=")
+def stated_defaults(x):  # (refused: "cannot match the arguments ... unexpected keyword")
+    y = np.exp(x, out=None) * np.add(x, x**2, out=None, casting="same_kind", where=True)
+    z = np.concatenate([y, x], axis=0, dtype=None, out=None)
+    return np.sum(np.maximum(z, 0.1, out=None) ** 2, axis=None, dtype=None, out=None)
+
+
 @case(r(4, 5))
 def fancy_and_mask_reads(x):
     return np.sum(x[[0, 2, 2]] ** 2) + np.sum(x[x > 0] ** 3) + np.sum(x[:, np.array([4, 0])])

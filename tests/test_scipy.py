@@ -115,6 +115,36 @@ def test_logsumexp_no_longer_fails_inside_scipy():
     check_grad(logsumexp_of, x, wrt=(0,))
 
 
+def logsumexp_of_a_list(t):
+    return scipy.special.logsumexp([t, 2 * t, 0.0])
+
+
+def logsumexp_stating_its_defaults(x):
+    return scipy.special.logsumexp(x, b=None, axis=None, keepdims=False, return_sign=False)
+
+
+@NEEDS_SCIPY
+def test_logsumexp_given_its_defaults():
+    """b=None, scipy's default, was put into the adjoint's `* b`: a TypeError."""
+    x = np.array([0.1, -0.4, 1.2])
+    check_grad(logsumexp_stating_its_defaults, x, wrt=(0,))
+    softmax = np.exp(x) / np.sum(np.exp(x))
+    np.testing.assert_allclose(nf.grad(logsumexp_stating_its_defaults)(x), softmax)
+
+
+@NEEDS_SCIPY
+def test_second_order_through_a_list_given_to_scipy():
+    """SciPy makes an array of a list as numpy does: the list display was left in the
+    adjoint (np.exp([t, _t0, 0.0] - ...)), which second order then refused, located in the
+    emitted gradient's file."""
+    p = np.exp([0.7, 1.4, 0.0]) / np.sum(np.exp([0.7, 1.4, 0.0]))
+    slope, curvature = p @ [1.0, 2.0, 0.0], p @ [1.0, 4.0, 0.0] - (p @ [1.0, 2.0, 0.0]) ** 2
+    assert nf.grad(logsumexp_of_a_list)(0.7) == pytest.approx(slope, rel=1e-12)
+    assert nf.hvp(logsumexp_of_a_list)(0.7, 1.0) == pytest.approx(curvature, rel=1e-12)
+    second = nf.grad(nf.grad(logsumexp_of_a_list))(0.7)
+    assert second == pytest.approx(curvature, rel=1e-12)
+
+
 # --- a user's rule for a distribution's method (a bound method) -------------------------------
 
 

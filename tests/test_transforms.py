@@ -50,6 +50,25 @@ def test_jacrev_jacfwd_and_jacobian_agree_with_finite_differences(rng):
             np.testing.assert_allclose(got, numerical_jacobian(f, args, wrt), rtol=1e-6, atol=1e-8)
 
 
+def rotated(x, y):  # R^3 x R^2 -> C^3
+    return np.exp(1j * x) * y[0] + 1j * np.sum(y * y)
+
+
+def test_jacobians_of_a_complex_output(rng):
+    """Each pullback gives d Re(c* f): jacrev gave the real part of the Jacobian alone
+    (a float64 array) where jacfwd and finite differences give a complex one."""
+    args = (rng.normal(size=3), rng.normal(size=2))
+    for wrt in (0, 1):
+        expected = numerical_jacobian(rotated, args, wrt)
+        assert np.iscomplexobj(expected)
+        for jacobian in (nf.jacrev, nf.jacfwd, nf.jacobian):
+            got = jacobian(rotated, wrt=wrt)(*args)
+            np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-8)
+    both = nf.jacrev(rotated, wrt=(0, 1))(*args)
+    for wrt, got in enumerate(both):
+        np.testing.assert_allclose(got, numerical_jacobian(rotated, args, wrt), rtol=1e-6)
+
+
 def test_jacobian_chooses_the_mode_with_fewer_sweeps(rng):
     def count_forward_sweeps(jacobian):
         calls = []

@@ -400,6 +400,21 @@ def _parser():
     return parser
 
 
+def print_resnet_costs(times, ours, by_hand, fargs, derivative):
+    """The ResNet row's second line: forward time, peak memory, and nf.checkpoint's cost."""
+    t_ours, t_hand, t_fwd = times["srcdiff"], times["hand"], times["forward"]
+    mem_ours, mem_hand = peak_mb(ours), peak_mb(by_hand)
+    mem_recomputed = peak_mb(lambda: derivative(*fargs, RECOMPUTED_BLOCK))
+    print(
+        f"{'':34} forward alone {t_fwd:.1f} ms; gradient/forward "
+        f"{t_ours / t_fwd:.2f}x (by hand {t_hand / t_fwd:.2f}x); peak memory "
+        f"{mem_ours:.0f} MiB vs {mem_hand:.0f} MiB by hand ({mem_ours / mem_hand:.2f}x)"
+        f"\n{'':34} each block under nf.checkpoint: peak memory {mem_recomputed:.0f} "
+        f"MiB ({mem_recomputed / mem_ours:.2f}x), time "
+        f"{times['recomputed'] / t_ours:.2f}x"
+    )
+
+
 def main(argv=None):
     parser = _parser()
     args = parser.parse_args(argv)
@@ -444,18 +459,7 @@ def main(argv=None):
             f" {t_ours / t_hand:13.2f} {t_ag / t_ours:17.2f} {t_ours / t_torch:14.2f}"
         )
         if name.startswith("(c)"):
-            t_fwd = times["forward"]
-            mem_ours = peak_mb(lambda: derivative(*fargs))
-            mem_hand = peak_mb(by_hand)
-            mem_recomputed = peak_mb(lambda: derivative(*fargs, RECOMPUTED_BLOCK))
-            print(
-                f"{'':34} forward alone {t_fwd:.1f} ms; gradient/forward "
-                f"{t_ours / t_fwd:.2f}x (by hand {t_hand / t_fwd:.2f}x); peak memory "
-                f"{mem_ours:.0f} MiB vs {mem_hand:.0f} MiB by hand ({mem_ours / mem_hand:.2f}x)"
-                f"\n{'':34} each block under nf.checkpoint: peak memory {mem_recomputed:.0f} "
-                f"MiB ({mem_recomputed / mem_ours:.2f}x), time "
-                f"{times['recomputed'] / t_ours:.2f}x"
-            )
+            print_resnet_costs(times, lambda: derivative(*fargs), by_hand, fargs, derivative)
     if args.layers:
         layer_table()
     cold, hit, first, again = transform_timings()

@@ -212,12 +212,28 @@ class Program:
         lines += self.calls()
         if rng.random() < 0.3:  # a while loop overwriting an argument
             lines += ["k = 0", "while k < 2:", "    x = np.sin(x) * 0.9 + 0.1", "    k = k + 1"]
-        if rng.random() < 0.3:  # an early return, then maybe an elif or a loop returning
+        lines += self.early_returns()
+        lines += self.accumulating_loop()
+        final, shape = self.expr(2)
+        reduce = "np.sum" if rng.random() < 0.7 else "np.mean"
+        lines.append(f"return {reduce}({final}) + acc + np.sum(buf ** 2)")
+        self.source = (
+            "import numpy as np\n"
+            + HELPERS
+            + "\n\ndef program(x, y, params):\n"
+            + textwrap.indent("\n".join(lines), "    ")
+            + "\n"
+        )
+
+    def early_returns(self):
+        """Maybe an early return, then maybe an elif or a loop returning too."""
+        lines = []
+        if self.rng.random() < 0.3:  # an early return, then maybe an elif or a loop returning
             lines += [
                 f"if np.sum({self.expr(1)[0]}) > 4.0:",
                 f"    return np.sum({self.expr(1)[0]}) * 0.5",
             ]
-            form = rng.random()
+            form = self.rng.random()
             if form < 0.4:
                 lines += [
                     f"elif np.sum({self.expr(1)[0]}) > 1.0:",
@@ -230,34 +246,30 @@ class Program:
                     f"        if np.sum({self.expr(1)[0]}) > 0.5 * j:",
                     f"            return np.sum({self.expr(1)[0]}) * 0.2",
                 ]
+        return lines
+
+    def accumulating_loop(self):
+        """A loop accumulating a scalar, maybe writing into an array and jumping."""
+        lines = []
         body, _ = self.expr(1, only=("acc",))
         lines += [
             "acc = 0.0",
             "buf = np.zeros(3)",
-            f"for i in range({rng.randint(1, 4)}):",
+            f"for i in range({self.rng.randint(1, 4)}):",
             f"    acc = acc * 0.5 + np.sum({self.expr(2)[0]}) * 0.1",
             f"    acc = np.tanh(acc) + np.sum({body}) * 0.01",
         ]
-        if rng.random() < 0.5:  # writes into a preallocated array (which autograd cannot)
+        if self.rng.random() < 0.5:  # writes into a preallocated array (which autograd cannot)
             lines.append(f"    buf[i % 3] = buf[i % 3] + np.sum({self.expr(1)[0]}) * 0.2")
-        if rng.random() < 0.3:
+        if self.rng.random() < 0.3:
             lines += ["    if acc > 0.8:", "        break"]
-            if rng.random() < 0.5:  # an elif that jumps too, with something left to skip
+            if self.rng.random() < 0.5:  # an elif that jumps too, with something left to skip
                 lines += [
-                    f"    elif acc < {rng.choice(['-0.5', '0.2'])}:",
-                    f"        {rng.choice(['continue', 'break'])}",
+                    f"    elif acc < {self.rng.choice(['-0.5', '0.2'])}:",
+                    f"        {self.rng.choice(['continue', 'break'])}",
                     "    acc = acc * 0.9 + 0.01",
                 ]
-        final, shape = self.expr(2)
-        reduce = "np.sum" if rng.random() < 0.7 else "np.mean"
-        lines.append(f"return {reduce}({final}) + acc + np.sum(buf ** 2)")
-        self.source = (
-            "import numpy as np\n"
-            + HELPERS
-            + "\n\ndef program(x, y, params):\n"
-            + textwrap.indent("\n".join(lines), "    ")
-            + "\n"
-        )
+        return lines
 
     def pick(self, only=None):
         return self.rng.choice(sorted(only or self.names))
@@ -484,19 +496,9 @@ def check(seed, directory, oracle=None, open_bugs=False, stats=None, second_orde
         return describe("forward mode", program.source, tangent, along)
     ours, references, wrt = [got], [expected], seed // 4 % 2  # second order w.r.t. x or y
     if seed % 4 == 0 if second_order is None else second_order:
-        hv = nf.hvp(f, wrt=wrt)(*args, tangents[wrt])
-        estimates = gradient_along(nf.grad(f, wrt=wrt), args, wrt, tangents[wrt])
-        hv_expected = min(estimates, key=lambda e: np.max(np.abs(e - hv)))
-        if differs([hv], [hv_expected], 1e-3, 1e-5):
-            return describe(
-                f"Hessian-vector product w.r.t. {'xy'[wrt]}", program.source, hv, estimates
-            )
-        # reverse over reverse: H is symmetric, so the vjp of the gradient is H v too
-        uh = nf.vjp(nf.grad(f, wrt=wrt), wrt=wrt)(*args)[1](tangents[wrt])
-        if differs([uh], [hv_expected], 1e-3, 1e-5):
-            return describe(
-                f"vjp of the gradient w.r.t. {'xy'[wrt]}", program.source, uh, estimates
-            )
+        failure, hv, hv_expected = check_second_order(f, args, wrt, tangents[wrt], program)
+        if failure:
+            return failure
         ours.append([hv])
         references.append([hv_expected])
     if oracle == "autograd":
@@ -511,6 +513,24 @@ def check(seed, directory, oracle=None, open_bugs=False, stats=None, second_orde
             {} if stats is None else stats,
         )
     return None
+
+
+def check_second_order(f, args, wrt, v, program):
+    """(a description of the failure or None, H v, its estimate by differences)."""
+    import srcdiff as nf
+
+    hv = nf.hvp(f, wrt=wrt)(*args, v)
+    estimates = gradient_along(nf.grad(f, wrt=wrt), args, wrt, v)
+    hv_expected = min(estimates, key=lambda e: np.max(np.abs(e - hv)))
+    if differs([hv], [hv_expected], 1e-3, 1e-5):
+        what = f"Hessian-vector product w.r.t. {'xy'[wrt]}"
+        return describe(what, program.source, hv, estimates), hv, hv_expected
+    # reverse over reverse: H is symmetric, so the vjp of the gradient is H v too
+    uh = nf.vjp(nf.grad(f, wrt=wrt), wrt=wrt)(*args)[1](v)
+    if differs([uh], [hv_expected], 1e-3, 1e-5):
+        what = f"vjp of the gradient w.r.t. {'xy'[wrt]}"
+        return describe(what, program.source, uh, estimates), hv, hv_expected
+    return None, hv, hv_expected
 
 
 def gradient_along(gradient, args, wrt, v):

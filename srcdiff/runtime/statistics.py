@@ -211,7 +211,7 @@ def weights_for(weights, a, axis=None):
     if weights is None:
         return 1.0
     if np.shape(weights) == np.shape(a) or axis is None:
-        return weights
+        return np.asarray(weights)  # (a list given: its tangent is an array of zeros)
     order, shape = _weight_axes(weights, a, axis)
     return np.reshape(np.transpose(weights, order), shape)
 
