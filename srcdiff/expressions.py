@@ -550,9 +550,10 @@ def _defaults(fn):
 
 
 def _takes_array_likes(fn):
-    """Whether fn is numpy's or scipy's, which make an array of a list they are given."""
+    """Whether fn is numpy's, scipy.special's or scipy.stats', which make an array of a list
+    they are given (scipy.linalg's cho_solve((c, low), b) takes a pair)."""
     module = getattr(fn, "__module__", None) or ""
-    return isinstance(fn, np.ufunc) or module.startswith(("numpy", "scipy"))
+    return isinstance(fn, np.ufunc) or module.startswith(("numpy", "scipy.special", "scipy.stats"))
 
 
 def _qualified(obj):

@@ -372,6 +372,12 @@ class fabs:
         Sample("np.clip(x, None, 0.2) * x", x=real(8)),
         Sample("np.clip(x, min=-0.5) + x.clip(max=0.3)", x=real(8)),
         Sample("x.clip(-0.3, 0.4)", x=real(8)),
+        Sample(  # (x broadcast against its bounds)
+            "x * np.clip(x, lo, hi)",
+            x=real(1, 3),
+            lo=positive(2, 3, low=-1.0, high=-0.3),
+            hi=positive(2, 1, low=0.4, high=1.2),
+        ),
         Sample(
             "np.clip(x, lo, hi)",
             x=real(8),
@@ -382,7 +388,7 @@ class fabs:
 )
 class clip:
     def adjoint(bz, z, a, a_min=None, a_max=None):
-        ba = bz * runtime.within(a, a_min, a_max)
+        ba = runtime.unbroadcast(bz * runtime.within(a, a_min, a_max), a)
         ba_min = runtime.unbroadcast(bz * (a < a_min), a_min)
         ba_max = runtime.unbroadcast(bz * (a > a_max), a_max)
 

@@ -89,6 +89,8 @@ class tensordot:
         Sample("np.einsum('...ij,...jk', a, b)", a=real(2, 2, 3), b=real(3, 2)),
         Sample("np.einsum('ij,jj->i', a, b)", a=real(2, 3), b=real(3, 3)),
         Sample("np.einsum('i...,i...->...', a, b)", a=real(2, 3, 1), b=real(2, 1, 2)),
+        # (j: 3 in a, 1 in b, which numpy broadcasts)
+        Sample("np.einsum('ij,jk->ik', a, b)", a=real(1, 3), b=real(1, 3)),
     ],
 )
 class einsum:
@@ -144,11 +146,15 @@ class matrix_transpose:
     np.tril,
     shape=EVALUATE,
     fresh=True,
-    samples=[Sample("np.tril(m)", m=real(3, 3)), Sample("np.tril(m, -1)", m=real(2, 3, 4))],
+    samples=[
+        Sample("np.tril(m)", m=real(3, 3)),
+        Sample("np.tril(m, -1)", m=real(2, 3, 4)),
+        Sample("np.tril(m) * m", m=real(3)),
+    ],
 )
 class tril:
     def adjoint(bz, z, m, k=0):
-        bm = np.tril(bz, k)
+        bm = runtime.unbroadcast(np.tril(bz, k), m)  # (of a 1-d m, each row is m)
 
     def tangent(dz, z, m, k=0):
         dz = np.tril(dm, k)
@@ -158,11 +164,15 @@ class tril:
     np.triu,
     shape=EVALUATE,
     fresh=True,
-    samples=[Sample("np.triu(m)", m=real(3, 3)), Sample("np.triu(m, 1)", m=real(2, 3, 4))],
+    samples=[
+        Sample("np.triu(m)", m=real(3, 3)),
+        Sample("np.triu(m, 1)", m=real(2, 3, 4)),
+        Sample("np.triu(m, 1) + m", m=real(3)),
+    ],
 )
 class triu:
     def adjoint(bz, z, m, k=0):
-        bm = np.triu(bz, k)
+        bm = runtime.unbroadcast(np.triu(bz, k), m)  # (of a 1-d m, each row is m)
 
     def tangent(dz, z, m, k=0):
         dz = np.triu(dm, k)

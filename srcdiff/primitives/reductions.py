@@ -140,7 +140,11 @@ class extremum:
 @_reduction(
     np.prod,
     methods=("prod",),
-    samples=_axes("np.prod(x{})", positive(2, 3, 4)) + [Sample("x.prod(axis=1)", x=positive(3, 4))],
+    samples=_axes("np.prod(x{})", positive(2, 3, 4))
+    + [
+        Sample("x.prod(axis=1)", x=positive(3, 4)),
+        Sample("np.prod(x, axis=0)", x=positive(2, 0)),  # (an empty kept axis)
+    ],
 )
 class prod:
     def adjoint(bz, z, a, axis=None, dtype=None, keepdims=False):

@@ -107,13 +107,15 @@ def _einsum_grad(g, subscripts, operands, wrt):
     available = set(output).union(*others)
     present = "".join(c for c in letters if c in available and size[c] != 1)
     grad = np.einsum(",".join([output] + others) + "->" + present, g, *other_ops, optimize=True)
-    if present != letters:
+    # (a letter of size 1 in every other operand, and n in this one: numpy broadcast it)
+    spread = present != letters or grad.shape != tuple(size[c] for c in present)
+    if spread:
+        found = dict(zip(present, grad.shape))
         grad = np.broadcast_to(
-            grad.reshape([size[c] if c in present else 1 for c in letters]),
-            [size[c] for c in letters],
+            grad.reshape([found.get(c, 1) for c in letters]), [size[c] for c in letters]
         )
     if letters == target:
-        return grad.copy() if present != letters else grad
+        return grad.copy() if spread else grad
     out = np.zeros(shape, dtype=grad.dtype)
     np.einsum(target + "->" + letters, out)[...] = grad  # (a view of out's diagonal)
     return out

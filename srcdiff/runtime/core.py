@@ -529,8 +529,9 @@ def _reduced_last(x, axis):
     kept = [a for a in range(x.ndim) if a not in axes]
     moved = np.transpose(x, kept + list(axes))
     order = np.argsort(kept + list(axes))
+    merged = int(np.prod([x.shape[a] for a in axes]))  # (-1 cannot say it for size 0)
     return (
-        moved.reshape(moved.shape[: len(kept)] + (-1,)),
+        moved.reshape(moved.shape[: len(kept)] + (merged,)),
         lambda flat: np.transpose(flat.reshape(moved.shape), order),
     )
 
