@@ -108,3 +108,18 @@ def test_a_dict_gradient_built_whole_is_returned_as_it_is(rng):
     assert type(gradient) is dict and list(gradient) == list(params)
     for got, expected in zip(leaves(gradient), finite_differences(two_layers, (params, x))):
         np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-7)
+
+
+def through_cholesky(w, y):
+    factor = np.linalg.cholesky(w @ w.T + np.eye(3))
+    alpha = np.linalg.solve(factor, y)
+    return alpha @ alpha
+
+
+def test_shapes_are_followed_through_a_factorisation(rng):
+    """A Cholesky factor of the stand-in for a matrix of known shape (its arrays of ones are
+    not positive definite: identity matrices are) has a known shape, and so has what follows."""
+    w, y = rng.normal(size=(3, 3)), rng.normal(size=3)
+    source = nf.grad(through_cholesky).source_for(w, y)
+    assert "grad_seed" not in source and "b_t4 * alpha" in source
+    check_grad(through_cholesky, w, y, wrt=0)
