@@ -48,6 +48,17 @@ _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
 
 def real_scalars(fn):
     """The names of ir.Function `fn` that surely hold a real scalar."""
+    assigned = _assignments(fn)
+    return _greatest(assigned, _real) & _greatest(assigned, _scalar)
+
+
+def scalars(fn):
+    """The names of ir.Function `fn` that surely hold a scalar (a real or a complex one)."""
+    return _greatest(_assignments(fn), _scalar)
+
+
+def _assignments(fn):
+    """{name: the expressions assigned to it (None: anything else)}."""
     assigned = {}  # name -> the expressions assigned to it (None: anything else)
     for stmt in _statements(fn.body):
         if (
@@ -64,7 +75,7 @@ def real_scalars(fn):
             assigned.setdefault(name, []).append(None)
     for param in fn.params:
         assigned.setdefault(param, []).append(None)
-    return _greatest(assigned, _real) & _greatest(assigned, _scalar)
+    return assigned
 
 
 def _greatest(assigned, holds):
@@ -215,3 +226,11 @@ def without_unbroadcast(expr):
 
 def _is_unbroadcast(node):
     return isinstance(node, gast.Call) and ir.dotted(node.func) == ("runtime", "unbroadcast")
+
+
+def unspread(expr):
+    """`expr`, a tangent template's part, without its runtime.broadcast_like(d, z): for an
+    output z of the shape of d's operand (a scalar, or beside scalars only)."""
+    if isinstance(expr, gast.Call) and ir.dotted(expr.func) == ("runtime", "broadcast_like"):
+        return expr.args[0]
+    return expr

@@ -235,11 +235,7 @@ class Template:
                 else gast.Constant(value=element, kind=None)
             )
         defaults = {p: self.signature.parameters[p].default for p in self.params if p not in bound}
-        expr = _Substitute(mapping, defaults, self.module_globals).visit(ir.copy_tree(rule.expr))
-        others = [bound[p] for p in self.params if p in bound and p != rule.param]
-        if others and all(_is_number(v) for v in others):
-            expr = _drop_unbroadcast(expr)
-        return expr
+        return _Substitute(mapping, defaults, self.module_globals).visit(ir.copy_tree(rule.expr))
 
 
 def _module_names(fn):
@@ -372,18 +368,3 @@ def _defaults_of(path, scope):
         except (TypeError, ValueError):
             pass
     return _DEFAULTS[key]
-
-
-def _is_number(node):
-    return isinstance(node, gast.Constant) and type(node.value) in (int, float)
-
-
-def _drop_unbroadcast(expr):
-    """unbroadcast(g, x) is g when every other operand is a Python number."""
-    if (
-        isinstance(expr, gast.Call)
-        and isinstance(expr.func, gast.Attribute)
-        and expr.func.attr == runtime.unbroadcast.__name__
-    ):
-        return expr.args[0]
-    return expr

@@ -5,6 +5,7 @@ unbroadcast call whose outcome is known where the code is emitted."""
 import re
 
 import numpy as np
+import pytest
 
 import srcdiff as nf
 from gradcheck import check_grad
@@ -123,3 +124,31 @@ def test_shapes_are_followed_through_a_factorisation(rng):
     source = nf.grad(through_cholesky).source_for(w, y)
     assert "grad_seed" not in source and "b_t4 * alpha" in source
     check_grad(through_cholesky, w, y, wrt=0)
+
+
+def filled(a, x):
+    return np.sum(np.full(len(x), a) * x) + np.sum(np.full(3, a) * 2.0)
+
+
+def test_an_operand_beside_scalars_keeps_its_helper_unless_elementwise(rng):
+    """np.full(len(x), a): `a` is a scalar beside a real scalar, yet the result has len(x)
+    items: its adjoint sums them (reverse mode: a 0-d array; forward mode: a float)."""
+    x = rng.normal(size=4)
+    expected = np.sum(x) + 6.0
+    assert nf.grad(filled)(0.5, x) == pytest.approx(expected)
+    assert nf.grad(filled)(np.array(0.5), x) == pytest.approx(expected)
+    check_grad(filled, np.array(0.5), x, wrt=0)
+
+
+def scalar_sum(w, x):
+    return np.sum(np.tanh(x @ w)) + np.max(x @ w)
+
+
+def test_a_scalar_tangent_is_not_spread(rng):
+    source = nf.jvp(scalar_sum, wrt=0).source
+    assert "broadcast_like" not in source
+    w, x, dw = rng.normal(size=3), rng.normal(size=(4, 3)), rng.normal(size=3)
+    _, tangent = nf.jvp(scalar_sum, wrt=0)(w, x, dw)
+    eps = 1e-6
+    fd = (scalar_sum(w + eps * dw, x) - scalar_sum(w - eps * dw, x)) / (2 * eps)
+    assert tangent == pytest.approx(fd, rel=1e-6)
