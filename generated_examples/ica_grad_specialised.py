@@ -8,13 +8,10 @@ Emitted by srcdiff 0.1.0.
 """
 import numpy as np
 from srcdiff import runtime
-import scipy.stats
 
 
 def dica(weights, latents, observed, noise_std):
     predicted = weights @ latents
-    _t0 = scipy.stats.t.logpdf(predicted, 2.4, observed, noise_std)
-    _t1 = scipy.stats.t.logpdf(latents, 2.4)
     b_t3 = 1.0
     b_t2 = -b_t3
     blatents = -b_t2 * 3.4 * latents / (2.4 + latents ** 2)

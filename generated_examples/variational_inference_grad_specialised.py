@@ -8,17 +8,14 @@ Emitted by srcdiff 0.1.0.
 """
 import numpy as np
 from srcdiff import runtime
-import scipy.stats
 
 
 def dvariational_inference(mean, log_std, eps, x, y):
     std = np.exp(log_std)
     _t0 = std * eps
     w = mean + _t0
-    _t1 = scipy.stats.norm.logpdf(w, 0.0, 1.0)
     logits = w @ x.T
     _t3 = np.logaddexp(0.0, logits)
-    _t5 = scipy.stats.norm.logpdf(w, mean, std)
     b_t9 = 1.0
     b_t8 = -b_t9
     b_t7 = np.broadcast_to(b_t8 / 8, (8,))

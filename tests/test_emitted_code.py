@@ -6,6 +6,7 @@ import re
 
 import numpy as np
 import pytest
+import scipy.stats
 
 import srcdiff as nf
 from gradcheck import check_grad
@@ -152,3 +153,16 @@ def test_a_scalar_tangent_is_not_spread(rng):
     eps = 1e-6
     fd = (scalar_sum(w + eps * dw, x) - scalar_sum(w - eps * dw, x)) / (2 * eps)
     assert tangent == pytest.approx(fd, rel=1e-6)
+
+
+def student_t_prior(latents):
+    return -np.sum(scipy.stats.t.logpdf(latents, 2.4))
+
+
+def test_a_scipy_density_is_followed_and_dropped_where_unread(rng):
+    """Specialised, the density's value (read only for its shape, which is now known) is
+    not computed, nor unreduce or as_grad called: the gradient is its formula."""
+    latents = rng.normal(size=(2, 5))
+    source = nf.grad(student_t_prior).source_for(latents)
+    assert "logpdf" not in source and "runtime." not in source
+    check_grad(student_t_prior, latents, wrt=0)

@@ -223,13 +223,19 @@ def records():
 
 
 _MODULES = {"np": np, "runtime": runtime}
+# libraries emitted code reads by their own names (the program imported them), once imported
+_LIBRARIES = ("scipy",)
 
 
 def resolve(path):
     """The object at a dotted path of emitted code: ("np", "linalg", "norm"), ("runtime",
-    "unbroadcast"), ("len",) for a builtin; None when there is none."""
+    "unbroadcast"), ("scipy", "stats", "t", "logpdf"), ("len",) for a builtin; None when
+    there is none."""
     root, *rest = path
-    obj = _MODULES.get(root) if rest else getattr(builtins, root, None)
+    if not rest:
+        obj = getattr(builtins, root, None)
+    else:
+        obj = _MODULES.get(root) or (sys.modules.get(root) if root in _LIBRARIES else None)
     for part in rest:
         obj = getattr(obj, part, None)
     return obj
