@@ -26,14 +26,6 @@ def _real_scalar(node, names):
     return isinstance(node, gast.Name) and node.id in names
 
 
-def _real_power(param, other):
-    """Whether x1 ** x2 is real for a real operand `param` beside the number `other`: an
-    int exponent, or a positive base."""
-    if not (isinstance(other, gast.Constant) and type(other.value) in (int, float)):
-        return False
-    return type(other.value) is int if param == "x1" else other.value > 0
-
-
 class StatementAdjoints:
     """The adjoint rules of `Reverse`, one per statement kind (a mixin: it uses the names,
     stacks and saving decisions of the sweep that holds it)."""
@@ -115,16 +107,15 @@ class StatementAdjoints:
         )
 
     def _beside_real_scalars(self, stmt, param):
-        """Whether stmt is elementwise (its record says) and every operand but `param` is a real
-        scalar: then its result has param's shape, and is real where param is, so the
-        adjoint of param needs no runtime.unbroadcast (but after `**`: a negative float to
-        a fractional power is complex)."""
+        """Whether every operand of `stmt` but `param` is a real scalar (template.py drops
+        runtime.unbroadcast beside numbers; this beside names too): then the result has
+        param's shape, unless the record says it widens, and is real where param is (but
+        for `**`: a negative float to a fractional power is complex)."""
         others = [v for p, v in stmt.bound.items() if p != param and v is not None]
-        if gast.Pow in stmt.primitive.operators:  # x ** 2 and 2.0 ** x: real for a real x
-            return len(others) == 1 and _real_power(param, others[0])
         return (
             bool(others)
-            and stmt.primitive.elementwise
+            and not stmt.primitive.widens
+            and gast.Pow not in stmt.primitive.operators
             and all(_real_scalar(v, self.real_scalars) for v in others)
         )
 

@@ -273,14 +273,14 @@ class Forward:
 
     def _shaped_as(self, stmt, param):
         """Whether stmt's one output surely has the shape of its operand `param`: it is a
-        scalar, or stmt is elementwise and every other operand is one."""
+        scalar, or every other operand is one and its record does not say it widens."""
         if stmt.unpack or len(stmt.targets) != 1:
             return False
         others = [v for p, v in stmt.bound.items() if p != param and v is not None]
         return (
             stmt.targets[0] in self.scalars
             or bool(others)
-            and stmt.primitive.elementwise
+            and not stmt.primitive.widens
             and all(
                 isinstance(v, gast.Constant)
                 and type(v.value) in (int, float, complex)

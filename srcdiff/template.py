@@ -60,11 +60,11 @@ class Template:
         }
     )
 
-    def __init__(self, primals, fn, kind="adjoint", constant=(), lazy=False):
+    def __init__(self, primals, fn, kind="adjoint", constant=(), lazy=False, widens=False):
         """`lazy`: read and check the source only when the template is first used (srcdiff's
         own hundreds of templates, so that importing srcdiff stays cheap); a user's template
-        is checked now, so a mistake fails where it is registered."""
-        self.kind, self.fn, self.primals = kind, fn, tuple(primals)
+        is checked now, so a mistake fails where it is registered. `widens`: see Primitive."""
+        self.kind, self.fn, self.primals, self.widens = kind, fn, tuple(primals), widens
         self.module_globals = fn.__globals__
         self.lazy = lazy
         self._declared_constant = set(constant)
@@ -235,7 +235,11 @@ class Template:
                 else gast.Constant(value=element, kind=None)
             )
         defaults = {p: self.signature.parameters[p].default for p in self.params if p not in bound}
-        return _Substitute(mapping, defaults, self.module_globals).visit(ir.copy_tree(rule.expr))
+        expr = _Substitute(mapping, defaults, self.module_globals).visit(ir.copy_tree(rule.expr))
+        others = [bound[p] for p in self.params if p in bound and p != rule.param]
+        if others and all(_is_number(v) for v in others) and not self.widens:
+            expr = _drop_unbroadcast(expr)
+        return expr
 
 
 def _module_names(fn):
@@ -368,3 +372,18 @@ def _defaults_of(path, scope):
         except (TypeError, ValueError):
             pass
     return _DEFAULTS[key]
+
+
+def _is_number(node):
+    return isinstance(node, gast.Constant) and type(node.value) in (int, float)
+
+
+def _drop_unbroadcast(expr):
+    """unbroadcast(g, x) is g when every other operand is a Python number."""
+    if (
+        isinstance(expr, gast.Call)
+        and isinstance(expr.func, gast.Attribute)
+        and expr.func.attr == runtime.unbroadcast.__name__
+    ):
+        return expr.args[0]
+    return expr

@@ -225,6 +225,7 @@ class append:
         Sample("np.repeat(x, 3, axis=0)", x=real(2, 2)),
         Sample("np.repeat(x, [1, 0, 2], axis=-1)", x=real(2, 3)),
         Sample("x.repeat(2, axis=1)", x=real(2, 2)),
+        Sample("np.repeat(x, 2, axis=0)", x=lambda rng: np.array(rng.normal())),  # (0-d)
     ],
 )
 class repeat:

@@ -146,6 +146,7 @@ class matrix_transpose:
     np.tril,
     shape=EVALUATE,
     fresh=True,
+    widens=True,
     samples=[
         Sample("np.tril(m)", m=real(3, 3)),
         Sample("np.tril(m, -1)", m=real(2, 3, 4)),
@@ -164,6 +165,7 @@ class tril:
     np.triu,
     shape=EVALUATE,
     fresh=True,
+    widens=True,
     samples=[
         Sample("np.triu(m)", m=real(3, 3)),
         Sample("np.triu(m, 1)", m=real(2, 3, 4)),

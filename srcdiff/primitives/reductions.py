@@ -177,9 +177,11 @@ class cumsum:
 @primitive(
     builtins.sum,
     shape=EVALUATE,
+    widens=True,
     samples=[
         Sample("sum([x, np.sin(x), 2.0])", x=real(4)),
         Sample("sum([x, y])", x=real(3), y=real(2, 3)),
+        Sample("sum([x, y], 0.0) * x", x=real(1), y=real(3)),
     ],
 )
 class sum_builtin:

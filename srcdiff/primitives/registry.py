@@ -67,13 +67,14 @@ class Primitive:
     shape_args: frozenset = frozenset()  # positions read only for shape and dtype
     index_args: tuple = ()  # positions where an int of unknown value is an index
     fresh: bool = False  # its result is always a new array (never a view of an argument)
-    # its result is its array operands broadcast together, element by element (a ufunc's,
-    # a distribution's density): beside scalars only, an operand has the result's shape
-    elementwise: bool = False
     view: bool = False  # its result may share memory with its first argument
     pure: bool = True  # no side effect: an unused result may be dropped
     vararg_method: bool = False  # x.reshape(2, 3) is np.reshape(x, (2, 3))
     multiple_outputs: bool = False  # it returns a tuple or list of arrays: a, b = f(x)
+    # its result may be larger than an array operand whose other operands are all numbers
+    # or real scalars (np.full(3, a), np.tril of a 1-d m): the adjoint's runtime.unbroadcast
+    # (a tangent's broadcast_like) stays then
+    widens: bool = False
     # keyword names numpy also takes for a template's parameter: (("min", "a_min"),) for clip
     keyword_aliases: tuple = ()
     rewrite: object = None
@@ -146,10 +147,10 @@ def primitive(*functions, constant=(), samples=(), **facts):
         found = {name: cls.__dict__.get(name) for name in ("adjoint", "tangent", "rewrite", "fold")}
         record = Primitive(cls.__name__, tuple(functions), samples=list(samples), **facts)
         record.shape_args = frozenset(record.shape_args)
-        record.elementwise = record.elementwise or all(isinstance(f, np.ufunc) for f in functions)
         for kind in ("adjoint", "tangent"):
             if found[kind] is not None:
-                setattr(record, kind, Template(functions, found[kind], kind, constant, lazy=True))
+                template = Template(functions, found[kind], kind, constant, True, record.widens)
+                setattr(record, kind, template)
         record.rewrite = _plain(found["rewrite"])
         record.fold = _plain(found["fold"])
         return register(record)

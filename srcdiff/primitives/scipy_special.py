@@ -300,6 +300,10 @@ class log_softmax:
         Sample("scipy.special.logsumexp(x, axis=1, keepdims=True)", x=real(3, 4)),
         Sample("scipy.special.logsumexp(x, b=w, axis=0)", x=real(3, 4), w=positive(3, 1)),
         Sample("scipy.special.logsumexp(x, b=w)", wrap=None, x=real(5), w=positive(5)),
+        Sample(  # (of a 0-d x, scipy's keepdims gives shape (1,))
+            "scipy.special.logsumexp(x, axis=-1, keepdims=True)",
+            x=lambda rng: np.array(rng.normal()),
+        ),
     ],
 )
 class logsumexp:  # with the default b=None read as 1.0, which `* b` then folds away

@@ -17,7 +17,7 @@ from .samples import number, positive, real
 
 
 def _method(function, samples):
-    return primitive(function, shape=EVALUATE, fresh=True, elementwise=True, samples=samples)
+    return primitive(function, shape=EVALUATE, fresh=True, samples=samples)
 
 
 def _located(call, x=real(3, 4), loc=real(4), **shape_params):

@@ -293,7 +293,15 @@ class swapaxes:
         dz = np.swapaxes(da, axis1, axis2)
 
 
-@_moves(np.broadcast_to, view=True, samples=[Sample("np.broadcast_to(x, (4, 3))", x=real(3))])
+@_moves(
+    np.broadcast_to,
+    view=True,
+    widens=True,
+    samples=[
+        Sample("np.broadcast_to(x, (4, 3))", x=real(3)),
+        Sample("np.broadcast_to(x, 3) * x", x=real(1)),
+    ],
+)
 class broadcast_to:
     def adjoint(bz, z, array, shape):
         barray = runtime.unbroadcast(bz, array)
@@ -453,8 +461,10 @@ class linspace:
 @_moves(
     np.full,
     fresh=True,
+    widens=True,
     samples=[
         Sample("np.full((2, 3), a) * x", a=number(), x=real(3)),
+        Sample("np.full(3, a) * a", a=real(1)),
         Sample("np.full((2, 3), a)", a=real(3)),
     ],
 )

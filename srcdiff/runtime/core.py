@@ -402,7 +402,7 @@ def unreduce(g, x, axis=None, keepdims=False):
     read-only broadcast view (no copy): adjoints are never written in place, and as_grad
     copies one before handing it out as a gradient."""
     g = np.asarray(g)
-    if not keepdims:
+    if not keepdims or np.ndim(x) == 0:  # (scipy keeps a 0-d x's dimension as 1-d)
         g = g.reshape(_keepdims_shape(x, axis))
     return np.broadcast_to(g, np.shape(x))
 

@@ -110,7 +110,7 @@ def unrepeat(g, a, repeats, axis=None):
     """Adjoint of np.repeat(a, repeats, axis): each element collects its copies' adjoints."""
     shape = np.shape(a)
     g = np.asarray(g)
-    if axis is None:
+    if axis is None or not shape:  # (numpy repeats a 0-d a along any axis as a 1-d one)
         return np.reshape(unrepeat(g, np.empty(int(np.prod(shape)), bool), repeats, 0), shape)
     moved, restore = _move_last(g, axis)
     n = shape[axis]
