@@ -20,6 +20,7 @@ def check_shaped_like(given, like, what, where, hint):
     numbers would be wrong with no error. None stands for zeros."""
     if given is None:
         return
+    _check_structure(given, like, what, where, hint)
     if isinstance(like, dict) and isinstance(given, dict):
         for key in like.keys() & given.keys():
             check_shaped_like(given[key], like[key], f"{what}[{key!r}]", where, hint)
@@ -61,6 +62,24 @@ def check_shaped_like(given, like, what, where, hint):
             "which srcdiff does not differentiate",
             where,
             "give it a zero tangent, or make the value a float",
+        )
+
+
+def _check_structure(given, like, what, where, hint):
+    """Refuse a dict for a list, a number for a tuple, a key the value does not have: the
+    emitted code would fail on it with a raw error, or ignore the extra key."""
+    kinds = ((dict, "a dict"), ((list, tuple), "a list or tuple"))
+    for kind, name in kinds:
+        if isinstance(like, kind) and not isinstance(given, kind):
+            raise ArgumentError(
+                f"{what} is a {type(given).__name__}, but the value it goes with is {name}",
+                where,
+                hint,
+            )
+    if isinstance(like, dict) and given.keys() - like.keys():
+        extra = ", ".join(map(repr, sorted(given.keys() - like.keys(), key=repr)))
+        raise ArgumentError(
+            f"{what} has keys the value it goes with does not have: {extra}", where, hint
         )
 
 

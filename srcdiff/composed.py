@@ -120,6 +120,12 @@ class Pullback:
 
     def __call__(self, cotangent: Any) -> Any:
         emitted = self._emitted
+        if cotangent is None:
+            raise ArgumentError(
+                "the cotangent is None",
+                caller(),
+                "give a cotangent shaped like f's output (zeros for none)",
+            )
         check_shaped_like(
             cotangent,
             self._out,

@@ -268,8 +268,17 @@ class Lowering(ContainerExpressions, Joining):
             )
             zipped.args = [ir.name(p) for p in pieces]
             self.changed = True
-        if self._over_dict_keys(stmt):  # for key in params: ... params[key] ...
+        if self._over_dict_keys(stmt.iter, stmt.target, stmt):  # for key in p: ... p[key]
             stmt.iter = ir.call(ir.attr("runtime", "dict_keys"), stmt.iter)
+            self.changed = True
+        elif (  # for k, key in enumerate(p): ... p[key] ...
+            is_call(stmt.iter, "enumerate", self.resolve)
+            and stmt.iter.args
+            and isinstance(stmt.target, gast.Tuple)
+            and len(stmt.target.elts) == 2
+            and self._over_dict_keys(stmt.iter.args[0], stmt.target.elts[1], stmt)
+        ):
+            stmt.iter.args[0] = ir.call(ir.attr("runtime", "dict_keys"), stmt.iter.args[0])
             self.changed = True
 
         method = dict_view(stmt.iter)
@@ -294,11 +303,10 @@ class Lowering(ContainerExpressions, Joining):
         self._unpack_in_body(stmt)
         return before
 
-    def _over_dict_keys(self, stmt):
-        """Whether loop `stmt` goes over the keys of a dict of differentiated values: over a
-        name not known to be a sequence, which its body indexes by the loop's target (checked
-        to be a dict as it runs)."""
-        it, target = stmt.iter, stmt.target
+    def _over_dict_keys(self, it, target, stmt):
+        """Whether loop `stmt` goes over the keys of a dict of differentiated values: `it` a
+        name not known to be a sequence, which its body indexes by the loop's `target`
+        (checked to be a dict as it runs)."""
         if not (
             isinstance(it, gast.Name)
             and isinstance(target, gast.Name)

@@ -173,6 +173,13 @@ def loop_over_dict_keys(params, x):
     return total * sum(np.sum(params[key] ** 2) for key in params)
 
 
+def enumerated_dict_keys(params, x):  # (a raw KeyError: 0, the dict read by position)
+    total = np.sum(x)
+    for k, key in enumerate(params):
+        total = total + np.sum(np.sin(params[key])) * (k + 1)
+    return total
+
+
 def list_and_tuple_of_dict_keys(params, x):
     keys, names = list(params), tuple(params)
     total = np.sum(np.tanh(x @ params[names[-1]] + params[names[0]]))
@@ -542,6 +549,7 @@ CASES = {
     "a local generator summed": (local_generator, three_layers),
     "dict(zip(sorted(params), pieces))": (dict_of_keys_counted_as_it_runs, dict_params),
     "for key in params: params[key]": (loop_over_dict_keys, dict_params),
+    "for k, key in enumerate(params): params[key]": (enumerated_dict_keys, dict_params),
     "list(params), tuple(params) of a dict": (list_and_tuple_of_dict_keys, dict_params),
     "flatten with comprehensions and np.concatenate": (flatten_with_comprehensions, layer_list),
     "reversed(list(enumerate(params)))": (reversed_enumerated_layers, three_square_layers),

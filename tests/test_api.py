@@ -72,6 +72,30 @@ def test_vjp_of_a_vector_function(rng):
     np.testing.assert_allclose(pullback(u), expected, rtol=1e-6)
 
 
+def parts_of(x):
+    return {"total": np.sum(x), "squares": x**2}
+
+
+@pytest.mark.parametrize(
+    "cotangent, message",
+    [
+        (None, "the cotangent is None"),
+        ((1.0, np.ones(3)), "the cotangent is a tuple, but the value it goes with is a dict"),
+        ({"total": 1.0, "cubes": 2.0}, "has keys the value it goes with does not have: 'cubes'"),
+        ({"total": [1.0, 2.0]}, "the cotangent['total'] has shape (2,)"),
+    ],
+)
+def test_a_cotangent_of_the_wrong_structure_is_refused_at_the_call(cotangent, message):
+    """It was a raw TypeError or ValueError from the emitted code, or the extra key ignored."""
+    _, pullback = nf.vjp(parts_of)(np.array([0.3, -0.7, 1.2]))
+    with pytest.raises(nf.ArgumentError) as caught:
+        pullback(cotangent)  # the line named
+    assert message in str(caught.value)
+    assert f"{__file__}:" in str(caught.value) and "pullback(cotangent)  # the line" in str(
+        caught.value
+    )
+
+
 def test_float32_gives_float32(rng):
     w = rng.normal(size=3).astype(np.float32)
     x = rng.normal(size=(5, 3)).astype(np.float32)

@@ -129,6 +129,11 @@ constants(
 # (differences see through it, so the sample holds a constant; tests/test_api.py checks that
 # no derivative flows through it in any mode)
 constants(
+    runtime.contraction_axes,
+    shape=None,
+    samples=[Sample("np.tensordot(x, x, runtime.contraction_axes(x, x, 1))", x=real(3))],
+)
+constants(
     runtime.stop_gradient,
     samples=[Sample("x * runtime.stop_gradient(y)", x=real(3), y=real(3), constant=("y",))],
 )

@@ -126,7 +126,11 @@ class einsum_grad:
 )
 class tensordot_grad:
     def adjoint(bz, z, g, a, b, axes, wrt):
-        bg = np.tensordot(bz, b, axes) if wrt == 0 else np.tensordot(a, bz, axes)
+        bg = (
+            np.tensordot(bz, b, runtime.contraction_axes(a, b, axes))
+            if wrt == 0
+            else np.tensordot(a, bz, runtime.contraction_axes(a, b, axes))
+        )
         ba = runtime.unless_wrt(wrt, 0, runtime.tensordot_grad, g, a, bz, axes, 0)
         bb = runtime.unless_wrt(wrt, 1, runtime.tensordot_grad, g, bz, b, axes, 1)
 

@@ -19,6 +19,7 @@ def _product(*functions, **facts):
         Sample("np.inner(a, b)", a=real(3), b=real(3)),
         Sample("np.inner(a, b)", a=real(2, 3), b=real(3)),
         Sample("np.inner(a, b)", a=real(2, 3), b=real(4, 2, 3)),
+        Sample("np.inner(a, b)", a=lambda rng: np.array(rng.normal()), b=real(3)),  # (0-d)
     ],
 )
 class inner:

@@ -141,7 +141,13 @@ def _tensordot_subscripts(a, b, axes):
 
 
 def tensordot_grad(g, a, b, axes, wrt):
+    axes = contraction_axes(a, b, axes)
     return einsum_grad(g, _tensordot_subscripts(a, b, axes), (a, b), wrt)
+
+
+def contraction_axes(a, b, axes):
+    """The axes np.inner(a, b) contracts, (-1, -1), for tensordot: none of a 0-d value."""
+    return 0 if np.ndim(a) == 0 or np.ndim(b) == 0 else axes
 
 
 def _dot_grad(g, a, b, wrt):

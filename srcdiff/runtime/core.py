@@ -12,7 +12,7 @@ import types
 
 import numpy as np
 
-from ..errors import ArgumentError, Location
+from ..errors import ArgumentError, Location, SrcdiffError
 
 
 def grad_seed(z):
@@ -322,9 +322,13 @@ def as_grad(g, x):
         return None
     if isinstance(x, float):
         g = real_for(g, x)
-        return float(g) if type(g) is float or np.ndim(g) == 0 else float(np.sum(g))
+        if type(g) is float or np.ndim(g) == 0:
+            return float(g)
+        _check_not_wider(g, x)
+        return float(np.sum(g))
     g = np.asarray(g)
     if g.shape != np.shape(x):
+        _check_not_wider(g, x)
         g = unbroadcast(g, x)
         if g.shape != np.shape(x):
             g = np.broadcast_to(g, np.shape(x))
@@ -335,6 +339,20 @@ def as_grad(g, x):
     if not g.flags.writeable:
         g = g.copy()
     return g
+
+
+def _check_not_wider(g, x):
+    """A gradient with more elements than its value means that an adjoint rule let its
+    result be broadcast into another's: summing it down would hide wrong numbers."""
+    if np.size(g) > np.size(x):
+        raise SrcdiffError(
+            f"srcdiff computed a gradient of shape {np.shape(g)} for a value of shape "
+            f"{np.shape(x)}: the adjoint rule of a function this code calls gave a result "
+            "of the wrong shape, and the gradient would be wrong (a bug in srcdiff)",
+            None,
+            "please report it with this function; until then, differentiate the calls "
+            "on the line named above one by one to find the one at fault",
+        )
 
 
 def real_for(g, x):
