@@ -40,9 +40,8 @@ def dgp_marginal_likelihood(params, x, y):
     _t20 = 0.5 * len(y) * np.log(2 * np.pi)
     _t21 = _t19 + _t20
     b_t21 = runtime.grad_seed(_t21)
-    b_t19 = runtime.unbroadcast(b_t21, _t19)
-    b_t17 = runtime.unbroadcast(b_t19, _t17)
-    b_t18 = runtime.unbroadcast(b_t19, _t18)
+    b_t17 = runtime.unbroadcast(b_t21, _t17)
+    b_t18 = runtime.unbroadcast(b_t21, _t18)
     blogdet = b_t18 * 0.5
     b_t16 = runtime.matmul_grad(b_t17, _t16, alpha, 0)
     balpha = runtime.matmul_grad(b_t17, _t16, alpha, 1)

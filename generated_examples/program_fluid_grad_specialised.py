@@ -28,11 +28,6 @@ def dloss(init_velocity, smoke, target, num_time_steps=3):
 
 
 def fwd_simulate_s1(vx, vy, smoke, num_time_steps):
-    _t0 = None
-    advect_saved = None
-    advect_saved_1 = None
-    advect_saved_2 = None
-    project_saved = None
     _stack_advect_saved = []
     _stack_advect_saved_1 = []
     _stack_t0 = []
@@ -55,8 +50,8 @@ def fwd_simulate_s1(vx, vy, smoke, num_time_steps):
         smoke, advect_saved_2 = fwd_advect(smoke, vx, vy)
         _stack_advect_saved_2.append(advect_saved_2)
     return smoke, [_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2,
-        _stack_project_saved, _stack_t0, _stack_vx, _stack_vy, _t0, advect_saved, advect_saved_1,
-        advect_saved_2, num_time_steps, project_saved, runtime.shape_of(vx), runtime.shape_of(vy)]
+        _stack_project_saved, _stack_t0, _stack_vx, _stack_vy, num_time_steps,
+        runtime.shape_of(vx), runtime.shape_of(vy)]
 
 
 def bwd_advect_s1(b_t17, saved):
@@ -127,8 +122,8 @@ def bwd_advect_s1(b_t17, saved):
 
 def bwd_project_s1(b_out, saved):
     (_stack_t10, _stack_t11, _stack_t12, _stack_t13, _stack_t14, _stack_t8, _stack_t9, _t0, _t1,
-        _t10, _t11, _t12, _t13, _t14, _t16, _t17, _t19, _t2, _t20, _t21, _t22, _t24, _t25, _t3,
-        _t4, _t5, _t6, _t7, _t8, _t9, div, h, num_iterations, vx, vx_1, vy, vy_1) = saved
+        _t16, _t17, _t2, _t20, _t21, _t22, _t25, _t3, _t4, _t5, _t6, div, h, num_iterations, vx,
+        vx_1, vy, vy_1) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (vx_1, vy_1))
     del vx_1, vy_1
@@ -139,8 +134,8 @@ def bwd_project_s1(b_out, saved):
     del vy
     b_t25 = runtime.unbroadcast(-bvy_1, _t25)
     del _t25, bvy_1
-    b_t24 = runtime.unbroadcast(b_t25 / h, _t24)
-    del _t24, b_t25
+    b_t24 = b_t25 / h
+    del b_t25
     b_t23 = b_t24 * 0.5
     del b_t24
     b_t21 = runtime.unbroadcast(b_t23, _t21)
@@ -155,8 +150,8 @@ def bwd_project_s1(b_out, saved):
     del vx
     b_t20 = runtime.unbroadcast(-bvx_1, _t20)
     del _t20, bvx_1
-    b_t19 = runtime.unbroadcast(b_t20 / h, _t19)
-    del _t19, b_t20, h
+    b_t19 = b_t20 / h
+    del b_t20, h
     b_t18 = b_t19 * 0.5
     del b_t19
     b_t16 = runtime.unbroadcast(b_t18, _t16)
@@ -189,10 +184,10 @@ def bwd_project_s1(b_out, saved):
         bdiv += runtime.unbroadcast(b_t9, div)
         b_t8 = runtime.unbroadcast(b_t9, _t8)
         bp += np.roll(b_t8, np.negative(1), axis=0)
-    del (_stack_t10, _stack_t11, _stack_t12, _stack_t13, _stack_t14, _stack_t8, _stack_t9, _t10,
-        _t11, _t12, _t13, _t14, _t8, _t9, bp, div, num_iterations)
-    b_t7 = runtime.unbroadcast(bdiv * _t0, _t7)
-    del _t0, _t7, bdiv
+    del (_stack_t10, _stack_t11, _stack_t12, _stack_t13, _stack_t14, _stack_t8, _stack_t9, bp, div,
+        num_iterations)
+    b_t7 = bdiv * _t0
+    del _t0, bdiv
     b_t5 = runtime.unbroadcast(b_t7, _t5)
     del _t5
     b_t6 = runtime.unbroadcast(-b_t7, _t6)
@@ -218,8 +213,7 @@ def bwd_project_s1(b_out, saved):
 
 def bwd_simulate_s1(bsmoke, saved):
     (_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2, _stack_project_saved,
-        _stack_t0, _stack_vx, _stack_vy, _t0, advect_saved, advect_saved_1, advect_saved_2,
-        num_time_steps, project_saved, vx, vy) = saved
+        _stack_t0, _stack_vx, _stack_vy, num_time_steps, vx, vy) = saved
     saved.clear()
     bvx = runtime.zeros_like(vx)
     bvy = runtime.zeros_like(vy)
@@ -247,8 +241,7 @@ def bwd_simulate_s1(bsmoke, saved):
         bvx += advect_grads[1]
         bvy += advect_grads[2]
     del (_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2, _stack_project_saved,
-        _stack_t0, _stack_vx, _stack_vy, _t0, advect_saved, advect_saved_1, advect_saved_2,
-        num_time_steps, project_saved, vx, vy)
+        _stack_t0, _stack_vx, _stack_vy, num_time_steps, vx, vy)
     return bvx, bvy
 
 
@@ -293,13 +286,6 @@ def fwd_advect(f, vx, vy):
 
 
 def fwd_project(vx, vy, num_iterations=8):
-    _t10 = None
-    _t11 = None
-    _t12 = None
-    _t13 = None
-    _t14 = None
-    _t8 = None
-    _t9 = None
     _stack_t8 = []
     _stack_t9 = []
     _stack_t10 = []
@@ -348,10 +334,9 @@ def fwd_project(vx, vy, num_iterations=8):
     _t25 = _t24 / h
     vy_1 = vy - _t25
     return (vx_1, vy_1), [_stack_t10, _stack_t11, _stack_t12, _stack_t13, _stack_t14, _stack_t8,
-        _stack_t9, _t0, runtime.shape_of(_t1), _t10, _t11, _t12, _t13, _t14,
-        runtime.shape_of(_t16), runtime.shape_of(_t17), runtime.shape_of(_t19),
+        _stack_t9, _t0, runtime.shape_of(_t1), runtime.shape_of(_t16), runtime.shape_of(_t17),
         runtime.shape_of(_t2), runtime.shape_of(_t20), runtime.shape_of(_t21),
-        runtime.shape_of(_t22), runtime.shape_of(_t24), runtime.shape_of(_t25),
-        runtime.shape_of(_t3), runtime.shape_of(_t4), runtime.shape_of(_t5), runtime.shape_of(_t6),
-        runtime.shape_of(_t7), _t8, _t9, runtime.shape_of(div), h, num_iterations,
-        runtime.shape_of(vx), runtime.shape_of(vx_1), runtime.shape_of(vy), runtime.shape_of(vy_1)]
+        runtime.shape_of(_t22), runtime.shape_of(_t25), runtime.shape_of(_t3),
+        runtime.shape_of(_t4), runtime.shape_of(_t5), runtime.shape_of(_t6), runtime.shape_of(div),
+        h, num_iterations, runtime.shape_of(vx), runtime.shape_of(vx_1), runtime.shape_of(vy),
+        runtime.shape_of(vy_1)]

@@ -16,7 +16,7 @@ def dloss(params, data):
     _t2 = data.shape[0]
     _t3 = _t1 / _t2
     b_t3 = runtime.grad_seed(_t3)
-    b_t1 = runtime.unbroadcast(b_t3 / _t2, _t1)
+    b_t1 = b_t3 / _t2
     b_t0 = -b_t1
     bparams, = bwd_gmm_log_likelihood_s1(b_t0, gmm_log_likelihood_saved)
     return runtime.as_grad(bparams, params)
@@ -34,7 +34,7 @@ def fwd_logsumexp_s1(a, axis=None, keepdims=False):
     _t4 = np.squeeze(out, axis=axis)
     _stack_out.append(out)
     out = _t4
-    return out, [_cond0, _stack_out, _t1, _t2, _t3, a, a_max, axis, out]
+    return out, [_cond0, _stack_out, _t1, _t2, _t3, a, a_max, axis]
 
 
 def fwd_log_normalize_s1(x):
@@ -61,14 +61,10 @@ def fwd_diag_gaussian_logpdf_s1(x, mean, log_std):
     _t5 = 0.5 * np.log(2 * np.pi)
     _t6 = _t4 - _t5
     _t7 = np.sum(_t6, axis=1)
-    return _t7, [_t0, _t1, _t2, _t3, _t4, _t6, log_std, mean, z]
+    return _t7, [_t0, _t1, _t2, _t3, _t6, log_std, mean, z]
 
 
 def fwd_gmm_log_likelihood_s1(params, data):
-    _i0 = None
-    _t1 = None
-    diag_gaussian_logpdf_saved = None
-    log_proportion = None
     _stack_log_proportion = []
     _stack_t1 = []
     _stack_diag_gaussian_logpdf_saved = []
@@ -90,23 +86,20 @@ def fwd_gmm_log_likelihood_s1(params, data):
     _t3 = np.vstack(cluster_lls)
     _t4, logsumexp_saved = fwd_logsumexp(_t3, axis=0)
     _t5 = np.sum(_t4)
-    return _t5, [_i0, _log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved,
-        _stack_log_proportion, _stack_t1, runtime.shape_of(_t0), _t1, runtime.shape_of(_t4),
-        cluster_lls, diag_gaussian_logpdf_saved, log_proportion, logsumexp_saved,
-        unpack_params_saved]
+    return _t5, [_log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved,
+        _stack_log_proportion, _stack_t1, runtime.shape_of(_t0), runtime.shape_of(_t4),
+        cluster_lls, logsumexp_saved, unpack_params_saved]
 
 
 def bwd_diag_gaussian_logpdf_s1(b_t7, saved):
-    _t0, _t1, _t2, _t3, _t4, _t6, log_std, mean, z = saved
+    _t0, _t1, _t2, _t3, _t6, log_std, mean, z = saved
     saved.clear()
     b_t6 = runtime.unreduce(b_t7, _t6, axis=1)
     del _t6
-    b_t4 = runtime.unbroadcast(b_t6, _t4)
-    del _t4, b_t6
-    b_t3 = runtime.unbroadcast(b_t4, _t3)
+    b_t3 = runtime.unbroadcast(b_t6, _t3)
     del _t3
-    blog_std = runtime.unbroadcast(-b_t4, log_std)
-    del b_t4, log_std
+    blog_std = runtime.unbroadcast(-b_t6, log_std)
+    del b_t6, log_std
     b_t2 = runtime.unbroadcast(b_t3 * -0.5, _t2)
     del _t2, b_t3
     bz = b_t2 * 2 * z
@@ -123,7 +116,7 @@ def bwd_diag_gaussian_logpdf_s1(b_t7, saved):
 
 
 def bwd_logsumexp_s1(bout, saved):
-    _cond0, _stack_out, _t1, _t2, _t3, a, a_max, axis, out = saved
+    _cond0, _stack_out, _t1, _t2, _t3, a, a_max, axis = saved
     del _cond0
     saved.clear()
     out = _stack_out.pop()
@@ -182,9 +175,8 @@ def bwd_unpack_params_s1(b_out, saved):
 
 
 def bwd_gmm_log_likelihood_s1(b_t5, saved):
-    (_i0, _log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved,
-        _stack_log_proportion, _stack_t1, _t0, _t1, _t4, cluster_lls, diag_gaussian_logpdf_saved,
-        log_proportion, logsumexp_saved, unpack_params_saved) = saved
+    (_log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved, _stack_log_proportion,
+        _stack_t1, _t0, _t4, cluster_lls, logsumexp_saved, unpack_params_saved) = saved
     saved.clear()
     b_t4 = runtime.unreduce(b_t5, _t4)
     del _t4
@@ -208,9 +200,8 @@ def bwd_gmm_log_likelihood_s1(b_t5, saved):
         b_mean0 = runtime.add_at(b_mean0, _mean0, _i0, bmean)
         b_log_proportion0 = runtime.add_at(b_log_proportion0, _log_proportion0, _i0,
             blog_proportion)
-    del (_i0, _log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved,
-        _stack_log_proportion, _stack_t1, _t1, bcluster_lls, diag_gaussian_logpdf_saved,
-        log_proportion)
+    del (_log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved,
+        _stack_log_proportion, _stack_t1, bcluster_lls)
     b_t0 = runtime.getitem_grad(b_log_std0, _t0, 2)
     del b_log_std0
     b_t0 = runtime.add_at(b_t0, _t0, 1, b_mean0)
@@ -223,12 +214,12 @@ def bwd_gmm_log_likelihood_s1(b_t5, saved):
 
 
 def bwd_logsumexp(bout, saved):
-    _cond0, _stack_out, _t1, _t2, _t3, a, a_max, axis, out = saved
+    _cond0, _stack_out, _t1, _t2, _t3, a, a_max, axis = saved
     saved.clear()
     if _cond0:
         out = _stack_out.pop()
         bout = np.reshape(bout, np.shape(out))
-    del _cond0, _stack_out, out
+    del _cond0, _stack_out
     b_t3 = runtime.unbroadcast(bout, _t3)
     del _t3
     ba_max = runtime.unbroadcast(bout, a_max)
@@ -259,4 +250,4 @@ def fwd_logsumexp(a, axis=None, keepdims=False):
         _t4 = np.squeeze(out, axis=axis)
         _stack_out.append(runtime.shape_of(out))
         out = _t4
-    return out, [_cond0, _stack_out, _t1, _t2, runtime.shape_of(_t3), a, a_max, axis, out]
+    return out, [_cond0, _stack_out, _t1, _t2, runtime.shape_of(_t3), a, a_max, axis]

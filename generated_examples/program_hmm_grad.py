@@ -15,18 +15,13 @@ def dloss(params, observations):
     _t2 = len(observations)
     _t3 = _t1 / _t2
     b_t3 = runtime.grad_seed(_t3)
-    b_t1 = runtime.unbroadcast(b_t3 / _t2, _t1)
+    b_t1 = b_t3 / _t2
     b_t0 = -b_t1
     bparams, = bwd_hmm_log_likelihood(b_t0, hmm_log_likelihood_saved)
     return runtime.as_grad(bparams, params)
 
 
 def fwd_hmm_log_likelihood(params, observations):
-    _t2 = None
-    _t4 = None
-    _t5 = None
-    logsumexp_saved = None
-    obs = None
     _stack_t2 = []
     _stack_t4 = []
     _stack_logsumexp_saved = []
@@ -53,15 +48,13 @@ def fwd_hmm_log_likelihood(params, observations):
         log_alpha = _t4 + _t5
     _t6, logsumexp_saved_1 = fwd_logsumexp(log_alpha)
     return _t6, [_idx0, _seq0, _stack_log_alpha, _stack_logsumexp_saved, _stack_t2, _stack_t4,
-        _stack_t5, runtime.shape_of(_t0), runtime.shape_of(_t1), _t2, _t4, _t5,
-        runtime.shape_of(log_A), runtime.shape_of(log_B), log_alpha, runtime.shape_of(log_pi),
-        logsumexp_saved, logsumexp_saved_1, normalized_saved, obs]
+        _stack_t5, runtime.shape_of(_t0), runtime.shape_of(_t1), runtime.shape_of(log_A),
+        runtime.shape_of(log_B), runtime.shape_of(log_pi), logsumexp_saved_1, normalized_saved]
 
 
 def bwd_hmm_log_likelihood(b_t6, saved):
     (_idx0, _seq0, _stack_log_alpha, _stack_logsumexp_saved, _stack_t2, _stack_t4, _stack_t5, _t0,
-        _t1, _t2, _t4, _t5, log_A, log_B, log_alpha, log_pi, logsumexp_saved, logsumexp_saved_1,
-        normalized_saved, obs) = saved
+        _t1, log_A, log_B, log_pi, logsumexp_saved_1, normalized_saved) = saved
     saved.clear()
     blog_alpha, = bwd_logsumexp(b_t6, logsumexp_saved_1)
     del logsumexp_saved_1
@@ -80,8 +73,7 @@ def bwd_hmm_log_likelihood(b_t6, saved):
         b_t2 = runtime.unbroadcast(b_t3, _t2)
         blog_A += runtime.unbroadcast(b_t3, log_A)
         blog_alpha = runtime.getitem_grad(b_t2, log_alpha, np.s_[:, None])
-    del (_seq0, _stack_log_alpha, _stack_logsumexp_saved, _stack_t2, _stack_t4, _stack_t5, _t2,
-        _t4, _t5, log_A, log_alpha, logsumexp_saved, obs)
+    del _seq0, _stack_log_alpha, _stack_logsumexp_saved, _stack_t2, _stack_t4, _stack_t5, log_A
     blog_pi = runtime.unbroadcast(blog_alpha, log_pi)
     del log_pi
     b_t1 = runtime.unbroadcast(blog_alpha, _t1)

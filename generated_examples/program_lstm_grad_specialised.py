@@ -57,44 +57,6 @@ def fwd_sigmoid_s1(x):
 
 
 def fwd_lstm_predict_s1(params, inputs):
-    _t10 = None
-    _t11 = None
-    _t12 = None
-    _t4 = None
-    _t5 = None
-    _t6 = None
-    _t7 = None
-    _t8 = None
-    _t9 = None
-    concat_and_multiply_args0_1 = None
-    concat_and_multiply_args0_2 = None
-    concat_and_multiply_args0_3 = None
-    concat_and_multiply_args0_4 = None
-    concat_and_multiply_args0_5 = None
-    concat_and_multiply_args1 = None
-    concat_and_multiply_args1_1 = None
-    concat_and_multiply_args1_2 = None
-    concat_and_multiply_args1_3 = None
-    concat_and_multiply_cat_state_1 = None
-    concat_and_multiply_cat_state_2 = None
-    concat_and_multiply_cat_state_3 = None
-    concat_and_multiply_cat_state_4 = None
-    concat_and_multiply_cat_state_5 = None
-    concat_and_multiply_weights_1 = None
-    concat_and_multiply_weights_2 = None
-    concat_and_multiply_weights_3 = None
-    concat_and_multiply_weights_4 = None
-    concat_and_multiply_weights_5 = None
-    hiddens_to_output_probs_output_1 = None
-    logsumexp_saved_1 = None
-    sigmoid_saved = None
-    sigmoid_saved_1 = None
-    sigmoid_saved_2 = None
-    update_lstm_change = None
-    update_lstm_forget = None
-    update_lstm_ingate = None
-    update_lstm_outgate = None
-    update_lstm_result = None
     _stack_update_lstm_hiddens = []
     _stack_update_lstm_cells = []
     _stack_concat_and_multiply_weights_1 = []
@@ -160,14 +122,11 @@ def fwd_lstm_predict_s1(params, inputs):
         update_lstm_cells = cells
         concat_and_multiply_weights_1 = params['change']
         _stack_concat_and_multiply_weights_1.append(concat_and_multiply_weights_1)
-        concat_and_multiply_args0_1 = input
-        _stack_concat_and_multiply_args0_1.append(concat_and_multiply_args0_1)
-        concat_and_multiply_args1 = update_lstm_hiddens
-        _stack_concat_and_multiply_args1.append(concat_and_multiply_args1)
-        _t4 = np.ones(((concat_and_multiply_args0_1, concat_and_multiply_args1)[0].shape[0], 1))
+        _stack_concat_and_multiply_args0_1.append(input)
+        _stack_concat_and_multiply_args1.append(update_lstm_hiddens)
+        _t4 = np.ones(((input, update_lstm_hiddens)[0].shape[0], 1))
         _stack_t4.append(_t4)
-        concat_and_multiply_cat_state_1 = np.hstack((concat_and_multiply_args0_1,
-            concat_and_multiply_args1, _t4))
+        concat_and_multiply_cat_state_1 = np.hstack((input, update_lstm_hiddens, _t4))
         _stack_concat_and_multiply_cat_state_1.append(concat_and_multiply_cat_state_1)
         concat_and_multiply_result_1 = np.dot(concat_and_multiply_cat_state_1,
             concat_and_multiply_weights_1)
@@ -175,14 +134,11 @@ def fwd_lstm_predict_s1(params, inputs):
         _stack_update_lstm_change.append(update_lstm_change)
         concat_and_multiply_weights_2 = params['forget']
         _stack_concat_and_multiply_weights_2.append(concat_and_multiply_weights_2)
-        concat_and_multiply_args0_2 = input
-        _stack_concat_and_multiply_args0_2.append(concat_and_multiply_args0_2)
-        concat_and_multiply_args1_1 = update_lstm_hiddens
-        _stack_concat_and_multiply_args1_1.append(concat_and_multiply_args1_1)
-        _t5 = np.ones(((concat_and_multiply_args0_2, concat_and_multiply_args1_1)[0].shape[0], 1))
+        _stack_concat_and_multiply_args0_2.append(input)
+        _stack_concat_and_multiply_args1_1.append(update_lstm_hiddens)
+        _t5 = np.ones(((input, update_lstm_hiddens)[0].shape[0], 1))
         _stack_t5.append(_t5)
-        concat_and_multiply_cat_state_2 = np.hstack((concat_and_multiply_args0_2,
-            concat_and_multiply_args1_1, _t5))
+        concat_and_multiply_cat_state_2 = np.hstack((input, update_lstm_hiddens, _t5))
         _stack_concat_and_multiply_cat_state_2.append(concat_and_multiply_cat_state_2)
         concat_and_multiply_result_2 = np.dot(concat_and_multiply_cat_state_2,
             concat_and_multiply_weights_2)
@@ -191,14 +147,11 @@ def fwd_lstm_predict_s1(params, inputs):
         _stack_sigmoid_saved.append(sigmoid_saved)
         concat_and_multiply_weights_3 = params['ingate']
         _stack_concat_and_multiply_weights_3.append(concat_and_multiply_weights_3)
-        concat_and_multiply_args0_3 = input
-        _stack_concat_and_multiply_args0_3.append(concat_and_multiply_args0_3)
-        concat_and_multiply_args1_2 = update_lstm_hiddens
-        _stack_concat_and_multiply_args1_2.append(concat_and_multiply_args1_2)
-        _t6 = np.ones(((concat_and_multiply_args0_3, concat_and_multiply_args1_2)[0].shape[0], 1))
+        _stack_concat_and_multiply_args0_3.append(input)
+        _stack_concat_and_multiply_args1_2.append(update_lstm_hiddens)
+        _t6 = np.ones(((input, update_lstm_hiddens)[0].shape[0], 1))
         _stack_t6.append(_t6)
-        concat_and_multiply_cat_state_3 = np.hstack((concat_and_multiply_args0_3,
-            concat_and_multiply_args1_2, _t6))
+        concat_and_multiply_cat_state_3 = np.hstack((input, update_lstm_hiddens, _t6))
         _stack_concat_and_multiply_cat_state_3.append(concat_and_multiply_cat_state_3)
         concat_and_multiply_result_3 = np.dot(concat_and_multiply_cat_state_3,
             concat_and_multiply_weights_3)
@@ -207,14 +160,11 @@ def fwd_lstm_predict_s1(params, inputs):
         _stack_sigmoid_saved_1.append(sigmoid_saved_1)
         concat_and_multiply_weights_4 = params['outgate']
         _stack_concat_and_multiply_weights_4.append(concat_and_multiply_weights_4)
-        concat_and_multiply_args0_4 = input
-        _stack_concat_and_multiply_args0_4.append(concat_and_multiply_args0_4)
-        concat_and_multiply_args1_3 = update_lstm_hiddens
-        _stack_concat_and_multiply_args1_3.append(concat_and_multiply_args1_3)
-        _t7 = np.ones(((concat_and_multiply_args0_4, concat_and_multiply_args1_3)[0].shape[0], 1))
+        _stack_concat_and_multiply_args0_4.append(input)
+        _stack_concat_and_multiply_args1_3.append(update_lstm_hiddens)
+        _t7 = np.ones(((input, update_lstm_hiddens)[0].shape[0], 1))
         _stack_t7.append(_t7)
-        concat_and_multiply_cat_state_4 = np.hstack((concat_and_multiply_args0_4,
-            concat_and_multiply_args1_3, _t7))
+        concat_and_multiply_cat_state_4 = np.hstack((input, update_lstm_hiddens, _t7))
         _stack_concat_and_multiply_cat_state_4.append(concat_and_multiply_cat_state_4)
         concat_and_multiply_result_4 = np.dot(concat_and_multiply_cat_state_4,
             concat_and_multiply_weights_4)
@@ -240,21 +190,19 @@ def fwd_lstm_predict_s1(params, inputs):
         cells = update_lstm_result[1]
         concat_and_multiply_weights_5 = params['predict']
         _stack_concat_and_multiply_weights_5.append(concat_and_multiply_weights_5)
-        concat_and_multiply_args0_5 = hiddens
-        _stack_concat_and_multiply_args0_5.append(concat_and_multiply_args0_5)
-        _t11 = np.ones(((concat_and_multiply_args0_5,)[0].shape[0], 1))
+        _stack_concat_and_multiply_args0_5.append(hiddens)
+        _t11 = np.ones(((hiddens,)[0].shape[0], 1))
         _stack_t11.append(_t11)
-        concat_and_multiply_cat_state_5 = np.hstack((concat_and_multiply_args0_5, _t11))
+        concat_and_multiply_cat_state_5 = np.hstack((hiddens, _t11))
         _stack_concat_and_multiply_cat_state_5.append(concat_and_multiply_cat_state_5)
         concat_and_multiply_result_5 = np.dot(concat_and_multiply_cat_state_5,
             concat_and_multiply_weights_5)
-        hiddens_to_output_probs_output_1 = concat_and_multiply_result_5
-        _stack_hiddens_to_output_probs_output_1.append(hiddens_to_output_probs_output_1)
-        _t12, logsumexp_saved_1 = fwd_logsumexp(hiddens_to_output_probs_output_1, axis=1,
+        _stack_hiddens_to_output_probs_output_1.append(concat_and_multiply_result_5)
+        _t12, logsumexp_saved_1 = fwd_logsumexp(concat_and_multiply_result_5, axis=1,
             keepdims=True)
         _stack_t12.append(runtime.shape_of(_t12))
         _stack_logsumexp_saved_1.append(logsumexp_saved_1)
-        hiddens_to_output_probs_result_1 = hiddens_to_output_probs_output_1 - _t12
+        hiddens_to_output_probs_result_1 = concat_and_multiply_result_5 - _t12
         output.append(hiddens_to_output_probs_result_1)
     return output, [_seq0, _stack_cells, _stack_concat_and_multiply_args0_1,
         _stack_concat_and_multiply_args0_2, _stack_concat_and_multiply_args0_3,
@@ -271,22 +219,11 @@ def fwd_lstm_predict_s1(params, inputs):
         _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
         _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
         _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t0, _t1,
-        _t10, _t11, _t12, _t2, runtime.shape_of(_t3), _t4, _t5, _t6, _t7, _t8, _t9, cells,
-        concat_and_multiply_args0, concat_and_multiply_args0_1, concat_and_multiply_args0_2,
-        concat_and_multiply_args0_3, concat_and_multiply_args0_4, concat_and_multiply_args0_5,
-        concat_and_multiply_args1, concat_and_multiply_args1_1, concat_and_multiply_args1_2,
-        concat_and_multiply_args1_3, concat_and_multiply_cat_state,
-        concat_and_multiply_cat_state_1, concat_and_multiply_cat_state_2,
-        concat_and_multiply_cat_state_3, concat_and_multiply_cat_state_4,
-        concat_and_multiply_cat_state_5, concat_and_multiply_weights,
-        concat_and_multiply_weights_1, concat_and_multiply_weights_2,
-        concat_and_multiply_weights_3, concat_and_multiply_weights_4,
-        concat_and_multiply_weights_5, hiddens, concat_and_multiply_result,
-        hiddens_to_output_probs_output_1, runtime.shape_of(hiddens_to_output_probs_result),
-        logsumexp_saved, logsumexp_saved_1, num_sequences, output, runtime.shape_of(params),
-        sigmoid_saved, sigmoid_saved_1, sigmoid_saved_2, runtime.shape_of(update_lstm_cells),
-        update_lstm_change, update_lstm_forget, runtime.shape_of(update_lstm_hiddens),
-        update_lstm_ingate, update_lstm_outgate, update_lstm_result]
+        _t2, runtime.shape_of(_t3), cells, concat_and_multiply_args0,
+        concat_and_multiply_cat_state, concat_and_multiply_weights, hiddens,
+        concat_and_multiply_result, runtime.shape_of(hiddens_to_output_probs_result),
+        logsumexp_saved, num_sequences, output, runtime.shape_of(params),
+        runtime.shape_of(update_lstm_cells), runtime.shape_of(update_lstm_hiddens)]
 
 
 def bwd_sigmoid_s1(b_t3, saved):
@@ -316,20 +253,10 @@ def bwd_lstm_predict_s1(boutput, saved):
         _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
         _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
         _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t0, _t1,
-        _t10, _t11, _t12, _t2, _t3, _t4, _t5, _t6, _t7, _t8, _t9, cells, concat_and_multiply_args0,
-        concat_and_multiply_args0_1, concat_and_multiply_args0_2, concat_and_multiply_args0_3,
-        concat_and_multiply_args0_4, concat_and_multiply_args0_5, concat_and_multiply_args1,
-        concat_and_multiply_args1_1, concat_and_multiply_args1_2, concat_and_multiply_args1_3,
-        concat_and_multiply_cat_state, concat_and_multiply_cat_state_1,
-        concat_and_multiply_cat_state_2, concat_and_multiply_cat_state_3,
-        concat_and_multiply_cat_state_4, concat_and_multiply_cat_state_5,
-        concat_and_multiply_weights, concat_and_multiply_weights_1, concat_and_multiply_weights_2,
-        concat_and_multiply_weights_3, concat_and_multiply_weights_4,
-        concat_and_multiply_weights_5, hiddens, concat_and_multiply_result,
-        hiddens_to_output_probs_output_1, hiddens_to_output_probs_result, logsumexp_saved,
-        logsumexp_saved_1, num_sequences, output, params, sigmoid_saved, sigmoid_saved_1,
-        sigmoid_saved_2, update_lstm_cells, update_lstm_change, update_lstm_forget,
-        update_lstm_hiddens, update_lstm_ingate, update_lstm_outgate, update_lstm_result) = saved
+        _t2, _t3, cells, concat_and_multiply_args0, concat_and_multiply_cat_state,
+        concat_and_multiply_weights, hiddens, concat_and_multiply_result,
+        hiddens_to_output_probs_result, logsumexp_saved, num_sequences, output, params,
+        update_lstm_cells, update_lstm_hiddens) = saved
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
     del output
@@ -465,19 +392,8 @@ def bwd_lstm_predict_s1(boutput, saved):
         _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
         _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
         _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
-        _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t10,
-        _t11, _t12, _t4, _t5, _t6, _t7, _t8, _t9, cells, concat_and_multiply_args0_1,
-        concat_and_multiply_args0_2, concat_and_multiply_args0_3, concat_and_multiply_args0_4,
-        concat_and_multiply_args0_5, concat_and_multiply_args1, concat_and_multiply_args1_1,
-        concat_and_multiply_args1_2, concat_and_multiply_args1_3, concat_and_multiply_cat_state_1,
-        concat_and_multiply_cat_state_2, concat_and_multiply_cat_state_3,
-        concat_and_multiply_cat_state_4, concat_and_multiply_cat_state_5,
-        concat_and_multiply_weights_1, concat_and_multiply_weights_2,
-        concat_and_multiply_weights_3, concat_and_multiply_weights_4,
-        concat_and_multiply_weights_5, hiddens, hiddens_to_output_probs_output_1,
-        logsumexp_saved_1, sigmoid_saved, sigmoid_saved_1, sigmoid_saved_2, update_lstm_cells,
-        update_lstm_change, update_lstm_forget, update_lstm_hiddens, update_lstm_ingate,
-        update_lstm_outgate, update_lstm_result)
+        _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, cells,
+        hiddens, update_lstm_cells, update_lstm_hiddens)
     bhiddens_to_output_probs_result = runtime.unpack_adjoint(boutput,
         [hiddens_to_output_probs_result])[0]
     del hiddens_to_output_probs_result

@@ -24,8 +24,8 @@ def dloss(params, inputs, targets, nonlinearity=np.tanh):
 
 
 def bwd_predict(b_t6, saved):
-    (W, W_1, _i0, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2,
-        _t0, _t1, _t2, _t4, _t5, b, b_1, inputs, params, softplus_saved) = saved
+    (W_1, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2, _t0, _t4,
+        _t5, b_1, inputs, params) = saved
     saved.clear()
     b_t5 = runtime.unbroadcast(b_t6, _t5)
     del _t5
@@ -56,20 +56,14 @@ def bwd_predict(b_t6, saved):
         b_t1 = runtime.getitem_grad(bb, _t1, 1)
         b_t1 = runtime.add_at(b_t1, _t1, 0, bW)
         b_t0 = runtime.add_at(b_t0, _t0, _i0, b_t1)
-    del (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2,
-        _t0, _t1, _t2, b, binputs, inputs, softplus_saved)
+    del (_stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2, _t0,
+        binputs, inputs)
     bparams = runtime.add_at(bparams, params, np.s_[:-1], b_t0)
     del b_t0, params
     return bparams,
 
 
 def fwd_predict(params, inputs, nonlinearity=np.tanh):
-    W = None
-    _i0 = None
-    _t1 = None
-    _t2 = None
-    b = None
-    softplus_saved = None
     _stack_t1 = []
     _stack_W = []
     _stack_b = []
@@ -97,9 +91,9 @@ def fwd_predict(params, inputs, nonlinearity=np.tanh):
     b_1 = _t4[1]
     _t5 = inputs @ W_1
     _t6 = _t5 + b_1
-    return _t6, [W, W_1, _i0, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1,
-        _stack_t2, _t0, _t1, _t2, runtime.shape_of(_t4), runtime.shape_of(_t5), b,
-        runtime.shape_of(b_1), inputs, runtime.shape_of(params), softplus_saved]
+    return _t6, [W_1, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1,
+        _stack_t2, _t0, runtime.shape_of(_t4), runtime.shape_of(_t5), runtime.shape_of(b_1),
+        inputs, runtime.shape_of(params)]
 
 
 def bwd_softplus(b_t0, saved):

@@ -26,11 +26,6 @@ def dloss(params, inputs, targets):
 
 
 def fwd_predict_s1(params, inputs):
-    W = None
-    _i0 = None
-    _t0 = None
-    _t1 = None
-    b = None
     _stack_t0 = []
     _stack_W = []
     _stack_b = []
@@ -56,13 +51,13 @@ def fwd_predict_s1(params, inputs):
     _t3 = np.sum(_t2, axis=1, keepdims=True)
     _t4 = np.log(_t3)
     _t5 = outputs - _t4
-    return _t5, [W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_t0, _stack_t1,
-        _t0, _t1, _t2, _t3, runtime.shape_of(_t4), b, inputs, runtime.shape_of(outputs), params]
+    return _t5, [_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_t0, _stack_t1, _t2, _t3,
+        runtime.shape_of(_t4), inputs, runtime.shape_of(outputs), params]
 
 
 def bwd_predict_s1(b_t5, saved):
-    (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_t0, _stack_t1, _t0, _t1,
-        _t2, _t3, _t4, b, inputs, outputs, params) = saved
+    (_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_t0, _stack_t1, _t2, _t3, _t4,
+        inputs, outputs, params) = saved
     saved.clear()
     boutputs = runtime.unbroadcast(b_t5, outputs)
     b_t4 = runtime.unbroadcast(-b_t5, _t4)
@@ -91,6 +86,6 @@ def bwd_predict_s1(b_t5, saved):
         b_t0 = runtime.add_at(b_t0, _t0, 0, bW)
         bparams = runtime.add_at(bparams, params, _i0, b_t0)
         boutputs = runtime.zeros_like(outputs)
-    del (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_t0, _stack_t1, _t0, _t1,
-        b, binputs, boutputs, inputs, outputs, params)
+    del (_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_t0, _stack_t1, binputs,
+        boutputs, inputs, outputs, params)
     return bparams,

@@ -55,19 +55,6 @@ def dloss(params, inputs, targets):
 
 
 def fwd_rnn_predict_s1(params, inputs):
-    _t3 = None
-    _t4 = None
-    _t5 = None
-    concat_and_multiply_args0 = None
-    concat_and_multiply_args0_2 = None
-    concat_and_multiply_args1 = None
-    concat_and_multiply_cat_state = None
-    concat_and_multiply_cat_state_2 = None
-    concat_and_multiply_weights = None
-    concat_and_multiply_weights_2 = None
-    hiddens_to_output_probs_output_1 = None
-    logsumexp_saved_1 = None
-    update_rnn_result = None
     _stack_concat_and_multiply_weights = []
     _stack_concat_and_multiply_args0 = []
     _stack_concat_and_multiply_args1 = []
@@ -98,14 +85,11 @@ def fwd_rnn_predict_s1(params, inputs):
     for input in _seq0:
         concat_and_multiply_weights = params['change']
         _stack_concat_and_multiply_weights.append(concat_and_multiply_weights)
-        concat_and_multiply_args0 = input
-        _stack_concat_and_multiply_args0.append(concat_and_multiply_args0)
-        concat_and_multiply_args1 = hiddens
-        _stack_concat_and_multiply_args1.append(concat_and_multiply_args1)
-        _t3 = np.ones(((concat_and_multiply_args0, concat_and_multiply_args1)[0].shape[0], 1))
+        _stack_concat_and_multiply_args0.append(input)
+        _stack_concat_and_multiply_args1.append(hiddens)
+        _t3 = np.ones(((input, hiddens)[0].shape[0], 1))
         _stack_t3.append(_t3)
-        concat_and_multiply_cat_state = np.hstack((concat_and_multiply_args0,
-            concat_and_multiply_args1, _t3))
+        concat_and_multiply_cat_state = np.hstack((input, hiddens, _t3))
         _stack_concat_and_multiply_cat_state.append(concat_and_multiply_cat_state)
         concat_and_multiply_result = np.dot(concat_and_multiply_cat_state,
             concat_and_multiply_weights)
@@ -115,35 +99,29 @@ def fwd_rnn_predict_s1(params, inputs):
         hiddens = update_rnn_result
         concat_and_multiply_weights_2 = params['predict']
         _stack_concat_and_multiply_weights_2.append(concat_and_multiply_weights_2)
-        concat_and_multiply_args0_2 = hiddens
-        _stack_concat_and_multiply_args0_2.append(concat_and_multiply_args0_2)
-        _t4 = np.ones(((concat_and_multiply_args0_2,)[0].shape[0], 1))
+        _stack_concat_and_multiply_args0_2.append(hiddens)
+        _t4 = np.ones(((hiddens,)[0].shape[0], 1))
         _stack_t4.append(_t4)
-        concat_and_multiply_cat_state_2 = np.hstack((concat_and_multiply_args0_2, _t4))
+        concat_and_multiply_cat_state_2 = np.hstack((hiddens, _t4))
         _stack_concat_and_multiply_cat_state_2.append(concat_and_multiply_cat_state_2)
         concat_and_multiply_result_2 = np.dot(concat_and_multiply_cat_state_2,
             concat_and_multiply_weights_2)
-        hiddens_to_output_probs_output_1 = concat_and_multiply_result_2
-        _stack_hiddens_to_output_probs_output_1.append(hiddens_to_output_probs_output_1)
-        _t5, logsumexp_saved_1 = fwd_logsumexp(hiddens_to_output_probs_output_1, axis=1,
-            keepdims=True)
+        _stack_hiddens_to_output_probs_output_1.append(concat_and_multiply_result_2)
+        _t5, logsumexp_saved_1 = fwd_logsumexp(concat_and_multiply_result_2, axis=1, keepdims=True)
         _stack_t5.append(runtime.shape_of(_t5))
         _stack_logsumexp_saved_1.append(logsumexp_saved_1)
-        hiddens_to_output_probs_result_1 = hiddens_to_output_probs_output_1 - _t5
+        hiddens_to_output_probs_result_1 = concat_and_multiply_result_2 - _t5
         output.append(hiddens_to_output_probs_result_1)
     return output, [_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
         _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
         _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
         _stack_concat_and_multiply_weights_2, _stack_hiddens,
         _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
-        _stack_t5, _stack_update_rnn_result, _t0, _t1, runtime.shape_of(_t2), _t3, _t4, _t5,
-        concat_and_multiply_args0, concat_and_multiply_args0_1, concat_and_multiply_args0_2,
-        concat_and_multiply_args1, concat_and_multiply_cat_state, concat_and_multiply_cat_state_1,
-        concat_and_multiply_cat_state_2, concat_and_multiply_weights,
-        concat_and_multiply_weights_1, concat_and_multiply_weights_2, hiddens,
-        concat_and_multiply_result_1, hiddens_to_output_probs_output_1,
-        runtime.shape_of(hiddens_to_output_probs_result), logsumexp_saved, logsumexp_saved_1,
-        num_sequences, output, runtime.shape_of(params), update_rnn_result]
+        _stack_t5, _stack_update_rnn_result, _t0, _t1, runtime.shape_of(_t2),
+        concat_and_multiply_args0_1, concat_and_multiply_cat_state_1,
+        concat_and_multiply_weights_1, hiddens, concat_and_multiply_result_1,
+        runtime.shape_of(hiddens_to_output_probs_result), logsumexp_saved, num_sequences, output,
+        runtime.shape_of(params)]
 
 
 def bwd_rnn_predict_s1(boutput, saved):
@@ -152,14 +130,10 @@ def bwd_rnn_predict_s1(boutput, saved):
         _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
         _stack_concat_and_multiply_weights_2, _stack_hiddens,
         _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
-        _stack_t5, _stack_update_rnn_result, _t0, _t1, _t2, _t3, _t4, _t5,
-        concat_and_multiply_args0, concat_and_multiply_args0_1, concat_and_multiply_args0_2,
-        concat_and_multiply_args1, concat_and_multiply_cat_state, concat_and_multiply_cat_state_1,
-        concat_and_multiply_cat_state_2, concat_and_multiply_weights,
-        concat_and_multiply_weights_1, concat_and_multiply_weights_2, hiddens,
-        concat_and_multiply_result_1, hiddens_to_output_probs_output_1,
-        hiddens_to_output_probs_result, logsumexp_saved, logsumexp_saved_1, num_sequences, output,
-        params, update_rnn_result) = saved
+        _stack_t5, _stack_update_rnn_result, _t0, _t1, _t2, concat_and_multiply_args0_1,
+        concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, hiddens,
+        concat_and_multiply_result_1, hiddens_to_output_probs_result, logsumexp_saved,
+        num_sequences, output, params) = saved
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
     del output
@@ -209,11 +183,7 @@ def bwd_rnn_predict_s1(boutput, saved):
         _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
         _stack_concat_and_multiply_weights_2, _stack_hiddens,
         _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
-        _stack_t5, _stack_update_rnn_result, _t3, _t4, _t5, concat_and_multiply_args0,
-        concat_and_multiply_args0_2, concat_and_multiply_args1, concat_and_multiply_cat_state,
-        concat_and_multiply_cat_state_2, concat_and_multiply_weights,
-        concat_and_multiply_weights_2, hiddens, hiddens_to_output_probs_output_1,
-        logsumexp_saved_1, update_rnn_result)
+        _stack_t5, _stack_update_rnn_result, hiddens)
     bhiddens_to_output_probs_result = runtime.unpack_adjoint(boutput,
         [hiddens_to_output_probs_result])[0]
     del hiddens_to_output_probs_result

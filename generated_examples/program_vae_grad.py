@@ -59,12 +59,6 @@ def dloss(combined_params, images, noise):
 
 
 def fwd_neural_net_predict_params(params, inputs):
-    W = None
-    _i0 = None
-    _t0 = None
-    _t1 = None
-    b = None
-    relu_saved = None
     _stack_t0 = []
     _stack_W = []
     _stack_b = []
@@ -88,13 +82,13 @@ def fwd_neural_net_predict_params(params, inputs):
         _stack_inputs.append(inputs)
         inputs, relu_saved = fwd_relu(outputs)
         _stack_relu_saved.append(relu_saved)
-    return outputs, [W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
-        _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs, params, relu_saved]
+    return outputs, [_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
+        _stack_t0, _stack_t1, runtime.shape_of(inputs), params]
 
 
 def bwd_neural_net_predict_params(boutputs, saved):
-    (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
-        _stack_t1, _t0, _t1, b, inputs, outputs, params, relu_saved) = saved
+    (_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0, _stack_t1,
+        inputs, params) = saved
     saved.clear()
     binputs = runtime.zeros_like(inputs)
     bparams = runtime.zeros_like(params)
@@ -116,8 +110,8 @@ def bwd_neural_net_predict_params(boutputs, saved):
         b_t0 = runtime.add_at(b_t0, _t0, 0, bW)
         bparams = runtime.add_at(bparams, params, _i0, b_t0)
         boutputs = runtime.zeros_like(outputs)
-    del (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
-        _stack_t1, _t0, _t1, b, binputs, inputs, outputs, params, relu_saved)
+    del (_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
+        _stack_t1, binputs, inputs, params)
     return bparams,
 
 
@@ -175,21 +169,19 @@ def fwd_diag_gaussian_log_density_x_mu_log_std(x, mu, log_std):
     _t7 = _t5 - _t6
     _t8 = np.sum(_t7, axis=-1)
     return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t3), runtime.shape_of(_t4),
-        runtime.shape_of(_t5), runtime.shape_of(_t7), runtime.shape_of(log_std),
-        runtime.shape_of(mu), runtime.shape_of(x)]
+        runtime.shape_of(_t7), runtime.shape_of(log_std), runtime.shape_of(mu),
+        runtime.shape_of(x)]
 
 
 def bwd_diag_gaussian_log_density_x_mu_log_std(b_t8, saved):
-    _t0, _t1, _t2, _t3, _t4, _t5, _t7, log_std, mu, x = saved
+    _t0, _t1, _t2, _t3, _t4, _t7, log_std, mu, x = saved
     saved.clear()
     b_t7 = runtime.unreduce(b_t8, _t7, axis=-1)
     del _t7
-    b_t5 = runtime.unbroadcast(b_t7, _t5)
-    del _t5, b_t7
-    b_t4 = runtime.unbroadcast(b_t5, _t4)
+    b_t4 = runtime.unbroadcast(b_t7, _t4)
     del _t4
-    blog_std = runtime.unbroadcast(-b_t5, log_std)
-    del b_t5, log_std
+    blog_std = runtime.unbroadcast(-b_t7, log_std)
+    del b_t7, log_std
     b_t3 = runtime.unbroadcast(b_t4 * -0.5, _t3)
     del _t3, b_t4
     b_t2 = b_t3 * 2 * _t2
@@ -218,18 +210,16 @@ def fwd_diag_gaussian_log_density_x(x, mu, log_std):
     _t7 = _t5 - _t6
     _t8 = np.sum(_t7, axis=-1)
     return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t3), runtime.shape_of(_t4),
-        runtime.shape_of(_t5), runtime.shape_of(_t7), runtime.shape_of(x)]
+        runtime.shape_of(_t7), runtime.shape_of(x)]
 
 
 def bwd_diag_gaussian_log_density_x(b_t8, saved):
-    _t0, _t1, _t2, _t3, _t4, _t5, _t7, x = saved
+    _t0, _t1, _t2, _t3, _t4, _t7, x = saved
     saved.clear()
     b_t7 = runtime.unreduce(b_t8, _t7, axis=-1)
     del _t7
-    b_t5 = runtime.unbroadcast(b_t7, _t5)
-    del _t5, b_t7
-    b_t4 = runtime.unbroadcast(b_t5, _t4)
-    del _t4, b_t5
+    b_t4 = runtime.unbroadcast(b_t7, _t4)
+    del _t4, b_t7
     b_t3 = runtime.unbroadcast(b_t4 * -0.5, _t3)
     del _t3, b_t4
     b_t2 = b_t3 * 2 * _t2
@@ -242,12 +232,6 @@ def bwd_diag_gaussian_log_density_x(b_t8, saved):
 
 
 def fwd_neural_net_predict_params_inputs(params, inputs):
-    W = None
-    _i0 = None
-    _t0 = None
-    _t1 = None
-    b = None
-    relu_saved = None
     _stack_t0 = []
     _stack_W = []
     _stack_b = []
@@ -271,13 +255,13 @@ def fwd_neural_net_predict_params_inputs(params, inputs):
         _stack_inputs.append(inputs)
         inputs, relu_saved = fwd_relu(outputs)
         _stack_relu_saved.append(relu_saved)
-    return outputs, [W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
-        _stack_t0, _stack_t1, _t0, _t1, b, runtime.shape_of(inputs), outputs, params, relu_saved]
+    return outputs, [_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved,
+        _stack_t0, _stack_t1, runtime.shape_of(inputs), params]
 
 
 def bwd_neural_net_predict_params_inputs(boutputs, saved):
-    (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
-        _stack_t1, _t0, _t1, b, inputs, outputs, params, relu_saved) = saved
+    (_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0, _stack_t1,
+        inputs, params) = saved
     saved.clear()
     binputs = runtime.zeros_like(inputs)
     bparams = runtime.zeros_like(params)
@@ -299,8 +283,8 @@ def bwd_neural_net_predict_params_inputs(boutputs, saved):
         b_t0 = runtime.add_at(b_t0, _t0, 0, bW)
         bparams = runtime.add_at(bparams, params, _i0, b_t0)
         boutputs = runtime.zeros_like(outputs)
-    del (W, _i0, _stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
-        _stack_t1, _t0, _t1, b, inputs, outputs, params, relu_saved)
+    del (_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0,
+        _stack_t1, inputs, params)
     return bparams, binputs
 
 

@@ -25,10 +25,6 @@ def dloss(params, x, y, block=basic_block):
 
 
 def fwd_forward(params, state, x, training, block=basic_block):
-    _t10 = None
-    _t7 = None
-    basic_block_saved = None
-    i = None
     _stack_t7 = []
     _stack_t10 = []
     _stack_basic_block_saved = []
@@ -63,16 +59,16 @@ def fwd_forward(params, state, x, training, block=basic_block):
     _t15 = _t14['b']
     logits, linear_saved = fwd_linear(_t11, _t13, _t15)
     _t16 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
-    return (logits, _t16), [_stack_basic_block_saved, _stack_t10, _stack_t7, _t10,
-        runtime.shape_of(_t12), runtime.shape_of(_t14), runtime.shape_of(_t6), _t7,
-        basic_block_saved, batch_norm_saved, conv2d_saved, global_avg_pool_saved, i, linear_saved,
-        runtime.shape_of(logits), params, relu_saved, runtime.shape_of(stem)]
+    return (logits, _t16), [_stack_basic_block_saved, _stack_t10, _stack_t7,
+        runtime.shape_of(_t12), runtime.shape_of(_t14), runtime.shape_of(_t6), batch_norm_saved,
+        conv2d_saved, global_avg_pool_saved, linear_saved, runtime.shape_of(logits), params,
+        relu_saved, runtime.shape_of(stem)]
 
 
 def bwd_forward(b_out, saved):
-    (_stack_basic_block_saved, _stack_t10, _stack_t7, _t10, _t12, _t14, _t6, _t7,
-        basic_block_saved, batch_norm_saved, conv2d_saved, global_avg_pool_saved, i, linear_saved,
-        logits, params, relu_saved, stem) = saved
+    (_stack_basic_block_saved, _stack_t10, _stack_t7, _t12, _t14, _t6, batch_norm_saved,
+        conv2d_saved, global_avg_pool_saved, linear_saved, logits, params, relu_saved,
+        stem) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (logits, None))
     del logits
@@ -98,7 +94,7 @@ def bwd_forward(b_out, saved):
         b_t8, bh_1 = bwd_basic_block(b_t10, basic_block_saved)
         b_t7 = runtime.getitem_grad(b_t8, _t7, i)
         bparams = runtime.add_at(bparams, params, 'blocks', b_t7)
-    del _stack_basic_block_saved, _stack_t10, _stack_t7, _t10, _t7, basic_block_saved, i
+    del _stack_basic_block_saved, _stack_t10, _stack_t7
     bh, = bwd_relu(bh_1, relu_saved)
     del bh_1, relu_saved
     b_t6 = runtime.getitem_grad(bh, _t6, 0)

@@ -21,5 +21,5 @@ def jvp_tanh_jvp(dw, w, x):
     _t3 = np.max(h)
     d_t3 = np.sum(runtime.extremum_grad(np.ones_like(_t3), _t3, h) * dh)
     _t4 = _t2 + _t3
-    d_t4 = runtime.broadcast_like(d_t2, _t4) + runtime.broadcast_like(d_t3, _t4)
+    d_t4 = d_t2 + d_t3
     return _t4, d_t4

@@ -19,6 +19,13 @@ from .saving import BEFORE, Later
 from .scalars import without_unbroadcast
 
 
+def _real_scalar(node, names):
+    """Whether operand `node` is a number or a name in `names` (real scalars)."""
+    if isinstance(node, gast.Constant):
+        return type(node.value) in (int, float)
+    return isinstance(node, gast.Name) and node.id in names
+
+
 class StatementAdjoints:
     """The adjoint rules of `Reverse`, one per statement kind (a mixin: it uses the names,
     stacks and saving decisions of the sweep that holds it)."""
@@ -73,7 +80,7 @@ class StatementAdjoints:
                     element,
                     adjoint,
                     lambda: fold(template.instantiate(rule, stmt.bound, output, adjoint, element)),
-                    plain,
+                    plain or rule.index is None and self._beside_real_scalars(stmt, param),
                 )
                 out.append(self.accumulate(atom.id, expr, live))
         return out
@@ -97,6 +104,19 @@ class StatementAdjoints:
             isinstance(v, gast.Constant) or isinstance(v, gast.Name) and v.id in self.real_scalars
             for v in stmt.bound.values()
             if v is not None
+        )
+
+    def _beside_real_scalars(self, stmt, param):
+        """Whether every operand of `stmt` but `param` is a real scalar (template.py drops
+        runtime.unbroadcast beside numbers; this beside names too): then the result has
+        param's shape, unless the record says it widens, and is real where param is (but
+        for `**`: a negative float to a fractional power is complex)."""
+        others = [v for p, v in stmt.bound.items() if p != param and v is not None]
+        return (
+            bool(others)
+            and not stmt.primitive.widens
+            and gast.Pow not in stmt.primitive.operators
+            and all(_real_scalar(v, self.real_scalars) for v in others)
         )
 
     def _instantiated(self, stmt, param, element, adjoint, make, plain=False):

@@ -12,6 +12,7 @@ import gast
 from . import ir
 from .errors import NoAdjointError
 from .passes.fold import fold
+from .scalars import scalars, unspread
 
 
 class Forward:
@@ -20,6 +21,7 @@ class Forward:
     def __init__(self, fn, wrt, func_name, outputs=None):
         self.fn, self.wrt, self.func_name, self.outputs = fn, wrt, func_name, outputs
         self.taken = set(fn.params) | _assigned(fn.body)
+        self.scalars = scalars(fn)
         self.names = {}
         # the lists appended to, and the containers written into by item: a tangent each
         # of the same structure (list items' tangents, where a zero adjoint is a Sparse)
@@ -263,14 +265,30 @@ class Forward:
                 else [k for k, e in enumerate(value.elts) if self.active(e)]
             )
             for element in elements:
-                parts.append(
-                    fold(
-                        rule_set.instantiate(
-                            rule, stmt.bound, output, None, element, tangent=tangent
-                        )
-                    )
+                part = fold(
+                    rule_set.instantiate(rule, stmt.bound, output, None, element, tangent=tangent)
                 )
+                parts.append(unspread(part) if self._shaped_as(stmt, param) else part)
         return parts
+
+    def _shaped_as(self, stmt, param):
+        """Whether stmt's one output surely has the shape of its operand `param`: it is a
+        scalar, or every other operand is one and its record does not say it widens."""
+        if stmt.unpack or len(stmt.targets) != 1:
+            return False
+        others = [v for p, v in stmt.bound.items() if p != param and v is not None]
+        return (
+            stmt.targets[0] in self.scalars
+            or bool(others)
+            and not stmt.primitive.widens
+            and all(
+                isinstance(v, gast.Constant)
+                and type(v.value) in (int, float, complex)
+                or isinstance(v, gast.Name)
+                and v.id in self.scalars
+                for v in others
+            )
+        )
 
 
 def _is_none(node):

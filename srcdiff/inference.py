@@ -1,6 +1,8 @@
 """Shape inference over emitted code: an abstract interpretation of a function of it, given
 the abstract values (shapes.py) of its arguments, that finds those of every local."""
 
+import types
+
 import gast
 import numpy as np
 
@@ -420,8 +422,10 @@ class Interpreter:
             result = self.callees(path[0], args)
             if result is not None:
                 return result
-        if path is not None and len(path) == 1 and path[0] not in env and path[0] in self.fixed:
-            return evaluate_function(self.fixed[path[0]], args, kwargs)
+        if path is not None and path[0] not in env and path[0] in self.fixed:
+            found = _module_function(self.fixed[path[0]], path[1:])
+            if found is not None:  # (a function, or one a module the code imports holds)
+                return evaluate_function(found, args, kwargs)
         if path is not None and path[0] not in env and path[0] not in self.opaque:
             if path[0] in self.modules or len(path) == 1:
                 return evaluate_call(path, args, kwargs)
@@ -450,6 +454,16 @@ class Interpreter:
             return UNKNOWN if stack.elem is BOTTOM else stack.elem
         env[name] = UNKNOWN
         return UNKNOWN
+
+
+def _module_function(value, attributes):
+    """The object at `value.a.b` for attributes (a, b) when `value` is a module (the code's
+    `scipy` in scipy.stats.t.logpdf: a library's, found in it); `value` for no attributes."""
+    if attributes and not isinstance(value, types.ModuleType):
+        return None
+    for name in attributes:
+        value = getattr(value, name, None)
+    return value
 
 
 def _boolean(values, op):

@@ -24,6 +24,7 @@ from . import ir
 from .adjoints import StatementAdjoints
 from .annotations import Mark, mark
 from .modes import Mode
+from .passes.liveness import live_before
 from .scalars import real_scalars
 from .saving import (
     AFTER,
@@ -134,8 +135,10 @@ class Reverse(StatementAdjoints, SavingAnalysis):
     def _split(self, inits, forward, adjoint, grads, result):
         """The forward function, returning f's value and the values the backward one reads,
         and the backward function taking them."""
+        # what the backward half reads before binding it (a loop variable it pops, or a
+        # loop's target, comes from its stack or its loop: not from the forward's last value)
         saved = sorted(
-            ir.names_in(gast.Module(body=reading(adjoint, grads), type_ignores=[]))
+            live_before(reading(adjoint, grads), set(), None)
             & (self.primal | set(self._stack_inits.values()))
         )
         maybe_unset = sorted(
@@ -290,9 +293,7 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         if self.has_aux:
             out = ret.value.elts[0]
             if isinstance(out, gast.Name) and out.id in fn.active:
-                adjoint.append(
-                    ir.assign(self.bname(out.id), ir.call("runtime.grad_seed", ir.name(out.id)))
-                )
+                adjoint.append(ir.assign(self.bname(out.id), self._seed(out.id)))
                 live.add(out.id)
         elif ret is not None and ret.active and isinstance(ret.value, gast.Tuple):
             seeds = self._fresh(("<seeds>", "b_outs"), self.adjoint_names)
@@ -318,11 +319,16 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         elif ret is not None and ret.active:
             out = ret.value.id
             if self.mode is Mode.GRAD:
-                adjoint.append(
-                    ir.assign(self.bname(out), ir.call("runtime.grad_seed", ir.name(out)))
-                )
+                adjoint.append(ir.assign(self.bname(out), self._seed(out)))
             live.add(out)
         return adjoint
+
+    def _seed(self, out):
+        """d out / d out: 1.0 for a real scalar (a float: what runtime.grad_seed gives it),
+        else runtime.grad_seed, which checks that `out` is one and gives 1 in its dtype."""
+        if out in self.real_scalars:
+            return ir.const(1.0)
+        return ir.call("runtime.grad_seed", ir.name(out))
 
     def _hold(self, value, forward):
         """`value` as it is at the end of the forward sweep, for returning after the adjoint
@@ -576,5 +582,21 @@ def _copy_args(args):
 
 
 def _loop_target(stmt, var):
-    """Whether `stmt` binds `var` as its loop's target: unbound if the loop runs no time."""
-    return isinstance(stmt, ir.For) and stmt.target == var
+    """Whether `stmt` binds `var` as its loop's target and may run no time (leaving it
+    unbound): not a loop over range() of a positive constant or over a non-empty display."""
+    return isinstance(stmt, ir.For) and stmt.target == var and not _runs(stmt.iter)
+
+
+def _runs(iterable):
+    """Whether a loop over `iterable` surely runs at least once."""
+    if isinstance(iterable, (gast.List, gast.Tuple)):
+        return bool(iterable.elts) and not any(isinstance(e, gast.Starred) for e in iterable.elts)
+    if not (isinstance(iterable, gast.Call) and ir.dotted(iterable.func) == ("range",)):
+        return False
+    bounds = [a.value if isinstance(a, gast.Constant) else None for a in iterable.args]
+    if iterable.keywords or not all(type(b) is int for b in bounds):
+        return False
+    try:
+        return len(range(*bounds)) > 0
+    except (TypeError, ValueError):  # no bounds, too many, or a step of 0
+        return False

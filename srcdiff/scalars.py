@@ -4,8 +4,8 @@ only find two shapes () alike and no complex adjoint to take the real part of (r
 mode's adjoint of a real value is real: each place a real value meets a complex one takes
 the real part of its adjoint there, at run time).
 
-Sure sources: number literals, float(), int(), len(), math.*, comparisons, a loop over
-range(); then sums and means of whole real values, elementwise numpy functions of real
+Sure sources: number literals, float(), int(), len(), math.*, np.pi, x.shape[0],
+comparisons, a loop over range(); then sums and means of whole real values, elementwise numpy functions of real
 values, and arithmetic on them (`**` only to an int literal: a Python float to a fractional
 power may be complex). Not f's arguments: one differentiated is a real array or float, but
 a list or dict of them may also hold complex leaves (they get no gradient). A name is one if every assignment to it is
@@ -48,6 +48,17 @@ _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
 
 def real_scalars(fn):
     """The names of ir.Function `fn` that surely hold a real scalar."""
+    assigned = _assignments(fn)
+    return _greatest(assigned, _real) & _greatest(assigned, _scalar)
+
+
+def scalars(fn):
+    """The names of ir.Function `fn` that surely hold a scalar (a real or a complex one)."""
+    return _greatest(_assignments(fn), _scalar)
+
+
+def _assignments(fn):
+    """{name: the expressions assigned to it (None: anything else)}."""
     assigned = {}  # name -> the expressions assigned to it (None: anything else)
     for stmt in _statements(fn.body):
         if (
@@ -64,7 +75,7 @@ def real_scalars(fn):
             assigned.setdefault(name, []).append(None)
     for param in fn.params:
         assigned.setdefault(param, []).append(None)
-    return _greatest(assigned, _real) & _greatest(assigned, _scalar)
+    return assigned
 
 
 def _greatest(assigned, holds):
@@ -84,6 +95,8 @@ def _greatest(assigned, holds):
 def _real(node, known):
     if isinstance(node, gast.Constant):
         return type(node.value) in (int, float, bool)
+    if _number_read(node):
+        return True
     if isinstance(node, gast.Name):
         return node.id in known
     if isinstance(node, gast.BinOp):
@@ -116,6 +129,8 @@ def _real(node, known):
 def _scalar(node, known):
     if isinstance(node, gast.Constant):
         return type(node.value) in (int, float, bool)
+    if _number_read(node):
+        return True
     if isinstance(node, gast.Name):
         return node.id in known
     if isinstance(node, gast.BinOp):
@@ -133,6 +148,30 @@ def _scalar(node, known):
         if fn in _ELEMENTWISE:
             return not node.keywords and all(_scalar(a, known) for a in node.args)
     return False
+
+
+def _number_read(node):
+    """A module's number (np.pi, math.e) or an array's length along an axis (x.shape[0])."""
+    if isinstance(node, gast.Attribute):
+        path = ir.dotted(node)
+        return (
+            path is not None
+            and path[0] in ("np", "math")
+            and type(registry.resolve(path) if path[0] == "np" else _math(path)) is float
+        )
+    return (
+        isinstance(node, gast.Subscript)
+        and isinstance(node.value, gast.Attribute)
+        and node.value.attr == "shape"
+        and isinstance(node.slice, gast.Constant)
+        and type(node.slice.value) is int
+    )
+
+
+def _math(path):
+    import math
+
+    return getattr(math, path[1], None) if len(path) == 2 else None
 
 
 def _function(call):
@@ -187,3 +226,11 @@ def without_unbroadcast(expr):
 
 def _is_unbroadcast(node):
     return isinstance(node, gast.Call) and ir.dotted(node.func) == ("runtime", "unbroadcast")
+
+
+def unspread(expr):
+    """`expr`, a tangent template's part, without its runtime.broadcast_like(d, z): for an
+    output z of the shape of d's operand (a scalar, or beside scalars only)."""
+    if isinstance(expr, gast.Call) and ir.dotted(expr.func) == ("runtime", "broadcast_like"):
+        return expr.args[0]
+    return expr

@@ -235,10 +235,15 @@ class _NoStandIn(Exception):
 _FLOAT_STAND_IN = 0.7390851332151607  # not 0 or 1, so no exact zero divisor by accident
 
 
-def _stand_in(value, index_ok=False):
+def _stand_in(value, index_ok=False, square=False):
     if isinstance(value, Const):
         return value.value
     if isinstance(value, Typed):
+        if square and _square(value):  # identity matrices, for a factorisation or a solve
+            n = value.shape[-1]
+            eye = np.eye(n, dtype=value.dtype)
+            strides = (0,) * (len(value.shape) - 2) + eye.strides
+            return as_strided(eye, value.shape, strides, writeable=value.writeable)
         if value.is_array:  # floats 1 (no division by zero), ints 0 (a valid index)
             base = (
                 np.ones((), value.dtype) if value.dtype.kind in "fc" else np.zeros((), value.dtype)
@@ -252,9 +257,9 @@ def _stand_in(value, index_ok=False):
             return value.type(0)
         return value.type(1)  # a numpy scalar
     if isinstance(value, Items):
-        return value.type(_stand_in(v, index_ok) for v in value.items)
+        return value.type(_stand_in(v, index_ok, square) for v in value.items)
     if isinstance(value, Mapping):
-        return {k: _stand_in(v, index_ok) for k, v in value.items}
+        return {k: _stand_in(v, index_ok, square) for k, v in value.items}
     if isinstance(value, ShapeOf):
         return runtime.ShapeOf(
             as_strided(np.ones((), value.dtype), value.shape, (0,) * len(value.shape))
@@ -272,6 +277,8 @@ def _abstract(value):
         return Typed(t, (), value.dtype)
     if t in (tuple, list):
         return Items(t, tuple(_abstract(v) for v in value))
+    if isinstance(value, tuple) and hasattr(t, "_fields"):  # numpy's (sign, logabsdet)
+        return Items(tuple, tuple(_abstract(v) for v in value))
     if t is dict and all(type(k) is str for k in value):
         return Mapping(tuple(sorted((k, _abstract(v)) for k, v in value.items())))
     if t is runtime.ShapeOf:
@@ -351,11 +358,7 @@ def _evaluate(fn, args, kwargs, index_args, fresh):
         return UNKNOWN
     exact = all(isinstance(v, Const) for v in values)
     try:
-        concrete = [_stand_in(v, i in index_args) for i, v in enumerate(args)]
-        named = {k: _stand_in(v) for k, v in kwargs.items()}
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = fn(*concrete, **named)
+        result = _call_on_stand_ins(fn, args, kwargs, index_args)
     except Exception:  # noqa: BLE001  (the real call may fail too; then we know nothing)
         return UNKNOWN
     if exact:
@@ -364,6 +367,32 @@ def _evaluate(fn, args, kwargs, index_args, fresh):
     if not fresh and isinstance(out, Typed) and out.writeable and any(map(_read_only, values)):
         out = Typed(out.type, out.shape, out.dtype, False)
     return out
+
+
+def _call_on_stand_ins(fn, args, kwargs, index_args):
+    """fn called on stand-ins of its arguments: arrays of ones, or, where that fails (a
+    Cholesky factor of a matrix of ones), with identity matrices for square ones."""
+    for square in (False, True):
+        concrete = [_stand_in(v, i in index_args, square) for i, v in enumerate(args)]
+        named = {k: _stand_in(v, square=square) for k, v in kwargs.items()}
+        try:
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return fn(*concrete, **named)
+        except Exception:  # noqa: BLE001
+            if square or not any(map(_square, list(args) + list(kwargs.values()))):
+                raise
+
+
+def _square(value):
+    """Whether `value` is an array of float matrices (stacked along leading axes)."""
+    return (
+        isinstance(value, Typed)
+        and value.is_array
+        and value.dtype.kind in "fc"
+        and len(value.shape) >= 2
+        and value.shape[-1] == value.shape[-2]
+    )
 
 
 def _read_only(value):

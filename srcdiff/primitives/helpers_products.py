@@ -47,7 +47,9 @@ class matmul_grad:
         ) or "c" in (widen(g).dtype.kind, a.dtype.kind, b.dtype.kind):
             return None
         g_, a_, b_ = node.args[:3]
-        transpose = lambda e: ir.attr(e, "T")  # noqa: E731
+        transpose = lambda e: (  # noqa: E731  (x.T.T is x)
+            e.value if isinstance(e, gast.Attribute) and e.attr == "T" else ir.attr(e, "T")
+        )
         forms = {
             (2, 2, 0): lambda: gast.BinOp(left=g_, op=gast.MatMult(), right=transpose(b_)),
             (2, 2, 1): lambda: gast.BinOp(left=transpose(a_), op=gast.MatMult(), right=g_),

@@ -72,7 +72,8 @@ class Primitive:
     vararg_method: bool = False  # x.reshape(2, 3) is np.reshape(x, (2, 3))
     multiple_outputs: bool = False  # it returns a tuple or list of arrays: a, b = f(x)
     # its result may be larger than an array operand whose other operands are all numbers
-    # (np.full(3, a), np.tril of a 1-d m): the adjoint's runtime.unbroadcast stays then
+    # or real scalars (np.full(3, a), np.tril of a 1-d m): the adjoint's runtime.unbroadcast
+    # (a tangent's broadcast_like) stays then
     widens: bool = False
     # keyword names numpy also takes for a template's parameter: (("min", "a_min"),) for clip
     keyword_aliases: tuple = ()
@@ -223,13 +224,19 @@ def records():
 
 
 _MODULES = {"np": np, "runtime": runtime}
+# libraries emitted code reads by their own names (the program imported them), once imported
+_LIBRARIES = ("scipy",)
 
 
 def resolve(path):
     """The object at a dotted path of emitted code: ("np", "linalg", "norm"), ("runtime",
-    "unbroadcast"), ("len",) for a builtin; None when there is none."""
+    "unbroadcast"), ("scipy", "stats", "t", "logpdf"), ("len",) for a builtin; None when
+    there is none."""
     root, *rest = path
-    obj = _MODULES.get(root) if rest else getattr(builtins, root, None)
+    if not rest:
+        obj = getattr(builtins, root, None)
+    else:
+        obj = _MODULES.get(root) or (sys.modules.get(root) if root in _LIBRARIES else None)
     for part in rest:
         obj = getattr(obj, part, None)
     return obj

@@ -61,6 +61,8 @@ def spread(g_node, g, x, axis, keepdims):
     g = widen(g)
     if not isinstance(g, Typed):
         return None
-    if not keepdims.value and g.shape != ():
+    if xs == () and g.shape != ():  # (scipy keeps a 0-d x's dimension as 1-d)
+        g_node = ir.call("np.reshape", g_node, literal(()))
+    elif not keepdims.value and g.shape != ():
         g_node = ir.call("np.reshape", g_node, literal(reduced_shape(xs, axis.value, False)))
     return ir.call("np.broadcast_to", g_node, literal(xs))

@@ -1,0 +1,168 @@
+"""Emitted code a careful person would write (issue 21): no saved value the backward half
+binds itself, no `= None` for a loop target where the loop surely runs, no seed, as_grad or
+unbroadcast call whose outcome is known where the code is emitted."""
+
+import re
+
+import numpy as np
+import pytest
+import scipy.stats
+
+import srcdiff as nf
+from gradcheck import check_grad
+from pytree_oracle import finite_differences, leaves
+
+
+def thrice_then_times_index(x):
+    for i in range(3):
+        x = np.sin(x)
+    return x * i
+
+
+def n_times_then_times_index(x, n):
+    i = 0
+    for i in range(n):
+        x = np.sin(x)
+    return x * i
+
+
+def sum_of_squared_sines(x, n):
+    s = 0.0
+    for i in range(n):
+        t = np.sin(x * i)
+        s = s + t * t
+    return s
+
+
+def through_helpers(x, n):
+    return (
+        np.sum(thrice_then_times_index(x))
+        + np.sum(n_times_then_times_index(x, n))
+        + np.sum(sum_of_squared_sines(x, n))
+    )
+
+
+def function_text(source, name):
+    """The text of the function `name` in emitted `source`."""
+    start = source.index(f"def {name}(")
+    end = source.find("\ndef ", start + 1)
+    return source[start : end if end >= 0 else None]
+
+
+def saved_list(source, name):
+    """The names in the list of saved values the forward half of `name` returns."""
+    returned = function_text(source, f"fwd_{name}").rsplit("return", 1)[1]
+    return re.findall(r"\w+", returned.split("[", 1)[1])
+
+
+def test_a_loop_that_surely_runs_binds_its_target(rng):
+    source = nf.grad(through_helpers).source
+    assert "i = None" not in function_text(source, "fwd_thrice_then_times_index")
+    assert "i" in saved_list(source, "thrice_then_times_index")
+    check_grad(through_helpers, rng.normal(size=3), 2, wrt=0)
+    check_grad(through_helpers, rng.normal(size=3), 0, wrt=0)
+
+
+def test_a_backward_half_is_not_handed_what_it_pops(rng):
+    """A value each iteration's adjoint pops is on its stack only, not saved again as the
+    last value it had."""
+    saved = saved_list(nf.grad(through_helpers).source, "sum_of_squared_sines")
+    assert "_stack_t" in saved and "t" not in saved
+    check_grad(through_helpers, rng.normal(size=3), 3, wrt=0)
+
+
+def test_a_sum_with_a_real_scalar_needs_no_unbroadcast(rng):
+    """x * i (i counting a loop), y / x.shape[0], z + np.pi: the result has the shape of the
+    other operand, whose adjoint is then the product's or quotient's own."""
+    source = nf.grad(through_helpers).source
+    assert "unbroadcast" not in function_text(source, "bwd_thrice_then_times_index")
+    check_grad(through_helpers, rng.normal(size=3), 3, wrt=0)
+
+
+def sine_of_the_first(x):
+    s = float(x[0])
+    return np.sin(s) * s + np.pi
+
+
+def test_the_seed_of_a_real_scalar_is_one(rng):
+    source = nf.grad(sine_of_the_first).source
+    assert "grad_seed" not in source and "= 1.0\n" in source
+    check_grad(sine_of_the_first, rng.normal(size=2), wrt=0)
+
+
+def dense(w, b, x):
+    return np.tanh(x @ w + b)
+
+
+def two_layers(params, x):
+    h = dense(params["w1"], params["b1"], x)
+    return np.sum((h @ params["w2"]) ** 2)
+
+
+def test_a_dict_gradient_built_whole_is_returned_as_it_is(rng):
+    """Specialised, the gradient of a dict of arrays is the dict literal of their adjoints;
+    a matrix transposed twice is the matrix."""
+    params = {"w1": rng.normal(size=(3, 4)), "b1": rng.normal(size=4), "w2": rng.normal(size=4)}
+    x = rng.normal(size=(5, 3))
+    source = nf.grad(two_layers).source_for(params, x)
+    assert "as_grad" not in source and ".T.T" not in source
+    gradient = nf.grad(two_layers)(params, x)
+    assert type(gradient) is dict and list(gradient) == list(params)
+    for got, expected in zip(leaves(gradient), finite_differences(two_layers, (params, x))):
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-7)
+
+
+def through_cholesky(w, y):
+    factor = np.linalg.cholesky(w @ w.T + np.eye(3))
+    alpha = np.linalg.solve(factor, y)
+    return alpha @ alpha
+
+
+def test_shapes_are_followed_through_a_factorisation(rng):
+    """A Cholesky factor of the stand-in for a matrix of known shape (its arrays of ones are
+    not positive definite: identity matrices are) has a known shape, and so has what follows."""
+    w, y = rng.normal(size=(3, 3)), rng.normal(size=3)
+    source = nf.grad(through_cholesky).source_for(w, y)
+    assert "grad_seed" not in source and "b_t4 * alpha" in source
+    check_grad(through_cholesky, w, y, wrt=0)
+
+
+def filled(a, x):
+    return np.sum(np.full(len(x), a) * x) + np.sum(np.full(3, a) * 2.0)
+
+
+def test_an_operand_beside_scalars_keeps_its_helper_unless_elementwise(rng):
+    """np.full(len(x), a): `a` is a scalar beside a real scalar, yet the result has len(x)
+    items: its adjoint sums them (reverse mode: a 0-d array; forward mode: a float)."""
+    x = rng.normal(size=4)
+    expected = np.sum(x) + 6.0
+    assert nf.grad(filled)(0.5, x) == pytest.approx(expected)
+    assert nf.grad(filled)(np.array(0.5), x) == pytest.approx(expected)
+    check_grad(filled, np.array(0.5), x, wrt=0)
+
+
+def scalar_sum(w, x):
+    return np.sum(np.tanh(x @ w)) + np.max(x @ w)
+
+
+def test_a_scalar_tangent_is_not_spread(rng):
+    source = nf.jvp(scalar_sum, wrt=0).source
+    assert "broadcast_like" not in source
+    w, x, dw = rng.normal(size=3), rng.normal(size=(4, 3)), rng.normal(size=3)
+    _, tangent = nf.jvp(scalar_sum, wrt=0)(w, x, dw)
+    eps = 1e-6
+    fd = (scalar_sum(w + eps * dw, x) - scalar_sum(w - eps * dw, x)) / (2 * eps)
+    assert tangent == pytest.approx(fd, rel=1e-6)
+
+
+def student_t_prior(latents):
+    return -np.sum(scipy.stats.t.logpdf(latents, 2.4))
+
+
+def test_a_scipy_density_is_followed_and_dropped_where_unread(rng):
+    """Specialised, the density's value (read only for its shape, which is now known) is
+    not computed, nor unreduce or as_grad called: the gradient is its formula."""
+    latents = rng.normal(size=(2, 5))
+    source = nf.grad(student_t_prior).source_for(latents)
+    assert "logpdf" not in source and "runtime." not in source
+    check_grad(student_t_prior, latents, wrt=0)
