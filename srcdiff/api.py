@@ -430,12 +430,19 @@ class Derivative(Variants):
             codegen.name_user_line(exc)
         elif exc.location is None:  # (raised by a runtime helper: its line in f)
             where = codegen.user_line(exc.__traceback__)
-            if where is None:
-                returned = self._location("returned", emitted)
+            if where is None or codegen.is_emitted(where[0]):  # (a derivative's own line)
+                returned = self._returned(emitted)
                 where = returned.filename, returned.lineno
             raise ArgumentError(exc.message, codegen.user_location(*where), exc.hint) from None
         elif codegen.is_emitted(exc.location.filename):
             exc.locate(codegen.user_location(exc.location.filename, exc.location.lineno))
+
+    def _returned(self, emitted=None):
+        """Where the user's f returns: of a derivative of a derivative, f's return, not the
+        return of the derivative's emitted code."""
+        if self._of_derivative:
+            return self.fun._returned()
+        return self._location("returned", emitted)
 
     def _current(self, emitted):
         """Whether `emitted` (and for a derivative of a derivative, the code it was made

@@ -1,6 +1,8 @@
 """Second derivatives, custom templates and check_grads (test_primitives.py checks every
 primitive's second derivatives from its samples)."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -457,3 +459,34 @@ def test_second_order_through_lists_built_with_append(f, x):
     gradient reads the adjoint of a list (hs + [x], a comprehension's list) before popping
     it was silently wrong (the popped adjoints were reset to zeros: 4.0 off)."""
     assert_second_order(f, np.array(x), np.array([0.3, -1.0, 0.7, 0.2]))
+
+
+def complex_output(x):
+    z = np.exp(1j * x) * x
+    return np.sum(z)
+
+
+def vector_output(x):
+    y = np.sin(x)
+    return y * 2.0
+
+
+@pytest.mark.parametrize(
+    "f, message",
+    [(complex_output, "real scalar output"), (vector_output, "needs a scalar output")],
+)
+@pytest.mark.parametrize("second", ["hvp", "hessian", "jvp of grad"])
+def test_second_order_of_a_non_real_scalar_output_is_located_at_its_return(f, message, second):
+    """hvp and hessian of f with a complex or non-scalar output said so at the line of the
+    emitted gradient that seeds the adjoint (a file in the cache), not at f's return."""
+    x = np.array([0.3, -0.7, 1.2])
+    run = {
+        "hvp": lambda: nf.hvp(f)(x, np.ones(3)),
+        "hessian": lambda: nf.hessian(f)(x),
+        "jvp of grad": lambda: nf.jvp(nf.grad(f))(x, np.ones(3)),
+    }[second]
+    with pytest.raises(nf.ArgumentError, match=message) as error:
+        run()
+    lines, first = inspect.getsourcelines(f)
+    assert error.value.location.filename == __file__
+    assert error.value.location.lineno == first + len(lines) - 1
