@@ -7,7 +7,7 @@ import copy
 import gast
 
 from . import ir, runtime
-from .container_facts import dict_view, is_call, zip_star_error
+from .container_facts import dict_names, dict_view, is_call, zip_star_error
 from .container_joins import is_starred_display
 from .errors import UnsupportedError
 from .parse import MISSING
@@ -110,7 +110,7 @@ class ContainerExpressions:
                 func=node.func, args=[ir.name(self.copies[node.args[0].id])], keywords=node.keywords
             )
         if fn is sorted and len(node.args) == 1:
-            return self.sorted_items(node)
+            return self.sorted_items(node, stmt)
         if fn is next and len(node.args) in (1, 2) and is_call(node.args[0], "iter", self.resolve):
             item = gast.Subscript(value=node.args[0].args[0], slice=ir.const(0), ctx=gast.Load())
             return (
@@ -140,22 +140,34 @@ class ContainerExpressions:
             orelse=node.args[1] if len(node.args) == 2 else ir.const(None),
         )
 
-    def sorted_items(self, node):
-        """sorted(x): by key, of a varied list; of a dict's keys (checked as it runs)."""
-        if node.keywords and isinstance(node.args[0], gast.Name) and self.is_varied(node.args[0]):
-            return self.sorted_by_key(node)
-        if dict_view(node.args[0]) is None and not self.is_sequence(node.args[0]):
+    def sorted_items(self, node, stmt):
+        """sorted(x): of a dict's keys where the code shows x to be a dict (checked as it
+        runs); else of x's items, by key or not."""
+        held = node.args[0]
+        if dict_view(held) is not None:
+            return node
+        if not node.keywords and (
+            self._lists_dict_keys(node, stmt)
+            or isinstance(held, gast.Name)
+            and held.id in dict_names(self.func)
+        ):
             return gast.Call(
                 func=node.func,
-                args=[ir.call(ir.attr("runtime", "dict_keys"), node.args[0])],
+                args=[ir.call(ir.attr("runtime", "dict_keys"), held)],
                 keywords=node.keywords,
             )
-        return node
+        if not isinstance(held, gast.Name):  # (its items are read by position: once)
+            self.check_hoisting(held, stmt)
+            items = self.fresh("_items")
+            self.hoisted.append(self._located(ir.assign(items, held), stmt))
+            node.args[0] = ir.name(items)
+        return self.sorted_by_key(node)
 
     def sorted_by_key(self, node):
         """sorted(params, key=f) as [params[_k] for _k in runtime.sorted_positions(params,
-        key=f)]: the items (each with its adjoint) in an order that carries no derivative.
-        (A comprehension's target gets a fresh name when it becomes a loop.)"""
+        key=f)]: the items (each with its adjoint) in an order that carries no derivative
+        (np.sort's, for an array). (A comprehension's target gets a fresh name when it
+        becomes a loop.)"""
         self.changed = True
         items, position = node.args[0], "_k"
         order = gast.Call(

@@ -43,6 +43,32 @@ def display_lengths(func):
     }
 
 
+def dict_names(func):
+    """The names the code shows to hold a dict: bound to a dict display, comprehension or
+    dict(...) call, indexed by a str, or asked for its keys, values, items or get."""
+    names = set()
+    for n in ir.walk(func):
+        if isinstance(n, gast.Assign) and len(n.targets) == 1 and _makes_dict(n.value):
+            names.add(getattr(n.targets[0], "id", None))
+        elif (
+            isinstance(n, gast.Subscript)
+            and isinstance(n.slice, gast.Constant)
+            and isinstance(n.slice.value, str)
+        ):
+            names.add(getattr(n.value, "id", None))
+        elif isinstance(n, gast.Attribute) and n.attr in ("keys", "values", "items", "get"):
+            names.add(getattr(n.value, "id", None))
+    return names - {None}
+
+
+def _makes_dict(value):
+    return isinstance(value, (gast.Dict, gast.DictComp)) or (
+        isinstance(value, gast.Call)
+        and isinstance(value.func, gast.Name)
+        and value.func.id == "dict"
+    )
+
+
 def copies_of_appended_lists(func):
     """name -> the list built with append that each of its assignments binds it to
     (`result = items`, as an inlined generator returns its items), through copies."""

@@ -413,7 +413,7 @@ class Expressions(UserCalls, CallArguments):
                 f"{what}(...) of differentiated values cannot be differentiated",
                 loc,
                 "over a container, write it as a for loop or a comprehension (srcdiff "
-                "follows list, tuple, dict, zip, enumerate, reversed, sorted of a dict's keys, "
+                "follows list, tuple, dict, zip, enumerate, reversed, sorted, "
                 "iter/next, len, sum and map); on arrays, call the numpy function",
             )
         refuse_user_class(obj, loc)

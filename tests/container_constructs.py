@@ -237,6 +237,23 @@ def layers_sorted_by_a_key(params, x):
     return total
 
 
+def items_sorted(params, x):
+    # the code does not show params or x to be a dict: sorted() sorts their items, np.sort's
+    # order for an array, and the adjoint scatters back
+    ranked = sorted(params)
+    top = sorted(x * x, reverse=True)
+    return (
+        sum(v * k for k, v in enumerate(ranked)) ** 2
+        + np.sum(np.array(top) * np.arange(3.0))
+        + sorted(np.sin(x))[0] ** 3
+    )
+
+
+def numbers_and_a_vector(seed=0):
+    draw = np.random.default_rng(seed)
+    return [float(v) for v in draw.normal(size=4)], draw.normal(size=3)
+
+
 # --- joined, merged, copied and written item by item, the count not in the code ----------------
 
 
@@ -574,6 +591,7 @@ CASES = {
         layer_list,
     ),
     "sorted(params, key=lambda ...)": (layers_sorted_by_a_key, layer_list),
+    "sorted(params), sorted(array), of items": (items_sorted, numbers_and_a_vector),
     "x through reversed(params), constant": (
         input_through_reversed_layers,
         input_then_square_layers,
@@ -643,7 +661,8 @@ def filtered_layers(params, x):
 
 
 def sorted_values(params, x):
-    # taken for a dict's keys: a list of arrays fails the check as it runs
+    # taken for a sort of items (nothing in the code says params is a dict): a dict fails the
+    # check as it runs
     return sum(np.sum(v) for v in sorted(params)) + np.sum(x)
 
 

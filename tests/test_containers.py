@@ -73,12 +73,37 @@ def test_what_has_no_length_in_the_code_is_a_located_error(name):
     assert error.value.location.lineno == first + refused
 
 
-def test_sorted_of_what_is_not_a_dict_fails_its_check_as_it_runs():
-    params, x = container_constructs.layer_list()
+def test_sorted_of_a_dict_the_code_does_not_show_fails_its_check_as_it_runs():
+    """sorted(params), where nothing in the code shows params to be a dict, sorts its items
+    (it was taken for a dict's keys: the gradient of sorted(x) of an array was silently
+    zero); a dict there is a located error saying how to sort its keys."""
+    params, x = container_constructs.dict_params()
     with pytest.raises(
-        TypeError, match="took a differentiated value for a dict's keys.*but it is a list"
-    ):
+        nf.ArgumentError, match=r"took sorted\(d\) for a sort of the items"
+    ) as error:
         nf.grad(container_constructs.sorted_values)(params, x)
+    assert "sorted(d.keys())" in error.value.hint
+    lines, first = inspect.getsourcelines(container_constructs.sorted_values)
+    assert error.value.location.filename == container_constructs.__file__
+    assert error.value.location.lineno == first + len(lines) - 1
+
+
+def indexed_by_its_sorted_items(x):
+    total = 0.0
+    for k in sorted(x):  # refused: an array indexed by its own items
+        total = total + x[k]
+    return total
+
+
+def test_an_array_taken_for_a_dict_is_a_located_error():
+    """sorted(x) read as x[k] is a dict's keys, checked as it runs: an array there is a
+    located error (a raw TypeError from the emitted code)."""
+    with pytest.raises(nf.ArgumentError, match="for a dict's keys.*but it is a ndarray") as error:
+        nf.grad(indexed_by_its_sorted_items)(np.array([0.5, 1.0]))
+    assert "np.argsort" in error.value.hint
+    lines, first = inspect.getsourcelines(indexed_by_its_sorted_items)
+    assert error.value.location.filename == __file__
+    assert error.value.location.lineno == first + 2
 
 
 def an_array_plus_a_list(w, x):

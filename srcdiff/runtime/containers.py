@@ -44,15 +44,17 @@ def dict_values_adjoint(g, keys, values):
 
 
 def dict_keys(x):
-    """The keys of dict x, where the code sorts x (`sorted(params)`) or loops over x indexing
-    it by each item (`for key in params: ... params[key]`): srcdiff takes x for a dict there
-    (its keys carry no derivative), and this checks that it is one."""
+    """The keys of dict x, where the code sorts or lists x and shows it to be a dict
+    (`sorted(params)` read as `params[k]`, `params['W']`) or loops over x indexing it by each
+    item (`for key in params: ... params[key]`): srcdiff takes x for a dict there (its keys
+    carry no derivative), and this checks that it is one."""
     if not isinstance(x, dict):
-        raise TypeError(
-            f"srcdiff took a differentiated value for a dict's keys (sorted(d), or "
-            f"for key in d: ... d[key]), but it is a {type(x).__name__}: sorting "
-            "differentiated values has no derivative here (sort indices instead: "
-            "np.argsort), and a loop over a list reads its items as it goes"
+        raise ArgumentError(
+            f"srcdiff took a differentiated value for a dict's keys (the code indexes it by "
+            f"the items of sorted(d), list(d) or for key in d), but it is a "
+            f"{type(x).__name__}",
+            hint="a loop over a list or array reads its items as it goes (for v in d: ...); "
+            "np.sort or np.argsort sort an array",
         )
     return x.keys()
 
@@ -104,13 +106,15 @@ def copied_keys(x):
 
 
 def sorted_positions(x, key=None, reverse=False):
-    """The positions of the items of list or tuple x in the order sorted(x, key=key,
+    """The positions of the items of list, tuple or array x in the order sorted(x, key=key,
     reverse=reverse) puts them: `sorted(params, key=f)` is `[params[k] for k in
-    sorted_positions(params, f)]`, the items themselves, each with its own adjoint."""
+    sorted_positions(params, f)]`, the items themselves, each with its own adjoint. (Where
+    the code does not show x to be a dict, srcdiff takes sorted(x) for this.)"""
     if isinstance(x, dict):
-        raise TypeError(
-            "srcdiff took sorted(d, key=...) for a sort of a list's items, but d "
-            "is a dict: write sorted(d.keys(), key=...) to sort its keys"
+        raise ArgumentError(
+            "srcdiff took sorted(d) for a sort of the items of a list or array, but d "
+            "is a dict (nothing in the code says so)",
+            hint="sort its keys as sorted(d.keys())",
         )
     items = list(x)
     return sorted(
