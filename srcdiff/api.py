@@ -29,6 +29,7 @@ from .statics import Static, is_function_value, is_object, object_class, skeleto
 from .shapes import key
 from .transform import derive, emitted_name
 from .variants import Variants, statics_option
+from .wrappers import source_function
 
 _NDARRAY = np.ndarray
 
@@ -57,7 +58,7 @@ class Derivative(Variants):
             self._parameters = list(inspect.signature(target).parameters.values())
         self._target = target
         # the function whose defaults the emitted code takes, and them (replaced: made anew)
-        owner = None if isinstance(fun, Derivative) else inspect.unwrap(target)
+        owner = None if isinstance(fun, Derivative) else source_function(target)
         self._defaults_of = owner if inspect.isfunction(owner) else _NO_DEFAULTS
         self._defaults = self._defaults_of.__defaults__, self._defaults_of.__kwdefaults__
         shift = 1 if self._bound is not None else 0

@@ -13,7 +13,7 @@ import textwrap
 import gast
 import numpy as np
 
-from . import conversion, ir, remat, runtime
+from . import conversion, ir, remat, runtime, wrappers
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs
 from .statics import MISSING, is_function_value, is_object
@@ -392,19 +392,19 @@ def check_function(fn):
 
 
 def source_lines(fn):
-    """inspect.getsourcelines(fn), kept while linecache holds the same text of its file: a
-    transform asks for it three times (its checks, its cache key, its parse), and inspect
-    tokenizes the whole function each time."""
-    function = inspect.unwrap(fn)
+    """The source of fn (under functools.wraps wrappers: see wrappers.py), kept while
+    linecache holds the same text of its file: a transform asks for it three times (its
+    checks, its cache key, its parse), and inspect tokenizes the whole function each time."""
+    function = wrappers.source_function(fn)
     if not inspect.isfunction(function):
-        return inspect.getsourcelines(fn)
+        return wrappers.source_lines(fn)
     filename = inspect.getsourcefile(function) or function.__code__.co_filename
     linecache.checkcache(filename)  # (as inspect does: a file changed on disk is read anew)
     text = linecache.getlines(filename, function.__globals__)
     kept = _SOURCE_LINES.get(function.__code__)
     if kept is not None and kept[0] is text:
         return kept[1]
-    found = inspect.getsourcelines(fn)
+    found = wrappers.source_lines(fn)
     if len(_SOURCE_LINES) >= 64:
         _SOURCE_LINES.clear()
     _SOURCE_LINES[function.__code__] = text, found

@@ -22,6 +22,7 @@ from .errors import SrcdiffError
 from .primitives import registry
 from .remat import Checkpointed
 from .runtime import is_record as _is_record
+from .wrappers import source_function
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 # srcdiff's showcase: programs written with srcdiff, not part of the transformer. An edit to
@@ -319,7 +320,7 @@ def check_source_runs(fn, where):
     """Raise unless the source srcdiff reads for fn is the code fn runs: a module edited after
     it was imported runs its old code, so a derivative of the text now on disk would be the
     derivative of another function."""
-    function = inspect.unwrap(fn)  # the function inspect reads the source of
+    function = source_function(fn)  # the function whose source srcdiff reads
     module = function.__globals__
     loader = getattr(module.get("__spec__"), "loader", None) or module.get("__loader__")
     if loader is not None and not isinstance(loader, importlib.machinery.SourceFileLoader):

@@ -24,6 +24,7 @@ from .meta import CalleeUse, Meta
 from .statics import Static, is_object, object_class, skeleton
 from .modes import Mode
 from .emitted import Emitted, live_names, namespace
+from .wrappers import check_wrapper, source_function
 
 VERSION = __version__
 _FRAMES_PER_CALL_LEVEL = 100  # (more than a level takes: see derive_callee in generate)
@@ -53,7 +54,11 @@ def cache_key(fn, wrt, mode, options):
 def derive(fn, wrt, mode=Mode.GRAD, **options):
     """The emitted derivative of `fn` (from memory, disk, or a fresh transform). A callee's
     is named by its caller (`names`); f's own module is named again when some function is
-    differentiated in more than one way in it, so that those are named apart (naming.py)."""
+    differentiated in more than one way in it, so that those are named apart (naming.py).
+    Under functools.wraps wrappers, what is differentiated is the code that runs: the
+    wrapped function through wrappers that pass their arguments on (wrappers.py)."""
+    check_wrapper(fn)
+    fn = source_function(fn)
     if "names" in options:
         return _derive(fn, wrt, mode, **options)
     held = _in_progress.below, _in_progress.made

@@ -1,0 +1,170 @@
+"""Functions made by decorators (functools.wraps): whose source is the code that runs.
+
+inspect reads the source of the function under a functools.wraps wrapper (it follows
+`__wrapped__`). That is the code that runs only where the wrapper is transparent: its body
+calls the wrapped function once, with its own arguments unchanged, and returns what that
+returns, its other statements (logging, timing) touching neither. A wrapper that changes
+the arguments or the result is differentiated as itself, from its own source."""
+
+import ast
+import inspect
+import linecache
+import textwrap
+
+from .errors import Location, UnsupportedError
+
+
+def source_function(fn):
+    """The function whose source is the code `fn` runs: fn, or the function that the
+    transparent wrappers around it wrap."""
+    while inspect.isfunction(fn) and inspect.isfunction(getattr(fn, "__wrapped__", None)):
+        if not _transparent(fn):
+            break
+        fn = fn.__wrapped__
+    return fn
+
+
+def check_wrapper(fn):
+    """Raise unless srcdiff can read `fn`'s source as the code it runs: under wrappers that
+    change the arguments or the result, the first such wrapper is differentiated as itself,
+    and that takes the wrapped function's parameters (what the caller's arguments bind to)."""
+    function = source_function(fn)
+    if not (
+        inspect.isfunction(function) and inspect.isfunction(getattr(function, "__wrapped__", None))
+    ):
+        return
+    own = inspect.signature(function, follow_wrapped=False)
+    if own != inspect.signature(function.__wrapped__):
+        decorated = inspect.unwrap(fn).__code__
+        filename, first = decorated.co_filename, decorated.co_firstlineno
+        qualname = getattr(function.__code__, "co_qualname", "")
+        decorator = qualname.split(".<locals>.")[0] if ".<locals>." in qualname else "decorator"
+        name, under = fn.__name__, fn.__name__ + ".__wrapped__"
+        while fn is not function:
+            fn, under = fn.__wrapped__, under + ".__wrapped__"
+        raise UnsupportedError(
+            f"{name} is wrapped by a decorator that changes its arguments or result: srcdiff "
+            f"differentiates the wrapper itself then, and cannot where it takes other "
+            f"parameters, {own}, than {name}",
+            Location(filename, first, linecache.getline(filename, first).rstrip()),
+            f"differentiate {under} (the function under the decorator), or apply the "
+            f"decorator outside nf.grad: {decorator}(nf.grad({under}))",
+        )
+
+
+def source_lines(fn):
+    """inspect.getsourcelines of the function whose source is the code `fn` runs."""
+    function = source_function(fn)
+    return inspect.getsourcelines(function.__code__ if inspect.isfunction(function) else fn)
+
+
+def _transparent(wrapper):
+    """Whether `wrapper` calls its `__wrapped__` with its own arguments, unchanged, and
+    returns what that returns, and does nothing else with either."""
+    try:
+        lines, _ = inspect.getsourcelines(wrapper.__code__)  # (its own: not __wrapped__'s)
+        node = ast.parse(textwrap.dedent("".join(lines))).body[0]
+    except (OSError, TypeError, SyntaxError, IndexError):
+        return False
+    if not isinstance(node, ast.FunctionDef):
+        return False
+    passed = _passing_call(node.args)
+    calls = [
+        n
+        for n in _own_nodes(node.body)
+        if isinstance(n, ast.Call) and _finds(wrapper, n.func, wrapper.__wrapped__)
+    ]
+    if passed is None or len(calls) != 1 or _arguments(calls[0]) != _arguments(passed):
+        return False
+    parameters = {
+        a.id for a in ast.walk(passed) if isinstance(a, ast.Name) and a is not passed.func
+    }
+    uses = [n for n in _own_nodes(node.body) if isinstance(n, ast.Name) and n.id in parameters]
+    return len(uses) == len(parameters) and _returns_only(node.body, calls[0])
+
+
+def _passing_call(arguments):
+    """The call `g(a, b, *args, c=c, **kwargs)` that passes a function's parameters on as
+    they came (None if one has a default: a call passing none would pass a value of the
+    wrapper's own)."""
+    if arguments.defaults or any(d is not None for d in arguments.kw_defaults):
+        return None
+    args = [ast.Name(id=a.arg, ctx=ast.Load()) for a in arguments.posonlyargs + arguments.args]
+    if arguments.vararg is not None:
+        args.append(ast.Starred(value=ast.Name(id=arguments.vararg.arg, ctx=ast.Load())))
+    keywords = [
+        ast.keyword(arg=a.arg, value=ast.Name(id=a.arg, ctx=ast.Load()))
+        for a in arguments.kwonlyargs
+    ]
+    if arguments.kwarg is not None:
+        keywords.append(
+            ast.keyword(arg=None, value=ast.Name(id=arguments.kwarg.arg, ctx=ast.Load()))
+        )
+    return ast.Call(func=ast.Name(id="_", ctx=ast.Load()), args=args, keywords=keywords)
+
+
+def _arguments(call):
+    """What `call` passes, as written."""
+    return ast.unparse(ast.Call(func=ast.Name(id="_"), args=call.args, keywords=call.keywords))
+
+
+def _returns_only(body, call):
+    """Whether each return of `body` returns `call`'s value: the call itself, or a name that
+    a statement of the body (not of a block in it) binds it to, and nothing else changes."""
+    held = next(
+        (
+            s.targets[0].id
+            for s in body
+            if isinstance(s, ast.Assign)
+            and s.value is call
+            and len(s.targets) == 1
+            and isinstance(s.targets[0], ast.Name)
+        ),
+        None,
+    )
+    direct = any(isinstance(s, ast.Return) and s.value is call for s in body)
+    returns = [n for n in _own_nodes(body) if isinstance(n, ast.Return)]
+    if not returns or not (direct or held is not None):
+        return False
+    if any(
+        n.value is not call and not (isinstance(n.value, ast.Name) and n.value.id == held)
+        for n in returns
+    ):
+        return False
+    changed = [
+        n
+        for n in _own_nodes(body)
+        if isinstance(n, (ast.Attribute, ast.Subscript))
+        and isinstance(n.value, ast.Name)
+        and n.value.id == held
+        or isinstance(n, ast.Name)
+        and n.id == held
+        and not isinstance(n.ctx, ast.Load)
+    ]
+    return len(changed) == (0 if held is None else 1)
+
+
+def _own_nodes(body):
+    """The nodes of `body`, not those of functions or classes defined in it."""
+    found = []
+    pending = list(body)
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _finds(function, name, value):
+    """Whether `name`, read in `function`, is `value` (a cell of its closure or a global)."""
+    if not isinstance(name, ast.Name):
+        return False
+    code = function.__code__
+    if name.id in code.co_freevars:
+        cell = function.__closure__[code.co_freevars.index(name.id)]
+        try:
+            return cell.cell_contents is value
+        except ValueError:  # (an empty cell)
+            return False
+    return function.__globals__.get(name.id) is value
