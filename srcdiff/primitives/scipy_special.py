@@ -289,8 +289,8 @@ class log_softmax:
         dz = dx - np.sum(np.exp(z) * dx, axis=axis, keepdims=True)
 
 
-# the weights b must not broadcast `a` to a larger shape; return_sign=True is not covered
-# (without return_sign in the template, such a call is an error at its line)
+# the sum runs over a and b broadcast together (`a * b`, read for its shape); return_sign=True
+# is not covered (without return_sign in the template, such a call is an error at its line)
 @primitive(
     scipy.special.logsumexp,
     shape=EVALUATE,
@@ -300,6 +300,12 @@ class log_softmax:
         Sample("scipy.special.logsumexp(x, axis=1, keepdims=True)", x=real(3, 4)),
         Sample("scipy.special.logsumexp(x, b=w, axis=0)", x=real(3, 4), w=positive(3, 1)),
         Sample("scipy.special.logsumexp(x, b=w)", wrap=None, x=real(5), w=positive(5)),
+        Sample(  # (b of more dimensions than x: the sum runs over their broadcast shape)
+            "scipy.special.logsumexp(x, axis=-1, b=w)", x=real(3), w=positive(2, 3)
+        ),
+        Sample(
+            "scipy.special.logsumexp(x, axis=0, b=w, keepdims=True)", x=real(4, 1), w=positive(4, 3)
+        ),
         Sample(  # (of a 0-d x, scipy's keepdims gives shape (1,))
             "scipy.special.logsumexp(x, axis=-1, keepdims=True)",
             x=lambda rng: np.array(rng.normal()),
@@ -308,25 +314,26 @@ class log_softmax:
 )
 class logsumexp:  # with the default b=None read as 1.0, which `* b` then folds away
     def adjoint(bz, z, a, axis=None, b=1.0, keepdims=False):
-        ba = (
-            runtime.unreduce(bz, a, axis=axis, keepdims=keepdims)
+        ba = runtime.unbroadcast(
+            runtime.unreduce(bz, a * b, axis=axis, keepdims=keepdims)
             * b
-            * np.exp(a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims))
+            * np.exp(a - runtime.unreduce(z, a * b, axis=axis, keepdims=keepdims)),
+            a,
         )
         bb = runtime.unbroadcast(
-            runtime.unreduce(bz, a, axis=axis, keepdims=keepdims)
-            * np.exp(a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
+            runtime.unreduce(bz, a * b, axis=axis, keepdims=keepdims)
+            * np.exp(a - runtime.unreduce(z, a * b, axis=axis, keepdims=keepdims)),
             b,
         )
 
     def tangent(dz, z, a, axis=None, b=1.0, keepdims=False):
         dz = np.sum(
-            da * b * np.exp(a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
+            da * b * np.exp(a - runtime.unreduce(z, a * b, axis=axis, keepdims=keepdims)),
             axis=axis,
             keepdims=keepdims,
         )
         dz = np.sum(
-            db * np.exp(a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
+            db * np.exp(a - runtime.unreduce(z, a * b, axis=axis, keepdims=keepdims)),
             axis=axis,
             keepdims=keepdims,
         )
