@@ -132,6 +132,29 @@ def is_call(node, builtin, resolve):
     return isinstance(node, gast.Call) and resolve(node.func) is getattr(builtins, builtin)
 
 
+def names_taking(target, it, taken, resolve):
+    """The names of loop target `target` that take the items of what `taken(...)` says is
+    the sequence looped over: `it` itself, or one of the sequences of an enumerate, zip or
+    reversed of it (`for k, key in enumerate(keys)`, `for key, v in zip(keys, values)`)."""
+    if taken(it):
+        return [target.id] if isinstance(target, gast.Name) else []
+    if not isinstance(it, gast.Call) or it.keywords or not it.args:
+        return []
+    if is_call(it, "reversed", resolve) and len(it.args) == 1:
+        return names_taking(target, it.args[0], taken, resolve)
+    if not isinstance(target, gast.Tuple):
+        return []
+    if is_call(it, "enumerate", resolve) and len(it.args) == 1 and len(target.elts) == 2:
+        return names_taking(target.elts[1], it.args[0], taken, resolve)
+    if is_call(it, "zip", resolve) and len(it.args) == len(target.elts):
+        return [
+            name
+            for elt, piece in zip(target.elts, it.args)
+            for name in names_taking(elt, piece, taken, resolve)
+        ]
+    return []
+
+
 def bound_to(node, stmt):
     """The name `stmt` binds `node` to (`keys = node`, `keys, names = node, other`)."""
     if not isinstance(stmt, gast.Assign) or len(stmt.targets) != 1:

@@ -37,6 +37,7 @@ from .container_facts import (
     evaluation_order,
     is_call,
     label,
+    names_taking,
     nested,
     unpacks_zip_star,
     zip_star_error,
@@ -343,12 +344,15 @@ class Lowering(ContainerExpressions, Joining):
         ):
             return False
         keys = bound_to(node, stmt)
+
+        def listed(it):
+            return it is node or isinstance(it, gast.Name) and it.id == keys
+
         items = {
-            n.target.id
+            name
             for n in ir.walk(stmt if keys is None else self.func)
             if isinstance(n, (gast.For, gast.comprehension))
-            and isinstance(n.target, gast.Name)
-            and (n.iter is node or isinstance(n.iter, gast.Name) and n.iter.id == keys)
+            for name in names_taking(n.target, n.iter, listed, self.resolve)
         }
 
         def a_key(index):

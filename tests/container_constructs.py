@@ -249,6 +249,17 @@ def items_sorted(params, x):
     )
 
 
+def dict_keys_enumerated_and_zipped(params, x):
+    # sorted(params) is a dict's keys: the code indexes params by them, through enumerate
+    # and zip too
+    total = np.sum(x)
+    for k, key in enumerate(sorted(params)):
+        total = total + (k + 1) * np.sum(np.sin(params[key]))
+    for key, w in zip(reversed(sorted(params)), [2.0, 3.0]):
+        total = total * w + np.sum(params[key] ** 2)
+    return total
+
+
 def numbers_and_a_vector(seed=0):
     draw = np.random.default_rng(seed)
     return [float(v) for v in draw.normal(size=4)], draw.normal(size=3)
@@ -592,6 +603,10 @@ CASES = {
     ),
     "sorted(params, key=lambda ...)": (layers_sorted_by_a_key, layer_list),
     "sorted(params), sorted(array), of items": (items_sorted, numbers_and_a_vector),
+    "enumerate(sorted(d)), zip(reversed(sorted(d)), ...), of keys": (
+        dict_keys_enumerated_and_zipped,
+        dict_params,
+    ),
     "x through reversed(params), constant": (
         input_through_reversed_layers,
         input_then_square_layers,
