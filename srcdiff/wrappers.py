@@ -110,11 +110,12 @@ def _arguments(call):
 
 def _returns_only(body, call):
     """Whether each return of `body` returns `call`'s value: the call itself, or a name that
-    a statement of the body (not of a block in it) binds it to, and nothing else changes."""
+    a statement the body always runs binds it to, and nothing else changes."""
+    always = _always_run(body)
     held = next(
         (
             s.targets[0].id
-            for s in body
+            for s in always
             if isinstance(s, ast.Assign)
             and s.value is call
             and len(s.targets) == 1
@@ -122,7 +123,7 @@ def _returns_only(body, call):
         ),
         None,
     )
-    direct = any(isinstance(s, ast.Return) and s.value is call for s in body)
+    direct = any(isinstance(s, ast.Return) and s.value is call for s in always)
     returns = [n for n in _own_nodes(body) if isinstance(n, ast.Return)]
     if not returns or not (direct or held is not None):
         return False
@@ -142,6 +143,19 @@ def _returns_only(body, call):
         and not isinstance(n.ctx, ast.Load)
     ]
     return len(changed) == (0 if held is None else 1)
+
+
+def _always_run(body):
+    """The statements of `body` that run whenever it returns: its own, and those of the
+    `with` blocks and `try` bodies and `finally` blocks in them."""
+    found = []
+    for stmt in body:
+        found.append(stmt)
+        if isinstance(stmt, ast.With):
+            found += _always_run(stmt.body)
+        elif isinstance(stmt, ast.Try):
+            found += _always_run(stmt.body) + _always_run(stmt.finalbody)
+    return found
 
 
 def _own_nodes(body):

@@ -3,6 +3,7 @@ transparent wrapper (it passes its own arguments on unchanged and returns the re
 read through; one that changes them is differentiated itself, or refused, saying so. (inspect
 reads the source under any wrapper: the wrapper's own change was silently dropped.)"""
 
+import contextlib
 import functools
 import inspect
 import time
@@ -30,6 +31,18 @@ def timed(fn):
         result = fn(*args, **kwargs)
         timed.last = time.perf_counter() - start
         return result
+
+    return wrapper
+
+
+def counted(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            with contextlib.nullcontext():
+                return fn(*args, **kwargs)
+        finally:
+            counted.calls = getattr(counted, "calls", 0) + 1
 
     return wrapper
 
@@ -63,6 +76,7 @@ def timed_and_shifted(x):
 
 @passed_on
 @timed
+@counted
 def passed_and_timed(x, scale=2.0):
     return np.sum(np.tanh(x) * x) * scale
 
