@@ -79,7 +79,12 @@ def _transparent(wrapper):
     parameters = {
         a.id for a in ast.walk(passed) if isinstance(a, ast.Name) and a is not passed.func
     }
-    uses = [n for n in _own_nodes(node.body) if isinstance(n, ast.Name) and n.id in parameters]
+    uses = [
+        n
+        for s in node.body
+        for n in ast.walk(s)  # (functions defined in it too)
+        if isinstance(n, ast.Name) and n.id in parameters
+    ]
     return len(uses) == len(parameters) and _returns_only(node.body, calls[0])
 
 
@@ -132,15 +137,14 @@ def _returns_only(body, call):
         for n in returns
     ):
         return False
-    changed = [
+    methods = {id(n.func) for n in _own_nodes(body) if isinstance(n, ast.Call)}
+    changed = [  # (its binding, or a write into it, or a call of its method)
         n
         for n in _own_nodes(body)
-        if isinstance(n, (ast.Attribute, ast.Subscript))
-        and isinstance(n.value, ast.Name)
-        and n.value.id == held
-        or isinstance(n, ast.Name)
-        and n.id == held
-        and not isinstance(n.ctx, ast.Load)
+        if held is not None
+        and isinstance(n, (ast.Name, ast.Attribute, ast.Subscript))
+        and held in (getattr(n, "id", None), getattr(getattr(n, "value", None), "id", None))
+        and (not isinstance(n.ctx, ast.Load) or id(n) in methods)
     ]
     return len(changed) == (0 if held is None else 1)
 

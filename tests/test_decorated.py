@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import srcdiff as nf
+from srcdiff import wrappers
 from gradcheck import numerical_grad
 from oracle import gradient_along
 
@@ -130,3 +131,63 @@ def test_a_wrapper_that_changes_the_result_taking_star_args_is_a_located_error(f
     lines, first = inspect.getsourcelines(doubled_sum)
     assert error.value.location.lineno == first
     assert error.value.location.line == "@doubled"
+
+
+def logs_result(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        result = fn(*args, **kwargs)
+        print(result.shape)
+        return result
+
+    return wrapper
+
+
+def scales_result(fn):
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        result = fn(*args, **kwargs)
+        result *= 2.0
+        return result
+
+    return wrapper
+
+
+def logs_arguments(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        print(args)
+        return fn(*args)
+
+    return wrapper
+
+
+def swaps(fn):
+    @functools.wraps(fn)
+    def wrapper(a, b):
+        return fn(b, a)
+
+    return wrapper
+
+
+def when(fn):
+    @functools.wraps(fn)
+    def wrapper(*args):
+        if len(args) == 2:
+            return fn(*args)
+
+    return wrapper
+
+
+def pair(a, b):
+    return a - b
+
+
+@pytest.mark.parametrize(
+    "decorator, transparent",
+    [(logs_result, True), (scales_result, False), (logs_arguments, False), (swaps, False)]
+    + [(when, False), (timed, True), (passed_on, True), (counted, True), (shifted, False)],
+)
+def test_which_wrappers_are_read_through(decorator, transparent):
+    decorated = decorator(pair)
+    assert (wrappers.source_function(decorated) is pair) == transparent
