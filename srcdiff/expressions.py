@@ -16,7 +16,7 @@ from .primitives import registry
 from .provenance import holds_functions
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
 from .call_arguments import CallArguments
-from .user_calls import STATIC_HINT, UserCalls, refuse_user_class
+from .user_calls import STATIC_HINT, UserCalls, refuse_spread_arguments, refuse_user_class
 
 
 class Expressions(UserCalls, CallArguments):
@@ -267,14 +267,7 @@ class Expressions(UserCalls, CallArguments):
             record = registry.find(np.maximum if obj is max else np.minimum)  # of two values
         if self._rules(record) is None:
             self._no_rule(obj, func, loc)
-        if any(isinstance(a, gast.Starred) for a in node.args) or any(
-            k.arg is None for k in node.keywords
-        ):
-            raise UnsupportedError(
-                "*args/**kwargs in a differentiated call are not supported",
-                loc,
-                "pass arguments one by one",
-            )
+        refuse_spread_arguments(node, loc)
         call_args = [self.argument(a, loc, out) for a in node.args]
         keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
         spelled = spelling(obj)

@@ -21,8 +21,8 @@ STATIC_HINT = (
 )
 
 
-def _check_callable(fn, node, loc):
-    """Refuse the calls of user functions srcdiff cannot follow, saying what to write."""
+def refuse_spread_arguments(node, loc):
+    """Refuse f(*args) and f(**kwargs) in a differentiated call."""
     if any(isinstance(a, gast.Starred) for a in node.args) or any(
         k.arg is None for k in node.keywords
     ):
@@ -31,6 +31,11 @@ def _check_callable(fn, node, loc):
             loc,
             "pass arguments one by one",
         )
+
+
+def _check_callable(fn, node, loc):
+    """Refuse the calls of user functions srcdiff cannot follow, saying what to write."""
+    refuse_spread_arguments(node, loc)
     if inspect.isgeneratorfunction(fn):
         raise UnsupportedError(
             f"{fn.__name__} is a generator, and generators and coroutines cannot be "
