@@ -163,7 +163,7 @@ def fwd_conv2d_w(x, w, stride=1, padding=0):
 def bwd_conv2d_w(b_t0, saved):
     padding, stride, w, x = saved
     saved.clear()
-    bw = runtime.unbroadcast(conv2d_weight_grad(b_t0, x, w, stride, padding), w)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
     del padding, stride, w, x
     return bw,
 
@@ -395,7 +395,7 @@ def fwd_conv2d_x_w(x, w, stride=1, padding=0):
 def bwd_conv2d_x_w(b_t0, saved):
     padding, stride, w, x = saved
     saved.clear()
-    bx = runtime.unbroadcast(conv2d_input_grad(b_t0, x, w, stride, padding), x)
-    bw = runtime.unbroadcast(conv2d_weight_grad(b_t0, x, w, stride, padding), w)
+    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
     del padding, stride, w, x
     return bx, bw

@@ -288,8 +288,8 @@ def bwd_batch_norm_s1(b_out, saved):
 def bwd_conv2d_x_w_s1(b_t0, saved):
     padding, stride, w, x = saved
     saved.clear()
-    bx = runtime.unbroadcast(conv2d_input_grad(b_t0, x, w, stride, padding), x)
-    bw = runtime.unbroadcast(conv2d_weight_grad(b_t0, x, w, stride, padding), w)
+    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
     del padding, stride, w, x
     return bx, bw
 
@@ -297,8 +297,8 @@ def bwd_conv2d_x_w_s1(b_t0, saved):
 def bwd_conv2d_x_w_s2(b_t0, saved):
     padding, stride, w, x = saved
     saved.clear()
-    bx = runtime.unbroadcast(conv2d_input_grad(b_t0, x, w, stride, padding), x)
-    bw = runtime.unbroadcast(conv2d_weight_grad(b_t0, x, w, stride, padding), w)
+    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
     del padding, stride, w, x
     return bx, bw
 
@@ -410,7 +410,7 @@ def bwd_batch_norm_s2(b_out, saved):
 def bwd_conv2d_w_s1(b_t0, saved):
     padding, stride, w, x = saved
     saved.clear()
-    bw = runtime.unbroadcast(conv2d_weight_grad(b_t0, x, w, stride, padding), w)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
     del padding, stride, w, x
     return bw,
 

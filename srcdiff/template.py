@@ -165,14 +165,30 @@ class Template:
             if isinstance(name, gast.Name) and name.id not in known:
                 self._module_name(name.id, loc, "adjoint")
         value = stmt.value
-        if not self.lazy and not _is_unbroadcast(value):  # a user's rule: summed to its
-            # value's shape, as autograd's are (else a broadcast result, added into another
-            # adjoint, would be counted again for each copy)
+        if not self.lazy and self._may_broadcast(value):
+            # a user's rule written with numpy's operations is summed to its value's shape, as
+            # autograd's are: else a broadcast result, added into another adjoint, would count
+            # again for each copy (runtime.as_grad refuses what is left wider than its value)
             of = ir.name(target.id[1:])
             if index:
                 of = gast.Subscript(value=of, slice=ir.name(index), ctx=gast.Load())
             value = ir.call("runtime.unbroadcast", value, of)
         return Rule(target.id[1:], value, index)
+
+    def _may_broadcast(self, value):
+        """Whether a user's rule may give more than its value's shape: not one that sums it
+        itself, nor a call of a function of the user's module written for it (nn.py's
+        conv2d_weight_grad), which is taken to give that shape."""
+        if _is_unbroadcast(value):
+            return False
+        called = value.func if isinstance(value, gast.Call) else None
+        return not (
+            isinstance(called, gast.Name)
+            and called.id not in _TEMPLATE_GLOBALS
+            and callable(self.module_globals.get(called.id))
+            and getattr(self.module_globals[called.id], "__module__", None)
+            == self.module_globals.get("__name__")
+        )
 
     def _parse_tangent_rule(self, stmt, loc):
         hint = (
