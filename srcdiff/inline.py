@@ -55,8 +55,9 @@ class Inliner(CallInlining, LoopsOverFunctions):
         self.lambdas = set()  # the names given to lambdas
 
     def run(self):
+        """Inline; whether the function may have changed (a plain one is left as it is)."""
         if not self.nested and is_plain(self.func, self.resolve, self._may_take_in):
-            return  # (nothing to inline, nor to read through: each pass would walk it all)
+            return False  # (nothing to inline, nor to read through: each pass would walk it all)
         self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
         substitute_function_aliases(self.func, self.resolve)
         self._read_objects_through()
@@ -75,6 +76,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
             pass
         self.func.body = self._block(self.func.body)
         self._check_uses()
+        return True
 
     # --- finding the local functions ------------------------------------------------------
 

@@ -288,9 +288,9 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     then ANF. `own_names` are the emitted module's functions: no other name is one of them."""
     names = ir.Names(parsed.node)
     names.used.update(own_names)
-    Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run()
-    parsed.find_locals()
-    expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
+    if Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run():
+        parsed.find_locals()
+        expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
     desugar(parsed.node, names.fresh, parsed.resolve)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
     varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
