@@ -319,11 +319,15 @@ def _check_arity(primal, signature, loc):
     kinds = {p.kind for p in primal_params.values()}
     if inspect.Parameter.VAR_KEYWORD in kinds:
         return
-    for name, p in signature.parameters.items():
+    # (a positional-only parameter's name is not numpy's to keep: np.float64's was x, then value)
+    by_position = [p.kind is p.POSITIONAL_ONLY for p in primal_params.values()]
+    for position, (name, p) in enumerate(signature.parameters.items()):
         if p.kind is p.VAR_POSITIONAL:
             if inspect.Parameter.VAR_POSITIONAL not in kinds:
                 raise TemplateError(f"{primal.__name__} takes no *{name}", loc)
-        elif name not in primal_params:
+        elif name not in primal_params and not (
+            position < len(by_position) and by_position[position]
+        ):
             raise TemplateError(
                 f"{getattr(primal, '__name__', primal)} has no parameter "
                 f"{name!r}; template parameters after the output must match "
