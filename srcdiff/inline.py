@@ -32,6 +32,7 @@ from .function_values import LoopsOverFunctions, pick_local_functions
 from .generators import is_generator, iterated_calls, yields_into_a_list
 from .inline_call import CallInlining, local_names
 from .parse import is_function_value
+from .plain import is_plain
 
 
 class Inliner(CallInlining, LoopsOverFunctions):
@@ -54,6 +55,9 @@ class Inliner(CallInlining, LoopsOverFunctions):
         self.lambdas = set()  # the names given to lambdas
 
     def run(self):
+        """Inline; whether the function may have changed (a plain one is left as it is)."""
+        if not self.nested and is_plain(self.func, self.resolve, self._may_take_in):
+            return False  # (nothing to inline, nor to read through: each pass would walk it all)
         self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
         substitute_function_aliases(self.func, self.resolve)
         self._read_objects_through()
@@ -72,6 +76,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
             pass
         self.func.body = self._block(self.func.body)
         self._check_uses()
+        return True
 
     # --- finding the local functions ------------------------------------------------------
 
@@ -152,6 +157,14 @@ class Inliner(CallInlining, LoopsOverFunctions):
         nested.run()
         self.local[name] = (definition, defaults)
 
+    def _may_take_in(self, call, fn):
+        """Whether `call` (of `fn`) may take a function of this module in (_adopt), in a
+        function without local functions."""
+        definition = self.sibling(fn) if inspect.isfunction(fn) else None
+        return definition is not None and (
+            definition.args.vararg is not None or _taken_in(definition, call)
+        )
+
     def _adopt(self, call):
         """Take a function of this module in as a local function, for this call, when it is
         passed a local function or returns one (the local function then is inlined where
@@ -166,14 +179,11 @@ class Inliner(CallInlining, LoopsOverFunctions):
         if definition.args.vararg is not None:
             self._spread(call)
         if not (
-            _returns_a_local_function(definition)
-            or any(
+            any(
                 isinstance(a, gast.Name) and a.id in self.local
                 for a in call.args + [k.value for k in call.keywords]
             )
-            or _packs_arguments(definition, call)
-            or _packs_keywords(definition, call)
-            or is_generator(definition)
+            or _taken_in(definition, call)
         ):
             return False
         if any(self.origins.get(name) is fn for name in self.active):
@@ -448,6 +458,17 @@ def _lambdas_held(node):
     if isinstance(node, (gast.List, gast.Tuple)):
         return [(None, node.elts)]
     return [(None, node.values)] if isinstance(node, gast.Dict) else []
+
+
+def _taken_in(definition, call):
+    """Whether the function of this module `definition` defines is taken in as a local
+    function for `call` whatever the call passes (see Inliner._adopt)."""
+    return (
+        _returns_a_local_function(definition)
+        or _packs_arguments(definition, call)
+        or _packs_keywords(definition, call)
+        or is_generator(definition)
+    )
 
 
 def _returns_a_local_function(definition):

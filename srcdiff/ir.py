@@ -295,6 +295,19 @@ def walk(node):
         yield current
 
 
+def increment_lineno(node, n):
+    """gast.increment_lineno, over walk (gast.walk's generators cost as much as the parse of
+    a long function): every line number below `node` moved down by `n` (a missing one is
+    taken as 0, as gast does)."""
+    for child in walk(node):
+        attributes = child._attributes
+        if "lineno" in attributes:
+            child.lineno = (getattr(child, "lineno", 0) or 0) + n
+        if "end_lineno" in attributes:
+            child.end_lineno = (getattr(child, "end_lineno", 0) or 0) + n
+    return node
+
+
 def copy_tree(node, memo=None):
     """copy.deepcopy of a gast tree (nodes shared within it stay shared in the copy), without
     its generic machinery: a node's fields are copied directly, anything else by deepcopy.

@@ -452,7 +452,7 @@ def _read(fn, parse=True, shared=False):
                 where,
                 "async functions and other callables are not supported",
             )
-        gast.increment_lineno(tree, max(start, 1) - 1)
+        ir.increment_lineno(tree, max(start, 1) - 1)
         if len(_PARSED) >= 64:
             _PARSED.clear()
         _PARSED[source, start] = node

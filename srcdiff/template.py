@@ -95,7 +95,7 @@ class Template:
         source = textwrap.dedent(inspect.getsource(fn))
         self.source = source
         node = conversion.ast_to_gast(ast.parse(source)).body[0]
-        gast.increment_lineno(node, first - 1)
+        ir.increment_lineno(node, first - 1)
         lines = source.splitlines()
 
         def where(n):

@@ -17,6 +17,7 @@ from .inline import Inliner
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
+from .plain import is_plain
 from .parse import ParsedFunction, check_function, expand_object_calls, source_lines
 from .reverse import Reverse
 from .primitives import registry
@@ -292,13 +293,14 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     then ANF. `own_names` are the emitted module's functions: no other name is one of them."""
     names = ir.Names(parsed.node)
     names.used.update(own_names)
-    Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run()
-    parsed.find_locals()
-    expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
+    if Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run():
+        parsed.find_locals()
+        expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
     desugar(parsed.node, names.fresh, parsed.resolve)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
     varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
-    while lower_containers(
+    plain = is_plain(parsed.node, parsed.resolve)  # (then no container to lower)
+    while not plain and lower_containers(
         parsed.node, varied, parsed.resolve, names.fresh, parsed.location, activity.useful(outputs)
     ) | lower_comprehensions(parsed.node.body, varied, names.fresh):
         activity.update()

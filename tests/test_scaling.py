@@ -129,3 +129,75 @@ def test_a_long_function_and_a_deep_nest_of_calls_stay_under_the_recursion_limit
         [sys.executable, "-c", _LARGE_PROGRAMS], env=env, capture_output=True, text=True
     )
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
+
+
+_PLAIN_CASES = """
+import numpy as np
+
+
+def plain(w, x):
+    h = x
+    h = np.tanh(h * w + 0.1)
+    if w > 0:
+        h = -h
+    return np.sum(h, axis=0)
+
+
+def local_function(w, x):
+    def g(v):
+        return v * w
+    return np.sum(g(x))
+
+
+def lam(w, x):
+    return np.sum((lambda v: v * w)(x))
+
+
+def alias(w, x):
+    act = np.tanh
+    return np.sum(act(x * w))
+
+
+def display(w, x):
+    a, b = w, x
+    return np.sum(a * b)
+
+
+def item(w, x):
+    return np.sum(w[0] * x)
+
+
+def loop(w, x):
+    for _ in range(2):
+        x = x * w
+    return np.sum(x)
+
+
+def method(w, x):
+    return (x * w).sum()
+
+
+def builtin(w, x):
+    return sum(x * w)
+"""
+
+
+def test_only_a_plain_function_skips_inlining_and_the_lowering_of_containers(tmp_path):
+    """(plain.py) The stages skip a function the whitelist calls plain; anything it does not
+    know, they run on."""
+    import importlib.util
+
+    from srcdiff.parse import ParsedFunction
+    from srcdiff.plain import is_plain
+
+    path = tmp_path / "plain_cases.py"
+    path.write_text(_PLAIN_CASES)
+    spec = importlib.util.spec_from_file_location("plain_cases", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    names = ("plain", "local_function", "lam", "alias", "display", "item", "loop", "method")
+    found = {}
+    for name in names + ("builtin",):
+        parsed = ParsedFunction(getattr(module, name))
+        found[name] = is_plain(parsed.node, parsed.resolve)
+    assert found == {name: name == "plain" for name in found}
