@@ -275,3 +275,57 @@ def test_scalars_that_may_be_complex_keep_their_unbroadcast(rng):
         "srcdiff against finite differences",
     )
     check_grad(complex_through_a_callee, rng.normal(size=4))
+
+
+def dict_block(p, x):  # 'w' read twice; its backward returns p's adjoint to the caller
+    return np.tanh(x @ p["w"] + p["b"]) * p["w"][0]
+
+
+def dict_model(params, x):
+    h = dict_block(params, x)
+    return np.sum(h**2) + np.sum(params["b"] * params["w"][1])
+
+
+def test_a_dict_adjoint_returned_to_a_caller_is_one_sparse_display(rng):
+    """A callee's backward function hands the caller its dict's adjoint as one
+    runtime.Sparse display (which the caller adds to its own, a key that got none reading as
+    0.0), and no longer saves the dict it added the keys at."""
+    source = nf.grad(dict_model).source
+    backward = source[source.index("def bwd_dict_block") :]
+    assert "bp = runtime.Sparse({'w': b_t5 + b_t0, 'b': b_t2})" in backward, backward
+    assert "add_at(" not in source and "getitem_grad(b_t4, _t3, 1)" in source
+    assert "shape_of(p)" not in source and ", p" not in backward.split("saved.clear()")[0]
+    p = {"w": rng.normal(size=(3, 3)), "b": rng.normal(size=3), "unused": rng.normal(size=2)}
+    x = rng.normal(size=(4, 3))
+    got, raw = nf.grad(dict_model)(p, x), nf.grad(dict_model, optimized=False)(p, x)
+    assert list(got) == list(p)
+    for key in p:
+        np.testing.assert_allclose(got[key], raw[key], rtol=1e-12, atol=1e-14)
+    assert_leaves_close(got, finite_differences(dict_model, (p, x), 0), 1e-5, 1e-7, "bparams")
+    np.testing.assert_array_equal(got["unused"], np.zeros(2))
+
+
+def test_a_dict_adjoint_chain_stops_where_something_else_reads_it():
+    """The display replaces only the statements nothing else reads between: a value the
+    chain adds that is its own partial sum, or one written in between, keeps it a chain."""
+    from srcdiff.optimize import gather_dict_adjoints
+
+    out = _pass_on(
+        gather_dict_adjoints,
+        """
+        def f(p, a, b, c):
+            bp = runtime.getitem_grad(a, p, 'w')
+            bp = runtime.add_at(bp, p, 'b', b)
+            for i in range(3):
+                bp = runtime.add_at(bp, p, 'w', c)
+            bq = runtime.getitem_grad(a, p, 'w')
+            bq = runtime.add_at(bq, p, 'b', bq)
+            br = runtime.getitem_grad(a, p, 'w')
+            a = a * 2
+            br = runtime.add_at(br, p, 'b', a)
+            return runtime.as_grad(bp, p), bq, br
+        """,
+    )
+    assert "bp = runtime.Sparse({'b': b, 'w': a})" in out, out
+    assert out.count("add_at(") == 3 and "bq = runtime.add_at(bq, p, 'b', bq)" in out
+    assert "br = runtime.add_at(br, p, 'b', a)" in out

@@ -9,9 +9,11 @@ from .. import ir, runtime
 
 def gather_dict_adjoints(func):
     """Replace each such chain by one dict display where the chain ends, when nothing but the
-    chain writes the adjoint and nothing but `runtime.as_grad` reads it (as_grad fills in the
-    keys that got no gradient), and the values it gathers are names no statement between
-    reassigns."""
+    chain reads or writes the adjoint between its first statement and its last, and the
+    values it gathers are names no statement between reassigns. The display is a plain dict
+    where only `runtime.as_grad` reads the adjoint (as_grad fills in the keys that got no
+    gradient); elsewhere it is the `runtime.Sparse` the chain made (a caller adds it to its
+    own, and a key that got nothing reads as 0.0)."""
     _gather(func.body, func)
     return func
 
@@ -24,15 +26,19 @@ def _gather(block, func):
     index = 0
     while index < len(block):
         chain = _chain(block, index)
-        if chain and _read_only_by_as_grad(func, chain[0][0], len(chain)):
+        if chain:
             target = chain[0][0]
-            items = {}
-            for _, _, key, value, _ in reversed(chain):
-                items.setdefault(key, []).append(value)
+            # keys in the order the function reads them (the reverse of the chain's); a
+            # key's values summed in the chain's order, as the chain summed them
+            items = {key: [] for _, _, key, _, _ in reversed(chain)}
+            for _, _, key, value, _ in chain:
+                items[key].append(value)
             display = gast.Dict(
                 keys=[ir.const(key) for key in items],
                 values=[_sum(values) for values in items.values()],
             )
+            if not _read_only_by_as_grad(func, target, len(chain)):
+                display = ir.call(f"runtime.{runtime.Sparse.__name__}", display)
             positions = [position for *_, position in chain]
             block[positions[-1]] = ir.assign(target, display)
             for position in reversed(positions[:-1]):
@@ -57,7 +63,8 @@ def _chain(block, start):
         written = ir.names_in(stmt, gast.Store) | ir.names_in(stmt, gast.Del)
         if target in ir.names_in(stmt) | written or written & (moved | {container}):
             break
-    return chain if len(chain) > 1 else []
+    # (a value read from the adjoint itself is the chain's partial sum, which it no longer is)
+    return chain if len(chain) > 1 and not {target, container} & moved else []
 
 
 def _item(stmt, helper):
