@@ -121,15 +121,26 @@ def test_copies_are_propagated(rng):
     check_grad(f, x)
 
 
-def _pass_on(pass_, source):
+def _parsed(source):
+    """The functions `source` defines, as gast FunctionDefs."""
     import textwrap
 
+    import gast
+
+    return gast.parse(textwrap.dedent(source)).body
+
+
+def _source_of(*funcs):
     import astor
     import gast
 
-    func = gast.parse(textwrap.dedent(source)).body[0]
+    return astor.to_source(gast.gast_to_ast(gast.Module(body=list(funcs), type_ignores=[])))
+
+
+def _pass_on(pass_, source):
+    (func,) = _parsed(source)
     pass_(func)
-    return astor.to_source(gast.gast_to_ast(gast.Module(body=[func], type_ignores=[])))
+    return _source_of(func)
 
 
 def test_copies_are_propagated_inside_loops_only_when_the_value_is_the_same():
@@ -329,3 +340,29 @@ def test_a_dict_adjoint_chain_stops_where_something_else_reads_it():
     assert "bp = runtime.Sparse({'b': b, 'w': a})" in out, out
     assert out.count("add_at(") == 3 and "bq = runtime.add_at(bq, p, 'b', bq)" in out
     assert "br = runtime.add_at(br, p, 'b', a)" in out
+
+
+def test_saved_values_the_backward_function_no_longer_reads_are_not_saved():
+    from srcdiff.optimize import drop_unread_saved, eliminate_dead_code
+
+    forward = """
+        def fwd_g(p, x):
+            t = p['a'] * x
+            s = np.sin(x)
+            return t, [runtime.shape_of(p), s, x]
+        """
+    backward = """
+        def bwd_g(bt, saved):
+            p, s, x = saved
+            saved.clear()
+            return runtime.Sparse({'a': %s}),
+        """
+    pair = _parsed(forward + backward % "bt * x")
+    assert drop_unread_saved(*pair) and not drop_unread_saved(*pair)
+    eliminate_dead_code(pair[0])  # (s was computed only to be saved)
+    out = _source_of(*pair)
+    assert "np.sin" not in out and "return t, [x]" in out and "    x, = saved" in out, out
+    pair = _parsed(forward + backward % "bt")
+    assert drop_unread_saved(*pair)
+    out = _source_of(*pair)
+    assert "return t, []" in out and "saved" not in out.split("def bwd_g(bt, saved):")[1], out
