@@ -4,7 +4,7 @@ is instantiated; shape specialisation (specialize.py) runs them again at call ti
 
 from .passes.copies import propagate_copies
 from .passes.dead_code import eliminate_dead_code, eliminate_dead_stacks
-from .passes.dict_adjoints import gather_dict_adjoints
+from .passes.dict_adjoints import gather_dict_adjoints, gather_row_adjoints
 from .passes.in_place import accumulate_in_place
 from .passes.release import release_early
 from .passes.saved_names import drop_unread_saved, unpack_as_saved
@@ -16,6 +16,7 @@ __all__ = [
     "eliminate_dead_code",
     "eliminate_dead_stacks",
     "gather_dict_adjoints",
+    "gather_row_adjoints",
     "accumulate_in_place",
     "release_early",
     "drop_unread_saved",

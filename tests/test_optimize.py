@@ -366,3 +366,24 @@ def test_saved_values_the_backward_function_no_longer_reads_are_not_saved():
     assert drop_unread_saved(*pair)
     out = _source_of(*pair)
     assert "return t, []" in out and "saved" not in out.split("def bwd_g(bt, saved):")[1], out
+
+
+def rows_read(p, x):  # p[0] and p[2] read twice
+    return np.sum(np.sin(p[0] * x) * p[1]) + p[2] ** 2 + p[0] * p[2]
+
+
+def test_an_array_adjoint_built_row_by_row_is_one_array_where_the_rows_are_known(rng):
+    """Specialised for a float array p whose every row is read at a constant position (and
+    whose rows' adjoints are known to be floats like p's), p's adjoint is one np.array; the
+    generic code, not knowing that p is no list, keeps the chain. Numbers as the chain's."""
+    p, x = rng.normal(size=3), rng.normal(size=4)
+    gradient = nf.grad(rows_read)
+    assert gradient.source.count("runtime.add_at(bp, p,") == 4
+    specialised = gradient.source_for(p, x)
+    assert "bp = np.array([b_t9 + b_t0, b_t3, b_t10 + b_t6])" in specialised, specialised
+    assert "add_at" not in specialised and "getitem_grad" not in specialised
+    check_grad(rows_read, p, x, wrt=0)  # (each call checked against the generic code too)
+    longer = np.append(p, 1.0)  # (its row 3 read by none: its adjoint's zeros stay a chain's)
+    assert "np.array" not in gradient.source_for(longer, x)
+    check_grad(rows_read, longer, x, wrt=0)
+    assert "np.array" not in gradient.source_for(np.array([p, p, p]), x)  # (rows not known)

@@ -630,6 +630,11 @@ def dict_of_parameters(p, x):  # n gets no gradient (None); see test_found_bugs 
     return np.sum((1.5 + np.tanh(x @ p["w"] + p["b"])) ** p["n"])
 
 
+@case(r(3), r(4))
+def array_rows_read_at_constants(p, x):  # specialised, p's adjoint is one np.array
+    return np.sum(np.sin(p[0] * x) * p[1]) + p[2] ** 2 + p[0] * p[2]
+
+
 def _dict_layer(p, x):  # its backward returns p's adjoint as one display ('w' read twice)
     return np.tanh(x @ p["w"] + p["b"]) * p["w"][0]
 
