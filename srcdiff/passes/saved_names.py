@@ -65,6 +65,8 @@ def _saved_pair(forward, backward):
         and all(isinstance(target, gast.Name) for target in unpack.targets[0].elts)
         and len(backward.body) > 1
         and isinstance(backward.body[1], gast.Expr)
+        and ir.dotted(getattr(backward.body[1].value, "func", None))
+        == (getattr(unpack.value, "id", None), "clear")
     ):
         return None
     kept, targets = returned.value.elts[1].elts, unpack.targets[0].elts
