@@ -22,7 +22,7 @@ import types
 import gast
 
 from . import cache, codegen, conversion, ir, runtime
-from .optimize import eliminate_dead_code, eliminate_dead_stacks, release_early
+from .optimize import eliminate_dead_code, eliminate_dead_stacks, gather_row_adjoints, release_early
 from .passes.copies import CopyPropagation
 from .ir import dotted
 from .primitives import registry
@@ -136,6 +136,7 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     copies = CopyPropagation(func)
     copies.run()
     _keep_scalars_unspread(func, arguments, (emitted, callees), copies)
+    gather_row_adjoints(func, interpreter.seen)
     session.redirect(interpreter.seen, emitted)
     return interpreter
 
