@@ -358,3 +358,30 @@ def test_asserts_and_raises_are_specialised_through(rng, unchecked):
     x[0, 0] = np.nan
     with pytest.raises(ValueError, match="x has a NaN"):
         df(x, w)
+
+
+def dense_twice_and_looped(w, b, x, xs):
+    h = dense(w, b, x) + dense(w, b, x * 2.0)
+    for t in range(xs.shape[0]):
+        h = h + dense(w, b, xs[t])
+    return np.sum(h**2)
+
+
+def test_a_specialised_pair_saves_only_what_its_backward_reads(rng, unchecked):
+    """The forward copy saves what the backward copy reads, the two cut in step: both
+    straight-line calls share one cut pair; the call in the loop, whose saved list goes
+    through a stack, keeps a pair that saves everything."""
+    w, b, x = rng.normal(size=(3, 4)), rng.normal(size=4), rng.normal(size=(5, 3))
+    xs = rng.normal(size=(2, 5, 3))
+    df = nf.grad(dense_twice_and_looped, wrt=(0, 1, 2))
+    source = df.source_for(w, b, x, xs)
+    cut = re.findall(r"= (fwd_dense_\w+_s\d+)\(w, b, (?:x|_t1)\)", source)
+    assert len(cut) == 2 and cut[0] == cut[1]
+    forward = source[source.index(f"def {cut[0]}(") :]
+    assert "return _t2, [_t2, w, x]\n" in forward
+    backward = source[source.index(f"def {cut[0].replace('fwd', 'bwd')}(") :]
+    assert backward.split("\n")[1] == "    _t2, w, x = saved"
+    assert "return _t2, [_t0, _t2, b, w, x]\n" in source  # (the loop's pair)
+    for i, g in enumerate(df(w, b, x, xs)):
+        expected = numerical_grad(dense_twice_and_looped, (w, b, x, xs), i)
+        np.testing.assert_allclose(g, expected, rtol=1e-6, atol=1e-9)
