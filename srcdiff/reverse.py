@@ -29,6 +29,7 @@ from .scalars import real_scalars
 from .saving import (
     AFTER,
     BEFORE,
+    LISTED,
     NONE,
     Later,
     SavingAnalysis,
@@ -455,6 +456,11 @@ class Reverse(StatementAdjoints, SavingAnalysis):
                     else getattr(stmt, "targets", [])
                 )
                 out += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
+                out += [
+                    ir.assign(t, copy.deepcopy(self.listed[(t, self.site_of[id(stmt)].order)]))
+                    for t in reversed(targets)
+                    if self._saved(t, stmt, LISTED)
+                ]
             return out
 
         out = [Later(pops)] if any(map(self.may_save, block)) else []
