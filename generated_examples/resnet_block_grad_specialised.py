@@ -139,7 +139,7 @@ def bwd_batch_norm_s1(b_out, saved):
     del _t0, bvar
     bcentred = bcentred + b_t0 * 2 * centred
     del b_t0, centred
-    bx = runtime.unbroadcast(bcentred, x)
+    bx = bcentred
     bmean = runtime.unbroadcast(-bcentred, mean)
     del bcentred, mean
     bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)

@@ -234,3 +234,91 @@ def unspread(expr):
     if isinstance(expr, gast.Call) and ir.dotted(expr.func) == ("runtime", "broadcast_like"):
         return expr.args[0]
     return expr
+
+
+_REDUCTIONS = {np.sum, np.mean, np.max, np.min, np.amax, np.amin}
+_SAME_KIND = (gast.Add, gast.Sub, gast.Mult, gast.Div)
+
+
+class Narrower:
+    """Which values of a normalised function are computed from a value x that never changes
+    (a parameter never assigned, or a name assigned once outside loops) without widening it:
+    their shapes broadcast to x's, and they are real where x is. Then `x + v`, `x * v`, ...
+    has x's shape and is real where x is, so the adjoint it hands x needs no unbroadcast:
+    `log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))`.
+    From x: x, numbers, real scalars, elementwise functions and arithmetic (`**` only to an
+    int literal) of such values, and their reductions, whole or along axes kept (keepdims)."""
+
+    def __init__(self, fn, real_scalars):
+        assigned = _assignments(fn)
+        looped = set(_assigned_in_loops(fn.body))
+        self.single = {n: v[0] for n, v in assigned.items() if len(v) == 1 and v[0] is not None}
+        self.fixed = {p for p in fn.params if assigned[p] == [None]} | {
+            n for n in self.single if n not in looped
+        }
+        self.real_scalars, self.memo = real_scalars, {}
+
+    def within(self, node, x):
+        """Whether expression `node` is computed from x (in self.fixed) without widening it."""
+        if isinstance(node, gast.Constant):
+            return type(node.value) in (int, float, bool)
+        if isinstance(node, gast.Name):
+            if node.id == x or node.id in self.real_scalars:
+                return True
+            key = (node.id, x)
+            if key not in self.memo:
+                self.memo[key] = False  # (a name computed from itself proves nothing)
+                value = self.single.get(node.id)
+                self.memo[key] = value is not None and self.within(value, x)
+            return self.memo[key]
+        if isinstance(node, gast.BinOp):
+            if isinstance(node.op, gast.Pow):
+                exponent = node.right
+                return (
+                    isinstance(exponent, gast.Constant)
+                    and type(exponent.value) is int
+                    and self.within(node.left, x)
+                )
+            return isinstance(node.op, _SAME_KIND) and all(
+                self.within(e, x) for e in (node.left, node.right)
+            )
+        if isinstance(node, gast.UnaryOp):
+            return isinstance(node.op, (gast.USub, gast.UAdd)) and self.within(node.operand, x)
+        if isinstance(node, gast.Call) and all(self.within(a, x) for a in node.args):
+            fn = _function(node)
+            if fn in _ELEMENTWISE:
+                return bool(node.args) and not node.keywords
+            return fn in _REDUCTIONS and len(node.args) == 1 and _kept_axes(node.keywords)
+        return False
+
+
+def _kept_axes(keywords):
+    """Whether a reduction with these keywords leaves its operand's axes in place: none
+    (all of them reduced: a scalar), or axis=<constant> with keepdims=True."""
+    named = {k.arg: k.value for k in keywords}
+    if not named:
+        return True
+    axis, keepdims = named.pop("axis", None), named.pop("keepdims", None)
+    return (
+        not named
+        and isinstance(keepdims, gast.Constant)
+        and keepdims.value is True
+        and (
+            isinstance(axis, gast.Constant)
+            or isinstance(axis, gast.Tuple)
+            and all(isinstance(e, gast.Constant) for e in axis.elts)
+        )
+    )
+
+
+def _assigned_in_loops(body, looped=False):
+    for stmt in body:
+        if looped:
+            if isinstance(stmt, ir.Assign):
+                yield from stmt.targets
+            yield from _other_targets(stmt)
+            if isinstance(stmt, ir.For):
+                yield stmt.target
+        inner = looped or isinstance(stmt, (ir.For, ir.While))
+        for block in ("body", "orelse"):
+            yield from _assigned_in_loops(getattr(stmt, block, ()), inner)

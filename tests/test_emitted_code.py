@@ -206,3 +206,45 @@ def test_a_value_kept_in_a_list_is_read_back_from_it(rng):
     gradient, eps = nf.grad(appended_then_run), 1e-5
     expected = (gradient(w + eps * v, xs) - gradient(w - eps * v, xs)) / (2 * eps)
     np.testing.assert_allclose(nf.hvp(appended_then_run)(w, xs, v), expected, rtol=1e-5, atol=1e-8)
+
+
+def centred_squares(x, w):
+    return np.sum((x - np.max(x, axis=1, keepdims=True)) ** 2 * w)
+
+
+def sine_of_a_shift_by_its_own(x, c):
+    z = x + np.tanh(x) * 2.0
+    return np.sum(np.abs(np.sin(z) * c) ** 2)
+
+
+@pytest.mark.parametrize(
+    "f, x, other",
+    [
+        (centred_squares, (3, 4), (3, 4)),
+        (centred_squares, (3, 1), (4,)),
+        (centred_squares, (1, 4), (2, 1, 4)),
+        (sine_of_a_shift_by_its_own, (), (3,)),
+        (sine_of_a_shift_by_its_own, (1,), (3,)),
+        (sine_of_a_shift_by_its_own, (3, 1), (3,)),
+        (sine_of_a_shift_by_its_own, "float", (3,)),
+    ],
+)
+def test_a_value_shifted_by_one_computed_from_it_takes_its_adjoint_whole(f, x, other, rng):
+    """x - np.max(x, axis=1, keepdims=True), x + np.tanh(x) * 2.0: the other operand is
+    computed from x without widening it and is real where x is, so the result has x's shape
+    and is real where x is; x's adjoint is the result's, with no unbroadcast (whatever x is:
+    a float, 0-d, (1,), (3, 1), float32; the loss through a complex constant)."""
+    source = nf.grad(f).source
+    assert re.search(r"\n    bx = b(_t1|z)\n", source)
+    x = float(rng.normal()) if x == "float" else rng.normal(size=x)
+    others = [rng.normal(size=other)]
+    if f is sine_of_a_shift_by_its_own:
+        others.append(others[0] + 1j * rng.normal(size=other))
+    for c in others:
+        check_grad(f, x, c, wrt=0)
+        expected = autograd_grad(f, (x, c), 0)[0]
+        np.testing.assert_allclose(nf.grad(f)(x, c), expected, rtol=1e-9, atol=1e-12)
+    if not isinstance(x, float):
+        single = nf.grad(f)(x.astype(np.float32), others[0].astype(np.float32))
+        assert single.dtype == np.float32 and single.shape == x.shape
+        np.testing.assert_allclose(single, nf.grad(f)(x, others[0]), rtol=1e-3, atol=1e-4)
