@@ -29,7 +29,6 @@ from .scalars import Narrower, real_scalars
 from .saving import (
     AFTER,
     BEFORE,
-    LISTED,
     NONE,
     Later,
     SavingAnalysis,
@@ -456,12 +455,7 @@ class Reverse(StatementAdjoints, SavingAnalysis):
                     if isinstance(stmt, ir.Pop)
                     else getattr(stmt, "targets", [])
                 )
-                out += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
-                out += [
-                    ir.assign(t, copy.deepcopy(self.listed[(t, self.site_of[id(stmt)].order)]))
-                    for t in reversed(targets)
-                    if self._saved(t, stmt, LISTED)
-                ]
+                out += [self._restored(t, stmt) for t in reversed(targets) if self._after(t, stmt)]
             return out
 
         out = [Later(pops)] if any(map(self.may_save, block)) else []

@@ -4,6 +4,8 @@ around it; a value the adjoint reads is saved NONE (it still holds it), AFTER (p
 assignment, popped before the reversed one) or BEFORE (pushed before it is overwritten); or
 not at all, LISTED, when the loop appends it to a list that keeps it (see _listed)."""
 
+import copy
+
 import gast
 
 from . import ir
@@ -204,6 +206,15 @@ class SavingAnalysis:
 
     def _saved(self, var, stmt, kind):
         return self.strategy.get((var, self.site_of[id(stmt)].order)) == kind
+
+    def _after(self, var, stmt):
+        """Whether the reversed block starts by giving `var` back its value of `stmt`."""
+        return self.strategy.get((var, self.site_of[id(stmt)].order)) in (AFTER, LISTED)
+
+    def _restored(self, var, stmt):
+        """The statement doing so: a pop off var's stack, or `var = xs[i]` (_listed)."""
+        listed = self.listed.get((var, self.site_of[id(stmt)].order))
+        return self._pop(var) if listed is None else ir.assign(var, copy.deepcopy(listed))
 
 
 class Later:
