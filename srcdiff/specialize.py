@@ -198,8 +198,8 @@ class Session:
     def clone(self, callee, name, values, cut=None):
         """Callee function `name` specialised for the abstract arguments `values` (None if it
         cannot be). `cut`: True for a backward function to unpack only the saved values it
-        reads (its `kept` says which: None if all), or a forward function's (kept, count) to
-        save only those (None if it cannot)."""
+        reads (its `kept` says which: None if all), or what a backward one's `kept` says, for
+        a forward function to save only those (None if it cannot)."""
         if all(v is UNKNOWN for v in values):
             return None
         clones = callee.clones
@@ -254,14 +254,13 @@ class Session:
 
 
 def _cut(func, cut):
-    """What clone's `cut` asks of the specialised func: a backward function's kept positions
-    (and count), None for all; for a forward function, False if it cannot save only those."""
+    """What clone's `cut` asks of the specialised func: for a backward function, what it
+    keeps of its saved values (saved_lists.keep_read), None for all; for a forward function,
+    False if it cannot save only those."""
     if cut is True:
         return saved_lists.keep_read(func)
-    if cut is not None:
-        if not saved_lists.keep_saved(func, *cut):
-            return False
-        eliminate_dead_code(func)  # (what was computed only to be saved)
+    if cut is not None and not saved_lists.keep_saved(func, *cut):
+        return False
     return None
 
 

@@ -11,6 +11,7 @@ expecting less, nor the other way round."""
 import gast
 
 from .. import ir
+from .dead_code import drop_unread_pops, eliminate_dead_code, eliminate_dead_stacks
 
 
 def paired_calls(func, forward_of):
@@ -59,9 +60,10 @@ def _forward_call(stmt):
 
 
 def keep_read(backward):
-    """Cut the backward function's `a, b, ... = saved` to the names it reads; returns the
-    positions kept and how many there were, or None when it reads them all or does not
-    unpack its list so."""
+    """Cut the backward function's `a, b, ... = saved` to the names it reads (a list it only
+    pops unread values off, its pops gone, is not read); returns the positions kept, how
+    many there were and the positions of the lists popped so, or None when it reads them
+    all or does not unpack its list so."""
     saved = backward.args.args[-1].id
     unpack = backward.body[0] if backward.body else None
     if not (
@@ -70,14 +72,14 @@ def keep_read(backward):
         and all(isinstance(t, gast.Name) for t in unpack.targets[0].elts)
         and isinstance(unpack.value, gast.Name)
         and unpack.value.id == saved
+        and _saved_read_only_to_clear(backward.body[1:], saved)
     ):
         return None
+    targets = unpack.targets[0].elts
+    popped = drop_unread_pops(backward, {t.id for t in targets})
     read = set()
     for stmt in backward.body[1:]:
         read |= ir.names_in(stmt)
-    if saved in read - {saved} or not _saved_read_only_to_clear(backward.body[1:], saved):
-        return None
-    targets = unpack.targets[0].elts
     kept = tuple(i for i, t in enumerate(targets) if t.id in read)
     if len(kept) == len(targets):
         return None
@@ -85,7 +87,7 @@ def keep_read(backward):
         unpack.targets[0].elts = [targets[i] for i in kept]
     else:
         del backward.body[0]
-    return kept, len(targets)
+    return kept, len(targets), tuple(i for i, t in enumerate(targets) if t.id in popped)
 
 
 def _saved_read_only_to_clear(body, saved):
@@ -102,9 +104,11 @@ def _saved_read_only_to_clear(body, saved):
     return True
 
 
-def keep_saved(forward, kept, count):
+def keep_saved(forward, kept, count, stacks):
     """Cut the forward function's `return result, [a, b, ...]` (`count` items) to the items
-    at `kept`; False (and nothing changed) unless that return is its only one."""
+    at `kept`, and drop the lists at positions `stacks` (which the backward function no
+    longer pops) with what pushes onto them; False (forward then spoilt) unless that return
+    is its only one and those lists go whole."""
     returns = [node for node in ir.walk(forward) if isinstance(node, gast.Return)]
     last = forward.body[-1] if forward.body else None
     if not (
@@ -116,5 +120,11 @@ def keep_saved(forward, kept, count):
     ):
         return False
     items = last.value.elts[1].elts
+    dropped = {items[i].id for i in stacks if isinstance(items[i], gast.Name)}
+    if len(dropped) != len(stacks):
+        return False
     last.value.elts[1].elts = [items[i] for i in kept]
-    return True
+    eliminate_dead_code(forward)  # (what was computed only to be saved)
+    while eliminate_dead_stacks(forward):
+        pass
+    return not any(isinstance(n, gast.Name) and n.id in dropped for n in ir.walk(forward))
