@@ -183,7 +183,8 @@ class Session:
         if pruned is None or pruned.kept is None:
             return False
         saving = self.clone(callee, forward.func.id, values, cut=pruned.kept)
-        if saving is None:
+        if saving is None:  # (the cut copy is not called: not shown)
+            later[id(backward)] = [s for s in later[id(backward)] if s is not pruned.source]
             return False
         self._point(forward, saving, emitted)
         self._point(backward, pruned, emitted)

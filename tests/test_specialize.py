@@ -11,6 +11,7 @@ import pytest
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
 from srcdiff import nn, shapes, specialize
+from srcdiff.passes import saved_lists
 
 
 @pytest.fixture
@@ -410,3 +411,24 @@ def test_a_stack_the_specialised_backward_pops_unread_is_not_kept(rng, unchecked
     np.testing.assert_allclose(
         df(w, xs), numerical_grad(through_recurrent, (w, xs), 0), rtol=1e-6, atol=1e-9
     )
+
+
+def squashed(w, b, x):
+    return np.tanh(x @ w - b)
+
+
+def squashed_loss(w, b, x):
+    return np.sum(squashed(w, b, x) ** 2)
+
+
+def test_a_pair_whose_forward_copy_cannot_be_cut_stays_whole(rng, monkeypatch, unchecked):
+    """When the forward copy cannot save less, the backward copy unpacks everything too."""
+    monkeypatch.setattr(saved_lists, "keep_saved", lambda *args: False)
+    w, b, x = rng.normal(size=(3, 4)), rng.normal(size=4), rng.normal(size=(5, 3))
+    df = nf.grad(squashed_loss, wrt=(0, 1))
+    source = df.source_for(w, b, x)
+    assert "return _t2, [_t0, _t2, b, w, x]\n" in source
+    assert "    _t0, _t2, b, w, x = saved\n" in source and source.count("= saved\n") == 1
+    for k, g in enumerate(df(w, b, x)):
+        expected = numerical_grad(squashed_loss, (w, b, x), k)
+        np.testing.assert_allclose(g, expected, rtol=1e-6, atol=1e-9)
