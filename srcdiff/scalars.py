@@ -256,35 +256,50 @@ class Narrower:
         self.fixed = {p for p in fn.params if assigned[p] == [None]} | {
             n for n in self.single if n not in looped
         }
-        self.real_scalars, self.memo = real_scalars, {}
+        self.real_scalars, self.known = real_scalars, set()  # ((name, x) found within x)
 
     def within(self, node, x):
-        """Whether expression `node` is computed from x (in self.fixed) without widening it."""
+        """Whether expression `node` is computed from x (in self.fixed) without widening it.
+        (The names it reads are followed with a list, not a call each: a chain of 3,000
+        statements stays under the recursion limit.)"""
+        names, seen = [], set()
+        if not self._keeps(node, x, names):
+            return False
+        while names:
+            name = names.pop()
+            if name == x or name in self.real_scalars or name in seen or (name, x) in self.known:
+                continue
+            seen.add(name)
+            value = self.single.get(name)
+            if value is None or not self._keeps(value, x, names):
+                return False
+        self.known.update((name, x) for name in seen)
+        return True
+
+    def _keeps(self, node, x, names):
+        """Whether `node` is computed without widening from the names it reads (added to
+        `names`), numbers and x."""
         if isinstance(node, gast.Constant):
             return type(node.value) in (int, float, bool)
         if isinstance(node, gast.Name):
-            if node.id == x or node.id in self.real_scalars:
-                return True
-            key = (node.id, x)
-            if key not in self.memo:
-                self.memo[key] = False  # (a name computed from itself proves nothing)
-                value = self.single.get(node.id)
-                self.memo[key] = value is not None and self.within(value, x)
-            return self.memo[key]
+            names.append(node.id)
+            return True
         if isinstance(node, gast.BinOp):
             if isinstance(node.op, gast.Pow):
                 exponent = node.right
                 return (
                     isinstance(exponent, gast.Constant)
                     and type(exponent.value) is int
-                    and self.within(node.left, x)
+                    and self._keeps(node.left, x, names)
                 )
             return isinstance(node.op, _SAME_KIND) and all(
-                self.within(e, x) for e in (node.left, node.right)
+                self._keeps(e, x, names) for e in (node.left, node.right)
             )
         if isinstance(node, gast.UnaryOp):
-            return isinstance(node.op, (gast.USub, gast.UAdd)) and self.within(node.operand, x)
-        if isinstance(node, gast.Call) and all(self.within(a, x) for a in node.args):
+            return isinstance(node.op, (gast.USub, gast.UAdd)) and self._keeps(
+                node.operand, x, names
+            )
+        if isinstance(node, gast.Call) and all(self._keeps(a, x, names) for a in node.args):
             fn = _function(node)
             if fn in _ELEMENTWISE:
                 return bool(node.args) and not node.keywords
