@@ -193,7 +193,15 @@ def definitions(source):
 
 
 def compile_module(source, filename, scope, first_line=1, origin=None, bare=None):
-    """Execute emitted source in `scope` (its globals from then on) and return it.
+    """Execute emitted source in `scope` (its globals from then on) and return it (the
+    source compiled by `compiled`)."""
+    exec(compiled(source, filename, first_line, origin, bare)[0], scope)
+    return scope
+
+
+def compiled(source, filename, first_line=1, origin=None, bare=None):
+    """The code object of emitted source, to run as a module, and (with `bare`) the code
+    of the default values it leaves out (what names they read: provenance.global_reads).
 
     The source is registered with linecache, so tracebacks and pdb show emitted lines even when
     no file with that name exists; `origin`, (f's file, {row: line of f}), lets an error
@@ -208,9 +216,11 @@ def compile_module(source, filename, scope, first_line=1, origin=None, bare=None
             origin[0],
             {row + first_line - 1: line for row, line in origin[1].items()},
         )
-    code = text if bare is None else _without_defaults(ast.parse(text, filename), *bare)
-    exec(compile(code, filename, "exec"), scope)
-    return scope
+    if bare is None:
+        return (compile(text, filename, "exec"),)
+    module, left_out = _without_defaults(ast.parse(text, filename), *bare)
+    values = ast.fix_missing_locations(ast.Expression(ast.Tuple(elts=left_out, ctx=ast.Load())))
+    return compile(module, filename, "exec"), compile(values, filename, "eval")
 
 
 def takes_parameters(parameters, of):
@@ -223,6 +233,9 @@ def takes_parameters(parameters, of):
 
 
 def _without_defaults(module, name, parameters):
+    """(`module` with the defaults of function `name` taking f's `parameters` made None,
+    the expressions left out)."""
+    left_out = []
     for node in module.body:
         args = node.args if isinstance(node, ast.FunctionDef) else None
         if (
@@ -236,12 +249,12 @@ def _without_defaults(module, name, parameters):
                 parameters,
             )
         ):
-            args = node.args
+            left_out += args.defaults + [d for d in args.kw_defaults if d is not None]
             args.defaults = [ast.copy_location(ast.Constant(None), d) for d in args.defaults]
             args.kw_defaults = [
                 d and ast.copy_location(ast.Constant(None), d) for d in args.kw_defaults
             ]
-    return module
+    return module, left_out
 
 
 # emitted file -> (the user's file, {emitted row: its line}), for every module compiled
