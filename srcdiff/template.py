@@ -259,7 +259,7 @@ class Template:
                 else gast.Constant(value=element, kind=None)
             )
         defaults = {p: self.signature.parameters[p].default for p in self.params if p not in bound}
-        expr = _Substitute(mapping, defaults, self.module_globals).visit(ir.copy_tree(rule.expr))
+        expr = _Substitute(mapping, defaults, self.module_globals).visit(rule.expr)
         others = [bound[p] for p in self.params if p in bound and p != rule.param]
         if others and all(_is_number(v) for v in others) and not self.widens:
             expr = _drop_unbroadcast(expr)
@@ -346,31 +346,34 @@ def _check_arity(primal, signature, loc):
 
 
 class _Substitute:
-    """Puts the call's expressions for the template's names into a copy of a rule (each
-    template instance is one; a direct recursion, not a NodeTransformer's dispatch)."""
+    """Makes a copy of a rule with the call's expressions put in for the template's names
+    (each template instance is one: copied and substituted in one direct recursion)."""
 
     def __init__(self, mapping, defaults, scope):
         self.mapping, self.defaults, self.scope = mapping, defaults, scope
 
     def visit(self, node):
-        if node.__class__ is gast.Name:
+        kind = node.__class__
+        if kind is gast.Name:
             if node.id in self.mapping:
                 return ir.copy_tree(self.mapping[node.id])
             if node.id in self.defaults:
                 return gast.Constant(value=self.defaults[node.id], kind=None)
-            return node
-        if node.__class__ is gast.Call:
-            node.keywords = [k for k in node.keywords if not self._callee_default(node.func, k)]
-        fields = node.__dict__
-        for field in node._fields:
-            value = fields.get(field)
+            return ir.copy_tree(node)
+        made = kind.__new__(kind)
+        fields = made.__dict__
+        for field, value in node.__dict__.items():
             if value.__class__ is list:
-                value[:] = [
+                if kind is gast.Call and field == "keywords":
+                    value = [k for k in value if not self._callee_default(node.func, k)]
+                fields[field] = [
                     self.visit(item) if isinstance(item, gast.AST) else item for item in value
                 ]
             elif isinstance(value, gast.AST):
                 fields[field] = self.visit(value)
-        return node
+            else:  # (a rule's nodes hold numbers and strings: parsed from its source)
+                fields[field] = value
+        return made
 
     def _callee_default(self, func, keyword):
         """Whether `keyword` passes a template default the callee itself has (so it can go):
