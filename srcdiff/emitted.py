@@ -90,14 +90,11 @@ def live_names(codes, scope, fn):
     is seen as by fn. What the module binds itself (its imports: np, runtime; its defs) and
     what the scope has are its own."""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    loaded, own = provenance.global_reads(codes[0])
+    among = (cells.keys() | fn.__globals__.keys()) - scope.keys()
+    loaded, own = provenance.global_reads(codes[0], among)
     for code in codes[1:]:
-        loaded |= provenance.global_reads(code)[0]
-    return [
-        (name, cells.get(name))
-        for name in sorted(loaded - own - set(scope))
-        if name in cells or name in fn.__globals__
-    ]
+        loaded |= provenance.global_reads(code, among)[0]
+    return [(name, cells.get(name)) for name in sorted(loaded - own)]
 
 
 def _same_callable(a, b):
