@@ -91,10 +91,7 @@ def live_names(codes, scope, fn):
     what the scope has are its own."""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
     among = (cells.keys() | fn.__globals__.keys()) - scope.keys()
-    loaded, own = provenance.global_reads(codes[0], among)
-    for code in codes[1:]:
-        loaded |= provenance.global_reads(code, among)[0]
-    return [(name, cells.get(name)) for name in sorted(loaded - own)]
+    return [(name, cells.get(name)) for name in sorted(provenance.global_reads(codes, among))]
 
 
 def _same_callable(a, b):

@@ -129,21 +129,25 @@ def _root_name(code, op, arg):
     return code.co_names[arg >> 1 if op == _LOAD_GLOBAL and sys.version_info >= (3, 11) else arg]
 
 
-def global_reads(code, among):
-    """(the names of `among` that `code`, a module's, and the code in it read as globals,
-    the names its body binds), as Python's symbol tables would say, at a fraction of their
-    cost: only the code that has a name of `among` at all is read instruction by instruction
-    (emitted code reads few globals but its module's)."""
-    reads, binds, todo = set(), set(), [code]
-    for current in todo:
-        if current is code or not among.isdisjoint(current.co_names):
-            for op, arg in _instructions(current):
-                if op in _GLOBAL_LOADS:
-                    reads.add(_root_name(current, op, arg))
-                elif op == _STORE_NAME and current is code:
-                    binds.add(current.co_names[arg])
-        todo += [const for const in current.co_consts if inspect.iscode(const)]
-    return reads & among, binds
+def global_reads(codes, among):
+    """The names of `among` that the code of a module (`codes[0]`, then code evaluated in
+    its namespace) and the code in it read as globals but its body does not bind, as
+    Python's symbol tables would say, at a fraction of their cost: only code that holds
+    such a name at all is read instruction by instruction (emitted code reads few globals
+    but the module's own: np, runtime, its functions)."""
+    module, reads = codes[0], set()
+    binds = {module.co_names[arg] for op, arg in _instructions(module) if op == _STORE_NAME}
+    among = among - binds
+    todo = [(code, True) for code in codes]
+    for current, read in todo:
+        if read or not among.isdisjoint(current.co_names):
+            reads.update(
+                _root_name(current, op, arg)
+                for op, arg in _instructions(current)
+                if op in _GLOBAL_LOADS
+            )
+        todo += [(const, False) for const in current.co_consts if inspect.iscode(const)]
+    return reads & among
 
 
 _CACHE = dis.opmap.get("CACHE", -1)  # (no opcode before 3.11)
