@@ -1,4 +1,5 @@
-"""Stage 4: gast -> ast -> Python source (astor), then compile with a real filename."""
+"""Stage 4: gast -> Python source (unparse.py, or astor from ast), then compile with a real
+filename."""
 
 import ast
 import functools
@@ -9,7 +10,7 @@ import tokenize
 
 import astor
 
-from . import conversion
+from . import conversion, unparse
 from .errors import Location, SrcdiffError
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
@@ -27,7 +28,11 @@ def source_and_lines(module):
     """source_of(module), and {row of it: the `lineno` its statement carries} (the line of f
     it comes from: ir.located; rows of statements without one are left out)."""
     _number_statements(module.body)
-    marked = astor.to_source(module, add_line_information=True, pretty_source="".join)
+    return _lines_of(astor.to_source(module, add_line_information=True, pretty_source="".join))
+
+
+def _lines_of(marked):
+    """source_and_lines' answer from astor's text with its `# line: N` marks."""
     plain, origins, line = [], [], 0
     for text in marked.splitlines(True):
         mark = _MARK.fullmatch(text)
@@ -178,8 +183,11 @@ def to_source(funcs, docstring):
     """The emitted module's source, and [[row, line of f]] for its rows that come from one."""
     source, lines = f'"""{docstring}"""\n{IMPORTS}\n\n', []
     for func in funcs:
-        module = ast.Module(body=[conversion.gast_to_ast(func)], type_ignores=[])
-        text, rows = source_and_lines(module)
+        try:
+            text, rows = _lines_of(unparse.marked(func))
+        except unparse.Unsupported:
+            module = ast.Module(body=[conversion.gast_to_ast(func)], type_ignores=[])
+            text, rows = source_and_lines(module)
         source += "\n\n" if func is not funcs[0] else ""
         offset = source.count("\n")
         lines += [[offset + row, line] for row, line in sorted(rows.items())]
