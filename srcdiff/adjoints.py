@@ -13,7 +13,7 @@ import gast
 
 from . import ir, runtime
 from .annotations import Mark, mark
-from .passes.fold import fold
+from .passes.fold import fold, folded
 from .primitives import registry
 from .saving import BEFORE, Later
 from .scalars import without_unbroadcast
@@ -81,7 +81,9 @@ class StatementAdjoints:
                     param,
                     element,
                     adjoint,
-                    lambda: fold(template.instantiate(rule, stmt.bound, output, adjoint, element)),
+                    lambda: template.instantiate(
+                        rule, stmt.bound, output, adjoint, element, fold=folded
+                    ),
                     plain or rule.index is None and self._beside_real_scalars(stmt, param),
                 )
                 out.append(self.accumulate(atom.id, expr, live))

@@ -49,12 +49,14 @@ _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
 def real_scalars(fn):
     """The names of ir.Function `fn` that surely hold a real scalar."""
     assigned = _assignments(fn)
-    return _greatest(assigned, _real) & _greatest(assigned, _scalar)
+    readers = _readers(assigned)
+    return _greatest(assigned, _real, readers) & _greatest(assigned, _scalar, readers)
 
 
 def scalars(fn):
     """The names of ir.Function `fn` that surely hold a scalar (a real or a complex one)."""
-    return _greatest(_assignments(fn), _scalar)
+    assigned = _assignments(fn)
+    return _greatest(assigned, _scalar, _readers(assigned))
 
 
 def _assignments(fn):
@@ -78,17 +80,28 @@ def _assignments(fn):
     return assigned
 
 
-def _greatest(assigned, holds):
-    """The largest set of names each of whose assigned expressions `holds` given it (passes
-    in the order of assignment: one settles straight-line code, a loop takes a few more)."""
+def _readers(assigned):
+    """{name: the names some expression assigned to which reads it}."""
+    readers = {}
+    for name, values in assigned.items():
+        for value in values:
+            for read in ir.names_in(value) if value is not None else ():
+                readers.setdefault(read, set()).add(name)
+    return readers
+
+
+def _greatest(assigned, holds, readers):
+    """The largest set of names each of whose assigned expressions `holds` given it: of all
+    names, each whose expressions do not all hold is dropped, and the names whose
+    expressions read it are looked at again (not every assignment once more for each link
+    of a chain of names dropped, as passes over them all would)."""
     known = set(assigned)
-    changed = True
-    while changed:
-        changed = False
-        for name, values in assigned.items():
-            if name in known and not all(e is not None and holds(e, known) for e in values):
-                known.discard(name)
-                changed = True
+    todo = list(assigned)
+    while todo:
+        name = todo.pop()
+        if name in known and not all(e is not None and holds(e, known) for e in assigned[name]):
+            known.discard(name)
+            todo += readers.get(name, ())
     return known
 
 
