@@ -473,9 +473,7 @@ def compile_function(func, emitted, defaults, label):
     bare.args = copy.copy(func.args)
     bare.args.defaults = []
     bare.args.kw_defaults = [None] * len(func.args.kwonlyargs)
-    source, rows = codegen.source_and_lines(
-        conversion.gast_to_ast(gast.Module(body=[bare], type_ignores=[]))
-    )
+    source, rows = codegen.function_source(bare)
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
     # func's statements carry the lines of emitted's source they were parsed from
     generic = dict(emitted.meta.lines)
