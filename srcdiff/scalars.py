@@ -269,25 +269,39 @@ class Narrower:
         self.fixed = {p for p in fn.params if assigned[p] == [None]} | {
             n for n in self.single if n not in looped
         }
-        self.real_scalars, self.known = real_scalars, set()  # ((name, x) found within x)
+        self.real_scalars, self.found = real_scalars, {}  # {(name, x): whether within x}
 
     def within(self, node, x):
-        """Whether expression `node` is computed from x (in self.fixed) without widening it.
-        (The names it reads are followed with a list, not a call each: a chain of 3,000
-        statements stays under the recursion limit.)"""
-        names, seen = [], set()
-        if not self._keeps(node, x, names):
-            return False
-        while names:
-            name = names.pop()
-            if name == x or name in self.real_scalars or name in seen or (name, x) in self.known:
+        """Whether expression `node` is computed from x (in self.fixed) without widening it."""
+        names = []
+        return self._keeps(node, x, names) and all(self._name_within(n, x) for n in names)
+
+    def _name_within(self, name, x):
+        """within() of a name's one value, remembered for every name it reads, so a chain
+        of N statements costs N, not N per question. Names are followed with a stack, not
+        a call each (a chain of 3,000 statements stays under the recursion limit), and a
+        name reached again through itself (a loop) is not within x."""
+        found, stack, open_ = self.found, [name], set()
+        while stack:
+            current = stack[-1]
+            if (current, x) in found:
+                stack.pop()
                 continue
-            seen.add(name)
-            value = self.single.get(name)
-            if value is None or not self._keeps(value, x, names):
-                return False
-        self.known.update((name, x) for name in seen)
-        return True
+            reads, value = [], self.single.get(current)
+            if current == x or current in self.real_scalars:
+                result = True
+            elif value is None or not self._keeps(value, x, reads):
+                result = False
+            elif pending := [r for r in reads if (r, x) not in found and r not in open_]:
+                open_.add(current)
+                stack.extend(pending)
+                continue
+            else:
+                result = all(found.get((r, x), False) for r in reads)
+            found[(current, x)] = result
+            open_.discard(current)
+            stack.pop()
+        return found[(name, x)]
 
     def _keeps(self, node, x, names):
         """Whether `node` is computed without widening from the names it reads (added to
