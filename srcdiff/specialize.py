@@ -22,6 +22,7 @@ import types
 import gast
 
 from . import cache, codegen, conversion, ir, runtime
+from .emitted import told_apart
 from .optimize import eliminate_dead_code, eliminate_dead_stacks, propagate_copies, release_early
 from .ir import dotted
 from .primitives import registry
@@ -145,6 +146,7 @@ class Session:
 
     def __init__(self):
         self.memo, self.sources = {}, []
+        self.sharing = {}  # the names of callees' functions -> the callees sharing them
         self.interpreters = {}  # Callees' runs of a callee function, by the memo's key
 
     def redirect(self, seen, emitted):
@@ -163,6 +165,16 @@ class Session:
                     node.func.id = clone.__name__
                     emitted.scope[clone.__name__] = clone
 
+    def clone_name(self, callee, name, number):
+        """The name of the number'th copy of `callee`'s function `name`: numbered also by
+        callee where this variant calls others whose functions share its names (one
+        method's derivatives, made per class in different callers' modules)."""
+        sharing = self.sharing.setdefault(callee.meta.names, [])
+        if callee not in sharing:
+            sharing.append(callee)
+        rank = sharing.index(callee)
+        return f"{told_apart(name, callee, rank + 1) if rank else name}_s{number}"
+
     def clone(self, callee, name, values):
         if all(v is UNKNOWN for v in values):
             return None
@@ -172,11 +184,12 @@ class Session:
             found = clones.get(key)
         except TypeError:  # an unhashable constant among the arguments (a slice)
             return None
-        if found is not None:
+        if found is not None:  # (made for another variant: listed here too, with its callees')
+            self.sources += [s for s in found.listing if s not in self.sources]
             return found
-        copied = {}
+        listed, copied = len(self.sources), {}
         func = ir.copy_tree(_parsed(callee)[name][0], copied)
-        func.name = f"{name}_s{sum(k[0] == name for k in clones) + 1}"
+        func.name = self.clone_name(callee, name, sum(k[0] == name for k in clones) + 1)
         defaults = callee.functions[name].__defaults__
         backward = name == callee.meta.names[-1] != callee.meta.names[0]
         if backward:  # its dels are placed anew once the rewrites changed what is read where
@@ -203,6 +216,7 @@ class Session:
         function = compile_function(func, callee, defaults, func.name)
         clones[key] = function
         self.sources.append(function.source)
+        function.listing = self.sources[listed:]
         return function
 
 
