@@ -11,7 +11,6 @@ from srcdiff import runtime
 
 
 def dloss(combined_params, images, noise):
-    runtime.check_unpack(combined_params, 2)
     encoder_params = combined_params[0]
     decoder_params = combined_params[1]
     _t0, neural_net_predict_saved = fwd_neural_net_predict_params_s1(encoder_params, images)

@@ -35,12 +35,12 @@ def dresnet_block(p, x):
     b_t8 = runtime.getitem_grad(b_t9, _t8, 0)
     bh_2, b_t6, b_t7 = bwd_batch_norm_s1(b_t8, batch_norm_saved_1)
     b_t4, b_t5 = bwd_conv2d_x_w_s1(bh_2, conv2d_saved_1)
-    bh_1, = bwd_relu_s2(b_t4, relu_saved)
+    bh_1, = bwd_relu_s1(b_t4, relu_saved)
     b_t3 = runtime.getitem_grad(bh_1, _t3, 0)
     bh, b_t1, b_t2 = bwd_batch_norm_s1(b_t3, batch_norm_saved)
     b_t0, = bwd_conv2d_w_s1(bh, conv2d_saved)
     bp = {'w1': b_t0, 'g1': b_t1, 'b1': b_t2, 'w2': b_t5, 'g2': b_t6, 'b2': b_t7}
-    return runtime.as_grad(bp, p)
+    return bp
 
 
 def fwd_conv2d_w_s1(x, w, stride=1, padding=0):
@@ -89,40 +89,34 @@ def bwd_relu_s1(b_t1, saved):
 
 def bwd_batch_norm_s1(b_out, saved):
     training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
-    del training
+    del _t0, _t2, _t5, _t6, mean, training, var, x
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
     del y
     by = b_outs[0]
     del b_outs
-    b_t5 = runtime.unbroadcast(by, _t5)
-    del _t5
-    b_t6 = runtime.unbroadcast(by, _t6)
-    del _t6, by
+    b_t6 = by.sum(axis=(0, 2, 3), keepdims=True)
     bbeta = np.reshape(b_t6, np.shape(beta))
     del b_t6, beta
-    bcentred = runtime.unbroadcast(b_t5 * scale, centred)
-    bscale = runtime.unbroadcast(b_t5 * centred, scale)
-    del b_t5
-    b_t2 = runtime.unbroadcast(bscale / _t4, _t2)
-    del _t2
-    b_t4 = runtime.unbroadcast(-bscale * scale / _t4, _t4)
+    bcentred = by * scale
+    bscale = (by * centred).sum(axis=(0, 2, 3), keepdims=True)
+    del by
+    b_t2 = bscale / _t4
+    b_t4 = -bscale * scale / _t4
     del bscale, scale
     b_t3 = b_t4 / (2 * _t4)
     del _t4, b_t4
-    bvar = runtime.unbroadcast(b_t3, var)
-    del b_t3, var
     bgamma = np.reshape(b_t2, np.shape(gamma))
     del b_t2, gamma
-    b_t0 = runtime.mean_grad(bvar, _t0, axis=(0, 2, 3), keepdims=True)
-    del _t0, bvar
+    b_t0 = b_t3 / 50
+    del b_t3
     bcentred = bcentred + b_t0 * 2 * centred
     del b_t0, centred
-    bx = runtime.unbroadcast(bcentred, x)
-    bmean = runtime.unbroadcast(-bcentred, mean)
-    del bcentred, mean
-    bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
-    del bmean, x
+    bx = bcentred
+    bmean = (-bcentred).sum(axis=(0, 2, 3), keepdims=True)
+    del bcentred
+    bx = bx + np.broadcast_to(bmean / 50, (2, 3, 5, 5))
+    del bmean
     return bx, bgamma, bbeta
 
 
@@ -133,14 +127,6 @@ def bwd_conv2d_x_w_s1(b_t0, saved):
     bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
     del padding, stride, w, x
     return bx, bw
-
-
-def bwd_relu_s2(b_t1, saved):
-    _t0, x = saved
-    saved.clear()
-    bx = runtime.unbroadcast(b_t1 * _t0, x)
-    del _t0, x
-    return bx,
 
 
 def bwd_conv2d_w_s1(b_t0, saved):

@@ -25,6 +25,7 @@ from . import cache, codegen, conversion, ir, runtime
 from .emitted import told_apart
 from .optimize import eliminate_dead_code, eliminate_dead_stacks, propagate_copies, release_early
 from .ir import dotted
+from .passes.item_adjoints import forward_item_adjoints
 from .primitives import registry
 from .inference import Interpreter, Unsupported, stack_methods_used
 from .shapes import BOTTOM, UNKNOWN, Const, Typed, describe, widen
@@ -83,6 +84,8 @@ def _rewritten(node, seen):
                     if item.__class__ is list:  # an if whose branch is known: that branch
                         items.extend(item)
                         continue
+                    if item.__class__ is gast.Expr and item.value.__class__ is gast.Constant:
+                        continue  # a check found needless (runtime.check_unpack)
                 items.append(item)
             value[:] = items
         elif isinstance(value, _NODE) and value.__class__ not in _LEAVES:
@@ -130,6 +133,7 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     if interpreter is None:
         interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
     _rewritten(func, interpreter.seen)
+    forward_item_adjoints(func)
     while eliminate_dead_stacks(func):
         pass
     eliminate_dead_code(func)
