@@ -91,10 +91,8 @@ def bwd_batch_norm_s1(b_out, saved):
     training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
     del _t0, _t2, _t5, _t6, mean, training, var, x
     saved.clear()
-    b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
+    by = runtime.unpack_adjoint(b_out, (y, None, None))[0]
     del y
-    by = b_outs[0]
-    del b_outs
     b_t6 = by.sum(axis=(0, 2, 3), keepdims=True)
     bbeta = np.reshape(b_t6, np.shape(beta))
     del b_t6, beta

@@ -25,10 +25,10 @@ from . import cache, codegen, conversion, ir, runtime
 from .emitted import told_apart
 from .optimize import eliminate_dead_code, eliminate_dead_stacks, propagate_copies, release_early
 from .ir import dotted
-from .passes.item_adjoints import forward_item_adjoints
+from .passes.tuple_items import forward_item_adjoints, unpack_tuples
 from .primitives import registry
 from .inference import Interpreter, Unsupported, stack_methods_used
-from .shapes import BOTTOM, UNKNOWN, Const, Typed, describe, widen
+from .shapes import BOTTOM, UNKNOWN, Const, Items, Typed, describe, widen
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
 MAX_VARIANTS = 8  # signatures per derivative; beyond, calls run the generic code
@@ -137,11 +137,18 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     while eliminate_dead_stacks(func):
         pass
     eliminate_dead_code(func)
+    unpack_tuples(func, _tuple_lengths(interpreter.bound))
     propagate_copies(func)
     if _keep_scalars_unspread(func, arguments, emitted, callees):
         propagate_copies(func)
     session.redirect(interpreter.seen, emitted)
     return interpreter
+
+
+def _tuple_lengths(bound):
+    """{name: its length} for the names the interpreter found to hold a tuple or list of
+    known length wherever they are bound."""
+    return {name: len(v.items) for name, v in bound.items() if isinstance(v, Items)}
 
 
 class Session:

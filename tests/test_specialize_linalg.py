@@ -158,3 +158,18 @@ def test_the_gp_examples_specialised_gradient_keeps_no_pair_machinery():
     spec.loader.exec_module(module)
     args = module.example(np.random.default_rng(0))
     check_grad(module.gp_marginal_likelihood, *args, wrt=(0,), rtol=1e-6, atol=1e-8)
+
+
+def test_a_returned_tuple_is_unpacked_into_the_names_its_items_go_to(rng):
+    a, y = _args(rng)
+    source = nf.value_and_grad(gp, wrt=0).source_for(a, y)
+    assert "logdet = np.linalg.slogdet(k)[1]\n" in source  # (its sign: read by none)
+
+    def eigh(a):
+        w, v = np.linalg.eigh(a + a.T)
+        return np.sum(w**2) + np.sum(v**2 * w)
+
+    check_grad(eigh, a)
+    source = nf.grad(eigh).source_for(a)
+    assert "w, v = np.linalg.eigh(" in source and "runtime.eigh_vjp(b_t2, (w, v))" in source
+    assert "check_unpack" not in source and "_t2[" not in source

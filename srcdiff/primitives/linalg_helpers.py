@@ -26,7 +26,7 @@ def _matrices(a, kinds="f"):
 def _item(g_node, g, out_node, k):
     """(the node of the adjoint of item k of a returned tuple, its abstract value) from the
     tuple's adjoint g: None where it got none. An item of a Sparse is read by adjoint_at,
-    which specialisation reads as the value getitem_grad placed there (passes/item_adjoints)."""
+    which specialisation reads as the value getitem_grad placed there (passes/tuple_items.py)."""
     if isinstance(g, Items) and len(g.items) > k and isinstance(widen(g.items[k]), Typed):
         return gast.Subscript(value=g_node, slice=ir.const(k), ctx=gast.Load()), g.items[k]
     if isinstance(g, SparseOf) and k in dict(g.items):
