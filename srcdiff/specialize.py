@@ -25,7 +25,7 @@ from . import cache, codegen, conversion, ir, runtime
 from .emitted import told_apart
 from .optimize import eliminate_dead_code, eliminate_dead_stacks, propagate_copies, release_early
 from .ir import dotted
-from .passes.tuple_items import forward_item_adjoints, unpack_tuples
+from .passes.tuple_items import forward_item_adjoints, gather_tuple_adjoints, unpack_tuples
 from .primitives import registry
 from .inference import Interpreter, Unsupported, stack_methods_used
 from .shapes import BOTTOM, UNKNOWN, Const, Items, Typed, describe, widen
@@ -133,11 +133,13 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     if interpreter is None:
         interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
     _rewritten(func, interpreter.seen)
+    lengths = _tuple_lengths(interpreter.bound)
     forward_item_adjoints(func)
+    gather_tuple_adjoints(func, lengths)
     while eliminate_dead_stacks(func):
         pass
     eliminate_dead_code(func)
-    unpack_tuples(func, _tuple_lengths(interpreter.bound))
+    unpack_tuples(func, lengths)
     propagate_copies(func)
     if _keep_scalars_unspread(func, arguments, emitted, callees):
         propagate_copies(func)

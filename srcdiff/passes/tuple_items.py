@@ -7,6 +7,7 @@ so that b, the Sparse holding it, goes."""
 import gast
 
 from .. import ir, runtime
+from ..primitives import registry
 
 
 def forward_item_adjoints(func):
@@ -167,3 +168,107 @@ def _item_named(stmt, t, length, writes):
         and type(stmt.value.slice.value) is int
         and -length <= stmt.value.slice.value < length
     )
+
+
+def gather_tuple_adjoints(func, lengths):
+    """`b = runtime.getitem_grad(bv, t, 1)` then `b = runtime.add_at(b, t, 0, bw)`, b read
+    only by a helper that takes a tuple's adjoint (its record's tuple_adjoints), become
+    `(bw, bv)` where the helper reads b: a tuple of the items' adjoints, None for an item
+    that got none (t's length is `lengths`'), when no statement between reassigns them."""
+    if not any(_placing(stmt) for stmt in func.body):
+        return func  # (the commonest: a cheap look at the top-level statements)
+    writes, reads = _positions(func)
+    for position, stmt in enumerate(func.body):
+        placed = _placing(stmt)
+        if placed is None or placed[2] not in lengths:
+            continue
+        chain = _chain(func.body, position, placed[0], writes)
+        final = [r for r in reads.get(placed[0], ()) if r[0] not in chain]
+        if chain is None or len(final) != 1 or final[0][0] < chain[-1]:
+            continue
+        at, call, k = final[0]
+        if not _takes_tuple_adjoint(call, k):
+            continue
+        length, items = lengths[placed[2]], {}
+        for p in chain:
+            _, g, _, index = _placing(func.body[p]) or _adding(func.body[p])
+            if any(p < q <= at for q in writes.get(g, ())) or not -length <= index < length:
+                break
+            items.setdefault(index % length, []).append(ir.name(g))
+        else:
+            call.args[k] = gast.Tuple(
+                elts=[_sum(items[i]) if i in items else ir.const(None) for i in range(length)],
+                ctx=gast.Load(),
+            )
+            gone = {id(func.body[p]) for p in chain}
+            func.body[:] = [s for s in func.body if id(s) not in gone]
+            return gather_tuple_adjoints(func, lengths)  # (positions moved: index anew)
+    return func
+
+
+def _chain(body, start, b, writes):
+    """The positions of `b = runtime.getitem_grad(...)` at `start` and of the statements
+    `b = runtime.add_at(b, ...)` after it, when those are all that assign b; else None."""
+    chain = sorted(set(writes.get(b, ())))
+    if chain[0] != start or any(
+        _adding(body[p]) is None or _adding(body[p])[0] != b for p in chain[1:]
+    ):
+        return None
+    return chain
+
+
+def _adding(stmt):
+    """(b, g, x, index) of `b = runtime.add_at(b, x, index, g)`, names and an int."""
+    if not (
+        isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and isinstance(stmt.value, gast.Call)
+        and ir.dotted(stmt.value.func) == ("runtime", runtime.add_at.__name__)
+        and len(stmt.value.args) == 4
+        and not stmt.value.keywords
+    ):
+        return None
+    b, x, index, g = stmt.value.args
+    if not (
+        all(isinstance(n, gast.Name) for n in (b, x, g))
+        and b.id == stmt.targets[0].id
+        and isinstance(index, gast.Constant)
+        and type(index.value) is int
+    ):
+        return None
+    return b.id, g.id, x.id, index.value
+
+
+def _positions(func):
+    """({name: positions in func.body of the statements assigning it}, {name: (position,
+    call, k) of each read of it, call the call reading it as its argument k, or None})."""
+    writes, reads = {}, {}
+    for position, stmt in enumerate(func.body):
+        as_argument = {}
+        for node in ir.walk(stmt):
+            if isinstance(node, gast.Call):
+                for k, arg in enumerate(node.args):
+                    as_argument[id(arg)] = (node, k)
+        for node in ir.walk(stmt):
+            if not isinstance(node, gast.Name):
+                continue
+            if isinstance(node.ctx, gast.Load):
+                call, k = as_argument.get(id(node), (None, None))
+                reads.setdefault(node.id, []).append((position, call, k))
+            else:
+                writes.setdefault(node.id, []).append(position)
+    return writes, reads
+
+
+def _takes_tuple_adjoint(call, k):
+    path = ir.dotted(call.func) if call is not None else None
+    record = registry.at(path) if path is not None and len(path) > 1 else None
+    return record is not None and k in record.tuple_adjoints
+
+
+def _sum(names):
+    total = names[0]
+    for name in names[1:]:
+        total = gast.BinOp(left=total, op=gast.Add(), right=name)
+    return total

@@ -51,6 +51,7 @@ def _scaled_inverse_transpose(scale_node, scale, a_node, a):
 
 @_helper(
     runtime.slogdet_vjp,
+    tuple_adjoints=(0,),
     samples=[
         Sample(
             "runtime.slogdet_vjp((0.0, g), np.linalg.slogdet(a), a)",
@@ -81,12 +82,13 @@ class det_vjp:
         return _scaled_inverse_transpose(scale, det, node.args[2], a)
 
 
-def _through_source(function, call, constant=(), **args):
+def _through_source(function, call, constant=(), tuple_adjoints=(), **args):
     """A helper whose result only its record's shape rule tells: its sample checks its
     gradient through its source (a tuple of adjoints is no user function's argument: those
     in one are constants)."""
     sample = Sample(call, constant=constant, **args)
-    _helper(function, samples=[sample])(type(function.__name__, (), {}))
+    record = _helper(function, samples=[sample], tuple_adjoints=tuple_adjoints)
+    record(type(function.__name__, (), {}))
 
 
 _through_source(
@@ -248,7 +250,7 @@ for function, call, args in (
         dict(gq=real(3, 3), gr=real(3, 3), a=real(3, 3)),
     ),
 ):
-    _through_source(function, call, constant=tuple(args), **args)
+    _through_source(function, call, constant=tuple(args), tuple_adjoints=(0,), **args)
 for function, call, args in (
     (runtime.eigh_jvp, f"runtime.eigh_jvp(d, np.linalg.eigh({_SYMMETRIC}))[0]", dict(d=real(3, 3))),
     (runtime.eigvalsh_vjp, f"runtime.eigvalsh_vjp(gw, {_SYMMETRIC})", dict(gw=real(3))),
