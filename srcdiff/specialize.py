@@ -134,7 +134,7 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
         interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
     _rewritten(func, interpreter.seen)
     lengths = _tuple_lengths(interpreter.bound)
-    forward_item_adjoints(func)
+    forward_item_adjoints(func, lengths)
     gather_tuple_adjoints(func, lengths)
     while eliminate_dead_stacks(func):
         pass

@@ -10,7 +10,7 @@ from .. import ir, runtime
 from ..primitives import registry
 
 
-def forward_item_adjoints(func):
+def forward_item_adjoints(func, lengths):
     """Replace each such read by the name placed, where the function's body (not a nested
     block) holds both statements, b is assigned nowhere else, and nothing from the placing
     to the reading statement assigns the name placed or x."""
@@ -23,8 +23,8 @@ def forward_item_adjoints(func):
                 writes.setdefault(node.id, []).append(position)
     placed = {}  # b -> (position, g, x, index)
     for position, stmt in enumerate(func.body):
-        found = _placing(stmt)
-        if found is not None and len(writes.get(found[0], ())) == 1:
+        found = _placing(stmt)  # (of a tuple or list: an array's item might be a row)
+        if found is not None and found[2] in lengths and len(writes.get(found[0], ())) == 1:
             placed[found[0]] = (position, *found[1:])
 
         def placed_here(node, position=position):
@@ -108,6 +108,10 @@ def unpack_tuples(func, lengths):
     writes, reads = _uses(func)
     if "_" in reads:
         return func
+    arguments = func.args
+    starred = [a for a in (arguments.vararg, arguments.kwarg) if a is not None]
+    for param in arguments.args + arguments.kwonlyargs + starred:  # (read before reassigned)
+        writes.setdefault(param.id, []).append(param)
     for position, stmt in tuples:
         _unpack(func, stmt, lengths[stmt.targets[0].id], writes, reads)
     return func
@@ -150,8 +154,15 @@ def _unpack(func, stmt, length, writes, reads):
     stmt.targets = [gast.Tuple(elts=[ir.name(n, store=True) for n in names], ctx=gast.Store())]
     gone = {id(s) for s in items.values()}
     func.body[:] = [s for s in func.body if id(s) not in gone]
-    display = gast.Tuple(elts=[ir.name(n) for n in names], ctx=gast.Load())
-    _substitute(func, lambda node: display if any(node is w for w in whole) else None)
+    whole = {id(node) for node in whole}
+    _substitute(
+        func,
+        lambda node: (
+            gast.Tuple(elts=[ir.name(n) for n in names], ctx=gast.Load())
+            if id(node) in whole
+            else None
+        ),
+    )
 
 
 def _item_named(stmt, t, length, writes):
@@ -232,7 +243,7 @@ def _adding(stmt):
     b, x, index, g = stmt.value.args
     if not (
         all(isinstance(n, gast.Name) for n in (b, x, g))
-        and b.id == stmt.targets[0].id
+        and b.id == stmt.targets[0].id != g.id
         and isinstance(index, gast.Constant)
         and type(index.value) is int
     ):
