@@ -180,3 +180,16 @@ def test_a_returned_tuple_is_unpacked_into_the_names_its_items_go_to(rng):
 
     check_grad(qr_once, a)
     assert "runtime.qr_vjp((None, br), " in nf.grad(qr_once).source_for(a)
+
+
+def test_a_complex_solves_adjoint_rounds_as_the_generic_code_does():
+    """Of a complex matrix and one right-hand side, the adjoint stays the generic product
+    of a column and a row (np.outer rounded some elements apart: check mode compares bits)."""
+
+    def f(a, y):
+        return np.sum(np.abs(np.linalg.solve(a * (1 + 1j), y)) ** 2)
+
+    for seed in range(12):
+        a, y = _args(np.random.default_rng(seed))
+        nf.grad(f, wrt=(0, 1))(a, y)  # (raises where the variant's bits differ)
+    assert "runtime.solve_vjp_a" in nf.grad(f, wrt=(0, 1)).source_for(a, y)
