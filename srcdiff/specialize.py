@@ -23,7 +23,13 @@ import gast
 
 from . import cache, codegen, conversion, ir, runtime
 from .emitted import told_apart
-from .optimize import eliminate_dead_code, eliminate_dead_stacks, propagate_copies, release_early
+from .optimize import (
+    eliminate_dead_code,
+    eliminate_dead_stacks,
+    gather_row_adjoints,
+    propagate_copies,
+    release_early,
+)
 from .ir import dotted
 from .passes.tuple_items import forward_item_adjoints, gather_tuple_adjoints, unpack_tuples
 from .primitives import registry
@@ -143,6 +149,7 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     propagate_copies(func)
     if _keep_scalars_unspread(func, arguments, emitted, callees):
         propagate_copies(func)
+    gather_row_adjoints(func, interpreter.seen)
     session.redirect(interpreter.seen, emitted)
     return interpreter
 
