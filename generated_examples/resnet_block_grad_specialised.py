@@ -63,14 +63,13 @@ def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, train
     _t5 = centred * scale
     _t6 = beta.reshape(1, -1, 1, 1)
     y = _t5 + _t6
-    return (y, new_mean, new_var), [training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean,
-        scale, var, x, y]
+    return (y, new_mean, new_var), [_t4, beta, centred, gamma, scale, y]
 
 
 def fwd_relu_s1(x):
     _t0 = x > 0
     _t1 = x * _t0
-    return _t1, [_t0, x]
+    return _t1, [_t0]
 
 
 def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
@@ -79,8 +78,7 @@ def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
 
 
 def bwd_relu_s1(b_t1, saved):
-    _t0, x = saved
-    del x
+    _t0, = saved
     saved.clear()
     bx = b_t1 * _t0
     del _t0
@@ -88,8 +86,7 @@ def bwd_relu_s1(b_t1, saved):
 
 
 def bwd_batch_norm_s1(b_out, saved):
-    training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
-    del _t0, _t2, _t5, _t6, mean, training, var, x
+    _t4, beta, centred, gamma, scale, y = saved
     saved.clear()
     by = runtime.unpack_adjoint(b_out, (y, None, None))[0]
     del y
@@ -125,6 +122,44 @@ def bwd_conv2d_x_w_s1(b_t0, saved):
     bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
     del padding, stride, w, x
     return bx, bw
+
+
+def bwd_relu_s1(b_t1, saved):
+    _t0, = saved
+    saved.clear()
+    bx = b_t1 * _t0
+    del _t0
+    return bx,
+
+
+def bwd_batch_norm_s1(b_out, saved):
+    _t4, beta, centred, gamma, scale, y = saved
+    saved.clear()
+    by = runtime.unpack_adjoint(b_out, (y, None, None))[0]
+    del y
+    b_t6 = by.sum(axis=(0, 2, 3), keepdims=True)
+    bbeta = np.reshape(b_t6, np.shape(beta))
+    del b_t6, beta
+    bcentred = by * scale
+    bscale = (by * centred).sum(axis=(0, 2, 3), keepdims=True)
+    del by
+    b_t2 = bscale / _t4
+    b_t4 = -bscale * scale / _t4
+    del bscale, scale
+    b_t3 = b_t4 / (2 * _t4)
+    del _t4, b_t4
+    bgamma = np.reshape(b_t2, np.shape(gamma))
+    del b_t2, gamma
+    b_t0 = b_t3 / 50
+    del b_t3
+    bcentred = bcentred + b_t0 * 2 * centred
+    del b_t0, centred
+    bx = bcentred
+    bmean = (-bcentred).sum(axis=(0, 2, 3), keepdims=True)
+    del bcentred
+    bx = bx + np.broadcast_to(bmean / 50, (2, 3, 5, 5))
+    del bmean
+    return bx, bgamma, bbeta
 
 
 def bwd_conv2d_w_s1(b_t0, saved):

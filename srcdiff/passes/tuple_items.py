@@ -8,6 +8,13 @@ import gast
 
 from .. import ir, runtime
 from ..primitives import registry
+from ..shapes import Items
+
+
+def tuple_lengths(bound):
+    """{name: its length} for the names an interpreter's run found to hold a tuple or list
+    of known length wherever they are bound (its `bound`)."""
+    return {name: len(v.items) for name, v in bound.items() if isinstance(v, Items)}
 
 
 def forward_item_adjoints(func, lengths):
