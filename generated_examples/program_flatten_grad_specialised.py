@@ -29,7 +29,6 @@ def dloss(params, inputs, targets, decay=0.01):
         _items0.append(_t1)
     flatten_flat = np.concatenate(_items0)
     _result0 = flatten_flat, None
-    runtime.check_unpack(_result0, 2)
     flat = _result0[0]
     flatten_pieces = []
     flatten_start = 0

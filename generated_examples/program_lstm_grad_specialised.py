@@ -181,7 +181,6 @@ def fwd_lstm_predict_s1(params, inputs):
         update_lstm_hiddens = update_lstm_outgate * _t10
         update_lstm_result = update_lstm_hiddens, update_lstm_cells
         _stack_update_lstm_result.append(runtime.shape_of(update_lstm_result))
-        runtime.check_unpack(update_lstm_result, 2)
         hiddens = update_lstm_result[0]
         cells = update_lstm_result[1]
         concat_and_multiply_weights_5 = params['predict']

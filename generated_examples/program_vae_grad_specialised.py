@@ -11,7 +11,6 @@ from srcdiff import runtime
 
 
 def dloss(combined_params, images, noise):
-    runtime.check_unpack(combined_params, 2)
     encoder_params = combined_params[0]
     decoder_params = combined_params[1]
     _t0, neural_net_predict_saved = fwd_neural_net_predict_params_s1(encoder_params, images)
@@ -161,6 +160,14 @@ def bwd_bernoulli_log_density_s1(b_t4, saved):
     bunnormalized_logprobs = -b_t0
     del b_t0
     return bunnormalized_logprobs,
+
+
+def bwd_relu_s1(b_t0, saved):
+    x, = saved
+    saved.clear()
+    bx = runtime.winner_share(b_t0, x, 0.0)
+    del x
+    return bx,
 
 
 def bwd_neural_net_predict_params_inputs_s1(boutputs, saved):

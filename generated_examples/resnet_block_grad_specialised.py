@@ -28,10 +28,10 @@ def dresnet_block(p, x):
     _t8, batch_norm_saved_1 = fwd_batch_norm_s1(h_2, _t6, _t7)
     h_3 = _t8[0]
     _t9 = h_3 + x
-    _t10, relu_saved_1 = fwd_relu_s2(_t9)
+    _t10, relu_saved_1 = fwd_relu_s1(_t9)
     b_t12 = 1.0
     b_t10 = b_t12 * 2 * _t10
-    b_t9, = bwd_relu_s2(b_t10, relu_saved_1)
+    b_t9, = bwd_relu_s1(b_t10, relu_saved_1)
     b_t8 = runtime.getitem_grad(b_t9, _t8, 0)
     bh_2, b_t6, b_t7 = bwd_batch_norm_s1(b_t8, batch_norm_saved_1)
     b_t4, b_t5 = bwd_conv2d_x_w_s1(bh_2, conv2d_saved_1)
@@ -40,7 +40,7 @@ def dresnet_block(p, x):
     bh, b_t1, b_t2 = bwd_batch_norm_s1(b_t3, batch_norm_saved)
     b_t0, = bwd_conv2d_w_s1(bh, conv2d_saved)
     bp = {'w1': b_t0, 'g1': b_t1, 'b1': b_t2, 'w2': b_t5, 'g2': b_t6, 'b2': b_t7}
-    return runtime.as_grad(bp, p)
+    return bp
 
 
 def fwd_conv2d_w_s1(x, w, stride=1, padding=0):
@@ -63,14 +63,13 @@ def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, train
     _t5 = centred * scale
     _t6 = beta.reshape(1, -1, 1, 1)
     y = _t5 + _t6
-    return (y, new_mean, new_var), [_t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale,
-        var, x, y]
+    return (y, new_mean, new_var), [_t4, beta, centred, gamma, scale, y]
 
 
 def fwd_relu_s1(x):
     _t0 = x > 0
     _t1 = x * _t0
-    return _t1, [_t0, x]
+    return _t1, [_t0]
 
 
 def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
@@ -78,18 +77,42 @@ def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
     return _t0, [padding, stride, w, x]
 
 
-def fwd_relu_s2(x):
-    _t0 = x > 0
-    _t1 = x * _t0
-    return _t1, [_t0]
-
-
-def bwd_relu_s2(b_t1, saved):
+def bwd_relu_s1(b_t1, saved):
     _t0, = saved
     saved.clear()
     bx = b_t1 * _t0
     del _t0
     return bx,
+
+
+def bwd_batch_norm_s1(b_out, saved):
+    _t4, beta, centred, gamma, scale, y = saved
+    saved.clear()
+    by = runtime.unpack_adjoint(b_out, (y, None, None))[0]
+    del y
+    b_t6 = by.sum(axis=(0, 2, 3), keepdims=True)
+    bbeta = np.reshape(b_t6, np.shape(beta))
+    del b_t6, beta
+    bcentred = by * scale
+    bscale = (by * centred).sum(axis=(0, 2, 3), keepdims=True)
+    del by
+    b_t2 = bscale / _t4
+    b_t4 = -bscale * scale / _t4
+    del bscale, scale
+    b_t3 = b_t4 / (2 * _t4)
+    del _t4, b_t4
+    bgamma = np.reshape(b_t2, np.shape(gamma))
+    del b_t2, gamma
+    b_t0 = b_t3 / 50
+    del b_t3
+    bcentred = bcentred + b_t0 * 2 * centred
+    del b_t0, centred
+    bx = bcentred
+    bmean = (-bcentred).sum(axis=(0, 2, 3), keepdims=True)
+    del bcentred
+    bx = bx + np.broadcast_to(bmean / 50, (2, 3, 5, 5))
+    del bmean
+    return bx, bgamma, bbeta
 
 
 def bwd_conv2d_x_w_s1(b_t0, saved):
@@ -102,48 +125,40 @@ def bwd_conv2d_x_w_s1(b_t0, saved):
 
 
 def bwd_relu_s1(b_t1, saved):
-    _t0, x = saved
+    _t0, = saved
     saved.clear()
-    bx = runtime.unbroadcast(b_t1 * _t0, x)
-    del _t0, x
+    bx = b_t1 * _t0
+    del _t0
     return bx,
 
 
 def bwd_batch_norm_s1(b_out, saved):
-    _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
+    _t4, beta, centred, gamma, scale, y = saved
     saved.clear()
-    b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
+    by = runtime.unpack_adjoint(b_out, (y, None, None))[0]
     del y
-    by = b_outs[0]
-    del b_outs
-    b_t5 = runtime.unbroadcast(by, _t5)
-    del _t5
-    b_t6 = runtime.unbroadcast(by, _t6)
-    del _t6, by
+    b_t6 = by.sum(axis=(0, 2, 3), keepdims=True)
     bbeta = np.reshape(b_t6, np.shape(beta))
     del b_t6, beta
-    bcentred = runtime.unbroadcast(b_t5 * scale, centred)
-    bscale = runtime.unbroadcast(b_t5 * centred, scale)
-    del b_t5
-    b_t2 = runtime.unbroadcast(bscale / _t4, _t2)
-    del _t2
-    b_t4 = runtime.unbroadcast(-bscale * scale / _t4, _t4)
+    bcentred = by * scale
+    bscale = (by * centred).sum(axis=(0, 2, 3), keepdims=True)
+    del by
+    b_t2 = bscale / _t4
+    b_t4 = -bscale * scale / _t4
     del bscale, scale
     b_t3 = b_t4 / (2 * _t4)
     del _t4, b_t4
-    bvar = runtime.unbroadcast(b_t3, var)
-    del b_t3, var
     bgamma = np.reshape(b_t2, np.shape(gamma))
     del b_t2, gamma
-    b_t0 = runtime.mean_grad(bvar, _t0, axis=(0, 2, 3), keepdims=True)
-    del _t0, bvar
+    b_t0 = b_t3 / 50
+    del b_t3
     bcentred = bcentred + b_t0 * 2 * centred
     del b_t0, centred
     bx = bcentred
-    bmean = runtime.unbroadcast(-bcentred, mean)
-    del bcentred, mean
-    bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
-    del bmean, x
+    bmean = (-bcentred).sum(axis=(0, 2, 3), keepdims=True)
+    del bcentred
+    bx = bx + np.broadcast_to(bmean / 50, (2, 3, 5, 5))
+    del bmean
     return bx, bgamma, bbeta
 
 

@@ -16,7 +16,7 @@ from .primitives import (
     shape,
     trigonometric,
 )
-from .primitives import decompositions, fft
+from .primitives import decompositions, fft, linalg_helpers
 from .primitives import (
     arrays,
     helpers_arrays,

@@ -3,6 +3,8 @@ what tells whether the names it was made for still refer to what they did."""
 
 import functools
 import inspect
+import io
+import tokenize
 
 from . import codegen, provenance
 from .primitives import registry
@@ -67,17 +69,108 @@ class Emitted:
             callee.refresh()
 
     def full_source(self):
-        """This module's source followed by the functions of every callee it uses, once each."""
-        parts, seen = [self.source.rstrip("\n")], set(self.meta.names)
-        stack = list(self.callees)
-        while stack:
-            callee = stack.pop(0)
-            if callee.meta.names[0] in seen:
-                continue
-            seen.update(callee.meta.names)
-            parts.append(codegen.definitions(callee.source).rstrip("\n"))
-            stack.extend(callee.callees)
+        """This module's source followed by the functions of every derivative it calls, once
+        each. Derivatives that share a name, made in different callers' modules (a method
+        reached through one base-class method, made per class of its object), are listed
+        under names that tell them apart: their class's, or else a number."""
+        listed, children = _listing(self)
+        shown = _shown_names(listed)
+        parts = []
+        for entry in listed:
+            renames = dict(zip(entry.meta.names, shown[id(entry)]))
+            for child in children[id(entry)]:
+                renames.update(zip(child.meta.names, shown[id(child)]))
+            text = entry.source if entry is self else codegen.definitions(entry.source)
+            parts.append(_renamed(text, renames).rstrip("\n"))
         return "\n\n\n".join(parts) + "\n"
+
+
+def _listing(root):
+    """The derivatives under `root` (itself first), breadth first, one of each that emits the
+    same code calling the same derivatives; and {id(entry): the listed ones it calls}."""
+    keys, listed, children = {}, [root], {}
+    by_key = {_key(root, keys): root}
+    for entry in listed:
+        children[id(entry)] = []
+        for callee in entry.callees:
+            found = by_key.setdefault(_key(callee, keys), callee)
+            if found is callee and all(found is not e for e in listed):
+                listed.append(found)
+            children[id(entry)].append(found)
+    return listed, children
+
+
+def _key(entry, keys, within=()):
+    """What tells two derivatives' code apart: their source and their callees' (a recursive
+    callee is told by its place on the path)."""
+    if id(entry) in within:
+        return ("recursion", within.index(id(entry)))
+    if id(entry) not in keys:
+        path = within + (id(entry),)
+        keys[id(entry)] = (entry.source, tuple(_key(c, keys, path) for c in entry.callees))
+    return keys[id(entry)]
+
+
+def _shown_names(listed):
+    """{id(entry): the names its functions are listed under}: their own, but where two listed
+    derivatives share one, each of those is named by its function's class (fwd_Dense_forward_x)
+    where that tells them apart, else all but the first numbered."""
+    sharing = {}
+    for entry in listed[1:]:
+        sharing.setdefault(entry.meta.names, []).append(entry)
+    taken = {name for entry in listed for name in entry.meta.names}
+    shown = {id(entry): entry.meta.names for entry in listed}
+    for names, entries in sharing.items():
+        if len(entries) < 2 and names[0] not in listed[0].meta.names:
+            continue
+        by_class = _told_by_class(entries)
+        first = 0 if by_class or names[0] in listed[0].meta.names else 1  # (kept by the first)
+        for k, entry in enumerate(entries[first:], first):
+            new = tuple(told_apart(n, entry, k + 1, by_class) for n in names)
+            if taken.isdisjoint(new) and len(set(new)) == len(new):
+                shown[id(entry)] = new
+                taken.update(new)
+    return shown
+
+
+def _told_by_class(entries):
+    """Whether the classes of their functions tell these derivatives apart."""
+    owners = [_owner(entry) for entry in entries]
+    return None not in owners and len(set(owners)) == len(owners)
+
+
+def told_apart(name, entry, number, by_class=True):
+    """The name `name` of one of entry's functions, told apart from another derivative's of
+    the same name by entry's function's class (fwd_forward_x: fwd_Dense_forward_x), or else
+    by a number."""
+    fn_name = getattr(entry.fn, "__name__", "")
+    if by_class and _owner(entry) and fn_name and f"_{fn_name}" in name:
+        return name.replace(f"_{fn_name}", f"_{_owner(entry)}_{fn_name}", 1)
+    return f"{name}_{number}"
+
+
+def _owner(entry):
+    """The class whose method the derivative's function is (None for a plain function)."""
+    parts = getattr(entry.fn, "__qualname__", "").split(".")
+    return parts[-2] if len(parts) > 1 and parts[-2] != "<locals>" else None
+
+
+def _renamed(text, renames):
+    """Source `text` with each name token in `renames` replaced (not in strings or comments)."""
+    renames = {old: new for old, new in renames.items() if old != new}
+    if not renames:
+        return text
+    lines = text.splitlines(True)
+    found = [
+        t
+        for t in tokenize.generate_tokens(io.StringIO(text).readline)
+        if t.type == tokenize.NAME and t.string in renames
+    ]
+    for token in reversed(found):
+        (row, col), (_, end) = token.start, token.end
+        line = lines[row - 1]
+        lines[row - 1] = line[:col] + renames[token.string] + line[end:]
+    return "".join(lines)
 
 
 def namespace(fn):

@@ -18,6 +18,7 @@ from .shapes import (
     Items,
     ListOf,
     Mapping,
+    SparseOf,
     Stack,
     Typed,
     abstract_of,
@@ -419,7 +420,7 @@ class Interpreter:
             if isinstance(base_node, gast.Name) and base_node.id in self.stacks:
                 return self.stack_method(base_node.id, node.func.attr, args, env)
             base = self.expr(base_node, env)
-            if isinstance(base, (Items, ListOf, Mapping)) and node.func.attr in MUTATORS:
+            if isinstance(base, (Items, ListOf, Mapping, SparseOf)) and node.func.attr in MUTATORS:
                 if not isinstance(base_node, gast.Name):
                     raise Unsupported("a container changed in place")
                 env[base_node.id] = UNKNOWN

@@ -8,6 +8,7 @@ An abstract value says what is certain of a run-time value:
                       shape s and dtype d; for arrays, w tells whether it is writeable
   Items(t, items)     a tuple or list of known length; ListOf(elem): any length, each elem
   Mapping(items)      a dict with known keys
+  SparseOf(items, n)  a runtime.Sparse adjoint of a tuple or list, with known positions
   Stack(elem)         a list used with append/pop: elem is everything ever pushed
   ShapeOf(s, d)       a runtime.ShapeOf
   UNKNOWN             nothing certain
@@ -63,6 +64,12 @@ class ListOf:
 @dataclass(frozen=True)
 class Mapping:
     items: tuple  # (key, value) pairs, sorted by key
+
+
+@dataclass(frozen=True)
+class SparseOf:
+    items: tuple  # (position, value) pairs, sorted: the items that got an adjoint
+    length: object  # the length of the tuple or list it is the adjoint of (None: unknown)
 
 
 @dataclass(frozen=True)
@@ -260,6 +267,9 @@ def _stand_in(value, index_ok=False, square=False):
         return value.type(_stand_in(v, index_ok, square) for v in value.items)
     if isinstance(value, Mapping):
         return {k: _stand_in(v, index_ok, square) for k, v in value.items}
+    if isinstance(value, SparseOf):
+        items = {k: _stand_in(v, index_ok, square) for k, v in value.items}
+        return runtime.Sparse(items).sized(value.length)
     if isinstance(value, ShapeOf):
         return runtime.ShapeOf(
             as_strided(np.ones((), value.dtype), value.shape, (0,) * len(value.shape))
@@ -283,6 +293,8 @@ def _abstract(value):
         return Mapping(tuple(sorted((k, _abstract(v)) for k, v in value.items())))
     if t is runtime.ShapeOf:
         return ShapeOf(value.shape, value.dtype)
+    if t is runtime.Sparse and all(type(k) is int for k in value):
+        return SparseOf(tuple(sorted((k, _abstract(v)) for k, v in value.items())), value.length)
     if value is None:
         return Const(None)
     return UNKNOWN
@@ -341,6 +353,8 @@ def _tagged(value):
         return Items, value.type, tuple(map(_tagged, value.items))
     if isinstance(value, Mapping):
         return Mapping, tuple((k, _tagged(v)) for k, v in value.items)
+    if isinstance(value, SparseOf):
+        return SparseOf, tuple((k, _tagged(v)) for k, v in value.items), value.length
     return value
 
 
@@ -400,7 +414,7 @@ def _read_only(value):
         return value.is_array and not value.writeable
     if isinstance(value, Items):
         return any(map(_read_only, value.items))
-    if isinstance(value, Mapping):
+    if isinstance(value, (Mapping, SparseOf)):
         return any(_read_only(v) for _, v in value.items)
     return False
 
@@ -516,8 +530,8 @@ def binary(op, left, right):
             if a is not None and b is not None and a.type is b.type:
                 return Items(a.type, a.items + b.items)
         return UNKNOWN
-    if isinstance(left, (Items, Mapping, ListOf, Stack, ShapeOf)) or isinstance(
-        right, (Items, Mapping, ListOf, Stack, ShapeOf)
+    if isinstance(left, (Items, Mapping, ListOf, Stack, ShapeOf, SparseOf)) or isinstance(
+        right, (Items, Mapping, ListOf, Stack, ShapeOf, SparseOf)
     ):
         return UNKNOWN
     if (

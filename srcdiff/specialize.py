@@ -22,7 +22,8 @@ import types
 import gast
 
 from . import cache, codegen, conversion, ir, runtime
-from .passes import saved_lists
+from .emitted import told_apart
+from .passes import saved_lists, tuple_items
 from .optimize import eliminate_dead_code, eliminate_dead_stacks, gather_row_adjoints, release_early
 from .passes.copies import CopyPropagation
 from .ir import dotted
@@ -84,6 +85,8 @@ def _rewritten(node, seen):
                     if item.__class__ is list:  # an if whose branch is known: that branch
                         items.extend(item)
                         continue
+                    if item.__class__ is gast.Expr and item.value.__class__ is gast.Constant:
+                        continue  # a check found needless (runtime.check_unpack)
                 items.append(item)
             value[:] = items
         elif isinstance(value, _NODE) and value.__class__ not in _LEAVES:
@@ -131,9 +134,13 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     if interpreter is None:
         interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
     _rewritten(func, interpreter.seen)
+    lengths = tuple_items.tuple_lengths(interpreter.bound)
+    tuple_items.forward_item_adjoints(func, lengths)
+    tuple_items.gather_tuple_adjoints(func, lengths)
     while eliminate_dead_stacks(func):
         pass
     eliminate_dead_code(func)
+    tuple_items.unpack_tuples(func, lengths)
     copies = CopyPropagation(func)
     copies.run()
     _keep_scalars_unspread(func, arguments, (emitted, callees), copies)
@@ -148,6 +155,7 @@ class Session:
 
     def __init__(self):
         self.memo, self.sources = {}, []
+        self.sharing = {}  # the names of callees' functions -> the callees sharing them
         self.interpreters = {}  # Callees' runs of a callee function, by the memo's key
 
     def redirect(self, seen, emitted, func):
@@ -192,6 +200,16 @@ class Session:
         self._point(backward, pruned, emitted)
         return True
 
+    def clone_name(self, callee, name, number):
+        """The name of the number'th copy of `callee`'s function `name`: numbered also by
+        callee where this variant calls others whose functions share its names (one
+        method's derivatives, made per class in different callers' modules)."""
+        sharing = self.sharing.setdefault(callee.meta.names, [])
+        if callee not in sharing:
+            sharing.append(callee)
+        rank = sharing.index(callee)
+        return f"{told_apart(name, callee, rank + 1) if rank else name}_s{number}"
+
     @staticmethod
     def _point(node, clone, emitted):
         if clone is not None:
@@ -211,11 +229,13 @@ class Session:
             found = clones.get(key)
         except TypeError:  # an unhashable constant among the arguments (a slice)
             return None
-        if found is not None:
+        if found is not None:  # (made for another variant: listed here too, with its callees')
+            self.sources += [s for s in found.listing if s not in self.sources]
             return found
-        copied = {}
+        listed, copied = len(self.sources), {}
         func = ir.copy_tree(_parsed(callee)[name][0], copied)
-        func.name = f"{name}_s{len({id(f) for k, f in clones.items() if k[0] == name}) + 1}"
+        number = len({id(f) for k, f in clones.items() if k[0] == name}) + 1
+        func.name = self.clone_name(callee, name, number)
         defaults = callee.functions[name].__defaults__
         backward = name == callee.meta.names[-1] != callee.meta.names[0]
         if backward:  # its dels are placed anew once the rewrites changed what is read where
@@ -253,6 +273,7 @@ class Session:
         for key in keys:
             clones[key] = function
         self.sources.append(function.source)
+        function.listing = self.sources[listed:]
         return function
 
 

@@ -12,7 +12,7 @@ import gast
 import numpy as np
 
 from .. import ir, runtime
-from ..shapes import Const, Mapping, ShapeOf, Typed, widen
+from ..shapes import Const, Items, Mapping, ShapeOf, Typed, widen
 from .registry import EVALUATE, Sample, primitive
 from .rewriting import (
     axes_literal,
@@ -588,9 +588,32 @@ class zero_tangent:
     pass
 
 
+@helper(
+    runtime.check_unpack,
+    differentiable=False,
+    pure=False,
+    samples=[Sample("x * (runtime.check_unpack(x, 3) is None)", x=real(3))],
+)
+class check_unpack:
+    def rewrite(node, value, count):
+        """Nothing to check when the value's length is known (a bare None: the statement
+        goes)."""
+        if isinstance(count, Const) and (
+            isinstance(value, Items)
+            and len(value.items) == count.value
+            or isinstance(value, Const)
+            and isinstance(value.value, tuple)
+            and len(value.value) == count.value
+            or isinstance(value, Typed)
+            and value.is_array
+            and value.shape[:1] == (count.value,)
+        ):
+            return ir.const(None)
+        return None
+
+
 # checks that raise for a program srcdiff cannot follow: never dropped
 for check, call in (
-    (runtime.check_unpack, "runtime.check_unpack(x, 3)"),
     (runtime.check_not_shared, "runtime.check_not_shared(1.0, 'y', 'z', '', 1)"),
     (runtime.check_unviewed, "runtime.check_unviewed(x, 0, (), 'x', '', '', 1)"),
 ):

@@ -4,7 +4,7 @@ another helper here), so gradients of gradients work through them."""
 
 import numpy as np
 
-from .. import runtime, shapes
+from .. import ir, runtime, shapes
 from .helpers import helper
 from .registry import Sample
 from .samples import constant, real
@@ -265,6 +265,21 @@ class undiagonal:
 
     def tangent(dz, z, g, a, offset=0, axis1=0, axis2=1):
         dz = runtime.undiagonal(dg, a, offset, axis1, axis2)
+
+    def rewrite(node, g, a, offset=shapes.Const(0), axis1=shapes.Const(0), axis2=shapes.Const(1)):
+        """np.diag(g): a square matrix's main diagonal, in its dtype."""
+        g, a = shapes.widen(g), shapes.widen(a)
+        if not (
+            isinstance(g, shapes.Typed)
+            and g.is_array
+            and len(g.shape) == 1
+            and isinstance(a, (shapes.Typed, shapes.ShapeOf))
+            and a.shape == g.shape * 2
+            and (offset, axis1, axis2) == (shapes.Const(0), shapes.Const(0), shapes.Const(1))
+            and np.result_type(g.dtype, a.dtype) == g.dtype
+        ):
+            return None
+        return ir.call("np.diag", node.args[0])
 
 
 # --- take, take_along_axis, kron --------------------------------------------------------------

@@ -8,6 +8,7 @@ import numpy as np
 from .. import ir, runtime
 from ..shapes import Const, Typed, widen
 from .helpers import helper
+from .rewriting import literal
 from .registry import Sample
 from .samples import constant, number, real
 
@@ -233,6 +234,15 @@ class untranspose:
 
     def tangent(dz, z, g, axes=None):
         dz = runtime.untranspose(dg, axes=axes)
+
+    def rewrite(node, g, axes=Const(None)):
+        g = widen(g)
+        if not (isinstance(g, Typed) and g.is_array and isinstance(axes, Const)):
+            return None
+        if axes.value is None:
+            return ir.attr(node.args[0], "T")
+        order = np.argsort(np.asarray(axes.value) % len(g.shape))
+        return ir.call("np.transpose", node.args[0], literal(tuple(int(k) for k in order)))
 
 
 # --- indexing and writes ----------------------------------------------------------------------

@@ -71,6 +71,9 @@ class Primitive:
     pure: bool = True  # no side effect: an unused result may be dropped
     vararg_method: bool = False  # x.reshape(2, 3) is np.reshape(x, (2, 3))
     multiple_outputs: bool = False  # it returns a tuple or list of arrays: a, b = f(x)
+    # positions of a returned tuple's adjoint it reads only by runtime.unpack_adjoint, where
+    # a tuple of the items' adjoints (None: none) may stand for the Sparse (eigh_vjp's g)
+    tuple_adjoints: tuple = ()
     # its result may be larger than an array operand whose other operands are all numbers
     # or real scalars (np.full(3, a), np.tril of a 1-d m): the adjoint's runtime.unbroadcast
     # (a tangent's broadcast_like) stays then

@@ -13,8 +13,10 @@ import gast
 import numpy as np
 import scipy.linalg
 
-from .. import runtime
+from .. import ir, runtime
+from ..shapes import Const
 from .registry import EVALUATE, Sample, primitive
+from .rewriting import shape
 from .samples import real, well_conditioned
 
 
@@ -249,6 +251,19 @@ class triangle:
     def tangent(dz, z, m, lower=False, unit_diagonal=False, trans=0):
         dz = runtime.triangle(dm, lower=lower, unit_diagonal=unit_diagonal, trans=trans)
 
+    def rewrite(node, m, lower=Const(False), unit_diagonal=Const(False), trans=Const(0)):
+        flags = (lower, unit_diagonal, trans)
+        if not all(isinstance(f, Const) for f in flags) or shape(m) is None or len(shape(m)) < 2:
+            return None
+        m_node = node.args[0]
+        if runtime.transposes(trans.value):
+            m_node = ir.attr(m_node, "T") if len(shape(m)) == 2 else ir.attr(m_node, "mT")
+        k = int(unit_diagonal.value)
+        part = ir.call("np.tril" if lower.value else "np.triu", m_node)
+        if k:
+            part.args.append(ir.const(-k if lower.value else k))
+        return part
+
 
 @primitive(
     runtime.untriangle,
@@ -322,6 +337,18 @@ class solve_outer:  # s x^T
     def tangent(dz, z, s, x):
         dz = runtime.solve_outer(ds, x)
         dz = runtime.solve_outer(s, dx)
+
+    def rewrite(node, s, x):
+        s_shape, x_shape = shape(s), shape(x)
+        if s_shape is None or x_shape is None:
+            return None
+        if len(s_shape) == 1:
+            return ir.call("np.outer", *node.args)
+        if len(x_shape) == 2:  # (x.T is np.swapaxes(x, -1, -2) for a matrix)
+            return gast.BinOp(
+                left=node.args[0], op=gast.MatMult(), right=ir.attr(node.args[1], "T")
+            )
+        return None
 
 
 @primitive(

@@ -71,7 +71,7 @@ def transposed(trans):
     return {0: 1, 1: 0, 2: 0, "N": "T", "T": "N", "C": "N"}[trans]
 
 
-def _transposes(trans):
+def transposes(trans):
     return trans in (1, 2, "T", "C")
 
 
@@ -82,13 +82,13 @@ def _part(m, lower, unit_diagonal):
 def triangle(m, lower=False, unit_diagonal=False, trans=0):
     """What a triangular solve with these options reads of m (of m transposed, for trans):
     its lower or upper triangle, without the diagonal for a unit diagonal."""
-    return _part(np.swapaxes(m, -1, -2) if _transposes(trans) else m, lower, unit_diagonal)
+    return _part(np.swapaxes(m, -1, -2) if transposes(trans) else m, lower, unit_diagonal)
 
 
 def untriangle(h, lower=False, unit_diagonal=False, trans=0):
     """The adjoint of triangle: h's triangle, transposed for trans."""
     part = _part(h, lower, unit_diagonal)
-    return np.swapaxes(part, -1, -2) if _transposes(trans) else part
+    return np.swapaxes(part, -1, -2) if transposes(trans) else part
 
 
 def solve_outer(s, x):
