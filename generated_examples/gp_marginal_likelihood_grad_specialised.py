@@ -38,7 +38,7 @@ def dgp_marginal_likelihood(params, x, y):
     blogdet = b_t21 * 0.5
     b_t16 = b_t21 * alpha
     balpha = b_t21 * _t16
-    balpha = balpha + b_t16 * 0.5
+    balpha += b_t16 * 0.5
     b_t15 = runtime.getitem_grad(blogdet, _t15, 1)
     bk = runtime.slogdet_vjp(b_t15, _t15, k)
     bfactor = -runtime.triangle(runtime.solve_outer(scipy.linalg.solve_triangular(factor, balpha,

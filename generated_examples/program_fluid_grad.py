@@ -274,7 +274,7 @@ def bwd_project(b_out, saved):
     del _t22, b_t23
     bp = np.roll(b_t22, np.negative(1), axis=1)
     del b_t22
-    bp = bp + np.roll(b_t21, np.negative(-1), axis=1)
+    bp += np.roll(b_t21, np.negative(-1), axis=1)
     del b_t21
     bvx = runtime.unbroadcast(bvx_1, vx)
     del vx
@@ -307,7 +307,7 @@ def bwd_project(b_out, saved):
         bp = np.roll(b_t14, np.negative(-1), axis=1)
         b_t11 = runtime.unbroadcast(b_t13, _t11)
         b_t12 = runtime.unbroadcast(b_t13, _t12)
-        bp = bp + np.roll(b_t12, np.negative(1), axis=1)
+        bp += np.roll(b_t12, np.negative(1), axis=1)
         b_t9 = runtime.unbroadcast(b_t11, _t9)
         b_t10 = runtime.unbroadcast(b_t11, _t10)
         bp += np.roll(b_t10, np.negative(-1), axis=0)

@@ -65,6 +65,7 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         self.primal = set(self.sites) | set(fn.params)  # locals; globals are never saved
         self.taken = set(self.primal)
         self.adjoint_names, self.stack_names = {}, {}
+        self.stands_for = {}  # a name chosen with a clash suffix -> the name it wanted
         self.strategy = {}
         self.needs_init = {}
         self.reset_in = {}  # var -> ids of the loops whose reversed body zeroes its adjoint
@@ -76,12 +77,16 @@ class Reverse(StatementAdjoints, SavingAnalysis):
     # --- names ----------------------------------------------------------------------------
 
     def _fresh(self, base, table):
-        """The name for `base[0]` in `table`: `base[1]`, or a variant of it that no variable
-        of the function already uses (chosen once, so it is stable)."""
+        """The name for `base[0]` in `table`: `base[1]`, or while a variable of the function
+        uses that, `base[1]` with a trailing underscore (PEP 8's way out of a clash), which
+        `stands_for` records: passes/plain_names.py gives the name back where it is free.
+        (Chosen once, so it is stable.)"""
         if base[0] not in table:
             candidate = base[1]
             while candidate in self.taken:
-                candidate = "_" + candidate if not candidate.startswith("b_") else candidate + "_"
+                candidate += "_"
+            if candidate != base[1]:
+                self.stands_for[candidate] = base[1]
             self.taken.add(candidate)
             table[base[0]] = candidate
         return table[base[0]]

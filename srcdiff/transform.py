@@ -430,9 +430,11 @@ def generate(
     )
     program = _normalized(_made_for(fn, tuple(statics)), normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
-    funcs = _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs)
+    funcs, stands_for = _sweeps(
+        program, wrt_names, mode, func_names, preserve_result, has_aux, outputs
+    )
     if optimized:
-        optimize(funcs, mode)
+        optimize(funcs, mode, stands_for)
     doc = _docstring(fn, mode, wrt_names)
     source, lines = codegen.to_source(funcs, doc)
     meta = _meta(
@@ -519,15 +521,18 @@ def _normalized(made_for, normalizer):
 
 
 def _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs):
-    """The emitted functions: the JVP, or the gradient (the forward and backward halves)."""
+    """The emitted functions: the JVP, or the gradient (the forward and backward halves);
+    and the names chosen with a clash suffix, each with the name it wanted."""
     if mode is Mode.JVP:
-        return Forward(program, wrt_names, func_names[0], outputs).build()
-    return Reverse(
-        program,
-        wrt_names,
-        mode=mode,
-        preserve_result=preserve_result,
-        has_aux=has_aux,
-        outputs=outputs,
-        func_name=func_names if mode is Mode.SPLIT else func_names[0],
-    ).build()
+        sweeps = Forward(program, wrt_names, func_names[0], outputs)
+    else:
+        sweeps = Reverse(
+            program,
+            wrt_names,
+            mode=mode,
+            preserve_result=preserve_result,
+            has_aux=has_aux,
+            outputs=outputs,
+            func_name=func_names if mode is Mode.SPLIT else func_names[0],
+        )
+    return sweeps.build(), sweeps.stands_for
