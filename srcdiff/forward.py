@@ -30,6 +30,15 @@ class Forward:
             stmt.target for stmt in _walk(fn.body) if isinstance(stmt, ir.SetItem)
         }
 
+    PREFIX = "d"  # (the tangent of x is dx)
+
+    def derivative_names(self):
+        """Each variable's tangent's name."""
+        return dict(self.names)
+
+    def stacked(self):
+        return set()  # (forward mode saves nothing)
+
     def dname(self, var):
         if var not in self.names:
             candidate = "d" + var

@@ -6,7 +6,7 @@ from .passes.copies import propagate_copies
 from .passes.dead_code import eliminate_dead_code, eliminate_dead_stacks
 from .passes.dict_adjoints import gather_dict_adjoints
 from .passes.in_place import accumulate_in_place
-from .passes.plain_names import drop_clash_suffixes
+from .passes.plain_names import Suffixed, drop_suffixes
 from .passes.release import release_early
 from .passes.saved_names import unpack_as_saved
 from .modes import Mode
@@ -18,24 +18,24 @@ __all__ = [
     "eliminate_dead_stacks",
     "gather_dict_adjoints",
     "accumulate_in_place",
-    "drop_clash_suffixes",
+    "drop_suffixes",
     "release_early",
     "unpack_as_saved",
 ]
 
 
-def optimize(funcs, mode, stands_for=None):
+def optimize(funcs, mode, suffixed=None):
     """Run the passes over the emitted functions (in place); in split mode the second
     function is the backward one, which unpacks the saved values under the names the forward
-    one saved them by and frees each after its last use. `stands_for`: the names the
-    transform chose with a clash suffix, each with the name it wanted (given back where
-    the code left after the other passes has no clash)."""
+    one saved them by and frees each after its last use. `suffixed`: the names the transform
+    made with a suffix (a plain_names.Suffixed), given back their plain names where the code
+    the other passes leave has no clash."""
     for func in funcs:
         eliminate_dead_code(func)
         propagate_copies(func)
         gather_dict_adjoints(func)
         accumulate_in_place(func)
-        drop_clash_suffixes(func, stands_for or {})
+        drop_suffixes(func, suffixed or Suffixed())
     if mode is Mode.SPLIT:
         unpack_as_saved(*funcs)
         release_early(funcs[1])

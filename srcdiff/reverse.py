@@ -24,6 +24,7 @@ from . import ir
 from .adjoints import StatementAdjoints
 from .annotations import Mark, mark
 from .modes import Mode
+from .naming import AdjointNames
 from .passes.liveness import live_before
 from .scalars import real_scalars
 from .saving import (
@@ -39,7 +40,7 @@ from .saving import (
 )
 
 
-class Reverse(StatementAdjoints, SavingAnalysis):
+class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
     """Builds the gast FunctionDef of the gradient of an `ir.Function`."""
 
     def __init__(
@@ -73,31 +74,6 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
         self._merge_reads, self._templates_made = {}, {}
         self.real_scalars = real_scalars(fn)
-
-    # --- names ----------------------------------------------------------------------------
-
-    def _fresh(self, base, table):
-        """The name for `base[0]` in `table`: `base[1]`, or while a variable of the function
-        uses that, `base[1]` with a trailing underscore (PEP 8's way out of a clash), which
-        `stands_for` records: passes/plain_names.py gives the name back where it is free.
-        (Chosen once, so it is stable.)"""
-        if base[0] not in table:
-            candidate = base[1]
-            while candidate in self.taken:
-                candidate += "_"
-            if candidate != base[1]:
-                self.stands_for[candidate] = base[1]
-            self.taken.add(candidate)
-            table[base[0]] = candidate
-        return table[base[0]]
-
-    def bname(self, var):
-        return self._fresh((var, "b" + var), self.adjoint_names)
-
-    def stack(self, var):
-        return self._fresh(
-            (var, "_stack" + (var if var.startswith("_") else "_" + var)), self.stack_names
-        )
 
     # --- building -------------------------------------------------------------------------
 

@@ -1,6 +1,11 @@
-"""Plain names: a name the transform chose with a clash suffix (`b_t0_`, wanting `b_t0`,
-which the function it differentiates already uses) gets the name it wanted back wherever
-the two never hold values at the same time, so the suffix is left only on a real clash."""
+"""Plain names: a name that carries a suffix only to tell it from another of the same name
+gets the plain name back wherever the two never hold values at the same time (like two
+variables sharing a register), so a suffix is left only on a real clash: a version of a
+variable (`h_1`, the second value of h, in straight-line code), its derivative's (`bh_1`),
+a name chosen with a clash suffix (`b_t0_`, the second-order adjoint of _t0, beside the
+first-order b_t0 that the function differentiated holds)."""
+
+from dataclasses import dataclass, field
 
 import gast
 
@@ -11,25 +16,40 @@ _SIMPLE = (gast.Assign, gast.AugAssign, gast.AnnAssign)
 _SCOPES = (gast.FunctionDef, gast.Lambda, gast.ClassDef)
 
 
-def drop_clash_suffixes(func, stands_for):
-    """Rename each name of `func` in `stands_for` (a suffixed name -> the name it wanted) to
-    the least suffixed form of that name that no value live at the same time holds: the
-    wanted name itself, unless the function's own variable of that name is live where the
-    suffixed one is assigned or the other way round (like two variables sharing a
-    register). Only names assigned by plain statements take part: a loop's target or a
-    comprehension's is left as it is."""
-    suffixed = [name for name in stands_for if name != stands_for[name]]
-    if not suffixed:
+@dataclass
+class Suffixed:
+    """The names a transform made with a suffix: each -> the name it stands for
+    (`stands_for`, in the order to try them); a derivative's -> the variable it is the
+    derivative of (`follows`: bh_1 keeps its suffix where h_1 keeps its own)."""
+
+    stands_for: dict = field(default_factory=dict)
+    follows: dict = field(default_factory=dict)
+
+
+def drop_suffixes(func, suffixed):
+    """Rename each name of `func` that `suffixed` holds to the least suffixed form of the
+    name it stands for that no value live at the same time holds: that name itself, unless
+    the function's own variable of that name is live where the suffixed one is assigned or
+    the other way round. Only names assigned by plain statements take part (a loop's target
+    or a comprehension's is left as it is); a parameter keeps its name (a caller may pass
+    it by keyword)."""
+    if not suffixed.stands_for:
         return func
-    names = _Names(func)
-    for name in suffixed:
-        if name not in names.defs or name in names.params:
-            continue  # (a parameter keeps its name: a caller may pass it by keyword)
-        wanted = stands_for[name]
-        for plain in (wanted + "_" * k for k in range(len(name) - len(wanted))):
+    names, kept = _Names(func), set()
+    for name, wanted in suffixed.stands_for.items():
+        if name not in names.nodes:
+            continue  # (not in this function: bh_1 in a backward one, say, h_1 not)
+        if name not in names.defs or name in names.params or suffixed.follows.get(name) in kept:
+            kept.add(name)
+            continue
+        tail = name[len(wanted) :] if name.startswith(wanted) else "?"
+        steps = len(tail) if tail.strip("_") == "" else 1  # (bx__, bx_ then bx; h_1 then h)
+        for plain in (wanted + "_" * k for k in range(steps)):
             if names.may_merge(name, plain):
                 names.merge(name, plain)
                 break
+        else:
+            kept.add(name)
     return func
 
 
@@ -107,9 +127,9 @@ def _statements(body):
 def _header_stores(stmt):
     """The names a compound statement assigns outside its blocks (a loop's target)."""
     found = set()
-    for field in stmt._fields:
-        if field not in ("body", "orelse", "handlers", "finalbody"):
-            value = getattr(stmt, field, None)
+    for part in stmt._fields:
+        if part not in ("body", "orelse", "handlers", "finalbody"):
+            value = getattr(stmt, part, None)
             for node in value if isinstance(value, list) else [value]:
                 if isinstance(node, gast.AST):
                     found |= ir.names_in(node, gast.Store)
