@@ -204,3 +204,25 @@ def test_second_order_names_each_adjoint_plainly_and_accumulates_it_one_way():
         assert nf.grad(nf.grad(sine_cube_and_exp)).source == source
     finally:
         nf.config(cache=True)
+
+
+def tanh_layer(h, w):
+    return np.tanh(h @ w)
+
+
+def three_layers(x, w):
+    h = tanh_layer(x, w)
+    h = tanh_layer(h, w)
+    h = tanh_layer(h, w)
+    return np.sum(h)
+
+
+def test_a_variable_given_new_values_keeps_its_name_where_no_old_one_is_needed(rng):
+    """h = layer(h, w) three times reads so in the gradient, and its adjoint bh likewise
+    (not h_1, h_2, bh_2, bh_1: each layer's saved values hold what its backward reads)."""
+    x, w = rng.normal(size=(2, 3)), rng.normal(size=(3, 3)) * 0.5
+    source = nf.grad(three_layers, wrt=1).source
+    body = function_text(source, "dthree_layers")
+    assert body.count("h, tanh_layer_saved") == 3 and body.count("bh = ") >= 2, source
+    assert not re.search(r"\bb?h_\d", body), source
+    check_grad(three_layers, x, w, wrt=1)
