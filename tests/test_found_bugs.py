@@ -865,3 +865,25 @@ def prints(x):
 
 def test_print_of_a_differentiated_value():
     np.testing.assert_allclose(nf.grad(prints)(np.array([1.0, 2.0])), [2.0, 4.0])
+
+
+def self_power(t):
+    return t**t
+
+
+def power_of(t, y):
+    return t**y
+
+
+@pytest.mark.parametrize("t", [-0.3, -1.5, 0.7])
+def test_tangent_of_a_python_float_power_of_a_negative_base(t):
+    """Python's t ** t of a negative float is complex; its tangent raised a math domain
+    error (math.log of a negative float) or was NaN (np.power). It is the complex
+    derivative t ** t (log t + 1) of the principal branch Python's power takes."""
+    h = 1e-6
+    central = (self_power(t + h) - self_power(t - h)) / (2 * h)
+    np.testing.assert_allclose(nf.jvp(self_power)(t, 1.0)[1], central, rtol=1e-7)
+    central = (power_of(t, 2.5 + h) - power_of(t, 2.5 - h)) / (2 * h)
+    np.testing.assert_allclose(nf.jvp(power_of, wrt=1)(t, 2.5, 1.0)[1], central, rtol=1e-7)
+    central = (power_of(t + h, 2.5) - power_of(t - h, 2.5)) / (2 * h)
+    np.testing.assert_allclose(nf.jvp(power_of, wrt=0)(t, 2.5, 1.0)[1], central, rtol=1e-7)

@@ -62,6 +62,62 @@ class matmul_grad:
         return form() if form is not None else None
 
 
+# cross_grad(g, a, b, ..., 0) is the cross product of b with g, (..., 1) of g with a: linear
+# in g and in the operand it does not differentiate, as matmul_grad is
+@helper(
+    runtime.cross_grad,
+    fresh=True,
+    samples=[
+        Sample(
+            "runtime.cross_grad(g, a, b, -1, -1, -1, None, 0)",
+            g=real(4, 3),
+            a=real(4, 3),
+            b=real(3),
+        ),
+        Sample(
+            "runtime.cross_grad(g, a, b, 0, -1, 0, None, 1)", g=real(3, 2), a=real(2, 2), b=real(3)
+        ),
+        Sample(
+            "runtime.cross_grad(g, a, b, -1, -1, -1, None, 1)", g=real(4), a=real(4, 2), b=real(2)
+        ),
+    ],
+)
+class cross_grad:
+    def adjoint(bz, z, g, a, b, axisa, axisb, axisc, axis, wrt):
+        bg = runtime.unbroadcast(
+            np.cross(bz, b, axisa, axisb, axisc, axis)
+            if wrt == 0
+            else np.cross(a, bz, axisa, axisb, axisc, axis),
+            g,
+        )
+        ba = runtime.unless_wrt(wrt, 0, runtime.cross_grad, g, a, bz, axisa, axisb, axisc, axis, 0)
+        bb = runtime.unless_wrt(wrt, 1, runtime.cross_grad, g, bz, b, axisa, axisb, axisc, axis, 1)
+
+    def tangent(dz, z, g, a, b, axisa, axisb, axisc, axis, wrt):
+        dz = runtime.cross_grad(dg, a, b, axisa, axisb, axisc, axis, wrt)
+        dz = runtime.unless_wrt(
+            wrt, 0, runtime.cross_grad, g, da, b, axisa, axisb, axisc, axis, wrt
+        )
+        dz = runtime.unless_wrt(
+            wrt, 1, runtime.cross_grad, g, a, db, axisa, axisb, axisc, axis, wrt
+        )
+
+    def rewrite(node, g, a, b, axisa, axisb, axisc, axis, wrt):
+        """np.cross(b, g) or np.cross(g, a) of 3-vectors on the last axis where nothing
+        broadcasts, as a person writes it."""
+        arrays, axes = (g, a, b), (axisa, axisb, axisc, axis, wrt)
+        if not all(isinstance(v, Typed) and v.is_array and v.dtype.kind != "c" for v in arrays):
+            return None
+        if not all(isinstance(v, Const) for v in axes) or axes[3].value is not None:
+            return None
+        if {v.value for v in axes[:3]} != {-1} or not g.shape == a.shape == b.shape:
+            return None
+        if g.shape[-1:] != (3,):
+            return None
+        g_, a_, b_ = node.args[:3]
+        return ir.call("np.cross", b_, g_) if wrt.value == 0 else ir.call("np.cross", g_, a_)
+
+
 @helper(
     runtime.outer_grad,
     fresh=True,

@@ -50,7 +50,7 @@ class vdot:
         dz = np.vdot(a, db)
 
 
-# of 3-vectors; broadcasting over the other axes undone by unbroadcast (autograd's rules)
+# of 3-vectors, or of 2-vectors with a zero z (runtime.cross_grad)
 @_product(
     np.cross,
     samples=[
@@ -58,12 +58,14 @@ class vdot:
         Sample("np.cross(a, b)", a=real(2, 3), b=real(3)),
         Sample("np.cross(a, b, axisa=0, axisb=1, axisc=0)", a=real(3, 2), b=real(2, 3)),
         Sample("np.cross(a, b, axis=0)", a=real(3, 2), b=real(3, 1)),
+        Sample("np.cross(a, b)", a=real(4, 2), b=real(2)),
+        Sample("np.cross(a, b, axisb=0)", a=real(3), b=real(2, 4)),
     ],
 )
 class cross:
     def adjoint(bz, z, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
-        ba = runtime.unbroadcast(np.cross(b, bz, axisb, axisc, axisa, axis), a)
-        bb = runtime.unbroadcast(np.cross(bz, a, axisc, axisa, axisb, axis), b)
+        ba = runtime.cross_grad(bz, a, b, axisa, axisb, axisc, axis, 0)
+        bb = runtime.cross_grad(bz, a, b, axisa, axisb, axisc, axis, 1)
 
     def tangent(dz, z, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         dz = runtime.broadcast_like(np.cross(da, b, axisa, axisb, axisc, axis), z)

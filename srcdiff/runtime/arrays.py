@@ -168,6 +168,26 @@ def _outer_grad(g, a, b, wrt):
     return (np.ravel(a) @ g).reshape(np.shape(b))
 
 
+def cross_grad(g, a, b, axisa=-1, axisb=-1, axisc=-1, axis=None, wrt=0):
+    """Adjoint of np.cross(a, b) for operand `wrt`: the cross product of the other operand
+    with g (autograd's rule). A 2-vector is a 3-vector with a zero z, so the z-only result
+    of two 2-vectors (a form numpy deprecates but computes) has g as its z."""
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b, g = np.moveaxis(a, axisa, -1), np.moveaxis(b, axisb, -1), np.asarray(g)
+    if a.shape[-1] == b.shape[-1] == 2:
+        g = np.stack([np.zeros_like(g), np.zeros_like(g), g], axis=-1)
+    else:
+        g = np.moveaxis(g, axisc, -1)
+    x, x_axis = (a, axisa) if wrt == 0 else (b, axisb)
+    result = np.cross(_as_3_vectors(b), g) if wrt == 0 else np.cross(g, _as_3_vectors(a))
+    return np.moveaxis(unbroadcast(result[..., : x.shape[-1]], x), -1, x_axis)
+
+
+def _as_3_vectors(v):
+    return v if v.shape[-1] == 3 else np.concatenate([v, np.zeros_like(v[..., :1])], axis=-1)
+
+
 matmul_grad = _real_for_operand(_matmul_grad)
 einsum_grad = _real_for_operand(_einsum_grad)
 dot_grad = _real_for_operand(_dot_grad)

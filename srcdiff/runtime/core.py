@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import inspect
 import linecache
+import cmath
 import math
 import types
 
@@ -444,6 +445,8 @@ def reduce_like(g, like, axis=None, keepdims=False, where=True):
 
 def power_slope(x, y):
     """d/dx x ** y: y x ** (y - 1), and 0 where y is 0 (x ** 0 is flat, at x = 0 too)."""
+    if _negative_python_base(x, y):  # Python's power: complex, not NaN
+        return y * x ** (y - 1) if y else 0.0
     flat = np.equal(y, 0)
     if not np.any(flat):
         return y * np.power(x, y - 1)
@@ -453,10 +456,16 @@ def power_slope(x, y):
 def power_curvature(x, y):
     """d/dx power_slope(x, y): y (y - 1) x ** (y - 2), and 0 where y is 0 or 1 (x ** y is
     then flat or linear, at x = 0 too)."""
+    if _negative_python_base(x, y):
+        return y * (y - 1) * x ** (y - 2) if y not in (0, 1) else 0.0
     flat = np.equal(y, 0) | np.equal(y, 1)
     if not np.any(flat):
         return y * (y - 1) * np.power(x, y - 2)
     return np.where(flat, 0.0, y * (y - 1) * np.power(x, np.where(flat, 2, y - 2)))
+
+
+def _negative_python_base(x, y):
+    return type(x) in (float, int) and type(y) in (float, int) and x < 0
 
 
 def unless_int(value, y):
@@ -470,9 +479,10 @@ def unless_int(value, y):
 
 def log_or_zero(x):
     """log x, and 0 where x is 0: in d/dy x ** y = x ** y log x, the limit at x = 0 for
-    y > 0 (and autograd's value at y <= 0)."""
+    y > 0 (and autograd's value at y <= 0). A negative Python float has the complex log of
+    the principal branch, which Python's own x ** y takes (a complex power)."""
     if type(x) is float:  # a Python float stays one (np.log's float64 would upcast float32)
-        return math.log(x) if x else 0.0
+        return math.log(x) if x > 0 else cmath.log(x) if x else 0.0
     zero = np.equal(x, 0)
     return np.log(np.where(zero, 1, x)) if np.any(zero) else np.log(x)
 
