@@ -104,13 +104,13 @@ def fwd_rnn_predict_s1(params, inputs):
         _stack_t4.append(_t4)
         concat_and_multiply_cat_state_2 = np.hstack((hiddens, _t4))
         _stack_concat_and_multiply_cat_state_2.append(concat_and_multiply_cat_state_2)
-        concat_and_multiply_result = np.dot(concat_and_multiply_cat_state_2,
+        concat_and_multiply_result_2 = np.dot(concat_and_multiply_cat_state_2,
             concat_and_multiply_weights_2)
-        _stack_hiddens_to_output_probs_output_1.append(concat_and_multiply_result)
-        _t5, logsumexp_saved_1 = fwd_logsumexp(concat_and_multiply_result, axis=1, keepdims=True)
+        _stack_hiddens_to_output_probs_output_1.append(concat_and_multiply_result_2)
+        _t5, logsumexp_saved_1 = fwd_logsumexp(concat_and_multiply_result_2, axis=1, keepdims=True)
         _stack_t5.append(runtime.shape_of(_t5))
         _stack_logsumexp_saved_1.append(logsumexp_saved_1)
-        hiddens_to_output_probs_result_1 = concat_and_multiply_result - _t5
+        hiddens_to_output_probs_result_1 = concat_and_multiply_result_2 - _t5
         output.append(hiddens_to_output_probs_result_1)
     return output, [_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
         _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,

@@ -148,11 +148,13 @@ class Names:
         """A new name `original_<n>` for a new value of the variable `original`, n the
         least not in use (names are never given back, so the search goes on from the last
         one found: versions of one name cost O(1) each)."""
-        name = self._numbered(original)
+        name = self.numbered(original)
         self.versions[name] = original
         return name
 
-    def _numbered(self, base):
+    def numbered(self, base):
+        """A new name `base_<n>` of its own: not a version of a variable (another inlining's
+        local, the saved values of a second call), whose number stays."""
         n = self.counters.get((base, "_"), 1)
         while f"{base}_{n}" in self.used:
             n += 1
@@ -161,12 +163,11 @@ class Names:
         return f"{base}_{n}"
 
     def named(self, base):
-        """`base` itself while no name in use is `base`, else `base_<n>`: a name of its own
-        (the saved values of a second call of g, say), never one a version may take."""
+        """`base` itself while no name in use is `base`, else a numbered one of its own."""
         if base not in self.used:
             self.used.add(base)
             return base
-        return self._numbered(base)
+        return self.numbered(base)
 
     def fresh(self, prefix):
         # (t0's first is t0_0, not t00, which reads as t's hundredth)
