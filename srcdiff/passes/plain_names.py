@@ -39,6 +39,7 @@ def drop_suffixes(func, suffixed):
     for name, wanted in suffixed.stands_for.items():
         if name not in names.nodes:
             continue  # (not in this function: bh_1 in a backward one, say, h_1 not)
+        names.analyse()
         if name not in names.defs or name in names.params or suffixed.follows.get(name) in kept:
             kept.add(name)
             continue
@@ -57,31 +58,38 @@ class _Names:
     """Where each name of a function is assigned and what is live after each statement."""
 
     def __init__(self, func):
-        self.func = func
-        self.after = {}
-        self.entry = live_before(func.body, set(), None, after=self.after)
+        self.func, self.defs = func, None  # (analysed once a name of it may be renamed)
         args = func.args
         self.params = {
             a.id
             for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
             if a is not None
         }
-        self.defs = {}  # name -> ids of the plain statements assigning it
         self.other_stores = set()  # names assigned otherwise, or seen in a nested scope
         self.nodes = {}  # name -> its Name nodes
         for node in ir.walk(func):
-            if isinstance(node, gast.Name):
+            if node.__class__ is gast.Name:
                 self.nodes.setdefault(node.id, []).append(node)
             elif node is not func and isinstance(node, _SCOPES):
                 self.other_stores |= ir.names_in(node) | ir.names_in(node, gast.Store)
-        for stmt in _statements(func.body):
+
+    def analyse(self):
+        """Where each name is assigned (`defs`: name -> ids of the plain statements that
+        do), and what is live after each statement (`after`, by its id) and at the start."""
+        if self.defs is not None:
+            return
+        self.defs = {}
+        for stmt in _statements(self.func.body):
             if isinstance(stmt, _SIMPLE):
                 targets = stmt.targets if isinstance(stmt, gast.Assign) else [stmt.target]
-                for name in set().union(*(ir.names_in(t, gast.Store) for t in targets)):
-                    self.defs.setdefault(name, set()).add(id(stmt))
+                for target in targets:
+                    for name in ir.names_in(target, gast.Store):
+                        self.defs.setdefault(name, set()).add(id(stmt))
                 self.other_stores |= ir.names_in(stmt.value, gast.Store)  # (a comprehension's)
             else:
                 self.other_stores |= _header_stores(stmt)
+        self.after = {}
+        self.entry = live_before(self.func.body, set(), None, after=self.after)
 
     def bound(self, name):
         return name in self.defs or name in self.params
