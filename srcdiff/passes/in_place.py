@@ -11,10 +11,10 @@ def accumulate_in_place(func):
     """Turn an adjoint accumulation `bx = bx + e` into `bx += e` when bx's buffer is provably
     its own: it was made by an earlier accumulation, a zero initialisation, an operator or
     a call that makes a new array (`bx = -by * np.sin(x)`: fresh arrays, or numbers, which
-    `+=` binds anew just as `+` does), and nothing has read bx since (a read might have aliased it). So an adjoint's
-    contributions after the first all read `bx += e`. A loop keeps that knowledge
-    for the variables its body touches only by accumulating into them (bw in an RNN's
-    reversed loop); anything else is forgotten at a branch or loop."""
+    `+=` binds anew just as `+` does), and nothing has read bx since (a read might have
+    aliased it). So the contributions after a new first value all read `bx += e`. A loop
+    keeps that knowledge for the variables its body touches only by accumulating into them
+    (bw in an RNN's reversed loop); anything else is forgotten at a branch or loop."""
     _in_place(func.body, set())
     return func
 
