@@ -296,7 +296,10 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
             before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted), nodes=nodes).run(
                 arguments, marks
             )
-        if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads):
+        into = [s for n in reads if isinstance(s := _statement_of(n, parents), gast.AugAssign)]
+        if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads) or any(
+            _added(before, s) is UNKNOWN for s in into
+        ):
             continue  # (s * xs with xs a list repeats it: only a known result is a check)
         spread, stmt.value = stmt.value, stmt.value.args[0]
         kept = {id(n) for n in ir.walk(stmt.value)}
@@ -310,14 +313,23 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
             (arguments, marks),
             (_opaque(emitted), callees, _fixed(emitted)),
         )
-        if after.returned == before.returned and all(
-            after.bound.get(k) == v for k, v in before.bound.items() if k != name
+        if (
+            after.returned == before.returned
+            and all(after.bound.get(k) == v for k, v in before.bound.items() if k != name)
+            and not any(_added(after, s) is UNKNOWN for s in into)
         ):
             before, changed = after, True
             gone |= {id(n) for n in taken}
         else:
             stmt.value = spread
     return changed
+
+
+def _added(run, augmented):
+    """What the in-place `x += e` `augmented` adds, in `run`: an array x keeps its type
+    whatever e is, so that e still adds (0.5 * xs, xs a list, does not) is checked apart."""
+    seen = run.seen.get(id(augmented))
+    return UNKNOWN if seen is None else seen[1][1]
 
 
 def _run_changed(func, before, stmt, taken, listed, run, context):
@@ -369,10 +381,16 @@ def _index(func, names):
     return todo, parents, found
 
 
-def _target_of(node, parents):
-    """The name the assignment reading `node` binds (None if it binds something else)."""
+def _statement_of(node, parents):
+    """The assignment reading `node`."""
     while not isinstance(node, (gast.Assign, gast.AugAssign)):
         node = parents[id(node)]
+    return node
+
+
+def _target_of(node, parents):
+    """The name the assignment reading `node` binds (None if it binds something else)."""
+    node = _statement_of(node, parents)
     target = node.targets[0] if isinstance(node, gast.Assign) else node.target
     return target.id if isinstance(target, gast.Name) else None
 
