@@ -96,33 +96,27 @@ def fwd_predict(params, inputs):
     _t6 = params['b_out']
     _t7 = _t5 + _t6
     return _t7, [_t0, runtime.shape_of(_t1), runtime.shape_of(_t2), _t4, runtime.shape_of(_t5),
-        runtime.shape_of(_t6), hidden, inputs, runtime.shape_of(params)]
+        runtime.shape_of(_t6), hidden, inputs]
 
 
 def bwd_predict(b_t7, saved):
-    _t0, _t1, _t2, _t4, _t5, _t6, hidden, inputs, params = saved
+    _t0, _t1, _t2, _t4, _t5, _t6, hidden, inputs = saved
     saved.clear()
     b_t5 = runtime.unbroadcast(b_t7, _t5)
     del _t5
     b_t6 = runtime.unbroadcast(b_t7, _t6)
     del _t6
-    bparams = runtime.getitem_grad(b_t6, params, 'b_out')
-    del b_t6
     bhidden = runtime.matmul_grad(b_t5, hidden, _t4, 0)
     b_t4 = runtime.matmul_grad(b_t5, hidden, _t4, 1)
     del _t4, b_t5
-    bparams = runtime.add_at(bparams, params, 'w_out', b_t4)
-    del b_t4
     b_t3 = bhidden * (1 - hidden * hidden)
     del bhidden, hidden
     b_t1 = runtime.unbroadcast(b_t3, _t1)
     del _t1
     b_t2 = runtime.unbroadcast(b_t3, _t2)
     del _t2, b_t3
-    bparams = runtime.add_at(bparams, params, 'b_hidden', b_t2)
-    del b_t2
     b_t0 = runtime.matmul_grad(b_t1, inputs, _t0, 1)
     del _t0, b_t1, inputs
-    bparams = runtime.add_at(bparams, params, 'w_hidden', b_t0)
-    del b_t0, params
+    bparams = runtime.Sparse({'w_hidden': b_t0, 'b_hidden': b_t2, 'w_out': b_t4, 'b_out': b_t6})
+    del b_t0, b_t2, b_t4, b_t6
     return bparams,

@@ -93,11 +93,11 @@ def fwd_unpack_params(params):
     _t2 = params['means']
     _t3 = params['log stds']
     return (_t1, _t2, _t3), [runtime.shape_of(_t1), runtime.shape_of(_t2), runtime.shape_of(_t3),
-        log_normalize_saved, runtime.shape_of(params)]
+        log_normalize_saved]
 
 
 def bwd_unpack_params(b_out, saved):
-    _t1, _t2, _t3, log_normalize_saved, params = saved
+    _t1, _t2, _t3, log_normalize_saved = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (_t1, _t2, _t3))
     del _t1, _t2, _t3
@@ -105,14 +105,10 @@ def bwd_unpack_params(b_out, saved):
     b_t2 = b_outs[1]
     b_t3 = b_outs[2]
     del b_outs
-    bparams = runtime.getitem_grad(b_t3, params, 'log stds')
-    del b_t3
-    bparams = runtime.add_at(bparams, params, 'means', b_t2)
-    del b_t2
     b_t0, = bwd_log_normalize(b_t1, log_normalize_saved)
     del b_t1, log_normalize_saved
-    bparams = runtime.add_at(bparams, params, 'log proportions', b_t0)
-    del b_t0, params
+    bparams = runtime.Sparse({'log proportions': b_t0, 'means': b_t2, 'log stds': b_t3})
+    del b_t0, b_t2, b_t3
     return bparams,
 
 

@@ -107,12 +107,12 @@ def fwd_normalized(params):
     return (log_pi, log_A, log_B), [runtime.shape_of(_t0), runtime.shape_of(_t2),
         runtime.shape_of(_t3), runtime.shape_of(_t5), runtime.shape_of(_t6), runtime.shape_of(_t8),
         runtime.shape_of(log_A), runtime.shape_of(log_B), runtime.shape_of(log_pi),
-        logsumexp_saved, logsumexp_saved_1, logsumexp_saved_2, runtime.shape_of(params)]
+        logsumexp_saved, logsumexp_saved_1, logsumexp_saved_2]
 
 
 def bwd_normalized(b_out, saved):
     (_t0, _t2, _t3, _t5, _t6, _t8, log_A, log_B, log_pi, logsumexp_saved, logsumexp_saved_1,
-        logsumexp_saved_2, params) = saved
+        logsumexp_saved_2) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (log_pi, log_A, log_B))
     del log_A, log_B, log_pi
@@ -126,30 +126,21 @@ def bwd_normalized(b_out, saved):
     del _t8, blog_B
     b_t7, = bwd_logsumexp(b_t8, logsumexp_saved_2)
     del b_t8, logsumexp_saved_2
-    bparams = runtime.getitem_grad(b_t7, params, 'emission')
-    del b_t7
-    bparams = runtime.add_at(bparams, params, 'emission', b_t6)
-    del b_t6
     b_t3 = runtime.unbroadcast(blog_A, _t3)
     del _t3
     b_t5 = runtime.unbroadcast(-blog_A, _t5)
     del _t5, blog_A
     b_t4, = bwd_logsumexp(b_t5, logsumexp_saved_1)
     del b_t5, logsumexp_saved_1
-    bparams = runtime.add_at(bparams, params, 'transition', b_t4)
-    del b_t4
-    bparams = runtime.add_at(bparams, params, 'transition', b_t3)
-    del b_t3
     b_t0 = runtime.unbroadcast(blog_pi, _t0)
     del _t0
     b_t2 = runtime.unbroadcast(-blog_pi, _t2)
     del _t2, blog_pi
     b_t1, = bwd_logsumexp(b_t2, logsumexp_saved)
     del b_t2, logsumexp_saved
-    bparams = runtime.add_at(bparams, params, 'initial', b_t1)
-    del b_t1
-    bparams = runtime.add_at(bparams, params, 'initial', b_t0)
-    del b_t0, params
+    bparams = runtime.Sparse({'initial': b_t1 + b_t0, 'transition': b_t4 + b_t3, 'emission': b_t7
+        + b_t6})
+    del b_t0, b_t1, b_t3, b_t4, b_t6, b_t7
     return bparams,
 
 

@@ -178,36 +178,30 @@ def fwd_dynamics_s1(params, y, t):
     _t6 = hidden @ _t5
     _t7 = params['b2']
     _t8 = _t6 + _t7
-    return _t8, [_t0, _t1, _t2, _t3, _t5, _t6, _t7, hidden, inputs, runtime.shape_of(params), y]
+    return _t8, [_t0, _t1, _t2, _t3, _t5, _t6, _t7, hidden, inputs, y]
 
 
 def bwd_dynamics_s1(b_t8, saved):
-    _t0, _t1, _t2, _t3, _t5, _t6, _t7, hidden, inputs, params, y = saved
+    _t0, _t1, _t2, _t3, _t5, _t6, _t7, hidden, inputs, y = saved
     saved.clear()
     b_t6 = runtime.unbroadcast(b_t8, _t6)
     del _t6
     b_t7 = runtime.unbroadcast(b_t8, _t7)
     del _t7
-    bparams = runtime.getitem_grad(b_t7, params, 'b2')
-    del b_t7
     bhidden = runtime.matmul_grad(b_t6, hidden, _t5, 0)
     b_t5 = runtime.matmul_grad(b_t6, hidden, _t5, 1)
     del _t5, b_t6
-    bparams = runtime.add_at(bparams, params, 'W2', b_t5)
-    del b_t5
     b_t4 = bhidden * (1 - hidden * hidden)
     del bhidden, hidden
     b_t2 = runtime.unbroadcast(b_t4, _t2)
     del _t2
     b_t3 = runtime.unbroadcast(b_t4, _t3)
     del _t3, b_t4
-    bparams = runtime.add_at(bparams, params, 'b1', b_t3)
-    del b_t3
     binputs = runtime.matmul_grad(b_t2, inputs, _t1, 0)
     b_t1 = runtime.matmul_grad(b_t2, inputs, _t1, 1)
     del _t1, b_t2, inputs
-    bparams = runtime.add_at(bparams, params, 'W1', b_t1)
-    del b_t1, params
+    bparams = runtime.Sparse({'W1': b_t1, 'b1': b_t3, 'W2': b_t5, 'b2': b_t7})
+    del b_t1, b_t3, b_t5, b_t7
     by = runtime.unconcatenate(binputs, [y, _t0], 0)
     del _t0, binputs, y
     return bparams, by

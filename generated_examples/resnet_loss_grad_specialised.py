@@ -125,8 +125,8 @@ def fwd_basic_block_s1(p, s, x, training):
     _t16 = {'m1': m1, 'v1': v1, 'm2': m2, 'v2': v2}
     return (_t15, _t16), [_cond0, _stack_shortcut, runtime.shape_of(_t11), runtime.shape_of(_t12),
         runtime.shape_of(_t15), runtime.shape_of(_t5), batch_norm_saved, batch_norm_saved_1,
-        conv2d_saved, conv2d_saved_1, runtime.shape_of(h), runtime.shape_of(p), relu_saved,
-        relu_saved_1, runtime.shape_of(shortcut), runtime.shape_of(x)]
+        conv2d_saved, conv2d_saved_1, runtime.shape_of(h), relu_saved, relu_saved_1,
+        runtime.shape_of(shortcut), runtime.shape_of(x)]
 
 
 def fwd_linear_s1(x, w, b):
@@ -173,7 +173,7 @@ def fwd_forward_s1(params, state, x, training, block=basic_block):
     return (logits, _t16), [_stack_basic_block_saved, _stack_t10, _stack_t7,
         runtime.shape_of(_t12), runtime.shape_of(_t14), runtime.shape_of(_t6), batch_norm_saved,
         conv2d_saved, global_avg_pool_saved, linear_saved, runtime.shape_of(logits), params,
-        relu_saved, runtime.shape_of(stem)]
+        relu_saved]
 
 
 def fwd_softmax_cross_entropy_s1(logits, labels):
@@ -305,7 +305,7 @@ def bwd_conv2d_x_w_s2(b_t0, saved):
 
 def bwd_basic_block_s1(b_out, saved):
     (_cond0, _stack_shortcut, _t11, _t12, _t15, _t5, batch_norm_saved, batch_norm_saved_1,
-        conv2d_saved, conv2d_saved_1, h, p, relu_saved, relu_saved_1, shortcut, x) = saved
+        conv2d_saved, conv2d_saved_1, h, relu_saved, relu_saved_1, shortcut, x) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (_t15, None))
     del _t15
@@ -332,31 +332,21 @@ def bwd_basic_block_s1(b_out, saved):
     del _t11
     bh, b_t7, b_t8 = bwd_batch_norm_s1(b_t11, batch_norm_saved_1)
     del b_t11, batch_norm_saved_1
-    bp = runtime.getitem_grad(b_t8, p, 'b2')
-    del b_t8
-    bp = runtime.add_at(bp, p, 'g2', b_t7)
-    del b_t7
     bh, b_t6 = bwd_conv2d_x_w_s1(bh, conv2d_saved_1)
     del conv2d_saved_1
-    bp = runtime.add_at(bp, p, 'w2', b_t6)
-    del b_t6
     bh, = bwd_relu_s1(bh, relu_saved)
     del relu_saved
     b_t5 = runtime.getitem_grad(bh, _t5, 0)
     del _t5
     bh, b_t1, b_t2 = bwd_batch_norm_s1(b_t5, batch_norm_saved)
     del b_t5, batch_norm_saved
-    bp = runtime.add_at(bp, p, 'b1', b_t2)
-    del b_t2
-    bp = runtime.add_at(bp, p, 'g1', b_t1)
-    del b_t1
     conv2d_grads = bwd_conv2d_x_w_s2(bh, conv2d_saved)
     del bh, conv2d_saved
     bx += conv2d_grads[0]
     b_t0 = conv2d_grads[1]
     del conv2d_grads
-    bp = runtime.add_at(bp, p, 'w1', b_t0)
-    del b_t0, p
+    bp = runtime.Sparse({'w1': b_t0, 'g1': b_t1, 'b1': b_t2, 'w2': b_t6, 'g2': b_t7, 'b2': b_t8})
+    del b_t0, b_t1, b_t2, b_t6, b_t7, b_t8
     return bp, bx
 
 
@@ -417,8 +407,7 @@ def bwd_conv2d_w_s1(b_t0, saved):
 
 def bwd_forward_s1(b_out, saved):
     (_stack_basic_block_saved, _stack_t10, _stack_t7, _t12, _t14, _t6, batch_norm_saved,
-        conv2d_saved, global_avg_pool_saved, linear_saved, logits, params, relu_saved,
-        stem) = saved
+        conv2d_saved, global_avg_pool_saved, linear_saved, logits, params, relu_saved) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (logits, None))
     del logits
@@ -428,12 +417,10 @@ def bwd_forward_s1(b_out, saved):
     del blogits, linear_saved
     b_t14 = runtime.getitem_grad(b_t15, _t14, 'b')
     del _t14, b_t15
-    bparams = runtime.getitem_grad(b_t14, params, 'head')
-    del b_t14
     b_t12 = runtime.getitem_grad(b_t13, _t12, 'w')
     del _t12, b_t13
-    bparams = runtime.add_at(bparams, params, 'head', b_t12)
-    del b_t12
+    bparams = runtime.Sparse({'head': b_t14 + b_t12})
+    del b_t12, b_t14
     bh, = bwd_global_avg_pool_s1(b_t11, global_avg_pool_saved)
     del b_t11, global_avg_pool_saved
     for i in reversed(range(len(params['blocks']))):
@@ -451,14 +438,10 @@ def bwd_forward_s1(b_out, saved):
     del _t6, bh
     b_t1, b_t2, b_t3 = bwd_batch_norm_s2(b_t6, batch_norm_saved)
     del b_t6, batch_norm_saved
-    bstem = runtime.getitem_grad(b_t3, stem, 'beta')
-    del b_t3
-    bstem = runtime.add_at(bstem, stem, 'gamma', b_t2)
-    del b_t2
     b_t0, = bwd_conv2d_w_s1(b_t1, conv2d_saved)
     del b_t1, conv2d_saved
-    bstem = runtime.add_at(bstem, stem, 'w', b_t0)
-    del b_t0, stem
+    bstem = runtime.Sparse({'w': b_t0, 'gamma': b_t2, 'beta': b_t3})
+    del b_t0, b_t2, b_t3
     bparams = runtime.add_at(bparams, params, 'stem', bstem)
     del bstem, params
     return bparams,

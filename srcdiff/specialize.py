@@ -22,7 +22,13 @@ import types
 import gast
 
 from . import cache, codegen, conversion, ir, runtime
-from .optimize import eliminate_dead_code, eliminate_dead_stacks, propagate_copies, release_early
+from .optimize import (
+    eliminate_dead_code,
+    eliminate_dead_stacks,
+    gather_row_adjoints,
+    propagate_copies,
+    release_early,
+)
 from .ir import dotted
 from .primitives import registry
 from .inference import Interpreter, Unsupported, stack_methods_used
@@ -135,6 +141,7 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     propagate_copies(func)
     if _keep_scalars_unspread(func, arguments, emitted, callees):
         propagate_copies(func)
+    gather_row_adjoints(func, interpreter.seen)
     session.redirect(interpreter.seen, emitted)
     return interpreter
 

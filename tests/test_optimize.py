@@ -121,15 +121,26 @@ def test_copies_are_propagated(rng):
     check_grad(f, x)
 
 
-def _pass_on(pass_, source):
+def _parsed(source):
+    """The functions `source` defines, as gast FunctionDefs."""
     import textwrap
 
+    import gast
+
+    return gast.parse(textwrap.dedent(source)).body
+
+
+def _source_of(*funcs):
     import astor
     import gast
 
-    func = gast.parse(textwrap.dedent(source)).body[0]
+    return astor.to_source(gast.gast_to_ast(gast.Module(body=list(funcs), type_ignores=[])))
+
+
+def _pass_on(pass_, source):
+    (func,) = _parsed(source)
     pass_(func)
-    return astor.to_source(gast.gast_to_ast(gast.Module(body=[func], type_ignores=[])))
+    return _source_of(func)
 
 
 def test_copies_are_propagated_inside_loops_only_when_the_value_is_the_same():
@@ -275,3 +286,104 @@ def test_scalars_that_may_be_complex_keep_their_unbroadcast(rng):
         "srcdiff against finite differences",
     )
     check_grad(complex_through_a_callee, rng.normal(size=4))
+
+
+def dict_block(p, x):  # 'w' read twice; its backward returns p's adjoint to the caller
+    return np.tanh(x @ p["w"] + p["b"]) * p["w"][0]
+
+
+def dict_model(params, x):
+    h = dict_block(params, x)
+    return np.sum(h**2) + np.sum(params["b"] * params["w"][1])
+
+
+def test_a_dict_adjoint_returned_to_a_caller_is_one_sparse_display(rng):
+    """A callee's backward function hands the caller its dict's adjoint as one
+    runtime.Sparse display (which the caller adds to its own, a key that got none reading as
+    0.0), and no longer saves the dict it added the keys at."""
+    source = nf.grad(dict_model).source
+    backward = source[source.index("def bwd_dict_block") :]
+    assert "bp = runtime.Sparse({'w': b_t5 + b_t0, 'b': b_t2})" in backward, backward
+    assert "add_at(" not in source and "getitem_grad(b_t4, _t3, 1)" in source
+    assert "shape_of(p)" not in source and ", p" not in backward.split("saved.clear()")[0]
+    p = {"w": rng.normal(size=(3, 3)), "b": rng.normal(size=3), "unused": rng.normal(size=2)}
+    x = rng.normal(size=(4, 3))
+    got, raw = nf.grad(dict_model)(p, x), nf.grad(dict_model, optimized=False)(p, x)
+    assert list(got) == list(p)
+    for key in p:
+        np.testing.assert_allclose(got[key], raw[key], rtol=1e-12, atol=1e-14)
+    assert_leaves_close(got, finite_differences(dict_model, (p, x), 0), 1e-5, 1e-7, "bparams")
+    np.testing.assert_array_equal(got["unused"], np.zeros(2))
+
+
+def test_a_dict_adjoint_chain_stops_where_something_else_reads_it():
+    """The display replaces only the statements nothing else reads between: a value the
+    chain adds that is its own partial sum, or one written in between, keeps it a chain."""
+    from srcdiff.optimize import gather_dict_adjoints
+
+    out = _pass_on(
+        gather_dict_adjoints,
+        """
+        def f(p, a, b, c):
+            bp = runtime.getitem_grad(a, p, 'w')
+            bp = runtime.add_at(bp, p, 'b', b)
+            for i in range(3):
+                bp = runtime.add_at(bp, p, 'w', c)
+            bq = runtime.getitem_grad(a, p, 'w')
+            bq = runtime.add_at(bq, p, 'b', bq)
+            br = runtime.getitem_grad(a, p, 'w')
+            a = a * 2
+            br = runtime.add_at(br, p, 'b', a)
+            return runtime.as_grad(bp, p), bq, br
+        """,
+    )
+    assert "bp = runtime.Sparse({'b': b, 'w': a})" in out, out
+    assert out.count("add_at(") == 3 and "bq = runtime.add_at(bq, p, 'b', bq)" in out
+    assert "br = runtime.add_at(br, p, 'b', a)" in out
+
+
+def test_saved_values_the_backward_function_no_longer_reads_are_not_saved():
+    from srcdiff.optimize import drop_unread_saved, eliminate_dead_code
+
+    forward = """
+        def fwd_g(p, x):
+            t = p['a'] * x
+            s = np.sin(x)
+            return t, [runtime.shape_of(p), s, x]
+        """
+    backward = """
+        def bwd_g(bt, saved):
+            p, s, x = saved
+            saved.clear()
+            return runtime.Sparse({'a': %s}),
+        """
+    pair = _parsed(forward + backward % "bt * x")
+    assert drop_unread_saved(*pair) and not drop_unread_saved(*pair)
+    eliminate_dead_code(pair[0])  # (s was computed only to be saved)
+    out = _source_of(*pair)
+    assert "np.sin" not in out and "return t, [x]" in out and "    x, = saved" in out, out
+    pair = _parsed(forward + backward % "bt")
+    assert drop_unread_saved(*pair)
+    out = _source_of(*pair)
+    assert "return t, []" in out and "saved" not in out.split("def bwd_g(bt, saved):")[1], out
+
+
+def rows_read(p, x):  # p[0] and p[2] read twice
+    return np.sum(np.sin(p[0] * x) * p[1]) + p[2] ** 2 + p[0] * p[2]
+
+
+def test_an_array_adjoint_built_row_by_row_is_one_array_where_the_rows_are_known(rng):
+    """Specialised for a float array p whose every row is read at a constant position (and
+    whose rows' adjoints are known to be floats like p's), p's adjoint is one np.array; the
+    generic code, not knowing that p is no list, keeps the chain. Numbers as the chain's."""
+    p, x = rng.normal(size=3), rng.normal(size=4)
+    gradient = nf.grad(rows_read)
+    assert gradient.source.count("runtime.add_at(bp, p,") == 4
+    specialised = gradient.source_for(p, x)
+    assert "bp = np.array([b_t9 + b_t0, b_t3, b_t10 + b_t6])" in specialised, specialised
+    assert "add_at" not in specialised and "getitem_grad" not in specialised
+    check_grad(rows_read, p, x, wrt=0)  # (each call checked against the generic code too)
+    longer = np.append(p, 1.0)  # (its row 3 read by none: its adjoint's zeros stay a chain's)
+    assert "np.array" not in gradient.source_for(longer, x)
+    check_grad(rows_read, longer, x, wrt=0)
+    assert "np.array" not in gradient.source_for(np.array([p, p, p]), x)  # (rows not known)

@@ -630,6 +630,31 @@ def dict_of_parameters(p, x):  # n gets no gradient (None); see test_found_bugs 
     return np.sum((1.5 + np.tanh(x @ p["w"] + p["b"])) ** p["n"])
 
 
+@case(r(3), r(4))
+def array_rows_read_at_constants(p, x):  # specialised, p's adjoint is one np.array
+    return np.sum(np.sin(p[0] * x) * p[1]) + p[2] ** 2 + p[0] * p[2]
+
+
+def _dict_layer(p, x):  # its backward returns p's adjoint as one display ('w' read twice)
+    return np.tanh(x @ p["w"] + p["b"]) * p["w"][0]
+
+
+@case({"w": r(3, 3), "b": r(3), "unused": r(2)}, r(4, 3))
+def dict_through_a_callee(params, x):  # "unused" gets zeros
+    h = _dict_layer(params, x)
+    return np.sum(h**2) + np.sum(params["b"] * params["w"][1])
+
+
+@case({"w": r(3), "v": r(3)}, r(3))
+def dict_read_in_loops(p, x):  # the loops' reads stay one by one, after the display
+    total = 0.0
+    for k in range(3):
+        total = total + np.sum(np.sin(p["w"] * x * k) * p["v"])
+    for key in ("w", "v"):
+        total = total + np.sum(p[key] ** 2)
+    return total + np.sum(p["w"] * p["v"])
+
+
 @case((r(3), [r(3), 0.3]), r(3))
 def nested_tuple_and_list(p, x):
     w, vc = p

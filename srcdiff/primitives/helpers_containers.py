@@ -44,6 +44,21 @@ class pack_adjoint:
         dz = runtime.pack_adjoint(db, g, outputs)
 
 
+# a dict's adjoint written out, {key: adjoint} (passes/dict_adjoints.py): a Sparse, so that
+# a caller adds it to its own and a key that got nothing reads as 0.0
+@helper(
+    runtime.Sparse,
+    shape=None,
+    samples=[Sample("runtime.Sparse({'a': x, 'b': x * y})['b']", x=real(3), y=real(3))],
+)
+class Sparse:
+    def adjoint(bz, z, items):
+        bitems = bz
+
+    def tangent(dz, z, items):
+        dz = runtime.Sparse(ditems)
+
+
 # the adjoints of a dict display's values, by position, and back: each the other's adjoint
 @helper(
     runtime.dict_values_adjoint,
