@@ -34,12 +34,11 @@ def fwd_dense_s1(w, b, x):
     _t0 = x @ w
     _t1 = _t0 + b
     _t2 = np.tanh(_t1)
-    return _t2, [_t0, _t2, b, w, x]
+    return _t2, [_t2, x]
 
 
 def bwd_dense_s1(b_t2, saved):
-    _t0, _t2, b, w, x = saved
-    del _t0, b, w
+    _t2, x = saved
     saved.clear()
     b_t1 = b_t2 * (1 - _t2 * _t2)
     del _t2

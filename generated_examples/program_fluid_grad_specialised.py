@@ -32,8 +32,6 @@ def fwd_simulate_s1(vx, vy, smoke, num_time_steps):
     _stack_advect_saved_1 = []
     _stack_t0 = []
     _stack_project_saved = []
-    _stack_vx = []
-    _stack_vy = []
     _stack_advect_saved_2 = []
     for t in range(num_time_steps):
         vx_updated, advect_saved = fwd_advect(vx, vx, vy)
@@ -43,15 +41,13 @@ def fwd_simulate_s1(vx, vy, smoke, num_time_steps):
         _t0, project_saved = fwd_project(vx_updated, vy_updated)
         _stack_t0.append(runtime.shape_of(_t0))
         _stack_project_saved.append(project_saved)
-        _stack_vx.append(runtime.shape_of(vx))
         vx = _t0[0]
-        _stack_vy.append(runtime.shape_of(vy))
         vy = _t0[1]
         smoke, advect_saved_2 = fwd_advect(smoke, vx, vy)
         _stack_advect_saved_2.append(advect_saved_2)
     return smoke, [_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2,
-        _stack_project_saved, _stack_t0, _stack_vx, _stack_vy, num_time_steps,
-        runtime.shape_of(vx), runtime.shape_of(vy)]
+        _stack_project_saved, _stack_t0, num_time_steps, runtime.shape_of(vx),
+        runtime.shape_of(vy)]
 
 
 def bwd_advect_s1(b_t17, saved):
@@ -212,10 +208,12 @@ def bwd_project_s1(b_out, saved):
 
 def bwd_simulate_s1(bsmoke, saved):
     (_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2, _stack_project_saved,
-        _stack_t0, _stack_vx, _stack_vy, num_time_steps, vx, vy) = saved
+        _stack_t0, num_time_steps, vx, vy) = saved
     saved.clear()
     bvx = runtime.zeros_like(vx)
+    del vx
     bvy = runtime.zeros_like(vy)
+    del vy
     for t in reversed(range(num_time_steps)):
         advect_saved_2 = _stack_advect_saved_2.pop()
         project_saved = _stack_project_saved.pop()
@@ -227,9 +225,7 @@ def bwd_simulate_s1(bsmoke, saved):
         bvx = bvx + advect_grads_2[1]
         bvy = bvy + advect_grads_2[2]
         b_t0 = runtime.getitem_grad(bvy, _t0, 1)
-        vy = _stack_vy.pop()
         b_t0 = runtime.add_at(b_t0, _t0, 0, bvx)
-        vx = _stack_vx.pop()
         bvx_updated, bvy_updated = bwd_project_s1(b_t0, project_saved)
         advect_grads_1 = bwd_advect_s1(bvy_updated, advect_saved_1)
         bvy = advect_grads_1[0]
@@ -240,7 +236,7 @@ def bwd_simulate_s1(bsmoke, saved):
         bvx += advect_grads[1]
         bvy += advect_grads[2]
     del (_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2, _stack_project_saved,
-        _stack_t0, _stack_vx, _stack_vy, num_time_steps, vx, vy)
+        _stack_t0, num_time_steps)
     return bvx, bvy
 
 

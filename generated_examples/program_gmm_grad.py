@@ -122,12 +122,12 @@ def fwd_diag_gaussian_logpdf(x, mean, log_std):
     _t5 = 0.5 * np.log(2 * np.pi)
     _t6 = _t4 - _t5
     _t7 = np.sum(_t6, axis=1)
-    return _t7, [runtime.shape_of(_t0), _t1, runtime.shape_of(_t2), runtime.shape_of(_t3),
-        runtime.shape_of(_t6), runtime.shape_of(log_std), runtime.shape_of(mean), z]
+    return _t7, [runtime.shape_of(_t0), _t1, runtime.shape_of(_t3), runtime.shape_of(_t6),
+        runtime.shape_of(log_std), runtime.shape_of(mean), z]
 
 
 def bwd_diag_gaussian_logpdf(b_t7, saved):
-    _t0, _t1, _t2, _t3, _t6, log_std, mean, z = saved
+    _t0, _t1, _t3, _t6, log_std, mean, z = saved
     saved.clear()
     b_t6 = runtime.unreduce(b_t7, _t6, axis=1)
     del _t6
@@ -135,8 +135,8 @@ def bwd_diag_gaussian_logpdf(b_t7, saved):
     del _t3
     blog_std = runtime.unbroadcast(-b_t6, log_std)
     del b_t6, log_std
-    b_t2 = runtime.unbroadcast(b_t3 * -0.5, _t2)
-    del _t2, b_t3
+    b_t2 = b_t3 * -0.5
+    del b_t3
     bz = b_t2 * 2 * z
     del b_t2
     b_t0 = runtime.unbroadcast(bz / _t1, _t0)

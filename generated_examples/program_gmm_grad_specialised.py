@@ -61,7 +61,7 @@ def fwd_diag_gaussian_logpdf_s1(x, mean, log_std):
     _t5 = 0.5 * np.log(2 * np.pi)
     _t6 = _t4 - _t5
     _t7 = np.sum(_t6, axis=1)
-    return _t7, [_t0, _t1, _t2, _t3, _t6, log_std, mean, z]
+    return _t7, [_t0, _t1, _t3, _t6, log_std, mean, z]
 
 
 def fwd_gmm_log_likelihood_s1(params, data):
@@ -92,7 +92,7 @@ def fwd_gmm_log_likelihood_s1(params, data):
 
 
 def bwd_diag_gaussian_logpdf_s1(b_t7, saved):
-    _t0, _t1, _t2, _t3, _t6, log_std, mean, z = saved
+    _t0, _t1, _t3, _t6, log_std, mean, z = saved
     saved.clear()
     b_t6 = runtime.unreduce(b_t7, _t6, axis=1)
     del _t6
@@ -100,8 +100,8 @@ def bwd_diag_gaussian_logpdf_s1(b_t7, saved):
     del _t3
     blog_std = runtime.unbroadcast(-b_t6, log_std)
     del b_t6, log_std
-    b_t2 = runtime.unbroadcast(b_t3 * -0.5, _t2)
-    del _t2, b_t3
+    b_t2 = b_t3 * -0.5
+    del b_t3
     bz = b_t2 * 2 * z
     del b_t2
     b_t0 = runtime.unbroadcast(bz / _t1, _t0)

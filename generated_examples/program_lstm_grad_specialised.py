@@ -90,8 +90,6 @@ def fwd_lstm_predict_s1(params, inputs):
     _stack_t9 = []
     _stack_t10 = []
     _stack_update_lstm_result = []
-    _stack_hiddens = []
-    _stack_cells = []
     _stack_concat_and_multiply_weights_5 = []
     _stack_concat_and_multiply_args0_5 = []
     _stack_t11 = []
@@ -184,9 +182,7 @@ def fwd_lstm_predict_s1(params, inputs):
         update_lstm_result = update_lstm_hiddens, update_lstm_cells
         _stack_update_lstm_result.append(runtime.shape_of(update_lstm_result))
         runtime.check_unpack(update_lstm_result, 2)
-        _stack_hiddens.append(hiddens)
         hiddens = update_lstm_result[0]
-        _stack_cells.append(cells)
         cells = update_lstm_result[1]
         concat_and_multiply_weights_5 = params['predict']
         _stack_concat_and_multiply_weights_5.append(concat_and_multiply_weights_5)
@@ -204,19 +200,19 @@ def fwd_lstm_predict_s1(params, inputs):
         _stack_logsumexp_saved_1.append(logsumexp_saved_1)
         hiddens_to_output_probs_result_1 = concat_and_multiply_result_5 - _t12
         output.append(hiddens_to_output_probs_result_1)
-    return output, [_seq0, _stack_cells, _stack_concat_and_multiply_args0_1,
-        _stack_concat_and_multiply_args0_2, _stack_concat_and_multiply_args0_3,
-        _stack_concat_and_multiply_args0_4, _stack_concat_and_multiply_args0_5,
-        _stack_concat_and_multiply_args1, _stack_concat_and_multiply_args1_1,
-        _stack_concat_and_multiply_args1_2, _stack_concat_and_multiply_args1_3,
-        _stack_concat_and_multiply_cat_state_1, _stack_concat_and_multiply_cat_state_2,
-        _stack_concat_and_multiply_cat_state_3, _stack_concat_and_multiply_cat_state_4,
-        _stack_concat_and_multiply_cat_state_5, _stack_concat_and_multiply_weights_1,
-        _stack_concat_and_multiply_weights_2, _stack_concat_and_multiply_weights_3,
-        _stack_concat_and_multiply_weights_4, _stack_concat_and_multiply_weights_5, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
-        _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
-        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
+    return output, [_seq0, _stack_concat_and_multiply_args0_1, _stack_concat_and_multiply_args0_2,
+        _stack_concat_and_multiply_args0_3, _stack_concat_and_multiply_args0_4,
+        _stack_concat_and_multiply_args0_5, _stack_concat_and_multiply_args1,
+        _stack_concat_and_multiply_args1_1, _stack_concat_and_multiply_args1_2,
+        _stack_concat_and_multiply_args1_3, _stack_concat_and_multiply_cat_state_1,
+        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_cat_state_3,
+        _stack_concat_and_multiply_cat_state_4, _stack_concat_and_multiply_cat_state_5,
+        _stack_concat_and_multiply_weights_1, _stack_concat_and_multiply_weights_2,
+        _stack_concat_and_multiply_weights_3, _stack_concat_and_multiply_weights_4,
+        _stack_concat_and_multiply_weights_5, _stack_hiddens_to_output_probs_output_1,
+        _stack_logsumexp_saved_1, _stack_sigmoid_saved, _stack_sigmoid_saved_1,
+        _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12, _stack_t4, _stack_t5,
+        _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
         _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
         _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t0, _t1,
         _t2, runtime.shape_of(_t3), cells, concat_and_multiply_args0,
@@ -238,7 +234,7 @@ def bwd_sigmoid_s1(b_t3, saved):
 
 
 def bwd_lstm_predict_s1(boutput, saved):
-    (_seq0, _stack_cells, _stack_concat_and_multiply_args0_1, _stack_concat_and_multiply_args0_2,
+    (_seq0, _stack_concat_and_multiply_args0_1, _stack_concat_and_multiply_args0_2,
         _stack_concat_and_multiply_args0_3, _stack_concat_and_multiply_args0_4,
         _stack_concat_and_multiply_args0_5, _stack_concat_and_multiply_args1,
         _stack_concat_and_multiply_args1_1, _stack_concat_and_multiply_args1_2,
@@ -247,10 +243,10 @@ def bwd_lstm_predict_s1(boutput, saved):
         _stack_concat_and_multiply_cat_state_4, _stack_concat_and_multiply_cat_state_5,
         _stack_concat_and_multiply_weights_1, _stack_concat_and_multiply_weights_2,
         _stack_concat_and_multiply_weights_3, _stack_concat_and_multiply_weights_4,
-        _stack_concat_and_multiply_weights_5, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
-        _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
-        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
+        _stack_concat_and_multiply_weights_5, _stack_hiddens_to_output_probs_output_1,
+        _stack_logsumexp_saved_1, _stack_sigmoid_saved, _stack_sigmoid_saved_1,
+        _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12, _stack_t4, _stack_t5,
+        _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
         _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
         _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t0, _t1,
         _t2, _t3, cells, concat_and_multiply_args0, concat_and_multiply_cat_state,
@@ -261,7 +257,9 @@ def bwd_lstm_predict_s1(boutput, saved):
     boutput = runtime.add_items([], boutput, output)
     del output
     bcells = np.zeros_like(cells)
+    del cells
     bhiddens = np.zeros_like(hiddens)
+    del hiddens
     bparams = runtime.zeros_like(params)
     for input in reversed(_seq0):
         logsumexp_saved_1 = _stack_logsumexp_saved_1.pop()
@@ -318,9 +316,7 @@ def bwd_lstm_predict_s1(boutput, saved):
         bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights_5)
         bhiddens = bhiddens + bconcat_and_multiply_args0_5
         bupdate_lstm_result = runtime.getitem_grad(bcells, update_lstm_result, 1)
-        cells = _stack_cells.pop()
         bupdate_lstm_result = runtime.add_at(bupdate_lstm_result, update_lstm_result, 0, bhiddens)
-        hiddens = _stack_hiddens.pop()
         bupdate_lstm_cells = runtime.unpack_adjoint(bupdate_lstm_result, (update_lstm_hiddens,
             update_lstm_cells))[1]
         bupdate_lstm_hiddens = runtime.unpack_adjoint(bupdate_lstm_result, (update_lstm_hiddens,
@@ -378,22 +374,22 @@ def bwd_lstm_predict_s1(boutput, saved):
         update_lstm_cells = _stack_update_lstm_cells.pop()
         bhiddens = bupdate_lstm_hiddens
         update_lstm_hiddens = _stack_update_lstm_hiddens.pop()
-    del (_seq0, _stack_cells, _stack_concat_and_multiply_args0_1,
-        _stack_concat_and_multiply_args0_2, _stack_concat_and_multiply_args0_3,
-        _stack_concat_and_multiply_args0_4, _stack_concat_and_multiply_args0_5,
-        _stack_concat_and_multiply_args1, _stack_concat_and_multiply_args1_1,
-        _stack_concat_and_multiply_args1_2, _stack_concat_and_multiply_args1_3,
-        _stack_concat_and_multiply_cat_state_1, _stack_concat_and_multiply_cat_state_2,
-        _stack_concat_and_multiply_cat_state_3, _stack_concat_and_multiply_cat_state_4,
-        _stack_concat_and_multiply_cat_state_5, _stack_concat_and_multiply_weights_1,
-        _stack_concat_and_multiply_weights_2, _stack_concat_and_multiply_weights_3,
-        _stack_concat_and_multiply_weights_4, _stack_concat_and_multiply_weights_5, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
-        _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
-        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
+    del (_seq0, _stack_concat_and_multiply_args0_1, _stack_concat_and_multiply_args0_2,
+        _stack_concat_and_multiply_args0_3, _stack_concat_and_multiply_args0_4,
+        _stack_concat_and_multiply_args0_5, _stack_concat_and_multiply_args1,
+        _stack_concat_and_multiply_args1_1, _stack_concat_and_multiply_args1_2,
+        _stack_concat_and_multiply_args1_3, _stack_concat_and_multiply_cat_state_1,
+        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_cat_state_3,
+        _stack_concat_and_multiply_cat_state_4, _stack_concat_and_multiply_cat_state_5,
+        _stack_concat_and_multiply_weights_1, _stack_concat_and_multiply_weights_2,
+        _stack_concat_and_multiply_weights_3, _stack_concat_and_multiply_weights_4,
+        _stack_concat_and_multiply_weights_5, _stack_hiddens_to_output_probs_output_1,
+        _stack_logsumexp_saved_1, _stack_sigmoid_saved, _stack_sigmoid_saved_1,
+        _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12, _stack_t4, _stack_t5,
+        _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
         _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
-        _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, cells,
-        hiddens, update_lstm_cells, update_lstm_hiddens)
+        _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result,
+        update_lstm_cells, update_lstm_hiddens)
     bhiddens_to_output_probs_result = runtime.unpack_adjoint(boutput,
         [hiddens_to_output_probs_result])[0]
     del hiddens_to_output_probs_result

@@ -61,7 +61,6 @@ def fwd_rnn_predict_s1(params, inputs):
     _stack_t3 = []
     _stack_concat_and_multiply_cat_state = []
     _stack_update_rnn_result = []
-    _stack_hiddens = []
     _stack_concat_and_multiply_weights_2 = []
     _stack_concat_and_multiply_args0_2 = []
     _stack_t4 = []
@@ -95,7 +94,6 @@ def fwd_rnn_predict_s1(params, inputs):
             concat_and_multiply_weights)
         update_rnn_result = np.tanh(concat_and_multiply_result)
         _stack_update_rnn_result.append(update_rnn_result)
-        _stack_hiddens.append(hiddens)
         hiddens = update_rnn_result
         concat_and_multiply_weights_2 = params['predict']
         _stack_concat_and_multiply_weights_2.append(concat_and_multiply_weights_2)
@@ -115,10 +113,9 @@ def fwd_rnn_predict_s1(params, inputs):
     return output, [_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
         _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
         _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
-        _stack_concat_and_multiply_weights_2, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
-        _stack_t5, _stack_update_rnn_result, _t0, _t1, runtime.shape_of(_t2),
-        concat_and_multiply_args0_1, concat_and_multiply_cat_state_1,
+        _stack_concat_and_multiply_weights_2, _stack_hiddens_to_output_probs_output_1,
+        _stack_logsumexp_saved_1, _stack_t3, _stack_t4, _stack_t5, _stack_update_rnn_result, _t0,
+        _t1, runtime.shape_of(_t2), concat_and_multiply_args0_1, concat_and_multiply_cat_state_1,
         concat_and_multiply_weights_1, hiddens, concat_and_multiply_result_1,
         runtime.shape_of(hiddens_to_output_probs_result), logsumexp_saved, num_sequences, output,
         runtime.shape_of(params)]
@@ -128,16 +125,16 @@ def bwd_rnn_predict_s1(boutput, saved):
     (_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
         _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
         _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
-        _stack_concat_and_multiply_weights_2, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
-        _stack_t5, _stack_update_rnn_result, _t0, _t1, _t2, concat_and_multiply_args0_1,
-        concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, hiddens,
-        concat_and_multiply_result_1, hiddens_to_output_probs_result, logsumexp_saved,
-        num_sequences, output, params) = saved
+        _stack_concat_and_multiply_weights_2, _stack_hiddens_to_output_probs_output_1,
+        _stack_logsumexp_saved_1, _stack_t3, _stack_t4, _stack_t5, _stack_update_rnn_result, _t0,
+        _t1, _t2, concat_and_multiply_args0_1, concat_and_multiply_cat_state_1,
+        concat_and_multiply_weights_1, hiddens, concat_and_multiply_result_1,
+        hiddens_to_output_probs_result, logsumexp_saved, num_sequences, output, params) = saved
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
     del output
     bhiddens = np.zeros_like(hiddens)
+    del hiddens
     bparams = runtime.zeros_like(params)
     for input in reversed(_seq0):
         logsumexp_saved_1 = _stack_logsumexp_saved_1.pop()
@@ -168,7 +165,6 @@ def bwd_rnn_predict_s1(boutput, saved):
             (concat_and_multiply_args0_2, _t4), 0, 'hstack')
         bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights_2)
         bhiddens = bhiddens + bconcat_and_multiply_args0_2
-        hiddens = _stack_hiddens.pop()
         bconcat_and_multiply_result = bhiddens * (1 - update_rnn_result * update_rnn_result)
         bconcat_and_multiply_cat_state = runtime.dot_grad(bconcat_and_multiply_result,
             concat_and_multiply_cat_state, concat_and_multiply_weights, 0)
@@ -181,9 +177,8 @@ def bwd_rnn_predict_s1(boutput, saved):
     del (_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
         _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
         _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
-        _stack_concat_and_multiply_weights_2, _stack_hiddens,
-        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
-        _stack_t5, _stack_update_rnn_result, hiddens)
+        _stack_concat_and_multiply_weights_2, _stack_hiddens_to_output_probs_output_1,
+        _stack_logsumexp_saved_1, _stack_t3, _stack_t4, _stack_t5, _stack_update_rnn_result)
     bhiddens_to_output_probs_result = runtime.unpack_adjoint(boutput,
         [hiddens_to_output_probs_result])[0]
     del hiddens_to_output_probs_result

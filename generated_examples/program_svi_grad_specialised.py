@@ -55,8 +55,7 @@ def fwd_gaussian_log_density_s1(x, mean, std):
     _t5 = _t3 - _t4
     _t6 = 0.5 * np.log(2 * np.pi)
     _t7 = _t5 - _t6
-    return _t7, [runtime.shape_of(_t0), _t1, runtime.shape_of(_t2), runtime.shape_of(_t3), std,
-        runtime.shape_of(x)]
+    return _t7, [runtime.shape_of(_t0), _t1, runtime.shape_of(_t3), std, runtime.shape_of(x)]
 
 
 def fwd_log_joint_s1(weights, inputs, targets):
@@ -74,12 +73,12 @@ def fwd_log_joint_s1(weights, inputs, targets):
 
 
 def bwd_gaussian_log_density_s1(b_t7, saved):
-    _t0, _t1, _t2, _t3, std, x = saved
+    _t0, _t1, _t3, std, x = saved
     saved.clear()
     b_t3 = runtime.unbroadcast(b_t7, _t3)
     del _t3
-    b_t2 = runtime.unbroadcast(b_t3 * -0.5, _t2)
-    del _t2, b_t3
+    b_t2 = b_t3 * -0.5
+    del b_t3
     b_t1 = b_t2 * 2 * _t1
     del _t1, b_t2
     b_t0 = runtime.unbroadcast(b_t1 / std, _t0)

@@ -168,13 +168,12 @@ def fwd_diag_gaussian_log_density_x_mu_log_std(x, mu, log_std):
     _t6 = 0.5 * np.log(2 * np.pi)
     _t7 = _t5 - _t6
     _t8 = np.sum(_t7, axis=-1)
-    return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t3), runtime.shape_of(_t4),
-        runtime.shape_of(_t7), runtime.shape_of(log_std), runtime.shape_of(mu),
-        runtime.shape_of(x)]
+    return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t4), runtime.shape_of(_t7),
+        runtime.shape_of(log_std), runtime.shape_of(mu), runtime.shape_of(x)]
 
 
 def bwd_diag_gaussian_log_density_x_mu_log_std(b_t8, saved):
-    _t0, _t1, _t2, _t3, _t4, _t7, log_std, mu, x = saved
+    _t0, _t1, _t2, _t4, _t7, log_std, mu, x = saved
     saved.clear()
     b_t7 = runtime.unreduce(b_t8, _t7, axis=-1)
     del _t7
@@ -182,8 +181,8 @@ def bwd_diag_gaussian_log_density_x_mu_log_std(b_t8, saved):
     del _t4
     blog_std = runtime.unbroadcast(-b_t7, log_std)
     del b_t7, log_std
-    b_t3 = runtime.unbroadcast(b_t4 * -0.5, _t3)
-    del _t3, b_t4
+    b_t3 = b_t4 * -0.5
+    del b_t4
     b_t2 = b_t3 * 2 * _t2
     del b_t3
     b_t0 = runtime.unbroadcast(b_t2 / _t1, _t0)
@@ -209,19 +208,19 @@ def fwd_diag_gaussian_log_density_x(x, mu, log_std):
     _t6 = 0.5 * np.log(2 * np.pi)
     _t7 = _t5 - _t6
     _t8 = np.sum(_t7, axis=-1)
-    return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t3), runtime.shape_of(_t4),
-        runtime.shape_of(_t7), runtime.shape_of(x)]
+    return _t8, [runtime.shape_of(_t0), _t1, _t2, runtime.shape_of(_t4), runtime.shape_of(_t7),
+        runtime.shape_of(x)]
 
 
 def bwd_diag_gaussian_log_density_x(b_t8, saved):
-    _t0, _t1, _t2, _t3, _t4, _t7, x = saved
+    _t0, _t1, _t2, _t4, _t7, x = saved
     saved.clear()
     b_t7 = runtime.unreduce(b_t8, _t7, axis=-1)
     del _t7
     b_t4 = runtime.unbroadcast(b_t7, _t4)
     del _t4, b_t7
-    b_t3 = runtime.unbroadcast(b_t4 * -0.5, _t3)
-    del _t3, b_t4
+    b_t3 = b_t4 * -0.5
+    del b_t4
     b_t2 = b_t3 * 2 * _t2
     del _t2, b_t3
     b_t0 = runtime.unbroadcast(b_t2 / _t1, _t0)

@@ -123,7 +123,7 @@ def bwd_batch_norm(b_out, saved):
     if training:
         b_t0 = runtime.mean_grad(bvar, _t0, axis=(0, 2, 3), keepdims=True)
         bcentred = bcentred + b_t0 * 2 * centred
-        bx = runtime.unbroadcast(bcentred, x)
+        bx = bcentred
         bmean = runtime.unbroadcast(-bcentred, mean)
         bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
     else:

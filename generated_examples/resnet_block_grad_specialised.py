@@ -28,15 +28,15 @@ def dresnet_block(p, x):
     _t8, batch_norm_saved_1 = fwd_batch_norm_s1(h, _t6, _t7)
     h = _t8[0]
     _t9 = h + x
-    _t10, relu_saved_1 = fwd_relu_s1(_t9)
+    _t10, relu_saved_1 = fwd_relu_s2(_t9)
     b_t12 = 1.0
     b_t10 = b_t12 * 2 * _t10
-    b_t9, = bwd_relu_s1(b_t10, relu_saved_1)
+    b_t9, = bwd_relu_s2(b_t10, relu_saved_1)
     bh = b_t9
     b_t8 = runtime.getitem_grad(bh, _t8, 0)
     bh, b_t6, b_t7 = bwd_batch_norm_s1(b_t8, batch_norm_saved_1)
     b_t4, b_t5 = bwd_conv2d_x_w_s1(bh, conv2d_saved_1)
-    bh, = bwd_relu_s2(b_t4, relu_saved)
+    bh, = bwd_relu_s1(b_t4, relu_saved)
     b_t3 = runtime.getitem_grad(bh, _t3, 0)
     bh, b_t1, b_t2 = bwd_batch_norm_s1(b_t3, batch_norm_saved)
     b_t0, = bwd_conv2d_w_s1(bh, conv2d_saved)
@@ -64,8 +64,8 @@ def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, train
     _t5 = centred * scale
     _t6 = beta.reshape(1, -1, 1, 1)
     y = _t5 + _t6
-    return (y, new_mean, new_var), [training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean,
-        scale, var, x, y]
+    return (y, new_mean, new_var), [_t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale,
+        var, x, y]
 
 
 def fwd_relu_s1(x):
@@ -79,18 +79,39 @@ def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
     return _t0, [padding, stride, w, x]
 
 
-def bwd_relu_s1(b_t1, saved):
-    _t0, x = saved
-    del x
+def fwd_relu_s2(x):
+    _t0 = x > 0
+    _t1 = x * _t0
+    return _t1, [_t0]
+
+
+def bwd_relu_s2(b_t1, saved):
+    _t0, = saved
     saved.clear()
     bx = b_t1 * _t0
     del _t0
     return bx,
 
 
+def bwd_conv2d_x_w_s1(b_t0, saved):
+    padding, stride, w, x = saved
+    saved.clear()
+    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
+    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
+    del padding, stride, w, x
+    return bx, bw
+
+
+def bwd_relu_s1(b_t1, saved):
+    _t0, x = saved
+    saved.clear()
+    bx = runtime.unbroadcast(b_t1 * _t0, x)
+    del _t0, x
+    return bx,
+
+
 def bwd_batch_norm_s1(b_out, saved):
-    training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
-    del training
+    _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
     del y
@@ -119,29 +140,12 @@ def bwd_batch_norm_s1(b_out, saved):
     del _t0, bvar
     bcentred = bcentred + b_t0 * 2 * centred
     del b_t0, centred
-    bx = runtime.unbroadcast(bcentred, x)
+    bx = bcentred
     bmean = runtime.unbroadcast(-bcentred, mean)
     del bcentred, mean
     bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
     del bmean, x
     return bx, bgamma, bbeta
-
-
-def bwd_conv2d_x_w_s1(b_t0, saved):
-    padding, stride, w, x = saved
-    saved.clear()
-    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
-    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
-    del padding, stride, w, x
-    return bx, bw
-
-
-def bwd_relu_s2(b_t1, saved):
-    _t0, x = saved
-    saved.clear()
-    bx = runtime.unbroadcast(b_t1 * _t0, x)
-    del _t0, x
-    return bx,
 
 
 def bwd_conv2d_w_s1(b_t0, saved):

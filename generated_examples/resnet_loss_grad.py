@@ -119,19 +119,18 @@ def fwd_softmax_cross_entropy(logits, labels):
     _t5 = np.mean(_t4)
     _t6 = -_t5
     return _t6, [_idx0, _t0, _t1, _t2, runtime.shape_of(_t3), runtime.shape_of(_t4),
-        runtime.shape_of(log_probs), logits, runtime.shape_of(shifted)]
+        runtime.shape_of(log_probs), logits]
 
 
 def bwd_softmax_cross_entropy(b_t6, saved):
-    _idx0, _t0, _t1, _t2, _t3, _t4, log_probs, logits, shifted = saved
+    _idx0, _t0, _t1, _t2, _t3, _t4, log_probs, logits = saved
     saved.clear()
     b_t5 = -b_t6
     b_t4 = runtime.mean_grad(b_t5, _t4)
     del _t4, b_t5
     blog_probs = runtime.getitem_grad(b_t4, log_probs, _idx0)
     del _idx0, b_t4, log_probs
-    bshifted = runtime.unbroadcast(blog_probs, shifted)
-    del shifted
+    bshifted = blog_probs
     b_t3 = runtime.unbroadcast(-blog_probs, _t3)
     del _t3, blog_probs
     b_t2 = b_t3 / _t2
@@ -140,7 +139,7 @@ def bwd_softmax_cross_entropy(b_t6, saved):
     del b_t2
     bshifted = bshifted + b_t1 * _t1
     del _t1, b_t1
-    blogits = runtime.unbroadcast(bshifted, logits)
+    blogits = bshifted
     b_t0 = runtime.unbroadcast(-bshifted, _t0)
     del bshifted
     blogits = blogits + runtime.extremum_grad(b_t0, _t0, logits, axis=1, keepdims=True)
@@ -225,7 +224,7 @@ def bwd_batch_norm(b_out, saved):
     if training:
         b_t0 = runtime.mean_grad(bvar, _t0, axis=(0, 2, 3), keepdims=True)
         bcentred = bcentred + b_t0 * 2 * centred
-        bx = runtime.unbroadcast(bcentred, x)
+        bx = bcentred
         bmean = runtime.unbroadcast(-bcentred, mean)
         bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
     else:

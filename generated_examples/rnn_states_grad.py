@@ -10,21 +10,17 @@ from srcdiff import runtime
 
 
 def drnn_states(w, xs):
-    _stack_t0 = []
-    _stack_x = []
     _stack_t1 = []
     _stack_h = []
     inputs = []
     for _i0 in range(len(xs)):
         _x0 = xs[_i0]
         _t0 = np.tanh(_x0)
-        _stack_t0.append(_t0)
         inputs.append(_t0)
     h = np.zeros(w.shape[0])
     states = []
     for _i1 in range(len(inputs)):
         x = inputs[_i1]
-        _stack_x.append(runtime.shape_of(x))
         _t1 = w @ h
         _stack_t1.append(runtime.shape_of(_t1))
         _t2 = _t1 + x
@@ -43,7 +39,7 @@ def drnn_states(w, xs):
     bw = runtime.zeros_like(w)
     for _i1 in reversed(range(len(inputs))):
         _t1 = _stack_t1.pop()
-        x = _stack_x.pop()
+        x = inputs[_i1]
         bh = bh + bstates.pop()
         b_t2 = bh * (1 - h * h)
         h = _stack_h.pop()
@@ -54,7 +50,7 @@ def drnn_states(w, xs):
         binputs = runtime.add_items(binputs, runtime.getitem_grad(bx, inputs, _i1), inputs)
     bxs = runtime.zeros_like(xs)
     for _i0 in reversed(range(len(xs))):
-        _t0 = _stack_t0.pop()
+        _t0 = inputs[_i0]
         b_t0 = binputs.pop()
         b_x0 = b_t0 * (1 - _t0 * _t0)
         bxs = runtime.add_at(bxs, xs, _i0, b_x0)

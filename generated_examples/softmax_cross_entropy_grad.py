@@ -24,12 +24,12 @@ def dsoftmax_cross_entropy(logits, labels):
     b_t5 = -b_t6
     b_t4 = runtime.mean_grad(b_t5, _t4)
     blog_probs = runtime.getitem_grad(b_t4, log_probs, _idx0)
-    bshifted = runtime.unbroadcast(blog_probs, shifted)
+    bshifted = blog_probs
     b_t3 = runtime.unbroadcast(-blog_probs, _t3)
     b_t2 = b_t3 / _t2
     b_t1 = runtime.unreduce(b_t2, _t1, axis=1, keepdims=True)
     bshifted = bshifted + b_t1 * _t1
-    blogits = runtime.unbroadcast(bshifted, logits)
+    blogits = bshifted
     b_t0 = runtime.unbroadcast(-bshifted, _t0)
     blogits = blogits + runtime.extremum_grad(b_t0, _t0, logits, axis=1, keepdims=True)
     return runtime.as_grad(blogits, logits)

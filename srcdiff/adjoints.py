@@ -13,10 +13,12 @@ import gast
 
 from . import ir, runtime
 from .annotations import Mark, mark
-from .passes.fold import fold
+from .passes.fold import fold, folded
 from .primitives import registry
 from .saving import BEFORE, Later
 from .scalars import without_unbroadcast
+
+_SAME_KIND = (gast.Add, gast.Sub, gast.Mult, gast.Div)
 
 
 def _real_scalar(node, names):
@@ -79,7 +81,9 @@ class StatementAdjoints:
                     param,
                     element,
                     adjoint,
-                    lambda: fold(template.instantiate(rule, stmt.bound, output, adjoint, element)),
+                    lambda: template.instantiate(
+                        rule, stmt.bound, output, adjoint, element, fold=folded
+                    ),
                     plain or rule.index is None and self._beside_real_scalars(stmt, param),
                 )
                 out.append(self.accumulate(atom.id, expr, live))
@@ -108,15 +112,21 @@ class StatementAdjoints:
 
     def _beside_real_scalars(self, stmt, param):
         """Whether every operand of `stmt` but `param` is a real scalar (template.py drops
-        runtime.unbroadcast beside numbers; this beside names too): then the result has
-        param's shape, unless the record says it widens, and is real where param is (but
-        for `**`: a negative float to a fractional power is complex)."""
+        runtime.unbroadcast beside numbers; this beside names too), or, for `+ - * /`, a
+        value computed from param's without widening it (scalars.Narrower): then the result
+        has param's shape, unless the record says it widens, and is real where param is
+        (but for `**`: a negative float to a fractional power is complex)."""
         others = [v for p, v in stmt.bound.items() if p != param and v is not None]
+        if not others or stmt.primitive.widens or gast.Pow in stmt.primitive.operators:
+            return False
+        if all(_real_scalar(v, self.real_scalars) for v in others):
+            return True
+        x = stmt.bound.get(param)
         return (
-            bool(others)
-            and not stmt.primitive.widens
-            and gast.Pow not in stmt.primitive.operators
-            and all(_real_scalar(v, self.real_scalars) for v in others)
+            isinstance(x, gast.Name)
+            and x.id in self.narrower.fixed
+            and any(op in _SAME_KIND for op in stmt.primitive.operators)
+            and all(self.narrower.within(v, x.id) for v in others)
         )
 
     def _instantiated(self, stmt, param, element, adjoint, make, plain=False):

@@ -1,4 +1,5 @@
-"""Stage 4: gast -> ast -> Python source (astor), then compile with a real filename."""
+"""Stage 4: gast -> Python source (unparse.py, or astor from ast), then compile with a real
+filename."""
 
 import ast
 import functools
@@ -9,7 +10,7 @@ import tokenize
 
 import astor
 
-from . import conversion
+from . import conversion, unparse
 from .errors import Location, SrcdiffError
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
@@ -27,7 +28,11 @@ def source_and_lines(module):
     """source_of(module), and {row of it: the `lineno` its statement carries} (the line of f
     it comes from: ir.located; rows of statements without one are left out)."""
     _number_statements(module.body)
-    marked = astor.to_source(module, add_line_information=True, pretty_source="".join)
+    return _lines_of(astor.to_source(module, add_line_information=True, pretty_source="".join))
+
+
+def _lines_of(marked):
+    """source_and_lines' answer from astor's text with its `# line: N` marks."""
     plain, origins, line = [], [], 0
     for text in marked.splitlines(True):
         mark = _MARK.fullmatch(text)
@@ -178,8 +183,11 @@ def to_source(funcs, docstring):
     """The emitted module's source, and [[row, line of f]] for its rows that come from one."""
     source, lines = f'"""{docstring}"""\n{IMPORTS}\n\n', []
     for func in funcs:
-        module = ast.Module(body=[conversion.gast_to_ast(func)], type_ignores=[])
-        text, rows = source_and_lines(module)
+        try:
+            text, rows = _lines_of(unparse.marked(func))
+        except unparse.Unsupported:
+            module = ast.Module(body=[conversion.gast_to_ast(func)], type_ignores=[])
+            text, rows = source_and_lines(module)
         source += "\n\n" if func is not funcs[0] else ""
         offset = source.count("\n")
         lines += [[offset + row, line] for row, line in sorted(rows.items())]
@@ -193,7 +201,15 @@ def definitions(source):
 
 
 def compile_module(source, filename, scope, first_line=1, origin=None, bare=None):
-    """Execute emitted source in `scope` (its globals from then on) and return it.
+    """Execute emitted source in `scope` (its globals from then on) and return it (the
+    source compiled by `compiled`)."""
+    exec(compiled(source, filename, first_line, origin, bare)[0], scope)
+    return scope
+
+
+def compiled(source, filename, first_line=1, origin=None, bare=None):
+    """The code object of emitted source, to run as a module, and (with `bare`) the code
+    of the default values it leaves out (what names they read: provenance.global_reads).
 
     The source is registered with linecache, so tracebacks and pdb show emitted lines even when
     no file with that name exists; `origin`, (f's file, {row: line of f}), lets an error
@@ -208,9 +224,11 @@ def compile_module(source, filename, scope, first_line=1, origin=None, bare=None
             origin[0],
             {row + first_line - 1: line for row, line in origin[1].items()},
         )
-    code = text if bare is None else _without_defaults(ast.parse(text, filename), *bare)
-    exec(compile(code, filename, "exec"), scope)
-    return scope
+    if bare is None:
+        return (compile(text, filename, "exec"),)
+    module, left_out = _without_defaults(ast.parse(text, filename), *bare)
+    values = ast.fix_missing_locations(ast.Expression(ast.Tuple(elts=left_out, ctx=ast.Load())))
+    return compile(module, filename, "exec"), compile(values, filename, "eval")
 
 
 def takes_parameters(parameters, of):
@@ -223,6 +241,9 @@ def takes_parameters(parameters, of):
 
 
 def _without_defaults(module, name, parameters):
+    """(`module` with the defaults of function `name` taking f's `parameters` made None,
+    the expressions left out)."""
+    left_out = []
     for node in module.body:
         args = node.args if isinstance(node, ast.FunctionDef) else None
         if (
@@ -236,12 +257,12 @@ def _without_defaults(module, name, parameters):
                 parameters,
             )
         ):
-            args = node.args
+            left_out += args.defaults + [d for d in args.kw_defaults if d is not None]
             args.defaults = [ast.copy_location(ast.Constant(None), d) for d in args.defaults]
             args.kw_defaults = [
                 d and ast.copy_location(ast.Constant(None), d) for d in args.kw_defaults
             ]
-    return module
+    return module, left_out
 
 
 # emitted file -> (the user's file, {emitted row: its line}), for every module compiled

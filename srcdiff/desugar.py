@@ -34,9 +34,7 @@ _LOOP_JUMPS = (gast.Break, gast.Continue)
 def desugar(func, fresh, resolve):
     """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names and
     `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
-    read = {
-        n.id for n in ir.walk(func) if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load)
-    }
+    read = ir.names_in(func)
     _count_from_the_start(func)
     func.body = _lower_loop_else(_unwrap_blocks(func.body, resolve, read, fresh), fresh)
     body = func.body
@@ -108,7 +106,7 @@ def _count_from_the_start(func):
             and not n.args
         )
     }  # (a list's methods, not a dict's)
-    for node in ir.walk(func):
+    for node in ir.walk(func) if resized else ():
         if (
             isinstance(node, gast.Subscript)
             and isinstance(node.value, gast.Name)

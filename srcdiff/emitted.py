@@ -3,7 +3,6 @@ what tells whether the names it was made for still refer to what they did."""
 
 import functools
 import inspect
-import symtable
 
 from . import codegen, provenance
 from .primitives import registry
@@ -85,29 +84,14 @@ def namespace(fn):
     return dict(registry.template_globals(), __name__=fn.__module__)
 
 
-def live_names(source, scope, fn):
-    """(name, closure cell or None) for each name emitted code reads from fn's closure or
-    module: Emitted.refresh() re-reads them, so rebinding a global is seen as by fn.
-    (Python's own symbol tables say which names are global, at a fraction of the cost of
-    parsing the source into nodes and walking them.)"""
+def live_names(codes, scope, fn):
+    """(name, closure cell or None) for each name emitted code (`codes`: codegen.compiled's)
+    reads from fn's closure or module: Emitted.refresh() re-reads them, so rebinding a global
+    is seen as by fn. What the module binds itself (its imports: np, runtime; its defs) and
+    what the scope has are its own."""
     cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
-    module = symtable.symtable(source, "<emitted>", "exec")
-    loaded, tables = set(), [module]  # (the module's own: what default values read)
-    while tables:
-        table = tables.pop()
-        loaded.update(
-            s.get_name() for s in table.get_symbols() if s.is_referenced() and s.is_global()
-        )
-        tables += table.get_children()
-    # what the module binds itself (its imports: np, runtime; its defs) and the scope has
-    own = set(scope) | {
-        s.get_name() for s in module.get_symbols() if s.is_imported() or s.is_namespace()
-    }
-    return [
-        (name, cells.get(name))
-        for name in sorted(loaded - own)
-        if name in cells or name in fn.__globals__
-    ]
+    among = (cells.keys() | fn.__globals__.keys()) - scope.keys()
+    return [(name, cells.get(name)) for name in sorted(provenance.global_reads(codes, among))]
 
 
 def _same_callable(a, b):

@@ -390,14 +390,20 @@ def names_in(node, ctx=gast.Load):
             continue
         for name in current._fields:
             value = values.get(name)
-            if isinstance(value, _AST):
-                todo.append(value)
-            elif value.__class__ is list:
+            if value.__class__ is list:
                 todo.extend([item for item in value if isinstance(item, _AST)])
+            elif isinstance(value, _AST) and value.__class__ not in _LEAVES:
+                todo.append(value)
     return found
 
 
 _NAME = gast.Name
+# nodes without fields (contexts, operators): names_in need not visit them
+_LEAVES = frozenset(
+    kind
+    for kind in vars(gast).values()
+    if isinstance(kind, type) and issubclass(kind, _AST) and kind._fields == ()
+)
 
 
 def is_simple(node):

@@ -54,7 +54,11 @@ class Meta:
         )
 
     def to_json(self):
-        return asdict(self)
+        """asdict(self), but for its lines, kept as they are (immutable: asdict would copy
+        each of the thousands of pairs of a long function)."""
+        record = asdict(replace(self, lines=()))
+        record["lines"] = self.lines
+        return record
 
     @classmethod
     def from_json(cls, record):

@@ -13,6 +13,7 @@ import importlib.machinery
 import inspect
 import linecache
 import os
+import sys
 import sysconfig
 
 import numpy as np
@@ -89,23 +90,73 @@ def _paths(code):
     in it read from outside, with the attributes read of it: `g`, `helpers.g`, `helpers.sub.g`,
     `obj.method`."""
     found = set()
-    instructions = list(dis.get_instructions(code))
-    for i, instruction in enumerate(instructions):
-        if instruction.opname not in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF"):
+    instructions = _instructions(code)
+    for i, (op, arg) in enumerate(instructions):
+        if op not in _ROOTS:
             continue
-        chain = [instruction.argval]
+        chain = [_root_name(code, op, arg)]
         following = i + 1
-        while following < len(instructions) and instructions[following].opname in (
-            "LOAD_ATTR",
-            "LOAD_METHOD",
-        ):
-            chain.append(instructions[following].argval)
+        while following < len(instructions) and instructions[following][0] in _ATTRIBUTES:
+            chain.append(code.co_names[instructions[following][1] >> _ATTRIBUTE_SHIFT])
             following += 1
-        found.add((instruction.opname == "LOAD_DEREF", chain[0], tuple(chain[1:])))
+        found.add((op == _LOAD_DEREF, chain[0], tuple(chain[1:])))
     for const in code.co_consts:
         if inspect.iscode(const):
             found |= _paths(const)
     return frozenset(found)
+
+
+def _instructions(code):
+    """(opcode, argument) of each instruction of `code` in dis.get_instructions' list (its
+    EXTENDED_ARGs too, the inline caches of 3.11 on left out), read off the bytecode without
+    an Instruction object each: those cost a large function's key as much as its parse."""
+    raw, found, extended = code.co_code, [], 0
+    for offset in range(0, len(raw), 2):
+        op = raw[offset]
+        if op == _CACHE:
+            continue
+        arg = raw[offset + 1] | extended
+        extended = arg << 8 if op == dis.EXTENDED_ARG else 0
+        found.append((op, arg))
+    return found
+
+
+def _root_name(code, op, arg):
+    if op == _LOAD_DEREF:
+        if sys.version_info >= (3, 11):
+            return code._varname_from_oparg(arg)
+        return (code.co_cellvars + code.co_freevars)[arg]
+    return code.co_names[arg >> 1 if op == _LOAD_GLOBAL and sys.version_info >= (3, 11) else arg]
+
+
+def global_reads(codes, among):
+    """The names of `among` that the code of a module (`codes[0]`, then code evaluated in
+    its namespace) and the code in it read as globals but its body does not bind, as
+    Python's symbol tables would say, at a fraction of their cost: only code that holds
+    such a name at all is read instruction by instruction (emitted code reads few globals
+    but the module's own: np, runtime, its functions)."""
+    module, reads = codes[0], set()
+    binds = {module.co_names[arg] for op, arg in _instructions(module) if op == _STORE_NAME}
+    among = among - binds
+    todo = [(code, True) for code in codes]
+    for current, read in todo:
+        if read or not among.isdisjoint(current.co_names):
+            reads.update(
+                _root_name(current, op, arg)
+                for op, arg in _instructions(current)
+                if op in _GLOBAL_LOADS
+            )
+        todo += [(const, False) for const in current.co_consts if inspect.iscode(const)]
+    return reads & among
+
+
+_CACHE = dis.opmap.get("CACHE", -1)  # (no opcode before 3.11)
+_LOAD_GLOBAL, _LOAD_DEREF = dis.opmap["LOAD_GLOBAL"], dis.opmap["LOAD_DEREF"]
+_GLOBAL_LOADS = frozenset((_LOAD_GLOBAL, dis.opmap["LOAD_NAME"]))
+_STORE_NAME = dis.opmap["STORE_NAME"]
+_ROOTS = frozenset(dis.opmap[name] for name in ("LOAD_GLOBAL", "LOAD_NAME", "LOAD_DEREF"))
+_ATTRIBUTES = frozenset(dis.opmap[n] for n in ("LOAD_ATTR", "LOAD_METHOD") if n in dis.opmap)
+_ATTRIBUTE_SHIFT = 1 if sys.version_info >= (3, 12) else 0  # (its low bit: a method's load)
 
 
 def _reads(fn):

@@ -26,7 +26,7 @@ from .annotations import Mark, mark
 from .modes import Mode
 from .naming import AdjointNames
 from .passes.liveness import live_before
-from .scalars import real_scalars
+from .scalars import Narrower, real_scalars
 from .saving import (
     AFTER,
     BEFORE,
@@ -74,6 +74,7 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
         self._merge_reads, self._templates_made = {}, {}
         self.real_scalars = real_scalars(fn)
+        self.narrower = Narrower(fn, self.real_scalars)
 
     # --- building -------------------------------------------------------------------------
 
@@ -435,7 +436,7 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
                     if isinstance(stmt, ir.Pop)
                     else getattr(stmt, "targets", [])
                 )
-                out += [self._pop(t) for t in reversed(targets) if self._saved(t, stmt, AFTER)]
+                out += [self._restored(t, stmt) for t in reversed(targets) if self._after(t, stmt)]
             return out
 
         out = [Later(pops)] if any(map(self.may_save, block)) else []

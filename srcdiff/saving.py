@@ -1,7 +1,10 @@
 """Which values the forward sweep saves for the adjoint sweep, and how (reverse.py's
 analysis): every site that assigns a variable is numbered and placed in the blocks and loops
 around it; a value the adjoint reads is saved NONE (it still holds it), AFTER (pushed after its
-assignment, popped before the reversed one) or BEFORE (pushed before it is overwritten)."""
+assignment, popped before the reversed one) or BEFORE (pushed before it is overwritten); or
+not at all, LISTED, when the loop appends it to a list that keeps it (see _listed)."""
+
+import copy
 
 import gast
 
@@ -10,6 +13,7 @@ from .passes.liveness import live_before
 from .primitives import registry
 
 NONE, AFTER, BEFORE = "none", "after", "before"
+LISTED = "listed"  # (as AFTER, but read back from the list it was appended to: see _listed)
 
 
 class _Site:
@@ -116,10 +120,83 @@ class SavingAnalysis:
         return BEFORE
 
     def _plan(self, needed):
-        self.strategy, self.needs_init = {}, {}
+        self.strategy, self.needs_init, self.listed = {}, {}, {}
         for var, sites in self.sites.items():
             for site in sites:
-                self.strategy[(var, site.order)] = self._decide(var, site, needed)
+                strategy = self._decide(var, site, needed)
+                listed = self._listed(var, site) if strategy == AFTER else None
+                if listed is not None:
+                    strategy, self.listed[(var, site.order)] = LISTED, listed
+                self.strategy[(var, site.order)] = strategy
+
+    def _listed(self, var, site):
+        """`xs[i]` when, in an iteration of a loop `for i in ...` whose body assigns `var`
+        once at its top level, `var` is also xs[i] and still will be when the adjoint sweep
+        runs: xs is a list made empty by the function itself and changed by appends alone
+        (see _only_appended), and either `var = xs[i]` or the loop is `for i in range(n)`,
+        at the top level of the function, and appends `var` to xs, the only append to it.
+        Else None. Pushing it on a stack of its own as well would keep every value twice."""
+        loop = site.loops[-1]
+        here = self.site_of[id(loop)]
+        if not (
+            isinstance(loop, ir.For)
+            and site.path[-1][0] == id(loop.body)
+            and not any(loop in s.loops for s in self.sites.get(loop.target, ()))
+        ):
+            return None  # (the reversed loop sets i again, as the forward one: no other)
+        value = site.stmt.value if isinstance(site.stmt, ir.Assign) else None
+        if (
+            isinstance(value, gast.Subscript)
+            and isinstance(value.value, gast.Name)
+            and isinstance(value.slice, gast.Name)
+            and value.slice.id == loop.target
+            and site.stmt.targets == [var]
+            and self._only_appended(value.value.id)
+        ):
+            return ir.subscript(value.value.id, ir.name(loop.target))
+        if loop.counter is not None or len(here.path) != 1 or not _counts_from_zero(loop.iter):
+            return None  # (not each iteration appends once, from the list's first item)
+        for stmt in loop.body[site.path[-1][1] + 1 :]:
+            if (
+                isinstance(stmt, ir.Push)
+                and isinstance(stmt.value, gast.Name)
+                and stmt.value.id == var
+                and self._only_appended(stmt.stack, stmt, here)
+            ):
+                return ir.subscript(stmt.stack, ir.name(loop.target))
+        return None
+
+    def _only_appended(self, xs, push=None, loop=None):
+        """Whether list `xs` is bound once, to `[]`, at the top level (before the loop at
+        site `loop`, if given), and nothing changes it but appends (`push` alone, if given):
+        every other statement reading it only indexes it or takes its len (a call, an
+        alias, a return or a pop might change an item before the adjoint sweep reads it)."""
+        sites = self.sites.get(xs, [])
+        if xs in self.fn.params or xs in self.popped_stacks or len(sites) != 1:
+            return False
+        init = sites[0].stmt
+        if not (
+            len(sites[0].path) == 1
+            and (loop is None or sites[0].order < loop.order)
+            and isinstance(init, ir.Assign)
+            and init.callee is None
+            and isinstance(init.value, gast.List)
+            and not init.value.elts
+        ):
+            return False
+        for read in self.reads.get(xs, []):
+            stmt = read.stmt
+            if stmt is push or push is None and isinstance(stmt, ir.Push) and stmt.stack == xs:
+                continue
+            if isinstance(stmt, ir.Assign) and stmt.callee is None:
+                looked_at = stmt.value
+            elif isinstance(stmt, ir.For) and read.path == self.site_of[id(stmt)].path:
+                looked_at = stmt.iter
+            else:
+                return False
+            if not _only_looked_into(looked_at, xs):
+                return False
+        return True
 
     def may_save(self, stmt):
         """Whether the forward sweep may save a value `stmt` assigns (never at the top
@@ -129,6 +206,15 @@ class SavingAnalysis:
 
     def _saved(self, var, stmt, kind):
         return self.strategy.get((var, self.site_of[id(stmt)].order)) == kind
+
+    def _after(self, var, stmt):
+        """Whether the reversed block starts by giving `var` back its value of `stmt`."""
+        return self.strategy.get((var, self.site_of[id(stmt)].order)) in (AFTER, LISTED)
+
+    def _restored(self, var, stmt):
+        """The statement doing so: a pop off var's stack, or `var = xs[i]` (_listed)."""
+        listed = self.listed.get((var, self.site_of[id(stmt)].order))
+        return self._pop(var) if listed is None else ir.assign(var, copy.deepcopy(listed))
 
 
 class Later:
@@ -158,6 +244,36 @@ def finished(block):
 def holds_code(block):
     """Whether `block` holds any statement but the pops restoring saved values."""
     return any(stmt.__class__ is not Later or stmt.real for stmt in block)
+
+
+def _counts_from_zero(iterable):
+    """Whether a loop over `iterable` numbers its iterations: range(n)."""
+    return (
+        isinstance(iterable, gast.Call)
+        and ir.dotted(iterable.func) == ("range",)
+        and len(iterable.args) == 1
+        and not iterable.keywords
+    )
+
+
+def _only_looked_into(expr, xs):
+    """Whether `expr` reads list `xs` only as `xs[...]` or `len(xs)`."""
+    allowed = set()
+    for node in ir.walk(expr):
+        if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name):
+            allowed.add(id(node.value))
+        elif (
+            isinstance(node, gast.Call)
+            and ir.dotted(node.func) == ("len",)
+            and len(node.args) == 1
+            and not node.keywords
+        ):
+            allowed.add(id(node.args[0]))
+    return all(
+        id(node) in allowed
+        for node in ir.walk(expr)
+        if isinstance(node, gast.Name) and node.id == xs
+    )
 
 
 def _precedes(first, second):

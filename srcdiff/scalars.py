@@ -49,12 +49,14 @@ _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
 def real_scalars(fn):
     """The names of ir.Function `fn` that surely hold a real scalar."""
     assigned = _assignments(fn)
-    return _greatest(assigned, _real) & _greatest(assigned, _scalar)
+    readers = _readers(assigned)
+    return _greatest(assigned, _real, readers) & _greatest(assigned, _scalar, readers)
 
 
 def scalars(fn):
     """The names of ir.Function `fn` that surely hold a scalar (a real or a complex one)."""
-    return _greatest(_assignments(fn), _scalar)
+    assigned = _assignments(fn)
+    return _greatest(assigned, _scalar, _readers(assigned))
 
 
 def _assignments(fn):
@@ -78,17 +80,28 @@ def _assignments(fn):
     return assigned
 
 
-def _greatest(assigned, holds):
-    """The largest set of names each of whose assigned expressions `holds` given it (passes
-    in the order of assignment: one settles straight-line code, a loop takes a few more)."""
+def _readers(assigned):
+    """{name: the names some expression assigned to which reads it}."""
+    readers = {}
+    for name, values in assigned.items():
+        for value in values:
+            for read in ir.names_in(value) if value is not None else ():
+                readers.setdefault(read, set()).add(name)
+    return readers
+
+
+def _greatest(assigned, holds, readers):
+    """The largest set of names each of whose assigned expressions `holds` given it: of all
+    names, each whose expressions do not all hold is dropped, and the names whose
+    expressions read it are looked at again (not every assignment once more for each link
+    of a chain of names dropped, as passes over them all would)."""
     known = set(assigned)
-    changed = True
-    while changed:
-        changed = False
-        for name, values in assigned.items():
-            if name in known and not all(e is not None and holds(e, known) for e in values):
-                known.discard(name)
-                changed = True
+    todo = list(assigned)
+    while todo:
+        name = todo.pop()
+        if name in known and not all(e is not None and holds(e, known) for e in assigned[name]):
+            known.discard(name)
+            todo += readers.get(name, ())
     return known
 
 
@@ -234,3 +247,106 @@ def unspread(expr):
     if isinstance(expr, gast.Call) and ir.dotted(expr.func) == ("runtime", "broadcast_like"):
         return expr.args[0]
     return expr
+
+
+_REDUCTIONS = {np.sum, np.mean, np.max, np.min, np.amax, np.amin}
+_SAME_KIND = (gast.Add, gast.Sub, gast.Mult, gast.Div)
+
+
+class Narrower:
+    """Which values of a normalised function are computed from a value x that never changes
+    (a parameter never assigned, or a name assigned once outside loops) without widening it:
+    their shapes broadcast to x's, and they are real where x is. Then `x + v`, `x * v`, ...
+    has x's shape and is real where x is, so the adjoint it hands x needs no unbroadcast:
+    `log_probs = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))`.
+    From x: x, numbers, real scalars, elementwise functions and arithmetic (`**` only to an
+    int literal) of such values, and their reductions, whole or along axes kept (keepdims)."""
+
+    def __init__(self, fn, real_scalars):
+        assigned = _assignments(fn)
+        looped = set(_assigned_in_loops(fn.body))
+        self.single = {n: v[0] for n, v in assigned.items() if len(v) == 1 and v[0] is not None}
+        self.fixed = {p for p in fn.params if assigned[p] == [None]} | {
+            n for n in self.single if n not in looped
+        }
+        self.real_scalars, self.known = real_scalars, set()  # ((name, x) found within x)
+
+    def within(self, node, x):
+        """Whether expression `node` is computed from x (in self.fixed) without widening it.
+        (The names it reads are followed with a list, not a call each: a chain of 3,000
+        statements stays under the recursion limit.)"""
+        names, seen = [], set()
+        if not self._keeps(node, x, names):
+            return False
+        while names:
+            name = names.pop()
+            if name == x or name in self.real_scalars or name in seen or (name, x) in self.known:
+                continue
+            seen.add(name)
+            value = self.single.get(name)
+            if value is None or not self._keeps(value, x, names):
+                return False
+        self.known.update((name, x) for name in seen)
+        return True
+
+    def _keeps(self, node, x, names):
+        """Whether `node` is computed without widening from the names it reads (added to
+        `names`), numbers and x."""
+        if isinstance(node, gast.Constant):
+            return type(node.value) in (int, float, bool)
+        if isinstance(node, gast.Name):
+            names.append(node.id)
+            return True
+        if isinstance(node, gast.BinOp):
+            if isinstance(node.op, gast.Pow):
+                exponent = node.right
+                return (
+                    isinstance(exponent, gast.Constant)
+                    and type(exponent.value) is int
+                    and self._keeps(node.left, x, names)
+                )
+            return isinstance(node.op, _SAME_KIND) and all(
+                self._keeps(e, x, names) for e in (node.left, node.right)
+            )
+        if isinstance(node, gast.UnaryOp):
+            return isinstance(node.op, (gast.USub, gast.UAdd)) and self._keeps(
+                node.operand, x, names
+            )
+        if isinstance(node, gast.Call) and all(self._keeps(a, x, names) for a in node.args):
+            fn = _function(node)
+            if fn in _ELEMENTWISE:
+                return bool(node.args) and not node.keywords
+            return fn in _REDUCTIONS and len(node.args) == 1 and _kept_axes(node.keywords)
+        return False
+
+
+def _kept_axes(keywords):
+    """Whether a reduction with these keywords leaves its operand's axes in place: none
+    (all of them reduced: a scalar), or axis=<constant> with keepdims=True."""
+    named = {k.arg: k.value for k in keywords}
+    if not named:
+        return True
+    axis, keepdims = named.pop("axis", None), named.pop("keepdims", None)
+    return (
+        not named
+        and isinstance(keepdims, gast.Constant)
+        and keepdims.value is True
+        and (
+            isinstance(axis, gast.Constant)
+            or isinstance(axis, gast.Tuple)
+            and all(isinstance(e, gast.Constant) for e in axis.elts)
+        )
+    )
+
+
+def _assigned_in_loops(body, looped=False):
+    for stmt in body:
+        if looped:
+            if isinstance(stmt, ir.Assign):
+                yield from stmt.targets
+            yield from _other_targets(stmt)
+            if isinstance(stmt, ir.For):
+                yield stmt.target
+        inner = looped or isinstance(stmt, (ir.For, ir.While))
+        for block in ("body", "orelse"):
+            yield from _assigned_in_loops(getattr(stmt, block, ()), inner)

@@ -22,6 +22,7 @@ import types
 import gast
 
 from . import cache, codegen, conversion, ir, runtime
+from .passes import saved_lists
 from .optimize import (
     eliminate_dead_code,
     eliminate_dead_stacks,
@@ -142,7 +143,7 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     if _keep_scalars_unspread(func, arguments, emitted, callees):
         propagate_copies(func)
     gather_row_adjoints(func, interpreter.seen)
-    session.redirect(interpreter.seen, emitted)
+    session.redirect(interpreter.seen, emitted, func)
     return interpreter
 
 
@@ -154,27 +155,63 @@ class Session:
         self.memo, self.sources = {}, []
         self.interpreters = {}  # Callees' runs of a callee function, by the memo's key
 
-    def redirect(self, seen, emitted):
+    def redirect(self, seen, emitted, func):
         """Point each call to one of `emitted`'s callee functions at a copy of that function
-        specialised for the call's arguments (kept, for other variants, on the callee)."""
+        specialised for the call's arguments (kept, for other variants, on the callee); a
+        forward call whose saved list func hands straight to the backward call gets a pair
+        of copies that save only what the backward one reads (passes/saved_lists.py)."""
         owners = _owners(emitted)
+        pairs = saved_lists.paired_calls(func, lambda name: _forward_of(owners, name))
+        done, later = set(), {}  # (later: a backward copy's sources, shown where it is called)
         for node, values in list(seen.values()):
+            self.sources.extend(later.pop(id(node), ()))
             if (
                 isinstance(node, gast.Call)
                 and isinstance(node.func, gast.Name)
                 and node.func.id in owners
                 and not node.keywords
+                and id(node) not in done
             ):
-                clone = self.clone(owners[node.func.id], node.func.id, values)
-                if clone is not None:
-                    node.func.id = clone.__name__
-                    emitted.scope[clone.__name__] = clone
+                backward = pairs.get(id(node))
+                if backward is not None and id(backward) in seen:
+                    if self._redirect_pair(owners, (node, values), backward, seen, later, emitted):
+                        done.add(id(backward))
+                        continue
+                self._point(node, self.clone(owners[node.func.id], node.func.id, values), emitted)
 
-    def clone(self, callee, name, values):
+    def _redirect_pair(self, owners, call, backward, seen, later, emitted):
+        """Point a forward call and the backward call it hands its saved list to at copies
+        that save only what the backward one reads; False when they read all of it."""
+        (forward, values), start = call, len(self.sources)
+        callee = owners[forward.func.id]
+        pruned = self.clone(callee, backward.func.id, seen[id(backward)][1], cut=True)
+        later[id(backward)] = self.sources[start:]
+        del self.sources[start:]
+        if pruned is None or pruned.kept is None:
+            return False
+        saving = self.clone(callee, forward.func.id, values, cut=pruned.kept)
+        if saving is None:  # (the cut copy is not called: not shown)
+            later[id(backward)] = [s for s in later[id(backward)] if s is not pruned.source]
+            return False
+        self._point(forward, saving, emitted)
+        self._point(backward, pruned, emitted)
+        return True
+
+    @staticmethod
+    def _point(node, clone, emitted):
+        if clone is not None:
+            node.func.id = clone.__name__
+            emitted.scope[clone.__name__] = clone
+
+    def clone(self, callee, name, values, cut=None):
+        """Callee function `name` specialised for the abstract arguments `values` (None if it
+        cannot be). `cut`: True for a backward function to unpack only the saved values it
+        reads (its `kept` says which: None if all), or what a backward one's `kept` says, for
+        a forward function to save only those (None if it cannot)."""
         if all(v is UNKNOWN for v in values):
             return None
         clones = callee.clones
-        key = (name, tuple(values))
+        key = (name, tuple(values)) if cut is None else (name, tuple(values), cut)
         try:
             found = clones.get(key)
         except TypeError:  # an unhashable constant among the arguments (a slice)
@@ -183,7 +220,7 @@ class Session:
             return found
         copied = {}
         func = ir.copy_tree(_parsed(callee)[name][0], copied)
-        func.name = f"{name}_s{sum(k[0] == name for k in clones) + 1}"
+        func.name = f"{name}_s{len({id(f) for k, f in clones.items() if k[0] == name}) + 1}"
         defaults = callee.functions[name].__defaults__
         backward = name == callee.meta.names[-1] != callee.meta.names[0]
         if backward:  # its dels are placed anew once the rewrites changed what is read where
@@ -205,12 +242,40 @@ class Session:
             )
         except Unsupported:
             return None
+        kept = _cut(func, cut)
+        if kept is False:
+            return None
+        keys = [key]
+        if cut is True and kept is None:  # (it reads them all: the plain copy, under both keys)
+            keys.append(key[:2])
+            if clones.get(key[:2]) is not None:
+                clones[key] = clones[key[:2]]
+                return clones[key]
         if backward:
             release_early(func)
         function = compile_function(func, callee, defaults, func.name)
-        clones[key] = function
+        function.kept = kept
+        for key in keys:
+            clones[key] = function
         self.sources.append(function.source)
         return function
+
+
+def _cut(func, cut):
+    """What clone's `cut` asks of the specialised func: for a backward function, what it
+    keeps of its saved values (saved_lists.keep_read), None for all; for a forward function,
+    False if it cannot save only those."""
+    if cut is True:
+        return saved_lists.keep_read(func)
+    if cut is not None and not saved_lists.keep_saved(func, *cut):
+        return False
+    return None
+
+
+def _forward_of(owners, name):
+    """The forward function a callee's backward function `name` goes with, else None."""
+    names = owners[name].meta.names if name in owners else ()
+    return names[0] if names and name == names[-1] != names[0] else None
 
 
 class Callees:

@@ -243,9 +243,10 @@ class Template:
             values[name] = gast.Tuple(elts=list(values[name]), ctx=gast.Load())
         return values
 
-    def instantiate(self, rule, bound, output, adjoint, element=None, tangent=None):
+    def instantiate(self, rule, bound, output, adjoint, element=None, tangent=None, fold=None):
         """The expression for `rule` with the call's names substituted in (for a tangent
-        rule, `tangent` is the expression for d<param>), not yet folded."""
+        rule, `tangent` is the expression for d<param>). `fold`: passes/fold.py's `folded`,
+        to fold it as it is made (children first, as fold does), else not yet folded."""
         mapping = dict(bound)
         mapping[self.output_param] = output
         if adjoint is not None:
@@ -259,11 +260,11 @@ class Template:
                 else gast.Constant(value=element, kind=None)
             )
         defaults = {p: self.signature.parameters[p].default for p in self.params if p not in bound}
-        expr = _Substitute(mapping, defaults, self.module_globals).visit(ir.copy_tree(rule.expr))
+        expr = rule.expr
         others = [bound[p] for p in self.params if p in bound and p != rule.param]
         if others and all(_is_number(v) for v in others) and not self.widens:
             expr = _drop_unbroadcast(expr)
-        return expr
+        return _Substitute(mapping, defaults, self.module_globals, fold).visit(expr)
 
 
 def _module_names(fn):
@@ -346,31 +347,40 @@ def _check_arity(primal, signature, loc):
 
 
 class _Substitute:
-    """Puts the call's expressions for the template's names into a copy of a rule (each
-    template instance is one; a direct recursion, not a NodeTransformer's dispatch)."""
+    """Makes a copy of a rule with the call's expressions put in for the template's names
+    (each template instance is one: copied, substituted and folded in one direct recursion;
+    `fold` applied to each node made, its children first)."""
 
-    def __init__(self, mapping, defaults, scope):
-        self.mapping, self.defaults, self.scope = mapping, defaults, scope
+    def __init__(self, mapping, defaults, scope, fold=None):
+        self.mapping, self.defaults, self.scope, self.fold = mapping, defaults, scope, fold
 
     def visit(self, node):
-        if node.__class__ is gast.Name:
-            if node.id in self.mapping:
+        kind = node.__class__
+        if kind is gast.Name and node.id in self.mapping:
+            if self.fold is None:
                 return ir.copy_tree(self.mapping[node.id])
-            if node.id in self.defaults:
-                return gast.Constant(value=self.defaults[node.id], kind=None)
-            return node
-        if node.__class__ is gast.Call:
-            node.keywords = [k for k in node.keywords if not self._callee_default(node.func, k)]
-        fields = node.__dict__
-        for field in node._fields:
-            value = fields.get(field)
-            if value.__class__ is list:
-                value[:] = [
-                    self.visit(item) if isinstance(item, gast.AST) else item for item in value
-                ]
-            elif isinstance(value, gast.AST):
-                fields[field] = self.visit(value)
-        return node
+            return _Substitute({}, {}, self.scope, self.fold).visit(self.mapping[node.id])
+        if kind is gast.Name:
+            made = (
+                gast.Constant(value=self.defaults[node.id], kind=None)
+                if node.id in self.defaults
+                else ir.copy_tree(node)
+            )
+        else:
+            made = kind.__new__(kind)
+            fields = made.__dict__
+            for field, value in node.__dict__.items():
+                if value.__class__ is list:
+                    if kind is gast.Call and field == "keywords":
+                        value = [k for k in value if not self._callee_default(node.func, k)]
+                    fields[field] = [
+                        self.visit(item) if isinstance(item, gast.AST) else item for item in value
+                    ]
+                elif isinstance(value, gast.AST):
+                    fields[field] = self.visit(value)
+                else:  # (a rule's nodes hold numbers and strings: parsed from its source)
+                    fields[field] = value
+        return made if self.fold is None else self.fold(made)
 
     def _callee_default(self, func, keyword):
         """Whether `keyword` passes a template default the callee itself has (so it can go):

@@ -130,20 +130,20 @@ def _derive(fn, wrt, mode, **options):
         scope.update(emitted.functions)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
     # on disk a one-line header precedes the source: keep traceback line numbers in step
-    live = live_names(source, scope, fn)
+    codes = codegen.compiled(
+        source,
+        filename,
+        first_line=2 if path else 1,
+        origin=(meta.defined.filename, dict(meta.lines)),
+        bare=(meta.names[0], _parameters(fn)) if fn.__defaults__ or fn.__kwdefaults__ else None,
+    )
+    live = live_names(codes, scope, fn)
     for name, cell in live:
         try:
             scope[name] = cell.cell_contents if cell is not None else fn.__globals__[name]
         except ValueError:  # a closure variable not assigned yet
             pass
-    scope = codegen.compile_module(
-        source,
-        filename,
-        scope,
-        first_line=2 if path else 1,
-        origin=(meta.defined.filename, dict(meta.lines)),
-        bare=(meta.names[0], _parameters(fn)) if fn.__defaults__ or fn.__kwdefaults__ else None,
-    )
+    exec(codes[0], scope)
     functions = {n: scope[n] for n in meta.names}
     _take_defaults(functions[meta.names[0]], fn)
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)

@@ -11,7 +11,7 @@ import scipy.stats
 import srcdiff as nf
 from srcdiff import cache
 from gradcheck import check_grad, numerical_grad
-from pytree_oracle import finite_differences, leaves
+from pytree_oracle import autograd_grad, finite_differences, leaves
 
 
 def thrice_then_times_index(x):
@@ -227,3 +227,85 @@ def test_a_variable_given_new_values_keeps_its_name_where_no_old_one_is_needed(r
     assert len(re.findall(r"^    bh\b.* = ", body, re.M)) == 3, source
     assert not re.search(r"\bb?h_\d", body), source
     check_grad(three_layers, x, w, wrt=1)
+
+
+def appended_then_run(w, xs):
+    inputs = []
+    for i in range(xs.shape[0]):
+        inputs.append(np.tanh(xs[i] * w))
+    h = 0.0
+    for i in range(len(inputs)):
+        h = np.sin(h + inputs[i])
+    return np.sum(h**2)
+
+
+def appended_then_popped(w, xs):
+    inputs = []
+    for i in range(xs.shape[0]):
+        inputs.append(np.tanh(xs[i] * w))
+    last = inputs.pop()
+    return np.sum(np.stack(inputs) ** 3) + np.sum(last)
+
+
+def test_a_value_kept_in_a_list_is_read_back_from_it(rng):
+    """The i-th iteration's value, appended to a list that nothing changes afterwards but
+    appends, is the list's i-th item in the adjoint sweep: it is not on a stack too. A list
+    popped from keeps the stack."""
+    source = nf.grad(appended_then_run, wrt=(0, 1)).source
+    assert "inputs.append(_t2)" in source and "_stack_t2" not in source
+    assert "_t2 = inputs[i]" in source and "_t3 = inputs[i]" in source
+    popped = nf.grad(appended_then_popped, wrt=(0, 1)).source
+    assert "_stack_t2.append(_t2)" in popped and "= inputs[i]" not in popped
+    for f in (appended_then_run, appended_then_popped):
+        for w in (rng.normal(size=3), rng.normal(size=(2, 1))):
+            args = (w, rng.normal(size=(4, 3)))
+            check_grad(f, *args, wrt=(0, 1))
+            got = nf.grad(f, wrt=(0, 1))(*args)
+            for k in range(2):
+                np.testing.assert_allclose(got[k], autograd_grad(f, args, k)[0], rtol=1e-10)
+    w, xs, v = rng.normal(size=3), rng.normal(size=(4, 3)), rng.normal(size=3)
+    gradient, eps = nf.grad(appended_then_run), 1e-5
+    expected = (gradient(w + eps * v, xs) - gradient(w - eps * v, xs)) / (2 * eps)
+    np.testing.assert_allclose(nf.hvp(appended_then_run)(w, xs, v), expected, rtol=1e-5, atol=1e-8)
+
+
+def centred_squares(x, w):
+    return np.sum((x - np.max(x, axis=1, keepdims=True)) ** 2 * w)
+
+
+def sine_of_a_shift_by_its_own(x, c):
+    z = x + np.tanh(x) * 2.0
+    return np.sum(np.abs(np.sin(z) * c) ** 2)
+
+
+@pytest.mark.parametrize(
+    "f, x, other",
+    [
+        (centred_squares, (3, 4), (3, 4)),
+        (centred_squares, (3, 1), (4,)),
+        (centred_squares, (1, 4), (2, 1, 4)),
+        (sine_of_a_shift_by_its_own, (), (3,)),
+        (sine_of_a_shift_by_its_own, (1,), (3,)),
+        (sine_of_a_shift_by_its_own, (3, 1), (3,)),
+        (sine_of_a_shift_by_its_own, "float", (3,)),
+    ],
+)
+def test_a_value_shifted_by_one_computed_from_it_takes_its_adjoint_whole(f, x, other, rng):
+    """x - np.max(x, axis=1, keepdims=True), x + np.tanh(x) * 2.0: the other operand is
+    computed from x without widening it and is real where x is, so the result has x's shape
+    and is real where x is; x's adjoint is the result's, with no unbroadcast (whatever x is:
+    a float, 0-d, (1,), (3, 1), float32; the loss through a complex constant)."""
+    source = nf.grad(f).source
+    assert re.search(r"\n    bx = b(_t1|z)\n", source)
+    x = float(rng.normal()) if x == "float" else rng.normal(size=x)
+    others = [rng.normal(size=other)]
+    if f is sine_of_a_shift_by_its_own:
+        others.append(others[0] + 1j * rng.normal(size=other))
+    for c in others:
+        check_grad(f, x, c, wrt=0)
+        expected = autograd_grad(f, (x, c), 0)[0]
+        np.testing.assert_allclose(nf.grad(f)(x, c), expected, rtol=1e-9, atol=1e-12)
+    if not isinstance(x, float):
+        single = nf.grad(f)(x.astype(np.float32), others[0].astype(np.float32))
+        assert single.dtype == np.float32 and single.shape == x.shape
+        np.testing.assert_allclose(single, nf.grad(f)(x, others[0]), rtol=1e-3, atol=1e-4)

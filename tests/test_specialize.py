@@ -11,6 +11,7 @@ import pytest
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
 from srcdiff import nn, shapes, specialize
+from srcdiff.passes import saved_lists
 
 
 @pytest.fixture
@@ -358,3 +359,76 @@ def test_asserts_and_raises_are_specialised_through(rng, unchecked):
     x[0, 0] = np.nan
     with pytest.raises(ValueError, match="x has a NaN"):
         df(x, w)
+
+
+def dense_twice_and_looped(w, b, x, xs):
+    h = dense(w, b, x) + dense(w, b, x * 2.0)
+    for t in range(xs.shape[0]):
+        h = h + dense(w, b, xs[t])
+    return np.sum(h**2)
+
+
+def test_a_specialised_pair_saves_only_what_its_backward_reads(rng, unchecked):
+    """The forward copy saves what the backward copy reads, the two cut in step: both
+    straight-line calls share one cut pair; the call in the loop, whose saved list goes
+    through a stack, keeps a pair that saves everything."""
+    w, b, x = rng.normal(size=(3, 4)), rng.normal(size=4), rng.normal(size=(5, 3))
+    xs = rng.normal(size=(2, 5, 3))
+    df = nf.grad(dense_twice_and_looped, wrt=(0, 1, 2))
+    source = df.source_for(w, b, x, xs)
+    cut = re.findall(r"= (fwd_dense_\w+_s\d+)\(w, b, (?:x|_t1)\)", source)
+    assert len(cut) == 2 and cut[0] == cut[1]
+    forward = source[source.index(f"def {cut[0]}(") :]
+    assert "return _t2, [_t2, w, x]\n" in forward
+    backward = source[source.index(f"def {cut[0].replace('fwd', 'bwd')}(") :]
+    assert backward.split("\n")[1] == "    _t2, w, x = saved"
+    assert "return _t2, [_t0, _t2, b, w, x]\n" in source  # (the loop's pair)
+    for i, g in enumerate(df(w, b, x, xs)):
+        expected = numerical_grad(dense_twice_and_looped, (w, b, x, xs), i)
+        np.testing.assert_allclose(g, expected, rtol=1e-6, atol=1e-9)
+
+
+def recurrent(w, xs):
+    h = np.zeros(xs.shape[1])
+    for t in range(xs.shape[0]):
+        h = np.tanh(w @ h + xs[t])
+    return h
+
+
+def through_recurrent(w, xs):
+    return np.sum(recurrent(w, xs) ** 2)
+
+
+def test_a_stack_the_specialised_backward_pops_unread_is_not_kept(rng, unchecked):
+    """The generic backward pops the shape of w @ h for an unbroadcast; specialised, it
+    reads none of them: the pair keeps no such stack, pushes and pops gone."""
+    w, xs = rng.normal(size=(3, 3)), rng.normal(size=(4, 3))
+    df = nf.grad(through_recurrent)
+    assert "_stack_t0" in df.source
+    source = df.source_for(w, xs)
+    assert "_stack_t0" not in source and "_stack_h.append(h)" in source
+    assert "return h, [_stack_h, h, w, xs]" in source
+    np.testing.assert_allclose(
+        df(w, xs), numerical_grad(through_recurrent, (w, xs), 0), rtol=1e-6, atol=1e-9
+    )
+
+
+def squashed(w, b, x):
+    return np.tanh(x @ w - b)
+
+
+def squashed_loss(w, b, x):
+    return np.sum(squashed(w, b, x) ** 2)
+
+
+def test_a_pair_whose_forward_copy_cannot_be_cut_stays_whole(rng, monkeypatch, unchecked):
+    """When the forward copy cannot save less, the backward copy unpacks everything too."""
+    monkeypatch.setattr(saved_lists, "keep_saved", lambda *args: False)
+    w, b, x = rng.normal(size=(3, 4)), rng.normal(size=4), rng.normal(size=(5, 3))
+    df = nf.grad(squashed_loss, wrt=(0, 1))
+    source = df.source_for(w, b, x)
+    assert "return _t2, [_t0, _t2, b, w, x]\n" in source
+    assert "    _t0, _t2, b, w, x = saved\n" in source and source.count("= saved\n") == 1
+    for k, g in enumerate(df(w, b, x)):
+        expected = numerical_grad(squashed_loss, (w, b, x), k)
+        np.testing.assert_allclose(g, expected, rtol=1e-6, atol=1e-9)

@@ -96,6 +96,34 @@ def eliminate_dead_stacks(func):
     return len(doomed)
 
 
+def drop_unread_pops(func, stacks, bound=1):
+    """Drop each pop off a list of `stacks` (lists func is handed, each named `bound` times
+    where it is bound) when func does nothing else with the list and reads no value popped
+    off it: a backward function's stack of values its specialised adjoint no longer reads.
+    Returns the lists whose pops went."""
+    uses = {}
+    for stmt in _block_statements(func):
+        stack, removable = _stack_use(stmt)
+        if stack in stacks:
+            uses.setdefault(stack, []).append((stmt, removable))
+    if not uses:
+        return set()
+    mentioned = {}
+    for node in ir.walk(func):
+        if isinstance(node, gast.Name):
+            mentioned[node.id] = mentioned.get(node.id, 0) + 1
+    dead = set()
+    live_before(func.body, set(), dead)
+    gone = {
+        stack
+        for stack, statements in uses.items()
+        if mentioned[stack] == len(statements) + bound
+        and all(removable is None and id(stmt) in dead for stmt, removable in statements)
+    }
+    _drop(func, {id(stmt) for stack in gone for stmt, _ in uses[stack]})
+    return gone
+
+
 def _block_statements(node):
     """The statements in the body and orelse lists of `node` and of every node below it
     (found through the statements, handlers and cases that hold them)."""

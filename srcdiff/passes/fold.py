@@ -37,8 +37,13 @@ def fold(expr):
             value[:] = [fold(item) if isinstance(item, gast.AST) else item for item in value]
         elif isinstance(value, gast.AST):
             fields[field] = fold(value)
-    rule = _RULES.get(expr.__class__)
-    return expr if rule is None else rule(expr)
+    return folded(expr)
+
+
+def folded(node):
+    """`node`, whose children are folded, folded by its own rule."""
+    rule = _RULES.get(node.__class__)
+    return node if rule is None else rule(node)
 
 
 def _subscript(node):  # [da, db][1] -> db

@@ -45,7 +45,11 @@ def _live_statement(stmt, live, dead, reads, after, exit_live):
         if dead is not None and len(plain) == len(stmt.targets) and live.isdisjoint(plain):
             dead.add(id(stmt))
         for target in stmt.targets:
-            live.difference_update(ir.names_in(target, gast.Store))
+            if target.__class__ is gast.Name:  # (the commonest: no walk)
+                if isinstance(target.ctx, gast.Store):
+                    live.discard(target.id)
+            else:
+                live.difference_update(ir.names_in(target, gast.Store))
         live.update(reads(stmt))
     elif isinstance(stmt, gast.Return):
         live.clear()
