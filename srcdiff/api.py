@@ -61,6 +61,8 @@ class Derivative(Variants):
         owner = None if isinstance(fun, Derivative) else source_function(target)
         self._defaults_of = owner if inspect.isfunction(owner) else _NO_DEFAULTS
         self._defaults = self._defaults_of.__defaults__, self._defaults_of.__kwdefaults__
+        # (f's __kwdefaults__ matter only to its keyword-only parameters: calls check it then)
+        self._only_positional = not (inspect.isfunction(owner) and owner.__code__.co_kwonlyargcount)
         shift = 1 if self._bound is not None else 0
         self._names = [
             p.name for p in self._parameters if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
@@ -364,11 +366,11 @@ class Derivative(Variants):
             else:
                 signature = tuple(map(key, args))
                 function = self._direct.get(signature)
-            of, (defaults, kwdefaults) = self._defaults_of, self._defaults
+            of = self._defaults_of
             if (
                 function is not None
-                and of.__defaults__ is defaults
-                and of.__kwdefaults__ is kwdefaults
+                and of.__defaults__ is self._defaults[0]
+                and (self._only_positional or of.__kwdefaults__ is self._defaults[1])
             ):
                 try:
                     return function(*args)

@@ -183,16 +183,21 @@ def to_source(funcs, docstring):
     """The emitted module's source, and [[row, line of f]] for its rows that come from one."""
     source, lines = f'"""{docstring}"""\n{IMPORTS}\n\n', []
     for func in funcs:
-        try:
-            text, rows = _lines_of(unparse.marked(func))
-        except unparse.Unsupported:
-            module = ast.Module(body=[conversion.gast_to_ast(func)], type_ignores=[])
-            text, rows = source_and_lines(module)
+        text, rows = function_source(func)
         source += "\n\n" if func is not funcs[0] else ""
         offset = source.count("\n")
         lines += [[offset + row, line] for row, line in sorted(rows.items())]
         source += text
     return source, lines
+
+
+def function_source(func):
+    """A gast FunctionDef's text and {row of it: line of f}, as source_and_lines gives them:
+    written by unparse.py, or by astor for the statements unparse.py does not write."""
+    try:
+        return _lines_of(unparse.marked(func))
+    except unparse.Unsupported:
+        return source_and_lines(ast.Module(body=[conversion.gast_to_ast(func)], type_ignores=[]))
 
 
 def definitions(source):

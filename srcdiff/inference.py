@@ -63,15 +63,13 @@ class Unsupported(Exception):
     """A statement the interpreter does not model: the function is not specialised."""
 
 
-def stack_names(func, nodes=None):
+def stack_names(func):
     """Names of lists the function uses as stacks: `s = []`, `s.append(v)`, `s.pop()`, and
     handed between a forward and a backward function in the list of saved values (returned
     in a list, unpacked from one, deleted). A list also read any other way (np.stack of it,
-    an index) is no stack here, just a list that changes (unknown after an append).
-    `nodes`: those of ir.walk(func) (but for constants, contexts and operators, if left out),
-    when already at hand."""
+    an index) is no stack here, just a list that changes (unknown after an append)."""
     out, allowed, names = set(), set(), []
-    for node in ir.walk(func) if nodes is None else nodes:
+    for node in ir.walk(func):
         kind = node.__class__  # (one test for the commonest nodes: this walks every node)
         if kind is gast.Name:
             names.append(node)
@@ -96,28 +94,15 @@ def stack_names(func, nodes=None):
     return out - read
 
 
-def stack_methods_used(nodes):
-    """The names whose `append` or `pop` method some of `nodes` names: those stack_names may
-    find to be stacks (as the other uses of each say)."""
-    return {
-        node.value.id
-        for node in nodes
-        if node.__class__ is gast.Attribute
-        and node.attr in ("append", "pop")
-        and isinstance(node.value, gast.Name)
-    }
-
-
 class Interpreter:
     """Runs a gast function abstractly. `seen[id(node)]` is the join of the abstract values of
     each call's and binary operation's operands (and each if's test) over every time it was
     evaluated: the facts a rewrite of that node may rely on. `opaque` names are globals whose value may change
     between calls (never looked into) but those `fixed` for good to a shape-safe function;
     `callees(name, args)` gives the abstract result of a call to one of the emitted module's
-    own functions, or UNKNOWN. `stacks`: stack_names(func), when already known, and `nodes`
-    those of ir.walk(func), when at hand to find it."""
+    own functions, or UNKNOWN. `stacks`: stack_names(func), when already known."""
 
-    def __init__(self, func, opaque=(), callees=None, fixed=None, stacks=None, nodes=None):
+    def __init__(self, func, opaque=(), callees=None, fixed=None, stacks=None):
         import operator
 
         self.operator = operator
@@ -125,7 +110,7 @@ class Interpreter:
         self.opaque = set(opaque)
         self.fixed = fixed or {}  # opaque names bound for good to a shape-safe function
         self.callees = callees  # name -> what calling it returns, given abstract arguments
-        self.known_stacks, self.nodes = stacks, nodes
+        self.known_stacks = stacks
         self.seen, self.states = {}, {}
         self.bound = {}  # name -> join of every value bound to it
         self.returned = BOTTOM
@@ -136,7 +121,7 @@ class Interpreter:
     def stacks(self):
         """stack_names(func), found when first asked (code without lists never asks)."""
         if self.known_stacks is None:
-            self.known_stacks = stack_names(self.func, self.nodes)
+            self.known_stacks = stack_names(self.func)
         return self.known_stacks
 
     def run(self, arguments, marks=frozenset()):

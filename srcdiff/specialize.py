@@ -23,16 +23,11 @@ import gast
 
 from . import cache, codegen, conversion, ir, runtime
 from .passes import saved_lists
-from .optimize import (
-    eliminate_dead_code,
-    eliminate_dead_stacks,
-    gather_row_adjoints,
-    propagate_copies,
-    release_early,
-)
+from .optimize import eliminate_dead_code, eliminate_dead_stacks, gather_row_adjoints, release_early
+from .passes.copies import CopyPropagation
 from .ir import dotted
 from .primitives import registry
-from .inference import Interpreter, Unsupported, stack_methods_used
+from .inference import Interpreter, Unsupported
 from .shapes import BOTTOM, UNKNOWN, Const, Typed, describe, widen
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
@@ -139,9 +134,9 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     while eliminate_dead_stacks(func):
         pass
     eliminate_dead_code(func)
-    propagate_copies(func)
-    if _keep_scalars_unspread(func, arguments, emitted, callees):
-        propagate_copies(func)
+    copies = CopyPropagation(func)
+    copies.run()
+    _keep_scalars_unspread(func, arguments, (emitted, callees), copies)
     gather_row_adjoints(func, interpreter.seen)
     session.redirect(interpreter.seen, emitted, func)
     return interpreter
@@ -339,11 +334,12 @@ def _parsed(emitted):
 _ELEMENTWISE_OPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.USub, gast.UAdd)
 
 
-def _keep_scalars_unspread(func, arguments, emitted, callees):
+def _keep_scalars_unspread(func, arguments, context, copies):
     """`v = np.broadcast_to(s, shape)` (the adjoint of a sum or mean) becomes `v = s` when v
     is read only through elementwise arithmetic and every other value keeps its type, shape
     and dtype with the scalar in its place (so also its elements): no array of copies of one
-    number, and no pass over one."""
+    number, and no pass over one. `context`: (emitted, callees); `copies`, the copy
+    propagation run on func, which then propagates the copies this makes."""
     candidates = [
         stmt
         for stmt in func.body
@@ -353,21 +349,23 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         and dotted(getattr(stmt.value, "func", None)) == ("np", "broadcast_to")
     ]
     if not candidates:
-        return False
-    nodes, parents, reads_of = _index(func, {stmt.targets[0].id for stmt in candidates})
-    gone = set()  # ids of the nodes taken out since
+        return
+    emitted, callees = context
+    context = _opaque(emitted), callees, _fixed(emitted)
     marks = {id(stmt) for stmt in candidates}  # (each check runs the function from there on)
-    listed = stack_methods_used(nodes)
-    before, changed = None, False
+    before, again = None, set()
     for stmt in candidates:
         name = stmt.targets[0].id
-        reads = [n for n in reads_of[name] if n is not stmt.targets[0] and id(n) not in gone]
+        uses = copies.uses(name)
+        if uses is None:  # (a parameter, or read by a default value)
+            continue
+        uses = [(n, s) for n, s in uses if n is not stmt.targets[0]]
+        parents = _parents(s for _, s in uses)
+        reads = [n for n, _ in uses]
         if not reads or not all(_elementwise_use(n, parents) for n in reads):
             continue
         if before is None:
-            before = Interpreter(func, _opaque(emitted), callees, _fixed(emitted), nodes=nodes).run(
-                arguments, marks
-            )
+            before = Interpreter(func, *context).run(arguments, marks)
         into = [s for n in reads if isinstance(s := _statement_of(n, parents), gast.AugAssign)]
         if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads) or any(
             _added(before, s) is UNKNOWN for s in into
@@ -377,24 +375,19 @@ def _keep_scalars_unspread(func, arguments, emitted, callees):
         kept = {id(n) for n in ir.walk(stmt.value)}
         taken = [n for n in ir.walk(spread) if id(n) not in kept]
         after = _run_changed(
-            func,
-            before,
-            stmt,
-            taken,
-            listed,
-            (arguments, marks),
-            (_opaque(emitted), callees, _fixed(emitted)),
+            func, before, stmt, _makes_stack(taken, copies), (arguments, marks), context
         )
         if (
             after.returned == before.returned
             and all(after.bound.get(k) == v for k, v in before.bound.items() if k != name)
             and not any(_added(after, s) is UNKNOWN for s in into)
         ):
-            before, changed = after, True
-            gone |= {id(n) for n in taken}
+            before = after
+            again |= copies.changed(stmt, taken)
         else:
             stmt.value = spread
-    return changed
+    if again:  # (once all are checked: the runs above resume at statements of the body)
+        copies.run(again)
 
 
 def _added(run, augmented):
@@ -404,42 +397,47 @@ def _added(run, augmented):
     return UNKNOWN if seen is None else seen[1][1]
 
 
-def _run_changed(func, before, stmt, taken, listed, run, context):
+def _run_changed(func, before, stmt, anew, run, context):
     """The interpreter's run (`run`: its arguments and marks; `context`: the interpreter's) of
-    func once statement `stmt` of its body changed, taking out the nodes `taken`: resumed
-    from where `before`, its run before the change, reached stmt; all of it when that would
-    not find the same: the change makes a stack of a list (takes out a name in `listed`)."""
-    if any(n.__class__ is gast.Name and n.id in listed for n in taken):
+    func once statement `stmt` of its body changed: resumed from where `before`, its run
+    before the change, reached stmt; all of it when that would not find the same (`anew`:
+    the change makes a stack of a list)."""
+    if anew:
         return Interpreter(func, *context).run(*run)
     state = before.states.get(id(stmt))  # (None: never reached, so nothing changes)
     return before if state is None else Interpreter(func, *context).resume(state, run[1])
 
 
-def _index(func, names):
-    """(the nodes of ir.walk(func), {id(node): its parent} for each node of the statements of
-    func's body that read a name in `names`, {name in `names`: its Name nodes}), in one walk
-    (made once: walking the function for each candidate was quadratic). Constants, contexts
-    and operators, a third of a function's nodes, are left out: nothing asks for them
-    (stack_names looks at names and statements)."""
-    found, holding = {}, {}
-    todo, tops = [func], [None]  # (each node's statement of func's body)
-    for node, top in zip(todo, tops):
-        values = node.__dict__
-        for field in node._fields:
-            value = values.get(field)
-            for child in value if value.__class__ is list else (value,):
-                if (
-                    isinstance(child, _NODE)
-                    and child._fields
-                    and child.__class__ is not gast.Constant
-                ):
-                    todo.append(child)
-                    tops.append(child if node is func and field == "body" else top)
-                    if child.__class__ is gast.Name and child.id in names:
-                        found.setdefault(child.id, []).append(child)
-                        if top is not None:  # (else a parameter: no statement reads it)
-                            holding[id(top)] = top
-    parents = {}  # (for the whole function, this cost as much as the walk)
+def _makes_stack(taken, copies):
+    """Whether taking out the nodes `taken` may make a stack of a list (inference.stack_names):
+    unless each name they read is still read otherwise than by its `append` and `pop`
+    methods or as a saved value returned."""
+    gone = {id(n) for n in taken}
+    for node in taken:
+        if node.__class__ is gast.Name and not any(
+            _plain_read(n, stmt) for n, stmt in copies.reads(node.id) if id(n) not in gone
+        ):
+            return True
+    return False
+
+
+def _plain_read(node, stmt):
+    """Whether Name node `node` in statement `stmt` is read otherwise than as stack_names
+    allows a stack to be."""
+    value = stmt.value if isinstance(stmt, gast.Return) else None
+    saved = value.elts[-1] if isinstance(value, gast.Tuple) and value.elts else None
+    if isinstance(saved, gast.List) and any(e is node for e in saved.elts):
+        return False
+    for below in ir.walk(stmt):
+        if below.__class__ is gast.Attribute and below.value is node:
+            return below.attr not in ("append", "pop")
+    return True
+
+
+def _parents(statements):
+    """{id(node): its parent} for the nodes of `statements`."""
+    holding = {id(stmt): stmt for stmt in statements}
+    parents = {}
     for stmt in holding.values():
         below = [stmt]
         for node in below:
@@ -450,7 +448,7 @@ def _index(func, names):
                     if isinstance(child, _NODE) and child._fields:
                         parents[id(child)] = node
                         below.append(child)
-    return todo, parents, found
+    return parents
 
 
 def _statement_of(node, parents):
@@ -493,9 +491,7 @@ def compile_function(func, emitted, defaults, label):
     bare.args = copy.copy(func.args)
     bare.args.defaults = []
     bare.args.kw_defaults = [None] * len(func.args.kwonlyargs)
-    source, rows = codegen.source_and_lines(
-        conversion.gast_to_ast(gast.Module(body=[bare], type_ignores=[]))
-    )
+    source, rows = codegen.function_source(bare)
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
     # func's statements carry the lines of emitted's source they were parsed from
     generic = dict(emitted.meta.lines)

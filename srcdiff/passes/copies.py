@@ -17,18 +17,65 @@ def propagate_copies(func):
     first that qualifies each time; propagating `c = d` can only change whether a copy into d
     or a copy of c qualifies, so only those are looked at again. Each look reads an index of
     where each name is read and written, not the code after the copy."""
-    params = {a.id for a in func.args.args + func.args.kwonlyargs}
-    program = _Program(func)
-    queue = list(range(len(program.copies)))
-    while queue:
-        order = heapq.heappop(queue)
-        copy = program.copies[order]
-        if copy is None or not program.qualifies(copy, params):
-            continue
-        for again in program.propagate(order):
-            heapq.heappush(queue, again)
-    program.drop_removed()
+    CopyPropagation(func).run()
     return func
+
+
+class CopyPropagation:
+    """Copy propagation over a function, keeping its index of where each name is read and
+    written for a change made after a run (`changed`), and a run again over only the copies
+    that change may let propagate: what a new propagate_copies would find, without indexing
+    the whole function anew."""
+
+    def __init__(self, func):
+        self.params = {a.id for a in func.args.args + func.args.kwonlyargs}
+        self.program = _Program(func)
+
+    def run(self, orders=None):
+        """Propagate the copies numbered `orders` (None: all) and those that then may."""
+        program = self.program
+        orders = range(len(program.copies)) if orders is None else orders
+        queue = sorted((program.rank[o], o) for o in orders)  # (a sorted list is a heap)
+        while queue:
+            _, order = heapq.heappop(queue)
+            copy = program.copies[order]
+            if copy is None or not program.qualifies(copy, self.params):
+                continue
+            for again in program.propagate(order):
+                heapq.heappush(queue, (program.rank[again], again))
+        program.drop_removed()
+
+    def uses(self, name):
+        """[(Name node, the innermost statement holding it)] for each read, write and
+        deletion of `name` in the function's statements; None if a parameter or a default
+        value names it too."""
+        program = self.program
+        loads, writes = program.loads.get(name, {}), program.writes.get(name, {})
+        if sum(times for _, _, times in loads.values()) != program.reads.get(name, 0) or sum(
+            times for _, _, times in writes.values()
+        ) != program.stores.get(name, 0):
+            return None
+        return [(node, stmt) for node, stmt, _ in (*loads.values(), *writes.values())]
+
+    def reads(self, name):
+        """[(Name node, the innermost statement holding it)] for each read of `name` in the
+        function's statements."""
+        return [(node, stmt) for node, stmt, _ in self.program.loads.get(name, {}).values()]
+
+    def changed(self, stmt, taken):
+        """Statement `stmt`, an assignment to a name, has a new value, which no longer holds
+        the nodes `taken`: their reads leave the index. The orders of the copies to run again
+        (`run`): those the reads taken out may have kept from propagating, and `stmt` if it
+        is a copy now."""
+        program, again = self.program, set()
+        for node in taken:
+            if node.__class__ is gast.Name and node.ctx.__class__ is _LOAD:
+                _forget(program.loads[node.id], node, stmt)
+                program.reads[node.id] -= 1
+                again |= program.by_target.get(node.id, set())
+        if isinstance(stmt.value, gast.Name):
+            again.add(program.add_copy(stmt))
+        return again
 
 
 class _Program:
@@ -47,8 +94,10 @@ class _Program:
                 _push(value, todo)
         for node in _names_below(todo):
             self._count(node)
-        self.copies = []  # in program order; None once propagated
+        self.copies = []  # None once propagated
         self.copy_order = {}  # id(copy statement) -> its order
+        self.rank = []  # of each copy: its statement's place in program order
+        self.ranks = {}  # id(statement) -> its place in program order
         self.by_target, self.by_source = {}, {}  # name -> orders of copies into it, of it
         self.blocks = []
         self._index(func.body, None)
@@ -57,6 +106,7 @@ class _Program:
         self.blocks.append(block)
         for index, stmt in enumerate(block):
             self.place[id(stmt)] = (id(block), index, around)
+            self.ranks[id(stmt)] = len(self.ranks)
             nested = []
             values = stmt.__dict__
             todo = []
@@ -75,11 +125,17 @@ class _Program:
                 and isinstance(stmt.targets[0], gast.Name)
                 and isinstance(stmt.value, gast.Name)
             ):
-                order = len(self.copies)
-                self.copies.append(stmt)
-                self.copy_order[id(stmt)] = order
-                self.by_target.setdefault(stmt.targets[0].id, set()).add(order)
-                self.by_source.setdefault(stmt.value.id, set()).add(order)
+                self.add_copy(stmt)
+
+    def add_copy(self, stmt):
+        """File the copy `stmt`, a statement of the function indexed; its order."""
+        order = len(self.copies)
+        self.copies.append(stmt)
+        self.copy_order[id(stmt)] = order
+        self.rank.append(self.ranks[id(stmt)])
+        self.by_target.setdefault(stmt.targets[0].id, set()).add(order)
+        self.by_source.setdefault(stmt.value.id, set()).add(order)
+        return order
 
     def _index_names(self, names, stmt_id, stmt):
         """Count and file the Name nodes `names` of statement `stmt` (its id `stmt_id`).
