@@ -45,12 +45,12 @@ def dgp_marginal_likelihood(params, x, y):
     blogdet = b_t18 * 0.5
     b_t16 = runtime.matmul_grad(b_t17, _t16, alpha, 0)
     balpha = runtime.matmul_grad(b_t17, _t16, alpha, 1)
-    balpha = balpha + b_t16 * 0.5
+    balpha += b_t16 * 0.5
     b_t15 = runtime.getitem_grad(blogdet, _t15, 1)
     bk = runtime.slogdet_vjp(b_t15, _t15, k)
     bfactor = -runtime.triangle(runtime.solve_outer(scipy.linalg.solve_triangular(factor, balpha,
         trans=1, lower=True), alpha), lower=True)
-    bk = bk + runtime.cholesky_vjp(bfactor, factor)
+    bk += runtime.cholesky_vjp(bfactor, factor)
     b_t11 = runtime.unbroadcast(bk, _t11)
     b_t14 = runtime.unbroadcast(bk, _t14)
     b_t12 = runtime.unbroadcast(b_t14 * _t13, _t12)

@@ -36,11 +36,11 @@ def dgp_marginal_likelihood(params, x, y):
     blogdet = b_t21 * 0.5
     b_t16 = b_t21 * alpha
     balpha = b_t21 * _t16
-    balpha = balpha + b_t16 * 0.5
+    balpha += b_t16 * 0.5
     bk = blogdet * np.linalg.inv(k).T
     bfactor = -np.tril(np.outer(scipy.linalg.solve_triangular(factor, balpha, trans=1, lower=True),
         alpha))
-    bk = bk + runtime.cholesky_vjp(bfactor, factor)
+    bk += runtime.cholesky_vjp(bfactor, factor)
     b_t12 = (bk * _t13).sum(axis=(0, 1))
     bnoise = b_t12 * 2 * _t5
     b_t6 = (bk * _t10).sum(axis=(0, 1))

@@ -28,5 +28,5 @@ def dica(weights, latents, observed, noise_std):
     bpredicted = runtime.unbroadcast(-b_t0 * 3.4 * (predicted - observed) / (2.4 * noise_std ** 2
         + (predicted - observed) ** 2), predicted)
     bweights = runtime.matmul_grad(bpredicted, weights, latents, 0)
-    blatents = blatents + runtime.matmul_grad(bpredicted, weights, latents, 1)
+    blatents += runtime.matmul_grad(bpredicted, weights, latents, 1)
     return runtime.as_grad(bweights, weights), runtime.as_grad(blatents, latents)

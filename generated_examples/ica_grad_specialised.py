@@ -18,5 +18,5 @@ def dica(weights, latents, observed, noise_std):
     bpredicted = -b_t2 * 3.4 * (predicted - observed) / (2.4 * noise_std ** 2 + (predicted
         - observed) ** 2)
     bweights = bpredicted @ latents.T
-    blatents = blatents + weights.T @ bpredicted
+    blatents += weights.T @ bpredicted
     return bweights, blatents

@@ -43,11 +43,11 @@ def dlogistic_regression(w, b, x, y):
     b_t7 = b_t8 / _t7
     bp = -b_t7
     b_t4 = runtime.unbroadcast(b_t5 * y, _t4)
-    bp = bp + b_t4 / p
+    bp += b_t4 / p
     b_t3 = -bp * p / _t3
     b_t1 = b_t3 * _t2
     blogits = -b_t1
     b_t0 = runtime.unbroadcast(blogits, _t0)
     bb = runtime.unbroadcast(blogits, b)
-    bw = bw + runtime.matmul_grad(b_t0, x, w, 1)
+    bw += runtime.matmul_grad(b_t0, x, w, 1)
     return runtime.as_grad(bw, w), runtime.as_grad(bb, b)

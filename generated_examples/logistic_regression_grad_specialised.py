@@ -28,10 +28,10 @@ def dlogistic_regression(w, b, x, y):
     b_t7 = b_t8 / _t7
     bp = -b_t7
     b_t4 = b_t10 * y
-    bp = bp + b_t4 / p
+    bp += b_t4 / p
     b_t3 = -bp * p / _t3
     b_t1 = b_t3 * _t2
     blogits = -b_t1
     bb = blogits.sum(axis=0)
-    bw = bw + x.T @ blogits
+    bw += x.T @ blogits
     return bw, float(bb)

@@ -37,7 +37,7 @@ def dloss(model, inputs, targets, config):
     bmodel = runtime.field_grad(b_t4, model, 'W2')
     b_t2 = runtime.unreduce(b_t3, _t2)
     b_t1 = b_t2 * 2 * _t1
-    bmodel = bmodel + runtime.field_grad(b_t1, model, 'W1')
+    bmodel += runtime.field_grad(b_t1, model, 'W1')
     b_t0 = runtime.unbroadcast(bresiduals, _t0)
     predict_grads = bwd_predict_s1(b_t0, predict_saved)
     bmodel += predict_grads[0]
@@ -70,7 +70,7 @@ def bwd_predict_s1(b_t7, saved):
     bhidden = runtime.matmul_grad(b_t5, hidden, _t4, 0)
     b_t4 = runtime.matmul_grad(b_t5, hidden, _t4, 1)
     del _t4, b_t5
-    bself = bself + runtime.field_grad(b_t4, self, 'W2')
+    bself += runtime.field_grad(b_t4, self, 'W2')
     del b_t4
     b_t3 = bhidden * (1 - hidden * hidden)
     del bhidden, hidden

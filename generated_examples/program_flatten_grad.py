@@ -59,8 +59,8 @@ def dloss(params, inputs, targets, decay=0.01):
     b_t5 = runtime.mean_grad(b_t6, _t5)
     bresiduals = b_t5 * 2 * residuals
     b_t4 = runtime.unbroadcast(bresiduals, _t4)
-    bparams_1, = bwd_predict(b_t4, predict_saved)
-    bflatten_pieces = runtime.add_items([], runtime.dict_values_adjoint(bparams_1, flatten_keys,
+    bparams, = bwd_predict(b_t4, predict_saved)
+    bflatten_pieces = runtime.add_items([], runtime.dict_values_adjoint(bparams, flatten_keys,
         flatten_pieces), flatten_pieces)
     bunflatten_vector = runtime.zeros_like(flat)
     for flatten_shape in reversed(_seq2):

@@ -52,8 +52,7 @@ def fwd_simulate_s1(vx, vy, smoke, num_time_steps):
 
 def bwd_advect_s1(b_t17, saved):
     (_t0, _t1, _t10, _t11, _t12, _t13, _t14, _t15, _t16, _t2, _t3, _t4, _t5, _t6, _t7, _t8, _t9,
-        bot_ix, bw, center_xs, center_ys, f, flat_f, left_ix_1, right_ix, rw, top_ix_1, vx,
-        vy) = saved
+        bot_ix, bw, center_xs, center_ys, f, flat_f, left_ix, right_ix, rw, top_ix, vx, vy) = saved
     saved.clear()
     bflat_f = np.reshape(b_t17, np.shape(flat_f))
     del flat_f
@@ -76,7 +75,7 @@ def bwd_advect_s1(b_t17, saved):
     b_t10 = runtime.unbroadcast(b_t12 * _t11, _t10)
     b_t11 = runtime.unbroadcast(b_t12 * _t10, _t11)
     del _t10, _t11, b_t12
-    bf = runtime.add_at(bf, f, (top_ix_1, right_ix), b_t11)
+    bf = runtime.add_at(bf, f, (top_ix, right_ix), b_t11)
     del b_t11, right_ix
     bbw = bbw + -b_t10
     del b_t10
@@ -90,13 +89,13 @@ def bwd_advect_s1(b_t17, saved):
     bbw += runtime.unbroadcast(b_t7 * _t6, bw)
     b_t6 = runtime.unbroadcast(b_t7 * bw, _t6)
     del _t6, b_t7, bw
-    bf = runtime.add_at(bf, f, (bot_ix, left_ix_1), b_t6)
+    bf = runtime.add_at(bf, f, (bot_ix, left_ix), b_t6)
     del b_t6, bot_ix
     b_t3 = runtime.unbroadcast(b_t5 * _t4, _t3)
     b_t4 = runtime.unbroadcast(b_t5 * _t3, _t4)
     del _t3, _t4, b_t5
-    bf = runtime.add_at(bf, f, (top_ix_1, left_ix_1), b_t4)
-    del b_t4, f, left_ix_1, top_ix_1
+    bf = runtime.add_at(bf, f, (top_ix, left_ix), b_t4)
+    del b_t4, f, left_ix, top_ix
     bbw += -b_t3
     del b_t3
     brw = brw + -b_t2
@@ -140,7 +139,7 @@ def bwd_project_s1(b_out, saved):
     del _t22, b_t23
     bp = np.roll(b_t22, np.negative(1), axis=1)
     del b_t22
-    bp = bp + np.roll(b_t21, np.negative(-1), axis=1)
+    bp += np.roll(b_t21, np.negative(-1), axis=1)
     del b_t21
     bvx = runtime.unbroadcast(bvx_1, vx)
     del vx
@@ -173,7 +172,7 @@ def bwd_project_s1(b_out, saved):
         bp = np.roll(b_t14, np.negative(-1), axis=1)
         b_t11 = runtime.unbroadcast(b_t13, _t11)
         b_t12 = runtime.unbroadcast(b_t13, _t12)
-        bp = bp + np.roll(b_t12, np.negative(1), axis=1)
+        bp += np.roll(b_t12, np.negative(1), axis=1)
         b_t9 = runtime.unbroadcast(b_t11, _t9)
         b_t10 = runtime.unbroadcast(b_t11, _t10)
         bp += np.roll(b_t10, np.negative(-1), axis=0)
@@ -252,20 +251,20 @@ def fwd_advect(f, vx, vy):
     top_ix = np.floor(center_ys).astype(int)
     rw = center_xs - left_ix
     bw = center_ys - top_ix
-    left_ix_1 = np.remainder(left_ix, cols)
-    right_ix = np.remainder(left_ix_1 + 1, cols)
-    top_ix_1 = np.remainder(top_ix, rows)
-    bot_ix = np.remainder(top_ix_1 + 1, rows)
+    left_ix = np.remainder(left_ix, cols)
+    right_ix = np.remainder(left_ix + 1, cols)
+    top_ix = np.remainder(top_ix, rows)
+    bot_ix = np.remainder(top_ix + 1, rows)
     _t2 = 1 - rw
     _t3 = 1 - bw
-    _t4 = f[top_ix_1, left_ix_1]
+    _t4 = f[top_ix, left_ix]
     _t5 = _t3 * _t4
-    _t6 = f[bot_ix, left_ix_1]
+    _t6 = f[bot_ix, left_ix]
     _t7 = bw * _t6
     _t8 = _t5 + _t7
     _t9 = _t2 * _t8
     _t10 = 1 - bw
-    _t11 = f[top_ix_1, right_ix]
+    _t11 = f[top_ix, right_ix]
     _t12 = _t10 * _t11
     _t13 = f[bot_ix, right_ix]
     _t14 = bw * _t13
@@ -277,7 +276,7 @@ def fwd_advect(f, vx, vy):
         _t13, runtime.shape_of(_t14), _t15, runtime.shape_of(_t16), _t2, _t3, _t4,
         runtime.shape_of(_t5), _t6, runtime.shape_of(_t7), _t8, runtime.shape_of(_t9), bot_ix, bw,
         runtime.shape_of(center_xs), runtime.shape_of(center_ys), runtime.shape_of(f),
-        runtime.shape_of(flat_f), left_ix_1, right_ix, rw, top_ix_1, runtime.shape_of(vx),
+        runtime.shape_of(flat_f), left_ix, right_ix, rw, top_ix, runtime.shape_of(vx),
         runtime.shape_of(vy)]
 
 

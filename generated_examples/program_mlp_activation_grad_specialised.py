@@ -24,20 +24,18 @@ def dloss(params, inputs, targets, nonlinearity=np.tanh):
 
 
 def bwd_predict(b_t6, saved):
-    (W_1, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2, _t0, _t4,
-        _t5, b_1, inputs, params) = saved
+    (W, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2, _t0, _t4,
+        _t5, b, inputs, params) = saved
     saved.clear()
     b_t5 = runtime.unbroadcast(b_t6, _t5)
     del _t5
-    bb_1 = runtime.unbroadcast(b_t6, b_1)
-    del b_1
-    binputs = runtime.matmul_grad(b_t5, inputs, W_1, 0)
-    bW_1 = runtime.matmul_grad(b_t5, inputs, W_1, 1)
-    del W_1, b_t5
-    b_t4 = runtime.getitem_grad(bb_1, _t4, 1)
-    del bb_1
-    b_t4 = runtime.add_at(b_t4, _t4, 0, bW_1)
-    del _t4, bW_1
+    bb = runtime.unbroadcast(b_t6, b)
+    binputs = runtime.matmul_grad(b_t5, inputs, W, 0)
+    bW = runtime.matmul_grad(b_t5, inputs, W, 1)
+    del b_t5
+    b_t4 = runtime.getitem_grad(bb, _t4, 1)
+    b_t4 = runtime.add_at(b_t4, _t4, 0, bW)
+    del _t4
     bparams = runtime.getitem_grad(b_t4, params, -1)
     del b_t4
     b_t0 = runtime.zeros_like(_t0)
@@ -56,8 +54,8 @@ def bwd_predict(b_t6, saved):
         b_t1 = runtime.getitem_grad(bb, _t1, 1)
         b_t1 = runtime.add_at(b_t1, _t1, 0, bW)
         b_t0 = runtime.add_at(b_t0, _t0, _i0, b_t1)
-    del (_stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2, _t0,
-        binputs, inputs)
+    del (W, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2, _t0, b,
+        bW, bb, binputs, inputs)
     bparams = runtime.add_at(bparams, params, np.s_[:-1], b_t0)
     del b_t0, params
     return bparams,
@@ -87,13 +85,13 @@ def fwd_predict(params, inputs, nonlinearity=np.tanh):
         _stack_softplus_saved.append(softplus_saved)
     _t4 = params[-1]
     runtime.check_unpack(_t4, 2)
-    W_1 = _t4[0]
-    b_1 = _t4[1]
-    _t5 = inputs @ W_1
-    _t6 = _t5 + b_1
-    return _t6, [W_1, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1,
-        _stack_t2, _t0, runtime.shape_of(_t4), runtime.shape_of(_t5), runtime.shape_of(b_1),
-        inputs, runtime.shape_of(params)]
+    W = _t4[0]
+    b = _t4[1]
+    _t5 = inputs @ W
+    _t6 = _t5 + b
+    return _t6, [W, _stack_W, _stack_b, _stack_inputs, _stack_softplus_saved, _stack_t1, _stack_t2,
+        _t0, runtime.shape_of(_t4), runtime.shape_of(_t5), runtime.shape_of(b), inputs,
+        runtime.shape_of(params)]
 
 
 def bwd_softplus(b_t0, saved):

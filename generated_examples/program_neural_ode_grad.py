@@ -145,14 +145,14 @@ def dloss(params, y0, ts, observed):
             bfunc_y_3 = dynamics_grads_3[1]
             brk4_step_y = brk4_step_y + runtime.unbroadcast(bfunc_y_3, rk4_step_y)
             b_t4 = runtime.unbroadcast(bfunc_y_3, _t4)
-            brk4_step_k3 = brk4_step_k3 + runtime.unbroadcast(b_t4 * rk4_step_dt, rk4_step_k3)
+            brk4_step_k3 += runtime.unbroadcast(b_t4 * rk4_step_dt, rk4_step_k3)
             dynamics_grads_2 = bwd_dynamics(brk4_step_k3, dynamics_saved_2)
             bparams += dynamics_grads_2[0]
             bfunc_y_2 = dynamics_grads_2[1]
             brk4_step_y += runtime.unbroadcast(bfunc_y_2, rk4_step_y)
             b_t3 = runtime.unbroadcast(bfunc_y_2, _t3)
             b_t2 = b_t3 / 2
-            brk4_step_k2 = brk4_step_k2 + runtime.unbroadcast(b_t2 * rk4_step_dt, rk4_step_k2)
+            brk4_step_k2 += runtime.unbroadcast(b_t2 * rk4_step_dt, rk4_step_k2)
             dynamics_grads_1 = bwd_dynamics(brk4_step_k2, dynamics_saved_1)
             bparams += dynamics_grads_1[0]
             bfunc_y_1 = dynamics_grads_1[1]

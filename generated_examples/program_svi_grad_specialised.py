@@ -104,7 +104,7 @@ def bwd_log_joint_s1(b_t4, saved):
     del b_t3
     blogits = b_t2 * np.exp(logits - _t2)
     del _t2, b_t2
-    blogits = blogits + runtime.unbroadcast(b_t1 * targets, logits)
+    blogits += runtime.unbroadcast(b_t1 * targets, logits)
     del b_t1, logits, targets
     bweights = runtime.matmul_grad(blogits, weights, inputs.T, 0)
     del blogits, inputs, weights
@@ -112,7 +112,7 @@ def bwd_log_joint_s1(b_t4, saved):
     del _t0, blog_prior
     gaussian_log_density_grads = bwd_gaussian_log_density_s1(b_t0, gaussian_log_density_saved)
     del b_t0, gaussian_log_density_saved
-    bweights = bweights + gaussian_log_density_grads[0]
+    bweights += gaussian_log_density_grads[0]
     del gaussian_log_density_grads
     return bweights,
 

@@ -97,18 +97,18 @@ def fwd_basic_block_s1(p, s, x, training):
     _t3 = None
     _t4 = None
     _t5, batch_norm_saved = fwd_batch_norm_s2(h, _t1, _t2, _t3, _t4, training)
-    h_1 = _t5[0]
+    h = _t5[0]
     m1 = _t5[1]
     v1 = _t5[2]
-    h_2, relu_saved = fwd_relu(h_1)
+    h, relu_saved = fwd_relu(h)
     _t6 = p['w2']
-    h_3, conv2d_saved_1 = fwd_conv2d_x_w_s2(h_2, _t6, 1, 1)
+    h, conv2d_saved_1 = fwd_conv2d_x_w_s2(h, _t6, 1, 1)
     _t7 = p['g2']
     _t8 = p['b2']
     _t9 = None
     _t10 = None
-    _t11, batch_norm_saved_1 = fwd_batch_norm_s2(h_3, _t7, _t8, _t9, _t10, training)
-    h_4 = _t11[0]
+    _t11, batch_norm_saved_1 = fwd_batch_norm_s2(h, _t7, _t8, _t9, _t10, training)
+    h = _t11[0]
     m2 = _t11[1]
     v2 = _t11[2]
     shortcut = x
@@ -120,12 +120,12 @@ def fwd_basic_block_s1(p, s, x, training):
         _t13 = np.concatenate([shortcut, _t12], axis=1)
         _stack_shortcut.append(runtime.shape_of(shortcut))
         shortcut = _t13
-    _t14 = h_4 + shortcut
+    _t14 = h + shortcut
     _t15, relu_saved_1 = fwd_relu(_t14)
     _t16 = {'m1': m1, 'v1': v1, 'm2': m2, 'v2': v2}
     return (_t15, _t16), [_cond0, _stack_shortcut, runtime.shape_of(_t11), runtime.shape_of(_t12),
         runtime.shape_of(_t15), runtime.shape_of(_t5), batch_norm_saved, batch_norm_saved_1,
-        conv2d_saved, conv2d_saved_1, runtime.shape_of(h_4), relu_saved, relu_saved_1,
+        conv2d_saved, conv2d_saved_1, runtime.shape_of(h), relu_saved, relu_saved_1,
         runtime.shape_of(shortcut), runtime.shape_of(x)]
 
 
@@ -150,20 +150,20 @@ def fwd_forward_s1(params, state, x, training, block=basic_block):
     h = _t6[0]
     m = _t6[1]
     v = _t6[2]
-    h_1, relu_saved = fwd_relu_s1(h)
+    h, relu_saved = fwd_relu_s1(h)
     blocks = []
     for i in range(len(params['blocks'])):
         _t7 = params['blocks']
         _stack_t7.append(runtime.shape_of(_t7))
         _t8 = _t7[i]
         _t9 = None
-        _t10, basic_block_saved = fwd_basic_block_s1(_t8, _t9, h_1, training)
+        _t10, basic_block_saved = fwd_basic_block_s1(_t8, _t9, h, training)
         _stack_t10.append(runtime.shape_of(_t10))
         _stack_basic_block_saved.append(basic_block_saved)
-        h_1 = _t10[0]
+        h = _t10[0]
         block_state = _t10[1]
         blocks = blocks + [block_state]
-    _t11, global_avg_pool_saved = fwd_global_avg_pool(h_1)
+    _t11, global_avg_pool_saved = fwd_global_avg_pool(h)
     _t12 = params['head']
     _t13 = _t12['w']
     _t14 = params['head']
@@ -304,7 +304,7 @@ def bwd_conv2d_x_w_s2(b_t0, saved):
 
 def bwd_basic_block_s1(b_out, saved):
     (_cond0, _stack_shortcut, _t11, _t12, _t15, _t5, batch_norm_saved, batch_norm_saved_1,
-        conv2d_saved, conv2d_saved_1, h_4, relu_saved, relu_saved_1, shortcut, x) = saved
+        conv2d_saved, conv2d_saved_1, h, relu_saved, relu_saved_1, shortcut, x) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (_t15, None))
     del _t15
@@ -312,8 +312,8 @@ def bwd_basic_block_s1(b_out, saved):
     del b_outs
     b_t14, = bwd_relu_s1(b_t15, relu_saved_1)
     del b_t15, relu_saved_1
-    bh_4 = runtime.unbroadcast(b_t14, h_4)
-    del h_4
+    bh = runtime.unbroadcast(b_t14, h)
+    del h
     bshortcut = runtime.unbroadcast(b_t14, shortcut)
     del b_t14
     if _cond0:
@@ -327,16 +327,16 @@ def bwd_basic_block_s1(b_out, saved):
     del _cond0, _stack_shortcut, _t12, shortcut, x
     bx = bx + bshortcut
     del bshortcut
-    b_t11 = runtime.getitem_grad(bh_4, _t11, 0)
-    del _t11, bh_4
-    bh_3, b_t7, b_t8 = bwd_batch_norm_s1(b_t11, batch_norm_saved_1)
+    b_t11 = runtime.getitem_grad(bh, _t11, 0)
+    del _t11
+    bh, b_t7, b_t8 = bwd_batch_norm_s1(b_t11, batch_norm_saved_1)
     del b_t11, batch_norm_saved_1
-    bh_2, b_t6 = bwd_conv2d_x_w_s1(bh_3, conv2d_saved_1)
-    del bh_3, conv2d_saved_1
-    bh_1, = bwd_relu_s1(bh_2, relu_saved)
-    del bh_2, relu_saved
-    b_t5 = runtime.getitem_grad(bh_1, _t5, 0)
-    del _t5, bh_1
+    bh, b_t6 = bwd_conv2d_x_w_s1(bh, conv2d_saved_1)
+    del conv2d_saved_1
+    bh, = bwd_relu_s1(bh, relu_saved)
+    del relu_saved
+    b_t5 = runtime.getitem_grad(bh, _t5, 0)
+    del _t5
     bh, b_t1, b_t2 = bwd_batch_norm_s1(b_t5, batch_norm_saved)
     del b_t5, batch_norm_saved
     conv2d_grads = bwd_conv2d_x_w_s2(bh, conv2d_saved)
@@ -420,19 +420,19 @@ def bwd_forward_s1(b_out, saved):
     del _t12, b_t13
     bparams = runtime.Sparse({'head': b_t14 + b_t12})
     del b_t12, b_t14
-    bh_1, = bwd_global_avg_pool_s1(b_t11, global_avg_pool_saved)
+    bh, = bwd_global_avg_pool_s1(b_t11, global_avg_pool_saved)
     del b_t11, global_avg_pool_saved
     for i in reversed(range(len(params['blocks']))):
         basic_block_saved = _stack_basic_block_saved.pop()
         _t10 = _stack_t10.pop()
         _t7 = _stack_t7.pop()
-        b_t10 = runtime.getitem_grad(bh_1, _t10, 0)
-        b_t8, bh_1 = bwd_basic_block_s1(b_t10, basic_block_saved)
+        b_t10 = runtime.getitem_grad(bh, _t10, 0)
+        b_t8, bh = bwd_basic_block_s1(b_t10, basic_block_saved)
         b_t7 = runtime.getitem_grad(b_t8, _t7, i)
         bparams = runtime.add_at(bparams, params, 'blocks', b_t7)
     del _stack_basic_block_saved, _stack_t10, _stack_t7
-    bh, = bwd_relu_s2(bh_1, relu_saved)
-    del bh_1, relu_saved
+    bh, = bwd_relu_s2(bh, relu_saved)
+    del relu_saved
     b_t6 = runtime.getitem_grad(bh, _t6, 0)
     del _t6, bh
     b_t1, b_t2, b_t3 = bwd_batch_norm_s2(b_t6, batch_norm_saved)

@@ -37,14 +37,14 @@ def ddsecond_derivative(x):
     d_t9 = dx * 2 * x
     _t10 = _t8 * _t9
     d_t10 = d_t8 * _t9 + _t8 * d_t9
-    bx_1 = bx + _t10
-    dbx_1 = dbx + d_t10
+    bx = bx + _t10
+    dbx = dbx + d_t10
     _t11 = np.cos(x)
     d_t11 = -dx * np.sin(x)
     _t12 = _t6 * _t11
     d_t12 = d_t6 * _t11 + _t6 * d_t11
-    bx_2 = bx_1 + _t12
-    dbx_2 = dbx_1 + d_t12
-    _t13 = float(bx_2)
-    d_t13 = float(dbx_2)
+    bx = bx + _t12
+    dbx = dbx + d_t12
+    _t13 = float(bx)
+    d_t13 = float(dbx)
     return d_t13

@@ -42,7 +42,7 @@ def dvariational_inference(mean, log_std, eps, x, y):
     b_t2 = runtime.unbroadcast(b_t4, _t2)
     b_t3 = runtime.unbroadcast(-b_t4, _t3)
     blogits = b_t3 * np.exp(logits - _t3)
-    blogits = blogits + runtime.unbroadcast(b_t2 * y, logits)
+    blogits += runtime.unbroadcast(b_t2 * y, logits)
     bw = bw + runtime.matmul_grad(blogits, w, x.T, 0)
     b_t1 = runtime.unreduce(blog_prior, _t1, axis=1)
     bw += -b_t1 * w

@@ -27,7 +27,7 @@ def dvariational_inference(mean, log_std, eps, x, y):
     b_t4 = np.broadcast_to(np.reshape(b_t7, (8, 1)), (8, 20))
     b_t3 = -b_t4
     blogits = b_t3 * np.exp(logits - _t3)
-    blogits = blogits + b_t4 * y
+    blogits += b_t4 * y
     bw = bw + blogits @ x
     b_t1 = np.reshape(b_t7, (8, 1))
     bw += -b_t1 * w

@@ -23,19 +23,29 @@ class Forward:
         self.taken = set(fn.params) | _assigned(fn.body)
         self.scalars = scalars(fn)
         self.names = {}
+        self.stands_for = {}  # a tangent's name chosen with a clash suffix -> the one it wanted
         # the lists appended to, and the containers written into by item: a tangent each
         # of the same structure (list items' tangents, where a zero adjoint is a Sparse)
         self.stacks = {stmt.stack for stmt in _walk(fn.body) if isinstance(stmt, ir.Push)} | {
             stmt.target for stmt in _walk(fn.body) if isinstance(stmt, ir.SetItem)
         }
 
+    PREFIX = "d"  # (the tangent of x is dx)
+
+    def derivative_names(self):
+        """Each variable's tangent's name."""
+        return dict(self.names)
+
+    def stacked(self):
+        return set()  # (forward mode saves nothing)
+
     def dname(self, var):
         if var not in self.names:
             candidate = "d" + var
             while candidate in self.taken:
-                candidate = (
-                    "d_" + candidate[1:] if not candidate.startswith("d_") else candidate + "_"
-                )
+                candidate += "_"  # (as Reverse._fresh does)
+            if candidate != "d" + var:
+                self.stands_for[candidate] = "d" + var
             self.taken.add(candidate)
             self.names[var] = candidate
         return self.names[var]

@@ -104,8 +104,8 @@ class CallInlining:
         if self.owners.get(local) == id(definition):
             del self.owners[local]  # (a second inlining of it names its locals anew)
             return local
-        if local in self.owners:  # (another inlining of code inlined before: a new version)
-            return self.names.version(re.sub(r"_[0-9]+$", "", local))
+        if local in self.owners:  # (another inlining of code inlined before: numbered anew)
+            return self.names.numbered(re.sub(r"_[0-9]+$", "", local))
         return self.names.named(f"{prefix}_{local}")
 
     def _given(self, name):

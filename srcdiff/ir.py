@@ -142,23 +142,32 @@ class Names:
     def __init__(self, node):
         self.used = {n.id for n in walk(node) if isinstance(n, gast.Name)}
         self.counters = {}
+        self.versions = {}  # each version of a variable made -> the variable
 
     def version(self, original):
-        """A new name `original_<n>`, n the least not in use (names are never given back, so
-        the search goes on from the last one found: versions of one name cost O(1) each)."""
-        n = self.counters.get((original, "_"), 1)
-        while f"{original}_{n}" in self.used:
+        """A new name `original_<n>` for a new value of the variable `original`, n the
+        least not in use (names are never given back, so the search goes on from the last
+        one found: versions of one name cost O(1) each)."""
+        name = self.numbered(original)
+        self.versions[name] = original
+        return name
+
+    def numbered(self, base):
+        """A new name `base_<n>` of its own: not a version of a variable (another inlining's
+        local, the saved values of a second call), whose number stays."""
+        n = self.counters.get((base, "_"), 1)
+        while f"{base}_{n}" in self.used:
             n += 1
-        self.counters[(original, "_")] = n
-        self.used.add(f"{original}_{n}")
-        return f"{original}_{n}"
+        self.counters[(base, "_")] = n
+        self.used.add(f"{base}_{n}")
+        return f"{base}_{n}"
 
     def named(self, base):
-        """`base` itself while no name in use is `base`, else a new version of it."""
+        """`base` itself while no name in use is `base`, else a numbered one of its own."""
         if base not in self.used:
             self.used.add(base)
             return base
-        return self.version(base)
+        return self.numbered(base)
 
     def fresh(self, prefix):
         # (t0's first is t0_0, not t00, which reads as t's hundredth)

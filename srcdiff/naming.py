@@ -1,4 +1,5 @@
-"""What the derivatives of the user functions an emitted module calls are named.
+"""What the derivatives of the user functions an emitted module calls are named (and, at
+the end, what a reverse sweep names the adjoints and stacks it makes: AdjointNames).
 
 A function g differentiated one way in the whole module (its `.source`: f's derivative and
 every callee's, however deep) gives `fwd_g` and `bwd_g` (`jvp_g`). One differentiated in more
@@ -129,3 +130,41 @@ def passed_on(suffixed, callee_variant, below):
     (all of them if the module was never made without it)."""
     names = below.get(callee_variant)
     return tuple(sorted(set(suffixed) if names is None else set(suffixed) & names))
+
+
+class AdjointNames:
+    """What the reverse sweeps (reverse.py) name the adjoints and stacks they make, in the
+    function whose variables `taken` holds; the names in `adjoint_names` and `stack_names`
+    by what they are of, those that carry a clash suffix in `stands_for`."""
+
+    PREFIX = "b"  # (the adjoint of x is bx)
+
+    def _fresh(self, base, table):
+        """The name for `base[0]` in `table` (chosen once, so it is stable): `base[1]`, or
+        while the function uses that, with trailing underscores (PEP 8's way out of a
+        clash), recorded in `stands_for` (passes/plain_names.py drops them where it can)."""
+        if base[0] not in table:
+            candidate = base[1]
+            while candidate in self.taken:
+                candidate += "_"
+            if candidate != base[1]:
+                self.stands_for[candidate] = base[1]
+            self.taken.add(candidate)
+            table[base[0]] = candidate
+        return table[base[0]]
+
+    def bname(self, var):
+        return self._fresh((var, "b" + var), self.adjoint_names)
+
+    def stack(self, var):
+        return self._fresh(
+            (var, "_stack" + (var if var.startswith("_") else "_" + var)), self.stack_names
+        )
+
+    def derivative_names(self):
+        """Each variable's adjoint's name."""
+        return {var: name for var, name in self.adjoint_names.items() if isinstance(var, str)}
+
+    def stacked(self):
+        """The variables saved on a stack of their own."""
+        return {var for var in self.stack_names if isinstance(var, str)}

@@ -6,6 +6,7 @@ from .passes.copies import propagate_copies
 from .passes.dead_code import eliminate_dead_code, eliminate_dead_stacks
 from .passes.dict_adjoints import gather_dict_adjoints, gather_row_adjoints
 from .passes.in_place import accumulate_in_place
+from .passes.plain_names import Suffixed, drop_suffixes
 from .passes.release import release_early
 from .passes.saved_names import drop_unread_saved, unpack_as_saved
 from .modes import Mode
@@ -18,21 +19,25 @@ __all__ = [
     "gather_dict_adjoints",
     "gather_row_adjoints",
     "accumulate_in_place",
+    "drop_suffixes",
     "release_early",
     "drop_unread_saved",
     "unpack_as_saved",
 ]
 
 
-def optimize(funcs, mode):
+def optimize(funcs, mode, suffixed=None):
     """Run the passes over the emitted functions (in place); in split mode the second
     function is the backward one, which unpacks the saved values (those it still reads) under
-    the names the forward one saved them by and frees each after its last use."""
+    the names the forward one saved them by and frees each after its last use. `suffixed`:
+    the names the transform made with a suffix (a plain_names.Suffixed), given back their
+    plain names where the code the other passes leave has no clash."""
     for func in funcs:
         eliminate_dead_code(func)
         propagate_copies(func)
         gather_dict_adjoints(func)
         accumulate_in_place(func)
+        drop_suffixes(func, suffixed or Suffixed())
     if mode is Mode.SPLIT:
         if drop_unread_saved(*funcs):
             eliminate_dead_code(funcs[0])  # (a value computed only to be saved)

@@ -24,6 +24,7 @@ from . import ir
 from .adjoints import StatementAdjoints
 from .annotations import Mark, mark
 from .modes import Mode
+from .naming import AdjointNames
 from .passes.liveness import live_before
 from .scalars import Narrower, real_scalars
 from .saving import (
@@ -39,7 +40,7 @@ from .saving import (
 )
 
 
-class Reverse(StatementAdjoints, SavingAnalysis):
+class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
     """Builds the gast FunctionDef of the gradient of an `ir.Function`."""
 
     def __init__(
@@ -65,6 +66,7 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         self.primal = set(self.sites) | set(fn.params)  # locals; globals are never saved
         self.taken = set(self.primal)
         self.adjoint_names, self.stack_names = {}, {}
+        self.stands_for = {}  # a name chosen with a clash suffix -> the name it wanted
         self.strategy = {}
         self.needs_init = {}
         self.reset_in = {}  # var -> ids of the loops whose reversed body zeroes its adjoint
@@ -73,27 +75,6 @@ class Reverse(StatementAdjoints, SavingAnalysis):
         self._merge_reads, self._templates_made = {}, {}
         self.real_scalars = real_scalars(fn)
         self.narrower = Narrower(fn, self.real_scalars)
-
-    # --- names ----------------------------------------------------------------------------
-
-    def _fresh(self, base, table):
-        """The name for `base[0]` in `table`: `base[1]`, or a variant of it that no variable
-        of the function already uses (chosen once, so it is stable)."""
-        if base[0] not in table:
-            candidate = base[1]
-            while candidate in self.taken:
-                candidate = "_" + candidate if not candidate.startswith("b_") else candidate + "_"
-            self.taken.add(candidate)
-            table[base[0]] = candidate
-        return table[base[0]]
-
-    def bname(self, var):
-        return self._fresh((var, "b" + var), self.adjoint_names)
-
-    def stack(self, var):
-        return self._fresh(
-            (var, "_stack" + (var if var.startswith("_") else "_" + var)), self.stack_names
-        )
 
     # --- building -------------------------------------------------------------------------
 

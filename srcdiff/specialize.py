@@ -387,7 +387,10 @@ def _keep_scalars_unspread(func, arguments, context, copies):
             continue
         if before is None:
             before = Interpreter(func, *context).run(arguments, marks)
-        if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads):
+        into = [s for n in reads if isinstance(s := _statement_of(n, parents), gast.AugAssign)]
+        if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads) or any(
+            _added(before, s) is UNKNOWN for s in into
+        ):
             continue  # (s * xs with xs a list repeats it: only a known result is a check)
         spread, stmt.value = stmt.value, stmt.value.args[0]
         kept = {id(n) for n in ir.walk(stmt.value)}
@@ -395,8 +398,10 @@ def _keep_scalars_unspread(func, arguments, context, copies):
         after = _run_changed(
             func, before, stmt, _makes_stack(taken, copies), (arguments, marks), context
         )
-        if after.returned == before.returned and all(
-            after.bound.get(k) == v for k, v in before.bound.items() if k != name
+        if (
+            after.returned == before.returned
+            and all(after.bound.get(k) == v for k, v in before.bound.items() if k != name)
+            and not any(_added(after, s) is UNKNOWN for s in into)
         ):
             before = after
             again |= copies.changed(stmt, taken)
@@ -404,6 +409,13 @@ def _keep_scalars_unspread(func, arguments, context, copies):
             stmt.value = spread
     if again:  # (once all are checked: the runs above resume at statements of the body)
         copies.run(again)
+
+
+def _added(run, augmented):
+    """What the in-place `x += e` `augmented` adds, in `run`: an array x keeps its type
+    whatever e is, so that e still adds (0.5 * xs, xs a list, does not) is checked apart."""
+    seen = run.seen.get(id(augmented))
+    return UNKNOWN if seen is None else seen[1][1]
 
 
 def _run_changed(func, before, stmt, anew, run, context):
@@ -460,10 +472,16 @@ def _parents(statements):
     return parents
 
 
-def _target_of(node, parents):
-    """The name the assignment reading `node` binds (None if it binds something else)."""
+def _statement_of(node, parents):
+    """The assignment reading `node`."""
     while not isinstance(node, (gast.Assign, gast.AugAssign)):
         node = parents[id(node)]
+    return node
+
+
+def _target_of(node, parents):
+    """The name the assignment reading `node` binds (None if it binds something else)."""
+    node = _statement_of(node, parents)
     target = node.targets[0] if isinstance(node, gast.Assign) else node.target
     return target.id if isinstance(target, gast.Name) else None
 

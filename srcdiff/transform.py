@@ -17,6 +17,7 @@ from .inline import Inliner
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
+from .passes.plain_names import Suffixed
 from .plain import is_plain
 from .parse import ParsedFunction, check_function, expand_object_calls, source_lines
 from .reverse import Reverse
@@ -430,9 +431,18 @@ def generate(
     )
     program = _normalized(_made_for(fn, tuple(statics)), normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
-    funcs = _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs)
+    funcs, suffixes = _sweeps(
+        program,
+        wrt_names,
+        mode,
+        func_names,
+        preserve_result,
+        has_aux,
+        outputs,
+        normalizer.names.versions,
+    )
     if optimized:
-        optimize(funcs, mode)
+        optimize(funcs, mode, suffixes)
     doc = _docstring(fn, mode, wrt_names)
     source, lines = codegen.to_source(funcs, doc)
     meta = _meta(
@@ -518,16 +528,29 @@ def _normalized(made_for, normalizer):
             _in_progress.varied_items.clear()
 
 
-def _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs):
-    """The emitted functions: the JVP, or the gradient (the forward and backward halves)."""
+def _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs, versions):
+    """The emitted functions: the JVP, or the gradient (the forward and backward halves);
+    and the names that carry a suffix, each with the name it stands for: a version of a
+    variable (`versions`: h_1 of h), its derivative's (bh_1 of bh), a name chosen with a
+    clash suffix (b_t0_ of b_t0)."""
     if mode is Mode.JVP:
-        return Forward(program, wrt_names, func_names[0], outputs).build()
-    return Reverse(
-        program,
-        wrt_names,
-        mode=mode,
-        preserve_result=preserve_result,
-        has_aux=has_aux,
-        outputs=outputs,
-        func_name=func_names if mode is Mode.SPLIT else func_names[0],
-    ).build()
+        sweeps = Forward(program, wrt_names, func_names[0], outputs)
+    else:
+        sweeps = Reverse(
+            program,
+            wrt_names,
+            mode=mode,
+            preserve_result=preserve_result,
+            has_aux=has_aux,
+            outputs=outputs,
+            func_name=func_names if mode is Mode.SPLIT else func_names[0],
+        )
+    funcs = sweeps.build()
+    stacked = sweeps.stacked()  # (a stack's name spells its variable's: h_1's _stack_h_1)
+    suffixes = Suffixed({v: of for v, of in versions.items() if v not in stacked})
+    for var, name in sweeps.derivative_names().items():
+        if var in suffixes.stands_for and name == sweeps.PREFIX + var:
+            suffixes.stands_for[name] = sweeps.PREFIX + versions[var]
+            suffixes.follows[name] = var
+    suffixes.stands_for.update(sweeps.stands_for)
+    return funcs, suffixes

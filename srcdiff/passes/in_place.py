@@ -4,14 +4,17 @@ import gast
 
 from .. import ir
 from ..annotations import Mark, is_marked
+from ..primitives import registry
 
 
 def accumulate_in_place(func):
     """Turn an adjoint accumulation `bx = bx + e` into `bx += e` when bx's buffer is provably
-    its own: it was made by an earlier accumulation or a zero initialisation (fresh arrays),
-    and nothing has read bx since (a read might have aliased it). A loop keeps that knowledge
-    for the variables its body touches only by accumulating into them (bw in an RNN's
-    reversed loop); anything else is forgotten at a branch or loop."""
+    its own: it was made by an earlier accumulation, a zero initialisation, an operator or
+    a call that makes a new array (`bx = -by * np.sin(x)`: fresh arrays, or numbers, which
+    `+=` binds anew just as `+` does), and nothing has read bx since (a read might have
+    aliased it). So the contributions after a new first value all read `bx += e`. A loop
+    keeps that knowledge for the variables its body touches only by accumulating into them
+    (bw in an RNN's reversed loop); anything else is forgotten at a branch or loop."""
     _in_place(func.body, set())
     return func
 
@@ -39,8 +42,28 @@ def _in_place(body, owned):
             continue
         if owned:  # (most statements, in a forward sweep, meet nothing owned)
             owned -= ir.names_in(stmt, (gast.Load, gast.Store))
-        if is_marked(stmt, Mark.FRESH):
+        if is_marked(stmt, Mark.FRESH) or _made_new(stmt):
             owned.add(stmt.targets[0].id)
+
+
+def _made_new(stmt):
+    """Whether `stmt` assigns one name a value made anew, reading no value of that name: an
+    operator's (numpy makes a new array for every `a * b` and `-a`) or a call's whose
+    record says it always makes a new array (`runtime.matmul_grad`, `np.exp`)."""
+    if not (
+        isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and stmt.targets[0].id not in ir.names_in(stmt.value)
+    ):
+        return False
+    value = stmt.value
+    if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+        return True
+    path = ir.dotted(value.func) if isinstance(value, gast.Call) else None
+    called = registry.resolve(path) if path else None
+    record = registry.find(called) if callable(called) else None
+    return record is not None and record.fresh and not any(k.arg == "copy" for k in value.keywords)
 
 
 def _only_accumulates(var, stmts):
