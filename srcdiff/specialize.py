@@ -24,6 +24,7 @@ import gast
 from . import cache, codegen, conversion, ir, runtime
 from .emitted import told_apart
 from .passes import saved_lists, tuple_items
+from .passes.keep_scalars import keep_scalars_unspread
 from .optimize import eliminate_dead_code, eliminate_dead_stacks, gather_row_adjoints, release_early
 from .passes.copies import CopyPropagation
 from .ir import dotted
@@ -143,7 +144,8 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     tuple_items.unpack_tuples(func, lengths)
     copies = CopyPropagation(func)
     copies.run()
-    _keep_scalars_unspread(func, arguments, (emitted, callees), copies)
+    context = _opaque(emitted), callees, _fixed(emitted)
+    keep_scalars_unspread(func, arguments, context, copies)
     gather_row_adjoints(func, interpreter.seen)
     session.redirect(interpreter.seen, emitted, func)
     return interpreter
@@ -350,158 +352,6 @@ def _parsed(emitted):
         module = conversion.ast_to_gast(ast.parse(emitted.source))
         emitted.parsed = {f.name: [f, None] for f in module.body if isinstance(f, gast.FunctionDef)}
     return emitted.parsed
-
-
-_ELEMENTWISE_OPS = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.Pow, gast.USub, gast.UAdd)
-
-
-def _keep_scalars_unspread(func, arguments, context, copies):
-    """`v = np.broadcast_to(s, shape)` (the adjoint of a sum or mean) becomes `v = s` when v
-    is read only through elementwise arithmetic and every other value keeps its type, shape
-    and dtype with the scalar in its place (so also its elements): no array of copies of one
-    number, and no pass over one. `context`: (emitted, callees); `copies`, the copy
-    propagation run on func, which then propagates the copies this makes."""
-    candidates = [
-        stmt
-        for stmt in func.body
-        if isinstance(stmt, gast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], gast.Name)
-        and dotted(getattr(stmt.value, "func", None)) == ("np", "broadcast_to")
-    ]
-    if not candidates:
-        return
-    emitted, callees = context
-    context = _opaque(emitted), callees, _fixed(emitted)
-    marks = {id(stmt) for stmt in candidates}  # (each check runs the function from there on)
-    before, again = None, set()
-    for stmt in candidates:
-        name = stmt.targets[0].id
-        uses = copies.uses(name)
-        if uses is None:  # (a parameter, or read by a default value)
-            continue
-        uses = [(n, s) for n, s in uses if n is not stmt.targets[0]]
-        parents = _parents(s for _, s in uses)
-        reads = [n for n, _ in uses]
-        if not reads or not all(_elementwise_use(n, parents) for n in reads):
-            continue
-        if before is None:
-            before = Interpreter(func, *context).run(arguments, marks)
-        into = [s for n in reads if isinstance(s := _statement_of(n, parents), gast.AugAssign)]
-        if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads) or any(
-            _added(before, s) is UNKNOWN for s in into
-        ):
-            continue  # (s * xs with xs a list repeats it: only a known result is a check)
-        spread, stmt.value = stmt.value, stmt.value.args[0]
-        kept = {id(n) for n in ir.walk(stmt.value)}
-        taken = [n for n in ir.walk(spread) if id(n) not in kept]
-        after = _run_changed(
-            func, before, stmt, _makes_stack(taken, copies), (arguments, marks), context
-        )
-        if (
-            after.returned == before.returned
-            and all(after.bound.get(k) == v for k, v in before.bound.items() if k != name)
-            and not any(_added(after, s) is UNKNOWN for s in into)
-        ):
-            before = after
-            again |= copies.changed(stmt, taken)
-        else:
-            stmt.value = spread
-    if again:  # (once all are checked: the runs above resume at statements of the body)
-        copies.run(again)
-
-
-def _added(run, augmented):
-    """What the in-place `x += e` `augmented` adds, in `run`: an array x keeps its type
-    whatever e is, so that e still adds (0.5 * xs, xs a list, does not) is checked apart."""
-    seen = run.seen.get(id(augmented))
-    return UNKNOWN if seen is None else seen[1][1]
-
-
-def _run_changed(func, before, stmt, anew, run, context):
-    """The interpreter's run (`run`: its arguments and marks; `context`: the interpreter's) of
-    func once statement `stmt` of its body changed: resumed from where `before`, its run
-    before the change, reached stmt; all of it when that would not find the same (`anew`:
-    the change makes a stack of a list)."""
-    if anew:
-        return Interpreter(func, *context).run(*run)
-    state = before.states.get(id(stmt))  # (None: never reached, so nothing changes)
-    return before if state is None else Interpreter(func, *context).resume(state, run[1])
-
-
-def _makes_stack(taken, copies):
-    """Whether taking out the nodes `taken` may make a stack of a list (inference.stack_names):
-    unless each name they read is still read otherwise than by its `append` and `pop`
-    methods or as a saved value returned."""
-    gone = {id(n) for n in taken}
-    for node in taken:
-        if node.__class__ is gast.Name and not any(
-            _plain_read(n, stmt) for n, stmt in copies.reads(node.id) if id(n) not in gone
-        ):
-            return True
-    return False
-
-
-def _plain_read(node, stmt):
-    """Whether Name node `node` in statement `stmt` is read otherwise than as stack_names
-    allows a stack to be."""
-    value = stmt.value if isinstance(stmt, gast.Return) else None
-    saved = value.elts[-1] if isinstance(value, gast.Tuple) and value.elts else None
-    if isinstance(saved, gast.List) and any(e is node for e in saved.elts):
-        return False
-    for below in ir.walk(stmt):
-        if below.__class__ is gast.Attribute and below.value is node:
-            return below.attr not in ("append", "pop")
-    return True
-
-
-def _parents(statements):
-    """{id(node): its parent} for the nodes of `statements`."""
-    holding = {id(stmt): stmt for stmt in statements}
-    parents = {}
-    for stmt in holding.values():
-        below = [stmt]
-        for node in below:
-            values = node.__dict__
-            for field in node._fields:
-                value = values.get(field)
-                for child in value if value.__class__ is list else (value,):
-                    if isinstance(child, _NODE) and child._fields:
-                        parents[id(child)] = node
-                        below.append(child)
-    return parents
-
-
-def _statement_of(node, parents):
-    """The assignment reading `node`."""
-    while not isinstance(node, (gast.Assign, gast.AugAssign)):
-        node = parents[id(node)]
-    return node
-
-
-def _target_of(node, parents):
-    """The name the assignment reading `node` binds (None if it binds something else)."""
-    node = _statement_of(node, parents)
-    target = node.targets[0] if isinstance(node, gast.Assign) else node.target
-    return target.id if isinstance(target, gast.Name) else None
-
-
-def _elementwise_use(node, parents):
-    """Whether `node` is read only as an operand of elementwise arithmetic up to its
-    statement, an assignment."""
-    while True:
-        parent = parents.get(id(node))
-        if isinstance(parent, (gast.Assign, gast.AugAssign)):
-            return parent.value is node
-        if (
-            isinstance(parent, gast.BinOp)
-            and isinstance(parent.op, _ELEMENTWISE_OPS)
-            or isinstance(parent, gast.UnaryOp)
-            and isinstance(parent.op, _ELEMENTWISE_OPS)
-        ):
-            node = parent
-            continue
-        return False
 
 
 def compile_function(func, emitted, defaults, label):

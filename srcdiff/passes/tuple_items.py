@@ -201,8 +201,10 @@ def gather_tuple_adjoints(func, lengths):
         if placed is None or placed[2] not in lengths:
             continue
         chain = _chain(func.body, position, placed[0], writes)
+        if chain is None:
+            continue
         final = [r for r in reads.get(placed[0], ()) if r[0] not in chain]
-        if chain is None or len(final) != 1 or final[0][0] < chain[-1]:
+        if len(final) != 1 or final[0][0] < chain[-1]:
             continue
         at, call, k = final[0]
         if not _takes_tuple_adjoint(call, k):
