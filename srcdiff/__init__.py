@@ -9,6 +9,7 @@ from .primitives import (
     helpers,
     helpers_products,
     helpers_containers,
+    helpers_reductions,
     indexing,
     linalg,
     optional,

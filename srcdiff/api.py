@@ -58,11 +58,7 @@ class Derivative(Variants):
             self._parameters = list(inspect.signature(target).parameters.values())
         self._target = target
         # the function whose defaults the emitted code takes, and them (replaced: made anew)
-        owner = None if isinstance(fun, Derivative) else source_function(target)
-        self._defaults_of = owner if inspect.isfunction(owner) else _NO_DEFAULTS
-        self._defaults = self._defaults_of.__defaults__, self._defaults_of.__kwdefaults__
-        # (f's __kwdefaults__ matter only to its keyword-only parameters: calls check it then)
-        self._only_positional = not (inspect.isfunction(owner) and owner.__code__.co_kwonlyargcount)
+        self._take_defaults(None if isinstance(fun, Derivative) else source_function(target))
         shift = 1 if self._bound is not None else 0
         self._names = [
             p.name for p in self._parameters if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
@@ -103,6 +99,12 @@ class Derivative(Variants):
         )
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
         self.__doc__ = f"{mode.title} of {fun.__qualname__}."
+
+    def _take_defaults(self, owner):
+        self._defaults_of = owner if inspect.isfunction(owner) else _NO_DEFAULTS
+        self._defaults = self._defaults_of.__defaults__, self._defaults_of.__kwdefaults__
+        # (f's __kwdefaults__ matter only to its keyword-only parameters: calls check it then)
+        self._only_positional = not (inspect.isfunction(owner) and owner.__code__.co_kwonlyargcount)
 
     def _resolve_wrt(self, wrt, shift):
         """The positions wrt names, and how *args or **kwargs count in them."""

@@ -408,12 +408,8 @@ def generate(
 ):
     """Run the transformer: the emitted module's source and its metadata (a module made
     earlier in the transform in progress, only named otherwise, is renamed: naming.py)."""
-    made_from = (
-        fn,
-        tuple(wrt),
-        mode,
-        repr((preserve_result, optimized, outputs, has_aux, statics)),
-    )
+    options = (preserve_result, optimized, outputs, has_aux, statics)
+    made_from = (fn, tuple(wrt), mode, repr(options))
     func_names = list(names) if names else mode.function_names(fn.__name__)
     renamed = naming.renamed(
         _in_progress.made.get(made_from), func_names, suffixed, _in_progress.below
