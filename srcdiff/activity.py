@@ -338,8 +338,29 @@ class Activity:
                 return False
             elif self.p.receiver(node.func) is not None:  # model.predict(x) reads model
                 operands.append(self.p.receiver(node.func))
+            else:
+                operands = self._carrying(obj, node, operands)
             return any(act(a) for a in operands)
         return any(act(child) for child in gast.iter_child_nodes(node))
+
+    def _carrying(self, obj, node, operands):
+        """The operands of a primitive's call through which its result varies: not those
+        its template (in this mode) reads only as constants, a shape or a mask, so that
+        `unpack_adjoint(g, out)` of a constant g is a constant, not a value whose tangent is
+        a zero that `.mT` cannot read."""
+        record = registry.find(obj)
+        template = record.template(self.forward_mode) if record is not None else None
+        if (
+            template is None
+            or any(k.arg is None for k in node.keywords)
+            or any(isinstance(a, gast.Starred) for a in node.args)
+        ):
+            return operands
+        try:
+            bound = template.bind(node.args, {k.arg: k.value for k in node.keywords})
+        except TypeError:
+            return operands
+        return [v for p, v in bound.items() if p not in template.constant]
 
     def is_user_function(self, obj):
         """A Python function srcdiff differentiates through its source (not a runtime

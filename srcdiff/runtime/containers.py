@@ -14,8 +14,17 @@ def unpack_adjoint(g, outputs):
     the items that got none)."""
     if isinstance(g, Sparse) or g is None:
         g = g or {}
-        return [g[k] if k in g else zeros_like(v) for k, v in enumerate(outputs)]
-    return [zeros_like(v) if b is None else b for b, v in zip(g, outputs)]
+        return [_item_adjoint(g.get(k), v) for k, v in enumerate(outputs)]
+    return [_item_adjoint(b, v) for b, v in zip(g, outputs)]
+
+
+def _item_adjoint(b, item):
+    """The adjoint b of an item, zeros shaped like it where b is none: None, or the number 0
+    (what a Sparse reads for an item that got none) for an array item, which its adjoint's
+    readers may transpose or slice."""
+    if b is None or type(b) in (int, float) and b == 0 and isinstance(item, np.ndarray):
+        return zeros_like(item)
+    return b
 
 
 def pack_adjoint(b, g, outputs):
