@@ -169,7 +169,8 @@ class Forward:
         value = ret.value
         if isinstance(value, gast.Tuple):
             keep = self.outputs or [True] * len(value.elts)
-            # (an item may be a list, of saved values say: its zero tangent is a list)
+            # (an item may be a list, of saved values say: its zero tangent is a list, as
+            # a returned list's is)
             return gast.Tuple(
                 elts=[
                     self._tangent_or_zeros(e, "runtime.zero_tangent") if k else ir.const(None)
@@ -177,7 +178,7 @@ class Forward:
                 ],
                 ctx=gast.Load(),
             )
-        return self._tangent_or_zeros(value)
+        return self._tangent_or_zeros(value, "runtime.zero_tangent")  # (of a list: a list)
 
     def _tangent_or_zeros(self, node, zeros="runtime.zeros_like"):
         return self.tangent_of(node) if self.active(node) else ir.call(zeros, copy.deepcopy(node))

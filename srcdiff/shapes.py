@@ -500,6 +500,8 @@ def subscript(base, index):
             return UNKNOWN
     if isinstance(base, Mapping) and isinstance(index, Const):
         return dict(base.items).get(index.value, UNKNOWN)
+    if isinstance(base, SparseOf) and isinstance(index, Const) and type(index.value) is int:
+        return dict(base.items).get(index.value, Typed(float, (), np.dtype(float)))  # (0.0)
     if isinstance(base, ListOf) and isinstance(widen(index), Typed) and widen(index).type is int:
         return base.elem
     if isinstance(base, Const) and isinstance(index, Const):

@@ -54,6 +54,14 @@ def complex_det_inv_solve(a, y):
     )
 
 
+def cholesky_solves(a, y):
+    c, low = scipy.linalg.cho_factor(a @ a.T + 3 * np.eye(3), lower=True)
+    factor = scipy.linalg.cho_factor(a.T @ a + 2 * np.eye(3))
+    return np.sum(scipy.linalg.cho_solve((c, low), y) ** 2) + np.sum(
+        np.sin(scipy.linalg.cho_solve(factor, y))
+    )
+
+
 FUNCTIONS = [gp, det_inv, solves, logdet_of_stack, complex_det_inv_solve]
 
 
@@ -133,6 +141,24 @@ def test_det_inv_and_solve_adjoints_read_as_numpy(rng):
     source = _specialised(solves, a, y)
     assert "solve_vjp" not in source and "unbroadcast" not in source
     assert "-np.outer(np.linalg.solve(m.T, " in source and "@ _t" in source
+
+
+def test_cho_factors_flag_is_known_and_its_triangle_read_with_tril_or_triu(rng):
+    """cho_factor returns the flag `lower` it was passed: a constant of the specialised code,
+    so the factor's triangle is read as numpy (np.tril(c), np.triu(c).T), not by a helper
+    deciding at run time; so are the transposes and products after it."""
+    a, y = _args(rng)
+    check_grad(cholesky_solves, a, y, wrt=(0, 1), rtol=1e-6, atol=1e-8)
+    v, eps = rng.normal(size=a.shape), 1e-5  # (autograd has no cho_factor: differences)
+    gradient = nf.grad(cholesky_solves)
+    expected = (gradient(a + eps * v, y) - gradient(a - eps * v, y)) / (2 * eps)
+    np.testing.assert_allclose(nf.hvp(cholesky_solves)(a, y, v), expected, rtol=1e-5, atol=1e-7)
+    _, pullback = nf.vjp(gradient, wrt=0)(a, y)
+    np.testing.assert_allclose(pullback(v), expected, rtol=1e-5, atol=1e-7)
+    source = _specialised(cholesky_solves, a, y)
+    for gone in ("lower_factor", "factor_part", "unbroadcast", "matmul_grad", "as_grad"):
+        assert gone not in source
+    assert "@ np.tril(c)" in source and "np.triu(factor[0]).T" in source
 
 
 def diagonal_and_transpose(a, y):

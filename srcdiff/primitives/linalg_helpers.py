@@ -91,6 +91,17 @@ def _through_source(function, call, constant=(), tuple_adjoints=(), **args):
     record(type(function.__name__, (), {}))
 
 
+@_helper(runtime.symmetrize, samples=[Sample("runtime.symmetrize(x)", x=real(2, 3, 3))])
+class symmetrize:  # (x + x^T) / 2: written out for a name (an expression would run twice)
+    def rewrite(node, x):
+        x_shape = shape_of(x)
+        if not isinstance(node.args[0], gast.Name) or x_shape is None or len(x_shape) < 2:
+            return None
+        transposed = ir.attr(node.args[0], "T" if len(x_shape) == 2 else "mT")
+        total = gast.BinOp(left=node.args[0], op=gast.Add(), right=transposed)
+        return gast.BinOp(left=total, op=gast.Div(), right=ir.const(2))
+
+
 _through_source(
     runtime.slogdet_jvp,
     "runtime.slogdet_jvp(d, np.linalg.slogdet(a), a)[1]",
@@ -111,20 +122,6 @@ _through_source(
     "runtime.cholesky_jvp(d, np.linalg.cholesky((a + a.mT) / 2))",
     d=real(3, 3),
     a=spd(3),
-)
-_through_source(
-    runtime.solve_vjp_a,
-    "runtime.solve_vjp_a(g, np.linalg.solve(a, b), a, b)",
-    g=real(3),
-    a=well_conditioned(3),
-    b=real(3),
-)
-_through_source(
-    runtime.solve_vjp_b,
-    "runtime.solve_vjp_b(g, np.linalg.solve(a, b), a, b)",
-    g=real(3, 2),
-    a=well_conditioned(3),
-    b=real(3, 2),
 )
 _through_source(
     runtime.solve_jvp_a,
@@ -231,28 +228,57 @@ class solve_vjp_b:  # a^-T g
         return _transposed_solve(node) if _solve_parts(a, b, g, x, 1) else None
 
 
-# the adjoints of decompositions returning tuples take a tuple of adjoints, no user function's
-# argument where it holds differentiated values: their samples only run them (the
-# decompositions' own samples check them, through the templates calling them)
+# the adjoints of decompositions returning tuples take a tuple of adjoints: samples with items
+# constant (None, 0.0, or left out of a Sparse) as when a program reads one item, so that the
+# forward and second-order derivatives of the helper see a partly constant tuple adjoint
 _SYMMETRIC = "a + a.mT"
-for function, call, args in (
-    (
-        runtime.eigh_vjp,
-        f"runtime.eigh_vjp((gw, gv), np.linalg.eigh({_SYMMETRIC}))",
-        dict(gw=real(3), gv=real(3, 3), a=real(3, 3)),
-    ),
-    (
-        runtime.svd_vjp,
-        "runtime.svd_vjp((gu, gs, gv), np.linalg.svd(a, full_matrices=False))",
-        dict(gu=real(3, 3), gs=real(3), gv=real(3, 3), a=real(3, 3)),
-    ),
-    (
-        runtime.qr_vjp,
-        "runtime.qr_vjp((gq, gr), np.linalg.qr(a), a)",
-        dict(gq=real(3, 3), gr=real(3, 3), a=real(3, 3)),
-    ),
-):
-    _through_source(function, call, constant=tuple(args), tuple_adjoints=(0,), **args)
+_PARTLY_CONSTANT = {
+    runtime.eigh_vjp: [
+        Sample(
+            f"runtime.eigh_vjp(g, np.linalg.eigh({_SYMMETRIC}))",
+            setup="g = (gw, None)",
+            a=real(3, 3),
+            gw=real(3),
+        ),
+        Sample(
+            f"runtime.eigh_vjp(g, np.linalg.eigh({_SYMMETRIC}))",
+            setup="g = (0.0, gv)",
+            gv=real(3, 3),
+            a=real(3, 3),
+        ),
+    ],
+    runtime.svd_vjp: [
+        Sample(
+            "runtime.svd_vjp(g, np.linalg.svd(a, full_matrices=False))",
+            setup="g = (0.0, gs, None)",
+            a=real(4, 3),
+            gs=real(3),
+        ),
+        Sample(
+            "runtime.svd_vjp(g, np.linalg.svd(a))",
+            setup="g = (gu, None, gvh)",
+            a=real(3, 3),
+            gu=real(3, 3),
+            gvh=real(3, 3),
+        ),
+    ],
+    runtime.qr_vjp: [
+        Sample(
+            "runtime.qr_vjp(g, np.linalg.qr(a), a)",
+            setup="g = (gq, 0.0)",
+            a=real(4, 3),
+            gq=real(4, 3),
+        ),
+        Sample(
+            "runtime.qr_vjp(runtime.getitem_grad(gr, out, 1), out, a)",
+            setup="out = np.linalg.qr(a)",
+            a=real(2, 4),
+            gr=real(2, 4),
+        ),
+    ],
+}
+for function, samples in _PARTLY_CONSTANT.items():
+    _helper(function, samples=samples, tuple_adjoints=(0,))(type(function.__name__, (), {}))
 for function, call, args in (
     (runtime.eigh_jvp, f"runtime.eigh_jvp(d, np.linalg.eigh({_SYMMETRIC}))[0]", dict(d=real(3, 3))),
     (runtime.eigvalsh_vjp, f"runtime.eigvalsh_vjp(gw, {_SYMMETRIC})", dict(gw=real(3))),

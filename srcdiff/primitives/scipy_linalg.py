@@ -14,7 +14,7 @@ import numpy as np
 import scipy.linalg
 
 from .. import ir, runtime
-from ..shapes import Const
+from ..shapes import Const, Items, evaluate
 from .registry import EVALUATE, Sample, primitive
 from .rewriting import shape
 from .samples import real, well_conditioned
@@ -74,8 +74,21 @@ class solve_triangular:  # op(a) z = b, op(a) being a or a^T
 _SPD = "a @ a.T + 3 * np.eye(3)"  # symmetric positive definite, and kept so by differences
 
 
-@_solve(
+def _factor_and_flag(args, kwargs):
+    """cho_factor's (c, lower): c's type and shape from the call on stand-ins, and the flag
+    as it was passed, a constant where it is one (so that specialised code knows which
+    triangle of c holds the factor, and reads it with np.tril or np.triu)."""
+    out = evaluate(scipy.linalg.cho_factor, args, kwargs, fresh=True)
+    lower = kwargs.get("lower", args[1] if len(args) > 1 else Const(False))
+    if not isinstance(out, Items) or len(out.items) != 2 or not isinstance(lower, Const):
+        return out
+    return Items(tuple, (out.items[0], lower))
+
+
+@primitive(
     scipy.linalg.cho_factor,
+    shape=_factor_and_flag,
+    fresh=True,
     samples=[
         Sample(
             f"scipy.linalg.cho_solve(scipy.linalg.cho_factor({_SPD}), b)", a=real(3, 3), b=real(3)
@@ -292,6 +305,23 @@ class lower_factor:
     def tangent(dz, z, c, lower=False):
         dz = runtime.lower_factor(dc, lower)
 
+    def rewrite(node, c, lower=Const(False)):  # np.tril(c), or np.triu(c).T
+        return _flagged_triangle(node, c, lower, transposed_after=True)
+
+
+def _flagged_triangle(node, m, lower, transposed_after):
+    """np.tril(m) for lower=True, else np.triu of m (transposed after, or before), for a
+    constant flag: what lower_factor and factor_part compute."""
+    if not isinstance(lower, Const) or shape(m) is None or len(shape(m)) < 2:
+        return None
+    m_node = node.args[0]
+    if lower.value:
+        return ir.call("np.tril", m_node)
+    transpose = "T" if len(shape(m)) == 2 else "mT"
+    if transposed_after:
+        return ir.attr(ir.call("np.triu", m_node), transpose)
+    return ir.call("np.triu", ir.attr(m_node, transpose))
+
 
 @primitive(
     runtime.factor_part,
@@ -306,10 +336,13 @@ class factor_part:
     def tangent(dz, z, g, lower=False):
         dz = runtime.factor_part(dg, lower)
 
+    def rewrite(node, g, lower=Const(False)):  # np.tril(g), or np.triu(g.T)
+        return _flagged_triangle(node, g, lower, transposed_after=False)
+
 
 @primitive(
     runtime.factor_adjoint,
-    shape=None,
+    shape=EVALUATE,
     samples=[Sample("runtime.factor_adjoint(g)[0]", g=real(3, 3))],
 )
 class factor_adjoint:

@@ -209,8 +209,8 @@ def zeros_like(x):
 def zero_tangent(x):
     """The tangent of an item of a list or tuple that carries none: zeros for an array, 0.0
     for a number, the same structure for a list or tuple (a stack of saved values then pops
-    zeros), an empty Sparse for a container's adjoint, and None for what has no tangent at
-    all (a ShapeOf, None, a string)."""
+    zeros), an empty Sparse for a container's adjoint or a dict, and None for what has no
+    tangent at all (a ShapeOf, None, a string)."""
     if isinstance(x, Sparse):  # (a zero adjoint a callee returns for a constant container)
         return Sparse()
     if isinstance(x, tuple) and hasattr(x, "_fields"):  # (its fields one by one)
@@ -223,7 +223,7 @@ def zero_tangent(x):
         return np.zeros_like(x)
     if is_record(x):
         return rebuilt(x, {name: zero_tangent(getattr(x, name)) for name in record_fields(x)})
-    return None
+    return Sparse() if isinstance(x, dict) else None
 
 
 def check_not_shared(value, name, others, filename, lineno, holders=None):
