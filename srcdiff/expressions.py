@@ -114,6 +114,9 @@ class Expressions(UserCalls, CallArguments):
                 )
             return record, forward, self._rules(record).bind([operand], {})
         if isinstance(node, gast.Call):
+            plainer = _plain_builtin_call(node, self.p.resolve(node.func))
+            if plainer is not None:
+                return self.operation(plainer, loc, out)
             return self.call_parts(node, loc, out)
         if isinstance(node, gast.Attribute) and self._rules(registry.attribute(node.attr)):
             operand = self.atom(node.value, loc, out)  # x.T is np.transpose(x)
@@ -456,7 +459,7 @@ def _unsupported(node, loc):
     if isinstance(node, SCOPES):
         return UnsupportedError(
             "this comprehension over differentiated values cannot be "
-            "differentiated (list comprehensions and generators can, in an "
+            "differentiated (list and dict comprehensions and generators can, in an "
             "assignment, a return or an expression statement)",
             loc,
             "build a list on a line of its own: items = [f(r) for r in x]",
@@ -464,6 +467,29 @@ def _unsupported(node, loc):
     return UnsupportedError(
         f"{type(node).__name__} expressions on differentiated values are not supported", loc
     )
+
+
+def _plain_builtin_call(node, obj):
+    """`pow(a, b)` as `a ** b`, `max(a, b, c)` as `max(max(a, b), c)` and `max([a, b])` as
+    `max(a, b)` (min too): the same values, in the forms srcdiff differentiates (None for
+    any other call)."""
+    args = node.args
+    if node.keywords or any(isinstance(a, gast.Starred) for a in args):
+        return None
+    if obj is pow and len(args) == 2:
+        return gast.copy_location(gast.BinOp(left=args[0], op=gast.Pow(), right=args[1]), node)
+    if obj is not max and obj is not min:
+        return None
+    if len(args) == 1 and _is_display(args[0]) and len(args[0].elts) > 1:
+        if any(isinstance(e, gast.Starred) for e in args[0].elts):
+            return None
+        args = args[0].elts
+    elif len(args) < 3:
+        return None
+    if len(args) > 2:
+        first = gast.Call(func=node.func, args=args[:-1], keywords=[])
+        args = [gast.copy_location(first, node), args[-1]]
+    return gast.copy_location(gast.Call(func=node.func, args=list(args), keywords=[]), node)
 
 
 def _is_display(node):
