@@ -84,25 +84,8 @@ class Expressions(UserCalls, CallArguments):
         """(record, forward expression, bound operands) of the primitive operation `node`."""
         if _joined_display(node) is not None:
             return self.operation(_joined_display(node), loc, out)  # (a, b) + (c,)
-        if isinstance(node, gast.BinOp) and (_is_display(node.left) or _is_display(node.right)):
-            raise UnsupportedError(
-                "joining a tuple or list of differentiated values with "
-                f"{ir.op_symbol(node.op)} cannot be differentiated",
-                loc,
-                "write the tuple out whole, (a, b, c), or join the arrays "
-                "themselves: np.concatenate([a, b, c])",
-            )
         if isinstance(node, gast.BinOp):
-            record = registry.operator(type(node.op))
-            if self._rules(record) is None:
-                raise NoAdjointError(
-                    f"the operator {ir.op_symbol(node.op)} has no gradient",
-                    loc,
-                    "rewrite it with differentiable operations",
-                )
-            left, right = self.atom(node.left, loc, out), self.atom(node.right, loc, out)
-            forward = gast.BinOp(left=left, op=node.op, right=right)
-            return record, forward, self._rules(record).bind([left, right], {})
+            return self.binary(node, loc, out)
         if isinstance(node, gast.UnaryOp):
             operand = self.atom(node.operand, loc, out)
             if isinstance(node.op, gast.UAdd):
@@ -143,6 +126,26 @@ class Expressions(UserCalls, CallArguments):
         if isinstance(node, gast.Dict):
             return self.dict_display(node, loc, out)
         raise _unsupported(node, loc)
+
+    def binary(self, node, loc, out):
+        if _is_display(node.left) or _is_display(node.right):
+            raise UnsupportedError(
+                "joining a tuple or list of differentiated values with "
+                f"{ir.op_symbol(node.op)} cannot be differentiated",
+                loc,
+                "write the tuple out whole, (a, b, c), or join the arrays "
+                "themselves: np.concatenate([a, b, c])",
+            )
+        record = registry.operator(type(node.op))
+        if self._rules(record) is None:
+            raise NoAdjointError(
+                f"the operator {ir.op_symbol(node.op)} has no gradient",
+                loc,
+                "rewrite it with differentiable operations",
+            )
+        left, right = self.atom(node.left, loc, out), self.atom(node.right, loc, out)
+        forward = gast.BinOp(left=left, op=node.op, right=right)
+        return record, forward, self._rules(record).bind([left, right], {})
 
     def dict_display(self, node, loc, out):
         """(record, forward, bound) of `{"w": a, "b": b}`: its keys are constants."""
