@@ -222,7 +222,7 @@ class UserCalls:
             if isinstance(node, gast.Subscript) and self.p.key(node.slice) is MISSING:
                 return False
             node = node.value
-        return isinstance(node, gast.Name)
+        return isinstance(node, gast.Name) and node.id not in self.p.local_classes
 
     def _unresolved(self, exc, fn, given, written, node, loc):
         """The error for a callee that calls its parameter: passed one of ours, it waits for
