@@ -662,6 +662,15 @@ class Rescaled:
         return np.tanh(x @ self.W)
 
 
+def applied(fn, x):
+    return fn(x)
+
+
+def method_of_a_made_object_passed_on(W, x):
+    layer = Encoder(W)
+    return np.sum(applied(layer.apply, x))
+
+
 def object_of_a_class_with_its_own_init(W, x):
     layer = Rescaled(W)  # refused
     return np.sum(layer.apply(x))
@@ -680,6 +689,12 @@ ERRORS = {
         lambda: (*arrays((3, 3)), w_and_x()[1]),
         "Rescaled(...) makes an object of a class of yours from differentiated values",
         "pass the Rescaled in as an argument",
+    ),
+    "a method of an object f makes, passed to a function that calls it": (
+        method_of_a_made_object_passed_on,
+        square_w_and_x,
+        "applied(...) calls its parameter 'fn', passed layer.apply here",
+        "pass a function by its name",
     ),
     "lambdas of a comprehension over range(n)": (
         lambdas_of_a_comprehension_of_unknown_length,
