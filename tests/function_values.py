@@ -668,7 +668,7 @@ def applied(fn, x):
 
 def method_of_a_made_object_passed_on(W, x):
     layer = Encoder(W)
-    return np.sum(applied(layer.apply, x))
+    return np.sum(applied(layer.apply, x))  # refused
 
 
 def object_of_a_class_with_its_own_init(W, x):
