@@ -104,19 +104,15 @@ class cho_factor:  # z = (c, lower)
         ba = runtime.symmetrize(
             scipy.linalg.solve_triangular(
                 runtime.lower_factor(z[0], lower),
-                np.swapaxes(
-                    scipy.linalg.solve_triangular(
-                        runtime.lower_factor(z[0], lower),
-                        runtime.lower_half(
-                            np.swapaxes(runtime.lower_factor(z[0], lower), -1, -2)
-                            @ runtime.lower_factor(runtime.unpack_adjoint(bz, z)[0], lower)
-                        ),
-                        trans=1,
-                        lower=True,
+                scipy.linalg.solve_triangular(
+                    runtime.lower_factor(z[0], lower),
+                    runtime.lower_half(
+                        runtime.lower_factor(z[0], lower).mT
+                        @ runtime.lower_factor(runtime.unpack_adjoint(bz, z)[0], lower)
                     ),
-                    -1,
-                    -2,
-                ),
+                    trans=1,
+                    lower=True,
+                ).mT,
                 trans=1,
                 lower=True,
             )
@@ -127,21 +123,13 @@ class cho_factor:  # z = (c, lower)
             runtime.factor_part(
                 runtime.lower_factor(z[0], lower)
                 @ runtime.lower_half(
-                    np.swapaxes(
+                    scipy.linalg.solve_triangular(
+                        runtime.lower_factor(z[0], lower),
                         scipy.linalg.solve_triangular(
-                            runtime.lower_factor(z[0], lower),
-                            np.swapaxes(
-                                scipy.linalg.solve_triangular(
-                                    runtime.lower_factor(z[0], lower), da, lower=True
-                                ),
-                                -1,
-                                -2,
-                            ),
-                            lower=True,
-                        ),
-                        -1,
-                        -2,
-                    )
+                            runtime.lower_factor(z[0], lower), da, lower=True
+                        ).mT,
+                        lower=True,
+                    ).mT
                 ),
                 lower,
             ),
@@ -184,10 +172,10 @@ class cho_solve:  # z = a^-1 b, a = L L^T: ba = -sym(bb z^T), bL = 2 ba L
         dz = -scipy.linalg.cho_solve(
             c_and_lower,
             runtime.lower_factor(dc_and_lower[0], c_and_lower[1])
-            @ np.swapaxes(runtime.lower_factor(c_and_lower[0], c_and_lower[1]), -1, -2)
+            @ runtime.lower_factor(c_and_lower[0], c_and_lower[1]).mT
             @ z
             + runtime.lower_factor(c_and_lower[0], c_and_lower[1])
-            @ np.swapaxes(runtime.lower_factor(dc_and_lower[0], c_and_lower[1]), -1, -2)
+            @ runtime.lower_factor(dc_and_lower[0], c_and_lower[1]).mT
             @ z,
         )
         dz = scipy.linalg.cho_solve(c_and_lower, db)
