@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import gast
 
 from .. import ir
-from .liveness import live_before
+from .liveness import LiveAfter, live_before
 
 _SIMPLE = (gast.Assign, gast.AugAssign, gast.AnnAssign)
 _SCOPES = (gast.FunctionDef, gast.Lambda, gast.ClassDef)
@@ -88,7 +88,7 @@ class _Names:
                 self.other_stores |= ir.names_in(stmt.value, gast.Store)  # (a comprehension's)
             else:
                 self.other_stores |= _header_stores(stmt)
-        self.after = {}
+        self.after = LiveAfter()
         self.entry = live_before(self.func.body, set(), None, after=self.after)
 
     def bound(self, name):
@@ -106,19 +106,17 @@ class _Names:
             return False  # (one read before any assignment: a global, or maybe unbound)
         for one, other in ((name, plain), (plain, name)):
             for stmt in self.defs.get(one, ()):
-                live = self.after.get(stmt)
-                if live is None or other in live or stmt in self.defs.get(other, ()):
-                    return False  # (None: in a block liveness does not look into)
+                if not self.after.knows(stmt) or self.after.live(other, stmt):
+                    return False  # (unknown: in a block liveness does not look into)
+                if stmt in self.defs.get(other, ()):
+                    return False
         return True
 
     def merge(self, name, plain):
         for node in self.nodes.pop(name):
             node.id = plain
         self.nodes.setdefault(plain, [])
-        for live in self.after.values():
-            if name in live:
-                live.discard(name)
-                live.add(plain)
+        self.after.rename(name, plain)
         if name in self.entry:
             self.entry.discard(name)
             self.entry.add(plain)
