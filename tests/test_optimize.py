@@ -6,7 +6,7 @@ import numpy as np
 
 import srcdiff as nf
 from gradcheck import check_grad
-from pytree_oracle import assert_leaves_close, finite_differences
+from pytree_oracle import assert_leaves_close, finite_differences, leaves
 
 
 def chain(x):
@@ -388,3 +388,125 @@ def test_an_array_adjoint_built_row_by_row_is_one_array_where_the_rows_are_known
     assert "np.array" not in gradient.source_for(longer, x)
     check_grad(rows_read, longer, x, wrt=0)
     assert "np.array" not in gradient.source_for(np.array([p, p, p]), x)  # (rows not known)
+
+
+def _same_as_unoptimised_and_differences(function, args):
+    got, raw = nf.grad(function)(*args), nf.grad(function, optimized=False)(*args)
+    assert_leaves_close(got, leaves(raw), 1e-12, 1e-14, "against the unoptimised gradient")
+    assert_leaves_close(got, finite_differences(function, args), 1e-5, 1e-7, function.__name__)
+    arrays = leaves(got)
+    for k, leaf in enumerate(arrays):  # (each leaf its own: `+=` into one changes no other)
+        assert leaf.flags.writeable
+        assert not any(np.shares_memory(leaf, other) for other in arrays[k + 1 :])
+    return got
+
+
+def test_a_dict_of_dicts_adjoint_is_one_nested_display(rng):
+    """params['hidden']['W'] read twice and params['head'] read twice: one display, the
+    items' adjoints nested in it (not a sum of one-key dicts), and no dict saved for it."""
+    from container_constructs import dict_of_dicts, dicts_of_layers
+
+    source = nf.grad(dict_of_dicts).source
+    assert (
+        "bparams = {'hidden': {'W': b_t14 + b_t1, 'b': b_t4}, 'head': {'W': b_t7, 'b': b_t10}}"
+    ) in source, source
+    assert "getitem_grad(" not in source and "add_at(" not in source
+    _same_as_unoptimised_and_differences(dict_of_dicts, dicts_of_layers())
+
+
+def test_a_loop_sums_what_it_adds_at_a_key_in_a_name_of_its_own(rng):
+    """A loop over a list of dicts adds each block's adjoint into `bblocks` (from 0.0, so
+    that a loop that runs no times leaves zeros), and params' adjoint is built once after it,
+    as the callee's adjoint (a Sparse) is; an inner loop's sum goes on in the outer one."""
+    import container_constructs as made
+
+    source = nf.grad(made.list_of_dicts_in_a_loop).source
+    assert "    bblocks = 0.0\n    for i in reversed(" in source, source
+    assert "bblocks = runtime.add_at(bblocks, _t10, i, {'b': b_t12})" in source
+    assert "bblocks = runtime.add_at(bblocks, _t6, i, {'W': b_t8})" in source
+    assert "bparams = {'hidden': {'W': b_t1, 'b': b_t4}, 'blocks': bblocks, 'head':" in source
+    assert source.count("bparams") == 2  # (built once, read once)
+    for make in (made.dicts_of_layers, made.dicts_of_layers_without_blocks):
+        _same_as_unoptimised_and_differences(made.list_of_dicts_in_a_loop, make())
+    source = nf.grad(made.dict_blocks_through_a_callee_twice).source
+    assert "    bblocks = 0.0\n    for i in reversed(" in source
+    assert "            bblocks = runtime.add_at(bblocks, _t6, i, b_t7)" in source
+    assert "bp = runtime.Sparse({'W': b_t0, 'b': b_t5 + b_t2})" in source
+    for make in (made.dicts_of_layers, made.dicts_of_layers_without_blocks):
+        _same_as_unoptimised_and_differences(made.dict_blocks_through_a_callee_twice, make())
+
+
+def test_a_key_read_in_and_outside_a_loop_sums_both(rng):
+    import container_constructs as made
+
+    source = nf.grad(made.key_read_in_and_outside_a_loop).source
+    assert "    bb = 0.0\n    bW = 0.0\n" in source and "        bW += b_t5\n" in source, source
+    assert "bparams = {'W': bW + b_t3 + b_t0, 'b': b_t12 + bb}" in source
+    for make in (made.dict_params, made.dict_params_three_rows):  # (twice; no times)
+        _same_as_unoptimised_and_differences(made.key_read_in_and_outside_a_loop, make())
+
+
+def test_nested_dict_adjoints_hold_in_second_order(rng):
+    """The Hessian-vector products (forward over these reverse sweeps) against autograd."""
+    import pytest
+
+    pytest.importorskip("autograd")
+    import container_constructs as made
+    from pytree_oracle import autograd_hvp, checked_hvp, module_for_autograd
+
+    twin = module_for_autograd(made)
+    for function, make in [
+        (made.dict_of_dicts, made.dicts_of_layers),
+        (made.list_of_dicts_in_a_loop, made.dicts_of_layers),
+        (made.dict_blocks_through_a_callee_twice, made.dicts_of_layers_without_blocks),
+        (made.key_read_in_and_outside_a_loop, made.dict_params),
+    ]:
+        args = make()
+        product, direction = checked_hvp(function, args)
+        expected = autograd_hvp(getattr(twin, function.__name__), args, direction)
+        assert_leaves_close(product, expected, 1e-8, 1e-10, f"{function.__name__}: autograd")
+
+
+def test_a_loops_additions_leave_it_only_where_it_touches_nothing_else():
+    """Taken out of a loop: additions to an adjoint the loop neither reads nor writes
+    otherwise, of a dict it does not write, both bound before it (else a loop that runs no
+    times would read them unbound after it)."""
+    from srcdiff.optimize import gather_dict_adjoints
+
+    out = _pass_on(
+        gather_dict_adjoints,
+        """
+        def f(p, q, a, c, flag):
+            bp = runtime.getitem_grad(a, p, 'w')
+            if flag:
+                bq = runtime.zeros_like(q)
+            for i in range(3):
+                bp = runtime.add_at(bp, p, 'w', c)
+                b_t1 = runtime.getitem_grad(c, a, 'u')
+                b_t0 = runtime.getitem_grad(b_t1, q, i)
+                bp = runtime.add_at(bp, p, 'v', b_t0)
+                bq = runtime.add_at(bq, q, 'w', c)
+            for i in range(2):
+                bp = runtime.add_at(bp, p, 'b', c)
+                p = c
+            return runtime.as_grad(bp, p), bq
+        """,
+    )
+    assert "    bw = 0.0\n    bv = 0.0\n    for i in range(3):\n" in out, out
+    assert "        bw = bw + c\n        bv = runtime.add_at(bv, q, i, {'u': c})\n" in out
+    assert "bq = runtime.add_at(bq, q, 'w', c)" in out and "b_t" not in out
+    assert "bp = runtime.Sparse({'v': bv, 'w': a + bw})\n    for i in range(2):" in out
+    assert "bp = runtime.add_at(bp, p, 'b', c)" in out
+
+
+def test_a_sparse_display_nests_and_add_at_starts_from_zero():
+    from srcdiff import runtime
+
+    g, row = np.arange(3.0), np.ones(2)
+    nested = runtime.Sparse({"head": {"w": g}, "none": 0.0})
+    assert type(nested["head"]) is runtime.Sparse and "none" not in nested
+    total = nested + runtime.Sparse({"head": {"w": g, "b": g}})
+    np.testing.assert_array_equal(total["head"]["w"], 2 * g)
+    np.testing.assert_array_equal(total["head"]["b"], g)
+    assert runtime.add_at(0.0, {"k": g}, "k", g) == {"k": g}
+    np.testing.assert_array_equal(runtime.add_at(0.0, np.zeros((2, 2)), 1, row), [[0, 0], row])
