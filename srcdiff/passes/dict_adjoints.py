@@ -390,9 +390,8 @@ def _items(value):
 
 def _total_name(target, key):
     """A sum of the adjoint at `key` is named as the adjoint of a variable `key` would be."""
-    if key.isidentifier() and not keyword.iskeyword(key):
-        return "b" + key
-    return target + "_item"
+    name = "b" + key
+    return name if name.isidentifier() and not keyword.iskeyword(name) else target + "_item"
 
 
 def _add_at(target, container, key, value):
