@@ -55,11 +55,10 @@ def fwd_forward(params, state, x, training, block=basic_block):
     _t11, global_avg_pool_saved = fwd_global_avg_pool(h)
     _t12 = params['head']
     _t13 = _t12['w']
-    _t14 = params['head']
-    _t15 = _t14['b']
-    logits, linear_saved = fwd_linear(_t11, _t13, _t15)
-    _t16 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
-    return (logits, _t16), [_stack_basic_block_saved, _stack_t10, _stack_t7, runtime.shape_of(_t6),
+    _t14 = _t12['b']
+    logits, linear_saved = fwd_linear(_t11, _t13, _t14)
+    _t15 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
+    return (logits, _t15), [_stack_basic_block_saved, _stack_t10, _stack_t7, runtime.shape_of(_t6),
         batch_norm_saved, conv2d_saved, global_avg_pool_saved, linear_saved,
         runtime.shape_of(logits), params, relu_saved]
 
@@ -72,7 +71,7 @@ def bwd_forward(b_out, saved):
     del logits
     blogits = b_outs[0]
     del b_outs
-    b_t11, b_t13, b_t15 = bwd_linear(blogits, linear_saved)
+    b_t11, b_t13, b_t14 = bwd_linear(blogits, linear_saved)
     del blogits, linear_saved
     bh, = bwd_global_avg_pool(b_t11, global_avg_pool_saved)
     del b_t11, global_avg_pool_saved
@@ -95,8 +94,8 @@ def bwd_forward(b_out, saved):
     del b_t1, conv2d_saved
     bstem = runtime.Sparse({'w': b_t0, 'gamma': b_t2, 'beta': b_t3})
     del b_t0, b_t2, b_t3
-    bparams = runtime.Sparse({'stem': bstem, 'blocks': bblocks, 'head': {'w': b_t13, 'b': b_t15}})
-    del b_t13, b_t15, bblocks, bstem
+    bparams = runtime.Sparse({'stem': bstem, 'blocks': bblocks, 'head': {'w': b_t13, 'b': b_t14}})
+    del b_t13, b_t14, bblocks, bstem
     return bparams,
 
 

@@ -55,15 +55,20 @@ def gather_dict_adjoints(func):
     gradient); elsewhere it is the `runtime.Sparse` the chain made (a caller adds it to its
     own, and a key that got nothing reads as 0.0). A loop whose body only adds to the adjoint
     at constant keys adds to one sum per key instead (0.0 before the loop: add_at's start),
-    each added to the adjoint after it, where the chain goes on."""
-    _hoist(func.body, ir.names_in(func.args, gast.Param), _Sums(ir.Names(func), _Uses(func), {}))
+    each added to the adjoint after it, where the chain goes on. Returns whether it wrote
+    any (the values the chains read, a dict's shape, may be dead now)."""
+    sums = _Sums(ir.Names(func), _Uses(func), {}, [])
+    _hoist(func.body, ir.names_in(func.args, gast.Param), sums)
     uses = _Uses(func)
-    _gather(
+    made = _gather(
         func.body,
         lambda chain: _dict_display(chain, uses),
         lambda block, stmt: _nest_display(block, stmt, uses),
     )
-    return func
+    for block, stmt in sums.added:  # (the value added at an item: a dict's adjoint written out?)
+        nested = _nested(stmt.value.args[3], block, stmt, uses)
+        stmt.value.args[3] = stmt.value.args[3] if nested is None else nested
+    return bool(made or sums.starts)
 
 
 def gather_row_adjoints(func, seen):
@@ -76,10 +81,12 @@ def gather_row_adjoints(func, seen):
 
 
 def _gather(block, display, nest=None):
+    """Write the chains in `block` and the blocks below it as displays; returns how many."""
+    inner = 0
     for stmt in block:
         for field in ("body", "orelse"):
             if isinstance(getattr(stmt, field, None), list):
-                _gather(getattr(stmt, field), display, nest)
+                inner += _gather(getattr(stmt, field), display, nest)
     made = []
     index = 0
     while index < len(block):
@@ -93,6 +100,7 @@ def _gather(block, display, nest=None):
         index += 1
     for stmt in made if nest else ():
         nest(block, stmt)
+    return inner + len(made)
 
 
 def _dict_display(chain, uses):
@@ -201,11 +209,13 @@ def _zeros(stmt):
 
 class _Sums(NamedTuple):
     """What taking additions out of loops keeps: the function's names (a sum's is fresh), its
-    _Uses, and the sums it made, each with the statement that starts it (`bk = 0.0`)."""
+    _Uses, the sums it made, each with the statement that starts it (`bk = 0.0`), and the
+    additions at an item of one, [(block, `bk = runtime.add_at(bk, x, i, g)`)]."""
 
     names: ir.Names
     uses: _Uses
     starts: dict
+    added: list
 
 
 def _hoist(block, bound, sums):
@@ -233,7 +243,7 @@ def _out_of_loop(loop, bound, sums):
     """The statements to put before and after `loop` (in place, its body's additions
     `b = runtime.add_at(b, p, 'k', v)` become `bk = bk + v`, where an inner loop's sum
     `v` goes on summing in this one's), for each _hoistable adjoint b."""
-    before, after, added, dead = [], [], [], []
+    before, after, dead = [], [], []
     for target, chain in _hoistable(loop, bound):
         totals = {}
         for link in chain:
@@ -253,13 +263,10 @@ def _out_of_loop(loop, bound, sums):
                     _add_at(target, chain[0].container, link.key, ir.name(totals[link.key]))
                 )
             dead.append(_add_to(totals[link.key], link, loop.body, sums.uses))
-            added.append(loop.body[link.position])
+            if dead[-1] is not None:
+                sums.added.append((loop.body, loop.body[link.position]))
     for position in sorted((p for p in dead if p is not None), reverse=True):
         del loop.body[position]
-    for stmt in added:
-        if _calls(stmt.value, runtime.add_at):  # (its value may be a dict's adjoint written out)
-            nested = _nested(stmt.value.args[3], loop.body, stmt, sums.uses)
-            stmt.value.args[3] = stmt.value.args[3] if nested is None else nested
     return before, after
 
 
