@@ -237,6 +237,7 @@ _PARTLY_CONSTANT = {
         Sample(
             f"runtime.eigh_vjp(g, np.linalg.eigh({_SYMMETRIC}))",
             setup="g = (gw, None)",
+            second_order=False,  # (its hvp ran over 10 minutes in the suite: to look into)
             a=real(3, 3),
             gw=real(3),
         ),
@@ -252,6 +253,7 @@ _PARTLY_CONSTANT = {
         Sample(
             "runtime.svd_vjp(g, np.linalg.svd(a, full_matrices=False))",
             setup="g = (0.0, gs, None)",
+            second_order=False,
             a=real(4, 3),
             gs=real(3),
         ),
