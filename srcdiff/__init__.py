@@ -22,7 +22,9 @@ from .primitives import (
     arrays,
     helpers_arrays,
     helpers_statistics,
+    numerics,
     products,
+    selecting,
     statistics,
 )
 from .api import Derivative, config, grad, jvp

@@ -60,11 +60,15 @@ class Template:
         }
     )
 
-    def __init__(self, primals, fn, kind="adjoint", constant=(), lazy=False, widens=False):
+    def __init__(
+        self, primals, fn, kind="adjoint", constant=(), lazy=False, widens=False, aliases=()
+    ):
         """`lazy`: read and check the source only when the template is first used (srcdiff's
         own hundreds of templates, so that importing srcdiff stays cheap); a user's template
-        is checked now, so a mistake fails where it is registered. `widens`: see Primitive."""
+        is checked now, so a mistake fails where it is registered. `widens` and `aliases` (its
+        keyword_aliases): see Primitive."""
         self.kind, self.fn, self.primals, self.widens = kind, fn, tuple(primals), widens
+        self.renamed = {template: numpy for numpy, template in aliases}
         self.module_globals = fn.__globals__
         self.lazy = lazy
         self._declared_constant = set(constant)
@@ -115,7 +119,7 @@ class Template:
         self.params = [p.name for p in params[2:]]
         self.sequence_params = {p.name for p in params[2:] if p.kind is p.VAR_POSITIONAL}
         for primal in self.primals:
-            _check_arity(primal, self.signature, where(node))
+            _check_arity(primal, self.signature, where(node), self.renamed)
         unknown = self.constant - set(self.params)
         if unknown:
             raise TemplateError(f"constant= names no parameter: {sorted(unknown)}", where(node))
@@ -298,7 +302,7 @@ def _global_loads(code):
 _LOAD_GLOBAL = dis.opmap["LOAD_GLOBAL"]
 
 
-def _check_arity(primal, signature, loc):
+def _check_arity(primal, signature, loc, renamed):
     positional = [
         p
         for p in signature.parameters.values()
@@ -326,7 +330,7 @@ def _check_arity(primal, signature, loc):
         if p.kind is p.VAR_POSITIONAL:
             if inspect.Parameter.VAR_POSITIONAL not in kinds:
                 raise TemplateError(f"{primal.__name__} takes no *{name}", loc)
-        elif name not in primal_params and not (
+        elif renamed.get(name, name) not in primal_params and not (
             position < len(by_position) and by_position[position]
         ):
             raise TemplateError(

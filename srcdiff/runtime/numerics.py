@@ -1,0 +1,101 @@
+"""Emitted code's runtime for numpy's numerical routines (srcdiff/primitives/numerics.py):
+convolutions, polynomials, integration, differences and interpolation."""
+
+import numpy as np
+
+from .core import unbroadcast
+
+__all__ = [
+    "kept_indices",
+    "polyder",
+    "powers",
+    "angle_unit",
+    "convolve_margins",
+    "trapezoid_unit",
+    "trapezoid_weights",
+    "trapezoid_x_grad",
+    "vander_powers",
+]
+
+
+def convolve_margins(a, v, mode="full", correlate=False):
+    """The zeros np.pad puts around np.convolve(a, v, mode) (np.correlate's, with correlate)
+    to make the full result again: ((before, after),). numpy swaps the operands when v is the
+    longer, which moves np.correlate's 'same' window (measured for all lengths up to 6)."""
+    n, m = np.shape(a)[0], np.shape(v)[0]
+    full = n + m - 1
+    if mode == "full":
+        return ((0, 0),)
+    if mode == "valid":
+        start, size = min(n, m) - 1, abs(n - m) + 1
+    elif not correlate:
+        start, size = (min(n, m) - 1) // 2, max(n, m)
+    else:
+        start, size = ((m - 1) // 2 if n >= m else n - 1 - (n - 1) // 2), max(n, m)
+    return ((start, full - start - size),)
+
+
+def vander_powers(x, n=None, increasing=False):
+    """The power of x in each column of np.vander(x, n, increasing)."""
+    n = np.shape(x)[0] if n is None else n
+    return np.arange(n) if increasing else np.arange(n - 1, -1, -1)
+
+
+def trapezoid_weights(y, x=None, dx=1.0, axis=-1):
+    """The weight of each of y's values along axis in np.trapezoid(y, x, dx, axis), laid
+    along that axis: half the widths of the intervals on either side."""
+    n = np.shape(y)[axis]
+    if x is None:
+        widths = dx * np.ones(n - 1, dtype=np.result_type(y, 0.0))
+    elif np.ndim(x) == 1:
+        widths = np.diff(x)
+    else:
+        widths = np.diff(np.moveaxis(x, axis, -1), axis=-1)
+    edge = np.zeros_like(widths[..., :1])
+    weights = (np.concatenate([edge, widths], -1) + np.concatenate([widths, edge], -1)) / 2
+    if np.ndim(weights) == 1:
+        return np.reshape(weights, (n,) + (1,) * (np.ndim(y) - 1 - axis % np.ndim(y)))
+    return np.moveaxis(weights, -1, axis)
+
+
+def trapezoid_x_grad(g, y, x, axis=-1):
+    """The adjoint of np.trapezoid(y, x, axis=axis) in x given g, the result's: each
+    interval's width weighs the mean of y at its ends."""
+    ends = np.moveaxis(y, axis, -1)
+    bwidths = np.expand_dims(g, -1) * (ends[..., 1:] + ends[..., :-1]) / 2
+    bx = np.concatenate(
+        [-bwidths[..., :1], bwidths[..., :-1] - bwidths[..., 1:], bwidths[..., -1:]], -1
+    )
+    if np.ndim(x) == 1:
+        return np.sum(np.reshape(bx, (-1, np.shape(x)[0])), axis=0)
+    return unbroadcast(np.moveaxis(bx, -1, axis), x)
+
+
+def trapezoid_unit(y, x=None, axis=-1):
+    """The slope of np.trapezoid(y, x, dx, axis) in dx: the integral with unit spacing
+    without x, none with x (dx is then unused)."""
+    return np.trapezoid(y, axis=axis) if x is None else np.zeros_like(np.trapezoid(y, axis=axis))
+
+
+def angle_unit(deg=False):
+    """The unit of np.angle(z, deg): degrees to the radian, or 1."""
+    return 180 / np.pi if deg else 1.0
+
+
+def polyder(p):
+    """The coefficients of the derivative of the polynomial p (highest power first), in p's
+    precision (np.polyder's are float64)."""
+    return p[:-1] * np.arange(len(p) - 1, 0, -1, dtype=np.result_type(p, 1.0))
+
+
+def powers(x, n):
+    """x ** (n - 1), ..., x, 1 for each element of x, in rows: np.vander of x flattened, in
+    x's precision (np.vander's is float64)."""
+    return np.ravel(x)[:, None] ** np.arange(n - 1, -1, -1, dtype=np.result_type(x, 1.0))
+
+
+def kept_indices(arr, obj, axis=None):
+    """The indices along axis (of the flattened arr, for None) that np.delete(arr, obj, axis)
+    keeps."""
+    n = np.size(arr) if axis is None else np.shape(arr)[axis]
+    return np.delete(np.arange(n), obj)
