@@ -19,6 +19,7 @@ from .primitives import (
 )
 from .primitives import decompositions, fft, linalg_helpers
 from .primitives import (
+    array_api,
     arrays,
     helpers_arrays,
     helpers_statistics,

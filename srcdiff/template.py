@@ -341,10 +341,11 @@ def _check_arity(primal, signature, loc, renamed):
             )
     missing = [
         n
-        for n, p in primal_params.items()
+        for position, (n, p) in enumerate(primal_params.items())
         if p.default is p.empty
         and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
         and n not in signature.parameters
+        and not (p.kind is p.POSITIONAL_ONLY and position < len(signature.parameters))
     ]
     if missing:
         raise TemplateError(f"the template leaves out required parameter(s) {missing}", loc)

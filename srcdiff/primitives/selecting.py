@@ -7,7 +7,7 @@ import numpy as np
 from .. import runtime
 from .arrays import _evaluate_unless_value_array
 from .registry import EVALUATE, Sample, constants, primitive
-from .samples import constant, distinct, real
+from .samples import distinct, real
 
 
 def _moves(*functions, **facts):

@@ -4,8 +4,10 @@ convolutions, polynomials, integration, differences and interpolation."""
 import numpy as np
 
 from .core import unbroadcast
+from .linalg import norm_vjp
 
 __all__ = [
+    "vector_norm_vjp",
     "kept_indices",
     "polyder",
     "powers",
@@ -99,3 +101,20 @@ def kept_indices(arr, obj, axis=None):
     keeps."""
     n = np.size(arr) if axis is None else np.shape(arr)[axis]
     return np.delete(np.arange(n), obj)
+
+
+def vector_norm_vjp(g, norm, x, axis=None, keepdims=False, ord=2):
+    """Adjoint of np.linalg.vector_norm: np.linalg.norm's of a vector norm along one axis,
+    the axes of a tuple (or all of x, for None) first made one, the last."""
+    if axis is not None and np.ndim(axis) == 0:
+        return norm_vjp(g, norm, x, ord=ord, axis=axis, keepdims=keepdims)
+    axes = tuple(range(np.ndim(x)))
+    if axis is not None:
+        axes = tuple(a % np.ndim(x) for a in axis)
+    moved = np.moveaxis(x, axes, tuple(range(-len(axes), 0)))
+    lines = np.reshape(moved, np.shape(moved)[: np.ndim(x) - len(axes)] + (-1,))
+    kept = np.shape(lines)[:-1] + (1,)
+    slope = norm_vjp(
+        np.reshape(g, kept), np.reshape(norm, kept), lines, ord=ord, axis=-1, keepdims=True
+    )
+    return np.moveaxis(np.reshape(slope, np.shape(moved)), tuple(range(-len(axes), 0)), axes)
