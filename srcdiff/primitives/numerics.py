@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import runtime
 from .registry import EVALUATE, Sample, constants, primitive
-from .samples import constant, number, real
+from .samples import constant, number, positive, real
 
 
 def _modes(call):
@@ -175,3 +175,112 @@ class trapezoid:
         dz = np.trapezoid(dy, x, spacing, axis)
         dz = np.trapezoid(y, dx, axis=axis)
         dz = dspacing * runtime.trapezoid_unit(y, x, axis)
+
+
+# --- ranges on a log scale --------------------------------------------------------------------
+
+
+# base ** np.linspace(start, stop): the slope of z in start and stop is z log(base) times
+# np.linspace's (runtime.linspace_grad, linspace_part); in a scalar base, z times the exponent
+# over base
+@primitive(
+    np.logspace,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("np.logspace(a, b, 5)", a=number(), b=number()),
+        Sample("np.logspace(a, 1.0, 4, base=2.0, axis=1)", a=real(3)),
+        Sample("np.logspace(0.5, 1.0, 3, base=b)", b=number(1.5, 3.0)),
+    ],
+)
+class logspace:
+    def adjoint(bz, z, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+        bstart = runtime.linspace_grad(bz * z * np.log(base), start, stop, num, endpoint, axis, 0)
+        bstop = runtime.linspace_grad(bz * z * np.log(base), start, stop, num, endpoint, axis, 1)
+        bbase = np.sum(bz * z * np.linspace(start, stop, num, endpoint, axis=axis) / base)
+
+    def tangent(dz, z, start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
+        dz = z * np.log(base) * runtime.linspace_part(dstart, start, stop, num, endpoint, axis, 0)
+        dz = z * np.log(base) * runtime.linspace_part(dstop, start, stop, num, endpoint, axis, 1)
+        dz = dbase * z * np.linspace(start, stop, num, endpoint, axis=axis) / base
+
+
+# sign * exp(np.linspace(log |start|, log |stop|)): the slope in start is z times
+# np.linspace's over start, and so in stop
+@primitive(
+    np.geomspace,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("np.geomspace(a, b, 5)", a=number(), b=number(3.0, 5.0)),
+        Sample("np.geomspace(-a, -2.0, 4, axis=1)", a=positive(3)),
+        Sample("np.geomspace(a, b, 3, endpoint=False)", a=number(), b=number()),
+    ],
+)
+class geomspace:
+    def adjoint(bz, z, start, stop, num=50, endpoint=True, dtype=None, axis=0):
+        bstart = runtime.linspace_grad(bz * z, start, stop, num, endpoint, axis, 0) / start
+        bstop = runtime.linspace_grad(bz * z, start, stop, num, endpoint, axis, 1) / stop
+
+    def tangent(dz, z, start, stop, num=50, endpoint=True, dtype=None, axis=0):
+        dz = z * runtime.linspace_part(dstart / start, start, stop, num, endpoint, axis, 0)
+        dz = z * runtime.linspace_part(dstop / stop, start, stop, num, endpoint, axis, 1)
+
+
+# --- differences ------------------------------------------------------------------------------
+
+
+# central differences inside, one-sided ones at the ends: linear in f, so its tangent is
+# itself; along one axis with one uniform spacing h (runtime.gradient_grad), z / h in h
+@primitive(
+    np.gradient,
+    shape=EVALUATE,
+    fresh=True,
+    keyword_aliases=(("varargs", "spacing"),),  # (one spacing: more are an error at the call)
+    samples=[
+        Sample("np.gradient(f)", f=real(5)),
+        Sample("np.gradient(f, 0.5, axis=1)", f=real(2, 4)),
+        Sample("np.gradient(f, axis=0, edge_order=2)", f=real(4, 2)),
+        Sample("np.gradient(f, h, edge_order=2)", f=real(3), h=constant(2.0)),
+    ],
+)
+class gradient:
+    def adjoint(bz, z, f, spacing=None, *, axis=None, edge_order=1):
+        bf = runtime.gradient_grad(bz, f, spacing, axis, edge_order)
+        bspacing = -np.sum(bz * z) / spacing
+
+    def tangent(dz, z, f, spacing=None, *, axis=None, edge_order=1):
+        dz = np.gradient(df, *runtime.spacings(spacing), axis=axis, edge_order=edge_order)
+        dz = -dspacing * z / spacing
+
+
+constants(runtime.spacings, samples=[Sample("x * len(runtime.spacings(0.5))", x=real(2))])
+
+
+# the differences of ary flattened, between to_begin's values and to_end's
+@primitive(
+    np.ediff1d,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("np.ediff1d(x)", x=real(2, 3)),
+        Sample("np.ediff1d(x, to_end=e, to_begin=b)", x=real(4), e=real(2), b=number()),
+        Sample("np.ediff1d(x, [0.5], [1.0, 2.0])", x=real(3)),
+    ],
+)
+class ediff1d:
+    def adjoint(bz, z, ary, to_end=None, to_begin=None):
+        bary = runtime.ediff1d_grad(bz, ary, to_end, to_begin)
+        bto_end = np.reshape(bz[len(bz) - np.size(to_end) :], np.shape(to_end))
+        bto_begin = np.reshape(bz[: np.size(to_begin)], np.shape(to_begin))
+
+    def tangent(dz, z, ary, to_end=None, to_begin=None):
+        dz = np.ediff1d(dary, runtime.zeros_or_none(to_end), runtime.zeros_or_none(to_begin))
+        dz = np.concatenate([np.zeros_like(z[: len(z) - np.size(to_end)]), np.ravel(dto_end)])
+        dz = np.concatenate([np.ravel(dto_begin), np.zeros_like(z[np.size(to_begin) :])])
+
+
+constants(
+    runtime.zeros_or_none,
+    samples=[Sample("x + runtime.zeros_or_none(x)", x=real(2))],
+)

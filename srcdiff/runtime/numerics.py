@@ -3,10 +3,15 @@ convolutions, polynomials, integration, differences and interpolation."""
 
 import numpy as np
 
+from ..errors import ArgumentError
 from .core import unbroadcast
 from .linalg import norm_vjp
 
 __all__ = [
+    "spacings",
+    "ediff1d_grad",
+    "zeros_or_none",
+    "gradient_grad",
     "vector_norm_vjp",
     "kept_indices",
     "polyder",
@@ -118,3 +123,55 @@ def vector_norm_vjp(g, norm, x, axis=None, keepdims=False, ord=2):
         np.reshape(g, kept), np.reshape(norm, kept), lines, ord=ord, axis=-1, keepdims=True
     )
     return np.moveaxis(np.reshape(slope, np.shape(moved)), tuple(range(-len(axes), 0)), axes)
+
+
+def spacings(spacing=None):
+    """np.gradient's varargs for one spacing or none."""
+    return () if spacing is None else (spacing,)
+
+
+def gradient_grad(g, f, spacing=None, axis=None, edge_order=1):
+    """Adjoint of np.gradient(f, spacing, axis=axis, edge_order=edge_order) along one axis
+    with one uniform spacing (or none): the transposed differences (central inside,
+    one-sided of edge_order at the ends)."""
+    if (axis is None and np.ndim(f) != 1) or np.ndim(axis) > 0:
+        raise ArgumentError(
+            "srcdiff differentiates np.gradient along one axis only (its result one array)",
+            hint="pass axis=k, once for each axis wanted",
+        )
+    if np.ndim(spacing) > 0:
+        raise ArgumentError(
+            "srcdiff differentiates np.gradient with one number as the spacing, not coordinates",
+            hint="pass the spacing as a number, or write the differences with np.diff",
+        )
+    axis = 0 if axis is None else axis
+    lines = np.moveaxis(g, axis, -1) / (1.0 if spacing is None else spacing)
+    inner, first, last = lines[..., 1:-1] / 2, lines[..., :1], lines[..., -1:]
+    zero = np.zeros_like(first)
+    out = np.concatenate([zero, zero, inner], -1) - np.concatenate([inner, zero, zero], -1)
+    if edge_order == 1:
+        rest = np.zeros_like(lines[..., 2:])
+        out = out + np.concatenate([-first, first, rest], -1)
+        out = out + np.concatenate([rest, -last, last], -1)
+    else:
+        rest = np.zeros_like(lines[..., 3:])
+        out = out + np.concatenate([-1.5 * first, 2 * first, -0.5 * first, rest], -1)
+        out = out + np.concatenate([rest, 0.5 * last, -2 * last, 1.5 * last], -1)
+    return np.moveaxis(out, -1, axis)
+
+
+def ediff1d_grad(g, ary, to_end=None, to_begin=None):
+    """Adjoint of np.ediff1d(ary, to_end, to_begin) in ary: the transposed difference of the
+    middle of g, shaped as ary."""
+    begin = 0 if to_begin is None else np.size(to_begin)
+    end = 0 if to_end is None else np.size(to_end)
+    middle = g[begin : len(g) - end]
+    zero = np.zeros(1, dtype=np.result_type(g))
+    return np.reshape(
+        np.concatenate([zero, middle]) - np.concatenate([middle, zero]), np.shape(ary)
+    )
+
+
+def zeros_or_none(x):
+    """Zeros shaped as x, or None for None: the tangent of an optional constant part."""
+    return None if x is None else np.zeros_like(x, dtype=float)
