@@ -284,3 +284,39 @@ constants(
     runtime.zeros_or_none,
     samples=[Sample("x + runtime.zeros_or_none(x)", x=real(2))],
 )
+
+
+# --- interpolation ----------------------------------------------------------------------------
+
+
+# linear interpolation: in x, the slope of x's segment (runtime.interp_slope); linear in fp
+# (runtime.interp_fp_grad) and in left and right, the values beyond the ends. xp is read as
+# constant: differentiating in it is an error at the call
+@primitive(
+    np.interp,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("np.interp(x, np.linspace(-1, 1, 5), fp)", x=real(2, 3), fp=real(5)),
+        Sample("np.interp(x, [0.0, 1.0, 3.0], fp)", x=number(0.1, 2.9), fp=real(3)),
+        Sample(
+            "np.interp(x, [-0.5, 0.5], fp, left=a, right=b)",
+            x=constant(np.array([-2.0, -0.2, 0.3, 2.0])),
+            fp=real(2),
+            a=number(),
+            b=number(),
+        ),
+    ],
+)
+class interp:
+    def adjoint(bz, z, x, xp, fp, left=None, right=None, period=None):
+        bx = bz * runtime.interp_slope(x, xp, fp, period)
+        bfp = runtime.interp_fp_grad(bz, x, xp, fp, left, right, period)
+        bleft = np.sum(np.where(x < xp[0], bz, 0))
+        bright = np.sum(np.where(x > xp[-1], bz, 0))
+
+    def tangent(dz, z, x, xp, fp, left=None, right=None, period=None):
+        dz = dx * runtime.interp_slope(x, xp, fp, period)
+        dz = np.interp(x, xp, dfp, runtime.zeros_or_none(left), runtime.zeros_or_none(right))
+        dz = np.where(x < xp[0], dleft, 0)
+        dz = np.where(x > xp[-1], dright, 0)

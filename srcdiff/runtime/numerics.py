@@ -6,8 +6,11 @@ import numpy as np
 from ..errors import ArgumentError
 from .core import unbroadcast
 from .linalg import norm_vjp
+from .rearranging import untake
 
 __all__ = [
+    "interp_fp_grad",
+    "interp_slope",
     "spacings",
     "ediff1d_grad",
     "zeros_or_none",
@@ -175,3 +178,36 @@ def ediff1d_grad(g, ary, to_end=None, to_begin=None):
 def zeros_or_none(x):
     """Zeros shaped as x, or None for None: the tangent of an optional constant part."""
     return None if x is None else np.zeros_like(x, dtype=float)
+
+
+def _refuse_period(period):
+    if period is not None:
+        raise ArgumentError(
+            "srcdiff differentiates np.interp without period",
+            hint="map x into one period first (x % period), with xp and fp covering it",
+        )
+
+
+def interp_slope(x, xp, fp, period=None):
+    """The slope of np.interp(x, xp, fp) in x: its segment's, and 0 beyond xp's ends (at a
+    knot, the segment's to the right)."""
+    _refuse_period(period)
+    segment = np.clip(np.searchsorted(xp, x, side="right") - 1, 0, len(xp) - 2)
+    inside = (x >= xp[0]) & (x <= xp[-1])
+    return np.where(inside, np.take(np.diff(fp) / np.diff(xp), segment), 0)
+
+
+def interp_fp_grad(g, x, xp, fp, left=None, right=None, period=None):
+    """The adjoint of np.interp(x, xp, fp, left, right) in fp: each g shared between its
+    segment's ends by x's place in it (none beyond an end where left or right is given)."""
+    _refuse_period(period)
+    i = np.clip(np.searchsorted(xp, x, side="right") - 1, 0, len(xp) - 2)
+    t = np.clip((x - np.take(xp, i)) / (np.take(xp, i + 1) - np.take(xp, i)), 0, 1)
+    kept = np.ones_like(t)
+    if left is not None:
+        kept = np.where(x < xp[0], 0, kept)
+    if right is not None:
+        kept = np.where(x > xp[-1], 0, kept)
+    return untake(np.ravel(g * kept * (1 - t)), fp, np.ravel(i)) + untake(
+        np.ravel(g * kept * t), fp, np.ravel(i + 1)
+    )
