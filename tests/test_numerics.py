@@ -92,3 +92,11 @@ def test_put_along_axis_is_an_error():
 
     with pytest.raises(nf.SrcdiffError, match="put_along_axis"):
         nf.grad(f)(np.ones(2))
+
+
+def test_corrcoef_with_y_is_an_error():
+    def f(x):
+        return np.sum(np.corrcoef(x, np.ones(3) + np.arange(3.0) ** 2))
+
+    with pytest.raises(nf.SrcdiffError, match="without y"):
+        nf.grad(f)(np.arange(3.0))

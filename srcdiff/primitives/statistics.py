@@ -426,3 +426,23 @@ class nancumsum:
 
     def tangent(dz, z, a, axis=None, dtype=None, out=None):
         dz = np.cumsum(np.where(np.isnan(a), 0, da), axis=axis)
+
+
+# the covariance over the products of the standard deviations (runtime.corrcoef_vjp), of the
+# variables of a real x (without y: as np.cov, an error at the call)
+@primitive(
+    np.corrcoef,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("np.corrcoef(x)", x=real(3, 5)),
+        Sample("np.corrcoef(x, rowvar=False)", x=real(4, 2)),
+        Sample("np.corrcoef(x) * x", x=real(3)),
+    ],
+)
+class corrcoef:
+    def adjoint(bz, z, x, y=None, rowvar=True, dtype=None):
+        bx = runtime.corrcoef_vjp(bz, z, x, y, rowvar=rowvar)
+
+    def tangent(dz, z, x, y=None, rowvar=True, dtype=None):
+        dz = runtime.corrcoef_jvp(dx, z, x, y, rowvar=rowvar)

@@ -7,8 +7,11 @@ from ..errors import ArgumentError
 from .core import unbroadcast
 from .linalg import norm_vjp
 from .rearranging import untake
+from .statistics import cov_grad, cov_tangent
 
 __all__ = [
+    "corrcoef_jvp",
+    "corrcoef_vjp",
     "interp_fp_grad",
     "interp_slope",
     "spacings",
@@ -211,3 +214,27 @@ def interp_fp_grad(g, x, xp, fp, left=None, right=None, period=None):
     return untake(np.ravel(g * kept * (1 - t)), fp, np.ravel(i)) + untake(
         np.ravel(g * kept * t), fp, np.ravel(i + 1)
     )
+
+
+def corrcoef_vjp(g, r, x, y=None, rowvar=True):
+    """Adjoint of r = np.corrcoef(x, rowvar=rowvar) of real x: r = c / (s s^T) for c the
+    covariance and s its diagonal's square roots, back through np.cov (cov_grad). (Of one
+    variable, r is 1.)"""
+    if np.ndim(r) == 0:
+        return np.zeros_like(x)
+    c = np.cov(x, y, rowvar=rowvar)
+    s = np.sqrt(np.diagonal(c))
+    bs = -(np.sum(g * r, axis=1) + np.sum(g * r, axis=0)) / s
+    bc = g / (s[:, None] * s[None, :]) + np.diag(bs / (2 * s))
+    return cov_grad(bc, x, rowvar=rowvar, y=y)
+
+
+def corrcoef_jvp(dx, r, x, y=None, rowvar=True):
+    """Tangent of r = np.corrcoef(x, rowvar=rowvar) along dx (real x)."""
+    if np.ndim(r) == 0:
+        return np.zeros_like(r)
+    c = np.cov(x, y, rowvar=rowvar)
+    s = np.sqrt(np.diagonal(c))
+    dc = cov_tangent(x, dx, rowvar=rowvar, y=y)
+    relative = np.diagonal(dc) / (2 * s * s)  # ds / s
+    return dc / (s[:, None] * s[None, :]) - r * (relative[:, None] + relative[None, :])
