@@ -68,6 +68,7 @@ class Template:
         is checked now, so a mistake fails where it is registered. `widens` and `aliases` (its
         keyword_aliases): see Primitive."""
         self.kind, self.fn, self.primals, self.widens = kind, fn, tuple(primals), widens
+        self.aliases = tuple(aliases)
         self.renamed = {template: numpy for numpy, template in aliases}
         self.module_globals = fn.__globals__
         self.lazy = lazy

@@ -54,10 +54,21 @@ def test_every_builtin_template_reads_and_finds_its_module_names_unread():
         if not template.lazy:
             continue  # (a user's, read when registered)
         unread = Template(
-            template.primals, template.fn, template.kind, template._declared_constant, lazy=True
+            template.primals,
+            template.fn,
+            template.kind,
+            template._declared_constant,
+            lazy=True,
+            aliases=template.aliases,
         )
         names = unread.globals  # without reading it, for template_globals()
-        read = Template(template.primals, template.fn, template.kind, template._declared_constant)
+        read = Template(
+            template.primals,
+            template.fn,
+            template.kind,
+            template._declared_constant,
+            aliases=template.aliases,
+        )
         assert names == read.globals, record.name
         assert unread.rules.keys() == read.rules.keys()
         assert unread.constant == read.constant
