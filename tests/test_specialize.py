@@ -432,3 +432,79 @@ def test_a_pair_whose_forward_copy_cannot_be_cut_stays_whole(rng, monkeypatch, u
     for k, g in enumerate(df(w, b, x)):
         expected = numerical_grad(squashed_loss, (w, b, x), k)
         np.testing.assert_allclose(g, expected, rtol=1e-6, atol=1e-9)
+
+
+def squared_plus_one(x):
+    return np.sum(x * x + 1)
+
+
+def weighted(x, w):
+    return np.sum(x * w)
+
+
+def scaled_sum(x, k=2.0):
+    return np.sum(x * k)
+
+
+def _read_only(value):
+    value = value.copy()
+    value.flags.writeable = False
+    return value
+
+
+def _matches(got, expected, value, rtol=1e-12):
+    """A gradient for `value`: its numbers, type, shape and dtype, writeable if an array."""
+    assert type(got) is type(value) and np.shape(got) == np.shape(value)
+    assert np.asarray(got).dtype == np.asarray(value).dtype
+    assert type(got) is not np.ndarray or got.flags.writeable
+    np.testing.assert_allclose(got, expected, rtol=rtol)
+
+
+def test_calls_that_alternate_signatures_never_run_another_ones_variant(rng, unchecked):
+    """The fast path of a call keys on all a variant depends on: each of these (another
+    dtype, shape, ndim, writeability, a float for a 0-d array, keywords) met after another
+    runs its own variant, in either order."""
+    pytest.importorskip("autograd")
+    from oracle import autograd_grad
+
+    x = rng.normal(size=3)
+    values = [
+        x,
+        x.astype(np.float32),
+        rng.normal(size=4),
+        x.reshape(3, 1),
+        _read_only(x),
+        0.7,
+        np.array(0.7),
+        x.reshape(1, 3),
+    ]
+    df = nf.grad(squared_plus_one)
+    for call in (df, lambda value: df(x=value)):
+        for value in values + values[::-1]:
+            expected = autograd_grad(squared_plus_one, (np.asarray(value, np.float64),), 0)
+            rtol = 1e-6 if np.asarray(value).dtype == np.float32 else 1e-12
+            _matches(call(value), expected, value, rtol)
+        assert len(df._variants) == len(values)  # (one made for each signature)
+
+    w, read_only = rng.normal(size=3), _read_only(rng.normal(size=3))
+    dw = nf.grad(weighted, wrt=1)
+    for a, b in [(x, w), (read_only, w), (x, read_only), (x, w), (x.reshape(3, 1), w)] * 2:
+        _matches(dw(a, b), numerical_grad(weighted, (a, b), 1), b, rtol=1e-6)
+    # (the code for a read-only w copies its gradient; one of them run for the other would
+    # not show in the numbers, but the count of variants shows each was made)
+    assert ".copy()" in dw.source_for(x, read_only) and ".copy()" not in dw.source_for(x, w)
+    assert len(dw._variants) == 4
+
+
+def test_a_call_that_leaves_an_argument_to_its_default_sees_it_replaced(rng, monkeypatch):
+    """Calls that pass every argument take no default, so they skip checking f's defaults
+    for replacement; a call that leaves k to its default runs the code made anew."""
+    x = rng.normal(size=3)
+    df = nf.grad(scaled_sum)
+    for _ in range(2):
+        np.testing.assert_allclose(df(x), np.full(3, 2.0))
+        np.testing.assert_allclose(df(x, 5.0), np.full(3, 5.0))
+    monkeypatch.setattr(scaled_sum, "__defaults__", (3.0,))
+    for _ in range(2):
+        np.testing.assert_allclose(df(x, 5.0), np.full(3, 5.0))
+        np.testing.assert_allclose(df(x), np.full(3, 3.0))
