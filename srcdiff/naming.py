@@ -66,11 +66,13 @@ class Made:
 
 
 def renamed(made, names, suffixed, below):
-    """(source, Meta) of the module `made`, its functions named `names` and its callees as
-    `suffixed` names them, exactly as a transform with those options would write it; None
-    if a name a transform would weigh is one the module uses otherwise (it is made anew)."""
+    """(source, Meta, function trees) of the module `made`, its functions named `names` and
+    its callees as `suffixed` names them, exactly as a transform with those options would
+    write it; None if a name a transform would weigh is one the module uses otherwise (it
+    is made anew). The trees are renamed in a copy: the module made before holds its own."""
     if made is None:
         return None
+    made.funcs = ir.copy_tree(made.funcs)
     old = set(made.meta.names).union(*(c.names for c in made.meta.callees))
     nodes, reserved = [], set(made.used) - set(made.meta.names)
     for func in made.funcs:
@@ -106,7 +108,7 @@ def renamed(made, names, suffixed, below):
         lines=tuple(map(tuple, lines)),
         suffixed=tuple(suffixed),
     )
-    return source, made.meta
+    return source, made.meta, made.funcs
 
 
 def shared(entry):

@@ -115,12 +115,12 @@ def _derive(fn, wrt, mode, **options):
     loaded = _load(key)
     if loaded is None:
         declared = registry.token()
-        source, meta = generate(fn, wrt, mode, **options)
+        source, meta, trees = generate(fn, wrt, mode, **options)
         if registry.token() != declared:  # it met, and declared, an optional library's rules
             key = cache_key(fn, wrt, mode, options)  # which a process without them must not use
         path = cache.store(key, source, meta.to_json())
     else:
-        (source, meta), path = loaded, cache.path_for(key)
+        (source, meta), path, trees = loaded, cache.path_for(key), ()
         meta = meta.relocated(
             inspect.getsourcefile(fn) or fn.__code__.co_filename, fn.__code__.co_firstlineno
         )
@@ -147,6 +147,8 @@ def _derive(fn, wrt, mode, **options):
     functions = {n: scope[n] for n in meta.names}
     _take_defaults(functions[meta.names[0]], fn)
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
+    codegen.as_printed(trees)  # (what specialize.py would get from parsing the source)
+    entry.trees = {tree.name: tree for tree in trees}
     entry.variant = naming.variant(fn, wrt, options)
     guards += [
         (functools.partial(_follow, fn, name, ()), value, provenance.contents(value))
@@ -406,8 +408,9 @@ def generate(
     statics=(),
     suffixed=(),
 ):
-    """Run the transformer: the emitted module's source and its metadata (a module made
-    earlier in the transform in progress, only named otherwise, is renamed: naming.py)."""
+    """Run the transformer: the emitted module's source, its metadata and its functions'
+    trees (a module made earlier in the transform in progress, only named otherwise, is
+    renamed: naming.py)."""
     options = (preserve_result, optimized, outputs, has_aux, statics)
     made_from = (fn, tuple(wrt), mode, repr(options))
     func_names = list(names) if names else mode.function_names(fn.__name__)
@@ -454,7 +457,7 @@ def generate(
     )
     if meta.callees or names:  # (else no name in it can change)
         _remember(made_from, funcs, doc, meta, normalizer)
-    return source, meta
+    return source, meta, funcs
 
 
 def _remember(made_from, funcs, doc, meta, normalizer):
