@@ -311,6 +311,7 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
     """`p[key] = v` of a differentiated v into a dict or list p the function makes itself
     (and an output reads: `useful` names, None for all), where no other name can hold p
     while it changes: p bound to a new one (see the module's doc). Whether any was."""
+    _updates_as_item_writes(func, resolve)
     kinds = {
         n: kind
         for n, kind in _written_locals(func, resolve).items()
@@ -325,6 +326,55 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
         return False
     _rebind(func.body, writes, kinds, {}, fresh)
     return True
+
+
+def _updates_as_item_writes(func, resolve):
+    """`d.update({'a': u, 'b': v})` and `d.update(a=u, b=v)` as `d['a'] = u` then `d['b'] =
+    v`, the same writes, which this module rebinds, where d is only ever bound to a dict
+    this function makes."""
+    bound = [
+        (n.targets[0].id, _made(n.value, resolve))
+        for n in ir.walk(func)
+        if isinstance(n, gast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], gast.Name)
+    ]
+    other = {n.id for n in ir.walk(func.args) if isinstance(n, gast.Name)}
+    other |= {name for name, kind in bound if kind is not gast.Dict}
+    dicts = {name for name, _ in bound} - other
+    for node in ir.walk(func):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and any(_update_of(s, dicts) for s in block):
+                block[:] = [w for s in block for w in _update_of(s, dicts) or [s]]
+
+
+def _update_of(stmt, dicts):
+    """The item writes `d.update(...)` of a dict in `dicts` stands for, else None."""
+    call = stmt.value if isinstance(stmt, gast.Expr) else None
+    if not (
+        isinstance(call, gast.Call)
+        and isinstance(call.func, gast.Attribute)
+        and call.func.attr == "update"
+        and isinstance(call.func.value, gast.Name)
+        and call.func.value.id in dicts
+    ):
+        return None
+    if len(call.args) == 1 and isinstance(call.args[0], gast.Dict):
+        pairs = list(zip(call.args[0].keys, call.args[0].values))
+    elif not call.args:
+        pairs = [(k.arg and ir.const(k.arg), k.value) for k in call.keywords]
+    else:
+        return None
+    if call.args and call.keywords or any(k is None for k, _ in pairs):
+        return None  # (d.update(other), d.update({**other}), d.update(**other))
+    name = call.func.value.id
+    return [
+        gast.copy_location(
+            ir.assign(gast.Subscript(value=ir.name(name), slice=k, ctx=gast.Store()), v), stmt
+        )
+        for k, v in pairs
+    ]
 
 
 def _made(value, resolve):
