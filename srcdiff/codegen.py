@@ -6,7 +6,6 @@ import functools
 import io
 import linecache
 import math
-import re
 import tokenize
 
 import astor
@@ -17,7 +16,6 @@ from .errors import Location, SrcdiffError
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 LINE_LIMIT = 99
-_MARK = re.compile(r"[ \t]*# line: (\d+)\n")
 _OPERATORS = {"+", "-", "*", "/", "//", "%", "@", "**", "and", "or", "if", "else"}
 
 
@@ -37,24 +35,36 @@ def _lines_of(marked):
     """source_and_lines' answer from astor's text with its `# line: N` marks."""
     plain, origins, line = [], [], 0
     for text in marked.splitlines(True):
-        mark = _MARK.fullmatch(text)
-        if mark:
-            line = int(mark.group(1))
+        number = _marked_line(text)
+        if number is not None:
+            line = number
             continue
         plain.append(text)
         origins.append(line)
         line = 0
     # (tokens are needed only to break a long line: most functions have none)
-    long_rows = [number for number, text in enumerate(plain, 1) if len(text) > LINE_LIMIT + 1]
-    by_row = _tokens_of_rows(plain, long_rows) if long_rows else {}
+    long_rows = {number for number, text in enumerate(plain, 1) if len(text) > LINE_LIMIT + 1}
+    by_row = _tokens_of_rows(plain, sorted(long_rows)) if long_rows else {}
     pieces, rows, row = [], {}, 0
     for number, (text, origin) in enumerate(zip(plain, origins), 1):
-        wrapped = wrap(text, by_row.get(number) or [])
-        count = wrapped.count("\n")
-        rows.update({row + k: origin for k in range(1, count + 1) if origin})
-        pieces.append(wrapped)
+        if number in long_rows:
+            text = wrap(text, by_row.get(number) or [])
+        count = text.count("\n")
+        if origin:
+            for k in range(row + 1, row + count + 1):
+                rows[k] = origin
+        pieces.append(text)
         row += count
     return "".join(pieces), rows
+
+
+def _marked_line(text):
+    """N for a line that is a `# line: N` mark (`[ \\t]*# line: (\\d+)\\n`, without a
+    regex's cost: half the lines are marks), else None."""
+    mark = text.lstrip(" \t")
+    if mark.startswith("# line: ") and mark.endswith("\n") and mark[8:-1].isdecimal():
+        return int(mark[8:-1])
+    return None
 
 
 def _number_statements(body):

@@ -112,7 +112,15 @@ def _rewritten(node, seen):
 
 
 _NODE = gast.AST
-_LEAVES = frozenset({gast.Name, gast.Constant, gast.Load, gast.Store, gast.Del})  # (no rewrite)
+# (nothing below them to rewrite: names, constants, contexts and operators)
+_LEAVES = frozenset(
+    [gast.Name, gast.Constant]
+    + [
+        c
+        for c in vars(gast).values()
+        if isinstance(c, type) and issubclass(c, _NODE) and not c._fields
+    ]
+)
 
 
 # --- building a variant -----------------------------------------------------------------------
