@@ -87,6 +87,9 @@ class ContainerExpressions:
         replaced = self.replaced_fields(node)  # dataclasses.replace(o, w=v)
         if replaced is not None:
             return replaced
+        made = self.made_record(node)  # Layer(W, b)
+        if made is not None:
+            return made
         if any(isinstance(a, gast.Starred) for a in node.args):
             node = self.splat(node, stmt)
             if not isinstance(node, gast.Call):  # zip(*pairs): its columns
