@@ -67,8 +67,8 @@ def bwd_simulate(bsmoke, saved):
         advect_saved = _stack_advect_saved.pop()
         advect_grads_2 = bwd_advect(bsmoke, advect_saved_2)
         bsmoke = advect_grads_2[0]
-        bvx = bvx + advect_grads_2[1]
-        bvy = bvy + advect_grads_2[2]
+        bvx += advect_grads_2[1]
+        bvy += advect_grads_2[2]
         b_t0 = runtime.getitem_grad(bvy, _t0, 1)
         vy = _stack_vy.pop()
         b_t0 = runtime.add_at(b_t0, _t0, 0, bvx)
@@ -78,8 +78,8 @@ def bwd_simulate(bsmoke, saved):
         bvy = advect_grads_1[0] + advect_grads_1[2]
         advect_grads = bwd_advect(bvx_updated, advect_saved)
         bvx = advect_grads_1[1] + advect_grads[0]
-        bvx = bvx + advect_grads[1]
-        bvy = bvy + advect_grads[2]
+        bvx += advect_grads[1]
+        bvy += advect_grads[2]
     del (_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2, _stack_project_saved,
         _stack_t0, _stack_vx, _stack_vy, num_time_steps, vx, vy)
     return bvx, bvy

@@ -216,8 +216,8 @@ def bwd_simulate_s1(bsmoke, saved):
         advect_saved = _stack_advect_saved.pop()
         advect_grads_2 = bwd_advect_s1(bsmoke, advect_saved_2)
         bsmoke = advect_grads_2[0]
-        bvx = bvx + advect_grads_2[1]
-        bvy = bvy + advect_grads_2[2]
+        bvx += advect_grads_2[1]
+        bvy += advect_grads_2[2]
         b_t0 = runtime.getitem_grad(bvy, _t0, 1)
         b_t0 = runtime.add_at(b_t0, _t0, 0, bvx)
         bvx_updated, bvy_updated = bwd_project_s1(b_t0, project_saved)
@@ -225,8 +225,8 @@ def bwd_simulate_s1(bsmoke, saved):
         bvy = advect_grads_1[0] + advect_grads_1[2]
         advect_grads = bwd_advect_s1(bvx_updated, advect_saved)
         bvx = advect_grads_1[1] + advect_grads[0]
-        bvx = bvx + advect_grads[1]
-        bvy = bvy + advect_grads[2]
+        bvx += advect_grads[1]
+        bvy += advect_grads[2]
     del (_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2, _stack_project_saved,
         _stack_t0, num_time_steps)
     return bvx, bvy

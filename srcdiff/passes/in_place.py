@@ -37,9 +37,10 @@ def _in_place(body, owned, made, kept):
     the targets of those kept as they are."""
     for index, stmt in enumerate(body):
         if isinstance(stmt, (gast.For, gast.While)):
-            kept_owned = {v for v in owned if _only_accumulates(v, [stmt])}
-            _in_place(stmt.body, set(kept_owned), made, kept)
-            owned.intersection_update(kept_owned)
+            entry = _loop_entry(stmt, owned)
+            _in_place(stmt.body, set(entry), made, kept)
+            owned.clear()
+            owned.update(entry)
             continue
         if isinstance(stmt, gast.If):
             owned -= ir.names_in(stmt.test)
@@ -68,6 +69,41 @@ def _in_place(body, owned, made, kept):
             owned -= ir.names_in(stmt, (gast.Load, gast.Store))
         if is_marked(stmt, Mark.FRESH) or _made_new(stmt):
             owned.add(stmt.targets[0].id)
+
+
+def _loop_entry(loop, owned):
+    """What is owned at the head of `loop` each time, given `owned` before it: what an
+    iteration leaves owned that was so before (taken again until it holds), where every
+    iteration ends at the body's end; else what the loop only accumulates into."""
+    header = (
+        ir.names_in(loop.iter) | ir.names_in(loop.target, gast.Store)
+        if isinstance(loop, gast.For)
+        else ir.names_in(loop.test)
+    )
+    if loop.orelse or _leaves_early(loop.body):
+        return {v for v in owned if _only_accumulates(v, [loop])}
+    entry = owned - header
+    while True:
+        end, tried = set(entry), []
+        _in_place(loop.body, end, tried, set())
+        for body, index, stmt in tried:  # (a trial: the body is made in place once known)
+            body[index] = stmt
+        if entry <= end:
+            return entry
+        entry &= end
+
+
+def _leaves_early(body):
+    """Whether a `break` or `continue` of the loop whose body `body` is ends an iteration."""
+    for stmt in body:
+        if isinstance(stmt, (gast.Break, gast.Continue)):
+            return True
+        if not isinstance(stmt, (gast.For, gast.While)) and any(
+            _leaves_early(getattr(stmt, block, ()))
+            for block in ("body", "orelse", "handlers", "finalbody")
+        ):
+            return True
+    return False
 
 
 def _fold_first_values(body):
