@@ -16,8 +16,8 @@ def accumulate_in_place(func):
     a call that makes a new array (`bx = -by * np.sin(x)`: fresh arrays, or numbers, which
     `+=` binds anew just as `+` does), and nothing has read bx since (a read might have
     aliased it). So the contributions after a new first value all read `bx += e`. A loop
-    keeps that knowledge for the variables its body touches only by accumulating into them
-    (bw in an RNN's reversed loop), a branch for those both its ways leave owned.
+    keeps that knowledge for the variables each iteration leaves owned (bw in an RNN's
+    reversed loop, and bh, made anew in each), a branch for those both its ways leave owned.
 
     A first value that may be shared (`runtime.unbroadcast(by, x)` may be by) is added to
     the first contribution where it is made (`bx = runtime.unbroadcast(by, x) + e`, a new
