@@ -41,6 +41,10 @@ class ContainerExpressions:
 
     def expression(self, node, stmt):
         """`node` with the container builtins of varied values lowered (innermost first)."""
+        if isinstance(node, gast.comprehension):
+            self.whole_views.update(id(n) for n in ir.walk(node.iter))
+        if is_call(node, "sorted", self.resolve) or is_call(node, "dict", self.resolve):
+            self.whole_views.update(id(n) for n in node.args)
         for field, value in gast.iter_fields(node):
             if isinstance(value, gast.AST):
                 setattr(node, field, self.expression(value, stmt))
@@ -83,6 +87,9 @@ class ContainerExpressions:
         replaced = self.replaced_fields(node)  # dataclasses.replace(o, w=v)
         if replaced is not None:
             return replaced
+        made = self.made_record(node)  # Layer(W, b)
+        if made is not None:
+            return made
         if any(isinstance(a, gast.Starred) for a in node.args):
             node = self.splat(node, stmt)
             if not isinstance(node, gast.Call):  # zip(*pairs): its columns
@@ -90,6 +97,14 @@ class ContainerExpressions:
         fn = self.resolve(node.func)
         if fn is MISSING and _is_get(node) and self.is_varied(node.func.value):
             return self.got(node)
+        if (
+            fn is MISSING
+            and isinstance(node.func, gast.Attribute)
+            and isinstance(node.func.value, gast.Name)
+            and dict_view(node)
+            and id(node) not in self.whole_views
+        ):
+            return self.viewed(node)
         if fn is list or fn is tuple:
             if self._lists_dict_keys(node, stmt):  # (checked to be a dict as it runs)
                 return gast.Call(
@@ -138,6 +153,23 @@ class ContainerExpressions:
             ),
             body=gast.Subscript(value=mapping, slice=key, ctx=gast.Load()),
             orelse=node.args[1] if len(node.args) == 2 else ir.const(None),
+        )
+
+    def viewed(self, node):
+        """`d.values()` as `[d[_k] for _k in runtime.dict_keys(d)]`, `d.items()` as pairs of
+        those (read by key, as srcdiff follows a dict's items; d checked to be a dict as it
+        runs). A loop over one is lowered before (`for k, v in d.items()`)."""
+        self.changed = True
+        mapping, key = node.func.value, self.fresh("_key")
+        value = gast.Subscript(value=ir.copy_tree(mapping), slice=ir.name(key), ctx=gast.Load())
+        if dict_view(node) == "items":
+            value = gast.Tuple(elts=[ir.name(key), value], ctx=gast.Load())
+        keys = ir.call(ir.attr("runtime", "dict_keys"), mapping)
+        return gast.ListComp(
+            elt=value,
+            generators=[
+                gast.comprehension(target=ir.name(key, store=True), iter=keys, ifs=[], is_async=0)
+            ],
         )
 
     def sorted_items(self, node, stmt):

@@ -24,6 +24,7 @@ conditional expression) or would run it again (a while loop's condition).
 """
 
 import dataclasses
+import types
 
 import gast
 
@@ -288,6 +289,32 @@ class Joining:
             replaced = ir.call(ir.attr("runtime", "replaced"), replaced, ir.const(k.arg), k.value)
         return replaced
 
+    def made_record(self, node):
+        """`Layer(W, b=v)` of a dataclass, a namedtuple class or SimpleNamespace, from
+        differentiated values: the object made with None in their places, then
+        runtime.replaced(o, 'W', W) field by field (whose adjoints read each field's back);
+        None for any other call."""
+        names = _initialised_fields(self.resolve(node.func))
+        if (
+            names is None
+            or len(node.args) > len(names)
+            or any(isinstance(a, gast.Starred) for a in node.args)
+            or any(k.arg is None for k in node.keywords)
+        ):
+            return None
+        given = list(zip(names, node.args)) + [(k.arg, k.value) for k in node.keywords]
+        varied = [(name, value) for name, value in given if self.is_varied(value)]
+        if not varied:
+            return None
+        held = {id(value) for _, value in varied}
+        node.args = [ir.const(None) if id(a) in held else a for a in node.args]
+        for k in node.keywords:
+            k.value = ir.const(None) if id(k.value) in held else k.value
+        self.changed = True
+        for name, value in varied:
+            node = ir.call(ir.attr("runtime", "replaced"), node, ir.const(name), value)
+        return node
+
     def merged_dict(self, node, parts, stmt):
         """The dict `parts` make (merging), its statements before `stmt`, in place of
         `node`."""
@@ -304,6 +331,28 @@ class Joining:
         return made
 
 
+def _initialised_fields(cls):
+    """The fields a call of class `cls` sets, in order, where it does nothing else: a
+    namedtuple's, a dataclass's whose __init__ dataclasses wrote (no __post_init__), any
+    of a SimpleNamespace's; else None."""
+    if cls is types.SimpleNamespace:
+        return ()
+    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
+        made = next(k for k in cls.__mro__ if "_fields" in vars(k))  # (by namedtuple)
+        below = cls.__mro__[: cls.__mro__.index(made)]
+        return (
+            None
+            if any("__new__" in vars(k) or "__init__" in vars(k) for k in below)
+            else cls._fields
+        )
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        return None
+    code = getattr(cls.__init__, "__code__", None)
+    if hasattr(cls, "__post_init__") or code is None or code.co_filename != "<string>":
+        return None
+    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+
+
 # --- a dict or list written into item by item -----------------------------------------------
 
 
@@ -311,6 +360,7 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
     """`p[key] = v` of a differentiated v into a dict or list p the function makes itself
     (and an output reads: `useful` names, None for all), where no other name can hold p
     while it changes: p bound to a new one (see the module's doc). Whether any was."""
+    _updates_as_item_writes(func, resolve)
     kinds = {
         n: kind
         for n, kind in _written_locals(func, resolve).items()
@@ -325,6 +375,55 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
         return False
     _rebind(func.body, writes, kinds, {}, fresh)
     return True
+
+
+def _updates_as_item_writes(func, resolve):
+    """`d.update({'a': u, 'b': v})` and `d.update(a=u, b=v)` as `d['a'] = u` then `d['b'] =
+    v`, the same writes, which this module rebinds, where d is only ever bound to a dict
+    this function makes."""
+    bound = [
+        (n.targets[0].id, _made(n.value, resolve))
+        for n in ir.walk(func)
+        if isinstance(n, gast.Assign)
+        and len(n.targets) == 1
+        and isinstance(n.targets[0], gast.Name)
+    ]
+    other = {n.id for n in ir.walk(func.args) if isinstance(n, gast.Name)}
+    other |= {name for name, kind in bound if kind is not gast.Dict}
+    dicts = {name for name, _ in bound} - other
+    for node in ir.walk(func):
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and any(_update_of(s, dicts) for s in block):
+                block[:] = [w for s in block for w in _update_of(s, dicts) or [s]]
+
+
+def _update_of(stmt, dicts):
+    """The item writes `d.update(...)` of a dict in `dicts` stands for, else None."""
+    call = stmt.value if isinstance(stmt, gast.Expr) else None
+    if not (
+        isinstance(call, gast.Call)
+        and isinstance(call.func, gast.Attribute)
+        and call.func.attr == "update"
+        and isinstance(call.func.value, gast.Name)
+        and call.func.value.id in dicts
+    ):
+        return None
+    if len(call.args) == 1 and isinstance(call.args[0], gast.Dict):
+        pairs = list(zip(call.args[0].keys, call.args[0].values))
+    elif not call.args:
+        pairs = [(k.arg and ir.const(k.arg), k.value) for k in call.keywords]
+    else:
+        return None
+    if call.args and call.keywords or any(k is None for k, _ in pairs):
+        return None  # (d.update(other), d.update({**other}), d.update(**other))
+    name = call.func.value.id
+    return [
+        gast.copy_location(
+            ir.assign(gast.Subscript(value=ir.name(name), slice=k, ctx=gast.Store()), v), stmt
+        )
+        for k, v in pairs
+    ]
 
 
 def _made(value, resolve):

@@ -76,6 +76,9 @@ class Lowering(ContainerExpressions, Joining):
         }
         self.changed = False
         self.hoisted = []  # statements an expression of the current statement needs first
+        # ids of d.items() and d.values() calls lowered whole where they are (a loop's,
+        # sorted(d.items()), dict(d.items())), not as a list of their own
+        self.whole_views = set()
         # what this pass refuses: it may know more in the next (`keys = sorted(params)`,
         # lowered in this one, varies no more in the next)
         self.refused = []

@@ -495,13 +495,16 @@ def _located(node, like):
 
 # --- comprehensions over differentiated values -------------------------------------------
 
+_COMPREHENSIONS = (gast.ListComp, gast.GeneratorExp, gast.DictComp)
+
 
 def lower_comprehensions(body, is_varied, fresh):
     """A list comprehension or generator over differentiated values (`is_varied(node)`)
     becomes a loop that appends, ahead of its statement (`[f(r) for r in x]` -> `_items0 =
     []`, `for _r0 in x: _items0.append(f(_r0))`): a list built with append, which np.stack,
-    np.array, sum and the like take. Whether any was (then activity analysis runs again, and
-    this again for the comprehensions nested in those)."""
+    np.array, sum and the like take; a dict comprehension, a loop that sets its items
+    (`_items0[k] = v`). Whether any was (then activity analysis runs again, and this again
+    for the comprehensions nested in those)."""
     changed = False
     out = []
     for stmt in body:
@@ -509,15 +512,11 @@ def lower_comprehensions(body, is_varied, fresh):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
                 changed |= lower_comprehensions(getattr(stmt, block), is_varied, fresh)
         if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
-            found = [
-                n
-                for n in ir.walk(stmt)
-                if isinstance(n, (gast.ListComp, gast.GeneratorExp)) and is_varied(n)
-            ]
+            found = [n for n in ir.walk(stmt) if isinstance(n, _COMPREHENSIONS) and is_varied(n)]
             inner = {id(m) for n in found for m in ir.walk(n) if m is not n}
             for comp in (n for n in found if id(n) not in inner):
                 whole = (
-                    isinstance(comp, gast.ListComp)
+                    isinstance(comp, (gast.ListComp, gast.DictComp))
                     and isinstance(stmt, gast.Assign)
                     and stmt.value is comp
                     and len(stmt.targets) == 1
@@ -553,9 +552,16 @@ def _comprehension_loop(comp, items, fresh):
         if isinstance(n, gast.Name)
     }
     rename = _Rename(names)
-    statements = [
-        ir.expr_stmt(ir.call(ir.attr(items, "append"), rename.visit(copy.deepcopy(comp.elt))))
-    ]
+    if isinstance(comp, gast.DictComp):
+        key = rename.visit(copy.deepcopy(comp.key))
+        item = gast.Subscript(value=ir.name(items), slice=key, ctx=gast.Store())
+        statements = [ir.assign(item, rename.visit(copy.deepcopy(comp.value)))]
+        start = gast.Dict(keys=[], values=[])
+    else:
+        statements = [
+            ir.expr_stmt(ir.call(ir.attr(items, "append"), rename.visit(copy.deepcopy(comp.elt))))
+        ]
+        start = gast.List(elts=[], ctx=gast.Load())
     for k, generator in reversed(list(enumerate(comp.generators))):
         for condition in reversed(generator.ifs):
             statements = [
@@ -571,7 +577,7 @@ def _comprehension_loop(comp, items, fresh):
                 type_comment=None,
             )
         ]
-    return [ir.assign(items, gast.List(elts=[], ctx=gast.Load()))] + statements
+    return [ir.assign(items, start)] + statements
 
 
 class _Replace(gast.NodeTransformer):

@@ -84,25 +84,8 @@ class Expressions(UserCalls, CallArguments):
         """(record, forward expression, bound operands) of the primitive operation `node`."""
         if _joined_display(node) is not None:
             return self.operation(_joined_display(node), loc, out)  # (a, b) + (c,)
-        if isinstance(node, gast.BinOp) and (_is_display(node.left) or _is_display(node.right)):
-            raise UnsupportedError(
-                "joining a tuple or list of differentiated values with "
-                f"{ir.op_symbol(node.op)} cannot be differentiated",
-                loc,
-                "write the tuple out whole, (a, b, c), or join the arrays "
-                "themselves: np.concatenate([a, b, c])",
-            )
         if isinstance(node, gast.BinOp):
-            record = registry.operator(type(node.op))
-            if self._rules(record) is None:
-                raise NoAdjointError(
-                    f"the operator {ir.op_symbol(node.op)} has no gradient",
-                    loc,
-                    "rewrite it with differentiable operations",
-                )
-            left, right = self.atom(node.left, loc, out), self.atom(node.right, loc, out)
-            forward = gast.BinOp(left=left, op=node.op, right=right)
-            return record, forward, self._rules(record).bind([left, right], {})
+            return self.binary(node, loc, out)
         if isinstance(node, gast.UnaryOp):
             operand = self.atom(node.operand, loc, out)
             if isinstance(node.op, gast.UAdd):
@@ -114,6 +97,9 @@ class Expressions(UserCalls, CallArguments):
                 )
             return record, forward, self._rules(record).bind([operand], {})
         if isinstance(node, gast.Call):
+            plainer = _plain_builtin_call(node, self.p.resolve(node.func))
+            if plainer is not None:
+                return self.operation(plainer, loc, out)
             return self.call_parts(node, loc, out)
         if isinstance(node, gast.Attribute) and self._rules(registry.attribute(node.attr)):
             operand = self.atom(node.value, loc, out)  # x.T is np.transpose(x)
@@ -140,6 +126,26 @@ class Expressions(UserCalls, CallArguments):
         if isinstance(node, gast.Dict):
             return self.dict_display(node, loc, out)
         raise _unsupported(node, loc)
+
+    def binary(self, node, loc, out):
+        if _is_display(node.left) or _is_display(node.right):
+            raise UnsupportedError(
+                "joining a tuple or list of differentiated values with "
+                f"{ir.op_symbol(node.op)} cannot be differentiated",
+                loc,
+                "write the tuple out whole, (a, b, c), or join the arrays "
+                "themselves: np.concatenate([a, b, c])",
+            )
+        record = registry.operator(type(node.op))
+        if self._rules(record) is None:
+            raise NoAdjointError(
+                f"the operator {ir.op_symbol(node.op)} has no gradient",
+                loc,
+                "rewrite it with differentiable operations",
+            )
+        left, right = self.atom(node.left, loc, out), self.atom(node.right, loc, out)
+        forward = gast.BinOp(left=left, op=node.op, right=right)
+        return record, forward, self._rules(record).bind([left, right], {})
 
     def dict_display(self, node, loc, out):
         """(record, forward, bound) of `{"w": a, "b": b}`: its keys are constants."""
@@ -456,7 +462,7 @@ def _unsupported(node, loc):
     if isinstance(node, SCOPES):
         return UnsupportedError(
             "this comprehension over differentiated values cannot be "
-            "differentiated (list comprehensions and generators can, in an "
+            "differentiated (list and dict comprehensions and generators can, in an "
             "assignment, a return or an expression statement)",
             loc,
             "build a list on a line of its own: items = [f(r) for r in x]",
@@ -464,6 +470,29 @@ def _unsupported(node, loc):
     return UnsupportedError(
         f"{type(node).__name__} expressions on differentiated values are not supported", loc
     )
+
+
+def _plain_builtin_call(node, obj):
+    """`pow(a, b)` as `a ** b`, `max(a, b, c)` as `max(max(a, b), c)` and `max([a, b])` as
+    `max(a, b)` (min too): the same values, in the forms srcdiff differentiates (None for
+    any other call)."""
+    args = node.args
+    if node.keywords or any(isinstance(a, gast.Starred) for a in args):
+        return None
+    if obj is pow and len(args) == 2:
+        return gast.copy_location(gast.BinOp(left=args[0], op=gast.Pow(), right=args[1]), node)
+    if obj is not max and obj is not min:
+        return None
+    if len(args) == 1 and _is_display(args[0]) and len(args[0].elts) > 1:
+        if any(isinstance(e, gast.Starred) for e in args[0].elts):
+            return None
+        args = args[0].elts
+    elif len(args) < 3:
+        return None
+    if len(args) > 2:
+        first = gast.Call(func=node.func, args=args[:-1], keywords=[])
+        args = [gast.copy_location(first, node), args[-1]]
+    return gast.copy_location(gast.Call(func=node.func, args=list(args), keywords=[]), node)
 
 
 def _is_display(node):

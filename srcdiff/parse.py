@@ -173,6 +173,8 @@ def expand_object_calls(parsed):
         static = parsed.statics.get(func.id) if isinstance(func, gast.Name) else None
         if static is not None and static.kind == "type":
             cls = static.value
+        elif isinstance(func, gast.Name) and func.id in parsed.local_classes:
+            cls = parsed.local_classes[func.id][0]
         elif isinstance(func, gast.Name) and func.id in parsed.local_names and static is None:
             return False
         else:
@@ -190,6 +192,42 @@ def expand_object_calls(parsed):
             and called_in_python(call.func)
         ):
             call.func = gast.Attribute(value=call.func, attr="__call__", ctx=gast.Load())
+
+
+def _local_classes(parsed):
+    """name -> (class, the dotted name the code calls it by), of the local names that every
+    assignment binds to an object a call of one class of the user's makes (`layer =
+    Dense(W, b)`, or srcdiff's runtime.replaced of one): calls of their methods are
+    followed as an object argument's are."""
+    found, other = {}, set(parsed.statics)
+    bound = set()
+    for n in ir.walk(parsed.node):
+        if (
+            isinstance(n, gast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], gast.Name)
+        ):
+            bound.add(id(n.targets[0]))
+            cls = _made_class(parsed, n.value)
+            if cls is None or found.setdefault(n.targets[0].id, cls)[0] is not cls[0]:
+                other.add(n.targets[0].id)
+    for n in ir.walk(parsed.node):
+        if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load) and id(n) not in bound:
+            other.add(n.id)
+    args = parsed.node.args
+    other |= {a.id for a in args.posonlyargs + args.args + args.kwonlyargs if a is not None}
+    return {name: cls for name, cls in found.items() if name not in other}
+
+
+def _made_class(parsed, value):
+    """(the user's class whose call makes `value`, the dotted name called), else None."""
+    if not isinstance(value, gast.Call):
+        return None
+    if ir.dotted(value.func) == ("runtime", "replaced") and value.args:
+        return _made_class(parsed, value.args[0])
+    cls, path = parsed.container(value.func), ir.dotted(value.func)
+    user = inspect.isclass(cls) and cls.__module__.split(".")[0] not in ("builtins", "numpy")
+    return (cls, ".".join(path)) if user and path else None
 
 
 def _attribute(name, attr):
@@ -258,6 +296,8 @@ class ParsedFunction:
                 self.local_names.add(n.id)
             elif isinstance(n, gast.FunctionDef) and n is not self.node:
                 self.local_names.add(n.name)
+        self.local_classes = {}  # (what _local_classes resolves names by: none yet)
+        self.local_classes = _local_classes(self)
 
     def sibling(self, fn):
         """The definition of `fn` when it is a function of this one's module and file without
@@ -322,6 +362,9 @@ class ParsedFunction:
             return MISSING
         elif static is not None and (static.kind in ("value", "tree") or chain):
             obj = static.value  # (of an object: its class, whose methods are functions)
+        elif chain and node.id in self.local_classes:  # (a method of an object f makes)
+            method = getattr(self.local_classes[node.id][0], chain[-1], MISSING)
+            return method if len(chain) == 1 and inspect.isfunction(method) else MISSING
         elif node.id in self.local_names:
             return MISSING
         elif node.id == "runtime" and node.id not in self.namespace:
@@ -376,11 +419,17 @@ class ParsedFunction:
             return func.value
         root = func.value
         static = self.statics.get(root.id) if isinstance(root, gast.Name) else None
+        cls = (
+            static.value
+            if static is not None and static.kind == "type"
+            else self.local_classes.get(root.id, (None,))[0]
+            if isinstance(root, gast.Name)
+            else None
+        )
         if (
-            static is not None
-            and static.kind == "type"
+            cls is not None
             and inspect.isfunction(obj)
-            and not isinstance(inspect.getattr_static(static.value, func.attr, None), staticmethod)
+            and not isinstance(inspect.getattr_static(cls, func.attr, None), staticmethod)
         ):
             return root
         return None

@@ -184,17 +184,21 @@ class UserCalls:
                 if self._named_constant(node)
                 else MISSING
             )
+            path = gast.unparse(node)
+            made = self.p.local_classes.get(node.id) if isinstance(node, gast.Name) else None
             if self._in_tree(node) and isinstance(held, (dict, list, tuple)):
                 kind = "tree"  # (what it calls in it; of a method, a namedtuple's own)
             elif holds_parts(tree := skeleton(held) if is_object(held) else None):
                 kind, held = "tree", tree  # (an object holding layers: `self.layers`)
+            elif made is not None:  # (an object f makes: its class, by the name f calls)
+                kind, (held, path) = "type", made
             elif node is receiver or typed or is_object(held) and not is_function_value(held):
                 kind, held = "type", held if inspect.isclass(held) else object_class(held)
             elif is_function_value(self.p.resolve(node)) and held is not MISSING:
                 kind = "value"
             else:
                 continue
-            statics.append([param, kind, gast.unparse(node)])
+            statics.append([param, kind, path])
             alike.append(Static(param, kind, held))
         for param, p in inspect.signature(fn).parameters.items():
             if param not in bound and is_function_value(p.default):
@@ -218,7 +222,7 @@ class UserCalls:
             if isinstance(node, gast.Subscript) and self.p.key(node.slice) is MISSING:
                 return False
             node = node.value
-        return isinstance(node, gast.Name)
+        return isinstance(node, gast.Name) and node.id not in self.p.local_classes
 
     def _unresolved(self, exc, fn, given, written, node, loc):
         """The error for a callee that calls its parameter: passed one of ours, it waits for
@@ -247,6 +251,13 @@ class UserCalls:
             "a parameter of the differentiated function), not one chosen at run time",
         )
 
+    def _callee_path(self, func):
+        """The dotted name by which a callee is found again as the emitted code loads: as
+        written, but for a method of an object f makes, by its class (`Dense.forward`)."""
+        root = func.value if isinstance(func, gast.Attribute) else None
+        made = self.p.local_classes.get(root.id) if isinstance(root, gast.Name) else None
+        return gast.unparse(func) if made is None else f"{made[1]}.{func.attr}"
+
     def _callee_names(self, fn, wrt, outputs, statics, alike, node, positional, loc):
         """The emitted names of the callee's functions (jvp_g, or fwd_g and bwd_g), deriving
         it the first time this variant of it is called."""
@@ -263,7 +274,7 @@ class UserCalls:
         self.callees.append(
             {
                 "key": key,
-                "path": gast.unparse(node.func),
+                "path": self._callee_path(node.func),
                 "wrt": list(wrt),
                 "names": names,
                 "outputs": outputs,

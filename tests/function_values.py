@@ -3,6 +3,7 @@ tests/test_function_values.py (which also runs this module with `np` bound to au
 lists of callable objects looped over, lambdas a comprehension makes, functions a helper
 returns, getattr by a known name, functions and objects held in container arguments."""
 
+import collections
 import typing
 from dataclasses import dataclass
 
@@ -366,12 +367,21 @@ def function_field_of_an_argument(w, x, arch):
     return np.sum(h)
 
 
+Pair = collections.namedtuple("Pair", "a b")
+
+
 @dataclass
 class Encoder:
     W: np.ndarray
 
     def apply(self, x):
         return np.tanh(x @ self.W)
+
+
+def object_made_of_differentiated_values(W, x):
+    layer = Encoder(W)
+    state = Pair(np.tanh(x), x * 2)
+    return np.sum(layer.apply(state.a) * state.b)
 
 
 class Model(typing.NamedTuple):
@@ -483,6 +493,10 @@ def w_x_and_arch_tuple():
     return (*w_and_x(), ArchTuple(np.sin, 3))
 
 
+def square_w_and_x():
+    return (*arrays((3, 3)), w_and_x()[1])
+
+
 def model_and_x():
     W1, W2 = arrays((3, 4), (4, 2), seed=5)
     return Model(Encoder(W1), Encoder(W2)), w_and_x()[1]
@@ -490,6 +504,10 @@ def model_and_x():
 
 # name -> (function, arguments); the gradient is with respect to the first argument
 CASES = {
+    "a dataclass and a namedtuple made of differentiated values, a method called": (
+        object_made_of_differentiated_values,
+        square_w_and_x,
+    ),
     "for layer in a global list of callable objects": (through_global_layers, w_and_x),
     "for layer in a list of callable objects passed": (through_layers_passed, w_x_and_layers),
     "for layer in layers, a differentiated list of dataclasses": (
@@ -636,8 +654,25 @@ def property_of_a_differentiated_object(layer, x):
     return np.sum(x @ layer.weight)  # refused
 
 
-def object_made_of_differentiated_values(W, x):
-    layer = Encoder(W)  # refused
+class Rescaled:
+    def __init__(self, W):
+        self.W = 2 * W  # (not a field stored as given: srcdiff cannot follow it)
+
+    def apply(self, x):
+        return np.tanh(x @ self.W)
+
+
+def applied(fn, x):
+    return fn(x)
+
+
+def method_of_a_made_object_passed_on(W, x):
+    layer = Encoder(W)
+    return np.sum(applied(layer.apply, x))  # refused
+
+
+def object_of_a_class_with_its_own_init(W, x):
+    layer = Rescaled(W)  # refused
     return np.sum(layer.apply(x))
 
 
@@ -649,11 +684,17 @@ ERRORS = {
         "layer.weight reads a property of a differentiated Doubled",
         "make it a method (def weight(self): ...) and call it: layer.weight()",
     ),
-    "an object made of differentiated values": (
-        object_made_of_differentiated_values,
+    "an object of a class with its own __init__, made of differentiated values": (
+        object_of_a_class_with_its_own_init,
         lambda: (*arrays((3, 3)), w_and_x()[1]),
-        "Encoder(...) makes an object of a class of yours from differentiated values",
-        "pass the Encoder in as an argument",
+        "Rescaled(...) makes an object of a class of yours from differentiated values",
+        "pass the Rescaled in as an argument",
+    ),
+    "a method of an object f makes, passed to a function that calls it": (
+        method_of_a_made_object_passed_on,
+        square_w_and_x,
+        "applied(...) calls its parameter 'fn', passed layer.apply here",
+        "pass a function by its name",
     ),
     "lambdas of a comprehension over range(n)": (
         lambdas_of_a_comprehension_of_unknown_length,

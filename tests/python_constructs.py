@@ -310,6 +310,24 @@ def sorted_keys(params, x):
     return total * np.sum(x)
 
 
+def values_and_items_of_a_dict(params, x):
+    sizes = sum(np.sum(v**2) for v in params.values())
+    return sizes * np.sum(x @ params["w"]) + sum(np.sum(v) * len(k) for k, v in params.items())
+
+
+def dict_updated(params, x):
+    layer = {"w": params["w"] * 2}
+    layer.update({"b": np.tanh(params["b"])})
+    layer.update(scale=np.sum(x**2))
+    return np.sum((x @ layer["w"] + layer["b"]) ** 2) * layer["scale"]
+
+
+def dict_comprehension(params, x):
+    scaled = {k: v * (i + 1) for i, (k, v) in enumerate(params.items())}
+    squares = {i: np.sum(x[i] ** 2) for i in range(len(x)) if i != 1}
+    return np.sum(np.tanh(x @ scaled["w"] + scaled["b"])) * squares[0] + squares[2]
+
+
 def dict_of_zip(params, x):
     keys = ["w", "b"]
     named = dict(zip(keys, params))
@@ -508,6 +526,15 @@ def splat_call(w, x):
 
 def defaults_of_the_differentiated_function(w, x, scale=0.5, *, offset=1.0):
     return np.sum(np.tanh(scale * (x @ w) + offset))
+
+
+def builtin_max_min_of_several(w, x):
+    a, b, c = np.sum(w), np.sum(x**2), np.sum(np.tanh(x @ w))
+    return max(a, b, c) + min([a * b, c, b]) * max((c, a))
+
+
+def builtin_pow(w, x):
+    return pow(np.sum(w**2) + 1.0, 0.5) * np.sum(pow(np.tanh(x @ w), 3))
 
 
 # --- statements that do not change values ---------------------------------------------------------
@@ -713,6 +740,9 @@ CASES = {
     "list(params)": (list_of_parameters, params_and_x),
     "iter and next": (iter_and_next, params_and_x),
     "sorted(d)": (sorted_keys, dict_and_x),
+    "d.values(), d.items() in generators": (values_and_items_of_a_dict, dict_and_x),
+    "dict comprehensions": (dict_comprehension, dict_and_x),
+    "d.update({...}), d.update(k=v)": (dict_updated, dict_and_x),
     "dict(zip(keys, values))": (dict_of_zip, pair_and_x),
     "dict(w=..., b=...)": (dict_call_with_keywords, pair_and_x),
     "list from a helper, read by index": (
@@ -759,6 +789,8 @@ CASES = {
     "keyword-only callee": (keyword_only_callee, w_and_x),
     "f(*pair)": (splat_call, w_and_x),
     "defaults of the differentiated function": (defaults_of_the_differentiated_function, w_and_x),
+    "max(a, b, c), min([a, b, c])": (builtin_max_min_of_several, w_and_x),
+    "pow(a, b)": (builtin_pow, w_and_x),
     # statements that do not change values
     "print": (prints_a_value, w_and_x),
     "print under an if": (prints_under_a_condition, w_and_x),

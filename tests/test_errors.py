@@ -208,9 +208,9 @@ def nested_subscript_write(x):
     return np.sum(y)
 
 
-def dict_comprehension_over_x(x):
-    doubled = {i: x[i] * 2 for i in range(3)}
-    return np.sum(doubled[0])
+def set_comprehension_over_x(x):
+    doubled = {x[i] * 2 for i in range(3)}
+    return sum(doubled)
 
 
 def or_of_x(x):
@@ -293,7 +293,7 @@ REJECTED = [
     (writes_under_a_view, "z[0, 1] = x[2]", "changes 'row' too"),
     (or_of_x, "y = x[0] or 1.0", "and`/`or"),
     (list_of_x, "return sum(x.tolist())", "sum"),
-    (dict_comprehension_over_x, "doubled = {i: x[i] * 2 for i in range(3)}", "comprehension"),
+    (set_comprehension_over_x, "doubled = {x[i] * 2 for i in range(3)}", "comprehension"),
     (defines_class, "class Local:", "class"),
     (imports_inside, "import math", "import"),
     (starred_call, "return np.sum(np.add(x, *x[:1]))", "*args"),

@@ -1,12 +1,10 @@
 """Emitted code's runtime: the adjoints and tangents of containers (a returned tuple's items,
 dicts built from keys and values, lists built with append)."""
 
-import dataclasses
-
 import numpy as np
 
 from ..errors import ArgumentError
-from .core import Sparse, rebuilt, zeros_like
+from .core import Sparse, is_record, rebuilt, record_fields, zeros_like
 
 
 def unpack_adjoint(g, outputs):
@@ -207,20 +205,16 @@ def items_like(adjoints, like):
 
 def add_tangents(a, b):
     """The sum of two parts of a tangent: item by item for lists of items' tangents, field
-    by field for a namedtuple's or a dataclass's (None: a field with no tangent)."""
+    by field for a namedtuple's or another record's (None: a field with no tangent)."""
     if a is None or b is None:
         return b if a is None else a
     if isinstance(a, list) and isinstance(b, list):  # ([] is the list with no items yet)
         return [x + y for x, y in zip(a, b)] if a and b else list(a or b)
     if isinstance(a, tuple) and hasattr(a, "_fields"):
         return type(a)(*(add_tangents(x, y) for x, y in zip(a, b)))
-    if dataclasses.is_dataclass(a) and not isinstance(a, type):
+    if is_record(a):
         return rebuilt(
-            a,
-            {
-                f.name: add_tangents(getattr(a, f.name), getattr(b, f.name))
-                for f in dataclasses.fields(a)
-            },
+            a, {name: add_tangents(getattr(a, name), getattr(b, name)) for name in record_fields(a)}
         )
     return a + b
 

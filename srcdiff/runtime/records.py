@@ -2,9 +2,10 @@
 attribute's adjoint is a Sparse keyed by its name, as an item's is keyed by its index."""
 
 import dataclasses
+import types
 
 from ..errors import ArgumentError
-from .core import Sparse, is_record, record_fields
+from .core import Sparse, is_record, rebuilt, record_fields
 
 __all__ = ["field", "field_grad", "field_of", "replaced", "without_field"]
 
@@ -57,6 +58,8 @@ def replaced(obj, name, value):
         return obj._replace(**{name: value})
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return dataclasses.replace(obj, **{name: value})
+    if isinstance(obj, types.SimpleNamespace):
+        return rebuilt(obj, {name: value})
     raise TypeError(
         f"srcdiff took a call replacing .{name} for dataclasses.replace or a "
         f"namedtuple's _replace, but it was given a {type(obj).__name__}"
