@@ -456,6 +456,64 @@ def test_an_array_adjoint_built_row_by_row_is_one_array_where_the_rows_are_known
     assert "np.array" not in gradient.source_for(np.array([p, p, p]), x)  # (rows not known)
 
 
+def test_what_is_live_after_each_statement_through_branches_loops_and_renames():
+    """passes/liveness.LiveAfter, which keeps each name's history instead of a set per
+    statement, answers as those sets would, also after a rename merges two names."""
+    import ast
+
+    from srcdiff import conversion
+    from srcdiff.passes.liveness import LiveAfter, live_before
+
+    source = (
+        "def f(a, b):\n"
+        "    c = a + 1\n"  # 0
+        "    if b:\n"  # 1
+        "        d = c * 2\n"  # 1.0
+        "    else:\n"
+        "        d = a\n"  # 1.1
+        "    for i in range(3):\n"  # 2
+        "        e = d + i\n"  # 2.0
+        "        d = e\n"  # 2.1
+        "    g = c\n"  # 3
+        "    return d + g\n"  # 4
+    )
+    func = conversion.ast_to_gast(ast.parse(source)).body[0]
+    body = func.body
+    after = LiveAfter()
+    entry = live_before(body, set(), None, after=after)
+    statements = {
+        "0": body[0],
+        "1": body[1],
+        "1.0": body[1].body[0],
+        "1.1": body[1].orelse[0],
+        "2": body[2],
+        "2.0": body[2].body[0],
+        "2.1": body[2].body[1],
+        "3": body[3],
+        "4": body[4],
+    }
+    expected = {
+        "0": {"a", "b", "c"},
+        "1": {"c", "d"},
+        "1.0": {"c", "d"},
+        "1.1": {"c", "d"},
+        "2": {"c", "d"},
+        "2.0": {"c", "e"},
+        "2.1": {"c", "d"},
+        "3": {"d", "g"},
+        "4": set(),
+    }
+    names = {"a", "b", "c", "d", "e", "g", "i"}
+    assert entry == {"a", "b", "range"}
+    for key, stmt in statements.items():
+        assert after.among(names, id(stmt)) == expected[key], key
+    after.rename("g", "e")  # e and g never live at once: e is live where either was
+    for key, stmt in statements.items():
+        renamed = {"e" if n == "g" else n for n in expected[key]}
+        assert after.among(names - {"g"}, id(stmt)) == renamed, key
+    assert not after.knows(id(func))
+
+
 def _same_as_unoptimised_and_differences(function, args):
     got, raw = nf.grad(function)(*args), nf.grad(function, optimized=False)(*args)
     assert_leaves_close(got, leaves(raw), 1e-12, 1e-14, "against the unoptimised gradient")
