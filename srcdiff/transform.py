@@ -530,8 +530,9 @@ def _normalized(made_for, normalizer):
 def _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs, versions):
     """The emitted functions: the JVP, or the gradient (the forward and backward halves);
     and the names that carry a suffix, each with the name it stands for: a version of a
-    variable (`versions`: h_1 of h), its derivative's (bh_1 of bh), a name chosen with a
-    clash suffix (b_t0_ of b_t0)."""
+    variable (`versions`: h_1 of h), its derivative's (bh_1 of bh: the name of h's own
+    derivative, or a name the function does not use). A name chosen with a clash suffix
+    (b_t0_ beside the first-order b_t0) is none of them: its plain name is another value's."""
     if mode is Mode.JVP:
         sweeps = Forward(program, wrt_names, func_names[0], outputs)
     else:
@@ -547,9 +548,12 @@ def _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outp
     funcs = sweeps.build()
     stacked = sweeps.stacked()  # (a stack's name spells its variable's: h_1's _stack_h_1)
     suffixes = Suffixed({v: of for v, of in versions.items() if v not in stacked})
-    for var, name in sweeps.derivative_names().items():
+    derivatives = sweeps.derivative_names()
+    for var, name in derivatives.items():
         if var in suffixes.stands_for and name == sweeps.PREFIX + var:
-            suffixes.stands_for[name] = sweeps.PREFIX + versions[var]
-            suffixes.follows[name] = var
-    suffixes.stands_for.update(sweeps.stands_for)
+            of = versions[var]
+            wanted = derivatives.get(of, sweeps.PREFIX + of)
+            if of in derivatives or wanted not in sweeps.taken:
+                suffixes.stands_for[name] = wanted
+                suffixes.follows[name] = var
     return funcs, suffixes
