@@ -430,15 +430,9 @@ def generate(
     )
     program = _normalized(_made_for(fn, tuple(statics)), normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
+    versions = normalizer.names.versions
     funcs, suffixes = _sweeps(
-        program,
-        wrt_names,
-        mode,
-        func_names,
-        preserve_result,
-        has_aux,
-        outputs,
-        normalizer.names.versions,
+        program, wrt_names, mode, func_names, preserve_result, has_aux, outputs, versions
     )
     if optimized:
         optimize(funcs, mode, suffixes)
