@@ -93,25 +93,22 @@ def bwd_hmm_log_likelihood(b_t6, saved):
 
 def fwd_normalized(params):
     _t0 = params['initial']
-    _t1 = params['initial']
-    _t2, logsumexp_saved = fwd_logsumexp(_t1)
-    log_pi = _t0 - _t2
-    _t3 = params['transition']
-    _t4 = params['transition']
-    _t5, logsumexp_saved_1 = fwd_logsumexp(_t4, axis=1, keepdims=True)
-    log_A = _t3 - _t5
-    _t6 = params['emission']
-    _t7 = params['emission']
-    _t8, logsumexp_saved_2 = fwd_logsumexp(_t7, axis=1, keepdims=True)
-    log_B = _t6 - _t8
-    return (log_pi, log_A, log_B), [runtime.shape_of(_t0), runtime.shape_of(_t2),
-        runtime.shape_of(_t3), runtime.shape_of(_t5), runtime.shape_of(_t6), runtime.shape_of(_t8),
+    _t1, logsumexp_saved = fwd_logsumexp(_t0)
+    log_pi = _t0 - _t1
+    _t2 = params['transition']
+    _t3, logsumexp_saved_1 = fwd_logsumexp(_t2, axis=1, keepdims=True)
+    log_A = _t2 - _t3
+    _t4 = params['emission']
+    _t5, logsumexp_saved_2 = fwd_logsumexp(_t4, axis=1, keepdims=True)
+    log_B = _t4 - _t5
+    return (log_pi, log_A, log_B), [runtime.shape_of(_t0), runtime.shape_of(_t1),
+        runtime.shape_of(_t2), runtime.shape_of(_t3), runtime.shape_of(_t4), runtime.shape_of(_t5),
         runtime.shape_of(log_A), runtime.shape_of(log_B), runtime.shape_of(log_pi),
         logsumexp_saved, logsumexp_saved_1, logsumexp_saved_2]
 
 
 def bwd_normalized(b_out, saved):
-    (_t0, _t2, _t3, _t5, _t6, _t8, log_A, log_B, log_pi, logsumexp_saved, logsumexp_saved_1,
+    (_t0, _t1, _t2, _t3, _t4, _t5, log_A, log_B, log_pi, logsumexp_saved, logsumexp_saved_1,
         logsumexp_saved_2) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (log_pi, log_A, log_B))
@@ -120,27 +117,32 @@ def bwd_normalized(b_out, saved):
     blog_A = b_outs[1]
     blog_B = b_outs[2]
     del b_outs
-    b_t6 = runtime.unbroadcast(blog_B, _t6)
-    del _t6
-    b_t8 = runtime.unbroadcast(-blog_B, _t8)
-    del _t8, blog_B
-    b_t7, = bwd_logsumexp(b_t8, logsumexp_saved_2)
-    del b_t8, logsumexp_saved_2
-    b_t3 = runtime.unbroadcast(blog_A, _t3)
-    del _t3
-    b_t5 = runtime.unbroadcast(-blog_A, _t5)
-    del _t5, blog_A
-    b_t4, = bwd_logsumexp(b_t5, logsumexp_saved_1)
-    del b_t5, logsumexp_saved_1
+    b_t4 = runtime.unbroadcast(blog_B, _t4)
+    del _t4
+    b_t5 = runtime.unbroadcast(-blog_B, _t5)
+    del _t5, blog_B
+    logsumexp_grads_2 = bwd_logsumexp(b_t5, logsumexp_saved_2)
+    del b_t5, logsumexp_saved_2
+    b_t4 = b_t4 + logsumexp_grads_2[0]
+    del logsumexp_grads_2
+    b_t2 = runtime.unbroadcast(blog_A, _t2)
+    del _t2
+    b_t3 = runtime.unbroadcast(-blog_A, _t3)
+    del _t3, blog_A
+    logsumexp_grads_1 = bwd_logsumexp(b_t3, logsumexp_saved_1)
+    del b_t3, logsumexp_saved_1
+    b_t2 = b_t2 + logsumexp_grads_1[0]
+    del logsumexp_grads_1
     b_t0 = runtime.unbroadcast(blog_pi, _t0)
     del _t0
-    b_t2 = runtime.unbroadcast(-blog_pi, _t2)
-    del _t2, blog_pi
-    b_t1, = bwd_logsumexp(b_t2, logsumexp_saved)
-    del b_t2, logsumexp_saved
-    bparams = runtime.Sparse({'initial': b_t1 + b_t0, 'transition': b_t4 + b_t3, 'emission': b_t7
-        + b_t6})
-    del b_t0, b_t1, b_t3, b_t4, b_t6, b_t7
+    b_t1 = runtime.unbroadcast(-blog_pi, _t1)
+    del _t1, blog_pi
+    logsumexp_grads = bwd_logsumexp(b_t1, logsumexp_saved)
+    del b_t1, logsumexp_saved
+    b_t0 = b_t0 + logsumexp_grads[0]
+    del logsumexp_grads
+    bparams = runtime.Sparse({'initial': b_t0, 'transition': b_t2, 'emission': b_t4})
+    del b_t0, b_t2, b_t4
     return bparams,
 
 

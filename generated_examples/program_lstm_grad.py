@@ -216,8 +216,7 @@ def fwd_lstm_predict(params, inputs):
         concat_and_multiply_weights, runtime.shape_of(hiddens),
         runtime.shape_of(concat_and_multiply_result),
         runtime.shape_of(hiddens_to_output_probs_result), logsumexp_saved, num_sequences, output,
-        runtime.shape_of(params), runtime.shape_of(update_lstm_cells),
-        runtime.shape_of(update_lstm_hiddens)]
+        runtime.shape_of(update_lstm_cells), runtime.shape_of(update_lstm_hiddens)]
 
 
 def bwd_lstm_predict(boutput, saved):
@@ -238,14 +237,18 @@ def bwd_lstm_predict(boutput, saved):
         _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t0, _t1,
         _t2, _t3, cells, concat_and_multiply_args0, concat_and_multiply_cat_state,
         concat_and_multiply_weights, hiddens, concat_and_multiply_result,
-        hiddens_to_output_probs_result, logsumexp_saved, num_sequences, output, params,
-        update_lstm_cells, update_lstm_hiddens) = saved
+        hiddens_to_output_probs_result, logsumexp_saved, num_sequences, output, update_lstm_cells,
+        update_lstm_hiddens) = saved
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
     del output
     bcells = runtime.zeros_like(cells)
     bhiddens = runtime.zeros_like(hiddens)
-    bparams = runtime.zeros_like(params)
+    bpredict = 0.0
+    boutgate = 0.0
+    bingate = 0.0
+    bforget = 0.0
+    bchange = 0.0
     for input in reversed(_seq0):
         logsumexp_saved_1 = _stack_logsumexp_saved_1.pop()
         _t12 = _stack_t12.pop()
@@ -298,7 +301,7 @@ def bwd_lstm_predict(boutput, saved):
             concat_and_multiply_cat_state_5, concat_and_multiply_weights_5, 1)
         bconcat_and_multiply_args0_5 = runtime.unstacked(bconcat_and_multiply_cat_state_5,
             (concat_and_multiply_args0_5, _t11), 0, 'hstack')
-        bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights_5)
+        bpredict += bconcat_and_multiply_weights_5
         bhiddens = bhiddens + bconcat_and_multiply_args0_5
         bupdate_lstm_result = runtime.getitem_grad(bcells, update_lstm_result, 1)
         cells = _stack_cells.pop()
@@ -327,8 +330,7 @@ def bwd_lstm_predict(boutput, saved):
             concat_and_multiply_cat_state_4, concat_and_multiply_weights_4, 1)
         bconcat_and_multiply_args1_3 = runtime.unstacked(bconcat_and_multiply_cat_state_4,
             (concat_and_multiply_args0_4, concat_and_multiply_args1_3, _t7), 1, 'hstack')
-        bupdate_lstm_hiddens = bconcat_and_multiply_args1_3
-        bparams = runtime.add_at(bparams, params, 'outgate', bconcat_and_multiply_weights_4)
+        boutgate += bconcat_and_multiply_weights_4
         bconcat_and_multiply_result_3, = bwd_sigmoid(bupdate_lstm_ingate, sigmoid_saved_1)
         bconcat_and_multiply_cat_state_3 = runtime.dot_grad(bconcat_and_multiply_result_3,
             concat_and_multiply_cat_state_3, concat_and_multiply_weights_3, 0)
@@ -336,8 +338,8 @@ def bwd_lstm_predict(boutput, saved):
             concat_and_multiply_cat_state_3, concat_and_multiply_weights_3, 1)
         bconcat_and_multiply_args1_2 = runtime.unstacked(bconcat_and_multiply_cat_state_3,
             (concat_and_multiply_args0_3, concat_and_multiply_args1_2, _t6), 1, 'hstack')
-        bupdate_lstm_hiddens = bupdate_lstm_hiddens + bconcat_and_multiply_args1_2
-        bparams = runtime.add_at(bparams, params, 'ingate', bconcat_and_multiply_weights_3)
+        bupdate_lstm_hiddens = bconcat_and_multiply_args1_3 + bconcat_and_multiply_args1_2
+        bingate += bconcat_and_multiply_weights_3
         bconcat_and_multiply_result_2, = bwd_sigmoid(bupdate_lstm_forget, sigmoid_saved)
         bconcat_and_multiply_cat_state_2 = runtime.dot_grad(bconcat_and_multiply_result_2,
             concat_and_multiply_cat_state_2, concat_and_multiply_weights_2, 0)
@@ -346,7 +348,7 @@ def bwd_lstm_predict(boutput, saved):
         bconcat_and_multiply_args1_1 = runtime.unstacked(bconcat_and_multiply_cat_state_2,
             (concat_and_multiply_args0_2, concat_and_multiply_args1_1, _t5), 1, 'hstack')
         bupdate_lstm_hiddens += bconcat_and_multiply_args1_1
-        bparams = runtime.add_at(bparams, params, 'forget', bconcat_and_multiply_weights_2)
+        bforget += bconcat_and_multiply_weights_2
         bconcat_and_multiply_result_1 = bupdate_lstm_change * (1 - update_lstm_change
             * update_lstm_change)
         bconcat_and_multiply_cat_state_1 = runtime.dot_grad(bconcat_and_multiply_result_1,
@@ -356,7 +358,7 @@ def bwd_lstm_predict(boutput, saved):
         bconcat_and_multiply_args1 = runtime.unstacked(bconcat_and_multiply_cat_state_1,
             (concat_and_multiply_args0_1, concat_and_multiply_args1, _t4), 1, 'hstack')
         bupdate_lstm_hiddens += bconcat_and_multiply_args1
-        bparams = runtime.add_at(bparams, params, 'change', bconcat_and_multiply_weights_1)
+        bchange += bconcat_and_multiply_weights_1
         bcells = bupdate_lstm_cells
         update_lstm_cells = _stack_update_lstm_cells.pop()
         bhiddens = bupdate_lstm_hiddens
@@ -397,18 +399,16 @@ def bwd_lstm_predict(boutput, saved):
     bconcat_and_multiply_args0 = runtime.unstacked(bconcat_and_multiply_cat_state,
         (concat_and_multiply_args0, _t2), 0, 'hstack')
     del _t2, bconcat_and_multiply_cat_state, concat_and_multiply_args0
-    bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights)
-    del bconcat_and_multiply_weights
     bhiddens = bhiddens + bconcat_and_multiply_args0
     del bconcat_and_multiply_args0
     b_t1 = runtime.unrepeat(bcells, _t1, num_sequences, axis=0)
     del _t1, bcells
-    bparams = runtime.add_at(bparams, params, 'init cells', b_t1)
-    del b_t1
     b_t0 = runtime.unrepeat(bhiddens, _t0, num_sequences, axis=0)
     del _t0, bhiddens, num_sequences
-    bparams = runtime.add_at(bparams, params, 'init hiddens', b_t0)
-    del b_t0, params
+    bparams = runtime.Sparse({'init hiddens': b_t0, 'init cells': b_t1, 'predict': bpredict
+        + bconcat_and_multiply_weights, 'change': bchange, 'forget': bforget, 'ingate': bingate,
+        'outgate': boutgate})
+    del b_t0, b_t1, bchange, bconcat_and_multiply_weights, bforget, bingate, boutgate, bpredict
     return bparams,
 
 

@@ -121,8 +121,7 @@ def fwd_rnn_predict(params, inputs):
         concat_and_multiply_args0_1, concat_and_multiply_cat_state_1,
         concat_and_multiply_weights_1, runtime.shape_of(hiddens),
         runtime.shape_of(concat_and_multiply_result_1),
-        runtime.shape_of(hiddens_to_output_probs_result), logsumexp_saved, num_sequences, output,
-        runtime.shape_of(params)]
+        runtime.shape_of(hiddens_to_output_probs_result), logsumexp_saved, num_sequences, output]
 
 
 def bwd_rnn_predict(boutput, saved):
@@ -134,12 +133,13 @@ def bwd_rnn_predict(boutput, saved):
         _stack_t5, _stack_update_rnn_result, _t0, _t1, _t2, concat_and_multiply_args0_1,
         concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, hiddens,
         concat_and_multiply_result_1, hiddens_to_output_probs_result, logsumexp_saved,
-        num_sequences, output, params) = saved
+        num_sequences, output) = saved
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
     del output
     bhiddens = runtime.zeros_like(hiddens)
-    bparams = runtime.zeros_like(params)
+    bpredict = 0.0
+    bchange = 0.0
     for input in reversed(_seq0):
         logsumexp_saved_1 = _stack_logsumexp_saved_1.pop()
         _t5 = _stack_t5.pop()
@@ -167,7 +167,7 @@ def bwd_rnn_predict(boutput, saved):
             concat_and_multiply_cat_state_2, concat_and_multiply_weights_2, 1)
         bconcat_and_multiply_args0_2 = runtime.unstacked(bconcat_and_multiply_cat_state_2,
             (concat_and_multiply_args0_2, _t4), 0, 'hstack')
-        bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights_2)
+        bpredict += bconcat_and_multiply_weights_2
         bhiddens = bhiddens + bconcat_and_multiply_args0_2
         hiddens = _stack_hiddens.pop()
         bconcat_and_multiply_result = bhiddens * (1 - update_rnn_result * update_rnn_result)
@@ -177,7 +177,7 @@ def bwd_rnn_predict(boutput, saved):
             concat_and_multiply_cat_state, concat_and_multiply_weights, 1)
         bconcat_and_multiply_args1 = runtime.unstacked(bconcat_and_multiply_cat_state,
             (concat_and_multiply_args0, concat_and_multiply_args1, _t3), 1, 'hstack')
-        bparams = runtime.add_at(bparams, params, 'change', bconcat_and_multiply_weights)
+        bchange += bconcat_and_multiply_weights
         bhiddens = bconcat_and_multiply_args1
     del (_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
         _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
@@ -206,14 +206,13 @@ def bwd_rnn_predict(boutput, saved):
     bconcat_and_multiply_args0_1 = runtime.unstacked(bconcat_and_multiply_cat_state_1,
         (concat_and_multiply_args0_1, _t1), 0, 'hstack')
     del _t1, bconcat_and_multiply_cat_state_1, concat_and_multiply_args0_1
-    bparams = runtime.add_at(bparams, params, 'predict', bconcat_and_multiply_weights_1)
-    del bconcat_and_multiply_weights_1
     bhiddens = bhiddens + bconcat_and_multiply_args0_1
     del bconcat_and_multiply_args0_1
     b_t0 = runtime.unrepeat(bhiddens, _t0, num_sequences, axis=0)
     del _t0, bhiddens, num_sequences
-    bparams = runtime.add_at(bparams, params, 'init hiddens', b_t0)
-    del b_t0, params
+    bparams = runtime.Sparse({'init hiddens': b_t0, 'predict': bpredict
+        + bconcat_and_multiply_weights_1, 'change': bchange})
+    del b_t0, bchange, bconcat_and_multiply_weights_1, bpredict
     return bparams,
 
 

@@ -55,43 +55,35 @@ def fwd_forward(params, state, x, training, block=basic_block):
     _t11, global_avg_pool_saved = fwd_global_avg_pool(h)
     _t12 = params['head']
     _t13 = _t12['w']
-    _t14 = params['head']
-    _t15 = _t14['b']
-    logits, linear_saved = fwd_linear(_t11, _t13, _t15)
-    _t16 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
-    return (logits, _t16), [_stack_basic_block_saved, _stack_t10, _stack_t7,
-        runtime.shape_of(_t12), runtime.shape_of(_t14), runtime.shape_of(_t6), batch_norm_saved,
-        conv2d_saved, global_avg_pool_saved, linear_saved, runtime.shape_of(logits), params,
-        relu_saved]
+    _t14 = _t12['b']
+    logits, linear_saved = fwd_linear(_t11, _t13, _t14)
+    _t15 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
+    return (logits, _t15), [_stack_basic_block_saved, _stack_t10, _stack_t7, runtime.shape_of(_t6),
+        batch_norm_saved, conv2d_saved, global_avg_pool_saved, linear_saved,
+        runtime.shape_of(logits), params, relu_saved]
 
 
 def bwd_forward(b_out, saved):
-    (_stack_basic_block_saved, _stack_t10, _stack_t7, _t12, _t14, _t6, batch_norm_saved,
-        conv2d_saved, global_avg_pool_saved, linear_saved, logits, params, relu_saved) = saved
+    (_stack_basic_block_saved, _stack_t10, _stack_t7, _t6, batch_norm_saved, conv2d_saved,
+        global_avg_pool_saved, linear_saved, logits, params, relu_saved) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (logits, None))
     del logits
     blogits = b_outs[0]
     del b_outs
-    b_t11, b_t13, b_t15 = bwd_linear(blogits, linear_saved)
+    b_t11, b_t13, b_t14 = bwd_linear(blogits, linear_saved)
     del blogits, linear_saved
-    b_t14 = runtime.getitem_grad(b_t15, _t14, 'b')
-    del _t14, b_t15
-    b_t12 = runtime.getitem_grad(b_t13, _t12, 'w')
-    del _t12, b_t13
-    bparams = runtime.Sparse({'head': b_t14 + b_t12})
-    del b_t12, b_t14
     bh, = bwd_global_avg_pool(b_t11, global_avg_pool_saved)
     del b_t11, global_avg_pool_saved
+    bblocks = 0.0
     for i in reversed(range(len(params['blocks']))):
         basic_block_saved = _stack_basic_block_saved.pop()
         _t10 = _stack_t10.pop()
         _t7 = _stack_t7.pop()
         b_t10 = runtime.getitem_grad(bh, _t10, 0)
         b_t8, bh = bwd_basic_block(b_t10, basic_block_saved)
-        b_t7 = runtime.getitem_grad(b_t8, _t7, i)
-        bparams = runtime.add_at(bparams, params, 'blocks', b_t7)
-    del _stack_basic_block_saved, _stack_t10, _stack_t7
+        bblocks = runtime.add_at(bblocks, _t7, i, b_t8)
+    del _stack_basic_block_saved, _stack_t10, _stack_t7, params
     bh, = bwd_relu(bh, relu_saved)
     del relu_saved
     b_t6 = runtime.getitem_grad(bh, _t6, 0)
@@ -102,8 +94,8 @@ def bwd_forward(b_out, saved):
     del b_t1, conv2d_saved
     bstem = runtime.Sparse({'w': b_t0, 'gamma': b_t2, 'beta': b_t3})
     del b_t0, b_t2, b_t3
-    bparams = runtime.add_at(bparams, params, 'stem', bstem)
-    del bstem, params
+    bparams = runtime.Sparse({'stem': bstem, 'blocks': bblocks, 'head': {'w': b_t13, 'b': b_t14}})
+    del b_t13, b_t14, bblocks, bstem
     return bparams,
 
 
@@ -313,7 +305,7 @@ def bwd_basic_block(b_out, saved):
     else:
         bx = runtime.zeros_like(x)
     del _cond0, _stack_shortcut, _t12, shortcut, x
-    bx = bx + bshortcut
+    bx += bshortcut
     del bshortcut
     b_t11 = runtime.getitem_grad(bh, _t11, 0)
     del _t11

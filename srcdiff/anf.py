@@ -84,6 +84,9 @@ class Normalizer(EffectStatements, Expressions):
         }
         # name -> (its list or tuple display, the block it was made in), while it holds
         self.displays = {}
+        # (name, key) -> (the temporary holding name[key], its block, the last position there
+        # known to have changed nothing it reads: expressions.py)
+        self.items_read = {}
         self.versions = {p: p for p in self.params}
         self.depth = 0
 

@@ -65,6 +65,10 @@ class Expressions(UserCalls, CallArguments):
             return self.user_call(node, loc, out, target)
         if isinstance(node, gast.IfExp):
             return self.conditional(node, loc, out, target)
+        read = self._item_read(node, out) if target is None else None
+        held = read and self._read_before(read, out)
+        if held is not None:
+            return held
         record, forward, bound = self.operation(node, loc, out)
         operands = ir.names_in(forward)
         name = self.store(target) if target else self.names.fresh("_t")
@@ -78,7 +82,47 @@ class Expressions(UserCalls, CallArguments):
             out.append(ir.Assign([name], forward, loc, record, bound))
             if _is_display(_joined_display(node) or node) and target not in self.changed_in_place:
                 self.displays[name] = (forward, out)
+            if target is None and _read(forward) is not None:
+                self.items_read[_read(forward)] = (name, out, len(out) - 1)
         return name
+
+    def _item_read(self, node, out):
+        """(d, k) of a read d[k] (`_read`) where d is a name, or an item read before that a
+        temporary holds (d['head']['w']); else None."""
+        if not isinstance(node, gast.Subscript):
+            return None
+        index = node.slice
+        if isinstance(index, gast.Name):
+            index = ir.name(self.versions.get(index.id, index.id))
+        if isinstance(node.value, gast.Name):
+            base = self.versions.get(node.value.id, node.value.id)
+        else:
+            inner = self._item_read(node.value, out)
+            base = inner and self._read_before(inner, out)
+        return None if base is None else _read(gast.Subscript(value=ir.name(base), slice=index))
+
+    def _read_before(self, read, out):
+        """The temporary that holds d[k] (`read`) already, where nothing since can have
+        changed what it reads: every statement after it in the block computes a new value of
+        another name (not d's, nor k's) by a pure primitive (so that `d['head']['w']`,
+        `d['head']['b']` read d['head'] once, and `ps[i]['w']`, `ps[i]['b']` read ps[i] once).
+        Blocks only grow: the statements looked at are not looked at again."""
+        held, block, looked = self.items_read.get(read, (None, None, 0))
+        if block is not out:
+            return None
+        for stmt in out[looked + 1 :]:
+            if not (
+                isinstance(stmt, ir.Assign)
+                and stmt.primitive is not None
+                and stmt.primitive.pure
+                and stmt.callee is None
+                and len(stmt.targets) == 1
+                and stmt.targets[0] not in (held, *read)
+            ):
+                del self.items_read[read]
+                return None
+        self.items_read[read] = (held, out, len(out) - 1)
+        return held
 
     def operation(self, node, loc, out):
         """(record, forward expression, bound operands) of the primitive operation `node`."""
@@ -493,6 +537,19 @@ def _plain_builtin_call(node, obj):
         first = gast.Call(func=node.func, args=args[:-1], keywords=[])
         args = [gast.copy_location(first, node), args[-1]]
     return gast.copy_location(gast.Call(func=node.func, args=list(args), keywords=[]), node)
+
+
+def _read(node):
+    """(d, k) of a read d[k] of a name d at a constant string key (a dict's item) or at a
+    name k (an item of a list a loop reads twice); else None."""
+    if not (isinstance(node, gast.Subscript) and isinstance(node.value, gast.Name)):
+        return None
+    index = node.slice
+    if isinstance(index, gast.Constant) and type(index.value) is str:
+        return node.value.id, repr(index.value)
+    if isinstance(index, gast.Name):
+        return node.value.id, index.id
+    return None
 
 
 def _is_display(node):

@@ -35,7 +35,10 @@ def optimize(funcs, mode, suffixed=None):
     for func in funcs:
         eliminate_dead_code(func)
         propagate_copies(func)
-        gather_dict_adjoints(func)
+        if gather_dict_adjoints(func):  # (a dict's shape it no longer reads: on a stack?)
+            while eliminate_dead_stacks(func):
+                pass
+            eliminate_dead_code(func)
         accumulate_in_place(func)
         drop_suffixes(func, suffixed or Suffixed())
     if mode is Mode.SPLIT:

@@ -561,6 +561,56 @@ def written_while_looped_over(params, x):
     return sum(np.sum(piece) for piece in pieces) * np.sum(x)
 
 
+def dicts_of_layers(seed=0):
+    """{'hidden': {'W', 'b'}, 'blocks': [{'W', 'b'}, {'W', 'b'}], 'head': {'W', 'b'}}."""
+    ((W1, b1), _, (W3, b3)), x = three_layers(seed)
+    draw = np.random.default_rng(seed + 1)
+    blocks = [{"W": 0.5 * draw.normal(size=(4, 4)), "b": draw.normal(size=4)} for _ in range(2)]
+    return {"hidden": {"W": W1, "b": b1}, "blocks": blocks, "head": {"W": W3, "b": b3}}, x
+
+
+def dicts_of_layers_without_blocks(seed=0):
+    params, x = dicts_of_layers(seed)
+    return dict(params, blocks=[]), x
+
+
+def dict_of_dicts(params, x):  # params["hidden"]["W"] read twice
+    h = np.tanh(x @ params["hidden"]["W"] + params["hidden"]["b"])
+    out = h @ params["head"]["W"] + params["head"]["b"]
+    return np.sum(out**2) + np.sum(params["hidden"]["W"] ** 2)
+
+
+def list_of_dicts_in_a_loop(params, x):
+    h = np.tanh(x @ params["hidden"]["W"] + params["hidden"]["b"])
+    for i in range(len(params["blocks"])):
+        h = h + np.sin(h @ params["blocks"][i]["W"] + params["blocks"][i]["b"])
+    return np.sum(h @ params["head"]["W"] + params["head"]["b"])
+
+
+def dict_block(p, h):
+    return h + np.sin(h @ p["W"] + p["b"]) * p["b"]
+
+
+def dict_blocks_through_a_callee_twice(params, x):
+    h = np.tanh(x @ params["hidden"]["W"] + params["hidden"]["b"])
+    for i in range(len(params["blocks"])):
+        for _ in range(2):
+            h = dict_block(params["blocks"][i], h)
+    return np.sum(h @ params["head"]["W"]) * np.sum(params["head"]["b"])
+
+
+def key_read_in_and_outside_a_loop(params, x):
+    total = np.sum(x @ params["W"]) * params["W"][0, 0]
+    for k in range(len(x) - 3):  # (twice; none, for x of 3 rows)
+        total = total + np.sum(np.sin(params["W"] * k + params["b"]))
+    return total + np.sum(params["b"] ** 2)
+
+
+def dict_params_three_rows(seed=0):
+    params, x = dict_params(seed)
+    return params, x[:3]
+
+
 CASES = {
     "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
     "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
@@ -636,6 +686,21 @@ CASES = {
     "next(it, default), next(iter(params), None)": (next_with_a_default, three_square_layers),
     "dataclasses.replace(layer, W=v)": (fields_replaced, dense_layer),
     "namedtuple's layer._replace(W=v)": (namedtuple_fields_replaced, dense_pair),
+    "dict of dicts, a key read twice": (dict_of_dicts, dicts_of_layers),
+    "list of dicts read in a loop": (list_of_dicts_in_a_loop, dicts_of_layers),
+    "list of dicts read in a loop that runs no times": (
+        list_of_dicts_in_a_loop,
+        dicts_of_layers_without_blocks,
+    ),
+    "list of dicts through a callee, in nested loops": (
+        dict_blocks_through_a_callee_twice,
+        dicts_of_layers,
+    ),
+    "a key read in and outside a loop": (key_read_in_and_outside_a_loop, dict_params),
+    "a key read in a loop that runs no times, and outside it": (
+        key_read_in_and_outside_a_loop,
+        dict_params_three_rows,
+    ),
 }
 
 

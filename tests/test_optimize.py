@@ -1,12 +1,13 @@
 """The optimisation passes: each keeps every gradient as it is, and does what it says."""
 
+import re
 import tracemalloc
 
 import numpy as np
 
 import srcdiff as nf
 from gradcheck import check_grad
-from pytree_oracle import assert_leaves_close, finite_differences
+from pytree_oracle import assert_leaves_close, finite_differences, leaves
 
 
 def chain(x):
@@ -105,6 +106,69 @@ def test_accumulation_in_place_only_into_buffers_nothing_else_sees(rng):
     x = rng.normal(size=4)
     np.testing.assert_array_equal(raw(x), optimized(x))
     check_grad(shared, x)
+
+
+def _add_pair(u, v):
+    return u + v  # (its backward pass hands the caller its seed for both)
+
+
+def _shared_first_values(x, y):
+    z = x + y  # bx's first value, runtime.unbroadcast(b_t6, x), may be b_t6 itself
+    w = np.sin(z) * x + x * 3.0
+    s = _add_pair(x * 1.5 + w, y)
+    return np.sum(s * z + x) + np.sum(np.cos(y) * y + y * w)
+
+
+def _tuple_first_values(x, y):
+    a = np.sin(x) * y + x * 2.0
+    b = np.cos(y) * x + y * 3.0
+    s = _add_pair(x * 1.5 + a, y)  # by's first value is an item of the callee's result
+    return np.sum(s * s) + np.sum(a * b)
+
+
+def _mixed(source):
+    """The names some accumulation adds into in place and another rebinds."""
+    return {
+        name
+        for name in re.findall(r"^\s*(\w+) \+= ", source, re.M)
+        if re.search(rf"^\s*{name} = {name} \+ ", source, re.M)
+    }
+
+
+def test_each_adjoint_accumulates_one_way_and_never_into_a_shared_buffer(rng):
+    """A first value that may be another's buffer is added to where the next contribution
+    is (a new array), or else every contribution rebinds: `+=` never writes into a seed,
+    a callee's result or unbroadcast's argument, for arrays of float64 and float32, 0-d
+    arrays and Python floats alike."""
+    for f in (_shared_first_values, _tuple_first_values):
+        _check_one_way(f, rng)
+    folded = nf.grad(_shared_first_values, wrt=(0, 1)).source
+    assert re.search(r"^ *bx = runtime.unbroadcast\(\w+, x\) \+ ", folded, re.M), folded
+    rebound = nf.grad(_tuple_first_values, wrt=(0, 1)).source
+    assert re.search(r"^ *\w+, by = bwd__add_pair\(", rebound, re.M), rebound
+    assert "by += " not in rebound and "by = by + " in rebound, rebound
+
+
+def _check_one_way(f, rng):
+    both = nf.grad(f, wrt=(0, 1))
+    assert not _mixed(both.source), both.source
+    raw = nf.grad(f, wrt=(0, 1), optimized=False)
+    for make in (
+        lambda: rng.normal(size=4),
+        lambda: rng.normal(size=4).astype(np.float32),
+        lambda: np.array(rng.normal()),
+        lambda: float(rng.normal()),
+    ):
+        args = (make(), make())
+        kept = [np.array(a, copy=True) for a in args]
+        got, expected = both(*args), raw(*args)
+        for a, k in zip(args, kept):
+            np.testing.assert_array_equal(a, k)
+        for g, e in zip(got, expected):
+            np.testing.assert_allclose(
+                g, e, rtol=1e-5 if np.asarray(g).dtype == np.float32 else 1e-13
+            )
+    check_grad(f, rng.normal(size=4), rng.normal(size=4))
 
 
 def test_copies_are_propagated(rng):
@@ -288,7 +352,8 @@ def test_scalars_that_may_be_complex_keep_their_unbroadcast(rng):
     check_grad(complex_through_a_callee, rng.normal(size=4))
 
 
-def dict_block(p, x):  # 'w' read twice; its backward returns p's adjoint to the caller
+def dict_block(p, x):  # 'w' read twice (once: nothing between changes p); its backward
+    # returns p's adjoint to the caller
     return np.tanh(x @ p["w"] + p["b"]) * p["w"][0]
 
 
@@ -303,7 +368,8 @@ def test_a_dict_adjoint_returned_to_a_caller_is_one_sparse_display(rng):
     0.0), and no longer saves the dict it added the keys at."""
     source = nf.grad(dict_model).source
     backward = source[source.index("def bwd_dict_block") :]
-    assert "bp = runtime.Sparse({'w': b_t5 + b_t0, 'b': b_t2})" in backward, backward
+    assert "_t0 = p['w']" in source and source.count("p['w']") == 1
+    assert "bp = runtime.Sparse({'w': b_t0, 'b': b_t2})" in backward, backward
     assert "add_at(" not in source and "getitem_grad(b_t4, _t3, 1)" in source
     assert "shape_of(p)" not in source and ", p" not in backward.split("saved.clear()")[0]
     p = {"w": rng.normal(size=(3, 3)), "b": rng.normal(size=3), "unused": rng.normal(size=2)}
@@ -329,6 +395,7 @@ def test_a_dict_adjoint_chain_stops_where_something_else_reads_it():
             bp = runtime.add_at(bp, p, 'b', b)
             for i in range(3):
                 bp = runtime.add_at(bp, p, 'w', c)
+                c = c * bp['w']
             bq = runtime.getitem_grad(a, p, 'w')
             bq = runtime.add_at(bq, p, 'b', bq)
             br = runtime.getitem_grad(a, p, 'w')
@@ -339,7 +406,7 @@ def test_a_dict_adjoint_chain_stops_where_something_else_reads_it():
     )
     assert "bp = runtime.Sparse({'b': b, 'w': a})" in out, out
     assert out.count("add_at(") == 3 and "bq = runtime.add_at(bq, p, 'b', bq)" in out
-    assert "br = runtime.add_at(br, p, 'b', a)" in out
+    assert "br = runtime.Sparse({'w': a})" in out and "br = runtime.add_at(br, p, 'b', a)" in out
 
 
 def test_saved_values_the_backward_function_no_longer_reads_are_not_saved():
@@ -387,3 +454,241 @@ def test_an_array_adjoint_built_row_by_row_is_one_array_where_the_rows_are_known
     assert "np.array" not in gradient.source_for(longer, x)
     check_grad(rows_read, longer, x, wrt=0)
     assert "np.array" not in gradient.source_for(np.array([p, p, p]), x)  # (rows not known)
+
+
+def test_what_is_live_after_each_statement_through_branches_loops_and_renames():
+    """passes/liveness.LiveAfter, which keeps each name's history instead of a set per
+    statement, answers as those sets would, also after a rename merges two names."""
+    import ast
+
+    from srcdiff import conversion
+    from srcdiff.passes.liveness import LiveAfter, live_before
+
+    source = (
+        "def f(a, b):\n"
+        "    c = a + 1\n"  # 0
+        "    if b:\n"  # 1
+        "        d = c * 2\n"  # 1.0
+        "    else:\n"
+        "        d = a\n"  # 1.1
+        "    for i in range(3):\n"  # 2
+        "        e = d + i\n"  # 2.0
+        "        d = e\n"  # 2.1
+        "    g = c\n"  # 3
+        "    return d + g\n"  # 4
+    )
+    func = conversion.ast_to_gast(ast.parse(source)).body[0]
+    body = func.body
+    after = LiveAfter()
+    entry = live_before(body, set(), None, after=after)
+    statements = {
+        "0": body[0],
+        "1": body[1],
+        "1.0": body[1].body[0],
+        "1.1": body[1].orelse[0],
+        "2": body[2],
+        "2.0": body[2].body[0],
+        "2.1": body[2].body[1],
+        "3": body[3],
+        "4": body[4],
+    }
+    expected = {
+        "0": {"a", "b", "c"},
+        "1": {"c", "d"},
+        "1.0": {"c", "d"},
+        "1.1": {"c", "d"},
+        "2": {"c", "d"},
+        "2.0": {"c", "e"},
+        "2.1": {"c", "d"},
+        "3": {"d", "g"},
+        "4": set(),
+    }
+    names = {"a", "b", "c", "d", "e", "g", "i"}
+    assert entry == {"a", "b", "range"}
+    for key, stmt in statements.items():
+        assert after.among(names, id(stmt)) == expected[key], key
+    after.rename("g", "e")  # e and g never live at once: e is live where either was
+    for key, stmt in statements.items():
+        renamed = {"e" if n == "g" else n for n in expected[key]}
+        assert after.among(names - {"g"}, id(stmt)) == renamed, key
+    assert not after.knows(id(func))
+
+
+def _same_as_unoptimised_and_differences(function, args):
+    got, raw = nf.grad(function)(*args), nf.grad(function, optimized=False)(*args)
+    assert_leaves_close(got, leaves(raw), 1e-12, 1e-14, "against the unoptimised gradient")
+    assert_leaves_close(got, finite_differences(function, args), 1e-5, 1e-7, function.__name__)
+    arrays = [leaf for leaf in leaves(got) if isinstance(leaf, np.ndarray)]
+    for k, leaf in enumerate(arrays):  # (each leaf its own: `+=` into one changes no other)
+        assert leaf.flags.writeable
+        assert not any(np.shares_memory(leaf, other) for other in arrays[k + 1 :])
+    return got
+
+
+def test_a_dict_of_dicts_adjoint_is_one_nested_display(rng):
+    """params['hidden']['W'] read twice and params['head'] read twice: each read once (nothing
+    between can change params), one display, the items' adjoints nested in it (not a sum of
+    one-key dicts), and no dict saved for it."""
+    from container_constructs import dict_of_dicts, dicts_of_layers
+
+    source = nf.grad(dict_of_dicts).source
+    assert (
+        "bparams = {'hidden': {'W': b_t1, 'b': b_t3}, 'head': {'W': b_t6, 'b': b_t8}}"
+    ) in source, source
+    assert source.count("params['hidden']") == source.count("params['head']") == 1
+    assert source.count("_t0['W']") == 1 and "b_t1 += runtime.matmul_grad(" in source
+    assert "getitem_grad(" not in source and "add_at(" not in source
+    _same_as_unoptimised_and_differences(dict_of_dicts, dicts_of_layers())
+
+
+def test_a_loop_sums_what_it_adds_at_a_key_in_a_name_of_its_own(rng):
+    """A loop over a list of dicts adds each block's adjoint into `bblocks` (from 0.0, so
+    that a loop that runs no times leaves zeros), and params' adjoint is built once after it,
+    as the callee's adjoint (a Sparse) is; an inner loop's sum goes on in the outer one."""
+    import container_constructs as made
+
+    source = nf.grad(made.list_of_dicts_in_a_loop).source
+    assert "    bblocks = 0.0\n    for i in reversed(" in source, source
+    assert "_t6 = _t5[i]\n        _t7 = _t6['W']\n" in source and source.count("_t5[i]") == 1
+    assert "bblocks = runtime.add_at(bblocks, _t5, i, {'W': b_t7, 'b': b_t9})" in source
+    assert "bparams = {'hidden': {'W': b_t1, 'b': b_t3}, 'blocks': bblocks, 'head':" in source
+    assert source.count("bparams") == 2  # (built once, read once)
+    for make in (made.dicts_of_layers, made.dicts_of_layers_without_blocks):
+        _same_as_unoptimised_and_differences(made.list_of_dicts_in_a_loop, make())
+    source = nf.grad(made.dict_blocks_through_a_callee_twice).source
+    assert "    bblocks = 0.0\n    for i in reversed(" in source
+    assert "            bblocks = runtime.add_at(bblocks, _t5, i, b_t6)" in source
+    assert "bp = runtime.Sparse({'W': b_t0, 'b': b_t2})" in source
+    for make in (made.dicts_of_layers, made.dicts_of_layers_without_blocks):
+        _same_as_unoptimised_and_differences(made.dict_blocks_through_a_callee_twice, make())
+
+
+def test_a_key_read_in_and_outside_a_loop_sums_both(rng):
+    import container_constructs as made
+
+    source = nf.grad(made.key_read_in_and_outside_a_loop).source
+    assert "    bb = 0.0\n    bW = 0.0\n" in source and "        bW += b_t4\n" in source, source
+    assert "bparams = {'W': bW + b_t0, 'b': b_t11 + bb}" in source
+    for make in (made.dict_params, made.dict_params_three_rows):  # (twice; no times)
+        _same_as_unoptimised_and_differences(made.key_read_in_and_outside_a_loop, make())
+
+
+def test_nested_dict_adjoints_hold_in_second_order(rng):
+    """The Hessian-vector products (forward over these reverse sweeps) against autograd."""
+    import pytest
+
+    pytest.importorskip("autograd")
+    import container_constructs as made
+    from pytree_oracle import autograd_hvp, checked_hvp, module_for_autograd
+
+    twin = module_for_autograd(made)
+    for function, make in [
+        (made.dict_of_dicts, made.dicts_of_layers),
+        (made.list_of_dicts_in_a_loop, made.dicts_of_layers),
+        (made.dict_blocks_through_a_callee_twice, made.dicts_of_layers_without_blocks),
+        (made.key_read_in_and_outside_a_loop, made.dict_params),
+    ]:
+        args = make()
+        product, direction = checked_hvp(function, args)
+        expected = autograd_hvp(getattr(twin, function.__name__), args, direction)
+        assert_leaves_close(product, expected, 1e-8, 1e-10, f"{function.__name__}: autograd")
+
+
+def test_a_loops_additions_leave_it_only_where_it_touches_nothing_else():
+    """Taken out of a loop: additions to an adjoint the loop neither reads nor writes
+    otherwise, of a dict it does not write, both bound before it (else a loop that runs no
+    times would read them unbound after it)."""
+    from srcdiff.optimize import gather_dict_adjoints
+
+    out = _pass_on(
+        gather_dict_adjoints,
+        """
+        def f(p, q, a, c, flag):
+            bp = runtime.getitem_grad(a, p, 'w')
+            if flag:
+                bq = runtime.zeros_like(q)
+            for i in range(3):
+                bp = runtime.add_at(bp, p, 'w', c)
+                b_t1 = runtime.getitem_grad(c, a, 'u')
+                b_t0 = runtime.getitem_grad(b_t1, q, i)
+                bp = runtime.add_at(bp, p, 'v', b_t0)
+                bq = runtime.add_at(bq, q, 'w', c)
+            for i in range(2):
+                bp = runtime.add_at(bp, p, 'b', c)
+                p = c
+            return runtime.as_grad(bp, p), bq
+        """,
+    )
+    assert "    bw = 0.0\n    bv = 0.0\n    for i in range(3):\n" in out, out
+    assert "        bw = bw + c\n        bv = runtime.add_at(bv, q, i, {'u': c})\n" in out
+    assert "bq = runtime.add_at(bq, q, 'w', c)" in out and "b_t" not in out
+    assert "bp = runtime.Sparse({'v': bv, 'w': a + bw})\n    for i in range(2):" in out
+    assert "bp = runtime.add_at(bp, p, 'b', c)" in out
+
+
+def test_a_sparse_display_nests_and_add_at_starts_from_zero():
+    from srcdiff import runtime
+
+    g, row = np.arange(3.0), np.ones(2)
+    nested = runtime.Sparse({"head": {"w": g}, "none": 0.0})
+    assert type(nested["head"]) is runtime.Sparse and "none" not in nested
+    total = nested + runtime.Sparse({"head": {"w": g, "b": g}})
+    np.testing.assert_array_equal(total["head"]["w"], 2 * g)
+    np.testing.assert_array_equal(total["head"]["b"], g)
+    assert runtime.add_at(0.0, {"k": g}, "k", g) == {"k": g}
+    np.testing.assert_array_equal(runtime.add_at(0.0, np.zeros((2, 2)), 1, row), [[0, 0], row])
+
+
+def written_between(p, x):
+    d = {"w": p["w"], "c": p["c"]}
+    a = np.sum(d["w"] * x)
+    d["w"] = d["c"] * 2.0
+    return a + np.sum(d["w"] * x) * d["c"]
+
+
+def rebound_between(p, x):
+    q = p
+    t = 0.0
+    for _ in range(2):
+        t = t + np.sum(q["a"] * x)
+        q = q["inner"]
+        t = t + np.sum(q["a"] ** 2)
+    return t
+
+
+def doubled(d):
+    return d["a"] * 2.0
+
+
+def called_between(p, x):
+    return np.sum(p["a"] * doubled(p) * p["a"] * x) + np.sum(p["a"] * p["a"]) * p["b"]
+
+
+def index_changed_between(x, w):
+    t = 0.0
+    i = 0
+    for _ in range(3):
+        a = x[i] * w
+        i = i + 1
+        t = t + np.sum(a * x[i])
+    return t
+
+
+def test_an_item_is_read_once_only_where_nothing_between_can_change_it(rng):
+    """d[k] read again is the value read before where only pure primitives computing new
+    names ran between (`p['a'] * p['a']`); not after a write into d, d or k bound anew, or a
+    call of the user's (which might change d)."""
+    p = {"w": rng.normal(size=3), "c": 0.7}
+    assert nf.grad(written_between).source.count("d['w']") == 2
+    _same_as_unoptimised_and_differences(written_between, (p, rng.normal(size=3)))
+    p = {"a": rng.normal(size=3), "inner": {"a": rng.normal(size=3), "inner": {}}}
+    p["inner"]["inner"] = {"a": rng.normal(size=3)}
+    assert nf.grad(rebound_between).source.count("q['a']") == 2
+    _same_as_unoptimised_and_differences(rebound_between, (p, rng.normal(size=3)))
+    source = nf.grad(called_between).source
+    called = source[source.index("def dcalled_between") : source.index("def fwd_doubled")]
+    assert called.count("p['a']") == 2 and called.count("p['b']") == 1, called
+    p = {"a": rng.normal(size=3), "b": 1.3}
+    _same_as_unoptimised_and_differences(called_between, (p, rng.normal(size=3)))
+    assert nf.grad(index_changed_between).source.count("x[i]") == 2
+    check_grad(index_changed_between, rng.normal(size=(4, 3)), rng.normal(size=3))

@@ -3,14 +3,17 @@ for its arguments' types and shapes. The whole suite runs in check mode (conftes
 each call's result is compared with the generic code's; these tests pin down what is
 rewritten, what is not, and what the variants return."""
 
+import ast
 import re
 
+import gast
 import numpy as np
 import pytest
 
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
-from srcdiff import nn, shapes, specialize
+from srcdiff import codegen, conversion, nn, shapes, specialize, transform
+from srcdiff.modes import Mode
 from srcdiff.passes import saved_lists
 
 
@@ -508,3 +511,41 @@ def test_a_call_that_leaves_an_argument_to_its_default_sees_it_replaced(rng, mon
     for _ in range(2):
         np.testing.assert_allclose(df(x, 5.0), np.full(3, 5.0))
         np.testing.assert_allclose(df(x), np.full(3, 3.0))
+
+
+def long_named_loop(x, w):
+    total = 0.0
+    for k in range(3):
+        first_activation_value = np.sin(x * w)
+        second_activation_value = np.cos(first_activation_value * w)
+        total = total + np.sum(second_activation_value[::-1] * first_activation_value)
+    return total + np.sum(x[-1] * w, axis=-1)
+
+
+def _functions(source):
+    module = conversion.ast_to_gast(ast.parse(source))
+    return [f for f in module.body if isinstance(f, gast.FunctionDef)]
+
+
+def _dump(tree):
+    return gast.dump(tree, include_attributes=False)
+
+
+def test_the_transforms_trees_are_made_those_its_source_parses_to(rng):
+    """A first variant rewrites the transform's own trees (no parse of the emitted source):
+    codegen.as_printed makes them what the parse gives, line numbers aside."""
+    source, _, trees = transform.generate(
+        long_named_loop, (1,), Mode.SPLIT, names=("fwd_loop", "bwd_loop")
+    )
+    parsed = _functions(source)
+    assert "del (_stack_" in source  # (a del printed over lines: a del of a tuple)
+    codegen.as_printed(trees)
+    assert [_dump(t) for t in trees] == [_dump(t) for t in parsed]
+    func = _functions("def f(x):\n    return x * x + 1\n")[0]
+    total = func.body[0].value
+    total.left.right, total.right = total.left.left, gast.Constant(-2.5, None)
+    codegen.as_printed([func])
+    assert _dump(func) == _dump(_functions(codegen.function_source(func)[0])[0])
+    assert total.left.left is not total.left.right and isinstance(total.right, gast.UnaryOp)
+    x, w = rng.normal(size=(3, 4)), rng.normal(size=4)
+    check_grad(long_named_loop, x, w, wrt=1)

@@ -1,19 +1,26 @@
 """Dict adjoints written as a person writes them: `bp = {'w': bw, 'b': bb}` where the reverse
 sweep built one key at a time (`bp = runtime.getitem_grad(bb, p, 'b')`, then
-`bp = runtime.add_at(bp, p, 'w', bw)`, ...); and, in code specialised for its arguments, an
-array's adjoint built row by row the same way as `bx = np.array([bx0, bx1])`."""
+`bp = runtime.add_at(bp, p, 'w', bw)`, ...), nested where the items are dicts too
+(`{'head': {'w': bw, 'b': bb}}`, not a sum of one-key dicts), with the adjoint that a loop
+adds to a key summed in a name of its own (`bblocks`) and the dict built once, after it;
+and, in code specialised for its arguments, an array's adjoint built row by row the same way
+as `bx = np.array([bx0, bx1])`."""
 
+import keyword
+from collections import Counter
 from typing import NamedTuple
 
 import gast
 
 from .. import ir, runtime
+from ..annotations import Mark, mark
 from ..shapes import Typed
 
 
 class _Link(NamedTuple):
     """One statement of a chain: `target = runtime.getitem_grad(value, container, key)` or
-    `target = runtime.add_at(target, container, key, value)`."""
+    `target = runtime.add_at(target, container, key, value)`; or its start
+    `target = runtime.zeros_like(container)` (key and value None)."""
 
     target: str
     container: str
@@ -23,15 +30,45 @@ class _Link(NamedTuple):
     position: int = 0
 
 
+class _Uses:
+    """How often each name is written and read in a function, and read as the first argument
+    of runtime.as_grad: counted once, and kept up to date by the rewrites that change it."""
+
+    def __init__(self, func):
+        self.stores, self.loads, self.as_grad = Counter(), Counter(), Counter()
+        for node in ir.walk(func):
+            if isinstance(node, gast.Name):
+                (self.loads if isinstance(node.ctx, gast.Load) else self.stores)[node.id] += 1
+            elif _calls(node, runtime.as_grad) and node.args and _is_name(node.args[0]):
+                self.as_grad[node.args[0].id] += 1
+
+    def single(self, name):
+        """Whether `name` is written once and read once."""
+        return self.stores[name] == 1 and self.loads[name] == 1
+
+
 def gather_dict_adjoints(func):
     """Replace each such chain by one dict display where the chain ends, when nothing but the
     chain reads or writes the adjoint between its first statement and its last, and the
     values it gathers are names no statement between reassigns. The display is a plain dict
     where only `runtime.as_grad` reads the adjoint (as_grad fills in the keys that got no
     gradient); elsewhere it is the `runtime.Sparse` the chain made (a caller adds it to its
-    own, and a key that got nothing reads as 0.0)."""
-    _gather(func.body, lambda chain: _dict_display(chain, func))
-    return func
+    own, and a key that got nothing reads as 0.0). A loop whose body only adds to the adjoint
+    at constant keys adds to one sum per key instead (0.0 before the loop: add_at's start),
+    each added to the adjoint after it, where the chain goes on. Returns whether it wrote
+    any (the values the chains read, a dict's shape, may be dead now)."""
+    sums = _Sums(ir.Names(func), _Uses(func), {}, [])
+    _hoist(func.body, ir.names_in(func.args, gast.Param), sums)
+    uses = _Uses(func)
+    made = _gather(
+        func.body,
+        lambda chain: _dict_display(chain, uses),
+        lambda block, stmt: _nest_display(block, stmt, uses),
+    )
+    for block, stmt in sums.added:  # (the value added at an item: a dict's adjoint written out?)
+        nested = _nested(stmt.value.args[3], block, stmt, uses)
+        stmt.value.args[3] = stmt.value.args[3] if nested is None else nested
+    return bool(made or sums.starts)
 
 
 def gather_row_adjoints(func, seen):
@@ -43,35 +80,49 @@ def gather_row_adjoints(func, seen):
     return func
 
 
-def _gather(block, display):
+def _gather(block, display, nest=None):
+    """Write the chains in `block` and the blocks below it as displays; returns how many."""
+    inner = 0
     for stmt in block:
         for field in ("body", "orelse"):
             if isinstance(getattr(stmt, field, None), list):
-                _gather(getattr(stmt, field), display)
+                inner += _gather(getattr(stmt, field), display, nest)
+    made = []
     index = 0
     while index < len(block):
         chain = _chain(block, index)
         written = display(chain) if chain else None
         if written is not None:
             block[chain[-1].position] = ir.assign(chain[0].target, written)
+            made.append(block[chain[-1].position])
             for link in reversed(chain[:-1]):
                 del block[link.position]
         index += 1
+    for stmt in made if nest else ():
+        nest(block, stmt)
+    return inner + len(made)
 
 
-def _dict_display(chain, func):
-    if not all(type(link.key) is str for link in chain):
+def _dict_display(chain, uses):
+    links = [link for link in chain if link.value is not None]
+    if not all(type(link.key) is str for link in links):
         return None
-    items = _summed(chain)
+    target, writes = chain[0].target, len(chain)
+    only_as_grad = (
+        uses.stores[target] == writes
+        and uses.loads[target] == (writes - 1) + uses.as_grad[target]
+        and uses.as_grad[target] > 0
+    )
+    uses.stores[target] -= writes - 1
+    uses.loads[target] -= writes - 1
+    items = _summed(links)
     display = gast.Dict(keys=[ir.const(key) for key in items], values=list(items.values()))
-    if _read_only_by_as_grad(func, chain[0].target, len(chain)):
-        return display
-    return ir.call(f"runtime.{runtime.Sparse.__name__}", display)
+    return display if only_as_grad else ir.call(f"runtime.{runtime.Sparse.__name__}", display)
 
 
 def _array_display(chain, seen):
     records = [seen.get(id(link.call)) for link in chain]
-    if None in records:
+    if len(chain) < 2 or chain[0].value is None or None in records:
         return None
     array = records[0][1][1]  # (x of getitem_grad(g, x, index) and of add_at(b, x, index, g))
     rows = [values[0] if len(values) == 3 else values[3] for _, values in records]
@@ -101,11 +152,13 @@ def _summed(chain):
 
 def _chain(block, start):
     """The links of the chain starting at block[start] (none if it is not one)."""
-    first = _link(block[start], runtime.getitem_grad.__name__)
+    first = _link(block[start], runtime.getitem_grad.__name__) or _zeros(block[start])
     if first is None:
         return []
     chain = [first._replace(position=start)]
-    moved = {first.value.id}  # names the display will read where the chain ends
+    moved = set()  # names the display will read where the chain ends
+    if first.value is not None:
+        moved.add(first.value.id)
     for position in range(start + 1, len(block)):
         stmt = block[position]
         link = _link(stmt, runtime.add_at.__name__)
@@ -117,32 +170,25 @@ def _chain(block, start):
         if first.target in ir.names_in(stmt) | written or written & (moved | {first.container}):
             break
     # (a value read from the adjoint itself is the chain's partial sum, which it no longer is)
-    return chain if len(chain) > 1 and not {first.target, first.container} & moved else []
+    if {first.target, first.container} & moved or len(chain) < 1 + (first.value is None):
+        return []
+    return chain
 
 
 def _link(stmt, helper):
     """The _Link of `target = runtime.<helper>(...)` with a constant key and a plain name as
     the value, else None."""
-    if not (
-        isinstance(stmt, gast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], gast.Name)
-        and isinstance(stmt.value, gast.Call)
-        and ir.dotted(stmt.value.func) == ("runtime", helper)
-        and not stmt.value.keywords
-    ):
+    if not (_assigns_call(stmt, helper) and not stmt.value.keywords):
         return None
     args = stmt.value.args
     if helper == runtime.add_at.__name__:
-        if not (
-            len(args) == 4 and isinstance(args[0], gast.Name) and args[0].id == stmt.targets[0].id
-        ):
+        if not (len(args) == 4 and _is_name(args[0]) and args[0].id == stmt.targets[0].id):
             return None
         args = [args[3], args[1], args[2]]
     if (
         len(args) == 3
-        and isinstance(args[0], gast.Name)
-        and isinstance(args[1], gast.Name)
+        and _is_name(args[0])
+        and _is_name(args[1])
         and isinstance(args[2], gast.Constant)
         and type(args[2].value) in (str, int)
     ):
@@ -150,23 +196,241 @@ def _link(stmt, helper):
     return None
 
 
-def _read_only_by_as_grad(func, target, writes):
-    """Whether `target` is written only by the chain's `writes` statements and read only as
-    the first argument of runtime.as_grad (outside the chain)."""
-    stores = loads = as_grad = 0
-    for node in ir.walk(func):
-        if isinstance(node, gast.Name) and node.id == target:
-            stores += isinstance(node.ctx, gast.Store)
-            loads += isinstance(node.ctx, gast.Load)
-        elif (
-            isinstance(node, gast.Call)
-            and node.args
-            and isinstance(node.args[0], gast.Name)
-            and node.args[0].id == target
-            and ir.dotted(node.func) == ("runtime", runtime.as_grad.__name__)
+def _zeros(stmt):
+    """The start of a chain `target = runtime.zeros_like(container)` (an empty Sparse where
+    the chain's keys show the container to be a dict), else None."""
+    if not (_assigns_call(stmt, runtime.zeros_like.__name__) and not stmt.value.keywords):
+        return None
+    args = stmt.value.args
+    if len(args) == 1 and _is_name(args[0]):
+        return _Link(stmt.targets[0].id, args[0].id, None, None, stmt.value)
+    return None
+
+
+class _Sums(NamedTuple):
+    """What taking additions out of loops keeps: the function's names (a sum's is fresh), its
+    _Uses, the sums it made, each with the statement that starts it (`bk = 0.0`), and the
+    additions at an item of one, [(block, `bk = runtime.add_at(bk, x, i, g)`)]."""
+
+    names: ir.Names
+    uses: _Uses
+    starts: dict
+    added: list
+
+
+def _hoist(block, bound, sums):
+    """Take the adjoint's additions at constant keys out of each loop in `block` (the
+    innermost first), where `bound` holds the names surely bound before it."""
+    position = 0
+    while position < len(block):
+        stmt = block[position]
+        if isinstance(stmt, (gast.For, gast.While)):
+            target = stmt.target if isinstance(stmt, gast.For) else stmt.test
+            _hoist(stmt.body, bound | ir.names_in(target, gast.Store), sums)
+            _hoist(stmt.orelse, set(bound), sums)
+            before, after = _out_of_loop(stmt, bound, sums)
+            block[position : position + 1] = before + [stmt] + after
+            position += len(before) + len(after)
+        elif isinstance(stmt, gast.If):
+            _hoist(stmt.body, set(bound), sums)
+            _hoist(stmt.orelse, set(bound), sums)
+        elif isinstance(stmt, (gast.Assign, gast.AugAssign, gast.AnnAssign)):
+            bound |= ir.names_in(stmt, gast.Store)
+        position += 1
+
+
+def _out_of_loop(loop, bound, sums):
+    """The statements to put before and after `loop` (in place, its body's additions
+    `b = runtime.add_at(b, p, 'k', v)` become `bk = bk + v`, where an inner loop's sum
+    `v` goes on summing in this one's), for each _hoistable adjoint b."""
+    before, after, dead = [], [], []
+    for target, chain in _hoistable(loop, bound):
+        totals = {}
+        for link in chain:
+            start = sums.starts.get(link.value.id)
+            if link.key not in totals and any(stmt is start for stmt in loop.body):
+                totals[link.key] = link.value.id  # (its start goes before this loop)
+                dead += [_position(loop.body, start), link.position]
+                before.append(start)
+                after.append(_add_at(target, chain[0].container, link.key, link.value))
+                continue
+            if link.key not in totals:
+                totals[link.key] = sums.names.named(_total_name(target, link.key))
+                start = mark(ir.assign(totals[link.key], ir.const(0.0)), Mark.FRESH)
+                sums.starts[totals[link.key]] = start
+                before.append(start)
+                after.append(
+                    _add_at(target, chain[0].container, link.key, ir.name(totals[link.key]))
+                )
+            dead.append(_add_to(totals[link.key], link, loop.body, sums.uses))
+            if dead[-1] is not None:
+                sums.added.append((loop.body, loop.body[link.position]))
+    for position in sorted((p for p in dead if p is not None), reverse=True):
+        del loop.body[position]
+    return before, after
+
+
+def _hoistable(loop, bound):
+    """[(b, its additions in the loop's body)] for each adjoint b that the loop reads and
+    writes only in additions `b = runtime.add_at(b, p, 'k', v)` to a dict p it does not
+    write, b and p bound before the loop (which might run no times: b stays as it was)."""
+    chains = {}
+    for position, stmt in enumerate(loop.body):
+        link = _link(stmt, runtime.add_at.__name__)
+        if link is not None and type(link.key) is str:
+            chains.setdefault(link.target, []).append(link._replace(position=position))
+    if not chains:
+        return []
+    written = ir.names_in(loop, gast.Store) | ir.names_in(loop, gast.Del)
+    occurrences = Counter(node.id for node in ir.walk(loop) if isinstance(node, gast.Name))
+    return [
+        (target, chain)
+        for target, chain in chains.items()
+        if {target, chain[0].container} <= bound
+        and chain[0].container not in written
+        and occurrences[target] == 2 * len(chain)
+        and all(link.container == chain[0].container for link in chain)
+        and not {target, chain[0].container} & {link.value.id for link in chain}
+    ]
+
+
+def _position(block, stmt):
+    return next(k for k, each in enumerate(block) if each is stmt)
+
+
+def _add_to(total, link, body, uses):
+    """Write link's addition into `total`: `total = runtime.add_at(total, x, i, g)` where
+    the value added is `v = runtime.getitem_grad(g, x, i)`, read only there (the position
+    of that statement, which goes, is returned), else `total = total + v`."""
+    found = _definition(body, link.position, link.value.id, uses)
+    call = found and body[found[0]].value
+    if call is None or not _calls(call, runtime.getitem_grad) or len(call.args) != 3:
+        body[link.position] = mark(
+            ir.assign(total, gast.BinOp(left=ir.name(total), op=gast.Add(), right=link.value)),
+            Mark.ACCUMULATION,
+        )
+        return None
+    g, x, index = call.args
+    body[link.position] = ir.assign(total, ir.call("runtime.add_at", ir.name(total), x, index, g))
+    uses.stores[link.value.id] = uses.loads[link.value.id] = 0
+    return found[0]
+
+
+def _nest_display(block, stmt, uses):
+    """Write each value of the display `stmt` assigns that adds up adjoints of a temporary's
+    items (`b_t1 = runtime.getitem_grad(bw, _t1, 'w')`, or a display of its own) as one
+    display, nested in it, where nothing else reads them."""
+    if not any(each is stmt for each in block):
+        return  # (it went into another display)
+    display = stmt.value if isinstance(stmt.value, gast.Dict) else stmt.value.args[0]
+    for k, value in enumerate(display.values):
+        nested = _nested(value, block, stmt, uses)
+        display.values[k] = value if nested is None else nested
+
+
+def _nested(expr, block, user, uses):
+    """The display that sum `expr` (read in statement `user` of `block`) adds up, where each
+    of its terms is the adjoint of a temporary's items (a name starting `b_`) read only
+    there, assigned in `block` before `user` by a statement the _items of which nothing
+    between reassigns; those statements go. Else None."""
+    terms = _terms(expr)
+    end = _position(block, user)
+    found = [_definition(block, end, t.id, uses) if _is_name(t) else None for t in terms]
+    if any(f is None or f[1] is None or not t.id.startswith("b_") for t, f in zip(terms, found)):
+        return None
+    items = {key: [] for _, pairs in reversed(found) for key, _ in pairs}
+    for _, pairs in found:  # (the keys in the order the terms' last reads are, as _summed)
+        for key, value in pairs:
+            items[key].append(value)
+    for position in sorted((position for position, _ in found), reverse=True):
+        del block[position]
+    for term in terms:
+        uses.stores[term.id] = uses.loads[term.id] = 0
+    display = gast.Dict(keys=[ir.const(key) for key in items], values=[])
+    for values in items.values():
+        nested = _nested(_sum(values), block, user, uses)
+        display.values.append(_sum(values) if nested is None else nested)
+    return display
+
+
+def _definition(block, end, name, uses):
+    """(position, _items) of the statement before block[end] that assigns `name`, where
+    `name` is written and read once and nothing between reassigns what that statement reads
+    (the _items None where it is not a display); else None."""
+    if not uses.single(name):
+        return None
+    for position in range(end - 1, -1, -1):
+        stmt = block[position]
+        if (
+            isinstance(stmt, gast.Assign)
+            and len(stmt.targets) == 1
+            and _is_name(stmt.targets[0])
+            and stmt.targets[0].id == name
         ):
-            as_grad += 1
-    return stores == writes and loads == (writes - 1) + as_grad and as_grad > 0
+            break
+    else:
+        return None
+    read = ir.names_in(stmt.value)
+    for between in block[position + 1 : end]:
+        if read & (ir.names_in(between, gast.Store) | ir.names_in(between, gast.Del)):
+            return None
+    return position, _items(stmt.value)
+
+
+def _items(value):
+    """[(key, value)] of a dict's adjoint written out: `runtime.getitem_grad(g, x, 'k')` (x a
+    name), or a display (with constant keys, each once) plain or in `runtime.Sparse`."""
+    if _calls(value, runtime.getitem_grad) and len(value.args) == 3 and not value.keywords:
+        g, x, key = value.args
+        if _is_name(x) and isinstance(key, gast.Constant) and type(key.value) is str:
+            return [(key.value, g)]
+        return None
+    if _calls(value, runtime.Sparse) and len(value.args) == 1 and not value.keywords:
+        value = value.args[0]
+    if not isinstance(value, gast.Dict):
+        return None
+    keys = [k.value if isinstance(k, gast.Constant) else None for k in value.keys]
+    if not all(type(k) is str for k in keys) or len(set(keys)) < len(keys):
+        return None
+    return list(zip(keys, value.values))
+
+
+def _total_name(target, key):
+    """A sum of the adjoint at `key` is named as the adjoint of a variable `key` would be."""
+    name = "b" + key
+    return name if name.isidentifier() and not keyword.iskeyword(name) else target + "_item"
+
+
+def _add_at(target, container, key, value):
+    return ir.assign(
+        target, ir.call("runtime.add_at", ir.name(target), ir.name(container), ir.const(key), value)
+    )
+
+
+def _assigns_call(stmt, helper):
+    """Whether `stmt` is `name = runtime.<helper>(...)`."""
+    return (
+        isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and _is_name(stmt.targets[0])
+        and isinstance(stmt.value, gast.Call)
+        and ir.dotted(stmt.value.func) == ("runtime", helper)
+    )
+
+
+def _calls(node, function):
+    return isinstance(node, gast.Call) and ir.dotted(node.func) == ("runtime", function.__name__)
+
+
+def _is_name(node):
+    return isinstance(node, gast.Name)
+
+
+def _terms(expr):
+    """The terms of a sum a + b + ..., in order."""
+    if isinstance(expr, gast.BinOp) and isinstance(expr.op, gast.Add):
+        return _terms(expr.left) + _terms(expr.right)
+    return [expr]
 
 
 def _sum(values):

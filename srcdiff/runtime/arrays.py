@@ -401,7 +401,9 @@ def adjoint_at(b, x, index):
 
 def add_at(bx, x, index, g):
     """bx with `g` added at `index` of x, as a new array (or Sparse, for a container's
-    adjoint)."""
+    adjoint); bx 0.0 is x's zero adjoint (where an accumulation of x's items starts)."""
+    if type(bx) is float and bx == 0.0:
+        return getitem_grad(g, x, index)
     if isinstance(bx, Sparse):
         return bx + _sparse_at(x, index, g)
     return _scatter_add(np.array(bx, copy=True), index, g)

@@ -64,6 +64,15 @@ class Sparse(dict):
     # as [-1] is keyed by (None: not known, or a dict's adjoint, whose -1 is a key)
     length = None
 
+    def __init__(self, items=(), /):
+        dict.__init__(self, items)
+        if type(items) is dict:  # a display (passes/dict_adjoints.py writes them nested)
+            for key, value in items.items():
+                if type(value) is dict:
+                    self[key] = Sparse(value)  # (so that adding two merges them, key by key)
+                elif type(key) is str and type(value) is float and value == 0.0:
+                    del self[key]  # (a key that got nothing, read as zeros of its value)
+
     def sized(self, length):
         """Itself, knowing the length of the list or tuple it is the adjoint of."""
         if length:  # (0: a list of saved values an emitted backward function emptied)
