@@ -56,6 +56,24 @@ def _nondifferentiable_member(table, name):
     return record is not None and not record.differentiable
 
 
+def _flow_pairs(stmt):
+    """(target, the value it is given) of each value a flow statement passes on."""
+    if isinstance(stmt, gast.Assign):
+        if (
+            len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], gast.Tuple)
+            and isinstance(stmt.value, gast.Tuple)
+            and len(stmt.targets[0].elts) == len(stmt.value.elts)
+        ):
+            return list(zip(stmt.targets[0].elts, stmt.value.elts))
+        return [(t, stmt.value) for t in stmt.targets]
+    if isinstance(stmt, gast.AugAssign):
+        return [(stmt.target, stmt.value)]
+    if isinstance(stmt, gast.For):
+        return [(t, source) for t, source in loop_pairs(stmt) or [] if source is not None]
+    return [(stmt.value.func.value, stmt.value.args[0])]  # (a push)
+
+
 def target_names(target):
     if isinstance(target, gast.Subscript):
         return target_names(target.value)
@@ -169,6 +187,8 @@ class Activity:
         while True:
             before = len(active), dict(self.partly)
             for stmt in statements:
+                if isinstance(stmt, gast.Assign) and self._settled(stmt.targets, active):
+                    continue  # (nothing it may vary is left: the second round, mostly)
                 if isinstance(stmt, gast.Assign) and self.is_active(stmt.value, active):
                     varied = self._items_varied(stmt.value, active)
                     for target in stmt.targets:
@@ -183,6 +203,12 @@ class Activity:
                     self._vary(stmt.value.func.value, True, active)
             if (len(active), self.partly) == before:
                 return active
+
+    def _settled(self, targets, active):
+        """Whether assigning to `targets` can vary nothing more: names varied as a whole."""
+        return all(
+            t.__class__ is gast.Name and t.id in active and t.id not in self.partly for t in targets
+        )
 
     def _vary(self, target, varied, active):
         """Add the names `target` assigns to `active`, given which items of the value vary
@@ -276,30 +302,18 @@ class Activity:
             useful = set().union(*(ir.names_in(e) for e, keep in zip(value.elts, outputs) if keep))
         else:
             useful = ir.names_in(value)
-        statements = self._flow_statements()
+        statements, done = self._flow_statements(), set()  # (done: all it passes on, in)
         while True:
             before = len(useful)
             for stmt in reversed(statements):  # (against the flow: fewer rounds)
-                if isinstance(stmt, gast.Assign):
-                    pairs = [(t, stmt.value) for t in stmt.targets]
-                    if (
-                        len(stmt.targets) == 1
-                        and isinstance(stmt.targets[0], gast.Tuple)
-                        and isinstance(stmt.value, gast.Tuple)
-                        and len(stmt.targets[0].elts) == len(stmt.value.elts)
-                    ):
-                        pairs = list(zip(stmt.targets[0].elts, stmt.value.elts))
-                    for target, source in pairs:
-                        if target_names(target) & useful:
-                            useful |= ir.names_in(source)
-                elif isinstance(stmt, gast.AugAssign) and target_names(stmt.target) & useful:
-                    useful |= ir.names_in(stmt.value)
-                elif isinstance(stmt, gast.For):
-                    for target, source in loop_pairs(stmt) or []:
-                        if source is not None and target_names(target) & useful:
-                            useful |= ir.names_in(source)
-                elif is_push(stmt) and stmt.value.func.value.id in useful:
-                    useful |= ir.names_in(stmt.value.args[0])
+                if id(stmt) in done:
+                    continue
+                pairs = _flow_pairs(stmt)
+                reached = [source for target, source in pairs if target_names(target) & useful]
+                for source in reached:
+                    useful |= ir.names_in(source)
+                if len(reached) == len(pairs):
+                    done.add(id(stmt))
             if len(useful) == before:
                 return useful
 

@@ -8,7 +8,7 @@ from . import codegen, ir
 from .container_facts import keeps_no_argument
 from .errors import UnsupportedError
 from .parse import MISSING
-from .passes.liveness import live_before
+from .passes.liveness import LiveAfter, live_before
 from .primitives import registry
 
 
@@ -47,8 +47,8 @@ class Aliasing:
                     f"replace the item: {item} = {item} {ir.op_symbol(stmt.op)} ...",
                 )
         self._analyse()
-        live = self._live_after.get(id(stmt), set())
-        shared = sorted((self._sharing[0].get(into, set()) - {into}) & live)
+        live = self._live_after.among
+        shared = sorted(live(self._sharing[0].get(into, set()) - {into}, id(stmt)))
         if isinstance(target, gast.Subscript) and shared:
             raise UnsupportedError(
                 f"writing into {into!r} changes {' and '.join(map(repr, shared))} too (they "
@@ -60,7 +60,7 @@ class Aliasing:
         # w = z[i] is a row of z, or a number, or the array a list holds: only the call can
         # tell (for a w bound here)
         rows = sorted(
-            (self._sharing[1].get(into, set()) - {into}) & live & self._bound_before(stmt)
+            live(self._sharing[1].get(into, set()) - {into}, id(stmt)) & self._bound_before(stmt)
         )
         return [
             ir.Statement(ir.expr_stmt(check), loc)
@@ -82,7 +82,7 @@ class Aliasing:
                 for t in ir.names_in(target, gast.Store)
             }
             more, holders = not found <= holders, holders | found
-        shared = sorted((holders - {into}) & self._live_after.get(id(stmt), set()))
+        shared = sorted(self._live_after.among(holders - {into}, id(stmt)))
         if shared:
             raise UnsupportedError(
                 f"writing into {into!r} changes {' and '.join(map(repr, shared))} too (it "
@@ -169,7 +169,7 @@ class Aliasing:
     def _analyse(self):
         if self._sharing is None:
             self._sharing = self._memory_sharing(rows=False), self._memory_sharing(rows=True)
-            self._live_after = {}
+            self._live_after = LiveAfter()
             live_before(self.p.node.body, set(), None, after=self._live_after)
 
     def _refuse_nested_write(self, target, loc):

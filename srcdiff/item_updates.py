@@ -12,7 +12,7 @@ import gast
 
 from . import ir
 from .errors import UnsupportedError
-from .passes.liveness import live_before
+from .passes.liveness import LiveAfter, live_before
 from .primitives import registry
 
 
@@ -32,10 +32,10 @@ def augmented_item_writes(func, is_varied, resolve, location):
     found = [s for s in found if holders.makes(s)]
     if not found:
         return False
-    live_after = {}
+    live_after = LiveAfter()
     live_before(func.body, set(), None, after=live_after)
     for stmt in found:
-        holders.check(stmt, live_after.get(id(stmt), set()), location(stmt))
+        holders.check(stmt, live_after, location(stmt))
     rewritten = {id(s) for s in found}
     for node in ir.walk(func):
         for block in ("body", "orelse"):
@@ -112,7 +112,7 @@ class _Holders:
             f"replace the item: {item} = {item} {op} ...",
         )
 
-    def check(self, stmt, live, loc):
+    def check(self, stmt, live_after, loc):
         """Refuse `p[k] op= v` where an argument's array may be the item, or another name
         read afterwards may hold it."""
         name, item = stmt.target.value.id, gast.unparse(stmt.target).strip()
@@ -126,7 +126,7 @@ class _Holders:
                 loc,
                 f"replace the item: {item} = {item} {op} ... (the argument keeps its value)",
             )
-        shared = sorted(holding & live)
+        shared = sorted(live_after.among(holding, id(stmt)))
         if shared:
             raise UnsupportedError(
                 f"{item} {op}= ... changes in place the array {name!r} holds there, and "

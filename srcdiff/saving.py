@@ -300,8 +300,9 @@ def read_for_shape_only(adjoint, names, stacks):
     is judged apart, so `x = np.pad(x, ...)` keeps the padded x, and only the shape of the x
     before it, when that is all its adjoint reads."""
     popped_unread = set()  # ids of the pops whose value is not read (but for its shape)
-    value_live = live_before(adjoint, set(), popped_unread, reads=_value_reads)
-    read_at_start = live_before(adjoint, set(), None) & names
+    reads = _Reads()
+    value_live = live_before(adjoint, set(), popped_unread, reads=reads.for_values)
+    read_at_start = live_before(adjoint, set(), None, reads=reads.at_all) & names
     pops = {}
     for node in _statements(adjoint):
         if (
@@ -336,15 +337,35 @@ def _is_pop(expr, stack):
     )
 
 
-def _value_reads(node):
+class _Reads:
+    """What each statement or expression reads, found in one visit for both liveness
+    analyses: the names it reads at all, and those it reads for their value."""
+
+    def __init__(self):
+        self._found = {}  # id(node) -> (names read for their value, for their shape only)
+
+    def for_values(self, node):
+        return self._of(node)[0]
+
+    def at_all(self, node):
+        values, shapes = self._of(node)
+        return values | shapes
+
+    def _of(self, node):
+        found = self._found.get(id(node))
+        if found is None:
+            found = self._found[id(node)] = _reads_by_use(node)
+        return found
+
+
+def _reads_by_use(node):
     """The names `node` reads other than as an argument a primitive reads only for its
-    shape (its record's shape_args)."""
-    reads = set()
+    shape (its record's shape_args), and those it reads only so."""
+    reads, shape_reads = set(), set()
 
     def visit(node, shape_position):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-            if not shape_position:
-                reads.add(node.id)
+            (shape_reads if shape_position else reads).add(node.id)
             return
         path = ir.dotted(node.func) if isinstance(node, gast.Call) else None
         if path is not None and len(path) > 1:
@@ -371,4 +392,4 @@ def _value_reads(node):
                         visit(item, False)
 
     visit(node, False)
-    return reads
+    return reads, shape_reads - reads

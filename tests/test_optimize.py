@@ -1,5 +1,6 @@
 """The optimisation passes: each keeps every gradient as it is, and does what it says."""
 
+import re
 import tracemalloc
 
 import numpy as np
@@ -105,6 +106,69 @@ def test_accumulation_in_place_only_into_buffers_nothing_else_sees(rng):
     x = rng.normal(size=4)
     np.testing.assert_array_equal(raw(x), optimized(x))
     check_grad(shared, x)
+
+
+def _add_pair(u, v):
+    return u + v  # (its backward pass hands the caller its seed for both)
+
+
+def _shared_first_values(x, y):
+    z = x + y  # bx's first value, runtime.unbroadcast(b_t6, x), may be b_t6 itself
+    w = np.sin(z) * x + x * 3.0
+    s = _add_pair(x * 1.5 + w, y)
+    return np.sum(s * z + x) + np.sum(np.cos(y) * y + y * w)
+
+
+def _tuple_first_values(x, y):
+    a = np.sin(x) * y + x * 2.0
+    b = np.cos(y) * x + y * 3.0
+    s = _add_pair(x * 1.5 + a, y)  # by's first value is an item of the callee's result
+    return np.sum(s * s) + np.sum(a * b)
+
+
+def _mixed(source):
+    """The names some accumulation adds into in place and another rebinds."""
+    return {
+        name
+        for name in re.findall(r"^\s*(\w+) \+= ", source, re.M)
+        if re.search(rf"^\s*{name} = {name} \+ ", source, re.M)
+    }
+
+
+def test_each_adjoint_accumulates_one_way_and_never_into_a_shared_buffer(rng):
+    """A first value that may be another's buffer is added to where the next contribution
+    is (a new array), or else every contribution rebinds: `+=` never writes into a seed,
+    a callee's result or unbroadcast's argument, for arrays of float64 and float32, 0-d
+    arrays and Python floats alike."""
+    for f in (_shared_first_values, _tuple_first_values):
+        _check_one_way(f, rng)
+    folded = nf.grad(_shared_first_values, wrt=(0, 1)).source
+    assert re.search(r"^ *bx = runtime.unbroadcast\(\w+, x\) \+ ", folded, re.M), folded
+    rebound = nf.grad(_tuple_first_values, wrt=(0, 1)).source
+    assert re.search(r"^ *\w+, by = bwd__add_pair\(", rebound, re.M), rebound
+    assert "by += " not in rebound and "by = by + " in rebound, rebound
+
+
+def _check_one_way(f, rng):
+    both = nf.grad(f, wrt=(0, 1))
+    assert not _mixed(both.source), both.source
+    raw = nf.grad(f, wrt=(0, 1), optimized=False)
+    for make in (
+        lambda: rng.normal(size=4),
+        lambda: rng.normal(size=4).astype(np.float32),
+        lambda: np.array(rng.normal()),
+        lambda: float(rng.normal()),
+    ):
+        args = (make(), make())
+        kept = [np.array(a, copy=True) for a in args]
+        got, expected = both(*args), raw(*args)
+        for a, k in zip(args, kept):
+            np.testing.assert_array_equal(a, k)
+        for g, e in zip(got, expected):
+            np.testing.assert_allclose(
+                g, e, rtol=1e-5 if np.asarray(g).dtype == np.float32 else 1e-13
+            )
+    check_grad(f, rng.normal(size=4), rng.normal(size=4))
 
 
 def test_copies_are_propagated(rng):
@@ -390,6 +454,64 @@ def test_an_array_adjoint_built_row_by_row_is_one_array_where_the_rows_are_known
     assert "np.array" not in gradient.source_for(longer, x)
     check_grad(rows_read, longer, x, wrt=0)
     assert "np.array" not in gradient.source_for(np.array([p, p, p]), x)  # (rows not known)
+
+
+def test_what_is_live_after_each_statement_through_branches_loops_and_renames():
+    """passes/liveness.LiveAfter, which keeps each name's history instead of a set per
+    statement, answers as those sets would, also after a rename merges two names."""
+    import ast
+
+    from srcdiff import conversion
+    from srcdiff.passes.liveness import LiveAfter, live_before
+
+    source = (
+        "def f(a, b):\n"
+        "    c = a + 1\n"  # 0
+        "    if b:\n"  # 1
+        "        d = c * 2\n"  # 1.0
+        "    else:\n"
+        "        d = a\n"  # 1.1
+        "    for i in range(3):\n"  # 2
+        "        e = d + i\n"  # 2.0
+        "        d = e\n"  # 2.1
+        "    g = c\n"  # 3
+        "    return d + g\n"  # 4
+    )
+    func = conversion.ast_to_gast(ast.parse(source)).body[0]
+    body = func.body
+    after = LiveAfter()
+    entry = live_before(body, set(), None, after=after)
+    statements = {
+        "0": body[0],
+        "1": body[1],
+        "1.0": body[1].body[0],
+        "1.1": body[1].orelse[0],
+        "2": body[2],
+        "2.0": body[2].body[0],
+        "2.1": body[2].body[1],
+        "3": body[3],
+        "4": body[4],
+    }
+    expected = {
+        "0": {"a", "b", "c"},
+        "1": {"c", "d"},
+        "1.0": {"c", "d"},
+        "1.1": {"c", "d"},
+        "2": {"c", "d"},
+        "2.0": {"c", "e"},
+        "2.1": {"c", "d"},
+        "3": {"d", "g"},
+        "4": set(),
+    }
+    names = {"a", "b", "c", "d", "e", "g", "i"}
+    assert entry == {"a", "b", "range"}
+    for key, stmt in statements.items():
+        assert after.among(names, id(stmt)) == expected[key], key
+    after.rename("g", "e")  # e and g never live at once: e is live where either was
+    for key, stmt in statements.items():
+        renamed = {"e" if n == "g" else n for n in expected[key]}
+        assert after.among(names - {"g"}, id(stmt)) == renamed, key
+    assert not after.knows(id(func))
 
 
 def _same_as_unoptimised_and_differences(function, args):

@@ -1,6 +1,8 @@
 """Which names are read later (liveness), and which expressions may be dropped (purity):
 the analyses the dead-code passes share."""
 
+from bisect import bisect_right
+
 import gast
 
 from .. import ir
@@ -25,43 +27,54 @@ def live_before(body, live_after, dead, reads=ir.names_in, after=None, exit_live
     """The names live at the start of `body` given those live after it; adds to `dead` the
     ids of assignments to plain names that nothing reads afterwards (None: just compute).
     `reads(node)` gives the names a statement or expression reads: narrower than all of them
-    for a liveness of some reads only (say, of values and not shapes). `after`, a dict, gets
-    the names live after each statement, by the statement's id. `exit_live`: those live
-    after the innermost loop around `body` (where a `break` goes)."""
-    live = set(live_after)
+    for a liveness of some reads only (say, of values and not shapes). `after`, a LiveAfter,
+    learns the names live after each statement. `exit_live`: those live after the innermost
+    loop around `body` (where a `break` goes)."""
+    live, touched = set(live_after), None
     for stmt in reversed(body):
-        _live_statement(stmt, live, dead, reads, after, exit_live)
+        if after is not None:
+            after.note(stmt, live, touched)
+        touched = _live_statement(stmt, live, dead, reads, after, exit_live)
     return live
 
 
 def _live_statement(stmt, live, dead, reads, after, exit_live):
     """Turns `live`, the names live after `stmt`, into those live before it, in place: in
     straight-line code the set holds about every value the adjoint sweep reads, so a copy
-    per statement would make the pass quadratic."""
-    if after is not None:
-        after[id(stmt)] = set(live)
+    per statement would make the pass quadratic. Returns the names it may have added or
+    removed (None: any)."""
     if isinstance(stmt, gast.Assign):
         plain = [t.id for t in stmt.targets if isinstance(t, gast.Name)]
         if dead is not None and len(plain) == len(stmt.targets) and live.isdisjoint(plain):
             dead.add(id(stmt))
+        stored = set()
         for target in stmt.targets:
             if target.__class__ is gast.Name:  # (the commonest: no walk)
                 if isinstance(target.ctx, gast.Store):
-                    live.discard(target.id)
+                    stored.add(target.id)
             else:
-                live.difference_update(ir.names_in(target, gast.Store))
-        live.update(reads(stmt))
-    elif isinstance(stmt, gast.Return):
+                stored |= ir.names_in(target, gast.Store)
+        live.difference_update(stored)
+        read = reads(stmt)
+        live.update(read)
+        return stored | read
+    if isinstance(stmt, gast.Return):
         live.clear()
         live.update(reads(stmt))
-    elif isinstance(stmt, gast.AugAssign):
-        live.update(reads(stmt), ir.names_in(stmt.target, gast.Store))
-    elif isinstance(stmt, gast.Delete):  # needs the name bound: a use, for what precedes it
-        live.update(ir.names_in(stmt, gast.Del))
-    elif isinstance(stmt, gast.Break):
-        if exit_live is not None:
-            live.clear()
-            live.update(exit_live)
+        return None
+    if isinstance(stmt, gast.AugAssign):
+        read = reads(stmt) | ir.names_in(stmt.target, gast.Store)
+        live.update(read)
+        return read
+    if isinstance(stmt, gast.Delete):  # needs the name bound: a use, for what precedes it
+        read = ir.names_in(stmt, gast.Del)
+        live.update(read)
+        return read
+    if isinstance(stmt, gast.Break):
+        if exit_live is None:
+            return ()
+        live.clear()
+        live.update(exit_live)
     elif isinstance(stmt, gast.If):
         body_in = live_before(stmt.body, live, dead, reads, after, exit_live)
         orelse_in = live_before(stmt.orelse, live, dead, reads, after, exit_live)
@@ -70,7 +83,10 @@ def _live_statement(stmt, live, dead, reads, after, exit_live):
     elif isinstance(stmt, (gast.For, gast.While)):
         _live_loop(stmt, live, dead, reads, after, exit_live)
     else:
-        live.update(reads(stmt))
+        read = reads(stmt)
+        live.update(read)
+        return read
+    return None
 
 
 def _live_loop(stmt, live, dead, reads, after, exit_live):
@@ -87,3 +103,73 @@ def _live_loop(stmt, live, dead, reads, after, exit_live):
     orelse_in = live_before(stmt.orelse, live, dead, reads, after, exit_live)
     live.clear()
     live.update(head, orelse_in)
+
+
+class LiveAfter:
+    """The names live after each statement, for live_before to fill in. Kept as each name's
+    history over live_before's backward walk (the times it joins or leaves the live set),
+    not as a set per statement: in straight-line code about every value the adjoint sweep
+    reads is live over most of the function, and copies of those sets made the passes that
+    ask quadratic in time and memory."""
+
+    def __init__(self):
+        self._times = {}  # id(statement) -> when the walk met it (1, 2, ...)
+        self._flips = {}  # name -> the times it joined or left the live set, ascending
+        self._shown = set()  # what the live set held at the latest time
+
+    def note(self, stmt, live, touched):
+        """`live` holds the names live after `stmt`; since the statement noted last, only
+        those `touched` may have changed (None: any)."""
+        time = len(self._times) + 1
+        self._times[id(stmt)] = time
+        shown = self._shown
+        changed = shown.symmetric_difference(live) if touched is None else touched
+        for name in changed:
+            if (name in live) != (name in shown):
+                self._flips.setdefault(name, []).append(time)
+                if name in live:
+                    shown.add(name)
+                else:
+                    shown.discard(name)
+
+    def knows(self, stmt_id):
+        """Whether the statement of id `stmt_id` was noted (live_before does not look into
+        every block)."""
+        return stmt_id in self._times
+
+    def live(self, name, stmt_id):
+        """Whether `name` is live after the (noted) statement of id `stmt_id`."""
+        flips = self._flips.get(name)
+        return flips is not None and bisect_right(flips, self._times[stmt_id]) % 2 == 1
+
+    def among(self, names, stmt_id):
+        """Those of `names` live after the statement of id `stmt_id` (none if not noted)."""
+        if stmt_id not in self._times:
+            return set()
+        return {n for n in names if self.live(n, stmt_id)}
+
+    def rename(self, name, other):
+        """`name` now called `other`: live wherever either was."""
+        flips = self._flips.pop(name, None)
+        if flips:
+            self._flips[other] = _union(flips, self._flips.get(other, []))
+        if name in self._shown:
+            self._shown.discard(name)
+            self._shown.add(other)
+
+
+def _union(one, other):
+    """The flips of a name live wherever one of two histories says so."""
+    if not other:
+        return one
+    events = sorted([(t, 0) for t in one] + [(t, 1) for t in other])
+    inside, merged = [False, False], []
+    for time, which in events:
+        was = inside[0] or inside[1]
+        inside[which] = not inside[which]
+        if (inside[0] or inside[1]) != was:
+            if merged and merged[-1] == time:
+                merged.pop()  # (one left as the other joined: no gap)
+            else:
+                merged.append(time)
+    return merged

@@ -1,24 +1,26 @@
-"""Plain names: a name that carries a suffix only to tell it from another of the same name
-gets the plain name back wherever the two never hold values at the same time (like two
-variables sharing a register), so a suffix is left only on a real clash: a version of a
-variable (`h_1`, the second value of h, in straight-line code), its derivative's (`bh_1`),
-a name chosen with a clash suffix (`b_t0_`, the second-order adjoint of _t0, beside the
-first-order b_t0 that the function differentiated holds)."""
+"""Plain names: a version of a variable (`h_1`, the second value of h, in straight-line
+code) and its derivative's (`bh_1`) get the variable's name back wherever the two versions
+never hold values at the same time (like two variables sharing a register), so a version
+keeps its number only where an earlier one is still needed. Only versions of one variable
+share a name: a name chosen with a clash suffix (`b_t0_`, the second-order adjoint of _t0,
+beside the first-order b_t0 that the function differentiated holds) keeps it, since the
+plain name means another value."""
 
 from dataclasses import dataclass, field
 
 import gast
 
 from .. import ir
-from .liveness import live_before
+from .liveness import LiveAfter, live_before
 
 _SIMPLE = (gast.Assign, gast.AugAssign, gast.AnnAssign)
 _SCOPES = (gast.FunctionDef, gast.Lambda, gast.ClassDef)
+_BLOCKS = ("body", "orelse", "handlers", "finalbody")
 
 
 @dataclass
 class Suffixed:
-    """The names a transform made with a suffix: each -> the name it stands for
+    """The versions a transform made: each -> the name of the variable it is a version of
     (`stands_for`, in the order to try them); a derivative's -> the variable it is the
     derivative of (`follows`: bh_1 keeps its suffix where h_1 keeps its own)."""
 
@@ -27,8 +29,7 @@ class Suffixed:
 
 
 def drop_suffixes(func, suffixed):
-    """Rename each name of `func` that `suffixed` holds to the least suffixed form of the
-    name it stands for that no value live at the same time holds: that name itself, unless
+    """Rename each name of `func` that `suffixed` holds to the name it stands for, unless
     the function's own variable of that name is live where the suffixed one is assigned or
     the other way round. Only names assigned by plain statements take part (a loop's target
     or a comprehension's is left as it is); a parameter keeps its name (a caller may pass
@@ -43,12 +44,8 @@ def drop_suffixes(func, suffixed):
         if name not in names.defs or name in names.params or suffixed.follows.get(name) in kept:
             kept.add(name)
             continue
-        tail = name[len(wanted) :] if name.startswith(wanted) else "?"
-        steps = len(tail) if tail.strip("_") == "" else 1  # (bx__, bx_ then bx; h_1 then h)
-        for plain in (wanted + "_" * k for k in range(steps)):
-            if names.may_merge(name, plain):
-                names.merge(name, plain)
-                break
+        if names.may_merge(name, wanted):
+            names.merge(name, wanted)
         else:
             kept.add(name)
     return func
@@ -58,7 +55,7 @@ class _Names:
     """Where each name of a function is assigned and what is live after each statement."""
 
     def __init__(self, func):
-        self.func, self.defs = func, None  # (analysed once a name of it may be renamed)
+        self.func, self.after = func, None  # (liveness: once a name of it may be renamed)
         args = func.args
         self.params = {
             a.id
@@ -67,29 +64,65 @@ class _Names:
         }
         self.other_stores = set()  # names assigned otherwise, or seen in a nested scope
         self.nodes = {}  # name -> its Name nodes
-        for node in ir.walk(func):
-            if node.__class__ is gast.Name:
-                self.nodes.setdefault(node.id, []).append(node)
-            elif node is not func and isinstance(node, _SCOPES):
-                self.other_stores |= ir.names_in(node) | ir.names_in(node, gast.Store)
+        self.defs = {}  # name -> ids of the plain statements assigning it
+        self.reads = {}  # id of a statement, or of a test or loop header -> the names it reads
+        for part in func._fields:
+            if part != "body":
+                self._walk(getattr(func, part, None))
+        for stmt in _statements(func.body):
+            self._statement(stmt)
+
+    def _statement(self, stmt):
+        """Index `stmt`, but for the blocks in it (statements of their own)."""
+        if isinstance(stmt, _SCOPES):
+            self.other_stores |= ir.names_in(stmt) | ir.names_in(stmt, gast.Store)
+        reads = set()
+        for part in stmt._fields:
+            if part in _BLOCKS:
+                continue
+            loads, stores = self._walk(getattr(stmt, part, None))
+            reads |= loads
+            if isinstance(stmt, _SIMPLE) and part in ("targets", "target"):
+                for name in stores:
+                    self.defs.setdefault(name, set()).add(id(stmt))
+            else:  # (a comprehension's, a loop's target)
+                self.other_stores |= stores
+            if part in ("test", "iter"):
+                self.reads[id(getattr(stmt, part))] = loads
+        if not any(getattr(stmt, block, None) for block in _BLOCKS):
+            self.reads[id(stmt)] = reads
+
+    def _walk(self, value):
+        """The names read and those stored below `value`, a field's node or list of them (as
+        ir.names_in finds them), in one walk that also keeps its Name nodes and the names of
+        a nested scope."""
+        loads, stores, todo = set(), set(), _nodes_of(value)
+        while todo:
+            current = todo.pop()
+            if current.__class__ is gast.Name:
+                self.nodes.setdefault(current.id, []).append(current)
+                if isinstance(current.ctx, gast.Load):
+                    loads.add(current.id)
+                elif isinstance(current.ctx, gast.Store):
+                    stores.add(current.id)
+                if current.annotation is not None:
+                    todo.append(current.annotation)
+                continue
+            if isinstance(current, _SCOPES):
+                self.other_stores |= ir.names_in(current) | ir.names_in(current, gast.Store)
+            for part in current._fields:
+                todo += _nodes_of(getattr(current, part, None))
+        return loads, stores
 
     def analyse(self):
-        """Where each name is assigned (`defs`: name -> ids of the plain statements that
-        do), and what is live after each statement (`after`, by its id) and at the start."""
-        if self.defs is not None:
-            return
-        self.defs = {}
-        for stmt in _statements(self.func.body):
-            if isinstance(stmt, _SIMPLE):
-                targets = stmt.targets if isinstance(stmt, gast.Assign) else [stmt.target]
-                for target in targets:
-                    for name in ir.names_in(target, gast.Store):
-                        self.defs.setdefault(name, set()).add(id(stmt))
-                self.other_stores |= ir.names_in(stmt.value, gast.Store)  # (a comprehension's)
-            else:
-                self.other_stores |= _header_stores(stmt)
-        self.after = {}
-        self.entry = live_before(self.func.body, set(), None, after=self.after)
+        """What is live after each statement (`after`) and at the start."""
+        if self.after is None:
+            self.after = LiveAfter()
+            self.entry = live_before(self.func.body, set(), None, self._reads, self.after)
+
+    def _reads(self, node):
+        found = self.reads.get(id(node))
+        return ir.names_in(node) if found is None else found
 
     def bound(self, name):
         return name in self.defs or name in self.params
@@ -106,19 +139,17 @@ class _Names:
             return False  # (one read before any assignment: a global, or maybe unbound)
         for one, other in ((name, plain), (plain, name)):
             for stmt in self.defs.get(one, ()):
-                live = self.after.get(stmt)
-                if live is None or other in live or stmt in self.defs.get(other, ()):
-                    return False  # (None: in a block liveness does not look into)
+                if not self.after.knows(stmt) or self.after.live(other, stmt):
+                    return False  # (unknown: in a block liveness does not look into)
+                if stmt in self.defs.get(other, ()):
+                    return False
         return True
 
     def merge(self, name, plain):
         for node in self.nodes.pop(name):
             node.id = plain
         self.nodes.setdefault(plain, [])
-        for live in self.after.values():
-            if name in live:
-                live.discard(name)
-                live.add(plain)
+        self.after.rename(name, plain)
         if name in self.entry:
             self.entry.discard(name)
             self.entry.add(plain)
@@ -128,17 +159,12 @@ class _Names:
 def _statements(body):
     for stmt in body:
         yield stmt
-        for block in ("body", "orelse", "handlers", "finalbody"):
+        for block in _BLOCKS:
             yield from _statements(getattr(stmt, block, ()))
 
 
-def _header_stores(stmt):
-    """The names a compound statement assigns outside its blocks (a loop's target)."""
-    found = set()
-    for part in stmt._fields:
-        if part not in ("body", "orelse", "handlers", "finalbody"):
-            value = getattr(stmt, part, None)
-            for node in value if isinstance(value, list) else [value]:
-                if isinstance(node, gast.AST):
-                    found |= ir.names_in(node, gast.Store)
-    return found
+def _nodes_of(value):
+    """The nodes a field holds: [] or [it], or those of its list."""
+    if value.__class__ is list:
+        return [item for item in value if isinstance(item, gast.AST)]
+    return [value] if isinstance(value, gast.AST) else []
