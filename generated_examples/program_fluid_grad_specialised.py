@@ -67,9 +67,7 @@ def bwd_advect_s1(b_t17, saved):
     del _t12
     b_t14 = runtime.unbroadcast(b_t15, _t14)
     del _t14, b_t15
-    bbw = runtime.unbroadcast(b_t14 * _t13, bw)
     b_t13 = runtime.unbroadcast(b_t14 * bw, _t13)
-    del _t13, b_t14
     bf = runtime.getitem_grad(b_t13, f, (bot_ix, right_ix))
     del b_t13
     b_t10 = runtime.unbroadcast(b_t12 * _t11, _t10)
@@ -77,8 +75,8 @@ def bwd_advect_s1(b_t17, saved):
     del _t10, _t11, b_t12
     bf = runtime.add_at(bf, f, (top_ix, right_ix), b_t11)
     del b_t11, right_ix
-    bbw = bbw + -b_t10
-    del b_t10
+    bbw = runtime.unbroadcast(b_t14 * _t13, bw) + -b_t10
+    del _t13, b_t10, b_t14
     b_t2 = runtime.unbroadcast(b_t9 * _t8, _t2)
     b_t8 = runtime.unbroadcast(b_t9 * _t2, _t8)
     del _t2, _t8, b_t9
@@ -125,10 +123,8 @@ def bwd_project_s1(b_out, saved):
     bvx_1 = b_outs[0]
     bvy_1 = b_outs[1]
     del b_outs
-    bvy = runtime.unbroadcast(bvy_1, vy)
-    del vy
     b_t25 = runtime.unbroadcast(-bvy_1, _t25)
-    del _t25, bvy_1
+    del _t25
     b_t24 = b_t25 / h
     del b_t25
     b_t23 = b_t24 * 0.5
@@ -141,10 +137,8 @@ def bwd_project_s1(b_out, saved):
     del b_t22
     bp += np.roll(b_t21, np.negative(-1), axis=1)
     del b_t21
-    bvx = runtime.unbroadcast(bvx_1, vx)
-    del vx
     b_t20 = runtime.unbroadcast(-bvx_1, _t20)
-    del _t20, bvx_1
+    del _t20
     b_t19 = b_t20 / h
     del b_t20, h
     b_t18 = b_t19 * 0.5
@@ -187,8 +181,8 @@ def bwd_project_s1(b_out, saved):
     del _t5
     b_t6 = runtime.unbroadcast(-b_t7, _t6)
     del _t6, b_t7
-    bvy = bvy + np.roll(b_t6, np.negative(1), axis=1)
-    del b_t6
+    bvy = runtime.unbroadcast(bvy_1, vy) + np.roll(b_t6, np.negative(1), axis=1)
+    del b_t6, bvy_1, vy
     b_t3 = runtime.unbroadcast(b_t5, _t3)
     del _t3
     b_t4 = runtime.unbroadcast(b_t5, _t4)
@@ -199,8 +193,8 @@ def bwd_project_s1(b_out, saved):
     del _t1
     b_t2 = runtime.unbroadcast(-b_t3, _t2)
     del _t2, b_t3
-    bvx = bvx + np.roll(b_t2, np.negative(1), axis=0)
-    del b_t2
+    bvx = runtime.unbroadcast(bvx_1, vx) + np.roll(b_t2, np.negative(1), axis=0)
+    del b_t2, bvx_1, vx
     bvx += np.roll(b_t1, np.negative(-1), axis=0)
     del b_t1
     return bvx, bvy
@@ -222,17 +216,15 @@ def bwd_simulate_s1(bsmoke, saved):
         advect_saved = _stack_advect_saved.pop()
         advect_grads_2 = bwd_advect_s1(bsmoke, advect_saved_2)
         bsmoke = advect_grads_2[0]
-        bvx = bvx + advect_grads_2[1]
-        bvy = bvy + advect_grads_2[2]
+        bvx += advect_grads_2[1]
+        bvy += advect_grads_2[2]
         b_t0 = runtime.getitem_grad(bvy, _t0, 1)
         b_t0 = runtime.add_at(b_t0, _t0, 0, bvx)
         bvx_updated, bvy_updated = bwd_project_s1(b_t0, project_saved)
         advect_grads_1 = bwd_advect_s1(bvy_updated, advect_saved_1)
-        bvy = advect_grads_1[0]
-        bvx = advect_grads_1[1]
-        bvy = bvy + advect_grads_1[2]
+        bvy = advect_grads_1[0] + advect_grads_1[2]
         advect_grads = bwd_advect_s1(bvx_updated, advect_saved)
-        bvx = bvx + advect_grads[0]
+        bvx = advect_grads_1[1] + advect_grads[0]
         bvx += advect_grads[1]
         bvy += advect_grads[2]
     del (_stack_advect_saved, _stack_advect_saved_1, _stack_advect_saved_2, _stack_project_saved,

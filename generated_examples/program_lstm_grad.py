@@ -330,7 +330,6 @@ def bwd_lstm_predict(boutput, saved):
             concat_and_multiply_cat_state_4, concat_and_multiply_weights_4, 1)
         bconcat_and_multiply_args1_3 = runtime.unstacked(bconcat_and_multiply_cat_state_4,
             (concat_and_multiply_args0_4, concat_and_multiply_args1_3, _t7), 1, 'hstack')
-        bupdate_lstm_hiddens = bconcat_and_multiply_args1_3
         boutgate += bconcat_and_multiply_weights_4
         bconcat_and_multiply_result_3, = bwd_sigmoid(bupdate_lstm_ingate, sigmoid_saved_1)
         bconcat_and_multiply_cat_state_3 = runtime.dot_grad(bconcat_and_multiply_result_3,
@@ -339,7 +338,7 @@ def bwd_lstm_predict(boutput, saved):
             concat_and_multiply_cat_state_3, concat_and_multiply_weights_3, 1)
         bconcat_and_multiply_args1_2 = runtime.unstacked(bconcat_and_multiply_cat_state_3,
             (concat_and_multiply_args0_3, concat_and_multiply_args1_2, _t6), 1, 'hstack')
-        bupdate_lstm_hiddens = bupdate_lstm_hiddens + bconcat_and_multiply_args1_2
+        bupdate_lstm_hiddens = bconcat_and_multiply_args1_3 + bconcat_and_multiply_args1_2
         bingate += bconcat_and_multiply_weights_3
         bconcat_and_multiply_result_2, = bwd_sigmoid(bupdate_lstm_forget, sigmoid_saved)
         bconcat_and_multiply_cat_state_2 = runtime.dot_grad(bconcat_and_multiply_result_2,

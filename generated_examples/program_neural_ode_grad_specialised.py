@@ -126,7 +126,6 @@ def dloss(params, y0, ts, observed):
             dynamics_saved = _stack_dynamics_saved.pop()
             rk4_step_dt = _stack_rk4_step_dt.pop()
             rk4_step_y = _stack_rk4_step_y.pop()
-            brk4_step_y = runtime.unbroadcast(bodeint_y, rk4_step_y)
             b_t11 = runtime.unbroadcast(bodeint_y, _t11)
             b_t10 = b_t11 / 6
             b_t9 = runtime.unbroadcast(b_t10 * rk4_step_dt, _t9)
@@ -141,7 +140,8 @@ def dloss(params, y0, ts, observed):
             dynamics_grads_3 = bwd_dynamics_s1(brk4_step_k4, dynamics_saved_3)
             bparams += dynamics_grads_3[0]
             bfunc_y_3 = dynamics_grads_3[1]
-            brk4_step_y = brk4_step_y + runtime.unbroadcast(bfunc_y_3, rk4_step_y)
+            brk4_step_y = runtime.unbroadcast(bodeint_y,
+                rk4_step_y) + runtime.unbroadcast(bfunc_y_3, rk4_step_y)
             b_t4 = runtime.unbroadcast(bfunc_y_3, _t4)
             brk4_step_k3 += runtime.unbroadcast(b_t4 * rk4_step_dt, rk4_step_k3)
             dynamics_grads_2 = bwd_dynamics_s1(brk4_step_k3, dynamics_saved_2)

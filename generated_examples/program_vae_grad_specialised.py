@@ -44,7 +44,7 @@ def dloss(combined_params, images, noise):
     blatents = blatents + diag_gaussian_log_density_grads_1[0]
     diag_gaussian_log_density_grads = bwd_diag_gaussian_log_density_x_mu_log_std_s1(bq_latents,
         diag_gaussian_log_density_saved)
-    blatents += diag_gaussian_log_density_grads[0]
+    blatents = blatents + diag_gaussian_log_density_grads[0]
     bq_means = diag_gaussian_log_density_grads[1]
     bq_log_stds = diag_gaussian_log_density_grads[2]
     sample_diag_gaussian_grads = bwd_sample_diag_gaussian_s1(blatents, sample_diag_gaussian_saved)

@@ -305,7 +305,7 @@ def bwd_basic_block(b_out, saved):
     else:
         bx = runtime.zeros_like(x)
     del _cond0, _stack_shortcut, _t12, shortcut, x
-    bx = bx + bshortcut
+    bx += bshortcut
     del bshortcut
     b_t11 = runtime.getitem_grad(bh, _t11, 0)
     del _t11

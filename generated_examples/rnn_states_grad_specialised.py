@@ -41,7 +41,7 @@ def drnn_states(w, xs):
     for _i1 in reversed(range(len(inputs))):
         _t1 = _stack_t1.pop()
         x = inputs[_i1]
-        bh = bh + bstates.pop()
+        bh += bstates.pop()
         b_t2 = bh * (1 - h * h)
         h = _stack_h.pop()
         b_t1 = runtime.unbroadcast(b_t2, _t1)

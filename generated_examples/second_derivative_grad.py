@@ -47,13 +47,13 @@ def ddsecond_derivative(x):
     bx_ += b_t9 * 2 * x
     bb_t1 = b_t8 * 3
     b_t7 = runtime.broadcast_like(bb_t1, _t7)
-    b_t0 = runtime.unbroadcast(b_t7 * b_t2, _t0)
+    b_t0_ = runtime.unbroadcast(b_t7 * b_t2, _t0)
     b_t6 = runtime.broadcast_like(bb_t0, _t6)
-    b_t1 = runtime.unbroadcast(b_t6 * b_t2, _t1)
+    b_t1_ = runtime.unbroadcast(b_t6 * b_t2, _t1)
     bb_t3 = bbx * 0.5
-    b_t4 = runtime.unbroadcast(bb_t3 * b_t4, _t4)
-    b_t3 = b_t4 * _t4
-    bx_ += b_t3 * 0.5
-    bx_ += b_t1 * 3 * x ** 2
-    bx_ += b_t0 * np.cos(x)
+    b_t4_ = runtime.unbroadcast(bb_t3 * b_t4, _t4)
+    b_t3_ = b_t4_ * _t4
+    bx_ += b_t3_ * 0.5
+    bx_ += b_t1_ * 3 * x ** 2
+    bx_ += b_t0_ * np.cos(x)
     return runtime.as_grad(bx_, x)

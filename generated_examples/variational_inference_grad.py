@@ -35,7 +35,6 @@ def dvariational_inference(mean, log_std, eps, x, y):
     blog_prior = runtime.unbroadcast(b_t6, log_prior)
     blog_likelihood = runtime.unbroadcast(b_t6, log_likelihood)
     b_t5 = runtime.unreduce(blog_q, _t5, axis=1)
-    bw = runtime.unbroadcast(-b_t5 * (w - mean) / std ** 2, w)
     bmean = runtime.unbroadcast(b_t5 * (w - mean) / std ** 2, mean)
     bstd = runtime.unbroadcast(b_t5 * (((w - mean) / std) ** 2 - 1) / std, std)
     b_t4 = runtime.unreduce(blog_likelihood, _t4, axis=1)
@@ -43,7 +42,8 @@ def dvariational_inference(mean, log_std, eps, x, y):
     b_t3 = runtime.unbroadcast(-b_t4, _t3)
     blogits = b_t3 * np.exp(logits - _t3)
     blogits += runtime.unbroadcast(b_t2 * y, logits)
-    bw = bw + runtime.matmul_grad(blogits, w, x.T, 0)
+    bw = runtime.unbroadcast(-b_t5 * (w - mean) / std ** 2, w) + runtime.matmul_grad(blogits, w,
+        x.T, 0)
     b_t1 = runtime.unreduce(blog_prior, _t1, axis=1)
     bw += -b_t1 * w
     bmean = bmean + runtime.unbroadcast(bw, mean)

@@ -21,14 +21,13 @@ def dvariational_inference(mean, log_std, eps, x, y):
     b_t7 = np.broadcast_to(b_t8 / 8, (8,))
     blog_q = -b_t7
     b_t5 = np.broadcast_to(np.reshape(blog_q, (8, 1)), (8, 3))
-    bw = -b_t5 * (w - mean) / std ** 2
     bmean = (b_t5 * (w - mean) / std ** 2).sum(axis=0)
     bstd = (b_t5 * (((w - mean) / std) ** 2 - 1) / std).sum(axis=0)
     b_t4 = np.broadcast_to(np.reshape(b_t7, (8, 1)), (8, 20))
     b_t3 = -b_t4
     blogits = b_t3 * np.exp(logits - _t3)
     blogits += b_t4 * y
-    bw = bw + blogits @ x
+    bw = -b_t5 * (w - mean) / std ** 2 + blogits @ x
     b_t1 = np.reshape(b_t7, (8, 1))
     bw += -b_t1 * w
     bmean = bmean + bw.sum(axis=0)

@@ -19,10 +19,13 @@ from .primitives import (
 )
 from .primitives import decompositions, fft, linalg_helpers
 from .primitives import (
+    array_api,
     arrays,
     helpers_arrays,
     helpers_statistics,
+    numerics,
     products,
+    selecting,
     statistics,
 )
 from .api import Derivative, config, grad, jvp

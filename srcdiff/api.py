@@ -34,6 +34,9 @@ from .wrappers import source_function
 _NDARRAY = np.ndarray
 
 
+_NONE = object()  # (no argument given)
+
+
 class _NO_DEFAULTS:  # (what a derivative of a derivative takes its defaults from)
     __defaults__ = __kwdefaults__ = None
 
@@ -82,12 +85,7 @@ class Derivative(Variants):
                 raise
             raise type(exc)(exc.message, caller(), exc.hint) from None
         self._call = self._emitted.function if self._emitted else None
-        self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
-        self._direct = {}  # signature -> the function run as it is: nothing to re-read or wrap
-        self._direct_one = {}  # the same for one argument, keyed by its key alone
-        # called with the emitted function's own arguments (no bound self, no tangents to split)
-        self._plain = self._bound is None and mode is not Mode.JVP
-        self._offset = 1 if mode is Mode.VJP else 0
+        self._start_variants()
         # wrt=(k,) gives a tuple of one gradient, though the emitted code returns it bare
         self._one_of_many = (
             not self._single and len(self.wrt) == 1 and mode in (Mode.GRAD, Mode.VJP)
@@ -355,36 +353,44 @@ class Derivative(Variants):
         bound.apply_defaults()
         return (*head, *bound.args, *tail), bound.kwargs
 
-    def __call__(self, *args, **kwargs):
-        if not kwargs and self._plain:  # the common case, kept short: calls may be tiny
-            if len(args) == 1:  # (its key alone, made inline for the two commonest kinds)
-                value = args[0]
-                kind = type(value)
-                if kind is _NDARRAY:
-                    signature = value.shape, value.dtype, value.flags.writeable  # as shapes.key
-                else:
-                    signature = float if kind is float else key(value)
-                function = self._direct_one.get(signature)
+    def __call__(self, value=_NONE, /, *args, **kwargs):
+        # The common case, kept short, for calls may be tiny: positional arguments of a
+        # signature met before whose code runs as it is (Variants._variant says which). A lone
+        # argument comes apart from the rest, its key made inline for the two commonest kinds.
+        if kwargs or value is _NONE or not self._plain:
+            return self._general_call(() if value is _NONE else (value, *args), kwargs)
+        if not args:
+            kind = type(value)
+            if kind is _NDARRAY:
+                signature = value.shape, value.dtype, value.flags.writeable  # (as shapes.key)
+                last = self._last  # (the variant made last, checked before any look-up)
+                function = last[1] if signature == last[0] else self._direct_one.get(signature)
             else:
-                signature = tuple(map(key, args))
-                function = self._direct.get(signature)
-            of = self._defaults_of
-            if (
-                function is not None
-                and of.__defaults__ is self._defaults[0]
-                and (self._only_positional or of.__kwdefaults__ is self._defaults[1])
-            ):
+                signature = float if kind is float else key(value)
+                function = self._direct_one.get(signature)
+            if function is not None and (self._full <= 1 or self._defaults_kept()):
+                try:
+                    return function(value)
+                except Exception as exc:
+                    self._locate_in(function, exc)
+                    raise
+            args, signature = (value,), (signature,)
+        else:
+            args = (value, *args)
+            signature = tuple(map(key, args))
+            function = self._direct.get(signature)
+            if function is not None and (self._full <= len(args) or self._defaults_kept()):
                 try:
                     return function(*args)
                 except Exception as exc:
-                    self._locate(exc, next(e for f, e in self._variants.values() if f is function))
+                    self._locate_in(function, exc)
                     raise
-            signature = (signature,) if len(args) == 1 else signature
-            return self._general_call(args, kwargs, self._variants.get(signature))
-        return self._general_call(args, kwargs, None)
+        return self._general_call(args, kwargs, self._variants.get(signature))
 
-    def _general_call(self, args, kwargs, variant):
-        """A call the fast path of __call__ leaves: the variant (None: not made yet) made."""
+    def _general_call(self, args, kwargs, variant=None):
+        """A call the fast path of __call__ leaves: the variant (None: not made yet) made, or
+        run where it needs more than a call (keywords to bind, arguments to add, names to
+        re-read)."""
         given, named = args, kwargs
         if self._defaults_replaced():
             self._remake()
@@ -422,12 +428,19 @@ class Derivative(Variants):
             return ((result[0],),) + tuple(result[1:])
         return (result,)
 
+    def _defaults_kept(self):
+        """Whether neither f.__defaults__ nor f.__kwdefaults__ was assigned since the code was
+        made (for a call that does not pass every argument: then they matter)."""
+        of = self._defaults_of
+        return of.__defaults__ is self._defaults[0] and (
+            self._only_positional or of.__kwdefaults__ is self._defaults[1]
+        )
+
     def _defaults_replaced(self):
         """Whether f.__defaults__ or f.__kwdefaults__ was assigned since the code was made."""
         if self._of_derivative:
             return self.fun._defaults_replaced()
-        of, (defaults, kwdefaults) = self._defaults_of, self._defaults
-        return of.__defaults__ is not defaults or of.__kwdefaults__ is not kwdefaults
+        return not self._defaults_kept()
 
     def _locate(self, exc, emitted):
         """Say where an error raised in emitted code comes from (f's return or its line)."""

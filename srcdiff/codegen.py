@@ -5,17 +5,17 @@ import ast
 import functools
 import io
 import linecache
-import re
+import math
 import tokenize
 
 import astor
+import gast
 
-from . import conversion, unparse
+from . import conversion, ir, unparse
 from .errors import Location, SrcdiffError
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 LINE_LIMIT = 99
-_MARK = re.compile(r"[ \t]*# line: (\d+)\n")
 _OPERATORS = {"+", "-", "*", "/", "//", "%", "@", "**", "and", "or", "if", "else"}
 
 
@@ -35,24 +35,36 @@ def _lines_of(marked):
     """source_and_lines' answer from astor's text with its `# line: N` marks."""
     plain, origins, line = [], [], 0
     for text in marked.splitlines(True):
-        mark = _MARK.fullmatch(text)
-        if mark:
-            line = int(mark.group(1))
+        number = _marked_line(text)
+        if number is not None:
+            line = number
             continue
         plain.append(text)
         origins.append(line)
         line = 0
     # (tokens are needed only to break a long line: most functions have none)
-    long_rows = [number for number, text in enumerate(plain, 1) if len(text) > LINE_LIMIT + 1]
-    by_row = _tokens_of_rows(plain, long_rows) if long_rows else {}
+    long_rows = {number for number, text in enumerate(plain, 1) if len(text) > LINE_LIMIT + 1}
+    by_row = _tokens_of_rows(plain, sorted(long_rows)) if long_rows else {}
     pieces, rows, row = [], {}, 0
     for number, (text, origin) in enumerate(zip(plain, origins), 1):
-        wrapped = wrap(text, by_row.get(number) or [])
-        count = wrapped.count("\n")
-        rows.update({row + k: origin for k in range(1, count + 1) if origin})
-        pieces.append(wrapped)
+        if number in long_rows:
+            text = wrap(text, by_row.get(number) or [])
+        count = text.count("\n")
+        if origin:
+            for k in range(row + 1, row + count + 1):
+                rows[k] = origin
+        pieces.append(text)
         row += count
     return "".join(pieces), rows
+
+
+def _marked_line(text):
+    """N for a line that is a `# line: N` mark (`[ \\t]*# line: (\\d+)\\n`, without a
+    regex's cost: half the lines are marks), else None."""
+    mark = text.lstrip(" \t")
+    if mark.startswith("# line: ") and mark.endswith("\n") and mark[8:-1].isdecimal():
+        return int(mark[8:-1])
+    return None
 
 
 def _number_statements(body):
@@ -198,6 +210,79 @@ def function_source(func):
         return _lines_of(unparse.marked(func))
     except unparse.Unsupported:
         return source_and_lines(ast.Module(body=[conversion.gast_to_ast(func)], type_ignores=[]))
+
+
+def as_printed(funcs):
+    """Make the gast FunctionDefs `funcs` (in place) the trees the parse of their printed
+    source gives, but for line numbers (their statements keep those of f): a number printed
+    with a sign or in brackets becomes what it prints as (`-1` is -(1)), a `del` of several
+    names that is broken over lines (`del (a, ...)`) a `del` of one tuple, and each node
+    found again after its first place a copy of it (the parse has a node for each place)."""
+    seen = set()
+    for func in funcs:
+        _printed_block([func], 0, seen)
+
+
+def _printed_block(body, depth, seen):
+    for index, stmt in enumerate(body):
+        body[index] = _printed(stmt, depth, seen)
+
+
+def _printed(node, depth, seen):
+    """`node` as printed at indent `depth` (a statement's), its children made so."""
+    if id(node) in seen:
+        node = ir.copy_tree(node)
+    seen.add(id(node))
+    kind = node.__class__
+    if kind is gast.Constant:
+        return _printed_number(node)
+    if kind is gast.Delete and len(node.targets) > 1:
+        _bracketed_del(node, depth)
+    fields = node.__dict__
+    for field in node._fields:
+        value = fields.get(field)
+        if value.__class__ is list:
+            if field in _BLOCKS and value and isinstance(value[0], gast.stmt):
+                elif_ = kind is gast.If and field == "orelse" and len(value) == 1
+                elif_ = elif_ and value[0].__class__ is gast.If  # (printed at the if's indent)
+                _printed_block(value, depth if elif_ else depth + 1, seen)
+                continue
+            for index, item in enumerate(value):
+                if isinstance(item, gast.AST) and item._fields:
+                    value[index] = _printed(item, depth, seen)
+        elif isinstance(value, gast.AST) and value._fields:  # (not a context or operator)
+            fields[field] = _printed(value, depth, seen)
+    return node
+
+
+_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers"})
+
+
+def _printed_number(node):
+    """A Constant as its printed text parses: a negative number, a complex one with a real
+    part, nan (`(1e1000-1e1000)`) become the operations they print as."""
+    value = node.value
+    kind = value.__class__
+    if kind is int:
+        plain = value >= 0
+    elif kind is float:
+        plain = value > 0 or value == 0 and math.copysign(1.0, value) > 0
+    else:
+        plain = kind is not complex
+    if plain:
+        return node
+    text = unparse.number(value)
+    return conversion.ast_to_gast(ast.parse(text, mode="eval")).body
+
+
+def _bracketed_del(node, depth):
+    """`del a, b` printed longer than a line is `del (a, b)`, broken in the brackets
+    (wrap, _bare_sequence): a del of one tuple."""
+    if not all(t.__class__ is gast.Name for t in node.targets):
+        return
+    text = f"{unparse.INDENT * depth}del {', '.join(t.id for t in node.targets)}"
+    if len(text) > LINE_LIMIT:
+        node.targets = [gast.Tuple(elts=node.targets, ctx=gast.Del())]
 
 
 def definitions(source):

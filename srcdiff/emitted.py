@@ -27,6 +27,9 @@ class Emitted:
         # what specialize.py keeps for it: its functions as gast trees, and the copies of
         # them it made for given arguments
         self.parsed, self.clones = None, {}
+        # the transform's trees of its functions (none for code read from disk), each
+        # handed to specialize.py once, which rewrites it in place (else it parses the source)
+        self.trees = {}
 
     @functools.cached_property
     def has_live(self):

@@ -23,7 +23,6 @@ class Forward:
         self.taken = set(fn.params) | _assigned(fn.body)
         self.scalars = scalars(fn)
         self.names = {}
-        self.stands_for = {}  # a tangent's name chosen with a clash suffix -> the one it wanted
         # the lists appended to, and the containers written into by item: a tangent each
         # of the same structure (list items' tangents, where a zero adjoint is a Sparse)
         self.stacks = {stmt.stack for stmt in _walk(fn.body) if isinstance(stmt, ir.Push)} | {
@@ -43,9 +42,7 @@ class Forward:
         if var not in self.names:
             candidate = "d" + var
             while candidate in self.taken:
-                candidate += "_"  # (as Reverse._fresh does)
-            if candidate != "d" + var:
-                self.stands_for[candidate] = "d" + var
+                candidate += "_"  # (as AdjointNames._fresh does: the suffix stays)
             self.taken.add(candidate)
             self.names[var] = candidate
         return self.names[var]

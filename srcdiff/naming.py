@@ -66,11 +66,13 @@ class Made:
 
 
 def renamed(made, names, suffixed, below):
-    """(source, Meta) of the module `made`, its functions named `names` and its callees as
-    `suffixed` names them, exactly as a transform with those options would write it; None
-    if a name a transform would weigh is one the module uses otherwise (it is made anew)."""
+    """(source, Meta, function trees) of the module `made`, its functions named `names` and
+    its callees as `suffixed` names them, exactly as a transform with those options would
+    write it; None if a name a transform would weigh is one the module uses otherwise (it
+    is made anew). The trees are renamed in a copy: the module made before holds its own."""
     if made is None:
         return None
+    made.funcs = ir.copy_tree(made.funcs)
     old = set(made.meta.names).union(*(c.names for c in made.meta.callees))
     nodes, reserved = [], set(made.used) - set(made.meta.names)
     for func in made.funcs:
@@ -106,7 +108,7 @@ def renamed(made, names, suffixed, below):
         lines=tuple(map(tuple, lines)),
         suffixed=tuple(suffixed),
     )
-    return source, made.meta
+    return source, made.meta, made.funcs
 
 
 def shared(entry):
@@ -135,20 +137,19 @@ def passed_on(suffixed, callee_variant, below):
 class AdjointNames:
     """What the reverse sweeps (reverse.py) name the adjoints and stacks they make, in the
     function whose variables `taken` holds; the names in `adjoint_names` and `stack_names`
-    by what they are of, those that carry a clash suffix in `stands_for`."""
+    by what they are of."""
 
     PREFIX = "b"  # (the adjoint of x is bx)
 
     def _fresh(self, base, table):
         """The name for `base[0]` in `table` (chosen once, so it is stable): `base[1]`, or
         while the function uses that, with trailing underscores (PEP 8's way out of a
-        clash), recorded in `stands_for` (passes/plain_names.py drops them where it can)."""
+        clash). The suffix stays: the plain name is another value's (the first-order b_t0
+        beside the adjoint of _t0, b_t0_, in grad of grad), never to be read as this one."""
         if base[0] not in table:
             candidate = base[1]
             while candidate in self.taken:
                 candidate += "_"
-            if candidate != base[1]:
-                self.stands_for[candidate] = base[1]
             self.taken.add(candidate)
             table[base[0]] = candidate
         return table[base[0]]

@@ -66,7 +66,6 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         self.primal = set(self.sites) | set(fn.params)  # locals; globals are never saved
         self.taken = set(self.primal)
         self.adjoint_names, self.stack_names = {}, {}
-        self.stands_for = {}  # a name chosen with a clash suffix -> the name it wanted
         self.strategy = {}
         self.needs_init = {}
         self.reset_in = {}  # var -> ids of the loops whose reversed body zeroes its adjoint

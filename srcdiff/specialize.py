@@ -112,18 +112,54 @@ def _rewritten(node, seen):
 
 
 _NODE = gast.AST
-_LEAVES = frozenset({gast.Name, gast.Constant, gast.Load, gast.Store, gast.Del})  # (no rewrite)
+# (nothing below them to rewrite: names, constants, contexts and operators)
+_LEAVES = frozenset(
+    [gast.Name, gast.Constant]
+    + [
+        c
+        for c in vars(gast).values()
+        if isinstance(c, type) and issubclass(c, _NODE) and not c._fields
+    ]
+)
 
 
 # --- building a variant -----------------------------------------------------------------------
 
 
-def _function(source, name):
-    tree = conversion.ast_to_gast(ast.parse(source))
-    for stmt in tree.body:
-        if isinstance(stmt, gast.FunctionDef) and stmt.name == name:
-            return stmt
-    raise Unsupported(f"no function {name} in the emitted source")
+def _function(emitted, name):
+    """The emitted module's function `name` as a gast tree to rewrite in place."""
+    tree = _taken(emitted, (name,)).get(name)
+    if tree is None:
+        raise Unsupported(f"no function {name} in the emitted source")
+    return tree
+
+
+def _taken(emitted, names):
+    """{name: gast tree} of the emitted module's functions `names`, for specialisation to
+    rewrite in place: the transform's own trees, each handed out once (made what the parse
+    of their source gives: codegen.as_printed), else parsed from the source. Their
+    statements carry the lines of f they come from (those of the parsed ones are mapped)."""
+    kept = [emitted.trees.pop(name, None) for name in names]
+    found = {tree.name: tree for tree in kept if tree is not None}
+    if len(found) < len(names):
+        lines = dict(emitted.meta.lines)
+        for tree in conversion.ast_to_gast(ast.parse(emitted.source)).body:
+            if isinstance(tree, gast.FunctionDef) and tree.name in names:
+                found.setdefault(tree.name, _relined(tree, lines))
+    return found
+
+
+def _relined(func, lines):
+    """A function parsed from emitted source, each statement's line number made the line of
+    f its row comes from (`lines`), or 0 if none: what the transform's trees carry."""
+    todo = [func]
+    for stmt in todo:
+        stmt.lineno = lines.get(stmt.lineno, 0)
+        for field in ("body", "orelse", "finalbody"):
+            todo.extend(getattr(stmt, field, None) or ())
+        for handler in getattr(stmt, "handlers", None) or ():
+            todo.extend(handler.body)
+    return func
 
 
 def rewrite(func, arguments, emitted, session, interpreter=None):
@@ -166,6 +202,8 @@ class Session:
         forward call whose saved list func hands straight to the backward call gets a pair
         of copies that save only what the backward one reads (passes/saved_lists.py)."""
         owners = _owners(emitted)
+        if not owners:  # (no callee: nothing to point anywhere)
+            return
         pairs = saved_lists.paired_calls(func, lambda name: _forward_of(owners, name))
         done, later = set(), {}  # (later: a backward copy's sources, shown where it is called)
         for node, values in list(seen.values()):
@@ -345,12 +383,12 @@ def _owners(emitted):
 
 
 def _parsed(emitted):
-    """The emitted module's functions as gast trees, parsed once (and only ever read), each
+    """The emitted module's functions as gast trees, taken once (and only ever read), each
     with the names of the lists it uses as stacks (None until an interpreter's run asks):
     {name: [tree, stack names]}."""
     if emitted.parsed is None:
-        module = conversion.ast_to_gast(ast.parse(emitted.source))
-        emitted.parsed = {f.name: [f, None] for f in module.body if isinstance(f, gast.FunctionDef)}
+        taken = _taken(emitted, emitted.meta.names)
+        emitted.parsed = {name: [tree, None] for name, tree in taken.items()}
     return emitted.parsed
 
 
@@ -362,14 +400,9 @@ def compile_function(func, emitted, defaults, label):
     bare.args = copy.copy(func.args)
     bare.args.defaults = []
     bare.args.kw_defaults = [None] * len(func.args.kwonlyargs)
-    source, rows = codegen.function_source(bare)
+    source, rows = codegen.function_source(bare)  # (rows: func's statements carry f's lines)
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
-    # func's statements carry the lines of emitted's source they were parsed from
-    generic = dict(emitted.meta.lines)
-    origin = (
-        emitted.meta.defined.filename,
-        {row: generic[line] for row, line in rows.items() if line in generic},
-    )
+    origin = (emitted.meta.defined.filename, rows)
     compiled = codegen.compile_module(source, filename, {}, origin=origin)[func.name]
     function = types.FunctionType(compiled.__code__, emitted.scope, func.name, defaults)
     function.source = source
@@ -394,7 +427,7 @@ def _parameters(func, args, defaults):
 def reverse_variant(emitted, args):
     """The emitted function rewritten for `args` (raises Unsupported when the interpreter
     gives up); its `reference` is the generic function."""
-    func = _function(emitted.source, emitted.meta.names[0])
+    func = _function(emitted, emitted.meta.names[0])
     defaults = emitted.function.__defaults__
     session = Session()
     rewrite(func, _parameters(func, args, defaults), emitted, session)
@@ -407,7 +440,7 @@ def reverse_variant(emitted, args):
 def _seeded(jvp_emitted, position, name):
     """f's JVP as a function of f's arguments, the tangent of the one at `position` seeded
     with 1.0, returning (d f / d x, f's value); None when it does not return a pair."""
-    func = _function(jvp_emitted.source, jvp_emitted.meta.names[0])
+    func = _function(jvp_emitted, jvp_emitted.meta.names[0])
     seed = func.args.args.pop(0)
     last = func.body[-1]
     if not (

@@ -60,11 +60,16 @@ class Template:
         }
     )
 
-    def __init__(self, primals, fn, kind="adjoint", constant=(), lazy=False, widens=False):
+    def __init__(
+        self, primals, fn, kind="adjoint", constant=(), lazy=False, widens=False, aliases=()
+    ):
         """`lazy`: read and check the source only when the template is first used (srcdiff's
         own hundreds of templates, so that importing srcdiff stays cheap); a user's template
-        is checked now, so a mistake fails where it is registered. `widens`: see Primitive."""
+        is checked now, so a mistake fails where it is registered. `widens` and `aliases` (its
+        keyword_aliases): see Primitive."""
         self.kind, self.fn, self.primals, self.widens = kind, fn, tuple(primals), widens
+        self.aliases = tuple(aliases)
+        self.renamed = {template: numpy for numpy, template in aliases}
         self.module_globals = fn.__globals__
         self.lazy = lazy
         self._declared_constant = set(constant)
@@ -115,7 +120,7 @@ class Template:
         self.params = [p.name for p in params[2:]]
         self.sequence_params = {p.name for p in params[2:] if p.kind is p.VAR_POSITIONAL}
         for primal in self.primals:
-            _check_arity(primal, self.signature, where(node))
+            _check_arity(primal, self.signature, where(node), self.renamed)
         unknown = self.constant - set(self.params)
         if unknown:
             raise TemplateError(f"constant= names no parameter: {sorted(unknown)}", where(node))
@@ -298,7 +303,7 @@ def _global_loads(code):
 _LOAD_GLOBAL = dis.opmap["LOAD_GLOBAL"]
 
 
-def _check_arity(primal, signature, loc):
+def _check_arity(primal, signature, loc, renamed):
     positional = [
         p
         for p in signature.parameters.values()
@@ -326,7 +331,7 @@ def _check_arity(primal, signature, loc):
         if p.kind is p.VAR_POSITIONAL:
             if inspect.Parameter.VAR_POSITIONAL not in kinds:
                 raise TemplateError(f"{primal.__name__} takes no *{name}", loc)
-        elif name not in primal_params and not (
+        elif renamed.get(name, name) not in primal_params and not (
             position < len(by_position) and by_position[position]
         ):
             raise TemplateError(
@@ -337,10 +342,11 @@ def _check_arity(primal, signature, loc):
             )
     missing = [
         n
-        for n, p in primal_params.items()
+        for position, (n, p) in enumerate(primal_params.items())
         if p.default is p.empty
         and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
         and n not in signature.parameters
+        and not (p.kind is p.POSITIONAL_ONLY and position < len(signature.parameters))
     ]
     if missing:
         raise TemplateError(f"the template leaves out required parameter(s) {missing}", loc)

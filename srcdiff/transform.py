@@ -115,12 +115,12 @@ def _derive(fn, wrt, mode, **options):
     loaded = _load(key)
     if loaded is None:
         declared = registry.token()
-        source, meta = generate(fn, wrt, mode, **options)
+        source, meta, trees = generate(fn, wrt, mode, **options)
         if registry.token() != declared:  # it met, and declared, an optional library's rules
             key = cache_key(fn, wrt, mode, options)  # which a process without them must not use
         path = cache.store(key, source, meta.to_json())
     else:
-        (source, meta), path = loaded, cache.path_for(key)
+        (source, meta), path, trees = loaded, cache.path_for(key), ()
         meta = meta.relocated(
             inspect.getsourcefile(fn) or fn.__code__.co_filename, fn.__code__.co_firstlineno
         )
@@ -147,6 +147,8 @@ def _derive(fn, wrt, mode, **options):
     functions = {n: scope[n] for n in meta.names}
     _take_defaults(functions[meta.names[0]], fn)
     entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
+    codegen.as_printed(trees)  # (what specialize.py would get from parsing the source)
+    entry.trees = {tree.name: tree for tree in trees}
     entry.variant = naming.variant(fn, wrt, options)
     guards += [
         (functools.partial(_follow, fn, name, ()), value, provenance.contents(value))
@@ -406,8 +408,9 @@ def generate(
     statics=(),
     suffixed=(),
 ):
-    """Run the transformer: the emitted module's source and its metadata (a module made
-    earlier in the transform in progress, only named otherwise, is renamed: naming.py)."""
+    """Run the transformer: the emitted module's source, its metadata and its functions'
+    trees (a module made earlier in the transform in progress, only named otherwise, is
+    renamed: naming.py)."""
     options = (preserve_result, optimized, outputs, has_aux, statics)
     made_from = (fn, tuple(wrt), mode, repr(options))
     func_names = list(names) if names else mode.function_names(fn.__name__)
@@ -427,15 +430,9 @@ def generate(
     )
     program = _normalized(_made_for(fn, tuple(statics)), normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
+    versions = normalizer.names.versions
     funcs, suffixes = _sweeps(
-        program,
-        wrt_names,
-        mode,
-        func_names,
-        preserve_result,
-        has_aux,
-        outputs,
-        normalizer.names.versions,
+        program, wrt_names, mode, func_names, preserve_result, has_aux, outputs, versions
     )
     if optimized:
         optimize(funcs, mode, suffixes)
@@ -454,7 +451,7 @@ def generate(
     )
     if meta.callees or names:  # (else no name in it can change)
         _remember(made_from, funcs, doc, meta, normalizer)
-    return source, meta
+    return source, meta, funcs
 
 
 def _remember(made_from, funcs, doc, meta, normalizer):
@@ -527,8 +524,9 @@ def _normalized(made_for, normalizer):
 def _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs, versions):
     """The emitted functions: the JVP, or the gradient (the forward and backward halves);
     and the names that carry a suffix, each with the name it stands for: a version of a
-    variable (`versions`: h_1 of h), its derivative's (bh_1 of bh), a name chosen with a
-    clash suffix (b_t0_ of b_t0)."""
+    variable (`versions`: h_1 of h), its derivative's (bh_1 of bh: the name of h's own
+    derivative, or a name the function does not use). A name chosen with a clash suffix
+    (b_t0_ beside the first-order b_t0) is none of them: its plain name is another value's."""
     if mode is Mode.JVP:
         sweeps = Forward(program, wrt_names, func_names[0], outputs)
     else:
@@ -544,9 +542,12 @@ def _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outp
     funcs = sweeps.build()
     stacked = sweeps.stacked()  # (a stack's name spells its variable's: h_1's _stack_h_1)
     suffixes = Suffixed({v: of for v, of in versions.items() if v not in stacked})
-    for var, name in sweeps.derivative_names().items():
+    derivatives = sweeps.derivative_names()
+    for var, name in derivatives.items():
         if var in suffixes.stands_for and name == sweeps.PREFIX + var:
-            suffixes.stands_for[name] = sweeps.PREFIX + versions[var]
-            suffixes.follows[name] = var
-    suffixes.stands_for.update(sweeps.stands_for)
+            of = versions[var]
+            wanted = derivatives.get(of, sweeps.PREFIX + of)
+            if of in derivatives or wanted not in sweeps.taken:
+                suffixes.stands_for[name] = wanted
+                suffixes.follows[name] = var
     return funcs, suffixes

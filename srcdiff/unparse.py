@@ -13,7 +13,7 @@ _PRECEDENCE = {name: precedence for name, _, precedence in op_data}
 _SYMBOL = {name: symbol for name, symbol, _ in op_data}
 _HIGHEST = max(_PRECEDENCE.values()) + 2  # (astor's, for a node no parent gave one)
 _COMMA, _ONE_ARGUMENT = _PRECEDENCE["Comma"], _PRECEDENCE["call_one_arg"]
-_INDENT = "    "
+INDENT = "    "
 
 
 class Unsupported(Exception):
@@ -30,7 +30,7 @@ def marked(func):
 
 
 def _mark(stmt, depth):
-    return f"{_INDENT * depth}# line: {getattr(stmt, 'lineno', None) or 0}"
+    return f"{INDENT * depth}# line: {getattr(stmt, 'lineno', None) or 0}"
 
 
 def _function(node, depth, lines):
@@ -39,7 +39,7 @@ def _function(node, depth, lines):
     if depth:
         lines.append("")  # (astor's blank line before a nested def, none after it)
     lines.append(_mark(node, depth))
-    lines.append(f"{_INDENT * depth}def {node.name}({_arguments(node.args)}):")
+    lines.append(f"{INDENT * depth}def {node.name}({_arguments(node.args)}):")
     _block(node.body, depth + 1, lines)
 
 
@@ -83,7 +83,7 @@ def _block(body, depth, lines):
 
 def _simple(stmt, depth, lines, text):
     lines.append(_mark(stmt, depth))
-    lines.append(_INDENT * depth + text)
+    lines.append(INDENT * depth + text)
 
 
 def _assign(stmt, depth, lines):
@@ -120,14 +120,14 @@ def _if(stmt, depth, lines):
     _block(stmt.body, depth + 1, lines)
     while len(stmt.orelse) == 1 and stmt.orelse[0].__class__ is gast.If:
         stmt = stmt.orelse[0]  # (astor marks no line for an elif)
-        lines.append(f"{_INDENT * depth}elif {_expr(stmt.test, _PRECEDENCE['If'])}:")
+        lines.append(f"{INDENT * depth}elif {_expr(stmt.test, _PRECEDENCE['If'])}:")
         _block(stmt.body, depth + 1, lines)
     _else(stmt.orelse, depth, lines)
 
 
 def _else(orelse, depth, lines):
     if orelse:
-        lines.append(_INDENT * depth + "else:")
+        lines.append(INDENT * depth + "else:")
         _block(orelse, depth + 1, lines)
 
 
@@ -185,7 +185,7 @@ def _name(node, given):
 def _constant(node, given):
     value = node.value
     if isinstance(value, (int, float, complex)):
-        return _bracketed(_number(value), _PRECEDENCE["Constant"], given)
+        return _bracketed(number(value), _PRECEDENCE["Constant"], given)
     if isinstance(value, str):
         # astor writes a string on one line inside an expression as its repr
         if "\n" in value or node.kind or given <= _PRECEDENCE["Expr"]:
@@ -194,7 +194,7 @@ def _constant(node, given):
     return "..." if value is Ellipsis else repr(value)
 
 
-def _number(value):
+def number(value):
     if isinstance(value, complex):
         real, imaginary = _real_part(value.real, ""), _real_part(value.imag, "j")
         if value.real == 0:

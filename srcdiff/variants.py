@@ -3,6 +3,7 @@ code specialised to their shapes, specialize.py, or forward mode for one float),
 signature (a mixin of api.Derivative)."""
 
 import warnings
+from inspect import Parameter
 
 from . import ir, specialize
 from .errors import SrcdiffError
@@ -16,6 +17,19 @@ class Variants:
     """The variants of a Derivative, which provides the emitted code, modes and options
     these methods use."""
 
+    def _start_variants(self):
+        self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
+        self._direct = {}  # signature -> the function run as it is: nothing to re-read or wrap
+        self._direct_one = {}  # the same for one argument, keyed by its key alone
+        self._last = None, None  # (the signature and function of the one made last)
+        # called with the emitted function's own arguments (no bound self, no tangents to split)
+        self._plain = self._bound is None and self._mode is not Mode.JVP
+        self._offset = 1 if self._mode is Mode.VJP else 0
+        # calls with this many positional arguments leave no parameter to its default
+        positional = (Parameter.POSITIONAL_ONLY, Parameter.POSITIONAL_OR_KEYWORD)
+        full = self._offset + sum(p.kind in positional for p in self._parameters)
+        self._full = full if self._only_positional else float("inf")
+
     def _variant_for(self, args, checked, offset):
         """(function, its Emitted) for the emitted function's arguments `args`: the cached
         variant of their signature, else a new one (checking f's arguments `checked` first)."""
@@ -25,6 +39,10 @@ class Variants:
             self._check(checked, offset)
             variant = self._variant(signature, args, self._emitted_for(checked[offset:]))
         return variant
+
+    def _locate_in(self, function, exc):
+        """Say where an error raised in a variant's `function` comes from."""
+        self._locate(exc, next(e for f, e in self._variants.values() if f is function))
 
     @ir.pausing_gc
     def _variant(self, signature, args, emitted):
@@ -60,6 +78,7 @@ class Variants:
         if self._plain and not (emitted.has_live or self._of_derivative or self._one_of_many):
             if len(signature) == 1:
                 self._direct_one[signature[0]] = variant[0]
+                self._last = signature[0], variant[0]  # (what __call__ checks first)
             else:
                 self._direct[signature] = variant[0]
         return variant

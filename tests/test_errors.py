@@ -410,6 +410,23 @@ def test_an_error_in_emitted_code_names_the_user_line_it_comes_from(size):
     ), notes
 
 
+@pytest.mark.skipif(not hasattr(Exception, "add_note"), reason="notes are Python 3.11+")
+def test_specialised_code_made_from_code_read_from_disk_names_the_user_line_too():
+    # (the first variant rewrites the transform's trees, whose statements carry f's lines;
+    # one of code read from disk parses it, and maps its rows to f's lines)
+    from srcdiff import cache
+
+    nf.grad(through_a_callee)(np.eye(3), np.eye(3))
+    cache.clear_memory()
+    made = cache.stats["transforms"]
+    with pytest.raises(np.linalg.LinAlgError) as error:
+        nf.grad(through_a_callee)(np.zeros((3, 3)), np.ones((3, 3)))
+    assert cache.stats["transforms"] == made  # (read from disk)
+    notes = getattr(error.value, "__notes__", [])
+    line = line_of("return np.linalg.inv(h)  # the failing line")
+    assert any(f"{HERE}:{line}" in note for note in notes), notes
+
+
 def test_each_emitted_statement_knows_its_line():
     from srcdiff import transform
 

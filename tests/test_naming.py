@@ -159,11 +159,13 @@ def test_a_module_named_again_is_renamed_as_a_transform_would_write_it(rng):
     entry = transform.derive(two_ways_at_two_depths, (0, 1))
     assert cache.stats["transforms"] - before == 4  # f, inner, scale by (x, w), scale by w
     assert entry.meta.suffixed == ("scale",)
-    fresh, meta = transform.generate(two_ways_at_two_depths, (0, 1), Mode.GRAD, suffixed=("scale",))
+    fresh, meta, _ = transform.generate(
+        two_ways_at_two_depths, (0, 1), Mode.GRAD, suffixed=("scale",)
+    )
     assert entry.source == fresh and entry.meta == meta
     inner_entry = entry.callees[0]
     assert inner_entry.meta.names == ("fwd_inner", "bwd_inner")
-    fresh, meta = transform.generate(
+    fresh, meta, _ = transform.generate(
         inner, (0, 1), Mode.SPLIT, names=inner_entry.meta.names, suffixed=("scale",)
     )
     assert inner_entry.source == fresh and inner_entry.meta == meta
@@ -178,7 +180,7 @@ def shadowed_two_ways(x, w):
 def test_a_module_whose_names_might_clash_is_made_again_not_renamed(rng):
     cache.clear()
     entry = transform.derive(shadowed_two_ways, (0, 1))
-    fresh, meta = transform.generate(shadowed_two_ways, (0, 1), Mode.GRAD, suffixed=("scale",))
+    fresh, meta, _ = transform.generate(shadowed_two_ways, (0, 1), Mode.GRAD, suffixed=("scale",))
     assert entry.source == fresh and entry.meta == meta
     assert "def fwd_scale_w_2(" in entry.full_source() and "fwd_scale_w = 2.0" in fresh
     check_grad(shadowed_two_ways, *args(rng), wrt=(0, 1))

@@ -1,5 +1,6 @@
 """The optimisation passes: each keeps every gradient as it is, and does what it says."""
 
+import re
 import tracemalloc
 
 import numpy as np
@@ -105,6 +106,69 @@ def test_accumulation_in_place_only_into_buffers_nothing_else_sees(rng):
     x = rng.normal(size=4)
     np.testing.assert_array_equal(raw(x), optimized(x))
     check_grad(shared, x)
+
+
+def _add_pair(u, v):
+    return u + v  # (its backward pass hands the caller its seed for both)
+
+
+def _shared_first_values(x, y):
+    z = x + y  # bx's first value, runtime.unbroadcast(b_t6, x), may be b_t6 itself
+    w = np.sin(z) * x + x * 3.0
+    s = _add_pair(x * 1.5 + w, y)
+    return np.sum(s * z + x) + np.sum(np.cos(y) * y + y * w)
+
+
+def _tuple_first_values(x, y):
+    a = np.sin(x) * y + x * 2.0
+    b = np.cos(y) * x + y * 3.0
+    s = _add_pair(x * 1.5 + a, y)  # by's first value is an item of the callee's result
+    return np.sum(s * s) + np.sum(a * b)
+
+
+def _mixed(source):
+    """The names some accumulation adds into in place and another rebinds."""
+    return {
+        name
+        for name in re.findall(r"^\s*(\w+) \+= ", source, re.M)
+        if re.search(rf"^\s*{name} = {name} \+ ", source, re.M)
+    }
+
+
+def test_each_adjoint_accumulates_one_way_and_never_into_a_shared_buffer(rng):
+    """A first value that may be another's buffer is added to where the next contribution
+    is (a new array), or else every contribution rebinds: `+=` never writes into a seed,
+    a callee's result or unbroadcast's argument, for arrays of float64 and float32, 0-d
+    arrays and Python floats alike."""
+    for f in (_shared_first_values, _tuple_first_values):
+        _check_one_way(f, rng)
+    folded = nf.grad(_shared_first_values, wrt=(0, 1)).source
+    assert re.search(r"^ *bx = runtime.unbroadcast\(\w+, x\) \+ ", folded, re.M), folded
+    rebound = nf.grad(_tuple_first_values, wrt=(0, 1)).source
+    assert re.search(r"^ *\w+, by = bwd__add_pair\(", rebound, re.M), rebound
+    assert "by += " not in rebound and "by = by + " in rebound, rebound
+
+
+def _check_one_way(f, rng):
+    both = nf.grad(f, wrt=(0, 1))
+    assert not _mixed(both.source), both.source
+    raw = nf.grad(f, wrt=(0, 1), optimized=False)
+    for make in (
+        lambda: rng.normal(size=4),
+        lambda: rng.normal(size=4).astype(np.float32),
+        lambda: np.array(rng.normal()),
+        lambda: float(rng.normal()),
+    ):
+        args = (make(), make())
+        kept = [np.array(a, copy=True) for a in args]
+        got, expected = both(*args), raw(*args)
+        for a, k in zip(args, kept):
+            np.testing.assert_array_equal(a, k)
+        for g, e in zip(got, expected):
+            np.testing.assert_allclose(
+                g, e, rtol=1e-5 if np.asarray(g).dtype == np.float32 else 1e-13
+            )
+    check_grad(f, rng.normal(size=4), rng.normal(size=4))
 
 
 def test_copies_are_propagated(rng):

@@ -54,10 +54,21 @@ def test_every_builtin_template_reads_and_finds_its_module_names_unread():
         if not template.lazy:
             continue  # (a user's, read when registered)
         unread = Template(
-            template.primals, template.fn, template.kind, template._declared_constant, lazy=True
+            template.primals,
+            template.fn,
+            template.kind,
+            template._declared_constant,
+            lazy=True,
+            aliases=template.aliases,
         )
         names = unread.globals  # without reading it, for template_globals()
-        read = Template(template.primals, template.fn, template.kind, template._declared_constant)
+        read = Template(
+            template.primals,
+            template.fn,
+            template.kind,
+            template._declared_constant,
+            aliases=template.aliases,
+        )
         assert names == read.globals, record.name
         assert unread.rules.keys() == read.rules.keys()
         assert unread.constant == read.constant
@@ -233,3 +244,45 @@ def test_the_work_of_a_transform_and_its_specialisation_grows_linearly(tmp_path,
     monkeypatch.setenv("SRCDIFF_CACHE_DIR", "off")
     small, large = (_calls_to_differentiate(tmp_path, n) for n in (150, 300))
     assert large / small < 2.2, (small, large)
+
+
+def _states_kept(tmp_path, monkeypatch, length):
+    """Values the specialisation of a `length`-statement function, each statement adding a
+    sum to an array, copies into the interpreter's states (the keep-scalar pass resumes its
+    runs from them): a count of work that a copy per statement per statement shows."""
+    import importlib.util
+
+    import numpy as np
+
+    import srcdiff as nf
+    from srcdiff import inference
+
+    name = f"summed_{length}"
+    lines = ["import numpy as np", "", "", "def f(w, x):", "    h = x"]
+    lines += ["    h = np.tanh(h * w + np.sum(h))"] * length + ["    return np.sum(h)", ""]
+    (tmp_path / f"{name}.py").write_text("\n".join(lines))
+    spec = importlib.util.spec_from_file_location(name, tmp_path / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    copied, body_from = [], inference.Interpreter._body_from
+
+    def counted(self, start, env, marks):
+        try:
+            return body_from(self, start, env, marks)
+        finally:
+            copied.append(sum(len(e) + len(b) for _, e, b, _ in self.states.values()))
+
+    monkeypatch.setattr(inference.Interpreter, "_body_from", counted)
+    w, x = np.linspace(0.1, 0.9, 8), np.linspace(-1.0, 1.0, 8)
+    gradient = nf.grad(module.f)(w, x)
+    monkeypatch.setattr(inference.Interpreter, "_body_from", body_from)
+    assert np.allclose(gradient, nf.grad(module.f, optimized=False)(w, x), rtol=1e-10, atol=0)
+    return sum(copied)
+
+
+def test_specialisation_keeps_states_only_where_a_check_resumes(tmp_path, monkeypatch):
+    """The keep-scalar pass keeps the interpreter's state (every value bound) only at the
+    broadcasts it checks, not at each of them: twice the statements, about twice the work."""
+    monkeypatch.setenv("SRCDIFF_CACHE_DIR", "off")
+    small, large = (_states_kept(tmp_path, monkeypatch, n) for n in (60, 120))
+    assert large / small < 2.5, (small, large)

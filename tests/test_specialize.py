@@ -3,14 +3,17 @@ for its arguments' types and shapes. The whole suite runs in check mode (conftes
 each call's result is compared with the generic code's; these tests pin down what is
 rewritten, what is not, and what the variants return."""
 
+import ast
 import re
 
+import gast
 import numpy as np
 import pytest
 
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
-from srcdiff import nn, shapes, specialize
+from srcdiff import codegen, conversion, nn, shapes, specialize, transform
+from srcdiff.modes import Mode
 from srcdiff.passes import saved_lists
 
 
@@ -432,3 +435,117 @@ def test_a_pair_whose_forward_copy_cannot_be_cut_stays_whole(rng, monkeypatch, u
     for k, g in enumerate(df(w, b, x)):
         expected = numerical_grad(squashed_loss, (w, b, x), k)
         np.testing.assert_allclose(g, expected, rtol=1e-6, atol=1e-9)
+
+
+def squared_plus_one(x):
+    return np.sum(x * x + 1)
+
+
+def weighted(x, w):
+    return np.sum(x * w)
+
+
+def scaled_sum(x, k=2.0):
+    return np.sum(x * k)
+
+
+def _read_only(value):
+    value = value.copy()
+    value.flags.writeable = False
+    return value
+
+
+def _matches(got, expected, value, rtol=1e-12):
+    """A gradient for `value`: its numbers, type, shape and dtype, writeable if an array."""
+    assert type(got) is type(value) and np.shape(got) == np.shape(value)
+    assert np.asarray(got).dtype == np.asarray(value).dtype
+    assert type(got) is not np.ndarray or got.flags.writeable
+    np.testing.assert_allclose(got, expected, rtol=rtol)
+
+
+def test_calls_that_alternate_signatures_never_run_another_ones_variant(rng, unchecked):
+    """The fast path of a call keys on all a variant depends on: each of these (another
+    dtype, shape, ndim, writeability, a float for a 0-d array, keywords) met after another
+    runs its own variant, in either order."""
+    pytest.importorskip("autograd")
+    from oracle import autograd_grad
+
+    x = rng.normal(size=3)
+    values = [
+        x,
+        x.astype(np.float32),
+        rng.normal(size=4),
+        x.reshape(3, 1),
+        _read_only(x),
+        0.7,
+        np.array(0.7),
+        x.reshape(1, 3),
+    ]
+    df = nf.grad(squared_plus_one)
+    for call in (df, lambda value: df(x=value)):
+        for value in values + values[::-1]:
+            expected = autograd_grad(squared_plus_one, (np.asarray(value, np.float64),), 0)
+            rtol = 1e-6 if np.asarray(value).dtype == np.float32 else 1e-12
+            _matches(call(value), expected, value, rtol)
+        assert len(df._variants) == len(values)  # (one made for each signature)
+
+    w, read_only = rng.normal(size=3), _read_only(rng.normal(size=3))
+    dw = nf.grad(weighted, wrt=1)
+    for a, b in [(x, w), (read_only, w), (x, read_only), (x, w), (x.reshape(3, 1), w)] * 2:
+        _matches(dw(a, b), numerical_grad(weighted, (a, b), 1), b, rtol=1e-6)
+    # (the code for a read-only w copies its gradient; one of them run for the other would
+    # not show in the numbers, but the count of variants shows each was made)
+    assert ".copy()" in dw.source_for(x, read_only) and ".copy()" not in dw.source_for(x, w)
+    assert len(dw._variants) == 4
+
+
+def test_a_call_that_leaves_an_argument_to_its_default_sees_it_replaced(rng, monkeypatch):
+    """Calls that pass every argument take no default, so they skip checking f's defaults
+    for replacement; a call that leaves k to its default runs the code made anew."""
+    x = rng.normal(size=3)
+    df = nf.grad(scaled_sum)
+    for _ in range(2):
+        np.testing.assert_allclose(df(x), np.full(3, 2.0))
+        np.testing.assert_allclose(df(x, 5.0), np.full(3, 5.0))
+    monkeypatch.setattr(scaled_sum, "__defaults__", (3.0,))
+    for _ in range(2):
+        np.testing.assert_allclose(df(x, 5.0), np.full(3, 5.0))
+        np.testing.assert_allclose(df(x), np.full(3, 3.0))
+
+
+def long_named_loop(x, w):
+    total = 0.0
+    for k in range(3):
+        first_activation_value = np.sin(x * w)
+        second_activation_value = np.cos(first_activation_value * w)
+        total = total + np.sum(second_activation_value[::-1] * first_activation_value)
+    return total + np.sum(x[-1] * w, axis=-1)
+
+
+def _functions(source):
+    module = conversion.ast_to_gast(ast.parse(source))
+    return [f for f in module.body if isinstance(f, gast.FunctionDef)]
+
+
+def _dump(tree):
+    return gast.dump(tree, include_attributes=False)
+
+
+def test_the_transforms_trees_are_made_those_its_source_parses_to(rng):
+    """A first variant rewrites the transform's own trees (no parse of the emitted source):
+    codegen.as_printed makes them what the parse gives, line numbers aside."""
+    source, _, trees = transform.generate(
+        long_named_loop, (1,), Mode.SPLIT, names=("fwd_loop", "bwd_loop")
+    )
+    parsed = _functions(source)
+    assert "del (_stack_" in source  # (a del printed over lines: a del of a tuple)
+    codegen.as_printed(trees)
+    assert [_dump(t) for t in trees] == [_dump(t) for t in parsed]
+    func = _functions("def f(x):\n    return x * x + 1\n")[0]
+    total = func.body[0].value
+    total.left.right, total.right = total.left.left, gast.Constant(-2.5, None)
+    codegen.as_printed([func])
+    assert _dump(func) == _dump(_functions(codegen.function_source(func)[0])[0])
+    assert total.left.left is not total.left.right and isinstance(total.right, gast.UnaryOp)
+    x, w = rng.normal(size=(3, 4)), rng.normal(size=4)
+    check_grad(long_named_loop, x, w, wrt=1)

@@ -31,18 +31,20 @@ def keep_scalars_unspread(func, arguments, context, copies):
     ]
     if not candidates:
         return
-    marks = {id(stmt) for stmt in candidates}  # (each check runs the function from there on)
-    before, again = None, set()
+    # (each check resumes the run of the function at its statement: only those read only
+    # elementwise are marked to keep the state reached there, a copy of every value bound)
+    found = {id(stmt): _elementwise_reads(stmt, copies) for stmt in candidates}
+    marks = {key for key, reads in found.items() if reads is not None}
+    before, again, changed = None, set(), False
     for stmt in candidates:
         name = stmt.targets[0].id
-        uses = copies.uses(name)
-        if uses is None:  # (a parameter, or read by a default value)
+        checked = _elementwise_reads(stmt, copies) if changed else found[id(stmt)]
+        if checked is None:
             continue
-        uses = [(n, s) for n, s in uses if n is not stmt.targets[0]]
-        parents = _parents(s for _, s in uses)
-        reads = [n for n, _ in uses]
-        if not reads or not all(_elementwise_use(n, parents) for n in reads):
-            continue
+        reads, parents = checked
+        if id(stmt) not in marks:  # (read only elementwise since a change: a run anew)
+            marks.add(id(stmt))
+            before = None
         if before is None:
             before = Interpreter(func, *context).run(arguments, marks)
         into = [s for n in reads if isinstance(s := _statement_of(n, parents), gast.AugAssign)]
@@ -61,12 +63,27 @@ def keep_scalars_unspread(func, arguments, context, copies):
             and all(after.bound.get(k) == v for k, v in before.bound.items() if k != name)
             and not any(_added(after, s) is UNKNOWN for s in into)
         ):
-            before = after
+            before, changed = after, True
             again |= copies.changed(stmt, taken)
         else:
             stmt.value = spread
     if again:  # (once all are checked: the runs above resume at statements of the body)
         copies.run(again)
+
+
+def _elementwise_reads(stmt, copies):
+    """(the Name nodes reading what `stmt` assigns, {id(node): its parent} for their
+    statements) if each is read only through elementwise arithmetic, else None."""
+    name = stmt.targets[0].id
+    uses = copies.uses(name)
+    if uses is None:  # (a parameter, or read by a default value)
+        return None
+    uses = [(n, s) for n, s in uses if n is not stmt.targets[0]]
+    parents = _parents(s for _, s in uses)
+    reads = [n for n, _ in uses]
+    if not reads or not all(_elementwise_use(n, parents) for n in reads):
+        return None
+    return reads, parents
 
 
 def _added(run, augmented):

@@ -1,9 +1,10 @@
-"""Plain names: a name that carries a suffix only to tell it from another of the same name
-gets the plain name back wherever the two never hold values at the same time (like two
-variables sharing a register), so a suffix is left only on a real clash: a version of a
-variable (`h_1`, the second value of h, in straight-line code), its derivative's (`bh_1`),
-a name chosen with a clash suffix (`b_t0_`, the second-order adjoint of _t0, beside the
-first-order b_t0 that the function differentiated holds)."""
+"""Plain names: a version of a variable (`h_1`, the second value of h, in straight-line
+code) and its derivative's (`bh_1`) get the variable's name back wherever the two versions
+never hold values at the same time (like two variables sharing a register), so a version
+keeps its number only where an earlier one is still needed. Only versions of one variable
+share a name: a name chosen with a clash suffix (`b_t0_`, the second-order adjoint of _t0,
+beside the first-order b_t0 that the function differentiated holds) keeps it, since the
+plain name means another value."""
 
 from dataclasses import dataclass, field
 
@@ -19,7 +20,7 @@ _BLOCKS = ("body", "orelse", "handlers", "finalbody")
 
 @dataclass
 class Suffixed:
-    """The names a transform made with a suffix: each -> the name it stands for
+    """The versions a transform made: each -> the name of the variable it is a version of
     (`stands_for`, in the order to try them); a derivative's -> the variable it is the
     derivative of (`follows`: bh_1 keeps its suffix where h_1 keeps its own)."""
 
@@ -28,8 +29,7 @@ class Suffixed:
 
 
 def drop_suffixes(func, suffixed):
-    """Rename each name of `func` that `suffixed` holds to the least suffixed form of the
-    name it stands for that no value live at the same time holds: that name itself, unless
+    """Rename each name of `func` that `suffixed` holds to the name it stands for, unless
     the function's own variable of that name is live where the suffixed one is assigned or
     the other way round. Only names assigned by plain statements take part (a loop's target
     or a comprehension's is left as it is); a parameter keeps its name (a caller may pass
@@ -44,12 +44,8 @@ def drop_suffixes(func, suffixed):
         if name not in names.defs or name in names.params or suffixed.follows.get(name) in kept:
             kept.add(name)
             continue
-        tail = name[len(wanted) :] if name.startswith(wanted) else "?"
-        steps = len(tail) if tail.strip("_") == "" else 1  # (bx__, bx_ then bx; h_1 then h)
-        for plain in (wanted + "_" * k for k in range(steps)):
-            if names.may_merge(name, plain):
-                names.merge(name, plain)
-                break
+        if names.may_merge(name, wanted):
+            names.merge(name, wanted)
         else:
             kept.add(name)
     return func

@@ -486,3 +486,33 @@ class conj:
 
     def tangent(dz, z, x):
         dz = np.conj(dx)
+
+
+# --- signs and exponents moved ----------------------------------------------------------------
+
+
+# |x1| with x2's sign: the slope is +-1, x1's sign times x2's (x2 moves nothing)
+@ufunc(np.copysign, constant=("x2",), samples=binary("np.copysign(x1, x2)"))
+class copysign:
+    def adjoint(bz, z, x1, x2):
+        bx1 = runtime.unbroadcast(bz * np.copysign(1.0, x1) * np.copysign(1.0, x2), x1)
+
+    def tangent(dz, z, x1, x2):
+        dz = runtime.broadcast_like(dx1 * np.copysign(1.0, x1) * np.copysign(1.0, x2), z)
+
+
+# x1 * 2 ** x2 for integers x2
+@ufunc(
+    np.ldexp,
+    constant=("x2",),
+    samples=[
+        Sample("np.ldexp(x1, x2)", x1=real(3, 1), x2=constant(np.array([-1, 0, 3]))),
+        Sample("np.ldexp(x1, 2)", x1=number()),
+    ],
+)
+class ldexp:
+    def adjoint(bz, z, x1, x2):
+        bx1 = runtime.unbroadcast(np.ldexp(bz, x2), x1)
+
+    def tangent(dz, z, x1, x2):
+        dz = runtime.broadcast_like(np.ldexp(dx1, x2), z)

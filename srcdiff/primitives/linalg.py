@@ -14,6 +14,7 @@ from .samples import distinct, positive, real, well_conditioned
 
 @primitive(
     np.matmul,
+    np.linalg.matmul,
     operators=(gast.MatMult,),
     shape=EVALUATE,
     fresh=True,
@@ -24,6 +25,7 @@ from .samples import distinct, positive, real, well_conditioned
         Sample("x1 @ x2", x1=real(4), x2=real(4)),
         Sample("x1 @ x2", x1=real(2, 3, 4), x2=real(4, 5)),
         Sample("np.matmul(x1, x2)", x1=real(2, 3, 4), x2=real(1, 4, 2)),
+        Sample("np.linalg.matmul(x1, x2)", x1=real(3, 4), x2=real(4)),
     ],
 )
 class matmul:
@@ -60,12 +62,14 @@ class dot:
 
 @primitive(
     np.tensordot,
+    np.linalg.tensordot,
     shape=EVALUATE,
     fresh=True,
     samples=[
         Sample("np.tensordot(a, b, axes=([1, 2], [0, 1]))", a=real(2, 3, 4), b=real(3, 4, 5)),
         Sample("np.tensordot(a, b, axes=1)", a=real(2, 3), b=real(3, 4)),
         Sample("np.tensordot(a, a, axes=3)", wrap=None, a=real(2, 3, 4)),
+        Sample("np.linalg.tensordot(a, b, axes=1)", a=real(2, 3), b=real(3, 2)),
     ],
 )
 class tensordot:
@@ -103,11 +107,13 @@ class einsum:
 
 @primitive(
     np.outer,
+    np.linalg.outer,  # (of 1-d operands only)
     shape=EVALUATE,
     fresh=True,
     samples=[
         Sample("np.outer(a, b)", a=real(3), b=real(4)),
         Sample("np.outer(a, b)", a=real(2, 2), b=real(3)),
+        Sample("np.linalg.outer(a, b)", a=real(2), b=real(3)),
     ],
 )
 class outer:

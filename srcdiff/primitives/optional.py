@@ -3,7 +3,11 @@
 
 from .registry import when_imported
 
-when_imported("scipy.special", "srcdiff.primitives.scipy_special")
+when_imported(
+    "scipy.special",
+    "srcdiff.primitives.scipy_special",
+    "srcdiff.primitives.scipy_special_more",
+)
 when_imported(
     "scipy.stats",
     "srcdiff.primitives.scipy_stats",

@@ -152,7 +152,15 @@ def primitive(*functions, constant=(), samples=(), **facts):
         record.shape_args = frozenset(record.shape_args)
         for kind in ("adjoint", "tangent"):
             if found[kind] is not None:
-                template = Template(functions, found[kind], kind, constant, True, record.widens)
+                template = Template(
+                    functions,
+                    found[kind],
+                    kind,
+                    constant,
+                    True,
+                    record.widens,
+                    record.keyword_aliases,
+                )
                 setattr(record, kind, template)
         record.rewrite = _plain(found["rewrite"])
         record.fold = _plain(found["fold"])

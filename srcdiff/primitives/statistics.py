@@ -386,3 +386,63 @@ class cov:
         dz = runtime.cov_tangent(
             m, dm, rowvar=rowvar, bias=bias, ddof=ddof, y=y, fweights=fweights, aweights=aweights
         )
+
+
+# the product of the numbers (NaNs read as 1), exact with zeros as np.prod's
+@_reduction(
+    np.nanprod,
+    samples=[Sample(c.call, x=with_nans(2, 3, 2)) for c in _axes("np.nanprod(x{})", None)],
+)
+class nanprod:
+    def adjoint(bz, z, a, axis=None, dtype=None, out=None, keepdims=False):
+        ba = np.where(
+            np.isnan(a),
+            0,
+            runtime.prod_grad(bz, np.where(np.isnan(a), 1, a), axis=axis, keepdims=keepdims),
+        )
+
+    def tangent(dz, z, a, axis=None, dtype=None, out=None, keepdims=False):
+        dz = np.sum(
+            np.where(
+                np.isnan(a),
+                0,
+                runtime.prod_grad(1.0, np.where(np.isnan(a), 1, a), axis=axis, keepdims=True) * da,
+            ),
+            axis=axis,
+            keepdims=keepdims,
+        )
+
+
+@_reduction(
+    np.nancumsum,
+    samples=[
+        Sample("np.nancumsum(x, axis=1)", x=with_nans(3, 4)),
+        Sample("np.nancumsum(x)", x=with_nans(3, 4)),
+    ],
+)
+class nancumsum:
+    def adjoint(bz, z, a, axis=None, dtype=None, out=None):
+        ba = np.where(np.isnan(a), 0, runtime.reverse_cumsum(bz, a, axis=axis))
+
+    def tangent(dz, z, a, axis=None, dtype=None, out=None):
+        dz = np.cumsum(np.where(np.isnan(a), 0, da), axis=axis)
+
+
+# the covariance over the products of the standard deviations (runtime.corrcoef_vjp), of the
+# variables of a real x (without y: as np.cov, an error at the call)
+@primitive(
+    np.corrcoef,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("np.corrcoef(x)", x=real(3, 5)),
+        Sample("np.corrcoef(x, rowvar=False)", x=real(4, 2)),
+        Sample("np.corrcoef(x) * x", x=real(3)),
+    ],
+)
+class corrcoef:
+    def adjoint(bz, z, x, y=None, rowvar=True, dtype=None):
+        bx = runtime.corrcoef_vjp(bz, z, x, y, rowvar=rowvar)
+
+    def tangent(dz, z, x, y=None, rowvar=True, dtype=None):
+        dz = runtime.corrcoef_jvp(dx, z, x, y, rowvar=rowvar)

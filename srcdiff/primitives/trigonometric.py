@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import runtime
 from .elementwise import binary, folded, ufunc, unary
-from .registry import EVALUATE, Sample, primitive
+from .registry import EVALUATE, Sample, constants, primitive
 from .samples import constant, number, positive, real, unit
 
 
@@ -185,3 +185,31 @@ class arctanh:
 
     def tangent(dz, z, x):
         dz = dx / (1 - x * x)
+
+
+# --- the angle of a complex number ------------------------------------------------------------
+
+
+# Im(conj(x) dx) / |x|^2 (autograd's rule), in degrees for deg=True: 0 for real x, whose
+# angle is 0 or pi (and at x = 0, where it is undefined)
+@ufunc(
+    np.angle,
+    samples=[
+        Sample("np.angle(x * (1 + 2j) + y * 1j - 0.5)", x=real(3, 2), y=real(2)),
+        Sample("np.angle(x * (1 - 1j), deg=True)", x=real(3)),
+        Sample("np.angle(x) * x", x=real(3)),
+    ],
+)
+class angle:  # (numpy names its argument z: the angle is w here)
+    def adjoint(bw, w, z, deg=False):
+        bz = runtime.real_for(
+            runtime.divide_or_zero(bw * runtime.conj(z * 1j), np.abs(z) ** 2), z
+        ) * runtime.angle_unit(deg)
+
+    def tangent(dw, w, z, deg=False):
+        dw = runtime.real(
+            runtime.divide_or_zero(dz * runtime.conj(z * 1j), np.abs(z) ** 2)
+        ) * runtime.angle_unit(deg)
+
+
+constants(runtime.angle_unit, samples=[Sample("x * runtime.angle_unit(True)", x=real(2))])

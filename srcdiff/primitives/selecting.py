@@ -1,0 +1,95 @@
+"""More of numpy's selections: partition, compress, delete and choose. Each is linear in its
+array arguments: its tangent is the function itself applied to the tangents, its adjoint
+puts bz back where the values were taken from (runtime.put_along, runtime.untake)."""
+
+import numpy as np
+
+from .. import runtime
+from .arrays import _evaluate_unless_value_array
+from .registry import EVALUATE, Sample, constants, primitive
+from .samples import distinct, real
+
+
+def _moves(*functions, **facts):
+    facts.setdefault("shape", EVALUATE)
+    return primitive(*functions, fresh=True, **facts)
+
+
+# the values np.argpartition orders as np.partition does (autograd's rule), ties as np.sort's
+@_moves(
+    np.partition,
+    samples=[
+        Sample("np.partition(x, 2) * np.arange(5)", x=distinct(5)),
+        Sample("np.partition(x, (0, 2), axis=0) * x", x=distinct(4, 3)),
+        Sample("np.partition(x, 3, axis=None) * np.arange(6)", x=distinct(2, 3)),
+    ],
+)
+class partition:
+    def adjoint(bz, z, a, kth, axis=-1, kind="introselect", order=None):
+        ba = runtime.put_along(bz, a, np.argpartition(a, kth, axis=axis), axis=axis)
+
+    def tangent(dz, z, a, kth, axis=-1, kind="introselect", order=None):
+        dz = np.take_along_axis(np.asarray(da), np.argpartition(a, kth, axis=axis), axis=axis)
+
+
+# (an array condition of unknown values decides the result's shape, as delete's obj does)
+@_moves(
+    np.compress,
+    shape=_evaluate_unless_value_array(np.compress, 0, "condition"),
+    samples=[
+        Sample("np.compress([True, False, True], x, axis=0)", x=real(3, 2)),
+        Sample("np.compress(np.ravel(x) > 0, x)", x=real(2, 3)),
+        Sample("np.compress([False, True], x, axis=1)", x=real(2, 3)),  # (a shorter condition)
+    ],
+)
+class compress:
+    def adjoint(bz, z, condition, a, axis=None):
+        ba = runtime.untake(bz, a, np.flatnonzero(condition), axis=axis)
+
+    def tangent(dz, z, condition, a, axis=None):
+        dz = np.compress(condition, da, axis=axis)
+
+
+@_moves(
+    np.delete,
+    shape=_evaluate_unless_value_array(np.delete, 1, "obj"),
+    samples=[
+        Sample("np.delete(x, 1, axis=0)", x=real(3, 2)),
+        Sample("np.delete(x, [0, 2])", x=real(2, 2)),
+        Sample("np.delete(x, slice(0, 3, 2), 1)", x=real(2, 4)),
+        Sample("np.delete(x, x < 0)", x=real(5)),
+    ],
+)
+class delete:
+    def adjoint(bz, z, arr, obj, axis=None):
+        barr = runtime.untake(bz, arr, runtime.kept_indices(arr, obj, axis), axis=axis)
+
+    def tangent(dz, z, arr, obj, axis=None):
+        dz = np.delete(darr, obj, axis=axis)
+
+
+constants(
+    runtime.kept_indices,
+    shape_args={0},
+    samples=[Sample("x[runtime.kept_indices(x, 1, None)]", x=real(3))],
+)
+
+
+# each element from the choice its index names (after mode's wrap or clip: np.choose of the
+# choices' numbers tells which)
+@_moves(
+    np.choose,
+    samples=[
+        Sample("np.choose(np.array([0, 1, 0]), [x, y])", x=real(3), y=real(2, 3)),
+        Sample("np.choose(np.array([[2], [0]]), [x, 2 * x, y], mode='wrap')", x=real(3), y=real(1)),
+        Sample("np.choose(np.array([0, 5, 1]), (x, y), mode='clip')", x=real(3), y=real(3)),
+    ],
+)
+class choose:
+    def adjoint(bz, z, a, choices, out=None, mode="raise"):
+        bchoices[i] = runtime.unbroadcast(
+            np.where(np.choose(a, np.arange(len(choices)), mode=mode) == i, bz, 0), choices[i]
+        )
+
+    def tangent(dz, z, a, choices, out=None, mode="raise"):
+        dz = runtime.broadcast_like(np.choose(a, dchoices, mode=mode), z)
