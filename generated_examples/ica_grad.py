@@ -25,8 +25,8 @@ def dica(weights, latents, observed, noise_std):
     b_t1 = runtime.unreduce(blog_prior, _t1)
     blatents = -b_t1 * 3.4 * latents / (2.4 + latents ** 2)
     b_t0 = runtime.unreduce(blog_likelihood, _t0)
-    bpredicted = runtime.unbroadcast(-b_t0 * 3.4 * (predicted - observed) / (2.4 * noise_std ** 2
-        + (predicted - observed) ** 2), predicted)
+    bpredicted = runtime.unbroadcast(-b_t0 * 3.4 * (predicted - observed)
+        / (2.4 * noise_std ** 2 + (predicted - observed) ** 2), predicted)
     bweights = runtime.matmul_grad(bpredicted, weights, latents, 0)
     blatents += runtime.matmul_grad(bpredicted, weights, latents, 1)
     return runtime.as_grad(bweights, weights), runtime.as_grad(blatents, latents)

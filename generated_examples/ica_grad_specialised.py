@@ -15,8 +15,8 @@ def dica(weights, latents, observed, noise_std):
     b_t3 = 1.0
     b_t2 = -b_t3
     blatents = -b_t2 * 3.4 * latents / (2.4 + latents ** 2)
-    bpredicted = -b_t2 * 3.4 * (predicted - observed) / (2.4 * noise_std ** 2 + (predicted
-        - observed) ** 2)
+    bpredicted = (-b_t2 * 3.4 * (predicted - observed)
+        / (2.4 * noise_std ** 2 + (predicted - observed) ** 2))
     bweights = bpredicted @ latents.T
     blatents += weights.T @ bpredicted
     return bweights, blatents

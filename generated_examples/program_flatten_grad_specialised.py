@@ -59,8 +59,8 @@ def dloss(params, inputs, targets, decay=0.01):
     bresiduals = b_t5 * 2 * residuals
     b_t4 = runtime.unbroadcast(bresiduals, _t4)
     bparams, = bwd_predict_s1(b_t4, predict_saved)
-    bflatten_pieces = runtime.add_items([], runtime.dict_values_adjoint(bparams, flatten_keys,
-        flatten_pieces), flatten_pieces)
+    bflatten_pieces = runtime.add_items([],
+        runtime.dict_values_adjoint(bparams, flatten_keys, flatten_pieces), flatten_pieces)
     bunflatten_vector = runtime.zeros_like(flat)
     for flatten_shape in reversed(_seq2):
         _t2 = _stack_t2.pop()
@@ -73,8 +73,8 @@ def dloss(params, inputs, targets, decay=0.01):
     bflat += bunflatten_vector
     bflatten_result = runtime.getitem_grad(bflat, _result0, 0)
     bflatten_flat = runtime.unpack_adjoint(bflatten_result, (flatten_flat, None))[0]
-    b_items0 = runtime.add_items([], [runtime.unconcatenate(bflatten_flat, _items0,
-        _k) for _k in range(len(_items0))])
+    b_items0 = runtime.add_items([],
+        [runtime.unconcatenate(bflatten_flat, _items0, _k) for _k in range(len(_items0))])
     bflatten_params = runtime.zeros_like(params)
     for _flatten_k1 in reversed(_seq1):
         _t0 = _stack_t0.pop()

@@ -56,8 +56,8 @@ def bwd_gmm_log_likelihood(b_t5, saved):
     del _t4
     b_t3, = bwd_logsumexp(b_t4, logsumexp_saved)
     del b_t4, logsumexp_saved
-    bcluster_lls = runtime.add_items([], [runtime.unstacked(b_t3, cluster_lls, _k,
-        'vstack') for _k in range(len(cluster_lls))])
+    bcluster_lls = runtime.add_items([],
+        [runtime.unstacked(b_t3, cluster_lls, _k, 'vstack') for _k in range(len(cluster_lls))])
     del b_t3, cluster_lls
     b_log_proportion0 = runtime.zeros_like(_log_proportion0)
     b_log_std0 = runtime.zeros_like(_log_std0)

@@ -32,8 +32,8 @@ def dloss(params, inputs, targets):
     b_t4 = runtime.grad_seed(_t4)
     b_t2 = runtime.unbroadcast(b_t4 / _t3, _t2)
     bloglik = -b_t2
-    b_items0 = runtime.add_items([], [runtime.unbroadcast(bloglik,
-        _items0[_k]) for _k in range(len(_items0))])
+    b_items0 = runtime.add_items([],
+        [runtime.unbroadcast(bloglik, _items0[_k]) for _k in range(len(_items0))])
     blogprobs = runtime.zeros_like(logprobs)
     for _i0 in reversed(range(min(len(logprobs), len(targets)))):
         _t0 = _stack_t0.pop()
@@ -293,8 +293,8 @@ def bwd_lstm_predict(boutput, saved):
             hiddens_to_output_probs_output_1)
         b_t12 = runtime.unbroadcast(-bhiddens_to_output_probs_result_1, _t12)
         logsumexp_grads_1 = bwd_logsumexp(b_t12, logsumexp_saved_1)
-        bhiddens_to_output_probs_output_1 = bhiddens_to_output_probs_output_1 + logsumexp_grads_1[
-            0]
+        bhiddens_to_output_probs_output_1 = (bhiddens_to_output_probs_output_1
+            + logsumexp_grads_1[0])
         bconcat_and_multiply_cat_state_5 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
             concat_and_multiply_cat_state_5, concat_and_multiply_weights_5, 0)
         bconcat_and_multiply_weights_5 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
@@ -307,10 +307,10 @@ def bwd_lstm_predict(boutput, saved):
         cells = _stack_cells.pop()
         bupdate_lstm_result = runtime.add_at(bupdate_lstm_result, update_lstm_result, 0, bhiddens)
         hiddens = _stack_hiddens.pop()
-        bupdate_lstm_cells = runtime.unpack_adjoint(bupdate_lstm_result, (update_lstm_hiddens,
-            update_lstm_cells))[1]
-        bupdate_lstm_hiddens = runtime.unpack_adjoint(bupdate_lstm_result, (update_lstm_hiddens,
-            update_lstm_cells))[0]
+        bupdate_lstm_cells = runtime.unpack_adjoint(bupdate_lstm_result,
+            (update_lstm_hiddens, update_lstm_cells))[1]
+        bupdate_lstm_hiddens = runtime.unpack_adjoint(bupdate_lstm_result,
+            (update_lstm_hiddens, update_lstm_cells))[0]
         bupdate_lstm_outgate = runtime.unbroadcast(bupdate_lstm_hiddens * _t10,
             update_lstm_outgate)
         b_t10 = runtime.unbroadcast(bupdate_lstm_hiddens * update_lstm_outgate, _t10)
@@ -349,8 +349,8 @@ def bwd_lstm_predict(boutput, saved):
             (concat_and_multiply_args0_2, concat_and_multiply_args1_1, _t5), 1, 'hstack')
         bupdate_lstm_hiddens += bconcat_and_multiply_args1_1
         bforget += bconcat_and_multiply_weights_2
-        bconcat_and_multiply_result_1 = bupdate_lstm_change * (1 - update_lstm_change
-            * update_lstm_change)
+        bconcat_and_multiply_result_1 = (bupdate_lstm_change
+            * (1 - update_lstm_change * update_lstm_change))
         bconcat_and_multiply_cat_state_1 = runtime.dot_grad(bconcat_and_multiply_result_1,
             concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, 0)
         bconcat_and_multiply_weights_1 = runtime.dot_grad(bconcat_and_multiply_result_1,

@@ -101,8 +101,8 @@ def dloss(params, y0, ts, observed):
     b_t13 = runtime.mean_grad(b_t14, _t13)
     b_t12 = b_t13 * 2 * _t12
     bpredicted = runtime.unbroadcast(b_t12, odeint_result)
-    bodeint_ys = runtime.add_items([], [runtime.unstack(bpredicted,
-        _k) for _k in range(len(odeint_ys))])
+    bodeint_ys = runtime.add_items([],
+        [runtime.unstack(bpredicted, _k) for _k in range(len(odeint_ys))])
     bodeint_y = runtime.zeros_like(odeint_y)
     bparams = runtime.zeros_like(params)
     for _i0 in reversed(range(min(len(_seq0), len(_seq1)))):
@@ -142,8 +142,8 @@ def dloss(params, y0, ts, observed):
             dynamics_grads_3 = bwd_dynamics(brk4_step_k4, dynamics_saved_3)
             bparams += dynamics_grads_3[0]
             bfunc_y_3 = dynamics_grads_3[1]
-            brk4_step_y = runtime.unbroadcast(bodeint_y,
-                rk4_step_y) + runtime.unbroadcast(bfunc_y_3, rk4_step_y)
+            brk4_step_y = (runtime.unbroadcast(bodeint_y, rk4_step_y)
+                + runtime.unbroadcast(bfunc_y_3, rk4_step_y))
             b_t4 = runtime.unbroadcast(bfunc_y_3, _t4)
             brk4_step_k3 += runtime.unbroadcast(b_t4 * rk4_step_dt, rk4_step_k3)
             dynamics_grads_2 = bwd_dynamics(brk4_step_k3, dynamics_saved_2)

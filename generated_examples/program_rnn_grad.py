@@ -159,8 +159,8 @@ def bwd_rnn_predict(boutput, saved):
             hiddens_to_output_probs_output_1)
         b_t5 = runtime.unbroadcast(-bhiddens_to_output_probs_result_1, _t5)
         logsumexp_grads_1 = bwd_logsumexp(b_t5, logsumexp_saved_1)
-        bhiddens_to_output_probs_output_1 = bhiddens_to_output_probs_output_1 + logsumexp_grads_1[
-            0]
+        bhiddens_to_output_probs_output_1 = (bhiddens_to_output_probs_output_1
+            + logsumexp_grads_1[0])
         bconcat_and_multiply_cat_state_2 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
             concat_and_multiply_cat_state_2, concat_and_multiply_weights_2, 0)
         bconcat_and_multiply_weights_2 = runtime.dot_grad(bhiddens_to_output_probs_output_1,

@@ -42,8 +42,8 @@ def dvariational_inference(mean, log_std, eps, x, y):
     b_t3 = runtime.unbroadcast(-b_t4, _t3)
     blogits = b_t3 * np.exp(logits - _t3)
     blogits += runtime.unbroadcast(b_t2 * y, logits)
-    bw = runtime.unbroadcast(-b_t5 * (w - mean) / std ** 2, w) + runtime.matmul_grad(blogits, w,
-        x.T, 0)
+    bw = (runtime.unbroadcast(-b_t5 * (w - mean) / std ** 2, w)
+        + runtime.matmul_grad(blogits, w, x.T, 0))
     b_t1 = runtime.unreduce(blog_prior, _t1, axis=1)
     bw += -b_t1 * w
     bmean = bmean + runtime.unbroadcast(bw, mean)

@@ -17,6 +17,7 @@ from .errors import Location, SrcdiffError
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
 LINE_LIMIT = 99
 _OPERATORS = {"+", "-", "*", "/", "//", "%", "@", "**", "and", "or", "if", "else"}
+_ASSIGNING = {"=", "+=", "-=", "*=", "/=", "//=", "%=", "@=", "**="}
 
 
 def source_of(module):
@@ -108,7 +109,7 @@ def wrap(line, tokens, limit=LINE_LIMIT):
     text = line.rstrip("\n")
     if len(text) <= limit:
         return line
-    parenthesised = _bare_sequence(tokens)
+    parenthesised = _bare_sequence(tokens) or _bare_operation(tokens)
     if parenthesised:
         text = parenthesised(text)
         return wrap(text, _line_tokens(text), limit) + line[len(line.rstrip("\n")) :]
@@ -129,21 +130,23 @@ def wrap(line, tokens, limit=LINE_LIMIT):
 
 
 def _cut(good, fallback, start, room):
-    """Where to end a line that begins at `start`: the last good point that fits, else the
-    outermost opening bracket that does, else the first point of all."""
-    fitting = [column for column in good if start < column <= start + room]
+    """Where to end a line that begins at `start`: the last good point that fits among the
+    outermost ones that do, else the outermost opening bracket that does, else the first
+    point of all."""
+    fitting = [(depth, -column) for column, depth in good if start < column <= start + room]
     if fitting:
-        return max(fitting)
+        outermost = min(depth for depth, _ in fitting)
+        return max(-c for depth, c in fitting if depth == outermost)
     fitting = [(depth, -column) for column, depth in fallback if start < column <= start + room]
     if fitting:
         return -min(fitting)[1]
-    later = [column for column in good + [c for c, _ in fallback] if column > start]
+    later = [column for column, _ in good + fallback if column > start]
     return min(later) if later else None
 
 
 def _break_points(tokens):
-    """Columns where a line of `tokens` may break: ([after a comma or before a binary operator
-    inside brackets], [(after an opening bracket, its depth)])."""
+    """Columns where a line of `tokens` may break: ([(after a comma or before a binary
+    operator inside brackets, its depth)], [(after an opening bracket, its depth)])."""
     good, fallback, depth, previous = [], [], 0, None
     for token, following in zip(tokens, tokens[1:] + [None]):
         if token.type == tokenize.OP and token.string in "([{":
@@ -153,9 +156,9 @@ def _break_points(tokens):
         elif token.type == tokenize.OP and token.string in ")]}":
             depth -= 1
         elif depth and token.string == ",":
-            good.append(token.end[1])
+            good.append((token.end[1], depth))
         elif depth and token.string in _OPERATORS and _ends_operand(previous):
-            good.append(token.start[1])
+            good.append((token.start[1], depth))
         previous = token
     return good, fallback
 
@@ -165,6 +168,38 @@ def _ends_operand(token):
         token.type in (tokenize.NAME, tokenize.NUMBER, tokenize.STRING)
         or token.string in (")", "]", "}")
     )
+
+
+def _bare_operation(tokens):
+    """For `x = a + b`, `x += a * b` or `return a - b` whose value's outermost operation is
+    an operator: what puts the value in parentheses (so the line can break before its
+    operator, the outermost place), else None."""
+    words = [t for t in tokens if t.type not in (tokenize.INDENT, tokenize.DEDENT)]
+    if not words or any(t.type == tokenize.COMMENT for t in words):
+        return None
+    begin, depth = (1 if words[0].string == "return" else None), 0
+    for k, token in enumerate(words):
+        depth += token.string in "([{" and token.type == tokenize.OP
+        depth -= token.string in ")]}" and token.type == tokenize.OP
+        if begin is None and depth == 0 and token.string in _ASSIGNING:
+            begin = k + 1
+    if begin is None or begin >= len(words):
+        return None
+    depth, previous, top = 0, None, False
+    for token in words[begin:]:
+        if token.type == tokenize.OP and token.string in "([{":
+            depth += 1
+        elif token.type == tokenize.OP and token.string in ")]}":
+            depth -= 1
+        elif depth == 0 and token.string in _OPERATORS and _ends_operand(previous):
+            top = True
+        elif depth == 0 and (token.string in (",", "lambda", "==") or token.string in _ASSIGNING):
+            return None  # (a tuple, `a = b = v`, or what reads differently in parentheses)
+        previous = token
+    if not top:
+        return None
+    first = words[begin].start[1]
+    return lambda text: f"{text[:first]}({text[first:].rstrip()})"
 
 
 def _bare_sequence(tokens):
