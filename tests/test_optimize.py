@@ -551,7 +551,8 @@ def test_a_loop_sums_what_it_adds_at_a_key_in_a_name_of_its_own(rng):
     assert "    bblocks = 0.0\n    for i in reversed(" in source, source
     assert "_t6 = _t5[i]\n        _t7 = _t6['W']\n" in source and source.count("_t5[i]") == 1
     assert "bblocks = runtime.add_at(bblocks, _t5, i, {'W': b_t7, 'b': b_t9})" in source
-    assert "bparams = {'hidden': {'W': b_t1, 'b': b_t3}, 'blocks': bblocks, 'head':" in source
+    written = " ".join(source.split())  # (however the line breaks)
+    assert "bparams = {'hidden': {'W': b_t1, 'b': b_t3}, 'blocks': bblocks, 'head':" in written
     assert source.count("bparams") == 2  # (built once, read once)
     for make in (made.dicts_of_layers, made.dicts_of_layers_without_blocks):
         _same_as_unoptimised_and_differences(made.list_of_dicts_in_a_loop, make())
