@@ -397,6 +397,31 @@ def names_in(node, ctx=gast.Load):
     return found
 
 
+def reads_and_writes(node):
+    """(the ids of the names read, those stored or deleted) anywhere below `node`, in one
+    visit (names_in's loop)."""
+    read, written = set(), set()
+    todo = [node]
+    for current in todo:
+        values = current.__dict__
+        if current.__class__ is _NAME:
+            context = values["ctx"].__class__
+            if context is gast.Load:
+                read.add(values["id"])
+            elif context is gast.Store or context is gast.Del:
+                written.add(values["id"])
+            if values.get("annotation") is not None:
+                todo.append(values["annotation"])
+            continue
+        for name in current._fields:
+            value = values.get(name)
+            if value.__class__ is list:
+                todo.extend([item for item in value if isinstance(item, _AST)])
+            elif isinstance(value, _AST) and value.__class__ not in _LEAVES:
+                todo.append(value)
+    return read, written
+
+
 _NAME = gast.Name
 # nodes without fields (contexts, operators): names_in need not visit them
 _LEAVES = frozenset(

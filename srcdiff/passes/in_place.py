@@ -7,7 +7,6 @@ from ..annotations import Mark, is_marked
 from ..primitives import registry
 
 _COMPOUND = (gast.If, gast.For, gast.While)
-_WRITES = (gast.Store, gast.Del)
 
 
 def accumulate_in_place(func):
@@ -128,10 +127,11 @@ def _fold_first_values(body):
                 value = gast.BinOp(left=body[first].value, op=gast.Add(), right=stmt.value.right)
                 stmt = body[index] = gast.copy_location(ir.assign(target, value), stmt)
                 body[first] = None
-        written = ir.names_in(stmt, _WRITES) | _handed(stmt)
+        read, written = ir.reads_and_writes(stmt)
+        written |= _handed(stmt)
         for name in written:
             changed[name] = index
-        for name in ir.names_in(stmt) | written:
+        for name in read | written:
             last[name] = index
     body[:] = [stmt for stmt in body if stmt is not None]
 
@@ -149,7 +149,7 @@ def _followed(body):
                 isinstance(after, _COMPOUND) and _only_accumulates(target, [after])
             ):
                 found.add(index)
-        for name in ir.names_in(stmt) | ir.names_in(stmt, _WRITES):
+        for name in set().union(*ir.reads_and_writes(stmt)):
             next_use[name] = index
     return found
 
