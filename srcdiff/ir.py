@@ -376,15 +376,31 @@ _CONTEXTS = frozenset({gast.Load, gast.Store, gast.Del, gast.Param})
 
 
 def names_in(node, ctx=gast.Load):
-    """The ids of the names read (or stored, with ctx=gast.Store) anywhere below `node`.
-    (walk's loop, inlined: the passes ask this of every statement, some of them twice.)"""
-    found = set()
+    """The ids of the names read (or stored, with ctx=gast.Store) anywhere below `node`."""
+    return {name.id for name in _names_below(node) if isinstance(name.ctx, ctx)}
+
+
+def reads_and_writes(node):
+    """(the ids of the names read, those stored or deleted) anywhere below `node`, in one
+    visit."""
+    read, written = set(), set()
+    for name in _names_below(node):
+        if isinstance(name.ctx, gast.Load):
+            read.add(name.id)
+        elif isinstance(name.ctx, (gast.Store, gast.Del)):
+            written.add(name.id)
+    return read, written
+
+
+def _names_below(node):
+    """The Name nodes below `node` (walk's loop, inlined: the passes ask this of every
+    statement, some of them twice)."""
+    found = []
     todo = [node]
     for current in todo:
         values = current.__dict__
         if current.__class__ is _NAME:
-            if isinstance(values["ctx"], ctx):
-                found.add(values["id"])
+            found.append(current)
             if values.get("annotation") is not None:  # (a parameter's)
                 todo.append(values["annotation"])
             continue
@@ -395,31 +411,6 @@ def names_in(node, ctx=gast.Load):
             elif isinstance(value, _AST) and value.__class__ not in _LEAVES:
                 todo.append(value)
     return found
-
-
-def reads_and_writes(node):
-    """(the ids of the names read, those stored or deleted) anywhere below `node`, in one
-    visit (names_in's loop)."""
-    read, written = set(), set()
-    todo = [node]
-    for current in todo:
-        values = current.__dict__
-        if current.__class__ is _NAME:
-            context = values["ctx"].__class__
-            if context is gast.Load:
-                read.add(values["id"])
-            elif context is gast.Store or context is gast.Del:
-                written.add(values["id"])
-            if values.get("annotation") is not None:
-                todo.append(values["annotation"])
-            continue
-        for name in current._fields:
-            value = values.get(name)
-            if value.__class__ is list:
-                todo.extend([item for item in value if isinstance(item, _AST)])
-            elif isinstance(value, _AST) and value.__class__ not in _LEAVES:
-                todo.append(value)
-    return read, written
 
 
 _NAME = gast.Name
