@@ -8,11 +8,12 @@ Sure sources: number literals, float(), int(), len(), math.*, np.pi, x.shape[0],
 comparisons, a loop over range(), and the arguments a derivative differentiates with
 respect to (real, scalars or not: each call checks, arguments.check_differentiable, also the
 numbers in a list, dict or record; not a callee's, which are whatever its caller passes);
-then sums and means of whole real values, elementwise numpy functions of real values, and
-arithmetic on them (`**` only to an int literal: a Python float to a fractional power may
-be complex). A name is one if every assignment to it is
-(a loop-carried `total = total + s` included: the analysis starts from every name and
-drops those an assignment disproves, until none is dropped)."""
+then items and attributes of real values (`params["w"]`, `model.W1`, `x.T`), sums and
+means of whole real values, elementwise numpy functions of real values, and arithmetic on
+them (`**` only to an int literal: a Python float to a fractional power may be complex). A
+name is one if every assignment to it is (a loop-carried `total = total + s` included: the
+analysis starts from every name and drops those an assignment disproves, until none is
+dropped)."""
 
 import gast
 import numpy as np
@@ -121,6 +122,8 @@ def _real(node, known):
         return True
     if isinstance(node, gast.Name):
         return node.id in known
+    if isinstance(node, (gast.Subscript, gast.Attribute)):
+        return _real(node.value, known)  # (an item, a row, a field, x.T of a real value)
     if isinstance(node, gast.BinOp):
         if isinstance(node.op, gast.Pow):
             return (

@@ -11,7 +11,7 @@ import scipy.stats
 import srcdiff as nf
 from srcdiff import cache
 from gradcheck import check_grad, numerical_grad
-from pytree_oracle import autograd_grad, finite_differences, leaves
+from pytree_oracle import assert_leaves_close, autograd_grad, finite_differences, leaves
 
 
 def thrice_then_times_index(x):
@@ -120,6 +120,25 @@ def test_a_sum_of_a_differentiated_argument_is_a_real_scalar(dtype, rng):
         assert gradient.dtype == dtype
         expected = numerical_grad(f, [x.astype(np.float64)])
         np.testing.assert_allclose(gradient, expected, rtol=1e-3 if dtype == np.float32 else 1e-6)
+
+
+def squared_norms(params):
+    return np.sum(params["w"] ** 2) + np.sum(params["b"][1:] ** 2) * 0.5
+
+
+def test_an_item_of_a_differentiated_dict_is_real(rng):
+    """What a differentiated dict holds is real too (each call checks it): the sum of two
+    sums of its items needs no unbroadcast."""
+    source = nf.grad(squared_norms).source
+    assert "unbroadcast" not in source
+    params = {"w": rng.normal(size=(2, 3)), "b": rng.normal(size=3)}
+    assert_leaves_close(
+        nf.grad(squared_norms)(params),
+        finite_differences(squared_norms, (params,), 0),
+        1e-6,
+        1e-8,
+        "bparams",
+    )
 
 
 def dense(w, b, x):
