@@ -98,6 +98,17 @@ def closure_made_inside(w, x):
     return np.sum(make_scaled(np.sum(w))(x))
 
 
+def inner_def_accumulating_into_a_list(w, x):
+    total = [0.0]  # (forward mode: its tangent is a list, sliced as the item write rebuilds it)
+
+    def add(v):
+        total[0] = total[0] + v
+
+    for v in np.tanh(x @ w).ravel():
+        add(v)
+    return total[0] ** 2
+
+
 # --- functions as values --------------------------------------------------------------------------
 
 
@@ -695,6 +706,7 @@ CASES = {
     "lambda closing over parameters": (lambda_closing_over_parameters, w_and_x),
     "closure made by a module function": (closure_made_by_a_module_function, w_and_x),
     "closure made inside": (closure_made_inside, w_and_x),
+    "inner def accumulating into a list": (inner_def_accumulating_into_a_list, w_and_x),
     # functions as values
     "user function as an argument": (apply_activation, lambda: (*w_and_x(), softplus)),
     "numpy function as an argument": (apply_activation, lambda: (*w_and_x(), np.tanh)),
