@@ -26,8 +26,7 @@ def dearly_exit(x):
             _t1 = np.sin(_t0)
             _stack_t1.append(_t1)
             _t2 = np.sum(_t1)
-            _t3 = total + _t2
-            total = _t3
+            total = total + _t2
             _cond1 = total > 2.0
             if _cond1:
                 break
@@ -47,9 +46,7 @@ def dearly_exit(x):
         if not _cond0:
             _t1 = _stack_t1.pop()
             _t0 = _stack_t0.pop()
-            b_t3 = btotal
-            btotal = b_t3
-            b_t1 = runtime.unreduce(b_t3, _t1)
+            b_t1 = runtime.unreduce(btotal, _t1)
             b_t0 = b_t1 * np.cos(_t0)
             bx += b_t0 * i
     return bx
