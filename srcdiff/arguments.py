@@ -114,10 +114,13 @@ def check_differentiable(arguments, where):
 def complex_leaf(value, name, seen=None):
     """(its name: `params['w'][0]`, `model.scale`; it) of a complex number or array that
     `value` (named `name`) is or holds in a list, tuple, dict or record, or None."""
-    if isinstance(value, (complex, np.complexfloating)) or (
-        isinstance(value, np.ndarray) and value.dtype.kind == "c"
-    ):
+    # (the commonest leaves first: a record's calls are each checked, see Variants)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return (name, value) if value.dtype.kind == "c" else None
+    if isinstance(value, complex):
         return name, value
+    if isinstance(value, (float, int, str, type(None))):
+        return None
     seen = set() if seen is None else seen
     if id(value) in seen:  # (an object holding itself, through a parent)
         return None
