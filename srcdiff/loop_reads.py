@@ -12,17 +12,20 @@ A read `t = c[k]` or `t = c.a` (k a constant) at the top of a `for` loop's body 
 the loop where it is surely the same in every iteration and surely succeeds there:
 - nothing in the loop rebinds c (an item written into a dict rebinds it: containers.py), pushes
   onto or pops from it, or names it in a statement kept for its effect; and, for an index that
-  may take a row or an element of an array (not a string key), nothing in the loop writes into
+  may take a row, an element or a view of an array (an int, an attribute: x.T), nothing in
+  the loop writes into
   an array (that row's values would change);
 - t is assigned nowhere else in the function;
-- the same read is done before the loop runs its body whether or not it runs any iteration:
-  in the expression it iterates over (`range(len(params['blocks']))`), or by an assignment done
-  earlier in straight-line code, c not rebound since (a loop that runs no iteration must not
-  raise a KeyError the function would not).
+- the read surely succeeds before the loop (a loop that runs no iteration must not raise a
+  KeyError the function would not): the expression the loop iterates over makes it
+  (`range(len(params['blocks']))`), or an assignment in straight-line code before the loop
+  did, c not rebound since (then the loop reads that name instead), or the loop is over
+  range(n), n a constant > 0, and its body makes the read before any branch.
 A temporary moved so is named after what it reads (`params_blocks`, whose adjoint is then
 `bparams_blocks`), and the loop's expression reads it by that name.
 """
 
+import re
 from collections import Counter
 
 import gast
@@ -32,6 +35,7 @@ from . import ir
 # expressions below which a part may not be evaluated (nor, then, its reads be sure to succeed)
 _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp)
 _CONDITIONAL += (gast.GeneratorExp,)
+_TEMPORARY = re.compile(r"_t\d+")  # (ANF's names: names.fresh("_t") is never a user's)
 
 
 def hoist_loop_reads(func, names):
@@ -128,7 +132,7 @@ class _Hoister:
         the loop's expression reads by that name."""
         old = stmt.targets[0]
         self.paths[old] = path
-        if old.startswith("_"):
+        if _TEMPORARY.fullmatch(old):
             base = "_".join(str(step) for step in path)
             new = self.names.named(base if base.isidentifier() else old)
             if new != old:
