@@ -191,8 +191,8 @@ class _Program:
                 last, last_stmt = found
         for _, stmt, _ in self.writes.get(source, {}).values():
             found = self._in_block(stmt, block)
-            if found is None or not index < found[0] <= last:
-                continue
+            if found is None or not index < found[0] <= last or _copy_back(found[1], copy):
+                continue  # (`b = a` gives b the value it holds: it goes once a reads b)
             if found[0] < last or isinstance(last_stmt, _COMPOUND):
                 return False  # (a simple statement reads its operands before it stores)
         return True
@@ -220,7 +220,21 @@ class _Program:
         self.by_source[source].discard(order)
         renamed = self.by_source.pop(target, set())
         self.by_source[source] |= renamed
+        for back in [o for o in renamed if self.copies[o].targets[0].id == source]:
+            self._drop_self_copy(back)
         return renamed | self.by_target.get(source, set())
+
+    def _drop_self_copy(self, order):
+        """Take out the copy numbered `order`, now `b = b`."""
+        stmt = self.copies[order]
+        name = stmt.value.id
+        _forget(self.writes[name], stmt.targets[0], stmt)
+        _forget(self.loads[name], stmt.value, stmt)
+        self.stores[name] -= 1
+        self.reads[name] -= 1
+        self.by_target[name].discard(order)
+        self.by_source[name].discard(order)
+        self.copies[order] = None
 
     def drop_removed(self):
         for block in self.blocks:
@@ -230,6 +244,18 @@ class _Program:
                 if id(stmt) not in self.copy_order
                 or self.copies[self.copy_order[id(stmt)]] is not None
             ]
+
+
+def _copy_back(stmt, copy):
+    """Whether statement `stmt` is `b = a` for the copy `a = b`."""
+    return (
+        stmt.__class__ is gast.Assign
+        and len(stmt.targets) == 1
+        and stmt.targets[0].__class__ is gast.Name
+        and stmt.targets[0].id == copy.value.id
+        and stmt.value.__class__ is gast.Name
+        and stmt.value.id == copy.targets[0].id
+    )
 
 
 def _forget(table, node, stmt):
