@@ -13,8 +13,7 @@ the loop where it is surely the same in every iteration and surely succeeds ther
 - nothing in the loop rebinds c (an item written into a dict rebinds it: containers.py), pushes
   onto or pops from it, or names it in a statement kept for its effect; and, for an index that
   may take a row, an element or a view of an array (an int, an attribute: x.T), nothing in
-  the loop writes into
-  an array (that row's values would change);
+  the loop writes into an array (what that holds would change);
 - t is assigned nowhere else in the function;
 - the read surely succeeds before the loop (a loop that runs no iteration must not raise a
   KeyError the function would not): the expression the loop iterates over makes it
