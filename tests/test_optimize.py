@@ -281,6 +281,30 @@ def test_a_copy_and_its_copy_back_both_go():
     assert "b_t6 = bx" in out and "bx = b_t6" in out
 
 
+def test_a_temporary_copied_at_once_into_a_name_is_that_name():
+    """`_t6 = total + _t5; total = _t6` is `total = total + _t5`; a name of f's keeps its
+    value's name, and a temporary read again keeps its own."""
+    from srcdiff.optimize import propagate_copies
+
+    out = _pass_on(
+        propagate_copies,
+        """
+        def f(x, n):
+            total = 0.0
+            for i in range(n):
+                _t6 = total + x
+                total = _t6
+                h = total * 2
+                y = h
+                _t7 = y * 3
+                z = _t7
+            return total + z + _t7
+        """,
+    )
+    assert "total = total + x" in out and "_t6" not in out
+    assert "h = total * 2" in out and "_t7 = h * 3" in out and "z = _t7" in out
+
+
 def test_dead_stacks_go_and_read_ones_stay():
     from srcdiff.optimize import eliminate_dead_stacks
 
