@@ -34,6 +34,7 @@ from . import ir
 # expressions below which a part may not be evaluated (nor, then, its reads be sure to succeed)
 _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp)
 _CONDITIONAL += (gast.GeneratorExp,)
+_COMPOUND = (ir.For, ir.If, ir.While)
 _TEMPORARY = re.compile(r"_t\d+")  # (ANF's names: names.fresh("_t") is never a user's)
 
 
@@ -60,33 +61,34 @@ class _Hoister:
         while position < len(block):
             stmt = block[position]
             moved = []
-            if isinstance(stmt, ir.For):
-                moved = self.loop(stmt, known)
-                block[position:position] = moved
-                position += len(moved)
-            elif isinstance(stmt, ir.If):
-                self.block(stmt.body, dict(known))
-                self.block(stmt.orelse, dict(known))
-            elif isinstance(stmt, ir.While):  # (what it rebinds differs in a later iteration)
-                self.block(stmt.body, _kept(known, _stored_below(stmt)))
-            _forget(known, _stored_below(stmt))
-            if any(isinstance(each, ir.SetItem) for each in _statements([stmt])):
-                _forget_rows(known)
+            if isinstance(stmt, _COMPOUND):
+                written, writes_arrays = _effects(stmt)
+                if isinstance(stmt, ir.For):
+                    moved = self.loop(stmt, known, set(written), writes_arrays)
+                    block[position:position] = moved
+                    position += len(moved)
+                elif isinstance(stmt, ir.If):
+                    self.block(stmt.body, dict(known))
+                    self.block(stmt.orelse, dict(known))
+                else:  # (a while loop: what it rebinds differs in a later iteration)
+                    self.block(stmt.body, _kept(known, written))
+                _forget(known, written, writes_arrays)
+            elif known:
+                _forget(known, _stored(stmt), isinstance(stmt, ir.SetItem))
             for done in moved + [stmt]:
                 path = self.path(done)
                 if path is not None and path[0] not in _stored(done):
                     known[path] = done.targets[0]
             position += 1
 
-    def loop(self, loop, known):
-        """The reads to move out of `loop` (taken out of its body), the inner loops' first."""
-        written = _stored_below(loop)
+    def loop(self, loop, known, written, writes_arrays):
+        """The reads to move out of `loop` (taken out of its body), the inner loops' first;
+        `written`: the names the loop binds, `writes_arrays`: whether it writes into one."""
         sure = _kept(known, written)
         sure.update((p, None) for p in _paths_read(loop.iter))
         self.block(loop.body, dict(sure))
         # (a loop surely running an iteration surely reads what that does before any branch)
         first = {id(stmt) for stmt in _before_branches(loop.body)} if _runs(loop.iter) else ()
-        arrays_written = any(isinstance(s, ir.SetItem) for s in _statements(loop.body))
         moved = []
         for stmt in list(loop.body):
             path = self.path(stmt)
@@ -95,7 +97,7 @@ class _Hoister:
                 and (path in sure or id(stmt) in first)
                 and not {path[0], stmt.value.value.id} & written
                 and self.stores[stmt.targets[0]] == 1
-                and not (arrays_written and type(path[-1]) is not str)
+                and not (writes_arrays and type(path[-1]) is not str)
                 and not _touched(loop.body, path[0])
             ):
                 loop.body.remove(stmt)
@@ -236,37 +238,48 @@ def _kept(known, rebound):
     return {p: holder for p, holder in known.items() if p[0] not in rebound}
 
 
-def _forget(known, rebound):
-    for path in [p for p, holder in known.items() if p[0] in rebound or holder in rebound]:
-        del known[path]
-
-
-def _forget_rows(known):
-    """Forget the reads that may hold a row or an element of an array (written into)."""
-    for path in [p for p in known if type(p[-1]) is not str]:
+def _forget(known, rebound, writes_arrays):
+    """Forget the reads of `known` that a statement binding `rebound` (and writing into an
+    array, if `writes_arrays`: a row, element or view read may hold other values now) may
+    have changed."""
+    for path in [
+        p
+        for p, holder in known.items()
+        if p[0] in rebound or holder in rebound or writes_arrays and type(p[-1]) is not str
+    ]:
         del known[path]
 
 
 def _statements(body):
-    for stmt in body:
-        yield stmt
-        for field in ("body", "orelse"):
-            yield from _statements(getattr(stmt, field, ()))
+    """The statements of `body` and of the blocks in them, in no particular order."""
+    found = list(body)
+    for stmt in found:  # (grows as it goes: no generator per level of nesting)
+        if stmt.__class__ in _COMPOUND:
+            found += stmt.body
+            found += getattr(stmt, "orelse", ())
+    return found
 
 
-def _stored_below(stmt):
-    stored = set()
+def _effects(stmt):
+    """(the names statement `stmt` and those in its blocks bind, whether any writes into an
+    array)."""
+    stored, writes_arrays = set(), False
     for each in _statements([stmt]):
         stored |= _stored(each)
-    return stored
+        writes_arrays = writes_arrays or each.__class__ is ir.SetItem
+    return stored, writes_arrays
 
 
 def _stored(stmt):
     """The names one ir statement (not those in its blocks) binds."""
-    if isinstance(stmt, ir.Assign):
-        return {t for t in stmt.targets if isinstance(t, str)} | {
-            n for t in stmt.targets if isinstance(t, gast.AST) for n in ir.names_in(t, gast.Store)
-        }
+    if stmt.__class__ is ir.Assign:
+        stored = set()
+        for target in stmt.targets:
+            if target.__class__ is str:
+                stored.add(target)
+            else:
+                stored |= ir.names_in(target, gast.Store)
+        return stored
     if isinstance(stmt, ir.For):
         return {stmt.target, stmt.counter} - {None}
     if isinstance(stmt, ir.While):
