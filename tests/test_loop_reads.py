@@ -161,3 +161,20 @@ def test_a_loops_sum_at_a_key_is_not_named_as_a_locals_adjoint(rng):
         1e-7,
         "vjp",
     )
+
+
+def test_resnet_reads_its_blocks_once_and_names_their_adjoint_apart_from_its_local_blocks():
+    """resnet.forward loops over range(len(params['blocks'])) and has a local list `blocks`
+    (the new statistics): params['blocks'] is read once, before the loop, kept whole (the
+    backward loop's range reads it) rather than its shape once per block, and its adjoint is
+    `bparams_blocks`, not `bblocks`, which would read as the adjoint of that local."""
+    from srcdiff import resnet
+
+    source = nf.grad(resnet.loss).source
+    forward = source[source.index("def fwd_forward(") : source.index("def bwd_forward(")]
+    assert "    params_blocks = params['blocks']\n    for i in range(len(params_blocks)):\n" in (
+        forward
+    ), forward
+    assert "_t8 = params_blocks[i]" in forward and "_stack_t7" not in source
+    assert "bblocks" not in source and "'blocks': bparams_blocks" in source
+    assert "    for i in reversed(range(len(params_blocks))):\n" in source
