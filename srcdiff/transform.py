@@ -14,6 +14,7 @@ from .anf import Normalizer
 from .containers import lower_containers
 from .desugar import desugar, lower_comprehensions
 from .inline import Inliner
+from .loop_reads import hoist_loop_reads
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
@@ -429,6 +430,7 @@ def generate(
         parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
     )
     program = _normalized(_made_for(fn, tuple(statics)), normalizer)
+    hoist_loop_reads(program, normalizer.names)
     returns = _checked_return(fn, program, mode, has_aux, where)
     versions = normalizer.names.versions
     funcs, suffixes = _sweeps(
