@@ -363,7 +363,7 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
     _updates_as_item_writes(func, resolve)
     kinds = {
         n: kind
-        for n, kind in _written_locals(func, resolve).items()
+        for n, kind in written_locals(func, resolve).items()
         if unshared(func, n, resolve) and (useful is None or n in useful)
     }
     writes = {
@@ -439,9 +439,10 @@ def _made(value, resolve):
     return None
 
 
-def _written_locals(func, resolve):
+def written_locals(func, resolve, changes=write_into):
     """name -> gast.Dict or gast.List for the local names bound only to new dicts (`p =
-    {}`) or only to new lists (`ps = list(params)`), and written into item by item."""
+    {}`) or only to new lists (`ps = list(params)`), and written into item by item (or
+    changed as `changes(statement)` tells)."""
     params = {
         a.id
         for a in func.args.args + func.args.kwonlyargs + [func.args.vararg, func.args.kwarg]
@@ -466,7 +467,7 @@ def _written_locals(func, resolve):
             and not any(node is t for t, _ in made)
         ):
             other.add(node.id)
-    written = {write_into(n) for n in ir.walk(func)}
+    written = {changes(n) for n in ir.walk(func)}
     return {name: kind for name, kind in kinds.items() if name in written - other}
 
 
@@ -528,21 +529,8 @@ def _rebound_dict(stmt, known):
 def _rebound_list(stmt, fresh):
     """`ps[k] = v` as `ps = [*ps[:k], v, *ps[k + 1:]]`, k counted from the start (and
     checked to name an item, as the write would)."""
-    name, index = stmt.targets[0].value.id, stmt.targets[0].slice
-    out = []
-    if not (isinstance(index, gast.Constant) and type(index.value) is int and index.value >= 0):
-        at = fresh("_at")
-        out.append(
-            ir.assign(
-                at,
-                gast.Subscript(
-                    value=ir.call("range", ir.call("len", ir.name(name))),
-                    slice=index,
-                    ctx=gast.Load(),
-                ),
-            )
-        )
-        index = ir.name(at)
+    name = stmt.targets[0].value.id
+    out, index = position(name, stmt.targets[0].slice, fresh)
     after = gast.BinOp(left=ir.copy_tree(index), op=gast.Add(), right=ir.const(1))
 
     def part(lower, upper):
@@ -561,3 +549,16 @@ def _rebound_list(stmt, fresh):
             gast.List(elts=[part(None, index), stmt.value, part(after, None)], ctx=gast.Load()),
         )
     ]
+
+
+def position(name, index, fresh):
+    """(statements, index): `index` of list `name` counted from the start, checked to name
+    an item as reading it would (`_at0 = range(len(name))[index]`), where it is not a
+    constant counted from the start already."""
+    if isinstance(index, gast.Constant) and type(index.value) is int and index.value >= 0:
+        return [], index
+    at = fresh("_at")
+    check = gast.Subscript(
+        value=ir.call("range", ir.call("len", ir.name(name))), slice=index, ctx=gast.Load()
+    )
+    return [ir.assign(at, check)], ir.name(at)

@@ -45,6 +45,7 @@ from .container_facts import (
 from .container_joins import Joining, rebind_item_writes
 from .errors import UnsupportedError
 from .item_updates import augmented_item_writes
+from .list_changes import rebind_list_changes
 
 _BLOCKS = (gast.If, gast.For, gast.While)
 
@@ -85,6 +86,8 @@ class Lowering(ContainerExpressions, Joining):
 
     def run(self):
         if augmented_item_writes(self.func, self.is_varied, self.resolve, self.location):
+            self.changed = True
+        if rebind_list_changes(self.func, self.is_varied, self.resolve, self.fresh, self.useful):
             self.changed = True
         if rebind_item_writes(self.func, self.is_varied, self.resolve, self.fresh, self.useful):
             self.changed = True

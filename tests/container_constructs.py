@@ -561,6 +561,37 @@ def written_while_looped_over(params, x):
     return sum(np.sum(piece) for piece in pieces) * np.sum(x)
 
 
+def layers_reversed_and_extended(params, x):
+    layers = list(params)
+    layers.reverse()
+    W, b = layers[0]
+    layers.extend([(np.tanh(W), 2.0 * b)])
+    h = x
+    for W, b in layers[1:]:
+        h = np.tanh(h @ W + b)
+    return np.sum(h) * np.sum(layers[0][0])
+
+
+def pieces_inserted_popped_and_deleted(params, x):
+    pieces = [params[0], params[1]]
+    for k in range(2, len(params)):
+        pieces.insert(-1, params[k] * np.sum(pieces[-1]))
+    last = pieces.pop()  # (a stack's pop, of a list changed otherwise too)
+    first = pieces.pop(0)
+    del pieces[-1]
+    pieces.insert(len(pieces) // 2, np.sin(first))
+    return np.sum(last) * sum(np.sum(p**2) for p in pieces) * np.sum(x)
+
+
+def pieces_cleared_and_refilled(params, x):
+    pieces = [np.sum(p) for p in params]
+    total = pieces[0] * pieces[1]
+    pieces.clear()
+    for p in params:
+        pieces.insert(0, np.sum(p**2) + total)
+    return pieces[0] * pieces[-1] + np.sum(x)
+
+
 def dicts_of_layers(seed=0):
     """{'hidden': {'W', 'b'}, 'blocks': [{'W', 'b'}, {'W', 'b'}], 'head': {'W', 'b'}}."""
     ((W1, b1), _, (W3, b3)), x = three_layers(seed)
@@ -684,6 +715,12 @@ CASES = {
     ),
     "enumerate(params, start=2), enumerate(params, 1)": (enumerated_from_two, three_layers),
     "next(it, default), next(iter(params), None)": (next_with_a_default, three_square_layers),
+    "layers.reverse(), layers.extend([...])": (layers_reversed_and_extended, layer_list),
+    "pieces.insert(k, v), .pop(), .pop(0), del pieces[-1]": (
+        pieces_inserted_popped_and_deleted,
+        leaf_list,
+    ),
+    "pieces.clear(), then insert(0, v) in a loop": (pieces_cleared_and_refilled, leaf_list),
     "dataclasses.replace(layer, W=v)": (fields_replaced, dense_layer),
     "namedtuple's layer._replace(W=v)": (namedtuple_fields_replaced, dense_pair),
     "dict of dicts, a key read twice": (dict_of_dicts, dicts_of_layers),
@@ -762,6 +799,13 @@ def dict_held_by_another_name(params, x):
     return np.sum(also["W"] * x[0, 0])
 
 
+def list_reversed_while_another_name_holds_it(params, x):
+    layers = list(params)
+    also = layers
+    layers.reverse()  # refused: `also` sees the change
+    return np.sum(also[0][0]) * np.sum(x)
+
+
 def joined_in_a_branch(params, x):
     layers = [*params, x] if np.sum(x) > 0 else params  # refused: built before the test
     return sum(np.sum(layer) for layer in layers)
@@ -809,6 +853,12 @@ ERRORS = {
         dict_params,
         "writing into 'named' changes 'also' too",
         "copy before writing",
+    ),
+    "a list reversed while another name holds it": (
+        list_reversed_while_another_name_holds_it,
+        layer_list,
+        "layers.reverse() changes a value in place",
+        "assign a new value instead",
     ),
     "[*params, x] in a branch of a conditional expression": (
         joined_in_a_branch,

@@ -1,0 +1,100 @@
+"""Before ANF (containers.py): a list f makes itself, changed in place by its methods or `del`,
+bound to a new list instead, which srcdiff follows:
+
+    xs.reverse()        ->   xs = [*xs[::-1]]
+    xs.insert(k, v)     ->   xs = [*xs[:k], v, *xs[k:]]      (as insert, for any k)
+    xs.extend(vs)       ->   xs = [*xs, *vs]
+    xs.clear()          ->   xs = []
+    del xs[k]           ->   _at0 = range(len(xs))[k]; xs = [*xs[:_at0], *xs[_at0 + 1:]]
+    v = xs.pop(k)       ->   (the same) v = xs[_at0]; xs = [*xs[:_at0], *xs[_at0 + 1:]]
+
+`xs.pop()` with no index is a stack's, which srcdiff follows as it is, but for a list
+changed in one of these ways too (then as xs.pop(-1)). Only where no other
+name can hold the list while it changes (container_sharing.unshared): `a = xs; xs.reverse()`
+reverses a too, and stays an error.
+"""
+
+import gast
+
+from . import ir
+from .container_joins import position, written_locals
+from .container_sharing import list_change, unshared
+
+
+def rebind_list_changes(func, is_varied, resolve, fresh, useful=None):
+    """Rebind each change in place of a differentiated list f makes itself (and an output
+    reads: `useful` names, None for all) that no other name can hold. Whether any was."""
+    lists = {
+        n
+        for n, kind in written_locals(func, resolve, _not_by_stack_pops).items()
+        if kind is gast.List and unshared(func, n, resolve) and (useful is None or n in useful)
+    }
+    changes = {
+        id(s)
+        for s in ir.walk(func)
+        if list_change(s) in lists and (is_varied(ir.name(list_change(s))) or is_varied(s))
+    }
+    for node in ir.walk(func) if changes else ():
+        for field in ("body", "orelse"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and any(id(s) in changes for s in block):
+                block[:] = [
+                    gast.copy_location(new, s)
+                    for s in block
+                    for new in (_rebound(s, fresh) if id(s) in changes else [s])
+                ]
+    return bool(changes)
+
+
+def _not_by_stack_pops(stmt):
+    """The name of the list `stmt` changes in place, but by `xs.pop()` (a stack's)."""
+    call = getattr(stmt, "value", None)
+    if isinstance(call, gast.Call) and not call.args and getattr(call.func, "attr", "") == "pop":
+        return None
+    return list_change(stmt)
+
+
+def _rebound(stmt, fresh):
+    """The statements binding the list `stmt` changes to the list it changes it into."""
+    name = list_change(stmt)
+    if isinstance(stmt, gast.Delete):
+        out, at = position(name, stmt.targets[0].slice, fresh)
+        return out + [_without(name, at)]
+    method, args = stmt.value.func.attr, stmt.value.args
+    if method == "pop":
+        out, at = position(name, args[0] if args else ir.const(-1), fresh)
+        if isinstance(stmt, gast.Assign):  # v = xs.pop(k): the item, then the rest
+            read = gast.Subscript(value=ir.name(name), slice=at, ctx=gast.Load())
+            out.append(gast.Assign(targets=stmt.targets, value=read, type_comment=None))
+        return out + [_without(name, at)]
+    out, parts = [], []
+    if method == "reverse":
+        parts = [_starred(name, None, None, ir.const(-1))]
+    elif method == "insert":
+        at, value = args
+        if not isinstance(at, (gast.Constant, gast.Name)):  # (evaluated once, before value)
+            held = fresh("_at")
+            out, at = [ir.assign(held, at)], ir.name(held)
+        parts = [_starred(name, None, at), value, _starred(name, ir.copy_tree(at), None)]
+    elif method == "extend":
+        parts = [gast.Starred(value=v, ctx=gast.Load()) for v in (ir.name(name), args[0])]
+    return out + [ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))]  # (clear: [])
+
+
+def _without(name, at):
+    """`name = [*name[:at], *name[at + 1:]]`: the list without its item at `at`."""
+    after = gast.BinOp(left=ir.copy_tree(at), op=gast.Add(), right=ir.const(1))
+    parts = [_starred(name, None, at), _starred(name, after, None)]
+    return ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))
+
+
+def _starred(name, lower, upper, step=None):
+    """`*name[lower:upper:step]`."""
+    return gast.Starred(
+        value=gast.Subscript(
+            value=ir.name(name),
+            slice=gast.Slice(lower=lower, upper=upper, step=step),
+            ctx=gast.Load(),
+        ),
+        ctx=gast.Load(),
+    )
