@@ -185,6 +185,17 @@ class Aliasing:
             if isinstance(root, gast.Name)
             else []
         )
+        if len(indices) == 2 and self._is_list_of_lists(root):
+            m = root.id
+            raise UnsupportedError(
+                f"writing into {gast.unparse(target.value)} changes a row of the list {m!r} in "
+                "place, which another name may hold: srcdiff follows that only in a list f "
+                f"makes of row displays ([[a, b], [c, d]]) whose rows are read only by item "
+                f"({m}[i][j]) until the last write",
+                loc,
+                f"build {m} of row displays and read its rows by item until then, or replace "
+                f"the row ({m}[{indices[0]}] = [...])",
+            )
         hint = (
             f"write into the array by its own name ({holds[0]}[...] = ...)"
             if holds
@@ -296,6 +307,21 @@ class Aliasing:
             ):
                 return viewed(value.args[0])
         return set()
+
+    def _is_list_of_lists(self, node):
+        """Whether `node` names a list made here of lists made here (m = [[a, b], [c, d]])."""
+        return (
+            isinstance(node, gast.Name)
+            and self.is_new_list(node.id)
+            and all(
+                isinstance(v, gast.List)
+                and all(
+                    isinstance(e, gast.List) or isinstance(e, gast.Name) and self.is_new_list(e.id)
+                    for e in v.elts
+                )
+                for v in self._values(node.id)
+            )
+        )
 
     def is_new_list(self, name):
         """Whether every value `name` is assigned is a list made there (`[x, x]`, `[None] *

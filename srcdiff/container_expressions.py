@@ -71,7 +71,7 @@ class ContainerExpressions:
                 return type(left)(elts=left.elts + right.elts, ctx=gast.Load())
             return self.built(node, stmt) if self.joined(node) is not None else node
         if is_starred_display(node):
-            return self.built(node, stmt)
+            return self.built(node, stmt) if self.joined(node) is not None else node
         if isinstance(node, gast.Dict) and None in node.keys and self.needed:  # {**d, 'c': v}
             return self.merged_dict(
                 node,

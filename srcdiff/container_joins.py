@@ -552,13 +552,15 @@ def _rebound_list(stmt, fresh):
 
 
 def position(name, index, fresh):
-    """(statements, index): `index` of list `name` counted from the start, checked to name
-    an item as reading it would (`_at0 = range(len(name))[index]`), where it is not a
-    constant counted from the start already."""
+    """(statements, index): `index` of list `name` (or the list an expression gives)
+    counted from the start, checked to name an item as reading it would (`_at0 =
+    range(len(name))[index]`), where it is not a constant counted from the start already."""
     if isinstance(index, gast.Constant) and type(index.value) is int and index.value >= 0:
         return [], index
     at = fresh("_at")
     check = gast.Subscript(
-        value=ir.call("range", ir.call("len", ir.name(name))), slice=index, ctx=gast.Load()
+        value=ir.call("range", ir.call("len", ir.name(name) if isinstance(name, str) else name)),
+        slice=index,
+        ctx=gast.Load(),
     )
     return [ir.assign(at, check)], ir.name(at)

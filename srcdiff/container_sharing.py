@@ -54,17 +54,28 @@ def list_change(stmt):
     return None
 
 
+def nested_write_into(stmt):
+    """The name of the list of lists `stmt` writes an item of a row of (`m[i][j] = v`)."""
+    target = stmt.targets[0] if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 else None
+    if isinstance(target, gast.Subscript) and not isinstance(target.slice, gast.Slice):
+        return write_into(gast.Assign(targets=[target.value], value=None))
+    return None
+
+
 def changed(stmt):
-    """The name of the dict or list `stmt` writes an item of or changes by a method."""
-    return write_into(stmt) or list_change(stmt)
+    """The name of the dict or list `stmt` writes an item of (or of a row of) or changes by a
+    method."""
+    return write_into(stmt) or list_change(stmt) or nested_write_into(stmt)
 
 
-def unshared(func, name, resolve):
+def unshared(func, name, resolve, rows=False):
     """Whether every use of `name` but its items' reads and writes (and _reads_only's) comes
     after its last write, outside any loop that writes it: no other name can hold the dict or
     list while it changes, so rebinding it instead changes nothing another name sees. A name
     bound once to it (`d = p`, as inlining binds a parameter) is followed: every read of that
-    name must come before the last write."""
+    name must come before the last write. With `rows`, of a list of lists, only the reads of
+    its rows' items (m[i][j]) and len(m) hold neither it nor a row."""
+    reads_only = _row_items_read if rows else _reads_only
     aliases = _aliases(func, name)
     order, uses, last, bound = {}, [], -1, {}
     loops_writing = []
@@ -76,7 +87,7 @@ def unshared(func, name, resolve):
             if changed(stmt) == name:
                 last = order[id(stmt)]
                 loops_writing.extend(loops)
-            held = {id(n) for n in ir.walk(stmt) for n in _reads_only(n, resolve)}
+            held = {id(n) for n in ir.walk(stmt) for n in reads_only(n, resolve)}
             if _alias_binding(stmt, name) in aliases:
                 held.add(id(stmt.value))
                 bound[stmt.targets[0].id] = order[id(stmt)]
@@ -160,6 +171,15 @@ def _reads_only(node, resolve):
         return [node.func.value]
     if isinstance(node, gast.Compare) and isinstance(node.ops[0], (gast.In, gast.NotIn)):
         return node.comparators[:1]
+    return []
+
+
+def _row_items_read(node, resolve):
+    """m in m[i][j] and len(m): uses of a list of lists that keep none of its rows."""
+    if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Subscript):
+        return [node.value.value]
+    if isinstance(node, gast.Call) and resolve(node.func) is len:
+        return node.args
     return []
 
 

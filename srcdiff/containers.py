@@ -45,7 +45,7 @@ from .container_facts import (
 from .container_joins import Joining, rebind_item_writes
 from .errors import UnsupportedError
 from .item_updates import augmented_item_writes
-from .list_changes import rebind_list_changes
+from .list_changes import copy_written_rows, rebind_list_changes
 
 _BLOCKS = (gast.If, gast.For, gast.While)
 
@@ -87,8 +87,9 @@ class Lowering(ContainerExpressions, Joining):
     def run(self):
         if augmented_item_writes(self.func, self.is_varied, self.resolve, self.location):
             self.changed = True
-        if rebind_list_changes(self.func, self.is_varied, self.resolve, self.fresh, self.useful):
-            self.changed = True
+        for rebind in (copy_written_rows, rebind_list_changes):
+            if rebind(self.func, self.is_varied, self.resolve, self.fresh, self.useful):
+                self.changed = True
         if rebind_item_writes(self.func, self.is_varied, self.resolve, self.fresh, self.useful):
             self.changed = True
         self.func.body = self.block(self.func.body)

@@ -18,7 +18,7 @@ import gast
 
 from . import ir
 from .container_joins import position, written_locals
-from .container_sharing import list_change, unshared
+from .container_sharing import changed, list_change, nested_write_into, unshared
 
 
 def rebind_list_changes(func, is_varied, resolve, fresh, useful=None):
@@ -34,16 +34,81 @@ def rebind_list_changes(func, is_varied, resolve, fresh, useful=None):
         for s in ir.walk(func)
         if list_change(s) in lists and (is_varied(ir.name(list_change(s))) or is_varied(s))
     }
-    for node in ir.walk(func) if changes else ():
+    _replace(func, changes, lambda stmt: _rebound(stmt, fresh))
+    return bool(changes)
+
+
+def copy_written_rows(func, is_varied, resolve, fresh, useful=None):
+    """`m[i][j] = v` as a new row m[i] holding v, where m is a
+    list f makes of new rows (row displays), changed no other way, that no other name can
+    hold, nor any of its rows (container_sharing.unshared with `rows`). Whether any was."""
+    lists = {
+        n
+        for n, kind in written_locals(func, resolve, nested_write_into).items()
+        if kind is gast.List
+        and (useful is None or n in useful)
+        and _rows_made_here(func, n)
+        and unshared(func, n, resolve, rows=True)
+    }
+    writes = {
+        id(s)
+        for s in ir.walk(func)
+        if nested_write_into(s) in lists and (is_varied(s.value) or is_varied(s.targets[0]))
+    }
+    _replace(func, writes, lambda stmt: _row_written(stmt, fresh))
+    return bool(writes)
+
+
+def _rows_made_here(func, name):
+    """Whether `name` is bound only to displays of row displays (`[[a, b], [c, d]]`) and
+    changed only by writes into its rows: then no row is any other list's."""
+    for node in ir.walk(func):
+        if isinstance(node, gast.Assign) and any(
+            isinstance(t, gast.Name) and t.id == name for t in node.targets
+        ):
+            if not isinstance(node.value, gast.List) or not all(
+                isinstance(e, gast.List) for e in node.value.elts
+            ):
+                return False
+        if changed(node) == name and nested_write_into(node) != name:
+            return False
+        if (
+            isinstance(node, gast.Attribute)
+            and isinstance(node.value, gast.Name)
+            and node.value.id == name
+        ):
+            return False  # (m.append(row): a row another name may hold)
+    return True
+
+
+def _row_written(stmt, fresh):
+    """`m[i][j] = v` as `m[i] = [*m[i][:j], v, *m[i][j + 1:]]` (j counted from the start and
+    checked as for any item write)."""
+    row_at = stmt.targets[0].value
+    out = []
+    if not isinstance(row_at.slice, (gast.Constant, gast.Name)):  # (evaluated once)
+        held = fresh("_at")
+        out.append(ir.assign(held, row_at.slice))
+        row_at = gast.Subscript(value=row_at.value, slice=ir.name(held), ctx=gast.Load())
+    checked, at = position(ir.copy_tree(row_at), stmt.targets[0].slice, fresh)
+    after = gast.BinOp(left=ir.copy_tree(at), op=gast.Add(), right=ir.const(1))
+    parts = [_starred(row_at, None, at), stmt.value, _starred(row_at, after, None)]
+    put = gast.Subscript(value=row_at.value, slice=ir.copy_tree(row_at.slice), ctx=gast.Store())
+    return out + checked + [ir.assign(put, gast.List(elts=parts, ctx=gast.Load()))]
+
+
+def _replace(func, ids, rewritten):
+    """Replace each statement of `func` whose id is in `ids` by the statements `rewritten`
+    gives for it."""
+    for node in ir.walk(func) if ids else ():
         for field in ("body", "orelse"):
             block = getattr(node, field, None)
-            if isinstance(block, list) and any(id(s) in changes for s in block):
+            if isinstance(block, list) and any(id(s) in ids for s in block):
                 block[:] = [
                     gast.copy_location(new, s)
                     for s in block
-                    for new in (_rebound(s, fresh) if id(s) in changes else [s])
+                    for new in (rewritten(s) if id(s) in ids else [s])
                 ]
-    return bool(changes)
 
 
 def _not_by_stack_pops(stmt):
@@ -88,11 +153,11 @@ def _without(name, at):
     return ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))
 
 
-def _starred(name, lower, upper, step=None):
-    """`*name[lower:upper:step]`."""
+def _starred(seq, lower, upper, step=None):
+    """`*seq[lower:upper:step]` (seq a name, or an expression copied)."""
     return gast.Starred(
         value=gast.Subscript(
-            value=ir.name(name),
+            value=ir.name(seq) if isinstance(seq, str) else ir.copy_tree(seq),
             slice=gast.Slice(lower=lower, upper=upper, step=step),
             ctx=gast.Load(),
         ),

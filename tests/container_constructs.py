@@ -592,6 +592,23 @@ def pieces_cleared_and_refilled(params, x):
     return pieces[0] * pieces[-1] + np.sum(x)
 
 
+def rows_written_by_item(params, x):
+    W1, b1, W2, b2 = params
+    grid = [[W1, b1], [W2, b2]]
+    grid[0][1] = np.tanh(grid[0][1]) * np.sum(grid[1][1])
+    for i in range(2):
+        grid[i][-1] = grid[i][-1] ** 2 + np.sum(grid[1 - i][0])
+    h = np.tanh(x @ grid[0][0] + grid[0][1])
+    return np.sum(h @ grid[1][0] + grid[1][1])
+
+
+def list_of_rows_read_by_item_and_whole(params, x):
+    sums = [[np.sum(params[0]), np.sum(params[1])], [np.sum(params[2]), np.sum(params[3])]]
+    sums[1][0] = sums[0][1] * 3.0
+    first = sums[0]  # (after the last write: reads the rows it then holds)
+    return sums[0][0] * sums[1][1] + np.sum(np.array(sums) ** 2) * first[1] + np.sum(x)
+
+
 def dicts_of_layers(seed=0):
     """{'hidden': {'W', 'b'}, 'blocks': [{'W', 'b'}, {'W', 'b'}], 'head': {'W', 'b'}}."""
     ((W1, b1), _, (W3, b3)), x = three_layers(seed)
@@ -721,6 +738,11 @@ CASES = {
         leaf_list,
     ),
     "pieces.clear(), then insert(0, v) in a loop": (pieces_cleared_and_refilled, leaf_list),
+    "grid[i][j] = v, a list of row displays": (rows_written_by_item, leaf_list),
+    "rows[i][j] = v, then np.array(rows) and rows[i][j]": (
+        list_of_rows_read_by_item_and_whole,
+        leaf_list,
+    ),
     "dataclasses.replace(layer, W=v)": (fields_replaced, dense_layer),
     "namedtuple's layer._replace(W=v)": (namedtuple_fields_replaced, dense_pair),
     "dict of dicts, a key read twice": (dict_of_dicts, dicts_of_layers),
@@ -806,6 +828,13 @@ def list_reversed_while_another_name_holds_it(params, x):
     return np.sum(also[0][0]) * np.sum(x)
 
 
+def row_written_while_another_name_holds_it(params, x):
+    grid = [[params[0], params[1]], [params[2], params[3]]]
+    row = grid[0]
+    grid[0][1] = 2.0 * grid[0][1]  # refused: `row` sees the change
+    return np.sum(row[1]) * np.sum(x)
+
+
 def joined_in_a_branch(params, x):
     layers = [*params, x] if np.sum(x) > 0 else params  # refused: built before the test
     return sum(np.sum(layer) for layer in layers)
@@ -859,6 +888,12 @@ ERRORS = {
         layer_list,
         "layers.reverse() changes a value in place",
         "assign a new value instead",
+    ),
+    "a row written into while another name holds it": (
+        row_written_while_another_name_holds_it,
+        leaf_list,
+        "writing into grid[0] changes a row of the list 'grid' in place",
+        "read its rows by item until then, or replace the row (grid[0] = [...])",
     ),
     "[*params, x] in a branch of a conditional expression": (
         joined_in_a_branch,
