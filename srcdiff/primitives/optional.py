@@ -14,5 +14,10 @@ when_imported(
     "srcdiff.primitives.scipy_stats_cdf",
     "srcdiff.primitives.scipy_stats_multivariate",
 )
-when_imported("scipy.linalg", "srcdiff.primitives.scipy_linalg")
+when_imported(
+    "scipy.linalg",
+    "srcdiff.primitives.scipy_linalg",
+    "srcdiff.primitives.scipy_linalg_numpy",
+    "srcdiff.primitives.scipy_matrix_functions",
+)
 when_imported("scipy.signal", "srcdiff.primitives.scipy_signal")

@@ -80,6 +80,9 @@ class Primitive:
     widens: bool = False
     # keyword names numpy also takes for a template's parameter: (("min", "a_min"),) for clip
     keyword_aliases: tuple = ()
+    # keywords a call may pass that never change its value (SciPy's check_finite): the
+    # templates take no parameter for them, and the call keeps them
+    inert_keywords: tuple = ()
     rewrite: object = None
     fold: object = None
     samples: list = field(default_factory=list)
@@ -171,6 +174,20 @@ def primitive(*functions, constant=(), samples=(), **facts):
 
 def _plain(method):
     return method.__func__ if isinstance(method, staticmethod) else method
+
+
+def extend(existing, *functions, samples=(), inert_keywords=()):
+    """Let the record of the function `existing` cover `functions` too: an optional
+    library's functions computing the same with the same parameters (scipy.linalg.inv is
+    np.linalg.inv), so that their rules are written once. `inert_keywords`: see Primitive."""
+    record = find(existing)
+    record.functions += tuple(functions)
+    record.samples += list(samples)
+    record.inert_keywords += tuple(k for k in inert_keywords if k not in record.inert_keywords)
+    for template in (record.adjoint, record.tangent):
+        if template is not None:
+            template.primals += tuple(functions)
+    return register(record)
 
 
 def constants(*functions, methods=(), attributes=(), shape=EVALUATE, pure=True, **facts):
