@@ -1,8 +1,9 @@
 """scipy.linalg's functions that compute what np.linalg's do, declared once the program
 imports scipy.linalg (optional.py). inv, det and svd take np.linalg's parameters: their
-records cover them (registry.extend). cholesky, solve, eigh, eigvalsh, pinv and norm name or
-mean their parameters otherwise, so each has a record of its own whose templates call the
-runtime helpers np.linalg's call (srcdiff/runtime/linalg.py). Real matrices.
+records cover them (registry.extend). cholesky, solve, eigh, eigvalsh, svdvals, pinv and norm
+name or mean their parameters otherwise, so each has a record of its own whose templates call
+the runtime helpers np.linalg's call (srcdiff/runtime/linalg.py). Real matrices. And
+block_diag, a linear map.
 
 As for np.linalg.cholesky and eigh, a function reading one triangle of a symmetric matrix
 (cholesky, eigh, eigvalsh, solve with assume_a='sym' or 'pos') is differentiated as a
@@ -16,7 +17,7 @@ import scipy.linalg
 from .. import ir, runtime
 from ..shapes import Const
 from .registry import EVALUATE, Sample, extend, primitive
-from .samples import distinct, real, spd, well_conditioned
+from .samples import distinct, number, real, spd, well_conditioned
 
 _INERT = ("check_finite",)
 
@@ -116,6 +117,15 @@ class eigvalsh:
         dz = runtime.eigvalsh_jvp(da, a)
 
 
+@_like_numpy(scipy.linalg.svdvals, samples=[Sample("scipy.linalg.svdvals(a)", a=real(3, 4))])
+class svdvals:
+    def adjoint(bz, z, a):
+        ba = runtime.svdvals_vjp(bz, a)
+
+    def tangent(dz, z, a):
+        dz = runtime.svdvals_jvp(da, a)
+
+
 # at a constant rank (a full-rank sample), as np.linalg.pinv
 @_like_numpy(
     scipy.linalg.pinv,
@@ -171,3 +181,50 @@ class assumed_structure:  # a linear map, its own adjoint
         if runtime.SOLVE_STRUCTURES[assume_a.value] == "general":
             return node.args[0]
         return ir.call("runtime.symmetrize", node.args[0])
+
+
+# --- block diagonal matrices: a linear map, whose adjoint reads each block --------------------
+
+
+@primitive(
+    scipy.linalg.block_diag,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("scipy.linalg.block_diag(a, b, c)", a=real(2, 2), b=real(3), c=real(1, 2)),
+        Sample("scipy.linalg.block_diag(a, 2.0, a * b)", a=real(2, 3), b=number()),
+    ],
+)
+class block_diag:
+    def adjoint(bz, z, *arrs):
+        barrs[i] = runtime.diagonal_block(bz, arrs, i)
+
+    def tangent(dz, z, *arrs):
+        dz = scipy.linalg.block_diag(*darrs)
+
+
+@primitive(
+    runtime.diagonal_block,
+    shape=EVALUATE,
+    samples=[Sample("runtime.diagonal_block(g, (a, b), 1)", g=real(3, 4), a=real(2, 1), b=real(3))],
+)
+class diagonal_block:
+    def adjoint(bz, z, g, arrs, i):
+        bg = runtime.placed_block(bz, arrs, i)
+
+    def tangent(dz, z, g, arrs, i):
+        dz = runtime.diagonal_block(dg, arrs, i)
+
+
+@primitive(
+    runtime.placed_block,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[Sample("runtime.placed_block(b, (a, b), 1)", a=real(2, 1), b=real(3))],
+)
+class placed_block:
+    def adjoint(bz, z, b, arrs, i):
+        bb = runtime.diagonal_block(bz, arrs, i)
+
+    def tangent(dz, z, b, arrs, i):
+        dz = runtime.placed_block(db, arrs, i)

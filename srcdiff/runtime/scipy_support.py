@@ -176,6 +176,33 @@ def logm(A):
         np.random.set_state(state)
 
 
+# --- block diagonal matrices (scipy.linalg.block_diag) ----------------------------------------
+
+
+def _block_at(arrs, i):
+    """Where block_diag(*arrs) puts arrs[i]: (first row, first column, rows, columns); a
+    vector is a row, a number a 1 x 1 block."""
+    shapes = [np.shape(np.atleast_2d(a)) for a in arrs]
+    rows, columns = shapes[i]
+    return sum(s[0] for s in shapes[:i]), sum(s[1] for s in shapes[:i]), rows, columns
+
+
+def diagonal_block(g, arrs, i):
+    """g's block where block_diag(*arrs) put arrs[i], shaped like arrs[i]."""
+    row, column, rows, columns = _block_at(arrs, i)
+    return np.reshape(g[row : row + rows, column : column + columns], np.shape(arrs[i]))
+
+
+def placed_block(b, arrs, i):
+    """The adjoint of diagonal_block: b where block_diag(*arrs) puts arrs[i], zeros around."""
+    row, column, rows, columns = _block_at(arrs, i)
+    shapes = [np.shape(np.atleast_2d(a)) for a in arrs]
+    total = (sum(s[0] for s in shapes), sum(s[1] for s in shapes))
+    placed = np.zeros(total, dtype=np.result_type(b))
+    placed[row : row + rows, column : column + columns] = np.reshape(b, (rows, columns))
+    return placed
+
+
 # --- convolutions (scipy.signal) --------------------------------------------------------------
 
 
