@@ -485,6 +485,16 @@ def int_array_loop_in_a_callee(B, columns):
     return columns_product(B, columns)
 
 
+def sizes_of(a):
+    return (a.shape[0],)
+
+
+def callee_returning_a_tuple_of_constants(w, x):
+    (rows,) = sizes_of(x @ w)  # (activity's fixed point once never ended here)
+    sizes = sizes_of(w)
+    return np.sum(np.tanh(x @ w)) / rows + sizes[0] * np.sum(w**2)
+
+
 def total_of(*values):
     return sum(np.sum(v**2) for v in values)
 
@@ -790,6 +800,7 @@ CASES = {
         int_array_loop_in_a_callee,
         lambda: (arrays((3, 4))[0], np.array([0, 2, 1, 3])),
     ),
+    "callee returning a tuple of constants": (callee_returning_a_tuple_of_constants, w_and_x),
     "*args callee": (star_args_callee, w_and_x),
     "**kwargs callee": (star_kwargs_callee, w_and_x),
     "callee with a function default and **opts": (
