@@ -19,6 +19,7 @@ when_imported(
     "scipy.linalg",
     "srcdiff.primitives.scipy_linalg",
     "srcdiff.primitives.scipy_linalg_numpy",
+    "srcdiff.primitives.scipy_lu",
     "srcdiff.primitives.scipy_matrix_functions",
 )
 when_imported("scipy.signal", "srcdiff.primitives.scipy_signal")

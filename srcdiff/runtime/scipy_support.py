@@ -176,6 +176,15 @@ def logm(A):
         np.random.set_state(state)
 
 
+def lu_permutation(piv):
+    """The rows of a that lu_factor's row swaps piv (LAPACK's: row i with row piv[i], in
+    turn) bring to the top: a[perm] = L U."""
+    perm = np.arange(len(piv))
+    for i, swapped in enumerate(piv):
+        perm[i], perm[swapped] = perm[swapped], perm[i]
+    return perm
+
+
 # --- block diagonal matrices (scipy.linalg.block_diag) ----------------------------------------
 
 
