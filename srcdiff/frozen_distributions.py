@@ -6,6 +6,7 @@ called (the arguments are then held in names where it was frozen, as they were t
 
 import copy
 import inspect
+import sys
 
 import gast
 
@@ -31,6 +32,8 @@ def is_distribution(obj):
 def unfreeze_distributions(func, resolve, names):
     """Rewrite the frozen distributions' method calls in func (a gast FunctionDef) in place;
     `names` makes fresh names for the held arguments."""
+    if "scipy.stats" not in sys.modules:  # (no distribution to freeze: no walk of func)
+        return
     for node in ir.walk(func):
         if _method_call(node) and _freezes(node.func.value, resolve):
             _unfreeze(node, node.func.value)
