@@ -2,7 +2,9 @@
 with the frozen arguments after the method's, as scipy.stats computes it, so that it reaches
 the method's rules: `st.norm(m, s).logpdf(x)` is `st.norm.logpdf(x, m, s)`, and so is
 `d.logpdf(x)` after `d = st.norm(m, s)` when d is bound once and only such methods of it are
-called (the arguments are then held in names where it was frozen, as they were then)."""
+called (the arguments are then held in names where it was frozen, as they were then). A
+distribution frozen outside (`prior = st.norm(0, 1)`, a global) is read through the same way:
+`prior.logpdf(x)` is `prior.dist.logpdf(x, prior.args[0], prior.args[1])`."""
 
 import copy
 import inspect
@@ -37,6 +39,8 @@ def unfreeze_distributions(func, resolve, names):
     for node in ir.walk(func):
         if _method_call(node) and _freezes(node.func.value, resolve):
             _unfreeze(node, node.func.value)
+        elif _method_call(node) and _is_frozen(resolve(node.func.value)):
+            _read_through(node, resolve(node.func.value))
     frozen = _frozen_names(func, resolve)
     if frozen:
         func.body = _held(func.body, frozen, names, resolve)
@@ -71,6 +75,29 @@ def _unfreeze(call, freezing):
     )
     call.args = call.args + copy.deepcopy(freezing.args)
     call.keywords = copy.deepcopy(freezing.keywords) + call.keywords
+
+
+def _is_frozen(obj):
+    """Whether obj is a frozen univariate distribution (a global `prior = st.norm(0, 1)`)."""
+    return is_distribution(getattr(obj, "dist", None)) and hasattr(obj, "kwds")
+
+
+def _read_through(call, frozen):
+    """`prior.m(x)`, prior a frozen distribution the code names, becomes
+    `prior.dist.m(x, prior.args[0], ..., k=prior.kwds["k"])`: the distribution's own method of
+    the arguments it was frozen with (constants)."""
+    receiver = call.func.value
+
+    def part(field, key):
+        attribute = gast.Attribute(value=copy.deepcopy(receiver), attr=field, ctx=gast.Load())
+        return gast.Subscript(value=attribute, slice=ir.const(key), ctx=gast.Load())
+
+    dist = gast.Attribute(value=copy.deepcopy(receiver), attr="dist", ctx=gast.Load())
+    call.func = gast.Attribute(value=dist, attr=call.func.attr, ctx=gast.Load())
+    call.args = call.args + [part("args", k) for k in range(len(frozen.args))]
+    call.keywords = call.keywords + [
+        gast.keyword(arg=key, value=part("kwds", key)) for key in frozen.kwds
+    ]
 
 
 def _frozen_names(func, resolve):

@@ -247,7 +247,16 @@ def frozen_discrete(x):
     return np.sum(scipy.stats.bernoulli(1 / (1 + np.exp(-x))).logpmf([0, 1, 1, 0]))
 
 
+PRIOR = scipy.stats.gamma(2.0, scale=0.5) if scipy is not None else None
+JOINT = scipy.stats.multivariate_normal(np.zeros(2), np.eye(2)) if scipy is not None else None
+
+
+def frozen_outside(x):
+    return np.sum(PRIOR.logpdf(np.exp(x))) + PRIOR.logcdf(np.exp(x[0]))
+
+
 FROZEN = [
+    frozen_outside,
     frozen_in_the_call,
     frozen_and_named,
     frozen_then_its_argument_changes,

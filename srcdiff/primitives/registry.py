@@ -21,6 +21,7 @@ number, passes/fold.py).
 import builtins
 import hashlib
 import importlib
+import inspect
 import sys
 from dataclasses import dataclass, field
 
@@ -229,9 +230,22 @@ def find(obj):
         if record is None and _deferred:
             declare_imported()
             record = _by_function.get(_key(obj))
+        if record is None and inspect.ismethod(obj):
+            record = _by_function.get(_key(_namesake_method(obj)))
         return record
     except TypeError:
         return None
+
+
+def _namesake_method(method):
+    """The same method of the instance its module names as the method's object is named: of a
+    copy of a distribution (a frozen one's `dist`), scipy.stats' own (`gamma.logpdf`); or None."""
+    owner = method.__self__
+    module = sys.modules.get(getattr(type(owner), "__module__", None) or "")
+    namesake = getattr(module, str(getattr(owner, "name", "")), None)
+    if namesake is None or namesake is owner or type(namesake) is not type(owner):
+        return None
+    return getattr(namesake, method.__name__, None)
 
 
 def method(name):
