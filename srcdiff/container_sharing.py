@@ -169,6 +169,8 @@ def _reads_only(node, resolve):
         and node.func.attr in ("get", "append", *LIST_CHANGES)
     ):
         return [node.func.value]
+    if isinstance(node, (gast.If, gast.While, gast.IfExp)) and isinstance(node.test, gast.Name):
+        return [node.test]  # (`while xs:` asks only whether it is empty)
     if isinstance(node, gast.Compare) and isinstance(node.ops[0], (gast.In, gast.NotIn)):
         return node.comparators[:1]
     return []

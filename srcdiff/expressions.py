@@ -16,6 +16,7 @@ from .primitives import registry
 from .provenance import holds_functions
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
 from .call_arguments import CallArguments
+from .container_sharing import LIST_CHANGES
 from .user_calls import STATIC_HINT, UserCalls, refuse_spread_arguments, refuse_user_class
 
 
@@ -352,6 +353,15 @@ class Expressions(UserCalls, CallArguments):
                 loc,
                 "call the function by its name, "
                 "or pick it from a container by a constant key (cfg['act'](h))",
+            )
+        if isinstance(func, gast.Attribute) and func.attr in (*LIST_CHANGES, "append"):
+            raise UnsupportedError(
+                f"{what}(...) changes a value in place, which srcdiff follows only in a "
+                f"statement of its own (v = {what}(...)), of a list f makes that no other name "
+                "holds while it changes",
+                loc,
+                "call it on a line of its own, or bind the name to a new value instead "
+                "(xs = xs[1:], xs = xs + [v], d = {**d, 'b': v})",
             )
         raise NoAdjointError(
             f"cannot differentiate through {what}(...)",

@@ -609,6 +609,15 @@ def list_of_rows_read_by_item_and_whole(params, x):
     return sums[0][0] * sums[1][1] + np.sum(np.array(sums) ** 2) * first[1] + np.sum(x)
 
 
+def pieces_popped_from_the_front_while_any(params, x):
+    pieces = list(params)
+    total = np.sum(x)
+    while pieces:
+        piece = pieces.pop(0)
+        total = np.tanh(total) * np.sum(piece**2)
+    return total
+
+
 def dicts_of_layers(seed=0):
     """{'hidden': {'W', 'b'}, 'blocks': [{'W', 'b'}, {'W', 'b'}], 'head': {'W', 'b'}}."""
     ((W1, b1), _, (W3, b3)), x = three_layers(seed)
@@ -738,6 +747,7 @@ CASES = {
         leaf_list,
     ),
     "pieces.clear(), then insert(0, v) in a loop": (pieces_cleared_and_refilled, leaf_list),
+    "while pieces: piece = pieces.pop(0)": (pieces_popped_from_the_front_while_any, leaf_list),
     "grid[i][j] = v, a list of row displays": (rows_written_by_item, leaf_list),
     "rows[i][j] = v, then np.array(rows) and rows[i][j]": (
         list_of_rows_read_by_item_and_whole,
@@ -835,6 +845,12 @@ def row_written_while_another_name_holds_it(params, x):
     return np.sum(row[1]) * np.sum(x)
 
 
+def popped_within_an_expression(params, x):
+    pieces = list(params)
+    total = np.sum(pieces.pop(0)) * np.sum(x)  # refused: a change in place within an expression
+    return total + np.sum(pieces[0])
+
+
 def joined_in_a_branch(params, x):
     layers = [*params, x] if np.sum(x) > 0 else params  # refused: built before the test
     return sum(np.sum(layer) for layer in layers)
@@ -894,6 +910,12 @@ ERRORS = {
         leaf_list,
         "writing into grid[0] changes a row of the list 'grid' in place",
         "read its rows by item until then, or replace the row (grid[0] = [...])",
+    ),
+    "pieces.pop(0) within an expression": (
+        popped_within_an_expression,
+        leaf_list,
+        "pieces.pop(...) changes a value in place, which srcdiff follows only in a statement",
+        "call it on a line of its own",
     ),
     "[*params, x] in a branch of a conditional expression": (
         joined_in_a_branch,
