@@ -27,12 +27,19 @@ def write_into(stmt):
 
 # the methods that change a list in place that list_changes.py rebinds instead, with the
 # numbers of arguments each takes
-LIST_CHANGES = {"reverse": (0,), "insert": (2,), "extend": (1,), "pop": (0, 1), "clear": (0,)}
+LIST_CHANGES = {
+    "reverse": (0,),
+    "insert": (2,),
+    "extend": (1,),
+    "pop": (0, 1),
+    "clear": (0,),
+    "sort": (0,),
+}
 
 
 def list_change(stmt):
     """The name of the list `stmt` changes in place by a method (`xs.reverse()`, `v =
-    xs.pop(0)`, `v = xs.pop()`) or by `del xs[k]`, else None."""
+    xs.pop(0)`, `v = xs.pop()`, `xs.sort(key=f)`) or by `del xs[k]`, else None."""
     call = stmt.value if isinstance(stmt, (gast.Expr, gast.Assign)) else None
     if isinstance(stmt, gast.Assign) and not (
         isinstance(call, gast.Call)
@@ -47,7 +54,7 @@ def list_change(stmt):
         and isinstance(call.func, gast.Attribute)
         and isinstance(call.func.value, gast.Name)
         and len(call.args) in LIST_CHANGES.get(call.func.attr, ())
-        and not call.keywords
+        and all(k.arg in ("key", "reverse") and call.func.attr == "sort" for k in call.keywords)
         and not any(isinstance(a, gast.Starred) for a in call.args)
     ):
         return call.func.value.id

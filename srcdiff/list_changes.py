@@ -5,6 +5,7 @@ bound to a new list instead, which srcdiff follows:
     xs.insert(k, v)     ->   xs = [*xs[:k], v, *xs[k:]]      (as insert, for any k)
     xs.extend(vs)       ->   xs = [*xs, *vs]
     xs.clear()          ->   xs = []
+    xs.sort(key=f)      ->   xs = [*sorted(xs, key=f)]
     del xs[k]           ->   _at0 = range(len(xs))[k]; xs = [*xs[:_at0], *xs[_at0 + 1:]]
     v = xs.pop(k)       ->   (the same) v = xs[_at0]; xs = [*xs[:_at0], *xs[_at0 + 1:]]
 
@@ -39,9 +40,9 @@ def rebind_list_changes(func, is_varied, resolve, fresh, useful=None):
 
 
 def copy_written_rows(func, is_varied, resolve, fresh, useful=None):
-    """`m[i][j] = v` as a new row m[i] holding v, where m is a
-    list f makes of new rows (row displays), changed no other way, that no other name can
-    hold, nor any of its rows (container_sharing.unshared with `rows`). Whether any was."""
+    """`m[i][j] = v` as a new row m[i] holding v, where m is a list f makes of new rows (row
+    displays), changed no other way, that no other name can hold, nor any of its rows
+    (container_sharing.unshared with `rows`). Whether any was."""
     lists = {
         n
         for n, kind in written_locals(func, resolve, nested_write_into).items()
@@ -50,11 +51,10 @@ def copy_written_rows(func, is_varied, resolve, fresh, useful=None):
         and _rows_made_here(func, n)
         and unshared(func, n, resolve, rows=True)
     }
-    writes = {
-        id(s)
-        for s in ir.walk(func)
-        if nested_write_into(s) in lists and (is_varied(s.value) or is_varied(s.targets[0]))
-    }
+    writes = [s for s in ir.walk(func) if nested_write_into(s) in lists]
+    varied = {nested_write_into(s) for s in writes if is_varied(s.value) or is_varied(s.targets[0])}
+    # (all of a list's at once: once one is, the list is no display of row displays)
+    writes = {id(s) for s in writes if nested_write_into(s) in varied}
     _replace(func, writes, lambda stmt: _row_written(stmt, fresh))
     return bool(writes)
 
@@ -141,6 +141,9 @@ def _rebound(stmt, fresh):
             held = fresh("_at")
             out, at = [ir.assign(held, at)], ir.name(held)
         parts = [_starred(name, None, at), value, _starred(name, ir.copy_tree(at), None)]
+    elif method == "sort":
+        sort = gast.Call(func=ir.name("sorted"), args=[ir.name(name)], keywords=stmt.value.keywords)
+        parts = [gast.Starred(value=sort, ctx=gast.Load())]  # (a display: a list f makes)
     elif method == "extend":
         parts = [gast.Starred(value=v, ctx=gast.Load()) for v in (ir.name(name), args[0])]
     return out + [ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))]  # (clear: [])

@@ -618,6 +618,14 @@ def pieces_popped_from_the_front_while_any(params, x):
     return total
 
 
+def pieces_sorted_in_place(params, x):
+    sums = [np.sum(p**2) for p in params]
+    sums.sort(reverse=True)
+    pieces = list(params)
+    pieces.sort(key=lambda p: p.size)
+    return sums[0] * sums[-1] + np.sum(pieces[0]) * np.sum(pieces[-1] * np.sum(x))
+
+
 def dicts_of_layers(seed=0):
     """{'hidden': {'W', 'b'}, 'blocks': [{'W', 'b'}, {'W', 'b'}], 'head': {'W', 'b'}}."""
     ((W1, b1), _, (W3, b3)), x = three_layers(seed)
@@ -747,6 +755,7 @@ CASES = {
         leaf_list,
     ),
     "pieces.clear(), then insert(0, v) in a loop": (pieces_cleared_and_refilled, leaf_list),
+    "sums.sort(reverse=True), pieces.sort(key=...)": (pieces_sorted_in_place, leaf_list),
     "while pieces: piece = pieces.pop(0)": (pieces_popped_from_the_front_while_any, leaf_list),
     "grid[i][j] = v, a list of row displays": (rows_written_by_item, leaf_list),
     "rows[i][j] = v, then np.array(rows) and rows[i][j]": (
