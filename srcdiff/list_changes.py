@@ -128,10 +128,15 @@ def _rebound(stmt, fresh):
     method, args = stmt.value.func.attr, stmt.value.args
     if method == "pop":
         out, at = position(name, args[0] if args else ir.const(-1), fresh)
-        if isinstance(stmt, gast.Assign):  # v = xs.pop(k): the item, then the rest
-            read = gast.Subscript(value=ir.name(name), slice=at, ctx=gast.Load())
-            out.append(gast.Assign(targets=stmt.targets, value=read, type_comment=None))
-        return out + [_without(name, at)]
+        if not isinstance(stmt, gast.Assign):
+            return out + [_without(name, at)]
+        read = gast.Subscript(value=ir.name(name), slice=at, ctx=gast.Load())
+        taken = [gast.Assign(targets=stmt.targets, value=read, type_comment=None)]
+        if name not in {n for t in stmt.targets for n in ir.names_in(t)}:
+            return out + taken + [_without(name, at)]  # v = xs.pop(k): the item, then the rest
+        held = fresh("_popped")  # (xs[0] = xs.pop(k) writes into the list popped from)
+        taken[0].value, read = ir.name(held), ir.assign(held, read)
+        return out + [read, _without(name, at)] + taken
     out, parts = [], []
     if method == "reverse":
         parts = [_starred(name, None, None, ir.const(-1))]

@@ -626,6 +626,13 @@ def pieces_sorted_in_place(params, x):
     return sums[0] * sums[-1] + np.sum(pieces[0]) * np.sum(pieces[-1] * np.sum(x))
 
 
+def items_put_back_where_popped(params, x):
+    pieces = [np.sum(p) for p in params]
+    pieces[0] = pieces.pop(0)  # (pops first: the list written into is the shorter one)
+    pieces[-1] = pieces.pop(1)
+    return pieces[0] * pieces[1] ** 2 + pieces[-1] * len(pieces) * np.sum(x)
+
+
 def dicts_of_layers(seed=0):
     """{'hidden': {'W', 'b'}, 'blocks': [{'W', 'b'}, {'W', 'b'}], 'head': {'W', 'b'}}."""
     ((W1, b1), _, (W3, b3)), x = three_layers(seed)
@@ -756,6 +763,7 @@ CASES = {
     ),
     "pieces.clear(), then insert(0, v) in a loop": (pieces_cleared_and_refilled, leaf_list),
     "sums.sort(reverse=True), pieces.sort(key=...)": (pieces_sorted_in_place, leaf_list),
+    "pieces[0] = pieces.pop(0)": (items_put_back_where_popped, leaf_list),
     "while pieces: piece = pieces.pop(0)": (pieces_popped_from_the_front_while_any, leaf_list),
     "grid[i][j] = v, a list of row displays": (rows_written_by_item, leaf_list),
     "rows[i][j] = v, then np.array(rows) and rows[i][j]": (
