@@ -2,7 +2,6 @@
 lists a name copies, how a call or a target is shaped, and small tree edits."""
 
 import ast
-import copy
 import inspect
 import textwrap
 
@@ -203,7 +202,7 @@ def label(target):
 
 def as_store(target):
     """A copy of `target` (an expression) to assign to."""
-    node = copy.deepcopy(target)
+    node = ir.copy_tree(target)
     parts = [node]
     while parts:
         part = parts.pop()

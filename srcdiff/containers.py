@@ -21,8 +21,6 @@ once to a display), never from the values: what has no length in the code is an 
 how to write it.
 """
 
-import copy
-
 import gast
 
 from . import ir
@@ -455,10 +453,10 @@ class Lowering(ContainerExpressions, Joining):
                 self.location(stmt),
                 "for key, value in d.items():",
             )
-        keys = ir.call(ir.attr(copy.deepcopy(mapping), "keys"))
+        keys = ir.call(ir.attr(ir.copy_tree(mapping), "keys"))
         stmt.iter = ir.call(ir.name("sorted"), keys) if stmt.iter is not view else keys
         stmt.target = key
-        item = gast.Subscript(value=copy.deepcopy(mapping), slice=ir.name(key.id), ctx=gast.Load())
+        item = gast.Subscript(value=ir.copy_tree(mapping), slice=ir.name(key.id), ctx=gast.Load())
         stmt.body[:0] = [self._located(ir.assign(as_store(value), item), stmt)]
         self.changed = True
         return before

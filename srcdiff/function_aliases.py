@@ -2,7 +2,6 @@
 (parse.py): names bound once to a function (`act = np.tanh`, `act = ACTIVATIONS["relu"]`)
 or to a display of them, `functools.partial(g, ...)` called, and `map(g, xs)`."""
 
-import copy
 import functools
 
 import gast
@@ -43,7 +42,7 @@ def substitute_function_aliases(func, resolve):
         for field, value in gast.iter_fields(node):
             items = value if isinstance(value, list) else [value]
             kept = [
-                copy.deepcopy(aliases[v.id].value)
+                ir.copy_tree(aliases[v.id].value)
                 if isinstance(v, gast.Name) and isinstance(v.ctx, gast.Load) and v.id in aliases
                 else v
                 for v in items
@@ -119,7 +118,7 @@ def _named(keyword, displays):
                 value=gast.Name(
                     id=keyword.value.id, ctx=gast.Load(), annotation=None, type_comment=None
                 ),
-                slice=copy.deepcopy(k),
+                slice=ir.copy_tree(k),
                 ctx=gast.Load(),
             ),
         )
@@ -144,14 +143,14 @@ def _picked(node, displays, is_function):
                 if isinstance(key, int) and -len(display.elts) <= key < len(display.elts)
                 else []
             )
-        return copy.deepcopy(found[-1]) if found and is_function(found[-1]) else node
+        return ir.copy_tree(found[-1]) if found and is_function(found[-1]) else node
     if (
         isinstance(node, (gast.For, gast.comprehension))
         and isinstance(node.iter, gast.Name)
         and node.iter.id in displays
         and not isinstance(displays[node.iter.id], gast.Dict)
     ):
-        node.iter = copy.deepcopy(displays[node.iter.id])
+        node.iter = ir.copy_tree(displays[node.iter.id])
     return node
 
 
@@ -275,10 +274,10 @@ def apply_partials(func, names, fresh_names):
         ):
             function, args, keywords = partials[node.func.id]
             given = {k.arg for k in node.keywords}
-            node.func = copy.deepcopy(function)
-            node.args = copy.deepcopy(args) + node.args
+            node.func = ir.copy_tree(function)
+            node.args = ir.copy_tree(args) + node.args
             node.keywords = [
-                gast.keyword(arg=k, value=copy.deepcopy(v))
+                gast.keyword(arg=k, value=ir.copy_tree(v))
                 for k, v in keywords.items()
                 if k not in given
             ] + node.keywords

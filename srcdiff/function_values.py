@@ -6,7 +6,6 @@ functions, or over objects or containers of them whose items the body calls (`fo
 layers: h = layer(h)`), unrolled into one block per item."""
 
 import collections
-import copy
 
 import gast
 
@@ -47,12 +46,12 @@ class LoopsOverFunctions:
                 out.append(stmt)
                 continue
             for bound in passes:
-                block = copy.deepcopy(stmt.body)
+                block = ir.copy_tree(stmt.body)
                 for target, item, substituted in bound:
                     if substituted:
                         Substitute(target.id, item).visit_all(block)
                     else:
-                        value = copy.deepcopy(item)
+                        value = ir.copy_tree(item)
                         block.insert(0, gast.copy_location(ir.assign(target, value), stmt))
                 out += self._unroll_loops_over_functions(block)  # (loops over its items)
         return out
@@ -238,7 +237,7 @@ class LoopsOverFunctions:
         ):
             return []
         return [
-            gast.Subscript(value=copy.deepcopy(node), slice=ir.const(k), ctx=gast.Load())
+            gast.Subscript(value=ir.copy_tree(node), slice=ir.const(k), ctx=gast.Load())
             for k in range(len(held))
         ]
 
@@ -347,7 +346,7 @@ def _item(sequence, k):
     """The k-th item of a sequence: a display's own, else `sequence[k]`."""
     if isinstance(sequence, (gast.List, gast.Tuple)):
         return sequence.elts[k]
-    return gast.Subscript(value=copy.deepcopy(sequence), slice=ir.const(k), ctx=gast.Load())
+    return gast.Subscript(value=ir.copy_tree(sequence), slice=ir.const(k), ctx=gast.Load())
 
 
 def _stored(node):

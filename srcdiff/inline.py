@@ -12,7 +12,6 @@ names read from the enclosing function as Python's closures do, when it is calle
     loss = np.sum(predict(x))            loss = np.sum(predict_result0)
 """
 
-import copy
 import inspect
 
 import gast
@@ -309,7 +308,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
                     self.location(definition),
                     "pass those values in the calls instead",
                 )
-            kept = copy.deepcopy(definition)
+            kept = ir.copy_tree(definition)
             kept.name = name
             self.func.body.insert(0, kept)
 

@@ -5,7 +5,6 @@ outputs are read, which functions and classes it is passed) and named after itse
 that is the only way (naming.py).
 """
 
-import copy
 import inspect
 
 import gast
@@ -82,7 +81,7 @@ class UserCalls:
         saved, grads = self.names.named(f"{base}_saved"), self.names.named(f"{base}_grads")
         atoms = [bound[positional[i]] for i in wrt]
         if self.p.recomputed(node.func) and not self.forward_mode:  # `y = fwd_g(a, b)[0]`
-            callee = ir.Callee(names[-1], atoms, saved, grads, copy.deepcopy(forward))
+            callee = ir.Callee(names[-1], atoms, saved, grads, ir.copy_tree(forward))
             first = gast.Subscript(value=forward, slice=ir.const(0), ctx=gast.Load())
             if name not in ir.names_in(forward):
                 out.append(ir.Assign([name], first, loc, callee=callee))
