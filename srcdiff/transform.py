@@ -40,17 +40,27 @@ class _Deriving(threading.local):
         self.varied_items = {}  # what the activity analyses of the transform in progress share
         self.below = {}  # naming.shared's, of what the module being made holds so far
         self.made = {}  # what a module made so far is made from -> its naming.Made
+        # cache_key's answers in the transform in progress, which changes nothing they read
+        # (a callee's module is looked up again by each caller, and in the naming round)
+        self.keys = None
 
 
 _in_progress = _Deriving()
 
 
 def cache_key(fn, wrt, mode, options):
+    asked = (fn, tuple(wrt), mode, str(sorted(options.items())), registry.token())
+    known = _in_progress.keys
+    if known is not None and asked in known:
+        return known[asked]
     try:
         source = "".join(source_lines(fn)[0])
     except (OSError, TypeError):
         source = repr(fn.__code__.co_code)
-    return provenance.cache_key(fn, wrt, mode, options, source)
+    key = provenance.cache_key(fn, wrt, mode, options, source)
+    if known is not None:
+        known[asked] = key
+    return key
 
 
 def derive(fn, wrt, mode=Mode.GRAD, **options):
@@ -63,11 +73,13 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     fn = source_function(fn)
     if "names" in options:
         return _derive(fn, wrt, mode, **options)
-    held = _in_progress.below, _in_progress.made
+    held = _in_progress.below, _in_progress.made, _in_progress.keys
+    if _in_progress.keys is None:
+        _in_progress.keys = {}
     try:
         return _derive_module(fn, wrt, mode, options)
     finally:
-        _in_progress.below, _in_progress.made = held
+        _in_progress.below, _in_progress.made, _in_progress.keys = held
 
 
 def _derive_module(fn, wrt, mode, options):
