@@ -511,11 +511,21 @@ def _packs_keywords(definition, call):
 
 
 def _post_order_calls(node, wanted):
-    """The calls in `node` that `wanted` picks, innermost (first evaluated) first."""
+    """The calls in `node` that `wanted` picks, innermost (first evaluated) first. (The
+    children are read as gast.iter_child_nodes gives them, off the node's fields directly:
+    this visits every node of every statement.)"""
     found = []
-    for child in gast.iter_child_nodes(node):
-        if not isinstance(
-            child, (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.SetComp, gast.DictComp)
-        ):
-            found += _post_order_calls(child, wanted)
+    values = node.__dict__
+    for field in node._fields:
+        value = values.get(field)
+        for child in value if value.__class__ is list else (value,):
+            if isinstance(child, gast.AST) and child.__class__ not in _NOT_ENTERED:
+                found += _post_order_calls(child, wanted)
     return found + [node] if wanted(node) else found
+
+
+# scopes of their own (their calls run later, if at all), and the contexts (no calls below)
+_NOT_ENTERED = frozenset(
+    (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.SetComp, gast.DictComp)
+    + (gast.Load, gast.Store, gast.Del, gast.Param)
+)
