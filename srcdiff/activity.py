@@ -355,7 +355,7 @@ class Activity:
             else:
                 operands = self._carrying(obj, node, operands)
             return any(act(a) for a in operands)
-        return any(act(child) for child in gast.iter_child_nodes(node))
+        return any(act(child) for child in ir.children(node))
 
     def _carrying(self, obj, node, operands):
         """The operands of a primitive's call through which its result varies: not those

@@ -43,7 +43,7 @@ class ContainerExpressions:
             self.whole_views.update(id(n) for n in ir.walk(node.iter))
         if is_call(node, "sorted", self.resolve) or is_call(node, "dict", self.resolve):
             self.whole_views.update(id(n) for n in node.args)
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             if isinstance(value, gast.AST):
                 setattr(node, field, self.expression(value, stmt))
             elif isinstance(value, list):

@@ -218,7 +218,7 @@ def evaluation_order(stmt):
     """The nodes of a statement's own expressions (not of nested blocks), inner first."""
 
     def visit(node):
-        for child in gast.iter_child_nodes(node):
+        for child in ir.children(node):
             if not isinstance(child, gast.stmt):
                 yield from visit(child)
         yield node

@@ -39,7 +39,7 @@ def substitute_function_aliases(func, resolve):
     if not aliases:
         return
     for node in list(ir.walk(func)):
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             items = value if isinstance(value, list) else [value]
             kept = [
                 ir.copy_tree(aliases[v.id].value)
@@ -95,7 +95,7 @@ def pick_from_displays(func, displays, is_function):
                 for k in node.keywords
                 for new in _named(k, displays)
             ]
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             items = value if isinstance(value, list) else [value]
             picked = [_picked(v, displays, is_function) for v in items]
             if any(p is not v for p, v in zip(picked, items)):
@@ -179,7 +179,7 @@ def maps_to_comprehensions(func, resolve):
         )
 
     for node in list(ir.walk(func)):
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             items = value if isinstance(value, list) else [value]
             for k, item in enumerate(items):
                 if (

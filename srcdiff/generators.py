@@ -37,7 +37,7 @@ def is_generator(definition):
     """Whether a function definition yields (itself: not a function defined in it)."""
 
     def visit(node):
-        for child in gast.iter_child_nodes(node):
+        for child in ir.children(node):
             if isinstance(child, (gast.Yield, gast.YieldFrom)):
                 return True
             if not isinstance(child, (gast.FunctionDef, gast.Lambda)) and visit(child):

@@ -442,7 +442,7 @@ def _outside_functions(stmt):
     for node in todo:
         todo += [
             c
-            for c in gast.iter_child_nodes(node)
+            for c in ir.children(node)
             if not isinstance(c, gast.FunctionDef) and not isinstance(node, gast.Lambda)
         ]
         yield node
