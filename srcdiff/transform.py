@@ -136,29 +136,11 @@ def _derive(fn, wrt, mode, **options):
         meta = meta.relocated(
             inspect.getsourcefile(fn) or fn.__code__.co_filename, fn.__code__.co_firstlineno
         )
-    scope = namespace(fn)
     callees, guards = _derived_callees(fn, meta, mode, statics, options)
-    for emitted in callees:
-        scope.update(emitted.functions)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
-    # on disk a one-line header precedes the source: keep traceback line numbers in step
-    codes = codegen.compiled(
-        source,
-        filename,
-        first_line=2 if path else 1,
-        origin=(meta.defined.filename, dict(meta.lines)),
-        bare=(meta.names[0], _parameters(fn)) if fn.__defaults__ or fn.__kwdefaults__ else None,
-    )
-    live = live_names(codes, scope, fn)
-    for name, cell in live:
-        try:
-            scope[name] = cell.cell_contents if cell is not None else fn.__globals__[name]
-        except ValueError:  # a closure variable not assigned yet
-            pass
-    exec(codes[0], scope)
-    functions = {n: scope[n] for n in meta.names}
-    _take_defaults(functions[meta.names[0]], fn)
-    entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
+    # compiled when first used: a module the naming round makes again never is
+    ran = functools.partial(_run, fn, source, meta, callees, filename, path is not None)
+    entry = Emitted(source, None, meta, callees, module=fn.__globals__, run=ran)
     codegen.as_printed(trees)  # (what specialize.py would get from parsing the source)
     entry.trees = {tree.name: tree for tree in trees}
     entry.variant = naming.variant(fn, wrt, options)
@@ -171,6 +153,32 @@ def _derive(fn, wrt, mode, **options):
     entry.fn = fn
     cache.memory_put((key, where), entry)
     return entry
+
+
+def _run(fn, source, meta, callees, filename, on_disk):
+    """What running the emitted module gives (Emitted's run): its functions, the scope they
+    run in (with its callees' functions), and the names of fn's it reads live."""
+    scope = namespace(fn)
+    for emitted in callees:
+        scope.update(emitted.functions)
+    # on disk a one-line header precedes the source: keep traceback line numbers in step
+    codes = codegen.compiled(
+        source,
+        filename,
+        first_line=2 if on_disk else 1,
+        origin=(meta.defined.filename, dict(meta.lines)),
+        bare=(meta.names[0], _parameters(fn)) if fn.__defaults__ or fn.__kwdefaults__ else None,
+    )
+    live = live_names(codes, scope, fn)
+    for name, cell in live:
+        try:
+            scope[name] = cell.cell_contents if cell is not None else fn.__globals__[name]
+        except ValueError:  # a closure variable not assigned yet
+            pass
+    exec(codes[0], scope)
+    functions = {n: scope[n] for n in meta.names}
+    _take_defaults(functions[meta.names[0]], fn)
+    return {"functions": functions, "scope": scope, "live": live}
 
 
 def _take_defaults(emitted, fn):
