@@ -41,8 +41,9 @@ class _Deriving(threading.local):
         self.below = {}  # naming.shared's, of what the module being made holds so far
         self.made = {}  # what a module made so far is made from -> its naming.Made
         # cache_key's answers in the transform in progress, which changes nothing they read
-        # (a callee's module is looked up again by each caller, and in the naming round)
-        self.keys = None
+        # (a callee's module is looked up again by each caller, and in the naming round),
+        # and the functions check_function passed in it
+        self.keys = self.checked = None
 
 
 _in_progress = _Deriving()
@@ -73,13 +74,13 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     fn = source_function(fn)
     if "names" in options:
         return _derive(fn, wrt, mode, **options)
-    held = _in_progress.below, _in_progress.made, _in_progress.keys
+    held = _in_progress.below, _in_progress.made, _in_progress.keys, _in_progress.checked
     if _in_progress.keys is None:
-        _in_progress.keys = {}
+        _in_progress.keys, _in_progress.checked = {}, set()
     try:
         return _derive_module(fn, wrt, mode, options)
     finally:
-        _in_progress.below, _in_progress.made, _in_progress.keys = held
+        (_in_progress.below, _in_progress.made, _in_progress.keys, _in_progress.checked) = held
 
 
 def _derive_module(fn, wrt, mode, options):
@@ -117,7 +118,11 @@ def _where(fn):
 
 
 def _derive(fn, wrt, mode, **options):
-    check_function(fn)
+    checked = _in_progress.checked
+    if checked is None or fn not in checked:
+        check_function(fn)
+        if checked is not None:
+            checked.add(fn)
     mode = Mode(mode)
     key, where = cache_key(fn, wrt, mode, options), _where(fn)
     entry = cache.memory_get((key, where))
