@@ -61,18 +61,20 @@ class LoopsOverFunctions:
         (or functions, or lists of them) that a parameter or a global holds, and that the
         code calls into, read the expression itself, so that calls of them resolve (a
         parameter's code is then made for what it holds)."""
-        stores = collections.Counter(
-            n.id for n in ir.walk(self.func) if isinstance(n, gast.Name) and _stored(n)
-        )
-        changed = {  # (a container or object written into: its items are not held fixed)
-            _root(n).id
-            for n in ir.walk(self.func)
-            if isinstance(n, (gast.Attribute, gast.Subscript))
-            and _stored(n)
-            and isinstance(_root(n), gast.Name)
-        }
+        # (one walk: the names stored, the containers or objects written into, whose items
+        # are not held fixed, and the assignments)
+        stores, changed, assigns = collections.Counter(), set(), []
+        for n in ir.walk(self.func):
+            if isinstance(n, gast.Name):
+                if _stored(n):
+                    stores[n.id] += 1
+            elif isinstance(n, (gast.Attribute, gast.Subscript)):
+                if _stored(n) and isinstance(_root(n), gast.Name):
+                    changed.add(_root(n).id)
+            elif isinstance(n, gast.Assign):
+                assigns.append(n)
         aliases, dropped = {}, set()  # (the assignments dropped: their names read the paths)
-        for stmt in ir.walk(self.func):
+        for stmt in assigns:
             pairs = _aliased(stmt, stores, changed)
             if pairs and any(self._holds_callees(path, name) for name, path in pairs):
                 aliases.update(pairs)
@@ -284,18 +286,21 @@ def pick_local_functions(func, local, resolve):
             isinstance(node, gast.Dict) or all(map(is_function, values))
         )
 
-    stores = collections.Counter(
-        n.id
-        for n in ir.walk(func)
-        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Param))
-    )
+    stores, assigns = collections.Counter(), []  # (one walk)
+    for n in ir.walk(func):
+        if isinstance(n, gast.Name):
+            if isinstance(n.ctx, (gast.Store, gast.Param)):
+                stores[n.id] += 1
+        elif (
+            isinstance(n, gast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], gast.Name)
+        ):
+            assigns.append(n)
     displays = {
         stmt.targets[0].id: stmt.value
-        for stmt in ir.walk(func)
-        if isinstance(stmt, gast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], gast.Name)
-        and stores[stmt.targets[0].id] == 1
+        for stmt in assigns
+        if stores[stmt.targets[0].id] == 1
         and isinstance(stmt.value, (gast.List, gast.Tuple, gast.Dict))
         and of_locals(stmt.value)
     }
