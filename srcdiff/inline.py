@@ -173,7 +173,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
         if not inspect.isfunction(fn):
             return False
         definition = self.sibling(fn)
-        if definition is None or is_generator(definition) and id(call) not in self.iterated:
+        if definition is None or _sibling_facts(definition)[1] and id(call) not in self.iterated:
             return False  # (a generator's items are a list's when a loop takes them all)
         if definition.args.vararg is not None:
             self._spread(call)
@@ -462,12 +462,29 @@ def _lambdas_held(node):
 def _taken_in(definition, call):
     """Whether the function of this module `definition` defines is taken in as a local
     function for `call` whatever the call passes (see Inliner._adopt)."""
+    returns_local, generator = _sibling_facts(definition)
     return (
-        _returns_a_local_function(definition)
+        returns_local
         or _packs_arguments(definition, call)
         or _packs_keywords(definition, call)
-        or is_generator(definition)
+        or generator
     )
+
+
+def _sibling_facts(definition):
+    """(whether it returns a local function, whether it is a generator) of the shared
+    definition of a function of the module (ParsedFunction.sibling: never changed), worked
+    out once, where each call of it in each function of the module asked again."""
+    known = _SIBLING_FACTS.get(id(definition))
+    if known is None or known[0] is not definition:
+        if len(_SIBLING_FACTS) >= 256:
+            _SIBLING_FACTS.clear()
+        known = (definition, _returns_a_local_function(definition), is_generator(definition))
+        _SIBLING_FACTS[id(definition)] = known  # (it holds the definition: its id stays its)
+    return known[1:]
+
+
+_SIBLING_FACTS = {}
 
 
 def _returns_a_local_function(definition):
