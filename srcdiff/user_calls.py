@@ -183,7 +183,7 @@ class UserCalls:
                 if self._named_constant(node)
                 else MISSING
             )
-            path = gast.unparse(node)
+            path = None  # (as written, unless f makes the object: unparsed only if kept)
             made = self.p.local_classes.get(node.id) if isinstance(node, gast.Name) else None
             if self._in_tree(node) and isinstance(held, (dict, list, tuple)):
                 kind = "tree"  # (what it calls in it; of a method, a namedtuple's own)
@@ -197,7 +197,7 @@ class UserCalls:
                 kind = "value"
             else:
                 continue
-            statics.append([param, kind, path])
+            statics.append([param, kind, gast.unparse(node) if path is None else path])
             alike.append(Static(param, kind, held))
         for param, p in inspect.signature(fn).parameters.items():
             if param not in bound and is_function_value(p.default):
