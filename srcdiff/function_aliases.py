@@ -15,21 +15,21 @@ def substitute_function_aliases(func, resolve):
     """`act = np.tanh` or `act = ACTIVATIONS["relu"]` (a name bound once, to a function the
     code names): the uses of `act` read the expression itself, so calls of it are resolved
     (and a pick by a key known only at run time is refused where it is called)."""
-    stores, shadowed = {}, set()
+    stores, shadowed, assigns = {}, set(), []  # (one walk)
     for node in ir.walk(func):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
             stores[node.id] = stores.get(node.id, 0) + 1
         elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Param):
             shadowed.add(node.id)
-    aliases, displays = {}, {}
-    for node in ir.walk(func):
-        if (
+        elif (
             isinstance(node, gast.Assign)
             and len(node.targets) == 1
             and isinstance(node.targets[0], gast.Name)
-            and stores.get(node.targets[0].id) == 1
-            and node.targets[0].id not in shadowed
         ):
+            assigns.append(node)
+    aliases, displays = {}, {}
+    for node in assigns:
+        if stores.get(node.targets[0].id) == 1 and node.targets[0].id not in shadowed:
             if names_a_function(node.value, resolve):
                 aliases[node.targets[0].id] = node
             elif _display_of_functions(node.value, resolve):
