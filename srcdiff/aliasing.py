@@ -106,7 +106,7 @@ class Aliasing:
             return any(self._may_hold(a, names) for a in value.args) or any(
                 self._may_hold(k.value, names) for k in value.keywords
             )
-        return any(self._may_hold(child, names) for child in gast.iter_child_nodes(value))
+        return any(self._may_hold(child, names) for child in ir.children(value))
 
     def _written(self, stmt, target, differentiated, loc):
         """The name of the array a statement writes into, if it is one to check."""

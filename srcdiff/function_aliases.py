@@ -2,7 +2,6 @@
 (parse.py): names bound once to a function (`act = np.tanh`, `act = ACTIVATIONS["relu"]`)
 or to a display of them, `functools.partial(g, ...)` called, and `map(g, xs)`."""
 
-import copy
 import functools
 
 import gast
@@ -16,21 +15,21 @@ def substitute_function_aliases(func, resolve):
     """`act = np.tanh` or `act = ACTIVATIONS["relu"]` (a name bound once, to a function the
     code names): the uses of `act` read the expression itself, so calls of it are resolved
     (and a pick by a key known only at run time is refused where it is called)."""
-    stores, shadowed = {}, set()
+    stores, shadowed, assigns = {}, set(), []  # (one walk)
     for node in ir.walk(func):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
             stores[node.id] = stores.get(node.id, 0) + 1
         elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Param):
             shadowed.add(node.id)
-    aliases, displays = {}, {}
-    for node in ir.walk(func):
-        if (
+        elif (
             isinstance(node, gast.Assign)
             and len(node.targets) == 1
             and isinstance(node.targets[0], gast.Name)
-            and stores.get(node.targets[0].id) == 1
-            and node.targets[0].id not in shadowed
         ):
+            assigns.append(node)
+    aliases, displays = {}, {}
+    for node in assigns:
+        if stores.get(node.targets[0].id) == 1 and node.targets[0].id not in shadowed:
             if names_a_function(node.value, resolve):
                 aliases[node.targets[0].id] = node
             elif _display_of_functions(node.value, resolve):
@@ -40,10 +39,10 @@ def substitute_function_aliases(func, resolve):
     if not aliases:
         return
     for node in list(ir.walk(func)):
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             items = value if isinstance(value, list) else [value]
             kept = [
-                copy.deepcopy(aliases[v.id].value)
+                ir.copy_tree(aliases[v.id].value)
                 if isinstance(v, gast.Name) and isinstance(v.ctx, gast.Load) and v.id in aliases
                 else v
                 for v in items
@@ -96,7 +95,7 @@ def pick_from_displays(func, displays, is_function):
                 for k in node.keywords
                 for new in _named(k, displays)
             ]
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             items = value if isinstance(value, list) else [value]
             picked = [_picked(v, displays, is_function) for v in items]
             if any(p is not v for p, v in zip(picked, items)):
@@ -119,7 +118,7 @@ def _named(keyword, displays):
                 value=gast.Name(
                     id=keyword.value.id, ctx=gast.Load(), annotation=None, type_comment=None
                 ),
-                slice=copy.deepcopy(k),
+                slice=ir.copy_tree(k),
                 ctx=gast.Load(),
             ),
         )
@@ -144,14 +143,14 @@ def _picked(node, displays, is_function):
                 if isinstance(key, int) and -len(display.elts) <= key < len(display.elts)
                 else []
             )
-        return copy.deepcopy(found[-1]) if found and is_function(found[-1]) else node
+        return ir.copy_tree(found[-1]) if found and is_function(found[-1]) else node
     if (
         isinstance(node, (gast.For, gast.comprehension))
         and isinstance(node.iter, gast.Name)
         and node.iter.id in displays
         and not isinstance(displays[node.iter.id], gast.Dict)
     ):
-        node.iter = copy.deepcopy(displays[node.iter.id])
+        node.iter = ir.copy_tree(displays[node.iter.id])
     return node
 
 
@@ -180,7 +179,7 @@ def maps_to_comprehensions(func, resolve):
         )
 
     for node in list(ir.walk(func)):
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             items = value if isinstance(value, list) else [value]
             for k, item in enumerate(items):
                 if (
@@ -275,10 +274,10 @@ def apply_partials(func, names, fresh_names):
         ):
             function, args, keywords = partials[node.func.id]
             given = {k.arg for k in node.keywords}
-            node.func = copy.deepcopy(function)
-            node.args = copy.deepcopy(args) + node.args
+            node.func = ir.copy_tree(function)
+            node.args = ir.copy_tree(args) + node.args
             node.keywords = [
-                gast.keyword(arg=k, value=copy.deepcopy(v))
+                gast.keyword(arg=k, value=ir.copy_tree(v))
                 for k, v in keywords.items()
                 if k not in given
             ] + node.keywords

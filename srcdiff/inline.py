@@ -12,7 +12,6 @@ names read from the enclosing function as Python's closures do, when it is calle
     loss = np.sum(predict(x))            loss = np.sum(predict_result0)
 """
 
-import copy
 import inspect
 
 import gast
@@ -176,7 +175,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
         if not inspect.isfunction(fn):
             return False
         definition = self.sibling(fn)
-        if definition is None or is_generator(definition) and id(call) not in self.iterated:
+        if definition is None or _sibling_facts(definition)[1] and id(call) not in self.iterated:
             return False  # (a generator's items are a list's when a loop takes them all)
         if definition.args.vararg is not None:
             self._spread(call)
@@ -311,7 +310,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
                     self.location(definition),
                     "pass those values in the calls instead",
                 )
-            kept = copy.deepcopy(definition)
+            kept = ir.copy_tree(definition)
             kept.name = name
             self.func.body.insert(0, kept)
 
@@ -445,7 +444,7 @@ def _outside_functions(stmt):
     for node in todo:
         todo += [
             c
-            for c in gast.iter_child_nodes(node)
+            for c in ir.children(node)
             if not isinstance(c, gast.FunctionDef) and not isinstance(node, gast.Lambda)
         ]
         yield node
@@ -465,12 +464,29 @@ def _lambdas_held(node):
 def _taken_in(definition, call):
     """Whether the function of this module `definition` defines is taken in as a local
     function for `call` whatever the call passes (see Inliner._adopt)."""
+    returns_local, generator = _sibling_facts(definition)
     return (
-        _returns_a_local_function(definition)
+        returns_local
         or _packs_arguments(definition, call)
         or _packs_keywords(definition, call)
-        or is_generator(definition)
+        or generator
     )
+
+
+def _sibling_facts(definition):
+    """(whether it returns a local function, whether it is a generator) of the shared
+    definition of a function of the module (ParsedFunction.sibling: never changed), worked
+    out once, where each call of it in each function of the module asked again."""
+    known = _SIBLING_FACTS.get(id(definition))
+    if known is None or known[0] is not definition:
+        if len(_SIBLING_FACTS) >= 256:
+            _SIBLING_FACTS.clear()
+        known = (definition, _returns_a_local_function(definition), is_generator(definition))
+        _SIBLING_FACTS[id(definition)] = known  # (it holds the definition: its id stays its)
+    return known[1:]
+
+
+_SIBLING_FACTS = {}
 
 
 def _returns_a_local_function(definition):
@@ -514,11 +530,21 @@ def _packs_keywords(definition, call):
 
 
 def _post_order_calls(node, wanted):
-    """The calls in `node` that `wanted` picks, innermost (first evaluated) first."""
+    """The calls in `node` that `wanted` picks, innermost (first evaluated) first. (The
+    children are read as gast.iter_child_nodes gives them, off the node's fields directly:
+    this visits every node of every statement.)"""
     found = []
-    for child in gast.iter_child_nodes(node):
-        if not isinstance(
-            child, (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.SetComp, gast.DictComp)
-        ):
-            found += _post_order_calls(child, wanted)
+    values = node.__dict__
+    for field in node._fields:
+        value = values.get(field)
+        for child in value if value.__class__ is list else (value,):
+            if isinstance(child, gast.AST) and child.__class__ not in _NOT_ENTERED:
+                found += _post_order_calls(child, wanted)
     return found + [node] if wanted(node) else found
+
+
+# scopes of their own (their calls run later, if at all), and the contexts (no calls below)
+_NOT_ENTERED = frozenset(
+    (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.SetComp, gast.DictComp)
+    + (gast.Load, gast.Store, gast.Del, gast.Param)
+)

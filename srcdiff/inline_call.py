@@ -2,7 +2,6 @@
 (`*args` and `**kwargs` as displays), its locals renamed apart, its body desugared to end in a
 single return whose value a fresh name takes; local functions it returns become the caller's."""
 
-import copy
 import re
 
 import gast
@@ -22,7 +21,7 @@ class CallInlining:
         name = call.func.id
         self._check_inlinable(name, call, stmt)
         definition, defaults = self.local[name]
-        body = copy.deepcopy(definition.body)
+        body = ir.copy_tree(definition.body)
         prefix = self._prefix(name)
         bindings = self._bind_packed(
             definition, body, prefix, *self._bind(definition, defaults, call, stmt)
@@ -230,7 +229,7 @@ class CallInlining:
                 bindings.append(
                     (
                         param,
-                        ir.name(default) if isinstance(default, str) else copy.deepcopy(default),
+                        ir.name(default) if isinstance(default, str) else ir.copy_tree(default),
                     )
                 )
             else:
@@ -293,7 +292,7 @@ class Substitute(gast.NodeTransformer):
 
     def visit_Name(self, node):
         if node.id == self.name and isinstance(node.ctx, gast.Load):
-            return copy.deepcopy(self.value)
+            return ir.copy_tree(self.value)
         return node
 
     def visit_all(self, statements):

@@ -30,6 +30,8 @@ def rebind_list_changes(func, is_varied, resolve, fresh, useful=None):
         for n, kind in written_locals(func, resolve, _not_by_stack_pops).items()
         if kind is gast.List and unshared(func, n, resolve) and (useful is None or n in useful)
     }
+    if not lists:
+        return False
     changes = {
         id(s)
         for s in ir.walk(func)
@@ -51,6 +53,8 @@ def copy_written_rows(func, is_varied, resolve, fresh, useful=None):
         and _rows_made_here(func, n)
         and unshared(func, n, resolve, rows=True)
     }
+    if not lists:
+        return False
     writes = [s for s in ir.walk(func) if nested_write_into(s) in lists]
     varied = {nested_write_into(s) for s in writes if is_varied(s.value) or is_varied(s.targets[0])}
     # (all of a list's at once: once one is, the list is no display of row displays)
