@@ -204,6 +204,29 @@ def rows_enumerated_from_one(w, x):
     return total
 
 
+# --- arrays swapped, arguments bound anew, then written into in place --------------------------
+
+
+def swapped_then_written(w, x):
+    a, b = w[0] * 1.0, w[1] * 2.0
+    a, b = b, a  # (two fresh arrays still: a write into one leaves the other)
+    a *= 2.0
+    b[0] = a[1] * b[1]
+    return np.sum(np.sin(a) * b) + np.sum(x @ w)
+
+
+def arguments_bound_anew_then_written(w, x):
+    held = w
+    w = w * 1.0
+    w[0] = w[1] ** 2
+    w += held
+    x = x * 1.0
+    for k in range(2):
+        x = x * 0.5
+        x[k] = np.tanh(x[k])
+    return np.sum(np.sin(w) * held) + np.sum(x @ w)
+
+
 CASES = {
     "for ... else, while ... else, with and without a break": (loops_with_else, w_and_x),
     "try/finally left by return": (try_finally_left_by_return, w_and_x),
@@ -243,6 +266,11 @@ WITHOUT_AUTOGRAD = {
     ),
     "x.flatten(), then written into": (flattened_then_written, w_and_x),
     "np.array(x), x.copy(), np.copy(x), x.astype(t), then written into": (copies_written, w_and_x),
+    "a, b = b, a, then written into in place": (swapped_then_written, w_and_x),
+    "w = w * 1.0, then w[0] = v, w += v; in a loop too": (
+        arguments_bound_anew_then_written,
+        w_and_x,
+    ),
 }
 
 
@@ -312,7 +340,32 @@ def argument_copied_under_its_own_name(params, x):
     return np.sum(x @ params["W"] + params["b"])
 
 
+def one_array_of_two_names_written(w, x):
+    a = b = np.zeros(2)
+    a[0] = w[0, 0]  # refused: b is the same array
+    return np.sum(x @ w) * np.sum(b)
+
+
+def argument_bound_anew_on_one_path_written(w, x):
+    if x[0, 0] > 0:
+        w = w * 2.0
+    w[0] = 1.0  # refused: w may still be the caller's
+    return np.sum(x @ w)
+
+
 ERRORS = {
+    "a = b = np.zeros(n), then a written and b read": (
+        one_array_of_two_names_written,
+        w_and_x,
+        "writing into 'a' changes 'b' too (they share memory)",
+        "copy before writing",
+    ),
+    "an argument bound anew on one path only, then written": (
+        argument_bound_anew_on_one_path_written,
+        w_and_x,
+        "writing into 'w' would change an array the caller may still use",
+        "new = w.copy()",
+    ),
     "d[k] += v of an item another name holds": (
         item_another_name_holds,
         dict_and_x,
