@@ -5,7 +5,6 @@ values do not follow a change made through another name."""
 import gast
 
 from . import codegen, ir
-from .activity import is_pop
 from .container_facts import keeps_no_argument
 from .errors import UnsupportedError
 from .memory_sharing import MemorySharing
@@ -169,10 +168,8 @@ class Aliasing:
         return []
 
     def holds_argument(self, stmt, name):
-        """Whether `name`, a parameter, may hold the caller's array where `stmt` writes (not
-        in srcdiff's own code: its forward sweep writes where f did, bound anew, and its
-        reverse sweep puts back into those arrays the values it took out)."""
-        if name not in self.params or self._restores_its_writes:
+        """Whether `name`, a parameter, may hold the caller's array where `stmt` writes."""
+        if name not in self.params:
             return False
         self._analyse()
         return self._sharing[1].holds_its_own(stmt, name)
@@ -304,6 +301,8 @@ class Aliasing:
         """Whether every value `name` is assigned is a fresh array, or a name's that owns
         its, or a new list, safe for `stmt` to write into (an argument's name only once
         bound anew on every path)."""
+        if self._restores_its_writes:
+            return True  # (srcdiff's own writes: where f wrote, checked then, or put back)
         if self.holds_argument(stmt, name):
             return False
         if self.is_new_list(name):
@@ -315,19 +314,30 @@ class Aliasing:
                 if self.owns(value.id, stmt, seen | {name}):
                     continue  # (y = z: writing into y changes z, which check_write sees)
                 return False
-            if self._restores_its_writes and is_pop(value):
-                continue  # (a value the code pushed: its reverse sweep puts back its own)
-            if isinstance(value, gast.Call):
-                called = self.p.resolve(value.func)
-                record = (
-                    registry.method(value.func.attr)
-                    if called is MISSING and isinstance(value.func, gast.Attribute)
-                    else registry.find(called)
-                )
-                if _is(record, "fresh") and not _copy_declined(value):
-                    continue
-            return False
+            if not self._fresh(value):
+                return False
         return True
+
+    def _fresh(self, value):
+        """Whether `value` is a new array: arithmetic, a call that makes one, or a view of
+        one no name holds (`(x * 1.0).reshape(2, 2)`)."""
+        if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+            return True
+        if not isinstance(value, gast.Call):
+            return False
+        called = self.p.resolve(value.func)
+        method = called is MISSING and isinstance(value.func, gast.Attribute)
+        record = registry.method(value.func.attr) if method else registry.find(called)
+        if _is(record, "fresh") and not _copy_declined(value):
+            return True
+        viewed = value.func.value if method else value.args[0] if value.args else None
+        return (
+            _is(record, "view")
+            and not _copy_declined(value)
+            and not isinstance(viewed, gast.Name)
+            and viewed is not None
+            and self._fresh(viewed)
+        )
 
 
 def _copy_declined(call):
