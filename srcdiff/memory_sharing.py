@@ -54,7 +54,7 @@ class MemorySharing:
             for name, origins in bound:  # (all values first: a, b = b, a)
                 self._bind(held, name, origins)
         elif isinstance(stmt, (gast.For, gast.While)):
-            held = self._loop(stmt, held)
+            held = self._loop(stmt, held, breaks)
         elif isinstance(stmt, gast.Break):
             breaks.append(held.copy())
         elif isinstance(stmt, gast.If):
@@ -62,15 +62,17 @@ class MemorySharing:
                 self._block(stmt.orelse, held, breaks)
             )
         else:  # (with, try: each block may run, or not)
-            for field in ("body", "orelse", "finalbody"):
-                if isinstance(getattr(stmt, field, None), list):
-                    held = held.join(self._block(getattr(stmt, field), held.copy(), breaks))
+            blocks = [getattr(stmt, f, None) for f in ("body", "orelse", "finalbody")]
+            blocks += [h.body for h in getattr(stmt, "handlers", ())]
+            for block in blocks:
+                if isinstance(block, list):
+                    held = held.join(self._block(block, held.copy(), breaks))
         return held
 
-    def _loop(self, loop, held):
+    def _loop(self, loop, held, outer_breaks):
         """The names' arrays after a loop: before it, joined with after each pass, until
         a pass adds nothing (each name's set only grows, among finitely many arrays)."""
-        breaks = []
+        breaks = []  # (the states at its breaks: after the loop too)
         while True:
             start = held.copy()
             if isinstance(loop, gast.For):
@@ -82,7 +84,7 @@ class MemorySharing:
             held = joined
         for left in breaks:
             held = held.join(left)
-        return self._block(loop.orelse, held, [])
+        return self._block(loop.orelse, held, outer_breaks)
 
     def _bound(self, target, value, held, site):
         """[(name, the arrays it then holds)] of binding `target` to `value`."""
