@@ -3,6 +3,7 @@
 single return whose value a fresh name takes; local functions it returns become the caller's."""
 
 import copy
+import inspect
 import re
 
 import gast
@@ -88,15 +89,25 @@ class CallInlining:
             elif _is_path(value) and _calls(body, param) and not _writes_enclosing(body):
                 picked.append((param, value))
                 passed[param] = None
-            elif isinstance(value, (gast.IfExp, gast.BoolOp)) and _calls(body, param):
+            elif self._chosen_as_it_runs(value) and _calls(body, param):
                 raise UnsupportedError(
                     f"{definition.name}(...) calls its parameter {param!r}, passed "
                     f"{gast.unparse(value)} here: srcdiff cannot tell which function that is "
                     "before the call runs",
                     self.location(stmt),
-                    "make the call in each branch of an if statement",
+                    "make the call in each branch of an if statement"
+                    if isinstance(value, (gast.IfExp, gast.BoolOp))
+                    else "pass the function by its name",
                 )
         return passed, picked
+
+    def _chosen_as_it_runs(self, value):
+        """Whether `value` picks a function only as the code runs: `g if c else h`, or
+        what a function of the user's returns (one returning a local function is inlined
+        before: its result is then that function's name)."""
+        return isinstance(value, (gast.IfExp, gast.BoolOp)) or (
+            isinstance(value, gast.Call) and inspect.isfunction(self.resolve(value.func))
+        )
 
     def _renames(self, prefix, bindings, passed, definition):
         """The name each parameter and local of the definition takes where it is inlined."""

@@ -778,6 +778,17 @@ def function_chosen_by_a_condition_passed(w, x):
     return np.sum(twice(np.sin if w[0] > 0 else np.cos, x * w))  # refused
 
 
+def named_activation(name):
+    return getattr(np, name)
+
+
+def function_a_helper_returns_passed(w, x):
+    def twice(f, v):
+        return f(f(v))
+
+    return np.sum(twice(named_activation("tanh"), x * w))  # refused
+
+
 def partial_passed_where_it_is_not_called(w, x):
     key = functools.partial(scaled_tanh, scale=2.0)
     order = sorted([0.3, -0.1], key=key)  # refused
@@ -791,6 +802,12 @@ ERRORS = {
         w_and_x,
         "twice(...) calls its parameter 'f', passed np.sin if w[0] > 0 else np.cos here",
         "make the call in each branch of an if statement",
+    ),
+    "a local function passed what a helper returns": (
+        function_a_helper_returns_passed,
+        w_and_x,
+        "twice(...) calls its parameter 'f', passed named_activation('tanh') here",
+        "pass the function by its name",
     ),
     "a partial passed to sorted": (
         partial_passed_where_it_is_not_called,
