@@ -65,6 +65,8 @@ class _Lowering:
         ):
             return None
         out = next((k.value for k in call.keywords if k.arg == "out"), None)
+        if isinstance(out, gast.Constant) and out.value is None:
+            return None  # (out=None: a new array, as without it)
         if out is not None:
             written = self._out_written(call, out)
         elif isinstance(stmt, gast.Expr):
