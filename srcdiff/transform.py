@@ -13,6 +13,7 @@ from .activity import Activity
 from .anf import Normalizer
 from .containers import lower_containers
 from .desugar import desugar, lower_comprehensions
+from .write_forms import lower_write_forms
 from .inline import Inliner
 from .loop_reads import hoist_loop_reads
 from .errors import ArgumentError, UnsupportedError
@@ -326,6 +327,7 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
         parsed.find_locals()
         expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
     desugar(parsed.node, names.fresh, parsed.resolve)
+    lower_write_forms(parsed.node, parsed.resolve, names.fresh)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
     varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
     plain = is_plain(parsed.node, parsed.resolve)  # (then no container to lower)
