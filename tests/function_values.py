@@ -384,6 +384,24 @@ def object_made_of_differentiated_values(W, x):
     return np.sum(layer.apply(state.a) * state.b)
 
 
+class Scaled:
+    """A class of one's own whose __init__ stores its parameters as given (and a constant)."""
+
+    def __init__(self, W, scale=2.0, name="scaled"):
+        self.W = W
+        self.scale = float(scale)
+        self.name = name
+
+    def apply(self, x):
+        return self.scale * np.tanh(x @ self.W)
+
+
+def objects_of_classes_with_their_own_init(W, x):
+    layer = Dense(W, np.sum(W, axis=0))
+    scaled = Scaled(W=W * 0.5, scale=0.5)
+    return np.sum(layer(x) ** 2) + np.sum(scaled.apply(x)) + np.sum(layer.W * scaled.W)
+
+
 class Model(typing.NamedTuple):
     enc: Encoder
     second: Encoder
@@ -506,6 +524,10 @@ def model_and_x():
 CASES = {
     "a dataclass and a namedtuple made of differentiated values, a method called": (
         object_made_of_differentiated_values,
+        square_w_and_x,
+    ),
+    "objects of classes with their own __init__, made of differentiated values": (
+        objects_of_classes_with_their_own_init,
         square_w_and_x,
     ),
     "for layer in a global list of callable objects": (through_global_layers, w_and_x),
@@ -684,11 +706,12 @@ ERRORS = {
         "layer.weight reads a property of a differentiated Doubled",
         "make it a method (def weight(self): ...) and call it: layer.weight()",
     ),
-    "an object of a class with its own __init__, made of differentiated values": (
+    "an object of a class whose __init__ computes with differentiated values": (
         object_of_a_class_with_its_own_init,
         lambda: (*arrays((3, 3)), w_and_x()[1]),
-        "Rescaled(...) makes an object of a class of yours from differentiated values",
-        "pass the Rescaled in as an argument",
+        "Rescaled(...) makes an object of a class of yours from differentiated values, and "
+        "its __init__ does more with them than store them (function_values.py:",
+        "store each parameter as given (self.W = W)",
     ),
     "a method of an object f makes, passed to a function that calls it": (
         method_of_a_made_object_passed_on,
