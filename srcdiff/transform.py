@@ -303,10 +303,16 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
     varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
     plain = is_plain(parsed.node, parsed.resolve)  # (then no container to lower)
+    renamed = {}  # (a comprehension's loop name, made fresh: the objects it names, its own)
     while not plain and lower_containers(
         parsed.node, varied, parsed.resolve, names.fresh, parsed.location, activity.useful(outputs)
-    ) | lower_comprehensions(parsed.node.body, varied, names.fresh):
+    ) | lower_comprehensions(parsed.node.body, varied, names.fresh, renamed):
         activity.update()
+    parsed.local_classes.update(
+        (new, parsed.local_classes[old])
+        for new, old in renamed.items()
+        if old in parsed.local_classes
+    )
     return Normalizer(parsed, activity, names, derive_callee, outputs, suffixed)
 
 

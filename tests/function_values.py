@@ -402,6 +402,22 @@ def objects_of_classes_with_their_own_init(W, x):
     return np.sum(layer(x) ** 2) + np.sum(scaled.apply(x)) + np.sum(layer.W * scaled.W)
 
 
+def through_dataclasses_made_in_a_comprehension(params, x):
+    layers = [DenseLayer(W, b) for W, b in params]
+    h = x
+    for layer in layers:
+        h = layer(h)
+    return np.sum(h**2) + sum(np.sum(layer.forward(x) ** 2) for layer in layers[:1])
+
+
+def through_objects_of_a_class_with_its_own_init_made_in_a_loop(params, x):
+    layers = [Dense(W, b) for W, b in params]
+    h = x
+    for layer in reversed(layers[::-1]):
+        h = layer(h)
+    return np.sum(h**2)
+
+
 class Model(typing.NamedTuple):
     enc: Encoder
     second: Encoder
@@ -511,6 +527,11 @@ def w_x_and_arch_tuple():
     return (*w_and_x(), ArchTuple(np.sin, 3))
 
 
+def params_and_x():
+    """[(W, b), (W, b)]: two dense layers, 3 -> 4 -> 2, and x."""
+    return [tuple(arrays((3, 4), 4, seed=10)), tuple(arrays((4, 2), 2, seed=11))], w_and_x()[1]
+
+
 def square_w_and_x():
     return (*arrays((3, 3)), w_and_x()[1])
 
@@ -529,6 +550,14 @@ CASES = {
     "objects of classes with their own __init__, made of differentiated values": (
         objects_of_classes_with_their_own_init,
         square_w_and_x,
+    ),
+    "layers = [DenseLayer(W, b) for W, b in params]; for layer in layers: h = layer(h)": (
+        through_dataclasses_made_in_a_comprehension,
+        params_and_x,
+    ),
+    "layers = [Dense(W, b) for W, b in params], Dense with its own __init__": (
+        through_objects_of_a_class_with_its_own_init_made_in_a_loop,
+        params_and_x,
     ),
     "for layer in a global list of callable objects": (through_global_layers, w_and_x),
     "for layer in a list of callable objects passed": (through_layers_passed, w_x_and_layers),

@@ -403,6 +403,14 @@ def field_reads(layer, x):
     return np.sum(np.tanh(x @ layer.W + layer.b))
 
 
+def namedtuples_made_in_a_comprehension(params, x):
+    layers = [Layer(W, b) for W, b in params]
+    h = x
+    for layer in layers:
+        h = np.tanh(h @ layer.W + layer.b)
+    return np.sum(h**2)
+
+
 @dataclass
 class CallableLayer:  # (a dataclass with eq: unhashable)
     W: np.ndarray
@@ -760,6 +768,10 @@ CASES = {
     "collections.namedtuple argument": (field_reads, lambda: layer_as(Layer)),
     "typing.NamedTuple argument": (field_reads, lambda: layer_as(TypedLayer)),
     "dataclass argument": (field_reads, lambda: layer_as(DataLayer)),
+    "layers = [Layer(W, b) for W, b in params]; for layer in layers": (
+        namedtuples_made_in_a_comprehension,
+        params_and_x,
+    ),
     "dataclass with __call__, called": (layer_called, lambda: layer_as(CallableLayer)),
     "constant dataclass with __call__": (
         through_a_constant_layer,
