@@ -14,6 +14,7 @@ import gast
 import numpy as np
 
 from . import conversion, ir, remat, runtime, wrappers
+from .imports import hoisted_imports
 from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs
@@ -212,6 +213,7 @@ class ParsedFunction:
         self.namespace = dict(fn.__globals__)
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}
+        self.imports = hoisted_imports(self)  # (what the emitted module imports too)
         self._siblings = {}
         args = self.node.args
         _spread_varargs(self.node, self.statics.get(getattr(args.vararg, "id", None)))

@@ -443,7 +443,7 @@ def generate(
     if optimized:
         optimize(funcs, mode, suffixes)
     doc = _docstring(fn, mode, wrt_names)
-    source, lines = codegen.to_source(funcs, doc)
+    source, lines = codegen.to_source(funcs, doc, parsed.imports)
     meta = _meta(
         fn,
         normalizer,
@@ -470,6 +470,7 @@ def _remember(made_from, funcs, doc, meta, normalizer):
         normalizer.names.used,
         [c["naming"] for c in normalizer.callees],
         normalizer.callee_prefixes,
+        normalizer.p.imports,
     )
 
 

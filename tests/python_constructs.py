@@ -545,6 +545,16 @@ def builtin_pow(w, x):
     return pow(np.sum(w**2) + 1.0, 0.5) * np.sum(pow(np.tanh(x @ w), 3))
 
 
+def imports_inside(w, x):
+    import numpy as np
+    from scipy.special import logsumexp as lse
+    import scipy.special
+    from scipy import special
+
+    h = x @ w
+    return lse(np.tanh(h)) + np.sum(scipy.special.expit(h)) + np.sum(special.softplus(h))
+
+
 # --- statements that do not change values ---------------------------------------------------------
 
 
@@ -803,6 +813,7 @@ CASES = {
     "defaults of the differentiated function": (defaults_of_the_differentiated_function, w_and_x),
     "max(a, b, c), min([a, b, c])": (builtin_max_min_of_several, w_and_x),
     "pow(a, b)": (builtin_pow, w_and_x),
+    "import numpy as np, from scipy.special import ... inside f": (imports_inside, w_and_x),
     # statements that do not change values
     "print": (prints_a_value, w_and_x),
     "print under an if": (prints_under_a_condition, w_and_x),

@@ -158,8 +158,14 @@ def defines_class(x):
 
 
 def imports_inside(x):
-    import math  # noqa: F401
+    import json  # noqa: F401
 
+    return np.sum(x)
+
+
+def imports_under_a_branch(x):
+    if x.shape[0] > 2:
+        import math  # noqa: F401
     return np.sum(x)
 
 
@@ -295,7 +301,8 @@ REJECTED = [
     (list_of_x, "return sum(x.tolist())", "sum"),
     (set_comprehension_over_x, "doubled = {x[i] * 2 for i in range(3)}", "comprehension"),
     (defines_class, "class Local:", "class"),
-    (imports_inside, "import math", "import"),
+    (imports_inside, "import json", "of a module srcdiff does not know (json)"),
+    (imports_under_a_branch, "import math", "first thing in the function's body"),
     (starred_call, "return np.sum(np.add(x, *x[:1]))", "*args"),
     (bare_expression, "    np.sin(x)", "or has no effect"),
     (attribute_target, "h.value = x * 2", "assignment to"),
