@@ -332,11 +332,14 @@ def eigvalsh_jvp(da, a):
     return _diagonal(v.mT @ symmetrize(da) @ v)
 
 
-def svd_vjp(g, out):
+def svd_vjp(g, out, a=None, compute_uv=True):
     """Of a thin or a full SVD: the extra columns of a full one (an arbitrary basis of the
     complement) act through the thin columns they stay orthogonal to. Of a complex one too,
     worked in the pairing Re tr(G^H dX), whose cotangents are the conjugates of srcdiff's
-    (and autograd's): conjugated on the way in and out."""
+    (and autograd's): conjugated on the way in and out. Without U and V (compute_uv=False),
+    svdvals_vjp of the matrices `a`."""
+    if not compute_uv:
+        return svdvals_vjp(g, a)
     u, s, vh = out
     gu, gs, gvh = unpack_adjoint(g, out)
     gu, gv = conj(gu), gvh.mT  # (gv: conj(gvh) conjugate-transposed)
@@ -360,10 +363,13 @@ def svd_vjp(g, out):
     )
 
 
-def svd_jvp(da, out):
+def svd_jvp(da, out, a=None, compute_uv=True):
     """A phase on a column of U and the same on V's leave A as it is: only the difference of
     the imaginary diagonals of U^H dU and V^H dV is fixed (Im diag(U^H dA V) / s), and this
-    puts it on U's (what depends on A alone does not depend on the choice)."""
+    puts it on U's (what depends on A alone does not depend on the choice). Without U and V
+    (compute_uv=False), svdvals_jvp of the matrices `a`."""
+    if not compute_uv:
+        return svdvals_jvp(da, a)
     u, s, vh = out
     k = s.shape[-1]
     u1, v1 = u[..., :k], _h(vh[..., :k, :])
