@@ -13,6 +13,7 @@ from .activity import Activity
 from .anf import Normalizer
 from .containers import lower_containers
 from .desugar import desugar, lower_comprehensions
+from .reduce_loops import reduces_as_loops
 from .inline import Inliner
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
@@ -296,6 +297,8 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     then ANF. `own_names` are the emitted module's functions: no other name is one of them."""
     names = ir.Names(parsed.node)
     names.used.update(own_names)
+    if reduces_as_loops(parsed.node, parsed.resolve, names.fresh):
+        parsed.find_locals()  # (the names the loops bind)
     if Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run():
         parsed.find_locals()
         expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)

@@ -141,6 +141,20 @@ def functools_partial(w, x):
     return np.sum(act(x @ w))
 
 
+def reduce_with_a_lambda(w, x):
+    return functools.reduce(lambda acc, row: acc + np.sum(np.tanh(row @ w)) ** 2, x, 0.0)
+
+
+def accumulate(acc, h):
+    return acc * np.tanh(h)
+
+
+def reduce_with_a_function_and_no_start(w, x):
+    h = x @ w
+    total = functools.reduce(accumulate, [h, 2 * h, h + 1.0])
+    return np.sum(total) + np.sum(functools.reduce(np.multiply, h[:3] + 1.0))
+
+
 ACTIVATIONS = {"tanh": np.tanh, "softplus": softplus}
 
 
@@ -722,6 +736,11 @@ CASES = {
     "map a numpy function": (map_a_numpy_function, w_and_x),
     "functools.partial": (functools_partial, w_and_x),
     "a global functools.partial called": (global_partial_called, w_and_x),
+    "functools.reduce(lambda acc, row: ..., x, 0.0)": (reduce_with_a_lambda, w_and_x),
+    "functools.reduce(f, items), functools.reduce(np.multiply, h)": (
+        reduce_with_a_function_and_no_start,
+        w_and_x,
+    ),
     "function from a dict": (function_from_a_dict, lambda: (*w_and_x(), "softplus")),
     "function from a dict, passed to a function that calls it": (
         function_from_a_dict_passed_on,

@@ -1,5 +1,6 @@
 """Every transform failure is a SrcdiffError naming file:line, the line, and a hint."""
 
+import functools
 import os
 
 import numpy as np
@@ -169,6 +170,10 @@ def imports_under_a_branch(x):
     return np.sum(x)
 
 
+def reduces_under_a_condition(x):
+    return functools.reduce(np.add, x) if x[0] > 0 else np.sum(x * 2)
+
+
 def star_args(*xs):
     return np.sum(xs[0])
 
@@ -303,6 +308,7 @@ REJECTED = [
     (defines_class, "class Local:", "class"),
     (imports_inside, "import json", "of a module srcdiff does not know (json)"),
     (imports_under_a_branch, "import math", "first thing in the function's body"),
+    (reduces_under_a_condition, "return functools.reduce(np.add, x) if", "write it as a for loop"),
     (starred_call, "return np.sum(np.add(x, *x[:1]))", "*args"),
     (bare_expression, "    np.sin(x)", "or has no effect"),
     (attribute_target, "h.value = x * 2", "assignment to"),
