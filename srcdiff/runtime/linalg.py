@@ -279,6 +279,37 @@ def norm_jvp(dx, norm, x, ord=None, axis=None, keepdims=False):
     return np.sum(real(slope * dx), axis=axis, keepdims=keepdims)  # (a norm is real)
 
 
+def cond_vjp(g, cond, x, p=None):
+    """Adjoint of np.linalg.cond: of p None, 2 or -2 (of any shape), the ratio of the
+    largest singular value to the smallest (or its inverse); else the product of the norms
+    of x and of its inverse."""
+    if p is None or p == 2 or p == -2:
+        s = np.linalg.svdvals(x)
+        k = s.shape[-1]
+        ends = (np.arange(k) == 0) / s[..., :1] - (np.arange(k) == k - 1) / s[..., -1:]
+        scale = np.expand_dims(g * cond, -1)
+        return svdvals_vjp(-scale * ends if p == -2 else scale * ends, x)
+    real_matrices(x, "cond")
+    inverse = np.linalg.inv(x)
+    n = np.linalg.norm(x, p, axis=(-2, -1))
+    m = np.linalg.norm(inverse, p, axis=(-2, -1))
+    binverse = norm_vjp(g * n, m, inverse, p, (-2, -1))
+    return norm_vjp(g * m, n, x, p, (-2, -1)) - inverse.mT @ binverse @ inverse.mT
+
+
+def cond_jvp(dx, cond, x, p=None):
+    if p is None or p == 2 or p == -2:
+        s, ds = np.linalg.svdvals(x), svdvals_jvp(dx, x)
+        relative = ds[..., 0] / s[..., 0] - ds[..., -1] / s[..., -1]
+        return cond * (-relative if p == -2 else relative)
+    real_matrices(x, "cond")
+    inverse = np.linalg.inv(x)
+    n = np.linalg.norm(x, p, axis=(-2, -1))
+    m = np.linalg.norm(inverse, p, axis=(-2, -1))
+    dinverse = -inverse @ dx @ inverse
+    return norm_jvp(dx, n, x, p, (-2, -1)) * m + n * norm_jvp(dinverse, m, inverse, p, (-2, -1))
+
+
 def trace_vjp(g, a, offset=0, axis1=0, axis2=1):
     """g spread along the traced diagonal of each matrix of a."""
     shape, count = np.shape(a), np.ndim(a)
