@@ -14,6 +14,7 @@ import gast
 import numpy as np
 
 from . import conversion, ir, remat, runtime, wrappers
+from .blocks import blocks_as_one_list
 from .imports import hoisted_imports
 from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
@@ -222,6 +223,7 @@ class ParsedFunction:
         _getattr_as_attributes(self)
         _expand_partial_calls(self.node, self._partials())
         expand_object_calls(self)
+        blocks_as_one_list(self)
 
     def _partials(self):
         """name -> functools.partial object, of the static arguments and of the global or

@@ -569,6 +569,12 @@ def imports_inside(w, x):
     return lse(np.tanh(h)) + np.sum(scipy.special.expit(h)) + np.sum(special.softplus(h))
 
 
+def blocks_of_a_nested_list(w, x):
+    h = x @ w
+    grid = np.block([[h, np.tanh(h)], [np.ones((1, 2)), h[:1] ** 2]])
+    return np.sum(np.sin(grid) ** 2) + np.sum(np.block([w[0], 2.0, np.cos(w[1])]))
+
+
 # --- statements that do not change values ---------------------------------------------------------
 
 
@@ -833,6 +839,7 @@ CASES = {
     "max(a, b, c), min([a, b, c])": (builtin_max_min_of_several, w_and_x),
     "pow(a, b)": (builtin_pow, w_and_x),
     "import numpy as np, from scipy.special import ... inside f": (imports_inside, w_and_x),
+    "np.block([[a, b], [c, d]])": (blocks_of_a_nested_list, w_and_x),
     # statements that do not change values
     "print": (prints_a_value, w_and_x),
     "print under an if": (prints_under_a_condition, w_and_x),

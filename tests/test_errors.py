@@ -174,6 +174,11 @@ def reduces_under_a_condition(x):
     return functools.reduce(np.add, x) if x[0] > 0 else np.sum(x * 2)
 
 
+def blocks_of_a_named_list(x):
+    pieces = [[x, x]]
+    return np.sum(np.block(pieces))
+
+
 def star_args(*xs):
     return np.sum(xs[0])
 
@@ -308,6 +313,7 @@ REJECTED = [
     (defines_class, "class Local:", "class"),
     (imports_inside, "import json", "of a module srcdiff does not know (json)"),
     (imports_under_a_branch, "import math", "first thing in the function's body"),
+    (blocks_of_a_named_list, "return np.sum(np.block(pieces))", "np.block([[a, b], [c, d]])"),
     (reduces_under_a_condition, "return functools.reduce(np.add, x) if", "write it as a for loop"),
     (starred_call, "return np.sum(np.add(x, *x[:1]))", "*args"),
     (bare_expression, "    np.sin(x)", "or has no effect"),

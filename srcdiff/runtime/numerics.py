@@ -20,6 +20,10 @@ __all__ = [
     "gradient_grad",
     "vector_norm_vjp",
     "kept_indices",
+    "block",
+    "block_labels",
+    "unblock",
+    "block_back",
     "inserted_places",
     "uninsert",
     "polyder",
@@ -114,6 +118,37 @@ def kept_indices(arr, obj, axis=None):
     keeps."""
     n = np.size(arr) if axis is None else np.shape(arr)[axis]
     return np.delete(np.arange(n), obj)
+
+
+def block(arrays, layout):
+    """np.block of `arrays` nested as `layout` says (tuples of their indices): what
+    np.block([[a, b], [c, d]]) becomes (blocks.py), its pieces one list."""
+    return np.block(_nested(arrays, layout))
+
+
+def _nested(arrays, layout):
+    if isinstance(layout, tuple):
+        return [_nested(arrays, part) for part in layout]
+    return arrays[layout]
+
+
+def block_labels(arrays, layout):
+    """The index of the piece each element of block(arrays, layout) comes from."""
+    return np.block(_nested([np.full(np.shape(a), k) for k, a in enumerate(arrays)], layout))
+
+
+def unblock(g, arrays, layout, index):
+    """The piece of g that came from arrays[index] in block(arrays, layout): a box of g's
+    elements, in order."""
+    return np.reshape(g[block_labels(arrays, layout) == index], np.shape(arrays[index]))
+
+
+def block_back(b, g, arrays, layout, index):
+    """The adjoint of unblock(g, arrays, layout, index): zeros of g's shape with `b` in
+    the box of that piece."""
+    out = np.zeros(np.shape(g), dtype=np.result_type(b, g))
+    out[block_labels(arrays, layout) == index] = np.ravel(b)
+    return out
 
 
 def inserted_places(arr, obj, values, axis=None, part=0):
