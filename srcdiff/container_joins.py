@@ -297,6 +297,7 @@ class Joining:
         made = initialised_fields(self.resolve(node.func))
         if (
             made is None
+            or made.refused
             or len(node.args) > len(made.parameters)
             or any(isinstance(a, gast.Starred) for a in node.args)
             or any(k.arg is None for k in node.keywords)

@@ -16,10 +16,11 @@ from .parse import source_lines
 
 
 class Initialised(NamedTuple):
-    parameters: tuple  # what the call binds, in order (positional arguments fill them)
+    parameters: tuple  # what positional arguments bind, in order
     stored: dict  # parameter -> the attribute __init__ stores it in as given, nothing else
     # (None: each keyword under its own name, a SimpleNamespace's)
     unfollowed: dict  # parameter -> the line of __init__ that does more with it (for errors)
+    refused: str = ""  # why no parameter is taken as stored (for errors)
 
 
 def initialised_fields(cls):
@@ -37,7 +38,11 @@ def initialised_fields(cls):
         if hasattr(cls, "__post_init__") or code is None or code.co_filename != "<string>":
             return None
         return _as_given(tuple(f.name for f in dataclasses.fields(cls) if f.init))
-    return _own_init(cls) if _plain_user_class(cls) else None
+    if not _plain_user_class(cls):
+        return None
+    if any("__new__" in vars(k) or "__setattr__" in vars(k) for k in cls.__mro__[:-1]):
+        return _refused("its class defines __new__ or __setattr__")
+    return _own_init(cls)
 
 
 def _as_given(names):
@@ -45,17 +50,18 @@ def _as_given(names):
 
 
 def _plain_user_class(cls):
-    """Whether `cls` is a class of the user's whose objects are made by its own Python
-    __init__ alone (no __new__, no __setattr__ of its own), so that copying one and setting
-    an attribute on the copy is what its __init__ storing another value would have made."""
+    """Whether `cls` is a class of the user's whose objects its own Python __init__ makes
+    (then, but for a __new__ or __setattr__ of its own, copying one and setting an attribute
+    on the copy is what its __init__ storing another value would have made)."""
     if not isinstance(cls, type) or cls.__module__.split(".")[0] in ("builtins", "numpy"):
         return False
-    mro = cls.__mro__[:-1]
-    return (
-        inspect.isfunction(cls.__init__)
-        and not any("__new__" in vars(k) or "__setattr__" in vars(k) for k in mro)
-        and all(k.__module__ != "builtins" for k in mro)
+    return inspect.isfunction(cls.__init__) and all(
+        k.__module__ != "builtins" for k in cls.__mro__[:-1]
     )
+
+
+def _refused(why):
+    return Initialised((), {}, {}, why)
 
 
 def _own_init(cls):
@@ -68,10 +74,11 @@ def _own_init(cls):
         func = ast.parse(textwrap.dedent("".join(lines))).body[0]
     except (OSError, TypeError, SyntaxError):
         return None
-    if not isinstance(func, ast.FunctionDef) or not func.args.args:
-        return None
     params = [a.arg for a in func.args.posonlyargs + func.args.args]
-    this, parameters = params[0], tuple(params[1:] + [a.arg for a in func.args.kwonlyargs])
+    if func.args.vararg or func.args.kwarg or not params:
+        return _refused("its __init__ takes *args or **kwargs")
+    this, positional = params[0], tuple(params[1:])
+    parameters = positional + tuple(a.arg for a in func.args.kwonlyargs)
     stores = {
         id(s.value): s.targets[0].attr
         for s in func.body
@@ -88,13 +95,20 @@ def _own_init(cls):
             attr = stores.get(id(n))
             if attr is None or named[attr] > 1 or n.id in unfollowed or n.id in stored:
                 line = n.lineno + max(first, 1) - 1
-                unfollowed[n.id] = (init.__code__.co_filename, line)
+                unfollowed.setdefault(n.id, (init.__code__.co_filename, line))
                 stored.pop(n.id, None)
             else:
                 stored[n.id] = attr
     if _uses_the_object(func, this):
-        return None
-    return Initialised(parameters, stored, unfollowed)
+        return _refused("its __init__ passes self on or calls super()")
+    if any(_is_set_by_class(cls, a) for a in stored.values()):
+        return _refused("its __init__ sets a property")
+    return Initialised(positional, stored, unfollowed)
+
+
+def _is_set_by_class(cls, attr):
+    """Whether `self.attr = v` runs code of the class (a property's setter)."""
+    return hasattr(type(inspect.getattr_static(cls, attr, None)), "__set__")
 
 
 def _attribute_of(node, this):

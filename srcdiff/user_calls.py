@@ -306,12 +306,12 @@ def refuse_user_class(obj, loc):
             f"store each parameter as given (self.W = W) and compute with it in the methods, "
             f"or pass the {obj.__name__} in as an argument",
         )
+    why = f", and {made.refused}" if made is not None and made.refused else ""
     raise UnsupportedError(
         f"{obj.__name__}(...) makes an object of a class of yours from differentiated "
-        "values, which srcdiff cannot follow",
+        f"values{why}, which srcdiff cannot follow",
         loc,
         f"pass the {obj.__name__} in as an argument (a dataclass or NamedTuple "
         f"argument is differentiated as a whole, its gradient a {obj.__name__} too), "
-        "give it an __init__ that only stores its parameters (self.W = W), "
         "or compute with its arrays directly",
     )

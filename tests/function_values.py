@@ -727,6 +727,16 @@ def object_of_a_class_with_its_own_init(W, x):
     return np.sum(layer.apply(x))
 
 
+class RescaledByItsBase(Rescaled):
+    def __init__(self, W):
+        super().__init__(W)
+
+
+def object_of_a_class_calling_its_base_init(W, x):
+    layer = RescaledByItsBase(W)  # refused
+    return np.sum(layer.apply(x))
+
+
 # name -> (function, arguments, what the message says, what the hint says)
 ERRORS = {
     "a property of a differentiated object": (
@@ -741,6 +751,12 @@ ERRORS = {
         "Rescaled(...) makes an object of a class of yours from differentiated values, and "
         "its __init__ does more with them than store them (function_values.py:",
         "store each parameter as given (self.W = W)",
+    ),
+    "an object of a class whose __init__ calls super().__init__": (
+        object_of_a_class_calling_its_base_init,
+        lambda: (*arrays((3, 3)), w_and_x()[1]),
+        "and its __init__ passes self on or calls super(), which srcdiff cannot follow",
+        "pass the RescaledByItsBase in as an argument",
     ),
     "a method of an object f makes, passed to a function that calls it": (
         method_of_a_made_object_passed_on,
