@@ -138,7 +138,11 @@ class block:
         dz = runtime.block(darrays, layout)
 
 
-constants(runtime.block_labels, shape_args={0})
+constants(
+    runtime.block_labels,
+    shape_args={0},
+    samples=[Sample("x[runtime.block_labels([x, 2.0], (0, 1))[:3] == 0]", x=real(3))],
+)
 
 
 @_moves(
