@@ -34,8 +34,14 @@ _UNSUPPORTED = {
     gast.FunctionDef: ("nested function definitions", "define helpers at module level"),
     gast.AsyncFunctionDef: ("nested function definitions", "define helpers at module level"),
     gast.ClassDef: ("class definitions", "define classes at module level"),
-    gast.Import: ("imports inside the function", "import at module level"),
-    gast.ImportFrom: ("imports inside the function", "import at module level"),
+    gast.Import: (
+        "imports under a statement of the function",
+        "import at module level, or first thing in the function's body",
+    ),
+    gast.ImportFrom: (
+        "imports under a statement of the function",
+        "import at module level, or first thing in the function's body",
+    ),
 }
 
 
@@ -161,6 +167,7 @@ class Normalizer(EffectStatements, Expressions):
                     f"assign {gast.unparse(node.target)} on a line of its own first",
                 )
         if isinstance(stmt, (gast.Assign, gast.AugAssign)):
+            self.writing = stmt  # (what set_item asks aliasing about)
             out += self._check_write(stmt, loc)
         if isinstance(stmt, gast.Assign):
             self.assign_statement(stmt, loc, out)
@@ -280,7 +287,7 @@ class Normalizer(EffectStatements, Expressions):
                 f"write all the items first, then loop over {base.id} or pass it on; or make "
                 f"a new one: {base.id} = [g(v) for v in {base.id}], {{**{base.id}, 'k': v}}",
             )
-        if not self.aliasing.owns(base.id):
+        if not self.aliasing.owns(base.id, self.writing):
             raise UnsupportedError(
                 f"writing into {base.id!r} would change an array the caller may still use "
                 f"({base.id!r} is an argument, or a view or alias of one)",

@@ -225,24 +225,49 @@ def partials_bound(func, resolve):
         if isinstance(stmt, gast.Assign)
         and len(stmt.targets) == 1
         and isinstance(stmt.targets[0], gast.Name)
-        and isinstance(stmt.value, gast.Call)
-        and resolve(stmt.value.func) is functools.partial
-        and stmt.value.args
-        and not any(isinstance(a, gast.Starred) for a in stmt.value.args)
-        and all(k.arg is not None for k in stmt.value.keywords)
+        and is_partial(stmt.value, resolve)
         and stores.count(stmt.targets[0].id) == 1
     }
 
 
-def apply_partials(func, names, fresh_names):
-    """`act = functools.partial(g, a, k=b)`, then `act(x)`, is `g(a, x, k=b)`: a and b are
-    held in names where the partial was made."""
-    partials = {}
+def is_partial(node, resolve):
+    """Whether `node` makes a `functools.partial(g, ...)` without * or ** arguments."""
+    return (
+        isinstance(node, gast.Call)
+        and bool(node.args)
+        and resolve(node.func) is functools.partial
+        and not any(isinstance(a, gast.Starred) for a in node.args)
+        and all(k.arg is not None for k in node.keywords)
+    )
 
-    def held(stmt, value, out):
-        name = fresh_names.fresh(f"{stmt.targets[0].id}_arg")
-        out.append(gast.copy_location(ir.assign(name, value), stmt))
-        return ir.name(name)
+
+def partial_made(name, made, fresh_names, where, partials, resolve):
+    """(the statements holding the values `made`, a functools.partial(g, a, k=b) bound to
+    `name`, binds, in names of their own, made where `where` is; (g, [those of the
+    arguments], {keyword: that of its value})). A partial of a partial (written there, or
+    one of `partials`, by name) binds what both bind."""
+    out = []
+
+    def held(value, what="arg"):
+        holder = fresh_names.named(f"{name}_{what}")
+        out.append(gast.copy_location(ir.assign(holder, value), where))
+        return ir.name(holder)
+
+    function, *args = made.args
+    inner = (function, [], {})
+    if is_partial(function, resolve):
+        out, inner = partial_made(name, function, fresh_names, where, partials, resolve)
+    elif isinstance(function, gast.Name) and function.id in partials:
+        inner = partials[function.id]
+    args = [held(a) for a in args]
+    keywords = {k.arg: held(k.value, k.arg) for k in made.keywords}
+    return out, (inner[0], inner[1] + args, {**inner[2], **keywords})
+
+
+def apply_partials(func, names, fresh_names, resolve):
+    """`act = functools.partial(g, a, k=b)`, then `act(x)`, is `g(a, x, k=b)`: a and b are
+    held in names where the partial was made. The partials, by name (see call_partials)."""
+    partials = {}
 
     def split(body):
         out = []
@@ -257,16 +282,23 @@ def apply_partials(func, names, fresh_names):
             ):
                 out.append(stmt)
                 continue
-            function, *args = stmt.value.args
-            args = [held(stmt, a, out) for a in args]
-            keywords = {k.arg: held(stmt, k.value, out) for k in stmt.value.keywords}
-            partials[stmt.targets[0].id] = (function, args, keywords)
+            name = stmt.targets[0].id
+            held, partials[name] = partial_made(
+                name, stmt.value, fresh_names, stmt, partials, resolve
+            )
+            out += held
         return out
 
-    if not names:
-        return
-    func.body = split(func.body)
-    for node in ir.walk(func):
+    if names:
+        func.body = split(func.body)
+        call_partials([func], partials)
+    return partials
+
+
+def call_partials(nodes, partials):
+    """The calls in `nodes` of a partial (of `partials`: name -> (g, args, keywords)) call g
+    with what the partial binds: `act(x)` is `g(act_arg, x, k=act_arg_1)`."""
+    for node in (n for root in nodes for n in ir.walk(root)) if partials else ():
         if (
             isinstance(node, gast.Call)
             and isinstance(node.func, gast.Name)
