@@ -57,6 +57,8 @@ def gather_dict_adjoints(func):
     at constant keys adds to one sum per key instead (0.0 before the loop: add_at's start),
     each added to the adjoint after it, where the chain goes on. Returns whether it wrote
     any (the values the chains read, a dict's shape, may be dead now)."""
+    if not _has_links(func.body):
+        return False  # (most functions have no dicts: spare them the walks below)
     sums = _Sums(ir.Names(func), _Uses(func), {}, [])
     _hoist(func.body, ir.names_in(func.args, gast.Param), sums)
     uses = _Uses(func)
@@ -69,6 +71,25 @@ def gather_dict_adjoints(func):
         nested = _nested(stmt.value.args[3], block, stmt, uses)
         stmt.value.args[3] = stmt.value.args[3] if nested is None else nested
     return bool(made or sums.starts)
+
+
+def _has_links(block):
+    """Whether a statement in `block` or a block below it could be a link of a chain (its
+    start, or an addition a loop's sum could take): looking at statements only, not their
+    expressions."""
+    for stmt in block:
+        if (
+            _link(stmt, runtime.add_at.__name__)
+            or _link(stmt, runtime.getitem_grad.__name__)
+            or _zeros(stmt)
+        ):
+            return True
+        for field in ("body", "orelse", "finalbody"):
+            if isinstance(getattr(stmt, field, None), list) and _has_links(getattr(stmt, field)):
+                return True
+        if any(_has_links(handler.body) for handler in getattr(stmt, "handlers", ())):
+            return True
+    return False
 
 
 def gather_row_adjoints(func, seen):
