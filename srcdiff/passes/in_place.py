@@ -7,6 +7,7 @@ from ..annotations import Mark, is_marked
 from ..primitives import registry
 
 _COMPOUND = (gast.If, gast.For, gast.While)
+_CHANGING = frozenset({gast.Call, gast.Subscript, gast.Attribute})  # (nodes _handed asks of)
 
 
 def accumulate_in_place(func):
@@ -111,7 +112,8 @@ def _fold_first_values(body):
     share its buffer: e0 calls only functions without side effects, and between the two
     nothing reads or writes bx, rebinds a name e0 reads or hands one to a call that might
     change it."""
-    followed = _followed(body)
+    effects = [_effects(stmt) for stmt in body]
+    followed = _followed(body, effects)
     last, changed = {}, {}  # name -> index of the last statement naming it, changing it
     for index, stmt in enumerate(body):
         for block in _blocks(stmt):
@@ -127,18 +129,26 @@ def _fold_first_values(body):
                 value = gast.BinOp(left=body[first].value, op=gast.Add(), right=stmt.value.right)
                 stmt = body[index] = gast.copy_location(ir.assign(target, value), stmt)
                 body[first] = None
-        read, written = ir.reads_and_writes(stmt)
-        written |= _handed(stmt)
-        for name in written:
+        # (a statement rewritten, or a block whose statements just were, is looked at anew)
+        rewritten = stmt is not effects[index][0] or isinstance(stmt, _COMPOUND)
+        _, read, written, handed = _effects(stmt) if rewritten else effects[index]
+        for name in written | handed:
             changed[name] = index
-        for name in read | written:
+        for name in read | written | handed:
             last[name] = index
     body[:] = [stmt for stmt in body if stmt is not None]
 
 
-def _followed(body):
+def _effects(stmt):
+    """(stmt, the names it reads, those it writes, those it _handed)."""
+    read, written, changing = ir.reads_and_writes(stmt, _CHANGING)
+    return stmt, read, written, _handed(changing)
+
+
+def _followed(body, effects):
     """The indices of the accumulations in `body` that the next statement naming their
-    target accumulates into it again (or is a loop or branch that only accumulates)."""
+    target accumulates into it again (or is a loop or branch that only accumulates);
+    `effects`: the _effects of each statement."""
     found, next_use = set(), {}
     for index in range(len(body) - 1, -1, -1):
         stmt = body[index]
@@ -149,7 +159,7 @@ def _followed(body):
                 isinstance(after, _COMPOUND) and _only_accumulates(target, [after])
             ):
                 found.add(index)
-        for name in set().union(*ir.reads_and_writes(stmt)):
+        for name in effects[index][1] | effects[index][2]:
             next_use[name] = index
     return found
 
@@ -175,16 +185,15 @@ def _pure(node):
     return not isinstance(node, (gast.Lambda, gast.NamedExpr, gast.Yield, gast.YieldFrom))
 
 
-def _handed(stmt):
-    """The names `stmt` hands to a call that might change their value in place (an argument
-    or the object of a method), or whose items or attributes it writes."""
+def _handed(nodes):
+    """The names that `nodes` (the calls, items and attributes in a statement) hand to a
+    call that might change their value in place (an argument or the object of a method),
+    or whose items or attributes they write."""
     found = set()
-    for node in ir.walk(stmt):
+    for node in nodes:
         if isinstance(node, gast.Call) and not _pure(node):
             found |= ir.names_in(node)
-        elif isinstance(node, (gast.Subscript, gast.Attribute)) and isinstance(
-            node.ctx, gast.Store
-        ):
+        elif not isinstance(node, gast.Call) and isinstance(node.ctx, gast.Store):
             found |= ir.names_in(node.value)
     return found
 
