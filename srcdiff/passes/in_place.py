@@ -23,22 +23,23 @@ def accumulate_in_place(func):
     the first contribution where it is made (`bx = runtime.unbroadcast(by, x) + e`, a new
     array) when more follow, so that they all read `+=`; where it cannot be (a tuple item
     of a call's result), every contribution to bx in the function reads `bx = bx + e`."""
-    _fold_first_values(func.body)
+    known = _Known()
+    _fold_first_values(func.body, known)
     made, kept = [], set()
-    _in_place(func.body, set(), made, kept)
+    _in_place(func.body, set(), made, kept, known)
     for body, index, stmt in made:
         if stmt.targets[0].id in kept:  # one form for bx's accumulations
             body[index] = stmt
 
 
-def _in_place(body, owned, made, kept):
+def _in_place(body, owned, made, kept, known):
     """Make the accumulations in `body` in place into the buffers in `owned` (updated to
     those owned after it); `made`: (block, index, accumulation) of each made so, `kept`:
-    the targets of those kept as they are."""
+    the targets of those kept as they are; `known`: the statements' _Known effects."""
     for index, stmt in enumerate(body):
         if isinstance(stmt, (gast.For, gast.While)):
-            entry = _loop_entry(stmt, owned)
-            _in_place(stmt.body, set(entry), made, kept)
+            entry = _loop_entry(stmt, owned, known)
+            _in_place(stmt.body, set(entry), made, kept, known)
             owned.clear()
             owned.update(entry)
             continue
@@ -46,7 +47,7 @@ def _in_place(body, owned, made, kept):
             owned -= ir.names_in(stmt.test)
             ways = [set(owned), set(owned)]
             for block, way in zip((stmt.body, stmt.orelse), ways):
-                _in_place(block, way, made, kept)
+                _in_place(block, way, made, kept, known)
             owned.clear()
             owned.update(ways[0] & ways[1])
             continue
@@ -65,13 +66,15 @@ def _in_place(body, owned, made, kept):
             owned -= ir.names_in(stmt.value.right)
             owned.add(target)
             continue
+        _, read, written, _ = known.effects(stmt)
         if owned:  # (most statements, in a forward sweep, meet nothing owned)
-            owned -= ir.names_in(stmt, (gast.Load, gast.Store))
-        if is_marked(stmt, Mark.FRESH) or _made_new(stmt):
+            owned -= read
+            owned -= ir.names_in(stmt, gast.Store) if isinstance(stmt, gast.Delete) else written
+        if is_marked(stmt, Mark.FRESH) or _made_new(stmt, read):
             owned.add(stmt.targets[0].id)
 
 
-def _loop_entry(loop, owned):
+def _loop_entry(loop, owned, known):
     """What is owned at the head of `loop` each time, given `owned` before it: what an
     iteration leaves owned that was so before (taken again until it holds), where every
     iteration ends at the body's end; else what the loop only accumulates into."""
@@ -85,7 +88,7 @@ def _loop_entry(loop, owned):
     entry = owned - header
     while True:
         end, tried = set(entry), []
-        _in_place(loop.body, end, tried, set())
+        _in_place(loop.body, end, tried, set(), known)
         for body, index, stmt in tried:  # (a trial: the body is made in place once known)
             body[index] = stmt
         if entry <= end:
@@ -106,18 +109,18 @@ def _leaves_early(body):
     return False
 
 
-def _fold_first_values(body):
+def _fold_first_values(body, known):
     """In `body` and the blocks in it, write `bx = e0` ... `bx = bx + e1` as `bx = e0 + e1`
     where the accumulation is, when more contributions to bx follow it and `bx = e0` may
     share its buffer: e0 calls only functions without side effects, and between the two
     nothing reads or writes bx, rebinds a name e0 reads or hands one to a call that might
     change it."""
-    effects = [_effects(stmt) for stmt in body]
+    effects = [known.effects(stmt) for stmt in body]
     followed = _followed(body, effects)
     last, changed = {}, {}  # name -> index of the last statement naming it, changing it
     for index, stmt in enumerate(body):
         for block in _blocks(stmt):
-            _fold_first_values(block)
+            _fold_first_values(block, known)
         if index in followed:
             target = stmt.targets[0].id
             first = last.get(target)
@@ -129,9 +132,7 @@ def _fold_first_values(body):
                 value = gast.BinOp(left=body[first].value, op=gast.Add(), right=stmt.value.right)
                 stmt = body[index] = gast.copy_location(ir.assign(target, value), stmt)
                 body[first] = None
-        # (a statement rewritten, or a block whose statements just were, is looked at anew)
-        rewritten = stmt is not effects[index][0] or isinstance(stmt, _COMPOUND)
-        _, read, written, handed = _effects(stmt) if rewritten else effects[index]
+        _, read, written, handed = known.effects(stmt)  # (anew for one rewritten)
         for name in written | handed:
             changed[name] = index
         for name in read | written | handed:
@@ -139,8 +140,24 @@ def _fold_first_values(body):
     body[:] = [stmt for stmt in body if stmt is not None]
 
 
+class _Known:
+    """Each statement's (stmt, the names it reads, those it writes or deletes, those it
+    _handed), found once in the pass: a statement the pass rewrites is a new one, and a
+    loop's or branch's, whose blocks it rewrites, is looked at anew each time."""
+
+    def __init__(self):
+        self._effects = {}  # id(statement) -> its effects
+
+    def effects(self, stmt):
+        if isinstance(stmt, _COMPOUND):
+            return _effects(stmt)
+        found = self._effects.get(id(stmt))
+        if found is None or found[0] is not stmt:
+            found = self._effects[id(stmt)] = _effects(stmt)
+        return found
+
+
 def _effects(stmt):
-    """(stmt, the names it reads, those it writes, those it _handed)."""
     read, written, changing = ir.reads_and_writes(stmt, _CHANGING)
     return stmt, read, written, _handed(changing)
 
@@ -173,7 +190,7 @@ def _shared_first_value(stmt, target):
         and isinstance(stmt.targets[0], gast.Name)
         and stmt.targets[0].id == target
         and target not in ir.names_in(stmt.value)
-        and not (is_marked(stmt, Mark.FRESH) or _made_new(stmt))
+        and not (is_marked(stmt, Mark.FRESH) or _made_new(stmt, ir.names_in(stmt)))
         and all(_pure(node) for node in ir.walk(stmt.value))
     )
 
@@ -202,15 +219,16 @@ def _blocks(stmt):
     return (stmt.body, stmt.orelse) if isinstance(stmt, _COMPOUND) else ()
 
 
-def _made_new(stmt):
-    """Whether `stmt` assigns one name a value made anew, reading no value of that name: an
+def _made_new(stmt, read):
+    """Whether `stmt`, which reads the names `read`, assigns one name a value made anew,
+    reading no value of that name: an
     operator's (numpy makes a new array for every `a * b` and `-a`) or a call's whose
     record says it always makes a new array (`runtime.matmul_grad`, `np.exp`)."""
     if not (
         isinstance(stmt, gast.Assign)
         and len(stmt.targets) == 1
         and isinstance(stmt.targets[0], gast.Name)
-        and stmt.targets[0].id not in ir.names_in(stmt.value)
+        and stmt.targets[0].id not in read
     ):
         return False
     value = stmt.value
