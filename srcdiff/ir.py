@@ -411,14 +411,14 @@ def _names_below(node, kinds=frozenset(), found=None):
             value = values.get(name)
             if value.__class__ is list:
                 todo.extend([item for item in value if isinstance(item, _AST)])
-            elif isinstance(value, _AST) and value.__class__ not in _LEAVES:
+            elif isinstance(value, _AST) and value.__class__ not in FIELDLESS:
                 todo.append(value)
     return names
 
 
 _NAME = gast.Name
 # nodes without fields (contexts, operators): names_in need not visit them
-_LEAVES = frozenset(
+FIELDLESS = frozenset(
     kind
     for kind in vars(gast).values()
     if isinstance(kind, type) and issubclass(kind, _AST) and kind._fields == ()
