@@ -369,8 +369,9 @@ class ParsedFunction:
             return MISSING
         elif node.id == "runtime" and node.id not in self.namespace:
             obj = runtime  # (the helpers srcdiff's own rewrites call, as emitted code does)
-        else:
-            obj = self.namespace.get(node.id, getattr(builtins, node.id, MISSING))
+        else:  # (builtins asked only then: a failed getattr costs a caught AttributeError)
+            obj = self.namespace.get(node.id, MISSING)
+            obj = getattr(builtins, node.id, MISSING) if obj is MISSING else obj
         in_tree = static is not None and static.kind == "tree" or isinstance(node, gast.Subscript)
         for attr in reversed(chain):
             # (of a container argument's skeleton: a namedtuple's fields and an object's
