@@ -51,7 +51,7 @@ def _in_place(body, owned, made, kept, known):
             owned.clear()
             owned.update(ways[0] & ways[1])
             continue
-        target = _accumulated(stmt)
+        target = known.accumulated(stmt)
         if target is not None:
             if target in owned:
                 body[index] = gast.copy_location(
@@ -66,7 +66,7 @@ def _in_place(body, owned, made, kept, known):
             owned -= ir.names_in(stmt.value.right)
             owned.add(target)
             continue
-        _, read, written, _ = known.effects(stmt)
+        _, read, written, _, _ = known.effects(stmt)
         if owned:  # (most statements, in a forward sweep, meet nothing owned)
             owned -= read
             owned -= ir.names_in(stmt, gast.Store) if isinstance(stmt, gast.Delete) else written
@@ -115,8 +115,7 @@ def _fold_first_values(body, known):
     share its buffer: e0 calls only functions without side effects, and between the two
     nothing reads or writes bx, rebinds a name e0 reads or hands one to a call that might
     change it."""
-    effects = [known.effects(stmt) for stmt in body]
-    followed = _followed(body, effects)
+    followed = _followed(body, known)
     last, changed = {}, {}  # name -> index of the last statement naming it, changing it
     for index, stmt in enumerate(body):
         for block in _blocks(stmt):
@@ -132,7 +131,7 @@ def _fold_first_values(body, known):
                 value = gast.BinOp(left=body[first].value, op=gast.Add(), right=stmt.value.right)
                 stmt = body[index] = gast.copy_location(ir.assign(target, value), stmt)
                 body[first] = None
-        _, read, written, handed = known.effects(stmt)  # (anew for one rewritten)
+        _, read, written, handed, _ = known.effects(stmt)  # (anew for one rewritten)
         for name in written | handed:
             changed[name] = index
         for name in read | written | handed:
@@ -142,8 +141,9 @@ def _fold_first_values(body, known):
 
 class _Known:
     """Each statement's (stmt, the names it reads, those it writes or deletes, those it
-    _handed), found once in the pass: a statement the pass rewrites is a new one, and a
-    loop's or branch's, whose blocks it rewrites, is looked at anew each time."""
+    _handed, the target it is an accumulation into), found once in the pass: a statement
+    the pass rewrites is a new one, and a loop's or branch's, whose blocks it rewrites, is
+    looked at anew each time."""
 
     def __init__(self):
         self._effects = {}  # id(statement) -> its effects
@@ -156,27 +156,28 @@ class _Known:
             found = self._effects[id(stmt)] = _effects(stmt)
         return found
 
+    def accumulated(self, stmt):
+        return None if isinstance(stmt, _COMPOUND) else self.effects(stmt)[4]
+
 
 def _effects(stmt):
     read, written, changing = ir.reads_and_writes(stmt, _CHANGING)
-    return stmt, read, written, _handed(changing)
+    return stmt, read, written, _handed(changing), _accumulated(stmt)
 
 
-def _followed(body, effects):
+def _followed(body, known):
     """The indices of the accumulations in `body` that the next statement naming their
-    target accumulates into it again (or is a loop or branch that only accumulates);
-    `effects`: the _effects of each statement."""
+    target accumulates into it again (or is a loop or branch that only accumulates)."""
     found, next_use = set(), {}
     for index in range(len(body) - 1, -1, -1):
-        stmt = body[index]
-        target = _accumulated(stmt)
+        _, read, written, _, target = known.effects(body[index])
         if target is not None and target in next_use:
             after = body[next_use[target]]
-            if _accumulated(after) == target or (
+            if known.accumulated(after) == target or (
                 isinstance(after, _COMPOUND) and _only_accumulates(target, [after])
             ):
                 found.add(index)
-        for name in effects[index][1] | effects[index][2]:
+        for name in read | written:
             next_use[name] = index
     return found
 
