@@ -304,6 +304,22 @@ def walk(node):
         yield current
 
 
+def walk_statements(node):
+    """The nodes of walk(node), in its order, but for expressions and the nodes below them
+    (no statement is below an expression): for the passes that look for statements only,
+    which need not visit the bulk of a function's nodes."""
+    todo = [node]
+    for current in todo:
+        values = current.__dict__
+        for name in current._fields:
+            value = values.get(name)
+            if value.__class__ is list:
+                todo.extend([v for v in value if isinstance(v, _AST) and not isinstance(v, _EXPR)])
+            elif isinstance(value, _AST) and not isinstance(value, _EXPR):
+                todo.append(value)
+        yield current
+
+
 def increment_lineno(node, n):
     """gast.increment_lineno, over walk (gast.walk's generators cost as much as the parse of
     a long function): every line number below `node` moved down by `n` (a missing one is
@@ -370,6 +386,7 @@ def pausing_gc(fn):
 
 
 _AST = gast.AST
+_EXPR = gast.expr
 _ATOMS = (str, int, float, bool, type(None), complex, bytes, type(Ellipsis))
 _ATOM_TYPES = frozenset(_ATOMS)
 _CONTEXTS = frozenset({gast.Load, gast.Store, gast.Del, gast.Param})
