@@ -194,26 +194,20 @@ def expand_object_calls(parsed):
             call.func = gast.Attribute(value=call.func, attr="__call__", ctx=gast.Load())
 
 
-def _local_classes(parsed):
+def _local_classes(parsed, assigns, stored):
     """name -> (class, the dotted name the code calls it by), of the local names that every
     assignment binds to an object a call of one class of the user's makes (`layer =
     Dense(W, b)`, or srcdiff's runtime.replaced of one): calls of their methods are
-    followed as an object argument's are."""
+    followed as an object argument's are. `assigns`: the assignments of one name in the
+    function, in the order of a walk; `stored`: the Name nodes it stores or deletes."""
     found, other = {}, set(parsed.statics)
     bound = set()
-    for n in ir.walk(parsed.node):
-        if (
-            isinstance(n, gast.Assign)
-            and len(n.targets) == 1
-            and isinstance(n.targets[0], gast.Name)
-        ):
-            bound.add(id(n.targets[0]))
-            cls = _made_class(parsed, n.value)
-            if cls is None or found.setdefault(n.targets[0].id, cls)[0] is not cls[0]:
-                other.add(n.targets[0].id)
-    for n in ir.walk(parsed.node):
-        if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load) and id(n) not in bound:
-            other.add(n.id)
+    for n in assigns:
+        bound.add(id(n.targets[0]))
+        cls = _made_class(parsed, n.value)
+        if cls is None or found.setdefault(n.targets[0].id, cls)[0] is not cls[0]:
+            other.add(n.targets[0].id)
+    other |= {n.id for n in stored if id(n) not in bound}
     args = parsed.node.args
     other |= {a.id for a in args.posonlyargs + args.args + args.kwonlyargs if a is not None}
     return {name: cls for name, cls in found.items() if name not in other}
@@ -291,13 +285,23 @@ class ParsedFunction:
             for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
             if a is not None
         }
+        assigns, stored = [], []  # (what _local_classes looks at: one walk finds all)
         for n in ir.walk(self.node):
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store):
-                self.local_names.add(n.id)
+            if isinstance(n, gast.Name):
+                if isinstance(n.ctx, gast.Store):
+                    self.local_names.add(n.id)
+                if not isinstance(n.ctx, gast.Load):
+                    stored.append(n)
             elif isinstance(n, gast.FunctionDef) and n is not self.node:
                 self.local_names.add(n.name)
+            elif (
+                isinstance(n, gast.Assign)
+                and len(n.targets) == 1
+                and isinstance(n.targets[0], gast.Name)
+            ):
+                assigns.append(n)
         self.local_classes = {}  # (what _local_classes resolves names by: none yet)
-        self.local_classes = _local_classes(self)
+        self.local_classes = _local_classes(self, assigns, stored)
 
     def sibling(self, fn):
         """The definition of `fn` when it is a function of this one's module and file without
