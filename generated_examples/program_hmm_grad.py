@@ -156,8 +156,7 @@ def fwd_logsumexp(a, axis=None, keepdims=False):
     if keepdims:
         _t4 = out
     else:
-        _t5 = np.squeeze(out, axis=axis)
-        _t4 = _t5
+        _t4 = np.squeeze(out, axis=axis)
     return _t4, [keepdims, _t1, _t2, runtime.shape_of(_t3), a, a_max, axis, runtime.shape_of(out)]
 
 

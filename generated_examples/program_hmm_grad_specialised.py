@@ -29,8 +29,8 @@ def fwd_logsumexp_s1(a, axis=None, keepdims=False):
     _t2 = np.sum(_t1, axis=axis, keepdims=True)
     _t3 = np.log(_t2)
     out = _t3 + a_max
-    _t5 = np.squeeze(out, axis=axis)
-    return _t5, [keepdims, _t1, _t2, _t3, a, a_max, axis, out]
+    _t4 = np.squeeze(out, axis=axis)
+    return _t4, [keepdims, _t1, _t2, _t3, a, a_max, axis, out]
 
 
 def fwd_normalized_s1(params):
@@ -128,8 +128,7 @@ def fwd_logsumexp(a, axis=None, keepdims=False):
     if keepdims:
         _t4 = out
     else:
-        _t5 = np.squeeze(out, axis=axis)
-        _t4 = _t5
+        _t4 = np.squeeze(out, axis=axis)
     return _t4, [keepdims, _t1, _t2, runtime.shape_of(_t3), a, a_max, axis, runtime.shape_of(out)]
 
 

@@ -422,8 +422,7 @@ def fwd_logsumexp(x, axis=None, keepdims=False):
     if keepdims:
         _t4 = result
     else:
-        _t5 = np.squeeze(result, axis=axis)
-        _t4 = _t5
+        _t4 = np.squeeze(result, axis=axis)
     return _t4, [keepdims, _t1, _t2, runtime.shape_of(_t3), axis, biggest,
         runtime.shape_of(result), x]
 

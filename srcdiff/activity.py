@@ -153,6 +153,13 @@ def _joined(a, b):
     return True
 
 
+def _deeply_normalised(varied):
+    """A variation with each tuple in it, its own items first, _normalised."""
+    if not isinstance(varied, tuple):
+        return varied
+    return _normalised(tuple(_deeply_normalised(v) for v in varied))
+
+
 def _normalised(items):
     """A tuple of variations, as a bool when its items are all the same bool."""
     if all(i is True for i in items) or all(i is False for i in items):
@@ -233,7 +240,9 @@ class Activity:
         if target.id in active and target.id not in self.partly:
             return  # (varied as a whole already)
         active.add(target.id)
-        varied = _joined(self.partly.get(target.id, False), varied)
+        # ((False,) as False, as joins give it: else the two spellings take turns, and the
+        # fixed point is never reached)
+        varied = _joined(self.partly.get(target.id, False), _deeply_normalised(varied))
         if varied is True:
             self.partly.pop(target.id, None)
         else:

@@ -255,6 +255,16 @@ def refuse_container_methods(exc, names, args):
             "pass the functions (or the objects whose __call__ or methods "
             "the code calls) in it, or call them by their names",
         )
+    if isinstance(value, np.ndarray):
+        method = exc.message.split("(...)")[0]
+        raise UnsupportedError(
+            f"{exc.parameter!r} is an array here, and the code calls its method {method}, "
+            "which srcdiff has no derivative for",
+            exc.location,
+            f"write it with what srcdiff differentiates: list({exc.parameter}) for "
+            f"{exc.parameter}.tolist() of a vector, {exc.parameter}[i] for "
+            f"{exc.parameter}.item(i), or the numpy function of the same name",
+        )
     if isinstance(value, (dict, list, tuple)):
         raise UnsupportedError(
             f"{exc.parameter!r} is a {kind} here, and the code calls one of its methods "

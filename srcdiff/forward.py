@@ -209,8 +209,12 @@ class Forward:
                 return out + [
                     ir.assign(self.dname(t), gast.List(elts=[], ctx=gast.Load())) for t in live
                 ]
-            # a list appended to later ([x] with x constant) has a list of tangents
-            zero = lambda t: "runtime.zero_tangent" if t in self.stacks else "runtime.zeros_like"  # noqa: E731
+            # a list appended to later ([x] with x constant), or a display whose items are
+            # read or sliced later, has a list of tangents (a Sparse cannot be sliced)
+            listed = isinstance(stmt.value, (gast.List, gast.Tuple))
+            zero = lambda t: (  # noqa: E731
+                "runtime.zero_tangent" if listed or t in self.stacks else "runtime.zeros_like"
+            )
             return out + [ir.assign(self.dname(t), ir.call(zero(t), ir.name(t))) for t in live]
         return out + self._templated_tangent(stmt, live)
 

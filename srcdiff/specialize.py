@@ -26,7 +26,7 @@ from .emitted import told_apart
 from .passes import saved_lists, tuple_items
 from .passes.keep_scalars import keep_scalars_unspread
 from .optimize import eliminate_dead_code, eliminate_dead_stacks, gather_row_adjoints, release_early
-from .passes.copies import CopyPropagation
+from .passes.copies import CopyPropagation, coalesce_temporaries
 from .ir import dotted
 from .primitives import registry
 from .inference import Interpreter, Unsupported
@@ -183,6 +183,7 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     context = _opaque(emitted), callees, _fixed(emitted)
     keep_scalars_unspread(func, arguments, context, copies)
     gather_row_adjoints(func, interpreter.seen)
+    coalesce_temporaries(func)  # (`_t4 = v + _t3; v = _t4`, with no stack between now)
     session.redirect(interpreter.seen, emitted, func)
     return interpreter
 

@@ -98,6 +98,17 @@ def closure_made_inside(w, x):
     return np.sum(make_scaled(np.sum(w))(x))
 
 
+def inner_def_accumulating_into_a_list(w, x):
+    total = [0.0]  # (forward mode: its tangent is a list, sliced as the item write rebuilds it)
+
+    def add(v):
+        total[0] = total[0] + v
+
+    for v in np.tanh(x @ w).ravel():
+        add(v)
+    return total[0] ** 2
+
+
 # --- functions as values --------------------------------------------------------------------------
 
 
@@ -474,6 +485,16 @@ def int_array_loop_in_a_callee(B, columns):
     return columns_product(B, columns)
 
 
+def sizes_of(a):
+    return (a.shape[0],)
+
+
+def callee_returning_a_tuple_of_constants(w, x):
+    (rows,) = sizes_of(x @ w)  # (activity's fixed point once never ended here)
+    sizes = sizes_of(w)
+    return np.sum(np.tanh(x @ w)) / rows + sizes[0] * np.sum(w**2)
+
+
 def total_of(*values):
     return sum(np.sum(v**2) for v in values)
 
@@ -695,6 +716,7 @@ CASES = {
     "lambda closing over parameters": (lambda_closing_over_parameters, w_and_x),
     "closure made by a module function": (closure_made_by_a_module_function, w_and_x),
     "closure made inside": (closure_made_inside, w_and_x),
+    "inner def accumulating into a list": (inner_def_accumulating_into_a_list, w_and_x),
     # functions as values
     "user function as an argument": (apply_activation, lambda: (*w_and_x(), softplus)),
     "numpy function as an argument": (apply_activation, lambda: (*w_and_x(), np.tanh)),
@@ -778,6 +800,7 @@ CASES = {
         int_array_loop_in_a_callee,
         lambda: (arrays((3, 4))[0], np.array([0, 2, 1, 3])),
     ),
+    "callee returning a tuple of constants": (callee_returning_a_tuple_of_constants, w_and_x),
     "*args callee": (star_args_callee, w_and_x),
     "**kwargs callee": (star_kwargs_callee, w_and_x),
     "callee with a function default and **opts": (

@@ -5,6 +5,7 @@ finite differences (and autograd, where it runs the function). The last section 
 fixed on main while these were found, as plain tests of those variants."""
 
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -887,3 +888,19 @@ def test_tangent_of_a_python_float_power_of_a_negative_base(t):
     np.testing.assert_allclose(nf.jvp(power_of, wrt=1)(t, 2.5, 1.0)[1], central, rtol=1e-7)
     central = (power_of(t + h, 2.5) - power_of(t - h, 2.5)) / (2 * h)
     np.testing.assert_allclose(nf.jvp(power_of, wrt=0)(t, 2.5, 1.0)[1], central, rtol=1e-7)
+
+
+def imaginary_part_of_a_complex_root(x):
+    return np.sum(np.sqrt(x.astype(complex) - 1).imag)
+
+
+def test_the_adjoint_of_a_cast_to_complex_is_its_real_part_without_a_warning():
+    """runtime.cast_grad cast the complex adjoint to float with .astype, which is right but
+    warned "ComplexWarning: Casting complex values to real discards the imaginary part"
+    on every call."""
+    x = np.array([0.3, 0.5, 2.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gradient = nf.grad(imaginary_part_of_a_complex_root)(x)
+    expected = finite_differences(imaginary_part_of_a_complex_root, (x,), 0)
+    np.testing.assert_allclose(gradient, expected, rtol=1e-6, atol=1e-8)

@@ -248,6 +248,63 @@ def test_copies_are_propagated_inside_loops_only_when_the_value_is_the_same():
     assert "a = g" in out
 
 
+def test_a_copy_and_its_copy_back_both_go():
+    """`b = a; ...; a = b` (left where specialisation drops an unbroadcast) gives a the value
+    it holds: both copies go when a is not otherwise written before b's last read."""
+    from srcdiff.optimize import propagate_copies
+
+    out = _pass_on(
+        propagate_copies,
+        """
+        def f(bx, bv, n, stack):
+            for i in range(n):
+                b_t6 = bx
+                x = stack.pop()
+                bx = b_t6
+                bv = bv + b_t6 * x
+            return bx, bv
+        """,
+    )
+    assert "b_t6" not in out and "bv = bv + bx * x" in out and "bx = bx" not in out
+    out = _pass_on(
+        propagate_copies,
+        """
+        def f(bx, bv, n):
+            for i in range(n):
+                b_t6 = bx
+                bx = bx * 2
+                bx = b_t6       # restores the old bx
+                bv = bv + b_t6
+            return bx, bv
+        """,
+    )
+    assert "b_t6 = bx" in out and "bx = b_t6" in out
+
+
+def test_a_temporary_copied_at_once_into_a_name_is_that_name():
+    """`_t6 = total + _t5; total = _t6` is `total = total + _t5`; a name of f's keeps its
+    value's name, and a temporary read again keeps its own."""
+    from srcdiff.optimize import propagate_copies
+
+    out = _pass_on(
+        propagate_copies,
+        """
+        def f(x, n):
+            total = 0.0
+            for i in range(n):
+                _t6 = total + x
+                total = _t6
+                h = total * 2
+                y = h
+                _t7 = y * 3
+                z = _t7
+            return total + z + _t7
+        """,
+    )
+    assert "total = total + x" in out and "_t6" not in out
+    assert "h = total * 2" in out and "_t7 = h * 3" in out and "z = _t7" in out
+
+
 def test_dead_stacks_go_and_read_ones_stay():
     from srcdiff.optimize import eliminate_dead_stacks
 
@@ -321,7 +378,7 @@ def test_no_unbroadcast_between_sure_real_scalars(rng):
     # total and each term are real scalars (a literal, float(), a number): their adjoints
     # need no runtime.unbroadcast, nor stacks of shapes
     source = nf.grad(running_total).source
-    assert "btotal = b_t6" in source and "b_t3 = b_t6 * _t4" in source
+    assert "b_t3 = btotal * _t4" in source and "unbroadcast" not in source
     assert "_stack_total" not in source and "_stack_t3" not in source
     check_grad(running_total, rng.normal(size=5))
 

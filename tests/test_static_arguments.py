@@ -409,6 +409,21 @@ def test_a_method_of_a_dict_argument_says_to_read_the_item():
     assert "# the setdefault line" in message
 
 
+def squares_of_listed_items(x):
+    return sum(t * t for t in x.tolist())  # the tolist line
+
+
+def test_a_method_of_an_array_argument_without_a_rule_says_what_to_write():
+    """x.tolist() waits for the call like an object's method; an array there has no rule
+    for it, and the advice names what srcdiff does differentiate (not "pass the object")."""
+    with pytest.raises(nf.UnsupportedError) as error:
+        nf.grad(squares_of_listed_items)(np.ones(3))
+    message = str(error.value)
+    assert "'x' is an array here" in message and "its method x.tolist" in message
+    assert "list(x) for x.tolist() of a vector" in message
+    assert "# the tolist line" in message
+
+
 # --- functions an object holds of its own, and names rebound between calls ---------------------
 
 

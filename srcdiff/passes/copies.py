@@ -20,7 +20,54 @@ def propagate_copies(func):
     or a copy of c qualifies, so only those are looked at again. Each look reads an index of
     where each name is read and written, not the code after the copy."""
     CopyPropagation(func).run()
+    coalesce_temporaries(func)
     return func
+
+
+def coalesce_temporaries(func):
+    """`t = e` then `x = t` as `x = e`, where t is a temporary of the transform's (`_t6`,
+    `b_t6`) written and read nowhere else (as a loop's `_t6 = total + _t5; total = _t6` is,
+    once no stack saves total's old value between)."""
+    loads, others = {}, {}  # name -> its reads; its writes, deletions and parameters
+    for node in _names_below([func]):
+        table = loads if node.ctx.__class__ is _LOAD else others
+        table[node.id] = table.get(node.id, 0) + 1
+    _coalesce(func.body, loads, others)
+
+
+def _coalesce(block, loads, others):
+    kept = []
+    for stmt in block:
+        for field in ("body", "orelse", "finalbody"):
+            inner = getattr(stmt, field, None)
+            if inner.__class__ is list:
+                _coalesce(inner, loads, others)
+        before = kept[-1] if kept else None
+        if (
+            _is_copy(stmt)
+            and _assigns_one_name(before)
+            and before.targets[0].id == stmt.value.id
+            and stmt.value.id.lstrip("bd").startswith("_")  # (f's names, and adjoints': kept)
+            and loads.get(stmt.value.id) == 1
+            and others.get(stmt.value.id) == 1
+        ):
+            before.targets = stmt.targets
+            continue
+        kept.append(stmt)
+    block[:] = kept
+
+
+def _assigns_one_name(stmt):
+    """Whether `stmt` assigns one value to one plain name."""
+    return (
+        stmt.__class__ is gast.Assign
+        and len(stmt.targets) == 1
+        and stmt.targets[0].__class__ is gast.Name
+    )
+
+
+def _is_copy(stmt):
+    return _assigns_one_name(stmt) and stmt.value.__class__ is gast.Name
 
 
 class CopyPropagation:
@@ -193,8 +240,8 @@ class _Program:
                 last, last_stmt = found
         for _, stmt, _ in self.writes.get(source, {}).values():
             found = self._in_block(stmt, block)
-            if found is None or not index < found[0] <= last:
-                continue
+            if found is None or not index < found[0] <= last or _copy_back(found[1], copy):
+                continue  # (`b = a` gives b the value it holds: it goes once a reads b)
             if found[0] < last or isinstance(last_stmt, _COMPOUND):
                 return False  # (a simple statement reads its operands before it stores)
         return True
@@ -222,7 +269,21 @@ class _Program:
         self.by_source[source].discard(order)
         renamed = self.by_source.pop(target, set())
         self.by_source[source] |= renamed
+        for back in [o for o in renamed if self.copies[o].targets[0].id == source]:
+            self._drop_self_copy(back)
         return renamed | self.by_target.get(source, set())
+
+    def _drop_self_copy(self, order):
+        """Take out the copy numbered `order`, now `b = b`."""
+        stmt = self.copies[order]
+        name = stmt.value.id
+        _forget(self.writes[name], stmt.targets[0], stmt)
+        _forget(self.loads[name], stmt.value, stmt)
+        self.stores[name] -= 1
+        self.reads[name] -= 1
+        self.by_target[name].discard(order)
+        self.by_source[name].discard(order)
+        self.copies[order] = None
 
     def drop_removed(self):
         for block in self.blocks:
@@ -232,6 +293,18 @@ class _Program:
                 if id(stmt) not in self.copy_order
                 or self.copies[self.copy_order[id(stmt)]] is not None
             ]
+
+
+def _copy_back(stmt, copy):
+    """Whether statement `stmt` is `b = a` for the copy `a = b`."""
+    return (
+        stmt.__class__ is gast.Assign
+        and len(stmt.targets) == 1
+        and stmt.targets[0].__class__ is gast.Name
+        and stmt.targets[0].id == copy.value.id
+        and stmt.value.__class__ is gast.Name
+        and stmt.value.id == copy.targets[0].id
+    )
 
 
 def _forget(table, node, stmt):

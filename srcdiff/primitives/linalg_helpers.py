@@ -237,14 +237,12 @@ _PARTLY_CONSTANT = {
         Sample(
             f"runtime.eigh_vjp(g, np.linalg.eigh({_SYMMETRIC}))",
             setup="g = (gw, None)",
-            second_order=False,  # (its hvp ran over 10 minutes in the suite: to look into)
             a=real(3, 3),
             gw=real(3),
         ),
         Sample(
             f"runtime.eigh_vjp(g, np.linalg.eigh({_SYMMETRIC}))",
             setup="g = (0.0, gv)",
-            second_order=False,  # (the tests' time: the item read in second order above)
             gv=real(3, 3),
             a=real(3, 3),
         ),
@@ -253,14 +251,12 @@ _PARTLY_CONSTANT = {
         Sample(
             "runtime.svd_vjp(g, np.linalg.svd(a, full_matrices=False))",
             setup="g = (0.0, gs, None)",
-            second_order=False,
             a=real(4, 3),
             gs=real(3),
         ),
         Sample(
             "runtime.svd_vjp(g, np.linalg.svd(a))",
             setup="g = (gu, None, gvh)",
-            second_order=False,
             a=real(3, 3),
             gu=real(3, 3),
             gvh=real(3, 3),

@@ -520,6 +520,8 @@ def cast_grad(g, z, x):
         return np.zeros(np.shape(x), dtype=dtype if floating else float)
     if not floating:
         return g
+    if dtype.kind == "f" and np.iscomplexobj(g):
+        g = np.real(g)  # (the adjoint of a real value made complex: no ComplexWarning)
     return g.astype(dtype) if hasattr(g, "astype") else dtype.type(g)  # (a float: z 0-d)
 
 
