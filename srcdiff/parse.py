@@ -258,6 +258,8 @@ class ParsedFunction:
             for name, s in self.statics.items()
             if isinstance(s.value, functools.partial)
         }
+        if not any(isinstance(value, functools.partial) for value in self.namespace.values()):
+            return found  # (then no need to walk the code for the names it calls)
         called = (
             {
                 n.func.id
