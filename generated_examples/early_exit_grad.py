@@ -13,8 +13,6 @@ def dearly_exit(x):
     _stack_cond0 = []
     _stack_t0 = []
     _stack_t1 = []
-    _stack_t2 = []
-    _stack_total = []
     total = 0.0
     _n0 = 0
     for i in range(8):
@@ -27,10 +25,7 @@ def dearly_exit(x):
             _t1 = np.sin(_t0)
             _stack_t1.append(runtime.shape_of(_t1))
             _t2 = np.sum(_t1)
-            _stack_t2.append(runtime.shape_of(_t2))
-            _t3 = total + _t2
-            _stack_total.append(runtime.shape_of(total))
-            total = _t3
+            total = total + _t2
             _cond1 = total > 2.0
             if _cond1:
                 break
@@ -48,14 +43,9 @@ def dearly_exit(x):
     for i in reversed(range(8)[:_n0]):
         _cond0 = _stack_cond0.pop()
         if not _cond0:
-            _t2 = _stack_t2.pop()
             _t1 = _stack_t1.pop()
             _t0 = _stack_t0.pop()
-            b_t3 = btotal
-            total = _stack_total.pop()
-            btotal = runtime.unbroadcast(b_t3, total)
-            b_t2 = runtime.unbroadcast(b_t3, _t2)
-            b_t1 = runtime.unreduce(b_t2, _t1)
+            b_t1 = runtime.unreduce(btotal, _t1)
             b_t0 = b_t1 * np.cos(_t0)
             bx += b_t0 * i
     return runtime.as_grad(bx, x)

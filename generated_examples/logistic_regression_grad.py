@@ -30,12 +30,11 @@ def dlogistic_regression(w, b, x, y):
     _t14 = 0.01 * _t13
     _t15 = nll + _t14
     b_t15 = runtime.grad_seed(_t15)
-    bnll = runtime.unbroadcast(b_t15, nll)
     b_t14 = runtime.unbroadcast(b_t15, _t14)
     b_t13 = b_t14 * 0.01
     b_t12 = runtime.unreduce(b_t13, _t12)
     bw = b_t12 * 2 * w
-    b_t11 = -bnll
+    b_t11 = -b_t15
     b_t10 = runtime.mean_grad(b_t11, _t10)
     b_t5 = runtime.unbroadcast(b_t10, _t5)
     b_t9 = runtime.unbroadcast(b_t10, _t9)

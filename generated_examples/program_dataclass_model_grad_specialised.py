@@ -30,12 +30,10 @@ def dloss(model, inputs, targets, config):
     b_t8 = runtime.mean_grad(b_t9, _t8)
     bresiduals = b_t8 * 2 * residuals
     b_t7 = runtime.unbroadcast(bpenalty * config.weight_decay, _t7)
-    b_t3 = runtime.unbroadcast(b_t7, _t3)
-    b_t6 = runtime.unbroadcast(b_t7, _t6)
-    b_t5 = runtime.unreduce(b_t6, _t5)
+    b_t5 = runtime.unreduce(b_t7, _t5)
     b_t4 = b_t5 * 2 * _t4
     bmodel = runtime.field_grad(b_t4, model, 'W2')
-    b_t2 = runtime.unreduce(b_t3, _t2)
+    b_t2 = runtime.unreduce(b_t7, _t2)
     b_t1 = b_t2 * 2 * _t1
     bmodel += runtime.field_grad(b_t1, model, 'W1')
     b_t0 = runtime.unbroadcast(bresiduals, _t0)

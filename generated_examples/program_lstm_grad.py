@@ -83,7 +83,6 @@ def fwd_lstm_predict(params, inputs):
     _stack_update_lstm_result = []
     _stack_hiddens = []
     _stack_cells = []
-    _stack_concat_and_multiply_weights_5 = []
     _stack_concat_and_multiply_args0_5 = []
     _stack_t11 = []
     _stack_concat_and_multiply_cat_state_5 = []
@@ -179,15 +178,13 @@ def fwd_lstm_predict(params, inputs):
         hiddens = update_lstm_result[0]
         _stack_cells.append(runtime.shape_of(cells))
         cells = update_lstm_result[1]
-        concat_and_multiply_weights_5 = params['predict']
-        _stack_concat_and_multiply_weights_5.append(concat_and_multiply_weights_5)
         _stack_concat_and_multiply_args0_5.append(hiddens)
         _t11 = np.ones(((hiddens,)[0].shape[0], 1))
         _stack_t11.append(_t11)
         concat_and_multiply_cat_state_5 = np.hstack((hiddens, _t11))
         _stack_concat_and_multiply_cat_state_5.append(concat_and_multiply_cat_state_5)
         concat_and_multiply_result_5 = np.dot(concat_and_multiply_cat_state_5,
-            concat_and_multiply_weights_5)
+            concat_and_multiply_weights)
         _stack_hiddens_to_output_probs_output_1.append(
             runtime.shape_of(concat_and_multiply_result_5))
         _t12, logsumexp_saved_1 = fwd_logsumexp(concat_and_multiply_result_5, axis=1,
@@ -205,7 +202,7 @@ def fwd_lstm_predict(params, inputs):
         _stack_concat_and_multiply_cat_state_3, _stack_concat_and_multiply_cat_state_4,
         _stack_concat_and_multiply_cat_state_5, _stack_concat_and_multiply_weights_1,
         _stack_concat_and_multiply_weights_2, _stack_concat_and_multiply_weights_3,
-        _stack_concat_and_multiply_weights_4, _stack_concat_and_multiply_weights_5, _stack_hiddens,
+        _stack_concat_and_multiply_weights_4, _stack_hiddens,
         _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
         _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
         _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
@@ -228,8 +225,7 @@ def bwd_lstm_predict(boutput, saved):
         _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_cat_state_3,
         _stack_concat_and_multiply_cat_state_4, _stack_concat_and_multiply_cat_state_5,
         _stack_concat_and_multiply_weights_1, _stack_concat_and_multiply_weights_2,
-        _stack_concat_and_multiply_weights_3, _stack_concat_and_multiply_weights_4,
-        _stack_concat_and_multiply_weights_5, _stack_hiddens,
+        _stack_concat_and_multiply_weights_3, _stack_concat_and_multiply_weights_4, _stack_hiddens,
         _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
         _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
         _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
@@ -243,8 +239,8 @@ def bwd_lstm_predict(boutput, saved):
     boutput = runtime.add_items([], boutput, output)
     del output
     bcells = runtime.zeros_like(cells)
+    bconcat_and_multiply_weights = runtime.zeros_like(concat_and_multiply_weights)
     bhiddens = runtime.zeros_like(hiddens)
-    bpredict = 0.0
     boutgate = 0.0
     bingate = 0.0
     bforget = 0.0
@@ -256,7 +252,6 @@ def bwd_lstm_predict(boutput, saved):
         concat_and_multiply_cat_state_5 = _stack_concat_and_multiply_cat_state_5.pop()
         _t11 = _stack_t11.pop()
         concat_and_multiply_args0_5 = _stack_concat_and_multiply_args0_5.pop()
-        concat_and_multiply_weights_5 = _stack_concat_and_multiply_weights_5.pop()
         update_lstm_result = _stack_update_lstm_result.pop()
         _t10 = _stack_t10.pop()
         _t9 = _stack_t9.pop()
@@ -296,12 +291,11 @@ def bwd_lstm_predict(boutput, saved):
         bhiddens_to_output_probs_output_1 = (bhiddens_to_output_probs_output_1
             + logsumexp_grads_1[0])
         bconcat_and_multiply_cat_state_5 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
-            concat_and_multiply_cat_state_5, concat_and_multiply_weights_5, 0)
-        bconcat_and_multiply_weights_5 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
-            concat_and_multiply_cat_state_5, concat_and_multiply_weights_5, 1)
+            concat_and_multiply_cat_state_5, concat_and_multiply_weights, 0)
+        bconcat_and_multiply_weights += runtime.dot_grad(bhiddens_to_output_probs_output_1,
+            concat_and_multiply_cat_state_5, concat_and_multiply_weights, 1)
         bconcat_and_multiply_args0_5 = runtime.unstacked(bconcat_and_multiply_cat_state_5,
             (concat_and_multiply_args0_5, _t11), 0, 'hstack')
-        bpredict += bconcat_and_multiply_weights_5
         bhiddens = bhiddens + bconcat_and_multiply_args0_5
         bupdate_lstm_result = runtime.getitem_grad(bcells, update_lstm_result, 1)
         cells = _stack_cells.pop()
@@ -372,7 +366,7 @@ def bwd_lstm_predict(boutput, saved):
         _stack_concat_and_multiply_cat_state_3, _stack_concat_and_multiply_cat_state_4,
         _stack_concat_and_multiply_cat_state_5, _stack_concat_and_multiply_weights_1,
         _stack_concat_and_multiply_weights_2, _stack_concat_and_multiply_weights_3,
-        _stack_concat_and_multiply_weights_4, _stack_concat_and_multiply_weights_5, _stack_hiddens,
+        _stack_concat_and_multiply_weights_4, _stack_hiddens,
         _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
         _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
         _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
@@ -393,7 +387,7 @@ def bwd_lstm_predict(boutput, saved):
     del logsumexp_grads
     bconcat_and_multiply_cat_state = runtime.dot_grad(bhiddens_to_output_probs_output,
         concat_and_multiply_cat_state, concat_and_multiply_weights, 0)
-    bconcat_and_multiply_weights = runtime.dot_grad(bhiddens_to_output_probs_output,
+    bconcat_and_multiply_weights += runtime.dot_grad(bhiddens_to_output_probs_output,
         concat_and_multiply_cat_state, concat_and_multiply_weights, 1)
     del bhiddens_to_output_probs_output, concat_and_multiply_cat_state, concat_and_multiply_weights
     bconcat_and_multiply_args0 = runtime.unstacked(bconcat_and_multiply_cat_state,
@@ -405,10 +399,10 @@ def bwd_lstm_predict(boutput, saved):
     del _t1, bcells
     b_t0 = runtime.unrepeat(bhiddens, _t0, num_sequences, axis=0)
     del _t0, bhiddens, num_sequences
-    bparams = runtime.Sparse({'init hiddens': b_t0, 'init cells': b_t1, 'predict': bpredict
-        + bconcat_and_multiply_weights, 'change': bchange, 'forget': bforget, 'ingate': bingate,
-        'outgate': boutgate})
-    del b_t0, b_t1, bchange, bconcat_and_multiply_weights, bforget, bingate, boutgate, bpredict
+    bparams = runtime.Sparse({'init hiddens': b_t0, 'init cells': b_t1,
+        'predict': bconcat_and_multiply_weights, 'change': bchange, 'forget': bforget,
+        'ingate': bingate, 'outgate': boutgate})
+    del b_t0, b_t1, bchange, bconcat_and_multiply_weights, bforget, bingate, boutgate
     return bparams,
 
 

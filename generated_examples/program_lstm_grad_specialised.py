@@ -90,7 +90,6 @@ def fwd_lstm_predict_s1(params, inputs):
     _stack_t9 = []
     _stack_t10 = []
     _stack_update_lstm_result = []
-    _stack_concat_and_multiply_weights_5 = []
     _stack_concat_and_multiply_args0_5 = []
     _stack_t11 = []
     _stack_concat_and_multiply_cat_state_5 = []
@@ -183,15 +182,13 @@ def fwd_lstm_predict_s1(params, inputs):
         _stack_update_lstm_result.append(runtime.shape_of(update_lstm_result))
         hiddens = update_lstm_result[0]
         cells = update_lstm_result[1]
-        concat_and_multiply_weights_5 = params['predict']
-        _stack_concat_and_multiply_weights_5.append(concat_and_multiply_weights_5)
         _stack_concat_and_multiply_args0_5.append(hiddens)
         _t11 = np.ones(((hiddens,)[0].shape[0], 1))
         _stack_t11.append(_t11)
         concat_and_multiply_cat_state_5 = np.hstack((hiddens, _t11))
         _stack_concat_and_multiply_cat_state_5.append(concat_and_multiply_cat_state_5)
         concat_and_multiply_result_5 = np.dot(concat_and_multiply_cat_state_5,
-            concat_and_multiply_weights_5)
+            concat_and_multiply_weights)
         _stack_hiddens_to_output_probs_output_1.append(concat_and_multiply_result_5)
         _t12, logsumexp_saved_1 = fwd_logsumexp(concat_and_multiply_result_5, axis=1,
             keepdims=True)
@@ -208,10 +205,9 @@ def fwd_lstm_predict_s1(params, inputs):
         _stack_concat_and_multiply_cat_state_4, _stack_concat_and_multiply_cat_state_5,
         _stack_concat_and_multiply_weights_1, _stack_concat_and_multiply_weights_2,
         _stack_concat_and_multiply_weights_3, _stack_concat_and_multiply_weights_4,
-        _stack_concat_and_multiply_weights_5, _stack_hiddens_to_output_probs_output_1,
-        _stack_logsumexp_saved_1, _stack_sigmoid_saved, _stack_sigmoid_saved_1,
-        _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12, _stack_t4, _stack_t5,
-        _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
+        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
+        _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
+        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
         _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
         _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t0, _t1,
         _t2, runtime.shape_of(_t3), cells, concat_and_multiply_args0,
@@ -242,10 +238,9 @@ def bwd_lstm_predict_s1(boutput, saved):
         _stack_concat_and_multiply_cat_state_4, _stack_concat_and_multiply_cat_state_5,
         _stack_concat_and_multiply_weights_1, _stack_concat_and_multiply_weights_2,
         _stack_concat_and_multiply_weights_3, _stack_concat_and_multiply_weights_4,
-        _stack_concat_and_multiply_weights_5, _stack_hiddens_to_output_probs_output_1,
-        _stack_logsumexp_saved_1, _stack_sigmoid_saved, _stack_sigmoid_saved_1,
-        _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12, _stack_t4, _stack_t5,
-        _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
+        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
+        _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
+        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
         _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
         _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t0, _t1,
         _t2, _t3, cells, concat_and_multiply_args0, concat_and_multiply_cat_state,
@@ -257,9 +252,9 @@ def bwd_lstm_predict_s1(boutput, saved):
     del output
     bcells = np.zeros_like(cells)
     del cells
+    bconcat_and_multiply_weights = np.zeros_like(concat_and_multiply_weights)
     bhiddens = np.zeros_like(hiddens)
     del hiddens
-    bpredict = 0.0
     boutgate = 0.0
     bingate = 0.0
     bforget = 0.0
@@ -271,7 +266,6 @@ def bwd_lstm_predict_s1(boutput, saved):
         concat_and_multiply_cat_state_5 = _stack_concat_and_multiply_cat_state_5.pop()
         _t11 = _stack_t11.pop()
         concat_and_multiply_args0_5 = _stack_concat_and_multiply_args0_5.pop()
-        concat_and_multiply_weights_5 = _stack_concat_and_multiply_weights_5.pop()
         update_lstm_result = _stack_update_lstm_result.pop()
         _t10 = _stack_t10.pop()
         _t9 = _stack_t9.pop()
@@ -311,12 +305,11 @@ def bwd_lstm_predict_s1(boutput, saved):
         bhiddens_to_output_probs_output_1 = (bhiddens_to_output_probs_output_1
             + logsumexp_grads_1[0])
         bconcat_and_multiply_cat_state_5 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
-            concat_and_multiply_cat_state_5, concat_and_multiply_weights_5, 0)
-        bconcat_and_multiply_weights_5 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
-            concat_and_multiply_cat_state_5, concat_and_multiply_weights_5, 1)
+            concat_and_multiply_cat_state_5, concat_and_multiply_weights, 0)
+        bconcat_and_multiply_weights += runtime.dot_grad(bhiddens_to_output_probs_output_1,
+            concat_and_multiply_cat_state_5, concat_and_multiply_weights, 1)
         bconcat_and_multiply_args0_5 = runtime.unstacked(bconcat_and_multiply_cat_state_5,
             (concat_and_multiply_args0_5, _t11), 0, 'hstack')
-        bpredict += bconcat_and_multiply_weights_5
         bhiddens = bhiddens + bconcat_and_multiply_args0_5
         bupdate_lstm_result = runtime.getitem_grad(bcells, update_lstm_result, 1)
         bupdate_lstm_result = runtime.add_at(bupdate_lstm_result, update_lstm_result, 0, bhiddens)
@@ -385,10 +378,9 @@ def bwd_lstm_predict_s1(boutput, saved):
         _stack_concat_and_multiply_cat_state_4, _stack_concat_and_multiply_cat_state_5,
         _stack_concat_and_multiply_weights_1, _stack_concat_and_multiply_weights_2,
         _stack_concat_and_multiply_weights_3, _stack_concat_and_multiply_weights_4,
-        _stack_concat_and_multiply_weights_5, _stack_hiddens_to_output_probs_output_1,
-        _stack_logsumexp_saved_1, _stack_sigmoid_saved, _stack_sigmoid_saved_1,
-        _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12, _stack_t4, _stack_t5,
-        _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
+        _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_sigmoid_saved,
+        _stack_sigmoid_saved_1, _stack_sigmoid_saved_2, _stack_t10, _stack_t11, _stack_t12,
+        _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
         _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
         _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result,
         update_lstm_cells, update_lstm_hiddens)
@@ -406,7 +398,7 @@ def bwd_lstm_predict_s1(boutput, saved):
     del logsumexp_grads
     bconcat_and_multiply_cat_state = runtime.dot_grad(bhiddens_to_output_probs_output,
         concat_and_multiply_cat_state, concat_and_multiply_weights, 0)
-    bconcat_and_multiply_weights = runtime.dot_grad(bhiddens_to_output_probs_output,
+    bconcat_and_multiply_weights += runtime.dot_grad(bhiddens_to_output_probs_output,
         concat_and_multiply_cat_state, concat_and_multiply_weights, 1)
     del bhiddens_to_output_probs_output, concat_and_multiply_cat_state, concat_and_multiply_weights
     bconcat_and_multiply_args0 = runtime.unstacked(bconcat_and_multiply_cat_state,
@@ -418,10 +410,10 @@ def bwd_lstm_predict_s1(boutput, saved):
     del _t1, bcells
     b_t0 = runtime.unrepeat(bhiddens, _t0, num_sequences, axis=0)
     del _t0, bhiddens, num_sequences
-    bparams = runtime.Sparse({'init hiddens': b_t0, 'init cells': b_t1, 'predict': bpredict
-        + bconcat_and_multiply_weights, 'change': bchange, 'forget': bforget, 'ingate': bingate,
-        'outgate': boutgate})
-    del b_t0, b_t1, bchange, bconcat_and_multiply_weights, bforget, bingate, boutgate, bpredict
+    bparams = runtime.Sparse({'init hiddens': b_t0, 'init cells': b_t1,
+        'predict': bconcat_and_multiply_weights, 'change': bchange, 'forget': bforget,
+        'ingate': bingate, 'outgate': boutgate})
+    del b_t0, b_t1, bchange, bconcat_and_multiply_weights, bforget, bingate, boutgate
     return bparams,
 
 

@@ -61,7 +61,6 @@ def fwd_rnn_predict(params, inputs):
     _stack_concat_and_multiply_cat_state = []
     _stack_update_rnn_result = []
     _stack_hiddens = []
-    _stack_concat_and_multiply_weights_2 = []
     _stack_concat_and_multiply_args0_2 = []
     _stack_t4 = []
     _stack_concat_and_multiply_cat_state_2 = []
@@ -96,15 +95,13 @@ def fwd_rnn_predict(params, inputs):
         _stack_update_rnn_result.append(update_rnn_result)
         _stack_hiddens.append(runtime.shape_of(hiddens))
         hiddens = update_rnn_result
-        concat_and_multiply_weights_2 = params['predict']
-        _stack_concat_and_multiply_weights_2.append(concat_and_multiply_weights_2)
         _stack_concat_and_multiply_args0_2.append(hiddens)
         _t4 = np.ones(((hiddens,)[0].shape[0], 1))
         _stack_t4.append(_t4)
         concat_and_multiply_cat_state_2 = np.hstack((hiddens, _t4))
         _stack_concat_and_multiply_cat_state_2.append(concat_and_multiply_cat_state_2)
         concat_and_multiply_result_2 = np.dot(concat_and_multiply_cat_state_2,
-            concat_and_multiply_weights_2)
+            concat_and_multiply_weights_1)
         _stack_hiddens_to_output_probs_output_1.append(
             runtime.shape_of(concat_and_multiply_result_2))
         _t5, logsumexp_saved_1 = fwd_logsumexp(concat_and_multiply_result_2, axis=1, keepdims=True)
@@ -114,8 +111,7 @@ def fwd_rnn_predict(params, inputs):
         output.append(hiddens_to_output_probs_result_1)
     return output, [_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
         _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
-        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
-        _stack_concat_and_multiply_weights_2, _stack_hiddens,
+        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights, _stack_hiddens,
         _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
         _stack_t5, _stack_update_rnn_result, runtime.shape_of(_t0), _t1, runtime.shape_of(_t2),
         concat_and_multiply_args0_1, concat_and_multiply_cat_state_1,
@@ -127,8 +123,7 @@ def fwd_rnn_predict(params, inputs):
 def bwd_rnn_predict(boutput, saved):
     (_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
         _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
-        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
-        _stack_concat_and_multiply_weights_2, _stack_hiddens,
+        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights, _stack_hiddens,
         _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
         _stack_t5, _stack_update_rnn_result, _t0, _t1, _t2, concat_and_multiply_args0_1,
         concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, hiddens,
@@ -137,8 +132,8 @@ def bwd_rnn_predict(boutput, saved):
     saved.clear()
     boutput = runtime.add_items([], boutput, output)
     del output
+    bconcat_and_multiply_weights_1 = runtime.zeros_like(concat_and_multiply_weights_1)
     bhiddens = runtime.zeros_like(hiddens)
-    bpredict = 0.0
     bchange = 0.0
     for input in reversed(_seq0):
         logsumexp_saved_1 = _stack_logsumexp_saved_1.pop()
@@ -147,7 +142,6 @@ def bwd_rnn_predict(boutput, saved):
         concat_and_multiply_cat_state_2 = _stack_concat_and_multiply_cat_state_2.pop()
         _t4 = _stack_t4.pop()
         concat_and_multiply_args0_2 = _stack_concat_and_multiply_args0_2.pop()
-        concat_and_multiply_weights_2 = _stack_concat_and_multiply_weights_2.pop()
         update_rnn_result = _stack_update_rnn_result.pop()
         concat_and_multiply_cat_state = _stack_concat_and_multiply_cat_state.pop()
         _t3 = _stack_t3.pop()
@@ -162,12 +156,11 @@ def bwd_rnn_predict(boutput, saved):
         bhiddens_to_output_probs_output_1 = (bhiddens_to_output_probs_output_1
             + logsumexp_grads_1[0])
         bconcat_and_multiply_cat_state_2 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
-            concat_and_multiply_cat_state_2, concat_and_multiply_weights_2, 0)
-        bconcat_and_multiply_weights_2 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
-            concat_and_multiply_cat_state_2, concat_and_multiply_weights_2, 1)
+            concat_and_multiply_cat_state_2, concat_and_multiply_weights_1, 0)
+        bconcat_and_multiply_weights_1 += runtime.dot_grad(bhiddens_to_output_probs_output_1,
+            concat_and_multiply_cat_state_2, concat_and_multiply_weights_1, 1)
         bconcat_and_multiply_args0_2 = runtime.unstacked(bconcat_and_multiply_cat_state_2,
             (concat_and_multiply_args0_2, _t4), 0, 'hstack')
-        bpredict += bconcat_and_multiply_weights_2
         bhiddens = bhiddens + bconcat_and_multiply_args0_2
         hiddens = _stack_hiddens.pop()
         bconcat_and_multiply_result = bhiddens * (1 - update_rnn_result * update_rnn_result)
@@ -181,8 +174,7 @@ def bwd_rnn_predict(boutput, saved):
         bhiddens = bconcat_and_multiply_args1
     del (_seq0, _stack_concat_and_multiply_args0, _stack_concat_and_multiply_args0_2,
         _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
-        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
-        _stack_concat_and_multiply_weights_2, _stack_hiddens,
+        _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights, _stack_hiddens,
         _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
         _stack_t5, _stack_update_rnn_result, hiddens)
     bhiddens_to_output_probs_result = runtime.unpack_adjoint(boutput,
@@ -199,7 +191,7 @@ def bwd_rnn_predict(boutput, saved):
     del logsumexp_grads
     bconcat_and_multiply_cat_state_1 = runtime.dot_grad(bhiddens_to_output_probs_output,
         concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, 0)
-    bconcat_and_multiply_weights_1 = runtime.dot_grad(bhiddens_to_output_probs_output,
+    bconcat_and_multiply_weights_1 += runtime.dot_grad(bhiddens_to_output_probs_output,
         concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, 1)
     del (bhiddens_to_output_probs_output, concat_and_multiply_cat_state_1,
         concat_and_multiply_weights_1)
@@ -210,9 +202,9 @@ def bwd_rnn_predict(boutput, saved):
     del bconcat_and_multiply_args0_1
     b_t0 = runtime.unrepeat(bhiddens, _t0, num_sequences, axis=0)
     del _t0, bhiddens, num_sequences
-    bparams = runtime.Sparse({'init hiddens': b_t0, 'predict': bpredict
-        + bconcat_and_multiply_weights_1, 'change': bchange})
-    del b_t0, bchange, bconcat_and_multiply_weights_1, bpredict
+    bparams = runtime.Sparse({'init hiddens': b_t0, 'predict': bconcat_and_multiply_weights_1,
+        'change': bchange})
+    del b_t0, bchange, bconcat_and_multiply_weights_1
     return bparams,
 
 

@@ -25,7 +25,6 @@ def dloss(params, x, y, block=basic_block):
 
 
 def fwd_forward(params, state, x, training, block=basic_block):
-    _stack_t7 = []
     _stack_t10 = []
     _stack_basic_block_saved = []
     stem = params['stem']
@@ -41,10 +40,9 @@ def fwd_forward(params, state, x, training, block=basic_block):
     v = _t6[2]
     h, relu_saved = fwd_relu(h)
     blocks = []
-    for i in range(len(params['blocks'])):
-        _t7 = params['blocks']
-        _stack_t7.append(runtime.shape_of(_t7))
-        _t8 = _t7[i]
+    params_blocks = params['blocks']
+    for i in range(len(params_blocks)):
+        _t8 = params_blocks[i]
         _t9 = None if state is None else state['blocks'][i]
         _t10, basic_block_saved = fwd_basic_block(_t8, _t9, h, training)
         _stack_t10.append(runtime.shape_of(_t10))
@@ -58,14 +56,14 @@ def fwd_forward(params, state, x, training, block=basic_block):
     _t14 = _t12['b']
     logits, linear_saved = fwd_linear(_t11, _t13, _t14)
     _t15 = {'stem': {'m': m, 'v': v}, 'blocks': blocks}
-    return (logits, _t15), [_stack_basic_block_saved, _stack_t10, _stack_t7, runtime.shape_of(_t6),
+    return (logits, _t15), [_stack_basic_block_saved, _stack_t10, runtime.shape_of(_t6),
         batch_norm_saved, conv2d_saved, global_avg_pool_saved, linear_saved,
-        runtime.shape_of(logits), params, relu_saved]
+        runtime.shape_of(logits), params_blocks, relu_saved]
 
 
 def bwd_forward(b_out, saved):
-    (_stack_basic_block_saved, _stack_t10, _stack_t7, _t6, batch_norm_saved, conv2d_saved,
-        global_avg_pool_saved, linear_saved, logits, params, relu_saved) = saved
+    (_stack_basic_block_saved, _stack_t10, _t6, batch_norm_saved, conv2d_saved,
+        global_avg_pool_saved, linear_saved, logits, params_blocks, relu_saved) = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (logits, None))
     del logits
@@ -75,15 +73,14 @@ def bwd_forward(b_out, saved):
     del blogits, linear_saved
     bh, = bwd_global_avg_pool(b_t11, global_avg_pool_saved)
     del b_t11, global_avg_pool_saved
-    bblocks = 0.0
-    for i in reversed(range(len(params['blocks']))):
+    bparams_blocks = runtime.zeros_like(params_blocks)
+    for i in reversed(range(len(params_blocks))):
         basic_block_saved = _stack_basic_block_saved.pop()
         _t10 = _stack_t10.pop()
-        _t7 = _stack_t7.pop()
         b_t10 = runtime.getitem_grad(bh, _t10, 0)
         b_t8, bh = bwd_basic_block(b_t10, basic_block_saved)
-        bblocks = runtime.add_at(bblocks, _t7, i, b_t8)
-    del _stack_basic_block_saved, _stack_t10, _stack_t7, params
+        bparams_blocks = runtime.add_at(bparams_blocks, params_blocks, i, b_t8)
+    del _stack_basic_block_saved, _stack_t10, params_blocks
     bh, = bwd_relu(bh, relu_saved)
     del relu_saved
     b_t6 = runtime.getitem_grad(bh, _t6, 0)
@@ -94,8 +91,9 @@ def bwd_forward(b_out, saved):
     del b_t1, conv2d_saved
     bstem = runtime.Sparse({'w': b_t0, 'gamma': b_t2, 'beta': b_t3})
     del b_t0, b_t2, b_t3
-    bparams = runtime.Sparse({'stem': bstem, 'blocks': bblocks, 'head': {'w': b_t13, 'b': b_t14}})
-    del b_t13, b_t14, bblocks, bstem
+    bparams = runtime.Sparse({'stem': bstem, 'blocks': bparams_blocks,
+        'head': {'w': b_t13, 'b': b_t14}})
+    del b_t13, b_t14, bparams_blocks, bstem
     return bparams,
 
 

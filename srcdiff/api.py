@@ -15,6 +15,7 @@ from .arguments import (
     check_differentiable,
     check_shaped_like,
     choose_wrt,
+    complex_leaf,
     is_wrt,
     keywords_of,
     normalize_wrt,
@@ -303,7 +304,13 @@ class Derivative(Variants):
                 arguments.append((name, keywords[name]))
             elif position + offset < len(args):
                 arguments.append((name, args[position + offset]))
+            else:  # (left to its default, which must not be complex either)
+                default = next((p.default for p in self._parameters if p.name == name), None)
+                if (leaf := complex_leaf(default, name)) is not None:
+                    arguments.append(leaf)
         check_differentiable(arguments, lambda: self._location("defined"))
+        if self._of_derivative:  # (its code, run within this one, takes its own wrt as real)
+            self.fun._check(args[offset:], self.fun._offset, keywords)
 
     def _arguments(self, args):
         """(the emitted function's arguments, f's, the position of f's first among them)"""

@@ -85,11 +85,14 @@ def _check_structure(given, like, what, where, hint):
 
 def check_differentiable(arguments, where):
     """Refuse an argument in wrt that srcdiff cannot differentiate, given (name, value) pairs
-    and `where()`, f's location: a complex one, or one not of a float dtype (a pytree
-    passes: its float leaves get gradients, the others None)."""
+    and `where()`, f's location: a complex one, or a pytree holding a complex number (the
+    emitted code takes the values it differentiates with respect to as real: scalars.py),
+    or one not of a float dtype (a pytree passes: its float leaves get gradients, the
+    others None)."""
     for name, value in arguments:
         if isinstance(value, (dict, list, tuple)) or runtime.is_record(value):
-            continue
+            # (its complex leaf, if any, is refused as an argument would be; else it passes)
+            name, value = complex_leaf(value, name) or (name, 0.0)
         kind = np.asarray(value).dtype.kind if not isinstance(value, float) else "f"
         if kind == "c":
             raise ArgumentError(
@@ -106,6 +109,43 @@ def check_differentiable(arguments, where):
                 where(),
                 "pass a float or a float array, or leave it out of wrt",
             )
+
+
+def complex_leaf(value, name, seen=None):
+    """(its name: `params['w'][0]`, `model.scale`; it) of a complex number or array that
+    `value` (named `name`) is or holds in a list, tuple, dict or record, or None."""
+    # (the commonest leaves first: a record's calls are each checked, see Variants)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return (name, value) if value.dtype.kind == "c" else None
+    if isinstance(value, complex):
+        return name, value
+    if isinstance(value, (float, int, str, type(None))):
+        return None
+    seen = set() if seen is None else seen
+    if id(value) in seen:  # (an object holding itself, through a parent)
+        return None
+    if isinstance(value, dict):
+        items = ((f"{name}[{k!r}]", v) for k, v in value.items())
+    elif isinstance(value, (list, tuple)):
+        items = ((f"{name}[{k}]", v) for k, v in enumerate(value))
+    elif runtime.is_record(value):
+        items = ((f"{name}.{f}", getattr(value, f, None)) for f in runtime.record_fields(value))
+    else:
+        return None
+    seen.add(id(value))
+    return next((found for n, v in items if (found := complex_leaf(v, n, seen))), None)
+
+
+def kind_in_key(value):
+    """Whether shapes.key(value) says if `value` holds a complex number: it does for numbers,
+    numpy's arrays and scalars (their dtype), and lists, tuples and dicts of them; of any other
+    object (an array's subclass, a record) it gives only the class."""
+    kind = type(value)
+    if kind in (float, int, bool, str, type(None), np.ndarray) or isinstance(value, np.generic):
+        return True
+    if kind in (list, tuple, dict) or isinstance(value, tuple) and hasattr(kind, "_fields"):
+        return all(map(kind_in_key, value.values() if kind is dict else value))
+    return False
 
 
 def caller():

@@ -35,7 +35,8 @@ def optimize(funcs, mode, suffixed=None):
     for func in funcs:
         eliminate_dead_code(func)
         propagate_copies(func)
-        if gather_dict_adjoints(func):  # (a dict's shape it no longer reads: on a stack?)
+        others = [f for f in funcs if f is not func]  # (whose locals a sum's name must not be)
+        if gather_dict_adjoints(func, others):  # (a dict's shape it no longer reads: on a stack?)
             while eliminate_dead_stacks(func):
                 pass
             eliminate_dead_code(func)

@@ -53,7 +53,11 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         has_aux=False,
         outputs=None,
         func_name=None,
+        wrt_checked=False,
     ):
+        """`wrt_checked`: whether the arguments in `wrt` are known real at run time (each
+        call of a derivative checks its own: arguments.check_differentiable; a callee's
+        arguments are whatever its caller passes)."""
         self.fn, self.wrt, self.mode, self.preserve_result = fn, wrt, mode, preserve_result
         self.has_aux, self.outputs = has_aux, outputs
         self.func_name = func_name or f"d{fn.name}"
@@ -72,7 +76,7 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         self.shape_only = set()  # names whose last value the adjoint reads for its shape only
         self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
         self._merge_reads, self._templates_made = {}, {}
-        self.real_scalars = real_scalars(fn)
+        self.real_scalars = real_scalars(fn, wrt if wrt_checked else ())
         self.narrower = Narrower(fn, self.real_scalars)
 
     # --- building -------------------------------------------------------------------------
@@ -305,9 +309,10 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         return adjoint
 
     def _seed(self, out):
-        """d out / d out: 1.0 for a real scalar (a float: what runtime.grad_seed gives it),
-        else runtime.grad_seed, which checks that `out` is one and gives 1 in its dtype."""
-        if out in self.real_scalars:
+        """d out / d out: 1.0 for a real scalar computed from numbers alone (a float: what
+        runtime.grad_seed gives it), else runtime.grad_seed, which checks that `out` is a
+        real scalar and gives 1 in its dtype (of a sum of float32 arguments, float32)."""
+        if out in self.real_scalars and out in real_scalars(self.fn):
             return ir.const(1.0)
         return ir.call("runtime.grad_seed", ir.name(out))
 

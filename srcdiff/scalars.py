@@ -5,12 +5,15 @@ mode's adjoint of a real value is real: each place a real value meets a complex 
 the real part of its adjoint there, at run time).
 
 Sure sources: number literals, float(), int(), len(), math.*, np.pi, x.shape[0],
-comparisons, a loop over range(); then sums and means of whole real values, elementwise numpy functions of real
-values, and arithmetic on them (`**` only to an int literal: a Python float to a fractional
-power may be complex). Not f's arguments: one differentiated is a real array or float, but
-a list or dict of them may also hold complex leaves (they get no gradient). A name is one if every assignment to it is
-(a loop-carried `total = total + s` included: the analysis starts from every name and
-drops those an assignment disproves, until none is dropped)."""
+comparisons, a loop over range(), and the arguments a derivative differentiates with
+respect to (real, scalars or not: each call checks, arguments.check_differentiable, also the
+numbers in a list, dict or record; not a callee's, which are whatever its caller passes);
+then items and attributes of real values (`params["w"]`, `model.W1`, `x.T`), sums and
+means of whole real values, elementwise numpy functions of real values, and arithmetic on
+them (`**` only to an int literal: a Python float to a fractional power may be complex). A
+name is one if every assignment to it is (a loop-carried `total = total + s` included: the
+analysis starts from every name and drops those an assignment disproves, until none is
+dropped)."""
 
 import gast
 import numpy as np
@@ -46,9 +49,10 @@ _ELEMENTWISE = {
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
 
 
-def real_scalars(fn):
-    """The names of ir.Function `fn` that surely hold a real scalar."""
-    assigned = _assignments(fn)
+def real_scalars(fn, real_params=()):
+    """The names of ir.Function `fn` that surely hold a real scalar, given `real_params`,
+    its parameters surely real (a float or a real array: see transform.generate)."""
+    assigned = _assignments(fn, real_params)
     readers = _readers(assigned)
     return _greatest(assigned, _real, readers) & _greatest(assigned, _scalar, readers)
 
@@ -59,7 +63,11 @@ def scalars(fn):
     return _greatest(assigned, _scalar, _readers(assigned))
 
 
-def _assignments(fn):
+# what a parameter known to be real holds: a real value, a scalar or not
+_REAL_ARGUMENT = gast.Constant(value="<a real argument>", kind=None)
+
+
+def _assignments(fn, real_params=()):
     """{name: the expressions assigned to it (None: anything else)}."""
     assigned = {}  # name -> the expressions assigned to it (None: anything else)
     for stmt in _statements(fn.body):
@@ -76,7 +84,7 @@ def _assignments(fn):
         for name in _other_targets(stmt):
             assigned.setdefault(name, []).append(None)
     for param in fn.params:
-        assigned.setdefault(param, []).append(None)
+        assigned.setdefault(param, []).append(_REAL_ARGUMENT if param in real_params else None)
     return assigned
 
 
@@ -106,12 +114,16 @@ def _greatest(assigned, holds, readers):
 
 
 def _real(node, known):
+    if node is _REAL_ARGUMENT:
+        return True
     if isinstance(node, gast.Constant):
         return type(node.value) in (int, float, bool)
     if _number_read(node):
         return True
     if isinstance(node, gast.Name):
         return node.id in known
+    if isinstance(node, (gast.Subscript, gast.Attribute)):
+        return _real(node.value, known)  # (an item, a row, a field, x.T of a real value)
     if isinstance(node, gast.BinOp):
         if isinstance(node.op, gast.Pow):
             return (

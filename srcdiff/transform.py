@@ -14,6 +14,7 @@ from .anf import Normalizer
 from .containers import lower_containers
 from .desugar import desugar, lower_comprehensions
 from .inline import Inliner
+from .loop_reads import hoist_loop_reads
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
@@ -429,10 +430,19 @@ def generate(
         parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
     )
     program = _normalized(_made_for(fn, tuple(statics)), normalizer)
+    hoist_loop_reads(program, normalizer.names)
     returns = _checked_return(fn, program, mode, has_aux, where)
     versions = normalizer.names.versions
     funcs, suffixes = _sweeps(
-        program, wrt_names, mode, func_names, preserve_result, has_aux, outputs, versions
+        program,
+        wrt_names,
+        mode,
+        func_names,
+        preserve_result,
+        has_aux,
+        outputs,
+        versions,
+        wrt_checked=names is None,  # (a callee is named by its caller)
     )
     if optimized:
         optimize(funcs, mode, suffixes)
@@ -521,7 +531,9 @@ def _normalized(made_for, normalizer):
             _in_progress.varied_items.clear()
 
 
-def _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outputs, versions):
+def _sweeps(
+    program, wrt_names, mode, func_names, preserve_result, has_aux, outputs, versions, wrt_checked
+):
     """The emitted functions: the JVP, or the gradient (the forward and backward halves);
     and the names that carry a suffix, each with the name it stands for: a version of a
     variable (`versions`: h_1 of h), its derivative's (bh_1 of bh: the name of h's own
@@ -538,6 +550,7 @@ def _sweeps(program, wrt_names, mode, func_names, preserve_result, has_aux, outp
             has_aux=has_aux,
             outputs=outputs,
             func_name=func_names if mode is Mode.SPLIT else func_names[0],
+            wrt_checked=wrt_checked,
         )
     funcs = sweeps.build()
     stacked = sweeps.stacked()  # (a stack's name spells its variable's: h_1's _stack_h_1)

@@ -6,6 +6,7 @@ import warnings
 from inspect import Parameter
 
 from . import ir, specialize
+from .arguments import kind_in_key
 from .errors import SrcdiffError
 from .inference import Unsupported
 from .modes import Mode
@@ -19,6 +20,7 @@ class Variants:
 
     def _start_variants(self):
         self._variants = {}  # argument signature -> (function, the Emitted it belongs to)
+        self._rechecked = {}  # the same for signatures whose calls are each checked
         self._direct = {}  # signature -> the function run as it is: nothing to re-read or wrap
         self._direct_one = {}  # the same for one argument, keyed by its key alone
         self._last = None, None  # (the signature and function of the one made last)
@@ -32,29 +34,46 @@ class Variants:
 
     def _variant_for(self, args, checked, offset):
         """(function, its Emitted) for the emitted function's arguments `args`: the cached
-        variant of their signature, else a new one (checking f's arguments `checked` first)."""
+        variant of their signature, else a new one (checking f's arguments `checked` first).
+        An argument in wrt whose key does not say whether it holds complex numbers (an
+        object's is its class) is checked at each call: its variant is kept apart, in
+        _rechecked, found by no fast path."""
         signature = tuple(map(key, args))
         variant = self._variants.get(signature)
         if variant is None:
             self._check(checked, offset)
-            variant = self._variant(signature, args, self._emitted_for(checked[offset:]))
+            variant = self._rechecked.get(signature)
+        if variant is None:
+            emitted = self._emitted_for(checked[offset:])
+            variant = self._variant(signature, args, emitted, self._keyed(checked, offset))
         return variant
+
+    def _keyed(self, checked, offset):
+        """Whether the signature of f's arguments `checked` says if those _check looks at
+        hold complex numbers."""
+        keyed = all(
+            kind_in_key(checked[p + offset]) for p in self._positions if p + offset < len(checked)
+        )
+        if self._of_derivative:
+            return keyed and self.fun._keyed(checked[offset:], self.fun._offset)
+        return keyed
 
     def _locate_in(self, function, exc):
         """Say where an error raised in a variant's `function` comes from."""
         self._locate(exc, next(e for f, e in self._variants.values() if f is function))
 
     @ir.pausing_gc
-    def _variant(self, signature, args, emitted):
+    def _variant(self, signature, args, emitted, keyed=True):
         """The code to run for arguments of this signature: `emitted` specialised to their
-        shapes (specialize.py), or `emitted` as it is."""
+        shapes (specialize.py), or `emitted` as it is (`keyed`: whether it is kept where
+        calls find it without a check)."""
         generic = variant = (emitted.function, emitted)
         mode = specialize.settings["specialize"]
         if (
             not mode
             or not self._options.get("optimized", True)
             or self._mode is Mode.SPLIT
-            or len(self._variants) >= specialize.MAX_VARIANTS
+            or len(self._variants) + len(self._rechecked) >= specialize.MAX_VARIANTS
         ):
             return variant
         try:
@@ -74,6 +93,9 @@ class Variants:
             )
         if mode == "check" and variant is not generic:
             variant = (specialize.checked(variant[0]), variant[1])
+        if not keyed:
+            self._rechecked[signature] = variant
+            return variant
         self._variants[signature] = variant
         if self._plain and not (emitted.has_live or self._of_derivative or self._one_of_many):
             if len(signature) == 1:

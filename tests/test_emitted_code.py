@@ -11,7 +11,7 @@ import scipy.stats
 import srcdiff as nf
 from srcdiff import cache
 from gradcheck import check_grad, numerical_grad
-from pytree_oracle import autograd_grad, finite_differences, leaves
+from pytree_oracle import assert_leaves_close, autograd_grad, finite_differences, leaves
 
 
 def thrice_then_times_index(x):
@@ -89,6 +89,56 @@ def test_the_seed_of_a_real_scalar_is_one(rng):
     source = nf.grad(sine_of_the_first).source
     assert "grad_seed" not in source and "= 1.0\n" in source
     check_grad(sine_of_the_first, rng.normal(size=2), wrt=0)
+
+
+def sum_of_sines_until_large(x):
+    total = 0.0
+    for i in range(8):
+        total = total + np.sum(np.sin(x * i))
+        if total > 2.0:
+            break
+    return total * 2
+
+
+def twice_a_sum_of_sines(x):
+    return sum_of_sines_until_large(x) + np.sum(x)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_sum_of_a_differentiated_argument_is_a_real_scalar(dtype, rng):
+    """Each call of a derivative checks that what it differentiates with respect to is real,
+    so a whole sum of it is a real scalar: a sum of such sums keeps no shapes for its adjoint,
+    which needs no unbroadcast. A callee's parameters are whatever its caller passes: its
+    sum keeps them. The gradient keeps the argument's dtype."""
+    source = nf.grad(sum_of_sines_until_large).source
+    assert "unbroadcast" not in source and "_stack_total" not in source
+    backward = function_text(nf.grad(twice_a_sum_of_sines).source, "bwd_sum_of_sines_until_large")
+    assert "unbroadcast" in backward
+    x = rng.normal(size=3).astype(dtype)
+    for f in (sum_of_sines_until_large, twice_a_sum_of_sines):
+        gradient = nf.grad(f)(x)
+        assert gradient.dtype == dtype
+        expected = numerical_grad(f, [x.astype(np.float64)])
+        np.testing.assert_allclose(gradient, expected, rtol=1e-3 if dtype == np.float32 else 1e-6)
+
+
+def squared_norms(params):
+    return np.sum(params["w"] ** 2) + np.sum(params["b"][1:] ** 2) * 0.5
+
+
+def test_an_item_of_a_differentiated_dict_is_real(rng):
+    """What a differentiated dict holds is real too (each call checks it): the sum of two
+    sums of its items needs no unbroadcast."""
+    source = nf.grad(squared_norms).source
+    assert "unbroadcast" not in source
+    params = {"w": rng.normal(size=(2, 3)), "b": rng.normal(size=3)}
+    assert_leaves_close(
+        nf.grad(squared_norms)(params),
+        finite_differences(squared_norms, (params,), 0),
+        1e-6,
+        1e-8,
+        "bparams",
+    )
 
 
 def dense(w, b, x):

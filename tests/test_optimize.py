@@ -598,24 +598,38 @@ def test_a_dict_of_dicts_adjoint_is_one_nested_display(rng):
     _same_as_unoptimised_and_differences(dict_of_dicts, dicts_of_layers())
 
 
-def test_a_loop_sums_what_it_adds_at_a_key_in_a_name_of_its_own(rng):
-    """A loop over a list of dicts adds each block's adjoint into `bblocks` (from 0.0, so
-    that a loop that runs no times leaves zeros), and params' adjoint is built once after it,
-    as the callee's adjoint (a Sparse) is; an inner loop's sum goes on in the outer one."""
+def test_a_loop_sums_what_it_adds_at_an_item_of_a_list_read_once_before_it(rng):
+    """A loop over a list of dicts reads the list once, before it (`params_blocks`: the same
+    in every iteration, and read by range(len(...)) anyway), adds each block's adjoint into
+    its adjoint `bparams_blocks` (a loop that runs no times leaves zeros), and params'
+    adjoint is built once after it, as the callee's adjoint (a Sparse) is; an inner loop's
+    additions go on in the outer one's sum."""
     import container_constructs as made
 
     source = nf.grad(made.list_of_dicts_in_a_loop).source
-    assert "    bblocks = 0.0\n    for i in reversed(" in source, source
-    assert "_t6 = _t5[i]\n        _t7 = _t6['W']\n" in source and source.count("_t5[i]") == 1
-    assert "bblocks = runtime.add_at(bblocks, _t5, i, {'W': b_t7, 'b': b_t9})" in source
+    assert "    params_blocks = params['blocks']\n    for i in range(len(params_blocks)):\n" in (
+        source
+    ), source
+    assert "bparams_blocks = runtime.zeros_like(params_blocks)\n    for i in reversed(" in source
+    assert "_t6 = params_blocks[i]\n        _t7 = _t6['W']\n" in source
+    assert source.count("params_blocks[i]") == 1 and "_stack_t5" not in source
+    assert (
+        "bparams_blocks = runtime.add_at(bparams_blocks, params_blocks, i, b_t6)" in source
+    ) and "b_t6 = runtime.Sparse({'W': b_t7, 'b': b_t9})" in source
     written = " ".join(source.split())  # (however the line breaks)
-    assert "bparams = {'hidden': {'W': b_t1, 'b': b_t3}, 'blocks': bblocks, 'head':" in written
-    assert source.count("bparams") == 2  # (built once, read once)
+    assert "bparams = {'hidden': {'W': b_t1, 'b': b_t3}, 'blocks': bparams_blocks, 'head':" in (
+        written
+    )
+    assert source.count("bparams ") == 1 and source.count("(bparams,") == 1  # (built once)
     for make in (made.dicts_of_layers, made.dicts_of_layers_without_blocks):
         _same_as_unoptimised_and_differences(made.list_of_dicts_in_a_loop, make())
     source = nf.grad(made.dict_blocks_through_a_callee_twice).source
-    assert "    bblocks = 0.0\n    for i in reversed(" in source
-    assert "            bblocks = runtime.add_at(bblocks, _t5, i, b_t6)" in source
+    assert "    bparams_blocks = runtime.zeros_like(params_blocks)\n    for i in reversed(" in (
+        source
+    )
+    assert (
+        "            bparams_blocks = runtime.add_at(bparams_blocks, params_blocks, i, b_t6)"
+    ) in source
     assert "bp = runtime.Sparse({'W': b_t0, 'b': b_t2})" in source
     for make in (made.dicts_of_layers, made.dicts_of_layers_without_blocks):
         _same_as_unoptimised_and_differences(made.dict_blocks_through_a_callee_twice, make())
@@ -624,9 +638,14 @@ def test_a_loop_sums_what_it_adds_at_a_key_in_a_name_of_its_own(rng):
 def test_a_key_read_in_and_outside_a_loop_sums_both(rng):
     import container_constructs as made
 
+    """params['W'], read before the loop, is read once (the loop reads that value, and adds
+    to its adjoint); params['b'], read only after it, is read in each iteration (a loop that
+    may run no times reads it nowhere before), its additions summed in `bb`."""
     source = nf.grad(made.key_read_in_and_outside_a_loop).source
-    assert "    bb = 0.0\n    bW = 0.0\n" in source and "        bW += b_t4\n" in source, source
-    assert "bparams = {'W': bW + b_t0, 'b': b_t11 + bb}" in source
+    assert source.count("params['W']") == 1 and "_t5 = _t0 * k" in source, source
+    assert "    b_t0 = runtime.zeros_like(_t0)\n    bb = 0.0\n" in source
+    assert "        bb += b_t6\n        b_t0 = b_t0 + b_t5 * k\n" in source
+    assert "bparams = {'W': b_t0, 'b': b_t11 + bb}" in source
     for make in (made.dict_params, made.dict_params_three_rows):  # (twice; no times)
         _same_as_unoptimised_and_differences(made.key_read_in_and_outside_a_loop, make())
 

@@ -2,7 +2,8 @@
 sweep built one key at a time (`bp = runtime.getitem_grad(bb, p, 'b')`, then
 `bp = runtime.add_at(bp, p, 'w', bw)`, ...), nested where the items are dicts too
 (`{'head': {'w': bw, 'b': bb}}`, not a sum of one-key dicts), with the adjoint that a loop
-adds to a key summed in a name of its own (`bblocks`) and the dict built once, after it;
+adds to a key summed in a name of its own (`bhead`, or `bparams_blocks` where `blocks` names
+something else) and the dict built once, after it;
 and, in code specialised for its arguments, an array's adjoint built row by row the same way
 as `bx = np.array([bx0, bx1])`."""
 
@@ -47,7 +48,7 @@ class _Uses:
         return self.stores[name] == 1 and self.loads[name] == 1
 
 
-def gather_dict_adjoints(func):
+def gather_dict_adjoints(func, others=()):
     """Replace each such chain by one dict display where the chain ends, when nothing but the
     chain reads or writes the adjoint between its first statement and its last, and the
     values it gathers are names no statement between reassigns. The display is a plain dict
@@ -56,10 +57,12 @@ def gather_dict_adjoints(func):
     own, and a key that got nothing reads as 0.0). A loop whose body only adds to the adjoint
     at constant keys adds to one sum per key instead (0.0 before the loop: add_at's start),
     each added to the adjoint after it, where the chain goes on. Returns whether it wrote
-    any (the values the chains read, a dict's shape, may be dead now)."""
+    any (the values the chains read, a dict's shape, may be dead now). `others`: the other
+    functions of the module (the forward sweep's locals, which a sum's name must not
+    seem to be the adjoint of)."""
     if not _has_links(func.body):
         return False  # (most functions have no dicts: spare them the walks below)
-    sums = _Sums(ir.Names(func), _Uses(func), {}, [])
+    sums = _Sums(ir.Names(func), _Uses(func), {}, [], others, set())
     _hoist(func.body, ir.names_in(func.args, gast.Param), sums)
     uses = _Uses(func)
     made = _gather(
@@ -237,6 +240,21 @@ class _Sums(NamedTuple):
     uses: _Uses
     starts: dict
     added: list
+    others: list
+    locals: set  # (the names of `others`, found when a sum is first named)
+
+    def total_name(self, target, key):
+        """The name of a sum of adjoint `target` at `key`: `b<key>` where no name of the
+        module is `key` or that (the adjoint of a variable `key` would be), else
+        `<target>_<key>` (bparams_blocks, the adjoint of params['blocks'])."""
+        if not self.locals:
+            self.locals.update(n.id for f in self.others for n in ir.walk(f) if _is_name(n))
+        plain = "b" + key
+        if any(name in self.locals or name in self.names.used for name in (key, plain)):
+            plain = f"{target}_{key}"
+        if not plain.isidentifier() or keyword.iskeyword(plain):
+            plain = target + "_item"
+        return self.names.named(plain)
 
 
 def _hoist(block, bound, sums):
@@ -276,7 +294,7 @@ def _out_of_loop(loop, bound, sums):
                 after.append(_add_at(target, chain[0].container, link.key, link.value))
                 continue
             if link.key not in totals:
-                totals[link.key] = sums.names.named(_total_name(target, link.key))
+                totals[link.key] = sums.total_name(target, link.key)
                 start = mark(ir.assign(totals[link.key], ir.const(0.0)), Mark.FRESH)
                 sums.starts[totals[link.key]] = start
                 before.append(start)
@@ -414,12 +432,6 @@ def _items(value):
     if not all(type(k) is str for k in keys) or len(set(keys)) < len(keys):
         return None
     return list(zip(keys, value.values))
-
-
-def _total_name(target, key):
-    """A sum of the adjoint at `key` is named as the adjoint of a variable `key` would be."""
-    name = "b" + key
-    return name if name.isidentifier() and not keyword.iskeyword(name) else target + "_item"
 
 
 def _add_at(target, container, key, value):
