@@ -1,7 +1,6 @@
 """Stage 2c, expressions: a call's arguments bound to the parameters of its primitive's
 templates (a mixin of Expressions, expressions.py)."""
 
-import copy
 import functools
 import inspect
 
@@ -62,7 +61,7 @@ class CallArguments:
             ):
                 display = self.displays.get(getattr(value, "id", None), (None, None))
                 if display[1] is out:  # a list or tuple display made just before, unchanged
-                    bound[param] = copy.deepcopy(display[0])
+                    bound[param] = ir.copy_tree(display[0])
         for param, value in bound.items():
             if (
                 param not in template.rules

@@ -381,13 +381,15 @@ def _updates_as_item_writes(func, resolve):
     """`d.update({'a': u, 'b': v})` and `d.update(a=u, b=v)` as `d['a'] = u` then `d['b'] =
     v`, the same writes, which this module rebinds, where d is only ever bound to a dict
     this function makes."""
-    bound = [
-        (n.targets[0].id, _made(n.value, resolve))
-        for n in ir.walk(func)
-        if isinstance(n, gast.Assign)
-        and len(n.targets) == 1
-        and isinstance(n.targets[0], gast.Name)
-    ]
+    bound, updates = [], False  # (no d.update(...) call at all: nothing to write out)
+    for n in ir.walk(func):
+        if isinstance(n, gast.Assign):
+            if len(n.targets) == 1 and isinstance(n.targets[0], gast.Name):
+                bound.append((n.targets[0].id, _made(n.value, resolve)))
+        elif n.__class__ is gast.Attribute and n.attr == "update":
+            updates = True
+    if not updates:
+        return
     other = {n.id for n in ir.walk(func.args) if isinstance(n, gast.Name)}
     other |= {name for name, kind in bound if kind is not gast.Dict}
     dicts = {name for name, _ in bound} - other
@@ -447,26 +449,23 @@ def _written_locals(func, resolve):
         for a in func.args.args + func.args.kwonlyargs + [func.args.vararg, func.args.kwarg]
         if isinstance(a, gast.Name)
     }
-    made = [
-        (n.targets[0], _made(n.value, resolve))
-        for n in ir.walk(func)
-        if isinstance(n, gast.Assign)
-        and len(n.targets) == 1
-        and isinstance(n.targets[0], gast.Name)
-        and _made(n.value, resolve) is not None
-    ]
+    made, bound, written = [], [], set()  # (one walk)
+    for n in ir.walk(func):
+        if isinstance(n, gast.Name):
+            if not isinstance(n.ctx, gast.Load):
+                bound.append(n)
+        elif isinstance(n, gast.Assign):
+            if len(n.targets) == 1 and isinstance(n.targets[0], gast.Name):
+                kind = _made(n.value, resolve)
+                if kind is not None:
+                    made.append((n.targets[0], kind))
+            written.add(write_into(n))
     kinds, other = {}, set(params)
     for target, kind in made:
         if kinds.setdefault(target.id, kind) is not kind:
             other.add(target.id)
-    for node in ir.walk(func):
-        if (
-            isinstance(node, gast.Name)
-            and not isinstance(node.ctx, gast.Load)
-            and not any(node is t for t, _ in made)
-        ):
-            other.add(node.id)
-    written = {write_into(n) for n in ir.walk(func)}
+    targets = {id(t) for t, _ in made}
+    other.update(n.id for n in bound if id(n) not in targets)
     return {name: kind for name, kind in kinds.items() if name in written - other}
 
 

@@ -553,24 +553,24 @@ def _comprehension_loop(comp, items, fresh):
     }
     rename = _Rename(names)
     if isinstance(comp, gast.DictComp):
-        key = rename.visit(copy.deepcopy(comp.key))
+        key = rename.visit(ir.copy_tree(comp.key))
         item = gast.Subscript(value=ir.name(items), slice=key, ctx=gast.Store())
-        statements = [ir.assign(item, rename.visit(copy.deepcopy(comp.value)))]
+        statements = [ir.assign(item, rename.visit(ir.copy_tree(comp.value)))]
         start = gast.Dict(keys=[], values=[])
     else:
         statements = [
-            ir.expr_stmt(ir.call(ir.attr(items, "append"), rename.visit(copy.deepcopy(comp.elt))))
+            ir.expr_stmt(ir.call(ir.attr(items, "append"), rename.visit(ir.copy_tree(comp.elt))))
         ]
         start = gast.List(elts=[], ctx=gast.Load())
     for k, generator in reversed(list(enumerate(comp.generators))):
         for condition in reversed(generator.ifs):
             statements = [
-                gast.If(test=rename.visit(copy.deepcopy(condition)), body=statements, orelse=[])
+                gast.If(test=rename.visit(ir.copy_tree(condition)), body=statements, orelse=[])
             ]
-        source = copy.deepcopy(generator.iter)  # the first reads the enclosing scope
+        source = ir.copy_tree(generator.iter)  # the first reads the enclosing scope
         statements = [
             gast.For(
-                target=rename.visit(copy.deepcopy(generator.target)),
+                target=rename.visit(ir.copy_tree(generator.target)),
                 iter=rename.visit(source) if k else source,
                 body=statements,
                 orelse=[],

@@ -1,7 +1,6 @@
 """Stage 2c, expressions: flattening a differentiated expression into one operation per
 statement, each bound to its primitive's record (or a call to the user's own function)."""
 
-import copy
 import inspect
 import operator
 
@@ -214,8 +213,8 @@ class Expressions(UserCalls, CallArguments):
             forward,
             self._rules(record).bind(
                 [
-                    gast.Tuple(elts=copy.deepcopy(keys), ctx=gast.Load()),
-                    gast.Tuple(elts=copy.deepcopy(values), ctx=gast.Load()),
+                    gast.Tuple(elts=ir.copy_tree(keys), ctx=gast.Load()),
+                    gast.Tuple(elts=ir.copy_tree(values), ctx=gast.Load()),
                 ],
                 {},
             ),

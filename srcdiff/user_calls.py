@@ -5,7 +5,6 @@ outputs are read, which functions and classes it is passed) and named after itse
 that is the only way (naming.py).
 """
 
-import copy
 import inspect
 
 import gast
@@ -82,7 +81,7 @@ class UserCalls:
         saved, grads = self.names.named(f"{base}_saved"), self.names.named(f"{base}_grads")
         atoms = [bound[positional[i]] for i in wrt]
         if self.p.recomputed(node.func) and not self.forward_mode:  # `y = fwd_g(a, b)[0]`
-            callee = ir.Callee(names[-1], atoms, saved, grads, copy.deepcopy(forward))
+            callee = ir.Callee(names[-1], atoms, saved, grads, ir.copy_tree(forward))
             first = gast.Subscript(value=forward, slice=ir.const(0), ctx=gast.Load())
             if name not in ir.names_in(forward):
                 out.append(ir.Assign([name], first, loc, callee=callee))
@@ -184,7 +183,7 @@ class UserCalls:
                 if self._named_constant(node)
                 else MISSING
             )
-            path = gast.unparse(node)
+            path = None  # (as written, unless f makes the object: unparsed only if kept)
             made = self.p.local_classes.get(node.id) if isinstance(node, gast.Name) else None
             if self._in_tree(node) and isinstance(held, (dict, list, tuple)):
                 kind = "tree"  # (what it calls in it; of a method, a namedtuple's own)
@@ -198,7 +197,7 @@ class UserCalls:
                 kind = "value"
             else:
                 continue
-            statics.append([param, kind, path])
+            statics.append([param, kind, gast.unparse(node) if path is None else path])
             alike.append(Static(param, kind, held))
         for param, p in inspect.signature(fn).parameters.items():
             if param not in bound and is_function_value(p.default):

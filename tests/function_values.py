@@ -1,9 +1,11 @@
 """Functions reached as values (issue 16), one small function each, for
 tests/test_function_values.py (which also runs this module with `np` bound to autograd.numpy):
 lists of callable objects looped over, lambdas a comprehension makes, functions a helper
-returns, getattr by a known name, functions and objects held in container arguments."""
+returns, getattr by a known name, functions and objects held in container arguments, lambdas
+and partials written where they are passed."""
 
 import collections
+import functools
 import typing
 from dataclasses import dataclass
 
@@ -411,6 +413,75 @@ def autoencoder_and_x():
     return Autoencoder(*model_and_x()[0]), w_and_x()[1]
 
 
+# --- lambdas and partials written where they are passed ----------------------------------------
+
+
+def applied_to(f, v):
+    return f(v)
+
+
+def scaled_tanh(z, scale, shift=0.0):
+    return np.tanh(scale * z) + shift
+
+
+def composed_twice(f, v, times=2):
+    for _ in range(times):
+        v = f(v)
+    return v
+
+
+def passed_on(f, v):
+    return applied_to(f, v) + composed_twice(f, v)
+
+
+def returned(f):
+    return f
+
+
+def lambda_passed_to_a_module_function(w, x):
+    return np.sum(applied_to(lambda z: np.tanh(w * z), x))
+
+
+def lambda_passed_to_a_local_function(w, x):
+    def twice(f, v):
+        return f(f(v)) * 2
+
+    return np.sum(twice(lambda z: np.sin(z * w), x))
+
+
+def lambdas_passed_by_keyword_and_on(w, x):
+    first = composed_twice(times=3, f=lambda z: np.tanh(z) * w, v=x)
+    return np.sum(first) + np.sum(passed_on(lambda z: z * w, x) ** 2)
+
+
+def lambdas_with_defaults_passed_in_a_loop(w, x):
+    total = 0.0
+    for k in range(1, 3):
+        total = total + np.sum(applied_to(lambda z, k=k: np.sin(k * z * w), x))
+    return total + sum(np.sum(applied_to(lambda z: z * k * w, x)) for k in range(2))
+
+
+def partial_passed_to_a_module_function(w, x):
+    return np.sum(applied_to(functools.partial(scaled_tanh, scale=w, shift=1.0), x) ** 2)
+
+
+def partials_passed_on_returned_and_of_partials(w, x):
+    def local_scaled(z, scale):
+        return np.sin(z * scale)
+
+    halved = functools.partial(scaled_tanh, scale=0.5)
+    again = returned(functools.partial(halved, shift=w))
+    both = passed_on(functools.partial(local_scaled, scale=w), x)
+    return np.sum(again(x * w) * both)
+
+
+def items_picked_by_a_key_passed_to_a_local_function(w, x, cfg):
+    def apply_twice(f, v):
+        return f(f(v))
+
+    return np.sum(apply_twice(cfg["act"], x * w))
+
+
 # --- arguments, and the table ----------------------------------------------------------------------
 
 
@@ -579,6 +650,28 @@ CASES = {
         namedtuple_method_calling_its_fields_methods,
         autoencoder_and_x,
     ),
+    "applied_to(lambda z: ..., x), a module function": (
+        lambda_passed_to_a_module_function,
+        w_and_x,
+    ),
+    "twice(lambda z: ..., x), a local function": (lambda_passed_to_a_local_function, w_and_x),
+    "lambdas passed by keyword, and passed on": (lambdas_passed_by_keyword_and_on, w_and_x),
+    "lambdas with defaults passed, in a loop and a comprehension": (
+        lambdas_with_defaults_passed_in_a_loop,
+        w_and_x,
+    ),
+    "applied_to(functools.partial(g, scale=w), x)": (
+        partial_passed_to_a_module_function,
+        w_and_x,
+    ),
+    "partials passed on, returned, of a partial and of a local function": (
+        partials_passed_on_returned_and_of_partials,
+        w_and_x,
+    ),
+    "cfg['act'] passed to a local function": (
+        items_picked_by_a_key_passed_to_a_local_function,
+        w_x_and_cfg,
+    ),
 }
 
 # the cases whose first argument may be a float: their grad of grad is checked too
@@ -595,6 +688,8 @@ SCALAR = {
         ("zip(LAYERS, scales)", scalar_w_and_x),
         ("functions of comprehensions with a filter", scalar_w_and_x),
         ("compose(f, g) returning a lambda", scalar_w_and_x),
+        ("twice(lambda z: ..., x), a local function", scalar_w_and_x),
+        ("partials passed on, returned, of a partial and of a local function", scalar_w_and_x),
         ("getattr(np, NAME), a global", scalar_w_and_x),
         (
             "cfg['act'](h), a dict argument",
@@ -676,8 +771,50 @@ def object_of_a_class_with_its_own_init(W, x):
     return np.sum(layer.apply(x))
 
 
+def function_chosen_by_a_condition_passed(w, x):
+    def twice(f, v):
+        return f(f(v))
+
+    return np.sum(twice(np.sin if w[0] > 0 else np.cos, x * w))  # refused
+
+
+def named_activation(name):
+    return getattr(np, name)
+
+
+def function_a_helper_returns_passed(w, x):
+    def twice(f, v):
+        return f(f(v))
+
+    return np.sum(twice(named_activation("tanh"), x * w))  # refused
+
+
+def partial_passed_where_it_is_not_called(w, x):
+    key = functools.partial(scaled_tanh, scale=2.0)
+    order = sorted([0.3, -0.1], key=key)  # refused
+    return np.sum(w * x * order[0])
+
+
 # name -> (function, arguments, what the message says, what the hint says)
 ERRORS = {
+    "a local function passed `a if c else b`": (
+        function_chosen_by_a_condition_passed,
+        w_and_x,
+        "twice(...) calls its parameter 'f', passed np.sin if w[0] > 0 else np.cos here",
+        "make the call in each branch of an if statement",
+    ),
+    "a local function passed what a helper returns": (
+        function_a_helper_returns_passed,
+        w_and_x,
+        "twice(...) calls its parameter 'f', passed named_activation('tanh') here",
+        "pass the function by its name",
+    ),
+    "a partial passed to sorted": (
+        partial_passed_where_it_is_not_called,
+        w_and_x,
+        "a functools.partial is used as a value",
+        "call it directly",
+    ),
     "a property of a differentiated object": (
         property_of_a_differentiated_object,
         lambda: (Doubled(*arrays((3, 3))), w_and_x()[1]),

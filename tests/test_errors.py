@@ -250,12 +250,6 @@ def walrus_of_x(x):
     return total
 
 
-def writes_through_out(x):
-    y = np.empty(3)
-    np.multiply(x, 2.0, out=y)
-    return np.sum(y**2)
-
-
 def copies_into(x):
     y = np.zeros(3)
     np.copyto(y, x * 2)
@@ -283,7 +277,6 @@ def adds_into_an_item_of_a_list_display(x):
 REJECTED = [
     (max_of_an_array, "return max(x) * 2.0", "np.max(x)"),
     (pops_and_indexes, "return np.sum(items[0] * last)", "popped from and read by index"),
-    (writes_through_out, "np.multiply(x, 2.0, out=y)", "out="),  # both gave a gradient of 0
     (copies_into, "np.copyto(y, x * 2)", "changes a value in place"),
     (adds_into_an_item_of_a_list_display, "hs[0] += 1.0", "changes in place"),
     (walrus_of_x, "if (total := np.sum(x)) > 0:", ":="),  # a gradient of 0, once
