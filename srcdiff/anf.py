@@ -34,8 +34,14 @@ _UNSUPPORTED = {
     gast.FunctionDef: ("nested function definitions", "define helpers at module level"),
     gast.AsyncFunctionDef: ("nested function definitions", "define helpers at module level"),
     gast.ClassDef: ("class definitions", "define classes at module level"),
-    gast.Import: ("imports inside the function", "import at module level"),
-    gast.ImportFrom: ("imports inside the function", "import at module level"),
+    gast.Import: (
+        "imports under a statement of the function",
+        "import at module level, or first thing in the function's body",
+    ),
+    gast.ImportFrom: (
+        "imports under a statement of the function",
+        "import at module level, or first thing in the function's body",
+    ),
 }
 
 

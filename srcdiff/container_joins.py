@@ -24,7 +24,6 @@ conditional expression) or would run it again (a while loop's condition).
 """
 
 import dataclasses
-import types
 
 import gast
 
@@ -32,6 +31,7 @@ from . import ir
 from .container_facts import as_store, dict_view, is_call
 from .container_sharing import unshared, write_into
 from .errors import UnsupportedError
+from .initialised import initialised_fields
 
 
 def is_starred_display(node):
@@ -290,21 +290,22 @@ class Joining:
         return replaced
 
     def made_record(self, node):
-        """`Layer(W, b=v)` of a dataclass, a namedtuple class or SimpleNamespace, from
-        differentiated values: the object made with None in their places, then
-        runtime.replaced(o, 'W', W) field by field (whose adjoints read each field's back);
-        None for any other call."""
-        names = _initialised_fields(self.resolve(node.func))
+        """`Layer(W, b=v)` of a dataclass, a namedtuple class, SimpleNamespace or a class
+        whose __init__ stores its parameters as given (initialised.py), from differentiated
+        values: the object made with None in their places, then runtime.replaced(o, 'W', W)
+        field by field (whose adjoints read each field's back); None for any other call."""
+        made = initialised_fields(self.resolve(node.func))
         if (
-            names is None
-            or len(node.args) > len(names)
+            made is None
+            or made.refused
+            or len(node.args) > len(made.parameters)
             or any(isinstance(a, gast.Starred) for a in node.args)
             or any(k.arg is None for k in node.keywords)
         ):
             return None
-        given = list(zip(names, node.args)) + [(k.arg, k.value) for k in node.keywords]
+        given = list(zip(made.parameters, node.args)) + [(k.arg, k.value) for k in node.keywords]
         varied = [(name, value) for name, value in given if self.is_varied(value)]
-        if not varied:
+        if not varied or made.stored is not None and any(n not in made.stored for n, _ in varied):
             return None
         held = {id(value) for _, value in varied}
         node.args = [ir.const(None) if id(a) in held else a for a in node.args]
@@ -312,7 +313,8 @@ class Joining:
             k.value = ir.const(None) if id(k.value) in held else k.value
         self.changed = True
         for name, value in varied:
-            node = ir.call(ir.attr("runtime", "replaced"), node, ir.const(name), value)
+            field = name if made.stored is None else made.stored[name]
+            node = ir.call(ir.attr("runtime", "replaced"), node, ir.const(field), value)
         return node
 
     def merged_dict(self, node, parts, stmt):
@@ -329,28 +331,6 @@ class Joining:
         out, made = merging(parts, self.fresh("_keys"), self.fresh("_values"), self.fresh)
         self.hoisted += [self._located(s, stmt) for s in out]
         return made
-
-
-def _initialised_fields(cls):
-    """The fields a call of class `cls` sets, in order, where it does nothing else: a
-    namedtuple's, a dataclass's whose __init__ dataclasses wrote (no __post_init__), any
-    of a SimpleNamespace's; else None."""
-    if cls is types.SimpleNamespace:
-        return ()
-    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
-        made = next(k for k in cls.__mro__ if "_fields" in vars(k))  # (by namedtuple)
-        below = cls.__mro__[: cls.__mro__.index(made)]
-        return (
-            None
-            if any("__new__" in vars(k) or "__init__" in vars(k) for k in below)
-            else cls._fields
-        )
-    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
-        return None
-    code = getattr(cls.__init__, "__code__", None)
-    if hasattr(cls, "__post_init__") or code is None or code.co_filename != "<string>":
-        return None
-    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
 
 
 # --- a dict or list written into item by item -----------------------------------------------

@@ -12,6 +12,8 @@ from .activity import SCOPES, is_pop
 from .errors import NoAdjointError, StaticArgumentNeeded, UnsupportedError
 from .parse import MISSING, spelling
 from .primitives import registry
+from .blocks import refuse_block
+from .reduce_loops import refuse_reduce
 from .provenance import holds_functions
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
 from .call_arguments import CallArguments
@@ -450,6 +452,8 @@ class Expressions(UserCalls, CallArguments):
                 loc,
                 f"use np.{what}(x), or np.{what}imum(a, b)",
             )
+        refuse_reduce(obj, loc)
+        refuse_block(obj, loc)
         if getattr(obj, "__module__", None) in ("builtins", "itertools", "functools"):
             raise UnsupportedError(
                 f"{what}(...) of differentiated values cannot be differentiated",

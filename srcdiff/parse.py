@@ -14,6 +14,9 @@ import gast
 import numpy as np
 
 from . import conversion, ir, remat, runtime, wrappers
+from .blocks import blocks_as_one_list
+from .imports import hoisted_imports
+from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs
 from .statics import MISSING, is_function_value, is_object
@@ -211,38 +214,6 @@ class _Census:
                 self.functions.append(n)
 
 
-def _local_classes(parsed, census):
-    """name -> (class, the dotted name the code calls it by), of the local names that every
-    assignment binds to an object a call of one class of the user's makes (`layer =
-    Dense(W, b)`, or srcdiff's runtime.replaced of one): calls of their methods are
-    followed as an object argument's are."""
-    found, other = {}, set(parsed.statics)
-    bound = set()
-    for n in census.assigns:
-        if len(n.targets) == 1 and isinstance(n.targets[0], gast.Name):
-            bound.add(id(n.targets[0]))
-            cls = _made_class(parsed, n.value)
-            if cls is None or found.setdefault(n.targets[0].id, cls)[0] is not cls[0]:
-                other.add(n.targets[0].id)
-    for n in census.written:
-        if id(n) not in bound:
-            other.add(n.id)
-    args = parsed.node.args
-    other |= {a.id for a in args.posonlyargs + args.args + args.kwonlyargs if a is not None}
-    return {name: cls for name, cls in found.items() if name not in other}
-
-
-def _made_class(parsed, value):
-    """(the user's class whose call makes `value`, the dotted name called), else None."""
-    if not isinstance(value, gast.Call):
-        return None
-    if ir.dotted(value.func) == ("runtime", "replaced") and value.args:
-        return _made_class(parsed, value.args[0])
-    cls, path = parsed.container(value.func), ir.dotted(value.func)
-    user = inspect.isclass(cls) and cls.__module__.split(".")[0] not in ("builtins", "numpy")
-    return (cls, ".".join(path)) if user and path else None
-
-
 def _attribute(name, attr):
     return gast.Attribute(
         value=gast.Name(name, gast.Load(), None, None), attr=attr, ctx=gast.Load()
@@ -260,6 +231,7 @@ class ParsedFunction:
         self.namespace = dict(fn.__globals__)
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}
+        self.imports = hoisted_imports(self)  # (what the emitted module imports too)
         self._siblings = {}
         args = self.node.args
         _spread_varargs(self.node, self.statics.get(getattr(args.vararg, "id", None)))
@@ -271,6 +243,7 @@ class ParsedFunction:
         # (a partial's call rewritten holds no other call: the census stands)
         _expand_partial_calls(census.calls, self._partials(census.calls))
         expand_object_calls(self, census.calls)
+        blocks_as_one_list(self)
 
     def _partials(self, calls):
         """name -> functools.partial object, of the static arguments and of the global or
@@ -308,7 +281,7 @@ class ParsedFunction:
         self.local_names.update(n.id for n in census.written if isinstance(n.ctx, gast.Store))
         self.local_names.update(n.name for n in census.functions if n is not self.node)
         self.local_classes = {}  # (what _local_classes resolves names by: none yet)
-        self.local_classes = _local_classes(self, census)
+        self.local_classes = local_classes(self)
 
     def sibling(self, fn):
         """The definition of `fn` when it is a function of this one's module and file without

@@ -14,6 +14,7 @@ from .anf import Normalizer
 from .containers import lower_containers
 from .desugar import desugar, lower_comprehensions
 from .write_forms import lower_write_forms
+from .reduce_loops import reduces_as_loops
 from .inline import Inliner
 from .loop_reads import hoist_loop_reads
 from .errors import ArgumentError, UnsupportedError
@@ -323,6 +324,8 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     then ANF. `own_names` are the emitted module's functions: no other name is one of them."""
     names = ir.Names(parsed.node)
     names.used.update(own_names)
+    if reduces_as_loops(parsed.node, parsed.resolve, names.fresh):
+        parsed.find_locals()  # (the names the loops bind)
     if Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run():
         parsed.find_locals()
         expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
@@ -331,10 +334,16 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
     varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
     plain = is_plain(parsed.node, parsed.resolve)  # (then no container to lower)
+    renamed = {}  # (a comprehension's loop name, made fresh: the objects it names, its own)
     while not plain and lower_containers(
         parsed.node, varied, parsed.resolve, names.fresh, parsed.location, activity.useful(outputs)
-    ) | lower_comprehensions(parsed.node.body, varied, names.fresh):
+    ) | lower_comprehensions(parsed.node.body, varied, names.fresh, renamed):
         activity.update()
+    parsed.local_classes.update(
+        (new, parsed.local_classes[old])
+        for new, old in renamed.items()
+        if old in parsed.local_classes
+    )
     return Normalizer(parsed, activity, names, derive_callee, outputs, suffixed)
 
 
@@ -474,7 +483,7 @@ def generate(
     if optimized:
         optimize(funcs, mode, suffixes)
     doc = _docstring(fn, mode, wrt_names)
-    source, lines = codegen.to_source(funcs, doc)
+    source, lines = codegen.to_source(funcs, doc, parsed.imports)
     meta = _meta(
         fn,
         normalizer,
@@ -501,6 +510,7 @@ def _remember(made_from, funcs, doc, meta, normalizer):
         normalizer.names.used,
         [c["naming"] for c in normalizer.callees],
         normalizer.callee_prefixes,
+        normalizer.p.imports,
     )
 
 

@@ -6,11 +6,14 @@ that is the only way (naming.py).
 """
 
 import inspect
+import linecache
+import os
 
 import gast
 
 from . import ir, naming
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
+from .initialised import initialised_fields
 from .parse import MISSING
 from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
 
@@ -286,14 +289,28 @@ class UserCalls:
 
 
 def refuse_user_class(obj, loc):
-    """The error for an object of a user class made from differentiated values (rather than
-    a rule's advice: its __init__ only stores them, the class is no primitive)."""
-    if inspect.isclass(obj) and obj.__module__.split(".")[0] not in ("builtins", "numpy"):
+    """The error for an object of a user class made from differentiated values that
+    container_joins.made_record could not make field by field (rather than a rule's advice:
+    the class is no primitive): where its __init__ does more with one than store it."""
+    if not inspect.isclass(obj) or obj.__module__.split(".")[0] in ("builtins", "numpy"):
+        return
+    made = initialised_fields(obj)
+    if made is not None and made.unfollowed:
+        filename, line = next(iter(made.unfollowed.values()))
         raise UnsupportedError(
             f"{obj.__name__}(...) makes an object of a class of yours from differentiated "
-            "values, which srcdiff cannot follow",
+            f"values, and its __init__ does more with them than store them "
+            f"({os.path.basename(filename)}:{line}: {linecache.getline(filename, line).strip()})",
             loc,
-            f"pass the {obj.__name__} in as an argument (a dataclass or NamedTuple "
-            f"argument is differentiated as a whole, its gradient a {obj.__name__} too), "
-            "or compute with its arrays directly",
+            f"store each parameter as given (self.W = W) and compute with it in the methods, "
+            f"or pass the {obj.__name__} in as an argument",
         )
+    why = f", and {made.refused}" if made is not None and made.refused else ""
+    raise UnsupportedError(
+        f"{obj.__name__}(...) makes an object of a class of yours from differentiated "
+        f"values{why}, which srcdiff cannot follow",
+        loc,
+        f"pass the {obj.__name__} in as an argument (a dataclass or NamedTuple "
+        f"argument is differentiated as a whole, its gradient a {obj.__name__} too), "
+        "or compute with its arrays directly",
+    )

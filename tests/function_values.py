@@ -386,6 +386,40 @@ def object_made_of_differentiated_values(W, x):
     return np.sum(layer.apply(state.a) * state.b)
 
 
+class Scaled:
+    """A class of one's own whose __init__ stores its parameters as given (and a constant)."""
+
+    def __init__(self, W, scale=2.0, name="scaled"):
+        self.W = W
+        self.scale = float(scale)
+        self.name = name
+
+    def apply(self, x):
+        return self.scale * np.tanh(x @ self.W)
+
+
+def objects_of_classes_with_their_own_init(W, x):
+    layer = Dense(W, np.sum(W, axis=0))
+    scaled = Scaled(W=W * 0.5, scale=0.5)
+    return np.sum(layer(x) ** 2) + np.sum(scaled.apply(x)) + np.sum(layer.W * scaled.W)
+
+
+def through_dataclasses_made_in_a_comprehension(params, x):
+    layers = [DenseLayer(W, b) for W, b in params]
+    h = x
+    for layer in layers:
+        h = layer(h)
+    return np.sum(h**2) + sum(np.sum(layer.forward(x) ** 2) for layer in layers[:1])
+
+
+def through_objects_of_a_class_with_its_own_init_made_in_a_loop(params, x):
+    layers = [Dense(W, b) for W, b in params]
+    h = x
+    for layer in reversed(layers[::-1]):
+        h = layer(h)
+    return np.sum(h**2)
+
+
 class Model(typing.NamedTuple):
     enc: Encoder
     second: Encoder
@@ -564,6 +598,11 @@ def w_x_and_arch_tuple():
     return (*w_and_x(), ArchTuple(np.sin, 3))
 
 
+def params_and_x():
+    """[(W, b), (W, b)]: two dense layers, 3 -> 4 -> 2, and x."""
+    return [tuple(arrays((3, 4), 4, seed=10)), tuple(arrays((4, 2), 2, seed=11))], w_and_x()[1]
+
+
 def square_w_and_x():
     return (*arrays((3, 3)), w_and_x()[1])
 
@@ -578,6 +617,18 @@ CASES = {
     "a dataclass and a namedtuple made of differentiated values, a method called": (
         object_made_of_differentiated_values,
         square_w_and_x,
+    ),
+    "objects of classes with their own __init__, made of differentiated values": (
+        objects_of_classes_with_their_own_init,
+        square_w_and_x,
+    ),
+    "layers = [DenseLayer(W, b) for W, b in params]; for layer in layers: h = layer(h)": (
+        through_dataclasses_made_in_a_comprehension,
+        params_and_x,
+    ),
+    "layers = [Dense(W, b) for W, b in params], Dense with its own __init__": (
+        through_objects_of_a_class_with_its_own_init_made_in_a_loop,
+        params_and_x,
     ),
     "for layer in a global list of callable objects": (through_global_layers, w_and_x),
     "for layer in a list of callable objects passed": (through_layers_passed, w_x_and_layers),
@@ -795,6 +846,16 @@ def partial_passed_where_it_is_not_called(w, x):
     return np.sum(w * x * order[0])
 
 
+class RescaledByItsBase(Rescaled):
+    def __init__(self, W):
+        super().__init__(W)
+
+
+def object_of_a_class_calling_its_base_init(W, x):
+    layer = RescaledByItsBase(W)  # refused
+    return np.sum(layer.apply(x))
+
+
 # name -> (function, arguments, what the message says, what the hint says)
 ERRORS = {
     "a local function passed `a if c else b`": (
@@ -821,11 +882,18 @@ ERRORS = {
         "layer.weight reads a property of a differentiated Doubled",
         "make it a method (def weight(self): ...) and call it: layer.weight()",
     ),
-    "an object of a class with its own __init__, made of differentiated values": (
+    "an object of a class whose __init__ computes with differentiated values": (
         object_of_a_class_with_its_own_init,
         lambda: (*arrays((3, 3)), w_and_x()[1]),
-        "Rescaled(...) makes an object of a class of yours from differentiated values",
-        "pass the Rescaled in as an argument",
+        "Rescaled(...) makes an object of a class of yours from differentiated values, and "
+        "its __init__ does more with them than store them (function_values.py:",
+        "store each parameter as given (self.W = W)",
+    ),
+    "an object of a class whose __init__ calls super().__init__": (
+        object_of_a_class_calling_its_base_init,
+        lambda: (*arrays((3, 3)), w_and_x()[1]),
+        "and its __init__ passes self on or calls super(), which srcdiff cannot follow",
+        "pass the RescaledByItsBase in as an argument",
     ),
     "a method of an object f makes, passed to a function that calls it": (
         method_of_a_made_object_passed_on,

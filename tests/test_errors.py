@@ -1,5 +1,6 @@
 """Every transform failure is a SrcdiffError naming file:line, the line, and a hint."""
 
+import functools
 import os
 
 import numpy as np
@@ -158,9 +159,24 @@ def defines_class(x):
 
 
 def imports_inside(x):
-    import math  # noqa: F401
+    import json  # noqa: F401
 
     return np.sum(x)
+
+
+def imports_under_a_branch(x):
+    if x.shape[0] > 2:
+        import math  # noqa: F401
+    return np.sum(x)
+
+
+def reduces_under_a_condition(x):
+    return functools.reduce(np.add, x) if x[0] > 0 else np.sum(x * 2)
+
+
+def blocks_of_a_named_list(x):
+    pieces = [[x, x]]
+    return np.sum(np.block(pieces))
 
 
 def star_args(*xs):
@@ -288,7 +304,10 @@ REJECTED = [
     (list_of_x, "return sum(x.tolist())", "sum"),
     (set_comprehension_over_x, "doubled = {x[i] * 2 for i in range(3)}", "comprehension"),
     (defines_class, "class Local:", "class"),
-    (imports_inside, "import math", "import"),
+    (imports_inside, "import json", "of a module srcdiff does not know (json)"),
+    (imports_under_a_branch, "import math", "first thing in the function's body"),
+    (blocks_of_a_named_list, "return np.sum(np.block(pieces))", "np.block([[a, b], [c, d]])"),
+    (reduces_under_a_condition, "return functools.reduce(np.add, x) if", "write it as a for loop"),
     (starred_call, "return np.sum(np.add(x, *x[:1]))", "*args"),
     (bare_expression, "    np.sin(x)", "or has no effect"),
     (attribute_target, "h.value = x * 2", "assignment to"),
