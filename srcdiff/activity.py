@@ -284,7 +284,7 @@ class Activity:
         of a walk of the function: the fixed points go over these, not over every node."""
         return [
             n
-            for n in ir.walk(self.p.node)
+            for n in ir.walk_statements(self.p.node)
             if isinstance(n, (gast.Assign, gast.AugAssign, gast.For)) or is_push(n)
         ]
 

@@ -265,7 +265,7 @@ def _flag_breaks(stmts, flag):
 
 
 def _has_early_return(body):
-    returns = [n for s in body for n in ir.walk(s) if isinstance(n, gast.Return)]
+    returns = [n for s in body for n in ir.walk_statements(s) if isinstance(n, gast.Return)]
     return bool(returns) and not (len(returns) == 1 and body and body[-1] is returns[0])
 
 

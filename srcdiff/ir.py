@@ -304,6 +304,22 @@ def walk(node):
         yield current
 
 
+def walk_statements(node):
+    """The nodes of walk(node), in its order, but for expressions and the nodes below them
+    (no statement is below an expression): for the passes that look for statements only,
+    which need not visit the bulk of a function's nodes."""
+    todo = [node]
+    for current in todo:
+        values = current.__dict__
+        for name in current._fields:
+            value = values.get(name)
+            if value.__class__ is list:
+                todo.extend([v for v in value if isinstance(v, _AST) and not isinstance(v, _EXPR)])
+            elif isinstance(value, _AST) and not isinstance(value, _EXPR):
+                todo.append(value)
+        yield current
+
+
 def fields(node):
     """(name, value) of each field `node` has, as gast.iter_fields gives them, read off its
     __dict__ directly."""
@@ -392,6 +408,7 @@ def pausing_gc(fn):
 
 
 _AST = gast.AST
+_EXPR = gast.expr
 _ATOMS = (str, int, float, bool, type(None), complex, bytes, type(Ellipsis))
 _ATOM_TYPES = frozenset(_ATOMS)
 _CONTEXTS = frozenset({gast.Load, gast.Store, gast.Del, gast.Param})
@@ -402,42 +419,45 @@ def names_in(node, ctx=gast.Load):
     return {name.id for name in _names_below(node) if isinstance(name.ctx, ctx)}
 
 
-def reads_and_writes(node):
+def reads_and_writes(node, kinds=frozenset()):
     """(the ids of the names read, those stored or deleted) anywhere below `node`, in one
-    visit."""
+    visit; and, where `kinds` (node classes) is given, the nodes of those kinds below it."""
     read, written = set(), set()
-    for name in _names_below(node):
+    found = [] if kinds else None
+    for name in _names_below(node, kinds, found):
         if isinstance(name.ctx, gast.Load):
             read.add(name.id)
         elif isinstance(name.ctx, (gast.Store, gast.Del)):
             written.add(name.id)
-    return read, written
+    return (read, written, found) if kinds else (read, written)
 
 
-def _names_below(node):
+def _names_below(node, kinds=frozenset(), found=None):
     """The Name nodes below `node` (walk's loop, inlined: the passes ask this of every
-    statement, some of them twice)."""
-    found = []
+    statement, some of them twice); the nodes of `kinds` among them are added to `found`."""
+    names = []
     todo = [node]
     for current in todo:
         values = current.__dict__
         if current.__class__ is _NAME:
-            found.append(current)
+            names.append(current)
             if values.get("annotation") is not None:  # (a parameter's)
                 todo.append(values["annotation"])
             continue
+        if current.__class__ in kinds:
+            found.append(current)
         for name in current._fields:
             value = values.get(name)
             if value.__class__ is list:
                 todo.extend([item for item in value if isinstance(item, _AST)])
-            elif isinstance(value, _AST) and value.__class__ not in _LEAVES:
+            elif isinstance(value, _AST) and value.__class__ not in FIELDLESS:
                 todo.append(value)
-    return found
+    return names
 
 
 _NAME = gast.Name
 # nodes without fields (contexts, operators): names_in need not visit them
-_LEAVES = frozenset(
+FIELDLESS = frozenset(
     kind
     for kind in vars(gast).values()
     if isinstance(kind, type) and issubclass(kind, _AST) and kind._fields == ()

@@ -34,6 +34,7 @@ _EXPRESSIONS = (
     gast.cmpop,
 )
 _ALLOWED = _STATEMENTS + _EXPRESSIONS
+_DEPENDS = (gast.Assign, gast.AugAssign, gast.Attribute, gast.keyword, gast.Call)
 # (the builtins include the container ones the passes rewrite: list, zip, map, iter, ...)
 _REWRITTEN = frozenset(map(id, vars(builtins).values())) | {
     id(functools.partial),
@@ -61,12 +62,23 @@ def is_plain(func, resolve, taken_in=lambda call, fn: False):
             known[path] = resolve(node)
         return known[path]
 
-    return all(_plain_node(n, local, resolved, taken_in) for n in nodes)
+    for node in nodes:
+        allowed = _allowed(node.__class__)
+        if not (allowed or allowed is None and _plain_node(node, local, resolved, taken_in)):
+            return False
+    return True
+
+
+@functools.cache
+def _allowed(kind):
+    """Whether a node of class `kind` may be in a plain function: True, False, or None
+    where that depends on the node (_plain_node): asked once a class, not of each node."""
+    if not issubclass(kind, _ALLOWED):
+        return False
+    return None if issubclass(kind, _DEPENDS) else True
 
 
 def _plain_node(node, local, resolve, taken_in):
-    if not isinstance(node, _ALLOWED):
-        return False
     if isinstance(node, gast.Assign):
         return all(t.__class__ is gast.Name for t in node.targets) and not (
             isinstance(node.value, (gast.Name, gast.Attribute)) and _names_callable(node, resolve)

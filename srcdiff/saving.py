@@ -383,7 +383,8 @@ def _reads_by_use(node):
         for field in node._fields:
             child = fields.get(field)
             if isinstance(child, gast.AST):
-                visit(child, False)
+                if child.__class__ not in ir.FIELDLESS:  # (a context, an operator: no names)
+                    visit(child, False)
             elif child.__class__ is list:
                 for item in child:
                     if isinstance(item, gast.AST):

@@ -297,3 +297,36 @@ def test_specialisation_keeps_states_only_where_a_check_resumes(tmp_path, monkey
     monkeypatch.setenv("SRCDIFF_CACHE_DIR", "off")
     small, large = (_states_kept(tmp_path, monkeypatch, n) for n in (60, 120))
     assert large / small < 2.5, (small, large)
+
+
+def test_a_walk_of_the_statements_finds_those_of_a_whole_walk_in_its_order():
+    """ir.walk_statements, which the passes looking for statements use, skips expressions
+    (their bulk, in a long function) and nothing else."""
+    import gast
+
+    from srcdiff import ir
+
+    source = (
+        "def f(x, ys):\n"
+        "    g = lambda v: v + 1\n"
+        "    try:\n"
+        "        for y in ys:\n"
+        "            if y > 0:\n"
+        "                x = x + [z * 2 for z in y][0]\n"
+        "            else:\n"
+        "                ys.append(y)\n"
+        "    except ValueError:\n"
+        "        return None\n"
+        "    def h(a):\n"
+        "        return a * g(a)\n"
+        "    with open('p') as file:\n"
+        "        x += h(x)\n"
+        "    return x\n"
+    )
+    func = gast.parse(source).body[0]
+    kinds = (gast.stmt, gast.excepthandler)
+    walked = [n for n in ir.walk(func) if isinstance(n, kinds)]
+    found = list(ir.walk_statements(func))
+    assert [id(n) for n in found if isinstance(n, kinds)] == [id(n) for n in walked]
+    assert not any(isinstance(n, gast.expr) for n in found)
+    assert sum(isinstance(n, gast.Return) for n in found) == 3

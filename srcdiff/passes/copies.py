@@ -4,6 +4,8 @@ import heapq
 
 import gast
 
+from .. import ir
+
 _COMPOUND = (gast.If, gast.For, gast.While)
 _LOAD, _STORE, _DEL = gast.Load, gast.Store, gast.Del
 
@@ -324,7 +326,8 @@ def _push(value, todo):
 def _names_below(todo):
     """The Name nodes in and below the nodes `todo` (a list it extends as it walks: ir.walk's
     loop, inlined, as this runs over every statement of the function). A Name's context and
-    the like hold none: only a parameter's annotation is looked into."""
+    the like hold none: only a parameter's annotation is looked into, and no node without
+    fields (a context, an operator)."""
     names = []
     for current in todo:
         fields = current.__dict__
@@ -335,8 +338,8 @@ def _names_below(todo):
             continue
         for field in current._fields:
             child = fields.get(field)
-            if isinstance(child, gast.AST):
-                todo.append(child)
-            elif child.__class__ is list:
+            if child.__class__ is list:
                 todo.extend([item for item in child if isinstance(item, gast.AST)])
+            elif isinstance(child, gast.AST) and child.__class__ not in ir.FIELDLESS:
+                todo.append(child)
     return names

@@ -37,7 +37,6 @@ class _Uses:
 
     def __init__(self, func):
         self.stores, self.loads, self.as_grad = Counter(), Counter(), Counter()
-        self.links = False  # whether any call could be a link of a chain (else no pass to do)
         for node in ir.walk(func):
             if isinstance(node, gast.Name):
                 (self.loads if isinstance(node.ctx, gast.Load) else self.stores)[node.id] += 1
@@ -45,7 +44,6 @@ class _Uses:
                 helper = ir.dotted(node.func)
                 if helper == _AS_GRAD and node.args and _is_name(node.args[0]):
                     self.as_grad[node.args[0].id] += 1
-                self.links = self.links or helper in _LINKS
 
     def single(self, name):
         """Whether `name` is written once and read once."""
@@ -64,9 +62,9 @@ def gather_dict_adjoints(func, others=()):
     any (the values the chains read, a dict's shape, may be dead now). `others`: the other
     functions of the module (the forward sweep's locals, which a sum's name must not
     seem to be the adjoint of)."""
+    if not _has_links(func.body):
+        return False  # (most functions have no dicts: spare them the walks below)
     uses = _Uses(func)
-    if not uses.links:
-        return False
     sums = _Sums(ir.Names(func), uses, {}, [], others, set())
     _hoist(func.body, ir.names_in(func.args, gast.Param), sums)
     uses = _Uses(func) if sums.starts else uses  # (a loop's sums made: counted anew)
@@ -79,6 +77,25 @@ def gather_dict_adjoints(func, others=()):
         nested = _nested(stmt.value.args[3], block, stmt, uses)
         stmt.value.args[3] = stmt.value.args[3] if nested is None else nested
     return bool(made or sums.starts)
+
+
+def _has_links(block):
+    """Whether a statement in `block` or a block below it could be a link of a chain (its
+    start, or an addition a loop's sum could take): looking at statements only, not their
+    expressions."""
+    for stmt in block:
+        if (
+            _link(stmt, runtime.add_at.__name__)
+            or _link(stmt, runtime.getitem_grad.__name__)
+            or _zeros(stmt)
+        ):
+            return True
+        for field in ("body", "orelse", "finalbody"):
+            if isinstance(getattr(stmt, field, None), list) and _has_links(getattr(stmt, field)):
+                return True
+        if any(_has_links(handler.body) for handler in getattr(stmt, "handlers", ())):
+            return True
+    return False
 
 
 def gather_row_adjoints(func, seen):
@@ -427,11 +444,6 @@ def _add_at(target, container, key, value):
 
 
 _AS_GRAD = ("runtime", runtime.as_grad.__name__)
-# the helpers a chain's statements call: no call of one, no chain, nor loop sum to make
-_LINKS = {
-    ("runtime", helper.__name__)
-    for helper in (runtime.getitem_grad, runtime.zeros_like, runtime.add_at)
-}
 
 
 def _assigns_call(stmt, helper):

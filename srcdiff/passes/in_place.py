@@ -7,6 +7,7 @@ from ..annotations import Mark, is_marked
 from ..primitives import registry
 
 _COMPOUND = (gast.If, gast.For, gast.While)
+_CHANGING = frozenset({gast.Call, gast.Subscript, gast.Attribute})  # (nodes _handed asks of)
 
 
 def accumulate_in_place(func):
@@ -22,22 +23,23 @@ def accumulate_in_place(func):
     the first contribution where it is made (`bx = runtime.unbroadcast(by, x) + e`, a new
     array) when more follow, so that they all read `+=`; where it cannot be (a tuple item
     of a call's result), every contribution to bx in the function reads `bx = bx + e`."""
-    _fold_first_values(func.body)
+    known = _Known()
+    _fold_first_values(func.body, known)
     made, kept = [], set()
-    _in_place(func.body, set(), made, kept)
+    _in_place(func.body, set(), made, kept, known)
     for body, index, stmt in made:
         if stmt.targets[0].id in kept:  # one form for bx's accumulations
             body[index] = stmt
 
 
-def _in_place(body, owned, made, kept):
+def _in_place(body, owned, made, kept, known):
     """Make the accumulations in `body` in place into the buffers in `owned` (updated to
     those owned after it); `made`: (block, index, accumulation) of each made so, `kept`:
-    the targets of those kept as they are."""
+    the targets of those kept as they are; `known`: the statements' _Known effects."""
     for index, stmt in enumerate(body):
         if isinstance(stmt, (gast.For, gast.While)):
-            entry = _loop_entry(stmt, owned)
-            _in_place(stmt.body, set(entry), made, kept)
+            entry = _loop_entry(stmt, owned, known)
+            _in_place(stmt.body, set(entry), made, kept, known)
             owned.clear()
             owned.update(entry)
             continue
@@ -45,11 +47,11 @@ def _in_place(body, owned, made, kept):
             owned -= ir.names_in(stmt.test)
             ways = [set(owned), set(owned)]
             for block, way in zip((stmt.body, stmt.orelse), ways):
-                _in_place(block, way, made, kept)
+                _in_place(block, way, made, kept, known)
             owned.clear()
             owned.update(ways[0] & ways[1])
             continue
-        target = _accumulated(stmt)
+        target = known.accumulated(stmt)
         if target is not None:
             if target in owned:
                 body[index] = gast.copy_location(
@@ -64,13 +66,15 @@ def _in_place(body, owned, made, kept):
             owned -= ir.names_in(stmt.value.right)
             owned.add(target)
             continue
+        _, read, written, _, _ = known.effects(stmt)
         if owned:  # (most statements, in a forward sweep, meet nothing owned)
-            owned -= ir.names_in(stmt, (gast.Load, gast.Store))
-        if is_marked(stmt, Mark.FRESH) or _made_new(stmt):
+            owned -= read
+            owned -= ir.names_in(stmt, gast.Store) if isinstance(stmt, gast.Delete) else written
+        if is_marked(stmt, Mark.FRESH) or _made_new(stmt, read):
             owned.add(stmt.targets[0].id)
 
 
-def _loop_entry(loop, owned):
+def _loop_entry(loop, owned, known):
     """What is owned at the head of `loop` each time, given `owned` before it: what an
     iteration leaves owned that was so before (taken again until it holds), where every
     iteration ends at the body's end; else what the loop only accumulates into."""
@@ -84,7 +88,7 @@ def _loop_entry(loop, owned):
     entry = owned - header
     while True:
         end, tried = set(entry), []
-        _in_place(loop.body, end, tried, set())
+        _in_place(loop.body, end, tried, set(), known)
         for body, index, stmt in tried:  # (a trial: the body is made in place once known)
             body[index] = stmt
         if entry <= end:
@@ -105,20 +109,17 @@ def _leaves_early(body):
     return False
 
 
-def _fold_first_values(body):
+def _fold_first_values(body, known):
     """In `body` and the blocks in it, write `bx = e0` ... `bx = bx + e1` as `bx = e0 + e1`
     where the accumulation is, when more contributions to bx follow it and `bx = e0` may
     share its buffer: e0 calls only functions without side effects, and between the two
     nothing reads or writes bx, rebinds a name e0 reads or hands one to a call that might
     change it."""
-    uses = [ir.reads_and_writes(stmt) for stmt in body]  # (one visit of each, for both)
-    followed = _followed(body, uses)
+    followed = _followed(body, known)
     last, changed = {}, {}  # name -> index of the last statement naming it, changing it
     for index, stmt in enumerate(body):
-        stale = False  # (whether what it reads may differ from uses[index]: read it again)
         for block in _blocks(stmt):
-            _fold_first_values(block)
-            stale = True
+            _fold_first_values(block, known)
         if index in followed:
             target = stmt.targets[0].id
             first = last.get(target)
@@ -130,31 +131,53 @@ def _fold_first_values(body):
                 value = gast.BinOp(left=body[first].value, op=gast.Add(), right=stmt.value.right)
                 stmt = body[index] = gast.copy_location(ir.assign(target, value), stmt)
                 body[first] = None
-                stale = True
-        read, written = ir.reads_and_writes(stmt) if stale else uses[index]
-        written = written | _handed(stmt)
-        for name in written:
+        _, read, written, handed, _ = known.effects(stmt)  # (anew for one rewritten)
+        for name in written | handed:
             changed[name] = index
-        for name in read | written:
+        for name in read | written | handed:
             last[name] = index
     body[:] = [stmt for stmt in body if stmt is not None]
 
 
-def _followed(body, uses):
+class _Known:
+    """Each statement's (stmt, the names it reads, those it writes or deletes, those it
+    _handed, the target it is an accumulation into), found once in the pass: a statement
+    the pass rewrites is a new one, and a loop's or branch's, whose blocks it rewrites, is
+    looked at anew each time."""
+
+    def __init__(self):
+        self._effects = {}  # id(statement) -> its effects
+
+    def effects(self, stmt):
+        if isinstance(stmt, _COMPOUND):
+            return _effects(stmt)
+        found = self._effects.get(id(stmt))
+        if found is None or found[0] is not stmt:
+            found = self._effects[id(stmt)] = _effects(stmt)
+        return found
+
+    def accumulated(self, stmt):
+        return None if isinstance(stmt, _COMPOUND) else self.effects(stmt)[4]
+
+
+def _effects(stmt):
+    read, written, changing = ir.reads_and_writes(stmt, _CHANGING)
+    return stmt, read, written, _handed(changing), _accumulated(stmt)
+
+
+def _followed(body, known):
     """The indices of the accumulations in `body` that the next statement naming their
-    target accumulates into it again (or is a loop or branch that only accumulates);
-    `uses`: each statement's reads_and_writes."""
+    target accumulates into it again (or is a loop or branch that only accumulates)."""
     found, next_use = set(), {}
     for index in range(len(body) - 1, -1, -1):
-        stmt = body[index]
-        target = _accumulated(stmt)
+        _, read, written, _, target = known.effects(body[index])
         if target is not None and target in next_use:
             after = body[next_use[target]]
-            if _accumulated(after) == target or (
+            if known.accumulated(after) == target or (
                 isinstance(after, _COMPOUND) and _only_accumulates(target, [after])
             ):
                 found.add(index)
-        for name in set().union(*uses[index]):
+        for name in read | written:
             next_use[name] = index
     return found
 
@@ -168,7 +191,7 @@ def _shared_first_value(stmt, target):
         and isinstance(stmt.targets[0], gast.Name)
         and stmt.targets[0].id == target
         and target not in ir.names_in(stmt.value)
-        and not (is_marked(stmt, Mark.FRESH) or _made_new(stmt))
+        and not (is_marked(stmt, Mark.FRESH) or _made_new(stmt, ir.names_in(stmt)))
         and all(_pure(node) for node in ir.walk(stmt.value))
     )
 
@@ -180,16 +203,15 @@ def _pure(node):
     return not isinstance(node, (gast.Lambda, gast.NamedExpr, gast.Yield, gast.YieldFrom))
 
 
-def _handed(stmt):
-    """The names `stmt` hands to a call that might change their value in place (an argument
-    or the object of a method), or whose items or attributes it writes."""
+def _handed(nodes):
+    """The names that `nodes` (the calls, items and attributes in a statement) hand to a
+    call that might change their value in place (an argument or the object of a method),
+    or whose items or attributes they write."""
     found = set()
-    for node in ir.walk(stmt):
+    for node in nodes:
         if isinstance(node, gast.Call) and not _pure(node):
             found |= ir.names_in(node)
-        elif isinstance(node, (gast.Subscript, gast.Attribute)) and isinstance(
-            node.ctx, gast.Store
-        ):
+        elif not isinstance(node, gast.Call) and isinstance(node.ctx, gast.Store):
             found |= ir.names_in(node.value)
     return found
 
@@ -198,15 +220,16 @@ def _blocks(stmt):
     return (stmt.body, stmt.orelse) if isinstance(stmt, _COMPOUND) else ()
 
 
-def _made_new(stmt):
-    """Whether `stmt` assigns one name a value made anew, reading no value of that name: an
+def _made_new(stmt, read):
+    """Whether `stmt`, which reads the names `read`, assigns one name a value made anew,
+    reading no value of that name: an
     operator's (numpy makes a new array for every `a * b` and `-a`) or a call's whose
     record says it always makes a new array (`runtime.matmul_grad`, `np.exp`)."""
     if not (
         isinstance(stmt, gast.Assign)
         and len(stmt.targets) == 1
         and isinstance(stmt.targets[0], gast.Name)
-        and stmt.targets[0].id not in ir.names_in(stmt.value)
+        and stmt.targets[0].id not in read
     ):
         return False
     value = stmt.value

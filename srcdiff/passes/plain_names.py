@@ -110,8 +110,13 @@ class _Names:
                 continue
             if isinstance(current, _SCOPES):
                 self.other_stores |= ir.names_in(current) | ir.names_in(current, gast.Store)
-            for part in current._fields:
-                todo += _nodes_of(getattr(current, part, None))
+            values = current.__dict__
+            for part in current._fields:  # (_nodes_of inlined, less the nodes without fields)
+                value = values.get(part)
+                if value.__class__ is list:
+                    todo.extend([item for item in value if isinstance(item, gast.AST)])
+                elif isinstance(value, gast.AST) and value.__class__ not in ir.FIELDLESS:
+                    todo.append(value)
         return loads, stores
 
     def analyse(self):
