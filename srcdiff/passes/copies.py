@@ -19,42 +19,53 @@ def propagate_copies(func):
     first that qualifies each time; propagating `c = d` can only change whether a copy into d
     or a copy of c qualifies, so only those are looked at again. Each look reads an index of
     where each name is read and written, not the code after the copy."""
-    CopyPropagation(func).run()
-    coalesce_temporaries(func)
+    copies = CopyPropagation(func)
+    copies.run()
+    coalesce_temporaries(func, (copies.program.reads, copies.program.stores))
     return func
 
 
-def coalesce_temporaries(func):
+def coalesce_temporaries(func, counts=None):
     """`t = e` then `x = t` as `x = e`, where t is a temporary of the transform's (`_t6`,
     `b_t6`) written and read nowhere else (as a loop's `_t6 = total + _t5; total = _t6` is,
-    once no stack saves total's old value between)."""
-    loads, others = {}, {}  # name -> its reads; its writes, deletions and parameters
-    for node in _names_below([func]):
-        table = loads if node.ctx.__class__ is _LOAD else others
-        table[node.id] = table.get(node.id, 0) + 1
-    _coalesce(func.body, loads, others)
+    once no stack saves total's old value between). `counts`: ({name: its reads}, {name: its
+    writes, deletions and parameters}) kept current by the caller; else the names are
+    counted here, once a look at the statements alone finds such a pair."""
+    if counts is None:
+        if not _coalesce(func.body, None):
+            return
+        counts = {}, {}
+        for node in _names_below([func]):
+            table = counts[0] if node.ctx.__class__ is _LOAD else counts[1]
+            table[node.id] = table.get(node.id, 0) + 1
+    _coalesce(func.body, counts)
 
 
-def _coalesce(block, loads, others):
-    kept = []
+def _coalesce(block, counts):
+    """Coalesce the pairs in `block` and the blocks in it; with counts None, only whether
+    there is a pair (with no look at how often its temporary is read or written)."""
+    kept, found = [], False
     for stmt in block:
         for field in ("body", "orelse", "finalbody"):
             inner = getattr(stmt, field, None)
             if inner.__class__ is list:
-                _coalesce(inner, loads, others)
+                found = _coalesce(inner, counts) or found
         before = kept[-1] if kept else None
         if (
             _is_copy(stmt)
             and _assigns_one_name(before)
             and before.targets[0].id == stmt.value.id
             and stmt.value.id.lstrip("bd").startswith("_")  # (f's names, and adjoints': kept)
-            and loads.get(stmt.value.id) == 1
-            and others.get(stmt.value.id) == 1
         ):
-            before.targets = stmt.targets
-            continue
+            if counts is None:
+                return True
+            if counts[0].get(stmt.value.id) == 1 and counts[1].get(stmt.value.id) == 1:
+                before.targets = stmt.targets
+                continue
         kept.append(stmt)
-    block[:] = kept
+    if counts is not None:
+        block[:] = kept
+    return found
 
 
 def _assigns_one_name(stmt):
