@@ -380,7 +380,10 @@ class Activity:
         ):
             return operands
         try:
-            bound = template.bind(node.args, {k.arg: k.value for k in node.keywords})
+            keywords = {k.arg: k.value for k in node.keywords}
+            bound = template.bind(
+                node.args, {k: v for k, v in keywords.items() if k not in record.inert_keywords}
+            )
         except TypeError:
             return operands
         return [v for p, v in bound.items() if p not in template.constant]

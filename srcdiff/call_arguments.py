@@ -22,7 +22,8 @@ class CallArguments:
     def bind(self, record, args, keywords, node, loc, out, forward):
         template = self._rules(record)
         aliases = dict(record.keyword_aliases)
-        keywords = _without_stated_defaults(record.function, keywords, template.signature)
+        keywords = _without_stated_defaults(record.functions, keywords, template.signature)
+        keywords = {k: v for k, v in keywords.items() if k not in record.inert_keywords}
         try:
             bound = template.bind(args, {aliases.get(k, k): v for k, v in keywords.items()})
         except TypeError as exc:
@@ -101,16 +102,18 @@ class CallArguments:
         return ir.name(held)
 
 
-def _without_stated_defaults(fn, keywords, signature):
-    """The keywords without those that only state fn's own default (np.exp(x, out=None),
-    logsumexp(a, b=None), where=True), which a template need not take: it has its own
-    default for them, or does without."""
+def _without_stated_defaults(functions, keywords, signature):
+    """The keywords without those that only state the function's own default (np.exp(x,
+    out=None), logsumexp(a, b=None), where=True), which a template need not take: it has its
+    own default for them, or does without. (Of a record covering several functions, the
+    default of any: the call is to one of them, which refuses what it does not take.)"""
+    defaults = [_defaults(fn) for fn in functions]
     stated = {
         k
         for k, v in keywords.items()
         if k not in signature.parameters
         and isinstance(v, gast.Constant)
-        and _same_constant(v.value, _defaults(fn).get(k, MISSING))
+        and any(_same_constant(v.value, d.get(k, MISSING)) for d in defaults)
     }
     stated |= {
         k
@@ -118,7 +121,7 @@ def _without_stated_defaults(fn, keywords, signature):
         if k in signature.parameters
         and isinstance(v, gast.Constant)
         and v.value is None
-        and _defaults(fn).get(k, MISSING) is None
+        and any(d.get(k, MISSING) is None for d in defaults)
         and signature.parameters[k].default is not None
     }
     return {k: v for k, v in keywords.items() if k not in stated}

@@ -28,6 +28,7 @@ from .function_aliases import (
     substitute_function_aliases,
 )
 from .comprehensions_of_functions import comprehensions_of_functions
+from .frozen_distributions import unfreeze_distributions
 from .function_values import LoopsOverFunctions, pick_local_functions
 from .generators import is_generator, iterated_calls, yields_into_a_list
 from .inline_call import CallInlining, local_names
@@ -60,6 +61,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
             return False  # (nothing to inline, nor to read through: each pass would walk it all)
         self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
         substitute_function_aliases(self.func, self.resolve)
+        unfreeze_distributions(self.func, self.resolve, self.names)
         self._read_objects_through()
         maps_to_comprehensions(self.func, self.resolve)
         if comprehensions_of_functions(self.func, self.resolve, self.location):

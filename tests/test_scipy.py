@@ -211,6 +211,109 @@ def test_gaussian_process_marginal_likelihood_through_cho_factor():
     )
 
 
+# --- frozen distributions: the distribution's own methods ----------------------------------
+
+
+def frozen_in_the_call(x):
+    return np.sum(scipy.stats.norm(loc=x[0], scale=np.exp(x[1])).logpdf(x[2:]))
+
+
+def frozen_and_named(x):
+    d = scipy.stats.norm(x[0], np.exp(x[1]))
+    return np.sum(d.logpdf(x[2:])) + d.cdf(x[3])
+
+
+def frozen_then_its_argument_changes(x):
+    m = x[0]
+    g = scipy.stats.gamma(np.exp(m), scale=2.0)
+    m = m * 3  # (g was frozen with the first m)
+    return np.sum(g.logpdf(np.abs(x[1:]) + m))
+
+
+def frozen_in_a_loop(x):
+    total = 0.0
+    for i in range(3):
+        d = scipy.stats.t(3.0, loc=x[i])
+        total = total + d.logpdf(x[i + 1])
+    return total
+
+
+def frozen_multivariate(x):
+    d = scipy.stats.multivariate_normal(x[:2], np.eye(2) * 2.0)
+    return d.logpdf(x[2:]) + scipy.stats.dirichlet(np.exp(x[:3])).logpdf([0.2, 0.3, 0.5])
+
+
+def frozen_discrete(x):
+    return np.sum(scipy.stats.bernoulli(1 / (1 + np.exp(-x))).logpmf([0, 1, 1, 0]))
+
+
+PRIOR = scipy.stats.gamma(2.0, scale=0.5) if scipy is not None else None
+JOINT = scipy.stats.multivariate_normal(np.zeros(2), np.eye(2)) if scipy is not None else None
+
+
+def frozen_outside(x):
+    return np.sum(PRIOR.logpdf(np.exp(x))) + PRIOR.logcdf(np.exp(x[0]))
+
+
+FROZEN = [
+    frozen_outside,
+    frozen_in_the_call,
+    frozen_and_named,
+    frozen_then_its_argument_changes,
+    frozen_in_a_loop,
+    frozen_multivariate,
+    frozen_discrete,
+]
+
+
+@NEEDS_SCIPY
+@pytest.mark.parametrize("f", FROZEN, ids=[f.__name__ for f in FROZEN])
+def test_a_frozen_distributions_method_is_the_distributions_own(f):
+    """`st.norm(m, s).logpdf(x)` is `st.norm.logpdf(x, m, s)`, held in a name or not: reverse,
+    forward and second order against differences."""
+    rng = np.random.default_rng(0)
+    x, v = rng.normal(size=4) * 0.5, rng.normal(size=4)
+    gradient = check_grad(f, x)[0]
+    _, along = nf.jvp(f)(x, v)
+    assert along == pytest.approx(gradient @ v, rel=1e-9)
+    eps = 1e-5
+    expected = (nf.grad(f)(x + eps * v) - nf.grad(f)(x - eps * v)) / (2 * eps)
+    np.testing.assert_allclose(nf.hvp(f)(x, v), expected, rtol=1e-4, atol=1e-6)
+
+
+# --- scipy.linalg's options -------------------------------------------------------------------
+
+
+def solve_stating_options(a, b):
+    return np.sum(scipy.linalg.solve(a, b, overwrite_a=False, check_finite=False) ** 2)
+
+
+@NEEDS_SCIPY
+def test_options_that_change_no_value_are_taken():
+    """check_finite (of any value) and a default stated (overwrite_a=False) need no parameter
+    of the template; check_finite joins np.linalg.inv's record for scipy.linalg.inv too."""
+    rng = np.random.default_rng(1)
+    check_grad(solve_stating_options, rng.normal(size=(3, 3)) + 3 * np.eye(3), rng.normal(size=3))
+
+
+def solve_banded_structure(a, b):
+    return np.sum(scipy.linalg.solve(a, b, assume_a="diagonal"))
+
+
+def generalized_eigh(a, b):
+    return np.sum(scipy.linalg.eigh(a, b)[0])
+
+
+@NEEDS_SCIPY
+def test_options_srcdiff_does_not_differentiate_are_errors():
+    a = np.eye(3) * 2.0
+    with pytest.raises(nf.ArgumentError, match="assume_a one of"):
+        nf.grad(solve_banded_structure)(a, np.ones(3))
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(generalized_eigh)(a, np.eye(3))
+    assert str(error.value).startswith(f"{HERE}:{line_of('scipy.linalg.eigh(a, b)')}: ")
+
+
 def test_readme_shows_lines_of_the_checked_in_ica_gradient():
     root = Path(__file__).resolve().parent.parent
     readme = (root / "README.md").read_text()

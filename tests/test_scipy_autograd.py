@@ -32,13 +32,16 @@ def _values(rng, kind, shape):
         return rng.uniform(0.2, 0.8, size=shape)
     if kind == "lower":  # a well-conditioned lower triangular matrix
         return np.tril(rng.normal(size=shape)) + 3 * np.eye(shape[0])
+    if kind == "conditioned":  # a square matrix with a dominant diagonal
+        return rng.normal(size=shape) + 3 * np.eye(shape[0])
     raise ValueError(kind)
 
 
 _SPD = "a @ a.T + 3 * np.eye(3)"
 _SIMPLEX = "np.exp(u) / np.sum(np.exp(u))"
 
-# name: (expression, {argument: (kind, shape)}, the arguments autograd differentiates)
+# name: (expression, {argument: (kind, shape)}, the arguments autograd differentiates), and
+# where autograd lacks the function but has the same math otherwise, the expression it runs
 CASES = {
     "expit": ("scipy.special.expit(x)", {"x": ("real", (5,))}, ("x",)),
     "logit": ("scipy.special.logit(x)", {"x": ("unit", (5,))}, ("x",)),
@@ -148,12 +151,57 @@ CASES = {
         ("a", "b"),
     ),
     "sqrtm": (f"scipy.linalg.sqrtm({_SPD})", {"a": ("real", (3, 3))}, ("a",)),
+    **{
+        f"linalg.{name}": (expression, {"a": ("real", (3, 3))}, ("a",), autograd_expression)
+        for name, expression, autograd_expression in (
+            (
+                "cholesky",
+                f"scipy.linalg.cholesky({_SPD}, lower=True)",
+                f"np.linalg.cholesky({_SPD})",
+            ),
+            ("cholesky_upper", f"scipy.linalg.cholesky({_SPD})", f"np.linalg.cholesky({_SPD}).T"),
+            ("eigh", f"scipy.linalg.eigh({_SPD})[0]", f"np.linalg.eigh({_SPD})[0]"),
+            ("eigvalsh", f"scipy.linalg.eigvalsh({_SPD})", f"np.linalg.eigh({_SPD})[0]"),
+            ("inv", "scipy.linalg.inv(a + 3 * np.eye(3))", "np.linalg.inv(a + 3 * np.eye(3))"),
+            ("det", "scipy.linalg.det(a + 3 * np.eye(3))", "np.linalg.det(a + 3 * np.eye(3))"),
+            ("norm", "scipy.linalg.norm(a, axis=0)", "np.linalg.norm(a, axis=0)"),
+        )
+    },
+    **{
+        f"linalg.solve_{assume_a}": (
+            f"scipy.linalg.solve({_SPD}, b, assume_a='{assume_a}')",
+            {"a": ("real", (3, 3)), "b": ("real", (3, 2))},
+            ("a", "b"),
+            f"np.linalg.solve({_SPD}, b)",
+        )
+        for assume_a in ("gen", "sym", "pos")
+    },
+    "linalg.solve_continuous_lyapunov": (
+        "scipy.linalg.solve_continuous_lyapunov(a, q)",
+        {"a": ("conditioned", (3, 3)), "q": ("real", (3, 3))},
+        ("a", "q"),
+        "scipy.linalg.solve_sylvester(a, a.T, q)",
+    ),
+    **{
+        f"frozen.{name}": (
+            expression,
+            {"x": ("real", (4,)), "m": ("real", (4,)), "s": ("positive", (4,))},
+            ("x", "m", "s"),
+            "scipy.stats.norm.logpdf(x, m, s)",
+        )
+        for name, expression in (
+            ("norm", "scipy.stats.norm(m, s).logpdf(x)"),
+            ("norm_keywords", "scipy.stats.norm(loc=m, scale=s).logpdf(x)"),
+        )
+    },
 }
 NAMES = sorted(CASES)
 
 
-def _source(name):
-    expression, args, _ = CASES[name]
+def _source(name, for_autograd=False):
+    expression, args, _, *autograd_expression = CASES[name]
+    if for_autograd and autograd_expression:
+        expression = autograd_expression[0]
     return f"def {_identifier(name)}({', '.join(args)}):\n    return np.sum(np.sin({expression}))\n"
 
 
@@ -180,7 +228,7 @@ SRCDIFF = _srcdiff_module()
 def _autograd_function(name):
     """The same source, run with autograd's numpy and SciPy wrappers."""
     namespace = {"np": anp, "scipy": autograd.scipy}
-    exec(_source(name), namespace)
+    exec(_source(name, for_autograd=True), namespace)
     return namespace[_identifier(name)]
 
 

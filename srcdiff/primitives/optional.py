@@ -13,6 +13,13 @@ when_imported(
     "srcdiff.primitives.scipy_stats",
     "srcdiff.primitives.scipy_stats_cdf",
     "srcdiff.primitives.scipy_stats_multivariate",
+    "srcdiff.primitives.scipy_stats_discrete",
 )
-when_imported("scipy.linalg", "srcdiff.primitives.scipy_linalg")
+when_imported(
+    "scipy.linalg",
+    "srcdiff.primitives.scipy_linalg",
+    "srcdiff.primitives.scipy_linalg_numpy",
+    "srcdiff.primitives.scipy_lu",
+    "srcdiff.primitives.scipy_matrix_functions",
+)
 when_imported("scipy.signal", "srcdiff.primitives.scipy_signal")

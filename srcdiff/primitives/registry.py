@@ -21,6 +21,7 @@ number, passes/fold.py).
 import builtins
 import hashlib
 import importlib
+import inspect
 import sys
 from dataclasses import dataclass, field
 
@@ -80,6 +81,9 @@ class Primitive:
     widens: bool = False
     # keyword names numpy also takes for a template's parameter: (("min", "a_min"),) for clip
     keyword_aliases: tuple = ()
+    # keywords a call may pass that never change its value (SciPy's check_finite): the
+    # templates take no parameter for them, and the call keeps them
+    inert_keywords: tuple = ()
     rewrite: object = None
     fold: object = None
     samples: list = field(default_factory=list)
@@ -173,6 +177,20 @@ def _plain(method):
     return method.__func__ if isinstance(method, staticmethod) else method
 
 
+def extend(existing, *functions, samples=(), inert_keywords=()):
+    """Let the record of the function `existing` cover `functions` too: an optional
+    library's functions computing the same with the same parameters (scipy.linalg.inv is
+    np.linalg.inv), so that their rules are written once. `inert_keywords`: see Primitive."""
+    record = find(existing)
+    record.functions += tuple(functions)
+    record.samples += list(samples)
+    record.inert_keywords += tuple(k for k in inert_keywords if k not in record.inert_keywords)
+    for template in (record.adjoint, record.tangent):
+        if template is not None:
+            template.primals += tuple(functions)
+    return register(record)
+
+
 def constants(*functions, methods=(), attributes=(), shape=EVALUATE, pure=True, **facts):
     """Declare functions whose results carry no gradient (a shape, an index, a mask, a
     random draw), one record each."""
@@ -212,9 +230,22 @@ def find(obj):
         if record is None and _deferred:
             declare_imported()
             record = _by_function.get(_key(obj))
+        if record is None and inspect.ismethod(obj):
+            record = _by_function.get(_key(_namesake_method(obj)))
         return record
     except TypeError:
         return None
+
+
+def _namesake_method(method):
+    """The same method of the instance its module names as the method's object is named: of a
+    copy of a distribution (a frozen one's `dist`), scipy.stats' own (`gamma.logpdf`); or None."""
+    owner = method.__self__
+    module = sys.modules.get(getattr(type(owner), "__module__", None) or "")
+    namesake = getattr(module, str(getattr(owner, "name", "")), None)
+    if namesake is None or namesake is owner or type(namesake) is not type(owner):
+        return None
+    return getattr(namesake, method.__name__, None)
 
 
 def method(name):

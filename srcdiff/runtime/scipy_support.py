@@ -120,6 +120,98 @@ def factor_adjoint(g):
     return Sparse({0: g, 1: 0.0})
 
 
+# --- scipy.linalg's solve and matrix functions ------------------------------------------------
+
+# what scipy.linalg.solve's assume_a says of a that srcdiff differentiates it for
+SOLVE_STRUCTURES = {
+    **dict.fromkeys((None, "gen", "general"), "general"),
+    **dict.fromkeys(("sym", "symmetric", "pos", "positive definite"), "symmetric"),
+    **dict.fromkeys(("her", "hermitian"), "symmetric"),  # (of a real matrix)
+}
+
+
+def assumed_structure(g, assume_a=None):
+    """The part of g (an adjoint or a tangent of a) that scipy.linalg.solve(a, b, assume_a=...)
+    varies with: all of it, or for a symmetric a its symmetric part (srcdiff differentiates
+    such a solve as a function of a's symmetric part, as np.linalg.cholesky's rule does)."""
+    structure = SOLVE_STRUCTURES.get(assume_a)
+    if structure == "general":
+        return g
+    if structure == "symmetric":
+        return (g + np.swapaxes(g, -1, -2)) / 2
+    from ..errors import ArgumentError
+
+    raise ArgumentError(
+        f"srcdiff differentiates scipy.linalg.solve with assume_a one of "
+        f"{', '.join(map(repr, SOLVE_STRUCTURES))}, not {assume_a!r}",
+        hint="solve with assume_a='gen' (or scipy.linalg.solve_triangular for a triangle)",
+    )
+
+
+def expm(A):
+    """scipy.linalg.expm, for the Frechet derivatives of matrix_functions.py."""
+    from scipy.linalg import expm as scipy_expm
+
+    return scipy_expm(A)
+
+
+def logm(A):
+    """scipy.linalg.logm, for the Frechet derivatives of matrix_functions.py: there of a
+    block matrix [[A, E], [0, A]], which is not diagonalisable, so that SciPy's estimate of
+    its error (a warning) is pessimistic: its upper right block is as accurate as logm(A).
+    SciPy estimates norms with random vectors from numpy's global generator: here the same
+    ones at each call (the user's state restored after), so that a derivative computed
+    twice is the same to the last bit."""
+    import warnings
+
+    from scipy.linalg import logm as scipy_logm
+
+    state = np.random.get_state()
+    np.random.seed(0)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", "logm result may be inaccurate", RuntimeWarning)
+            return scipy_logm(A)
+    finally:
+        np.random.set_state(state)
+
+
+def lu_permutation(piv):
+    """The rows of a that lu_factor's row swaps piv (LAPACK's: row i with row piv[i], in
+    turn) bring to the top: a[perm] = L U."""
+    perm = np.arange(len(piv))
+    for i, swapped in enumerate(piv):
+        perm[i], perm[swapped] = perm[swapped], perm[i]
+    return perm
+
+
+# --- block diagonal matrices (scipy.linalg.block_diag) ----------------------------------------
+
+
+def _block_at(arrs, i):
+    """Where block_diag(*arrs) puts arrs[i]: (first row, first column, rows, columns); a
+    vector is a row, a number a 1 x 1 block."""
+    shapes = [np.shape(np.atleast_2d(a)) for a in arrs]
+    rows, columns = shapes[i]
+    return sum(s[0] for s in shapes[:i]), sum(s[1] for s in shapes[:i]), rows, columns
+
+
+def diagonal_block(g, arrs, i):
+    """g's block where block_diag(*arrs) put arrs[i], shaped like arrs[i]."""
+    row, column, rows, columns = _block_at(arrs, i)
+    return np.reshape(g[row : row + rows, column : column + columns], np.shape(arrs[i]))
+
+
+def placed_block(b, arrs, i):
+    """The adjoint of diagonal_block: b where block_diag(*arrs) puts arrs[i], zeros around."""
+    row, column, rows, columns = _block_at(arrs, i)
+    shapes = [np.shape(np.atleast_2d(a)) for a in arrs]
+    total = (sum(s[0] for s in shapes), sum(s[1] for s in shapes))
+    placed = np.zeros(total, dtype=np.result_type(b))
+    placed[row : row + rows, column : column + columns] = np.reshape(b, (rows, columns))
+    return placed
+
+
 # --- convolutions (scipy.signal) --------------------------------------------------------------
 
 
