@@ -20,8 +20,9 @@ An assignment `t = e` at the top of a `for` or `while` loop's body moves before 
   runs an iteration (loop_reads: range(n), n a constant > 0) and e comes before any branch of
   its body, the first iteration computes e with the same operands anyway, so any such e moves.
   Elsewhere (a `while` loop, a loop over range(n) of an unknown n, which may run no iteration)
-  only arithmetic that raises nothing on numbers and arrays moves: unary minus or plus, `+`,
-  `-`, `*` with a number constant as one operand, `/` by a nonzero number constant. Not
+  only arithmetic that raises nothing on numbers and numeric arrays moves (a boolean array's
+  `-` raises, but no derivative flows through one): unary minus or plus, `+`, `-`, `*` with a
+  number constant as one operand, `/` by a nonzero number constant. Not
   indexing (loop_reads.py's rules), not two arrays (their shapes may not broadcast), not a
   division by a name (a Python float 0.0 raises ZeroDivisionError), not a numpy function (it
   may warn: np.log(0.0), np.exp(1000.0)).
