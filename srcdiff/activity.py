@@ -134,7 +134,13 @@ def _returned_items_varied(fn, wrt, varied_items):
         )
         # as its transform will: `shapes = [p.shape for p in params]` becomes a loop whose
         # appends are constant, so the shapes it returns are
-        fresh = ir.Names(node).fresh
+        names = None  # (made when a comprehension is lowered: most functions have none)
+
+        def fresh(base):
+            nonlocal names
+            names = ir.Names(node) if names is None else names
+            return names.fresh(base)
+
         while lower_comprehensions(
             node.body, lambda n: analysis.is_active(n, analysis.varied), fresh
         ):
@@ -364,7 +370,7 @@ class Activity:
             else:
                 operands = self._carrying(obj, node, operands)
             return any(act(a) for a in operands)
-        return any(act(child) for child in gast.iter_child_nodes(node))
+        return any(act(child) for child in ir.children(node))
 
     def _carrying(self, obj, node, operands):
         """The operands of a primitive's call through which its result varies: not those

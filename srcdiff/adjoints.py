@@ -7,8 +7,6 @@ a push or pop of a loop's stack moves adjoints through the adjoint stack; a user
 callee's backward function with the values its forward saved.
 """
 
-import copy
-
 import gast
 
 from . import ir, runtime
@@ -259,7 +257,7 @@ class StatementAdjoints:
                 ir.assign(
                     callee.saved,
                     gast.Subscript(
-                        value=copy.deepcopy(callee.recompute), slice=ir.const(1), ctx=gast.Load()
+                        value=ir.copy_tree(callee.recompute), slice=ir.const(1), ctx=gast.Load()
                     ),
                 )
             ]

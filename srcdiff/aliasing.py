@@ -7,6 +7,7 @@ import gast
 from . import codegen, ir
 from .container_facts import keeps_no_argument
 from .errors import UnsupportedError
+from .memory_sharing import MemorySharing
 from .parse import MISSING
 from .passes.liveness import LiveAfter, live_before
 from .primitives import registry
@@ -21,7 +22,7 @@ class Aliasing:
         # an array it writes into only before the write, or after putting back what the
         # write replaced (the reverse sweep): the name holds the values it was bound to
         self._restores_its_writes = codegen.is_emitted(parsed.filename)
-        self._live_after = self._sharing = None  # made when first needed
+        self._live_after = self._sharing = self._assigned = None  # made when first needed
 
     def check_write(self, stmt, loc, differentiated, version_of, rename):
         """A write into an array (`z[i] = v`, `z[i] += v`, `z += v`) changes every name that
@@ -48,7 +49,7 @@ class Aliasing:
                 )
         self._analyse()
         live = self._live_after.among
-        shared = sorted(live(self._sharing[0].get(into, set()) - {into}, id(stmt)))
+        shared = sorted(live(self._sharing[0].sharing(stmt, into) - {into}, id(stmt)))
         if isinstance(target, gast.Subscript) and shared:
             raise UnsupportedError(
                 f"writing into {into!r} changes {' and '.join(map(repr, shared))} too (they "
@@ -60,12 +61,12 @@ class Aliasing:
         # w = z[i] is a row of z, or a number, or the array a list holds: only the call can
         # tell (for a w bound here)
         rows = sorted(
-            live(self._sharing[1].get(into, set()) - {into}, id(stmt)) & self._bound_before(stmt)
+            live(self._sharing[1].sharing(stmt, into) - {into}, id(stmt)) & self._bound_before(stmt)
         )
-        return [
-            ir.Statement(ir.expr_stmt(check), loc)
-            for check in self._run_time_checks(target, into, shared, rows, loc, version_of, rename)
-        ]
+        checks = self._run_time_checks(
+            target, into, shared, rows, loc, version_of, rename, self.holds_argument(stmt, into)
+        )
+        return [ir.Statement(ir.expr_stmt(check), loc) for check in checks]
 
     def _refuse_held_list(self, stmt, into, loc):
         """Refuse replacing an item of list `into` while another name read afterwards may
@@ -106,7 +107,7 @@ class Aliasing:
             return any(self._may_hold(a, names) for a in value.args) or any(
                 self._may_hold(k.value, names) for k in value.keywords
             )
-        return any(self._may_hold(child, names) for child in gast.iter_child_nodes(value))
+        return any(self._may_hold(child, names) for child in ir.children(value))
 
     def _written(self, stmt, target, differentiated, loc):
         """The name of the array a statement writes into, if it is one to check."""
@@ -119,14 +120,14 @@ class Aliasing:
             return None  # nothing differentiated is written: the emitted code writes it as is
         if not isinstance(into, gast.Name):
             if isinstance(target, gast.Subscript):
-                self._refuse_nested_write(target, loc)
+                self._refuse_nested_write(stmt, target, loc)
             return None
         return into.id
 
-    def _run_time_checks(self, target, into, shared, rows, loc, version_of, rename):
+    def _run_time_checks(self, target, into, shared, rows, loc, version_of, rename, argument):
         """The runtime calls that check, before a write into `into`, that what the code
         cannot tell holds: the rows written are not viewed by `rows`, and the array written
-        in place (`z += v`) shares no memory."""
+        in place (`z += v`) shares no memory (`argument`: z may be the caller's)."""
         version = ir.name(version_of(into))
         where = [ir.const(loc.filename), ir.const(loc.lineno)]
         held = gast.Tuple(elts=[ir.name(version_of(n)) for n in rows], ctx=gast.Load())
@@ -148,7 +149,7 @@ class Aliasing:
                 else []
             )
         # `z += v` rebinds a float, but changes an array in place: the call tells
-        if shared or into in self.params:
+        if shared or argument:
             return [
                 ir.call(
                     "runtime.check_not_shared",
@@ -166,13 +167,23 @@ class Aliasing:
             ]
         return []
 
+    def holds_argument(self, stmt, name):
+        """Whether `name`, a parameter, may hold the caller's array where `stmt` writes."""
+        if name not in self.params:
+            return False
+        self._analyse()
+        return self._sharing[1].holds_its_own(stmt, name)
+
     def _analyse(self):
         if self._sharing is None:
-            self._sharing = self._memory_sharing(rows=False), self._memory_sharing(rows=True)
+            self._sharing = tuple(
+                MemorySharing(self.p.node.body, lambda value, rows=rows: self._viewed(value, rows))
+                for rows in (False, True)
+            )
             self._live_after = LiveAfter()
             live_before(self.p.node.body, set(), None, after=self._live_after)
 
-    def _refuse_nested_write(self, target, loc):
+    def _refuse_nested_write(self, stmt, target, loc):
         """A write into an item of a container or a row (t[0][i] = v) where differentiated
         values are involved: srcdiff follows writes only into an array by its name."""
         self._analyse()
@@ -181,10 +192,21 @@ class Aliasing:
             indices.insert(0, gast.unparse(root.slice))
             root = root.value
         holds = (
-            sorted(self._sharing[0].get(root.id, set()) - {root.id})
+            sorted(self._sharing[0].sharing(stmt, root.id) - {root.id})
             if isinstance(root, gast.Name)
             else []
         )
+        if len(indices) == 2 and self._is_list_of_lists(root):
+            m = root.id
+            raise UnsupportedError(
+                f"writing into {gast.unparse(target.value)} changes a row of the list {m!r} in "
+                "place, which another name may hold: srcdiff follows that only in a list f "
+                f"makes of row displays ([[a, b], [c, d]]) whose rows are read only by item "
+                f"({m}[i][j]) until the last write",
+                loc,
+                f"build {m} of row displays and read its rows by item until then, or replace "
+                f"the row ({m}[{indices[0]}] = [...])",
+            )
         hint = (
             f"write into the array by its own name ({holds[0]}[...] = ...)"
             if holds
@@ -223,44 +245,6 @@ class Aliasing:
 
         return search(self.p.node.body, set(self.params)) or set()
 
-    def _memory_sharing(self, rows):
-        """name -> the names that may share its memory: one bound to the other, to a view of
-        it, or to a row of it in a for loop, and so on transitively (whatever the version);
-        with `rows`, also to x[i] or x[idx] (a row of a matrix, or a number, or a copy)."""
-        group = {}
-
-        def find(name):
-            while group.get(name, name) != name:
-                name = group[name]
-            return name
-
-        def pair(target, value):
-            if isinstance(target, gast.Name):
-                for source in self._viewed(value, rows):
-                    group[find(target.id)] = find(source)
-            elif isinstance(target, (gast.Tuple, gast.List)):
-                if isinstance(value, (gast.Tuple, gast.List)) and len(target.elts) == len(
-                    value.elts
-                ):
-                    for t, v in zip(target.elts, value.elts):
-                        pair(t, v)
-                else:  # a, b = held: each may be any item of it
-                    for t in target.elts:
-                        pair(t, value)
-
-        for node in ir.walk(self.p.node):
-            if isinstance(node, gast.Assign):
-                for target in node.targets:
-                    pair(target, node.value)
-            elif isinstance(node, gast.For):
-                pair(node.target, node.iter)
-            elif _fills_list(node):  # ys.append(y): ys holds y, not a copy
-                pair(node.func.value, gast.List(elts=node.args[-1:], ctx=gast.Load()))
-        members = {}
-        for name in list(group):
-            members.setdefault(find(name), set()).add(name)
-        return {name: members[root] | {root} for root in members for name in members[root] | {root}}
-
     def _viewed(self, value, rows=False):
         """The names whose memory `value` shares (x, x[1:], x.T, np.transpose(x), ...).
         x[i] or x[idx] only with `rows`: a number, or a copy, unless x has more dimensions
@@ -297,6 +281,21 @@ class Aliasing:
                 return viewed(value.args[0])
         return set()
 
+    def _is_list_of_lists(self, node):
+        """Whether `node` names a list made here of lists made here (m = [[a, b], [c, d]])."""
+        return (
+            isinstance(node, gast.Name)
+            and self.is_new_list(node.id)
+            and all(
+                isinstance(v, gast.List)
+                and all(
+                    isinstance(e, gast.List) or isinstance(e, gast.Name) and self.is_new_list(e.id)
+                    for e in v.elts
+                )
+                for v in self._values(node.id)
+            )
+        )
+
     def is_new_list(self, name):
         """Whether every value `name` is assigned is a list made there (`[x, x]`, `[None] *
         n`), whose items a write replaces (a write into it changes no array)."""
@@ -315,51 +314,56 @@ class Aliasing:
 
     def _values(self, name):
         """The values assigned to `name` (by a plain assignment)."""
-        return [
-            stmt.value
-            for stmt in ir.walk(self.p.node)
-            if isinstance(stmt, gast.Assign)
-            and name in {t.id for t in stmt.targets if isinstance(t, gast.Name)}
-        ]
+        if self._assigned is None:  # (one walk, for all the writes asking)
+            self._assigned = {}
+            for node in ir.walk(self.p.node):
+                if isinstance(node, gast.Assign):
+                    for target in node.targets:
+                        if isinstance(target, gast.Name):
+                            self._assigned.setdefault(target.id, []).append(node.value)
+        return self._assigned.get(name, [])
 
-    def owns(self, name):
-        """Whether every value `name` is assigned is a fresh array or a new list, safe to
-        write into."""
-        if name in self.params:
+    def owns(self, name, stmt, seen=frozenset()):
+        """Whether every value `name` is assigned is a fresh array, or a name's that owns
+        its, or a new list, safe for `stmt` to write into (an argument's name only once
+        bound anew on every path)."""
+        if self._restores_its_writes:
+            return True  # (srcdiff's own writes: where f wrote, checked then, or put back)
+        if self.holds_argument(stmt, name):
             return False
         if self.is_new_list(name):
             return True
-        for stmt in ir.walk(self.p.node):
-            if not isinstance(stmt, gast.Assign) or name not in {
-                t.id for t in stmt.targets if isinstance(t, gast.Name)
-            }:
-                continue
-            value = stmt.value
+        for value in self._values(name):
             if isinstance(value, (gast.BinOp, gast.UnaryOp)):
                 continue
-            if isinstance(value, gast.Call):
-                called = self.p.resolve(value.func)
-                record = (
-                    registry.method(value.func.attr)
-                    if called is MISSING and isinstance(value.func, gast.Attribute)
-                    else registry.find(called)
-                )
-                if _is(record, "fresh") and not _copy_declined(value):
-                    continue
-            return False
+            if isinstance(value, gast.Name) and value.id not in seen | {name}:
+                if self.owns(value.id, stmt, seen | {name}):
+                    continue  # (y = z: writing into y changes z, which check_write sees)
+                return False
+            if not self._fresh(value):
+                return False
         return True
 
-
-def _fills_list(node):
-    """Whether node is `name.append(v)`, `name.insert(i, v)` or `name.extend(vs)`."""
-    return (
-        isinstance(node, gast.Call)
-        and isinstance(node.func, gast.Attribute)
-        and isinstance(node.func.value, gast.Name)
-        and node.args
-        and not node.keywords
-        and node.func.attr in ("append", "insert", "extend")
-    )
+    def _fresh(self, value):
+        """Whether `value` is a new array: arithmetic, a call that makes one, or a view of
+        one no name holds (`(x * 1.0).reshape(2, 2)`)."""
+        if isinstance(value, (gast.BinOp, gast.UnaryOp)):
+            return True
+        if not isinstance(value, gast.Call):
+            return False
+        called = self.p.resolve(value.func)
+        method = called is MISSING and isinstance(value.func, gast.Attribute)
+        record = registry.method(value.func.attr) if method else registry.find(called)
+        if _is(record, "fresh") and not _copy_declined(value):
+            return True
+        viewed = value.func.value if method else value.args[0] if value.args else None
+        return (
+            _is(record, "view")
+            and not _copy_declined(value)
+            and not isinstance(viewed, gast.Name)
+            and viewed is not None
+            and self._fresh(viewed)
+        )
 
 
 def _copy_declined(call):

@@ -7,8 +7,6 @@ straight-line code at the top of the function a reassigned variable gets a versi
 (`x`, `x_1`), so the reverse sweep can read every value it needs without saving it.
 """
 
-import copy
-
 import gast
 
 from . import ir
@@ -36,8 +34,14 @@ _UNSUPPORTED = {
     gast.FunctionDef: ("nested function definitions", "define helpers at module level"),
     gast.AsyncFunctionDef: ("nested function definitions", "define helpers at module level"),
     gast.ClassDef: ("class definitions", "define classes at module level"),
-    gast.Import: ("imports inside the function", "import at module level"),
-    gast.ImportFrom: ("imports inside the function", "import at module level"),
+    gast.Import: (
+        "imports under a statement of the function",
+        "import at module level, or first thing in the function's body",
+    ),
+    gast.ImportFrom: (
+        "imports under a statement of the function",
+        "import at module level, or first thing in the function's body",
+    ),
 }
 
 
@@ -163,6 +167,7 @@ class Normalizer(EffectStatements, Expressions):
                     f"assign {gast.unparse(node.target)} on a line of its own first",
                 )
         if isinstance(stmt, (gast.Assign, gast.AugAssign)):
+            self.writing = stmt  # (what set_item asks aliasing about)
             out += self._check_write(stmt, loc)
         if isinstance(stmt, gast.Assign):
             self.assign_statement(stmt, loc, out)
@@ -282,7 +287,7 @@ class Normalizer(EffectStatements, Expressions):
                 f"write all the items first, then loop over {base.id} or pass it on; or make "
                 f"a new one: {base.id} = [g(v) for v in {base.id}], {{**{base.id}, 'k': v}}",
             )
-        if not self.aliasing.owns(base.id):
+        if not self.aliasing.owns(base.id, self.writing):
             raise UnsupportedError(
                 f"writing into {base.id!r} would change an array the caller may still use "
                 f"({base.id!r} is an argument, or a view or alias of one)",
@@ -480,16 +485,14 @@ class Normalizer(EffectStatements, Expressions):
         position = (
             ir.name(target)
             if start is None
-            else gast.BinOp(left=ir.name(target), op=gast.Sub(), right=copy.deepcopy(start))
+            else gast.BinOp(left=ir.name(target), op=gast.Sub(), right=ir.copy_tree(start))
         )
         sources = iter(sources)
         for element, source in pairs:
             if source is None:
                 continue
             seq = next(sources)
-            element_value = gast.Subscript(
-                value=seq, slice=copy.deepcopy(position), ctx=gast.Load()
-            )
+            element_value = gast.Subscript(value=seq, slice=ir.copy_tree(position), ctx=gast.Load())
             self.assign_statement(
                 gast.Assign(targets=[element], value=element_value, type_comment=None),
                 loc,
@@ -547,7 +550,7 @@ _LIST_CHANGES = {"append", "extend", "insert", "remove", "pop", "clear", "sort",
 
 
 def _as_load(target):
-    node = copy.deepcopy(target)
+    node = ir.copy_tree(target)
     for n in ir.walk(node):
         if hasattr(n, "ctx"):
             n.ctx = gast.Load()

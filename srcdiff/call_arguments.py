@@ -1,7 +1,6 @@
 """Stage 2c, expressions: a call's arguments bound to the parameters of its primitive's
 templates (a mixin of Expressions, expressions.py)."""
 
-import copy
 import functools
 import inspect
 
@@ -27,13 +26,7 @@ class CallArguments:
         try:
             bound = template.bind(args, {aliases.get(k, k): v for k, v in keywords.items()})
         except TypeError as exc:
-            names = ", ".join(p for p in template.signature.parameters)
-            raise SrcdiffError(
-                f"cannot match the arguments of {gast.unparse(node.func)}(...) to "
-                f"its adjoint: {exc}",
-                loc,
-                f"pass them by position, or by the names ({names})",
-            ) from None
+            raise _unmatched(record.function, node, keywords, template, loc, exc) from None
         # (the adjoint's rules tell in both modes whether a parameter takes a sequence)
         adjoint = record.adjoint if _takes_array_likes(record.function) else None
         for param, rule in template.rules.items():
@@ -62,7 +55,7 @@ class CallArguments:
             ):
                 display = self.displays.get(getattr(value, "id", None), (None, None))
                 if display[1] is out:  # a list or tuple display made just before, unchanged
-                    bound[param] = copy.deepcopy(display[0])
+                    bound[param] = ir.copy_tree(display[0])
         for param, value in bound.items():
             if (
                 param not in template.rules
@@ -149,3 +142,26 @@ def _takes_array_likes(fn):
     they are given (scipy.linalg's cho_solve((c, low), b) takes a pair)."""
     module = getattr(fn, "__module__", None) or ""
     return isinstance(fn, np.ufunc) or module.startswith(("numpy", "scipy.special", "scipy.stats"))
+
+
+def _unmatched(function, node, keywords, template, loc, exc):
+    """The error for a call whose arguments its templates do not take: an option of the
+    function the rules leave at its default (svd's hermitian=), or arguments of no name."""
+    call, taken = gast.unparse(node.func), template.signature.parameters
+    try:
+        own = inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        own = {}
+    option = next((k for k in keywords if k not in taken and k in own), None)
+    if option is not None and own[option].default is not inspect.Parameter.empty:
+        return NoAdjointError(
+            f"srcdiff differentiates {call}(...) only with {option} at its default "
+            f"({own[option].default!r})",
+            loc,
+            f"call it without {option}= (its rules take {', '.join(taken)})",
+        )
+    return SrcdiffError(
+        f"cannot match the arguments of {call}(...) to its adjoint: {exc}",
+        loc,
+        f"pass only the arguments its rules take, by position or by name ({', '.join(taken)})",
+    )

@@ -226,9 +226,11 @@ def _line_tokens(text):
     ]
 
 
-def to_source(funcs, docstring):
-    """The emitted module's source, and [[row, line of f]] for its rows that come from one."""
-    source, lines = f'"""{docstring}"""\n{IMPORTS}\n\n', []
+def to_source(funcs, docstring, imports=()):
+    """The emitted module's source, and [[row, line of f]] for its rows that come from one;
+    `imports`: those f makes in its body (imports.py), after srcdiff's own."""
+    own = "".join(line + "\n" for line in imports if line + "\n" not in IMPORTS)
+    source, lines = f'"""{docstring}"""\n{IMPORTS}{own}\n\n', []
     for func in funcs:
         text, rows = function_source(func)
         source += "\n\n" if func is not funcs[0] else ""

@@ -4,7 +4,6 @@ functions the code names (`[f for f in (np.sin, np.cos, np.tanh) if f is not np.
 `[ACTS[n] for n in ACTS if n != "relu"]`) become the displays they make, their filters
 decided here; the calls of what they hold then resolve as the calls of a display's do."""
 
-import copy
 import operator
 
 import gast
@@ -89,7 +88,7 @@ def _items_known(node, resolve, constants):
             items = [ir.const(k) for k in held]
         elif isinstance(held, (list, tuple)):
             items = [
-                gast.Subscript(value=copy.deepcopy(node), slice=ir.const(k), ctx=gast.Load())
+                gast.Subscript(value=ir.copy_tree(node), slice=ir.const(k), ctx=gast.Load())
                 for k in range(len(held))
             ]
         else:
@@ -100,7 +99,7 @@ def _items_known(node, resolve, constants):
 
 
 def _made_with(function, variable, value, last):
-    made = copy.deepcopy(function)
+    made = ir.copy_tree(function)
     args = made.args
     args.defaults = [put(d, variable, value) for d in args.defaults]
     args.kw_defaults = [d if d is None else put(d, variable, value) for d in args.kw_defaults]
@@ -120,10 +119,10 @@ def put(node, variable, value):
     class Put(gast.NodeTransformer):
         def visit_Name(self, name):
             if name.id == variable and isinstance(name.ctx, gast.Load):
-                return copy.deepcopy(value)
+                return ir.copy_tree(value)
             return name
 
-    return Put().visit(copy.deepcopy(node))
+    return Put().visit(ir.copy_tree(node))
 
 
 # --- filters decided before the call -------------------------------------------------------

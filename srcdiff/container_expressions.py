@@ -2,8 +2,6 @@
 `list(x)`, `tuple(x)`, `dict(...)`, `sorted(...)`, `next(iter(x))`, `f(*pieces)` and `a + b` of
 displays become displays, comprehensions and indexing (the statements are containers.py's)."""
 
-import copy
-
 import gast
 
 from . import ir, runtime
@@ -45,7 +43,7 @@ class ContainerExpressions:
             self.whole_views.update(id(n) for n in ir.walk(node.iter))
         if is_call(node, "sorted", self.resolve) or is_call(node, "dict", self.resolve):
             self.whole_views.update(id(n) for n in node.args)
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             if isinstance(value, gast.AST):
                 setattr(node, field, self.expression(value, stmt))
             elif isinstance(value, list):
@@ -71,7 +69,7 @@ class ContainerExpressions:
                 return type(left)(elts=left.elts + right.elts, ctx=gast.Load())
             return self.built(node, stmt) if self.joined(node) is not None else node
         if is_starred_display(node):
-            return self.built(node, stmt)
+            return self.built(node, stmt) if self.joined(node) is not None else node
         if isinstance(node, gast.Dict) and None in node.keys and self.needed:  # {**d, 'c': v}
             return self.merged_dict(
                 node,
@@ -132,7 +130,7 @@ class ContainerExpressions:
                 item
                 if len(node.args) == 1
                 else gast.IfExp(  # next(iter(xs), default)
-                    test=ir.call("len", copy.deepcopy(node.args[0].args[0])),
+                    test=ir.call("len", ir.copy_tree(node.args[0].args[0])),
                     body=item,
                     orelse=node.args[1],
                 )
@@ -204,7 +202,7 @@ class ContainerExpressions:
         items, position = node.args[0], "_k"
         order = gast.Call(
             func=ir.attr("runtime", "sorted_positions"),
-            args=[copy.deepcopy(items)],
+            args=[ir.copy_tree(items)],
             keywords=node.keywords,
         )
         return gast.ListComp(
@@ -328,7 +326,7 @@ class ContainerExpressions:
                     d.elts
                     if d is not None
                     else [
-                        gast.Subscript(value=copy.deepcopy(a), slice=ir.const(k), ctx=gast.Load())
+                        gast.Subscript(value=ir.copy_tree(a), slice=ir.const(k), ctx=gast.Load())
                         for k in range(min(lengths))
                     ]
                     for a, d in zip(source.args, known)

@@ -2,7 +2,6 @@
 lists a name copies, how a call or a target is shaped, and small tree edits."""
 
 import ast
-import copy
 import inspect
 import textwrap
 
@@ -17,11 +16,11 @@ from .primitives import registry
 def display_lengths(func):
     """name -> (List or Tuple, length) for each name bound once, to a list or tuple display,
     that nothing changes afterwards (no method call on it, no item written)."""
-    stores, displays = {}, {}
+    stores, displays, changed = {}, {}, set()  # (one walk)
     for node in ir.walk(func):
         if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
             stores[node.id] = stores.get(node.id, 0) + 1
-        if (
+        elif (
             isinstance(node, gast.Assign)
             and len(node.targets) == 1
             and isinstance(node.targets[0], gast.Name)
@@ -29,13 +28,12 @@ def display_lengths(func):
             and not any(isinstance(e, gast.Starred) for e in node.value.elts)
         ):
             displays[node.targets[0].id] = (type(node.value), len(node.value.elts))
-    changed = {
-        n.value.id
-        for n in ir.walk(func)
-        if isinstance(n, (gast.Attribute, gast.Subscript))
-        and isinstance(n.value, gast.Name)
-        and (isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))
-    }
+        elif (
+            isinstance(node, (gast.Attribute, gast.Subscript))
+            and isinstance(node.value, gast.Name)
+            and (isinstance(node, gast.Attribute) or not isinstance(node.ctx, gast.Load))
+        ):
+            changed.add(node.value.id)
     return {
         name: held
         for name, held in displays.items()
@@ -72,25 +70,24 @@ def _makes_dict(value):
 def copies_of_appended_lists(func):
     """name -> the list built with append that each of its assignments binds it to
     (`result = items`, as an inlined generator returns its items), through copies."""
-    stores, copied = {}, {}
+    stores, copied, appended = {}, {}, set()  # (one walk)
     for node in ir.walk(func):
         if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
             stores[node.id] = stores.get(node.id, 0) + 1
-        if (
+        elif (
             isinstance(node, gast.Assign)
             and len(node.targets) == 1
             and isinstance(node.targets[0], gast.Name)
             and isinstance(node.value, gast.Name)
         ):
             copied.setdefault(node.targets[0].id, []).append(node.value.id)
-    appended = {
-        n.func.value.id
-        for n in ir.walk(func)
-        if isinstance(n, gast.Call)
-        and isinstance(n.func, gast.Attribute)
-        and n.func.attr == "append"
-        and isinstance(n.func.value, gast.Name)
-    }
+        elif (
+            isinstance(node, gast.Call)
+            and isinstance(node.func, gast.Attribute)
+            and node.func.attr == "append"
+            and isinstance(node.func.value, gast.Name)
+        ):
+            appended.add(node.func.value.id)
 
     def source(name, seen):
         if name in appended or name in seen or len(copied.get(name, ())) != stores.get(name):
@@ -203,7 +200,7 @@ def label(target):
 
 def as_store(target):
     """A copy of `target` (an expression) to assign to."""
-    node = copy.deepcopy(target)
+    node = ir.copy_tree(target)
     parts = [node]
     while parts:
         part = parts.pop()
@@ -219,7 +216,7 @@ def evaluation_order(stmt):
     """The nodes of a statement's own expressions (not of nested blocks), inner first."""
 
     def visit(node):
-        for child in gast.iter_child_nodes(node):
+        for child in ir.children(node):
             if not isinstance(child, gast.stmt):
                 yield from visit(child)
         yield node

@@ -24,7 +24,6 @@ conditional expression) or would run it again (a while loop's condition).
 """
 
 import dataclasses
-import types
 
 import gast
 
@@ -32,6 +31,7 @@ from . import ir
 from .container_facts import as_store, dict_view, is_call
 from .container_sharing import unshared, write_into
 from .errors import UnsupportedError
+from .initialised import initialised_fields
 
 
 def is_starred_display(node):
@@ -290,21 +290,22 @@ class Joining:
         return replaced
 
     def made_record(self, node):
-        """`Layer(W, b=v)` of a dataclass, a namedtuple class or SimpleNamespace, from
-        differentiated values: the object made with None in their places, then
-        runtime.replaced(o, 'W', W) field by field (whose adjoints read each field's back);
-        None for any other call."""
-        names = _initialised_fields(self.resolve(node.func))
+        """`Layer(W, b=v)` of a dataclass, a namedtuple class, SimpleNamespace or a class
+        whose __init__ stores its parameters as given (initialised.py), from differentiated
+        values: the object made with None in their places, then runtime.replaced(o, 'W', W)
+        field by field (whose adjoints read each field's back); None for any other call."""
+        made = initialised_fields(self.resolve(node.func))
         if (
-            names is None
-            or len(node.args) > len(names)
+            made is None
+            or made.refused
+            or len(node.args) > len(made.parameters)
             or any(isinstance(a, gast.Starred) for a in node.args)
             or any(k.arg is None for k in node.keywords)
         ):
             return None
-        given = list(zip(names, node.args)) + [(k.arg, k.value) for k in node.keywords]
+        given = list(zip(made.parameters, node.args)) + [(k.arg, k.value) for k in node.keywords]
         varied = [(name, value) for name, value in given if self.is_varied(value)]
-        if not varied:
+        if not varied or made.stored is not None and any(n not in made.stored for n, _ in varied):
             return None
         held = {id(value) for _, value in varied}
         node.args = [ir.const(None) if id(a) in held else a for a in node.args]
@@ -312,7 +313,8 @@ class Joining:
             k.value = ir.const(None) if id(k.value) in held else k.value
         self.changed = True
         for name, value in varied:
-            node = ir.call(ir.attr("runtime", "replaced"), node, ir.const(name), value)
+            field = name if made.stored is None else made.stored[name]
+            node = ir.call(ir.attr("runtime", "replaced"), node, ir.const(field), value)
         return node
 
     def merged_dict(self, node, parts, stmt):
@@ -331,28 +333,6 @@ class Joining:
         return made
 
 
-def _initialised_fields(cls):
-    """The fields a call of class `cls` sets, in order, where it does nothing else: a
-    namedtuple's, a dataclass's whose __init__ dataclasses wrote (no __post_init__), any
-    of a SimpleNamespace's; else None."""
-    if cls is types.SimpleNamespace:
-        return ()
-    if isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields"):
-        made = next(k for k in cls.__mro__ if "_fields" in vars(k))  # (by namedtuple)
-        below = cls.__mro__[: cls.__mro__.index(made)]
-        return (
-            None
-            if any("__new__" in vars(k) or "__init__" in vars(k) for k in below)
-            else cls._fields
-        )
-    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
-        return None
-    code = getattr(cls.__init__, "__code__", None)
-    if hasattr(cls, "__post_init__") or code is None or code.co_filename != "<string>":
-        return None
-    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
-
-
 # --- a dict or list written into item by item -----------------------------------------------
 
 
@@ -363,7 +343,7 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
     _updates_as_item_writes(func, resolve)
     kinds = {
         n: kind
-        for n, kind in _written_locals(func, resolve).items()
+        for n, kind in written_locals(func, resolve).items()
         if unshared(func, n, resolve) and (useful is None or n in useful)
     }
     writes = {
@@ -381,13 +361,15 @@ def _updates_as_item_writes(func, resolve):
     """`d.update({'a': u, 'b': v})` and `d.update(a=u, b=v)` as `d['a'] = u` then `d['b'] =
     v`, the same writes, which this module rebinds, where d is only ever bound to a dict
     this function makes."""
-    bound = [
-        (n.targets[0].id, _made(n.value, resolve))
-        for n in ir.walk(func)
-        if isinstance(n, gast.Assign)
-        and len(n.targets) == 1
-        and isinstance(n.targets[0], gast.Name)
-    ]
+    bound, updates = [], False  # (no d.update(...) call at all: nothing to write out)
+    for n in ir.walk(func):
+        if isinstance(n, gast.Assign):
+            if len(n.targets) == 1 and isinstance(n.targets[0], gast.Name):
+                bound.append((n.targets[0].id, _made(n.value, resolve)))
+        elif n.__class__ is gast.Attribute and n.attr == "update":
+            updates = True
+    if not updates:
+        return
     other = {n.id for n in ir.walk(func.args) if isinstance(n, gast.Name)}
     other |= {name for name, kind in bound if kind is not gast.Dict}
     dicts = {name for name, _ in bound} - other
@@ -439,34 +421,34 @@ def _made(value, resolve):
     return None
 
 
-def _written_locals(func, resolve):
+def written_locals(func, resolve, changes=write_into):
     """name -> gast.Dict or gast.List for the local names bound only to new dicts (`p =
-    {}`) or only to new lists (`ps = list(params)`), and written into item by item."""
+    {}`) or only to new lists (`ps = list(params)`), and written into item by item (or
+    changed as `changes(statement)` tells)."""
     params = {
         a.id
         for a in func.args.args + func.args.kwonlyargs + [func.args.vararg, func.args.kwarg]
         if isinstance(a, gast.Name)
     }
-    made = [
-        (n.targets[0], _made(n.value, resolve))
-        for n in ir.walk(func)
-        if isinstance(n, gast.Assign)
-        and len(n.targets) == 1
-        and isinstance(n.targets[0], gast.Name)
-        and _made(n.value, resolve) is not None
-    ]
+    made, bound, written = [], [], set()  # (one walk)
+    for n in ir.walk(func):
+        if isinstance(n, gast.Name):
+            if not isinstance(n.ctx, gast.Load):
+                bound.append(n)
+        elif isinstance(n, gast.Assign):
+            if len(n.targets) == 1 and isinstance(n.targets[0], gast.Name):
+                kind = _made(n.value, resolve)
+                if kind is not None:
+                    made.append((n.targets[0], kind))
+            written.add(changes(n))
+        elif isinstance(n, (gast.Expr, gast.Delete)):  # (xs.reverse(), del xs[k])
+            written.add(changes(n))
     kinds, other = {}, set(params)
     for target, kind in made:
         if kinds.setdefault(target.id, kind) is not kind:
             other.add(target.id)
-    for node in ir.walk(func):
-        if (
-            isinstance(node, gast.Name)
-            and not isinstance(node.ctx, gast.Load)
-            and not any(node is t for t, _ in made)
-        ):
-            other.add(node.id)
-    written = {write_into(n) for n in ir.walk(func)}
+    targets = {id(t) for t, _ in made}
+    other.update(n.id for n in bound if id(n) not in targets)
     return {name: kind for name, kind in kinds.items() if name in written - other}
 
 
@@ -528,21 +510,8 @@ def _rebound_dict(stmt, known):
 def _rebound_list(stmt, fresh):
     """`ps[k] = v` as `ps = [*ps[:k], v, *ps[k + 1:]]`, k counted from the start (and
     checked to name an item, as the write would)."""
-    name, index = stmt.targets[0].value.id, stmt.targets[0].slice
-    out = []
-    if not (isinstance(index, gast.Constant) and type(index.value) is int and index.value >= 0):
-        at = fresh("_at")
-        out.append(
-            ir.assign(
-                at,
-                gast.Subscript(
-                    value=ir.call("range", ir.call("len", ir.name(name))),
-                    slice=index,
-                    ctx=gast.Load(),
-                ),
-            )
-        )
-        index = ir.name(at)
+    name = stmt.targets[0].value.id
+    out, index = position(name, stmt.targets[0].slice, fresh)
     after = gast.BinOp(left=ir.copy_tree(index), op=gast.Add(), right=ir.const(1))
 
     def part(lower, upper):
@@ -561,3 +530,18 @@ def _rebound_list(stmt, fresh):
             gast.List(elts=[part(None, index), stmt.value, part(after, None)], ctx=gast.Load()),
         )
     ]
+
+
+def position(name, index, fresh):
+    """(statements, index): `index` of list `name` (or the list an expression gives)
+    counted from the start, checked to name an item as reading it would (`_at0 =
+    range(len(name))[index]`), where it is not a constant counted from the start already."""
+    if isinstance(index, gast.Constant) and type(index.value) is int and index.value >= 0:
+        return [], index
+    at = fresh("_at")
+    check = gast.Subscript(
+        value=ir.call("range", ir.call("len", ir.name(name) if isinstance(name, str) else name)),
+        slice=index,
+        ctx=gast.Load(),
+    )
+    return [ir.assign(at, check)], ir.name(at)

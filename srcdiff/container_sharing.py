@@ -25,12 +25,64 @@ def write_into(stmt):
     return None
 
 
-def unshared(func, name, resolve):
+# the methods that change a list in place that list_changes.py rebinds instead, with the
+# numbers of arguments each takes
+LIST_CHANGES = {
+    "reverse": (0,),
+    "insert": (2,),
+    "extend": (1,),
+    "pop": (0, 1),
+    "clear": (0,),
+    "sort": (0,),
+}
+
+
+def list_change(stmt):
+    """The name of the list `stmt` changes in place by a method (`xs.reverse()`, `v =
+    xs.pop(0)`, `v = xs.pop()`, `xs.sort(key=f)`) or by `del xs[k]`, else None."""
+    call = stmt.value if isinstance(stmt, (gast.Expr, gast.Assign)) else None
+    if isinstance(stmt, gast.Assign) and not (
+        isinstance(call, gast.Call)
+        and isinstance(call.func, gast.Attribute)
+        and call.func.attr == "pop"
+    ):
+        call = None  # (of the methods, only pop gives a value)
+    if isinstance(stmt, gast.Delete) and len(stmt.targets) == 1:
+        return write_into(gast.Assign(targets=stmt.targets, value=None))
+    if (
+        isinstance(call, gast.Call)
+        and isinstance(call.func, gast.Attribute)
+        and isinstance(call.func.value, gast.Name)
+        and len(call.args) in LIST_CHANGES.get(call.func.attr, ())
+        and all(k.arg in ("key", "reverse") and call.func.attr == "sort" for k in call.keywords)
+        and not any(isinstance(a, gast.Starred) for a in call.args)
+    ):
+        return call.func.value.id
+    return None
+
+
+def nested_write_into(stmt):
+    """The name of the list of lists `stmt` writes an item of a row of (`m[i][j] = v`)."""
+    target = stmt.targets[0] if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 else None
+    if isinstance(target, gast.Subscript) and not isinstance(target.slice, gast.Slice):
+        return write_into(gast.Assign(targets=[target.value], value=None))
+    return None
+
+
+def changed(stmt):
+    """The name of the dict or list `stmt` writes an item of (or of a row of) or changes by a
+    method."""
+    return write_into(stmt) or list_change(stmt) or nested_write_into(stmt)
+
+
+def unshared(func, name, resolve, rows=False):
     """Whether every use of `name` but its items' reads and writes (and _reads_only's) comes
     after its last write, outside any loop that writes it: no other name can hold the dict or
     list while it changes, so rebinding it instead changes nothing another name sees. A name
     bound once to it (`d = p`, as inlining binds a parameter) is followed: every read of that
-    name must come before the last write."""
+    name must come before the last write. With `rows`, of a list of lists, only the reads of
+    its rows' items (m[i][j]) and len(m) hold neither it nor a row."""
+    reads_only = _row_items_read if rows else _reads_only
     aliases = _aliases(func, name)
     order, uses, last, bound = {}, [], -1, {}
     loops_writing = []
@@ -39,10 +91,10 @@ def unshared(func, name, resolve):
         nonlocal last
         for stmt in stmts:
             order[id(stmt)] = len(order)
-            if write_into(stmt) == name:
+            if changed(stmt) == name:
                 last = order[id(stmt)]
                 loops_writing.extend(loops)
-            held = {id(n) for n in ir.walk(stmt) for n in _reads_only(n, resolve)}
+            held = {id(n) for n in ir.walk(stmt) for n in reads_only(n, resolve)}
             if _alias_binding(stmt, name) in aliases:
                 held.add(id(stmt.value))
                 bound[stmt.targets[0].id] = order[id(stmt)]
@@ -91,14 +143,15 @@ def _aliases(func, name):
     stores = [
         n.id for n in ir.walk(func) if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load)
     ]
-    written = {write_into(s) for s in ir.walk(func)}
+    written = {changed(s) for s in ir.walk(func)}
     params = {a.id for a in func.args.args + func.args.kwonlyargs if isinstance(a, gast.Name)}
     return {a for a in bound if a and stores.count(a) == 1 and a not in written | params}
 
 
 def _reads_only(node, resolve):
     """The names `node` uses a container through without another name holding it: p in
-    p[k], len(p), p.get(k), k in p, p.append(v), and g(p) of a function g that keeps
+    p[k], len(p), p.get(k), k in p, p.append(v) (and the other changes a list's methods
+    make), and g(p) of a function g that keeps
     nothing it is passed (it reads p's items as they are then: a later write rebinds p)."""
     if isinstance(node, gast.Subscript):
         return [node.value]
@@ -120,11 +173,22 @@ def _reads_only(node, resolve):
     if (
         isinstance(node, gast.Call)
         and isinstance(node.func, gast.Attribute)
-        and node.func.attr in ("get", "append")
+        and node.func.attr in ("get", "append", *LIST_CHANGES)
     ):
         return [node.func.value]
+    if isinstance(node, (gast.If, gast.While, gast.IfExp)) and isinstance(node.test, gast.Name):
+        return [node.test]  # (`while xs:` asks only whether it is empty)
     if isinstance(node, gast.Compare) and isinstance(node.ops[0], (gast.In, gast.NotIn)):
         return node.comparators[:1]
+    return []
+
+
+def _row_items_read(node, resolve):
+    """m in m[i][j] and len(m): uses of a list of lists that keep none of its rows."""
+    if isinstance(node, gast.Subscript) and isinstance(node.value, gast.Subscript):
+        return [node.value.value]
+    if isinstance(node, gast.Call) and resolve(node.func) is len:
+        return node.args
     return []
 
 

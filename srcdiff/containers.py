@@ -21,8 +21,6 @@ once to a display), never from the values: what has no length in the code is an 
 how to write it.
 """
 
-import copy
-
 import gast
 
 from . import ir
@@ -45,6 +43,7 @@ from .container_facts import (
 from .container_joins import Joining, rebind_item_writes
 from .errors import UnsupportedError
 from .item_updates import augmented_item_writes
+from .list_changes import copy_written_rows, rebind_list_changes
 
 _BLOCKS = (gast.If, gast.For, gast.While)
 
@@ -59,21 +58,20 @@ class Lowering(ContainerExpressions, Joining):
         self.needed = True  # whether the statement lowered binds a value an output reads
         self.lengths = display_lengths(func)
         self.copies = copies_of_appended_lists(func)
-        self.sequences = set()
-        self.sequences = {
-            n.targets[0].id
-            for n in ir.walk(func)
-            if isinstance(n, gast.Assign)
-            and isinstance(n.targets[0], gast.Name)
-            and self.is_sequence(n.value)
-        } | {
-            n.func.value.id
-            for n in ir.walk(func)
-            if isinstance(n, gast.Call)
-            and isinstance(n.func, gast.Attribute)
-            and n.func.attr == "append"
-            and isinstance(n.func.value, gast.Name)
-        }
+        self.sequences = set()  # (what is_sequence reads while the names are gathered)
+        sequences = set()
+        for n in ir.walk(func):  # (one walk: the names bound to sequences, and appended to)
+            if isinstance(n, gast.Assign):
+                if isinstance(n.targets[0], gast.Name) and self.is_sequence(n.value):
+                    sequences.add(n.targets[0].id)
+            elif (
+                isinstance(n, gast.Call)
+                and isinstance(n.func, gast.Attribute)
+                and n.func.attr == "append"
+                and isinstance(n.func.value, gast.Name)
+            ):
+                sequences.add(n.func.value.id)
+        self.sequences = sequences
         self.changed = False
         self.hoisted = []  # statements an expression of the current statement needs first
         # ids of d.items() and d.values() calls lowered whole where they are (a loop's,
@@ -86,6 +84,9 @@ class Lowering(ContainerExpressions, Joining):
     def run(self):
         if augmented_item_writes(self.func, self.is_varied, self.resolve, self.location):
             self.changed = True
+        for rebind in (copy_written_rows, rebind_list_changes):
+            if rebind(self.func, self.is_varied, self.resolve, self.fresh, self.useful):
+                self.changed = True
         if rebind_item_writes(self.func, self.is_varied, self.resolve, self.fresh, self.useful):
             self.changed = True
         self.func.body = self.block(self.func.body)
@@ -455,10 +456,10 @@ class Lowering(ContainerExpressions, Joining):
                 self.location(stmt),
                 "for key, value in d.items():",
             )
-        keys = ir.call(ir.attr(copy.deepcopy(mapping), "keys"))
+        keys = ir.call(ir.attr(ir.copy_tree(mapping), "keys"))
         stmt.iter = ir.call(ir.name("sorted"), keys) if stmt.iter is not view else keys
         stmt.target = key
-        item = gast.Subscript(value=copy.deepcopy(mapping), slice=ir.name(key.id), ctx=gast.Load())
+        item = gast.Subscript(value=ir.copy_tree(mapping), slice=ir.name(key.id), ctx=gast.Load())
         stmt.body[:0] = [self._located(ir.assign(as_store(value), item), stmt)]
         self.changed = True
         return before

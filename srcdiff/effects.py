@@ -82,17 +82,22 @@ class EffectStatements:
             and any(k.arg == "out" for k in value.keywords)
             and self._is_active(value, self.varied)
         ):
-            out = next(k.value for k in value.keywords if k.arg == "out")
-            call = gast.Call(
-                func=value.func,
-                args=value.args,
-                keywords=[k for k in value.keywords if k.arg != "out"],
+            out = gast.unparse(next(k.value for k in value.keywords if k.arg == "out"))
+            where = next((k.value for k in value.keywords if k.arg == "where"), None)
+            call = gast.unparse(
+                gast.Call(
+                    func=value.func,
+                    args=value.args,
+                    keywords=[k for k in value.keywords if k.arg not in ("out", "where")],
+                )
             )
+            if where is not None:  # (out keeps its values where `where` is False)
+                call = f"np.where({gast.unparse(where)}, {call}, {out})"
             raise UnsupportedError(
                 f"{gast.unparse(value.func)}(..., out=...) writes its result into an array "
                 "in place, which srcdiff cannot follow",
                 loc,
-                f"assign the result instead: {gast.unparse(out)} = {gast.unparse(call)}",
+                f"assign the result instead: {out} = {call}",
             )
         if self._is_active(value, self.varied) and not self._reads_only(value):
             raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)

@@ -4,6 +4,7 @@ what tells whether the names it was made for still refer to what they did."""
 import functools
 import inspect
 import io
+import threading
 import tokenize
 
 from . import codegen, provenance
@@ -13,11 +14,19 @@ from .primitives import registry
 class Emitted:
     """Emitted source, the functions compiled from it, and the derivatives of its callees."""
 
-    def __init__(self, source, functions, meta, callees, scope=None, live=(), module=None):
-        self.source, self.functions, self.meta, self.callees = source, functions, meta, callees
-        self.function = functions[meta.names[0]]
+    def __init__(
+        self, source, functions, meta, callees, scope=None, live=(), module=None, run=None
+    ):
+        """`run`, instead of the functions, scope and live names: what gives them (a dict of
+        those three), called when one is first asked for."""
+        self.source, self.meta, self.callees = source, meta, callees
+        if run is None:
+            self.functions, self.scope, self.live = functions, scope, live
+            self.function = functions[meta.names[0]]
+        else:
+            self._run = run
         self.variant = None  # what tells it from another derivative of its function (naming.py)
-        self.scope, self.live, self.module = scope, live, module
+        self.module = module
         # (what a name resolves to now, what it did, the items of a container of functions)
         # for the callees and functions named by fn's globals, closure or object arguments
         self.guards = []
@@ -30,6 +39,18 @@ class Emitted:
         # the transform's trees of its functions (none for code read from disk), each
         # handed to specialize.py once, which rewrites it in place (else it parses the source)
         self.trees = {}
+
+    def __getattr__(self, name):  # (only for what is missing: the code of an entry not run)
+        if name not in _RUN or "_run" not in self.__dict__:
+            raise AttributeError(name)
+        with _RUNNING:  # (once, though two threads ask: the functions run in the scope kept)
+            run = self.__dict__.get("_run")
+            if run is not None:
+                made = run()
+                made["function"] = made["functions"][self.meta.names[0]]
+                self.__dict__.update(made)
+                del self.__dict__["_run"]
+        return self.__dict__[name]
 
     @functools.cached_property
     def has_live(self):
@@ -86,6 +107,12 @@ class Emitted:
             text = entry.source if entry is self else codegen.definitions(entry.source)
             parts.append(_renamed(text, renames).rstrip("\n"))
         return "\n\n\n".join(parts) + "\n"
+
+
+# what an Emitted made without its code gets when it is run (Emitted.__getattr__), and the
+# lock that runs one at a time (a module runs its callees' first: the thread holds it again)
+_RUN = frozenset({"functions", "function", "scope", "live"})
+_RUNNING = threading.RLock()
 
 
 def _listing(root):

@@ -1,7 +1,6 @@
 """Stage 2c, expressions: flattening a differentiated expression into one operation per
 statement, each bound to its primitive's record (or a call to the user's own function)."""
 
-import copy
 import inspect
 import operator
 
@@ -13,9 +12,12 @@ from .activity import SCOPES, is_pop
 from .errors import NoAdjointError, StaticArgumentNeeded, UnsupportedError
 from .parse import MISSING, spelling
 from .primitives import registry
+from .blocks import refuse_block
+from .reduce_loops import refuse_reduce
 from .provenance import holds_functions
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
 from .call_arguments import CallArguments
+from .container_sharing import LIST_CHANGES
 from .user_calls import STATIC_HINT, UserCalls, refuse_spread_arguments, refuse_user_class
 
 
@@ -214,8 +216,8 @@ class Expressions(UserCalls, CallArguments):
             forward,
             self._rules(record).bind(
                 [
-                    gast.Tuple(elts=copy.deepcopy(keys), ctx=gast.Load()),
-                    gast.Tuple(elts=copy.deepcopy(values), ctx=gast.Load()),
+                    gast.Tuple(elts=ir.copy_tree(keys), ctx=gast.Load()),
+                    gast.Tuple(elts=ir.copy_tree(values), ctx=gast.Load()),
                 ],
                 {},
             ),
@@ -353,6 +355,15 @@ class Expressions(UserCalls, CallArguments):
                 "call the function by its name, "
                 "or pick it from a container by a constant key (cfg['act'](h))",
             )
+        if isinstance(func, gast.Attribute) and func.attr in (*LIST_CHANGES, "append"):
+            raise UnsupportedError(
+                f"{what}(...) changes a value in place, which srcdiff follows only in a "
+                f"statement of its own (v = {what}(...)), of a list f makes that no other name "
+                "holds while it changes",
+                loc,
+                "call it on a line of its own, or bind the name to a new value instead "
+                "(xs = xs[1:], xs = xs + [v], d = {**d, 'b': v})",
+            )
         raise NoAdjointError(
             f"cannot differentiate through {what}(...)",
             loc,
@@ -451,6 +462,8 @@ class Expressions(UserCalls, CallArguments):
                 loc,
                 f"use np.{what}(x), or np.{what}imum(a, b)",
             )
+        refuse_reduce(obj, loc)
+        refuse_block(obj, loc)
         if getattr(obj, "__module__", None) in ("builtins", "itertools", "functools"):
             raise UnsupportedError(
                 f"{what}(...) of differentiated values cannot be differentiated",

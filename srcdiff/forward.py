@@ -5,8 +5,6 @@ sum of its tangent template's parts for the arguments that carry tangents. A cal
 function becomes a call to that function's own emitted `jvp_...`, returning both values.
 """
 
-import copy
-
 import gast
 
 from . import ir
@@ -62,7 +60,7 @@ class Forward:
                     if self.active(e)
                     else ir.const(None)
                     if _is_none(e)
-                    else ir.call("runtime.zero_tangent", copy.deepcopy(e))
+                    else ir.call("runtime.zero_tangent", ir.copy_tree(e))
                     for e in node.elts
                 ],
                 ctx=gast.Load(),
@@ -70,7 +68,7 @@ class Forward:
         return ir.name(self.dname(node.id)) if self.active(node) else None
 
     def build(self):
-        args = copy.deepcopy(self.fn.args)
+        args = ir.copy_tree(self.fn.args)
         args.args[:0] = [
             gast.Name(id=self.dname(w), ctx=gast.Param(), annotation=None, type_comment=None)
             for w in self.wrt
@@ -157,7 +155,7 @@ class Forward:
             tangent = (
                 self.tangent_of(stmt.value)
                 if self.active(stmt.value)
-                else ir.call("runtime.zeros_like", copy.deepcopy(stmt.value))
+                else ir.call("runtime.zeros_like", ir.copy_tree(stmt.value))
             )
             out.append(ir.expr_stmt(ir.call(ir.attr(self.dname(stmt.stack), "append"), tangent)))
         return out
@@ -178,11 +176,11 @@ class Forward:
         return self._tangent_or_zeros(value, "runtime.zero_tangent")  # (of a list: a list)
 
     def _tangent_or_zeros(self, node, zeros="runtime.zeros_like"):
-        return self.tangent_of(node) if self.active(node) else ir.call(zeros, copy.deepcopy(node))
+        return self.tangent_of(node) if self.active(node) else ir.call(zeros, ir.copy_tree(node))
 
     def assign(self, stmt):
         if stmt.callee is not None:  # y, dy = jvp_g(da, a)
-            call = copy.deepcopy(stmt.value)
+            call = ir.copy_tree(stmt.value)
             call.args[:0] = [self.tangent_of(a) for a in stmt.callee.atoms]
             result = stmt.targets[0]
             return [

@@ -2,7 +2,6 @@
 (parse.py): names bound once to a function (`act = np.tanh`, `act = ACTIVATIONS["relu"]`)
 or to a display of them, `functools.partial(g, ...)` called, and `map(g, xs)`."""
 
-import copy
 import functools
 
 import gast
@@ -16,21 +15,21 @@ def substitute_function_aliases(func, resolve):
     """`act = np.tanh` or `act = ACTIVATIONS["relu"]` (a name bound once, to a function the
     code names): the uses of `act` read the expression itself, so calls of it are resolved
     (and a pick by a key known only at run time is refused where it is called)."""
-    stores, shadowed = {}, set()
+    stores, shadowed, assigns = {}, set(), []  # (one walk)
     for node in ir.walk(func):
         if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Store):
             stores[node.id] = stores.get(node.id, 0) + 1
         elif isinstance(node, gast.Name) and isinstance(node.ctx, gast.Param):
             shadowed.add(node.id)
-    aliases, displays = {}, {}
-    for node in ir.walk(func):
-        if (
+        elif (
             isinstance(node, gast.Assign)
             and len(node.targets) == 1
             and isinstance(node.targets[0], gast.Name)
-            and stores.get(node.targets[0].id) == 1
-            and node.targets[0].id not in shadowed
         ):
+            assigns.append(node)
+    aliases, displays = {}, {}
+    for node in assigns:
+        if stores.get(node.targets[0].id) == 1 and node.targets[0].id not in shadowed:
             if names_a_function(node.value, resolve):
                 aliases[node.targets[0].id] = node
             elif _display_of_functions(node.value, resolve):
@@ -40,10 +39,10 @@ def substitute_function_aliases(func, resolve):
     if not aliases:
         return
     for node in list(ir.walk(func)):
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             items = value if isinstance(value, list) else [value]
             kept = [
-                copy.deepcopy(aliases[v.id].value)
+                ir.copy_tree(aliases[v.id].value)
                 if isinstance(v, gast.Name) and isinstance(v.ctx, gast.Load) and v.id in aliases
                 else v
                 for v in items
@@ -96,7 +95,7 @@ def pick_from_displays(func, displays, is_function):
                 for k in node.keywords
                 for new in _named(k, displays)
             ]
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             items = value if isinstance(value, list) else [value]
             picked = [_picked(v, displays, is_function) for v in items]
             if any(p is not v for p, v in zip(picked, items)):
@@ -119,7 +118,7 @@ def _named(keyword, displays):
                 value=gast.Name(
                     id=keyword.value.id, ctx=gast.Load(), annotation=None, type_comment=None
                 ),
-                slice=copy.deepcopy(k),
+                slice=ir.copy_tree(k),
                 ctx=gast.Load(),
             ),
         )
@@ -144,14 +143,14 @@ def _picked(node, displays, is_function):
                 if isinstance(key, int) and -len(display.elts) <= key < len(display.elts)
                 else []
             )
-        return copy.deepcopy(found[-1]) if found and is_function(found[-1]) else node
+        return ir.copy_tree(found[-1]) if found and is_function(found[-1]) else node
     if (
         isinstance(node, (gast.For, gast.comprehension))
         and isinstance(node.iter, gast.Name)
         and node.iter.id in displays
         and not isinstance(displays[node.iter.id], gast.Dict)
     ):
-        node.iter = copy.deepcopy(displays[node.iter.id])
+        node.iter = ir.copy_tree(displays[node.iter.id])
     return node
 
 
@@ -180,7 +179,7 @@ def maps_to_comprehensions(func, resolve):
         )
 
     for node in list(ir.walk(func)):
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             items = value if isinstance(value, list) else [value]
             for k, item in enumerate(items):
                 if (
@@ -226,24 +225,49 @@ def partials_bound(func, resolve):
         if isinstance(stmt, gast.Assign)
         and len(stmt.targets) == 1
         and isinstance(stmt.targets[0], gast.Name)
-        and isinstance(stmt.value, gast.Call)
-        and resolve(stmt.value.func) is functools.partial
-        and stmt.value.args
-        and not any(isinstance(a, gast.Starred) for a in stmt.value.args)
-        and all(k.arg is not None for k in stmt.value.keywords)
+        and is_partial(stmt.value, resolve)
         and stores.count(stmt.targets[0].id) == 1
     }
 
 
-def apply_partials(func, names, fresh_names):
-    """`act = functools.partial(g, a, k=b)`, then `act(x)`, is `g(a, x, k=b)`: a and b are
-    held in names where the partial was made."""
-    partials = {}
+def is_partial(node, resolve):
+    """Whether `node` makes a `functools.partial(g, ...)` without * or ** arguments."""
+    return (
+        isinstance(node, gast.Call)
+        and bool(node.args)
+        and resolve(node.func) is functools.partial
+        and not any(isinstance(a, gast.Starred) for a in node.args)
+        and all(k.arg is not None for k in node.keywords)
+    )
 
-    def held(stmt, value, out):
-        name = fresh_names.fresh(f"{stmt.targets[0].id}_arg")
-        out.append(gast.copy_location(ir.assign(name, value), stmt))
-        return ir.name(name)
+
+def partial_made(name, made, fresh_names, where, partials, resolve):
+    """(the statements holding the values `made`, a functools.partial(g, a, k=b) bound to
+    `name`, binds, in names of their own, made where `where` is; (g, [those of the
+    arguments], {keyword: that of its value})). A partial of a partial (written there, or
+    one of `partials`, by name) binds what both bind."""
+    out = []
+
+    def held(value, what="arg"):
+        holder = fresh_names.named(f"{name}_{what}")
+        out.append(gast.copy_location(ir.assign(holder, value), where))
+        return ir.name(holder)
+
+    function, *args = made.args
+    inner = (function, [], {})
+    if is_partial(function, resolve):
+        out, inner = partial_made(name, function, fresh_names, where, partials, resolve)
+    elif isinstance(function, gast.Name) and function.id in partials:
+        inner = partials[function.id]
+    args = [held(a) for a in args]
+    keywords = {k.arg: held(k.value, k.arg) for k in made.keywords}
+    return out, (inner[0], inner[1] + args, {**inner[2], **keywords})
+
+
+def apply_partials(func, names, fresh_names, resolve):
+    """`act = functools.partial(g, a, k=b)`, then `act(x)`, is `g(a, x, k=b)`: a and b are
+    held in names where the partial was made. The partials, by name (see call_partials)."""
+    partials = {}
 
     def split(body):
         out = []
@@ -258,16 +282,23 @@ def apply_partials(func, names, fresh_names):
             ):
                 out.append(stmt)
                 continue
-            function, *args = stmt.value.args
-            args = [held(stmt, a, out) for a in args]
-            keywords = {k.arg: held(stmt, k.value, out) for k in stmt.value.keywords}
-            partials[stmt.targets[0].id] = (function, args, keywords)
+            name = stmt.targets[0].id
+            held, partials[name] = partial_made(
+                name, stmt.value, fresh_names, stmt, partials, resolve
+            )
+            out += held
         return out
 
-    if not names:
-        return
-    func.body = split(func.body)
-    for node in ir.walk(func):
+    if names:
+        func.body = split(func.body)
+        call_partials([func], partials)
+    return partials
+
+
+def call_partials(nodes, partials):
+    """The calls in `nodes` of a partial (of `partials`: name -> (g, args, keywords)) call g
+    with what the partial binds: `act(x)` is `g(act_arg, x, k=act_arg_1)`."""
+    for node in (n for root in nodes for n in ir.walk(root)) if partials else ():
         if (
             isinstance(node, gast.Call)
             and isinstance(node.func, gast.Name)
@@ -275,10 +306,10 @@ def apply_partials(func, names, fresh_names):
         ):
             function, args, keywords = partials[node.func.id]
             given = {k.arg for k in node.keywords}
-            node.func = copy.deepcopy(function)
-            node.args = copy.deepcopy(args) + node.args
+            node.func = ir.copy_tree(function)
+            node.args = ir.copy_tree(args) + node.args
             node.keywords = [
-                gast.keyword(arg=k, value=copy.deepcopy(v))
+                gast.keyword(arg=k, value=ir.copy_tree(v))
                 for k, v in keywords.items()
                 if k not in given
             ] + node.keywords

@@ -6,7 +6,6 @@ functions, or over objects or containers of them whose items the body calls (`fo
 layers: h = layer(h)`), unrolled into one block per item."""
 
 import collections
-import copy
 
 import gast
 
@@ -47,12 +46,12 @@ class LoopsOverFunctions:
                 out.append(stmt)
                 continue
             for bound in passes:
-                block = copy.deepcopy(stmt.body)
+                block = ir.copy_tree(stmt.body)
                 for target, item, substituted in bound:
                     if substituted:
                         Substitute(target.id, item).visit_all(block)
                     else:
-                        value = copy.deepcopy(item)
+                        value = ir.copy_tree(item)
                         block.insert(0, gast.copy_location(ir.assign(target, value), stmt))
                 out += self._unroll_loops_over_functions(block)  # (loops over its items)
         return out
@@ -62,18 +61,20 @@ class LoopsOverFunctions:
         (or functions, or lists of them) that a parameter or a global holds, and that the
         code calls into, read the expression itself, so that calls of them resolve (a
         parameter's code is then made for what it holds)."""
-        stores = collections.Counter(
-            n.id for n in ir.walk(self.func) if isinstance(n, gast.Name) and _stored(n)
-        )
-        changed = {  # (a container or object written into: its items are not held fixed)
-            _root(n).id
-            for n in ir.walk(self.func)
-            if isinstance(n, (gast.Attribute, gast.Subscript))
-            and _stored(n)
-            and isinstance(_root(n), gast.Name)
-        }
+        # (one walk: the names stored, the containers or objects written into, whose items
+        # are not held fixed, and the assignments)
+        stores, changed, assigns = collections.Counter(), set(), []
+        for n in ir.walk(self.func):
+            if isinstance(n, gast.Name):
+                if _stored(n):
+                    stores[n.id] += 1
+            elif isinstance(n, (gast.Attribute, gast.Subscript)):
+                if _stored(n) and isinstance(_root(n), gast.Name):
+                    changed.add(_root(n).id)
+            elif isinstance(n, gast.Assign):
+                assigns.append(n)
         aliases, dropped = {}, set()  # (the assignments dropped: their names read the paths)
-        for stmt in ir.walk(self.func):
+        for stmt in assigns:
             pairs = _aliased(stmt, stores, changed)
             if pairs and any(self._holds_callees(path, name) for name, path in pairs):
                 aliases.update(pairs)
@@ -238,7 +239,7 @@ class LoopsOverFunctions:
         ):
             return []
         return [
-            gast.Subscript(value=copy.deepcopy(node), slice=ir.const(k), ctx=gast.Load())
+            gast.Subscript(value=ir.copy_tree(node), slice=ir.const(k), ctx=gast.Load())
             for k in range(len(held))
         ]
 
@@ -285,18 +286,21 @@ def pick_local_functions(func, local, resolve):
             isinstance(node, gast.Dict) or all(map(is_function, values))
         )
 
-    stores = collections.Counter(
-        n.id
-        for n in ir.walk(func)
-        if isinstance(n, gast.Name) and isinstance(n.ctx, (gast.Store, gast.Param))
-    )
+    stores, assigns = collections.Counter(), []  # (one walk)
+    for n in ir.walk(func):
+        if isinstance(n, gast.Name):
+            if isinstance(n.ctx, (gast.Store, gast.Param)):
+                stores[n.id] += 1
+        elif (
+            isinstance(n, gast.Assign)
+            and len(n.targets) == 1
+            and isinstance(n.targets[0], gast.Name)
+        ):
+            assigns.append(n)
     displays = {
         stmt.targets[0].id: stmt.value
-        for stmt in ir.walk(func)
-        if isinstance(stmt, gast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], gast.Name)
-        and stores[stmt.targets[0].id] == 1
+        for stmt in assigns
+        if stores[stmt.targets[0].id] == 1
         and isinstance(stmt.value, (gast.List, gast.Tuple, gast.Dict))
         and of_locals(stmt.value)
     }
@@ -347,7 +351,7 @@ def _item(sequence, k):
     """The k-th item of a sequence: a display's own, else `sequence[k]`."""
     if isinstance(sequence, (gast.List, gast.Tuple)):
         return sequence.elts[k]
-    return gast.Subscript(value=copy.deepcopy(sequence), slice=ir.const(k), ctx=gast.Load())
+    return gast.Subscript(value=ir.copy_tree(sequence), slice=ir.const(k), ctx=gast.Load())
 
 
 def _stored(node):

@@ -9,8 +9,6 @@ function that returns the list of what it yields.
                                            return pieces_of_items
 """
 
-import copy
-
 import gast
 
 from . import ir
@@ -39,7 +37,7 @@ def is_generator(definition):
     """Whether a function definition yields (itself: not a function defined in it)."""
 
     def visit(node):
-        for child in gast.iter_child_nodes(node):
+        for child in ir.children(node):
             if isinstance(child, (gast.Yield, gast.YieldFrom)):
                 return True
             if not isinstance(child, (gast.FunctionDef, gast.Lambda)) and visit(child):
@@ -52,7 +50,7 @@ def is_generator(definition):
 def yields_into_a_list(definition, fresh, location):
     """A generator's definition as the function returning the list of what it yields:
     `yield v` appends v, `yield from xs` each item of xs, `return` returns the list."""
-    definition = copy.deepcopy(definition)
+    definition = ir.copy_tree(definition)
     held = fresh(f"{definition.name}_items")
     into_list = _IntoList(held, fresh, location)
     definition.body = (

@@ -12,7 +12,6 @@ names read from the enclosing function as Python's closures do, when it is calle
     loss = np.sum(predict(x))            loss = np.sum(predict_result0)
 """
 
-import copy
 import inspect
 
 import gast
@@ -23,6 +22,9 @@ from .desugar import lower_comprehensions
 from .errors import UnsupportedError
 from .function_aliases import (
     apply_partials,
+    call_partials,
+    is_partial,
+    partial_made,
     maps_to_comprehensions,
     partials_bound,
     substitute_function_aliases,
@@ -54,6 +56,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
         self.owners = {} if owners is None else owners
         self.active = []  # the local functions being inlined now (to refuse recursion)
         self.lambdas = set()  # the names given to lambdas
+        self.partials, self.partial_calls = set(), {}  # (see function_aliases.apply_partials)
 
     def run(self):
         """Inline; whether the function may have changed (a plain one is left as it is)."""
@@ -72,7 +75,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
         self.partials = partials_bound(self.func, self.resolve)
         self._comprehensions_over_functions()
         self.func.body = self._unroll_loops_over_functions(self.func.body)
-        apply_partials(self.func, self.partials, self.names)
+        self.partial_calls = apply_partials(self.func, self.partials, self.names, self.resolve)
         calls = lambda node: any(self._local_call(n) for n in ir.walk(node))  # noqa: E731
         while lower_comprehensions(self.func.body, calls, self.names.fresh):
             pass
@@ -123,21 +126,48 @@ class Inliner(CallInlining, LoopsOverFunctions):
                     self.location(stmt),
                     "give each local function a name of its own",
                 )
-            defaults = []
-            args = definition.args
-            for param, value in zip(
-                (args.posonlyargs + args.args)[-len(args.defaults) :] if args.defaults else [],
-                args.defaults,
-            ):
+            held, defaults = self._hold_defaults(definition, stmt)
+            out += held
+            self._take(definition.name, definition, defaults, stmt)
+        return out
+
+    def _hold_defaults(self, definition, stmt):
+        """(the assignments of a local function's default values to names of their own, made
+        where `stmt` defines it; {parameter: the name holding its default})."""
+        out, defaults, args = [], {}, definition.args
+        positional = (args.posonlyargs + args.args)[-len(args.defaults) :] if args.defaults else []
+        for param, value in [
+            *zip(positional, args.defaults),
+            *zip(args.kwonlyargs, args.kw_defaults),
+        ]:
+            if value is not None:
                 held = self.names.fresh(f"{definition.name}_{param.id}_default")
                 out.append(gast.copy_location(ir.assign(held, value), stmt))
-                defaults.append((param.id, held))
-            for param, value in zip(args.kwonlyargs, args.kw_defaults):
-                if value is not None:
-                    held = self.names.fresh(f"{definition.name}_{param.id}_default")
-                    out.append(gast.copy_location(ir.assign(held, value), stmt))
-                    defaults.append((param.id, held))
-            self._take(definition.name, definition, dict(defaults), stmt)
+                defaults[param.id] = held
+        return out, defaults
+
+    def _name_functions_made(self, bindings, prefix, stmt):
+        """The statements naming what a call passes a lambda or a functools.partial written
+        there (`apply(lambda t: t ** 3, x)`), made where the call is: a local function, or
+        a partial, of its own, which the parameter is bound to (as to one passed by name)."""
+        out = []
+        for k, (param, value) in enumerate(bindings):
+            name = f"{prefix}_{param}"  # (what the parameter is named where inlined)
+            if isinstance(value, gast.Lambda):
+                name = self.names.named(name)
+                self.lambdas.add(name)
+                definition = lambda_definition(name, value, stmt)
+                held, defaults = self._hold_defaults(definition, stmt)
+                self._take(name, definition, defaults, stmt)
+            elif is_partial(value, self.resolve):
+                name = self.names.named(name)
+                held, self.partial_calls[name] = partial_made(
+                    name, value, self.names, stmt, self.partial_calls, self.resolve
+                )
+            else:
+                continue
+            out += held
+            bindings[k] = (param, ir.name(name))
         return out
 
     def _take(self, name, definition, defaults, stmt):
@@ -176,15 +206,12 @@ class Inliner(CallInlining, LoopsOverFunctions):
         if not inspect.isfunction(fn):
             return False
         definition = self.sibling(fn)
-        if definition is None or is_generator(definition) and id(call) not in self.iterated:
+        if definition is None or _sibling_facts(definition)[1] and id(call) not in self.iterated:
             return False  # (a generator's items are a list's when a loop takes them all)
         if definition.args.vararg is not None:
             self._spread(call)
         if not (
-            any(
-                isinstance(a, gast.Name) and a.id in self.local
-                for a in call.args + [k.value for k in call.keywords]
-            )
+            any(self._passes_function(a) for a in call.args + [k.value for k in call.keywords])
             or _taken_in(definition, call)
         ):
             return False
@@ -231,6 +258,16 @@ class Inliner(CallInlining, LoopsOverFunctions):
                 return
         call.args = args
 
+    def _passes_function(self, argument):
+        """Whether a call's argument is a local function or partial, or a lambda or a
+        functools.partial written there (which the call then is passed: see _inline)."""
+        return (
+            isinstance(argument, gast.Name)
+            and (argument.id in self.local or argument.id in self.partial_calls)
+            or isinstance(argument, gast.Lambda)
+            or is_partial(argument, self.resolve)
+        )
+
     def _is_function(self, node):
         return (
             isinstance(node, gast.Name)
@@ -270,27 +307,28 @@ class Inliner(CallInlining, LoopsOverFunctions):
             if isinstance(stmt, gast.Return)
             for n in ir.walk(stmt)
         }
-        for stmt in self.func.body if self.local else ():  # (most functions have none)
+        for stmt in self.func.body if self.local or self.partial_calls else ():  # (rare)
             if isinstance(stmt, gast.FunctionDef):
                 continue
             for node in ir.walk(stmt):
-                if (
-                    isinstance(node, gast.Name)
-                    and node.id in self.local
-                    and isinstance(node.ctx, gast.Load)
-                    and id(node) not in returned
-                ):
+                if not isinstance(node, gast.Name) or not isinstance(node.ctx, gast.Load):
+                    continue
+                if node.id in self.local and id(node) not in returned:
                     what = (
                         "a lambda" if node.id in self.lambdas else f"the local function {node.id!r}"
                     )
-                    raise UnsupportedError(
-                        f"{what} is used as a value (stored, or passed to a function "
-                        "srcdiff does not inline): srcdiff inlines local functions where "
-                        "they are called",
-                        self.location(node),
-                        "call it directly, pass it to a function of this module, or define "
-                        "it at module level and pass what it closes over as arguments",
-                    )
+                elif node.id in self.partial_calls:  # (its assignment is gone: apply_partials)
+                    what = "a functools.partial"
+                else:
+                    continue
+                raise UnsupportedError(
+                    f"{what} is used as a value (stored, or passed to a function "
+                    "srcdiff does not inline): srcdiff inlines local functions where "
+                    "they are called",
+                    self.location(node),
+                    "call it directly, pass it to a function of this module, or define "
+                    "it at module level and pass what it closes over as arguments",
+                )
         if self.nested:
             self._keep_returned()
 
@@ -311,7 +349,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
                     self.location(definition),
                     "pass those values in the calls instead",
                 )
-            kept = copy.deepcopy(definition)
+            kept = ir.copy_tree(definition)
             kept.name = name
             self.func.body.insert(0, kept)
 
@@ -323,6 +361,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
     def _local_call(self, node):
         if not isinstance(node, gast.Call):
             return False
+        call_partials([node], self.partial_calls)  # (of a partial passed on, or returned)
         return isinstance(node.func, gast.Name) and node.func.id in self.local or self._adopt(node)
 
     # --- inlining -------------------------------------------------------------------------
@@ -358,6 +397,9 @@ class Inliner(CallInlining, LoopsOverFunctions):
         target, value = stmt.targets[0], stmt.value.id
         if isinstance(target, gast.Name) and value in self.local:
             self.local[target.id] = self.local[value]
+            return True
+        if isinstance(target, gast.Name) and value in self.partial_calls:
+            self.partial_calls[target.id] = self.partial_calls[value]
             return True
         if isinstance(target, (gast.Tuple, gast.List)) and value in self.returned:
             for position, function in self.returned[value].items():
@@ -422,20 +464,25 @@ def _as_definition(stmt):
         and isinstance(stmt.targets[0], gast.Name)
         and isinstance(stmt.value, gast.Lambda)
     ):
-        body = [gast.copy_location(gast.Return(value=stmt.value.body), stmt)]
-        return gast.copy_location(
-            gast.FunctionDef(
-                name=stmt.targets[0].id,
-                args=stmt.value.args,
-                body=body,
-                decorator_list=[],
-                returns=None,
-                type_comment=None,
-                type_params=[],
-            ),
-            stmt,
-        )
+        return lambda_definition(stmt.targets[0].id, stmt.value, stmt)
     return None
+
+
+def lambda_definition(name, function, where):
+    """The FunctionDef of a lambda, named `name`, placed where `where` is."""
+    body = [gast.copy_location(gast.Return(value=function.body), where)]
+    return gast.copy_location(
+        gast.FunctionDef(
+            name=name,
+            args=function.args,
+            body=body,
+            decorator_list=[],
+            returns=None,
+            type_comment=None,
+            type_params=[],
+        ),
+        where,
+    )
 
 
 def _outside_functions(stmt):
@@ -445,7 +492,7 @@ def _outside_functions(stmt):
     for node in todo:
         todo += [
             c
-            for c in gast.iter_child_nodes(node)
+            for c in ir.children(node)
             if not isinstance(c, gast.FunctionDef) and not isinstance(node, gast.Lambda)
         ]
         yield node
@@ -465,12 +512,29 @@ def _lambdas_held(node):
 def _taken_in(definition, call):
     """Whether the function of this module `definition` defines is taken in as a local
     function for `call` whatever the call passes (see Inliner._adopt)."""
+    returns_local, generator = _sibling_facts(definition)
     return (
-        _returns_a_local_function(definition)
+        returns_local
         or _packs_arguments(definition, call)
         or _packs_keywords(definition, call)
-        or is_generator(definition)
+        or generator
     )
+
+
+def _sibling_facts(definition):
+    """(whether it returns a local function, whether it is a generator) of the shared
+    definition of a function of the module (ParsedFunction.sibling: never changed), worked
+    out once, where each call of it in each function of the module asked again."""
+    known = _SIBLING_FACTS.get(id(definition))
+    if known is None or known[0] is not definition:
+        if len(_SIBLING_FACTS) >= 256:
+            _SIBLING_FACTS.clear()
+        known = (definition, _returns_a_local_function(definition), is_generator(definition))
+        _SIBLING_FACTS[id(definition)] = known  # (it holds the definition: its id stays its)
+    return known[1:]
+
+
+_SIBLING_FACTS = {}
 
 
 def _returns_a_local_function(definition):
@@ -514,11 +578,21 @@ def _packs_keywords(definition, call):
 
 
 def _post_order_calls(node, wanted):
-    """The calls in `node` that `wanted` picks, innermost (first evaluated) first."""
+    """The calls in `node` that `wanted` picks, innermost (first evaluated) first. (The
+    children are read as gast.iter_child_nodes gives them, off the node's fields directly:
+    this visits every node of every statement.)"""
     found = []
-    for child in gast.iter_child_nodes(node):
-        if not isinstance(
-            child, (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.SetComp, gast.DictComp)
-        ):
-            found += _post_order_calls(child, wanted)
+    values = node.__dict__
+    for field in node._fields:
+        value = values.get(field)
+        for child in value if value.__class__ is list else (value,):
+            if isinstance(child, gast.AST) and child.__class__ not in _NOT_ENTERED:
+                found += _post_order_calls(child, wanted)
     return found + [node] if wanted(node) else found
+
+
+# scopes of their own (their calls run later, if at all), and the contexts (no calls below)
+_NOT_ENTERED = frozenset(
+    (gast.Lambda, gast.ListComp, gast.GeneratorExp, gast.SetComp, gast.DictComp)
+    + (gast.Load, gast.Store, gast.Del, gast.Param)
+)

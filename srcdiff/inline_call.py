@@ -2,7 +2,7 @@
 (`*args` and `**kwargs` as displays), its locals renamed apart, its body desugared to end in a
 single return whose value a fresh name takes; local functions it returns become the caller's."""
 
-import copy
+import inspect
 import re
 
 import gast
@@ -10,6 +10,7 @@ import gast
 from . import ir
 from .desugar import desugar
 from .errors import UnsupportedError
+from .function_aliases import call_partials
 from .statics import is_function_value
 
 
@@ -22,15 +23,16 @@ class CallInlining:
         name = call.func.id
         self._check_inlinable(name, call, stmt)
         definition, defaults = self.local[name]
-        body = copy.deepcopy(definition.body)
+        body = ir.copy_tree(definition.body)
         prefix = self._prefix(name)
         bindings = self._bind_packed(
             definition, body, prefix, *self._bind(definition, defaults, call, stmt)
         )
-        passed = self._functions_passed(bindings, definition, body)
+        made = self._name_functions_made(bindings, prefix, stmt)
+        passed, picked = self._functions_passed(bindings, definition, body, stmt)
         renames = self._renames(prefix, bindings, passed, definition)
         self._own(renames, body)
-        out = [
+        out = made + [
             gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
             for param, value in bindings
             if param not in passed
@@ -53,6 +55,9 @@ class CallInlining:
             value = where.value if where.value is not None else value
         statements.append(gast.copy_location(ir.assign(result, value), where))
         Rename(renames).visit_all(statements)
+        for param, value in picked:  # (read where called, as a function named there is)
+            Substitute(renames[param], value).visit_all(statements)
+        call_partials(statements, self.partial_calls)
         statements = self._take_returned(name, statements, result)
         self.active.append(name)
         try:
@@ -61,24 +66,47 @@ class CallInlining:
             self.active.pop()
         return out + statements, result
 
-    def _functions_passed(self, bindings, definition, body):
+    def _functions_passed(self, bindings, definition, body, stmt):
         """The parameters bound to functions, and the name each is called by: a local
-        function passed in by its own name (then inlined in turn); a function the code names
-        (np.tanh, a global one) is substituted into body as itself (None)."""
+        function or partial passed in by its own name (then inlined in turn); a function the
+        code names (np.tanh, a global one) is substituted into body as itself (None); and
+        (param, value) of the items or attributes (`FS[i]`, `cfg["act"]`, `model.apply`) the
+        body calls, to put where the parameter is read once its locals are renamed."""
         passed = {
             param: value.id
             for param, value in bindings
-            if isinstance(value, gast.Name) and value.id in self.local
+            if isinstance(value, gast.Name)
+            and (value.id in self.local or value.id in self.partial_calls)
         }
+        picked = []
         for param, value in bindings:
-            if (
-                param not in passed
-                and param not in local_names(definition)
-                and is_function_value(self.resolve(value))
-            ):
+            if param in passed or param in local_names(definition):
+                continue
+            if is_function_value(self.resolve(value)):
                 Substitute(param, value).visit_all(body)
                 passed[param] = None
-        return passed
+            elif _is_path(value) and _calls(body, param) and not _writes_enclosing(body):
+                picked.append((param, value))
+                passed[param] = None
+            elif self._chosen_as_it_runs(value) and _calls(body, param):
+                raise UnsupportedError(
+                    f"{definition.name}(...) calls its parameter {param!r}, passed "
+                    f"{gast.unparse(value)} here: srcdiff cannot tell which function that is "
+                    "before the call runs",
+                    self.location(stmt),
+                    "make the call in each branch of an if statement"
+                    if isinstance(value, (gast.IfExp, gast.BoolOp))
+                    else "pass the function by its name",
+                )
+        return passed, picked
+
+    def _chosen_as_it_runs(self, value):
+        """Whether `value` picks a function only as the code runs: `g if c else h`, or
+        what a function of the user's returns (one returning a local function is inlined
+        before: its result is then that function's name)."""
+        return isinstance(value, (gast.IfExp, gast.BoolOp)) or (
+            isinstance(value, gast.Call) and inspect.isfunction(self.resolve(value.func))
+        )
 
     def _renames(self, prefix, bindings, passed, definition):
         """The name each parameter and local of the definition takes where it is inlined."""
@@ -168,7 +196,7 @@ class CallInlining:
     def _take_returned(self, name, statements, result):
         """The inlined statements without the local functions the call returns (defined
         first in them): those become this function's, named apart, and the result names
-        them (or, for a tuple, its items do)."""
+        them (or, for a tuple, its items do); so does a partial it returns."""
         kept = [s for s in statements if isinstance(s, gast.FunctionDef)]
         renames = {d.name: self.names.fresh(f"{name}_{d.name}") for d in kept}
         statements = [s for s in statements if not isinstance(s, gast.FunctionDef)]
@@ -181,6 +209,9 @@ class CallInlining:
         value = chain[-1].value
         if isinstance(value, gast.Name) and value.id in self.local:
             self.local[result] = self.local[value.id]
+            statements = [s for s in statements if not any(s is c for c in chain)]
+        elif isinstance(value, gast.Name) and value.id in self.partial_calls:
+            self.partial_calls[result] = self.partial_calls[value.id]
             statements = [s for s in statements if not any(s is c for c in chain)]
         elif isinstance(value, (gast.Tuple, gast.List)):
             functions = {
@@ -230,7 +261,7 @@ class CallInlining:
                 bindings.append(
                     (
                         param,
-                        ir.name(default) if isinstance(default, str) else copy.deepcopy(default),
+                        ir.name(default) if isinstance(default, str) else ir.copy_tree(default),
                     )
                 )
             else:
@@ -239,6 +270,32 @@ class CallInlining:
                     self.location(stmt),
                 )
         return bindings, extra, named
+
+
+def _is_path(node):
+    """Whether `node` is an item or attribute path from a name, by names or constants."""
+    if not isinstance(node, (gast.Attribute, gast.Subscript)):
+        return False
+    while isinstance(node, (gast.Attribute, gast.Subscript)):
+        if isinstance(node, gast.Subscript) and not isinstance(
+            node.slice, (gast.Name, gast.Constant)
+        ):
+            return False
+        node = node.value
+    return isinstance(node, gast.Name)
+
+
+def _calls(body, name):
+    return any(
+        isinstance(n, gast.Call) and isinstance(n.func, gast.Name) and n.func.id == name
+        for stmt in body
+        for n in ir.walk(stmt)
+    )
+
+
+def _writes_enclosing(body):
+    """Whether an inlined body may change the caller's names (what a path reads)."""
+    return any(isinstance(n, (gast.Nonlocal, gast.Global)) for s in body for n in ir.walk(s))
 
 
 def copies_of(statements, assignment):
@@ -293,7 +350,7 @@ class Substitute(gast.NodeTransformer):
 
     def visit_Name(self, node):
         if node.id == self.name and isinstance(node.ctx, gast.Load):
-            return copy.deepcopy(self.value)
+            return ir.copy_tree(self.value)
         return node
 
     def visit_all(self, statements):

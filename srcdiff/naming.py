@@ -60,9 +60,9 @@ class Made:
     functions' trees, docstring and metadata, the names its normaliser held in use, and for
     each callee (in the order they were named) what its names are made from."""
 
-    def __init__(self, funcs, doc, meta, used, callees, prefixes):
+    def __init__(self, funcs, doc, meta, used, callees, prefixes, imports=()):
         self.funcs, self.doc, self.meta, self.used = funcs, doc, meta, used
-        self.callees, self.prefixes = callees, prefixes
+        self.callees, self.prefixes, self.imports = callees, prefixes, imports
 
 
 def renamed(made, names, suffixed, below):
@@ -100,7 +100,7 @@ def renamed(made, names, suffixed, below):
             node.id = mapping[node.id]
         else:
             node.name = mapping[node.name]
-    source, lines = codegen.to_source(made.funcs, made.doc)
+    source, lines = codegen.to_source(made.funcs, made.doc, made.imports)
     made.meta = replace(
         made.meta,
         names=tuple(names),

@@ -14,6 +14,9 @@ import gast
 import numpy as np
 
 from . import conversion, ir, remat, runtime, wrappers
+from .blocks import blocks_as_one_list
+from .imports import hoisted_imports
+from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs
 from .statics import MISSING, is_function_value, is_object
@@ -79,16 +82,12 @@ def _spread_keywords(parsed, static):
     node.body.insert(0, pack)
 
 
-def _expand_partial_calls(node, partials):
+def _expand_partial_calls(calls, partials):
     """`act(x)` for a name `act` of functools.partial(g, a, k=b) (`partials`: name -> the
     partial) becomes `act.func(act.args[0], x, k=act.keywords['k'])`: g called directly, the
-    values the partial binds read from it when the code runs."""
-    for call in ir.walk(node) if partials else ():
-        if not (
-            isinstance(call, gast.Call)
-            and isinstance(call.func, gast.Name)
-            and call.func.id in partials
-        ):
+    values the partial binds read from it when the code runs. `calls`: the function's."""
+    for call in calls if partials else ():
+        if not (isinstance(call.func, gast.Name) and call.func.id in partials):
             continue
         name, partial = call.func.id, partials[call.func.id]
         held = [
@@ -115,16 +114,16 @@ def _expand_partial_calls(node, partials):
         call.keywords = keywords + call.keywords
 
 
-def _getattr_as_attributes(parsed):
+def _getattr_as_attributes(parsed, calls):
     """`getattr(np, name)` with a name known here (a str written in the code, or held by a
     global, or a parameter the code is made for: a Static of kind "key") is `np.tanh`, read
     and resolved like any attribute. A name of a module's attribute that only the call will
-    give asks for the code to be made for it."""
+    give asks for the code to be made for it. `calls`: the function's; returns whether it
+    rewrote any."""
     calls = [
         node
-        for node in ir.walk(parsed.node)
-        if isinstance(node, gast.Call)
-        and len(node.args) == 2
+        for node in calls
+        if len(node.args) == 2
         and not node.keywords
         and isinstance(node.func, gast.Name)
         and node.func.id == "getattr"
@@ -132,6 +131,7 @@ def _getattr_as_attributes(parsed):
     ]
     args = parsed.node.args
     params = {a.id for a in args.posonlyargs + args.args + args.kwonlyargs}
+    rewritten = False
     for call in calls:
         obj, key = call.args
         name = parsed.key(key)
@@ -141,6 +141,7 @@ def _getattr_as_attributes(parsed):
             ir.replace_node(
                 parsed.node, call, gast.Attribute(value=obj, attr=name, ctx=gast.Load())
             )
+            rewritten = True
         elif isinstance(key, gast.Name) and name is not MISSING and key.id in params:
             raise UnsupportedError(
                 f"{gast.unparse(call)}: {key.id!r} is {name!r} here, which names no attribute",
@@ -161,13 +162,14 @@ def _getattr_as_attributes(parsed):
                 parameter=key.id,
                 kind="key",
             )
+    return rewritten
 
 
-def expand_object_calls(parsed):
+def expand_object_calls(parsed, calls=None):
     """`model(x)` for an object (an argument, a global, or one held in a container argument
     or global: `layers[0](h)`) whose class defines `__call__` in the user's Python becomes
     `model.__call__(x)`: a method call, followed as the others are (an nf.checkpoint, a
-    function value, keeps its call)."""
+    function value, keeps its call). `calls`: the function's, if known."""
 
     def called_in_python(func):
         static = parsed.statics.get(func.id) if isinstance(func, gast.Name) else None
@@ -185,49 +187,31 @@ def expand_object_calls(parsed):
         call = getattr(cls, "__call__", None)
         return inspect.isfunction(call) and not is_library_function(call)
 
-    for call in ir.walk(parsed.node):
-        if (
-            isinstance(call, gast.Call)
-            and isinstance(call.func, (gast.Name, gast.Attribute, gast.Subscript))
-            and called_in_python(call.func)
+    for call in _Census(parsed.node).calls if calls is None else calls:
+        if isinstance(call.func, (gast.Name, gast.Attribute, gast.Subscript)) and called_in_python(
+            call.func
         ):
             call.func = gast.Attribute(value=call.func, attr="__call__", ctx=gast.Load())
 
 
-def _local_classes(parsed):
-    """name -> (class, the dotted name the code calls it by), of the local names that every
-    assignment binds to an object a call of one class of the user's makes (`layer =
-    Dense(W, b)`, or srcdiff's runtime.replaced of one): calls of their methods are
-    followed as an object argument's are."""
-    found, other = {}, set(parsed.statics)
-    bound = set()
-    for n in ir.walk(parsed.node):
-        if (
-            isinstance(n, gast.Assign)
-            and len(n.targets) == 1
-            and isinstance(n.targets[0], gast.Name)
-        ):
-            bound.add(id(n.targets[0]))
-            cls = _made_class(parsed, n.value)
-            if cls is None or found.setdefault(n.targets[0].id, cls)[0] is not cls[0]:
-                other.add(n.targets[0].id)
-    for n in ir.walk(parsed.node):
-        if isinstance(n, gast.Name) and not isinstance(n.ctx, gast.Load) and id(n) not in bound:
-            other.add(n.id)
-    args = parsed.node.args
-    other |= {a.id for a in args.posonlyargs + args.args + args.kwonlyargs if a is not None}
-    return {name: cls for name, cls in found.items() if name not in other}
+class _Census:
+    """The nodes of a function that reading it looks at, by kind, each list in walk order:
+    one walk, where finding its locals, its local classes, and rewriting its getattr,
+    partial and object calls took six."""
 
-
-def _made_class(parsed, value):
-    """(the user's class whose call makes `value`, the dotted name called), else None."""
-    if not isinstance(value, gast.Call):
-        return None
-    if ir.dotted(value.func) == ("runtime", "replaced") and value.args:
-        return _made_class(parsed, value.args[0])
-    cls, path = parsed.container(value.func), ir.dotted(value.func)
-    user = inspect.isclass(cls) and cls.__module__.split(".")[0] not in ("builtins", "numpy")
-    return (cls, ".".join(path)) if user and path else None
+    def __init__(self, node):
+        self.calls, self.assigns, self.functions, self.written = [], [], [], []
+        for n in ir.walk(node):
+            kind = n.__class__
+            if kind is gast.Name:
+                if not isinstance(n.ctx, gast.Load):
+                    self.written.append(n)  # (stored, deleted, or a parameter)
+            elif kind is gast.Call:
+                self.calls.append(n)
+            elif kind is gast.Assign:
+                self.assigns.append(n)
+            elif kind is gast.FunctionDef:
+                self.functions.append(n)
 
 
 def _attribute(name, attr):
@@ -247,16 +231,21 @@ class ParsedFunction:
         self.namespace = dict(fn.__globals__)
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}
+        self.imports = hoisted_imports(self)  # (what the emitted module imports too)
         self._siblings = {}
         args = self.node.args
         _spread_varargs(self.node, self.statics.get(getattr(args.vararg, "id", None)))
         _spread_keywords(self, self.statics.get(getattr(args.kwarg, "id", None)))
-        self.find_locals()
-        _getattr_as_attributes(self)
-        _expand_partial_calls(self.node, self._partials())
-        expand_object_calls(self)
+        census = _Census(self.node)
+        self.find_locals(census)
+        if _getattr_as_attributes(self, census.calls):
+            census = _Census(self.node)
+        # (a partial's call rewritten holds no other call: the census stands)
+        _expand_partial_calls(census.calls, self._partials(census.calls))
+        expand_object_calls(self, census.calls)
+        blocks_as_one_list(self)
 
-    def _partials(self):
+    def _partials(self, calls):
         """name -> functools.partial object, of the static arguments and of the global or
         closure names the function calls that hold one (`LEAKY = partial(leaky, slope=0.1)`)."""
         found = {
@@ -265,11 +254,7 @@ class ParsedFunction:
             if isinstance(s.value, functools.partial)
         }
         called = (
-            {
-                n.func.id
-                for n in ir.walk(self.node)
-                if isinstance(n, gast.Call) and isinstance(n.func, gast.Name)
-            }
+            {n.func.id for n in calls if isinstance(n.func, gast.Name)}
             - self.local_names
             - set(self.statics)
         )
@@ -283,21 +268,20 @@ class ParsedFunction:
         )
         return found
 
-    def find_locals(self):
-        """Work out the names the function binds itself (again, after its code changed)."""
+    def find_locals(self, census=None):
+        """Work out the names the function binds itself (again, after its code changed);
+        `census`: its _Census, if just taken."""
+        census = _Census(self.node) if census is None else census
         args = self.node.args  # (the parameters: not the names their defaults read)
         self.local_names = {
             a.id
             for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
             if a is not None
         }
-        for n in ir.walk(self.node):
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store):
-                self.local_names.add(n.id)
-            elif isinstance(n, gast.FunctionDef) and n is not self.node:
-                self.local_names.add(n.name)
+        self.local_names.update(n.id for n in census.written if isinstance(n.ctx, gast.Store))
+        self.local_names.update(n.name for n in census.functions if n is not self.node)
         self.local_classes = {}  # (what _local_classes resolves names by: none yet)
-        self.local_classes = _local_classes(self)
+        self.local_classes = local_classes(self)
 
     def sibling(self, fn):
         """The definition of `fn` when it is a function of this one's module and file without

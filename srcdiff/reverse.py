@@ -16,8 +16,6 @@ that defines `x` consumes `bx`. Where control flow merges, adjoints live on one 
 zero-initialised on the other.
 """
 
-import copy
-
 import gast
 
 from . import ir
@@ -286,7 +284,7 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
             # copies: the passes rename names in place, in the forward sweep's return too
             shapes = ir.tuple_of(
                 [
-                    copy.deepcopy(e) if keep else ir.const(None)
+                    ir.copy_tree(e) if keep else ir.const(None)
                     for e, keep in zip(ret.value.elts, outputs)
                 ]
             )
@@ -564,7 +562,7 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
 
 
 def _copy_args(args):
-    return copy.deepcopy(args)
+    return ir.copy_tree(args)
 
 
 def _loop_target(stmt, var):

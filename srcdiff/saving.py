@@ -4,8 +4,6 @@ around it; a value the adjoint reads is saved NONE (it still holds it), AFTER (p
 assignment, popped before the reversed one) or BEFORE (pushed before it is overwritten); or
 not at all, LISTED, when the loop appends it to a list that keeps it (see _listed)."""
 
-import copy
-
 import gast
 
 from . import ir
@@ -214,7 +212,7 @@ class SavingAnalysis:
     def _restored(self, var, stmt):
         """The statement doing so: a pop off var's stack, or `var = xs[i]` (_listed)."""
         listed = self.listed.get((var, self.site_of[id(stmt)].order))
-        return self._pop(var) if listed is None else ir.assign(var, copy.deepcopy(listed))
+        return self._pop(var) if listed is None else ir.assign(var, ir.copy_tree(listed))
 
 
 class Later:

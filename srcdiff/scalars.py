@@ -241,7 +241,7 @@ def without_unbroadcast(expr):
     if _is_unbroadcast(expr):
         return without_unbroadcast(expr.args[0])
     for node in ir.walk(expr):
-        for field, value in gast.iter_fields(node):
+        for field, value in ir.fields(node):
             if isinstance(value, list):
                 value[:] = [without_unbroadcast(v) if _is_unbroadcast(v) else v for v in value]
             elif _is_unbroadcast(value):

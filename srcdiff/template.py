@@ -290,13 +290,20 @@ def _module_names(fn):
 def _global_loads(code):
     """The names of code's LOAD_GLOBAL instructions, in order, read off its bytecode as dis
     does but without an Instruction object each (template_globals asks this of every one of
-    srcdiff's templates). co_code has its inline caches zeroed: they read as no-ops."""
-    raw, names, extended = code.co_code, [], 0
-    for offset in range(0, len(raw), 2):
-        op, arg = raw[offset], raw[offset + 1] | extended
-        extended = arg << 8 if op == dis.EXTENDED_ARG else 0
-        if op == _LOAD_GLOBAL:  # (from 3.11 its low bit says whether NULL is pushed too)
-            names.append(code.co_names[arg >> 1 if sys.version_info >= (3, 11) else arg])
+    srcdiff's templates): bytes.find over the opcodes (co_code's even bytes) finds them, an
+    EXTENDED_ARG before one giving its argument's high bytes. co_code has its inline caches
+    zeroed: they read as no-ops."""
+    raw, names = code.co_code, []
+    opcodes = raw[::2]
+    found = opcodes.find(_LOAD_GLOBAL)
+    while found != -1:
+        arg, before, shift = raw[2 * found + 1], found - 1, 8
+        while before >= 0 and opcodes[before] == dis.EXTENDED_ARG:
+            arg |= raw[2 * before + 1] << shift
+            before, shift = before - 1, shift + 8
+        # (from 3.11 its low bit says whether NULL is pushed too)
+        names.append(code.co_names[arg >> 1 if sys.version_info >= (3, 11) else arg])
+        found = opcodes.find(_LOAD_GLOBAL, found + 1)
     return names
 
 

@@ -13,6 +13,8 @@ from .activity import Activity
 from .anf import Normalizer
 from .containers import lower_containers
 from .desugar import desugar, lower_comprehensions
+from .write_forms import lower_write_forms
+from .reduce_loops import reduces_as_loops
 from .inline import Inliner
 from .loop_reads import hoist_loop_reads
 from .errors import ArgumentError, UnsupportedError
@@ -41,17 +43,28 @@ class _Deriving(threading.local):
         self.varied_items = {}  # what the activity analyses of the transform in progress share
         self.below = {}  # naming.shared's, of what the module being made holds so far
         self.made = {}  # what a module made so far is made from -> its naming.Made
+        # cache_key's answers in the transform in progress, which changes nothing they read
+        # (a callee's module is looked up again by each caller, and in the naming round),
+        # and the functions check_function passed in it
+        self.keys = self.checked = None
 
 
 _in_progress = _Deriving()
 
 
 def cache_key(fn, wrt, mode, options):
+    asked = (fn, tuple(wrt), mode, str(sorted(options.items())), registry.token())
+    known = _in_progress.keys
+    if known is not None and asked in known:
+        return known[asked]
     try:
         source = "".join(source_lines(fn)[0])
     except (OSError, TypeError):
         source = repr(fn.__code__.co_code)
-    return provenance.cache_key(fn, wrt, mode, options, source)
+    key = provenance.cache_key(fn, wrt, mode, options, source)
+    if known is not None:
+        known[asked] = key
+    return key
 
 
 def derive(fn, wrt, mode=Mode.GRAD, **options):
@@ -64,11 +77,13 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     fn = source_function(fn)
     if "names" in options:
         return _derive(fn, wrt, mode, **options)
-    held = _in_progress.below, _in_progress.made
+    held = _in_progress.below, _in_progress.made, _in_progress.keys, _in_progress.checked
+    if _in_progress.keys is None:
+        _in_progress.keys, _in_progress.checked = {}, set()
     try:
         return _derive_module(fn, wrt, mode, options)
     finally:
-        _in_progress.below, _in_progress.made = held
+        (_in_progress.below, _in_progress.made, _in_progress.keys, _in_progress.checked) = held
 
 
 def _derive_module(fn, wrt, mode, options):
@@ -106,7 +121,11 @@ def _where(fn):
 
 
 def _derive(fn, wrt, mode, **options):
-    check_function(fn)
+    checked = _in_progress.checked
+    if checked is None or fn not in checked:
+        check_function(fn)
+        if checked is not None:
+            checked.add(fn)
     mode = Mode(mode)
     key, where = cache_key(fn, wrt, mode, options), _where(fn)
     entry = cache.memory_get((key, where))
@@ -125,29 +144,11 @@ def _derive(fn, wrt, mode, **options):
         meta = meta.relocated(
             inspect.getsourcefile(fn) or fn.__code__.co_filename, fn.__code__.co_firstlineno
         )
-    scope = namespace(fn)
     callees, guards = _derived_callees(fn, meta, mode, statics, options)
-    for emitted in callees:
-        scope.update(emitted.functions)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
-    # on disk a one-line header precedes the source: keep traceback line numbers in step
-    codes = codegen.compiled(
-        source,
-        filename,
-        first_line=2 if path else 1,
-        origin=(meta.defined.filename, dict(meta.lines)),
-        bare=(meta.names[0], _parameters(fn)) if fn.__defaults__ or fn.__kwdefaults__ else None,
-    )
-    live = live_names(codes, scope, fn)
-    for name, cell in live:
-        try:
-            scope[name] = cell.cell_contents if cell is not None else fn.__globals__[name]
-        except ValueError:  # a closure variable not assigned yet
-            pass
-    exec(codes[0], scope)
-    functions = {n: scope[n] for n in meta.names}
-    _take_defaults(functions[meta.names[0]], fn)
-    entry = Emitted(source, functions, meta, callees, scope, live, fn.__globals__)
+    # compiled when first used: a module the naming round makes again never is
+    ran = functools.partial(_run, fn, source, meta, callees, filename, path is not None)
+    entry = Emitted(source, None, meta, callees, module=fn.__globals__, run=ran)
     codegen.as_printed(trees)  # (what specialize.py would get from parsing the source)
     entry.trees = {tree.name: tree for tree in trees}
     entry.variant = naming.variant(fn, wrt, options)
@@ -160,6 +161,32 @@ def _derive(fn, wrt, mode, **options):
     entry.fn = fn
     cache.memory_put((key, where), entry)
     return entry
+
+
+def _run(fn, source, meta, callees, filename, on_disk):
+    """What running the emitted module gives (Emitted's run): its functions, the scope they
+    run in (with its callees' functions), and the names of fn's it reads live."""
+    scope = namespace(fn)
+    for emitted in callees:
+        scope.update(emitted.functions)
+    # on disk a one-line header precedes the source: keep traceback line numbers in step
+    codes = codegen.compiled(
+        source,
+        filename,
+        first_line=2 if on_disk else 1,
+        origin=(meta.defined.filename, dict(meta.lines)),
+        bare=(meta.names[0], _parameters(fn)) if fn.__defaults__ or fn.__kwdefaults__ else None,
+    )
+    live = live_names(codes, scope, fn)
+    for name, cell in live:
+        try:
+            scope[name] = cell.cell_contents if cell is not None else fn.__globals__[name]
+        except ValueError:  # a closure variable not assigned yet
+            pass
+    exec(codes[0], scope)
+    functions = {n: scope[n] for n in meta.names}
+    _take_defaults(functions[meta.names[0]], fn)
+    return {"functions": functions, "scope": scope, "live": live}
 
 
 def _take_defaults(emitted, fn):
@@ -297,17 +324,26 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     then ANF. `own_names` are the emitted module's functions: no other name is one of them."""
     names = ir.Names(parsed.node)
     names.used.update(own_names)
+    if reduces_as_loops(parsed.node, parsed.resolve, names.fresh):
+        parsed.find_locals()  # (the names the loops bind)
     if Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run():
         parsed.find_locals()
         expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
     desugar(parsed.node, names.fresh, parsed.resolve)
+    lower_write_forms(parsed.node, parsed.resolve, names.fresh)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
     varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
     plain = is_plain(parsed.node, parsed.resolve)  # (then no container to lower)
+    renamed = {}  # (a comprehension's loop name, made fresh: the objects it names, its own)
     while not plain and lower_containers(
         parsed.node, varied, parsed.resolve, names.fresh, parsed.location, activity.useful(outputs)
-    ) | lower_comprehensions(parsed.node.body, varied, names.fresh):
+    ) | lower_comprehensions(parsed.node.body, varied, names.fresh, renamed):
         activity.update()
+    parsed.local_classes.update(
+        (new, parsed.local_classes[old])
+        for new, old in renamed.items()
+        if old in parsed.local_classes
+    )
     return Normalizer(parsed, activity, names, derive_callee, outputs, suffixed)
 
 
@@ -447,7 +483,7 @@ def generate(
     if optimized:
         optimize(funcs, mode, suffixes)
     doc = _docstring(fn, mode, wrt_names)
-    source, lines = codegen.to_source(funcs, doc)
+    source, lines = codegen.to_source(funcs, doc, parsed.imports)
     meta = _meta(
         fn,
         normalizer,
@@ -474,6 +510,7 @@ def _remember(made_from, funcs, doc, meta, normalizer):
         normalizer.names.used,
         [c["naming"] for c in normalizer.callees],
         normalizer.callee_prefixes,
+        normalizer.p.imports,
     )
 
 

@@ -5,13 +5,15 @@ outputs are read, which functions and classes it is passed) and named after itse
 that is the only way (naming.py).
 """
 
-import copy
 import inspect
+import linecache
+import os
 
 import gast
 
 from . import ir, naming
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
+from .initialised import initialised_fields
 from .parse import MISSING
 from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
 
@@ -82,7 +84,7 @@ class UserCalls:
         saved, grads = self.names.named(f"{base}_saved"), self.names.named(f"{base}_grads")
         atoms = [bound[positional[i]] for i in wrt]
         if self.p.recomputed(node.func) and not self.forward_mode:  # `y = fwd_g(a, b)[0]`
-            callee = ir.Callee(names[-1], atoms, saved, grads, copy.deepcopy(forward))
+            callee = ir.Callee(names[-1], atoms, saved, grads, ir.copy_tree(forward))
             first = gast.Subscript(value=forward, slice=ir.const(0), ctx=gast.Load())
             if name not in ir.names_in(forward):
                 out.append(ir.Assign([name], first, loc, callee=callee))
@@ -184,7 +186,7 @@ class UserCalls:
                 if self._named_constant(node)
                 else MISSING
             )
-            path = gast.unparse(node)
+            path = None  # (as written, unless f makes the object: unparsed only if kept)
             made = self.p.local_classes.get(node.id) if isinstance(node, gast.Name) else None
             if self._in_tree(node) and isinstance(held, (dict, list, tuple)):
                 kind = "tree"  # (what it calls in it; of a method, a namedtuple's own)
@@ -198,7 +200,7 @@ class UserCalls:
                 kind = "value"
             else:
                 continue
-            statics.append([param, kind, path])
+            statics.append([param, kind, gast.unparse(node) if path is None else path])
             alike.append(Static(param, kind, held))
         for param, p in inspect.signature(fn).parameters.items():
             if param not in bound and is_function_value(p.default):
@@ -287,14 +289,28 @@ class UserCalls:
 
 
 def refuse_user_class(obj, loc):
-    """The error for an object of a user class made from differentiated values (rather than
-    a rule's advice: its __init__ only stores them, the class is no primitive)."""
-    if inspect.isclass(obj) and obj.__module__.split(".")[0] not in ("builtins", "numpy"):
+    """The error for an object of a user class made from differentiated values that
+    container_joins.made_record could not make field by field (rather than a rule's advice:
+    the class is no primitive): where its __init__ does more with one than store it."""
+    if not inspect.isclass(obj) or obj.__module__.split(".")[0] in ("builtins", "numpy"):
+        return
+    made = initialised_fields(obj)
+    if made is not None and made.unfollowed:
+        filename, line = next(iter(made.unfollowed.values()))
         raise UnsupportedError(
             f"{obj.__name__}(...) makes an object of a class of yours from differentiated "
-            "values, which srcdiff cannot follow",
+            f"values, and its __init__ does more with them than store them "
+            f"({os.path.basename(filename)}:{line}: {linecache.getline(filename, line).strip()})",
             loc,
-            f"pass the {obj.__name__} in as an argument (a dataclass or NamedTuple "
-            f"argument is differentiated as a whole, its gradient a {obj.__name__} too), "
-            "or compute with its arrays directly",
+            f"store each parameter as given (self.W = W) and compute with it in the methods, "
+            f"or pass the {obj.__name__} in as an argument",
         )
+    why = f", and {made.refused}" if made is not None and made.refused else ""
+    raise UnsupportedError(
+        f"{obj.__name__}(...) makes an object of a class of yours from differentiated "
+        f"values{why}, which srcdiff cannot follow",
+        loc,
+        f"pass the {obj.__name__} in as an argument (a dataclass or NamedTuple "
+        f"argument is differentiated as a whole, its gradient a {obj.__name__} too), "
+        "or compute with its arrays directly",
+    )

@@ -561,6 +561,78 @@ def written_while_looped_over(params, x):
     return sum(np.sum(piece) for piece in pieces) * np.sum(x)
 
 
+def layers_reversed_and_extended(params, x):
+    layers = list(params)
+    layers.reverse()
+    W, b = layers[0]
+    layers.extend([(np.tanh(W), 2.0 * b)])
+    h = x
+    for W, b in layers[1:]:
+        h = np.tanh(h @ W + b)
+    return np.sum(h) * np.sum(layers[0][0])
+
+
+def pieces_inserted_popped_and_deleted(params, x):
+    pieces = [params[0], params[1]]
+    for k in range(2, len(params)):
+        pieces.insert(-1, params[k] * np.sum(pieces[-1]))
+    last = pieces.pop()  # (a stack's pop, of a list changed otherwise too)
+    first = pieces.pop(0)
+    del pieces[-1]
+    pieces.insert(len(pieces) // 2, np.sin(first))
+    return np.sum(last) * sum(np.sum(p**2) for p in pieces) * np.sum(x)
+
+
+def pieces_cleared_and_refilled(params, x):
+    pieces = [np.sum(p) for p in params]
+    total = pieces[0] * pieces[1]
+    pieces.clear()
+    for p in params:
+        pieces.insert(0, np.sum(p**2) + total)
+    return pieces[0] * pieces[-1] + np.sum(x)
+
+
+def rows_written_by_item(params, x):
+    W1, b1, W2, b2 = params
+    grid = [[W1, b1], [W2, b2]]
+    grid[0][1] = np.tanh(grid[0][1]) * np.sum(grid[1][1])
+    for i in range(2):
+        grid[i][-1] = grid[i][-1] ** 2 + np.sum(grid[1 - i][0])
+    h = np.tanh(x @ grid[0][0] + grid[0][1])
+    return np.sum(h @ grid[1][0] + grid[1][1])
+
+
+def list_of_rows_read_by_item_and_whole(params, x):
+    sums = [[np.sum(params[0]), np.sum(params[1])], [np.sum(params[2]), np.sum(params[3])]]
+    sums[1][0] = sums[0][1] * 3.0
+    first = sums[0]  # (after the last write: reads the rows it then holds)
+    return sums[0][0] * sums[1][1] + np.sum(np.array(sums) ** 2) * first[1] + np.sum(x)
+
+
+def pieces_popped_from_the_front_while_any(params, x):
+    pieces = list(params)
+    total = np.sum(x)
+    while pieces:
+        piece = pieces.pop(0)
+        total = np.tanh(total) * np.sum(piece**2)
+    return total
+
+
+def pieces_sorted_in_place(params, x):
+    sums = [np.sum(p**2) for p in params]
+    sums.sort(reverse=True)
+    pieces = list(params)
+    pieces.sort(key=lambda p: p.size)
+    return sums[0] * sums[-1] + np.sum(pieces[0]) * np.sum(pieces[-1] * np.sum(x))
+
+
+def items_put_back_where_popped(params, x):
+    pieces = [np.sum(p) for p in params]
+    pieces[0] = pieces.pop(0)  # (pops first: the list written into is the shorter one)
+    pieces[-1] = pieces.pop(1)
+    return pieces[0] * pieces[1] ** 2 + pieces[-1] * len(pieces) * np.sum(x)
+
+
 def dicts_of_layers(seed=0):
     """{'hidden': {'W', 'b'}, 'blocks': [{'W', 'b'}, {'W', 'b'}], 'head': {'W', 'b'}}."""
     ((W1, b1), _, (W3, b3)), x = three_layers(seed)
@@ -684,6 +756,20 @@ CASES = {
     ),
     "enumerate(params, start=2), enumerate(params, 1)": (enumerated_from_two, three_layers),
     "next(it, default), next(iter(params), None)": (next_with_a_default, three_square_layers),
+    "layers.reverse(), layers.extend([...])": (layers_reversed_and_extended, layer_list),
+    "pieces.insert(k, v), .pop(), .pop(0), del pieces[-1]": (
+        pieces_inserted_popped_and_deleted,
+        leaf_list,
+    ),
+    "pieces.clear(), then insert(0, v) in a loop": (pieces_cleared_and_refilled, leaf_list),
+    "sums.sort(reverse=True), pieces.sort(key=...)": (pieces_sorted_in_place, leaf_list),
+    "pieces[0] = pieces.pop(0)": (items_put_back_where_popped, leaf_list),
+    "while pieces: piece = pieces.pop(0)": (pieces_popped_from_the_front_while_any, leaf_list),
+    "grid[i][j] = v, a list of row displays": (rows_written_by_item, leaf_list),
+    "rows[i][j] = v, then np.array(rows) and rows[i][j]": (
+        list_of_rows_read_by_item_and_whole,
+        leaf_list,
+    ),
     "dataclasses.replace(layer, W=v)": (fields_replaced, dense_layer),
     "namedtuple's layer._replace(W=v)": (namedtuple_fields_replaced, dense_pair),
     "dict of dicts, a key read twice": (dict_of_dicts, dicts_of_layers),
@@ -762,6 +848,26 @@ def dict_held_by_another_name(params, x):
     return np.sum(also["W"] * x[0, 0])
 
 
+def list_reversed_while_another_name_holds_it(params, x):
+    layers = list(params)
+    also = layers
+    layers.reverse()  # refused: `also` sees the change
+    return np.sum(also[0][0]) * np.sum(x)
+
+
+def row_written_while_another_name_holds_it(params, x):
+    grid = [[params[0], params[1]], [params[2], params[3]]]
+    row = grid[0]
+    grid[0][1] = 2.0 * grid[0][1]  # refused: `row` sees the change
+    return np.sum(row[1]) * np.sum(x)
+
+
+def popped_within_an_expression(params, x):
+    pieces = list(params)
+    total = np.sum(pieces.pop(0)) * np.sum(x)  # refused: a change in place within an expression
+    return total + np.sum(pieces[0])
+
+
 def joined_in_a_branch(params, x):
     layers = [*params, x] if np.sum(x) > 0 else params  # refused: built before the test
     return sum(np.sum(layer) for layer in layers)
@@ -809,6 +915,24 @@ ERRORS = {
         dict_params,
         "writing into 'named' changes 'also' too",
         "copy before writing",
+    ),
+    "a list reversed while another name holds it": (
+        list_reversed_while_another_name_holds_it,
+        layer_list,
+        "layers.reverse() changes a value in place",
+        "assign a new value instead",
+    ),
+    "a row written into while another name holds it": (
+        row_written_while_another_name_holds_it,
+        leaf_list,
+        "writing into grid[0] changes a row of the list 'grid' in place",
+        "read its rows by item until then, or replace the row (grid[0] = [...])",
+    ),
+    "pieces.pop(0) within an expression": (
+        popped_within_an_expression,
+        leaf_list,
+        "pieces.pop(...) changes a value in place, which srcdiff follows only in a statement",
+        "call it on a line of its own",
     ),
     "[*params, x] in a branch of a conditional expression": (
         joined_in_a_branch,

@@ -1,9 +1,11 @@
 """Functions reached as values (issue 16), one small function each, for
 tests/test_function_values.py (which also runs this module with `np` bound to autograd.numpy):
 lists of callable objects looped over, lambdas a comprehension makes, functions a helper
-returns, getattr by a known name, functions and objects held in container arguments."""
+returns, getattr by a known name, functions and objects held in container arguments, lambdas
+and partials written where they are passed."""
 
 import collections
+import functools
 import typing
 from dataclasses import dataclass
 
@@ -384,6 +386,40 @@ def object_made_of_differentiated_values(W, x):
     return np.sum(layer.apply(state.a) * state.b)
 
 
+class Scaled:
+    """A class of one's own whose __init__ stores its parameters as given (and a constant)."""
+
+    def __init__(self, W, scale=2.0, name="scaled"):
+        self.W = W
+        self.scale = float(scale)
+        self.name = name
+
+    def apply(self, x):
+        return self.scale * np.tanh(x @ self.W)
+
+
+def objects_of_classes_with_their_own_init(W, x):
+    layer = Dense(W, np.sum(W, axis=0))
+    scaled = Scaled(W=W * 0.5, scale=0.5)
+    return np.sum(layer(x) ** 2) + np.sum(scaled.apply(x)) + np.sum(layer.W * scaled.W)
+
+
+def through_dataclasses_made_in_a_comprehension(params, x):
+    layers = [DenseLayer(W, b) for W, b in params]
+    h = x
+    for layer in layers:
+        h = layer(h)
+    return np.sum(h**2) + sum(np.sum(layer.forward(x) ** 2) for layer in layers[:1])
+
+
+def through_objects_of_a_class_with_its_own_init_made_in_a_loop(params, x):
+    layers = [Dense(W, b) for W, b in params]
+    h = x
+    for layer in reversed(layers[::-1]):
+        h = layer(h)
+    return np.sum(h**2)
+
+
 class Model(typing.NamedTuple):
     enc: Encoder
     second: Encoder
@@ -409,6 +445,75 @@ def namedtuple_method_calling_its_fields_methods(model, x):
 
 def autoencoder_and_x():
     return Autoencoder(*model_and_x()[0]), w_and_x()[1]
+
+
+# --- lambdas and partials written where they are passed ----------------------------------------
+
+
+def applied_to(f, v):
+    return f(v)
+
+
+def scaled_tanh(z, scale, shift=0.0):
+    return np.tanh(scale * z) + shift
+
+
+def composed_twice(f, v, times=2):
+    for _ in range(times):
+        v = f(v)
+    return v
+
+
+def passed_on(f, v):
+    return applied_to(f, v) + composed_twice(f, v)
+
+
+def returned(f):
+    return f
+
+
+def lambda_passed_to_a_module_function(w, x):
+    return np.sum(applied_to(lambda z: np.tanh(w * z), x))
+
+
+def lambda_passed_to_a_local_function(w, x):
+    def twice(f, v):
+        return f(f(v)) * 2
+
+    return np.sum(twice(lambda z: np.sin(z * w), x))
+
+
+def lambdas_passed_by_keyword_and_on(w, x):
+    first = composed_twice(times=3, f=lambda z: np.tanh(z) * w, v=x)
+    return np.sum(first) + np.sum(passed_on(lambda z: z * w, x) ** 2)
+
+
+def lambdas_with_defaults_passed_in_a_loop(w, x):
+    total = 0.0
+    for k in range(1, 3):
+        total = total + np.sum(applied_to(lambda z, k=k: np.sin(k * z * w), x))
+    return total + sum(np.sum(applied_to(lambda z: z * k * w, x)) for k in range(2))
+
+
+def partial_passed_to_a_module_function(w, x):
+    return np.sum(applied_to(functools.partial(scaled_tanh, scale=w, shift=1.0), x) ** 2)
+
+
+def partials_passed_on_returned_and_of_partials(w, x):
+    def local_scaled(z, scale):
+        return np.sin(z * scale)
+
+    halved = functools.partial(scaled_tanh, scale=0.5)
+    again = returned(functools.partial(halved, shift=w))
+    both = passed_on(functools.partial(local_scaled, scale=w), x)
+    return np.sum(again(x * w) * both)
+
+
+def items_picked_by_a_key_passed_to_a_local_function(w, x, cfg):
+    def apply_twice(f, v):
+        return f(f(v))
+
+    return np.sum(apply_twice(cfg["act"], x * w))
 
 
 # --- arguments, and the table ----------------------------------------------------------------------
@@ -493,6 +598,11 @@ def w_x_and_arch_tuple():
     return (*w_and_x(), ArchTuple(np.sin, 3))
 
 
+def params_and_x():
+    """[(W, b), (W, b)]: two dense layers, 3 -> 4 -> 2, and x."""
+    return [tuple(arrays((3, 4), 4, seed=10)), tuple(arrays((4, 2), 2, seed=11))], w_and_x()[1]
+
+
 def square_w_and_x():
     return (*arrays((3, 3)), w_and_x()[1])
 
@@ -507,6 +617,18 @@ CASES = {
     "a dataclass and a namedtuple made of differentiated values, a method called": (
         object_made_of_differentiated_values,
         square_w_and_x,
+    ),
+    "objects of classes with their own __init__, made of differentiated values": (
+        objects_of_classes_with_their_own_init,
+        square_w_and_x,
+    ),
+    "layers = [DenseLayer(W, b) for W, b in params]; for layer in layers: h = layer(h)": (
+        through_dataclasses_made_in_a_comprehension,
+        params_and_x,
+    ),
+    "layers = [Dense(W, b) for W, b in params], Dense with its own __init__": (
+        through_objects_of_a_class_with_its_own_init_made_in_a_loop,
+        params_and_x,
     ),
     "for layer in a global list of callable objects": (through_global_layers, w_and_x),
     "for layer in a list of callable objects passed": (through_layers_passed, w_x_and_layers),
@@ -579,6 +701,28 @@ CASES = {
         namedtuple_method_calling_its_fields_methods,
         autoencoder_and_x,
     ),
+    "applied_to(lambda z: ..., x), a module function": (
+        lambda_passed_to_a_module_function,
+        w_and_x,
+    ),
+    "twice(lambda z: ..., x), a local function": (lambda_passed_to_a_local_function, w_and_x),
+    "lambdas passed by keyword, and passed on": (lambdas_passed_by_keyword_and_on, w_and_x),
+    "lambdas with defaults passed, in a loop and a comprehension": (
+        lambdas_with_defaults_passed_in_a_loop,
+        w_and_x,
+    ),
+    "applied_to(functools.partial(g, scale=w), x)": (
+        partial_passed_to_a_module_function,
+        w_and_x,
+    ),
+    "partials passed on, returned, of a partial and of a local function": (
+        partials_passed_on_returned_and_of_partials,
+        w_and_x,
+    ),
+    "cfg['act'] passed to a local function": (
+        items_picked_by_a_key_passed_to_a_local_function,
+        w_x_and_cfg,
+    ),
 }
 
 # the cases whose first argument may be a float: their grad of grad is checked too
@@ -595,6 +739,8 @@ SCALAR = {
         ("zip(LAYERS, scales)", scalar_w_and_x),
         ("functions of comprehensions with a filter", scalar_w_and_x),
         ("compose(f, g) returning a lambda", scalar_w_and_x),
+        ("twice(lambda z: ..., x), a local function", scalar_w_and_x),
+        ("partials passed on, returned, of a partial and of a local function", scalar_w_and_x),
         ("getattr(np, NAME), a global", scalar_w_and_x),
         (
             "cfg['act'](h), a dict argument",
@@ -676,19 +822,78 @@ def object_of_a_class_with_its_own_init(W, x):
     return np.sum(layer.apply(x))
 
 
+def function_chosen_by_a_condition_passed(w, x):
+    def twice(f, v):
+        return f(f(v))
+
+    return np.sum(twice(np.sin if w[0] > 0 else np.cos, x * w))  # refused
+
+
+def named_activation(name):
+    return getattr(np, name)
+
+
+def function_a_helper_returns_passed(w, x):
+    def twice(f, v):
+        return f(f(v))
+
+    return np.sum(twice(named_activation("tanh"), x * w))  # refused
+
+
+def partial_passed_where_it_is_not_called(w, x):
+    key = functools.partial(scaled_tanh, scale=2.0)
+    order = sorted([0.3, -0.1], key=key)  # refused
+    return np.sum(w * x * order[0])
+
+
+class RescaledByItsBase(Rescaled):
+    def __init__(self, W):
+        super().__init__(W)
+
+
+def object_of_a_class_calling_its_base_init(W, x):
+    layer = RescaledByItsBase(W)  # refused
+    return np.sum(layer.apply(x))
+
+
 # name -> (function, arguments, what the message says, what the hint says)
 ERRORS = {
+    "a local function passed `a if c else b`": (
+        function_chosen_by_a_condition_passed,
+        w_and_x,
+        "twice(...) calls its parameter 'f', passed np.sin if w[0] > 0 else np.cos here",
+        "make the call in each branch of an if statement",
+    ),
+    "a local function passed what a helper returns": (
+        function_a_helper_returns_passed,
+        w_and_x,
+        "twice(...) calls its parameter 'f', passed named_activation('tanh') here",
+        "pass the function by its name",
+    ),
+    "a partial passed to sorted": (
+        partial_passed_where_it_is_not_called,
+        w_and_x,
+        "a functools.partial is used as a value",
+        "call it directly",
+    ),
     "a property of a differentiated object": (
         property_of_a_differentiated_object,
         lambda: (Doubled(*arrays((3, 3))), w_and_x()[1]),
         "layer.weight reads a property of a differentiated Doubled",
         "make it a method (def weight(self): ...) and call it: layer.weight()",
     ),
-    "an object of a class with its own __init__, made of differentiated values": (
+    "an object of a class whose __init__ computes with differentiated values": (
         object_of_a_class_with_its_own_init,
         lambda: (*arrays((3, 3)), w_and_x()[1]),
-        "Rescaled(...) makes an object of a class of yours from differentiated values",
-        "pass the Rescaled in as an argument",
+        "Rescaled(...) makes an object of a class of yours from differentiated values, and "
+        "its __init__ does more with them than store them (function_values.py:",
+        "store each parameter as given (self.W = W)",
+    ),
+    "an object of a class whose __init__ calls super().__init__": (
+        object_of_a_class_calling_its_base_init,
+        lambda: (*arrays((3, 3)), w_and_x()[1]),
+        "and its __init__ passes self on or calls super(), which srcdiff cannot follow",
+        "pass the RescaledByItsBase in as an argument",
     ),
     "a method of an object f makes, passed to a function that calls it": (
         method_of_a_made_object_passed_on,

@@ -152,6 +152,20 @@ def functools_partial(w, x):
     return np.sum(act(x @ w))
 
 
+def reduce_with_a_lambda(w, x):
+    return functools.reduce(lambda acc, row: acc + np.sum(np.tanh(row @ w)) ** 2, x, 0.0)
+
+
+def accumulate(acc, h):
+    return acc * np.tanh(h)
+
+
+def reduce_with_a_function_and_no_start(w, x):
+    h = x @ w
+    total = functools.reduce(accumulate, [h, 2 * h, h + 1.0])
+    return np.sum(total) + np.sum(functools.reduce(np.multiply, h[:3] + 1.0))
+
+
 ACTIVATIONS = {"tanh": np.tanh, "softplus": softplus}
 
 
@@ -414,6 +428,14 @@ def field_reads(layer, x):
     return np.sum(np.tanh(x @ layer.W + layer.b))
 
 
+def namedtuples_made_in_a_comprehension(params, x):
+    layers = [Layer(W, b) for W, b in params]
+    h = x
+    for layer in layers:
+        h = np.tanh(h @ layer.W + layer.b)
+    return np.sum(h**2)
+
+
 @dataclass
 class CallableLayer:  # (a dataclass with eq: unhashable)
     W: np.ndarray
@@ -556,6 +578,22 @@ def builtin_max_min_of_several(w, x):
 
 def builtin_pow(w, x):
     return pow(np.sum(w**2) + 1.0, 0.5) * np.sum(pow(np.tanh(x @ w), 3))
+
+
+def imports_inside(w, x):
+    import numpy as np
+    from scipy.special import logsumexp as lse
+    import scipy.special
+    from scipy import special
+
+    h = x @ w
+    return lse(np.tanh(h)) + np.sum(scipy.special.expit(h)) + np.sum(special.softplus(h))
+
+
+def blocks_of_a_nested_list(w, x):
+    h = x @ w
+    grid = np.block([[h, np.tanh(h)], [np.ones((1, 2)), h[:1] ** 2]])
+    return np.sum(np.sin(grid) ** 2) + np.sum(np.block([w[0], 2.0, np.cos(w[1])]))
 
 
 # --- statements that do not change values ---------------------------------------------------------
@@ -726,6 +764,11 @@ CASES = {
     "map a numpy function": (map_a_numpy_function, w_and_x),
     "functools.partial": (functools_partial, w_and_x),
     "a global functools.partial called": (global_partial_called, w_and_x),
+    "functools.reduce(lambda acc, row: ..., x, 0.0)": (reduce_with_a_lambda, w_and_x),
+    "functools.reduce(f, items), functools.reduce(np.multiply, h)": (
+        reduce_with_a_function_and_no_start,
+        w_and_x,
+    ),
     "function from a dict": (function_from_a_dict, lambda: (*w_and_x(), "softplus")),
     "function from a dict, passed to a function that calls it": (
         function_from_a_dict_passed_on,
@@ -782,6 +825,10 @@ CASES = {
     "collections.namedtuple argument": (field_reads, lambda: layer_as(Layer)),
     "typing.NamedTuple argument": (field_reads, lambda: layer_as(TypedLayer)),
     "dataclass argument": (field_reads, lambda: layer_as(DataLayer)),
+    "layers = [Layer(W, b) for W, b in params]; for layer in layers": (
+        namedtuples_made_in_a_comprehension,
+        params_and_x,
+    ),
     "dataclass with __call__, called": (layer_called, lambda: layer_as(CallableLayer)),
     "constant dataclass with __call__": (
         through_a_constant_layer,
@@ -814,6 +861,8 @@ CASES = {
     "defaults of the differentiated function": (defaults_of_the_differentiated_function, w_and_x),
     "max(a, b, c), min([a, b, c])": (builtin_max_min_of_several, w_and_x),
     "pow(a, b)": (builtin_pow, w_and_x),
+    "import numpy as np, from scipy.special import ... inside f": (imports_inside, w_and_x),
+    "np.block([[a, b], [c, d]])": (blocks_of_a_nested_list, w_and_x),
     # statements that do not change values
     "print": (prints_a_value, w_and_x),
     "print under an if": (prints_under_a_condition, w_and_x),

@@ -1,5 +1,6 @@
 """Every transform failure is a SrcdiffError naming file:line, the line, and a hint."""
 
+import functools
 import os
 
 import numpy as np
@@ -158,9 +159,24 @@ def defines_class(x):
 
 
 def imports_inside(x):
-    import math  # noqa: F401
+    import json  # noqa: F401
 
     return np.sum(x)
+
+
+def imports_under_a_branch(x):
+    if x.shape[0] > 2:
+        import math  # noqa: F401
+    return np.sum(x)
+
+
+def reduces_under_a_condition(x):
+    return functools.reduce(np.add, x) if x[0] > 0 else np.sum(x * 2)
+
+
+def blocks_of_a_named_list(x):
+    pieces = [[x, x]]
+    return np.sum(np.block(pieces))
 
 
 def star_args(*xs):
@@ -250,12 +266,6 @@ def walrus_of_x(x):
     return total
 
 
-def writes_through_out(x):
-    y = np.empty(3)
-    np.multiply(x, 2.0, out=y)
-    return np.sum(y**2)
-
-
 def copies_into(x):
     y = np.zeros(3)
     np.copyto(y, x * 2)
@@ -283,7 +293,6 @@ def adds_into_an_item_of_a_list_display(x):
 REJECTED = [
     (max_of_an_array, "return max(x) * 2.0", "np.max(x)"),
     (pops_and_indexes, "return np.sum(items[0] * last)", "popped from and read by index"),
-    (writes_through_out, "np.multiply(x, 2.0, out=y)", "out="),  # both gave a gradient of 0
     (copies_into, "np.copyto(y, x * 2)", "changes a value in place"),
     (adds_into_an_item_of_a_list_display, "hs[0] += 1.0", "changes in place"),
     (walrus_of_x, "if (total := np.sum(x)) > 0:", ":="),  # a gradient of 0, once
@@ -295,7 +304,10 @@ REJECTED = [
     (list_of_x, "return sum(x.tolist())", "sum"),
     (set_comprehension_over_x, "doubled = {x[i] * 2 for i in range(3)}", "comprehension"),
     (defines_class, "class Local:", "class"),
-    (imports_inside, "import math", "import"),
+    (imports_inside, "import json", "of a module srcdiff does not know (json)"),
+    (imports_under_a_branch, "import math", "first thing in the function's body"),
+    (blocks_of_a_named_list, "return np.sum(np.block(pieces))", "np.block([[a, b], [c, d]])"),
+    (reduces_under_a_condition, "return functools.reduce(np.add, x) if", "write it as a for loop"),
     (starred_call, "return np.sum(np.add(x, *x[:1]))", "*args"),
     (bare_expression, "    np.sin(x)", "or has no effect"),
     (attribute_target, "h.value = x * 2", "assignment to"),

@@ -3,6 +3,7 @@ where autograd has the function, and the behaviour the registry's samples cannot
 symmetric gradients of cholesky and eigh, ties, unsupported options, real gradients through
 complex spectra."""
 
+import inspect
 import types
 
 import numpy as np
@@ -41,6 +42,11 @@ def svd(c):
     return np.sum(u**2 * np.arange(3.0)) + np.sum(s**3) + np.sum(np.sin(vh) ** 2)
 
 
+def singular_values_alone(c):
+    s = np.linalg.svd(c, compute_uv=False)
+    return np.sum(s**3) + np.sum(np.sqrt(s))
+
+
 def ffts(x):
     spectrum = np.fft.fft(x) * np.fft.ifft(x[::-1], norm="ortho")
     planes = np.fft.fft2(x.reshape(2, 3)) + np.fft.ifftn(x.reshape(2, 3), axes=(0,))
@@ -65,6 +71,7 @@ CASES = [
     (cholesky, "a"),
     (eigh, "a"),
     (svd, "c"),
+    (singular_values_alone, "c"),
     (ffts, "x"),
     (real_ffts, "x"),
 ]
@@ -151,17 +158,33 @@ def test_tied_eigenvalues_give_the_limit_for_basis_free_losses():
 
 
 def singular_values_by_svd(a):
-    return np.sum(np.linalg.svd(a, compute_uv=False))
+    return np.sum(np.linalg.svd(a, compute_uv=False) ** 3)
 
 
 def singular_values(a):
-    return np.sum(np.linalg.svdvals(a))
+    return np.sum(np.linalg.svdvals(a) ** 3)
 
 
-def test_svd_without_vectors_is_an_error_at_the_users_line(rng):
-    with pytest.raises(nf.SrcdiffError, match=r"test_linalg_fft.py:\d+.*compute_uv"):
-        nf.grad(singular_values_by_svd)(rng.normal(size=(3, 2)))
-    check_grad(singular_values, rng.normal(size=(3, 2)))
+def singular_values_of_a_hermitian_matrix(a):
+    return np.sum(np.linalg.svd(a @ a.T, hermitian=True, compute_uv=False))
+
+
+def test_svd_without_vectors_is_svdvals(rng):
+    a = rng.normal(size=(3, 2))
+    check_grad(singular_values_by_svd, a)
+    np.testing.assert_allclose(
+        nf.grad(singular_values_by_svd)(a), nf.grad(singular_values)(a), rtol=1e-12
+    )
+
+
+def test_svd_of_a_hermitian_matrix_is_an_error_saying_to_leave_the_option_out(rng):
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(singular_values_of_a_hermitian_matrix)(rng.normal(size=(3, 2)))
+    assert "only with hermitian at its default (False)" in error.value.message
+    assert "call it without hermitian=" in error.value.hint
+    lines, first = inspect.getsourcelines(singular_values_of_a_hermitian_matrix)
+    assert error.value.location.lineno == first + 1
+    assert error.value.location.filename == __file__
 
 
 def count_norm(x):

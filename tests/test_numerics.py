@@ -50,6 +50,21 @@ def test_gammainc_in_a_is_an_error():
     assert "scipy.special.gammainc(a, x)" in str(info.value)
 
 
+def zeta_of_both(x, q):
+    return np.sum(scipy.special.zeta(x, q))  # the refused line
+
+
+def test_zeta_in_x_is_an_error_at_the_users_line():
+    with pytest.raises(nf.SrcdiffError) as info:
+        nf.grad(zeta_of_both, wrt=(0, 1))(np.array([2.5]), np.array([0.5]))
+    error = info.value
+    assert "no gradient with respect to its argument 'x'" in error.message
+    assert "make 'x' a constant" in error.hint
+    assert error.location.filename == __file__
+    assert "the refused line" in error.location.line
+    check_grad(zeta_of_both, np.array([2.5, 4.0]), np.array([0.5, 1.5]), wrt=1)
+
+
 def test_interp_in_xp_is_an_error():
     def f(x, xp):
         return np.sum(np.interp(x, xp, np.array([0.0, 1.0, 4.0])))

@@ -2,6 +2,7 @@
 programs go through every stage without deep recursion, and srcdiff reads its own templates
 only when a transform uses them."""
 
+import dis
 import os
 import subprocess
 import sys
@@ -9,7 +10,7 @@ import sys
 import pytest
 
 from srcdiff.primitives import registry
-from srcdiff.template import Template
+from srcdiff.template import Template, _global_loads
 
 
 def _templates():
@@ -72,6 +73,16 @@ def test_every_builtin_template_reads_and_finds_its_module_names_unread():
         assert names == read.globals, record.name
         assert unread.rules.keys() == read.rules.keys()
         assert unread.constant == read.constant
+
+
+def test_global_loads_are_dis_own_even_past_an_extended_argument():
+    many = "\n".join(f"    v{k} = g{k}" for k in range(300))  # (an index over 255)
+    scope = {}
+    exec(f"def wide():\n{many}\n    return v0", scope)
+    codes = [template.fn.__code__ for _, template in _templates()] + [scope["wide"].__code__]
+    for code in codes:
+        expected = [i.argval for i in dis.get_instructions(code) if i.opname == "LOAD_GLOBAL"]
+        assert _global_loads(code) == expected
 
 
 def test_a_user_template_is_still_checked_when_registered():

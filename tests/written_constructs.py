@@ -204,6 +204,79 @@ def rows_enumerated_from_one(w, x):
     return total
 
 
+# --- arrays swapped, arguments bound anew, then written into in place --------------------------
+
+
+def swapped_then_written(w, x):
+    a, b = w[0] * 1.0, w[1] * 2.0
+    a, b = b, a  # (two fresh arrays still: a write into one leaves the other)
+    a *= 2.0
+    b[0] = a[1] * b[1]
+    return np.sum(np.sin(a) * b) + np.sum(x @ w)
+
+
+def arguments_bound_anew_then_written(w, x):
+    held = w
+    w = w * 1.0
+    w[0] = w[1] ** 2
+    w += held
+    x = x * 1.0
+    for k in range(2):
+        x = x * 0.5
+        x[k] = np.tanh(x[k])
+    return np.sum(np.sin(w) * held) + np.sum(x @ w)
+
+
+# --- writes spelled other ways: tuple targets, out=, sort, np.add.at, np.fill_diagonal ----------
+
+
+def items_swapped_by_tuple_assignment(w, x):
+    a = np.sum(x @ w, axis=1)  # (4,)
+    a[0], a[1] = a[1], a[0]
+    for i in range(3):
+        if a[i] > a[i + 1]:
+            a[i], a[i + 1] = a[i + 1], a[i]
+    i = 0
+    a[i], i = a[3] * 2.0, 1  # (a[0]: i is bound after)
+    return np.sum(a * np.arange(4.0)) * i
+
+
+def results_written_into_out(w, x):
+    h = x @ w
+    b = np.zeros_like(h)
+    np.tanh(h, out=b)
+    np.add(b, h**2, out=b)
+    y = np.exp(b, out=b)
+    c = np.empty((4, 4))
+    np.matmul(b, b.T, out=c)
+    return np.sum(y * h) + np.sum(np.sin(c))
+
+
+def arrays_sorted_in_place(w, x):
+    h = x @ w * 1.0
+    h.sort(axis=0)
+    flat = h.ravel() * 1.0
+    flat.sort()
+    order = [3.0, 1.0, 2.0]
+    order.sort()  # (a list: sorted as a list)
+    return np.sum(h * np.arange(8.0).reshape(4, 2)) + np.sum(flat * order[0])
+
+
+def added_at_repeated_indices(w, x):
+    a = np.zeros(3)
+    for k in range(2):
+        np.add.at(a, [0, 0, 2], w[:, k] * (k + 1.0))  # (unbuffered: a[0] gets both)
+    return np.sum(np.sin(a)) + np.sum(x @ w)
+
+
+def diagonal_filled(w, x):
+    m = (x @ w) @ w.T  # (4, 3)
+    np.fill_diagonal(m, w[0, 0] ** 2)
+    g = np.outer(w[:, 0], w[:, 1])
+    np.fill_diagonal(g, w[:, 1])
+    return np.sum(m * np.arange(12.0).reshape(4, 3)) + np.sum(np.tanh(g))
+
+
 CASES = {
     "for ... else, while ... else, with and without a break": (loops_with_else, w_and_x),
     "try/finally left by return": (try_finally_left_by_return, w_and_x),
@@ -243,6 +316,19 @@ WITHOUT_AUTOGRAD = {
     ),
     "x.flatten(), then written into": (flattened_then_written, w_and_x),
     "np.array(x), x.copy(), np.copy(x), x.astype(t), then written into": (copies_written, w_and_x),
+    "a, b = b, a, then written into in place": (swapped_then_written, w_and_x),
+    "w = w * 1.0, then w[0] = v, w += v; in a loop too": (
+        arguments_bound_anew_then_written,
+        w_and_x,
+    ),
+    "a[0], a[1] = a[1], a[0]; a[i], i = v, 1": (items_swapped_by_tuple_assignment, w_and_x),
+    "np.tanh(h, out=b), y = np.exp(b, out=b), np.matmul(a, b, out=c)": (
+        results_written_into_out,
+        w_and_x,
+    ),
+    "h.sort(axis=0), flat.sort(), and a list's sort": (arrays_sorted_in_place, w_and_x),
+    "np.add.at(a, idx, v) with an index repeated": (added_at_repeated_indices, w_and_x),
+    "np.fill_diagonal(m, v), tall and square": (diagonal_filled, w_and_x),
 }
 
 
@@ -312,7 +398,79 @@ def argument_copied_under_its_own_name(params, x):
     return np.sum(x @ params["W"] + params["b"])
 
 
+def one_array_of_two_names_written(w, x):
+    a = b = np.zeros(2)
+    a[0] = w[0, 0]  # refused: b is the same array
+    return np.sum(x @ w) * np.sum(b)
+
+
+def argument_bound_anew_on_one_path_written(w, x):
+    if x[0, 0] > 0:
+        w = w * 2.0
+    w[0] = 1.0  # refused: w may still be the caller's
+    return np.sum(x @ w)
+
+
+def out_viewed_afterwards(w, x):
+    h = x @ w
+    top = h[:2]
+    np.exp(h, out=h)  # refused: top sees the change
+    return np.sum(top) + np.sum(h)
+
+
+def out_where(w, x):
+    h = x @ w
+    np.exp(h, out=h, where=h > 0)  # refused
+    return np.sum(h)
+
+
+def argument_sorted(w, x):
+    w.sort()  # refused: the caller's array
+    return np.sum(x @ w)
+
+
+def added_at_into_an_argument(w, x):
+    np.add.at(w, [0, 0], 1.0)  # refused: the caller's array
+    return np.sum(x @ w)
+
+
 ERRORS = {
+    "np.exp(h, out=h) while a view of h is read afterwards": (
+        out_viewed_afterwards,
+        w_and_x,
+        "writing into 'h' changes 'top' too (they share memory)",
+        "copy before writing",
+    ),
+    "np.exp(h, out=h, where=...)": (
+        out_where,
+        w_and_x,
+        "np.exp(..., out=...) writes its result into an array in place",
+        "h = np.where(h > 0, np.exp(h), h)",
+    ),
+    "w.sort() of an argument": (
+        argument_sorted,
+        w_and_x,
+        "w.sort() changes a value in place",
+        "y = np.sort(x)",
+    ),
+    "np.add.at(w, ...) of an argument": (
+        added_at_into_an_argument,
+        w_and_x,
+        "writing into 'w' would change an array the caller may still use",
+        "new = w.copy()",
+    ),
+    "a = b = np.zeros(n), then a written and b read": (
+        one_array_of_two_names_written,
+        w_and_x,
+        "writing into 'a' changes 'b' too (they share memory)",
+        "copy before writing",
+    ),
+    "an argument bound anew on one path only, then written": (
+        argument_bound_anew_on_one_path_written,
+        w_and_x,
+        "writing into 'w' would change an array the caller may still use",
+        "new = w.copy()",
+    ),
     "d[k] += v of an item another name holds": (
         item_another_name_holds,
         dict_and_x,

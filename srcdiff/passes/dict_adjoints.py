@@ -37,11 +37,15 @@ class _Uses:
 
     def __init__(self, func):
         self.stores, self.loads, self.as_grad = Counter(), Counter(), Counter()
+        self.links = False  # whether any call could be a link of a chain (else no pass to do)
         for node in ir.walk(func):
             if isinstance(node, gast.Name):
                 (self.loads if isinstance(node.ctx, gast.Load) else self.stores)[node.id] += 1
-            elif _calls(node, runtime.as_grad) and node.args and _is_name(node.args[0]):
-                self.as_grad[node.args[0].id] += 1
+            elif node.__class__ is gast.Call:
+                helper = ir.dotted(node.func)
+                if helper == _AS_GRAD and node.args and _is_name(node.args[0]):
+                    self.as_grad[node.args[0].id] += 1
+                self.links = self.links or helper in _LINKS
 
     def single(self, name):
         """Whether `name` is written once and read once."""
@@ -60,9 +64,12 @@ def gather_dict_adjoints(func, others=()):
     any (the values the chains read, a dict's shape, may be dead now). `others`: the other
     functions of the module (the forward sweep's locals, which a sum's name must not
     seem to be the adjoint of)."""
-    sums = _Sums(ir.Names(func), _Uses(func), {}, [], others, set())
-    _hoist(func.body, ir.names_in(func.args, gast.Param), sums)
     uses = _Uses(func)
+    if not uses.links:
+        return False
+    sums = _Sums(ir.Names(func), uses, {}, [], others, set())
+    _hoist(func.body, ir.names_in(func.args, gast.Param), sums)
+    uses = _Uses(func) if sums.starts else uses  # (a loop's sums made: counted anew)
     made = _gather(
         func.body,
         lambda chain: _dict_display(chain, uses),
@@ -436,6 +443,14 @@ def _add_at(target, container, key, value):
     return ir.assign(
         target, ir.call("runtime.add_at", ir.name(target), ir.name(container), ir.const(key), value)
     )
+
+
+_AS_GRAD = ("runtime", runtime.as_grad.__name__)
+# the helpers a chain's statements call: no call of one, no chain, nor loop sum to make
+_LINKS = {
+    ("runtime", helper.__name__)
+    for helper in (runtime.getitem_grad, runtime.zeros_like, runtime.add_at)
+}
 
 
 def _assigns_call(stmt, helper):

@@ -111,11 +111,14 @@ def _fold_first_values(body):
     share its buffer: e0 calls only functions without side effects, and between the two
     nothing reads or writes bx, rebinds a name e0 reads or hands one to a call that might
     change it."""
-    followed = _followed(body)
+    uses = [ir.reads_and_writes(stmt) for stmt in body]  # (one visit of each, for both)
+    followed = _followed(body, uses)
     last, changed = {}, {}  # name -> index of the last statement naming it, changing it
     for index, stmt in enumerate(body):
+        stale = False  # (whether what it reads may differ from uses[index]: read it again)
         for block in _blocks(stmt):
             _fold_first_values(block)
+            stale = True
         if index in followed:
             target = stmt.targets[0].id
             first = last.get(target)
@@ -127,8 +130,9 @@ def _fold_first_values(body):
                 value = gast.BinOp(left=body[first].value, op=gast.Add(), right=stmt.value.right)
                 stmt = body[index] = gast.copy_location(ir.assign(target, value), stmt)
                 body[first] = None
-        read, written = ir.reads_and_writes(stmt)
-        written |= _handed(stmt)
+                stale = True
+        read, written = ir.reads_and_writes(stmt) if stale else uses[index]
+        written = written | _handed(stmt)
         for name in written:
             changed[name] = index
         for name in read | written:
@@ -136,9 +140,10 @@ def _fold_first_values(body):
     body[:] = [stmt for stmt in body if stmt is not None]
 
 
-def _followed(body):
+def _followed(body, uses):
     """The indices of the accumulations in `body` that the next statement naming their
-    target accumulates into it again (or is a loop or branch that only accumulates)."""
+    target accumulates into it again (or is a loop or branch that only accumulates);
+    `uses`: each statement's reads_and_writes."""
     found, next_use = set(), {}
     for index in range(len(body) - 1, -1, -1):
         stmt = body[index]
@@ -149,7 +154,7 @@ def _followed(body):
                 isinstance(after, _COMPOUND) and _only_accumulates(target, [after])
             ):
                 found.add(index)
-        for name in set().union(*ir.reads_and_writes(stmt)):
+        for name in set().union(*uses[index]):
             next_use[name] = index
     return found
 

@@ -25,7 +25,7 @@ def unpack_as_saved(forward, backward):
         if saved_as is not None and saved_as != target.id and saved_as not in taken:
             renames[target.id] = saved_as
             taken.add(saved_as)
-    for node in ir.walk(backward):
+    for node in ir.walk(backward) if renames else ():
         if isinstance(node, gast.Name) and node.id in renames:
             node.id = renames[node.id]
 

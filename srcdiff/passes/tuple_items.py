@@ -51,7 +51,7 @@ def forward_item_adjoints(func, lengths):
 
 def _substitute(node, replacement):
     """Replace each node below `node` for which replacement(child) is not None."""
-    for field, value in gast.iter_fields(node):
+    for field, value in ir.fields(node):
         children = value if isinstance(value, list) else [value]
         for k, child in enumerate(children):
             if not isinstance(child, gast.AST):

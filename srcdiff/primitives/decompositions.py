@@ -63,9 +63,10 @@ class eigvalsh:
         dz = runtime.eigvalsh_jvp(da, a)
 
 
-# compute_uv=False and hermitian=True are not supported (np.linalg.svdvals gives the singular
-# values alone); the last sample reads the extra columns of a full U through their projector,
-# which does not depend on their basis
+# hermitian=True is not supported; with compute_uv=False, the singular values alone (as
+# np.linalg.svdvals gives them), whose adjoint is U diag(g) V^H and tangent diag(U^H dA V).
+# The last full sample reads the extra columns of a full U through their projector, which does
+# not depend on their basis
 @_decomposition(
     np.linalg.svd,
     samples=[
@@ -84,14 +85,17 @@ class eigvalsh:
             setup="u, s, vh = np.linalg.svd(a - 2j * a[:, ::-1])",
             a=real(3, 4),
         ),
+        Sample("np.linalg.svd(a, compute_uv=False) ** 2", a=real(2, 4, 3)),
+        Sample("np.sqrt(np.linalg.svd(a, False, False))", a=real(3, 4)),
+        Sample("np.linalg.svd(a + 1j * a[::-1], compute_uv=False)", a=real(3, 3)),
     ],
 )
 class svd:
-    def adjoint(bz, z, a, full_matrices=True):
-        ba = runtime.svd_vjp(bz, z)
+    def adjoint(bz, z, a, full_matrices=True, compute_uv=True):
+        ba = runtime.svd_vjp(bz, z, a, compute_uv)
 
-    def tangent(dz, z, a, full_matrices=True):
-        dz = runtime.svd_jvp(da, z)
+    def tangent(dz, z, a, full_matrices=True, compute_uv=True):
+        dz = runtime.svd_jvp(da, z, a, compute_uv)
 
 
 @_decomposition(

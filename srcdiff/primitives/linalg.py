@@ -1,6 +1,6 @@
 """Products and linear algebra: matmul (@), dot, tensordot, einsum, outer, matrix transposes,
 triangles and traces, and np.linalg's inv, det, slogdet, solve, pinv, matrix_power, multi_dot,
-lstsq and norm (decompositions: decompositions.py). The np.linalg templates call the adjoints
+lstsq, norm and cond (decompositions: decompositions.py). The np.linalg templates call the adjoints
 and tangents of srcdiff/runtime/linalg.py, plain numpy that srcdiff differentiates again
 through its source. Functions of stacks of matrices take stacks."""
 
@@ -432,3 +432,27 @@ class norm:
 
     def tangent(dz, z, x, ord=None, axis=None, keepdims=False):
         dz = runtime.norm_jvp(dx, z, x, ord=ord, axis=axis, keepdims=keepdims)
+
+
+# of p None, 2 or -2 the ratio of the extreme singular values (any shape), else norm(x, p) *
+# norm(inv(x), p), as numpy computes it
+@primitive(
+    np.linalg.cond,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("np.linalg.cond(a)", a=real(3, 3)),
+        Sample("np.linalg.cond(a)", a=real(2, 4, 3)),
+        Sample("np.linalg.cond(a, -2)", a=real(3, 4)),
+        Sample("np.linalg.cond(a, 'fro')", a=well_conditioned(3)),
+        Sample("np.linalg.cond(a, 'nuc')", a=well_conditioned(3, batch=(2,))),
+        Sample("np.linalg.cond(a, 1)", a=well_conditioned(3)),
+        Sample("np.linalg.cond(a, -np.inf)", a=well_conditioned(3)),
+    ],
+)
+class cond:
+    def adjoint(bz, z, x, p=None):
+        bx = runtime.cond_vjp(bz, z, x, p)
+
+    def tangent(dz, z, x, p=None):
+        dz = runtime.cond_jvp(dx, z, x, p)

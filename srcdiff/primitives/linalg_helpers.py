@@ -291,5 +291,7 @@ for function, call, args in (
     (runtime.svdvals_vjp, "runtime.svdvals_vjp(gs, a)", dict(gs=real(3))),
     (runtime.svdvals_jvp, "runtime.svdvals_jvp(d, a)", dict(d=real(3, 3))),
     (runtime.qr_jvp, "runtime.qr_jvp(d, np.linalg.qr(a), a)[1]", dict(d=real(3, 3))),
+    (runtime.cond_vjp, "runtime.cond_vjp(g, np.linalg.cond(a), a)", dict(g=real())),
+    (runtime.cond_jvp, "runtime.cond_jvp(d, np.linalg.cond(a, 1), a, 1)", dict(d=real(3, 3))),
 ):
     _through_source(function, call, a=real(3, 3), **args)

@@ -1,7 +1,7 @@
 """More of SciPy's special functions (scipy.special): entropies and divergences, the robust
-losses, expm1 and log1p, Box-Cox, the log-gamma functions, softplus and the regularised
+losses, expm1 and log1p, Box-Cox, the log-gamma functions, softplus, the regularised
 incomplete gamma functions (in x only: their slope in a has no closed form, and
-differentiating in a is an error at the call's line). Declared with scipy_special.py once the
+differentiating in a is an error at the call's line) and Hurwitz's zeta (in q only, so). Declared with scipy_special.py once the
 program imports scipy.special (optional.py); each derivative is written with functions that
 have templates, so every order differentiates."""
 
@@ -268,3 +268,25 @@ class gammaincc:
 
     def tangent(dz, z, a, x):
         dz = -dx * np.exp(scipy.special.xlogy(a - 1, x) - x - scipy.special.gammaln(a))
+
+
+# Hurwitz's zeta(x, q) = sum over k of (k + q) ** -x, in q only (its slope in x has no closed
+# form: differentiating in x is an error at the call's line, as Riemann's zeta(x) is)
+@_ufunc(
+    scipy.special.zeta,
+    samples=[
+        Sample(
+            "scipy.special.zeta(x, q)",
+            x=constant(np.array([[2.0], [3.5], [5.0]])),
+            q=positive(4),
+            constant=("x",),
+        ),
+        Sample("scipy.special.zeta(3.0, q)", q=number(0.5, 2.0)),
+    ],
+)
+class zeta:
+    def adjoint(bz, z, x, q=None):
+        bq = runtime.unbroadcast(bz * -x * scipy.special.zeta(x + 1, q), q)
+
+    def tangent(dz, z, x, q=None):
+        dz = dq * -x * scipy.special.zeta(x + 1, q)

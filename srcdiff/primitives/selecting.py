@@ -1,6 +1,7 @@
-"""More of numpy's selections: partition, compress, delete and choose. Each is linear in its
-array arguments: its tangent is the function itself applied to the tangents, its adjoint
-puts bz back where the values were taken from (runtime.put_along, runtime.untake)."""
+"""More of numpy's selections and joins: partition, compress, delete, insert, block and
+choose. Each is linear in its array arguments: its tangent is the function itself applied to
+the tangents, its adjoint puts bz back where the values were taken from (runtime.put_along,
+runtime.untake)."""
 
 import numpy as np
 
@@ -73,6 +74,119 @@ constants(
     shape_args={0},
     samples=[Sample("x[runtime.kept_indices(x, 1, None)]", x=real(3))],
 )
+
+
+# linear in arr and values together: its tangent is np.insert of the tangents (of zeros where
+# one is constant), its adjoint the elements of bz each came from
+@_moves(
+    np.insert,
+    shape=_evaluate_unless_value_array(np.insert, 1, "obj"),
+    samples=[
+        Sample("np.insert(x, 1, y, axis=0)", x=real(3, 2), y=real(2)),
+        Sample("np.insert(x, [0, 2, 2], y)", x=real(2, 2), y=real(3)),
+        Sample("np.insert(x, 1, 2.0 * y, axis=1)", x=real(2, 3), y=real(2, 1)),
+        Sample("np.insert(x, slice(0, 3, 2), y, 1)", x=real(2, 4), y=real(2, 2)),
+        Sample("np.insert(x, 2, 0.5) * x[0]", x=real(3)),
+        Sample("np.insert(x, [1], y, axis=1)", x=real(2, 2), y=real(2, 1)),
+    ],
+)
+class insert:
+    def adjoint(bz, z, arr, obj, values, axis=None):
+        barr = runtime.uninsert(bz, arr, obj, values, axis, 0)
+        bvalues = runtime.uninsert(bz, arr, obj, values, axis, 1)
+
+    def tangent(dz, z, arr, obj, values, axis=None):
+        dz = np.insert(darr, obj, np.zeros_like(values), axis=axis)
+        dz = np.insert(np.zeros_like(z, shape=np.shape(arr)), obj, dvalues, axis=axis)
+
+
+constants(
+    runtime.inserted_places,
+    shape_args={0, 2},
+    samples=[Sample("x[runtime.inserted_places(x, 1, 2.0)[1]]", x=real(3))],
+)
+primitive(
+    runtime.uninsert,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("runtime.uninsert(g, x, [0, 2], y, None, 1)", g=real(6), x=real(2, 2), y=real(2))
+    ],
+)(type("uninsert", (), {}))
+
+
+# np.block of a nested list display (blocks.py): each piece's adjoint is its box of bz
+@_moves(
+    runtime.block,
+    samples=[
+        Sample(
+            "runtime.block([x, y, z, w], ((0, 1), (2, 3)))",
+            x=real(2, 2),
+            y=real(2, 1),
+            z=real(1, 2),
+            w=real(1, 1),
+        ),
+        Sample("runtime.block([x, 2.0, y], (0, 1, 2))", x=real(3), y=real(2)),
+        Sample("runtime.block([x, y], ((0,), (1,)))", x=real(3), y=real(2, 3)),
+    ],
+)
+class block:
+    def adjoint(bz, z, arrays, layout):
+        barrays[i] = runtime.unblock(bz, arrays, layout, i)
+
+    def tangent(dz, z, arrays, layout):
+        dz = runtime.block(darrays, layout)
+
+
+constants(
+    runtime.block_labels,
+    shape_args={0},
+    samples=[Sample("x[runtime.block_labels([x, 2.0], (0, 1))[:3] == 0]", x=real(3))],
+)
+
+
+@_moves(
+    runtime.unblock,
+    constant=("arrays",),
+    shape_args={1},
+    samples=[
+        Sample(
+            "runtime.unblock(g, [x, y], ((0, 1),), 1)",
+            g=real(2, 5),
+            x=real(2, 3),
+            y=real(2, 2),
+            constant=("x", "y"),
+        )
+    ],
+)
+class unblock:
+    def adjoint(bz, z, g, arrays, layout, index):
+        bg = runtime.block_back(bz, g, arrays, layout, index)
+
+    def tangent(dz, z, g, arrays, layout, index):
+        dz = runtime.unblock(dg, arrays, layout, index)
+
+
+@_moves(
+    runtime.block_back,
+    constant=("g", "arrays"),
+    samples=[
+        Sample(
+            "runtime.block_back(b, g, [x, y], (0, 1), 0)",
+            b=real(2),
+            g=real(5),
+            x=real(2),
+            y=real(3),
+            constant=("g", "x", "y"),
+        )
+    ],
+)
+class block_back:
+    def adjoint(bz, z, b, g, arrays, layout, index):
+        bb = runtime.unblock(bz, arrays, layout, index)
+
+    def tangent(dz, z, b, g, arrays, layout, index):
+        dz = runtime.block_back(db, g, arrays, layout, index)
 
 
 # each element from the choice its index names (after mode's wrap or clip: np.choose of the

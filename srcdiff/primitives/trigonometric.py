@@ -1,4 +1,5 @@
-"""Elementwise primitives: the trigonometric and hyperbolic functions (see elementwise.py)."""
+"""Elementwise primitives: the trigonometric and hyperbolic functions, and np.i0 (see
+elementwise.py)."""
 
 import numpy as np
 
@@ -213,3 +214,34 @@ class angle:  # (numpy names its argument z: the angle is w here)
 
 
 constants(runtime.angle_unit, samples=[Sample("x * runtime.angle_unit(True)", x=real(2))])
+
+
+# --- the modified Bessel function I0 ------------------------------------------------------------
+
+
+# I0' = I1 and I_n' = (I_(n - 1) + I_(n + 1)) / 2, with I_(-1) = I_1 (runtime.bessel_i)
+@primitive(np.i0, shape=EVALUATE, fresh=True, samples=unary("np.i0(x)"))
+class i0:
+    def adjoint(bz, z, x):
+        bx = bz * runtime.bessel_i(1, x)
+
+    def tangent(dz, z, x):
+        dz = dx * runtime.bessel_i(1, x)
+
+
+@primitive(
+    runtime.bessel_i,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("runtime.bessel_i(1, x)", x=real(3, 4)),
+        Sample("runtime.bessel_i(2, x)", x=number()),
+        Sample("runtime.bessel_i(0, x)", x=constant(np.array([0.0, -3.5, 4.5]))),
+    ],
+)
+class bessel_i:
+    def adjoint(bz, z, n, x):
+        bx = bz * (runtime.bessel_i(n - 1, x) + runtime.bessel_i(n + 1, x)) / 2
+
+    def tangent(dz, z, n, x):
+        dz = dx * (runtime.bessel_i(n - 1, x) + runtime.bessel_i(n + 1, x)) / 2

@@ -404,6 +404,9 @@ def add_at(bx, x, index, g):
     adjoint); bx 0.0 is x's zero adjoint (where an accumulation of x's items starts)."""
     if type(bx) is float and bx == 0.0:
         return getitem_grad(g, x, index)
+    if isinstance(g, Sparse) and _is_container(x) and isinstance(bx, np.ndarray):
+        # a list of lists' adjoint from np.array(m), and one of a row's items (m[0][1])
+        bx = Sparse(enumerate(bx)).sized(len(bx))
     if isinstance(bx, Sparse):
         return bx + _sparse_at(x, index, g)
     return _scatter_add(np.array(bx, copy=True), index, g)

@@ -100,16 +100,24 @@ class Sparse(dict):
     def __add__(self, other):
         if isinstance(other, (int, float, np.number)) and other == 0:
             return self  # a zero the specialised code folded to a number
-        if _is_dense(other):
-            other = Sparse(enumerate(np.asarray(other)))
+        if _is_dense(other) or isinstance(other, (list, tuple)):
+            other = Sparse(enumerate(other)).sized(len(other))
         if not isinstance(other, Sparse):
             return NotImplemented
         out = Sparse(self).sized(self.length or other.length)
         for key, value in other.items():
-            out[key] = out[key] + value if key in out else value
+            out[key] = _added(out[key], value) if key in out else value
         return out
 
     __radd__ = __add__
+
+
+def _added(a, b):
+    """a + b of two adjoints of one item: of a list of numbers, a list of their adjoints
+    or a Sparse (which `+` of two lists would join, not add)."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple, Sparse)):
+        return b + Sparse(enumerate(a)).sized(len(a))
+    return a + b
 
 
 def _is_dense(g):

@@ -279,6 +279,37 @@ def norm_jvp(dx, norm, x, ord=None, axis=None, keepdims=False):
     return np.sum(real(slope * dx), axis=axis, keepdims=keepdims)  # (a norm is real)
 
 
+def cond_vjp(g, cond, x, p=None):
+    """Adjoint of np.linalg.cond: of p None, 2 or -2 (of any shape), the ratio of the
+    largest singular value to the smallest (or its inverse); else the product of the norms
+    of x and of its inverse."""
+    if p is None or p == 2 or p == -2:
+        s = np.linalg.svdvals(x)
+        k = s.shape[-1]
+        ends = (np.arange(k) == 0) / s[..., :1] - (np.arange(k) == k - 1) / s[..., -1:]
+        scale = np.expand_dims(g * cond, -1)
+        return svdvals_vjp(-scale * ends if p == -2 else scale * ends, x)
+    real_matrices(x, "cond")
+    inverse = np.linalg.inv(x)
+    n = np.linalg.norm(x, p, axis=(-2, -1))
+    m = np.linalg.norm(inverse, p, axis=(-2, -1))
+    binverse = norm_vjp(g * n, m, inverse, p, (-2, -1))
+    return norm_vjp(g * m, n, x, p, (-2, -1)) - inverse.mT @ binverse @ inverse.mT
+
+
+def cond_jvp(dx, cond, x, p=None):
+    if p is None or p == 2 or p == -2:
+        s, ds = np.linalg.svdvals(x), svdvals_jvp(dx, x)
+        relative = ds[..., 0] / s[..., 0] - ds[..., -1] / s[..., -1]
+        return cond * (-relative if p == -2 else relative)
+    real_matrices(x, "cond")
+    inverse = np.linalg.inv(x)
+    n = np.linalg.norm(x, p, axis=(-2, -1))
+    m = np.linalg.norm(inverse, p, axis=(-2, -1))
+    dinverse = -inverse @ dx @ inverse
+    return norm_jvp(dx, n, x, p, (-2, -1)) * m + n * norm_jvp(dinverse, m, inverse, p, (-2, -1))
+
+
 def trace_vjp(g, a, offset=0, axis1=0, axis2=1):
     """g spread along the traced diagonal of each matrix of a."""
     shape, count = np.shape(a), np.ndim(a)
@@ -332,11 +363,14 @@ def eigvalsh_jvp(da, a):
     return _diagonal(v.mT @ symmetrize(da) @ v)
 
 
-def svd_vjp(g, out):
+def svd_vjp(g, out, a=None, compute_uv=True):
     """Of a thin or a full SVD: the extra columns of a full one (an arbitrary basis of the
     complement) act through the thin columns they stay orthogonal to. Of a complex one too,
     worked in the pairing Re tr(G^H dX), whose cotangents are the conjugates of srcdiff's
-    (and autograd's): conjugated on the way in and out."""
+    (and autograd's): conjugated on the way in and out. Without U and V (compute_uv=False),
+    svdvals_vjp of the matrices `a`."""
+    if not compute_uv:
+        return svdvals_vjp(g, a)
     u, s, vh = out
     gu, gs, gvh = unpack_adjoint(g, out)
     gu, gv = conj(gu), gvh.mT  # (gv: conj(gvh) conjugate-transposed)
@@ -360,10 +394,13 @@ def svd_vjp(g, out):
     )
 
 
-def svd_jvp(da, out):
+def svd_jvp(da, out, a=None, compute_uv=True):
     """A phase on a column of U and the same on V's leave A as it is: only the difference of
     the imaginary diagonals of U^H dU and V^H dV is fixed (Im diag(U^H dA V) / s), and this
-    puts it on U's (what depends on A alone does not depend on the choice)."""
+    puts it on U's (what depends on A alone does not depend on the choice). Without U and V
+    (compute_uv=False), svdvals_jvp of the matrices `a`."""
+    if not compute_uv:
+        return svdvals_jvp(da, a)
     u, s, vh = out
     k = s.shape[-1]
     u1, v1 = u[..., :k], _h(vh[..., :k, :])

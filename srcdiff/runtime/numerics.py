@@ -20,6 +20,12 @@ __all__ = [
     "gradient_grad",
     "vector_norm_vjp",
     "kept_indices",
+    "block",
+    "block_labels",
+    "unblock",
+    "block_back",
+    "inserted_places",
+    "uninsert",
     "polyder",
     "powers",
     "angle_unit",
@@ -112,6 +118,60 @@ def kept_indices(arr, obj, axis=None):
     keeps."""
     n = np.size(arr) if axis is None else np.shape(arr)[axis]
     return np.delete(np.arange(n), obj)
+
+
+def block(arrays, layout):
+    """np.block of `arrays` nested as `layout` says (tuples of their indices): what
+    np.block([[a, b], [c, d]]) becomes (blocks.py), its pieces one list."""
+    return np.block(_nested(arrays, layout))
+
+
+def _nested(arrays, layout):
+    if isinstance(layout, tuple):
+        return [_nested(arrays, part) for part in layout]
+    return arrays[layout]
+
+
+def block_labels(arrays, layout):
+    """The index of the piece each element of block(arrays, layout) comes from."""
+    return np.block(_nested([np.full(np.shape(a), k) for k, a in enumerate(arrays)], layout))
+
+
+def unblock(g, arrays, layout, index):
+    """The piece of g that came from arrays[index] in block(arrays, layout): a box of g's
+    elements, in order."""
+    return np.reshape(g[block_labels(arrays, layout) == index], np.shape(arrays[index]))
+
+
+def block_back(b, g, arrays, layout, index):
+    """The adjoint of unblock(g, arrays, layout, index): zeros of g's shape with `b` in
+    the box of that piece."""
+    out = np.zeros(np.shape(g), dtype=np.result_type(b, g))
+    out[block_labels(arrays, layout) == index] = np.ravel(b)
+    return out
+
+
+def inserted_places(arr, obj, values, axis=None, part=0):
+    """(the places of np.insert(arr, obj, values, axis), raveled, that hold elements of arr
+    (part 0) or of values (part 1), the index of each there in it, raveled): np.insert
+    itself says, of arrays numbering them."""
+    count = np.arange(np.size(arr)).reshape(np.shape(arr))
+    numbers = np.arange(np.size(values)).reshape(np.shape(values))
+    if part == 0:  # (values' shape says how many places a scalar obj opens)
+        numbered = np.insert(count, obj, np.full_like(numbers, -1), axis=axis)
+    else:
+        numbered = np.insert(np.full_like(count, -1), obj, numbers, axis=axis)
+    flat = numbered.ravel()
+    places = np.flatnonzero(flat >= 0)
+    return places, flat[places]
+
+
+def uninsert(g, arr, obj, values, axis=None, part=0):
+    """Adjoint of np.insert(arr, obj, values, axis) in arr (part 0) or values (part 1): the
+    elements of g where np.insert put theirs, added back (a values broadcast fills several
+    places from one)."""
+    places, sources = inserted_places(arr, obj, values, axis, part)
+    return untake(np.take(g, places), arr if part == 0 else values, sources)
 
 
 def vector_norm_vjp(g, norm, x, axis=None, keepdims=False, ord=2):

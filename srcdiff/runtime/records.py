@@ -2,7 +2,6 @@
 attribute's adjoint is a Sparse keyed by its name, as an item's is keyed by its index."""
 
 import dataclasses
-import types
 
 from ..errors import ArgumentError
 from .core import Sparse, is_record, rebuilt, record_fields
@@ -53,12 +52,13 @@ def _is_namedtuple(obj):
 
 def replaced(obj, name, value):
     """dataclasses.replace(obj, name=value), or obj._replace(name=value) of a namedtuple,
-    where obj carries differentiated values (and so does its tangent)."""
+    where obj carries differentiated values (and so does its tangent); of another object,
+    a copy with .name set (what its __init__ storing value there would have made)."""
     if _is_namedtuple(obj):
         return obj._replace(**{name: value})
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return dataclasses.replace(obj, **{name: value})
-    if isinstance(obj, types.SimpleNamespace):
+    if is_record(obj):  # (a SimpleNamespace, or an object of a class of the user's)
         return rebuilt(obj, {name: value})
     raise TypeError(
         f"srcdiff took a call replacing .{name} for dataclasses.replace or a "

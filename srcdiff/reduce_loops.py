@@ -1,0 +1,122 @@
+"""`functools.reduce(fn, xs, init)` as the loop it runs, ahead of its statement, so that
+both modes differentiate it as a loop (a lambda `fn` is assigned to a name, and called as
+one: inline.py inlines it):
+
+    total = functools.reduce(fn, xs, init)    ->    total = init
+                                                    for _item in xs:
+                                                        total = fn(total, _item)
+
+Without `init`, the first item starts it and the loop runs over `xs[1:]`. Only where the
+statement runs the call exactly once, first thing: not under a conditional expression,
+`and`/`or`, a lambda or a comprehension (there it stays, an error saying to write a loop)."""
+
+import functools
+
+import gast
+
+from . import ir
+from .errors import UnsupportedError
+
+_DEFERRED = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.GeneratorExp)
+_DEFERRED += (gast.SetComp, gast.DictComp)
+
+
+def reduces_as_loops(func, resolve, fresh):
+    """Lower the reduce calls of func's statements (in place); whether any was."""
+    return _lowered_block(func.body, resolve, fresh)
+
+
+def _lowered_block(body, resolve, fresh):
+    changed, out = False, []
+    for stmt in body:
+        for block in ("body", "orelse"):
+            if isinstance(stmt, (gast.If, gast.For, gast.While)):
+                changed |= _lowered_block(getattr(stmt, block), resolve, fresh)
+        if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
+            for call in _reduce_calls(stmt, resolve):
+                out += _as_loop(call, stmt, fresh)
+                changed = True
+            if _assigns_itself(stmt):  # (`total = total`: the loop made total)
+                continue
+        out.append(stmt)
+    body[:] = out
+    return changed
+
+
+def _assigns_itself(stmt):
+    return (
+        isinstance(stmt, gast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and isinstance(stmt.value, gast.Name)
+        and stmt.value.id == stmt.targets[0].id
+    )
+
+
+def _reduce_calls(stmt, resolve):
+    """The calls of functools.reduce in `stmt` that run once each, innermost first."""
+    deferred = {id(m) for n in ir.walk(stmt) if isinstance(n, _DEFERRED) for m in ir.walk(n)}
+    found = [
+        n
+        for n in ir.walk(stmt)
+        if isinstance(n, gast.Call)
+        and id(n) not in deferred
+        and 2 <= len(n.args) <= 3
+        and not n.keywords
+        and not any(isinstance(a, gast.Starred) for a in n.args)
+        and resolve(n.func) is functools.reduce
+    ]
+    return found[::-1]
+
+
+def _as_loop(call, stmt, fresh):
+    """The statements computing reduce `call` into a name, which then takes its place."""
+    fn, items, *start = call.args
+    whole = (
+        isinstance(stmt, gast.Assign)
+        and stmt.value is call
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and stmt.targets[0].id not in ir.names_in(call)
+    )
+    total = stmt.targets[0].id if whole else fresh("_total")
+    before = []
+    if not isinstance(fn, gast.Name):  # (a lambda, say: called by a name, as people do)
+        named = fresh("_combine")
+        before.append(ir.assign(ir.name(named, store=True), fn))
+        fn = ir.name(named)
+    item = fresh("_item")
+    if not start and isinstance(items, gast.GeneratorExp):  # (its first item, then the rest)
+        items = gast.ListComp(elt=items.elt, generators=items.generators)
+    if not start and not isinstance(items, gast.Name):  # (read twice below: named once)
+        named = fresh("_items")
+        before.append(ir.assign(ir.name(named, store=True), items))
+        items = ir.name(named)
+    if not start:  # (the first item starts it)
+        start = [gast.Subscript(value=items, slice=ir.const(0), ctx=gast.Load())]
+        items = gast.Subscript(
+            value=items, slice=gast.Slice(lower=ir.const(1), upper=None, step=None), ctx=gast.Load()
+        )
+    step = ir.assign(ir.name(total, store=True), ir.call(fn, ir.name(total), ir.name(item)))
+    loop = gast.For(
+        target=ir.name(item, store=True), iter=items, body=[step], orelse=[], type_comment=None
+    )
+    before += [ir.assign(ir.name(total, store=True), start[0]), loop]
+    for new in before:
+        for n in ir.walk(new):
+            n.lineno = getattr(n, "lineno", None) or stmt.lineno
+    ir.replace_node(stmt, call, ir.name(total))
+    return before
+
+
+def refuse_reduce(obj, loc):
+    """The error for a functools.reduce call left as it is (for expressions.py)."""
+    if obj is functools.reduce:
+        raise UnsupportedError(
+            "functools.reduce(...) is differentiated as a loop where its statement runs it "
+            "once (not under a conditional expression, and/or, a lambda or a "
+            "comprehension), given two or three arguments by position",
+            loc,
+            "compute it in a statement of its own: total = functools.reduce(fn, xs, start), "
+            "or write it as a for loop",
+        )
