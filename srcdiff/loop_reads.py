@@ -21,7 +21,8 @@ the loop where it is surely the same in every iteration and surely succeeds ther
   did, c not rebound since (then the loop reads that name instead), or the loop is over
   range(n), n a constant > 0, and its body makes the read before any branch.
 A temporary moved so is named after what it reads (`params_blocks`, whose adjoint is then
-`bparams_blocks`), and the loop's expression reads it by that name.
+`bparams_blocks`), and the loop's expression reads it by that name. After its reads, a `for` or
+`while` loop's invariant computations move too (loop_computations.py).
 """
 
 import re
@@ -30,6 +31,7 @@ from collections import Counter
 import gast
 
 from . import ir
+from .loop_computations import invariant_computations
 
 # expressions below which a part may not be evaluated (nor, then, its reads be sure to succeed)
 _CONDITIONAL = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp)
@@ -39,20 +41,25 @@ _TEMPORARY = re.compile(r"_t\d+")  # (ANF's names: names.fresh("_t") is never a 
 
 
 def hoist_loop_reads(func, names):
-    """Move the loop-invariant reads of `func` (an ir.Function, changed in place) out of its
-    for loops, innermost first; `names` (ir.Names) gives the moved temporaries their names."""
-    if not any(isinstance(stmt, ir.For) for stmt in _statements(func.body)):
+    """Move the loop-invariant reads and computations of `func` (an ir.Function, changed in
+    place) out of its loops, innermost first; `names` (ir.Names) gives the moved reads their
+    names."""
+    statements = _statements(func.body)
+    if not any(isinstance(stmt, (ir.For, ir.While)) for stmt in statements):
         return
-    stores = Counter()
-    for stmt in _statements(func.body):
+    stores, writes_arrays = Counter(), False
+    for stmt in statements:
         stores.update(_stored(stmt))
-    _Hoister(func, stores, names).block(func.body, {})
+        writes_arrays = writes_arrays or stmt.__class__ is ir.SetItem
+    _Hoister(func, stores, names, not writes_arrays).block(func.body, {})
 
 
 class _Hoister:
-    def __init__(self, func, stores, names):
+    def __init__(self, func, stores, names, computations_move):
         self.func, self.stores, self.names = func, stores, names
         self.paths = {}  # a moved read's target -> the path it reads, (c, k, ...)
+        # (loop_computations.py: none moves in a function writing into an array)
+        self.computations_move = computations_move
 
     def block(self, block, known):
         """Hoist in `block`; `known`: {path: name holding it} of the reads surely done (and
@@ -65,13 +72,14 @@ class _Hoister:
                 written, writes_arrays = _effects(stmt)
                 if isinstance(stmt, ir.For):
                     moved = self.loop(stmt, known, set(written), writes_arrays)
-                    block[position:position] = moved
-                    position += len(moved)
                 elif isinstance(stmt, ir.If):
                     self.block(stmt.body, dict(known))
                     self.block(stmt.orelse, dict(known))
                 else:  # (a while loop: what it rebinds differs in a later iteration)
                     self.block(stmt.body, _kept(known, written))
+                    moved = self.computations(stmt, set(written), ())
+                block[position:position] = moved
+                position += len(moved)
                 _forget(known, written, writes_arrays)
             elif known:
                 _forget(known, _stored(stmt), isinstance(stmt, ir.SetItem))
@@ -107,7 +115,13 @@ class _Hoister:
                     self.rename(stmt.targets[0], holder, path)  # (read once already)
                 else:
                     moved.append(self.named(stmt, path, loop))
-        return moved
+        return moved + self.computations(loop, written, first)
+
+    def computations(self, loop, written, sure_to_run):
+        """The invariant computations to move out of `loop` (loop_computations.py)."""
+        if not self.computations_move:
+            return []
+        return invariant_computations(loop, written, sure_to_run, self.stores)
 
     def rename(self, old, new, path):
         """`new` read wherever `old` is (both hold the value at `path`)."""

@@ -8,7 +8,12 @@ import numpy as np
 
 import srcdiff as nf
 from gradcheck import check_grad
-from pytree_oracle import assert_leaves_close, finite_differences
+from pytree_oracle import (
+    assert_leaves_close,
+    check_tangent,
+    checked_hvp,
+    finite_differences,
+)
 
 Layer = namedtuple("Layer", ["W", "b"])
 
@@ -62,9 +67,11 @@ def reads_in_a_loop_that_surely_runs(params, x):
 def test_a_loop_of_a_constant_count_reads_its_first_reads_once(rng):
     params = {"w": rng.normal(size=4), "b": 1.5}
     source = _checked(reads_in_a_loop_that_surely_runs, (params, rng.normal(size=4)))
-    assert "    params_w = params['w']\n    params_b = params['b']\n    for _ in range(3):" in (
-        source
-    ), source
+    # (and so does the product of the two invariants: loop_computations.py)
+    assert (
+        "    params_w = params['w']\n    params_b = params['b']\n    _t1 = params_w * x\n"
+        "    for _ in range(3):"
+    ) in source, source
     assert "params['" not in source.split("for _ in range(3):")[1]
     assert "bparams = {'w': bparams_w, 'b': bparams_b}" in source
 
@@ -178,3 +185,105 @@ def test_resnet_reads_its_blocks_once_and_names_their_adjoint_apart_from_its_loc
     assert "_t8 = params_blocks[i]" in forward and "_stack_t7" not in source
     assert "bblocks" not in source and "'blocks': bparams_blocks" in source
     assert "    for i in reversed(range(len(params_blocks))):\n" in source
+
+
+# --- computations the same in every iteration (loop_computations.py) ------------------------
+
+
+def springs(k, x0):
+    x, v, t, dt = x0, np.zeros_like(x0), 0.0, 0.05
+    while t < 1.0:
+        a = -k * x - 0.1 * v
+        v = v + dt * a
+        x = x + dt * v
+        t += dt
+    return np.sum(x**2)
+
+
+def test_a_while_loop_computes_its_invariant_once_and_keeps_no_stack_of_it(rng):
+    for k in (1.3, rng.random(3) + 0.5):
+        args = (k, rng.normal(size=3))
+        source = _checked(springs, args)
+        assert "    _t0 = -k\n    _n0 = 0\n    while t < 1.0:\n" in source, source
+        assert "_stack_t0" not in source and "_t0 = -k" not in source.split("while")[1]
+        # (its adjoint sums over the iterations, and k's is taken once, after the loop)
+        assert "    bk = -b_t0\n" in source
+        assert "_stack_t0" not in nf.grad(springs).source_for(*args)
+        check_tangent(springs, args)
+        checked_hvp(springs, args)
+
+
+def scaled_sum(x, scale, n):
+    total = 0.0
+    for i in range(n):
+        s = scale * 2.0
+        w = np.tanh(scale) * x
+        total = total + np.sum(w * s) * i
+    return total
+
+
+def test_a_loop_that_may_run_no_iteration_moves_only_what_cannot_raise(rng):
+    """scale * 2.0 cannot raise, so it moves before a loop over range(n); np.tanh(scale)
+    may warn (or raise, under np.errstate) and stays in the loop, as does what it feeds."""
+    args = (rng.normal(size=4), 0.7, 3)
+    check_grad(scaled_sum, *args, wrt=(0, 1))
+    source = nf.grad(scaled_sum, wrt=(0, 1)).source
+    before, loop = source.split("for i in range(n):")[:2]
+    assert "    s = scale * 2.0\n" in before and "s = scale" not in loop.split("return")[0]
+    assert "        _t0 = np.tanh(scale)\n" in loop, source
+    assert "_stack_s" not in source
+
+
+def divided_in_a_loop(x, k, n):
+    total = np.sum(x)
+    for _ in range(n):
+        total = total + np.sum(x / k)
+    while total > 1e9:
+        total = total * (1.0 / k)
+    return total
+
+
+def test_a_loop_of_no_iteration_does_not_divide_by_zero_before_it(rng):
+    """x / k and 1.0 / k by k = 0.0, a Python float, raise ZeroDivisionError; neither loop
+    runs an iteration, so the function raises nothing and neither may its gradient."""
+    x = rng.normal(size=3)
+    np.testing.assert_allclose(nf.grad(divided_in_a_loop)(x, 0.0, 0), np.ones(3))
+    np.testing.assert_allclose(nf.jvp(divided_in_a_loop)(x, 0.0, 0, x)[1], np.sum(x))
+    source = nf.grad(divided_in_a_loop).source
+    assert "        _t0 = x / k\n" in source and "        _t3 = 1.0 / k\n" in source, source
+    check_grad(divided_in_a_loop, x, 2.0, 2, wrt=(0, 1))
+
+
+def invariants_of_a_loop_that_surely_runs(x, k):
+    total = 0.0
+    for _ in range(3):
+        total = total + np.sum(np.exp(k) / k * x) + total * x[0]
+    return total
+
+
+def test_a_loop_that_surely_runs_moves_any_pure_computation_it_starts_with(rng):
+    args = (rng.normal(size=3), 0.8)
+    check_grad(invariants_of_a_loop_that_surely_runs, *args)
+    source = nf.grad(invariants_of_a_loop_that_surely_runs, wrt=(0, 1)).source
+    before = source.split("for _ in range(3):")[0]
+    assert "_t0 = np.exp(k)\n    _t1 = _t0 / k\n    _t2 = _t1 * x\n    _t3 = np.sum(_t2)\n" in (
+        before
+    ), source
+    assert "_stack_t0" not in source and "_stack_t2" not in source
+
+
+def rebound_or_written_in_the_loop(x, k):
+    y = x * 1.0
+    c = k
+    for i in range(3):
+        y[i] = y[i] * (-c)
+        c = c * 0.5
+    return np.sum(y)
+
+
+def test_nothing_moves_that_the_loop_changes(rng):
+    """-c reads c, rebound in the loop; and a function writing into an array moves nothing."""
+    args = (rng.normal(size=3), 0.8)
+    check_grad(rebound_or_written_in_the_loop, *args)
+    loop = nf.grad(rebound_or_written_in_the_loop, wrt=(0, 1)).source.split("for i in")[1]
+    assert " = -c" in loop and " = c * 0.5" in loop, loop

@@ -516,7 +516,7 @@ def test_a_call_that_leaves_an_argument_to_its_default_sees_it_replaced(rng, mon
 def long_named_loop(x, w):
     total = 0.0
     for k in range(3):
-        first_activation_value = np.sin(x * w)
+        first_activation_value = np.sin(x * w + total)  # (total: not the same each time)
         second_activation_value = np.cos(first_activation_value * w)
         total = total + np.sum(second_activation_value[::-1] * first_activation_value)
     return total + np.sum(x[-1] * w, axis=-1)

@@ -116,8 +116,9 @@ def _gather(block, display, nest=None):
                 inner += _gather(getattr(stmt, field), display, nest)
     made = []
     index = 0
+    names_of = _NamesOf()
     while index < len(block):
-        chain = _chain(block, index)
+        chain = _chain(block, index, names_of)
         written = display(chain) if chain else None
         if written is not None:
             block[chain[-1].position] = ir.assign(chain[0].target, written)
@@ -177,8 +178,23 @@ def _summed(chain):
     return {key: _sum(values) for key, values in items.items()}
 
 
-def _chain(block, start):
-    """The links of the chain starting at block[start] (none if it is not one)."""
+class _NamesOf:
+    """(the names read, those stored or deleted) by a statement, found once: a chain's scan
+    passes each statement after its start, many of them loops, once per start."""
+
+    def __init__(self):
+        self.found = {}  # id(stmt) -> (stmt, read, written): stmt kept, so its id is its own
+
+    def __call__(self, stmt):
+        found = self.found.get(id(stmt))
+        if found is None:
+            found = self.found[id(stmt)] = (stmt, *ir.reads_and_writes(stmt))
+        return found[1:]
+
+
+def _chain(block, start, names_of):
+    """The links of the chain starting at block[start] (none if it is not one); `names_of`
+    gives a statement's (read, written) names."""
     first = _link(block[start], runtime.getitem_grad.__name__) or _zeros(block[start])
     if first is None:
         return []
@@ -186,15 +202,18 @@ def _chain(block, start):
     moved = set()  # names the display will read where the chain ends
     if first.value is not None:
         moved.add(first.value.id)
+    ends = moved | {first.container}  # (names whose new value would end the chain)
     for position in range(start + 1, len(block)):
         stmt = block[position]
-        link = _link(stmt, runtime.add_at.__name__)
-        if link is not None and link[:2] == first[:2]:
-            chain.append(link._replace(position=position))
-            moved.add(link.value.id)
-            continue
-        written = ir.names_in(stmt, gast.Store) | ir.names_in(stmt, gast.Del)
-        if first.target in ir.names_in(stmt) | written or written & (moved | {first.container}):
+        read, written = names_of(stmt)
+        if first.target in read:  # (a link reads the adjoint: other statements pass quickly)
+            link = _link(stmt, runtime.add_at.__name__)
+            if link is not None and link[:2] == first[:2]:
+                chain.append(link._replace(position=position))
+                moved.add(link.value.id)
+                ends.add(link.value.id)
+                continue
+        if first.target in read or first.target in written or not ends.isdisjoint(written):
             break
     # (a value read from the adjoint itself is the chain's partial sum, which it no longer is)
     if {first.target, first.container} & moved or len(chain) < 1 + (first.value is None):
