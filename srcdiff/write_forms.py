@@ -68,7 +68,13 @@ class _Lowering:
         if isinstance(out, gast.Constant) and out.value is None:
             return None  # (out=None: a new array, as without it)
         if out is not None:
+            made = None
+            if isinstance(out, gast.Call):  # (out=np.empty(2): that array a name of its own)
+                made = ir.assign(self.fresh("_out"), out)
+                out = ir.name(made.targets[0].id)
             written = self._out_written(call, out)
+            if written is not None and made is not None:
+                written.insert(0, made)
         elif isinstance(stmt, gast.Expr):
             written = self._changed_in_place(call, before)
         else:

@@ -249,7 +249,8 @@ def results_written_into_out(w, x):
     y = np.exp(b, out=b)
     c = np.empty((4, 4))
     np.matmul(b, b.T, out=c)
-    return np.sum(y * h) + np.sum(np.sin(c))
+    z = np.sin(h, out=np.empty_like(h))  # (an array made there: a name of its own first)
+    return np.sum(y * h) + np.sum(np.sin(c)) + np.sum(z * h)
 
 
 def arrays_sorted_in_place(w, x):
@@ -322,7 +323,7 @@ WITHOUT_AUTOGRAD = {
         w_and_x,
     ),
     "a[0], a[1] = a[1], a[0]; a[i], i = v, 1": (items_swapped_by_tuple_assignment, w_and_x),
-    "np.tanh(h, out=b), y = np.exp(b, out=b), np.matmul(a, b, out=c)": (
+    "np.tanh(h, out=b), y = np.exp(b, out=b), np.matmul(a, b, out=c), out=np.empty_like(h)": (
         results_written_into_out,
         w_and_x,
     ),
