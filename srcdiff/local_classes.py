@@ -10,48 +10,29 @@ import gast
 from . import ir
 
 
-def local_classes(parsed):
+def local_classes(parsed, census):
     """name -> (class, the dotted name the code calls it by), of the local names that every
     assignment binds to an object a call of one class of the user's makes (`layer =
     Dense(W, b)`, or srcdiff's runtime.replaced of one), or that loop over a list of such
     objects f makes (`for layer in [Dense(W, b) for W, b in params]`): calls of their
-    methods are followed as an object argument's are."""
-    nodes = _Nodes(parsed.node)
+    methods are followed as an object argument's are. `census`: the function's nodes by
+    kind (parse._Census)."""
     found, other = {}, set(parsed.statics)
     bound = set()
-    lists = _lists_of_made_objects(parsed, nodes)
-    for n in nodes.binders:
+    lists = _lists_of_made_objects(parsed, census)
+    for n in census.assigns + census.loops:
         made = _assigned_made(parsed, n, lists)
         if made is not None:
             target, cls = made
             bound.add(id(target))
             if cls is None or found.setdefault(target.id, cls)[0] is not cls[0]:
                 other.add(target.id)
-    for n in nodes.written:
+    for n in census.written:
         if id(n) not in bound:
             other.add(n.id)
     args = parsed.node.args
     other |= {a.id for a in args.posonlyargs + args.args + args.kwonlyargs if a is not None}
     return {name: cls for name, cls in found.items() if name not in other}
-
-
-class _Nodes:
-    """What local_classes looks at, in one walk of the function, each list in walk order:
-    the assignments and loops that bind names, the names not read (stored, deleted,
-    parameters), and the names whose attribute is read or written or whose item is written."""
-
-    def __init__(self, node):
-        self.binders, self.written, self.changed = [], [], set()
-        for n in ir.walk(node):
-            kind = n.__class__
-            if kind is gast.Name:
-                if n.ctx.__class__ is not gast.Load:
-                    self.written.append(n)
-            elif kind in (gast.Assign, gast.For, gast.comprehension):
-                self.binders.append(n)
-            elif kind in (gast.Attribute, gast.Subscript) and n.value.__class__ is gast.Name:
-                if kind is gast.Attribute or n.ctx.__class__ is not gast.Load:
-                    self.changed.add(n.value.id)
 
 
 def _assigned_made(parsed, node, lists):
@@ -83,12 +64,12 @@ def _list_iterated(parsed, node):
             return node.id if isinstance(node, gast.Name) else None
 
 
-def _lists_of_made_objects(parsed, nodes):
+def _lists_of_made_objects(parsed, census):
     """name -> (class, dotted name), of the local names bound once, to a list of objects
     made by calls of that class (a display or a comprehension), and never changed."""
     made, seen = {}, set()
-    for n in nodes.binders:
-        if isinstance(n, gast.Assign) and len(n.targets) == 1:
+    for n in census.assigns:
+        if len(n.targets) == 1:
             target = n.targets[0]
             if isinstance(target, gast.Name) and target.id not in seen:
                 items = (
@@ -102,9 +83,9 @@ def _lists_of_made_objects(parsed, nodes):
                 if len(classes) == 1 and None not in classes:
                     made[target.id] = classes.pop()
                 seen.add(target.id)
-    stores = collections.Counter(n.id for n in nodes.written if isinstance(n.ctx, gast.Store))
+    stores = collections.Counter(n.id for n in census.written if isinstance(n.ctx, gast.Store))
     return {
-        name: cls for name, cls in made.items() if name not in nodes.changed and stores[name] == 1
+        name: cls for name, cls in made.items() if name not in census.changed and stores[name] == 1
     }
 
 

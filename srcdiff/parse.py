@@ -201,6 +201,8 @@ class _Census:
 
     def __init__(self, node):
         self.calls, self.assigns, self.functions, self.written = [], [], [], []
+        self.loops = []  # (for statements and comprehensions: what their targets take)
+        self.changed = set()  # names whose attribute is read or set, or whose item is set
         for n in ir.walk(node):
             kind = n.__class__
             if kind is gast.Name:
@@ -212,6 +214,13 @@ class _Census:
                 self.assigns.append(n)
             elif kind is gast.FunctionDef:
                 self.functions.append(n)
+            elif kind is gast.For or kind is gast.comprehension:
+                self.loops.append(n)
+            elif (kind is gast.Attribute or kind is gast.Subscript) and (
+                n.value.__class__ is gast.Name
+                and (kind is gast.Attribute or n.ctx.__class__ is not gast.Load)
+            ):
+                self.changed.add(n.value.id)
 
 
 def _attribute(name, attr):
@@ -281,7 +290,7 @@ class ParsedFunction:
         self.local_names.update(n.id for n in census.written if isinstance(n.ctx, gast.Store))
         self.local_names.update(n.name for n in census.functions if n is not self.node)
         self.local_classes = {}  # (what _local_classes resolves names by: none yet)
-        self.local_classes = local_classes(self)
+        self.local_classes = local_classes(self, census)
 
     def sibling(self, fn):
         """The definition of `fn` when it is a function of this one's module and file without
