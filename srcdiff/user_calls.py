@@ -80,7 +80,7 @@ class UserCalls:
         self.active.add(name)
         # what fwd_g saves for bwd_g, and what bwd_g returns: named after g, numbered only
         # beside another call's
-        base = fn.__name__ if fn.__name__.isidentifier() else "call"
+        base = naming.base_name(fn)
         saved, grads = self.names.named(f"{base}_saved"), self.names.named(f"{base}_grads")
         atoms = [bound[positional[i]] for i in wrt]
         if self.p.recomputed(node.func) and not self.forward_mode:  # `y = fwd_g(a, b)[0]`
