@@ -582,6 +582,22 @@ def module_lambdas(w, x):
     return np.sum(squared(h) + LAMBDAS["lin"](h) * scaled(shifted(h)))
 
 
+def tries_a_cholesky(w, x):
+    total = 0.0
+    for shift in (1.0, -10.0):  # positive definite, then not (w @ w.T has rank 2): both paths
+        K = w @ w.T + shift * np.eye(3)
+        try:
+            L = np.linalg.cholesky(K)
+        except np.linalg.LinAlgError:
+            L = np.linalg.cholesky(K + 20.0 * np.eye(3))
+        except (ValueError, TypeError) as error:  # noqa: F841 (a name unread is allowed)
+            raise RuntimeError("not a matrix")
+        else:
+            L = 2.0 * L
+        total = total + np.sum(np.tanh(x @ L))
+    return total
+
+
 def weighs_a_pair(pair, x):
     first, second = pair
     return np.sum(np.tanh(x @ first) * second)
@@ -887,6 +903,7 @@ CASES = {
     "f(*pair)": (splat_call, w_and_x),
     "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
     "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "try: L = np.linalg.cholesky(K) / except LinAlgError: ... / else": (tries_a_cholesky, w_and_x),
     "defaults of the differentiated function": (defaults_of_the_differentiated_function, w_and_x),
     "max(a, b, c), min([a, b, c])": (builtin_max_min_of_several, w_and_x),
     "pow(a, b)": (builtin_pow, w_and_x),

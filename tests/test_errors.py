@@ -31,9 +31,10 @@ def assert_located(error, snippet, *words):
 def uses_try(x):
     try:
         y = np.exp(x)
+        z = y * 2  # (two statements tried: which one raised decides what z is)
     except ValueError:
-        y = x
-    return np.sum(y)
+        y = z = x
+    return np.sum(y * z)
 
 
 def uses_with(x):
@@ -72,7 +73,7 @@ def two_args(x, n):
 @pytest.mark.parametrize(
     "fn, snippet, word",
     [
-        (uses_try, "try:", "try/except"),
+        (uses_try, "try:", "try only the call that may raise"),
         (uses_with, "with open(__file__):", "with"),
         (uses_yield, "yield np.sum(x)", "generators"),
         (uses_global, "global COUNTER", "global"),
