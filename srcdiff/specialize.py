@@ -208,7 +208,7 @@ class Session:
         pairs = saved_lists.paired_calls(func, lambda name: _forward_of(owners, name))
         done, later = set(), {}  # (later: a backward copy's sources, shown where it is called)
         for node, values in list(seen.values()):
-            self.sources.extend(later.pop(id(node), ()))
+            self.sources += [s for s in later.pop(id(node), ()) if s not in self.sources]
             if (
                 isinstance(node, gast.Call)
                 and isinstance(node.func, gast.Name)
