@@ -2,11 +2,16 @@
 
 A user function's forward function returns `result, [a, b, ...]` and its backward function
 unpacks `a, b, ... = saved`. Once both are specialised, the backward one often reads fewer
-of them (a shape that settled an unbroadcast is no longer asked for); the forward one then
-need not save them. The two are cut in step, and only as a pair: the caller hands the list
-from the one straight to the other (`paired_calls`), and the specialise stage gives each cut
-pair its own copies, so a forward function saving everything never meets a backward one
-expecting less, nor the other way round."""
+of them (a shape that settled an unbroadcast is no longer asked for, a branch taken or not
+whatever the value of `_cond0`); the forward one then need not save them. The two are cut in
+step, and only as a pair: the list goes from the one to the other through a `Channel` (a
+caller hands it on, straight or through a stack; a caller's own pair saves it at one place
+of its list, where the caller's backward function takes it), and the specialise stage gives
+each cut pair its own copies, so a forward function saving everything never meets a backward
+one expecting less, nor the other way round. A callee's list saved in a caller's is cut with
+the caller's pair: the caller's `Cut` says how (`inner`)."""
+
+from dataclasses import dataclass, field
 
 import gast
 
@@ -14,37 +19,125 @@ from .. import ir
 from .dead_code import drop_unread_pops, eliminate_dead_code, eliminate_dead_stacks
 
 
-def paired_calls(func, forward_of):
-    """{id(forward call): backward call} for each `y, s = fwd_g(...)` of func whose list s
-    func reads once only, as the last argument of `bwd_g(b, s)` of the same callee: there the
-    list goes from one to the other untouched. `forward_of(name)` is the name of the forward
-    function that a backward function `name` belongs with (None if it is none)."""
-    loads, stores, forwards, backwards = {}, {}, {}, {}
+@dataclass(frozen=True)
+class Cut:
+    """How a pair's saved list of `count` items is cut: to the items at `kept`, without the
+    stacks at `dropped` (which the backward copy no longer pops) and what pushes onto them,
+    and with the callee lists at some kept places cut too: `inner` holds (place, the
+    callee's forward function, its Cut)."""
+
+    kept: tuple
+    count: int
+    dropped: tuple = ()
+    inner: tuple = ()
+
+
+@dataclass
+class Channel:
+    """Names of a function that carry the saved lists of one callee's calls and nothing
+    else (`y, s = fwd_g(...)`, `stack.append(s)`, `s = stack.pop()`, `bwd_g(b, s)`): the
+    forward calls that make the lists (`made`), the backward calls given them (`given`),
+    and the places of the function's own saved list where they are `taken` from (a backward
+    function's unpacking) or `returned` (a forward function's return)."""
+
+    made: list = field(default_factory=list)
+    given: list = field(default_factory=list)
+    taken: list = field(default_factory=list)
+    returned: list = field(default_factory=list)
+
+    def pair(self):
+        """The forward call and the backward call of a list handed on within the function,
+        else None."""
+        if len(self.made) == len(self.given) == 1 and not self.taken and not self.returned:
+            return self.made[0], self.given[0]
+        return None
+
+    def handed_in(self):
+        """(place, backward call) for a list a backward function takes from its own saved
+        list and gives to one backward call, else None."""
+        if len(self.taken) == len(self.given) == 1 and not self.made and not self.returned:
+            return self.taken[0], self.given[0]
+        return None
+
+    def handed_out(self):
+        """(place, forward call) for a list one forward call makes and a forward function
+        saves at one place of its own list, else None."""
+        if len(self.returned) == len(self.made) == 1 and not self.taken and not self.given:
+            return self.returned[0], self.made[0]
+        return None
+
+
+def channels(func, forwards):
+    """func's Channels whose forward and backward calls are of one callee's pair (forwards:
+    {a callee's backward function: its forward function}); names that anything else reads
+    or writes carry no channel."""
+    making = set(forwards.values())
+    parent = {}
+
+    def root(name):
+        while parent.setdefault(name, name) != name:
+            name = parent[name]
+        return name
+
+    named, known, ends = {}, {}, []
+
+    def recognise(node, end=None, joined=None):
+        known[node.id] = known.get(node.id, 0) + 1
+        if end is not None:
+            ends.append((node.id, end))
+        if joined is not None:
+            parent[root(node.id)] = root(joined.id)
+
     for node in ir.walk(func):
         if isinstance(node, gast.Name):
-            counts = stores if isinstance(node.ctx, gast.Store) else loads
-            counts[node.id] = counts.get(node.id, 0) + 1
-        elif isinstance(node, gast.Assign) and _forward_call(node):
-            forwards[node.targets[0].elts[1].id] = node.value
-        elif (
-            isinstance(node, gast.Call)
-            and isinstance(node.func, gast.Name)
-            and len(node.args) == 2
-            and not node.keywords
-            and isinstance(node.args[1], gast.Name)
-        ):
-            backwards.setdefault(node.args[1].id, []).append(node)
-    pairs = {}
-    for saved, forward in forwards.items():
-        found = backwards.get(saved, ())
-        if (
-            len(found) == 1
-            and loads.get(saved) == 1
-            and stores.get(saved) == 1
-            and forward_of(found[0].func.id) == forward.func.id
-        ):
-            pairs[id(forward)] = found[0]
-    return pairs
+            named[node.id] = named.get(node.id, 0) + 1
+        elif isinstance(node, gast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+            if _forward_call(node) and value.func.id in making:
+                recognise(target.elts[1], ("made", value))
+            elif isinstance(target, gast.Name) and _stack_call(value, "pop", 0):
+                recognise(target, joined=value.func.value)
+                recognise(value.func.value)
+            elif isinstance(target, gast.Name) and isinstance(value, gast.List) and not value.elts:
+                recognise(target)
+        elif isinstance(node, gast.Expr) and _stack_call(node.value, "append", 1):
+            if isinstance(node.value.args[0], gast.Name):
+                recognise(node.value.args[0], joined=node.value.func.value)
+                recognise(node.value.func.value)
+        elif _backward_call(node) and node.func.id in forwards:
+            recognise(node.args[1], ("given", node))
+    for place, name in enumerate(_unpacked(func) or ()):
+        recognise(name, ("taken", place))
+    for place, item in enumerate(_returned(func) or ()):
+        if isinstance(item, gast.Name):
+            recognise(item, ("returned", place))
+    found = {}
+    for name, (kind, end) in ends:
+        getattr(found.setdefault(root(name), Channel()), kind).append(end)
+    members = {}
+    for name in named:
+        members.setdefault(root(name), []).append(name)
+    return [
+        channel
+        for key, channel in found.items()
+        if all(named[name] == known.get(name) for name in members[key])
+        and len({forwards[call.func.id] for call in channel.given} | _names(channel.made)) <= 1
+    ]
+
+
+def _names(calls):
+    return {call.func.id for call in calls}
+
+
+def _stack_call(node, method, count):
+    return (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Attribute)
+        and node.func.attr == method
+        and isinstance(node.func.value, gast.Name)
+        and len(node.args) == count
+        and not node.keywords
+    )
 
 
 def _forward_call(stmt):
@@ -59,35 +152,33 @@ def _forward_call(stmt):
     )
 
 
-def keep_read(backward):
-    """Cut the backward function's `a, b, ... = saved` to the names it reads (a list it only
-    pops unread values off, its pops gone, is not read); returns the positions kept, how
-    many there were and the positions of the lists popped so, or None when it reads them
-    all or does not unpack its list so."""
-    saved = backward.args.args[-1].id
-    unpack = backward.body[0] if backward.body else None
-    if not (
+def _backward_call(node):
+    return (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Name)
+        and len(node.args) == 2
+        and not node.keywords
+        and isinstance(node.args[1], gast.Name)
+    )
+
+
+def _unpacked(backward):
+    """The names a backward function unpacks its saved list into (`a, b, ... = saved`, its
+    first statement; the list read after only by `saved.clear()`), else None."""
+    if not backward.body or not backward.args.args:
+        return None
+    saved, unpack = backward.args.args[-1].id, backward.body[0]
+    if (
         isinstance(unpack, gast.Assign)
+        and len(unpack.targets) == 1
         and isinstance(unpack.targets[0], gast.Tuple)
         and all(isinstance(t, gast.Name) for t in unpack.targets[0].elts)
         and isinstance(unpack.value, gast.Name)
         and unpack.value.id == saved
         and _saved_read_only_to_clear(backward.body[1:], saved)
     ):
-        return None
-    targets = unpack.targets[0].elts
-    popped = drop_unread_pops(backward, {t.id for t in targets})
-    read = set()
-    for stmt in backward.body[1:]:
-        read |= ir.names_in(stmt)
-    kept = tuple(i for i, t in enumerate(targets) if t.id in read)
-    if len(kept) == len(targets):
-        return None
-    if kept:
-        unpack.targets[0].elts = [targets[i] for i in kept]
-    else:
-        del backward.body[0]
-    return kept, len(targets), tuple(i for i, t in enumerate(targets) if t.id in popped)
+        return unpack.targets[0].elts
+    return None
 
 
 def _saved_read_only_to_clear(body, saved):
@@ -104,26 +195,55 @@ def _saved_read_only_to_clear(body, saved):
     return True
 
 
-def keep_saved(forward, kept, count, stacks):
-    """Cut the forward function's `return result, [a, b, ...]` (`count` items) to the items
-    at `kept`, and drop the lists at positions `stacks` (which the backward function no
-    longer pops) with what pushes onto them; False (forward then spoilt) unless that return
-    is its only one and those lists go whole."""
-    returns = [node for node in ir.walk(forward) if isinstance(node, gast.Return)]
+def _returned(forward):
+    """The items of a forward function's saved list (`return result, [a, b, ...]`, its only
+    return, at its end), else None."""
     last = forward.body[-1] if forward.body else None
     if not (
-        returns == [last]
+        isinstance(last, gast.Return)
         and isinstance(last.value, gast.Tuple)
         and len(last.value.elts) == 2
         and isinstance(last.value.elts[1], gast.List)
-        and len(last.value.elts[1].elts) == count
+        and [node for node in ir.walk(forward) if isinstance(node, gast.Return)] == [last]
     ):
+        return None
+    return last.value.elts[1].elts
+
+
+def keep_read(backward, inner=()):
+    """Cut the backward function's `a, b, ... = saved` to the names it reads (a list it only
+    pops unread values off, its pops gone, is not read); returns the Cut, with `inner` (the
+    callee lists it takes and gives on, cut), or None when it reads them all and cuts no
+    callee's or does not unpack its list so."""
+    targets = _unpacked(backward)
+    if targets is None:
+        return None
+    popped = drop_unread_pops(backward, {t.id for t in targets})
+    read = set()
+    for stmt in backward.body[1:]:
+        read |= ir.names_in(stmt)
+    kept = tuple(i for i, t in enumerate(targets) if t.id in read)
+    if len(kept) == len(targets) and not inner:
+        return None
+    if kept:
+        backward.body[0].targets[0].elts = [targets[i] for i in kept]
+    else:
+        del backward.body[0]
+    dropped = tuple(i for i, t in enumerate(targets) if t.id in popped)
+    return Cut(kept, len(targets), dropped, inner)
+
+
+def keep_saved(forward, cut):
+    """Cut the forward function's `return result, [a, b, ...]` to the items the Cut keeps,
+    and drop the lists it drops with what pushes onto them; False (forward then spoilt)
+    unless that return is its only one and those lists go whole."""
+    items = _returned(forward)
+    if items is None or len(items) != cut.count:
         return False
-    items = last.value.elts[1].elts
-    dropped = {items[i].id for i in stacks if isinstance(items[i], gast.Name)}
-    if len(dropped) != len(stacks):
+    dropped = {items[i].id for i in cut.dropped if isinstance(items[i], gast.Name)}
+    if len(dropped) != len(cut.dropped):
         return False
-    last.value.elts[1].elts = [items[i] for i in kept]
+    forward.body[-1].value.elts[1].elts = [items[i] for i in cut.kept]
     eliminate_dead_code(forward)  # (what was computed only to be saved)
     while eliminate_dead_stacks(forward):
         pass
