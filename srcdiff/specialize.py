@@ -221,47 +221,56 @@ class Session:
                 and id(node) not in done
             ):
                 continue
-            callee, name, how = owners[node.func.id], node.func.id, plan.pop(id(node), None)
+            callee, name = owners[node.func.id], node.func.id
+            channel, how = plan.pop(id(node), (None, None))
             if isinstance(how, saved_lists.Cut):  # (a forward call whose list func saves)
                 saving = self.clone(callee, name, values, cut=how)
                 if saving is None:
                     raise Unsupported(f"{name} cannot save less")
                 self._point(node, saving, emitted)
+                cut_to = how
             elif isinstance(how, int):  # (a backward call given a list func takes)
                 pruned = self.clone(callee, name, values, cut=True)
                 self._point(node, pruned, emitted)
-                if pruned is not None and pruned.kept is not None:
-                    inner.append((how, _forward_of(owners, name), pruned.kept))
-            elif (  # (a forward call, `how` the backward call it hands its list to)
-                how is not None
-                and id(how) in seen
-                and self._redirect_pair(owners, (node, values), how, seen, later, emitted)
-            ):
+                cut_to = None if pruned is None else pruned.kept
+                if cut_to is not None:
+                    inner.append((how, _forward_of(owners, name), cut_to))
+            else:  # (a forward call, `how` the backward call it hands its list to, if any)
+                paired = how is not None and id(how) in seen
+                cut_to = (
+                    self._redirect_pair(owners, (node, values), how, seen, later, emitted)
+                    if paired
+                    else None
+                )
+                if cut_to is None:
+                    self._point(node, self.clone(callee, name, values), emitted)
+                    continue
                 done.add(id(how))
-            else:
-                self._point(node, self.clone(callee, name, values), emitted)
-        if any(isinstance(how, saved_lists.Cut) for how in plan.values()):
+            if cut_to is not None and cut_to.empty:
+                saved_lists.unhand(func, channel)
+        if any(isinstance(how, saved_lists.Cut) for _, how in plan.values()):
             raise Unsupported("a callee's list to cut is made where the run never went")
         return tuple(inner)
 
     def _redirect_pair(self, owners, call, backward, seen, later, emitted):
         """Point a forward call and the backward call it hands its saved list to at copies
-        that save only what the backward one reads; False when they read all of it."""
+        that save only what the backward one reads; returns their Cut, None (and points
+        neither) when they read all of it."""
         (forward, values), start = call, len(self.sources)
         callee = owners[forward.func.id]
         pruned = self.clone(callee, backward.func.id, seen[id(backward)][1], cut=True)
         later[id(backward)] = self.sources[start:]
         del self.sources[start:]
         if pruned is None or pruned.kept is None:
-            return False
+            return None
         saving = self.clone(callee, forward.func.id, values, cut=pruned.kept)
         if saving is None:  # (the cut copies are not called: not shown)
             del self.sources[start:]
             del later[id(backward)]
-            return False
+            return None
         self._point(forward, saving, emitted)
         self._point(backward, pruned, emitted)
-        return True
+        return pruned.kept
 
     def clone_name(self, callee, name, number):
         """The name of the number'th copy of `callee`'s function `name`: numbered also by
@@ -353,26 +362,27 @@ def _cut(func, cut, inner):
 
 
 def _plan(func, owners, cut):
-    """{id(call): how Session.redirect points it} for func's calls whose saved lists are
-    cut: a forward call's backward call (a pair within func), a backward call's place in
-    func's saved list (func a backward copy being cut, `cut` True), a forward call's Cut
-    (func a forward copy cut so; raises Unsupported when one is not found)."""
+    """{id(call): (its saved_lists.Channel, how Session.redirect points it)} for func's calls
+    whose saved lists are cut: a forward call's backward call (a pair within func), a
+    backward call's place in func's saved list (func a backward copy being cut, `cut` True),
+    a forward call's Cut (func a forward copy cut so; raises Unsupported when one is not
+    found)."""
     forwards = {name: _forward_of(owners, name) for name in owners}
     forwards = {name: forward for name, forward in forwards.items() if forward is not None}
     plan, returned = {}, {}
     for channel in saved_lists.channels(func, forwards):
         pair, handed_in, handed_out = channel.pair(), channel.handed_in(), channel.handed_out()
         if pair is not None:
-            plan[id(pair[0])] = pair[1]
+            plan[id(pair[0])] = channel, pair[1]
         elif handed_in is not None and cut is True:
-            plan[id(handed_in[1])] = handed_in[0]
+            plan[id(handed_in[1])] = channel, handed_in[0]
         elif handed_out is not None:
-            returned[handed_out[0]] = handed_out[1]
+            returned[handed_out[0]] = channel, handed_out[1]
     for place, forward, inner in cut.inner if isinstance(cut, saved_lists.Cut) else ():
-        call = returned.get(place)
+        channel, call = returned.get(place, (None, None))
         if call is None or call.func.id != forward:
             raise Unsupported(f"no call of {forward} saved at {place}")
-        plan[id(call)] = inner
+        plan[id(call)] = channel, inner
     return plan
 
 

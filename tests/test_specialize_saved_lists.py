@@ -132,3 +132,35 @@ def test_resnet_saves_no_training_flag(unchecked):
     assert "del training" not in source
     expected = finite_differences(resnet.loss, (params, x, y))
     assert_leaves_close(df(params, x, y), expected, 1e-5, 1e-7, "resnet")
+
+
+def plus_one(x):
+    return x + 1.0
+
+
+def shifted(w, x):
+    return plus_one(x @ w) + 1.0
+
+
+def looped(w, xs):
+    h = xs[0]
+    for t in range(xs.shape[0]):
+        h = shifted(w, plus_one(h) * xs[t])
+    return np.sum(h**2)
+
+
+def test_a_pair_that_saves_nothing_hands_no_list(rng, unchecked):
+    """plus_one's backward reads nothing: its forward copy returns its value alone, its
+    backward copy takes the adjoint alone, and no caller (f in a loop, through a stack; or
+    shifted's pair, in its own saved list) keeps an empty list for it."""
+    w, xs = rng.normal(size=(3, 3)), rng.normal(size=(4, 3))
+    df = nf.grad(looped)
+    assert "plus_one_saved" in df.source
+    source = df.source_for(w, xs)
+    assert "plus_one_saved" not in source and "_stack_plus_one" not in source
+    assert _function(source, "fwd_plus_one_s1").endswith("    return _t0\n\n")
+    assert "def bwd_plus_one_s1(b_t0):\n    return b_t0,\n" in source
+    assert "_t0 = fwd_plus_one_s1(h)" in source and "_t1 = fwd_plus_one_s1(_t0)" in source
+    assert "bh, = bwd_plus_one_s1(b_t0)\n" in source and "= bwd_plus_one_s1(b_t2)\n" in source
+    assert "return _t2, [w, x]\n" in source
+    np.testing.assert_allclose(df(w, xs), numerical_grad(looped, (w, xs), 0), rtol=1e-6, atol=1e-9)

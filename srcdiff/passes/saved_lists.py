@@ -16,7 +16,12 @@ from dataclasses import dataclass, field
 import gast
 
 from .. import ir
-from .dead_code import drop_unread_pops, eliminate_dead_code, eliminate_dead_stacks
+from .dead_code import (
+    drop_statements,
+    drop_unread_pops,
+    eliminate_dead_code,
+    eliminate_dead_stacks,
+)
 
 
 @dataclass(frozen=True)
@@ -31,25 +36,32 @@ class Cut:
     dropped: tuple = ()
     inner: tuple = ()
 
+    @property
+    def empty(self):
+        """Whether the pair saves nothing: then no list goes from one to the other (unhand)."""
+        return not self.kept and not self.inner
+
 
 @dataclass
 class Channel:
     """Names of a function that carry the saved lists of one callee's calls and nothing
     else (`y, s = fwd_g(...)`, `stack.append(s)`, `s = stack.pop()`, `bwd_g(b, s)`): the
-    forward calls that make the lists (`made`), the backward calls given them (`given`),
-    and the places of the function's own saved list where they are `taken` from (a backward
-    function's unpacking) or `returned` (a forward function's return)."""
+    assignments of forward calls that make the lists (`made`), the backward calls given them
+    (`given`), the places of the function's own saved list where they are `taken` from (a
+    backward function's unpacking) or `returned` (a forward function's return), and the
+    statements of the stacks that carry them (`stacking`)."""
 
     made: list = field(default_factory=list)
     given: list = field(default_factory=list)
     taken: list = field(default_factory=list)
     returned: list = field(default_factory=list)
+    stacking: list = field(default_factory=list)
 
     def pair(self):
         """The forward call and the backward call of a list handed on within the function,
         else None."""
         if len(self.made) == len(self.given) == 1 and not self.taken and not self.returned:
-            return self.made[0], self.given[0]
+            return self.made[0].value, self.given[0]
         return None
 
     def handed_in(self):
@@ -63,7 +75,7 @@ class Channel:
         """(place, forward call) for a list one forward call makes and a forward function
         saves at one place of its own list, else None."""
         if len(self.returned) == len(self.made) == 1 and not self.taken and not self.given:
-            return self.returned[0], self.made[0]
+            return self.returned[0], self.made[0].value
         return None
 
 
@@ -94,16 +106,16 @@ def channels(func, forwards):
         elif isinstance(node, gast.Assign) and len(node.targets) == 1:
             target, value = node.targets[0], node.value
             if _forward_call(node) and value.func.id in making:
-                recognise(target.elts[1], ("made", value))
+                recognise(target.elts[1], ("made", node))
             elif isinstance(target, gast.Name) and _stack_call(value, "pop", 0):
                 recognise(target, joined=value.func.value)
-                recognise(value.func.value)
+                recognise(value.func.value, ("stacking", node))
             elif isinstance(target, gast.Name) and isinstance(value, gast.List) and not value.elts:
-                recognise(target)
+                recognise(target, ("stacking", node))
         elif isinstance(node, gast.Expr) and _stack_call(node.value, "append", 1):
             if isinstance(node.value.args[0], gast.Name):
                 recognise(node.value.args[0], joined=node.value.func.value)
-                recognise(node.value.func.value)
+                recognise(node.value.func.value, ("stacking", node))
         elif _backward_call(node) and node.func.id in forwards:
             recognise(node.args[1], ("given", node))
     for place, name in enumerate(_unpacked(func) or ()):
@@ -125,8 +137,19 @@ def channels(func, forwards):
     ]
 
 
-def _names(calls):
-    return {call.func.id for call in calls}
+def _names(assignments):
+    return {stmt.value.func.id for stmt in assignments}
+
+
+def unhand(func, channel):
+    """Hand no list through the channel, its pair saving nothing (Cut.empty): `y, s =
+    fwd_g(...)` becomes `y = fwd_g(...)`, `bwd_g(b, s)` becomes `bwd_g(b)`, and the stacks
+    that carried the lists go."""
+    for stmt in channel.made:
+        stmt.targets = [stmt.targets[0].elts[0]]
+    for call in channel.given:
+        del call.args[1]
+    drop_statements(func, {id(stmt) for stmt in channel.stacking})
 
 
 def _stack_call(node, method, count):
@@ -164,10 +187,13 @@ def _backward_call(node):
 
 def _unpacked(backward):
     """The names a backward function unpacks its saved list into (`a, b, ... = saved`, its
-    first statement; the list read after only by `saved.clear()`), else None."""
+    first statement; the list read after only by `saved.clear()`; none if it never reads
+    the list, an empty one), else None."""
     if not backward.body or not backward.args.args:
         return None
     saved, unpack = backward.args.args[-1].id, backward.body[0]
+    if not any(saved in ir.names_in(stmt) for stmt in backward.body):
+        return []
     if (
         isinstance(unpack, gast.Assign)
         and len(unpack.targets) == 1
@@ -212,9 +238,10 @@ def _returned(forward):
 
 def keep_read(backward, inner=()):
     """Cut the backward function's `a, b, ... = saved` to the names it reads (a list it only
-    pops unread values off, its pops gone, is not read); returns the Cut, with `inner` (the
-    callee lists it takes and gives on, cut), or None when it reads them all and cuts no
-    callee's or does not unpack its list so."""
+    pops unread values off, its pops gone, is not read), and take no list at all if it
+    reads none; returns the Cut, with `inner` (the callee lists it takes and gives on,
+    cut), or None when it reads them all and cuts no callee's, or does not unpack its list
+    so."""
     targets = _unpacked(backward)
     if targets is None:
         return None
@@ -223,14 +250,18 @@ def keep_read(backward, inner=()):
     for stmt in backward.body[1:]:
         read |= ir.names_in(stmt)
     kept = tuple(i for i, t in enumerate(targets) if t.id in read)
-    if len(kept) == len(targets) and not inner:
+    if targets and len(kept) == len(targets) and not inner:
         return None
+    cut = Cut(kept, len(targets), tuple(i for i, t in enumerate(targets) if t.id in popped), inner)
     if kept:
         backward.body[0].targets[0].elts = [targets[i] for i in kept]
-    else:
+        return cut
+    if targets:
         del backward.body[0]
-    dropped = tuple(i for i, t in enumerate(targets) if t.id in popped)
-    return Cut(kept, len(targets), dropped, inner)
+    if cut.empty:  # (handed no list: it takes none, nor clears it)
+        saved = backward.args.args.pop().id
+        backward.body = [stmt for stmt in backward.body if saved not in ir.names_in(stmt)]
+    return cut
 
 
 def keep_saved(forward, cut):
@@ -244,6 +275,8 @@ def keep_saved(forward, cut):
     if len(dropped) != len(cut.dropped):
         return False
     forward.body[-1].value.elts[1].elts = [items[i] for i in cut.kept]
+    if cut.empty:  # (its callers take no list: unhand)
+        forward.body[-1].value = forward.body[-1].value.elts[0]
     eliminate_dead_code(forward)  # (what was computed only to be saved)
     while eliminate_dead_stacks(forward):
         pass
