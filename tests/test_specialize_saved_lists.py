@@ -164,3 +164,30 @@ def test_a_pair_that_saves_nothing_hands_no_list(rng, unchecked):
     assert "bh, = bwd_plus_one_s1(b_t0)\n" in source and "= bwd_plus_one_s1(b_t2)\n" in source
     assert "return _t2, [w, x]\n" in source
     np.testing.assert_allclose(df(w, xs), numerical_grad(looped, (w, xs), 0), rtol=1e-6, atol=1e-9)
+
+
+def plus_one_twice(w):
+    return plus_one(plus_one(w))
+
+
+def scaled_in_turn(w, xs):
+    h = w
+    for t in range(xs.shape[0]):
+        h = plus_one_twice(h) * xs[t]
+    return np.sum(h)
+
+
+def test_a_pair_that_saves_only_callee_lists_that_are_empty_hands_none(rng, unchecked):
+    """plus_one_twice saves only plus_one's two lists, both empty: it saves nothing either,
+    and f's loop keeps no stack for it."""
+    w, xs = rng.normal(size=3), rng.normal(size=(4, 3))
+    df = nf.grad(scaled_in_turn)
+    source = df.source_for(w, xs)
+    assert "saved" not in source
+    assert "def fwd_plus_one_twice_s1(w):\n    _t0 = fwd_plus_one_s1(w)\n" in source
+    assert _function(source, "fwd_plus_one_twice_s1").endswith("    return _t1\n\n")
+    assert "def bwd_plus_one_twice_s1(b_t1):\n    b_t0, = bwd_plus_one_s1(b_t1)\n" in source
+    assert "bh, = bwd_plus_one_twice_s1(b_t0)" in source
+    np.testing.assert_allclose(
+        df(w, xs), numerical_grad(scaled_in_turn, (w, xs), 0), rtol=1e-6, atol=1e-9
+    )

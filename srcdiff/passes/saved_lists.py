@@ -28,8 +28,8 @@ from .dead_code import (
 class Cut:
     """How a pair's saved list of `count` items is cut: to the items at `kept`, without the
     stacks at `dropped` (which the backward copy no longer pops) and what pushes onto them,
-    and with the callee lists at some kept places cut too: `inner` holds (place, the
-    callee's forward function, its Cut)."""
+    and with the callee lists at some places cut too: `inner` holds (place, the callee's
+    forward function, its Cut); a place whose callee pair saves nothing is not kept."""
 
     kept: tuple
     count: int
@@ -39,7 +39,7 @@ class Cut:
     @property
     def empty(self):
         """Whether the pair saves nothing: then no list goes from one to the other (unhand)."""
-        return not self.kept and not self.inner
+        return not self.kept
 
 
 @dataclass
@@ -83,58 +83,68 @@ def channels(func, forwards):
     """func's Channels whose forward and backward calls are of one callee's pair (forwards:
     {a callee's backward function: its forward function}); names that anything else reads
     or writes carry no channel."""
-    making = set(forwards.values())
-    parent = {}
-
-    def root(name):
-        while parent.setdefault(name, name) != name:
-            name = parent[name]
-        return name
-
-    named, known, ends = {}, {}, []
-
-    def recognise(node, end=None, joined=None):
-        known[node.id] = known.get(node.id, 0) + 1
-        if end is not None:
-            ends.append((node.id, end))
-        if joined is not None:
-            parent[root(node.id)] = root(joined.id)
-
-    for node in ir.walk(func):
-        if isinstance(node, gast.Name):
-            named[node.id] = named.get(node.id, 0) + 1
-        elif isinstance(node, gast.Assign) and len(node.targets) == 1:
-            target, value = node.targets[0], node.value
-            if _forward_call(node) and value.func.id in making:
-                recognise(target.elts[1], ("made", node))
-            elif isinstance(target, gast.Name) and _stack_call(value, "pop", 0):
-                recognise(target, joined=value.func.value)
-                recognise(value.func.value, ("stacking", node))
-            elif isinstance(target, gast.Name) and isinstance(value, gast.List) and not value.elts:
-                recognise(target, ("stacking", node))
-        elif isinstance(node, gast.Expr) and _stack_call(node.value, "append", 1):
-            if isinstance(node.value.args[0], gast.Name):
-                recognise(node.value.args[0], joined=node.value.func.value)
-                recognise(node.value.func.value, ("stacking", node))
-        elif _backward_call(node) and node.func.id in forwards:
-            recognise(node.args[1], ("given", node))
-    for place, name in enumerate(_unpacked(func) or ()):
-        recognise(name, ("taken", place))
-    for place, item in enumerate(_returned(func) or ()):
+    census = _Census(func, set(forwards.values()), forwards)
+    for place, name in enumerate(_unpacked(func, census.named) or ()):
+        census.recognise(name, ("taken", place))
+    for place, item in enumerate(_returned(func, census.returns) or ()):
         if isinstance(item, gast.Name):
-            recognise(item, ("returned", place))
-    found = {}
-    for name, (kind, end) in ends:
-        getattr(found.setdefault(root(name), Channel()), kind).append(end)
-    members = {}
-    for name in named:
-        members.setdefault(root(name), []).append(name)
+            census.recognise(item, ("returned", place))
+    found, members = {}, {}
+    for name, (kind, end) in census.ends:
+        getattr(found.setdefault(census.root(name), Channel()), kind).append(end)
+    for name in census.named:
+        members.setdefault(census.root(name), []).append(name)
     return [
         channel
         for key, channel in found.items()
-        if all(named[name] == known.get(name) for name in members[key])
+        if all(census.named[name] == census.known.get(name) for name in members[key])
         and len({forwards[call.func.id] for call in channel.given} | _names(channel.made)) <= 1
     ]
+
+
+class _Census:
+    """One walk of a function: how often each name is named (`named`), how often in the
+    ways a channel uses it (`known`), the ends of channels by name (`ends`), the names
+    joined through a stack (`root`), and the returns (`returns`)."""
+
+    def __init__(self, func, making, forwards):
+        self.parent, self.named, self.known, self.ends, self.returns = {}, {}, {}, [], []
+        for node in ir.walk(func):
+            if isinstance(node, gast.Name):
+                self.named[node.id] = self.named.get(node.id, 0) + 1
+            elif isinstance(node, gast.Assign) and len(node.targets) == 1:
+                self._assignment(node, making)
+            elif isinstance(node, gast.Expr) and _stack_call(node.value, "append", 1):
+                pushed, stack = node.value.args[0], node.value.func.value
+                if isinstance(pushed, gast.Name):
+                    self.recognise(pushed, joined=stack)
+                    self.recognise(stack, ("stacking", node))
+            elif _backward_call(node) and node.func.id in forwards:
+                self.recognise(node.args[1], ("given", node))
+            elif isinstance(node, gast.Return):
+                self.returns.append(node)
+
+    def _assignment(self, node, making):
+        target, value = node.targets[0], node.value
+        if _forward_call(node) and value.func.id in making:
+            self.recognise(target.elts[1], ("made", node))
+        elif isinstance(target, gast.Name) and _stack_call(value, "pop", 0):
+            self.recognise(target, joined=value.func.value)
+            self.recognise(value.func.value, ("stacking", node))
+        elif isinstance(target, gast.Name) and isinstance(value, gast.List) and not value.elts:
+            self.recognise(target, ("stacking", node))
+
+    def root(self, name):
+        while self.parent.setdefault(name, name) != name:
+            name = self.parent[name]
+        return name
+
+    def recognise(self, node, end=None, joined=None):
+        self.known[node.id] = self.known.get(node.id, 0) + 1
+        if end is not None:
+            self.ends.append((node.id, end))
+        if joined is not None:
+            self.parent[self.root(node.id)] = self.root(joined.id)
 
 
 def _names(assignments):
@@ -185,15 +195,23 @@ def _backward_call(node):
     )
 
 
-def _unpacked(backward):
+def _unpacked(backward, named=None):
     """The names a backward function unpacks its saved list into (`a, b, ... = saved`, its
-    first statement; the list read after only by `saved.clear()`; none if it never reads
-    the list, an empty one), else None."""
+    first statement; the list named after only by `saved.clear()`; none if it never names
+    the list, an empty one), else None. `named`: how often each name is named in it."""
     if not backward.body or not backward.args.args:
         return None
     saved, unpack = backward.args.args[-1].id, backward.body[0]
-    if not any(saved in ir.names_in(stmt) for stmt in backward.body):
+    named = _named(backward) if named is None else named
+    after = named[saved] - 1  # (besides as the parameter)
+    if not after:
         return []
+    clears = sum(
+        isinstance(stmt, gast.Expr)
+        and isinstance(stmt.value, gast.Call)
+        and ir.dotted(stmt.value.func) == (saved, "clear")
+        for stmt in backward.body
+    )
     if (
         isinstance(unpack, gast.Assign)
         and len(unpack.targets) == 1
@@ -201,36 +219,32 @@ def _unpacked(backward):
         and all(isinstance(t, gast.Name) for t in unpack.targets[0].elts)
         and isinstance(unpack.value, gast.Name)
         and unpack.value.id == saved
-        and _saved_read_only_to_clear(backward.body[1:], saved)
+        and after == 1 + clears
     ):
         return unpack.targets[0].elts
     return None
 
 
-def _saved_read_only_to_clear(body, saved):
-    """Whether the list is read after its unpacking only by `saved.clear()`."""
-    for stmt in body:
-        for node in ir.walk(stmt):
-            if isinstance(node, gast.Name) and node.id == saved:
-                if not (
-                    isinstance(stmt, gast.Expr)
-                    and ir.dotted(stmt.value.func if isinstance(stmt.value, gast.Call) else None)
-                    == (saved, "clear")
-                ):
-                    return False
-    return True
+def _named(func):
+    named = {}
+    for node in ir.walk(func):
+        if isinstance(node, gast.Name):
+            named[node.id] = named.get(node.id, 0) + 1
+    return named
 
 
-def _returned(forward):
+def _returned(forward, returns=None):
     """The items of a forward function's saved list (`return result, [a, b, ...]`, its only
-    return, at its end), else None."""
+    return, at its end), else None. `returns`: the Return nodes in it."""
     last = forward.body[-1] if forward.body else None
+    if returns is None:
+        returns = [node for node in ir.walk(forward) if isinstance(node, gast.Return)]
     if not (
         isinstance(last, gast.Return)
         and isinstance(last.value, gast.Tuple)
         and len(last.value.elts) == 2
         and isinstance(last.value.elts[1], gast.List)
-        and [node for node in ir.walk(forward) if isinstance(node, gast.Return)] == [last]
+        and returns == [last]
     ):
         return None
     return last.value.elts[1].elts
