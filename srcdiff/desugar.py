@@ -194,8 +194,7 @@ def _named_first(stmt):
     `n = np.sum(x)`, `if n > 1:`."""
     if not isinstance(stmt, (gast.If, gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
         return []
-    order = []  # (node, always run) in the order they run
-    _in_order(stmt.test if isinstance(stmt, gast.If) else stmt.value, True, order)
+    order = ir.in_evaluation_order(stmt.test if isinstance(stmt, gast.If) else stmt.value)
     out = []
     for k, (node, always) in enumerate(order):
         if not (isinstance(node, gast.NamedExpr) and always):
@@ -209,28 +208,6 @@ def _named_first(stmt):
         out.append(gast.copy_location(ir.assign(target, node.value), stmt))
         Replace(node, ir.name(target)).visit(stmt)
     return out
-
-
-def _in_order(node, always, order):
-    """Append (node, whether it always runs) for `node` and those below it, as they run."""
-    always = always and not isinstance(node, _CONDITIONAL)
-    for _, value in ir.fields(node):
-        for child in value if isinstance(value, list) else [value]:
-            if isinstance(child, gast.AST):
-                _in_order(child, always, order)
-    order.append((node, always))
-
-
-_CONDITIONAL = (
-    gast.BoolOp,
-    gast.IfExp,
-    gast.Lambda,
-    gast.ListComp,
-    gast.SetComp,
-    gast.DictComp,
-    gast.GeneratorExp,
-    gast.Dict,  # (its keys and values alternate as they run, not as its fields list them)
-)
 
 
 def _left_by_returns_only(stmt):

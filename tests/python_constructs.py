@@ -489,6 +489,18 @@ class Model:
 MODEL = Model(0.5)
 
 
+class Fitted:
+    def __init__(self, w):
+        self.w = w
+
+    def loss(self, x):
+        return np.sum(np.tanh(x @ self.w) ** 2)
+
+
+def method_of_an_object_made_there(w, x):
+    return Fitted(w * 2).loss(x) + Model(np.sum(w)).loss(w, x) * Fitted(w).loss(x)
+
+
 def method_of_a_constant_object(w, x):
     return np.sum(MODEL.predict(w, x) ** 2)
 
@@ -913,6 +925,10 @@ CASES = {
     "f(*pair)": (splat_call, w_and_x),
     "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
     "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "Fitted(w).loss(x), a method of an object made there": (
+        method_of_an_object_made_there,
+        w_and_x,
+    ),
     "if (n := np.sum(...)) > c:, y = (h := f(x)) * 2 + g(h)": (assignment_expressions, w_and_x),
     "try: L = np.linalg.cholesky(K) / except LinAlgError: ... / else": (tries_a_cholesky, w_and_x),
     "defaults of the differentiated function": (defaults_of_the_differentiated_function, w_and_x),
