@@ -5,6 +5,7 @@ import collections
 import contextlib
 import functools
 import logging
+import operator
 import typing
 import warnings
 from dataclasses import dataclass
@@ -620,6 +621,13 @@ def assignment_expressions(w, x):
     return total * np.sum(scaled)
 
 
+def operator_functions(w, x):
+    terms = [x @ w, np.tanh(x @ w), operator.neg(x @ w)]
+    total = functools.reduce(operator.add, terms)
+    products = list(map(operator.mul, terms, terms[::-1]))
+    return np.sum(operator.truediv(total, 2.0) ** 2) + np.sum(operator.getitem(products, 1))
+
+
 def weighs_a_pair(pair, x):
     first, second = pair
     return np.sum(np.tanh(x @ first) * second)
@@ -925,6 +933,7 @@ CASES = {
     "f(*pair)": (splat_call, w_and_x),
     "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
     "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "functools.reduce(operator.add, ...), map(operator.mul, ...)": (operator_functions, w_and_x),
     "Fitted(w).loss(x), a method of an object made there": (
         method_of_an_object_made_there,
         w_and_x,
