@@ -83,7 +83,7 @@ def _receiver_made(parsed, node):
     """The class whose object `node`, a method call, is called on, where the object is made
     right there (`Model(p).loss(x)`); else None."""
     if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
-        return _made_class(parsed, node.func.value)
+        return made_class(parsed, node.func.value)
     return None
 
 
@@ -92,7 +92,7 @@ def _assigned_made(parsed, node, lists):
     to one name or a loop over a list of made objects by one name; else None."""
     if isinstance(node, gast.Assign) and len(node.targets) == 1:
         target, value = node.targets[0], node.value
-        return (target, _made_class(parsed, value)) if isinstance(target, gast.Name) else None
+        return (target, made_class(parsed, value)) if isinstance(target, gast.Name) else None
     if isinstance(node, (gast.For, gast.comprehension)) and isinstance(node.target, gast.Name):
         listed = _list_iterated(parsed, node.iter)
         if listed in lists:
@@ -131,7 +131,7 @@ def _lists_of_made_objects(parsed, census):
                     if isinstance(n.value, (gast.List, gast.Tuple)) and n.value.elts
                     else [None]
                 )
-                classes = {_made_class(parsed, item) for item in items}
+                classes = {made_class(parsed, item) for item in items}
                 if len(classes) == 1 and None not in classes:
                     made[target.id] = classes.pop()
                 seen.add(target.id)
@@ -141,12 +141,12 @@ def _lists_of_made_objects(parsed, census):
     }
 
 
-def _made_class(parsed, value):
+def made_class(parsed, value):
     """(the user's class whose call makes `value`, the dotted name called), else None."""
     if not isinstance(value, gast.Call):
         return None
     if ir.dotted(value.func) == ("runtime", "replaced") and value.args:
-        return _made_class(parsed, value.args[0])
+        return made_class(parsed, value.args[0])
     cls, path = parsed.container(value.func), ir.dotted(value.func)
     user = inspect.isclass(cls) and cls.__module__.split(".")[0] not in ("builtins", "numpy")
     return (cls, ".".join(path)) if user and path else None
