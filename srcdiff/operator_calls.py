@@ -22,8 +22,8 @@ _BINARY = {
 _UNARY = {operator.neg: gast.USub, operator.pos: gast.UAdd}
 
 
-def as_operators(func, resolve):
-    """Rewrite (in place) the calls in `func` of operator.add and the like, with their
+def as_operators(func, resolve, calls):
+    """Rewrite (in place) the `calls` in `func` of operator.add and the like, with their
     operands given by position, into the operators."""
     known = {}  # dotted path -> what it names (a function calls a few, many times)
 
@@ -33,15 +33,14 @@ def as_operators(func, resolve):
             known[path] = resolve(node)
         return known[path]
 
-    nodes = list(ir.walk(func))
-    calls = {id(n) for n in nodes if n.__class__ is gast.Call and _as_operator(n, resolved)}
-    if not calls:
+    applied = {id(call) for call in calls if _as_operator(call, resolved) is not None}
+    if not applied:
         return
-    for node in reversed(nodes):  # (a call's operands written before the call)
+    for node in reversed(list(ir.walk(func))):  # (a call's operands written before the call)
         for field, value in ir.fields(node):
             if isinstance(value, list):
-                value[:] = [_as_operator(c, resolved) if id(c) in calls else c for c in value]
-            elif id(value) in calls:
+                value[:] = [_as_operator(c, resolved) if id(c) in applied else c for c in value]
+            elif id(value) in applied:
                 setattr(node, field, _as_operator(value, resolved))
 
 

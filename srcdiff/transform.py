@@ -19,7 +19,6 @@ from .reduce_loops import reduces_as_loops
 from .inline import Inliner
 from .local_classes import name_made_receivers
 from .loop_reads import hoist_loop_reads
-from .operator_calls import as_operators
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
@@ -334,7 +333,6 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
         expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
     if name_made_receivers(parsed, names.fresh):
         parsed.find_locals()
-    as_operators(parsed.node, parsed.resolve)
     desugar(parsed.node, names.fresh, parsed.resolve)
     lower_write_forms(parsed.node, parsed.resolve, names.fresh)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
