@@ -628,6 +628,16 @@ def operator_functions(w, x):
     return np.sum(operator.truediv(total, 2.0) ** 2) + np.sum(operator.getitem(products, 1))
 
 
+@np.vectorize
+def vectorized_step(v):
+    return v * v if v > 0 else 0.5 * v
+
+
+def vectorized_functions(w, x):
+    h = x @ w
+    return np.sum(vectorized_step(h)) + np.sum(np.vectorize(np.tanh)(h) * h)
+
+
 def weighs_a_pair(pair, x):
     first, second = pair
     return np.sum(np.tanh(x @ first) * second)
@@ -933,6 +943,7 @@ CASES = {
     "f(*pair)": (splat_call, w_and_x),
     "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
     "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "@np.vectorize def g, np.vectorize(np.tanh)(h)": (vectorized_functions, w_and_x),
     "functools.reduce(operator.add, ...), map(operator.mul, ...)": (operator_functions, w_and_x),
     "Fitted(w).loss(x), a method of an object made there": (
         method_of_an_object_made_there,
