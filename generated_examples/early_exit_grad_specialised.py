@@ -29,8 +29,6 @@ def dearly_exit(x):
             if _cond1:
                 break
     _cond2 = total < 0
-    if _cond2:
-        pass
     b_result0 = 1.0
     if _cond2:
         btotal = -b_result0
