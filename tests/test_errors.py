@@ -280,8 +280,8 @@ def pops_and_indexes(x):
     return np.sum(items[0] * last)
 
 
-def max_of_an_array(x):
-    return max(x) * 2.0
+def max_with_a_default(x):
+    return max(x, default=0.0) * 2.0
 
 
 def adds_into_an_item_of_a_list_display(x):
@@ -291,7 +291,7 @@ def adds_into_an_item_of_a_list_display(x):
 
 
 REJECTED = [
-    (max_of_an_array, "return max(x) * 2.0", "np.max(x)"),
+    (max_with_a_default, "return max(x, default=0.0) * 2.0", "if len(xs) else"),
     (pops_and_indexes, "return np.sum(items[0] * last)", "popped from and read by index"),
     (copies_into, "np.copyto(y, x * 2)", "changes a value in place"),
     (adds_into_an_item_of_a_list_display, "hs[0] += 1.0", "changes in place"),
