@@ -282,7 +282,7 @@ def _enumerate(args, kwargs):
 
 
 def _number_kind(value):
-    """A typed value's type; an EitherScalar itself (its type is a float's or float64's)."""
+    """A typed value's type; an EitherScalar itself (whose type is either of two)."""
     value = shapes.widen(value)
     return value if isinstance(value, shapes.EitherScalar) else getattr(value, "type", None)
 
