@@ -39,7 +39,6 @@ def dearly_exit(x):
         _cond0 = _stack_cond0.pop()
         if not _cond0:
             _t0 = _stack_t0.pop()
-            b_t1 = np.broadcast_to(btotal, (3,))
-            b_t0 = b_t1 * np.cos(_t0)
+            b_t0 = btotal * np.cos(_t0)
             bx += b_t0 * i
     return bx
