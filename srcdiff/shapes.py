@@ -112,7 +112,7 @@ UNKNOWN = _Marker("UNKNOWN")
 BOTTOM = _Marker("BOTTOM")  # no value yet (a stack nothing was pushed on)
 
 SCALARS = (float, int, bool)
-_PYTHON_NUMBER = {np.asarray(t()).dtype: t for t in (bool, int, float, complex)}  # (by dtype)
+_PYTHON_NUMBER = {np.asarray(t()).dtype: t for t in SCALARS}  # (a complex is no Typed)
 _CONSTANTS = (int, bool, str, type(None), float, complex, slice, type(Ellipsis), type)
 
 

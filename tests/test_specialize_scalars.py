@@ -139,3 +139,48 @@ def test_a_float32_sum_added_to_a_float_keeps_its_seed_helper(rng, unchecked):
     # float + np.float32 is np.float32, whose seed is no Python 1.0: nothing is claimed
     x = rng.normal(size=(2, 3)).astype(np.float32)
     assert "runtime.grad_seed(" in nf.grad(summed_sines).source_for(x)
+
+
+PAIRS = [
+    (-2.0, np.float64(-2.0)),
+    (3, np.int64(3)),
+    (True, np.bool_(True)),
+]
+PARTNERS = [
+    0.5,
+    -3,
+    False,
+    np.float32(1.5),
+    np.float64(2.0),
+    np.int8(2),
+    np.ones(2, np.float32),
+    np.ones(2),
+    np.ones(2, np.int32),
+    np.array(2.0),
+]
+OPERATORS = [operator.add, operator.mul, operator.truediv, operator.pow, operator.lt]
+
+
+@pytest.mark.parametrize("op", OPERATORS, ids=lambda op: op.__name__)
+@pytest.mark.parametrize("pair", PAIRS, ids=lambda pair: type(pair[0]).__name__)
+def test_either_scalars_results_hold_both_ways(pair, op):
+    """Whatever binary() finds for a Python number or numpy's scalar (of one dtype) and
+    another value, on either side, each of the two real results is an instance of."""
+    either = shapes.join(shapes.describe(pair[0]), shapes.describe(pair[1]))
+    assert isinstance(either, shapes.EitherScalar)
+    for partner in PARTNERS:
+        for flipped in (False, True):
+            operands = (shapes.describe(partner), either) if flipped else (either, partner)
+            found = shapes.binary(op, *map(_described, operands))
+            if found is shapes.UNKNOWN:
+                continue
+            for number in pair:
+                with np.errstate(all="ignore"):
+                    result = op(partner, number) if flipped else op(number, partner)
+                assert shapes.join(shapes.describe(result), found) == found, (number, partner)
+
+
+def _described(value):
+    return (
+        value if isinstance(value, (shapes.EitherScalar, shapes.Typed)) else shapes.describe(value)
+    )
