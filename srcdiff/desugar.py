@@ -26,6 +26,7 @@ import gast
 import numpy as np
 
 from . import ir
+from .try_except import as_branches
 
 _LOOPS = (gast.For, gast.While)
 _LOOP_JUMPS = (gast.Break, gast.Continue)
@@ -171,6 +172,8 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
             out += _unwrap_blocks(stmt.body, resolve, read, fresh) + _unwrap_blocks(
                 stmt.finalbody, resolve, read, fresh
             )
+        elif (branches := as_branches(stmt, resolve, fresh)) is not None:
+            out += _unwrap_blocks(branches, resolve, read, fresh)
         elif _left_by_returns_only(stmt):
             body = _unwrap_blocks(stmt.body, resolve, read, fresh)
             final = _unwrap_blocks(stmt.finalbody, resolve, read, fresh)
