@@ -26,6 +26,7 @@ import gast
 import numpy as np
 
 from . import ir
+from .comprehension_loops import Replace
 from .try_except import as_branches
 
 _LOOPS = (gast.For, gast.While)
@@ -148,6 +149,7 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
         for field in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
                 setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read, fresh))
+        out += _named_first(stmt)
         if isinstance(stmt, gast.With) and all(
             isinstance(item.context_expr, gast.Call)
             and (
@@ -182,6 +184,29 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
                 out += [ir.copy_tree(s) for s in final]
         else:
             out.append(stmt)
+    return out
+
+
+def _named_first(stmt):
+    """The assignments of the assignment expressions (`:=`) of `stmt` that it runs always
+    (not under `and`, `or`, `if`-`else`, a lambda, a comprehension or a dict display) before
+    anything in it reads their name, each now that name: `if (n := np.sum(x)) > 1:` ->
+    `n = np.sum(x)`, `if n > 1:`."""
+    if not isinstance(stmt, (gast.If, gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
+        return []
+    order = ir.in_evaluation_order(stmt.test if isinstance(stmt, gast.If) else stmt.value)
+    out = []
+    for k, (node, always) in enumerate(order):
+        if not (isinstance(node, gast.NamedExpr) and always):
+            continue
+        target = node.target.id
+        if any(
+            isinstance(n, gast.Name) and n.id == target and n is not node.target
+            for n, _ in order[:k]
+        ):
+            continue  # (read before it runs: the old value)
+        out.append(gast.copy_location(ir.assign(target, node.value), stmt))
+        Replace(node, ir.name(target)).visit(stmt)
     return out
 
 

@@ -489,6 +489,18 @@ class Model:
 MODEL = Model(0.5)
 
 
+class Fitted:
+    def __init__(self, w):
+        self.w = w
+
+    def loss(self, x):
+        return np.sum(np.tanh(x @ self.w) ** 2)
+
+
+def method_of_an_object_made_there(w, x):
+    return Fitted(w * 2).loss(x) + Model(np.sum(w)).loss(w, x) * Fitted(w).loss(x)
+
+
 def method_of_a_constant_object(w, x):
     return np.sum(MODEL.predict(w, x) ** 2)
 
@@ -596,6 +608,16 @@ def tries_a_cholesky(w, x):
             L = 2.0 * L
         total = total + np.sum(np.tanh(x @ L))
     return total
+
+
+def assignment_expressions(w, x):
+    if (total := np.sum(np.tanh(x @ w))) > 100.0:
+        return total
+    scaled = (h := np.sin(x @ w)) * 2 + np.sum(h)
+    for row in scaled:
+        if (top := np.max(row)) > 0.1:
+            total = total + top
+    return total * np.sum(scaled)
 
 
 def weighs_a_pair(pair, x):
@@ -903,6 +925,11 @@ CASES = {
     "f(*pair)": (splat_call, w_and_x),
     "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
     "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "Fitted(w).loss(x), a method of an object made there": (
+        method_of_an_object_made_there,
+        w_and_x,
+    ),
+    "if (n := np.sum(...)) > c:, y = (h := f(x)) * 2 + g(h)": (assignment_expressions, w_and_x),
     "try: L = np.linalg.cholesky(K) / except LinAlgError: ... / else": (tries_a_cholesky, w_and_x),
     "defaults of the differentiated function": (defaults_of_the_differentiated_function, w_and_x),
     "max(a, b, c), min([a, b, c])": (builtin_max_min_of_several, w_and_x),

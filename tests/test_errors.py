@@ -264,7 +264,8 @@ def writes_under_a_list(x):
 
 
 def walrus_of_x(x):
-    if (total := np.sum(x)) > 0:
+    total = 1.0
+    if total + (total := np.sum(x)) > 0:  # (the old total read first)
         return total * 2
     return total
 
@@ -298,7 +299,11 @@ REJECTED = [
     (pops_and_indexes, "return np.sum(items[0] * last)", "popped from and read by index"),
     (copies_into, "np.copyto(y, x * 2)", "changes a value in place"),
     (adds_into_an_item_of_a_list_display, "hs[0] += 1.0", "changes in place"),
-    (walrus_of_x, "if (total := np.sum(x)) > 0:", ":="),  # a gradient of 0, once
+    (
+        walrus_of_x,
+        "if total + (total := np.sum(x)) > 0:  # (the old total read first)",
+        ":=",
+    ),  # a gradient of 0, once
     (writes_under_a_list, "z[0] = x[1]", "changes 'first' too"),
     # these once ran, with a gradient of zero
     (writes_through_an_alias, "w[1] = x[2]", "changes 'z' too"),
