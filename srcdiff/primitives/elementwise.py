@@ -111,11 +111,11 @@ class true_divide:
 class power:
     def adjoint(bz, z, x1, x2):
         bx1 = runtime.unbroadcast(bz * runtime.power_slope(x1, x2), x1)
-        bx2 = runtime.unbroadcast(bz * z * runtime.unless_int(runtime.log_or_zero(x1), x2), x2)
+        bx2 = runtime.unbroadcast(bz * z * runtime.unless_int(runtime.log_or_zero(x1, x2), x2), x2)
 
     def tangent(dz, z, x1, x2):
         dz = dx1 * runtime.power_slope(x1, x2)
-        dz = dx2 * z * runtime.unless_int(runtime.log_or_zero(x1), x2)
+        dz = dx2 * z * runtime.unless_int(runtime.log_or_zero(x1, x2), x2)
 
 
 @ufunc(np.negative, samples=unary("-x") + unary("np.negative(x)"))

@@ -232,12 +232,12 @@ class power_slope:
     def adjoint(bz, z, x, y):
         bx = runtime.unbroadcast(bz * runtime.power_curvature(x, y), x)
         by = runtime.unbroadcast(
-            bz * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x), y), y
+            bz * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x, y), y), y
         )
 
     def tangent(dz, z, x, y):
         dz = dx * runtime.power_curvature(x, y)
-        dz = dy * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x), y)
+        dz = dy * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x, y), y)
 
     def fold(x, y):  # y * x ** (y - 1) for a number y (and 0 or 1 as the numbers they are)
         if y in (0, 1):
@@ -261,12 +261,13 @@ class power_curvature:
     def adjoint(bz, z, x, y):
         bx = runtime.unbroadcast(bz * y * runtime.power_curvature(x, y - 1), x)
         by = runtime.unbroadcast(
-            bz * runtime.unless_int((2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x), y), y
+            bz * runtime.unless_int((2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x, y), y),
+            y,
         )
 
     def tangent(dz, z, x, y):
         dz = dx * y * runtime.power_curvature(x, y - 1)
-        dz = dy * runtime.unless_int((2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x), y)
+        dz = dy * runtime.unless_int((2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x, y), y)
 
     def fold(x, y):  # y (y - 1) x ** (y - 2) for a number y
         if y in (0, 1):
@@ -296,15 +297,24 @@ class unless_int:
         dz = runtime.unless_int(dvalue, y)
 
 
-@helper(runtime.log_or_zero, samples=[Sample("runtime.log_or_zero(x)", x=positive(3))])
+@helper(
+    runtime.log_or_zero,
+    constant=("exponent",),
+    samples=[
+        Sample("runtime.log_or_zero(x)", x=positive(3)),
+        Sample("runtime.log_or_zero(x, 2) + runtime.log_or_zero(x, 2.0) * x", x=positive(3)),
+    ],
+)
 class log_or_zero:
-    def adjoint(bz, z, x):
-        bx = runtime.divide_or_zero(bz, x)
+    def adjoint(bz, z, x, exponent=None):
+        bx = runtime.unless_int(runtime.divide_or_zero(bz, x), exponent)
 
-    def tangent(dz, z, x):
-        dz = runtime.divide_or_zero(dx, x)
+    def tangent(dz, z, x, exponent=None):
+        dz = runtime.unless_int(runtime.divide_or_zero(dx, x), exponent)
 
-    def fold(x):
+    def fold(x, exponent=None):
+        if exponent is not None and np.asarray(exponent).dtype.kind in "biu":
+            return ir.const(0.0)
         return ir.const(float(np.log(x)) if x else 0.0) if x >= 0 else None
 
 

@@ -508,10 +508,14 @@ def unless_int(value, y):
     return value
 
 
-def log_or_zero(x):
+def log_or_zero(x, exponent=None):
     """log x, and 0 where x is 0: in d/dy x ** y = x ** y log x, the limit at x = 0 for
     y > 0 (and autograd's value at y <= 0). A negative Python float has the complex log of
-    the principal branch, which Python's own x ** y takes (a complex power)."""
+    the principal branch, which Python's own x ** y takes (a complex power). Of the base of
+    an integer `exponent`, 0: its term is dropped (unless_int), and log of a negative base
+    would only warn."""
+    if exponent is not None and np.asarray(exponent).dtype.kind in "biu":
+        return np.zeros_like(x) if isinstance(x, np.ndarray) else 0.0
     if type(x) is float:  # a Python float stays one (np.log's float64 would upcast float32)
         return math.log(x) if x > 0 else cmath.log(x) if x else 0.0
     zero = np.equal(x, 0)
