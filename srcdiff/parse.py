@@ -15,6 +15,7 @@ import numpy as np
 
 from . import conversion, ir, remat, runtime, wrappers
 from .blocks import blocks_as_one_list
+from .dead_branches import drop_dead_branches
 from .imports import hoisted_imports
 from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
@@ -486,7 +487,9 @@ def _read(fn, parse=True, shared=False):
     source = textwrap.dedent("".join(lines))
     node = _PARSED.get((source, start))
     if node is None:
-        tree = conversion.ast_to_gast(ast.parse(source))
+        tree = ast.parse(source)
+        drop_dead_branches(tree, source, filename, max(start, 1))
+        tree = conversion.ast_to_gast(tree)
         node = tree.body[0]
         if not isinstance(node, gast.FunctionDef):
             raise UnsupportedError(
