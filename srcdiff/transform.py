@@ -13,6 +13,7 @@ from .activity import Activity
 from .anf import Normalizer
 from .containers import lower_containers
 from .desugar import desugar, lower_comprehensions
+from .past_the_end import raise_past_the_end
 from .write_forms import lower_write_forms
 from .reduce_loops import reduces_as_loops
 from .inline import Inliner
@@ -330,6 +331,7 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
         parsed.find_locals()
         expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
     desugar(parsed.node, names.fresh, parsed.resolve)
+    raise_past_the_end(parsed.node)
     lower_write_forms(parsed.node, parsed.resolve, names.fresh)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
     varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731
