@@ -111,6 +111,24 @@ class EffectStatements:
             )
         out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
 
+    def delete_statement(self, stmt, loc, out):
+        """`del name` only frees memory (emitted backward functions use it); `del xs[k]` of a
+        value that carries no gradient runs as written, as its methods do. Of a differentiated
+        list f makes, list_changes.py rebound it already; of any other differentiated value
+        it would change what another name holds, or a dict, which srcdiff does not follow."""
+        kept = [t for t in stmt.targets if not isinstance(t, gast.Name)]
+        if not kept:
+            return
+        if any(self._is_active(t, self.varied) for t in kept):
+            raise UnsupportedError(
+                f"del {gast.unparse(kept[0])} changes a differentiated value in place, which "
+                "srcdiff follows only for a list f makes that no other name holds",
+                loc,
+                "build the value anew without the item: xs = xs[:k] + xs[k + 1:], "
+                "d = {key: v for key, v in d.items() if key != k}",
+            )
+        out.append(ir.Statement(self.rename(stmt), loc))
+
     def _reads_only(self, call):
         """Whether a call made for its effect only reads its arguments: print, logging,
         warnings, plotting, a method of a value that carries no gradient (ax.plot(x)), or

@@ -59,20 +59,10 @@ def _past_the_end(nodes, lengths):
             isinstance(node, gast.Subscript)
             and isinstance(node.value, gast.Name)
             and node.value.id in lengths
-            and _constant_int(node.slice) is not None
+            and ir.constant_int(node.slice) is not None
         ):
             kind, length = lengths[node.value.id]
-            if not -length <= _constant_int(node.slice) < length:
+            if not -length <= ir.constant_int(node.slice) < length:
                 return "list" if kind is gast.List else "tuple"
         todo.extend(ir.children(node))
-    return None
-
-
-def _constant_int(index):
-    """The value of `5` or `-5`, else None."""
-    sign = 1
-    if isinstance(index, gast.UnaryOp) and isinstance(index.op, gast.USub):
-        sign, index = -1, index.operand
-    if isinstance(index, gast.Constant) and type(index.value) is int:
-        return sign * index.value
     return None

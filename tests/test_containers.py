@@ -341,3 +341,37 @@ def test_items_written_and_deleted_within_the_list_still_differentiate():
     x = np.array([0.3, -0.7, 1.1])
     g = check_grad(items_written_and_deleted_in_range, x)[0]
     np.testing.assert_allclose(g, 12 * x**3, rtol=1e-12)
+
+
+def test_removing_an_item_that_is_not_there_raises_as_python_does():
+    args = container_constructs.leaf_list()
+    with pytest.raises(ValueError, match="not in list"):
+        container_constructs.pieces_removed_that_are_not_there(*args)
+    with pytest.raises(ValueError, match="not in list"):
+        nf.grad(container_constructs.pieces_removed_that_are_not_there)(*args)
+
+
+def test_del_of_an_item_of_a_constant_list_runs_as_written(rng):
+    from gradcheck import check_grad
+
+    def f(x):
+        ks = [0, 1, 2]
+        del ks[0]
+        return np.sum(x[ks] ** 2)
+
+    x = rng.normal(size=3)
+    g = check_grad(f, x)[0]
+    np.testing.assert_allclose(g, [0.0, 2 * x[1], 2 * x[2]], rtol=1e-12)
+
+
+def test_del_of_an_item_of_a_list_another_name_holds_is_a_located_error():
+    def f(x):
+        xs = [np.sin(x), np.cos(x)]
+        ys = xs
+        del xs[0]
+        return np.sum(ys[0])
+
+    with pytest.raises(nf.UnsupportedError) as error:
+        nf.grad(f)
+    assert error.value.location.lineno == f.__code__.co_firstlineno + 3
+    assert "del xs[0] changes a differentiated value in place" in error.value.message
