@@ -7,6 +7,7 @@ import functools
 import gast
 
 from . import ir
+from .function_picks import branch_on_picks
 from .parse import is_function_value
 from .provenance import holds_functions
 
@@ -88,6 +89,7 @@ def pick_from_displays(func, displays, is_function):
         and (isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))
     }
     displays = {k: v for k, v in displays.items() if k not in written}
+    branch_on_picks(func, displays)
     for node in list(ir.walk(func)):
         if isinstance(node, gast.Call) and any(k.arg is None for k in node.keywords):
             node.keywords = [
