@@ -765,7 +765,7 @@ def test_a_list_built_with_append_read_on_one_path_only(first):
 def dead_branches(x):
     if False:
         try:
-            x = np.linalg.eig(np.outer(x, x))[0]
+            x = np.linalg.eigvals(np.outer(x, x))
         except ValueError:
             pass
     if 0:
@@ -775,7 +775,7 @@ def dead_branches(x):
     while None:
         y = np.exp(y)
     if not False:
-        z = np.cos(y) if True else np.linalg.eig(np.outer(x, x))[0]
+        z = np.cos(y) if True else np.linalg.eigvals(np.outer(x, x))
     return np.sum(z * y) + np.sum(x**5 if 0 else x**2)
 
 
