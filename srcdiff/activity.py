@@ -8,7 +8,7 @@ import gast
 import numpy as np
 
 from . import ir, runtime
-from .desugar import lower_comprehensions
+from .comprehension_loops import lower_comprehensions
 from .errors import SrcdiffError
 from .parse import MISSING, ParsedFunction, is_library_function
 from .primitives import registry

@@ -314,3 +314,30 @@ def refuse_container_methods(exc, names, args):
             f"read the items by index ({exc.parameter}['w']), or by "
             f"{exc.parameter}.get('w', default)",
         )
+
+
+def wrt_names(fn, node, wrt, where):
+    """The names of the parameters at the positions wrt (checked). Positions count the
+    keyword-only parameters after the positional ones; *args and **kwargs are passed
+    through, never differentiated."""
+    params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
+    _check_wrt(fn, wrt, params, node.args.vararg, where)
+    return [params[i] for i in wrt]
+
+
+def _check_wrt(fn, wrt, params, vararg, where):
+    for index in wrt:
+        if index == len(params) and vararg:
+            raise ArgumentError(
+                f"wrt={index} falls on *{vararg.id}, which srcdiff cannot "
+                "differentiate (a tuple of any length)",
+                where,
+                "name each parameter, or pass the values in one tuple",
+            )
+        if not 0 <= index < len(params):
+            raise ArgumentError(
+                f"wrt={index} is out of range: {fn.__name__} has "
+                f"{len(params)} named parameter(s) ({', '.join(params)})",
+                where,
+                f"choose wrt between 0 and {len(params) - 1}",
+            )

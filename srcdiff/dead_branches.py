@@ -113,6 +113,7 @@ def _check_unbound_reads(tree, source, filename, first_line, dropped):
 
 
 def _function_table(source):
+    """The table of the function (or lambda) `source` defines."""
     return symtable.symtable(source, "<function>", "exec").get_children()[0]
 
 

@@ -82,23 +82,7 @@ class EffectStatements:
             and any(k.arg == "out" for k in value.keywords)
             and self._is_active(value, self.varied)
         ):
-            out = gast.unparse(next(k.value for k in value.keywords if k.arg == "out"))
-            where = next((k.value for k in value.keywords if k.arg == "where"), None)
-            call = gast.unparse(
-                gast.Call(
-                    func=value.func,
-                    args=value.args,
-                    keywords=[k for k in value.keywords if k.arg not in ("out", "where")],
-                )
-            )
-            if where is not None:  # (out keeps its values where `where` is False)
-                call = f"np.where({gast.unparse(where)}, {call}, {out})"
-            raise UnsupportedError(
-                f"{gast.unparse(value.func)}(..., out=...) writes its result into an array "
-                "in place, which srcdiff cannot follow",
-                loc,
-                f"assign the result instead: {out} = {call}",
-            )
+            raise _out_refused(value, loc)
         if self._is_active(value, self.varied) and not self._reads_only(value):
             raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
                 f"{gast.unparse(value)[:60]} changes a value in place (or has no effect), "
@@ -200,3 +184,25 @@ class EffectStatements:
             and isinstance(n.targets[0], (gast.Tuple, gast.List))
         ]
         return len(loads) == 2 and len(unpacks) == 1
+
+
+def _out_refused(call, loc):
+    """The error for `np.f(..., out=y)` on a differentiated value, whose hint is the
+    assignment that means the same."""
+    out = gast.unparse(next(k.value for k in call.keywords if k.arg == "out"))
+    where = next((k.value for k in call.keywords if k.arg == "where"), None)
+    plain = gast.unparse(
+        gast.Call(
+            func=call.func,
+            args=call.args,
+            keywords=[k for k in call.keywords if k.arg not in ("out", "where")],
+        )
+    )
+    if where is not None:  # (out keeps its values where `where` is False)
+        plain = f"np.where({gast.unparse(where)}, {plain}, {out})"
+    return UnsupportedError(
+        f"{gast.unparse(call.func)}(..., out=...) writes its result into an array "
+        "in place, which srcdiff cannot follow",
+        loc,
+        f"assign the result instead: {out} = {plain}",
+    )

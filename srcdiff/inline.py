@@ -18,7 +18,7 @@ import gast
 
 from . import ir
 from .container_facts import display_lengths
-from .desugar import lower_comprehensions
+from .comprehension_loops import lower_comprehensions
 from .errors import UnsupportedError
 from .function_aliases import (
     apply_partials,

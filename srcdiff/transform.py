@@ -8,11 +8,12 @@ import operator
 import sys
 import threading
 
-from . import __version__, cache, codegen, ir, naming, provenance, remat
+from . import __version__, arguments, cache, codegen, ir, naming, provenance, remat
 from .activity import Activity
 from .anf import Normalizer
 from .containers import lower_containers
-from .desugar import desugar, lower_comprehensions
+from .comprehension_loops import lower_comprehensions
+from .desugar import desugar
 from .past_the_end import raise_past_the_end
 from .write_forms import lower_write_forms
 from .reduce_loops import reduces_as_loops
@@ -354,24 +355,6 @@ def emitted_name(mode, name):
     return Mode(mode).prefix + name
 
 
-def _check_wrt(fn, wrt, params, vararg, where):
-    for index in wrt:
-        if index == len(params) and vararg:
-            raise ArgumentError(
-                f"wrt={index} falls on *{vararg.id}, which srcdiff cannot "
-                "differentiate (a tuple of any length)",
-                where,
-                "name each parameter, or pass the values in one tuple",
-            )
-        if not 0 <= index < len(params):
-            raise ArgumentError(
-                f"wrt={index} is out of range: {fn.__name__} has "
-                f"{len(params)} named parameter(s) ({', '.join(params)})",
-                where,
-                f"choose wrt between 0 and {len(params) - 1}",
-            )
-
-
 def _checked_return(fn, program, mode, has_aux, where):
     """The normalised function's return, once it is one grad can differentiate."""
     returns = program.body[-1] if program.body else None
@@ -447,30 +430,26 @@ def generate(
     statics=(),
     suffixed=(),
 ):
-    """Run the transformer: the emitted module's source, its metadata and its functions'
-    trees (a module made earlier in the transform in progress, only named otherwise, is
-    renamed: naming.py)."""
+    """Run the transformer: the emitted module's (source, metadata, function trees)."""
     options = (preserve_result, optimized, outputs, has_aux, statics)
     made_from = (fn, tuple(wrt), mode, repr(options))
-    func_names = list(names) if names else mode.function_names(fn.__name__)
+    func_names = list(names) if names else mode.function_names(naming.base_name(fn))
     renamed = naming.renamed(
         _in_progress.made.get(made_from), func_names, suffixed, _in_progress.below
     )
-    if renamed is not None:
+    if renamed is not None:  # (made earlier in this transform, named otherwise)
         return renamed
     cache.stats["transforms"] += 1
     parsed = ParsedFunction(fn, statics)
     where = parsed.location(parsed.node)
-    wrt_names = _wrt_names(fn, parsed.node, wrt, where)
+    wrt_names = arguments.wrt_names(fn, parsed.node, wrt, where)
     outputs = (True, False) if has_aux else outputs
     derive_callee = _callee_deriver(fn, mode, optimized, statics, suffixed)
     normalizer = _normalizer(
         parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
     )
     program = _normalized(_made_for(fn, tuple(statics)), normalizer)
-    hoist_loop_reads(program, normalizer.names)
     returns = _checked_return(fn, program, mode, has_aux, where)
-    versions = normalizer.names.versions
     funcs, suffixes = _sweeps(
         program,
         wrt_names,
@@ -479,7 +458,7 @@ def generate(
         preserve_result,
         has_aux,
         outputs,
-        versions,
+        normalizer.names.versions,
         wrt_checked=names is None,  # (a callee is named by its caller)
     )
     if optimized:
@@ -497,14 +476,15 @@ def generate(
         preserve_result,
         has_aux,
     )
-    if meta.callees or names:  # (else no name in it can change)
-        _remember(made_from, funcs, doc, meta, normalizer)
+    _remember(made_from, funcs, doc, meta, normalizer, named=names is not None)
     return source, meta, funcs
 
 
-def _remember(made_from, funcs, doc, meta, normalizer):
+def _remember(made_from, funcs, doc, meta, normalizer, named):
     """Keep a module made in the transform in progress, to rename it if it is asked for
-    again under other names."""
+    again under other names (`named`: by a caller)."""
+    if not (meta.callees or named):  # (else no name in it can change)
+        return
     _in_progress.made[made_from] = naming.Made(
         funcs,
         doc,
@@ -521,15 +501,6 @@ def _docstring(fn, mode, wrt_names):
         f"{mode.title} of {fn.__module__}.{fn.__qualname__} with respect to "
         f"{', '.join(wrt_names) or 'nothing'}.\n\nEmitted by srcdiff {VERSION}.\n"
     )
-
-
-def _wrt_names(fn, node, wrt, where):
-    """The names of the parameters at the positions wrt (checked). Positions count the
-    keyword-only parameters after the positional ones; *args and **kwargs are passed
-    through, never differentiated."""
-    params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
-    _check_wrt(fn, wrt, params, node.args.vararg, where)
-    return [params[i] for i in wrt]
 
 
 def _meta(
@@ -559,11 +530,14 @@ def _made_for(fn, statics):
 
 
 def _normalized(made_for, normalizer):
-    """The program in ANF; the callees it calls are derived meanwhile, fn's code and statics
-    marked as in progress (what a callee calling it back finds)."""
+    """The program in ANF, its loop-invariant reads hoisted; the callees it calls are derived
+    meanwhile, fn's code and statics marked as in progress (what a callee calling it back
+    finds)."""
     _in_progress.codes.add(made_for)
     try:
-        return normalizer.run()
+        program = normalizer.run()
+        hoist_loop_reads(program, normalizer.names)
+        return program
     finally:
         _in_progress.codes.discard(made_for)
         if not _in_progress.codes:

@@ -140,6 +140,12 @@ constants(
     shape=None,
     samples=[Sample("x * runtime.sorted_positions([x, 2 * x], key=np.sum)[0]", x=real(3))],
 )
+# which item max(xs) or min(xs) returns: constant
+constants(
+    runtime.extremum_position,
+    shape=None,
+    samples=[Sample("x * runtime.extremum_position([x[0], 2 * x[1]], max)", x=real(3))],
+)
 constants(
     np.result_type,
     builtins.int,
