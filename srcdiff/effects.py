@@ -17,6 +17,8 @@ from .shapes import MUTATORS
 
 # calls made for what they show, never changing a value
 _EFFECT_MODULES = {"logging", "warnings", "matplotlib", "pprint", "tqdm"}
+# the nodes of a del that frees names only (`del a, (b, c)`)
+_NAMES = (gast.Name, gast.Tuple, gast.List, gast.expr_context)
 
 
 def _writes_nothing(fn):
@@ -96,11 +98,11 @@ class EffectStatements:
         out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
 
     def delete_statement(self, stmt, loc, out):
-        """`del name` only frees memory (emitted backward functions use it); `del xs[k]` of a
+        """`del name` (or `del a, b`) only frees memory (emitted backward functions use it); `del xs[k]` of a
         value that carries no gradient runs as written, as its methods do. Of a differentiated
         list f makes, list_changes.py rebound it already; of any other differentiated value
         it would change what another name holds, or a dict, which srcdiff does not follow."""
-        kept = [t for t in stmt.targets if not isinstance(t, gast.Name)]
+        kept = [t for t in stmt.targets if not all(isinstance(n, _NAMES) for n in ir.walk(t))]
         if not kept:
             return
         if any(self._is_active(t, self.varied) for t in kept):

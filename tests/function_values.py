@@ -903,7 +903,7 @@ ERRORS = {
     "a function picked from a list f appends to": (
         function_of_a_list_that_grows,
         w_and_x,
-        "fs[2](...) calls a function held in 'fs', which srcdiff cannot tell before the call",
+        "fs[2](...) calls a function held in the list 'fs', which srcdiff cannot tell before the call",
         "bind the list once to a display (fs = [np.tanh, relu]) and call fs[i](h)",
     ),
     "a local function passed `a if c else b`": (
