@@ -146,13 +146,25 @@ def _picked(node, displays, is_function):
                 else []
             )
         return ir.copy_tree(found[-1]) if found and is_function(found[-1]) else node
+    if isinstance(node, (gast.For, gast.comprehension)):
+        node.iter = _display_iterated(node.iter, displays)
+    return node
+
+
+_OVER_ITEMS = ("enumerate", "zip", "reversed")  # (of fs, as of the display: its items)
+
+
+def _display_iterated(node, displays):
+    """The list or tuple display a name bound to one stands for, in `enumerate(fs)`,
+    `zip(reversed(fs), ...)` too, else `node`."""
     if (
-        isinstance(node, (gast.For, gast.comprehension))
-        and isinstance(node.iter, gast.Name)
-        and node.iter.id in displays
-        and not isinstance(displays[node.iter.id], gast.Dict)
+        isinstance(node, gast.Name)
+        and node.id in displays
+        and not isinstance(displays[node.id], gast.Dict)
     ):
-        node.iter = ir.copy_tree(displays[node.iter.id])
+        return ir.copy_tree(displays[node.id])
+    if isinstance(node, gast.Call) and getattr(node.func, "id", None) in _OVER_ITEMS:
+        node.args = [_display_iterated(a, displays) for a in node.args]
     return node
 
 

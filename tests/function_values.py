@@ -628,6 +628,19 @@ def local_functions_picked_by_an_argument(w, x, k):
     return np.sum(fs[k](w * x)) + np.sum(fs[k - 1](x) * w)
 
 
+def functions_of_a_display_enumerated(w, x):
+    def halved(z):
+        return z / 2.0
+
+    fs = [halved, np.sin, lambda z: z**2]
+    total = 0.0
+    for i, f in enumerate(fs):
+        total = total + np.sum(f(w * x) * fs[-1 - i](x))
+    for f, scale in zip(reversed(fs), (1.0, 2.0, 3.0)):
+        total = total + scale * np.sum(f(w))
+    return total
+
+
 def w_x_and_an_index():
     return (*w_and_x(), 2)
 
@@ -749,6 +762,10 @@ CASES = {
     ),
     "layers[i](h), layers[-1 - i](h) of a display, i a loop's": (
         functions_picked_by_a_loop_index,
+        w_and_x,
+    ),
+    "for i, f in enumerate(fs), zip(reversed(fs), ...), fs a display": (
+        functions_of_a_display_enumerated,
         w_and_x,
     ),
     "fs[k](h) of local functions and a lambda, k an argument": (
