@@ -88,12 +88,7 @@ def _keeps_meaning(node):
 
 def _check_unbound_reads(tree, source, filename, first_line, dropped):
     """Raise where the live code reads a name that only the dropped code bound."""
-    before = _function_table(source)
-    after = _function_table(ast.unparse(tree))
-    local_after = {s.get_name() for s in after.get_symbols() if s.is_local()}
-    lost = {s.get_name() for s in before.get_symbols() if s.is_local()} - local_after
-    read = {s.get_name() for s in after.get_symbols() if s.is_referenced()} | _read_inside(after)
-    unbound = sorted(lost & read)
+    unbound = sorted(_unbound(_function_table(source), _function_table(ast.unparse(tree))))
     if not unbound:
         return
     name = unbound[0]
@@ -110,6 +105,22 @@ def _check_unbound_reads(tree, source, filename, first_line, dropped):
         Location(filename, lineno + first_line - 1, line),
         f"bind `{name}` on a path that runs, or drop the constant test",
     )
+
+
+def _unbound(before, after):
+    """The names local to a scope before the dead code went, and not after, that it or a
+    scope inside it reads: in the function's table and, paired in order, its functions'."""
+    local_after = {s.get_name() for s in after.get_symbols() if s.is_local()}
+    lost = {s.get_name() for s in before.get_symbols() if s.is_local()} - local_after
+    read = {s.get_name() for s in after.get_symbols() if s.is_referenced()} | _read_inside(after)
+    found = lost & read
+    remaining = iter(before.get_children())  # (the dead code's own scopes are gone after)
+    for child in after.get_children():
+        kind = (child.get_type(), child.get_name())
+        twin = next((c for c in remaining if (c.get_type(), c.get_name()) == kind), None)
+        if twin is not None:
+            found |= _unbound(twin, child)
+    return found
 
 
 def _function_table(source):

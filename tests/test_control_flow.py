@@ -806,3 +806,16 @@ def test_a_name_bound_only_in_a_dead_branch_is_an_error_at_its_read():
     assert f"test_control_flow.py:{line}: `y` is bound only in the branch" in str(error.value)
     assert f"constant test at line {line - 2}" in str(error.value)
     assert "UnboundLocalError" in str(error.value)
+
+
+def test_a_name_a_local_function_binds_only_in_a_dead_branch_is_an_error_too():
+    def f(x):
+        def g(z):
+            if False:
+                x = z
+            return x * z  # (Python: UnboundLocalError, not f's x)
+
+        return np.sum(g(x))
+
+    with pytest.raises(nf.UnsupportedError, match="`x` is bound only in the branch"):
+        nf.grad(f)
