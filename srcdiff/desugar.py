@@ -26,6 +26,9 @@ import gast
 import numpy as np
 
 from . import ir
+from .comprehension_loops import Replace
+from .operator_calls import as_operators
+from .try_except import as_branches
 
 _LOOPS = (gast.For, gast.While)
 _LOOP_JUMPS = (gast.Break, gast.Continue)
@@ -34,9 +37,11 @@ _LOOP_JUMPS = (gast.Break, gast.Continue)
 def desugar(func, fresh, resolve):
     """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names and
     `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
-    read = ir.names_in(func)
+    read, _, found = ir.reads_and_writes(func, frozenset({gast.Call, gast.NamedExpr}))
+    as_operators(func, resolve, [n for n in found if n.__class__ is gast.Call])
+    named = any(n.__class__ is gast.NamedExpr for n in found)
     _count_from_the_start(func)
-    func.body = _lower_loop_else(_unwrap_blocks(func.body, resolve, read, fresh), fresh)
+    func.body = _lower_loop_else(_unwrap_blocks(func.body, resolve, read, fresh, named), fresh)
     body = func.body
     if not _has_early_return(body):
         func.body = _lower_loops(body, fresh)
@@ -138,7 +143,7 @@ def _from_the_start(index, name):
 _QUIET_CONTEXTS = (np.errstate, warnings.catch_warnings, contextlib.nullcontext)
 
 
-def _unwrap_blocks(stmts, resolve, read, fresh):
+def _unwrap_blocks(stmts, resolve, read, fresh, named):
     """`with np.errstate(...):` (`as` a name f does not read) and `try: ... finally: ...`
     (with no except) around statements that do not jump out of them: the statements
     themselves, in order."""
@@ -146,7 +151,10 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
     for stmt in stmts:
         for field in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
-                setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read, fresh))
+                setattr(
+                    stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read, fresh, named)
+                )
+        out += _named_first(stmt) if named else []
         if isinstance(stmt, gast.With) and all(
             isinstance(item.context_expr, gast.Call)
             and (
@@ -157,7 +165,7 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
             and any(resolve(item.context_expr.func) is quiet for quiet in _QUIET_CONTEXTS)
             for item in stmt.items
         ):
-            out += _unwrap_blocks(stmt.body, resolve, read, fresh)
+            out += _unwrap_blocks(stmt.body, resolve, read, fresh, named)
         elif (
             isinstance(stmt, gast.Try)
             and not stmt.handlers
@@ -168,17 +176,42 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
                 for n in ir.walk(s)
             )
         ):
-            out += _unwrap_blocks(stmt.body, resolve, read, fresh) + _unwrap_blocks(
-                stmt.finalbody, resolve, read, fresh
+            out += _unwrap_blocks(stmt.body, resolve, read, fresh, named) + _unwrap_blocks(
+                stmt.finalbody, resolve, read, fresh, named
             )
+        elif (branches := as_branches(stmt, resolve, fresh)) is not None:
+            out += _unwrap_blocks(branches, resolve, read, fresh, named)
         elif _left_by_returns_only(stmt):
-            body = _unwrap_blocks(stmt.body, resolve, read, fresh)
-            final = _unwrap_blocks(stmt.finalbody, resolve, read, fresh)
+            body = _unwrap_blocks(stmt.body, resolve, read, fresh, named)
+            final = _unwrap_blocks(stmt.finalbody, resolve, read, fresh, named)
             out += _final_before_returns(body, final, fresh)
             if _falls_through(body):
                 out += [ir.copy_tree(s) for s in final]
         else:
             out.append(stmt)
+    return out
+
+
+def _named_first(stmt):
+    """The assignments of the assignment expressions (`:=`) of `stmt` that it runs always
+    (not under `and`, `or`, `if`-`else`, a lambda, a comprehension or a dict display) before
+    anything in it reads their name, each now that name: `if (n := np.sum(x)) > 1:` ->
+    `n = np.sum(x)`, `if n > 1:`."""
+    if not isinstance(stmt, (gast.If, gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
+        return []
+    order = ir.in_evaluation_order(stmt.test if isinstance(stmt, gast.If) else stmt.value)
+    out = []
+    for k, (node, always) in enumerate(order):
+        if not (isinstance(node, gast.NamedExpr) and always):
+            continue
+        target = node.target.id
+        if any(
+            isinstance(n, gast.Name) and n.id == target and n is not node.target
+            for n, _ in order[:k]
+        ):
+            continue  # (read before it runs: the old value)
+        out.append(gast.copy_location(ir.assign(target, node.value), stmt))
+        Replace(node, ir.name(target)).visit(stmt)
     return out
 
 

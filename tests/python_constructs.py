@@ -5,6 +5,7 @@ import collections
 import contextlib
 import functools
 import logging
+import operator
 import typing
 import warnings
 from dataclasses import dataclass
@@ -489,6 +490,18 @@ class Model:
 MODEL = Model(0.5)
 
 
+class Fitted:
+    def __init__(self, w):
+        self.w = w
+
+    def loss(self, x):
+        return np.sum(np.tanh(x @ self.w) ** 2)
+
+
+def method_of_an_object_made_there(w, x):
+    return Fitted(w * 2).loss(x) + Model(np.sum(w)).loss(w, x) * Fitted(w).loss(x)
+
+
 def method_of_a_constant_object(w, x):
     return np.sum(MODEL.predict(w, x) ** 2)
 
@@ -580,6 +593,49 @@ scaled, shifted = (lambda z, k=3.0: k * z), (lambda z: z + 1.0)
 def module_lambdas(w, x):
     h = LAMBDAS["soft"](x @ w)
     return np.sum(squared(h) + LAMBDAS["lin"](h) * scaled(shifted(h)))
+
+
+def tries_a_cholesky(w, x):
+    total = 0.0
+    for shift in (1.0, -10.0):  # positive definite, then not (w @ w.T has rank 2): both paths
+        K = w @ w.T + shift * np.eye(3)
+        try:
+            L = np.linalg.cholesky(K)
+        except np.linalg.LinAlgError:
+            L = np.linalg.cholesky(K + 20.0 * np.eye(3))
+        except (ValueError, TypeError) as error:  # noqa: F841 (a name unread is allowed)
+            raise RuntimeError("not a matrix")
+        else:
+            L = 2.0 * L
+        total = total + np.sum(np.tanh(x @ L))
+    return total
+
+
+def assignment_expressions(w, x):
+    if (total := np.sum(np.tanh(x @ w))) > 100.0:
+        return total
+    scaled = (h := np.sin(x @ w)) * 2 + np.sum(h)
+    for row in scaled:
+        if (top := np.max(row)) > 0.1:
+            total = total + top
+    return total * np.sum(scaled)
+
+
+def operator_functions(w, x):
+    terms = [x @ w, np.tanh(x @ w), operator.neg(x @ w)]
+    total = functools.reduce(operator.add, terms)
+    products = list(map(operator.mul, terms, terms[::-1]))
+    return np.sum(operator.truediv(total, 2.0) ** 2) + np.sum(operator.getitem(products, 1))
+
+
+@np.vectorize
+def vectorized_step(v):
+    return v * v if v > 0 else 0.5 * v
+
+
+def vectorized_functions(w, x):
+    h = x @ w
+    return np.sum(vectorized_step(h)) + np.sum(np.vectorize(np.tanh)(h) * h)
 
 
 def weighs_a_pair(pair, x):
@@ -887,6 +943,14 @@ CASES = {
     "f(*pair)": (splat_call, w_and_x),
     "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
     "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "@np.vectorize def g, np.vectorize(np.tanh)(h)": (vectorized_functions, w_and_x),
+    "functools.reduce(operator.add, ...), map(operator.mul, ...)": (operator_functions, w_and_x),
+    "Fitted(w).loss(x), a method of an object made there": (
+        method_of_an_object_made_there,
+        w_and_x,
+    ),
+    "if (n := np.sum(...)) > c:, y = (h := f(x)) * 2 + g(h)": (assignment_expressions, w_and_x),
+    "try: L = np.linalg.cholesky(K) / except LinAlgError: ... / else": (tries_a_cholesky, w_and_x),
     "defaults of the differentiated function": (defaults_of_the_differentiated_function, w_and_x),
     "max(a, b, c), min([a, b, c])": (builtin_max_min_of_several, w_and_x),
     "pow(a, b)": (builtin_pow, w_and_x),

@@ -31,9 +31,10 @@ def assert_located(error, snippet, *words):
 def uses_try(x):
     try:
         y = np.exp(x)
+        z = y * 2  # (two statements tried: which one raised decides what z is)
     except ValueError:
-        y = x
-    return np.sum(y)
+        y = z = x
+    return np.sum(y * z)
 
 
 def uses_with(x):
@@ -72,7 +73,7 @@ def two_args(x, n):
 @pytest.mark.parametrize(
     "fn, snippet, word",
     [
-        (uses_try, "try:", "try/except"),
+        (uses_try, "try:", "try only the call that may raise"),
         (uses_with, "with open(__file__):", "with"),
         (uses_yield, "yield np.sum(x)", "generators"),
         (uses_global, "global COUNTER", "global"),
@@ -263,7 +264,8 @@ def writes_under_a_list(x):
 
 
 def walrus_of_x(x):
-    if (total := np.sum(x)) > 0:
+    total = 1.0
+    if total + (total := np.sum(x)) > 0:  # (the old total read first)
         return total * 2
     return total
 
@@ -292,12 +294,40 @@ def adds_into_an_item_of_a_list_display(x):
     return np.sum(hs[0] * hs[1])
 
 
+class Scaled:
+    def __init__(self, k):
+        self.k = k
+
+    def __call__(self, v):
+        return self.k * v
+
+
+class Stacked:
+    def __init__(self, layers):
+        self.layers = layers
+
+    def apply(self, v):
+        for layer in self.layers:
+            v = layer(v)
+        return v
+
+
+def model_made_in_f(x):
+    stack = Stacked([Scaled(2.0), Scaled(x[0])])
+    return np.sum(stack.apply(x))
+
+
 REJECTED = [
+    (model_made_in_f, "return np.sum(stack.apply(x))", "outside the differentiated function"),
     (max_with_a_default, "return max(x, default=0.0) * 2.0", "if len(xs) else"),
     (pops_and_indexes, "return np.sum(items[0] * last)", "popped from and read by index"),
     (copies_into, "np.copyto(y, x * 2)", "changes a value in place"),
     (adds_into_an_item_of_a_list_display, "hs[0] += 1.0", "changes in place"),
-    (walrus_of_x, "if (total := np.sum(x)) > 0:", ":="),  # a gradient of 0, once
+    (
+        walrus_of_x,
+        "if total + (total := np.sum(x)) > 0:  # (the old total read first)",
+        ":=",
+    ),  # a gradient of 0, once
     (writes_under_a_list, "z[0] = x[1]", "changes 'first' too"),
     # these once ran, with a gradient of zero
     (writes_through_an_alias, "w[1] = x[2]", "changes 'z' too"),

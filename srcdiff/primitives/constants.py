@@ -140,6 +140,12 @@ constants(
     shape=None,
     samples=[Sample("x * runtime.sorted_positions([x, 2 * x], key=np.sum)[0]", x=real(3))],
 )
+# which except clause a try/except takes (try_except.py): constant
+constants(
+    runtime.handler_of,
+    shape=None,
+    samples=[Sample("x * (runtime.handler_of(lambda: np.sum(x), ValueError) is None)", x=real(3))],
+)
 # which item max(xs) or min(xs) returns: constant
 constants(
     runtime.extremum_position,
@@ -287,9 +293,15 @@ def _enumerate(args, kwargs):
     return shapes.ListOf(shapes.Items(tuple, (_INT, shapes.element(args[0]))))
 
 
+def _number_kind(value):
+    """A typed value's type; an EitherScalar itself (whose type is either of two)."""
+    value = shapes.widen(value)
+    return value if isinstance(value, shapes.EitherScalar) else getattr(value, "type", None)
+
+
 def _extremum(function):
     def rule(args, kwargs):
-        if len({getattr(shapes.widen(a), "type", None) for a in args}) != 1:
+        if len(set(map(_number_kind, args))) != 1:
             return shapes.UNKNOWN  # max(1, 2.5) is an int or a float, by value
         return shapes.evaluate(function, args, kwargs, range(len(args)))
 
