@@ -192,8 +192,10 @@ class Normalizer(EffectStatements, Expressions):
             self.while_statement(stmt, loc, out)
         elif isinstance(stmt, gast.Break):
             out.append(ir.Break(loc))
-        elif isinstance(stmt, (gast.Pass, gast.Delete)):
-            pass  # del only frees memory (emitted backward functions use it)
+        elif isinstance(stmt, gast.Delete):
+            self.delete_statement(stmt, loc, out)
+        elif isinstance(stmt, gast.Pass):
+            pass
         elif isinstance(stmt, (gast.Assert, gast.Raise)):
             out.append(ir.Statement(self.rename(stmt), loc))
         elif isinstance(stmt, gast.Expr):

@@ -17,6 +17,8 @@ from .shapes import MUTATORS
 
 # calls made for what they show, never changing a value
 _EFFECT_MODULES = {"logging", "warnings", "matplotlib", "pprint", "tqdm"}
+# the nodes of a del that frees names only (`del a, (b, c)`)
+_NAMES = (gast.Name, gast.Tuple, gast.List, gast.expr_context)
 
 
 def _writes_nothing(fn):
@@ -94,6 +96,24 @@ class EffectStatements:
                 "has_aux=True",
             )
         out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
+
+    def delete_statement(self, stmt, loc, out):
+        """`del name` (or `del a, b`) only frees memory (emitted backward functions use it); `del xs[k]` of a
+        value that carries no gradient runs as written, as its methods do. Of a differentiated
+        list f makes, list_changes.py rebound it already; of any other differentiated value
+        it would change what another name holds, or a dict, which srcdiff does not follow."""
+        kept = [t for t in stmt.targets if not all(isinstance(n, _NAMES) for n in ir.walk(t))]
+        if not kept:
+            return
+        if any(self._is_active(t, self.varied) for t in kept):
+            raise UnsupportedError(
+                f"del {gast.unparse(kept[0])} changes a differentiated value in place, which "
+                "srcdiff follows only for a list f makes that no other name holds",
+                loc,
+                "build the value anew without the item: xs = xs[:k] + xs[k + 1:], "
+                "d = {key: v for key, v in d.items() if key != k}",
+            )
+        out.append(ir.Statement(self.rename(stmt), loc))
 
     def _reads_only(self, call):
         """Whether a call made for its effect only reads its arguments: print, logging,
