@@ -389,13 +389,13 @@ class fabs:
 class clip:
     def adjoint(bz, z, a, a_min=None, a_max=None):
         ba = runtime.unbroadcast(bz * runtime.within(a, a_min, a_max), a)
-        ba_min = runtime.unbroadcast(bz * (a < a_min), a_min)
-        ba_max = runtime.unbroadcast(bz * (a > a_max), a_max)
+        ba_min = runtime.unbroadcast(bz * runtime.clipped_low(a, a_min, a_max), a_min)
+        ba_max = runtime.unbroadcast(bz * runtime.clipped_high(a, a_min, a_max), a_max)
 
     def tangent(dz, z, a, a_min=None, a_max=None):
         dz = da * runtime.within(a, a_min, a_max)
-        dz = da_min * (a < a_min)
-        dz = da_max * (a > a_max)
+        dz = da_min * runtime.clipped_low(a, a_min, a_max)
+        dz = da_max * runtime.clipped_high(a, a_min, a_max)
 
 
 @ufunc(np.nan_to_num, samples=unary("np.nan_to_num(x)"))

@@ -221,6 +221,24 @@ class within:
 
 
 @helper(
+    runtime.clipped_low,
+    differentiable=False,
+    samples=[Sample("x * runtime.clipped_low(x, -0.5, 0.3)", x=real(4))],
+)
+class clipped_low:
+    pass
+
+
+@helper(
+    runtime.clipped_high,
+    differentiable=False,
+    samples=[Sample("x * runtime.clipped_high(x, None, 0.3)", x=real(4))],
+)
+class clipped_high:
+    pass
+
+
+@helper(
     runtime.power_slope,
     samples=[
         Sample("runtime.power_slope(x, y)", x=positive(3), y=real(3)),
