@@ -104,9 +104,11 @@ class EffectStatements:
         if self._records(call.func):
             return True
         func = self.p.resolve(call.func)
-        if func is MISSING:
-            return isinstance(call.func, gast.Attribute) and not self._is_active(
-                call.func.value, self.varied
+        if func is MISSING:  # (a method that changes its receiver, y.fill(v), writes v in)
+            return (
+                isinstance(call.func, gast.Attribute)
+                and call.func.attr not in _MUTATING_METHODS
+                and not self._is_active(call.func.value, self.varied)
             )
         if func is print or registry.find(func) is not None:
             return func is print

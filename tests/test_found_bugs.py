@@ -357,6 +357,57 @@ def test_grad_of_grad_through_a_function_returning_a_tuple():
     assert_derivatives(sum_of_squares_through_a_tuple, np.array([0.5, -1.0, 2.0]))
 
 
+def clipped_to_bounds_that_cross(x):
+    return np.sum(np.clip(x, x[0] - 0.1, x[1] + 0.2) * x)
+
+
+def clipped_below_a_bound_under_the_other(x):
+    return np.sum(np.clip(x, -2.0, x[1] + 0.2) ** 2)
+
+
+@pytest.mark.parametrize("f", [clipped_to_bounds_that_cross, clipped_below_a_bound_under_the_other])
+def test_clip_with_its_low_bound_above_its_high_one(f):
+    """numpy applies a_max last, so where a_min > a_max np.clip gives a_max everywhere; the
+    adjoint gave a_min the elements below it and a_max those above it (both, between them):
+    gradient [3, 3, 0, 0] for [0, 4, 0, 0]. autograd cannot differentiate the bounds."""
+    x = np.array([2.0, -2.5, 0.4, -0.6])
+    assert_derivatives(f, x, autograd=False)
+    assert_derivatives(f, x[[1, 0, 2, 3]], autograd=False)  # (bounds in order: still right)
+
+
+def filled_from_an_item(x):
+    y = np.empty(4)
+    y.fill(x[0])
+    return np.sum(y * x)
+
+
+def put_into_zeros(x):
+    y = np.zeros(4)
+    y.put([0, 1], x[:2])
+    return np.sum(y * x)
+
+
+def setdefault_into_an_empty_dict(x):
+    d = {}
+    d.setdefault("a", x**2)
+    return np.sum(d["a"])
+
+
+@pytest.mark.parametrize(
+    "f, at",
+    [
+        (filled_from_an_item, "y.fill(x[0])"),
+        (put_into_zeros, "y.put([0, 1], x[:2])"),
+        (setdefault_into_an_empty_dict, 'd.setdefault("a", x**2)'),
+    ],
+)
+def test_method_writing_a_differentiated_value_into_a_constant(f, at):
+    """A method that changes its receiver, called on an array or dict that carried no
+    gradient yet, was taken for a call that only reads (as ax.plot(x) is): y.fill(x[0])
+    gave gradient x + y[0] for [x[0] + sum(y), y[1:]], d.setdefault gave zeros."""
+    assert_refused(f, np.array([1.0, 2.0, 3.0, 4.0]), at, r"changes a value in place")
+
+
 # --- raw exceptions instead of a gradient or a SrcdiffError -------------------------------------
 
 
