@@ -408,6 +408,40 @@ def test_method_writing_a_differentiated_value_into_a_constant(f, at):
     assert_refused(f, np.array([1.0, 2.0, 3.0, 4.0]), at, r"changes a value in place")
 
 
+def written_into_ints(x):
+    y = np.zeros(4, dtype=int)
+    y[:] = x * 3  # (truncated: flat in x)
+    return np.sum(y * x)
+
+
+def written_into_an_arange(x):
+    y = np.arange(4)
+    y[1] = x[1] * 5
+    return np.sum(y * x)
+
+
+def written_into_a_cast_to_ints(x):
+    y = (x * 3).astype(int)
+    y[0] += x[0] * 5
+    return np.sum(y * x)
+
+
+def written_into_bools(x):
+    y = np.zeros(4, dtype=bool)
+    y[:] = x
+    return np.sum(y * x)
+
+
+@pytest.mark.parametrize(
+    "f", [written_into_ints, written_into_an_arange, written_into_a_cast_to_ints, written_into_bools]
+)
+def test_value_written_into_an_array_of_ints(f):
+    """numpy casts a value written into an array of ints or bools to them, which is flat;
+    the written value got the derivative of its element all the same: gradient 2x for
+    floor(3x) (autograd refuses to write into arrays)."""
+    assert_derivatives(f, np.array([1.04, -2.55, 0.41, -0.57]), autograd=False)
+
+
 # --- raw exceptions instead of a gradient or a SrcdiffError -------------------------------------
 
 

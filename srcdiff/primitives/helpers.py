@@ -12,7 +12,7 @@ import gast
 import numpy as np
 
 from .. import ir, runtime
-from ..shapes import Const, Items, Mapping, ShapeOf, Typed, widen
+from ..shapes import Const, Items, ListOf, Mapping, ShapeOf, Typed, widen
 from .registry import EVALUATE, Sample, primitive
 from .rewriting import (
     axes_literal,
@@ -23,7 +23,7 @@ from .rewriting import (
     literal,
     shape,
 )
-from .samples import number, positive, real
+from .samples import constant, number, positive, real
 
 
 def helper(*functions, **facts):
@@ -153,6 +153,29 @@ class cast_grad:
 
     def tangent(dout, out, g, z, x):
         dout = runtime.cast_grad(dg, z, x)
+
+
+@helper(
+    runtime.through_write,
+    constant=("into",),
+    shape_args={1},
+    samples=[
+        Sample("runtime.through_write(g, y)", g=real(3), y=real(3), constant=("y",)),
+        Sample("runtime.through_write(g, n)", g=real(3), n=constant(np.arange(3))),
+    ],
+)
+class through_write:
+    def adjoint(bz, z, g, into):
+        bg = runtime.through_write(bz, into)
+
+    def tangent(dz, z, g, into):
+        dz = runtime.through_write(dg, into)
+
+    def rewrite(node, g, into):
+        kind = dtype_kind(into)
+        if kind in ("f", "c") or isinstance(widen(into), (Items, ListOf, Mapping)):
+            return node.args[0]
+        return None
 
 
 @helper(
