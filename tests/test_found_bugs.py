@@ -433,7 +433,8 @@ def written_into_bools(x):
 
 
 @pytest.mark.parametrize(
-    "f", [written_into_ints, written_into_an_arange, written_into_a_cast_to_ints, written_into_bools]
+    "f",
+    [written_into_ints, written_into_an_arange, written_into_a_cast_to_ints, written_into_bools],
 )
 def test_value_written_into_an_array_of_ints(f):
     """numpy casts a value written into an array of ints or bools to them, which is flat;
