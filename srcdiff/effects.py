@@ -104,11 +104,13 @@ class EffectStatements:
         if self._records(call.func):
             return True
         func = self.p.resolve(call.func)
-        if func is MISSING:  # (a method that changes its receiver, y.fill(v), writes v in)
-            return (
-                isinstance(call.func, gast.Attribute)
-                and call.func.attr not in _MUTATING_METHODS
-                and not self._is_active(call.func.value, self.varied)
+        if func is MISSING:
+            if not isinstance(call.func, gast.Attribute):
+                return False
+            # (a method that changes a receiver f's result reads, y.fill(v), writes v in)
+            changes = call.func.attr in _MUTATING_METHODS and ir.names_in(call.func.value)
+            return not (changes and changes & self.useful) and not self._is_active(
+                call.func.value, self.varied
             )
         if func is print or registry.find(func) is not None:
             return func is print
