@@ -267,6 +267,8 @@ class Aliasing:
             return viewed(value.body) | viewed(value.orelse)
         if isinstance(value, (gast.List, gast.Tuple)):  # holds its items, not copies
             return set().union(*map(viewed, value.elts))
+        if isinstance(value, gast.Dict):
+            return set().union(*map(viewed, value.values))
         if isinstance(value, gast.Call):
             func = value.func
             if (

@@ -443,6 +443,80 @@ def test_value_written_into_an_array_of_ints(f):
     assert_derivatives(f, np.array([1.04, -2.55, 0.41, -0.57]), autograd=False)
 
 
+def scaled_half_of_a_split(x):
+    a = x * 1.0
+    b = np.split(a, 2)[1]  # (np.array_split, np.hsplit: views too)
+    b *= 2.0  # changes a as well
+    return np.sum(a * x)
+
+
+def scaled_real_part(x):
+    a = x * 1.0
+    b = a.real  # (np.real(a) too: a itself, viewed)
+    b *= 3.0
+    return np.sum(a * x)
+
+
+def scaled_item_of_a_dict_display(x):
+    a = x * 1.0
+    b = {"k": a}["k"]
+    b *= 4.0
+    return np.sum(a * x)
+
+
+@pytest.mark.parametrize(
+    "f, at",
+    [
+        (scaled_half_of_a_split, "b *= 2.0"),
+        (scaled_real_part, "b *= 3.0"),
+        (scaled_item_of_a_dict_display, "b *= 4.0"),
+    ],
+)
+def test_in_place_change_of_a_view_made_by_split_real_or_a_dict(f, at):
+    """b *= 2 on a part of np.split(a, 2), on a.real, or on an array a dict display holds
+    was taken as b = b * 2, a keeping its old values: wrong gradient, and a jvp whose value
+    was not f's. Refused now, as for the other views."""
+    assert_refused(f, np.array([1.0, 2.0, 3.0, 4.0]), at, r"'a' \(sharing its memory\)")
+
+
+def filled_like_ints(x):
+    n = np.arange(4)
+    return np.sum(np.full_like(n, x[1]) * x)  # (n's dtype: x[1] truncated)
+
+
+def test_fill_value_of_full_like_an_array_of_ints():
+    """np.full_like(n, v) writes v into n's dtype: for ints, flat in v; v got the sum of
+    the adjoint all the same (gradient [0, -2.6, 0, 0] for zeros)."""
+    assert_derivatives(filled_like_ints, np.array([1.04, -2.55, 0.41, -0.57]), autograd=False)
+
+
+def summed_as_ints(x):
+    return np.sum(x, dtype=int) * x[0]
+
+
+def cumulated_as_ints(x):
+    return np.sum(np.cumsum(x, dtype=np.int32) * x)
+
+
+def filled_with_ints(x):
+    return np.sum(np.full(4, x[0], dtype="int64") * x)
+
+
+@pytest.mark.parametrize(
+    "f, at",
+    [
+        (summed_as_ints, "return np.sum(x, dtype=int)"),
+        (cumulated_as_ints, "return np.sum(np.cumsum(x, dtype=np.int32)"),
+        (filled_with_ints, 'return np.sum(np.full(4, x[0], dtype="int64")'),
+    ],
+)
+def test_differentiated_call_told_to_make_ints(f, at):
+    """dtype= of ints or bools makes a call flat, but its templates differentiated it as if
+    it made floats (np.sum(x, dtype=int): ones for zeros). Refused now, but for the casts
+    (np.array, np.asarray, astype), whose templates make it zero."""
+    assert_refused(f, np.array([1.04, -2.55, 0.41, -0.57]), at, r"makes ints or bools")
+
+
 # --- raw exceptions instead of a gradient or a SrcdiffError -------------------------------------
 
 

@@ -438,10 +438,11 @@ class where:
 # --- complex numbers --------------------------------------------------------------------------
 
 
-@primitive(
+@primitive(  # (a view: of the array itself, for a real one)
     np.real,
     attributes=("real",),
     shape=EVALUATE,
+    view=True,
     samples=[
         Sample("np.real(np.exp(1j * x) * (2 - 1j))", x=real(4)),
         Sample("(x * (1 + 2j)).real", x=real(4)),
@@ -455,8 +456,10 @@ class real_:
         dz = np.real(dval)
 
 
-@ufunc(
+@primitive(  # (a view, for a complex array)
     np.imag,
+    shape=EVALUATE,
+    view=True,
     attributes=("imag",),
     samples=[
         Sample("np.imag(np.exp(1j * x) * x)", x=real(4)),
