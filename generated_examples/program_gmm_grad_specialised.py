@@ -30,11 +30,10 @@ def fwd_logsumexp_s1(a, axis=None, keepdims=False):
     _t2 = np.sum(_t1, axis=axis, keepdims=True)
     _t3 = np.log(_t2)
     out = _t3 + a_max
-    _cond0 = not keepdims
     _t4 = np.squeeze(out, axis=axis)
     _stack_out.append(out)
     out = _t4
-    return out, [_cond0, _stack_out, _t1, _t2, _t3, a, a_max, axis]
+    return out, [_stack_out, _t1, _t2, _t3, a, a_max, axis]
 
 
 def fwd_log_normalize_s1(x):
@@ -116,8 +115,7 @@ def bwd_diag_gaussian_logpdf_s1(b_t7, saved):
 
 
 def bwd_logsumexp_s1(bout, saved):
-    _cond0, _stack_out, _t1, _t2, _t3, a, a_max, axis = saved
-    del _cond0
+    _stack_out, _t1, _t2, _t3, a, a_max, axis = saved
     saved.clear()
     out = _stack_out.pop()
     del _stack_out

@@ -272,14 +272,6 @@ def bwd_unpack_gaussian_params_s1(b_out, saved):
     return bparams,
 
 
-def bwd_relu_s1(b_t0, saved):
-    x, = saved
-    saved.clear()
-    bx = runtime.winner_share(b_t0, x, 0.0)
-    del x
-    return bx,
-
-
 def bwd_neural_net_predict_params_s1(boutputs, saved):
     (_stack_W, _stack_b, _stack_inputs, _stack_outputs, _stack_relu_saved, _stack_t0, _stack_t1,
         inputs, params) = saved

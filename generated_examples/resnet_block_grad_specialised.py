@@ -125,44 +125,6 @@ def bwd_conv2d_x_w_s1(b_t0, saved):
     return bx, bw
 
 
-def bwd_relu_s1(b_t1, saved):
-    _t0, = saved
-    saved.clear()
-    bx = b_t1 * _t0
-    del _t0
-    return bx,
-
-
-def bwd_batch_norm_s1(b_out, saved):
-    _t4, beta, centred, gamma, scale, y = saved
-    saved.clear()
-    by = runtime.unpack_adjoint(b_out, (y, None, None))[0]
-    del y
-    b_t6 = by.sum(axis=(0, 2, 3), keepdims=True)
-    bbeta = np.reshape(b_t6, np.shape(beta))
-    del b_t6, beta
-    bcentred = by * scale
-    bscale = (by * centred).sum(axis=(0, 2, 3), keepdims=True)
-    del by
-    b_t2 = bscale / _t4
-    b_t4 = -bscale * scale / _t4
-    del bscale, scale
-    b_t3 = b_t4 / (2 * _t4)
-    del _t4, b_t4
-    bgamma = np.reshape(b_t2, np.shape(gamma))
-    del b_t2, gamma
-    b_t0 = b_t3 / 50
-    del b_t3
-    bcentred = bcentred + b_t0 * 2 * centred
-    del b_t0, centred
-    bx = bcentred
-    bmean = (-bcentred).sum(axis=(0, 2, 3), keepdims=True)
-    del bcentred
-    bx = bx + np.broadcast_to(bmean / 50, (2, 3, 5, 5))
-    del bmean
-    return bx, bgamma, bbeta
-
-
 def bwd_conv2d_w_s1(b_t0, saved):
     padding, stride, w, x = saved
     saved.clear()

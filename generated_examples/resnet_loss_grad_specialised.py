@@ -45,8 +45,8 @@ def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, train
     _t5 = centred * scale
     _t6 = beta.reshape(1, -1, 1, 1)
     y = _t5 + _t6
-    return (y, new_mean, new_var), [training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean,
-        scale, var, x, y]
+    return (y, new_mean, new_var), [_t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale,
+        var, x, y]
 
 
 def fwd_relu_s1(x):
@@ -75,7 +75,7 @@ def fwd_batch_norm_s2(x, gamma, beta, running_mean=None, running_var=None, train
     _t5 = centred * scale
     _t6 = beta.reshape(1, -1, 1, 1)
     y = _t5 + _t6
-    return (y, new_mean, new_var), [training, runtime.shape_of(_t0), runtime.shape_of(_t2), _t4,
+    return (y, new_mean, new_var), [runtime.shape_of(_t0), runtime.shape_of(_t2), _t4,
         runtime.shape_of(_t5), runtime.shape_of(_t6), runtime.shape_of(beta), centred,
         runtime.shape_of(gamma), runtime.shape_of(mean), scale, runtime.shape_of(var),
         runtime.shape_of(x), runtime.shape_of(y)]
@@ -242,8 +242,7 @@ def bwd_relu_s1(b_t1, saved):
 
 
 def bwd_batch_norm_s1(b_out, saved):
-    training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
-    del training
+    _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
     del y
@@ -354,8 +353,7 @@ def bwd_relu_s2(b_t1, saved):
 
 
 def bwd_batch_norm_s2(b_out, saved):
-    training, _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
-    del training
+    _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
     saved.clear()
     b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
     del y

@@ -25,6 +25,7 @@ from .primitives import (
     helpers_statistics,
     numerics,
     products,
+    python_math,
     selecting,
     statistics,
 )

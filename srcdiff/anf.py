@@ -20,8 +20,10 @@ from .primitives import registry
 
 _UNSUPPORTED = {
     gast.Try: (
-        "try/except (and a try/finally left by return, break or continue)",
-        "handle errors outside the differentiated function",
+        "try/except other than around one assignment of numpy calls (and a try/finally "
+        "left by return, break or continue)",
+        "try only the call that may raise, assigned to a name (try: L = np.linalg.cholesky(K)"
+        " / except np.linalg.LinAlgError: L = ...), and compute the rest after it",
     ),
     gast.With: (
         "with blocks other than np.errstate(...), warnings.catch_warnings() and "

@@ -43,7 +43,7 @@ def lower_comprehensions(body, is_varied, fresh, renamed=None):
                     for n in ir.walk(new):
                         n.lineno = getattr(n, "lineno", None) or stmt.lineno
                 out.extend(loop)
-                _Replace(comp, ir.name(items)).visit(stmt)
+                Replace(comp, ir.name(items)).visit(stmt)
                 changed = True
                 if whole:
                     break
@@ -95,7 +95,7 @@ def _comprehension_loop(comp, items, fresh, renamed):
     return [ir.assign(items, start)] + statements
 
 
-class _Replace(gast.NodeTransformer):
+class Replace(gast.NodeTransformer):
     """Puts `new` where node `old` (that very node) is."""
 
     def __init__(self, old, new):

@@ -124,6 +124,9 @@ class ContainerExpressions:
             )
         if fn is sorted and len(node.args) == 1:
             return self.sorted_items(node, stmt)
+        if (fn is max or fn is min) and len(node.args) == 1:
+            if all(k.arg == "key" for k in node.keywords):
+                return self.extremum_item(node, stmt)
         if fn is next and len(node.args) in (1, 2) and is_call(node.args[0], "iter", self.resolve):
             item = gast.Subscript(value=node.args[0].args[0], slice=ir.const(0), ctx=gast.Load())
             return (
@@ -192,6 +195,22 @@ class ContainerExpressions:
             self.hoisted.append(self._located(ir.assign(items, held), stmt))
             node.args[0] = ir.name(items)
         return self.sorted_by_key(node)
+
+    def extremum_item(self, node, stmt):
+        """max(xs) (or min, by key or not) as `xs[runtime.extremum_position(xs, max)]`: the
+        first greatest item itself, as Python's max returns it, with its own adjoint."""
+        items = node.args[0]
+        if not isinstance(items, gast.Name):  # (its items are read by position: once)
+            self.check_hoisting(items, stmt)
+            name = self.fresh("_items")
+            self.hoisted.append(self._located(ir.assign(name, items), stmt))
+            items = ir.name(name)
+        position = gast.Call(
+            func=ir.attr("runtime", "extremum_position"),
+            args=[ir.copy_tree(items), node.func],
+            keywords=node.keywords,
+        )
+        return gast.Subscript(value=items, slice=position, ctx=gast.Load())
 
     def sorted_by_key(self, node):
         """sorted(params, key=f) as [params[_k] for _k in runtime.sorted_positions(params,

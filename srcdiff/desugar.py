@@ -26,6 +26,8 @@ import gast
 import numpy as np
 
 from . import ir
+from .comprehension_loops import Replace
+from .try_except import as_branches
 
 _LOOPS = (gast.For, gast.While)
 _LOOP_JUMPS = (gast.Break, gast.Continue)
@@ -147,6 +149,7 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
         for field in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
                 setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read, fresh))
+        out += _named_first(stmt)
         if isinstance(stmt, gast.With) and all(
             isinstance(item.context_expr, gast.Call)
             and (
@@ -171,6 +174,8 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
             out += _unwrap_blocks(stmt.body, resolve, read, fresh) + _unwrap_blocks(
                 stmt.finalbody, resolve, read, fresh
             )
+        elif (branches := as_branches(stmt, resolve, fresh)) is not None:
+            out += _unwrap_blocks(branches, resolve, read, fresh)
         elif _left_by_returns_only(stmt):
             body = _unwrap_blocks(stmt.body, resolve, read, fresh)
             final = _unwrap_blocks(stmt.finalbody, resolve, read, fresh)
@@ -180,6 +185,52 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
         else:
             out.append(stmt)
     return out
+
+
+def _named_first(stmt):
+    """The assignments of the assignment expressions (`:=`) of `stmt` that it runs always
+    (not under `and`, `or`, `if`-`else`, a lambda, a comprehension or a dict display) before
+    anything in it reads their name, each now that name: `if (n := np.sum(x)) > 1:` ->
+    `n = np.sum(x)`, `if n > 1:`."""
+    if not isinstance(stmt, (gast.If, gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
+        return []
+    order = []  # (node, always run) in the order they run
+    _in_order(stmt.test if isinstance(stmt, gast.If) else stmt.value, True, order)
+    out = []
+    for k, (node, always) in enumerate(order):
+        if not (isinstance(node, gast.NamedExpr) and always):
+            continue
+        target = node.target.id
+        if any(
+            isinstance(n, gast.Name) and n.id == target and n is not node.target
+            for n, _ in order[:k]
+        ):
+            continue  # (read before it runs: the old value)
+        out.append(gast.copy_location(ir.assign(target, node.value), stmt))
+        Replace(node, ir.name(target)).visit(stmt)
+    return out
+
+
+def _in_order(node, always, order):
+    """Append (node, whether it always runs) for `node` and those below it, as they run."""
+    always = always and not isinstance(node, _CONDITIONAL)
+    for _, value in ir.fields(node):
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, gast.AST):
+                _in_order(child, always, order)
+    order.append((node, always))
+
+
+_CONDITIONAL = (
+    gast.BoolOp,
+    gast.IfExp,
+    gast.Lambda,
+    gast.ListComp,
+    gast.SetComp,
+    gast.DictComp,
+    gast.GeneratorExp,
+    gast.Dict,  # (its keys and values alternate as they run, not as its fields list them)
+)
 
 
 def _left_by_returns_only(stmt):

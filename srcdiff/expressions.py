@@ -458,9 +458,10 @@ class Expressions(UserCalls, CallArguments):
             )
         if obj is max or obj is min:
             raise NoAdjointError(
-                f"srcdiff differentiates {what}(...) only as {what}(a, b)",
+                f"srcdiff differentiates {what}(xs), {what}(xs, key=f) and {what}(a, b, ...), "
+                "not other forms",
                 loc,
-                f"use np.{what}(x), or np.{what}imum(a, b)",
+                f"test for no items first ({what}(xs) if len(xs) else v), or use np.{what}(x)",
             )
         refuse_reduce(obj, loc)
         refuse_block(obj, loc)
@@ -470,7 +471,7 @@ class Expressions(UserCalls, CallArguments):
                 loc,
                 "over a container, write it as a for loop or a comprehension (srcdiff "
                 "follows list, tuple, dict, zip, enumerate, reversed, sorted, "
-                "iter/next, len, sum and map); on arrays, call the numpy function",
+                "iter/next, len, sum, max, min and map); on arrays, call the numpy function",
             )
         refuse_user_class(obj, loc)
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc

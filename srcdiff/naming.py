@@ -32,14 +32,24 @@ def variant(fn, wrt, options):
     )
 
 
+def base_name(fn):
+    """fn's name, as emitted names are made from it: a lambda's is the module's name for it
+    (`act = lambda z: ...`), else `lambda_`."""
+    if fn.__name__.isidentifier():
+        return fn.__name__
+    bound = (k for k, v in fn.__globals__.items() if v is fn and k.isidentifier())
+    return next(bound, "lambda_")
+
+
 def base_names(fn, wrt_names, outputs, suffixed):
     """The names to try, best first, for a derivative of fn (after fwd_, bwd_ or jvp_): fn's
     own name unless fn is differentiated in more than one way in the module, then the name
     that says which way."""
-    spelled = "_".join([fn.__name__] + list(wrt_names))
+    name = base_name(fn)
+    spelled = "_".join([name] + list(wrt_names))
     if outputs is not None:
         spelled += "_out" + "".join(str(k) for k, keep in enumerate(outputs) if keep)
-    return [spelled] if fn.__name__ in suffixed else [fn.__name__, spelled]
+    return [spelled] if name in suffixed else [name, spelled]
 
 
 def callee_names(fn, wrt_names, outputs, suffixed, prefixes, taken):
@@ -118,7 +128,7 @@ def shared(entry):
 
     def visit(node):
         if node.variant not in below:  # (a derivative met again has nothing new below it)
-            name = node.variant[0].__name__
+            name = base_name(node.variant[0])
             below[node.variant] = frozenset({name}.union(*map(visit, node.callees)))
             ways.setdefault(name, set()).add(node.variant)
         return below[node.variant]

@@ -13,9 +13,10 @@ import textwrap
 import gast
 import numpy as np
 
-from . import conversion, ir, remat, runtime, wrappers
+from . import conversion, ir, naming, remat, runtime, wrappers
 from .blocks import blocks_as_one_list
 from .imports import hoisted_imports
+from .lambda_source import AmbiguousLambda
 from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs
@@ -468,13 +469,21 @@ def _read(fn, parse=True, shared=False):
     filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
     first = fn.__code__.co_firstlineno
     where = Location(filename, first, linecache.getline(filename, first).rstrip())
-    if fn.__name__ == "<lambda>":
-        raise UnsupportedError(
-            "lambdas cannot be differentiated", where, "define the function with def"
-        )
     try:
         lines, start = source_lines(fn)
-    except (OSError, TypeError) as exc:
+    except AmbiguousLambda as exc:
+        raise UnsupportedError(
+            f"this lambda cannot be told apart from the others on its line ({exc})",
+            where,
+            "give it a line of its own, or define the function with def",
+        ) from None
+    except OSError as exc:
+        raise SrcdiffError(
+            f"the source of {name!r} is not available ({exc})",
+            where,
+            "define the function in a .py file so its source can be read",
+        ) from None
+    except TypeError as exc:
         raise SrcdiffError(
             f"the source of {name!r} is not available ({exc})",
             where,
@@ -487,7 +496,7 @@ def _read(fn, parse=True, shared=False):
     node = _PARSED.get((source, start))
     if node is None:
         tree = conversion.ast_to_gast(ast.parse(source))
-        node = tree.body[0]
+        node = _as_definition(tree.body[0], naming.base_name(fn))
         if not isinstance(node, gast.FunctionDef):
             raise UnsupportedError(
                 f"{name!r} is not defined by a plain def",
@@ -500,6 +509,26 @@ def _read(fn, parse=True, shared=False):
         _PARSED[source, start] = node
     # (a copy, but for a sibling's definition, only read: the stages change it in place)
     return filename, node if shared else ir.copy_tree(node), source
+
+
+def _as_definition(node, name):
+    """A lambda's expression statement as the def it stands for (`def act(z): return ...`)."""
+    if not (isinstance(node, gast.Expr) and isinstance(node.value, gast.Lambda)):
+        return node
+    lam = node.value
+    body = [gast.copy_location(gast.Return(value=lam.body), lam.body)]
+    return gast.copy_location(
+        gast.FunctionDef(
+            name=name,
+            args=lam.args,
+            body=body,
+            decorator_list=[],
+            returns=None,
+            type_comment=None,
+            type_params=[],
+        ),
+        lam,
+    )
 
 
 # (source, first line) -> its gast tree: a module's functions are read again as siblings

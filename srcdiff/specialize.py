@@ -162,11 +162,11 @@ def _relined(func, lines):
     return func
 
 
-def rewrite(func, arguments, emitted, session, interpreter=None):
+def rewrite(func, arguments, emitted, session, interpreter=None, cut=None):
     """Specialise gast FunctionDef `func` of `emitted`'s module (in place) for `arguments`
-    (abstract values, one per parameter), its calls to callees included; returns the
-    interpreter (its run on func for them, if one is given), whose `returned` is the
-    abstract return value."""
+    (abstract values, one per parameter), its calls to callees included (`cut`: see
+    Session.redirect); returns the interpreter (its run on func for them, if one is given),
+    whose `returned` is the abstract return value, and the callee lists cut (redirect's)."""
     callees = Callees(emitted, session)
     if interpreter is None:
         interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
@@ -184,8 +184,8 @@ def rewrite(func, arguments, emitted, session, interpreter=None):
     keep_scalars_unspread(func, arguments, context, copies)
     gather_row_adjoints(func, interpreter.seen)
     coalesce_temporaries(func)  # (`_t4 = v + _t3; v = _t4`, with no stack between now)
-    session.redirect(interpreter.seen, emitted, func)
-    return interpreter
+    inner = session.redirect(interpreter.seen, emitted, func, cut)
+    return interpreter, inner
 
 
 class Session:
@@ -197,49 +197,80 @@ class Session:
         self.sharing = {}  # the names of callees' functions -> the callees sharing them
         self.interpreters = {}  # Callees' runs of a callee function, by the memo's key
 
-    def redirect(self, seen, emitted, func):
+    def redirect(self, seen, emitted, func, cut=None):
         """Point each call to one of `emitted`'s callee functions at a copy of that function
-        specialised for the call's arguments (kept, for other variants, on the callee); a
-        forward call whose saved list func hands straight to the backward call gets a pair
-        of copies that save only what the backward one reads (passes/saved_lists.py)."""
+        specialised for the call's arguments (kept, for other variants, on the callee). A
+        callee's saved list that func hands from the forward call to the backward one goes
+        through a pair of copies that save only what the backward one reads
+        (passes/saved_lists.py); so does one that func, a backward copy being cut (`cut`
+        True), takes from its own saved list, and one that func, a forward copy being cut
+        (`cut` a saved_lists.Cut), saves in its own as that Cut's `inner` says. Returns
+        those func takes and cuts, for its `inner`: ((place, forward function, Cut), ...)."""
         owners = _owners(emitted)
         if not owners:  # (no callee: nothing to point anywhere)
-            return
-        pairs = saved_lists.paired_calls(func, lambda name: _forward_of(owners, name))
-        done, later = set(), {}  # (later: a backward copy's sources, shown where it is called)
+            return ()
+        plan = _plan(func, owners, cut)
+        done, later, inner = set(), {}, []  # (later: a backward copy's sources, shown where called)
         for node, values in list(seen.values()):
-            self.sources.extend(later.pop(id(node), ()))
-            if (
+            self.sources += [s for s in later.pop(id(node), ()) if s not in self.sources]
+            if not (
                 isinstance(node, gast.Call)
                 and isinstance(node.func, gast.Name)
                 and node.func.id in owners
                 and not node.keywords
                 and id(node) not in done
             ):
-                backward = pairs.get(id(node))
-                if backward is not None and id(backward) in seen:
-                    if self._redirect_pair(owners, (node, values), backward, seen, later, emitted):
-                        done.add(id(backward))
-                        continue
-                self._point(node, self.clone(owners[node.func.id], node.func.id, values), emitted)
+                continue
+            callee, name = owners[node.func.id], node.func.id
+            channel, how = plan.pop(id(node), (None, None))
+            if isinstance(how, saved_lists.Cut):  # (a forward call whose list func saves)
+                saving = self.clone(callee, name, values, cut=how)
+                if saving is None:
+                    raise Unsupported(f"{name} cannot save less")
+                self._point(node, saving, emitted)
+                cut_to = how
+            elif isinstance(how, int):  # (a backward call given a list func takes)
+                pruned = self.clone(callee, name, values, cut=True)
+                self._point(node, pruned, emitted)
+                cut_to = None if pruned is None else pruned.kept
+                if cut_to is not None:
+                    inner.append((how, _forward_of(owners, name), cut_to))
+            else:  # (a forward call, `how` the backward call it hands its list to, if any)
+                paired = how is not None and id(how) in seen
+                cut_to = (
+                    self._redirect_pair(owners, (node, values), how, seen, later, emitted)
+                    if paired
+                    else None
+                )
+                if cut_to is None:
+                    self._point(node, self.clone(callee, name, values), emitted)
+                    continue
+                done.add(id(how))
+            if cut_to is not None and cut_to.empty:
+                saved_lists.unhand(func, channel)
+        if any(isinstance(how, saved_lists.Cut) for _, how in plan.values()):
+            raise Unsupported("a callee's list to cut is made where the run never went")
+        return tuple(inner)
 
     def _redirect_pair(self, owners, call, backward, seen, later, emitted):
         """Point a forward call and the backward call it hands its saved list to at copies
-        that save only what the backward one reads; False when they read all of it."""
+        that save only what the backward one reads; returns their Cut, None (and points
+        neither) when they read all of it."""
         (forward, values), start = call, len(self.sources)
         callee = owners[forward.func.id]
         pruned = self.clone(callee, backward.func.id, seen[id(backward)][1], cut=True)
         later[id(backward)] = self.sources[start:]
         del self.sources[start:]
         if pruned is None or pruned.kept is None:
-            return False
+            return None
         saving = self.clone(callee, forward.func.id, values, cut=pruned.kept)
-        if saving is None:  # (the cut copy is not called: not shown)
-            later[id(backward)] = [s for s in later[id(backward)] if s is not pruned.source]
-            return False
+        if saving is None:  # (the cut copies are not called: not shown)
+            del self.sources[start:]
+            del later[id(backward)]
+            return None
         self._point(forward, saving, emitted)
         self._point(backward, pruned, emitted)
-        return True
+        return pruned.kept
 
     def clone_name(self, callee, name, number):
         """The name of the number'th copy of `callee`'s function `name`: numbered also by
@@ -289,16 +320,17 @@ class Session:
                 for key, (_, found) in interpreter.seen.items()
             }
         try:
-            rewrite(
+            _, inner = rewrite(
                 func,
                 _with_defaults(list(values), defaults, len(func.args.args)),
                 callee,
                 self,
                 interpreter,
+                cut,
             )
         except Unsupported:
             return None
-        kept = _cut(func, cut)
+        kept = _cut(func, cut, inner)
         if kept is False:
             return None
         keys = [key]
@@ -318,15 +350,40 @@ class Session:
         return function
 
 
-def _cut(func, cut):
+def _cut(func, cut, inner):
     """What clone's `cut` asks of the specialised func: for a backward function, what it
-    keeps of its saved values (saved_lists.keep_read), None for all; for a forward function,
-    False if it cannot save only those."""
+    keeps of its saved values (saved_lists.keep_read; `inner`, the callee lists it cut), None
+    for all; for a forward function, False if it cannot save only those."""
     if cut is True:
-        return saved_lists.keep_read(func)
-    if cut is not None and not saved_lists.keep_saved(func, *cut):
+        return saved_lists.keep_read(func, inner)
+    if cut is not None and not saved_lists.keep_saved(func, cut):
         return False
     return None
+
+
+def _plan(func, owners, cut):
+    """{id(call): (its saved_lists.Channel, how Session.redirect points it)} for func's calls
+    whose saved lists are cut: a forward call's backward call (a pair within func), a
+    backward call's place in func's saved list (func a backward copy being cut, `cut` True),
+    a forward call's Cut (func a forward copy cut so; raises Unsupported when one is not
+    found)."""
+    forwards = {name: _forward_of(owners, name) for name in owners}
+    forwards = {name: forward for name, forward in forwards.items() if forward is not None}
+    plan, returned = {}, {}
+    for channel in saved_lists.channels(func, forwards):
+        pair, handed_in, handed_out = channel.pair(), channel.handed_in(), channel.handed_out()
+        if pair is not None:
+            plan[id(pair[0])] = channel, pair[1]
+        elif handed_in is not None and cut is True:
+            plan[id(handed_in[1])] = channel, handed_in[0]
+        elif handed_out is not None:
+            returned[handed_out[0]] = channel, handed_out[1]
+    for place, forward, inner in cut.inner if isinstance(cut, saved_lists.Cut) else ():
+        channel, call = returned.get(place, (None, None))
+        if call is None or call.func.id != forward:
+            raise Unsupported(f"no call of {forward} saved at {place}")
+        plan[id(call)] = channel, inner
+    return plan
 
 
 def _forward_of(owners, name):
@@ -468,7 +525,8 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     generic = ir.copy_tree(func)
     defaults = jvp_emitted.function.__defaults__
     session = Session()
-    returned = rewrite(func, _parameters(func, args, defaults), jvp_emitted, session).returned
+    interpreter, _ = rewrite(func, _parameters(func, args, defaults), jvp_emitted, session)
+    returned = interpreter.returned
     out = widen(returned.items[1]) if hasattr(returned, "items") else UNKNOWN
     if not (isinstance(out, Typed) and out.shape == () and out.dtype.kind != "c"):
         return None

@@ -431,7 +431,7 @@ def generate(
     """Run the transformer: the emitted module's (source, metadata, function trees)."""
     options = (preserve_result, optimized, outputs, has_aux, statics)
     made_from = (fn, tuple(wrt), mode, repr(options))
-    func_names = list(names) if names else mode.function_names(fn.__name__)
+    func_names = list(names) if names else mode.function_names(naming.base_name(fn))
     renamed = naming.renamed(
         _in_progress.made.get(made_from), func_names, suffixed, _in_progress.below
     )

@@ -62,8 +62,8 @@ class UserCalls:
         receiver = self.p.receiver(node.func)
         given = ([receiver] if receiver is not None else []) + list(node.args)
         written = {k.arg: k.value for k in node.keywords}
-        args = [self.argument(a, loc, out) for a in given]
-        keywords = {k: self.argument(v, loc, out) for k, v in written.items()}
+        args = [self._passed(a, loc, out) for a in given]
+        keywords = {k: self._passed(v, loc, out) for k, v in written.items()}
         bound, positional = self._bind_call(fn, args, keywords, node, loc)
         wrt = tuple(i for i, n in enumerate(positional) if n in bound and self._carries(bound[n]))
         statics, alike = self._callee_statics(fn, given, written, receiver)
@@ -80,7 +80,7 @@ class UserCalls:
         self.active.add(name)
         # what fwd_g saves for bwd_g, and what bwd_g returns: named after g, numbered only
         # beside another call's
-        base = fn.__name__ if fn.__name__.isidentifier() else "call"
+        base = naming.base_name(fn)
         saved, grads = self.names.named(f"{base}_saved"), self.names.named(f"{base}_grads")
         atoms = [bound[positional[i]] for i in wrt]
         if self.p.recomputed(node.func) and not self.forward_mode:  # `y = fwd_g(a, b)[0]`
@@ -129,6 +129,13 @@ class UserCalls:
                 f"{gast.unparse(node)}()",
             )
 
+    def _passed(self, node, loc, out):
+        """An argument of a user function's call, as an atom; a display of differentiated
+        values (`g([w, b], x)`) is named first, as `params = [w, b]; g(params, x)` does."""
+        if isinstance(node, (gast.List, gast.Tuple)) and self._is_active(node):
+            return ir.name(self.active_value(node, loc, out))
+        return self.argument(node, loc, out)
+
     def _carries(self, value):
         """Whether an argument (a node, or what a variadic parameter binds) is active."""
         if isinstance(value, gast.AST):
@@ -155,12 +162,6 @@ class UserCalls:
                     "differentiate",
                     loc,
                     "name the parameter",
-                )
-            if isinstance(value, (gast.List, gast.Tuple)) and any(map(self._carries, value.elts)):
-                raise UnsupportedError(
-                    "lists of differentiated arrays cannot be passed to a user function yet",
-                    loc,
-                    "pass the arrays one by one",
                 )
         return bound, positional
 

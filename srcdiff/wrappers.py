@@ -12,6 +12,7 @@ import linecache
 import textwrap
 
 from .errors import Location, UnsupportedError
+from .lambda_source import lambda_source
 
 
 def source_function(fn):
@@ -60,6 +61,8 @@ def source_lines(fn):
     function = source_function(fn)
     if not inspect.isfunction(function):
         return inspect.getsourcelines(fn)
+    if function.__name__ == "<lambda>":
+        return lambda_source(function)
     return inspect.getsourcelines(
         function.__code__ if hasattr(function, "__wrapped__") else function
     )

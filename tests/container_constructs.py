@@ -260,6 +260,14 @@ def dict_keys_enumerated_and_zipped(params, x):
     return total
 
 
+def items_at_extremes(params, x):
+    # Python's max/min of items return the first greatest (least) item itself: its adjoint
+    # goes to that item alone
+    top, low = max(params), min(x * x)
+    best = max([x, 2 * x, x**2], key=lambda p: np.sum(p))
+    return top * low + np.sum(best * best) + min(np.sin(v) for v in params)
+
+
 def numbers_and_a_vector(seed=0):
     draw = np.random.default_rng(seed)
     return [float(v) for v in draw.normal(size=4)], draw.normal(size=3)
@@ -725,6 +733,10 @@ CASES = {
     ),
     "sorted(params, key=lambda ...)": (layers_sorted_by_a_key, layer_list),
     "sorted(params), sorted(array), of items": (items_sorted, numbers_and_a_vector),
+    "max(params), min(array), max(..., key=...), of items": (
+        items_at_extremes,
+        numbers_and_a_vector,
+    ),
     "enumerate(sorted(d)), zip(reversed(sorted(d)), ...), of keys": (
         dict_keys_enumerated_and_zipped,
         dict_params,

@@ -567,6 +567,59 @@ def splat_call(w, x):
     return np.sum(dense(*pair))
 
 
+squared = lambda z: z**2  # noqa: E731 (as users write them)
+LAMBDAS = {
+    "soft": lambda z: np.log1p(
+        np.exp(z)  # (a lambda over two lines)
+    ),
+    "lin": lambda z: 2 * z,
+}
+scaled, shifted = (lambda z, k=3.0: k * z), (lambda z: z + 1.0)
+
+
+def module_lambdas(w, x):
+    h = LAMBDAS["soft"](x @ w)
+    return np.sum(squared(h) + LAMBDAS["lin"](h) * scaled(shifted(h)))
+
+
+def tries_a_cholesky(w, x):
+    total = 0.0
+    for shift in (1.0, -10.0):  # positive definite, then not (w @ w.T has rank 2): both paths
+        K = w @ w.T + shift * np.eye(3)
+        try:
+            L = np.linalg.cholesky(K)
+        except np.linalg.LinAlgError:
+            L = np.linalg.cholesky(K + 20.0 * np.eye(3))
+        except (ValueError, TypeError) as error:  # noqa: F841 (a name unread is allowed)
+            raise RuntimeError("not a matrix")
+        else:
+            L = 2.0 * L
+        total = total + np.sum(np.tanh(x @ L))
+    return total
+
+
+def assignment_expressions(w, x):
+    if (total := np.sum(np.tanh(x @ w))) > 100.0:
+        return total
+    scaled = (h := np.sin(x @ w)) * 2 + np.sum(h)
+    for row in scaled:
+        if (top := np.max(row)) > 0.1:
+            total = total + top
+    return total * np.sum(scaled)
+
+
+def weighs_a_pair(pair, x):
+    first, second = pair
+    return np.sum(np.tanh(x @ first) * second)
+
+
+def displays_passed_to_a_user_function(w, x):
+    total = weighs_a_pair([w, 2.0], x) + weighs_a_pair(pair=(w * w, w[0]), x=x)
+    for k in range(2):
+        total = total + weighs_a_pair([np.sin(w), w[k]], x)
+    return total
+
+
 def defaults_of_the_differentiated_function(w, x, scale=0.5, *, offset=1.0):
     return np.sum(np.tanh(scale * (x @ w) + offset))
 
@@ -858,6 +911,10 @@ CASES = {
     "callee called with keywords": (callee_called_with_keywords, w_and_x),
     "keyword-only callee": (keyword_only_callee, w_and_x),
     "f(*pair)": (splat_call, w_and_x),
+    "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
+    "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "if (n := np.sum(...)) > c:, y = (h := f(x)) * 2 + g(h)": (assignment_expressions, w_and_x),
+    "try: L = np.linalg.cholesky(K) / except LinAlgError: ... / else": (tries_a_cholesky, w_and_x),
     "defaults of the differentiated function": (defaults_of_the_differentiated_function, w_and_x),
     "max(a, b, c), min([a, b, c])": (builtin_max_min_of_several, w_and_x),
     "pow(a, b)": (builtin_pow, w_and_x),

@@ -113,6 +113,18 @@ def test_python_float_argument():
     assert isinstance(ga, float)
 
 
+def test_lambdas_as_autograd_users_pass_them(rng):
+    """nf.grad(lambda ...), a lambda calling one it makes, and a lambda a lambda returns:
+    each is the lambda expression its code was compiled from, though they share a line."""
+    w, x = rng.normal(size=3), rng.normal(size=(4, 3))
+    check_grad(lambda w_, x_: np.sum(np.tanh(x_ @ w_) ** 2), w, x, wrt=0)
+    check_grad(lambda w_: (lambda y: np.sum(np.sin(y) * w_))(2 * w_), w, wrt=0)
+    make = lambda k: lambda v: np.sum(np.cos(k * v))  # noqa: E731
+    check_grad(make(1.5), w, wrt=0)
+    assert nf.grad(lambda a: a * a * 3.0)(2.0) == pytest.approx(12.0)
+    assert "def dlambda_(" in nf.grad(lambda a: a * 2.0).source
+
+
 def test_integer_array_in_a_constant_position(rng):
     def pick(w, idx):
         return np.sum(w[idx] ** 2)

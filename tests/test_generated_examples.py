@@ -121,6 +121,19 @@ def test_specialised_file_runs_and_agrees_with_the_generic_one(name):
 
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("suffix", [regen.SUFFIX, regen.SPECIALISED])
+def test_each_function_is_defined_once(name, suffix):
+    """A copy of a callee that several calls share is shown once (the specialised code listed
+    a backward copy once for each call of a pair that read all its list)."""
+    import ast
+    from collections import Counter
+
+    tree = ast.parse((regen.EXAMPLES / f"{name}{suffix}.py").read_text())
+    defined = Counter(node.name for node in tree.body if isinstance(node, ast.FunctionDef))
+    assert [name for name, count in defined.items() if count > 1] == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("suffix", [regen.SUFFIX, regen.SPECIALISED])
 def test_lines_break_only_where_a_person_would(name, suffix):
     """Inside brackets after a comma or before an operator, never inside a dotted name or
     between a function and its call's bracket (astor's own breaking did both); longer than

@@ -32,6 +32,7 @@ except ImportError:
     SCIPY = []
 
 _BUILT_IN = (
+    "math",
     "numpy",
     "builtins",
     "_operator",
@@ -55,7 +56,7 @@ _WRAPS = {"sin": "np.sum(np.sin({}))", "abs2": "np.sum(np.abs({}) ** 2)", None: 
 
 def _module():
     """One module with a function per sample (srcdiff reads functions' source from files)."""
-    lines = ["import numpy as np", "from srcdiff import runtime", *SCIPY, ""]
+    lines = ["import math", "import numpy as np", "from srcdiff import runtime", *SCIPY, ""]
     for number, (_, _, sample) in enumerate(SAMPLES):
         lines.append(f"def sample_{number}({', '.join(sample.args)}):")
         if sample.setup:

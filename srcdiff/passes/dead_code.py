@@ -92,7 +92,7 @@ def eliminate_dead_stacks(func):
         if all(removable or id(stmt) in dead for stmt, removable in statements):
             doomed.update(id(stmt) for stmt, _ in statements)
     if doomed:
-        _drop(func, doomed)
+        drop_statements(func, doomed)
     return len(doomed)
 
 
@@ -120,7 +120,7 @@ def drop_unread_pops(func, stacks, bound=1):
         if mentioned[stack] == len(statements) + bound
         and all(removable is None and id(stmt) in dead for stmt, removable in statements)
     }
-    _drop(func, {id(stmt) for stack in gone for stmt, _ in uses[stack]})
+    drop_statements(func, {id(stmt) for stack in gone for stmt, _ in uses[stack]})
     return gone
 
 
@@ -169,12 +169,14 @@ def _method_call(node, method):
     return None
 
 
-def _drop(node, doomed):
+def drop_statements(node, doomed):
+    """Drop the statements whose ids are `doomed` from every block of `node` (a block left
+    empty holds `pass`)."""
     for field in ("body", "orelse"):
         block = getattr(node, field, None)
         if isinstance(block, list):
             block[:] = [s for s in block if id(s) not in doomed]
             for stmt in block:
-                _drop(stmt, doomed)
+                drop_statements(stmt, doomed)
             if field == "body" and not block and not isinstance(node, gast.FunctionDef):
                 block.append(gast.Pass())

@@ -134,6 +134,18 @@ constants(
     shape=None,
     samples=[Sample("x * runtime.sorted_positions([x, 2 * x], key=np.sum)[0]", x=real(3))],
 )
+# which except clause a try/except takes (try_except.py): constant
+constants(
+    runtime.handler_of,
+    shape=None,
+    samples=[Sample("x * (runtime.handler_of(lambda: np.sum(x), ValueError) is None)", x=real(3))],
+)
+# which item max(xs) or min(xs) returns: constant
+constants(
+    runtime.extremum_position,
+    shape=None,
+    samples=[Sample("x * runtime.extremum_position([x[0], 2 * x[1]], max)", x=real(3))],
+)
 constants(
     np.result_type,
     builtins.int,

@@ -129,6 +129,15 @@ def sorted_positions(x, key=None, reverse=False):
     )
 
 
+def extremum_position(x, which, key=None):
+    """The position of the item of list, tuple or array x that which(x, key=key) (max or min)
+    returns, the first of the greatest: `max(xs)` is `xs[extremum_position(xs, max)]`."""
+    items = list(x)
+    if not items:
+        raise ValueError(f"{which.__name__}() iterable argument is empty")
+    return which(range(len(items)), key=lambda k: items[k] if key is None else key(items[k]))
+
+
 def dict_of(keys, values):
     """dict(zip(keys, values)) whose keys the code does not count (keys = sorted(params))."""
     keys, values = list(keys), list(values)

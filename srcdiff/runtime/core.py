@@ -307,6 +307,20 @@ def check_unpack(value, count):
         raise ValueError(f"cannot unpack {len(value)} values into {count} names")
 
 
+def handler_of(attempt, *kinds):
+    """Which of `kinds` (exception classes, or tuples of them, as except clauses take them)
+    is the first that what attempt() raises is an instance of, by position; None if it
+    raises nothing. Anything else it raises goes on (srcdiff's try/except: try_except.py)."""
+    try:
+        attempt()
+    except BaseException as exc:
+        found = next((k for k, kind in enumerate(kinds) if isinstance(exc, kind)), None)
+        if found is None:
+            raise
+        return found
+    return None
+
+
 def as_grad(g, x):
     """Give a gradient the structure, shape and float dtype of the argument it belongs to.
     Containers get the same structure, with zeros for leaves that got no gradient and None
