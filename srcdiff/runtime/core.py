@@ -547,24 +547,6 @@ def cast_grad(g, z, x):
     return g.astype(dtype) if hasattr(g, "astype") else dtype.type(g)  # (a float: z 0-d)
 
 
-def within(a, low, high):
-    """Where np.clip(a, low, high) lets a through (either bound may be None)."""
-    inside = np.ones(np.shape(a), dtype=bool) if low is None else np.greater_equal(a, low)
-    return inside if high is None else inside & np.less_equal(a, high)
-
-
-def clipped_low(a, low, high):
-    """Where np.clip(a, low, high) gives `low`: a below it, and low not above high (numpy
-    applies high last, so a low above high gives high)."""
-    below = np.less(a, low)
-    return below if high is None else below & np.less_equal(low, high)
-
-
-def clipped_high(a, low, high):
-    """Where np.clip(a, low, high) gives `high`: a above it, or low above it."""
-    return np.greater(a if low is None else np.maximum(a, low), high)
-
-
 def winner_share(g, x, other):
     """The part of np.maximum(x, other)'s adjoint that goes to `x`: all of it where x wins,
     half where they tie. (x or other may be a list of arrays, which numpy reads as one.)"""
