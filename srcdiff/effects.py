@@ -6,6 +6,8 @@ forward sweep; a stack's `append` is a push; a change in place of a differentiat
 refused with what to write instead.
 """
 
+import operator
+
 import gast
 
 from . import ir
@@ -62,6 +64,17 @@ class EffectStatements:
             )
         if isinstance(value, gast.Constant):
             return
+        if (
+            isinstance(value, gast.Call)
+            and isinstance(value.func, gast.Attribute)
+            and isinstance(value.func.value, gast.Name)
+            and value.func.attr in MUTATORS
+            and self._is_active(value, self.varied)
+        ):
+            name = value.func.value.id
+            out += self.aliasing.shared_change_checks(
+                stmt, name, loc, lambda n: self.versions.get(n, n)
+            )
         if is_push(stmt) and value.func.value.id in self.active:
             stack = self.versions.get(value.func.value.id, value.func.value.id)
             out.append(ir.Push(stack, self.atom(value.args[0], loc, out), loc))
@@ -126,8 +139,8 @@ class EffectStatements:
         if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)):
             return False
         name = func.value.id
-        if name in self.p.local_names:
-            return False
+        if name in self.p.local_names or self.p.resolve(func.value) is operator:
+            return False  # (operator.setitem(y, i, v), operator.iadd: a change of y)
         receivers = {
             id(s.value.func.value)
             for s in ir.walk(self.p.node)

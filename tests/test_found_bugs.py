@@ -5,6 +5,7 @@ finite differences (and autograd, where it runs the function). The last section 
 fixed on main while these were found, as plain tests of those variants."""
 
 import inspect
+import operator
 import warnings
 
 import numpy as np
@@ -515,6 +516,58 @@ def test_differentiated_call_told_to_make_ints(f, at):
     it made floats (np.sum(x, dtype=int): ones for zeros). Refused now, but for the casts
     (np.array, np.asarray, astype), whose templates make it zero."""
     assert_refused(f, np.array([1.04, -2.55, 0.41, -0.57]), at, r"makes ints or bools")
+
+
+def set_through_the_operator_module(x):
+    y = x * 1.0
+    operator.setitem(y, 0, x[1] ** 2)
+    return np.sum(y * x)
+
+
+def appended_through_another_name(x):
+    ys = []
+    zs = ys
+    zs.append(x[0] ** 2)
+    return sum(ys) + x[1]
+
+
+def extended_through_another_name(x):
+    ys = [x[0]]
+    zs = ys
+    zs += [x[1] ** 2]
+    return sum(ys)
+
+
+def merged_through_another_name(x):
+    d = {"a": x[0]}
+    e = d
+    e |= {"a": x[1] ** 2}
+    return d["a"]
+
+
+def row_of_a_list_of_lists_written(x):
+    m = [[x[0], x[1]], [x[2], x[3]]]
+    r = m[0]
+    r[1] = x[3] ** 2
+    return m[0][1] + m[1][0]
+
+
+@pytest.mark.parametrize(
+    "f, at, match",
+    [
+        (set_through_the_operator_module, "operator.setitem(y, 0,", "changes a value in place"),
+        (appended_through_another_name, "zs.append(", r"'ys' \(holding the same list\)"),
+        (extended_through_another_name, "zs += [x[1]", r"changes the list 'zs' in place, and 'ys'"),
+        (merged_through_another_name, "e |= {", r"changes the dict 'e' in place, and 'd'"),
+        (row_of_a_list_of_lists_written, "r[1] = x[3]", r"changes 'm' too \(holding it\)"),
+    ],
+)
+def test_list_or_dict_changed_through_another_name(f, at, match):
+    """A list or dict changed in place through a second name (zs = ys; zs.append(v),
+    zs += [v], e |= {...}, r = m[0]; r[1] = v), or an array through operator.setitem (taken
+    for a recorder's method, as HISTORY.append is), was followed only under that name: the
+    other kept its old items (gradient [0, 1, 0, 0] for [2 x0, 1, 0, 0]). Refused now."""
+    assert_refused(f, np.array([1.0, 2.0, 3.0, 4.0]), at, match)
 
 
 # --- raw exceptions instead of a gradient or a SrcdiffError -------------------------------------
