@@ -570,6 +570,33 @@ def test_list_or_dict_changed_through_another_name(f, at, match):
     assert_refused(f, np.array([1.0, 2.0, 3.0, 4.0]), at, match)
 
 
+def product_of_a_repeated_tuple(x):
+    a = (x[0], x[1])
+    b = a * 2  # (x0, x1, x0, x1)
+    return b[0] * b[3]
+
+
+def array_of_a_repeated_list(x):
+    a = [x[0], x[1]]
+    return np.sum(np.array(2 * a) * np.arange(4.0))
+
+
+def repeated_list_of_arrays(x):
+    a = [x, x**2]
+    b = a * 2
+    return np.sum(b[0] * b[3])
+
+
+@pytest.mark.parametrize(
+    "f", [product_of_a_repeated_tuple, array_of_a_repeated_list, repeated_list_of_arrays]
+)
+def test_repetition_of_a_list_or_tuple(f):
+    """a * 2 of a list or tuple repeats it, but the templates took it for a product:
+    jvp 2x too large, gradient [0, 2] for [2, 4] through np.array, TypeError 'Sparse' * int
+    in reverse. A repetition by a count in the code is now the display it makes."""
+    assert_derivatives(f, np.array([0.5, 1.5, -0.7]))
+
+
 # --- raw exceptions instead of a gradient or a SrcdiffError -------------------------------------
 
 
