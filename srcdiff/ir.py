@@ -523,3 +523,20 @@ _CONDITIONAL = (
     gast.GeneratorExp,
     gast.Dict,  # (its keys and values alternate as they run, not as its fields list them)
 )
+
+
+def lambda_definition(name, function, where):
+    """The FunctionDef of a lambda, named `name`, placed where `where` is."""
+    body = [gast.copy_location(gast.Return(value=function.body), where)]
+    return gast.copy_location(
+        gast.FunctionDef(
+            name=name,
+            args=function.args,
+            body=body,
+            decorator_list=[],
+            returns=None,
+            type_comment=None,
+            type_params=[],
+        ),
+        where,
+    )

@@ -513,22 +513,9 @@ def _read(fn, parse=True, shared=False):
 
 def _as_definition(node, name):
     """A lambda's expression statement as the def it stands for (`def act(z): return ...`)."""
-    if not (isinstance(node, gast.Expr) and isinstance(node.value, gast.Lambda)):
-        return node
-    lam = node.value
-    body = [gast.copy_location(gast.Return(value=lam.body), lam.body)]
-    return gast.copy_location(
-        gast.FunctionDef(
-            name=name,
-            args=lam.args,
-            body=body,
-            decorator_list=[],
-            returns=None,
-            type_comment=None,
-            type_params=[],
-        ),
-        lam,
-    )
+    if isinstance(node, gast.Expr) and isinstance(node.value, gast.Lambda):
+        return ir.lambda_definition(name, node.value, node.value)
+    return node
 
 
 # (source, first line) -> its gast tree: a module's functions are read again as siblings
