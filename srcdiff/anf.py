@@ -67,7 +67,8 @@ class Normalizer(EffectStatements, Expressions):
         self.params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
         self.outputs = outputs
         self.varied = activity.varied
-        self.active = activity.varied & activity.useful(outputs)
+        self.useful = activity.useful(outputs)
+        self.active = activity.varied & self.useful
         self.aliasing = Aliasing(parsed, self.params)
         # the lists this function uses with append or pop, and those it pops from
         nodes = list(ir.walk(node))

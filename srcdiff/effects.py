@@ -6,6 +6,8 @@ forward sweep; a stack's `append` is a push; a change in place of a differentiat
 refused with what to write instead.
 """
 
+import operator
+
 import gast
 
 from . import ir
@@ -64,6 +66,17 @@ class EffectStatements:
             )
         if isinstance(value, gast.Constant):
             return
+        if (
+            isinstance(value, gast.Call)
+            and isinstance(value.func, gast.Attribute)
+            and isinstance(value.func.value, gast.Name)
+            and value.func.attr in MUTATORS
+            and self._is_active(value, self.varied)
+        ):
+            name = value.func.value.id
+            out += self.aliasing.shared_change_checks(
+                stmt, name, loc, lambda n: self.versions.get(n, n)
+            )
         if is_push(stmt) and value.func.value.id in self.active:
             stack = self.versions.get(value.func.value.id, value.func.value.id)
             out.append(ir.Push(stack, self.atom(value.args[0], loc, out), loc))
@@ -125,7 +138,11 @@ class EffectStatements:
             return True
         func = self.p.resolve(call.func)
         if func is MISSING:
-            return isinstance(call.func, gast.Attribute) and not self._is_active(
+            if not isinstance(call.func, gast.Attribute):
+                return False
+            # (a method that changes a receiver f's result reads, y.fill(v), writes v in)
+            changes = call.func.attr in _MUTATING_METHODS and ir.names_in(call.func.value)
+            return not (changes and changes & self.useful) and not self._is_active(
                 call.func.value, self.varied
             )
         if func is print or registry.find(func) is not None:
@@ -142,8 +159,8 @@ class EffectStatements:
         if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)):
             return False
         name = func.value.id
-        if name in self.p.local_names:
-            return False
+        if name in self.p.local_names or self.p.resolve(func.value) is operator:
+            return False  # (operator.setitem(y, i, v), operator.iadd: a change of y)
         receivers = {
             id(s.value.func.value)
             for s in ir.walk(self.p.node)

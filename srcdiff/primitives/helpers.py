@@ -12,7 +12,7 @@ import gast
 import numpy as np
 
 from .. import ir, runtime
-from ..shapes import Const, Items, Mapping, ShapeOf, Typed, widen
+from ..shapes import Const, Items, ListOf, Mapping, ShapeOf, Typed, widen
 from .registry import EVALUATE, Sample, primitive
 from .rewriting import (
     axes_literal,
@@ -23,7 +23,7 @@ from .rewriting import (
     literal,
     shape,
 )
-from .samples import number, positive, real
+from .samples import constant, number, positive, real
 
 
 def helper(*functions, **facts):
@@ -157,6 +157,29 @@ class cast_grad:
 
 
 @helper(
+    runtime.through_write,
+    constant=("into",),
+    shape_args={1},
+    samples=[
+        Sample("runtime.through_write(g, y)", g=real(3), y=real(3), constant=("y",)),
+        Sample("runtime.through_write(g, n)", g=real(3), n=constant(np.arange(3))),
+    ],
+)
+class through_write:
+    def adjoint(bz, z, g, into):
+        bg = runtime.through_write(bz, into)
+
+    def tangent(dz, z, g, into):
+        dz = runtime.through_write(dg, into)
+
+    def rewrite(node, g, into):
+        kind = dtype_kind(into)
+        if kind in ("f", "c") or isinstance(widen(into), (Items, ListOf, Mapping)):
+            return node.args[0]
+        return None
+
+
+@helper(
     runtime.real_for,
     constant=("x",),
     samples=[Sample("runtime.real_for(g * (1 + 1j), x)", g=real(3), x=real(3), constant=("x",))],
@@ -218,6 +241,24 @@ class winner_share:
     samples=[Sample("x * runtime.within(x, -0.5, None)", x=real(4))],
 )
 class within:
+    pass
+
+
+@helper(
+    runtime.clipped_low,
+    differentiable=False,
+    samples=[Sample("x * runtime.clipped_low(x, -0.5, 0.3)", x=real(4))],
+)
+class clipped_low:
+    pass
+
+
+@helper(
+    runtime.clipped_high,
+    differentiable=False,
+    samples=[Sample("x * runtime.clipped_high(x, None, 0.3)", x=real(4))],
+)
+class clipped_high:
     pass
 
 
