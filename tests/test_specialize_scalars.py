@@ -182,5 +182,7 @@ def test_either_scalars_results_hold_both_ways(pair, op):
 
 def _described(value):
     return (
-        value if isinstance(value, (shapes.EitherScalar, shapes.Typed)) else signatures.describe(value)
+        value
+        if isinstance(value, (shapes.EitherScalar, shapes.Typed))
+        else signatures.describe(value)
     )
