@@ -13,7 +13,6 @@ from srcdiff import runtime
 def dearly_exit(x):
     _stack_cond0 = []
     _stack_t0 = []
-    _stack_t1 = []
     total = 0.0
     _n0 = 0
     for i in range(8):
@@ -24,18 +23,13 @@ def dearly_exit(x):
             _t0 = x * i
             _stack_t0.append(_t0)
             _t1 = np.sin(_t0)
-            _stack_t1.append(_t1)
             _t2 = np.sum(_t1)
             total = total + _t2
             _cond1 = total > 2.0
             if _cond1:
                 break
     _cond2 = total < 0
-    if _cond2:
-        _result0 = -total
-    else:
-        _result0 = total * 2
-    b_result0 = runtime.grad_seed(_result0)
+    b_result0 = 1.0
     if _cond2:
         btotal = -b_result0
     else:
@@ -44,9 +38,7 @@ def dearly_exit(x):
     for i in reversed(range(8)[:_n0]):
         _cond0 = _stack_cond0.pop()
         if not _cond0:
-            _t1 = _stack_t1.pop()
             _t0 = _stack_t0.pop()
-            b_t1 = runtime.unreduce(btotal, _t1)
-            b_t0 = b_t1 * np.cos(_t0)
+            b_t0 = btotal * np.cos(_t0)
             bx += b_t0 * i
     return bx

@@ -12,12 +12,8 @@ from srcdiff import runtime
 
 def dpiecewise(x, y):
     _cond0 = np.sum(x) > 0
-    if _cond0:
-        pass
-    else:
+    if not _cond0:
         _cond1 = np.sum(x) > -1
-        if _cond1:
-            pass
     b_t2 = 1.0
     bz = b_t2 * y
     if _cond0:

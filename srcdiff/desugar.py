@@ -27,6 +27,7 @@ import numpy as np
 
 from . import ir
 from .comprehension_loops import Replace
+from .operator_calls import as_operators
 from .try_except import as_branches
 
 _LOOPS = (gast.For, gast.While)
@@ -36,9 +37,11 @@ _LOOP_JUMPS = (gast.Break, gast.Continue)
 def desugar(func, fresh, resolve):
     """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names and
     `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
-    read = ir.names_in(func)
+    read, _, found = ir.reads_and_writes(func, frozenset({gast.Call, gast.NamedExpr}))
+    as_operators(func, resolve, [n for n in found if n.__class__ is gast.Call])
+    named = any(n.__class__ is gast.NamedExpr for n in found)
     _count_from_the_start(func)
-    func.body = _lower_loop_else(_unwrap_blocks(func.body, resolve, read, fresh), fresh)
+    func.body = _lower_loop_else(_unwrap_blocks(func.body, resolve, read, fresh, named), fresh)
     body = func.body
     if not _has_early_return(body):
         func.body = _lower_loops(body, fresh)
@@ -140,7 +143,7 @@ def _from_the_start(index, name):
 _QUIET_CONTEXTS = (np.errstate, warnings.catch_warnings, contextlib.nullcontext)
 
 
-def _unwrap_blocks(stmts, resolve, read, fresh):
+def _unwrap_blocks(stmts, resolve, read, fresh, named):
     """`with np.errstate(...):` (`as` a name f does not read) and `try: ... finally: ...`
     (with no except) around statements that do not jump out of them: the statements
     themselves, in order."""
@@ -148,8 +151,10 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
     for stmt in stmts:
         for field in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
-                setattr(stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read, fresh))
-        out += _named_first(stmt)
+                setattr(
+                    stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read, fresh, named)
+                )
+        out += _named_first(stmt) if named else []
         if isinstance(stmt, gast.With) and all(
             isinstance(item.context_expr, gast.Call)
             and (
@@ -160,7 +165,7 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
             and any(resolve(item.context_expr.func) is quiet for quiet in _QUIET_CONTEXTS)
             for item in stmt.items
         ):
-            out += _unwrap_blocks(stmt.body, resolve, read, fresh)
+            out += _unwrap_blocks(stmt.body, resolve, read, fresh, named)
         elif (
             isinstance(stmt, gast.Try)
             and not stmt.handlers
@@ -171,14 +176,14 @@ def _unwrap_blocks(stmts, resolve, read, fresh):
                 for n in ir.walk(s)
             )
         ):
-            out += _unwrap_blocks(stmt.body, resolve, read, fresh) + _unwrap_blocks(
-                stmt.finalbody, resolve, read, fresh
+            out += _unwrap_blocks(stmt.body, resolve, read, fresh, named) + _unwrap_blocks(
+                stmt.finalbody, resolve, read, fresh, named
             )
         elif (branches := as_branches(stmt, resolve, fresh)) is not None:
-            out += _unwrap_blocks(branches, resolve, read, fresh)
+            out += _unwrap_blocks(branches, resolve, read, fresh, named)
         elif _left_by_returns_only(stmt):
-            body = _unwrap_blocks(stmt.body, resolve, read, fresh)
-            final = _unwrap_blocks(stmt.finalbody, resolve, read, fresh)
+            body = _unwrap_blocks(stmt.body, resolve, read, fresh, named)
+            final = _unwrap_blocks(stmt.finalbody, resolve, read, fresh, named)
             out += _final_before_returns(body, final, fresh)
             if _falls_through(body):
                 out += [ir.copy_tree(s) for s in final]
@@ -194,8 +199,7 @@ def _named_first(stmt):
     `n = np.sum(x)`, `if n > 1:`."""
     if not isinstance(stmt, (gast.If, gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
         return []
-    order = []  # (node, always run) in the order they run
-    _in_order(stmt.test if isinstance(stmt, gast.If) else stmt.value, True, order)
+    order = ir.in_evaluation_order(stmt.test if isinstance(stmt, gast.If) else stmt.value)
     out = []
     for k, (node, always) in enumerate(order):
         if not (isinstance(node, gast.NamedExpr) and always):
@@ -209,28 +213,6 @@ def _named_first(stmt):
         out.append(gast.copy_location(ir.assign(target, node.value), stmt))
         Replace(node, ir.name(target)).visit(stmt)
     return out
-
-
-def _in_order(node, always, order):
-    """Append (node, whether it always runs) for `node` and those below it, as they run."""
-    always = always and not isinstance(node, _CONDITIONAL)
-    for _, value in ir.fields(node):
-        for child in value if isinstance(value, list) else [value]:
-            if isinstance(child, gast.AST):
-                _in_order(child, always, order)
-    order.append((node, always))
-
-
-_CONDITIONAL = (
-    gast.BoolOp,
-    gast.IfExp,
-    gast.Lambda,
-    gast.ListComp,
-    gast.SetComp,
-    gast.DictComp,
-    gast.GeneratorExp,
-    gast.Dict,  # (its keys and values alternate as they run, not as its fields list them)
-)
 
 
 def _left_by_returns_only(stmt):

@@ -4,6 +4,8 @@ or to a display of them, `functools.partial(g, ...)` called, and `map(g, xs)`.""
 
 import functools
 
+import numpy as np
+
 import gast
 
 from . import ir
@@ -189,6 +191,12 @@ def maps_to_comprehensions(func, resolve):
                     and resolve(item.func) is list
                 ):
                     item = item.args[0]
+                elif (vectorized := _vectorized(item, resolve)) is not None:
+                    if isinstance(value, list):
+                        value[k] = gast.copy_location(vectorized, item)
+                    else:
+                        setattr(node, field, gast.copy_location(vectorized, item))
+                    continue
                 elif not is_map(item):
                     continue
                 function, *sequences = item.args
@@ -213,6 +221,51 @@ def maps_to_comprehensions(func, resolve):
                     value[k] = comprehension
                 else:
                     setattr(node, field, comprehension)
+
+
+def _vectorized(call, resolve):
+    """`np.vectorize(g)(x)` (or g made so by @np.vectorize), of a name x and one argument:
+    `np.reshape(np.array([g(v) for v in np.ravel(x)]), np.shape(x))`, g called item by item
+    as numpy calls it; else None."""
+    if not (
+        isinstance(call, gast.Call)
+        and len(call.args) == 1
+        and not call.keywords
+        and isinstance(call.args[0], gast.Name)
+    ):
+        return None
+    made = resolve(call.func) if ir.dotted(call.func) is not None else None
+    if isinstance(made, np.vectorize):  # (a module's function decorated with it)
+        function = gast.Attribute(value=call.func, attr="pyfunc", ctx=gast.Load())
+    elif (
+        isinstance(call.func, gast.Call)
+        and len(call.func.args) == 1
+        and not call.func.keywords
+        and resolve(call.func.func) is np.vectorize
+    ):
+        function = call.func.args[0]
+    else:
+        return None
+    if isinstance(made, np.vectorize) and (made.otypes or made.excluded or made.signature):
+        return None
+    numpy = next((n for n in ("np", "numpy") if resolve(ir.name(n)) is np), None)
+    if numpy is None:  # (the name the module calls numpy by, for np.ravel and np.array)
+        return None
+    x = call.args[0]
+    item = ir.name("_vectorized_item", store=True)
+    items = gast.ListComp(
+        elt=gast.Call(func=function, args=[ir.name(item.id)], keywords=[]),
+        generators=[
+            gast.comprehension(
+                target=item, iter=ir.call(ir.attr(numpy, "ravel"), x), ifs=[], is_async=0
+            )
+        ],
+    )
+    return ir.call(
+        ir.attr(numpy, "reshape"),
+        ir.call(ir.attr(numpy, "array"), items),
+        ir.call(ir.attr(numpy, "shape"), ir.name(x.id)),
+    )
 
 
 def partials_bound(func, resolve):

@@ -15,6 +15,7 @@ from .shapes import (
     SCALARS,
     UNKNOWN,
     Const,
+    EitherScalar,
     Items,
     ListOf,
     Mapping,
@@ -335,7 +336,9 @@ class Interpreter:
         if isinstance(node.op, gast.Not):
             if isinstance(operand, Const):
                 return Const(not operand.value)
-            if isinstance(operand, Typed) and operand.type in SCALARS:
+            if isinstance(operand, EitherScalar) or (
+                isinstance(operand, Typed) and operand.type in SCALARS
+            ):
                 return Typed(bool, (), np.dtype(bool))
             return UNKNOWN
         return evaluate(

@@ -494,3 +494,32 @@ def replace_node(root, old, new):
                 setattr(node, name, new)
             elif isinstance(value, list):
                 value[:] = [new if item is old else item for item in value]
+
+
+def in_evaluation_order(node):
+    """[(a node at or below `node`, whether it always runs)] in the order they run: what is
+    under `and`, `or`, `if`-`else`, a lambda, a comprehension or a dict display may not."""
+    order = []
+    _in_order(node, True, order)
+    return order
+
+
+def _in_order(node, always, order):
+    always = always and not isinstance(node, _CONDITIONAL)
+    for _, value in fields(node):
+        for child in value if isinstance(value, list) else [value]:
+            if isinstance(child, gast.AST):
+                _in_order(child, always, order)
+    order.append((node, always))
+
+
+_CONDITIONAL = (
+    gast.BoolOp,
+    gast.IfExp,
+    gast.Lambda,
+    gast.ListComp,
+    gast.SetComp,
+    gast.DictComp,
+    gast.GeneratorExp,
+    gast.Dict,  # (its keys and values alternate as they run, not as its fields list them)
+)

@@ -35,12 +35,64 @@ def local_classes(parsed, census):
     return {name: cls for name, cls in found.items() if name not in other}
 
 
+def name_made_receivers(parsed, fresh):
+    """`Model(p).loss(x)`, a method called on an object made there of a class of the
+    user's, always run: the object is named first (`_model0 = Model(p)`, then
+    `_model0.loss(x)`), so that its method is followed as a named object's is. Whether any
+    was (the caller works out the local classes again)."""
+    if not any(  # (most functions have none: one plain walk to tell)
+        n.__class__ is gast.Attribute and n.value.__class__ is gast.Call
+        for n in ir.walk(parsed.node)
+    ):
+        return False
+    changed = False
+    for block in _statement_lists(parsed.node.body):
+        out = []
+        for stmt in block:
+            expression = stmt.test if isinstance(stmt, gast.If) else getattr(stmt, "value", None)
+            if isinstance(stmt, _SIMPLE) and expression is not None:
+                for node, always in ir.in_evaluation_order(expression):
+                    made = _receiver_made(parsed, node) if always else None
+                    if made is not None:
+                        name = fresh("_" + made[0].__name__.lower())
+                        out.append(gast.copy_location(ir.assign(name, node.func.value), stmt))
+                        node.func.value = ir.name(name)
+                        changed = True
+            out.append(stmt)
+        block[:] = out
+    return changed
+
+
+_SIMPLE = (gast.Assign, gast.AugAssign, gast.Return, gast.Expr, gast.If)
+
+
+def _statement_lists(body):
+    """`body` and the statement lists nested in it (of ifs, loops, with and try blocks)."""
+    yield body
+    for stmt in body:
+        for field in ("body", "orelse", "finalbody"):
+            if isinstance(getattr(stmt, field, None), list) and not isinstance(
+                stmt, (gast.FunctionDef, gast.ClassDef)
+            ):
+                yield from _statement_lists(getattr(stmt, field))
+        for handler in getattr(stmt, "handlers", None) or ():
+            yield from _statement_lists(handler.body)
+
+
+def _receiver_made(parsed, node):
+    """The class whose object `node`, a method call, is called on, where the object is made
+    right there (`Model(p).loss(x)`); else None."""
+    if isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute):
+        return made_class(parsed, node.func.value)
+    return None
+
+
 def _assigned_made(parsed, node, lists):
     """(the name `node` binds, the class of what it binds it to or None), of an assignment
     to one name or a loop over a list of made objects by one name; else None."""
     if isinstance(node, gast.Assign) and len(node.targets) == 1:
         target, value = node.targets[0], node.value
-        return (target, _made_class(parsed, value)) if isinstance(target, gast.Name) else None
+        return (target, made_class(parsed, value)) if isinstance(target, gast.Name) else None
     if isinstance(node, (gast.For, gast.comprehension)) and isinstance(node.target, gast.Name):
         listed = _list_iterated(parsed, node.iter)
         if listed in lists:
@@ -79,7 +131,7 @@ def _lists_of_made_objects(parsed, census):
                     if isinstance(n.value, (gast.List, gast.Tuple)) and n.value.elts
                     else [None]
                 )
-                classes = {_made_class(parsed, item) for item in items}
+                classes = {made_class(parsed, item) for item in items}
                 if len(classes) == 1 and None not in classes:
                     made[target.id] = classes.pop()
                 seen.add(target.id)
@@ -89,12 +141,12 @@ def _lists_of_made_objects(parsed, census):
     }
 
 
-def _made_class(parsed, value):
+def made_class(parsed, value):
     """(the user's class whose call makes `value`, the dotted name called), else None."""
     if not isinstance(value, gast.Call):
         return None
     if ir.dotted(value.func) == ("runtime", "replaced") and value.args:
-        return _made_class(parsed, value.args[0])
+        return made_class(parsed, value.args[0])
     cls, path = parsed.container(value.func), ir.dotted(value.func)
     user = inspect.isclass(cls) and cls.__module__.split(".")[0] not in ("builtins", "numpy")
     return (cls, ".".join(path)) if user and path else None

@@ -11,6 +11,7 @@ import functools
 import inspect
 
 import gast
+import numpy as np
 
 from . import ir
 from .statics import is_function_value, is_object
@@ -108,5 +109,6 @@ def _plain_call(call, local, resolve, taken_in):
         callable(fn)
         and id(fn) not in _REWRITTEN
         and not inspect.isclass(fn)
+        and not isinstance(fn, np.vectorize)  # (function_aliases calls its function)
         and not taken_in(call, fn)
     )

@@ -6,6 +6,7 @@ An abstract value says what is certain of a run-time value:
   Const(v)            exactly v (an int, a string, a tuple of those: shapes, axes, flags)
   Typed(t, s, d, w)   an object of type t (ndarray, a numpy scalar, float, int, bool) with
                       shape s and dtype d; for arrays, w tells whether it is writeable
+  EitherScalar(d)     a Python number or numpy's scalar of dtype d, by path (float or float64)
   Items(t, items)     a tuple or list of known length; ListOf(elem): any length, each elem
   Mapping(items)      a dict with known keys
   SparseOf(items, n)  a runtime.Sparse adjoint of a tuple or list, with known positions
@@ -48,6 +49,22 @@ class Typed:
     @property
     def is_array(self):
         return self.type is np.ndarray
+
+
+@dataclass(frozen=True)
+class EitherScalar:
+    """A number of dtype `dtype`, the Python number on some paths and numpy's scalar on
+    others (`total = 0.0`, then `total = total + np.sum(x)` in a loop). numpy promotes the
+    two differently (a float32 array times a Python float is float32, times a float64 scalar
+    float64): a result is found for each of the `alternatives`, known as far as they agree."""
+
+    dtype: np.dtype
+    shape, is_array = (), False
+
+    @property
+    def alternatives(self):
+        python = _PYTHON_NUMBER[self.dtype]
+        return Typed(python, (), self.dtype), Typed(self.dtype.type, (), self.dtype)
 
 
 @dataclass(frozen=True)
@@ -95,6 +112,7 @@ UNKNOWN = _Marker("UNKNOWN")
 BOTTOM = _Marker("BOTTOM")  # no value yet (a stack nothing was pushed on)
 
 SCALARS = (float, int, bool)
+_PYTHON_NUMBER = {np.asarray(t()).dtype: t for t in SCALARS}  # (a complex is no Typed)
 _CONSTANTS = (int, bool, str, type(None), float, complex, slice, type(Ellipsis), type)
 
 
@@ -186,7 +204,9 @@ def join(a, b):
     if isinstance(a, Typed) and isinstance(b, Typed):
         if (a.type, a.shape, a.dtype) == (b.type, b.shape, b.dtype):
             return Typed(a.type, a.shape, a.dtype, a.writeable and b.writeable)
-        return UNKNOWN
+    dtype, other = _number_dtype(a), _number_dtype(b)  # (np.dtype(float) == None holds)
+    if dtype is not None and other is not None and dtype == other and dtype in _PYTHON_NUMBER:
+        return EitherScalar(dtype)  # (the Python number and numpy's scalar, or either)
     if (
         isinstance(a, Items)
         and isinstance(b, Items)
@@ -205,6 +225,16 @@ def join(a, b):
     ):
         return Mapping(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
     return UNKNOWN
+
+
+def _number_dtype(value):
+    """The dtype of a Python number or numpy scalar that `value` certainly is, else None."""
+    if isinstance(value, EitherScalar):
+        return value.dtype
+    if isinstance(value, Typed) and not value.is_array:
+        if value.type in (value.dtype.type, _PYTHON_NUMBER.get(value.dtype)):
+            return value.dtype
+    return None
 
 
 def join_envs(a, b):
@@ -370,6 +400,8 @@ def _evaluate(fn, args, kwargs, index_args, fresh):
     values = list(args) + list(kwargs.values())
     if any(v is UNKNOWN or v is BOTTOM for v in values):
         return UNKNOWN
+    if any(isinstance(v, EitherScalar) for v in values):
+        return _each_way(fn, args, kwargs, index_args, fresh)
     exact = all(isinstance(v, Const) for v in values)
     try:
         result = _call_on_stand_ins(fn, args, kwargs, index_args)
@@ -380,6 +412,19 @@ def _evaluate(fn, args, kwargs, index_args, fresh):
     out = _abstract(result)
     if not fresh and isinstance(out, Typed) and out.writeable and any(map(_read_only, values)):
         out = Typed(out.type, out.shape, out.dtype, False)
+    return out
+
+
+def _each_way(fn, args, kwargs, index_args, fresh):
+    """The join of fn's results with the first EitherScalar among its arguments taken to be
+    each of the two it may be (the others, by the evaluations this makes, likewise)."""
+    args, kwargs = list(args), dict(kwargs)
+    places = [(args, i) for i in range(len(args))] + [(kwargs, k) for k in kwargs]
+    where, place = next((w, p) for w, p in places if isinstance(w[p], EitherScalar))
+    out = BOTTOM
+    for alternative in where[place].alternatives:
+        where[place] = alternative
+        out = join(out, evaluate(fn, list(args), dict(kwargs), index_args, fresh))
     return out
 
 
@@ -546,8 +591,9 @@ def binary(op, left, right):
 
 
 def _python_number(value):
+    """Whether `value` may be a Python number (its powers' type depends on values)."""
     value = widen(value)
-    return isinstance(value, Typed) and value.type in SCALARS
+    return isinstance(value, EitherScalar) or isinstance(value, Typed) and value.type in SCALARS
 
 
 def _as_items(value):

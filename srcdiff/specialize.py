@@ -30,7 +30,7 @@ from .passes.copies import CopyPropagation, coalesce_temporaries
 from .ir import dotted
 from .primitives import registry
 from .inference import Interpreter, Unsupported, bind_parameters
-from .shapes import BOTTOM, UNKNOWN, Const, Typed, describe, widen
+from .shapes import BOTTOM, UNKNOWN, Const, EitherScalar, Typed, describe, widen
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
 MAX_VARIANTS = 8  # signatures per derivative; beyond, calls run the generic code
@@ -63,7 +63,7 @@ def _rewrite_binop(node, values):
             isinstance(one, Const)
             and type(one.value) in (int, float)
             and one.value == 1
-            and isinstance(other, Typed)
+            and isinstance(other, (Typed, EitherScalar))
             and not other.is_array
             and other.dtype.kind == "f"
         ):
@@ -556,7 +556,7 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     interpreter, _ = rewrite(func, _parameters(func, args, defaults), jvp_emitted, session)
     returned = interpreter.returned
     out = widen(returned.items[1]) if hasattr(returned, "items") else UNKNOWN
-    if not (isinstance(out, Typed) and out.shape == () and out.dtype.kind != "c"):
+    if not (isinstance(out, (Typed, EitherScalar)) and out.shape == () and out.dtype.kind != "c"):
         return None
     if not preserve_result:
         for f in (func, generic):

@@ -17,6 +17,7 @@ from .desugar import desugar
 from .write_forms import lower_write_forms
 from .reduce_loops import reduces_as_loops
 from .inline import Inliner
+from .local_classes import name_made_receivers
 from .loop_reads import hoist_loop_reads
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
@@ -330,6 +331,8 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     if Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run():
         parsed.find_locals()
         expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
+    if name_made_receivers(parsed, names.fresh):
+        parsed.find_locals()
     desugar(parsed.node, names.fresh, parsed.resolve)
     lower_write_forms(parsed.node, parsed.resolve, names.fresh)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)

@@ -269,6 +269,15 @@ def _ifexp(node, given):
     return _bracketed(f"{body} if {test} else {_expr(node.orelse, p)}", p, given)
 
 
+def _lambda(node, given):
+    args = node.args
+    if args.posonlyargs or args.vararg or args.kwonlyargs or args.kwarg or args.defaults:
+        raise Unsupported(node)
+    p = _PRECEDENCE["Lambda"]
+    names = ", ".join(a.id for a in args.args)
+    return _bracketed(f"lambda{' ' if names else ''}{names}: {_expr(node.body, p)}", p, given)
+
+
 def _tuple(node, given):
     items = [_expr(e, _COMMA) for e in node.elts]
     text = ", ".join(items) + ("," if len(items) == 1 else "")
@@ -351,6 +360,7 @@ _EXPRESSIONS = {
     gast.Compare: _compare,
     gast.UnaryOp: _unaryop,
     gast.IfExp: _ifexp,
+    gast.Lambda: _lambda,
     gast.Tuple: _tuple,
     gast.List: _list,
     gast.Dict: _dict,

@@ -14,6 +14,7 @@ import gast
 from . import ir, naming
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
+from .local_classes import made_class
 from .parse import MISSING
 from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
 
@@ -245,6 +246,18 @@ class UserCalls:
             )
         if isinstance(argument, gast.Subscript):  # ACTIVATIONS[name], name a parameter
             self._picked_at_run_time(argument, loc)
+        named = isinstance(argument, gast.Name)
+        made = self.p.local_classes.get(argument.id) if named else made_class(self.p, argument)
+        if made is not None:  # (of an object f makes, srcdiff knows the class, not its parts)
+            return UnsupportedError(
+                f"{call}(...) calls a function or object that the {made[0].__name__} "
+                f"{argument.id if named else 'made here'} holds, and of an object f makes "
+                "srcdiff knows the class, not what it holds",
+                loc,
+                f"make the {made[0].__name__} outside the differentiated function and pass it "
+                "in as an argument (srcdiff follows what an argument's object holds), its "
+                "arrays as the parameters differentiated",
+            )
         return UnsupportedError(
             f"{call}(...) calls its parameter {exc.parameter!r}, passed "
             f"{gast.unparse(argument)} here: srcdiff cannot tell which function that is "

@@ -5,6 +5,7 @@ import collections
 import contextlib
 import functools
 import logging
+import operator
 import typing
 import warnings
 from dataclasses import dataclass
@@ -489,6 +490,18 @@ class Model:
 MODEL = Model(0.5)
 
 
+class Fitted:
+    def __init__(self, w):
+        self.w = w
+
+    def loss(self, x):
+        return np.sum(np.tanh(x @ self.w) ** 2)
+
+
+def method_of_an_object_made_there(w, x):
+    return Fitted(w * 2).loss(x) + Model(np.sum(w)).loss(w, x) * Fitted(w).loss(x)
+
+
 def method_of_a_constant_object(w, x):
     return np.sum(MODEL.predict(w, x) ** 2)
 
@@ -606,6 +619,23 @@ def assignment_expressions(w, x):
         if (top := np.max(row)) > 0.1:
             total = total + top
     return total * np.sum(scaled)
+
+
+def operator_functions(w, x):
+    terms = [x @ w, np.tanh(x @ w), operator.neg(x @ w)]
+    total = functools.reduce(operator.add, terms)
+    products = list(map(operator.mul, terms, terms[::-1]))
+    return np.sum(operator.truediv(total, 2.0) ** 2) + np.sum(operator.getitem(products, 1))
+
+
+@np.vectorize
+def vectorized_step(v):
+    return v * v if v > 0 else 0.5 * v
+
+
+def vectorized_functions(w, x):
+    h = x @ w
+    return np.sum(vectorized_step(h)) + np.sum(np.vectorize(np.tanh)(h) * h)
 
 
 def weighs_a_pair(pair, x):
@@ -913,6 +943,12 @@ CASES = {
     "f(*pair)": (splat_call, w_and_x),
     "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
     "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "@np.vectorize def g, np.vectorize(np.tanh)(h)": (vectorized_functions, w_and_x),
+    "functools.reduce(operator.add, ...), map(operator.mul, ...)": (operator_functions, w_and_x),
+    "Fitted(w).loss(x), a method of an object made there": (
+        method_of_an_object_made_there,
+        w_and_x,
+    ),
     "if (n := np.sum(...)) > c:, y = (h := f(x)) * 2 + g(h)": (assignment_expressions, w_and_x),
     "try: L = np.linalg.cholesky(K) / except LinAlgError: ... / else": (tries_a_cholesky, w_and_x),
     "defaults of the differentiated function": (defaults_of_the_differentiated_function, w_and_x),

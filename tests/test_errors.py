@@ -294,7 +294,31 @@ def adds_into_an_item_of_a_list_display(x):
     return np.sum(hs[0] * hs[1])
 
 
+class Scaled:
+    def __init__(self, k):
+        self.k = k
+
+    def __call__(self, v):
+        return self.k * v
+
+
+class Stacked:
+    def __init__(self, layers):
+        self.layers = layers
+
+    def apply(self, v):
+        for layer in self.layers:
+            v = layer(v)
+        return v
+
+
+def model_made_in_f(x):
+    stack = Stacked([Scaled(2.0), Scaled(x[0])])
+    return np.sum(stack.apply(x))
+
+
 REJECTED = [
+    (model_made_in_f, "return np.sum(stack.apply(x))", "outside the differentiated function"),
     (max_with_a_default, "return max(x, default=0.0) * 2.0", "if len(xs) else"),
     (pops_and_indexes, "return np.sum(items[0] * last)", "popped from and read by index"),
     (copies_into, "np.copyto(y, x * 2)", "changes a value in place"),

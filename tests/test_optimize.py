@@ -346,6 +346,44 @@ def test_a_value_overwritten_on_every_path_before_it_is_read_is_dropped():
     assert "a = None" not in out and "b = None" in out
 
 
+def test_a_branch_left_with_nothing_to_do_goes():
+    from srcdiff.optimize import eliminate_dead_code
+
+    out = _pass_on(
+        eliminate_dead_code,
+        """
+        def f(x, flag, other):
+            if flag:
+                unused = x + 1
+            else:
+                y = x * 2
+                if other:
+                    unused = x - 1
+            if other:
+                unused = x
+            else:
+                pass
+            return y
+        """,
+    )
+    assert out == "def f(x, flag, other):\n    if not flag:\n        y = x * 2\n    return y\n"
+
+
+def piecewise(x):
+    if np.sum(x) > 0:
+        z = x * 2.0
+    else:
+        z = np.sin(x)
+    return np.sum(z)
+
+
+def test_a_specialised_forward_sweep_keeps_no_branch_with_nothing_to_do(rng):
+    x = rng.normal(size=3) + 1.0
+    source = nf.grad(piecewise).source_for(x)
+    assert "pass" not in source and "if _cond0:" in source  # (the adjoint sweep's if stays)
+    check_grad(piecewise, x)
+
+
 def dict_layer(p, x):
     h = np.tanh(x @ p["w"] + p["b"])
     return np.sum(h * p["w"][0]) + np.sum(h**2)

@@ -86,6 +86,21 @@ def test_a_spread_adjoint_read_by_a_reduction_stays_an_array(rng, unchecked):
     check_grad(scaled, x)
 
 
+def sums_in_a_loop(x):
+    total = 0.0
+    for i in range(3):
+        total = total + np.sum(np.sin(x * i)) + np.sum(np.cumsum(x * i))
+    return total
+
+
+def test_a_spread_adjoint_in_a_loop_stays_one_number_where_read_elementwise(rng, unchecked):
+    x = rng.normal(size=4)
+    source = nf.grad(sums_in_a_loop).source_for(x)
+    assert "b_t0 = btotal * np.cos(_t0)\n" in source
+    assert "b_t5 = np.broadcast_to(btotal, (4,))\n" in source  # (reverse_cumsum's operand)
+    check_grad(sums_in_a_loop, x)
+
+
 def test_float32_loss_needs_no_value_for_its_seed(rng, unchecked):
     w, b, x = (rng.normal(size=s).astype(np.float32) for s in ((3, 5), (5,), (7, 3)))
     df = nf.grad(mlp, wrt=(0, 1))

@@ -52,9 +52,25 @@ def _sweep(body, dead):
         if id(stmt) in dead and pure(stmt.value):
             removed += 1
             continue
+        if _idle_branch(stmt):  # (what it guarded went: `if c: pass`, `if c: pass else: ...`)
+            removed += 1
+            if all(isinstance(s, gast.Pass) for s in stmt.orelse):
+                continue
+            stmt.test = gast.UnaryOp(op=gast.Not(), operand=stmt.test)
+            stmt.body, stmt.orelse = stmt.orelse, []
         kept.append(stmt)
     body[:] = kept
     return removed
+
+
+def _idle_branch(stmt):
+    """Whether `stmt` is an `if` on a name (a condition saved for the adjoint sweep) whose
+    true branch does nothing."""
+    return (
+        isinstance(stmt, gast.If)
+        and isinstance(stmt.test, gast.Name)
+        and all(isinstance(s, gast.Pass) for s in stmt.body)
+    )
 
 
 def eliminate_dead_stacks(func):

@@ -18,12 +18,13 @@ def keep_scalars_unspread(func, arguments, context, copies):
     """`v = np.broadcast_to(s, shape)` (the adjoint of a sum or mean) becomes `v = s` when v
     is read only through elementwise arithmetic and every other value keeps its type, shape
     and dtype with the scalar in its place (so also its elements): no array of copies of one
-    number, and no pass over one. `context`: the interpreter's (opaque names, callees,
-    fixed names); `copies`, the copy propagation run on func, which then propagates the
-    copies this makes."""
-    candidates = [
-        stmt
-        for stmt in func.body
+    number, and no pass over one, in a loop's body too. `context`: the interpreter's (opaque
+    names, callees, fixed names); `copies`, the copy propagation run on func, which then
+    propagates the copies this makes."""
+    candidates = [  # (each with the statement of func's body it is in: a loop, say)
+        (stmt, outer)
+        for outer in func.body
+        for stmt in _statements(outer)
         if isinstance(stmt, gast.Assign)
         and len(stmt.targets) == 1
         and isinstance(stmt.targets[0], gast.Name)
@@ -31,19 +32,20 @@ def keep_scalars_unspread(func, arguments, context, copies):
     ]
     if not candidates:
         return
-    # (each check resumes the run of the function at its statement: only those read only
-    # elementwise are marked to keep the state reached there, a copy of every value bound)
-    found = {id(stmt): _elementwise_reads(stmt, copies) for stmt in candidates}
-    marks = {key for key, reads in found.items() if reads is not None}
+    # (each check resumes the run of the function at the statement of the body holding it:
+    # only those holding one read only elementwise are marked to keep the state reached
+    # there, a copy of every value bound)
+    found = {id(stmt): _elementwise_reads(stmt, copies) for stmt, _ in candidates}
+    marks = {id(outer) for stmt, outer in candidates if found[id(stmt)] is not None}
     before, again, changed = None, set(), False
-    for stmt in candidates:
+    for stmt, outer in candidates:
         name = stmt.targets[0].id
         checked = _elementwise_reads(stmt, copies) if changed else found[id(stmt)]
         if checked is None:
             continue
         reads, parents = checked
-        if id(stmt) not in marks:  # (read only elementwise since a change: a run anew)
-            marks.add(id(stmt))
+        if id(outer) not in marks:  # (read only elementwise since a change: a run anew)
+            marks.add(id(outer))
             before = None
         if before is None:
             before = Interpreter(func, *context).run(arguments, marks)
@@ -56,7 +58,7 @@ def keep_scalars_unspread(func, arguments, context, copies):
         kept = {id(n) for n in ir.walk(stmt.value)}
         taken = [n for n in ir.walk(spread) if id(n) not in kept]
         after = _run_changed(
-            func, before, stmt, _makes_stack(taken, copies), (arguments, marks), context
+            func, before, outer, _makes_stack(taken, copies), (arguments, marks), context
         )
         if (
             after.returned == before.returned
@@ -69,6 +71,14 @@ def keep_scalars_unspread(func, arguments, context, copies):
             stmt.value = spread
     if again:  # (once all are checked: the runs above resume at statements of the body)
         copies.run(again)
+
+
+def _statements(stmt):
+    """`stmt` and the statements of the blocks in it, in order."""
+    yield stmt
+    for field in ("body", "orelse"):
+        for inner in getattr(stmt, field, None) or ():
+            yield from _statements(inner)
 
 
 def _elementwise_reads(stmt, copies):
@@ -95,9 +105,9 @@ def _added(run, augmented):
 
 def _run_changed(func, before, stmt, anew, run, context):
     """The interpreter's run (`run`: its arguments and marks; `context`: the interpreter's) of
-    func once statement `stmt` of its body changed: resumed from where `before`, its run
-    before the change, reached stmt; all of it when that would not find the same (`anew`:
-    the change makes a stack of a list)."""
+    func once statement `stmt` of its body (or one in it) changed: resumed from where
+    `before`, its run before the change, reached stmt; all of it when that would not find
+    the same (`anew`: the change makes a stack of a list)."""
     if anew:
         return Interpreter(func, *context).run(*run)
     state = before.states.get(id(stmt))  # (None: never reached, so nothing changes)

@@ -287,9 +287,15 @@ def _enumerate(args, kwargs):
     return shapes.ListOf(shapes.Items(tuple, (_INT, shapes.element(args[0]))))
 
 
+def _number_kind(value):
+    """A typed value's type; an EitherScalar itself (whose type is either of two)."""
+    value = shapes.widen(value)
+    return value if isinstance(value, shapes.EitherScalar) else getattr(value, "type", None)
+
+
 def _extremum(function):
     def rule(args, kwargs):
-        if len({getattr(shapes.widen(a), "type", None) for a in args}) != 1:
+        if len(set(map(_number_kind, args))) != 1:
             return shapes.UNKNOWN  # max(1, 2.5) is an int or a float, by value
         return shapes.evaluate(function, args, kwargs, range(len(args)))
 

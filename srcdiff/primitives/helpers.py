@@ -120,7 +120,8 @@ class as_grad:
         g, x = widen(g), widen(x)
         if is_array(g) and is_array(x) and (g.shape, g.dtype) == (x.shape, x.dtype):
             return ir.call(ir.attr(node.args[0], "copy"))  # (not writeable: a view)
-        if isinstance(x, Typed) and x.type is float and isinstance(g, Typed) and g.shape == ():
+        scalar = is_float(g) or isinstance(g, Typed) and g.shape == ()  # (is_float: either)
+        if isinstance(x, Typed) and x.type is float and scalar:
             return ir.call("float", node.args[0])
         return None
 

@@ -5,7 +5,7 @@ import gast
 import numpy as np
 
 from .. import ir
-from ..shapes import Const, ShapeOf, Typed, widen
+from ..shapes import Const, EitherScalar, ShapeOf, Typed, widen
 
 
 def literal(value):
@@ -25,19 +25,24 @@ def dtype_literal(dtype):
     return None
 
 
+_SHAPED = (Typed, EitherScalar, ShapeOf)
+
+
 def shape(value):
     value = widen(value)
-    return value.shape if isinstance(value, (Typed, ShapeOf)) else None
+    return value.shape if isinstance(value, _SHAPED) else None
 
 
 def dtype_kind(value):
     value = widen(value)
-    return value.dtype.kind if isinstance(value, (Typed, ShapeOf)) else None
+    return value.dtype.kind if isinstance(value, _SHAPED) else None
 
 
 def is_float(value):
     """isinstance(x, float) holds at run time: a Python float or a numpy float64 scalar."""
     value = widen(value)
+    if isinstance(value, EitherScalar):
+        return value.dtype == np.dtype(float)
     return isinstance(value, Typed) and issubclass(value.type, float)
 
 
@@ -59,7 +64,7 @@ def spread(g_node, g, x, axis, keepdims):
     if xs is None or not isinstance(axis, Const) or not isinstance(keepdims, Const):
         return None
     g = widen(g)
-    if not isinstance(g, Typed):
+    if not isinstance(g, (Typed, EitherScalar)):
         return None
     if xs == () and g.shape != ():  # (scipy keeps a 0-d x's dimension as 1-d)
         g_node = ir.call("np.reshape", g_node, literal(()))

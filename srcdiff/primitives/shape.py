@@ -92,6 +92,25 @@ class float_:
         dz = dx
 
 
+# x.item(): the one number of a size-1 array or scalar, as a Python scalar (float(x) for arrays
+# of any number of dimensions)
+@_moves(
+    np.ndarray.item,
+    methods=("item",),
+    samples=[
+        Sample("np.sum(x).item() * x", x=real(3)),
+        Sample("x[1:2].item() * x", x=real(3)),
+        Sample("x.item() * 2.0", wrap=None, x=real(1, 1)),
+    ],
+)
+class item:
+    def adjoint(bz, z, x):
+        bx = runtime.unreduce(bz, x)
+
+    def tangent(dz, z, x):
+        dz = np.sum(dx)
+
+
 # np.float64(x): a cast (of an array, an array; of a number, numpy's scalar)
 @_moves(
     np.float64,

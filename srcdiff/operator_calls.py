@@ -1,0 +1,68 @@
+"""Calls of the operator module's functions (`functools.reduce(operator.add, terms)`,
+`map(operator.mul, xs, ys)`, once those are loops and comprehensions) written as the
+operators they apply: `operator.mul(a, b)` is `a * b`, whatever a and b are (lists join,
+arrays broadcast), as the transforms follow operators."""
+
+import operator
+
+import gast
+
+from . import ir
+
+_BINARY = {
+    operator.add: gast.Add,
+    operator.sub: gast.Sub,
+    operator.mul: gast.Mult,
+    operator.truediv: gast.Div,
+    operator.floordiv: gast.FloorDiv,
+    operator.mod: gast.Mod,
+    operator.pow: gast.Pow,
+    operator.matmul: gast.MatMult,
+}
+_UNARY = {operator.neg: gast.USub, operator.pos: gast.UAdd}
+
+
+def as_operators(func, resolve, calls):
+    """Rewrite (in place) the `calls` in `func` of operator.add and the like, with their
+    operands given by position, into the operators."""
+    known = {}  # dotted path -> what it names (a function calls a few, many times)
+
+    def resolved(node):
+        path = ir.dotted(node)
+        if path not in known:
+            known[path] = resolve(node)
+        return known[path]
+
+    applied = {id(call) for call in calls if _as_operator(call, resolved) is not None}
+    if not applied:
+        return
+    for node in reversed(list(ir.walk(func))):  # (a call's operands written before the call)
+        for field, value in ir.fields(node):
+            if isinstance(value, list):
+                value[:] = [_as_operator(c, resolved) if id(c) in applied else c for c in value]
+            elif id(value) in applied:
+                setattr(node, field, _as_operator(value, resolved))
+
+
+def _as_operator(node, resolve):
+    if not (
+        isinstance(node, gast.Call)
+        and ir.dotted(node.func) is not None
+        and not node.keywords
+        and not any(isinstance(a, gast.Starred) for a in node.args)
+    ):
+        return None
+    function = resolve(node.func)
+    try:
+        binary, unary = _BINARY.get(function), _UNARY.get(function)
+    except TypeError:  # (unhashable)
+        return None
+    if binary is not None and len(node.args) == 2:
+        written = gast.BinOp(left=node.args[0], op=binary(), right=node.args[1])
+    elif unary is not None and len(node.args) == 1:
+        written = gast.UnaryOp(op=unary(), operand=node.args[0])
+    elif function is operator.getitem and len(node.args) == 2:
+        written = gast.Subscript(value=node.args[0], slice=node.args[1], ctx=gast.Load())
+    else:
+        return None
+    return gast.copy_location(written, node)
