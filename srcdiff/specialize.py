@@ -247,7 +247,10 @@ class Session:
                 cut_to = self._redirect_pair(owners, (node, values), how, seen, later, emitted)
                 done.add(id(how))
             else:
-                self._point(node, self.clone(callee, name, values, pair=pair), emitted)
+                copy = self.clone(callee, name, values, pair=pair)
+                self._point(node, copy, emitted)
+                if copy is not None and id(node) in places and _forward_of(owners, name):
+                    given[places[id(node)]] = copy  # (a backward call given a list whole)
                 continue
             if cut_to is not None and cut_to.empty:
                 saved_lists.unhand(func, channel)
@@ -382,16 +385,19 @@ def _plan(func, owners, cut):
     whose saved lists are cut: a forward call's backward call (a pair within func), a
     backward call's place in func's saved list (func a backward copy being cut, `cut` True),
     a forward call's Cut (func a forward copy cut so; raises Unsupported when one is not
-    found); and {id(call): place} for the forward calls whose lists func saves."""
+    found); and {id(call): place} for the forward calls whose lists func saves and the
+    backward calls given the lists func takes."""
     forwards = {name: _forward_of(owners, name) for name in owners}
     forwards = {name: forward for name, forward in forwards.items() if forward is not None}
-    plan, returned = {}, {}
+    plan, returned, places = {}, {}, {}
     for channel in saved_lists.channels(func, forwards):
         pair, handed_in, handed_out = channel.pair(), channel.handed_in(), channel.handed_out()
         if pair is not None:
             plan[id(pair[0])] = channel, pair[1]
         elif handed_in is not None and cut is True:
             plan[id(handed_in[1])] = channel, handed_in[0]
+        elif handed_in is not None:
+            places[id(handed_in[1])] = handed_in[0]
         elif handed_out is not None:
             returned[handed_out[0]] = channel, handed_out[1]
     for place, forward, inner in cut.inner if isinstance(cut, saved_lists.Cut) else ():
@@ -399,7 +405,8 @@ def _plan(func, owners, cut):
         if call is None or call.func.id != forward:
             raise Unsupported(f"no call of {forward} saved at {place}")
         plan[id(call)] = channel, inner
-    return plan, {id(call): place for place, (_, call) in returned.items()}
+    places.update((id(call), place) for place, (_, call) in returned.items())
+    return plan, places
 
 
 def _forward_of(owners, name):

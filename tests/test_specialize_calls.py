@@ -12,7 +12,7 @@ import programs
 import srcdiff as nf
 from gradcheck import numerical_grad
 from pytree_oracle import assert_leaves_close, finite_differences
-from test_specialize_saved_lists import _function, stacked
+from test_specialize_saved_lists import _function, squash_copies, stacked
 
 
 @pytest.fixture
@@ -90,13 +90,9 @@ def test_a_pair_cut_through_a_callers_list_shares_its_number(rng, unchecked):
     w, xs = rng.normal(size=(3, 3)), rng.normal(size=(4, 3))
     df = nf.grad(stacked)
     source = df.source_for(w, xs)
-    forward, backward = _function(source, "fwd_layer_s1"), _function(source, "bwd_layer_s1")
-    made = dict(re.findall(r"(squash_saved\w*) = (fwd_squash_s\d)\(", forward))
-    given = dict(
-        (saved, f) for f, saved in re.findall(r"(bwd_squash_s\d)\(b_t\d, (\w+)\)", backward)
-    )
-    assert sorted(made) == sorted(given) == ["squash_saved", "squash_saved_1"]
-    for saved in made:
-        assert made[saved].replace("fwd", "bwd") == given[saved]
-    assert made["squash_saved"] != made["squash_saved_1"]
+    copies = squash_copies(source)
+    assert sorted(copies) == ["squash_saved", "squash_saved_1"]
+    for forward, backward in copies.values():
+        assert forward.replace("fwd", "bwd") == backward
+    assert copies["squash_saved"] != copies["squash_saved_1"]
     np.testing.assert_allclose(df(w, xs), numerical_grad(stacked, (w, xs), 0), rtol=1e-6, atol=1e-9)
