@@ -9,6 +9,7 @@ import numpy as np
 from . import ir
 from .ir import dotted
 from .primitives import registry
+from .signatures import describe
 from .shapes import (
     BOTTOM,
     MUTATORS,
@@ -24,7 +25,6 @@ from .shapes import (
     Typed,
     abstract_of,
     attribute,
-    describe,
     binary,
     element,
     evaluate,
