@@ -10,6 +10,7 @@ nonlocal stays, so the error it raised before (or its meaning) stays too.
 """
 
 import ast
+import re
 import symtable
 
 from .errors import Location, UnsupportedError
@@ -20,11 +21,20 @@ _KEEPS_MEANING = (ast.Yield, ast.YieldFrom, ast.Await, ast.Global, ast.Nonlocal)
 def drop_dead_branches(tree, source, filename, first_line):
     """Rewrite `tree` (the ast.Module of `source`, one function) in place; its line numbers
     plus `first_line` - 1 are those of `filename`."""
+    if not _CONSTANT_TEST.search(source):  # (most functions have none: no visit of them all)
+        return tree
     dropper = _Dropper()
     dropper.visit(tree)
     if dropper.dropped:
         _check_unbound_reads(tree, source, filename, first_line, dropper.dropped)
     return tree
+
+
+# the text of a test that may be a constant (if False:, while 0:, x if None else y), or one
+# under `not` or brackets: a superset of what constant_truth finds
+_CONSTANT_TEST = re.compile(
+    r"\b(?:if|elif|while)[\s(]+(?:not[\s(]+)*(?:True|False|None|[-+.\d]|[bBrRuUfF]{0,2}['\"])"
+)
 
 
 def constant_truth(test):
