@@ -344,7 +344,9 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
     kinds = {
         n: kind
         for n, kind in written_locals(func, resolve).items()
-        if unshared(func, n, resolve) and (useful is None or n in useful)
+        if kind is not gast.Tuple  # (t[k] = v raises, as Python's TypeError says)
+        and unshared(func, n, resolve)
+        and (useful is None or n in useful)
     }
     writes = {
         id(s)
@@ -409,7 +411,8 @@ def _update_of(stmt, dicts):
 
 
 def _made(value, resolve):
-    """gast.Dict or gast.List where `value` makes a new dict or list, else None."""
+    """gast.Dict, gast.List or gast.Tuple where `value` makes a new dict, list or tuple (a
+    display: its items), else None."""
     if isinstance(value, gast.Dict) or isinstance(value, gast.Call) and resolve(value.func) is dict:
         return gast.Dict
     if (
@@ -418,13 +421,13 @@ def _made(value, resolve):
         and resolve(value.func) is list
     ):
         return gast.List
-    return None
+    return gast.Tuple if isinstance(value, gast.Tuple) else None
 
 
 def written_locals(func, resolve, changes=write_into):
-    """name -> gast.Dict or gast.List for the local names bound only to new dicts (`p =
-    {}`) or only to new lists (`ps = list(params)`), and written into item by item (or
-    changed as `changes(statement)` tells)."""
+    """name -> gast.Dict, gast.List or gast.Tuple for the local names bound only to new
+    dicts (`p = {}`), only to new lists (`ps = list(params)`) or only to tuple displays, and
+    written into item by item (or changed as `changes(statement)` tells)."""
     params = {
         a.id
         for a in func.args.args + func.args.kwonlyargs + [func.args.vararg, func.args.kwarg]

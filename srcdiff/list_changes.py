@@ -31,19 +31,28 @@ from .container_sharing import changed, list_change, nested_write_into, unshared
 def rebind_list_changes(func, is_varied, resolve, fresh, useful=None):
     """Rebind each change in place of a differentiated list f makes itself (and an output
     reads: `useful` names, None for all) that no other name can hold. Whether any was."""
+    found = written_locals(func, resolve, _not_by_stack_pops)
     lists = {
         n
-        for n, kind in written_locals(func, resolve, _not_by_stack_pops).items()
+        for n, kind in found.items()
         if kind is gast.List and unshared(func, n, resolve) and (useful is None or n in useful)
     }
-    if not lists:
+    # (a tuple's += and *= make a new tuple, which no other name sees: rebound as written)
+    tuples = {n for n, kind in found.items() if kind is gast.Tuple}
+    if not lists and not tuples:
         return False
     changes = {
         id(s)
         for s in ir.walk(func)
-        if list_change(s) in lists and (is_varied(ir.name(list_change(s))) or is_varied(s))
+        if (
+            list_change(s) in lists
+            or list_change(s) in tuples
+            and isinstance(s, gast.AugAssign)
+            and (useful is None or list_change(s) in useful)
+        )
+        and (is_varied(ir.name(list_change(s))) or is_varied(s))
     }
-    _replace(func, changes, lambda stmt: _rebound(stmt, fresh))
+    _replace(func, changes, lambda stmt: _rebound(stmt, fresh, tuples))
     return bool(changes)
 
 
@@ -129,8 +138,9 @@ def _not_by_stack_pops(stmt):
     return list_change(stmt)
 
 
-def _rebound(stmt, fresh):
-    """The statements binding the list `stmt` changes to the list it changes it into."""
+def _rebound(stmt, fresh, tuples):
+    """The statements binding the list `stmt` changes to the list it changes it into (of
+    `tuples`, names of tuples, the tuple `+=` or `*=` makes)."""
     name = list_change(stmt)
     if isinstance(stmt, gast.AugAssign):  # xs += vs, xs *= 2
         parts = (
@@ -138,7 +148,8 @@ def _rebound(stmt, fresh):
             if isinstance(stmt.op, gast.Add)
             else [_starred(name, None, None) for _ in range(ir.constant_int(stmt.value))]
         )
-        return [ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))]
+        display = gast.Tuple if name in tuples else gast.List
+        return [ir.assign(name, display(elts=parts, ctx=gast.Load()))]
     if isinstance(stmt, gast.Delete):
         if isinstance(stmt.targets[0].slice, gast.Slice):
             return _without_slice(name, stmt.targets[0].slice, fresh)

@@ -579,6 +579,13 @@ def layers_extended_and_repeated_in_place(params, x):
     return np.sum(h) * np.sum(layers[-1][0]) * len(layers)
 
 
+def tuples_extended_and_repeated(params, x):
+    pair = (params[0][0], params[0][1])
+    pair += (2.0 * pair[1],)
+    pair *= 2
+    return np.sum(np.tanh(x @ pair[3] + pair[4]) * pair[2]) * len(pair)
+
+
 def layers_reversed_and_extended(params, x):
     layers = list(params)
     layers.reverse()
@@ -814,6 +821,7 @@ CASES = {
     "next(it, default), next(iter(params), None)": (next_with_a_default, three_square_layers),
     "layers.reverse(), layers.extend([...])": (layers_reversed_and_extended, layer_list),
     "layers += [...], layers *= 2": (layers_extended_and_repeated_in_place, layer_list),
+    "pair += (v,), pair *= 2 of a tuple": (tuples_extended_and_repeated, layer_list),
     "pieces.insert(k, v), .pop(), .pop(0), del pieces[-1]": (
         pieces_inserted_popped_and_deleted,
         leaf_list,
