@@ -731,6 +731,62 @@ def test_concatenate_a_list_argument():
     assert_gradient(concatenate_a_list_argument, [np.array([1.0, 2.0]), np.array([0.5])])
 
 
+# --- refused where autograd differentiates (programs written as tutorials write them) ---------
+
+
+def double_buffer(x):
+    previous = np.zeros(2)
+    total = 0.0
+    for t in range(3):
+        current = np.zeros(2)  # a new array on every pass
+        current[0] = x[t] * previous[1]
+        current[1] = x[t] + previous[0]
+        total = total + np.sum(previous * current)
+        previous = current
+    return total
+
+
+def test_a_buffer_made_anew_on_each_pass_shares_nothing_with_the_last_one():
+    """Arrays were named by the statement making them, so previous (the last pass's
+    np.zeros(2)) and current (this pass's) counted as one array: "writing into 'current'
+    changes 'previous' too"."""
+    assert_derivatives(double_buffer, np.array([0.5, -1.0, 2.0]), autograd=False)
+
+
+def inner_sgd_steps(w):
+    for _ in range(2):
+        w = {k: w[k] - 0.1 * np.sin(w[k]) for k in w}
+    return np.sum(w["a"] * w["b"])
+
+
+def test_a_dict_comprehension_rebinding_its_source_in_a_loop():
+    """MAML's inner loop (w = {k: w[k] - lr * g[k] for k in w}, tests/programs/maml.py): the
+    dict the comprehension builds is new on every pass, but was refused as one another name
+    may hold while it changes ("writing into '_items0' changes 'w' too", a name of srcdiff's
+    own)."""
+    assert_derivatives(inner_sgd_steps, {"a": np.array([0.3, -0.5]), "b": np.array([1.2, 0.4])})
+
+
+def tanh_energy(w, x):
+    return np.sum(np.tanh(x * w) ** 2)
+
+
+tanh_energy_gradient = nf.grad(tanh_energy)
+
+
+def one_gradient_step(w, x):
+    return tanh_energy(w - 0.1 * tanh_energy_gradient(w, x), x)
+
+
+def test_a_derivative_called_inside_f():
+    """A derivative bound to a global and called inside f (MAML with the AD system's own
+    inner gradient, as autograd and JAX users write it) was followed into srcdiff's own
+    Derivative.__call__: "api.py:368: a list or dict joined in a branch of a conditional
+    expression cannot be differentiated". Its emitted code is differentiated instead."""
+    x = np.array([1.0, 2.0])
+    assert_derivatives(one_gradient_step, np.array([0.3, -0.2]), x, autograd=False)
+
+
 # --- found here, fixed on main meanwhile: kept to guard these variants --------------------------
 
 
