@@ -37,7 +37,7 @@ def dconv1d(x, w):
         _t2 = _stack_t2.pop()
         _t1 = _stack_t1.pop()
         _t0 = _stack_t0.pop()
-        b_t2 = runtime.unbroadcast(runtime.written(by, i), _t2)
+        b_t2 = runtime.unbroadcast(runtime.through_write(runtime.written(by, i), y), _t2)
         by = runtime.zero_at(by, i)
         y[i] = _stack_y.pop()
         b_t1 = runtime.unreduce(b_t2, _t1)

@@ -223,6 +223,7 @@ class StatementAdjoints:
                     if _basic(stmt.index)
                     else ir.call("runtime.written", ir.name(b), ir.index_value(stmt.index))
                 )
+                read = ir.call("runtime.through_write", read, ir.name(target))
                 part = ir.call("runtime.unbroadcast", read, value)
                 out.append(self.accumulate(value.id, part, live))
             out.append(

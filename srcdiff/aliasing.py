@@ -66,23 +66,65 @@ class Aliasing:
         checks = self._run_time_checks(
             target, into, shared, rows, loc, version_of, rename, self.holds_argument(stmt, into)
         )
-        return [ir.Statement(ir.expr_stmt(check), loc) for check in checks]
+        checks = [ir.Statement(ir.expr_stmt(check), loc) for check in checks]
+        if isinstance(stmt, gast.AugAssign):  # (a list's or dict's: changed in place too)
+            checks += self.shared_change_checks(stmt, into, loc, version_of)
+        return checks
+
+    def shared_change_checks(self, stmt, name, loc, version_of):
+        """`name.append(v)`, `name += [v]` (a method or operator changing a list or dict in
+        place) change every name holding the same one, and srcdiff's values of those do not
+        follow: the runtime check, before it, that no name still to be read (ys of
+        `zs = ys`) is or holds that list (ir statements)."""
+        if self._restores_its_writes:
+            return []
+        aliases = self._holders(name, aliased=True)
+        names = sorted(
+            (self._live_after.among(aliases, id(stmt)) - {name}) & self._bound_before(stmt)
+        )
+        if not names:
+            return []
+        check = ir.call(
+            "runtime.check_not_shared",
+            ir.name(version_of(name)),
+            ir.const(name),
+            ir.const(" and ".join(map(repr, names))),
+            ir.const(loc.filename),
+            ir.const(loc.lineno),
+            gast.Tuple(elts=[ir.name(version_of(n)) for n in names], ctx=gast.Load()),
+        )
+        return [ir.Statement(ir.expr_stmt(check), loc)]
+
+    def _holders(self, into, aliased=False):
+        """The names that may hold the list or dict `into` (itself among them): r = into,
+        t = (into, 1), r = g(into) of a g that may return it; `aliased`: and those it may
+        be (ys of into = ys), and what holds them."""
+        self._analyse()
+        holders, more = {into}, True
+        while more:
+            assigned = [n for n in ir.walk(self.p.node) if isinstance(n, gast.Assign)]
+            found = {
+                t
+                for n in assigned
+                if self._may_hold(n.value, holders)
+                for target in n.targets
+                for t in ir.names_in(target, gast.Store)
+            }
+            if aliased:
+                found |= {
+                    n.value.id
+                    for n in assigned
+                    if isinstance(n.value, gast.Name)
+                    and any(ir.names_in(t, gast.Store) & holders for t in n.targets)
+                }
+            more, holders = not found <= holders, holders | found
+        return holders
 
     def _refuse_held_list(self, stmt, into, loc):
         """Refuse replacing an item of list `into` while another name read afterwards may
         hold the list itself (r = into, r = g(into) of a g that may return it): srcdiff's
         values of that name do not follow the write."""
-        self._analyse()
-        holders, more = {into}, True
-        while more:
-            found = {
-                t
-                for n in ir.walk(self.p.node)
-                if isinstance(n, gast.Assign) and self._may_hold(n.value, holders)
-                for target in n.targets
-                for t in ir.names_in(target, gast.Store)
-            }
-            more, holders = not found <= holders, holders | found
+        holders = self._holders(into)
         shared = sorted(self._live_after.among(holders - {into}, id(stmt)))
         if shared:
             raise UnsupportedError(
@@ -267,6 +309,8 @@ class Aliasing:
             return viewed(value.body) | viewed(value.orelse)
         if isinstance(value, (gast.List, gast.Tuple)):  # holds its items, not copies
             return set().union(*map(viewed, value.elts))
+        if isinstance(value, gast.Dict):
+            return set().union(*map(viewed, value.values))
         if isinstance(value, gast.Call):
             func = value.func
             if (

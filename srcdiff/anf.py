@@ -67,7 +67,8 @@ class Normalizer(EffectStatements, Expressions):
         self.params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
         self.outputs = outputs
         self.varied = activity.varied
-        self.active = activity.varied & activity.useful(outputs)
+        self.useful = activity.useful(outputs)
+        self.active = activity.varied & self.useful
         self.aliasing = Aliasing(parsed, self.params)
         # the lists this function uses with append or pop, and those it pops from
         nodes = list(ir.walk(node))
@@ -192,8 +193,10 @@ class Normalizer(EffectStatements, Expressions):
             self.while_statement(stmt, loc, out)
         elif isinstance(stmt, gast.Break):
             out.append(ir.Break(loc))
-        elif isinstance(stmt, (gast.Pass, gast.Delete)):
-            pass  # del only frees memory (emitted backward functions use it)
+        elif isinstance(stmt, gast.Delete):
+            self.delete_statement(stmt, loc, out)
+        elif isinstance(stmt, gast.Pass):
+            pass
         elif isinstance(stmt, (gast.Assert, gast.Raise)):
             out.append(ir.Statement(self.rename(stmt), loc))
         elif isinstance(stmt, gast.Expr):

@@ -56,6 +56,7 @@ class CallArguments:
                 display = self.displays.get(getattr(value, "id", None), (None, None))
                 if display[1] is out:  # a list or tuple display made just before, unchanged
                     bound[param] = ir.copy_tree(display[0])
+        self._refuse_flat_dtype(record, bound, node, loc)
         for param, value in bound.items():
             if (
                 param not in template.rules
@@ -69,6 +70,25 @@ class CallArguments:
                     f"make {param!r} a constant",
                 )
         return bound
+
+    def _refuse_flat_dtype(self, record, bound, node, loc):
+        """A differentiated call told to make ints or bools (np.sum(x, dtype=int)) is flat:
+        refused unless its templates follow that (the casts, np.array(xs, dtype=int))."""
+        dtype = bound.get("dtype")
+        if dtype is None or record.casts or not any(map(self._is_active, bound.values())):
+            return
+        named = dtype.value if isinstance(dtype, gast.Constant) else self.p.resolve(dtype)
+        try:
+            flat = np.dtype(named).kind in "biu"
+        except (TypeError, ValueError):
+            return  # (a dtype only the call can tell)
+        if flat:
+            raise NoAdjointError(
+                f"{gast.unparse(node.func)}(..., dtype={gast.unparse(dtype)}) makes ints or "
+                "bools, whose derivative srcdiff would not make zero",
+                loc,
+                "cast the result instead (.astype(int): flat, its derivative zero)",
+            )
 
     def _as_array(self, display, loc, out, forward):
         """A display where the adjoint takes one value (np.sum([a, b])): the array numpy

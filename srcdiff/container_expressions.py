@@ -68,6 +68,8 @@ class ContainerExpressions:
             if left is not None and right is not None and type(left) is type(right):
                 return type(left)(elts=left.elts + right.elts, ctx=gast.Load())
             return self.built(node, stmt) if self.joined(node) is not None else node
+        if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Mult):
+            return self.repeated(node, stmt)
         if is_starred_display(node):
             return self.built(node, stmt) if self.joined(node) is not None else node
         if isinstance(node, gast.Dict) and None in node.keys and self.needed:  # {**d, 'c': v}
@@ -265,6 +267,24 @@ class ContainerExpressions:
                 ctx=gast.Load(),
             )
         return None
+
+    def repeated(self, node, stmt):
+        """`[a, b] * 2` (or `2 * (a, b)`, a name bound to a display) as the display it makes:
+        a repetition, which the templates would take for a product."""
+        for items, count in ((node.left, node.right), (node.right, node.left)):
+            shown = self.display(items)
+            if shown is None:
+                continue
+            if not (isinstance(count, gast.Constant) and type(count.value) is int):
+                raise UnsupportedError(
+                    "repeating a list or tuple of differentiated values (xs * n) cannot be "
+                    "differentiated unless n is a number written in the code",
+                    self.location(stmt),
+                    "write the repetition out ([a, b, a, b]), or build the list in a loop",
+                )
+            elts = [ir.copy_tree(e) for _ in range(count.value) for e in shown.elts]
+            return type(shown)(elts=elts, ctx=gast.Load())
+        return node
 
     def splat(self, node, stmt):
         """f(*pieces) with the pieces' count in the code: f(pieces[0], pieces[1])."""

@@ -535,9 +535,8 @@ def _rebound_list(stmt, fresh):
 def position(name, index, fresh):
     """(statements, index): `index` of list `name` (or the list an expression gives)
     counted from the start, checked to name an item as reading it would (`_at0 =
-    range(len(name))[index]`), where it is not a constant counted from the start already."""
-    if isinstance(index, gast.Constant) and type(index.value) is int and index.value >= 0:
-        return [], index
+    range(len(name))[index]`): a constant too, which may be past the list's end (`del
+    xs[5]` of a list of two raises IndexError, where the slices around it would not)."""
     at = fresh("_at")
     check = gast.Subscript(
         value=ir.call("range", ir.call("len", ir.name(name) if isinstance(name, str) else name)),

@@ -34,12 +34,14 @@ LIST_CHANGES = {
     "pop": (0, 1),
     "clear": (0,),
     "sort": (0,),
+    "remove": (1,),
 }
 
 
 def list_change(stmt):
     """The name of the list `stmt` changes in place by a method (`xs.reverse()`, `v =
-    xs.pop(0)`, `v = xs.pop()`, `xs.sort(key=f)`) or by `del xs[k]`, else None."""
+    xs.pop(0)`, `v = xs.pop()`, `xs.sort(key=f)`, `xs.remove(v)`) or by `del xs[k]` (or `del
+    xs[a:b]`), else None."""
     call = stmt.value if isinstance(stmt, (gast.Expr, gast.Assign)) else None
     if isinstance(stmt, gast.Assign) and not (
         isinstance(call, gast.Call)
@@ -48,6 +50,9 @@ def list_change(stmt):
     ):
         call = None  # (of the methods, only pop gives a value)
     if isinstance(stmt, gast.Delete) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+        if isinstance(target, gast.Subscript) and isinstance(target.slice, gast.Slice):
+            return target.value.id if isinstance(target.value, gast.Name) else None
         return write_into(gast.Assign(targets=stmt.targets, value=None))
     if (
         isinstance(call, gast.Call)

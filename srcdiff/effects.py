@@ -6,6 +6,8 @@ forward sweep; a stack's `append` is a push; a change in place of a differentiat
 refused with what to write instead.
 """
 
+import operator
+
 import gast
 
 from . import ir
@@ -17,6 +19,8 @@ from .shapes import MUTATORS
 
 # calls made for what they show, never changing a value
 _EFFECT_MODULES = {"logging", "warnings", "matplotlib", "pprint", "tqdm"}
+# the nodes of a del that frees names only (`del a, (b, c)`)
+_NAMES = (gast.Name, gast.Tuple, gast.List, gast.expr_context)
 
 
 def _writes_nothing(fn):
@@ -62,6 +66,17 @@ class EffectStatements:
             )
         if isinstance(value, gast.Constant):
             return
+        if (
+            isinstance(value, gast.Call)
+            and isinstance(value.func, gast.Attribute)
+            and isinstance(value.func.value, gast.Name)
+            and value.func.attr in MUTATORS
+            and self._is_active(value, self.varied)
+        ):
+            name = value.func.value.id
+            out += self.aliasing.shared_change_checks(
+                stmt, name, loc, lambda n: self.versions.get(n, n)
+            )
         if is_push(stmt) and value.func.value.id in self.active:
             stack = self.versions.get(value.func.value.id, value.func.value.id)
             out.append(ir.Push(stack, self.atom(value.args[0], loc, out), loc))
@@ -95,6 +110,24 @@ class EffectStatements:
             )
         out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
 
+    def delete_statement(self, stmt, loc, out):
+        """`del name` (or `del a, b`) only frees memory (emitted backward functions use it); `del xs[k]` of a
+        value that carries no gradient runs as written, as its methods do. Of a differentiated
+        list f makes, list_changes.py rebound it already; of any other differentiated value
+        it would change what another name holds, or a dict, which srcdiff does not follow."""
+        kept = [t for t in stmt.targets if not all(isinstance(n, _NAMES) for n in ir.walk(t))]
+        if not kept:
+            return
+        if any(self._is_active(t, self.varied) for t in kept):
+            raise UnsupportedError(
+                f"del {gast.unparse(kept[0])} changes a differentiated value in place, which "
+                "srcdiff follows only for a list f makes that no other name holds",
+                loc,
+                "build the value anew without the item: xs = xs[:k] + xs[k + 1:], "
+                "d = {key: v for key, v in d.items() if key != k}",
+            )
+        out.append(ir.Statement(self.rename(stmt), loc))
+
     def _reads_only(self, call):
         """Whether a call made for its effect only reads its arguments: print, logging,
         warnings, plotting, a method of a value that carries no gradient (ax.plot(x)), or
@@ -105,7 +138,11 @@ class EffectStatements:
             return True
         func = self.p.resolve(call.func)
         if func is MISSING:
-            return isinstance(call.func, gast.Attribute) and not self._is_active(
+            if not isinstance(call.func, gast.Attribute):
+                return False
+            # (a method that changes a receiver f's result reads, y.fill(v), writes v in)
+            changes = call.func.attr in _MUTATING_METHODS and ir.names_in(call.func.value)
+            return not (changes and changes & self.useful) and not self._is_active(
                 call.func.value, self.varied
             )
         if func is print or registry.find(func) is not None:
@@ -122,8 +159,8 @@ class EffectStatements:
         if not (isinstance(func, gast.Attribute) and isinstance(func.value, gast.Name)):
             return False
         name = func.value.id
-        if name in self.p.local_names:
-            return False
+        if name in self.p.local_names or self.p.resolve(func.value) is operator:
+            return False  # (operator.setitem(y, i, v), operator.iadd: a change of y)
         receivers = {
             id(s.value.func.value)
             for s in ir.walk(self.p.node)

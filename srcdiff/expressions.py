@@ -364,6 +364,16 @@ class Expressions(UserCalls, CallArguments):
                 "call it on a line of its own, or bind the name to a new value instead "
                 "(xs = xs[1:], xs = xs + [v], d = {**d, 'b': v})",
             )
+        held = func.value if isinstance(func, gast.Subscript) else None
+        if isinstance(held, gast.Name) and held.id in self.p.local_names:
+            raise UnsupportedError(
+                f"{what}(...) calls a function held in the list {held.id!r}, which srcdiff "
+                "cannot tell before the call runs (it follows a name bound once to a "
+                "function, or to a list, tuple or dict display of functions left unchanged)",
+                loc,
+                "bind the list once to a display (fs = [np.tanh, relu]) and call fs[i](h), "
+                "or call the function by its name",
+            )
         raise NoAdjointError(
             f"cannot differentiate through {what}(...)",
             loc,

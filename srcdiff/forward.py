@@ -135,7 +135,12 @@ class Forward:
         out = [ir.assign(ir.subscript(stmt.target, stmt.index, store=True), stmt.value)]
         if stmt.target in self.fn.active:
             d = self.dname(stmt.target)
-            value = self.tangent_of(stmt.value) or ir.const(0.0)
+            value = self.tangent_of(stmt.value)
+            value = (
+                ir.call("runtime.through_write", value, ir.name(stmt.target))
+                if value
+                else ir.const(0.0)
+            )
             out.append(
                 ir.assign(
                     d, ir.call("runtime.set_at", ir.name(d), ir.index_value(stmt.index), value)

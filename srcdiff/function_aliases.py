@@ -9,6 +9,7 @@ import numpy as np
 import gast
 
 from . import ir
+from .function_picks import branch_on_picks
 from .parse import is_function_value
 from .provenance import holds_functions
 
@@ -90,6 +91,7 @@ def pick_from_displays(func, displays, is_function):
         and (isinstance(n, gast.Attribute) or not isinstance(n.ctx, gast.Load))
     }
     displays = {k: v for k, v in displays.items() if k not in written}
+    branch_on_picks(func, displays)
     for node in list(ir.walk(func)):
         if isinstance(node, gast.Call) and any(k.arg is None for k in node.keywords):
             node.keywords = [
@@ -146,13 +148,25 @@ def _picked(node, displays, is_function):
                 else []
             )
         return ir.copy_tree(found[-1]) if found and is_function(found[-1]) else node
+    if isinstance(node, (gast.For, gast.comprehension)):
+        node.iter = _display_iterated(node.iter, displays)
+    return node
+
+
+_OVER_ITEMS = ("enumerate", "zip", "reversed")  # (of fs, as of the display: its items)
+
+
+def _display_iterated(node, displays):
+    """The list or tuple display a name bound to one stands for, in `enumerate(fs)`,
+    `zip(reversed(fs), ...)` too, else `node`."""
     if (
-        isinstance(node, (gast.For, gast.comprehension))
-        and isinstance(node.iter, gast.Name)
-        and node.iter.id in displays
-        and not isinstance(displays[node.iter.id], gast.Dict)
+        isinstance(node, gast.Name)
+        and node.id in displays
+        and not isinstance(displays[node.id], gast.Dict)
     ):
-        node.iter = ir.copy_tree(displays[node.iter.id])
+        return ir.copy_tree(displays[node.id])
+    if isinstance(node, gast.Call) and getattr(node.func, "id", None) in _OVER_ITEMS:
+        node.args = [_display_iterated(a, displays) for a in node.args]
     return node
 
 

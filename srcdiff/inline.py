@@ -156,7 +156,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
             if isinstance(value, gast.Lambda):
                 name = self.names.named(name)
                 self.lambdas.add(name)
-                definition = lambda_definition(name, value, stmt)
+                definition = ir.lambda_definition(name, value, stmt)
                 held, defaults = self._hold_defaults(definition, stmt)
                 self._take(name, definition, defaults, stmt)
             elif is_partial(value, self.resolve):
@@ -464,25 +464,8 @@ def _as_definition(stmt):
         and isinstance(stmt.targets[0], gast.Name)
         and isinstance(stmt.value, gast.Lambda)
     ):
-        return lambda_definition(stmt.targets[0].id, stmt.value, stmt)
+        return ir.lambda_definition(stmt.targets[0].id, stmt.value, stmt)
     return None
-
-
-def lambda_definition(name, function, where):
-    """The FunctionDef of a lambda, named `name`, placed where `where` is."""
-    body = [gast.copy_location(gast.Return(value=function.body), where)]
-    return gast.copy_location(
-        gast.FunctionDef(
-            name=name,
-            args=function.args,
-            body=body,
-            decorator_list=[],
-            returns=None,
-            type_comment=None,
-            type_params=[],
-        ),
-        where,
-    )
 
 
 def _outside_functions(stmt):

@@ -278,6 +278,16 @@ def index_value(index):
     return copy_tree(index)
 
 
+def constant_int(node):
+    """The value of an int constant, `5` or `-5`, else None."""
+    sign = 1
+    if isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.USub):
+        sign, node = -1, node.operand
+    if isinstance(node, gast.Constant) and type(node.value) is int:
+        return sign * node.value
+    return None
+
+
 def dotted(node):
     """("np", "linalg", "norm") for the expression np.linalg.norm, else None."""
     parts = []
@@ -523,3 +533,20 @@ _CONDITIONAL = (
     gast.GeneratorExp,
     gast.Dict,  # (its keys and values alternate as they run, not as its fields list them)
 )
+
+
+def lambda_definition(name, function, where):
+    """The FunctionDef of a lambda, named `name`, placed where `where` is."""
+    body = [gast.copy_location(gast.Return(value=function.body), where)]
+    return gast.copy_location(
+        gast.FunctionDef(
+            name=name,
+            args=function.args,
+            body=body,
+            decorator_list=[],
+            returns=None,
+            type_comment=None,
+            type_params=[],
+        ),
+        where,
+    )

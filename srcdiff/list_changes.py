@@ -8,6 +8,12 @@ bound to a new list instead, which srcdiff follows:
     xs.sort(key=f)      ->   xs = [*sorted(xs, key=f)]
     del xs[k]           ->   _at0 = range(len(xs))[k]; xs = [*xs[:_at0], *xs[_at0 + 1:]]
     v = xs.pop(k)       ->   (the same) v = xs[_at0]; xs = [*xs[:_at0], *xs[_at0 + 1:]]
+    xs.remove(v)        ->   _at0 = runtime.removed_position(xs, v); (as del xs[_at0])
+    del xs[1:3]         ->   xs = [*xs[:1], *xs[3:]]       (bounds that cannot cross)
+    del xs[a:b]         ->   _at0 = range(len(xs))[a:b]; xs = [*xs[:_at0.start],
+                                                               *xs[_at0.start + len(_at0):]]
+    del xs[a:b:c]       ->   _at0 = range(len(xs))[a:b:c]; xs = [xs[_k] for _k in
+                                                               range(len(xs)) if _k not in _at0]
 
 `xs.pop()` with no index is a stack's, which srcdiff follows as it is, but for a list
 changed in one of these ways too (then as xs.pop(-1)). Only where no other
@@ -127,9 +133,15 @@ def _rebound(stmt, fresh):
     """The statements binding the list `stmt` changes to the list it changes it into."""
     name = list_change(stmt)
     if isinstance(stmt, gast.Delete):
+        if isinstance(stmt.targets[0].slice, gast.Slice):
+            return _without_slice(name, stmt.targets[0].slice, fresh)
         out, at = position(name, stmt.targets[0].slice, fresh)
         return out + [_without(name, at)]
     method, args = stmt.value.func.attr, stmt.value.args
+    if method == "remove":  # (the first item that is, or equals, the value; else ValueError)
+        at = fresh("_at")
+        taken = ir.call(ir.attr("runtime", "removed_position"), ir.name(name), *args)
+        return [ir.assign(at, taken), _without(name, ir.name(at))]
     if method == "pop":
         out, at = position(name, args[0] if args else ir.const(-1), fresh)
         if not isinstance(stmt, gast.Assign):
@@ -163,6 +175,54 @@ def _without(name, at):
     after = gast.BinOp(left=ir.copy_tree(at), op=gast.Add(), right=ir.const(1))
     parts = [_starred(name, None, at), _starred(name, after, None)]
     return ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))
+
+
+def _without_slice(name, cut, fresh):
+    """`del xs[a:b]` as `xs = [*xs[:a], *xs[b:]]` where no bound can pass the other (a bound
+    left out, or two constants of one sign in order), else as `_at0 = range(len(xs))[a:b]`
+    and `xs` without the items of that range; with a step, as the items of no position in
+    it."""
+    lower, upper = cut.lower, cut.upper
+    if not _is_one(cut.step):
+        gone = fresh("_at")
+        k = fresh("_k")
+        keep = gast.Compare(left=ir.name(k), ops=[gast.NotIn()], comparators=[ir.name(gone)])
+        kept = gast.ListComp(
+            elt=gast.Subscript(value=ir.name(name), slice=ir.name(k), ctx=gast.Load()),
+            generators=[
+                gast.comprehension(
+                    target=ir.name(k, store=True),
+                    iter=ir.call("range", ir.call("len", ir.name(name))),
+                    ifs=[keep],
+                    is_async=0,
+                )
+            ],
+        )
+        everywhere = ir.call("range", ir.call("len", ir.name(name)))
+        at = gast.Subscript(value=everywhere, slice=cut, ctx=gast.Load())
+        return [ir.assign(gone, at), ir.assign(name, kept)]
+    if lower is None or upper is None or _in_order(lower, upper):
+        parts = [_starred(name, None, lower)] if lower is not None else []
+        parts += [_starred(name, upper, None)] if upper is not None else []
+        return [ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))]
+    gone = fresh("_at")
+    everywhere = ir.call("range", ir.call("len", ir.name(name)))
+    at = gast.Subscript(value=everywhere, slice=gast.Slice(lower, upper, None), ctx=gast.Load())
+    start = ir.attr(ir.name(gone), "start")
+    end = gast.BinOp(left=ir.copy_tree(start), op=gast.Add(), right=ir.call("len", ir.name(gone)))
+    parts = [_starred(name, None, start), _starred(name, end, None)]
+    return [ir.assign(gone, at), ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))]
+
+
+def _is_one(step):
+    return step is None or isinstance(step, gast.Constant) and step.value == 1
+
+
+def _in_order(lower, upper):
+    """Whether two bounds are int constants of one sign, the first no greater: then
+    `xs[:a] + xs[b:]` leaves out exactly `xs[a:b]`, for a list of any length."""
+    a, b = ir.constant_int(lower), ir.constant_int(upper)
+    return a is not None and b is not None and (a < 0) == (b < 0) and a <= b
 
 
 def _starred(seq, lower, upper, step=None):

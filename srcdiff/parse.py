@@ -15,6 +15,7 @@ import numpy as np
 
 from . import conversion, ir, naming, remat, runtime, wrappers
 from .blocks import blocks_as_one_list
+from .dead_branches import drop_dead_branches
 from .imports import hoisted_imports
 from .lambda_source import AmbiguousLambda
 from .local_classes import local_classes
@@ -499,7 +500,9 @@ def _read(fn, parse=True, shared=False):
     source = textwrap.dedent("".join(lines))
     node = _PARSED.get((source, start))
     if node is None:
-        tree = conversion.ast_to_gast(ast.parse(source))
+        tree = ast.parse(source)
+        drop_dead_branches(tree, source, filename, max(start, 1))
+        tree = conversion.ast_to_gast(tree)
         node = _as_definition(tree.body[0], naming.base_name(fn))
         if not isinstance(node, gast.FunctionDef):
             raise UnsupportedError(
@@ -517,22 +520,9 @@ def _read(fn, parse=True, shared=False):
 
 def _as_definition(node, name):
     """A lambda's expression statement as the def it stands for (`def act(z): return ...`)."""
-    if not (isinstance(node, gast.Expr) and isinstance(node.value, gast.Lambda)):
-        return node
-    lam = node.value
-    body = [gast.copy_location(gast.Return(value=lam.body), lam.body)]
-    return gast.copy_location(
-        gast.FunctionDef(
-            name=name,
-            args=lam.args,
-            body=body,
-            decorator_list=[],
-            returns=None,
-            type_comment=None,
-            type_params=[],
-        ),
-        lam,
-    )
+    if isinstance(node, gast.Expr) and isinstance(node.value, gast.Lambda):
+        return ir.lambda_definition(name, node.value, node.value)
+    return node
 
 
 # (source, first line) -> its gast tree: a module's functions are read again as siblings

@@ -14,6 +14,7 @@ from .anf import Normalizer
 from .containers import lower_containers
 from .comprehension_loops import lower_comprehensions
 from .desugar import desugar
+from .past_the_end import raise_past_the_end
 from .write_forms import lower_write_forms
 from .reduce_loops import reduces_as_loops
 from .inline import Inliner
@@ -334,6 +335,7 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     if name_made_receivers(parsed, names.fresh):
         parsed.find_locals()
     desugar(parsed.node, names.fresh, parsed.resolve)
+    raise_past_the_end(parsed.node)
     lower_write_forms(parsed.node, parsed.resolve, names.fresh)
     activity = Activity(parsed, wrt_names, forward_mode, _in_progress.varied_items)
     varied = lambda node: activity.is_active(node, activity.varied)  # noqa: E731

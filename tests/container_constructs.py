@@ -691,6 +691,40 @@ def dict_params_three_rows(seed=0):
     return params, x[:3]
 
 
+def pieces_deleted_by_slices(params, x):
+    pieces = [np.sum(p**2) for p in params] + [np.sum(x)]
+    del pieces[1:3]
+    del pieces[-1:]
+    del pieces[len(pieces) - 1 : 0]  # (bounds out of order: deletes nothing)
+    return pieces[0] * pieces[-1] + len(pieces) * pieces[1]
+
+
+def pieces_deleted_by_a_stepped_slice(params, x):
+    pieces = list(params)
+    del pieces[::2]
+    return np.sum(pieces[0] * np.sum(x)) + np.sum(pieces[-1] ** 2)
+
+
+def pieces_removed_by_value(params, x):
+    sums = [np.sum(p) for p in params]
+    sums.remove(sums[2])  # (the first item equal to it)
+    pieces = list(params)
+    pieces.remove(pieces[0])  # (the first item: list.remove compares no array with ==)
+    return sums[0] * sums[2] + np.sum(pieces[0] * np.sum(x))
+
+
+def pieces_removed_that_are_not_there(params, x):
+    sums = [np.sum(p) for p in params]
+    sums.remove(-123.0)
+    return sums[0] * np.sum(x)
+
+
+def items_deleted_from_a_dict(params, x):
+    grads = {"W": params[0], "b": params[1]}
+    del grads["b"]  # refused: a dict changed in place
+    return np.sum(grads["W"]) * np.sum(x)
+
+
 CASES = {
     "list of pairs built with append, one read": (appended_pairs_read_by_index, layer_list),
     "dict display of differentiated values, nested": (dict_display_of_layers, layer_list),
@@ -776,6 +810,9 @@ CASES = {
     "pieces.clear(), then insert(0, v) in a loop": (pieces_cleared_and_refilled, leaf_list),
     "sums.sort(reverse=True), pieces.sort(key=...)": (pieces_sorted_in_place, leaf_list),
     "pieces[0] = pieces.pop(0)": (items_put_back_where_popped, leaf_list),
+    "del pieces[a:b], del pieces[-1:], out of order": (pieces_deleted_by_slices, leaf_list),
+    "del pieces[::2]": (pieces_deleted_by_a_stepped_slice, leaf_list),
+    "sums.remove(v), pieces.remove(pieces[0])": (pieces_removed_by_value, leaf_list),
     "while pieces: piece = pieces.pop(0)": (pieces_popped_from_the_front_while_any, leaf_list),
     "grid[i][j] = v, a list of row displays": (rows_written_by_item, leaf_list),
     "rows[i][j] = v, then np.array(rows) and rows[i][j]": (
@@ -945,6 +982,12 @@ ERRORS = {
         leaf_list,
         "pieces.pop(...) changes a value in place, which srcdiff follows only in a statement",
         "call it on a line of its own",
+    ),
+    "del d[k] of a differentiated dict": (
+        items_deleted_from_a_dict,
+        layer_list,
+        "del grads['b'] changes a differentiated value in place",
+        "d = {key: v for key, v in d.items() if key != k}",
     ),
     "[*params, x] in a branch of a conditional expression": (
         joined_in_a_branch,

@@ -612,6 +612,43 @@ def model_and_x():
     return Model(Encoder(W1), Encoder(W2)), w_and_x()[1]
 
 
+def functions_picked_by_a_loop_index(w, x):
+    layers = [np.tanh, softplus, lambda z: z * np.sin(z)]
+    h = x
+    for i in range(len(layers)):
+        h = layers[i](w * h) + layers[-1 - i](h)
+    return np.sum(h)
+
+
+def local_functions_picked_by_an_argument(w, x, k):
+    def cubed(z):
+        return z**3
+
+    fs = (cubed, np.sin, lambda z: np.tanh(z) * 2.0)
+    return np.sum(fs[k](w * x)) + np.sum(fs[k - 1](x) * w)
+
+
+def functions_of_a_display_enumerated(w, x):
+    def halved(z):
+        return z / 2.0
+
+    fs = [halved, np.sin, lambda z: z**2]
+    total = 0.0
+    for i, f in enumerate(fs):
+        total = total + np.sum(f(w * x) * fs[-1 - i](x))
+    for f, scale in zip(reversed(fs), (1.0, 2.0, 3.0)):
+        total = total + scale * np.sum(f(w))
+    return total
+
+
+def w_x_and_an_index():
+    return (*w_and_x(), 2)
+
+
+def w_x_and_a_negative_index():
+    return (*w_and_x(), -2)
+
+
 # name -> (function, arguments); the gradient is with respect to the first argument
 CASES = {
     "a dataclass and a namedtuple made of differentiated values, a method called": (
@@ -722,6 +759,22 @@ CASES = {
     "cfg['act'] passed to a local function": (
         items_picked_by_a_key_passed_to_a_local_function,
         w_x_and_cfg,
+    ),
+    "layers[i](h), layers[-1 - i](h) of a display, i a loop's": (
+        functions_picked_by_a_loop_index,
+        w_and_x,
+    ),
+    "for i, f in enumerate(fs), zip(reversed(fs), ...), fs a display": (
+        functions_of_a_display_enumerated,
+        w_and_x,
+    ),
+    "fs[k](h) of local functions and a lambda, k an argument": (
+        local_functions_picked_by_an_argument,
+        w_x_and_an_index,
+    ),
+    "fs[k](h) of local functions and a lambda, k a negative argument": (
+        local_functions_picked_by_an_argument,
+        w_x_and_a_negative_index,
     ),
 }
 
@@ -856,8 +909,20 @@ def object_of_a_class_calling_its_base_init(W, x):
     return np.sum(layer.apply(x))
 
 
+def function_of_a_list_that_grows(w, x):
+    fs = [np.tanh, np.sin]
+    fs.append(softplus)
+    return np.sum(fs[2](w * x))  # refused
+
+
 # name -> (function, arguments, what the message says, what the hint says)
 ERRORS = {
+    "a function picked from a list f appends to": (
+        function_of_a_list_that_grows,
+        w_and_x,
+        "fs[2](...) calls a function held in the list 'fs', which srcdiff cannot tell before the call",
+        "bind the list once to a display (fs = [np.tanh, relu]) and call fs[i](h)",
+    ),
     "a local function passed `a if c else b`": (
         function_chosen_by_a_condition_passed,
         w_and_x,

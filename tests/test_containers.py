@@ -264,3 +264,114 @@ def test_a_keyword_wrt_names_is_one_the_call_passes_and_hides_no_name():
         nf.grad(f, wrt="W")(x, W=W)
     assert error.value.location.filename == container_constructs.__file__
     assert error.value.location.lineno == f.__code__.co_firstlineno
+
+
+# --- an item past a list's end raises IndexError, as Python does ---------------------------------
+def display_read_past_its_end_unused(x):
+    xs = [np.sin(x), np.cos(x)]
+    unused = xs[5]  # (nothing reads it: still Python raises here)
+    return np.sum(xs[0]) + 0 * len(unused)
+
+
+def tuple_read_before_its_start(x):
+    xs = (np.sin(x), np.cos(x))
+    xs[-3]
+    return np.sum(xs[0])
+
+
+def read_past_the_end_where_a_branch_runs(x):
+    xs = [np.sin(x), np.cos(x)]
+    if np.sum(x) > 0:
+        xs[2]
+    return np.sum(xs[1])
+
+
+def item_written_past_the_end(x):
+    xs = [np.sin(x), np.cos(x)]
+    xs[2] = x
+    return np.sum(xs[0])
+
+
+def item_deleted_past_the_end(x):
+    xs = [np.sin(x), np.cos(x)]
+    del xs[4]
+    return np.sum(xs[0])
+
+
+def items_written_and_deleted_in_range(x):
+    xs = [np.sin(x), np.cos(x), x**2]
+    xs[1] = xs[2] * 3.0
+    del xs[0]
+    return np.sum(xs[0] * xs[-1])
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        display_read_past_its_end_unused,
+        tuple_read_before_its_start,
+        read_past_the_end_where_a_branch_runs,
+        item_written_past_the_end,
+        item_deleted_past_the_end,
+    ],
+)
+def test_an_item_past_the_end_raises_index_error_in_every_mode(f):
+    x, v = np.array([0.3, 0.7]), np.array([1.0, -2.0])
+    with pytest.raises(IndexError):
+        f(x)
+    for run in (
+        lambda: nf.grad(f)(x),
+        lambda: nf.jvp(f)(x, v),
+        lambda: nf.vjp(f)(x),
+        lambda: nf.hvp(f)(x, v),
+    ):
+        with pytest.raises(IndexError):
+            run()
+
+
+def test_a_read_past_the_end_in_a_branch_that_does_not_run_raises_nothing():
+    x = np.array([-0.3, -0.7])
+    g = nf.grad(read_past_the_end_where_a_branch_runs)(x)
+    np.testing.assert_allclose(g, -np.sin(x), rtol=1e-12)
+
+
+def test_items_written_and_deleted_within_the_list_still_differentiate():
+    from gradcheck import check_grad
+
+    x = np.array([0.3, -0.7, 1.1])
+    g = check_grad(items_written_and_deleted_in_range, x)[0]
+    np.testing.assert_allclose(g, 12 * x**3, rtol=1e-12)
+
+
+def test_removing_an_item_that_is_not_there_raises_as_python_does():
+    args = container_constructs.leaf_list()
+    with pytest.raises(ValueError, match="not in list"):
+        container_constructs.pieces_removed_that_are_not_there(*args)
+    with pytest.raises(ValueError, match="not in list"):
+        nf.grad(container_constructs.pieces_removed_that_are_not_there)(*args)
+
+
+def test_del_of_an_item_of_a_constant_list_runs_as_written(rng):
+    from gradcheck import check_grad
+
+    def f(x):
+        ks = [0, 1, 2]
+        del ks[0]
+        return np.sum(x[ks] ** 2)
+
+    x = rng.normal(size=3)
+    g = check_grad(f, x)[0]
+    np.testing.assert_allclose(g, [0.0, 2 * x[1], 2 * x[2]], rtol=1e-12)
+
+
+def test_del_of_an_item_of_a_list_another_name_holds_is_a_located_error():
+    def f(x):
+        xs = [np.sin(x), np.cos(x)]
+        ys = xs
+        del xs[0]
+        return np.sum(ys[0])
+
+    with pytest.raises(nf.UnsupportedError) as error:
+        nf.grad(f)
+    assert error.value.location.lineno == f.__code__.co_firstlineno + 3
+    assert "del xs[0] changes a differentiated value in place" in error.value.message

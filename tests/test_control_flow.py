@@ -759,3 +759,63 @@ def test_a_list_built_with_append_read_on_one_path_only(first):
     value, _ = nf.value_and_grad(list_read_on_one_path)(x)
     assert value == pytest.approx(list_read_on_one_path(x))
     check_grad(list_read_on_one_path, x, wrt=0)
+
+
+# --- branches under a constant test: dropped as the function is read -----------------------------
+def dead_branches(x):
+    if False:
+        try:
+            x = np.linalg.eigvals(np.outer(x, x))
+        except ValueError:
+            pass
+    if 0:
+        y = x**3
+    else:
+        y = np.sin(x) * x
+    while None:
+        y = np.exp(y)
+    if not False:
+        z = np.cos(y) if True else np.linalg.eigvals(np.outer(x, x))
+    return np.sum(z * y) + np.sum(x**5 if 0 else x**2)
+
+
+def test_constant_tests_keep_only_the_branch_python_runs(rng):
+    from oracle import autograd_grad, autograd_hvp
+
+    x, v = rng.normal(size=3), rng.normal(size=3)
+    g = check_grad(dead_branches, x)[0]
+    np.testing.assert_allclose(g, autograd_grad(dead_branches, (x,), 0), rtol=1e-10)
+    tangent = nf.jvp(dead_branches)(x, v)[1]
+    np.testing.assert_allclose(tangent, g @ v, rtol=1e-10)
+    np.testing.assert_allclose(
+        nf.hvp(dead_branches)(x, v), autograd_hvp(dead_branches, (x,), 0, v), rtol=1e-9
+    )
+    source = nf.grad(dead_branches).source
+    assert "eig" not in source and "if " not in source and "while" not in source
+
+
+def test_a_name_bound_only_in_a_dead_branch_is_an_error_at_its_read():
+    def f(x):
+        if False:
+            y = x
+        return np.sum(np.sin(x)) + np.sum(y)
+
+    with pytest.raises(nf.UnsupportedError) as error:
+        nf.grad(f)
+    line = f.__code__.co_firstlineno + 3
+    assert f"test_control_flow.py:{line}: `y` is bound only in the branch" in str(error.value)
+    assert f"constant test at line {line - 2}" in str(error.value)
+    assert "UnboundLocalError" in str(error.value)
+
+
+def test_a_name_a_local_function_binds_only_in_a_dead_branch_is_an_error_too():
+    def f(x):
+        def g(z):
+            if False:
+                x = z
+            return x * z  # (Python: UnboundLocalError, not f's x)
+
+        return np.sum(g(x))
+
+    with pytest.raises(nf.UnsupportedError, match="`x` is bound only in the branch"):
+        nf.grad(f)

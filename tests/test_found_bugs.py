@@ -5,6 +5,7 @@ finite differences (and autograd, where it runs the function). The last section 
 fixed on main while these were found, as plain tests of those variants."""
 
 import inspect
+import operator
 import warnings
 
 import numpy as np
@@ -355,6 +356,245 @@ def test_grad_of_grad_through_a_function_returning_a_tuple():
     assert nf.grad(nf.grad(cube_through_a_tuple))(0.5) == pytest.approx(3.0)
     assert_derivatives(cube_through_a_tuple, 0.5)
     assert_derivatives(sum_of_squares_through_a_tuple, np.array([0.5, -1.0, 2.0]))
+
+
+def clipped_to_bounds_that_cross(x):
+    return np.sum(np.clip(x, x[0] - 0.1, x[1] + 0.2) * x)
+
+
+def clipped_below_a_bound_under_the_other(x):
+    return np.sum(np.clip(x, -2.0, x[1] + 0.2) ** 2)
+
+
+@pytest.mark.parametrize("f", [clipped_to_bounds_that_cross, clipped_below_a_bound_under_the_other])
+def test_clip_with_its_low_bound_above_its_high_one(f):
+    """numpy applies a_max last, so where a_min > a_max np.clip gives a_max everywhere; the
+    adjoint gave a_min the elements below it and a_max those above it (both, between them):
+    gradient [3, 3, 0, 0] for [0, 4, 0, 0]. autograd cannot differentiate the bounds."""
+    x = np.array([2.0, -2.5, 0.4, -0.6])
+    assert_derivatives(f, x, autograd=False)
+    assert_derivatives(f, x[[1, 0, 2, 3]], autograd=False)  # (bounds in order: still right)
+
+
+def filled_from_an_item(x):
+    y = np.empty(4)
+    y.fill(x[0])
+    return np.sum(y * x)
+
+
+def put_into_zeros(x):
+    y = np.zeros(4)
+    y.put([0, 1], x[:2])
+    return np.sum(y * x)
+
+
+def setdefault_into_an_empty_dict(x):
+    d = {}
+    d.setdefault("a", x**2)
+    return np.sum(d["a"])
+
+
+@pytest.mark.parametrize(
+    "f, at",
+    [
+        (filled_from_an_item, "y.fill(x[0])"),
+        (put_into_zeros, "y.put([0, 1], x[:2])"),
+        (setdefault_into_an_empty_dict, 'd.setdefault("a", x**2)'),
+    ],
+)
+def test_method_writing_a_differentiated_value_into_a_constant(f, at):
+    """A method that changes its receiver, called on an array or dict that carried no
+    gradient yet, was taken for a call that only reads (as ax.plot(x) is): y.fill(x[0])
+    gave gradient x + y[0] for [x[0] + sum(y), y[1:]], d.setdefault gave zeros."""
+    assert_refused(f, np.array([1.0, 2.0, 3.0, 4.0]), at, r"changes a value in place")
+
+
+def written_into_ints(x):
+    y = np.zeros(4, dtype=int)
+    y[:] = x * 3  # (truncated: flat in x)
+    return np.sum(y * x)
+
+
+def written_into_an_arange(x):
+    y = np.arange(4)
+    y[1] = x[1] * 5
+    return np.sum(y * x)
+
+
+def written_into_a_cast_to_ints(x):
+    y = (x * 3).astype(int)
+    y[0] += x[0] * 5
+    return np.sum(y * x)
+
+
+def written_into_bools(x):
+    y = np.zeros(4, dtype=bool)
+    y[:] = x
+    return np.sum(y * x)
+
+
+@pytest.mark.parametrize(
+    "f",
+    [written_into_ints, written_into_an_arange, written_into_a_cast_to_ints, written_into_bools],
+)
+def test_value_written_into_an_array_of_ints(f):
+    """numpy casts a value written into an array of ints or bools to them, which is flat;
+    the written value got the derivative of its element all the same: gradient 2x for
+    floor(3x) (autograd refuses to write into arrays)."""
+    assert_derivatives(f, np.array([1.04, -2.55, 0.41, -0.57]), autograd=False)
+
+
+def scaled_half_of_a_split(x):
+    a = x * 1.0
+    b = np.split(a, 2)[1]  # (np.array_split, np.hsplit: views too)
+    b *= 2.0  # changes a as well
+    return np.sum(a * x)
+
+
+def scaled_real_part(x):
+    a = x * 1.0
+    b = a.real  # (np.real(a) too: a itself, viewed)
+    b *= 3.0
+    return np.sum(a * x)
+
+
+def scaled_item_of_a_dict_display(x):
+    a = x * 1.0
+    b = {"k": a}["k"]
+    b *= 4.0
+    return np.sum(a * x)
+
+
+@pytest.mark.parametrize(
+    "f, at",
+    [
+        (scaled_half_of_a_split, "b *= 2.0"),
+        (scaled_real_part, "b *= 3.0"),
+        (scaled_item_of_a_dict_display, "b *= 4.0"),
+    ],
+)
+def test_in_place_change_of_a_view_made_by_split_real_or_a_dict(f, at):
+    """b *= 2 on a part of np.split(a, 2), on a.real, or on an array a dict display holds
+    was taken as b = b * 2, a keeping its old values: wrong gradient, and a jvp whose value
+    was not f's. Refused now, as for the other views."""
+    assert_refused(f, np.array([1.0, 2.0, 3.0, 4.0]), at, r"'a' \(sharing its memory\)")
+
+
+def filled_like_ints(x):
+    n = np.arange(4)
+    return np.sum(np.full_like(n, x[1]) * x)  # (n's dtype: x[1] truncated)
+
+
+def test_fill_value_of_full_like_an_array_of_ints():
+    """np.full_like(n, v) writes v into n's dtype: for ints, flat in v; v got the sum of
+    the adjoint all the same (gradient [0, -2.6, 0, 0] for zeros)."""
+    assert_derivatives(filled_like_ints, np.array([1.04, -2.55, 0.41, -0.57]), autograd=False)
+
+
+def summed_as_ints(x):
+    return np.sum(x, dtype=int) * x[0]
+
+
+def cumulated_as_ints(x):
+    return np.sum(np.cumsum(x, dtype=np.int32) * x)
+
+
+def filled_with_ints(x):
+    return np.sum(np.full(4, x[0], dtype="int64") * x)
+
+
+@pytest.mark.parametrize(
+    "f, at",
+    [
+        (summed_as_ints, "return np.sum(x, dtype=int)"),
+        (cumulated_as_ints, "return np.sum(np.cumsum(x, dtype=np.int32)"),
+        (filled_with_ints, 'return np.sum(np.full(4, x[0], dtype="int64")'),
+    ],
+)
+def test_differentiated_call_told_to_make_ints(f, at):
+    """dtype= of ints or bools makes a call flat, but its templates differentiated it as if
+    it made floats (np.sum(x, dtype=int): ones for zeros). Refused now, but for the casts
+    (np.array, np.asarray, astype), whose templates make it zero."""
+    assert_refused(f, np.array([1.04, -2.55, 0.41, -0.57]), at, r"makes ints or bools")
+
+
+def set_through_the_operator_module(x):
+    y = x * 1.0
+    operator.setitem(y, 0, x[1] ** 2)
+    return np.sum(y * x)
+
+
+def appended_through_another_name(x):
+    ys = []
+    zs = ys
+    zs.append(x[0] ** 2)
+    return sum(ys) + x[1]
+
+
+def extended_through_another_name(x):
+    ys = [x[0]]
+    zs = ys
+    zs += [x[1] ** 2]
+    return sum(ys)
+
+
+def merged_through_another_name(x):
+    d = {"a": x[0]}
+    e = d
+    e |= {"a": x[1] ** 2}
+    return d["a"]
+
+
+def row_of_a_list_of_lists_written(x):
+    m = [[x[0], x[1]], [x[2], x[3]]]
+    r = m[0]
+    r[1] = x[3] ** 2
+    return m[0][1] + m[1][0]
+
+
+@pytest.mark.parametrize(
+    "f, at, match",
+    [
+        (set_through_the_operator_module, "operator.setitem(y, 0,", "changes a value in place"),
+        (appended_through_another_name, "zs.append(", r"'ys' \(holding the same list\)"),
+        (extended_through_another_name, "zs += [x[1]", r"changes the list 'zs' in place, and 'ys'"),
+        (merged_through_another_name, "e |= {", r"changes the dict 'e' in place, and 'd'"),
+        (row_of_a_list_of_lists_written, "r[1] = x[3]", r"changes 'm' too \(holding it\)"),
+    ],
+)
+def test_list_or_dict_changed_through_another_name(f, at, match):
+    """A list or dict changed in place through a second name (zs = ys; zs.append(v),
+    zs += [v], e |= {...}, r = m[0]; r[1] = v), or an array through operator.setitem (taken
+    for a recorder's method, as HISTORY.append is), was followed only under that name: the
+    other kept its old items (gradient [0, 1, 0, 0] for [2 x0, 1, 0, 0]). Refused now."""
+    assert_refused(f, np.array([1.0, 2.0, 3.0, 4.0]), at, match)
+
+
+def product_of_a_repeated_tuple(x):
+    a = (x[0], x[1])
+    b = a * 2  # (x0, x1, x0, x1)
+    return b[0] * b[3]
+
+
+def array_of_a_repeated_list(x):
+    a = [x[0], x[1]]
+    return np.sum(np.array(2 * a) * np.arange(4.0))
+
+
+def repeated_list_of_arrays(x):
+    a = [x, x**2]
+    b = a * 2
+    return np.sum(b[0] * b[3])
+
+
+@pytest.mark.parametrize(
+    "f", [product_of_a_repeated_tuple, array_of_a_repeated_list, repeated_list_of_arrays]
+)
+def test_repetition_of_a_list_or_tuple(f):
+    """a * 2 of a list or tuple repeats it, but the templates took it for a product:
+    jvp 2x too large, gradient [0, 2] for [2, 4] through np.array, TypeError 'Sparse' * int
+    in reverse. A repetition by a count in the code is now the display it makes."""
+    assert_derivatives(f, np.array([0.5, 1.5, -0.7]))
 
 
 # --- raw exceptions instead of a gradient or a SrcdiffError -------------------------------------

@@ -2,6 +2,7 @@
 primitive's second derivatives from its samples)."""
 
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -490,3 +491,22 @@ def test_second_order_of_a_non_real_scalar_output_is_located_at_its_return(f, me
     lines, first = inspect.getsourcelines(f)
     assert error.value.location.filename == __file__
     assert error.value.location.lineno == first + len(lines) - 1
+
+
+def cubed_sum(y, k=3):
+    return np.sum(y**k)
+
+
+def through_an_int_exponent(y):
+    return cubed_sum(y)
+
+
+def test_hvp_through_an_int_exponent_of_a_negative_base_is_quiet():
+    """The exponent k of a callee's y ** k is a saved value of its backward function, which
+    forward mode then sees as varying: its term (log y, NaN for y < 0) is dropped for an int
+    k, and is no longer computed first, warning 'invalid value encountered in log'."""
+    y, v = np.array([0.3, -0.7, 1.2]), np.array([1.0, -2.0, 0.5])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        hv = nf.hvp(through_an_int_exponent)(y, v)
+    np.testing.assert_allclose(hv, 6 * y * v)

@@ -60,6 +60,12 @@ def real_ffts(x):
     return np.sum(back**2) + np.sum(np.sin(grid)) + np.sum(np.abs(np.fft.rfftn(x)))
 
 
+def eig(e):
+    # (eigenvectors to the fourth power and weighed: their signs are arbitrary)
+    w, v = np.linalg.eig(e)
+    return np.sum(np.sin(w)) + np.sum(v**4 * np.arange(1.0, 4.0))
+
+
 def _in_autograd(f):
     return types.FunctionType(f.__code__, {"np": anp}, f.__name__)
 
@@ -70,6 +76,7 @@ CASES = [
     (pinv, "c"),
     (cholesky, "a"),
     (eigh, "a"),
+    (eig, "e"),
     (svd, "c"),
     (singular_values_alone, "c"),
     (ffts, "x"),
@@ -83,8 +90,16 @@ def _arguments(names, rng):
         "b": lambda: rng.normal(size=(3, 2)),
         "c": lambda: rng.normal(size=(4, 3)),
         "x": lambda: rng.normal(size=6),
+        "e": lambda: _real_eigenvalues(rng),
     }
     return [makers[name]() for name in names]
+
+
+def _real_eigenvalues(rng):
+    """A matrix with real, distinct eigenvalues, not symmetric: a product of two symmetric
+    positive definite ones."""
+    m, n = rng.normal(size=(2, 3, 3))
+    return (m @ m.T + np.eye(3)) @ (n @ n.T + np.eye(3))
 
 
 @pytest.mark.parametrize("f, names", CASES, ids=[f.__name__ for f, _ in CASES])
@@ -224,3 +239,35 @@ def test_decompositions_of_complex_matrices_are_refused(f, name):
     # (their formulas hold for real matrices: the gradient would have been silently wrong)
     with pytest.raises(nf.SrcdiffError, match=f"np.linalg.{name} of real matrices only"):
         nf.grad(f)(np.array([1.0, 0.5]))
+
+
+# --- eig: real matrices with real, distinct eigenvalues ----------------------------------------
+
+
+def test_eig_matches_finite_differences_in_every_mode(rng):
+    e = _real_eigenvalues(rng)
+    g = check_grad(eig, e)[0]
+    v = rng.normal(size=(3, 3))
+    assert nf.jvp(eig)(e, v)[1] == pytest.approx(np.sum(g * v), rel=1e-9)
+    eps = 1e-5
+    expected = (nf.grad(eig)(e + eps * v) - nf.grad(eig)(e - eps * v)) / (2 * eps)
+    np.testing.assert_allclose(nf.hvp(eig)(e, v), expected, rtol=1e-6, atol=1e-8)
+
+
+def eig_values(a):
+    return np.sum(np.linalg.eig(a)[0] ** 2)
+
+
+@pytest.mark.parametrize(
+    "a, message",
+    [
+        (np.array([[0.0, -1.0], [1.0, 0.1]]), "whose eigenvalues are real; this one's are complex"),
+        (np.eye(2), "np.linalg.eig of a matrix with tied eigenvalues"),
+    ],
+)
+def test_eig_where_its_rule_does_not_hold_is_an_error_at_the_users_line(a, message):
+    line = inspect.getsourcelines(eig_values)[1] + 1
+    for run in (lambda: nf.grad(eig_values)(a), lambda: nf.jvp(eig_values)(a, np.ones((2, 2)))):
+        with pytest.raises(nf.SrcdiffError, match=message) as error:
+            run()
+        assert f"test_linalg_fft.py:{line}" in str(error.value)

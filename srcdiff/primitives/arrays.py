@@ -146,6 +146,7 @@ class column_stack:
 
 @_moves(
     np.array_split,
+    view=True,  # (a list of views)
     samples=[
         Sample("np.array_split(x, 3)[1] * 2", x=real(5, 2)),
         Sample("np.array_split(x, [1], axis=1)[1]", x=real(2, 3)),
@@ -161,6 +162,7 @@ class array_split:
 
 @_moves(
     np.hsplit,
+    view=True,  # (a list of views)
     samples=[
         Sample("np.hsplit(x, 2)[1]", x=real(2, 4)),
         Sample("np.hsplit(x, [1])[0] * 3", x=real(3)),
@@ -174,7 +176,7 @@ class hsplit:
         dz = np.hsplit(dary, indices_or_sections)
 
 
-@_moves(np.vsplit, samples=[Sample("np.vsplit(x, 2)[1]", x=real(4, 2))])
+@_moves(np.vsplit, view=True, samples=[Sample("np.vsplit(x, 2)[1]", x=real(4, 2))])
 class vsplit:
     def adjoint(bz, z, ary, indices_or_sections):
         bary = runtime.split_grad(bz, z, axis=0)
@@ -183,7 +185,7 @@ class vsplit:
         dz = np.vsplit(dary, indices_or_sections)
 
 
-@_moves(np.dsplit, samples=[Sample("np.dsplit(x, [1])[1]", x=real(2, 1, 3))])
+@_moves(np.dsplit, view=True, samples=[Sample("np.dsplit(x, [1])[1]", x=real(2, 1, 3))])
 class dsplit:
     def adjoint(bz, z, ary, indices_or_sections):
         bary = runtime.split_grad(bz, z, axis=2)

@@ -128,6 +128,12 @@ constants(
     shape=None,
     samples=[Sample("x * len(runtime.copied_keys({'a': x, 'b': 2 * x}))", x=real(3))],
 )
+# the position of the item xs.remove(v) takes out (list_changes.py): constant
+constants(
+    runtime.removed_position,
+    shape=None,
+    samples=[Sample("x * runtime.removed_position([1.0, np.sum(x), 2.0], 2.0)", x=real(3))],
+)
 # the order of a sort of differentiated values by a key (sorted(params, key=...)): constant
 constants(
     runtime.sorted_positions,

@@ -1,4 +1,4 @@
-"""np.linalg's decompositions: cholesky, eigh, eigvalsh, svd, svdvals, qr (stacks too). Their
+"""np.linalg's decompositions: cholesky, eigh, eig, eigvalsh, svd, svdvals, qr (stacks too). Their
 templates call the adjoints and tangents of srcdiff/runtime/linalg.py.
 
 cholesky and eigh read one triangle of a matrix that they take to be symmetric: srcdiff
@@ -50,6 +50,24 @@ class eigh:
 
     def tangent(dz, z, a, UPLO="L"):
         dz = runtime.eigh_jvp(da, z)
+
+
+# of a real matrix with real, distinct eigenvalues (a product of two symmetric positive
+# definite matrices has them); eigenvectors squared, for their signs are arbitrary
+@_decomposition(
+    np.linalg.eig,
+    samples=[
+        Sample("w + v ** 2", setup="w, v = np.linalg.eig(a @ b)", a=spd(3), b=spd(3)),
+        Sample("np.linalg.eig(a @ b)[1] ** 2", a=spd(3, batch=(2,)), b=spd(3)),
+        Sample("np.linalg.eig(a @ b)[0]", a=spd(2), b=spd(2)),
+    ],
+)
+class eig:
+    def adjoint(bz, z, a):
+        ba = runtime.eig_vjp(bz, z)
+
+    def tangent(dz, z, a):
+        dz = runtime.eig_jvp(da, z)
 
 
 @_decomposition(

@@ -111,11 +111,11 @@ class true_divide:
 class power:
     def adjoint(bz, z, x1, x2):
         bx1 = runtime.unbroadcast(bz * runtime.power_slope(x1, x2), x1)
-        bx2 = runtime.unbroadcast(bz * z * runtime.unless_int(runtime.log_or_zero(x1), x2), x2)
+        bx2 = runtime.unbroadcast(bz * z * runtime.unless_int(runtime.log_or_zero(x1, x2), x2), x2)
 
     def tangent(dz, z, x1, x2):
         dz = dx1 * runtime.power_slope(x1, x2)
-        dz = dx2 * z * runtime.unless_int(runtime.log_or_zero(x1), x2)
+        dz = dx2 * z * runtime.unless_int(runtime.log_or_zero(x1, x2), x2)
 
 
 @ufunc(np.negative, samples=unary("-x") + unary("np.negative(x)"))
@@ -389,13 +389,13 @@ class fabs:
 class clip:
     def adjoint(bz, z, a, a_min=None, a_max=None):
         ba = runtime.unbroadcast(bz * runtime.within(a, a_min, a_max), a)
-        ba_min = runtime.unbroadcast(bz * (a < a_min), a_min)
-        ba_max = runtime.unbroadcast(bz * (a > a_max), a_max)
+        ba_min = runtime.unbroadcast(bz * runtime.clipped_low(a, a_min, a_max), a_min)
+        ba_max = runtime.unbroadcast(bz * runtime.clipped_high(a, a_min, a_max), a_max)
 
     def tangent(dz, z, a, a_min=None, a_max=None):
         dz = da * runtime.within(a, a_min, a_max)
-        dz = da_min * (a < a_min)
-        dz = da_max * (a > a_max)
+        dz = da_min * runtime.clipped_low(a, a_min, a_max)
+        dz = da_max * runtime.clipped_high(a, a_min, a_max)
 
 
 @ufunc(np.nan_to_num, samples=unary("np.nan_to_num(x)"))
@@ -438,10 +438,11 @@ class where:
 # --- complex numbers --------------------------------------------------------------------------
 
 
-@primitive(
+@primitive(  # (a view: of the array itself, for a real one)
     np.real,
     attributes=("real",),
     shape=EVALUATE,
+    view=True,
     samples=[
         Sample("np.real(np.exp(1j * x) * (2 - 1j))", x=real(4)),
         Sample("(x * (1 + 2j)).real", x=real(4)),
@@ -455,8 +456,10 @@ class real_:
         dz = np.real(dval)
 
 
-@ufunc(
+@primitive(  # (a view, for a complex array)
     np.imag,
+    shape=EVALUATE,
+    view=True,
     attributes=("imag",),
     samples=[
         Sample("np.imag(np.exp(1j * x) * x)", x=real(4)),

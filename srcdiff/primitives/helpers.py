@@ -12,7 +12,7 @@ import gast
 import numpy as np
 
 from .. import ir, runtime
-from ..shapes import Const, Items, Mapping, ShapeOf, Typed, widen
+from ..shapes import Const, Items, ListOf, Mapping, ShapeOf, Typed, widen
 from .registry import EVALUATE, Sample, primitive
 from .rewriting import (
     axes_literal,
@@ -23,7 +23,7 @@ from .rewriting import (
     literal,
     shape,
 )
-from .samples import number, positive, real
+from .samples import constant, number, positive, real
 
 
 def helper(*functions, **facts):
@@ -157,6 +157,29 @@ class cast_grad:
 
 
 @helper(
+    runtime.through_write,
+    constant=("into",),
+    shape_args={1},
+    samples=[
+        Sample("runtime.through_write(g, y)", g=real(3), y=real(3), constant=("y",)),
+        Sample("runtime.through_write(g, n)", g=real(3), n=constant(np.arange(3))),
+    ],
+)
+class through_write:
+    def adjoint(bz, z, g, into):
+        bg = runtime.through_write(bz, into)
+
+    def tangent(dz, z, g, into):
+        dz = runtime.through_write(dg, into)
+
+    def rewrite(node, g, into):
+        kind = dtype_kind(into)
+        if kind in ("f", "c") or isinstance(widen(into), (Items, ListOf, Mapping)):
+            return node.args[0]
+        return None
+
+
+@helper(
     runtime.real_for,
     constant=("x",),
     samples=[Sample("runtime.real_for(g * (1 + 1j), x)", g=real(3), x=real(3), constant=("x",))],
@@ -222,6 +245,24 @@ class within:
 
 
 @helper(
+    runtime.clipped_low,
+    differentiable=False,
+    samples=[Sample("x * runtime.clipped_low(x, -0.5, 0.3)", x=real(4))],
+)
+class clipped_low:
+    pass
+
+
+@helper(
+    runtime.clipped_high,
+    differentiable=False,
+    samples=[Sample("x * runtime.clipped_high(x, None, 0.3)", x=real(4))],
+)
+class clipped_high:
+    pass
+
+
+@helper(
     runtime.power_slope,
     samples=[
         Sample("runtime.power_slope(x, y)", x=positive(3), y=real(3)),
@@ -232,12 +273,12 @@ class power_slope:
     def adjoint(bz, z, x, y):
         bx = runtime.unbroadcast(bz * runtime.power_curvature(x, y), x)
         by = runtime.unbroadcast(
-            bz * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x), y), y
+            bz * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x, y), y), y
         )
 
     def tangent(dz, z, x, y):
         dz = dx * runtime.power_curvature(x, y)
-        dz = dy * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x), y)
+        dz = dy * runtime.unless_int(x ** (y - 1) + z * runtime.log_or_zero(x, y), y)
 
     def fold(x, y):  # y * x ** (y - 1) for a number y (and 0 or 1 as the numbers they are)
         if y in (0, 1):
@@ -261,12 +302,13 @@ class power_curvature:
     def adjoint(bz, z, x, y):
         bx = runtime.unbroadcast(bz * y * runtime.power_curvature(x, y - 1), x)
         by = runtime.unbroadcast(
-            bz * runtime.unless_int((2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x), y), y
+            bz * runtime.unless_int((2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x, y), y),
+            y,
         )
 
     def tangent(dz, z, x, y):
         dz = dx * y * runtime.power_curvature(x, y - 1)
-        dz = dy * runtime.unless_int((2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x), y)
+        dz = dy * runtime.unless_int((2 * y - 1) * x ** (y - 2) + z * runtime.log_or_zero(x, y), y)
 
     def fold(x, y):  # y (y - 1) x ** (y - 2) for a number y
         if y in (0, 1):
@@ -296,15 +338,24 @@ class unless_int:
         dz = runtime.unless_int(dvalue, y)
 
 
-@helper(runtime.log_or_zero, samples=[Sample("runtime.log_or_zero(x)", x=positive(3))])
+@helper(
+    runtime.log_or_zero,
+    constant=("exponent",),
+    samples=[
+        Sample("runtime.log_or_zero(x)", x=positive(3)),
+        Sample("runtime.log_or_zero(x, 2) + runtime.log_or_zero(x, 2.0) * x", x=positive(3)),
+    ],
+)
 class log_or_zero:
-    def adjoint(bz, z, x):
-        bx = runtime.divide_or_zero(bz, x)
+    def adjoint(bz, z, x, exponent=None):
+        bx = runtime.unless_int(runtime.divide_or_zero(bz, x), exponent)
 
-    def tangent(dz, z, x):
-        dz = runtime.divide_or_zero(dx, x)
+    def tangent(dz, z, x, exponent=None):
+        dz = runtime.unless_int(runtime.divide_or_zero(dx, x), exponent)
 
-    def fold(x):
+    def fold(x, exponent=None):
+        if exponent is not None and np.asarray(exponent).dtype.kind in "biu":
+            return ir.const(0.0)
         return ir.const(float(np.log(x)) if x else 0.0) if x >= 0 else None
 
 

@@ -232,6 +232,8 @@ class solve_vjp_b:  # a^-T g
 # constant (None, 0.0, or left out of a Sparse) as when a program reads one item, so that the
 # forward and second-order derivatives of the helper see a partly constant tuple adjoint
 _SYMMETRIC = "a + a.mT"
+# a product of two symmetric positive definite matrices: real eigenvalues, not symmetric
+_REAL_EIGENVALUES = "(a @ a.mT + np.eye(3)) @ (a.mT @ a + 2 * np.eye(3))"
 _PARTLY_CONSTANT = {
     runtime.eigh_vjp: [
         Sample(
@@ -245,6 +247,22 @@ _PARTLY_CONSTANT = {
             setup="g = (0.0, gv)",
             gv=real(3, 3),
             a=real(3, 3),
+        ),
+    ],
+    runtime.eig_vjp: [
+        Sample(
+            "runtime.eig_vjp(g, np.linalg.eig(a @ b))",
+            setup="g = (gw, None)",
+            a=spd(3),
+            b=spd(3),
+            gw=real(3),
+        ),
+        Sample(
+            "runtime.eig_vjp(g, np.linalg.eig(a @ b))",
+            setup="g = (0.0, gv)",
+            a=spd(3),
+            b=spd(3),
+            gv=real(3, 3),
         ),
     ],
     runtime.svd_vjp: [
@@ -281,6 +299,11 @@ for function, samples in _PARTLY_CONSTANT.items():
     _helper(function, samples=samples, tuple_adjoints=(0,))(type(function.__name__, (), {}))
 for function, call, args in (
     (runtime.eigh_jvp, f"runtime.eigh_jvp(d, np.linalg.eigh({_SYMMETRIC}))[0]", dict(d=real(3, 3))),
+    (
+        runtime.eig_jvp,
+        f"runtime.eig_jvp(d, np.linalg.eig({_REAL_EIGENVALUES}))[1]",
+        dict(d=real(3, 3)),
+    ),
     (runtime.eigvalsh_vjp, f"runtime.eigvalsh_vjp(gw, {_SYMMETRIC})", dict(gw=real(3))),
     (runtime.eigvalsh_jvp, f"runtime.eigvalsh_jvp(d, {_SYMMETRIC})", dict(d=real(3, 3))),
     (

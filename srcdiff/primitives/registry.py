@@ -72,6 +72,9 @@ class Primitive:
     pure: bool = True  # no side effect: an unused result may be dropped
     vararg_method: bool = False  # x.reshape(2, 3) is np.reshape(x, (2, 3))
     multiple_outputs: bool = False  # it returns a tuple or list of arrays: a, b = f(x)
+    # its templates follow a dtype= of ints or bools (runtime.cast_grad: flat); without it
+    # such a dtype of a differentiated call is refused (np.sum(x, dtype=int))
+    casts: bool = False
     # positions of a returned tuple's adjoint it reads only by runtime.unpack_adjoint, where
     # a tuple of the items' adjoints (None: none) may stand for the Sparse (eigh_vjp's g)
     tuple_adjoints: tuple = ()

@@ -92,6 +92,25 @@ class float_:
         dz = dx
 
 
+# x.item(): the one number of a size-1 array or scalar, as a Python scalar (float(x) for arrays
+# of any number of dimensions)
+@_moves(
+    np.ndarray.item,
+    methods=("item",),
+    samples=[
+        Sample("np.sum(x).item() * x", x=real(3)),
+        Sample("x[1:2].item() * x", x=real(3)),
+        Sample("x.item() * 2.0", wrap=None, x=real(1, 1)),
+    ],
+)
+class item:
+    def adjoint(bz, z, x):
+        bx = runtime.unreduce(bz, x)
+
+    def tangent(dz, z, x):
+        dz = np.sum(dx)
+
+
 # np.float64(x): a cast (of an array, an array; of a number, numpy's scalar)
 @_moves(
     np.float64,
@@ -114,6 +133,7 @@ class float64:
     astype,
     methods=("astype",),
     fresh=True,
+    casts=True,
     samples=[Sample("x.astype(np.float64) * x", x=real(4)), Sample("x.astype(int) * x", x=real(4))],
 )
 class astype_:
@@ -129,6 +149,7 @@ class astype_:
     np.asarray,
     np.asanyarray,
     view=True,
+    casts=True,
     samples=[
         Sample("np.asarray(x, dtype=float) + np.asanyarray(x)", x=real(4)),
         Sample("np.asarray([x, 2 * y])", x=real(3), y=real(3)),
@@ -145,6 +166,7 @@ class asarray:
 @_moves(
     np.array,
     fresh=True,
+    casts=True,
     samples=[
         Sample("np.array([np.sum(x), x[0] * 2.0])", x=real(4)),
         Sample("np.array(x)", x=real(3)),
@@ -401,6 +423,7 @@ class stack:
 @_moves(
     np.split,
     multiple_outputs=True,
+    view=True,  # (a list of views)
     samples=[
         Sample("np.split(x, 2, axis=0)[1] * 3", x=real(4, 2)),
         Sample("np.split(x, [1, 3])[1]", x=real(5)),
@@ -525,9 +548,9 @@ class full:
         Sample("np.full_like(np.ones(3), a)", a=number()),
     ],
 )
-class full_like:
+class full_like:  # (written into a's dtype: through ints, flat)
     def adjoint(bz, z, a, fill_value, dtype=None, order="K", subok=True, shape=None):
-        bfill_value = runtime.unbroadcast(bz, fill_value)
+        bfill_value = runtime.unbroadcast(runtime.through_write(bz, z), fill_value)
 
     def tangent(dz, z, a, fill_value, dtype=None, order="K", subok=True, shape=None):
-        dz = runtime.broadcast_like(dfill_value, z)
+        dz = runtime.through_write(runtime.broadcast_like(dfill_value, z), z)

@@ -15,6 +15,7 @@ from .rearranging import *  # noqa: F401,F403
 from .records import *  # noqa: F401,F403
 from .reductions import *  # noqa: F401,F403
 from .scipy_support import *  # noqa: F401,F403
+from .sharing import *  # noqa: F401,F403
 from .special import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
 from .tangents import *  # noqa: F401,F403

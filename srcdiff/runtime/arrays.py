@@ -425,6 +425,13 @@ def set_at(d, index, value):
     return out
 
 
+def through_write(g, into):
+    """The part of `g`, the derivative of y[index] after y[index] = v, that reaches v: all
+    of it, or none where y holds ints or bools (numpy casts v to them: flat)."""
+    dtype = getattr(into, "dtype", None)
+    return np.zeros(np.shape(g)) if dtype is not None and dtype.kind in "biu" else g
+
+
 def written(g, index):
     """g[index]: the adjoint of the values `y[index] = v` wrote. An index array that names
     an element twice writes it twice, and numpy keeps the last write: the earlier ones get

@@ -129,6 +129,15 @@ def sorted_positions(x, key=None, reverse=False):
     )
 
 
+def removed_position(items, value):
+    """The position of the item `items.remove(value)` takes: the first that is `value`, or
+    equals it (as list.remove compares, raising as it does where none does)."""
+    for k, item in enumerate(items):
+        if item is value or item == value:
+            return k
+    raise ValueError("list.remove(x): x not in list")
+
+
 def extremum_position(x, which, key=None):
     """The position of the item of list, tuple or array x that which(x, key=key) (max or min)
     returns, the first of the greatest: `max(xs)` is `xs[extremum_position(xs, max)]`."""

@@ -6,14 +6,13 @@ import copy
 import dataclasses
 import functools
 import inspect
-import linecache
 import cmath
 import math
 import types
 
 import numpy as np
 
-from ..errors import ArgumentError, Location, SrcdiffError
+from ..errors import ArgumentError, SrcdiffError
 
 
 def grad_seed(z):
@@ -243,64 +242,6 @@ def zero_tangent(x):
     return Sparse() if isinstance(x, dict) else None
 
 
-def check_not_shared(value, name, others, filename, lineno, holders=None):
-    """Before `name += ...` where other names may share its memory (`holders`: their values,
-    where only they can tell; `others` empty: name is an argument, the caller's): for an
-    array that is a change in place, which they would see and the emitted code (a new value)
-    does not."""
-    if (
-        type(value) is not np.ndarray
-        or holders is not None
-        and not any(_holds(holder, value) for holder in holders)
-    ):
-        return
-    where = Location(filename, lineno, linecache.getline(filename, lineno).rstrip())
-    if not others:
-        raise ArgumentError(
-            f"{name} += ... changes the array {name!r} in place, and it is an argument: the "
-            "caller's array changes too, which srcdiff cannot follow",
-            where,
-            f"write {name} = {name} + ... (a new array), and return it if the caller needs "
-            "the new value",
-        )
-    raise ArgumentError(
-        f"{name} += ... changes the array {name!r} in place, and {others} (sharing its "
-        "memory) is read afterwards: srcdiff cannot follow that change",
-        where,
-        f"write {name} = {name} + ... (a new array), and read {name} where the new value is meant",
-    )
-
-
-def _holds(holder, array):
-    """Whether `holder` (an array, or a list, tuple or dict of them) shares array's memory."""
-    if type(holder) is np.ndarray:
-        return np.may_share_memory(holder, array)
-    if isinstance(holder, (list, tuple)):
-        return any(_holds(item, array) for item in holder)
-    if isinstance(holder, dict):
-        return any(_holds(item, array) for item in holder.values())
-    return False
-
-
-def check_unviewed(array, index, others, name, names, filename, lineno):
-    """Before `name[index] = ...` while `names` (x[i] of it, say: a row, or a number, or a
-    copy) are still to be read: refuse if one of them sees the elements written."""
-    if type(array) is not np.ndarray:
-        return
-    parts = index if type(index) is tuple else (index,)
-    # with an Ellipsis even a single element is a view (a 0-d one), not a number
-    written = array[parts if any(p is Ellipsis for p in parts) else parts + (Ellipsis,)]
-    if not np.may_share_memory(written, array):
-        written = array  # an index array: a copy, so any overlap at all counts
-    if any(type(other) is np.ndarray and np.may_share_memory(written, other) for other in others):
-        raise ArgumentError(
-            f"writing into {name!r} changes {names} too (a view of it), which is read "
-            "afterwards: srcdiff cannot follow that change",
-            Location(filename, lineno, linecache.getline(filename, lineno).rstrip()),
-            f"copy before writing ({name} = {name}.copy()), or copy the view",
-        )
-
-
 def check_unpack(value, count):
     """Raise as Python would for `a, b = value` when value does not have `count` items."""
     if len(value) != count:
@@ -508,10 +449,14 @@ def unless_int(value, y):
     return value
 
 
-def log_or_zero(x):
+def log_or_zero(x, exponent=None):
     """log x, and 0 where x is 0: in d/dy x ** y = x ** y log x, the limit at x = 0 for
     y > 0 (and autograd's value at y <= 0). A negative Python float has the complex log of
-    the principal branch, which Python's own x ** y takes (a complex power)."""
+    the principal branch, which Python's own x ** y takes (a complex power). Of the base of
+    an integer `exponent`, 0: its term is dropped (unless_int), and log of a negative base
+    would only warn."""
+    if exponent is not None and np.asarray(exponent).dtype.kind in "biu":
+        return np.zeros_like(x) if isinstance(x, np.ndarray) else 0.0
     if type(x) is float:  # a Python float stays one (np.log's float64 would upcast float32)
         return math.log(x) if x > 0 else cmath.log(x) if x else 0.0
     zero = np.equal(x, 0)
@@ -545,12 +490,6 @@ def cast_grad(g, z, x):
     if dtype.kind == "f" and np.iscomplexobj(g):
         g = np.real(g)  # (the adjoint of a real value made complex: no ComplexWarning)
     return g.astype(dtype) if hasattr(g, "astype") else dtype.type(g)  # (a float: z 0-d)
-
-
-def within(a, low, high):
-    """Where np.clip(a, low, high) lets a through (either bound may be None)."""
-    inside = np.ones(np.shape(a), dtype=bool) if low is None else np.greater_equal(a, low)
-    return inside if high is None else inside & np.less_equal(a, high)
 
 
 def winner_share(g, x, other):

@@ -351,6 +351,47 @@ def eigh_jvp(da, out):
     return _diagonal(projected), v @ (reciprocal_gaps(w) * projected)
 
 
+def eig_vjp(g, out):
+    """Of eigenvalues w and unit eigenvectors v (the columns) of a real matrix whose
+    eigenvalues are real and distinct: V^-T (diag(gw) + F o V^T gv') V^T, where gv' is gv
+    less, in each column, its part along that column of v (numpy normalises each
+    eigenvector to length 1, as autograd's rule has it)."""
+    w, v = out
+    distinct_real_eigenvalues(w, v)
+    gw, gv = unpack_adjoint(g, out)
+    along = gv - v * np.sum(v * gv, axis=-2, keepdims=True)
+    inner = _eye_like(v) * gw[..., None, :] + reciprocal_gaps(w) * (v.mT @ along)
+    return np.linalg.solve(v.mT, inner @ v.mT)
+
+
+def eig_jvp(da, out):
+    w, v = out
+    distinct_real_eigenvalues(w, v)
+    projected = np.linalg.solve(v, da @ v)
+    turned = v @ (reciprocal_gaps(w) * projected)
+    return _diagonal(projected), turned - v * np.sum(v * turned, axis=-2, keepdims=True)
+
+
+def distinct_real_eigenvalues(w, v):
+    """Refuse what eig's rules do not hold for: complex eigenvalues (or a complex matrix),
+    whose derivative would need complex arithmetic srcdiff does not follow here, and tied
+    ones, where a general matrix's eigenvectors have no derivative."""
+    if np.iscomplexobj(w) or np.iscomplexobj(v):
+        raise ArgumentError(
+            "srcdiff differentiates np.linalg.eig of real matrices whose eigenvalues are "
+            "real; this one's are complex",
+            hint="for a symmetric matrix use np.linalg.eigh; else differentiate a function "
+            "of the matrix that needs no eigenvalues (np.trace, np.linalg.det)",
+        )
+    tied = w[..., None, :] == w[..., :, None]
+    if np.any(tied & ~np.eye(w.shape[-1], dtype=bool)):
+        raise ArgumentError(
+            "np.linalg.eig of a matrix with tied eigenvalues has no derivative that srcdiff "
+            "can give (its eigenvectors may jump)",
+            hint="for a symmetric matrix use np.linalg.eigh, which gives the limit",
+        )
+
+
 def eigvalsh_vjp(g, a):
     real_matrices(a, "eigvalsh")
     v = np.linalg.eigh(a)[1]

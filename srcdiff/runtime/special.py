@@ -1,12 +1,13 @@
 """Derivatives of elementwise functions numpy lacks or whose closed form loses its digits
-near a point: emitted code calls them, and their templates (srcdiff/primitives) call them
-again one order up, so that gradient code differentiates to any order."""
+near a point (and where np.clip gives its argument or a bound): emitted code calls them, and
+their templates (srcdiff/primitives) call them again one order up, so that gradient code
+differentiates to any order."""
 
 import math
 
 import numpy as np
 
-__all__ = ["bessel_i", "sinc_derivative"]
+__all__ = ["bessel_i", "clipped_high", "clipped_low", "sinc_derivative", "within"]
 
 _TERMS = 12  # of the series, enough for float64 where it is used (|pi x| < 1)
 
@@ -50,3 +51,21 @@ def bessel_i(n, x):
     nodes = 16 + abs(n) + int(6 * math.sqrt(float(np.max(np.abs(x), initial=0.0))))
     t = (np.pi * (np.arange(nodes) + 0.5) / nodes).astype(np.result_type(x, np.float32))
     return np.mean(np.exp(x[..., None] * np.cos(t)) * np.cos(n * t), axis=-1)[()]
+
+
+def within(a, low, high):
+    """Where np.clip(a, low, high) lets a through (either bound may be None)."""
+    inside = np.ones(np.shape(a), dtype=bool) if low is None else np.greater_equal(a, low)
+    return inside if high is None else inside & np.less_equal(a, high)
+
+
+def clipped_low(a, low, high):
+    """Where np.clip(a, low, high) gives `low`: a below it, and low not above high (numpy
+    applies high last, so a low above high gives high)."""
+    below = np.less(a, low)
+    return below if high is None else below & np.less_equal(low, high)
+
+
+def clipped_high(a, low, high):
+    """Where np.clip(a, low, high) gives `high`: a above it, or low above it."""
+    return np.greater(a if low is None else np.maximum(a, low), high)
