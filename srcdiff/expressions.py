@@ -348,11 +348,16 @@ class Expressions(UserCalls, CallArguments):
             )
         self._refuse_item_call(func, what, loc)
         if isinstance(func, gast.Call):
+            of = ir.dotted(func.args[0]) if func.args else None
+            maker = getattr(self.p.resolve(func.func), "__module__", None) or ""
             raise UnsupportedError(
                 f"{what}(...) calls the function that {what} returns, which srcdiff "
                 "cannot tell before the call runs",
                 loc,
-                "call the function by its name, "
+                f"make it once, outside f (d{of[-1]} = {what} at module level), and call that: "
+                "a derivative f calls is differentiated through its emitted code"
+                if maker.startswith("srcdiff") and of is not None  # nf.grad(loss)(w, x)
+                else "call the function by its name, "
                 "or pick it from a container by a constant key (cfg['act'](h))",
             )
         if isinstance(func, gast.Attribute) and func.attr in (*LIST_CHANGES, "append"):

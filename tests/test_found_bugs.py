@@ -1027,6 +1027,30 @@ def test_a_derivative_called_inside_f():
     assert_derivatives(one_gradient_step, np.array([0.3, -0.2]), x, autograd=False)
 
 
+def derivative_made_inside_f(w, x):
+    return np.sum(nf.grad(tanh_energy)(w, x) ** 2)
+
+
+def test_a_derivative_made_and_called_inside_f_says_to_make_it_outside():
+    """srcdiff cannot make the derivative a call makes inside f; the hint said to call the
+    function by its name, now to make the derivative once outside f, which works."""
+    x = np.array([1.0, 2.0])
+    with pytest.raises(nf.SrcdiffError, match="calls the function that") as error:
+        nf.grad(derivative_made_inside_f)(np.array([0.3, -0.2]), x)
+    assert str(error.value.location).endswith(
+        f"test_found_bugs.py:{_line_of('return np.sum(nf.grad(tanh_energy)')}"
+    )
+    assert error.value.hint.startswith(
+        "make it once, outside f (dtanh_energy = nf.grad(tanh_energy) at module level)"
+    )
+
+
+def _line_of(start):
+    source = inspect.getsource(inspect.getmodule(_line_of)).split("\n")
+    [lineno] = [k + 1 for k, line in enumerate(source) if line.strip().startswith(start)]
+    return lineno
+
+
 # --- found here, fixed on main meanwhile: kept to guard these variants --------------------------
 
 
