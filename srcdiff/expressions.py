@@ -18,7 +18,13 @@ from .provenance import holds_functions
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
 from .call_arguments import CallArguments
 from .container_sharing import LIST_CHANGES
-from .user_calls import STATIC_HINT, UserCalls, refuse_spread_arguments, refuse_user_class
+from .user_calls import (
+    STATIC_HINT,
+    UserCalls,
+    refuse_derivative_object,
+    refuse_spread_arguments,
+    refuse_user_class,
+)
 
 
 class Expressions(UserCalls, CallArguments):
@@ -489,6 +495,7 @@ class Expressions(UserCalls, CallArguments):
                 "iter/next, len, sum, max, min and map); on arrays, call the numpy function",
             )
         refuse_user_class(obj, loc)
+        refuse_derivative_object(obj, gast.unparse(func), loc)
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
             what = gast.unparse(func)
         raise NoAdjointError(

@@ -186,7 +186,7 @@ def expand_object_calls(parsed, calls=None):
             if (
                 not is_object(value)
                 or is_function_value(value)
-                or remat.unwrap(value)[0] is not value
+                or type(value).__module__.startswith("srcdiff.")  # (a derivative: its code)
             ):
                 return False
             cls = type(value)

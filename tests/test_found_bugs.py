@@ -1045,6 +1045,24 @@ def test_a_derivative_made_and_called_inside_f_says_to_make_it_outside():
     )
 
 
+tanh_energy_value_and_gradient = nf.value_and_grad(tanh_energy)
+
+
+def calls_value_and_grad(w, x):
+    value, gradient = tanh_energy_value_and_gradient(w, x)
+    return value + np.sum(gradient**2)
+
+
+def test_a_value_and_grad_called_inside_f_is_refused_at_its_line():
+    """Followed into srcdiff's own __call__: "vg.__call__ takes 'args' as a variadic
+    parameter", and for nf.grad(g, wrt=(0,)) an error located in srcdiff's api.py."""
+    w, x = np.array([0.3, -0.2]), np.array([1.0, 2.0])
+    with pytest.raises(nf.SrcdiffError, match="calls a derivative that srcdiff made") as error:
+        nf.grad(calls_value_and_grad)(w, x)
+    line = _line_of("value, gradient = tanh_energy_value_and_gradient(w, x)")
+    assert str(error.value.location).endswith(f"test_found_bugs.py:{line}")
+
+
 def _line_of(start):
     source = inspect.getsource(inspect.getmodule(_line_of)).split("\n")
     [lineno] = [k + 1 for k, line in enumerate(source) if line.strip().startswith(start)]
