@@ -27,7 +27,7 @@ from .errors import ArgumentError, SrcdiffError, StaticArgumentNeeded
 from .modes import Mode
 from .parse import check_function
 from .statics import Static, is_function_value, is_object, object_class, skeleton
-from .shapes import key
+from .signatures import key
 from .transform import derive, emitted_name
 from .variants import Variants, statics_option
 from .wrappers import source_function
@@ -382,7 +382,7 @@ class Derivative(Variants):
         if not args:
             kind = type(value)
             if kind is _NDARRAY:
-                signature = value.shape, value.dtype, value.flags.writeable  # (as shapes.key)
+                signature = value.shape, value.dtype, value.flags.writeable  # (as signatures.key)
                 last = self._last  # (the variant made last, checked before any look-up)
                 function = last[1] if signature == last[0] else self._direct_one.get(signature)
             else:

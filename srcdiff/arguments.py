@@ -137,7 +137,7 @@ def complex_leaf(value, name, seen=None):
 
 
 def kind_in_key(value):
-    """Whether shapes.key(value) says if `value` holds a complex number: it does for numbers,
+    """Whether signatures.key(value) says if `value` holds a complex number: it does for numbers,
     numpy's arrays and scalars (their dtype), and lists, tuples and dicts of them; of any other
     object (an array's subclass, a record) it gives only the class."""
     kind = type(value)

@@ -430,7 +430,7 @@ def written_locals(func, resolve, changes=write_into):
         for a in func.args.args + func.args.kwonlyargs + [func.args.vararg, func.args.kwarg]
         if isinstance(a, gast.Name)
     }
-    made, bound, written = [], [], set()  # (one walk)
+    made, bound, written, changed = [], [], set(), []  # (one walk)
     for n in ir.walk(func):
         if isinstance(n, gast.Name):
             if not isinstance(n.ctx, gast.Load):
@@ -443,11 +443,14 @@ def written_locals(func, resolve, changes=write_into):
             written.add(changes(n))
         elif isinstance(n, (gast.Expr, gast.Delete)):  # (xs.reverse(), del xs[k])
             written.add(changes(n))
+        elif isinstance(n, gast.AugAssign) and changes(n) is not None:  # (xs += vs)
+            written.add(changes(n))
+            changed.append(n.target)
     kinds, other = {}, set(params)
     for target, kind in made:
         if kinds.setdefault(target.id, kind) is not kind:
             other.add(target.id)
-    targets = {id(t) for t, _ in made}
+    targets = {id(t) for t, _ in made} | {id(t) for t in changed}
     other.update(n.id for n in bound if id(n) not in targets)
     return {name: kind for name, kind in kinds.items() if name in written - other}
 

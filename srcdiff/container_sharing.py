@@ -40,8 +40,14 @@ LIST_CHANGES = {
 
 def list_change(stmt):
     """The name of the list `stmt` changes in place by a method (`xs.reverse()`, `v =
-    xs.pop(0)`, `v = xs.pop()`, `xs.sort(key=f)`, `xs.remove(v)`) or by `del xs[k]` (or `del
-    xs[a:b]`), else None."""
+    xs.pop(0)`, `v = xs.pop()`, `xs.sort(key=f)`, `xs.remove(v)`), by `del xs[k]` (or `del
+    xs[a:b]`) or by `xs += vs` or `xs *= 2` (if xs is a list), else None."""
+    if (
+        isinstance(stmt, gast.AugAssign)
+        and isinstance(stmt.target, gast.Name)
+        and (isinstance(stmt.op, gast.Add) or ir.constant_int(stmt.value) is not None)
+    ):
+        return stmt.target.id  # (xs += vs extends xs, xs *= 2 repeats it, in place)
     call = stmt.value if isinstance(stmt, (gast.Expr, gast.Assign)) else None
     if isinstance(stmt, gast.Assign) and not (
         isinstance(call, gast.Call)

@@ -3,7 +3,7 @@ bound to a new list instead, which srcdiff follows:
 
     xs.reverse()        ->   xs = [*xs[::-1]]
     xs.insert(k, v)     ->   xs = [*xs[:k], v, *xs[k:]]      (as insert, for any k)
-    xs.extend(vs)       ->   xs = [*xs, *vs]
+    xs.extend(vs)       ->   xs = [*xs, *vs]         (xs += vs too; xs *= 2: [*xs[:], *xs[:]])
     xs.clear()          ->   xs = []
     xs.sort(key=f)      ->   xs = [*sorted(xs, key=f)]
     del xs[k]           ->   _at0 = range(len(xs))[k]; xs = [*xs[:_at0], *xs[_at0 + 1:]]
@@ -132,6 +132,13 @@ def _not_by_stack_pops(stmt):
 def _rebound(stmt, fresh):
     """The statements binding the list `stmt` changes to the list it changes it into."""
     name = list_change(stmt)
+    if isinstance(stmt, gast.AugAssign):  # xs += vs, xs *= 2
+        parts = (
+            [_starred(name, None, None), gast.Starred(value=stmt.value, ctx=gast.Load())]
+            if isinstance(stmt.op, gast.Add)
+            else [_starred(name, None, None) for _ in range(ir.constant_int(stmt.value))]
+        )
+        return [ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))]
     if isinstance(stmt, gast.Delete):
         if isinstance(stmt.targets[0].slice, gast.Slice):
             return _without_slice(name, stmt.targets[0].slice, fresh)

@@ -3,7 +3,7 @@
 Generic emitted code calls runtime helpers (unbroadcast, matmul_grad, shape_of, ...) that look
 at shapes only known at run time; on small arrays and scalars those calls cost more than the
 arithmetic. For each new signature of the arguments (types, shapes, dtypes; see
-shapes.describe) this stage infers the same for every value in the function (shapes.py) and
+signatures.describe) this stage infers the same for every value in the function (shapes.py) and
 replaces each helper call whose outcome is then certain by the numpy it would run, often
 nothing (`runtime.unbroadcast(b_t3, _t2)` with equal shapes is `b_t3`). The dead code left
 behind (a stack of shapes nothing reads any more) is removed by the optimisation passes.
@@ -30,7 +30,8 @@ from .passes.copies import CopyPropagation, coalesce_temporaries
 from .ir import dotted
 from .primitives import registry
 from .inference import Interpreter, Unsupported
-from .shapes import BOTTOM, UNKNOWN, Const, EitherScalar, Typed, describe, widen
+from .shapes import BOTTOM, UNKNOWN, Const, EitherScalar, Typed, widen
+from .signatures import describe
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
 MAX_VARIANTS = 8  # signatures per derivative; beyond, calls run the generic code

@@ -10,7 +10,7 @@ from .arguments import kind_in_key
 from .errors import SrcdiffError
 from .inference import Unsupported
 from .modes import Mode
-from .shapes import key
+from .signatures import key
 from .transform import derive
 
 

@@ -569,6 +569,16 @@ def written_while_looped_over(params, x):
     return sum(np.sum(piece) for piece in pieces) * np.sum(x)
 
 
+def layers_extended_and_repeated_in_place(params, x):
+    layers = list(params)
+    layers += [(np.tanh(layers[0][0]), 2.0 * layers[0][1])]
+    layers *= 2
+    h = x
+    for W, b in layers[3:5]:
+        h = np.tanh(h @ W + b)
+    return np.sum(h) * np.sum(layers[-1][0]) * len(layers)
+
+
 def layers_reversed_and_extended(params, x):
     layers = list(params)
     layers.reverse()
@@ -803,6 +813,7 @@ CASES = {
     "enumerate(params, start=2), enumerate(params, 1)": (enumerated_from_two, three_layers),
     "next(it, default), next(iter(params), None)": (next_with_a_default, three_square_layers),
     "layers.reverse(), layers.extend([...])": (layers_reversed_and_extended, layer_list),
+    "layers += [...], layers *= 2": (layers_extended_and_repeated_in_place, layer_list),
     "pieces.insert(k, v), .pop(), .pop(0), del pieces[-1]": (
         pieces_inserted_popped_and_deleted,
         leaf_list,

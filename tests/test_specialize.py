@@ -12,7 +12,7 @@ import pytest
 
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
-from srcdiff import codegen, conversion, nn, shapes, specialize, transform
+from srcdiff import codegen, conversion, nn, shapes, signatures, specialize, transform
 from srcdiff.modes import Mode
 from srcdiff.passes import saved_lists
 
@@ -270,25 +270,27 @@ def test_describe_and_key_agree():
     ]
     for a in values:
         for b in values:
-            assert (shapes.key(a) == shapes.key(b)) == (shapes.describe(a) == shapes.describe(b)), (
+            assert (signatures.key(a) == signatures.key(b)) == (
+                signatures.describe(a) == signatures.describe(b)
+            ), (
                 a,
                 b,
             )
 
 
 def test_python_powers_of_unknown_sign_are_unknown():
-    number = shapes.describe(0.5)
+    number = signatures.describe(0.5)
     assert shapes.binary(pow, number, shapes.Const(2)) == number
     assert shapes.binary(pow, number, shapes.Const(0.5)) is shapes.UNKNOWN  # maybe complex
-    array = shapes.describe(np.ones(3))
+    array = signatures.describe(np.ones(3))
     assert shapes.binary(pow, array, shapes.Const(0.5)).shape == (3,)
 
 
 def test_joins():
-    f32 = shapes.describe(np.ones(2, np.float32))
-    f64 = shapes.describe(np.ones(2))
+    f32 = signatures.describe(np.ones(2, np.float32))
+    f64 = signatures.describe(np.ones(2))
     assert shapes.join(f32, f64) is shapes.UNKNOWN
-    assert shapes.join(shapes.Const(0.0), shapes.describe(1.5)) == shapes.describe(1.5)
+    assert shapes.join(shapes.Const(0.0), signatures.describe(1.5)) == signatures.describe(1.5)
     assert shapes.join(shapes.Const(1), shapes.Const(2)).type is int
     assert shapes.join(shapes.BOTTOM, f32) == f32
 

@@ -14,7 +14,7 @@ import pytest
 
 import srcdiff as nf
 from gradcheck import check_grad, numerical_grad
-from srcdiff import shapes
+from srcdiff import shapes, signatures
 
 ROOT = Path(__file__).resolve().parent.parent
 EITHER_FLOAT = shapes.EitherScalar(np.dtype(float))
@@ -28,7 +28,7 @@ def unchecked():
 
 
 def test_a_python_number_joined_with_numpys_scalar_of_its_dtype_is_either():
-    d = shapes.describe
+    d = signatures.describe
     assert shapes.join(d(0.5), d(np.float64(2.0))) == EITHER_FLOAT
     assert shapes.join(shapes.Const(0), d(np.int64(3))) == shapes.EitherScalar(np.dtype(int))
     assert shapes.join(EITHER_FLOAT, d(1.5)) == EITHER_FLOAT
@@ -40,7 +40,7 @@ def test_a_python_number_joined_with_numpys_scalar_of_its_dtype_is_either():
 
 
 def test_what_either_gives_is_what_both_give():
-    d = shapes.describe
+    d = signatures.describe
     assert shapes.binary(operator.add, EITHER_FLOAT, d(0.5)) == EITHER_FLOAT
     assert shapes.binary(operator.mul, EITHER_FLOAT, d(np.ones(3))) == d(np.ones(3))
     # numpy 2: a float32 array times a Python float is float32, times a float64 scalar float64
@@ -166,21 +166,23 @@ OPERATORS = [operator.add, operator.mul, operator.truediv, operator.pow, operato
 def test_either_scalars_results_hold_both_ways(pair, op):
     """Whatever binary() finds for a Python number or numpy's scalar (of one dtype) and
     another value, on either side, each of the two real results is an instance of."""
-    either = shapes.join(shapes.describe(pair[0]), shapes.describe(pair[1]))
+    either = shapes.join(signatures.describe(pair[0]), signatures.describe(pair[1]))
     assert isinstance(either, shapes.EitherScalar)
     for partner in PARTNERS:
         for flipped in (False, True):
-            operands = (shapes.describe(partner), either) if flipped else (either, partner)
+            operands = (signatures.describe(partner), either) if flipped else (either, partner)
             found = shapes.binary(op, *map(_described, operands))
             if found is shapes.UNKNOWN:
                 continue
             for number in pair:
                 with np.errstate(all="ignore"):
                     result = op(partner, number) if flipped else op(number, partner)
-                assert shapes.join(shapes.describe(result), found) == found, (number, partner)
+                assert shapes.join(signatures.describe(result), found) == found, (number, partner)
 
 
 def _described(value):
     return (
-        value if isinstance(value, (shapes.EitherScalar, shapes.Typed)) else shapes.describe(value)
+        value
+        if isinstance(value, (shapes.EitherScalar, shapes.Typed))
+        else signatures.describe(value)
     )

@@ -134,7 +134,12 @@ class float64:
     methods=("astype",),
     fresh=True,
     casts=True,
-    samples=[Sample("x.astype(np.float64) * x", x=real(4)), Sample("x.astype(int) * x", x=real(4))],
+    inert_keywords=("copy", "order", "casting", "subok"),
+    samples=[
+        Sample("x.astype(np.float64) * x", x=real(4)),
+        Sample("x.astype(int) * x", x=real(4)),
+        Sample("x.astype(np.float64, copy=False, order='C') * x", x=real(4)),
+    ],
 )
 class astype_:
     def adjoint(bz, z, a, dtype):
