@@ -1045,6 +1045,31 @@ def test_a_derivative_made_and_called_inside_f_says_to_make_it_outside():
     )
 
 
+def cholesky_with_jitter(K):
+    jitter = 0.0
+    for _ in range(5):
+        try:
+            return np.linalg.cholesky(K + jitter * np.eye(K.shape[0]))
+        except np.linalg.LinAlgError:
+            jitter = 10 * jitter if jitter else 0.1
+
+
+def log_det_with_jitter(x):
+    K = np.outer(x, x) + np.diag(x**2) - 0.5 * np.eye(3)  # not positive definite
+    return 2 * np.sum(np.log(np.diag(cholesky_with_jitter(K))))
+
+
+def test_a_tried_return_in_a_jitter_loop():
+    """GPy's jitchol: `try: return np.linalg.cholesky(K + jitter * I)` in a loop raising
+    the jitter until it succeeds (here at the second try) was "try/except other than around
+    one assignment of numpy calls cannot be differentiated". (autograd has no forward mode
+    of cholesky: its gradient only.)"""
+    x = np.array([0.5, -1.2, 2.0])
+    assert_derivatives(log_det_with_jitter, x, autograd=False)
+    gradient, theirs = nf.grad(log_det_with_jitter)(x), autograd_grad(log_det_with_jitter, (x,), 0)
+    assert_close(gradient, theirs, 1e-10, 1e-12, "reverse vs autograd")
+
+
 tanh_energy_value_and_gradient = nf.value_and_grad(tanh_energy)
 
 
