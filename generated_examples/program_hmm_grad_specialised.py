@@ -12,10 +12,8 @@ from srcdiff import runtime
 
 def dloss(params, observations):
     _t0, hmm_log_likelihood_saved = fwd_hmm_log_likelihood_s1(params, observations)
-    _t1 = -_t0
     _t2 = len(observations)
-    _t3 = _t1 / _t2
-    b_t3 = runtime.grad_seed(_t3)
+    b_t3 = 1.0
     b_t1 = b_t3 / _t2
     b_t0 = -b_t1
     bparams, = bwd_hmm_log_likelihood(b_t0, hmm_log_likelihood_saved)
@@ -33,19 +31,49 @@ def fwd_logsumexp_s1(a, axis=None, keepdims=False):
     return _t4, [keepdims, _t1, _t2, _t3, a, a_max, axis, out]
 
 
+def fwd_logsumexp_s2(a, axis=None, keepdims=False):
+    a_max = np.max(a, axis=axis, keepdims=True)
+    _t0 = a - a_max
+    _t1 = np.exp(_t0)
+    _t2 = np.sum(_t1, axis=axis, keepdims=True)
+    _t3 = np.log(_t2)
+    out = _t3 + a_max
+    return out, [keepdims, _t1, _t2, _t3, a, a_max, axis, out]
+
+
+def fwd_logsumexp_s3(a, axis=None, keepdims=False):
+    a_max = np.max(a, axis=axis, keepdims=True)
+    _t0 = a - a_max
+    _t1 = np.exp(_t0)
+    _t2 = np.sum(_t1, axis=axis, keepdims=True)
+    _t3 = np.log(_t2)
+    out = _t3 + a_max
+    return out, [keepdims, _t1, _t2, _t3, a, a_max, axis, out]
+
+
 def fwd_normalized_s1(params):
     _t0 = params['initial']
     _t1, logsumexp_saved = fwd_logsumexp_s1(_t0)
     log_pi = _t0 - _t1
     _t2 = params['transition']
-    _t3, logsumexp_saved_1 = fwd_logsumexp(_t2, axis=1, keepdims=True)
+    _t3, logsumexp_saved_1 = fwd_logsumexp_s2(_t2, axis=1, keepdims=True)
     log_A = _t2 - _t3
     _t4 = params['emission']
-    _t5, logsumexp_saved_2 = fwd_logsumexp(_t4, axis=1, keepdims=True)
+    _t5, logsumexp_saved_2 = fwd_logsumexp_s3(_t4, axis=1, keepdims=True)
     log_B = _t4 - _t5
-    return (log_pi, log_A, log_B), [_t0, _t1, _t2, runtime.shape_of(_t3), _t4,
-        runtime.shape_of(_t5), runtime.shape_of(log_A), runtime.shape_of(log_B), log_pi,
+    return (log_pi, log_A, log_B), [_t0, _t1, _t2, _t3, _t4, _t5, log_A, log_B, log_pi,
         logsumexp_saved, logsumexp_saved_1, logsumexp_saved_2]
+
+
+def fwd_logsumexp_s4(a, axis=None, keepdims=False):
+    a_max = np.max(a, axis=axis, keepdims=True)
+    _t0 = a - a_max
+    _t1 = np.exp(_t0)
+    _t2 = np.sum(_t1, axis=axis, keepdims=True)
+    _t3 = np.log(_t2)
+    out = _t3 + a_max
+    _t4 = np.squeeze(out, axis=axis)
+    return _t4, [keepdims, _t1, _t2, _t3, a, a_max, axis, out]
 
 
 def fwd_hmm_log_likelihood_s1(params, observations):
@@ -64,19 +92,19 @@ def fwd_hmm_log_likelihood_s1(params, observations):
     _seq0 = list(observations[1:])
     for obs in _seq0:
         _t2 = log_alpha[:, None]
-        _stack_t2.append(runtime.shape_of(_t2))
+        _stack_t2.append(_t2)
         _t3 = _t2 + log_A
-        _t4, logsumexp_saved = fwd_logsumexp(_t3, axis=0)
-        _stack_t4.append(runtime.shape_of(_t4))
+        _t4, logsumexp_saved = fwd_logsumexp_s4(_t3, axis=0)
+        _stack_t4.append(_t4)
         _stack_logsumexp_saved.append(logsumexp_saved)
         _t5 = log_B[:, obs]
-        _stack_t5.append(runtime.shape_of(_t5))
-        _stack_log_alpha.append(runtime.shape_of(log_alpha))
+        _stack_t5.append(_t5)
+        _stack_log_alpha.append(log_alpha)
         log_alpha = _t4 + _t5
-    _t6, logsumexp_saved_1 = fwd_logsumexp(log_alpha)
+    _t6, logsumexp_saved_1 = fwd_logsumexp_s1(log_alpha)
     return _t6, [_idx0, _seq0, _stack_log_alpha, _stack_logsumexp_saved, _stack_t2, _stack_t4,
-        _stack_t5, runtime.shape_of(_t0), runtime.shape_of(_t1), runtime.shape_of(log_A),
-        runtime.shape_of(log_B), log_pi, logsumexp_saved_1, normalized_saved]
+        _stack_t5, runtime.shape_of(_t0), _t1, log_A, log_B, log_pi, logsumexp_saved_1,
+        normalized_saved]
 
 
 def bwd_hmm_log_likelihood(b_t6, saved):
@@ -116,20 +144,6 @@ def bwd_hmm_log_likelihood(b_t6, saved):
     bparams, = bwd_normalized(b_t0, normalized_saved)
     del b_t0, normalized_saved
     return bparams,
-
-
-def fwd_logsumexp(a, axis=None, keepdims=False):
-    a_max = np.max(a, axis=axis, keepdims=True)
-    _t0 = a - a_max
-    _t1 = np.exp(_t0)
-    _t2 = np.sum(_t1, axis=axis, keepdims=True)
-    _t3 = np.log(_t2)
-    out = _t3 + a_max
-    if keepdims:
-        _t4 = out
-    else:
-        _t4 = np.squeeze(out, axis=axis)
-    return _t4, [keepdims, _t1, _t2, runtime.shape_of(_t3), a, a_max, axis, runtime.shape_of(out)]
 
 
 def bwd_logsumexp(b_t4, saved):

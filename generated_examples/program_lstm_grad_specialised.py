@@ -48,6 +48,16 @@ def dloss(params, inputs, targets):
     return runtime.as_grad(bparams, params)
 
 
+def fwd_logsumexp_s1(x, axis=None, keepdims=False):
+    biggest = np.max(x, axis=axis, keepdims=True)
+    _t0 = x - biggest
+    _t1 = np.exp(_t0)
+    _t2 = np.sum(_t1, axis=axis, keepdims=True)
+    _t3 = np.log(_t2)
+    result = _t3 + biggest
+    return result, [_t1, _t2, _t3, axis, biggest, x]
+
+
 def fwd_sigmoid_s1(x):
     _t0 = x / 2.0
     _t1 = np.tanh(_t0)
@@ -106,7 +116,7 @@ def fwd_lstm_predict_s1(params, inputs):
     _t2 = np.ones(((concat_and_multiply_args0,)[0].shape[0], 1))
     concat_and_multiply_cat_state = np.hstack((concat_and_multiply_args0, _t2))
     concat_and_multiply_result = np.dot(concat_and_multiply_cat_state, concat_and_multiply_weights)
-    _t3, logsumexp_saved = fwd_logsumexp(concat_and_multiply_result, axis=1, keepdims=True)
+    _t3, logsumexp_saved = fwd_logsumexp_s1(concat_and_multiply_result, axis=1, keepdims=True)
     hiddens_to_output_probs_result = concat_and_multiply_result - _t3
     output = [hiddens_to_output_probs_result]
     _seq0 = list(inputs)
@@ -190,9 +200,9 @@ def fwd_lstm_predict_s1(params, inputs):
         concat_and_multiply_result_5 = np.dot(concat_and_multiply_cat_state_5,
             concat_and_multiply_weights)
         _stack_hiddens_to_output_probs_output_1.append(concat_and_multiply_result_5)
-        _t12, logsumexp_saved_1 = fwd_logsumexp(concat_and_multiply_result_5, axis=1,
+        _t12, logsumexp_saved_1 = fwd_logsumexp_s1(concat_and_multiply_result_5, axis=1,
             keepdims=True)
-        _stack_t12.append(runtime.shape_of(_t12))
+        _stack_t12.append(_t12)
         _stack_logsumexp_saved_1.append(logsumexp_saved_1)
         hiddens_to_output_probs_result_1 = concat_and_multiply_result_5 - _t12
         output.append(hiddens_to_output_probs_result_1)
@@ -210,11 +220,30 @@ def fwd_lstm_predict_s1(params, inputs):
         _stack_t4, _stack_t5, _stack_t6, _stack_t7, _stack_t8, _stack_t9, _stack_update_lstm_cells,
         _stack_update_lstm_change, _stack_update_lstm_forget, _stack_update_lstm_hiddens,
         _stack_update_lstm_ingate, _stack_update_lstm_outgate, _stack_update_lstm_result, _t0, _t1,
-        _t2, runtime.shape_of(_t3), cells, concat_and_multiply_args0,
-        concat_and_multiply_cat_state, concat_and_multiply_weights, hiddens,
-        concat_and_multiply_result, runtime.shape_of(hiddens_to_output_probs_result),
-        logsumexp_saved, num_sequences, output, runtime.shape_of(update_lstm_cells),
-        runtime.shape_of(update_lstm_hiddens)]
+        _t2, _t3, cells, concat_and_multiply_args0, concat_and_multiply_cat_state,
+        concat_and_multiply_weights, hiddens, concat_and_multiply_result,
+        hiddens_to_output_probs_result, logsumexp_saved, num_sequences, output,
+        runtime.shape_of(update_lstm_cells), runtime.shape_of(update_lstm_hiddens)]
+
+
+def bwd_logsumexp_s1(b_t4, saved):
+    _t1, _t2, _t3, axis, biggest, x = saved
+    saved.clear()
+    b_t3 = runtime.unbroadcast(b_t4, _t3)
+    del _t3
+    bbiggest = runtime.unbroadcast(b_t4, biggest)
+    b_t2 = b_t3 / _t2
+    del _t2, b_t3
+    b_t1 = runtime.unreduce(b_t2, _t1, axis=axis, keepdims=True)
+    del b_t2
+    b_t0 = b_t1 * _t1
+    del _t1, b_t1
+    bx = runtime.unbroadcast(b_t0, x)
+    bbiggest = bbiggest + runtime.unbroadcast(-b_t0, biggest)
+    del b_t0
+    bx = bx + runtime.extremum_grad(bbiggest, biggest, x, axis=axis, keepdims=True)
+    del axis, bbiggest, biggest, x
+    return bx,
 
 
 def bwd_sigmoid_s1(b_t3, saved):
@@ -301,7 +330,7 @@ def bwd_lstm_predict_s1(boutput, saved):
         bhiddens_to_output_probs_output_1 = runtime.unbroadcast(bhiddens_to_output_probs_result_1,
             hiddens_to_output_probs_output_1)
         b_t12 = runtime.unbroadcast(-bhiddens_to_output_probs_result_1, _t12)
-        logsumexp_grads_1 = bwd_logsumexp(b_t12, logsumexp_saved_1)
+        logsumexp_grads_1 = bwd_logsumexp_s1(b_t12, logsumexp_saved_1)
         bhiddens_to_output_probs_output_1 = (bhiddens_to_output_probs_output_1
             + logsumexp_grads_1[0])
         bconcat_and_multiply_cat_state_5 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
@@ -392,7 +421,7 @@ def bwd_lstm_predict_s1(boutput, saved):
     del concat_and_multiply_result
     b_t3 = runtime.unbroadcast(-bhiddens_to_output_probs_result, _t3)
     del _t3, bhiddens_to_output_probs_result
-    logsumexp_grads = bwd_logsumexp(b_t3, logsumexp_saved)
+    logsumexp_grads = bwd_logsumexp_s1(b_t3, logsumexp_saved)
     del b_t3, logsumexp_saved
     bhiddens_to_output_probs_output = bhiddens_to_output_probs_output + logsumexp_grads[0]
     del logsumexp_grads
@@ -415,43 +444,3 @@ def bwd_lstm_predict_s1(boutput, saved):
         'ingate': bingate, 'outgate': boutgate})
     del b_t0, b_t1, bchange, bconcat_and_multiply_weights, bforget, bingate, boutgate
     return bparams,
-
-
-def bwd_logsumexp(b_t4, saved):
-    keepdims, _t1, _t2, _t3, axis, biggest, result, x = saved
-    saved.clear()
-    if keepdims:
-        bresult = b_t4
-    else:
-        bresult = np.reshape(b_t4, np.shape(result))
-    del keepdims, result
-    b_t3 = runtime.unbroadcast(bresult, _t3)
-    del _t3
-    bbiggest = runtime.unbroadcast(bresult, biggest)
-    b_t2 = b_t3 / _t2
-    del _t2, b_t3
-    b_t1 = runtime.unreduce(b_t2, _t1, axis=axis, keepdims=True)
-    del b_t2
-    b_t0 = b_t1 * _t1
-    del _t1, b_t1
-    bx = runtime.unbroadcast(b_t0, x)
-    bbiggest = bbiggest + runtime.unbroadcast(-b_t0, biggest)
-    del b_t0
-    bx = bx + runtime.extremum_grad(bbiggest, biggest, x, axis=axis, keepdims=True)
-    del axis, bbiggest, biggest, x
-    return bx,
-
-
-def fwd_logsumexp(x, axis=None, keepdims=False):
-    biggest = np.max(x, axis=axis, keepdims=True)
-    _t0 = x - biggest
-    _t1 = np.exp(_t0)
-    _t2 = np.sum(_t1, axis=axis, keepdims=True)
-    _t3 = np.log(_t2)
-    result = _t3 + biggest
-    if keepdims:
-        _t4 = result
-    else:
-        _t4 = np.squeeze(result, axis=axis)
-    return _t4, [keepdims, _t1, _t2, runtime.shape_of(_t3), axis, biggest,
-        runtime.shape_of(result), x]

@@ -54,6 +54,16 @@ def dloss(params, inputs, targets):
     return runtime.as_grad(bparams, params)
 
 
+def fwd_logsumexp_s1(x, axis=None, keepdims=False):
+    biggest = np.max(x, axis=axis, keepdims=True)
+    _t0 = x - biggest
+    _t1 = np.exp(_t0)
+    _t2 = np.sum(_t1, axis=axis, keepdims=True)
+    _t3 = np.log(_t2)
+    result = _t3 + biggest
+    return result, [_t1, _t2, _t3, axis, biggest, x]
+
+
 def fwd_rnn_predict_s1(params, inputs):
     _stack_concat_and_multiply_weights = []
     _stack_concat_and_multiply_args0 = []
@@ -76,7 +86,7 @@ def fwd_rnn_predict_s1(params, inputs):
     concat_and_multiply_cat_state_1 = np.hstack((concat_and_multiply_args0_1, _t1))
     concat_and_multiply_result_1 = np.dot(concat_and_multiply_cat_state_1,
         concat_and_multiply_weights_1)
-    _t2, logsumexp_saved = fwd_logsumexp(concat_and_multiply_result_1, axis=1, keepdims=True)
+    _t2, logsumexp_saved = fwd_logsumexp_s1(concat_and_multiply_result_1, axis=1, keepdims=True)
     hiddens_to_output_probs_result = concat_and_multiply_result_1 - _t2
     output = [hiddens_to_output_probs_result]
     _seq0 = list(inputs)
@@ -102,8 +112,9 @@ def fwd_rnn_predict_s1(params, inputs):
         concat_and_multiply_result_2 = np.dot(concat_and_multiply_cat_state_2,
             concat_and_multiply_weights_1)
         _stack_hiddens_to_output_probs_output_1.append(concat_and_multiply_result_2)
-        _t5, logsumexp_saved_1 = fwd_logsumexp(concat_and_multiply_result_2, axis=1, keepdims=True)
-        _stack_t5.append(runtime.shape_of(_t5))
+        _t5, logsumexp_saved_1 = fwd_logsumexp_s1(concat_and_multiply_result_2, axis=1,
+            keepdims=True)
+        _stack_t5.append(_t5)
         _stack_logsumexp_saved_1.append(logsumexp_saved_1)
         hiddens_to_output_probs_result_1 = concat_and_multiply_result_2 - _t5
         output.append(hiddens_to_output_probs_result_1)
@@ -111,10 +122,30 @@ def fwd_rnn_predict_s1(params, inputs):
         _stack_concat_and_multiply_args1, _stack_concat_and_multiply_cat_state,
         _stack_concat_and_multiply_cat_state_2, _stack_concat_and_multiply_weights,
         _stack_hiddens_to_output_probs_output_1, _stack_logsumexp_saved_1, _stack_t3, _stack_t4,
-        _stack_t5, _stack_update_rnn_result, _t0, _t1, runtime.shape_of(_t2),
-        concat_and_multiply_args0_1, concat_and_multiply_cat_state_1,
-        concat_and_multiply_weights_1, hiddens, concat_and_multiply_result_1,
-        runtime.shape_of(hiddens_to_output_probs_result), logsumexp_saved, num_sequences, output]
+        _stack_t5, _stack_update_rnn_result, _t0, _t1, _t2, concat_and_multiply_args0_1,
+        concat_and_multiply_cat_state_1, concat_and_multiply_weights_1, hiddens,
+        concat_and_multiply_result_1, hiddens_to_output_probs_result, logsumexp_saved,
+        num_sequences, output]
+
+
+def bwd_logsumexp_s1(b_t4, saved):
+    _t1, _t2, _t3, axis, biggest, x = saved
+    saved.clear()
+    b_t3 = runtime.unbroadcast(b_t4, _t3)
+    del _t3
+    bbiggest = runtime.unbroadcast(b_t4, biggest)
+    b_t2 = b_t3 / _t2
+    del _t2, b_t3
+    b_t1 = runtime.unreduce(b_t2, _t1, axis=axis, keepdims=True)
+    del b_t2
+    b_t0 = b_t1 * _t1
+    del _t1, b_t1
+    bx = runtime.unbroadcast(b_t0, x)
+    bbiggest = bbiggest + runtime.unbroadcast(-b_t0, biggest)
+    del b_t0
+    bx = bx + runtime.extremum_grad(bbiggest, biggest, x, axis=axis, keepdims=True)
+    del axis, bbiggest, biggest, x
+    return bx,
 
 
 def bwd_rnn_predict_s1(boutput, saved):
@@ -150,7 +181,7 @@ def bwd_rnn_predict_s1(boutput, saved):
         bhiddens_to_output_probs_output_1 = runtime.unbroadcast(bhiddens_to_output_probs_result_1,
             hiddens_to_output_probs_output_1)
         b_t5 = runtime.unbroadcast(-bhiddens_to_output_probs_result_1, _t5)
-        logsumexp_grads_1 = bwd_logsumexp(b_t5, logsumexp_saved_1)
+        logsumexp_grads_1 = bwd_logsumexp_s1(b_t5, logsumexp_saved_1)
         bhiddens_to_output_probs_output_1 = (bhiddens_to_output_probs_output_1
             + logsumexp_grads_1[0])
         bconcat_and_multiply_cat_state_2 = runtime.dot_grad(bhiddens_to_output_probs_output_1,
@@ -182,7 +213,7 @@ def bwd_rnn_predict_s1(boutput, saved):
     del concat_and_multiply_result_1
     b_t2 = runtime.unbroadcast(-bhiddens_to_output_probs_result, _t2)
     del _t2, bhiddens_to_output_probs_result
-    logsumexp_grads = bwd_logsumexp(b_t2, logsumexp_saved)
+    logsumexp_grads = bwd_logsumexp_s1(b_t2, logsumexp_saved)
     del b_t2, logsumexp_saved
     bhiddens_to_output_probs_output = bhiddens_to_output_probs_output + logsumexp_grads[0]
     del logsumexp_grads
@@ -203,43 +234,3 @@ def bwd_rnn_predict_s1(boutput, saved):
         'change': bchange})
     del b_t0, bchange, bconcat_and_multiply_weights_1
     return bparams,
-
-
-def bwd_logsumexp(b_t4, saved):
-    keepdims, _t1, _t2, _t3, axis, biggest, result, x = saved
-    saved.clear()
-    if keepdims:
-        bresult = b_t4
-    else:
-        bresult = np.reshape(b_t4, np.shape(result))
-    del keepdims, result
-    b_t3 = runtime.unbroadcast(bresult, _t3)
-    del _t3
-    bbiggest = runtime.unbroadcast(bresult, biggest)
-    b_t2 = b_t3 / _t2
-    del _t2, b_t3
-    b_t1 = runtime.unreduce(b_t2, _t1, axis=axis, keepdims=True)
-    del b_t2
-    b_t0 = b_t1 * _t1
-    del _t1, b_t1
-    bx = runtime.unbroadcast(b_t0, x)
-    bbiggest = bbiggest + runtime.unbroadcast(-b_t0, biggest)
-    del b_t0
-    bx = bx + runtime.extremum_grad(bbiggest, biggest, x, axis=axis, keepdims=True)
-    del axis, bbiggest, biggest, x
-    return bx,
-
-
-def fwd_logsumexp(x, axis=None, keepdims=False):
-    biggest = np.max(x, axis=axis, keepdims=True)
-    _t0 = x - biggest
-    _t1 = np.exp(_t0)
-    _t2 = np.sum(_t1, axis=axis, keepdims=True)
-    _t3 = np.log(_t2)
-    result = _t3 + biggest
-    if keepdims:
-        _t4 = result
-    else:
-        _t4 = np.squeeze(result, axis=axis)
-    return _t4, [keepdims, _t1, _t2, runtime.shape_of(_t3), axis, biggest,
-        runtime.shape_of(result), x]

@@ -30,7 +30,7 @@ def fwd_conv2d_w_s1(x, w, stride=1, padding=0):
     return _t0, [padding, stride, w, x]
 
 
-def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, training=True,
+def fwd_batch_norm_s2(x, gamma, beta, running_mean=None, running_var=None, training=True,
         momentum=0.9, eps=1e-05):
     mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
     centred = x - mean
@@ -49,18 +49,18 @@ def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, train
         var, x, y]
 
 
-def fwd_relu_s1(x):
+def fwd_relu_s2(x):
     _t0 = x > 0
     _t1 = x * _t0
     return _t1, [_t0, x]
 
 
-def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
+def fwd_conv2d_x_w_s2(x, w, stride=1, padding=0):
     _t0 = padded_correlate(x, w, stride, padding)
     return _t0, [padding, stride, w, x]
 
 
-def fwd_batch_norm_s2(x, gamma, beta, running_mean=None, running_var=None, training=True,
+def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, training=True,
         momentum=0.9, eps=1e-05):
     mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
     centred = x - mean
@@ -81,7 +81,7 @@ def fwd_batch_norm_s2(x, gamma, beta, running_mean=None, running_var=None, train
         runtime.shape_of(x), runtime.shape_of(y)]
 
 
-def fwd_conv2d_x_w_s2(x, w, stride=1, padding=0):
+def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
     _t0 = padded_correlate(x, w, stride, padding)
     return _t0, [padding, stride, w, x]
 
@@ -91,23 +91,23 @@ def fwd_basic_block_s1(p, s, x, training):
     _stack_shortcut = []
     stride = 1 if x.shape[1] == p['w1'].shape[0] else 2
     _t0 = p['w1']
-    h, conv2d_saved = fwd_conv2d_x_w_s1(x, _t0, stride, 1)
+    h, conv2d_saved = fwd_conv2d_x_w_s2(x, _t0, stride, 1)
     _t1 = p['g1']
     _t2 = p['b1']
     _t3 = None
     _t4 = None
-    _t5, batch_norm_saved = fwd_batch_norm_s2(h, _t1, _t2, _t3, _t4, training)
+    _t5, batch_norm_saved = fwd_batch_norm_s1(h, _t1, _t2, _t3, _t4, training)
     h = _t5[0]
     m1 = _t5[1]
     v1 = _t5[2]
     h, relu_saved = fwd_relu(h)
     _t6 = p['w2']
-    h, conv2d_saved_1 = fwd_conv2d_x_w_s2(h, _t6, 1, 1)
+    h, conv2d_saved_1 = fwd_conv2d_x_w_s1(h, _t6, 1, 1)
     _t7 = p['g2']
     _t8 = p['b2']
     _t9 = None
     _t10 = None
-    _t11, batch_norm_saved_1 = fwd_batch_norm_s2(h, _t7, _t8, _t9, _t10, training)
+    _t11, batch_norm_saved_1 = fwd_batch_norm_s1(h, _t7, _t8, _t9, _t10, training)
     h = _t11[0]
     m2 = _t11[1]
     v2 = _t11[2]
@@ -145,11 +145,11 @@ def fwd_forward_s1(params, state, x, training, block=basic_block):
     _t3 = stem['beta']
     _t4 = None
     _t5 = None
-    _t6, batch_norm_saved = fwd_batch_norm_s1(_t1, _t2, _t3, _t4, _t5, training)
+    _t6, batch_norm_saved = fwd_batch_norm_s2(_t1, _t2, _t3, _t4, _t5, training)
     h = _t6[0]
     m = _t6[1]
     v = _t6[2]
-    h, relu_saved = fwd_relu_s1(h)
+    h, relu_saved = fwd_relu_s2(h)
     blocks = []
     params_blocks = params['blocks']
     for i in range(len(params_blocks)):

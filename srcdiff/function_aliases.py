@@ -184,57 +184,64 @@ def constant(node):
 
 def maps_to_comprehensions(func, resolve):
     """`map(g, a, b)` is `[g(x, y) for x, y in zip(a, b)]` (a list where Python makes an
-    iterator: what a for loop or np.stack take of it is the same; list(map(...)) too)."""
-
-    def is_map(item):  # (resolving last: most calls have one argument)
-        return (
-            isinstance(item, gast.Call)
-            and len(item.args) >= 2
-            and not item.keywords
-            and resolve(item.func) is map
-        )
-
+    iterator: what a for loop or np.stack take of it is the same; list(map(...)) too),
+    `filter(g, xs)` is `[x for x in xs if g(x)]`, and np.vectorize(g)(x) is _vectorized's."""
     for node in list(ir.walk(func)):
         for field, value in ir.fields(node):
             items = value if isinstance(value, list) else [value]
             for k, item in enumerate(items):
-                if (
-                    isinstance(item, gast.Call)
-                    and len(item.args) == 1
-                    and is_map(item.args[0])
-                    and resolve(item.func) is list
-                ):
-                    item = item.args[0]
-                elif (vectorized := _vectorized(item, resolve)) is not None:
-                    if isinstance(value, list):
-                        value[k] = gast.copy_location(vectorized, item)
-                    else:
-                        setattr(node, field, gast.copy_location(vectorized, item))
+                made = _as_comprehension(item, resolve) if isinstance(item, gast.Call) else None
+                if made is None:
                     continue
-                elif not is_map(item):
-                    continue
-                function, *sequences = item.args
-                elements = [ir.name(f"_map_item{j}", store=True) for j in range(len(sequences))]
-                target = (
-                    elements[0]
-                    if len(elements) == 1
-                    else gast.Tuple(elts=elements, ctx=gast.Store())
-                )
-                source = sequences[0] if len(sequences) == 1 else ir.call("zip", *sequences)
-                call = gast.Call(func=function, args=[ir.name(e.id) for e in elements], keywords=[])
-                comprehension = gast.copy_location(
-                    gast.ListComp(
-                        elt=call,
-                        generators=[
-                            gast.comprehension(target=target, iter=source, ifs=[], is_async=0)
-                        ],
-                    ),
-                    item,
-                )
+                made = gast.copy_location(made, item)
                 if isinstance(value, list):
-                    value[k] = comprehension
+                    value[k] = made
                 else:
-                    setattr(node, field, comprehension)
+                    setattr(node, field, made)
+
+
+def _as_comprehension(call, resolve):
+    """What _maps_to_comprehensions writes for `call`, else None (resolving last: most calls
+    have one argument, and are of none of these)."""
+    if len(call.args) == 1 and _taking_all(call.args[0], resolve) and resolve(call.func) is list:
+        call = call.args[0]  # (list(map(...)): the list the comprehension is)
+    if len(call.args) < 2 or call.keywords:
+        return _vectorized(call, resolve)
+    function = resolve(call.func)
+    if function is filter and len(call.args) == 2:
+        item, kept = ir.name("_filtered_item", store=True), call.args[0]
+        if isinstance(kept, gast.Constant) and kept.value is None:
+            test = ir.name(item.id)
+        elif ir.dotted(kept) is not None and is_function_value(resolve(kept)):
+            test = gast.Call(func=kept, args=[ir.name(item.id)], keywords=[])
+        else:  # (a lambda or local function: inlined only in a loop, which this is not yet)
+            return None
+        return _comprehension(ir.name(item.id), item, call.args[1], [test])
+    if function is not map:
+        return None
+    function, *sequences = call.args
+    elements = [ir.name(f"_map_item{j}", store=True) for j in range(len(sequences))]
+    target = elements[0] if len(elements) == 1 else gast.Tuple(elts=elements, ctx=gast.Store())
+    source = sequences[0] if len(sequences) == 1 else ir.call("zip", *sequences)
+    applied = gast.Call(func=function, args=[ir.name(e.id) for e in elements], keywords=[])
+    return _comprehension(applied, target, source, [])
+
+
+def _taking_all(call, resolve):
+    """Whether `call` is map(g, ...) or filter(g, xs)."""
+    return (
+        isinstance(call, gast.Call)
+        and len(call.args) >= 2
+        and not call.keywords
+        and resolve(call.func) in (map, filter)
+    )
+
+
+def _comprehension(element, target, source, tests):
+    return gast.ListComp(
+        elt=element,
+        generators=[gast.comprehension(target=target, iter=source, ifs=tests, is_async=0)],
+    )
 
 
 def _vectorized(call, resolve):
@@ -248,7 +255,7 @@ def _vectorized(call, resolve):
         and isinstance(call.args[0], gast.Name)
     ):
         return None
-    made = resolve(call.func) if ir.dotted(call.func) is not None else None
+    made = resolve(call.func) if isinstance(call.func, gast.Name) else None
     if isinstance(made, np.vectorize):  # (a module's function decorated with it)
         function = gast.Attribute(value=call.func, attr="pyfunc", ctx=gast.Load())
     elif (

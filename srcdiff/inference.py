@@ -9,6 +9,7 @@ import numpy as np
 from . import ir
 from .ir import dotted
 from .primitives import registry
+from .signatures import describe
 from .shapes import (
     BOTTOM,
     MUTATORS,
@@ -101,8 +102,8 @@ class Interpreter:
     each call's and binary operation's operands (and each if's test) over every time it was
     evaluated: the facts a rewrite of that node may rely on. `opaque` names are globals whose value may change
     between calls (never looked into) but those `fixed` for good to a shape-safe function;
-    `callees(name, args)` gives the abstract result of a call to one of the emitted module's
-    own functions, or UNKNOWN. `stacks`: stack_names(func), when already known."""
+    `callees(name, args, kwargs)` gives the abstract result of a call to one of the emitted
+    module's own functions, or UNKNOWN. `stacks`: stack_names(func), when already known."""
 
     def __init__(self, func, opaque=(), callees=None, fixed=None, stacks=None):
         import operator
@@ -401,14 +402,8 @@ class Interpreter:
             return UNKNOWN  # *args or **kwargs at the call
         path = dotted(node.func)
         self.record(node, args + [kwargs[k] for k in sorted(kwargs)])
-        if (
-            path is not None
-            and len(path) == 1
-            and path[0] not in env
-            and self.callees is not None
-            and not kwargs
-        ):
-            result = self.callees(path[0], args)
+        if path is not None and len(path) == 1 and path[0] not in env and self.callees is not None:
+            result = self.callees(path[0], args, kwargs)
             if result is not None:
                 return result
         if path is not None and path[0] not in env and path[0] in self.fixed:
@@ -443,6 +438,27 @@ class Interpreter:
             return UNKNOWN if stack.elem is BOTTOM else stack.elem
         env[name] = UNKNOWN
         return UNKNOWN
+
+
+def bind_parameters(func, defaults, args, named=None):
+    """Abstract values of all of func's parameters for a call with the abstract values `args`
+    by position and `named` by keyword: those given, then the defaults' (raises Unsupported
+    where the call would raise TypeError)."""
+    names = [a.id for a in func.args.args]
+    named = named or {}
+    if len(args) > len(names) or not set(named) <= set(names[len(args) :]):
+        raise Unsupported("arguments that do not bind to the parameters")
+    defaults = defaults or ()
+    first_default = len(names) - len(defaults)
+    values = list(args)
+    for place in range(len(args), len(names)):
+        if names[place] in named:
+            values.append(named[names[place]])
+        elif place >= first_default:
+            values.append(describe(defaults[place - first_default]))
+        else:
+            raise Unsupported("missing arguments")
+    return values
 
 
 def _module_function(value, attributes):

@@ -550,3 +550,16 @@ def lambda_definition(name, function, where):
         ),
         where,
     )
+
+
+def no_arguments():
+    """The parameters of a function that takes none."""
+    return gast.arguments(
+        args=[],
+        posonlyargs=[],
+        vararg=None,
+        kwonlyargs=[],
+        kw_defaults=[],
+        kwarg=None,
+        defaults=[],
+    )

@@ -193,19 +193,7 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         return self._fresh(("<seed>", "b_out"), self.adjoint_names)
 
     def _def(self, name, extra, body, with_params=True):
-        args = (
-            _copy_args(self.fn.args)
-            if with_params
-            else gast.arguments(
-                args=[],
-                posonlyargs=[],
-                vararg=None,
-                kwonlyargs=[],
-                kw_defaults=[],
-                kwarg=None,
-                defaults=[],
-            )
-        )
+        args = _copy_args(self.fn.args) if with_params else ir.no_arguments()
         args.args[:0] = [
             gast.Name(id=e, ctx=gast.Param(), annotation=None, type_comment=None) for e in extra
         ]

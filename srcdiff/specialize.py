@@ -29,7 +29,7 @@ from .optimize import eliminate_dead_code, eliminate_dead_stacks, gather_row_adj
 from .passes.copies import CopyPropagation, coalesce_temporaries
 from .ir import dotted
 from .primitives import registry
-from .inference import Interpreter, Unsupported
+from .inference import Interpreter, Unsupported, bind_parameters
 from .shapes import BOTTOM, UNKNOWN, Const, EitherScalar, Typed, widen
 from .signatures import describe
 
@@ -163,11 +163,12 @@ def _relined(func, lines):
     return func
 
 
-def rewrite(func, arguments, emitted, session, interpreter=None, cut=None):
+def rewrite(func, arguments, emitted, session, interpreter=None, cut=None, partners=None):
     """Specialise gast FunctionDef `func` of `emitted`'s module (in place) for `arguments`
-    (abstract values, one per parameter), its calls to callees included (`cut`: see
-    Session.redirect); returns the interpreter (its run on func for them, if one is given),
-    whose `returned` is the abstract return value, and the callee lists cut (redirect's)."""
+    (abstract values, one per parameter), its calls to callees included (`cut`, `partners`:
+    see Session.redirect); returns the interpreter (its run on func for them, if one is
+    given), whose `returned` is the abstract return value, and what redirect returns: the
+    callee lists cut, and the backward copies given the lists func takes."""
     callees = Callees(emitted, session)
     if interpreter is None:
         interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
@@ -185,7 +186,7 @@ def rewrite(func, arguments, emitted, session, interpreter=None, cut=None):
     keep_scalars_unspread(func, arguments, context, copies)
     gather_row_adjoints(func, interpreter.seen)
     coalesce_temporaries(func)  # (`_t4 = v + _t3; v = _t4`, with no stack between now)
-    inner = session.redirect(interpreter.seen, emitted, func, cut)
+    inner = session.redirect(interpreter.seen, emitted, func, cut, partners)
     return interpreter, inner
 
 
@@ -198,7 +199,7 @@ class Session:
         self.sharing = {}  # the names of callees' functions -> the callees sharing them
         self.interpreters = {}  # Callees' runs of a callee function, by the memo's key
 
-    def redirect(self, seen, emitted, func, cut=None):
+    def redirect(self, seen, emitted, func, cut=None, partners=None):
         """Point each call to one of `emitted`'s callee functions at a copy of that function
         specialised for the call's arguments (kept, for other variants, on the callee). A
         callee's saved list that func hands from the forward call to the backward one goes
@@ -206,26 +207,31 @@ class Session:
         (passes/saved_lists.py); so does one that func, a backward copy being cut (`cut`
         True), takes from its own saved list, and one that func, a forward copy being cut
         (`cut` a saved_lists.Cut), saves in its own as that Cut's `inner` says. Returns
-        those func takes and cuts, for its `inner`: ((place, forward function, Cut), ...)."""
+        those func takes and cuts, for its `inner`: ((place, forward function, Cut), ...),
+        and the backward copies given the lists it takes, by place: those of the forward
+        copies that func, a forward copy, saves at those places pair with (`partners`)."""
         owners = _owners(emitted)
         if not owners:  # (no callee: nothing to point anywhere)
-            return ()
-        plan = _plan(func, owners, cut)
+            return (), {}
+        plan, places = _plan(func, owners, cut)
+        partners = partners or {}
         done, later, inner = set(), {}, []  # (later: a backward copy's sources, shown where called)
+        given = {}
         for node, values in list(seen.values()):
             self.sources += [s for s in later.pop(id(node), ()) if s not in self.sources]
             if not (
                 isinstance(node, gast.Call)
                 and isinstance(node.func, gast.Name)
                 and node.func.id in owners
-                and not node.keywords
                 and id(node) not in done
             ):
                 continue
             callee, name = owners[node.func.id], node.func.id
+            values = _call_arguments(callee, name, node, values)
             channel, how = plan.pop(id(node), (None, None))
+            pair = partners.get(places.get(id(node)))
             if isinstance(how, saved_lists.Cut):  # (a forward call whose list func saves)
-                saving = self.clone(callee, name, values, cut=how)
+                saving = self.clone(callee, name, values, cut=how, pair=pair)
                 if saving is None:
                     raise Unsupported(f"{name} cannot save less")
                 self._point(node, saving, emitted)
@@ -234,44 +240,48 @@ class Session:
                 pruned = self.clone(callee, name, values, cut=True)
                 self._point(node, pruned, emitted)
                 cut_to = None if pruned is None else pruned.kept
+                if pruned is not None:
+                    given[how] = pruned
                 if cut_to is not None:
                     inner.append((how, _forward_of(owners, name), cut_to))
-            else:  # (a forward call, `how` the backward call it hands its list to, if any)
-                paired = how is not None and id(how) in seen
-                cut_to = (
-                    self._redirect_pair(owners, (node, values), how, seen, later, emitted)
-                    if paired
-                    else None
-                )
-                if cut_to is None:
-                    self._point(node, self.clone(callee, name, values), emitted)
-                    continue
+            elif how is not None and id(how) in seen:  # (a forward call and its backward one)
+                cut_to = self._redirect_pair(owners, (node, values), how, seen, later, emitted)
                 done.add(id(how))
+            else:
+                copy = self.clone(callee, name, values, pair=pair)
+                self._point(node, copy, emitted)
+                if copy is not None and id(node) in places and _forward_of(owners, name):
+                    given[places[id(node)]] = copy  # (a backward call given a list whole)
+                continue
             if cut_to is not None and cut_to.empty:
                 saved_lists.unhand(func, channel)
         if any(isinstance(how, saved_lists.Cut) for _, how in plan.values()):
             raise Unsupported("a callee's list to cut is made where the run never went")
-        return tuple(inner)
+        return tuple(inner), given
 
     def _redirect_pair(self, owners, call, backward, seen, later, emitted):
         """Point a forward call and the backward call it hands its saved list to at copies
-        that save only what the backward one reads; returns their Cut, None (and points
-        neither) when they read all of it."""
+        made together, under one number: copies that save only what the backward one reads;
+        returns their Cut, None (and plain copies) when they read all of it."""
         (forward, values), start = call, len(self.sources)
-        callee = owners[forward.func.id]
-        pruned = self.clone(callee, backward.func.id, seen[id(backward)][1], cut=True)
+        callee, backward_values = owners[forward.func.id], seen[id(backward)][1]
+        backward_values = _call_arguments(callee, backward.func.id, backward, backward_values)
+        pruned = self.clone(callee, backward.func.id, backward_values, cut=True)
         later[id(backward)] = self.sources[start:]
         del self.sources[start:]
-        if pruned is None or pruned.kept is None:
-            return None
-        saving = self.clone(callee, forward.func.id, values, cut=pruned.kept)
-        if saving is None:  # (the cut copies are not called: not shown)
+        if pruned is not None and pruned.kept is not None:
+            saving = self.clone(callee, forward.func.id, values, cut=pruned.kept, pair=pruned)
+            if saving is not None:
+                self._point(forward, saving, emitted)
+                self._point(backward, pruned, emitted)
+                return pruned.kept
+            del self.sources[start:]  # (the cut copies are not called: not shown)
+            pruned = self.clone(callee, backward.func.id, backward_values)
+            later[id(backward)] = self.sources[start:]
             del self.sources[start:]
-            del later[id(backward)]
-            return None
-        self._point(forward, saving, emitted)
+        self._point(forward, self.clone(callee, forward.func.id, values, pair=pruned), emitted)
         self._point(backward, pruned, emitted)
-        return pruned.kept
+        return None
 
     def clone_name(self, callee, name, number):
         """The name of the number'th copy of `callee`'s function `name`: numbered also by
@@ -289,11 +299,13 @@ class Session:
             node.func.id = clone.__name__
             emitted.scope[clone.__name__] = clone
 
-    def clone(self, callee, name, values, cut=None):
+    def clone(self, callee, name, values, cut=None, pair=None):
         """Callee function `name` specialised for the abstract arguments `values` (None if it
         cannot be). `cut`: True for a backward function to unpack only the saved values it
         reads (its `kept` says which: None if all), or what a backward one's `kept` says, for
-        a forward function to save only those (None if it cannot)."""
+        a forward function to save only those (None if it cannot). `pair`: for a forward
+        function, the backward copy its copy goes with, whose number it takes when no other
+        copy of `name` has it, and whose callees' copies its callees' copies pair with."""
         if all(v is UNKNOWN for v in values):
             return None
         clones = callee.clones
@@ -307,7 +319,7 @@ class Session:
             return found
         listed, copied = len(self.sources), {}
         func = ir.copy_tree(_parsed(callee)[name][0], copied)
-        number = len({id(f) for k, f in clones.items() if k[0] == name}) + 1
+        number = _number(clones, callee.meta.names, name, pair and pair.number)
         func.name = self.clone_name(callee, name, number)
         defaults = callee.functions[name].__defaults__
         backward = name == callee.meta.names[-1] != callee.meta.names[0]
@@ -321,13 +333,9 @@ class Session:
                 for key, (_, found) in interpreter.seen.items()
             }
         try:
-            _, inner = rewrite(
-                func,
-                _with_defaults(list(values), defaults, len(func.args.args)),
-                callee,
-                self,
-                interpreter,
-                cut,
+            partners = pair.partners if pair is not None else None
+            _, (inner, given) = rewrite(
+                func, list(values), callee, self, interpreter, cut, partners
             )
         except Unsupported:
             return None
@@ -343,12 +351,23 @@ class Session:
         if backward:
             release_early(func)
         function = compile_function(func, callee, defaults, func.name)
-        function.kept = kept
+        function.kept, function.number, function.partners = kept, number, given
         for key in keys:
             clones[key] = function
         self.sources.append(function.source)
         function.listing = self.sources[listed:]
         return function
+
+
+def _number(clones, names, name, wanted):
+    """The number of a new copy of a callee's function `name`: `wanted` (its pair's) when no
+    copy of `name` has it, else the first that no copy of any of the callee's functions
+    `names` has (so that a copy made later may share it with its pair)."""
+    taken = {f.number for key, f in clones.items() if key[0] == name}
+    if wanted is not None and wanted not in taken:
+        return wanted
+    taken |= {f.number for key, f in clones.items() if key[0] in names}
+    return next(n for n in range(1, len(taken) + 2) if n not in taken)
 
 
 def _cut(func, cut, inner):
@@ -367,16 +386,19 @@ def _plan(func, owners, cut):
     whose saved lists are cut: a forward call's backward call (a pair within func), a
     backward call's place in func's saved list (func a backward copy being cut, `cut` True),
     a forward call's Cut (func a forward copy cut so; raises Unsupported when one is not
-    found)."""
+    found); and {id(call): place} for the forward calls whose lists func saves and the
+    backward calls given the lists func takes."""
     forwards = {name: _forward_of(owners, name) for name in owners}
     forwards = {name: forward for name, forward in forwards.items() if forward is not None}
-    plan, returned = {}, {}
+    plan, returned, places = {}, {}, {}
     for channel in saved_lists.channels(func, forwards):
         pair, handed_in, handed_out = channel.pair(), channel.handed_in(), channel.handed_out()
         if pair is not None:
             plan[id(pair[0])] = channel, pair[1]
         elif handed_in is not None and cut is True:
             plan[id(handed_in[1])] = channel, handed_in[0]
+        elif handed_in is not None:
+            places[id(handed_in[1])] = handed_in[0]
         elif handed_out is not None:
             returned[handed_out[0]] = channel, handed_out[1]
     for place, forward, inner in cut.inner if isinstance(cut, saved_lists.Cut) else ():
@@ -384,7 +406,8 @@ def _plan(func, owners, cut):
         if call is None or call.func.id != forward:
             raise Unsupported(f"no call of {forward} saved at {place}")
         plan[id(call)] = channel, inner
-    return plan
+    places.update((id(call), place) for place, (_, call) in returned.items())
+    return plan, places
 
 
 def _forward_of(owners, name):
@@ -402,11 +425,15 @@ class Callees:
         self.session, self.memo = session, session.memo
         self.owners = _owners(emitted)
 
-    def __call__(self, name, args):
+    def __call__(self, name, args, named=None):
         callee = self.owners.get(name)
         if callee is None:
             return None
-        key = (id(callee), name, tuple(args))
+        try:
+            params = _bound_call(callee, name, args, named)
+        except Unsupported:
+            return UNKNOWN
+        key = (id(callee), name, tuple(params))
         try:
             if key in self.memo:
                 return self.memo[key]
@@ -415,12 +442,8 @@ class Callees:
         result = UNKNOWN
         try:
             parsed = _parsed(callee)[name]
-            func = parsed[0]
-            params = _with_defaults(
-                list(args), callee.functions[name].__defaults__, len(func.args.args)
-            )
             interpreter = Interpreter(
-                func, _opaque(callee), Callees(callee, self.session), _fixed(callee), parsed[1]
+                parsed[0], _opaque(callee), Callees(callee, self.session), _fixed(callee), parsed[1]
             )
             try:
                 interpreter.run(params)
@@ -468,19 +491,31 @@ def compile_function(func, emitted, defaults, label):
     return function
 
 
-def _with_defaults(values, defaults, count):
-    """Abstract values of all `count` parameters: those given, then the defaults'."""
-    missing = count - len(values)
-    if missing > 0:
-        if not defaults or missing > len(defaults):
-            raise Unsupported("missing arguments")
-        values = values + [describe(d) for d in defaults[len(defaults) - missing :]]
-    return values
+def _bound_call(callee, name, args, named=None):
+    """Abstract values of callee function `name`'s parameters for a call (bind_parameters)."""
+    return bind_parameters(
+        _parsed(callee)[name][0], callee.functions[name].__defaults__, args, named
+    )
+
+
+def _call_arguments(callee, name, call, values):
+    """Abstract values of callee function `name`'s parameters for `call`, whose arguments'
+    values are `values` (by position, then by keyword in the order of their names, as the
+    interpreter records them); those given when none is known (no copy is made for the
+    defaults alone) or when they do not bind (the generic call raises the error)."""
+    if all(v is UNKNOWN for v in values):
+        return values
+    count = len(call.args)
+    named = dict(zip(sorted(k.arg for k in call.keywords), values[count:]))
+    try:
+        return _bound_call(callee, name, values[:count], named)
+    except Unsupported:
+        return [UNKNOWN] * len(values)
 
 
 def _parameters(func, args, defaults):
     """Abstract values of func's parameters for a call with the values `args`."""
-    return _with_defaults([describe(a) for a in args], defaults, len(func.args.args))
+    return bind_parameters(func, defaults, [describe(a) for a in args])
 
 
 def reverse_variant(emitted, args):

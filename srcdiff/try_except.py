@@ -26,18 +26,7 @@ def as_branches(stmt, resolve, fresh):
         return None
     tried = stmt.body[0]
     handled = fresh("_handler")
-    probe = gast.Lambda(
-        args=gast.arguments(
-            args=[],
-            posonlyargs=[],
-            vararg=None,
-            kwonlyargs=[],
-            kw_defaults=[],
-            kwarg=None,
-            defaults=[],
-        ),
-        body=ir.copy_tree(tried.value),
-    )
+    probe = gast.Lambda(args=ir.no_arguments(), body=ir.copy_tree(tried.value))
     kinds = [h.type if h.type is not None else ir.name("BaseException") for h in stmt.handlers]
     found = ir.assign(handled, ir.call(ir.attr("runtime", "handler_of"), probe, *kinds))
     orelse = []

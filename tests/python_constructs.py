@@ -638,6 +638,16 @@ def vectorized_functions(w, x):
     return np.sum(vectorized_step(h)) + np.sum(np.vectorize(np.tanh)(h) * h)
 
 
+def above_a_half_below(v):
+    return v > -0.5
+
+
+def filtered_items(w, x):
+    h = np.tanh(x @ w).ravel()
+    kept = list(filter(above_a_half_below, h))
+    return sum(kept) * np.sum(np.array(list(filter(None, [h[0], 0.0, h[1]]))) ** 2)
+
+
 def weighs_a_pair(pair, x):
     first, second = pair
     return np.sum(np.tanh(x @ first) * second)
@@ -943,6 +953,7 @@ CASES = {
     "f(*pair)": (splat_call, w_and_x),
     "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
     "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "filter(g, xs), list(filter(None, xs))": (filtered_items, w_and_x),
     "@np.vectorize def g, np.vectorize(np.tanh)(h)": (vectorized_functions, w_and_x),
     "functools.reduce(operator.add, ...), map(operator.mul, ...)": (operator_functions, w_and_x),
     "Fitted(w).loss(x), a method of an object made there": (

@@ -131,7 +131,7 @@ def test_in_place_add_on_a_list_item():
         in_place_add_on_a_list_item,
         np.array([1.0, 2.0, 3.0]),
         "z += 1.0",
-        r"z \+= \.\.\. changes the array 'z' in place, and 'y'",
+        r"this line changes the array 'z' in place, and 'y'",
     )
 
 

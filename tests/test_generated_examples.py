@@ -164,3 +164,53 @@ def test_wrap_breaks_a_long_call_at_its_outermost_bracket():
         "        _stack_hiddens_to_output.append(\n"
         "            runtime.shape_of(hiddens_to_output_1))\n"
     )
+
+
+def _handed_lists(source):
+    """[(forward copy, backward copy)] for each saved list that a call of a forward copy
+    fwd_g_sN makes and a call of a copy bwd_g_sM is given: in one function, through a stack,
+    or through the saved list of a caller's pair (fwd_f_sK saves it, bwd_f_sK unpacks it;
+    either way under the one name)."""
+    import ast
+    import re
+
+    made, given = {}, []
+    for func in ast.parse(source).body:
+        if not isinstance(func, ast.FunctionDef):
+            continue
+        pair = re.sub(r"^(fwd|bwd)_", "", func.name)  # (the key a caller's pair shares)
+        for node in ast.walk(func):
+            call = node.value if isinstance(node, ast.Assign) else None
+            if isinstance(call, ast.Call) and isinstance(call.func, ast.Name):
+                target = node.targets[0]
+                if call.func.id.startswith("fwd_") and isinstance(target, ast.Tuple):
+                    made[pair, target.elts[-1].id] = call.func.id
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                if node.func.id.startswith("bwd_") and isinstance(node.args[-1], ast.Name):
+                    given.append(((pair, node.args[-1].id), node.func.id))
+    return [(made[key], backward) for key, backward in given if key in made]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_pair_of_copies_shares_its_number(name):
+    """The backward copy bwd_g_sN given the saved list of a forward copy made with it is
+    numbered as that forward copy fwd_g_sN: their numbers were counted apart, and
+    fwd_squash_s1 handed its list to bwd_squash_s2. (A forward copy whose backward function
+    could not be specialised hands its list to the generic one.)"""
+    import re
+
+    source = (regen.EXAMPLES / f"{name}{regen.SPECIALISED}.py").read_text()
+    copy = re.compile(r"^(?:fwd|bwd)_(\w+)_s(\d+)$")
+    for forward, backward in _handed_lists(source):
+        if copy.match(forward) and copy.match(backward):
+            assert copy.match(forward).groups() == copy.match(backward).groups()
+
+
+def test_pairs_are_found_in_one_function_through_stacks_and_through_a_callers_list():
+    """(The test above would pass finding none.)"""
+    source = (regen.EXAMPLES / f"program_gmm{regen.SPECIALISED}.py").read_text()
+    handed = _handed_lists(source)
+    assert ("fwd_gmm_log_likelihood_s1", "bwd_gmm_log_likelihood_s1") in handed  # (in dloss)
+    assert ("fwd_diag_gaussian_logpdf_s1", "bwd_diag_gaussian_logpdf_s1") in handed  # (a stack)
+    assert ("fwd_log_normalize_s1", "bwd_log_normalize_s1") in handed  # (unpack_params' list)
+    assert len(handed) == 6

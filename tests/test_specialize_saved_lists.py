@@ -56,6 +56,16 @@ def _function(source, name):
     return source[start:] if end < 0 else source[start:end]
 
 
+def squash_copies(source):
+    """{the name of a squash list in layer's: (the forward copy making it, the backward copy
+    given it)}, from layer's copies fwd_layer_sN and bwd_layer_sN."""
+    (forward,) = re.findall(r"def (fwd_layer_s\d)\(", source)
+    made = re.findall(r"(squash_saved\w*) = (fwd_squash_s\d)\(", _function(source, forward))
+    backward = _function(source, forward.replace("fwd", "bwd"))
+    given = dict((n, f) for f, n in re.findall(r"(bwd_squash_s\d)\(b_t\d, (\w+)\)", backward))
+    return {name: (copy, given[name]) for name, copy in made}
+
+
 def test_a_callee_list_in_a_callers_is_cut_with_the_callers_pair(rng, unchecked):
     """layer's pair goes through a stack (layer is called in a loop) and saves squash's two
     lists; each squash copy knows `centred`, so neither backward copy reads it: no copy saves
@@ -96,6 +106,8 @@ def test_a_callers_pair_stays_whole_when_a_callees_forward_copy_cannot_be_cut(
         assert "return _t2, [centred, _stack_h, " in _function(source, copy)
     for copy in backwards:
         assert _function(source, copy).split("\n")[1] == "    centred, _stack_h, _t0, _t2 = saved"
+    for forward, backward in squash_copies(source).values():  # (numbered as a pair)
+        assert forward.replace("fwd", "bwd") == backward
     np.testing.assert_allclose(df(w, xs), numerical_grad(stacked, (w, xs), 0), rtol=1e-6, atol=1e-9)
 
 
@@ -106,7 +118,8 @@ def test_gmm_saves_no_branch_its_specialised_backward_settled(unchecked):
     params, data = gmm.example(np.random.default_rng(0))
     df = nf.grad(gmm.loss)
     source = df.source_for(params, data)
-    forward, backward = _function(source, "fwd_logsumexp_s1"), _function(source, "bwd_logsumexp_s1")
+    (copy,) = re.findall(r"= (fwd_logsumexp_s\d)\(x\)", _function(source, "fwd_log_normalize_s1"))
+    forward, backward = _function(source, copy), _function(source, copy.replace("fwd", "bwd"))
     assert "_cond0" not in forward and "_cond0" not in backward
     assert "return out, [_stack_out, _t1, _t2, _t3, a, a_max, axis]" in forward
     assert backward.split("\n")[1] == "    _stack_out, _t1, _t2, _t3, a, a_max, axis = saved"

@@ -10,7 +10,7 @@ from ..errors import ArgumentError, Location
 
 
 def check_not_shared(value, name, others, filename, lineno, holders=None):
-    """Before `name += ...` where other names may share its memory (`holders`: their values,
+    """Before `name += ...` (or another augmented assignment) where other names may share its memory (`holders`: their values,
     where only they can tell; `others` empty: name is an argument, the caller's): for an
     array that is a change in place, which they would see and the emitted code (a new value)
     does not."""
@@ -31,17 +31,18 @@ def check_not_shared(value, name, others, filename, lineno, holders=None):
         )
     if not others:
         raise ArgumentError(
-            f"{name} += ... changes the array {name!r} in place, and it is an argument: the "
+            f"this line changes the array {name!r} in place, and it is an argument: the "
             "caller's array changes too, which srcdiff cannot follow",
             where,
-            f"write {name} = {name} + ... (a new array), and return it if the caller needs "
-            "the new value",
+            f"make a new array ({name} = {name} + v for {name} += v), and return it if the "
+            "caller needs the new value",
         )
     raise ArgumentError(
-        f"{name} += ... changes the {kind} {name!r} in place, and {others} (sharing its "
+        f"this line changes the {kind} {name!r} in place, and {others} (sharing its "
         "memory) is read afterwards: srcdiff cannot follow that change",
         where,
-        f"write {name} = {name} + ... (a new array), and read {name} where the new value is meant",
+        f"make a new array ({name} = {name} + v for {name} += v), and read {name} where the "
+        "new value is meant",
     )
 
 
