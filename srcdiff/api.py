@@ -99,6 +99,19 @@ class Derivative(Variants):
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
         self.__doc__ = f"{mode.title} of {fun.__qualname__}."
 
+    def runs_as(self):
+        """The emitted function a call of this derivative runs as it is (same arguments,
+        same result), which f calling it is differentiated through; else None."""
+        if (
+            self._plain
+            and self._call is not None
+            and not self._one_of_many
+            and self._spread is None
+            and self._keywords is None
+        ):
+            return self._call
+        return None
+
     def _take_defaults(self, owner):
         self._defaults_of = owner if inspect.isfunction(owner) else _NO_DEFAULTS
         self._defaults = self._defaults_of.__defaults__, self._defaults_of.__kwdefaults__

@@ -130,9 +130,27 @@ def unshared(func, name, resolve, rows=False):
     visit(func.body, [])
     return all(
         (at > last if alias is None or bound[alias] > last else at < last)
-        and not any(loop in loops_writing for loop in loops)
+        and not any(loop in loops_writing and not _renews(loop, name) for loop in loops)
         for at, loops, alias in uses
     )
+
+
+def _renews(loop, name):
+    """Whether each pass of `loop` binds `name` to a new dict or list (`p = {}` in its body
+    itself) before it writes into it: what another name kept of an earlier pass is then
+    never written into."""
+    for stmt in loop.body:
+        if (
+            isinstance(stmt, gast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], gast.Name)
+            and stmt.targets[0].id == name
+            and isinstance(stmt.value, (gast.Dict, gast.List))
+        ):
+            return True
+        if name in ir.names_in(stmt, gast.Store) or any(changed(n) == name for n in ir.walk(stmt)):
+            return False
+    return False
 
 
 def _alias_binding(stmt, name):

@@ -18,7 +18,13 @@ from .provenance import holds_functions
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
 from .call_arguments import CallArguments
 from .container_sharing import LIST_CHANGES
-from .user_calls import STATIC_HINT, UserCalls, refuse_spread_arguments, refuse_user_class
+from .user_calls import (
+    STATIC_HINT,
+    UserCalls,
+    refuse_derivative_object,
+    refuse_spread_arguments,
+    refuse_user_class,
+)
 
 
 class Expressions(UserCalls, CallArguments):
@@ -348,11 +354,16 @@ class Expressions(UserCalls, CallArguments):
             )
         self._refuse_item_call(func, what, loc)
         if isinstance(func, gast.Call):
+            of = ir.dotted(func.args[0]) if func.args else None
+            maker = getattr(self.p.resolve(func.func), "__module__", None) or ""
             raise UnsupportedError(
                 f"{what}(...) calls the function that {what} returns, which srcdiff "
                 "cannot tell before the call runs",
                 loc,
-                "call the function by its name, "
+                f"make it once, outside f (d{of[-1]} = {what} at module level), and call that: "
+                "a derivative f calls is differentiated through its emitted code"
+                if maker.startswith("srcdiff") and of is not None  # nf.grad(loss)(w, x)
+                else "call the function by its name, "
                 "or pick it from a container by a constant key (cfg['act'](h))",
             )
         if isinstance(func, gast.Attribute) and func.attr in (*LIST_CHANGES, "append"):
@@ -484,6 +495,7 @@ class Expressions(UserCalls, CallArguments):
                 "iter/next, len, sum, max, min and map); on arrays, call the numpy function",
             )
         refuse_user_class(obj, loc)
+        refuse_derivative_object(obj, gast.unparse(func), loc)
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
             what = gast.unparse(func)
         raise NoAdjointError(

@@ -6,11 +6,15 @@ with what it held, and the branches of an if, and the passes of a loop, are join
 Each name holds a set of arrays, each named by where it was made: `(id(statement), k)` for a
 fresh value, or a name's own for one bound outside f's body (an argument). A value shares
 the arrays of the names it views (aliasing's `viewed`: x, x[1:], x.T, ...); any other value
-is a fresh array."""
+is a fresh array. A statement run again (in a loop) makes a new array: what names still hold
+from its earlier runs is then the earlier arrays', `(id(statement), k, EARLIER)`, so that
+`cur = np.zeros(n)` ... `prev = cur` leaves prev sharing nothing with the next pass's cur."""
 
 import gast
 
 from . import ir
+
+EARLIER = "earlier"  # (the arrays a statement made on its earlier runs)
 
 
 class MemorySharing:
@@ -50,6 +54,7 @@ class MemorySharing:
                 self._bind(held, name, held.origins(name) | self._origins(call.args[-1], held))
         if isinstance(stmt, (gast.Assign, gast.AnnAssign)) and stmt.value is not None:
             targets = stmt.targets if isinstance(stmt, gast.Assign) else [stmt.target]
+            held.retire(id(stmt))
             bound = [b for t in targets for b in self._bound(t, stmt.value, held, (id(stmt),))]
             for name, origins in bound:  # (all values first: a, b = b, a)
                 self._bind(held, name, origins)
@@ -135,6 +140,15 @@ class _Held:
         self.arrays[name] = origins
         for origin in origins:
             self.holders.setdefault(origin, set()).add(name)
+
+    def retire(self, made_at):
+        """The arrays the statement `made_at` (its id) made, held now, become its earlier
+        ones: it is about to make new ones, which no name holds yet."""
+        for name, origins in list(self.arrays.items()):
+            made_here = {o for o in origins if isinstance(o, tuple) and o[0] == made_at}
+            if made_here:
+                earlier = {o if o[-1] == EARLIER else (*o, EARLIER) for o in made_here}
+                self.bind(name, (origins - made_here) | earlier)
 
     def sharing(self, name):
         names = {name}

@@ -183,7 +183,11 @@ def expand_object_calls(parsed, calls=None):
             return False
         else:
             value = parsed.container(func)
-            if not is_object(value) or is_function_value(value):
+            if (
+                not is_object(value)
+                or is_function_value(value)
+                or type(value).__module__.startswith("srcdiff.")  # (a derivative: its code)
+            ):
                 return False
             cls = type(value)
         call = getattr(cls, "__call__", None)

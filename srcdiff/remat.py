@@ -46,4 +46,7 @@ def unwrap(obj):
     """(the function, whether it is checkpointed) for what a call's callee resolves to."""
     if isinstance(obj, Checkpointed):
         return obj.fun, True
+    runs = getattr(type(obj), "runs_as", None)
+    if runs is not None and runs(obj) is not None:
+        return runs(obj), False
     return obj, False

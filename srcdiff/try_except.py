@@ -1,4 +1,4 @@
-"""try/except around one assignment, as numerical code writes a fallback (`try: L =
+"""try/except around one assignment (or return), as numerical code writes a fallback (`try: L =
 np.linalg.cholesky(K)` / `except np.linalg.LinAlgError: L = np.linalg.cholesky(K + jitter)`),
 becomes the branch the exception picks:
 
@@ -20,8 +20,8 @@ from .primitives import registry
 
 def as_branches(stmt, resolve, fresh):
     """The statements standing for try/except `stmt`, or None where it is not of that form
-    (one assignment of pure calls tried; handlers by type, their `as` name unread; no jump
-    out of it)."""
+    (one assignment, or return, of pure calls tried; handlers by type, their `as` name
+    unread; no other jump out of it)."""
     if not _lowerable(stmt, resolve):
         return None
     tried = stmt.body[0]
@@ -48,9 +48,11 @@ def _lowerable(stmt, resolve):
     if not (isinstance(stmt, gast.Try) and stmt.handlers and len(stmt.body) == 1):
         return False
     tried = stmt.body[0]
-    if not isinstance(tried, gast.Assign) or any(
-        isinstance(n, (gast.Return, gast.Break, gast.Continue, gast.Yield, gast.YieldFrom))
-        for n in ir.walk(stmt)
+    returned = isinstance(tried, gast.Return) and tried.value is not None and not stmt.finalbody
+    jumps = (gast.Return, gast.Break, gast.Continue, gast.Yield, gast.YieldFrom)
+    parts = [tried.value, *stmt.handlers, *stmt.orelse, *stmt.finalbody]
+    if not (isinstance(tried, gast.Assign) or returned) or any(
+        isinstance(n, jumps) for part in parts for n in ir.walk(part)
     ):
         return False
     for handler in stmt.handlers:

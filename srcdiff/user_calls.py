@@ -328,3 +328,16 @@ def refuse_user_class(obj, loc):
         f"argument is differentiated as a whole, its gradient a {obj.__name__} too), "
         "or compute with its arrays directly",
     )
+
+
+def refuse_derivative_object(obj, what, loc):
+    """The error for a call of a derivative srcdiff made other than nf.grad(g) or nf.grad(g,
+    wrt=k), whose emitted code a call of it runs as it is (api.Derivative.runs_as)."""
+    if type(obj).__module__.split(".")[0] == "srcdiff":
+        raise UnsupportedError(
+            f"{what}(...) calls a derivative that srcdiff made, which f can call only where "
+            "it is nf.grad(g) or nf.grad(g, wrt=k) for one position or name k",
+            loc,
+            "make that at module level (dg = nf.grad(g)) and call it, and compute g's value "
+            "by calling g",
+        )

@@ -971,6 +971,129 @@ def test_concatenate_a_list_argument():
     assert_gradient(concatenate_a_list_argument, [np.array([1.0, 2.0]), np.array([0.5])])
 
 
+# --- refused where autograd differentiates (programs written as tutorials write them) ---------
+
+
+def double_buffer(x):
+    previous = np.zeros(2)
+    total = 0.0
+    for t in range(3):
+        current = np.zeros(2)  # a new array on every pass
+        current[0] = x[t] * previous[1]
+        current[1] = x[t] + previous[0]
+        total = total + np.sum(previous * current)
+        previous = current
+    return total
+
+
+def test_a_buffer_made_anew_on_each_pass_shares_nothing_with_the_last_one():
+    """Arrays were named by the statement making them, so previous (the last pass's
+    np.zeros(2)) and current (this pass's) counted as one array: "writing into 'current'
+    changes 'previous' too"."""
+    assert_derivatives(double_buffer, np.array([0.5, -1.0, 2.0]), autograd=False)
+
+
+def inner_sgd_steps(w):
+    for _ in range(2):
+        w = {k: w[k] - 0.1 * np.sin(w[k]) for k in w}
+    return np.sum(w["a"] * w["b"])
+
+
+def test_a_dict_comprehension_rebinding_its_source_in_a_loop():
+    """MAML's inner loop (w = {k: w[k] - lr * g[k] for k in w}, tests/programs/maml.py): the
+    dict the comprehension builds is new on every pass, but was refused as one another name
+    may hold while it changes ("writing into '_items0' changes 'w' too", a name of srcdiff's
+    own)."""
+    assert_derivatives(inner_sgd_steps, {"a": np.array([0.3, -0.5]), "b": np.array([1.2, 0.4])})
+
+
+def tanh_energy(w, x):
+    return np.sum(np.tanh(x * w) ** 2)
+
+
+tanh_energy_gradient = nf.grad(tanh_energy)
+
+
+def one_gradient_step(w, x):
+    return tanh_energy(w - 0.1 * tanh_energy_gradient(w, x), x)
+
+
+def test_a_derivative_called_inside_f():
+    """A derivative bound to a global and called inside f (MAML with the AD system's own
+    inner gradient, as autograd and JAX users write it) was followed into srcdiff's own
+    Derivative.__call__: "api.py:368: a list or dict joined in a branch of a conditional
+    expression cannot be differentiated". Its emitted code is differentiated instead."""
+    x = np.array([1.0, 2.0])
+    assert_derivatives(one_gradient_step, np.array([0.3, -0.2]), x, autograd=False)
+
+
+def derivative_made_inside_f(w, x):
+    return np.sum(nf.grad(tanh_energy)(w, x) ** 2)
+
+
+def test_a_derivative_made_and_called_inside_f_says_to_make_it_outside():
+    """srcdiff cannot make the derivative a call makes inside f; the hint said to call the
+    function by its name, now to make the derivative once outside f, which works."""
+    x = np.array([1.0, 2.0])
+    with pytest.raises(nf.SrcdiffError, match="calls the function that") as error:
+        nf.grad(derivative_made_inside_f)(np.array([0.3, -0.2]), x)
+    assert str(error.value.location).endswith(
+        f"test_found_bugs.py:{_line_of('return np.sum(nf.grad(tanh_energy)')}"
+    )
+    assert error.value.hint.startswith(
+        "make it once, outside f (dtanh_energy = nf.grad(tanh_energy) at module level)"
+    )
+
+
+def cholesky_with_jitter(K):
+    jitter = 0.0
+    for _ in range(5):
+        try:
+            return np.linalg.cholesky(K + jitter * np.eye(K.shape[0]))
+        except np.linalg.LinAlgError:
+            jitter = 10 * jitter if jitter else 0.1
+
+
+def log_det_with_jitter(x):
+    K = np.outer(x, x) + np.diag(x**2) - 0.5 * np.eye(3)  # not positive definite
+    return 2 * np.sum(np.log(np.diag(cholesky_with_jitter(K))))
+
+
+def test_a_tried_return_in_a_jitter_loop():
+    """GPy's jitchol: `try: return np.linalg.cholesky(K + jitter * I)` in a loop raising
+    the jitter until it succeeds (here at the second try) was "try/except other than around
+    one assignment of numpy calls cannot be differentiated". (autograd has no forward mode
+    of cholesky: its gradient only.)"""
+    x = np.array([0.5, -1.2, 2.0])
+    assert_derivatives(log_det_with_jitter, x, autograd=False)
+    gradient, theirs = nf.grad(log_det_with_jitter)(x), autograd_grad(log_det_with_jitter, (x,), 0)
+    assert_close(gradient, theirs, 1e-10, 1e-12, "reverse vs autograd")
+
+
+tanh_energy_value_and_gradient = nf.value_and_grad(tanh_energy)
+
+
+def calls_value_and_grad(w, x):
+    value, gradient = tanh_energy_value_and_gradient(w, x)
+    return value + np.sum(gradient**2)
+
+
+def test_a_value_and_grad_called_inside_f_is_refused_at_its_line():
+    """Followed into srcdiff's own __call__: "vg.__call__ takes 'args' as a variadic
+    parameter", and for nf.grad(g, wrt=(0,)) an error located in srcdiff's api.py."""
+    w, x = np.array([0.3, -0.2]), np.array([1.0, 2.0])
+    with pytest.raises(nf.SrcdiffError, match="calls a derivative that srcdiff made") as error:
+        nf.grad(calls_value_and_grad)(w, x)
+    line = _line_of("value, gradient = tanh_energy_value_and_gradient(w, x)")
+    assert str(error.value.location).endswith(f"test_found_bugs.py:{line}")
+
+
+def _line_of(start):
+    source = inspect.getsource(inspect.getmodule(_line_of)).split("\n")
+    [lineno] = [k + 1 for k, line in enumerate(source) if line.strip().startswith(start)]
+    return lineno
+
+
 # --- found here, fixed on main meanwhile: kept to guard these variants --------------------------
 
 

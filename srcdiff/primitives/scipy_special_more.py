@@ -151,6 +151,21 @@ class softplus:  # log(1 + exp(x))
         dz = dx * scipy.special.expit(x)
 
 
+@_ufunc(
+    scipy.special.log_expit,
+    samples=[
+        Sample("scipy.special.log_expit(x)", x=real(3, 4)),
+        Sample("scipy.special.log_expit(x)", x=number()),
+    ],
+)
+class log_expit:  # log(1 / (1 + exp(-x))), whose slope is 1 - expit(x)
+    def adjoint(bz, z, x):
+        bx = bz * scipy.special.expit(-x)
+
+    def tangent(dz, z, x):
+        dz = dx * scipy.special.expit(-x)
+
+
 # (x ** lmbda - 1) / lmbda, log x at lmbda = 0: the slope in lmbda is
 # (x ** lmbda log x - z) / lmbda, its limit (log x) ** 2 / 2 at lmbda = 0
 @_ufunc(

@@ -26,6 +26,10 @@ NAMES = (
     "mlp_activation",
     "dataclass_model",
     "flatten",
+    "maml",
+    "kalman",
+    "tsne",
+    "reinforce",
 )
 
 
