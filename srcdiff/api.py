@@ -102,15 +102,8 @@ class Derivative(Variants):
     def runs_as(self):
         """The emitted function a call of this derivative runs as it is (same arguments,
         same result), which f calling it is differentiated through; else None."""
-        if (
-            self._plain
-            and self._call is not None
-            and not self._one_of_many
-            and self._spread is None
-            and self._keywords is None
-        ):
-            return self._call
-        return None
+        simple = self._spread is None and self._keywords is None  # (no arguments to add)
+        return self._call if self._plain and simple and not self._one_of_many else None
 
     def _take_defaults(self, owner):
         self._defaults_of = owner if inspect.isfunction(owner) else _NO_DEFAULTS

@@ -1,0 +1,124 @@
+"""The errors for a call of a function srcdiff cannot tell before the call runs (a mixin of
+expressions.Expressions): of a parameter or what it holds (a request to make the code when
+the function is called), of a function a call returns, of an item picked at run time."""
+
+import gast
+
+from . import ir
+from .container_sharing import LIST_CHANGES
+from .errors import NoAdjointError, StaticArgumentNeeded, UnsupportedError
+from .provenance import holds_functions
+from .user_calls import STATIC_HINT
+
+
+class UnknownCallees:
+    def _unknown_callee(self, func, loc):
+        """Raise the error saying why the function func names is not known here."""
+        what = gast.unparse(func)
+        root = ir.dotted(func)
+        if (
+            root is not None
+            and root[0] in self.params
+            and getattr(self.p.statics.get(root[0]), "kind", None) != "tree"
+        ):
+            raise StaticArgumentNeeded(
+                f"{what}(...) calls {'a method of ' if len(root) > 1 else ''}the "
+                f"parameter {root[0]!r}, which is known only when the function is called",
+                loc,
+                STATIC_HINT,
+                parameter=root[0],
+            )
+        self._refuse_item_call(func, what, loc)
+        if isinstance(func, gast.Call):
+            of = ir.dotted(func.args[0]) if func.args else None
+            maker = getattr(self.p.resolve(func.func), "__module__", None) or ""
+            raise UnsupportedError(
+                f"{what}(...) calls the function that {what} returns, which srcdiff "
+                "cannot tell before the call runs",
+                loc,
+                f"make it once, outside f (d{of[-1]} = {what} at module level), and call that: "
+                "a derivative f calls is differentiated through its emitted code"
+                if maker.startswith("srcdiff") and of is not None  # nf.grad(loss)(w, x)
+                else "call the function by its name, "
+                "or pick it from a container by a constant key (cfg['act'](h))",
+            )
+        if isinstance(func, gast.Attribute) and func.attr in (*LIST_CHANGES, "append"):
+            raise UnsupportedError(
+                f"{what}(...) changes a value in place, which srcdiff follows only in a "
+                f"statement of its own (v = {what}(...)), of a list f makes that no other name "
+                "holds while it changes",
+                loc,
+                "call it on a line of its own, or bind the name to a new value instead "
+                "(xs = xs[1:], xs = xs + [v], d = {**d, 'b': v})",
+            )
+        held = func.value if isinstance(func, gast.Subscript) else None
+        if isinstance(held, gast.Name) and held.id in self.p.local_names:
+            raise UnsupportedError(
+                f"{what}(...) calls a function held in the list {held.id!r}, which srcdiff "
+                "cannot tell before the call runs (it follows a name bound once to a "
+                "function, or to a list, tuple or dict display of functions left unchanged)",
+                loc,
+                "bind the list once to a display (fs = [np.tanh, relu]) and call fs[i](h), "
+                "or call the function by its name",
+            )
+        raise NoAdjointError(
+            f"cannot differentiate through {what}(...)",
+            loc,
+            f"srcdiff does not know what {what!r} is; call a numpy function "
+            "or one with a registered adjoint",
+        )
+
+    def _refuse_item_call(self, func, what, loc):
+        """For a call of what a parameter holds (`cfg["act"](h)`), the request to make the
+        code for its functions and objects when the function is called; once it is made,
+        the error for an item that is no function srcdiff can tell before the call."""
+        root = func
+        while isinstance(root, (gast.Attribute, gast.Subscript)):
+            root = root.value
+        if not isinstance(root, gast.Name) or root.id not in self.params or root is func:
+            return
+        if root.id not in self.p.statics:
+            raise StaticArgumentNeeded(
+                f"{what}(...) calls an item of the parameter {root.id!r}, which is known "
+                "only when the function is called",
+                loc,
+                STATIC_HINT,
+                parameter=root.id,
+                kind="tree",
+            )
+        raise UnsupportedError(
+            f"{what}(...) calls what the parameter {root.id!r} holds there, which is no "
+            "function (nor object with that method) that srcdiff can tell before the call",
+            loc,
+            f"pick it by constant keys ({root.id}['act'], {root.id}[0]), or by a "
+            "parameter, from functions or objects the argument holds; or loop over a list "
+            "of them (for layer in layers: h = layer(h))",
+        )
+
+    def _picked_at_run_time(self, func, loc):
+        """The error for a call of `ACTIVATIONS[key]`, a function picked from a global
+        container by a key known only at run time: for a parameter, a request to make the
+        code for its value (when the function is called); else a refusal."""
+        container = self.p.container(func.value)
+        if not (isinstance(container, (dict, list, tuple)) and holds_functions(container)):
+            return
+        what, key = gast.unparse(func), func.slice
+        if isinstance(key, gast.Name) and key.id in self.params:
+            raise StaticArgumentNeeded(
+                f"{what}(...) calls the function the parameter {key.id!r} picks, which is "
+                "known only when the function is called",
+                loc,
+                "srcdiff makes the code for "
+                "the key passed (a str or an int): call the derivative with it, or give the "
+                "parameter a default",
+                parameter=key.id,
+                kind="key",
+            )
+        raise UnsupportedError(
+            f"{what}(...) calls a function picked by {gast.unparse(key)}, a value known only "
+            "at run time: srcdiff makes the code for a function it knows before the call",
+            loc,
+            f"pick it by a constant key ({gast.unparse(func.value)}['relu']), by a "
+            "parameter of the differentiated function (the code is made for the value each "
+            "call passes), or pass the function itself as an argument",
+        )
