@@ -16,6 +16,7 @@ from .effects import EffectStatements
 from .errors import UnsupportedError
 from .expressions import Expressions
 from .parse import spelling
+from .passes.liveness import LiveAfter, live_before
 from .primitives import registry
 
 _UNSUPPORTED = {
@@ -96,6 +97,7 @@ class Normalizer(EffectStatements, Expressions):
         self.items_read = {}
         self.versions = {p: p for p in self.params}
         self.depth = 0
+        self.live_after = None  # (LiveAfter over the function, once a write asks: _read_no_more)
 
     def _is_active(self, node, names=None):
         """Whether `node` carries a gradient (of `names`: the active ones by default)."""
@@ -254,6 +256,9 @@ class Normalizer(EffectStatements, Expressions):
                 stack = self.versions.get(value.func.value.id, value.func.value.id)
                 out.append(ir.Pop(held, stack, loc))
                 value = ir.name(held)
+            if self._read_no_more(target.value):  # (the caller's dict, changed for them)
+                out.append(ir.Statement(self.rename(self.writing), loc))
+                return
             if self._is_active(target.value) or active:
                 self.set_item(target, value, active, loc, out)
                 return
@@ -268,6 +273,20 @@ class Normalizer(EffectStatements, Expressions):
                 loc,
                 "assign to plain names",
             )
+
+    def _read_no_more(self, base):
+        """Whether `base` names a parameter not differentiated that nothing reads after the
+        statement writing into it (`bn_param['running_mean'] = m` at the end of a batch
+        norm): the write is the caller's to see, kept as written, its value's gradient 0."""
+        if not isinstance(base, gast.Name) or base.id not in self.params:
+            return False
+        if base.id in self.activity.wrt_names:  # (the backward sweep may read it again)
+            return False
+        if self.live_after is None:
+            self.live_after = LiveAfter()
+            live_before(self.p.node.body, set(), None, after=self.live_after)
+        writing = id(self.writing)
+        return self.live_after.knows(writing) and not self.live_after.live(base.id, writing)
 
     def set_item(self, target, value, active, loc, out):
         base = target.value

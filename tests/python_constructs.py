@@ -648,6 +648,16 @@ def filtered_items(w, x):
     return sum(kept) * np.sum(np.array(list(filter(None, [h[0], 0.0, h[1]]))) ** 2)
 
 
+def running_mean_kept_for_the_caller(w, x, bn_param):
+    h = x @ w
+    mu = np.mean(h, axis=0)
+    momentum = bn_param["momentum"]
+    out = (h - mu) / np.sqrt(np.var(h, axis=0) + 1e-5)
+    # (as CS231n's batchnorm_forward: the caller's dict changed, read no more in f)
+    bn_param["running_mean"] = momentum * bn_param["running_mean"] + (1 - momentum) * mu
+    return np.sum(np.tanh(out) * out[0])
+
+
 def weighs_a_pair(pair, x):
     first, second = pair
     return np.sum(np.tanh(x @ first) * second)
@@ -953,6 +963,10 @@ CASES = {
     "f(*pair)": (splat_call, w_and_x),
     "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
     "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "bn_param['running_mean'] = ... into an argument dict read no more": (
+        running_mean_kept_for_the_caller,
+        lambda: (*w_and_x(), {"momentum": 0.9, "running_mean": np.zeros(2)}),
+    ),
     "filter(g, xs), list(filter(None, xs))": (filtered_items, w_and_x),
     "@np.vectorize def g, np.vectorize(np.tanh)(h)": (vectorized_functions, w_and_x),
     "functools.reduce(operator.add, ...), map(operator.mul, ...)": (operator_functions, w_and_x),

@@ -1267,3 +1267,24 @@ def test_the_adjoint_of_a_cast_to_complex_is_its_real_part_without_a_warning():
         gradient = nf.grad(imaginary_part_of_a_complex_root)(x)
     expected = finite_differences(imaginary_part_of_a_complex_root, (x,), 0)
     np.testing.assert_allclose(gradient, expected, rtol=1e-6, atol=1e-8)
+
+
+def writes_a_statistic(x, stats):
+    stats["mean"] = np.mean(x)
+    return np.sum(x**2)
+
+
+def writes_a_statistic_then_reads_it(x, stats):
+    stats["mean"] = np.mean(x)
+    return np.sum(x**2) * stats["mean"]
+
+
+def test_a_write_into_an_argument_dict_read_no_more_is_kept_for_the_caller():
+    """A write into a dict argument not differentiated that f reads no more (a batch norm's
+    running statistics) runs as written, the caller seeing it, its value's gradient 0; one
+    that f reads afterwards is still refused, since its gradient would be lost."""
+    x, stats = np.array([1.0, 2.0, 4.0]), {"mean": 0.0}
+    np.testing.assert_allclose(nf.grad(writes_a_statistic)(x, stats), 2 * x)
+    assert stats["mean"] == pytest.approx(7 / 3)
+    with pytest.raises(nf.SrcdiffError, match="writing into 'stats'"):
+        nf.grad(writes_a_statistic_then_reads_it)(x, {"mean": 0.0})
