@@ -1,8 +1,10 @@
 """Calls of the operator module's functions (`functools.reduce(operator.add, terms)`,
 `map(operator.mul, xs, ys)`, once those are loops and comprehensions) written as the
 operators they apply: `operator.mul(a, b)` is `a * b`, whatever a and b are (lists join,
-arrays broadcast), as the transforms follow operators."""
+arrays broadcast), as the transforms follow operators. So is `math.log(x, base)`, which
+Python computes as `math.log(x) / math.log(base)`."""
 
+import math
 import operator
 
 import gast
@@ -63,6 +65,9 @@ def _as_operator(node, resolve):
         written = gast.UnaryOp(op=unary(), operand=node.args[0])
     elif function is operator.getitem and len(node.args) == 2:
         written = gast.Subscript(value=node.args[0], slice=node.args[1], ctx=gast.Load())
+    elif function is math.log and len(node.args) == 2:  # (math.log's own quotient)
+        x, base = (gast.Call(func=node.func, args=[a], keywords=[]) for a in node.args)
+        written = gast.BinOp(left=x, op=gast.Div(), right=base)
     else:
         return None
     return gast.copy_location(written, node)

@@ -5,6 +5,7 @@ import collections
 import contextlib
 import functools
 import logging
+import math
 import operator
 import typing
 import warnings
@@ -658,6 +659,11 @@ def running_mean_kept_for_the_caller(w, x, bn_param):
     return np.sum(np.tanh(out) * out[0])
 
 
+def math_in_scalar_code(w, x):
+    size = float(np.sum(w**2)) + 1.0
+    return math.log(size, 10) * math.sqrt(size) + math.atan2(math.tanh(size), 2.0) * np.sum(x @ w)
+
+
 def weighs_a_pair(pair, x):
     first, second = pair
     return np.sum(np.tanh(x @ first) * second)
@@ -963,6 +969,7 @@ CASES = {
     "f(*pair)": (splat_call, w_and_x),
     "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
     "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "math.log(x, 10), math.sqrt, math.atan2 of floats": (math_in_scalar_code, w_and_x),
     "bn_param['running_mean'] = ... into an argument dict read no more": (
         running_mean_kept_for_the_caller,
         lambda: (*w_and_x(), {"momentum": 0.9, "running_mean": np.zeros(2)}),

@@ -25,7 +25,7 @@ _SAME = {
     np.fabs: math.fabs,
     np.rad2deg: math.degrees,
     np.deg2rad: math.radians,
-    np.log: math.log,  # (math.log(x, base): an error at the call, the record has no base)
+    np.log: math.log,  # (math.log(x, base) is math.log(x) / math.log(base): operator_calls)
     np.log2: math.log2,
     np.log10: math.log10,
     np.sqrt: math.sqrt,
