@@ -2,6 +2,8 @@
 `list(x)`, `tuple(x)`, `dict(...)`, `sorted(...)`, `next(iter(x))`, `f(*pieces)` and `a + b` of
 displays become displays, comprehensions and indexing (the statements are containers.py's)."""
 
+import inspect
+
 import gast
 
 from . import ir, runtime
@@ -300,9 +302,39 @@ class ContainerExpressions:
                     raise zip_star_error(self.location(stmt))
                 return self.transposed(node, stmt)  # columns = list(zip(*pairs))
             if isinstance(arg, gast.Starred) and items is None:
-                return node  # (ANF refuses it, naming the call)
+                items = self.counted_by_signature(node, arg, stmt)
+                if items is None:
+                    return node  # (ANF refuses it, naming the call)
             args += items.elts if isinstance(arg, gast.Starred) else [arg]
         return gast.Call(func=node.func, args=args, keywords=node.keywords)
+
+    def counted_by_signature(self, node, starred, stmt):
+        """The items of `*pieces` in a call of a function of the user's whose parameters
+        count them (`dense(*p, h)` of `def dense(W, b, x)`: p[0], p[1]), checked to be
+        that many as the call runs; else None."""
+        fn = self.resolve(node.func)
+        if not inspect.isfunction(fn) or node.keywords or runtime.is_helper(fn):
+            return None
+        if sum(isinstance(a, gast.Starred) for a in node.args) != 1:
+            return None
+        params = list(inspect.signature(fn).parameters.values())
+        if any(p.kind in (p.VAR_POSITIONAL, p.KEYWORD_ONLY, p.VAR_KEYWORD) for p in params):
+            return None
+        if any(p.default is not p.empty for p in params):  # (then the count is not told)
+            return None
+        count = len(params) - (len(node.args) - 1)
+        if count < 1 or not isinstance(starred.value, gast.Name):
+            return None
+        pieces = starred.value.id
+        check = ir.call(ir.attr("runtime", "check_unpack"), ir.name(pieces), ir.const(count))
+        self.hoisted.append(self._located(ir.expr_stmt(check), stmt))
+        return gast.Tuple(
+            elts=[
+                gast.Subscript(value=ir.name(pieces), slice=ir.const(k), ctx=gast.Load())
+                for k in range(count)
+            ],
+            ctx=gast.Load(),
+        )
 
     def sequence(self, node, kind):
         """list(x) and tuple(x): a display of x's items when their count is in the code,

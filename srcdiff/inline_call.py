@@ -23,6 +23,7 @@ class CallInlining:
         name = call.func.id
         self._check_inlinable(name, call, stmt)
         definition, defaults = self.local[name]
+        call, checks = _spread(definition, call, stmt)
         body = ir.copy_tree(definition.body)
         prefix = self._prefix(name)
         bindings = self._bind_packed(
@@ -32,11 +33,15 @@ class CallInlining:
         passed, picked = self._functions_passed(bindings, definition, body, stmt)
         renames = self._renames(prefix, bindings, passed, definition)
         self._own(renames, body)
-        out = made + [
-            gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
-            for param, value in bindings
-            if param not in passed
-        ]
+        out = (
+            checks
+            + made
+            + [
+                gast.copy_location(ir.assign(renames.get(param, param), value), stmt)
+                for param, value in bindings
+                if param not in passed
+            ]
+        )
         inner = gast.FunctionDef(
             name=name,
             args=definition.args,
@@ -270,6 +275,34 @@ class CallInlining:
                     self.location(stmt),
                 )
         return bindings, extra, named
+
+
+def _spread(definition, call, stmt):
+    """(the call with `*pieces`, a name, spread over the parameters it fills, as in
+    `layer(*p, h)` of `def layer(W, b, x)`: p[0], p[1]; the check that there are that many
+    as it runs), where those parameters count them (no default, no *args); else (call, [])."""
+    args = definition.args
+    starred = [a for a in call.args if isinstance(a, gast.Starred)]
+    if (
+        len(starred) != 1
+        or not isinstance(starred[0].value, gast.Name)
+        or args.vararg is not None
+        or args.defaults
+        or call.keywords
+    ):
+        return call, []
+    count = len(args.posonlyargs + args.args) - (len(call.args) - 1)
+    if count < 1:
+        return call, []
+    pieces = starred[0].value.id
+    spread = [
+        gast.Subscript(value=ir.name(pieces), slice=ir.const(k), ctx=gast.Load())
+        for k in range(count)
+    ]
+    given = [p for a in call.args for p in (spread if a is starred[0] else [a])]
+    check = ir.call(ir.attr("runtime", "check_unpack"), ir.name(pieces), ir.const(count))
+    spread_call = gast.copy_location(gast.Call(func=call.func, args=given, keywords=[]), call)
+    return spread_call, [gast.copy_location(ir.expr_stmt(check), stmt)]
 
 
 def _is_path(node):

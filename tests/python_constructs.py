@@ -664,6 +664,22 @@ def math_in_scalar_code(w, x):
     return math.log(size, 10) * math.sqrt(size) + math.atan2(math.tanh(size), 2.0) * np.sum(x @ w)
 
 
+def tanh_layer(W, b, x):
+    return np.tanh(x @ W + b)
+
+
+def pairs_spread_into_calls(w, x):
+    params = [(w, np.ones(2)), (np.ones((2, 2)) * w[0], w[1])]
+
+    def scaled(W, b, h):
+        return 0.5 * (h @ W + b)
+
+    h = x
+    for p in params:
+        h = tanh_layer(*p, h) + scaled(*p, h)
+    return np.sum(h**2)
+
+
 def weighs_a_pair(pair, x):
     first, second = pair
     return np.sum(np.tanh(x @ first) * second)
@@ -969,6 +985,10 @@ CASES = {
     "f(*pair)": (splat_call, w_and_x),
     "g([w, 2.0], x), g(pair=(w, b), x=x)": (displays_passed_to_a_user_function, w_and_x),
     "module-level lambdas, two on a line, in a dict": (module_lambdas, w_and_x),
+    "for p in params: h = layer(*p, h), of a module and a local layer": (
+        pairs_spread_into_calls,
+        w_and_x,
+    ),
     "math.log(x, 10), math.sqrt, math.atan2 of floats": (math_in_scalar_code, w_and_x),
     "bn_param['running_mean'] = ... into an argument dict read no more": (
         running_mean_kept_for_the_caller,
