@@ -15,7 +15,8 @@ def lower_comprehensions(body, is_varied, fresh, renamed=None):
     becomes a loop that appends, ahead of its statement (`[f(r) for r in x]` -> `_items0 =
     []`, `for _r0 in x: _items0.append(f(_r0))`): a list built with append, which np.stack,
     np.array, sum and the like take; a dict comprehension, a loop that sets its items
-    (`_items0[k] = v`). Whether any was (then activity analysis runs again, and this again
+    (`_items0[k] = v`). So is one a for loop goes over (`for W, b in [p for p in params if
+    ...]`), which it evaluates once, first. Whether any was (then activity analysis runs again, and this again
     for the comprehensions nested in those). `renamed` (if given) collects, for each loop
     name made fresh, the comprehension's own name it stands for."""
     changed = False
@@ -24,8 +25,11 @@ def lower_comprehensions(body, is_varied, fresh, renamed=None):
         for block in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
                 changed |= lower_comprehensions(getattr(stmt, block), is_varied, fresh, renamed)
-        if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
-            found = [n for n in ir.walk(stmt) if isinstance(n, _COMPREHENSIONS) and is_varied(n)]
+        if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Return, gast.Expr, gast.For)):
+            evaluated = stmt.iter if isinstance(stmt, gast.For) else stmt  # (once, first)
+            found = [
+                n for n in ir.walk(evaluated) if isinstance(n, _COMPREHENSIONS) and is_varied(n)
+            ]
             inner = {id(m) for n in found for m in ir.walk(n) if m is not n}
             for comp in (n for n in found if id(n) not in inner):
                 whole = (

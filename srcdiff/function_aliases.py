@@ -210,12 +210,11 @@ def _as_comprehension(call, resolve):
     function = resolve(call.func)
     if function is filter and len(call.args) == 2:
         item, kept = ir.name("_filtered_item", store=True), call.args[0]
-        if isinstance(kept, gast.Constant) and kept.value is None:
-            test = ir.name(item.id)
-        elif ir.dotted(kept) is not None and is_function_value(resolve(kept)):
-            test = gast.Call(func=kept, args=[ir.name(item.id)], keywords=[])
-        else:  # (a lambda or local function: inlined only in a loop, which this is not yet)
-            return None
+        test = (
+            ir.name(item.id)
+            if isinstance(kept, gast.Constant) and kept.value is None
+            else gast.Call(func=kept, args=[ir.name(item.id)], keywords=[])
+        )
         return _comprehension(ir.name(item.id), item, call.args[1], [test])
     if function is not map:
         return None

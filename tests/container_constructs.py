@@ -569,6 +569,12 @@ def written_while_looped_over(params, x):
     return sum(np.sum(piece) for piece in pieces) * np.sum(x)
 
 
+def filtered_layers(params, x):
+    for W, b in filter(lambda layer: layer[0].shape[0] == 3, params):  # (the first layer)
+        x = np.tanh(x @ W + b)
+    return np.sum(x)
+
+
 def layers_extended_and_repeated_in_place(params, x):
     layers = list(params)
     layers += [(np.tanh(layers[0][0]), 2.0 * layers[0][1])]
@@ -821,6 +827,7 @@ CASES = {
     "next(it, default), next(iter(params), None)": (next_with_a_default, three_square_layers),
     "layers.reverse(), layers.extend([...])": (layers_reversed_and_extended, layer_list),
     "layers += [...], layers *= 2": (layers_extended_and_repeated_in_place, layer_list),
+    "for W, b in filter(lambda layer: ..., params)": (filtered_layers, layer_list),
     "pair += (v,), pair *= 2 of a tuple": (tuples_extended_and_repeated, layer_list),
     "pieces.insert(k, v), .pop(), .pop(0), del pieces[-1]": (
         pieces_inserted_popped_and_deleted,
@@ -888,12 +895,6 @@ def next_of_a_generator(params, x):
     return np.sum(next(pieces)) + np.sum(x)
 
 
-def filtered_layers(params, x):
-    for W, b in filter(lambda layer: layer[0].shape[0] == 3, params):  # refused: a loop does it
-        x = np.tanh(x @ W + b)
-    return np.sum(x)
-
-
 def sorted_values(params, x):
     # taken for a sort of items (nothing in the code says params is a dict): a dict fails the
     # check as it runs
@@ -942,12 +943,6 @@ def joined_in_a_branch(params, x):
 
 
 ERRORS = {
-    "filter(...) of parameters": (
-        filtered_layers,
-        layer_list,
-        "filter(...) of differentiated values cannot be differentiated",
-        "write it as a for loop",
-    ),
     "next(generator)": (
         next_of_a_generator,
         layer_list,
