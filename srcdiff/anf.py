@@ -256,7 +256,7 @@ class Normalizer(EffectStatements, Expressions):
                 stack = self.versions.get(value.func.value.id, value.func.value.id)
                 out.append(ir.Pop(held, stack, loc))
                 value = ir.name(held)
-            if self._read_no_more(target.value):  # (the caller's dict, changed for them)
+            if self._read_no_more(target):  # (the caller's dict, changed for them)
                 out.append(ir.Statement(self.rename(self.writing), loc))
                 return
             if self._is_active(target.value) or active:
@@ -274,10 +274,14 @@ class Normalizer(EffectStatements, Expressions):
                 "assign to plain names",
             )
 
-    def _read_no_more(self, base):
-        """Whether `base` names a parameter not differentiated that nothing reads after the
-        statement writing into it (`bn_param['running_mean'] = m` at the end of a batch
-        norm): the write is the caller's to see, kept as written, its value's gradient 0."""
+    def _read_no_more(self, target):
+        """Whether `target` is an item by a str key (of a dict: no array changes) of a
+        parameter not differentiated that nothing reads after the statement writing it
+        (`bn_param['running_mean'] = m` at the end of a batch norm): the write is the
+        caller's to see, kept as written, its value's gradient 0."""
+        base, key = target.value, target.slice
+        if not (isinstance(key, gast.Constant) and isinstance(key.value, str)):
+            return False
         if not isinstance(base, gast.Name) or base.id not in self.params:
             return False
         if base.id in self.activity.wrt_names:  # (the backward sweep may read it again)
