@@ -81,17 +81,7 @@ class Forward:
             if p in self.fn.active and p not in self.wrt
         ]
         body += self.block(self.fn.body)
-        return [
-            gast.FunctionDef(
-                name=self.func_name,
-                args=args,
-                body=body,
-                decorator_list=[],
-                returns=None,
-                type_comment=None,
-                type_params=[],
-            )
-        ]
+        return [ir.function_def(self.func_name, args, body)]
 
     def block(self, stmts):
         return [s for stmt in stmts for s in ir.located(self.statement(stmt), stmt.loc)]

@@ -42,15 +42,7 @@ class CallInlining:
                 if param not in passed
             ]
         )
-        inner = gast.FunctionDef(
-            name=name,
-            args=definition.args,
-            body=body,
-            decorator_list=[],
-            returns=None,
-            type_comment=None,
-            type_params=[],
-        )
+        inner = ir.function_def(name, definition.args, body)
         gast.copy_location(inner, definition)
         desugar(inner, self.names.fresh, self.resolve)  # one return, at the end
         result = self._given(self.names.named(f"{prefix}_result"))

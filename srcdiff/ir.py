@@ -538,17 +538,19 @@ _CONDITIONAL = (
 def lambda_definition(name, function, where):
     """The FunctionDef of a lambda, named `name`, placed where `where` is."""
     body = [gast.copy_location(gast.Return(value=function.body), where)]
-    return gast.copy_location(
-        gast.FunctionDef(
-            name=name,
-            args=function.args,
-            body=body,
-            decorator_list=[],
-            returns=None,
-            type_comment=None,
-            type_params=[],
-        ),
-        where,
+    return gast.copy_location(function_def(name, function.args, body), where)
+
+
+def function_def(name, args, body):
+    """A plain def: no decorators, annotations or type parameters."""
+    return gast.FunctionDef(
+        name=name,
+        args=args,
+        body=body,
+        decorator_list=[],
+        returns=None,
+        type_comment=None,
+        type_params=[],
     )
 
 

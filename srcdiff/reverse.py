@@ -197,15 +197,7 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         args.args[:0] = [
             gast.Name(id=e, ctx=gast.Param(), annotation=None, type_comment=None) for e in extra
         ]
-        return gast.FunctionDef(
-            name=name,
-            args=args,
-            body=body,
-            decorator_list=[],
-            returns=None,
-            type_comment=None,
-            type_params=[],
-        )
+        return ir.function_def(name, args, body)
 
     def _forward_sweep(self):
         """(forward statements, result expression)."""
