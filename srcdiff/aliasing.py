@@ -313,6 +313,8 @@ class Aliasing:
             return set().union(*map(viewed, value.values))
         if isinstance(value, gast.Call):
             func = value.func
+            if self.p.resolve(func) in _YIELDING_ITEMS:  # (for i, row in enumerate(y))
+                return set().union(*map(viewed, value.args))
             if (
                 isinstance(func, gast.Attribute)
                 and self.p.resolve(func) is MISSING
@@ -408,6 +410,10 @@ class Aliasing:
             and viewed is not None
             and self._fresh(viewed)
         )
+
+
+# builtins whose items are their arguments' own items (rows of an array: views of it)
+_YIELDING_ITEMS = (enumerate, zip, reversed, iter)
 
 
 def _copy_declined(call):
