@@ -2,7 +2,9 @@
 (`p[k] += v`). numpy changes the item in place when it is an array, and every name holding
 that array sees the change; where nothing else can hold it, that is `p[k] = p[k] + v`, which
 srcdiff follows (the item replaced; containers.py then rebinds p). Where an argument's array
-may be the item, or another name holding it is read afterwards, srcdiff refuses, saying so.
+may be the item, or another name holding it is read afterwards, srcdiff refuses, saying so;
+where p is read afterwards, a check before the write refuses an item another item of p holds
+too (p = [y, y]), which only the call can tell.
 
     grads = {"W": 2.0 * W}              grads = {"W": 2.0 * W}
     grads["W"] += reg * W        ->     grads["W"] = grads["W"] + reg * W
@@ -36,12 +38,22 @@ def augmented_item_writes(func, is_varied, resolve, location):
     live_before(func.body, set(), None, after=live_after)
     for stmt in found:
         holders.check(stmt, live_after, location(stmt))
-    rewritten = {id(s) for s in found}
+    # (a check first where p is read afterwards: another item of p may hold the array)
+    rewritten = {
+        id(s): _checked(s, location(s)) if live_after.among({s.target.value.id}, id(s)) else []
+        for s in found
+    }
     for node in ir.walk(func):
         for block in ("body", "orelse"):
             stmts = getattr(node, block, None)
             if isinstance(stmts, list):
-                stmts[:] = [_as_assignment(s) if id(s) in rewritten else s for s in stmts]
+                stmts[:] = [
+                    new
+                    for s in stmts
+                    for new in (
+                        [*rewritten[id(s)], _as_assignment(s)] if id(s) in rewritten else [s]
+                    )
+                ]
     return True
 
 
@@ -52,6 +64,22 @@ def _augmented_item(stmt):
         and isinstance(stmt.target.value, gast.Name)
         and not isinstance(stmt.target.slice, gast.Slice)
     )
+
+
+def _checked(stmt, loc):
+    """[the runtime check, before `p[k] op= v` where p is read afterwards, that no other item
+    of p holds the array numpy changes in place (p = [y, y])]: only the call can tell."""
+    target = stmt.target
+    check = ir.call(
+        "runtime.check_item_alone",
+        ir.name(target.value.id),
+        ir.copy_tree(target.slice),
+        ir.const(gast.unparse(target).strip()),
+        ir.const(ir.op_symbol(stmt.op)),
+        ir.const(loc.filename),
+        ir.const(loc.lineno),
+    )
+    return [gast.copy_location(ir.expr_stmt(check), stmt)]
 
 
 def _as_assignment(stmt):

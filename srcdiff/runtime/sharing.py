@@ -46,6 +46,27 @@ def check_not_shared(value, name, others, filename, lineno, holders=None):
     )
 
 
+def check_item_alone(container, key, item, op, filename, lineno):
+    """Before `p[k] op= v` (item: the text of p[k]), which numpy does in place for an array: refuse
+    if another item of p (p = [y, y], or a view of the same array) shares p[k]'s memory, as
+    that item would see the change and srcdiff's value of it does not."""
+    value = container[key]
+    if type(value) is not np.ndarray:
+        return
+    if isinstance(container, dict):
+        others = [v for k, v in container.items() if k != key]
+    else:
+        at = range(len(container))[key]
+        others = [v for k, v in enumerate(container) if k != at]
+    if any(_holds(other, value) for other in others):
+        raise ArgumentError(
+            f"{item} {op}= ... changes in place an array another item of the container "
+            "holds too (sharing its memory): srcdiff cannot follow that change",
+            Location(filename, lineno, linecache.getline(filename, lineno).rstrip()),
+            f"replace the item ({item} = {item} {op} ...), or put copies in the container",
+        )
+
+
 def _holds(holder, array):
     """Whether `holder` (an array, or a list, tuple or dict of them) shares array's memory."""
     if type(holder) is np.ndarray:
