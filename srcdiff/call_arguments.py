@@ -57,6 +57,8 @@ class CallArguments:
                 if display[1] is out:  # a list or tuple display made just before, unchanged
                     bound[param] = ir.copy_tree(display[0])
         self._refuse_flat_dtype(record, bound, node, loc)
+        if record.reads_in_order:
+            _refuse_layout_order(bound.get("order"), node, loc)
         for param, value in bound.items():
             if (
                 param not in template.rules
@@ -113,6 +115,20 @@ class CallArguments:
         for k in forward.keywords:
             k.value = ir.name(held) if k.value is display else k.value
         return ir.name(held)
+
+
+def _refuse_layout_order(order, node, loc):
+    """A reshape's order= other than 'C' or 'F' (the default: none given) reads by the
+    argument's memory layout ('A', 'K'), which its adjoint's fresh arrays do not have."""
+    if order is None or isinstance(order, gast.Constant) and order.value in ("C", "F"):
+        return
+    raise NoAdjointError(
+        f"{gast.unparse(node.func)}(..., order={gast.unparse(order).strip()}) reads by the "
+        "memory layout of its argument (order 'A' or 'K', or one only the call tells), "
+        "which srcdiff's derivative cannot follow",
+        loc,
+        "pass order='C' or order='F' as a literal",
+    )
 
 
 def _without_stated_defaults(functions, keywords, signature):

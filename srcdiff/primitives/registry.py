@@ -75,6 +75,10 @@ class Primitive:
     # its templates follow a dtype= of ints or bools (runtime.cast_grad: flat); without it
     # such a dtype of a differentiated call is refused (np.sum(x, dtype=int))
     casts: bool = False
+    # its order= says in which order it reads its argument's elements, which its templates
+    # follow for 'C' and 'F' only: 'A' and 'K' follow the argument's memory layout, which the
+    # arrays its templates reshape lack (refused, as an order only the call tells)
+    reads_in_order: bool = False
     # positions of a returned tuple's adjoint it reads only by runtime.unpack_adjoint, where
     # a tuple of the items' adjoints (None: none) may stand for the Sparse (eigh_vjp's g)
     tuple_adjoints: tuple = ()

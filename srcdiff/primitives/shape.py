@@ -245,6 +245,7 @@ class transpose:
 @_moves(
     np.reshape,
     methods=("reshape",),
+    reads_in_order=True,
     vararg_method=True,
     view=True,
     samples=[
@@ -265,6 +266,7 @@ class reshape:
 @_moves(
     np.ravel,
     methods=("ravel",),
+    reads_in_order=True,
     view=True,
     samples=[
         Sample("np.ravel(x)", x=real(2, 3)),
@@ -283,6 +285,7 @@ class ravel:
 @_moves(
     flatten,
     methods=("flatten",),
+    reads_in_order=True,
     fresh=True,
     samples=[
         Sample("x.flatten() * x.ravel()", x=real(2, 3)),
