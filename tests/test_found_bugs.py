@@ -1288,3 +1288,103 @@ def test_a_write_into_an_argument_dict_read_no_more_is_kept_for_the_caller():
     assert stats["mean"] == pytest.approx(7 / 3)
     with pytest.raises(nf.SrcdiffError, match="writing into 'stats'"):
         nf.grad(writes_a_statistic_then_reads_it)(x, {"mean": 0.0})
+
+
+# --- found by probing against finite differences (probe2) ---------------------------------------
+
+
+def scales_rows_of_enumerate(x):
+    y = x * 1.0
+    for i, row in enumerate(y):
+        row *= i + 1.0
+    return np.sum(y * C)
+
+
+def writes_rows_of_zip(x):
+    y = x * 1.0
+    for row, c in zip(y, [1.0, 2.0]):
+        row[:] = row * c
+    return np.sum(y * C)
+
+
+def writes_rows_of_reversed(x):
+    y = x * 1.0
+    for row in reversed(y):
+        row[0] = row[1] * 3.0
+    return np.sum(y * C)
+
+
+def reads_rows_of_enumerate(x):
+    y = x * 1.0
+    out = np.zeros(2)
+    for i, row in enumerate(y):
+        out[:] = out + row * i
+    for i, v in enumerate(y[0]):
+        y[1, i] = v * out[i]
+    return np.sum(y * C)
+
+
+def test_a_write_into_a_row_of_enumerate_zip_or_reversed_is_refused():
+    """`for i, row in enumerate(y): row *= c` changes y in place (row is a view of it), as
+    `for row in y` does, which srcdiff refused: through enumerate, zip or reversed the row
+    was taken for a fresh array and y's change was lost (the gradient of y's own values,
+    C where 2 C was right)."""
+    x = np.array([[1.0, -2.0], [0.5, 3.0]])
+    assert_refused(scales_rows_of_enumerate, x, "row *= i", "'y'")
+    assert_refused(writes_rows_of_zip, x, "row[:] = row * c", "'y'")
+    assert_refused(writes_rows_of_reversed, x, "row[0] = row[1]", "'y'")
+    assert_derivatives(reads_rows_of_enumerate, x, autograd=False)
+
+
+def changes_an_item_held_twice(x):
+    y = x * 1.0
+    items = [y, y]
+    items[0] *= x
+    return np.sum(items[1] * x)
+
+
+def changes_an_entry_held_twice(x):
+    y = x * 1.0
+    entries = {"a": y, "b": y[1:]}
+    entries["a"] += x
+    return np.sum(entries["b"] * x[1:])
+
+
+def changes_one_of_two_arrays(x):
+    gradient, scale = x * 2.0, x**2
+    grads = {"W": gradient, "b": scale}
+    grads["W"] += 0.1 * x
+    return np.sum(grads["W"] * grads["b"])
+
+
+def test_an_item_changed_in_place_that_another_item_holds_is_refused():
+    """`p[k] op= v` is p[k] = p[k] op v for srcdiff, but numpy changes the array in place:
+    another item of p holding it (p = [y, y], or a view of it) saw the change, which srcdiff
+    lost (for items = [y, y]; items[0] *= x, the gradient 2 x where 3 x ** 2 + 1 ... was
+    right). Only the call can tell: a check before the write refuses it."""
+    x = np.array([0.5, 1.0, 1.5])
+    assert_refused(changes_an_item_held_twice, x, "items[0] *= x", "another item")
+    assert_refused(changes_an_entry_held_twice, x, 'entries["a"] += x', "another item")
+    assert_derivatives(changes_one_of_two_arrays, x, autograd=False)
+
+
+def reshapes_in_memory_order(x):
+    return np.sum(x.T.reshape(6, order="A") * np.arange(6.0))
+
+
+def ravels_in_memory_order(x):
+    return np.sum(np.ravel(x.T, order="K") * np.arange(6.0))
+
+
+def reshapes_in_fortran_order(x):
+    return np.sum(x.T.reshape(6, order="F") * np.arange(6.0)) + np.sum(x.flatten("F") ** 2)
+
+
+def test_reshape_in_the_memory_order_of_its_argument_is_refused():
+    """x.T.reshape(n, order='A') reads x.T in Fortran order (x.T is Fortran-contiguous), but
+    the adjoint reshaped its fresh, C-contiguous gradient with order='A': in C order, the
+    gradient transposed ([[0, 3], [1, 4], [2, 5]] where [[0, 1], [2, 3], [4, 5]] was right)."""
+    x = np.arange(6.0).reshape(3, 2)
+    assert_refused(reshapes_in_memory_order, x, 'return np.sum(x.T.reshape(6, order="A")', "'A'")
+    assert_refused(ravels_in_memory_order, x, 'return np.sum(np.ravel(x.T, order="K")', "'K'")
+    assert_derivatives(reshapes_in_fortran_order, x)
