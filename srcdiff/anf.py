@@ -17,6 +17,7 @@ from .errors import UnsupportedError
 from .expressions import Expressions
 from .parse import spelling
 from .passes.liveness import LiveAfter, live_before
+from .truths import changeable_names
 from .primitives import registry
 
 _UNSUPPORTED = {
@@ -90,6 +91,7 @@ class Normalizer(EffectStatements, Expressions):
             and isinstance(n.ctx, gast.Store)
             and isinstance(n.value, gast.Name)
         }
+        self.changeable = changeable_names(node, parsed.resolve)  # (truths.py)
         # name -> (its list or tuple display, the block it was made in), while it holds
         self.displays = {}
         # (name, key) -> (the temporary holding name[key], its block, the last position there
@@ -414,7 +416,7 @@ class Normalizer(EffectStatements, Expressions):
 
     def if_statement(self, stmt, loc, out):
         test = self.names.fresh("_cond")
-        out.append(ir.Assign([test], self.rename(stmt.test), loc))
+        out.append(ir.Assign([test], self.saved_truth(stmt.test), loc))
         self.depth += 1
         body, orelse = self.block(stmt.body), self.block(stmt.orelse)
         self.depth -= 1
