@@ -1388,3 +1388,50 @@ def test_reshape_in_the_memory_order_of_its_argument_is_refused():
     assert_refused(reshapes_in_memory_order, x, 'return np.sum(x.T.reshape(6, order="A")', "'A'")
     assert_refused(ravels_in_memory_order, x, 'return np.sum(np.ravel(x.T, order="K")', "'K'")
     assert_derivatives(reshapes_in_fortran_order, x)
+
+
+def branches_on_a_list_emptied_later(x):
+    pending = [1]
+    total = 0.0
+    for i in range(3):
+        if pending:
+            total = total + x[i] ** 2
+        else:
+            total = total + x[i]
+    pending.pop()
+    return total
+
+
+def branches_on_an_array_written_later(x):
+    flag = np.array([1.0])
+    total = x[0] ** 2 if flag else x[0]
+    for i in range(1, 3):
+        if flag:
+            total = total + x[i] ** 2
+        else:
+            total = total + x[i]
+    flag[0] = 0.0
+    return total
+
+
+def branches_on_a_list_appended_to(x):
+    seen = []
+    total = 0.0
+    for i in range(3):
+        total = total + (x[i] ** 2 if seen else x[i])
+        seen.append(i)
+    return total
+
+
+def test_the_reverse_sweep_takes_the_branch_the_test_chose_before_it_changed():
+    """`if pending:` saved the list itself for the reverse sweep, which read its truth after
+    f had changed it (popped it empty, written into the array tested, appended to it): the
+    reverse sweep took the other branch (the gradient 1 where 2 x was right), or ran out of
+    saved values. The truth as the test saw it is saved: bool(pending)."""
+    x = np.array([0.5, 1.2, -0.3])
+    for f in (
+        branches_on_a_list_emptied_later,
+        branches_on_an_array_written_later,
+        branches_on_a_list_appended_to,
+    ):
+        assert_derivatives(f, x, autograd=False)
