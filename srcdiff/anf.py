@@ -261,7 +261,7 @@ class Normalizer(EffectStatements, Expressions):
             if self._read_no_more(target):  # (the caller's dict, changed for them)
                 out.append(ir.Statement(self.rename(self.writing), loc))
                 return
-            if self._is_active(target.value) or active:
+            if self._is_active(target.value) or active or self._restorable(target):
                 self.set_item(target, value, active, loc, out)
                 return
             out.append(
@@ -293,6 +293,18 @@ class Normalizer(EffectStatements, Expressions):
             live_before(self.p.node.body, set(), None, after=self.live_after)
         writing = id(self.writing)
         return self.live_after.knows(writing) and not self.live_after.live(base.id, writing)
+
+    def _restorable(self, target):
+        """Whether a write of constants into a constant array f made (m[0] = 5.0) is one the
+        reverse sweep must undo, as it undoes a differentiated one: a derivative may read
+        m's values from before it (y = x * m before the write)."""
+        base = target.value
+        return (
+            isinstance(base, gast.Name)
+            and base.id not in self.params
+            and not self.aliasing.is_new_list(base.id)
+            and self.aliasing.owns(base.id, self.writing)
+        )
 
     def set_item(self, target, value, active, loc, out):
         base = target.value
