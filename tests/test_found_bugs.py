@@ -1435,3 +1435,49 @@ def test_the_reverse_sweep_takes_the_branch_the_test_chose_before_it_changed():
         branches_on_a_list_appended_to,
     ):
         assert_derivatives(f, x, autograd=False)
+
+
+def writes_into_a_constant_mask(x):
+    mask = np.ones(3)
+    y = x * mask
+    mask[0] = 5.0
+    return np.sum(y * x)
+
+
+def writes_into_a_constant_in_a_loop(x):
+    scale = np.ones(3)
+    total = 0.0
+    for i in range(3):
+        scale[i] = 2.0 + i
+        total = total + np.sum(np.sin(x * scale))
+    return total
+
+
+def writes_into_an_index_array(x):
+    picked = np.array([0, 1])
+    y = x[picked] ** 2
+    picked[0] = 2
+    return np.sum(y * np.array([1.0, 2.0])) + np.sum(x[picked])
+
+
+def sorts_a_constant_in_place(x):
+    scale = np.array([3.0, 1.0, 2.0])
+    y = np.sum(np.sin(x * scale))
+    scale.sort()
+    np.add.at(scale, [0, 0], 5.0)
+    return y + np.sum(x * scale)
+
+
+def test_a_constant_array_changed_in_place_after_a_derivative_reads_it():
+    """A write into an array carrying no gradient (mask[0] = 5.0) was emitted as written,
+    and the reverse sweep read the array after it: the adjoint of y = x * mask multiplied
+    by the changed mask (for writes_into_a_constant_mask, -10.4 where -3.5 was right). The
+    reverse sweep now undoes such a write as it undoes a differentiated one."""
+    x = np.array([0.5, -1.2, 0.3])
+    for f in (
+        writes_into_a_constant_mask,
+        writes_into_a_constant_in_a_loop,
+        writes_into_an_index_array,
+        sorts_a_constant_in_place,
+    ):
+        assert_derivatives(f, x, autograd=False)
