@@ -209,6 +209,11 @@ class Aliasing:
             ]
         return []
 
+    def sharing(self, stmt, name):
+        """The names that may share `name`'s memory just before `stmt`."""
+        self._analyse()
+        return self._sharing[0].sharing(stmt, name)
+
     def holds_argument(self, stmt, name):
         """Whether `name`, a parameter, may hold the caller's array where `stmt` writes."""
         if name not in self.params:

@@ -9,14 +9,15 @@ straight-line code at the top of the function a reassigned variable gets a versi
 
 import gast
 
-from . import ir
+from . import codegen, ir
 from .activity import is_pop, is_push, loop_pairs, target_names
 from .aliasing import Aliasing
 from .effects import EffectStatements
 from .errors import UnsupportedError
 from .expressions import Expressions
-from .parse import spelling
+from .parse import MISSING, spelling
 from .passes.liveness import LiveAfter, live_before
+from .stale_reads import DerivativeReads
 from .truths import changeable_names
 from .primitives import registry
 
@@ -92,6 +93,7 @@ class Normalizer(EffectStatements, Expressions):
             and isinstance(n.value, gast.Name)
         }
         self.changeable = changeable_names(node, parsed.resolve)  # (truths.py)
+        self.derivative_reads = None  # (stale_reads.py, once a change in place asks)
         # name -> (its list or tuple display, the block it was made in), while it holds
         self.displays = {}
         # (name, key) -> (the temporary holding name[key], its block, the last position there
@@ -264,6 +266,8 @@ class Normalizer(EffectStatements, Expressions):
             if self._is_active(target.value) or active or self._restorable(target):
                 self.set_item(target, value, active, loc, out)
                 return
+            what = f"writing into {gast.unparse(target.value)}"
+            self.refuse_stale_change(target, self.writing, loc, what)
             out.append(
                 ir.Statement(
                     self.rename(gast.Assign(targets=[target], value=value, type_comment=None)), loc
@@ -275,6 +279,22 @@ class Normalizer(EffectStatements, Expressions):
                 loc,
                 "assign to plain names",
             )
+
+    def refuse_stale_change(self, changed, stmt, loc, what, shared=True):
+        """Refuse `stmt`, a change in place of the value `changed` (an expression: its root
+        name if local, and unless not `shared` the names sharing its memory), if a
+        differentiated line read it before (stale_reads.py)."""
+        root = changed
+        while isinstance(root, (gast.Subscript, gast.Attribute)):
+            root = root.value
+        if not isinstance(root, gast.Name) or self.p.resolve(root) is not MISSING:
+            return
+        if self.forward_mode or codegen.is_emitted(self.p.filename):
+            return  # (tangents are made as f runs; srcdiff's own changes are undone)
+        if self.derivative_reads is None:
+            self.derivative_reads = DerivativeReads(self.p.node.body, self._is_active)
+        names = (self.aliasing.sharing(stmt, root.id) if shared else set()) | {root.id}
+        self.derivative_reads.refuse_change(names, stmt, loc, what)
 
     def _read_no_more(self, target):
         """Whether `target` is an item by a str key (of a dict: no array changes) of a

@@ -88,6 +88,7 @@ class EffectStatements:
             out.append(ir.Pop(self.names.fresh("_t"), stack, loc))
             return
         if is_push(stmt):  # into a list no output reads (a model's running statistics)
+            self._refuse_stale_call(value, stmt, loc)
             out.append(ir.Statement(self.rename(stmt), loc))
             return
         if self._releases(stmt):
@@ -108,6 +109,8 @@ class EffectStatements:
                 "[v], y = np.sort(x)); to keep values for later, return them with "
                 "has_aux=True",
             )
+        if not self._reads_only(value):
+            self._refuse_stale_call(value, stmt, loc)
         out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
 
     def delete_statement(self, stmt, loc, out):
@@ -127,6 +130,24 @@ class EffectStatements:
                 "d = {key: v for key, v in d.items() if key != k}",
             )
         out.append(ir.Statement(self.rename(stmt), loc))
+
+    def _refuse_stale_call(self, call, stmt, loc):
+        """Refuse a call that may change in place a value (its receiver, or a value it is
+        passed) that a differentiated line read before (stale_reads.py)."""
+        if not isinstance(call, gast.Call):
+            return
+        func = self.p.resolve(call.func)
+        if registry.find(func) is not None and not any(k.arg == "out" for k in call.keywords):
+            return  # (a primitive, or a check emitted code runs: it changes nothing)
+        what = gast.unparse(call).strip()[:60]
+        if isinstance(call.func, gast.Attribute) and self.p.resolve(call.func.value) is MISSING:
+            # a method of a local value changes its receiver; a list's or dict's, not the
+            # values it holds (which share memory with it for aliasing.py)
+            shared = call.func.attr not in MUTATORS
+            self.refuse_stale_change(call.func.value, stmt, loc, what, shared)
+            return
+        for value in call.args + [k.value for k in call.keywords]:
+            self.refuse_stale_change(value, stmt, loc, what)
 
     def _reads_only(self, call):
         """Whether a call made for its effect only reads its arguments: print, logging,
