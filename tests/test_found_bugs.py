@@ -1481,3 +1481,64 @@ def test_a_constant_array_changed_in_place_after_a_derivative_reads_it():
         sorts_a_constant_in_place,
     ):
         assert_derivatives(f, x, autograd=False)
+
+
+def fills_a_constant_after_reading_it(x):
+    scale = np.ones(3)
+    y = np.sum(np.sin(x * scale))
+    scale.fill(3.0)
+    return y + np.sum(x * scale)
+
+
+def writes_through_a_view_of_a_constant(x):
+    scale = np.ones(3)
+    head = scale[:2]
+    y = np.sum(np.sin(x * scale))
+    head[0] = 9.0
+    return y
+
+
+def writes_into_its_argument(v):
+    v[0] = 7.0
+
+
+def a_function_changes_a_constant(x):
+    scale = np.ones(3)
+    y = np.sum(np.sin(x * scale))
+    writes_into_its_argument(scale)
+    return y + np.sum(x * scale)
+
+
+def writes_into_a_constant_argument(x, scale):
+    y = np.sum(np.sin(x * scale))
+    scale[0] = 100.0
+    return y
+
+
+def test_a_constant_changed_in_place_otherwise_after_a_derivative_reads_it_is_refused():
+    """A change in place the reverse sweep cannot undo (a method, np.copyto, a function of
+    the user's, a write through a view, into an argument or into a list's item) of a value
+    a differentiated line read before: the reverse sweep read the changed values (for
+    fills_a_constant_after_reading_it, 3 cos(x) + 3 where cos(x) + 3 was right). Forward
+    mode, which makes its tangents as f runs, still differentiates it."""
+    x = np.array([0.5, -1.2, 0.3])
+    cases = [
+        (fills_a_constant_after_reading_it, "scale.fill(3.0)"),
+        (writes_through_a_view_of_a_constant, "head[0] = 9.0"),
+        (a_function_changes_a_constant, "writes_into_its_argument(scale)"),
+    ]
+    for f, at in cases:
+        source = inspect.getsource(inspect.getmodule(f)).split("\n")
+        [lineno] = [k + 1 for k, line in enumerate(source) if line.strip() == at]
+        for derivative in (lambda: nf.grad(f)(x), lambda: nf.hvp(f)(x, x)):
+            with pytest.raises(
+                nf.SrcdiffError, match="'scale' in place after a differentiated"
+            ) as error:
+                derivative()
+            assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
+        v = random_like(x, seed=1)
+        expected = inner(finite_differences(f, (x,), 0), v)
+        assert nf.jvp(f)(x, v)[1] == pytest.approx(expected, rel=1e-6)
+    with pytest.raises(nf.SrcdiffError, match="'scale' in place") as error:
+        nf.grad(writes_into_a_constant_argument)(x, np.ones(3))
+    assert error.value.hint
