@@ -71,20 +71,29 @@ def source_lines(fn):
 
 def _spanned_lines(function):
     """inspect.getsourcelines(function) read off the lines its code spans (3.11's positions),
-    without inspect's tokenizing the whole function (a first transform reads a few dozen);
-    None where that is not the function's whole text (a statement that compiles to nothing
-    last), for inspect to read."""
+    and the lines indented below it that follow (statements that compile to nothing), without
+    inspect's tokenizing the whole function (a first transform reads a few dozen); None
+    where that is not the function's whole text, for inspect to read."""
     code = function.__code__
     lines = linecache.getlines(code.co_filename, function.__globals__)
     first, last = code.co_firstlineno, _last_line(code)
     if last is None or not 0 < first <= last <= len(lines):
         return None
+    indent = _indentation(lines[first - 1])
+    while last < len(lines) and (not lines[last].strip() or _indentation(lines[last]) > indent):
+        last += 1  # (past statements that compile to nothing: code after a raise)
+    while not lines[last - 1].strip():
+        last -= 1
     spanned = lines[first - 1 : last]
     try:
         ast.parse(textwrap.dedent("".join(spanned)))
     except SyntaxError:
         return None
     return spanned, first
+
+
+def _indentation(line):
+    return len(line) - len(line.lstrip())
 
 
 def _last_line(code):

@@ -350,6 +350,11 @@ def _defines_its_own(x):
     return inner(x)
 
 
+def _raises_first(x):
+    raise IndexError("list index out of range")
+    return x  # (compiles to nothing: still f's)
+
+
 @functools.lru_cache(maxsize=None)
 def _decorated(n):
     return n
@@ -361,7 +366,8 @@ def test_a_function_source_read_off_its_code_is_what_inspect_reads():
 
     from srcdiff import wrappers
 
-    functions = [_ends_in_a_call_over_lines, _defines_its_own, _decorated.__wrapped__]
+    functions = [_ends_in_a_call_over_lines, _defines_its_own, _raises_first]
+    functions.append(_decorated.__wrapped__)
     for module in (gmm, lstm, maml):
         functions += [v for v in vars(module).values() if inspect.isfunction(v)]
     for fn in functions:
