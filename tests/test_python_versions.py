@@ -221,3 +221,17 @@ def test_a_version_computes_what_numpy_does(name, args):
         got if isinstance(expected, tuple) else [got],
     ):
         np.testing.assert_allclose(g, e, rtol=1e-12)
+
+
+def eigenvalues_of_a_rotation(x):
+    rotation = np.array([[0.0, -1.0], [1.0, 0.0]]) * x[0, 0]
+    return np.sum(np.real(np.linalg.eigvals(rotation)))
+
+
+def test_an_error_inside_a_version_names_the_users_line():
+    with pytest.raises(nf.SrcdiffError) as caught:
+        nf.grad(eigenvalues_of_a_rotation)(X)
+    where = caught.value.location
+    assert where.filename == __file__
+    assert where.lineno == eigenvalues_of_a_rotation.__code__.co_firstlineno + 2
+    assert "this one's are complex" in str(caught.value)
