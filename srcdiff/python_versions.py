@@ -52,10 +52,8 @@ def apply_along_axis(func1d, axis, arr):
     moved = np.moveaxis(arr, axis, -1)
     outs = np.stack([func1d(row) for row in moved.reshape(-1, moved.shape[-1])])
     out = outs.reshape(moved.shape[:-1] + outs.shape[1:])
-    kept = moved.ndim - 1
-    for k in range(out.ndim - kept):  # (func1d's own axes, to where arr's axis was)
-        out = np.moveaxis(out, kept + k, axis + k)
-    return out
+    kept = moved.ndim - 1  # (func1d's own axes follow, moved to where arr's axis was)
+    return np.moveaxis(out, range(kept, out.ndim), range(axis, axis + out.ndim - kept))
 
 
 @_version_of(itertools.accumulate)
