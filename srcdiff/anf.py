@@ -9,15 +9,15 @@ straight-line code at the top of the function a reassigned variable gets a versi
 
 import gast
 
-from . import codegen, ir
+from . import ir
 from .activity import is_pop, is_push, loop_pairs, target_names
 from .aliasing import Aliasing
 from .effects import EffectStatements
 from .errors import UnsupportedError
 from .expressions import Expressions
-from .parse import MISSING, spelling
+from .parse import spelling
 from .passes.liveness import LiveAfter, live_before
-from .stale_reads import DerivativeReads
+from .stale_reads import StaleChanges
 from .truths import changeable_names
 from .primitives import registry
 
@@ -50,7 +50,7 @@ _UNSUPPORTED = {
 }
 
 
-class Normalizer(EffectStatements, Expressions):
+class Normalizer(EffectStatements, StaleChanges, Expressions):
     """Normalises one function, given its activity analysis and the names in use.
     `derive_callee(fn, wrt, names, outputs, loc, statics)` differentiates a user function it
     calls, under the names it chooses (for the functions of `suffixed`, names that say what
@@ -263,7 +263,7 @@ class Normalizer(EffectStatements, Expressions):
             if self._read_no_more(target):  # (the caller's dict, changed for them)
                 out.append(ir.Statement(self.rename(self.writing), loc))
                 return
-            if self._is_active(target.value) or active or self._restorable(target):
+            if self._is_active(target.value) or active or self.restorable(target):
                 self.set_item(target, value, active, loc, out)
                 return
             what = f"writing into {gast.unparse(target.value)}"
@@ -279,22 +279,6 @@ class Normalizer(EffectStatements, Expressions):
                 loc,
                 "assign to plain names",
             )
-
-    def refuse_stale_change(self, changed, stmt, loc, what, shared=True):
-        """Refuse `stmt`, a change in place of the value `changed` (an expression: its root
-        name if local, and unless not `shared` the names sharing its memory), if a
-        differentiated line read it before (stale_reads.py)."""
-        root = changed
-        while isinstance(root, (gast.Subscript, gast.Attribute)):
-            root = root.value
-        if not isinstance(root, gast.Name) or self.p.resolve(root) is not MISSING:
-            return
-        if self.forward_mode or codegen.is_emitted(self.p.filename):
-            return  # (tangents are made as f runs; srcdiff's own changes are undone)
-        if self.derivative_reads is None:
-            self.derivative_reads = DerivativeReads(self.p.node.body, self._is_active)
-        names = (self.aliasing.sharing(stmt, root.id) if shared else set()) | {root.id}
-        self.derivative_reads.refuse_change(names, stmt, loc, what)
 
     def _read_no_more(self, target):
         """Whether `target` is an item by a str key (of a dict: no array changes) of a
@@ -313,18 +297,6 @@ class Normalizer(EffectStatements, Expressions):
             live_before(self.p.node.body, set(), None, after=self.live_after)
         writing = id(self.writing)
         return self.live_after.knows(writing) and not self.live_after.live(base.id, writing)
-
-    def _restorable(self, target):
-        """Whether a write of constants into a constant array f made (m[0] = 5.0) is one the
-        reverse sweep must undo, as it undoes a differentiated one: a derivative may read
-        m's values from before it (y = x * m before the write)."""
-        base = target.value
-        return (
-            isinstance(base, gast.Name)
-            and base.id not in self.params
-            and not self.aliasing.is_new_list(base.id)
-            and self.aliasing.owns(base.id, self.writing)
-        )
 
     def set_item(self, target, value, active, loc, out):
         base = target.value
@@ -448,16 +420,14 @@ class Normalizer(EffectStatements, Expressions):
 
     def if_statement(self, stmt, loc, out):
         test = self.names.fresh("_cond")
-        out.append(ir.Assign([test], self.saved_truth(stmt.test), loc))
+        out.append(ir.Assign([test], self.truth(stmt.test), loc))
         self.depth += 1
         body, orelse = self.block(stmt.body), self.block(stmt.orelse)
         self.depth -= 1
         out.append(ir.If(test, body, orelse, loc))
 
-    def for_statement(self, stmt, loc, out):
-        if stmt.orelse:
-            raise UnsupportedError("for ... else is not supported", loc, "use a flag variable")
-        it = stmt.iter
+    def _reversed_as_slice(self, it):
+        """reversed(seq) of differentiated items, looped over: seq[::-1], which has an adjoint."""
         if (
             isinstance(it, gast.Call)
             and len(it.args) == 1
@@ -465,12 +435,33 @@ class Normalizer(EffectStatements, Expressions):
             and self.p.resolve(it.func) is reversed
             and self._is_active(it.args[0])
         ):
-            # reversed(seq) of differentiated items: seq[::-1], which has an adjoint
-            stmt.iter = gast.Subscript(
+            return gast.Subscript(
                 value=it.args[0],
                 slice=gast.Slice(lower=None, upper=None, step=ir.const(-1)),
                 ctx=gast.Load(),
             )
+        return it
+
+    def truth(self, test):
+        """What a branch's test names: the truth of a list the function changes in place
+        (`if out:` reads bool(out)), not the list, whose truth a backward sweep reading the
+        saved test would find changed."""
+        renamed = self.rename(test)
+        if isinstance(test, (gast.Compare, gast.UnaryOp)) or not (
+            ir.names_in(test) & (self.stacks | self.changed_in_place | self.changeable)
+        ):
+            return renamed
+        return ir.call("bool", renamed)
+
+    def for_statement(self, stmt, loc, out):
+        if stmt.orelse:
+            raise UnsupportedError("for ... else is not supported", loc, "use a flag variable")
+        stmt.iter = self._reversed_as_slice(stmt.iter)
+        it = stmt.iter
+        if isinstance(it, gast.Call) and any(
+            self.p.resolve(it.func) is f for f in (enumerate, zip)
+        ):
+            it.args = [self._reversed_as_slice(a) for a in it.args]  # (enumerate(reversed(xs)))
         pairs = loop_pairs(stmt)
         self.depth += 1
         prologue = []

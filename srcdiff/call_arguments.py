@@ -7,7 +7,7 @@ import inspect
 import gast
 import numpy as np
 
-from . import ir
+from . import codegen, ir
 from .errors import NoAdjointError, SrcdiffError
 from .parse import MISSING
 from .primitives import registry
@@ -59,10 +59,14 @@ class CallArguments:
         self._refuse_flat_dtype(record, bound, node, loc)
         if record.reads_in_order:
             _refuse_layout_order(bound.get("order"), node, loc)
+        # (in emitted code such an argument is one the first derivative took as it was, not
+        # differentiated: an axis a higher derivative finds varied, unpacked from saved values)
+        emitted = codegen.is_emitted(loc.filename)
         for param, value in bound.items():
             if (
                 param not in template.rules
                 and param not in template.constant
+                and not emitted
                 and self._is_active(value)
             ):
                 raise NoAdjointError(

@@ -13,7 +13,6 @@ from .errors import NoAdjointError, UnsupportedError
 from .parse import MISSING, spelling
 from .primitives import registry
 from .blocks import refuse_block
-from .truths import truth_now
 from .reduce_loops import refuse_reduce
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
 from .call_arguments import CallArguments
@@ -251,16 +250,12 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
         record = registry.find(operator.getitem)
         return record, forward, self._rules(record).bind([value, ir.index_value(index)], {})
 
-    def saved_truth(self, test):
-        """The value an `if` saves of its test for the reverse sweep (truths.py)."""
-        return truth_now(test, self.rename(test), self.changeable)
-
     def conditional(self, node, loc, out, target):
         """`a if c else b`: an if statement into one name, stored after both branches are
         read (`h = f(h) if c else g(h)` reads the h before it)."""
         name = None if target else self.names.fresh("_t")
         test = self.names.fresh("_cond")
-        out.append(ir.Assign([test], self.saved_truth(node.test), loc))
+        out.append(ir.Assign([test], self.truth(node.test), loc))
         self.depth += 1
         branches = []
         for branch in (node.body, node.orelse):

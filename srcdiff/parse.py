@@ -6,8 +6,6 @@ import functools
 import inspect
 import keyword
 import linecache
-import os
-import site
 import textwrap
 
 import gast
@@ -20,7 +18,8 @@ from .imports import hoisted_imports
 from .lambda_source import AmbiguousLambda
 from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
-from .provenance import check_source_runs
+from .provenance import check_source_runs, is_library_file
+from .python_versions import is_python_version
 from .statics import MISSING, is_function_value, is_object
 
 
@@ -300,20 +299,34 @@ class ParsedFunction:
 
     def sibling(self, fn):
         """The definition of `fn` when it is a function of this one's module and file without
-        a closure (which srcdiff may inline here), else None: shared, to be copied if taken."""
-        if (
-            not inspect.isfunction(fn)
-            or fn.__globals__ is not self.fn.__globals__
-            or fn.__closure__
-        ):
+        a closure (which srcdiff may inline here), else None: shared, to be copied if taken.
+        The Python version of a library function (python_versions.py) is one too where each
+        name it reads from its module names the same here."""
+        foreign = inspect.isfunction(fn) and fn.__globals__ is not self.fn.__globals__
+        if not inspect.isfunction(fn) or fn.__closure__ or foreign and not is_python_version(fn):
             return None
         if fn not in self._siblings:
             try:
                 filename, node, _ = _read(fn, shared=True)
             except SrcdiffError:
                 filename, node = None, None
-            self._siblings[fn] = node if filename == self.filename else None
+            if foreign:
+                alike = node is not None and self._reads_alike(fn, node)
+                self._siblings[fn] = node if alike else None
+            else:
+                self._siblings[fn] = node if filename == self.filename else None
         return self._siblings[fn]
+
+    def _reads_alike(self, fn, node):
+        """Whether each global name fn's definition reads names what it does in this module."""
+        read, written = ir.reads_and_writes(gast.Module(body=node.body, type_ignores=[]))
+        read |= ir.names_in(node.args)  # (its defaults; not its decorators: they ran there)
+        own = written | ir.names_in(node.args, gast.Param)
+        here, there = self.fn.__globals__, fn.__globals__
+        return all(
+            here.get(n, getattr(builtins, n, MISSING)) is there.get(n, getattr(builtins, n, None))
+            for n in read - own
+        )
 
     def location(self, node):
         lineno = getattr(node, "lineno", None) or self.node.lineno
@@ -553,29 +566,8 @@ def spelling(obj):
     return None
 
 
-@functools.cache
-def _library_directories():
-    """Where installed libraries and Python's own modules live (site-packages, the stdlib)."""
-    import sysconfig  # (only when a call is looked into: it costs `import srcdiff` a little)
-
-    paths = sysconfig.get_paths()
-    found = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
-    found.update(getattr(site, "getsitepackages", list)())
-    found.add(site.getusersitepackages())
-    return tuple(os.path.join(os.path.realpath(d), "") for d in found)
-
-
-_SRCDIFF = os.path.join(os.path.dirname(os.path.realpath(__file__)), "")
-
-
 def is_library_function(fn):
     """Whether fn is a library's (SciPy's, numpy's, the stdlib's: its file is installed), not
     the user's: srcdiff differentiates a library function only by a registered rule, never
     through its source. srcdiff's own functions (srcdiff.nn) are meant to be read."""
-    return _is_library_file(fn.__code__.co_filename)
-
-
-@functools.cache
-def _is_library_file(filename):
-    filename = os.path.realpath(filename)
-    return filename.startswith(_library_directories()) and not filename.startswith(_SRCDIFF)
+    return is_library_file(fn.__code__.co_filename)

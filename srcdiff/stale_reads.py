@@ -8,8 +8,42 @@ same loop."""
 
 import gast
 
-from . import ir
+from . import codegen, ir
 from .errors import UnsupportedError
+from .parse import MISSING
+
+
+class StaleChanges:
+    """For the Normalizer (anf.py): which constant writes the reverse sweep undoes, and the
+    refusal of the changes it cannot undo."""
+
+    def restorable(self, target):
+        """Whether a write of constants into a constant array f made (m[0] = 5.0) is one the
+        reverse sweep must undo, as it undoes a differentiated one: a derivative may read
+        m's values from before it (y = x * m before the write)."""
+        base = target.value
+        return (
+            isinstance(base, gast.Name)
+            and base.id not in self.params
+            and not self.aliasing.is_new_list(base.id)
+            and self.aliasing.owns(base.id, self.writing)
+        )
+
+    def refuse_stale_change(self, changed, stmt, loc, what, shared=True):
+        """Refuse `stmt`, a change in place of the value `changed` (an expression: its root
+        name if local, and unless not `shared` the names sharing its memory), if a
+        differentiated line read it before."""
+        root = changed
+        while isinstance(root, (gast.Subscript, gast.Attribute)):
+            root = root.value
+        if not isinstance(root, gast.Name) or self.p.resolve(root) is not MISSING:
+            return
+        if self.forward_mode or codegen.is_emitted(self.p.filename):
+            return  # (tangents are made as f runs; srcdiff's own changes are undone)
+        if self.derivative_reads is None:
+            self.derivative_reads = DerivativeReads(self.p.node.body, self._is_active)
+        names = (self.aliasing.sharing(stmt, root.id) if shared else set()) | {root.id}
+        self.derivative_reads.refuse_change(names, stmt, loc, what)
 
 
 class DerivativeReads:

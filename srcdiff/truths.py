@@ -1,13 +1,11 @@
-"""The truth of an `if` (or `a if c else b`) test, saved for the reverse sweep: the test's own
-value where nothing can change it, else `bool(test)`, its truth as the forward sweep saw it.
+"""The names whose value f may change in place in any way (not only a list's methods or a
+write into it): a branch on one saves its truth for the reverse sweep, bool(a) (anf.py's
+truth), since the value itself may have changed by the time the sweep reads it:
 
-    if pending:                     _cond0 = bool(pending)
+    if flag:                        _cond0 = bool(flag)
         ...                  ->     if _cond0:
-    pending.pop()                       ...
-
-A name tested may hold a list, dict or array that f changes in place afterwards (pops,
-writes into, passes to a function); the reverse sweep, reading the saved test, would then
-see the changed value's truth and take the other branch."""
+    np.copyto(flag, 0.0)                ...
+"""
 
 import gast
 
@@ -40,14 +38,6 @@ def changeable_names(func, resolve):
         elif isinstance(node, (gast.Assign, gast.AnnAssign)) and node.value is not None:
             found |= _held(node.value)
     return found
-
-
-def truth_now(test, renamed, changeable):
-    """The expression to save for `test` (`renamed`: it with the current versions of names)."""
-    parts = test.values if isinstance(test, gast.BoolOp) else [test]
-    if any(_root(part) & changeable for part in parts):
-        return ir.call("bool", renamed)
-    return renamed
 
 
 def _root(node):

@@ -11,11 +11,12 @@ import os
 
 import gast
 
-from . import ir, naming
+from . import ir, naming, unparse
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
 from .local_classes import made_class
 from .parse import MISSING
+from .python_versions import is_python_version
 from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
 
 STATIC_HINT = (
@@ -149,7 +150,14 @@ class UserCalls:
         try:
             bound = signature.bind(*args, **keywords).arguments
         except TypeError as exc:
-            raise SrcdiffError(f"cannot call {gast.unparse(node.func)}: {exc}", loc) from None
+            call = gast.unparse(node.func)
+            hint = (
+                f"srcdiff follows {call} as a function of {signature}: pass it a lambda "
+                "that gives the function it calls what more it takes (lambda row: g(row, s))"
+                if is_python_version(fn)
+                else None
+            )
+            raise SrcdiffError(f"cannot call {call}: {exc}", loc, hint=hint) from None
         positional = [
             n
             for n, p in signature.parameters.items()  # (then keyword-only ones)
@@ -202,7 +210,7 @@ class UserCalls:
                 kind = "value"
             else:
                 continue
-            statics.append([param, kind, gast.unparse(node) if path is None else path])
+            statics.append([param, kind, unparse.expression(node) if path is None else path])
             alike.append(Static(param, kind, held))
         for param, p in inspect.signature(fn).parameters.items():
             if param not in bound and is_function_value(p.default):
@@ -272,7 +280,7 @@ class UserCalls:
         written, but for a method of an object f makes, by its class (`Dense.forward`)."""
         root = func.value if isinstance(func, gast.Attribute) else None
         made = self.p.local_classes.get(root.id) if isinstance(root, gast.Name) else None
-        return gast.unparse(func) if made is None else f"{made[1]}.{func.attr}"
+        return unparse.expression(func) if made is None else f"{made[1]}.{func.attr}"
 
     def _callee_names(self, fn, wrt, outputs, statics, alike, node, positional, loc):
         """The emitted names of the callee's functions (jvp_g, or fwd_g and bwd_g), deriving

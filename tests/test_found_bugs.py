@@ -1423,13 +1423,42 @@ def branches_on_a_list_appended_to(x):
     return total
 
 
+def copies_into_an_array_tested(x):
+    flag = np.array([1.0])
+    total = 0.0
+    for i in range(3):
+        total = total + (x[i] ** 2 if flag else x[i])
+    np.copyto(flag, 0.0)
+    return total
+
+
+def clear_the_flag(flag):
+    flag[0] = 0.0
+
+
+def a_function_changes_an_array_tested(x):
+    flag = np.array([1.0])
+    total = 0.0
+    for i in range(3):
+        if flag:
+            total = total + x[i] ** 2
+        else:
+            total = total + x[i]
+    clear_the_flag(flag)
+    return total
+
+
 def test_the_reverse_sweep_takes_the_branch_the_test_chose_before_it_changed():
     """`if pending:` saved the list itself for the reverse sweep, which read its truth after
     f had changed it (popped it empty, written into the array tested, appended to it): the
     reverse sweep took the other branch (the gradient 1 where 2 x was right), or ran out of
-    saved values. The truth as the test saw it is saved: bool(pending)."""
+    saved values. The truth as the test saw it is saved: bool(pending), also where the
+    change is made by np.copyto or a function of the user's (main's fix covered a list's
+    methods and writes into it)."""
     x = np.array([0.5, 1.2, -0.3])
     for f in (
+        copies_into_an_array_tested,
+        a_function_changes_an_array_tested,
         branches_on_a_list_emptied_later,
         branches_on_an_array_written_later,
         branches_on_a_list_appended_to,
