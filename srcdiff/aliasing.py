@@ -39,7 +39,7 @@ class Aliasing:
             if isinstance(stmt, gast.Assign):
                 self._refuse_held_list(stmt, into, loc)
                 return []  # an item replaced: the values the list held are not changed
-            if any(isinstance(v, gast.List) for v in self._values(into)):
+            if any(isinstance(v, gast.List) for v in self.values(into)):
                 item = gast.unparse(target)
                 raise UnsupportedError(
                     f"{item} {ir.op_symbol(stmt.op)}= ... changes in place the array {into!r} holds "
@@ -343,14 +343,14 @@ class Aliasing:
                     isinstance(e, gast.List) or isinstance(e, gast.Name) and self.is_new_list(e.id)
                     for e in v.elts
                 )
-                for v in self._values(node.id)
+                for v in self.values(node.id)
             )
         )
 
     def is_new_list(self, name):
         """Whether every value `name` is assigned is a list made there (`[x, x]`, `[None] *
         n`), whose items a write replaces (a write into it changes no array)."""
-        values = self._values(name)
+        values = self.values(name)
         return (
             name not in self.params
             and bool(values)
@@ -363,7 +363,7 @@ class Aliasing:
             )
         )
 
-    def _values(self, name):
+    def values(self, name):
         """The values assigned to `name` (by a plain assignment)."""
         if self._assigned is None:  # (one walk, for all the writes asking)
             self._assigned = {}
@@ -384,7 +384,7 @@ class Aliasing:
             return False
         if self.is_new_list(name):
             return True
-        for value in self._values(name):
+        for value in self.values(name):
             if isinstance(value, (gast.BinOp, gast.UnaryOp)):
                 continue
             if isinstance(value, gast.Name) and value.id not in seen | {name}:

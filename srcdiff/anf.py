@@ -266,8 +266,7 @@ class Normalizer(EffectStatements, StaleChanges, Expressions):
             if self._is_active(target.value) or active or self.restorable(target):
                 self.set_item(target, value, active, loc, out)
                 return
-            what = f"writing into {gast.unparse(target.value)}"
-            self.refuse_stale_change(target, self.writing, loc, what)
+            self.refuse_stale_write(target, loc)
             out.append(
                 ir.Statement(
                     self.rename(gast.Assign(targets=[target], value=value, type_comment=None)), loc

@@ -26,8 +26,23 @@ class StaleChanges:
             isinstance(base, gast.Name)
             and base.id not in self.params
             and not self.aliasing.is_new_list(base.id)
+            and not self._values_are_dicts(base.id)
             and self.aliasing.owns(base.id, self.writing)
         )
+
+    def refuse_stale_write(self, target, loc):
+        """Refuse a write of constants that the reverse sweep does not undo, into a value a
+        differentiated line read before; but an item replaced in a dict f makes (cfg["s"] =
+        3.0), which changes no array: a line reading cfg["s"] keeps the value it read."""
+        base = target.value
+        if isinstance(base, gast.Name) and self._values_are_dicts(base.id):
+            return
+        what = f"writing into {gast.unparse(base).strip()}"
+        self.refuse_stale_change(target, self.writing, loc, what)
+
+    def _values_are_dicts(self, name):
+        values = self.aliasing.values(name)
+        return bool(values) and all(isinstance(v, (gast.Dict, gast.DictComp)) for v in values)
 
     def refuse_stale_change(self, changed, stmt, loc, what, shared=True):
         """Refuse `stmt`, a change in place of the value `changed` (an expression: its root

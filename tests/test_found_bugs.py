@@ -1544,12 +1544,20 @@ def writes_into_a_constant_argument(x, scale):
     return y
 
 
+def replaces_an_item_of_a_dict(x):
+    config = {"scale": 2.0}
+    y = x * config["scale"]
+    config["scale"] = 3.0
+    return np.sum(y + x * config["scale"])
+
+
 def test_a_constant_changed_in_place_otherwise_after_a_derivative_reads_it_is_refused():
     """A change in place the reverse sweep cannot undo (a method, np.copyto, a function of
     the user's, a write through a view, into an argument or into a list's item) of a value
     a differentiated line read before: the reverse sweep read the changed values (for
     fills_a_constant_after_reading_it, 3 cos(x) + 3 where cos(x) + 3 was right). Forward
-    mode, which makes its tangents as f runs, still differentiates it."""
+    mode, which makes its tangents as f runs, still differentiates it; so does reverse mode
+    an item replaced in a dict f makes."""
     x = np.array([0.5, -1.2, 0.3])
     cases = [
         (fills_a_constant_after_reading_it, "scale.fill(3.0)"),
@@ -1571,3 +1579,4 @@ def test_a_constant_changed_in_place_otherwise_after_a_derivative_reads_it_is_re
     with pytest.raises(nf.SrcdiffError, match="'scale' in place") as error:
         nf.grad(writes_into_a_constant_argument)(x, np.ones(3))
     assert error.value.hint
+    assert_derivatives(replaces_an_item_of_a_dict, x, autograd=False)  # (changes no array)
