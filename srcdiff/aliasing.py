@@ -23,6 +23,8 @@ class Aliasing:
         # write replaced (the reverse sweep): the name holds the values it was bound to
         self._restores_its_writes = codegen.is_emitted(parsed.filename)
         self._live_after = self._sharing = self._assigned = None  # made when first needed
+        # argument -> where the first statement kept as written writes into its array in place
+        self._written_arguments = {}
 
     def check_write(self, stmt, loc, differentiated, version_of, rename):
         """A write into an array (`z[i] = v`, `z[i] += v`, `z += v`) changes every name that
@@ -69,6 +71,41 @@ class Aliasing:
         checks = [ir.Statement(ir.expr_stmt(check), loc) for check in checks]
         if isinstance(stmt, gast.AugAssign):  # (a list's or dict's: changed in place too)
             checks += self.shared_change_checks(stmt, into, loc, version_of)
+        return checks
+
+    def note_kept_write(self, stmt, roots, loc):
+        """`stmt`, kept as written (it writes no differentiated value), changes in place the
+        arrays of the names `roots`: note the arguments whose arrays they may hold."""
+        if self._restores_its_writes and not isinstance(stmt, gast.Expr):
+            return  # (an emitted gradient's writes: into arrays it made, checked then)
+        if _replaces_item(stmt):
+            return
+        self._analyse()
+        arguments = set(_all_parameters(self.p.node))
+        for root in roots:
+            for argument in sorted(self._sharing[1].arguments_held(stmt, root) & arguments):
+                self._written_arguments.setdefault(argument, loc)
+
+    def argument_checks(self):
+        """The checks, first thing in the derivative, that no argument f writes into in place
+        shares memory with another argument (which may be differentiated, or be read by
+        the derivative as it was passed): ir statements."""
+        written = self._written_arguments
+        others = [a for a in _all_parameters(self.p.node) if a not in written]
+        if not others:
+            return []
+        checks = []
+        for argument, loc in written.items():
+            check = ir.call(
+                "runtime.check_apart",
+                ir.name(argument),
+                ir.const(argument),
+                gast.Tuple(elts=[ir.name(o) for o in others], ctx=gast.Load()),
+                gast.Tuple(elts=[ir.const(o) for o in others], ctx=gast.Load()),
+                ir.const(loc.filename),
+                ir.const(loc.lineno),
+            )
+            checks.append(ir.Statement(ir.expr_stmt(check), loc))
         return checks
 
     def shared_change_checks(self, stmt, name, loc, version_of):
@@ -408,6 +445,24 @@ class Aliasing:
             and viewed is not None
             and self._fresh(viewed)
         )
+
+
+def _replaces_item(stmt):
+    """Whether `stmt` is `d['key'] = v`: an item of a dict replaced, no array written into."""
+    target = stmt.targets[0] if isinstance(stmt, gast.Assign) else None
+    return (
+        isinstance(target, gast.Subscript)
+        and isinstance(target.value, gast.Name)
+        and isinstance(target.slice, gast.Constant)
+        and isinstance(target.slice.value, str)
+    )
+
+
+def _all_parameters(node):
+    """Every parameter name of a function node, *args and **kwargs among them."""
+    args = node.args
+    named = args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
+    return [a.id for a in named if a is not None]
 
 
 def _copy_declined(call):

@@ -139,6 +139,7 @@ class Normalizer(EffectStatements, Expressions):
 
     def run(self):
         body = self.block(self.p.node.body, top=True)
+        body = self.aliasing.argument_checks() + body
         return ir.Function(self.p.node.name, self.p.node.args, body, self.params, self.active)
 
     def block(self, stmts, top=False):
@@ -218,6 +219,8 @@ class Normalizer(EffectStatements, Expressions):
             or isinstance(into, gast.Name)
             and into.id in self.varied
         )
+        if isinstance(into, gast.Name) and target is not into:  # (into an argument, kept?)
+            self.aliasing.note_kept_write(stmt, [into.id], loc)
         return self.aliasing.check_write(
             stmt, loc, differentiated, lambda n: self.versions.get(n, n), self.rename
         )

@@ -9,6 +9,7 @@ refused with what to write instead.
 import operator
 
 import gast
+import numpy as np
 
 from . import ir
 from .activity import is_pop, is_push
@@ -46,7 +47,7 @@ def _writes_nothing(fn):
 
 
 # (a list's or dict's, and an array's)
-_MUTATING_METHODS = MUTATORS | {"fill", "put", "resize", "itemset"}
+_MUTATING_METHODS = MUTATORS | {"fill", "put", "resize", "itemset", "partition"}
 
 
 class EffectStatements:
@@ -108,7 +109,32 @@ class EffectStatements:
                 "[v], y = np.sort(x)); to keep values for later, return them with "
                 "has_aux=True",
             )
+        if isinstance(value, gast.Call):
+            self.aliasing.note_kept_write(stmt, self._written_by(value), loc)
         out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
+
+    def _written_by(self, call):
+        """The names whose arrays a call kept as written may change in place: its out=,
+        a ufunc's outputs passed by position, the receiver of a method that changes it
+        (y.fill(v)), every argument of a function that may write into them (np.copyto,
+        a function of the user's that writes), none of a call that only reads."""
+        written = [k.value for k in call.keywords if k.arg == "out"]
+        func = self.p.resolve(call.func)
+        if isinstance(func, np.ufunc):
+            written += call.args[func.nin :]
+        elif func is MISSING and isinstance(call.func, gast.Attribute):
+            if call.func.attr in _MUTATING_METHODS:
+                written.append(call.func.value)
+        elif not (
+            self._records(call.func)
+            or func is print
+            or registry.find(func) is not None
+            or (getattr(func, "__module__", None) or "").split(".")[0] in _EFFECT_MODULES
+            or self.activity.is_user_function(func)
+            and _writes_nothing(func)
+        ):
+            written += call.args + [k.value for k in call.keywords]
+        return [root for root in map(_root_name, written) if root is not None]
 
     def delete_statement(self, stmt, loc, out):
         """`del name` (or `del a, b`) only frees memory (emitted backward functions use it); `del xs[k]` of a
@@ -203,6 +229,13 @@ class EffectStatements:
             and isinstance(n.targets[0], (gast.Tuple, gast.List))
         ]
         return len(loads) == 2 and len(unpacks) == 1
+
+
+def _root_name(node):
+    """The name an expression reads an array through (buf of buf[0].T), if any."""
+    while isinstance(node, (gast.Subscript, gast.Attribute, gast.Starred)):
+        node = node.value
+    return node.id if isinstance(node, gast.Name) else None
 
 
 def _out_refused(call, loc):

@@ -1288,3 +1288,80 @@ def test_a_write_into_an_argument_dict_read_no_more_is_kept_for_the_caller():
     assert stats["mean"] == pytest.approx(7 / 3)
     with pytest.raises(nf.SrcdiffError, match="writing into 'stats'"):
         nf.grad(writes_a_statistic_then_reads_it)(x, {"mean": 0.0})
+
+
+def zeroes_a_scratch_argument(w, buf):
+    y = np.sum(w * w * w)
+    buf[:] = 0.0  # scratch written in place
+    return y
+
+
+def fills_a_row_of_a_scratch_argument(w, buf):
+    y = np.sum(w * w * w)
+    row = buf[0]
+    row[:] = 0.0  # a view of the scratch written in place
+    return y
+
+
+def zeroes_scratch_arrays_held_in_a_dict(w, bufs):
+    y = np.sum(w * w * w)
+    bufs["b"].fill(0.0)  # an array of the scratch dict written in place
+    return y
+
+
+def copies_into_a_scratch_argument(w, buf):
+    y = np.sum(w * w * w)
+    np.copyto(buf, 1.0)  # np.copyto into the scratch
+    return y
+
+
+def writes_a_ufunc_result_into_a_scratch_argument(w, buf):
+    y = np.sum(w * w * w)
+    np.multiply(w, 0.0, out=buf)  # out= the scratch
+    return y
+
+
+def same(w):
+    return w
+
+
+SCRATCH_WRITES = [
+    (zeroes_a_scratch_argument, "buf[:] = 0.0", "buf", same),
+    (fills_a_row_of_a_scratch_argument, "row[:] = 0.0", "buf", same),
+    (zeroes_scratch_arrays_held_in_a_dict, 'bufs["b"].fill(0.0)', "bufs", lambda w: {"b": w}),
+    (copies_into_a_scratch_argument, "np.copyto(buf, 1.0)", "buf", same),
+    (writes_a_ufunc_result_into_a_scratch_argument, "np.multiply(w, 0.0, out=buf)", "buf", same),
+]
+
+
+@pytest.mark.parametrize("f, at, name, scratch", SCRATCH_WRITES)
+def test_a_write_into_a_scratch_argument_sharing_memory_with_a_differentiated_one(
+    f, at, name, scratch
+):
+    """A write into an argument not differentiated is kept as written; where the caller
+    passed an array that the differentiated argument shares (f(w, w)), the derivative read
+    the written w: gradient 0 instead of 3 w**2, silently (as autograd's). It is refused,
+    first thing in each derivative, naming the write; given apart, the gradient is right."""
+    w = np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
+    source = inspect.getsource(inspect.getmodule(assert_refused)).split("\n")
+    [lineno] = [k + 1 for k, line in enumerate(source) if line.strip().startswith(at)]
+    derivatives = (
+        lambda w: nf.grad(f)(w, scratch(w)),
+        lambda w: nf.jvp(f)(w, scratch(w), np.ones_like(w)),
+        lambda w: nf.hvp(f)(w, scratch(w), np.ones_like(w)),
+        lambda w: nf.hessian(f)(w[0], scratch(w[0])),
+    )
+    for derivative in derivatives:
+        with pytest.raises(nf.ArgumentError) as error:
+            derivative(w.copy())
+        assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
+        assert error.value.message == (
+            f"this line writes into the argument {name!r} in place, and it shares memory with "
+            "the argument 'w': srcdiff's derivative reads w as passed, not as the write "
+            "leaves it"
+        )
+        assert error.value.hint == f"pass a separate array ({name}.copy()) as {name}"
+    apart = scratch(np.zeros_like(w))
+    np.testing.assert_allclose(nf.grad(f)(w, apart), 3 * w**2)
+    _, tangent = nf.jvp(f)(w, scratch(np.zeros_like(w)), np.ones_like(w))
+    assert tangent == pytest.approx(np.sum(3 * w**2))

@@ -46,6 +46,32 @@ def check_not_shared(value, name, others, filename, lineno, holders=None):
     )
 
 
+def check_apart(written, name, others, names, filename, lineno):
+    """At the start of a derivative whose function writes into its argument `name` in
+    place (at filename:lineno, a write srcdiff keeps as written): refuse if
+    that array shares memory with another argument (`others`, called `names`), whose values
+    srcdiff's derivative reads as they were passed, not as the write leaves them."""
+    for other, other_name in zip(others, names):
+        if _overlaps(written, other):
+            raise ArgumentError(
+                f"this line writes into the argument {name!r} in place, and it shares "
+                f"memory with the argument {other_name!r}: srcdiff's derivative reads "
+                f"{other_name} as passed, not as the write leaves it",
+                Location(filename, lineno, linecache.getline(filename, lineno).rstrip()),
+                f"pass a separate array ({name}.copy()) as {name}",
+            )
+
+
+def _overlaps(one, other):
+    """Whether an array of `one` (an array, or a list, tuple or dict of them) may share
+    memory with one of `other`."""
+    if isinstance(one, (list, tuple)):
+        return any(_overlaps(item, other) for item in one)
+    if isinstance(one, dict):
+        return any(_overlaps(item, other) for item in one.values())
+    return type(one) is np.ndarray and _holds(other, one)
+
+
 def _holds(holder, array):
     """Whether `holder` (an array, or a list, tuple or dict of them) shares array's memory."""
     if type(holder) is np.ndarray:
