@@ -73,18 +73,28 @@ class Aliasing:
             checks += self.shared_change_checks(stmt, into, loc, version_of)
         return checks
 
-    def note_kept_write(self, stmt, roots, loc):
-        """`stmt`, kept as written (it writes no differentiated value), changes in place the
-        arrays of the names `roots`: note the arguments whose arrays they may hold."""
-        if self._restores_its_writes and not isinstance(stmt, gast.Expr):
-            return  # (an emitted gradient's writes: into arrays it made, checked then)
+    def kept_write(self, stmt, node, roots, loc, version_of):
+        """`stmt` (emitted as `node`), kept as written, changes in place the arrays of the
+        names `roots`: the ir statement saying so, for the derivative to save what they
+        held where it reads that later (saving.py; `version_of(name)`: its current
+        version); and the arguments whose arrays they may hold noted, for argument_checks."""
         if _replaces_item(stmt):
-            return
+            return ir.Statement(node, loc)
         self._analyse()
         arguments = set(_all_parameters(self.p.node))
+        callers, seen_by = [], set()
         for root in roots:
-            for argument in sorted(self._sharing[1].arguments_held(stmt, root) & arguments):
-                self._written_arguments.setdefault(argument, loc)
+            held = self._sharing[1].arguments_held(stmt, root) & arguments
+            if held:
+                callers.append(root)
+            if not (self._restores_its_writes and isinstance(stmt, gast.Assign)):
+                for argument in sorted(held):  # (an emitted gradient's: checked at its start)
+                    self._written_arguments.setdefault(argument, loc)
+            seen_by |= self._sharing[1].sharing(stmt, root) - {root}
+        versions = lambda names: tuple(map(version_of, names))  # noqa: E731
+        return ir.Statement(
+            node, loc, versions(roots), versions(sorted(seen_by)), versions(callers)
+        )
 
     def argument_checks(self):
         """The checks, first thing in the derivative, that no argument f writes into in place

@@ -121,6 +121,10 @@ class Normalizer(EffectStatements, Expressions):
         }
         return current
 
+    def version(self, name):
+        """The current version of `name` (its own, for a name not bound in f)."""
+        return self.versions.get(name, name)
+
     def rename(self, node):
         """A copy of an expression with every read name mapped to its current version, and
         numpy functions spelled through `np` (so emitted code needs no other import)."""
@@ -219,8 +223,6 @@ class Normalizer(EffectStatements, Expressions):
             or isinstance(into, gast.Name)
             and into.id in self.varied
         )
-        if isinstance(into, gast.Name) and target is not into:  # (into an argument, kept?)
-            self.aliasing.note_kept_write(stmt, [into.id], loc)
         return self.aliasing.check_write(
             stmt, loc, differentiated, lambda n: self.versions.get(n, n), self.rename
         )
@@ -265,11 +267,9 @@ class Normalizer(EffectStatements, Expressions):
             if self._is_active(target.value) or active:
                 self.set_item(target, value, active, loc, out)
                 return
-            out.append(
-                ir.Statement(
-                    self.rename(gast.Assign(targets=[target], value=value, type_comment=None)), loc
-                )
-            )
+            written = self.rename(gast.Assign(targets=[target], value=value, type_comment=None))
+            roots = [ir.root_name(target)] if ir.root_name(target) else []
+            out.append(self.aliasing.kept_write(self.writing, written, roots, loc, self.version))
         else:
             raise UnsupportedError(
                 f"assignment to {gast.unparse(target)!r} is not supported",

@@ -109,9 +109,10 @@ class EffectStatements:
                 "[v], y = np.sort(x)); to keep values for later, return them with "
                 "has_aux=True",
             )
-        if isinstance(value, gast.Call):
-            self.aliasing.note_kept_write(stmt, self._written_by(value), loc)
-        out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
+        written = self._written_by(value) if isinstance(value, gast.Call) else []
+        out.append(  # print(x), logging: as written
+            self.aliasing.kept_write(stmt, self.rename(stmt), written, loc, self.version)
+        )
 
     def _written_by(self, call):
         """The names whose arrays a call kept as written may change in place: its out=,
@@ -134,7 +135,7 @@ class EffectStatements:
             and _writes_nothing(func)
         ):
             written += call.args + [k.value for k in call.keywords]
-        return [root for root in map(_root_name, written) if root is not None]
+        return [root for root in map(ir.root_name, written) if root is not None]
 
     def delete_statement(self, stmt, loc, out):
         """`del name` (or `del a, b`) only frees memory (emitted backward functions use it); `del xs[k]` of a
@@ -229,13 +230,6 @@ class EffectStatements:
             and isinstance(n.targets[0], (gast.Tuple, gast.List))
         ]
         return len(loads) == 2 and len(unpacks) == 1
-
-
-def _root_name(node):
-    """The name an expression reads an array through (buf of buf[0].T), if any."""
-    while isinstance(node, (gast.Subscript, gast.Attribute, gast.Starred)):
-        node = node.value
-    return node.id if isinstance(node, gast.Name) else None
 
 
 def _out_refused(call, loc):

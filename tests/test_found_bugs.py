@@ -1365,3 +1365,73 @@ def test_a_write_into_a_scratch_argument_sharing_memory_with_a_differentiated_on
     np.testing.assert_allclose(nf.grad(f)(w, apart), 3 * w**2)
     _, tangent = nf.jvp(f)(w, scratch(np.zeros_like(w)), np.ones_like(w))
     assert tangent == pytest.approx(np.sum(3 * w**2))
+
+
+def fills_a_scratch_array_each_step(W, xs):
+    buf = np.zeros(3)
+    h = np.zeros(3)
+    for t in range(xs.shape[0]):
+        buf[:] = xs[t]
+        h = np.tanh(W @ buf + h)
+    return np.sum(h)
+
+
+def zeroes_an_array_through_a_row_after_reading_it(w, x):
+    c = np.ones((2, 3)) * x
+    y = np.sum(w * c[0] * c[1])
+    c[0][:] = 5.0
+    return y
+
+
+def fills_an_array_a_view_of_which_was_read(w, x):
+    c = x * 1.0
+    v = c.T[0:2]
+    y = np.sum(w[:2] * v)
+    c.fill(0.0)
+    return y + np.sum(w * c)
+
+
+@pytest.mark.parametrize(
+    "f, shapes, autograd_wrong",
+    [
+        (fills_a_scratch_array_each_step, ((3, 3), (4, 3)), ("reverse", "hvp")),
+        (zeroes_an_array_through_a_row_after_reading_it, ((3,), (3,)), ("reverse",)),
+        (fills_an_array_a_view_of_which_was_read, ((3,), (3,)), ("reverse",)),
+    ],
+)
+def test_a_write_kept_as_written_into_an_array_the_adjoint_reads_earlier(f, shapes, autograd_wrong):
+    """A write that carries no derivative (buf[:] = xs[t] of a scratch array) was kept as
+    written and nothing saved what the array held before: the adjoint sweep, reading the
+    array (or a row or view of it) for an earlier statement, read the last values written
+    (a wrong gradient, silently; so did autograd's). The forward sweep now keeps a copy of
+    what the write replaces where the adjoint sweep reads it earlier, and puts it back."""
+    rng = np.random.default_rng(3)
+    args = [rng.normal(size=shape) for shape in shapes]
+    assert_derivatives(f, *args, autograd_wrong=autograd_wrong)
+    out, pullback = nf.vjp(f)(*args)
+    np.testing.assert_allclose(pullback(1.0), finite_differences(f, args, 0), rtol=1e-6)
+
+
+def reads_then_zeroes_an_argument(w, x):
+    y = np.sum(w * x)
+    x[:] = 0.0  # the caller's array, read by the adjoint before
+    return y
+
+
+def test_a_write_into_an_argument_the_adjoint_reads_earlier_is_refused():
+    """The same write into an argument's array (the caller's, which srcdiff does not put
+    back): gradient 0 instead of x, silently; now refused at the write."""
+    source = inspect.getsource(inspect.getmodule(assert_refused)).split("\n")
+    [lineno] = [k + 1 for k, line in enumerate(source) if line.strip().startswith("x[:] = 0.0")]
+    for derivative in (nf.grad, nf.hessian):
+        with pytest.raises(nf.SrcdiffError) as error:
+            derivative(reads_then_zeroes_an_argument)(np.ones(3), np.arange(3.0))
+        assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
+        assert error.value.message == (
+            "this line writes into 'x' in place, which holds an argument's array that the "
+            "derivative reads as it was before the write: srcdiff cannot follow that change"
+        )
+        assert error.value.hint == (
+            "write into a copy of it with a name of its own (x = x.copy() first), or read "
+            "what the write leaves only after it"
+        )
