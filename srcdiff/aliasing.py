@@ -23,8 +23,9 @@ class Aliasing:
         # write replaced (the reverse sweep): the name holds the values it was bound to
         self._restores_its_writes = codegen.is_emitted(parsed.filename)
         self._live_after = self._sharing = self._assigned = None  # made when first needed
-        # argument -> where the first statement kept as written writes into its array in place
-        self._written_arguments = {}
+        # a name bound outside f (an argument, a global) -> where the first statement kept as
+        # written writes into its array in place
+        self._written_outside = {}
 
     def check_write(self, stmt, loc, differentiated, version_of, rename):
         """A write into an array (`z[i] = v`, `z[i] += v`, `z += v`) changes every name that
@@ -77,39 +78,58 @@ class Aliasing:
         """`stmt` (emitted as `node`), kept as written, changes in place the arrays of the
         names `roots`: the ir statement saying so, for the derivative to save what they
         held where it reads that later (saving.py; `version_of(name)`: its current
-        version); and the arguments whose arrays they may hold noted, for argument_checks."""
-        if _replaces_item(stmt):
+        version); the names bound outside f whose arrays they may hold are noted, for
+        outside_checks."""
+        if self._replaces_item(stmt):
             return ir.Statement(node, loc)
         self._analyse()
         arguments = set(_all_parameters(self.p.node))
-        callers, seen_by = [], set()
+        left, seen_by = [], set()  # (left as written: the caller's, or not surely an array)
         for root in roots:
-            held = self._sharing[1].arguments_held(stmt, root) & arguments
-            if held:
-                callers.append(root)
+            outside = {
+                name
+                for name in self._sharing[1].arguments_held(stmt, root)
+                if name in arguments or name not in self.p.local_names
+            }
+            if outside or not self._surely_array(root):
+                left.append(root)
             if not (self._restores_its_writes and isinstance(stmt, gast.Assign)):
-                for argument in sorted(held):  # (an emitted gradient's: checked at its start)
-                    self._written_arguments.setdefault(argument, loc)
+                for name in sorted(outside):  # (an emitted gradient's: checked at its start)
+                    self._written_outside.setdefault(name, loc)
             seen_by |= self._sharing[1].sharing(stmt, root) - {root}
         versions = lambda names: tuple(map(version_of, names))  # noqa: E731
-        return ir.Statement(
-            node, loc, versions(roots), versions(sorted(seen_by)), versions(callers)
+        return ir.Statement(node, loc, versions(roots), versions(sorted(seen_by)), versions(left))
+
+    def _replaces_item(self, stmt):
+        """Whether `stmt` replaces an item of a dict (`d['key'] = v`) or of a list f makes
+        (`xs[i] = v`, `r[j] = v` of r = m[i], a row of a list of lists): no array changes."""
+        target = stmt.targets[0] if isinstance(stmt, gast.Assign) else None
+        if not (isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name)):
+            return False
+        name, key = target.value.id, target.slice
+        rows = self._values(name)
+        return (
+            isinstance(key, gast.Constant)
+            and isinstance(key.value, str)
+            or self.is_new_list(name)
+            or bool(rows)
+            and all(isinstance(v, gast.Subscript) and self._is_list_of_lists(v.value) for v in rows)
         )
 
-    def argument_checks(self):
-        """The checks, first thing in the derivative, that no argument f writes into in place
-        shares memory with another argument (which may be differentiated, or be read by
-        the derivative as it was passed): ir statements."""
-        written = self._written_arguments
+    def outside_checks(self):
+        """The checks, first thing in the derivative, that no array bound outside f that it
+        writes into in place (an argument's, a global's) shares memory with an argument
+        (which may be differentiated, or be read by the derivative as it was passed): ir
+        statements."""
+        written = self._written_outside
         others = [a for a in _all_parameters(self.p.node) if a not in written]
-        if not others:
-            return []
         checks = []
-        for argument, loc in written.items():
+        for name, loc in written.items() if others else ():
             check = ir.call(
                 "runtime.check_apart",
-                ir.name(argument),
-                ir.const(argument),
+                ir.name(name),
+                ir.const(name),
+                ir.const(name in self.params),
                 gast.Tuple(elts=[ir.name(o) for o in others], ctx=gast.Load()),
                 gast.Tuple(elts=[ir.const(o) for o in others], ctx=gast.Load()),
                 ir.const(loc.filename),
@@ -117,6 +137,22 @@ class Aliasing:
             )
             checks.append(ir.Statement(ir.expr_stmt(check), loc))
         return checks
+
+    def _surely_array(self, name, seen=frozenset()):
+        """Whether `name` is bound only to arrays f makes (np.zeros(n), x * 1.0), or rows,
+        views or aliases of them: what the derivative can copy and put back."""
+        values = self._values(name)
+        if name in self.params or not values or self.is_new_list(name):
+            return False
+        for value in values:
+            while isinstance(value, (gast.Subscript, gast.Attribute)):
+                value = value.value
+            if isinstance(value, gast.Name):
+                if value.id in seen | {name} or not self._surely_array(value.id, seen | {name}):
+                    return False
+            elif not self._fresh(value):
+                return False
+        return True
 
     def shared_change_checks(self, stmt, name, loc, version_of):
         """`name.append(v)`, `name += [v]` (a method or operator changing a list or dict in
@@ -455,17 +491,6 @@ class Aliasing:
             and viewed is not None
             and self._fresh(viewed)
         )
-
-
-def _replaces_item(stmt):
-    """Whether `stmt` is `d['key'] = v`: an item of a dict replaced, no array written into."""
-    target = stmt.targets[0] if isinstance(stmt, gast.Assign) else None
-    return (
-        isinstance(target, gast.Subscript)
-        and isinstance(target.value, gast.Name)
-        and isinstance(target.slice, gast.Constant)
-        and isinstance(target.slice.value, str)
-    )
 
 
 def _all_parameters(node):

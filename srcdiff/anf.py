@@ -143,7 +143,7 @@ class Normalizer(EffectStatements, Expressions):
 
     def run(self):
         body = self.block(self.p.node.body, top=True)
-        body = self.aliasing.argument_checks() + body
+        body = self.aliasing.outside_checks() + body
         return ir.Function(self.p.node.name, self.p.node.args, body, self.params, self.active)
 
     def block(self, stmts, top=False):

@@ -126,8 +126,8 @@ class SavingAnalysis:
         """How the forward sweep saves the array of `var` that a statement kept as written
         changes in place (buf[:] = x[t]): BEFORE, copied, where the adjoint sweep may read
         it, or a name sharing its memory, as it was before the write (read earlier, or in
-        the loop around it); NONE where every read follows the write. The caller's array
-        (an argument's) is not put back: that is refused."""
+        the loop around it); NONE where every read follows the write. What it cannot put
+        back (the caller's array: an argument's) is refused."""
         stmt = site.stmt
         names = self._viewing({var, *stmt.seen_by})
         if not names & needed:
@@ -140,14 +140,14 @@ class SavingAnalysis:
             read_before = any(not _precedes(site, r) for r in reads)
         if not read_before:
             return NONE
-        if var in stmt.callers:
+        if var in stmt.left:
             raise UnsupportedError(
-                f"this line writes into {var!r} in place, which holds an argument's array "
-                "that the derivative reads as it was before the write: srcdiff cannot follow "
-                "that change",
+                f"this line writes into {var!r} in place, and the derivative reads what it "
+                "held before the write: srcdiff puts back only an array f makes itself (not "
+                "an argument's, a global's, or a list's)",
                 stmt.loc,
-                f"write into a copy of it with a name of its own ({var} = {var}.copy() "
-                "first), or read what the write leaves only after it",
+                f"write into a copy with a name of its own ({var} = {var}.copy() first), or "
+                "read what the write leaves only after it",
             )
         return BEFORE
 

@@ -1420,7 +1420,7 @@ def reads_then_zeroes_an_argument(w, x):
 
 def test_a_write_into_an_argument_the_adjoint_reads_earlier_is_refused():
     """The same write into an argument's array (the caller's, which srcdiff does not put
-    back): gradient 0 instead of x, silently; now refused at the write."""
+    back; so a global's): gradient 0 instead of x, silently; now refused at the write."""
     source = inspect.getsource(inspect.getmodule(assert_refused)).split("\n")
     [lineno] = [k + 1 for k, line in enumerate(source) if line.strip().startswith("x[:] = 0.0")]
     for derivative in (nf.grad, nf.hessian):
@@ -1428,10 +1428,36 @@ def test_a_write_into_an_argument_the_adjoint_reads_earlier_is_refused():
             derivative(reads_then_zeroes_an_argument)(np.ones(3), np.arange(3.0))
         assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
         assert error.value.message == (
-            "this line writes into 'x' in place, which holds an argument's array that the "
-            "derivative reads as it was before the write: srcdiff cannot follow that change"
+            "this line writes into 'x' in place, and the derivative reads what it held before "
+            "the write: srcdiff puts back only an array f makes itself (not an argument's, a "
+            "global's, or a list's)"
         )
         assert error.value.hint == (
-            "write into a copy of it with a name of its own (x = x.copy() first), or read "
-            "what the write leaves only after it"
+            "write into a copy with a name of its own (x = x.copy() first), or read what the "
+            "write leaves only after it"
         )
+
+
+SCRATCH = np.zeros(3)
+
+
+def zeroes_a_global_scratch(w):
+    y = np.sum(w * w * w)
+    SCRATCH[:] = 0.0  # a global written in place
+    return y
+
+
+def test_a_write_into_a_global_sharing_memory_with_a_differentiated_argument():
+    """nf.grad(f)(SCRATCH) of an f writing into the global SCRATCH: gradient 0, silently."""
+    source = inspect.getsource(inspect.getmodule(assert_refused)).split("\n")
+    [lineno] = [
+        k + 1 for k, line in enumerate(source) if line.strip().startswith("SCRATCH[:] = 0.0")
+    ]
+    SCRATCH[:] = [1.0, 2.0, 3.0]
+    with pytest.raises(nf.ArgumentError) as error:
+        nf.grad(zeroes_a_global_scratch)(SCRATCH)
+    assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
+    assert error.value.message.startswith("this line writes into 'SCRATCH' in place, and it ")
+    assert error.value.hint == "pass a copy (w.copy()) as w"
+    w = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(nf.grad(zeroes_a_global_scratch)(w), 3 * w**2)

@@ -46,19 +46,21 @@ def check_not_shared(value, name, others, filename, lineno, holders=None):
     )
 
 
-def check_apart(written, name, others, names, filename, lineno):
-    """At the start of a derivative whose function writes into its argument `name` in
-    place (at filename:lineno, a write srcdiff keeps as written): refuse if
-    that array shares memory with another argument (`others`, called `names`), whose values
-    srcdiff's derivative reads as they were passed, not as the write leaves them."""
+def check_apart(written, name, is_argument, others, names, filename, lineno):
+    """At the start of a derivative whose function writes in place into the array of
+    `name` (an argument, or a global: `is_argument`), at filename:lineno, a write srcdiff
+    keeps as written: refuse if it shares memory with another argument (`others`, called
+    `names`), which srcdiff's derivative reads as passed, not as the write leaves it."""
     for other, other_name in zip(others, names):
         if _overlaps(written, other):
             raise ArgumentError(
-                f"this line writes into the argument {name!r} in place, and it shares "
-                f"memory with the argument {other_name!r}: srcdiff's derivative reads "
-                f"{other_name} as passed, not as the write leaves it",
+                f"this line writes into {'the argument ' * is_argument}{name!r} in place, and "
+                f"it shares memory with the argument {other_name!r}: srcdiff's derivative "
+                f"reads {other_name} as passed, not as the write leaves it",
                 Location(filename, lineno, linecache.getline(filename, lineno).rstrip()),
-                f"pass a separate array ({name}.copy()) as {name}",
+                f"pass a separate array ({name}.copy()) as {name}"
+                if is_argument
+                else f"pass a copy ({other_name}.copy()) as {other_name}",
             )
 
 
