@@ -98,7 +98,8 @@ class Aliasing:
                     self._written_outside.setdefault(name, loc)
             seen_by |= self._sharing[1].sharing(stmt, root) - {root}
         versions = lambda names: tuple(map(version_of, names))  # noqa: E731
-        return ir.Statement(node, loc, versions(roots), versions(sorted(seen_by)), versions(left))
+        left = tuple(zip(versions(left), left))
+        return ir.Statement(node, loc, versions(roots), versions(sorted(seen_by)), left)
 
     def _replaces_item(self, stmt):
         """Whether `stmt` replaces an item of a dict (`d['key'] = v`) or of a list f makes
@@ -142,7 +143,7 @@ class Aliasing:
         """Whether `name` is bound only to arrays f makes (np.zeros(n), x * 1.0), or rows,
         views or aliases of them: what the derivative can copy and put back."""
         values = self._values(name)
-        if name in self.params or not values or self.is_new_list(name):
+        if not values or self.is_new_list(name):  # (an argument's own array: none)
             return False
         for value in values:
             while isinstance(value, (gast.Subscript, gast.Attribute)):

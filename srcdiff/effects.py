@@ -117,20 +117,25 @@ class EffectStatements:
     def _written_by(self, call):
         """The names whose arrays a call kept as written may change in place: its out=,
         a ufunc's outputs passed by position, the receiver of a method that changes it
-        (y.fill(v)), every argument of a function that may write into them (np.copyto,
-        a function of the user's that writes), none of a call that only reads."""
+        (y.fill(v)), the first argument of another numpy function (np.copyto(y, x),
+        np.put, np.fill_diagonal: numpy's writers write there), every argument of a
+        function that may write into them (one of the user's that writes), none of a call
+        that only reads."""
         written = [k.value for k in call.keywords if k.arg == "out"]
         func = self.p.resolve(call.func)
+        module = (getattr(func, "__module__", None) or "").split(".")[0]
         if isinstance(func, np.ufunc):
             written += call.args[func.nin :]
         elif func is MISSING and isinstance(call.func, gast.Attribute):
             if call.func.attr in _MUTATING_METHODS:
                 written.append(call.func.value)
+        elif module == "numpy" and registry.find(func) is None:
+            written += call.args[:1]
         elif not (
             self._records(call.func)
             or func is print
             or registry.find(func) is not None
-            or (getattr(func, "__module__", None) or "").split(".")[0] in _EFFECT_MODULES
+            or module in _EFFECT_MODULES
             or self.activity.is_user_function(func)
             and _writes_nothing(func)
         ):

@@ -123,9 +123,9 @@ class Return:
 class Statement:
     """A statement kept as written in the forward sweep only (assert, raise, a bare call).
     `changes`: the names whose arrays it writes into in place (buf[:] = 0, buf.fill(0));
-    `seen_by`: the names that may share their memory; `left`: those of `changes` whose
-    values the derivative must leave as the write leaves them (the caller's arrays), or
-    cannot copy and put back (not surely arrays)."""
+    `seen_by`: the names that may share their memory; `left`: (name, f's name for it) of
+    those of `changes` whose values the derivative must leave as the write leaves them (the
+    caller's arrays), or cannot copy and put back (not surely arrays)."""
 
     node: gast.stmt
     loc: Location

@@ -132,7 +132,7 @@ class SavingAnalysis:
         names = self._viewing({var, *stmt.seen_by})
         if not names & needed:
             return NONE
-        reads = [r for n in names for r in self.reads.get(n, []) if r is not site]
+        reads = [r for n in names for r in self.reads.get(n, []) if _has_adjoint(r.stmt)]
         if site.loops:
             start = self.site_of[id(site.loops[0])].order
             read_before = any(site.loops[0] in r.loops or r.order < start for r in reads)
@@ -140,13 +140,14 @@ class SavingAnalysis:
             read_before = any(not _precedes(site, r) for r in reads)
         if not read_before:
             return NONE
-        if var in stmt.left:
+        name = dict(stmt.left).get(var)
+        if name is not None:
             raise UnsupportedError(
-                f"this line writes into {var!r} in place, and the derivative reads what it "
+                f"this line writes into {name!r} in place, and the derivative reads what it "
                 "held before the write: srcdiff puts back only an array f makes itself (not "
                 "an argument's, a global's, or a list's)",
                 stmt.loc,
-                f"write into a copy with a name of its own ({var} = {var}.copy() first), or "
+                f"write into a copy with a name of its own ({name} = {name}.copy() first), or "
                 "read what the write leaves only after it",
             )
         return BEFORE
@@ -159,7 +160,13 @@ class SavingAnalysis:
             more = False
             for var, sites in self.sites.items():
                 if var not in found and any(
-                    isinstance(s.stmt, ir.Assign) and _may_view(s.stmt.value, found) for s in sites
+                    isinstance(s.stmt, ir.Assign)
+                    and (
+                        _may_view(s.stmt.value, found)
+                        or s.stmt.callee is not None  # (what fwd_g saves may be its arguments)
+                        and ir.names_in(s.stmt.value) & found
+                    )
+                    for s in sites
                 ):
                     found.add(var)
                     more = True
@@ -320,6 +327,14 @@ def _only_looked_into(expr, xs):
         for node in ir.walk(expr)
         if isinstance(node, gast.Name) and node.id == xs
     )
+
+
+def _has_adjoint(stmt):
+    """Whether the adjoint sweep may read what `stmt` reads: not for a statement kept as
+    written (a check, a print), nor an assignment of a value that carries no gradient."""
+    if isinstance(stmt, ir.Statement):
+        return False
+    return not isinstance(stmt, ir.Assign) or stmt.primitive is not None or stmt.callee is not None
 
 
 def _may_view(value, names):

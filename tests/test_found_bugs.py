@@ -1391,12 +1391,20 @@ def fills_an_array_a_view_of_which_was_read(w, x):
     return y + np.sum(w * c)
 
 
+def copies_an_argument_into_a_scratch_read_before(w, x):
+    c = np.ones(3)
+    y = np.sum(w * x * c)
+    np.copyto(c, x)  # (writes into c alone: x, read before, is no scratch)
+    return y + np.sum(w * c)
+
+
 @pytest.mark.parametrize(
     "f, shapes, autograd_wrong",
     [
         (fills_a_scratch_array_each_step, ((3, 3), (4, 3)), ("reverse", "hvp")),
         (zeroes_an_array_through_a_row_after_reading_it, ((3,), (3,)), ("reverse",)),
         (fills_an_array_a_view_of_which_was_read, ((3,), (3,)), ("reverse",)),
+        (copies_an_argument_into_a_scratch_read_before, ((3,), (3,)), ("reverse",)),
     ],
 )
 def test_a_write_kept_as_written_into_an_array_the_adjoint_reads_earlier(f, shapes, autograd_wrong):
