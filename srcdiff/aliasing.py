@@ -74,16 +74,17 @@ class Aliasing:
             checks += self.shared_change_checks(stmt, into, loc, version_of)
         return checks
 
-    def kept_write(self, stmt, node, roots, loc, version_of):
+    def kept_write(self, stmt, node, roots, loc, versions):
         """`stmt` (emitted as `node`), kept as written, changes in place the arrays of the
-        names `roots`: the ir statement saying so, for the derivative to save what they
-        held where it reads that later (saving.py; `version_of(name)`: its current
-        version); the names bound outside f whose arrays they may hold are noted, for
-        outside_checks."""
+        names `roots` (None: of no name): the ir statement saying so, for the derivative to
+        save what they held where it reads that later (saving.py; `versions`: the names'
+        current versions); the names bound outside f whose arrays they may hold are noted,
+        for outside_checks."""
         if self._replaces_item(stmt):
             return ir.Statement(node, loc)
         self._analyse()
         arguments = set(_all_parameters(self.p.node))
+        roots = [root for root in roots if root is not None]
         left, seen_by = [], set()  # (left as written: the caller's, or not surely an array)
         for root in roots:
             outside = {
@@ -97,9 +98,9 @@ class Aliasing:
                 for name in sorted(outside):  # (an emitted gradient's: checked at its start)
                     self._written_outside.setdefault(name, loc)
             seen_by |= self._sharing[1].sharing(stmt, root) - {root}
-        versions = lambda names: tuple(map(version_of, names))  # noqa: E731
-        left = tuple(zip(versions(left), left))
-        return ir.Statement(node, loc, versions(roots), versions(sorted(seen_by)), left)
+        version = lambda names: tuple(versions.get(n, n) for n in names)  # noqa: E731
+        left = tuple(zip(version(left), left))
+        return ir.Statement(node, loc, version(roots), version(sorted(seen_by)), left)
 
     def _replaces_item(self, stmt):
         """Whether `stmt` replaces an item of a dict (`d['key'] = v`) or of a list f makes

@@ -121,10 +121,6 @@ class Normalizer(EffectStatements, Expressions):
         }
         return current
 
-    def version(self, name):
-        """The current version of `name` (its own, for a name not bound in f)."""
-        return self.versions.get(name, name)
-
     def rename(self, node):
         """A copy of an expression with every read name mapped to its current version, and
         numpy functions spelled through `np` (so emitted code needs no other import)."""
@@ -268,8 +264,8 @@ class Normalizer(EffectStatements, Expressions):
                 self.set_item(target, value, active, loc, out)
                 return
             written = self.rename(gast.Assign(targets=[target], value=value, type_comment=None))
-            roots = [ir.root_name(target)] if ir.root_name(target) else []
-            out.append(self.aliasing.kept_write(self.writing, written, roots, loc, self.version))
+            root = [ir.root_name(target)]
+            out.append(self.aliasing.kept_write(self.writing, written, root, loc, self.versions))
         else:
             raise UnsupportedError(
                 f"assignment to {gast.unparse(target)!r} is not supported",

@@ -111,7 +111,7 @@ class EffectStatements:
             )
         written = self._written_by(value) if isinstance(value, gast.Call) else []
         out.append(  # print(x), logging: as written
-            self.aliasing.kept_write(stmt, self.rename(stmt), written, loc, self.version)
+            self.aliasing.kept_write(stmt, self.rename(stmt), written, loc, self.versions)
         )
 
     def _written_by(self, call):
@@ -140,7 +140,7 @@ class EffectStatements:
             and _writes_nothing(func)
         ):
             written += call.args + [k.value for k in call.keywords]
-        return [root for root in map(ir.root_name, written) if root is not None]
+        return [ir.root_name(node) for node in written]
 
     def delete_statement(self, stmt, loc, out):
         """`del name` (or `del a, b`) only frees memory (emitted backward functions use it); `del xs[k]` of a
