@@ -133,7 +133,7 @@ class Aliasing:
                 ir.const(name),
                 ir.const(name in self.params),
                 gast.Tuple(elts=[ir.name(o) for o in others], ctx=gast.Load()),
-                gast.Tuple(elts=[ir.const(o) for o in others], ctx=gast.Load()),
+                gast.Tuple(elts=[ir.const(f"the argument {o!r}") for o in others], ctx=gast.Load()),
                 ir.const(loc.filename),
                 ir.const(loc.lineno),
             )

@@ -1357,8 +1357,8 @@ def test_a_write_into_a_scratch_argument_sharing_memory_with_a_differentiated_on
         assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
         assert error.value.message == (
             f"this line writes into the argument {name!r} in place, and it shares memory with "
-            "the argument 'w': srcdiff's derivative reads w as passed, not as the write "
-            "leaves it"
+            "the argument 'w', which srcdiff's derivative reads as it was passed, not as the "
+            "write leaves it"
         )
         assert error.value.hint == f"pass a separate array ({name}.copy()) as {name}"
     apart = scratch(np.zeros_like(w))
@@ -1466,6 +1466,28 @@ def test_a_write_into_a_global_sharing_memory_with_a_differentiated_argument():
         nf.grad(zeroes_a_global_scratch)(SCRATCH)
     assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
     assert error.value.message.startswith("this line writes into 'SCRATCH' in place, and it ")
-    assert error.value.hint == "pass a copy (w.copy()) as w"
+    assert error.value.hint == "pass a copy of the argument 'w' instead"
     w = np.array([1.0, 2.0, 3.0])
     np.testing.assert_allclose(nf.grad(zeroes_a_global_scratch)(w), 3 * w**2)
+
+
+def zeroes_a_scratch_first(w, buf):
+    buf[...] = 0.0  # the scratch written before w is read
+    return np.sum(w * w * w)
+
+
+def test_a_write_into_a_scratch_argument_sharing_memory_with_the_tangent():
+    """jvp(f)(w, v, v), the scratch passed as the tangent: the write zeroed the tangent
+    forward mode read afterwards, a tangent 0 instead of 3 w**2 . v, silently."""
+    source = inspect.getsource(inspect.getmodule(assert_refused)).split("\n")
+    [lineno] = [k + 1 for k, line in enumerate(source) if line.strip().startswith("buf[...] =")]
+    w = np.array([1.0, 2.0, 3.0])
+    for derivative in (nf.jvp, nf.hvp):
+        v = np.ones(3)
+        with pytest.raises(nf.ArgumentError) as error:
+            derivative(zeroes_a_scratch_first)(w, v, v)
+        assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
+        assert "shares memory with the tangent of 'w', which" in error.value.message
+    _, tangent = nf.jvp(zeroes_a_scratch_first)(w, np.zeros(3), np.ones(3))
+    assert tangent == pytest.approx(np.sum(3 * w**2))
+    np.testing.assert_allclose(nf.hvp(zeroes_a_scratch_first)(w, np.zeros(3), np.ones(3)), 6 * w)

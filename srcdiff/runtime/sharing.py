@@ -46,21 +46,21 @@ def check_not_shared(value, name, others, filename, lineno, holders=None):
     )
 
 
-def check_apart(written, name, is_argument, others, names, filename, lineno):
+def check_apart(written, name, is_argument, others, described, filename, lineno):
     """At the start of a derivative whose function writes in place into the array of
     `name` (an argument, or a global: `is_argument`), at filename:lineno, a write srcdiff
-    keeps as written: refuse if it shares memory with another argument (`others`, called
-    `names`), which srcdiff's derivative reads as passed, not as the write leaves it."""
-    for other, other_name in zip(others, names):
+    keeps as written: refuse if it shares memory with another argument or a tangent passed
+    (`others`, `described` as "the argument 'w'"), which the derivative reads as passed."""
+    for other, description in zip(others, described):
         if _overlaps(written, other):
             raise ArgumentError(
                 f"this line writes into {'the argument ' * is_argument}{name!r} in place, and "
-                f"it shares memory with the argument {other_name!r}: srcdiff's derivative "
-                f"reads {other_name} as passed, not as the write leaves it",
+                f"it shares memory with {description}, which srcdiff's derivative reads as "
+                "it was passed, not as the write leaves it",
                 Location(filename, lineno, linecache.getline(filename, lineno).rstrip()),
                 f"pass a separate array ({name}.copy()) as {name}"
                 if is_argument
-                else f"pass a copy ({other_name}.copy()) as {other_name}",
+                else f"pass a copy of {description} instead",
             )
 
 
