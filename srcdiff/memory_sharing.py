@@ -35,8 +35,9 @@ class MemorySharing:
         return set(names) if written == name else self._ever.sharing(name)
 
     def arguments_held(self, stmt, name):
-        """The names bound before f's body ran (its arguments) whose arrays `name` may hold
-        just before `stmt`, a statement that writes into an array or calls a function."""
+        """The names bound before f's body ran (its arguments, the globals it reads) whose
+        arrays `name` may hold just before `stmt`, a statement writing into an array or a
+        bare call."""
         held = self._before.get(id(stmt), self._ever)
         return {origin for origin in held.origins(name) if isinstance(origin, str)}
 

@@ -1398,6 +1398,24 @@ def copies_an_argument_into_a_scratch_read_before(w, x):
     return y + np.sum(w * c)
 
 
+def adds_into_an_item_after_reading_it(w, x):
+    c = np.ones(3) * x
+    y = np.sum(w * c)
+    c[0] += 1.0
+    return y + np.sum(w * c)
+
+
+def zero_out(a):
+    a[:] = 0.0
+
+
+def zeroes_through_a_function_of_its_own(w, x):
+    c = np.ones(3) * x
+    y = np.sum(w * c)
+    zero_out(c)
+    return y
+
+
 @pytest.mark.parametrize(
     "f, shapes, autograd_wrong",
     [
@@ -1405,6 +1423,8 @@ def copies_an_argument_into_a_scratch_read_before(w, x):
         (zeroes_an_array_through_a_row_after_reading_it, ((3,), (3,)), ("reverse",)),
         (fills_an_array_a_view_of_which_was_read, ((3,), (3,)), ("reverse",)),
         (copies_an_argument_into_a_scratch_read_before, ((3,), (3,)), ("reverse",)),
+        (adds_into_an_item_after_reading_it, ((3,), (3,)), ("reverse",)),
+        (zeroes_through_a_function_of_its_own, ((3,), (3,)), ("reverse",)),
     ],
 )
 def test_a_write_kept_as_written_into_an_array_the_adjoint_reads_earlier(f, shapes, autograd_wrong):
