@@ -139,6 +139,7 @@ class Normalizer(EffectStatements, Expressions):
 
     def run(self):
         body = self.block(self.p.node.body, top=True)
+        body = self.aliasing.outside_checks() + body
         return ir.Function(self.p.node.name, self.p.node.args, body, self.params, self.active)
 
     def block(self, stmts, top=False):
@@ -262,11 +263,9 @@ class Normalizer(EffectStatements, Expressions):
             if self._is_active(target.value) or active:
                 self.set_item(target, value, active, loc, out)
                 return
-            out.append(
-                ir.Statement(
-                    self.rename(gast.Assign(targets=[target], value=value, type_comment=None)), loc
-                )
-            )
+            written = self.rename(gast.Assign(targets=[target], value=value, type_comment=None))
+            root = [ir.root_name(target)]
+            out.append(self.aliasing.kept_write(self.writing, written, root, loc, self.versions))
         else:
             raise UnsupportedError(
                 f"assignment to {gast.unparse(target)!r} is not supported",
