@@ -131,18 +131,24 @@ class svdvals:
         dz = runtime.svdvals_jvp(dx, x)
 
 
-# mode='reduced' only (the template has no mode parameter); signs squared away as for eigh
+# mode 'reduced', 'r' (R alone), or 'complete' (the same as 'reduced' for a matrix no taller
+# than wide; of a tall one, an error when it runs: runtime.qr_factors); signs squared away as
+# for eigh
 @_decomposition(
     np.linalg.qr,
     samples=[
         Sample("q ** 2 + r[0]", setup="q, r = np.linalg.qr(a)", a=real(4, 3)),
         Sample("np.linalg.qr(a)[1] ** 2", a=real(2, 3, 3)),
         Sample("q ** 2 @ r", setup="q, r = np.linalg.qr(a)", a=real(2, 4)),
+        Sample("q ** 2 @ r", setup="q, r = np.linalg.qr(a, mode='complete')", a=real(3, 4)),
+        Sample("np.linalg.qr(a, 'complete')[0] ** 2", a=real(2, 3, 3)),
+        Sample("np.linalg.qr(a, mode='r') ** 2", a=real(4, 3)),
+        Sample("np.linalg.qr(a, mode='r')", a=real(2, 4)),
     ],
 )
 class qr:
-    def adjoint(bz, z, a):
-        ba = runtime.qr_vjp(bz, z, a)
+    def adjoint(bz, z, a, mode="reduced"):
+        ba = runtime.qr_vjp(bz, z, a, mode)
 
-    def tangent(dz, z, a):
-        dz = runtime.qr_jvp(da, z, a)
+    def tangent(dz, z, a, mode="reduced"):
+        dz = runtime.qr_jvp(da, z, a, mode)

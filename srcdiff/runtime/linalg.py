@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from .containers import unpack_adjoint
-from .core import Sparse, conj, divide_or_zero, real, unbroadcast, unreduce
+from .core import Sparse, conj, divide_or_zero, real, stop_gradient, unbroadcast, unreduce
 
 
 # --- small pieces -----------------------------------------------------------------------------
@@ -168,27 +168,29 @@ def multi_dot_subscripts(arrays):
 
 
 def lstsq_vjp(g, out, a, b, wrt):
-    """Of the solution (pinv(a) @ b), the residuals (at the optimum, a^T r = 0) and the
-    singular values; the rank is an integer."""
+    """Of the solution (pinv(a) @ b, the pseudo-inverse at the rank lstsq found), the
+    residuals (at the optimum, a^T r = 0) and the singular values; the rank is an integer.
+    np.linalg.lstsq's output, or scipy.linalg.lstsq's (whose singular values are None with
+    lapack_driver='gelsy')."""
     gx, gres, _, gs = unpack_adjoint(g, out)
     x, res = as_columns(out[0], b), out[1]
     gx = as_columns(gx, b)
-    p = np.linalg.pinv(a)
+    p = lstsq_pinv(a, out[2])
     r = as_columns(b, b) - a @ x
     weighted = r * gres if np.size(res) else np.zeros_like(r)
     if wrt == 1:
         return from_columns(p.mT @ gx + 2 * weighted, b)
-    return pinv_vjp(gx @ as_columns(b, b).mT, p, a) - 2 * weighted @ x.mT + svdvals_vjp(gs, a)
+    ba = pinv_vjp(gx @ as_columns(b, b).mT, p, a) - 2 * weighted @ x.mT
+    return ba if out[3] is None else ba + svdvals_vjp(gs, a)
 
 
 def lstsq_jvp_a(da, out, a, b):
     """The part of the tangent from a, by item (a Sparse: the parts from a and b add up)."""
     x, res = as_columns(out[0], b), out[1]
-    p = np.linalg.pinv(a)
-    dx = pinv_jvp(da, p, a) @ as_columns(b, b)
+    dx = pinv_jvp(da, lstsq_pinv(a, out[2]), a) @ as_columns(b, b)
     r = as_columns(b, b) - a @ x
     dres = np.sum(-2 * r * (da @ x), axis=-2) if np.size(res) else np.zeros_like(res)
-    return Sparse({0: from_columns(dx, b), 1: dres, 2: 0, 3: svdvals_jvp(da, a)})
+    return _lstsq_tangent(from_columns(dx, b), _like_residuals(dres, res), out, svdvals_jvp(da, a))
 
 
 def lstsq_jvp_b(db, out, a, b):
@@ -196,9 +198,31 @@ def lstsq_jvp_b(db, out, a, b):
     dcols = as_columns(db, b)
     r = as_columns(b, b) - a @ x
     dres = np.sum(2 * r * dcols, axis=-2) if np.size(res) else np.zeros_like(res)
-    return Sparse(
-        {0: from_columns(np.linalg.pinv(a) @ dcols, b), 1: dres, 2: 0, 3: np.zeros_like(out[3])}
-    )
+    dx = from_columns(lstsq_pinv(a, out[2]) @ dcols, b)
+    return _lstsq_tangent(dx, _like_residuals(dres, res), out, 0)
+
+
+def lstsq_pinv(a, rank):
+    """pinv(a) keeping the `rank` largest singular values, those lstsq kept (by its rcond or
+    cond, or by gelsy's own rule): a cutoff between them and the next, which no small change
+    of a crosses, so the derivative is Golub and Pereyra's at a constant rank."""
+    s = stop_gradient(np.linalg.svdvals(a))
+    if rank == s.shape[-1]:
+        return np.linalg.pinv(a, rcond=0.0)
+    return np.linalg.pinv(a, rcond=float(np.sqrt(s[rank - 1] * s[rank]) / s[0]))
+
+
+def _lstsq_tangent(dx, dres, out, ds):
+    """The tangent of lstsq's output as a Sparse: none for the rank, nor for singular values
+    scipy's gelsy does not give."""
+    if out[3] is None:
+        return Sparse({0: dx, 1: dres, 2: 0})
+    return Sparse({0: dx, 1: dres, 2: 0, 3: ds})
+
+
+def _like_residuals(d, res):
+    """d in the shape of the residuals: scipy.linalg.lstsq's of a 1-D b are a number."""
+    return np.reshape(d, np.shape(res))
 
 
 # --- norms ------------------------------------------------------------------------------------
@@ -472,11 +496,15 @@ def svdvals_jvp(da, a):
     return real(_diagonal(_h(u) @ da @ _h(vh)))
 
 
-def qr_vjp(g, out, a):
-    """Roberts and Roberts (2020); a wide matrix [X Y] = Q [U V] through its square part."""
-    real_matrices(a, "qr")
-    q, r = out
-    gq, gr = unpack_adjoint(g, out)
+def qr_vjp(g, out, a, mode="reduced"):
+    """Roberts and Roberts (2020); a wide matrix [X Y] = Q [U V] through its square part.
+    `mode` is np.linalg.qr's or scipy.linalg.qr's (qr_factors)."""
+    q, r = qr_factors(out, a, mode)
+    if mode == "r":
+        gr = unpack_adjoint(g, out)[0] if isinstance(out, tuple) else g
+        gq, gr = np.zeros_like(q), _reduced_rows(gr, r)
+    else:
+        gq, gr = unpack_adjoint(g, out)
     m, n = a.shape[-2:]
     if m >= n:
         return _qr_tall_vjp(q, r, gq, gr)
@@ -485,20 +513,59 @@ def qr_vjp(g, out, a):
     return np.concatenate([gx, q @ gv], axis=-1)
 
 
+def qr_factors(out, a, mode):
+    """(Q, R) of a reduced QR of the matrices a, from the output of np.linalg.qr or
+    scipy.linalg.qr in `mode`: R alone for 'r' (scipy's as a 1-tuple, its R with m rows, the
+    last m - n zero), whose Q is found again. A complete Q of a tall matrix is refused: its
+    last m - n columns are any orthonormal basis of what a's columns leave out, so they have
+    no derivative."""
+    real_matrices(a, "qr")
+    m, n = a.shape[-2:]
+    if mode in ("complete", "full") and m > n:
+        raise ArgumentError(
+            f"qr(a, mode={mode!r}) of a tall matrix ({m} rows > {n} columns) has no unique "
+            f"derivative: the last {m - n} columns of q are any orthonormal basis of the "
+            "complement of a's columns",
+            hint="use mode='reduced' (scipy.linalg.qr: mode='economic'): its q and r are the "
+            "first n columns of q and rows of r; the complement's projector, np.eye(m) - q @ "
+            "q.T of that q, is differentiable",
+        )
+    if mode not in ("reduced", "economic", "complete", "full", "r"):
+        raise ArgumentError(
+            f"srcdiff differentiates qr with mode 'reduced', 'complete' or 'r', not {mode!r}",
+            hint="ask for q and r (mode='reduced') and use them",
+        )
+    if mode != "r":
+        return out
+    r = out[0] if isinstance(out, tuple) else out
+    return np.linalg.qr(a)[0], _reduced_rows(r, r)
+
+
+def _reduced_rows(x, r):
+    """The first min(m, n) rows of x, an R as scipy.linalg.qr(mode='r') gives it or its
+    adjoint (the rows past them are zeros, whatever a is)."""
+    return x[..., : min(r.shape[-2:]), :]
+
+
 def _qr_tall_vjp(q, r, gq, gr):
     m = r @ gr.mT - gq.mT @ q
     return _solve_right(gq + q @ _copy_lower_to_upper(m), r.mT)
 
 
-def qr_jvp(da, out, a):
-    real_matrices(a, "qr")
-    q, r = out
+def qr_jvp(da, out, a, mode="reduced"):
+    q, r = qr_factors(out, a, mode)
     m, n = a.shape[-2:]
     if m >= n:
-        return _qr_tall_jvp(q, r, da)
-    dq, du = _qr_tall_jvp(q, r[..., :m], da[..., :m])
-    dv = q.mT @ (da[..., m:] - dq @ r[..., m:])
-    return dq, np.concatenate([du, dv], axis=-1)
+        dq, dr = _qr_tall_jvp(q, r, da)
+    else:
+        dq, du = _qr_tall_jvp(q, r[..., :m], da[..., :m])
+        dr = np.concatenate([du, q.mT @ (da[..., m:] - dq @ r[..., m:])], axis=-1)
+    if mode != "r":
+        return dq, dr
+    if not isinstance(out, tuple):
+        return dr
+    rows = out[0].shape[-2] - dr.shape[-2]  # (scipy's zero rows)
+    return (np.concatenate([dr, np.zeros_like(out[0][..., :rows, :])], axis=-2),)
 
 
 def _qr_tall_jvp(q, r, da):
