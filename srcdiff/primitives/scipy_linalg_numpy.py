@@ -1,15 +1,17 @@
 """scipy.linalg's functions that compute what np.linalg's do, declared once the program
 imports scipy.linalg (optional.py). inv, det and svd take np.linalg's parameters: their
-records cover them (registry.extend). cholesky, solve, eigh, eigvalsh, svdvals, pinv and norm
-name or mean their parameters otherwise, so each has a record of its own whose templates call
-the runtime helpers np.linalg's call (srcdiff/runtime/linalg.py). Real matrices. And
+records cover them (registry.extend). cholesky, solve, eigh, eigvalsh, qr, lstsq, svdvals, pinv
+and norm name or mean their parameters otherwise, so each has a record of its own whose
+templates call the runtime helpers np.linalg's call (srcdiff/runtime/linalg.py; eigh's and
+eigvalsh's, with a second matrix b, runtime/generalized_eigh.py). Real matrices. And
 block_diag, a linear map.
 
 As for np.linalg.cholesky and eigh, a function reading one triangle of a symmetric matrix
 (cholesky, eigh, eigvalsh, solve with assume_a='sym' or 'pos') is differentiated as a
 function of its symmetric part: the samples symmetrize their argument. Options without a
-template parameter (eigh's b, svd's compute_uv=False, solve's transposed=True) are an error
-at the user's line; check_finite never changes a value, so any is taken."""
+template parameter (eigh's type=2, qr's pivoting=True, svd's compute_uv=False, solve's
+transposed=True) are an error at the user's line; check_finite never changes a value, so any
+is taken."""
 
 import numpy as np
 import scipy.linalg
@@ -176,7 +178,9 @@ class qr:
             a=real(4, 2),
             b=real(4, 2),
         ),
-        Sample("x * res", setup="x, res, rank, s = scipy.linalg.lstsq(a, b)", a=real(4, 2), b=real(4)),
+        Sample(
+            "x * res", setup="x, res, rank, s = scipy.linalg.lstsq(a, b)", a=real(4, 2), b=real(4)
+        ),
         Sample("scipy.linalg.lstsq(a, b, lapack_driver='gelsy')[0]", a=real(2, 3), b=real(2, 2)),
         Sample("scipy.linalg.lstsq(a, b, cond=1e-10)[3]", a=real(3, 2), b=real(3), constant=("b",)),
     ],
