@@ -142,6 +142,60 @@ class eigvalsh:
         dz = runtime.generalized_eigh_jvp(db, z, a, b, True, 1)
 
 
+# eigh's adjoint takes the tuple's adjoint as np.linalg.eigh's does (tuple_adjoints: a tuple
+# of the items' adjoints stands for the Sparse): samples with one item constant, as when a
+# program reads one, so that its derivatives see a partly constant tuple adjoint
+_PROBLEM = f"scipy.linalg.eigh(c + c.T, {_SPD}), c + c.T, {_SPD}"
+
+
+@primitive(
+    runtime.generalized_eigh_vjp,
+    shape=EVALUATE,
+    fresh=True,
+    tuple_adjoints=(0,),
+    samples=[
+        Sample(
+            f"runtime.generalized_eigh_vjp(g, {_PROBLEM}, False, 0)",
+            setup="g = (gw, None)",
+            c=real(3, 3),
+            a=real(3, 3),
+            gw=real(3),
+        ),
+        Sample(
+            f"runtime.generalized_eigh_vjp(g, {_PROBLEM}, False, 1)",
+            setup="g = (0.0, gv)",
+            c=real(3, 3),
+            a=real(3, 3),
+            gv=real(3, 3),
+        ),
+    ],
+)
+class generalized_eigh_vjp:
+    pass
+
+
+@primitive(
+    runtime.generalized_eigh_jvp,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample(
+            f"runtime.generalized_eigh_jvp(d, {_PROBLEM}, False, 1)[1]",
+            c=real(3, 3),
+            a=real(3, 3),
+            d=real(3, 3),
+        ),
+        Sample(
+            "runtime.generalized_eigh_jvp(d, scipy.linalg.eigvalsh(c + c.T), c + c.T, None, True, 0)",
+            c=real(3, 3),
+            d=real(3, 3),
+        ),
+    ],
+)
+class generalized_eigh_jvp:
+    pass
+
+
 # np.linalg.qr's rules, in scipy's modes: 'full' (the default: 'complete'), 'economic'
 # ('reduced') and 'r' (a 1-tuple holding R with m rows); not pivoting=True
 @_like_numpy(
