@@ -2,8 +2,7 @@
 eigvals_only) and least squares (np.linalg.lstsq, scipy.linalg.lstsq): srcdiff against finite
 differences in float64 and against autograd, whose rules for these (none for qr, lstsq or eigh
 with b) are written here through the functions it has: R^T R = A^T A by Cholesky, the
-pseudo-inverse, the problem reduced by B's Cholesky factor. And the errors where no derivative
-is unique: a complete Q of a tall matrix."""
+pseudo-inverse, the problem reduced by B's Cholesky factor."""
 
 import inspect
 
@@ -100,28 +99,60 @@ def test_qr_in_every_mode_matches_finite_differences_and_autograd(rng):
 
 def complete_q_of_tall(a):
     q, r = np.linalg.qr(a, mode="complete")
-    return np.sum(q[:, :2] ** 2) + np.sum(r)
+    u, v = scipy.linalg.qr(a)
+    return np.sum(np.sin(q) * np.arange(5.0)) + np.sum(r**2) + np.sum(np.cos(u[:, 2:]) * v[0, 0])
 
 
-def full_q_of_tall(a):
-    q, r = scipy.linalg.qr(a)
-    return np.sum(np.sin(q))
+def householder_complement(q1):
+    """The extra columns LAPACK's complete Q has, from its first n (runtime/qr.py)."""
+    n = q1.shape[-1]
+    upper = np.eye(n) - q1[:n]
+    w = np.linalg.solve(upper.T, q1[n:].T)
+    return np.concatenate([upper @ w, np.eye(len(q1) - n) - q1[n:] @ w])
 
 
-@pytest.mark.parametrize(
-    "f, mode", [(complete_q_of_tall, "complete"), (full_q_of_tall, "full")], ids=["numpy", "scipy"]
-)
-def test_complete_q_of_a_tall_matrix_is_an_error_at_the_users_line(f, mode, rng):
-    """Its last m - n columns are any orthonormal basis of the complement of a's columns: no
-    derivative is unique, in either mode; the hint says what has one."""
-    a = rng.normal(size=(4, 2))
-    line = inspect.getsourcelines(f)[1] + 1
-    for run in (lambda: nf.grad(f)(a), lambda: nf.jvp(f)(a, a)):
-        with pytest.raises(nf.SrcdiffError) as error:
-            run()
-        assert f"test_qr_eigh_lstsq.py:{line}" in str(error.value)
-        assert f"qr(a, mode='{mode}') of a tall matrix (4 rows > 2 columns)" in str(error.value)
-        assert "use mode='reduced' (scipy.linalg.qr: mode='economic')" in error.value.hint
+def test_complete_q_of_a_tall_matrix_is_differentiated_as_lapack_makes_it(rng):
+    """Its last m - n columns are an orthonormal basis of what a's columns leave out, which
+    the decomposition does not fix, but LAPACK's Householder reflectors do: numpy's and
+    SciPy's are a function of the first n, and the derivative is that function's, as finite
+    differences of what they return show, even for a loss depending on the basis."""
+    a = rng.normal(size=(5, 2))
+    for q in (np.linalg.qr(a, mode="complete")[0], scipy.linalg.qr(a)[0]):
+        np.testing.assert_allclose(q[:, 2:], householder_complement(q[:, :2]), atol=1e-14)
+    _check_every_mode(complete_q_of_tall, [a], rng)
+    _check_every_mode(complete_q_of_tall, [rng.normal(size=(5, 4))], rng)
+    signs = np.sign(np.diag(np.linalg.qr(a)[1]))
+    _against_autograd(complete_q_of_tall, complete_q_twin(signs), [a], rng)
+
+
+def complete_q_twin(signs):
+    """complete_q_of_tall through the Cholesky factor, with LAPACK's signs of R's diagonal
+    (constant near a) and householder_complement."""
+    anp = _anp()
+
+    def twin(a):
+        r = anp.linalg.cholesky(anp.dot(a.T, a)).T * signs[:, None]
+        q1 = anp.dot(a, anp.linalg.inv(r))
+        upper = anp.eye(2) - q1[:2]
+        w = anp.linalg.solve(upper.T, q1[2:].T)
+        q2 = anp.concatenate([anp.dot(upper, w), anp.eye(3) - anp.dot(q1[2:], w)])
+        q = anp.concatenate([q1, q2], axis=1)
+        extra = anp.sum(anp.cos(q2) * r[0, 0])
+        return anp.sum(anp.sin(q) * anp.arange(5.0)) + anp.sum(r**2) + extra
+
+    return twin
+
+
+def raw_qr(a):
+    return np.sum(np.linalg.qr(a, mode="raw")[0])
+
+
+def test_raw_qr_is_an_error_at_the_users_line(rng):
+    with pytest.raises(
+        nf.SrcdiffError, match="qr with mode 'reduced', 'complete' or 'r', not 'raw'"
+    ) as error:
+        nf.grad(raw_qr)(rng.normal(size=(3, 2)))
+    assert f"test_qr_eigh_lstsq.py:{inspect.getsourcelines(raw_qr)[1] + 1}" in str(error.value)
 
 
 def pivoted_qr(a):

@@ -131,9 +131,9 @@ class svdvals:
         dz = runtime.svdvals_jvp(dx, x)
 
 
-# mode 'reduced', 'r' (R alone), or 'complete' (the same as 'reduced' for a matrix no taller
-# than wide; of a tall one, an error when it runs: runtime.qr_factors); signs squared away as
-# for eigh
+# every mode but 'raw': 'reduced', 'r' (R alone) and 'complete', whose extra columns of Q (a
+# tall matrix's) are a function of the others, by LAPACK's Householder reflectors
+# (runtime/qr.py); signs squared away as for eigh
 @_decomposition(
     np.linalg.qr,
     samples=[
@@ -141,7 +141,8 @@ class svdvals:
         Sample("np.linalg.qr(a)[1] ** 2", a=real(2, 3, 3)),
         Sample("q ** 2 @ r", setup="q, r = np.linalg.qr(a)", a=real(2, 4)),
         Sample("q ** 2 @ r", setup="q, r = np.linalg.qr(a, mode='complete')", a=real(3, 4)),
-        Sample("np.linalg.qr(a, 'complete')[0] ** 2", a=real(2, 3, 3)),
+        Sample("q * r[0, 0] + r[:, 1]", setup="q, r = np.linalg.qr(a, 'complete')", a=real(5, 2)),
+        Sample("np.linalg.qr(a, 'complete')[0]", a=real(2, 4, 3)),
         Sample("np.linalg.qr(a, mode='r') ** 2", a=real(4, 3)),
         Sample("np.linalg.qr(a, mode='r')", a=real(2, 4)),
     ],

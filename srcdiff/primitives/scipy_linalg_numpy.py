@@ -203,6 +203,7 @@ class generalized_eigh_jvp:
     inert_keywords=("lwork",),
     samples=[
         Sample("q ** 2 @ r", setup="q, r = scipy.linalg.qr(a)", a=real(3, 3)),
+        Sample("q @ np.sin(r)", setup="q, r = scipy.linalg.qr(a)", a=real(4, 2)),
         Sample("q ** 2 + r[0]", setup="q, r = scipy.linalg.qr(a, mode='economic')", a=real(4, 3)),
         Sample("scipy.linalg.qr(a, mode='full')[1] ** 2", a=real(2, 4)),
         Sample("scipy.linalg.qr(a, mode='r')[0] ** 2", a=real(4, 3)),

@@ -12,6 +12,7 @@ from .linalg import *  # noqa: F401,F403
 from .lu import *  # noqa: F401,F403
 from .matrix_functions import *  # noqa: F401,F403
 from .numerics import *  # noqa: F401,F403
+from .qr import *  # noqa: F401,F403
 from .rearranging import *  # noqa: F401,F403
 from .records import *  # noqa: F401,F403
 from .reductions import *  # noqa: F401,F403
@@ -30,6 +31,7 @@ _THROUGH_SOURCE = (
     f"{__name__}.lu",
     f"{__name__}.matrix_functions",
     f"{__name__}.numerics",
+    f"{__name__}.qr",
 )
 
 

@@ -57,10 +57,6 @@ def _lower_half_diagonal(x):
     return np.tril(x) - _eye_like(x) * x / 2
 
 
-def _copy_lower_to_upper(x):
-    return np.tril(x) + np.tril(x, -1).mT
-
-
 def reciprocal_gaps(w):
     """F[..., i, j] = 1 / (w[j] - w[i]), and 0 where w[j] == w[i] (the diagonal, and ties)."""
     gaps = w[..., None, :] - w[..., :, None]
@@ -75,11 +71,6 @@ def as_columns(x, b):
 
 def from_columns(x, b):
     return x[..., 0] if np.ndim(b) == 1 else x
-
-
-def _solve_right(x, r):
-    """x r^-1."""
-    return np.linalg.solve(r.mT, x.mT).mT
 
 
 # --- determinants, solves, inverses -----------------------------------------------------------
@@ -209,6 +200,8 @@ def lstsq_pinv(a, rank):
     s = stop_gradient(np.linalg.svdvals(a))
     if rank == s.shape[-1]:
         return np.linalg.pinv(a, rcond=0.0)
+    if rank == 0:  # (a zero matrix: no singular value to place the cutoff under)
+        return np.zeros_like(a.mT)
     return np.linalg.pinv(a, rcond=float(np.sqrt(s[rank - 1] * s[rank]) / s[0]))
 
 
@@ -494,82 +487,3 @@ def svdvals_vjp(g, a):
 def svdvals_jvp(da, a):
     u, _, vh = np.linalg.svd(a, full_matrices=False)
     return real(_diagonal(_h(u) @ da @ _h(vh)))
-
-
-def qr_vjp(g, out, a, mode="reduced"):
-    """Roberts and Roberts (2020); a wide matrix [X Y] = Q [U V] through its square part.
-    `mode` is np.linalg.qr's or scipy.linalg.qr's (qr_factors)."""
-    q, r = qr_factors(out, a, mode)
-    if mode == "r":
-        gr = unpack_adjoint(g, out)[0] if isinstance(out, tuple) else g
-        gq, gr = np.zeros_like(q), _reduced_rows(gr, r)
-    else:
-        gq, gr = unpack_adjoint(g, out)
-    m, n = a.shape[-2:]
-    if m >= n:
-        return _qr_tall_vjp(q, r, gq, gr)
-    y, gv = a[..., m:], gr[..., m:]
-    gx = _qr_tall_vjp(q, r[..., :m], gq + y @ gv.mT, gr[..., :m])
-    return np.concatenate([gx, q @ gv], axis=-1)
-
-
-def qr_factors(out, a, mode):
-    """(Q, R) of a reduced QR of the matrices a, from the output of np.linalg.qr or
-    scipy.linalg.qr in `mode`: R alone for 'r' (scipy's as a 1-tuple, its R with m rows, the
-    last m - n zero), whose Q is found again. A complete Q of a tall matrix is refused: its
-    last m - n columns are any orthonormal basis of what a's columns leave out, so they have
-    no derivative."""
-    real_matrices(a, "qr")
-    m, n = a.shape[-2:]
-    if mode in ("complete", "full") and m > n:
-        raise ArgumentError(
-            f"qr(a, mode={mode!r}) of a tall matrix ({m} rows > {n} columns) has no unique "
-            f"derivative: the last {m - n} columns of q are any orthonormal basis of the "
-            "complement of a's columns",
-            hint="use mode='reduced' (scipy.linalg.qr: mode='economic'): its q and r are the "
-            "first n columns of q and rows of r; the complement's projector, np.eye(m) - q @ "
-            "q.T of that q, is differentiable",
-        )
-    if mode not in ("reduced", "economic", "complete", "full", "r"):
-        raise ArgumentError(
-            f"srcdiff differentiates qr with mode 'reduced', 'complete' or 'r', not {mode!r}",
-            hint="ask for q and r (mode='reduced') and use them",
-        )
-    if mode != "r":
-        return out
-    r = out[0] if isinstance(out, tuple) else out
-    return np.linalg.qr(a)[0], _reduced_rows(r, r)
-
-
-def _reduced_rows(x, r):
-    """The first min(m, n) rows of x, an R as scipy.linalg.qr(mode='r') gives it or its
-    adjoint (the rows past them are zeros, whatever a is)."""
-    return x[..., : min(r.shape[-2:]), :]
-
-
-def _qr_tall_vjp(q, r, gq, gr):
-    m = r @ gr.mT - gq.mT @ q
-    return _solve_right(gq + q @ _copy_lower_to_upper(m), r.mT)
-
-
-def qr_jvp(da, out, a, mode="reduced"):
-    q, r = qr_factors(out, a, mode)
-    m, n = a.shape[-2:]
-    if m >= n:
-        dq, dr = _qr_tall_jvp(q, r, da)
-    else:
-        dq, du = _qr_tall_jvp(q, r[..., :m], da[..., :m])
-        dr = np.concatenate([du, q.mT @ (da[..., m:] - dq @ r[..., m:])], axis=-1)
-    if mode != "r":
-        return dq, dr
-    if not isinstance(out, tuple):
-        return dr
-    rows = out[0].shape[-2] - dr.shape[-2]  # (scipy's zero rows)
-    return (np.concatenate([dr, np.zeros_like(out[0][..., :rows, :])], axis=-2),)
-
-
-def _qr_tall_jvp(q, r, da):
-    da_rinv = _solve_right(da, r)
-    c = q.mT @ da_rinv
-    upper = c - np.tril(c, -1) + np.tril(c, -1).mT  # dR R^-1 (Q^T dQ takes the rest, skew)
-    return da_rinv - q @ upper, upper @ r
