@@ -1,5 +1,5 @@
 """np.linalg's decompositions: cholesky, eigh, eig, eigvalsh, svd, svdvals, qr (stacks too). Their
-templates call the adjoints and tangents of srcdiff/runtime/linalg.py.
+templates call the adjoints and tangents of srcdiff/runtime/linalg.py (qr's: runtime/qr.py).
 
 cholesky and eigh read one triangle of a matrix that they take to be symmetric: srcdiff
 differentiates them as functions of its symmetric part (as autograd's cholesky, JAX and
