@@ -130,3 +130,15 @@ def test_a_lambda_passed_to_a_function_that_calls_it_in_a_comprehension():
     only after the function was inlined (it was 'a lambda is used as a value')."""
     f = lambda_passed_to_a_function_mapping_it
     np.testing.assert_allclose(nf.grad(f)(X), finite_differences(f, (X,), 0), rtol=1e-6)
+
+
+def local_function_along_columns(x):
+    def square(v):
+        return v * v
+
+    return np.sum(np.apply_along_axis(square, 0, x))
+
+
+def test_a_local_function_applied_along_an_axis():
+    f = local_function_along_columns
+    np.testing.assert_allclose(nf.grad(f)(X), 2 * X, rtol=1e-12)
