@@ -17,7 +17,6 @@ from .errors import UnsupportedError
 from .expressions import Expressions
 from .parse import spelling
 from .passes.liveness import LiveAfter, live_before
-from .stale_reads import StaleChanges
 from .truths import changeable_names
 from .primitives import registry
 
@@ -50,7 +49,7 @@ _UNSUPPORTED = {
 }
 
 
-class Normalizer(EffectStatements, StaleChanges, Expressions):
+class Normalizer(EffectStatements, Expressions):
     """Normalises one function, given its activity analysis and the names in use.
     `derive_callee(fn, wrt, names, outputs, loc, statics)` differentiates a user function it
     calls, under the names it chooses (for the functions of `suffixed`, names that say what
@@ -93,7 +92,6 @@ class Normalizer(EffectStatements, StaleChanges, Expressions):
             and isinstance(n.value, gast.Name)
         }
         self.changeable = changeable_names(node, parsed.resolve)  # (truths.py)
-        self.derivative_reads = None  # (stale_reads.py, once a change in place asks)
         # name -> (its list or tuple display, the block it was made in), while it holds
         self.displays = {}
         # (name, key) -> (the temporary holding name[key], its block, the last position there
@@ -143,6 +141,7 @@ class Normalizer(EffectStatements, StaleChanges, Expressions):
 
     def run(self):
         body = self.block(self.p.node.body, top=True)
+        body = self.aliasing.outside_checks() + body
         return ir.Function(self.p.node.name, self.p.node.args, body, self.params, self.active)
 
     def block(self, stmts, top=False):
@@ -263,15 +262,12 @@ class Normalizer(EffectStatements, StaleChanges, Expressions):
             if self._read_no_more(target):  # (the caller's dict, changed for them)
                 out.append(ir.Statement(self.rename(self.writing), loc))
                 return
-            if self._is_active(target.value) or active or self.restorable(target):
+            if self._is_active(target.value) or active:
                 self.set_item(target, value, active, loc, out)
                 return
-            self.refuse_stale_write(target, loc)
-            out.append(
-                ir.Statement(
-                    self.rename(gast.Assign(targets=[target], value=value, type_comment=None)), loc
-                )
-            )
+            written = self.rename(gast.Assign(targets=[target], value=value, type_comment=None))
+            root = [ir.root_name(target)]
+            out.append(self.aliasing.kept_write(self.writing, written, root, loc, self.versions))
         else:
             raise UnsupportedError(
                 f"assignment to {gast.unparse(target)!r} is not supported",

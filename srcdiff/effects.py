@@ -9,6 +9,7 @@ refused with what to write instead.
 import operator
 
 import gast
+import numpy as np
 
 from . import ir
 from .activity import is_pop, is_push
@@ -46,7 +47,7 @@ def _writes_nothing(fn):
 
 
 # (a list's or dict's, and an array's)
-_MUTATING_METHODS = MUTATORS | {"fill", "put", "resize", "itemset"}
+_MUTATING_METHODS = MUTATORS | {"fill", "put", "resize", "itemset", "partition"}
 
 
 class EffectStatements:
@@ -88,7 +89,6 @@ class EffectStatements:
             out.append(ir.Pop(self.names.fresh("_t"), stack, loc))
             return
         if is_push(stmt):  # into a list no output reads (a model's running statistics)
-            self._refuse_stale_call(value, stmt, loc)
             out.append(ir.Statement(self.rename(stmt), loc))
             return
         if self._releases(stmt):
@@ -109,9 +109,38 @@ class EffectStatements:
                 "[v], y = np.sort(x)); to keep values for later, return them with "
                 "has_aux=True",
             )
-        if not self._reads_only(value):
-            self._refuse_stale_call(value, stmt, loc)
-        out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
+        written = self._written_by(value) if isinstance(value, gast.Call) else []
+        out.append(  # print(x), logging: as written
+            self.aliasing.kept_write(stmt, self.rename(stmt), written, loc, self.versions)
+        )
+
+    def _written_by(self, call):
+        """The names whose arrays a call kept as written may change in place: its out=,
+        a ufunc's outputs passed by position, the receiver of a method that changes it
+        (y.fill(v)), the first argument of another numpy function (np.copyto(y, x),
+        np.put, np.fill_diagonal: numpy's writers write there), every argument of a
+        function that may write into them (one of the user's that writes), none of a call
+        that only reads."""
+        written = [k.value for k in call.keywords if k.arg == "out"]
+        func = self.p.resolve(call.func)
+        module = (getattr(func, "__module__", None) or "").split(".")[0]
+        if isinstance(func, np.ufunc):
+            written += call.args[func.nin :]
+        elif func is MISSING and isinstance(call.func, gast.Attribute):
+            if call.func.attr in _MUTATING_METHODS:
+                written.append(call.func.value)
+        elif module == "numpy" and registry.find(func) is None:
+            written += call.args[:1]
+        elif not (
+            self._records(call.func)
+            or func is print
+            or registry.find(func) is not None
+            or module in _EFFECT_MODULES
+            or self.activity.is_user_function(func)
+            and _writes_nothing(func)
+        ):
+            written += call.args + [k.value for k in call.keywords]
+        return [ir.root_name(node) for node in written]
 
     def delete_statement(self, stmt, loc, out):
         """`del name` (or `del a, b`) only frees memory (emitted backward functions use it); `del xs[k]` of a
@@ -130,24 +159,6 @@ class EffectStatements:
                 "d = {key: v for key, v in d.items() if key != k}",
             )
         out.append(ir.Statement(self.rename(stmt), loc))
-
-    def _refuse_stale_call(self, call, stmt, loc):
-        """Refuse a call that may change in place a value (its receiver, or a value it is
-        passed) that a differentiated line read before (stale_reads.py)."""
-        if not isinstance(call, gast.Call):
-            return
-        func = self.p.resolve(call.func)
-        if registry.find(func) is not None and not any(k.arg == "out" for k in call.keywords):
-            return  # (a primitive, or a check emitted code runs: it changes nothing)
-        what = gast.unparse(call).strip()[:60]
-        if isinstance(call.func, gast.Attribute) and self.p.resolve(call.func.value) is MISSING:
-            # a method of a local value changes its receiver; a list's or dict's, not the
-            # values it holds (which share memory with it for aliasing.py)
-            shared = call.func.attr not in MUTATORS
-            self.refuse_stale_change(call.func.value, stmt, loc, what, shared)
-            return
-        for value in call.args + [k.value for k in call.keywords]:
-            self.refuse_stale_change(value, stmt, loc, what)
 
     def _reads_only(self, call):
         """Whether a call made for its effect only reads its arguments: print, logging,

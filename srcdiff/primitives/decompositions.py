@@ -1,5 +1,5 @@
 """np.linalg's decompositions: cholesky, eigh, eig, eigvalsh, svd, svdvals, qr (stacks too). Their
-templates call the adjoints and tangents of srcdiff/runtime/linalg.py.
+templates call the adjoints and tangents of srcdiff/runtime/linalg.py (qr's: runtime/qr.py).
 
 cholesky and eigh read one triangle of a matrix that they take to be symmetric: srcdiff
 differentiates them as functions of its symmetric part (as autograd's cholesky, JAX and
@@ -131,18 +131,25 @@ class svdvals:
         dz = runtime.svdvals_jvp(dx, x)
 
 
-# mode='reduced' only (the template has no mode parameter); signs squared away as for eigh
+# every mode but 'raw': 'reduced', 'r' (R alone) and 'complete', whose extra columns of Q (a
+# tall matrix's) are a function of the others, by LAPACK's Householder reflectors
+# (runtime/qr.py); signs squared away as for eigh
 @_decomposition(
     np.linalg.qr,
     samples=[
         Sample("q ** 2 + r[0]", setup="q, r = np.linalg.qr(a)", a=real(4, 3)),
         Sample("np.linalg.qr(a)[1] ** 2", a=real(2, 3, 3)),
         Sample("q ** 2 @ r", setup="q, r = np.linalg.qr(a)", a=real(2, 4)),
+        Sample("q ** 2 @ r", setup="q, r = np.linalg.qr(a, mode='complete')", a=real(3, 4)),
+        Sample("q * r[0, 0] + r[:, 1]", setup="q, r = np.linalg.qr(a, 'complete')", a=real(5, 2)),
+        Sample("np.linalg.qr(a, 'complete')[0]", a=real(2, 4, 3)),
+        Sample("np.linalg.qr(a, mode='r') ** 2", a=real(4, 3)),
+        Sample("np.linalg.qr(a, mode='r')", a=real(2, 4)),
     ],
 )
 class qr:
-    def adjoint(bz, z, a):
-        ba = runtime.qr_vjp(bz, z, a)
+    def adjoint(bz, z, a, mode="reduced"):
+        ba = runtime.qr_vjp(bz, z, a, mode)
 
-    def tangent(dz, z, a):
-        dz = runtime.qr_jvp(da, z, a)
+    def tangent(dz, z, a, mode="reduced"):
+        dz = runtime.qr_jvp(da, z, a, mode)

@@ -473,6 +473,7 @@ for check, call in (
     (runtime.check_not_shared, "runtime.check_not_shared(1.0, 'y', 'z', '', 1)"),
     (runtime.check_unviewed, "runtime.check_unviewed(x, 0, (), 'x', '', '', 1)"),
     (runtime.check_item_alone, "runtime.check_item_alone([x, 1.0], 0, 'p[0]', '+', '', 1)"),
+    (runtime.check_apart, "runtime.check_apart(x, 'x', True, (), (), '', 1)"),
 ):
     helper(
         check,

@@ -1,15 +1,17 @@
 """scipy.linalg's functions that compute what np.linalg's do, declared once the program
 imports scipy.linalg (optional.py). inv, det and svd take np.linalg's parameters: their
-records cover them (registry.extend). cholesky, solve, eigh, eigvalsh, svdvals, pinv and norm
-name or mean their parameters otherwise, so each has a record of its own whose templates call
-the runtime helpers np.linalg's call (srcdiff/runtime/linalg.py). Real matrices. And
+records cover them (registry.extend). cholesky, solve, eigh, eigvalsh, qr, lstsq, svdvals, pinv
+and norm name or mean their parameters otherwise, so each has a record of its own whose
+templates call the runtime helpers np.linalg's call (srcdiff/runtime/linalg.py; eigh's and
+eigvalsh's, with a second matrix b, runtime/generalized_eigh.py). Real matrices. And
 block_diag, a linear map.
 
 As for np.linalg.cholesky and eigh, a function reading one triangle of a symmetric matrix
 (cholesky, eigh, eigvalsh, solve with assume_a='sym' or 'pos') is differentiated as a
 function of its symmetric part: the samples symmetrize their argument. Options without a
-template parameter (eigh's b, svd's compute_uv=False, solve's transposed=True) are an error
-at the user's line; check_finite never changes a value, so any is taken."""
+template parameter (eigh's type=2, qr's pivoting=True, svd's compute_uv=False, solve's
+transposed=True) are an error at the user's line; check_finite never changes a value, so any
+is taken."""
 
 import numpy as np
 import scipy.linalg
@@ -20,6 +22,7 @@ from .registry import EVALUATE, Sample, extend, primitive
 from .samples import distinct, number, real, spd, well_conditioned
 
 _INERT = ("check_finite",)
+_SPD = "a @ a.T + 3 * np.eye(3)"  # symmetric positive definite, and kept so by differences
 
 extend(
     np.linalg.inv,
@@ -47,8 +50,10 @@ extend(
 )
 
 
-def _like_numpy(function, **facts):
-    return primitive(function, shape=EVALUATE, fresh=True, inert_keywords=_INERT, **facts)
+def _like_numpy(function, inert_keywords=(), **facts):
+    return primitive(
+        function, shape=EVALUATE, fresh=True, inert_keywords=_INERT + inert_keywords, **facts
+    )
 
 
 # the factor L (a = L L^T) for lower=True, else L^T
@@ -90,31 +95,159 @@ class solve:
         dz = scipy.linalg.solve(a, db, lower=lower, assume_a=assume_a)
 
 
-# eigenvectors squared: their signs are arbitrary
+# A V = B V diag(w), V^T B V = I (B the identity without b), and w alone with
+# eigvals_only=True (runtime/generalized_eigh.py); eigenvectors squared: their signs are
+# arbitrary. type= other than 1, and subsets, are an error at the user's line
 @_like_numpy(
     scipy.linalg.eigh,
+    inert_keywords=("driver",),
     samples=[
         Sample("w + v ** 2", setup="w, v = scipy.linalg.eigh(a + a.T)", a=real(3, 3)),
         Sample("scipy.linalg.eigh(a + a.T, lower=False)[1] ** 2", a=real(3, 3)),
+        Sample("scipy.linalg.eigh(a + a.T, eigvals_only=True)", a=real(3, 3)),
+        Sample("w + v ** 2", setup=f"w, v = scipy.linalg.eigh(a + a.T, {_SPD})", a=real(3, 3)),
+        Sample(f"scipy.linalg.eigh(a + a.T, {_SPD}, lower=False)[1] ** 2", a=real(3, 3)),
+        Sample(
+            f"scipy.linalg.eigh(c + c.T, {_SPD}, eigvals_only=True, driver='gvd')",
+            c=real(3, 3),
+            a=real(3, 3),
+        ),
     ],
 )
 class eigh:
-    def adjoint(bz, z, a, *, lower=True):
-        ba = runtime.eigh_vjp(bz, z)
+    def adjoint(bz, z, a, b=None, *, lower=True, eigvals_only=False):
+        ba = runtime.generalized_eigh_vjp(bz, z, a, b, eigvals_only, 0)
+        bb = runtime.generalized_eigh_vjp(bz, z, a, b, eigvals_only, 1)
 
-    def tangent(dz, z, a, *, lower=True):
-        dz = runtime.eigh_jvp(da, z)
+    def tangent(dz, z, a, b=None, *, lower=True, eigvals_only=False):
+        dz = runtime.generalized_eigh_jvp(da, z, a, b, eigvals_only, 0)
+        dz = runtime.generalized_eigh_jvp(db, z, a, b, eigvals_only, 1)
 
 
 @_like_numpy(
-    scipy.linalg.eigvalsh, samples=[Sample("scipy.linalg.eigvalsh(a + a.T)", a=real(3, 3))]
+    scipy.linalg.eigvalsh,
+    inert_keywords=("driver",),
+    samples=[
+        Sample("scipy.linalg.eigvalsh(a + a.T)", a=real(3, 3)),
+        Sample(f"scipy.linalg.eigvalsh(c + c.T, {_SPD})", c=real(3, 3), a=real(3, 3)),
+    ],
 )
 class eigvalsh:
-    def adjoint(bz, z, a, *, lower=True):
-        ba = runtime.eigvalsh_vjp(bz, a)
+    def adjoint(bz, z, a, b=None, *, lower=True):
+        ba = runtime.generalized_eigh_vjp(bz, z, a, b, True, 0)
+        bb = runtime.generalized_eigh_vjp(bz, z, a, b, True, 1)
 
-    def tangent(dz, z, a, *, lower=True):
-        dz = runtime.eigvalsh_jvp(da, a)
+    def tangent(dz, z, a, b=None, *, lower=True):
+        dz = runtime.generalized_eigh_jvp(da, z, a, b, True, 0)
+        dz = runtime.generalized_eigh_jvp(db, z, a, b, True, 1)
+
+
+# eigh's adjoint takes the tuple's adjoint as np.linalg.eigh's does (tuple_adjoints: a tuple
+# of the items' adjoints stands for the Sparse): samples with one item constant, as when a
+# program reads one, so that its derivatives see a partly constant tuple adjoint
+_PROBLEM = f"scipy.linalg.eigh(c + c.T, {_SPD}), c + c.T, {_SPD}"
+
+
+@primitive(
+    runtime.generalized_eigh_vjp,
+    shape=EVALUATE,
+    fresh=True,
+    tuple_adjoints=(0,),
+    samples=[
+        Sample(
+            f"runtime.generalized_eigh_vjp(g, {_PROBLEM}, False, 0)",
+            setup="g = (gw, None)",
+            c=real(3, 3),
+            a=real(3, 3),
+            gw=real(3),
+        ),
+        Sample(
+            f"runtime.generalized_eigh_vjp(g, {_PROBLEM}, False, 1)",
+            setup="g = (0.0, gv)",
+            c=real(3, 3),
+            a=real(3, 3),
+            gv=real(3, 3),
+        ),
+    ],
+)
+class generalized_eigh_vjp:
+    pass
+
+
+@primitive(
+    runtime.generalized_eigh_jvp,
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample(
+            f"runtime.generalized_eigh_jvp(d, {_PROBLEM}, False, 1)[1]",
+            c=real(3, 3),
+            a=real(3, 3),
+            d=real(3, 3),
+        ),
+        Sample(
+            "runtime.generalized_eigh_jvp(d, scipy.linalg.eigvalsh(c + c.T), c + c.T, None, True, 0)",
+            c=real(3, 3),
+            d=real(3, 3),
+        ),
+    ],
+)
+class generalized_eigh_jvp:
+    pass
+
+
+# np.linalg.qr's rules, in scipy's modes: 'full' (the default: 'complete'), 'economic'
+# ('reduced') and 'r' (a 1-tuple holding R with m rows); not pivoting=True
+@_like_numpy(
+    scipy.linalg.qr,
+    inert_keywords=("lwork",),
+    samples=[
+        Sample("q ** 2 @ r", setup="q, r = scipy.linalg.qr(a)", a=real(3, 3)),
+        Sample("q @ np.sin(r)", setup="q, r = scipy.linalg.qr(a)", a=real(4, 2)),
+        Sample("q ** 2 + r[0]", setup="q, r = scipy.linalg.qr(a, mode='economic')", a=real(4, 3)),
+        Sample("scipy.linalg.qr(a, mode='full')[1] ** 2", a=real(2, 4)),
+        Sample("scipy.linalg.qr(a, mode='r')[0] ** 2", a=real(4, 3)),
+        Sample("scipy.linalg.qr(a, lwork=64, mode='r')[0]", a=real(2, 3)),
+    ],
+)
+class qr:
+    def adjoint(bz, z, a, mode="full"):
+        ba = runtime.qr_vjp(bz, z, a, mode)
+
+    def tangent(dz, z, a, mode="full"):
+        dz = runtime.qr_jvp(da, z, a, mode)
+
+
+# np.linalg.lstsq's rules (at the rank it found; the rank has no gradient): the residuals are a
+# number of a 1-D b, and the singular values None with lapack_driver='gelsy'
+@primitive(
+    scipy.linalg.lstsq,
+    shape=None,
+    fresh=True,
+    inert_keywords=_INERT,
+    samples=[
+        Sample("scipy.linalg.lstsq(a, b)[0]", a=real(4, 3), b=real(4)),
+        Sample(
+            "x + res + s[0]",
+            setup="x, res, rank, s = scipy.linalg.lstsq(a, b, lapack_driver='gelss')",
+            a=real(4, 2),
+            b=real(4, 2),
+        ),
+        Sample(
+            "x * res", setup="x, res, rank, s = scipy.linalg.lstsq(a, b)", a=real(4, 2), b=real(4)
+        ),
+        Sample("scipy.linalg.lstsq(a, b, lapack_driver='gelsy')[0]", a=real(2, 3), b=real(2, 2)),
+        Sample("scipy.linalg.lstsq(a, b, cond=1e-10)[3]", a=real(3, 2), b=real(3), constant=("b",)),
+    ],
+)
+class lstsq:
+    def adjoint(bz, z, a, b, cond=None, lapack_driver=None):
+        ba = runtime.lstsq_vjp(bz, z, a, b, 0)
+        bb = runtime.lstsq_vjp(bz, z, a, b, 1)
+
+    def tangent(dz, z, a, b, cond=None, lapack_driver=None):
+        dz = runtime.lstsq_jvp_a(da, z, a, b)
+        dz = runtime.lstsq_jvp_b(db, z, a, b)
 
 
 @_like_numpy(scipy.linalg.svdvals, samples=[Sample("scipy.linalg.svdvals(a)", a=real(3, 4))])

@@ -7,10 +7,12 @@ from .arrays import *  # noqa: F401,F403  (emitted code reads every helper as ru
 from .containers import *  # noqa: F401,F403
 from .core import *  # noqa: F401,F403
 from .fft import *  # noqa: F401,F403
+from .generalized_eigh import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
 from .lu import *  # noqa: F401,F403
 from .matrix_functions import *  # noqa: F401,F403
 from .numerics import *  # noqa: F401,F403
+from .qr import *  # noqa: F401,F403
 from .rearranging import *  # noqa: F401,F403
 from .records import *  # noqa: F401,F403
 from .reductions import *  # noqa: F401,F403
@@ -24,10 +26,12 @@ from .tangents import *  # noqa: F401,F403
 # modules of plain differentiable numpy, which srcdiff differentiates through their source
 _THROUGH_SOURCE = (
     f"{__name__}.fft",
+    f"{__name__}.generalized_eigh",
     f"{__name__}.linalg",
     f"{__name__}.lu",
     f"{__name__}.matrix_functions",
     f"{__name__}.numerics",
+    f"{__name__}.qr",
 )
 
 

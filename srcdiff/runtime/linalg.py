@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from .containers import unpack_adjoint
-from .core import Sparse, conj, divide_or_zero, real, unbroadcast, unreduce
+from .core import Sparse, conj, divide_or_zero, real, stop_gradient, unbroadcast, unreduce
 
 
 # --- small pieces -----------------------------------------------------------------------------
@@ -57,10 +57,6 @@ def _lower_half_diagonal(x):
     return np.tril(x) - _eye_like(x) * x / 2
 
 
-def _copy_lower_to_upper(x):
-    return np.tril(x) + np.tril(x, -1).mT
-
-
 def reciprocal_gaps(w):
     """F[..., i, j] = 1 / (w[j] - w[i]), and 0 where w[j] == w[i] (the diagonal, and ties)."""
     gaps = w[..., None, :] - w[..., :, None]
@@ -75,11 +71,6 @@ def as_columns(x, b):
 
 def from_columns(x, b):
     return x[..., 0] if np.ndim(b) == 1 else x
-
-
-def _solve_right(x, r):
-    """x r^-1."""
-    return np.linalg.solve(r.mT, x.mT).mT
 
 
 # --- determinants, solves, inverses -----------------------------------------------------------
@@ -168,27 +159,29 @@ def multi_dot_subscripts(arrays):
 
 
 def lstsq_vjp(g, out, a, b, wrt):
-    """Of the solution (pinv(a) @ b), the residuals (at the optimum, a^T r = 0) and the
-    singular values; the rank is an integer."""
+    """Of the solution (pinv(a) @ b, the pseudo-inverse at the rank lstsq found), the
+    residuals (at the optimum, a^T r = 0) and the singular values; the rank is an integer.
+    np.linalg.lstsq's output, or scipy.linalg.lstsq's (whose singular values are None with
+    lapack_driver='gelsy')."""
     gx, gres, _, gs = unpack_adjoint(g, out)
     x, res = as_columns(out[0], b), out[1]
     gx = as_columns(gx, b)
-    p = np.linalg.pinv(a)
+    p = lstsq_pinv(a, out[2])
     r = as_columns(b, b) - a @ x
     weighted = r * gres if np.size(res) else np.zeros_like(r)
     if wrt == 1:
         return from_columns(p.mT @ gx + 2 * weighted, b)
-    return pinv_vjp(gx @ as_columns(b, b).mT, p, a) - 2 * weighted @ x.mT + svdvals_vjp(gs, a)
+    ba = pinv_vjp(gx @ as_columns(b, b).mT, p, a) - 2 * weighted @ x.mT
+    return ba if out[3] is None else ba + svdvals_vjp(gs, a)
 
 
 def lstsq_jvp_a(da, out, a, b):
     """The part of the tangent from a, by item (a Sparse: the parts from a and b add up)."""
     x, res = as_columns(out[0], b), out[1]
-    p = np.linalg.pinv(a)
-    dx = pinv_jvp(da, p, a) @ as_columns(b, b)
+    dx = pinv_jvp(da, lstsq_pinv(a, out[2]), a) @ as_columns(b, b)
     r = as_columns(b, b) - a @ x
     dres = np.sum(-2 * r * (da @ x), axis=-2) if np.size(res) else np.zeros_like(res)
-    return Sparse({0: from_columns(dx, b), 1: dres, 2: 0, 3: svdvals_jvp(da, a)})
+    return _lstsq_tangent(from_columns(dx, b), _like_residuals(dres, res), out, svdvals_jvp(da, a))
 
 
 def lstsq_jvp_b(db, out, a, b):
@@ -196,9 +189,33 @@ def lstsq_jvp_b(db, out, a, b):
     dcols = as_columns(db, b)
     r = as_columns(b, b) - a @ x
     dres = np.sum(2 * r * dcols, axis=-2) if np.size(res) else np.zeros_like(res)
-    return Sparse(
-        {0: from_columns(np.linalg.pinv(a) @ dcols, b), 1: dres, 2: 0, 3: np.zeros_like(out[3])}
-    )
+    dx = from_columns(lstsq_pinv(a, out[2]) @ dcols, b)
+    return _lstsq_tangent(dx, _like_residuals(dres, res), out, 0)
+
+
+def lstsq_pinv(a, rank):
+    """pinv(a) keeping the `rank` largest singular values, those lstsq kept (by its rcond or
+    cond, or by gelsy's own rule): a cutoff between them and the next, which no small change
+    of a crosses, so the derivative is Golub and Pereyra's at a constant rank."""
+    s = stop_gradient(np.linalg.svdvals(a))
+    if rank == s.shape[-1]:
+        return np.linalg.pinv(a, rcond=0.0)
+    if rank == 0:  # (a zero matrix: no singular value to place the cutoff under)
+        return np.zeros_like(a.mT)
+    return np.linalg.pinv(a, rcond=float(np.sqrt(s[rank - 1] * s[rank]) / s[0]))
+
+
+def _lstsq_tangent(dx, dres, out, ds):
+    """The tangent of lstsq's output as a Sparse: none for the rank, nor for singular values
+    scipy's gelsy does not give."""
+    if out[3] is None:
+        return Sparse({0: dx, 1: dres, 2: 0})
+    return Sparse({0: dx, 1: dres, 2: 0, 3: ds})
+
+
+def _like_residuals(d, res):
+    """d in the shape of the residuals: scipy.linalg.lstsq's of a 1-D b are a number."""
+    return np.reshape(d, np.shape(res))
 
 
 # --- norms ------------------------------------------------------------------------------------
@@ -470,39 +487,3 @@ def svdvals_vjp(g, a):
 def svdvals_jvp(da, a):
     u, _, vh = np.linalg.svd(a, full_matrices=False)
     return real(_diagonal(_h(u) @ da @ _h(vh)))
-
-
-def qr_vjp(g, out, a):
-    """Roberts and Roberts (2020); a wide matrix [X Y] = Q [U V] through its square part."""
-    real_matrices(a, "qr")
-    q, r = out
-    gq, gr = unpack_adjoint(g, out)
-    m, n = a.shape[-2:]
-    if m >= n:
-        return _qr_tall_vjp(q, r, gq, gr)
-    y, gv = a[..., m:], gr[..., m:]
-    gx = _qr_tall_vjp(q, r[..., :m], gq + y @ gv.mT, gr[..., :m])
-    return np.concatenate([gx, q @ gv], axis=-1)
-
-
-def _qr_tall_vjp(q, r, gq, gr):
-    m = r @ gr.mT - gq.mT @ q
-    return _solve_right(gq + q @ _copy_lower_to_upper(m), r.mT)
-
-
-def qr_jvp(da, out, a):
-    real_matrices(a, "qr")
-    q, r = out
-    m, n = a.shape[-2:]
-    if m >= n:
-        return _qr_tall_jvp(q, r, da)
-    dq, du = _qr_tall_jvp(q, r[..., :m], da[..., :m])
-    dv = q.mT @ (da[..., m:] - dq @ r[..., m:])
-    return dq, np.concatenate([du, dv], axis=-1)
-
-
-def _qr_tall_jvp(q, r, da):
-    da_rinv = _solve_right(da, r)
-    c = q.mT @ da_rinv
-    upper = c - np.tril(c, -1) + np.tril(c, -1).mT  # dR R^-1 (Q^T dQ takes the rest, skew)
-    return da_rinv - q @ upper, upper @ r
