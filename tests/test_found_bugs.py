@@ -1687,3 +1687,23 @@ def test_a_write_into_a_scratch_argument_sharing_memory_with_the_tangent():
     _, tangent = nf.jvp(zeroes_a_scratch_first)(w, np.zeros(3), np.ones(3))
     assert tangent == pytest.approx(np.sum(3 * w**2))
     np.testing.assert_allclose(nf.hvp(zeroes_a_scratch_first)(w, np.zeros(3), np.ones(3)), 6 * w)
+
+
+def multiplies_the_last_item_appended(x):
+    products = [x[0]]
+    for i in range(1, 4):
+        products.append(x[i] * products[-1])
+    return products[-1]
+
+
+@xfail("reverse over reverse of a loop appending what reads the list's last item: wrong")
+def test_grad_of_grad_of_a_loop_appending_a_product_of_the_last_item():
+    """The gradient (and hvp, forward over reverse) is right; the vjp of the gradient, the
+    emitted code's `ba.pop()` and `runtime.add_items(ba, ...)` differentiated again, is not:
+    [0.6, -0.25, 1.9, -0.105] where [0.768, -0.405, 2.32, -0.105] (differences of the
+    gradient, and hvp) is right, at the x and v below."""
+    x, v = np.array([0.5, 1.2, -0.3, 2.0]), np.array([1.0, -0.5, 0.3, 0.7])
+    gradient = nf.grad(multiplies_the_last_item_appended)
+    expected = gradient_along(gradient, (x,), 0, v)
+    np.testing.assert_allclose(nf.hvp(multiplies_the_last_item_appended)(x, v), expected, rtol=1e-6)
+    np.testing.assert_allclose(nf.vjp(gradient)(x)[1](v), expected, rtol=1e-6)
