@@ -1707,3 +1707,18 @@ def test_grad_of_grad_of_a_loop_appending_a_product_of_the_last_item():
     expected = gradient_along(gradient, (x,), 0, v)
     np.testing.assert_allclose(nf.hvp(multiplies_the_last_item_appended)(x, v), expected, rtol=1e-6)
     np.testing.assert_allclose(nf.vjp(gradient)(x)[1](v), expected, rtol=1e-6)
+
+
+def replaces_an_index_after_reading_by_it(x):
+    picked = [0, 1]
+    y = x[picked] ** 2
+    picked[0] = 3
+    return np.sum(y * np.array([1.0, 2.0])) + np.sum(x[picked])
+
+
+@xfail("an item of a list of indices replaced after x[list] read it: wrong gradient")
+def test_an_index_list_changed_after_a_differentiated_read_by_it():
+    """The adjoint of x[picked] reads the list picked when the reverse sweep runs, after
+    picked[0] = 3 replaced an item (a list's item replaced is taken to change no array):
+    [0, 3.4, 0, 2] where [1, 3.4, 0, 1] is right at the x below."""
+    assert_gradient(replaces_an_index_after_reading_by_it, np.array([0.5, 0.6, -0.3, 0.4]))
