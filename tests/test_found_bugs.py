@@ -1288,3 +1288,37 @@ def test_a_write_into_an_argument_dict_read_no_more_is_kept_for_the_caller():
     assert stats["mean"] == pytest.approx(7 / 3)
     with pytest.raises(nf.SrcdiffError, match="writing into 'stats'"):
         nf.grad(writes_a_statistic_then_reads_it)(x, {"mean": 0.0})
+
+
+def sum_of_layers(flat, layer_shapes):
+    """Each layer's weights as a slice of one flat vector, beside its shape in one list."""
+    layers, start = [], 0
+    for m, n in layer_shapes:
+        layers.append((flat[start : start + m * n], (m, n)))
+        start += m * n
+    total = 0.0
+    for piece, (m, n) in layers:
+        w = np.sin(piece).reshape(m, n)
+        total = total + np.sum(np.tanh(w.sum(axis=1)) * np.arange(m)) + np.sum(w.T[: n - 1])
+    return total
+
+
+def test_a_shape_unpacked_beside_arrays_from_one_list_is_a_constant():
+    """m and n came out of a list whose items hold differentiated arrays, so the analysis saw
+    them varied, and reshape(m, n) was 'no gradient with respect to its argument shape' (and
+    so for every axis, count or flag): numpy takes those only as ints, so none carries one."""
+    flat = np.random.default_rng(0).normal(size=2 * 3 + 3 * 2)
+    shapes = [(2, 3), (3, 2)]
+    assert_gradient(sum_of_layers, flat, shapes)
+    direction = random_like(flat, seed=1)
+    expected = inner(finite_differences(sum_of_layers, (flat, shapes), 0), direction)
+    assert nf.jvp(sum_of_layers, wrt=0)(flat, shapes, direction)[1] == pytest.approx(expected)
+
+
+def norm_of_order(x, p):
+    return np.linalg.norm(x, ord=p)
+
+
+def test_a_float_parameter_without_a_rule_is_still_refused_when_differentiated():
+    with pytest.raises(nf.SrcdiffError, match="no gradient with respect to its argument 'ord'"):
+        nf.grad(norm_of_order, wrt=1)(np.array([1.0, 2.0]), 3.0)
