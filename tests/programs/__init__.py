@@ -30,6 +30,15 @@ NAMES = (
     "kalman",
     "tsne",
     "reinforce",
+    "gp",
+    "attention",
+    "cnn",
+    "word2vec",
+    "mdn",
+    "flow",
+    "nbody",
+    "bnn",
+    "matfac",
 )
 
 
