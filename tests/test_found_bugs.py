@@ -4,6 +4,7 @@ flips to a failure when its bug is fixed (then remove the mark). Expected number
 finite differences (and autograd, where it runs the function). The last section holds what was
 fixed on main while these were found, as plain tests of those variants."""
 
+import functools
 import inspect
 import operator
 import warnings
@@ -1322,3 +1323,32 @@ def norm_of_order(x, p):
 def test_a_float_parameter_without_a_rule_is_still_refused_when_differentiated():
     with pytest.raises(nf.SrcdiffError, match="no gradient with respect to its argument 'ord'"):
         nf.grad(norm_of_order, wrt=1)(np.array([1.0, 2.0]), 3.0)
+
+
+def decay(a, rate):
+    return np.exp(-a * rate)
+
+
+def kernel_of_a_partial(w):
+    shrink = functools.partial(decay, rate=w[0])
+    return lambda a: shrink(a) + w[1] * a
+
+
+def kernel_of_a_local_function(w):
+    def shrink(a):
+        return decay(a, w[0])
+
+    return lambda a: shrink(a) + w[1] * a
+
+
+@pytest.mark.parametrize("make_kernel", [kernel_of_a_partial, kernel_of_a_local_function])
+def test_a_returned_lambda_may_call_a_partial_or_a_local_function_of_its_maker(make_kernel):
+    """The lambda a module function returns was kept without what it calls there (a
+    functools.partial, a local def): the gradient's code failed, "name 'shrink' is not
+    defined"."""
+
+    def loss(w, x):
+        kernel = make_kernel(w)
+        return np.sum(kernel(x))
+
+    assert_gradient(loss, np.array([0.3, 0.7]), np.array([1.0, 2.0]))
