@@ -31,7 +31,11 @@ BLOCKED = {}
 
 # programs autograd cannot run as written, and why: finite differences alone check them (of
 # srcdiff's gradient, for the second order)
-NOT_FOR_AUTOGRAD = {"nbody": "it writes into an array in place (acc[i] += ...)"}
+NOT_FOR_AUTOGRAD = {
+    "nbody": "it writes into an array in place (acc[i] += ...)",
+    "heat": "it writes into a copy in place (u_new[1:-1] += ...) and calls x.copy()",
+    "gnn": "np.add.at",
+}
 
 
 def blocked(name, check):
