@@ -7,6 +7,7 @@ fixed on main while these were found, as plain tests of those variants."""
 import functools
 import inspect
 import operator
+import sys
 import warnings
 
 import numpy as np
@@ -1028,6 +1029,53 @@ def test_a_derivative_called_inside_f():
     assert_derivatives(one_gradient_step, np.array([0.3, -0.2]), x, autograd=False)
 
 
+def test_a_derivative_called_inside_f_is_made_once(monkeypatch):
+    """The guard checking that tanh_energy_gradient is still what f's code was made for
+    compared the caches each call of it adds to: every call made f's gradient anew (half a
+    second for HMC's leapfrog). Rebinding the global still makes it anew."""
+    x, w = np.array([1.0, 2.0]), np.array([0.3, -0.2])
+    gradient = nf.grad(one_gradient_step)
+    first = gradient(w, x)
+    made = []
+    remake = type(gradient)._remake
+    monkeypatch.setattr(type(gradient), "_remake", lambda self: made.append(remake(self)))
+    for _ in range(3):
+        np.testing.assert_array_equal(gradient(w, x), first)
+    assert made == []
+    monkeypatch.setattr(
+        sys.modules[__name__], "tanh_energy_gradient", nf.grad(lambda w, x: 2 * tanh_energy(w, x))
+    )
+    gradient(w, x)
+    assert len(made) == 1
+
+
+def quartic_energy(q, precision):
+    return 0.5 * q @ precision @ q + np.sum(q**4)
+
+
+quartic_energy_gradient = nf.grad(quartic_energy)
+
+
+def leapfrog_energy(q, precision):
+    q = q - 0.1 * quartic_energy_gradient(q, precision)
+    return quartic_energy(q, precision)
+
+
+def test_a_third_derivative_through_a_product():
+    """The Hessian-vector product of f calling a gradient (HMC tuned by its energy error):
+    the second derivative's code had runtime.unless_wrt(0, 0, runtime.matmul_grad, ...),
+    'no tangent template, so this higher-order derivative is not supported'. With both
+    positions written as numbers it is the helper's call, or zeros."""
+    q, v = np.array([0.3, -0.5, 0.2]), np.array([1.0, 0.5, -0.3])
+    precision = np.array([[2.0, 0.3, 0.0], [0.3, 1.0, 0.1], [0.0, 0.1, 1.5]])
+    np.testing.assert_allclose(
+        nf.hvp(leapfrog_energy)(q, precision, v),
+        gradient_along(nf.grad(leapfrog_energy), (q, precision), 0, v),
+        rtol=1e-6,
+        atol=1e-8,
+    )
+
+
 def derivative_made_inside_f(w, x):
     return np.sum(nf.grad(tanh_energy)(w, x) ** 2)
 
@@ -1040,6 +1088,25 @@ def test_a_derivative_made_and_called_inside_f_says_to_make_it_outside():
         nf.grad(derivative_made_inside_f)(np.array([0.3, -0.2]), x)
     assert str(error.value.location).endswith(
         f"test_found_bugs.py:{_line_of('return np.sum(nf.grad(tanh_energy)')}"
+    )
+    assert error.value.hint.startswith(
+        "make it once, outside f (dtanh_energy = nf.grad(tanh_energy) at module level)"
+    )
+
+
+def derivative_bound_inside_f(w, x):
+    denergy = nf.grad(tanh_energy)
+    return np.sum(denergy(w, x) ** 2)
+
+
+def test_a_derivative_bound_to_a_local_name_says_to_make_it_outside():
+    """Bound to a name first (as HMC's leapfrog does), it was "cannot differentiate
+    through denergy(...): srcdiff does not know what 'denergy' is"."""
+    x = np.array([1.0, 2.0])
+    with pytest.raises(nf.SrcdiffError, match="that nf.grad\\(tanh_energy\\) returns") as error:
+        nf.grad(derivative_bound_inside_f)(np.array([0.3, -0.2]), x)
+    assert str(error.value.location).endswith(
+        f"test_found_bugs.py:{_line_of('return np.sum(denergy(w, x)')}"
     )
     assert error.value.hint.startswith(
         "make it once, outside f (dtanh_energy = nf.grad(tanh_energy) at module level)"
