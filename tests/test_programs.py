@@ -35,6 +35,8 @@ NOT_FOR_AUTOGRAD = {
     "nbody": "it writes into an array in place (acc[i] += ...)",
     "heat": "it writes into a copy in place (u_new[1:-1] += ...) and calls x.copy()",
     "gnn": "np.add.at",
+    "conv1d": "sliding_window_view",
+    "hmc": "its leapfrog steps call srcdiff's gradient of the potential",
 }
 
 
@@ -78,13 +80,14 @@ def test_gradient_agrees_with_autograd_and_finite_differences(name):
     with brief_srcdiff_errors():
         gradient = nf.grad(program.loss)(*args)
     assert structure(gradient) == structure(args[0])
-    assert_leaves_close(
-        gradient,
-        expected_gradient(name, program, args),
-        1e-7,
-        1e-10,
-        f"{name}: srcdiff against autograd",
-    )
+    if name not in NOT_FOR_AUTOGRAD:
+        assert_leaves_close(
+            gradient,
+            expected_gradient(name, program, args),
+            1e-7,
+            1e-10,
+            f"{name}: srcdiff against autograd",
+        )
     assert_leaves_close(
         gradient,
         finite_differences(program.loss, args),

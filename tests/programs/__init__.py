@@ -48,6 +48,10 @@ NAMES = (
     "sinkhorn",
     "heat",
     "gnn",
+    "gru",
+    "deq",
+    "hmc",
+    "conv1d",
 )
 
 
