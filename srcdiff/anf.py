@@ -414,11 +414,22 @@ class Normalizer(EffectStatements, Expressions):
 
     def if_statement(self, stmt, loc, out):
         test = self.names.fresh("_cond")
-        out.append(ir.Assign([test], self.rename(stmt.test), loc))
+        out.append(ir.Assign([test], self.truth(stmt.test), loc))
         self.depth += 1
         body, orelse = self.block(stmt.body), self.block(stmt.orelse)
         self.depth -= 1
         out.append(ir.If(test, body, orelse, loc))
+
+    def truth(self, test):
+        """What a branch's test names: the truth of a list the function changes in place
+        (`if out:` reads bool(out)), not the list, whose truth a backward sweep reading the
+        saved test would find changed."""
+        renamed = self.rename(test)
+        if isinstance(test, (gast.Compare, gast.UnaryOp)) or not (
+            ir.names_in(test) & (self.stacks | self.changed_in_place)
+        ):
+            return renamed
+        return ir.call("bool", renamed)
 
     def for_statement(self, stmt, loc, out):
         if stmt.orelse:

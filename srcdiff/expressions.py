@@ -255,7 +255,7 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
         read (`h = f(h) if c else g(h)` reads the h before it)."""
         name = None if target else self.names.fresh("_t")
         test = self.names.fresh("_cond")
-        out.append(ir.Assign([test], self.rename(node.test), loc))
+        out.append(ir.Assign([test], self.truth(node.test), loc))
         self.depth += 1
         branches = []
         for branch in (node.body, node.orelse):

@@ -6,8 +6,6 @@ import functools
 import inspect
 import keyword
 import linecache
-import os
-import site
 import textwrap
 
 import gast
@@ -20,7 +18,7 @@ from .imports import hoisted_imports
 from .lambda_source import AmbiguousLambda
 from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
-from .provenance import check_source_runs
+from .provenance import check_source_runs, is_library_file
 from .statics import MISSING, is_function_value, is_object
 
 
@@ -553,29 +551,8 @@ def spelling(obj):
     return None
 
 
-@functools.cache
-def _library_directories():
-    """Where installed libraries and Python's own modules live (site-packages, the stdlib)."""
-    import sysconfig  # (only when a call is looked into: it costs `import srcdiff` a little)
-
-    paths = sysconfig.get_paths()
-    found = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
-    found.update(getattr(site, "getsitepackages", list)())
-    found.add(site.getusersitepackages())
-    return tuple(os.path.join(os.path.realpath(d), "") for d in found)
-
-
-_SRCDIFF = os.path.join(os.path.dirname(os.path.realpath(__file__)), "")
-
-
 def is_library_function(fn):
     """Whether fn is a library's (SciPy's, numpy's, the stdlib's: its file is installed), not
     the user's: srcdiff differentiates a library function only by a registered rule, never
     through its source. srcdiff's own functions (srcdiff.nn) are meant to be read."""
-    return _is_library_file(fn.__code__.co_filename)
-
-
-@functools.cache
-def _is_library_file(filename):
-    filename = os.path.realpath(filename)
-    return filename.startswith(_library_directories()) and not filename.startswith(_SRCDIFF)
+    return is_library_file(fn.__code__.co_filename)

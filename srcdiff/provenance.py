@@ -13,8 +13,8 @@ import importlib.machinery
 import inspect
 import linecache
 import os
+import site
 import sys
-import sysconfig
 
 import numpy as np
 
@@ -50,17 +50,17 @@ OWN_FUNCTIONS = "__srcdiff_own_functions__"
 
 @functools.lru_cache(maxsize=None)
 def implementation_digest():
-    """A digest of the transformer's own source, so that editing srcdiff invalidates cached
-    output (its showcase modules aside)."""
+    """A digest of the transformer's own files, so that editing srcdiff invalidates cached
+    output (its showcase modules aside). Each file counts by its size and time of change,
+    as Python's own bytecode cache trusts them: reading all of them cost a first transform
+    ~4 ms."""
     parts = []
     for folder, _, files in sorted(os.walk(_PACKAGE)):
         for name in sorted(files):
             if name.endswith(".py") and not (folder == _PACKAGE and name in SHOWCASE):
                 path = os.path.join(folder, name)
-                with open(path, "rb") as f:
-                    parts.append(
-                        os.path.relpath(path, _PACKAGE) + f.read().decode("utf-8", "replace")
-                    )
+                stat = os.stat(path)
+                parts.append(f"{os.path.relpath(path, _PACKAGE)} {stat.st_size} {stat.st_mtime_ns}")
     return cache.digest(*parts)
 
 
@@ -341,14 +341,25 @@ def _own_parts(obj, depth):
     )
 
 
-@functools.lru_cache(maxsize=None)
-def _library_folders():
-    paths = sysconfig.get_paths()
-    return tuple(
-        os.path.abspath(paths[k]) + os.sep
-        for k in ("stdlib", "platstdlib", "purelib", "platlib")
-        if k in paths
-    )
+@functools.cache
+def _library_directories():
+    """Where installed libraries and Python's own modules live (site-packages, the stdlib:
+    sysconfig's paths, without the ~3 ms its configuration costs to read)."""
+    found = {os.path.dirname(os.__file__)}
+    found.update(getattr(site, "getsitepackages", list)())
+    found.add(site.getusersitepackages())
+    return tuple(os.path.join(os.path.realpath(d), "") for d in found)
+
+
+_SRCDIFF = os.path.join(os.path.realpath(_PACKAGE), "")
+
+
+@functools.cache
+def is_library_file(filename):
+    """Whether `filename` is an installed library's (SciPy's, numpy's, the stdlib's), not
+    the user's nor srcdiff's own (srcdiff.nn is meant to be read)."""
+    filename = os.path.realpath(filename)
+    return filename.startswith(_library_directories()) and not filename.startswith(_SRCDIFF)
 
 
 def _differentiated_through(fn):
@@ -356,8 +367,7 @@ def _differentiated_through(fn):
     primitive, nor one of an installed library's, whose version is what changes it)."""
     if registry.find(fn) is not None:
         return False
-    filename = os.path.abspath(fn.__code__.co_filename)
-    return filename.startswith(_PACKAGE + os.sep) or not filename.startswith(_library_folders())
+    return not is_library_file(fn.__code__.co_filename)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -11,7 +11,7 @@ import os
 
 import gast
 
-from . import ir, naming
+from . import ir, naming, unparse
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
 from .local_classes import made_class
@@ -202,7 +202,7 @@ class UserCalls:
                 kind = "value"
             else:
                 continue
-            statics.append([param, kind, gast.unparse(node) if path is None else path])
+            statics.append([param, kind, unparse.expression(node) if path is None else path])
             alike.append(Static(param, kind, held))
         for param, p in inspect.signature(fn).parameters.items():
             if param not in bound and is_function_value(p.default):
@@ -272,7 +272,7 @@ class UserCalls:
         written, but for a method of an object f makes, by its class (`Dense.forward`)."""
         root = func.value if isinstance(func, gast.Attribute) else None
         made = self.p.local_classes.get(root.id) if isinstance(root, gast.Name) else None
-        return gast.unparse(func) if made is None else f"{made[1]}.{func.attr}"
+        return unparse.expression(func) if made is None else f"{made[1]}.{func.attr}"
 
     def _callee_names(self, fn, wrt, outputs, statics, alike, node, positional, loc):
         """The emitted names of the callee's functions (jvp_g, or fwd_g and bwd_g), deriving

@@ -10,6 +10,7 @@ import ast
 import inspect
 import linecache
 import textwrap
+import types
 
 from .errors import Location, UnsupportedError
 from .lambda_source import lambda_source
@@ -63,9 +64,48 @@ def source_lines(fn):
         return inspect.getsourcelines(fn)
     if function.__name__ == "<lambda>":
         return lambda_source(function)
-    return inspect.getsourcelines(
+    return _spanned_lines(function) or inspect.getsourcelines(
         function.__code__ if hasattr(function, "__wrapped__") else function
     )
+
+
+def _spanned_lines(function):
+    """inspect.getsourcelines(function) read off the lines its code spans (3.11's positions),
+    and the lines indented below it that follow (statements that compile to nothing), without
+    inspect's tokenizing the whole function (a first transform reads a few dozen); None
+    where that is not the function's whole text, for inspect to read."""
+    code = function.__code__
+    lines = linecache.getlines(code.co_filename, function.__globals__)
+    first, last = code.co_firstlineno, _last_line(code)
+    if last is None or not 0 < first <= last <= len(lines):
+        return None
+    indent = _indentation(lines[first - 1])
+    while last < len(lines) and (not lines[last].strip() or _indentation(lines[last]) > indent):
+        last += 1  # (past statements that compile to nothing: code after a raise)
+    while not lines[last - 1].strip():
+        last -= 1
+    spanned = lines[first - 1 : last]
+    try:
+        ast.parse(textwrap.dedent("".join(spanned)))
+    except SyntaxError:
+        return None
+    return spanned, first
+
+
+def _indentation(line):
+    return len(line) - len(line.lstrip())
+
+
+def _last_line(code):
+    """The last line the code, or the code defined in it, spans (None before Python 3.11)."""
+    if not hasattr(code, "co_positions"):
+        return None
+    last = max((end for _, end, _, _ in code.co_positions() if end is not None), default=None)
+    for nested in code.co_consts:
+        if isinstance(nested, types.CodeType):
+            inner = _last_line(nested)
+            last = inner if last is None or inner is not None and inner > last else last
+    return last
 
 
 def _transparent(wrapper):

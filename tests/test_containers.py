@@ -375,3 +375,21 @@ def test_del_of_an_item_of_a_list_another_name_holds_is_a_located_error():
         nf.grad(f)
     assert error.value.location.lineno == f.__code__.co_firstlineno + 3
     assert "del xs[0] changes a differentiated value in place" in error.value.message
+
+
+def products_after_the_first(x):
+    out = []
+    for item in [x[0], x[1], x[2]]:
+        if out:  # (the list's truth then: it grows after)
+            item = out[-1] * item
+        out.append(item)
+    return out[-1] + out[0]
+
+
+def test_a_branch_on_the_truth_of_a_list_the_loop_grows():
+    """The backward sweep read the saved test, the list itself, whose truth had changed: it
+    took the branch for every pass (IndexError: pop from empty list)."""
+    x = np.array([0.3, -1.2, 0.8])
+    expected = np.array([1.0 + x[1] * x[2], x[0] * x[2], x[0] * x[1]])
+    np.testing.assert_allclose(nf.grad(products_after_the_first)(x), expected, rtol=1e-12)
+    assert "_cond0 = bool(out)" in nf.grad(products_after_the_first).source

@@ -510,3 +510,20 @@ def test_hvp_through_an_int_exponent_of_a_negative_base_is_quiet():
         warnings.simplefilter("error")
         hv = nf.hvp(through_an_int_exponent)(y, v)
     np.testing.assert_allclose(hv, 6 * y * v)
+
+
+def running_products(x):
+    out = [x[0]]
+    for item in [x[1], x[2]]:
+        previous = out[-1]
+        out.append(previous * item)
+    return out[-1]
+
+
+def test_second_order_through_a_list_read_then_appended_in_a_loop():
+    """The tangent of a list's adjoint popped in the backward sweep was as long as the list
+    at its end, not as it was then: its pops took the wrong items (a wrong Hessian)."""
+    x, v = np.array([0.3, -1.2, 0.8, 0.5]), np.array([1.0, 0.4, -0.7, 0.2])
+    expected = gradient_along(nf.grad(running_products), (x,), 0, v)
+    np.testing.assert_allclose(nf.hvp(running_products)(x, v), expected, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(nf.hessian(running_products)(x) @ v, expected, rtol=1e-6)

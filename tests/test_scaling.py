@@ -3,10 +3,13 @@ programs go through every stage without deep recursion, and srcdiff reads its ow
 only when a transform uses them."""
 
 import dis
+import functools
+import inspect
 import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from srcdiff.primitives import registry
@@ -330,3 +333,44 @@ def test_a_walk_of_the_statements_finds_those_of_a_whole_walk_in_its_order():
     assert [id(n) for n in found if isinstance(n, kinds)] == [id(n) for n in walked]
     assert not any(isinstance(n, gast.expr) for n in found)
     assert sum(isinstance(n, gast.Return) for n in found) == 3
+
+
+def _ends_in_a_call_over_lines(x):
+    y = np.sum(x)
+    return np.add(
+        y,
+        1.0,
+    )
+
+
+def _defines_its_own(x):
+    def inner(v):
+        return v * 2.0
+
+    return inner(x)
+
+
+def _raises_first(x):
+    raise IndexError("list index out of range")
+    return x  # (compiles to nothing: still f's)
+
+
+@functools.lru_cache(maxsize=None)
+def _decorated(n):
+    return n
+
+
+def test_a_function_source_read_off_its_code_is_what_inspect_reads():
+    """wrappers.source_lines takes the lines a function's code spans, without tokenizing."""
+    from programs import gmm, lstm, maml
+
+    from srcdiff import wrappers
+
+    functions = [_ends_in_a_call_over_lines, _defines_its_own, _raises_first]
+    functions.append(_decorated.__wrapped__)
+    for module in (gmm, lstm, maml):
+        functions += [v for v in vars(module).values() if inspect.isfunction(v)]
+    for fn in functions:
+        if fn.__name__ != "<lambda>":
+            assert wrappers.source_lines(fn) == inspect.getsourcelines(fn), fn.__name__
+            assert sys.version_info < (3, 11) or wrappers._spanned_lines(fn) is not None

@@ -179,9 +179,9 @@ def add_items(adjoints, more, items=None):
     if type(more) is np.ndarray:  # np.array(items)'s adjoint: a row each
         more = item_adjoints(more, items)
     elif isinstance(more, Sparse):
-        more = _listed(more, items)
+        more = _listed(more, items)[: more.length]
     if isinstance(adjoints, Sparse):
-        adjoints = _listed(adjoints, items) if adjoints else []
+        adjoints = _listed(adjoints, items)[: adjoints.length] if adjoints else []
     if not adjoints:
         return list(more)
     return [a + b for a, b in zip(adjoints, more)]
@@ -189,7 +189,8 @@ def add_items(adjoints, more, items=None):
 
 def _listed(adjoint, items):
     """A Sparse adjoint of a list as a list, an adjoint per item of `items` (None: as many
-    as the Sparse knows of, 0.0 for those that got none)."""
+    as the Sparse knows of, 0.0 for those that got none). (Where the Sparse counts fewer,
+    the list was popped since `items` was made: add_items keeps as many as it counts.)"""
     if not all(type(k) is int for k in adjoint):
         raise ArgumentError(
             "srcdiff can follow a list built with append read by single indices, not slices",
