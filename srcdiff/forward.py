@@ -74,9 +74,11 @@ class Forward:
             for w in self.wrt
         ]
         # a parameter outside wrt can still become active (h in h = tanh(w @ h)): it starts
-        # with a zero tangent
+        # with a zero tangent, of a tuple or list one of zeros of each item's shape (a loop's
+        # state = (x, v) unpacked: an item of an empty Sparse would be 0.0, which np.diff's
+        # or a matmul's tangent cannot take for an array's)
         body = [
-            ir.assign(self.dname(p), ir.call("runtime.zeros_like", ir.name(p)))
+            ir.assign(self.dname(p), ir.call("runtime.zero_tangent", ir.name(p)))
             for p in self.fn.params
             if p in self.fn.active and p not in self.wrt
         ]
