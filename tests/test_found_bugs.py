@@ -1419,3 +1419,22 @@ def test_a_returned_lambda_may_call_a_partial_or_a_local_function_of_its_maker(m
         return np.sum(kernel(x))
 
     assert_gradient(loss, np.array([0.3, 0.7]), np.array([1.0, 2.0]))
+
+
+def integrate_chain(stiffness, state):
+    for _ in range(3):
+        x, v = state
+        v = v + 0.1 * stiffness * np.diff(x, prepend=0.0) - 0.05 * (x @ x.T) @ v
+        state = (x + 0.1 * v, v)
+    return np.sum(state[0] ** 2)
+
+
+def test_a_tuple_argument_carried_through_a_loop_in_forward_mode():
+    """state is not differentiated but becomes so in the loop: its tangent started as an
+    empty Sparse, whose items are 0.0, which np.diff's tangent (and a matmul's, a
+    reshape's...) cannot take for an array: 'list assignment index out of range'."""
+    x = np.array([[1.0, 2.0, 4.0], [0.5, -1.0, 0.2]])
+    state, k = (x, np.zeros_like(x)), np.array([0.5, 0.3, 0.2])
+    direction = np.array([1.0, -0.5, 0.25])
+    expected = inner(finite_differences(integrate_chain, (k, state), 0), direction)
+    assert nf.jvp(integrate_chain, wrt=0)(k, state, direction)[1] == pytest.approx(expected)
