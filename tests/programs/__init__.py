@@ -52,6 +52,10 @@ NAMES = (
     "deq",
     "hmc",
     "conv1d",
+    "logreg_lbfgs",
+    "poisson_glm",
+    "spring_mass",
+    "ridge_bilevel",
 )
 
 
