@@ -205,8 +205,9 @@ class Forward:
                     ir.assign(self.dname(t), gast.List(elts=[], ctx=gast.Load())) for t in live
                 ]
             # a list appended to later ([x] with x constant), or a display whose items are
-            # read or sliced later, has a list of tangents (a Sparse cannot be sliced)
-            listed = isinstance(stmt.value, (gast.List, gast.Tuple))
+            # read or sliced later, has a list of tangents (a Sparse cannot be sliced); a
+            # dict's holds its items' zeros (an item read has its shape, not 0.0)
+            listed = isinstance(stmt.value, (gast.List, gast.Tuple, gast.Dict))
             zero = lambda t: (  # noqa: E731
                 "runtime.zero_tangent" if listed or t in self.stacks else "runtime.zeros_like"
             )

@@ -1438,3 +1438,21 @@ def test_a_tuple_argument_carried_through_a_loop_in_forward_mode():
     direction = np.array([1.0, -0.5, 0.25])
     expected = inner(finite_differences(integrate_chain, (k, state), 0), direction)
     assert nf.jvp(integrate_chain, wrt=0)(k, state, direction)[1] == pytest.approx(expected)
+
+
+def integrate_dict_state(stiffness, x0):
+    state = {"x": x0, "v": np.zeros_like(x0)}
+    for _ in range(3):
+        x, v = state["x"], state["v"]
+        v = v + 0.1 * stiffness * np.diff(x, prepend=0.0)
+        state = {"x": x + 0.1 * v, "v": v}
+    return np.sum(state["x"] ** 2)
+
+
+def test_a_dict_carried_through_a_loop_in_forward_mode():
+    """The same for a dict f makes from constants before the loop: its tangent, an empty
+    Sparse, gave 0.0 for state["x"]."""
+    x0, k = np.array([1.0, 2.0, 4.0]), np.array([0.5, 0.3, 0.2])
+    direction = np.array([1.0, -0.5, 0.25])
+    expected = inner(finite_differences(integrate_dict_state, (k, x0), 0), direction)
+    assert nf.jvp(integrate_dict_state, wrt=0)(k, x0, direction)[1] == pytest.approx(expected)
