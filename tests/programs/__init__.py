@@ -56,6 +56,7 @@ NAMES = (
     "poisson_glm",
     "spring_mass",
     "ridge_bilevel",
+    "sequential",
 )
 
 
