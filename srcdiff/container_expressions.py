@@ -96,6 +96,8 @@ class ContainerExpressions:
             node = self.splat(node, stmt)
             if not isinstance(node, gast.Call):  # zip(*pairs): its columns
                 return node
+        if any(k.arg is None for k in node.keywords):
+            node = self.keywords_by_signature(node, stmt)
         fn = self.resolve(node.func)
         if fn is MISSING and _is_get(node) and self.is_varied(node.func.value):
             return self.got(node)
@@ -335,6 +337,45 @@ class ContainerExpressions:
             ],
             ctx=gast.Load(),
         )
+
+    def keywords_by_signature(self, node, stmt):
+        """`f(x, **d)` of a function of the user's: d's items passed as the parameters the
+        call leaves (`rbf(x, x, **hyper)` of `def rbf(a, b, scale, variance)`: scale=
+        hyper['scale'], variance=hyper['variance']), d checked to hold those keys as the call
+        runs; else the call as it is (ANF refuses it, naming the call)."""
+        spread = [k for k in node.keywords if k.arg is None]
+        fn = self.resolve(node.func)
+        if (
+            len(spread) != 1
+            or not isinstance(spread[0].value, gast.Name)
+            or not inspect.isfunction(fn)
+            or runtime.is_helper(fn)
+            or any(isinstance(a, gast.Starred) for a in node.args)
+        ):
+            return node
+        params = list(inspect.signature(fn).parameters.values())
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+            return node
+        given = {k.arg for k in node.keywords}
+        names = [
+            p.name
+            for p in params[len(node.args) :]
+            if p.name not in given and p.kind is not p.POSITIONAL_ONLY
+        ]
+        if not names:
+            return node
+        items = spread[0].value.id
+        listed = gast.Tuple(elts=[ir.const(n) for n in names], ctx=gast.Load())
+        check = ir.call(ir.attr("runtime", "check_keys"), ir.name(items), listed)
+        self.hoisted.append(self._located(ir.expr_stmt(check), stmt))
+        keywords = [k for k in node.keywords if k.arg is not None] + [
+            gast.keyword(
+                arg=n,
+                value=gast.Subscript(value=ir.name(items), slice=ir.const(n), ctx=gast.Load()),
+            )
+            for n in names
+        ]
+        return gast.Call(func=node.func, args=node.args, keywords=keywords)
 
     def sequence(self, node, kind):
         """list(x) and tuple(x): a display of x's items when their count is in the code,

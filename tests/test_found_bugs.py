@@ -1494,3 +1494,25 @@ def test_a_layer_whose_activation_may_be_none():
         assert tangent == pytest.approx(expected)
         layers[1].activation = np.sin  # (then the code calls it)
     assert_gradient(through_optional_layers, Ws, x)  # (a global list, by default)
+
+
+def rbf_kernel(a, b, lengthscale, variance=1.0):
+    return variance * np.exp(-0.5 * (a[:, None] - b[None, :]) ** 2 / lengthscale**2)
+
+
+def kernel_sum(hyper, x):
+    return np.sum(rbf_kernel(x, x, **hyper))
+
+
+def test_a_dict_of_hyperparameters_spread_into_a_kernel():
+    """rbf(x, x, **hyper), hyper differentiated, was '*args/**kwargs in a differentiated call
+    are not supported': its items are passed as the parameters the call leaves, the dict
+    checked to hold exactly those as the call runs."""
+    x = np.array([0.1, 0.5, 1.3])
+    hyper = {"variance": 1.3, "lengthscale": 0.7}
+    assert_gradient(kernel_sum, hyper, x)
+    direction = {"variance": 0.5, "lengthscale": -1.0}
+    expected = inner(finite_differences(kernel_sum, (hyper, x), 0), direction)
+    assert nf.jvp(kernel_sum, wrt=0)(hyper, x, direction)[1] == pytest.approx(expected)
+    with pytest.raises(nf.SrcdiffError, match="as the parameters lengthscale, variance"):
+        nf.grad(kernel_sum)({"lengthscale": 0.7}, x)

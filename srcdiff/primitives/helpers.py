@@ -472,6 +472,16 @@ class check_unpack:
         return None
 
 
+@helper(
+    runtime.check_keys,
+    differentiable=False,
+    pure=False,
+    samples=[Sample("x * (runtime.check_keys({'a': x}, ('a',)) is None)", x=real(3))],
+)
+class check_keys:
+    pass
+
+
 # checks that raise for a program srcdiff cannot follow: never dropped
 for check, call in (
     (runtime.check_not_shared, "runtime.check_not_shared(1.0, 'y', 'z', '', 1)"),

@@ -251,6 +251,17 @@ def check_unpack(value, count):
         raise ValueError(f"cannot unpack {len(value)} values into {count} names")
 
 
+def check_keys(value, names):
+    """Raise unless the dict `value` spread into a call (`f(x, **d)`) holds exactly the
+    keys `names`, the parameters the call leaves, which srcdiff passes one by one."""
+    if set(value) != set(names):
+        raise ArgumentError(
+            f"srcdiff passes **{{...}} as the parameters {', '.join(names)}, and the dict "
+            f"has the keys {', '.join(map(str, value))}",
+            hint="give the dict exactly those keys, or pass the arguments by name",
+        )
+
+
 def handler_of(attempt, *kinds):
     """Which of `kinds` (exception classes, or tuples of them, as except clauses take them)
     is the first that what attempt() raises is an instance of, by position; None if it
