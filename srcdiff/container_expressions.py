@@ -347,7 +347,7 @@ class ContainerExpressions:
         fn = self.resolve(node.func)
         if (
             len(spread) != 1
-            or not isinstance(spread[0].value, gast.Name)
+            or not _read_only(spread[0].value)
             or not inspect.isfunction(fn)
             or runtime.is_helper(fn)
             or any(isinstance(a, gast.Starred) for a in node.args)
@@ -364,14 +364,14 @@ class ContainerExpressions:
         ]
         if not names:
             return node
-        items = spread[0].value.id
+        items = spread[0].value
         listed = gast.Tuple(elts=[ir.const(n) for n in names], ctx=gast.Load())
-        check = ir.call(ir.attr("runtime", "check_keys"), ir.name(items), listed)
+        check = ir.call(ir.attr("runtime", "check_keys"), ir.copy_tree(items), listed)
         self.hoisted.append(self._located(ir.expr_stmt(check), stmt))
         keywords = [k for k in node.keywords if k.arg is not None] + [
             gast.keyword(
                 arg=n,
-                value=gast.Subscript(value=ir.name(items), slice=ir.const(n), ctx=gast.Load()),
+                value=gast.Subscript(value=ir.copy_tree(items), slice=ir.const(n), ctx=gast.Load()),
             )
             for n in names
         ]
@@ -456,3 +456,13 @@ class ContainerExpressions:
             "write the dict out: {'w': w, 'b': b}, or keys = ['w', 'b'] before "
             "dict(zip(keys, values))",
         )
+
+
+def _read_only(node):
+    """Whether `node` only reads a value, so that it may be read again: a name, or its items
+    or attributes by constant keys (`params["kernel"]`)."""
+    while isinstance(node, (gast.Attribute, gast.Subscript)):
+        if isinstance(node, gast.Subscript) and not isinstance(node.slice, gast.Constant):
+            return False
+        node = node.value
+    return isinstance(node, gast.Name)
