@@ -7,7 +7,7 @@ import inspect
 import gast
 import numpy as np
 
-from . import ir
+from . import codegen, ir
 from .errors import NoAdjointError, SrcdiffError
 from .parse import MISSING
 from .primitives import registry
@@ -57,10 +57,14 @@ class CallArguments:
                 if display[1] is out:  # a list or tuple display made just before, unchanged
                     bound[param] = ir.copy_tree(display[0])
         self._refuse_flat_dtype(record, bound, node, loc)
+        # (in emitted code such an argument is one the first derivative took as it was, not
+        # differentiated: an axis a higher derivative finds varied, unpacked from saved values)
+        emitted = codegen.is_emitted(loc.filename)
         for param, value in bound.items():
             if (
                 param not in template.rules
                 and param not in template.constant
+                and not emitted
                 and self._is_active(value)
             ):
                 raise NoAdjointError(

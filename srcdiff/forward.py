@@ -7,7 +7,7 @@ function becomes a call to that function's own emitted `jvp_...`, returning both
 
 import gast
 
-from . import ir
+from . import codegen, ir
 from .errors import NoAdjointError
 from .passes.fold import fold
 from .scalars import scalars, unspread
@@ -233,6 +233,7 @@ class Forward:
             if (
                 param not in rule_set.rules
                 and param not in rule_set.constant
+                and not codegen.is_emitted(stmt.loc.filename)  # (see CallArguments.bind)
                 and self.tangent_of(value) is not None
             ):
                 raise NoAdjointError(

@@ -36,6 +36,7 @@ from .generators import is_generator, iterated_calls, yields_into_a_list
 from .inline_call import CallInlining, local_names
 from .parse import is_function_value
 from .plain import is_plain
+from .python_versions import is_python_version
 
 
 class Inliner(CallInlining, LoopsOverFunctions):
@@ -80,6 +81,9 @@ class Inliner(CallInlining, LoopsOverFunctions):
         while lower_comprehensions(self.func.body, calls, self.names.fresh):
             pass
         self.func.body = self._block(self.func.body)
+        # (a function taken in calls the one it is passed in a comprehension: now inlined)
+        while lower_comprehensions(self.func.body, calls, self.names.fresh):
+            self.func.body = self._block(self.func.body)
         self._check_uses()
         return True
 
@@ -222,6 +226,10 @@ class Inliner(CallInlining, LoopsOverFunctions):
                 "write the recursion as a loop",
             )
         name, definition = self.names.fresh(fn.__name__), ir.copy_tree(definition)  # (shared)
+        if is_python_version(fn):  # (its lines are srcdiff's: what it raises is the call's)
+            for node in ir.walk(definition):
+                if "lineno" in node._attributes:
+                    node.lineno = node.end_lineno = call.lineno
         args = definition.args
         positional = (args.posonlyargs + args.args)[
             len(args.posonlyargs + args.args) - len(args.defaults) :

@@ -1,7 +1,7 @@
 """What an emitted module holds besides its source, kept beside it in its cache entry."""
 
 import linecache
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from .errors import Location
 
@@ -54,10 +54,12 @@ class Meta:
         )
 
     def to_json(self):
-        """asdict(self), but for its lines, kept as they are (immutable: asdict would copy
-        each of the thousands of pairs of a long function)."""
-        record = asdict(replace(self, lines=()))
-        record["lines"] = self.lines
+        """asdict(self) without its deep copy of each value (json.dumps reads them once; a
+        copy of each of the thousands of line pairs of a long function, of each callee's
+        statics, cost a transform more than writing its cache entry)."""
+        record = _fields(self)
+        record["defined"], record["returned"] = _fields(self.defined), _fields(self.returned)
+        record["callees"] = [_fields(callee) for callee in self.callees]
         return record
 
     @classmethod
@@ -71,3 +73,7 @@ class Meta:
         for k in ("names", "params", "lines", "suffixed"):
             fields[k] = tuple(tuple(v) if isinstance(v, list) else v for v in fields[k])
         return cls(**fields)
+
+
+def _fields(record):
+    return {field.name: getattr(record, field.name) for field in fields(record)}

@@ -19,6 +19,7 @@ from .lambda_source import AmbiguousLambda
 from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs, is_library_file
+from .python_versions import is_python_version
 from .static_tests import drop_static_branches
 from .statics import MISSING, is_function_value, is_object
 
@@ -302,20 +303,34 @@ class ParsedFunction:
 
     def sibling(self, fn):
         """The definition of `fn` when it is a function of this one's module and file without
-        a closure (which srcdiff may inline here), else None: shared, to be copied if taken."""
-        if (
-            not inspect.isfunction(fn)
-            or fn.__globals__ is not self.fn.__globals__
-            or fn.__closure__
-        ):
+        a closure (which srcdiff may inline here), else None: shared, to be copied if taken.
+        The Python version of a library function (python_versions.py) is one too where each
+        name it reads from its module names the same here."""
+        foreign = inspect.isfunction(fn) and fn.__globals__ is not self.fn.__globals__
+        if not inspect.isfunction(fn) or fn.__closure__ or foreign and not is_python_version(fn):
             return None
         if fn not in self._siblings:
             try:
                 filename, node, _ = _read(fn, shared=True)
             except SrcdiffError:
                 filename, node = None, None
-            self._siblings[fn] = node if filename == self.filename else None
+            if foreign:
+                alike = node is not None and self._reads_alike(fn, node)
+                self._siblings[fn] = node if alike else None
+            else:
+                self._siblings[fn] = node if filename == self.filename else None
         return self._siblings[fn]
+
+    def _reads_alike(self, fn, node):
+        """Whether each global name fn's definition reads names what it does in this module."""
+        read, written = ir.reads_and_writes(gast.Module(body=node.body, type_ignores=[]))
+        read |= ir.names_in(node.args)  # (its defaults; not its decorators: they ran there)
+        own = written | ir.names_in(node.args, gast.Param)
+        here, there = self.fn.__globals__, fn.__globals__
+        return all(
+            here.get(n, getattr(builtins, n, MISSING)) is there.get(n, getattr(builtins, n, None))
+            for n in read - own
+        )
 
     def location(self, node):
         lineno = getattr(node, "lineno", None) or self.node.lineno

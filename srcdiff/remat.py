@@ -9,6 +9,7 @@ import inspect
 
 from .arguments import caller
 from .errors import SrcdiffError
+from .python_versions import python_version
 
 
 class Checkpointed:
@@ -43,10 +44,11 @@ def checkpoint(fun):
 
 
 def unwrap(obj):
-    """(the function, whether it is checkpointed) for what a call's callee resolves to."""
+    """(the function, whether it is checkpointed) for what a call's callee resolves to (of a
+    library function srcdiff follows as Python, that Python)."""
     if isinstance(obj, Checkpointed):
         return obj.fun, True
     runs = getattr(type(obj), "runs_as", None)
     if runs is not None and runs(obj) is not None:
         return runs(obj), False
-    return obj, False
+    return python_version(obj) or obj, False

@@ -37,6 +37,14 @@ from .primitives import registry
 class Const:
     value: object
 
+    def __hash__(self):
+        # (a slice hashes only from Python 3.12 on: by its bounds before, so that a copy made
+        # for a slice constant among its arguments is found again)
+        value = self.value
+        if type(value) is slice:
+            return hash((slice, value.start, value.stop, value.step))
+        return hash((value,))
+
 
 @dataclass(frozen=True)
 class Typed:

@@ -16,6 +16,7 @@ from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
 from .local_classes import made_class
 from .parse import MISSING
+from .python_versions import is_python_version
 from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
 
 STATIC_HINT = (
@@ -149,7 +150,14 @@ class UserCalls:
         try:
             bound = signature.bind(*args, **keywords).arguments
         except TypeError as exc:
-            raise SrcdiffError(f"cannot call {gast.unparse(node.func)}: {exc}", loc) from None
+            call = gast.unparse(node.func)
+            hint = (
+                f"srcdiff follows {call} as a function of {signature}: pass it a lambda "
+                "that gives the function it calls what more it takes (lambda row: g(row, s))"
+                if is_python_version(fn)
+                else None
+            )
+            raise SrcdiffError(f"cannot call {call}: {exc}", loc, hint=hint) from None
         positional = [
             n
             for n, p in signature.parameters.items()  # (then keyword-only ones)

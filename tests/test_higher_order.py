@@ -527,3 +527,21 @@ def test_second_order_through_a_list_read_then_appended_in_a_loop():
     expected = gradient_along(nf.grad(running_products), (x,), 0, v)
     np.testing.assert_allclose(nf.hvp(running_products)(x, v), expected, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(nf.hessian(running_products)(x) @ v, expected, rtol=1e-6)
+
+
+def axes_swapped(a):
+    last = a.ndim - 1
+    return np.swapaxes(a * a, last, 0)
+
+
+def through_axes_swapped(x):
+    return np.sum(axes_swapped(x) * np.arange(12.0).reshape(4, 3))
+
+
+def test_second_order_through_an_axis_computed_in_a_callee():
+    """The axis a callee computes from a shape is a saved value its backward function
+    unpacks; a higher derivative saw it varied (np.swapaxes has no gradient w.r.t. axis1)."""
+    x = np.linspace(-1.0, 2.0, 12).reshape(3, 4)
+    v = np.linspace(1.0, -1.0, 12).reshape(3, 4)
+    expected = gradient_along(nf.grad(through_axes_swapped), (x,), 0, v)
+    np.testing.assert_allclose(nf.hvp(through_axes_swapped)(x, v), expected, rtol=1e-6)

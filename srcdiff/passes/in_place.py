@@ -23,6 +23,8 @@ def accumulate_in_place(func):
     the first contribution where it is made (`bx = runtime.unbroadcast(by, x) + e`, a new
     array) when more follow, so that they all read `+=`; where it cannot be (a tuple item
     of a call's result), every contribution to bx in the function reads `bx = bx + e`."""
+    if not any(is_marked(s, Mark.ACCUMULATION) for s in ir.walk_statements(func)):
+        return  # (a forward function: nothing to do, and each statement's effects to find)
     known = _Known()
     _fold_first_values(func.body, known)
     made, kept = [], set()
