@@ -1516,3 +1516,22 @@ def test_a_dict_of_hyperparameters_spread_into_a_kernel():
     assert nf.jvp(kernel_sum, wrt=0)(hyper, x, direction)[1] == pytest.approx(expected)
     with pytest.raises(nf.SrcdiffError, match="as the parameters lengthscale, variance"):
         nf.grad(kernel_sum)({"lengthscale": 0.7}, x)
+
+
+def local_kernel_sum(hyper, x):
+    def kernel(a, b, scale, variance=1.0):
+        return variance * np.exp(-((a[:, None] - b[None, :]) ** 2) / scale)
+
+    return np.sum(kernel(x, x, **hyper))
+
+
+def test_a_dict_spread_into_a_local_function():
+    """The same of a local function, which srcdiff inlines: it was '**kwargs in a call of a
+    local function'."""
+    x, hyper = np.array([0.1, 0.4, 0.9]), {"scale": 0.5, "variance": 1.2}
+    assert_gradient(local_kernel_sum, hyper, x)
+    with pytest.raises(nf.SrcdiffError, match="as the parameters scale, variance") as error:
+        nf.grad(local_kernel_sum)({"scale": 0.5}, x)
+    assert str(error.value.location).endswith(
+        f"test_found_bugs.py:{_line_of('return np.sum(kernel(x, x, **hyper))')}"
+    )
