@@ -57,6 +57,8 @@ NAMES = (
     "spring_mass",
     "ridge_bilevel",
     "sequential",
+    "particle_filter",
+    "style_transfer",
 )
 
 
