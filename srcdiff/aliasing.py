@@ -23,6 +23,9 @@ class Aliasing:
         # write replaced (the reverse sweep): the name holds the values it was bound to
         self._restores_its_writes = codegen.is_emitted(parsed.filename)
         self._live_after = self._sharing = self._assigned = None  # made when first needed
+        # a name bound outside f (an argument, a global) -> where the first statement kept as
+        # written writes into its array in place
+        self._written_outside = {}
 
     def check_write(self, stmt, loc, differentiated, version_of, rename):
         """A write into an array (`z[i] = v`, `z[i] += v`, `z += v`) changes every name that
@@ -70,6 +73,88 @@ class Aliasing:
         if isinstance(stmt, gast.AugAssign):  # (a list's or dict's: changed in place too)
             checks += self.shared_change_checks(stmt, into, loc, version_of)
         return checks
+
+    def kept_write(self, stmt, node, roots, loc, versions):
+        """`stmt` (emitted as `node`), kept as written, changes in place the arrays of the
+        names `roots` (None: of no name): the ir statement saying so, for the derivative to
+        save what they held where it reads that later (saving.py; `versions`: the names'
+        current versions); the names bound outside f whose arrays they may hold are noted,
+        for outside_checks."""
+        if self._replaces_item(stmt):
+            return ir.Statement(node, loc)
+        self._analyse()
+        arguments = set(_all_parameters(self.p.node))
+        roots = [root for root in roots if root is not None]
+        left, seen_by = [], set()  # (left as written: the caller's, or not surely an array)
+        for root in roots:
+            outside = {
+                name
+                for name in self._sharing[1].arguments_held(stmt, root)
+                if name in arguments or name not in self.p.local_names
+            }
+            if outside or not self._surely_array(root):
+                left.append(root)
+            if not (self._restores_its_writes and isinstance(stmt, gast.Assign)):
+                for name in sorted(outside):  # (an emitted gradient's: checked at its start)
+                    self._written_outside.setdefault(name, loc)
+            seen_by |= self._sharing[1].sharing(stmt, root) - {root}
+        version = lambda names: tuple(versions.get(n, n) for n in names)  # noqa: E731
+        left = tuple(zip(version(left), left))
+        return ir.Statement(node, loc, version(roots), version(sorted(seen_by)), left)
+
+    def _replaces_item(self, stmt):
+        """Whether `stmt` replaces an item of a dict (`d['key'] = v`) or of a list f makes
+        (`xs[i] = v`, `r[j] = v` of r = m[i], a row of a list of lists): no array changes."""
+        target = stmt.targets[0] if isinstance(stmt, gast.Assign) else None
+        if not (isinstance(target, gast.Subscript) and isinstance(target.value, gast.Name)):
+            return False
+        name, key = target.value.id, target.slice
+        rows = self._values(name)
+        return (
+            isinstance(key, gast.Constant)
+            and isinstance(key.value, str)
+            or self.is_new_list(name)
+            or bool(rows)
+            and all(isinstance(v, gast.Subscript) and self._is_list_of_lists(v.value) for v in rows)
+        )
+
+    def outside_checks(self):
+        """The checks, first thing in the derivative, that no array bound outside f that it
+        writes into in place (an argument's, a global's) shares memory with an argument
+        (which may be differentiated, or be read by the derivative as it was passed): ir
+        statements."""
+        written = self._written_outside
+        others = [a for a in _all_parameters(self.p.node) if a not in written]
+        checks = []
+        for name, loc in written.items() if others else ():
+            check = ir.call(
+                "runtime.check_apart",
+                ir.name(name),
+                ir.const(name),
+                ir.const(name in self.params),
+                gast.Tuple(elts=[ir.name(o) for o in others], ctx=gast.Load()),
+                gast.Tuple(elts=[ir.const(f"the argument {o!r}") for o in others], ctx=gast.Load()),
+                ir.const(loc.filename),
+                ir.const(loc.lineno),
+            )
+            checks.append(ir.Statement(ir.expr_stmt(check), loc))
+        return checks
+
+    def _surely_array(self, name, seen=frozenset()):
+        """Whether `name` is bound only to arrays f makes (np.zeros(n), x * 1.0), or rows,
+        views or aliases of them: what the derivative can copy and put back."""
+        values = self._values(name)
+        if not values or self.is_new_list(name):  # (an argument's own array: none)
+            return False
+        for value in values:
+            while isinstance(value, (gast.Subscript, gast.Attribute)):
+                value = value.value
+            if isinstance(value, gast.Name):
+                if value.id in seen | {name} or not self._surely_array(value.id, seen | {name}):
+                    return False
+            elif not self._fresh(value):
+                return False
+        return True
 
     def shared_change_checks(self, stmt, name, loc, version_of):
         """`name.append(v)`, `name += [v]` (a method or operator changing a list or dict in
@@ -408,6 +493,13 @@ class Aliasing:
             and viewed is not None
             and self._fresh(viewed)
         )
+
+
+def _all_parameters(node):
+    """Every parameter name of a function node, *args and **kwargs among them."""
+    args = node.args
+    named = args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
+    return [a.id for a in named if a is not None]
 
 
 def _copy_declined(call):

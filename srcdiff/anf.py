@@ -139,6 +139,7 @@ class Normalizer(EffectStatements, Expressions):
 
     def run(self):
         body = self.block(self.p.node.body, top=True)
+        body = self.aliasing.outside_checks() + body
         return ir.Function(self.p.node.name, self.p.node.args, body, self.params, self.active)
 
     def block(self, stmts, top=False):
@@ -262,11 +263,9 @@ class Normalizer(EffectStatements, Expressions):
             if self._is_active(target.value) or active:
                 self.set_item(target, value, active, loc, out)
                 return
-            out.append(
-                ir.Statement(
-                    self.rename(gast.Assign(targets=[target], value=value, type_comment=None)), loc
-                )
-            )
+            written = self.rename(gast.Assign(targets=[target], value=value, type_comment=None))
+            root = [ir.root_name(target)]
+            out.append(self.aliasing.kept_write(self.writing, written, root, loc, self.versions))
         else:
             raise UnsupportedError(
                 f"assignment to {gast.unparse(target)!r} is not supported",
@@ -420,6 +419,22 @@ class Normalizer(EffectStatements, Expressions):
         self.depth -= 1
         out.append(ir.If(test, body, orelse, loc))
 
+    def _reversed_as_slice(self, it):
+        """reversed(seq) of differentiated items, looped over: seq[::-1], which has an adjoint."""
+        if (
+            isinstance(it, gast.Call)
+            and len(it.args) == 1
+            and not it.keywords
+            and self.p.resolve(it.func) is reversed
+            and self._is_active(it.args[0])
+        ):
+            return gast.Subscript(
+                value=it.args[0],
+                slice=gast.Slice(lower=None, upper=None, step=ir.const(-1)),
+                ctx=gast.Load(),
+            )
+        return it
+
     def truth(self, test):
         """What a branch's test names: the truth of a list the function changes in place
         (`if out:` reads bool(out)), not the list, whose truth a backward sweep reading the
@@ -434,20 +449,12 @@ class Normalizer(EffectStatements, Expressions):
     def for_statement(self, stmt, loc, out):
         if stmt.orelse:
             raise UnsupportedError("for ... else is not supported", loc, "use a flag variable")
+        stmt.iter = self._reversed_as_slice(stmt.iter)
         it = stmt.iter
-        if (
-            isinstance(it, gast.Call)
-            and len(it.args) == 1
-            and not it.keywords
-            and self.p.resolve(it.func) is reversed
-            and self._is_active(it.args[0])
+        if isinstance(it, gast.Call) and any(
+            self.p.resolve(it.func) is f for f in (enumerate, zip)
         ):
-            # reversed(seq) of differentiated items: seq[::-1], which has an adjoint
-            stmt.iter = gast.Subscript(
-                value=it.args[0],
-                slice=gast.Slice(lower=None, upper=None, step=ir.const(-1)),
-                ctx=gast.Load(),
-            )
+            it.args = [self._reversed_as_slice(a) for a in it.args]  # (enumerate(reversed(xs)))
         pairs = loop_pairs(stmt)
         self.depth += 1
         prologue = []

@@ -11,7 +11,7 @@ import tokenize
 import astor
 import gast
 
-from . import conversion, ir, unparse
+from . import conversion, ir, python_versions, unparse
 from .errors import Location, SrcdiffError
 
 IMPORTS = "import numpy as np\nfrom srcdiff import runtime\n"
@@ -411,12 +411,14 @@ def original_line(filename, lineno):
 
 
 def user_line(traceback):
-    """(file, line) of f that the innermost emitted line in `traceback` comes from, or None."""
+    """(file, line) of f that the innermost emitted line in `traceback` comes from, or None;
+    the line calling a library function srcdiff follows as Python, not that Python's."""
     found = None
     while traceback is not None:
         origin = _ORIGINS.get(traceback.tb_frame.f_code.co_filename)
         if origin is not None and traceback.tb_lineno in origin[1]:
-            found = original_line(traceback.tb_frame.f_code.co_filename, traceback.tb_lineno)
+            line = original_line(traceback.tb_frame.f_code.co_filename, traceback.tb_lineno)
+            found = found if line[0] == python_versions.__file__ else line
         traceback = traceback.tb_next
     return found
 

@@ -9,6 +9,7 @@ refused with what to write instead.
 import operator
 
 import gast
+import numpy as np
 
 from . import ir
 from .activity import is_pop, is_push
@@ -46,7 +47,7 @@ def _writes_nothing(fn):
 
 
 # (a list's or dict's, and an array's)
-_MUTATING_METHODS = MUTATORS | {"fill", "put", "resize", "itemset"}
+_MUTATING_METHODS = MUTATORS | {"fill", "put", "resize", "itemset", "partition"}
 
 
 class EffectStatements:
@@ -108,7 +109,38 @@ class EffectStatements:
                 "[v], y = np.sort(x)); to keep values for later, return them with "
                 "has_aux=True",
             )
-        out.append(ir.Statement(self.rename(stmt), loc))  # print(x), logging: as written
+        written = self._written_by(value) if isinstance(value, gast.Call) else []
+        out.append(  # print(x), logging: as written
+            self.aliasing.kept_write(stmt, self.rename(stmt), written, loc, self.versions)
+        )
+
+    def _written_by(self, call):
+        """The names whose arrays a call kept as written may change in place: its out=,
+        a ufunc's outputs passed by position, the receiver of a method that changes it
+        (y.fill(v)), the first argument of another numpy function (np.copyto(y, x),
+        np.put, np.fill_diagonal: numpy's writers write there), every argument of a
+        function that may write into them (one of the user's that writes), none of a call
+        that only reads."""
+        written = [k.value for k in call.keywords if k.arg == "out"]
+        func = self.p.resolve(call.func)
+        module = (getattr(func, "__module__", None) or "").split(".")[0]
+        if isinstance(func, np.ufunc):
+            written += call.args[func.nin :]
+        elif func is MISSING and isinstance(call.func, gast.Attribute):
+            if call.func.attr in _MUTATING_METHODS:
+                written.append(call.func.value)
+        elif module == "numpy" and registry.find(func) is None:
+            written += call.args[:1]
+        elif not (
+            self._records(call.func)
+            or func is print
+            or registry.find(func) is not None
+            or module in _EFFECT_MODULES
+            or self.activity.is_user_function(func)
+            and _writes_nothing(func)
+        ):
+            written += call.args + [k.value for k in call.keywords]
+        return [ir.root_name(node) for node in written]
 
     def delete_statement(self, stmt, loc, out):
         """`del name` (or `del a, b`) only frees memory (emitted backward functions use it); `del xs[k]` of a

@@ -83,7 +83,19 @@ class Forward:
             if p in self.fn.active and p not in self.wrt
         ]
         body += self.block(self.fn.body)
+        for stmt in body:
+            self._check_tangents_apart(stmt)
         return [ir.function_def(self.func_name, args, body)]
+
+    def _check_tangents_apart(self, stmt):
+        """A check that an array f writes into in place shares no memory with an argument
+        (aliasing.outside_checks) compares it with the tangents passed as well: the write
+        would change a tangent that the code reads afterwards."""
+        call = stmt.value if isinstance(stmt, gast.Expr) else None
+        if isinstance(call, gast.Call) and ir.dotted(call.func) == ("runtime", "check_apart"):
+            others, described = call.args[3], call.args[4]
+            others.elts += [ir.name(self.dname(w)) for w in self.wrt]
+            described.elts += [ir.const(f"the tangent of {w!r}") for w in self.wrt]
 
     def block(self, stmts):
         return [s for stmt in stmts for s in ir.located(self.statement(stmt), stmt.loc)]

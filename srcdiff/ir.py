@@ -121,10 +121,17 @@ class Return:
 
 @dataclass
 class Statement:
-    """A statement kept as written in the forward sweep only (assert, raise, a bare call)."""
+    """A statement kept as written in the forward sweep only (assert, raise, a bare call).
+    `changes`: the names whose arrays it writes into in place (buf[:] = 0, buf.fill(0));
+    `seen_by`: the names that may share their memory; `left`: (name, f's name for it) of
+    those of `changes` whose values the derivative must leave as the write leaves them (the
+    caller's arrays), or cannot copy and put back (not surely arrays)."""
 
     node: gast.stmt
     loc: Location
+    changes: tuple = ()
+    seen_by: tuple = ()
+    left: tuple = ()
 
 
 @dataclass
@@ -228,6 +235,13 @@ def subscript(name_, index, store=False):
     return gast.Subscript(
         value=name(name_), slice=copy_tree(index), ctx=gast.Store() if store else gast.Load()
     )
+
+
+def root_name(node):
+    """The name an expression reaches an array through (buf of buf[0].T), if any."""
+    while isinstance(node, (gast.Subscript, gast.Attribute, gast.Starred)):
+        node = node.value
+    return node.id if isinstance(node, gast.Name) else None
 
 
 def tuple_of(elts, store=False):

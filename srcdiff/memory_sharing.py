@@ -26,12 +26,20 @@ class MemorySharing:
         # id(a write) -> (the name written into, the names sharing its memory, its arrays)
         self._at = {}
         self._ever = _Held()  # what each name may hold anywhere (for a statement not seen)
+        self._before = {}  # id(a write or a call statement) -> what the names hold before it
         self._block(body, _Held(), [])
 
     def sharing(self, stmt, name):
         """The names (`name` among them) that may share `name`'s memory just before `stmt`."""
         written, names, _ = self._at.get(id(stmt), (None, None, None))
         return set(names) if written == name else self._ever.sharing(name)
+
+    def arguments_held(self, stmt, name):
+        """The names bound before f's body ran (its arguments, the globals it reads) whose
+        arrays `name` may hold just before `stmt`, a statement writing into an array or a
+        bare call."""
+        held = self._before.get(id(stmt), self._ever)
+        return {origin for origin in held.origins(name) if isinstance(origin, str)}
 
     def holds_its_own(self, stmt, name):
         """Whether `name` may still hold, just before `stmt` writes into it, the array it
@@ -48,6 +56,8 @@ class MemorySharing:
         into = _written_root(stmt)
         if into is not None:
             self._at[id(stmt)] = (into, frozenset(held.sharing(into)), held.origins(into))
+        if into is not None or isinstance(stmt, gast.Expr):
+            self._before[id(stmt)] = held.copy()
         for call in _own_nodes(stmt):
             if _fills_list(call):  # ys.append(y): ys holds y, not a copy
                 name = call.func.value.id

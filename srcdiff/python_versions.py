@@ -5,10 +5,13 @@ computes what the library's does, with the operations srcdiff has rules for; a c
 library function resolves to it (remat.unwrap), and emitted code calls its derivative."""
 
 import itertools
+import sys
 
 import numpy as np
 
 _VERSIONS = {}
+# an optional library's: module -> {its function's name: the version}, declared when imported
+_WHEN_IMPORTED = {}
 
 
 def _version_of(library_function):
@@ -19,12 +22,23 @@ def _version_of(library_function):
     return declare
 
 
+def _version_of_imported(module, name):
+    def declare(version):
+        _WHEN_IMPORTED.setdefault(module, {})[name] = version
+        return version
+
+    return declare
+
+
 def is_python_version(fn):
-    return fn in _VERSIONS.values()
+    return fn in _VERSIONS.values() or any(fn in v.values() for v in _WHEN_IMPORTED.values())
 
 
 def python_version(obj):
     """The Python version of the library function `obj`, or None."""
+    for module in [m for m in _WHEN_IMPORTED if m in sys.modules]:
+        for name, version in _WHEN_IMPORTED.pop(module).items():
+            _VERSIONS[getattr(sys.modules[module], name)] = version
     try:
         return _VERSIONS.get(obj)
     except TypeError:  # (an unhashable value)
@@ -38,10 +52,8 @@ def apply_along_axis(func1d, axis, arr):
     moved = np.moveaxis(arr, axis, -1)
     outs = np.stack([func1d(row) for row in moved.reshape(-1, moved.shape[-1])])
     out = outs.reshape(moved.shape[:-1] + outs.shape[1:])
-    kept = moved.ndim - 1
-    for k in range(out.ndim - kept):  # (func1d's own axes, to where arr's axis was)
-        out = np.moveaxis(out, kept + k, axis + k)
-    return out
+    kept = moved.ndim - 1  # (func1d's own axes follow, moved to where arr's axis was)
+    return np.moveaxis(out, range(kept, out.ndim), range(axis, axis + out.ndim - kept))
 
 
 @_version_of(itertools.accumulate)
@@ -64,3 +76,63 @@ def fromiter(iterable, dtype, count=-1):
 @_version_of(divmod)
 def divmod_(a, b):
     return a // b, a % b
+
+
+@_version_of(np.modf)
+def modf(x):
+    whole = np.trunc(x)
+    return x - whole, whole
+
+
+@_version_of(np.extract)
+def extract(condition, arr):
+    return np.take(np.ravel(arr), np.nonzero(np.ravel(condition))[0])
+
+
+@_version_of(np.broadcast_arrays)
+def broadcast_arrays(*args):
+    shape = np.broadcast_shapes(*[np.shape(a) for a in args])
+    return tuple([np.broadcast_to(a, shape) for a in args])
+
+
+@_version_of(np.polyder)
+def polyder(p, m=1):
+    p = np.asarray(p)
+    for _ in range(m):
+        p = p[:-1] * np.arange(len(p) - 1, 0, -1)
+    return p
+
+
+@_version_of(np.linalg.eigvals)
+def eigvals(a):
+    return np.linalg.eig(a)[0]
+
+
+@_version_of(np.linalg.tensorinv)
+def tensorinv(a, ind=2):
+    kept = a.shape[ind:] + a.shape[:ind]
+    square = np.reshape(a, (int(np.prod(a.shape[ind:])), -1))
+    return np.reshape(np.linalg.inv(square), kept)
+
+
+@_version_of(np.linalg.tensorsolve)
+def tensorsolve(a, b, axes=None):
+    if axes is not None:
+        a = np.moveaxis(a, axes, list(range(a.ndim - len(axes), a.ndim)))
+    solved = a.shape[-(a.ndim - np.ndim(b)) :]
+    square = np.reshape(a, (-1, int(np.prod(solved))))
+    return np.reshape(np.linalg.solve(square, np.ravel(b)), solved)
+
+
+@_version_of_imported("scipy.linalg", "toeplitz")
+def toeplitz(c, r=None):
+    c = np.ravel(c)
+    r = np.conjugate(c) if r is None else np.ravel(r)
+    values = np.concatenate([c[::-1], r[1:]])
+    return values[len(c) - 1 - np.arange(len(c))[:, None] + np.arange(len(r))[None, :]]
+
+
+@_version_of_imported("scipy.linalg", "circulant")
+def circulant(c):
+    c = np.ravel(c)
+    return c[(np.arange(len(c))[:, None] - np.arange(len(c))[None, :]) % len(c)]

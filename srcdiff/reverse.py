@@ -331,6 +331,17 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
     def _pop(self, var):
         return ir.assign(var, ir.call(ir.attr(self.stack(var), "pop")))
 
+    def _put_back(self, stmt):
+        """What a statement kept as written held in the arrays it changes, where saved."""
+        return [
+            ir.assign(
+                ir.subscript(r, ir.const(Ellipsis), store=True),
+                ir.call(ir.attr(self.stack(r), "pop")),
+            )
+            for r in reversed(stmt.changes)
+            if self._saved(r, stmt, BEFORE)
+        ]
+
     def forward_block(self, block):
         return [s for stmt in block for s in ir.located(self._forward(stmt), stmt.loc)]
 
@@ -371,6 +382,8 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
             out += [ir.assign(v, ir.const(None)) for v in sorted(self.needs_init.get(id(stmt), ()))]
             out += self._forward_loop(stmt)
         elif isinstance(stmt, ir.Statement):
+            saved = [r for r in stmt.changes if self._saved(r, stmt, BEFORE)]
+            out += [self._push_expr(r, ir.call("np.copy", ir.name(r))) for r in saved]
             out.append(stmt.node)
         return out
 
@@ -453,6 +466,8 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
             )
         elif isinstance(stmt, ir.SetItem):
             out += self.reverse_set_item(stmt, live)
+        elif isinstance(stmt, ir.Statement) and stmt.changes:
+            out.append(Later(lambda: self._put_back(stmt)))
         elif isinstance(stmt, ir.If):
             out += self.reverse_if(stmt, live)
         elif isinstance(stmt, ir.For):

@@ -7,6 +7,7 @@ not at all, LISTED, when the loop appends it to a list that keeps it (see _liste
 import gast
 
 from . import ir
+from .errors import UnsupportedError
 from .passes.liveness import live_before
 from .primitives import registry
 
@@ -72,6 +73,8 @@ class SavingAnalysis:
                 self._read(ir.names_in(stmt.value), site)
             elif isinstance(stmt, ir.Statement):
                 self._read(ir.names_in(stmt.node), site)
+                for root in stmt.changes:  # (written into in place: as if assigned)
+                    self.sites.setdefault(root, []).append(site)
 
     def _read(self, names, site):
         for n in names:
@@ -79,6 +82,8 @@ class SavingAnalysis:
 
     def _decide(self, var, site, needed):
         """How the forward sweep saves `var` at assignment `site` (NONE, AFTER or BEFORE)."""
+        if isinstance(site.stmt, ir.Statement):
+            return self._decide_kept_write(var, site, needed)
         if var not in needed or isinstance(site.stmt, ir.For) and var == site.stmt.target:
             return NONE  # a loop target is set again by the reversed loop itself
         if isinstance(site.stmt, ir.SetItem):
@@ -116,6 +121,56 @@ class SavingAnalysis:
         if not defined_before:
             self.needs_init.setdefault(id(outer), set()).add(var)
         return BEFORE
+
+    def _decide_kept_write(self, var, site, needed):
+        """How the forward sweep saves the array of `var` that a statement kept as written
+        changes in place (buf[:] = x[t]): BEFORE, copied, where the adjoint sweep may read
+        it, or a name sharing its memory, as it was before the write (read earlier, or in
+        the loop around it); NONE where every read follows the write. What it cannot put
+        back (the caller's array: an argument's) is refused."""
+        stmt = site.stmt
+        names = self._viewing({var, *stmt.seen_by})
+        if not names & needed:
+            return NONE
+        reads = [r for n in names for r in self.reads.get(n, []) if _has_adjoint(r.stmt)]
+        if site.loops:
+            start = self.site_of[id(site.loops[0])].order
+            read_before = any(site.loops[0] in r.loops or r.order < start for r in reads)
+        else:
+            read_before = any(not _precedes(site, r) for r in reads)
+        if not read_before:
+            return NONE
+        name = dict(stmt.left).get(var)
+        if name is not None:
+            raise UnsupportedError(
+                f"this line writes into {name!r} in place, and the derivative reads what it "
+                "held before the write: srcdiff puts back only an array f makes itself (not "
+                "an argument's, a global's, or a list's)",
+                stmt.loc,
+                f"write into a copy with a name of its own ({name} = {name}.copy() first), or "
+                "read what the write leaves only after it",
+            )
+        return BEFORE
+
+    def _viewing(self, names):
+        """`names` and the names bound to what may be a view of one of them (the rows and
+        temporaries of r = c[0], t = c.T, v = np.transpose(c)), of a view at any depth."""
+        found, more = set(names), True
+        while more:
+            more = False
+            for var, sites in self.sites.items():
+                if var not in found and any(
+                    isinstance(s.stmt, ir.Assign)
+                    and (
+                        _may_view(s.stmt.value, found)
+                        or s.stmt.callee is not None  # (what fwd_g saves may be its arguments)
+                        and ir.names_in(s.stmt.value) & found
+                    )
+                    for s in sites
+                ):
+                    found.add(var)
+                    more = True
+        return found
 
     def _plan(self, needed):
         self.strategy, self.needs_init, self.listed = {}, {}, {}
@@ -272,6 +327,31 @@ def _only_looked_into(expr, xs):
         for node in ir.walk(expr)
         if isinstance(node, gast.Name) and node.id == xs
     )
+
+
+def _has_adjoint(stmt):
+    """Whether the adjoint sweep may read what `stmt` reads: not for a statement kept as
+    written (a check, a print), nor an assignment of a value that carries no gradient."""
+    if isinstance(stmt, ir.Statement):
+        return False
+    return not isinstance(stmt, ir.Assign) or stmt.primitive is not None or stmt.callee is not None
+
+
+def _may_view(value, names):
+    """Whether `value` may be a view of (or be) an array of `names`: a name, an item or
+    attribute of one, a call whose record says it returns a view of its first argument."""
+    if isinstance(value, gast.Name):
+        return value.id in names
+    if isinstance(value, (gast.Subscript, gast.Attribute)):
+        return _may_view(value.value, names)
+    if not isinstance(value, gast.Call):
+        return False
+    func = value.func
+    if isinstance(func, gast.Attribute) and _may_view(func.value, names):
+        return getattr(registry.method(func.attr), "view", False)  # (x.reshape(...))
+    path = ir.dotted(func)
+    record = registry.at(path) if path else None
+    return bool(value.args) and getattr(record, "view", False) and _may_view(value.args[0], names)
 
 
 def _precedes(first, second):

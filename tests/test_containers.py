@@ -393,3 +393,19 @@ def test_a_branch_on_the_truth_of_a_list_the_loop_grows():
     expected = np.array([1.0 + x[1] * x[2], x[0] * x[2], x[0] * x[1]])
     np.testing.assert_allclose(nf.grad(products_after_the_first)(x), expected, rtol=1e-12)
     assert "_cond0 = bool(out)" in nf.grad(products_after_the_first).source
+
+
+def enumerated_backwards(x):
+    xs = [x[0], x[1], x[2]]
+    out = 0.0
+    for i, v in enumerate(reversed(xs)):
+        out = out * v + i * v**2
+    return out
+
+
+def test_enumerate_of_reversed_differentiated_items():
+    """reversed(xs) inside enumerate (or zip) is looped over as xs[::-1], as at the top of a
+    for loop (it was 'reversed(...) of differentiated values cannot be differentiated')."""
+    x = np.array([0.7, -0.4, 1.1])
+    (expected,) = finite_differences(enumerated_backwards, (x,))
+    np.testing.assert_allclose(nf.grad(enumerated_backwards)(x), expected, rtol=1e-6)

@@ -52,8 +52,8 @@ def uses_global(x):
     return np.sum(x)
 
 
-def uses_eigvals(x):
-    y = np.linalg.eigvals(x)
+def uses_unwrap(x):
+    y = np.unwrap(x)
     return np.sum(y)
 
 
@@ -88,12 +88,12 @@ def test_unsupported_constructs(fn, snippet, word):
 
 def test_numpy_function_without_adjoint_names_it_and_how_to_register():
     with pytest.raises(nf.NoAdjointError) as error:
-        nf.grad(uses_eigvals)
+        nf.grad(uses_unwrap)
     assert_located(
         error,
-        "y = np.linalg.eigvals(x)",
-        "numpy.linalg.eigvals",
-        "srcdiff.adjoint(np.linalg.eigvals)",
+        "y = np.unwrap(x)",
+        "numpy.unwrap",
+        "srcdiff.adjoint(np.unwrap)",
     )
 
 
@@ -534,7 +534,7 @@ def cubed(x):
 
 def sum_of_cubes(x):
     y = np.sin(x)
-    return np.sum(cubed(y))  # its adjoint calls eigvals
+    return np.sum(cubed(y))  # its adjoint calls unwrap
 
 
 @pytest.mark.parametrize("derivative", ["hvp", "grad of grad"])
@@ -545,12 +545,10 @@ def test_refusing_to_differentiate_a_gradient_names_the_user_line(derivative):
 
     @nf.adjoint(cubed)
     def cubed_adjoint(bz, z, x):
-        bx = bz * 3 * x * np.linalg.eigvals(np.diag(x)).real  # noqa: F841
+        bx = bz * 3 * x * np.unwrap(x)  # noqa: F841
 
     x = np.array([0.3, 0.5])
     np.testing.assert_allclose(nf.grad(sum_of_cubes)(x), 3 * np.sin(x) ** 2 * np.cos(x))
     with pytest.raises(nf.NoAdjointError) as error:
         SECOND_ORDER[derivative](sum_of_cubes, x)
-    assert_located(
-        error, "return np.sum(cubed(y))", "numpy.linalg.eigvals", "emitted for this line: by ="
-    )
+    assert_located(error, "return np.sum(cubed(y))", "numpy.unwrap", "emitted for this line: by =")

@@ -1535,3 +1535,226 @@ def test_a_dict_spread_into_a_local_function():
     assert str(error.value.location).endswith(
         f"test_found_bugs.py:{_line_of('return np.sum(kernel(x, x, **hyper))')}"
     )
+
+
+def zeroes_a_scratch_argument(w, buf):
+    y = np.sum(w * w * w)
+    buf[:] = 0.0  # scratch written in place
+    return y
+
+
+def fills_a_row_of_a_scratch_argument(w, buf):
+    y = np.sum(w * w * w)
+    row = buf[0]
+    row[:] = 0.0  # a view of the scratch written in place
+    return y
+
+
+def zeroes_scratch_arrays_held_in_a_dict(w, bufs):
+    y = np.sum(w * w * w)
+    bufs["b"].fill(0.0)  # an array of the scratch dict written in place
+    return y
+
+
+def copies_into_a_scratch_argument(w, buf):
+    y = np.sum(w * w * w)
+    np.copyto(buf, 1.0)  # np.copyto into the scratch
+    return y
+
+
+def writes_a_ufunc_result_into_a_scratch_argument(w, buf):
+    y = np.sum(w * w * w)
+    np.multiply(w, 0.0, out=buf)  # out= the scratch
+    return y
+
+
+def same(w):
+    return w
+
+
+SCRATCH_WRITES = [
+    (zeroes_a_scratch_argument, "buf[:] = 0.0", "buf", same),
+    (fills_a_row_of_a_scratch_argument, "row[:] = 0.0", "buf", same),
+    (zeroes_scratch_arrays_held_in_a_dict, 'bufs["b"].fill(0.0)', "bufs", lambda w: {"b": w}),
+    (copies_into_a_scratch_argument, "np.copyto(buf, 1.0)", "buf", same),
+    (writes_a_ufunc_result_into_a_scratch_argument, "np.multiply(w, 0.0, out=buf)", "buf", same),
+]
+
+
+@pytest.mark.parametrize("f, at, name, scratch", SCRATCH_WRITES)
+def test_a_write_into_a_scratch_argument_sharing_memory_with_a_differentiated_one(
+    f, at, name, scratch
+):
+    """A write into an argument not differentiated is kept as written; where the caller
+    passed an array that the differentiated argument shares (f(w, w)), the derivative read
+    the written w: gradient 0 instead of 3 w**2, silently (as autograd's). It is refused,
+    first thing in each derivative, naming the write; given apart, the gradient is right."""
+    w = np.array([[1.0, 2.0, 3.0], [0.5, -1.0, 2.0]])
+    source = inspect.getsource(inspect.getmodule(assert_refused)).split("\n")
+    [lineno] = [k + 1 for k, line in enumerate(source) if line.strip().startswith(at)]
+    derivatives = (
+        lambda w: nf.grad(f)(w, scratch(w)),
+        lambda w: nf.jvp(f)(w, scratch(w), np.ones_like(w)),
+        lambda w: nf.hvp(f)(w, scratch(w), np.ones_like(w)),
+        lambda w: nf.hessian(f)(w[0], scratch(w[0])),
+    )
+    for derivative in derivatives:
+        with pytest.raises(nf.ArgumentError) as error:
+            derivative(w.copy())
+        assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
+        assert error.value.message == (
+            f"this line writes into the argument {name!r} in place, and it shares memory with "
+            "the argument 'w', which srcdiff's derivative reads as it was passed, not as the "
+            "write leaves it"
+        )
+        assert error.value.hint == f"pass a separate array ({name}.copy()) as {name}"
+    apart = scratch(np.zeros_like(w))
+    np.testing.assert_allclose(nf.grad(f)(w, apart), 3 * w**2)
+    _, tangent = nf.jvp(f)(w, scratch(np.zeros_like(w)), np.ones_like(w))
+    assert tangent == pytest.approx(np.sum(3 * w**2))
+
+
+def fills_a_scratch_array_each_step(W, xs):
+    buf = np.zeros(3)
+    h = np.zeros(3)
+    for t in range(xs.shape[0]):
+        buf[:] = xs[t]
+        h = np.tanh(W @ buf + h)
+    return np.sum(h)
+
+
+def zeroes_an_array_through_a_row_after_reading_it(w, x):
+    c = np.ones((2, 3)) * x
+    y = np.sum(w * c[0] * c[1])
+    c[0][:] = 5.0
+    return y
+
+
+def fills_an_array_a_view_of_which_was_read(w, x):
+    c = x * 1.0
+    v = c.T[0:2]
+    y = np.sum(w[:2] * v)
+    c.fill(0.0)
+    return y + np.sum(w * c)
+
+
+def copies_an_argument_into_a_scratch_read_before(w, x):
+    c = np.ones(3)
+    y = np.sum(w * x * c)
+    np.copyto(c, x)  # (writes into c alone: x, read before, is no scratch)
+    return y + np.sum(w * c)
+
+
+def adds_into_an_item_after_reading_it(w, x):
+    c = np.ones(3) * x
+    y = np.sum(w * c)
+    c[0] += 1.0
+    return y + np.sum(w * c)
+
+
+def zero_out(a):
+    a[:] = 0.0
+
+
+def zeroes_through_a_function_of_its_own(w, x):
+    c = np.ones(3) * x
+    y = np.sum(w * c)
+    zero_out(c)
+    return y
+
+
+@pytest.mark.parametrize(
+    "f, shapes, autograd_wrong",
+    [
+        (fills_a_scratch_array_each_step, ((3, 3), (4, 3)), ("reverse", "hvp")),
+        (zeroes_an_array_through_a_row_after_reading_it, ((3,), (3,)), ("reverse",)),
+        (fills_an_array_a_view_of_which_was_read, ((3,), (3,)), ("reverse",)),
+        (copies_an_argument_into_a_scratch_read_before, ((3,), (3,)), ("reverse",)),
+        (adds_into_an_item_after_reading_it, ((3,), (3,)), ("reverse",)),
+        (zeroes_through_a_function_of_its_own, ((3,), (3,)), ("reverse",)),
+    ],
+)
+def test_a_write_kept_as_written_into_an_array_the_adjoint_reads_earlier(f, shapes, autograd_wrong):
+    """A write that carries no derivative (buf[:] = xs[t] of a scratch array) was kept as
+    written and nothing saved what the array held before: the adjoint sweep, reading the
+    array (or a row or view of it) for an earlier statement, read the last values written
+    (a wrong gradient, silently; so did autograd's). The forward sweep now keeps a copy of
+    what the write replaces where the adjoint sweep reads it earlier, and puts it back."""
+    rng = np.random.default_rng(3)
+    args = [rng.normal(size=shape) for shape in shapes]
+    assert_derivatives(f, *args, autograd_wrong=autograd_wrong)
+    out, pullback = nf.vjp(f)(*args)
+    np.testing.assert_allclose(pullback(1.0), finite_differences(f, args, 0), rtol=1e-6)
+
+
+def reads_then_zeroes_an_argument(w, x):
+    y = np.sum(w * x)
+    x[:] = 0.0  # the caller's array, read by the adjoint before
+    return y
+
+
+def test_a_write_into_an_argument_the_adjoint_reads_earlier_is_refused():
+    """The same write into an argument's array (the caller's, which srcdiff does not put
+    back; so a global's): gradient 0 instead of x, silently; now refused at the write."""
+    source = inspect.getsource(inspect.getmodule(assert_refused)).split("\n")
+    [lineno] = [k + 1 for k, line in enumerate(source) if line.strip().startswith("x[:] = 0.0")]
+    for derivative in (nf.grad, nf.hessian):
+        with pytest.raises(nf.SrcdiffError) as error:
+            derivative(reads_then_zeroes_an_argument)(np.ones(3), np.arange(3.0))
+        assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
+        assert error.value.message == (
+            "this line writes into 'x' in place, and the derivative reads what it held before "
+            "the write: srcdiff puts back only an array f makes itself (not an argument's, a "
+            "global's, or a list's)"
+        )
+        assert error.value.hint == (
+            "write into a copy with a name of its own (x = x.copy() first), or read what the "
+            "write leaves only after it"
+        )
+
+
+SCRATCH = np.zeros(3)
+
+
+def zeroes_a_global_scratch(w):
+    y = np.sum(w * w * w)
+    SCRATCH[:] = 0.0  # a global written in place
+    return y
+
+
+def test_a_write_into_a_global_sharing_memory_with_a_differentiated_argument():
+    """nf.grad(f)(SCRATCH) of an f writing into the global SCRATCH: gradient 0, silently."""
+    source = inspect.getsource(inspect.getmodule(assert_refused)).split("\n")
+    [lineno] = [
+        k + 1 for k, line in enumerate(source) if line.strip().startswith("SCRATCH[:] = 0.0")
+    ]
+    SCRATCH[:] = [1.0, 2.0, 3.0]
+    with pytest.raises(nf.ArgumentError) as error:
+        nf.grad(zeroes_a_global_scratch)(SCRATCH)
+    assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
+    assert error.value.message.startswith("this line writes into 'SCRATCH' in place, and it ")
+    assert error.value.hint == "pass a copy of the argument 'w' instead"
+    w = np.array([1.0, 2.0, 3.0])
+    np.testing.assert_allclose(nf.grad(zeroes_a_global_scratch)(w), 3 * w**2)
+
+
+def zeroes_a_scratch_first(w, buf):
+    buf[...] = 0.0  # the scratch written before w is read
+    return np.sum(w * w * w)
+
+
+def test_a_write_into_a_scratch_argument_sharing_memory_with_the_tangent():
+    """jvp(f)(w, v, v), the scratch passed as the tangent: the write zeroed the tangent
+    forward mode read afterwards, a tangent 0 instead of 3 w**2 . v, silently."""
+    source = inspect.getsource(inspect.getmodule(assert_refused)).split("\n")
+    [lineno] = [k + 1 for k, line in enumerate(source) if line.strip().startswith("buf[...] =")]
+    w = np.array([1.0, 2.0, 3.0])
+    for derivative in (nf.jvp, nf.hvp):
+        v = np.ones(3)
+        with pytest.raises(nf.ArgumentError) as error:
+            derivative(zeroes_a_scratch_first)(w, v, v)
+        assert str(error.value.location).endswith(f"test_found_bugs.py:{lineno}")
+        assert "shares memory with the tangent of 'w', which" in error.value.message
+    _, tangent = nf.jvp(zeroes_a_scratch_first)(w, np.zeros(3), np.ones(3))
+    assert tangent == pytest.approx(np.sum(3 * w**2))
+    np.testing.assert_allclose(nf.hvp(zeroes_a_scratch_first)(w, np.zeros(3), np.ones(3)), 6 * w)

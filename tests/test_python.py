@@ -176,7 +176,7 @@ def passes_a_local_function(x):
     def square(v):
         return v * v
 
-    return np.sum(np.apply_along_axis(square, 0, x))
+    return np.sum(np.frompyfunc(square, 1, 1)(x))
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,11 @@ import pytest
 import srcdiff as nf
 from oracle import finite_differences, gradient_along
 
+try:
+    import scipy.linalg as scipy_linalg
+except ImportError:  # (an optional extra)
+    scipy_linalg = None
+
 X = np.array([[0.3, -1.2, 0.8, 0.5], [1.1, 0.4, -0.7, 0.2], [-0.6, 0.9, 0.1, -1.5]])
 
 
@@ -57,7 +62,44 @@ def remainders(x):
     return np.sum(rest * rest) + 0.0 * np.sum(whole)
 
 
+def fractional_parts(x):
+    frac, whole = np.modf(x * 2.3)
+    return np.sum(frac**2) + np.sum(whole)
+
+
+def positives_extracted(x):
+    return np.sum(np.extract(x > 0, x) ** 2)
+
+
+def arrays_broadcast(x):
+    a, b = np.broadcast_arrays(x[:, :1], x[:1, :])
+    return np.sum(a * b)
+
+
+def second_derivative_of_a_polynomial(x):
+    return np.sum(np.polyder(x[0], 2) ** 2)
+
+
+def eigenvalues(x):
+    a = np.diag(x[0] + np.arange(4.0) * 2.0) + np.triu(np.outer(x[1], x[2]), 1)
+    return np.sum(np.real(np.linalg.eigvals(a)) ** 2)
+
+
+def tensor_inverse_and_solve(x):
+    a = np.reshape(np.outer(x[0], x[0]) + 5.0 * np.eye(4), (4, 2, 2))
+    b = np.reshape(np.outer(x[1], x[1]) + 5.0 * np.eye(4), (2, 2, 4))
+    return np.sum(np.linalg.tensorinv(a, ind=1) ** 2) + np.sum(
+        np.linalg.tensorsolve(b, x[2, :2] * np.ones((2, 2))) ** 2
+    )
+
+
 CASES = [
+    fractional_parts,
+    positives_extracted,
+    arrays_broadcast,
+    second_derivative_of_a_polynomial,
+    eigenvalues,
+    tensor_inverse_and_solve,
     norms_of_rows,
     softmax_down_columns,
     lambda_along_the_last_axis,
@@ -130,3 +172,66 @@ def test_a_lambda_passed_to_a_function_that_calls_it_in_a_comprehension():
     only after the function was inlined (it was 'a lambda is used as a value')."""
     f = lambda_passed_to_a_function_mapping_it
     np.testing.assert_allclose(nf.grad(f)(X), finite_differences(f, (X,), 0), rtol=1e-6)
+
+
+def local_function_along_columns(x):
+    def square(v):
+        return v * v
+
+    return np.sum(np.apply_along_axis(square, 0, x))
+
+
+def test_a_local_function_applied_along_an_axis():
+    f = local_function_along_columns
+    np.testing.assert_allclose(nf.grad(f)(X), 2 * X, rtol=1e-12)
+
+
+def toeplitz_and_circulant(x):
+    t = scipy_linalg.toeplitz(x[0], x[1] * 2.0) @ x[2]
+    return np.sum(t * t) + np.sum(scipy_linalg.circulant(x[0]) @ np.sin(x[1]))
+
+
+@pytest.mark.skipif(scipy_linalg is None, reason="SciPy is an optional extra")
+def test_scipys_structured_matrices():
+    test_gradient_tangent_and_hessian_product(toeplitz_and_circulant)
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("modf", (X * 2.3,)),
+        ("extract", (X > 0, X)),
+        ("polyder", (X[0], 2)),
+        ("linalg.tensorinv", (np.reshape(np.outer(X[0], X[0]) + 5.0 * np.eye(4), (4, 2, 2)), 1)),
+        (
+            "linalg.tensorsolve",
+            (np.reshape(np.outer(X[0], X[0]) + np.eye(4), (2, 2, 4)), X[:2, :2]),
+        ),
+    ],
+)
+def test_a_version_computes_what_numpy_does(name, args):
+    from srcdiff.python_versions import python_version
+
+    function = np
+    for part in name.split("."):
+        function = getattr(function, part)
+    expected, got = function(*args), python_version(function)(*args)
+    for e, g in zip(
+        expected if isinstance(expected, tuple) else [expected],
+        got if isinstance(expected, tuple) else [got],
+    ):
+        np.testing.assert_allclose(g, e, rtol=1e-12)
+
+
+def eigenvalues_of_a_rotation(x):
+    rotation = np.array([[0.0, -1.0], [1.0, 0.0]]) * x[0, 0]
+    return np.sum(np.real(np.linalg.eigvals(rotation)))
+
+
+def test_an_error_inside_a_version_names_the_users_line():
+    with pytest.raises(nf.SrcdiffError) as caught:
+        nf.grad(eigenvalues_of_a_rotation)(X)
+    where = caught.value.location
+    assert where.filename == __file__
+    assert where.lineno == eigenvalues_of_a_rotation.__code__.co_firstlineno + 2
+    assert "this one's are complex" in str(caught.value)

@@ -486,6 +486,7 @@ class check_keys:
 for check, call in (
     (runtime.check_not_shared, "runtime.check_not_shared(1.0, 'y', 'z', '', 1)"),
     (runtime.check_unviewed, "runtime.check_unviewed(x, 0, (), 'x', '', '', 1)"),
+    (runtime.check_apart, "runtime.check_apart(x, 'x', True, (), (), '', 1)"),
 ):
     helper(
         check,

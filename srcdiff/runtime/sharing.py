@@ -46,6 +46,34 @@ def check_not_shared(value, name, others, filename, lineno, holders=None):
     )
 
 
+def check_apart(written, name, is_argument, others, described, filename, lineno):
+    """At the start of a derivative whose function writes in place into the array of
+    `name` (an argument, or a global: `is_argument`), at filename:lineno, a write srcdiff
+    keeps as written: refuse if it shares memory with another argument or a tangent passed
+    (`others`, `described` as "the argument 'w'"), which the derivative reads as passed."""
+    for other, description in zip(others, described):
+        if _overlaps(written, other):
+            raise ArgumentError(
+                f"this line writes into {'the argument ' * is_argument}{name!r} in place, and "
+                f"it shares memory with {description}, which srcdiff's derivative reads as "
+                "it was passed, not as the write leaves it",
+                Location(filename, lineno, linecache.getline(filename, lineno).rstrip()),
+                f"pass a separate array ({name}.copy()) as {name}"
+                if is_argument
+                else f"pass a copy of {description} instead",
+            )
+
+
+def _overlaps(one, other):
+    """Whether an array of `one` (an array, or a list, tuple or dict of them) may share
+    memory with one of `other`."""
+    if isinstance(one, (list, tuple)):
+        return any(_overlaps(item, other) for item in one)
+    if isinstance(one, dict):
+        return any(_overlaps(item, other) for item in one.values())
+    return type(one) is np.ndarray and _holds(other, one)
+
+
 def _holds(holder, array):
     """Whether `holder` (an array, or a list, tuple or dict of them) shares array's memory."""
     if type(holder) is np.ndarray:
