@@ -96,6 +96,8 @@ class ContainerExpressions:
             node = self.splat(node, stmt)
             if not isinstance(node, gast.Call):  # zip(*pairs): its columns
                 return node
+        if any(k.arg is None for k in node.keywords):
+            node = self.keywords_by_signature(node, stmt)
         fn = self.resolve(node.func)
         if fn is MISSING and _is_get(node) and self.is_varied(node.func.value):
             return self.got(node)
@@ -336,6 +338,45 @@ class ContainerExpressions:
             ctx=gast.Load(),
         )
 
+    def keywords_by_signature(self, node, stmt):
+        """`f(x, **d)` of a function of the user's: d's items passed as the parameters the
+        call leaves (`rbf(x, x, **hyper)` of `def rbf(a, b, scale, variance)`: scale=
+        hyper['scale'], variance=hyper['variance']), d checked to hold those keys as the call
+        runs; else the call as it is (ANF refuses it, naming the call)."""
+        spread = [k for k in node.keywords if k.arg is None]
+        fn = self.resolve(node.func)
+        if (
+            len(spread) != 1
+            or not _read_only(spread[0].value)
+            or not inspect.isfunction(fn)
+            or runtime.is_helper(fn)
+            or any(isinstance(a, gast.Starred) for a in node.args)
+        ):
+            return node
+        params = list(inspect.signature(fn).parameters.values())
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+            return node
+        given = {k.arg for k in node.keywords}
+        names = [
+            p.name
+            for p in params[len(node.args) :]
+            if p.name not in given and p.kind is not p.POSITIONAL_ONLY
+        ]
+        if not names:
+            return node
+        items = spread[0].value
+        listed = gast.Tuple(elts=[ir.const(n) for n in names], ctx=gast.Load())
+        check = ir.call(ir.attr("runtime", "check_keys"), ir.copy_tree(items), listed)
+        self.hoisted.append(self._located(ir.expr_stmt(check), stmt))
+        keywords = [k for k in node.keywords if k.arg is not None] + [
+            gast.keyword(
+                arg=n,
+                value=gast.Subscript(value=ir.copy_tree(items), slice=ir.const(n), ctx=gast.Load()),
+            )
+            for n in names
+        ]
+        return gast.Call(func=node.func, args=node.args, keywords=keywords)
+
     def sequence(self, node, kind):
         """list(x) and tuple(x): a display of x's items when their count is in the code,
         else a list comprehension (a list where tuple() makes a tuple: the same items)."""
@@ -415,3 +456,13 @@ class ContainerExpressions:
             "write the dict out: {'w': w, 'b': b}, or keys = ['w', 'b'] before "
             "dict(zip(keys, values))",
         )
+
+
+def _read_only(node):
+    """Whether `node` only reads a value, so that it may be read again: a name, or its items
+    or attributes by constant keys (`params["kernel"]`)."""
+    while isinstance(node, (gast.Attribute, gast.Subscript)):
+        if isinstance(node, gast.Subscript) and not isinstance(node.slice, gast.Constant):
+            return False
+        node = node.value
+    return isinstance(node, gast.Name)

@@ -74,9 +74,11 @@ class Forward:
             for w in self.wrt
         ]
         # a parameter outside wrt can still become active (h in h = tanh(w @ h)): it starts
-        # with a zero tangent
+        # with a zero tangent, of a tuple or list one of zeros of each item's shape (a loop's
+        # state = (x, v) unpacked: an item of an empty Sparse would be 0.0, which np.diff's
+        # or a matmul's tangent cannot take for an array's)
         body = [
-            ir.assign(self.dname(p), ir.call("runtime.zeros_like", ir.name(p)))
+            ir.assign(self.dname(p), ir.call("runtime.zero_tangent", ir.name(p)))
             for p in self.fn.params
             if p in self.fn.active and p not in self.wrt
         ]
@@ -215,8 +217,9 @@ class Forward:
                     ir.assign(self.dname(t), gast.List(elts=[], ctx=gast.Load())) for t in live
                 ]
             # a list appended to later ([x] with x constant), or a display whose items are
-            # read or sliced later, has a list of tangents (a Sparse cannot be sliced)
-            listed = isinstance(stmt.value, (gast.List, gast.Tuple))
+            # read or sliced later, has a list of tangents (a Sparse cannot be sliced); a
+            # dict's holds its items' zeros (an item read has its shape, not 0.0)
+            listed = isinstance(stmt.value, (gast.List, gast.Tuple, gast.Dict))
             zero = lambda t: (  # noqa: E731
                 "runtime.zero_tangent" if listed or t in self.stacks else "runtime.zeros_like"
             )

@@ -341,14 +341,16 @@ class Inliner(CallInlining, LoopsOverFunctions):
             self._keep_returned()
 
     def _keep_returned(self):
-        """Define again, first in the body, the local functions this one returns."""
-        names = {
+        """Define again, first in the body, the local functions this one returns, and those
+        they call (`return lambda a: k(a) + 1`, k local too); their calls of a partial call
+        what it binds, held where it was made."""
+        names = self._reached(
             n.id
             for stmt in ir.walk(self.func)
             if isinstance(stmt, gast.Return)
             for n in ir.walk(stmt)
             if isinstance(n, gast.Name) and n.id in self.local
-        }
+        )
         for name in sorted(names):
             definition, defaults = self.local[name]
             if defaults:
@@ -359,7 +361,24 @@ class Inliner(CallInlining, LoopsOverFunctions):
                 )
             kept = ir.copy_tree(definition)
             kept.name = name
+            call_partials([kept], self.partial_calls)
             self.func.body.insert(0, kept)
+
+    def _reached(self, names):
+        """`names` of local functions, and those of the local functions their bodies name,
+        and so on."""
+        reached, pending = set(), list(names)
+        while pending:
+            name = pending.pop()
+            if name not in reached:
+                reached.add(name)
+                definition = self.local[name][0]
+                pending += [
+                    n.id
+                    for n in ir.walk(definition)
+                    if isinstance(n, gast.Name) and n.id in self.local and n.id != name
+                ]
+        return reached
 
     def _prefix(self, name):
         """What the names an inlined call of `name` makes start with: a module function taken

@@ -24,6 +24,8 @@ class CallInlining:
         self._check_inlinable(name, call, stmt)
         definition, defaults = self.local[name]
         call, checks = _spread(definition, call, stmt)
+        call, keys_checked = _spread_keywords(definition, call, stmt)
+        checks += keys_checked
         body = ir.copy_tree(definition.body)
         prefix = self._prefix(name)
         bindings = self._bind_packed(
@@ -294,6 +296,40 @@ def _spread(definition, call, stmt):
     given = [p for a in call.args for p in (spread if a is starred[0] else [a])]
     check = ir.call(ir.attr("runtime", "check_unpack"), ir.name(pieces), ir.const(count))
     spread_call = gast.copy_location(gast.Call(func=call.func, args=given, keywords=[]), call)
+    return spread_call, [gast.copy_location(ir.expr_stmt(check), stmt)]
+
+
+def _spread_keywords(definition, call, stmt):
+    """(the call with `**d` passed as the parameters it fills, as in `k(x, x, **hyper)` of
+    `def k(a, b, scale, var)`: scale=hyper['scale'], var=hyper['var']; the check that d has
+    those keys as it runs), where d is a name or a path from one; else (call, [])."""
+    args = definition.args
+    spread = [k for k in call.keywords if k.arg is None]
+    if (
+        len(spread) != 1
+        or not (isinstance(spread[0].value, gast.Name) or _is_path(spread[0].value))
+        or args.kwarg is not None
+        or any(isinstance(a, gast.Starred) for a in call.args)
+    ):
+        return call, []
+    given = {k.arg for k in call.keywords}
+    filled = max(0, len(call.args) - len(args.posonlyargs))  # (positional parameters given)
+    names = [a.id for a in args.args[filled:] + args.kwonlyargs if a.id not in given]
+    if not names:
+        return call, []
+    items = spread[0].value
+    listed = gast.Tuple(elts=[ir.const(n) for n in names], ctx=gast.Load())
+    check = ir.call(ir.attr("runtime", "check_keys"), ir.copy_tree(items), listed)
+    keywords = [k for k in call.keywords if k.arg is not None] + [
+        gast.keyword(
+            arg=n,
+            value=gast.Subscript(value=ir.copy_tree(items), slice=ir.const(n), ctx=gast.Load()),
+        )
+        for n in names
+    ]
+    spread_call = gast.copy_location(
+        gast.Call(func=call.func, args=call.args, keywords=keywords), call
+    )
     return spread_call, [gast.copy_location(ir.expr_stmt(check), stmt)]
 
 

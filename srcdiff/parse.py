@@ -20,6 +20,7 @@ from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs, is_library_file
 from .python_versions import is_python_version
+from .static_tests import drop_static_branches
 from .statics import MISSING, is_function_value, is_object
 
 
@@ -252,6 +253,9 @@ class ParsedFunction:
         _spread_keywords(self, self.statics.get(getattr(args.kwarg, "id", None)))
         census = _Census(self.node)
         self.find_locals(census)
+        if drop_static_branches(self):
+            census = _Census(self.node)
+            self.find_locals(census)
         if _getattr_as_attributes(self, census.calls):
             census = _Census(self.node)
         # (a partial's call rewritten holds no other call: the census stands)

@@ -290,6 +290,9 @@ def contents(value, depth=3):
     or `net.layers[0]`, changes them); of a method, its object's; () for anything else."""
     if inspect.ismethod(value) and _is_record(value.__self__):
         value = value.__self__
+    runs_as = getattr(type(value), "runs_as", None)
+    if runs_as is not None:  # a derivative srcdiff made: the code its calls run, not the
+        return (("runs_as", runs_as(value)),)  # caches each call adds to
     if _is_record(value):
         return _own_functions(value) + (_own_parts(value, depth - 1) if depth else ())
     if not isinstance(value, (dict, list, tuple)) or depth == 0:

@@ -162,9 +162,13 @@ def object_class(value):
     """The class by which the transform follows `value.attr(...)` calls: value's own class,
     or, where the instance holds functions of its own (`self.act = np.sin` shadowing a class
     attribute, a dataclass field), a subclass with them as static methods, made once per
-    class and set of functions (so equal objects give the same key)."""
+    class and set of functions (so equal objects give the same key); an attribute holding
+    None where a function may go (`self.act = None`) is the subclass's too, so that a test
+    of it is decided (static_tests.py)."""
     cls, own = type(value), getattr(value, "__dict__", None)
-    functions = tuple((k, v) for k, v in own.items() if is_function_value(v)) if own else ()
+    functions = (
+        tuple((k, v) for k, v in own.items() if v is None or is_function_value(v)) if own else ()
+    )
     if not functions:
         return cls
     key = (cls, functions)
@@ -176,7 +180,7 @@ def object_class(value):
                 "__module__": cls.__module__,
                 "__qualname__": cls.__qualname__,
                 OWN_FUNCTIONS: functions,
-                **{k: staticmethod(v) for k, v in functions},
+                **{k: v if v is None else staticmethod(v) for k, v in functions},
             },
         )
     return _WITH_OWN_FUNCTIONS[key]

@@ -61,13 +61,23 @@ class Template:
     )
 
     def __init__(
-        self, primals, fn, kind="adjoint", constant=(), lazy=False, widens=False, aliases=()
+        self,
+        primals,
+        fn,
+        kind="adjoint",
+        constant=(),
+        lazy=False,
+        widens=False,
+        aliases=(),
+        integral=frozenset(),
     ):
         """`lazy`: read and check the source only when the template is first used (srcdiff's
         own hundreds of templates, so that importing srcdiff stays cheap); a user's template
         is checked now, so a mistake fails where it is registered. `widens` and `aliases` (its
-        keyword_aliases): see Primitive."""
+        keyword_aliases): see Primitive. `integral`: names of parameters the library takes
+        only as ints, bools or strings, constant where the template gives them no rule."""
         self.kind, self.fn, self.primals, self.widens = kind, fn, tuple(primals), widens
+        self.integral = frozenset(integral)
         self.aliases = tuple(aliases)
         self.renamed = {template: numpy for numpy, template in aliases}
         self.module_globals = fn.__globals__
@@ -142,6 +152,8 @@ class Template:
             # a helper of emitted code: what has no rule is a shape, an axis or an index, which
             # a higher derivative may still see as varied (an int unpacked from saved values)
             self.constant |= set(self.params) - set(rules)
+        # (an axis or a shape seen as varied: an int unpacked beside arrays from one list)
+        self.constant |= (self.integral & set(self.params)) - set(rules)
         self.rules = rules  # last: a template whose reading failed stays unread
 
     def _parse_rule(self, stmt, loc):

@@ -215,10 +215,13 @@ def _derived_callees(fn, meta, mode, statics, options):
         target = _resolve_path(fn, callee.path, statics)
         root, steps = _path_steps(callee.path, statics)
         static = next((s for s in statics if s.name == root), None)
+        # (what the target holds now, as what a guard finds is compared with: a derivative's
+        # code, the functions an object holds)
+        contents = provenance.contents(target)
         if static is None:
-            guards.append((functools.partial(_follow, fn, root, steps), target, ()))
+            guards.append((functools.partial(_follow, fn, root, steps), target, contents))
         elif static.kind in ("type", "tree"):  # (a method monkeypatched onto the class)
-            guards.append((functools.partial(_follow_steps, static.value, steps), target, ()))
+            guards.append((functools.partial(_follow_steps, static.value, steps), target, contents))
         callees.append(
             derive(
                 _function(target),

@@ -29,15 +29,17 @@ class UnknownCallees:
                 parameter=root[0],
             )
         self._refuse_item_call(func, what, loc)
-        if isinstance(func, gast.Call):
-            of = ir.dotted(func.args[0]) if func.args else None
-            maker = getattr(self.p.resolve(func.func), "__module__", None) or ""
+        made = self._made_by(func)
+        if made is not None:
+            of = ir.dotted(made.args[0]) if made.args else None
+            maker = getattr(self.p.resolve(made.func), "__module__", None) or ""
+            made_what = gast.unparse(made)
             raise UnsupportedError(
-                f"{what}(...) calls the function that {what} returns, which srcdiff "
+                f"{what}(...) calls the function that {made_what} returns, which srcdiff "
                 "cannot tell before the call runs",
                 loc,
-                f"make it once, outside f (d{of[-1]} = {what} at module level), and call that: "
-                "a derivative f calls is differentiated through its emitted code"
+                f"make it once, outside f (d{of[-1]} = {made_what} at module level), and call "
+                "that: a derivative f calls is differentiated through its emitted code"
                 if maker.startswith("srcdiff") and of is not None  # nf.grad(loss)(w, x)
                 else "call the function by its name, "
                 "or pick it from a container by a constant key (cfg['act'](h))",
@@ -67,6 +69,21 @@ class UnknownCallees:
             f"srcdiff does not know what {what!r} is; call a numpy function "
             "or one with a registered adjoint",
         )
+
+    def _made_by(self, func):
+        """The call that made the function `func` calls: func itself (nf.grad(g)(x)), or the
+        call a local name is bound to once (dg = nf.grad(g); dg(x)); else None."""
+        if isinstance(func, gast.Call):
+            return func
+        if not isinstance(func, gast.Name) or func.id not in self.p.local_names:
+            return None
+        bound = [
+            stmt.value
+            for stmt in ir.walk(self.p.node)
+            if isinstance(stmt, gast.Assign)
+            and any(isinstance(t, gast.Name) and t.id == func.id for t in stmt.targets)
+        ]
+        return bound[0] if len(bound) == 1 and isinstance(bound[0], gast.Call) else None
 
     def _refuse_item_call(self, func, what, loc):
         """For a call of what a parameter holds (`cfg["act"](h)`), the request to make the

@@ -89,7 +89,7 @@ def test_jvp_vjp_duality_for_a_vector_output(rng):
 def test_jvp_source_carries_tangents_alongside(rng):
     source = nf.jvp(flow.rnn, wrt=0).source
     assert "def jvp_rnn(dw, w, b, h, xs):" in source
-    assert "dh = runtime.zeros_like(h)" in source  # h is not in wrt but becomes active
+    assert "dh = runtime.zero_tangent(h)" in source  # h is not in wrt but becomes active
     assert "_stack" not in source  # forward mode saves nothing
 
 

@@ -4,8 +4,10 @@ flips to a failure when its bug is fixed (then remove the mark). Expected number
 finite differences (and autograd, where it runs the function). The last section holds what was
 fixed on main while these were found, as plain tests of those variants."""
 
+import functools
 import inspect
 import operator
+import sys
 import warnings
 
 import numpy as np
@@ -1027,6 +1029,53 @@ def test_a_derivative_called_inside_f():
     assert_derivatives(one_gradient_step, np.array([0.3, -0.2]), x, autograd=False)
 
 
+def test_a_derivative_called_inside_f_is_made_once(monkeypatch):
+    """The guard checking that tanh_energy_gradient is still what f's code was made for
+    compared the caches each call of it adds to: every call made f's gradient anew (half a
+    second for HMC's leapfrog). Rebinding the global still makes it anew."""
+    x, w = np.array([1.0, 2.0]), np.array([0.3, -0.2])
+    gradient = nf.grad(one_gradient_step)
+    first = gradient(w, x)
+    made = []
+    remake = type(gradient)._remake
+    monkeypatch.setattr(type(gradient), "_remake", lambda self: made.append(remake(self)))
+    for _ in range(3):
+        np.testing.assert_array_equal(gradient(w, x), first)
+    assert made == []
+    monkeypatch.setattr(
+        sys.modules[__name__], "tanh_energy_gradient", nf.grad(lambda w, x: 2 * tanh_energy(w, x))
+    )
+    gradient(w, x)
+    assert len(made) == 1
+
+
+def quartic_energy(q, precision):
+    return 0.5 * q @ precision @ q + np.sum(q**4)
+
+
+quartic_energy_gradient = nf.grad(quartic_energy)
+
+
+def leapfrog_energy(q, precision):
+    q = q - 0.1 * quartic_energy_gradient(q, precision)
+    return quartic_energy(q, precision)
+
+
+def test_a_third_derivative_through_a_product():
+    """The Hessian-vector product of f calling a gradient (HMC tuned by its energy error):
+    the second derivative's code had runtime.unless_wrt(0, 0, runtime.matmul_grad, ...),
+    'no tangent template, so this higher-order derivative is not supported'. With both
+    positions written as numbers it is the helper's call, or zeros."""
+    q, v = np.array([0.3, -0.5, 0.2]), np.array([1.0, 0.5, -0.3])
+    precision = np.array([[2.0, 0.3, 0.0], [0.3, 1.0, 0.1], [0.0, 0.1, 1.5]])
+    np.testing.assert_allclose(
+        nf.hvp(leapfrog_energy)(q, precision, v),
+        gradient_along(nf.grad(leapfrog_energy), (q, precision), 0, v),
+        rtol=1e-6,
+        atol=1e-8,
+    )
+
+
 def derivative_made_inside_f(w, x):
     return np.sum(nf.grad(tanh_energy)(w, x) ** 2)
 
@@ -1039,6 +1088,25 @@ def test_a_derivative_made_and_called_inside_f_says_to_make_it_outside():
         nf.grad(derivative_made_inside_f)(np.array([0.3, -0.2]), x)
     assert str(error.value.location).endswith(
         f"test_found_bugs.py:{_line_of('return np.sum(nf.grad(tanh_energy)')}"
+    )
+    assert error.value.hint.startswith(
+        "make it once, outside f (dtanh_energy = nf.grad(tanh_energy) at module level)"
+    )
+
+
+def derivative_bound_inside_f(w, x):
+    denergy = nf.grad(tanh_energy)
+    return np.sum(denergy(w, x) ** 2)
+
+
+def test_a_derivative_bound_to_a_local_name_says_to_make_it_outside():
+    """Bound to a name first (as HMC's leapfrog does), it was "cannot differentiate
+    through denergy(...): srcdiff does not know what 'denergy' is"."""
+    x = np.array([1.0, 2.0])
+    with pytest.raises(nf.SrcdiffError, match="that nf.grad\\(tanh_energy\\) returns") as error:
+        nf.grad(derivative_bound_inside_f)(np.array([0.3, -0.2]), x)
+    assert str(error.value.location).endswith(
+        f"test_found_bugs.py:{_line_of('return np.sum(denergy(w, x)')}"
     )
     assert error.value.hint.startswith(
         "make it once, outside f (dtanh_energy = nf.grad(tanh_energy) at module level)"
@@ -1464,6 +1532,185 @@ def test_the_reverse_sweep_takes_the_branch_the_test_chose_before_it_changed():
         branches_on_a_list_appended_to,
     ):
         assert_derivatives(f, x, autograd=False)
+
+
+def sum_of_layers(flat, layer_shapes):
+    """Each layer's weights as a slice of one flat vector, beside its shape in one list."""
+    layers, start = [], 0
+    for m, n in layer_shapes:
+        layers.append((flat[start : start + m * n], (m, n)))
+        start += m * n
+    total = 0.0
+    for piece, (m, n) in layers:
+        w = np.sin(piece).reshape(m, n)
+        total = total + np.sum(np.tanh(w.sum(axis=1)) * np.arange(m)) + np.sum(w.T[: n - 1])
+    return total
+
+
+def test_a_shape_unpacked_beside_arrays_from_one_list_is_a_constant():
+    """m and n came out of a list whose items hold differentiated arrays, so the analysis saw
+    them varied, and reshape(m, n) was 'no gradient with respect to its argument shape' (and
+    so for every axis, count or flag): numpy takes those only as ints, so none carries one."""
+    flat = np.random.default_rng(0).normal(size=2 * 3 + 3 * 2)
+    shapes = [(2, 3), (3, 2)]
+    assert_gradient(sum_of_layers, flat, shapes)
+    direction = random_like(flat, seed=1)
+    expected = inner(finite_differences(sum_of_layers, (flat, shapes), 0), direction)
+    assert nf.jvp(sum_of_layers, wrt=0)(flat, shapes, direction)[1] == pytest.approx(expected)
+
+
+def norm_of_order(x, p):
+    return np.linalg.norm(x, ord=p)
+
+
+def test_a_float_parameter_without_a_rule_is_still_refused_when_differentiated():
+    with pytest.raises(nf.SrcdiffError, match="no gradient with respect to its argument 'ord'"):
+        nf.grad(norm_of_order, wrt=1)(np.array([1.0, 2.0]), 3.0)
+
+
+def decay(a, rate):
+    return np.exp(-a * rate)
+
+
+def kernel_of_a_partial(w):
+    shrink = functools.partial(decay, rate=w[0])
+    return lambda a: shrink(a) + w[1] * a
+
+
+def kernel_of_a_local_function(w):
+    def shrink(a):
+        return decay(a, w[0])
+
+    return lambda a: shrink(a) + w[1] * a
+
+
+@pytest.mark.parametrize("make_kernel", [kernel_of_a_partial, kernel_of_a_local_function])
+def test_a_returned_lambda_may_call_a_partial_or_a_local_function_of_its_maker(make_kernel):
+    """The lambda a module function returns was kept without what it calls there (a
+    functools.partial, a local def): the gradient's code failed, "name 'shrink' is not
+    defined"."""
+
+    def loss(w, x):
+        kernel = make_kernel(w)
+        return np.sum(kernel(x))
+
+    assert_gradient(loss, np.array([0.3, 0.7]), np.array([1.0, 2.0]))
+
+
+def integrate_chain(stiffness, state):
+    for _ in range(3):
+        x, v = state
+        v = v + 0.1 * stiffness * np.diff(x, prepend=0.0) - 0.05 * (x @ x.T) @ v
+        state = (x + 0.1 * v, v)
+    return np.sum(state[0] ** 2)
+
+
+def test_a_tuple_argument_carried_through_a_loop_in_forward_mode():
+    """state is not differentiated but becomes so in the loop: its tangent started as an
+    empty Sparse, whose items are 0.0, which np.diff's tangent (and a matmul's, a
+    reshape's...) cannot take for an array: 'list assignment index out of range'."""
+    x = np.array([[1.0, 2.0, 4.0], [0.5, -1.0, 0.2]])
+    state, k = (x, np.zeros_like(x)), np.array([0.5, 0.3, 0.2])
+    direction = np.array([1.0, -0.5, 0.25])
+    expected = inner(finite_differences(integrate_chain, (k, state), 0), direction)
+    assert nf.jvp(integrate_chain, wrt=0)(k, state, direction)[1] == pytest.approx(expected)
+
+
+def integrate_dict_state(stiffness, x0):
+    state = {"x": x0, "v": np.zeros_like(x0)}
+    for _ in range(3):
+        x, v = state["x"], state["v"]
+        v = v + 0.1 * stiffness * np.diff(x, prepend=0.0)
+        state = {"x": x + 0.1 * v, "v": v}
+    return np.sum(state["x"] ** 2)
+
+
+def test_a_dict_carried_through_a_loop_in_forward_mode():
+    """The same for a dict f makes from constants before the loop: its tangent, an empty
+    Sparse, gave 0.0 for state["x"]."""
+    x0, k = np.array([1.0, 2.0, 4.0]), np.array([0.5, 0.3, 0.2])
+    direction = np.array([1.0, -0.5, 0.25])
+    expected = inner(finite_differences(integrate_dict_state, (k, x0), 0), direction)
+    assert nf.jvp(integrate_dict_state, wrt=0)(k, x0, direction)[1] == pytest.approx(expected)
+
+
+class OptionalActivation:
+    def __init__(self, activation=None):
+        self.activation = activation
+
+    def __call__(self, W, x):
+        out = x @ W
+        if self.activation is not None:
+            out = self.activation(out)
+        return out if self.activation is None else 2 * out
+
+
+OPTIONAL_LAYERS = [OptionalActivation(np.tanh), OptionalActivation()]
+
+
+def through_optional_layers(Ws, x, layers=OPTIONAL_LAYERS):
+    for layer, W in zip(layers, Ws):
+        x = layer(W, x)
+    return np.sum(x**2)
+
+
+def test_a_layer_whose_activation_may_be_none():
+    """`if self.activation is not None: out = self.activation(out)`, of a layer holding None:
+    srcdiff could not tell what self.activation is ('calls its parameter self, passed
+    layers[1] here'). An attribute holding None is part of what the code is made for, and
+    the test is decided by it; the code is made anew when the attribute changes."""
+    rng = np.random.default_rng(0)
+    Ws, x = [rng.normal(size=(3, 3)), rng.normal(size=(3, 2))], rng.normal(size=(2, 3))
+    layers = [OptionalActivation(np.tanh), OptionalActivation()]
+    for _ in range(2):
+        assert_gradient(through_optional_layers, Ws, x, layers)
+        direction = random_like(Ws, seed=1)
+        expected = inner(finite_differences(through_optional_layers, (Ws, x, layers), 0), direction)
+        tangent = nf.jvp(through_optional_layers, wrt=0)(Ws, x, layers, direction)[1]
+        assert tangent == pytest.approx(expected)
+        layers[1].activation = np.sin  # (then the code calls it)
+    assert_gradient(through_optional_layers, Ws, x)  # (a global list, by default)
+
+
+def rbf_kernel(a, b, lengthscale, variance=1.0):
+    return variance * np.exp(-0.5 * (a[:, None] - b[None, :]) ** 2 / lengthscale**2)
+
+
+def kernel_sum(hyper, x):
+    return np.sum(rbf_kernel(x, x, **hyper))
+
+
+def test_a_dict_of_hyperparameters_spread_into_a_kernel():
+    """rbf(x, x, **hyper), hyper differentiated, was '*args/**kwargs in a differentiated call
+    are not supported': its items are passed as the parameters the call leaves, the dict
+    checked to hold exactly those as the call runs."""
+    x = np.array([0.1, 0.5, 1.3])
+    hyper = {"variance": 1.3, "lengthscale": 0.7}
+    assert_gradient(kernel_sum, hyper, x)
+    direction = {"variance": 0.5, "lengthscale": -1.0}
+    expected = inner(finite_differences(kernel_sum, (hyper, x), 0), direction)
+    assert nf.jvp(kernel_sum, wrt=0)(hyper, x, direction)[1] == pytest.approx(expected)
+    with pytest.raises(nf.SrcdiffError, match="as the parameters lengthscale, variance"):
+        nf.grad(kernel_sum)({"lengthscale": 0.7}, x)
+
+
+def local_kernel_sum(hyper, x):
+    def kernel(a, b, scale, variance=1.0):
+        return variance * np.exp(-((a[:, None] - b[None, :]) ** 2) / scale)
+
+    return np.sum(kernel(x, x, **hyper))
+
+
+def test_a_dict_spread_into_a_local_function():
+    """The same of a local function, which srcdiff inlines: it was '**kwargs in a call of a
+    local function'."""
+    x, hyper = np.array([0.1, 0.4, 0.9]), {"scale": 0.5, "variance": 1.2}
+    assert_gradient(local_kernel_sum, hyper, x)
+    with pytest.raises(nf.SrcdiffError, match="as the parameters scale, variance") as error:
+        nf.grad(local_kernel_sum)({"scale": 0.5}, x)
+    assert str(error.value.location).endswith(
+        f"test_found_bugs.py:{_line_of('return np.sum(kernel(x, x, **hyper))')}"
+    )
 
 
 def zeroes_a_scratch_argument(w, buf):

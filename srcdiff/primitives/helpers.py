@@ -441,7 +441,11 @@ class shape_of:
     samples=[Sample("x + runtime.zero_tangent(x)", x=real(3))],
 )
 class zero_tangent:
-    pass
+    def rewrite(node, x):
+        x = widen(x)
+        if isinstance(x, Typed) and x.type is float:
+            return ir.const(0.0)
+        return ir.call("np.zeros_like", node.args[0]) if is_array(x) else None
 
 
 @helper(
@@ -466,6 +470,16 @@ class check_unpack:
         ):
             return ir.const(None)
         return None
+
+
+@helper(
+    runtime.check_keys,
+    differentiable=False,
+    pure=False,
+    samples=[Sample("x * (runtime.check_keys({'a': x}, ('a',)) is None)", x=real(3))],
+)
+class check_keys:
+    pass
 
 
 # checks that raise for a program srcdiff cannot follow: never dropped

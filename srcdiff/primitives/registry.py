@@ -32,6 +32,18 @@ from ..template import Template
 
 EVALUATE = "evaluate"  # shape rule: call the function itself on stand-ins (shapes.py)
 
+# Parameters of numpy's and SciPy's functions that they take only as ints, bools, strings or
+# dtypes (an axis, a shape, a count, a flag), so no derivative can flow through them: constant
+# in srcdiff's own templates that give them no rule, even when the analysis sees them varied
+# (for W, (m, n) in layers: m and n come out of a list holding arrays that are)
+INTEGRAL_PARAMETERS = frozenset(
+    """axis axes axis1 axis2 axisa axisb axisc keepdims dtype order shape ddof n k s num
+    offset endpoint reps repeats shift source destination start kth indices_or_sections
+    pad_width window_shape mode norm kind stable UPLO casting method overwrite_input
+    full_matrices compute_uv hermitian retstep subok sparse indexing N increasing edge_order
+    rowvar bias returned copy indices obj condition condlist where""".split()
+)
+
 
 @dataclass(eq=False)
 class Sample:
@@ -171,6 +183,7 @@ def primitive(*functions, constant=(), samples=(), **facts):
                     True,
                     record.widens,
                     record.keyword_aliases,
+                    INTEGRAL_PARAMETERS,
                 )
                 setattr(record, kind, template)
         record.rewrite = _plain(found["rewrite"])

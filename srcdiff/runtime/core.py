@@ -225,8 +225,9 @@ def zeros_like(x):
 def zero_tangent(x):
     """The tangent of an item of a list or tuple that carries none: zeros for an array, 0.0
     for a number, the same structure for a list or tuple (a stack of saved values then pops
-    zeros), an empty Sparse for a container's adjoint or a dict, and None for what has no
-    tangent at all (a ShapeOf, None, a string)."""
+    zeros), an empty Sparse for a container's adjoint, a Sparse holding its items' for a dict
+    (so that an item read from it has the item's shape), and None for what has no tangent at
+    all (a ShapeOf, None, a string)."""
     if isinstance(x, Sparse):  # (a zero adjoint a callee returns for a constant container)
         return Sparse()
     if isinstance(x, tuple) and hasattr(x, "_fields"):  # (its fields one by one)
@@ -239,13 +240,26 @@ def zero_tangent(x):
         return np.zeros_like(x)
     if is_record(x):
         return rebuilt(x, {name: zero_tangent(getattr(x, name)) for name in record_fields(x)})
-    return Sparse() if isinstance(x, dict) else None
+    if isinstance(x, dict):
+        return Sparse({k: zero_tangent(v) for k, v in x.items()})
+    return None
 
 
 def check_unpack(value, count):
     """Raise as Python would for `a, b = value` when value does not have `count` items."""
     if len(value) != count:
         raise ValueError(f"cannot unpack {len(value)} values into {count} names")
+
+
+def check_keys(value, names):
+    """Raise unless the dict `value` spread into a call (`f(x, **d)`) holds exactly the
+    keys `names`, the parameters the call leaves, which srcdiff passes one by one."""
+    if set(value) != set(names):
+        raise ArgumentError(
+            f"srcdiff passes **{{...}} as the parameters {', '.join(names)}, and the dict "
+            f"has the keys {', '.join(map(str, value))}",
+            hint="give the dict exactly those keys, or pass the arguments by name",
+        )
 
 
 def handler_of(attempt, *kinds):

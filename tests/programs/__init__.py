@@ -1,7 +1,7 @@
 """Realistic numpy programs that srcdiff must differentiate as written (issue 16).
 
 Each module NAME.py has `import numpy as np` on a line of its own (a test swaps it for
-`import autograd.numpy as np`), a function `loss` differentiated with respect to its first
+`import autograd.numpy as np`, and `from scipy.X import ...` for autograd's scipy), a function `loss` differentiated with respect to its first
 argument (parameters as their authors hold them: lists of pairs, dicts, a dataclass), and
 `example(rng)` returning `loss`'s arguments: float64, small, and any noise passed in.
 """
@@ -13,6 +13,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 NUMPY_IMPORT = "import numpy as np\n"
+SCIPY_IMPORTS = (
+    "from scipy.linalg import ",
+    "from scipy.special import ",
+    "from scipy.stats import ",
+)
 NAMES = (
     "mlp",
     "rnn",
@@ -30,6 +35,30 @@ NAMES = (
     "kalman",
     "tsne",
     "reinforce",
+    "gp",
+    "attention",
+    "cnn",
+    "word2vec",
+    "mdn",
+    "flow",
+    "nbody",
+    "bnn",
+    "matfac",
+    "gp_kernels",
+    "sinkhorn",
+    "heat",
+    "gnn",
+    "gru",
+    "deq",
+    "hmc",
+    "conv1d",
+    "logreg_lbfgs",
+    "poisson_glm",
+    "spring_mass",
+    "ridge_bilevel",
+    "sequential",
+    "particle_filter",
+    "style_transfer",
 )
 
 
@@ -48,15 +77,17 @@ def load(name):
 
 
 def load_for_autograd(name):
-    """The same source with `np` bound to autograd.numpy."""
+    """The same source with `np` bound to autograd.numpy (and scipy's functions to
+    autograd's)."""
     source = path_of(name).read_text()
     assert source.count(NUMPY_IMPORT) == 1, f"{name}.py must import numpy as np once"
     module_name = f"srcdiff_programs.{name}_autograd"
     module = types.ModuleType(module_name)
     module.__file__ = f"{path_of(name)} (autograd.numpy)"
     sys.modules[module_name] = module
-    code = compile(
-        source.replace(NUMPY_IMPORT, "import autograd.numpy as np\n"), module.__file__, "exec"
-    )
+    source = source.replace(NUMPY_IMPORT, "import autograd.numpy as np\n")
+    for scipy_import in SCIPY_IMPORTS:
+        source = source.replace(scipy_import, scipy_import.replace("scipy", "autograd.scipy"))
+    code = compile(source, module.__file__, "exec")
     exec(code, vars(module))
     return module
