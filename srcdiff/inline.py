@@ -36,6 +36,7 @@ from .generators import is_generator, iterated_calls, yields_into_a_list
 from .inline_call import CallInlining, local_names
 from .parse import is_function_value
 from .plain import is_plain
+from .taken_in import as_definition, sibling_facts, taken_in
 from .python_versions import is_python_version
 
 
@@ -120,7 +121,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
             for field in ("body", "orelse"):
                 if isinstance(stmt, (gast.If, gast.For, gast.While)):
                     setattr(stmt, field, self._collect(getattr(stmt, field)))
-            definition = _as_definition(stmt)
+            definition = as_definition(stmt)
             if definition is None:
                 out.append(stmt)
                 continue
@@ -198,7 +199,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
         function without local functions."""
         definition = self.sibling(fn) if inspect.isfunction(fn) else None
         return definition is not None and (
-            definition.args.vararg is not None or _taken_in(definition, call)
+            definition.args.vararg is not None or taken_in(definition, call)
         )
 
     def _adopt(self, call):
@@ -210,13 +211,13 @@ class Inliner(CallInlining, LoopsOverFunctions):
         if not inspect.isfunction(fn):
             return False
         definition = self.sibling(fn)
-        if definition is None or _sibling_facts(definition)[1] and id(call) not in self.iterated:
+        if definition is None or sibling_facts(definition)[1] and id(call) not in self.iterated:
             return False  # (a generator's items are a list's when a loop takes them all)
         if definition.args.vararg is not None:
             self._spread(call)
         if not (
             any(self._passes_function(a) for a in call.args + [k.value for k in call.keywords])
-            or _taken_in(definition, call)
+            or taken_in(definition, call)
         ):
             return False
         if any(self.origins.get(name) is fn for name in self.active):
@@ -481,20 +482,6 @@ class Inliner(CallInlining, LoopsOverFunctions):
                 )
 
 
-def _as_definition(stmt):
-    """The FunctionDef a statement defines a local function with (`def g` or `g = lambda`)."""
-    if isinstance(stmt, gast.FunctionDef) and not stmt.decorator_list:
-        return stmt
-    if (
-        isinstance(stmt, gast.Assign)
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], gast.Name)
-        and isinstance(stmt.value, gast.Lambda)
-    ):
-        return ir.lambda_definition(stmt.targets[0].id, stmt.value, stmt)
-    return None
-
-
 def _outside_functions(stmt):
     """The nodes of `stmt` outside the functions it defines (whose local functions are
     their own: their inliners name them)."""
@@ -517,74 +504,6 @@ def _lambdas_held(node):
     if isinstance(node, (gast.List, gast.Tuple)):
         return [(None, node.elts)]
     return [(None, node.values)] if isinstance(node, gast.Dict) else []
-
-
-def _taken_in(definition, call):
-    """Whether the function of this module `definition` defines is taken in as a local
-    function for `call` whatever the call passes (see Inliner._adopt)."""
-    returns_local, generator = _sibling_facts(definition)
-    return (
-        returns_local
-        or _packs_arguments(definition, call)
-        or _packs_keywords(definition, call)
-        or generator
-    )
-
-
-def _sibling_facts(definition):
-    """(whether it returns a local function, whether it is a generator) of the shared
-    definition of a function of the module (ParsedFunction.sibling: never changed), worked
-    out once, where each call of it in each function of the module asked again."""
-    known = _SIBLING_FACTS.get(id(definition))
-    if known is None or known[0] is not definition:
-        if len(_SIBLING_FACTS) >= 256:
-            _SIBLING_FACTS.clear()
-        known = (definition, _returns_a_local_function(definition), is_generator(definition))
-        _SIBLING_FACTS[id(definition)] = known  # (it holds the definition: its id stays its)
-    return known[1:]
-
-
-_SIBLING_FACTS = {}
-
-
-def _returns_a_local_function(definition):
-    defined = {
-        _as_definition(d).name
-        for stmt in definition.body
-        for d in ir.walk(stmt)
-        if _as_definition(d) is not None
-    }
-    return any(
-        isinstance(n, gast.Name) and n.id in defined or isinstance(n, gast.Lambda)
-        for node in ir.walk(definition)
-        if isinstance(node, gast.Return) and node.value is not None
-        for n in ir.walk(node.value)
-    )
-
-
-def _packs_arguments(definition, call):
-    """Whether `definition` packs some of this call's arguments into its *args (a tuple
-    whose length the call gives: inlined, it is a display of them)."""
-    args = definition.args
-    return (
-        args.vararg is not None
-        and not any(isinstance(a, gast.Starred) for a in call.args)
-        and len(call.args) > len(args.posonlyargs + args.args)
-    )
-
-
-def _packs_keywords(definition, call):
-    """Whether `definition` packs some of this call's keyword arguments into its
-    **kwargs (inlined, a dict display of them)."""
-    named = {
-        a.id
-        for a in definition.args.posonlyargs + definition.args.args + definition.args.kwonlyargs
-    }
-    return (
-        definition.args.kwarg is not None
-        and any(k.arg is not None and k.arg not in named for k in call.keywords)
-        and all(k.arg is not None for k in call.keywords)
-    )
 
 
 def _post_order_calls(node, wanted):

@@ -1,7 +1,9 @@
 """Runtime helpers as primitives (see helpers.py): the containers of adjoints and tangents
 (tuples a function returns, dicts of parameters, lists built item by item)."""
 
-from .. import runtime
+import gast
+
+from .. import ir, runtime
 from .helpers import helper
 from .registry import Sample
 from .samples import real
@@ -231,3 +233,31 @@ class listed:
 
     def tangent(dz, z, x, name):
         dz = dx
+
+
+# (higher-order functions of the product templates (helpers_products.py): their own
+# derivatives are those templates')
+@helper(
+    runtime.unless_wrt,
+    shape=None,
+    samples=[Sample("x * runtime.unless_wrt(0, 1, np.sum, np.ones(2))", x=real(3))],
+)
+class unless_wrt:
+    def fold(wrt, part, helper, *args):
+        """With wrt and part written as numbers (in a gradient's code, which a higher
+        derivative differentiates), the helper's call, or the zeros it would give."""
+        if not all(isinstance(n, gast.Constant) for n in (wrt, part)):
+            return None
+        *operands, last = args
+        if wrt.value != part.value:
+            return ir.call(helper, *operands, ir.const(last))
+        if ir.dotted(helper) == ("runtime", "einsum_grad"):
+            return None  # (its operands are in a tuple)
+        return ir.call("np.zeros_like", operands[1 + part.value])
+
+
+helper(
+    runtime.replace_at,
+    shape=None,
+    samples=[Sample("x * runtime.replace_at([1.0, 2.0], 0, 3.0)[1]", x=real(3))],
+)(type("replace_at", (), {}))
