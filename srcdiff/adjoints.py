@@ -188,14 +188,22 @@ class StatementAdjoints:
 
     def reverse_push(self, stmt, live):
         """stack.append(v) hands v the adjoint its pop gave the adjoint stack: none where
-        nothing gave the list an adjoint yet (len(xs) reads no item), nor pops from it."""
+        nothing gave the list an adjoint yet (len(xs) reads no item), nor pops from it. An
+        item read before the append gives it one later in the sweep: it starts as zeros of
+        the list's whole length here, popped as each append is, so that it is as long as the
+        list was where that read is."""
+        made = []
         if stmt.stack not in live | self.popped_stacks:
-            return []
+            if stmt.stack not in self.adjoint_reads:
+                return []
+            zeros = ir.call("runtime.zeros_like", ir.name(stmt.stack))
+            made.append(ir.assign(self.bname(stmt.stack), zeros))
+            live.add(stmt.stack)
         popped = ir.call(ir.attr(self.bname(stmt.stack), "pop"))
         value = stmt.value
         if isinstance(value, gast.Name) and value.id in self.fn.active:
-            return [self.accumulate(value.id, popped, live)]
-        return [ir.expr_stmt(popped)]
+            return made + [self.accumulate(value.id, popped, live)]
+        return made + [ir.expr_stmt(popped)]
 
     def reverse_pop(self, stmt, live):
         """v = stack.pop() passes v's adjoint (or zeros) to the adjoint stack."""

@@ -64,6 +64,7 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         self.site_of = {}  # id of a statement -> its _Site
         self.stacks = set()  # lists the function uses as stacks (differentiating emitted code)
         self.popped_stacks = set()  # ... and those it pops from
+        self.adjoint_reads = set()  # what a statement giving its target an adjoint reads
         self._scan(fn.body, [], [])
         self.primal = set(self.sites) | set(fn.params)  # locals; globals are never saved
         self.taken = set(self.primal)

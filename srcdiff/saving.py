@@ -35,6 +35,8 @@ class SavingAnalysis:
             self.site_of[id(stmt)] = site
             if isinstance(stmt, ir.Assign):
                 self._read(ir.names_in(stmt.value), site)
+                if any(t in self.fn.active for t in stmt.targets):  # (what gets adjoints)
+                    self.adjoint_reads |= ir.names_in(stmt.value)
                 for target in stmt.targets:
                     self.sites.setdefault(target, []).append(site)
                 if stmt.callee is not None:  # the adjoint of the call reads what it saved

@@ -1943,12 +1943,11 @@ def multiplies_the_last_item_appended(x):
     return products[-1]
 
 
-@xfail("reverse over reverse of a loop appending what reads the list's last item: wrong")
 def test_grad_of_grad_of_a_loop_appending_a_product_of_the_last_item():
-    """The gradient (and hvp, forward over reverse) is right; the vjp of the gradient, the
-    emitted code's `ba.pop()` and `runtime.add_items(ba, ...)` differentiated again, is not:
-    [0.6, -0.25, 1.9, -0.105] where [0.768, -0.405, 2.32, -0.105] (differences of the
-    gradient, and hvp) is right, at the x and v below."""
+    """The vjp of the gradient was [0.6, -0.25, 1.9, -0.105] where [0.768, -0.405, 2.32,
+    -0.105] (differences of the gradient, and hvp) is right: the gradient's last read of the
+    list gets no adjoint in it, so the appends after its other reads popped nothing, and the
+    adjoint those reads made (as long as the list at its end) was popped at the wrong items."""
     x, v = np.array([0.5, 1.2, -0.3, 2.0]), np.array([1.0, -0.5, 0.3, 0.7])
     gradient = nf.grad(multiplies_the_last_item_appended)
     expected = gradient_along(gradient, (x,), 0, v)
@@ -1969,3 +1968,18 @@ def test_an_index_list_changed_after_a_differentiated_read_by_it():
     picked[0] = 3 replaced an item (a list's item replaced is taken to change no array):
     [0, 3.4, 0, 2] where [1, 3.4, 0, 1] is right at the x below."""
     assert_gradient(replaces_an_index_after_reading_by_it, np.array([0.5, 0.6, -0.3, 0.4]))
+
+
+def reads_the_last_item_then_appends_more(x):
+    items = [x[0]]
+    items.append(x[1])
+    product = x[2] * items[-1]
+    items.append(product)  # (nothing reads the list after this append)
+    return product
+
+
+def test_an_append_after_the_last_read_of_a_list():
+    """The adjoint the read gives the list was as long as the list at its end, and the
+    append after the read popped nothing from it: x[1]'s adjoint was popped from the wrong
+    end ([0, 0, 1.2, 0] where [0, -0.3, 1.2, 0] is right)."""
+    assert_derivatives(reads_the_last_item_then_appends_more, np.array([0.5, 1.2, -0.3, 2.0]))

@@ -181,7 +181,9 @@ def add_items(adjoints, more, items=None):
     elif isinstance(more, Sparse):
         more = _listed(more, items)[: more.length]
     if isinstance(adjoints, Sparse):
-        adjoints = _listed(adjoints, items)[: adjoints.length] if adjoints else []
+        if not adjoints:  # (a zero adjoint: of as many items as it counts, where it does)
+            return list(more)[: adjoints.length]
+        adjoints = _listed(adjoints, items)[: adjoints.length]
     if not adjoints:
         return list(more)
     return [a + b for a, b in zip(adjoints, more)]
