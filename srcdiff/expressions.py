@@ -247,6 +247,8 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
             out.append(ir.Assign([held], ir.index_value(index), loc))
             index = ir.name(held)
         forward = gast.Subscript(value=value, slice=index, ctx=gast.Load())
+        if not self.forward_mode:  # (the adjoint of the read reads the index as it is then)
+            self.aliasing.read_as_index |= ir.names_in(node.slice)
         record = registry.find(operator.getitem)
         return record, forward, self._rules(record).bind([value, ir.index_value(index)], {})
 
