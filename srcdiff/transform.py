@@ -25,7 +25,7 @@ from .forward import Forward
 from .optimize import optimize
 from .passes.plain_names import Suffixed
 from .plain import is_plain
-from .parse import ParsedFunction, check_function, expand_object_calls, source_lines
+from .parse import check_function, expand_object_calls, parsed_function, reading_once, source_lines
 from .reverse import Reverse
 from .primitives import registry
 from .meta import CalleeUse, Meta
@@ -84,7 +84,8 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     if _in_progress.keys is None:
         _in_progress.keys, _in_progress.checked = {}, set()
     try:
-        return _derive_module(fn, wrt, mode, options)
+        with reading_once():
+            return _derive_module(fn, wrt, mode, options)
     finally:
         (_in_progress.below, _in_progress.made, _in_progress.keys, _in_progress.checked) = held
 
@@ -446,7 +447,7 @@ def generate(
     if renamed is not None:  # (made earlier in this transform, named otherwise)
         return renamed
     cache.stats["transforms"] += 1
-    parsed = ParsedFunction(fn, statics)
+    parsed = parsed_function(fn, statics)
     where = parsed.location(parsed.node)
     wrt_names = arguments.wrt_names(fn, parsed.node, wrt, where)
     outputs = (True, False) if has_aux else outputs
