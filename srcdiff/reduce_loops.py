@@ -81,11 +81,12 @@ def _as_loop(call, stmt, fresh):
     )
     total = stmt.targets[0].id if whole else fresh("_total")
     before = []
+    unpacked = _unpacked_items(fn, items, fresh)  # (lp[0](h, lp[1]) over zip: lp's parts)
+    item = unpacked or fresh("_item")
     if not isinstance(fn, gast.Name):  # (a lambda, say: called by a name, as people do)
         named = fresh("_combine")
         before.append(ir.assign(ir.name(named, store=True), fn))
         fn = ir.name(named)
-    item = fresh("_item")
     if not start and isinstance(items, gast.GeneratorExp):  # (its first item, then the rest)
         items = gast.ListComp(elt=items.elt, generators=items.generators)
     if not start and not isinstance(items, gast.Name):  # (read twice below: named once)
@@ -97,16 +98,56 @@ def _as_loop(call, stmt, fresh):
         items = gast.Subscript(
             value=items, slice=gast.Slice(lower=ir.const(1), upper=None, step=None), ctx=gast.Load()
         )
-    step = ir.assign(ir.name(total, store=True), ir.call(fn, ir.name(total), ir.name(item)))
-    loop = gast.For(
-        target=ir.name(item, store=True), iter=items, body=[step], orelse=[], type_comment=None
-    )
+    parts = unpacked or [item]
+    step = ir.call(fn, ir.name(total), *[ir.name(part) for part in parts])
+    step = ir.assign(ir.name(total, store=True), step)
+    target = ir.tuple_of([ir.name(part, store=True) for part in parts], store=True)
+    target = target if unpacked else ir.name(item, store=True)
+    loop = gast.For(target=target, iter=items, body=[step], orelse=[], type_comment=None)
     before += [ir.assign(ir.name(total, store=True), start[0]), loop]
     for new in before:
         for n in ir.walk(new):
             n.lineno = getattr(n, "lineno", None) or stmt.lineno
     ir.replace_node(stmt, call, ir.name(total))
     return before
+
+
+def _unpacked_items(fn, items, fresh):
+    """For a lambda `fn` reading its item only by constant index (lp[0], lp[1]) over the
+    items of zip(a, b, ...) or enumerate(a): the names of the item's parts, which the lambda
+    (changed in place) then takes in its place, so that a function the item holds is called
+    by a name a loop binds (as `for layer, p in zip(layers, params)` does); else None."""
+    if not (
+        isinstance(fn, gast.Lambda) and len(fn.args.args) == 2 and isinstance(items, gast.Call)
+    ):
+        return None
+    maker = ir.dotted(items.func)
+    width = {("zip",): len(items.args), ("enumerate",): 2}.get(maker)
+    if not width or items.keywords or any(isinstance(a, gast.Starred) for a in items.args):
+        return None
+    param = fn.args.args[1]
+    reads = [n for n in ir.walk(fn.body) if isinstance(n, gast.Name) and n.id == param.id]
+    indexed = {
+        id(n.value): n
+        for n in ir.walk(fn.body)
+        if isinstance(n, gast.Subscript)
+        and isinstance(n.value, gast.Name)
+        and n.value.id == param.id
+        and ir.constant_int(n.slice) in range(-width, width)
+    }
+    nested = any(isinstance(n, (gast.Lambda, gast.comprehension)) for n in ir.walk(fn.body))
+    if not reads or nested or any(id(n) not in indexed for n in reads):
+        return None
+    parts = [fresh(f"{param.id}{k}") for k in range(width)]
+    for whole in indexed.values():
+        part = ir.name(parts[ir.constant_int(whole.slice) % width])
+        if fn.body is whole:
+            fn.body = part
+        ir.replace_node(fn.body, whole, part)
+    fn.args.args[1:] = [ir.name(part, store=False) for part in parts]
+    for arg in fn.args.args[1:]:
+        arg.ctx = gast.Param()
+    return parts
 
 
 def refuse_reduce(obj, loc):

@@ -1,0 +1,67 @@
+"""Python as people write it, continued: functions and values picked from containers
+(functools.reduce over zip(layers, params), P(*params[0]), sorted(..., key=...)) and numpy's
+functions of functions (np.piecewise). One small function each, for
+tests/test_picking_constructs.py (which also runs this module with `np` bound to
+autograd.numpy where autograd can)."""
+
+import functools
+
+import numpy as np
+
+
+def w_and_x(seed=0):
+    draw = np.random.default_rng(seed)
+    return 0.5 * draw.normal(size=(3, 2)), draw.normal(size=(4, 3))
+
+
+def scaled_tanh(h, w):
+    return np.tanh(h @ w)
+
+
+def scaled_sin(h, w):
+    return np.sin(h @ w.T)
+
+
+# --- functools.reduce with a lambda calling an item ---------------------------------------------
+
+
+def reduce_calling_the_item(w, x):
+    layers = [scaled_tanh, scaled_sin]
+    params = [w, 2.0 * w]
+    h = functools.reduce(lambda h, lp: lp[0](h, lp[1]), zip(layers, params), x)
+    return np.sum(h**2)
+
+
+def reduce_over_enumerate(w, x):
+    rows = [x[0] @ w, x[1] @ w, x[2] @ w]
+    return np.sum(
+        functools.reduce(lambda acc, kv: acc * np.cos(kv[1]) + kv[0], enumerate(rows), w[0])
+    )
+
+
+def reduce_over_pairs_made_before(w, x):
+    pairs = list(zip([scaled_tanh, scaled_sin], [w, w]))
+    return np.sum(functools.reduce(lambda h, lp: lp[0](h, lp[1]), pairs, x))  # refused
+
+
+CASES = {
+    "functools.reduce(lambda h, lp: lp[0](h, lp[1]), zip(layers, params), x)": (
+        reduce_calling_the_item,
+        w_and_x,
+    ),
+    "functools.reduce(lambda acc, kv: ... kv[0] ... kv[1], enumerate(rows), start)": (
+        reduce_over_enumerate,
+        w_and_x,
+    ),
+}
+
+WITHOUT_AUTOGRAD = {}
+
+ERRORS = {
+    "functools.reduce(lambda h, lp: lp[0](h, lp[1]), pairs, x), pairs made before": (
+        reduce_over_pairs_made_before,
+        w_and_x,
+        "lp[0](...) calls a function held in the list 'lp'",
+        "loop over zip(fs, params)",
+    ),
+}
