@@ -270,7 +270,27 @@ class ContainerExpressions:
                 ],
                 ctx=gast.Load(),
             )
-        return None
+        return self._item_display(node)
+
+    def _item_display(self, node):
+        """`params[0]` of params = [(W, b), ...]: (params[0][0], params[0][1])."""
+        at = ir.constant_int(node.slice) if isinstance(node, gast.Subscript) else None
+        if at is None or not isinstance(node.value, gast.Name) or node.value.id not in self.lengths:
+            return None
+        count = self.lengths[node.value.id][1]
+        length = (
+            self.item_lengths.get((node.value.id, at % count)) if -count <= at < count else None
+        )
+        if length is None:
+            return None
+        whole = gast.Subscript(
+            value=ir.name(node.value.id), slice=ir.const(at % count), ctx=gast.Load()
+        )
+        elts = [
+            gast.Subscript(value=ir.copy_tree(whole), slice=ir.const(k), ctx=gast.Load())
+            for k in range(length)
+        ]
+        return gast.Tuple(elts=elts, ctx=gast.Load())
 
     def repeated(self, node, stmt):
         """`[a, b] * 2` (or `2 * (a, b)`, a name bound to a display) as the display it makes:

@@ -4,6 +4,7 @@ functions of functions (np.piecewise). One small function each, for
 tests/test_picking_constructs.py (which also runs this module with `np` bound to
 autograd.numpy where autograd can)."""
 
+import collections
 import functools
 
 import numpy as np
@@ -44,6 +45,19 @@ def reduce_over_pairs_made_before(w, x):
     return np.sum(functools.reduce(lambda h, lp: lp[0](h, lp[1]), pairs, x))  # refused
 
 
+# --- a namedtuple made from a tuple of a list f makes -------------------------------------------
+
+Dense = collections.namedtuple("Dense", ["W", "b"])
+
+
+def namedtuple_from_a_listed_tuple(w, x):
+    params = [(w, w[0]), (2.0 * w, np.sin(w[1]))]
+    first = Dense(*params[0])
+    last = Dense(*params[-1])
+    h = np.tanh(x @ first.W + first.b)
+    return np.sum((h @ last.W.T) ** 2) + np.sum(last.b * first.b)
+
+
 CASES = {
     "functools.reduce(lambda h, lp: lp[0](h, lp[1]), zip(layers, params), x)": (
         reduce_calling_the_item,
@@ -51,6 +65,10 @@ CASES = {
     ),
     "functools.reduce(lambda acc, kv: ... kv[0] ... kv[1], enumerate(rows), start)": (
         reduce_over_enumerate,
+        w_and_x,
+    ),
+    "Dense(*params[0]) of a namedtuple class, params a list of tuples f makes": (
+        namedtuple_from_a_listed_tuple,
         w_and_x,
     ),
 }
