@@ -35,6 +35,9 @@ def _is_get(node):
     )
 
 
+_ITERATORS = ("enumerate", "zip", "map", "filter", "reversed")
+
+
 class ContainerExpressions:
     """The expression half of containers.Lowering, which provides the lengths, copies and
     sequences read off the code, and what varies."""
@@ -198,9 +201,15 @@ class ContainerExpressions:
         if not isinstance(held, gast.Name):  # (its items are read by position: once)
             self.check_hoisting(held, stmt)
             items = self.fresh("_items")
-            self.hoisted.append(self._located(ir.assign(items, held), stmt))
+            self.hoisted.append(self._located(ir.assign(items, self._as_list(held)), stmt))
             node.args[0] = ir.name(items)
         return self.sorted_by_key(node)
+
+    def _as_list(self, items):
+        """`items` to read by position: an iterator (enumerate(w), zip(...)) as list(...)."""
+        if any(is_call(items, f, self.resolve) for f in _ITERATORS):
+            return ir.call("list", items)
+        return items
 
     def extremum_item(self, node, stmt):
         """max(xs) (or min, by key or not) as `xs[runtime.extremum_position(xs, max)]`: the
@@ -209,7 +218,7 @@ class ContainerExpressions:
         if not isinstance(items, gast.Name):  # (its items are read by position: once)
             self.check_hoisting(items, stmt)
             name = self.fresh("_items")
-            self.hoisted.append(self._located(ir.assign(name, items), stmt))
+            self.hoisted.append(self._located(ir.assign(name, self._as_list(items)), stmt))
             items = ir.name(name)
         position = gast.Call(
             func=ir.attr("runtime", "extremum_position"),

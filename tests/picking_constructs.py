@@ -58,6 +58,30 @@ def namedtuple_from_a_listed_tuple(w, x):
     return np.sum((h @ last.W.T) ** 2) + np.sum(last.b * first.b)
 
 
+# --- sorted(..., key=...), max(..., key=...) of enumerate or zip: the order carries no derivative
+
+
+def sorted_enumerate_by_value(w, x):
+    h = np.tanh(x @ w)[:, 0]
+    order = sorted(enumerate(h), key=lambda t: t[1])
+    return order[0][1] * 2.0 + order[-1][1] ** 2 * order[-1][0]
+
+
+def looped_over_sorted_pairs(w, x):
+    h = x @ w[:, 1]
+    total = 0.0
+    for i, v in sorted(zip(range(len(h)), h), key=lambda t: t[1], reverse=True):
+        total = 0.5 * total + np.sin(v) * (i + 1)
+    return total
+
+
+def max_of_enumerate_by_key(w, x):
+    h = x @ w
+    k, largest = max(enumerate(h[:, 0]), key=lambda t: t[1])
+    _, nearest = min(zip(h[:, 1], h[:, 0]), key=lambda t: abs(t[0]))
+    return largest * nearest + np.sum(h[k] ** 2)
+
+
 CASES = {
     "functools.reduce(lambda h, lp: lp[0](h, lp[1]), zip(layers, params), x)": (
         reduce_calling_the_item,
@@ -71,6 +95,12 @@ CASES = {
         namedtuple_from_a_listed_tuple,
         w_and_x,
     ),
+    "sorted(enumerate(h), key=lambda t: t[1])": (sorted_enumerate_by_value, w_and_x),
+    "for i, v in sorted(zip(range(n), h), key=..., reverse=True)": (
+        looped_over_sorted_pairs,
+        w_and_x,
+    ),
+    "max(enumerate(h), key=...), min(zip(a, b), key=...)": (max_of_enumerate_by_key, w_and_x),
 }
 
 WITHOUT_AUTOGRAD = {}
