@@ -23,20 +23,23 @@ _DEFERRED += (gast.SetComp, gast.DictComp)
 
 def reduces_as_loops(func, resolve, fresh):
     """Lower the reduce calls of func's statements (in place); whether any was."""
-    return _lowered_block(func.body, resolve, fresh)
+    calls_of = lambda stmt: _reduce_calls(stmt, resolve)  # noqa: E731
+    return lowered_block(func.body, calls_of, lambda call, stmt: _as_loop(call, stmt, fresh))
 
 
-def _lowered_block(body, resolve, fresh):
+def lowered_block(body, calls_of, lower):
+    """Put the statements `lower(call, stmt)` makes for each of the `calls_of(stmt)` ahead
+    of its statement, in `body` and the blocks below it (in place); whether any was."""
     changed, out = False, []
     for stmt in body:
         for block in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
-                changed |= _lowered_block(getattr(stmt, block), resolve, fresh)
+                changed |= lowered_block(getattr(stmt, block), calls_of, lower)
         if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
-            for call in _reduce_calls(stmt, resolve):
-                out += _as_loop(call, stmt, fresh)
+            for call in calls_of(stmt):
+                out += lower(call, stmt)
                 changed = True
-            if _assigns_itself(stmt):  # (`total = total`: the loop made total)
+            if _assigns_itself(stmt):  # (`total = total`: the statements made total)
                 continue
         out.append(stmt)
     body[:] = out
@@ -53,20 +56,23 @@ def _assigns_itself(stmt):
     )
 
 
+def calls_run_once(stmt):
+    """The calls in `stmt` that run once each when it runs, innermost first."""
+    deferred = {id(m) for n in ir.walk(stmt) if isinstance(n, _DEFERRED) for m in ir.walk(n)}
+    found = [n for n in ir.walk(stmt) if isinstance(n, gast.Call) and id(n) not in deferred]
+    return found[::-1]
+
+
 def _reduce_calls(stmt, resolve):
     """The calls of functools.reduce in `stmt` that run once each, innermost first."""
-    deferred = {id(m) for n in ir.walk(stmt) if isinstance(n, _DEFERRED) for m in ir.walk(n)}
-    found = [
+    return [
         n
-        for n in ir.walk(stmt)
-        if isinstance(n, gast.Call)
-        and id(n) not in deferred
-        and 2 <= len(n.args) <= 3
+        for n in calls_run_once(stmt)
+        if 2 <= len(n.args) <= 3
         and not n.keywords
         and not any(isinstance(a, gast.Starred) for a in n.args)
         and resolve(n.func) is functools.reduce
     ]
-    return found[::-1]
 
 
 def _as_loop(call, stmt, fresh):

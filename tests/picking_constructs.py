@@ -82,6 +82,39 @@ def max_of_enumerate_by_key(w, x):
     return largest * nearest + np.sum(h[k] ** 2)
 
 
+# --- np.piecewise, np.frompyfunc ---------------------------------------------------------------
+
+
+def cubed(v, k):
+    return k * v**3
+
+
+def pieces_of_functions_and_values(w, x):
+    h = x @ w
+
+    def soft(v):
+        return np.log1p(np.exp(v))
+
+    y = np.piecewise(h, [h < -0.5, h > 0.5], [soft, w[0, 0], np.tanh])
+    z = np.piecewise(h[:, 0], (h[:, 0] < 0,), (cubed, lambda v, k: k * np.sin(v)), 2.0)
+    return np.sum(y**2) + np.sum(z * h[:, 1]) + np.sum(np.piecewise(w, [w > 0], [0.5, np.cos]))
+
+
+def step(v):
+    return v * v if v > 0 else 0.5 * v
+
+
+def applied_item_by_item(w, x):
+    h = x @ w
+    return np.sum(np.frompyfunc(step, 1, 1)(h).astype(float) * h)
+
+
+def pieces_not_in_the_call(w, x):
+    h = x @ w
+    pieces = [np.sin, np.cos]
+    return np.sum(np.piecewise(h, [h < 0], pieces))  # refused
+
+
 CASES = {
     "functools.reduce(lambda h, lp: lp[0](h, lp[1]), zip(layers, params), x)": (
         reduce_calling_the_item,
@@ -103,7 +136,13 @@ CASES = {
     "max(enumerate(h), key=...), min(zip(a, b), key=...)": (max_of_enumerate_by_key, w_and_x),
 }
 
-WITHOUT_AUTOGRAD = {}
+WITHOUT_AUTOGRAD = {
+    "np.piecewise(h, [conditions], [functions, values, an otherwise], *args)": (
+        pieces_of_functions_and_values,
+        w_and_x,
+    ),
+    "np.frompyfunc(g, 1, 1)(h).astype(float)": (applied_item_by_item, w_and_x),
+}
 
 ERRORS = {
     "functools.reduce(lambda h, lp: lp[0](h, lp[1]), pairs, x), pairs made before": (
@@ -111,5 +150,11 @@ ERRORS = {
         w_and_x,
         "lp[0](...) calls a function held in the list 'lp'",
         "loop over zip(fs, params)",
+    ),
+    "np.piecewise(h, [h < 0], pieces), the pieces not written in the call": (
+        pieces_not_in_the_call,
+        w_and_x,
+        "np.piecewise(...) is differentiated as the writes it makes",
+        "y = np.piecewise(x, [x < 0, x >= 1], [f, 0.0, g])",
     ),
 }
