@@ -2,11 +2,15 @@
 so that both modes differentiate each piece where its condition holds (a lambda piece is
 assigned to a name, and called as one: inline.py inlines it):
 
-    y = np.piecewise(x, [x < 0, x > 1], [f, 2.0, g])    ->    y = np.zeros_like(x)
-                                                              y[x < 0] = f(x[x < 0])
-                                                              y[x > 1] = 2.0
-                                                              _otherwise = ~np.any(...)
-                                                              y[_otherwise] = g(x[_otherwise])
+    y = np.piecewise(h, [h < 0, h > 1], [f, 2.0, g])
+        ->  _x = np.asarray(h)              (a float's too: numpy's result is an array)
+            _condition0 = h < 0
+            _condition1 = h > 1
+            _otherwise = ~np.any([_condition0, _condition1], axis=0)
+            y = np.zeros_like(_x)
+            y[_condition0] = f(_x[_condition0])
+            y[_condition1] = 2.0
+            y[_otherwise] = g(_x[_otherwise])
 
 As numpy does: a piece is called with the items of x its condition picks (and the call's
 further arguments), or is the value put there; a later condition's piece overwrites an
@@ -70,7 +74,7 @@ def _as_writes(call, stmt, is_function, fresh):
         before.append(ir.assign(ir.name(name, store=True), value))
         return ir.name(name)
 
-    x = named(x, "_x")
+    x = named(ir.call(ir.attr(ir.copy_tree(numpy), "asarray"), x), "_x")
     masks = [named(c, "_condition") for c in conditions.elts]
     if len(pieces.elts) > len(masks):  # (the items no condition picks)
         listed = gast.List(elts=[ir.copy_tree(m) for m in masks], ctx=gast.Load())

@@ -100,6 +100,10 @@ def pieces_of_functions_and_values(w, x):
     return np.sum(y**2) + np.sum(z * h[:, 1]) + np.sum(np.piecewise(w, [w > 0], [0.5, np.cos]))
 
 
+def pieces_of_a_float(t):
+    return np.piecewise(t, [t < 0, t >= 0], [lambda v: v**2, np.sin]) * t
+
+
 def step(v):
     return v * v if v > 0 else 0.5 * v
 

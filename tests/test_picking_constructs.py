@@ -4,6 +4,7 @@ running the same source, and the constructs it refuses, located at the user's li
 
 import inspect
 
+import numpy as np
 import pytest
 
 import srcdiff as nf
@@ -57,3 +58,12 @@ def test_what_srcdiff_cannot_follow_is_a_located_error(name):
     refused = next(k for k, line in enumerate(lines) if "refused" in line)
     assert error.value.location.filename == picking_constructs.__file__
     assert error.value.location.lineno == first + refused
+
+
+@pytest.mark.parametrize("t", [0.3, -0.4])
+def test_piecewise_of_a_float_is_numpys_array_and_its_derivative(t):
+    value, tangent = nf.jvp(picking_constructs.pieces_of_a_float)(t, 1.0)
+    assert value == picking_constructs.pieces_of_a_float(t)
+    expected = np.sin(t) + t * np.cos(t) if t >= 0 else 3 * t**2
+    assert tangent == pytest.approx(expected, rel=1e-12)
+    assert nf.grad(picking_constructs.pieces_of_a_float)(t) == pytest.approx(expected, rel=1e-12)
