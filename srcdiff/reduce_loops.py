@@ -16,6 +16,7 @@ import gast
 
 from . import ir
 from .errors import UnsupportedError
+from .indexed_items import indexed_reads, item_width, named_parts
 
 _DEFERRED = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.GeneratorExp)
 _DEFERRED += (gast.SetComp, gast.DictComp)
@@ -24,7 +25,9 @@ _DEFERRED += (gast.SetComp, gast.DictComp)
 def reduces_as_loops(func, resolve, fresh):
     """Lower the reduce calls of func's statements (in place); whether any was."""
     calls_of = lambda stmt: _reduce_calls(stmt, resolve)  # noqa: E731
-    return lowered_block(func.body, calls_of, lambda call, stmt: _as_loop(call, stmt, fresh))
+    return lowered_block(
+        func.body, calls_of, lambda call, stmt: _as_loop(call, stmt, resolve, fresh)
+    )
 
 
 def lowered_block(body, calls_of, lower):
@@ -75,7 +78,7 @@ def _reduce_calls(stmt, resolve):
     ]
 
 
-def _as_loop(call, stmt, fresh):
+def _as_loop(call, stmt, resolve, fresh):
     """The statements computing reduce `call` into a name, which then takes its place."""
     fn, items, *start = call.args
     whole = (
@@ -87,7 +90,7 @@ def _as_loop(call, stmt, fresh):
     )
     total = stmt.targets[0].id if whole else fresh("_total")
     before = []
-    unpacked = _unpacked_items(fn, items, fresh)  # (lp[0](h, lp[1]) over zip: lp's parts)
+    unpacked = _unpacked_items(fn, items, resolve, fresh)  # (lp[0](h, lp[1]) over zip: lp's parts)
     item = unpacked or fresh("_item")
     if not isinstance(fn, gast.Name):  # (a lambda, say: called by a name, as people do)
         named = fresh("_combine")
@@ -118,41 +121,22 @@ def _as_loop(call, stmt, fresh):
     return before
 
 
-def _unpacked_items(fn, items, fresh):
+def _unpacked_items(fn, items, resolve, fresh):
     """For a lambda `fn` reading its item only by constant index (lp[0], lp[1]) over the
     items of zip(a, b, ...) or enumerate(a): the names of the item's parts, which the lambda
-    (changed in place) then takes in its place, so that a function the item holds is called
-    by a name a loop binds (as `for layer, p in zip(layers, params)` does); else None."""
-    if not (
-        isinstance(fn, gast.Lambda) and len(fn.args.args) == 2 and isinstance(items, gast.Call)
-    ):
+    (changed in place) then takes in its place (indexed_items.py); else None."""
+    width = item_width(items, resolve)
+    if not (width and isinstance(fn, gast.Lambda) and len(fn.args.args) == 2):
         return None
-    maker = ir.dotted(items.func)
-    width = {("zip",): len(items.args), ("enumerate",): 2}.get(maker)
-    if not width or items.keywords or any(isinstance(a, gast.Starred) for a in items.args):
+    name, roots = fn.args.args[1].id, [fn.body]
+    reads = indexed_reads(name, roots, width)
+    if reads is None:
         return None
-    param = fn.args.args[1]
-    reads = [n for n in ir.walk(fn.body) if isinstance(n, gast.Name) and n.id == param.id]
-    indexed = {
-        id(n.value): n
-        for n in ir.walk(fn.body)
-        if isinstance(n, gast.Subscript)
-        and isinstance(n.value, gast.Name)
-        and n.value.id == param.id
-        and ir.constant_int(n.slice) in range(-width, width)
-    }
-    nested = any(isinstance(n, (gast.Lambda, gast.comprehension)) for n in ir.walk(fn.body))
-    if not reads or nested or any(id(n) not in indexed for n in reads):
-        return None
-    parts = [fresh(f"{param.id}{k}") for k in range(width)]
-    for whole in indexed.values():
-        part = ir.name(parts[ir.constant_int(whole.slice) % width])
-        if fn.body is whole:
-            fn.body = part
-        ir.replace_node(fn.body, whole, part)
-    fn.args.args[1:] = [ir.name(part, store=False) for part in parts]
-    for arg in fn.args.args[1:]:
-        arg.ctx = gast.Param()
+    parts = named_parts(name, reads, width, fresh, roots)
+    fn.body = roots[0]
+    fn.args.args[1:] = [
+        gast.Name(id=part, ctx=gast.Param(), annotation=None, type_comment=None) for part in parts
+    ]
     return parts
 
 

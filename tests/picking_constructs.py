@@ -40,6 +40,13 @@ def reduce_over_enumerate(w, x):
     )
 
 
+def loop_calling_the_item(w, x):
+    h = x
+    for lp in zip([scaled_tanh, scaled_sin], [w, 0.5 * w]):
+        h = lp[0](h, lp[-1])
+    return np.sum(np.cos(h))
+
+
 def reduce_over_pairs_made_before(w, x):
     pairs = list(zip([scaled_tanh, scaled_sin], [w, w]))
     return np.sum(functools.reduce(lambda h, lp: lp[0](h, lp[1]), pairs, x))  # refused
@@ -124,6 +131,7 @@ CASES = {
         reduce_calling_the_item,
         w_and_x,
     ),
+    "for lp in zip(layers, params): h = lp[0](h, lp[-1])": (loop_calling_the_item, w_and_x),
     "functools.reduce(lambda acc, kv: ... kv[0] ... kv[1], enumerate(rows), start)": (
         reduce_over_enumerate,
         w_and_x,
