@@ -18,6 +18,7 @@ from .expressions import Expressions
 from .loop_statements import LoopStatements
 from .parse import spelling
 from .passes.liveness import LiveAfter, live_before
+from .changed_later import changed_in_place_names
 from .truths import changeable_names
 from .primitives import registry
 
@@ -93,6 +94,8 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
             and isinstance(n.value, gast.Name)
         }
         self.changeable = changeable_names(node, parsed.resolve)  # (truths.py)
+        # names an index read copies (f may change them in place after it: truths.py)
+        self.copied_at_read = changed_in_place_names(node, parsed.resolve)
         # name -> (its list or tuple display, the block it was made in), while it holds
         self.displays = {}
         # (name, key) -> (the temporary holding name[key], its block, the last position there
@@ -333,11 +336,7 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
             held = self.names.fresh("_t")
             out.append(ir.Assign([held], atom, loc))
             atom = ir.name(held)
-        index = self.rename(target.slice)
-        if not ir.is_simple(index):
-            held = self.names.fresh("_idx")
-            out.append(ir.Assign([held], ir.index_value(index), loc))
-            index = ir.name(held)
+        index = self.held_index(target.slice, loc, out)
         out.append(ir.SetItem(self.versions.get(base.id, base.id), index, atom, loc))
 
     def unpack(self, target, value, active, loc, out):
