@@ -331,6 +331,18 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
                 else f"write into a copy of it with a name of its own: new = {base.id}.copy() "
                 f"(for a dict: dict({base.id}), for a list: list({base.id}))",
             )
+        if (
+            isinstance(target.slice, gast.Slice)
+            and not self.forward_mode
+            and self.aliasing.is_new_list(base.id)
+        ):  # (list_changes.py rebinds xs[a:b] = vs as a new list where it can)
+            raise UnsupportedError(
+                f"replacing a slice of the list {base.id!r} here cannot be differentiated in "
+                "reverse mode: srcdiff follows xs[a:b] = vs, of step one, by a new list",
+                loc,
+                f"make a new list of the items you want: {base.id} = [*{base.id}[:a], *vs, "
+                f"*{base.id}[b:]], or [...] of each item",
+            )
         atom = self.atom(value, loc, out) if active else self.rename(value)
         if not ir.is_simple(atom):
             held = self.names.fresh("_t")

@@ -7,6 +7,8 @@ raised a raw ValueError. Now the read keeps a copy of the index as it found it
 differences: reverse, forward, forward over reverse and reverse over reverse. autograd keeps
 the list by reference too, and gets these wrong, so it is no oracle here."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -324,3 +326,65 @@ def test_a_function_called_gets_a_copy_only_where_it_leaves_it_as_passed():
     assert_derivatives(passes_an_index_to_a_function_that_keeps_it)
     source = nf.grad(read_and_appended_to_by_a_function_called).source
     assert "fwd_squares_at_then_appends(x, idx, _t0)" in source, source
+
+
+# --- a slice of a differentiated list replaced --------------------------------------------------
+
+
+def replaces_a_slice(x):
+    a = [x[0], x[1], x[2], x[3]]
+    a[1:3] = [x[0] * 2.0, 3.0]  # (was: TypeError: unhashable type: 'slice')
+    return a[0] * a[1] + a[2] * a[3]
+
+
+def replaces_a_slice_by_more_items(x):
+    a = [x[0], x[1]]
+    a[1:2] = [x[2], x[3] ** 2, 1.0]
+    return a[0] * a[1] + a[2] * a[3]
+
+
+def replaces_an_empty_slice(x):
+    a = [x[0], x[1], x[2], x[3]]
+    k = 3
+    a[k:1] = [x[1] * 2.0]  # (inserts before a[3])
+    return a[0] * a[1] + a[2] * a[3] + a[4]
+
+
+def replaces_a_slice_in_a_loop(x):
+    a = [x[0], x[1], x[2]]
+    for i in range(2):
+        a[0:2] = [a[1] * x[3], a[0]]
+    return a[0] * a[1] + a[2]
+
+
+SLICES = [
+    replaces_a_slice,
+    replaces_a_slice_by_more_items,
+    replaces_an_empty_slice,
+    replaces_a_slice_in_a_loop,
+]
+
+
+@pytest.mark.parametrize("f", SLICES, ids=lambda f: f.__name__)
+def test_a_slice_of_a_list_replaced(f):
+    """list_changes.py binds the list to a new one: a = [*a[:1], *vs, *a[3:]]."""
+    assert_derivatives(f)
+
+
+def replaces_a_slice_with_a_step(x):
+    a = [x[0], x[1], x[2], x[3]]
+    a[::2] = [x[1] * 2.0, 3.0]
+    return a[0] * a[1] + a[2] * a[3]
+
+
+def test_a_slice_with_a_step_is_refused_in_reverse_mode():
+    with pytest.raises(nf.SrcdiffError) as caught:
+        nf.grad(replaces_a_slice_with_a_step)(X)
+    assert caught.value.location.line.strip() == "a[::2] = [x[1] * 2.0, 3.0]"
+    _, first = inspect.getsourcelines(replaces_a_slice_with_a_step)
+    assert caught.value.location.lineno == first + 2
+    assert "replacing a slice of the list 'a' here cannot be differentiated" in str(caught.value)
+    assert "make a new list of the items you want" in str(caught.value)
+    expected = finite_differences(replaces_a_slice_with_a_step, (X,), 0)
+    tangent = nf.jvp(replaces_a_slice_with_a_step)(X, np.ones(5))[1]
+    assert tangent == pytest.approx(float(np.sum(expected)), rel=1e-6)
