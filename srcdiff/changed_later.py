@@ -125,11 +125,14 @@ def _changed(func, resolve, passed):
 
     for node in ir.walk(func):
         if isinstance(node, gast.Call):
-            method = node.func
-            if isinstance(method, gast.Attribute) and not is_code(resolve(method.value)):
-                if _may_change_in_place(method.attr):
-                    note(method.value)
-            called = resolve(node.func)
+            method, called = node.func, resolve(node.func)
+            if (
+                isinstance(method, gast.Attribute)
+                and not is_code(resolve(method.value))
+                and not inspect.isfunction(getattr(called, "__func__", called))
+                and _may_change_in_place(method.attr)
+            ):  # (a method of a class of the program's: `passed` says, as for its arguments)
+                note(method.value)
             record = registry.find(called) if callable(called) else None
             if not (
                 called in _NEW_VALUES

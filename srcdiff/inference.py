@@ -211,12 +211,7 @@ class Interpreter:
             self.returned = join(self.returned, value)
             return None
         if isinstance(stmt, gast.Delete):
-            for target in stmt.targets:
-                if isinstance(target, gast.Name):
-                    env.pop(target.id, None)
-                elif isinstance(target, gast.Subscript):  # (del xs[0]: xs is shorter)
-                    self._changed_in_place(target.value, env)
-            return env
+            return self._deleted(stmt, env)
         if isinstance(stmt, gast.Pass):
             return env
         if isinstance(stmt, gast.Assert):
@@ -230,6 +225,14 @@ class Interpreter:
             self.exits[-1].append(env)
             return None
         raise Unsupported(type(stmt).__name__)
+
+    def _deleted(self, stmt, env):
+        for target in stmt.targets:
+            if isinstance(target, gast.Name):
+                env.pop(target.id, None)
+            elif isinstance(target, gast.Subscript):  # (del xs[0]: xs is shorter)
+                self._changed_in_place(target.value, env)
+        return env
 
     def loop(self, body, env, enter):
         head = dict(env)

@@ -183,7 +183,33 @@ def array_index_written_into(x):
     return s
 
 
+def changed_in_nested_loops(x):
+    idx = [0, 1]
+    s = 0.0
+    for i in range(2):
+        for j in range(2):
+            s = s + np.sum(x[idx] ** 2 * (i + 2.0 * j + 1.0))
+            idx[1] = 2 + j
+        idx[0] = 3 - i
+    return s
+
+
+def changed_by_list_methods(x):
+    idx = [3, 0]
+    s = 0.0
+    for i in range(2):
+        s = s + np.sum(x[idx] ** 2 * np.arange(1.0, len(idx) + 1.0))
+        idx.insert(0, i + 1)
+        idx.reverse()
+        idx.extend([4])
+        idx += [i]
+        idx[0:2] = [2, 1]
+    return s
+
+
 LOOPS = [
+    changed_in_nested_loops,
+    changed_by_list_methods,
     item_replaced_before_the_read,
     appended_after_the_read,
     appended_on_some_iterations,
