@@ -26,7 +26,6 @@ class Aliasing:
         # a name bound outside f (an argument, a global) -> where the first statement kept as
         # written writes into its array in place
         self._written_outside = {}
-        self.read_as_index = set()  # names a differentiated read indexed by (expressions.py)
 
     def check_write(self, stmt, loc, differentiated, version_of, rename):
         """A write into an array (`z[i] = v`, `z[i] += v`, `z += v`) changes every name that
@@ -82,15 +81,6 @@ class Aliasing:
         current versions); the names bound outside f whose arrays they may hold are noted,
         for outside_checks."""
         if self._replaces_item(stmt):
-            name = stmt.targets[0].value.id
-            if name in self.read_as_index:  # (a list of indices: no array to save)
-                raise UnsupportedError(
-                    f"replacing an item of {name!r}, which a differentiated read indexed by "
-                    f"before: the derivative reads {name!r} as that index later, changed",
-                    loc,
-                    f"index by a copy ({name}.copy()), or make a new list instead of "
-                    "changing this one",
-                )
             return ir.Statement(node, loc)
         self._analyse()
         arguments = set(_all_parameters(self.p.node))

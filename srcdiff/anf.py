@@ -18,6 +18,7 @@ from .expressions import Expressions
 from .loop_statements import LoopStatements
 from .parse import spelling
 from .passes.liveness import LiveAfter, live_before
+from .changed_later import changed_in_place_names
 from .truths import changeable_names
 from .primitives import registry
 
@@ -93,6 +94,8 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
             and isinstance(n.value, gast.Name)
         }
         self.changeable = changeable_names(node, parsed.resolve)  # (truths.py)
+        # names an index read copies (f may change them in place after it: truths.py)
+        self.copied_at_read = changed_in_place_names(node, parsed.resolve)
         # name -> (its list or tuple display, the block it was made in), while it holds
         self.displays = {}
         # (name, key) -> (the temporary holding name[key], its block, the last position there
@@ -328,16 +331,24 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
                 else f"write into a copy of it with a name of its own: new = {base.id}.copy() "
                 f"(for a dict: dict({base.id}), for a list: list({base.id}))",
             )
+        if (
+            isinstance(target.slice, gast.Slice)
+            and not self.forward_mode
+            and self.aliasing.is_new_list(base.id)
+        ):  # (list_changes.py rebinds xs[a:b] = vs as a new list where it can)
+            raise UnsupportedError(
+                f"replacing a slice of the list {base.id!r} here cannot be differentiated in "
+                "reverse mode: srcdiff follows xs[a:b] = vs, of step one, by a new list",
+                loc,
+                f"make a new list of the items you want: {base.id} = [*{base.id}[:a], *vs, "
+                f"*{base.id}[b:]], or [...] of each item",
+            )
         atom = self.atom(value, loc, out) if active else self.rename(value)
         if not ir.is_simple(atom):
             held = self.names.fresh("_t")
             out.append(ir.Assign([held], atom, loc))
             atom = ir.name(held)
-        index = self.rename(target.slice)
-        if not ir.is_simple(index):
-            held = self.names.fresh("_idx")
-            out.append(ir.Assign([held], ir.index_value(index), loc))
-            index = ir.name(held)
+        index = self.held_index(target.slice, loc, out)
         out.append(ir.SetItem(self.versions.get(base.id, base.id), index, atom, loc))
 
     def unpack(self, target, value, active, loc, out):

@@ -48,6 +48,8 @@ def list_change(stmt):
         and (isinstance(stmt.op, gast.Add) or ir.constant_int(stmt.value) is not None)
     ):
         return stmt.target.id  # (xs += vs extends xs, xs *= 2 repeats it, in place)
+    if replaces_slice(stmt):
+        return stmt.targets[0].value.id
     call = stmt.value if isinstance(stmt, (gast.Expr, gast.Assign)) else None
     if isinstance(stmt, gast.Assign) and not (
         isinstance(call, gast.Call)
@@ -70,6 +72,21 @@ def list_change(stmt):
     ):
         return call.func.value.id
     return None
+
+
+def replaces_slice(stmt):
+    """Whether `stmt` is `xs[a:b] = vs` (of step one: an extended slice's stays a write)."""
+    target = stmt.targets[0] if isinstance(stmt, gast.Assign) and len(stmt.targets) == 1 else None
+    return (
+        isinstance(target, gast.Subscript)
+        and isinstance(target.value, gast.Name)
+        and isinstance(target.slice, gast.Slice)
+        and (
+            target.slice.step is None
+            or isinstance(target.slice.step, gast.Constant)
+            and target.slice.step.value == 1
+        )
+    )
 
 
 def nested_write_into(stmt):

@@ -16,7 +16,7 @@ from .activity import is_pop, is_push
 from .errors import SrcdiffError, UnsupportedError
 from .parse import MISSING, parsed_function
 from .primitives import registry
-from .shapes import MUTATORS
+from .shapes import IN_PLACE_METHODS, MUTATORS
 
 # calls made for what they show, never changing a value
 _EFFECT_MODULES = {"logging", "warnings", "matplotlib", "pprint", "tqdm"}
@@ -40,14 +40,10 @@ def _writes_nothing(fn):
             and any(k.arg == "out" for k in n.keywords)
             or isinstance(n, gast.Call)
             and isinstance(n.func, gast.Attribute)
-            and n.func.attr in _MUTATING_METHODS
+            and n.func.attr in IN_PLACE_METHODS
         ):
             return False
     return True
-
-
-# (a list's or dict's, and an array's)
-_MUTATING_METHODS = MUTATORS | {"fill", "put", "resize", "itemset", "partition"}
 
 
 class EffectStatements:
@@ -127,7 +123,7 @@ class EffectStatements:
         if isinstance(func, np.ufunc):
             written += call.args[func.nin :]
         elif func is MISSING and isinstance(call.func, gast.Attribute):
-            if call.func.attr in _MUTATING_METHODS:
+            if call.func.attr in IN_PLACE_METHODS:
                 written.append(call.func.value)
         elif module == "numpy" and registry.find(func) is None:
             written += call.args[:1]
@@ -173,7 +169,7 @@ class EffectStatements:
             if not isinstance(call.func, gast.Attribute):
                 return False
             # (a method that changes a receiver f's result reads, y.fill(v), writes v in)
-            changes = call.func.attr in _MUTATING_METHODS and ir.names_in(call.func.value)
+            changes = call.func.attr in IN_PLACE_METHODS and ir.names_in(call.func.value)
             return not (changes and changes & self.useful) and not self._is_active(
                 call.func.value, self.varied
             )

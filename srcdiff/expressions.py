@@ -242,16 +242,51 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
                 "read the items by index only, or take them with pop only",
             )
         value = self.atom(node.value, loc, out)
-        index = self.rename(node.slice)
-        if not ir.is_simple(index):
-            held = self.names.fresh("_idx")
-            out.append(ir.Assign([held], ir.index_value(index), loc))
-            index = ir.name(held)
+        index = self.held_index(node.slice, loc, out)
         forward = gast.Subscript(value=value, slice=index, ctx=gast.Load())
-        if not self.forward_mode:  # (the adjoint of the read reads the index as it is then)
-            self.aliasing.read_as_index |= ir.names_in(node.slice)
         record = registry.find(operator.getitem)
         return record, forward, self._rules(record).bind([value, ir.index_value(index)], {})
+
+    def held_index(self, node, loc, out):
+        """The index `node` renamed, as a name where it is not one; copied as it is now
+        (runtime.copied_index) where f may change what it reads in place later (idx[0] = i,
+        idx.append(i): truths.py), since the adjoint reads it when the reverse sweep runs."""
+        index = self.rename(node)
+        copied = self._changed_later(node)
+        if not copied and ir.is_simple(index):
+            return index
+        if copied:
+            return self.copied(ir.index_value(index), loc, out)
+        held = self.names.fresh("_idx")
+        out.append(ir.Assign([held], ir.index_value(index), loc))
+        return ir.name(held)
+
+    def _changed_later(self, node):
+        """Whether `node` carries no gradient but reads a value f may change in place (so
+        the reverse sweep, reading it later, would find it changed)."""
+        return (
+            not self.forward_mode
+            and bool(ir.names_in(node) & self.copied_at_read)
+            and not self._is_active(node)
+        )
+
+    def _held_arguments(self, record, nodes, atoms, loc, out):
+        """The atoms of a primitive's arguments `nodes` (a dict by position or keyword),
+        each that f may change in place later copied as it is now (as held_index does):
+        the adjoint of np.take(x, idx) reads idx when the reverse sweep runs. Not the
+        first of a view's (np.asarray(a) is a, and sees its changes)."""
+        if not record.pure:  # (it may change the argument itself: np.copyto)
+            return atoms
+        for key, node in nodes.items():
+            if self._changed_later(node) and not (record.view and key == 0):
+                atoms[key] = self.copied(atoms[key], loc, out)
+        return atoms
+
+    def copied(self, atom, loc, out):
+        """A name holding a copy of the index or argument `atom` as it is now."""
+        held = self.names.fresh("_idx")
+        out.append(ir.Assign([held], ir.call(ir.attr("runtime", "copied_index"), atom), loc))
+        return ir.name(held)
 
     def conditional(self, node, loc, out, target):
         """`a if c else b`: an if statement into one name, stored after both branches are
@@ -327,8 +362,7 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
         if self._rules(record) is None:
             self._no_rule(obj, func, loc)
         refuse_spread_arguments(node, loc)
-        call_args = [self.argument(a, loc, out) for a in node.args]
-        keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
+        call_args, keywords = self._call_arguments(record, node.args, node.keywords, loc, out)
         spelled = spelling(obj)
         forward = gast.Call(
             func=ir.attr(*spelled.split(".")) if spelled else self.rename(func),
@@ -343,8 +377,9 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
         func = node.func
         record = registry.method(func.attr)
         receiver = self.atom(func.value, loc, out)
-        call_args = [self.argument(a, loc, out) for a in node.args]
-        keywords = {k.arg: self.argument(k.value, loc, out) for k in node.keywords}
+        call_args, keywords = self._call_arguments(
+            record, node.args, node.keywords, loc, out, first=1
+        )
         forward = gast.Call(
             func=gast.Attribute(value=receiver, attr=func.attr, ctx=gast.Load()),
             args=call_args,
@@ -396,6 +431,15 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
             "README's custom adjoints section), or write the computation with "
             "numpy functions srcdiff differentiates",
         )
+
+    def _call_arguments(self, record, args, keywords, loc, out, first=0):
+        """The atoms of a primitive call's arguments and keywords (`first`: the position
+        of the first of args, 1 after a method's object)."""
+        atoms = {first + k: self.argument(a, loc, out) for k, a in enumerate(args)}
+        atoms |= {k.arg: self.argument(k.value, loc, out) for k in keywords}
+        nodes = {first + k: a for k, a in enumerate(args)} | {k.arg: k.value for k in keywords}
+        atoms = self._held_arguments(record, nodes, atoms, loc, out)
+        return [atoms[first + k] for k in range(len(args))], {k.arg: atoms[k.arg] for k in keywords}
 
     def argument(self, node, loc, out):
         node = _joined_display(node) or node

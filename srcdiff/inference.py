@@ -211,10 +211,7 @@ class Interpreter:
             self.returned = join(self.returned, value)
             return None
         if isinstance(stmt, gast.Delete):
-            for target in stmt.targets:
-                if isinstance(target, gast.Name):
-                    env.pop(target.id, None)
-            return env
+            return self._deleted(stmt, env)
         if isinstance(stmt, gast.Pass):
             return env
         if isinstance(stmt, gast.Assert):
@@ -228,6 +225,14 @@ class Interpreter:
             self.exits[-1].append(env)
             return None
         raise Unsupported(type(stmt).__name__)
+
+    def _deleted(self, stmt, env):
+        for target in stmt.targets:
+            if isinstance(target, gast.Name):
+                env.pop(target.id, None)
+            elif isinstance(target, gast.Subscript):  # (del xs[0]: xs is shorter)
+                self._changed_in_place(target.value, env)
+        return env
 
     def loop(self, body, env, enter):
         head = dict(env)
@@ -417,14 +422,20 @@ class Interpreter:
             base_node = node.func.value
             if isinstance(base_node, gast.Name) and base_node.id in self.stacks:
                 return self.stack_method(base_node.id, node.func.attr, args, env)
-            base = self.expr(base_node, env)
-            if isinstance(base, (Items, ListOf, Mapping, SparseOf)) and node.func.attr in MUTATORS:
-                if not isinstance(base_node, gast.Name):
-                    raise Unsupported("a container changed in place")
-                env[base_node.id] = UNKNOWN
+            if node.func.attr in MUTATORS and self._changed_in_place(base_node, env):
                 return UNKNOWN
-            return evaluate_method(base, node.func.attr, args, kwargs)
+            return evaluate_method(self.expr(base_node, env), node.func.attr, args, kwargs)
         return UNKNOWN
+
+    def _changed_in_place(self, node, env):
+        """Forget what the container `node` holds (a list's method or `del` changed it):
+        whether it is one."""
+        if not isinstance(self.expr(node, env), (Items, ListOf, Mapping, SparseOf)):
+            return False
+        if not isinstance(node, gast.Name):
+            raise Unsupported("a container changed in place")
+        env[node.id] = UNKNOWN
+        return True
 
     def stack_method(self, name, method, args, env):
         stack = env.get(name, UNKNOWN)

@@ -10,6 +10,7 @@ bound to a new list instead, which srcdiff follows:
     v = xs.pop(k)       ->   (the same) v = xs[_at0]; xs = [*xs[:_at0], *xs[_at0 + 1:]]
     xs.remove(v)        ->   _at0 = runtime.removed_position(xs, v); (as del xs[_at0])
     del xs[1:3]         ->   xs = [*xs[:1], *xs[3:]]       (bounds that cannot cross)
+    xs[1:3] = vs        ->   xs = [*xs[:1], *vs, *xs[3:]]  (as del, for any bounds; step one)
     del xs[a:b]         ->   _at0 = range(len(xs))[a:b]; xs = [*xs[:_at0.start],
                                                                *xs[_at0.start + len(_at0):]]
     del xs[a:b:c]       ->   _at0 = range(len(xs))[a:b:c]; xs = [xs[_k] for _k in
@@ -25,7 +26,13 @@ import gast
 
 from . import ir
 from .container_joins import position, written_locals
-from .container_sharing import changed, list_change, nested_write_into, unshared
+from .container_sharing import (
+    changed,
+    list_change,
+    nested_write_into,
+    replaces_slice,
+    unshared,
+)
 
 
 def rebind_list_changes(func, is_varied, resolve, fresh, useful=None):
@@ -150,6 +157,8 @@ def _rebound(stmt, fresh, tuples):
         )
         display = gast.Tuple if name in tuples else gast.List
         return [ir.assign(name, display(elts=parts, ctx=gast.Load()))]
+    if replaces_slice(stmt):  # xs[a:b] = vs
+        return _without_slice(name, stmt.targets[0].slice, fresh, stmt.value)
     if isinstance(stmt, gast.Delete):
         if isinstance(stmt.targets[0].slice, gast.Slice):
             return _without_slice(name, stmt.targets[0].slice, fresh)
@@ -195,12 +204,14 @@ def _without(name, at):
     return ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))
 
 
-def _without_slice(name, cut, fresh):
+def _without_slice(name, cut, fresh, replaced_by=None):
     """`del xs[a:b]` as `xs = [*xs[:a], *xs[b:]]` where no bound can pass the other (a bound
     left out, or two constants of one sign in order), else as `_at0 = range(len(xs))[a:b]`
     and `xs` without the items of that range; with a step, as the items of no position in
-    it."""
+    it. With `replaced_by`, the items of that iterable stand where the slice was
+    (`xs[a:b] = vs`, of step one)."""
     lower, upper = cut.lower, cut.upper
+    put = [] if replaced_by is None else [gast.Starred(value=replaced_by, ctx=gast.Load())]
     if not _is_one(cut.step):
         gone = fresh("_at")
         k = fresh("_k")
@@ -221,14 +232,14 @@ def _without_slice(name, cut, fresh):
         return [ir.assign(gone, at), ir.assign(name, kept)]
     if lower is None or upper is None or _in_order(lower, upper):
         parts = [_starred(name, None, lower)] if lower is not None else []
-        parts += [_starred(name, upper, None)] if upper is not None else []
+        parts += put + ([_starred(name, upper, None)] if upper is not None else [])
         return [ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))]
     gone = fresh("_at")
     everywhere = ir.call("range", ir.call("len", ir.name(name)))
     at = gast.Subscript(value=everywhere, slice=gast.Slice(lower, upper, None), ctx=gast.Load())
     start = ir.attr(ir.name(gone), "start")
     end = gast.BinOp(left=ir.copy_tree(start), op=gast.Add(), right=ir.call("len", ir.name(gone)))
-    parts = [_starred(name, None, start), _starred(name, end, None)]
+    parts = [_starred(name, None, start), *put, _starred(name, end, None)]
     return [ir.assign(gone, at), ir.assign(name, gast.List(elts=parts, ctx=gast.Load()))]
 
 

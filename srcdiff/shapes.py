@@ -428,6 +428,8 @@ MUTATORS = {
     "setdefault",
     "popitem",
 }
+# (a list's or dict's, and an array's)
+IN_PLACE_METHODS = MUTATORS | {"fill", "put", "resize", "itemset", "partition"}
 
 
 def evaluate_call(path, args, kwargs):

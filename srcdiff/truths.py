@@ -24,29 +24,31 @@ def changeable_names(func, resolve):
     for node in ir.walk(func):
         if isinstance(node, gast.Call):
             if isinstance(node.func, gast.Attribute):
-                found |= _root(node.func.value)
+                found |= root(node.func.value)
             called = resolve(node.func)
             record = registry.find(called) if callable(called) else None
             if called not in _READERS and not (record is not None and record.pure):
-                found |= {a.id for a in _arguments(node) if isinstance(a, gast.Name)}
+                found |= {a.id for a in arguments(node) if isinstance(a, gast.Name)}
         elif isinstance(node, (gast.Subscript, gast.Attribute)) and isinstance(
             node.ctx, (gast.Store, gast.Del)
         ):
-            found |= _root(node.value)
+            found |= root(node.value)
         elif isinstance(node, gast.AugAssign):
-            found |= _root(node.target)
+            found |= root(node.target)
         elif isinstance(node, (gast.Assign, gast.AnnAssign)) and node.value is not None:
             found |= _held(node.value)
     return found
 
 
-def _root(node):
+def root(node):
+    """The name `node` (x, x[i], x.a[i]) reads its value from, as a set (empty: none)."""
     while isinstance(node, (gast.Attribute, gast.Subscript)):
         node = node.value
     return {node.id} if isinstance(node, gast.Name) else set()
 
 
-def _arguments(call):
+def arguments(call):
+    """The argument nodes of `call`, keywords' too (*a and **d as a and d)."""
     for arg in call.args + [k.value for k in call.keywords]:
         yield arg.value if isinstance(arg, gast.Starred) else arg
 

@@ -12,10 +12,11 @@ import os
 import gast
 
 from . import ir, naming, unparse
+from .changed_later import left_as_passed
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
 from .local_classes import made_class
-from .parse import MISSING
+from .parse import MISSING, ParsedFunction
 from .python_versions import is_python_version
 from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
 
@@ -66,6 +67,7 @@ class UserCalls:
         written = {k.arg: k.value for k in node.keywords}
         args = [self._passed(a, loc, out) for a in given]
         keywords = {k: self._passed(v, loc, out) for k, v in written.items()}
+        self._copy_changed_later(fn, given, written, args, keywords, loc, out)
         bound, positional = self._bind_call(fn, args, keywords, node, loc)
         wrt = tuple(i for i, n in enumerate(positional) if n in bound and self._carries(bound[n]))
         statics, alike = self._callee_statics(fn, given, written, receiver)
@@ -137,6 +139,24 @@ class UserCalls:
         if isinstance(node, (gast.List, gast.Tuple)) and self._is_active(node):
             return ir.name(self.active_value(node, loc, out))
         return self.argument(node, loc, out)
+
+    def _copy_changed_later(self, fn, given, written, args, keywords, loc, out):
+        """Replace in `args` and `keywords` each argument not differentiated that f may
+        change in place after this call by a copy of it as it is now, where fn leaves it as
+        passed (truths.py): fwd_g keeps it for bwd_g, which would read it changed."""
+        if not any(map(self._changed_later, [*given, *written.values()])):
+            return
+        try:
+            parsed = ParsedFunction(fn)
+            places = inspect.signature(fn).bind(*range(len(given)), **{k: k for k in written})
+        except (SrcdiffError, TypeError):
+            return  # (refused where the call is bound)
+        unchanged = left_as_passed(parsed.node, parsed.resolve)
+        for param, place in places.arguments.items():  # (*args and **kwargs: as passed)
+            into, nodes = (args, given) if isinstance(place, int) else (keywords, written)
+            if param in unchanged and isinstance(place, (int, str)):
+                if self._changed_later(nodes[place]):
+                    into[place] = self.copied(into[place], loc, out)
 
     def _carries(self, value):
         """Whether an argument (a node, or what a variadic parameter binds) is active."""

@@ -4,7 +4,9 @@
 import gast
 
 from .. import ir, runtime
+from ..shapes import Items, ListOf, Typed, widen
 from .helpers import helper
+from .rewriting import is_array
 from .registry import Sample
 from .samples import real
 
@@ -233,6 +235,32 @@ class listed:
 
     def tangent(dz, z, x, name):
         dz = dx
+
+
+# the index of a read x[idx] as it is then, f changing idx in place later (expressions.py)
+@helper(
+    runtime.copied_index,
+    differentiable=False,
+    fresh=True,
+    samples=[Sample("x[runtime.copied_index([2, 0])] * x[runtime.copied_index((1,))]", x=real(3))],
+)
+class copied_index:
+    def rewrite(node, index):
+        """An int as it is; an array, or a list of ints, by its own copy method."""
+        index = widen(index)
+        if isinstance(index, Typed) and index.type is int:
+            return node.args[0]
+        items = index.items if isinstance(index, Items) and index.type is list else None
+        if isinstance(index, ListOf):
+            items = (index.elem,)
+        if is_array(index) or items is not None and all(_is_int(item) for item in items):
+            return ir.call(ir.attr(node.args[0], "copy"))
+        return None
+
+
+def _is_int(value):
+    value = widen(value)
+    return isinstance(value, Typed) and value.type is int
 
 
 # (higher-order functions of the product templates (helpers_products.py): their own

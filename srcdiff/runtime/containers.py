@@ -129,6 +129,19 @@ def sorted_positions(x, key=None, reverse=False):
     )
 
 
+def copied_index(index):
+    """`index` (of a read x[index]) as it is now, for the reverse sweep to read later: its
+    lists and arrays copied (a list of indices, a tuple or a list of lists holding one),
+    since f may change them in place after the read; ints and slices as they are."""
+    if isinstance(index, list):
+        return [copied_index(item) for item in index]
+    if isinstance(index, tuple):
+        return tuple(copied_index(item) for item in index)
+    if isinstance(index, np.ndarray):
+        return index.copy()
+    return index
+
+
 def removed_position(items, value):
     """The position of the item `items.remove(value)` takes: the first that is `value`, or
     equals it (as list.remove compares, raising as it does where none does)."""
