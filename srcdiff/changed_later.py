@@ -20,7 +20,7 @@ import gast
 
 from . import ir
 from .errors import SrcdiffError
-from .parse import ParsedFunction
+from .parse import facts_kept, parsed_function
 from .primitives import registry
 from .shapes import IN_PLACE_METHODS, MUTATORS
 from .truths import arguments, root
@@ -39,8 +39,11 @@ def changed_in_place_names(func, resolve, analysed=None):
     def values(names):  # (not a module, class or function: int in a.astype(int))
         return {n for n in names if not is_code(resolve(ir.name(n)))}
 
-    passed = _changed_arguments({} if analysed is None else analysed, resolve)
+    analysed = facts_kept("parameters changed") if analysed is None else analysed
+    passed = _changed_arguments(analysed, resolve)
     whole, inside = map(values, _changed(func, resolve, passed))
+    if not (whole or inside):
+        return set()  # (nothing changes in place: no binding to follow)
     links = [
         (kind, values(names), values(others))
         for binding in [*bindings(func), *_stored(func, resolve)]
@@ -244,7 +247,7 @@ def _parameters_changed(fn, analysed):
     if fn not in analysed:
         analysed[fn] = None
         try:
-            parsed = ParsedFunction(fn)
+            parsed = parsed_function(fn, shared=True)
         except SrcdiffError:
             return None
         args = parsed.node.args

@@ -28,7 +28,7 @@ def _writes_nothing(fn):
     """Whether user function fn's source writes into no subscript or attribute and calls
     no method that changes a list in place (so a call of it for its effect only reads)."""
     try:
-        node = parsed_function(fn).node
+        node = parsed_function(fn, shared=True).node
     except SrcdiffError:
         return False
     for n in ir.walk(node):

@@ -405,6 +405,7 @@ class ParsedFunction:
 
 class _Readings(threading.local):
     kept = None  # fn -> its ParsedFunction made for no static arguments, in one transform
+    facts = None  # analysis -> {fn: what it found of fn}, in one transform
 
 
 _readings = _Readings()
@@ -417,21 +418,28 @@ def reading_once():
     if _readings.kept is not None:
         yield
         return
-    _readings.kept = {}
+    _readings.kept, _readings.facts = {}, {}
     try:
         yield
     finally:
-        _readings.kept = None
+        _readings.kept = _readings.facts = None
 
 
-def parsed_function(fn, statics=()):
-    """ParsedFunction(fn, statics), read once in a transform where there are no statics."""
+def parsed_function(fn, statics=(), shared=False):
+    """ParsedFunction(fn, statics), read once in a transform where there are no statics;
+    `shared`: the one read, not a copy, for an analysis that changes nothing of it."""
     kept = _readings.kept
     if statics or kept is None:
         return ParsedFunction(fn, statics)
     if fn not in kept:
         kept[fn] = ParsedFunction(fn)
-    return kept[fn].copy()
+    return kept[fn] if shared else kept[fn].copy()
+
+
+def facts_kept(analysis):
+    """The dict in which `analysis` keeps what it finds of each function, for the transform
+    in progress (a function's code does not change while it runs); a new one outside."""
+    return {} if _readings.facts is None else _readings.facts.setdefault(analysis, {})
 
 
 def check_function(fn):

@@ -16,7 +16,7 @@ from .changed_later import left_as_passed
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
 from .local_classes import made_class
-from .parse import MISSING, ParsedFunction
+from .parse import MISSING, parsed_function
 from .python_versions import is_python_version
 from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
 
@@ -147,7 +147,7 @@ class UserCalls:
         if not any(map(self._changed_later, [*given, *written.values()])):
             return
         try:
-            parsed = ParsedFunction(fn)
+            parsed = parsed_function(fn, shared=True)
             places = inspect.signature(fn).bind(*range(len(given)), **{k: k for k in written})
         except (SrcdiffError, TypeError):
             return  # (refused where the call is bound)
