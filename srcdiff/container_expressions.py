@@ -7,17 +7,26 @@ import inspect
 import gast
 
 from . import ir, runtime
-from .container_facts import dict_names, dict_view, is_call, zip_star_error
+from .container_facts import (
+    dict_names,
+    dict_view,
+    is_call,
+    spread_keyword_displays,
+    zip_star_error,
+)
 from .container_joins import is_starred_display
 from .errors import UnsupportedError
 from .parse import MISSING
 
 
-def _is_get(node):
+def _is_get(node, displays=False):
     """Whether call `node` is `d.get(k)` or `d.get(k, default)` of a d and k that reading
-    twice reads the same (names, constants, their items and attributes)."""
+    twice reads the same (names, constants, their items and attributes; and dict displays if
+    `displays`)."""
 
     def plain(part):
+        if displays and isinstance(part, gast.Dict):
+            return True
         if isinstance(part, gast.Subscript):
             return plain(part.value) and plain(part.slice)
         if isinstance(part, gast.Attribute):
@@ -33,6 +42,23 @@ def _is_get(node):
         and plain(node.func.value)
         and plain(node.args[0])
     )
+
+
+def _display_got(node):
+    """`{'a': u, 'b': v}.get('a', default)` (a dict display of constant keys, as a
+    function's **kwargs becomes when inlined): the item, or the default, known as f is read;
+    None where the key is not constant."""
+    mapping = node.func.value
+    if not (
+        isinstance(mapping, gast.Dict)
+        and isinstance(node.args[0], gast.Constant)
+        and all(isinstance(k, gast.Constant) for k in mapping.keys)
+    ):
+        return None
+    for key, value in zip(mapping.keys, mapping.values):
+        if key.value == node.args[0].value:
+            return value
+    return node.args[1] if len(node.args) == 2 else ir.const(None)
 
 
 class ContainerExpressions:
@@ -96,9 +122,15 @@ class ContainerExpressions:
             node = self.splat(node, stmt)
             if not isinstance(node, gast.Call):  # zip(*pairs): its columns
                 return node
+        if any(k.arg is None for k in node.keywords):  # (h(x, **kw) of an inlined **kw)
+            node.keywords = spread_keyword_displays(node.keywords)
         if any(k.arg is None for k in node.keywords):
             node = self.keywords_by_signature(node, stmt)
         fn = self.resolve(node.func)
+        if fn is MISSING and _is_get(node, displays=True):
+            got = _display_got(node)
+            if got is not None:
+                return got
         if fn is MISSING and _is_get(node) and self.is_varied(node.func.value):
             return self.got(node)
         if (

@@ -1,0 +1,121 @@
+"""Bugs found by probing srcdiff with code a new user writes (numpy idioms from tutorials,
+scipy.special and scipy.stats calls, Python idioms), each checked against finite differences
+and autograd: wrong numbers, raw Python errors escaping, and refusals of common code."""
+
+import numpy as np
+import pytest
+
+import srcdiff as nf
+from oracle import (
+    assert_close,
+    autograd_grad,
+    close,
+    finite_differences,
+    gradient_along,
+    inner,
+    random_like,
+)
+
+
+def assert_derivatives(f, *args, wrt=0, autograd=True):
+    """Reverse, forward and forward over reverse against finite differences (the second
+    order: differences of the checked gradient), and the gradient against autograd's."""
+    gradient, v = nf.grad(f, wrt=wrt), random_like(args[wrt], seed=1)
+    expected = finite_differences(f, args, wrt)
+    assert_close(gradient(*args), expected, 1e-6, 1e-8, "reverse vs finite differences")
+    tangent = nf.jvp(f, wrt=wrt)(*args, v)[1]
+    assert_close(tangent, inner(expected, v), 1e-6, 1e-8, "forward vs finite differences")
+    along = gradient_along(gradient, args, wrt, v)
+    assert_close(nf.hvp(f, wrt=wrt)(*args, v), along, 1e-5, 1e-7, "hvp vs finite differences")
+    if autograd:
+        assert close(autograd_grad(f, args, wrt), expected, 1e-6, 1e-8)
+
+
+X = np.array([0.3, -1.2, 0.7, 2.1, -0.4, 0.55])
+
+
+# --- raw Python errors ---------------------------------------------------------------------------
+
+
+def polyval_of_a_list_of_coefficients(x):
+    return np.sum(np.polyval([1.0, 2.0, 3.0], x)) + np.sum(np.polyval([1, -2], x))
+
+
+def polyval_of_a_list_holding_a_differentiated_value(x):
+    return np.sum(np.polyval([x[0], 2.0, x[1]], np.array([0.3, 0.5])))
+
+
+@pytest.mark.parametrize(
+    "f", [polyval_of_a_list_of_coefficients, polyval_of_a_list_holding_a_differentiated_value]
+)
+def test_polyval_of_a_list_of_coefficients(f):
+    """np.polyval takes its coefficients as a list: the derivative's coefficients
+    (runtime.polyder) raised a TypeError from np.result_type of a list. (autograd has no
+    gradient of np.polyval.)"""
+    assert_derivatives(f, X, autograd=False)
+
+
+# --- refusals of common code ---------------------------------------------------------------------
+
+
+def scaled(a, **options):
+    return a * options.get("gain", 1.0) + options.get("shift", 0.5)
+
+
+def options_read_with_get(x):
+    return np.sum(scaled(x, gain=x[0]) ** 2)
+
+
+def options_read_with_get_in_a_local_function(x):
+    def shifted(a, **kw):
+        return a + kw.get("shift", 1.0) * kw.get("missing", 2.0)
+
+    return np.sum(shifted(x, shift=x[1]) ** 2)
+
+
+def affine(a, scale=1.0, shift=0.0):
+    return a * scale + shift
+
+
+def passes_its_options_on(a, **kw):
+    return affine(a, **kw)
+
+
+def options_passed_on(x):
+    return np.sum(passes_its_options_on(x, scale=x[1]) ** 2)
+
+
+def options_passed_on_in_a_local_function(x):
+    def passes_on(a, **kw):
+        return affine(a, shift=0.5, **kw) * affine(a, **kw)
+
+    return np.sum(passes_on(x, scale=x[1]) ** 2)
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        options_read_with_get,
+        options_read_with_get_in_a_local_function,
+        options_passed_on,
+        options_passed_on_in_a_local_function,
+    ],
+)
+def test_keyword_options_read_with_get_or_passed_on(f):
+    """A function's **kwargs, inlined as a dict display of what the call passes, was refused
+    read by `.get(key, default)` ("cannot differentiate through {'gain': ...}.get(...)") and
+    passed on as `**kw` to another call."""
+    assert_derivatives(f, X)
+
+
+def passes_an_option_twice(x):
+    def passes_on(a, **kw):
+        return affine(a, scale=2.0, **kw)
+
+    return np.sum(passes_on(x, scale=x[1]) ** 2)
+
+
+def test_an_option_passed_on_twice_is_still_refused():
+    """Python raises a TypeError (scale given twice): srcdiff must not pick one of them."""
+    with pytest.raises(nf.SrcdiffError, match=r"\*\*kwargs"):
+        nf.grad(passes_an_option_twice)(X)
