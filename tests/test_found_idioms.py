@@ -119,3 +119,17 @@ def test_an_option_passed_on_twice_is_still_refused():
     """Python raises a TypeError (scale given twice): srcdiff must not pick one of them."""
     with pytest.raises(nf.SrcdiffError, match=r"\*\*kwargs"):
         nf.grad(passes_an_option_twice)(X)
+
+
+def extends_a_list_then_replaces_an_item(x):
+    items = list(x)
+    items.extend([x[1], x[2]])
+    items[2] = items[2] * 2
+    return sum(v**2 for v in items)
+
+
+def test_an_item_replaced_in_a_list_extended_before():
+    """`items.extend(...)` is made a new list bound to `items` again, so `items` is
+    assigned `[]` and that list's name: the write was refused as into "an argument, or a
+    view or alias of one", for `[]` did not count as a new value there."""
+    assert_derivatives(extends_a_list_then_replaces_an_item, X)
