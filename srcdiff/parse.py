@@ -431,8 +431,10 @@ class ParsedFunction:
         if not isinstance(func, gast.Attribute):
             return None
         obj = self.resolve(func)
-        if inspect.ismethod(obj) and not inspect.isclass(obj.__self__):
-            return func.value
+        if inspect.ismethod(obj) and (
+            not inspect.isclass(obj.__self__) or self.resolve(func.value) is obj.__self__
+        ):
+            return func.value  # (an object's method, or a class's classmethod: Model.create)
         root = func.value
         static = self.statics.get(root.id) if isinstance(root, gast.Name) else None
         cls = (
