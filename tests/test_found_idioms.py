@@ -157,6 +157,43 @@ def test_a_classmethod_called_on_its_class():
     assert_derivatives(calls_a_classmethod_on_its_class, w, x)
 
 
+def reduces_along_rows(x):
+    return (
+        np.sum(np.add.reduce(x) ** 2)
+        + np.multiply.reduce(x, axis=1).sum()
+        + np.sum(np.maximum.reduce(x, axis=1, keepdims=True) * x)
+        + np.minimum.reduce(x, axis=None)
+    )
+
+
+def accumulates(x):
+    wealth = np.add.accumulate(x[0])
+    drawdown = np.max(np.maximum.accumulate(wealth) - wealth)
+    return (
+        drawdown
+        + np.sum(np.multiply.accumulate(x, axis=1) ** 2)
+        + np.sum(np.minimum.accumulate(x, axis=1) * x)
+    )
+
+
+def outer_products(x):
+    return (
+        np.sum(np.multiply.outer(x[0], x[1]) ** 2)
+        + np.sum(np.exp(-(np.subtract.outer(x[0], x[2, :2]) ** 2)))
+        + np.sum(np.sin(np.add.outer(x, x[1, 0])))
+        + np.sum(np.divide.outer(x[2], x[0, :2] + 3.0))
+    )
+
+
+@pytest.mark.parametrize("f", [reduces_along_rows, accumulates, outer_products])
+def test_ufunc_methods_reduce_accumulate_and_outer(f):
+    """np.maximum.reduce, np.maximum.accumulate (a running maximum), np.subtract.outer and
+    the others were refused: 'no adjoint is registered for np.maximum.reduce'. (autograd's
+    ufuncs have no methods.)"""
+    x = np.array([[0.3, -1.2, 0.7, 2.1], [-0.4, 0.55, 1.3, -0.8], [0.9, 0.1, -1.5, 0.25]])
+    assert_derivatives(f, x, autograd=False)
+
+
 # --- silently wrong numbers ----------------------------------------------------------------------
 
 
