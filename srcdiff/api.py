@@ -343,7 +343,10 @@ class Derivative(Variants):
                     self._location("defined"),
                     "give a tangent shaped like its argument",
                 )
-        tangents = [runtime.as_tangent(t) for t in tangents]  # lists add as numpy's arrays
+        tangents = [  # (lists add as numpy's arrays; None stands for zeros)
+            runtime.as_tangent(runtime.zero_tangent(args[p]) if t is None and p < len(args) else t)
+            for p, t in zip(self.wrt, tangents)
+        ]
         if self._bound is not None:
             args = [self._bound] + args
         return list(tangents) + args, args, offset

@@ -76,6 +76,13 @@ def _check_structure(given, like, what, where, hint):
                 where,
                 hint,
             )
+    if runtime.is_record(like) and type(given) is not type(like):
+        raise ArgumentError(
+            f"{what} is a {type(given).__name__}, but the value it goes with is a "
+            f"{type(like).__name__}",
+            where,
+            f"{hint}: a {type(like).__name__} holding the tangents of its fields",
+        )
     if isinstance(like, dict) and given.keys() - like.keys():
         extra = ", ".join(map(repr, sorted(given.keys() - like.keys(), key=repr)))
         raise ArgumentError(

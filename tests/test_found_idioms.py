@@ -58,6 +58,44 @@ def test_polyval_of_a_list_of_coefficients(f):
     assert_derivatives(f, X, autograd=False)
 
 
+def weighted_sum(x, y):
+    return np.sum(x * y**2)
+
+
+def test_a_tangent_of_none_stands_for_zeros():
+    """None for a tangent (zeros, as check_shaped_like takes it) reached the emitted code:
+    a raw TypeError (unsupported operand type(s) for *: 'NoneType' and 'float')."""
+    x, y, v = np.array([1.0, 2.0]), np.array([3.0, -1.0]), np.array([0.5, 2.0])
+    assert nf.jvp(weighted_sum)(x, y, None)[1] == 0.0
+    assert nf.jvp(weighted_sum, wrt=(0, 1))(x, y, (None, v))[1] == pytest.approx(2 * x * y @ v)
+    np.testing.assert_array_equal(nf.hvp(weighted_sum, wrt=1)(x, y, None), np.zeros(2))
+
+
+class Affine:
+    def __init__(self, w, b):
+        self.w, self.b = w, b
+
+    def __call__(self, x):
+        return np.tanh(x @ self.w + self.b)
+
+
+def loss_of_a_layer(layer, x):
+    return np.sum(layer(x) ** 2)
+
+
+def test_a_tangent_of_an_object_given_as_another_type_is_refused():
+    """A dict or a number for the tangent of an object argument was a raw AttributeError
+    from the emitted code ('dict' object has no attribute 'w')."""
+    layer, x = Affine(np.ones((2, 2)), np.zeros(2)), np.array([[0.5, -1.0]])
+    for tangent in ({"w": np.ones((2, 2)), "b": np.ones(2)}, 0.0):
+        with pytest.raises(nf.ArgumentError, match="but the value it goes with is a Affine"):
+            nf.jvp(loss_of_a_layer)(layer, x, tangent)
+    tangent = Affine(np.ones((2, 2)), np.ones(2))
+    along = nf.jvp(loss_of_a_layer)(layer, x, tangent)[1]
+    gradient = nf.grad(loss_of_a_layer)(layer, x)
+    assert along == pytest.approx(np.sum(gradient.w) + np.sum(gradient.b))
+
+
 # --- refusals of common code ---------------------------------------------------------------------
 
 
