@@ -529,7 +529,7 @@ def _read(fn, parse=True, shared=False):
                 where,
                 "async functions and other callables are not supported",
             )
-        ir.increment_lineno(tree, max(start, 1) - 1)
+        ir.increment_lineno(node, max(start, 1) - 1)  # (a lambda's def is not in tree)
         if len(_PARSED) >= 64:
             _PARSED.clear()
         _PARSED[source, start] = node
