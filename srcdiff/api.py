@@ -14,6 +14,7 @@ from .arguments import (
     caller,
     check_differentiable,
     check_shaped_like,
+    with_zeros_for_none,
     choose_wrt,
     complex_leaf,
     is_wrt,
@@ -344,7 +345,7 @@ class Derivative(Variants):
                     "give a tangent shaped like its argument",
                 )
         tangents = [  # (lists add as numpy's arrays; None stands for zeros)
-            runtime.as_tangent(runtime.zero_tangent(args[p]) if t is None and p < len(args) else t)
+            runtime.as_tangent(with_zeros_for_none(t, args[p]) if p < len(args) else t)
             for p, t in zip(self.wrt, tangents)
         ]
         if self._bound is not None:

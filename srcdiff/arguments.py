@@ -65,6 +65,25 @@ def check_shaped_like(given, like, what, where, hint):
         )
 
 
+def with_zeros_for_none(given, like):
+    """A tangent or cotangent checked by check_shaped_like with zeros where it holds None
+    (item by item in lists, tuples, dicts and objects' fields), as the emitted code needs."""
+    if given is None:
+        return runtime.zero_tangent(like)
+    if isinstance(like, dict) and isinstance(given, dict):
+        return {k: with_zeros_for_none(v, like.get(k)) for k, v in given.items()}
+    if isinstance(like, (list, tuple)) and isinstance(given, (list, tuple)):
+        items = [with_zeros_for_none(g, v) for g, v in zip(given, like)]
+        return type(given)(*items) if hasattr(given, "_fields") else type(given)(items)
+    if runtime.is_record(like) and type(given) is type(like):
+        fields = runtime.record_fields(like)
+        return runtime.rebuilt(
+            given,
+            {n: with_zeros_for_none(getattr(given, n, None), getattr(like, n)) for n in fields},
+        )
+    return given
+
+
 def _check_structure(given, like, what, where, hint):
     """Refuse a dict for a list, a number for a tuple, a key the value does not have: the
     emitted code would fail on it with a raw error, or ignore the extra key."""

@@ -14,7 +14,7 @@ import numpy as np
 
 from . import runtime
 from .api import Derivative, grad, jvp
-from .arguments import Wrt, caller, check_shaped_like, choose_wrt
+from .arguments import Wrt, caller, check_shaped_like, choose_wrt, with_zeros_for_none
 from .errors import ArgumentError
 from .modes import Mode
 
@@ -138,7 +138,7 @@ class Pullback:
         try:
             # the backward sweep pops its stacks and clears its lists: give it copies
             backward = emitted.functions[emitted.meta.names[1]]
-            grads = backward(cotangent, _fresh(self._saved))
+            grads = backward(with_zeros_for_none(cotangent, self._out), _fresh(self._saved))
         except ArgumentError as exc:
             if exc.location is not None:
                 raise

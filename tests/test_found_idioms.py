@@ -94,6 +94,39 @@ def test_a_tangent_of_an_object_given_as_another_type_is_refused():
     along = nf.jvp(loss_of_a_layer)(layer, x, tangent)[1]
     gradient = nf.grad(loss_of_a_layer)(layer, x)
     assert along == pytest.approx(np.sum(gradient.w) + np.sum(gradient.b))
+    along_b = nf.jvp(loss_of_a_layer)(layer, x, Affine(None, np.ones(2)))[1]
+    assert along_b == pytest.approx(np.sum(gradient.b))
+
+
+def params_read_by_key(p, x):
+    return np.sum(p["w"] * x) + p["b"] ** 2 + p["c"][0] * 2
+
+
+def square_and_items(x):
+    return x[0] ** 2, {"a": x[1] * x[2], "b": [x[0], x[2] ** 3]}
+
+
+def test_none_inside_a_tangent_or_cotangent_stands_for_zeros():
+    """None for an item of a pytree's tangent, or of a cotangent, was a raw TypeError from
+    the emitted code."""
+    p, x = {"w": np.array([1.0, 2.0]), "b": 1.5, "c": [0.5, 1.0]}, np.array([3.0, -1.0])
+    tangent = {"w": np.array([1.0, 1.0]), "b": None, "c": [None, None]}
+    assert nf.jvp(params_read_by_key)(p, x, tangent)[1] == pytest.approx(2.0)
+    assert nf.jvp(params_read_by_key)(p, x, {"w": None, "b": 1.0, "c": None})[1] == 3.0
+    y = np.array([0.3, -1.2, 0.7])
+    pullback = nf.vjp(square_and_items)(y)[1]
+    np.testing.assert_allclose(pullback((1.0, {"a": None, "b": [None, 1.0]})), [0.6, 0, 1.47])
+
+
+def test_an_error_located_at_a_lambda_names_its_line():
+    """An error located at f's definition named line 1 of the module (`import numpy as
+    np`) for a lambda: its def was made after the parsed tree's lines were moved."""
+    with pytest.raises(nf.ArgumentError, match="is int") as error:
+        nf.grad(lambda a: a**2)(3)
+    assert error.value.location.line.strip() == "nf.grad(lambda a: a**2)(3)"
+    with pytest.raises(nf.ArgumentError, match="not a tuple") as error:
+        nf.jacobian(lambda t: (t * 2, t[0]))(np.ones(2))
+    assert error.value.location.line.strip().startswith("nf.jacobian(lambda t:")
 
 
 # --- refusals of common code ---------------------------------------------------------------------
