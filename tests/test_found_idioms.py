@@ -265,6 +265,24 @@ def test_ufunc_methods_reduce_accumulate_and_outer(f):
     assert_derivatives(f, x, autograd=False)
 
 
+def pads_in_the_modes_copying_elements(x):
+    image = x.reshape(2, 3)
+    reflected = np.pad(image, ((2, 1), (0, 3)), mode="reflect")
+    return (
+        np.sum(reflected**2 * np.arange(30.0).reshape(5, 6))
+        + np.sum(np.sin(np.pad(x, 2, "edge")))
+        + np.sum(np.pad(x, (4, 1), mode="wrap") * np.arange(11.0))
+        + np.sum(np.pad(image, 1, mode="symmetric") ** 3)
+    )
+
+
+def test_pad_by_the_edge_reflected_symmetric_or_wrapped():
+    """np.pad's edge, reflect, symmetric and wrap modes copy elements, so their derivative
+    pads alike and their adjoint adds each padded element's back: they were refused.
+    (autograd pads in constant mode only.)"""
+    assert_derivatives(pads_in_the_modes_copying_elements, X, autograd=False)
+
+
 # --- silently wrong numbers ----------------------------------------------------------------------
 
 
