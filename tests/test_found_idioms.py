@@ -283,6 +283,21 @@ def test_pad_by_the_edge_reflected_symmetric_or_wrapped():
     assert_derivatives(pads_in_the_modes_copying_elements, X, autograd=False)
 
 
+def sums_by_segment(x):
+    segments = np.array([0, 0, 1, 3, 3, 3])
+    sums = np.bincount(segments, weights=x**2, minlength=5)
+    counts = np.bincount(segments, minlength=5)
+    return np.sum(sums / np.maximum(counts, 1) * np.arange(1, 6)) + np.sum(
+        np.bincount(np.array([2, 1, 1]), x[:3]) ** 2
+    )
+
+
+def test_bincount_of_weights():
+    """np.bincount(segments, weights=w), a sum by segment, was refused: 'no adjoint is
+    registered for numpy.bincount'. (autograd has no rule for it.)"""
+    assert_derivatives(sums_by_segment, X, autograd=False)
+
+
 # --- silently wrong numbers ----------------------------------------------------------------------
 
 
