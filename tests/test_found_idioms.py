@@ -298,6 +298,29 @@ def test_bincount_of_weights():
     assert_derivatives(sums_by_segment, X, autograd=False)
 
 
+def bessel_functions(x):
+    import scipy.special as special
+
+    orders = np.array([0.5, 2.0, 1.0, 3.0, 1.5, 0.0])
+    return np.sum(
+        special.jv(1.0, x) * special.jv(orders, x)
+        + special.j0(x)
+        + special.j1(x) ** 2
+        + special.y0(x)
+        + special.y1(x)
+        + special.yv(0.5, x)
+        + special.k0(x)
+        + special.k1(x) * special.kv(1.5, x)
+        + special.erfcx(x - 1)
+    )
+
+
+def test_bessel_functions_and_erfcx():
+    """scipy.special's j0, j1, jv, y0, y1, yv, k0, k1, kv and erfcx were refused ('no
+    adjoint is registered for sp.jv'); autograd has j0, j1, jv, y0, y1, yv."""
+    assert_derivatives(bessel_functions, np.abs(X) + 0.2, autograd=False)
+
+
 # --- silently wrong numbers ----------------------------------------------------------------------
 
 
