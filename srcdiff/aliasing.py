@@ -443,6 +443,10 @@ class Aliasing:
         values = self._values(name)
         return name not in self.params and bool(values) and all(map(_is_list_made, values))
 
+    def values_of(self, name):
+        """The values assigned to `name` (by a plain assignment)."""
+        return self._values(name)
+
     def _values(self, name):
         """The values assigned to `name` (by a plain assignment)."""
         if self._assigned is None:  # (one walk, for all the writes asking)

@@ -2,6 +2,9 @@
 scipy.special and scipy.stats calls, Python idioms), each checked against finite differences
 and autograd: wrong numbers, raw Python errors escaping, and refusals of common code."""
 
+import collections
+import inspect
+
 import numpy as np
 import pytest
 
@@ -363,3 +366,38 @@ def test_a_class_passed_to_a_function_reading_its_attribute():
     a tangent: hvp raised AttributeError ('NoneType' object has no attribute 'GAIN'), and
     grad of grad "cannot differentiate the attribute .GAIN of a type"."""
     assert_derivatives(passes_a_class_to_a_function, X)
+
+
+def sums_a_sliding_window(x):
+    window = collections.deque(maxlen=2)
+    total = 0.0
+    for v in x:
+        window.append(v)  # (drops the oldest item once two are held)
+        total = total + sum(window) ** 2
+    return total
+
+
+def sums_an_unbounded_deque(x):
+    items = collections.deque()
+    for v in x:
+        items.append(v * 2)
+    return sum(items) * items[0]
+
+
+def test_a_deque_with_a_maxlen_is_refused_in_reverse_mode():
+    """The backward sweep took window.append for a list's append, and read the window as
+    it was at the end: the gradient was [-1.2, -1.8, 4.6, 5.6, 3.7, 0.3] where [-1.2, -2.8,
+    4.6, 9.0, 3.7, 0.3] is right (hvp wrong too). Forward mode runs the deque itself."""
+    lines, first = inspect.getsourcelines(sums_a_sliding_window)
+    [at] = [first + k for k, line in enumerate(lines) if "window.append(v)" in line]
+    for derivative in (
+        lambda: nf.grad(sums_a_sliding_window)(X),
+        lambda: nf.hvp(sums_a_sliding_window)(X, X),
+    ):
+        with pytest.raises(nf.UnsupportedError, match=r"deque\(maxlen=2\)") as error:
+            derivative()
+        assert error.value.location.lineno == at and error.value.hint
+    v = random_like(X, seed=1)
+    tangent = nf.jvp(sums_a_sliding_window)(X, v)[1]
+    assert tangent == pytest.approx(inner(finite_differences(sums_a_sliding_window, (X,), 0), v))
+    assert_derivatives(sums_an_unbounded_deque, X, autograd=False)
