@@ -37,9 +37,10 @@ def check_shaped_like(given, like, what, where, hint):
         return
     if runtime.is_record(like) and type(given) is type(like):
         for name in runtime.record_fields(like):
-            check_shaped_like(
-                getattr(given, name, None), getattr(like, name), f"{what}.{name}", where, hint
-            )
+            if not _kept_count(getattr(given, name, None), getattr(like, name)):
+                check_shaped_like(
+                    getattr(given, name, None), getattr(like, name), f"{what}.{name}", where, hint
+                )
         return
     numeric = (np.ndarray, np.generic, float, int, complex)
     if not isinstance(like, numeric) or not isinstance(given, numeric + (list, tuple)):
@@ -76,12 +77,24 @@ def with_zeros_for_none(given, like):
         items = [with_zeros_for_none(g, v) for g, v in zip(given, like)]
         return type(given)(*items) if hasattr(given, "_fields") else type(given)(items)
     if runtime.is_record(like) and type(given) is type(like):
-        fields = runtime.record_fields(like)
+        fields = {
+            n: (getattr(given, n, None), getattr(like, n)) for n in runtime.record_fields(like)
+        }
         return runtime.rebuilt(
             given,
-            {n: with_zeros_for_none(getattr(given, n, None), getattr(like, n)) for n in fields},
+            {
+                n: runtime.zero_tangent(v) if _kept_count(g, v) else with_zeros_for_none(g, v)
+                for n, (g, v) in fields.items()
+            },
         )
     return given
+
+
+def _kept_count(given, like):
+    """Whether an object's field holds an int (a count, a flag) that its tangent holds
+    unchanged, as nf.tree_map, nf.unravel or a copy of the object leave it: no tangent."""
+    integral = (bool, int, np.integer)
+    return isinstance(like, integral) and isinstance(given, integral) and given == like
 
 
 def _check_structure(given, like, what, where, hint):

@@ -3,6 +3,7 @@ scipy.special and scipy.stats calls, Python idioms), each checked against finite
 and autograd: wrong numbers, raw Python errors escaping, and refusals of common code."""
 
 import collections
+import dataclasses
 import inspect
 
 import numpy as np
@@ -130,6 +131,38 @@ def test_an_error_located_at_a_lambda_names_its_line():
     with pytest.raises(nf.ArgumentError, match="not a tuple") as error:
         nf.jacobian(lambda t: (t * 2, t[0]))(np.ones(2))
     assert error.value.location.line.strip().startswith("nf.jacobian(lambda t:")
+
+
+@dataclasses.dataclass(frozen=True)
+class Repeated:
+    w: np.ndarray
+    times: int = 2
+
+    def apply(self, x):
+        for _ in range(self.times):
+            x = np.sin(x * self.w)
+        return x
+
+
+def loss_of_a_repeated_layer(layer, x):
+    return np.sum(layer.apply(x) ** 2)
+
+
+def test_a_tangent_made_by_tree_map_keeps_an_objects_count():
+    """nf.tree_map (or nf.unravel, or a copy) of a dataclass leaves its int fields as they
+    are, so a tangent made so held times=2: jvp and hvp refused it ("the tangent of
+    argument 'layer'.times is not zero"). It stands for no tangent."""
+    layer, x = Repeated(np.array([0.5, -1.2, 0.8])), np.array([0.3, 1.1, -0.7])
+    v = nf.tree_map(np.ones_like, layer)
+    gradient = nf.grad(loss_of_a_repeated_layer)(layer, x)
+    along = nf.jvp(loss_of_a_repeated_layer)(layer, x, v)[1]
+    assert along == pytest.approx(np.sum(gradient.w))
+    eps = 1e-6
+    moved = [nf.grad(loss_of_a_repeated_layer)(Repeated(layer.w + s * eps), x).w for s in (1, -1)]
+    hv = nf.hvp(loss_of_a_repeated_layer)(layer, x, v)
+    np.testing.assert_allclose(hv.w, (moved[0] - moved[1]) / (2 * eps), rtol=1e-5)
+    with pytest.raises(nf.ArgumentError, match="'layer'.times is not zero"):
+        nf.jvp(loss_of_a_repeated_layer)(layer, x, Repeated(np.ones(3), 3))
 
 
 # --- refusals of common code ---------------------------------------------------------------------
