@@ -41,6 +41,29 @@ def assert_derivatives(f, *args, wrt=0, autograd=True):
 X = np.array([0.3, -1.2, 0.7, 2.1, -0.4, 0.55])
 
 
+class Slotted:
+    __slots__ = ("w", "b")
+
+    def __init__(self, w, b):
+        self.w, self.b = w, b
+
+
+def loss_of_a_slotted_object(m, x):
+    return np.sum((x * m.w + m.b) ** 2)
+
+
+def test_the_gradient_of_an_object_with_slots():
+    """An object of a class with __slots__ has no __dict__, so it had no fields that
+    gradients follow: its gradient was a copy of the object itself (w and b its values)."""
+    m, x = Slotted(np.array([0.5, -1.2, 0.8]), 0.5), np.array([[0.3, 1.1, -0.7], [1.0, 0.2, 0.4]])
+    gradient = nf.grad(loss_of_a_slotted_object)(m, x)
+    np.testing.assert_allclose(gradient.w, np.sum(2 * (x * m.w + m.b) * x, axis=0))
+    assert gradient.b == pytest.approx(np.sum(2 * (x * m.w + m.b)))
+    hv = nf.hvp(loss_of_a_slotted_object)(m, x, Slotted(np.zeros(3), 1.0))
+    np.testing.assert_allclose(hv.w, np.sum(2 * x, axis=0))
+    assert hv.b == pytest.approx(2 * x.size)
+
+
 # --- raw Python errors ---------------------------------------------------------------------------
 
 

@@ -175,12 +175,19 @@ def record_fields(x):
         return [name for name in attribute_names(x) if id(getattr(x, name)) in children]
     if dataclasses.is_dataclass(x):
         return [f.name for f in dataclasses.fields(x)]
-    return list(vars(x)) if hasattr(x, "__dict__") else []
+    return attribute_names(x)
 
 
 def attribute_names(x):
+    """The instance's own attributes: those in its __dict__, and the __slots__ it has set
+    (a class with __slots__ has no __dict__: its fields are those)."""
     names = list(vars(x)) if hasattr(x, "__dict__") else []
-    return names + [n for k in type(x).__mro__ for n in getattr(k, "__slots__", ())]
+    for kind in type(x).__mro__:
+        slots = getattr(kind, "__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__", *names) and hasattr(x, name):
+                names.append(name)
+    return names
 
 
 def rebuilt(x, fields):
