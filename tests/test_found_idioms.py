@@ -457,3 +457,26 @@ def test_a_deque_with_a_maxlen_is_refused_in_reverse_mode():
     tangent = nf.jvp(sums_a_sliding_window)(X, v)[1]
     assert tangent == pytest.approx(inner(finite_differences(sums_a_sliding_window, (X,), 0), v))
     assert_derivatives(sums_an_unbounded_deque, X, autograd=False)
+
+
+class Delegating:
+    def __init__(self, params):
+        self._params = params
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["_params"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def loss_of_a_delegating_object(m, x):
+    return np.sum(np.tanh(x @ m.W) + m.b)
+
+
+def test_an_attribute_a_getattr_gives_is_refused():
+    """`m.W` of an object whose __getattr__ reads it from a dict it holds: the gradient
+    went under .W, which the object does not hold, and was dropped: zeros, silently."""
+    m = Delegating({"W": np.array([[0.5], [-1.2]]), "b": 0.3})
+    with pytest.raises(nf.ArgumentError, match=r"cannot differentiate \.b of the Delegating"):
+        nf.grad(loss_of_a_delegating_object)(m, np.array([[0.3, 1.1]]))

@@ -44,6 +44,13 @@ def field_grad(g, obj, name):
             hint="read arrays from a dataclass, a namedtuple or an object's "
             "attributes; for an array use the numpy function instead",
         )
+    if name not in attribute_names(obj):  # (its gradient would be dropped: zeros)
+        raise ArgumentError(
+            f"srcdiff cannot differentiate .{name} of the {type(obj).__name__}: the object "
+            f"does not hold it (a __getattr__ gives it), and gradients follow the "
+            f"attributes it holds ({', '.join(attribute_names(obj)) or 'none'})",
+            hint=f"read it from where the object holds it, or store it as self.{name}",
+        )
     return Sparse({name: g})
 
 
