@@ -14,6 +14,7 @@ from .arguments import (
     caller,
     check_differentiable,
     check_shaped_like,
+    takes_fewer,
     with_zeros_for_none,
     choose_wrt,
     complex_leaf,
@@ -344,10 +345,8 @@ class Derivative(Variants):
                     self._location("defined"),
                     "give a tangent shaped like its argument",
                 )
-        tangents = [  # (lists add as numpy's arrays; None stands for zeros)
-            runtime.as_tangent(with_zeros_for_none(t, args[p]) if p < len(args) else t)
-            for p, t in zip(self.wrt, tangents)
-        ]
+        given = [args[p] if p < len(args) else None for p in self.wrt]  # (None: zeros)
+        tangents = [runtime.as_tangent(with_zeros_for_none(t, a)) for t, a in zip(tangents, given)]
         if self._bound is not None:
             args = [self._bound] + args
         return list(tangents) + args, args, offset
@@ -412,7 +411,7 @@ class Derivative(Variants):
         if self._defaults_replaced():
             self._remake()
             return self(*given, **named)
-        if kwargs:
+        if kwargs or takes_fewer(self.signature, len(args) - self._offset, self._mode):
             args, kwargs = self.bind(args, kwargs)
         if variant is None and self._plain and not kwargs:
             variant = self._variant_for(args, args, self._offset)

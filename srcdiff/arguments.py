@@ -12,6 +12,7 @@ import numpy as np
 
 from . import runtime
 from .errors import ArgumentError, Location, UnsupportedError
+from .modes import Mode
 
 
 def check_shaped_like(given, like, what, where, hint):
@@ -64,6 +65,17 @@ def check_shaped_like(given, like, what, where, hint):
             where,
             "give it a zero tangent, or make the value a float",
         )
+
+
+def takes_fewer(signature, given, mode):
+    """Whether a function of `signature` takes fewer arguments by position than the `given`
+    (and a jvp's tangents): binding them then says so at the user's line, where the emitted
+    function's own TypeError would name it."""
+    parameters = signature.parameters.values()
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        return False
+    taken = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
+    return given > taken + (mode is Mode.JVP)
 
 
 def with_zeros_for_none(given, like):

@@ -188,6 +188,20 @@ def test_a_tangent_made_by_tree_map_keeps_an_objects_count():
         nf.jvp(loss_of_a_repeated_layer)(layer, x, Repeated(np.ones(3), 3))
 
 
+def test_too_many_arguments_or_no_v_are_refused_at_the_call():
+    """grad(f) called with more arguments than f takes was a raw TypeError naming the
+    emitted function ('dweighted_sum() takes 2 positional arguments'); hvp(f) called without
+    v said 'jvp of dweighted_sum needs ...' at a line of the emitted code."""
+    x, y = np.array([1.0, 2.0]), np.array([3.0, -1.0])
+    with pytest.raises(nf.ArgumentError, match="cannot call weighted_sum: too many") as error:
+        nf.grad(weighted_sum)(x, y, 3.0)
+    assert error.value.location.line.strip().startswith("nf.grad(weighted_sum)(x, y, 3.0)")
+    with pytest.raises(nf.ArgumentError, match="hvp of weighted_sum needs") as error:
+        nf.hvp(weighted_sum)(x, y)
+    assert error.value.location.line.strip() == "nf.hvp(weighted_sum)(x, y)"
+    assert nf.hvp(weighted_sum, wrt=1)(x, y, np.array([1.0, 0.0])) == pytest.approx([2.0, 0.0])
+
+
 # --- refusals of common code ---------------------------------------------------------------------
 
 
