@@ -4,7 +4,7 @@ the function is called), of a function a call returns, of an item picked at run 
 
 import gast
 
-from . import ir
+from . import ir, runtime
 from .container_sharing import LIST_CHANGES
 from .errors import NoAdjointError, StaticArgumentNeeded, UnsupportedError
 from .provenance import holds_functions
@@ -30,6 +30,13 @@ class UnknownCallees:
             )
         self._refuse_item_call(func, what, loc)
         made = self._made_by(func)
+        if made is not None and self._makes_an_object(made):
+            raise UnsupportedError(
+                "this line calls an object it makes (its class's __call__): srcdiff follows "
+                "an object's methods through a name",
+                loc,
+                "name the object first: layer = Layer(w, b), then layer(x)",
+            )
         if made is not None:
             of = ir.dotted(made.args[0]) if made.args else None
             maker = getattr(self.p.resolve(made.func), "__module__", None) or ""
@@ -69,6 +76,16 @@ class UnknownCallees:
             f"srcdiff does not know what {what!r} is; call a numpy function "
             "or one with a registered adjoint",
         )
+
+    def _makes_an_object(self, made):
+        """Whether the call `made` makes an object of a class (Layer(w, b), or the
+        runtime.replaced(...) of its fields that making one from differentiated values
+        becomes)."""
+        while self.p.resolve(made.func) is runtime.replaced and made.args:
+            if not isinstance(made.args[0], gast.Call):
+                return False
+            made = made.args[0]
+        return isinstance(self.p.resolve(made.func), type)
 
     def _made_by(self, func):
         """The call that made the function `func` calls: func itself (nf.grad(g)(x)), or the

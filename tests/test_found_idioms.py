@@ -394,6 +394,35 @@ def test_bessel_functions_and_erfcx():
     assert_derivatives(bessel_functions, np.abs(X) + 0.2, autograd=False)
 
 
+@dataclasses.dataclass
+class Dense:
+    w: np.ndarray
+    b: np.ndarray
+
+    def __call__(self, x):
+        return np.tanh(x @ self.w + self.b)
+
+
+def calls_a_layer_it_makes(w, x):
+    return np.sum(Dense(w, np.ones(2))(x) ** 2)
+
+
+def calls_a_layer_it_names(w, x):
+    layer = Dense(w, np.ones(2))
+    return np.sum(layer(x) ** 2)
+
+
+def test_an_object_made_and_called_on_one_line_says_to_name_it():
+    """Dense(w, b)(x) was refused as "runtime.replaced(Dense(None, np.ones(2)), 'w', w)(...)
+    calls the function that ... returns": srcdiff's own rewriting, and no way out."""
+    w, x = np.array([[0.5, -0.3], [0.8, 0.1]]), np.array([[1.0, 0.2], [0.3, -1.1]])
+    with pytest.raises(nf.UnsupportedError, match="calls an object it makes") as error:
+        nf.grad(calls_a_layer_it_makes)(w, x)
+    assert "Dense(w, np.ones(2))(x)" in error.value.location.line
+    assert "layer(x)" in error.value.hint
+    assert_derivatives(calls_a_layer_it_names, w, x, autograd=False)
+
+
 # --- silently wrong numbers ----------------------------------------------------------------------
 
 
