@@ -22,6 +22,8 @@ def field(obj, name):
 
 def _held_by_the_class(obj, name):
     """Whether obj.name is a class's or module's, not an object's own: a constant."""
+    if _is_namedtuple(obj):
+        return name not in obj._fields
     return isinstance(obj, (type, types.ModuleType)) or (
         is_record(obj)
         and name not in attribute_names(obj)
@@ -34,10 +36,10 @@ _ABSENT = object()
 
 def field_grad(g, obj, name):
     """The adjoint of obj.name: `g` under the name (under its position in a namedtuple)."""
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
-        return Sparse({obj._fields.index(name): g})
     if _held_by_the_class(obj, name):
         return Sparse()
+    if _is_namedtuple(obj):
+        return Sparse({obj._fields.index(name): g})
     if not is_record(obj):
         raise ArgumentError(
             f"srcdiff cannot differentiate the attribute .{name} of a {type(obj).__name__}",
