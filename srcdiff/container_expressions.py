@@ -61,6 +61,27 @@ def _display_got(node):
     return node.args[1] if len(node.args) == 2 else ir.const(None)
 
 
+def _named_attribute(node):
+    """`getattr(p, "w")` as `p.w`; `getattr(p, "w", default)` as `p.w if hasattr(p, "w") else
+    default` of a p read twice alike (else the call as it is)."""
+    if (
+        not 2 <= len(node.args) <= 3
+        or node.keywords
+        or not isinstance(node.args[1], gast.Constant)
+        or not isinstance(node.args[1].value, str)
+        or not node.args[1].value.isidentifier()
+    ):
+        return node
+    held, name = node.args[0], node.args[1].value
+    read = gast.Attribute(value=held, attr=name, ctx=gast.Load())
+    if len(node.args) == 2:
+        return read
+    if not isinstance(held, (gast.Name, gast.Attribute)):
+        return node
+    has = ir.call("hasattr", ir.copy_tree(held), ir.const(name))
+    return gast.IfExp(test=has, body=read, orelse=node.args[2])
+
+
 class ContainerExpressions:
     """The expression half of containers.Lowering, which provides the lengths, copies and
     sequences read off the code, and what varies."""
@@ -127,6 +148,8 @@ class ContainerExpressions:
         if any(k.arg is None for k in node.keywords):
             node = self.keywords_by_signature(node, stmt)
         fn = self.resolve(node.func)
+        if fn is getattr:
+            return _named_attribute(node)
         if fn is MISSING and _is_get(node, displays=True):
             got = _display_got(node)
             if got is not None:

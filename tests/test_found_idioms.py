@@ -424,6 +424,28 @@ def test_an_object_made_and_called_on_one_line_says_to_name_it():
     assert_derivatives(calls_a_layer_it_names, w, x, autograd=False)
 
 
+def reads_fields_by_getattr(layer, x):
+    scale = getattr(layer, "scale", 2.0)  # (Dense has none: the default)
+    return np.sum(np.tanh(x @ getattr(layer, "w") + layer.b) * scale) + np.sum(
+        getattr(layer, "b", 0.0) ** 2
+    )
+
+
+def test_getattr_of_a_constant_name():
+    """getattr(layer, "w") and getattr(layer, "scale", 2.0) were refused: 'getattr(...) of
+    differentiated values cannot be differentiated'."""
+    layer = Dense(np.array([[0.5, -0.3], [0.8, 0.1]]), np.array([0.2, -0.4]))
+    x = np.array([[1.0, 0.2], [0.3, -1.1]])
+    gradient = nf.grad(reads_fields_by_getattr)(layer, x)
+    eps, f = 1e-6, reads_fields_by_getattr
+    moved = [f(Dense(layer.w, layer.b + s * eps * np.array([1.0, 0.0])), x) for s in (1, -1)]
+    assert gradient.b[0] == pytest.approx((moved[0] - moved[1]) / (2 * eps), rel=1e-6)
+    expected = 2.0 * x.T @ (1 - np.tanh(x @ layer.w + layer.b) ** 2)
+    np.testing.assert_allclose(gradient.w, expected)
+    v = Dense(np.ones((2, 2)), np.zeros(2))
+    assert nf.jvp(f)(layer, x, v)[1] == pytest.approx(np.sum(expected))
+
+
 # --- silently wrong numbers ----------------------------------------------------------------------
 
 
