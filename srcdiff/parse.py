@@ -16,6 +16,7 @@ from .blocks import blocks_as_one_list
 from .dead_branches import drop_dead_branches
 from .imports import hoisted_imports
 from .lambda_source import AmbiguousLambda
+from .super_calls import explicit_super_calls
 from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs, is_library_file
@@ -258,6 +259,7 @@ class ParsedFunction:
             self.find_locals(census)
         if _getattr_as_attributes(self, census.calls):
             census = _Census(self.node)
+        explicit_super_calls(self, census.calls)
         # (a partial's call rewritten holds no other call: the census stands)
         _expand_partial_calls(census.calls, self._partials(census.calls))
         expand_object_calls(self, census.calls)
