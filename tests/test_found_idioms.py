@@ -621,3 +621,18 @@ def test_super_in_a_method(kind):
     moved = [f(w, x, kind(layer.w + s * eps * np.eye(2))) for s in (1, -1)]
     expected = (moved[0] - moved[1]) / (2 * eps)
     assert np.trace(gradient.w) == pytest.approx(expected, rel=1e-6)
+
+
+def normal_quantiles(theta):
+    import scipy.stats as stats
+
+    levels = 1 / (1 + np.exp(-theta[:3]))
+    return np.sum(stats.norm.ppf(levels, theta[3], np.exp(theta[4])) ** 2) + np.sum(
+        stats.norm.isf(levels * 0.5)
+    )
+
+
+def test_the_normal_quantile_functions():
+    """scipy.stats.norm.ppf and isf were refused: 'no adjoint is registered for
+    st.norm.ppf' (autograd has no rule for them)."""
+    assert_derivatives(normal_quantiles, np.array([0.3, -1.2, 0.7, 0.4, -0.3]), autograd=False)
