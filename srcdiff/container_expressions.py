@@ -61,9 +61,19 @@ def _display_got(node):
     return node.args[1] if len(node.args) == 2 else ir.const(None)
 
 
+def _read_as_written(node, fn):
+    """The call `node` of `fn` as what it reads, where that is known as f is read: the
+    attribute getattr names, the item (or default) of a display's get; else None."""
+    if fn is getattr:
+        return _named_attribute(node)
+    if fn is MISSING and _is_get(node, displays=True):
+        return _display_got(node)
+    return None
+
+
 def _named_attribute(node):
     """`getattr(p, "w")` as `p.w`; `getattr(p, "w", default)` as `p.w if hasattr(p, "w") else
-    default` of a p read twice alike (else the call as it is)."""
+    default` of a p read twice alike (else None)."""
     if (
         not 2 <= len(node.args) <= 3
         or node.keywords
@@ -71,13 +81,13 @@ def _named_attribute(node):
         or not isinstance(node.args[1].value, str)
         or not node.args[1].value.isidentifier()
     ):
-        return node
+        return None
     held, name = node.args[0], node.args[1].value
     read = gast.Attribute(value=held, attr=name, ctx=gast.Load())
     if len(node.args) == 2:
         return read
     if not isinstance(held, (gast.Name, gast.Attribute)):
-        return node
+        return None
     has = ir.call("hasattr", ir.copy_tree(held), ir.const(name))
     return gast.IfExp(test=has, body=read, orelse=node.args[2])
 
@@ -133,27 +143,19 @@ class ContainerExpressions:
         return self.lowered_call(node, stmt) if isinstance(node, gast.Call) else node
 
     def lowered_call(self, node, stmt):
-        replaced = self.replaced_fields(node)  # dataclasses.replace(o, w=v)
-        if replaced is not None:
-            return replaced
-        made = self.made_record(node)  # Layer(W, b)
+        made = self.replaced_fields(node) or self.made_record(node)  # replace(o, w=v), Layer(W)
         if made is not None:
             return made
         if any(isinstance(a, gast.Starred) for a in node.args):
             node = self.splat(node, stmt)
             if not isinstance(node, gast.Call):  # zip(*pairs): its columns
                 return node
-        if any(k.arg is None for k in node.keywords):  # (h(x, **kw) of an inlined **kw)
-            node.keywords = spread_keyword_displays(node.keywords)
         if any(k.arg is None for k in node.keywords):
             node = self.keywords_by_signature(node, stmt)
         fn = self.resolve(node.func)
-        if fn is getattr:
-            return _named_attribute(node)
-        if fn is MISSING and _is_get(node, displays=True):
-            got = _display_got(node)
-            if got is not None:
-                return got
+        read = _read_as_written(node, fn)  # getattr(o, 'w'), {'a': u}.get('a', default)
+        if read is not None:
+            return read
         if fn is MISSING and _is_get(node) and self.is_varied(node.func.value):
             return self.got(node)
         if (
@@ -397,8 +399,12 @@ class ContainerExpressions:
         """`f(x, **d)` of a function of the user's: d's items passed as the parameters the
         call leaves (`rbf(x, x, **hyper)` of `def rbf(a, b, scale, variance)`: scale=
         hyper['scale'], variance=hyper['variance']), d checked to hold those keys as the call
-        runs; else the call as it is (ANF refuses it, naming the call)."""
+        runs; else the call as it is (ANF refuses it, naming the call). A display of
+        constant keys (an inlined **kwargs passed on) is spread as it is first."""
+        node.keywords = spread_keyword_displays(node.keywords)  # (h(x, **kw), kw inlined)
         spread = [k for k in node.keywords if k.arg is None]
+        if not spread:
+            return node
         fn = self.resolve(node.func)
         if (
             len(spread) != 1

@@ -54,12 +54,17 @@ _MUTATING_METHODS = MUTATORS | {"fill", "put", "resize", "itemset", "partition"}
 class EffectStatements:
     """Bare expression statements, for the Normalizer (anf.py)."""
 
-    def _refuse_a_list_method_of_another_kind(self, call, loc):
+    def _refuse_a_list_method_of_another_kind(self, stmt, loc):
         """`window.append(v)` of an object made by a class other than list: a backward sweep
         takes append and pop for a list's, but a deque with a maxlen drops items as it
         appends (its gradient was silently wrong), a class of yours does what its method
-        says."""
+        says. (Forward mode runs the object's own method as it goes.)"""
+        call = stmt.value
+        if not (is_push(stmt) or is_pop(call)) or self.forward_mode:
+            return
         name = call.func.value.id
+        if name not in self.active:
+            return
         for made in self.aliasing.values_of(name):
             kind = self.p.resolve(made.func) if isinstance(made, gast.Call) else None
             bounded = kind is collections.deque and (
@@ -95,16 +100,9 @@ class EffectStatements:
             and value.func.attr in MUTATORS
             and self._is_active(value, self.varied)
         ):
-            name = value.func.value.id
-            out += self.aliasing.shared_change_checks(
-                stmt, name, loc, lambda n: self.versions.get(n, n)
-            )
-        if (
-            (is_push(stmt) or is_pop(value))
-            and value.func.value.id in self.active
-            and not self.forward_mode  # (which runs the object's own method as it goes)
-        ):
-            self._refuse_a_list_method_of_another_kind(value, loc)
+            versions = lambda n: self.versions.get(n, n)  # noqa: E731
+            out += self.aliasing.shared_change_checks(stmt, value.func.value.id, loc, versions)
+        self._refuse_a_list_method_of_another_kind(stmt, loc)
         if is_push(stmt) and value.func.value.id in self.active:
             stack = self.versions.get(value.func.value.id, value.func.value.id)
             out.append(ir.Push(stack, self.atom(value.args[0], loc, out), loc))

@@ -30,14 +30,8 @@ class UnknownCallees:
             )
         self._refuse_item_call(func, what, loc)
         made = self._made_by(func)
-        if made is not None and self._makes_an_object(made):
-            raise UnsupportedError(
-                "this line calls an object it makes (its class's __call__): srcdiff follows "
-                "an object's methods through a name",
-                loc,
-                "name the object first: layer = Layer(w, b), then layer(x)",
-            )
         if made is not None:
+            self._refuse_calling_an_object_made_here(made, loc)
             of = ir.dotted(made.args[0]) if made.args else None
             maker = getattr(self.p.resolve(made.func), "__module__", None) or ""
             made_what = gast.unparse(made)
@@ -77,15 +71,21 @@ class UnknownCallees:
             "or one with a registered adjoint",
         )
 
-    def _makes_an_object(self, made):
-        """Whether the call `made` makes an object of a class (Layer(w, b), or the
+    def _refuse_calling_an_object_made_here(self, made, loc):
+        """Refuse `Layer(w, b)(x)`, the call `made` making an object of a class (or the
         runtime.replaced(...) of its fields that making one from differentiated values
-        becomes)."""
+        becomes), saying to name it."""
         while self.p.resolve(made.func) is runtime.replaced and made.args:
             if not isinstance(made.args[0], gast.Call):
-                return False
+                return
             made = made.args[0]
-        return isinstance(self.p.resolve(made.func), type)
+        if isinstance(self.p.resolve(made.func), type):
+            raise UnsupportedError(
+                "this line calls an object it makes (its class's __call__): srcdiff follows "
+                "an object's methods through a name",
+                loc,
+                "name the object first: layer = Layer(w, b), then layer(x)",
+            )
 
     def _made_by(self, func):
         """The call that made the function `func` calls: func itself (nf.grad(g)(x)), or the
