@@ -153,8 +153,8 @@ class UserCalls:
             call = gast.unparse(node.func)
             hint = (
                 f"srcdiff follows {call} as a function of {signature}: pass it only "
-                "those (to a function it calls, a lambda giving what more that takes: "
-                "lambda row: g(row, s))"
+                "those, and what more a function it calls takes through a lambda "
+                "(lambda row: g(row, s))"
                 if is_python_version(fn)
                 else None
             )
