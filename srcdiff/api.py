@@ -8,14 +8,12 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
-from . import cache, codegen, runtime, specialize
+from . import arguments, cache, codegen, specialize
 from .arguments import (
     Wrt,
     caller,
     check_differentiable,
     check_shaped_like,
-    takes_fewer,
-    with_zeros_for_none,
     choose_wrt,
     complex_leaf,
     is_wrt,
@@ -348,8 +346,7 @@ class Derivative(Variants):
                     self._location("defined"),
                     "give a tangent shaped like its argument",
                 )
-        given = [args[p] if p < len(args) else None for p in self.wrt]  # (None: zeros)
-        tangents = [runtime.as_tangent(with_zeros_for_none(t, a)) for t, a in zip(tangents, given)]
+        tangents = arguments.tangents_with_zeros(tangents, args, self.wrt)
         if self._bound is not None:
             args = [self._bound] + args
         return list(tangents) + args, args, offset
@@ -414,7 +411,7 @@ class Derivative(Variants):
         if self._defaults_replaced():
             self._remake()
             return self(*given, **named)
-        if kwargs or takes_fewer(self.signature, len(args) - self._offset, self._mode):
+        if kwargs or arguments.takes_fewer(self.signature, len(args) - self._offset, self._mode):
             args, kwargs = self.bind(args, kwargs)
         if variant is None and self._plain and not kwargs:
             variant = self._variant_for(args, args, self._offset)

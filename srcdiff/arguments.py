@@ -78,6 +78,15 @@ def takes_fewer(signature, given, mode):
     return given > taken + (mode is Mode.JVP)
 
 
+def tangents_with_zeros(tangents, args, wrt):
+    """A jvp's checked tangents as the emitted code takes them: lists and tuples as numpy's
+    arrays, None (in them too) as zeros shaped like the argument's."""
+    return [
+        runtime.as_tangent(with_zeros_for_none(t, args[p] if p < len(args) else None))
+        for p, t in zip(wrt, tangents)
+    ]
+
+
 def with_zeros_for_none(given, like):
     """A tangent or cotangent checked by check_shaped_like with zeros where it holds None
     (item by item in lists, tuples, dicts and objects' fields), as the emitted code needs."""

@@ -43,20 +43,7 @@ class UnknownCallees:
         self._refuse_item_call(func, what, loc)
         made = self._made_by(func)
         if made is not None:
-            self._refuse_calling_an_object_made_here(made, loc)
-            of = ir.dotted(made.args[0]) if made.args else None
-            maker = getattr(self.p.resolve(made.func), "__module__", None) or ""
-            made_what = gast.unparse(made)
-            raise UnsupportedError(
-                f"{what}(...) calls the function that {made_what} returns, which srcdiff "
-                "cannot tell before the call runs",
-                loc,
-                f"make it once, outside f (d{of[-1]} = {made_what} at module level), and call "
-                "that: a derivative f calls is differentiated through its emitted code"
-                if maker.startswith("srcdiff") and of is not None  # nf.grad(loss)(w, x)
-                else "call the function by its name, "
-                "or pick it from a container by a constant key (cfg['act'](h))",
-            )
+            self._refuse_calling_what_a_call_made(made, what, loc)
         if isinstance(func, gast.Attribute) and func.attr in (*LIST_CHANGES, "append"):
             raise UnsupportedError(
                 f"{what}(...) changes a value in place, which srcdiff follows only in a "
@@ -84,6 +71,23 @@ class UnknownCallees:
             loc,
             f"srcdiff does not know what {what!r} is; call a numpy function "
             "or one with a registered adjoint",
+        )
+
+    def _refuse_calling_what_a_call_made(self, made, what, loc):
+        """Refuse calling what the call `made` returns (a derivative made in f, an object)."""
+        self._refuse_calling_an_object_made_here(made, loc)
+        of = ir.dotted(made.args[0]) if made.args else None
+        maker = getattr(self.p.resolve(made.func), "__module__", None) or ""
+        made_what = gast.unparse(made)
+        raise UnsupportedError(
+            f"{what}(...) calls the function that {made_what} returns, which srcdiff "
+            "cannot tell before the call runs",
+            loc,
+            f"make it once, outside f (d{of[-1]} = {made_what} at module level), and call "
+            "that: a derivative f calls is differentiated through its emitted code"
+            if maker.startswith("srcdiff") and of is not None  # nf.grad(loss)(w, x)
+            else "call the function by its name, "
+            "or pick it from a container by a constant key (cfg['act'](h))",
         )
 
     def _refuse_calling_an_object_made_here(self, made, loc):
