@@ -431,17 +431,11 @@ class Aliasing:
         """Whether every value `name` is assigned is a list made there (`[x, x]`, `[None] *
         n`), whose items a write replaces (a write into it changes no array)."""
         values = self._values(name)
-        return (
-            name not in self.params
-            and bool(values)
-            and all(
-                isinstance(v, gast.List)
-                or isinstance(v, gast.BinOp)
-                and isinstance(v.op, gast.Mult)
-                and isinstance(v.left, gast.List)
-                for v in values
-            )
-        )
+        return name not in self.params and bool(values) and all(map(_is_list_made, values))
+
+    def values_of(self, name):
+        """The values assigned to `name` (by a plain assignment)."""
+        return self._values(name)
 
     def _values(self, name):
         """The values assigned to `name` (by a plain assignment)."""
@@ -465,8 +459,8 @@ class Aliasing:
         if self.is_new_list(name):
             return True
         for value in self._values(name):
-            if isinstance(value, (gast.BinOp, gast.UnaryOp)):
-                continue
+            if isinstance(value, (gast.BinOp, gast.UnaryOp)) or _is_list_made(value):
+                continue  # (xs = []; ...; xs = ys, a list extended: ys's values are checked)
             if isinstance(value, gast.Name) and value.id not in seen | {name}:
                 if self.owns(value.id, stmt, seen | {name}):
                     continue  # (y = z: writing into y changes z, which check_write sees)
@@ -520,3 +514,12 @@ def _copy_declined(call):
 def _is(record, fact):
     """Whether a primitive's record (None for no primitive) has a fact, say "view"."""
     return record is not None and getattr(record, fact)
+
+
+def _is_list_made(value):
+    """Whether `value` makes a new list (`[x, x]`, `[None] * n`)."""
+    return isinstance(value, gast.List) or (
+        isinstance(value, gast.BinOp)
+        and isinstance(value.op, gast.Mult)
+        and isinstance(value.left, gast.List)
+    )

@@ -8,7 +8,7 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
-from . import cache, codegen, runtime, specialize
+from . import arguments, cache, codegen, specialize
 from .arguments import (
     Wrt,
     caller,
@@ -346,7 +346,7 @@ class Derivative(Variants):
                     self._location("defined"),
                     "give a tangent shaped like its argument",
                 )
-        tangents = [runtime.as_tangent(t) for t in tangents]  # lists add as numpy's arrays
+        tangents = arguments.tangents_with_zeros(tangents, args, self.wrt)
         if self._bound is not None:
             args = [self._bound] + args
         return list(tangents) + args, args, offset
@@ -411,7 +411,7 @@ class Derivative(Variants):
         if self._defaults_replaced():
             self._remake()
             return self(*given, **named)
-        if kwargs:
+        if kwargs or arguments.takes_fewer(self.signature, len(args) - self._offset, self._mode):
             args, kwargs = self.bind(args, kwargs)
         if variant is None and self._plain and not kwargs:
             variant = self._variant_for(args, args, self._offset)

@@ -12,6 +12,7 @@ import numpy as np
 
 from . import runtime
 from .errors import ArgumentError, Location, UnsupportedError
+from .modes import Mode
 
 
 def check_shaped_like(given, like, what, where, hint):
@@ -37,9 +38,10 @@ def check_shaped_like(given, like, what, where, hint):
         return
     if runtime.is_record(like) and type(given) is type(like):
         for name in runtime.record_fields(like):
-            check_shaped_like(
-                getattr(given, name, None), getattr(like, name), f"{what}.{name}", where, hint
-            )
+            if not _kept_count(getattr(given, name, None), getattr(like, name)):
+                check_shaped_like(
+                    getattr(given, name, None), getattr(like, name), f"{what}.{name}", where, hint
+                )
         return
     numeric = (np.ndarray, np.generic, float, int, complex)
     if not isinstance(like, numeric) or not isinstance(given, numeric + (list, tuple)):
@@ -65,6 +67,57 @@ def check_shaped_like(given, like, what, where, hint):
         )
 
 
+def takes_fewer(signature, given, mode):
+    """Whether a function of `signature` takes fewer arguments by position than the `given`
+    (and a jvp's tangents): binding them then says so at the user's line, where the emitted
+    function's own TypeError would name it."""
+    parameters = signature.parameters.values()
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters):
+        return False
+    taken = sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
+    return given > taken + (mode is Mode.JVP)
+
+
+def tangents_with_zeros(tangents, args, wrt):
+    """A jvp's checked tangents as the emitted code takes them: lists and tuples as numpy's
+    arrays, None (in them too) as zeros shaped like the argument's."""
+    return [
+        runtime.as_tangent(with_zeros_for_none(t, args[p] if p < len(args) else None))
+        for p, t in zip(wrt, tangents)
+    ]
+
+
+def with_zeros_for_none(given, like):
+    """A tangent or cotangent checked by check_shaped_like with zeros where it holds None
+    (item by item in lists, tuples, dicts and objects' fields), as the emitted code needs."""
+    if given is None:
+        return runtime.zero_tangent(like)
+    if isinstance(like, dict) and isinstance(given, dict):
+        return {k: with_zeros_for_none(v, like.get(k)) for k, v in given.items()}
+    if isinstance(like, (list, tuple)) and isinstance(given, (list, tuple)):
+        items = [with_zeros_for_none(g, v) for g, v in zip(given, like)]
+        return type(given)(*items) if hasattr(given, "_fields") else type(given)(items)
+    if runtime.is_record(like) and type(given) is type(like):
+        fields = {
+            n: (getattr(given, n, None), getattr(like, n)) for n in runtime.record_fields(like)
+        }
+        return runtime.rebuilt(
+            given,
+            {
+                n: runtime.zero_tangent(v) if _kept_count(g, v) else with_zeros_for_none(g, v)
+                for n, (g, v) in fields.items()
+            },
+        )
+    return given
+
+
+def _kept_count(given, like):
+    """Whether an object's field holds an int (a count, a flag) that its tangent holds
+    unchanged, as nf.tree_map, nf.unravel or a copy of the object leave it: no tangent."""
+    integral = (bool, int, np.integer)
+    return isinstance(like, integral) and isinstance(given, integral) and given == like
+
+
 def _check_structure(given, like, what, where, hint):
     """Refuse a dict for a list, a number for a tuple, a key the value does not have: the
     emitted code would fail on it with a raw error, or ignore the extra key."""
@@ -76,6 +129,13 @@ def _check_structure(given, like, what, where, hint):
                 where,
                 hint,
             )
+    if runtime.is_record(like) and type(given) is not type(like):
+        raise ArgumentError(
+            f"{what} is a {type(given).__name__}, but the value it goes with is a "
+            f"{type(like).__name__}",
+            where,
+            f"{hint}: a {type(like).__name__} holding the tangents of its fields",
+        )
     if isinstance(like, dict) and given.keys() - like.keys():
         extra = ", ".join(map(repr, sorted(given.keys() - like.keys(), key=repr)))
         raise ArgumentError(

@@ -8,13 +8,14 @@ and a repr.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 import numpy as np
 
 from . import runtime
 from .api import Derivative, grad, jvp
-from .arguments import Wrt, caller, check_shaped_like, choose_wrt
+from .arguments import Wrt, caller, check_shaped_like, choose_wrt, with_zeros_for_none
 from .errors import ArgumentError
 from .modes import Mode
 
@@ -138,7 +139,7 @@ class Pullback:
         try:
             # the backward sweep pops its stacks and clears its lists: give it copies
             backward = emitted.functions[emitted.meta.names[1]]
-            grads = backward(cotangent, _fresh(self._saved))
+            grads = backward(with_zeros_for_none(cotangent, self._out), _fresh(self._saved))
         except ArgumentError as exc:
             if exc.location is not None:
                 raise
@@ -167,9 +168,34 @@ class HVP(Transformed):
         )
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self._check_v_given(args, kwargs)
         product = self._derivative(*args, **kwargs)[1]
         # the gradient for wrt=(k,) is emitted bare (grad wraps it): so is its tangent
         return (product,) if not self._single and len(self.wrt) == 1 else product
+
+    def _check_v_given(self, args, kwargs):
+        """Refuse a call without v at the user's line (the jvp of the gradient would name
+        its own emitted code)."""
+        try:
+            parameters = inspect.signature(self.fun).parameters.values()
+        except (TypeError, ValueError):  # (no signature to tell: the call says)
+            return
+        required = [
+            p
+            for p in parameters
+            if p.default is p.empty
+            and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+            and p.name not in kwargs
+        ]
+        if len(args) <= len(required):
+            raise ArgumentError(
+                f"hvp of {self.fun.__name__} needs its arguments and then v, but got "
+                f"{len(args)} argument(s) by position: v is missing",
+                caller(),
+                f"call it as hvp(f)(*args, v), v shaped like argument {self.wrt[0]}"
+                if self._single
+                else "call it as hvp(f)(*args, v), v a tuple of one per position in wrt",
+            )
 
 
 def _basis(xs, j, index, single):

@@ -7,17 +7,26 @@ import inspect
 import gast
 
 from . import ir, runtime
-from .container_facts import dict_names, dict_view, is_call, zip_star_error
+from .container_facts import (
+    dict_names,
+    dict_view,
+    is_call,
+    spread_keyword_displays,
+    zip_star_error,
+)
 from .container_joins import is_starred_display
 from .errors import UnsupportedError
 from .parse import MISSING
 
 
-def _is_get(node):
+def _is_get(node, displays=False):
     """Whether call `node` is `d.get(k)` or `d.get(k, default)` of a d and k that reading
-    twice reads the same (names, constants, their items and attributes)."""
+    twice reads the same (names, constants, their items and attributes; and dict displays if
+    `displays`)."""
 
     def plain(part):
+        if displays and isinstance(part, gast.Dict):
+            return True
         if isinstance(part, gast.Subscript):
             return plain(part.value) and plain(part.slice)
         if isinstance(part, gast.Attribute):
@@ -33,6 +42,54 @@ def _is_get(node):
         and plain(node.func.value)
         and plain(node.args[0])
     )
+
+
+def _display_got(node):
+    """`{'a': u, 'b': v}.get('a', default)` (a dict display of constant keys, as a
+    function's **kwargs becomes when inlined): the item, or the default, known as f is read;
+    None where the key is not constant."""
+    mapping = node.func.value
+    if not (
+        isinstance(mapping, gast.Dict)
+        and isinstance(node.args[0], gast.Constant)
+        and all(isinstance(k, gast.Constant) for k in mapping.keys)
+    ):
+        return None
+    for key, value in zip(mapping.keys, mapping.values):
+        if key.value == node.args[0].value:
+            return value
+    return node.args[1] if len(node.args) == 2 else ir.const(None)
+
+
+def _read_as_written(node, fn):
+    """The call `node` of `fn` as what it reads, where that is known as f is read: the
+    attribute getattr names, the item (or default) of a display's get; else None."""
+    if fn is getattr:
+        return _named_attribute(node)
+    if fn is MISSING and _is_get(node, displays=True):
+        return _display_got(node)
+    return None
+
+
+def _named_attribute(node):
+    """`getattr(p, "w")` as `p.w`; `getattr(p, "w", default)` as `p.w if hasattr(p, "w") else
+    default` of a p read twice alike (else None)."""
+    if (
+        not 2 <= len(node.args) <= 3
+        or node.keywords
+        or not isinstance(node.args[1], gast.Constant)
+        or not isinstance(node.args[1].value, str)
+        or not node.args[1].value.isidentifier()
+    ):
+        return None
+    held, name = node.args[0], node.args[1].value
+    read = gast.Attribute(value=held, attr=name, ctx=gast.Load())
+    if len(node.args) == 2:
+        return read
+    if not isinstance(held, (gast.Name, gast.Attribute)):
+        return None
+    has = ir.call("hasattr", ir.copy_tree(held), ir.const(name))
+    return gast.IfExp(test=has, body=read, orelse=node.args[2])
 
 
 _ITERATORS = ("enumerate", "zip", "map", "filter", "reversed")
@@ -89,10 +146,7 @@ class ContainerExpressions:
         return self.lowered_call(node, stmt) if isinstance(node, gast.Call) else node
 
     def lowered_call(self, node, stmt):
-        replaced = self.replaced_fields(node)  # dataclasses.replace(o, w=v)
-        if replaced is not None:
-            return replaced
-        made = self.made_record(node)  # Layer(W, b)
+        made = self.replaced_fields(node) or self.made_record(node)  # replace(o, w=v), Layer(W)
         if made is not None:
             return made
         if any(isinstance(a, gast.Starred) for a in node.args):
@@ -102,6 +156,9 @@ class ContainerExpressions:
         if any(k.arg is None for k in node.keywords):
             node = self.keywords_by_signature(node, stmt)
         fn = self.resolve(node.func)
+        read = _read_as_written(node, fn)  # getattr(o, 'w'), {'a': u}.get('a', default)
+        if read is not None:
+            return read
         if fn is MISSING and _is_get(node) and self.is_varied(node.func.value):
             return self.got(node)
         if (
@@ -371,8 +428,12 @@ class ContainerExpressions:
         """`f(x, **d)` of a function of the user's: d's items passed as the parameters the
         call leaves (`rbf(x, x, **hyper)` of `def rbf(a, b, scale, variance)`: scale=
         hyper['scale'], variance=hyper['variance']), d checked to hold those keys as the call
-        runs; else the call as it is (ANF refuses it, naming the call)."""
+        runs; else the call as it is (ANF refuses it, naming the call). A display of
+        constant keys (an inlined **kwargs passed on) is spread as it is first."""
+        node.keywords = spread_keyword_displays(node.keywords)  # (h(x, **kw), kw inlined)
         spread = [k for k in node.keywords if k.arg is None]
+        if not spread:
+            return node
         fn = self.resolve(node.func)
         if (
             len(spread) != 1

@@ -305,3 +305,24 @@ def _holds(value, held):
         parts = value.args + [k.value for k in value.keywords]
         return any(_holds(part, held) for part in parts)
     return any(_holds(child, held) for child in ast.iter_child_nodes(value))
+
+
+def spread_keyword_displays(keywords):
+    """`keywords` with each `**{'a': u}` of a display of constant str keys (as the **kwargs
+    of an inlined function becomes, passed on: `h(x, **kw)`) spread into `a=u`; as they are
+    if a name would then be passed twice (a TypeError in Python)."""
+    out = []
+    for keyword in keywords:
+        mapping = keyword.value
+        if (
+            keyword.arg is None
+            and isinstance(mapping, gast.Dict)
+            and all(isinstance(k, gast.Constant) and isinstance(k.value, str) for k in mapping.keys)
+        ):
+            out += [
+                gast.keyword(arg=k.value, value=v) for k, v in zip(mapping.keys, mapping.values)
+            ]
+        else:
+            out.append(keyword)
+    names = [k.arg for k in out if k.arg is not None]
+    return out if len(names) == len(set(names)) else keywords

@@ -6,6 +6,7 @@ forward sweep; a stack's `append` is a push; a change in place of a differentiat
 refused with what to write instead.
 """
 
+import collections
 import operator
 
 import gast
@@ -49,6 +50,31 @@ def _writes_nothing(fn):
 class EffectStatements:
     """Bare expression statements, for the Normalizer (anf.py)."""
 
+    def _refuse_a_list_method_of_another_kind(self, stmt, loc):
+        """`window.append(v)` of an object made by a class other than list: a backward sweep
+        takes append and pop for a list's, but a deque with a maxlen drops items as it
+        appends (its gradient was silently wrong), a class of yours does what its method
+        says. (Forward mode runs the object's own method as it goes.)"""
+        call = stmt.value
+        if not (is_push(stmt) or is_pop(call)) or self.forward_mode:
+            return
+        name = call.func.value.id
+        if name not in self.active:
+            return
+        for made in self.aliasing.values_of(name):
+            kind = self.p.resolve(made.func) if isinstance(made, gast.Call) else None
+            bounded = kind is collections.deque and (
+                len(made.args) > 1 or any(k.arg == "maxlen" for k in made.keywords)
+            )
+            if isinstance(kind, type) and kind not in (list, collections.deque) or bounded:
+                raise UnsupportedError(
+                    f"{name}.{call.func.attr}(...) of the {kind.__name__} "
+                    f"{gast.unparse(made)}: srcdiff follows append and pop of a list "
+                    "(or of a deque without maxlen)",
+                    loc,
+                    f"keep a list instead ({name} = {name}[1:] + [v] for a window of fixed length)",
+                )
+
     def expression_statement(self, stmt, loc, out):
         """A bare expression: `stack.append(v)`, a call kept for its effect, a docstring."""
         value = stmt.value
@@ -70,10 +96,9 @@ class EffectStatements:
             and value.func.attr in MUTATORS
             and self._is_active(value, self.varied)
         ):
-            name = value.func.value.id
-            out += self.aliasing.shared_change_checks(
-                stmt, name, loc, lambda n: self.versions.get(n, n)
-            )
+            versions = lambda n: self.versions.get(n, n)  # noqa: E731
+            out += self.aliasing.shared_change_checks(stmt, value.func.value.id, loc, versions)
+        self._refuse_a_list_method_of_another_kind(stmt, loc)
         if is_push(stmt) and value.func.value.id in self.active:
             stack = self.versions.get(value.func.value.id, value.func.value.id)
             out.append(ir.Push(stack, self.atom(value.args[0], loc, out), loc))

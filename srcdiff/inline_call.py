@@ -8,6 +8,7 @@ import re
 import gast
 
 from . import ir
+from .container_facts import spread_keyword_displays
 from .desugar import desugar
 from .errors import UnsupportedError
 from .function_aliases import call_partials
@@ -240,7 +241,7 @@ class CallInlining:
             )
         values = dict(zip(positional, call.args))
         extra, named = call.args[len(positional) :], {}
-        for keyword in call.keywords:
+        for keyword in spread_keyword_displays(call.keywords):
             if keyword.arg is None:
                 raise UnsupportedError(
                     "**kwargs in a call of a local function",

@@ -19,6 +19,7 @@ from .blocks import blocks_as_one_list
 from .dead_branches import drop_dead_branches
 from .imports import hoisted_imports
 from .lambda_source import AmbiguousLambda
+from .super_calls import explicit_super_calls
 from .local_classes import local_classes
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs, is_library_file
@@ -202,6 +203,7 @@ class ParsedFunction:
             self.find_locals(census)
         if _getattr_as_attributes(self, census.calls):
             census = _Census(self.node)
+        explicit_super_calls(self, census.calls)
         # (a partial's call rewritten holds no other call: the census stands)
         _expand_partial_calls(census.calls, self._partials(census.calls))
         expand_object_calls(self, census.calls)
@@ -383,8 +385,10 @@ class ParsedFunction:
         if not isinstance(func, gast.Attribute):
             return None
         obj = self.resolve(func)
-        if inspect.ismethod(obj) and not inspect.isclass(obj.__self__):
-            return func.value
+        if inspect.ismethod(obj) and (
+            not inspect.isclass(obj.__self__) or self.resolve(func.value) is obj.__self__
+        ):
+            return func.value  # (an object's method, or a class's classmethod: Model.create)
         root = func.value
         static = self.statics.get(root.id) if isinstance(root, gast.Name) else None
         cls = (
@@ -518,7 +522,7 @@ def _read(fn, parse=True, shared=False):
                 where,
                 "async functions and other callables are not supported",
             )
-        ir.increment_lineno(tree, max(start, 1) - 1)
+        ir.increment_lineno(node, max(start, 1) - 1)  # (a lambda's def is not in tree)
         if len(_PARSED) >= 64:
             _PARSED.clear()
         _PARSED[source, start] = node

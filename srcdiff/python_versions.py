@@ -136,3 +136,74 @@ def toeplitz(c, r=None):
 def circulant(c):
     c = np.ravel(c)
     return c[(np.arange(len(c))[:, None] - np.arange(len(c))[None, :]) % len(c)]
+
+
+# ufunc methods: reduce and accumulate along an axis (0 unless given), as the reductions
+# and cumulative functions srcdiff has rules for, and outer as the ufunc of a with an axis
+# for each of b's
+@_version_of(np.add.reduce)
+def add_reduce(array, axis=0, keepdims=False):
+    return np.sum(array, axis=axis, keepdims=keepdims)
+
+
+@_version_of(np.multiply.reduce)
+def multiply_reduce(array, axis=0, keepdims=False):
+    return np.prod(array, axis=axis, keepdims=keepdims)
+
+
+@_version_of(np.maximum.reduce)
+def maximum_reduce(array, axis=0, keepdims=False):
+    return np.max(array, axis=axis, keepdims=keepdims)
+
+
+@_version_of(np.minimum.reduce)
+def minimum_reduce(array, axis=0, keepdims=False):
+    return np.min(array, axis=axis, keepdims=keepdims)
+
+
+@_version_of(np.add.accumulate)
+def add_accumulate(array, axis=0):
+    return np.cumsum(array, axis=axis)
+
+
+@_version_of(np.multiply.accumulate)
+def multiply_accumulate(array, axis=0):
+    return np.cumprod(array, axis=axis)
+
+
+@_version_of(np.maximum.accumulate)
+def maximum_accumulate(array, axis=0):
+    rows = np.moveaxis(np.asarray(array), axis, 0)
+    out = [rows[0]]
+    for row in rows[1:]:
+        out.append(np.maximum(out[-1], row))
+    return np.moveaxis(np.stack(out), 0, axis)
+
+
+@_version_of(np.minimum.accumulate)
+def minimum_accumulate(array, axis=0):
+    rows = np.moveaxis(np.asarray(array), axis, 0)
+    out = [rows[0]]
+    for row in rows[1:]:
+        out.append(np.minimum(out[-1], row))
+    return np.moveaxis(np.stack(out), 0, axis)
+
+
+@_version_of(np.add.outer)
+def add_outer(a, b):
+    return np.add(np.reshape(a, np.shape(a) + (1,) * np.ndim(b)), b)
+
+
+@_version_of(np.subtract.outer)
+def subtract_outer(a, b):
+    return np.subtract(np.reshape(a, np.shape(a) + (1,) * np.ndim(b)), b)
+
+
+@_version_of(np.multiply.outer)
+def multiply_outer(a, b):
+    return np.multiply(np.reshape(a, np.shape(a) + (1,) * np.ndim(b)), b)
+
+
+@_version_of(np.divide.outer)
+def divide_outer(a, b):
+    return np.divide(np.reshape(a, np.shape(a) + (1,) * np.ndim(b)), b)

@@ -6,7 +6,7 @@ import re
 
 import gast
 
-from . import ir
+from . import ir, runtime
 from .container_sharing import LIST_CHANGES
 from .errors import NoAdjointError, StaticArgumentNeeded, UnsupportedError
 from .provenance import holds_functions
@@ -43,19 +43,7 @@ class UnknownCallees:
         self._refuse_item_call(func, what, loc)
         made = self._made_by(func)
         if made is not None:
-            of = ir.dotted(made.args[0]) if made.args else None
-            maker = getattr(self.p.resolve(made.func), "__module__", None) or ""
-            made_what = gast.unparse(made)
-            raise UnsupportedError(
-                f"{what}(...) calls the function that {made_what} returns, which srcdiff "
-                "cannot tell before the call runs",
-                loc,
-                f"make it once, outside f (d{of[-1]} = {made_what} at module level), and call "
-                "that: a derivative f calls is differentiated through its emitted code"
-                if maker.startswith("srcdiff") and of is not None  # nf.grad(loss)(w, x)
-                else "call the function by its name, "
-                "or pick it from a container by a constant key (cfg['act'](h))",
-            )
+            self._refuse_calling_what_a_call_made(made, what, loc)
         if isinstance(func, gast.Attribute) and func.attr in (*LIST_CHANGES, "append"):
             raise UnsupportedError(
                 f"{what}(...) changes a value in place, which srcdiff follows only in a "
@@ -84,6 +72,39 @@ class UnknownCallees:
             f"srcdiff does not know what {what!r} is; call a numpy function "
             "or one with a registered adjoint",
         )
+
+    def _refuse_calling_what_a_call_made(self, made, what, loc):
+        """Refuse calling what the call `made` returns (a derivative made in f, an object)."""
+        self._refuse_calling_an_object_made_here(made, loc)
+        of = ir.dotted(made.args[0]) if made.args else None
+        maker = getattr(self.p.resolve(made.func), "__module__", None) or ""
+        made_what = gast.unparse(made)
+        raise UnsupportedError(
+            f"{what}(...) calls the function that {made_what} returns, which srcdiff "
+            "cannot tell before the call runs",
+            loc,
+            f"make it once, outside f (d{of[-1]} = {made_what} at module level), and call "
+            "that: a derivative f calls is differentiated through its emitted code"
+            if maker.startswith("srcdiff") and of is not None  # nf.grad(loss)(w, x)
+            else "call the function by its name, "
+            "or pick it from a container by a constant key (cfg['act'](h))",
+        )
+
+    def _refuse_calling_an_object_made_here(self, made, loc):
+        """Refuse `Layer(w, b)(x)`, the call `made` making an object of a class (or the
+        runtime.replaced(...) of its fields that making one from differentiated values
+        becomes), saying to name it."""
+        while self.p.resolve(made.func) is runtime.replaced and made.args:
+            if not isinstance(made.args[0], gast.Call):
+                return
+            made = made.args[0]
+        if isinstance(self.p.resolve(made.func), type):
+            raise UnsupportedError(
+                "this line calls an object it makes (its class's __call__): srcdiff follows "
+                "an object's methods through a name",
+                loc,
+                "name the object first: layer = Layer(w, b), then layer(x)",
+            )
 
     def _made_by(self, func):
         """The call that made the function `func` calls: func itself (nf.grad(g)(x)), or the

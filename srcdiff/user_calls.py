@@ -172,8 +172,9 @@ class UserCalls:
         except TypeError as exc:
             call = gast.unparse(node.func)
             hint = (
-                f"srcdiff follows {call} as a function of {signature}: pass it a lambda "
-                "that gives the function it calls what more it takes (lambda row: g(row, s))"
+                f"srcdiff follows {call} as a function of {signature}: pass it only "
+                "those, and what more a function it calls takes through a lambda "
+                "(lambda row: g(row, s))"
                 if is_python_version(fn)
                 else None
             )

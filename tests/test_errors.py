@@ -482,8 +482,8 @@ def test_each_emitted_statement_knows_its_line():
     assert {rows[k] for k, text in enumerate(source, 1) if "matmul_grad" in text} == {first}
 
 
-def pads_by_the_edge(x):
-    return np.sum(np.pad(x, 1, mode="edge") ** 2)
+def pads_with_the_maximum(x):
+    return np.sum(np.pad(x, 1, mode="maximum") ** 2)
 
 
 def weighs_by_frequency(x):
@@ -511,7 +511,7 @@ SECOND_ORDER = {
 @pytest.mark.parametrize(
     "f, snippet, words",
     [
-        (pads_by_the_edge, "np.pad(x, 1, mode=", ["mode='edge'"]),
+        (pads_with_the_maximum, "np.pad(x, 1, mode=", ["mode='maximum'"]),
         (weighs_by_frequency, "np.cov(x, fweights=", ["fweights"]),
         (nearest_median, "np.percentile(x, 50", ["'nearest'"]),
         (average_and_weight, "mean, total = np.average(", ["returned=False"]),

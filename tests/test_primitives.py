@@ -261,9 +261,9 @@ def test_prod_with_a_zero_is_exact():
 
 def test_pad_in_another_mode_is_an_error():
     def f(x):
-        return np.sum(np.pad(x, 1, mode="reflect"))
+        return np.sum(np.pad(x, 1, mode="maximum"))
 
-    with pytest.raises(nf.SrcdiffError, match="mode='reflect'"):
+    with pytest.raises(nf.SrcdiffError, match="mode='maximum'"):
         nf.grad(f)(np.ones(3))
 
 

@@ -515,7 +515,10 @@ class unstack:
     runtime.unpad,
     constant=("x",),
     shape_args={1},
-    samples=[Sample("runtime.unpad(g, x, 1)", g=real(4, 5), x=real(2, 3), constant=("x",))],
+    samples=[
+        Sample("runtime.unpad(g, x, 1)", g=real(4, 5), x=real(2, 3), constant=("x",)),
+        Sample("runtime.unpad(g, x, (3, 1), 'reflect')", g=real(7), x=real(3), constant=("x",)),
+    ],
 )
 class unpad:
     def adjoint(bz, z, g, x, pad_width, mode="constant"):
@@ -528,7 +531,10 @@ class unpad:
 @helper(
     runtime.pad_tangent,
     fresh=True,
-    samples=[Sample("runtime.pad_tangent(d, ((1, 0), (0, 2)))", d=real(2, 3))],
+    samples=[
+        Sample("runtime.pad_tangent(d, ((1, 0), (0, 2)))", d=real(2, 3)),
+        Sample("runtime.pad_tangent(d, ((1, 0), (0, 2)), 'edge')", d=real(2, 3)),
+    ],
 )
 class pad_tangent:
     def adjoint(bz, z, d, pad_width, mode="constant"):

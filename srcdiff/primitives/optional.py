@@ -7,6 +7,7 @@ when_imported(
     "scipy.special",
     "srcdiff.primitives.scipy_special",
     "srcdiff.primitives.scipy_special_more",
+    "srcdiff.primitives.scipy_bessel",
 )
 when_imported(
     "scipy.stats",

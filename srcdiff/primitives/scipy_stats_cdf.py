@@ -1,8 +1,9 @@
 """The distribution functions of SciPy's univariate distributions: cdf, logcdf and sf (and
-norm's logsf), declared once the program imports scipy.stats (optional.py). As F((x - loc) /
-scale), their slopes in x, loc and scale are the density's: pdf, -pdf and -pdf (x - loc) /
-scale (over the cdf for logcdf: exp(logpdf - logcdf)). Those in a shape parameter (t's df,
-gamma's a, beta's a and b) have no closed form: differentiating one is an error at its line."""
+norm's logsf, and its quantiles ppf and isf), declared once the program imports scipy.stats
+(optional.py). As F((x - loc) / scale), their slopes in x, loc and scale are the density's:
+pdf, -pdf and -pdf (x - loc) / scale (over the cdf for logcdf: exp(logpdf - logcdf)). Those
+in a shape parameter (t's df, gamma's a, beta's a and b) have no closed form:
+differentiating one is an error at its line."""
 
 import numpy as np
 import scipy.stats
@@ -80,6 +81,49 @@ class norm_sf:
         dz = -dx * scipy.stats.norm.pdf(x, loc, scale)
         dz = dloc * scipy.stats.norm.pdf(x, loc, scale)
         dz = dscale * scipy.stats.norm.pdf(x, loc, scale) * (x - loc) / scale
+
+
+# the quantiles: z = loc + scale * ndtri(q) (isf: of 1 - q), whose slope in q is one over the
+# density at z, and in scale the standardised z
+_QUANTILES = [
+    Sample(
+        "{}(q, loc, scale)",
+        q=positive(3, 4, low=0.1, high=0.9),
+        loc=real(4),
+        scale=positive(3, 1),
+    ),
+    Sample("{}(q)", q=positive(3, low=0.1, high=0.9)),
+]
+
+
+def _quantile_samples(call):
+    return [Sample(s.call.format(call), **s.args) for s in _QUANTILES]
+
+
+@_method(scipy.stats.norm.ppf, samples=_quantile_samples("scipy.stats.norm.ppf"))
+class norm_ppf:
+    def adjoint(bz, z, q, loc=0.0, scale=1.0):
+        bq = runtime.unbroadcast(bz / scipy.stats.norm.pdf(z, loc, scale), q)
+        bloc = runtime.unbroadcast(bz, loc)
+        bscale = runtime.unbroadcast(bz * (z - loc) / scale, scale)
+
+    def tangent(dz, z, q, loc=0.0, scale=1.0):
+        dz = dq / scipy.stats.norm.pdf(z, loc, scale)
+        dz = runtime.broadcast_like(dloc, z)
+        dz = dscale * (z - loc) / scale
+
+
+@_method(scipy.stats.norm.isf, samples=_quantile_samples("scipy.stats.norm.isf"))
+class norm_isf:
+    def adjoint(bz, z, q, loc=0.0, scale=1.0):
+        bq = runtime.unbroadcast(-bz / scipy.stats.norm.pdf(z, loc, scale), q)
+        bloc = runtime.unbroadcast(bz, loc)
+        bscale = runtime.unbroadcast(bz * (z - loc) / scale, scale)
+
+    def tangent(dz, z, q, loc=0.0, scale=1.0):
+        dz = -dq / scipy.stats.norm.pdf(z, loc, scale)
+        dz = runtime.broadcast_like(dloc, z)
+        dz = dscale * (z - loc) / scale
 
 
 @_method(scipy.stats.norm.logsf, samples=_sample("scipy.stats.norm.logsf"))

@@ -478,6 +478,10 @@ class c_join:
     samples=[
         Sample("np.pad(x, ((0, 0), (1, 2)))", x=real(3, 4)),
         Sample("np.pad(x, 1)", x=real(3, 4)),
+        Sample("np.pad(x, ((2, 1), (0, 3)), mode='reflect')", x=real(3, 4)),
+        Sample("np.pad(x, 2, 'edge')", x=real(3, 2)),
+        Sample("np.pad(x, (4, 1), mode='wrap')", x=real(3)),
+        Sample("np.pad(x, ((1, 2), (2, 0)), mode='symmetric')", x=real(2, 3)),
     ],
 )
 class pad:

@@ -446,3 +446,26 @@ class corrcoef:
 
     def tangent(dz, z, x, y=None, rowvar=True, dtype=None):
         dz = runtime.corrcoef_jvp(dx, z, x, y, rowvar=rowvar)
+
+
+# --- counts weighted ----------------------------------------------------------------------------
+
+
+# z[k] = the sum of the weights at the positions where x is k: the adjoint of the weights reads
+# bz at x, and a tangent is the count of the weights' tangents (as long as z)
+@primitive(
+    np.bincount,
+    constant=("x", "minlength"),
+    shape=EVALUATE,
+    fresh=True,
+    samples=[
+        Sample("np.bincount(x, weights=w)", x=constant(np.array([0, 2, 2, 4, 0])), w=real(5)),
+        Sample("np.bincount(x, w, minlength=7)", x=constant(np.array([1, 1, 3])), w=real(3)),
+    ],
+)
+class bincount:
+    def adjoint(bz, z, x, weights=None, minlength=0):
+        bweights = bz[x]
+
+    def tangent(dz, z, x, weights=None, minlength=0):
+        dz = np.bincount(x, weights=dweights, minlength=np.size(z))

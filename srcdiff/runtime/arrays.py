@@ -39,12 +39,17 @@ def replace_at(items, index, value):
     return items
 
 
+# np.pad's modes that copy elements of the array (its derivative copies theirs alike)
+_COPYING_PAD_MODES = ("edge", "reflect", "symmetric", "wrap")
+
+
 def pad_tangent(d, pad_width, mode="constant"):
-    if mode != "constant":
+    if mode != "constant" and mode not in _COPYING_PAD_MODES:
         raise ArgumentError(
-            f"srcdiff has no derivative for np.pad with mode={mode!r}", hint="use mode='constant'"
+            f"srcdiff has no derivative for np.pad with mode={mode!r}",
+            hint=f"use mode='constant' or one of {', '.join(map(repr, _COPYING_PAD_MODES))}",
         )
-    return np.pad(d, pad_width)
+    return np.pad(d, pad_width, mode=mode)
 
 
 def _promote(a, b):
@@ -315,13 +320,21 @@ def split_like(g, outputs, axis=0):
 
 
 def unpad(g, x, pad_width, mode="constant"):
-    """Adjoint of np.pad in constant mode: the unpadded middle of `g`."""
-    if mode != "constant":
+    """Adjoint of np.pad: in constant mode the unpadded middle of `g`; in a mode copying
+    elements, each element of `g` added to the one of x it copies (np.pad of each axis's
+    indices says which)."""
+    if mode != "constant" and mode not in _COPYING_PAD_MODES:
         raise ArgumentError(
-            f"srcdiff has no gradient for np.pad with mode={mode!r}", hint="use mode='constant'"
+            f"srcdiff has no gradient for np.pad with mode={mode!r}",
+            hint=f"use mode='constant' or one of {', '.join(map(repr, _COPYING_PAD_MODES))}",
         )
     widths = np.broadcast_to(np.asarray(pad_width, dtype=int), (np.ndim(x), 2))
-    return g[tuple(slice(before, n - after) for (before, after), n in zip(widths, np.shape(g)))]
+    if mode == "constant":
+        return g[tuple(slice(before, n - after) for (before, after), n in zip(widths, np.shape(g)))]
+    sources = [np.pad(np.arange(n), width, mode=mode) for n, width in zip(np.shape(x), widths)]
+    out = np.zeros(np.shape(x), dtype=np.result_type(g))
+    np.add.at(out, np.ix_(*sources), g)
+    return out
 
 
 def unwindow(g, x, window_shape, axis=None, step=1):

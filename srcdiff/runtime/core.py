@@ -172,15 +172,22 @@ def record_fields(x):
     instance's own attributes."""
     if type(x) in PYTREE_NODES:
         children = {id(child) for child in PYTREE_NODES[type(x)][0](x)[0]}
-        return [name for name in _attribute_names(x) if id(getattr(x, name)) in children]
+        return [name for name in attribute_names(x) if id(getattr(x, name)) in children]
     if dataclasses.is_dataclass(x):
         return [f.name for f in dataclasses.fields(x)]
-    return list(vars(x)) if hasattr(x, "__dict__") else []
+    return attribute_names(x)
 
 
-def _attribute_names(x):
+def attribute_names(x):
+    """The instance's own attributes: those in its __dict__, and the __slots__ it has set
+    (a class with __slots__ has no __dict__: its fields are those)."""
     names = list(vars(x)) if hasattr(x, "__dict__") else []
-    return names + [n for k in type(x).__mro__ for n in getattr(k, "__slots__", ())]
+    for kind in type(x).__mro__:
+        slots = getattr(kind, "__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__", *names) and hasattr(x, name):
+                names.append(name)
+    return names
 
 
 def rebuilt(x, fields):
@@ -190,7 +197,7 @@ def rebuilt(x, fields):
     if type(x) in PYTREE_NODES:
         flatten, unflatten = PYTREE_NODES[type(x)]
         children, aux = flatten(x)
-        by_identity = {id(getattr(x, name)): name for name in _attribute_names(x)}
+        by_identity = {id(getattr(x, name)): name for name in attribute_names(x)}
         return unflatten(
             aux,
             [
@@ -226,7 +233,8 @@ def zero_tangent(x):
     """The tangent of an item of a list or tuple that carries none: zeros for an array, 0.0
     for a number, the same structure for a list or tuple (a stack of saved values then pops
     zeros), an empty Sparse for a container's adjoint, a Sparse holding its items' for a dict
-    (so that an item read from it has the item's shape), and None for what has no tangent at
+    (so that an item read from it has the item's shape), a class or module itself (whose
+    attributes runtime.field reads as zeros), and None for what has no tangent at
     all (a ShapeOf, None, a string)."""
     if isinstance(x, Sparse):  # (a zero adjoint a callee returns for a constant container)
         return Sparse()
@@ -242,6 +250,8 @@ def zero_tangent(x):
         return rebuilt(x, {name: zero_tangent(getattr(x, name)) for name in record_fields(x)})
     if isinstance(x, dict):
         return Sparse({k: zero_tangent(v) for k, v in x.items()})
+    if isinstance(x, (type, types.ModuleType)):  # (runtime.field of it reads zeros)
+        return x
     return None
 
 

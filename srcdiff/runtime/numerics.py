@@ -103,13 +103,15 @@ def angle_unit(deg=False):
 
 def polyder(p):
     """The coefficients of the derivative of the polynomial p (highest power first), in p's
-    precision (np.polyder's are float64)."""
+    precision (np.polyder's are float64); p may be a list, as np.polyval takes one."""
+    p = np.asarray(p)
     return p[:-1] * np.arange(len(p) - 1, 0, -1, dtype=np.result_type(p, 1.0))
 
 
 def powers(x, n):
     """x ** (n - 1), ..., x, 1 for each element of x, in rows: np.vander of x flattened, in
     x's precision (np.vander's is float64)."""
+    x = np.asarray(x)
     return np.ravel(x)[:, None] ** np.arange(n - 1, -1, -1, dtype=np.result_type(x, 1.0))
 
 

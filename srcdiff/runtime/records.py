@@ -2,27 +2,56 @@
 attribute's adjoint is a Sparse keyed by its name, as an item's is keyed by its index."""
 
 import dataclasses
+import inspect
+import types
 
 from ..errors import ArgumentError
-from .core import Sparse, is_record, rebuilt, record_fields
+from .core import Sparse, attribute_names, is_record, rebuilt, record_fields, zero_tangent
 
 __all__ = ["field", "field_grad", "field_of", "replaced", "without_field"]
 
 
 def field(obj, name):
-    """obj.name (emitted code writes the attribute itself; this names the primitive)."""
-    return getattr(obj, name)
+    """obj.name. Emitted code writes a value's attribute itself, so this reads a tangent's
+    (dobj, of an object f reads obj.name of): what the object does not hold itself but its
+    class does (`scale = 2.0` in the class body), and what is read off a class or a module
+    (zero_tangent's stand-in for one's tangent), is a constant of the code, with zeros."""
+    value = getattr(obj, name)
+    return zero_tangent(value) if _held_by_the_class(obj, name) else value
+
+
+def _held_by_the_class(obj, name):
+    """Whether obj.name is a class's or module's, not an object's own: a constant."""
+    if _is_namedtuple(obj):
+        return name not in obj._fields
+    return isinstance(obj, (type, types.ModuleType)) or (
+        is_record(obj)
+        and name not in attribute_names(obj)
+        and inspect.getattr_static(type(obj), name, _ABSENT) is not _ABSENT
+    )
+
+
+_ABSENT = object()
 
 
 def field_grad(g, obj, name):
     """The adjoint of obj.name: `g` under the name (under its position in a namedtuple)."""
-    if isinstance(obj, tuple) and hasattr(obj, "_fields"):
+    if _held_by_the_class(obj, name):
+        return Sparse()
+    if _is_namedtuple(obj):
         return Sparse({obj._fields.index(name): g})
     if not is_record(obj):
         raise ArgumentError(
             f"srcdiff cannot differentiate the attribute .{name} of a {type(obj).__name__}",
             hint="read arrays from a dataclass, a namedtuple or an object's "
             "attributes; for an array use the numpy function instead",
+        )
+    if name not in attribute_names(obj):  # (its gradient would be dropped: zeros)
+        raise ArgumentError(
+            f"srcdiff cannot differentiate .{name} of the {type(obj).__name__}: the object "
+            f"does not hold it (a __getattr__ gives it), and gradients follow the "
+            f"attributes it holds ({', '.join(attribute_names(obj)) or 'none'})",
+            hint=f"read it from where the object holds it, or store it as self.{name}",
         )
     return Sparse({name: g})
 
