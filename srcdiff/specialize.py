@@ -27,101 +27,13 @@ from .passes import saved_lists, tuple_items
 from .passes.keep_scalars import keep_scalars_unspread
 from .optimize import eliminate_dead_code, eliminate_dead_stacks, gather_row_adjoints, release_early
 from .passes.copies import CopyPropagation, coalesce_temporaries
-from .ir import dotted
-from .primitives import registry
 from .inference import Interpreter, Unsupported, bind_parameters
-from .shapes import BOTTOM, UNKNOWN, Const, EitherScalar, Typed, widen
+from .shapes import BOTTOM, UNKNOWN, EitherScalar, Typed, widen
 from .signatures import describe
+from .known_outcomes import rewritten
 
 settings = {"specialize": True}  # False: always the generic code; "check": compare with it
 MAX_VARIANTS = 8  # signatures per derivative; beyond, calls run the generic code
-
-
-# --- the rewrites: each primitive's own (its record's), or None to keep the call ---------
-
-
-def _rewrite_call(node, values):
-    path = dotted(node.func)
-    record = registry.at(path) if path is not None and len(path) > 1 else None
-    if record is None or record.rewrite is None or any(v is UNKNOWN for v in values):
-        return None
-    positional = values[: len(node.args)]
-    named = dict(zip(sorted(k.arg for k in node.keywords), values[len(node.args) :]))
-    try:
-        return record.rewrite(node, *positional, **named)
-    except TypeError:  # a call with arguments the rule does not take
-        return None
-
-
-def _rewrite_binop(node, values):
-    """x * 1 is x, for an immutable float x (an array might be written into later)."""
-    if not isinstance(node.op, gast.Mult):
-        return None
-    left, right = values
-    for one, other, kept in ((right, left, node.left), (left, right, node.right)):
-        other = widen(other)
-        if (
-            isinstance(one, Const)
-            and type(one.value) in (int, float)
-            and one.value == 1
-            and isinstance(other, (Typed, EitherScalar))
-            and not other.is_array
-            and other.dtype.kind == "f"
-        ):
-            return kept
-    return None
-
-
-def _rewritten(node, seen):
-    """`node` with each call, operation and if below it that `seen` (the interpreter's
-    records) says has a certain outcome replaced by that outcome, innermost first: what
-    gast.NodeTransformer would do, without its generic machinery (this visits every node)."""
-    values = node.__dict__
-    for field in node._fields:
-        value = values.get(field)
-        if value.__class__ is list:
-            items = []
-            for item in value:
-                if isinstance(item, _NODE) and item.__class__ not in _LEAVES:
-                    item = _rewritten(item, seen)
-                    if item.__class__ is list:  # an if whose branch is known: that branch
-                        items.extend(item)
-                        continue
-                    if item.__class__ is gast.Expr and item.value.__class__ is gast.Constant:
-                        continue  # a check found needless (runtime.check_unpack)
-                items.append(item)
-            value[:] = items
-        elif isinstance(value, _NODE) and value.__class__ not in _LEAVES:
-            values[field] = _rewritten(value, seen)
-    record = seen.get(id(node))
-    if record is None:
-        return node
-    if isinstance(node, (gast.If, gast.IfExp)):  # a test that is the same every time
-        test = record[1][0]
-        if not isinstance(test, Const):
-            return node
-        return node.body if test.value else node.orelse
-    rule = (
-        _rewrite_call
-        if isinstance(node, gast.Call)
-        else _rewrite_binop
-        if isinstance(node, gast.BinOp)
-        else None
-    )
-    replacement = rule(node, record[1]) if rule is not None else None
-    return node if replacement is None else replacement
-
-
-_NODE = gast.AST
-# (nothing below them to rewrite: names, constants, contexts and operators)
-_LEAVES = frozenset(
-    [gast.Name, gast.Constant]
-    + [
-        c
-        for c in vars(gast).values()
-        if isinstance(c, type) and issubclass(c, _NODE) and not c._fields
-    ]
-)
 
 
 # --- building a variant -----------------------------------------------------------------------
@@ -172,7 +84,7 @@ def rewrite(func, arguments, emitted, session, interpreter=None, cut=None, partn
     callees = Callees(emitted, session)
     if interpreter is None:
         interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
-    _rewritten(func, interpreter.seen)
+    rewritten(func, interpreter.seen)
     lengths = tuple_items.tuple_lengths(interpreter.bound)
     tuple_items.forward_item_adjoints(func, lengths)
     tuple_items.gather_tuple_adjoints(func, lengths)
@@ -352,16 +264,22 @@ class Session:
             release_early(func)
         function = compile_function(func, callee, defaults, func.name)
         function.kept, function.number, function.partners = kept, number, given
-        twin = _twin(clones, name, function)
-        if twin is not None:  # (other arguments, the same code: shown and run once)
+        return self._kept(clones, keys, function, listed)
+
+    def _kept(self, clones, keys, function, listed):
+        """A new copy kept under its `keys`, listed after the copies made for it (the sources
+        from `listed` on); or, where a copy made before is the same code (_twin), that one:
+        other arguments, the same code, shown and run once."""
+        twin = _twin(clones, keys[0][0], function)
+        if twin is not None:
             del self.sources[listed:]
             self.sources += [s for s in twin.listing if s not in self.sources]
             function = twin
-        for key in keys:
-            clones[key] = function
-        if twin is None:
+        else:
             self.sources.append(function.source)
             function.listing = self.sources[listed:]
+        for key in keys:
+            clones[key] = function
         return function
 
 
