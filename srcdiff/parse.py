@@ -17,6 +17,7 @@ from .dead_branches import drop_dead_branches
 from .imports import hoisted_imports
 from .lambda_source import AmbiguousLambda
 from .local_classes import local_classes
+from .made_derivatives import made_derivative
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs, is_library_file
 from .python_versions import is_python_version
@@ -367,6 +368,8 @@ class ParsedFunction:
         (`LAYERS["hidden"]`), which resolve() gives only when it is a function."""
         if isinstance(node, gast.Subscript):
             return self._item(node)
+        if isinstance(node, gast.Call):  # (nf.grad(inner): the derivative it makes)
+            return made_derivative(node, self)
         chain = []
         while isinstance(node, gast.Attribute):
             chain.append(node.attr)

@@ -7,6 +7,7 @@ import gast
 from . import ir
 from .container_sharing import LIST_CHANGES
 from .errors import NoAdjointError, StaticArgumentNeeded, UnsupportedError
+from .made_derivatives import refuse_unresolved_derivative
 from .provenance import holds_functions
 from .user_calls import STATIC_HINT
 
@@ -31,17 +32,12 @@ class UnknownCallees:
         self._refuse_item_call(func, what, loc)
         made = self._made_by(func)
         if made is not None:
-            of = ir.dotted(made.args[0]) if made.args else None
-            maker = getattr(self.p.resolve(made.func), "__module__", None) or ""
-            made_what = gast.unparse(made)
+            refuse_unresolved_derivative(made, what, self.p, self.params, loc)
             raise UnsupportedError(
-                f"{what}(...) calls the function that {made_what} returns, which srcdiff "
-                "cannot tell before the call runs",
+                f"{what}(...) calls the function that {gast.unparse(made)} returns, which "
+                "srcdiff cannot tell before the call runs",
                 loc,
-                f"make it once, outside f (d{of[-1]} = {made_what} at module level), and call "
-                "that: a derivative f calls is differentiated through its emitted code"
-                if maker.startswith("srcdiff") and of is not None  # nf.grad(loss)(w, x)
-                else "call the function by its name, "
+                "call the function by its name, "
                 "or pick it from a container by a constant key (cfg['act'](h))",
             )
         if isinstance(func, gast.Attribute) and func.attr in (*LIST_CHANGES, "append"):

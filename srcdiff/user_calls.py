@@ -15,6 +15,7 @@ from . import ir, naming, unparse
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
 from .local_classes import made_class
+from .made_derivatives import inside_hint
 from .parse import MISSING
 from .python_versions import is_python_version
 from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
@@ -346,6 +347,5 @@ def refuse_derivative_object(obj, what, loc):
             f"{what}(...) calls a derivative that srcdiff made, which f can call only where "
             "it is nf.grad(g) or nf.grad(g, wrt=k) for one position or name k",
             loc,
-            "make that at module level (dg = nf.grad(g)) and call it, and compute g's value "
-            "by calling g",
+            inside_hint(obj),
         )
