@@ -166,6 +166,11 @@ class HVP(Transformed):
             fun, jvp(grad(fun, wrt=wrt, optimized=optimized), wrt=wrt, optimized=optimized)
         )
 
+    @property
+    def tangents_first(self):
+        """The emitted function item 1 of whose result a call in f gives (Variants')."""
+        return self._derivative.tangents_first
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         product = self._derivative(*args, **kwargs)[1]
         # the gradient for wrt=(k,) is emitted bare (grad wraps it): so is its tangent

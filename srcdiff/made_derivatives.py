@@ -6,6 +6,7 @@ whose emitted function a call of it is differentiated through (api.Derivative.ru
 a derivative made at module level is; at load time its path is found again the same way."""
 
 import ast
+import inspect
 
 import gast
 
@@ -35,7 +36,10 @@ def _makers():
 
 def is_derivative(value):
     """Whether `value` is a derivative srcdiff made (a call of it may be followed)."""
-    return getattr(type(value), "runs_as", None) is not None
+    from .api import Derivative
+    from .composed import Transformed
+
+    return isinstance(value, (Derivative, Transformed))
 
 
 def made_derivative(call, parsed):
@@ -69,20 +73,33 @@ def made(maker, fun, constants, keywords):
 
 
 def remade(path, follow):
-    """At load time, the derivative the path of a callee such as `nf.grad(inner, wrt=1)`
-    names; `follow(path)` finds what a path without a call names."""
-    node = ast.parse(path, mode="eval").body
-    return made(
+    """At load time, what the path of a callee such as `nf.grad(inner, wrt=1)` or
+    `nf.jvp(inner).tangents_first` names; `follow(path)` finds what a path without a call
+    names."""
+    node, steps = _call_root(path)
+    obj = made(
         follow(ast.unparse(node.func)),
         follow(ast.unparse(node.args[0])),
         tuple(ast.literal_eval(a) for a in node.args[1:]),
         tuple((k.arg, ast.literal_eval(k.value)) for k in node.keywords),
     )
+    for attribute in reversed(steps):
+        obj = getattr(obj, attribute)
+    return obj
 
 
 def is_made_path(path):
-    """Whether a callee's path is a derivative made by a call (`nf.grad(inner)`)."""
-    return isinstance(ast.parse(path, mode="eval").body, ast.Call)
+    """Whether a callee's path starts with a derivative made by a call (`nf.grad(inner)`)."""
+    return _call_root(path)[0] is not None
+
+
+def _call_root(path):
+    """(the call a path starts with, or None; the attributes read of it, last first)."""
+    node, steps = ast.parse(path, mode="eval").body, []
+    while isinstance(node, ast.Attribute):
+        steps.append(node.attr)
+        node = node.value
+    return (node if isinstance(node, ast.Call) else None), steps
 
 
 def _constant(node):
@@ -130,32 +147,61 @@ def refuse_unresolved_derivative(call, what, parsed, params, loc):
 
 
 def inside_hint(derivative):
-    """What to write instead of calling `derivative` inside f, where it is not nf.grad(g)
-    or nf.grad(g, wrt=k) (whose emitted code a call runs as it is)."""
+    """What to write instead of calling `derivative` inside f, where srcdiff cannot follow
+    the call (see user_calls.refuse_derivative_object)."""
     from .composed import HVP, VJP, ValueAndGrad
     from .modes import Mode
 
     along = "write def g_along(w, x, u): return np.sum({} * u) at module level, and call "
     if isinstance(derivative, ValueAndGrad):
         return "call nf.grad(g, preserve_result=True), which returns (gradient, value)"
-    if isinstance(derivative, HVP):
-        return (
-            along.format("nf.grad(g)(w, x)") + "nf.grad(g_along)(w, x, v): the Hessian of g times v"
-        )
-    if isinstance(derivative, VJP):
-        return (
-            "for a scalar g call nf.grad(g); else "
-            + along.format("g(w, x)")
-            + "nf.grad(g_along)(w, x, u): the vjp of g with cotangent u"
-        )
-    if getattr(derivative, "_mode", None) is Mode.JVP:
-        return (
-            "for a scalar g, np.sum(nf.grad(g)(w, x) * v) is its jvp along v (computing "
-            "g's value by calling g)"
-        )
+    if isinstance(derivative, (HVP, VJP)) or getattr(derivative, "_mode", None) is Mode.JVP:
+        if getattr(derivative, "tangents_first", None) is not None:
+            return "pass each of g's arguments by position, the tangent last: nf.jvp(g)(w, x, v)"
+        if isinstance(derivative, HVP):
+            return "call nf.hvp(g, wrt=k) once for each position k"
+        if isinstance(derivative, VJP):
+            return (
+                "for a scalar g call nf.grad(g); else "
+                + along.format("g(w, x)")
+                + "nf.grad(g_along)(w, x, u): the vjp of g with cotangent u"
+            )
+        return "call nf.jvp(g, wrt=k) once for each position k, and add the tangents"
     if len(getattr(derivative, "wrt", ())) > 1 or not getattr(derivative, "_single", True):
         return "call nf.grad(g, wrt=k) once for each position k"
     return (
         "make it nf.grad(g) or nf.grad(g, wrt=k), at module level or inside f, and call "
         "it, and compute g's value by calling g"
     )
+
+
+def move_tangents_first(func, resolve):
+    """`nf.jvp(g)(w, x, v)` in f (the tangent last, as called) as the call of its emitted
+    code, `nf.jvp(g).tangents_first(v, w, x)`, which returns (value, tangent); and
+    `nf.hvp(g)(w, x, v)` as `nf.hvp(g).tangents_first(v, w, x)[1]` (its emitted code
+    returns (gradient, product)). `func`: a gast FunctionDef, changed in place."""
+    from .composed import HVP
+
+    class Mover(gast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            derivative = resolve(node.func)
+            first = getattr(derivative, "tangents_first", None)
+            if first is None or node.keywords or _spread(node):
+                return node
+            if len(node.args) != len(inspect.signature(first).parameters):
+                return node  # (its defaults taken, or keywords: refused where it is called)
+            moved = gast.Call(
+                func=gast.Attribute(value=node.func, attr="tangents_first", ctx=gast.Load()),
+                args=[node.args[-1], *node.args[:-1]],
+                keywords=[],
+            )
+            if isinstance(derivative, HVP):
+                moved = gast.Subscript(value=moved, slice=gast.Constant(1, None), ctx=gast.Load())
+            return gast.copy_location(moved, node)
+
+    Mover().visit(func)
+
+
+def _spread(call):
+    return any(isinstance(a, gast.Starred) for a in call.args)

@@ -85,6 +85,57 @@ def test_a_gradient_inside_f_in_reverse_forward_and_second_order(f, arrays):
     np.testing.assert_allclose(product, expected, rtol=1e-10)
 
 
+def directional(w, x, v):
+    value, tangent = nf.jvp(inner)(w, x, v)  # the tangent v differentiated too
+    return value * tangent
+
+
+along_inner = nf.jvp(inner, wrt=1)
+
+
+def directional_in_x(w, x, u):
+    return np.sum(np.cos(along_inner(w, x, u)[1]))
+
+
+def curvature(w, x):
+    product = nf.hvp(inner)
+    return np.sum(product(w, x, x[0] * w) ** 2)
+
+
+def a_directional(w, x, v):
+    return a_inner(w, x) * anp.dot(autograd.grad(a_inner)(w, x), v)
+
+
+def a_curvature(w, x):
+    return anp.sum(autograd.hessian_vector_product(a_inner)(w, x, x[0] * w) ** 2)
+
+
+def test_a_jvp_and_an_hvp_inside_f(arrays):
+    w, x, v = arrays
+    for wrt in (0, 2):
+        gradient = nf.grad(directional, wrt=wrt)(w, x, v)
+        expected = numerical_grad(directional, (w, x, v), wrt, eps=EPS)
+        np.testing.assert_allclose(gradient, expected, rtol=RTOL)
+        expected = autograd.grad(a_directional, wrt)(w, x, v)
+        np.testing.assert_allclose(gradient, expected, rtol=1e-10)
+    tangent = nf.jvp(directional)(w, x, v, v)[1]
+    assert tangent == pytest.approx(nf.grad(directional)(w, x, v) @ v, rel=1e-10)
+    product = nf.hvp(directional)(w, x, v, v)
+    np.testing.assert_allclose(
+        product, gradient_along(nf.grad(directional), (w, x, v), 0, v), rtol=RTOL
+    )
+    u = np.ones_like(x)
+    gradient = nf.grad(directional_in_x, wrt=1)(w, x, u)
+    expected = numerical_grad(directional_in_x, (w, x, u), 1, eps=EPS)
+    np.testing.assert_allclose(gradient, expected, rtol=RTOL)
+    gradient = nf.grad(curvature)(w, x)
+    np.testing.assert_allclose(gradient, numerical_grad(curvature, (w, x), 0, eps=EPS), rtol=RTOL)
+    np.testing.assert_allclose(gradient, autograd.grad(a_curvature)(w, x), rtol=1e-10)
+    np.testing.assert_allclose(nf.jvp(curvature)(w, x, v)[1], gradient @ v, rtol=1e-10)
+    product = nf.hvp(curvature)(w, x, v)
+    np.testing.assert_allclose(product, gradient_along(nf.grad(curvature), (w, x), 0, v), rtol=RTOL)
+
+
 def test_a_gradient_penalty_with_respect_to_the_other_argument(arrays):
     p, _, v = arrays
     x = np.linspace(-1.0, 1.0, 3)
@@ -165,7 +216,7 @@ MODULE = textwrap.dedent("""
         return np.sum(np.tanh(x @ w) ** 2)
 
     def maml(w, x):
-        return inner(w - 0.1 * nf.grad(inner)(w, x), x)
+        return inner(w - 0.1 * nf.grad(inner)(w, x), x) + nf.jvp(inner)(w, x, w)[1]
 """)
 
 SCRIPT = textwrap.dedent("""
@@ -191,11 +242,12 @@ def test_the_derivative_made_inside_is_found_again_from_the_disk_cache(tmp_path)
     assert first["stats"]["disk_hits"] == 0 and second["stats"]["disk_hits"] >= 1
     assert first["grad"] == second["grad"]
     w, x = np.full(3, 0.3), np.arange(6.0).reshape(2, 3) / 6
-    np.testing.assert_allclose(second["grad"], autograd.grad(a_maml)(w, x), rtol=1e-10)
+    expected = autograd.grad(lambda w: a_maml(w, x) + anp.dot(autograd.grad(a_inner)(w, x), w))
+    np.testing.assert_allclose(second["grad"], expected(w), rtol=1e-10)
 
 
-def calls_a_jvp(w, x):
-    return nf.jvp(inner)(w, x, x[0])[1]
+def calls_a_jvp_by_keyword(w, x):
+    return nf.jvp(inner)(w, x=x, tangents=x[0])[1]
 
 
 def calls_a_vjp(w, x):
@@ -203,8 +255,8 @@ def calls_a_vjp(w, x):
     return np.sum(pullback(1.0))
 
 
-def calls_an_hvp(w, x):
-    return np.sum(nf.hvp(inner)(w, x, x[0]))
+def calls_an_hvp_of_a_tuple(w, x):
+    return np.sum(nf.hvp(inner, wrt=(0, 1))(w, x, (x[0], x))[0])
 
 
 def calls_value_and_grad(w, x):
@@ -235,9 +287,9 @@ def calls_a_grad_of_a_lambda(w, x):
 
 
 REFUSED = [
-    (calls_a_jvp, "nf.jvp(inner)(w, x, x[0])", "np.sum(nf.grad(g)(w, x) * v)"),
+    (calls_a_jvp_by_keyword, "nf.jvp(inner)(w, x=x", "the tangent last"),
     (calls_a_vjp, "nf.vjp(inner)(w, x)", "nf.grad(g_along)(w, x, u)"),
-    (calls_an_hvp, "nf.hvp(inner)(w, x, x[0])", "np.sum(nf.grad(g)(w, x) * u)"),
+    (calls_an_hvp_of_a_tuple, "nf.hvp(inner, wrt=(0, 1))", "once for each position"),
     (calls_value_and_grad, "nf.value_and_grad(inner)(w, x)", "preserve_result=True"),
     (calls_a_grad_of_a_tuple, "nf.grad(inner, wrt=(0,))", "once for each position"),
     (calls_a_grad_of_an_option_passed, "nf.grad(inner, wrt=k)", "each option as a constant"),
