@@ -3,13 +3,16 @@ nf.grad(inner)` then `dg(w, x)`, where `inner` is a function the code names and 
 argument of the maker is a constant. The call is resolved as the transform reads f to the
 derivative that call would make (the same object each time, so that its code is made once),
 whose emitted function a call of it is differentiated through (api.Derivative.runs_as), as
-a derivative made at module level is; at load time its path is found again the same way."""
+a derivative made at module level is; at load time its path is found again the same way.
+A call of a jvp or an hvp (made here or at module level) passes the tangent last, where its
+emitted function takes it first: the call is rewritten as one of that function."""
 
 import ast
 import inspect
 
 import gast
 
+from . import ir
 from .errors import ArgumentError, StaticArgumentNeeded, UnsupportedError
 from .statics import MISSING
 
@@ -175,33 +178,42 @@ def inside_hint(derivative):
     )
 
 
-def move_tangents_first(func, resolve):
+def move_tangents_first(func, resolve, calls=None):
     """`nf.jvp(g)(w, x, v)` in f (the tangent last, as called) as the call of its emitted
     code, `nf.jvp(g).tangents_first(v, w, x)`, which returns (value, tangent); and
     `nf.hvp(g)(w, x, v)` as `nf.hvp(g).tangents_first(v, w, x)[1]` (its emitted code
-    returns (gradient, product)). `func`: a gast FunctionDef, changed in place."""
-    from .composed import HVP
+    returns (gradient, product)). `func`: a gast FunctionDef, changed in place; `calls`:
+    its calls, where known."""
+    calls = [n for n in ir.walk(func) if isinstance(n, gast.Call)] if calls is None else calls
+    moved = {id(call): made for call in calls if (made := _moved(call, resolve)) is not None}
+    if not moved:  # (no walk that changes nothing)
+        return
 
     class Mover(gast.NodeTransformer):
         def visit_Call(self, node):
             self.generic_visit(node)
-            derivative = resolve(node.func)
-            first = getattr(derivative, "tangents_first", None)
-            if first is None or node.keywords or _spread(node):
-                return node
-            if len(node.args) != len(inspect.signature(first).parameters):
-                return node  # (its defaults taken, or keywords: refused where it is called)
-            moved = gast.Call(
-                func=gast.Attribute(value=node.func, attr="tangents_first", ctx=gast.Load()),
-                args=[node.args[-1], *node.args[:-1]],
-                keywords=[],
-            )
-            if isinstance(derivative, HVP):
-                moved = gast.Subscript(value=moved, slice=gast.Constant(1, None), ctx=gast.Load())
-            return gast.copy_location(moved, node)
+            return moved.get(id(node), node)
 
     Mover().visit(func)
 
 
-def _spread(call):
-    return any(isinstance(a, gast.Starred) for a in call.args)
+def _moved(call, resolve):
+    """The call of the emitted code that a call of a jvp or hvp in f stands for, or None
+    (where it is no such call, or one passing keywords or leaving defaults: refused where
+    it is called, user_calls.refuse_derivative_object)."""
+    from .composed import HVP
+
+    derivative = resolve(call.func)
+    first = getattr(derivative, "tangents_first", None)
+    if first is None or call.keywords or any(isinstance(a, gast.Starred) for a in call.args):
+        return None
+    if len(call.args) != len(inspect.signature(first).parameters):
+        return None
+    moved = gast.Call(
+        func=gast.Attribute(value=call.func, attr="tangents_first", ctx=gast.Load()),
+        args=[call.args[-1], *call.args[:-1]],
+        keywords=[],
+    )
+    if isinstance(derivative, HVP):
+        moved = gast.Subscript(value=moved, slice=gast.Constant(1, None), ctx=gast.Load())
+    return gast.copy_location(moved, call)

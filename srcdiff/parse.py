@@ -262,7 +262,7 @@ class ParsedFunction:
         # (a partial's call rewritten holds no other call: the census stands)
         _expand_partial_calls(census.calls, self._partials(census.calls))
         expand_object_calls(self, census.calls)
-        move_tangents_first(self.node, self.resolve)
+        move_tangents_first(self.node, self.resolve, census.calls)
         blocks_as_one_list(self)
 
     def _partials(self, calls):
