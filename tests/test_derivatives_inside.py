@@ -166,6 +166,40 @@ def differentiating_a_parameter(w, x, fn):
     return fn(w - 0.1 * nf.grad(fn)(w, x), x)
 
 
+def scalar(t):
+    return np.sin(t) * t**3
+
+
+def through_a_second_derivative(t):
+    return nf.grad(nf.grad(scalar))(t) * t
+
+
+def with_aux(w, x):
+    return np.sum(np.tanh(x @ w) ** 2), np.mean(w)
+
+
+def through_aux(w, x):
+    g, aux = nf.grad(with_aux, has_aux=True)(w, x)
+    return np.sum(g * g) * aux
+
+
+def test_a_second_derivative_and_one_with_aux_inside_f(arrays):
+    w, x, _ = arrays
+    t = 0.7  # d/dt (t f''(t)) = f''(t) + t f'''(t), f = sin(t) t**3
+    second = (6 * t - t**3) * np.sin(t) + 6 * t**2 * np.cos(t)
+    third = (6 - 3 * t**2) * np.sin(t) + (6 * t - t**3) * np.cos(t)
+    third += 12 * t * np.cos(t) - 6 * t**2 * np.sin(t)
+    assert nf.grad(through_a_second_derivative)(t) == pytest.approx(second + t * third, rel=1e-10)
+    gradient = nf.grad(through_aux)(w, x)
+    np.testing.assert_allclose(gradient, numerical_grad(through_aux, (w, x), 0, eps=EPS), rtol=RTOL)
+
+
+def test_the_inner_derivative_is_called_as_a_function_of_the_module():
+    source = nf.grad(maml).source
+    assert "    g, dinner_saved = fwd_dinner(w, x)\n" in source
+    assert "    dinner_grads = bwd_dinner(bg, dinner_saved)\n" in source
+
+
 def test_a_gradient_with_its_value_and_a_hessian_vector_product(arrays):
     w, x, v = arrays
     gradient = nf.grad(with_its_value)(w, x)
