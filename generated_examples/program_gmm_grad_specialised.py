@@ -22,7 +22,7 @@ def dloss(params, data):
     return runtime.as_grad(bparams, params)
 
 
-def fwd_logsumexp_s2(a, axis=None, keepdims=False):
+def fwd_logsumexp_s1(a, axis=None, keepdims=False):
     _stack_out = []
     a_max = np.max(a, axis=axis, keepdims=True)
     _t0 = a - a_max
@@ -37,7 +37,7 @@ def fwd_logsumexp_s2(a, axis=None, keepdims=False):
 
 
 def fwd_log_normalize_s1(x):
-    _t0, logsumexp_saved = fwd_logsumexp_s2(x)
+    _t0, logsumexp_saved = fwd_logsumexp_s1(x)
     _t1 = x - _t0
     return _t1, [_t0, logsumexp_saved, x]
 
@@ -63,7 +63,7 @@ def fwd_diag_gaussian_logpdf_s1(x, mean, log_std):
     return _t7, [_t0, _t1, _t3, _t6, log_std, mean, z]
 
 
-def fwd_logsumexp_s1(a, axis=None, keepdims=False):
+def fwd_logsumexp_s2(a, axis=None, keepdims=False):
     _stack_out = []
     a_max = np.max(a, axis=axis, keepdims=True)
     _t0 = a - a_max
@@ -97,7 +97,7 @@ def fwd_gmm_log_likelihood_s1(params, data):
         _t2 = log_proportion + _t1
         cluster_lls.append(_t2)
     _t3 = np.vstack(cluster_lls)
-    _t4, logsumexp_saved = fwd_logsumexp_s1(_t3, axis=0)
+    _t4, logsumexp_saved = fwd_logsumexp_s2(_t3, axis=0)
     _t5 = np.sum(_t4)
     return _t5, [_log_proportion0, _log_std0, _mean0, _stack_diag_gaussian_logpdf_saved,
         _stack_log_proportion, _stack_t1, runtime.shape_of(_t0), runtime.shape_of(_t4),
@@ -152,30 +152,6 @@ def bwd_diag_gaussian_logpdf_s1(b_t7, saved):
     return bmean, blog_std
 
 
-def bwd_logsumexp_s2(bout, saved):
-    _stack_out, _t1, _t2, _t3, a, a_max, axis = saved
-    saved.clear()
-    out = _stack_out.pop()
-    del _stack_out
-    bout = np.reshape(bout, np.shape(out))
-    del out
-    b_t3 = runtime.unbroadcast(bout, _t3)
-    del _t3
-    ba_max = runtime.unbroadcast(bout, a_max)
-    b_t2 = b_t3 / _t2
-    del _t2, b_t3
-    b_t1 = runtime.unreduce(b_t2, _t1, axis=axis, keepdims=True)
-    del b_t2
-    b_t0 = b_t1 * _t1
-    del _t1, b_t1
-    ba = runtime.unbroadcast(b_t0, a)
-    ba_max = ba_max + runtime.unbroadcast(-b_t0, a_max)
-    del b_t0
-    ba = ba + runtime.extremum_grad(ba_max, a_max, a, axis=axis, keepdims=True)
-    del a, a_max, axis, ba_max
-    return ba,
-
-
 def bwd_log_normalize_s1(b_t1, saved):
     _t0, logsumexp_saved, x = saved
     saved.clear()
@@ -183,7 +159,7 @@ def bwd_log_normalize_s1(b_t1, saved):
     del x
     b_t0 = runtime.unbroadcast(-b_t1, _t0)
     del _t0
-    logsumexp_grads = bwd_logsumexp_s2(b_t0, logsumexp_saved)
+    logsumexp_grads = bwd_logsumexp_s1(b_t0, logsumexp_saved)
     del b_t0, logsumexp_saved
     bx = bx + logsumexp_grads[0]
     del logsumexp_grads

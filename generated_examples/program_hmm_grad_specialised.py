@@ -20,7 +20,7 @@ def dloss(params, observations):
     return runtime.as_grad(bparams, params)
 
 
-def fwd_logsumexp_s5(a, axis=None, keepdims=False):
+def fwd_logsumexp_s1(a, axis=None, keepdims=False):
     a_max = np.max(a, axis=axis, keepdims=True)
     _t0 = a - a_max
     _t1 = np.exp(_t0)
@@ -31,17 +31,7 @@ def fwd_logsumexp_s5(a, axis=None, keepdims=False):
     return _t4, [_t1, _t2, a, a_max, axis, out]
 
 
-def fwd_logsumexp_s4(a, axis=None, keepdims=False):
-    a_max = np.max(a, axis=axis, keepdims=True)
-    _t0 = a - a_max
-    _t1 = np.exp(_t0)
-    _t2 = np.sum(_t1, axis=axis, keepdims=True)
-    _t3 = np.log(_t2)
-    out = _t3 + a_max
-    return out, [_t1, _t2, a, a_max, axis]
-
-
-def fwd_logsumexp_s3(a, axis=None, keepdims=False):
+def fwd_logsumexp_s2(a, axis=None, keepdims=False):
     a_max = np.max(a, axis=axis, keepdims=True)
     _t0 = a - a_max
     _t1 = np.exp(_t0)
@@ -53,27 +43,16 @@ def fwd_logsumexp_s3(a, axis=None, keepdims=False):
 
 def fwd_normalized_s1(params):
     _t0 = params['initial']
-    _t1, logsumexp_saved = fwd_logsumexp_s5(_t0)
+    _t1, logsumexp_saved = fwd_logsumexp_s1(_t0)
     log_pi = _t0 - _t1
     _t2 = params['transition']
-    _t3, logsumexp_saved_1 = fwd_logsumexp_s4(_t2, axis=1, keepdims=True)
+    _t3, logsumexp_saved_1 = fwd_logsumexp_s2(_t2, axis=1, keepdims=True)
     log_A = _t2 - _t3
     _t4 = params['emission']
-    _t5, logsumexp_saved_2 = fwd_logsumexp_s3(_t4, axis=1, keepdims=True)
+    _t5, logsumexp_saved_2 = fwd_logsumexp_s2(_t4, axis=1, keepdims=True)
     log_B = _t4 - _t5
     return (log_pi, log_A, log_B), [log_A, log_B, log_pi, logsumexp_saved, logsumexp_saved_1,
         logsumexp_saved_2]
-
-
-def fwd_logsumexp_s2(a, axis=None, keepdims=False):
-    a_max = np.max(a, axis=axis, keepdims=True)
-    _t0 = a - a_max
-    _t1 = np.exp(_t0)
-    _t2 = np.sum(_t1, axis=axis, keepdims=True)
-    _t3 = np.log(_t2)
-    out = _t3 + a_max
-    _t4 = np.squeeze(out, axis=axis)
-    return _t4, [_t1, _t2, a, a_max, axis, out]
 
 
 def fwd_hmm_log_likelihood_s1(params, observations):
@@ -90,12 +69,12 @@ def fwd_hmm_log_likelihood_s1(params, observations):
     for obs in _seq0:
         _t2 = log_alpha[:, None]
         _t3 = _t2 + log_A
-        _t4, logsumexp_saved = fwd_logsumexp_s2(_t3, axis=0)
+        _t4, logsumexp_saved = fwd_logsumexp_s1(_t3, axis=0)
         _stack_logsumexp_saved.append(logsumexp_saved)
         _t5 = log_B[:, obs]
         _stack_log_alpha.append(log_alpha)
         log_alpha = _t4 + _t5
-    _t6, logsumexp_saved_1 = fwd_logsumexp_s5(log_alpha)
+    _t6, logsumexp_saved_1 = fwd_logsumexp_s1(log_alpha)
     return _t6, [_idx0, _seq0, _stack_log_alpha, _stack_logsumexp_saved, runtime.shape_of(_t0),
         log_A, log_B, logsumexp_saved_1, normalized_saved]
 
@@ -119,24 +98,6 @@ def bwd_logsumexp_s1(b_t4, saved):
 
 
 def bwd_logsumexp_s2(b_t4, saved):
-    _t1, _t2, a, a_max, axis, out = saved
-    saved.clear()
-    bout = np.reshape(b_t4, np.shape(out))
-    del out
-    ba_max = bout
-    b_t2 = bout / _t2
-    del _t2, bout
-    b_t0 = b_t2 * _t1
-    del _t1, b_t2
-    ba = b_t0
-    ba_max = ba_max + (-b_t0).sum(axis=0, keepdims=True)
-    del b_t0
-    ba = ba + runtime.extremum_grad(ba_max, a_max, a, axis=axis, keepdims=True)
-    del a, a_max, axis, ba_max
-    return ba,
-
-
-def bwd_logsumexp_s3(b_t4, saved):
     _t1, _t2, a, a_max, axis = saved
     saved.clear()
     ba_max = b_t4
@@ -146,40 +107,6 @@ def bwd_logsumexp_s3(b_t4, saved):
     del _t1, b_t2
     ba = b_t0
     ba_max = ba_max + (-b_t0).sum(axis=1, keepdims=True)
-    del b_t0
-    ba = ba + runtime.extremum_grad(ba_max, a_max, a, axis=axis, keepdims=True)
-    del a, a_max, axis, ba_max
-    return ba,
-
-
-def bwd_logsumexp_s4(b_t4, saved):
-    _t1, _t2, a, a_max, axis = saved
-    saved.clear()
-    ba_max = b_t4
-    b_t2 = b_t4 / _t2
-    del _t2
-    b_t0 = b_t2 * _t1
-    del _t1, b_t2
-    ba = b_t0
-    ba_max = ba_max + (-b_t0).sum(axis=1, keepdims=True)
-    del b_t0
-    ba = ba + runtime.extremum_grad(ba_max, a_max, a, axis=axis, keepdims=True)
-    del a, a_max, axis, ba_max
-    return ba,
-
-
-def bwd_logsumexp_s5(b_t4, saved):
-    _t1, _t2, a, a_max, axis, out = saved
-    saved.clear()
-    bout = np.reshape(b_t4, np.shape(out))
-    del out
-    ba_max = bout
-    b_t2 = bout / _t2
-    del _t2, bout
-    b_t0 = b_t2 * _t1
-    del _t1, b_t2
-    ba = b_t0
-    ba_max = ba_max + (-b_t0).sum(axis=0, keepdims=True)
     del b_t0
     ba = ba + runtime.extremum_grad(ba_max, a_max, a, axis=axis, keepdims=True)
     del a, a_max, axis, ba_max
@@ -194,21 +121,21 @@ def bwd_normalized_s1(b_out, saved):
     b_t4 = blog_B
     b_t5 = (-blog_B).sum(axis=1, keepdims=True)
     del blog_B
-    logsumexp_grads_2 = bwd_logsumexp_s3(b_t5, logsumexp_saved_2)
+    logsumexp_grads_2 = bwd_logsumexp_s2(b_t5, logsumexp_saved_2)
     del b_t5, logsumexp_saved_2
     b_t4 = b_t4 + logsumexp_grads_2[0]
     del logsumexp_grads_2
     b_t2 = blog_A
     b_t3 = (-blog_A).sum(axis=1, keepdims=True)
     del blog_A
-    logsumexp_grads_1 = bwd_logsumexp_s4(b_t3, logsumexp_saved_1)
+    logsumexp_grads_1 = bwd_logsumexp_s2(b_t3, logsumexp_saved_1)
     del b_t3, logsumexp_saved_1
     b_t2 = b_t2 + logsumexp_grads_1[0]
     del logsumexp_grads_1
     b_t0 = blog_pi
     b_t1 = (-blog_pi).sum(axis=0)
     del blog_pi
-    logsumexp_grads = bwd_logsumexp_s5(b_t1, logsumexp_saved)
+    logsumexp_grads = bwd_logsumexp_s1(b_t1, logsumexp_saved)
     del b_t1, logsumexp_saved
     b_t0 = b_t0 + logsumexp_grads[0]
     del logsumexp_grads
@@ -230,7 +157,7 @@ def bwd_hmm_log_likelihood_s1(b_t6, saved):
         logsumexp_saved = _stack_logsumexp_saved.pop()
         log_alpha = _stack_log_alpha.pop()
         blog_B = runtime.add_at(blog_B, log_B, np.s_[:, obs], blog_alpha)
-        b_t3, = bwd_logsumexp_s2(blog_alpha, logsumexp_saved)
+        b_t3, = bwd_logsumexp_s1(blog_alpha, logsumexp_saved)
         b_t2 = b_t3.sum(axis=1, keepdims=True)
         blog_A += b_t3
         blog_alpha = runtime.getitem_grad(b_t2, log_alpha, np.s_[:, None])

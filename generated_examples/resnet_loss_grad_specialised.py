@@ -30,7 +30,7 @@ def fwd_conv2d_w_s1(x, w, stride=1, padding=0):
     return _t0, [padding, stride, w, x]
 
 
-def fwd_batch_norm_s2(x, gamma, beta, running_mean=None, running_var=None, training=True,
+def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, training=True,
         momentum=0.9, eps=1e-05):
     mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
     centred = x - mean
@@ -49,18 +49,18 @@ def fwd_batch_norm_s2(x, gamma, beta, running_mean=None, running_var=None, train
         var, x, y]
 
 
-def fwd_relu_s2(x):
+def fwd_relu_s1(x):
     _t0 = x > 0
     _t1 = x * _t0
     return _t1, [_t0, x]
 
 
-def fwd_conv2d_x_w_s2(x, w, stride=1, padding=0):
+def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
     _t0 = padded_correlate(x, w, stride, padding)
     return _t0, [padding, stride, w, x]
 
 
-def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, training=True,
+def fwd_batch_norm_s2(x, gamma, beta, running_mean=None, running_var=None, training=True,
         momentum=0.9, eps=1e-05):
     mean = np.mean(x, axis=(0, 2, 3), keepdims=True)
     centred = x - mean
@@ -81,22 +81,17 @@ def fwd_batch_norm_s1(x, gamma, beta, running_mean=None, running_var=None, train
         runtime.shape_of(x), runtime.shape_of(y)]
 
 
-def fwd_conv2d_x_w_s1(x, w, stride=1, padding=0):
-    _t0 = padded_correlate(x, w, stride, padding)
-    return _t0, [padding, stride, w, x]
-
-
 def fwd_basic_block_s1(p, s, x, training):
     _t12 = None
     _stack_shortcut = []
     stride = 1 if x.shape[1] == p['w1'].shape[0] else 2
     _t0 = p['w1']
-    h, conv2d_saved = fwd_conv2d_x_w_s2(x, _t0, stride, 1)
+    h, conv2d_saved = fwd_conv2d_x_w_s1(x, _t0, stride, 1)
     _t1 = p['g1']
     _t2 = p['b1']
     _t3 = None
     _t4 = None
-    _t5, batch_norm_saved = fwd_batch_norm_s1(h, _t1, _t2, _t3, _t4, training)
+    _t5, batch_norm_saved = fwd_batch_norm_s2(h, _t1, _t2, _t3, _t4, training)
     h = _t5[0]
     m1 = _t5[1]
     v1 = _t5[2]
@@ -107,7 +102,7 @@ def fwd_basic_block_s1(p, s, x, training):
     _t8 = p['b2']
     _t9 = None
     _t10 = None
-    _t11, batch_norm_saved_1 = fwd_batch_norm_s1(h, _t7, _t8, _t9, _t10, training)
+    _t11, batch_norm_saved_1 = fwd_batch_norm_s2(h, _t7, _t8, _t9, _t10, training)
     h = _t11[0]
     m2 = _t11[1]
     v2 = _t11[2]
@@ -145,11 +140,11 @@ def fwd_forward_s1(params, state, x, training, block=basic_block):
     _t3 = stem['beta']
     _t4 = None
     _t5 = None
-    _t6, batch_norm_saved = fwd_batch_norm_s2(_t1, _t2, _t3, _t4, _t5, training)
+    _t6, batch_norm_saved = fwd_batch_norm_s1(_t1, _t2, _t3, _t4, _t5, training)
     h = _t6[0]
     m = _t6[1]
     v = _t6[2]
-    h, relu_saved = fwd_relu_s2(h)
+    h, relu_saved = fwd_relu_s1(h)
     blocks = []
     params_blocks = params['blocks']
     for i in range(len(params_blocks)):
@@ -288,15 +283,6 @@ def bwd_conv2d_x_w_s1(b_t0, saved):
     return bx, bw
 
 
-def bwd_conv2d_x_w_s2(b_t0, saved):
-    padding, stride, w, x = saved
-    saved.clear()
-    bx = conv2d_input_grad(b_t0, x, w, stride, padding)
-    bw = conv2d_weight_grad(b_t0, x, w, stride, padding)
-    del padding, stride, w, x
-    return bx, bw
-
-
 def bwd_basic_block_s1(b_out, saved):
     (_cond0, _stack_shortcut, _t11, _t12, _t15, _t5, batch_norm_saved, batch_norm_saved_1,
         conv2d_saved, conv2d_saved_1, h, relu_saved, relu_saved_1, shortcut, x) = saved
@@ -334,7 +320,7 @@ def bwd_basic_block_s1(b_out, saved):
     del _t5
     bh, b_t1, b_t2 = bwd_batch_norm_s1(b_t5, batch_norm_saved)
     del b_t5, batch_norm_saved
-    conv2d_grads = bwd_conv2d_x_w_s2(bh, conv2d_saved)
+    conv2d_grads = bwd_conv2d_x_w_s1(bh, conv2d_saved)
     del bh, conv2d_saved
     bx += conv2d_grads[0]
     b_t0 = conv2d_grads[1]
@@ -342,52 +328,6 @@ def bwd_basic_block_s1(b_out, saved):
     bp = runtime.Sparse({'w1': b_t0, 'g1': b_t1, 'b1': b_t2, 'w2': b_t6, 'g2': b_t7, 'b2': b_t8})
     del b_t0, b_t1, b_t2, b_t6, b_t7, b_t8
     return bp, bx
-
-
-def bwd_relu_s2(b_t1, saved):
-    _t0, x = saved
-    saved.clear()
-    bx = runtime.unbroadcast(b_t1 * _t0, x)
-    del _t0, x
-    return bx,
-
-
-def bwd_batch_norm_s2(b_out, saved):
-    _t0, _t2, _t4, _t5, _t6, beta, centred, gamma, mean, scale, var, x, y = saved
-    saved.clear()
-    b_outs = runtime.unpack_adjoint(b_out, (y, None, None))
-    del y
-    by = b_outs[0]
-    del b_outs
-    b_t5 = runtime.unbroadcast(by, _t5)
-    del _t5
-    b_t6 = runtime.unbroadcast(by, _t6)
-    del _t6, by
-    bbeta = np.reshape(b_t6, np.shape(beta))
-    del b_t6, beta
-    bcentred = runtime.unbroadcast(b_t5 * scale, centred)
-    bscale = runtime.unbroadcast(b_t5 * centred, scale)
-    del b_t5
-    b_t2 = runtime.unbroadcast(bscale / _t4, _t2)
-    del _t2
-    b_t4 = runtime.unbroadcast(-bscale * scale / _t4, _t4)
-    del bscale, scale
-    b_t3 = b_t4 / (2 * _t4)
-    del _t4, b_t4
-    bvar = runtime.unbroadcast(b_t3, var)
-    del b_t3, var
-    bgamma = np.reshape(b_t2, np.shape(gamma))
-    del b_t2, gamma
-    b_t0 = runtime.mean_grad(bvar, _t0, axis=(0, 2, 3), keepdims=True)
-    del _t0, bvar
-    bcentred = bcentred + b_t0 * 2 * centred
-    del b_t0, centred
-    bx = bcentred
-    bmean = runtime.unbroadcast(-bcentred, mean)
-    del bcentred, mean
-    bx = bx + runtime.mean_grad(bmean, x, axis=(0, 2, 3), keepdims=True)
-    del bmean, x
-    return bx, bgamma, bbeta
 
 
 def bwd_conv2d_w_s1(b_t0, saved):
@@ -418,11 +358,11 @@ def bwd_forward_s1(b_out, saved):
         b_t8, bh = bwd_basic_block_s1(b_t10, basic_block_saved)
         bparams_blocks = runtime.add_at(bparams_blocks, params_blocks, i, b_t8)
     del _stack_basic_block_saved, _stack_t10, params_blocks
-    bh, = bwd_relu_s2(bh, relu_saved)
+    bh, = bwd_relu_s1(bh, relu_saved)
     del relu_saved
     b_t6 = runtime.getitem_grad(bh, _t6, 0)
     del _t6, bh
-    b_t1, b_t2, b_t3 = bwd_batch_norm_s2(b_t6, batch_norm_saved)
+    b_t1, b_t2, b_t3 = bwd_batch_norm_s1(b_t6, batch_norm_saved)
     del b_t6, batch_norm_saved
     b_t0, = bwd_conv2d_w_s1(b_t1, conv2d_saved)
     del b_t1, conv2d_saved

@@ -10,7 +10,7 @@ import numpy as np
 from . import ir, runtime
 from .comprehension_loops import lower_comprehensions
 from .errors import SrcdiffError
-from .parse import MISSING, ParsedFunction, is_library_function
+from .parse import MISSING, is_library_function, parsed_function
 from .primitives import registry
 
 _JOINERS = (np.r_, np.c_)  # np.r_[a, b]: a concatenation written as an index
@@ -117,7 +117,7 @@ def _returned_items_varied(fn, wrt, varied_items):
     """Which items of the tuple that `fn` returns on its last line vary with its positional
     arguments at `wrt`, or None if it returns no tuple display there (or only there)."""
     try:
-        parsed = ParsedFunction(fn)
+        parsed = parsed_function(fn)
     except SrcdiffError:
         return None
     node = parsed.node

@@ -85,7 +85,6 @@ class Derivative(Variants):
             if exc.location is not None:
                 raise
             raise type(exc)(exc.message, caller(), exc.hint) from None
-        self._call = self._emitted.function if self._emitted else None
         self._start_variants()
         # wrt=(k,) gives a tuple of one gradient, though the emitted code returns it bare
         self._one_of_many = (
@@ -98,6 +97,10 @@ class Derivative(Variants):
         )
         self.__qualname__ = getattr(fun, "__qualname__", self.__name__)
         self.__doc__ = f"{mode.title} of {fun.__qualname__}."
+
+    @property
+    def _call(self):
+        return self._emitted.function if self._emitted else None
 
     def runs_as(self):
         """The emitted function a call of this derivative runs as it is (same arguments,

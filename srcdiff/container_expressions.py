@@ -35,6 +35,9 @@ def _is_get(node):
     )
 
 
+_ITERATORS = ("enumerate", "zip", "map", "filter", "reversed")
+
+
 class ContainerExpressions:
     """The expression half of containers.Lowering, which provides the lengths, copies and
     sequences read off the code, and what varies."""
@@ -198,9 +201,15 @@ class ContainerExpressions:
         if not isinstance(held, gast.Name):  # (its items are read by position: once)
             self.check_hoisting(held, stmt)
             items = self.fresh("_items")
-            self.hoisted.append(self._located(ir.assign(items, held), stmt))
+            self.hoisted.append(self._located(ir.assign(items, self._as_list(held)), stmt))
             node.args[0] = ir.name(items)
         return self.sorted_by_key(node)
+
+    def _as_list(self, items):
+        """`items` to read by position: an iterator (enumerate(w), zip(...)) as list(...)."""
+        if any(is_call(items, f, self.resolve) for f in _ITERATORS):
+            return ir.call("list", items)
+        return items
 
     def extremum_item(self, node, stmt):
         """max(xs) (or min, by key or not) as `xs[runtime.extremum_position(xs, max)]`: the
@@ -209,7 +218,7 @@ class ContainerExpressions:
         if not isinstance(items, gast.Name):  # (its items are read by position: once)
             self.check_hoisting(items, stmt)
             name = self.fresh("_items")
-            self.hoisted.append(self._located(ir.assign(name, items), stmt))
+            self.hoisted.append(self._located(ir.assign(name, self._as_list(items)), stmt))
             items = ir.name(name)
         position = gast.Call(
             func=ir.attr("runtime", "extremum_position"),
@@ -270,7 +279,27 @@ class ContainerExpressions:
                 ],
                 ctx=gast.Load(),
             )
-        return None
+        return self._item_display(node)
+
+    def _item_display(self, node):
+        """`params[0]` of params = [(W, b), ...]: (params[0][0], params[0][1])."""
+        at = ir.constant_int(node.slice) if isinstance(node, gast.Subscript) else None
+        if at is None or not isinstance(node.value, gast.Name) or node.value.id not in self.lengths:
+            return None
+        count = self.lengths[node.value.id][1]
+        length = (
+            self.item_lengths.get((node.value.id, at % count)) if -count <= at < count else None
+        )
+        if length is None:
+            return None
+        whole = gast.Subscript(
+            value=ir.name(node.value.id), slice=ir.const(at % count), ctx=gast.Load()
+        )
+        elts = [
+            gast.Subscript(value=ir.copy_tree(whole), slice=ir.const(k), ctx=gast.Load())
+            for k in range(length)
+        ]
+        return gast.Tuple(elts=elts, ctx=gast.Load())
 
     def repeated(self, node, stmt):
         """`[a, b] * 2` (or `2 * (a, b)`, a name bound to a display) as the display it makes:

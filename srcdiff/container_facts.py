@@ -41,6 +41,26 @@ def display_lengths(func):
     }
 
 
+def tuple_item_lengths(func, lengths):
+    """(name, k) -> length for item k of a name `display_lengths` tells, bound to a display
+    whose item k is a tuple display (params = [(W, b), (V, c)]: ("params", 0) -> 2); a
+    tuple's items are never written, so a read of params[0] always has them."""
+    found = {}
+    for node in ir.walk(func):
+        if (
+            isinstance(node, gast.Assign)
+            and len(node.targets) == 1
+            and getattr(node.targets[0], "id", None) in lengths
+            and isinstance(node.value, (gast.List, gast.Tuple))
+        ):
+            for k, item in enumerate(node.value.elts):
+                if isinstance(item, gast.Tuple) and not any(
+                    isinstance(e, gast.Starred) for e in item.elts
+                ):
+                    found[node.targets[0].id, k] = len(item.elts)
+    return found
+
+
 def dict_names(func):
     """The names the code shows to hold a dict: bound to a dict display, comprehension or
     dict(...) call, indexed by a str, or asked for its keys, values, items or get."""

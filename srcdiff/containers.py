@@ -32,6 +32,7 @@ from .container_facts import (
     copies_of_appended_lists,
     dict_view,
     display_lengths,
+    tuple_item_lengths,
     evaluation_order,
     is_call,
     label,
@@ -57,6 +58,7 @@ class Lowering(ContainerExpressions, Joining):
         self.fresh, self.location, self.useful = fresh, location, useful
         self.needed = True  # whether the statement lowered binds a value an output reads
         self.lengths = display_lengths(func)
+        self.item_lengths = tuple_item_lengths(func, self.lengths)
         self.copies = copies_of_appended_lists(func)
         self.sequences = set()  # (what is_sequence reads while the names are gathered)
         sequences = set()

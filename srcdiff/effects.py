@@ -14,7 +14,7 @@ import numpy as np
 from . import ir
 from .activity import is_pop, is_push
 from .errors import SrcdiffError, UnsupportedError
-from .parse import MISSING, ParsedFunction
+from .parse import MISSING, parsed_function
 from .primitives import registry
 from .shapes import MUTATORS
 
@@ -28,7 +28,7 @@ def _writes_nothing(fn):
     """Whether user function fn's source writes into no subscript or attribute and calls
     no method that changes a list in place (so a call of it for its effect only reads)."""
     try:
-        node = ParsedFunction(fn).node
+        node = parsed_function(fn).node
     except SrcdiffError:
         return False
     for n in ir.walk(node):

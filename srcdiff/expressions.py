@@ -13,6 +13,7 @@ from .errors import NoAdjointError, UnsupportedError
 from .parse import MISSING, spelling
 from .primitives import registry
 from .blocks import refuse_block
+from .piecewise_calls import refuse_piecewise
 from .reduce_loops import refuse_reduce
 from .primitives.shape import as_dict, as_list, as_tuple, c_, copy_value, r_
 from .call_arguments import CallArguments
@@ -374,6 +375,7 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
                 f"test for no items first ({what}(xs) if len(xs) else v), or use np.{what}(x)",
             )
         refuse_reduce(obj, loc)
+        refuse_piecewise(obj, loc)
         refuse_block(obj, loc)
         if getattr(obj, "__module__", None) in ("builtins", "itertools", "functools"):
             raise UnsupportedError(

@@ -31,6 +31,15 @@ def is_distribution(obj):
     )
 
 
+def is_frozen_method(fn):
+    """Whether fn is a method of a frozen distribution (`prior.logpdf`, prior = st.norm(0, 1))."""
+    return any(
+        cls.__name__ in ("rv_frozen", "multi_rv_frozen")
+        and cls.__module__.startswith("scipy.stats")
+        for cls in type(getattr(fn, "__self__", None)).__mro__
+    )
+
+
 def unfreeze_distributions(func, resolve, names):
     """Rewrite the frozen distributions' method calls in func (a gast FunctionDef) in place;
     `names` makes fresh names for the held arguments."""

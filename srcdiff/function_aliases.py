@@ -245,7 +245,8 @@ def _comprehension(element, target, source, tests):
 
 
 def _vectorized(call, resolve):
-    """`np.vectorize(g)(x)` (or g made so by @np.vectorize), of a name x and one argument:
+    """`np.vectorize(g)(x)` (or g made so by @np.vectorize, or np.frompyfunc(g, 1, 1)(x)),
+    of a name x and one argument:
     `np.reshape(np.array([g(v) for v in np.ravel(x)]), np.shape(x))`, g called item by item
     as numpy calls it; else None."""
     if not (
@@ -264,6 +265,8 @@ def _vectorized(call, resolve):
         and not call.func.keywords
         and resolve(call.func.func) is np.vectorize
     ):
+        function = call.func.args[0]
+    elif _one_in_one_out(call.func, resolve):  # (its items then floats, not objects)
         function = call.func.args[0]
     else:
         return None
@@ -286,6 +289,17 @@ def _vectorized(call, resolve):
         ir.attr(numpy, "reshape"),
         ir.call(ir.attr(numpy, "array"), items),
         ir.call(ir.attr(numpy, "shape"), ir.name(x.id)),
+    )
+
+
+def _one_in_one_out(made, resolve):
+    """Whether `made` is np.frompyfunc(g, 1, 1)."""
+    return (
+        isinstance(made, gast.Call)
+        and len(made.args) == 3
+        and not made.keywords
+        and all(ir.constant_int(a) == 1 for a in made.args[1:])
+        and resolve(made.func) is np.frompyfunc
     )
 
 

@@ -63,7 +63,9 @@ class Inliner(CallInlining, LoopsOverFunctions):
 
     def run(self):
         """Inline; whether the function may have changed (a plain one is left as it is)."""
-        if not self.nested and is_plain(self.func, self.resolve, self._may_take_in):
+        if not self.nested and is_plain(
+            self.func, self.resolve, self._may_take_in, containers=False
+        ):
             return False  # (nothing to inline, nor to read through: each pass would walk it all)
         self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
         substitute_function_aliases(self.func, self.resolve)

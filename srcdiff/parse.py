@@ -2,11 +2,14 @@
 
 import ast
 import builtins
+import contextlib
+import copy
 import functools
 import inspect
 import keyword
 import linecache
 import textwrap
+import threading
 
 import gast
 import numpy as np
@@ -21,68 +24,9 @@ from .made_derivatives import made_derivative, move_tangents_first
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs, is_library_file
 from .python_versions import is_python_version
+from .spread_parameters import spread_keywords, spread_varargs
 from .static_tests import drop_static_branches
 from .statics import MISSING, is_function_value, is_object
-
-
-def _spread_varargs(node, static):
-    """`def f(x, *params)`, made for calls passing `params` n values (a Static of kind
-    "count"), as `def f(x, params_0, ..., params_n-1)` that first packs them into the tuple
-    `params`: a position in wrt then counts f's arguments as a call passes them (as JAX's
-    argnums does), and each is a parameter of its own."""
-    if static is None or static.kind != "count":
-        return
-    used = {n.id for n in ir.walk(node) if isinstance(n, gast.Name)}
-    names = []
-    for k in range(static.value):
-        name = f"{static.name}_{k}"
-        while name in used:
-            name = "_" + name
-        names.append(name)
-    args = node.args
-    args.args = args.args + [
-        gast.Name(id=n, ctx=gast.Param(), annotation=None, type_comment=None) for n in names
-    ]
-    args.defaults = args.defaults + [ir.const(None)] * len(names) if args.defaults else []
-    args.vararg = None
-    pack = ir.assign(static.name, gast.Tuple(elts=[ir.name(n) for n in names], ctx=gast.Load()))
-    for part in ir.walk(pack):
-        gast.copy_location(part, node)
-    node.body.insert(0, pack)
-
-
-def _spread_keywords(parsed, static):
-    """`def f(x, **params)`, made for calls passing `params` the keywords of a Static of kind
-    "keys", as `def f(x, *, W, b)` that first packs them into the dict `params`: each is a
-    parameter of its own, which wrt may name (`wrt="W"`)."""
-    if static is None or static.kind != "keys":
-        return
-    node = parsed.node
-    used = {n.id for n in ir.walk(node) if isinstance(n, gast.Name)}
-    clash = next((k for k in static.value if k in used or not k.isidentifier()), None)
-    if clash is not None:
-        raise UnsupportedError(
-            f"{node.name} reads a name {clash!r}, which a keyword its **{static.name} takes "
-            "would hide if it became a parameter of its own",
-            parsed.location(node),
-            f"pass the values in one dict (f(x, {static.name}) with wrt={static.name!r}), or "
-            "rename the keyword",
-        )
-    args = node.args
-    args.kwonlyargs = args.kwonlyargs + [
-        gast.Name(id=k, ctx=gast.Param(), annotation=None, type_comment=None) for k in static.value
-    ]
-    args.kw_defaults = args.kw_defaults + [None] * len(static.value)
-    args.kwarg = None
-    pack = ir.assign(
-        static.name,
-        gast.Dict(
-            keys=[ir.const(k) for k in static.value], values=[ir.name(k) for k in static.value]
-        ),
-    )
-    for part in ir.walk(pack):
-        gast.copy_location(part, node)
-    node.body.insert(0, pack)
 
 
 def _expand_partial_calls(calls, partials):
@@ -250,8 +194,8 @@ class ParsedFunction:
         self.imports = hoisted_imports(self)  # (what the emitted module imports too)
         self._siblings = {}
         args = self.node.args
-        _spread_varargs(self.node, self.statics.get(getattr(args.vararg, "id", None)))
-        _spread_keywords(self, self.statics.get(getattr(args.kwarg, "id", None)))
+        spread_varargs(self.node, self.statics.get(getattr(args.vararg, "id", None)))
+        spread_keywords(self, self.statics.get(getattr(args.kwarg, "id", None)))
         census = _Census(self.node)
         self.find_locals(census)
         if drop_static_branches(self):
@@ -264,6 +208,14 @@ class ParsedFunction:
         expand_object_calls(self, census.calls)
         move_tangents_first(self.node, self.resolve, census.calls)
         blocks_as_one_list(self)
+
+    def copy(self):
+        """A copy to change: the tree copied, and what the stages update in place."""
+        twin = copy.copy(self)
+        twin.node = ir.copy_tree(self.node)
+        twin.namespace, twin.statics = dict(self.namespace), dict(self.statics)
+        twin.local_names, twin.local_classes = set(self.local_names), dict(self.local_classes)
+        return twin
 
     def _partials(self, calls):
         """name -> functools.partial object, of the static arguments and of the global or
@@ -453,6 +405,37 @@ class ParsedFunction:
         ):
             return root
         return None
+
+
+class _Readings(threading.local):
+    kept = None  # fn -> its ParsedFunction made for no static arguments, in one transform
+
+
+_readings = _Readings()
+
+
+@contextlib.contextmanager
+def reading_once():
+    """Within it (a transform), a function is read once: the activity analysis of a call of
+    it, the effects of one, and its own transform each take a copy of what was read."""
+    if _readings.kept is not None:
+        yield
+        return
+    _readings.kept = {}
+    try:
+        yield
+    finally:
+        _readings.kept = None
+
+
+def parsed_function(fn, statics=()):
+    """ParsedFunction(fn, statics), read once in a transform where there are no statics."""
+    kept = _readings.kept
+    if statics or kept is None:
+        return ParsedFunction(fn, statics)
+    if fn not in kept:
+        kept[fn] = ParsedFunction(fn)
+    return kept[fn].copy()
 
 
 def check_function(fn):

@@ -14,7 +14,8 @@ import gast
 import numpy as np
 
 from . import ir
-from .statics import is_function_value, is_object
+from .frozen_distributions import is_distribution, is_frozen_method
+from .statics import MISSING, is_function_value, is_object
 
 _STATEMENTS = (gast.Assign, gast.AugAssign, gast.Return, gast.Expr, gast.If, gast.Pass)
 _EXPRESSIONS = (
@@ -34,8 +35,37 @@ _EXPRESSIONS = (
     gast.boolop,
     gast.cmpop,
 )
-_ALLOWED = _STATEMENTS + _EXPRESSIONS
-_DEPENDS = (gast.Assign, gast.AugAssign, gast.Attribute, gast.keyword, gast.Call)
+_ALLOWED = _STATEMENTS + _EXPRESSIONS + (gast.Tuple, gast.Subscript)
+# (what inlining looks for is function values: containers alone give it nothing to do)
+_CONTAINERS = (
+    gast.Subscript,
+    gast.Slice,
+    gast.Tuple,
+    gast.List,
+    gast.Dict,
+    gast.Set,
+    gast.Starred,
+    gast.For,
+    gast.While,
+    gast.Break,
+    gast.Continue,
+)
+# methods of arrays that no builtin container has and that change nothing in place: a call
+# of one on a local value is arithmetic (any other method may be a list's or an object's)
+_ARRAY_METHODS = frozenset(
+    "reshape astype sum mean max min prod std var dot transpose ravel flatten squeeze clip "
+    "cumsum cumprod argmax argmin conj conjugate round any all trace diagonal swapaxes "
+    "repeat take nonzero item tolist".split()
+)
+_DEPENDS = (
+    gast.Assign,
+    gast.AugAssign,
+    gast.Attribute,
+    gast.Tuple,
+    gast.Subscript,
+    gast.keyword,
+    gast.Call,
+)
 # (the builtins include the container ones the passes rewrite: list, zip, map, iter, ...)
 _REWRITTEN = frozenset(map(id, vars(builtins).values())) | {
     id(functools.partial),
@@ -43,11 +73,13 @@ _REWRITTEN = frozenset(map(id, vars(builtins).values())) | {
 }
 
 
-def is_plain(func, resolve, taken_in=lambda call, fn: False):
+def is_plain(func, resolve, taken_in=lambda call, fn: False, containers=True):
     """Whether `func` (a gast FunctionDef) is plain: only the statements and expressions
-    above, plain name targets, and calls of a dotted name that is not a local value, of a
+    above, plain name targets, calls of a dotted name that is not a local value, of a
     function that is neither a builtin, a partial, a class nor one `taken_in` (the inliner
-    takes in some functions of the module); no name bound to a function or an object.
+    takes in some functions of the module), and calls of the array methods above; no name
+    bound to a function or an object. With `containers=False`, what the inliner asks: the
+    same, but for items, displays and loops (the lowering of containers' to look at).
     `resolve` is the ParsedFunction's."""
     local = {a.id for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
     local |= {a.id for a in (func.args.vararg, func.args.kwarg) if a is not None}
@@ -63,31 +95,55 @@ def is_plain(func, resolve, taken_in=lambda call, fn: False):
             known[path] = resolve(node)
         return known[path]
 
+    # (with containers, the tuple displays as plain as names: constants, or returned)
+    tuples = None
+    if containers:
+        tuples = {id(n.value) for n in nodes if n.__class__ is gast.Return}
+        tuples |= {
+            id(n)
+            for n in nodes
+            if n.__class__ is gast.Tuple and all(e.__class__ is gast.Constant for e in n.elts)
+        }
     for node in nodes:
-        allowed = _allowed(node.__class__)
-        if not (allowed or allowed is None and _plain_node(node, local, resolved, taken_in)):
+        allowed = _allowed(node.__class__, containers)
+        if not (
+            allowed or allowed is None and _plain_node(node, local, resolved, taken_in, tuples)
+        ):
             return False
     return True
 
 
 @functools.cache
-def _allowed(kind):
+def _allowed(kind, containers):
     """Whether a node of class `kind` may be in a plain function: True, False, or None
     where that depends on the node (_plain_node): asked once a class, not of each node."""
-    if not issubclass(kind, _ALLOWED):
+    if not issubclass(kind, _ALLOWED if containers else _ALLOWED + _CONTAINERS):
         return False
     return None if issubclass(kind, _DEPENDS) else True
 
 
-def _plain_node(node, local, resolve, taken_in):
+def _plain_node(node, local, resolve, taken_in, tuples):
+    """(`tuples`: the ids of the tuple displays that may be there, None for any, and any item,
+    target and display, as the inliner asks)"""
+    containers = tuples is not None
     if isinstance(node, gast.Assign):
-        return all(t.__class__ is gast.Name for t in node.targets) and not (
-            isinstance(node.value, (gast.Name, gast.Attribute)) and _names_callable(node, resolve)
+        return all(t.__class__ is gast.Name or not containers for t in node.targets) and not (
+            isinstance(node.value, (gast.Name, gast.Attribute, gast.Subscript))
+            and _names_callable(node, resolve)
         )
     if isinstance(node, gast.AugAssign):
-        return node.target.__class__ is gast.Name
+        return node.target.__class__ is gast.Name or not containers
     if isinstance(node, gast.Attribute):
         return isinstance(node.ctx, gast.Load)
+    if isinstance(node, gast.Tuple):
+        return not containers or id(node) in tuples
+    if isinstance(node, gast.Subscript):  # (an item of a global may be a function to read)
+        if containers:  # (of a shape, a tuple of ints)
+            return isinstance(node.value, gast.Attribute) and node.value.attr == "shape"
+        root = node.value
+        while isinstance(root, (gast.Subscript, gast.Attribute)):
+            root = root.value
+        return isinstance(root, gast.Name) and root.id in local
     if isinstance(node, gast.keyword):
         return node.arg is not None
     if isinstance(node, gast.Call):
@@ -103,12 +159,18 @@ def _names_callable(assign, resolve):
 def _plain_call(call, local, resolve, taken_in):
     path = ir.dotted(call.func)
     if path is None or path[0] in local:
-        return False
+        return (
+            call.func.__class__ is gast.Attribute
+            and call.func.attr in _ARRAY_METHODS
+            and resolve(call.func) is MISSING
+        )
     fn = resolve(call.func)
     return (
         callable(fn)
         and id(fn) not in _REWRITTEN
         and not inspect.isclass(fn)
         and not isinstance(fn, np.vectorize)  # (function_aliases calls its function)
+        and not is_distribution(fn)  # (frozen_distributions rewrites their methods' calls)
+        and not is_frozen_method(fn)
         and not taken_in(call, fn)
     )

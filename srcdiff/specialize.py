@@ -352,11 +352,35 @@ class Session:
             release_early(func)
         function = compile_function(func, callee, defaults, func.name)
         function.kept, function.number, function.partners = kept, number, given
+        twin = _twin(clones, name, function)
+        if twin is not None:  # (other arguments, the same code: shown and run once)
+            del self.sources[listed:]
+            self.sources += [s for s in twin.listing if s not in self.sources]
+            function = twin
         for key in keys:
             clones[key] = function
-        self.sources.append(function.source)
-        function.listing = self.sources[listed:]
+        if twin is None:
+            self.sources.append(function.source)
+            function.listing = self.sources[listed:]
         return function
+
+
+def _twin(clones, name, function):
+    """A copy of callee function `name` made before whose code is `function`'s but for its
+    name, cut alike and handing its lists to the same copies (nothing else tells them
+    apart); else None."""
+    code = function.source.partition("(")[2]
+    return next(
+        (
+            f
+            for key, f in clones.items()
+            if key[0] == name
+            and f.kept == function.kept
+            and f.partners == function.partners
+            and f.source.partition("(")[2] == code
+        ),
+        None,
+    )
 
 
 def _number(clones, names, name, wanted):

@@ -19,6 +19,8 @@ _OBJECT_KINDS = ("type", "tree")  # (statics whose value holds an object's attri
 
 def drop_static_branches(parsed):
     """Rewrite parsed.node in place; whether a branch was dropped."""
+    if not any(static.kind in _OBJECT_KINDS for static in parsed.statics.values()):
+        return False  # (no test is of an object's parts: no walk of all the nodes)
     dropped = False
     for node in list(ir.walk(parsed.node)):
         for field, value in ir.fields(node):

@@ -16,6 +16,8 @@ from .comprehension_loops import lower_comprehensions
 from .desugar import desugar
 from .past_the_end import raise_past_the_end
 from .write_forms import lower_write_forms
+from .indexed_items import unpack_indexed_loop_targets
+from .piecewise_calls import piecewise_as_writes
 from .reduce_loops import reduces_as_loops
 from .inline import Inliner
 from .local_classes import name_made_receivers
@@ -26,7 +28,7 @@ from .forward import Forward
 from .optimize import optimize
 from .passes.plain_names import Suffixed
 from .plain import is_plain
-from .parse import ParsedFunction, check_function, expand_object_calls, source_lines
+from .parse import check_function, expand_object_calls, parsed_function, reading_once, source_lines
 from .reverse import Reverse
 from .primitives import registry
 from .meta import CalleeUse, Meta
@@ -85,7 +87,8 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     if _in_progress.keys is None:
         _in_progress.keys, _in_progress.checked = {}, set()
     try:
-        return _derive_module(fn, wrt, mode, options)
+        with reading_once():
+            return _derive_module(fn, wrt, mode, options)
     finally:
         (_in_progress.below, _in_progress.made, _in_progress.keys, _in_progress.checked) = held
 
@@ -339,8 +342,10 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     then ANF. `own_names` are the emitted module's functions: no other name is one of them."""
     names = ir.Names(parsed.node)
     names.used.update(own_names)
-    if reduces_as_loops(parsed.node, parsed.resolve, names.fresh):
-        parsed.find_locals()  # (the names the loops bind)
+    lowered = reduces_as_loops(parsed.node, parsed.resolve, names.fresh)
+    lowered |= piecewise_as_writes(parsed.node, parsed.resolve, names.fresh)
+    if unpack_indexed_loop_targets(parsed.node, parsed.resolve, names.fresh) | lowered:
+        parsed.find_locals()  # (the names the loops and writes bind)
     if Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run():
         parsed.find_locals()
         expand_object_calls(parsed)  # (of the loops over objects inlining unrolled)
@@ -455,7 +460,7 @@ def generate(
     if renamed is not None:  # (made earlier in this transform, named otherwise)
         return renamed
     cache.stats["transforms"] += 1
-    parsed = ParsedFunction(fn, statics)
+    parsed = parsed_function(fn, statics)
     where = parsed.location(parsed.node)
     wrt_names = arguments.wrt_names(fn, parsed.node, wrt, where)
     outputs = (True, False) if has_aux else outputs

@@ -2,6 +2,8 @@
 expressions.Expressions): of a parameter or what it holds (a request to make the code when
 the function is called), of a function a call returns, of an item picked at run time."""
 
+import re
+
 import gast
 
 from . import ir
@@ -10,6 +12,16 @@ from .errors import NoAdjointError, StaticArgumentNeeded, UnsupportedError
 from .made_derivatives import refuse_unresolved_derivative
 from .provenance import holds_functions
 from .user_calls import STATIC_HINT
+
+
+def as_written(name, loc):
+    """`name` as the user's line spells it: a name an inlining gave a lambda's or function's
+    parameter (`_combine0_lp`, `g_lp`) shown as the parameter (`lp`) the line names."""
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", loc.line if loc else ""))
+    if name in words:
+        return name
+    endings = [word for word in words if name.endswith(f"_{word}")]
+    return max(endings, key=len, default=name)
 
 
 class UnknownCallees:
@@ -51,12 +63,15 @@ class UnknownCallees:
             )
         held = func.value if isinstance(func, gast.Subscript) else None
         if isinstance(held, gast.Name) and held.id in self.p.local_names:
+            written = as_written(held.id, loc)
             raise UnsupportedError(
-                f"{what}(...) calls a function held in the list {held.id!r}, which srcdiff "
-                "cannot tell before the call runs (it follows a name bound once to a "
-                "function, or to a list, tuple or dict display of functions left unchanged)",
+                f"{what.replace(held.id, written)}(...) calls a function held in the list "
+                f"{written!r}, which srcdiff cannot tell before the call runs (it follows a "
+                "name bound once to a function, or to a list, tuple or dict display of "
+                "functions left unchanged)",
                 loc,
                 "bind the list once to a display (fs = [np.tanh, relu]) and call fs[i](h), "
+                "loop over zip(fs, params) (for fn, p in zip(fs, params): h = fn(h, p)), "
                 "or call the function by its name",
             )
         raise NoAdjointError(

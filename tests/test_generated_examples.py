@@ -197,7 +197,8 @@ def test_a_pair_of_copies_shares_its_number(name):
     numbered as that forward copy fwd_g_sN: their numbers were counted apart, and
     fwd_squash_s1 handed its list to bwd_squash_s2. (A forward copy whose backward function
     could not be specialised hands its list to the generic one; one two calls share, whose
-    lists go to two backward copies, shares its number with one of them at most.)"""
+    lists go to two backward copies, shares its number with one of them at most, as does a
+    backward copy the same code as another, given the lists of two forward copies.)"""
     import collections
     import re
 
@@ -205,8 +206,10 @@ def test_a_pair_of_copies_shares_its_number(name):
     copy = re.compile(r"^(?:fwd|bwd)_(\w+)_s(\d+)$")
     handed = _handed_lists(source)
     partners = collections.Counter(forward for forward, _ in set(handed))
+    partners.update(backward for _, backward in set(handed))
     for forward, backward in handed:
-        if copy.match(forward) and copy.match(backward) and partners[forward] == 1:
+        alone = partners[forward] == partners[backward] == 1
+        if copy.match(forward) and copy.match(backward) and alone:
             assert copy.match(forward).groups() == copy.match(backward).groups()
 
 

@@ -176,7 +176,7 @@ def passes_a_local_function(x):
     def square(v):
         return v * v
 
-    return np.sum(np.frompyfunc(square, 1, 1)(x))
+    return np.sum(np.apply_over_axes(square, x, [0]))
 
 
 @pytest.mark.parametrize(

@@ -156,13 +156,35 @@ def test_raw_qr_is_an_error_at_the_users_line(rng):
 
 
 def pivoted_qr(a):
-    return np.sum(scipy.linalg.qr(a, pivoting=True)[1])
+    q, r, p = scipy.linalg.qr(a, pivoting=True, mode="economic")
+    return np.sum(q**2 * np.arange(q.size).reshape(q.shape)) + np.sum(np.sin(r**2))
 
 
-def test_pivoted_qr_is_an_error_at_the_users_line(rng):
-    with pytest.raises(nf.SrcdiffError, match="only with pivoting at its default") as error:
-        nf.grad(pivoted_qr)(rng.normal(size=(3, 3)))
-    assert f"test_qr_eigh_lstsq.py:{inspect.getsourcelines(pivoted_qr)[1] + 1}" in str(error.value)
+def pivoted_qr_full_and_r(a):
+    q, r, p = scipy.linalg.qr(a, pivoting=True)
+    s, columns = scipy.linalg.qr(a, mode="r", pivoting=True)
+    return np.sum(q[:, :2] ** 2 @ np.sin(r[:2])) + np.sum(np.cos(s) * columns) + np.sum(a[:, p])
+
+
+def pivoted_qr_twin(columns):
+    """qr_twin of a[:, P], for the permutation P scipy picks at the point (a constant)."""
+
+    def twin(a):
+        return qr_twin(a[:, columns])
+
+    return twin
+
+
+def test_pivoted_qr_matches_finite_differences_and_autograd(rng):
+    """a[:, P] = Q R, the permutation P picked by the values but with no derivative: the
+    gradient flows through Q and R as qr(a[:, P])'s does."""
+    tall, wide = rng.normal(size=(5, 3)), rng.normal(size=(3, 4))
+    for a in (tall, wide):
+        _check_every_mode(pivoted_qr, [a], rng)
+        _check_every_mode(pivoted_qr_full_and_r, [a], rng)
+    columns = scipy.linalg.qr(tall, pivoting=True)[2]
+    assert list(columns) != [0, 1, 2]  # (a permutation that matters)
+    _against_autograd(pivoted_qr, pivoted_qr_twin(columns), [tall], rng)
 
 
 # --- the symmetric-definite eigenproblem ------------------------------------------------------
@@ -222,6 +244,37 @@ def test_eigh_matches_finite_differences_and_autograd(f, twin, count, rng):
     args = [rng.normal(size=(3, 3)) for _ in range(count)]
     _check_every_mode(f, args, rng)
     _against_autograd(f, twin, args, rng)
+
+
+def eigh_of_type(kind):
+    def f(c, m):
+        w, v = scipy.linalg.eigh(c + c.T, _spd(m), type=kind)
+        only = scipy.linalg.eigh(c + c.T, _spd(m), type=kind, eigvals_only=True)
+        return np.sum(np.sin(w)) + np.sum(v**2 * np.arange(3.0)) + np.sum(only**2)
+
+    f.__name__ = f"eigh_of_type_{kind}"
+    return f
+
+
+def eigh_of_type_twin(kind):
+    """type=2 (A B v = w v) and type=3 (B A v = w v) by B's Cholesky factor L: both are the
+    eigenpairs (w, U) of L^T A L, with V = L^-T U for type 2 and V = L U for type 3."""
+
+    def twin(c, m):
+        anp = _anp()
+        factor = anp.linalg.cholesky(anp.dot(m, m.T) + 3 * anp.eye(3))
+        w, u = anp.linalg.eigh(anp.dot(factor.T, anp.dot(c + c.T, factor)))
+        v = anp.linalg.solve(factor.T, u) if kind == 2 else anp.dot(factor, u)
+        return anp.sum(anp.sin(w)) + anp.sum(v**2 * anp.arange(3.0)) + anp.sum(w**2)
+
+    return twin
+
+
+@pytest.mark.parametrize("kind", [2, 3])
+def test_eigh_of_type_2_and_3_matches_finite_differences_and_autograd(kind, rng):
+    args = [rng.normal(size=(3, 3)) for _ in range(2)]
+    _check_every_mode(eigh_of_type(kind), args, rng)
+    _against_autograd(eigh_of_type(kind), eigh_of_type_twin(kind), args, rng)
 
 
 def eigenvectors_cubed(a, b):

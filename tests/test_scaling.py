@@ -159,6 +159,11 @@ def test_a_long_function_and_a_deep_nest_of_calls_stay_under_the_recursion_limit
 _PLAIN_CASES = """
 import numpy as np
 
+try:
+    import scipy.stats
+except ImportError:
+    scipy = None
+
 
 def plain(w, x):
     h = x
@@ -199,11 +204,51 @@ def loop(w, x):
 
 
 def method(w, x):
-    return (x * w).sum()
+    return (x * w).sum() + x.reshape(-1).mean()
 
 
 def builtin(w, x):
     return sum(x * w)
+
+
+def list_method(w, x):
+    x.append(w)
+    return np.sum(x[0])
+
+
+def object_method(w, x):  # (a user call, as plain as a function's)
+    return np.sum(PRIOR.logpdf(x * w))
+
+
+def frozen(w, x):
+    return np.sum(FROZEN.logpdf(x * w))
+
+
+def picked(w, x, name):
+    act = ACTIVATIONS[name]
+    return np.sum(act(x * w))
+
+
+def global_item(w, x):
+    return np.sum(np.tanh(x * w) * SCALES[0])
+
+
+def containers_only(w, x):
+    a, b = w, [x, x]
+    for v in b:
+        a = a * v[0]
+    return np.sum(a)
+
+
+class Prior:
+    def logpdf(self, x):
+        return -x * x
+
+
+PRIOR = Prior()
+FROZEN = scipy.stats.norm(0.0, 2.0) if scipy is not None else Prior()
+ACTIVATIONS = {"tanh": np.tanh}
+SCALES = [2.0]
 """
 
 
@@ -221,11 +266,18 @@ def test_only_a_plain_function_skips_inlining_and_the_lowering_of_containers(tmp
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     names = ("plain", "local_function", "lam", "alias", "display", "item", "loop", "method")
-    found = {}
-    for name in names + ("builtin",):
+    names += ("builtin", "list_method", "object_method", "picked", "global_item", "containers_only")
+    names += ("frozen",) if importlib.util.find_spec("scipy") else ()
+    found, nothing_to_inline = {}, {}
+    for name in names:
         parsed = ParsedFunction(getattr(module, name))
         found[name] = is_plain(parsed.node, parsed.resolve)
-    assert found == {name: name == "plain" for name in found}
+        nothing_to_inline[name] = is_plain(parsed.node, parsed.resolve, containers=False)
+    assert found == {name: name in ("plain", "method", "object_method") for name in found}
+    # (the inliner's question: items, displays and loops are the lowering of containers')
+    # (a builtin's call is not: the inliner rewrites map's)
+    alike = ("plain", "method", "object_method", "display", "item", "containers_only")
+    assert nothing_to_inline == {name: name in alike for name in found}
 
 
 def _calls_to_differentiate(tmp_path, length):

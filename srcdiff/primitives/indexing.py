@@ -9,9 +9,11 @@ from .samples import named_tuple, real, record
 
 
 # x[index]: the interpreter of shapes.py follows subscripts itself (their shape depends on
-# the index's kind: basic, an index array, a mask)
+# the index's kind: basic, an index array, a mask); an index carries no derivative, even an
+# int picked beside differentiated values (k, v = max(enumerate(h), key=...); h[k])
 @primitive(
     operator.getitem,
+    constant=("b",),
     samples=[
         Sample("x[1:3, None, ::-1]", x=real(4, 3)),
         Sample("x[0, 1] * 2", x=real(4, 3)),

@@ -9,7 +9,7 @@ block_diag, a linear map.
 As for np.linalg.cholesky and eigh, a function reading one triangle of a symmetric matrix
 (cholesky, eigh, eigvalsh, solve with assume_a='sym' or 'pos') is differentiated as a
 function of its symmetric part: the samples symmetrize their argument. Options without a
-template parameter (eigh's type=2, qr's pivoting=True, svd's compute_uv=False, solve's
+template parameter (eigh's subsets, svd's compute_uv=False, solve's
 transposed=True) are an error at the user's line; check_finite never changes a value, so any
 is taken."""
 
@@ -97,7 +97,8 @@ class solve:
 
 # A V = B V diag(w), V^T B V = I (B the identity without b), and w alone with
 # eigvals_only=True (runtime/generalized_eigh.py); eigenvectors squared: their signs are
-# arbitrary. type= other than 1, and subsets, are an error at the user's line
+# arbitrary. type=2 (A B v = w v) and type=3 (B A v = w v) as that problem of (B A B, B);
+# subsets are an error at the user's line
 @_like_numpy(
     scipy.linalg.eigh,
     inert_keywords=("driver",),
@@ -112,16 +113,33 @@ class solve:
             c=real(3, 3),
             a=real(3, 3),
         ),
+        Sample(
+            "w + v ** 2",
+            setup=f"w, v = scipy.linalg.eigh(c + c.T, {_SPD}, type=2)",
+            c=real(3, 3),
+            a=real(3, 3),
+        ),
+        Sample(
+            "w + v ** 2",
+            setup=f"w, v = scipy.linalg.eigh(c + c.T, {_SPD}, type=3)",
+            c=real(3, 3),
+            a=real(3, 3),
+        ),
+        Sample(
+            f"scipy.linalg.eigh(c + c.T, {_SPD}, type=3, eigvals_only=True)",
+            c=real(3, 3),
+            a=real(3, 3),
+        ),
     ],
 )
 class eigh:
-    def adjoint(bz, z, a, b=None, *, lower=True, eigvals_only=False):
-        ba = runtime.generalized_eigh_vjp(bz, z, a, b, eigvals_only, 0)
-        bb = runtime.generalized_eigh_vjp(bz, z, a, b, eigvals_only, 1)
+    def adjoint(bz, z, a, b=None, *, lower=True, eigvals_only=False, type=1):
+        ba = runtime.generalized_eigh_vjp(bz, z, a, b, eigvals_only, 0, type)
+        bb = runtime.generalized_eigh_vjp(bz, z, a, b, eigvals_only, 1, type)
 
-    def tangent(dz, z, a, b=None, *, lower=True, eigvals_only=False):
-        dz = runtime.generalized_eigh_jvp(da, z, a, b, eigvals_only, 0)
-        dz = runtime.generalized_eigh_jvp(db, z, a, b, eigvals_only, 1)
+    def tangent(dz, z, a, b=None, *, lower=True, eigvals_only=False, type=1):
+        dz = runtime.generalized_eigh_jvp(da, z, a, b, eigvals_only, 0, type)
+        dz = runtime.generalized_eigh_jvp(db, z, a, b, eigvals_only, 1, type)
 
 
 @_like_numpy(
@@ -130,16 +148,17 @@ class eigh:
     samples=[
         Sample("scipy.linalg.eigvalsh(a + a.T)", a=real(3, 3)),
         Sample(f"scipy.linalg.eigvalsh(c + c.T, {_SPD})", c=real(3, 3), a=real(3, 3)),
+        Sample(f"scipy.linalg.eigvalsh(c + c.T, {_SPD}, type=2)", c=real(3, 3), a=real(3, 3)),
     ],
 )
 class eigvalsh:
-    def adjoint(bz, z, a, b=None, *, lower=True):
-        ba = runtime.generalized_eigh_vjp(bz, z, a, b, True, 0)
-        bb = runtime.generalized_eigh_vjp(bz, z, a, b, True, 1)
+    def adjoint(bz, z, a, b=None, *, lower=True, type=1):
+        ba = runtime.generalized_eigh_vjp(bz, z, a, b, True, 0, type)
+        bb = runtime.generalized_eigh_vjp(bz, z, a, b, True, 1, type)
 
-    def tangent(dz, z, a, b=None, *, lower=True):
-        dz = runtime.generalized_eigh_jvp(da, z, a, b, True, 0)
-        dz = runtime.generalized_eigh_jvp(db, z, a, b, True, 1)
+    def tangent(dz, z, a, b=None, *, lower=True, type=1):
+        dz = runtime.generalized_eigh_jvp(da, z, a, b, True, 0, type)
+        dz = runtime.generalized_eigh_jvp(db, z, a, b, True, 1, type)
 
 
 # eigh's adjoint takes the tuple's adjoint as np.linalg.eigh's does (tuple_adjoints: a tuple
@@ -197,7 +216,8 @@ class generalized_eigh_jvp:
 
 
 # np.linalg.qr's rules, in scipy's modes: 'full' (the default: 'complete'), 'economic'
-# ('reduced') and 'r' (a 1-tuple holding R with m rows); not pivoting=True
+# ('reduced') and 'r' (a 1-tuple holding R with m rows); with pivoting=True, of a[:, P] for
+# the permutation P it returns too, which the values choose but which has no derivative
 @_like_numpy(
     scipy.linalg.qr,
     inert_keywords=("lwork",),
@@ -208,14 +228,21 @@ class generalized_eigh_jvp:
         Sample("scipy.linalg.qr(a, mode='full')[1] ** 2", a=real(2, 4)),
         Sample("scipy.linalg.qr(a, mode='r')[0] ** 2", a=real(4, 3)),
         Sample("scipy.linalg.qr(a, lwork=64, mode='r')[0]", a=real(2, 3)),
+        Sample("q ** 2 @ r", setup="q, r, p = scipy.linalg.qr(a, pivoting=True)", a=real(4, 3)),
+        Sample(
+            "q[0] * r[:, p[0]] + r[:, 0] * p[1]",
+            setup="q, r, p = scipy.linalg.qr(a, mode='economic', pivoting=True)",
+            a=real(3, 4),
+        ),
+        Sample("scipy.linalg.qr(a, mode='r', pivoting=True)[0] ** 2", a=real(4, 3)),
     ],
 )
 class qr:
-    def adjoint(bz, z, a, mode="full"):
-        ba = runtime.qr_vjp(bz, z, a, mode)
+    def adjoint(bz, z, a, mode="full", pivoting=False):
+        ba = runtime.qr_vjp(bz, z, a, mode, pivoting)
 
-    def tangent(dz, z, a, mode="full"):
-        dz = runtime.qr_jvp(da, z, a, mode)
+    def tangent(dz, z, a, mode="full", pivoting=False):
+        dz = runtime.qr_jvp(da, z, a, mode, pivoting)
 
 
 # np.linalg.lstsq's rules (at the rank it found; the rank has no gradient): the residuals are a

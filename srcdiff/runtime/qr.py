@@ -17,6 +17,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from .containers import unpack_adjoint
+from .core import Sparse
 from .linalg import real_matrices
 
 
@@ -29,8 +30,26 @@ def _solve_right(x, r):
     return np.linalg.solve(r.mT, x.mT).mT
 
 
-def qr_vjp(g, out, a, mode="reduced"):
-    """The adjoint of a. `mode` is np.linalg.qr's or scipy.linalg.qr's (qr_factors)."""
+def qr_vjp(g, out, a, mode="reduced", pivoting=False):
+    """The adjoint of a. `mode` is np.linalg.qr's or scipy.linalg.qr's (qr_factors); with
+    pivoting (SciPy's), a[:, P] = Q R for the permutation P it returns, a constant: the
+    adjoint of qr(a[:, P]) put back in P's columns."""
+    if pivoting:
+        factors, columns = _pivoted(out, mode)
+        adjoints = unpack_adjoint(g, out)
+        adjoints = (adjoints[0],) if mode == "r" else (adjoints[0], adjoints[1])
+        return _factored_vjp(adjoints, factors, a[..., columns], mode)[..., np.argsort(columns)]
+    return _factored_vjp(g, out, a, mode)
+
+
+def _pivoted(out, mode):
+    """(the factors, as qr returns them unpivoted; P) of a pivoted qr's output."""
+    if mode == "r":
+        return (out[0],), out[1]
+    return (out[0], out[1]), out[2]
+
+
+def _factored_vjp(g, out, a, mode):
     q, r = qr_factors(out, a, mode)
     gq, gr = _factor_adjoints(g, out, q, r, mode)
     m, n = a.shape[-2:]
@@ -110,7 +129,18 @@ def _qr_tall_vjp(q, r, gq, gr):
     return _solve_right(gq + q @ _copy_lower_to_upper(m), r.mT)
 
 
-def qr_jvp(da, out, a, mode="reduced"):
+def qr_jvp(da, out, a, mode="reduced", pivoting=False):
+    if pivoting:  # (of Q and R, or R alone, as a tuple; none of P)
+        factors, columns = _pivoted(out, mode)
+        tangent = _factored_jvp(da[..., columns], factors, a[..., columns], mode)
+        still = np.zeros(np.shape(columns))
+        if mode == "r":
+            return Sparse({0: tangent[0], 1: still})
+        return Sparse({0: tangent[0], 1: tangent[1], 2: still})
+    return _factored_jvp(da, out, a, mode)
+
+
+def _factored_jvp(da, out, a, mode):
     q, r = qr_factors(out, a, mode)
     m, n = a.shape[-2:]
     if m >= n:
