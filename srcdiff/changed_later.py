@@ -20,7 +20,7 @@ import gast
 
 from . import ir
 from .errors import SrcdiffError
-from .parse import facts_kept, parsed_function
+from .parse import facts_kept, is_library_function, parsed_function
 from .primitives import registry
 from .shapes import IN_PLACE_METHODS, MUTATORS
 from .truths import arguments, root
@@ -243,9 +243,12 @@ def _values(packed):
 
 def _parameters_changed(fn, analysed):
     """The parameters Python function fn may change in place, or None where unknown (its
-    source unreadable, or a call of it inside itself)."""
+    source unreadable, a library's, whose source srcdiff does not read, or a call of it
+    inside itself)."""
     if fn not in analysed:
         analysed[fn] = None
+        if is_library_function(fn):
+            return None
         try:
             parsed = parsed_function(fn, shared=True)
         except SrcdiffError:

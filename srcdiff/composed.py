@@ -167,6 +167,11 @@ class HVP(Transformed):
             fun, jvp(grad(fun, wrt=wrt, optimized=optimized), wrt=wrt, optimized=optimized)
         )
 
+    @property
+    def tangents_first(self):
+        """The emitted function item 1 of whose result a call in f gives (Variants')."""
+        return self._derivative.tangents_first
+
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         self._check_v_given(args, kwargs)
         product = self._derivative(*args, **kwargs)[1]

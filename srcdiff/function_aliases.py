@@ -10,6 +10,7 @@ import gast
 
 from . import ir
 from .function_picks import branch_on_picks
+from .made_derivatives import is_derivative
 from .parse import is_function_value
 from .provenance import holds_functions
 
@@ -57,7 +58,7 @@ def substitute_function_aliases(func, resolve):
 def names_a_function(node, resolve):
     """Whether `node` names a function (np.tanh, a global, ACTIVATIONS["relu"]), or picks
     one from a global container of functions by a key (ACTIVATIONS[name])."""
-    if is_function_value(resolve(node)):
+    if is_function_value(resolved := resolve(node)) or is_derivative(resolved):
         return True
     if not isinstance(node, gast.Subscript):
         return False

@@ -32,6 +32,7 @@ from .function_aliases import (
 from .comprehensions_of_functions import comprehensions_of_functions
 from .frozen_distributions import unfreeze_distributions
 from .function_values import LoopsOverFunctions, pick_local_functions
+from .made_derivatives import move_tangents_first
 from .generators import is_generator, iterated_calls, yields_into_a_list
 from .inline_call import CallInlining, local_names
 from .parse import is_function_value
@@ -68,6 +69,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
             return False  # (nothing to inline, nor to read through: each pass would walk it all)
         self.iterated = iterated_calls(self.func)  # (ids of the calls looped over)
         substitute_function_aliases(self.func, self.resolve)
+        move_tangents_first(self.func, self.resolve)  # (of a name bound to nf.jvp(g))
         unfreeze_distributions(self.func, self.resolve, self.names)
         self._read_objects_through()
         maps_to_comprehensions(self.func, self.resolve)

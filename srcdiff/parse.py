@@ -21,6 +21,7 @@ from .imports import hoisted_imports
 from .lambda_source import AmbiguousLambda
 from .super_calls import explicit_super_calls
 from .local_classes import local_classes
+from .made_derivatives import made_derivative, move_tangents_first
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import check_source_runs, is_library_file
 from .python_versions import is_python_version
@@ -207,6 +208,7 @@ class ParsedFunction:
         # (a partial's call rewritten holds no other call: the census stands)
         _expand_partial_calls(census.calls, self._partials(census.calls))
         expand_object_calls(self, census.calls)
+        move_tangents_first(self.node, self.resolve, census.calls)
         blocks_as_one_list(self)
 
     def copy(self):
@@ -328,6 +330,8 @@ class ParsedFunction:
         static = self.statics.get(node.id) if isinstance(node, gast.Name) else None
         if isinstance(node, gast.Subscript):
             obj = self._item(node)
+        elif isinstance(node, gast.Call):  # (nf.grad(inner): the derivative it makes)
+            obj = made_derivative(node, self)
         elif not isinstance(node, gast.Name):
             return MISSING
         elif static is not None and (static.kind in ("value", "tree") or chain):

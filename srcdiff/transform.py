@@ -21,6 +21,7 @@ from .piecewise_calls import piecewise_as_writes
 from .reduce_loops import reduces_as_loops
 from .inline import Inliner
 from .local_classes import name_made_receivers
+from .made_derivatives import is_made_path, remade
 from .loop_reads import hoist_loop_reads
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
@@ -216,12 +217,17 @@ def _derived_callees(fn, meta, mode, statics, options):
     callees, guards = [], []
     for callee in meta.callees:
         target = _resolve_path(fn, callee.path, statics)
-        root, steps = _path_steps(callee.path, statics)
-        static = next((s for s in statics if s.name == root), None)
+        made = is_made_path(callee.path)
         # (what the target holds now, as what a guard finds is compared with: a derivative's
         # code, the functions an object holds)
         contents = provenance.contents(target)
-        if static is None:
+        root, steps = (None, ()) if made else _path_steps(callee.path, statics)
+        static = next((s for s in statics if s.name == root), None)
+        if made:  # (nf.grad(inner): made again of what inner names now)
+            guards.append(
+                (functools.partial(_resolve_path, fn, callee.path, statics), target, contents)
+            )
+        elif static is None:
             guards.append((functools.partial(_follow, fn, root, steps), target, contents))
         elif static.kind in ("type", "tree"):  # (a method monkeypatched onto the class)
             guards.append((functools.partial(_follow_steps, static.value, steps), target, contents))
@@ -287,7 +293,10 @@ def _statics_option(fn, described, statics, callee):
 def _resolve_path(fn, path, statics=()):
     """The object a dotted name in fn's source refers to (a callee, at load time); a name
     of a static argument is its function, or for an object its class. Items picked by a
-    constant key, or by a static key argument, are followed: `ACTIVATIONS['relu']`."""
+    constant key, or by a static key argument, are followed: `ACTIVATIONS['relu']`. A
+    derivative made by a call (`nf.grad(inner, wrt=1)`) is made again of what it names."""
+    if is_made_path(path):
+        return remade(path, functools.partial(_resolve_path, fn, statics=statics))
     root, steps = _path_steps(path, statics)
     static = next((s for s in statics if s.name == root), None)
     return _follow(fn, root, steps) if static is None else _follow_steps(static.value, steps)

@@ -9,6 +9,7 @@ import gast
 from . import ir, runtime
 from .container_sharing import LIST_CHANGES
 from .errors import NoAdjointError, StaticArgumentNeeded, UnsupportedError
+from .made_derivatives import refuse_unresolved_derivative
 from .provenance import holds_functions
 from .user_calls import STATIC_HINT
 
@@ -43,6 +44,7 @@ class UnknownCallees:
         self._refuse_item_call(func, what, loc)
         made = self._made_by(func)
         if made is not None:
+            refuse_unresolved_derivative(made, what, self.p, self.params, loc)
             self._refuse_calling_what_a_call_made(made, what, loc)
         if isinstance(func, gast.Attribute) and func.attr in (*LIST_CHANGES, "append"):
             raise UnsupportedError(
@@ -74,19 +76,14 @@ class UnknownCallees:
         )
 
     def _refuse_calling_what_a_call_made(self, made, what, loc):
-        """Refuse calling what the call `made` returns (a derivative made in f, an object)."""
+        """Refuse calling what the call `made` returns (an object, or a function: a derivative
+        made in f is refuse_unresolved_derivative's)."""
         self._refuse_calling_an_object_made_here(made, loc)
-        of = ir.dotted(made.args[0]) if made.args else None
-        maker = getattr(self.p.resolve(made.func), "__module__", None) or ""
-        made_what = gast.unparse(made)
         raise UnsupportedError(
-            f"{what}(...) calls the function that {made_what} returns, which srcdiff "
+            f"{what}(...) calls the function that {gast.unparse(made)} returns, which srcdiff "
             "cannot tell before the call runs",
             loc,
-            f"make it once, outside f (d{of[-1]} = {made_what} at module level), and call "
-            "that: a derivative f calls is differentiated through its emitted code"
-            if maker.startswith("srcdiff") and of is not None  # nf.grad(loss)(w, x)
-            else "call the function by its name, "
+            "call the function by its name, "
             "or pick it from a container by a constant key (cfg['act'](h))",
         )
 

@@ -16,6 +16,7 @@ from .changed_later import left_as_passed
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
 from .local_classes import made_class
+from .made_derivatives import inside_hint
 from .parse import MISSING, parsed_function
 from .python_versions import is_python_version
 from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
@@ -360,13 +361,15 @@ def refuse_user_class(obj, loc):
 
 
 def refuse_derivative_object(obj, what, loc):
-    """The error for a call of a derivative srcdiff made other than nf.grad(g) or nf.grad(g,
-    wrt=k), whose emitted code a call of it runs as it is (api.Derivative.runs_as)."""
+    """The error for a call of a derivative srcdiff made other than nf.grad(g, wrt=k), whose
+    emitted code a call of it runs as it is (api.Derivative.runs_as), or nf.jvp(g, wrt=k)
+    or nf.hvp(g, wrt=k), whose emitted code it runs with the tangent moved first
+    (made_derivatives.move_tangents_first)."""
     if type(obj).__module__.split(".")[0] == "srcdiff":
         raise UnsupportedError(
             f"{what}(...) calls a derivative that srcdiff made, which f can call only where "
-            "it is nf.grad(g) or nf.grad(g, wrt=k) for one position or name k",
+            "it is nf.grad(g), nf.jvp(g) or nf.hvp(g) (wrt one position or name, or none), "
+            "and a jvp or hvp with every argument passed by position",
             loc,
-            "make that at module level (dg = nf.grad(g)) and call it, and compute g's value "
-            "by calling g",
+            inside_hint(obj),
         )

@@ -32,6 +32,16 @@ class Variants:
         full = self._offset + sum(p.kind in positional for p in self._parameters)
         self._full = full if self._only_positional else float("inf")
 
+    @property
+    def tangents_first(self):
+        """Of a forward-mode derivative for one position, the emitted function a call of it
+        in f runs with its tangent moved first (made_derivatives.py), where nothing more
+        is added to the call; else None."""
+        simple = self._bound is None and self._spread is None and self._keywords is None
+        if self._mode is Mode.JVP and self._single and simple:
+            return self._call
+        return None
+
     def _variant_for(self, args, checked, offset):
         """(function, its Emitted) for the emitted function's arguments `args`: the cached
         variant of their signature, else a new one (checking f's arguments `checked` first).

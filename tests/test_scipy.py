@@ -247,6 +247,22 @@ def frozen_discrete(x):
     return np.sum(scipy.stats.bernoulli(1 / (1 + np.exp(-x))).logpmf([0, 1, 1, 0]))
 
 
+def frozen_moments(x):
+    d = scipy.stats.norm(x[0], np.exp(x[1]))
+    return d.mean() * d.std() + d.var() + d.median() ** 2 + scipy.stats.norm.mean(x[2], 2.0)
+
+
+def moments_of_shaped_distributions(x):
+    a, s = np.exp(x[0]), np.exp(x[1])
+    return (
+        scipy.stats.gamma(a, x[2], s).var()
+        + scipy.stats.beta(a, 2.0, scale=s).std()
+        + scipy.stats.t(3.0 + a, x[3], s).std()
+        + scipy.stats.lognorm(s=0.5 * a, scale=s).mean()
+        + scipy.stats.expon(x[2], s).median() * scipy.stats.uniform(x[3], s).var()
+    )
+
+
 PRIOR = scipy.stats.gamma(2.0, scale=0.5) if scipy is not None else None
 JOINT = scipy.stats.multivariate_normal(np.zeros(2), np.eye(2)) if scipy is not None else None
 
@@ -268,6 +284,8 @@ FROZEN = [
     frozen_in_a_loop,
     frozen_multivariate,
     frozen_discrete,
+    frozen_moments,
+    moments_of_shaped_distributions,
 ]
 
 

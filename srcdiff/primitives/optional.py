@@ -13,6 +13,7 @@ when_imported(
     "scipy.stats",
     "srcdiff.primitives.scipy_stats",
     "srcdiff.primitives.scipy_stats_cdf",
+    "srcdiff.primitives.scipy_stats_moments",
     "srcdiff.primitives.scipy_stats_multivariate",
     "srcdiff.primitives.scipy_stats_discrete",
 )

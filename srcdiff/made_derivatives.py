@@ -1,0 +1,219 @@
+"""Derivatives made inside the differentiated function: `nf.grad(inner)(w, x)`, or `dg =
+nf.grad(inner)` then `dg(w, x)`, where `inner` is a function the code names and every other
+argument of the maker is a constant. The call is resolved as the transform reads f to the
+derivative that call would make (the same object each time, so that its code is made once),
+whose emitted function a call of it is differentiated through (api.Derivative.runs_as), as
+a derivative made at module level is; at load time its path is found again the same way.
+A call of a jvp or an hvp (made here or at module level) passes the tangent last, where its
+emitted function takes it first: the call is rewritten as one of that function."""
+
+import ast
+import inspect
+
+import gast
+
+from . import ir
+from .errors import ArgumentError, StaticArgumentNeeded, UnsupportedError
+from .statics import MISSING
+
+_made = {}  # (maker, function, constant arguments) -> the derivative made for them
+
+
+def _makers():
+    """The functions of srcdiff's API that make a derivative of a function."""
+    from . import api, composed
+
+    return (
+        api.grad,
+        api.jvp,
+        composed.value_and_grad,
+        composed.vjp,
+        composed.hvp,
+        composed.hessian,
+        composed.jacobian,
+        composed.jacrev,
+        composed.jacfwd,
+        composed.elementwise_grad,
+    )
+
+
+def is_derivative(value):
+    """Whether `value` is a derivative srcdiff made (a call of it may be followed)."""
+    from .api import Derivative
+    from .composed import Transformed
+
+    return isinstance(value, (Derivative, Transformed))
+
+
+def made_derivative(call, parsed):
+    """The derivative `call` (a gast.Call such as `nf.grad(inner, wrt=1)`) in the function
+    `parsed` (a ParsedFunction) makes, when it calls one of srcdiff's makers with a function
+    the code names and constants; else MISSING. Options the maker refuses (wrt=5) are an
+    error at the call."""
+    resolve = parsed.resolve
+    maker = resolve(call.func)
+    if not any(maker is m for m in _makers()) or not call.args:
+        return MISSING
+    fun = resolve(call.args[0])
+    constants = [_constant(a) for a in call.args[1:]]
+    keywords = tuple((k.arg, _constant(k.value)) for k in call.keywords)
+    if fun is MISSING or MISSING in constants or any(v is MISSING for _, v in keywords):
+        return MISSING
+    if not (callable(fun) or is_derivative(fun)):
+        return MISSING
+    try:
+        return made(maker, fun, tuple(constants), keywords)
+    except ArgumentError as exc:
+        raise ArgumentError(exc.message, parsed.location(call), exc.hint) from None
+
+
+def made(maker, fun, constants, keywords):
+    """The one derivative maker(fun, *constants, **keywords) makes in this process."""
+    key = (maker, fun, repr(constants), repr(keywords))
+    if key not in _made:
+        _made[key] = maker(fun, *constants, **dict(keywords))
+    return _made[key]
+
+
+def remade(path, follow):
+    """At load time, what the path of a callee such as `nf.grad(inner, wrt=1)` or
+    `nf.jvp(inner).tangents_first` names; `follow(path)` finds what a path without a call
+    names."""
+    node, steps = _call_root(path)
+    obj = made(
+        follow(ast.unparse(node.func)),
+        follow(ast.unparse(node.args[0])),
+        tuple(ast.literal_eval(a) for a in node.args[1:]),
+        tuple((k.arg, ast.literal_eval(k.value)) for k in node.keywords),
+    )
+    for attribute in reversed(steps):
+        obj = getattr(obj, attribute)
+    return obj
+
+
+def is_made_path(path):
+    """Whether a callee's path starts with a derivative made by a call (`nf.grad(inner)`)."""
+    return _call_root(path)[0] is not None
+
+
+def _call_root(path):
+    """(the call a path starts with, or None; the attributes read of it, last first)."""
+    node, steps = ast.parse(path, mode="eval").body, []
+    while isinstance(node, ast.Attribute):
+        steps.append(node.attr)
+        node = node.value
+    return (node if isinstance(node, ast.Call) else None), steps
+
+
+def _constant(node):
+    """The value of a constant argument (a number, str, bool, None, or a tuple of them);
+    else MISSING."""
+    try:
+        return ast.literal_eval(gast.gast_to_ast(node))
+    except (ValueError, TypeError, SyntaxError):
+        return MISSING
+
+
+def refuse_unresolved_derivative(call, what, parsed, params, loc):
+    """For `what`(...) calling the derivative `call` (nf.grad(g, ...)) makes where
+    made_derivative could not make it: for g a parameter of f, the request to make the code
+    for the function passed; else the error saying what to write."""
+    if not any(parsed.resolve(call.func) is m for m in _makers()):
+        return
+    from .user_calls import STATIC_HINT
+
+    made_what = gast.unparse(call)
+    of = call.args[0] if call.args else None
+    if isinstance(of, gast.Name) and of.id in params:
+        raise StaticArgumentNeeded(
+            f"{what}(...) differentiates the parameter {of.id!r}, a function known only when "
+            "the function is called",
+            loc,
+            STATIC_HINT,
+            parameter=of.id,
+        )
+    if of is not None and parsed.resolve(of) is not MISSING:  # (an option known at run time)
+        raise UnsupportedError(
+            f"{what}(...) calls the derivative {made_what} makes, whose options srcdiff "
+            "cannot tell before the call runs",
+            loc,
+            "write each option as a constant (nf.grad(g, wrt=1), has_aux=True), as the code "
+            "is made for them",
+        )
+    raise UnsupportedError(
+        f"{what}(...) calls the derivative {made_what} makes, of a function srcdiff cannot "
+        "tell before the call runs",
+        loc,
+        "differentiate a function defined outside f (a global, a closure value or a "
+        "module's function) and called by its name: nf.grad(g)(w, x)",
+    )
+
+
+def inside_hint(derivative):
+    """What to write instead of calling `derivative` inside f, where srcdiff cannot follow
+    the call (see user_calls.refuse_derivative_object)."""
+    from .composed import HVP, VJP, ValueAndGrad
+    from .modes import Mode
+
+    along = "write def g_along(w, x, u): return np.sum({} * u) at module level, and call "
+    if isinstance(derivative, ValueAndGrad):
+        return "call nf.grad(g, preserve_result=True), which returns (gradient, value)"
+    if isinstance(derivative, (HVP, VJP)) or getattr(derivative, "_mode", None) is Mode.JVP:
+        if getattr(derivative, "tangents_first", None) is not None:
+            return "pass each of g's arguments by position, the tangent last: nf.jvp(g)(w, x, v)"
+        if isinstance(derivative, HVP):
+            return "call nf.hvp(g, wrt=k) once for each position k"
+        if isinstance(derivative, VJP):
+            return (
+                "for a scalar g call nf.grad(g); else "
+                + along.format("g(w, x)")
+                + "nf.grad(g_along)(w, x, u): the vjp of g with cotangent u"
+            )
+        return "call nf.jvp(g, wrt=k) once for each position k, and add the tangents"
+    if len(getattr(derivative, "wrt", ())) > 1 or not getattr(derivative, "_single", True):
+        return "call nf.grad(g, wrt=k) once for each position k"
+    return (
+        "make it nf.grad(g) or nf.grad(g, wrt=k), at module level or inside f, and call "
+        "it, and compute g's value by calling g"
+    )
+
+
+def move_tangents_first(func, resolve, calls=None):
+    """`nf.jvp(g)(w, x, v)` in f (the tangent last, as called) as the call of its emitted
+    code, `nf.jvp(g).tangents_first(v, w, x)`, which returns (value, tangent); and
+    `nf.hvp(g)(w, x, v)` as `nf.hvp(g).tangents_first(v, w, x)[1]` (its emitted code
+    returns (gradient, product)). `func`: a gast FunctionDef, changed in place; `calls`:
+    its calls, where known."""
+    calls = [n for n in ir.walk(func) if isinstance(n, gast.Call)] if calls is None else calls
+    moved = {id(call): made for call in calls if (made := _moved(call, resolve)) is not None}
+    if not moved:  # (no walk that changes nothing)
+        return
+
+    class Mover(gast.NodeTransformer):
+        def visit_Call(self, node):
+            self.generic_visit(node)
+            return moved.get(id(node), node)
+
+    Mover().visit(func)
+
+
+def _moved(call, resolve):
+    """The call of the emitted code that a call of a jvp or hvp in f stands for, or None
+    (where it is no such call, or one passing keywords or leaving defaults: refused where
+    it is called, user_calls.refuse_derivative_object)."""
+    from .composed import HVP
+
+    derivative = resolve(call.func)
+    first = getattr(derivative, "tangents_first", None)
+    if not callable(first) or call.keywords or any(isinstance(a, gast.Starred) for a in call.args):
+        return None
+    if len(call.args) != len(inspect.signature(first).parameters):
+        return None
+    moved = gast.Call(
+        func=gast.Attribute(value=call.func, attr="tangents_first", ctx=gast.Load()),
+        args=[call.args[-1], *call.args[:-1]],
+        keywords=[],
+    )
+    if isinstance(derivative, HVP):
+        moved = gast.Subscript(value=moved, slice=gast.Constant(1, None), ctx=gast.Load())
+    return gast.copy_location(moved, call)
