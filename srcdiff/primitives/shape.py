@@ -3,6 +3,7 @@ containers, reshaping, joining and splitting, padding, windows, and arrays fille
 value. Also the functions standing for Python syntax (`y = x`, `[a, b]`, `np.r_[a, b]`)."""
 
 import builtins
+import copy as copy_module
 
 import numpy as np
 
@@ -81,6 +82,30 @@ class copy:
 
     def tangent(dz, z, a):
         dz = da
+
+
+# of any value (a list, a dict, a tuple of arrays too): the gradient passes to each leaf as it is
+# (a deep copy is new all through; a shallow one shares its items)
+@_moves(
+    copy_module.deepcopy,
+    fresh=True,
+    samples=[Sample("copy.deepcopy([x, y])[1] * x", x=real(3), y=real(3))],
+)
+class deepcopy:
+    def adjoint(bz, z, x):
+        bx = bz
+
+    def tangent(dz, z, x):
+        dz = dx
+
+
+@_moves(copy_module.copy, samples=[Sample("copy.copy({'w': x})['w'] * x", x=real(3))])
+class shallow_copy:
+    def adjoint(bz, z, x):
+        bx = bz
+
+    def tangent(dz, z, x):
+        dz = dx
 
 
 @_moves(builtins.float, samples=[Sample("float(np.sum(x)) * x", x=real(3))])
