@@ -418,7 +418,8 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
                 loc,
                 "over a container, write it as a for loop or a comprehension (srcdiff "
                 "follows list, tuple, dict, zip, enumerate, reversed, sorted, "
-                "iter/next, len, sum, max, min and map); on arrays, call the numpy function",
+                "iter/next, len, sum, max, min, map and itertools' accumulate, chain, "
+                "islice, pairwise and combinations); on arrays, call the numpy function",
             )
         refuse_user_class(obj, loc)
         refuse_derivative_object(obj, gast.unparse(func), loc)

@@ -207,3 +207,31 @@ def multiply_outer(a, b):
 @_version_of(np.divide.outer)
 def divide_outer(a, b):
     return np.divide(np.reshape(a, np.shape(a) + (1,) * np.ndim(b)), b)
+
+
+# itertools over lists of differentiated values: lists of the items they yield
+@_version_of(itertools.chain)
+def chain(*iterables):
+    return [item for items in iterables for item in items]
+
+
+@_version_of(itertools.islice)
+def islice(iterable, *bounds):
+    window = slice(*bounds)
+    if window.stop is None:
+        return list(iterable)[window]
+    # (no more items taken than islice takes: the iterable may be endless, or read on later)
+    return [item for _, item in zip(range(window.stop), iterable)][window]
+
+
+@_version_of(itertools.pairwise)
+def pairwise(iterable):
+    items = list(iterable)
+    return list(zip(items[:-1], items[1:]))
+
+
+@_version_of(itertools.combinations)
+def combinations(iterable, r):
+    items = list(iterable)
+    chosen = itertools.combinations(range(len(items)), r)
+    return [tuple([items[k] for k in indices]) for indices in chosen]

@@ -3,8 +3,10 @@ collections.deque, np.einsum's interleaved form): each now differentiated, check
 finite differences and autograd, or refused at the user's line with the way out."""
 
 import copy
+import itertools
 
 import numpy as np
+import pytest
 
 import srcdiff as nf
 from test_found_idioms import assert_derivatives
@@ -36,3 +38,60 @@ def test_copies_pass_the_gradient_to_each_leaf():
     assert (
         loss_of_deep_copied_parameters(X) == nf.value_and_grad(loss_of_deep_copied_parameters)(X)[0]
     )
+
+
+# --- itertools ------------------------------------------------------------------------------------
+
+
+def loss_of_chained_lists(x):
+    a, b = [x[0], x[1]], [x[2] * x[3]]
+    total = 0.0
+    for v in itertools.chain(a, b, [x[4]]):
+        total = total + v**2
+    rows = [a, b]
+    return total + sum([v * x[5] for v in itertools.chain(a, b)]) + sum(itertools.chain(*rows))
+
+
+def loss_of_a_sliced_iterator(x):
+    xs = [x[k] for k in range(6)]
+    firsts = sum(v**3 for v in itertools.islice(xs, 3))
+    return firsts + sum([np.sin(v) for v in itertools.islice(xs, 1, None, 2)])
+
+
+def loss_of_pairs(x):
+    xs = [x[k] for k in range(5)]
+    total = 0.0
+    for a, b in itertools.pairwise(xs):
+        total = total + a * np.cos(b)
+    return total + sum([(b - a) ** 2 for a, b in itertools.pairwise(xs[::-1])])
+
+
+def loss_of_combinations(x):
+    rows = [x[:2], x[2:4], x[4:]]
+    return sum([np.sum((a - b) ** 2) for a, b in itertools.combinations(rows, 2)]) + sum(
+        a * b * c for a, b, c in itertools.combinations([x[0], x[2], x[3], x[5]], 3)
+    )
+
+
+def loss_of_indices_from_itertools(x):
+    total = 0.0
+    for k in itertools.islice(itertools.count(), 3):  # (nothing differentiated in it)
+        total = total + x[k] ** 2
+    return total
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        loss_of_chained_lists,
+        loss_of_a_sliced_iterator,
+        loss_of_pairs,
+        loss_of_combinations,
+        loss_of_indices_from_itertools,
+    ],
+)
+def test_itertools_over_lists_of_differentiated_values(f):
+    """itertools.chain, islice, pairwise and combinations of differentiated values were
+    refused ('itertools.chain(...) of differentiated values cannot be differentiated'):
+    srcdiff follows them as Python that makes the list of what they yield."""
+    assert_derivatives(f, X)
