@@ -121,6 +121,8 @@ class EffectStatements:
         ):
             raise _out_refused(value, loc)
         if self._is_active(value, self.varied) and not self._reads_only(value):
+            if _sorts_a_name(value):
+                raise _sort_refused(value, loc)
             raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
                 f"{gast.unparse(value)[:60]} changes a value in place (or has no effect), "
                 "with a differentiated value: srcdiff follows values assigned, not values "
@@ -277,4 +279,29 @@ def _out_refused(call, loc):
         "in place, which srcdiff cannot follow",
         loc,
         f"assign the result instead: {out} = {plain}",
+    )
+
+
+def _sorts_a_name(call):
+    return (
+        isinstance(call, gast.Call)
+        and isinstance(call.func, gast.Attribute)
+        and call.func.attr == "sort"
+        and isinstance(call.func.value, gast.Name)
+    )
+
+
+def _sort_refused(call, loc):
+    """The error for `y.sort()` of a differentiated value that is not a list f makes itself
+    (list_changes.py rebinds those): an array's, or one that may be either."""
+    name = call.func.value.id
+    sorted_array = gast.Call(
+        func=ir.attr("np", "sort"), args=[ir.name(name), *call.args], keywords=call.keywords
+    )
+    return UnsupportedError(
+        f"{gast.unparse(call)} sorts {name} in place, with a differentiated value: srcdiff "
+        "follows values assigned, not values changed",
+        loc,
+        f"assign the sorted values instead: {name} = {gast.unparse(sorted_array).strip()} "
+        f"of an array, {name} = sorted({name}) of a list",
     )

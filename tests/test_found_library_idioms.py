@@ -3,6 +3,7 @@ collections.deque, np.einsum's interleaved form): each now differentiated, check
 finite differences and autograd, or refused at the user's line with the way out."""
 
 import copy
+import inspect
 import itertools
 
 import numpy as np
@@ -95,3 +96,45 @@ def test_itertools_over_lists_of_differentiated_values(f):
     refused ('itertools.chain(...) of differentiated values cannot be differentiated'):
     srcdiff follows them as Python that makes the list of what they yield."""
     assert_derivatives(f, X)
+
+
+def line_of(f, text):
+    """The line number in this file of f's line holding `text`."""
+    lines, first = inspect.getsourcelines(f)
+    [at] = [first + k for k, line in enumerate(lines) if text in line]
+    return at
+
+
+def assert_refused(derivative, f, text, message, hint):
+    with pytest.raises(nf.SrcdiffError) as error:
+        derivative()
+    assert (error.value.message, error.value.hint) == (message, hint)
+    assert error.value.location.lineno == line_of(f, text)
+
+
+# --- a sort in place ------------------------------------------------------------------------------
+
+
+def loss_of_a_sorted_copy(x, axis):
+    y = x.copy()
+    y.sort(axis=axis)
+    return np.sum(y * np.arange(6.0).reshape(x.shape))
+
+
+def test_a_sort_in_place_is_refused_with_the_assignment_that_means_it():
+    """y = x.copy(); y.sort() said to assign a new value, among a dict's and a list's
+    (y may be a list: list_changes.py rebinds a sort only of a list f makes)."""
+    x = X.reshape(2, 3)
+    for derivative in (
+        lambda: nf.grad(loss_of_a_sorted_copy)(x, 0),
+        lambda: nf.jvp(loss_of_a_sorted_copy)(x, 0, x),
+    ):
+        assert_refused(
+            derivative,
+            loss_of_a_sorted_copy,
+            "y.sort(",
+            "y.sort(axis=axis) sorts y in place, with a differentiated value: srcdiff "
+            "follows values assigned, not values changed",
+            "assign the sorted values instead: y = np.sort(y, axis=axis) of an array, "
+            "y = sorted(y) of a list",
+        )

@@ -451,8 +451,8 @@ ERRORS = {
     "w.sort() of an argument": (
         argument_sorted,
         w_and_x,
-        "w.sort() changes a value in place",
-        "y = np.sort(x)",
+        "w.sort() sorts w in place",
+        "w = np.sort(w)",
     ),
     "np.add.at(w, ...) of an argument": (
         added_at_into_an_argument,
