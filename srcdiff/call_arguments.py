@@ -69,6 +69,8 @@ class CallArguments:
                 and not emitted
                 and self._is_active(value)
             ):
+                if record.function is np.einsum and param == "subscripts":
+                    raise _interleaved_einsum_refused(node, loc)
                 raise NoAdjointError(
                     f"{gast.unparse(node.func)} has no gradient with respect "
                     f"to its argument {param!r}",
@@ -204,4 +206,16 @@ def _unmatched(function, node, keywords, template, loc, exc):
         f"cannot match the arguments of {call}(...) to its adjoint: {exc}",
         loc,
         f"pass only the arguments its rules take, by position or by name ({', '.join(taken)})",
+    )
+
+
+def _interleaved_einsum_refused(node, loc):
+    """np.einsum(a, sub_a, b, sub_b) whose sublists are not written in the call as lists
+    of numbers (operator_calls.py rewrites those into the subscripts string)."""
+    return NoAdjointError(
+        f"{gast.unparse(node.func)}(operand, sublist, ...) is followed only with each "
+        "sublist written in the call as a list of numbers",
+        loc,
+        "write them in the call (np.einsum(a, [0, 1], b, [1, 2], [0, 2])), or give the "
+        "subscripts string (np.einsum('ab,bc->ac', a, b))",
     )

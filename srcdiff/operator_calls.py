@@ -2,12 +2,16 @@
 `map(operator.mul, xs, ys)`, once those are loops and comprehensions) written as the
 operators they apply: `operator.mul(a, b)` is `a * b`, whatever a and b are (lists join,
 arrays broadcast), as the transforms follow operators. So is `math.log(x, base)`, which
-Python computes as `math.log(x) / math.log(base)`."""
+Python computes as `math.log(x) / math.log(base)`; and np.einsum's interleaved form,
+`np.einsum(a, [0, 1], b, [1, 2], [0, 2])`, as the subscripts string that means it,
+`np.einsum("ab,bc->ac", a, b)`."""
 
 import math
 import operator
+import string
 
 import gast
+import numpy as np
 
 from . import ir
 
@@ -47,6 +51,8 @@ def as_operators(func, resolve, calls):
 
 
 def _as_operator(node, resolve):
+    if isinstance(node, gast.Call) and ir.dotted(node.func) and resolve(node.func) is np.einsum:
+        return _einsum_subscripts(node)
     if not (
         isinstance(node, gast.Call)
         and ir.dotted(node.func) is not None
@@ -71,3 +77,34 @@ def _as_operator(node, resolve):
     else:
         return None
     return gast.copy_location(written, node)
+
+
+def _einsum_subscripts(call):
+    """np.einsum(a, [0, 1], b, [1, 2], [0, 2]) as np.einsum("ab,bc->ac", a, b), where
+    each sublist is written as a list or tuple of numbers; else None."""
+    args = call.args
+    if len(args) < 2 or any(isinstance(a, gast.Starred) for a in args):
+        return None
+    sublists = [_letters(a) for a in args[1::2]]
+    if any(s is None for s in sublists):
+        return None
+    operands, output = args[0::2], ""
+    if len(args) % 2:
+        operands, output = operands[:-1], "->" + _letters(args[-1])
+    subscripts = ",".join(sublists[: len(operands)]) + output
+    return gast.copy_location(
+        gast.Call(func=call.func, args=[ir.const(subscripts), *operands], keywords=call.keywords),
+        call,
+    )
+
+
+def _letters(sublist):
+    """The letters for a sublist written as [0, 1] (numpy's 0 to 51: a to Z), else None."""
+    if not isinstance(sublist, (gast.List, gast.Tuple)):
+        return None
+    numbers = [e.value for e in sublist.elts if isinstance(e, gast.Constant)]
+    if len(numbers) != len(sublist.elts) or not all(
+        type(n) is int and 0 <= n < len(string.ascii_letters) for n in numbers
+    ):
+        return None
+    return "".join(string.ascii_letters[n] for n in numbers)

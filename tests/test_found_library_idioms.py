@@ -138,3 +138,41 @@ def test_a_sort_in_place_is_refused_with_the_assignment_that_means_it():
             "assign the sorted values instead: y = np.sort(y, axis=axis) of an array, "
             "y = sorted(y) of a list",
         )
+
+
+# --- np.einsum's interleaved form -----------------------------------------------------------------
+
+
+def loss_of_interleaved_einsums(x):
+    a, b = np.reshape(x, (2, 3)), np.reshape(x[::-1], (3, 2))
+    product = np.einsum(a, [0, 1], b, (1, 2), [0, 2])
+    implicit = np.einsum(a, [1, 0], a, [1, 0])  # (no output: its own subscripts' ordering)
+    return np.sum(product**2) + implicit * np.einsum(x, [0], x, [0], [])
+
+
+def test_the_interleaved_form_of_einsum():
+    """np.einsum(a, [0, 1], b, [1, 2], [0, 2]) was refused: 'np.einsum has no gradient
+    with respect to its argument 'subscripts'', hint 'make 'subscripts' a constant'. It is
+    np.einsum('ab,bc->ac', a, b). (autograd takes the form only with an output sublist:
+    'Need sublistout argument'.)"""
+    assert_derivatives(loss_of_interleaved_einsums, X, autograd=False)
+    value = nf.value_and_grad(loss_of_interleaved_einsums)(X)[0]
+    assert value == loss_of_interleaved_einsums(X)
+
+
+def loss_of_an_einsum_of_named_sublists(x):
+    a, rows = np.reshape(x, (2, 3)), [0, 1]
+    return np.sum(np.einsum(a, rows, a, rows, [0]) ** 2)
+
+
+def test_the_interleaved_form_with_sublists_not_written_in_the_call():
+    """Sublists held in names said to make 'subscripts' (an array here) a constant."""
+    assert_refused(
+        lambda: nf.grad(loss_of_an_einsum_of_named_sublists)(X),
+        loss_of_an_einsum_of_named_sublists,
+        "np.einsum(",
+        "np.einsum(operand, sublist, ...) is followed only with each sublist written in the "
+        "call as a list of numbers",
+        "write them in the call (np.einsum(a, [0, 1], b, [1, 2], [0, 2])), or give the "
+        "subscripts string (np.einsum('ab,bc->ac', a, b))",
+    )
