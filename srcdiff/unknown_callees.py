@@ -13,6 +13,9 @@ from .made_derivatives import refuse_unresolved_derivative
 from .provenance import holds_functions
 from .user_calls import STATIC_HINT
 
+# (a deque's methods at its front)
+_AT_THE_FRONT = ("popleft", "appendleft", "extendleft", "rotate")
+
 
 def as_written(name, loc):
     """`name` as the user's line spells it: a name an inlining gave a lambda's or function's
@@ -54,6 +57,15 @@ class UnknownCallees:
                 loc,
                 "call it on a line of its own, or bind the name to a new value instead "
                 "(xs = xs[1:], xs = xs + [v], d = {**d, 'b': v})",
+            )
+        if isinstance(func, gast.Attribute) and func.attr in _AT_THE_FRONT:
+            queue = gast.unparse(func.value).strip()
+            raise UnsupportedError(
+                f"{what}(...) changes a deque at its front, which srcdiff does not follow "
+                "(it follows append and pop, at the end, as a stack's)",
+                loc,
+                f"keep a list and read it in order by a count: v = {queue}[k]; k += 1 "
+                f"(while k < len({queue}); {queue}.append(w) still adds to the queue)",
             )
         held = func.value if isinstance(func, gast.Subscript) else None
         if isinstance(held, gast.Name) and held.id in self.p.local_names:

@@ -5,6 +5,7 @@ outputs are read, which functions and classes it is passed) and named after itse
 that is the only way (naming.py).
 """
 
+import collections
 import inspect
 import linecache
 import os
@@ -336,6 +337,14 @@ def refuse_user_class(obj, loc):
     """The error for an object of a user class made from differentiated values that
     container_joins.made_record could not make field by field (rather than a rule's advice:
     the class is no primitive): where its __init__ does more with one than store it."""
+    if obj is collections.deque:
+        raise UnsupportedError(
+            "collections.deque(...) of differentiated values: srcdiff follows a deque made "
+            "empty, collections.deque(), then changed by append and pop as a stack",
+            loc,
+            "make it empty and append the items one by one, or keep a list and read it "
+            "in order by a count (v = items[k]; k += 1)",
+        )
     if not inspect.isclass(obj) or obj.__module__.split(".")[0] in ("builtins", "numpy"):
         return
     made = initialised_fields(obj)

@@ -2,6 +2,7 @@
 collections.deque, np.einsum's interleaved form): each now differentiated, checked against
 finite differences and autograd, or refused at the user's line with the way out."""
 
+import collections
 import copy
 import inspect
 import itertools
@@ -176,3 +177,59 @@ def test_the_interleaved_form_with_sublists_not_written_in_the_call():
         "write them in the call (np.einsum(a, [0, 1], b, [1, 2], [0, 2])), or give the "
         "subscripts string (np.einsum('ab,bc->ac', a, b))",
     )
+
+
+# --- collections.deque ----------------------------------------------------------------------------
+
+
+def loss_of_a_deque_of_items(x):
+    queue = collections.deque([x[0], x[1] * 2.0])
+    return queue[0] * queue[1]
+
+
+def loss_of_a_queue(x):
+    queue = collections.deque()
+    queue.append(x[0])
+    queue.append(x[1] * 2.0)
+    total = 0.0
+    while queue:
+        v = queue.popleft()
+        total = total + v * v * x[3]
+    return total
+
+
+def loss_of_a_queue_kept_as_a_list(x):
+    queue, k, total = [x[0], x[1] * 2.0, x[2]], 0, 0.0
+    while k < len(queue):
+        v = queue[k]
+        k += 1
+        total = total + v * v * x[3]
+        if k < 3:
+            queue.append(v * 0.5)
+    return total
+
+
+def test_a_deque_read_at_its_front_is_refused_with_the_list_that_does_it():
+    """collections.deque(items) of differentiated values said it made an object of a class
+    of yours (to pass in as an argument), queue.popleft() that srcdiff did not know what
+    'queue.popleft' is. The list the hints give is differentiated."""
+    for derivative in (nf.grad, lambda f: lambda x: nf.jvp(f)(x, x)):
+        assert_refused(
+            lambda: derivative(loss_of_a_deque_of_items)(X),
+            loss_of_a_deque_of_items,
+            "collections.deque(",
+            "collections.deque(...) of differentiated values: srcdiff follows a deque made "
+            "empty, collections.deque(), then changed by append and pop as a stack",
+            "make it empty and append the items one by one, or keep a list and read it in "
+            "order by a count (v = items[k]; k += 1)",
+        )
+        assert_refused(
+            lambda: derivative(loss_of_a_queue)(X),
+            loss_of_a_queue,
+            "queue.popleft()",
+            "queue.popleft(...) changes a deque at its front, which srcdiff does not follow "
+            "(it follows append and pop, at the end, as a stack's)",
+            "keep a list and read it in order by a count: v = queue[k]; k += 1 (while "
+            "k < len(queue); queue.append(w) still adds to the queue)",
+        )
+    assert_derivatives(loss_of_a_queue_kept_as_a_list, X)
