@@ -57,7 +57,14 @@ _WRAPS = {"sin": "np.sum(np.sin({}))", "abs2": "np.sum(np.abs({}) ** 2)", None: 
 
 def _module():
     """One module with a function per sample (srcdiff reads functions' source from files)."""
-    lines = ["import copy", "import math", "import numpy as np", "from srcdiff import runtime", *SCIPY, ""]
+    lines = [
+        "import copy",
+        "import math",
+        "import numpy as np",
+        "from srcdiff import runtime",
+        *SCIPY,
+        "",
+    ]
     for number, (_, _, sample) in enumerate(SAMPLES):
         lines.append(f"def sample_{number}({', '.join(sample.args)}):")
         if sample.setup:
