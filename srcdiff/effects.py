@@ -79,14 +79,7 @@ class EffectStatements:
         """A bare expression: `stack.append(v)`, a call kept for its effect, a docstring."""
         value = stmt.value
         if isinstance(value, (gast.Yield, gast.YieldFrom, gast.Await)):
-            raise UnsupportedError(
-                "generators and coroutines cannot be differentiated by themselves: srcdiff "
-                "follows a generator of the same module where its caller loops over all its "
-                "items (for x in gen(...), list(gen(...)), sum(gen(...)))",
-                loc,
-                "loop over the generator where it is called, or return a list instead of "
-                "yielding values",
-            )
+            raise _yield_refused(loc)
         if isinstance(value, gast.Constant):
             return
         if (
@@ -304,4 +297,14 @@ def _sort_refused(call, loc):
         loc,
         f"assign the sorted values instead: {name} = {gast.unparse(sorted_array).strip()} "
         f"of an array, {name} = sorted({name}) of a list",
+    )
+
+
+def _yield_refused(loc):
+    return UnsupportedError(
+        "generators and coroutines cannot be differentiated by themselves: srcdiff follows a "
+        "generator of the same module where its caller loops over all its items (for x in "
+        "gen(...), list(gen(...)), sum(gen(...)))",
+        loc,
+        "loop over the generator where it is called, or return a list instead of yielding values",
     )
