@@ -134,13 +134,17 @@ k = g(b) + _t9
 _t10 = a * 6
 if b:
     k = _t10
-return c, d, e, f, h, y, z, _t8, _t8 + 1, k"""
+_t11 = a * 7
+xs[0] = 1.0
+m = _t11
+return c, d, e, f, h, y, z, _t8, _t8 + 1, k, m"""
 
 
 def test_a_temporary_stays_where_moving_it_would_change_a_value():
     """Past a write into a name it reads (an item, an attribute, an augmented assignment,
-    a method's call), a call of an impure function (or a value past one), into a while
-    loop's test, a nested body, a comprehension; nor a temporary read twice."""
+    a method's call) or into any other (xs may be a, by another name), a call of an impure
+    function (or a value past one), into a while loop's test, a nested body, a
+    comprehension; nor a temporary read twice."""
     function = "def f(a, b, xs):\n" + textwrap.indent(_UNMOVED, "    ")
     assert _nested(function) == _UNMOVED
 

@@ -35,8 +35,9 @@ def nest_temporaries(func):
     lambda or a comprehension; a for loop's iter and an if's test are run once, a while's
     test is not), the value and the statements it then runs after call only pure functions
     (liveness.pure: no call of an impure function moves past another call), none of
-    those statements writes (or writes into) a name the value reads, and the statement
-    made still fits on a line (a longer one, broken, reads worse than its steps named)."""
+    those statements binds a name the value reads or changes an object in place (an
+    item, an attribute, `a += b`), and the statement made still fits on a line (a longer
+    one, broken, reads worse than its steps named)."""
     reads, writes = {}, {}
     for node in _names_below([func]):
         table = reads if node.ctx.__class__ is gast.Load else writes
@@ -49,8 +50,8 @@ def nest_temporaries(func):
 
 def _nest_block(block, temporaries, depth, facts):
     """Substitute the temporaries of `block` (at `depth`) and the blocks in it; `facts`:
-    {id of a statement: (the names it writes or writes into, whether it calls only pure
-    functions)}, as far as they were needed, of each statement unchanged since. Returns
+    {id of a statement: _facts(it)}, as far as they were needed, of each statement
+    unchanged since. Returns
     the temporaries read in `block` (some perhaps no longer: substituted there)."""
     readers = {}
     for stmt in block:
@@ -83,8 +84,9 @@ def _nest_block(block, temporaries, depth, facts):
 def _read_by(block, i, readers, facts):
     """The later statement of `block` that reads the temporary block[i] assigns (`readers`:
     {temporary: the statement of the block holding its read}), if the value may move there:
-    it is pure, and the statements between call only pure functions and write no name it
-    reads."""
+    it is pure, and the statements between change no object in place (not even one no
+    name the value reads holds: it may be one of them by another name) and bind no name
+    it reads."""
     stmt = block[i]
     if not (
         stmt.__class__ is gast.Assign
@@ -100,8 +102,8 @@ def _read_by(block, i, readers, facts):
             return into
         known = facts.get(id(later))
         if known is None:
-            known = facts[id(later)] = (_written(later), pure(later))
-        if not known[1] or known[0] & read:
+            known = facts[id(later)] = _facts(later)
+        if known[1] or known[0] & read:
             return None
     return None  # (read before it, in a loop)
 
@@ -169,15 +171,17 @@ def _path_to(root, name):
     return None
 
 
-def _written(stmt):
-    """The names `stmt` assigns, deletes or writes into (`x[i] = v`, `x.a += v`)."""
-    written = ir.names_in(stmt, (gast.Store, gast.Del))
+def _facts(stmt):
+    """(the names `stmt` binds or deletes, whether it may change an object in place: it
+    calls an impure function, writes an item or an attribute, or assigns augmented (`a +=`
+    adds into the array a names, which another name may share))."""
+    bound, changes = set(), not pure(stmt)
     for node in ir.walk(stmt):
-        if node.__class__ in (gast.Subscript, gast.Attribute) and node.ctx.__class__ in (
-            gast.Store,
-            gast.Del,
+        kind = node.__class__
+        if kind is gast.Name and node.ctx.__class__ in (gast.Store, gast.Del):
+            bound.add(node.id)
+        elif kind is gast.AugAssign or (
+            kind in (gast.Subscript, gast.Attribute) and node.ctx.__class__ is not gast.Load
         ):
-            root = ir.root_name(node)
-            if root is not None:
-                written.add(root)
-    return written
+            changes = True
+    return bound, changes
