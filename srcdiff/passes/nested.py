@@ -144,9 +144,10 @@ def _swap(parent, old, new):
 
 
 def _own_expressions(stmt):
-    """The expressions `stmt` runs once, where it stands: all a simple statement's but for
-    the targets of an assignment to several (`a, b[t] = v` stores a before it reads t), a
-    for loop's iter, an if's test; none of a while loop's, a with's or a definition's."""
+    """The expressions `stmt` runs once, where it stands: those of an assignment (but for
+    the targets of one to several: `a, b[t] = v` stores a before it reads t), an augmented
+    one, an expression statement and a return, a for loop's iter, an if's test; none of
+    the others' (a while loop's test runs again, an annotation not at all)."""
     kind = stmt.__class__
     if kind is gast.For:
         return [stmt.iter]
@@ -155,7 +156,7 @@ def _own_expressions(stmt):
     if kind is gast.Assign:
         single = len(stmt.targets) == 1 and stmt.targets[0].__class__ not in _SEVERAL
         return [stmt.value] + (stmt.targets if single else [])
-    if kind in (gast.AugAssign, gast.Expr, gast.Return, gast.AnnAssign):
+    if kind in (gast.AugAssign, gast.Expr, gast.Return):
         return [child for child in ir.children(stmt) if child is not None]
     return []
 
