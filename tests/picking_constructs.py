@@ -1,7 +1,7 @@
 """Python as people write it, continued: functions and values picked from containers
 (functools.reduce over zip(layers, params), P(*params[0]), sorted(..., key=...)) and numpy's
 functions of functions (np.piecewise). One small function each, for
-tests/test_picking_constructs.py (which also runs this module with `np` bound to
+tests/test_written_constructs.py (which also runs this module with `np` bound to
 autograd.numpy where autograd can)."""
 
 import collections
