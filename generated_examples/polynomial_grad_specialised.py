@@ -14,8 +14,7 @@ def dpolynomial(x, coefficients):
     total = 0.0
     dtotal = 0.0
     for c in coefficients:
-        _t0 = total * x
         d_t0 = dtotal * x + total
-        total = _t0 + c
+        total = total * x + c
         dtotal = d_t0
     return dtotal

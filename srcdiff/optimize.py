@@ -6,6 +6,7 @@ from .passes.copies import propagate_copies
 from .passes.dead_code import eliminate_dead_code, eliminate_dead_stacks
 from .passes.dict_adjoints import gather_dict_adjoints, gather_row_adjoints
 from .passes.in_place import accumulate_in_place
+from .passes.nested import nest_temporaries
 from .passes.plain_names import Suffixed, drop_suffixes
 from .passes.release import release_early
 from .passes.saved_names import drop_unread_saved, unpack_as_saved
@@ -19,6 +20,7 @@ __all__ = [
     "gather_dict_adjoints",
     "gather_row_adjoints",
     "accumulate_in_place",
+    "nest_temporaries",
     "drop_suffixes",
     "release_early",
     "drop_unread_saved",
@@ -41,6 +43,8 @@ def optimize(funcs, mode, suffixed=None):
                 pass
             eliminate_dead_code(func)
         accumulate_in_place(func)
+        if mode is Mode.JVP:
+            nest_temporaries(func)
         drop_suffixes(func, suffixed or Suffixed())
     if mode is Mode.SPLIT:
         if drop_unread_saved(*funcs):

@@ -135,7 +135,8 @@ def _for(stmt, depth, lines):
     if stmt.type_comment is not None:
         raise Unsupported(stmt)
     target = _expr(stmt.target, _PRECEDENCE["For"])
-    _simple(stmt, depth, lines, f"for {target} in {_expr(stmt.iter, _HIGHEST)}:")
+    iterated = _expr(stmt.iter, _PRECEDENCE["comprehension"])  # (`for x in xs * 2:`)
+    _simple(stmt, depth, lines, f"for {target} in {iterated}:")
     _block(stmt.body, depth + 1, lines)
     _else(stmt.orelse, depth, lines)
 
@@ -144,6 +145,17 @@ def _while(stmt, depth, lines):
     _simple(stmt, depth, lines, f"while {_expr(stmt.test, _PRECEDENCE['While'])}:")
     _block(stmt.body, depth + 1, lines)
     _else(stmt.orelse, depth, lines)
+
+
+def first_row(stmt, depth):
+    """The row `stmt` starts with (a compound statement's header) at `depth`, as written;
+    None if this module does not write it."""
+    lines = []
+    try:
+        _STATEMENTS.get(stmt.__class__, _unsupported)(stmt, depth, lines)
+    except Unsupported:
+        return None
+    return lines[1]
 
 
 def _unsupported(node, *_):
@@ -245,9 +257,19 @@ def _binop(node, given):
     name = node.op.__class__.__name__
     p = _PRECEDENCE[name]
     power = name == "Pow"
-    left = _expr(node.left, _PRECEDENCE["Pow"] + 1 if power else p)
+    left = _expr(node.left, _PRECEDENCE["Pow"] + 1 if power else p + _mixed(node.left, node.op))
     right = _expr(node.right, _PRECEDENCE["PowRHS"] if power else p + 1)
     return _bracketed(f"{left} {_SYMBOL[name]} {right}", p, given)
+
+
+def _mixed(left, op):
+    """1 when `left` is a product of matrices under an elementwise one (`(x @ w) * y`) or the
+    other way about (`(x * y) @ w`): brackets no rule needs, but a reader does."""
+    if left.__class__ is not gast.BinOp:
+        return 0
+    kinds = left.op.__class__.__name__, op.__class__.__name__
+    same = _PRECEDENCE[kinds[0]] == _PRECEDENCE[kinds[1]]
+    return int(same and (kinds[0] == "MatMult") is not (kinds[1] == "MatMult"))
 
 
 def _boolop(node, given):

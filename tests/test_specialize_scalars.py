@@ -186,3 +186,26 @@ def _described(value):
         if isinstance(value, (shapes.EitherScalar, shapes.Typed))
         else signatures.describe(value)
     )
+
+
+def tanh_of_a_shifted_matrix(a, x):
+    h = np.tanh(x + a)
+    return np.sum(h * h)
+
+
+def test_a_float_s_forward_mode_rewrites_helpers_inside_nested_expressions(rng, unchecked):
+    """The JVP nests its tangents into the expressions that read them (passes/nested.py):
+    `dh = runtime.broadcast_like(da, _t0) * (1 - h * h)`, `return ..., np.sum(dh * h + h
+    * dh)`. Specialised for a float a and a 4x3 x, the helper inside is rewritten."""
+    x = rng.normal(size=(4, 3))
+    df = nf.grad(tanh_of_a_shifted_matrix)
+    source = df.source_for(0.3, x)
+    assert source[source.index("def ") :] == (
+        "def dtanh_of_a_shifted_matrix(a, x):\n"
+        "    da = 1.0\n"
+        "    _t0 = x + a\n"
+        "    h = np.tanh(_t0)\n"
+        "    dh = np.broadcast_to(da, (4, 3)) * (1 - h * h)\n"
+        "    return float(np.sum(dh * h + h * dh))\n"
+    )
+    assert df(0.3, x) == pytest.approx(numerical_grad(tanh_of_a_shifted_matrix, (0.3, x), 0))
