@@ -438,6 +438,11 @@ _ATOM_TYPES = frozenset(_ATOMS)
 _CONTEXTS = frozenset({gast.Load, gast.Store, gast.Del, gast.Param})
 
 
+def name_nodes(node):
+    """The Name nodes anywhere below `node` (a parameter's too), in no particular order."""
+    return _names_below(node)
+
+
 def names_in(node, ctx=gast.Load):
     """The ids of the names read (or stored, with ctx=gast.Store) anywhere below `node`."""
     return {name.id for name in _names_below(node) if isinstance(name.ctx, ctx)}

@@ -8,7 +8,6 @@ import re
 import gast
 
 from .. import ir, unparse
-from .copies import _names_below
 from .liveness import pure
 
 # the transform's temporaries (anf.py's `_t` names) and their tangents, of any order
@@ -39,7 +38,7 @@ def nest_temporaries(func):
     item, an attribute, `a += b`), and the statement made still fits on a line (a longer
     one, broken, reads worse than its steps named)."""
     reads, writes = {}, {}
-    for node in _names_below([func]):
+    for node in ir.name_nodes(func):
         table = reads if node.ctx.__class__ is gast.Load else writes
         table[node.id] = table.get(node.id, 0) + 1
     once = {name for name, times in reads.items() if times == 1 and writes.get(name) == 1}
