@@ -406,6 +406,15 @@ def unbroadcast(g, x):
     return g
 
 
+def _rows_of(g, x):
+    """The Sparse adjoint `g` of array `x`'s rows as an array shaped as x (zeros for a row
+    that got none)."""
+    out = np.zeros(x.shape, x.dtype if x.dtype.kind in "fc" else float)
+    for k, row in g.items():
+        out[k] += _rows_of(row, x[k]) if isinstance(row, Sparse) else row
+    return out
+
+
 def _normalize_axes(axis, ndim):
     if axis is None:
         return tuple(range(ndim))
@@ -511,6 +520,8 @@ def cast_grad(g, z, x):
         return np.zeros(np.shape(x), dtype=dtype if floating else float)
     if not floating:
         return g
+    if isinstance(g, Sparse):  # (the second order's adjoint of np.array(xs)'s, a list's)
+        g = _rows_of(g, x)
     if dtype.kind == "f" and np.iscomplexobj(g):
         g = np.real(g)  # (the adjoint of a real value made complex: no ComplexWarning)
     return g.astype(dtype) if hasattr(g, "astype") else dtype.type(g)  # (a float: z 0-d)
