@@ -38,3 +38,16 @@ def rows_made_an_array_and_one_read_as_a_list(x):
 def test_an_array_made_of_a_list_with_a_row_read_has_a_second_derivative():
     x, v = np.array([0.3, -1.2, 0.7, 2.0]), np.array([1.0, -0.5, 2.0, 0.25])
     second_order_checks(rows_made_an_array_and_one_read_as_a_list, x, v)
+
+
+def entries_chosen_by_indices_of_x(x):
+    upper = x[np.triu_indices_from(x, 1)]
+    return np.sum(upper**2) + np.sum(x[np.diag_indices_from(x)] ** 3) + x.ravel()[np.nanargmax(x)]
+
+
+def test_indices_read_off_a_differentiated_array_are_constants_in_second_order():
+    """np.triu_indices_from(x) and np.nanargmax(x) had no record: the gradient, which reads
+    them again, was refused in hvp and grad of grad (no adjoint for a function of x)."""
+    x = np.array([[0.3, -1.2, 0.5], [0.7, 2.0, -0.4], [1.1, 0.2, -0.8]])
+    v = np.array([[1.0, -0.5, 0.2], [2.0, 0.25, 0.1], [-0.3, 0.6, 1.5]])
+    second_order_checks(entries_chosen_by_indices_of_x, x, v)

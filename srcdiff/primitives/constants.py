@@ -100,6 +100,25 @@ constants(
     shape_args={0},
     samples=[Sample("x * np.ones_like(x) + np.zeros_like(x)", x=real(3))],
 )
+# indices and masks read off an array's shape or values (a differentiated array in hvp, where
+# the gradient reads them again)
+constants(
+    np.nanargmax,
+    np.nanargmin,
+    np.isin,
+    np.triu_indices_from,
+    np.tril_indices_from,
+    np.diag_indices_from,
+    fresh=True,
+    samples=[
+        Sample("x[np.nanargmax(x)] * x[np.nanargmin(x)] + x * np.isin(x, x[:2])", x=real(5)),
+        Sample(
+            "np.sum(x[np.triu_indices_from(x, 1)]) + x[np.tril_indices_from(x)] ** 2 + "
+            "np.sum(x[np.diag_indices_from(x)] ** 3)",
+            x=real(3, 3),
+        ),
+    ],
+)
 # a dict's keys (`for key in sorted(params.keys())`; sorted(params) is sorted of dict_keys)
 constants(
     dict.keys,
