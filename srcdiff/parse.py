@@ -19,6 +19,7 @@ from .blocks import blocks_as_one_list
 from .dead_branches import drop_dead_branches
 from .imports import hoisted_imports
 from .lambda_source import AmbiguousLambda
+from .property_reads import property_reads_as_calls
 from .super_calls import explicit_super_calls
 from .local_classes import local_classes
 from .made_derivatives import made_derivative, move_tangents_first
@@ -208,6 +209,7 @@ class ParsedFunction:
         # (a partial's call rewritten holds no other call: the census stands)
         _expand_partial_calls(census.calls, self._partials(census.calls))
         expand_object_calls(self, census.calls)
+        property_reads_as_calls(self)
         move_tangents_first(self.node, self.resolve, census.calls)
         blocks_as_one_list(self)
 

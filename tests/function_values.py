@@ -649,6 +649,23 @@ def w_x_and_a_negative_index():
     return (*w_and_x(), -2)
 
 
+@dataclass
+class Doubled:
+    W: np.ndarray
+
+    @property
+    def weight(self):
+        return 2.0 * self.W
+
+
+def property_of_a_differentiated_object(layer, x):
+    return np.sum(x @ layer.weight)  # (Doubled.weight.fget(layer): the getter followed)
+
+
+def doubled_and_x():
+    return Doubled(*arrays((3, 3))), w_and_x()[1]
+
+
 # name -> (function, arguments); the gradient is with respect to the first argument
 CASES = {
     "a dataclass and a namedtuple made of differentiated values, a method called": (
@@ -776,6 +793,10 @@ CASES = {
         local_functions_picked_by_an_argument,
         w_x_and_a_negative_index,
     ),
+    "layer.weight, a property of a differentiated object": (
+        property_of_a_differentiated_object,
+        doubled_and_x,
+    ),
 }
 
 # the cases whose first argument may be a float: their grad of grad is checked too
@@ -838,19 +859,6 @@ def lambda_stored_in_a_list_changed(w, x):
 
 def getattr_of_what_is_no_name(w, x, name):
     return np.sum(getattr(np, name)(w * x))  # refused
-
-
-@dataclass
-class Doubled:
-    W: np.ndarray
-
-    @property
-    def weight(self):
-        return 2.0 * self.W
-
-
-def property_of_a_differentiated_object(layer, x):
-    return np.sum(x @ layer.weight)  # refused
 
 
 class Rescaled:
@@ -940,12 +948,6 @@ ERRORS = {
         w_and_x,
         "a functools.partial is used as a value",
         "call it directly",
-    ),
-    "a property of a differentiated object": (
-        property_of_a_differentiated_object,
-        lambda: (Doubled(*arrays((3, 3))), w_and_x()[1]),
-        "layer.weight reads a property of a differentiated Doubled",
-        "make it a method (def weight(self): ...) and call it: layer.weight()",
     ),
     "an object of a class whose __init__ computes with differentiated values": (
         object_of_a_class_with_its_own_init,

@@ -2,6 +2,10 @@
 small functions written as published numpy code is): each asserts numbers or an error's
 message and location."""
 
+import dataclasses
+import functools
+import inspect
+
 import numpy as np
 import pytest
 
@@ -51,3 +55,80 @@ def test_indices_read_off_a_differentiated_array_are_constants_in_second_order()
     x = np.array([[0.3, -1.2, 0.5], [0.7, 2.0, -0.4], [1.1, 0.2, -0.8]])
     v = np.array([[1.0, -0.5, 0.2], [2.0, 0.25, 0.1], [-0.3, 0.6, 1.5]])
     second_order_checks(entries_chosen_by_indices_of_x, x, v)
+
+
+@dataclasses.dataclass
+class Layer:
+    w: np.ndarray
+    shift: float = 0.5
+
+    @property
+    def scale(self):
+        return np.sum(self.w**2)
+
+    @functools.cached_property
+    def shifted(self):
+        return self.w + self.shift
+
+    def __call__(self, x):
+        return np.tanh(x @ self.w + self.shift) * self.scale
+
+
+def properties_of_an_object_made_here(w, x):
+    layer = Layer(w, 0.3)
+    return np.sum(layer.scale * x) + np.sum(layer.shifted**2) + np.sum(layer(np.outer(x, x)) ** 2)
+
+
+def properties_of_an_object_argument(layer, x):
+    return np.sum(layer.shifted * x) * layer.scale
+
+
+def test_a_property_of_an_object_made_in_f_is_its_getter_called():
+    """Read as a field, layer.scale got a gradient no field holds: the gradient was zeros
+    (with no error), and the tangent the property of the tangents."""
+    w, x, v = np.array([0.3, -1.2, 0.7]), np.array([0.5, 0.25, -1.0]), np.array([1.0, 0.5, 2.0])
+    f = properties_of_an_object_made_here
+    expected = finite_differences(f, (w, x), 0)
+    np.testing.assert_allclose(nf.grad(f)(w, x), expected, rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(nf.jvp(f)(w, x, v)[1], expected @ v, rtol=1e-6)
+    hv = gradient_along(nf.grad(f), (w, x), 0, v)
+    np.testing.assert_allclose(nf.hvp(f)(w, x, v), hv, rtol=1e-5, atol=1e-7)
+
+
+def test_a_property_of_an_object_argument_is_its_getter_called():
+    layer, x = Layer(np.array([0.3, -1.2, 0.7]), 0.2), np.array([0.5, 0.25, -1.0])
+    got = nf.grad(properties_of_an_object_argument)(layer, x)
+    expected = finite_differences(
+        lambda w: properties_of_an_object_argument(Layer(w, 0.2), x), (layer.w,), 0
+    )
+    np.testing.assert_allclose(got.w, expected, rtol=1e-6, atol=1e-8)
+
+
+def make_layer(w):
+    return Layer(w * 1.0)
+
+
+def property_of_an_object_a_function_made(w, x):
+    layer = make_layer(w)
+    return np.sum(layer.scale * x)
+
+
+def property_of_an_object_in_a_list(w, x):
+    layers = [Layer(w)]
+    return np.sum(layers[0].scale * x)
+
+
+@pytest.mark.parametrize(
+    "f", [property_of_an_object_a_function_made, property_of_an_object_in_a_list]
+)
+@pytest.mark.parametrize("mode", ["grad", "jvp"])
+def test_a_property_of_an_object_of_a_class_not_known_is_refused_at_its_line(f, mode):
+    """There the gradient was zeros, silently: the property was taken for a constant of
+    the class."""
+    w, x = np.array([0.3, -1.2]), np.array([0.5, 0.25])
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(f)(w, x) if mode == "grad" else nf.jvp(f)(w, x, w)
+    message = str(error.value)
+    assert "cannot differentiate .scale of the Layer: it is a property" in message
+    line = inspect.getsourcelines(f)[1] + 2
+    assert f"test_probe4.py:{line}" in message and "layer" in message.splitlines()[1]

@@ -2,6 +2,7 @@
 attribute's adjoint is a Sparse keyed by its name, as an item's is keyed by its index."""
 
 import dataclasses
+import functools
 import inspect
 import types
 
@@ -16,8 +17,25 @@ def field(obj, name):
     (dobj, of an object f reads obj.name of): what the object does not hold itself but its
     class does (`scale = 2.0` in the class body), and what is read off a class or a module
     (zero_tangent's stand-in for one's tangent), is a constant of the code, with zeros."""
+    _refuse_property(obj, name)
     value = getattr(obj, name)
     return zero_tangent(value) if _held_by_the_class(obj, name) else value
+
+
+def _refuse_property(obj, name):
+    """A property read where the transform did not know the object's class (made by a
+    function of the user's, or held in a list or dict): neither a field nor a constant, its
+    derivative is that of the getter's code, which srcdiff did not read."""
+    found = inspect.getattr_static(type(obj), name, None)
+    if isinstance(found, (property, functools.cached_property)):
+        raise ArgumentError(
+            f"srcdiff cannot differentiate .{name} of the {type(obj).__name__}: it is a "
+            "property, computed from the object's fields by code srcdiff did not follow "
+            "(it follows a property's getter only where the object's class is known where "
+            "it is read: an object parameter, or a name bound to a call of the class)",
+            hint=f"call the getter's code as a method (def {name}(self): ... and "
+            f"obj.{name}()), or bind the object to a name by calling its class",
+        )
 
 
 def _held_by_the_class(obj, name):
@@ -36,6 +54,7 @@ _ABSENT = object()
 
 def field_grad(g, obj, name):
     """The adjoint of obj.name: `g` under the name (under its position in a namedtuple)."""
+    _refuse_property(obj, name)
     if _held_by_the_class(obj, name):
         return Sparse()
     if _is_namedtuple(obj):

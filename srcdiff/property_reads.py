@@ -1,0 +1,66 @@
+"""`obj.scale`, a property (or functools.cached_property) of an object whose class the code is made for (an object
+parameter's, or one f makes: parse.ParsedFunction.local_classes), read as the call of its
+getter: `Layer.scale.fget(obj)`, followed as other calls of the user's functions are.
+Read as a field, the property's value got a gradient of its own that no field holds, and
+the fields it is computed from got none (a silently zero gradient)."""
+
+import functools
+import inspect
+
+import gast
+
+from . import ir
+from .provenance import is_library_file
+
+
+# the attribute holding the function a kind of property calls
+_GETTERS = {property: "fget", functools.cached_property: "func"}
+
+
+def property_reads_as_calls(parsed):
+    """Rewrite each such read in `parsed`'s tree in place (a property set or deleted, or of
+    a class the module does not name, stays as written)."""
+    for node in list(ir.walk(parsed.node)):
+        for field, value in gast.iter_fields(node):
+            if isinstance(value, list):
+                value[:] = [_as_call(parsed, item) for item in value]
+            elif isinstance(value, gast.Attribute):
+                setattr(node, field, _as_call(parsed, value))
+
+
+def _as_call(parsed, node):
+    if not (
+        isinstance(node, gast.Attribute)
+        and isinstance(node.ctx, gast.Load)
+        and isinstance(node.value, gast.Name)
+    ):
+        return node
+    cls, named = _class_of(parsed, node.value.id)
+    found = inspect.getattr_static(cls, node.attr, None)
+    method = _GETTERS.get(type(found))
+    getter = getattr(found, method, None) if method else None
+    if (
+        named is None
+        or not inspect.isfunction(getter)
+        or is_library_file(getter.__code__.co_filename)  # (refused with what it reads)
+    ):
+        return node
+    func = ir.name(named[0])
+    for part in [*named[1:], node.attr, method]:
+        func = gast.Attribute(value=func, attr=part, ctx=gast.Load())
+    call = gast.Call(func=func, args=[ir.name(node.value.id)], keywords=[])
+    return gast.copy_location(call, node)
+
+
+def _class_of(parsed, name):
+    """(the class of the object `name` holds, the dotted name the module has for it), as
+    far as the code is made for it; (None, None) where unknown."""
+    static = parsed.statics.get(name)
+    if static is not None and static.kind == "type":
+        cls = static.value
+        named = next((n for n, v in parsed.namespace.items() if v is cls), None)
+        return cls, None if named is None else (named,)
+    if name in parsed.local_classes:
+        cls, dotted = parsed.local_classes[name]
+        return cls, tuple(dotted.split("."))
+    return None, None
