@@ -1,8 +1,9 @@
-"""`obj.scale`, a property (or functools.cached_property) of an object whose class the code is made for (an object
-parameter's, or one f makes: parse.ParsedFunction.local_classes), read as the call of its
-getter: `Layer.scale.fget(obj)`, followed as other calls of the user's functions are.
-Read as a field, the property's value got a gradient of its own that no field holds, and
-the fields it is computed from got none (a silently zero gradient)."""
+"""`obj.scale`, a property (or functools.cached_property) of an object whose class the
+code is made for (an object parameter's or a namedtuple parameter's, or one f makes:
+parse.ParsedFunction.local_classes), read as the call of its getter:
+`Layer.scale.fget(obj)`, followed as other calls of the user's functions are. Read as a
+field, the property's value got a gradient of its own that no field holds, and the fields
+it is computed from got none (a silently zero gradient)."""
 
 import functools
 import inspect
@@ -56,8 +57,10 @@ def _class_of(parsed, name):
     """(the class of the object `name` holds, the dotted name the module has for it), as
     far as the code is made for it; (None, None) where unknown."""
     static = parsed.statics.get(name)
-    if static is not None and static.kind == "type":
-        cls = static.value
+    if static is not None and (
+        static.kind == "type" or static.kind == "tree" and hasattr(static.value, "_fields")
+    ):  # (of a namedtuple parameter the skeleton is one of its class)
+        cls = static.value if static.kind == "type" else type(static.value)
         named = next((n for n, v in parsed.namespace.items() if v is cls), None)
         return cls, None if named is None else (named,)
     if name in parsed.local_classes:

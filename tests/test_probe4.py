@@ -5,6 +5,7 @@ message and location."""
 import dataclasses
 import functools
 import inspect
+import typing
 
 import numpy as np
 import pytest
@@ -132,3 +133,43 @@ def test_a_property_of_an_object_of_a_class_not_known_is_refused_at_its_line(f, 
     assert "cannot differentiate .scale of the Layer: it is a property" in message
     line = inspect.getsourcelines(f)[1] + 2
     assert f"test_probe4.py:{line}" in message and "layer" in message.splitlines()[1]
+
+
+class Affine(typing.NamedTuple):
+    w: np.ndarray
+    b: float
+
+    @property
+    def scaled(self):
+        return self.w * self.b
+
+    def total(self):
+        return np.sum(self.w) + self.b
+
+
+def property_of_a_namedtuple_argument(affine):
+    return np.sum(affine.scaled**2) + affine.total()
+
+
+def property_alone_of_a_namedtuple_argument(affine):
+    return np.sum(affine.scaled**2)
+
+
+def test_a_property_of_a_namedtuple_argument_is_its_getter_called():
+    """Taken for a constant of the class, its gradient was dropped (b got 1.0, not 7.06).
+    (The code is made for the namedtuple's class where it calls a method of it.)"""
+    affine = Affine(np.array([0.3, -1.2, 0.7]), 1.5)
+    got = nf.grad(property_of_a_namedtuple_argument)(affine)
+    f = property_of_a_namedtuple_argument
+    np.testing.assert_allclose(
+        got.w, finite_differences(lambda w: f(Affine(w, 1.5)), (affine.w,), 0), rtol=1e-6
+    )
+    np.testing.assert_allclose(
+        got.b, finite_differences(lambda b: f(Affine(affine.w, b)), (1.5,), 0)
+    )
+    with pytest.raises(
+        nf.SrcdiffError,
+        match=r"(?s)\.scaled of the Affine: it is a property.*"
+        r"return np.sum\(affine.scaled",
+    ):
+        nf.grad(property_alone_of_a_namedtuple_argument)(affine)
