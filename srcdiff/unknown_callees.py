@@ -24,6 +24,9 @@ def as_written(name, loc):
     if name in words:
         return name
     endings = [word for word in words if name.endswith(f"_{word}")]
+    renamed = re.fullmatch(r"_([A-Za-z_][A-Za-z0-9_]*?)[0-9]+", name)  # (a loop's `o` as _o0)
+    if not endings and renamed and renamed.group(1) in words:
+        return renamed.group(1)
     return max(endings, key=len, default=name)
 
 
@@ -79,6 +82,23 @@ class UnknownCallees:
                 "bind the list once to a display (fs = [np.tanh, relu]) and call fs[i](h), "
                 "loop over zip(fs, params) (for fn, p in zip(fs, params): h = fn(h, p)), "
                 "or call the function by its name",
+            )
+        root = func
+        while isinstance(root, gast.Attribute):
+            root = root.value
+        written = as_written(root.id, loc) if isinstance(root, gast.Name) else None
+        if written is not None and (
+            root is not func or root.id in self.p.local_names or written != root.id
+        ):
+            raise NoAdjointError(
+                f"cannot differentiate through {what.replace(root.id, written, 1)}(...): "
+                "srcdiff cannot tell before the call runs what it calls (a function chosen "
+                "as it runs, or an object's method or __call__: of objects of several "
+                "classes in one list, of a dict's values, or of what an operator returns)",
+                loc,
+                "call a function by its name, and an object on a name bound to a call of "
+                "its class (layer = Dense(W, b); layer(h)), or loop over a list of objects "
+                "of one class",
             )
         raise NoAdjointError(
             f"cannot differentiate through {what}(...)",

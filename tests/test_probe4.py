@@ -173,3 +173,42 @@ def test_a_property_of_a_namedtuple_argument_is_its_getter_called():
         r"return np.sum\(affine.scaled",
     ):
         nf.grad(property_alone_of_a_namedtuple_argument)(affine)
+
+
+class Squared:
+    def __init__(self, w):
+        self.w = w
+
+    def __call__(self, x):
+        return np.sum((self.w * x) ** 2)
+
+
+class Cubed(Squared):
+    def __call__(self, x):
+        return np.sum((self.w * x) ** 3)
+
+
+def objects_of_two_classes_called_in_a_loop(w, x):
+    return sum(layer(x) for layer in [Squared(w), Cubed(w)])
+
+
+def objects_of_a_dict_called(w, x):
+    layers = {"a": Squared(w), "b": Squared(2 * w)}
+    return sum(layer(x) for layer in layers.values())
+
+
+@pytest.mark.parametrize("f", [objects_of_two_classes_called_in_a_loop, objects_of_a_dict_called])
+def test_a_call_of_an_object_srcdiff_cannot_tell_names_it_as_the_user_wrote_it(f):
+    """The error named srcdiff's own loop variable (`_layer0(...)`) and said only that it
+    did not know what that was."""
+    w, x = np.array([0.3, -1.2]), np.array([0.5, 0.25])
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(f)(w, x)
+    message = str(error.value)
+    assert "cannot differentiate through layer(...): srcdiff cannot tell before the call" in (
+        message
+    )
+    assert "objects of several classes in one list, of a dict's values" in message
+    line = inspect.getsourcelines(f)[1] + len(inspect.getsourcelines(f)[0]) - 1
+    assert f"test_probe4.py:{line}:" in message
+    assert "hint: call a function by its name, and an object on a name bound" in message
