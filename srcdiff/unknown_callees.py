@@ -56,10 +56,11 @@ class UnknownCallees:
             raise UnsupportedError(
                 f"{what}(...) changes a value in place, which srcdiff follows only in a "
                 f"statement of its own (v = {what}(...)), of a list f makes that no other name "
-                "holds while it changes",
+                "holds while it changes (not a dict's pop)",
                 loc,
                 "call it on a line of its own, or bind the name to a new value instead "
-                "(xs = xs[1:], xs = xs + [v], d = {**d, 'b': v})",
+                "(xs = xs[1:], xs = xs + [v], d = {**d, 'b': v}; for v = d.pop(k): v = d[k] "
+                "and d = {key: u for key, u in d.items() if key != k})",
             )
         if isinstance(func, gast.Attribute) and func.attr in _AT_THE_FRONT:
             queue = gast.unparse(func.value).strip()

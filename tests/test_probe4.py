@@ -212,3 +212,29 @@ def test_a_call_of_an_object_srcdiff_cannot_tell_names_it_as_the_user_wrote_it(f
     line = inspect.getsourcelines(f)[1] + len(inspect.getsourcelines(f)[0]) - 1
     assert f"test_probe4.py:{line}:" in message
     assert "hint: call a function by its name, and an object on a name bound" in message
+
+
+def item_popped_from_a_dict(x):
+    d = {"a": x[0], "b": x[1]}
+    a = d.pop("a")
+    return a * d["b"]
+
+
+def item_taken_out_of_a_dict_as_the_hint_says(x):
+    d = {"a": x[0], "b": x[1]}
+    a = d["a"]
+    d = {key: u for key, u in d.items() if key != "a"}
+    return a * d["b"] + sum(d.values())
+
+
+def test_a_dicts_pop_is_refused_with_a_rewrite_that_works():
+    """The error spoke of lists only, and of a statement of its own, which it was."""
+    x = np.array([0.5, 2.0, 3.0])
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(item_popped_from_a_dict)(x)
+    message = str(error.value)
+    assert "(not a dict's pop)" in message and 'a = d.pop("a")' in message
+    assert "for v = d.pop(k): v = d[k] and d = {key: u for key, u in d.items() if key != k}" in (
+        message
+    )
+    np.testing.assert_allclose(nf.grad(item_taken_out_of_a_dict_as_the_hint_says)(x), [2, 1.5, 0])
