@@ -8,6 +8,7 @@ sharing its memory read afterwards; else the error says so at the user's line):
     np.exp(x, out=y)            ->  y[...] = np.exp(x)
     x.sort()                    ->  x[...] = np.sort(x)        (x surely an array)
     np.add.at(a, idx, v)        ->  a[...] = runtime.add_at(a, a, idx, v)   (unbuffered)
+    np.subtract.at(a, idx, v)   ->  a[...] = runtime.add_at(a, a, idx, -v)
     np.fill_diagonal(y, v)      ->  y[np.diag_indices(min(y.shape), y.ndim)] = v
 
 What else changes an array in place stays as written: the Normalizer refuses it where it
@@ -125,8 +126,8 @@ class _Lowering:
         return [_item_write(out, ir.const(Ellipsis), made)]
 
     def _changed_in_place(self, call, before):
-        """The item write of `x.sort()`, `np.add.at(a, i, v)` or `np.fill_diagonal(y, v)`
-        on a name, else None."""
+        """The item write of `x.sort()`, `np.add.at(a, i, v)` (np.subtract.at's, of -v) or
+        `np.fill_diagonal(y, v)` on a name, else None."""
         fn = self.resolve(call.func)
         if fn is np.fill_diagonal:
             if len(call.args) != 2 or call.keywords or not isinstance(call.args[0], gast.Name):
@@ -140,12 +141,14 @@ class _Lowering:
             return [_item_write(call.args[0], index, call.args[1])]
         if (
             getattr(fn, "__name__", None) == "at"
-            and getattr(fn, "__self__", None) is np.add
+            and getattr(fn, "__self__", None) in (np.add, np.subtract)
             and len(call.args) == 3
             and not call.keywords
             and isinstance(call.args[0], gast.Name)
         ):
             a, index, v = call.args
+            if fn.__self__ is np.subtract:
+                v = gast.UnaryOp(op=gast.USub(), operand=v)
             added = ir.call("runtime.add_at", ir.name(a.id), ir.name(a.id), index, v)
             return [_item_write(a, ir.const(Ellipsis), added)]
         if (

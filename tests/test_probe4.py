@@ -238,3 +238,22 @@ def test_a_dicts_pop_is_refused_with_a_rewrite_that_works():
         message
     )
     np.testing.assert_allclose(nf.grad(item_taken_out_of_a_dict_as_the_hint_says)(x), [2, 1.5, 0])
+
+
+def subtracted_at_repeated_indices(x, v):
+    y = x * 1.0
+    np.subtract.at(y, np.array([2, 2, 0]), v**2)
+    return np.sum(y**3)
+
+
+@pytest.mark.parametrize("wrt", [0, 1])
+def test_np_subtract_at_is_followed_as_np_add_at_is(wrt):
+    """It was refused as a change in place, where np.add.at is followed."""
+    x, v = np.array([0.3, -1.2, 0.7, 2.0]), np.array([0.5, -0.25, 1.5])
+    f = subtracted_at_repeated_indices
+    expected = finite_differences(f, (x, v), wrt)
+    np.testing.assert_allclose(nf.grad(f, wrt=wrt)(x, v), expected, rtol=1e-6)
+    u = np.ones_like((x, v)[wrt])
+    np.testing.assert_allclose(nf.jvp(f, wrt=wrt)(x, v, u)[1], np.sum(expected * u), rtol=1e-6)
+    hu = gradient_along(nf.grad(f, wrt=wrt), (x, v), wrt, u)
+    np.testing.assert_allclose(nf.hvp(f, wrt=wrt)(x, v, u), hu, rtol=1e-5, atol=1e-7)
