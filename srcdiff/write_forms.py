@@ -10,11 +10,13 @@ sharing its memory read afterwards; else the error says so at the user's line):
     np.add.at(a, idx, v)        ->  a[...] = runtime.add_at(a, a, idx, v)   (unbuffered)
     np.subtract.at(a, idx, v)   ->  a[...] = runtime.add_at(a, a, idx, -v)
     np.fill_diagonal(y, v)      ->  y[np.diag_indices(min(y.shape), y.ndim)] = v
+    np.put_along_axis(a, i, v, axis)  ->  a[runtime.along_axis_index(a.shape, i, axis)] = v
 
 What else changes an array in place stays as written: the Normalizer refuses it where it
 changes a differentiated value (effects.py)."""
 
 import copy
+import inspect
 
 import gast
 import numpy as np
@@ -151,6 +153,8 @@ class _Lowering:
                 v = gast.UnaryOp(op=gast.USub(), operand=v)
             added = ir.call("runtime.add_at", ir.name(a.id), ir.name(a.id), index, v)
             return [_item_write(a, ir.const(Ellipsis), added)]
+        if fn is np.put_along_axis and isinstance(call.args[0], gast.Name):
+            return self._put_along_axis(call)
         if (
             fn is MISSING
             and isinstance(call.func, gast.Attribute)
@@ -166,6 +170,24 @@ class _Lowering:
             )
             return [_item_write(x, ir.const(Ellipsis), made)]
         return None
+
+    def _put_along_axis(self, call):
+        """`a[runtime.along_axis_index(a.shape, indices, axis)] = values` (not of axis=None,
+        which writes into a flattened a), else None."""
+        try:
+            bound = inspect.signature(np.put_along_axis).bind(
+                *call.args, **{k.arg: k.value for k in call.keywords}
+            )
+        except TypeError:
+            return None
+        a, indices, values, axis = (
+            bound.arguments[n] for n in ("arr", "indices", "values", "axis")
+        )
+        if isinstance(axis, gast.Constant) and axis.value is None:
+            return None
+        shape = gast.Attribute(value=ir.name(a.id), attr="shape", ctx=gast.Load())
+        index = ir.call("runtime.along_axis_index", shape, indices, axis)
+        return [_item_write(a, index, values)]
 
     def _surely_an_array(self, name, before):
         """Whether `name` holds an array (not a list, whose sort differs) wherever it is

@@ -257,3 +257,24 @@ def test_np_subtract_at_is_followed_as_np_add_at_is(wrt):
     np.testing.assert_allclose(nf.jvp(f, wrt=wrt)(x, v, u)[1], np.sum(expected * u), rtol=1e-6)
     hu = gradient_along(nf.grad(f, wrt=wrt), (x, v), wrt, u)
     np.testing.assert_allclose(nf.hvp(f, wrt=wrt)(x, v, u), hu, rtol=1e-5, atol=1e-7)
+
+
+def written_along_an_axis(x, v):
+    y = x * 1.0
+    np.put_along_axis(y, np.argmax(x, axis=0)[None, :], v**2, 0)
+    np.put_along_axis(y, np.array([[0], [2], [3]]), v[:, :1] * 3, axis=-1)
+    return np.sum(y**3)
+
+
+@pytest.mark.parametrize("wrt", [0, 1])
+def test_np_put_along_axis_is_an_item_write(wrt):
+    """It was refused as a change in place."""
+    x = np.array([[0.3, -1.2, 0.7, 2.0], [1.1, 0.4, -0.6, 0.9], [-0.2, 1.5, 0.8, -1.3]])
+    v = np.array([[0.5, -0.25, 1.5, 0.75]])
+    f = written_along_an_axis
+    expected = finite_differences(f, (x, v), wrt)
+    np.testing.assert_allclose(nf.grad(f, wrt=wrt)(x, v), expected, rtol=1e-6, atol=1e-9)
+    u = np.ones_like((x, v)[wrt])
+    np.testing.assert_allclose(nf.jvp(f, wrt=wrt)(x, v, u)[1], np.sum(expected * u), rtol=1e-6)
+    hu = gradient_along(nf.grad(f, wrt=wrt), (x, v), wrt, u)
+    np.testing.assert_allclose(nf.hvp(f, wrt=wrt)(x, v, u), hu, rtol=1e-5, atol=1e-7)

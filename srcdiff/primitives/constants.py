@@ -159,6 +159,17 @@ constants(
     shape=None,
     samples=[Sample("x * runtime.sorted_positions([x, 2 * x], key=np.sum)[0]", x=real(3))],
 )
+# the elements np.put_along_axis writes (write_forms.py): constant
+constants(
+    runtime.along_axis_index,
+    shape=None,
+    samples=[
+        Sample(
+            "x[runtime.along_axis_index(x.shape, np.array([[1], [0]]), 1)] * 2.0",
+            x=real(2, 3),
+        )
+    ],
+)
 # which except clause a try/except takes (try_except.py): constant
 constants(
     runtime.handler_of,

@@ -211,6 +211,18 @@ def put_along(g, a, indices, axis=-1):
     return out
 
 
+def along_axis_index(shape, indices, axis):
+    """The index of the elements np.put_along_axis(a, indices, values, axis) writes, of an
+    `a` of this shape: a[along_axis_index(a.shape, indices, axis)] = values writes them."""
+    axis = axis % len(shape)
+    return tuple(
+        indices
+        if k == axis
+        else np.arange(n).reshape([-1 if j == k else 1 for j in range(len(shape))])
+        for k, n in enumerate(shape)
+    )
+
+
 # --- kron ---------------------------------------------------------------------------------------
 
 
