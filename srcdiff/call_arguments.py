@@ -21,6 +21,11 @@ class CallArguments:
     def bind(self, record, args, keywords, node, loc, out, forward):
         template = self._rules(record)
         aliases = dict(record.keyword_aliases)
+        called = self.p.resolve(node.func)
+        if called is MISSING and isinstance(node.func, gast.Attribute):  # (x.mean(0, None, ...)
+            called = getattr(np, node.func.attr, None)  # takes np.mean's after x)
+        if called in record.functions and not record.vararg_method:
+            args, keywords = _named_past_the_template(called, args, keywords, template.signature)
         keywords = _without_stated_defaults(record.functions, keywords, template.signature)
         keywords = {k: v for k, v in keywords.items() if k not in record.inert_keywords}
         try:
@@ -160,6 +165,31 @@ def _without_stated_defaults(functions, keywords, signature):
         and signature.parameters[k].default is not None
     }
     return {k: v for k, v in keywords.items() if k not in stated}
+
+
+def _named_past_the_template(fn, args, keywords, signature):
+    """(args, keywords) with the positional arguments from the first one the templates do
+    not take on passed by fn's names for them: np.sum(x, 0, None, None, True) passes out
+    fourth, then keepdims, which the templates (taking no out) bound as keepdims, then
+    initial."""
+    try:
+        params = list(inspect.signature(fn).parameters.values())[: len(args)]
+    except (TypeError, ValueError):
+        return args, keywords  # (a ufunc's, or a builtin's: positions as the templates')
+    names = list(signature.parameters)
+    for k, param in enumerate(params):
+        if param.kind not in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD) or any(
+            isinstance(a, gast.Starred) for a in args
+        ):
+            return args, keywords
+        if k >= len(names) or names[k] != param.name:
+            if k == 0 or param.kind is param.POSITIONAL_ONLY or param.name in names:
+                return args, keywords  # (the templates name fn's parameters otherwise)
+            if len(params) < len(args):
+                return args, keywords  # (more than fn takes: refused as it is)
+            moved = {p.name: a for p, a in zip(params[k:], args[k:])}
+            return args[:k], {**moved, **keywords}
+    return args, keywords
 
 
 def _same_constant(a, b):

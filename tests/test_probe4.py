@@ -278,3 +278,27 @@ def test_np_put_along_axis_is_an_item_write(wrt):
     np.testing.assert_allclose(nf.jvp(f, wrt=wrt)(x, v, u)[1], np.sum(expected * u), rtol=1e-6)
     hu = gradient_along(nf.grad(f, wrt=wrt), (x, v), wrt, u)
     np.testing.assert_allclose(nf.hvp(f, wrt=wrt)(x, v, u), hu, rtol=1e-5, atol=1e-7)
+
+
+def reductions_given_out_by_position(x):
+    kept = np.sum(x, 0, None, None, True)  # (a, axis, dtype, out, keepdims)
+    centred = x - np.mean(x, 1, None, None, True) - x.mean(0, None, None, True)
+    return (
+        np.sum(kept**2)
+        + np.sum(centred**2)
+        + np.sum(np.max(x, 1, None, True) ** 2)
+        + np.sum(np.cumsum(x, 1, None, None) ** 2)
+        + np.sum(np.clip(x, -0.5, 0.5, None) ** 3)
+    )
+
+
+def test_a_reductions_arguments_after_out_by_position_bind_as_numpy_binds_them():
+    """The templates take no `out`: the None passed for it was bound as keepdims (a raw
+    TypeError in forward mode), or refused as too many arguments."""
+    x = np.array([[0.3, -1.2, 0.7, 2.0], [1.1, 0.4, -0.6, 0.9], [-0.2, 1.5, 0.8, -1.3]])
+    v = np.array([[1.0, -0.5, 0.2, 0.3], [2.0, 0.25, 0.1, -1.0], [-0.3, 0.6, 1.5, 0.4]])
+    f = reductions_given_out_by_position
+    expected = finite_differences(f, (x,), 0)
+    np.testing.assert_allclose(nf.grad(f)(x), expected, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(nf.jvp(f)(x, v)[1], np.sum(expected * v), rtol=1e-6)
+    second_order_checks(f, x, v)
