@@ -228,11 +228,19 @@ def _unmatched(function, node, keywords, template, loc, exc):
         own = {}
     option = next((k for k in keywords if k not in taken and k in own), None)
     if option is not None and own[option].default is not inspect.Parameter.empty:
+        default = own[option].default
         return NoAdjointError(
-            f"srcdiff differentiates {call}(...) only with {option} at its default "
-            f"({own[option].default!r})",
+            f"srcdiff differentiates {call}(...) only without {option}="
+            if default is np._NoValue  # (numpy's own stand-in: its repr is "<no value>")
+            else f"srcdiff differentiates {call}(...) only with {option} at its default "
+            f"({default!r})",
             loc,
-            f"call it without {option}= (its rules take {', '.join(taken)})",
+            f"call it without {option}= (its rules take {', '.join(taken)})"
+            + (
+                "; a mean over a mask m is np.sum(x, axis, where=m) / np.sum(m, axis)"
+                if option == "where"
+                else ""
+            ),
         )
     return SrcdiffError(
         f"cannot match the arguments of {call}(...) to its adjoint: {exc}",

@@ -302,3 +302,24 @@ def test_a_reductions_arguments_after_out_by_position_bind_as_numpy_binds_them()
     np.testing.assert_allclose(nf.grad(f)(x), expected, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(nf.jvp(f)(x, v)[1], np.sum(expected * v), rtol=1e-6)
     second_order_checks(f, x, v)
+
+
+def mean_over_a_mask(x):
+    return np.sum(np.mean(x, axis=0, where=x > -0.5))
+
+
+def mean_over_a_mask_as_the_hint_writes_it(x):
+    m = x > -0.5
+    return np.sum(np.sum(x, 0, where=m) / np.sum(m, 0))
+
+
+def test_where_given_to_a_mean_is_refused_without_numpys_stand_in_and_with_a_rewrite():
+    """The error said "only with where at its default (<no value>)"."""
+    x = np.array([[0.3, -1.2, 0.7], [1.1, 0.4, -0.6], [-0.2, 1.5, 0.8]])
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(mean_over_a_mask)(x)
+    message = str(error.value)
+    assert "np.mean(...) only without where=" in message and "<no value>" not in message
+    assert "np.sum(x, axis, where=m) / np.sum(m, axis)" in message
+    f = mean_over_a_mask_as_the_hint_writes_it
+    np.testing.assert_allclose(nf.grad(f)(x), finite_differences(f, (x,), 0), rtol=1e-6)
