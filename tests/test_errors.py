@@ -490,8 +490,8 @@ def weighs_by_frequency(x):
     return np.sum(np.cov(x, fweights=np.array([1, 2, 1, 1])) ** 2)
 
 
-def nearest_median(x):
-    return np.percentile(x, 50, method="nearest") ** 2
+def weibull_median(x):
+    return np.percentile(x, 50, method="weibull") ** 2
 
 
 def average_and_weight(x):
@@ -513,7 +513,7 @@ SECOND_ORDER = {
     [
         (pads_with_the_maximum, "np.pad(x, 1, mode=", ["mode='maximum'"]),
         (weighs_by_frequency, "np.cov(x, fweights=", ["fweights"]),
-        (nearest_median, "np.percentile(x, 50", ["'nearest'"]),
+        (weibull_median, "np.percentile(x, 50", ["'weibull'"]),
         (average_and_weight, "mean, total = np.average(", ["returned=False"]),
     ],
     ids=["pad", "cov", "percentile", "average"],

@@ -310,6 +310,12 @@ class percentile:
             constant=("q",),
             q=constant(np.array([[0.0, 0.5], [0.9, 1.0]])),
         ),
+        Sample(
+            "np.sum(np.quantile(x, [0.3, 0.5], method='nearest')) + np.quantile(x, 0.7, "
+            "method='lower') + np.sum(np.quantile(x, 0.3, axis=0, method='higher')) + "
+            "np.quantile(x, 0.4, method='midpoint')",
+            x=distinct(3, 4),
+        ),
     ],
 )
 class quantile:

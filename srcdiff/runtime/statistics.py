@@ -115,15 +115,26 @@ def _order(a, axis):
 
 
 def _interpolation(q, n, method, dtype):
-    """For each q: the two sorted positions it interpolates between and their weights."""
-    if method != "linear":
-        raise ArgumentError(
-            f"srcdiff differentiates quantiles only with numpy's default "
-            f"method='linear', not {method!r}",
-            hint="use method='linear'",
-        )
+    """For each q: the sorted positions it reads and their weights (numpy's methods that
+    read the order statistics themselves: 'linear' between two, 'midpoint' halfway,
+    'lower', 'higher' and 'nearest' one)."""
     position = np.ravel(q).astype(float) * (n - 1)
     low = np.floor(position).astype(int)
+    whole = np.ones(position.shape, dtype)
+    if method == "lower":
+        return ((low, whole),)
+    if method == "higher":
+        return ((np.ceil(position).astype(int), whole),)
+    if method == "nearest":  # (numpy rounds halves to even, as np.around does)
+        return ((np.around(position).astype(int), whole),)
+    if method == "midpoint":
+        return ((low, whole / 2), (np.ceil(position).astype(int), whole / 2))
+    if method != "linear":
+        raise ArgumentError(
+            f"srcdiff differentiates quantiles with the methods 'linear' (numpy's default), "
+            f"'lower', 'higher', 'nearest' and 'midpoint', not {method!r}",
+            hint="use one of those",
+        )
     high = np.minimum(low + 1, n - 1)
     upper = (position - low).astype(dtype)
     return ((low, 1 - upper), (high, upper))
