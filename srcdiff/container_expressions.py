@@ -363,8 +363,8 @@ class ContainerExpressions:
         a repetition, which the templates would take for a product."""
         for items, count in ((node.left, node.right), (node.right, node.left)):
             shown = self.display(items)
-            if shown is None:
-                continue
+            if shown is None or self.is_varied(count):
+                continue  # (x * [1.0, 2.0]: an array's product, as no int is differentiated)
             if not (isinstance(count, gast.Constant) and type(count.value) is int):
                 raise UnsupportedError(
                     "repeating a list or tuple of differentiated values (xs * n) cannot be "

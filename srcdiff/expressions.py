@@ -179,7 +179,13 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
         raise _unsupported(node, loc)
 
     def binary(self, node, loc, out):
-        if _is_display(node.left) or _is_display(node.right):
+        if not isinstance(node.op, gast.Add):  # (x * [1.0, 2.0]: of the array numpy makes)
+            left, right = (
+                ir.call("np.array", side) if _is_display(side) else side
+                for side in (node.left, node.right)
+            )
+            node = gast.BinOp(left=left, op=node.op, right=right)
+        if isinstance(node.op, gast.Add) and (_is_display(node.left) or _is_display(node.right)):
             raise UnsupportedError(
                 "joining a tuple or list of differentiated values with "
                 f"{ir.op_symbol(node.op)} cannot be differentiated",

@@ -323,3 +323,42 @@ def test_where_given_to_a_mean_is_refused_without_numpys_stand_in_and_with_a_rew
     assert "np.sum(x, axis, where=m) / np.sum(m, axis)" in message
     f = mean_over_a_mask_as_the_hint_writes_it
     np.testing.assert_allclose(nf.grad(f)(x), finite_differences(f, (x,), 0), rtol=1e-6)
+
+
+def quantiles_of_every_method_that_reads_order_statistics(x):
+    q = [0.125, 0.375, 0.6]  # (positions 0.5, 1.5, 2.4 of 5: nearest rounds halves to even)
+    return (
+        np.sum(np.quantile(x, q, method="nearest") * [1.0, 2.0, 3.0])
+        + np.percentile(x, 60, method="lower") * 2
+        + np.sum(np.quantile(x.reshape(1, 5), 0.6, axis=1, method="higher") ** 2)
+        + np.quantile(x, 0.6, method="midpoint") * 5
+        + np.quantile(x, 0.6) ** 2
+    )
+
+
+def test_quantiles_of_the_methods_that_pick_order_statistics_are_differentiated():
+    """Only numpy's default method='linear' was followed."""
+    x, v = np.array([0.3, -1.2, 0.7, 2.0, 1.1]), np.array([1.0, -0.5, 2.0, 0.25, 0.5])
+    f = quantiles_of_every_method_that_reads_order_statistics
+    expected = finite_differences(f, (x,), 0)
+    np.testing.assert_allclose(nf.grad(f)(x), expected, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(nf.jvp(f)(x, v)[1], expected @ v, rtol=1e-6)
+    second_order_checks(f, x, v)
+
+
+def arithmetic_of_arrays_and_lists(x):
+    weighted = np.sum(np.sin(x) * [1.0, 2.0, 3.0]) + np.sum([0.5, 1.5, 2.5] / (x**2 + 1))
+    active = np.sum(x * [x[1], x[2] ** 2, 1.0]) + np.sum((x[0], x[1] * 3, x[2]) - x)
+    return weighted + active + np.sum(np.abs(x) ** [1, 2, 3])
+
+
+def test_an_array_times_a_list_display_is_numpys_product():
+    """x * [1.0, 2.0, 3.0] was refused as repeating a list by a count not in the code (or
+    as joining lists with *): a list display beside an array under any operator but + is
+    the array numpy makes of it."""
+    x, v = np.array([0.3, -1.2, 0.7]), np.array([1.0, -0.5, 2.0])
+    f = arithmetic_of_arrays_and_lists
+    expected = finite_differences(f, (x,), 0)
+    np.testing.assert_allclose(nf.grad(f)(x), expected, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(nf.jvp(f)(x, v)[1], expected @ v, rtol=1e-6)
+    second_order_checks(f, x, v)
