@@ -5,6 +5,7 @@ import numpy as np
 
 from ..errors import ArgumentError
 from .core import Sparse, is_record, rebuilt, record_fields, zeros_like
+from .core import _rows_of  # (a list of lists' adjoint as rows, as cast_grad makes it)
 
 
 def unpack_adjoint(g, outputs):
@@ -239,8 +240,10 @@ def items_like(adjoints, like):
     if type(like) is np.ndarray:  # (in like's dtype: a missing item's adjoint is 0.0)
         return np.stack(
             [
-                np.broadcast_to(np.asarray(a, np.result_type(a, like)), like.shape[1:])
-                for a in adjoints
+                _rows_of(a, row)  # (a row's, of a list of lists: a Sparse of its items)
+                if isinstance(a, Sparse)
+                else np.broadcast_to(np.asarray(a, np.result_type(a, like)), like.shape[1:])
+                for a, row in zip(adjoints, like)
             ]
         )
     return adjoints
