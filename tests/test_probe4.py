@@ -362,3 +362,65 @@ def test_an_array_times_a_list_display_is_numpys_product():
     np.testing.assert_allclose(nf.grad(f)(x), expected, rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(nf.jvp(f)(x, v)[1], expected @ v, rtol=1e-6)
     second_order_checks(f, x, v)
+
+
+class Doubling:
+    def __init__(self, items):
+        self.items = items
+
+    def __getitem__(self, k):
+        return self.items[k] * 2
+
+    def __iter__(self):
+        return iter(self.items)
+
+
+def items_of_an_object_made_here(x):
+    s = Doubling([x[0], x[1], x[2] ** 2])
+    return s[1] * 3 + s.items[0] + s[2] * s[-3]
+
+
+def items_of_an_object_argument(s):
+    return s[1] * 3 + s.items[0] + s[2] * s[-3]
+
+
+def test_an_item_of_an_object_whose_class_defines_getitem_is_its_method_called():
+    """s[1] was read as an item of the object: its adjoint, keyed by 1, was found under no
+    field (a raw TypeError), where s.items[0] was read too its gradient was dropped."""
+    x, v = np.array([0.3, -1.2, 0.7]), np.array([1.0, -0.5, 2.0])
+    f = items_of_an_object_made_here
+    expected = finite_differences(f, (x,), 0)
+    np.testing.assert_allclose(nf.grad(f)(x), expected, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(nf.jvp(f)(x, v)[1], expected @ v, rtol=1e-6)
+    second_order_checks(f, x, v)
+    got = nf.grad(items_of_an_object_argument)(Doubling(x))
+    np.testing.assert_allclose(got.items, [2.0 * 2 * x[2] + 1, 6.0, 2.0 * 2 * x[0]], rtol=1e-12)
+
+
+def loop_over_an_object_by_name(x):
+    s = Doubling([x[0], x[1] * 2])
+    total = 0.0
+    for v in s:
+        total = total + v**2
+    return total
+
+
+def test_a_loop_over_an_object_whose_class_defines_iter_is_refused_at_its_line():
+    """srcdiff went over it by index as over a list: a raw TypeError as it ran."""
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(loop_over_an_object_by_name)(np.array([0.3, -1.2]))
+    message = str(error.value)
+    assert "the loop goes over s, a Doubling whose __iter__ srcdiff does not follow" in message
+    assert "for v in s:" in message and "hint: go over what it holds" in message
+
+
+def products_in_nested_lists_made_an_array(x):
+    m = [[a * b for b in x] for a in x]
+    return np.sum(np.array(m) ** 2)
+
+
+def test_an_array_made_of_a_list_of_lists_has_a_second_derivative():
+    """The second order's adjoint of np.array(m) had rows that are Sparse adjoints of
+    lists: runtime.items_like made arrays of them with np.asarray (a raw TypeError)."""
+    x, v = np.array([0.3, -1.2, 0.7]), np.array([1.0, -0.5, 2.0])
+    second_order_checks(products_in_nested_lists_made_an_array, x, v)
