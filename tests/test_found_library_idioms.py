@@ -6,6 +6,7 @@ import collections
 import copy
 import inspect
 import itertools
+import signal
 
 import numpy as np
 import pytest
@@ -97,6 +98,87 @@ def test_itertools_over_lists_of_differentiated_values(f):
     refused ('itertools.chain(...) of differentiated values cannot be differentiated'):
     srcdiff follows them as Python that makes the list of what they yield."""
     assert_derivatives(f, X)
+
+
+def loss_of_an_endless_slice(x):
+    total = 0.0
+    for k in itertools.islice(itertools.count(), 2, None):
+        if k > 4:
+            break
+        total = total + x[k] ** 2 * x[0]
+    return total
+
+
+def loss_of_an_endless_count(x):
+    total, items = 0.0, iter([0.5, 1.5, 2.5, 3.5])
+    for k in itertools.count(1):
+        if total > 3.0:
+            break
+        total = total + np.sin(x[k]) * x[0] + next(items)
+    return total + next(items) * x[1]  # (the loop read no further than f's)
+
+
+def loss_of_a_stopped_slice_of_an_endless_count(x):
+    return sum([x[k] * x[k + 1] for k in itertools.islice(itertools.count(), 1, 5, 2)])
+
+
+def within_seconds(seconds, run):
+    """run() or a failure when it takes longer than `seconds` (it would hang, not just be slow)."""
+
+    def stop(*_):
+        raise TimeoutError(f"still running after {seconds} s: it never ends")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        return run()
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        loss_of_an_endless_slice,
+        loss_of_an_endless_count,
+        loss_of_a_stopped_slice_of_an_endless_count,
+    ],
+)
+def test_a_loop_a_break_leaves_over_an_endless_iterator(f):
+    """itertools.islice(itertools.count(), 2, None) listed the whole count first, and a
+    loop over a constant iterable that a break leaves was copied into a list before it ran:
+    either never ended. Now the loop takes its items as f's does."""
+    within_seconds(120, lambda: assert_derivatives(f, X))
+
+
+def endless(x):
+    v = x[0]
+    while True:
+        yield v
+        v = v * x[1]
+
+
+def loss_of_an_endless_generator(x):
+    total = 0.0
+    for v in endless(x):
+        total = total + v
+        if total > 3.0:
+            break
+    return total
+
+
+def test_an_endless_generator_is_refused_at_its_loop():
+    """A generator srcdiff follows is the list of all it yields: an endless one is refused
+    (not run for ever), at its `while True`."""
+    for derivative in (nf.grad, lambda f: lambda x: nf.jvp(f)(x, x)):
+        assert_refused(
+            lambda: within_seconds(60, lambda: derivative(loss_of_an_endless_generator)(X)),
+            endless,
+            "while True",
+            "a generator that yields in a `while True` loop (its items may never end)",
+            "loop over a range, or yield from a finite loop",
+        )
 
 
 def line_of(f, text):

@@ -237,6 +237,17 @@ class listed:
         dz = dx
 
 
+# the items a for loop a break may leave takes from its constant iterable (loop_statements.py)
+@helper(
+    runtime.taken_items,
+    differentiable=False,
+    shape=None,
+    samples=[Sample("x * sum(runtime.taken_items(iter([1.0, 2.0])))", x=real(3))],
+)
+class taken_items:
+    pass
+
+
 # the index of a read x[idx] as it is then, f changing idx in place later (expressions.py)
 @helper(
     runtime.copied_index,
