@@ -114,6 +114,10 @@ class EffectStatements:
         ):
             raise _out_refused(value, loc)
         if self._is_active(value, self.varied) and not self._reads_only(value):
+            if _sorts_a_name(value) and self.p.resolve(ir.attr("np", "sort")) is np.sort:
+                # (list.sort takes only key= and reverse=: anything else sorts an array)
+                self.assign_statement(_sorted_array(value), loc, out)
+                return
             if _sorts_a_name(value):
                 raise _sort_refused(value, loc)
             raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
@@ -281,7 +285,20 @@ def _sorts_a_name(call):
         and isinstance(call.func, gast.Attribute)
         and call.func.attr == "sort"
         and isinstance(call.func.value, gast.Name)
+        and not {k.arg for k in call.keywords} & {"key", "reverse"}
     )
+
+
+def _sorted_array(call):
+    """`y.sort(...)` of a differentiated value as `y = np.sort(y, ...)`, y checked to be an
+    array as it runs where the call does not show it (no arguments: a list's sort too)."""
+    name = call.func.value.id
+    sorted_name = ir.name(name)
+    if not call.args and not call.keywords:
+        sorted_name = ir.call("runtime.an_array", sorted_name, ir.const(name))
+    value = ir.call("np.sort", sorted_name, *call.args)
+    value.keywords = call.keywords
+    return gast.copy_location(ir.assign(name, value), call)
 
 
 def _sort_refused(call, loc):

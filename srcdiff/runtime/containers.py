@@ -114,6 +114,17 @@ class taken_items:  # noqa: N801  (emitted code calls it as a function)
         return len(self.taken)
 
 
+def an_array(x, name):
+    """x, whose `x.sort()` srcdiff took for an array's (np.sort), checked to be one."""
+    if not isinstance(x, np.ndarray):
+        raise ArgumentError(
+            f"srcdiff took {name}.sort() for the sort of an array, but {name} is of type "
+            f"{type(x).__name__}",
+            hint=f"assign the sorted values instead: {name} = sorted({name}) of a list",
+        )
+    return x
+
+
 def shortest(pieces):
     """How many items zip(*pieces) makes: the length of the shortest piece."""
     return min((len(piece) for piece in pieces), default=0)
