@@ -114,7 +114,7 @@ class EffectStatements:
         ):
             raise _out_refused(value, loc)
         if self._is_active(value, self.varied) and not self._reads_only(value):
-            if _sorts_a_name(value) and self.p.resolve(ir.attr("np", "sort")) is np.sort:
+            if _sorts_a_name(value) and self._sorts_its_own_array(value.func.value.id):
                 # (list.sort takes only key= and reverse=: anything else sorts an array)
                 self.assign_statement(_sorted_array(value), loc, out)
                 return
@@ -132,6 +132,21 @@ class EffectStatements:
         written = self._written_by(value) if isinstance(value, gast.Call) else []
         out.append(  # print(x), logging: as written
             self.aliasing.kept_write(stmt, self.rename(stmt), written, loc, self.versions)
+        )
+
+    def _sorts_its_own_array(self, name):
+        """Whether `name`.sort() may be followed as `name = np.sort(name)`: name bound only
+        to new values (x.copy(), x * 2), no caller's array nor a view, which f sorts too."""
+        values = [
+            n.value
+            for n in ir.walk(self.p.node)
+            if isinstance(n, gast.Assign) and name in ir.names_in(n.targets[0], gast.Store)
+        ]
+        return (
+            self.p.resolve(ir.attr("np", "sort")) is np.sort
+            and name not in self.params
+            and bool(values)
+            and all(_is_a_new_array(v) for v in values)
         )
 
     def _written_by(self, call):
@@ -287,6 +302,15 @@ def _sorts_a_name(call):
         and isinstance(call.func.value, gast.Name)
         and not {k.arg for k in call.keywords} & {"key", "reverse"}
     )
+
+
+def _is_a_new_array(value):
+    copied = (
+        isinstance(value, gast.Call)
+        and isinstance(value.func, gast.Attribute)
+        and value.func.attr == "copy"
+    )
+    return copied or isinstance(value, (gast.BinOp, gast.UnaryOp))
 
 
 def _sorted_array(call):
