@@ -348,7 +348,7 @@ def test_a_sliding_window_summed():
     """As above. (Reverse over reverse fails as it does for the same list, window = [] and
     window.pop(0): 'pop from empty list' in the backward sweep of the gradient, a bug of
     sum() of a list changed in a loop, not of the deque's.)"""
-    assert_derivatives(loss_of_a_sliding_window, X, reverse_over_reverse=False)
+    assert_derivatives(loss_of_a_sliding_window, X, grad_of_grad=False)
 
 
 def loss_of_a_rotated_deque(x):
