@@ -105,7 +105,13 @@ def _class_of(parsed, name):
         cls = static.value if static.kind == "type" else type(static.value)
         named = next((n for n, v in parsed.namespace.items() if v is cls), None)
         return cls, None if named is None else (named,)
-    if name in parsed.local_classes:
+    if name in parsed.local_classes and not _of_the_runtime(parsed.local_classes[name][0]):
         cls, dotted = parsed.local_classes[name]
         return cls, tuple(dotted.split("."))
     return None, None
+
+
+def _of_the_runtime(cls):
+    """Whether cls is one of emitted code's runtime helpers (runtime.taken_items, which a
+    loop over itertools.islice(...) becomes): srcdiff's own, followed by its templates."""
+    return (cls.__module__ or "").startswith("srcdiff.runtime")

@@ -99,10 +99,10 @@ def test_gradient_of_coordinates_is_an_error():
         nf.grad(f)(np.ones(3))
 
 
-def test_put_along_axis_is_an_error():
+def test_put_along_axis_of_no_axis_is_an_error():
     def f(x):
         y = np.zeros(3)
-        np.put_along_axis(y, np.array([0, 2]), x, axis=0)
+        np.put_along_axis(y, np.array([0, 2]), x, axis=None)  # (into y flattened)
         return np.sum(y)
 
     with pytest.raises(nf.SrcdiffError, match="put_along_axis"):
