@@ -420,10 +420,10 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
         refuse_block(obj, loc)
         if getattr(obj, "__module__", None) in ("builtins", "itertools", "functools"):
             raise UnsupportedError(
-                f"{what}(...) of differentiated values cannot be differentiated",
+                f"{what}(...) of differentiated values cannot be differentiated in this form",
                 loc,
                 "over a container, write it as a for loop or a comprehension (srcdiff "
-                "follows list, tuple, dict, zip, enumerate, reversed, sorted, "
+                "follows list, tuple, dict, zip (without strict=), enumerate, reversed, sorted, "
                 "iter/next, len, sum, max, min, map and itertools' accumulate, chain, "
                 "islice, pairwise and combinations); on arrays, call the numpy function",
             )

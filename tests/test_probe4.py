@@ -424,3 +424,20 @@ def test_an_array_made_of_a_list_of_lists_has_a_second_derivative():
     lists: runtime.items_like made arrays of them with np.asarray (a raw TypeError)."""
     x, v = np.array([0.3, -1.2, 0.7]), np.array([1.0, -0.5, 2.0])
     second_order_checks(products_in_nested_lists_made_an_array, x, v)
+
+
+def zipped_strictly(x):
+    total = 0.0
+    for a, b in zip(x, [1.0, 2.0, 3.0], strict=True):
+        total += a * b
+    return total
+
+
+def test_zip_with_strict_says_it_is_the_form_that_is_refused():
+    """The error said zip(...) of differentiated values cannot be differentiated, and
+    that srcdiff follows zip."""
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(zipped_strictly)(np.array([0.3, -1.2, 0.7]))
+    message = str(error.value)
+    assert "zip(...) of differentiated values cannot be differentiated in this form" in message
+    assert "zip (without strict=)" in message
