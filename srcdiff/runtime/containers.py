@@ -93,6 +93,38 @@ def listed(x, name):
     return x
 
 
+class taken_items:  # noqa: N801  (emitted code calls it as a function)
+    """The items of a for loop's iterable that a break may leave, listed as the loop takes
+    them, to go through again backwards: none read past the one the loop stopped at (the
+    iterable may be endless, or read on after the loop), as in f. (Not a list: what copies
+    a list would iterate it, and read on.)"""
+
+    def __init__(self, iterable):
+        self.taken, self._rest = [], iter(iterable)
+
+    def __iter__(self):
+        for item in self._rest:
+            self.taken.append(item)
+            yield item
+
+    def __getitem__(self, index):
+        return self.taken[index]
+
+    def __len__(self):
+        return len(self.taken)
+
+
+def an_array(x, name):
+    """x, whose `x.sort()` srcdiff took for an array's (np.sort), checked to be one."""
+    if not isinstance(x, np.ndarray):
+        raise ArgumentError(
+            f"srcdiff took {name}.sort() for the sort of an array, but {name} is of type "
+            f"{type(x).__name__}",
+            hint=f"assign the sorted values instead: {name} = sorted({name}) of a list",
+        )
+    return x
+
+
 def shortest(pieces):
     """How many items zip(*pieces) makes: the length of the shortest piece."""
     return min((len(piece) for piece in pieces), default=0)
@@ -233,9 +265,14 @@ def items_like(adjoints, like):
     """A list of item adjoints in the form of `like`: an array of rows where `like` is an
     array (np.array(items)'s adjoint), else the list (the adjoint of add_items' `more`;
     a Sparse as it is: `like` may be one, which does not count the items)."""
+    # (the items of `like` past the shorter of add_items' two lists, which it passed over,
+    # add nothing: their adjoints are zeros)
+    longer = isinstance(like, list) and len(like) > _counted_items(adjoints)
     if type(like) is not np.ndarray and isinstance(adjoints, Sparse):
-        return adjoints
+        return Sparse(adjoints).sized(len(like)) if longer else adjoints
     adjoints = add_items([], adjoints, like)  # (a Sparse of index reads, made a list)
+    if longer:
+        adjoints = adjoints + [0.0] * (len(like) - len(adjoints))
     if type(like) is np.ndarray:  # (in like's dtype: a missing item's adjoint is 0.0)
         return np.stack(
             [
@@ -244,6 +281,13 @@ def items_like(adjoints, like):
             ]
         )
     return adjoints
+
+
+def _counted_items(adjoints):
+    """How many items a list adjoint is of (a Sparse of unknown length: as many as any)."""
+    if isinstance(adjoints, Sparse):
+        return float("inf") if adjoints.length is None else adjoints.length
+    return len(adjoints) if isinstance(adjoints, (list, tuple)) else float("inf")
 
 
 def add_tangents(a, b):
