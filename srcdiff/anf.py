@@ -56,7 +56,9 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
     `derive_callee(fn, wrt, names, outputs, loc, statics)` differentiates a user function it
     calls, under the names it chooses (for the functions of `suffixed`, names that say what
     is differentiated: naming.py), and returns the `suffixed` it handed on and the callee's
-    naming.variant; `callees` records each for the cache (and for naming.renamed). `outputs` marks the items of a returned tuple that are
+    naming.variant, and the names of the derivative in progress that it calls instead when
+    the call is one back into it (recursion); `callees` records each other for the cache (and
+    for naming.renamed). `outputs` marks the items of a returned tuple that are
     differentiated (None: all)."""
 
     def __init__(self, parsed, activity, names, derive_callee=None, outputs=None, suffixed=()):
@@ -67,6 +69,7 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
         self.callee_prefixes = ("jvp",) if self.forward_mode else ("fwd", "bwd")
         self.derive_callee = derive_callee
         self.callees = []
+        self.recursive_calls = {}  # (of the function this derivative is made of) -> its names
         node = parsed.node
         self.params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
         self.outputs = outputs

@@ -46,6 +46,9 @@ class _Deriving(threading.local):
 
     def __init__(self):
         self.codes = set()  # (code, globals, statics) of each function being made
+        # the callee derivatives being made, innermost last: (what each is made for, in
+        # which mode, with respect to which parameters, of which outputs), and its names
+        self.variants = []
         self.varied_items = {}  # what the activity analyses of the transform in progress share
         self.below = {}  # naming.shared's, of what the module being made holds so far
         self.made = {}  # what a module made so far is made from -> its naming.Made
@@ -411,16 +414,11 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
             optimized=optimized,
             **_statics_option(fn, described, statics, callee),
         )
-        # (a method called again on a part of its object, `layer.forward(h)` in a block of
-        # layers, is made for the part's classes: a recursion as deep as the objects nest;
-        # two emitted modules may hold equal code, each calling its own callees)
-        if _made_for(callee, options.get("statics", ())) in _in_progress.codes:
-            raise UnsupportedError(
-                f"{callee.__name__} calls itself recursively, which srcdiff cannot differentiate",
-                loc,
-                "write the recursion as a loop",
-            )
         variant = naming.variant(callee, callee_wrt, options)
+        made_for = _made_for(callee, options.get("statics", ()))
+        recursive = _recursion(made_for, mode.for_callees, callee_wrt, callee_outputs, loc)
+        if recursive is not None:  # (its module calls its own functions: nothing to make)
+            return (), variant, recursive
         options.update(_suffixed_option(naming.passed_on(suffixed, variant, _in_progress.below)))
         # a callee is transformed inside its caller's transform (a static argument it
         # needs is the caller's to give): each level of calls takes a few dozen frames
@@ -431,9 +429,34 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
         finally:
             sys.setrecursionlimit(limit)
         _in_progress.below.update(naming.shared(made)[1])  # (for a module named again)
-        return options.get("suffixed", ()), variant
+        return options.get("suffixed", ()), variant, None
 
     return derive_callee
+
+
+def _recursion(made_for, mode, wrt, outputs, loc):
+    """The names of the derivative in progress that a call differentiated as (made_for,
+    mode, wrt, outputs) is a call back into, or None. A call back into the function whose
+    module is being made now calls that module's own functions; a call back into one that
+    calls it, through functions whose modules are being made, is refused (their modules
+    would each need the other's functions). The same function called back another way
+    (other parameters differentiated) is a derivative of its own, made as any callee is:
+    the ways are finitely many, so the recursion of transforms ends."""
+    asked = (made_for, Mode(mode), tuple(wrt), _outputs(outputs))
+    found = [k for k, (variant, _) in enumerate(_in_progress.variants) if variant == asked]
+    if not found:
+        return None
+    if found[0] == len(_in_progress.variants) - 1:
+        return _in_progress.variants[-1][1]
+    caller = _in_progress.variants[-1][0][0][0].co_name
+    raise UnsupportedError(
+        f"{made_for[0].co_name} calls {caller}, which calls it back: srcdiff differentiates "
+        "a function that calls itself (its derivative calls its own), not a recursion through "
+        "another function, or through itself with other arguments differentiated",
+        loc,
+        "make it one function that calls itself (a parameter choosing which of them it acts "
+        "as), or write the recursion as a loop",
+    )
 
 
 @codegen.located_in_user_code
@@ -468,7 +491,12 @@ def generate(
     normalizer = _normalizer(
         parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
     )
-    program = _normalized(_made_for(fn, tuple(statics)), normalizer)
+    made_for = _made_for(fn, tuple(statics))
+    # (a callee's, which a call back into it calls by its names: only a callee's derivative
+    # has the fwd_f and bwd_f a call needs)
+    variant = (made_for, mode, tuple(wrt), _outputs(outputs))
+    variant = None if names is None else (variant, func_names)
+    program = _normalized(made_for, variant, normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
     funcs, suffixes = _sweeps(
         program,
@@ -549,16 +577,20 @@ def _made_for(fn, statics):
     return fn.__code__, id(fn.__globals__), statics
 
 
-def _normalized(made_for, normalizer):
+def _normalized(made_for, variant, normalizer):
     """The program in ANF, its loop-invariant reads hoisted; the callees it calls are derived
-    meanwhile, fn's code and statics marked as in progress (what a callee calling it back
-    finds)."""
+    meanwhile, fn's code and statics marked as in progress, and the `variant` of a callee's
+    derivative with its names (what a call back into it finds)."""
     _in_progress.codes.add(made_for)
+    if variant is not None:
+        _in_progress.variants.append(variant)
     try:
         program = normalizer.run()
         hoist_loop_reads(program, normalizer.names)
         return program
     finally:
+        if variant is not None:
+            _in_progress.variants.pop()
         _in_progress.codes.discard(made_for)
         if not _in_progress.codes:
             _in_progress.varied_items.clear()

@@ -310,6 +310,7 @@ class UserCalls:
         it the first time this variant of it is called."""
         key = (fn, wrt, outputs, alike)
         names = next((c["names"] for c in self.callees if c["key"] == key), None)
+        names = self.recursive_calls.get(key, names)
         if names is not None:
             return names
         taken = {n for c in self.callees for n in c["names"]} | self.names.used
@@ -317,7 +318,10 @@ class UserCalls:
         names = naming.callee_names(
             fn, wrt_names, outputs, self.suffixed, self.callee_prefixes, taken
         )
-        suffixed, variant = self.derive_callee(fn, wrt, names, outputs, loc, statics)
+        suffixed, variant, own = self.derive_callee(fn, wrt, names, outputs, loc, statics)
+        if own is not None:  # (a call back into the function being differentiated)
+            self.recursive_calls[key] = own
+            return own
         self.callees.append(
             {
                 "key": key,

@@ -1,0 +1,320 @@
+"""Recursive user functions: a call back into the function whose derivative is being made
+calls that derivative's own emitted functions (fwd_f calls fwd_f, jvp_f calls jvp_f).
+
+Each form published numpy code recurses in is a row checked as tests/test_oracle.py checks
+its rows: reverse mode, forward mode and hvp against central finite differences and
+autograd, each derivative called twice (the conftest runs every call's specialised code
+against the generic code: the first call makes it, the second runs the one made).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import srcdiff as nf
+from oracle import (
+    Table,
+    assert_close,
+    autograd_grad,
+    autograd_hvp,
+    autograd_jvp,
+    finite_differences,
+    gradient_along,
+    inner,
+    judge,
+    random_like,
+    widened,
+)
+
+pytest.importorskip("autograd")
+
+TABLE = Table()
+case = TABLE.case
+rng = np.random.default_rng(20261204)
+EMBEDDINGS = rng.normal(size=(5, 3))
+
+
+def power(x, n):
+    return 1.0 if n == 0 else x * power(x, n - 1)
+
+
+@case(rng.normal(size=3))
+def power_sum(x):
+    return np.sum(power(np.sin(x), 4))
+
+
+def node(tree, W):
+    """A recursive net over a nested tuple of word indices."""
+    if isinstance(tree, int):
+        return EMBEDDINGS[tree]
+    return np.tanh(W @ np.concatenate([node(tree[0], W), node(tree[1], W)]))
+
+
+@case(0.5 * rng.normal(size=(3, 6)), ((0, 1), (2, (3, 4))))
+def tree_net(W, tree):
+    return np.sum(node(tree, W) ** 2)
+
+
+def walsh_hadamard(x):
+    """The Cooley-Tukey split of a Walsh-Hadamard transform: halves transformed apart."""
+    n = x.shape[0]
+    if n == 1:
+        return x
+    low, high = walsh_hadamard(x[: n // 2]), walsh_hadamard(x[n // 2 :])
+    return np.concatenate([low + high, low - high])
+
+
+@case(rng.normal(size=8))
+def hadamard_split(x):
+    return np.sum(walsh_hadamard(np.tanh(x)) ** 2 * np.arange(8))
+
+
+def fft(x):
+    """Radix-2 decimation in time: the even and the odd samples transformed apart."""
+    n = x.shape[0]
+    if n == 1:
+        return x
+    even, odd = fft(x[0::2]), fft(x[1::2])
+    twiddled = np.exp(-2j * np.pi * np.arange(n // 2) / n) * odd
+    return np.concatenate([even + twiddled, even - twiddled])
+
+
+@case(rng.normal(size=8))
+def fft_power(x):
+    return np.sum(np.abs(fft(x * np.sin(x))) ** 2 * np.arange(8))
+
+
+def horner(coefficients, x):
+    if len(coefficients) == 1:
+        return coefficients[0]
+    return coefficients[0] + x * horner(coefficients[1:], x)
+
+
+@case(rng.normal(size=3), rng.normal(size=4))
+def horner_polynomial(x, coefficients):
+    return np.sum(horner(coefficients, x) ** 2)
+
+
+def continued_fraction(a, x, k):
+    return a[k] if k == len(a) - 1 else a[k] + x / continued_fraction(a, x, k + 1)
+
+
+@case(rng.normal(size=3), rng.uniform(2, 3, size=5))
+def continued_fraction_sum(x, a):
+    return np.sum(continued_fraction(a, x, 0))
+
+
+@case(rng.uniform(2, 3, size=5), rng.normal(size=3))
+def continued_fraction_of_its_terms(a, x):
+    return np.sum(continued_fraction(a, x, 0))
+
+
+class Cell:
+    """A chain of layers of one class, each calling the next: recursion through a method."""
+
+    def __init__(self, W, child):
+        self.W, self.child = W, child
+
+    def forward(self, h):
+        h = np.tanh(self.W @ h)
+        if self.child is None:
+            return h
+        return self.child.forward(h)
+
+
+class Head:
+    def __init__(self, W):
+        self.W = W
+
+    def forward(self, h):
+        return np.sin(self.W @ h)
+
+
+CHAIN = Cell(rng.normal(size=(3, 3)), Cell(rng.normal(size=(3, 3)), None))
+MIXED = Cell(rng.normal(size=(3, 3)), Cell(rng.normal(size=(3, 3)), Head(rng.normal(size=(3, 3)))))
+
+
+@case(rng.normal(size=3), CHAIN, autograd="autograd cannot run a method bound to another np")
+def method_chain(x, net):
+    return np.sum(net.forward(x) ** 2)
+
+
+@case(rng.normal(size=3), MIXED, autograd="autograd cannot run a method bound to another np")
+def method_chain_of_two_classes(x, net):
+    return np.sum(net.forward(x) ** 2)
+
+
+def swapped(a, b, n):
+    """Called back with the other argument differentiated: each way is a derivative of its
+    own, the second calling itself."""
+    return a if n == 0 else a * np.cos(swapped(a * b, b, n - 1))
+
+
+@case(rng.normal(size=2), rng.normal(size=2))
+def differentiated_another_way_inside(b, a):
+    return np.sum(swapped(a, b, 3))
+
+
+def parity(x, n, odd):
+    """is_even and is_odd as one function, as the error for the pair advises."""
+    if n == 0:
+        return np.cos(x) if odd else np.sin(x)
+    return x * parity(x, n - 1, not odd)
+
+
+@case(rng.normal(size=3))
+def even_odd_as_one_function(x):
+    return np.sum(parity(x, 5, False))
+
+
+@pytest.mark.parametrize("row", TABLE.params("reverse"))
+def test_reverse(row):
+    expected = finite_differences(row.f, row.args, row.wrt)
+    gradient = nf.grad(row.f, wrt=row.wrt)
+    for _ in range(2):
+        got = gradient(*row.args)
+        judge(row, "reverse", got, expected, lambda: autograd_grad(row.f, row.args, row.wrt))
+
+
+@pytest.mark.parametrize("row", TABLE.params("forward"))
+def test_forward(row):
+    v = random_like(row.args[row.wrt], seed=1)
+    expected = inner(finite_differences(row.f, row.args, row.wrt), v)
+    jvp = nf.jvp(row.f, wrt=row.wrt)
+    for _ in range(2):
+        value, got = jvp(*row.args, v)
+        assert_close(value, row.f(*row.args), 1e-12, 0, "jvp's value")
+        judge(row, "forward", got, expected, lambda: autograd_jvp(row.f, row.args, row.wrt, v))
+
+
+@pytest.mark.parametrize("row", TABLE.params("hvp"))
+def test_hvp(row):
+    v = random_like(row.args[row.wrt], seed=2)
+    expected = gradient_along(nf.grad(row.f, wrt=row.wrt), widened(row.args), row.wrt, v)
+    hvp = nf.hvp(row.f, wrt=row.wrt)
+    for _ in range(2):
+        got = hvp(*row.args, v)
+        autograd_result = lambda: autograd_hvp(row.f, row.args, row.wrt, v)  # noqa: E731
+        judge(row, "hvp", got, expected, autograd_result, scale=30)
+
+
+def test_the_derivatives_of_a_recursive_function_call_themselves():
+    source = nf.grad(power_sum).source
+    assert "def fwd_power(x, n):" in source and "def bwd_power(b_t0, saved):" in source
+    assert "_t2, power_saved = fwd_power(x, _t1)" in source
+    assert "power_grads = bwd_power(b_t2, power_saved)" in source
+    assert "_t2, d_t2 = jvp_power(dx, x, n - 1)" in nf.jvp(power_sum).source
+
+
+def test_the_recursion_takes_as_deep_a_recursion_as_f_less_a_few_frames():
+    """srcdiff adds a frame per level of f's recursion and per derivative, no more."""
+
+    def deepest(run):
+        low, high = 1, 2 * sys.getrecursionlimit()
+        while low < high:
+            middle = (low + high + 1) // 2
+            try:
+                run(middle)
+                low = middle
+            except RecursionError:
+                high = middle - 1
+        return low
+
+    def f(x, n):
+        return np.sum(power(x, n))
+
+    x = np.array([0.999, 1.0])
+    gradient, jvp, hvp = nf.grad(f), nf.jvp(f), nf.hvp(f)
+    plain = deepest(lambda n: f(x, n))
+    for derivative in (lambda n: gradient(x, n), lambda n: jvp(x, n, x), lambda n: hvp(x, n, x)):
+        assert plain - 20 <= deepest(derivative) <= plain
+    n = plain - 20
+    np.testing.assert_allclose(gradient(x, n), n * x ** (n - 1))
+
+
+def is_even(x, n):
+    return np.cos(x) if n == 0 else x * is_odd(x, n - 1)
+
+
+def is_odd(x, n):
+    return np.sin(x) if n == 0 else x * is_even(x, n - 1)
+
+
+def test_a_recursion_through_two_functions_is_refused_where_it_calls_back():
+    def f(x):
+        return np.sum(is_even(x, 4))
+
+    with pytest.raises(nf.UnsupportedError) as error:
+        nf.grad(f)
+    message = str(error.value)
+    assert "is_even calls is_odd, which calls it back" in message
+    assert "test_recursion.py" in message and "x * is_even(x, n - 1)" in message
+    assert "make it one function that calls itself" in message
+
+
+FIRST_POWER = power  # (what f calls stays the original power when `power` is rebound)
+
+
+def test_a_rebound_recursive_function_is_differentiated_anew(monkeypatch):
+    def f(x):
+        return np.sum(FIRST_POWER(x, 3))
+
+    x = np.array([0.5, 2.0])
+    gradient = nf.grad(f)
+    np.testing.assert_allclose(gradient(x), 3 * x**2)
+    # the original's call back into `power` now calls this one
+    monkeypatch.setitem(globals(), "power", lambda x, n: 2.0 * x**n)
+    np.testing.assert_allclose(gradient(x), 6 * x**2)
+
+
+MODULE = textwrap.dedent("""
+    import numpy as np
+
+    def power(x, n):
+        return 1.0 if n == 0 else x * power(x, n - 1)
+
+    def model(x):
+        return np.sum(power(np.sin(x), 3))
+""")
+
+SCRIPT = textwrap.dedent("""
+    import json, sys
+    import numpy as np
+    sys.path.insert(0, sys.argv[1])
+    import srcdiff as nf
+    from srcdiff import cache
+    import recursive_model
+    x = np.array([0.5, 1.5])
+    g = nf.grad(recursive_model.model)(x)
+    h = nf.hvp(recursive_model.model)(x, np.ones(2))
+    print(json.dumps({"stats": cache.stats, "grad": g.tolist(), "hvp": h.tolist()}))
+""")
+
+
+def test_a_recursive_derivative_loaded_from_disk(tmp_path):
+    (tmp_path / "recursive_model.py").write_text(MODULE)
+    env = dict(os.environ, SRCDIFF_CACHE_DIR=str(tmp_path / "cache"))
+    runs = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-c", SCRIPT, str(tmp_path)],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.splitlines()[-1]
+        )
+        for _ in range(2)
+    ]
+    assert runs[0]["stats"]["transforms"] > 0 and runs[1]["stats"]["transforms"] == 0
+    assert runs[1]["stats"]["disk_hits"] > 0
+    x = np.array([0.5, 1.5])
+    s, c = np.sin(x), np.cos(x)
+    np.testing.assert_allclose(runs[1]["grad"], 3 * s**2 * c)
+    np.testing.assert_allclose(runs[1]["hvp"], 6 * s * c**2 - 3 * s**3)
+    assert runs[0] == {**runs[1], "stats": runs[0]["stats"]}
