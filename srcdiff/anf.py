@@ -55,9 +55,10 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
     """Normalises one function, given its activity analysis and the names in use.
     `derive_callee(fn, wrt, names, outputs, loc, statics)` differentiates a user function it
     calls, under the names it chooses (for the functions of `suffixed`, names that say what
-    is differentiated: naming.py), and returns the `suffixed` it handed on and the callee's
-    naming.variant, and the names of the derivative in progress that it calls instead when
-    the call is one back into it (recursion); `callees` records each other for the cache (and
+    is differentiated: naming.py), and returns the `suffixed` it handed on, the callee's
+    naming.variant, the names of the derivative in the making that a call back into it
+    (recursion) calls instead, or None, and whether the call is in a recursion through its
+    caller; `callees` records each but a call of the function itself for the cache (and
     for naming.renamed). `outputs` marks the items of a returned tuple that are
     differentiated (None: all)."""
 

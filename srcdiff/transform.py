@@ -46,8 +46,9 @@ class _Deriving(threading.local):
 
     def __init__(self):
         self.codes = set()  # (code, globals, statics) of each function being made
-        # the callee derivatives being made, innermost last: (what each is made for, in
-        # which mode, with respect to which parameters, of which outputs), and its names
+        # the callee derivatives being made, innermost last: [(what each is made for, in
+        # which mode, with respect to which parameters, of which outputs), its names,
+        # whether its call of the next one is in a recursion through both]
         self.variants = []
         self.varied_items = {}  # what the activity analyses of the transform in progress share
         self.below = {}  # naming.shared's, of what the module being made holds so far
@@ -154,10 +155,10 @@ def _derive(fn, wrt, mode, **options):
         meta = meta.relocated(
             inspect.getsourcefile(fn) or fn.__code__.co_filename, fn.__code__.co_firstlineno
         )
-    callees, guards = _derived_callees(fn, meta, mode, statics, options)
+    callees, guards, linked = _derived_callees(fn, meta, mode, statics, options)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
     # compiled when first used: a module the naming round makes again never is
-    ran = functools.partial(_run, fn, source, meta, callees, filename, path is not None)
+    ran = functools.partial(_run, fn, source, meta, (callees, linked), filename, path is not None)
     entry = Emitted(source, None, meta, callees, module=fn.__globals__, run=ran)
     codegen.as_printed(trees)  # (what specialize.py would get from parsing the source)
     entry.trees = {tree.name: tree for tree in trees}
@@ -175,10 +176,16 @@ def _derive(fn, wrt, mode, **options):
 
 def _run(fn, source, meta, callees, filename, on_disk):
     """What running the emitted module gives (Emitted's run): its functions, the scope they
-    run in (with its callees' functions), and the names of fn's it reads live."""
+    run in (with its callees' functions: `callees` is those made with it, and what makes
+    each of those in a recursion through fn, linked when they have run), and the names of
+    fn's it reads live."""
     scope = namespace(fn)
+    callees, linked = callees
     for emitted in callees:
         scope.update(emitted.functions)
+    linked = [make() for make in linked]
+    for emitted in linked:
+        emitted.link(scope)
     # on disk a one-line header precedes the source: keep traceback line numbers in step
     codes = codegen.compiled(
         source,
@@ -196,7 +203,7 @@ def _run(fn, source, meta, callees, filename, on_disk):
     exec(codes[0], scope)
     functions = {n: scope[n] for n in meta.names}
     _take_defaults(functions[meta.names[0]], fn)
-    return {"functions": functions, "scope": scope, "live": live}
+    return {"functions": functions, "scope": scope, "live": live, "linked": linked}
 
 
 def _take_defaults(emitted, fn):
@@ -216,8 +223,10 @@ def _parameters(fn):
 
 def _derived_callees(fn, meta, mode, statics, options):
     """(the Emitted of each user function the code calls, the guards checking each still
-    resolves to the function it was made for)."""
-    callees, guards = [], []
+    resolves to the function it was made for, what makes each callee in a recursion through
+    fn: made when the module runs, as it was made in fn's transform or will be made on its
+    own, not inside fn's load, which it is part of)."""
+    callees, guards, linked = [], [], []
     for callee in meta.callees:
         target = _resolve_path(fn, callee.path, statics)
         made = is_made_path(callee.path)
@@ -234,19 +243,22 @@ def _derived_callees(fn, meta, mode, statics, options):
             guards.append((functools.partial(_follow, fn, root, steps), target, contents))
         elif static.kind in ("type", "tree"):  # (a method monkeypatched onto the class)
             guards.append((functools.partial(_follow_steps, static.value, steps), target, contents))
-        callees.append(
-            derive(
-                _function(target),
-                tuple(callee.wrt),
-                mode.for_callees,
-                names=tuple(callee.names),
-                outputs=_outputs(callee.outputs),
-                optimized=options.get("optimized", True),
-                **_statics_option(fn, callee.statics, statics, _function(target)),
-                **_suffixed_option(callee.suffixed),
-            )
+        make = functools.partial(
+            derive,
+            _function(target),
+            tuple(callee.wrt),
+            mode.for_callees,
+            names=tuple(callee.names),
+            outputs=_outputs(callee.outputs),
+            optimized=options.get("optimized", True),
+            **_statics_option(fn, callee.statics, statics, _function(target)),
+            **_suffixed_option(callee.suffixed),
         )
-    return callees, guards
+        if callee.cyclic:
+            linked.append(make)
+        else:
+            callees.append(make())
+    return callees, guards, linked
 
 
 def _load(key):
@@ -416,9 +428,9 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
         )
         variant = naming.variant(callee, callee_wrt, options)
         made_for = _made_for(callee, options.get("statics", ()))
-        recursive = _recursion(made_for, mode.for_callees, callee_wrt, callee_outputs, loc)
-        if recursive is not None:  # (its module calls its own functions: nothing to make)
-            return (), variant, recursive
+        recursive = _recursion(made_for, mode.for_callees, callee_wrt, callee_outputs)
+        if recursive is not None:  # (made already, or in the making: its names are given)
+            return (), variant, *recursive
         options.update(_suffixed_option(naming.passed_on(suffixed, variant, _in_progress.below)))
         # a callee is transformed inside its caller's transform (a static argument it
         # needs is the caller's to give): each level of calls takes a few dozen frames
@@ -429,34 +441,38 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
         finally:
             sys.setrecursionlimit(limit)
         _in_progress.below.update(naming.shared(made)[1])  # (for a module named again)
-        return options.get("suffixed", ()), variant, None
+        return options.get("suffixed", ()), variant, None, _called_back_through_callee()
 
     return derive_callee
 
 
-def _recursion(made_for, mode, wrt, outputs, loc):
-    """The names of the derivative in progress that a call differentiated as (made_for,
-    mode, wrt, outputs) is a call back into, or None. A call back into the function whose
-    module is being made now calls that module's own functions; a call back into one that
-    calls it, through functions whose modules are being made, is refused (their modules
-    would each need the other's functions). The same function called back another way
-    (other parameters differentiated) is a derivative of its own, made as any callee is:
-    the ways are finitely many, so the recursion of transforms ends."""
+def _recursion(made_for, mode, wrt, outputs):
+    """(the names of the derivative in progress that a call differentiated as (made_for,
+    mode, wrt, outputs) calls back, whether that is another function's) or None. A call
+    back into the function whose module is being made calls that module's own functions.
+    One back into a function that called this one, through the functions whose modules are
+    being made, calls that function's, and marks each call on the way as in the recursion:
+    those modules call each other's functions, linked as they run. The same function
+    called back another way (other parameters differentiated) is a derivative of its own,
+    made as any callee is: the ways are finitely many, so the recursion of transforms ends."""
     asked = (made_for, Mode(mode), tuple(wrt), _outputs(outputs))
-    found = [k for k, (variant, _) in enumerate(_in_progress.variants) if variant == asked]
-    if not found:
+    variants = _in_progress.variants
+    found = next((k for k, (variant, *_) in enumerate(variants) if variant == asked), None)
+    if found is None:
         return None
-    if found[0] == len(_in_progress.variants) - 1:
-        return _in_progress.variants[-1][1]
-    caller = _in_progress.variants[-1][0][0][0].co_name
-    raise UnsupportedError(
-        f"{made_for[0].co_name} calls {caller}, which calls it back: srcdiff differentiates "
-        "a function that calls itself (its derivative calls its own), not a recursion through "
-        "another function, or through itself with other arguments differentiated",
-        loc,
-        "make it one function that calls itself (a parameter choosing which of them it acts "
-        "as), or write the recursion as a loop",
-    )
+    for on_the_way in variants[found:-1]:
+        on_the_way[2] = True
+    return variants[found][1], found < len(variants) - 1
+
+
+def _called_back_through_callee():
+    """Whether the callee just made (or one below it) called back the function whose module
+    is being made, or one that called it: then the call of the callee is in that recursion."""
+    variants = _in_progress.variants
+    if not variants or not variants[-1][2]:
+        return False
+    variants[-1][2] = False  # (its next callee's is another call)
+    return True
 
 
 @codegen.located_in_user_code
@@ -495,7 +511,7 @@ def generate(
     # (a callee's, which a call back into it calls by its names: only a callee's derivative
     # has the fwd_f and bwd_f a call needs)
     variant = (made_for, mode, tuple(wrt), _outputs(outputs))
-    variant = None if names is None else (variant, func_names)
+    variant = None if names is None else [variant, func_names, False]
     program = _normalized(made_for, variant, normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
     funcs, suffixes = _sweeps(
@@ -556,7 +572,9 @@ def _meta(
 ):
     """What the emitted module records beside its source (meta.py)."""
     callees = tuple(
-        CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics", "suffixed")))
+        CalleeUse(
+            *(c[k] for k in ("path", "wrt", "names", "outputs", "statics", "suffixed", "cyclic"))
+        )
         for c in normalizer.callees
     )
     return Meta(

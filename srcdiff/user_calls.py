@@ -318,10 +318,12 @@ class UserCalls:
         names = naming.callee_names(
             fn, wrt_names, outputs, self.suffixed, self.callee_prefixes, taken
         )
-        suffixed, variant, own = self.derive_callee(fn, wrt, names, outputs, loc, statics)
-        if own is not None:  # (a call back into the function being differentiated)
-            self.recursive_calls[key] = own
-            return own
+        made = self.derive_callee(fn, wrt, names, outputs, loc, statics)
+        suffixed, variant, called_back, cyclic = made
+        if called_back is not None and not cyclic:  # (into the function differentiated)
+            self.recursive_calls[key] = called_back
+            return called_back
+        names = called_back or names  # (into a function that called this one: its names)
         self.callees.append(
             {
                 "key": key,
@@ -332,6 +334,7 @@ class UserCalls:
                 "statics": statics,
                 "suffixed": suffixed,
                 "naming": (fn, wrt_names, outputs, variant),
+                "cyclic": cyclic,
             }
         )
         return names
