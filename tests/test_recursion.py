@@ -2,8 +2,8 @@
 calls that derivative's own emitted functions (fwd_f calls fwd_f, jvp_f calls jvp_f).
 
 Each form published numpy code recurses in is a row checked as tests/test_oracle.py checks
-its rows: reverse mode, forward mode and hvp against central finite differences and
-autograd, each derivative called twice (the conftest runs every call's specialised code
+its rows: reverse mode, forward mode, hvp and reverse over reverse against central finite
+differences and autograd, each derivative called twice (the conftest runs every call's specialised code
 against the generic code: the first call makes it, the second runs the one made).
 """
 
@@ -246,6 +246,20 @@ def test_hvp(row):
         got = hvp(*row.args, v)
         autograd_result = lambda: autograd_hvp(row.f, row.args, row.wrt, v)  # noqa: E731
         judge(row, "hvp", got, expected, autograd_result, scale=30)
+
+
+@pytest.mark.parametrize("row", TABLE.params("grad_of_grad"))
+def test_grad_of_grad(row):
+    """Reverse over reverse: the vjp of the gradient (H u), whose transform differentiates
+    the recursive fwd_f and bwd_f."""
+    gradient = nf.grad(row.f, wrt=row.wrt)
+    u = random_like(row.args[row.wrt], seed=3)
+    expected = gradient_along(gradient, widened(row.args), row.wrt, u)
+    vjp = nf.vjp(gradient, wrt=row.wrt)
+    for _ in range(2):
+        got = vjp(*row.args)[1](u)
+        autograd_result = lambda: autograd_hvp(row.f, row.args, row.wrt, u)  # noqa: E731
+        judge(row, "grad_of_grad", got, expected, autograd_result, scale=30)
 
 
 def test_the_derivatives_of_a_recursive_function_call_themselves():
