@@ -169,6 +169,8 @@ def _same_constant(a, b):
 @functools.cache
 def _defaults(fn):
     """fn's keyword defaults, where its signature says them (`where=True` means everywhere)."""
+    if "=" not in (getattr(fn, "__text_signature__", None) or "="):
+        return {}  # (a builtin's signature without any: math.sqrt's, read without tokenizing)
     try:
         parameters = inspect.signature(fn).parameters
     except (TypeError, ValueError):

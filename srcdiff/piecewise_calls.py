@@ -27,8 +27,11 @@ from .reduce_loops import calls_run_once, lowered_block
 from .statics import is_function_value
 
 
-def piecewise_as_writes(func, resolve, fresh):
-    """Lower the np.piecewise calls of func's statements (in place); whether any was."""
+def piecewise_as_writes(func, resolve, fresh, called):
+    """Lower the np.piecewise calls of func's statements (in place); whether any was.
+    `called`: reduce_loops.called_objects(func)."""
+    if id(np.piecewise) not in called:
+        return False
 
     local_defs = {n.name for n in ir.walk(func) if isinstance(n, gast.FunctionDef)} - {func.name}
 

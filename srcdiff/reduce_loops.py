@@ -22,8 +22,17 @@ _DEFERRED = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.Generator
 _DEFERRED += (gast.SetComp, gast.DictComp)
 
 
-def reduces_as_loops(func, resolve, fresh):
-    """Lower the reduce calls of func's statements (in place); whether any was."""
+def called_objects(func, resolve):
+    """The ids of what the calls in `func` call (where the resolver knows it): one walk, for
+    the lowerings to ask before each looks through every statement's calls."""
+    return {id(resolve(n.func)) for n in ir.walk(func) if n.__class__ is gast.Call}
+
+
+def reduces_as_loops(func, resolve, fresh, called):
+    """Lower the reduce calls of func's statements (in place); whether any was. `called`:
+    called_objects(func)."""
+    if id(functools.reduce) not in called:
+        return False
     calls_of = lambda stmt: _reduce_calls(stmt, resolve)  # noqa: E731
     return lowered_block(
         func.body, calls_of, lambda call, stmt: _as_loop(call, stmt, resolve, fresh)

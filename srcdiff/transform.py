@@ -18,7 +18,7 @@ from .past_the_end import raise_past_the_end
 from .write_forms import lower_write_forms
 from .indexed_items import unpack_indexed_loop_targets
 from .piecewise_calls import piecewise_as_writes
-from .reduce_loops import reduces_as_loops
+from .reduce_loops import called_objects, reduces_as_loops
 from .inline import Inliner
 from .local_classes import name_made_receivers
 from .made_derivatives import is_made_path, remade
@@ -357,8 +357,9 @@ def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixe
     then ANF. `own_names` are the emitted module's functions: no other name is one of them."""
     names = ir.Names(parsed.node)
     names.used.update(own_names)
-    lowered = reduces_as_loops(parsed.node, parsed.resolve, names.fresh)
-    lowered |= piecewise_as_writes(parsed.node, parsed.resolve, names.fresh)
+    called = called_objects(parsed.node, parsed.resolve)
+    lowered = reduces_as_loops(parsed.node, parsed.resolve, names.fresh, called)
+    lowered |= piecewise_as_writes(parsed.node, parsed.resolve, names.fresh, called)
     if unpack_indexed_loop_targets(parsed.node, parsed.resolve, names.fresh) | lowered:
         parsed.find_locals()  # (the names the loops and writes bind)
     if Inliner(parsed.node, names, parsed.resolve, parsed.location, parsed.sibling).run():
