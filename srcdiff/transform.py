@@ -8,7 +8,7 @@ import operator
 import sys
 import threading
 
-from . import __version__, arguments, cache, codegen, ir, naming, provenance, remat
+from . import __version__, arguments, cache, codegen, ir, naming, provenance, recursion, remat
 from .activity import Activity
 from .anf import Normalizer
 from .containers import lower_containers
@@ -42,14 +42,10 @@ _FRAMES_PER_CALL_LEVEL = 100  # (more than a level takes: see derive_callee in g
 
 
 class _Deriving(threading.local):
-    """The functions this thread is transforming now (a call back into one is recursion)."""
+    """The functions this thread is transforming now (a call back into one: recursion.py)."""
 
     def __init__(self):
         self.codes = set()  # (code, globals, statics) of each function being made
-        # the callee derivatives being made, innermost last: [(what each is made for, in
-        # which mode, with respect to which parameters, of which outputs), its names,
-        # whether its call of the next one is in a recursion through both]
-        self.variants = []
         self.varied_items = {}  # what the activity analyses of the transform in progress share
         self.below = {}  # naming.shared's, of what the module being made holds so far
         self.made = {}  # what a module made so far is made from -> its naming.Made
@@ -429,9 +425,10 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
         )
         variant = naming.variant(callee, callee_wrt, options)
         made_for = _made_for(callee, options.get("statics", ()))
-        recursive = _recursion(made_for, mode.for_callees, callee_wrt, callee_outputs)
-        if recursive is not None:  # (made already, or in the making: its names are given)
-            return (), variant, *recursive
+        making = (made_for, mode.for_callees, tuple(callee_wrt), _outputs(callee_outputs))
+        called_back = recursion.called_back(making)
+        if called_back is not None:  # (in the making: its names are given)
+            return (), variant, *called_back
         options.update(_suffixed_option(naming.passed_on(suffixed, variant, _in_progress.below)))
         # a callee is transformed inside its caller's transform (a static argument it
         # needs is the caller's to give): each level of calls takes a few dozen frames
@@ -442,38 +439,9 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
         finally:
             sys.setrecursionlimit(limit)
         _in_progress.below.update(naming.shared(made)[1])  # (for a module named again)
-        return options.get("suffixed", ()), variant, None, _called_back_through_callee()
+        return options.get("suffixed", ()), variant, None, recursion.through_callee()
 
     return derive_callee
-
-
-def _recursion(made_for, mode, wrt, outputs):
-    """(the names of the derivative in progress that a call differentiated as (made_for,
-    mode, wrt, outputs) calls back, whether that is another function's) or None. A call
-    back into the function whose module is being made calls that module's own functions.
-    One back into a function that called this one, through the functions whose modules are
-    being made, calls that function's, and marks each call on the way as in the recursion:
-    those modules call each other's functions, linked as they run. The same function
-    called back another way (other parameters differentiated) is a derivative of its own,
-    made as any callee is: the ways are finitely many, so the recursion of transforms ends."""
-    asked = (made_for, Mode(mode), tuple(wrt), _outputs(outputs))
-    variants = _in_progress.variants
-    found = next((k for k, (variant, *_) in enumerate(variants) if variant == asked), None)
-    if found is None:
-        return None
-    for on_the_way in variants[found:-1]:
-        on_the_way[2] = True
-    return variants[found][1], found < len(variants) - 1
-
-
-def _called_back_through_callee():
-    """Whether the callee just made (or one below it) called back the function whose module
-    is being made, or one that called it: then the call of the callee is in that recursion."""
-    variants = _in_progress.variants
-    if not variants or not variants[-1][2]:
-        return False
-    variants[-1][2] = False  # (its next callee's is another call)
-    return True
 
 
 @codegen.located_in_user_code
@@ -509,11 +477,10 @@ def generate(
         parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
     )
     made_for = _made_for(fn, tuple(statics))
-    # (a callee's, which a call back into it calls by its names: only a callee's derivative
-    # has the fwd_f and bwd_f a call needs)
-    variant = (made_for, mode, tuple(wrt), _outputs(outputs))
-    variant = None if names is None else [variant, func_names, False]
-    program = _normalized(made_for, variant, normalizer)
+    # (a callee's only: f's own derivative has no fwd_f and bwd_f for a call back to call)
+    making = None if names is None else (made_for, mode, tuple(wrt), _outputs(outputs))
+    with recursion.making(making, func_names):
+        program = _normalized(made_for, normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
     funcs, suffixes = _sweeps(
         program,
@@ -596,20 +563,15 @@ def _made_for(fn, statics):
     return fn.__code__, id(fn.__globals__), statics
 
 
-def _normalized(made_for, variant, normalizer):
+def _normalized(made_for, normalizer):
     """The program in ANF, its loop-invariant reads hoisted; the callees it calls are derived
-    meanwhile, fn's code and statics marked as in progress, and the `variant` of a callee's
-    derivative with its names (what a call back into it finds)."""
+    meanwhile, fn's code and statics marked as in progress."""
     _in_progress.codes.add(made_for)
-    if variant is not None:
-        _in_progress.variants.append(variant)
     try:
         program = normalizer.run()
         hoist_loop_reads(program, normalizer.names)
         return program
     finally:
-        if variant is not None:
-            _in_progress.variants.pop()
         _in_progress.codes.discard(made_for)
         if not _in_progress.codes:
             _in_progress.varied_items.clear()

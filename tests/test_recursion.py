@@ -270,6 +270,20 @@ def test_the_derivatives_of_a_recursive_function_call_themselves():
     assert "_t2, d_t2 = jvp_power(dx, x, n - 1)" in nf.jvp(power_sum).source
 
 
+def test_the_specialised_code_follows_the_first_call_in_then_runs_the_generic_code():
+    def f(x):
+        return np.sum(power(x, 3))
+
+    x = np.array([0.5, 2.0])
+    gradient = nf.grad(f)
+    source = gradient.source_for(x)
+    assert "def fwd_power_s1(x, n):" in source and "def bwd_power_s1(b_t0, saved):" in source
+    assert "_t2, power_saved = fwd_power(x, _t1)" in source  # (n - 1 not known: generic)
+    assert "power_grads = bwd_power(b_t2, power_saved)" in source
+    for _ in range(2):
+        np.testing.assert_allclose(gradient(x), 3 * x**2)
+
+
 def test_the_recursion_takes_as_deep_a_recursion_as_f_less_a_few_frames():
     """srcdiff adds a frame per level of f's recursion and per derivative, no more."""
 

@@ -1,0 +1,68 @@
+"""Recursion: a call back into a function whose derivative is being made.
+
+A callee's derivative is made inside its caller's transform (transform.py), so a function
+that calls itself would be made again inside its own transform without end. Instead each
+callee derivative in the making is kept here with its names, innermost last, and a call
+differentiated the same way (the same function and static arguments, mode, parameters and
+outputs differentiated) as one of them calls it by those names:
+
+- a call back into the innermost, the function whose module is being made, calls that
+  module's own functions (`fwd_power` calls `fwd_power`);
+- a call back into one further out (`is_odd` calling back `is_even`, which called it) calls
+  that one's, and each call between them is marked as in the recursion: those modules call
+  each other's functions, so none is made or loaded inside another; they are linked as
+  they run (transform._run, Emitted.link).
+
+The same function called another way (other parameters differentiated) is a derivative of
+its own, made as any callee is: the ways are finitely many, so the transforms end.
+"""
+
+import contextlib
+import threading
+
+
+class _Making(threading.local):
+    def __init__(self):
+        # [(made_for, mode, wrt, outputs), its names, whether its call of the next one
+        # is in a recursion through both], for each callee derivative being made
+        self.derivatives = []
+
+
+_making = _Making()
+
+
+@contextlib.contextmanager
+def making(variant, names):
+    """Keep the callee derivative `variant` (made_for, mode, wrt, outputs) and its `names`
+    as in the making while its calls are differentiated; None: not a callee's."""
+    if variant is None:
+        yield
+        return
+    _making.derivatives.append([variant, tuple(names), False])
+    try:
+        yield
+    finally:
+        _making.derivatives.pop()
+
+
+def called_back(variant):
+    """(the names of the derivative in the making that a call differentiated as `variant`
+    calls, whether it is one further out than the innermost) or None."""
+    derivatives = _making.derivatives
+    found = next((k for k, (v, *_) in enumerate(derivatives) if v == variant), None)
+    if found is None:
+        return None
+    for on_the_way in derivatives[found:-1]:
+        on_the_way[2] = True
+    return list(derivatives[found][1]), found < len(derivatives) - 1
+
+
+def through_callee():
+    """Whether the callee just made (or one below it) called back the function whose
+    derivative is being made, or one further out: then the call of the callee is in that
+    recursion."""
+    derivatives = _making.derivatives
+    if not derivatives or not derivatives[-1][2]:
+        return False
+    derivatives[-1][2] = False  # (its next callee's is another call)
+    return True
