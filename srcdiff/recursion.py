@@ -24,7 +24,8 @@ import threading
 class _Making(threading.local):
     def __init__(self):
         # [(made_for, mode, wrt, outputs), its names, whether its call of the next one
-        # is in a recursion through both], for each callee derivative being made
+        # is in a recursion through both, whether it is a callee's], for each derivative
+        # being made that a call can call
         self.derivatives = []
 
 
@@ -32,13 +33,14 @@ _making = _Making()
 
 
 @contextlib.contextmanager
-def making(variant, names):
-    """Keep the callee derivative `variant` (made_for, mode, wrt, outputs) and its `names`
-    as in the making while its calls are differentiated; None: not a callee's."""
+def making(variant, names, callee=True):
+    """Keep the derivative `variant` (made_for, mode, wrt, outputs) and its `names` as in
+    the making while its calls are differentiated (None: one no call can call). f's own
+    (not a `callee`'s) is called only by f itself: its module is the one not linked."""
     if variant is None:
         yield
         return
-    _making.derivatives.append([variant, tuple(names), False])
+    _making.derivatives.append([variant, tuple(names), False, callee])
     try:
         yield
     finally:
@@ -49,12 +51,20 @@ def called_back(variant):
     """(the names of the derivative in the making that a call differentiated as `variant`
     calls, whether it is one further out than the innermost) or None."""
     derivatives = _making.derivatives
-    found = next((k for k, (v, *_) in enumerate(derivatives) if v == variant), None)
+    innermost = len(derivatives) - 1
+    found = next(
+        (
+            k
+            for k, (v, _, _, callee) in enumerate(derivatives)
+            if v == variant and (callee or k == innermost)
+        ),
+        None,
+    )
     if found is None:
         return None
     for on_the_way in derivatives[found:-1]:
         on_the_way[2] = True
-    return list(derivatives[found][1]), found < len(derivatives) - 1
+    return list(derivatives[found][1]), found < innermost
 
 
 def through_callee():

@@ -477,9 +477,10 @@ def generate(
         parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
     )
     made_for = _made_for(fn, tuple(statics))
-    # (a callee's only: f's own derivative has no fwd_f and bwd_f for a call back to call)
-    making = None if names is None else (made_for, mode, tuple(wrt), _outputs(outputs))
-    with recursion.making(making, func_names):
+    # (a callee's, or f's own JVP, which is one; f's gradient has no fwd_f and bwd_f)
+    called_as = names is not None or mode is Mode.JVP and not has_aux
+    making = (made_for, mode, tuple(wrt), _outputs(outputs)) if called_as else None
+    with recursion.making(making, func_names, callee=names is not None):
         program = _normalized(made_for, normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
     funcs, suffixes = _sweeps(

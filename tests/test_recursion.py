@@ -268,6 +268,11 @@ def test_the_derivatives_of_a_recursive_function_call_themselves():
     assert "_t2, power_saved = fwd_power(x, _t1)" in source
     assert "power_grads = bwd_power(b_t2, power_saved)" in source
     assert "_t2, d_t2 = jvp_power(dx, x, n - 1)" in nf.jvp(power_sum).source
+    # f's own JVP is what a call of f differentiates: the recursion calls it, no copy
+    source = nf.jvp(power).source
+    assert source.count("def jvp_power") == 1 and "= jvp_power(dx, x, n - 1)" in source
+    x = np.array([0.5, 2.0])
+    np.testing.assert_allclose(nf.jvp(power)(x, 3, np.ones(2))[1], 3 * x**2)
 
 
 def test_the_specialised_code_follows_the_first_call_in_then_runs_the_generic_code():
