@@ -330,6 +330,37 @@ def test_a_rebound_recursive_function_is_differentiated_anew(monkeypatch):
     np.testing.assert_allclose(gradient(x), 6 * x**2)
 
 
+def odd_leaf(x):
+    return np.sin(x)
+
+
+def even_again(x, n):
+    return np.cos(x) if n == 0 else x * odd_again(x, n - 1)
+
+
+def odd_again(x, n):
+    return odd_leaf(x) * SCALE if n == 0 else x * even_again(x, n - 1)
+
+
+SCALE = 1.0
+
+
+def test_a_function_rebound_below_the_call_back_of_a_recursion_is_seen(monkeypatch):
+    """odd_leaf and SCALE are read only by odd_again, whose derivative is linked with
+    even_again's."""
+
+    def f(x):
+        return np.sum(even_again(x, 3))
+
+    x = np.array([0.5, 2.0])
+    gradient = nf.grad(f)
+    np.testing.assert_allclose(gradient(x), 3 * x**2 * np.sin(x) + x**3 * np.cos(x))
+    monkeypatch.setitem(globals(), "odd_leaf", np.cos)
+    np.testing.assert_allclose(gradient(x), 3 * x**2 * np.cos(x) - x**3 * np.sin(x))
+    monkeypatch.setitem(globals(), "SCALE", 2.0)  # (a global it reads, re-read at each call)
+    np.testing.assert_allclose(gradient(x), 2 * (3 * x**2 * np.cos(x) - x**3 * np.sin(x)))
+
+
 MODULE = textwrap.dedent("""
     import numpy as np
 
