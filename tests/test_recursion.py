@@ -217,6 +217,24 @@ def differentiated_the_other_way_and_back(a, b):
     return np.sum(swap(a, b, 5))
 
 
+def ping(a, b, n):
+    return a * b if n == 0 else np.sin(pong(b, a, n - 1)) * a
+
+
+def pong(a, b, n):
+    return a + b if n == 0 else np.cos(ping(a * b, b, n - 1)) + b
+
+
+def ping_pong(a, b):
+    """Two functions calling each other with their arguments swapped, from three calls
+    differentiating different arguments."""
+    return np.sum(ping(a, b, 5) + pong(a, 2.0, 3) + ping(1.5, b, 2))
+
+
+case(rng.normal(size=3), rng.normal(size=3), wrt=0)(ping_pong)
+case(rng.normal(size=3), rng.normal(size=3), wrt=1)(ping_pong)
+
+
 @pytest.mark.parametrize("row", TABLE.params("reverse"))
 def test_reverse(row):
     expected = finite_differences(row.f, row.args, row.wrt)
