@@ -235,6 +235,66 @@ case(rng.normal(size=3), rng.normal(size=3), wrt=0)(ping_pong)
 case(rng.normal(size=3), rng.normal(size=3), wrt=1)(ping_pong)
 
 
+def value_and_count(x, n):
+    """A tuple, of which only the first item carries a derivative."""
+    if n == 0:
+        return np.sin(x), 1
+    value, count = value_and_count(x, n - 1)
+    return x * value, count + 1
+
+
+@case(rng.normal(size=3))
+def recursion_returning_a_pair(x):
+    value, count = value_and_count(x, 3)
+    return np.sum(value) * count
+
+
+def in_a_loop(x, n):
+    if n == 0:
+        return x
+    h = x
+    for k in range(2):
+        h = np.tanh(in_a_loop(h, n - 1) + k)
+    return h
+
+
+@case(rng.normal(size=3))
+def recursion_in_a_loop(x):
+    return np.sum(in_a_loop(x, 3))
+
+
+def _made_recursive():
+    def halved(x, n):
+        return x if n == 0 else x * np.sin(halved(x / 2, n - 1))
+
+    return halved
+
+
+halved = _made_recursive()  # (it calls itself through its closure cell)
+
+
+@case(rng.normal(size=3))
+def recursion_of_a_closure(x):
+    return np.sum(halved(x, 4))
+
+
+class Decay:
+    def __init__(self, rate):
+        self.rate = rate
+
+    def apply(self, x, steps):
+        return x if steps == 0 else self.apply(np.tanh(self.rate * x), steps - 1)
+
+
+@case(
+    rng.normal(size=3),
+    Decay(0.9),
+    autograd="autograd cannot run a method bound to another np",
+)
+def recursion_through_self(x, decay):
+    return np.sum(decay.apply(x, 4) ** 2)
+
+
 @pytest.mark.parametrize("row", TABLE.params("reverse"))
 def test_reverse(row):
     expected = finite_differences(row.f, row.args, row.wrt)
