@@ -76,3 +76,14 @@ def through_callee():
         return False
     derivatives[-1][2] = False  # (its next callee's is another call)
     return True
+
+
+def names_in_making(fn):
+    """The names of fn's derivatives in the making: a call back into one calls it by them,
+    so no other derivative of fn in a module made inside it may take them."""
+    return {
+        name
+        for (made_for, *_), names, *_ in _making.derivatives
+        if made_for[0] is fn.__code__
+        for name in names
+    }

@@ -12,7 +12,7 @@ import os
 
 import gast
 
-from . import ir, naming, unparse
+from . import ir, naming, recursion, unparse
 from .changed_later import left_as_passed
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
@@ -314,6 +314,7 @@ class UserCalls:
         if names is not None:
             return names
         taken = {n for c in self.callees for n in c["names"]} | self.names.used
+        taken |= recursion.names_in_making(fn)
         wrt_names = [positional[i] for i in wrt]
         names = naming.callee_names(
             fn, wrt_names, outputs, self.suffixed, self.callee_prefixes, taken

@@ -295,6 +295,22 @@ def recursion_through_self(x, decay):
     return np.sum(decay.apply(x, 4) ** 2)
 
 
+def even_step(x, y, n):
+    return np.sin(x) * y if n == 0 else x * odd_step(x, y, n - 1)
+
+
+def odd_step(x, y, n):
+    return np.cos(x) if n == 0 else even_step(y, x, 0) * even_step(x, y, n - 1)
+
+
+@case(rng.normal(size=3), rng.normal(size=3))
+def called_another_way_before_the_call_back(x, y):
+    """odd_step calls even_step another way (y differentiated) before calling back the
+    even_step that called it: the other is named apart (fwd_even_step_y), not as the one
+    the call back calls."""
+    return np.sum(even_step(x, y, 4))
+
+
 @pytest.mark.parametrize("row", TABLE.params("reverse"))
 def test_reverse(row):
     expected = finite_differences(row.f, row.args, row.wrt)
@@ -346,6 +362,9 @@ def test_the_derivatives_of_a_recursive_function_call_themselves():
     assert "_t2, power_saved = fwd_power(x, _t1)" in source
     assert "power_grads = bwd_power(b_t2, power_saved)" in source
     assert "_t2, d_t2 = jvp_power(dx, x, n - 1)" in nf.jvp(power_sum).source
+    source = nf.grad(called_another_way_before_the_call_back).source
+    assert "_t2, even_step_saved = fwd_even_step_y(y, x, 0)" in source
+    assert "_t4, even_step_saved_1 = fwd_even_step(x, y, _t3)" in source
     # f's own JVP is what a call of f differentiates: the recursion calls it, no copy
     source = nf.jvp(power).source
     assert source.count("def jvp_power") == 1 and "= jvp_power(dx, x, n - 1)" in source
