@@ -477,10 +477,7 @@ def generate(
         parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
     )
     made_for = _made_for(fn, tuple(statics))
-    # (a callee's, or f's own JVP, which is one; f's gradient has no fwd_f and bwd_f)
-    called_as = names is not None or mode is Mode.JVP and not has_aux
-    making = (made_for, mode, tuple(wrt), _outputs(outputs)) if called_as else None
-    with recursion.making(making, func_names, callee=names is not None):
+    with recursion.making(*_called_as(made_for, mode, wrt, outputs, has_aux, names, func_names)):
         program = _normalized(made_for, normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
     funcs, suffixes = _sweeps(
@@ -562,6 +559,15 @@ def _meta(
 def _made_for(fn, statics):
     """What a transform in progress is made for: a call back into the same is recursion."""
     return fn.__code__, id(fn.__globals__), statics
+
+
+def _called_as(made_for, mode, wrt, outputs, has_aux, names, func_names):
+    """recursion.making's arguments for a derivative: what a call back into it asks for
+    (None for f's gradient, which has no fwd_f and bwd_f to call; f's own JVP is one a call
+    can call), its names, and whether it is a callee's (named by its caller)."""
+    callable_ = names is not None or mode is Mode.JVP and not has_aux
+    asked = (made_for, mode, tuple(wrt), _outputs(outputs)) if callable_ else None
+    return asked, func_names, names is not None
 
 
 def _normalized(made_for, normalizer):
