@@ -85,6 +85,12 @@ class ValueAndGrad(Transformed):
         )
         self._has_aux = has_aux
 
+    @property
+    def gradient_and_value(self):
+        """The derivative whose (gradient, value) a call in f gives reversed, or None (with
+        has_aux) (made_derivatives.move_tangents_first)."""
+        return None if self._has_aux else self._derivative
+
     def __call__(self, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
         if self._has_aux:
             gradient, value, aux = self._derivative(*args, **kwargs)
@@ -102,6 +108,16 @@ class VJP(Transformed):
 
     def __init__(self, fun, wrt, optimized):
         super().__init__(fun, Derivative(fun, wrt, Mode.SPLIT, optimized=optimized))
+        self._given, self._cotangent_first = (wrt, optimized), None
+
+    @property
+    def cotangent_first(self):
+        """The derivative a pullback's call in f runs, vjp_<f>(cotangent, *args), made when
+        first asked for (made_derivatives.pullbacks_as_calls)."""
+        if self._cotangent_first is None:
+            wrt, optimized = self._given
+            self._cotangent_first = Derivative(self.fun, wrt, Mode.VJP, optimized=optimized)
+        return self._cotangent_first
 
     def __call__(self, *args: Any, **kwargs: Any) -> tuple[Any, Pullback]:
         args, kwargs = self._bind(args, kwargs)

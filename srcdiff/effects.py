@@ -114,6 +114,10 @@ class EffectStatements:
         ):
             raise _out_refused(value, loc)
         if self._is_active(value, self.varied) and not self._reads_only(value):
+            if _sorts_a_name(value) and self._sorts_its_own_array(value.func.value.id):
+                # (list.sort takes only key= and reverse=: anything else sorts an array)
+                self.assign_statement(_sorted_array(value), loc, out)
+                return
             if _sorts_a_name(value):
                 raise _sort_refused(value, loc)
             raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
@@ -128,6 +132,21 @@ class EffectStatements:
         written = self._written_by(value) if isinstance(value, gast.Call) else []
         out.append(  # print(x), logging: as written
             self.aliasing.kept_write(stmt, self.rename(stmt), written, loc, self.versions)
+        )
+
+    def _sorts_its_own_array(self, name):
+        """Whether `name`.sort() may be followed as `name = np.sort(name)`: name bound only
+        to new values (x.copy(), x * 2), no caller's array nor a view, which f sorts too."""
+        values = [
+            n.value
+            for n in ir.walk(self.p.node)
+            if isinstance(n, gast.Assign) and name in ir.names_in(n.targets[0], gast.Store)
+        ]
+        return (
+            self.p.resolve(ir.attr("np", "sort")) is np.sort
+            and name not in self.params
+            and bool(values)
+            and all(_is_a_new_array(v) for v in values)
         )
 
     def _written_by(self, call):
@@ -281,7 +300,29 @@ def _sorts_a_name(call):
         and isinstance(call.func, gast.Attribute)
         and call.func.attr == "sort"
         and isinstance(call.func.value, gast.Name)
+        and not {k.arg for k in call.keywords} & {"key", "reverse"}
     )
+
+
+def _is_a_new_array(value):
+    copied = (
+        isinstance(value, gast.Call)
+        and isinstance(value.func, gast.Attribute)
+        and value.func.attr == "copy"
+    )
+    return copied or isinstance(value, (gast.BinOp, gast.UnaryOp))
+
+
+def _sorted_array(call):
+    """`y.sort(...)` of a differentiated value as `y = np.sort(y, ...)`, y checked to be an
+    array as it runs where the call does not show it (no arguments: a list's sort too)."""
+    name = call.func.value.id
+    sorted_name = ir.name(name)
+    if not call.args and not call.keywords:
+        sorted_name = ir.call("runtime.an_array", sorted_name, ir.const(name))
+    value = ir.call("np.sort", sorted_name, *call.args)
+    value.keywords = call.keywords
+    return gast.copy_location(ir.assign(name, value), call)
 
 
 def _sort_refused(call, loc):

@@ -30,6 +30,7 @@ from .function_aliases import (
     substitute_function_aliases,
 )
 from .comprehensions_of_functions import comprehensions_of_functions
+from .deques import deques_as_lists
 from .frozen_distributions import unfreeze_distributions
 from .function_values import LoopsOverFunctions, pick_local_functions
 from .made_derivatives import move_tangents_first
@@ -71,6 +72,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
         substitute_function_aliases(self.func, self.resolve)
         move_tangents_first(self.func, self.resolve)  # (of a name bound to nf.jvp(g))
         unfreeze_distributions(self.func, self.resolve, self.names)
+        deques_as_lists(self.func, self.resolve)
         self._read_objects_through()
         maps_to_comprehensions(self.func, self.resolve)
         if comprehensions_of_functions(self.func, self.resolve, self.location):

@@ -66,7 +66,9 @@ class LoopStatements:
         elif len(pairs) == 1 and not self._is_active(stmt.iter):
             self.depth -= 1
             held = self.names.fresh("_seq")
-            out.append(ir.Assign([held], ir.call("list", self.rename(stmt.iter)), loc))
+            # (a loop a break may leave reads no further than f's: its iterable may be endless)
+            listing = "runtime.taken_items" if getattr(stmt, "exits", False) else "list"
+            out.append(ir.Assign([held], ir.call(listing, self.rename(stmt.iter)), loc))
             self.depth += 1
             iterable, target = ir.name(held), self.store(stmt.target.id)
         else:

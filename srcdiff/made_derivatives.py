@@ -155,9 +155,11 @@ def inside_hint(derivative):
     from .composed import HVP, VJP, ValueAndGrad
     from .modes import Mode
 
-    along = "write def g_along(w, x, u): return np.sum({} * u) at module level, and call "
     if isinstance(derivative, ValueAndGrad):
-        return "call nf.grad(g, preserve_result=True), which returns (gradient, value)"
+        return (
+            "call nf.grad(g, has_aux=True), which returns (gradient, aux), and compute g's "
+            "value by calling g"
+        )
     if isinstance(derivative, (HVP, VJP)) or getattr(derivative, "_mode", None) is Mode.JVP:
         if getattr(derivative, "tangents_first", None) is not None:
             return "pass each of g's arguments by position, the tangent last: nf.jvp(g)(w, x, v)"
@@ -165,9 +167,8 @@ def inside_hint(derivative):
             return "call nf.hvp(g, wrt=k) once for each position k"
         if isinstance(derivative, VJP):
             return (
-                "for a scalar g call nf.grad(g); else "
-                + along.format("g(w, x)")
-                + "nf.grad(g_along)(w, x, u): the vjp of g with cotangent u"
+                "bind its pullback to a name of its own and only call it, with the cotangent: "
+                "out, pullback = nf.vjp(g)(w, x), then pullback(u)"
             )
         return "call nf.jvp(g, wrt=k) once for each position k, and add the tangents"
     if len(getattr(derivative, "wrt", ())) > 1 or not getattr(derivative, "_single", True):
@@ -184,6 +185,8 @@ def move_tangents_first(func, resolve, calls=None):
     `nf.hvp(g)(w, x, v)` as `nf.hvp(g).tangents_first(v, w, x)[1]` (its emitted code
     returns (gradient, product)). `func`: a gast FunctionDef, changed in place; `calls`:
     its calls, where known."""
+    if pullbacks_as_calls(func, resolve):
+        calls = None  # (calls of derivatives written anew)
     calls = [n for n in ir.walk(func) if isinstance(n, gast.Call)] if calls is None else calls
     moved = {id(call): made for call in calls if (made := _moved(call, resolve)) is not None}
     if not moved:  # (no walk that changes nothing)
@@ -204,6 +207,8 @@ def _moved(call, resolve):
     from .composed import HVP
 
     derivative = resolve(call.func)
+    if getattr(derivative, "gradient_and_value", None) is not None:
+        return _reversed_result(call, "gradient_and_value")
     first = getattr(derivative, "tangents_first", None)
     if not callable(first) or call.keywords or any(isinstance(a, gast.Starred) for a in call.args):
         return None
@@ -217,3 +222,98 @@ def _moved(call, resolve):
     if isinstance(derivative, HVP):
         moved = gast.Subscript(value=moved, slice=gast.Constant(1, None), ctx=gast.Load())
     return gast.copy_location(moved, call)
+
+
+def _reversed_result(call, attribute):
+    """`vg(w, x)` of a value_and_grad as `vg.gradient_and_value(w, x)[::-1]`: its
+    derivative, made with preserve_result=True, which f may call, returns (gradient, value)."""
+    moved = gast.Call(
+        func=gast.Attribute(value=call.func, attr=attribute, ctx=gast.Load()),
+        args=call.args,
+        keywords=call.keywords,
+    )
+    backwards = gast.Slice(lower=None, upper=None, step=ir.const(-1))
+    return gast.copy_location(gast.Subscript(value=moved, slice=backwards, ctx=gast.Load()), call)
+
+
+def pullbacks_as_calls(func, resolve):
+    """`out, pullback = nf.vjp(g)(w, x)` in f, then `pullback(u)`, as `pullback_w, pullback_x
+    = w, x` and `out = nf.vjp(g).fun(pullback_w, pullback_x)`, each `pullback(u)` the call of
+    the derivative taking the cotangent first, `nf.vjp(g).cotangent_first(u, pullback_w,
+    pullback_x)` (g's forward sweep runs again there). Only where the pullback is bound
+    there alone and only called, with one argument; else it is refused where the vjp is
+    called. Whether any was rewritten."""
+    taken = ir.names_in(func) | ir.names_in(func, gast.Store)
+    changed = False
+    for block in _blocks(func):
+        for k, stmt in enumerate(block):
+            vjp_call, out, pullback = _vjp_call(stmt, resolve)
+            if vjp_call is None or not _only_called(func, pullback):
+                continue
+            copies = [f"{pullback}_{_arg_name(a, n)}" for n, a in enumerate(vjp_call.args)]
+            if taken & set(copies) or len(set(copies)) < len(copies):
+                continue
+            maker = vjp_call.func
+            value = ir.call(ir.attr(ir.copy_tree(maker), "fun"), *map(ir.name, copies))
+            block[k : k + 1] = [
+                gast.copy_location(new, stmt)
+                for new in [*map(ir.assign, copies, vjp_call.args), ir.assign(out, value)]
+            ]
+            for call in [n for n in ir.walk(func) if _calls_name(n, pullback)]:
+                call.func = ir.attr(ir.copy_tree(maker), "cotangent_first")
+                call.args = call.args + list(map(ir.name, copies))
+            changed = True
+    return changed
+
+
+def _blocks(func):
+    """The statement lists of `func`, its body's and each compound statement's."""
+    for node in ir.walk_statements(func):
+        for field in ("body", "orelse", "finalbody", "handlers"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], gast.stmt):
+                yield block
+
+
+def _vjp_call(stmt, resolve):
+    """(the call, the output's target, the pullback's name) of `out, pullback =
+    nf.vjp(g)(...)`, its arguments by position; else (None, None, None)."""
+    from .composed import VJP
+
+    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1):
+        return None, None, None
+    target, call = stmt.targets[0], stmt.value
+    if not (
+        isinstance(target, (gast.Tuple, gast.List))
+        and len(target.elts) == 2
+        and isinstance(target.elts[1], gast.Name)
+        and isinstance(call, gast.Call)
+        and not call.keywords
+        and not any(isinstance(a, gast.Starred) for a in call.args)
+        and isinstance(resolve(call.func), VJP)
+    ):
+        return None, None, None
+    return call, target.elts[0], target.elts[1].id
+
+
+def _only_called(func, pullback):
+    """Whether `pullback` is bound once in func and read only as a call of one argument."""
+    names = [n for n in ir.name_nodes(func) if n.id == pullback]
+    calls = [n for n in ir.walk(func) if _calls_name(n, pullback)]
+    stored = [n for n in names if not isinstance(n.ctx, gast.Load)]
+    return len(stored) == 1 and len(calls) == len(names) - 1
+
+
+def _calls_name(node, name):
+    return (
+        isinstance(node, gast.Call)
+        and isinstance(node.func, gast.Name)
+        and node.func.id == name
+        and len(node.args) == 1
+        and not node.keywords
+        and not isinstance(node.args[0], gast.Starred)
+    )
+
+
+def _arg_name(argument, position):
+    return argument.id if isinstance(argument, gast.Name) else str(position)

@@ -218,6 +218,10 @@ def chain(*iterables):
 @_version_of(itertools.islice)
 def islice(iterable, *bounds):
     window = slice(*bounds)
+    if window.stop is None and not hasattr(iterable, "__getitem__"):
+        # (an iterator, perhaps endless: its items taken only as far as the caller takes them)
+        start, step = window.start or 0, window.step or 1
+        return (item for k, item in enumerate(iterable) if k >= start and (k - start) % step == 0)
     if window.stop is None:
         return list(iterable)[window]
     # (no more items taken than islice takes: the iterable may be endless, or read on later)

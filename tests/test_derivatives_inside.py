@@ -194,6 +194,72 @@ def test_a_second_derivative_and_one_with_aux_inside_f(arrays):
     np.testing.assert_allclose(gradient, numerical_grad(through_aux, (w, x), 0, eps=EPS), rtol=RTOL)
 
 
+def elementwise_inner(w, x):
+    return np.tanh(x @ w) ** 2
+
+
+def with_a_pullback(w, x):
+    out, pullback = nf.vjp(elementwise_inner)(w, x)
+    cotangent = np.cos(out)
+    w = w * 2.0  # (the pullback is of the w it was made at)
+    return np.sum(pullback(cotangent) ** 2) * np.sum(w)
+
+
+along_x = nf.vjp(elementwise_inner, wrt=1)
+
+
+def with_a_pullback_in_x(w, x):
+    out, pullback = along_x(w, x)
+    return np.sum(pullback(out) * x)
+
+
+def with_value_and_grad(w, x):
+    value, g = nf.value_and_grad(inner)(w, x)
+    return value * inner(w - 0.1 * g, x)
+
+
+def a_with_a_pullback(w, x):
+    out = anp.tanh(anp.dot(x, w)) ** 2
+    pullback = autograd.make_vjp(lambda w_: anp.tanh(anp.dot(x, w_)) ** 2)(w)[0]
+    return anp.sum(pullback(anp.cos(out)) ** 2) * anp.sum(w * 2.0)
+
+
+def a_with_a_pullback_in_x(w, x):
+    out, pullback = autograd.make_vjp(lambda x_: anp.tanh(anp.dot(x_, w)) ** 2)(x)[::-1]
+    return anp.sum(pullback(out) * x)
+
+
+def a_with_value_and_grad(w, x):
+    value, g = autograd.value_and_grad(a_inner)(w, x)
+    return value * a_inner(w - 0.1 * g, x)
+
+
+@pytest.mark.parametrize(
+    "f, a_f",
+    [
+        (with_a_pullback, a_with_a_pullback),
+        (with_a_pullback_in_x, a_with_a_pullback_in_x),
+        (with_value_and_grad, a_with_value_and_grad),
+    ],
+    ids=lambda f: f.__name__,
+)
+def test_a_vjp_and_a_value_and_grad_inside_f(f, a_f, arrays):
+    """nf.vjp(g)(w, x) and nf.value_and_grad(g)(w, x) in f were refused ('calls a derivative
+    that srcdiff made'): the pullback's call is that of g's vjp_ code, the cotangent first,
+    and value_and_grad's that of grad(g, preserve_result=True), its pair reversed."""
+    w, x, v = arrays
+    gradient = nf.grad(f)(w, x)
+    np.testing.assert_allclose(gradient, numerical_grad(f, (w, x), 0, eps=EPS), rtol=RTOL)
+    np.testing.assert_allclose(gradient, autograd.grad(a_f)(w, x), rtol=1e-10)
+    value, tangent = nf.jvp(f)(w, x, v)
+    assert value == pytest.approx(a_f(w, x), rel=1e-12)
+    assert tangent == pytest.approx(gradient @ v, rel=1e-10)
+    product = nf.hvp(f)(w, x, v)
+    np.testing.assert_allclose(product, gradient_along(nf.grad(f), (w, x), 0, v), rtol=RTOL)
+    expected = autograd.hessian_vector_product(a_f)(w, x, v)
+    np.testing.assert_allclose(product, expected, rtol=1e-8)
+
+
 def test_the_inner_derivative_is_called_as_a_function_of_the_module():
     source = nf.grad(maml).source
     assert "    g, dinner_saved = fwd_dinner(w, x)\n" in source
@@ -284,17 +350,17 @@ def calls_a_jvp_by_keyword(w, x):
     return nf.jvp(inner)(w, x=x, tangents=x[0])[1]
 
 
-def calls_a_vjp(w, x):
+def passes_a_pullback_on(w, x):
     value, pullback = nf.vjp(inner)(w, x)
-    return np.sum(pullback(1.0))
+    return np.sum(np.array([pullback][0](1.0)))
 
 
 def calls_an_hvp_of_a_tuple(w, x):
     return np.sum(nf.hvp(inner, wrt=(0, 1))(w, x, (x[0], x))[0])
 
 
-def calls_value_and_grad(w, x):
-    return nf.value_and_grad(inner)(w, x)[0]
+def calls_value_and_grad_with_aux(w, x):
+    return nf.value_and_grad(with_aux, has_aux=True)(w, x)[0][0]
 
 
 def calls_a_grad_of_a_tuple(w, x):
@@ -322,9 +388,9 @@ def calls_a_grad_of_a_lambda(w, x):
 
 REFUSED = [
     (calls_a_jvp_by_keyword, "nf.jvp(inner)(w, x=x", "the tangent last"),
-    (calls_a_vjp, "nf.vjp(inner)(w, x)", "nf.grad(g_along)(w, x, u)"),
+    (passes_a_pullback_on, "nf.vjp(inner)(w, x)", "then pullback(u)"),
     (calls_an_hvp_of_a_tuple, "nf.hvp(inner, wrt=(0, 1))", "once for each position"),
-    (calls_value_and_grad, "nf.value_and_grad(inner)(w, x)", "preserve_result=True"),
+    (calls_value_and_grad_with_aux, "nf.value_and_grad(with_aux", "nf.grad(g, has_aux=True)"),
     (calls_a_grad_of_a_tuple, "nf.grad(inner, wrt=(0,))", "once for each position"),
     (calls_a_grad_of_an_option_passed, "nf.grad(inner, wrt=k)", "each option as a constant"),
     (calls_a_grad_out_of_range, "nf.grad(inner, wrt=5)", "choose wrt between 0 and 1"),

@@ -6,6 +6,7 @@ import collections
 import copy
 import inspect
 import itertools
+import signal
 
 import numpy as np
 import pytest
@@ -99,6 +100,87 @@ def test_itertools_over_lists_of_differentiated_values(f):
     assert_derivatives(f, X)
 
 
+def loss_of_an_endless_slice(x):
+    total = 0.0
+    for k in itertools.islice(itertools.count(), 2, None):
+        if k > 4:
+            break
+        total = total + x[k] ** 2 * x[0]
+    return total
+
+
+def loss_of_an_endless_count(x):
+    total, items = 0.0, iter([0.5, 1.5, 2.5, 3.5])
+    for k in itertools.count(1):
+        if total > 3.0:
+            break
+        total = total + np.sin(x[k]) * x[0] + next(items)
+    return total + next(items) * x[1]  # (the loop read no further than f's)
+
+
+def loss_of_a_stopped_slice_of_an_endless_count(x):
+    return sum([x[k] * x[k + 1] for k in itertools.islice(itertools.count(), 1, 5, 2)])
+
+
+def within_seconds(seconds, run):
+    """run() or a failure when it takes longer than `seconds` (it would hang, not just be slow)."""
+
+    def stop(*_):
+        raise TimeoutError(f"still running after {seconds} s: it never ends")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        return run()
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        loss_of_an_endless_slice,
+        loss_of_an_endless_count,
+        loss_of_a_stopped_slice_of_an_endless_count,
+    ],
+)
+def test_a_loop_a_break_leaves_over_an_endless_iterator(f):
+    """itertools.islice(itertools.count(), 2, None) listed the whole count first, and a
+    loop over a constant iterable that a break leaves was copied into a list before it ran:
+    either never ended. Now the loop takes its items as f's does."""
+    within_seconds(120, lambda: assert_derivatives(f, X))
+
+
+def endless(x):
+    v = x[0]
+    while True:
+        yield v
+        v = v * x[1]
+
+
+def loss_of_an_endless_generator(x):
+    total = 0.0
+    for v in endless(x):
+        total = total + v
+        if total > 3.0:
+            break
+    return total
+
+
+def test_an_endless_generator_is_refused_at_its_loop():
+    """A generator srcdiff follows is the list of all it yields: an endless one is refused
+    (not run for ever), at its `while True`."""
+    for derivative in (nf.grad, lambda f: lambda x: nf.jvp(f)(x, x)):
+        assert_refused(
+            lambda: within_seconds(60, lambda: derivative(loss_of_an_endless_generator)(X)),
+            endless,
+            "while True",
+            "a generator that yields in a `while True` loop (its items may never end)",
+            "loop over a range, or yield from a finite loop",
+        )
+
+
 def line_of(f, text):
     """The line number in this file of f's line holding `text`."""
     lines, first = inspect.getsourcelines(f)
@@ -122,23 +204,27 @@ def loss_of_a_sorted_copy(x, axis):
     return np.sum(y * np.arange(6.0).reshape(x.shape))
 
 
-def test_a_sort_in_place_is_refused_with_the_assignment_that_means_it():
-    """y = x.copy(); y.sort() said to assign a new value, among a dict's and a list's
-    (y may be a list: list_changes.py rebinds a sort only of a list f makes)."""
+def loss_of_a_sorted_copy_of_an_array(x):
+    y = x.copy()
+    y.sort()
+    return np.sum(y * np.arange(6.0).reshape(x.shape)) + np.sum(np.sin(y[0]))
+
+
+def test_a_sort_in_place_of_an_array():
+    """y = x.copy(); y.sort(axis=axis) was refused, saying to assign np.sort(y): it is
+    that (list.sort takes no axis), and y.sort() too, y checked to be an array as it runs.
+    (autograd's boxes have no copy nor sort in place: finite differences decide.)"""
     x = X.reshape(2, 3)
-    for derivative in (
-        lambda: nf.grad(loss_of_a_sorted_copy)(x, 0),
-        lambda: nf.jvp(loss_of_a_sorted_copy)(x, 0, x),
-    ):
-        assert_refused(
-            derivative,
-            loss_of_a_sorted_copy,
-            "y.sort(",
-            "y.sort(axis=axis) sorts y in place, with a differentiated value: srcdiff "
-            "follows values assigned, not values changed",
-            "assign the sorted values instead: y = np.sort(y, axis=axis) of an array, "
-            "y = sorted(y) of a list",
-        )
+    for axis in (0, 1, -1):
+        assert_derivatives(loss_of_a_sorted_copy, x, axis, autograd=False)
+    assert_derivatives(loss_of_a_sorted_copy_of_an_array, x, autograd=False)
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(loss_of_a_sorted_copy_of_an_array)([[0.3, 0.1, 0.2], [1.0, 0.5, 0.7]])
+    assert (error.value.message, error.value.hint) == (
+        "srcdiff took y.sort() for the sort of an array, but y is of type list",
+        "assign the sorted values instead: y = sorted(y) of a list",
+    )
+    assert error.value.location.lineno == line_of(loss_of_a_sorted_copy_of_an_array, "y.sort(")
 
 
 # --- np.einsum's interleaved form -----------------------------------------------------------------
@@ -209,27 +295,76 @@ def loss_of_a_queue_kept_as_a_list(x):
     return total
 
 
-def test_a_deque_read_at_its_front_is_refused_with_the_list_that_does_it():
-    """collections.deque(items) of differentiated values said it made an object of a class
-    of yours (to pass in as an argument), queue.popleft() that srcdiff did not know what
-    'queue.popleft' is. The list the hints give is differentiated."""
-    for derivative in (nf.grad, lambda f: lambda x: nf.jvp(f)(x, x)):
-        assert_refused(
-            lambda: derivative(loss_of_a_deque_of_items)(X),
-            loss_of_a_deque_of_items,
-            "collections.deque(",
-            "collections.deque(...) of differentiated values: srcdiff follows a deque made "
-            "empty, collections.deque(), then changed by append and pop as a stack",
-            "make it empty and append the items one by one, or keep a list and read it in "
-            "order by a count (v = items[k]; k += 1)",
-        )
-        assert_refused(
-            lambda: derivative(loss_of_a_queue)(X),
-            loss_of_a_queue,
-            "queue.popleft()",
-            "queue.popleft(...) changes a deque at its front, which srcdiff does not follow "
-            "(it follows append and pop, at the end, as a stack's)",
-            "keep a list and read it in order by a count: v = queue[k]; k += 1 (while "
-            "k < len(queue); queue.append(w) still adds to the queue)",
-        )
-    assert_derivatives(loss_of_a_queue_kept_as_a_list, X)
+def loss_of_a_sliding_window(x):
+    window = collections.deque()
+    total = 0.0
+    for k in range(6):
+        window.append(x[k] * 2.0)
+        if len(window) > 3:
+            window.popleft()
+        total = total + sum(window) * x[k]
+    return total
+
+
+def loss_of_a_window_of_fixed_length(x):
+    window = collections.deque(maxlen=3)
+    total = 0.0
+    for k in range(6):
+        window.append(np.sin(x[k]))
+        total = total + window[0] * window[-1]
+    window.appendleft(x[5] ** 2)  # (drops the last)
+    return total + window[0] * window[2]
+
+
+def loss_of_items_added_at_the_front(x):
+    queue = collections.deque([x[0], x[1]])
+    queue.appendleft(x[2] ** 2)
+    total = 0.0
+    while queue:
+        v = queue.popleft()
+        total = total + v * v * x[3]
+    return total
+
+
+@pytest.mark.parametrize(
+    "f",
+    [
+        loss_of_a_deque_of_items,
+        loss_of_a_queue,
+        loss_of_a_queue_kept_as_a_list,
+        loss_of_a_window_of_fixed_length,
+        loss_of_items_added_at_the_front,
+    ],
+)
+def test_a_deque_used_as_a_queue(f):
+    """collections.deque(items) of differentiated values, and popleft and appendleft, were
+    refused ('changes a deque at its front'), a maxlen too: a deque f makes and uses as a
+    list is one (deques.py), its popleft pop(0), its appendleft insert(0, v), and past
+    maxlen the item at the other end dropped."""
+    assert_derivatives(f, X)
+
+
+def test_a_sliding_window_summed():
+    """As above. (Reverse over reverse fails as it does for the same list, window = [] and
+    window.pop(0): 'pop from empty list' in the backward sweep of the gradient, a bug of
+    sum() of a list changed in a loop, not of the deque's.)"""
+    assert_derivatives(loss_of_a_sliding_window, X, grad_of_grad=False)
+
+
+def loss_of_a_rotated_deque(x):
+    queue = collections.deque([x[0], x[1] * 2.0])
+    queue.rotate(1)
+    return queue[0] * x[2]
+
+
+def test_a_deque_used_otherwise_is_refused_at_its_line():
+    """A deque whose methods a list has not (rotate) stays one, which srcdiff refuses."""
+    assert_refused(
+        lambda: nf.grad(loss_of_a_rotated_deque)(X),
+        loss_of_a_rotated_deque,
+        "collections.deque(",
+        "collections.deque(...) of differentiated values: srcdiff follows a deque made "
+        "empty, collections.deque(), then changed by append and pop as a stack",
+        "make it empty and append the items one by one, or keep a list and read it in "
+        "order by a count (v = items[k]; k += 1)",
+    )

@@ -259,7 +259,7 @@ def sorts_in_place(x):
     return np.sum(y)
 
 
-def test_a_method_that_changes_a_differentiated_array_is_refused():
-    with pytest.raises(nf.UnsupportedError, match="sorts y in place") as error:
-        nf.grad(sorts_in_place)(np.ones(3))
-    assert "y.sort()" in str(error.value)
+def test_a_sort_in_place_of_a_new_array_is_np_sort():
+    """y.sort() of an array f made was refused ('sorts y in place'): it is y = np.sort(y)."""
+    x = np.array([0.3, -1.0, 0.2])
+    assert nf.grad(sorts_in_place)(x) == pytest.approx(np.full(3, 2.0))

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import srcdiff as nf
-from gradcheck import check_grad
+from gradcheck import check_grad, numerical_grad
 
 try:
     import scipy.linalg
@@ -263,6 +263,35 @@ def moments_of_shaped_distributions(x):
     )
 
 
+def medians_of_shaped_distributions(x):
+    s = np.exp(x[1])
+    gamma = scipy.stats.gamma(2.5, x[0], s)
+    beta = scipy.stats.beta(2.0, 3.0, loc=x[2], scale=s)
+    return gamma.median() * beta.median() + scipy.stats.gamma.median(1.5, scale=x[3] ** 2)
+
+
+def median_in_the_shape(x):
+    return scipy.stats.gamma(np.exp(x[0])).median()
+
+
+@NEEDS_SCIPY
+def test_the_median_of_gamma_and_beta_in_loc_and_scale():
+    """scipy.stats.gamma(a, loc, scale).median() (and beta's) had no rule: loc + scale q, q
+    the median of the shape; in the shape itself it is an error at the line (scipy.special
+    has not the cdf's slope in it that the implicit function theorem needs)."""
+    x = np.array([0.3, -0.2, 0.5, 1.1])
+    assert nf.grad(medians_of_shaped_distributions)(x) == pytest.approx(
+        numerical_grad(medians_of_shaped_distributions, (x,), 0), rel=1e-6
+    )
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(median_in_the_shape)(x)
+    assert (error.value.message, error.value.hint) == (
+        "scipy.stats.gamma.median has no gradient with respect to its argument 'a'",
+        "make 'a' a constant",
+    )
+    assert error.value.location.lineno == median_in_the_shape.__code__.co_firstlineno + 1
+
+
 PRIOR = scipy.stats.gamma(2.0, scale=0.5) if scipy is not None else None
 JOINT = scipy.stats.multivariate_normal(np.zeros(2), np.eye(2)) if scipy is not None else None
 
@@ -286,6 +315,7 @@ FROZEN = [
     frozen_discrete,
     frozen_moments,
     moments_of_shaped_distributions,
+    medians_of_shaped_distributions,
 ]
 
 

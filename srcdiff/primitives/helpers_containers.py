@@ -237,6 +237,32 @@ class listed:
         dz = dx
 
 
+# an array whose x.sort() is np.sort(x) (effects.py), checked to be one as it runs
+@helper(
+    runtime.an_array,
+    constant=("name",),
+    view=True,
+    samples=[Sample("np.sum(runtime.an_array(x * y, 'x'))", x=real(3), y=real(3))],
+)
+class an_array:
+    def adjoint(bz, z, x, name):
+        bx = bz
+
+    def tangent(dz, z, x, name):
+        dz = dx
+
+
+# the items a for loop a break may leave takes from its constant iterable (loop_statements.py)
+@helper(
+    runtime.taken_items,
+    differentiable=False,
+    shape=None,
+    samples=[Sample("x * sum(runtime.taken_items(iter([1.0, 2.0])))", x=real(3))],
+)
+class taken_items:
+    pass
+
+
 # the index of a read x[idx] as it is then, f changing idx in place later (expressions.py)
 @helper(
     runtime.copied_index,

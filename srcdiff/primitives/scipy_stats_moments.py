@@ -129,6 +129,27 @@ class gamma_std:
         dz = dscale * z / scale
 
 
+# the median loc + scale q, q the quantile 1/2 of the shape: in loc and scale only, the shape
+# an error where differentiated (q's slope in it, -dF/da / pdf at q by the implicit function
+# theorem, needs the cdf's slope in the shape, which scipy.special has not, nor of beta's)
+@_moment(
+    scipy.stats.gamma.median,
+    samples=[
+        Sample(
+            "scipy.stats.gamma.median(a, loc, scale)", a=positive(4), **_LOC_SCALE, constant=("a",)
+        )
+    ],
+)
+class gamma_median:
+    def adjoint(bz, z, a, loc=0.0, scale=1.0):
+        bloc = runtime.unbroadcast(bz, loc)
+        bscale = runtime.unbroadcast(bz * (z - loc) / scale, scale)
+
+    def tangent(dz, z, a, loc=0.0, scale=1.0):
+        dz = runtime.broadcast_like(dloc, z)
+        dz = dscale * (z - loc) / scale
+
+
 # --- beta: mean loc + scale a / (a + b), variance scale ** 2 a b / ((a + b) ** 2 (a + b + 1)) ---
 
 _AB = dict(a=positive(4), b=positive(3, 1))
@@ -173,6 +194,24 @@ class beta_std:  # half the variance's d log z
         dz = da * z * (1 / a - 2 / (a + b) - 1 / (a + b + 1)) / 2
         dz = db * z * (1 / b - 2 / (a + b) - 1 / (a + b + 1)) / 2
         dz = dscale * z / scale
+
+
+@_moment(
+    scipy.stats.beta.median,
+    samples=[
+        Sample(
+            "scipy.stats.beta.median(a, b, loc, scale)", **_AB, **_LOC_SCALE, constant=("a", "b")
+        )
+    ],
+)
+class beta_median:  # (as gamma's)
+    def adjoint(bz, z, a, b, loc=0.0, scale=1.0):
+        bloc = runtime.unbroadcast(bz, loc)
+        bscale = runtime.unbroadcast(bz * (z - loc) / scale, scale)
+
+    def tangent(dz, z, a, b, loc=0.0, scale=1.0):
+        dz = runtime.broadcast_like(dloc, z)
+        dz = dscale * (z - loc) / scale
 
 
 # --- Student's t: mean and median loc, variance scale ** 2 df / (df - 2) for df > 2 ----------

@@ -93,6 +93,38 @@ def listed(x, name):
     return x
 
 
+class taken_items:  # noqa: N801  (emitted code calls it as a function)
+    """The items of a for loop's iterable that a break may leave, listed as the loop takes
+    them, to go through again backwards: none read past the one the loop stopped at (the
+    iterable may be endless, or read on after the loop), as in f. (Not a list: what copies
+    a list would iterate it, and read on.)"""
+
+    def __init__(self, iterable):
+        self.taken, self._rest = [], iter(iterable)
+
+    def __iter__(self):
+        for item in self._rest:
+            self.taken.append(item)
+            yield item
+
+    def __getitem__(self, index):
+        return self.taken[index]
+
+    def __len__(self):
+        return len(self.taken)
+
+
+def an_array(x, name):
+    """x, whose `x.sort()` srcdiff took for an array's (np.sort), checked to be one."""
+    if not isinstance(x, np.ndarray):
+        raise ArgumentError(
+            f"srcdiff took {name}.sort() for the sort of an array, but {name} is of type "
+            f"{type(x).__name__}",
+            hint=f"assign the sorted values instead: {name} = sorted({name}) of a list",
+        )
+    return x
+
+
 def shortest(pieces):
     """How many items zip(*pieces) makes: the length of the shortest piece."""
     return min((len(piece) for piece in pieces), default=0)
