@@ -2,9 +2,10 @@
 
 A callee's derivative is made inside its caller's transform (transform.py), so a function
 that calls itself would be made again inside its own transform without end. Instead each
-callee derivative in the making is kept here with its names, innermost last, and a call
-differentiated the same way (the same function and static arguments, mode, parameters and
-outputs differentiated) as one of them calls it by those names:
+callee derivative in the making (and f's own JVP, which a call can call too) is kept here
+with its names, innermost last, and a call differentiated the same way (the same function
+and static arguments, mode, parameters and outputs differentiated) as one of them calls it
+by those names:
 
 - a call back into the innermost, the function whose module is being made, calls that
   module's own functions (`fwd_power` calls `fwd_power`);
@@ -14,7 +15,8 @@ outputs differentiated) as one of them calls it by those names:
   they run (transform._run, Emitted.link).
 
 The same function called another way (other parameters differentiated) is a derivative of
-its own, made as any callee is: the ways are finitely many, so the transforms end.
+its own, made as any callee is (named apart from those in the making: names_in_making):
+the ways are finitely many, so the transforms end.
 """
 
 import contextlib
