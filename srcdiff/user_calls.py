@@ -252,7 +252,7 @@ class UserCalls:
     def _named_constant(self, node):
         """Whether `node` names the same object wherever the code is loaded: a dotted
         name, or items of one picked by a constant key or a static key argument
-        (`ACTIVATIONS[name]`; transform._resolve_path finds it again)."""
+        (`ACTIVATIONS[name]`; callee_paths.resolve_path finds it again)."""
         while isinstance(node, (gast.Attribute, gast.Subscript)):
             if isinstance(node, gast.Subscript) and self.p.key(node.slice) is MISSING:
                 return False
