@@ -55,8 +55,11 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
     """Normalises one function, given its activity analysis and the names in use.
     `derive_callee(fn, wrt, names, outputs, loc, statics)` differentiates a user function it
     calls, under the names it chooses (for the functions of `suffixed`, names that say what
-    is differentiated: naming.py), and returns the `suffixed` it handed on and the callee's
-    naming.variant; `callees` records each for the cache (and for naming.renamed). `outputs` marks the items of a returned tuple that are
+    is differentiated: naming.py), and returns the `suffixed` it handed on, the callee's
+    naming.variant, the names of the derivative in the making that a call back into it
+    (recursion) calls instead, or None, and whether the call is in a recursion through its
+    caller; `callees` records each but a call of the function itself for the cache (and
+    for naming.renamed). `outputs` marks the items of a returned tuple that are
     differentiated (None: all)."""
 
     def __init__(self, parsed, activity, names, derive_callee=None, outputs=None, suffixed=()):
@@ -67,6 +70,7 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
         self.callee_prefixes = ("jvp",) if self.forward_mode else ("fwd", "bwd")
         self.derive_callee = derive_callee
         self.callees = []
+        self.recursive_calls = {}  # (of the function this derivative is made of) -> its names
         node = parsed.node
         self.params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
         self.outputs = outputs

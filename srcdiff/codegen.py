@@ -43,6 +43,12 @@ def _lines_of(marked):
         plain.append(text)
         origins.append(line)
         line = 0
+    return _joined(plain, origins)
+
+
+def _joined(plain, origins):
+    """(the rows `plain` as one text, those longer than a line broken, and {row of it: line
+    of f} for those whose `origins` is not 0)."""
     # (tokens are needed only to break a long line: most functions have none)
     long_rows = {number for number, text in enumerate(plain, 1) if len(text) > LINE_LIMIT + 1}
     by_row = _tokens_of_rows(plain, sorted(long_rows)) if long_rows else {}
@@ -244,7 +250,7 @@ def function_source(func):
     """A gast FunctionDef's text and {row of it: line of f}, as source_and_lines gives them:
     written by unparse.py, or by astor for the statements unparse.py does not write."""
     try:
-        return _lines_of(unparse.marked(func))
+        return _joined(*unparse.rows(func))
     except unparse.Unsupported:
         return source_and_lines(ast.Module(body=[conversion.gast_to_ast(func)], type_ignores=[]))
 

@@ -22,6 +22,7 @@ class Emitted:
         self.source, self.meta, self.callees = source, meta, callees
         if run is None:
             self.functions, self.scope, self.live = functions, scope, live
+            self.linked = ()
             self.function = functions[meta.names[0]]
         else:
             self._run = run
@@ -46,17 +47,36 @@ class Emitted:
         with _RUNNING:  # (once, though two threads ask: the functions run in the scope kept)
             run = self.__dict__.get("_run")
             if run is not None:
-                made = run()
+                self.__dict__["_linked"] = []  # (the scopes waiting for its functions)
+                try:
+                    made = run()
+                finally:
+                    linked = self.__dict__.pop("_linked")
                 made["function"] = made["functions"][self.meta.names[0]]
                 self.__dict__.update(made)
                 del self.__dict__["_run"]
+                for scope in linked:
+                    scope.update(made["functions"])
         return self.__dict__[name]
+
+    def link(self, scope):
+        """Give `scope`, of a module whose code this one's calls in a recursion through
+        both, this module's functions: now, or when its run, under way, ends."""
+        with _RUNNING:
+            if "_linked" in self.__dict__:
+                self._linked.append(scope)
+            else:
+                scope.update(self.functions)
 
     @functools.cached_property
     def has_live(self):
         """Whether refresh() has anything to re-read, or current() to check (calls skip
         them otherwise)."""
-        return bool(self.live or self.guards) or any(c.has_live for c in self.callees)
+        return (
+            bool(self.live or self.guards)
+            or any(use.cyclic for use in self.meta.callees)
+            or any(c.has_live for c in self.callees)
+        )
 
     def current(self):
         """Whether each callee this code was made for is still what its name refers to (a
@@ -70,6 +90,7 @@ class Emitted:
                     for resolve, target, contents in self.guards
                 )
                 and all(callee.current() for callee in self.callees)
+                and _through_linked(self, Emitted.current)
             )
         except (LookupError, AttributeError, ValueError, TypeError):  # (deleted since)
             return False
@@ -91,6 +112,7 @@ class Emitted:
                 self.scope[name] = value
         for callee in self.callees:
             callee.refresh()
+        _through_linked(self, Emitted.refresh)
 
     def full_source(self):
         """This module's source followed by the functions of every derivative it calls, once
@@ -111,8 +133,29 @@ class Emitted:
 
 # what an Emitted made without its code gets when it is run (Emitted.__getattr__), and the
 # lock that runs one at a time (a module runs its callees' first: the thread holds it again)
-_RUN = frozenset({"functions", "function", "scope", "live"})
+_RUN = frozenset({"functions", "function", "scope", "live", "linked"})
 _RUNNING = threading.RLock()
+_WALKED = threading.local()  # (the linked derivatives a check has reached: see _through_linked)
+
+
+def _through_linked(entry, check):
+    """Whether `check` holds of each derivative `entry` was linked with as it ran (those
+    calling each other's functions in a recursion: transform._run), each checked once in a
+    walk from the first entry asked, since they reach each other again; True before it ran."""
+    linked = entry.__dict__.get("linked", ())
+    if not linked:
+        return True
+    walked = getattr(_WALKED, "ids", None)
+    first = walked is None
+    if first:
+        walked = _WALKED.ids = {id(entry)}
+    try:
+        unwalked = [other for other in linked if id(other) not in walked]
+        walked.update(map(id, unwalked))
+        return all([check(other) is not False for other in unwalked])
+    finally:
+        if first:
+            _WALKED.ids = None
 
 
 def _listing(root):
@@ -122,7 +165,7 @@ def _listing(root):
     by_key = {_key(root, keys): root}
     for entry in listed:
         children[id(entry)] = []
-        for callee in entry.callees:
+        for callee in [*entry.callees, *entry.linked]:
             found = by_key.setdefault(_key(callee, keys), callee)
             if found is callee and all(found is not e for e in listed):
                 listed.append(found)
@@ -137,7 +180,10 @@ def _key(entry, keys, within=()):
         return ("recursion", within.index(id(entry)))
     if id(entry) not in keys:
         path = within + (id(entry),)
-        keys[id(entry)] = (entry.source, tuple(_key(c, keys, path) for c in entry.callees))
+        keys[id(entry)] = (
+            entry.source,
+            tuple(_key(c, keys, path) for c in [*entry.callees, *entry.linked]),
+        )
     return keys[id(entry)]
 
 

@@ -1,6 +1,7 @@
 """Shape inference over emitted code: an abstract interpretation of a function of it, given
 the abstract values (shapes.py) of its arguments, that finds those of every local."""
 
+import operator
 import types
 
 import gast
@@ -38,17 +39,17 @@ from .shapes import (
 )
 
 _BINOPS = {
-    gast.Add: "add",
-    gast.Sub: "sub",
-    gast.Mult: "mul",
-    gast.Div: "truediv",
-    gast.FloorDiv: "floordiv",
-    gast.Mod: "mod",
-    gast.Pow: "pow",
-    gast.MatMult: "matmul",
-    gast.BitAnd: "and_",
-    gast.BitOr: "or_",
-    gast.BitXor: "xor",
+    gast.Add: operator.add,
+    gast.Sub: operator.sub,
+    gast.Mult: operator.mul,
+    gast.Div: operator.truediv,
+    gast.FloorDiv: operator.floordiv,
+    gast.Mod: operator.mod,
+    gast.Pow: operator.pow,
+    gast.MatMult: operator.matmul,
+    gast.BitAnd: operator.and_,
+    gast.BitOr: operator.or_,
+    gast.BitXor: operator.xor,
 }
 _COMPARE = {
     gast.Eq: "eq",
@@ -103,13 +104,14 @@ class Interpreter:
     evaluated: the facts a rewrite of that node may rely on. `opaque` names are globals whose value may change
     between calls (never looked into) but those `fixed` for good to a shape-safe function;
     `callees(name, args, kwargs)` gives the abstract result of a call to one of the emitted
-    module's own functions, or UNKNOWN. `stacks`: stack_names(func), when already known."""
+    module's own functions, or UNKNOWN. `stacks`: stack_names(func), when already known.
+    `every_record`: False for a run that only checks what values are bound (the records of
+    operations and calls, a quarter of a run's cost, are then kept only for in-place
+    updates, `x += e`: what e adds)."""
 
-    def __init__(self, func, opaque=(), callees=None, fixed=None, stacks=None):
-        import operator
-
-        self.operator = operator
+    def __init__(self, func, opaque=(), callees=None, fixed=None, stacks=None, every_record=True):
         self.func = func
+        self.every_record = every_record
         self.opaque = set(opaque)
         self.fixed = fixed or {}  # opaque names bound for good to a shape-safe function
         self.callees = callees  # name -> what calling it returns, given abstract arguments
@@ -170,9 +172,9 @@ class Interpreter:
         return env
 
     def statement(self, stmt, env):
-        if isinstance(stmt, gast.Assign):
+        if stmt.__class__ is gast.Assign:  # (the commonest, by one test: the hot path)
             value = self.expr(stmt.value, env)
-            if isinstance(stmt.value, gast.List) and not stmt.value.elts:
+            if stmt.value.__class__ is gast.List and not stmt.value.elts:
                 value = Stack(BOTTOM) if self._stack_target(stmt) else value
             for target in stmt.targets:
                 self.bind(target, value, env)
@@ -256,9 +258,11 @@ class Interpreter:
         return len(names) == len(stmt.targets) == 1 and names[0] in self.stacks
 
     def bind(self, target, value, env):
-        if isinstance(target, gast.Name):
-            env[target.id] = value
-            self.bound[target.id] = join(self.bound.get(target.id, BOTTOM), value)
+        if target.__class__ is gast.Name:
+            name, bound = target.id, self.bound
+            env[name] = value
+            before = bound.get(name, BOTTOM)
+            bound[name] = value if before is BOTTOM else join(before, value)
         elif isinstance(target, (gast.Tuple, gast.List)):
             if any(isinstance(e, gast.Starred) for e in target.elts):
                 items = [UNKNOWN] * len(target.elts)
@@ -285,10 +289,11 @@ class Interpreter:
     # expressions
 
     def record(self, node, values):
-        previous = self.seen.get(id(node))
+        seen = self.seen
+        previous = seen.get(id(node))
         if previous is not None:
             values = [join(a, b) for a, b in zip(previous[1], values)]
-        self.seen[id(node)] = (node, values)
+        seen[id(node)] = (node, values)
 
     def expr(self, node, env):
         kind = node.__class__  # (the commonest first, each by one test: the hot path)
@@ -297,7 +302,15 @@ class Interpreter:
         if kind is gast.Constant:
             return Const(node.value)
         if kind is gast.BinOp:
-            left, right = self.expr(node.left, env), self.expr(node.right, env)
+            left, right = node.left, node.right  # (a name's value looked up here: the commonest)
+            left = (
+                env.get(left.id, UNKNOWN) if left.__class__ is gast.Name else self.expr(left, env)
+            )
+            right = (
+                env.get(right.id, UNKNOWN)
+                if right.__class__ is gast.Name
+                else self.expr(right, env)
+            )
             return self.binop(node.op, left, right, node)
         if kind is gast.Call:
             return self.call(node, env)
@@ -347,7 +360,7 @@ class Interpreter:
                 return Typed(bool, (), np.dtype(bool))
             return UNKNOWN
         return evaluate(
-            getattr(self.operator, _UNARY[type(node.op)]),
+            getattr(operator, _UNARY[type(node.op)]),
             [operand],
             {},
             index_args=(0,),
@@ -367,7 +380,7 @@ class Interpreter:
                 )
             else:
                 part = evaluate(
-                    getattr(self.operator, _COMPARE[type(op)]),
+                    getattr(operator, _COMPARE[type(op)]),
                     [left, right],
                     {},
                     index_args=(0, 1),
@@ -378,11 +391,10 @@ class Interpreter:
         return result
 
     def binop(self, op, left, right, node):
-        if node is not None:
+        if node is not None and (self.every_record or node.__class__ is gast.AugAssign):
             self.record(node, [left, right])
-        if type(op) not in _BINOPS:
-            return UNKNOWN
-        return binary(getattr(self.operator, _BINOPS[type(op)]), left, right)
+        function = _BINOPS.get(op.__class__)
+        return UNKNOWN if function is None else binary(function, left, right)
 
     def index(self, node, env):
         if isinstance(node, gast.Slice):
@@ -406,7 +418,8 @@ class Interpreter:
         if len(args) != len(node.args) or len(kwargs) != len(node.keywords):
             return UNKNOWN  # *args or **kwargs at the call
         path = dotted(node.func)
-        self.record(node, args + [kwargs[k] for k in sorted(kwargs)])
+        if self.every_record:
+            self.record(node, args + [kwargs[k] for k in sorted(kwargs)])
         if path is not None and len(path) == 1 and path[0] not in env and self.callees is not None:
             result = self.callees(path[0], args, kwargs)
             if result is not None:

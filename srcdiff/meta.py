@@ -16,6 +16,9 @@ class CalleeUse:
     outputs: tuple  # which of its outputs carry a derivative (None: its one output does)
     statics: tuple  # its static arguments, as provenance describes them
     suffixed: tuple  # the functions its module names by what they differentiate (naming.py)
+    # in a recursion through the caller: its derivative calls the caller's back, so the two
+    # modules are linked as they run, not made one inside the other (transform.py)
+    cyclic: bool = False
 
 
 @dataclass(frozen=True)

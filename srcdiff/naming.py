@@ -80,8 +80,8 @@ def renamed(made, names, suffixed, below):
     its callees as `suffixed` names them, exactly as a transform with those options would
     write it; None if a name a transform would weigh is one the module uses otherwise (it
     is made anew). The trees are renamed in a copy: the module made before holds its own."""
-    if made is None:
-        return None
+    if made is None or any(use.cyclic for use in made.meta.callees):
+        return None  # (modules calling each other's functions are made anew together)
     made.funcs = ir.copy_tree(made.funcs)
     old = set(made.meta.names).union(*(c.names for c in made.meta.callees))
     nodes, reserved = [], set(made.used) - set(made.meta.names)

@@ -57,6 +57,29 @@ class Typed:
     def is_array(self):
         return self.type is np.ndarray
 
+    def __hash__(self):  # (a key of evaluate's memo, asked for again and again: found once)
+        return self._hash
+
+    @functools.cached_property
+    def _hash(self):
+        return hash((self.type, self.shape, self.dtype, self.writeable))
+
+
+def typed(kind, shape, dtype, writeable=False):
+    """Typed(kind, shape, dtype, writeable), one object for all equal ones (an argument's,
+    the results of evaluate): memos keyed by them find theirs by identity, with no compare."""
+    value = Typed(kind, shape, dtype, writeable)
+    found = _TYPED.get(value)
+    if found is None:
+        if len(_TYPED) >= _MAX_TYPED:
+            _TYPED.clear()
+        found = _TYPED[value] = value
+    return found
+
+
+_TYPED = {}
+_MAX_TYPED = 10_000
+
 
 @dataclass(frozen=True)
 class EitherScalar:
@@ -259,11 +282,11 @@ def _stand_in(value, index_ok=False, square=False):
 def _abstract(value):
     t = type(value)
     if t is np.ndarray:
-        return Typed(t, value.shape, value.dtype, bool(value.flags.writeable))
+        return typed(t, value.shape, value.dtype, bool(value.flags.writeable))
     if t in SCALARS:
-        return Typed(t, (), np.asarray(value).dtype)
+        return typed(t, (), np.asarray(value).dtype)
     if isinstance(value, np.generic) and value.dtype.kind in "biufc":
-        return Typed(t, (), value.dtype)
+        return typed(t, (), value.dtype)
     if t in (tuple, list):
         return Items(t, tuple(_abstract(v) for v in value))
     if isinstance(value, tuple) and hasattr(t, "_fields"):  # numpy's (sign, logabsdet)
@@ -514,8 +537,29 @@ def _boolean_index(index):
     return any(isinstance(p, Typed) and p.dtype.kind == "b" and p.type is not int for p in parts)
 
 
+_BINARY = {}  # (op, left, right), tagged -> binary's result
+
+
 def binary(op, left, right):
-    """The abstract result of `left op right` for a Python operator function `op`."""
+    """The abstract result of `left op right` for a Python operator function `op`.
+    Remembered as evaluate's results are (and found sooner: `h * w` again and again)."""
+    try:
+        key = (  # (a Typed is its own tag: the commonest, with no call)
+            op,
+            left if left.__class__ is Typed else _tagged(left),
+            right if right.__class__ is Typed else _tagged(right),
+        )
+        found = _BINARY.get(key)
+    except TypeError:  # an unhashable constant (a slice)
+        return _binary(op, left, right)
+    if found is None:
+        if len(_BINARY) >= _MAX_EVALUATED:
+            _BINARY.clear()
+        found = _BINARY[key] = _binary(op, left, right)
+    return found
+
+
+def _binary(op, left, right):
     if left.__class__ is Typed and right.__class__ is Typed and op.__name__ != "pow":
         return evaluate(op, [left, right], {}, index_args=(0, 1), fresh=True)  # (the commonest)
     if (

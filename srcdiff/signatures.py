@@ -4,7 +4,7 @@ derivative makes to find its variant."""
 
 import numpy as np
 
-from .shapes import UNKNOWN, Const, Items, ListOf, Mapping, Typed
+from .shapes import UNKNOWN, Const, Items, ListOf, Mapping, Typed, typed
 from .statics import is_function_value, object_class
 
 
@@ -13,13 +13,13 @@ def describe(value):
     value is a different specialisation); floats and arrays are described by type and shape."""
     t = type(value)
     if t is np.ndarray:
-        return Typed(t, value.shape, value.dtype, value.flags.writeable)
+        return typed(t, value.shape, value.dtype, value.flags.writeable)
     if t is float:
-        return Typed(float, (), np.dtype(float))
+        return typed(float, (), np.dtype(float))
     if t in (int, bool, str, type(None)):
         return Const(value)
     if isinstance(value, np.generic) and value.dtype.kind in "biufc":
-        return Typed(t, (), value.dtype)
+        return typed(t, (), value.dtype)
     if t in (tuple, list):
         if t is list and value and all(type(v) is float for v in value):
             return ListOf(Typed(float, (), np.dtype(float)))

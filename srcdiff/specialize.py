@@ -86,12 +86,14 @@ def rewrite(func, arguments, emitted, session, interpreter=None, cut=None, partn
         interpreter = Interpreter(func, _opaque(emitted), callees, _fixed(emitted)).run(arguments)
     rewritten(func, interpreter.seen)
     lengths = tuple_items.tuple_lengths(interpreter.bound)
-    tuple_items.forward_item_adjoints(func, lengths)
-    tuple_items.gather_tuple_adjoints(func, lengths)
+    if lengths:  # (the tuple passes act on names holding a tuple: most code has none)
+        tuple_items.forward_item_adjoints(func, lengths)
+        tuple_items.gather_tuple_adjoints(func, lengths)
     while eliminate_dead_stacks(func):
         pass
     eliminate_dead_code(func)
-    tuple_items.unpack_tuples(func, lengths)
+    if lengths:
+        tuple_items.unpack_tuples(func, lengths)
     copies = CopyPropagation(func)
     copies.run()
     context = _opaque(emitted), callees, _fixed(emitted)

@@ -1,14 +1,12 @@
 """The pipeline: parse -> ANF -> reverse -> optimise -> codegen, behind the caches."""
 
-import ast
-import builtins
 import functools
 import inspect
-import operator
 import sys
 import threading
 
-from . import __version__, arguments, cache, codegen, ir, naming, provenance, remat
+from . import __version__, arguments, cache, callee_paths, codegen, ir, naming, provenance
+from . import recursion
 from .activity import Activity
 from .anf import Normalizer
 from .containers import lower_containers
@@ -21,7 +19,7 @@ from .piecewise_calls import piecewise_as_writes
 from .reduce_loops import called_objects, reduces_as_loops
 from .inline import Inliner
 from .local_classes import name_made_receivers
-from .made_derivatives import is_made_path, remade
+from .made_derivatives import is_made_path
 from .loop_reads import hoist_loop_reads
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
@@ -32,7 +30,6 @@ from .parse import check_function, expand_object_calls, parsed_function, reading
 from .reverse import Reverse
 from .primitives import registry
 from .meta import CalleeUse, Meta
-from .statics import Static, is_object, object_class, skeleton
 from .modes import Mode
 from .emitted import Emitted, live_names, namespace
 from .wrappers import check_wrapper, source_function
@@ -42,7 +39,7 @@ _FRAMES_PER_CALL_LEVEL = 100  # (more than a level takes: see derive_callee in g
 
 
 class _Deriving(threading.local):
-    """The functions this thread is transforming now (a call back into one is recursion)."""
+    """The functions this thread is transforming now (a call back into one: recursion.py)."""
 
     def __init__(self):
         self.codes = set()  # (code, globals, statics) of each function being made
@@ -151,16 +148,16 @@ def _derive(fn, wrt, mode, **options):
         meta = meta.relocated(
             inspect.getsourcefile(fn) or fn.__code__.co_filename, fn.__code__.co_firstlineno
         )
-    callees, guards = _derived_callees(fn, meta, mode, statics, options)
+    callees, guards, linked = _derived_callees(fn, meta, mode, statics, options)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
     # compiled when first used: a module the naming round makes again never is
-    ran = functools.partial(_run, fn, source, meta, callees, filename, path is not None)
+    ran = functools.partial(_run, fn, source, meta, (callees, linked), filename, path is not None)
     entry = Emitted(source, None, meta, callees, module=fn.__globals__, run=ran)
     codegen.as_printed(trees)  # (what specialize.py would get from parsing the source)
     entry.trees = {tree.name: tree for tree in trees}
     entry.variant = naming.variant(fn, wrt, options)
     guards += [
-        (functools.partial(_follow, fn, name, ()), value, provenance.contents(value))
+        (functools.partial(callee_paths.follow, fn, name, ()), value, provenance.contents(value))
         for name, value in provenance.functions_read(fn)
     ]
     entry.guards = guards
@@ -172,10 +169,16 @@ def _derive(fn, wrt, mode, **options):
 
 def _run(fn, source, meta, callees, filename, on_disk):
     """What running the emitted module gives (Emitted's run): its functions, the scope they
-    run in (with its callees' functions), and the names of fn's it reads live."""
+    run in (with its callees' functions: `callees` is those made with it, and what makes
+    each of those in a recursion through fn, linked when they have run), and the names of
+    fn's it reads live."""
     scope = namespace(fn)
+    callees, linked = callees
     for emitted in callees:
         scope.update(emitted.functions)
+    linked = [make() for make in linked]
+    for emitted in linked:
+        emitted.link(scope)
     # on disk a one-line header precedes the source: keep traceback line numbers in step
     codes = codegen.compiled(
         source,
@@ -193,7 +196,7 @@ def _run(fn, source, meta, callees, filename, on_disk):
     exec(codes[0], scope)
     functions = {n: scope[n] for n in meta.names}
     _take_defaults(functions[meta.names[0]], fn)
-    return {"functions": functions, "scope": scope, "live": live}
+    return {"functions": functions, "scope": scope, "live": live, "linked": linked}
 
 
 def _take_defaults(emitted, fn):
@@ -213,37 +216,56 @@ def _parameters(fn):
 
 def _derived_callees(fn, meta, mode, statics, options):
     """(the Emitted of each user function the code calls, the guards checking each still
-    resolves to the function it was made for)."""
-    callees, guards = [], []
+    resolves to the function it was made for, what makes each callee in a recursion through
+    fn: made when the module runs, as it was made in fn's transform or will be made on its
+    own, not inside fn's load, which it is part of)."""
+    callees, guards, linked = [], [], []
     for callee in meta.callees:
-        target = _resolve_path(fn, callee.path, statics)
+        target = callee_paths.resolve_path(fn, callee.path, statics)
         made = is_made_path(callee.path)
         # (what the target holds now, as what a guard finds is compared with: a derivative's
         # code, the functions an object holds)
         contents = provenance.contents(target)
-        root, steps = (None, ()) if made else _path_steps(callee.path, statics)
+        root, steps = (None, ()) if made else callee_paths.path_steps(callee.path, statics)
         static = next((s for s in statics if s.name == root), None)
         if made:  # (nf.grad(inner): made again of what inner names now)
             guards.append(
-                (functools.partial(_resolve_path, fn, callee.path, statics), target, contents)
+                (
+                    functools.partial(callee_paths.resolve_path, fn, callee.path, statics),
+                    target,
+                    contents,
+                )
             )
         elif static is None:
-            guards.append((functools.partial(_follow, fn, root, steps), target, contents))
-        elif static.kind in ("type", "tree"):  # (a method monkeypatched onto the class)
-            guards.append((functools.partial(_follow_steps, static.value, steps), target, contents))
-        callees.append(
-            derive(
-                _function(target),
-                tuple(callee.wrt),
-                mode.for_callees,
-                names=tuple(callee.names),
-                outputs=_outputs(callee.outputs),
-                optimized=options.get("optimized", True),
-                **_statics_option(fn, callee.statics, statics, _function(target)),
-                **_suffixed_option(callee.suffixed),
+            guards.append(
+                (functools.partial(callee_paths.follow, fn, root, steps), target, contents)
             )
+        elif static.kind in ("type", "tree"):  # (a method monkeypatched onto the class)
+            guards.append(
+                (
+                    functools.partial(callee_paths.follow_steps, static.value, steps),
+                    target,
+                    contents,
+                )
+            )
+        make = functools.partial(
+            derive,
+            callee_paths.function_of(target),
+            tuple(callee.wrt),
+            mode.for_callees,
+            names=tuple(callee.names),
+            outputs=_outputs(callee.outputs),
+            optimized=options.get("optimized", True),
+            **callee_paths.statics_option(
+                fn, callee.statics, statics, callee_paths.function_of(target)
+            ),
+            **_suffixed_option(callee.suffixed),
         )
-    return callees, guards
+        if callee.cyclic:
+            linked.append(make)
+        else:
+            callees.append(make())
+    return callees, guards, linked
 
 
 def _load(key):
@@ -264,76 +286,6 @@ def _suffixed_option(suffixed):
 
 def _outputs(mask):
     return None if mask is None else tuple(mask)
-
-
-def _function(obj):
-    obj = remat.unwrap(obj)[0]  # (the caller's emitted code says whether it recomputes)
-    return obj.__func__ if inspect.ismethod(obj) else obj
-
-
-def _statics_option(fn, described, statics, callee):
-    """The `statics` option of a callee, from its [parameter, kind, path] list (the paths
-    name what the caller passes it: a function, or an object whose class is known; None
-    for a function the callee has as its default)."""
-    out = []
-    for param, kind, path in described:
-        value = (
-            inspect.signature(callee).parameters[param].default
-            if path is None
-            else _resolve_path(fn, path, statics)
-        )
-        if kind == "type" and not inspect.isclass(value):
-            value = object_class(value)
-        elif kind == "tree" and is_object(value):  # (a global object holding layers)
-            value = skeleton(value)
-        out.append(Static(param, kind, value))
-    return {"statics": tuple(out)} if out else {}
-
-
-def _resolve_path(fn, path, statics=()):
-    """The object a dotted name in fn's source refers to (a callee, at load time); a name
-    of a static argument is its function, or for an object its class. Items picked by a
-    constant key, or by a static key argument, are followed: `ACTIVATIONS['relu']`. A
-    derivative made by a call (`nf.grad(inner, wrt=1)`) is made again of what it names."""
-    if is_made_path(path):
-        return remade(path, functools.partial(_resolve_path, fn, statics=statics))
-    root, steps = _path_steps(path, statics)
-    static = next((s for s in statics if s.name == root), None)
-    return _follow(fn, root, steps) if static is None else _follow_steps(static.value, steps)
-
-
-def _path_steps(path, statics):
-    """(root name, [(getattr or getitem, key), ...] from the root on) of a dotted name."""
-    node = ast.parse(path, mode="eval").body
-    steps = []
-    while isinstance(node, (ast.Attribute, ast.Subscript)):
-        if isinstance(node, ast.Attribute):
-            steps.append((getattr, node.attr))
-        else:
-            steps.append((operator.getitem, _key(node.slice, statics)))
-        node = node.value
-    return node.id, steps[::-1]
-
-
-def _follow(fn, root, steps):
-    """What `root` and then `steps` refer to now, from fn's closure or module."""
-    if root in fn.__code__.co_freevars:
-        obj = fn.__closure__[fn.__code__.co_freevars.index(root)].cell_contents
-    else:
-        obj = fn.__globals__[root] if root in fn.__globals__ else getattr(builtins, root)
-    return _follow_steps(obj, steps)
-
-
-def _follow_steps(obj, steps):
-    for follow, key in steps:
-        obj = follow(obj, key)
-    return obj
-
-
-def _key(node, statics):
-    if isinstance(node, ast.Name):
-        return next(s.value for s in statics if s.name == node.id and s.kind == "key")
-    return ast.literal_eval(node)
 
 
 def _normalizer(parsed, wrt_names, forward_mode, derive_callee, outputs, suffixed, own_names):
@@ -410,18 +362,14 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
             names=tuple(callee_names),
             outputs=callee_outputs,
             optimized=optimized,
-            **_statics_option(fn, described, statics, callee),
+            **callee_paths.statics_option(fn, described, statics, callee),
         )
-        # (a method called again on a part of its object, `layer.forward(h)` in a block of
-        # layers, is made for the part's classes: a recursion as deep as the objects nest;
-        # two emitted modules may hold equal code, each calling its own callees)
-        if _made_for(callee, options.get("statics", ())) in _in_progress.codes:
-            raise UnsupportedError(
-                f"{callee.__name__} calls itself recursively, which srcdiff cannot differentiate",
-                loc,
-                "write the recursion as a loop",
-            )
         variant = naming.variant(callee, callee_wrt, options)
+        made_for = _made_for(callee, options.get("statics", ()))
+        making = (made_for, mode.for_callees, tuple(callee_wrt), _outputs(callee_outputs))
+        called_back = recursion.called_back(making)
+        if called_back is not None:  # (in the making: its names are given)
+            return (), variant, *called_back
         options.update(_suffixed_option(naming.passed_on(suffixed, variant, _in_progress.below)))
         # a callee is transformed inside its caller's transform (a static argument it
         # needs is the caller's to give): each level of calls takes a few dozen frames
@@ -432,7 +380,7 @@ def _callee_deriver(fn, mode, optimized, statics, suffixed):
         finally:
             sys.setrecursionlimit(limit)
         _in_progress.below.update(naming.shared(made)[1])  # (for a module named again)
-        return options.get("suffixed", ()), variant
+        return options.get("suffixed", ()), variant, None, recursion.through_callee()
 
     return derive_callee
 
@@ -469,7 +417,9 @@ def generate(
     normalizer = _normalizer(
         parsed, wrt_names, mode is Mode.JVP, derive_callee, outputs, suffixed, func_names
     )
-    program = _normalized(_made_for(fn, tuple(statics)), normalizer)
+    made_for = _made_for(fn, tuple(statics))
+    with recursion.making(*_called_as(made_for, mode, wrt, outputs, has_aux, names, func_names)):
+        program = _normalized(made_for, normalizer)
     returns = _checked_return(fn, program, mode, has_aux, where)
     funcs, suffixes = _sweeps(
         program,
@@ -486,17 +436,8 @@ def generate(
         optimize(funcs, mode, suffixes)
     doc = _docstring(fn, mode, wrt_names)
     source, lines = codegen.to_source(funcs, doc, parsed.imports)
-    meta = _meta(
-        fn,
-        normalizer,
-        func_names,
-        wrt_names,
-        (where, returns.loc),
-        lines,
-        suffixed,
-        preserve_result,
-        has_aux,
-    )
+    located, flags = (where, returns.loc), (preserve_result, has_aux)
+    meta = _meta(fn, normalizer, func_names, wrt_names, located, lines, suffixed, flags)
     _remember(made_from, funcs, doc, meta, normalizer, named=names is not None)
     return source, meta, funcs
 
@@ -524,20 +465,20 @@ def _docstring(fn, mode, wrt_names):
     )
 
 
-def _meta(
-    fn, normalizer, func_names, wrt_names, located, lines, suffixed, preserve_result, has_aux
-):
-    """What the emitted module records beside its source (meta.py)."""
+def _meta(fn, normalizer, func_names, wrt_names, located, lines, suffixed, flags):
+    """What the emitted module records beside its source (meta.py); `flags`: preserve_result
+    and has_aux."""
     callees = tuple(
-        CalleeUse(*(c[k] for k in ("path", "wrt", "names", "outputs", "statics", "suffixed")))
+        CalleeUse(
+            *(c[k] for k in ("path", "wrt", "names", "outputs", "statics", "suffixed", "cyclic"))
+        )
         for c in normalizer.callees
     )
     return Meta(
         tuple(func_names),
         *located,
         tuple(wrt_names),
-        preserve_result,
-        has_aux,
+        *flags,
         callees,
         tuple(map(tuple, lines)),
         fn.__code__.co_firstlineno,
@@ -550,10 +491,18 @@ def _made_for(fn, statics):
     return fn.__code__, id(fn.__globals__), statics
 
 
+def _called_as(made_for, mode, wrt, outputs, has_aux, names, func_names):
+    """recursion.making's arguments for a derivative: what a call back into it asks for
+    (None for f's gradient, which has no fwd_f and bwd_f to call; f's own JVP is one a call
+    can call), its names, and whether it is a callee's (named by its caller)."""
+    callable_ = names is not None or mode is Mode.JVP and not has_aux
+    asked = (made_for, mode, tuple(wrt), _outputs(outputs)) if callable_ else None
+    return asked, func_names, names is not None
+
+
 def _normalized(made_for, normalizer):
     """The program in ANF, its loop-invariant reads hoisted; the callees it calls are derived
-    meanwhile, fn's code and statics marked as in progress (what a callee calling it back
-    finds)."""
+    meanwhile, fn's code and statics marked as in progress."""
     _in_progress.codes.add(made_for)
     try:
         program = normalizer.run()

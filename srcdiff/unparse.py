@@ -1,8 +1,9 @@
-"""A gast function written as astor writes its ast (codegen.py's `marked` text: each
-statement after a `# line: N` mark), for the statements and expressions emitted code is
-made of, at a fraction of astor's cost (its generic visitor, precedence attributes set on
-every node, and the gast -> ast conversion before it cost a long function's transform as
-much as its reverse sweep). Anything else raises Unsupported, and astor writes it."""
+"""A gast function written as astor writes its ast, with the line of f each row comes from
+(what codegen.py reads off astor's `# line: N` marks), for the statements and expressions
+emitted code is made of, at a fraction of astor's cost (its generic visitor, precedence
+attributes set on every node, and the gast -> ast conversion before it cost a long
+function's transform as much as its reverse sweep). Anything else raises Unsupported, and
+astor writes it."""
 
 import math
 
@@ -20,17 +21,25 @@ class Unsupported(Exception):
     """A node this module does not write (astor does)."""
 
 
-def marked(func):
-    """astor.to_source(Module([func]), add_line_information=True, pretty_source="".join)
-    of the ast of the gast FunctionDef `func` (its statements without a line number marked
-    0, as codegen numbers them)."""
+def rows(func):
+    """The rows of the gast FunctionDef `func` as astor writes its ast, each ending in a
+    newline, and for each the line of f its statement comes from: that statement's line
+    number (0 if none), and 0 for a row that starts no statement (`else:`)."""
     lines = []
     _function(func, 0, lines)
-    return "\n".join(lines) + "\n"
+    texts, origins, origin = [], [], 0
+    for line in lines:
+        if line.__class__ is int:  # (a statement's line, given before its first row)
+            origin = line
+            continue
+        texts.append(line + "\n")
+        origins.append(origin)
+        origin = 0
+    return texts, origins
 
 
-def _mark(stmt, depth):
-    return f"{INDENT * depth}# line: {getattr(stmt, 'lineno', None) or 0}"
+def _mark(stmt):
+    return getattr(stmt, "lineno", None) or 0
 
 
 def _function(node, depth, lines):
@@ -38,7 +47,7 @@ def _function(node, depth, lines):
         raise Unsupported(node)
     if depth:
         lines.append("")  # (astor's blank line before a nested def, none after it)
-    lines.append(_mark(node, depth))
+    lines.append(_mark(node))
     lines.append(f"{INDENT * depth}def {node.name}({_arguments(node.args)}):")
     _block(node.body, depth + 1, lines)
 
@@ -82,7 +91,7 @@ def _block(body, depth, lines):
 
 
 def _simple(stmt, depth, lines, text):
-    lines.append(_mark(stmt, depth))
+    lines.append(_mark(stmt))
     lines.append(INDENT * depth + text)
 
 

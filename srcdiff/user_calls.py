@@ -12,7 +12,7 @@ import os
 
 import gast
 
-from . import ir, naming, unparse
+from . import ir, naming, recursion, unparse
 from .changed_later import left_as_passed
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
@@ -252,7 +252,7 @@ class UserCalls:
     def _named_constant(self, node):
         """Whether `node` names the same object wherever the code is loaded: a dotted
         name, or items of one picked by a constant key or a static key argument
-        (`ACTIVATIONS[name]`; transform._resolve_path finds it again)."""
+        (`ACTIVATIONS[name]`; callee_paths.resolve_path finds it again)."""
         while isinstance(node, (gast.Attribute, gast.Subscript)):
             if isinstance(node, gast.Subscript) and self.p.key(node.slice) is MISSING:
                 return False
@@ -310,14 +310,21 @@ class UserCalls:
         it the first time this variant of it is called."""
         key = (fn, wrt, outputs, alike)
         names = next((c["names"] for c in self.callees if c["key"] == key), None)
+        names = self.recursive_calls.get(key, names)
         if names is not None:
             return names
         taken = {n for c in self.callees for n in c["names"]} | self.names.used
+        taken |= recursion.names_in_making(fn)
         wrt_names = [positional[i] for i in wrt]
         names = naming.callee_names(
             fn, wrt_names, outputs, self.suffixed, self.callee_prefixes, taken
         )
-        suffixed, variant = self.derive_callee(fn, wrt, names, outputs, loc, statics)
+        made = self.derive_callee(fn, wrt, names, outputs, loc, statics)
+        suffixed, variant, called_back, cyclic = made
+        if called_back is not None and not cyclic:  # (into the function differentiated)
+            self.recursive_calls[key] = called_back
+            return called_back
+        names = called_back or names  # (into a function that called this one: its names)
         self.callees.append(
             {
                 "key": key,
@@ -328,6 +335,7 @@ class UserCalls:
                 "statics": statics,
                 "suffixed": suffixed,
                 "naming": (fn, wrt_names, outputs, variant),
+                "cyclic": cyclic,
             }
         )
         return names

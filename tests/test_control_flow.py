@@ -236,20 +236,6 @@ def test_closure_callee_in_a_loop(rng):
     check_grad(unrolled, rng.normal(size=(3, 3)), rng.normal(size=3))
 
 
-def fact(x, n):
-    if n <= 1:
-        y = x
-    else:
-        y = x * fact(x, n - 1)
-    return y
-
-
-def test_recursion_is_a_clear_error():
-    with pytest.raises(nf.UnsupportedError) as error:
-        nf.grad(fact)
-    assert "recursive" in str(error.value) and "test_control_flow.py" in str(error.value)
-
-
 # --- readability of loops -----------------------------------------------------------------------
 def test_loop_source_pushes_only_what_the_adjoint_reads():
     def f(w, x, n):

@@ -678,6 +678,26 @@ def test_grad_of_grad_through_a_list_built_with_append():
     assert_derivatives(stacked_and_multiplied_states, 0.5, autograd=False)
 
 
+def sum_of_a_window_popped_at_its_front(x):
+    window = []
+    total = 0.0
+    for k in range(6):
+        window.append(x[k] * 2.0)
+        if len(window) > 3:
+            window.pop(0)
+        total = total + sum(window) * x[k]
+    return total
+
+
+def test_grad_of_grad_of_a_sum_of_a_list_popped_at_its_front():
+    """Reverse over reverse was an IndexError 'pop from empty list': the gradient's backward
+    sweep reads the window as it is then (an item longer: the append that pop(0) came after
+    is undone in the adjoint alone), so sum()'s adjoint makes one item more than the window's
+    adjoint has, which runtime.add_items passes over; the adjoint of add_items gave that list
+    as many adjoints as it kept, not one per item, and its pops ran out."""
+    assert_derivatives(sum_of_a_window_popped_at_its_front, np.linspace(0.3, 1.4, 6))
+
+
 def test_grad_of_grad_through_a_list_read_for_its_shape():
     """Grad of grad through a list built with append whose stack is only summed (the
     gradient reads np.stack(states) for its shape alone) was an IndexError 'pop from empty

@@ -345,10 +345,9 @@ def test_a_deque_used_as_a_queue(f):
 
 
 def test_a_sliding_window_summed():
-    """As above. (Reverse over reverse fails as it does for the same list, window = [] and
-    window.pop(0): 'pop from empty list' in the backward sweep of the gradient, a bug of
-    sum() of a list changed in a loop, not of the deque's.)"""
-    assert_derivatives(loss_of_a_sliding_window, X, grad_of_grad=False)
+    """As above, in reverse over reverse too (see test_found_bugs'
+    test_grad_of_grad_of_a_sum_of_a_list_popped_at_its_front)."""
+    assert_derivatives(loss_of_a_sliding_window, X)
 
 
 def loss_of_a_rotated_deque(x):

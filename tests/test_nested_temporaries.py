@@ -82,8 +82,8 @@ def test_the_tangents_match_finite_differences(wrt, rng):
 def _nested(source):
     (func,) = gast.parse(textwrap.dedent(source)).body
     nest_temporaries(func)
-    lines = unparse.marked(func).splitlines()
-    return "\n".join(line[4:] for line in lines[2:] if "# line:" not in line)
+    rows, _ = unparse.rows(func)
+    return "\n".join(row.rstrip("\n")[4:] for row in rows[1:])
 
 
 def test_a_temporary_is_put_into_its_one_read():

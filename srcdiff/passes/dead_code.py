@@ -147,10 +147,19 @@ def _block_statements(node):
         block = getattr(node, field, None)
         if isinstance(block, list):
             yield from block
-    for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+    for field in _HOLDERS:
         children = getattr(node, field, None)
         for child in children if isinstance(children, list) else ():
-            yield from _block_statements(child)
+            if child.__class__ in _HOLDING:  # (a simple statement holds none: no generator)
+                yield from _block_statements(child)
+
+
+_HOLDERS = ("body", "orelse", "finalbody", "handlers", "cases")
+_HOLDING = frozenset(
+    kind
+    for kind in vars(gast).values()
+    if isinstance(kind, type) and issubclass(kind, gast.AST) and set(_HOLDERS) & set(kind._fields)
+)
 
 
 def _stack_use(stmt):

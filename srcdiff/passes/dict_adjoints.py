@@ -195,6 +195,8 @@ class _NamesOf:
 def _chain(block, start, names_of):
     """The links of the chain starting at block[start] (none if it is not one); `names_of`
     gives a statement's (read, written) names."""
+    if getattr(block[start], "value", None).__class__ is not gast.Call:
+        return []  # (the commonest: no call, so no start of a chain)
     first = _link(block[start], runtime.getitem_grad.__name__) or _zeros(block[start])
     if first is None:
         return []

@@ -25,10 +25,11 @@ def keep_scalars_unspread(func, arguments, context, copies):
         (stmt, outer)
         for outer in func.body
         for stmt in _statements(outer)
-        if isinstance(stmt, gast.Assign)
+        if stmt.__class__ is gast.Assign
+        and stmt.value.__class__ is gast.Call
         and len(stmt.targets) == 1
         and isinstance(stmt.targets[0], gast.Name)
-        and dotted(getattr(stmt.value, "func", None)) == ("np", "broadcast_to")
+        and dotted(stmt.value.func) == ("np", "broadcast_to")
     ]
     if not candidates:
         return
@@ -48,7 +49,7 @@ def keep_scalars_unspread(func, arguments, context, copies):
             marks.add(id(outer))
             before = None
         if before is None:
-            before = Interpreter(func, *context).run(arguments, marks)
+            before = _checking(func, context).run(arguments, marks)
         into = [s for n in reads if isinstance(s := _statement_of(n, parents), gast.AugAssign)]
         if any(before.bound.get(_target_of(n, parents)) is UNKNOWN for n in reads) or any(
             _added(before, s) is UNKNOWN for s in into
@@ -62,7 +63,7 @@ def keep_scalars_unspread(func, arguments, context, copies):
         )
         if (
             after.returned == before.returned
-            and all(after.bound.get(k) == v for k, v in before.bound.items() if k != name)
+            and _binds_alike(after.bound, before.bound, name)
             and not any(_added(after, s) is UNKNOWN for s in into)
         ):
             before, changed = after, True
@@ -73,12 +74,31 @@ def keep_scalars_unspread(func, arguments, context, copies):
         copies.run(again)
 
 
+def _binds_alike(after, before, name):
+    """Whether `after` binds every name `before` binds but `name` to an equal value. (Where
+    both bind the same names, as dicts compared in C: most values are the same objects.)"""
+    if after.keys() == before.keys():
+        return {**after, name: None} == {**before, name: None}
+    return all(after.get(k) == v for k, v in before.items() if k != name)
+
+
 def _statements(stmt):
     """`stmt` and the statements of the blocks in it, in order."""
-    yield stmt
-    for field in ("body", "orelse"):
-        for inner in getattr(stmt, field, None) or ():
-            yield from _statements(inner)
+    found = [stmt]
+    if stmt.__class__ in _HOLDING:  # (no look into the commonest: a simple statement)
+        for field in ("body", "orelse"):
+            for inner in getattr(stmt, field, None) or ():
+                found += _statements(inner)
+    return found
+
+
+_HOLDING = frozenset(
+    kind
+    for kind in vars(gast).values()
+    if isinstance(kind, type)
+    and issubclass(kind, gast.stmt)
+    and {"body", "orelse"} & set(kind._fields)
+)
 
 
 def _elementwise_reads(stmt, copies):
@@ -109,9 +129,15 @@ def _run_changed(func, before, stmt, anew, run, context):
     `before`, its run before the change, reached stmt; all of it when that would not find
     the same (`anew`: the change makes a stack of a list)."""
     if anew:
-        return Interpreter(func, *context).run(*run)
+        return _checking(func, context).run(*run)
     state = before.states.get(id(stmt))  # (None: never reached, so nothing changes)
-    return before if state is None else Interpreter(func, *context).resume(state, run[1])
+    return before if state is None else _checking(func, context).resume(state, run[1])
+
+
+def _checking(func, context):
+    """An interpreter for func whose runs check what it binds (and what each `x += e` adds:
+    _added), keeping no other record."""
+    return Interpreter(func, *context, every_record=False)
 
 
 def _makes_stack(taken, copies):

@@ -43,7 +43,16 @@ def _live_statement(stmt, live, dead, reads, after, exit_live):
     straight-line code the set holds about every value the adjoint sweep reads, so a copy
     per statement would make the pass quadratic. Returns the names it may have added or
     removed (None: any)."""
-    if isinstance(stmt, gast.Assign):
+    if stmt.__class__ is gast.Assign:
+        targets = stmt.targets
+        if len(targets) == 1 and targets[0].__class__ is gast.Name:  # (the commonest, in short)
+            name = targets[0].id
+            if dead is not None and name not in live:
+                dead.add(id(stmt))
+            live.discard(name)
+            read = reads(stmt)
+            live.update(read)
+            return read | {name}
         plain = [t.id for t in stmt.targets if isinstance(t, gast.Name)]
         if dead is not None and len(plain) == len(stmt.targets) and live.isdisjoint(plain):
             dead.add(id(stmt))

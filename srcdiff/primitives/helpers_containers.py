@@ -138,7 +138,7 @@ class dict_adjoint:
 )
 class add_items:
     def adjoint(bz, z, adjoints, more, items=None):
-        badjoints = bz
+        badjoints = runtime.items_like(bz, adjoints)
         bmore = runtime.items_like(bz, more)
 
     def tangent(dz, z, adjoints, more, items=None):

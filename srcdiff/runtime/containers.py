@@ -266,9 +266,14 @@ def items_like(adjoints, like):
     """A list of item adjoints in the form of `like`: an array of rows where `like` is an
     array (np.array(items)'s adjoint), else the list (the adjoint of add_items' `more`;
     a Sparse as it is: `like` may be one, which does not count the items)."""
+    # (the items of `like` past the shorter of add_items' two lists, which it passed over,
+    # add nothing: their adjoints are zeros)
+    longer = isinstance(like, list) and len(like) > _counted_items(adjoints)
     if type(like) is not np.ndarray and isinstance(adjoints, Sparse):
-        return adjoints
+        return Sparse(adjoints).sized(len(like)) if longer else adjoints
     adjoints = add_items([], adjoints, like)  # (a Sparse of index reads, made a list)
+    if longer:
+        adjoints = adjoints + [0.0] * (len(like) - len(adjoints))
     if type(like) is np.ndarray:  # (in like's dtype: a missing item's adjoint is 0.0)
         return np.stack(
             [
@@ -279,6 +284,13 @@ def items_like(adjoints, like):
             ]
         )
     return adjoints
+
+
+def _counted_items(adjoints):
+    """How many items a list adjoint is of (a Sparse of unknown length: as many as any)."""
+    if isinstance(adjoints, Sparse):
+        return float("inf") if adjoints.length is None else adjoints.length
+    return len(adjoints) if isinstance(adjoints, (list, tuple)) else float("inf")
 
 
 def add_tangents(a, b):
