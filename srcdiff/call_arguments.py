@@ -64,14 +64,19 @@ class CallArguments:
         self._refuse_flat_dtype(record, bound, node, loc)
         if record.reads_in_order:
             _refuse_layout_order(bound.get("order"), node, loc)
-        # (in emitted code such an argument is one the first derivative took as it was, not
-        # differentiated: an axis a higher derivative finds varied, unpacked from saved values)
-        emitted = codegen.is_emitted(loc.filename)
+        self._refuse_undifferentiated(record, template, bound, node, loc)
+        return bound
+
+    def _refuse_undifferentiated(self, record, template, bound, node, loc):
+        """Refuse a differentiated argument the template gives no rule for. (In emitted code
+        such an argument is one the first derivative took as it was, not differentiated: an
+        axis a higher derivative finds varied, unpacked from saved values.)"""
+        if codegen.is_emitted(loc.filename):
+            return
         for param, value in bound.items():
             if (
                 param not in template.rules
                 and param not in template.constant
-                and not emitted
                 and self._is_active(value)
             ):
                 if record.function is np.einsum and param == "subscripts":
@@ -82,7 +87,6 @@ class CallArguments:
                     loc,
                     f"make {param!r} a constant",
                 )
-        return bound
 
     def _refuse_flat_dtype(self, record, bound, node, loc):
         """A differentiated call told to make ints or bools (np.sum(x, dtype=int)) is flat:

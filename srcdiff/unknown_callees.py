@@ -52,25 +52,7 @@ class UnknownCallees:
         if made is not None:
             refuse_unresolved_derivative(made, what, self.p, self.params, loc)
             self._refuse_calling_what_a_call_made(made, what, loc)
-        if isinstance(func, gast.Attribute) and func.attr in (*LIST_CHANGES, "append"):
-            raise UnsupportedError(
-                f"{what}(...) changes a value in place, which srcdiff follows only in a "
-                f"statement of its own (v = {what}(...)), of a list f makes that no other name "
-                "holds while it changes (not a dict's pop)",
-                loc,
-                "call it on a line of its own, or bind the name to a new value instead "
-                "(xs = xs[1:], xs = xs + [v], d = {**d, 'b': v}; for v = d.pop(k): v = d[k] "
-                "and d = {key: u for key, u in d.items() if key != k})",
-            )
-        if isinstance(func, gast.Attribute) and func.attr in _AT_THE_FRONT:
-            queue = gast.unparse(func.value).strip()
-            raise UnsupportedError(
-                f"{what}(...) changes a deque at its front, which srcdiff does not follow "
-                "(it follows append and pop, at the end, as a stack's)",
-                loc,
-                f"keep a list and read it in order by a count: v = {queue}[k]; k += 1 "
-                f"(while k < len({queue}); {queue}.append(w) still adds to the queue)",
-            )
+        _refuse_in_place_call(func, what, loc)
         held = func.value if isinstance(func, gast.Subscript) else None
         if isinstance(held, gast.Name) and held.id in self.p.local_names:
             written = as_written(held.id, loc)
@@ -204,4 +186,28 @@ class UnknownCallees:
             f"pick it by a constant key ({gast.unparse(func.value)}['relu']), by a "
             "parameter of the differentiated function (the code is made for the value each "
             "call passes), or pass the function itself as an argument",
+        )
+
+
+def _refuse_in_place_call(func, what, loc):
+    """Refuse a method call that changes its object in place where srcdiff does not follow
+    it (in an expression, of a dict, or at a deque's front)."""
+    if isinstance(func, gast.Attribute) and func.attr in (*LIST_CHANGES, "append"):
+        raise UnsupportedError(
+            f"{what}(...) changes a value in place, which srcdiff follows only in a "
+            f"statement of its own (v = {what}(...)), of a list f makes that no other name "
+            "holds while it changes (not a dict's pop)",
+            loc,
+            "call it on a line of its own, or bind the name to a new value instead "
+            "(xs = xs[1:], xs = xs + [v], d = {**d, 'b': v}; for v = d.pop(k): v = d[k] "
+            "and d = {key: u for key, u in d.items() if key != k})",
+        )
+    if isinstance(func, gast.Attribute) and func.attr in _AT_THE_FRONT:
+        queue = gast.unparse(func.value).strip()
+        raise UnsupportedError(
+            f"{what}(...) changes a deque at its front, which srcdiff does not follow "
+            "(it follows append and pop, at the end, as a stack's)",
+            loc,
+            f"keep a list and read it in order by a count: v = {queue}[k]; k += 1 "
+            f"(while k < len({queue}); {queue}.append(w) still adds to the queue)",
         )
