@@ -30,6 +30,7 @@ from .function_aliases import (
     substitute_function_aliases,
 )
 from .comprehensions_of_functions import comprehensions_of_functions
+from .counted_recursion import unroll_counted_recursions
 from .deques import deques_as_lists
 from .frozen_distributions import unfreeze_distributions
 from .function_values import LoopsOverFunctions, pick_local_functions
@@ -79,6 +80,7 @@ class Inliner(CallInlining, LoopsOverFunctions):
             substitute_function_aliases(self.func, self.resolve)  # (of the displays made)
         self.func.body = self._name_lambdas(self.func.body)
         self.func.body = self._collect(self.func.body)
+        unroll_counted_recursions(self.func, self.local, self.names, self.location)
         pick_local_functions(self.func, self.local, self.resolve)
         self.partials = partials_bound(self.func, self.resolve)
         self._comprehensions_over_functions()

@@ -311,6 +311,44 @@ def called_another_way_before_the_call_back(x, y):
     return np.sum(even_step(x, y, 4))
 
 
+def local_depth(w, x):
+    """A local function calling itself, counted down by a constant: inlined as deep as
+    the count goes, each level reading the enclosing w."""
+
+    def depth(t, n):
+        return t if n == 0 else np.tanh(w * depth(t, n - 1))
+
+    return np.sum(depth(x, 3))
+
+
+case(rng.normal(size=3), rng.normal(size=3), wrt=0)(local_depth)
+case(rng.normal(size=3), rng.normal(size=3), wrt=1)(local_depth)
+
+
+@case(0.5 * rng.normal(size=(3, 3)), rng.normal(size=3))
+def local_recursion_with_if_statements_and_keywords(W, x):
+    def unfold(h, steps, residual=False):
+        if steps <= 0:
+            return h
+        h = np.tanh(W @ unfold(h, steps=steps - 1, residual=not residual))
+        if residual:
+            return h + x
+        return h
+
+    return np.sum(unfold(x, 4) ** 2) + np.sum(unfold(np.sin(x), 2, True))
+
+
+@case(rng.normal(size=3))
+def local_mutual_recursion(x):
+    def even(t, n):
+        return np.cos(t) if n == 0 else x * odd(t, n - 1)
+
+    def odd(t, n):
+        return np.sin(t) if n == 0 else x * even(np.tanh(t), n - 1)
+
+    return np.sum(even(x, 5) + odd(x, 2))
+
+
 @pytest.mark.parametrize("row", TABLE.params("reverse"))
 def test_reverse(row):
     expected = finite_differences(row.f, row.args, row.wrt)
@@ -517,3 +555,48 @@ def test_a_recursive_derivative_loaded_from_disk(tmp_path, order):
         np.testing.assert_allclose(got["hvp"], 6 * s * c**2 - 3 * s**3)
         np.testing.assert_allclose(got["even"], 3 * x**2 * s + x**3 * c)  # (of x**3 sin x)
         np.testing.assert_allclose(got["odd"], 2 * x * s + x**2 * c)  # (of x**2 sin x)
+
+
+def test_a_local_recursion_counted_by_a_constant_is_inlined_level_by_level():
+    source = nf.grad(local_depth).source
+    for level in (1, 2, 3):
+        assert f"depth_n{level}_result = np.tanh(_t{level - 1})" in source
+    assert "depth_n4" not in source and "def " not in source.split("def dlocal_depth")[1]
+
+
+def _depth_not_counted(w, x, k):
+    def depth(t, n):
+        return t if n == 0 else np.tanh(w * depth(t, n - 1))
+
+    return np.sum(depth(x, k))
+
+
+def _depth_without_end(w, x):
+    def depth(t, n):
+        return np.tanh(w * depth(t, n - 1))
+
+    return np.sum(depth(x, 3))
+
+
+@pytest.mark.parametrize(
+    "f, args, line, words",
+    [
+        (
+            _depth_not_counted,
+            (0.5, np.ones(2), 3),
+            "return np.sum(depth(x, k))",
+            "no constant argument counts how deep",
+        ),
+        (
+            _depth_without_end,
+            (0.5, np.ones(2)),
+            "return np.tanh(w * depth(t, n - 1))",
+            "more than 256 times deep",
+        ),
+    ],
+)
+def test_a_local_recursion_not_counted_down_to_its_end_is_a_located_error(f, args, line, words):
+    with pytest.raises(nf.UnsupportedError, match=words) as error:
+        nf.grad(f)(*args)
+    assert error.value.location.filename == __file__
+    assert line in str(error.value)
