@@ -412,6 +412,7 @@ class mesh_back:
 @helper(
     runtime.undiff,
     fresh=True,
+    constant=("prepend", "append"),  # (read for their widths)
     samples=[
         Sample("runtime.undiff(g, 2, 0)", g=real(2, 3)),
         Sample("runtime.undiff(g, prepend=1.0, append=np.ones(2))", g=real(4)),
@@ -428,6 +429,7 @@ class undiff:
 @helper(
     runtime.padded_diff,
     fresh=True,
+    constant=("prepend", "append"),
     samples=[Sample("runtime.padded_diff(d, 1, 0, np.ones((1, 2)))", d=real(3, 2))],
 )
 class padded_diff:
@@ -436,3 +438,59 @@ class padded_diff:
 
     def tangent(dz, z, d, n=1, axis=-1, prepend=None, append=None):
         dz = runtime.padded_diff(dd, n, axis, prepend, append)
+
+
+# the two are each other's transposes, linear in their first argument; a and the ends are
+# read for their shapes
+@helper(
+    runtime.diff_end_grad,
+    fresh=True,
+    constant=("a", "prepend", "append"),
+    samples=[
+        Sample(
+            "runtime.diff_end_grad(g, a, 1, -1, 0.5, np.ones((2, 2)), 0)",
+            g=real(2, 5),
+            a=real(2, 3),
+            constant=("a",),
+        ),
+        Sample(
+            "runtime.diff_end_grad(g, a, 2, 0, np.ones((2, 2)), 0.5, 1)",
+            g=real(4, 2),
+            a=real(3, 2),
+            constant=("a",),
+        ),
+    ],
+)
+class diff_end_grad:
+    def adjoint(bz, z, g, a, n, axis, prepend, append, end):
+        bg = runtime.diff_end_tangent(bz, a, n, axis, prepend, append, end)
+
+    def tangent(dz, z, g, a, n, axis, prepend, append, end):
+        dz = runtime.diff_end_grad(dg, a, n, axis, prepend, append, end)
+
+
+@helper(
+    runtime.diff_end_tangent,
+    fresh=True,
+    constant=("a", "prepend", "append"),
+    samples=[
+        Sample(
+            "runtime.diff_end_tangent(d, a, 1, -1, 0.5, np.ones((2, 2)), 0)",
+            d=real(),
+            a=real(2, 3),
+            constant=("a",),
+        ),
+        Sample(
+            "runtime.diff_end_tangent(d, a, 2, 0, np.ones((2, 2)), 0.5, 0)",
+            d=real(2, 2),
+            a=real(3, 2),
+            constant=("a",),
+        ),
+    ],
+)
+class diff_end_tangent:
+    def adjoint(bz, z, d, a, n, axis, prepend, append, end):
+        bd = runtime.diff_end_grad(bz, a, n, axis, prepend, append, end)
+
+    def tangent(dz, z, d, a, n, axis, prepend, append, end):
+        dz = runtime.diff_end_tangent(dd, a, n, axis, prepend, append, end)

@@ -59,14 +59,20 @@ class cumprod:
         Sample("np.diff(x)", x=real(2, 4)),
         Sample("np.diff(x, 2, axis=0)", x=real(4, 2)),
         Sample("np.diff(x, prepend=0.5, append=np.ones((2, 2)))", x=real(2, 3)),
+        Sample("np.diff(x, prepend=p, append=q)", x=real(2, 3), p=real(), q=real(2, 2)),
+        Sample("np.diff(x, 2, axis=0, prepend=p, append=q)", x=real(3, 2), p=real(2, 2), q=real()),
     ],
 )
 class diff:
     def adjoint(bz, z, a, n=1, axis=-1, prepend=None, append=None):
         ba = runtime.undiff(bz, n=n, axis=axis, prepend=prepend, append=append)
+        bprepend = runtime.diff_end_grad(bz, a, n, axis, prepend, append, 0)
+        bappend = runtime.diff_end_grad(bz, a, n, axis, prepend, append, 1)
 
     def tangent(dz, z, a, n=1, axis=-1, prepend=None, append=None):
         dz = runtime.padded_diff(da, n=n, axis=axis, prepend=prepend, append=append)
+        dz = runtime.diff_end_tangent(dprepend, a, n, axis, prepend, append, 0)
+        dz = runtime.diff_end_tangent(dappend, a, n, axis, prepend, append, 1)
 
 
 # --- averages and ranges ----------------------------------------------------------------------

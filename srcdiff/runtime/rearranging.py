@@ -301,12 +301,50 @@ def undiff(g, n=1, axis=-1, prepend=None, append=None):
     transposed difference, (-1)**n times the n-th difference of g padded with n zeros at both
     ends, less the places of prepend and append."""
     before, after = _widths(axis, prepend, append)
+    out = _transposed_difference(g, n, axis)
+    return out[_along(axis, out.ndim, slice(before, out.shape[axis] - after))]
+
+
+def _transposed_difference(g, n, axis):
     widths = [(0, 0)] * np.ndim(g)
     widths[axis] = (n, n)
-    out = np.diff(np.pad(g, widths), n, axis) * (-1) ** n
-    window = [slice(None)] * out.ndim
-    window[axis] = slice(before, out.shape[axis] - after)
-    return out[tuple(window)]
+    return np.diff(np.pad(g, widths), n, axis) * (-1) ** n
+
+
+def _along(axis, ndim, window):
+    """The index taking `window` along `axis` of an array of `ndim` dimensions."""
+    index = [slice(None)] * ndim
+    index[axis] = window
+    return tuple(index)
+
+
+def _end_window(axis, length, prepend, append, end):
+    """The places of prepend (end 0) or append (end 1) along `axis` in np.diff's padded
+    array of `length` there."""
+    before, after = _widths(axis, prepend, append)
+    return slice(0, before) if end == 0 else slice(length - after, length)
+
+
+def diff_end_grad(g, a, n, axis, prepend, append, end):
+    """Adjoint of np.diff(a, n, axis, prepend=..., append=...) with respect to prepend (end
+    0) or append (end 1): its places in the transposed difference of g, summed for a scalar
+    (which np.diff lays along the whole of the end)."""
+    out = _transposed_difference(g, n, axis)
+    piece = out[_along(axis, out.ndim, _end_window(axis, out.shape[axis], prepend, append, end))]
+    return np.sum(piece) if np.ndim(prepend if end == 0 else append) == 0 else piece
+
+
+def diff_end_tangent(d, a, n, axis, prepend, append, end):
+    """np.diff's tangent for a tangent d of prepend (end 0) or append (end 1): the difference
+    of zeros in the places of a and of the other end, d laid over its own. Also the adjoint of
+    diff_end_grad."""
+    before, after = _widths(axis, prepend, append)
+    shape = list(np.shape(a))
+    shape[axis] += before + after
+    padded = np.zeros(shape, dtype=np.result_type(d, a))
+    window = _along(axis, len(shape), _end_window(axis, shape[axis], prepend, append, end))
+    padded[window] = np.broadcast_to(d, padded[window].shape)
+    return np.diff(padded, n, axis)
 
 
 def padded_diff(d, n=1, axis=-1, prepend=None, append=None):

@@ -1,0 +1,110 @@
+"""Ordinary forms srcdiff once refused with a located error, now followed: each a row
+checked as tests/test_oracle.py checks its rows, in reverse mode, forward mode, hvp and
+reverse over reverse (the vjp of the gradient) against central finite differences in
+float64, and against autograd where autograd can run it."""
+
+import numpy as np
+import pytest
+
+import srcdiff as nf
+from oracle import (
+    Table,
+    assert_close,
+    autograd_grad,
+    autograd_hvp,
+    autograd_jvp,
+    finite_differences,
+    gradient_along,
+    inner,
+    judge,
+    random_like,
+    widened,
+)
+
+pytest.importorskip("autograd")
+
+TABLE = Table()
+case = TABLE.case
+rng = np.random.default_rng(20261204)
+NO_DIFF_ENDS = "autograd's np.diff does not take prepend= and append="
+
+
+# --- np.diff with differentiated prepend and append ----------------------------------------------
+
+
+def diff_with_ends(x, first, last):
+    return np.sum(np.sin(np.diff(x, prepend=first, append=last)) ** 2)
+
+
+case(rng.normal(size=4), 0.3, rng.normal(size=1), autograd=NO_DIFF_ENDS)(diff_with_ends)
+case(rng.normal(size=4), 0.3, rng.normal(size=1), wrt=1, autograd=NO_DIFF_ENDS)(diff_with_ends)
+case(rng.normal(size=4), 0.3, rng.normal(size=1), wrt=2, autograd=NO_DIFF_ENDS)(diff_with_ends)
+
+
+def second_diff_along_rows(ends, x):
+    """n=2 along axis 0, prepend two rows, append a scalar laid along the whole end."""
+    steps = np.diff(x, 2, axis=0, prepend=np.tanh(ends[:2]), append=ends[2, 0] * ends[2, 1])
+    return np.sum(np.cos(steps) * np.arange(steps.size).reshape(steps.shape))
+
+
+case(rng.normal(size=(3, 3)), rng.normal(size=(4, 3)), autograd=NO_DIFF_ENDS)(
+    second_diff_along_rows
+)
+
+
+def test_diff_with_ends_agrees_with_autograd_on_the_ends_concatenated():
+    """autograd runs np.diff(np.concatenate([first, x, last])), the same function."""
+    import autograd
+    import autograd.numpy as anp
+
+    def concatenated(x, first, last):
+        return anp.sum(anp.sin(anp.diff(anp.concatenate([anp.reshape(first, 1), x, last]))) ** 2)
+
+    args = (rng.normal(size=4), 0.3, rng.normal(size=1))
+    for wrt in range(3):
+        ours = nf.grad(diff_with_ends, wrt=wrt)(*args)
+        assert_close(ours, autograd.grad(concatenated, wrt)(*args), 1e-12, 1e-14, "vs autograd")
+
+
+# --- the checks ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("row", TABLE.params("reverse"))
+def test_reverse(row):
+    expected = finite_differences(row.f, row.args, row.wrt)
+    got = nf.grad(row.f, wrt=row.wrt)(*row.args)
+    judge(row, "reverse", got, expected, lambda: autograd_grad(row.f, row.args, row.wrt))
+
+
+@pytest.mark.parametrize("row", TABLE.params("forward"))
+def test_forward(row):
+    v = random_like(row.args[row.wrt], seed=1)
+    expected = inner(finite_differences(row.f, row.args, row.wrt), v)
+    value, got = nf.jvp(row.f, wrt=row.wrt)(*row.args, v)
+    assert_close(value, row.f(*row.args), 1e-12, 0, "jvp's value")
+    judge(row, "forward", got, expected, lambda: autograd_jvp(row.f, row.args, row.wrt, v))
+
+
+@pytest.mark.parametrize("row", TABLE.params("hvp"))
+def test_hvp(row):
+    v = random_like(row.args[row.wrt], seed=2)
+    expected = gradient_along(nf.grad(row.f, wrt=row.wrt), widened(row.args), row.wrt, v)
+    got = nf.hvp(row.f, wrt=row.wrt)(*row.args, v)
+    judge(row, "hvp", got, expected, lambda: autograd_hvp(row.f, row.args, row.wrt, v), scale=30)
+
+
+@pytest.mark.parametrize("row", TABLE.params("grad_of_grad"))
+def test_grad_of_grad(row):
+    """The vjp of the gradient (reverse over reverse: H u)."""
+    gradient = nf.grad(row.f, wrt=row.wrt)
+    u = random_like(row.args[row.wrt], seed=3)
+    expected = gradient_along(gradient, widened(row.args), row.wrt, u)
+    got = nf.vjp(gradient, wrt=row.wrt)(*row.args)[1](u)
+    judge(
+        row,
+        "grad_of_grad",
+        got,
+        expected,
+        lambda: autograd_hvp(row.f, row.args, row.wrt, u),
+        scale=30,
+    )
