@@ -66,6 +66,59 @@ def test_diff_with_ends_agrees_with_autograd_on_the_ends_concatenated():
         assert_close(ours, autograd.grad(concatenated, wrt)(*args), 1e-12, 1e-14, "vs autograd")
 
 
+# --- np.mean, np.var and np.std over a mask (where=) --------------------------------------------
+
+NO_WHERE = "autograd's mean, var and std take no where="
+MASK = np.array([[True, False, True, True], [True, True, False, True], [False, True, True, True]])
+
+
+@case(rng.normal(size=(3, 4)), autograd=NO_WHERE)
+def statistics_over_a_mask(x):
+    return (
+        np.mean(np.sin(x), where=MASK) * np.var(x, where=MASK)
+        + np.sum(np.std(x * x, axis=1, where=MASK, keepdims=True) ** 2)
+        + np.sum(np.var(np.tanh(x), axis=0, ddof=1, where=MASK[:, :1]) * [1.0, 2.0, 3.0, 4.0])
+    )
+
+
+@case(rng.normal(size=(3, 4)), autograd=NO_WHERE)
+def mean_over_a_mask_of_its_own_values(x):
+    """The mask is made of x (all but each column's least, all but its greatest): constant
+    where it is taken."""
+    return np.mean(x**3, axis=0, where=x > np.min(x, axis=0)).sum() + np.mean(
+        x * x, where=x < np.max(x)
+    )
+
+
+def test_statistics_over_a_mask_agree_with_autograd_on_the_mask_written_out():
+    """autograd runs the sums over the mask the statistics stand for."""
+    import autograd
+    import autograd.numpy as anp
+
+    def written_out(x):
+        def mean(v, axis=None, keepdims=False):
+            m = np.broadcast_to(MASK, v.shape)
+            return anp.sum(v * m, axis=axis, keepdims=keepdims) / np.sum(m, axis, keepdims=keepdims)
+
+        def var(v, axis=None, keepdims=False, ddof=0):
+            m = np.broadcast_to(MASK if axis != 0 or ddof == 0 else MASK[:, :1], v.shape)
+            centred = (v - anp.sum(v * m, axis, keepdims=True) / np.sum(m, axis, keepdims=True)) * m
+            return anp.sum(centred**2, axis, keepdims=keepdims) / (
+                np.sum(m, axis, keepdims=keepdims) - ddof
+            )
+
+        return (
+            mean(anp.sin(x)) * var(x)
+            + anp.sum(var(x * x, axis=1, keepdims=True))
+            + anp.sum(var(anp.tanh(x), axis=0, ddof=1) * anp.array([1.0, 2.0, 3.0, 4.0]))
+        )
+
+    x = rng.normal(size=(3, 4))
+    assert_close(written_out(x), statistics_over_a_mask(x), 1e-12, 1e-14, "the same function")
+    ours = nf.grad(statistics_over_a_mask)(x)
+    assert_close(ours, autograd.grad(written_out)(x), 1e-10, 1e-12, "vs autograd")
+
+
 # --- the checks ----------------------------------------------------------------------------------
 
 

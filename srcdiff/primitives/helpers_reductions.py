@@ -62,18 +62,23 @@ class reduce_like:
     runtime.mean_grad,
     constant=("x",),
     shape_args={1},
-    samples=[Sample("runtime.mean_grad(g, x, axis=0)", **_REDUCED)],
+    samples=[
+        Sample("runtime.mean_grad(g, x, axis=0)", **_REDUCED),
+        Sample("runtime.mean_grad(g, x, axis=0, where=[[True], [False]])", **_REDUCED),
+    ],
 )
 class mean_grad:
-    def adjoint(bz, z, g, x, axis=None, keepdims=False):
-        bg = runtime.reduce_like(bz, g, axis=axis, keepdims=keepdims) / runtime.count(x, axis)
+    def adjoint(bz, z, g, x, axis=None, keepdims=False, where=True):
+        bg = runtime.reduce_like(bz, g, axis=axis, keepdims=keepdims, where=where) / runtime.count(
+            x, axis, where, keepdims
+        )
 
-    def tangent(dz, z, g, x, axis=None, keepdims=False):
-        dz = runtime.mean_grad(dg, x, axis=axis, keepdims=keepdims)
+    def tangent(dz, z, g, x, axis=None, keepdims=False, where=True):
+        dz = runtime.mean_grad(dg, x, axis=axis, keepdims=keepdims, where=where)
 
-    def rewrite(node, g, x, axis=Const(None), keepdims=Const(False)):
+    def rewrite(node, g, x, axis=Const(None), keepdims=Const(False), where=Const(True)):
         xs = shape(x)
-        if xs is None or not isinstance(axis, Const):
+        if xs is None or not isinstance(axis, Const) or where != Const(True):
             return None
         count = int(np.prod(xs)) // int(np.prod(reduced_shape(xs, axis.value, True)))
         if count == 0:
@@ -88,12 +93,20 @@ class mean_grad:
     samples=[
         Sample("runtime.var_grad(g, x, axis=0)", g=real(3), x=real(2, 3)),
         Sample("runtime.var_grad(g, x, ddof=1)", g=number(), x=real(4)),
+        Sample(
+            "runtime.var_grad(g, x, axis=1, ddof=1, where=np.eye(2, 5) < 1)",
+            g=real(2),
+            x=real(2, 5),
+        ),
     ],
 )
 class var_grad:
-    def adjoint(bz, z, g, x, axis=None, ddof=0, keepdims=False):
+    def adjoint(bz, z, g, x, axis=None, ddof=0, keepdims=False, where=True):
         bg = runtime.reduce_like(
-            bz * runtime.var_grad(np.ones_like(g), x, axis=axis, ddof=ddof, keepdims=keepdims),
+            bz
+            * runtime.var_grad(
+                np.ones_like(g), x, axis=axis, ddof=ddof, keepdims=keepdims, where=where
+            ),
             g,
             axis=axis,
             keepdims=keepdims,
@@ -104,11 +117,12 @@ class var_grad:
             axis=axis,
             ddof=ddof,
             keepdims=keepdims,
+            where=where,
         )
 
-    def tangent(dz, z, g, x, axis=None, ddof=0, keepdims=False):
-        dz = runtime.var_grad(dg, x, axis=axis, ddof=ddof, keepdims=keepdims)
-        dz = runtime.var_grad(g, dx, axis=axis, ddof=ddof, keepdims=keepdims)
+    def tangent(dz, z, g, x, axis=None, ddof=0, keepdims=False, where=True):
+        dz = runtime.var_grad(dg, x, axis=axis, ddof=ddof, keepdims=keepdims, where=where)
+        dz = runtime.var_grad(g, dx, axis=axis, ddof=ddof, keepdims=keepdims, where=where)
 
 
 # both spread g over x's reduced axes, then weigh each element (by where the peak is, or by

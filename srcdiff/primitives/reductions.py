@@ -48,14 +48,19 @@ class sum_:
 @_reduction(
     np.mean,
     methods=("mean",),
-    samples=_axes("np.mean(x{})") + [Sample("x.mean(axis=0)", x=real(3, 4))],
+    samples=_axes("np.mean(x{})")
+    + [
+        Sample("x.mean(axis=0)", x=real(3, 4)),
+        Sample("np.mean(x, axis=1, where=np.eye(3, 4) < 1)", x=real(3, 4)),
+        Sample("np.mean(x, where=[[True, False, True]], keepdims=True)", x=real(2, 3)),
+    ],
 )
 class mean:
-    def adjoint(bz, z, a, axis=None, dtype=None, keepdims=False):
-        ba = runtime.mean_grad(bz, a, axis=axis, keepdims=keepdims)
+    def adjoint(bz, z, a, axis=None, dtype=None, out=None, keepdims=False, where=True):
+        ba = runtime.mean_grad(bz, a, axis=axis, keepdims=keepdims, where=where)
 
-    def tangent(dz, z, a, axis=None, dtype=None, keepdims=False):
-        dz = np.mean(da, axis=axis, keepdims=keepdims)
+    def tangent(dz, z, a, axis=None, dtype=None, out=None, keepdims=False, where=True):
+        dz = np.mean(da, axis=axis, keepdims=keepdims, where=where)
 
 
 @_reduction(
@@ -66,17 +71,19 @@ class mean:
         Sample("np.var(x, axis=0, ddof=1)", x=real(4, 3)),
         Sample("x.var()", x=real(3, 4)),
         Sample("np.var(x, 0, None, None, 1)", x=real(4, 3)),  # (numpy's order: out before ddof)
+        Sample("np.var(x, axis=0, ddof=1, where=np.eye(5, 3) < 1)", x=real(5, 3)),
+        Sample("np.var(x, where=[[True], [False], [True]])", x=real(3, 2)),
     ],
 )
 class var:
-    def adjoint(bz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-        ba = runtime.var_grad(bz, a, axis=axis, ddof=ddof, keepdims=keepdims)
+    def adjoint(bz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
+        ba = runtime.var_grad(bz, a, axis=axis, ddof=ddof, keepdims=keepdims, where=where)
 
-    def tangent(dz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    def tangent(dz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
         # (complex a: the real part, var being of |a - mean|)
         dz = runtime.real_for(
             np.sum(
-                runtime.var_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True) * da,
+                runtime.var_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True, where=where) * da,
                 axis=axis,
                 keepdims=keepdims,
             ),
@@ -92,20 +99,26 @@ class var:
         Sample("np.std(x, axis=0, ddof=1)", x=real(4, 3)),
         Sample("x.std(axis=1)", x=real(3, 4)),
         Sample("np.std(x, 1, None, None, 1, True)", x=real(3, 4)),
+        Sample("np.std(x, axis=1, where=np.eye(3, 5) < 1)", x=real(3, 5)),
     ],
 )
 class std:
-    def adjoint(bz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    def adjoint(bz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
         # constant data (z = 0): 0, the subgradient a norm of the centred values has there
         ba = runtime.var_grad(
-            runtime.divide_or_zero(bz, 2 * z), a, axis=axis, ddof=ddof, keepdims=keepdims
+            runtime.divide_or_zero(bz, 2 * z),
+            a,
+            axis=axis,
+            ddof=ddof,
+            keepdims=keepdims,
+            where=where,
         )
 
-    def tangent(dz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    def tangent(dz, z, a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, where=True):
         dz = runtime.divide_or_zero(
             runtime.real_for(
                 np.sum(
-                    runtime.var_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True) * da,
+                    runtime.var_grad(1.0, a, axis=axis, ddof=ddof, keepdims=True, where=where) * da,
                     axis=axis,
                     keepdims=keepdims,
                 ),

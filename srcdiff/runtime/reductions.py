@@ -6,21 +6,32 @@ import numpy as np
 from .core import _normalize_axes, unreduce
 
 
-def count(x, axis=None):
-    """How many elements a reduction over `axis` combines."""
+def count(x, axis=None, where=True, keepdims=False):
+    """How many elements a reduction over `axis` combines (those `where` takes: then an
+    array of the counts, in x's float dtype so that dividing by it keeps float32 float32)."""
     shape = np.shape(x)
-    return int(np.prod([shape[a] for a in _normalize_axes(axis, len(shape))]))
+    if where is True:
+        return int(np.prod([shape[a] for a in _normalize_axes(axis, len(shape))]))
+    dtype = np.result_type(x) if np.result_type(x).kind == "f" else float
+    taken = np.broadcast_to(where, shape)
+    return np.sum(taken, axis=axis, keepdims=keepdims).astype(dtype)
 
 
-def mean_grad(g, x, axis=None, keepdims=False):
-    return unreduce(np.asarray(g) / count(x, axis), x, axis, keepdims)
+def mean_grad(g, x, axis=None, keepdims=False, where=True):
+    return unreduce(np.asarray(g) / count(x, axis, where, keepdims), x, axis, keepdims, where)
 
 
-def var_grad(g, x, axis=None, ddof=0, keepdims=False):
-    centred = np.conj(x - np.mean(x, axis=axis, keepdims=True))  # var is of |x - mean|
-    divisor = count(x, axis) - ddof
-    scale = 2.0 / divisor if divisor else float("inf")  # (one sample, ddof=1: numpy's nan)
-    return unreduce(g, x, axis, keepdims) * centred * scale
+def var_grad(g, x, axis=None, ddof=0, keepdims=False, where=True):
+    """Adjoint of np.var: 2 (x - mean) / (count - ddof), spread by g (0 where `where` leaves
+    an element out). Linear in g, and in x (the centring is a symmetric projection)."""
+    centred = np.conj(x - np.mean(x, axis=axis, keepdims=True, where=where))  # of |x - mean|
+    divisor = count(x, axis, where, keepdims=True) - ddof
+    if where is True:
+        scale = 2.0 / divisor if divisor else float("inf")  # (one sample, ddof=1: numpy's nan)
+        return unreduce(g, x, axis, keepdims) * centred * scale
+    with np.errstate(divide="ignore", invalid="ignore"):
+        spread = unreduce(g, x, axis, keepdims) * centred * (2.0 / divisor)
+    return np.where(where, spread, np.zeros((), spread.dtype))
 
 
 def extremum_grad(g, peak, x, axis=None, keepdims=False, initial=None, where=True):
