@@ -435,11 +435,13 @@ def reading_once():
         _readings.kept = _readings.facts = None
 
 
-def parsed_function(fn, statics=(), shared=False):
+def parsed_function(fn, statics=(), shared=False, first=False):
     """ParsedFunction(fn, statics), read once in a transform where there are no statics;
-    `shared`: the one read, not a copy, for an analysis that changes nothing of it."""
+    `shared`: the one read, not a copy, for an analysis that changes nothing of it. `first`:
+    for the transform of the function differentiated, which no analysis has read yet and
+    few read after (a call of it in a recursion): a read of its own, no copy kept."""
     kept = _readings.kept
-    if statics or kept is None:
+    if statics or kept is None or first and fn not in kept:
         return ParsedFunction(fn, statics)
     if fn not in kept:
         kept[fn] = ParsedFunction(fn)
