@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import srcdiff as nf
+from srcdiff import runtime
 from gradcheck import numerical_grad
 from helpers import layers
 from oracle import gradient_along
@@ -482,3 +483,14 @@ def test_a_derivative_inside_f_that_cannot_be_followed_is_refused_at_its_line(f,
         line = next(n for n, text in enumerate(source, 1) if snippet in text)
     text = str(error.value)
     assert f"{HERE}:{line}:" in text and "hint: " in text and hint in text, text
+
+
+def test_the_derivatives_made_once_are_kept_in_a_table_of_bounded_size():
+    """A function passed in anew at each call (a closure made each time) gets a derivative
+    of its own each time: the table of those made once stays bounded, not growing for ever."""
+    table = sys.modules["srcdiff.runtime.made_once"]._made
+    for k in range(300):
+        scale = float(k)
+        derivative = runtime.made_once(nf.grad, lambda v: np.sum(v * scale))
+        assert derivative(np.ones(2)) == pytest.approx([scale, scale])
+        assert len(table) <= 256

@@ -15,5 +15,10 @@ def made_once(maker, fun, /, *constants, **keywords):
     key = (maker, fun, repr(constants), repr(tuple(keywords.items())))
     derivative = _made.get(key)
     if derivative is None:
+        if len(_made) >= _KEPT:  # (functions passed in anew, closures made at each call)
+            _made.clear()
         derivative = _made.setdefault(key, maker(fun, *constants, **keywords))
     return derivative
+
+
+_KEPT = 256  # derivatives kept at most: a program names far fewer
