@@ -1,0 +1,45 @@
+"""Styles of loss function found in published numpy programs (helpers with many parameters,
+layer classes, array-module parameters): each minimised to a reproduction of our own and
+checked against finite differences and autograd, or refused at the user's line with a way
+out."""
+
+import numpy as np
+
+import srcdiff as nf
+from srcdiff import codegen
+from test_found_idioms import assert_derivatives
+
+# --- a helper taking many parameters -------------------------------------------------------------
+
+
+def gate_of_many_parameters(
+    x,
+    hidden,
+    weight_of_hidden_state,
+    bias_of_hidden_state,
+    weight_of_input,
+    bias_of_input,
+    scale,
+    shift,
+):
+    pre_activation = weight_of_hidden_state * hidden + bias_of_hidden_state + weight_of_input * x
+    return np.tanh(pre_activation + bias_of_input) * scale + shift
+
+
+def loss_through_a_gate_of_many_parameters(params, x):
+    return np.sum(gate_of_many_parameters(x, 0.5, *params) ** 2)
+
+
+def test_a_helper_whose_gradient_returns_a_long_tuple():
+    """The backward half of a helper of eight parameters returns their adjoints in one line
+    longer than a line may be: it was wrapped as `(return bhidden, bweight_of_hidden_state, ...)`, a
+    SyntaxError in the emitted code."""
+    params = [np.array([0.1, -0.4]), 0.2, np.array([0.7, 0.3]), -0.1, 1.5, 0.25]
+    assert_derivatives(loss_through_a_gate_of_many_parameters, params, np.array([0.3, -0.8]))
+
+
+def test_wrap_keeps_return_outside_the_parentheses_of_its_tuple():
+    line = "    return " + ", ".join(f"adjoint_of_parameter_{k}" for k in range(5)) + "\n"
+    wrapped = codegen.wrap(line, codegen._line_tokens(line.rstrip("\n")))
+    assert wrapped.startswith("    return (adjoint_of_parameter_0, ")
+    compile("def f():\n" + wrapped, "<wrapped>", "exec")
