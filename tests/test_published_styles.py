@@ -3,7 +3,10 @@ layer classes, array-module parameters): each minimised to a reproduction of our
 checked against finite differences and autograd, or refused at the user's line with a way
 out."""
 
+import inspect
+
 import numpy as np
+import pytest
 
 import srcdiff as nf
 from srcdiff import codegen
@@ -76,3 +79,33 @@ def test_an_array_module_parameter_is_the_module_its_call_passes():
     assert_derivatives(loss_of_its_own_module, x, autograd=False)
     expected = np.cos(x) * np.exp(np.sin(x))
     np.testing.assert_allclose(nf.grad(loss_of_its_own_module)(x, np), expected)
+
+
+# --- a layer keeping its input for a hand-written backward pass ---------------------------------
+
+
+class CachingLayer:
+    def __init__(self, weight):
+        self.weight = weight
+
+    def forward(self, x):
+        self.x = x  # (what its own backward method would read)
+        return np.tanh(x @ self.weight)
+
+
+def loss_of_a_caching_layer(layer, x):
+    return np.sum(layer.forward(x) ** 2)
+
+
+def test_a_layer_keeping_its_input_is_refused_with_a_way_out():
+    """`self.x = x` in a layer's forward method was refused as 'not supported' with the hint
+    'assign to plain names': the error says srcdiff does not follow a change to an object,
+    and that a value kept for a hand-written backward pass can go."""
+    layer, x = CachingLayer(np.ones((3, 2))), np.ones((4, 3))
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(loss_of_a_caching_layer)(layer, x)
+    text = str(error.value)
+    lines, first = inspect.getsourcelines(CachingLayer.forward)
+    assert f"{__file__}:{first + 1}:" in text and "self.x = x" in text, text
+    assert "does not follow a change" in text and "hand-written backward pass" in text, text
+    assert "delete it" in text.split("hint:")[1], text
