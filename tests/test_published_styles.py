@@ -10,6 +10,7 @@ import pytest
 
 import srcdiff as nf
 from srcdiff import codegen
+from oracle import finite_differences
 from test_found_idioms import assert_derivatives
 
 # --- a helper taking many parameters -------------------------------------------------------------
@@ -109,3 +110,56 @@ def test_a_layer_keeping_its_input_is_refused_with_a_way_out():
     assert f"{__file__}:{first + 1}:" in text and "self.x = x" in text, text
     assert "does not follow a change" in text and "hand-written backward pass" in text, text
     assert "delete it" in text.split("hint:")[1], text
+
+
+# --- a method returning a tuple (an LSTM cell's (h, c)) ------------------------------------------
+
+
+class Cell:
+    def __init__(self, weight, bias):
+        self.params = [weight, bias]
+
+    def forward(self, x, h, c):
+        weight, bias = self.params
+        gate = np.tanh(x @ weight + h * bias)
+        c_next = c * 0.5 + gate
+        return np.tanh(c_next) * gate, c_next
+
+
+def loss_of_a_cell_run_over_steps(cell, xs):
+    h, c = np.zeros(2), np.zeros(2)
+    for x in xs:
+        h, c = cell.forward(x, h, c)
+    return np.sum(h**2) + np.sum(c)
+
+
+GLOBAL_CELL = Cell(np.array([[0.5, -0.3], [0.1, 0.4]]), np.array([0.8, 0.2]))
+
+
+def loss_of_a_global_cell(xs):
+    h, c = GLOBAL_CELL.forward(xs[0], np.zeros(2), xs[1])
+    return np.sum(h * c)
+
+
+def test_what_a_method_returns_in_a_tuple_varies_with_its_object():
+    """`h, c = cell.forward(x, h, c)` (a method returning a tuple display, as an LSTM layer
+    class's does): which of its items vary was worked out from the call's arguments alone,
+    counted from the method's `self`. With the object differentiated and x constant, none
+    did: the gradient was 0 (its loop over steps, some other wrong number)."""
+    weight, bias = np.array([[0.5, -0.3], [0.1, 0.4]]), np.array([0.8, 0.2])
+    xs = np.array([[0.3, 1.0], [-0.5, 0.7], [1.2, 0.1]])
+
+    def of_parameters(flat):
+        cell = Cell(flat[:4].reshape(2, 2), flat[4:])
+        return loss_of_a_cell_run_over_steps(cell, xs)
+
+    flat = np.concatenate([weight.ravel(), bias])
+    expected = finite_differences(of_parameters, (flat,), 0)
+    cell = Cell(weight, bias)
+    gradient = nf.grad(loss_of_a_cell_run_over_steps)(cell, xs)
+    got = np.concatenate([gradient.params[0].ravel(), gradient.params[1]])
+    np.testing.assert_allclose(got, expected, rtol=1e-6, atol=1e-8)
+    v = np.linspace(-1.0, 1.0, 6)
+    tangent = nf.jvp(loss_of_a_cell_run_over_steps)(cell, xs, Cell(v[:4].reshape(2, 2), v[4:]))
+    np.testing.assert_allclose(tangent[1], expected @ v, rtol=1e-6)
+    assert_derivatives(loss_of_a_global_cell, xs, autograd=False)
