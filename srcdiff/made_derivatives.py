@@ -243,13 +243,15 @@ def pullbacks_as_calls(func, resolve):
     pullback_x)` (g's forward sweep runs again there). Only where the pullback is bound
     there alone and only called, with one argument; else it is refused where the vjp is
     called. Whether any was rewritten."""
-    taken = ir.names_in(func) | ir.names_in(func, gast.Store)
+    taken = None  # (the names f uses, once a vjp's call is found)
     changed = False
     for block in _blocks(func):
         for k, stmt in enumerate(block):
             vjp_call, out, pullback = _vjp_call(stmt, resolve)
             if vjp_call is None or not _only_called(func, pullback):
                 continue
+            if taken is None:
+                taken = ir.names_in(func) | ir.names_in(func, gast.Store)
             copies = [f"{pullback}_{_arg_name(a, n)}" for n, a in enumerate(vjp_call.args)]
             if taken & set(copies) or len(set(copies)) < len(copies):
                 continue

@@ -435,11 +435,13 @@ def reading_once():
         _readings.kept = _readings.facts = None
 
 
-def parsed_function(fn, statics=(), shared=False):
+def parsed_function(fn, statics=(), shared=False, first=False):
     """ParsedFunction(fn, statics), read once in a transform where there are no statics;
-    `shared`: the one read, not a copy, for an analysis that changes nothing of it."""
+    `shared`: the one read, not a copy, for an analysis that changes nothing of it. `first`:
+    for the transform of the function differentiated, which no analysis has read yet and
+    few read after (a call of it in a recursion): a read of its own, no copy kept."""
     kept = _readings.kept
-    if statics or kept is None:
+    if statics or kept is None or first and fn not in kept:
         return ParsedFunction(fn, statics)
     if fn not in kept:
         kept[fn] = ParsedFunction(fn)
@@ -516,24 +518,40 @@ def _read(fn, parse=True, shared=False):
     if not parse:
         return None
     source = textwrap.dedent("".join(lines))
-    node = _PARSED.get((source, start))
+    key = source, start
+    node = _PARSED.get(key)
     if node is None:
-        tree = ast.parse(source)
-        drop_dead_branches(tree, source, filename, max(start, 1))
-        tree = conversion.ast_to_gast(tree)
-        node = _as_definition(tree.body[0], naming.base_name(fn))
-        if not isinstance(node, gast.FunctionDef):
-            raise UnsupportedError(
-                f"{name!r} is not defined by a plain def",
-                where,
-                "async functions and other callables are not supported",
-            )
-        ir.increment_lineno(node, max(start, 1) - 1)  # (a lambda's def is not in tree)
+        node = _parsed_definition(fn, name, source, start, filename, where)
+        if not shared and key not in _READ_ONCE:  # (taken as it is: most are read once)
+            if len(_READ_ONCE) >= 256:
+                _READ_ONCE.clear()
+            _READ_ONCE.add(key)
+            return filename, node, source
         if len(_PARSED) >= 64:
             _PARSED.clear()
-        _PARSED[source, start] = node
+        _PARSED[key] = node
     # (a copy, but for a sibling's definition, only read: the stages change it in place)
     return filename, node if shared else ir.copy_tree(node), source
+
+
+def _parsed_definition(fn, name, source, start, filename, where):
+    """The gast FunctionDef of fn's `source`, its lines numbered as in its file from `start`
+    (the text parsed below as many empty lines: no renumbering of every node after)."""
+    first = max(start, 1)
+    numbered = "\n" * (first - 1) + source
+    tree = ast.parse(numbered)
+    drop_dead_branches(tree, numbered, filename, 1)
+    node = _as_definition(conversion.ast_to_gast(tree).body[0], naming.base_name(fn))
+    if not isinstance(node, gast.FunctionDef):
+        raise UnsupportedError(
+            f"{name!r} is not defined by a plain def",
+            where,
+            "async functions and other callables are not supported",
+        )
+    for handler in ir.walk_statements(node):  # (gast's Name of `except E as e` has no line)
+        if isinstance(handler, gast.ExceptHandler) and isinstance(handler.name, gast.Name):
+            handler.name.lineno, handler.name.end_lineno = handler.lineno, handler.lineno
+    return node
 
 
 def _as_definition(node, name):
@@ -544,8 +562,10 @@ def _as_definition(node, name):
 
 
 # (source, first line) -> its gast tree: a module's functions are read again as siblings
-# of each function of it that is differentiated (see ParsedFunction.sibling)
+# of each function of it that is differentiated (see ParsedFunction.sibling), and once
+# read to change (what _READ_ONCE holds), are kept at the second such read
 _PARSED = {}
+_READ_ONCE = set()
 
 
 _NUMPY_MODULES = (

@@ -23,6 +23,10 @@ _GETTERS = {property: "fget", functools.cached_property: "func"}
 def property_reads_as_calls(parsed):
     """Rewrite each such read in `parsed`'s tree in place (a property set or deleted, or of
     a class the module does not name, stays as written)."""
+    if not parsed.local_classes and not any(
+        static.kind in ("type", "tree") for static in parsed.statics.values()
+    ):
+        return  # (no name holds an object whose class the code is made for: _class_of)
     for node in list(ir.walk(parsed.node)):
         if isinstance(node, (gast.For, gast.comprehension)):
             _refuse_iterating_an_object(parsed, node)

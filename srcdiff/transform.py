@@ -409,7 +409,7 @@ def generate(
     if renamed is not None:  # (made earlier in this transform, named otherwise)
         return renamed
     cache.stats["transforms"] += 1
-    parsed = parsed_function(fn, statics)
+    parsed = parsed_function(fn, statics, first=names is None)
     where = parsed.location(parsed.node)
     wrt_names = arguments.wrt_names(fn, parsed.node, wrt, where)
     outputs = (True, False) if has_aux else outputs
