@@ -163,3 +163,32 @@ def test_what_a_method_returns_in_a_tuple_varies_with_its_object():
     tangent = nf.jvp(loss_of_a_cell_run_over_steps)(cell, xs, Cell(v[:4].reshape(2, 2), v[4:]))
     np.testing.assert_allclose(tangent[1], expected @ v, rtol=1e-6)
     assert_derivatives(loss_of_a_global_cell, xs, autograd=False)
+
+
+# --- an object made where it is passed (a kernel of hyperparameters) -----------------------------
+
+
+class ScaledSquare:
+    def __init__(self, log_scale, offset):
+        self.log_scale = log_scale
+        self.offset = offset
+
+    def __call__(self, x):
+        return np.exp(self.log_scale) * (x - self.offset) ** 2
+
+
+def summed_by(kernel, x):
+    return np.sum(kernel(x))
+
+
+def loss_of_a_kernel_made_where_it_is_passed(theta, x):
+    return summed_by(ScaledSquare(theta[0], theta[1]), x) + theta[0] ** 2
+
+
+def test_an_object_made_where_it_is_passed_is_followed_as_a_named_one():
+    """nlml(RBF(theta[0], theta[1]), X, y), nlml calling kernel(X, X): refused, saying
+    that nlml calls a function or object the RBF holds (it holds arrays; nlml calls the
+    object), where `k = RBF(...)` then nlml(k, X, y) was followed. An object made in the
+    call's own argument list is of a class known as well."""
+    x = np.array([0.5, -1.0, 2.0])
+    assert_derivatives(loss_of_a_kernel_made_where_it_is_passed, np.array([0.3, -0.2]), x)
