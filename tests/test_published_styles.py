@@ -4,6 +4,7 @@ checked against finite differences and autograd, or refused at the user's line w
 out."""
 
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -192,3 +193,23 @@ def test_an_object_made_where_it_is_passed_is_followed_as_a_named_one():
     call's own argument list is of a class known as well."""
     x = np.array([0.5, -1.0, 2.0])
     assert_derivatives(loss_of_a_kernel_made_where_it_is_passed, np.array([0.3, -0.2]), x)
+
+
+# --- layer keys made with str() ------------------------------------------------------------------
+
+
+def loss_of_layers_keyed_by_number(parameters, x):
+    a = x
+    for layer in range(1, len(parameters) // 2 + 1):
+        a = np.tanh(parameters["W" + str(layer)] @ a + parameters["b" + str(layer)])
+    return np.sum(a**2)
+
+
+def test_str_in_f_raises_no_warning_of_numpy():
+    """`parameters['W' + str(l)]` (a deeplearning.ai course's layer keys): srcdiff looked
+    `str` up as np.str to spell it, and numpy's FutureWarning about np.str reached the user."""
+    parameters = {"W1": np.eye(2) * 0.5, "b1": np.array([0.1, -0.2]), "W2": np.ones((2, 2))}
+    parameters["b2"] = np.zeros(2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert_derivatives(loss_of_layers_keyed_by_number, parameters, np.array([0.3, -0.7]))
