@@ -213,3 +213,23 @@ def test_str_in_f_raises_no_warning_of_numpy():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert_derivatives(loss_of_layers_keyed_by_number, parameters, np.array([0.3, -0.7]))
+
+
+# --- np.matrix ------------------------------------------------------------------------------------
+
+
+def loss_of_a_matrix_port(theta, x):
+    theta = np.matrix(theta)
+    return np.sum(np.multiply(x * theta.T, 2.0))
+
+
+def test_np_matrix_is_refused_with_the_array_way_to_write_it():
+    """`theta = np.matrix(theta)` (a classic course's port to numpy) was refused with the
+    hint to register an adjoint for np.matrix: the error says srcdiff differentiates arrays,
+    and how to write the matrix's products with them."""
+    with pytest.raises(nf.NoAdjointError) as error:
+        nf.grad(loss_of_a_matrix_port)(np.ones(3), np.ones((2, 3)))
+    text = str(error.value)
+    lines, first = inspect.getsourcelines(loss_of_a_matrix_port)
+    assert f"{__file__}:{first + 1}:" in text and "theta = np.matrix(theta)" in text, text
+    assert "numpy's class matrix" in text and "np.matrix's * as @" in text, text
