@@ -5,18 +5,18 @@ derivative that call would make (the same object each time, so that its code is 
 whose emitted function a call of it is differentiated through (api.Derivative.runs_as), as
 a derivative made at module level is; at load time its path is found again the same way.
 A call of a jvp or an hvp (made here or at module level) passes the tangent last, where its
-emitted function takes it first: the call is rewritten as one of that function."""
+emitted function takes it first: the call is rewritten as one of that function. A maker's call
+the emitted code keeps (where the derivative's result carries no derivative of f) is written
+`runtime.made_once(nf.grad, inner)`, which makes the derivative once in the process."""
 
 import ast
 import inspect
 
 import gast
 
-from . import ir
+from . import ir, runtime
 from .errors import ArgumentError, StaticArgumentNeeded, UnsupportedError
 from .statics import MISSING
-
-_made = {}  # (maker, function, constant arguments) -> the derivative made for them
 
 
 def _makers():
@@ -69,10 +69,23 @@ def made_derivative(call, parsed):
 
 def made(maker, fun, constants, keywords):
     """The one derivative maker(fun, *constants, **keywords) makes in this process."""
-    key = (maker, fun, repr(constants), repr(keywords))
-    if key not in _made:
-        _made[key] = maker(fun, *constants, **dict(keywords))
-    return _made[key]
+    return runtime.made_once(maker, fun, *constants, **dict(keywords))
+
+
+def made_once_calls(funcs, parsed):
+    """Each call of a maker that the emitted functions `funcs` keep, `nf.grad(inner)` (its
+    derivative's result carries no derivative of f), as `runtime.made_once(nf.grad, inner)`,
+    rewritten in place: the derivative is made once, not at each call of f's. `parsed`: f's
+    ParsedFunction, whose names the emitted code's are."""
+    calls = [
+        node
+        for func in funcs
+        for node in ir.walk(func)
+        if isinstance(node, gast.Call) and made_derivative(node, parsed) is not MISSING
+    ]
+    for call in calls:
+        call.args = [call.func, *call.args]
+        call.func = ir.attr(ir.name("runtime"), "made_once")
 
 
 def remade(path, follow):

@@ -19,7 +19,7 @@ from .piecewise_calls import piecewise_as_writes
 from .reduce_loops import called_objects, reduces_as_loops
 from .inline import Inliner
 from .local_classes import name_made_receivers
-from .made_derivatives import is_made_path
+from .made_derivatives import is_made_path, made_once_calls
 from .loop_reads import hoist_loop_reads
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
@@ -432,6 +432,7 @@ def generate(
         normalizer.names.versions,
         wrt_checked=names is None,  # (a callee is named by its caller)
     )
+    made_once_calls(funcs, parsed)
     if optimized:
         optimize(funcs, mode, suffixes)
     doc = _docstring(fn, mode, wrt_names)

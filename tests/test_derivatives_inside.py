@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import srcdiff as nf
+from srcdiff import runtime
 from gradcheck import numerical_grad
 from helpers import layers
 from oracle import gradient_along
@@ -308,6 +309,69 @@ def test_a_function_rebound_since_is_differentiated_anew(arrays, monkeypatch):
     np.testing.assert_allclose(after, numerical_grad(penalty, (p, x), 0, eps=EPS), rtol=RTOL)
 
 
+def saturation(x):
+    return np.sum(np.tanh(x) ** 2)
+
+
+def weighs_by_a_gradient(w, x):
+    g = nf.grad(saturation)(x)  # x is not differentiated: g is a constant of f's derivatives
+    return np.sum(np.sin(w) * g + w * g)
+
+
+def a_weighs_by_a_gradient(w, x):
+    g = autograd.grad(lambda x_: anp.sum(anp.tanh(x_) ** 2))(x)
+    return anp.sum(anp.sin(w) * g + w * g)
+
+
+def test_a_derivative_whose_result_is_a_constant_of_f_is_made_once(arrays, monkeypatch):
+    w, x, v = arrays[0], arrays[1][0], arrays[2]
+    gradient = nf.grad(weighs_by_a_gradient)(w, x)
+    expected = numerical_grad(weighs_by_a_gradient, (w, x), 0, eps=EPS)
+    np.testing.assert_allclose(gradient, expected, rtol=RTOL)
+    np.testing.assert_allclose(gradient, autograd.grad(a_weighs_by_a_gradient)(w, x), rtol=1e-10)
+    value, tangent = nf.jvp(weighs_by_a_gradient)(w, x, v)
+    assert value == pytest.approx(weighs_by_a_gradient(w, x), rel=1e-12)
+    assert tangent == pytest.approx(gradient @ v, rel=1e-10)
+    product = nf.hvp(weighs_by_a_gradient)(w, x, v)
+    expected = autograd.hessian_vector_product(a_weighs_by_a_gradient)(w, x, v)
+    np.testing.assert_allclose(product, expected, rtol=1e-10)
+    line = "    g = runtime.made_once(nf.grad, saturation)(x)\n"
+    for make in (nf.grad, nf.jvp, nf.hvp):
+        assert line in make(weighs_by_a_gradient).source
+    made = []
+    monkeypatch.setattr(nf.Derivative, "__init__", _counted(nf.Derivative.__init__, made))
+    for derivative, args in [
+        (nf.grad(weighs_by_a_gradient), (w, x)),
+        (nf.jvp(weighs_by_a_gradient), (w, x, v)),
+        (nf.hvp(weighs_by_a_gradient), (w, x, v)),
+    ]:
+        derivative(*args)
+        del made[:]
+        derivative(*args)
+        assert made == []
+
+
+def _counted(init, made):
+    def counted(self, *args, **kwargs):
+        made.append(self)
+        init(self, *args, **kwargs)
+
+    return counted
+
+
+def test_a_function_rebound_since_is_made_a_derivative_anew_where_f_keeps_the_call(
+    arrays, monkeypatch
+):
+    w, x = arrays[0], arrays[1][0]
+    derivative = nf.grad(weighs_by_a_gradient)
+    before = derivative(w, x)
+    monkeypatch.setattr(sys.modules[__name__], "saturation", lambda x: np.sum(np.cos(x) * x))
+    after = derivative(w, x)
+    g = -np.sin(x) * x + np.cos(x)  # the gradient of sum(cos(x) x)
+    np.testing.assert_allclose(after, (np.cos(w) + 1) * g, rtol=1e-12)
+    assert not np.allclose(before, after)
+
+
 MODULE = textwrap.dedent("""
     import numpy as np
     import srcdiff as nf
@@ -317,6 +381,9 @@ MODULE = textwrap.dedent("""
 
     def maml(w, x):
         return inner(w - 0.1 * nf.grad(inner)(w, x), x) + nf.jvp(inner)(w, x, w)[1]
+
+    def weighted(w, x):
+        return np.sum(nf.grad(inner, wrt=1)(np.ones(3), x) @ w)
 """)
 
 SCRIPT = textwrap.dedent("""
@@ -326,8 +393,12 @@ SCRIPT = textwrap.dedent("""
     import srcdiff as nf
     from srcdiff import cache
     import inside_model
-    g = nf.grad(inside_model.maml)(np.full(3, 0.3), np.arange(6.0).reshape(2, 3) / 6)
-    print(json.dumps({"stats": cache.stats, "grad": g.tolist()}))
+    w, x = np.full(3, 0.3), np.arange(6.0).reshape(2, 3) / 6
+    g = nf.grad(inside_model.maml)(w, x)
+    weighted = nf.grad(inside_model.weighted)
+    weighted(w, x)
+    print(json.dumps({"stats": cache.stats, "grad": g.tolist(), "weighted": weighted(w, x).tolist(),
+                      "source": weighted.source}))
 """)
 
 
@@ -344,6 +415,10 @@ def test_the_derivative_made_inside_is_found_again_from_the_disk_cache(tmp_path)
     w, x = np.full(3, 0.3), np.arange(6.0).reshape(2, 3) / 6
     expected = autograd.grad(lambda w: a_maml(w, x) + anp.dot(autograd.grad(a_inner)(w, x), w))
     np.testing.assert_allclose(second["grad"], expected(w), rtol=1e-10)
+    # (the derivative weighted makes, of x only, made once: read from the disk the same)
+    assert "    _t0 = runtime.made_once(nf.grad, inner, wrt=1)(np.ones(3), x)\n" in second["source"]
+    expected = autograd.grad(a_inner, 1)(np.ones(3), x).sum(axis=0)
+    np.testing.assert_allclose(second["weighted"], expected, rtol=1e-10)
 
 
 def calls_a_jvp_by_keyword(w, x):
@@ -408,3 +483,14 @@ def test_a_derivative_inside_f_that_cannot_be_followed_is_refused_at_its_line(f,
         line = next(n for n, text in enumerate(source, 1) if snippet in text)
     text = str(error.value)
     assert f"{HERE}:{line}:" in text and "hint: " in text and hint in text, text
+
+
+def test_the_derivatives_made_once_are_kept_in_a_table_of_bounded_size():
+    """A function passed in anew at each call (a closure made each time) gets a derivative
+    of its own each time: the table of those made once stays bounded, not growing for ever."""
+    table = sys.modules["srcdiff.runtime.made_once"]._made
+    for k in range(300):
+        scale = float(k)
+        derivative = runtime.made_once(nf.grad, lambda v: np.sum(v * scale))
+        assert derivative(np.ones(2)) == pytest.approx([scale, scale])
+        assert len(table) <= 256

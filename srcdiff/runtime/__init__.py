@@ -10,6 +10,7 @@ from .fft import *  # noqa: F401,F403
 from .generalized_eigh import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
 from .lu import *  # noqa: F401,F403
+from .made_once import *  # noqa: F401,F403
 from .matrix_functions import *  # noqa: F401,F403
 from .numerics import *  # noqa: F401,F403
 from .qr import *  # noqa: F401,F403
