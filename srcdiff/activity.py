@@ -299,7 +299,10 @@ class Activity:
         fn = self.p.resolve(value.func)
         if not self.is_user_function(fn):
             return None
-        wrt = tuple(i for i, a in enumerate(value.args) if self.is_active(a, active))
+        # (a method's object is its first parameter: `self`, which may vary as well)
+        receiver = self.p.receiver(value.func)
+        passed = value.args if receiver is None else [receiver, *value.args]
+        wrt = tuple(i for i, a in enumerate(passed) if self.is_active(a, active))
         if (fn, wrt) not in self.varied_items:
             self.varied_items[fn, wrt] = (
                 None if fn in _analysing else _returned_items_varied(fn, wrt, self.varied_items)

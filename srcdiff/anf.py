@@ -277,11 +277,7 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
             root = [ir.root_name(target)]
             out.append(self.aliasing.kept_write(self.writing, written, root, loc, self.versions))
         else:
-            raise UnsupportedError(
-                f"assignment to {gast.unparse(target)!r} is not supported",
-                loc,
-                "assign to plain names",
-            )
+            _refuse_target(target, loc)
 
     def _read_no_more(self, target):
         """Whether `target` is an item by a str key (of a dict: no array changes) of a
@@ -458,3 +454,21 @@ def _as_load(target):
         if hasattr(n, "ctx"):
             n.ctx = gast.Load()
     return node
+
+
+def _refuse_target(target, loc):
+    """The error for an assignment to what srcdiff does not write: an object's attribute
+    (as a layer keeping its input for a hand-written backward pass does), or another form."""
+    if isinstance(target, gast.Attribute):
+        raise UnsupportedError(
+            f"assignment to {gast.unparse(target)!r} sets an attribute of an object: srcdiff "
+            "reads objects' fields in the function it differentiates, but does not follow a "
+            "change to them",
+            loc,
+            "if the line keeps a value for a hand-written backward pass (self.cache = x), "
+            "delete it: srcdiff's gradient needs none; else keep the value in a local name and "
+            "return it, or pass it to the object's class when making one",
+        )
+    raise UnsupportedError(
+        f"assignment to {gast.unparse(target)!r} is not supported", loc, "assign to plain names"
+    )

@@ -209,20 +209,22 @@ def _bare_operation(tokens):
 
 
 def _bare_sequence(tokens):
-    """For `a, b, c = value` or `del a, b, c`: what puts the names in parentheses (so the
-    line can break between them), else None."""
+    """For `a, b, c = value`, `del a, b, c` or `return a, b, c`: what puts the names in
+    parentheses (so the line can break between them), else None. The keyword stays
+    outside them: `(return a, b)` is no statement."""
     words = [t for t in tokens if t.type not in (tokenize.INDENT, tokenize.DEDENT)]
     if not words or any(t.string in "([{" for t in words if t.type == tokenize.OP):
         return None
-    first = 1 if words[0].string == "del" else 0
-    ends = [t for t in words if t.string == "="] or [
+    first = 1 if words[0].string in ("del", "return") else 0
+    assigned = [t for t in words if t.string == "="]
+    ends = assigned or [
         t for t in words if t.type in (tokenize.NEWLINE, tokenize.NL, tokenize.ENDMARKER)
     ]
     if not ends or not any(t.string == "," for t in words):
         return None
     begin, end = words[first].start[1], ends[0].start[1]
     return lambda text: (
-        f"{text[:begin]}({text[begin:end].rstrip()}){' ' if first == 0 else ''}{text[end:]}"
+        f"{text[:begin]}({text[begin:end].rstrip()}){' ' if assigned else ''}{text[end:]}"
     )
 
 

@@ -428,6 +428,15 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
                 "islice, pairwise and combinations); on arrays, call the numpy function",
             )
         refuse_user_class(obj, loc)
+        if inspect.isclass(obj) and obj.__module__.split(".")[0] == "numpy":
+            raise NoAdjointError(  # (np.matrix, np.poly1d: no adjoint of a class would do)
+                f"{gast.unparse(func)}(...) makes an object of numpy's class {obj.__name__} "
+                "from differentiated values, and srcdiff differentiates arrays and the numpy "
+                "functions on them, not such objects",
+                loc,
+                "keep the values arrays (np.asarray) and write what the class does with numpy "
+                "functions (np.matrix's * as @, np.poly1d(c)(x) as np.polyval(c, x))",
+            )
         refuse_derivative_object(obj, gast.unparse(func), loc)
         if not (inspect.isfunction(obj) or spelling(obj)):  # a method, or SciPy's ufunc
             what = gast.unparse(func)

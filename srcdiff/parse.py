@@ -584,7 +584,8 @@ def spelling(obj):
     if name is None:
         return None
     for prefix, module in _NUMPY_MODULES:
-        if getattr(module, name, None) is obj:
+        # (the module's own names: numpy's __getattr__ warns of some, `np.str` for str)
+        if vars(module).get(name) is obj:
             return f"{prefix}.{name}"
     if getattr(builtins, name, None) is obj:
         return name

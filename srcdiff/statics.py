@@ -145,8 +145,9 @@ def _described_tree(tree):
 
 def is_function_value(value):
     """Whether an argument is a function srcdiff resolves calls to (a static argument): a
-    function, a numpy ufunc, or a functools.partial or nf.checkpoint of one."""
-    if isinstance(value, remat.Checkpointed):
+    function, a numpy ufunc, or a functools.partial or nf.checkpoint of one; or a module
+    whose functions are called (an array module: `def f(x, xp=np): xp.tanh(x)`)."""
+    if isinstance(value, remat.Checkpointed) or inspect.ismodule(value):
         return True
     if isinstance(value, functools.partial):
         return is_function_value(value.func)

@@ -220,7 +220,11 @@ class UserCalls:
                 else MISSING
             )
             path = None  # (as written, unless f makes the object: unparsed only if kept)
-            made = self.p.local_classes.get(node.id) if isinstance(node, gast.Name) else None
+            made = (  # (an object f makes: named, or made where it is passed, g(Model(w)))
+                self.p.local_classes.get(node.id)
+                if isinstance(node, gast.Name)
+                else made_class(self.p, node)
+            )
             if self._in_tree(node) and isinstance(held, (dict, list, tuple)):
                 kind = "tree"  # (what it calls in it; of a method, a namedtuple's own)
             elif holds_parts(tree := skeleton(held) if is_object(held) else None):
