@@ -10,6 +10,8 @@ import types
 import numpy as np
 import pytest
 
+import srcdiff as nf
+
 from gradcheck import numerical_grad
 
 
@@ -264,3 +266,53 @@ def judge(row, mode, got, expected, autograd_result, scale=1.0):
         return
     assert_close(theirs, expected, rtol, atol, f"autograd {mode} vs finite differences")
     assert_close(got, theirs, max(rtol, 1e-6), max(atol, 1e-9), f"srcdiff {mode} vs autograd")
+
+
+# --- the checks of a table's rows, mode by mode ---------------------------------------------------
+# (`calls`: how many times the same derivative is called: a first call specialises its code,
+# a later one runs what it made)
+
+
+def check_reverse(row, calls=1):
+    expected = finite_differences(row.f, row.args, row.wrt)
+    gradient = nf.grad(row.f, wrt=row.wrt)
+    for _ in range(calls):
+        got = gradient(*row.args)
+        judge(row, "reverse", got, expected, lambda: autograd_grad(row.f, row.args, row.wrt))
+    return got
+
+
+def check_forward(row, calls=1):
+    v = random_like(row.args[row.wrt], seed=1)
+    expected = inner(finite_differences(row.f, row.args, row.wrt), v)
+    jvp = nf.jvp(row.f, wrt=row.wrt)
+    for _ in range(calls):
+        value, got = jvp(*row.args, v)
+        assert_close(value, row.f(*row.args), 1e-12, 0, "jvp's value")
+        judge(row, "forward", got, expected, lambda: autograd_jvp(row.f, row.args, row.wrt, v))
+
+
+def check_hvp(row, calls=1):
+    v = random_like(row.args[row.wrt], seed=2)
+    expected = gradient_along(nf.grad(row.f, wrt=row.wrt), widened(row.args), row.wrt, v)
+    hvp = nf.hvp(row.f, wrt=row.wrt)
+    for _ in range(calls):
+        got = hvp(*row.args, v)
+        theirs = lambda: autograd_hvp(row.f, row.args, row.wrt, v)  # noqa: E731
+        judge(row, "hvp", got, expected, theirs, scale=30)
+
+
+def check_grad_of_grad(row, calls=1):
+    """nf.grad(nf.grad(f)) of a float argument; of anything else the vjp of the gradient
+    (reverse over reverse: H u)."""
+    gradient = nf.grad(row.f, wrt=row.wrt)
+    if isinstance(row.args[row.wrt], float):
+        u, of_gradient = 1.0, nf.grad(gradient, wrt=row.wrt)
+    else:
+        u, vjp = random_like(row.args[row.wrt], seed=3), nf.vjp(gradient, wrt=row.wrt)
+        of_gradient = lambda *args: vjp(*args)[1](u)  # noqa: E731
+    expected = gradient_along(gradient, widened(row.args), row.wrt, u)
+    for _ in range(calls):
+        got = of_gradient(*row.args)
+        theirs = lambda: autograd_hvp(row.f, row.args, row.wrt, u)  # noqa: E731
+        judge(row, "grad_of_grad", got, expected, theirs, scale=30)

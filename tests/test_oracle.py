@@ -14,22 +14,15 @@ does, so the note stays true.
 import numpy as np
 import pytest
 
-import srcdiff as nf
 from helpers import layers
 from oracle import (
     Table,
-    assert_close,
-    autograd_grad,
-    autograd_hvp,
-    autograd_jvp,
-    finite_differences,
-    gradient_along,
-    inner,
+    check_forward,
+    check_grad_of_grad,
+    check_hvp,
+    check_reverse,
     is_float,
-    judge,
     leaves,
-    random_like,
-    widened,
 )
 
 pytest.importorskip("autograd")
@@ -680,48 +673,23 @@ def float32_list_parameters(p, x):
 
 @pytest.mark.parametrize("row", TABLE.params("reverse"))
 def test_reverse(row):
-    got = nf.grad(row.f, wrt=row.wrt)(*row.args)
+    got = check_reverse(row)
     for g, x in zip(leaves(got), leaves(row.args[row.wrt])):  # float32 in, float32 out
         if is_float(x):
             assert type(g) is type(x) and np.shape(g) == np.shape(x), (g, x)
             assert getattr(g, "dtype", None) == getattr(x, "dtype", None), (g.dtype, x.dtype)
-    expected = finite_differences(row.f, row.args, row.wrt)
-    judge(row, "reverse", got, expected, lambda: autograd_grad(row.f, row.args, row.wrt))
 
 
 @pytest.mark.parametrize("row", TABLE.params("forward"))
 def test_forward(row):
-    v = random_like(row.args[row.wrt], seed=1)
-    value, got = nf.jvp(row.f, wrt=row.wrt)(*row.args, v)
-    assert_close(value, row.f(*row.args), 1e-12, 0, "jvp's value")
-    expected = inner(finite_differences(row.f, row.args, row.wrt), v)
-    judge(row, "forward", got, expected, lambda: autograd_jvp(row.f, row.args, row.wrt, v))
+    check_forward(row)
 
 
 @pytest.mark.parametrize("row", TABLE.params("hvp"))
 def test_hvp(row):
-    v = random_like(row.args[row.wrt], seed=2)
-    got = nf.hvp(row.f, wrt=row.wrt)(*row.args, v)
-    expected = gradient_along(nf.grad(row.f, wrt=row.wrt), widened(row.args), row.wrt, v)
-    judge(row, "hvp", got, expected, lambda: autograd_hvp(row.f, row.args, row.wrt, v), scale=30)
+    check_hvp(row)
 
 
 @pytest.mark.parametrize("row", TABLE.params("grad_of_grad"))
 def test_grad_of_grad(row):
-    """nf.grad(nf.grad(f)) of a float argument; of anything else the vjp of the gradient
-    (reverse over reverse: H u)."""
-    gradient = nf.grad(row.f, wrt=row.wrt)
-    if isinstance(row.args[row.wrt], float):
-        u, got = 1.0, nf.grad(gradient, wrt=row.wrt)(*row.args)
-    else:
-        u = random_like(row.args[row.wrt], seed=3)
-        got = nf.vjp(gradient, wrt=row.wrt)(*row.args)[1](u)
-    expected = gradient_along(gradient, widened(row.args), row.wrt, u)
-    judge(
-        row,
-        "grad_of_grad",
-        got,
-        expected,
-        lambda: autograd_hvp(row.f, row.args, row.wrt, u),
-        scale=30,
-    )
+    check_grad_of_grad(row)

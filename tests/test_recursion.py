@@ -19,16 +19,10 @@ import pytest
 import srcdiff as nf
 from oracle import (
     Table,
-    assert_close,
-    autograd_grad,
-    autograd_hvp,
-    autograd_jvp,
-    finite_differences,
-    gradient_along,
-    inner,
-    judge,
-    random_like,
-    widened,
+    check_forward,
+    check_grad_of_grad,
+    check_hvp,
+    check_reverse,
 )
 
 pytest.importorskip("autograd")
@@ -351,47 +345,24 @@ def local_mutual_recursion(x):
 
 @pytest.mark.parametrize("row", TABLE.params("reverse"))
 def test_reverse(row):
-    expected = finite_differences(row.f, row.args, row.wrt)
-    gradient = nf.grad(row.f, wrt=row.wrt)
-    for _ in range(2):
-        got = gradient(*row.args)
-        judge(row, "reverse", got, expected, lambda: autograd_grad(row.f, row.args, row.wrt))
+    check_reverse(row, calls=2)
 
 
 @pytest.mark.parametrize("row", TABLE.params("forward"))
 def test_forward(row):
-    v = random_like(row.args[row.wrt], seed=1)
-    expected = inner(finite_differences(row.f, row.args, row.wrt), v)
-    jvp = nf.jvp(row.f, wrt=row.wrt)
-    for _ in range(2):
-        value, got = jvp(*row.args, v)
-        assert_close(value, row.f(*row.args), 1e-12, 0, "jvp's value")
-        judge(row, "forward", got, expected, lambda: autograd_jvp(row.f, row.args, row.wrt, v))
+    check_forward(row, calls=2)
 
 
 @pytest.mark.parametrize("row", TABLE.params("hvp"))
 def test_hvp(row):
-    v = random_like(row.args[row.wrt], seed=2)
-    expected = gradient_along(nf.grad(row.f, wrt=row.wrt), widened(row.args), row.wrt, v)
-    hvp = nf.hvp(row.f, wrt=row.wrt)
-    for _ in range(2):
-        got = hvp(*row.args, v)
-        autograd_result = lambda: autograd_hvp(row.f, row.args, row.wrt, v)  # noqa: E731
-        judge(row, "hvp", got, expected, autograd_result, scale=30)
+    check_hvp(row, calls=2)
 
 
 @pytest.mark.parametrize("row", TABLE.params("grad_of_grad"))
 def test_grad_of_grad(row):
     """Reverse over reverse: the vjp of the gradient (H u), whose transform differentiates
     the recursive fwd_f and bwd_f."""
-    gradient = nf.grad(row.f, wrt=row.wrt)
-    u = random_like(row.args[row.wrt], seed=3)
-    expected = gradient_along(gradient, widened(row.args), row.wrt, u)
-    vjp = nf.vjp(gradient, wrt=row.wrt)
-    for _ in range(2):
-        got = vjp(*row.args)[1](u)
-        autograd_result = lambda: autograd_hvp(row.f, row.args, row.wrt, u)  # noqa: E731
-        judge(row, "grad_of_grad", got, expected, autograd_result, scale=30)
+    check_grad_of_grad(row, calls=2)
 
 
 def test_the_derivatives_of_a_recursive_function_call_themselves():
