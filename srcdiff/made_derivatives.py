@@ -77,6 +77,8 @@ def made_once_calls(funcs, parsed):
     derivative's result carries no derivative of f), as `runtime.made_once(nf.grad, inner)`,
     rewritten in place: the derivative is made once, not at each call of f's. `parsed`: f's
     ParsedFunction, whose names the emitted code's are."""
+    if not any(maker.__name__ in parsed.source for maker in _makers()):
+        return  # (no walk of code f's text calls no maker in: one it renamed stays as called)
     calls = [
         node
         for func in funcs
