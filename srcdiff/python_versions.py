@@ -1,10 +1,11 @@
 """Library functions srcdiff differentiates through a version of them written in Python, as it
 does a user's function: those that call a function they are given (np.apply_along_axis), or
-that loop over Python values (itertools.accumulate, np.fromiter, divmod). Each version
+that loop over Python values (itertools.accumulate, np.fromiter, divmod, math.fsum). Each version
 computes what the library's does, with the operations srcdiff has rules for; a call of the
 library function resolves to it (remat.unwrap), and emitted code calls its derivative."""
 
 import itertools
+import math
 import sys
 
 import numpy as np
@@ -65,6 +66,12 @@ def accumulate(iterable, func=lambda total, item: total + item, *, initial=None)
             item = func(out[-1], item)
         out.append(item)
     return out
+
+
+# (fsum's exact rounding changes its value in the last bits, never its derivative: that of sum)
+@_version_of(math.fsum)
+def fsum(iterable):
+    return sum(list(iterable))
 
 
 @_version_of(np.fromiter)

@@ -3,6 +3,8 @@ checked as tests/test_oracle.py checks its rows, in reverse mode, forward mode, 
 reverse over reverse (the vjp of the gradient) against central finite differences in
 float64, and against autograd where autograd can run it."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -112,6 +114,24 @@ def test_statistics_over_a_mask_agree_with_autograd_on_the_mask_written_out():
     assert_close(written_out(x), statistics_over_a_mask(x), 1e-12, 1e-14, "the same function")
     ours = nf.grad(statistics_over_a_mask)(x)
     assert_close(ours, autograd.grad(written_out)(x), 1e-10, 1e-12, "vs autograd")
+
+
+# --- math.fsum of differentiated floats, as sum ------------------------------------------------
+
+NO_FSUM = "math.fsum takes autograd's boxes as plain floats"
+
+
+@case(rng.normal(size=3), autograd=NO_FSUM)
+def fsum_of_a_list_and_of_an_array(x):
+    return math.fsum([np.sin(x[0]), x[1] * x[2], x[0]]) * math.fsum(x**2)
+
+
+@case(0.4, rng.normal(size=(2, 3)), wrt=0, autograd=NO_FSUM)
+def fsum_of_rows_read_in_a_loop(scale, x):
+    total = 0.0
+    for row in x:
+        total += math.fsum(np.tanh(scale * row))
+    return total * scale
 
 
 # --- the checks ----------------------------------------------------------------------------------
