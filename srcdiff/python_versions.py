@@ -168,6 +168,15 @@ def minimum_reduce(array, axis=0, keepdims=False):
     return np.min(array, axis=axis, keepdims=keepdims)
 
 
+# (shifted by the maximum, so that exp neither overflows nor flushes all to 0: the shift's
+# derivative cancels, and the adjoint is bz times the softmax weights)
+@_version_of(np.logaddexp.reduce)
+def logaddexp_reduce(array, axis=0, keepdims=False):
+    shift = np.max(array, axis=axis, keepdims=True)
+    summed = np.sum(np.exp(array - shift), axis=axis, keepdims=keepdims)
+    return np.max(array, axis=axis, keepdims=keepdims) + np.log(summed)
+
+
 @_version_of(np.add.accumulate)
 def add_accumulate(array, axis=0):
     return np.cumsum(array, axis=axis)
@@ -193,6 +202,17 @@ def minimum_accumulate(array, axis=0):
     out = [rows[0]]
     for row in rows[1:]:
         out.append(np.minimum(out[-1], row))
+    return np.moveaxis(np.stack(out), 0, axis)
+
+
+# (each prefix's logsumexp from the last by logaddexp, whose adjoint weighs each term by
+# exp(term - sum): the softmax weights of the prefix, without overflow)
+@_version_of(np.logaddexp.accumulate)
+def logaddexp_accumulate(array, axis=0):
+    rows = np.moveaxis(np.asarray(array), axis, 0)
+    out = [rows[0]]
+    for row in rows[1:]:
+        out.append(np.logaddexp(out[-1], row))
     return np.moveaxis(np.stack(out), 0, axis)
 
 

@@ -134,6 +134,58 @@ def fsum_of_rows_read_in_a_loop(scale, x):
     return total * scale
 
 
+# --- np.logaddexp.reduce and .accumulate, as logsumexp and a running logsumexp -------------------
+
+NO_UFUNC_METHODS = "autograd's np.logaddexp has no reduce or accumulate"
+
+
+@case(rng.normal(size=(3, 4)), autograd=NO_UFUNC_METHODS)
+def logaddexp_reduced(x):
+    return (
+        np.sum(np.sin(np.logaddexp.reduce(x, axis=1)))
+        + np.logaddexp.reduce(2 * x, axis=None)
+        + np.sum(np.logaddexp.reduce(x, keepdims=True) ** 2 * [1.0, 2.0, 3.0, 4.0])
+    )
+
+
+@case(rng.normal(size=(3, 4)), autograd=NO_UFUNC_METHODS)
+def logaddexp_accumulated(x):
+    return np.sum(np.cos(np.logaddexp.accumulate(x, axis=1))) + np.sum(
+        np.logaddexp.accumulate(x) ** 2 * np.arange(12.0).reshape(3, 4)
+    )
+
+
+@case(800 * rng.normal(size=5), autograd=NO_UFUNC_METHODS)
+def logaddexp_of_terms_whose_exp_overflows(x):
+    return np.logaddexp.reduce(x) + np.sum(np.tanh(np.logaddexp.accumulate(x) / 800))
+
+
+def test_logaddexp_methods_agree_with_autograd_on_logsumexp_written_out():
+    """autograd runs the same functions as logsumexp of the whole rows and of each prefix."""
+    import autograd
+    import autograd.numpy as anp
+    from autograd.scipy.special import logsumexp
+
+    def written_out(x):
+        prefixes = anp.stack([logsumexp(x[:, : k + 1], axis=1) for k in range(4)], axis=1)
+        return anp.sum(anp.sin(logsumexp(x, axis=1))) + anp.sum(anp.cos(prefixes))
+
+    def ours(x):
+        return np.sum(np.sin(np.logaddexp.reduce(x, axis=1))) + np.sum(
+            np.cos(np.logaddexp.accumulate(x, axis=1))
+        )
+
+    x = rng.normal(size=(3, 4))
+    assert_close(ours(x), written_out(x), 1e-12, 1e-14, "the same function")
+    assert_close(nf.grad(ours)(x), autograd.grad(written_out)(x), 1e-10, 1e-12, "vs autograd")
+
+
+def test_logaddexp_reduce_stays_finite_where_exp_overflows():
+    x = np.array([1000.0, 999.0, -1000.0])
+    weights = np.exp(x - np.logaddexp.reduce(x))  # the softmax of x
+    assert_close(nf.grad(lambda x: np.logaddexp.reduce(x))(x), weights, 1e-12, 1e-14, "softmax")
+
+
 # --- the checks ----------------------------------------------------------------------------------
 
 

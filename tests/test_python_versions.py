@@ -202,6 +202,11 @@ def test_scipys_structured_matrices():
         ("modf", (X * 2.3,)),
         ("extract", (X > 0, X)),
         ("polyder", (X[0], 2)),
+        ("logaddexp.reduce", (X,)),
+        ("logaddexp.reduce", (X * 900, 1)),
+        ("logaddexp.reduce", (X, None)),
+        ("logaddexp.accumulate", (X * 900,)),
+        ("logaddexp.accumulate", (X, 1)),
         ("linalg.tensorinv", (np.reshape(np.outer(X[0], X[0]) + 5.0 * np.eye(4), (4, 2, 2)), 1)),
         (
             "linalg.tensorsolve",
