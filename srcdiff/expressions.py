@@ -425,7 +425,7 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
                 "over a container, write it as a for loop or a comprehension (srcdiff "
                 "follows list, tuple, dict, zip (without strict=), enumerate, reversed, sorted, "
                 "iter/next, len, sum, max, min, map and itertools' accumulate, chain, "
-                "islice, pairwise and combinations); on arrays, call the numpy function",
+                "islice, pairwise, combinations and product); on arrays, call the numpy function",
             )
         refuse_user_class(obj, loc)
         if inspect.isclass(obj) and obj.__module__.split(".")[0] == "numpy":

@@ -266,3 +266,10 @@ def combinations(iterable, r):
     items = list(iterable)
     chosen = itertools.combinations(range(len(items)), r)
     return [tuple([items[k] for k in indices]) for indices in chosen]
+
+
+@_version_of(itertools.product)
+def product(*iterables, repeat=1):
+    pools = [list(items) for _ in range(repeat) for items in iterables]
+    chosen = itertools.product(*[range(len(pool)) for pool in pools])
+    return [tuple([pool[k] for pool, k in zip(pools, indices)]) for indices in chosen]

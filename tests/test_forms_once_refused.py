@@ -3,6 +3,7 @@ checked as tests/test_oracle.py checks its rows, in reverse mode, forward mode, 
 reverse over reverse (the vjp of the gradient) against central finite differences in
 float64, and against autograd where autograd can run it."""
 
+import itertools
 import math
 
 import numpy as np
@@ -184,6 +185,42 @@ def test_logaddexp_reduce_stays_finite_where_exp_overflows():
     x = np.array([1000.0, 999.0, -1000.0])
     weights = np.exp(x - np.logaddexp.reduce(x))  # the softmax of x
     assert_close(nf.grad(lambda x: np.logaddexp.reduce(x))(x), weights, 1e-12, 1e-14, "softmax")
+
+
+# --- itertools.product over differentiated values, as nested loops ------------------------------
+
+
+def products_of_pairs(x, y):
+    total = 0.0
+    for a, b in itertools.product(x, y):
+        total = total + np.sin(a * b)
+    return total
+
+
+case(rng.normal(size=3), rng.normal(size=2))(products_of_pairs)
+case(rng.normal(size=3), rng.normal(size=2), wrt=1)(products_of_pairs)
+
+
+@case(rng.normal(size=2))
+def product_of_a_list_with_itself_repeated(x):
+    terms = [np.tanh(x[0]), x[0] * x[1], 0.5]
+    return sum([a * b - c for a, b, c in itertools.product(terms, repeat=3)])
+
+
+def product_of_rows_and_a_range(x, scale):
+    total = 0.0
+    for row, k in itertools.product(x, range(2)):
+        total = total + np.sum(np.cos(scale * row) * (k + 1.0)) * row[k]
+    return total
+
+
+@case(rng.normal(size=3), rng.normal(size=2))
+def product_of_a_generator_and_an_array(x, y):
+    return sum([a / (1.0 + b**2) for a, b in itertools.product((np.exp(v) for v in x), y)])
+
+
+case(rng.normal(size=(2, 3)), 0.7)(product_of_rows_and_a_range)
+case(rng.normal(size=(2, 3)), 0.7, wrt=1)(product_of_rows_and_a_range)
 
 
 # --- the checks ----------------------------------------------------------------------------------

@@ -232,16 +232,18 @@ def zeros_like(x):
 def zero_tangent(x):
     """The tangent of an item of a list or tuple that carries none: zeros for an array, 0.0
     for a number, the same structure for a list or tuple (a stack of saved values then pops
-    zeros), an empty Sparse for a container's adjoint, a Sparse holding its items' for a dict
-    (so that an item read from it has the item's shape), a class or module itself (whose
-    attributes runtime.field reads as zeros), and None for what has no tangent at
-    all (a ShapeOf, None, a string)."""
+    zeros) and a list of zeros for a range, an empty Sparse for a container's adjoint, a
+    Sparse holding its items' for a dict (so that an item read from it has the item's shape),
+    a class or module itself (whose attributes runtime.field reads as zeros), and None for
+    what has no tangent at all (a ShapeOf, None, a string)."""
     if isinstance(x, Sparse):  # (a zero adjoint a callee returns for a constant container)
         return Sparse()
     if isinstance(x, tuple) and hasattr(x, "_fields"):  # (its fields one by one)
         return type(x)(*(zero_tangent(v) for v in x))
     if isinstance(x, (list, tuple)):
         return type(x)(zero_tangent(v) for v in x)
+    if isinstance(x, range):  # (read item by item where a tuple holds it: itertools.product's)
+        return [0.0] * len(x)
     if type(x) in (float, int, bool, complex):  # a number in a list numpy makes an array of
         return 0j if type(x) is complex else 0.0
     if isinstance(x, np.ndarray) or isinstance(x, np.generic) and x.dtype.kind in "fc":
