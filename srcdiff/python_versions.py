@@ -169,10 +169,12 @@ def minimum_reduce(array, axis=0, keepdims=False):
 
 
 # (shifted by the maximum, so that exp neither overflows nor flushes all to 0: the shift's
-# derivative cancels, and the adjoint is bz times the softmax weights)
+# derivative cancels, and the adjoint is bz times the softmax weights; an infinite maximum is
+# not shifted by, so that terms all -inf sum to -inf as numpy's do, not to nan)
 @_version_of(np.logaddexp.reduce)
 def logaddexp_reduce(array, axis=0, keepdims=False):
-    shift = np.max(array, axis=axis, keepdims=True)
+    largest = np.max(array, axis=axis, keepdims=True)
+    shift = np.where(np.isfinite(largest), largest, 0.0)
     summed = np.sum(np.exp(array - shift), axis=axis, keepdims=keepdims)
     return np.max(array, axis=axis, keepdims=keepdims) + np.log(summed)
 
