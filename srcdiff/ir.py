@@ -415,8 +415,12 @@ def copy_tree(node, memo=None):
 def pausing_gc(fn):
     """Run `fn` with Python's cyclic garbage collector paused: the stages allocate millions
     of small nodes, nearly all acyclic, and the collector's passes over the ever larger heap
-    cost about as much as the stages themselves on a large function. What cycles they leave
-    are collected once the collector runs again."""
+    cost about as much as the stages themselves on a large function. What the stages leave
+    alive (the emitted trees, kept with the cached derivative) goes to the oldest
+    generation directly (gc.freeze, then gc.unfreeze): the collection of the youngest, due
+    at once, would otherwise look over every one of those nodes (a twentieth of the
+    transform of a long function), and the next one again. What cycles they leave are
+    collected by the collector's next full collection."""
 
     @functools.wraps(fn)
     def paused(*args, **kwargs):
@@ -426,6 +430,8 @@ def pausing_gc(fn):
         try:
             return fn(*args, **kwargs)
         finally:
+            gc.freeze()
+            gc.unfreeze()
             gc.enable()
 
     return paused

@@ -345,8 +345,10 @@ class ParsedFunction:
             return MISSING
         elif node.id == "runtime" and node.id not in self.namespace:
             obj = runtime  # (the helpers srcdiff's own rewrites call, as emitted code does)
-        else:
-            obj = self.namespace.get(node.id, getattr(builtins, node.id, MISSING))
+        else:  # (a builtin only when no global: getattr's miss costs an exception)
+            obj = self.namespace.get(node.id, MISSING)
+            if obj is MISSING:
+                obj = getattr(builtins, node.id, MISSING)
         in_tree = static is not None and static.kind == "tree" or isinstance(node, gast.Subscript)
         for attr in reversed(chain):
             # (of a container argument's skeleton: a namedtuple's fields and an object's

@@ -442,35 +442,38 @@ def _reads_by_use(node):
     """The names `node` reads other than as an argument a primitive reads only for its
     shape (its record's shape_args), and those it reads only so."""
     reads, shape_reads = set(), set()
-
-    def visit(node, shape_position):
-        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
-            (shape_reads if shape_position else reads).add(node.id)
-            return
-        path = ir.dotted(node.func) if isinstance(node, gast.Call) else None
-        if path is not None and len(path) > 1:
-            record = registry.at(path)
-            positions = record.shape_args if record is not None else ()
-            visit(node.func, False)
-            for k, arg in enumerate(node.args):
-                visit(arg, k in positions)
-            for kw in node.keywords:
-                visit(kw.value, False)
-            return
-        if isinstance(node, (gast.List, gast.Tuple)) and shape_position:
-            for e in node.elts:
-                visit(e, True)
-            return
-        fields = node.__dict__  # (gast.iter_child_nodes' order, without its generators)
-        for field in node._fields:
-            child = fields.get(field)
-            if isinstance(child, gast.AST):
-                if child.__class__ not in ir.FIELDLESS:  # (a context, an operator: no names)
-                    visit(child, False)
-            elif child.__class__ is list:
-                for item in child:
-                    if isinstance(item, gast.AST):
-                        visit(item, False)
-
-    visit(node, False)
+    _visit_reads(node, False, reads, shape_reads)
     return reads, shape_reads - reads
+
+
+def _visit_reads(node, shape_position, reads, shape_reads):
+    """_reads_by_use's walk, adding to `reads` and `shape_reads` (a function of the module,
+    not a closure calling itself: such a closure is a reference cycle, left for the cyclic
+    collector, for every statement the analysis looks at)."""
+    if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+        (shape_reads if shape_position else reads).add(node.id)
+        return
+    path = ir.dotted(node.func) if isinstance(node, gast.Call) else None
+    if path is not None and len(path) > 1:
+        record = registry.at(path)
+        positions = record.shape_args if record is not None else ()
+        _visit_reads(node.func, False, reads, shape_reads)
+        for k, arg in enumerate(node.args):
+            _visit_reads(arg, k in positions, reads, shape_reads)
+        for kw in node.keywords:
+            _visit_reads(kw.value, False, reads, shape_reads)
+        return
+    if isinstance(node, (gast.List, gast.Tuple)) and shape_position:
+        for e in node.elts:
+            _visit_reads(e, True, reads, shape_reads)
+        return
+    fields = node.__dict__  # (gast.iter_child_nodes' order, without its generators)
+    for field in node._fields:
+        child = fields.get(field)
+        if isinstance(child, gast.AST):
+            if child.__class__ not in ir.FIELDLESS:  # (a context, an operator: no names)
+                _visit_reads(child, False, reads, shape_reads)
+        elif child.__class__ is list:
+            for item in child:
+                if isinstance(item, gast.AST):
+                    _visit_reads(item, False, reads, shape_reads)
