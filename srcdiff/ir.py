@@ -318,13 +318,19 @@ def walk(node):
     of its cost (which the passes pay once or more per statement: linear, but the bulk)."""
     todo = [node]
     for current in todo:
-        values = current.__dict__
-        for name in current._fields:
-            value = values.get(name)
-            if isinstance(value, _AST):
-                todo.append(value)
-            elif value.__class__ is list:
-                todo.extend([item for item in value if isinstance(item, _AST)])
+        kind = current.__class__
+        if kind is _BINOP:  # (the commonest nodes taken apart directly, in their fields' order)
+            todo += (current.left, current.op, current.right)
+        elif kind is _ATTRIBUTE:
+            todo += (current.value, current.ctx)
+        elif kind is not _CONSTANT:  # (a Constant holds no node)
+            values = current.__dict__
+            for name in current._fields:
+                value = values.get(name)
+                if isinstance(value, _AST):
+                    todo.append(value)
+                elif value.__class__ is list:
+                    todo.extend([item for item in value if isinstance(item, _AST)])
         yield current
 
 
@@ -468,19 +474,38 @@ def reads_and_writes(node, kinds=frozenset()):
 
 
 def _names_below(node, kinds=frozenset(), found=None):
-    """The Name nodes below `node` (walk's loop, inlined: the passes ask this of every
-    statement, some of them twice); the nodes of `kinds` among them are added to `found`."""
+    """The Name nodes below `node`; the nodes of `kinds` among them are added to `found`."""
+    return names_under([node], kinds, found)
+
+
+def names_under(todo, kinds=frozenset(), found=None):
+    """The Name nodes in and below the nodes `todo` (a list it extends as it walks: walk's
+    loop, inlined, as the passes ask this of every statement, some of them twice); the nodes
+    of `kinds` among them are added to `found`. A Name's context and the like hold none:
+    only a parameter's annotation is looked into, and no node without fields (a context,
+    an operator). The commonest nodes of arithmetic are taken apart directly (in their
+    fields' order): the generic look at each field costs most of the walk."""
     names = []
-    todo = [node]
     for current in todo:
-        values = current.__dict__
-        if current.__class__ is _NAME:
+        kind = current.__class__
+        if kind is _NAME:
             names.append(current)
-            if values.get("annotation") is not None:  # (a parameter's)
-                todo.append(values["annotation"])
+            annotation = current.__dict__.get("annotation")
+            if annotation is not None:  # (a parameter's)
+                todo.append(annotation)
             continue
-        if current.__class__ in kinds:
+        if kind in kinds:
             found.append(current)
+        if kind is _BINOP:
+            todo.append(current.left)
+            todo.append(current.right)
+            continue
+        if kind is _ATTRIBUTE:
+            todo.append(current.value)
+            continue
+        if kind is _CONSTANT:
+            continue
+        values = current.__dict__
         for name in current._fields:
             value = values.get(name)
             if value.__class__ is list:
@@ -490,7 +515,7 @@ def _names_below(node, kinds=frozenset(), found=None):
     return names
 
 
-_NAME = gast.Name
+_NAME, _BINOP, _ATTRIBUTE, _CONSTANT = gast.Name, gast.BinOp, gast.Attribute, gast.Constant
 # nodes without fields (contexts, operators): names_in need not visit them
 FIELDLESS = frozenset(
     kind

@@ -35,7 +35,7 @@ def coalesce_temporaries(func, counts=None):
         if not _coalesce(func.body, None):
             return
         counts = {}, {}
-        for node in _names_below([func]):
+        for node in ir.names_under([func]):
             table = counts[0] if node.ctx.__class__ is _LOAD else counts[1]
             table[node.id] = table.get(node.id, 0) + 1
     _coalesce(func.body, counts)
@@ -152,7 +152,7 @@ class _Program:
         for field, value in gast.iter_fields(func):
             if field != "body":
                 _push(value, todo)
-        for node in _names_below(todo):
+        for node in ir.names_under(todo):
             self._count(node)
         self.copies = []  # None once propagated
         self.copy_order = {}  # id(copy statement) -> its order
@@ -176,7 +176,7 @@ class _Program:
                     nested.append(value)
                 else:
                     _push(value, todo)
-            self._index_names(_names_below(todo), id(stmt), stmt)
+            self._index_names(ir.names_under(todo), id(stmt), stmt)
             for inner in nested:
                 self._index(inner, stmt)
             if (
@@ -332,25 +332,3 @@ def _push(value, todo):
         todo.append(value)
     elif value.__class__ is list:
         todo.extend([item for item in value if isinstance(item, gast.AST)])
-
-
-def _names_below(todo):
-    """The Name nodes in and below the nodes `todo` (a list it extends as it walks: ir.walk's
-    loop, inlined, as this runs over every statement of the function). A Name's context and
-    the like hold none: only a parameter's annotation is looked into, and no node without
-    fields (a context, an operator)."""
-    names = []
-    for current in todo:
-        fields = current.__dict__
-        if current.__class__ is gast.Name:
-            names.append(current)
-            if fields.get("annotation") is not None:
-                todo.append(fields["annotation"])
-            continue
-        for field in current._fields:
-            child = fields.get(field)
-            if child.__class__ is list:
-                todo.extend([item for item in child if isinstance(item, gast.AST)])
-            elif isinstance(child, gast.AST) and child.__class__ not in ir.FIELDLESS:
-                todo.append(child)
-    return names

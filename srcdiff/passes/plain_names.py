@@ -108,6 +108,10 @@ class _Names:
                 if current.annotation is not None:
                     todo.append(current.annotation)
                 continue
+            if current.__class__ is gast.BinOp:  # (the commonest, taken apart directly)
+                todo.append(current.left)
+                todo.append(current.right)
+                continue
             if isinstance(current, _SCOPES):
                 self.other_stores |= ir.names_in(current) | ir.names_in(current, gast.Store)
             values = current.__dict__
