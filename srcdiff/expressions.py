@@ -77,10 +77,11 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
         if held is not None:
             return held
         record, forward, bound = self.operation(node, loc, out)
-        operands = ir.names_in(forward)
         name = self.store(target) if target else self.names.fresh("_t")
         self.active.add(name)
-        if name in operands:  # x = x * y: write a temporary first, so both values stay readable
+        # x = x * y: write a temporary first, so both values stay readable (a fresh
+        # temporary is read by nothing yet)
+        if target and name in ir.names_in(forward):
             held = self.names.fresh("_t")
             self.active.add(held)
             out.append(ir.Assign([held], forward, loc, record, bound))
