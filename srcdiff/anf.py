@@ -97,9 +97,9 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
             and isinstance(n.ctx, gast.Store)
             and isinstance(n.value, gast.Name)
         }
-        self.changeable = changeable_names(node, parsed.resolve)  # (truths.py)
+        self.changeable = changeable_names(node, parsed.resolve, nodes=nodes)  # (truths.py)
         # names an index read copies (f may change them in place after it: truths.py)
-        self.copied_at_read = changed_in_place_names(node, parsed.resolve)
+        self.copied_at_read = changed_in_place_names(node, parsed.resolve, nodes=nodes)
         # name -> (its list or tuple display, the block it was made in), while it holds
         self.displays = {}
         # (name, key) -> (the temporary holding name[key], its block, the last position there

@@ -31,17 +31,17 @@ _NEW_VALUES = (bool, len, isinstance, range, print, int, float, str, abs, round)
 _SAME_ITEMS = (list, tuple, sorted, reversed, iter, enumerate, zip, set, dict, next)
 
 
-def changed_in_place_names(func, resolve, analysed=None):
+def changed_in_place_names(func, resolve, analysed=None, nodes=None):
     """The names of `func` (a gast FunctionDef) whose value f may change in place later,
     as a whole or inside. `analysed`: which parameters each function f calls changes,
-    where known already."""
+    where known already; `nodes`: ir.walk(func)'s, where the caller has them already."""
 
     def values(names):  # (not a module, class or function: int in a.astype(int))
         return {n for n in names if not is_code(resolve(ir.name(n)))}
 
     analysed = facts_kept("parameters changed") if analysed is None else analysed
     passed = _changed_arguments(analysed, resolve)
-    whole, inside = map(values, _changed(func, resolve, passed))
+    whole, inside = map(values, _changed(func, resolve, passed, nodes))
     if not (whole or inside):
         return set()  # (nothing changes in place: no binding to follow)
     links = [
@@ -117,7 +117,7 @@ def _is_list_change(node, resolve):
     )
 
 
-def _changed(func, resolve, passed):
+def _changed(func, resolve, passed, nodes=None):
     """(the names f changes as a whole, those it changes inside) directly: by a method that
     may change them, a write or del into them, a call of a function that may change its
     arguments (`passed(call, called)`: which names it may change)."""
@@ -126,7 +126,7 @@ def _changed(func, resolve, passed):
     def note(node):  # (idx itself, or an item of m: m[0])
         (whole if isinstance(node, gast.Name) else inside).update(root(node))
 
-    for node in ir.walk(func):
+    for node in ir.walk(func) if nodes is None else nodes:
         if isinstance(node, gast.Call):
             method, called = node.func, resolve(node.func)
             if (

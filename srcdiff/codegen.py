@@ -279,6 +279,12 @@ def _printed(node, depth, seen):
         node = ir.copy_tree(node)
     seen.add(id(node))
     kind = node.__class__
+    if kind is gast.Name and node.__dict__.get("annotation") is None:
+        return node  # (the commonest nodes first: a Name holds nothing printed otherwise)
+    if kind is gast.BinOp:
+        node.left = _printed(node.left, depth, seen)
+        node.right = _printed(node.right, depth, seen)
+        return node
     if kind is gast.Constant:
         return _printed_number(node)
     if kind is gast.Delete and len(node.targets) > 1:

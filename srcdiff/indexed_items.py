@@ -61,7 +61,7 @@ def named_parts(name, reads, width, fresh, roots):
 def unpack_indexed_loop_targets(func, resolve, fresh):
     """`for lp in zip(...)` whose body reads lp only by constant index, and nothing else
     reads it: `for lp0, lp1 in zip(...)` (in place). Whether any was."""
-    loops = [n for n in ir.walk(func) if isinstance(n, gast.For)]
+    loops = [n for n in ir.walk_statements(func) if isinstance(n, gast.For)]
     changed = False
     for loop in loops:
         width = item_width(loop.iter, resolve)

@@ -147,7 +147,7 @@ class Names:
     """The names a function and the code emitted from it use: fresh ones never clash."""
 
     def __init__(self, node):
-        self.used = {n.id for n in walk(node) if isinstance(n, gast.Name)}
+        self.used = {n.id for n in names_under([node])}
         self.counters = {}
         self.versions = {}  # each version of a variable made -> the variable
 
