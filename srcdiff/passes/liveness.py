@@ -52,7 +52,7 @@ def _live_statement(stmt, live, dead, reads, after, exit_live):
             live.discard(name)
             read = reads(stmt)
             live.update(read)
-            return read | {name}
+            return read | {name} if after is not None else None  # (only `after` asks)
         plain = [t.id for t in stmt.targets if isinstance(t, gast.Name)]
         if dead is not None and len(plain) == len(stmt.targets) and live.isdisjoint(plain):
             dead.add(id(stmt))

@@ -15,6 +15,7 @@ from .liveness import LiveAfter, live_before
 
 _SIMPLE = (gast.Assign, gast.AugAssign, gast.AnnAssign)
 _SCOPES = (gast.FunctionDef, gast.Lambda, gast.ClassDef)
+_SCOPE_KINDS = frozenset(_SCOPES)
 _BLOCKS = ("body", "orelse", "handlers", "finalbody")
 
 
@@ -96,31 +97,16 @@ class _Names:
         """The names read and those stored below `value`, a field's node or list of them (as
         ir.names_in finds them), in one walk that also keeps its Name nodes and the names of
         a nested scope."""
-        loads, stores, todo = set(), set(), _nodes_of(value)
-        while todo:
-            current = todo.pop()
-            if current.__class__ is gast.Name:
-                self.nodes.setdefault(current.id, []).append(current)
-                if isinstance(current.ctx, gast.Load):
-                    loads.add(current.id)
-                elif isinstance(current.ctx, gast.Store):
-                    stores.add(current.id)
-                if current.annotation is not None:
-                    todo.append(current.annotation)
-                continue
-            if current.__class__ is gast.BinOp:  # (the commonest, taken apart directly)
-                todo.append(current.left)
-                todo.append(current.right)
-                continue
-            if isinstance(current, _SCOPES):
-                self.other_stores |= ir.names_in(current) | ir.names_in(current, gast.Store)
-            values = current.__dict__
-            for part in current._fields:  # (_nodes_of inlined, less the nodes without fields)
-                value = values.get(part)
-                if value.__class__ is list:
-                    todo.extend([item for item in value if isinstance(item, gast.AST)])
-                elif isinstance(value, gast.AST) and value.__class__ not in ir.FIELDLESS:
-                    todo.append(value)
+        loads, stores, scopes = set(), set(), []
+        nodes = self.nodes
+        for name in ir.names_under(_nodes_of(value), _SCOPE_KINDS, scopes):
+            nodes.setdefault(name.id, []).append(name)
+            if isinstance(name.ctx, gast.Load):
+                loads.add(name.id)
+            elif isinstance(name.ctx, gast.Store):
+                stores.add(name.id)
+        for scope in scopes:
+            self.other_stores |= ir.names_in(scope) | ir.names_in(scope, gast.Store)
         return loads, stores
 
     def analyse(self):
