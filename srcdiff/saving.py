@@ -34,9 +34,10 @@ class SavingAnalysis:
             site = _Site(stmt, self.order, here, list(loops))
             self.site_of[id(stmt)] = site
             if isinstance(stmt, ir.Assign):
-                self._read(ir.names_in(stmt.value), site)
+                read = ir.names_in(stmt.value)
+                self._read(read, site)
                 if any(t in self.fn.active for t in stmt.targets):  # (what gets adjoints)
-                    self.adjoint_reads |= ir.names_in(stmt.value)
+                    self.adjoint_reads |= read
                 for target in stmt.targets:
                     self.sites.setdefault(target, []).append(site)
                 if stmt.callee is not None:  # the adjoint of the call reads what it saved

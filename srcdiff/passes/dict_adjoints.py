@@ -85,9 +85,14 @@ def _has_links(block):
     expressions."""
     for stmt in block:
         if (
-            _link(stmt, runtime.add_at.__name__)
-            or _link(stmt, runtime.getitem_grad.__name__)
-            or _zeros(stmt)
+            stmt.__class__ is gast.Assign
+            and stmt.value.__class__ is gast.Call
+            and ir.dotted(stmt.value.func) in _CHAIN_HELPERS  # (a look first: most are not)
+            and (
+                _link(stmt, runtime.add_at.__name__)
+                or _link(stmt, runtime.getitem_grad.__name__)
+                or _zeros(stmt)
+            )
         ):
             return True
         for field in ("body", "orelse", "finalbody"):
@@ -96,6 +101,12 @@ def _has_links(block):
         if any(_has_links(handler.body) for handler in getattr(stmt, "handlers", ())):
             return True
     return False
+
+
+_CHAIN_HELPERS = {
+    ("runtime", helper.__name__)
+    for helper in (runtime.add_at, runtime.getitem_grad, runtime.zeros_like)
+}
 
 
 def gather_row_adjoints(func, seen):
