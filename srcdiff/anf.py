@@ -223,8 +223,9 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
         into = target.value if isinstance(target, gast.Subscript) else target
         while isinstance(into, (gast.Subscript, gast.Attribute)):  # t[0][i]: into t
             into = into.value
-        # (the array written may be constant here, but share memory with a varied name)
-        differentiated = (
+        # (the array written may be constant here, but share memory with a varied name;
+        # only a write into an item asks, and most statements assign a name)
+        differentiated = isinstance(target, gast.Subscript) and (
             self._is_active(stmt.value, self.varied)
             or isinstance(into, gast.Name)
             and into.id in self.varied

@@ -176,10 +176,10 @@ def _named_past_the_template(fn, args, keywords, signature):
     not take on passed by fn's names for them: np.sum(x, 0, None, None, True) passes out
     fourth, then keepdims, which the templates (taking no out) bound as keepdims, then
     initial."""
-    try:
-        params = list(inspect.signature(fn).parameters.values())[: len(args)]
-    except (TypeError, ValueError):
+    params = _parameters(fn)
+    if params is None:
         return args, keywords  # (a ufunc's, or a builtin's: positions as the templates')
+    params = params[: len(args)]
     names = list(signature.parameters)
     for k, param in enumerate(params):
         if param.kind not in (param.POSITIONAL_ONLY, param.POSITIONAL_OR_KEYWORD) or any(
@@ -194,6 +194,16 @@ def _named_past_the_template(fn, args, keywords, signature):
             moved = {p.name: a for p, a in zip(params[k:], args[k:])}
             return args[:k], {**moved, **keywords}
     return args, keywords
+
+
+@functools.cache
+def _parameters(fn):
+    """inspect.signature(fn)'s parameters, or None where it has none (a ufunc, a builtin):
+    found once a primitive's function, not at each of its calls (a failed look raises)."""
+    try:
+        return list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return None
 
 
 def _same_constant(a, b):
