@@ -411,6 +411,8 @@ class _Substitute:
                 if node.id in self.defaults
                 else ir.copy_tree(node)
             )
+        elif kind in ir.FIELDLESS:  # (a context, an operator: nothing in it, no fold rule)
+            return kind.__new__(kind)
         else:
             made = kind.__new__(kind)
             fields = made.__dict__

@@ -19,7 +19,7 @@ def propagate_copies(func):
     first that qualifies each time; propagating `c = d` can only change whether a copy into d
     or a copy of c qualifies, so only those are looked at again. Each look reads an index of
     where each name is read and written, not the code after the copy."""
-    copies = CopyPropagation(func)
+    copies = CopyPropagation(func, _copy_names(func))
     copies.run()
     coalesce_temporaries(func, (copies.program.reads, copies.program.stores))
     return func
@@ -68,6 +68,18 @@ def _coalesce(block, counts):
     return found
 
 
+def _copy_names(func):
+    """The names the copies in `func` copy into or out of: all that propagating them reads
+    of the index, or renames (the reads of a copy's target come to read its source, a
+    name copied too), and all that coalescing the temporaries it leaves counts."""
+    names = set()
+    for stmt in ir.walk_statements(func):
+        if _is_copy(stmt):
+            names.add(stmt.targets[0].id)
+            names.add(stmt.value.id)
+    return names
+
+
 def _assigns_one_name(stmt):
     """Whether `stmt` assigns one value to one plain name."""
     return (
@@ -87,9 +99,10 @@ class CopyPropagation:
     that change may let propagate: what a new propagate_copies would find, without indexing
     the whole function anew."""
 
-    def __init__(self, func):
+    def __init__(self, func, names=None):
+        """`names`: the only names to index (None: all), for a run that asks of no other."""
         self.params = {a.id for a in func.args.args + func.args.kwonlyargs}
-        self.program = _Program(func)
+        self.program = _Program(func, names)
 
     def run(self, orders=None):
         """Propagate the copies numbered `orders` (None: all) and those that then may."""
@@ -141,7 +154,8 @@ class CopyPropagation:
 class _Program:
     """The statements of a function in blocks, with where each name is read and written."""
 
-    def __init__(self, func):
+    def __init__(self, func, names=None):
+        self.indexed = names  # (None: all)
         self.place = {}  # id(statement) -> (id of its block, its index there, statement around)
         # name -> {(id(name node), id(statement)): [node, innermost statement holding it,
         # times it is there]} of the nodes reading it and writing it (gast trees share nodes)
@@ -153,7 +167,8 @@ class _Program:
             if field != "body":
                 _push(value, todo)
         for node in ir.names_under(todo):
-            self._count(node)
+            if names is None or node.id in names:
+                self._count(node)
         self.copies = []  # None once propagated
         self.copy_order = {}  # id(copy statement) -> its order
         self.rank = []  # of each copy: its statement's place in program order
@@ -201,8 +216,11 @@ class _Program:
         """Count and file the Name nodes `names` of statement `stmt` (its id `stmt_id`).
         (_count's work inline: this runs for every name of the function.)"""
         loads, writes, reads, stores = self.loads, self.writes, self.reads, self.stores
+        indexed = self.indexed
         for node in names:
             name, context = node.id, node.ctx.__class__
+            if indexed is not None and name not in indexed:
+                continue
             if context is _LOAD:
                 reads[name] = reads.get(name, 0) + 1
                 table = loads
