@@ -402,8 +402,10 @@ def _statements(body):
     is in one)."""
     for stmt in body:
         yield stmt
+        values = stmt.__dict__
         for field in ("body", "orelse"):
-            yield from _statements(getattr(stmt, field, ()))
+            if values.get(field):  # (most statements hold none: no generator for each)
+                yield from _statements(values[field])
 
 
 def _is_pop(expr, stack):
@@ -451,10 +453,17 @@ def _visit_reads(node, shape_position, reads, shape_reads):
     """_reads_by_use's walk, adding to `reads` and `shape_reads` (a function of the module,
     not a closure calling itself: such a closure is a reference cycle, left for the cyclic
     collector, for every statement the analysis looks at)."""
-    if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+    kind = node.__class__
+    if kind is gast.Name and isinstance(node.ctx, gast.Load):
         (shape_reads if shape_position else reads).add(node.id)
         return
-    path = ir.dotted(node.func) if isinstance(node, gast.Call) else None
+    if kind is gast.Constant:  # (the commonest after names: nothing read)
+        return
+    if kind is gast.BinOp:
+        _visit_reads(node.left, False, reads, shape_reads)
+        _visit_reads(node.right, False, reads, shape_reads)
+        return
+    path = ir.dotted(node.func) if kind is gast.Call else None
     if path is not None and len(path) > 1:
         record = registry.at(path)
         positions = record.shape_args if record is not None else ()

@@ -46,8 +46,9 @@ def _coalesce(block, counts):
     there is a pair (with no look at how often its temporary is read or written)."""
     kept, found = [], False
     for stmt in block:
+        values = stmt.__dict__
         for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
+            inner = values.get(field)
             if inner.__class__ is list:
                 found = _coalesce(inner, counts) or found
         before = kept[-1] if kept else None

@@ -95,10 +95,12 @@ def _has_links(block):
             )
         ):
             return True
+        values = stmt.__dict__
         for field in ("body", "orelse", "finalbody"):
-            if isinstance(getattr(stmt, field, None), list) and _has_links(getattr(stmt, field)):
+            inner = values.get(field)
+            if inner and inner.__class__ is list and _has_links(inner):
                 return True
-        if any(_has_links(handler.body) for handler in getattr(stmt, "handlers", ())):
+        if any(_has_links(handler.body) for handler in values.get("handlers", ())):
             return True
     return False
 

@@ -78,10 +78,11 @@ class _Names:
         if isinstance(stmt, _SCOPES):
             self.other_stores |= ir.names_in(stmt) | ir.names_in(stmt, gast.Store)
         reads = set()
+        values = stmt.__dict__
         for part in stmt._fields:
-            if part in _BLOCKS:
+            if part in _BLOCKS or values.get(part) is None:  # (None: no name in it)
                 continue
-            loads, stores = self._walk(getattr(stmt, part, None))
+            loads, stores = self._walk(values[part])
             reads |= loads
             if isinstance(stmt, _SIMPLE) and part in ("targets", "target"):
                 for name in stores:
@@ -90,7 +91,7 @@ class _Names:
                 self.other_stores |= stores
             if part in ("test", "iter"):
                 self.reads[id(getattr(stmt, part))] = loads
-        if not any(getattr(stmt, block, None) for block in _BLOCKS):
+        if not any(values.get(block) for block in _BLOCKS):
             self.reads[id(stmt)] = reads
 
     def _walk(self, value):
@@ -154,8 +155,11 @@ class _Names:
 def _statements(body):
     for stmt in body:
         yield stmt
+        values = stmt.__dict__
         for block in _BLOCKS:
-            yield from _statements(getattr(stmt, block, ()))
+            inner = values.get(block)
+            if inner:  # (most statements hold none: no generator for each)
+                yield from _statements(inner)
 
 
 def _nodes_of(value):
