@@ -10,9 +10,10 @@ from . import ir
 from .errors import NoAdjointError
 
 
-def blocks_as_one_list(parsed):
-    """Rewrite (in place) the np.block calls of a nested list display."""
-    for call in ir.walk(parsed.node):
+def blocks_as_one_list(parsed, calls=None):
+    """Rewrite (in place) the np.block calls of a nested list display; `calls`: the calls of
+    the function, where known."""
+    for call in ir.walk(parsed.node) if calls is None else calls:
         if not (
             isinstance(call, gast.Call)
             and len(call.args) == 1

@@ -211,7 +211,7 @@ class ParsedFunction:
         expand_object_calls(self, census.calls)
         property_reads_as_calls(self)
         move_tangents_first(self.node, self.resolve, census.calls)
-        blocks_as_one_list(self)
+        blocks_as_one_list(self, census.calls)
 
     def copy(self):
         """A copy to change: the tree copied, and what the stages update in place."""

@@ -402,9 +402,10 @@ class _Substitute:
     def visit(self, node):
         kind = node.__class__
         if kind is gast.Name and node.id in self.mapping:
-            if self.fold is None:
-                return ir.copy_tree(self.mapping[node.id])
-            return _Substitute({}, {}, self.scope, self.fold).visit(self.mapping[node.id])
+            value = self.mapping[node.id]
+            if self.fold is None or value.__class__ is gast.Name:  # (a Name folds to itself)
+                return ir.copy_tree(value)
+            return _Substitute({}, {}, self.scope, self.fold).visit(value)
         if kind is gast.Name:
             made = (
                 gast.Constant(value=self.defaults[node.id], kind=None)

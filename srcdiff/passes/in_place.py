@@ -127,7 +127,7 @@ def _fold_first_values(body, known):
             first = last.get(target)
             if (
                 first is not None
-                and _shared_first_value(body[first], target)
+                and _shared_first_value(body[first], target, known)
                 and all(changed.get(n, -1) < first for n in ir.names_in(body[first].value))
             ):
                 value = gast.BinOp(left=body[first].value, op=gast.Add(), right=stmt.value.right)
@@ -184,16 +184,21 @@ def _followed(body, known):
     return found
 
 
-def _shared_first_value(stmt, target):
+def _shared_first_value(stmt, target, known):
     """Whether `stmt` is `target = e0`, e0 calling only functions without side effects and
-    making a value that may share a buffer (one made new is owned already)."""
-    return (
+    making a value that may share a buffer (one made new is owned already). (What the
+    assignment of a name reads is what its value reads: its _Known effects say.)"""
+    if not (
         isinstance(stmt, gast.Assign)
         and len(stmt.targets) == 1
         and isinstance(stmt.targets[0], gast.Name)
         and stmt.targets[0].id == target
-        and target not in ir.names_in(stmt.value)
-        and not (is_marked(stmt, Mark.FRESH) or _made_new(stmt, ir.names_in(stmt)))
+    ):
+        return False
+    read = known.effects(stmt)[1]
+    return (
+        target not in read
+        and not (is_marked(stmt, Mark.FRESH) or _made_new(stmt, read))
         and all(_pure(node) for node in ir.walk(stmt.value))
     )
 
