@@ -336,11 +336,11 @@ class Activity:
                 return useful
 
     def is_active(self, node, active):
-        act = lambda n: self.is_active(n, active)  # noqa: E731
         if isinstance(node, gast.Name):
             return node.id in active
         if isinstance(node, (gast.Constant, gast.Compare, gast.JoinedStr)):
             return False
+        act = lambda n: self.is_active(n, active)  # noqa: E731  (past the commonest leaves)
         if isinstance(node, SCOPES):  # what it reads from outside makes it varied too
             return any(isinstance(n, gast.Name) and n.id in active for n in ir.walk(node))
         if isinstance(node, gast.BinOp) and _nondifferentiable_member(

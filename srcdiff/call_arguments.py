@@ -151,6 +151,8 @@ def _without_stated_defaults(functions, keywords, signature):
     out=None), logsumexp(a, b=None), where=True), which a template need not take: it has its
     own default for them, or does without. (Of a record covering several functions, the
     default of any: the call is to one of them, which refuses what it does not take.)"""
+    if not keywords:
+        return {}  # (the commonest call: no keyword to look at)
     defaults = [_defaults(fn) for fn in functions]
     stated = {
         k
