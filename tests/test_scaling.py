@@ -156,6 +156,50 @@ def test_a_long_function_and_a_deep_nest_of_calls_stay_under_the_recursion_limit
     assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-3000:]
 
 
+_CYCLES = """
+import gc
+import sys
+
+import srcdiff as nf
+
+import cycle_probe
+
+gc.collect()
+gc.set_debug(gc.DEBUG_SAVEALL)  # (what the collector finds in cycles, kept to count)
+nf.grad(cycle_probe.straight)
+gc.collect()
+print(len(gc.garbage))
+"""
+
+
+def _cyclic_garbage(tmp_path, length):
+    """How many objects the transform of a straight-line function of `length` statements
+    leaves in reference cycles (in a new process, with a cache of its own)."""
+    folder = tmp_path / str(length)
+    folder.mkdir()
+    lines = ["import numpy as np", "", "", "def straight(w, x):", "    h = x"]
+    lines += ["    h = np.tanh(h * w + 0.1)"] * length + ["    return np.sum(h)", ""]
+    (folder / "cycle_probe.py").write_text("\n".join(lines))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(folder)] + sys.path),
+        SRCDIFF_CACHE_DIR=str(folder / "cache"),
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _CYCLES], env=env, capture_output=True, text=True, check=True
+    )
+    return int(done.stdout.strip())
+
+
+def test_a_transform_leaves_no_reference_cycle_per_statement(tmp_path):
+    """What a transform drops is freed as it goes, not left in cycles for the collector,
+    which passes over every live object to find them: a closure calling itself made one
+    cycle for each statement (84,000 objects for 3,000 statements). Four times the
+    statements leave no more garbage in cycles than the shorter function does."""
+    short, long = _cyclic_garbage(tmp_path, 50), _cyclic_garbage(tmp_path, 200)
+    assert long <= short + 10, (short, long)
+
+
 _PLAIN_CASES = """
 import numpy as np
 
