@@ -396,6 +396,10 @@ def copy_tree(node, memo=None):
     its generic machinery: a node's fields are copied directly, anything else by deepcopy.
     (The ids in `memo` stay unique: the nodes they are of belong to the tree being copied.)"""
     if memo is None:
+        if node.__class__ is _NAME:  # (most copies are of one name: no memo to keep)
+            copied = _copied_name(node)
+            if copied is not None:
+                return copied
         memo = {}
     if node.__class__ is list:
         return [item if item.__class__ in _ATOM_TYPES else copy_tree(item, memo) for item in node]
@@ -422,6 +426,22 @@ def copy_tree(node, memo=None):
         else:
             fields[key] = copy_tree(value, memo)
     return done
+
+
+def _copied_name(node):
+    """copy_tree(node) of a Name whose fields are atoms and its context (a parameter's
+    annotation, say, is not), else None."""
+    copied = _NAME.__new__(_NAME)
+    fields = copied.__dict__
+    for key, value in node.__dict__.items():
+        kind = value.__class__
+        if kind in _ATOM_TYPES:
+            fields[key] = value
+        elif kind in _CONTEXTS:
+            fields[key] = kind.__new__(kind)
+        else:
+            return None
+    return copied
 
 
 def pausing_gc(fn):
