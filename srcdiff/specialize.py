@@ -464,15 +464,23 @@ def _parameters(func, args, defaults):
 
 def reverse_variant(emitted, args):
     """The emitted function rewritten for `args` (raises Unsupported when the interpreter
-    gives up); its `reference` is the generic function."""
+    gives up)."""
     func = _function(emitted, emitted.meta.names[0])
-    defaults = emitted.function.__defaults__
+    defaults = _defaults(emitted, func)
     session = Session()
     rewrite(func, _parameters(func, args, defaults), emitted, session)
     function = compile_function(func, emitted, defaults, f"{func.name} specialised")
     function.source = "\n\n".join([function.source] + session.sources)
-    function.reference = emitted.function
     return function
+
+
+def _defaults(emitted, func):
+    """The defaults of the emitted function `func` (its tree, as made): none where neither
+    it nor f has any, known without running the module (module_run.py), else those of the
+    function it runs (f's, or its own)."""
+    if func.args.defaults or emitted.fn is None or emitted.fn.__defaults__ is not None:
+        return emitted.function.__defaults__
+    return None
 
 
 def _seeded(jvp_emitted, position, name):
@@ -519,12 +527,14 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     return function
 
 
-def checked(variant):
-    """The variant, run together with the generic code it was made from, whose results it
-    must match in every element (config(specialize="check"))."""
+def checked(variant, emitted):
+    """The variant, run together with the generic code it was made from (its `reference`,
+    else `emitted`'s function), whose results it must match in every element
+    (config(specialize="check"))."""
+    reference = getattr(variant, "reference", None) or emitted.function
 
     def both(*args, **kwargs):
-        return runtime.same_as(variant(*args, **kwargs), variant.reference(*args, **kwargs))
+        return runtime.same_as(variant(*args, **kwargs), reference(*args, **kwargs))
 
     both.source = variant.source
     return both
