@@ -39,7 +39,7 @@ class ModuleRun:
         scope = self._scope()
         cells = fn.__code__.co_freevars
         among = (fn.__globals__.keys() | set(cells) | set(self.meta.names)) - scope.keys()
-        if not (among - _IMPORTED.keys()).isdisjoint(_WORDS.findall(definitions)):
+        if not _none_a_word(among - _IMPORTED.keys(), definitions):
             return None
         scope.update(_IMPORTED)
         self.made = scope, {"scope": scope, "live": [], "linked": []}
@@ -86,8 +86,23 @@ class ModuleRun:
 
 # what codegen.IMPORTS binds, as every emitted module begins
 _IMPORTED = {"np": np, "runtime": runtime}
-# a word of emitted code, but the name a def defines (found in a string too: a word too many
-# only makes scope_alone give up)
+
+
+def _none_a_word(names, code):
+    """Whether none of `names` is a word of emitted `code` but as the name a def defines (a
+    word in a string counts too: one too many only makes scope_alone give up). Few names
+    are each looked for in C, most found in no part of the code; many, among its words."""
+    if len(names) > _FEW:
+        return names.isdisjoint(_WORDS.findall(code))
+    found = [name for name in names if name in code]
+    if not found:
+        return True
+    words = re.compile(r"(?<!\w)(?:%s)(?!\w)" % "|".join(map(re.escape, found)))
+    return all(code[max(0, m.start() - 4) : m.start()] == "def " for m in words.finditer(code))
+
+
+_FEW = 30  # (names a module of emitted code is searched for one by one)
+# a word of emitted code, but the name a def defines
 _WORDS = re.compile(r"(?<!def )\b\w+")
 
 

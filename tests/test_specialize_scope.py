@@ -84,3 +84,18 @@ def test_a_recursive_callee_calling_its_own_functions_runs_first(unchecked):
     df = nf.grad(power_sum)
     np.testing.assert_allclose(df(x), numerical_grad(power_sum, (x,), 0), rtol=1e-6, atol=1e-9)
     np.testing.assert_allclose(df(x), 3 * np.sin(x) ** 2 * np.cos(x), rtol=1e-12)
+
+
+@pytest.mark.parametrize("many", [False, True])
+def test_a_name_counts_as_read_where_it_is_a_word_but_a_def_name(many):
+    from srcdiff import module_run
+
+    code = "def df(w, x):\n    _t0 = x_1 * w\n    return gain(_t0) + 'text'\n"
+    padding = {f"unused_{k}" for k in range(module_run._FEW + 1)} if many else set()
+    for names, none in [
+        ({"df", "f", "_t", "x_"}, True),  # (a def's name, and parts of words)
+        ({"gain"}, False),
+        ({"text"}, False),  # (in a string: the module then runs to tell)
+        ({"_t0", "unread"}, False),
+    ]:
+        assert module_run._none_a_word(names | padding, code) is none, names

@@ -46,10 +46,14 @@ def _coalesce(block, counts):
     there is a pair (with no look at how often its temporary is read or written)."""
     kept, found = [], False
     for stmt in block:
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if inner.__class__ is list:
-                found = _coalesce(inner, counts) or found
+        if stmt.__class__ in _HOLDING:  # (no look into the commonest: a simple statement)
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, field, None)
+                if inner.__class__ is list:
+                    found = _coalesce(inner, counts) or found
+        if stmt.__class__ is not gast.Assign:
+            kept.append(stmt)
+            continue
         before = kept[-1] if kept else None
         if (
             _is_copy(stmt)
@@ -66,6 +70,16 @@ def _coalesce(block, counts):
     if counts is not None:
         block[:] = kept
     return found
+
+
+# the statements holding blocks of statements
+_HOLDING = frozenset(
+    kind
+    for kind in vars(gast).values()
+    if isinstance(kind, type)
+    and issubclass(kind, gast.stmt)
+    and {"body", "orelse", "finalbody", "handlers"} & set(kind._fields)
+)
 
 
 def _assigns_one_name(stmt):

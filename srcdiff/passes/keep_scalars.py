@@ -24,7 +24,7 @@ def keep_scalars_unspread(func, arguments, context, copies):
     candidates = [  # (each with the statement of func's body it is in: a loop, say)
         (stmt, outer)
         for outer in func.body
-        for stmt in _statements(outer)
+        for stmt in (_statements(outer) if outer.__class__ in _HOLDING else (outer,))
         if stmt.__class__ is gast.Assign
         and stmt.value.__class__ is gast.Call
         and len(stmt.targets) == 1
