@@ -136,6 +136,13 @@ class CopyPropagation:
         function's statements."""
         return [(node, stmt) for node, stmt, _ in self.program.loads.get(name, {}).values()]
 
+    def outermost(self, stmt):
+        """The statement of the function's body that is or holds statement `stmt`."""
+        place = self.program.place
+        while place[id(stmt)][2] is not None:
+            stmt = place[id(stmt)][2]
+        return stmt
+
     def changed(self, stmt, taken):
         """Statement `stmt`, an assignment to a name, has a new value, which no longer holds
         the nodes `taken`: their reads leave the index. The orders of the copies to run again
