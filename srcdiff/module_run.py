@@ -94,11 +94,26 @@ def _none_a_word(names, code):
     are each looked for in C, most found in no part of the code; many, among its words."""
     if len(names) > _FEW:
         return names.isdisjoint(_WORDS.findall(code))
-    found = [name for name in names if name in code]
-    if not found:
-        return True
-    words = re.compile(r"(?<!\w)(?:%s)(?!\w)" % "|".join(map(re.escape, found)))
-    return all(code[max(0, m.start() - 4) : m.start()] == "def " for m in words.finditer(code))
+    return not any(_is_a_word(name, code) for name in names if name in code)
+
+
+def _is_a_word(name, code):
+    """Whether `name` is a word of `code` somewhere, not as the name a def defines."""
+    start = code.find(name)
+    while start >= 0:
+        end = start + len(name)
+        if (
+            not (start and _in_word(code[start - 1]))
+            and not (end < len(code) and _in_word(code[end]))
+            and code[max(0, start - 4) : start] != "def "
+        ):
+            return True
+        start = code.find(name, start + 1)
+    return False
+
+
+def _in_word(character):
+    return character.isalnum() or character == "_"  # (what \w matches)
 
 
 _FEW = 30  # (names a module of emitted code is searched for one by one)

@@ -99,3 +99,6 @@ def test_a_name_counts_as_read_where_it_is_a_word_but_a_def_name(many):
         ({"_t0", "unread"}, False),
     ]:
         assert module_run._none_a_word(names | padding, code) is none, names
+    unicode = "def dσ(σx):\n    return σx * gainσ + é"
+    assert module_run._none_a_word({"x", "gain", "dσ"} | padding, unicode)
+    assert not module_run._none_a_word({"é"} | padding, unicode)  # (at the very end)

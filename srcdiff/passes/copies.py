@@ -101,9 +101,11 @@ class CopyPropagation:
     that change may let propagate: what a new propagate_copies would find, without indexing
     the whole function anew."""
 
-    def __init__(self, func):
+    def __init__(self, func, name_nodes=None):
+        """`name_nodes`: what gives the Name nodes below a statement, where another pass
+        has found them already (else each statement is walked here)."""
         self.params = {a.id for a in func.args.args + func.args.kwonlyargs}
-        self.program = _Program(func)
+        self.program = _Program(func, name_nodes)
 
     def run(self, orders=None):
         """Propagate the copies numbered `orders` (None: all) and those that then may."""
@@ -162,7 +164,8 @@ class CopyPropagation:
 class _Program:
     """The statements of a function in blocks, with where each name is read and written."""
 
-    def __init__(self, func):
+    def __init__(self, func, name_nodes=None):
+        self.name_nodes = name_nodes
         self.place = {}  # id(statement) -> (id of its block, its index there, statement around)
         # name -> {(id(name node), id(statement)): [node, innermost statement holding it,
         # times it is there]} of the nodes reading it and writing it (gast trees share nodes)
@@ -188,6 +191,11 @@ class _Program:
         for index, stmt in enumerate(block):
             self.place[id(stmt)] = (id(block), index, around)
             self.ranks[id(stmt)] = len(self.ranks)
+            if self.name_nodes is not None and stmt.__class__ not in _HOLDING:
+                self._index_names(self.name_nodes(stmt), id(stmt), stmt)
+                if stmt.__class__ is gast.Assign and _is_copy(stmt):
+                    self.add_copy(stmt)
+                continue
             nested = []
             values = stmt.__dict__
             todo = []
