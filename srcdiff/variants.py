@@ -85,7 +85,7 @@ class Variants:
             or len(self._variants) + len(self._rechecked) >= specialize.MAX_VARIANTS
         ):
             return emitted.function, emitted
-        variant = None  # (the generic code, asked for only when it runs: see module_run.py)
+        variant = None  # (None: the generic code, whose module runs when first asked for)
         try:
             if emitted is self._emitted:  # (forward mode: for no static argument)
                 variant = self._forward_variant(args)

@@ -21,16 +21,7 @@ def keep_scalars_unspread(func, arguments, context, copies):
     number, and no pass over one, in a loop's body too. `context`: the interpreter's (opaque
     names, callees, fixed names); `copies`, the copy propagation run on func, which then
     propagates the copies this makes."""
-    candidates = [  # (each with the statement of func's body it is in: a loop, say)
-        (stmt, outer)
-        for outer in func.body
-        for stmt in (_statements(outer) if outer.__class__ in _HOLDING else (outer,))
-        if stmt.__class__ is gast.Assign
-        and stmt.value.__class__ is gast.Call
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], gast.Name)
-        and dotted(stmt.value.func) == ("np", "broadcast_to")
-    ]
+    candidates = _candidates(func)
     if not candidates:
         return
     # (each check resumes the run of the function at the statement of the body holding it:
@@ -77,6 +68,21 @@ def keep_scalars_unspread(func, arguments, context, copies):
             stmt.value = spread
     if again:  # (once all are checked: the runs above resume at statements of the body)
         copies.run(again)
+
+
+def _candidates(func):
+    """The assignments `v = np.broadcast_to(s, shape)` in func, each with the statement of
+    func's body it is in (a loop, say)."""
+    return [
+        (stmt, outer)
+        for outer in func.body
+        for stmt in (_statements(outer) if outer.__class__ in _HOLDING else (outer,))
+        if stmt.__class__ is gast.Assign
+        and stmt.value.__class__ is gast.Call
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and dotted(stmt.value.func) == ("np", "broadcast_to")
+    ]
 
 
 def _binds_alike(after, before, name):
@@ -186,7 +192,8 @@ def _run_on(after, stop, marks):
 def _joined(before, after, stop, name):
     """`before`, made what `after`, which stopped at statement `stop` where they agree
     but for `name`, would have found running on: from there on the same run, name bound
-    as after binds it (nothing past there uses it)."""
+    as after binds it (nothing past there uses it, and nothing deletes it: a del is no
+    elementwise read)."""
     env, bound = after.states[stop][1][name], after.bound[name]
     for state in before.states.values():
         if state[0] >= after.states[stop][0]:
