@@ -248,7 +248,7 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
         active = self._is_active(value) and bool(target_names(target) & self.active)
         if isinstance(target, gast.Name):
             if not active:
-                value = self.rename(value)
+                value = self.kept_as_written(value)
                 out.append(ir.Assign([self.store(target.id)], value, loc))
                 return
             if is_pop(value):
@@ -377,7 +377,7 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
                     out.append(ir.Assign([self.store(n)], atom, loc))
             return
         if not active:
-            value = self.rename(value)
+            value = self.kept_as_written(value)
             out.append(ir.Assign([self.store(n) for n in names], value, loc, unpack=True))
             return
         if isinstance(value, gast.Call) and getattr(

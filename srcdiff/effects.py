@@ -12,7 +12,7 @@ import operator
 import gast
 import numpy as np
 
-from . import ir
+from . import codegen, ir
 from .activity import is_pop, is_push
 from .errors import SrcdiffError, UnsupportedError
 from .parse import MISSING, parsed_function
@@ -74,6 +74,26 @@ class EffectStatements:
                     loc,
                     f"keep a list instead ({name} = {name}[1:] + [v] for a window of fixed length)",
                 )
+
+    def kept_as_written(self, value):
+        """`value` renamed, for an assignment kept as written (it carries no gradient). In a
+        derivative of emitted code, a call of another emitted function that changes its
+        arguments (a backward function: it pops the stacks and clears the lists of the saved
+        values it is passed) is passed copies of those that vary: the derivative's own
+        backward sweep reads their lists again, having saved them as they were (zero
+        adjoints sized from stacks popped empty were empty: 'pop from empty list')."""
+        renamed = self.rename(value)
+        if not (isinstance(value, gast.Call) and codegen.is_emitted(self.p.filename)):
+            return renamed
+        fn = self.p.resolve(value.func)
+        code = getattr(fn, "__code__", None)
+        if code is None or not codegen.is_emitted(code.co_filename) or _writes_nothing(fn):
+            return renamed
+        renamed.args = [
+            ir.call("runtime.unconsumed", new) if self._is_active(old, self.varied) else new
+            for old, new in zip(value.args, renamed.args)
+        ]
+        return renamed
 
     def expression_statement(self, stmt, loc, out):
         """A bare expression: `stack.append(v)`, a call kept for its effect, a docstring."""
