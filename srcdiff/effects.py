@@ -75,13 +75,14 @@ class EffectStatements:
                     f"keep a list instead ({name} = {name}[1:] + [v] for a window of fixed length)",
                 )
 
-    def kept_as_written(self, value):
+    def kept_as_written(self, value, loc):
         """`value` renamed, for an assignment kept as written (it carries no gradient). In a
         derivative of emitted code, a call of another emitted function that changes its
         arguments (a backward function: it pops the stacks and clears the lists of the saved
         values it is passed) is passed copies of those that vary: the derivative's own
         backward sweep reads their lists again, having saved them as they were (zero
         adjoints sized from stacks popped empty were empty: 'pop from empty list')."""
+        self.refuse_a_pop_kept_inside(value, loc)
         renamed = self.rename(value)
         if not (isinstance(value, gast.Call) and codegen.is_emitted(self.p.filename)):
             return renamed
@@ -94,6 +95,20 @@ class EffectStatements:
             for old, new in zip(value.args, renamed.args)
         ]
         return renamed
+
+    def refuse_a_pop_kept_inside(self, value, loc):
+        """A pop of a differentiated list inside a value with no gradient, that desugar.py
+        could not make a statement of its own (the list read before it, or the pop under
+        `and`, `or`, `if`-`else`): the list's adjoint would get no item back for it."""
+        for node in ir.walk(value):
+            if is_pop(node) and node.func.value.id in self.active:
+                name = node.func.value.id
+                raise UnsupportedError(
+                    f"{name}.pop() inside {gast.unparse(value)[:60]}: srcdiff follows the pop "
+                    "of a differentiated list as a statement of its own",
+                    loc,
+                    f"pop into a name first (item = {name}.pop()), then use the item",
+                )
 
     def expression_statement(self, stmt, loc, out):
         """A bare expression: `stack.append(v)`, a call kept for its effect, a docstring."""
