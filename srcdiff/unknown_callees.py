@@ -115,7 +115,7 @@ class UnknownCallees:
                 "this line calls an object it makes (its class's __call__): srcdiff follows "
                 "an object's methods through a name",
                 loc,
-                "name the object first: layer = Layer(w, b), then layer(x)",
+                f"name the object first: made = {gast.unparse(made)[:60]}, then made(...)",
             )
 
     def _made_by(self, func):
