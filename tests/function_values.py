@@ -693,6 +693,13 @@ def one_of_each_applied_in_turn(w, x):
     return np.sum(h**2)
 
 
+def local_function_with_function_defaults(w, x):
+    def act_scaled(h, act=np.tanh, *, scale_by=np.cos):
+        return act(h) * scale_by(h)
+
+    return np.sum(act_scaled(x * w)) + np.sum(act_scaled(x * w, np.sin, scale_by=np.exp) ** 2)
+
+
 # name -> (function, arguments); the gradient is with respect to the first argument
 CASES = {
     "a dataclass and a namedtuple made of differentiated values, a method called": (
@@ -828,6 +835,10 @@ CASES = {
         running_extrema_and_a_partial,
         w_and_x,
     ),
+    "a local function whose parameters default to np.tanh and, keyword-only, np.cos": (
+        local_function_with_function_defaults,
+        w_and_x,
+    ),
     "a list of functions iterated, each through a helper passed np.add": (
         one_of_each_applied_in_turn,
         w_and_x,
@@ -910,6 +921,11 @@ def function_chosen_by_a_condition_then_passed(w, x):
 
 def partial_called_where_it_is_made(w, x):
     return np.sum(functools.partial(scaled_by, w[0])(x))  # refused
+
+
+def vectorized_and_named(w, x):
+    squared = np.vectorize(lambda v: v * v)
+    return np.sum(squared(x * w))  # refused
 
 
 class Rescaled:
@@ -1072,6 +1088,13 @@ ERRORS = {
         w_and_x,
         "this line calls an object it makes (its class's __call__)",
         "name the object first: made = functools.partial(scaled_by, w[0]), then made(...)",
+    ),
+    "np.vectorize(g), named, then called": (
+        vectorized_and_named,
+        w_and_x,
+        "squared(...) calls an object of numpy.vectorize (np.vectorize(lambda v: v * v)), "
+        "whose __call__ srcdiff does not follow",
+        "call the function it wraps yourself",
     ),
     "getattr(np, name) of an int": (
         getattr_of_what_is_no_name,
