@@ -124,11 +124,12 @@ class UnknownCallees:
                 "or loop over the items",
             )
         if isinstance(kind, type):
+            name = "fn" if kind is functools.partial else "layer"
             raise UnsupportedError(
                 "this line calls an object it makes (its class's __call__): srcdiff follows "
                 "an object's methods through a name",
                 loc,
-                f"name the object first: made = {gast.unparse(made)[:60]}, then made(...)",
+                f"name the object first: {name} = {kind.__name__}(...), then {name}(x)",
             )
 
     def _made_by(self, func):

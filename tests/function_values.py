@@ -1087,7 +1087,7 @@ ERRORS = {
         partial_called_where_it_is_made,
         w_and_x,
         "this line calls an object it makes (its class's __call__)",
-        "name the object first: made = functools.partial(scaled_by, w[0]), then made(...)",
+        "name the object first: fn = partial(...), then fn(x)",
     ),
     "np.vectorize(g), named, then called": (
         vectorized_and_named,
