@@ -316,10 +316,19 @@ class UserCalls:
             "pass a function by its name (a global function, or a parameter of the "
             "differentiated function), not one chosen at run time: "
             + (
-                f"a lambda calling the method (lambda v: {passed}(v))"
-                if isinstance(argument, gast.Attribute)
+                f"a lambda calling it (lambda v: {passed}(v))"
+                if isinstance(argument, gast.Attribute) or self._loop_target(argument)
                 else f"for a choice, {call}(np.sin, ...) if c else {call}(np.cos, ...)"
             ),
+        )
+
+    def _loop_target(self, argument):
+        """Whether `argument` names what a for loop takes from what it iterates (a function
+        of a list of them: a lambda calling it is made for each)."""
+        return isinstance(argument, gast.Name) and any(
+            isinstance(n, gast.For)
+            and any(isinstance(t, gast.Name) and t.id == argument.id for t in ir.walk(n.target))
+            for n in ir.walk(self.p.node)
         )
 
     def _callee_path(self, func):

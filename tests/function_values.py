@@ -700,6 +700,13 @@ def local_function_with_function_defaults(w, x):
     return np.sum(act_scaled(x * w)) + np.sum(act_scaled(x * w, np.sin, scale_by=np.exp) ** 2)
 
 
+def functions_of_a_loop_passed_in_a_lambda(w, x):
+    h = x * w
+    for act in [np.sin, np.tanh]:
+        h = applied(lambda v: act(v), h) * w
+    return np.sum(h**2)
+
+
 # name -> (function, arguments); the gradient is with respect to the first argument
 CASES = {
     "a dataclass and a namedtuple made of differentiated values, a method called": (
@@ -835,6 +842,10 @@ CASES = {
         running_extrema_and_a_partial,
         w_and_x,
     ),
+    "each function of a list a loop takes, passed in a lambda calling it": (
+        functions_of_a_loop_passed_in_a_lambda,
+        w_and_x,
+    ),
     "a local function whose parameters default to np.tanh and, keyword-only, np.cos": (
         local_function_with_function_defaults,
         w_and_x,
@@ -926,6 +937,13 @@ def partial_called_where_it_is_made(w, x):
 def vectorized_and_named(w, x):
     squared = np.vectorize(lambda v: v * v)
     return np.sum(squared(x * w))  # refused
+
+
+def functions_of_a_loop_passed_on(w, x):
+    h = x * w
+    for act in [np.sin, np.tanh]:
+        h = applied(act, h)  # refused
+    return np.sum(h)
 
 
 class Rescaled:
@@ -1088,6 +1106,12 @@ ERRORS = {
         w_and_x,
         "this line calls an object it makes (its class's __call__)",
         "name the object first: fn = partial(...), then fn(x)",
+    ),
+    "each function of a list a loop takes, passed to a function that calls it": (
+        functions_of_a_loop_passed_on,
+        w_and_x,
+        "applied(...) calls its parameter 'fn', passed act here",
+        "a lambda calling it (lambda v: act(v))",
     ),
     "np.vectorize(g), named, then called": (
         vectorized_and_named,
