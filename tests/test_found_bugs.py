@@ -2090,3 +2090,24 @@ def test_a_pop_after_a_read_of_its_list_in_one_value_is_refused_where_it_stands(
     assert f"test_found_bugs.py:{count_and_pop_in_one_value.__code__.co_firstlineno + 2}" in message
     assert "products.pop() inside len(products) + np.floor(products.pop())" in message
     assert "pop into a name first (item = products.pop())" in message
+
+
+def appends_through_a_loop_over_lists(x):
+    sines, cosines = [], []
+    for v in [x[0], x[1], x[2]]:
+        for fn, out in ((np.sin, sines), (np.cos, cosines)):
+            out.append(fn(v))
+    return np.sum(np.stack(sines) * np.stack(cosines))
+
+
+def test_a_list_appended_through_a_loop_over_lists_is_refused_where_it_is():
+    """`for fn, out in ((np.sin, sines), (np.cos, cosines)): out.append(fn(v))` changes
+    sines and cosines through out, which srcdiff did not see as holding them: their
+    gradient was 0 (autograd's is right). A loop over a display now binds its target to
+    each item, as `out = sines` does, and the change is refused where it is."""
+    with pytest.raises(nf.SrcdiffError) as caught:
+        nf.grad(appends_through_a_loop_over_lists)(np.array([0.3, -1.2, 0.7]))
+    line = appends_through_a_loop_over_lists.__code__.co_firstlineno + 4
+    assert caught.value.location.lineno == line
+    assert caught.value.location.filename == __file__
+    assert "changes the list 'out' in place, and 'cosines' and 'sines'" in str(caught.value)
