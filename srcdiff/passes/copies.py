@@ -19,7 +19,7 @@ def propagate_copies(func):
     first that qualifies each time; propagating `c = d` can only change whether a copy into d
     or a copy of c qualifies, so only those are looked at again. Each look reads an index of
     where each name is read and written, not the code after the copy."""
-    copies = CopyPropagation(func, _copy_names(func))
+    copies = CopyPropagation(func, names=_copy_names(func))
     copies.run()
     coalesce_temporaries(func, (copies.program.reads, copies.program.stores))
     return func
@@ -46,11 +46,14 @@ def _coalesce(block, counts):
     there is a pair (with no look at how often its temporary is read or written)."""
     kept, found = [], False
     for stmt in block:
-        values = stmt.__dict__
-        for field in ("body", "orelse", "finalbody"):
-            inner = values.get(field)
-            if inner.__class__ is list:
-                found = _coalesce(inner, counts) or found
+        if stmt.__class__ in _HOLDING:  # (no look into the commonest: a simple statement)
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, field, None)
+                if inner.__class__ is list:
+                    found = _coalesce(inner, counts) or found
+        if stmt.__class__ is not gast.Assign:
+            kept.append(stmt)
+            continue
         before = kept[-1] if kept else None
         if (
             _is_copy(stmt)
@@ -81,6 +84,16 @@ def _copy_names(func):
     return names
 
 
+# the statements holding blocks of statements
+_HOLDING = frozenset(
+    kind
+    for kind in vars(gast).values()
+    if isinstance(kind, type)
+    and issubclass(kind, gast.stmt)
+    and {"body", "orelse", "finalbody", "handlers"} & set(kind._fields)
+)
+
+
 def _assigns_one_name(stmt):
     """Whether `stmt` assigns one value to one plain name."""
     return (
@@ -100,10 +113,12 @@ class CopyPropagation:
     that change may let propagate: what a new propagate_copies would find, without indexing
     the whole function anew."""
 
-    def __init__(self, func, names=None):
-        """`names`: the only names to index (None: all), for a run that asks of no other."""
+    def __init__(self, func, name_nodes=None, names=None):
+        """`name_nodes`: what gives the Name nodes below a statement, where another pass
+        has found them already (else each statement is walked here); `names`: the only
+        names to index (None: all), for a run that asks of no other."""
         self.params = {a.id for a in func.args.args + func.args.kwonlyargs}
-        self.program = _Program(func, names)
+        self.program = _Program(func, name_nodes, names)
 
     def run(self, orders=None):
         """Propagate the copies numbered `orders` (None: all) and those that then may."""
@@ -136,6 +151,13 @@ class CopyPropagation:
         function's statements."""
         return [(node, stmt) for node, stmt, _ in self.program.loads.get(name, {}).values()]
 
+    def outermost(self, stmt):
+        """The statement of the function's body that is or holds statement `stmt`."""
+        place = self.program.place
+        while place[id(stmt)][2] is not None:
+            stmt = place[id(stmt)][2]
+        return stmt
+
     def changed(self, stmt, taken):
         """Statement `stmt`, an assignment to a name, has a new value, which no longer holds
         the nodes `taken`: their reads leave the index. The orders of the copies to run again
@@ -155,7 +177,8 @@ class CopyPropagation:
 class _Program:
     """The statements of a function in blocks, with where each name is read and written."""
 
-    def __init__(self, func, names=None):
+    def __init__(self, func, name_nodes=None, names=None):
+        self.name_nodes = name_nodes
         self.indexed = names  # (None: all)
         self.place = {}  # id(statement) -> (id of its block, its index there, statement around)
         # name -> {(id(name node), id(statement)): [node, innermost statement holding it,
@@ -183,6 +206,11 @@ class _Program:
         for index, stmt in enumerate(block):
             self.place[id(stmt)] = (id(block), index, around)
             self.ranks[id(stmt)] = len(self.ranks)
+            if self.name_nodes is not None and stmt.__class__ not in _HOLDING:
+                self._index_names(self.name_nodes(stmt), id(stmt), stmt)
+                if stmt.__class__ is gast.Assign and _is_copy(stmt):
+                    self.add_copy(stmt)
+                continue
             nested = []
             values = stmt.__dict__
             todo = []
