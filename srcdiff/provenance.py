@@ -55,13 +55,23 @@ def implementation_digest():
     as Python's own bytecode cache trusts them: reading all of them cost a first transform
     ~4 ms."""
     parts = []
-    for folder, _, files in sorted(os.walk(_PACKAGE)):
-        for name in sorted(files):
-            if name.endswith(".py") and not (folder == _PACKAGE and name in SHOWCASE):
-                path = os.path.join(folder, name)
-                stat = os.stat(path)
-                parts.append(f"{os.path.relpath(path, _PACKAGE)} {stat.st_size} {stat.st_mtime_ns}")
+    _describe_files(_PACKAGE, "", parts)
     return cache.digest(*parts)
+
+
+def _describe_files(folder, relative, parts):
+    """Append "path size mtime" of each .py file under `folder` (its path below the
+    package, as `relative` begins it) to `parts`, in the order of their names (scandir
+    and slicing: os.walk and os.path.relpath cost a first transform ~1 ms)."""
+    with os.scandir(folder) as found:
+        entries = sorted(found, key=lambda entry: entry.name)
+    for entry in entries:
+        if entry.name.endswith(".py"):
+            if not (relative == "" and entry.name in SHOWCASE):
+                stat = entry.stat()
+                parts.append(f"{relative}{entry.name} {stat.st_size} {stat.st_mtime_ns}")
+        elif entry.name != "__pycache__" and entry.is_dir(follow_symlinks=False):
+            _describe_files(entry.path, f"{relative}{entry.name}/", parts)
 
 
 def cache_key(fn, wrt, mode, options, source):
