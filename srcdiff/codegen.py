@@ -243,7 +243,7 @@ def _line_tokens(text):
     match = _token_pattern().match
     while position < len(text):
         found = match(text, position)
-        if found is None:  # (a character that begins no token, as tokenize has it)
+        if found is None:  # (a character that begins no token: prose, not emitted code)
             kind, end = tokenize.ERRORTOKEN, position + 1
         else:
             kind, end = _TOKEN_KINDS[found.lastgroup], found.end()
