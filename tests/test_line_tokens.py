@@ -33,9 +33,10 @@ def is_statement(text):
     return False
 
 
-def test_every_line_of_srcdiff_and_its_examples_gives_tokenizes_tokens():
-    files = sorted((ROOT / "srcdiff").rglob("*.py")) + sorted(
-        (ROOT / "generated_examples").glob("*.py")
+def test_every_line_of_the_examples_and_the_templates_gives_tokenizes_tokens():
+    # (emitted code, and code written by hand in the same style)
+    files = sorted((ROOT / "generated_examples").glob("*.py")) + sorted(
+        (ROOT / "srcdiff" / "primitives").glob("*.py")
     )
     compared = 0
     for path in files:
@@ -44,7 +45,7 @@ def test_every_line_of_srcdiff_and_its_examples_gives_tokenizes_tokens():
                 continue  # (a line of one that spans several, or of a docstring's prose)
             assert read_line(text) == tokenize_line(text), (path.name, text)
             compared += 1
-    assert compared > 20_000
+    assert compared > 10_000
 
 
 @pytest.mark.parametrize(
