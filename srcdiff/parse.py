@@ -463,23 +463,45 @@ def source_lines(fn):
     """The source of fn (under functools.wraps wrappers: see wrappers.py), kept while
     linecache holds the same text of its file: a transform asks for it three times (its
     checks, its cache key, its parse), and inspect tokenizes the whole function each time."""
+    kept = _kept_source(fn)
+    return wrappers.source_lines(fn) if kept is None else kept.lines
+
+
+class _Source:
+    """What is known of a function's source while linecache holds the same `text` of its
+    file: its `lines` (source_lines'), the `tree` of their parse that no one has taken yet
+    (wrappers.source_and_tree), and whether they are the code it runs (check_source_runs
+    passed: `runs`)."""
+
+    __slots__ = ("text", "lines", "tree", "runs")
+
+    def __init__(self, text, lines, first, tree):
+        self.text, self.lines, self.tree, self.runs = text, (lines, first), tree, False
+
+    def take_tree(self):
+        tree, self.tree = self.tree, None
+        return tree
+
+
+def _kept_source(fn):
+    """The _Source of fn's function (the one under wrappers), None where it is no Python
+    function (inspect answers for it)."""
     function = wrappers.source_function(fn)
     if not inspect.isfunction(function):
-        return wrappers.source_lines(fn)
+        return None
     filename = inspect.getsourcefile(function) or function.__code__.co_filename
     linecache.checkcache(filename)  # (as inspect does: a file changed on disk is read anew)
     text = linecache.getlines(filename, function.__globals__)
-    kept = _SOURCE_LINES.get(function.__code__)
-    if kept is not None and kept[0] is text:
-        return kept[1]
-    found = wrappers.source_lines(fn)
-    if len(_SOURCE_LINES) >= 64:
-        _SOURCE_LINES.clear()
-    _SOURCE_LINES[function.__code__] = text, found
-    return found
+    kept = _SOURCES.get(function.__code__)
+    if kept is None or kept.text is not text:
+        kept = _Source(text, *wrappers.source_and_tree(fn))
+        if len(_SOURCES) >= 64:
+            _SOURCES.clear()
+        _SOURCES[function.__code__] = kept
+    return kept
 
 
-_SOURCE_LINES = {}  # code object -> (the lines of its file read, inspect's answer)
+_SOURCES = {}  # code object -> its _Source
 
 
 def _read(fn, parse=True, shared=False):
@@ -495,7 +517,8 @@ def _read(fn, parse=True, shared=False):
     first = fn.__code__.co_firstlineno
     where = Location(filename, first, linecache.getline(filename, first).rstrip())
     try:
-        lines, start = source_lines(fn)
+        kept = _kept_source(fn)
+        lines, start = wrappers.source_lines(fn) if kept is None else kept.lines
     except AmbiguousLambda as exc:
         raise UnsupportedError(
             f"this lambda cannot be told apart from the others on its line ({exc})",
@@ -514,14 +537,18 @@ def _read(fn, parse=True, shared=False):
             where,
             "define the function in a .py file so its source can be read",
         ) from None
-    check_source_runs(fn, where)
+    if kept is None or not kept.runs:
+        check_source_runs(fn, where, None if kept is None else kept.tree)
+        if kept is not None:
+            kept.runs = True
     if not parse:
         return None
     source = textwrap.dedent("".join(lines))
     key = source, start
     node = _PARSED.get(key)
     if node is None:
-        node = _parsed_definition(fn, name, source, start, filename, where)
+        tree = None if kept is None else kept.take_tree()
+        node = _parsed_definition(fn, name, source, start, filename, where, tree)
         if not shared and key not in _READ_ONCE:  # (taken as it is: most are read once)
             if len(_READ_ONCE) >= 256:
                 _READ_ONCE.clear()
@@ -534,12 +561,12 @@ def _read(fn, parse=True, shared=False):
     return filename, node if shared else ir.copy_tree(node), source
 
 
-def _parsed_definition(fn, name, source, start, filename, where):
+def _parsed_definition(fn, name, source, start, filename, where, tree=None):
     """The gast FunctionDef of fn's `source`, its lines numbered as in its file from `start`
-    (the text parsed below as many empty lines: no renumbering of every node after)."""
-    first = max(start, 1)
-    numbered = "\n" * (first - 1) + source
-    tree = ast.parse(numbered)
+    (the text parsed below as many empty lines: no renumbering of every node after);
+    `tree`: that parse, if made already (it is made the gast tree, in place)."""
+    numbered = "\n" * (max(start, 1) - 1) + source
+    tree = ast.parse(numbered) if tree is None else tree
     drop_dead_branches(tree, numbered, filename, 1)
     node = _as_definition(conversion.ast_to_gast(tree).body[0], naming.base_name(fn))
     if not isinstance(node, gast.FunctionDef):

@@ -7,6 +7,7 @@ however they are reached: `g`, `mod.g`, `mod.sub.g`, `obj.method`, and what thos
 turn), the options and srcdiff's own transformer.
 """
 
+import ast
 import dis
 import functools
 import importlib.machinery
@@ -390,16 +391,19 @@ def _code_digest(code):
 # --- the source read against the code that runs ---------------------------------------------
 
 
-def check_source_runs(fn, where):
+def check_source_runs(fn, where, tree=None):
     """Raise unless the source srcdiff reads for fn is the code fn runs: a module edited after
     it was imported runs its old code, so a derivative of the text now on disk would be the
-    derivative of another function."""
+    derivative of another function. `tree`: the parse of that source, numbered as in its
+    file (wrappers.source_and_tree), if made."""
     function = source_function(fn)  # the function whose source srcdiff reads
     module = function.__globals__
     loader = getattr(module.get("__spec__"), "loader", None) or module.get("__loader__")
     if loader is not None and not isinstance(loader, importlib.machinery.SourceFileLoader):
         return  # an import hook (pytest's assert rewriting, say) compiles text to other code
     code = function.__code__
+    if tree is not None and _compiles_to(tree, function):
+        return
     filename = inspect.getsourcefile(function) or inspect.getfile(function)
     text = "".join(linecache.getlines(filename, module))
     defined = _functions_defined(text)
@@ -414,6 +418,47 @@ def check_source_runs(fn, where):
             where,
             "reload the module (importlib.reload) or restart Python, then differentiate it",
         )
+
+
+def _compiles_to(tree, function):
+    """Whether the parse of a function's source alone compiles to its code: then that source
+    is the code that runs, and the module need not be compiled. A function whose code
+    depends on what is around it, a closure's cells or a class's private names, does not
+    compile to it alone, and the module decides; but for the modules it reads, imported
+    there (an imported name's methods are called without LOAD_METHOD), as here."""
+    code = function.__code__
+    imports = [
+        ast.Import(names=[ast.alias(name, None, **_NOWHERE)], **_NOWHERE)
+        for name in sorted(_names_read(code))
+        if inspect.ismodule(function.__globals__.get(name))
+    ]
+    try:
+        module = compile(
+            ast.Module(body=imports + tree.body, type_ignores=[]),
+            "<srcdiff check>",
+            "exec",
+            dont_inherit=True,
+        )
+    except (SyntaxError, ValueError):
+        return False
+    return any(
+        inspect.iscode(const)
+        and (const.co_name, const.co_firstlineno) == (code.co_name, code.co_firstlineno)
+        and _same_code(const, code)
+        for const in module.co_consts
+    )
+
+
+_NOWHERE = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}
+
+
+def _names_read(code):
+    """The names (of globals, attributes) that `code` and the code nested in it read."""
+    names = set(code.co_names)
+    for const in code.co_consts:
+        if inspect.iscode(const):
+            names |= _names_read(const)
+    return names
 
 
 @functools.lru_cache(maxsize=64)
