@@ -115,10 +115,14 @@ def _indentation(line):
 
 
 def _last_line(code):
-    """The last line the code, or the code defined in it, spans (None before Python 3.11)."""
+    """The last line on which an instruction of the code, or of the code defined in it,
+    begins (None before Python 3.11), from its line table: a run of instructions each, where
+    co_positions has one for every instruction and cache entry. (An expression's closing
+    bracket or string on a line of its own, less indented than the body, is left out: the
+    lines do not parse then, and inspect reads them.)"""
     if not hasattr(code, "co_positions"):
         return None
-    last = max((end for _, end, _, _ in code.co_positions() if end is not None), default=None)
+    last = max((line for _, _, line in code.co_lines() if line is not None), default=None)
     for nested in code.co_consts:
         if isinstance(nested, types.CodeType):
             inner = _last_line(nested)
