@@ -12,6 +12,7 @@ from .errors import NoAdjointError, SrcdiffError
 from .parse import MISSING
 from .primitives import registry
 from .primitives.shape import as_list, as_tuple
+from .text_signatures import signature as signature_of
 
 
 class CallArguments:
@@ -177,7 +178,7 @@ def _named_past_the_template(fn, args, keywords, signature):
     fourth, then keepdims, which the templates (taking no out) bound as keepdims, then
     initial."""
     try:
-        params = list(inspect.signature(fn).parameters.values())[: len(args)]
+        params = list(signature_of(fn).parameters.values())[: len(args)]
     except (TypeError, ValueError):
         return args, keywords  # (a ufunc's, or a builtin's: positions as the templates')
     names = list(signature.parameters)
@@ -206,7 +207,7 @@ def _defaults(fn):
     if "=" not in (getattr(fn, "__text_signature__", None) or "="):
         return {}  # (a builtin's signature without any: math.sqrt's, read without tokenizing)
     try:
-        parameters = inspect.signature(fn).parameters
+        parameters = signature_of(fn).parameters
     except (TypeError, ValueError):
         return {}
     found = {k: p.default for k, p in parameters.items() if p.default is not p.empty}
@@ -227,7 +228,7 @@ def _unmatched(function, node, keywords, template, loc, exc):
     function the rules leave at its default (svd's hermitian=), or arguments of no name."""
     call, taken = gast.unparse(node.func), template.signature.parameters
     try:
-        own = inspect.signature(function).parameters
+        own = signature_of(function).parameters
     except (TypeError, ValueError):
         own = {}
     option = next((k for k in keywords if k not in taken and k in own), None)

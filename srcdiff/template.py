@@ -26,7 +26,7 @@ import textwrap
 import gast
 import numpy as np
 
-from . import conversion, ir, runtime, wrappers
+from . import conversion, ir, runtime, text_signatures, wrappers
 from .errors import Location, TemplateError
 
 _TEMPLATE_GLOBALS = {"np", "runtime"}
@@ -431,7 +431,7 @@ def _defaults_of(path, scope):
         for attr in (path or ())[1:]:
             found = getattr(found, attr, None)
         try:
-            parameters = inspect.signature(found).parameters
+            parameters = text_signatures.signature(found).parameters
             _DEFAULTS[key] = {name: p.default for name, p in parameters.items()}
         except (TypeError, ValueError):
             pass
