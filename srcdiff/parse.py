@@ -473,14 +473,22 @@ class _Source:
     (wrappers.source_and_tree), and whether they are the code it runs (check_source_runs
     passed: `runs`)."""
 
-    __slots__ = ("text", "lines", "tree", "runs")
+    __slots__ = ("text", "lines", "_trees", "runs")
 
     def __init__(self, text, lines, first, tree):
-        self.text, self.lines, self.tree, self.runs = text, (lines, first), tree, False
+        self.text, self.lines, self.runs = text, (lines, first), False
+        self._trees = [] if tree is None else [tree]
+
+    @property
+    def tree(self):
+        return self._trees[0] if self._trees else None
 
     def take_tree(self):
-        tree, self.tree = self.tree, None
-        return tree
+        """The tree, for one reader only (list.pop: two threads never both get it)."""
+        try:
+            return self._trees.pop()
+        except IndexError:
+            return None
 
 
 def _kept_source(fn):

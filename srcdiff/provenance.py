@@ -439,8 +439,8 @@ def _compiles_to(tree, function):
             "exec",
             dont_inherit=True,
         )
-    except (SyntaxError, ValueError):
-        return False
+    except (SyntaxError, ValueError, TypeError):  # (TypeError: a tree another thread took
+        return False  # and is making gast meanwhile)
     return any(
         inspect.iscode(const)
         and (const.co_name, const.co_firstlineno) == (code.co_name, code.co_firstlineno)
