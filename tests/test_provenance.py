@@ -1,6 +1,7 @@
 """Differentiate the code that runs, and key the cache on everything it reaches (issue 13,
 items 5 and 6)."""
 
+import ast
 import importlib
 import json
 import os
@@ -175,6 +176,29 @@ def test_a_function_whose_source_compiles_alone_to_its_code_needs_no_module_comp
         assert not provenance._compiles_to(tree, function)  # (a free name, a private one)
         provenance.check_source_runs(function, None, tree)  # the module's compile passes it
     assert len(compiled) == 2
+
+
+def test_a_function_is_parsed_once_to_be_checked_and_read(modules, monkeypatch):
+    """The parse that checks the lines read off a function's code are its whole text is the
+    one its check against the code that runs compiles, and the one the transform reads."""
+    modules(
+        "parsed_once",
+        """
+        import numpy as np
+
+        def energy(x):
+            return np.sum(np.sin(x) * x)
+    """,
+    )
+    module = modules.load("parsed_once")
+    parsed = []
+    parse = ast.parse
+    monkeypatch.setattr(
+        ast, "parse", lambda text, *a, **k: parsed.append(text) or parse(text, *a, **k)
+    )
+    x = np.array([0.5, -1.0])
+    np.testing.assert_allclose(nf.grad(module.energy)(x), np.cos(x) * x + np.sin(x))
+    assert len([text for text in parsed if "def energy" in text]) == 1
 
 
 # Each caller unpacks a pair from its callee. Which items of a returned tuple can vary is
