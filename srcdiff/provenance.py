@@ -7,12 +7,14 @@ however they are reached: `g`, `mod.g`, `mod.sub.g`, `obj.method`, and what thos
 turn), the options and srcdiff's own transformer.
 """
 
+import __future__
 import ast
 import dis
 import functools
 import importlib.machinery
 import inspect
 import linecache
+import operator
 import os
 import site
 import sys
@@ -437,6 +439,7 @@ def _compiles_to(tree, function):
             ast.Module(body=imports + tree.body, type_ignores=[]),
             "<srcdiff check>",
             "exec",
+            flags=code.co_flags & _FUTURE_FLAGS,  # (its module's __future__ imports)
             dont_inherit=True,
         )
     except (SyntaxError, ValueError, TypeError):  # (TypeError: a tree another thread took
@@ -450,6 +453,16 @@ def _compiles_to(tree, function):
 
 
 _NOWHERE = {"lineno": 1, "col_offset": 0, "end_lineno": 1, "end_col_offset": 0}
+# the flags a module's __future__ imports set on its code (nested_scopes' is CO_NESTED, set
+# on a function defined in another: no import's)
+_FUTURE_FLAGS = functools.reduce(
+    operator.or_,
+    (
+        getattr(__future__, name).compiler_flag
+        for name in __future__.all_feature_names
+        if name != "nested_scopes"
+    ),
+)
 
 
 def _names_read(code):

@@ -139,15 +139,23 @@ def test_a_function_whose_source_compiles_alone_to_its_code_needs_no_module_comp
     modules, monkeypatch
 ):
     """The parse that reads a function's source is compiled alone (its module's imports
-    declared) and compared with the code that runs: compiling the module is left to what
-    depends on its surroundings."""
+    declared, its __future__ imports in force) and compared with the code that runs:
+    compiling the module is left to what depends on its surroundings."""
     modules(
         "compiled_alone",
         """
+        from __future__ import annotations
+
         import numpy as np
 
         def energy(x):
             return np.sum(np.tanh(x) ** 2) + np.linalg.norm(x)
+
+        def annotated_inside(x):
+            def squared(y: np.ndarray) -> np.ndarray:  # (annotations kept as text: __future__)
+                return y**2
+
+            return squared(x)
 
         def make(scale):
             def scaled(x):
@@ -171,6 +179,9 @@ def test_a_function_whose_source_compiles_alone_to_its_code_needs_no_module_comp
     expected = 2 * np.tanh(x) * (1 - np.tanh(x) ** 2) + x / np.linalg.norm(x)
     np.testing.assert_allclose(nf.grad(module.energy)(x), expected)
     assert compiled == []
+    assert provenance._compiles_to(
+        wrappers.source_and_tree(module.annotated_inside)[2], module.annotated_inside
+    )
     for function in (module.make(3.0), module.Model.energy):
         _, _, tree = wrappers.source_and_tree(function)
         assert not provenance._compiles_to(tree, function)  # (a free name, a private one)
