@@ -497,7 +497,7 @@ def _kept_source(fn):
     function = wrappers.source_function(fn)
     if not inspect.isfunction(function):
         return None
-    filename = inspect.getsourcefile(function) or function.__code__.co_filename
+    filename = source_file(function)
     linecache.checkcache(filename)  # (as inspect does: a file changed on disk is read anew)
     text = linecache.getlines(filename, function.__globals__)
     kept = _SOURCES.get(function.__code__)
@@ -512,6 +512,14 @@ def _kept_source(fn):
 _SOURCES = {}  # code object -> its _Source
 
 
+def source_file(fn):
+    """inspect.getsourcefile(fn) or the file its code names: that file, where it names a .py
+    file, without inspect's look at the file system or its modules (a transform asks for it
+    dozens of times)."""
+    filename = fn.__code__.co_filename
+    return filename if filename.endswith(".py") else inspect.getsourcefile(fn) or filename
+
+
 def _read(fn, parse=True, shared=False):
     name = getattr(fn, "__name__", None) or repr(fn)
     if not inspect.isfunction(fn):
@@ -521,7 +529,7 @@ def _read(fn, parse=True, shared=False):
             "for a builtin or numpy function, register an adjoint with "
             "@srcdiff.adjoint instead",
         )
-    filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
+    filename = source_file(fn)
     first = fn.__code__.co_firstlineno
     where = Location(filename, first, linecache.getline(filename, first).rstrip())
     try:
