@@ -650,6 +650,15 @@ def appended_stacked_then_popped(x):
     return np.sum(squares * 3.0) + last * 2.0
 
 
+def stacked_popped_stacked_appended(x):
+    xs = [x[0], x[1] * x[2], x[3]]
+    first = np.sum(np.stack(xs) ** 2)
+    v = xs.pop()
+    second = np.sum(np.stack(xs) * 3.0)
+    xs.append(v * v)
+    return first + second + np.sum(np.stack(xs))
+
+
 @pytest.mark.parametrize(
     "f",
     [
@@ -657,6 +666,7 @@ def appended_stacked_then_popped(x):
         attends_over_the_states_so_far,
         made_stacked_then_popped,
         appended_stacked_then_popped,
+        stacked_popped_stacked_appended,
     ],
 )
 def test_a_list_read_whole_then_appended_to_or_popped_from(f):
