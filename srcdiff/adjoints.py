@@ -193,12 +193,10 @@ class StatementAdjoints:
         the list's whole length here, popped as each append is, so that it is as long as the
         list was where that read is."""
         made = []
-        if stmt.stack not in live | self.popped_stacks:
-            if stmt.stack not in self.adjoint_reads:
+        if stmt.stack not in live:
+            if stmt.stack not in self.adjoint_reads | self.popped_stacks:
                 return []
-            zeros = ir.call("runtime.zeros_like", ir.name(stmt.stack))
-            made.append(ir.assign(self.bname(stmt.stack), zeros))
-            live.add(stmt.stack)
+            made.append(self._zero_items(stmt.stack, live))
         popped = ir.call(ir.attr(self.bname(stmt.stack), "pop"))
         value = stmt.value
         if isinstance(value, gast.Name) and value.id in self.fn.active:
@@ -215,9 +213,25 @@ class StatementAdjoints:
         )
         live.discard(target)
         # (the adjoint of the list it pops from holds its items' adjoints from here on: a
-        # list both popped and added to, as a gradient's list adjoint is, keeps them)
-        live.add(stmt.stack)
-        return ir.expr_stmt(ir.call(ir.attr(self.bname(stmt.stack), "append"), adjoint))
+        # list both popped and added to, as a gradient's list adjoint is, keeps them; made
+        # here, as long as the list is after the pop: none of it is changed later)
+        made = [] if stmt.stack in live else [self._zero_items(stmt.stack, live)]
+        return made + [ir.expr_stmt(ir.call(ir.attr(self.bname(stmt.stack), "append"), adjoint))]
+
+    def _zero_items(self, stack, live):
+        """The adjoint of list `stack` made zeros, one per item it holds (at its end: the
+        first change of it the reverse sweep undoes). Of a list f pops from, a list of them:
+        its length then is not the list's as the sweep finds it, which a Sparse is read by."""
+        live.add(stack)
+        if stack in self.popped_stacks:
+            zeros = gast.BinOp(
+                left=gast.List(elts=[ir.const(0.0)], ctx=gast.Load()),
+                op=gast.Mult(),
+                right=ir.call("len", ir.name(stack)),
+            )
+        else:
+            zeros = ir.call("runtime.zeros_like", ir.name(stack))
+        return ir.assign(self.bname(stack), zeros)
 
     def reverse_set_item(self, stmt, live):
         out = []

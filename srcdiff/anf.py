@@ -108,6 +108,7 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
         self.versions = {p: p for p in self.params}
         self.depth = 0
         self.live_after = None  # (LiveAfter over the function, once a write asks: _read_no_more)
+        self.now = None  # (the statement being normalised)
 
     def _is_active(self, node, names=None):
         """Whether `node` carries a gradient (of `names`: the active ones by default)."""
@@ -167,6 +168,7 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
 
     def statement(self, stmt, out):
         loc = self.p.location(stmt)
+        self.now = stmt  # (what read_later asks liveness after)
         kind = type(stmt)
         if kind in _UNSUPPORTED:
             what, hint = _UNSUPPORTED[kind]
@@ -294,11 +296,19 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
             return False
         if base.id in self.activity.wrt_names:  # (the backward sweep may read it again)
             return False
+        writing = id(self.writing)
+        return self._live_after().knows(writing) and not self.live_after.live(base.id, writing)
+
+    def read_later(self, name):
+        """Whether `name` may be read after the statement being normalised."""
+        now = id(self.now)
+        return not self._live_after().knows(now) or self.live_after.live(name, now)
+
+    def _live_after(self):
         if self.live_after is None:
             self.live_after = LiveAfter()
             live_before(self.p.node.body, set(), None, after=self.live_after)
-        writing = id(self.writing)
-        return self.live_after.knows(writing) and not self.live_after.live(base.id, writing)
+        return self.live_after
 
     def set_item(self, target, value, active, loc, out):
         base = target.value

@@ -25,7 +25,7 @@ from .arguments import (
 )
 from .errors import ArgumentError, SrcdiffError, StaticArgumentNeeded
 from .modes import Mode
-from .parse import check_function
+from .sources import check_function
 from .statics import Static, is_function_value, is_object, object_class, skeleton
 from .signatures import key
 from .transform import derive, emitted_name

@@ -84,15 +84,25 @@ def _check_owner_and_mode(info, what):
 def _open_directory(root, create):
     """A descriptor of the cache directory `root` after checking it (None where the platform
     has no dir_fd: Windows). Raises _Refused saying why it is unusable, FileNotFoundError if
-    it is missing and not to be created."""
-    if create:
-        try:
-            os.makedirs(root.parent, exist_ok=True)
-            os.mkdir(root, 0o700)
-        except FileExistsError:
-            pass
-        except OSError as exc:
-            raise _Refused(f"it cannot be created ({exc.strerror})") from None
+    it is missing and not to be created (it is created only when missing: trying to each
+    time cost a store four system calls, and two exceptions)."""
+    try:
+        return _checked_directory(root)
+    except FileNotFoundError:
+        if not create:
+            raise
+    try:
+        os.makedirs(root.parent, exist_ok=True)
+        os.mkdir(root, 0o700)
+    except FileExistsError:
+        pass  # (made meanwhile, by another process: checked as any other)
+    except OSError as exc:
+        raise _Refused(f"it cannot be created ({exc.strerror})") from None
+    return _checked_directory(root)
+
+
+def _checked_directory(root):
+    """_open_directory's descriptor of `root`, which exists (else FileNotFoundError)."""
     if not _AT:
         info = os.lstat(root)
         if stat.S_ISLNK(info.st_mode) or not stat.S_ISDIR(info.st_mode):

@@ -12,6 +12,7 @@ from .errors import NoAdjointError, SrcdiffError
 from .parse import MISSING
 from .primitives import registry
 from .primitives.shape import as_list, as_tuple
+from .text_signatures import signature as signature_of
 
 
 class CallArguments:
@@ -200,10 +201,10 @@ def _named_past_the_template(fn, args, keywords, signature):
 
 @functools.cache
 def _parameters(fn):
-    """inspect.signature(fn)'s parameters, or None where it has none (a ufunc, a builtin):
+    """signature_of(fn)'s parameters, or None where it has none (a ufunc, a builtin):
     found once a primitive's function, not at each of its calls (a failed look raises)."""
     try:
-        return list(inspect.signature(fn).parameters.values())
+        return list(signature_of(fn).parameters.values())
     except (TypeError, ValueError):
         return None
 
@@ -218,7 +219,7 @@ def _defaults(fn):
     if "=" not in (getattr(fn, "__text_signature__", None) or "="):
         return {}  # (a builtin's signature without any: math.sqrt's, read without tokenizing)
     try:
-        parameters = inspect.signature(fn).parameters
+        parameters = signature_of(fn).parameters
     except (TypeError, ValueError):
         return {}
     found = {k: p.default for k, p in parameters.items() if p.default is not p.empty}
@@ -239,7 +240,7 @@ def _unmatched(function, node, keywords, template, loc, exc):
     function the rules leave at its default (svd's hermitian=), or arguments of no name."""
     call, taken = gast.unparse(node.func), template.signature.parameters
     try:
-        own = inspect.signature(function).parameters
+        own = signature_of(function).parameters
     except (TypeError, ValueError):
         own = {}
     option = next((k for k in keywords if k not in taken and k in own), None)

@@ -6,6 +6,7 @@ import functools
 import io
 import linecache
 import math
+import re
 import tokenize
 
 import astor
@@ -229,9 +230,67 @@ def _bare_sequence(tokens):
 
 
 def _line_tokens(text):
-    return [
-        t for t in tokenize.generate_tokens(io.StringIO(text + "\n").readline) if t.start[0] == 1
+    """The tokens of `text`, one line of emitted code holding a whole statement, as tokenize
+    gives them for the line alone (an INDENT first, a NEWLINE or NL last), but an f-string
+    is one STRING on every Python (its parts are no places to break). Read with a pattern
+    of their own: tokenize's covers every string prefix, and compiling it cost a first
+    transform ~2 ms."""
+    line, tokens = text + "\n", []
+    code = text.lstrip(" \t\f")
+    position = len(text) - len(code)
+    if position and code and not code.startswith("#"):
+        tokens.append(_token(tokenize.INDENT, line, 0, position))
+    match = _token_pattern().match
+    while position < len(text):
+        found = match(text, position)
+        if found is None:  # (a character that begins no token: prose, not emitted code)
+            kind, end = tokenize.ERRORTOKEN, position + 1
+        else:
+            kind, end = _TOKEN_KINDS[found.lastgroup], found.end()
+        if kind is not None:
+            tokens.append(_token(kind, line, position, end))
+        position = end
+    code_read = any(t.type != tokenize.COMMENT for t in tokens)
+    tokens.append(_token(tokenize.NEWLINE if code_read else tokenize.NL, line, len(text)))
+    return tokens
+
+
+def _token(kind, line, start, end=None):
+    end = len(line) if end is None else end
+    return tokenize.TokenInfo(kind, line[start:end], (1, start), (1, end), line)
+
+
+@functools.cache
+def _token_pattern():
+    """A token of a line of code, or the blanks between two: a group each, named as in
+    _TOKEN_KINDS (a string with any prefix, a triple-quoted one as a whole)."""
+    strings = [
+        "'''(?:[^'\\\\]|\\\\.|'(?!''))*'''",
+        '"""(?:[^"\\\\]|\\\\.|"(?!""))*"""',
+        "'(?:[^'\\\\]|\\\\.)*'",
+        '"(?:[^"\\\\]|\\\\.)*"',
     ]
+    kinds = {
+        "blank": r"[ \t\f]+",
+        "comment": r"#.*",
+        "string": "[rRbBuUfF]{0,2}(?:" + "|".join(strings) + ")",
+        "number": r"0[xXoObB](?:_?[0-9a-fA-F])+|(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?"
+        r"|\.\d(?:_?\d)*)(?:[eE][-+]?\d(?:_?\d)*)?[jJ]?",
+        "name": r"\w+",
+        "operator": r"\*\*=?|//=?|>>=?|<<=?|\.\.\.|->|:=|[-+*/%@&|^=!<>]="
+        r"|[-+*/%@&|^~<>()\[\]{},:;.=]",
+    }
+    return re.compile("|".join(f"(?P<{kind}>{pattern})" for kind, pattern in kinds.items()))
+
+
+_TOKEN_KINDS = {
+    "blank": None,
+    "comment": tokenize.COMMENT,
+    "string": tokenize.STRING,
+    "number": tokenize.NUMBER,
+    "name": tokenize.NAME,
+    "operator": tokenize.OP,
+}
 
 
 def to_source(funcs, docstring, imports=()):

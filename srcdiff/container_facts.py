@@ -9,7 +9,7 @@ import gast
 
 from . import ir, runtime
 from .errors import UnsupportedError
-from .parse import source_lines
+from .sources import source_lines
 from .primitives import registry
 
 

@@ -288,7 +288,24 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
         for key, node in nodes.items():
             if self._changed_later(node) and not (record.view and key == 0):
                 atoms[key] = self.copied(atoms[key], loc, out)
+            elif self._list_changed_later(record, node):
+                held = ir.call(ir.attr("runtime", "held_items"), atoms[key])
+                atoms[key] = self.atom(held, loc, out)
         return atoms
+
+    def _list_changed_later(self, record, node):
+        """Whether `node` names a differentiated list that f may append to or pop from
+        after this statement reads it whole (np.stack(hs) in a loop that appends to hs):
+        the adjoint of the read, as the reverse sweep runs, would find it changed. (Not
+        where a runtime helper reads it: those of emitted code follow its lists' changes.)"""
+        return (
+            not self.forward_mode
+            and not any(runtime.is_helper(fn) for fn in record.functions)
+            and isinstance(node, gast.Name)
+            and node.id in self.stacks
+            and self._is_active(node)
+            and self.read_later(node.id)
+        )
 
     def copied(self, atom, loc, out):
         """A name holding a copy of the index or argument `atom` as it is now."""

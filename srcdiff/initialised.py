@@ -12,7 +12,7 @@ import textwrap
 import types
 from typing import NamedTuple
 
-from .parse import source_lines
+from .sources import source_lines
 
 
 class Initialised(NamedTuple):

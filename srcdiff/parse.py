@@ -1,6 +1,5 @@
 """Stage 1: read a function's source with gast and resolve the names it uses."""
 
-import ast
 import builtins
 import contextlib
 import copy
@@ -8,23 +7,21 @@ import functools
 import inspect
 import keyword
 import linecache
-import textwrap
 import threading
 
 import gast
 import numpy as np
 
-from . import conversion, ir, naming, remat, runtime, wrappers
+from . import ir, remat, runtime
 from .blocks import blocks_as_one_list
-from .dead_branches import drop_dead_branches
 from .imports import hoisted_imports
-from .lambda_source import AmbiguousLambda
 from .property_reads import property_reads_as_calls
+from .sources import read_function
 from .super_calls import explicit_super_calls
 from .local_classes import local_classes
 from .made_derivatives import made_derivative, move_tangents_first
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
-from .provenance import check_source_runs, is_library_file
+from .provenance import is_library_file
 from .python_versions import is_python_version
 from .spread_parameters import spread_keywords, spread_varargs
 from .static_tests import drop_static_branches
@@ -189,7 +186,7 @@ class ParsedFunction:
 
     def __init__(self, fn, statics=()):
         self.fn = fn
-        self.filename, self.node, self.source = _read(fn)
+        self.filename, self.node, self.source = read_function(fn)
         self.namespace = dict(fn.__globals__)
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}
@@ -269,7 +266,7 @@ class ParsedFunction:
             return None
         if fn not in self._siblings:
             try:
-                filename, node, _ = _read(fn, shared=True)
+                filename, node, _ = read_function(fn, shared=True)
             except SrcdiffError:
                 filename, node = None, None
             if foreign:
@@ -454,120 +451,6 @@ def facts_kept(analysis):
     """The dict in which `analysis` keeps what it finds of each function, for the transform
     in progress (a function's code does not change while it runs); a new one outside."""
     return {} if _readings.facts is None else _readings.facts.setdefault(analysis, {})
-
-
-def check_function(fn):
-    """Raise the error for anything that is not a plain Python function with source."""
-    _read(fn, parse=False)
-
-
-def source_lines(fn):
-    """The source of fn (under functools.wraps wrappers: see wrappers.py), kept while
-    linecache holds the same text of its file: a transform asks for it three times (its
-    checks, its cache key, its parse), and inspect tokenizes the whole function each time."""
-    function = wrappers.source_function(fn)
-    if not inspect.isfunction(function):
-        return wrappers.source_lines(fn)
-    filename = inspect.getsourcefile(function) or function.__code__.co_filename
-    linecache.checkcache(filename)  # (as inspect does: a file changed on disk is read anew)
-    text = linecache.getlines(filename, function.__globals__)
-    kept = _SOURCE_LINES.get(function.__code__)
-    if kept is not None and kept[0] is text:
-        return kept[1]
-    found = wrappers.source_lines(fn)
-    if len(_SOURCE_LINES) >= 64:
-        _SOURCE_LINES.clear()
-    _SOURCE_LINES[function.__code__] = text, found
-    return found
-
-
-_SOURCE_LINES = {}  # code object -> (the lines of its file read, inspect's answer)
-
-
-def _read(fn, parse=True, shared=False):
-    name = getattr(fn, "__name__", None) or repr(fn)
-    if not inspect.isfunction(fn):
-        raise SrcdiffError(
-            f"{name!r} is not a Python function with source code",
-            hint="srcdiff differentiates functions written in Python (def ...); "
-            "for a builtin or numpy function, register an adjoint with "
-            "@srcdiff.adjoint instead",
-        )
-    filename = inspect.getsourcefile(fn) or fn.__code__.co_filename
-    first = fn.__code__.co_firstlineno
-    where = Location(filename, first, linecache.getline(filename, first).rstrip())
-    try:
-        lines, start = source_lines(fn)
-    except AmbiguousLambda as exc:
-        raise UnsupportedError(
-            f"this lambda cannot be told apart from the others on its line ({exc})",
-            where,
-            "give it a line of its own, or define the function with def",
-        ) from None
-    except OSError as exc:
-        raise SrcdiffError(
-            f"the source of {name!r} is not available ({exc})",
-            where,
-            "define the function in a .py file so its source can be read",
-        ) from None
-    except TypeError as exc:
-        raise SrcdiffError(
-            f"the source of {name!r} is not available ({exc})",
-            where,
-            "define the function in a .py file so its source can be read",
-        ) from None
-    check_source_runs(fn, where)
-    if not parse:
-        return None
-    source = textwrap.dedent("".join(lines))
-    key = source, start
-    node = _PARSED.get(key)
-    if node is None:
-        node = _parsed_definition(fn, name, source, start, filename, where)
-        if not shared and key not in _READ_ONCE:  # (taken as it is: most are read once)
-            if len(_READ_ONCE) >= 256:
-                _READ_ONCE.clear()
-            _READ_ONCE.add(key)
-            return filename, node, source
-        if len(_PARSED) >= 64:
-            _PARSED.clear()
-        _PARSED[key] = node
-    # (a copy, but for a sibling's definition, only read: the stages change it in place)
-    return filename, node if shared else ir.copy_tree(node), source
-
-
-def _parsed_definition(fn, name, source, start, filename, where):
-    """The gast FunctionDef of fn's `source`, its lines numbered as in its file from `start`
-    (the text parsed below as many empty lines: no renumbering of every node after)."""
-    first = max(start, 1)
-    numbered = "\n" * (first - 1) + source
-    tree = ast.parse(numbered)
-    drop_dead_branches(tree, numbered, filename, 1)
-    node = _as_definition(conversion.ast_to_gast(tree).body[0], naming.base_name(fn))
-    if not isinstance(node, gast.FunctionDef):
-        raise UnsupportedError(
-            f"{name!r} is not defined by a plain def",
-            where,
-            "async functions and other callables are not supported",
-        )
-    for handler in ir.walk_statements(node):  # (gast's Name of `except E as e` has no line)
-        if isinstance(handler, gast.ExceptHandler) and isinstance(handler.name, gast.Name):
-            handler.name.lineno, handler.name.end_lineno = handler.lineno, handler.lineno
-    return node
-
-
-def _as_definition(node, name):
-    """A lambda's expression statement as the def it stands for (`def act(z): return ...`)."""
-    if isinstance(node, gast.Expr) and isinstance(node.value, gast.Lambda):
-        return ir.lambda_definition(name, node.value, node.value)
-    return node
-
-
-# (source, first line) -> its gast tree: a module's functions are read again as siblings
-# of each function of it that is differentiated (see ParsedFunction.sibling), and once
-# read to change (what _READ_ONCE holds), are kept at the second such read
-_PARSED = {}
-_READ_ONCE = set()
 
 
 _NUMPY_MODULES = (

@@ -457,7 +457,7 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         elif isinstance(stmt, ir.Push):
             out += self.reverse_push(stmt, live)
         elif isinstance(stmt, ir.Pop):
-            out.append(self.reverse_pop(stmt, live))
+            out += self.reverse_pop(stmt, live)
             out.append(
                 Later(
                     lambda: (

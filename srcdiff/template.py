@@ -26,7 +26,7 @@ import textwrap
 import gast
 import numpy as np
 
-from . import conversion, ir, runtime, wrappers
+from . import conversion, ir, runtime, text_signatures, wrappers
 from .errors import Location, TemplateError
 
 _TEMPLATE_GLOBALS = {"np", "runtime"}
@@ -105,17 +105,17 @@ class Template:
     def _read(self):
         fn, kind = self.fn, self.kind
         self.constant = set(self._declared_constant)  # args that matter by shape or as a mask
-        filename = inspect.getsourcefile(fn) or "<template>"
-        first = fn.__code__.co_firstlineno
-        source = textwrap.dedent("".join(wrappers.source_lines(fn)[0]))
-        self.source = source
-        node = conversion.ast_to_gast(ast.parse(source)).body[0]
-        ir.increment_lineno(node, first - 1)
-        lines = source.splitlines()
+        lines, first, tree = wrappers.source_and_tree(fn)
+        self.source = textwrap.dedent("".join(lines))
+        if tree is None:  # (inspect read the lines)
+            tree = ast.parse(wrappers.numbered(lines, first))
+        node = tree.body[0]  # (an ast FunctionDef: only its statements are made gast)
+
+        written = self.source.splitlines()
 
         def where(n):
-            line = lines[n.lineno - first] if 0 <= n.lineno - first < len(lines) else ""
-            return Location(filename, n.lineno, line)
+            line = written[n.lineno - first] if 0 <= n.lineno - first < len(written) else ""
+            return Location(inspect.getsourcefile(fn) or "<template>", n.lineno, line)
 
         sig = inspect.signature(fn)
         params = list(sig.parameters.values())
@@ -139,10 +139,10 @@ class Template:
         self.globals = {}  # names a user template takes from its module (emitted code needs them)
         rules = {}
         for stmt in node.body:
-            if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Constant):
+            if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
                 continue  # docstring
             parse = self._parse_rule if kind == "adjoint" else self._parse_tangent_rule
-            rule = parse(stmt, where(stmt))
+            rule = parse(conversion.ast_to_gast(stmt), where(stmt))
             if rule.param in rules:
                 raise TemplateError(
                     f"two {kind} expressions for parameter {rule.param!r}", where(stmt)
@@ -453,7 +453,7 @@ def _defaults_of(path, scope):
         for attr in (path or ())[1:]:
             found = getattr(found, attr, None)
         try:
-            parameters = inspect.signature(found).parameters
+            parameters = text_signatures.signature(found).parameters
             _DEFAULTS[key] = {name: p.default for name, p in parameters.items()}
         except (TypeError, ValueError):
             pass

@@ -59,21 +59,39 @@ def source_lines(fn):
     object where inspect would unwrap the function itself, else the function (inspect finds
     its module by its __module__ then, where for a code object it reads the file name of
     every module loaded: ~15 ms on its first call in a process)."""
+    lines, first, _ = source_and_tree(fn)
+    return lines, first
+
+
+def source_and_tree(fn):
+    """(lines, first line, tree): source_lines(fn), and the ast Module of numbered(lines,
+    first) where reading the lines off the code parsed them (to check they are the whole
+    function), else None: one parse serves that check and what reads the function."""
     function = source_function(fn)
     if not inspect.isfunction(function):
-        return inspect.getsourcelines(fn)
+        return (*inspect.getsourcelines(fn), None)
     if function.__name__ == "<lambda>":
-        return lambda_source(function)
-    return _spanned_lines(function) or inspect.getsourcelines(
-        function.__code__ if hasattr(function, "__wrapped__") else function
+        return (*lambda_source(function), None)
+    return _spanned_lines(function) or (
+        *inspect.getsourcelines(
+            function.__code__ if hasattr(function, "__wrapped__") else function
+        ),
+        None,
     )
+
+
+def numbered(lines, first):
+    """The text of a function's `lines` dedented, after as many empty lines as come before
+    them in their file: its parse has their line numbers, with no renumbering after."""
+    return "\n" * (max(first, 1) - 1) + textwrap.dedent("".join(lines))
 
 
 def _spanned_lines(function):
     """inspect.getsourcelines(function) read off the lines its code spans (3.11's positions),
     and the lines indented below it that follow (statements that compile to nothing), without
-    inspect's tokenizing the whole function (a first transform reads a few dozen); None
-    where that is not the function's whole text, for inspect to read."""
+    inspect's tokenizing the whole function (a first transform reads a few dozen), and their
+    parse (see source_and_tree); None where that is not the function's whole text, for
+    inspect to read."""
     code = function.__code__
     lines = linecache.getlines(code.co_filename, function.__globals__)
     first, last = code.co_firstlineno, _last_line(code)
@@ -86,10 +104,10 @@ def _spanned_lines(function):
         last -= 1
     spanned = lines[first - 1 : last]
     try:
-        ast.parse(textwrap.dedent("".join(spanned)))
+        tree = ast.parse(numbered(spanned, first))
     except SyntaxError:
         return None
-    return spanned, first
+    return spanned, first, tree
 
 
 def _indentation(line):
@@ -97,10 +115,14 @@ def _indentation(line):
 
 
 def _last_line(code):
-    """The last line the code, or the code defined in it, spans (None before Python 3.11)."""
+    """The last line on which an instruction of the code, or of the code defined in it,
+    begins (None before Python 3.11), from its line table: a run of instructions each, where
+    co_positions has one for every instruction and cache entry. (An expression's closing
+    bracket or string on a line of its own, less indented than the body, is left out: the
+    lines do not parse then, and inspect reads them.)"""
     if not hasattr(code, "co_positions"):
         return None
-    last = max((end for _, end, _, _ in code.co_positions() if end is not None), default=None)
+    last = max((line for _, _, line in code.co_lines() if line is not None), default=None)
     for nested in code.co_consts:
         if isinstance(nested, types.CodeType):
             inner = _last_line(nested)

@@ -289,6 +289,21 @@ def test_the_directory_is_created_private_whatever_the_umask(tmp_path, monkeypat
     assert stat.S_IMODE(os.stat(entry).st_mode) == 0o600
 
 
+@posix
+def test_a_directory_removed_while_running_is_made_again_private(tmp_path, monkeypatch):
+    """The directory is created when a store finds it missing, not only at the first one."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("SRCDIFF_CACHE_DIR", str(folder))
+    source, meta = "def f():\n    return 1\n", {"names": ["f"]}
+    assert cache.store("d" * 64, source, meta) == folder / f"{'d' * 64}.py"
+    shutil.rmtree(folder)
+    assert cache.load("d" * 64) is None  # (missing: nothing made by a load)
+    assert not folder.exists()
+    assert cache.store("e" * 64, source, meta) == folder / f"{'e' * 64}.py"
+    assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+    assert cache.load("e" * 64) == (source, meta)
+
+
 def test_clear_deletes_only_entries(tmp_path):
     """`SRCDIFF_CACHE_DIR=$PWD python -m srcdiff cache clear` used to delete every .py file."""
     own = {

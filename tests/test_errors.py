@@ -428,7 +428,7 @@ def test_every_transform_error_is_raised_with_a_location():
                 )
                 if name in kinds and not located:
                     unlocated.append(path.name)
-    assert sorted(unlocated) == ["arguments.py", "parse.py"], unlocated
+    assert sorted(unlocated) == ["arguments.py", "sources.py"], unlocated
 
 
 def inverted(h):

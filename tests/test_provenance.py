@@ -1,6 +1,7 @@
 """Differentiate the code that runs, and key the cache on everything it reaches (issue 13,
 items 5 and 6)."""
 
+import ast
 import importlib
 import json
 import os
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 import srcdiff as nf
-from srcdiff import cache, provenance
+from srcdiff import cache, provenance, wrappers
 
 
 @pytest.fixture
@@ -132,6 +133,83 @@ def test_no_false_alarm_for_methods_closures_decorators_and_imports(modules):
         module.logged,
     ):
         provenance.check_source_runs(function, None)  # raises if it would refuse them
+
+
+def test_a_function_whose_source_compiles_alone_to_its_code_needs_no_module_compile(
+    modules, monkeypatch
+):
+    """The parse that reads a function's source is compiled alone (its module's imports
+    declared, its __future__ imports in force) and compared with the code that runs:
+    compiling the module is left to what depends on its surroundings."""
+    modules(
+        "compiled_alone",
+        """
+        from __future__ import annotations
+
+        import numpy as np
+
+        def energy(x):
+            return np.sum(np.tanh(x) ** 2) + np.linalg.norm(x)
+
+        def annotated_inside(x):
+            def squared(y: np.ndarray) -> np.ndarray:  # (annotations kept as text: __future__)
+                return y**2
+
+            return squared(x)
+
+        def make(scale):
+            def scaled(x):
+                return np.sum(np.sin(x) * scale)
+            return scaled
+
+        class Model:
+            __scale = 2.0
+
+            def energy(self, x):
+                return np.sum(x * x) * self.__scale
+    """,
+    )
+    module = modules.load("compiled_alone")
+    compiled = []
+    defined = provenance._functions_defined
+    monkeypatch.setattr(
+        provenance, "_functions_defined", lambda text: compiled.append(text) or defined(text)
+    )
+    x = np.array([0.5, -1.0])
+    expected = 2 * np.tanh(x) * (1 - np.tanh(x) ** 2) + x / np.linalg.norm(x)
+    np.testing.assert_allclose(nf.grad(module.energy)(x), expected)
+    assert compiled == []
+    assert provenance._compiles_to(
+        wrappers.source_and_tree(module.annotated_inside)[2], module.annotated_inside
+    )
+    for function in (module.make(3.0), module.Model.energy):
+        _, _, tree = wrappers.source_and_tree(function)
+        assert not provenance._compiles_to(tree, function)  # (a free name, a private one)
+        provenance.check_source_runs(function, None, tree)  # the module's compile passes it
+    assert len(compiled) == 2
+
+
+def test_a_function_is_parsed_once_to_be_checked_and_read(modules, monkeypatch):
+    """The parse that checks the lines read off a function's code are its whole text is the
+    one its check against the code that runs compiles, and the one the transform reads."""
+    modules(
+        "parsed_once",
+        """
+        import numpy as np
+
+        def energy(x):
+            return np.sum(np.sin(x) * x)
+    """,
+    )
+    module = modules.load("parsed_once")
+    parsed = []
+    parse = ast.parse
+    monkeypatch.setattr(
+        ast, "parse", lambda text, *a, **k: parsed.append(text) or parse(text, *a, **k)
+    )
+    x = np.array([0.5, -1.0])
+    np.testing.assert_allclose(nf.grad(module.energy)(x), np.cos(x) * x + np.sin(x))
+    assert len([text for text in parsed if "def energy" in text]) == 1
 
 
 # Each caller unpacks a pair from its callee. Which items of a returned tuple can vary is

@@ -284,6 +284,20 @@ class copied_index:
         return None
 
 
+# a list read whole where f changes it later (expressions.py's _held_arguments): its items
+# as they are at the read, for the adjoint to read
+@helper(
+    runtime.held_items,
+    samples=[Sample("np.stack(runtime.held_items([x, 2 * x]))[1]", x=real(3))],
+)
+class held_items:
+    def adjoint(bz, z, items):
+        bitems = runtime.add_items([], bz, z)
+
+    def tangent(dz, z, items):
+        dz = runtime.held_items(ditems)
+
+
 # the saved values a backward function kept as written consumes, copied (effects.py)
 @helper(
     runtime.unconsumed,

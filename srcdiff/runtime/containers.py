@@ -175,6 +175,13 @@ def copied_index(index):
     return index
 
 
+def held_items(items):
+    """The items of a list as they are now, for the adjoint of a call reading it whole
+    (np.stack(hs)) to read when the reverse sweep runs, after f appends to or pops from
+    the list."""
+    return list(items)
+
+
 def unconsumed(saved):
     """The values a forward sweep saved, for a backward function to consume (it pops its
     stacks and clears its lists): every list copied, the arrays shared (never written), so
