@@ -1,0 +1,84 @@
+"""Regressions found by the fifth probe (srcdiff vs central differences and autograd on
+numpy-ml's layers and losses, d2l-style code written from scratch, and numerically delicate
+forms): each asserts numbers or an error's message and location."""
+
+import numpy as np
+
+import srcdiff as nf
+from oracle import finite_differences, gradient_along
+
+
+def pool_forward(A_prev, hparameters, mode="max"):
+    """Max or average pooling as the deep-learning course writes it: the number of channels
+    is named twice (n_C = n_C_prev) and looped over in a helper's nested loop."""
+    (m, n_H_prev, n_W_prev, n_C_prev) = A_prev.shape
+    f = hparameters["f"]
+    stride = hparameters["stride"]
+    n_H = int(1 + (n_H_prev - f) / stride)
+    n_W = int(1 + (n_W_prev - f) / stride)
+    n_C = n_C_prev
+    A = np.zeros((m, n_H, n_W, n_C))
+    for i in range(m):
+        a_prev_slice = A_prev[i]
+        for h in range(n_H):
+            vert_start = stride * h
+            vert_end = vert_start + f
+            for w in range(n_W):
+                horiz_start = stride * w
+                horiz_end = horiz_start + f
+                for c in range(n_C):
+                    a_slice_prev = a_prev_slice[vert_start:vert_end, horiz_start:horiz_end, c]
+                    if mode == "max":
+                        A[i, h, w, c] = np.max(a_slice_prev)
+                    elif mode == "average":
+                        A[i, h, w, c] = np.mean(a_slice_prev)
+    return A, (A_prev, hparameters)
+
+
+def max_pooled_squares(a):
+    out, _ = pool_forward(a, {"stride": 2, "f": 2})
+    return np.sum(out**2)
+
+
+def average_pooled_squares(a):
+    out, _ = pool_forward(a, {"stride": 1, "f": 3}, mode="average")
+    return np.sum(out**2)
+
+
+def sines_written_through_a_copy(x):
+    out = np.zeros(3)
+    s = np.sin(x)
+    for i in range(3):
+        v = s[i] * x[i]
+        w = v
+        out[i] = w
+    return out
+
+
+def sum_of_squared_sines_written(x):
+    return np.sum(sines_written_through_a_copy(x) ** 2)
+
+
+def test_a_loop_bound_named_twice_in_a_helper_is_saved_for_its_backward_loop():
+    """The forward and backward functions of the helper shared the loop's `range(n_C)` node:
+    copy propagation in the forward one (n_C read as n_C_prev) renamed it in both, so the
+    backward loop read n_C_prev, which nothing saved (a NameError)."""
+    a = np.random.default_rng(0).normal(size=(2, 4, 4, 3))
+    for f in (max_pooled_squares, average_pooled_squares):
+        expected = finite_differences(f, (a,), 0)
+        np.testing.assert_allclose(nf.grad(f)(a), expected, rtol=1e-6, atol=1e-8)
+        v = np.random.default_rng(1).normal(size=a.shape)
+        np.testing.assert_allclose(nf.jvp(f)(a, v)[1], np.sum(expected * v), rtol=1e-6)
+
+
+def test_a_value_written_through_a_copy_in_a_helper_is_read_under_its_own_name():
+    """The adjoint of `out[i] = w` in the backward function shared the forward one's `w`:
+    propagating `w = v` in the forward function alone made the backward one read v, which
+    it never had (a NameError; a v of another shape there would have been read silently)."""
+    f, x = sum_of_squared_sines_written, np.array([0.3, -0.5, 1.2])
+    expected = finite_differences(f, (x,), 0)
+    np.testing.assert_allclose(nf.grad(f)(x), expected, rtol=1e-6, atol=1e-8)
+    v = np.array([1.0, -0.5, 2.0])
+    hv = gradient_along(nf.grad(f), (x,), 0, v)
+    np.testing.assert_allclose(nf.hvp(f)(x, v), hv, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(nf.vjp(nf.grad(f))(x)[1](v), hv, rtol=1e-5, atol=1e-7)
