@@ -2,7 +2,10 @@
 numpy-ml's layers and losses, d2l-style code written from scratch, and numerically delicate
 forms): each asserts numbers or an error's message and location."""
 
+import inspect
+
 import numpy as np
+import pytest
 
 import srcdiff as nf
 from oracle import finite_differences, gradient_along
@@ -82,3 +85,41 @@ def test_a_value_written_through_a_copy_in_a_helper_is_read_under_its_own_name()
     hv = gradient_along(nf.grad(f), (x,), 0, v)
     np.testing.assert_allclose(nf.hvp(f)(x, v), hv, rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(nf.vjp(nf.grad(f))(x)[1](v), hv, rtol=1e-5, atol=1e-7)
+
+
+class BatchNorm1D:
+    """numpy-ml's layer: its forward pass keeps running statistics in its parameters dict."""
+
+    def __init__(self, scaler, intercept, momentum=0.9, epsilon=1e-5):
+        self.epsilon, self.momentum = epsilon, momentum
+        self.parameters = {
+            "scaler": scaler,
+            "intercept": intercept,
+            "running_mean": np.zeros(len(scaler)),
+            "running_var": np.ones(len(scaler)),
+        }
+
+    def forward(self, X):
+        mm, rm = self.momentum, self.parameters["running_mean"]
+        X_mean, X_var = X.mean(axis=0), X.var(axis=0)
+        self.parameters["running_mean"] = mm * rm + (1.0 - mm) * X_mean
+        N = (X - X_mean) / np.sqrt(X_var + self.epsilon)
+        return self.parameters["scaler"] * N + self.parameters["intercept"]
+
+
+def batch_normalised_cubes(x, layer):
+    return np.sum(layer.forward(x) ** 3)
+
+
+def test_a_write_into_a_dict_an_object_holds_is_refused_as_a_change_of_the_object():
+    """The hint said to index the dict once, as the line already does."""
+    layer = BatchNorm1D(np.array([0.5, 1.0, 2.0]), np.zeros(3))
+    with pytest.raises(nf.SrcdiffError) as refused:
+        nf.grad(batch_normalised_cubes)(np.ones((4, 3)), layer)
+    message = str(refused.value)
+    line = inspect.getsourcelines(BatchNorm1D.forward)[1] + 3
+    assert f"{__file__}:{line}: writing into self.parameters changes what an object holds" in (
+        message
+    )
+    assert 'self.parameters["running_mean"] = mm * rm' in message
+    assert "keep the value in a local name and return it (with has_aux=True" in message
