@@ -123,3 +123,29 @@ def test_a_write_into_a_dict_an_object_holds_is_refused_as_a_change_of_the_objec
     )
     assert 'self.parameters["running_mean"] = mm * rm' in message
     assert "keep the value in a local name and return it (with has_aux=True" in message
+
+
+def contiguous_copies_multiplied(x):
+    y = np.ascontiguousarray(x.T)[::-1]
+    z = np.asfortranarray(x)[:, ::-1]
+    return np.sum(y @ z) + np.sum(np.cumsum(z, axis=-1)[:, ::-1] * y.T)
+
+
+def contiguous_scalar_scaled(x):
+    return np.sum(np.ascontiguousarray(np.sum(x**2)) * x)
+
+
+def test_contiguous_copies_pass_their_gradient_through():
+    """np.ascontiguousarray and np.asfortranarray (what code handing arrays to C writes)
+    had no record: the gradient was refused. Of a 0-d value they make a 1-d array."""
+    x = np.random.default_rng(2).normal(size=(3, 4))
+    v = np.random.default_rng(3).normal(size=(3, 4))
+    for f in (contiguous_copies_multiplied, contiguous_scalar_scaled):
+        expected = finite_differences(f, (x,), 0)
+        np.testing.assert_allclose(nf.grad(f)(x), expected, rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(nf.jvp(f)(x, v)[1], np.sum(expected * v), rtol=1e-6)
+        hv = gradient_along(nf.grad(f), (x,), 0, v)
+        np.testing.assert_allclose(nf.hvp(f)(x, v), hv, rtol=1e-5, atol=1e-7)
+        np.testing.assert_allclose(nf.vjp(nf.grad(f))(x)[1](v), hv, rtol=1e-5, atol=1e-7)
+    x32 = x.astype(np.float32)
+    assert nf.grad(contiguous_copies_multiplied)(x32).dtype == np.float32

@@ -193,6 +193,28 @@ class asarray:
         dz = runtime.cast_grad(np.asarray(da), z, z)
 
 
+# (a copy in the memory order asked for where `a` is not so already, else `a` itself; of a
+# 0-d value a 1-d array: ndim >= 1)
+@_moves(
+    np.ascontiguousarray,
+    np.asfortranarray,
+    view=True,
+    casts=True,
+    samples=[
+        Sample(
+            "np.ascontiguousarray(x.T[::-1]) * np.asfortranarray(x.T, dtype=float)", x=real(3, 2)
+        ),
+        Sample("np.ascontiguousarray(np.sum(x)) * x", x=real(3)),
+    ],
+)
+class ascontiguousarray:
+    def adjoint(bz, z, a, dtype=None):
+        ba = runtime.cast_grad(np.reshape(bz, np.shape(a)), z, a)
+
+    def tangent(dz, z, a, dtype=None):
+        dz = runtime.cast_grad(np.reshape(np.asarray(da), np.shape(z)), z, z)
+
+
 @_moves(
     np.array,
     fresh=True,
