@@ -2,6 +2,7 @@
 numpy-ml's layers and losses, d2l-style code written from scratch, and numerically delicate
 forms): each asserts numbers or an error's message and location."""
 
+import functools
 import inspect
 
 import numpy as np
@@ -149,3 +150,25 @@ def test_contiguous_copies_pass_their_gradient_through():
         np.testing.assert_allclose(nf.vjp(nf.grad(f))(x)[1](v), hv, rtol=1e-5, atol=1e-7)
     x32 = x.astype(np.float32)
     assert nf.grad(contiguous_copies_multiplied)(x32).dtype == np.float32
+
+
+def folded_rows(x):
+    return (
+        functools.reduce(lambda a, b: a * 0.5 + b, list(x)).sum()
+        + functools.reduce(np.add, x).prod()
+    )
+
+
+def test_a_loop_left_empty_by_copy_propagation_keeps_a_body():
+    """The gradient of the gradient's backward loop over the rows was `b_t7 = bbx;
+    bbx = b_t7`: propagating the copy left the loop with no statement, and the emitted
+    module did not compile (an IndentationError)."""
+    x = np.random.default_rng(4).normal(size=(3, 4))
+    u = np.random.default_rng(5).normal(size=(3, 4))
+    gradient = nf.grad(folded_rows)
+    np.testing.assert_allclose(
+        gradient(x), finite_differences(folded_rows, (x,), 0), rtol=1e-6, atol=1e-8
+    )
+    hu = gradient_along(gradient, (x,), 0, u)
+    np.testing.assert_allclose(nf.vjp(gradient)(x)[1](u), hu, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(nf.hvp(folded_rows)(x, u), hu, rtol=1e-5, atol=1e-7)
