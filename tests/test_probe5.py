@@ -4,6 +4,7 @@ forms): each asserts numbers or an error's message and location."""
 
 import functools
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -172,3 +173,57 @@ def test_a_loop_left_empty_by_copy_propagation_keeps_a_body():
     hu = gradient_along(gradient, (x,), 0, u)
     np.testing.assert_allclose(nf.vjp(gradient)(x)[1](u), hu, rtol=1e-5, atol=1e-7)
     np.testing.assert_allclose(nf.hvp(folded_rows)(x, u), hu, rtol=1e-5, atol=1e-7)
+
+
+def ctc_negative_log_likelihood(logits, labels=(1, 2), blank=0):
+    """CTC's forward (alpha) recursion in log space, as written from the paper: the cells
+    no path reaches stay -inf, and two of them meet in np.logaddexp."""
+    log_probs = logits - np.log(np.sum(np.exp(logits), axis=1, keepdims=True))
+    steps = log_probs.shape[0]
+    extended = [blank]
+    for label in labels:
+        extended += [label, blank]
+    states = len(extended)
+    alpha = np.full((steps, states), -np.inf)
+    alpha[0, 0] = log_probs[0, blank]
+    alpha[0, 1] = log_probs[0, extended[1]]
+    for t in range(1, steps):
+        for s in range(states):
+            a = alpha[t - 1, s]
+            if s > 0:
+                a = np.logaddexp(a, alpha[t - 1, s - 1])
+            if s > 1 and extended[s] != blank and extended[s] != extended[s - 2]:
+                a = np.logaddexp(a, alpha[t - 1, s - 2])
+            alpha[t, s] = a + log_probs[t, extended[s]]
+    return -np.logaddexp(alpha[-1, -1], alpha[-1, -2])
+
+
+def log2_sums_meeting_minus_infinity(x):
+    unreached = np.full(3, -np.inf)
+    cells = np.logaddexp2(unreached, unreached) + x  # (-inf where nothing is reached)
+    return np.sum(np.logaddexp2(cells, x**2) + np.logaddexp(cells, 0.5 * x))
+
+
+def test_logaddexp_of_two_minus_infinities_passes_a_zero_derivative():
+    """Its derivative weighed each input by exp(x - z), NaN where both are -inf: a tangent of
+    zero times NaN made CTC's forward-mode, hvp and reverse-over-reverse derivatives NaN (its
+    gradient was right only because the NaN adjoints reached no input). Now such a tie
+    shares evenly, as a finite one does, and no warning is raised."""
+    logits = np.random.default_rng(6).normal(size=(5, 3))
+    x, v = np.array([0.3, -1.2, 0.8]), np.array([1.0, 0.5, -2.0])
+    for f, at, along in (
+        (ctc_negative_log_likelihood, logits, np.random.default_rng(7).normal(size=(5, 3))),
+        (log2_sums_meeting_minus_infinity, x, v),
+    ):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            gradient = nf.grad(f)(at)
+            tangent = nf.jvp(f)(at, along)[1]
+            hv = nf.hvp(f)(at, along)
+            hu = nf.vjp(nf.grad(f))(at)[1](along)
+        expected = finite_differences(f, (at,), 0)
+        np.testing.assert_allclose(gradient, expected, rtol=1e-6, atol=1e-8)
+        np.testing.assert_allclose(tangent, np.sum(expected * along), rtol=1e-6)
+        expected_hv = gradient_along(nf.grad(f), (at,), 0, along)
+        np.testing.assert_allclose(hv, expected_hv, rtol=1e-5, atol=1e-7)
+        np.testing.assert_allclose(hu, expected_hv, rtol=1e-5, atol=1e-7)
