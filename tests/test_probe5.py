@@ -227,3 +227,30 @@ def test_logaddexp_of_two_minus_infinities_passes_a_zero_derivative():
         expected_hv = gradient_along(nf.grad(f), (at,), 0, along)
         np.testing.assert_allclose(hv, expected_hv, rtol=1e-5, atol=1e-7)
         np.testing.assert_allclose(hu, expected_hv, rtol=1e-5, atol=1e-7)
+
+
+def spreads(x):
+    return (
+        np.var(x, axis=1),
+        np.std(x),
+        np.nanvar(x, axis=0, ddof=1),
+        np.nanstd(x),
+        np.prod(x, axis=0),
+    )
+
+
+def test_forward_mode_of_a_float32_spread_or_product_stays_float32():
+    """The tangents of var, std, their nan forms and prod spread the Python number 1.0 over
+    x, which runtime.unreduce made a float64 array: a float32 x's tangents came out float64
+    (the gradients were float32 only because as_grad casts them back)."""
+    x = np.array([[0.3, -1.2, 0.7], [1.1, 0.4, -0.6]], np.float32)
+    v = np.array([[1.0, 0.5, -2.0], [0.25, -1.0, 3.0]], np.float32)
+    values, tangents = nf.jvp(spreads)(x, v)
+    for value, tangent, k in zip(values, tangents, range(5)):
+        assert np.asarray(value).dtype == np.asarray(tangent).dtype == np.float32, k
+
+        def part(y, k=k):
+            return np.asarray(spreads(y)[k], np.float64)
+
+        along = (part(x + 1e-3 * v) - part(x - 1e-3 * v)) / 2e-3
+        np.testing.assert_allclose(tangent, along, rtol=2e-3, atol=1e-3)

@@ -436,6 +436,8 @@ def unreduce(g, x, axis=None, keepdims=False, where=True):
     """Adjoint of a sum: spread `g` back over the reduced axes of `x` (the elements `where`
     leaves out get none). The result is a read-only broadcast view (no copy): adjoints are
     never written in place, and as_grad copies one before handing it out as a gradient."""
+    if isinstance(g, (int, float, complex)):  # (a Python number is weak: float32 x keeps it)
+        g = np.asarray(g, np.result_type(np.asarray(x).dtype, g))
     g = np.asarray(g)
     if not keepdims or np.ndim(x) == 0:  # (scipy keeps a 0-d x's dimension as 1-d)
         g = g.reshape(_keepdims_shape(x, axis))
