@@ -254,3 +254,29 @@ def test_forward_mode_of_a_float32_spread_or_product_stays_float32():
 
         along = (part(x + 1e-3 * v) - part(x - 1e-3 * v)) / 2e-3
         np.testing.assert_allclose(tangent, along, rtol=2e-3, atol=1e-3)
+
+
+def greatest_of_two(x):
+    return max(x[0], x[1]) * 3.0
+
+
+def greatest_of_a_list(x):
+    return max([x[0], x[1], x[2]])
+
+
+def clipped_at_its_bounds(x):
+    return np.sum(np.clip(x, -1.0, 1.0))
+
+
+def test_ties_follow_the_rules_the_readme_states():
+    """max of two numbers splits a tie (finite differences agree), max of a list gives it
+    to the first greatest item, as Python's max returns it and autograd differentiates it,
+    and np.clip passes all of it to an element at a bound (autograd: none)."""
+    tied = np.array([2.0, 2.0, 1.0])
+    np.testing.assert_allclose(nf.grad(greatest_of_two)(tied), [1.5, 1.5, 0.0])
+    np.testing.assert_allclose(
+        nf.grad(greatest_of_two)(tied), finite_differences(greatest_of_two, (tied,), 0)
+    )
+    np.testing.assert_allclose(nf.grad(greatest_of_a_list)(tied), [1.0, 0.0, 0.0])
+    at_bounds = np.array([-1.0, 1.0, 0.5, 2.0])
+    np.testing.assert_allclose(nf.grad(clipped_at_its_bounds)(at_bounds), [1.0, 1.0, 1.0, 0.0])
