@@ -5,6 +5,7 @@ import gast
 import numpy as np
 
 from .. import ir
+from ..runtime.core import _weak_spread_dtype
 from ..shapes import Const, EitherScalar, ShapeOf, Typed, widen
 
 
@@ -78,6 +79,5 @@ def _weakly_cast(g, x):
     a float32 x: float32, as numpy's arithmetic would), which np.broadcast_to(g) would not."""
     python = isinstance(g, EitherScalar) or g.type in (int, float, complex)
     x_dtype = getattr(widen(x), "dtype", None)
-    return python and (
-        x_dtype is None or np.result_type(x_dtype, g.dtype.type(0).item()) != g.dtype
-    )
+    number = g.dtype.type(0).item()
+    return python and (x_dtype is None or _weak_spread_dtype(number, x_dtype) != g.dtype)
