@@ -280,3 +280,21 @@ def test_ties_follow_the_rules_the_readme_states():
     np.testing.assert_allclose(nf.grad(greatest_of_a_list)(tied), [1.0, 0.0, 0.0])
     at_bounds = np.array([-1.0, 1.0, 0.5, 2.0])
     np.testing.assert_allclose(nf.grad(clipped_at_its_bounds)(at_bounds), [1.0, 1.0, 1.0, 0.0])
+
+
+def cast_to_single_precision(x):
+    return float(np.float32(np.sum(x**2))) + np.sum(np.float32(x) * x)
+
+
+def test_np_float32_of_a_differentiated_value_is_a_cast():
+    """np.float32(s) was refused as the making of an object of numpy's class float32 (with
+    a hint about np.matrix); it is a cast, as np.float64(s) is. Checked against central
+    differences of the same function without the cast (its rounding would swamp them)."""
+    x = np.array([0.3, -1.2, 0.7])
+    v = np.array([1.0, 0.5, -2.0])
+    expected = 2 * x + 2 * x  # d/dx (sum(x**2) + sum(x * x))
+    gradient = nf.grad(cast_to_single_precision)(x)
+    assert gradient.dtype == np.float64
+    np.testing.assert_allclose(gradient, expected, rtol=1e-6)
+    np.testing.assert_allclose(nf.jvp(cast_to_single_precision)(x, v)[1], expected @ v, rtol=1e-6)
+    np.testing.assert_allclose(nf.hvp(cast_to_single_precision)(x, v), 4 * v, rtol=1e-6)

@@ -136,12 +136,14 @@ class item:
         dz = np.sum(dx)
 
 
-# np.float64(x): a cast (of an array, an array; of a number, numpy's scalar)
+# np.float64(x), np.float32(x): a cast (of an array, an array; of a number, numpy's scalar)
 @_moves(
     np.float64,
+    np.float32,
     samples=[
         Sample("np.float64(np.sum(x)) * x", x=real(3)),
         Sample("np.float64(x) * x", x=real(3)),
+        # (np.float32's rounding would swamp a float64 central difference: test_probe5.py)
     ],
 )
 class float64:
