@@ -298,3 +298,25 @@ def test_np_float32_of_a_differentiated_value_is_a_cast():
     np.testing.assert_allclose(gradient, expected, rtol=1e-6)
     np.testing.assert_allclose(nf.jvp(cast_to_single_precision)(x, v)[1], expected @ v, rtol=1e-6)
     np.testing.assert_allclose(nf.hvp(cast_to_single_precision)(x, v), 4 * v, rtol=1e-6)
+
+
+def phase_of_a_built_complex(x):
+    z = complex(x[0], x[1])
+    return abs(z) + (z * z).imag
+
+
+def phase_of_complex_arithmetic(x):
+    z = x[0] + 1j * x[1]
+    return abs(z) + (z * z).imag
+
+
+def test_complex_of_differentiated_values_is_refused_with_the_arithmetic_that_works():
+    """The hint was about containers and itertools."""
+    x = np.array([0.3, -1.2])
+    with pytest.raises(nf.SrcdiffError) as refused:
+        nf.grad(phase_of_a_built_complex)(x)
+    line = inspect.getsourcelines(phase_of_a_built_complex)[1] + 1
+    assert f"{__file__}:{line}: complex(...) of differentiated values" in str(refused.value)
+    assert "re + 1j * im" in str(refused.value)
+    expected = finite_differences(phase_of_complex_arithmetic, (x,), 0)
+    np.testing.assert_allclose(nf.grad(phase_of_complex_arithmetic)(x), expected, rtol=1e-6)
