@@ -320,3 +320,41 @@ def test_complex_of_differentiated_values_is_refused_with_the_arithmetic_that_wo
     assert "re + 1j * im" in str(refused.value)
     expected = finite_differences(phase_of_complex_arithmetic, (x,), 0)
     np.testing.assert_allclose(nf.grad(phase_of_complex_arithmetic)(x), expected, rtol=1e-6)
+
+
+SEGMENTS = np.array([0, 2, 2, 1, 0, 2])
+
+
+def segment_softmax(x, shift_of=lambda v: v):
+    top = np.full(3, -np.inf)
+    np.maximum.at(top, SEGMENTS, shift_of(x))
+    e = np.exp(x - top[SEGMENTS])
+    totals = np.zeros(3)
+    np.add.at(totals, SEGMENTS, e)
+    return np.sum(e / totals[SEGMENTS] * np.arange(6.0))
+
+
+def segment_softmax_as_the_hint_says(x):
+    return segment_softmax(x, nf.stop_gradient)
+
+
+def segment_maxima_in_a_loop(x):
+    top = np.full(3, -np.inf)
+    for k, j in enumerate(SEGMENTS):
+        top[j] = np.maximum(top[j], x[k])
+    return np.sum(top**2)
+
+
+def test_np_maximum_at_is_refused_with_the_two_forms_that_work():
+    """The hint was the generic one for a change in place (d = {**d, 'b': v}, ...)."""
+    x = np.random.default_rng(8).normal(size=6)
+    with pytest.raises(nf.SrcdiffError) as refused:
+        nf.grad(segment_softmax)(x)
+    line = inspect.getsourcelines(segment_softmax)[1] + 2
+    message = str(refused.value)
+    assert f"{__file__}:{line}: np.maximum.at changes top in place" in message
+    assert "pass nf.stop_gradient(shift_of(x))" in message
+    assert "top[j] = np.maximum(top[j], shift_of(x)[k])" in message
+    for f in (segment_softmax_as_the_hint_says, segment_maxima_in_a_loop):
+        expected = finite_differences(f, (x,), 0)
+        np.testing.assert_allclose(nf.grad(f)(x), expected, rtol=1e-6, atol=1e-8)
