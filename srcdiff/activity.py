@@ -117,16 +117,20 @@ def _returned_items_varied(fn, wrt, varied_items):
     """Which items of the tuple that `fn` returns on its last line vary with its positional
     arguments at `wrt`, or None if it returns no tuple display there (or only there)."""
     try:
-        parsed = parsed_function(fn)
+        parsed = parsed_function(fn, shared=True)
     except SrcdiffError:
         return None
     node = parsed.node
     params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     last = node.body[-1] if node.body else None
-    if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)) or any(
-        isinstance(n, gast.Return) for n in ir.walk(node) if n is not last
+    kinds = {n.__class__ for n in ir.walk(node) if n is not last}
+    if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)) or (
+        gast.Return in kinds
     ):
         return None
+    if gast.comprehension in kinds:  # (lowered below: in a copy, the read being shared)
+        parsed = parsed_function(fn)
+        node, last = parsed.node, parsed.node.body[-1]
     _analysing.add(fn)
     try:
         analysis = Activity(

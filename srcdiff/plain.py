@@ -71,6 +71,9 @@ _REWRITTEN = frozenset(map(id, vars(builtins).values())) | {
     id(functools.partial),
     id(dataclasses.replace),
 }
+# the builtins inlining leaves as they are (no function value goes in or out of them): a
+# loop `for i in range(len(params))` alone gives it nothing to do
+_NOT_INLINED = frozenset(map(id, (range, len, int, float, bool, abs, round, isinstance, print)))
 
 
 def is_plain(func, resolve, taken_in=lambda call, fn: False, containers=True):
@@ -147,7 +150,7 @@ def _plain_node(node, local, resolve, taken_in, tuples):
     if isinstance(node, gast.keyword):
         return node.arg is not None
     if isinstance(node, gast.Call):
-        return _plain_call(node, local, resolve, taken_in)
+        return _plain_call(node, local, resolve, taken_in, containers)
     return True
 
 
@@ -156,15 +159,21 @@ def _names_callable(assign, resolve):
     return is_function_value(held) or is_object(held) or inspect.isclass(held)
 
 
-def _plain_call(call, local, resolve, taken_in):
+def _plain_call(call, local, resolve, taken_in, containers):
+    """(a parameter that the transform is made for a function as, `block(h)`, is called as
+    the function is, where what is asked is inlining's)"""
     path = ir.dotted(call.func)
-    if path is None or path[0] in local:
+    static = not containers and path is not None and path == (path[0],) and path[0] in local
+    fn = resolve(call.func) if static else MISSING
+    if path is None or path[0] in local and not inspect.isfunction(fn):
         return (
             call.func.__class__ is gast.Attribute
             and call.func.attr in _ARRAY_METHODS
             and resolve(call.func) is MISSING
         )
-    fn = resolve(call.func)
+    fn = resolve(call.func) if fn is MISSING else fn
+    if not containers and id(fn) in _NOT_INLINED:
+        return True
     return (
         callable(fn)
         and id(fn) not in _REWRITTEN

@@ -7,6 +7,7 @@ however they are reached: `g`, `mod.g`, `mod.sub.g`, `obj.method`, and what thos
 turn), the options and srcdiff's own transformer.
 """
 
+import contextlib
 import dis
 import functools
 import importlib.machinery
@@ -15,6 +16,7 @@ import linecache
 import os
 import site
 import sys
+import threading
 
 import numpy as np
 
@@ -66,7 +68,7 @@ def implementation_digest():
 
 def cache_key(fn, wrt, mode, options, source):
     """The key of fn's derivative: everything that decides the emitted code."""
-    described = sorted(f"{path}={describe(value, set())}" for path, value in _reads(fn))
+    reached = sorted(f"{path}={described(value)}" for path, value in _reads(fn))
     return cache.digest(
         __version__,
         implementation_digest(),
@@ -76,7 +78,7 @@ def cache_key(fn, wrt, mode, options, source):
         fn.__module__,
         fn.__qualname__,
         source,
-        described,
+        reached,
         registry.token(),
     )
 
@@ -179,6 +181,35 @@ def _reads(fn):
             if value is _MISSING:
                 break
             yield ".".join([root, *attributes[:depth]]), value
+
+
+_once = threading.local()  # (.memo: id -> (value, its description) in a transform)
+
+
+@contextlib.contextmanager
+def describing_once():
+    """Within it (a transform, in which no code runs that could rebind what a function
+    reads), each value is described once: the key of every callee describes what it
+    reaches, and a static argument is described in each key and name it is part of."""
+    if getattr(_once, "memo", None) is not None:
+        yield
+        return
+    _once.memo = {}
+    try:
+        yield
+    finally:
+        _once.memo = None
+
+
+def described(value):
+    """describe(value, set()), once per value in a transform (describing_once)."""
+    memo = getattr(_once, "memo", None)
+    if memo is None:
+        return describe(value, set())
+    found = memo.get(id(value))
+    if found is None or found[0] is not value:
+        found = memo[id(value)] = (value, describe(value, set()))
+    return found[1]
 
 
 def describe(value, seen):

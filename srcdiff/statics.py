@@ -9,7 +9,7 @@ import inspect
 import numpy as np
 
 from . import remat, runtime
-from .provenance import OWN_FUNCTIONS, describe
+from .provenance import OWN_FUNCTIONS, described
 
 MISSING = object()
 
@@ -32,7 +32,7 @@ class Static:
             return f"{self.name}:{self.kind}:{self.value!r}"
         if self.kind == "tree":
             return f"{self.name}:tree:{_described_tree(self.value)}"
-        return f"{self.name}:{self.kind}:{describe(self.value, set())}"
+        return f"{self.name}:{self.kind}:{described(self.value)}"
 
     def _identity(self):
         """What decides the code: the function (for a partial, its function and the shape of
@@ -137,10 +137,10 @@ def _described_tree(tree):
             + "]"
         )
     if is_function_value(tree):
-        return describe(tree, set())
+        return described(tree)
     own = getattr(tree, "__dict__", None) or {}
     parts = "".join(f".{k}={_described_tree(v)}" for k, v in own.items())
-    return describe(type(tree), set()) + (f"({parts})" if parts else "")
+    return described(type(tree)) + (f"({parts})" if parts else "")
 
 
 def is_function_value(value):

@@ -46,6 +46,7 @@ class _Deriving(threading.local):
         self.varied_items = {}  # what the activity analyses of the transform in progress share
         self.below = {}  # naming.shared's, of what the module being made holds so far
         self.made = {}  # what a module made so far is made from -> its naming.Made
+        self.holders = {}  # id of a tree of one -> the Emitted.trees that holds it
         # cache_key's answers in the transform in progress, which changes nothing they read
         # (a callee's module is looked up again by each caller, and in the naming round),
         # and the functions check_function passed in it
@@ -80,14 +81,16 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     fn = source_function(fn)
     if "names" in options:
         return _derive(fn, wrt, mode, **options)
-    held = _in_progress.below, _in_progress.made, _in_progress.keys, _in_progress.checked
+    held = (_in_progress.below, _in_progress.made, _in_progress.holders)
+    held += (_in_progress.keys, _in_progress.checked)
     if _in_progress.keys is None:
         _in_progress.keys, _in_progress.checked = {}, set()
     try:
-        with reading_once():
+        with reading_once(), provenance.describing_once():
             return _derive_module(fn, wrt, mode, options)
     finally:
-        (_in_progress.below, _in_progress.made, _in_progress.keys, _in_progress.checked) = held
+        (_in_progress.below, _in_progress.made, _in_progress.holders) = held[:3]
+        (_in_progress.keys, _in_progress.checked) = held[3:]
 
 
 def _derive_module(fn, wrt, mode, options):
@@ -95,7 +98,7 @@ def _derive_module(fn, wrt, mode, options):
     named again (the modules made renamed) with the functions it differentiates in more
     ways named apart; a module found made whole is checked too, since a callee's module
     found made is not looked into."""
-    suffixed, _in_progress.below, _in_progress.made = (), {}, {}
+    suffixed, _in_progress.below, _in_progress.made, _in_progress.holders = (), {}, {}, {}
     while True:
         entry = _derive(fn, wrt, mode, **options, **_suffixed_option(suffixed))
         shared, below = naming.shared(entry)
@@ -153,8 +156,8 @@ def _derive(fn, wrt, mode, **options):
     # compiled when first used: a module the naming round makes again never is
     ran = functools.partial(_run, fn, source, meta, (callees, linked), filename, path is not None)
     entry = Emitted(source, None, meta, callees, module=fn.__globals__, run=ran)
-    codegen.as_printed(trees)  # (what specialize.py would get from parsing the source)
     entry.trees = {tree.name: tree for tree in trees}
+    _in_progress.holders.update((id(tree), entry.trees) for tree in trees)
     entry.variant = naming.variant(fn, wrt, options)
     guards += [
         (functools.partial(callee_paths.follow, fn, name, ()), value, provenance.contents(value))
@@ -404,7 +407,7 @@ def generate(
     made_from = (fn, tuple(wrt), mode, repr(options))
     func_names = list(names) if names else mode.function_names(naming.base_name(fn))
     renamed = naming.renamed(
-        _in_progress.made.get(made_from), func_names, suffixed, _in_progress.below
+        _in_progress.made.get(made_from), func_names, suffixed, _in_progress.below, _released
     )
     if renamed is not None:  # (made earlier in this transform, named otherwise)
         return renamed
@@ -437,10 +440,20 @@ def generate(
         optimize(funcs, mode, suffixes)
     doc = _docstring(fn, mode, wrt_names)
     source, lines = codegen.to_source(funcs, doc, parsed.imports)
+    codegen.as_printed(funcs)  # (what specialize.py would get from parsing the source)
     located, flags = (where, returns.loc), (preserve_result, has_aux)
     meta = _meta(fn, normalizer, func_names, wrt_names, located, lines, suffixed, flags)
     _remember(made_from, funcs, doc, meta, normalizer, named=names is not None)
     return source, meta, funcs
+
+
+def _released(trees):
+    """Take the trees of a module made in this transform from the entry holding them (it
+    parses its source if it is ever specialised), before they are named again in place."""
+    for tree in trees:
+        holder = _in_progress.holders.pop(id(tree), None)
+        if holder is not None:
+            holder.clear()
 
 
 def _remember(made_from, funcs, doc, meta, normalizer, named):

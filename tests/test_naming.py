@@ -172,6 +172,24 @@ def test_a_module_named_again_is_renamed_as_a_transform_would_write_it(rng):
     check_grad(two_ways_at_two_depths, *args(rng), wrt=(0, 1))
 
 
+def calls_inner(x, w):
+    return inner(x, w) * 2.0
+
+
+def test_a_module_made_before_its_trees_were_named_again_is_specialised_from_its_source(rng):
+    # the naming round renames inner's trees in place: the module made first, under the
+    # first names, gives them up, and another caller finding it made specialises it from
+    # its source (its first call with arrays)
+    cache.clear()
+    nf.grad(two_ways_at_two_depths, wrt=(0, 1))(*args(rng))
+    before = cache.stats["transforms"]
+    entry = transform.derive(calls_inner, (0, 1))
+    assert cache.stats["transforms"] - before == 1  # inner's module is the one made first
+    assert entry.callees[0].meta.names == ("fwd_inner", "bwd_inner")
+    assert entry.callees[0].trees == {}
+    check_grad(calls_inner, *args(rng), wrt=(0, 1))
+
+
 def shadowed_two_ways(x, w):
     fwd_scale_w = 2.0  # the name scale's derivative by w alone would take, once named apart
     return np.sum(scale(x, w) * fwd_scale_w) + np.sum(scale(3.0, w))

@@ -207,6 +207,16 @@ def method(w, x):
     return (x * w).sum() + x.reshape(-1).mean()
 
 
+def double(v):
+    return v * 2.0
+
+
+def taking(w, x, act):
+    for i in range(len(x)):
+        w = act(w * x[i])
+    return np.sum(w)
+
+
 def builtin(w, x):
     return sum(x * w)
 
@@ -259,6 +269,7 @@ def test_only_a_plain_function_skips_inlining_and_the_lowering_of_containers(tmp
 
     from srcdiff.parse import ParsedFunction
     from srcdiff.plain import is_plain
+    from srcdiff.statics import Static
 
     path = tmp_path / "plain_cases.py"
     path.write_text(_PLAIN_CASES)
@@ -275,9 +286,15 @@ def test_only_a_plain_function_skips_inlining_and_the_lowering_of_containers(tmp
         nothing_to_inline[name] = is_plain(parsed.node, parsed.resolve, containers=False)
     assert found == {name: name in ("plain", "method", "object_method") for name in found}
     # (the inliner's question: items, displays and loops are the lowering of containers')
-    # (a builtin's call is not: the inliner rewrites map's)
-    alike = ("plain", "method", "object_method", "display", "item", "containers_only")
+    # (a builtin's call is not, the inliner rewrites map's; but range's and len's are)
+    alike = ("plain", "method", "object_method", "display", "item", "containers_only", "loop")
     assert nothing_to_inline == {name: name in alike for name in found}
+    # a parameter the transform is made for a function as is called as that function is
+    parsed = ParsedFunction(module.taking, (Static("act", "value", module.double),))
+    assert is_plain(parsed.node, parsed.resolve, containers=False)
+    assert not is_plain(parsed.node, parsed.resolve)
+    unknown = ParsedFunction(module.taking)  # (act, a value: a call of it, a local value's)
+    assert not is_plain(unknown.node, unknown.resolve, containers=False)
 
 
 def _calls_to_differentiate(tmp_path, length):

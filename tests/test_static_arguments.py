@@ -34,6 +34,12 @@ def passes_on(x, activation):
     return energy(x, activation=activation)
 
 
+def looped(x, activation):  # (nothing for the inliner: the function passed is called)
+    for i in range(len(x) - 3):
+        x = activation(x * (i + 1.0))
+    return np.sum(x**2)
+
+
 def uses_callee_default(x):
     return energy_default(x) * 2.0
 
@@ -49,7 +55,7 @@ def hessian_by_differences(f, x, *rest, eps=1e-5):
     )
 
 
-@pytest.mark.parametrize("f", [energy, energy_default, passes_on])
+@pytest.mark.parametrize("f", [energy, energy_default, passes_on, looped])
 @pytest.mark.parametrize("activation", [np.tanh, np.sin, softplus])
 def test_the_code_follows_the_function_passed(f, activation):
     gradient = nf.grad(f)(X, activation)
