@@ -186,8 +186,9 @@ class Aliasing:
         be (ys of into = ys), and what holds them."""
         self._analyse()
         holders, more = {into}, True
+        assigned = [n for n in ir.walk(self.p.node) if isinstance(n, gast.Assign)]
+        assigned += _loop_bindings(self.p.node)
         while more:
-            assigned = [n for n in ir.walk(self.p.node) if isinstance(n, gast.Assign)]
             found = {
                 t
                 for n in assigned
@@ -532,3 +533,26 @@ def _is_list_made(value):
         and isinstance(value.op, gast.Mult)
         and isinstance(value.left, gast.List)
     )
+
+
+def _loop_bindings(func):
+    """`out = a`, `out = b` for each item a loop over a display gives its target (`for out in
+    (a, b)`, `for fn, out in ((np.sin, a), (np.cos, b))`): the target is each in turn."""
+    bindings = []
+    for loop in ir.walk(func):
+        if isinstance(loop, gast.For) and isinstance(loop.iter, (gast.Tuple, gast.List)):
+            for item in loop.iter.elts:
+                bindings += _paired(loop.target, item)
+    return bindings
+
+
+def _paired(target, value):
+    if isinstance(target, gast.Name):
+        return [gast.Assign(targets=[target], value=value, type_comment=None)]
+    if (
+        isinstance(target, (gast.Tuple, gast.List))
+        and isinstance(value, (gast.Tuple, gast.List))
+        and len(target.elts) == len(value.elts)
+    ):
+        return [b for t, v in zip(target.elts, value.elts) for b in _paired(t, v)]
+    return []

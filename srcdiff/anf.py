@@ -247,13 +247,15 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
         target, value = stmt.targets[0], stmt.value
         active = self._is_active(value) and bool(target_names(target) & self.active)
         if isinstance(target, gast.Name):
-            if not active:
-                value = self.rename(value)
-                out.append(ir.Assign([self.store(target.id)], value, loc))
-                return
-            if is_pop(value):
+            # (a pop of a differentiated list, though the item carries no gradient: the
+            # list's adjoint gets one back for it)
+            if is_pop(value) and value.func.value.id in self.active:
                 stack = self.versions.get(value.func.value.id, value.func.value.id)
                 out.append(ir.Pop(self.store(target.id), stack, loc))
+                return
+            if not active:
+                value = self.kept_as_written(value, loc)
+                out.append(ir.Assign([self.store(target.id)], value, loc))
                 return
             self.active_value(value, loc, out, target=target.id)
         elif isinstance(target, (gast.Tuple, gast.List)) and all(
@@ -377,7 +379,7 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
                     out.append(ir.Assign([self.store(n)], atom, loc))
             return
         if not active:
-            value = self.rename(value)
+            value = self.kept_as_written(value, loc)
             out.append(ir.Assign([self.store(n) for n in names], value, loc, unpack=True))
             return
         if isinstance(value, gast.Call) and getattr(

@@ -155,7 +155,9 @@ class Pullback:
         try:
             # the backward sweep pops its stacks and clears its lists: give it copies
             backward = emitted.functions[emitted.meta.names[1]]
-            grads = backward(with_zeros_for_none(cotangent, self._out), _fresh(self._saved))
+            grads = backward(
+                with_zeros_for_none(cotangent, self._out), runtime.unconsumed(self._saved)
+            )
         except ArgumentError as exc:
             if exc.location is not None:
                 raise
@@ -165,12 +167,6 @@ class Pullback:
 
     def __repr__(self) -> str:
         return f"<srcdiff pullback of {self._vjp.__qualname__}>"
-
-
-def _fresh(saved):
-    """The saved values with every list copied (stacks and the saved lists of callees, which
-    the backward sweep consumes); the arrays themselves are shared, never written."""
-    return [_fresh(v) for v in saved] if isinstance(saved, list) else saved
 
 
 class HVP(Transformed):

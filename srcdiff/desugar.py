@@ -26,12 +26,15 @@ import gast
 import numpy as np
 
 from . import ir
+from .activity import is_pop
 from .comprehension_loops import Replace
 from .operator_calls import as_operators
 from .try_except import as_branches
 
 _LOOPS = (gast.For, gast.While)
 _LOOP_JUMPS = (gast.Break, gast.Continue)
+# statements whose value, when a pop alone, anf.py follows as a pop
+_AS_POPS = (gast.Assign, gast.Expr)
 
 
 def desugar(func, fresh, resolve):
@@ -39,9 +42,12 @@ def desugar(func, fresh, resolve):
     `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
     read, _, found = ir.reads_and_writes(func, frozenset({gast.Call, gast.NamedExpr}))
     as_operators(func, resolve, [n for n in found if n.__class__ is gast.Call])
-    named = any(n.__class__ is gast.NamedExpr for n in found)
+    # the parts of a statement run first, as statements of their own before it
+    firsts = [_named_first] if any(n.__class__ is gast.NamedExpr for n in found) else []
+    if any(is_pop(n) for n in found):
+        firsts.append(lambda stmt: _popped_first(stmt, fresh))
     _count_from_the_start(func)
-    func.body = _lower_loop_else(_unwrap_blocks(func.body, resolve, read, fresh, named), fresh)
+    func.body = _lower_loop_else(_unwrap_blocks(func.body, resolve, read, fresh, firsts), fresh)
     body = func.body
     if not _has_early_return(body):
         func.body = _lower_loops(body, fresh)
@@ -143,7 +149,7 @@ def _from_the_start(index, name):
 _QUIET_CONTEXTS = (np.errstate, warnings.catch_warnings, contextlib.nullcontext)
 
 
-def _unwrap_blocks(stmts, resolve, read, fresh, named):
+def _unwrap_blocks(stmts, resolve, read, fresh, firsts):
     """`with np.errstate(...):` (`as` a name f does not read) and `try: ... finally: ...`
     (with no except) around statements that do not jump out of them: the statements
     themselves, in order."""
@@ -152,9 +158,9 @@ def _unwrap_blocks(stmts, resolve, read, fresh, named):
         for field in ("body", "orelse"):
             if isinstance(stmt, (gast.If, gast.For, gast.While)):
                 setattr(
-                    stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read, fresh, named)
+                    stmt, field, _unwrap_blocks(getattr(stmt, field), resolve, read, fresh, firsts)
                 )
-        out += _named_first(stmt) if named else []
+        out += [first for lift in firsts for first in lift(stmt)]
         if isinstance(stmt, gast.With) and all(
             isinstance(item.context_expr, gast.Call)
             and (
@@ -165,7 +171,7 @@ def _unwrap_blocks(stmts, resolve, read, fresh, named):
             and any(resolve(item.context_expr.func) is quiet for quiet in _QUIET_CONTEXTS)
             for item in stmt.items
         ):
-            out += _unwrap_blocks(stmt.body, resolve, read, fresh, named)
+            out += _unwrap_blocks(stmt.body, resolve, read, fresh, firsts)
         elif (
             isinstance(stmt, gast.Try)
             and not stmt.handlers
@@ -176,14 +182,14 @@ def _unwrap_blocks(stmts, resolve, read, fresh, named):
                 for n in ir.walk(s)
             )
         ):
-            out += _unwrap_blocks(stmt.body, resolve, read, fresh, named) + _unwrap_blocks(
-                stmt.finalbody, resolve, read, fresh, named
+            out += _unwrap_blocks(stmt.body, resolve, read, fresh, firsts) + _unwrap_blocks(
+                stmt.finalbody, resolve, read, fresh, firsts
             )
         elif (branches := as_branches(stmt, resolve, fresh)) is not None:
-            out += _unwrap_blocks(branches, resolve, read, fresh, named)
+            out += _unwrap_blocks(branches, resolve, read, fresh, firsts)
         elif _left_by_returns_only(stmt):
-            body = _unwrap_blocks(stmt.body, resolve, read, fresh, named)
-            final = _unwrap_blocks(stmt.finalbody, resolve, read, fresh, named)
+            body = _unwrap_blocks(stmt.body, resolve, read, fresh, firsts)
+            final = _unwrap_blocks(stmt.finalbody, resolve, read, fresh, firsts)
             out += _final_before_returns(body, final, fresh)
             if _falls_through(body):
                 out += [ir.copy_tree(s) for s in final]
@@ -213,6 +219,33 @@ def _named_first(stmt):
         out.append(gast.copy_location(ir.assign(target, node.value), stmt))
         Replace(node, ir.name(target)).visit(stmt)
     return out
+
+
+def _popped_first(stmt, fresh):
+    """Each `xs.pop()` run always (not under `and`, `or`, `if`-`else`, a lambda...) inside
+    an expression of `stmt`, before it reads xs otherwise, an assignment of its own before
+    it: `k = np.floor(xs.pop())` -> `_popped0 = xs.pop()`, `k = np.floor(_popped0)`. Kept
+    inside a value with no gradient, the pop of a differentiated list gave the list's
+    adjoint no item for the one popped, and each item took the adjoint of the one after it
+    (a wrong gradient); a pop of its own gets its item's adjoint back (anf.py)."""
+    if not isinstance(stmt, (gast.If, gast.Assign, gast.AugAssign, gast.Return, gast.Expr)):
+        return []
+    whole = stmt.test if isinstance(stmt, gast.If) else stmt.value
+    order, taken, before = ir.in_evaluation_order(whole), [], []
+    for k, (node, always) in enumerate(order):
+        if not (is_pop(node) and always) or node is whole and isinstance(stmt, _AS_POPS):
+            continue
+        name, receivers = node.func.value.id, {id(p.func.value) for p in taken + [node]}
+        if any(
+            isinstance(n, gast.Name) and n.id == name and id(n) not in receivers
+            for n, _ in order[:k]
+        ):
+            break  # (read before it: popped where it was, as are the pops after it)
+        held = fresh("_popped")
+        before.append(gast.copy_location(ir.assign(held, ir.copy_tree(node)), stmt))
+        taken.append(node)
+        Replace(node, ir.name(held)).visit(stmt)
+    return before
 
 
 def _left_by_returns_only(stmt):

@@ -12,7 +12,7 @@ import operator
 import gast
 import numpy as np
 
-from . import ir
+from . import codegen, ir
 from .activity import is_pop, is_push
 from .errors import SrcdiffError, UnsupportedError
 from .parse import MISSING, parsed_function
@@ -73,6 +73,41 @@ class EffectStatements:
                     "(or of a deque without maxlen)",
                     loc,
                     f"keep a list instead ({name} = {name}[1:] + [v] for a window of fixed length)",
+                )
+
+    def kept_as_written(self, value, loc):
+        """`value` renamed, for an assignment kept as written (it carries no gradient). In a
+        derivative of emitted code, a call of another emitted function that changes its
+        arguments (a backward function: it pops the stacks and clears the lists of the saved
+        values it is passed) is passed copies of those that vary: the derivative's own
+        backward sweep reads their lists again, having saved them as they were (zero
+        adjoints sized from stacks popped empty were empty: 'pop from empty list')."""
+        self.refuse_a_pop_kept_inside(value, loc)
+        renamed = self.rename(value)
+        if not (isinstance(value, gast.Call) and codegen.is_emitted(self.p.filename)):
+            return renamed
+        fn = self.p.resolve(value.func)
+        code = getattr(fn, "__code__", None)
+        if code is None or not codegen.is_emitted(code.co_filename) or _writes_nothing(fn):
+            return renamed
+        renamed.args = [
+            ir.call("runtime.unconsumed", new) if self._is_active(old, self.varied) else new
+            for old, new in zip(value.args, renamed.args)
+        ]
+        return renamed
+
+    def refuse_a_pop_kept_inside(self, value, loc):
+        """A pop of a differentiated list inside a value with no gradient, that desugar.py
+        could not make a statement of its own (the list read before it, or the pop under
+        `and`, `or`, `if`-`else`): the list's adjoint would get no item back for it."""
+        for node in ir.walk(value):
+            if is_pop(node) and node.func.value.id in self.active:
+                name = node.func.value.id
+                raise UnsupportedError(
+                    f"{name}.pop() inside {gast.unparse(value)[:60]}: srcdiff follows the pop "
+                    "of a differentiated list as a statement of its own",
+                    loc,
+                    f"pop into a name first (item = {name}.pop()), then use the item",
                 )
 
     def expression_statement(self, stmt, loc, out):

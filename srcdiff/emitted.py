@@ -17,8 +17,9 @@ class Emitted:
     def __init__(
         self, source, functions, meta, callees, scope=None, live=(), module=None, run=None
     ):
-        """`run`, instead of the functions, scope and live names: what gives them (a dict of
-        those three), called when one is first asked for."""
+        """`run`, instead of the functions, scope and live names: what gives them, called
+        when one is first asked for (a module_run.ModuleRun: the scope and live names may
+        come alone, before the functions are asked for)."""
         self.source, self.meta, self.callees = source, meta, callees
         if run is None:
             self.functions, self.scope, self.live = functions, scope, live
@@ -46,6 +47,11 @@ class Emitted:
             raise AttributeError(name)
         with _RUNNING:  # (once, though two threads ask: the functions run in the scope kept)
             run = self.__dict__.get("_run")
+            if run is not None and name in _SCOPE and "scope" not in self.__dict__:
+                alone = run.scope_alone()
+                if alone is not None:
+                    self.__dict__.update(alone)
+                    return alone[name]
             if run is not None:
                 self.__dict__["_linked"] = []  # (the scopes waiting for its functions)
                 try:
@@ -134,13 +140,14 @@ class Emitted:
 # what an Emitted made without its code gets when it is run (Emitted.__getattr__), and the
 # lock that runs one at a time (a module runs its callees' first: the thread holds it again)
 _RUN = frozenset({"functions", "function", "scope", "live", "linked"})
+_SCOPE = frozenset({"scope", "live", "linked"})  # (what may come before the functions)
 _RUNNING = threading.RLock()
 _WALKED = threading.local()  # (the linked derivatives a check has reached: see _through_linked)
 
 
 def _through_linked(entry, check):
     """Whether `check` holds of each derivative `entry` was linked with as it ran (those
-    calling each other's functions in a recursion: transform._run), each checked once in a
+    calling each other's functions in a recursion: module_run.py), each checked once in a
     walk from the first entry asked, since they reach each other again; True before it ran."""
     linked = entry.__dict__.get("linked", ())
     if not linked:

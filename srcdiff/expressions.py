@@ -42,6 +42,7 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
         """A name or inactive expression with the value of `node`, emitting statements for it;
         `active=False` treats `node` as carrying no gradient whatever it reads."""
         if not active or not self._is_active(node):
+            self.refuse_a_pop_kept_inside(node, loc)
             node = self.rename(node)
             if ir.is_simple(node):
                 return node

@@ -143,21 +143,24 @@ class Interpreter:
         self._body_from(0, dict(zip(params, arguments)), marks)
         return self
 
-    def resume(self, state, marks=frozenset()):
+    def resume(self, state, marks=frozenset(), until=None):
         """Run the function from a statement of its body on in the `state` (an item of
         another run's `states`) it was reached in: all a new run would find, when the
-        statements before it are the same, at the cost of the rest only."""
+        statements before it are the same, at the cost of the rest only. `until`: the index
+        of a statement of the body to stop at, its state kept in `states` as a mark's."""
         index, env, bound, self.returned = state
         self.bound = dict(bound)
-        self._body_from(index, dict(env), marks)
+        self._body_from(index, dict(env), marks, until)
         return self
 
-    def _body_from(self, start, env, marks):
+    def _body_from(self, start, env, marks, until=None):
         self.states = {}
         body = self.func.body
         for index in range(start, len(body)):
-            if id(body[index]) in marks:
+            if id(body[index]) in marks or index == until:
                 self.states[id(body[index])] = index, dict(env), dict(self.bound), self.returned
+                if index == until:
+                    return
             env = self.statement(body[index], env)
             if env is None:  # after a return
                 return

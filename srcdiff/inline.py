@@ -146,18 +146,34 @@ class Inliner(CallInlining, LoopsOverFunctions):
 
     def _hold_defaults(self, definition, stmt):
         """(the assignments of a local function's default values to names of their own, made
-        where `stmt` defines it; {parameter: the name holding its default})."""
+        where `stmt` defines it; {parameter: the name holding its default}). A module's
+        function (fn=np.tanh) is its name: held in a local name, a call of it was refused
+        as one of a function chosen at run time."""
         out, defaults, args = [], {}, definition.args
         positional = (args.posonlyargs + args.args)[-len(args.defaults) :] if args.defaults else []
         for param, value in [
             *zip(positional, args.defaults),
             *zip(args.kwonlyargs, args.kw_defaults),
         ]:
-            if value is not None:
+            if self._names_a_module_function(value):
+                defaults[param.id] = ir.copy_tree(value)
+            elif value is not None:
                 held = self.names.fresh(f"{definition.name}_{param.id}_default")
                 out.append(gast.copy_location(ir.assign(held, value), stmt))
                 defaults[param.id] = held
         return out, defaults
+
+    def _names_a_module_function(self, value):
+        """Whether `value` is a dotted name of a function of a module (np.tanh, a global
+        function), none of whose names f binds."""
+        root = value
+        while isinstance(root, gast.Attribute):
+            root = root.value
+        return (
+            isinstance(root, gast.Name)
+            and root.id not in local_names(self.func)
+            and is_function_value(self.resolve(value))
+        )
 
     def _name_functions_made(self, bindings, prefix, stmt):
         """The statements naming what a call passes a lambda or a functools.partial written

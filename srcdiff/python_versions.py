@@ -189,33 +189,29 @@ def multiply_accumulate(array, axis=0):
     return np.cumprod(array, axis=axis)
 
 
-@_version_of(np.maximum.accumulate)
-def maximum_accumulate(array, axis=0):
+# (each prefix's running value from the last by the ufunc; for logaddexp the adjoint weighs each
+# term by exp(term - sum): the softmax weights of the prefix, without overflow)
+def _running(ufunc, array, axis):
     rows = np.moveaxis(np.asarray(array), axis, 0)
     out = [rows[0]]
     for row in rows[1:]:
-        out.append(np.maximum(out[-1], row))
+        out.append(ufunc(out[-1], row))
     return np.moveaxis(np.stack(out), 0, axis)
+
+
+@_version_of(np.maximum.accumulate)
+def maximum_accumulate(array, axis=0):
+    return _running(np.maximum, array, axis)
 
 
 @_version_of(np.minimum.accumulate)
 def minimum_accumulate(array, axis=0):
-    rows = np.moveaxis(np.asarray(array), axis, 0)
-    out = [rows[0]]
-    for row in rows[1:]:
-        out.append(np.minimum(out[-1], row))
-    return np.moveaxis(np.stack(out), 0, axis)
+    return _running(np.minimum, array, axis)
 
 
-# (each prefix's logsumexp from the last by logaddexp, whose adjoint weighs each term by
-# exp(term - sum): the softmax weights of the prefix, without overflow)
 @_version_of(np.logaddexp.accumulate)
 def logaddexp_accumulate(array, axis=0):
-    rows = np.moveaxis(np.asarray(array), axis, 0)
-    out = [rows[0]]
-    for row in rows[1:]:
-        out.append(np.logaddexp(out[-1], row))
-    return np.moveaxis(np.stack(out), 0, axis)
+    return _running(np.logaddexp, array, axis)
 
 
 @_version_of(np.add.outer)

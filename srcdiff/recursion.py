@@ -12,7 +12,7 @@ by those names:
 - a call back into one further out (`is_odd` calling back `is_even`, which called it) calls
   that one's, and each call between them is marked as in the recursion: those modules call
   each other's functions, so none is made or loaded inside another; they are linked as
-  they run (transform._run, Emitted.link).
+  they run (module_run.py, Emitted.link).
 
 The same function called another way (other parameters differentiated) is a derivative of
 its own, made as any callee is (named apart from those in the making: names_in_making):

@@ -91,10 +91,11 @@ def rewrite(func, arguments, emitted, session, interpreter=None, cut=None, partn
         tuple_items.gather_tuple_adjoints(func, lengths)
     while eliminate_dead_stacks(func):
         pass
-    eliminate_dead_code(func)
+    name_nodes = _NameNodes()  # (each statement walked once for both passes below)
+    eliminate_dead_code(func, name_nodes)
     if lengths:
         tuple_items.unpack_tuples(func, lengths)
-    copies = CopyPropagation(func)
+    copies = CopyPropagation(func, None if lengths else name_nodes)
     copies.run()
     context = _opaque(emitted), callees, _fixed(emitted)
     keep_scalars_unspread(func, arguments, context, copies)
@@ -102,6 +103,21 @@ def rewrite(func, arguments, emitted, session, interpreter=None, cut=None, partn
     coalesce_temporaries(func)  # (`_t4 = v + _t3; v = _t4`, with no stack between now)
     inner = session.redirect(interpreter.seen, emitted, func, cut, partners)
     return interpreter, inner
+
+
+class _NameNodes:
+    """The Name nodes below each node asked about, found once: dead code's liveness and
+    then copy propagation's index ask of each statement, which neither changes (a node is
+    kept beside its own: its id may be another's once it is freed)."""
+
+    def __init__(self):
+        self.found = {}
+
+    def __call__(self, node):
+        found = self.found.get(id(node))
+        if found is None or found[0] is not node:
+            found = self.found[id(node)] = node, ir.name_nodes(node)
+        return found[1]
 
 
 class Session:
@@ -464,15 +480,23 @@ def _parameters(func, args, defaults):
 
 def reverse_variant(emitted, args):
     """The emitted function rewritten for `args` (raises Unsupported when the interpreter
-    gives up); its `reference` is the generic function."""
+    gives up)."""
     func = _function(emitted, emitted.meta.names[0])
-    defaults = emitted.function.__defaults__
+    defaults = _defaults(emitted, func)
     session = Session()
     rewrite(func, _parameters(func, args, defaults), emitted, session)
     function = compile_function(func, emitted, defaults, f"{func.name} specialised")
     function.source = "\n\n".join([function.source] + session.sources)
-    function.reference = emitted.function
     return function
+
+
+def _defaults(emitted, func):
+    """The defaults of the emitted function `func` (its tree, as made): none where neither
+    it nor f has any, known without running the module (module_run.py), else those of the
+    function it runs (f's, or its own)."""
+    if func.args.defaults or emitted.fn is None or emitted.fn.__defaults__ is not None:
+        return emitted.function.__defaults__
+    return None
 
 
 def _seeded(jvp_emitted, position, name):
@@ -519,12 +543,14 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     return function
 
 
-def checked(variant):
-    """The variant, run together with the generic code it was made from, whose results it
-    must match in every element (config(specialize="check"))."""
+def checked(variant, emitted):
+    """The variant, run together with the generic code it was made from (its `reference`,
+    else `emitted`'s function), whose results it must match in every element
+    (config(specialize="check"))."""
+    reference = getattr(variant, "reference", None) or emitted.function
 
     def both(*args, **kwargs):
-        return runtime.same_as(variant(*args, **kwargs), variant.reference(*args, **kwargs))
+        return runtime.same_as(variant(*args, **kwargs), reference(*args, **kwargs))
 
     both.source = variant.source
     return both

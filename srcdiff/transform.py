@@ -31,7 +31,8 @@ from .reverse import Reverse
 from .primitives import registry
 from .meta import CalleeUse, Meta
 from .modes import Mode
-from .emitted import Emitted, live_names, namespace
+from .emitted import Emitted
+from .module_run import ModuleRun
 from .wrappers import check_wrapper, source_function
 
 VERSION = __version__
@@ -154,7 +155,7 @@ def _derive(fn, wrt, mode, **options):
     callees, guards, linked = _derived_callees(fn, meta, mode, statics, options)
     filename = str(path) if path is not None else f"<srcdiff {fn.__qualname__} {key[:8]}>"
     # compiled when first used: a module the naming round makes again never is
-    ran = functools.partial(_run, fn, source, meta, (callees, linked), filename, path is not None)
+    ran = ModuleRun(fn, source, meta, (callees, linked), filename, path is not None)
     entry = Emitted(source, None, meta, callees, module=fn.__globals__, run=ran)
     entry.trees = {tree.name: tree for tree in trees}
     _in_progress.holders.update((id(tree), entry.trees) for tree in trees)
@@ -168,53 +169,6 @@ def _derive(fn, wrt, mode, **options):
     entry.fn = fn
     cache.memory_put((key, where), entry)
     return entry
-
-
-def _run(fn, source, meta, callees, filename, on_disk):
-    """What running the emitted module gives (Emitted's run): its functions, the scope they
-    run in (with its callees' functions: `callees` is those made with it, and what makes
-    each of those in a recursion through fn, linked when they have run), and the names of
-    fn's it reads live."""
-    scope = namespace(fn)
-    callees, linked = callees
-    for emitted in callees:
-        scope.update(emitted.functions)
-    linked = [make() for make in linked]
-    for emitted in linked:
-        emitted.link(scope)
-    # on disk a one-line header precedes the source: keep traceback line numbers in step
-    codes = codegen.compiled(
-        source,
-        filename,
-        first_line=2 if on_disk else 1,
-        origin=(meta.defined.filename, dict(meta.lines)),
-        bare=(meta.names[0], _parameters(fn)) if fn.__defaults__ or fn.__kwdefaults__ else None,
-    )
-    live = live_names(codes, scope, fn)
-    for name, cell in live:
-        try:
-            scope[name] = cell.cell_contents if cell is not None else fn.__globals__[name]
-        except ValueError:  # a closure variable not assigned yet
-            pass
-    exec(codes[0], scope)
-    functions = {n: scope[n] for n in meta.names}
-    _take_defaults(functions[meta.names[0]], fn)
-    return {"functions": functions, "scope": scope, "live": live, "linked": linked}
-
-
-def _take_defaults(emitted, fn):
-    """Give the emitted function f's defaults, the values bound when f was defined (its own
-    default expressions, evaluated in the emitted module, may read what was rebound since,
-    or what it lacks), where it takes f's parameters last (a JVP's tangents come first)."""
-    if codegen.takes_parameters(_parameters(emitted), _parameters(fn)):
-        emitted.__defaults__, emitted.__kwdefaults__ = fn.__defaults__, fn.__kwdefaults__
-
-
-def _parameters(fn):
-    """(the names of fn's positional parameters, of its keyword-only ones)."""
-    code = fn.__code__
-    names = code.co_varnames
-    return names[: code.co_argcount], names[code.co_argcount :][: code.co_kwonlyargcount]
 
 
 def _derived_callees(fn, meta, mode, statics, options):

@@ -2,7 +2,9 @@
 expressions.Expressions): of a parameter or what it holds (a request to make the code when
 the function is called), of a function a call returns, of an item picked at run time."""
 
+import functools
 import re
+import sys
 
 import gast
 
@@ -10,7 +12,7 @@ from . import ir, runtime
 from .container_sharing import LIST_CHANGES
 from .errors import NoAdjointError, StaticArgumentNeeded, UnsupportedError
 from .made_derivatives import refuse_unresolved_derivative
-from .provenance import holds_functions
+from .provenance import holds_functions, is_library_file
 from .user_calls import STATIC_HINT
 
 # (a deque's methods at its front)
@@ -93,7 +95,7 @@ class UnknownCallees:
     def _refuse_calling_what_a_call_made(self, made, what, loc):
         """Refuse calling what the call `made` returns (an object, or a function: a derivative
         made in f is refuse_unresolved_derivative's)."""
-        self._refuse_calling_an_object_made_here(made, loc)
+        self._refuse_calling_an_object_made_here(made, loc, what)
         raise UnsupportedError(
             f"{what}(...) calls the function that {gast.unparse(made)} returns, which srcdiff "
             "cannot tell before the call runs",
@@ -102,20 +104,32 @@ class UnknownCallees:
             "or pick it from a container by a constant key (cfg['act'](h))",
         )
 
-    def _refuse_calling_an_object_made_here(self, made, loc):
+    def _refuse_calling_an_object_made_here(self, made, loc, what=None):
         """Refuse `Layer(w, b)(x)`, the call `made` making an object of a class (or the
         runtime.replaced(...) of its fields that making one from differentiated values
-        becomes), saying to name it."""
+        becomes), saying to name it; an object of a library's class (np.vectorize(g)),
+        named or not, saying that its __call__ is not followed."""
         while self.p.resolve(made.func) is runtime.replaced and made.args:
             if not isinstance(made.args[0], gast.Call):
                 return
             made = made.args[0]
-        if isinstance(self.p.resolve(made.func), type):
+        kind = self.p.resolve(made.func)
+        if isinstance(kind, type) and kind is not functools.partial and _of_a_library(kind):
+            raise UnsupportedError(
+                f"{what or gast.unparse(made)}(...) calls an object of {kind.__module__}."
+                f"{kind.__qualname__} ({gast.unparse(made)[:60]}), whose __call__ srcdiff "
+                "does not follow",
+                loc,
+                "call the function it wraps yourself (numpy's functions take whole arrays), "
+                "or loop over the items",
+            )
+        if isinstance(kind, type):
+            name = "fn" if kind is functools.partial else "layer"
             raise UnsupportedError(
                 "this line calls an object it makes (its class's __call__): srcdiff follows "
                 "an object's methods through a name",
                 loc,
-                "name the object first: layer = Layer(w, b), then layer(x)",
+                f"name the object first: {name} = {kind.__name__}(...), then {name}(x)",
             )
 
     def _made_by(self, func):
@@ -211,3 +225,9 @@ def _refuse_in_place_call(func, what, loc):
             f"keep a list and read it in order by a count: v = {queue}[k]; k += 1 "
             f"(while k < len({queue}); {queue}.append(w) still adds to the queue)",
         )
+
+
+def _of_a_library(kind):
+    """Whether class `kind` is a library's (numpy's, the stdlib's), not the user's."""
+    filename = getattr(sys.modules.get(kind.__module__), "__file__", None)
+    return filename is None or is_library_file(filename)

@@ -54,6 +54,20 @@ def _check_callable(fn, node, loc):
         )
 
 
+def _refuse_a_method_passed(held, node, loc):
+    """A method passed as a value, bound to its object (`g(model.act)`): where g calls it,
+    srcdiff followed the method's function without the object (an error about a missing
+    argument, at g's line)."""
+    if inspect.ismethod(held) and not inspect.isclass(held.__self__):
+        method = gast.unparse(node)
+        raise UnsupportedError(
+            f"{method} is passed as a value, a method bound to its object, which srcdiff "
+            "follows only where it is called on its object",
+            loc,
+            f"pass a lambda calling it (lambda v: {method}(v))",
+        )
+
+
 class UserCalls:
     """Calls of user functions, for the Expressions of the Normalizer (anf.py)."""
 
@@ -72,7 +86,7 @@ class UserCalls:
         self._copy_changed_later(fn, given, written, args, keywords, loc, out)
         bound, positional = self._bind_call(fn, args, keywords, node, loc)
         wrt = tuple(i for i, n in enumerate(positional) if n in bound and self._carries(bound[n]))
-        statics, alike = self._callee_statics(fn, given, written, receiver)
+        statics, alike = self._callee_statics(fn, given, written, receiver, loc)
         try:
             names = self._callee_names(fn, wrt, outputs, statics, alike, node, positional, loc)
         except StaticArgumentNeeded as exc:
@@ -197,7 +211,7 @@ class UserCalls:
                 )
         return bound, positional
 
-    def _callee_statics(self, fn, given, written, receiver):
+    def _callee_statics(self, fn, given, written, receiver, loc):
         """([parameter, kind, path] of the callee's static arguments: functions passed to it,
         the objects (a method's own, or ones passed) whose class is known here, and parts of
         a container argument it calls into; the Static each path finds, by which two calls
@@ -234,6 +248,7 @@ class UserCalls:
             elif node is receiver or typed or is_object(held) and not is_function_value(held):
                 kind, held = "type", held if inspect.isclass(held) else object_class(held)
             elif is_function_value(self.p.resolve(node)) and held is not MISSING:
+                _refuse_a_method_passed(held, node, loc)
                 kind = "value"
             else:
                 continue
@@ -293,13 +308,27 @@ class UserCalls:
                 "in as an argument (srcdiff follows what an argument's object holds), its "
                 "arrays as the parameters differentiated",
             )
+        passed = gast.unparse(argument)
         return UnsupportedError(
-            f"{call}(...) calls its parameter {exc.parameter!r}, passed "
-            f"{gast.unparse(argument)} here: srcdiff cannot tell which function that is "
-            "before the call runs",
+            f"{call}(...) calls its parameter {exc.parameter!r}, passed {passed} here: "
+            "srcdiff cannot tell which function that is before the call runs",
             loc,
-            "pass a function by its name (a global function, or "
-            "a parameter of the differentiated function), not one chosen at run time",
+            "pass a function by its name (a global function, or a parameter of the "
+            "differentiated function), not one chosen at run time: "
+            + (
+                f"a lambda calling it (lambda v: {passed}(v))"
+                if isinstance(argument, gast.Attribute) or self._loop_target(argument)
+                else f"for a choice, {call}(np.sin, ...) if c else {call}(np.cos, ...)"
+            ),
+        )
+
+    def _loop_target(self, argument):
+        """Whether `argument` names what a for loop takes from what it iterates (a function
+        of a list of them: a lambda calling it is made for each)."""
+        return isinstance(argument, gast.Name) and any(
+            isinstance(n, gast.For)
+            and any(isinstance(t, gast.Name) and t.id == argument.id for t in ir.walk(n.target))
+            for n in ir.walk(self.p.node)
         )
 
     def _callee_path(self, func):

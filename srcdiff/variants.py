@@ -77,7 +77,6 @@ class Variants:
         """The code to run for arguments of this signature: `emitted` specialised to their
         shapes (specialize.py), or `emitted` as it is (`keyed`: whether it is kept where
         calls find it without a check)."""
-        generic = variant = (emitted.function, emitted)
         mode = specialize.settings["specialize"]
         if (
             not mode
@@ -85,11 +84,12 @@ class Variants:
             or self._mode is Mode.SPLIT
             or len(self._variants) + len(self._rechecked) >= specialize.MAX_VARIANTS
         ):
-            return variant
+            return emitted.function, emitted
+        variant = None  # (None: the generic code, whose module runs when first asked for)
         try:
             if emitted is self._emitted:  # (forward mode: for no static argument)
-                variant = self._forward_variant(args) or variant
-            if variant is generic:
+                variant = self._forward_variant(args)
+            if variant is None:
                 variant = (specialize.reverse_variant(emitted, args), emitted)
         except Unsupported:
             pass
@@ -101,8 +101,10 @@ class Variants:
                 f"({type(exc).__name__}: {exc}); running the generic code",
                 stacklevel=3,
             )
-        if mode == "check" and variant is not generic:
-            variant = (specialize.checked(variant[0]), variant[1])
+        if variant is None:
+            variant = (emitted.function, emitted)
+        elif mode == "check":
+            variant = (specialize.checked(variant[0], emitted), variant[1])
         if not keyed:
             self._rechecked[signature] = variant
             return variant

@@ -666,6 +666,47 @@ def doubled_and_x():
     return Doubled(*arrays((3, 3))), w_and_x()[1]
 
 
+def running(fn, rows):
+    out = [rows[0]]
+    for row in rows[1:]:
+        out.append(fn(out[-1], row))
+    return np.stack(out)
+
+
+def scaled_by(scale, z):
+    return scale * np.sin(z)
+
+
+def running_extrema_and_a_partial(w, x):
+    h = x * w
+    extrema = running(np.maximum, h) * x + running(np.minimum, h) ** 2
+    steps = running(lambda a, b: a * np.cos(b), h)
+    scaled = functools.partial(scaled_by, w[0])
+    rows = [scaled(row) for row in h]
+    return np.sum(extrema) + np.sum(steps**2) + np.sum(np.stack(rows) * x)
+
+
+def one_of_each_applied_in_turn(w, x):
+    h = x * w
+    for fn in [np.sin, np.tanh, lambda z: z * np.exp(-z)]:
+        h = running(np.add, fn(h)) * 0.5
+    return np.sum(h**2)
+
+
+def local_function_with_function_defaults(w, x):
+    def act_scaled(h, act=np.tanh, *, scale_by=np.cos):
+        return act(h) * scale_by(h)
+
+    return np.sum(act_scaled(x * w)) + np.sum(act_scaled(x * w, np.sin, scale_by=np.exp) ** 2)
+
+
+def functions_of_a_loop_passed_in_a_lambda(w, x):
+    h = x * w
+    for act in [np.sin, np.tanh]:
+        h = applied(lambda v: act(v), h) * w
+    return np.sum(h**2)
+
+
 # name -> (function, arguments); the gradient is with respect to the first argument
 CASES = {
     "a dataclass and a namedtuple made of differentiated values, a method called": (
@@ -797,6 +838,22 @@ CASES = {
         property_of_a_differentiated_object,
         doubled_and_x,
     ),
+    "np.maximum, np.minimum, a lambda and a partial passed to a helper that appends": (
+        running_extrema_and_a_partial,
+        w_and_x,
+    ),
+    "each function of a list a loop takes, passed in a lambda calling it": (
+        functions_of_a_loop_passed_in_a_lambda,
+        w_and_x,
+    ),
+    "a local function whose parameters default to np.tanh and, keyword-only, np.cos": (
+        local_function_with_function_defaults,
+        w_and_x,
+    ),
+    "a list of functions iterated, each through a helper passed np.add": (
+        one_of_each_applied_in_turn,
+        w_and_x,
+    ),
 }
 
 # the cases whose first argument may be a float: their grad of grad is checked too
@@ -859,6 +916,34 @@ def lambda_stored_in_a_list_changed(w, x):
 
 def getattr_of_what_is_no_name(w, x, name):
     return np.sum(getattr(np, name)(w * x))  # refused
+
+
+ENCODER = Encoder(arrays((3, 3))[0])
+
+
+def method_of_a_global_object_passed(w, x):
+    return np.sum(applied(ENCODER.apply, x * w))  # refused
+
+
+def function_chosen_by_a_condition_then_passed(w, x):
+    act = np.sin if w[0] > 0 else np.cos
+    return np.sum(applied(act, x * w))  # refused
+
+
+def partial_called_where_it_is_made(w, x):
+    return np.sum(functools.partial(scaled_by, w[0])(x))  # refused
+
+
+def vectorized_and_named(w, x):
+    squared = np.vectorize(lambda v: v * v)
+    return np.sum(squared(x * w))  # refused
+
+
+def functions_of_a_loop_passed_on(w, x):
+    h = x * w
+    for act in [np.sin, np.tanh]:
+        h = applied(act, h)  # refused
+    return np.sum(h)
 
 
 class Rescaled:
@@ -1003,6 +1088,37 @@ ERRORS = {
         w_and_x,
         "a lambda is used as a value",
         "call it directly",
+    ),
+    "a method of a global object passed as a value": (
+        method_of_a_global_object_passed,
+        w_and_x,
+        "ENCODER.apply is passed as a value, a method bound to its object",
+        "pass a lambda calling it (lambda v: ENCODER.apply(v))",
+    ),
+    "a function chosen by a condition, then passed by its name": (
+        function_chosen_by_a_condition_then_passed,
+        w_and_x,
+        "applied(...) calls its parameter 'fn', passed act here",
+        "for a choice, applied(np.sin, ...) if c else applied(np.cos, ...)",
+    ),
+    "a partial called where it is made": (
+        partial_called_where_it_is_made,
+        w_and_x,
+        "this line calls an object it makes (its class's __call__)",
+        "name the object first: fn = partial(...), then fn(x)",
+    ),
+    "each function of a list a loop takes, passed to a function that calls it": (
+        functions_of_a_loop_passed_on,
+        w_and_x,
+        "applied(...) calls its parameter 'fn', passed act here",
+        "a lambda calling it (lambda v: act(v))",
+    ),
+    "np.vectorize(g), named, then called": (
+        vectorized_and_named,
+        w_and_x,
+        "squared(...) calls an object of numpy.vectorize (np.vectorize(lambda v: v * v)), "
+        "whose __call__ srcdiff does not follow",
+        "call the function it wraps yourself",
     ),
     "getattr(np, name) of an int": (
         getattr_of_what_is_no_name,

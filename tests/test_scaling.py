@@ -349,9 +349,9 @@ def _states_kept(tmp_path, monkeypatch, length):
     spec.loader.exec_module(module)
     copied, body_from = [], inference.Interpreter._body_from
 
-    def counted(self, start, env, marks):
+    def counted(self, start, env, marks, until=None):
         try:
-            return body_from(self, start, env, marks)
+            return body_from(self, start, env, marks, until)
         finally:
             copied.append(sum(len(e) + len(b) for _, e, b, _ in self.states.values()))
 

@@ -46,10 +46,14 @@ def _coalesce(block, counts):
     there is a pair (with no look at how often its temporary is read or written)."""
     kept, found = [], False
     for stmt in block:
-        for field in ("body", "orelse", "finalbody"):
-            inner = getattr(stmt, field, None)
-            if inner.__class__ is list:
-                found = _coalesce(inner, counts) or found
+        if stmt.__class__ in _HOLDING:  # (no look into the commonest: a simple statement)
+            for field in ("body", "orelse", "finalbody"):
+                inner = getattr(stmt, field, None)
+                if inner.__class__ is list:
+                    found = _coalesce(inner, counts) or found
+        if stmt.__class__ is not gast.Assign:
+            kept.append(stmt)
+            continue
         before = kept[-1] if kept else None
         if (
             _is_copy(stmt)
@@ -66,6 +70,16 @@ def _coalesce(block, counts):
     if counts is not None:
         block[:] = kept
     return found
+
+
+# the statements holding blocks of statements
+_HOLDING = frozenset(
+    kind
+    for kind in vars(gast).values()
+    if isinstance(kind, type)
+    and issubclass(kind, gast.stmt)
+    and {"body", "orelse", "finalbody", "handlers"} & set(kind._fields)
+)
 
 
 def _assigns_one_name(stmt):
@@ -87,9 +101,11 @@ class CopyPropagation:
     that change may let propagate: what a new propagate_copies would find, without indexing
     the whole function anew."""
 
-    def __init__(self, func):
+    def __init__(self, func, name_nodes=None):
+        """`name_nodes`: what gives the Name nodes below a statement, where another pass
+        has found them already (else each statement is walked here)."""
         self.params = {a.id for a in func.args.args + func.args.kwonlyargs}
-        self.program = _Program(func)
+        self.program = _Program(func, name_nodes)
 
     def run(self, orders=None):
         """Propagate the copies numbered `orders` (None: all) and those that then may."""
@@ -122,6 +138,13 @@ class CopyPropagation:
         function's statements."""
         return [(node, stmt) for node, stmt, _ in self.program.loads.get(name, {}).values()]
 
+    def outermost(self, stmt):
+        """The statement of the function's body that is or holds statement `stmt`."""
+        place = self.program.place
+        while place[id(stmt)][2] is not None:
+            stmt = place[id(stmt)][2]
+        return stmt
+
     def changed(self, stmt, taken):
         """Statement `stmt`, an assignment to a name, has a new value, which no longer holds
         the nodes `taken`: their reads leave the index. The orders of the copies to run again
@@ -141,7 +164,8 @@ class CopyPropagation:
 class _Program:
     """The statements of a function in blocks, with where each name is read and written."""
 
-    def __init__(self, func):
+    def __init__(self, func, name_nodes=None):
+        self.name_nodes = name_nodes
         self.place = {}  # id(statement) -> (id of its block, its index there, statement around)
         # name -> {(id(name node), id(statement)): [node, innermost statement holding it,
         # times it is there]} of the nodes reading it and writing it (gast trees share nodes)
@@ -168,6 +192,11 @@ class _Program:
         for index, stmt in enumerate(block):
             self.place[id(stmt)] = (id(block), index, around)
             self.ranks[id(stmt)] = len(self.ranks)
+            if self.name_nodes is not None and stmt.__class__ not in _HOLDING:
+                self._index_names(self.name_nodes(stmt), id(stmt), stmt)
+                if stmt.__class__ is gast.Assign and _is_copy(stmt):
+                    self.add_copy(stmt)
+                continue
             nested = []
             values = stmt.__dict__
             todo = []

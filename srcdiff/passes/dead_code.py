@@ -7,26 +7,29 @@ from .. import ir
 from .liveness import live_before, pure
 
 
-def eliminate_dead_code(func):
+def eliminate_dead_code(func, name_nodes=None):
     """Drop assignments to plain names whose value nothing reads before the name is assigned
     again (forward values the adjoint does not need, adjoints nobody consumes, a placeholder
     that every path overwrites), until none is left.
 
     A round reads the names a statement it drops reads as unread (so a chain of assignments
     feeding only a dropped one goes in that round, not one round per link); where there is
-    no loop that makes its liveness exact, and one round is all."""
+    no loop that makes its liveness exact, and one round is all. `name_nodes`: what gives
+    the Name nodes below a node, where a pass after this one asks it too (else ir's walk)."""
     while True:
         dead = set()
-        live_before(func.body, set(), dead, reads=_reads_unless_dropped(dead))
+        live_before(func.body, set(), dead, reads=_reads_unless_dropped(dead, name_nodes))
         if not _sweep(func.body, dead) or not _has_loop(func.body):
             return func
 
 
-def _reads_unless_dropped(dead):
+def _reads_unless_dropped(dead, name_nodes=None):
     def reads(node):
         if id(node) in dead and pure(node.value):  # (only assignments are in `dead`)
             return set()
-        return ir.names_in(node)
+        if name_nodes is None:
+            return ir.names_in(node)
+        return {name.id for name in name_nodes(node) if name.ctx.__class__ is gast.Load}
 
     return reads
 

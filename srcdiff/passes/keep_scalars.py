@@ -21,16 +21,7 @@ def keep_scalars_unspread(func, arguments, context, copies):
     number, and no pass over one, in a loop's body too. `context`: the interpreter's (opaque
     names, callees, fixed names); `copies`, the copy propagation run on func, which then
     propagates the copies this makes."""
-    candidates = [  # (each with the statement of func's body it is in: a loop, say)
-        (stmt, outer)
-        for outer in func.body
-        for stmt in _statements(outer)
-        if stmt.__class__ is gast.Assign
-        and stmt.value.__class__ is gast.Call
-        and len(stmt.targets) == 1
-        and isinstance(stmt.targets[0], gast.Name)
-        and dotted(stmt.value.func) == ("np", "broadcast_to")
-    ]
+    candidates = _candidates(func)
     if not candidates:
         return
     # (each check resumes the run of the function at the statement of the body holding it:
@@ -38,6 +29,8 @@ def keep_scalars_unspread(func, arguments, context, copies):
     # there, a copy of every value bound)
     found = {id(stmt): _elementwise_reads(stmt, copies) for stmt, _ in candidates}
     marks = {id(outer) for stmt, outer in candidates if found[id(stmt)] is not None}
+    ends = _ends(func, [stmt for stmt, _ in candidates if found[id(stmt)] is not None], copies)
+    marks.update(id(func.body[end]) for end in ends.values())
     before, again, changed = None, set(), False
     for stmt, outer in candidates:
         name = stmt.targets[0].id
@@ -58,20 +51,38 @@ def keep_scalars_unspread(func, arguments, context, copies):
         spread, stmt.value = stmt.value, stmt.value.args[0]
         kept = {id(n) for n in ir.walk(stmt.value)}
         taken = [n for n in ir.walk(spread) if id(n) not in kept]
-        after = _run_changed(
-            func, before, outer, _makes_stack(taken, copies), (arguments, marks), context
+        anew = _makes_stack(taken, copies)
+        after, stop = _run_changed(
+            func, before, outer, anew, (arguments, marks, ends.get(id(stmt))), context
         )
+        if stop is not None and not _alike_at(after, before, stop, name):
+            after, stop = _run_on(after, stop, marks), None
         if (
-            after.returned == before.returned
+            stop is not None
+            or after.returned == before.returned
             and _binds_alike(after.bound, before.bound, name)
-            and not any(_added(after, s) is UNKNOWN for s in into)
-        ):
-            before, changed = after, True
+        ) and not any(_added(after, s) is UNKNOWN for s in into):
+            before, changed = after if stop is None else _joined(before, after, stop, name), True
             again |= copies.changed(stmt, taken)
         else:
             stmt.value = spread
     if again:  # (once all are checked: the runs above resume at statements of the body)
         copies.run(again)
+
+
+def _candidates(func):
+    """The assignments `v = np.broadcast_to(s, shape)` in func, each with the statement of
+    func's body it is in (a loop, say)."""
+    return [
+        (stmt, outer)
+        for outer in func.body
+        for stmt in (_statements(outer) if outer.__class__ in _HOLDING else (outer,))
+        if stmt.__class__ is gast.Assign
+        and stmt.value.__class__ is gast.Call
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], gast.Name)
+        and dotted(stmt.value.func) == ("np", "broadcast_to")
+    ]
 
 
 def _binds_alike(after, before, name):
@@ -124,14 +135,73 @@ def _added(run, augmented):
 
 
 def _run_changed(func, before, stmt, anew, run, context):
-    """The interpreter's run (`run`: its arguments and marks; `context`: the interpreter's) of
-    func once statement `stmt` of its body (or one in it) changed: resumed from where
-    `before`, its run before the change, reached stmt; all of it when that would not find
-    the same (`anew`: the change makes a stack of a list)."""
+    """The interpreter's run (`run`: its arguments, marks, and the index of the statement of
+    func's body to stop at, or None; `context`: the interpreter's) of func once statement
+    `stmt` of its body (or one in it) changed: resumed from where `before`, its run before
+    the change, reached stmt, up to that statement if before's state there is kept; all of
+    it when that would not find the same (`anew`: the change makes a stack of a list). And
+    the id of the statement it stopped at (None: it ran to the end)."""
+    arguments, marks, end = run
     if anew:
-        return _checking(func, context).run(*run)
+        return _checking(func, context).run(arguments, marks), None
     state = before.states.get(id(stmt))  # (None: never reached, so nothing changes)
-    return before if state is None else _checking(func, context).resume(state, run[1])
+    if state is None:
+        return before, None
+    stop = id(func.body[end]) if end is not None else None
+    if stop not in before.states:
+        end = stop = None
+    after = _checking(func, context).resume(state, marks, end)
+    return after, stop if stop in after.states else None  # (not reached: it returned before)
+
+
+def _ends(func, statements, copies):
+    """{id(stmt): the index of the statement of func's body after the last one that uses the
+    name `stmt` assigns}, for the assignments `statements` whose name is used before func's
+    last statement: past it, a run of func finds the same with either value the name takes
+    if it agrees on the rest there (_alike_at)."""
+    position = {id(stmt): index for index, stmt in enumerate(func.body)}
+    ends = {}
+    for stmt in statements:
+        uses = copies.uses(stmt.targets[0].id)
+        places = [position.get(id(copies.outermost(s))) for _, s in uses or ()]
+        if places and None not in places and max(places) + 1 < len(func.body):
+            ends[id(stmt)] = max(places) + 1
+    return ends
+
+
+def _alike_at(after, before, stop, name):
+    """Whether the runs `after` and `before` reached the statement `stop` (its id) returning
+    the same and binding the same but for `name`: from there on, where name is not used,
+    they are the same run."""
+    mine, theirs = after.states[stop], before.states[stop]
+    return (
+        mine[3] == theirs[3]
+        and _binds_alike(mine[1], theirs[1], name)
+        and _binds_alike(mine[2], theirs[2], name)
+    )
+
+
+def _run_on(after, stop, marks):
+    """The run `after`, stopped at statement `stop` (its id), run on to the end."""
+    kept = after.states
+    after.resume(kept[stop], marks)
+    after.states = {**kept, **after.states}
+    return after
+
+
+def _joined(before, after, stop, name):
+    """`before`, made what `after`, which stopped at statement `stop` where they agree
+    but for `name`, would have found running on: from there on the same run, name bound
+    as after binds it (nothing past there uses it, and nothing deletes it: a del is no
+    elementwise read)."""
+    env, bound = after.states[stop][1][name], after.bound[name]
+    for state in before.states.values():
+        if state[0] >= after.states[stop][0]:
+            state[1][name], state[2][name] = env, bound
+    before.states.update(after.states)
+    before.seen.update(after.seen)
+    before.bound[name] = bound
+    return before
 
 
 def _checking(func, context):

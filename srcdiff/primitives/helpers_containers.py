@@ -284,6 +284,17 @@ class copied_index:
         return None
 
 
+# the saved values a backward function kept as written consumes, copied (effects.py)
+@helper(
+    runtime.unconsumed,
+    differentiable=False,
+    fresh=True,
+    samples=[Sample("x * len(runtime.unconsumed([[x], x]))", x=real(3))],
+)
+class unconsumed:
+    pass
+
+
 def _is_int(value):
     value = widen(value)
     return isinstance(value, Typed) and value.type is int

@@ -175,6 +175,13 @@ def copied_index(index):
     return index
 
 
+def unconsumed(saved):
+    """The values a forward sweep saved, for a backward function to consume (it pops its
+    stacks and clears its lists): every list copied, the arrays shared (never written), so
+    that the lists stay as they were for whatever else holds them."""
+    return [unconsumed(v) for v in saved] if isinstance(saved, list) else saved
+
+
 def removed_position(items, value):
     """The position of the item `items.remove(value)` takes: the first that is `value`, or
     equals it (as list.remove compares, raising as it does where none does)."""
