@@ -155,6 +155,9 @@ class EffectStatements:
                 return
             if _sorts_a_name(value):
                 raise _sort_refused(value, loc)
+            at = self.p.resolve(value.func)
+            if getattr(at, "__name__", None) == "at" and isinstance(at.__self__, np.ufunc):
+                raise _ufunc_at_refused(value, at.__self__, loc)
             raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
                 f"{gast.unparse(value)[:60]} changes a value in place (or has no effect), "
                 "with a differentiated value: srcdiff follows values assigned, not values "
@@ -383,4 +386,18 @@ def _yield_refused(loc):
         "gen(...), list(gen(...)), sum(gen(...)))",
         loc,
         "loop over the generator where it is called, or return a list instead of yielding values",
+    )
+
+
+def _ufunc_at_refused(call, ufunc, loc):
+    """The error for np.maximum.at(a, i, v) and the like of a differentiated value (np.add.at
+    and np.subtract.at are lowered to item writes: write_forms.py)."""
+    a, i, v = (gast.unparse(arg) for arg in call.args[:3]) if len(call.args) >= 3 else "aiv"
+    return UnsupportedError(
+        f"np.{ufunc.__name__}.at changes {a} in place, with a differentiated value: srcdiff "
+        "follows np.add.at and np.subtract.at, not other ufuncs' .at",
+        loc,
+        f"for a shift whose derivative cancels (a segment softmax's maximum), pass "
+        f"nf.stop_gradient({v}); else loop over the items: for k, j in enumerate({i}): "
+        f"{a}[j] = np.{ufunc.__name__}({a}[j], {v}[k])",
     )

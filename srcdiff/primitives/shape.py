@@ -136,12 +136,14 @@ class item:
         dz = np.sum(dx)
 
 
-# np.float64(x): a cast (of an array, an array; of a number, numpy's scalar)
+# np.float64(x), np.float32(x): a cast (of an array, an array; of a number, numpy's scalar)
 @_moves(
     np.float64,
+    np.float32,
     samples=[
         Sample("np.float64(np.sum(x)) * x", x=real(3)),
         Sample("np.float64(x) * x", x=real(3)),
+        # (np.float32's rounding would swamp a float64 central difference: test_probe5.py)
     ],
 )
 class float64:
@@ -191,6 +193,28 @@ class asarray:
 
     def tangent(dz, z, a, dtype=None):
         dz = runtime.cast_grad(np.asarray(da), z, z)
+
+
+# (a copy in the memory order asked for where `a` is not so already, else `a` itself; of a
+# 0-d value a 1-d array: ndim >= 1)
+@_moves(
+    np.ascontiguousarray,
+    np.asfortranarray,
+    view=True,
+    casts=True,
+    samples=[
+        Sample(
+            "np.ascontiguousarray(x.T[::-1]) * np.asfortranarray(x.T, dtype=float)", x=real(3, 2)
+        ),
+        Sample("np.ascontiguousarray(np.sum(x)) * x", x=real(3)),
+    ],
+)
+class ascontiguousarray:
+    def adjoint(bz, z, a, dtype=None):
+        ba = runtime.cast_grad(np.reshape(bz, np.shape(a)), z, a)
+
+    def tangent(dz, z, a, dtype=None):
+        dz = runtime.cast_grad(np.reshape(np.asarray(da), np.shape(z)), z, z)
 
 
 @_moves(
