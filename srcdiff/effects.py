@@ -110,6 +110,28 @@ class EffectStatements:
                     f"pop into a name first (item = {name}.pop()), then use the item",
                 )
 
+    def _changed_in_place(self, value, loc, out):
+        """A call changing a differentiated value in place: an array's own sort, followed
+        as `x = np.sort(x)`; anything else is refused."""
+        if _sorts_a_name(value) and self._sorts_its_own_array(value.func.value.id):
+            # (list.sort takes only key= and reverse=: anything else sorts an array)
+            self.assign_statement(_sorted_array(value), loc, out)
+            return
+        if _sorts_a_name(value):
+            raise _sort_refused(value, loc)
+        at = self.p.resolve(value.func)
+        if getattr(at, "__name__", None) == "at" and isinstance(at.__self__, np.ufunc):
+            raise _ufunc_at_refused(value, at.__self__, loc)
+        raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
+            f"{gast.unparse(value)[:60]} changes a value in place (or has no effect), "
+            "with a differentiated value: srcdiff follows values assigned, not values "
+            "changed",
+            loc,
+            "assign a new value instead (d = {**d, 'b': v}, xs = xs + "
+            "[v], y = np.sort(x)); to keep values for later, return them with "
+            "has_aux=True",
+        )
+
     def expression_statement(self, stmt, loc, out):
         """A bare expression: `stack.append(v)`, a call kept for its effect, a docstring."""
         value = stmt.value
@@ -149,24 +171,8 @@ class EffectStatements:
         ):
             raise _out_refused(value, loc)
         if self._is_active(value, self.varied) and not self._reads_only(value):
-            if _sorts_a_name(value) and self._sorts_its_own_array(value.func.value.id):
-                # (list.sort takes only key= and reverse=: anything else sorts an array)
-                self.assign_statement(_sorted_array(value), loc, out)
-                return
-            if _sorts_a_name(value):
-                raise _sort_refused(value, loc)
-            at = self.p.resolve(value.func)
-            if getattr(at, "__name__", None) == "at" and isinstance(at.__self__, np.ufunc):
-                raise _ufunc_at_refused(value, at.__self__, loc)
-            raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
-                f"{gast.unparse(value)[:60]} changes a value in place (or has no effect), "
-                "with a differentiated value: srcdiff follows values assigned, not values "
-                "changed",
-                loc,
-                "assign a new value instead (d = {**d, 'b': v}, xs = xs + "
-                "[v], y = np.sort(x)); to keep values for later, return them with "
-                "has_aux=True",
-            )
+            self._changed_in_place(value, loc, out)
+            return
         written = self._written_by(value) if isinstance(value, gast.Call) else []
         out.append(  # print(x), logging: as written
             self.aliasing.kept_write(stmt, self.rename(stmt), written, loc, self.versions)

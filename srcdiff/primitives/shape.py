@@ -1,6 +1,6 @@
 """Primitives that move values around rather than compute new ones: copies and casts,
-containers, reshaping, joining and splitting, padding, windows, and arrays filled from a
-value. Also the functions standing for Python syntax (`y = x`, `[a, b]`, `np.r_[a, b]`)."""
+containers, reshaping, joining and splitting, and arrays filled from a value. Also the
+functions standing for Python syntax (`y = x`, `[a, b]`, `np.r_[a, b]`)."""
 
 import builtins
 import copy as copy_module
@@ -516,48 +516,6 @@ class c_join:
 
     def tangent(dz, z, *items):
         dz = np.c_[tuple(ditems)]
-
-
-# --- padding and windows ----------------------------------------------------------------------
-
-
-@_moves(
-    np.pad,
-    fresh=True,
-    samples=[
-        Sample("np.pad(x, ((0, 0), (1, 2)))", x=real(3, 4)),
-        Sample("np.pad(x, 1)", x=real(3, 4)),
-        Sample("np.pad(x, ((2, 1), (0, 3)), mode='reflect')", x=real(3, 4)),
-        Sample("np.pad(x, 2, 'edge')", x=real(3, 2)),
-        Sample("np.pad(x, (4, 1), mode='wrap')", x=real(3)),
-        Sample("np.pad(x, ((1, 2), (2, 0)), mode='symmetric')", x=real(2, 3)),
-    ],
-)
-class pad:
-    def adjoint(bz, z, array, pad_width, mode="constant", constant_values=0):
-        barray = runtime.unpad(bz, array, pad_width, mode=mode)
-
-    def tangent(dz, z, array, pad_width, mode="constant", constant_values=0):
-        dz = runtime.pad_tangent(darray, pad_width, mode=mode)
-
-
-@_moves(
-    np.lib.stride_tricks.sliding_window_view,
-    view=True,
-    samples=[
-        Sample(
-            "np.lib.stride_tricks.sliding_window_view(x, (2, 3), axis=(1, 2))[:, ::2]",
-            x=real(2, 5, 4),
-        ),
-        Sample("np.lib.stride_tricks.sliding_window_view(x, 2)", x=real(5)),
-    ],
-)
-class sliding_window_view:
-    def adjoint(bz, z, x, window_shape, axis=None):
-        bx = runtime.unwindow(bz, x, window_shape, axis=axis)
-
-    def tangent(dz, z, x, window_shape, axis=None):
-        dz = np.lib.stride_tricks.sliding_window_view(dx, window_shape, axis=axis)
 
 
 # --- arrays filled from values ----------------------------------------------------------------
