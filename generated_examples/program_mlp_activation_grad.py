@@ -101,6 +101,6 @@ def fwd_softplus(x):
 def bwd_softplus(b_t0, saved):
     _t0, x = saved
     saved.clear()
-    bx = b_t0 * np.exp(x - _t0)
+    bx = b_t0 * runtime.logaddexp_share(x, _t0, 0.0)
     del _t0, x
     return bx,

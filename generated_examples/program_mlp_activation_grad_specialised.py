@@ -57,7 +57,7 @@ def fwd_predict_s1(params, inputs, nonlinearity=np.tanh):
 def bwd_softplus_s1(b_t0, saved):
     _t0, x = saved
     saved.clear()
-    bx = b_t0 * np.exp(x - _t0)
+    bx = b_t0 * runtime.logaddexp_share(x, _t0, 0.0)
     del _t0, x
     return bx,
 

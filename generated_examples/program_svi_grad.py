@@ -105,7 +105,7 @@ def bwd_log_joint(b_t4, saved):
     del _t1
     b_t2 = runtime.unbroadcast(-b_t3, _t2)
     del b_t3
-    blogits = b_t2 * np.exp(logits - _t2)
+    blogits = b_t2 * runtime.logaddexp_share(logits, _t2, 0.0)
     del _t2, b_t2
     blogits += runtime.unbroadcast(b_t1 * targets, logits)
     del b_t1, logits, targets

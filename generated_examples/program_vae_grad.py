@@ -304,7 +304,7 @@ def bwd_bernoulli_log_density(b_t4, saved):
     del label_probabilities
     b_t3 = -blabel_probabilities
     del blabel_probabilities
-    b_t2 = b_t3 * np.exp(_t2 - _t3)
+    b_t2 = b_t3 * runtime.logaddexp_share(_t2, _t3, 0)
     del _t2, _t3, b_t3
     b_t0 = runtime.unbroadcast(b_t2 * _t1, _t0)
     del _t0, _t1, b_t2

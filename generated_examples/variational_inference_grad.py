@@ -40,7 +40,7 @@ def dvariational_inference(mean, log_std, eps, x, y):
     b_t4 = runtime.unreduce(blog_likelihood, _t4, axis=1)
     b_t2 = runtime.unbroadcast(b_t4, _t2)
     b_t3 = runtime.unbroadcast(-b_t4, _t3)
-    blogits = b_t3 * np.exp(logits - _t3)
+    blogits = b_t3 * runtime.logaddexp_share(logits, _t3, 0.0)
     blogits += runtime.unbroadcast(b_t2 * y, logits)
     bw = (runtime.unbroadcast(-b_t5 * (w - mean) / std ** 2, w)
         + runtime.matmul_grad(blogits, w, x.T, 0))

@@ -25,7 +25,7 @@ def dvariational_inference(mean, log_std, eps, x, y):
     bstd = (b_t5 * (((w - mean) / std) ** 2 - 1) / std).sum(axis=0)
     b_t4 = np.broadcast_to(np.reshape(b_t7, (8, 1)), (8, 20))
     b_t3 = -b_t4
-    blogits = b_t3 * np.exp(logits - _t3)
+    blogits = b_t3 * runtime.logaddexp_share(logits, _t3, 0.0)
     blogits += b_t4 * y
     bw = -b_t5 * (w - mean) / std ** 2 + blogits @ x
     b_t1 = np.reshape(b_t7, (8, 1))

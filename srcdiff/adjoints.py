@@ -246,7 +246,9 @@ class StatementAdjoints:
                     else ir.call("runtime.written", ir.name(b), ir.index_value(stmt.index))
                 )
                 read = ir.call("runtime.through_write", read, ir.name(target))
-                part = ir.call("runtime.unbroadcast", read, value)
+                # (a name of its own: the forward sweep's, shared, would follow a rename that
+                # copy propagation makes in the forward function of a split pair alone)
+                part = ir.call("runtime.unbroadcast", read, ir.name(value.id))
                 out.append(self.accumulate(value.id, part, live))
             out.append(
                 ir.assign(b, ir.call("runtime.zero_at", ir.name(b), ir.index_value(stmt.index)))

@@ -335,6 +335,15 @@ class Aliasing:
                 f"build {m} of row displays and read its rows by item until then, or replace "
                 f"the row ({m}[{indices[0]}] = [...])",
             )
+        if isinstance(root, gast.Attribute):  # (a layer's running mean kept on it)
+            raise UnsupportedError(
+                f"writing into {gast.unparse(target.value)} changes what an object holds: "
+                "srcdiff reads objects' fields in the function it differentiates, but does not "
+                "follow a change to them",
+                loc,
+                "keep the value in a local name and return it (with has_aux=True beside the "
+                "loss), and store it on the object after the call",
+            )
         hint = (
             f"write into the array by its own name ({holds[0]}[...] = ...)"
             if holds

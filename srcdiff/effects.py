@@ -110,6 +110,28 @@ class EffectStatements:
                     f"pop into a name first (item = {name}.pop()), then use the item",
                 )
 
+    def _changed_in_place(self, value, loc, out):
+        """A call changing a differentiated value in place: an array's own sort, followed
+        as `x = np.sort(x)`; anything else is refused."""
+        if _sorts_a_name(value) and self._sorts_its_own_array(value.func.value.id):
+            # (list.sort takes only key= and reverse=: anything else sorts an array)
+            self.assign_statement(_sorted_array(value), loc, out)
+            return
+        if _sorts_a_name(value):
+            raise _sort_refused(value, loc)
+        at = self.p.resolve(value.func)
+        if getattr(at, "__name__", None) == "at" and isinstance(at.__self__, np.ufunc):
+            raise _ufunc_at_refused(value, at.__self__, loc)
+        raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
+            f"{gast.unparse(value)[:60]} changes a value in place (or has no effect), "
+            "with a differentiated value: srcdiff follows values assigned, not values "
+            "changed",
+            loc,
+            "assign a new value instead (d = {**d, 'b': v}, xs = xs + "
+            "[v], y = np.sort(x)); to keep values for later, return them with "
+            "has_aux=True",
+        )
+
     def expression_statement(self, stmt, loc, out):
         """A bare expression: `stack.append(v)`, a call kept for its effect, a docstring."""
         value = stmt.value
@@ -149,21 +171,8 @@ class EffectStatements:
         ):
             raise _out_refused(value, loc)
         if self._is_active(value, self.varied) and not self._reads_only(value):
-            if _sorts_a_name(value) and self._sorts_its_own_array(value.func.value.id):
-                # (list.sort takes only key= and reverse=: anything else sorts an array)
-                self.assign_statement(_sorted_array(value), loc, out)
-                return
-            if _sorts_a_name(value):
-                raise _sort_refused(value, loc)
-            raise UnsupportedError(  # (np.copyto(y, x), x.sort(): a change in place)
-                f"{gast.unparse(value)[:60]} changes a value in place (or has no effect), "
-                "with a differentiated value: srcdiff follows values assigned, not values "
-                "changed",
-                loc,
-                "assign a new value instead (d = {**d, 'b': v}, xs = xs + "
-                "[v], y = np.sort(x)); to keep values for later, return them with "
-                "has_aux=True",
-            )
+            self._changed_in_place(value, loc, out)
+            return
         written = self._written_by(value) if isinstance(value, gast.Call) else []
         out.append(  # print(x), logging: as written
             self.aliasing.kept_write(stmt, self.rename(stmt), written, loc, self.versions)
@@ -383,4 +392,18 @@ def _yield_refused(loc):
         "gen(...), list(gen(...)), sum(gen(...)))",
         loc,
         "loop over the generator where it is called, or return a list instead of yielding values",
+    )
+
+
+def _ufunc_at_refused(call, ufunc, loc):
+    """The error for np.maximum.at(a, i, v) and the like of a differentiated value (np.add.at
+    and np.subtract.at are lowered to item writes: write_forms.py)."""
+    a, i, v = (gast.unparse(arg) for arg in call.args[:3]) if len(call.args) >= 3 else "aiv"
+    return UnsupportedError(
+        f"np.{ufunc.__name__}.at changes {a} in place, with a differentiated value: srcdiff "
+        "follows np.add.at and np.subtract.at, not other ufuncs' .at",
+        loc,
+        f"for a shift whose derivative cancels (a segment softmax's maximum), pass "
+        f"nf.stop_gradient({v}); else loop over the items: for k, j in enumerate({i}): "
+        f"{a}[j] = np.{ufunc.__name__}({a}[j], {v}[k])",
     )

@@ -434,6 +434,12 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
                 loc,
                 f"test for no items first ({what}(xs) if len(xs) else v), or use np.{what}(x)",
             )
+        if obj is complex:
+            raise UnsupportedError(
+                "complex(...) of differentiated values is not followed",
+                loc,
+                "write it as arithmetic: re + 1j * im (complex(x) as x + 0j)",
+            )
         refuse_reduce(obj, loc)
         refuse_piecewise(obj, loc)
         refuse_block(obj, loc)

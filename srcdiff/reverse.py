@@ -472,11 +472,14 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         elif isinstance(stmt, ir.If):
             out += self.reverse_if(stmt, live)
         elif isinstance(stmt, ir.For):
+            # (a copy: the forward loop's own, shared, would follow a rename that copy
+            # propagation makes in the forward function of a split pair alone)
+            iterable = ir.copy_tree(stmt.iter)
             ran = (
-                stmt.iter
+                iterable
                 if stmt.counter is None
                 else gast.Subscript(
-                    value=stmt.iter,
+                    value=iterable,
                     slice=gast.Slice(lower=None, upper=ir.name(stmt.counter), step=None),
                     ctx=gast.Load(),
                 )

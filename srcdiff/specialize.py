@@ -434,14 +434,27 @@ def _parsed(emitted):
     return emitted.parsed
 
 
+def _unannotated(parameter):
+    if parameter is None or parameter.annotation is None:
+        return parameter
+    parameter = copy.copy(parameter)
+    parameter.annotation = None
+    return parameter
+
+
 def compile_function(func, emitted, defaults, label):
     """Compile a gast FunctionDef made from a function of `emitted` into a function whose
     globals are emitted's scope (so it sees the same callees and refreshed globals)."""
-    # (the defaults are given below: their expressions may name what this scope lacks)
+    # (the defaults are given below, and the annotations are dropped: their expressions,
+    # evaluated where the def runs, may name what this scope lacks, `x: np.ndarray`)
     bare = copy.copy(func)
     bare.args = copy.copy(func.args)
     bare.args.defaults = []
     bare.args.kw_defaults = [None] * len(func.args.kwonlyargs)
+    bare.returns = None
+    for field in ("posonlyargs", "args", "kwonlyargs"):
+        setattr(bare.args, field, [_unannotated(a) for a in getattr(func.args, field)])
+    bare.args.vararg, bare.args.kwarg = map(_unannotated, (func.args.vararg, func.args.kwarg))
     source, rows = codegen.function_source(bare)  # (rows: func's statements carry f's lines)
     filename = f"<srcdiff {label} {cache.digest(source)[:8]}>"
     origin = (emitted.meta.defined.filename, rows)

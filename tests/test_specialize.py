@@ -567,3 +567,34 @@ def test_the_transforms_trees_are_made_those_its_source_parses_to(rng):
     assert total.left.left is not total.left.right and isinstance(total.right, gast.UnaryOp)
     x, w = rng.normal(size=(3, 4)), rng.normal(size=4)
     check_grad(long_named_loop, x, w, wrt=1)
+
+
+_ANNOTATED = """{future}
+import numpy as np
+
+
+def annotated(x: np.ndarray, w: float = 2.0) -> float:
+    return np.sum(np.tanh(x * w))
+"""
+
+
+@pytest.mark.parametrize("future", ["", "from __future__ import annotations"])
+def test_an_annotated_function_is_specialised(tmp_path, future, rng):
+    """The specialised def ran in an empty scope, where `x: np.ndarray` named no np: every
+    annotated function ran its generic code, with a warning."""
+    import importlib.util
+    import warnings
+
+    path = tmp_path / f"annotated_{bool(future)}.py"
+    path.write_text(_ANNOTATED.format(future=future))
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    x = rng.normal(size=4)
+    df = nf.grad(module.annotated)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = df(x, 0.7)
+    assert df.source_for(x, 0.7).startswith("def dannotated(x, w):")
+    wanted = numerical_grad(lambda v: module.annotated(v, 0.7), (x,))
+    np.testing.assert_allclose(got, wanted, rtol=1e-6)

@@ -199,6 +199,7 @@ class _Program:
         self.ranks = {}  # id(statement) -> its place in program order
         self.by_target, self.by_source = {}, {}  # name -> orders of copies into it, of it
         self.blocks = []
+        self.else_blocks = set()  # (ids of the `orelse` blocks: left empty, they go unwritten)
         self._index(func.body, None)
 
     def _index(self, block, around):
@@ -218,6 +219,8 @@ class _Program:
                 value = values.get(field)
                 if field in ("body", "orelse") and value.__class__ is list:
                     nested.append(value)
+                    if field == "orelse":
+                        self.else_blocks.add(id(value))
                 else:
                     _push(value, todo)
             self._index_names(ir.names_under(todo), id(stmt), stmt)
@@ -345,12 +348,15 @@ class _Program:
 
     def drop_removed(self):
         for block in self.blocks:
+            was_empty = not block
             block[:] = [
                 stmt
                 for stmt in block
                 if id(stmt) not in self.copy_order
                 or self.copies[self.copy_order[id(stmt)]] is not None
             ]
+            if not block and not was_empty and id(block) not in self.else_blocks:
+                block.append(gast.Pass())  # (a loop's body that was one copy: `a = b`)
 
 
 def _copy_back(stmt, copy):

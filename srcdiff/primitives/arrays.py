@@ -1,8 +1,9 @@
 """numpy's array manipulation: atleast_*, the stacks and splits, repeat and tile, rolls,
 rotations, flips and moved axes, diagonals, kron, select, append, sort, take,
-take_along_axis and meshgrid. Each is linear in its array arguments (kron in each one):
-its tangent is the function itself applied to the tangents, its adjoint the transposed map
-(runtime/rearranging.py, whose helpers' records are in helpers_arrays.py)."""
+take_along_axis, meshgrid, np.pad and sliding windows. Each is linear in its array
+arguments (kron in each one): its tangent is the function itself applied to the tangents,
+its adjoint the transposed map (runtime/rearranging.py, whose helpers' records are in
+helpers_arrays.py)."""
 
 import numpy as np
 
@@ -514,3 +515,45 @@ class meshgrid:
 
     def tangent(dz, z, *xi, copy=True, sparse=False, indexing="xy"):
         dz = np.meshgrid(*dxi, copy=copy, sparse=sparse, indexing=indexing)
+
+
+# --- padding and windows ----------------------------------------------------------------------
+
+
+@_moves(
+    np.pad,
+    fresh=True,
+    samples=[
+        Sample("np.pad(x, ((0, 0), (1, 2)))", x=real(3, 4)),
+        Sample("np.pad(x, 1)", x=real(3, 4)),
+        Sample("np.pad(x, ((2, 1), (0, 3)), mode='reflect')", x=real(3, 4)),
+        Sample("np.pad(x, 2, 'edge')", x=real(3, 2)),
+        Sample("np.pad(x, (4, 1), mode='wrap')", x=real(3)),
+        Sample("np.pad(x, ((1, 2), (2, 0)), mode='symmetric')", x=real(2, 3)),
+    ],
+)
+class pad:
+    def adjoint(bz, z, array, pad_width, mode="constant", constant_values=0):
+        barray = runtime.unpad(bz, array, pad_width, mode=mode)
+
+    def tangent(dz, z, array, pad_width, mode="constant", constant_values=0):
+        dz = runtime.pad_tangent(darray, pad_width, mode=mode)
+
+
+@_moves(
+    np.lib.stride_tricks.sliding_window_view,
+    view=True,
+    samples=[
+        Sample(
+            "np.lib.stride_tricks.sliding_window_view(x, (2, 3), axis=(1, 2))[:, ::2]",
+            x=real(2, 5, 4),
+        ),
+        Sample("np.lib.stride_tricks.sliding_window_view(x, 2)", x=real(5)),
+    ],
+)
+class sliding_window_view:
+    def adjoint(bz, z, x, window_shape, axis=None):
+        bx = runtime.unwindow(bz, x, window_shape, axis=axis)
+
+    def tangent(dz, z, x, window_shape, axis=None):
+        dz = np.lib.stride_tricks.sliding_window_view(dx, window_shape, axis=axis)

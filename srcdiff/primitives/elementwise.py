@@ -262,24 +262,40 @@ class log10:
 
 @ufunc(np.logaddexp, samples=binary("np.logaddexp(x1, x2)"))
 class logaddexp:
-    def adjoint(bz, z, x1, x2):
-        bx1 = runtime.unbroadcast(bz * np.exp(x1 - z), x1)
-        bx2 = runtime.unbroadcast(bz * np.exp(x2 - z), x2)
+    def adjoint(bz, z, x1, x2):  # (each weighed by exp(x - z), half at a tie: of -infs too)
+        bx1 = runtime.unbroadcast(bz * runtime.logaddexp_share(x1, z, x2), x1)
+        bx2 = runtime.unbroadcast(bz * runtime.logaddexp_share(x2, z, x1), x2)
 
     def tangent(dz, z, x1, x2):
-        dz = dx1 * np.exp(x1 - z)
-        dz = dx2 * np.exp(x2 - z)
+        dz = dx1 * runtime.logaddexp_share(x1, z, x2)
+        dz = dx2 * runtime.logaddexp_share(x2, z, x1)
 
 
 @ufunc(np.logaddexp2, samples=binary("np.logaddexp2(x1, x2)"))
 class logaddexp2:
-    def adjoint(bz, z, x1, x2):
-        bx1 = runtime.unbroadcast(bz * np.exp2(x1 - z), x1)
-        bx2 = runtime.unbroadcast(bz * np.exp2(x2 - z), x2)
+    def adjoint(bz, z, x1, x2):  # (2**(x - z) is exp((x - z) ln 2))
+        bx1 = runtime.unbroadcast(
+            bz
+            * runtime.logaddexp_share(
+                x1 * 0.6931471805599453, z * 0.6931471805599453, x2 * 0.6931471805599453
+            ),
+            x1,
+        )
+        bx2 = runtime.unbroadcast(
+            bz
+            * runtime.logaddexp_share(
+                x2 * 0.6931471805599453, z * 0.6931471805599453, x1 * 0.6931471805599453
+            ),
+            x2,
+        )
 
     def tangent(dz, z, x1, x2):
-        dz = dx1 * np.exp2(x1 - z)
-        dz = dx2 * np.exp2(x2 - z)
+        dz = dx1 * runtime.logaddexp_share(
+            x1 * 0.6931471805599453, z * 0.6931471805599453, x2 * 0.6931471805599453
+        )
+        dz = dx2 * runtime.logaddexp_share(
+            x2 * 0.6931471805599453, z * 0.6931471805599453, x1 * 0.6931471805599453
+        )
 
 
 # --- powers and roots -------------------------------------------------------------------------

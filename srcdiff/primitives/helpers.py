@@ -235,6 +235,31 @@ class winner_share:
         dz = runtime.winner_share(dg, x, other)
 
 
+# (the tie where both are -inf keeps its 1/2: what it multiplies there is zero)
+@helper(
+    runtime.logaddexp_share,
+    constant=("other",),
+    samples=[
+        Sample(
+            "runtime.logaddexp_share(x, total, other)",
+            x=real(4),
+            total=real(4),
+            other=real(4),
+            constant=("other",),
+        ),
+        Sample("runtime.logaddexp_share(x, total, 0.5)", x=real(2, 3), total=real(3)),
+    ],
+)
+class logaddexp_share:
+    def adjoint(bz, z, x, total, other):
+        bx = runtime.unbroadcast(bz * z, x)
+        btotal = runtime.unbroadcast(-bz * z, total)
+
+    def tangent(dz, z, x, total, other):
+        dz = dx * z
+        dz = -dtotal * z
+
+
 @helper(
     runtime.within,
     differentiable=False,

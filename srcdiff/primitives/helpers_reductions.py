@@ -101,22 +101,20 @@ class mean_grad:
     ],
 )
 class var_grad:
+    # (1.0, a Python number, spreads in x's dtype: np.ones_like(g) of a Python g is float64)
     def adjoint(bz, z, g, x, axis=None, ddof=0, keepdims=False, where=True):
         bg = runtime.reduce_like(
-            bz
-            * runtime.var_grad(
-                np.ones_like(g), x, axis=axis, ddof=ddof, keepdims=keepdims, where=where
-            ),
+            bz * runtime.var_grad(1.0, x, axis=axis, ddof=ddof, keepdims=True, where=where),
             g,
             axis=axis,
             keepdims=keepdims,
         )
         bx = runtime.var_grad(
-            np.ones_like(g),
+            1.0,
             bz * runtime.unreduce(g, x, axis, keepdims),
             axis=axis,
             ddof=ddof,
-            keepdims=keepdims,
+            keepdims=True,
             where=where,
         )
 

@@ -5,6 +5,7 @@ import gast
 import numpy as np
 
 from .. import ir
+from ..runtime.core import _weak_spread_dtype
 from ..shapes import Const, EitherScalar, ShapeOf, Typed, widen
 
 
@@ -64,10 +65,19 @@ def spread(g_node, g, x, axis, keepdims):
     if xs is None or not isinstance(axis, Const) or not isinstance(keepdims, Const):
         return None
     g = widen(g)
-    if not isinstance(g, (Typed, EitherScalar)):
+    if not isinstance(g, (Typed, EitherScalar)) or _weakly_cast(g, x):
         return None
     if xs == () and g.shape != ():  # (scipy keeps a 0-d x's dimension as 1-d)
         g_node = ir.call("np.reshape", g_node, literal(()))
     elif not keepdims.value and g.shape != ():
         g_node = ir.call("np.reshape", g_node, literal(reduced_shape(xs, axis.value, False)))
     return ir.call("np.broadcast_to", g_node, literal(xs))
+
+
+def _weakly_cast(g, x):
+    """Whether unreduce makes Python number g an array of x's dtype, not of g's own (1.0 over
+    a float32 x: float32, as numpy's arithmetic would), which np.broadcast_to(g) would not."""
+    python = isinstance(g, EitherScalar) or g.type in (int, float, complex)
+    x_dtype = getattr(widen(x), "dtype", None)
+    number = g.dtype.type(0).item()
+    return python and (x_dtype is None or _weak_spread_dtype(number, x_dtype) != g.dtype)

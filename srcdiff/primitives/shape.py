@@ -1,6 +1,6 @@
 """Primitives that move values around rather than compute new ones: copies and casts,
-containers, reshaping, joining and splitting, padding, windows, and arrays filled from a
-value. Also the functions standing for Python syntax (`y = x`, `[a, b]`, `np.r_[a, b]`)."""
+containers, reshaping, joining and splitting, and arrays filled from a value. Also the
+functions standing for Python syntax (`y = x`, `[a, b]`, `np.r_[a, b]`)."""
 
 import builtins
 import copy as copy_module
@@ -136,12 +136,14 @@ class item:
         dz = np.sum(dx)
 
 
-# np.float64(x): a cast (of an array, an array; of a number, numpy's scalar)
+# np.float64(x), np.float32(x): a cast (of an array, an array; of a number, numpy's scalar)
 @_moves(
     np.float64,
+    np.float32,
     samples=[
         Sample("np.float64(np.sum(x)) * x", x=real(3)),
         Sample("np.float64(x) * x", x=real(3)),
+        # (np.float32's rounding would swamp a float64 central difference: test_probe5.py)
     ],
 )
 class float64:
@@ -191,6 +193,28 @@ class asarray:
 
     def tangent(dz, z, a, dtype=None):
         dz = runtime.cast_grad(np.asarray(da), z, z)
+
+
+# (a copy in the memory order asked for where `a` is not so already, else `a` itself; of a
+# 0-d value a 1-d array: ndim >= 1)
+@_moves(
+    np.ascontiguousarray,
+    np.asfortranarray,
+    view=True,
+    casts=True,
+    samples=[
+        Sample(
+            "np.ascontiguousarray(x.T[::-1]) * np.asfortranarray(x.T, dtype=float)", x=real(3, 2)
+        ),
+        Sample("np.ascontiguousarray(np.sum(x)) * x", x=real(3)),
+    ],
+)
+class ascontiguousarray:
+    def adjoint(bz, z, a, dtype=None):
+        ba = runtime.cast_grad(np.reshape(bz, np.shape(a)), z, a)
+
+    def tangent(dz, z, a, dtype=None):
+        dz = runtime.cast_grad(np.reshape(np.asarray(da), np.shape(z)), z, z)
 
 
 @_moves(
@@ -492,48 +516,6 @@ class c_join:
 
     def tangent(dz, z, *items):
         dz = np.c_[tuple(ditems)]
-
-
-# --- padding and windows ----------------------------------------------------------------------
-
-
-@_moves(
-    np.pad,
-    fresh=True,
-    samples=[
-        Sample("np.pad(x, ((0, 0), (1, 2)))", x=real(3, 4)),
-        Sample("np.pad(x, 1)", x=real(3, 4)),
-        Sample("np.pad(x, ((2, 1), (0, 3)), mode='reflect')", x=real(3, 4)),
-        Sample("np.pad(x, 2, 'edge')", x=real(3, 2)),
-        Sample("np.pad(x, (4, 1), mode='wrap')", x=real(3)),
-        Sample("np.pad(x, ((1, 2), (2, 0)), mode='symmetric')", x=real(2, 3)),
-    ],
-)
-class pad:
-    def adjoint(bz, z, array, pad_width, mode="constant", constant_values=0):
-        barray = runtime.unpad(bz, array, pad_width, mode=mode)
-
-    def tangent(dz, z, array, pad_width, mode="constant", constant_values=0):
-        dz = runtime.pad_tangent(darray, pad_width, mode=mode)
-
-
-@_moves(
-    np.lib.stride_tricks.sliding_window_view,
-    view=True,
-    samples=[
-        Sample(
-            "np.lib.stride_tricks.sliding_window_view(x, (2, 3), axis=(1, 2))[:, ::2]",
-            x=real(2, 5, 4),
-        ),
-        Sample("np.lib.stride_tricks.sliding_window_view(x, 2)", x=real(5)),
-    ],
-)
-class sliding_window_view:
-    def adjoint(bz, z, x, window_shape, axis=None):
-        bx = runtime.unwindow(bz, x, window_shape, axis=axis)
-
-    def tangent(dz, z, x, window_shape, axis=None):
-        dz = np.lib.stride_tricks.sliding_window_view(dx, window_shape, axis=axis)
 
 
 # --- arrays filled from values ----------------------------------------------------------------

@@ -436,12 +436,23 @@ def unreduce(g, x, axis=None, keepdims=False, where=True):
     """Adjoint of a sum: spread `g` back over the reduced axes of `x` (the elements `where`
     leaves out get none). The result is a read-only broadcast view (no copy): adjoints are
     never written in place, and as_grad copies one before handing it out as a gradient."""
+    if isinstance(g, (int, float, complex)):  # (a Python number is weak: float32 x keeps it)
+        g = np.asarray(g, _weak_spread_dtype(g, np.asarray(x).dtype))
     g = np.asarray(g)
     if not keepdims or np.ndim(x) == 0:  # (scipy keeps a 0-d x's dimension as 1-d)
         g = g.reshape(_keepdims_shape(x, axis))
     if where is not True:
         return np.where(where, np.broadcast_to(g, np.shape(x)), np.zeros((), g.dtype))
     return np.broadcast_to(g, np.shape(x))
+
+
+def _weak_spread_dtype(g, dtype):
+    """The dtype unreduce gives Python number g spread over an array of `dtype`: numpy's
+    promotion of a weak number, with the precision of a complex dtype but not its complexity
+    (a real adjoint stays real)."""
+    if dtype.kind == "c":
+        dtype = np.finfo(dtype).dtype
+    return np.result_type(dtype, g)
 
 
 def reduce_like(g, like, axis=None, keepdims=False, where=True):

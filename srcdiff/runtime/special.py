@@ -7,7 +7,14 @@ import math
 
 import numpy as np
 
-__all__ = ["bessel_i", "clipped_high", "clipped_low", "sinc_derivative", "within"]
+__all__ = [
+    "bessel_i",
+    "clipped_high",
+    "clipped_low",
+    "logaddexp_share",
+    "sinc_derivative",
+    "within",
+]
 
 _TERMS = 12  # of the series, enough for float64 where it is used (|pi x| < 1)
 
@@ -69,3 +76,15 @@ def clipped_low(a, low, high):
 def clipped_high(a, low, high):
     """Where np.clip(a, low, high) gives `high`: a above it, or low above it."""
     return np.greater(a if low is None else np.maximum(a, low), high)
+
+
+def logaddexp_share(x, total, other):
+    """x's part of the derivative of total = np.logaddexp(x, other), exp(x - total): half
+    where x and other tie, as at a finite tie, also where both are -inf (log-probabilities of
+    zero: a CTC or soft-DTW table's cells not reached), whose exp(-inf - -inf) is NaN; all of
+    it where x alone is +inf."""
+    with np.errstate(invalid="ignore"):  # (-inf - -inf and inf - inf: replaced below)
+        share = np.exp(x - total)
+    return np.where(np.equal(x, other), 0.5, np.where(np.isposinf(x), 1.0, share)).astype(
+        share.dtype, copy=False
+    )[()]
