@@ -12,6 +12,13 @@ from dataclasses import dataclass, field
 import gast
 
 from .errors import Location
+from .name_walk import (  # noqa: F401  (the passes ask ir for them)
+    FIELDLESS,
+    name_nodes,
+    names_in,
+    names_under,
+    reads_and_writes,
+)
 
 
 @dataclass
@@ -474,81 +481,8 @@ _EXPR = gast.expr
 _ATOMS = (str, int, float, bool, type(None), complex, bytes, type(Ellipsis))
 _ATOM_TYPES = frozenset(_ATOMS)
 _CONTEXTS = frozenset({gast.Load, gast.Store, gast.Del, gast.Param})
-
-
-def name_nodes(node):
-    """The Name nodes anywhere below `node` (a parameter's too), in no particular order."""
-    return _names_below(node)
-
-
-def names_in(node, ctx=gast.Load):
-    """The ids of the names read (or stored, with ctx=gast.Store) anywhere below `node`."""
-    return {name.id for name in _names_below(node) if isinstance(name.ctx, ctx)}
-
-
-def reads_and_writes(node, kinds=frozenset()):
-    """(the ids of the names read, those stored or deleted) anywhere below `node`, in one
-    visit; and, where `kinds` (node classes) is given, the nodes of those kinds below it."""
-    read, written = set(), set()
-    found = [] if kinds else None
-    for name in _names_below(node, kinds, found):
-        if isinstance(name.ctx, gast.Load):
-            read.add(name.id)
-        elif isinstance(name.ctx, (gast.Store, gast.Del)):
-            written.add(name.id)
-    return (read, written, found) if kinds else (read, written)
-
-
-def _names_below(node, kinds=frozenset(), found=None):
-    """The Name nodes below `node`; the nodes of `kinds` among them are added to `found`."""
-    return names_under([node], kinds, found)
-
-
-def names_under(todo, kinds=frozenset(), found=None):
-    """The Name nodes in and below the nodes `todo` (a list it extends as it walks: walk's
-    loop, inlined, as the passes ask this of every statement, some of them twice); the nodes
-    of `kinds` among them are added to `found`. A Name's context and the like hold none:
-    only a parameter's annotation is looked into, and no node without fields (a context,
-    an operator). The commonest nodes of arithmetic are taken apart directly (in their
-    fields' order): the generic look at each field costs most of the walk."""
-    names = []
-    for current in todo:
-        kind = current.__class__
-        if kind is _NAME:
-            names.append(current)
-            annotation = current.__dict__.get("annotation")
-            if annotation is not None:  # (a parameter's)
-                todo.append(annotation)
-            continue
-        if kind in kinds:
-            found.append(current)
-        if kind is _BINOP:
-            todo.append(current.left)
-            todo.append(current.right)
-            continue
-        if kind is _ATTRIBUTE:
-            todo.append(current.value)
-            continue
-        if kind is _CONSTANT:
-            continue
-        values = current.__dict__
-        for name in current._fields:
-            value = values.get(name)
-            if value.__class__ is list:
-                todo.extend([item for item in value if isinstance(item, _AST)])
-            elif isinstance(value, _AST) and value.__class__ not in FIELDLESS:
-                todo.append(value)
-    return names
-
-
 _NAME, _BINOP, _ATTRIBUTE, _CONSTANT = gast.Name, gast.BinOp, gast.Attribute, gast.Constant
 _LOAD, _STORE = gast.Load, gast.Store
-# nodes without fields (contexts, operators): names_in need not visit them
-FIELDLESS = frozenset(
-    kind
-    for kind in vars(gast).values()
-    if isinstance(kind, type) and issubclass(kind, _AST) and kind._fields == ()
-)
 
 
 def is_simple(node):
