@@ -469,8 +469,9 @@ def pausing_gc(fn):
         try:
             return fn(*args, **kwargs)
         finally:
-            gc.freeze()
-            gc.unfreeze()
+            if not gc.get_freeze_count():  # (a program's own frozen objects stay frozen)
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
     return paused

@@ -200,6 +200,28 @@ def test_a_transform_leaves_no_reference_cycle_per_statement(tmp_path):
     assert long <= short + 10, (short, long)
 
 
+def frozen_probe(w, x):
+    return np.sum(np.tanh(x * w) ** 2)
+
+
+def test_a_programs_own_frozen_objects_stay_frozen():
+    """The transform moves what it leaves alive to the oldest generation (gc.freeze, then
+    gc.unfreeze); a program that froze its objects itself (before forking workers, say)
+    finds them frozen still after a transform and a specialisation."""
+    import gc
+
+    import srcdiff as nf
+
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        nf.grad(frozen_probe)(0.5, np.arange(3.0))
+        assert gc.get_freeze_count() > frozen - 1000  # (less those freed since: a few)
+    finally:
+        gc.unfreeze()
+
+
 _PLAIN_CASES = """
 import numpy as np
 
