@@ -324,6 +324,14 @@ def dotted(node):
     return None
 
 
+# the statements holding blocks of statements (a simple statement holds none to look into)
+HOLDING_BLOCKS = frozenset(
+    kind
+    for kind in vars(gast).values()
+    if isinstance(kind, type) and issubclass(kind, gast.stmt) and "body" in kind._fields
+)
+
+
 def walk(node):
     """`node` and every node below it, in gast.walk's order (breadth first), at a fraction
     of its cost (which the passes pay once or more per statement: linear, but the bulk);

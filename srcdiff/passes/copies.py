@@ -46,7 +46,7 @@ def _coalesce(block, counts):
     there is a pair (with no look at how often its temporary is read or written)."""
     kept, found = [], False
     for stmt in block:
-        if stmt.__class__ in _HOLDING:  # (no look into the commonest: a simple statement)
+        if stmt.__class__ in ir.HOLDING_BLOCKS:  # (no look into the commonest: a simple statement)
             for field in ("body", "orelse", "finalbody"):
                 inner = getattr(stmt, field, None)
                 if inner.__class__ is list:
@@ -82,16 +82,6 @@ def _copy_names(func):
             names.add(stmt.targets[0].id)
             names.add(stmt.value.id)
     return names
-
-
-# the statements holding blocks of statements
-_HOLDING = frozenset(
-    kind
-    for kind in vars(gast).values()
-    if isinstance(kind, type)
-    and issubclass(kind, gast.stmt)
-    and {"body", "orelse", "finalbody", "handlers"} & set(kind._fields)
-)
 
 
 def _assigns_one_name(stmt):
@@ -207,7 +197,7 @@ class _Program:
         for index, stmt in enumerate(block):
             self.place[id(stmt)] = (id(block), index, around)
             self.ranks[id(stmt)] = len(self.ranks)
-            if self.name_nodes is not None and stmt.__class__ not in _HOLDING:
+            if self.name_nodes is not None and stmt.__class__ not in ir.HOLDING_BLOCKS:
                 self._index_names(self.name_nodes(stmt), id(stmt), stmt)
                 if stmt.__class__ is gast.Assign and _is_copy(stmt):
                     self.add_copy(stmt)

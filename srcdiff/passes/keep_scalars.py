@@ -76,7 +76,7 @@ def _candidates(func):
     return [
         (stmt, outer)
         for outer in func.body
-        for stmt in (_statements(outer) if outer.__class__ in _HOLDING else (outer,))
+        for stmt in (_statements(outer) if outer.__class__ in ir.HOLDING_BLOCKS else (outer,))
         if stmt.__class__ is gast.Assign
         and stmt.value.__class__ is gast.Call
         and len(stmt.targets) == 1
@@ -96,20 +96,11 @@ def _binds_alike(after, before, name):
 def _statements(stmt):
     """`stmt` and the statements of the blocks in it, in order."""
     found = [stmt]
-    if stmt.__class__ in _HOLDING:  # (no look into the commonest: a simple statement)
+    if stmt.__class__ in ir.HOLDING_BLOCKS:  # (no look into the commonest: a simple statement)
         for field in ("body", "orelse"):
             for inner in getattr(stmt, field, None) or ():
                 found += _statements(inner)
     return found
-
-
-_HOLDING = frozenset(
-    kind
-    for kind in vars(gast).values()
-    if isinstance(kind, type)
-    and issubclass(kind, gast.stmt)
-    and {"body", "orelse"} & set(kind._fields)
-)
 
 
 def _elementwise_reads(stmt, copies):
