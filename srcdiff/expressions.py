@@ -299,10 +299,10 @@ class Expressions(UserCalls, CallArguments, UnknownCallees):
         the adjoint of the read, as the reverse sweep runs, would find it changed. (Not
         where a runtime helper reads it: those of emitted code follow its lists' changes.)"""
         return (
-            not self.forward_mode
+            isinstance(node, gast.Name)
+            and node.id in self.stacks  # (first: asked of every argument of every primitive)
+            and not self.forward_mode
             and not any(runtime.is_helper(fn) for fn in record.functions)
-            and isinstance(node, gast.Name)
-            and node.id in self.stacks
             and self._is_active(node)
             and self.read_later(node.id)
         )
