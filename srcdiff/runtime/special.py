@@ -12,6 +12,7 @@ __all__ = [
     "clipped_high",
     "clipped_low",
     "logaddexp_share",
+    "math_polygamma",
     "sinc_derivative",
     "within",
 ]
@@ -88,3 +89,31 @@ def logaddexp_share(x, total, other):
     return np.where(np.equal(x, other), 0.5, np.where(np.isposinf(x), 1.0, share)).astype(
         share.dtype, copy=False
     )[()]
+
+
+# the Bernoulli numbers B_2k, k = 1, 2, ...: of the asymptotic series of digamma's derivatives
+_BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)
+_SERIES_FROM = 20.0  # where the series' terms fall below float64's digits (plus n, below)
+
+
+def math_polygamma(n, x):
+    """The n-th derivative of digamma at a number x (math.lgamma's derivative is digamma,
+    math.gamma's is gamma times it), in plain Python, so that differentiating math's gamma
+    functions needs no SciPy. psi_n(x) = psi_n(x + 1) - (-1)**n n! / x**(n + 1) carries x up
+    (from either sign) to where the asymptotic series in 1/x is exact to float64."""
+    x, n = float(x), int(n)
+    sign, total = (-1.0) ** n, 0.0
+    while x < _SERIES_FROM + n:
+        total -= sign * math.factorial(n) / x ** (n + 1)
+        x += 1.0
+    if n == 0:
+        series = math.log(x) - 1 / (2 * x)
+        series -= sum(b / (2 * k + 2) / x ** (2 * k + 2) for k, b in enumerate(_BERNOULLI))
+    else:  # (-1)**(n+1) ((n-1)!/x**n + n!/(2 x**(n+1)) + the sum of B_2k (2k+n-1)!/(2k)! x**(2k+n))
+        series = math.factorial(n - 1) / x**n + math.factorial(n) / (2 * x ** (n + 1))
+        series += sum(
+            b * math.factorial(2 * k + n + 1) / math.factorial(2 * k + 2) / x ** (2 * k + 2 + n)
+            for k, b in enumerate(_BERNOULLI)
+        )
+        series *= -sign
+    return total + series
