@@ -24,6 +24,7 @@ from .primitives import (
     helpers_arrays,
     helpers_statistics,
     numerics,
+    order_statistics,
     products,
     python_math,
     selecting,

@@ -149,12 +149,13 @@ def close(got, expected, rtol, atol):
 
 @functools.cache
 def _autograd_namespace(module_name):
-    """The module's globals with `np` bound to autograd.numpy and each function the module
-    defines recreated there (so calls between them stay inside autograd)."""
+    """The module's globals with `np` bound to autograd.numpy (and the names its
+    AUTOGRAD_NAMES gives, helpers/autograd_twins.py) and each function the module defines
+    recreated there (so calls between them stay inside autograd)."""
     import autograd.numpy as anp
 
     module_globals = vars(sys.modules[module_name])
-    namespace = dict(module_globals, np=anp)
+    namespace = {**module_globals, "np": anp, **module_globals.get("AUTOGRAD_NAMES", {})}
     for name, value in module_globals.items():
         if isinstance(value, types.FunctionType) and value.__module__ == module_name:
             namespace[name] = _twin_in(value, namespace)

@@ -79,14 +79,24 @@ for function, call in (
             a=constant(np.array([[1.0, 2.0, 2.0], [2.0, 0.0, 3.0]])),
             constant=("a",),
         ),
+        Sample(
+            "runtime.quantile_grad(g, a, [0.2, 0.5], axis=1, skip_nans=True)",
+            g=real(2, 4),
+            a=with_nans(4, 3),
+            constant=("a",),
+        ),
     ],
 )
 class quantile_grad:
-    def adjoint(bz, z, g, a, q, axis=None, keepdims=False, method="linear"):
-        bg = runtime.quantile_tangent(bz, a, q, axis=axis, keepdims=keepdims, method=method)
+    def adjoint(bz, z, g, a, q, axis=None, keepdims=False, method="linear", skip_nans=False):
+        bg = runtime.quantile_tangent(
+            bz, a, q, axis=axis, keepdims=keepdims, method=method, skip_nans=skip_nans
+        )
 
-    def tangent(dz, z, g, a, q, axis=None, keepdims=False, method="linear"):
-        dz = runtime.quantile_grad(dg, a, q, axis=axis, keepdims=keepdims, method=method)
+    def tangent(dz, z, g, a, q, axis=None, keepdims=False, method="linear", skip_nans=False):
+        dz = runtime.quantile_grad(
+            dg, a, q, axis=axis, keepdims=keepdims, method=method, skip_nans=skip_nans
+        )
 
 
 @helper(
@@ -105,14 +115,24 @@ class quantile_grad:
             a=constant(np.array([1.0, 3.0, 1.0, 1.0])),
             constant=("a",),
         ),
+        Sample(
+            "runtime.quantile_tangent(d, a, 0.3, axis=0, skip_nans=True)",
+            d=real(5, 2),
+            a=with_nans(5, 2),
+            constant=("a",),
+        ),
     ],
 )
 class quantile_tangent:
-    def adjoint(bz, z, d, a, q, axis=None, keepdims=False, method="linear"):
-        bd = runtime.quantile_grad(bz, a, q, axis=axis, keepdims=keepdims, method=method)
+    def adjoint(bz, z, d, a, q, axis=None, keepdims=False, method="linear", skip_nans=False):
+        bd = runtime.quantile_grad(
+            bz, a, q, axis=axis, keepdims=keepdims, method=method, skip_nans=skip_nans
+        )
 
-    def tangent(dz, z, d, a, q, axis=None, keepdims=False, method="linear"):
-        dz = runtime.quantile_tangent(dd, a, q, axis=axis, keepdims=keepdims, method=method)
+    def tangent(dz, z, d, a, q, axis=None, keepdims=False, method="linear", skip_nans=False):
+        dz = runtime.quantile_tangent(
+            dd, a, q, axis=axis, keepdims=keepdims, method=method, skip_nans=skip_nans
+        )
 
 
 helper(

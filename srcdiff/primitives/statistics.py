@@ -1,7 +1,8 @@
 """numpy's statistics and running operations: cumprod, diff, average, ptp, the NaN-ignoring
-reductions (nansum, nanmean, nanvar, nanstd, nanmax, nanmin), median, percentile, quantile
-and cov. `axis=` and `keepdims=` are honoured as by the reductions of reductions.py; the
-helpers are in runtime/statistics.py (their records in helpers_statistics.py)."""
+reductions (nansum, nanmean, nanvar, nanstd, nanmax, nanmin) and cov (median, percentile and
+quantile are in order_statistics.py). `axis=` and `keepdims=` are honoured as by the
+reductions of reductions.py; the helpers are in runtime/statistics.py (their records in
+helpers_statistics.py)."""
 
 import numpy as np
 
@@ -249,112 +250,8 @@ class nanextremum:
         )
 
 
-# --- order statistics: numpy's linear interpolation; tied values share their part evenly ----
-
-
-@_reduction(
-    np.median,
-    samples=_axes("np.median(x{})", distinct(2, 3, 4)) + [Sample("np.median(x)", x=distinct(5))],
-)
-class median:
-    def adjoint(bz, z, a, axis=None, out=None, overwrite_input=False, keepdims=False):
-        ba = runtime.quantile_grad(bz, a, 0.5, axis=axis, keepdims=keepdims)
-
-    def tangent(dz, z, a, axis=None, out=None, overwrite_input=False, keepdims=False):
-        dz = runtime.quantile_tangent(da, a, 0.5, axis=axis, keepdims=keepdims)
-
-
-@_reduction(
-    np.percentile,
-    samples=[
-        Sample("np.percentile(x, 30)", x=distinct(2, 3)),
-        Sample("np.percentile(x, [10, 50, 100], axis=0)", x=distinct(4, 2)),
-        Sample("np.percentile(x, 75, axis=(0, 2), keepdims=True)", x=distinct(2, 3, 2)),
-    ],
-)
-class percentile:
-    def adjoint(
-        bz,
-        z,
-        a,
-        q,
-        axis=None,
-        out=None,
-        overwrite_input=False,
-        method="linear",
-        keepdims=False,
-        weights=None,
-    ):
-        ba = runtime.quantile_grad(
-            bz, a, np.divide(q, 100), axis=axis, keepdims=keepdims, method=method
-        )
-
-    def tangent(
-        dz,
-        z,
-        a,
-        q,
-        axis=None,
-        out=None,
-        overwrite_input=False,
-        method="linear",
-        keepdims=False,
-        weights=None,
-    ):
-        dz = runtime.quantile_tangent(
-            da, a, np.divide(q, 100), axis=axis, keepdims=keepdims, method=method
-        )
-
-
-@_reduction(
-    np.quantile,
-    samples=[
-        Sample("np.quantile(x, 0.3)", x=distinct(2, 3)),
-        Sample(
-            "np.quantile(x, q, axis=-1)",
-            x=distinct(2, 4),
-            constant=("q",),
-            q=constant(np.array([[0.0, 0.5], [0.9, 1.0]])),
-        ),
-        Sample(
-            "np.sum(np.quantile(x, [0.3, 0.5], method='nearest')) + np.quantile(x, 0.7, "
-            "method='lower') + np.sum(np.quantile(x, 0.3, axis=0, method='higher')) + "
-            "np.quantile(x, 0.4, method='midpoint')",
-            x=distinct(3, 4),
-        ),
-    ],
-)
-class quantile:
-    def adjoint(
-        bz,
-        z,
-        a,
-        q,
-        axis=None,
-        out=None,
-        overwrite_input=False,
-        method="linear",
-        keepdims=False,
-        weights=None,
-    ):
-        ba = runtime.quantile_grad(bz, a, q, axis=axis, keepdims=keepdims, method=method)
-
-    def tangent(
-        dz,
-        z,
-        a,
-        q,
-        axis=None,
-        out=None,
-        overwrite_input=False,
-        method="linear",
-        keepdims=False,
-        weights=None,
-    ):
-        dz = runtime.quantile_tangent(da, a, q, axis=axis, keepdims=keepdims, method=method)
-
-
 # --- covariance -------------------------------------------------------------------------------
+# (numpy computes it in float64 at least: the tangent follows the value's dtype)
 
 
 @_reduction(
@@ -395,8 +292,19 @@ class cov:
         aweights=None,
         dtype=None,
     ):
-        dz = runtime.cov_tangent(
-            m, dm, rowvar=rowvar, bias=bias, ddof=ddof, y=y, fweights=fweights, aweights=aweights
+        dz = runtime.cast_grad(
+            runtime.cov_tangent(
+                m,
+                dm,
+                rowvar=rowvar,
+                bias=bias,
+                ddof=ddof,
+                y=y,
+                fweights=fweights,
+                aweights=aweights,
+            ),
+            z,
+            z,
         )
 
 

@@ -94,6 +94,8 @@ def cumprod_curvature(g, a, u, axis=None):
 # numpy's linear interpolation: quantile q of n sorted values s is (1 - t) s[lo] + t s[hi] at
 # lo + t = q (n - 1). Tied values share the weight of their sorted positions evenly (as ties
 # of np.max share its gradient), so the gradient does not depend on how the sort broke them.
+# The NaN-ignoring ones (nanquantile) take n as each row's count of numbers: argsort puts the
+# NaNs last, past every position read, so they get no gradient.
 
 
 def _order(a, axis):
@@ -114,13 +116,23 @@ def _order(a, axis):
     return order, start, end, restore, merged.shape
 
 
+def _counts(a, axis, order, skip_nans):
+    """How many values the quantiles of each of _order's rows read: the row's count of
+    numbers (as a column) for the NaN-ignoring quantiles, else its length."""
+    if not skip_nans:
+        return order.shape[-1]
+    numbers = np.logical_not(np.isnan(_reduced_last(a, axis)[0]))
+    return np.sum(numbers, axis=-1).reshape(-1, 1)
+
+
 def _interpolation(q, n, method, dtype):
-    """For each q: the sorted positions it reads and their weights (numpy's methods that
-    read the order statistics themselves: 'linear' between two, 'midpoint' halfway,
-    'lower', 'higher' and 'nearest' one)."""
-    position = np.ravel(q).astype(float) * (n - 1)
+    """For each q: the sorted positions it reads in each row of n values (rows by q, or q
+    alone for one n) and their weights (numpy's methods that read the order statistics
+    themselves: 'linear' between two, 'midpoint' halfway, 'lower', 'higher' and 'nearest'
+    one). A row of no numbers (n = 0) reads its first with weight 0."""
+    position = np.ravel(q).astype(float) * np.maximum(n - 1, 0)
     low = np.floor(position).astype(int)
-    whole = np.ones(position.shape, dtype)
+    whole = np.ones(position.shape, dtype) * np.greater(n, 0)
     if method == "lower":
         return ((low, whole),)
     if method == "higher":
@@ -135,39 +147,50 @@ def _interpolation(q, n, method, dtype):
             f"'lower', 'higher', 'nearest' and 'midpoint', not {method!r}",
             hint="use one of those",
         )
-    high = np.minimum(low + 1, n - 1)
+    high = np.minimum(low + 1, np.maximum(n - 1, 0))
     upper = (position - low).astype(dtype)
-    return ((low, 1 - upper), (high, upper))
+    return ((low, whole - upper), (high, upper * whole))
 
 
-def quantile_tangent(d, a, q, axis=None, keepdims=False, method="linear"):
-    """Tangent of np.quantile(a, q, axis, keepdims=keepdims) along d (a's shape)."""
+def _runs(start, end, position):
+    """The [first, past) run of tied values holding each position read (rows by q)."""
+    position = np.broadcast_to(position, (start.shape[0], np.shape(position)[-1]))
+    return np.take_along_axis(start, position, -1), np.take_along_axis(end, position, -1)
+
+
+def quantile_tangent(d, a, q, axis=None, keepdims=False, method="linear", skip_nans=False):
+    """Tangent of np.quantile(a, q, axis, keepdims=keepdims) along d (a's shape); with
+    skip_nans, of np.nanquantile."""
     order, start, end, _, merged = _order(a, axis)
     ds = np.take_along_axis(_reduced_last(d, axis)[0].reshape(order.shape), order, axis=-1)
     running = np.concatenate([np.zeros_like(ds[:, :1]), np.cumsum(ds, axis=-1)], axis=-1)
-    out = 0
-    for position, weight in _interpolation(q, order.shape[-1], method, ds.dtype):
-        first, past = start[:, position], end[:, position]
+    out, n = 0, _counts(a, axis, order, skip_nans)
+    for position, weight in _interpolation(q, n, method, ds.dtype):
+        first, past = _runs(start, end, position)
         tied = np.take_along_axis(running, past, -1) - np.take_along_axis(running, first, -1)
         out = out + weight * tied / (past - first).astype(ds.dtype)
     return np.reshape(out.T, np.shape(q) + _reduced(a, axis, keepdims))
 
 
-def quantile_grad(g, a, q, axis=None, keepdims=False, method="linear"):
-    """Adjoint of np.quantile(a, q, axis, keepdims=keepdims): g (q's shape + the reduced
-    shape) handed to the values each quantile interpolates, shared by ties."""
+def quantile_grad(g, a, q, axis=None, keepdims=False, method="linear", skip_nans=False):
+    """Adjoint of np.quantile(a, q, axis, keepdims=keepdims) (of np.nanquantile with
+    skip_nans): g (q's shape + the reduced shape) handed to the values each quantile
+    interpolates, shared by ties."""
     order, start, end, restore, merged = _order(a, axis)
     rows, n = order.shape
     gs = np.reshape(g, (-1, rows)).T  # (rows, number of q)
     ramps = np.zeros((rows, n + 1), dtype=np.result_type(gs, float))
-    every = np.arange(rows)[:, None]
-    for position, weight in _interpolation(q, n, method, ramps.dtype):
-        first, past = start[:, position], end[:, position]
+    every, counts = np.arange(rows)[:, None], _counts(a, axis, order, skip_nans)
+    for position, weight in _interpolation(q, counts, method, ramps.dtype):
+        first, past = _runs(start, end, position)
         share = gs * weight / (past - first)
         np.add.at(ramps, (every, first), share)
         np.add.at(ramps, (every, past), -share)
+    spread = np.cumsum(ramps, axis=-1)[:, :n]
+    if skip_nans:  # (the NaNs, sorted last: exactly 0, not what rounding leaves of the ramps)
+        spread = np.where(np.arange(n) < counts, spread, 0)
     out = np.empty((rows, n), dtype=ramps.dtype)
-    np.put_along_axis(out, order, np.cumsum(ramps, axis=-1)[:, :n], axis=-1)
+    np.put_along_axis(out, order, spread, axis=-1)
     return restore(out.reshape(merged)).astype(np.result_type(g, a), copy=False)
 
 
