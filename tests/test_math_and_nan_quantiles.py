@@ -61,14 +61,15 @@ def math_inverse_trigonometric(x):
 
 
 @case(1.3)
-def math_cbrt_exp2_copysign_fmod_ldexp(x):
-    return (
-        math.cbrt(x)
-        + math.exp2(x)
-        + math.copysign(x, -1.0)
-        + math.fmod(3 * x, 1.1)
-        + math.ldexp(x, 2)
-    )
+def math_copysign_fmod_ldexp(x):
+    return math.copysign(x, -1.0) * x + math.fmod(3 * x, 1.1) ** 2 + math.ldexp(x * x, 2)
+
+
+if hasattr(math, "cbrt"):  # (Python 3.11 and later)
+
+    @case(1.3)
+    def math_cbrt_exp2(x):
+        return math.cbrt(x) * math.exp2(x)
 
 
 @case(rng.normal(size=4), autograd=NO_JVP)
