@@ -65,6 +65,16 @@ def math_copysign_fmod_ldexp(x):
     return math.copysign(x, -1.0) * x + math.fmod(3 * x, 1.1) ** 2 + math.ldexp(x * x, 2)
 
 
+@case(1.3)
+def math_remainder(x):
+    return math.remainder(3 * x, 1.1) * math.remainder(2.0, x)
+
+
+@case(rng.normal(size=3))
+def math_dist(x):
+    return math.dist(x, 2 * x + 1) * math.dist([x[0], 1.0], [0.5, x[1]])
+
+
 if hasattr(math, "cbrt"):  # (Python 3.11 and later)
 
     @case(1.3)

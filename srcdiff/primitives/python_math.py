@@ -12,7 +12,7 @@ import numpy as np
 from .. import runtime
 from .helpers import helper
 from .registry import EVALUATE, Sample, constants, extend, primitive
-from .samples import constant, number
+from .samples import constant, number, real
 
 _SAME = {
     np.exp: math.exp,
@@ -138,3 +138,36 @@ class math_polygamma:
 
     def tangent(dz, z, n, x):
         dz = dx * runtime.math_polygamma(n + 1, x)
+
+
+# x - n y for the integer n nearest x / y (halves to even, as round() takes them)
+@_scalar(
+    math.remainder,
+    samples=[Sample("math.remainder(x1, x2)", x1=number(2.5, 2.9), x2=number(1.0, 1.1))],
+)
+class math_remainder:
+    def adjoint(bz, z, x, y):
+        bx = bz
+        by = -bz * round(x / y)
+
+    def tangent(dz, z, x, y):
+        dz = dx
+        dz = -dy * round(x / y)
+
+
+# the length of p - q, of two points given as sequences (or 1-d arrays) of numbers
+@_scalar(
+    math.dist,
+    samples=[
+        Sample("math.dist(p, q)", p=real(3), q=real(3)),
+        Sample("math.dist([x, 2 * x], [1.0, y])", x=number(), y=number()),
+    ],
+)
+class math_dist:
+    def adjoint(bz, z, p, q):
+        bp = bz * np.subtract(p, q) / z
+        bq = bz * np.subtract(q, p) / z
+
+    def tangent(dz, z, p, q):
+        dz = np.sum(np.subtract(p, q) * dp) / z
+        dz = np.sum(np.subtract(q, p) * dq) / z

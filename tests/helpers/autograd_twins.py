@@ -30,6 +30,8 @@ math = types.SimpleNamespace(
     copysign=lambda x, y: anp.abs(x) * np.sign(y),
     ldexp=lambda x, i: x * 2.0**i,
     fmod=lambda x, y: x - y * np.trunc(_value(x) / y),  # (y constant here)
+    remainder=lambda x, y: x - y * np.round(_value(x) / _value(y)),
+    dist=lambda p, q: anp.sqrt(anp.sum((anp.array(p) - anp.array(q)) ** 2)),
 )
 
 
