@@ -34,6 +34,10 @@ def _values(rng, kind, shape):
         return np.tril(rng.normal(size=shape)) + 3 * np.eye(shape[0])
     if kind == "conditioned":  # a square matrix with a dominant diagonal
         return rng.normal(size=shape) + 3 * np.eye(shape[0])
+    if kind == "signed":  # rows of weights of either sign, each led by one larger than the rest
+        weights = rng.uniform(-0.3, 0.3, size=shape)
+        weights[:, 0] = 3.0
+        return weights * np.where(np.arange(shape[0]) % 2, -1.0, 1.0)[:, None]
     raise ValueError(kind)
 
 
@@ -70,6 +74,12 @@ CASES = {
         ("x",),
     ),
     "logsumexp_all": ("scipy.special.logsumexp(x)", {"x": ("real", (3, 4))}, ("x",)),
+    "logsumexp_return_sign": (  # (autograd's has no return_sign: log |s| and the sign of s)
+        "np.prod(scipy.special.logsumexp(x, axis=1, b=w, return_sign=True), axis=0)",
+        {"x": ("unit", (4, 3)), "w": ("signed", (4, 3))},
+        ("x", "w"),
+        "np.log(np.abs(np.sum(w * np.exp(x), axis=1))) * np.sign(np.sum(w * np.exp(x), axis=1))",
+    ),
     "i0": ("scipy.special.i0(x)", {"x": ("real", (5,))}, ("x",)),
     "i1": ("scipy.special.i1(x)", {"x": ("real", (5,))}, ("x",)),
     "iv": ("scipy.special.iv(1.5, x)", {"x": ("positive", (5,))}, ("x",)),

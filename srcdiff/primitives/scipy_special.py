@@ -6,7 +6,7 @@ differentiates. Constants are Python floats (np.pi ** 0.5), which keep float32 f
 import numpy as np
 import scipy.special
 
-from .. import runtime
+from .. import ir, runtime
 from .registry import EVALUATE, Sample, primitive
 from .samples import constant, number, positive, real, unit
 
@@ -289,8 +289,10 @@ class log_softmax:
         dz = dx - np.sum(np.exp(z) * dx, axis=axis, keepdims=True)
 
 
-# the sum runs over a and b broadcast together (`a * b`, read for its shape); return_sign=True
-# is not covered (without return_sign in the template, such a call is an error at its line)
+# the sum s runs over a and b broadcast together (`a * b`, read for its shape). With
+# return_sign=True the value is (log |s|, the sign of s), whose log |s| the runtime helpers
+# first_of, sign_of and as_first read (d log |s| = sign ds / |s|); return_sign's default is 0
+# here, not False, so that they fold away where a call leaves it out
 @primitive(
     scipy.special.logsumexp,
     shape=EVALUATE,
@@ -310,33 +312,150 @@ class log_softmax:
             "scipy.special.logsumexp(x, axis=-1, keepdims=True)",
             x=lambda rng: np.array(rng.normal()),
         ),
+        Sample(  # (s of either sign along the rows: b's signs, the larger terms first)
+            "np.sum(np.sin(value) * sign)",
+            wrap=None,
+            setup="value, sign = scipy.special.logsumexp(x, axis=1, b=w, return_sign=True)",
+            x=lambda rng: rng.normal(size=(2, 4)) * 0.3,
+            w=lambda rng: (
+                np.array([[2.0, -0.3, 1.5, -0.2], [-2.0, 0.3, -1.5, 0.2]])
+                + rng.uniform(0, 0.1, (2, 4))
+            ),
+        ),
+        Sample(
+            "scipy.special.logsumexp(x, b=w, return_sign=True)[0]",
+            wrap=None,
+            x=real(3),
+            w=constant(np.array([-1.0, -2.0, -0.5])),
+        ),
     ],
 )
 class logsumexp:  # with the default b=None read as 1.0, which `* b` then folds away
-    def adjoint(bz, z, a, axis=None, b=1.0, keepdims=False):
+    def adjoint(bz, z, a, axis=None, b=1.0, keepdims=False, return_sign=0):
         ba = runtime.unbroadcast(
-            runtime.unreduce(bz, a * b, axis=axis, keepdims=keepdims)
+            runtime.unreduce(
+                runtime.first_of(bz, return_sign) * runtime.sign_of(z, return_sign),
+                a * b,
+                axis=axis,
+                keepdims=keepdims,
+            )
             * b
-            * np.exp(a - runtime.unreduce(z, a * b, axis=axis, keepdims=keepdims)),
+            * np.exp(
+                a
+                - runtime.unreduce(
+                    runtime.first_of(z, return_sign), a * b, axis=axis, keepdims=keepdims
+                )
+            ),
             a,
         )
         bb = runtime.unbroadcast(
-            runtime.unreduce(bz, a * b, axis=axis, keepdims=keepdims)
-            * np.exp(a - runtime.unreduce(z, a * b, axis=axis, keepdims=keepdims)),
+            runtime.unreduce(
+                runtime.first_of(bz, return_sign) * runtime.sign_of(z, return_sign),
+                a * b,
+                axis=axis,
+                keepdims=keepdims,
+            )
+            * np.exp(
+                a
+                - runtime.unreduce(
+                    runtime.first_of(z, return_sign), a * b, axis=axis, keepdims=keepdims
+                )
+            ),
             b,
         )
 
-    def tangent(dz, z, a, axis=None, b=1.0, keepdims=False):
-        dz = np.sum(
-            da * b * np.exp(a - runtime.unreduce(z, a * b, axis=axis, keepdims=keepdims)),
-            axis=axis,
-            keepdims=keepdims,
+    def tangent(dz, z, a, axis=None, b=1.0, keepdims=False, return_sign=0):
+        dz = runtime.as_first(
+            np.sum(
+                da
+                * b
+                * np.exp(
+                    a
+                    - runtime.unreduce(
+                        runtime.first_of(z, return_sign), a * b, axis=axis, keepdims=keepdims
+                    )
+                ),
+                axis=axis,
+                keepdims=keepdims,
+            )
+            * runtime.sign_of(z, return_sign),
+            z,
+            return_sign,
         )
-        dz = np.sum(
-            db * np.exp(a - runtime.unreduce(z, a * b, axis=axis, keepdims=keepdims)),
-            axis=axis,
-            keepdims=keepdims,
+        dz = runtime.as_first(
+            np.sum(
+                db
+                * np.exp(
+                    a
+                    - runtime.unreduce(
+                        runtime.first_of(z, return_sign), a * b, axis=axis, keepdims=keepdims
+                    )
+                ),
+                axis=axis,
+                keepdims=keepdims,
+            )
+            * runtime.sign_of(z, return_sign),
+            z,
+            return_sign,
         )
+
+
+# log |s|, its sign and the tangent of logsumexp's value from that of log |s|: the value or
+# adjoint itself without return_sign (a 0 there: fold); first_of and as_first are each
+# other's transposes
+@primitive(
+    runtime.first_of,
+    shape=EVALUATE,
+    samples=[
+        Sample("runtime.first_of(x, 0)", x=real(3)),
+        Sample("runtime.first_of((x, np.sign(x)), True)", x=real(3)),
+    ],
+)
+class first_of:
+    def adjoint(bout, out, z, return_sign):
+        bz = runtime.as_first(bout, z, return_sign)
+
+    def tangent(dout, out, z, return_sign):
+        dout = runtime.first_of(dz, return_sign)
+
+    def fold(z, return_sign):
+        return z if return_sign == 0 else None
+
+
+@primitive(
+    runtime.as_first,
+    constant=("z",),
+    shape=EVALUATE,
+    samples=[
+        Sample("runtime.as_first(t, z, 0)", t=real(3), z=real(3), constant=("z",)),
+        Sample(
+            "runtime.first_of(runtime.as_first(t, (z, np.sign(z)), True), True)",
+            t=real(3),
+            z=real(3),
+            constant=("z",),
+        ),
+    ],
+)
+class as_first:
+    def adjoint(bout, out, t, z, return_sign):
+        bt = runtime.first_of(bout, return_sign)
+
+    def tangent(dout, out, t, z, return_sign):
+        dout = runtime.as_first(dt, z, return_sign)
+
+    def fold(t, z, return_sign):
+        return t if return_sign == 0 else None
+
+
+@primitive(
+    runtime.sign_of,
+    differentiable=False,
+    shape=EVALUATE,
+    samples=[Sample("x * runtime.sign_of((x, np.sign(x)), True)", x=real(3))],
+)
+class sign_of:
+    def fold(z, return_sign):
+        return ir.const(1.0) if return_sign == 0 else None
 
 
 # --- modified Bessel functions of the first kind ----------------------------------------------
