@@ -1,8 +1,9 @@
-"""math's functions numpy has no ufunc for (erf, erfc, gamma, lgamma) and those its ufuncs'
-records cover, the NaN-ignoring quantiles (nanmedian, nanpercentile, nanquantile), and the
-dtype of the tangents of numpy's statistics that compute float32 values in float64 (cov, a
-quantile at a list of q): each row checked against central finite differences and autograd
-(its twins read autograd.scipy.special for math, a sort for the quantiles:
+"""math's functions numpy has no ufunc for (erf, erfc, gamma, lgamma, remainder, dist) and
+those its ufuncs' records cover, the NaN-ignoring quantiles (nanmedian, nanpercentile,
+nanquantile), np.average with returned=True, and the dtype of the tangents of numpy's
+statistics that compute float32 values in float64 (cov, a quantile at a list of q): each row
+checked against central finite differences and autograd (its twins read
+autograd.scipy.special for math, a sort for the quantiles, average written out:
 helpers/autograd_twins.py) in reverse, forward and second order (tests/oracle.py)."""
 
 import math
@@ -126,6 +127,27 @@ def nanquantile_methods(x):
 @case(with_nans(3, 4).astype(np.float32))
 def nanquantile_float32(x):
     return np.sum(np.tanh(np.nanquantile(x, [0.25, 0.75], axis=0)))
+
+
+# --- np.average's pair (average, sum of weights) -----------------------------------------------
+
+
+@case(rng.normal(size=(3, 4)), rng.uniform(0.5, 2.0, size=4))
+def average_returned_in_the_values(x, w):
+    mean, total = np.average(x, axis=1, weights=w, returned=True)
+    return np.sum(np.sin(mean) * total)
+
+
+@case(rng.normal(size=(3, 4)), rng.uniform(0.5, 2.0, size=4), wrt=1)
+def average_returned_in_the_weights(x, w):
+    mean, total = np.average(x, axis=1, weights=w, returned=True)
+    return np.sum(np.sin(mean) * total**2)
+
+
+@case(rng.normal(size=(2, 3)))
+def average_returned_unweighted(x):
+    pair = np.average(x, axis=0, returned=True)
+    return np.sum(pair[0] ** 2 * pair[1])
 
 
 @pytest.mark.parametrize("row", TABLE.params("reverse"))

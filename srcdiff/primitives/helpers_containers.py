@@ -340,3 +340,82 @@ helper(
     shape=None,
     samples=[Sample("x * runtime.replace_at([1.0, 2.0], 0, 3.0)[1]", x=real(3))],
 )(type("replace_at", (), {}))
+
+
+# --- the pair a flag asks for (logsumexp's return_sign, average's returned): each is the value
+# itself without the flag, which their templates' default 0 folds away; first_of and second_of
+# read what as_pair makes, their transposes
+
+
+@helper(
+    runtime.first_of,
+    samples=[
+        Sample("runtime.first_of(x, 0)", x=real(3)),
+        Sample("runtime.first_of((x, 2 * x), True)", x=real(3)),
+    ],
+)
+class first_of:
+    def adjoint(bout, out, z, flag):
+        bz = runtime.as_pair(bout, 0.0, flag)
+
+    def tangent(dout, out, z, flag):
+        dout = runtime.first_of(dz, flag)
+
+    def fold(z, flag):
+        return z if flag == 0 else None
+
+
+@helper(
+    runtime.second_of,
+    samples=[
+        Sample("x * runtime.second_of(x, False)", x=real(3)),
+        Sample("runtime.second_of((x, 2 * x), True)", x=real(3)),
+    ],
+)
+class second_of:
+    def adjoint(bout, out, z, flag):
+        bz = runtime.as_pair(0.0, bout, flag)
+
+    def tangent(dout, out, z, flag):
+        dout = runtime.second_of(dz, flag)
+
+    def fold(z, flag):
+        return ir.const(0.0) if flag == 0 else None
+
+
+@helper(
+    runtime.as_pair,
+    samples=[
+        Sample("runtime.as_pair(s, t, 0)", s=real(3), t=real(3)),
+        Sample("runtime.as_pair(s, t, True) * np.array([[1.0], [2.0]])", s=real(3), t=real(3)),
+    ],
+)
+class as_pair:
+    def adjoint(bout, out, first, second, flag):
+        bfirst = runtime.first_of(bout, flag)
+        bsecond = runtime.second_of(bout, flag)
+
+    def tangent(dout, out, first, second, flag):
+        dout = runtime.as_pair(dfirst, 0.0, flag)
+        dout = runtime.as_pair(0.0, dsecond, flag)
+
+    def fold(first, second, flag):
+        return first if flag == 0 else None
+
+
+@helper(
+    runtime.flagged,
+    samples=[
+        Sample("x * runtime.flagged(x, False)", x=real(3)),
+        Sample("runtime.flagged(x, True)", x=real(3)),
+    ],
+)
+class flagged:
+    def adjoint(bout, out, x, flag):
+        bx = runtime.flagged(bout, flag)
+
+    def tangent(dout, out, x, flag):
+        dout = runtime.flagged(dx, flag)
+
+    def fold(x, flag):
+        return ir.const(0.0) if flag == 0 else None

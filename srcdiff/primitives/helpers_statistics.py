@@ -240,13 +240,13 @@ class unweights:
         Sample("x * runtime.weight_total(None, a)", x=number(), a=real(2, 3), constant=("a",)),
     ],
 )
-class weight_total:  # (returned=True: an error when called, named at the line of f)
-    def adjoint(bz, z, weights, a, axis=None, keepdims=False, returned=False):
+class weight_total:
+    def adjoint(bz, z, weights, a, axis=None, keepdims=False):
         bweights = runtime.unweights(
             runtime.unreduce(bz, a, axis=axis, keepdims=keepdims), weights, a, axis=axis
         )
 
-    def tangent(dz, z, weights, a, axis=None, keepdims=False, returned=False):
+    def tangent(dz, z, weights, a, axis=None, keepdims=False):
         dz = runtime.weight_total(dweights, a, axis=axis, keepdims=keepdims)
 
 

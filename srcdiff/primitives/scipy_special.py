@@ -291,7 +291,7 @@ class log_softmax:
 
 # the sum s runs over a and b broadcast together (`a * b`, read for its shape). With
 # return_sign=True the value is (log |s|, the sign of s), whose log |s| the runtime helpers
-# first_of, sign_of and as_first read (d log |s| = sign ds / |s|); return_sign's default is 0
+# first_of, sign_of and as_pair read (d log |s| = sign ds / |s|); return_sign's default is 0
 # here, not False, so that they fold away where a call leaves it out
 @primitive(
     scipy.special.logsumexp,
@@ -365,7 +365,7 @@ class logsumexp:  # with the default b=None read as 1.0, which `* b` then folds 
         )
 
     def tangent(dz, z, a, axis=None, b=1.0, keepdims=False, return_sign=0):
-        dz = runtime.as_first(
+        dz = runtime.as_pair(
             np.sum(
                 da
                 * b
@@ -379,10 +379,10 @@ class logsumexp:  # with the default b=None read as 1.0, which `* b` then folds 
                 keepdims=keepdims,
             )
             * runtime.sign_of(z, return_sign),
-            z,
+            0.0,
             return_sign,
         )
-        dz = runtime.as_first(
+        dz = runtime.as_pair(
             np.sum(
                 db
                 * np.exp(
@@ -395,58 +395,12 @@ class logsumexp:  # with the default b=None read as 1.0, which `* b` then folds 
                 keepdims=keepdims,
             )
             * runtime.sign_of(z, return_sign),
-            z,
+            0.0,
             return_sign,
         )
 
 
-# log |s|, its sign and the tangent of logsumexp's value from that of log |s|: the value or
-# adjoint itself without return_sign (a 0 there: fold); first_of and as_first are each
-# other's transposes
-@primitive(
-    runtime.first_of,
-    shape=EVALUATE,
-    samples=[
-        Sample("runtime.first_of(x, 0)", x=real(3)),
-        Sample("runtime.first_of((x, np.sign(x)), True)", x=real(3)),
-    ],
-)
-class first_of:
-    def adjoint(bout, out, z, return_sign):
-        bz = runtime.as_first(bout, z, return_sign)
-
-    def tangent(dout, out, z, return_sign):
-        dout = runtime.first_of(dz, return_sign)
-
-    def fold(z, return_sign):
-        return z if return_sign == 0 else None
-
-
-@primitive(
-    runtime.as_first,
-    constant=("z",),
-    shape=EVALUATE,
-    samples=[
-        Sample("runtime.as_first(t, z, 0)", t=real(3), z=real(3), constant=("z",)),
-        Sample(
-            "runtime.first_of(runtime.as_first(t, (z, np.sign(z)), True), True)",
-            t=real(3),
-            z=real(3),
-            constant=("z",),
-        ),
-    ],
-)
-class as_first:
-    def adjoint(bout, out, t, z, return_sign):
-        bt = runtime.first_of(bout, return_sign)
-
-    def tangent(dout, out, t, z, return_sign):
-        dout = runtime.as_first(dt, z, return_sign)
-
-    def fold(t, z, return_sign):
-        return t if return_sign == 0 else None
-
-
+# (see logsumexp)
 @primitive(
     runtime.sign_of,
     differentiable=False,

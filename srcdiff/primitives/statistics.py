@@ -80,7 +80,10 @@ class diff:
 
 
 # z = sum(a w) / sum(w) over the axes, w the weights laid over a (runtime.weights_for):
-# written with primitives that have templates, so that second derivatives follow
+# written with primitives that have templates, so that second derivatives follow. With
+# returned=True the value is the pair (z, sum(w)), read through runtime.first_of, second_of
+# and as_pair; returned's default is 0 here, not False, so that they fold away where a call
+# leaves it out
 @_reduction(
     np.average,
     samples=[
@@ -93,40 +96,75 @@ class diff:
             w=positive(2, 3),
         ),
         Sample("np.average(x, weights=w)", x=real(2, 2), w=positive(2, 2)),
+        Sample(
+            "np.sum(np.sin(mean) * total)",
+            wrap=None,
+            setup="mean, total = np.average(x, axis=1, weights=w, returned=True)",
+            x=real(3, 4),
+            w=positive(4),
+        ),
+        Sample(
+            "np.average(x, axis=0, returned=True)[0] * np.average(x, returned=True)[1]",
+            x=real(3, 2),
+        ),
     ],
 )
 class average:
-    def adjoint(bz, z, a, axis=None, weights=None, returned=False, keepdims=False):
+    def adjoint(bz, z, a, axis=None, weights=None, returned=0, keepdims=False):
         ba = runtime.unreduce(
-            bz / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims, returned=returned),
+            runtime.first_of(bz, returned)
+            / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims),
             a,
             axis=axis,
             keepdims=keepdims,
         ) * runtime.weights_for(weights, a, axis=axis)
         bweights = runtime.unweights(
             runtime.unreduce(
-                bz
-                / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims, returned=returned),
+                runtime.first_of(bz, returned)
+                / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims),
                 a,
                 axis=axis,
                 keepdims=keepdims,
             )
-            * (a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
+            * (
+                a - runtime.unreduce(runtime.first_of(z, returned), a, axis=axis, keepdims=keepdims)
+            ),
             weights,
             a,
             axis=axis,
+        ) + runtime.flagged(
+            runtime.unweights(
+                runtime.unreduce(runtime.second_of(bz, returned), a, axis=axis, keepdims=keepdims),
+                weights,
+                a,
+                axis=axis,
+            ),
+            returned,
         )
 
-    def tangent(dz, z, a, axis=None, weights=None, returned=False, keepdims=False):
-        dz = np.sum(
-            da * runtime.weights_for(weights, a, axis=axis), axis=axis, keepdims=keepdims
-        ) / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims, returned=returned)
-        dz = np.sum(
-            runtime.weights_for(dweights, a, axis=axis)
-            * (a - runtime.unreduce(z, a, axis=axis, keepdims=keepdims)),
-            axis=axis,
-            keepdims=keepdims,
-        ) / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims, returned=returned)
+    def tangent(dz, z, a, axis=None, weights=None, returned=0, keepdims=False):
+        dz = runtime.as_pair(
+            np.sum(da * runtime.weights_for(weights, a, axis=axis), axis=axis, keepdims=keepdims)
+            / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims),
+            0.0,
+            returned,
+        )
+        dz = runtime.as_pair(
+            np.sum(
+                runtime.weights_for(dweights, a, axis=axis)
+                * (
+                    a
+                    - runtime.unreduce(
+                        runtime.first_of(z, returned), a, axis=axis, keepdims=keepdims
+                    )
+                ),
+                axis=axis,
+                keepdims=keepdims,
+            )
+            / runtime.weight_total(weights, a, axis=axis, keepdims=keepdims),
+            runtime.weight_total(dweights, a, axis=axis, keepdims=keepdims),
+            returned,
+        )
 
 
 # max - min: the ties of each share its part evenly, as np.max's do

@@ -26,6 +26,42 @@ def _item_adjoint(b, item):
     return b
 
 
+# --- the pair a flag asks for: scipy.special.logsumexp's (log |s|, sign) for return_sign=True,
+# np.average's (average, sum of weights) for returned=True. Their templates read the items, and
+# make the pair's tangents, through these, which are the value itself without the flag (and
+# fold away where the call leaves it out: registry fold).
+
+
+def first_of(z, flag):
+    """The first item of the pair z (a value, an adjoint: 0.0 where it got none), or z
+    itself without the flag."""
+    if not flag:
+        return z
+    return 0.0 if z is None else z[0]
+
+
+def second_of(z, flag):
+    """The second item of the pair z (0.0 where it got none), or 0.0 without the flag."""
+    if not flag or z is None:
+        return 0.0
+    return z[1]
+
+
+def as_pair(first, second, flag):
+    """The tangent (or adjoint) of a pair with these items' as the array numpy makes of the
+    pair (so that two such add item by item, and numpy reads it where it reads the pair), or
+    `first` without the flag."""
+    if not flag:
+        return first
+    dtype = np.result_type(first, second)  # (a 0.0 for an item that has none keeps float32)
+    return np.stack(np.broadcast_arrays(first, second), dtype=dtype)
+
+
+def flagged(x, flag):
+    """x with the flag, else 0.0."""
+    return x if flag else 0.0
+
+
 def pack_adjoint(b, g, outputs):
     """The adjoint of unpack_adjoint(g, outputs) given that of its items (a Sparse or a
     list): an array of rows when g was one, else a Sparse."""

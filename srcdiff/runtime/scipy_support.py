@@ -12,31 +12,10 @@ def polygamma(n, x):
     return np.asarray(scipy_polygamma(n, x)).astype(np.result_type(x, 0.0), copy=False)
 
 
-# --- scipy.special.logsumexp(..., return_sign=True): (log |s|, the sign of s) ------------------
-# logsumexp's templates read log |s|, its adjoint and its tangent through these, which are the
-# value, adjoint or tangent itself without return_sign (folded away where it is left out).
-
-
-def first_of(z, return_sign):
-    """log |s|, of logsumexp's value z (its first item with return_sign), or of the adjoint
-    or tangent of that value (0.0 where the first item got none)."""
-    if not return_sign:
-        return z
-    return 0.0 if z is None else z[0]
-
-
 def sign_of(z, return_sign):
-    """The sign of s, of logsumexp's value z with return_sign (1.0 without)."""
+    """The sign of s, of scipy.special.logsumexp's value z = (log |s|, sign) with return_sign
+    (1.0 without)."""
     return z[1] if return_sign else 1.0
-
-
-def as_first(t, z, return_sign):
-    """The tangent (or adjoint) of logsumexp's value z whose log |s| has t: with return_sign
-    that of the pair as the array numpy makes of it, t and zeros for the sign (so that the
-    parts from a and b add item by item, and numpy can read it where it reads the pair)."""
-    if not return_sign:
-        return t
-    return np.stack([np.broadcast_to(t, np.shape(z[1])), np.zeros_like(z[1])])
 
 
 # --- distributions (scipy.stats) -------------------------------------------------------------

@@ -256,14 +256,9 @@ def unweights(b, weights, a, axis=None):
     return np.transpose(laid, np.argsort(order))
 
 
-def weight_total(weights, a, axis=None, keepdims=False, returned=False):
+def weight_total(weights, a, axis=None, keepdims=False):
     """The sum of the weights np.average(a, axis, weights) divides by (the count of the
     values averaged for no weights)."""
-    if returned:
-        raise ArgumentError(
-            "srcdiff differentiates np.average only with returned=False",
-            hint="take the sum of the weights apart: np.sum(w, axis=...)",
-        )
     if weights is None:  # (a Python number: it keeps float32 float32)
         return float(count(a, axis))
     laid = np.broadcast_to(weights_for(weights, a, axis), np.shape(a))

@@ -1,6 +1,6 @@
 """What autograd twins (tests/oracle.py) read for the functions autograd lacks: math's as
-autograd.scipy.special's and autograd.numpy's ufuncs, and the NaN-ignoring quantiles written
-with a sort (whose vjp autograd has). A module whose functions use them names them in its
+autograd.scipy.special's and autograd.numpy's ufuncs, the NaN-ignoring quantiles written
+with a sort (whose vjp autograd has), and np.average with returned=True written out. A module whose functions use them names them in its
 AUTOGRAD_NAMES (a dict: name -> what the twins read instead)."""
 
 import types
@@ -85,3 +85,18 @@ numpy.nanmedian = lambda a, axis=None, keepdims=False: nanquantile(a, 0.5, axis,
 numpy.nanpercentile = lambda a, q, axis=None, method="linear", keepdims=False: nanquantile(
     a, np.divide(q, 100), axis, method, keepdims
 )
+
+
+def average(a, axis=None, weights=None, returned=False):
+    """np.average as sum(a w) / sum(w) (weights along `axis`, an int, or of a's shape)."""
+    if weights is None:
+        weights = anp.ones(np.shape(_value(a)))
+    elif axis is not None and np.ndim(_value(weights)) == 1:
+        weights = anp.reshape(weights, [-1 if k == axis else 1 for k in range(np.ndim(_value(a)))])
+    laid = weights * anp.ones(np.shape(_value(a)))
+    total = anp.sum(laid, axis=axis)
+    mean = anp.sum(a * laid, axis=axis) / total
+    return (mean, total * anp.ones(np.shape(_value(mean)))) if returned else mean
+
+
+numpy.average = average
