@@ -16,6 +16,7 @@ from .name_walk import (  # noqa: F401  (the passes ask ir for them)
     FIELDLESS,
     name_nodes,
     names_in,
+    nodes_of,
     names_under,
     reads_and_writes,
 )

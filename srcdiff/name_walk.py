@@ -17,6 +17,15 @@ def names_in(node, ctx=gast.Load):
     return {name.id for name in _names_below(node) if isinstance(name.ctx, ctx)}
 
 
+def nodes_of(node, kinds):
+    """The nodes of `kinds` (a frozenset of node classes, Name not among them) in and below
+    `node`, in walk's order: the walk names_in makes, cheaper than ir.walk's for a look
+    for a few kinds of node through a whole function."""
+    found = []
+    names_under([node], kinds, found)
+    return found
+
+
 def reads_and_writes(node, kinds=frozenset()):
     """(the ids of the names read, those stored or deleted) anywhere below `node`, in one
     visit; and, where `kinds` (node classes) is given, the nodes of those kinds below it."""
