@@ -14,6 +14,7 @@ import gast
 from .errors import Location
 from .name_walk import (  # noqa: F401  (the passes ask ir for them)
     FIELDLESS,
+    NameNodes,
     name_nodes,
     names_in,
     nodes_of,
