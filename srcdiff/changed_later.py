@@ -21,7 +21,7 @@ import gast
 from . import ir
 from .errors import SrcdiffError
 from .parse import is_library_function, parsed_function
-from .sources import facts_kept
+from .sources import facts_kept, signature
 from .primitives import registry
 from .shapes import IN_PLACE_METHODS, MUTATORS
 from .truths import arguments, root
@@ -231,7 +231,7 @@ def _changed_arguments(analysed, resolve):
                 or any(isinstance(a, gast.Starred) for a in args)
             ):
                 raise TypeError  # (f(*a) and f(**d) bind only as the call runs)
-            places = inspect.signature(called).bind(*args, **named).arguments
+            places = signature(called).bind(*args, **named).arguments
         except TypeError:
             return list(arguments(call))
         found = []
