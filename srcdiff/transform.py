@@ -26,7 +26,8 @@ from .forward import Forward
 from .optimize import optimize
 from .passes.plain_names import Suffixed
 from .plain import is_plain
-from .parse import expand_object_calls, parsed_function, reading_once
+from .parse import expand_object_calls, parsed_function
+from .sources import reading_once
 from .sources import check_function, source_lines
 from .reverse import Reverse
 from .primitives import registry
@@ -88,7 +89,7 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     if _in_progress.keys is None:
         _in_progress.keys, _in_progress.checked = {}, set()
     try:
-        with reading_once(), provenance.describing_once():
+        with reading_once(), provenance.describing_once(), cache.session():
             return _derive_module(fn, wrt, mode, options)
     finally:
         (_in_progress.below, _in_progress.made, _in_progress.holders) = held[:3]

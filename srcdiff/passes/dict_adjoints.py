@@ -37,13 +37,13 @@ class _Uses:
 
     def __init__(self, func):
         self.stores, self.loads, self.as_grad = Counter(), Counter(), Counter()
-        for node in ir.walk(func):
-            if isinstance(node, gast.Name):
-                (self.loads if isinstance(node.ctx, gast.Load) else self.stores)[node.id] += 1
-            elif node.__class__ is gast.Call:
-                helper = ir.dotted(node.func)
-                if helper == _AS_GRAD and node.args and _is_name(node.args[0]):
-                    self.as_grad[node.args[0].id] += 1
+        calls = []
+        for node in ir.names_under([func], _CALLS, calls):
+            (self.loads if isinstance(node.ctx, gast.Load) else self.stores)[node.id] += 1
+        for node in calls:
+            helper = ir.dotted(node.func)
+            if helper == _AS_GRAD and node.args and _is_name(node.args[0]):
+                self.as_grad[node.args[0].id] += 1
 
     def single(self, name):
         """Whether `name` is written once and read once."""
@@ -65,7 +65,8 @@ def gather_dict_adjoints(func, others=()):
     if not _has_links(func.body):
         return False  # (most functions have no dicts: spare them the walks below)
     uses = _Uses(func)
-    sums = _Sums(ir.Names(func), uses, {}, [], others, set())
+    names = ir.Names(func, set(uses.loads) | set(uses.stores))  # (all the names of func)
+    sums = _Sums(names, uses, {}, [], others, set())
     _hoist(func.body, ir.names_in(func.args, gast.Param), sums)
     uses = _Uses(func) if sums.starts else uses  # (a loop's sums made: counted anew)
     made = _gather(
@@ -478,6 +479,7 @@ def _add_at(target, container, key, value):
 
 
 _AS_GRAD = ("runtime", runtime.as_grad.__name__)
+_CALLS = frozenset((gast.Call,))
 
 
 def _assigns_call(stmt, helper):
