@@ -128,3 +128,27 @@ def test_a_function_passed_by_keyword_only_parameter_is_the_one_differentiated(r
     for act in (np.sin, np.tanh, np.sin):
         loss = lambda w: layer_loss(w, x, act=act)  # noqa: E731
         np.testing.assert_allclose(df(w, x, act=act), numerical_grad(loss, (w,), 0), rtol=1e-6)
+
+
+class _Square:
+    def apply(self, v):
+        return v * v
+
+
+class _Cube:
+    def apply(self, v):
+        return v * v * v
+
+
+def modelled(x, *, model=_Square()):
+    return np.sum(model.apply(x))
+
+
+def test_an_object_passed_by_keyword_only_parameter_is_the_one_whose_method_runs(rng):
+    """model=_Cube() by keyword, where the default is a _Square: the code is made for the
+    object's class (it was made for the default's: 2x where 3x**2 is right)."""
+    x = rng.uniform(0.5, 1.5, size=4)
+    df = nf.grad(modelled)
+    np.testing.assert_allclose(df(x), 2 * x)
+    np.testing.assert_allclose(df(x, model=_Cube()), 3 * x * x)
+    np.testing.assert_allclose(df(x), 2 * x)
