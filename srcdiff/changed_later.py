@@ -35,7 +35,8 @@ _SAME_ITEMS = (list, tuple, sorted, reversed, iter, enumerate, zip, set, dict, n
 def changed_in_place_names(func, resolve, analysed=None, nodes=None):
     """The names of `func` (a gast FunctionDef) whose value f may change in place later,
     as a whole or inside. `analysed`: which parameters each function f calls changes,
-    where known already; `nodes`: ir.walk(func)'s, where the caller has them already."""
+    where known already; `nodes`: the nodes of func, or those of them that are calls, items
+    or fields, where the caller has them already."""
 
     def values(names):  # (not a module, class or function: int in a.astype(int))
         return {n for n in names if not is_code(resolve(ir.name(n)))}
