@@ -91,6 +91,7 @@ class field_of:
     runtime.replaced,
     constant=("name",),
     multiple_outputs=True,
+    keeps=True,
     samples=[
         Sample(
             "runtime.field(runtime.replaced(p, 'w', x * y), 'w') + runtime.field(p, 'b')",

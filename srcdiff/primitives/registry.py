@@ -81,6 +81,7 @@ class Primitive:
     index_args: tuple = ()  # positions where an int of unknown value is an index
     fresh: bool = False  # its result is always a new array (never a view of an argument)
     view: bool = False  # its result may share memory with its first argument
+    keeps: bool = False  # its result holds the arrays it is passed (an object given a field)
     pure: bool = True  # no side effect: an unused result may be dropped
     vararg_method: bool = False  # x.reshape(2, 3) is np.reshape(x, (2, 3))
     multiple_outputs: bool = False  # it returns a tuple or list of arrays: a, b = f(x)
