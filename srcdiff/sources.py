@@ -4,6 +4,7 @@ file (kept for the functions of a module read again as siblings)."""
 
 import ast
 import contextlib
+import functools
 import inspect
 import linecache
 import textwrap
@@ -126,17 +127,26 @@ def source_file(fn):
     return filename if filename.endswith(".py") else inspect.getsourcefile(fn) or filename
 
 
+def _way_in(fn):
+    """What to differentiate instead of `fn`, a callable that is not a Python function."""
+    if isinstance(fn, functools.partial) and inspect.isfunction(fn.func):
+        wrapped = fn.func.__name__
+        return (
+            f"differentiate {wrapped} itself and pass the bound arguments at the call "
+            f"(nf.grad({wrapped})(x, ..., name=value)), or bind them in a def calling {wrapped}"
+        )
+    return (
+        "srcdiff differentiates functions written in Python (def ...); for a builtin or numpy "
+        "function, register an adjoint with @srcdiff.adjoint instead"
+    )
+
+
 def read_function(fn, parse=True, shared=False):
     """(its file name, the gast FunctionDef of fn's source, the source), after the checks
     that it is one srcdiff reads (check_function); `shared`: the parse kept, not a copy."""
     name = getattr(fn, "__name__", None) or repr(fn)
     if not inspect.isfunction(fn):
-        raise SrcdiffError(
-            f"{name!r} is not a Python function with source code",
-            hint="srcdiff differentiates functions written in Python (def ...); "
-            "for a builtin or numpy function, register an adjoint with "
-            "@srcdiff.adjoint instead",
-        )
+        raise SrcdiffError(f"{name!r} is not a Python function with source code", hint=_way_in(fn))
     filename = source_file(fn)
     first = fn.__code__.co_firstlineno
     where = Location(filename, first, linecache.getline(filename, first).rstrip())
