@@ -112,3 +112,32 @@ def test_a_partial_is_refused_with_a_way_out():
     np.testing.assert_allclose(
         autograd_grad(scaled_loss, (w, x, 2.0), 0), expected, rtol=1e-6, atol=1e-9
     )
+
+
+class PenalisedLoss:
+    """A loss keeping its settings, called as a function (as scikit-learn-style code does)."""
+
+    def __init__(self, reg):
+        self.reg = reg
+
+    def __call__(self, w, x, *, scale=1.0):
+        return scale * np.sum(np.tanh(x @ w) ** 2) + self.reg * np.sum(w**2)
+
+
+def test_an_object_defining_call_is_differentiated_as_that_method():
+    """nf.grad(obj) of an object of a class defining __call__ was refused as "not a Python
+    function", told to register an adjoint; it is now obj.__call__, bound to obj, in every
+    mode."""
+    rng = np.random.default_rng(4)
+    w, x, v = rng.normal(size=3), rng.normal(size=(4, 3)), rng.normal(size=3)
+    loss = PenalisedLoss(0.3)
+    expected = finite_differences(lambda w: loss(w, x, scale=2.0), (w,), 0)
+    np.testing.assert_allclose(nf.grad(loss)(w, x, scale=2.0), expected, rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(nf.jvp(loss)(w, x, v, scale=2.0)[1], expected @ v, rtol=1e-6)
+    ours = lambda w, x: PenalisedLoss(0.3)(w, x)  # noqa: E731
+    np.testing.assert_allclose(
+        nf.grad(loss)(w, x), autograd_grad(ours, (w, x), 0), rtol=1e-6, atol=1e-9
+    )
+    along = finite_differences(lambda w: nf.grad(loss)(w, x) @ v, (w,), 0)
+    np.testing.assert_allclose(nf.hvp(loss)(w, x, v), along, rtol=1e-5, atol=1e-7)
+    assert repr(nf.grad(loss)) == "<srcdiff grad of PenalisedLoss.__call__ wrt=0>"
