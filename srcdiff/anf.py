@@ -461,10 +461,10 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
 _LIST_CHANGES = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse"}
 # the nodes the normaliser and the in-place analyses it asks (truths.changeable_names,
 # changed_later.changed_in_place_names) look at: calls, item and field reads and writes,
-# assignments
+# what binds a name
 _LOOKED_AT = frozenset(
     (gast.Call, gast.Subscript, gast.Attribute, gast.NamedExpr)
-    + (gast.Assign, gast.AnnAssign, gast.AugAssign)
+    + (gast.Assign, gast.AnnAssign, gast.AugAssign, gast.For, gast.comprehension)
 )
 
 
