@@ -194,8 +194,35 @@ def _unwrap_blocks(stmts, resolve, read, fresh, firsts):
             if _falls_through(body):
                 out += [ir.copy_tree(s) for s in final]
         else:
-            out.append(stmt)
+            out += _dicts_one_by_one(stmt, resolve)
     return out
+
+
+def _dicts_one_by_one(stmt, resolve):
+    """`xs, hs = {}, {}` as `xs = {}` and `hs = {}`, where a new dict is among the values
+    and no value reads a name the statement binds: the dicts are then each bound alone, as
+    srcdiff follows a dict written into key by key (min-char-rnn's `hs[t] = ...`)."""
+    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1):
+        return [stmt]
+    targets, values = stmt.targets[0], stmt.value
+    if not (
+        isinstance(targets, (gast.Tuple, gast.List))
+        and isinstance(values, (gast.Tuple, gast.List))
+        and len(targets.elts) == len(values.elts)
+        and all(isinstance(t, gast.Name) for t in targets.elts)
+        and any(_makes_dict(v, resolve) for v in values.elts)
+    ):
+        return [stmt]
+    bound = {t.id for t in targets.elts}
+    if any(isinstance(n, gast.Name) and n.id in bound for n in ir.walk(values)):
+        return [stmt]  # (a, b = b, {}: the old b)
+    return [gast.copy_location(ir.assign(t.id, v), stmt) for t, v in zip(targets.elts, values.elts)]
+
+
+def _makes_dict(value, resolve):
+    return isinstance(value, (gast.Dict, gast.DictComp)) or (
+        isinstance(value, gast.Call) and resolve(value.func) is dict
+    )
 
 
 def _named_first(stmt):
