@@ -43,12 +43,11 @@ def refuse_spread_arguments(node, loc):
 def _check_callable(fn, node, loc):
     """Refuse the calls of user functions srcdiff cannot follow, saying what to write."""
     refuse_spread_arguments(node, loc)
-    if inspect.isgeneratorfunction(fn):
+    if inspect.isgeneratorfunction(fn) and not getattr(node, "_taken_whole", False):
         raise UnsupportedError(
             f"{fn.__name__} is a generator, and generators and coroutines cannot be "
-            "differentiated by themselves: srcdiff follows a generator of the same module "
-            "where a loop takes all its items (for x in gen(...), list(gen(...)), "
-            "sum(gen(...)))",
+            "differentiated by themselves: srcdiff follows a generator where a loop takes "
+            "all its items (for x in gen(...), list(gen(...)), sum(gen(...)))",
             loc,
             "loop over the generator here, or make it return a list",
         )
