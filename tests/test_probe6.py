@@ -1,0 +1,219 @@
+"""Regressions found by the sixth probe (published numpy programs nobody on srcdiff wrote,
+run by srcdiff against central differences and autograd in reverse mode, forward mode, hvp
+and reverse over reverse): rows checked as tests/test_oracle.py checks its rows, and the
+refusals with their messages and locations."""
+
+import numpy as np
+import pytest
+
+import srcdiff as nf
+
+from oracle import Table, check_forward, check_grad_of_grad, check_hvp, check_reverse
+
+pytest.importorskip("autograd")
+
+TABLE = Table()
+case = TABLE.case
+rng = np.random.default_rng(20261205)
+NO_COPY = "autograd has no derivative of np.copy"
+
+
+# --- dicts bound together (min-char-rnn) ---------------------------------------------------------
+
+VOCABULARY, HIDDEN = 5, 4
+INPUTS, TARGETS = [0, 2, 1, 3], [2, 1, 3, 4]
+
+
+def min_char_rnn_loss(params, hprev):
+    """Karpathy's min-char-rnn forward pass as published: four dicts bound by one statement,
+    keyed by the step (and -1 for the state before the first)."""
+    Wxh, Whh, Why, bh, by = params
+    xs, hs, ys, ps = {}, {}, {}, {}
+    hs[-1] = np.copy(hprev)
+    loss = 0
+    for t in range(len(INPUTS)):
+        xs[t] = np.zeros((VOCABULARY, 1))
+        xs[t][INPUTS[t]] = 1
+        hs[t] = np.tanh(np.dot(Wxh, xs[t]) + np.dot(Whh, hs[t - 1]) + bh)
+        ys[t] = np.dot(Why, hs[t]) + by
+        ps[t] = np.exp(ys[t]) / np.sum(np.exp(ys[t]))
+        loss += -np.log(ps[t][TARGETS[t], 0])
+    return loss
+
+
+RNN_PARAMS = (
+    0.3 * rng.normal(size=(HIDDEN, VOCABULARY)),
+    0.3 * rng.normal(size=(HIDDEN, HIDDEN)),
+    0.3 * rng.normal(size=(VOCABULARY, HIDDEN)),
+    0.1 * rng.normal(size=(HIDDEN, 1)),
+    0.1 * rng.normal(size=(VOCABULARY, 1)),
+)
+case(RNN_PARAMS, rng.normal(size=(HIDDEN, 1)))(min_char_rnn_loss)
+case(RNN_PARAMS, rng.normal(size=(HIDDEN, 1)), wrt=1, autograd=NO_COPY)(min_char_rnn_loss)
+
+
+def dicts_keyed_by_str_bound_together(x):
+    """(`p, q = {}, {}` once took p and q for arrays: `p['a'] = ...` saved p['a'], which
+    was not there yet, a KeyError)."""
+    p, q = {}, {}
+    p["a"] = x**2
+    q["b"] = p["a"] * 3
+    return np.sum(q["b"] * x)
+
+
+case(rng.normal(size=3))(dicts_keyed_by_str_bound_together)
+
+
+def recurrence_in_one_dict(Whh, hprev):
+    """The state before the first step a constant, kept in the dict the loop writes: the
+    gradient's own loop left a bare pop of that constant's adjoint (refused in second order),
+    and its forward mode read the dict's items as 0.0 (np.dot(W, 0.0) is a matrix)."""
+    hs = {}
+    hs[-1] = np.copy(hprev)
+    loss = 0
+    for t in range(3):
+        hs[t] = np.tanh(np.dot(Whh, hs[t - 1]))
+        loss += np.sum(hs[t] ** 2)
+    return loss
+
+
+case(0.5 * rng.normal(size=(3, 3)), rng.normal(size=3))(recurrence_in_one_dict)
+case(0.5 * rng.normal(size=(3, 3)), rng.normal(size=3), wrt=1, autograd=NO_COPY)(
+    recurrence_in_one_dict
+)
+
+
+# --- writes through .flat (scikit-learn's kernel jitter) ---------------------------------------
+
+
+def log_det_with_jitter_on_the_flat_diagonal(noise, x):
+    """`K.flat[::n + 1] += noise`, as scikit-learn's GaussianProcessRegressor adds alpha
+    (once refused as a change of what an object holds, with a hint that was no way out)."""
+    K = np.exp(-0.5 * (x[:, None] - x[None, :]) ** 2)
+    K.flat[:: len(x) + 1] += noise
+    return np.linalg.slogdet(K)[1]
+
+
+NO_FLAT = "autograd's arrays have no .flat"
+case(0.3, rng.normal(size=4), autograd=NO_FLAT)(log_det_with_jitter_on_the_flat_diagonal)
+case(0.3, rng.normal(size=4), wrt=1, autograd=NO_FLAT)(log_det_with_jitter_on_the_flat_diagonal)
+
+
+def flat_items_written(x):
+    """.flat written by a list of positions, a position and a slice (in place, *=)."""
+    A = np.zeros((2, 3))
+    A.flat[[0, 4]] = x[:2] ** 2
+    A.flat[5] = x[2] * x[0]
+    A.flat[1:3] *= 2.0
+    A.flat[1:3] += x[1:]
+    return np.sum(A**2 * np.arange(6).reshape(2, 3))
+
+
+case(rng.normal(size=3), autograd=NO_FLAT)(flat_items_written)
+
+
+# --- a generator made in a function, looped over (autograd's Bayesian neural net) ----------------
+
+
+def make_nn_funs(layer_sizes, noise_variance, nonlinearity=np.tanh):
+    """autograd's examples/bayesian_neural_net.py as published: the weights of many networks
+    in one matrix, cut into layers by a generator that a loop takes all the items of, closed
+    over `shapes` (a closure, which srcdiff once refused as a generator it could not follow)."""
+    shapes = list(zip(layer_sizes[:-1], layer_sizes[1:]))
+    num_weights = sum((m + 1) * n for m, n in shapes)
+
+    def unpack_layers(weights):
+        num_weight_sets = len(weights)
+        for m, n in shapes:
+            yield (
+                weights[:, : m * n].reshape((num_weight_sets, m, n)),
+                weights[:, m * n : m * n + n].reshape((num_weight_sets, 1, n)),
+            )
+            weights = weights[:, (m + 1) * n :]
+
+    def predictions(weights, inputs):
+        inputs = np.expand_dims(inputs, 0)
+        for W, b in unpack_layers(weights):
+            outputs = np.einsum("mnd,mdo->mno", inputs, W) + b
+            inputs = nonlinearity(outputs)
+        return outputs
+
+    def logprob(weights, inputs, targets):
+        preds = predictions(weights, inputs)
+        return -np.sum((preds - targets) ** 2, axis=1)[:, 0] / noise_variance
+
+    return num_weights, predictions, logprob, unpack_layers
+
+
+NUM_WEIGHTS, PREDICTIONS, LOGPROB, UNPACK_LAYERS = make_nn_funs([1, 4, 1], 0.1)
+BNN_INPUTS = np.linspace(-1, 1, 5).reshape(-1, 1)
+BNN_EPS = rng.normal(size=(3, NUM_WEIGHTS))
+
+
+def bnn_elbo(params, targets):
+    """The black-box variational objective over it, the noise drawn once."""
+    mean, log_std = params[:NUM_WEIGHTS], params[NUM_WEIGHTS:]
+    samples = BNN_EPS * np.exp(log_std) + mean
+    entropy = 0.5 * NUM_WEIGHTS * (1.0 + np.log(2 * np.pi)) + np.sum(log_std)
+    return -(entropy + np.mean(LOGPROB(samples, BNN_INPUTS, targets)))
+
+
+TANH_BOUND = "the nonlinearity is numpy's tanh, bound as a default, which autograd cannot trace"
+case(0.3 * rng.normal(size=2 * NUM_WEIGHTS), np.cos(BNN_INPUTS), autograd=TANH_BOUND)(bnn_elbo)
+case(0.3 * rng.normal(size=2 * NUM_WEIGHTS), np.cos(BNN_INPUTS), wrt=1, autograd=TANH_BOUND)(
+    bnn_elbo
+)
+
+
+def first_layer_only(weights):
+    """(next() takes one item: the generator is not followed as a list, and the error says
+    so at the call)"""
+    W, b = next(UNPACK_LAYERS(weights))
+    return np.sum(W**2) + np.sum(b)
+
+
+def test_a_generator_not_looped_over_whole_is_refused_at_its_call():
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(first_layer_only)(rng.normal(size=(2, NUM_WEIGHTS)))
+    message = str(error.value)
+    assert f"{__file__}:{line_of('W, b = next(UNPACK_LAYERS(weights))')}" in message
+    assert "next(...) of differentiated values cannot be differentiated" in message
+
+
+def yields_its_loss(x):
+    yield np.sum(x**2)  # refused: f itself a generator
+
+
+def test_a_generator_differentiated_itself_is_refused_at_its_yield():
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(yields_its_loss)(np.ones(2))
+    assert f"{__file__}:{line_of('yield np.sum(x**2)  # refused')}" in str(error.value)
+    assert "generators and coroutines cannot be differentiated" in str(error.value)
+
+
+def line_of(text):
+    return next(k for k, line in enumerate(open(__file__), 1) if text in line)
+
+
+# --- the checks ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("row", TABLE.params("reverse"))
+def test_reverse(row):
+    check_reverse(row)
+
+
+@pytest.mark.parametrize("row", TABLE.params("forward"))
+def test_forward(row):
+    check_forward(row)
+
+
+@pytest.mark.parametrize("row", TABLE.params("hvp"))
+def test_hvp(row):
+    check_hvp(row)
+
+
+@pytest.mark.parametrize("row", TABLE.params("grad_of_grad"))
+def test_grad_of_grad(row):
+    """The vjp of the gradient (reverse over reverse: H u)."""
+    check_grad_of_grad(row)
