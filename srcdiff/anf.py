@@ -217,7 +217,11 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
         elif isinstance(stmt, gast.Expr):
             self.expression_statement(stmt, loc, out)
         else:
-            raise UnsupportedError(f"{kind.__name__} statements cannot be differentiated", loc)
+            raise UnsupportedError(
+                f"{kind.__name__} statements cannot be differentiated",
+                loc,
+                "write it with assignments, if, for and while (a match of values as if/elif)",
+            )
 
     def _check_write(self, stmt, loc):
         """The aliasing checks of a write into an array (aliasing.py)."""

@@ -28,6 +28,7 @@ import numpy as np
 from . import ir
 from .activity import is_pop
 from .comprehension_loops import Replace
+from .match_statements import as_if_chain
 from .operator_calls import as_operators
 from .try_except import as_branches
 
@@ -185,6 +186,8 @@ def _unwrap_blocks(stmts, resolve, read, fresh, firsts):
             out += _unwrap_blocks(stmt.body, resolve, read, fresh, firsts) + _unwrap_blocks(
                 stmt.finalbody, resolve, read, fresh, firsts
             )
+        elif isinstance(stmt, gast.Match) and (chain := as_if_chain(stmt, fresh)) is not None:
+            out += _unwrap_blocks(chain, resolve, read, fresh, firsts)
         elif (branches := as_branches(stmt, resolve, fresh)) is not None:
             out += _unwrap_blocks(branches, resolve, read, fresh, firsts)
         elif _left_by_returns_only(stmt):

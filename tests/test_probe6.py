@@ -112,6 +112,127 @@ def flat_items_written(x):
 case(rng.normal(size=3), autograd=NO_FLAT)(flat_items_written)
 
 
+# --- writes into an array with no name of its own: refused with a hint that works ----------------
+
+
+def written_through_ravel(x):
+    A = np.zeros((2, 2))
+    A.ravel()[:] = x  # refused: A.ravel() has no name
+    return np.sum(A**2)
+
+
+def written_through_the_transpose(x):
+    A = np.ones((2, 3))
+    A.T[0] = x[:2]  # refused: A.T has no name
+    return np.sum(A * A)
+
+
+def written_into_a_lists_item(x):
+    t = [np.zeros(3), np.zeros(3)]
+    t[0][1] = x[0]  # refused: t[0] has no name
+    return np.sum(t[0] * x[:3])
+
+
+@pytest.mark.parametrize(
+    "f, line, hint",
+    [
+        (written_through_ravel, "A.ravel()[:] = x", "part = A.ravel().copy(); part[:] = ..."),
+        (written_through_the_transpose, "A.T[0] = x[:2]", "part = A.T.copy(); part[0] = ..."),
+        (written_into_a_lists_item, "t[0][1] = x[0]", "item = t[0].copy(); item[1] = ..."),
+    ],
+)
+def test_a_write_into_an_array_with_no_name_says_how_to_write_it(f, line, hint):
+    """The hint named the refused form itself (index it once: A.ravel()[:] = ...), t[0, 1]
+    for a list, or took A.T for an object's field (return it with has_aux=True)."""
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(f)(np.arange(4.0))
+    message = str(error.value)
+    assert f"{__file__}:{line_of(line + '  # refused')}" in message
+    assert "srcdiff follows writes only into" in message
+    assert hint in message
+
+
+def ravel_written_as_the_hint_says(x):
+    A = np.zeros((2, 2))
+    part = A.ravel().copy()
+    part[:] = x
+    A = part.reshape(A.shape)
+    return np.sum(A**2 * np.arange(4).reshape(2, 2))
+
+
+def transpose_written_as_the_hint_says(x):
+    A = np.ones((2, 3))
+    part = A.T.copy()
+    part[0] = x[:2]
+    A = part.T
+    return np.sum(A * A * np.arange(6).reshape(2, 3))
+
+
+def lists_item_written_as_the_hint_says(x):
+    t = [np.zeros(3), np.zeros(3)]
+    item = t[0].copy()
+    item[1] = x[0]
+    t[0] = item
+    return np.sum(t[0] * x[:3])
+
+
+NO_ITEM_WRITES = "autograd does not follow item writes"
+case(rng.normal(size=4), autograd=NO_ITEM_WRITES)(ravel_written_as_the_hint_says)
+case(rng.normal(size=4), autograd=NO_ITEM_WRITES)(transpose_written_as_the_hint_says)
+case(rng.normal(size=4), autograd=NO_ITEM_WRITES)(lists_item_written_as_the_hint_says)
+
+
+# --- match statements of values -----------------------------------------------------------------
+
+
+def penalty_by_match(x, kind):
+    """A match of values, alternatives, None with a guard and `_` (once refused: Match
+    statements cannot be differentiated, with no hint)."""
+    match kind:
+        case "l2" | "sq":
+            return np.sum(x**2)
+        case "l1":
+            return np.sum(np.abs(x))
+        case None if x.ndim > 0:
+            return np.sum(np.sin(x))
+        case _:
+            return np.sum(x)
+
+
+for kind in ("l2", "sq", "l1", None, "other"):
+    case(rng.normal(size=3), kind)(penalty_by_match)
+
+
+def matched_in_a_loop(x, kinds):
+    """The subject an expression (evaluated once), the last case a name bound to it."""
+    total = 0.0
+    for k in range(2):
+        match kinds[k]:
+            case 1:
+                total = total + np.sum(x**3)
+            case scale:
+                total = total + scale * np.sum(np.exp(x))
+    return total
+
+
+case(rng.normal(size=3), (1, 2.5))(matched_in_a_loop)
+
+
+def matched_by_shape(x, spec):
+    match spec:  # refused: a sequence pattern
+        case (a, b):
+            return a * np.sum(x**b)
+    return np.sum(x)
+
+
+def test_a_match_of_other_patterns_is_refused_at_its_line_with_a_hint():
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(matched_by_shape)(np.ones(2), (2.0, 2))
+    message = str(error.value)
+    assert f"{__file__}:{line_of('match spec:  # refused')}" in message
+    assert "hint: write it with assignments, if, for and while" in message
+
+
 # --- a generator made in a function, looped over (autograd's Bayesian neural net) ----------------
 
 
