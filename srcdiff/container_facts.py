@@ -2,6 +2,7 @@
 lists a name copies, how a call or a target is shaped, and small tree edits."""
 
 import ast
+import builtins
 import inspect
 import textwrap
 
@@ -144,8 +145,6 @@ def unpacks_zip_star(node):
 
 
 def is_call(node, builtin, resolve):
-    import builtins
-
     return isinstance(node, gast.Call) and resolve(node.func) is getattr(builtins, builtin)
 
 

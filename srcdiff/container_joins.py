@@ -348,6 +348,8 @@ def rebind_item_writes(func, is_varied, resolve, fresh, useful=None):
         and unshared(func, n, resolve)
         and (useful is None or n in useful)
     }
+    if not kinds:
+        return False
     writes = {
         id(s)
         for s in ir.walk(func)
@@ -363,13 +365,13 @@ def _updates_as_item_writes(func, resolve):
     """`d.update({'a': u, 'b': v})` and `d.update(a=u, b=v)` as `d['a'] = u` then `d['b'] =
     v`, the same writes, which this module rebinds, where d is only ever bound to a dict
     this function makes."""
-    bound, updates = [], False  # (no d.update(...) call at all: nothing to write out)
-    for n in ir.walk(func):
+    bound, updates = [], False  # (no d.update(...) statement at all: nothing to write out)
+    for n in ir.walk_statements(func):
         if isinstance(n, gast.Assign):
             if len(n.targets) == 1 and isinstance(n.targets[0], gast.Name):
                 bound.append((n.targets[0].id, _made(n.value, resolve)))
-        elif n.__class__ is gast.Attribute and n.attr == "update":
-            updates = True
+        elif n.__class__ is gast.Expr and isinstance(n.value, gast.Call):
+            updates = updates or getattr(n.value.func, "attr", None) == "update"
     if not updates:
         return
     other = {n.id for n in ir.walk(func.args) if isinstance(n, gast.Name)}
@@ -424,6 +426,10 @@ def _made(value, resolve):
     return gast.Tuple if isinstance(value, gast.Tuple) else None
 
 
+# the statements that may write an item or change a list (written_locals' `changes`)
+_CHANGING = frozenset((gast.Assign, gast.Expr, gast.Delete, gast.AugAssign))
+
+
 def written_locals(func, resolve, changes=write_into):
     """name -> gast.Dict, gast.List or gast.Tuple for the local names bound only to new
     dicts (`p = {}`), only to new lists (`ps = list(params)`) or only to tuple displays, and
@@ -433,6 +439,8 @@ def written_locals(func, resolve, changes=write_into):
         for a in func.args.args + func.args.kwonlyargs + [func.args.vararg, func.args.kwarg]
         if isinstance(a, gast.Name)
     }
+    if not any(changes(s) for s in ir.walk_statements(func) if s.__class__ in _CHANGING):
+        return {}  # (most functions write no item: their statements alone tell)
     made, bound, written, changed = [], [], set(), []  # (one walk)
     for n in ir.walk(func):
         if isinstance(n, gast.Name):

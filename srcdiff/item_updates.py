@@ -23,7 +23,7 @@ def augmented_item_writes(func, is_varied, resolve, location):
     changed in place) as `p[k] = p[k] op v`, or refuse it; whether any was."""
     found = [
         s
-        for s in ir.walk(func)
+        for s in ir.walk_statements(func)
         if _augmented_item(s) and (is_varied(s.value) or is_varied(s.target.value))
     ]
     if not found:

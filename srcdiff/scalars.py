@@ -15,6 +15,8 @@ name is one if every assignment to it is (a loop-carried `total = total + s` inc
 analysis starts from every name and drops those an assignment disproves, until none is
 dropped)."""
 
+import math
+
 import gast
 import numpy as np
 
@@ -194,8 +196,6 @@ def _number_read(node):
 
 
 def _math(path):
-    import math
-
     return getattr(math, path[1], None) if len(path) == 2 else None
 
 

@@ -379,3 +379,37 @@ def test_an_entry_for_a_function_that_moved_names_where_it_is_now(tmp_path, monk
         assert f"{path}:{line}: return np.sum(np.linalg.inv(w))" in error.value.__notes__[0]
         assert df._location("defined").lineno == line - 1
     assert cache.stats["disk_hits"] == hits + 1  # the second came from the first's entry
+
+
+USER_RULE = textwrap.dedent("""
+    import json
+    import numpy as np
+    from srcdiff.primitives import registry
+
+    tokens = [registry.token()]
+    import scipy.special  # (its primitives are declared once it is imported)
+
+    tokens.append(registry.token())
+    import srcdiff as nf
+
+    @nf.adjoint(np.arcsinh)
+    def arcsinh_adjoint(bz, z, x):
+        bx = bz / np.sqrt(x * x + 1)
+
+    tokens.append(registry.token())
+    described = [record.name for record in registry._records if not record.own]
+    print(json.dumps({"tokens": tokens, "described": described}))
+""")
+
+
+def test_the_key_follows_the_libraries_declared_and_each_rule_a_user_registers(tmp_path):
+    """srcdiff's own records count in cache keys by its files' digest and what declared them;
+    a rule a user registers, here replacing a built-in one, is described in full."""
+    pytest.importorskip("scipy")
+    (tmp_path / "user_rule.py").write_text(USER_RULE)
+    out = subprocess.run(
+        [sys.executable, str(tmp_path / "user_rule.py")], capture_output=True, text=True, check=True
+    )
+    found = json.loads(out.stdout)
+    assert len(set(found["tokens"])) == 3
+    assert found["described"] == ["arcsinh"]

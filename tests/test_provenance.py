@@ -189,6 +189,31 @@ def test_a_function_whose_source_compiles_alone_to_its_code_needs_no_module_comp
     assert len(compiled) == 2
 
 
+def test_a_file_unchanged_since_the_process_started_is_not_compiled_to_be_checked(
+    modules, monkeypatch
+):
+    """A module whose file was last changed before this process started runs the text on
+    disk: no compile checks it. One changed since is checked as before, and refused where
+    it was edited after its import."""
+    path = modules("unchanged_since_start", EDITED)
+    module = modules.load("unchanged_since_start")
+    if provenance._process_start() is None:
+        pytest.skip("this platform does not tell when the process started")
+    long_ago = provenance._process_start() - 3600
+    os.utime(path, (long_ago, long_ago))
+    checks = []
+    compiles_to = provenance._compiles_to
+    monkeypatch.setattr(
+        provenance, "_compiles_to", lambda *args: checks.append(args) or compiles_to(*args)
+    )
+    np.testing.assert_allclose(nf.grad(module.square_sum)(np.array([2.0])), [4.0])
+    assert checks == []
+    path.write_text(path.read_text().replace("x * x", "x * x * x"))  # changed now: checked
+    with pytest.raises(nf.SrcdiffError, match="is not the code it runs"):
+        nf.grad(module.square_sum, wrt=(0,))
+    assert len(checks) == 1
+
+
 def test_a_function_is_parsed_once_to_be_checked_and_read(modules, monkeypatch):
     """The parse that checks the lines read off a function's code are its whole text is the
     one its check against the code that runs compiles, and the one the transform reads."""

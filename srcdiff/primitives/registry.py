@@ -106,6 +106,7 @@ class Primitive:
     rewrite: object = None
     fold: object = None
     samples: list = field(default_factory=list)
+    own: bool = True  # declared by srcdiff's primitives alone (register says)
 
     def template(self, forward):
         """The tangent template (forward mode) or the adjoint template."""
@@ -117,10 +118,12 @@ class Primitive:
 
 
 _records = []
+_registered = set()  # the ids of _records' records
 _by_function = {}
 _by_method, _by_attribute, _by_operator = {}, {}, {}
 _token = _globals = None  # digests of the records, made again after each registration
 _deferred = {}  # an optional library's module -> the srcdiff modules declaring its primitives
+_declared_for = []  # the optional libraries' modules whose primitives were declared
 
 
 def when_imported(library_module, *declaring_modules):
@@ -132,6 +135,7 @@ def when_imported(library_module, *declaring_modules):
 def declare_imported():
     """Declare the primitives of each deferred library module the program has imported."""
     for library_module in [m for m in _deferred if m in sys.modules]:
+        _declared_for.append(library_module)
         for declaring_module in _deferred.pop(library_module):
             importlib.import_module(declaring_module)
 
@@ -159,8 +163,16 @@ def register(record):
     ):
         for name in names:
             table[name] = record
-    if record not in _records:
+    if id(record) not in _registered:
+        _registered.add(id(record))
         _records.append(record)
+    declarer = sys._getframe(1)
+    while declarer.f_globals is globals():  # (the public API's functions here call this)
+        declarer = declarer.f_back
+    # a record any registration outside srcdiff's primitives touched (a user's rule, nn.py's)
+    # is described in full in cache keys: srcdiff's own are its implementation's digest's
+    if not declarer.f_globals.get("__name__", "").startswith(__package__ + "."):
+        record.own = False
     _token = _globals = None
     return record
 
@@ -395,15 +407,28 @@ def template_globals():
 
 
 def token():
-    """A digest of every registered template and declaration, part of each cache key."""
+    """A digest of every registered template and declaration, part of each cache key. The
+    records srcdiff's primitives declare follow from srcdiff's files (digested apart), which
+    of them were declared (the optional libraries imported) and the libraries' versions (the
+    functions they name): describing each of them cost a first transform ~2 ms."""
     global _token
     declare_imported()
     if _token is None:
         h = hashlib.sha256()
-        for text in sorted(_describe(record) for record in _records):
+        for text in sorted(_describe(record) for record in _records if not record.own):
             h.update(text.encode())
+        h.update(repr(_declared_with()).encode())
         _token = h.hexdigest()
     return _token
+
+
+def _declared_with():
+    """(Python's version, numpy's, how many records srcdiff's primitives declared, the
+    optional library modules they were declared for and their packages' versions)."""
+    declared = sorted(_declared_for)
+    versions = [getattr(sys.modules.get(m.split(".")[0]), "__version__", "") for m in declared]
+    own = sum(record.own for record in _records)
+    return sys.version_info[:3], np.__version__, own, declared, versions
 
 
 def _describe(record):
