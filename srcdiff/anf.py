@@ -338,14 +338,12 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
                 f"a new one: {base.id} = [g(v) for v in {base.id}], {{**{base.id}, 'k': v}}",
             )
         if not self.aliasing.owns(base.id, self.writing):
-            raise UnsupportedError(
+            raise UnsupportedError(  # (d = d.copy() would not do: d's every value counts)
                 f"writing into {base.id!r} would change an array the caller may still use "
-                f"({base.id!r} is an argument, or a view or alias of one)",
+                f"({base.id!r} may hold an argument, what a call returned, or a view or alias "
+                "of one)",
                 loc,
-                f"write into a fresh array instead: {base.id} = {base.id}.copy() first, or "
-                "np.zeros(...)"
-                if base.id not in self.params
-                else f"write into a copy of it with a name of its own: new = {base.id}.copy() "
+                f"write into a copy of it with a name of its own: new = {base.id}.copy() "
                 f"(for a dict: dict({base.id}), for a list: list({base.id}))",
             )
         if (

@@ -3,6 +3,8 @@ run by srcdiff against central differences and autograd in reverse mode, forward
 and reverse over reverse): rows checked as tests/test_oracle.py checks its rows, and the
 refusals with their messages and locations."""
 
+import collections
+
 import numpy as np
 import pytest
 
@@ -231,6 +233,67 @@ def test_a_match_of_other_patterns_is_refused_at_its_line_with_a_hint():
     message = str(error.value)
     assert f"{__file__}:{line_of('match spec:  # refused')}" in message
     assert "hint: write it with assignments, if, for and while" in message
+
+
+# --- dicts counted into: get with a computed key, setdefault, a defaultdict -----------------------
+
+
+def counted_by_get(x):
+    """`d.get(i % 2, 0.0)`: a key computed from names (once refused as a call srcdiff could
+    not tell; a name or a constant key was followed)."""
+    d = {}
+    for i in range(3):
+        d[i % 2] = d.get(i % 2, 0.0) + np.sum(x ** (i + 1))
+    return d[0] * d[1]
+
+
+case(rng.normal(size=3))(counted_by_get)
+
+
+def started_by_setdefault(x):
+    """`d.setdefault(k, v)` as a statement: `if k not in d: d[k] = v` (once refused as a
+    change in place)."""
+    d = {"b": x}
+    key = "a"
+    for i in range(3):
+        d.setdefault(key, 0.0)
+        d.setdefault("b", 5.0)  # (there: no change)
+        d[key] = d[key] + np.sum(np.sin(x * i))
+    return np.sum(d[key] * d["b"] ** 2)
+
+
+case(rng.normal(size=3))(started_by_setdefault)
+
+
+def counted_in_a_defaultdict(x):
+    d = collections.defaultdict(float)
+    for i in range(3):
+        d[i % 2] += np.sum(x ** (i + 1))  # refused: d holds what a call returned
+    return d[0] * d[1]
+
+
+def test_a_write_into_what_a_call_returned_says_a_copy_of_its_own_works():
+    """The message said d was an argument, and the hint (d = d.copy() first) was refused the
+    same way: every value a name is bound to counts."""
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(counted_in_a_defaultdict)(np.ones(3))
+    message = str(error.value)
+    assert f"{__file__}:{line_of('d[i % 2] += np.sum(x ** (i + 1))  # refused')}" in message
+    assert "'d' may hold an argument, what a call returned, or a view or alias" in message
+    assert "hint: write into a copy of it with a name of its own: new = d.copy()" in message
+
+
+def counted_in_a_copy_of_a_defaultdict(x):
+    d = collections.defaultdict(float)
+    new = d.copy()
+    for i in range(3):
+        new[i % 2] += np.sum(x ** (i + 1))
+    return new[0] * new[1]
+
+
+case(rng.normal(size=3), autograd="autograd does not follow item writes")(
+    counted_in_a_copy_of_a_defaultdict
+)
 
 
 # --- a generator made in a function, looped over (autograd's Bayesian neural net) ----------------
