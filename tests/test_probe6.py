@@ -379,10 +379,58 @@ def line_of(text):
     return next(k for k, line in enumerate(open(__file__), 1) if text in line)
 
 
+# --- a tuple of parameters spread into a model: model(x, *params) ---------------------------------
+
+
+def two_layer_model(x, W1, b1, W2, b2):
+    h = np.tanh(x @ W1 + b1)
+    return h @ W2 + b2
+
+
+def mean_squared_error(params, x, y):
+    """`model(x, *params)`, as examples pass a tuple of parameters (once refused: *args in a
+    differentiated call, with the hint to pass them one by one)."""
+    return np.mean((two_layer_model(x, *params) - y) ** 2)
+
+
+MLP_PARAMS = (
+    rng.normal(size=(3, 4)),
+    rng.normal(size=4),
+    rng.normal(size=(4, 1)),
+    rng.normal(size=1),
+)
+MLP_DATA = (rng.normal(size=(5, 3)), rng.normal(size=(5, 1)))
+case(MLP_PARAMS, *MLP_DATA)(mean_squared_error)
+case(list(MLP_PARAMS), *MLP_DATA)(mean_squared_error)
+case(MLP_PARAMS, *MLP_DATA, wrt=1)(mean_squared_error)
+
+
+def test_a_tuple_spread_into_a_model_is_checked_for_its_length():
+    with pytest.raises(ValueError, match="cannot unpack 3 values into 4 names"):
+        nf.grad(mean_squared_error)(MLP_PARAMS[:3], *MLP_DATA)
+
+
+def scaled_model(x, W, b, scale=2.0):
+    return scale * np.tanh(x @ W + b)
+
+
+def spread_into_a_model_with_a_default(params, x):
+    return np.sum(scaled_model(x, *params) ** 2)  # refused: params may hold 2 or 3
+
+
+def test_a_spread_whose_count_the_callee_does_not_say_is_refused_with_a_hint():
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(spread_into_a_model_with_a_default)(MLP_PARAMS[:2], MLP_DATA[0])
+    message = str(error.value)
+    line = line_of("return np.sum(scaled_model(x, *params) ** 2)  # refused")
+    assert f"{__file__}:{line}" in message
+    assert "pass arguments one by one (g(x, parts[0], parts[1]))" in message
+
+
 # --- Jacobians and Hessians with respect to a dict of parameters ---------------------------------
 
 PARAMS = {"W": rng.normal(size=(3, 2)), "b": rng.normal(size=2)}
-INPUTS = rng.normal(size=(4, 3))
+BATCH = rng.normal(size=(4, 3))
 
 
 def activations(params, x):
@@ -414,8 +462,8 @@ def jacobian_by_differences(f, params, x):
 def test_the_jacobian_with_respect_to_a_dict_is_a_dict_of_blocks(jacobian):
     """(jacrev gave an object array of the rows' dicts; jacfwd and jacobian refused the
     dict with an error about a tangent the caller never gave)"""
-    got = jacobian(activations)(PARAMS, INPUTS)
-    expected = jacobian_by_differences(activations, PARAMS, INPUTS)
+    got = jacobian(activations)(PARAMS, BATCH)
+    expected = jacobian_by_differences(activations, PARAMS, BATCH)
     assert sorted(got) == ["W", "b"]
     for key in PARAMS:
         assert got[key].shape == (8,) + PARAMS[key].shape
@@ -425,17 +473,17 @@ def test_the_jacobian_with_respect_to_a_dict_is_a_dict_of_blocks(jacobian):
 def test_the_hessian_with_respect_to_a_dict_is_a_dict_of_dicts_of_blocks():
     """As JAX's: H[m][l] of shape params[m].shape + params[l].shape (it was refused with an
     error about a tangent the caller never gave, located in the emitted code)."""
-    hessian = nf.hessian(cubed_activations)(PARAMS, INPUTS)
+    hessian = nf.hessian(cubed_activations)(PARAMS, BATCH)
     gradient = nf.grad(cubed_activations)
     for m in PARAMS:
-        expected = jacobian_by_differences(lambda p, x: gradient(p, x)[m], PARAMS, INPUTS)
+        expected = jacobian_by_differences(lambda p, x: gradient(p, x)[m], PARAMS, BATCH)
         for key in PARAMS:
             assert hessian[m][key].shape == PARAMS[m].shape + PARAMS[key].shape
             np.testing.assert_allclose(hessian[m][key], expected[key], rtol=1e-5, atol=1e-7)
 
 
 def test_hessian_blocks_of_a_dict_and_an_array_take_each_ones_structure():
-    blocks = nf.hessian(cubed_activations, wrt=(0, 1))(PARAMS, INPUTS)
+    blocks = nf.hessian(cubed_activations, wrt=(0, 1))(PARAMS, BATCH)
     assert {k: v.shape for k, v in blocks[0][1].items()} == {"W": (3, 2, 4, 3), "b": (2, 4, 3)}
     assert {k: v.shape for k, v in blocks[1][0].items()} == {"W": (4, 3, 3, 2), "b": (4, 3, 2)}
     for key in PARAMS:
