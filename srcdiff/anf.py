@@ -35,8 +35,17 @@ _UNSUPPORTED = {
         "name that f reads)",
         "move the context manager outside the differentiated function, or drop its `as` name",
     ),
-    gast.Global: ("global statements", "pass the value in as an argument"),
+    gast.Global: (
+        "global statements",
+        "pass the value in as an argument; a count kept across calls, in a global list or "
+        "dict changed in place (CALLS[0] += 1)",
+    ),
     gast.Nonlocal: ("nonlocal statements", "pass the value in as an argument"),
+    gast.Match: (
+        "match statements of patterns other than values, None, True, False, their "
+        "alternatives (|) and a last name or _",
+        "write the match as if/elif of the tests it makes",
+    ),
     gast.FunctionDef: ("nested function definitions", "define helpers at module level"),
     gast.AsyncFunctionDef: ("nested function definitions", "define helpers at module level"),
     gast.ClassDef: ("class definitions", "define classes at module level"),
@@ -217,11 +226,7 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
         elif isinstance(stmt, gast.Expr):
             self.expression_statement(stmt, loc, out)
         else:
-            raise UnsupportedError(
-                f"{kind.__name__} statements cannot be differentiated",
-                loc,
-                "write it with assignments, if, for and while (a match of values as if/elif)",
-            )
+            raise UnsupportedError(f"{kind.__name__} statements cannot be differentiated", loc)
 
     def _check_write(self, stmt, loc):
         """The aliasing checks of a write into an array (aliasing.py)."""

@@ -232,7 +232,8 @@ def test_a_match_of_other_patterns_is_refused_at_its_line_with_a_hint():
         nf.grad(matched_by_shape)(np.ones(2), (2.0, 2))
     message = str(error.value)
     assert f"{__file__}:{line_of('match spec:  # refused')}" in message
-    assert "hint: write it with assignments, if, for and while" in message
+    assert "match statements of patterns other than values" in message
+    assert "hint: write the match as if/elif of the tests it makes" in message
 
 
 # --- dicts counted into: get with a computed key, setdefault, a defaultdict -----------------------
@@ -294,6 +295,36 @@ def counted_in_a_copy_of_a_defaultdict(x):
 case(rng.normal(size=3), autograd="autograd does not follow item writes")(
     counted_in_a_copy_of_a_defaultdict
 )
+
+
+# --- a count of calls kept across them ----------------------------------------------------------
+
+EVALUATIONS = 0
+CALLS = [0]
+
+
+def counted_by_a_global(x):
+    global EVALUATIONS  # refused: the emitted code cannot rebind f's global
+    EVALUATIONS += 1
+    return np.sum(x**2)
+
+
+def counted_in_a_global_list(x):
+    CALLS[0] += 1
+    return np.sum(np.sin(x) * x)
+
+
+def test_a_global_count_is_refused_with_the_form_that_counts():
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(counted_by_a_global)(np.ones(2))
+    message = str(error.value)
+    assert f"{__file__}:{line_of('global EVALUATIONS  # refused')}" in message
+    assert "in a global list or dict changed in place (CALLS[0] += 1)" in message
+    before, x = CALLS[0], rng.normal(size=3)
+    np.testing.assert_allclose(
+        nf.grad(counted_in_a_global_list)(x), np.cos(x) * x + np.sin(x), rtol=1e-12
+    )
+    assert CALLS[0] == before + 1
 
 
 # --- a generator made in a function, looped over (autograd's Bayesian neural net) ----------------
