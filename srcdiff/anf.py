@@ -150,8 +150,8 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
                 spelled = spelling(self.p.resolve(n.func))
                 if spelled and spelled.startswith("np."):
                     n.func = ir.attr(*spelled.split("."))
-        for n in ir.walk(node):
-            if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load):
+        for n in ir.name_nodes(node):
+            if isinstance(n.ctx, gast.Load):
                 n.id = self.versions.get(n.id, n.id)
         return node
 

@@ -74,7 +74,7 @@ def left_as_passed(func, resolve):
     (user_calls.py), and sees no difference."""
     params = {a.id for a in func.args.posonlyargs + func.args.args + func.args.kwonlyargs}
     escaping = set()
-    for node in ir.walk(func):
+    for node in ir.nodes_of(func, _ESCAPING):
         if isinstance(node, (gast.Return, gast.Yield, gast.YieldFrom)) and node.value:
             escaping |= _linked(_NOWHERE, node.value, resolve)
         elif isinstance(node, (gast.FunctionDef, gast.Lambda)) and node is not func:
@@ -96,7 +96,7 @@ def _linked(target, value, resolve):
 def _stored(func, resolve):
     """(the container, an item stored into it, False) of each xs.append(v), xs.insert(k, v),
     d.setdefault(k, v) in `func`: v is an item of xs (bindings' form, as t = [v] binds)."""
-    for node in ir.walk(func):
+    for node in ir.nodes_of(func, _CALLS):
         if _is_list_change(node, resolve):
             for name in root(node.func.value):
                 container = gast.Name(id=name, ctx=gast.Store(), annotation=None, type_comment=None)
@@ -126,7 +126,7 @@ def _changed(func, resolve, passed, nodes=None):
     def note(node):  # (idx itself, or an item of m: m[0])
         (whole if isinstance(node, gast.Name) else inside).update(root(node))
 
-    for node in ir.walk(func) if nodes is None else nodes:
+    for node in ir.nodes_of(func, _CHANGING) if nodes is None else nodes:
         if isinstance(node, gast.Call):
             method, called = node.func, resolve(node.func)
             if (
@@ -166,6 +166,11 @@ def _bound(target, value, loops, resolve):
 
 
 _NOWHERE = gast.Name(id="", ctx=gast.Store(), annotation=None, type_comment=None)
+# the nodes that may change a value in place: a call, a write or del into an item or field
+_CHANGING = frozenset((gast.Call, gast.Subscript, gast.Attribute))
+_CALLS = frozenset((gast.Call,))
+_ESCAPING = frozenset((gast.Return, gast.Yield, gast.YieldFrom, gast.FunctionDef, gast.Lambda))
+_BINDING = frozenset((gast.Assign, gast.AnnAssign, gast.NamedExpr, gast.For, gast.comprehension))
 
 
 def _links(target, value, resolve):
@@ -269,7 +274,7 @@ def is_code(obj):
 def bindings(func):
     """(target, value, whether it loops) of each binding of `func` (a for loop's: its
     target and what it loops over), a tuple unpacking a display item by item."""
-    for node in ir.walk(func):
+    for node in ir.nodes_of(func, _BINDING):
         if isinstance(node, gast.Assign):
             for target in node.targets:
                 yield from ((t, v, False) for t, v in _unpacked(target, node.value))

@@ -7,7 +7,7 @@ import gast
 
 from . import ir
 
-_COMPREHENSIONS = (gast.ListComp, gast.GeneratorExp, gast.DictComp)
+_COMPREHENSIONS = frozenset((gast.ListComp, gast.GeneratorExp, gast.DictComp))
 
 
 def lower_comprehensions(body, is_varied, fresh, renamed=None):
@@ -27,9 +27,7 @@ def lower_comprehensions(body, is_varied, fresh, renamed=None):
                 changed |= lower_comprehensions(getattr(stmt, block), is_varied, fresh, renamed)
         if isinstance(stmt, (gast.Assign, gast.AugAssign, gast.Return, gast.Expr, gast.For)):
             evaluated = stmt.iter if isinstance(stmt, gast.For) else stmt  # (once, first)
-            found = [
-                n for n in ir.walk(evaluated) if isinstance(n, _COMPREHENSIONS) and is_varied(n)
-            ]
+            found = [n for n in ir.nodes_of(evaluated, _COMPREHENSIONS) if is_varied(n)]
             inner = {id(m) for n in found for m in ir.walk(n) if m is not n}
             for comp in (n for n in found if id(n) not in inner):
                 whole = (

@@ -17,6 +17,8 @@ from .primitives import registry
 def display_lengths(func):
     """name -> (List or Tuple, length) for each name bound once, to a list or tuple display,
     that nothing changes afterwards (no method call on it, no item written)."""
+    if not _assigns(func, (gast.List, gast.Tuple)):
+        return {}
     stores, displays, changed = {}, {}, set()  # (one walk)
     for node in ir.walk(func):
         if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
@@ -47,7 +49,7 @@ def tuple_item_lengths(func, lengths):
     whose item k is a tuple display (params = [(W, b), (V, c)]: ("params", 0) -> 2); a
     tuple's items are never written, so a read of params[0] always has them."""
     found = {}
-    for node in ir.walk(func):
+    for node in ir.walk_statements(func) if lengths else ():
         if (
             isinstance(node, gast.Assign)
             and len(node.targets) == 1
@@ -60,6 +62,15 @@ def tuple_item_lengths(func, lengths):
                 ):
                     found[node.targets[0].id, k] = len(item.elts)
     return found
+
+
+def _assigns(func, kinds):
+    """Whether a statement of `func` assigns a value of `kinds` (node classes): a look at
+    its statements alone, before a walk of all its nodes that looks for more."""
+    return any(
+        node.__class__ is gast.Assign and isinstance(node.value, kinds)
+        for node in ir.walk_statements(func)
+    )
 
 
 def dict_names(func):
@@ -91,6 +102,8 @@ def _makes_dict(value):
 def copies_of_appended_lists(func):
     """name -> the list built with append that each of its assignments binds it to
     (`result = items`, as an inlined generator returns its items), through copies."""
+    if not _assigns(func, gast.Name):
+        return {}
     stores, copied, appended = {}, {}, set()  # (one walk)
     for node in ir.walk(func):
         if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):

@@ -42,12 +42,13 @@ def desugar(func, fresh, resolve):
     """Rewrite `func` (a gast FunctionDef) in place; `fresh(prefix)` makes unused names and
     `resolve(expr)` tells what a name like `np.errstate` is in the function's module."""
     read, _, found = ir.reads_and_writes(func, frozenset({gast.Call, gast.NamedExpr}))
-    as_operators(func, resolve, [n for n in found if n.__class__ is gast.Call])
+    calls = [n for n in found if n.__class__ is gast.Call]
+    as_operators(func, resolve, calls)
     # the parts of a statement run first, as statements of their own before it
     firsts = [_named_first] if any(n.__class__ is gast.NamedExpr for n in found) else []
     if any(is_pop(n) for n in found):
         firsts.append(lambda stmt: _popped_first(stmt, fresh))
-    _count_from_the_start(func)
+    _count_from_the_start(func, calls)
     func.body = _lower_loop_else(_unwrap_blocks(func.body, resolve, read, fresh, firsts), fresh)
     body = func.body
     if not _has_early_return(body):
@@ -102,15 +103,15 @@ def _is_result(value, result):
     return value is not None and gast.dump(value) == gast.dump(_result(result))
 
 
-def _count_from_the_start(func):
+def _count_from_the_start(func, calls):
     """`items[-1]` of a list whose length changes (`items.append(v)`) as `items[len(items) -
     1]`: the backward sweep reads the position of the item then, when the list may be
-    longer, so the forward sweep must say which it was."""
+    longer, so the forward sweep must say which it was. `calls`: the calls in `func` (no
+    method call of a list among those as_operators made operators)."""
     resized = {
         n.func.value.id
-        for n in ir.walk(func)
-        if isinstance(n, gast.Call)
-        and isinstance(n.func, gast.Attribute)
+        for n in calls
+        if isinstance(n.func, gast.Attribute)
         and isinstance(n.func.value, gast.Name)
         and (
             n.func.attr in ("append", "extend", "insert", "remove")

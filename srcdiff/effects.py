@@ -100,7 +100,7 @@ class EffectStatements:
         """A pop of a differentiated list inside a value with no gradient, that desugar.py
         could not make a statement of its own (the list read before it, or the pop under
         `and`, `or`, `if`-`else`): the list's adjoint would get no item back for it."""
-        for node in ir.walk(value):
+        for node in ir.walk(value) if self.popped else ():  # (most functions pop nothing)
             if is_pop(node) and node.func.value.id in self.active:
                 name = node.func.value.id
                 raise UnsupportedError(

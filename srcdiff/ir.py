@@ -14,8 +14,10 @@ import gast
 from .errors import Location
 from .name_walk import (  # noqa: F401  (the passes ask ir for them)
     FIELDLESS,
+    NameNodes,
     name_nodes,
     names_in,
+    nodes_of,
     names_under,
     reads_and_writes,
 )

@@ -41,8 +41,7 @@ def name_made_receivers(parsed, fresh):
     `_model0.loss(x)`), so that its method is followed as a named object's is. Whether any
     was (the caller works out the local classes again)."""
     if not any(  # (most functions have none: one plain walk to tell)
-        n.__class__ is gast.Attribute and n.value.__class__ is gast.Call
-        for n in ir.walk(parsed.node)
+        n.value.__class__ is gast.Call for n in ir.nodes_of(parsed.node, _ATTRIBUTES)
     ):
         return False
     changed = False
@@ -64,6 +63,7 @@ def name_made_receivers(parsed, fresh):
 
 
 _SIMPLE = (gast.Assign, gast.AugAssign, gast.Return, gast.Expr, gast.If)
+_ATTRIBUTES = frozenset((gast.Attribute,))
 
 
 def _statement_lists(body):

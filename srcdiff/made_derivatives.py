@@ -10,7 +10,9 @@ the emitted code keeps (where the derivative's result carries no derivative of f
 `runtime.made_once(nf.grad, inner)`, which makes the derivative once in the process."""
 
 import ast
+import functools
 import inspect
+import re
 
 import gast
 
@@ -72,13 +74,20 @@ def made(maker, fun, constants, keywords):
     return runtime.made_once(maker, fun, *constants, **dict(keywords))
 
 
+@functools.cache
+def _maker_word():
+    """A pattern of a maker's name as a word of a function's text (in a docstring's
+    `gradient`, none)."""
+    return re.compile(r"\b(%s)\b" % "|".join(maker.__name__ for maker in _makers()))
+
+
 def made_once_calls(funcs, parsed):
     """Each call of a maker that the emitted functions `funcs` keep, `nf.grad(inner)` (its
     derivative's result carries no derivative of f), as `runtime.made_once(nf.grad, inner)`,
     rewritten in place: the derivative is made once, not at each call of f's. `parsed`: f's
     ParsedFunction, whose names the emitted code's are."""
-    if not any(maker.__name__ in parsed.source for maker in _makers()):
-        return  # (no walk of code f's text calls no maker in: one it renamed stays as called)
+    if not _maker_word().search(parsed.source):
+        return  # (no walk of code f's text names no maker in: one it renamed stays as called)
     calls = [
         node
         for func in funcs

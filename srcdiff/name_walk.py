@@ -17,6 +17,30 @@ def names_in(node, ctx=gast.Load):
     return {name.id for name in _names_below(node) if isinstance(name.ctx, ctx)}
 
 
+class NameNodes:
+    """The Name nodes below each node asked about, found once: dead code's liveness and
+    then copy propagation's index ask of each statement, which neither changes (a node is
+    kept beside its own: its id may be another's once it is freed)."""
+
+    def __init__(self):
+        self.found = {}
+
+    def __call__(self, node):
+        found = self.found.get(id(node))
+        if found is None or found[0] is not node:
+            found = self.found[id(node)] = node, _names_below(node)
+        return found[1]
+
+
+def nodes_of(node, kinds):
+    """The nodes of `kinds` (a frozenset of node classes, Name not among them) in and below
+    `node`, in walk's order: the walk names_in makes, cheaper than ir.walk's for a look
+    for a few kinds of node through a whole function."""
+    found = []
+    names_under([node], kinds, found)
+    return found
+
+
 def reads_and_writes(node, kinds=frozenset()):
     """(the ids of the names read, those stored or deleted) anywhere below `node`, in one
     visit; and, where `kinds` (node classes) is given, the nodes of those kinds below it."""

@@ -75,6 +75,9 @@ class Made:
         self.callees, self.prefixes, self.imports = callees, prefixes, imports
 
 
+_DEFINITIONS = frozenset((gast.FunctionDef,))
+
+
 def renamed(made, names, suffixed, below, release):
     """(source, Meta, function trees) of the module `made`, its functions named `names` and
     its callees as `suffixed` names them, exactly as a transform with those options would
@@ -86,14 +89,13 @@ def renamed(made, names, suffixed, below, release):
         return None  # (modules calling each other's functions are made anew together)
     old = set(made.meta.names).union(*(c.names for c in made.meta.callees))
     nodes, reserved = [], set(made.used) - set(made.meta.names)
-    for func in made.funcs:
-        for node in ir.walk(func):
-            if node.__class__ is gast.Name or node.__class__ is gast.FunctionDef:
-                name = node.id if node.__class__ is gast.Name else node.name
-                if name in old:
-                    nodes.append(node)
-                else:
-                    reserved.add(name)
+    definitions = []
+    for node in ir.names_under(list(made.funcs), _DEFINITIONS, definitions) + definitions:
+        name = node.id if node.__class__ is gast.Name else node.name
+        if name in old:
+            nodes.append(node)
+        else:
+            reserved.add(name)
     if reserved.intersection(names):
         return None
     mapping, chosen, callees = dict(zip(made.meta.names, names)), set(names), []

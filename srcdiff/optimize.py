@@ -2,6 +2,7 @@
 Constant folding and algebraic simplification (passes/fold.py) run earlier, as each template
 is instantiated; shape specialisation (specialize.py) runs them again at call time."""
 
+from . import ir
 from .passes.copies import propagate_copies
 from .passes.dead_code import eliminate_dead_code, eliminate_dead_stacks
 from .passes.dict_adjoints import gather_dict_adjoints, gather_row_adjoints
@@ -35,8 +36,9 @@ def optimize(funcs, mode, suffixed=None):
     the names the transform made with a suffix (a plain_names.Suffixed), given back their
     plain names where the code the other passes leave has no clash."""
     for func in funcs:
-        eliminate_dead_code(func)
-        propagate_copies(func)
+        name_nodes = ir.NameNodes()  # (each statement walked once for both passes)
+        eliminate_dead_code(func, name_nodes)
+        propagate_copies(func, name_nodes)
         others = [f for f in funcs if f is not func]  # (whose locals a sum's name must not be)
         if gather_dict_adjoints(func, others):  # (a dict's shape it no longer reads: on a stack?)
             while eliminate_dead_stacks(func):

@@ -20,12 +20,13 @@ from .indexed_items import indexed_reads, item_width, named_parts
 
 _DEFERRED = (gast.IfExp, gast.BoolOp, gast.Lambda, gast.ListComp, gast.GeneratorExp)
 _DEFERRED += (gast.SetComp, gast.DictComp)
+_CALLS = frozenset((gast.Call,))
 
 
 def called_objects(func, resolve):
     """The ids of what the calls in `func` call (where the resolver knows it): one walk, for
     the lowerings to ask before each looks through every statement's calls."""
-    return {id(resolve(n.func)) for n in ir.walk(func) if n.__class__ is gast.Call}
+    return {id(resolve(n.func)) for n in ir.nodes_of(func, _CALLS)}
 
 
 def reduces_as_loops(func, resolve, fresh, called):

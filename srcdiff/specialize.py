@@ -91,7 +91,7 @@ def rewrite(func, arguments, emitted, session, interpreter=None, cut=None, partn
         tuple_items.gather_tuple_adjoints(func, lengths)
     while eliminate_dead_stacks(func):
         pass
-    name_nodes = _NameNodes()  # (each statement walked once for both passes below)
+    name_nodes = ir.NameNodes()  # (each statement walked once for both passes below)
     eliminate_dead_code(func, name_nodes)
     if lengths:
         tuple_items.unpack_tuples(func, lengths)
@@ -103,21 +103,6 @@ def rewrite(func, arguments, emitted, session, interpreter=None, cut=None, partn
     coalesce_temporaries(func)  # (`_t4 = v + _t3; v = _t4`, with no stack between now)
     inner = session.redirect(interpreter.seen, emitted, func, cut, partners)
     return interpreter, inner
-
-
-class _NameNodes:
-    """The Name nodes below each node asked about, found once: dead code's liveness and
-    then copy propagation's index ask of each statement, which neither changes (a node is
-    kept beside its own: its id may be another's once it is freed)."""
-
-    def __init__(self):
-        self.found = {}
-
-    def __call__(self, node):
-        found = self.found.get(id(node))
-        if found is None or found[0] is not node:
-            found = self.found[id(node)] = node, ir.name_nodes(node)
-        return found[1]
 
 
 class Session:

@@ -42,12 +42,19 @@ def sibling_facts(definition):
     if known is None or known[0] is not definition:
         if len(_SIBLING_FACTS) >= 256:
             _SIBLING_FACTS.clear()
-        known = (definition, _returns_a_local_function(definition), is_generator(definition))
+        below = ir.walk(definition)
+        next(below)  # (the definition itself)
+        kinds = {node.__class__ for node in below}  # (most have no local function, no yield)
+        returns_local = not kinds.isdisjoint(_DEFINING) and _returns_a_local_function(definition)
+        generator = not kinds.isdisjoint(_YIELDING) and is_generator(definition)
+        known = (definition, returns_local, generator)
         _SIBLING_FACTS[id(definition)] = known  # (it holds the definition: its id stays its)
     return known[1:]
 
 
 _SIBLING_FACTS = {}
+_DEFINING = frozenset((gast.FunctionDef, gast.Lambda))
+_YIELDING = frozenset((gast.Yield, gast.YieldFrom))
 
 
 def _returns_a_local_function(definition):

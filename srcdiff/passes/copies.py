@@ -10,7 +10,7 @@ _COMPOUND = (gast.If, gast.For, gast.While)
 _LOAD, _STORE, _DEL = gast.Load, gast.Store, gast.Del
 
 
-def propagate_copies(func):
+def propagate_copies(func, name_nodes=None):
     """Replace a copy `a = b` (plain names) by reading b where a is read, when that reads the
     same value: a is assigned only there (and is no parameter), every read of a follows the
     copy in the same block, and b is not assigned between the copy and the last of them.
@@ -18,8 +18,9 @@ def propagate_copies(func):
     Copies are taken in program order (a nested block's before the statement holding it), the
     first that qualifies each time; propagating `c = d` can only change whether a copy into d
     or a copy of c qualifies, so only those are looked at again. Each look reads an index of
-    where each name is read and written, not the code after the copy."""
-    copies = CopyPropagation(func, names=_copy_names(func))
+    where each name is read and written, not the code after the copy. `name_nodes`: see
+    CopyPropagation."""
+    copies = CopyPropagation(func, name_nodes, _copy_names(func))
     copies.run()
     coalesce_temporaries(func, (copies.program.reads, copies.program.stores))
     return func

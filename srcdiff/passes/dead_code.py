@@ -89,9 +89,8 @@ def eliminate_dead_stacks(func):
     if not uses:  # (most code has no stack: then no walk over all of it)
         return 0
     mentioned = {}
-    for node in ir.walk(func):
-        if isinstance(node, gast.Name):
-            mentioned[node.id] = mentioned.get(node.id, 0) + 1
+    for node in ir.name_nodes(func):
+        mentioned[node.id] = mentioned.get(node.id, 0) + 1
     candidates = {
         stack: statements
         for stack, statements in uses.items()
@@ -128,9 +127,8 @@ def drop_unread_pops(func, stacks, bound=1):
     if not uses:
         return set()
     mentioned = {}
-    for node in ir.walk(func):
-        if isinstance(node, gast.Name):
-            mentioned[node.id] = mentioned.get(node.id, 0) + 1
+    for node in ir.name_nodes(func):
+        mentioned[node.id] = mentioned.get(node.id, 0) + 1
     dead = set()
     live_before(func.body, set(), dead)
     gone = {

@@ -37,13 +37,13 @@ class _Uses:
 
     def __init__(self, func):
         self.stores, self.loads, self.as_grad = Counter(), Counter(), Counter()
-        for node in ir.walk(func):
-            if isinstance(node, gast.Name):
-                (self.loads if isinstance(node.ctx, gast.Load) else self.stores)[node.id] += 1
-            elif node.__class__ is gast.Call:
-                helper = ir.dotted(node.func)
-                if helper == _AS_GRAD and node.args and _is_name(node.args[0]):
-                    self.as_grad[node.args[0].id] += 1
+        calls = []
+        for node in ir.names_under([func], _CALLS, calls):
+            (self.loads if isinstance(node.ctx, gast.Load) else self.stores)[node.id] += 1
+        for node in calls:
+            helper = ir.dotted(node.func)
+            if helper == _AS_GRAD and node.args and _is_name(node.args[0]):
+                self.as_grad[node.args[0].id] += 1
 
     def single(self, name):
         """Whether `name` is written once and read once."""
@@ -478,6 +478,7 @@ def _add_at(target, container, key, value):
 
 
 _AS_GRAD = ("runtime", runtime.as_grad.__name__)
+_CALLS = frozenset((gast.Call,))
 
 
 def _assigns_call(stmt, helper):

@@ -16,17 +16,16 @@ def unpack_as_saved(forward, backward):
     if pair is None:
         return
     kept, targets = pair
-    taken = {n.id for n in ir.walk(backward) if isinstance(n, gast.Name)} | {
-        a.id for a in backward.args.args
-    }
+    names = ir.name_nodes(backward)
+    taken = {n.id for n in names} | {a.id for a in backward.args.args}
     renames = {}
     for target, value in zip(targets, kept):
         saved_as = _saved_name(value)
         if saved_as is not None and saved_as != target.id and saved_as not in taken:
             renames[target.id] = saved_as
             taken.add(saved_as)
-    for node in ir.walk(backward) if renames else ():
-        if isinstance(node, gast.Name) and node.id in renames:
+    for node in names if renames else ():
+        if node.id in renames:
             node.id = renames[node.id]
 
 
