@@ -221,6 +221,8 @@ def test_reverse_mode_agrees_with_autograd(index):
     f, args, wrt = case(index)
     if AUTOGRAD is None or not wrt or "runtime." in sample.call + sample.setup:
         pytest.skip("autograd is not installed, or nothing it can differentiate")
+    if "scipy.spatial." in sample.call:  # (its C code takes autograd's boxes: a segfault)
+        pytest.skip("autograd has no pairwise distances")
     import autograd
 
     twin = getattr(AUTOGRAD, f.__name__)

@@ -458,6 +458,54 @@ def test_a_spread_whose_count_the_callee_does_not_say_is_refused_with_a_hint():
     assert "pass arguments one by one (g(x, parts[0], parts[1]))" in message
 
 
+# --- SciPy's pairwise distances in a Gaussian process's kernel -----------------------------------
+
+scipy_distance = pytest.importorskip("scipy.spatial.distance")
+NO_SCIPY_DISTANCES = "autograd has no scipy.spatial.distance"
+
+
+def rbf_log_det_as_scikit_learn_writes_it(log_length_scale, X):
+    """scikit-learn's RBF kernel: pdist of X / length_scale, its exp, squareform, and the
+    diagonal filled (pdist, cdist and squareform had no adjoint: refused)."""
+    dists = scipy_distance.pdist(X / np.exp(log_length_scale), metric="sqeuclidean")
+    K = np.exp(-0.5 * dists)
+    K = scipy_distance.squareform(K)
+    np.fill_diagonal(K, 1)
+    K.flat[:: len(X) + 1] += 0.1
+    return np.linalg.slogdet(K)[1]
+
+
+GP_POINTS = rng.normal(size=(5, 2))
+case(np.array([0.2, -0.1]), GP_POINTS, autograd=NO_SCIPY_DISTANCES)(
+    rbf_log_det_as_scikit_learn_writes_it
+)
+case(np.array([0.2, -0.1]), GP_POINTS, wrt=1, autograd=NO_SCIPY_DISTANCES)(
+    rbf_log_det_as_scikit_learn_writes_it
+)
+
+
+def matern_cross_covariance(log_length_scale, X, Y):
+    """cdist, 'euclidean' (its derivative 1 / d) and 'sqeuclidean', of two sets of points."""
+    d = scipy_distance.cdist(X / np.exp(log_length_scale), Y / np.exp(log_length_scale))
+    K = (1 + np.sqrt(3) * d) * np.exp(-np.sqrt(3) * d)
+    return np.sum(K**2) + np.sum(np.tanh(scipy_distance.cdist(X, Y, "sqeuclidean")))
+
+
+for k in range(3):
+    case(0.3, GP_POINTS, rng.normal(size=(3, 2)), wrt=k, autograd=NO_SCIPY_DISTANCES)(
+        matern_cross_covariance
+    )
+
+
+def manhattan_distances(X):
+    return np.sum(scipy_distance.pdist(X, "cityblock") ** 2)
+
+
+def test_a_distance_of_another_metric_is_refused_as_its_gradient_runs():
+    with pytest.raises(nf.ArgumentError, match="metrics 'euclidean' and 'sqeuclidean', not "):
+        nf.grad(manhattan_distances)(GP_POINTS)
+
+
 # --- Jacobians and Hessians with respect to a dict of parameters ---------------------------------
 
 PARAMS = {"W": rng.normal(size=(3, 2)), "b": rng.normal(size=2)}
