@@ -19,12 +19,14 @@ from srcdiff.primitives import registry
 try:  # SciPy's primitives are declared once its modules are imported: checked where it is
     import scipy.linalg
     import scipy.signal
+    import scipy.spatial.distance
     import scipy.special
     import scipy.stats  # noqa: F401
 
     SCIPY = [
         "import scipy.linalg",
         "import scipy.signal",
+        "import scipy.spatial.distance",
         "import scipy.special",
         "import scipy.stats",
     ]
