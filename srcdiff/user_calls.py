@@ -12,7 +12,7 @@ import os
 
 import gast
 
-from . import ir, naming, recursion, unparse
+from . import ir, naming, recursion, tree, unparse
 from .changed_later import left_as_passed
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
@@ -70,6 +70,15 @@ def _spread_count(fn, node):
 def _check_callable(fn, node, loc):
     """Refuse the calls of user functions srcdiff cannot follow, saying what to write."""
     refuse_spread_arguments(node, loc)
+    if getattr(fn, "__globals__", None) is vars(tree):  # (their recursion has no depth)
+        raise UnsupportedError(
+            f"srcdiff's {fn.__name__} walks a tree of any depth, which srcdiff does not "
+            "follow inside a function it differentiates",
+            loc,
+            "write the walk over your parameters' structure itself ({k: f(v) for k, v in "
+            "params.items()}, [f(W) for W in layers], np.concatenate([np.ravel(W), "
+            "np.ravel(b)])), or call it outside",
+        )
     if inspect.isgeneratorfunction(fn) and not getattr(node, "_taken_whole", False):
         raise UnsupportedError(
             f"{fn.__name__} is a generator, and generators and coroutines cannot be "

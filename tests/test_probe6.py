@@ -571,6 +571,59 @@ def test_hessian_blocks_of_a_dict_and_an_array_take_each_ones_structure():
         )
 
 
+# --- srcdiff's own pytree functions inside a differentiated function -----------------------------
+
+TREE = {"W": rng.normal(size=(3, 2)), "b": rng.normal(size=2)}
+
+
+def doubled_by_tree_map(params, x):
+    doubled = nf.tree_map(lambda p: p * 2.0, params)  # refused
+    return np.sum(np.tanh(x @ doubled["W"] + doubled["b"]))
+
+
+def penalty_of_tree_leaves(params, x):
+    return sum(np.sum(leaf**2) for leaf in nf.tree_leaves(params)) + np.sum(x)  # refused
+
+
+def loss_of_a_flat_vector(vector, x):
+    params = nf.unravel(vector, TREE)  # refused
+    return np.sum(np.tanh(x @ params["W"] + params["b"]))
+
+
+@pytest.mark.parametrize(
+    "f, line",
+    [
+        (doubled_by_tree_map, "doubled = nf.tree_map(lambda p: p * 2.0, params)"),
+        (penalty_of_tree_leaves, "return sum(np.sum(leaf**2) for leaf in nf.tree_leaves"),
+        (loss_of_a_flat_vector, "params = nf.unravel(vector, TREE)"),
+    ],
+)
+def test_srcdiffs_tree_functions_in_f_are_refused_at_the_users_line(f, line):
+    """(the error was located in srcdiff/tree.py: its walk's recursion, with a hint to pass
+    the depth as a constant there)"""
+    first = nf.ravel(TREE) if f is loss_of_a_flat_vector else TREE
+    with pytest.raises(nf.SrcdiffError) as error:
+        nf.grad(f)(first, BATCH)
+    message = str(error.value)
+    assert f"{__file__}:{line_of(line)}:" in message
+    assert "walks a tree of any depth" in message
+    assert "write the walk over your parameters' structure itself" in message
+
+
+def doubled_as_the_hint_says(params, x):
+    doubled = {k: v * 2.0 for k, v in params.items()}
+    return np.sum(np.tanh(x @ doubled["W"] + doubled["b"]))
+
+
+def flat_as_the_hint_says(params, x):
+    flat = np.concatenate([np.ravel(params["W"]), np.ravel(params["b"])])
+    return np.sum(flat**2) * np.sum(x)
+
+
+case(TREE, BATCH)(doubled_as_the_hint_says)
+case(TREE, BATCH)(flat_as_the_hint_says)
+
+
 # --- the checks ----------------------------------------------------------------------------------
 
 
