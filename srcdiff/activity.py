@@ -197,6 +197,7 @@ class Activity:
         # a varied name holding a tuple only some of whose items vary: which (see variation)
         self.partly = {}
         self.varied = self._propagate(set(self.wrt_names))
+        self._useful = {}  # outputs -> useful(outputs), for the code as it is now
 
     def _propagate(self, active):
         """Names that may carry a gradient (flow-insensitive, to a fixed point)."""
@@ -315,7 +316,15 @@ class Activity:
 
     def useful(self, outputs):
         """Names whose value can reach the differentiated output: of a returned tuple, only
-        the items `outputs` marks (flow-insensitive, backwards to a fixed point)."""
+        the items `outputs` marks (flow-insensitive, backwards to a fixed point). Asked
+        again of code that did not change since (update() says when it did): the set found
+        then, which the asker does not change."""
+        key = None if outputs is None else tuple(outputs)
+        if key not in self._useful:
+            self._useful[key] = self._reaching(outputs)
+        return self._useful[key]
+
+    def _reaching(self, outputs):
         ret = self.p.node.body[-1] if self.p.node.body else None
         if not isinstance(ret, gast.Return) or ret.value is None:
             return set()

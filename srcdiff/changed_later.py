@@ -20,7 +20,8 @@ import gast
 
 from . import ir
 from .errors import SrcdiffError
-from .parse import facts_kept, is_library_function, parsed_function
+from .parse import is_library_function, parsed_function
+from .sources import facts_kept
 from .primitives import registry
 from .shapes import IN_PLACE_METHODS, MUTATORS
 from .truths import arguments, root

@@ -1,13 +1,11 @@
 """Stage 1: read a function's source with gast and resolve the names it uses."""
 
 import builtins
-import contextlib
 import copy
 import functools
 import inspect
 import keyword
 import linecache
-import threading
 
 import gast
 import numpy as np
@@ -16,7 +14,7 @@ from . import ir, remat, runtime
 from .blocks import blocks_as_one_list
 from .imports import hoisted_imports
 from .property_reads import property_reads_as_calls
-from .sources import read_function
+from .sources import read_function, readings
 from .super_calls import explicit_super_calls
 from .local_classes import local_classes
 from .made_derivatives import made_derivative, move_tangents_first
@@ -419,45 +417,17 @@ class ParsedFunction:
         return None
 
 
-class _Readings(threading.local):
-    kept = None  # fn -> its ParsedFunction made for no static arguments, in one transform
-    facts = None  # analysis -> {fn: what it found of fn}, in one transform
-
-
-_readings = _Readings()
-
-
-@contextlib.contextmanager
-def reading_once():
-    """Within it (a transform), a function is read once: the activity analysis of a call of
-    it, the effects of one, and its own transform each take a copy of what was read."""
-    if _readings.kept is not None:
-        yield
-        return
-    _readings.kept, _readings.facts = {}, {}
-    try:
-        yield
-    finally:
-        _readings.kept = _readings.facts = None
-
-
 def parsed_function(fn, statics=(), shared=False, first=False):
     """ParsedFunction(fn, statics), read once in a transform where there are no statics;
     `shared`: the one read, not a copy, for an analysis that changes nothing of it. `first`:
     for the transform of the function differentiated, which no analysis has read yet and
     few read after (a call of it in a recursion): a read of its own, no copy kept."""
-    kept = _readings.kept
+    kept = readings.kept
     if statics or kept is None or first and fn not in kept:
         return ParsedFunction(fn, statics)
     if fn not in kept:
         kept[fn] = ParsedFunction(fn)
     return kept[fn] if shared else kept[fn].copy()
-
-
-def facts_kept(analysis):
-    """The dict in which `analysis` keeps what it finds of each function, for the transform
-    in progress (a function's code does not change while it runs); a new one outside."""
-    return {} if _readings.facts is None else _readings.facts.setdefault(analysis, {})
 
 
 _NUMPY_MODULES = (

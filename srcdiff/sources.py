@@ -3,9 +3,11 @@ that they are the code it runs, and their parse as a gast FunctionDef numbered a
 file (kept for the functions of a module read again as siblings)."""
 
 import ast
+import contextlib
 import inspect
 import linecache
 import textwrap
+import threading
 
 import gast
 
@@ -14,6 +16,35 @@ from .dead_branches import drop_dead_branches
 from .errors import Location, SrcdiffError, UnsupportedError
 from .lambda_source import AmbiguousLambda
 from .provenance import check_source_runs
+
+
+class _Readings(threading.local):
+    kept = None  # fn -> its ParsedFunction made for no static arguments, in one transform
+    facts = None  # analysis -> {fn: what it found of fn}, in one transform
+
+
+readings = _Readings()
+
+
+@contextlib.contextmanager
+def reading_once():
+    """Within it (a transform), a function is read once: the activity analysis of a call of
+    it, the effects of one, and its own transform each take a copy of what was read (parse.
+    parsed_function); its file is looked at once to tell whether it changed on disk."""
+    if readings.kept is not None:
+        yield
+        return
+    readings.kept, readings.facts = {}, {}
+    try:
+        yield
+    finally:
+        readings.kept = readings.facts = None
+
+
+def facts_kept(analysis):
+    """The dict in which `analysis` keeps what it finds of each function, for the transform
+    in progress (a function's code does not change while it runs); a new one outside."""
+    return {} if readings.facts is None else readings.facts.setdefault(analysis, {})
 
 
 def check_function(fn):
@@ -60,7 +91,10 @@ def _kept_source(fn):
     if not inspect.isfunction(function):
         return None
     filename = source_file(function)
-    linecache.checkcache(filename)  # (as inspect does: a file changed on disk is read anew)
+    checked = facts_kept("files checked")
+    if filename not in checked:  # (as inspect does: a file changed on disk is read anew)
+        linecache.checkcache(filename)
+        checked[filename] = True
     text = linecache.getlines(filename, function.__globals__)
     kept = _SOURCES.get(function.__code__)
     if kept is None or kept.text is not text:

@@ -112,10 +112,11 @@ class Template:
         node = tree.body[0]  # (an ast FunctionDef: only its statements are made gast)
 
         written = self.source.splitlines()
+        filename = inspect.getsourcefile(fn) or "<template>"
 
         def where(n):
             line = written[n.lineno - first] if 0 <= n.lineno - first < len(written) else ""
-            return Location(inspect.getsourcefile(fn) or "<template>", n.lineno, line)
+            return Location(filename, n.lineno, line)
 
         sig = inspect.signature(fn)
         params = list(sig.parameters.values())

@@ -27,7 +27,8 @@ from .forward import Forward
 from .optimize import optimize
 from .passes.plain_names import Suffixed
 from .plain import is_plain
-from .parse import expand_object_calls, parsed_function, reading_once
+from .parse import expand_object_calls, parsed_function
+from .sources import reading_once
 from .sources import check_function, source_lines
 from .reverse import Reverse
 from .primitives import registry
