@@ -266,6 +266,16 @@ def started_by_setdefault(x):
 case(rng.normal(size=3))(started_by_setdefault)
 
 
+def setdefault_into_an_empty_dict(x):
+    """(a differentiated default: its gradient was zeros once, then refused)"""
+    d = {}
+    d.setdefault("a", x**2)
+    return np.sum(d["a"] * x)
+
+
+case(rng.normal(size=3))(setdefault_into_an_empty_dict)
+
+
 def counted_in_a_defaultdict(x):
     d = collections.defaultdict(float)
     for i in range(3):
