@@ -634,6 +634,33 @@ case(TREE, BATCH)(doubled_as_the_hint_says)
 case(TREE, BATCH)(flat_as_the_hint_says)
 
 
+# --- im2col by as_strided ------------------------------------------------------------------------
+
+
+def conv2d_by_as_strided(image, kernel):
+    """A valid 2-d convolution as numpy CNN tutorials write it: the windows a view of the
+    image's memory by shape and strides (as_strided had no adjoint: refused)."""
+    H, W = image.shape
+    kh, kw = kernel.shape
+    s0, s1 = image.strides
+    windows = np.lib.stride_tricks.as_strided(
+        image, shape=(H - kh + 1, W - kw + 1, kh, kw), strides=(s0, s1, s0, s1)
+    )
+    return np.sum(np.einsum("ijkl,kl->ij", windows, kernel) ** 2)
+
+
+NO_AS_STRIDED = "autograd has no as_strided"
+case(rng.normal(size=(5, 5)), rng.normal(size=(2, 3)), autograd=NO_AS_STRIDED)(conv2d_by_as_strided)
+case(rng.normal(size=(5, 5)), rng.normal(size=(2, 3)), wrt=1, autograd=NO_AS_STRIDED)(
+    conv2d_by_as_strided
+)
+
+
+def test_as_strided_of_an_array_not_in_order_is_refused_as_its_gradient_runs():
+    with pytest.raises(nf.ArgumentError, match="C-contiguous"):
+        nf.grad(conv2d_by_as_strided)(rng.normal(size=(5, 5)).T, rng.normal(size=(2, 3)))
+
+
 # --- the checks ----------------------------------------------------------------------------------
 
 
