@@ -661,6 +661,25 @@ def test_as_strided_of_an_array_not_in_order_is_refused_as_its_gradient_runs():
         nf.grad(conv2d_by_as_strided)(rng.normal(size=(5, 5)).T, rng.normal(size=(2, 3)))
 
 
+# --- np.interp in its knots ------------------------------------------------------------------------
+
+
+def interpolated_through_moving_knots(knots, x, values):
+    """A piecewise-linear curve fitted by moving its knots (np.interp had no gradient in xp:
+    an error at the call)."""
+    xp = np.cumsum(np.exp(knots))
+    return np.sum(np.interp(x, xp, values) ** 2)
+
+
+NO_INTERP_XP = "autograd's np.interp has no gradient in xp"
+case(
+    rng.normal(size=4) * 0.1,
+    np.array([1.5, 2.2, 3.3, 0.2, 5.0]),
+    rng.normal(size=4),
+    autograd=NO_INTERP_XP,
+)(interpolated_through_moving_knots)
+
+
 # --- the checks ----------------------------------------------------------------------------------
 
 
