@@ -113,6 +113,9 @@ def loop_pairs(stmt):
 _analysing = set()  # functions whose returned items are being worked out (for recursion)
 
 
+_RETURN_OR_LOOP = frozenset((gast.Return, gast.comprehension))
+
+
 def _returned_items_varied(fn, wrt, varied_items):
     """Which items of the tuple that `fn` returns on its last line vary with its positional
     arguments at `wrt`, or None if it returns no tuple display there (or only there)."""
@@ -123,10 +126,10 @@ def _returned_items_varied(fn, wrt, varied_items):
     node = parsed.node
     params = [a.id for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
     last = node.body[-1] if node.body else None
-    kinds = {n.__class__ for n in ir.walk(node) if n is not last}
-    if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)) or (
-        gast.Return in kinds
-    ):
+    if not (isinstance(last, gast.Return) and isinstance(last.value, gast.Tuple)):
+        return None
+    kinds = {n.__class__ for n in ir.nodes_of(node, _RETURN_OR_LOOP) if n is not last}
+    if gast.Return in kinds:
         return None
     if gast.comprehension in kinds:  # (lowered below: in a copy, the read being shared)
         parsed = parsed_function(fn)

@@ -88,7 +88,7 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
         self.active = activity.varied & self.useful
         self.aliasing = Aliasing(parsed, self.params)
         # the lists this function uses with append or pop, and those it pops from
-        nodes = list(ir.walk(node))
+        nodes = ir.nodes_of(node, _LOOKED_AT)
         calls = [n for n in nodes if isinstance(n, gast.Call)]
         self.named_exprs = any(isinstance(n, gast.NamedExpr) for n in nodes)
         self.stacks = {n.func.value.id for n in calls if is_pop(n) or is_push(gast.Expr(value=n))}
@@ -466,6 +466,13 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
 
 
 _LIST_CHANGES = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse"}
+# the nodes the normaliser and the in-place analyses it asks (truths.changeable_names,
+# changed_later.changed_in_place_names) look at: calls, item and field reads and writes,
+# assignments
+_LOOKED_AT = frozenset(
+    (gast.Call, gast.Subscript, gast.Attribute, gast.NamedExpr)
+    + (gast.Assign, gast.AnnAssign, gast.AugAssign)
+)
 
 
 def _as_load(target):

@@ -17,6 +17,7 @@ import re
 import secrets
 import stat
 import sys
+import threading
 import warnings
 from pathlib import Path
 
@@ -125,11 +126,37 @@ def _checked_directory(root):
     return fd
 
 
+class _Session(threading.local):
+    opened = None  # in a session: False, or the (path, descriptor) of the directory opened
+
+
+_session = _Session()
+
+
+@contextlib.contextmanager
+def session():
+    """Within it (a transform, with a load and a store for each function it makes), the cache
+    directory is opened and checked once, not at each load and store."""
+    if _session.opened is not None:
+        yield
+        return
+    _session.opened = False
+    try:
+        yield
+    finally:
+        opened, _session.opened = _session.opened, None
+        if opened and opened[1] is not None:
+            os.close(opened[1])
+
+
 @contextlib.contextmanager
 def _usable_directory(create=False):
     """(path, descriptor or None) of the cache directory, checked; (None, None) when disk
     caching is off, the directory is missing (and not to be created) or it is refused (with
-    one warning per directory and process)."""
+    one warning per directory and process). In a session, the one opened first."""
+    if _session.opened:
+        yield _session.opened
+        return
     root, fd = directory(), None
     if root is not None:
         try:
@@ -146,6 +173,10 @@ def _usable_directory(create=False):
                     stacklevel=_outside_srcdiff(),
                 )
             root = None
+    if _session.opened is False and root is not None:
+        _session.opened = root, fd  # (closed as the session ends)
+        yield root, fd
+        return
     try:
         yield root, fd
     finally:

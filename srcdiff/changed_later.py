@@ -21,7 +21,7 @@ import gast
 from . import ir
 from .errors import SrcdiffError
 from .parse import is_library_function, parsed_function
-from .sources import facts_kept
+from .sources import facts_kept, signature
 from .primitives import registry
 from .shapes import IN_PLACE_METHODS, MUTATORS
 from .truths import arguments, root
@@ -35,7 +35,8 @@ _SAME_ITEMS = (list, tuple, sorted, reversed, iter, enumerate, zip, set, dict, n
 def changed_in_place_names(func, resolve, analysed=None, nodes=None):
     """The names of `func` (a gast FunctionDef) whose value f may change in place later,
     as a whole or inside. `analysed`: which parameters each function f calls changes,
-    where known already; `nodes`: ir.walk(func)'s, where the caller has them already."""
+    where known already; `nodes`: the nodes of func, or those of them that are calls, items
+    or fields, where the caller has them already."""
 
     def values(names):  # (not a module, class or function: int in a.astype(int))
         return {n for n in names if not is_code(resolve(ir.name(n)))}
@@ -231,7 +232,7 @@ def _changed_arguments(analysed, resolve):
                 or any(isinstance(a, gast.Starred) for a in args)
             ):
                 raise TypeError  # (f(*a) and f(**d) bind only as the call runs)
-            places = inspect.signature(called).bind(*args, **named).arguments
+            places = signature(called).bind(*args, **named).arguments
         except TypeError:
             return list(arguments(call))
         found = []

@@ -114,7 +114,7 @@ class ContainerExpressions:
                 value[:] = [
                     self.expression(v, stmt) if isinstance(v, gast.AST) else v for v in value
                 ]
-        if not isinstance(node, gast.expr) or not self.is_varied(node):
+        if not self._may_lower(node) or not self.is_varied(node):
             return node
         try:
             lowered = self.lowered(node, stmt)
@@ -125,6 +125,20 @@ class ContainerExpressions:
             self.changed = True
             gast.copy_location(lowered, node)
         return lowered
+
+    def _may_lower(self, node):
+        """Whether `lowered` may change `node`, by its kind alone: asked first, as whether
+        the node varies is a walk of all below it, of every node of every expression."""
+        kind = node.__class__
+        return (
+            kind is gast.Call
+            or kind is gast.BinOp
+            and node.op.__class__ in (gast.Add, gast.Mult)
+            or is_starred_display(node)
+            or kind is gast.Dict
+            and None in node.keys
+            and self.needed
+        )
 
     def lowered(self, node, stmt):
         if isinstance(node, gast.BinOp) and isinstance(node.op, gast.Add):

@@ -24,7 +24,7 @@ _METHODS = frozenset(
 def is_distribution(obj):
     """Whether obj is one of scipy.stats' distributions (st.norm, st.multivariate_normal),
     which a call freezes. (srcdiff never imports SciPy: the classes are known by name.)"""
-    return any(
+    return "scipy.stats" in sys.modules and any(
         cls.__name__ in ("rv_generic", "multi_rv_generic")
         and cls.__module__.startswith("scipy.stats")
         for cls in type(obj).__mro__
@@ -33,7 +33,7 @@ def is_distribution(obj):
 
 def is_frozen_method(fn):
     """Whether fn is a method of a frozen distribution (`prior.logpdf`, prior = st.norm(0, 1))."""
-    return any(
+    return "scipy.stats" in sys.modules and any(
         cls.__name__ in ("rv_frozen", "multi_rv_frozen")
         and cls.__module__.startswith("scipy.stats")
         for cls in type(getattr(fn, "__self__", None)).__mro__

@@ -155,8 +155,9 @@ class Function:
 class Names:
     """The names a function and the code emitted from it use: fresh ones never clash."""
 
-    def __init__(self, node):
-        self.used = {n.id for n in names_under([node])}
+    def __init__(self, node, used=None):
+        """`used`: the names in and below `node`, where the caller has them already."""
+        self.used = {n.id for n in names_under([node])} if used is None else used
         self.counters = {}
         self.versions = {}  # each version of a variable made -> the variable
 

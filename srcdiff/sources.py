@@ -47,6 +47,16 @@ def facts_kept(analysis):
     return {} if readings.facts is None else readings.facts.setdefault(analysis, {})
 
 
+def signature(fn):
+    """inspect.signature(fn), worked out once in a transform: its analyses ask it of a
+    function at each call of it, some twice."""
+    kept = facts_kept("signatures")
+    found = kept.get(id(fn))
+    if found is None or found[0] is not fn:  # (fn held beside it: its id stays its)
+        found = kept[id(fn)] = fn, inspect.signature(fn)
+    return found[1]
+
+
 def check_function(fn):
     """Raise the error for anything that is not a plain Python function with source."""
     read_function(fn, parse=False)

@@ -90,7 +90,7 @@ def derive(fn, wrt, mode=Mode.GRAD, **options):
     if _in_progress.keys is None:
         _in_progress.keys, _in_progress.checked = {}, set()
     try:
-        with reading_once(), provenance.describing_once():
+        with reading_once(), provenance.describing_once(), cache.session():
             return _derive_module(fn, wrt, mode, options)
     finally:
         (_in_progress.below, _in_progress.made, _in_progress.holders) = held[:3]

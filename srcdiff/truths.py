@@ -19,8 +19,9 @@ _READERS = (bool, len, isinstance, range, enumerate, zip, reversed, sorted, prin
 def changeable_names(func, resolve, nodes=None):
     """The names of `func` (a gast FunctionDef) whose value may change in place: a method is
     called on it, it is written into or augmented, passed to a function that may change its
-    arguments, or held by another name or container (which may change it). `nodes`:
-    ir.walk(func)'s, where the caller has them already."""
+    arguments, or held by another name or container (which may change it). `nodes`: the
+    nodes of func, or those of them of the kinds looked at here (calls, items and fields,
+    assignments), where the caller has them already."""
     found = set()
     for node in ir.walk(func) if nodes is None else nodes:
         if isinstance(node, gast.Call):

@@ -20,6 +20,7 @@ from .local_classes import made_class
 from .made_derivatives import inside_hint
 from .parse import MISSING, parsed_function
 from .python_versions import is_python_version
+from .sources import signature
 from .statics import Static, holds_parts, is_function_value, is_object, object_class, skeleton
 
 STATIC_HINT = (
@@ -213,7 +214,7 @@ class UserCalls:
             return
         try:
             parsed = parsed_function(fn, shared=True)
-            places = inspect.signature(fn).bind(*range(len(given)), **{k: k for k in written})
+            places = signature(fn).bind(*range(len(given)), **{k: k for k in written})
         except (SrcdiffError, TypeError):
             return  # (refused where the call is bound)
         unchanged = left_as_passed(parsed.node, parsed.resolve)
@@ -231,13 +232,13 @@ class UserCalls:
 
     def _bind_call(self, fn, args, keywords, node, loc):
         """(parameter -> argument, the named parameters in order) of a call of fn."""
-        signature = inspect.signature(fn)
+        parameters = signature(fn)
         try:
-            bound = signature.bind(*args, **keywords).arguments
+            bound = parameters.bind(*args, **keywords).arguments
         except TypeError as exc:
             call = gast.unparse(node.func)
             hint = (
-                f"srcdiff follows {call} as a function of {signature}: pass it only "
+                f"srcdiff follows {call} as a function of {parameters}: pass it only "
                 "those, and what more a function it calls takes through a lambda "
                 "(lambda row: g(row, s))"
                 if is_python_version(fn)
@@ -246,7 +247,7 @@ class UserCalls:
             raise SrcdiffError(f"cannot call {call}: {exc}", loc, hint=hint) from None
         positional = [
             n
-            for n, p in signature.parameters.items()  # (then keyword-only ones)
+            for n, p in parameters.parameters.items()  # (then keyword-only ones)
             if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
         ]
         for n, value in bound.items():
@@ -266,7 +267,7 @@ class UserCalls:
         a container argument it calls into; the Static each path finds, by which two calls
         that pass the same functions and classes share the callee's code)."""
         try:
-            bound = inspect.signature(fn).bind(*given, **written).arguments
+            bound = signature(fn).bind(*given, **written).arguments
         except TypeError:
             return [], ()
         statics, alike = [], []
@@ -303,7 +304,7 @@ class UserCalls:
                 continue
             statics.append([param, kind, unparse.expression(node) if path is None else path])
             alike.append(Static(param, kind, held))
-        for param, p in inspect.signature(fn).parameters.items():
+        for param, p in signature(fn).parameters.items():
             if param not in bound and is_function_value(p.default):
                 statics.append([param, "value", None])  # (its default)
         return statics, tuple(alike)
@@ -330,7 +331,7 @@ class UserCalls:
     def _unresolved(self, exc, fn, given, written, node, loc):
         """The error for a callee that calls its parameter: passed one of ours, it waits for
         our call as well; passed a function chosen at run time, it cannot be made."""
-        argument = inspect.signature(fn).bind(*given, **written).arguments.get(exc.parameter)
+        argument = signature(fn).bind(*given, **written).arguments.get(exc.parameter)
         if argument is None:
             return exc
         call = gast.unparse(node.func)

@@ -413,3 +413,23 @@ def test_the_key_follows_the_libraries_declared_and_each_rule_a_user_registers(t
     found = json.loads(out.stdout)
     assert len(set(found["tokens"])) == 3
     assert found["described"] == ["arcsinh"]
+
+
+def test_a_transform_opens_the_cache_directory_once_for_all_its_modules(tmp_path, monkeypatch):
+    """resnet.loss makes a dozen modules, each looked up and stored: the directory is opened
+    and checked once, and every entry lands in it; a second process finds them all."""
+    from srcdiff import resnet
+
+    monkeypatch.setenv("SRCDIFF_CACHE_DIR", str(tmp_path))
+    opened = []
+    checked = cache._checked_directory
+    monkeypatch.setattr(
+        cache, "_checked_directory", lambda root: opened.append(root) or checked(root)
+    )
+    cache.clear_memory()
+    nf.grad(resnet.loss)
+    entries = list(tmp_path.glob("*.py"))
+    assert len(opened) == 1 and len(entries) > 10
+    assert all(stat.S_IMODE(os.stat(entry).st_mode) == 0o600 for entry in entries)
+    loads = [cache.load(entry.stem) for entry in entries]
+    assert all(loaded is not None for loaded in loads)

@@ -65,7 +65,8 @@ def gather_dict_adjoints(func, others=()):
     if not _has_links(func.body):
         return False  # (most functions have no dicts: spare them the walks below)
     uses = _Uses(func)
-    sums = _Sums(ir.Names(func), uses, {}, [], others, set())
+    names = ir.Names(func, set(uses.loads) | set(uses.stores))  # (all the names of func)
+    sums = _Sums(names, uses, {}, [], others, set())
     _hoist(func.body, ir.names_in(func.args, gast.Param), sums)
     uses = _Uses(func) if sums.starts else uses  # (a loop's sums made: counted anew)
     made = _gather(

@@ -57,16 +57,13 @@ def _subscript(node):  # [da, db][1] -> db
 
 
 def _call(node):
-    # a primitive of numbers (np.log(2.0)) or of a value and a number, by its record
+    # a primitive of numbers (np.log(2.0)) or of a value and a number, by its record (looked
+    # up last: most calls end with no number)
+    if node.keywords or not node.args or not is_number(node.args[-1]):
+        return node
     path = ir.dotted(node.func)
     record = registry.at(path) if path is not None else None
-    if (
-        record is None
-        or record.fold is None
-        or node.keywords
-        or not node.args
-        or not is_number(node.args[-1])
-    ):
+    if record is None or record.fold is None:
         return node
     folded = record.fold(*node.args[:-1], node.args[-1].value)
     return node if folded is None else fold(folded)

@@ -10,7 +10,9 @@ def release_early(func):
     intermediates are freed during the adjoint sweep instead of at return (peak memory)."""
     params = {a.id for a in func.args.args + func.args.kwonlyargs}
     body = func.body
-    uses = [ir.names_in(stmt) | ir.names_in(stmt, gast.Store) for stmt in body]
+    uses = [  # (the names read or stored: one walk of each statement)
+        {n.id for n in ir.name_nodes(stmt) if n.ctx.__class__ is not gast.Del} for stmt in body
+    ]
     bound_at = {}
     for index, stmt in enumerate(body):
         if isinstance(stmt, gast.Assign):
