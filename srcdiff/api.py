@@ -194,23 +194,22 @@ class Derivative(Variants):
     def source_for(self, *args, **kwargs):
         """The code a call with these arguments runs (without making it): the emitted source
         specialised to their types and shapes (specialize.py), or `.source` when it runs the
-        generic code. Only the arguments' types, shapes and dtypes matter, not their values.
-        (With keywords, the generic code made for them.)"""
+        generic code. Only the arguments' types, shapes and dtypes matter, not their values."""
         if kwargs:
             args, kwargs = self.bind(args, kwargs)
-            return self._emitted_for(self._arguments(args)[1][self._offset :], kwargs).full_source()
-        variant = self._variant_for(*self._arguments(args))
+        variant = self._variant_for(*self._arguments(args), kwargs)
         return getattr(variant[0], "source", None) or variant[1].full_source()
 
     def _statics_of(self, args, keywords=()):
         """The Static arguments of a call with f's arguments `args` (the defaults for the
-        rest) and keywords (for its **kwargs): functions passed where f calls them, objects
-        whose methods f calls, and how many values *args and which keywords **kwargs take
-        where wrt counts them."""
+        rest) and keywords (its keyword-only ones, and those for its **kwargs): functions
+        passed where f calls them, objects whose methods f calls, and how many values *args
+        and which keywords **kwargs take where wrt counts them."""
         defaults = {p.name: p.default for p in self._parameters if p.default is not p.empty}
+        named = dict(keywords)
         statics = []
         for k, name in enumerate(self._names):
-            value = args[k] if k < len(args) else defaults.get(name, None)
+            value = args[k] if k < len(args) else named.get(name, defaults.get(name, None))
             if is_function_value(value) and k not in self._positions:
                 statics.append(Static(name, "value", value))
             elif name in self._keys and isinstance(value, (str, int, np.integer)):
@@ -417,12 +416,7 @@ class Derivative(Variants):
             variant = self._variant_for(args, args, self._offset)
         elif variant is None:
             args, checked, offset = self._arguments(args)
-            if kwargs:
-                self._check(checked, offset, kwargs)
-                emitted = self._emitted_for(checked[offset:], kwargs)
-                variant = (emitted.function, emitted)
-            else:
-                variant = self._variant_for(args, checked, offset)
+            variant = self._variant_for(args, checked, offset, kwargs)
         function, emitted = variant
         if emitted.has_live or self._of_derivative:
             if not self._current(emitted) and not self._remaking:  # (a callee rebound since)

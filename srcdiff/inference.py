@@ -132,13 +132,8 @@ class Interpreter:
     def run(self, arguments, marks=frozenset()):
         """Run the function on abstract `arguments`; `states` then holds, for each statement
         of its body whose id is in `marks`, the state it was reached in (to resume from)."""
-        params = [a.id for a in self.func.args.args]
-        if (
-            self.func.args.vararg
-            or self.func.args.kwarg
-            or self.func.args.kwonlyargs
-            or len(arguments) != len(params)
-        ):
+        params = [a.id for a in self.func.args.args + self.func.args.kwonlyargs]
+        if self.func.args.vararg or self.func.args.kwarg or len(arguments) != len(params):
             raise Unsupported("parameters")
         self._body_from(0, dict(zip(params, arguments)), marks)
         return self
@@ -467,13 +462,15 @@ class Interpreter:
         return UNKNOWN
 
 
-def bind_parameters(func, defaults, args, named=None):
-    """Abstract values of all of func's parameters for a call with the abstract values `args`
-    by position and `named` by keyword: those given, then the defaults' (raises Unsupported
-    where the call would raise TypeError)."""
+def bind_parameters(func, defaults, args, named=None, kwdefaults=None):
+    """Abstract values of all of func's parameters (its keyword-only ones last) for a call
+    with the abstract values `args` by position and `named` by keyword: those given, then
+    the defaults' (`kwdefaults`: the keyword-only ones', by name; raises Unsupported where
+    the call would raise TypeError)."""
     names = [a.id for a in func.args.args]
+    keyword_only = [a.id for a in func.args.kwonlyargs]
     named = named or {}
-    if len(args) > len(names) or not set(named) <= set(names[len(args) :]):
+    if len(args) > len(names) or not set(named) <= set(names[len(args) :] + keyword_only):
         raise Unsupported("arguments that do not bind to the parameters")
     defaults = defaults or ()
     first_default = len(names) - len(defaults)
@@ -483,6 +480,13 @@ def bind_parameters(func, defaults, args, named=None):
             values.append(named[names[place]])
         elif place >= first_default:
             values.append(describe(defaults[place - first_default]))
+        else:
+            raise Unsupported("missing arguments")
+    for name in keyword_only:
+        if name in named:
+            values.append(named[name])
+        elif name in (kwdefaults or {}):
+            values.append(describe(kwdefaults[name]))
         else:
             raise Unsupported("missing arguments")
     return values

@@ -13,6 +13,7 @@ import numpy as np
 _VERSIONS = {}
 # an optional library's: module -> {its function's name: the version}, declared when imported
 _WHEN_IMPORTED = {}
+_modules_seen = [0]  # how many modules were imported when _WHEN_IMPORTED was last looked at
 
 
 def _version_of(library_function):
@@ -37,9 +38,11 @@ def is_python_version(fn):
 
 def python_version(obj):
     """The Python version of the library function `obj`, or None."""
-    for module in [m for m in _WHEN_IMPORTED if m in sys.modules]:
-        for name, version in _WHEN_IMPORTED.pop(module).items():
-            _VERSIONS[getattr(sys.modules[module], name)] = version
+    if _WHEN_IMPORTED and len(sys.modules) != _modules_seen[0]:  # (a module imported since)
+        _modules_seen[0] = len(sys.modules)
+        for module in [m for m in _WHEN_IMPORTED if m in sys.modules]:
+            for name, version in _WHEN_IMPORTED.pop(module).items():
+                _VERSIONS[getattr(sys.modules[module], name)] = version
     try:
         return _VERSIONS.get(obj)
     except TypeError:  # (an unhashable value)

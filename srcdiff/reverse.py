@@ -24,7 +24,7 @@ from .annotations import Mark, mark
 from .modes import Mode
 from .naming import AdjointNames
 from .passes.liveness import live_before
-from .scalars import Narrower, real_scalars
+from .scalars import Narrower, assignments, real_scalars
 from .saving import (
     AFTER,
     BEFORE,
@@ -75,8 +75,9 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         self.shape_only = set()  # names whose last value the adjoint reads for its shape only
         self.popped_shape_only = set()  # ... and whose earlier values (on their stack) too
         self._merge_reads, self._templates_made = {}, {}
-        self.real_scalars = real_scalars(fn, wrt if wrt_checked else ())
-        self.narrower = Narrower(fn, self.real_scalars)
+        self.assigned = assignments(fn)  # (what each name is assigned: for both below)
+        self.real_scalars = real_scalars(fn, wrt if wrt_checked else (), self.assigned)
+        self.narrower = Narrower(fn, self.real_scalars, self.assigned)
 
     # --- building -------------------------------------------------------------------------
 
@@ -291,7 +292,7 @@ class Reverse(StatementAdjoints, SavingAnalysis, AdjointNames):
         """d out / d out: 1.0 for a real scalar computed from numbers alone (a float: what
         runtime.grad_seed gives it), else runtime.grad_seed, which checks that `out` is a
         real scalar and gives 1 in its dtype (of a sum of float32 arguments, float32)."""
-        if out in self.real_scalars and out in real_scalars(self.fn):
+        if out in self.real_scalars and out in real_scalars(self.fn, (), self.assigned):
             return ir.const(1.0)
         return ir.call("runtime.grad_seed", ir.name(out))
 

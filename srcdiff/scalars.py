@@ -51,17 +51,22 @@ _ELEMENTWISE = {
 _ARITHMETIC = (gast.Add, gast.Sub, gast.Mult, gast.Div, gast.FloorDiv, gast.Mod)
 
 
-def real_scalars(fn, real_params=()):
+def real_scalars(fn, real_params=(), assigned=None):
     """The names of ir.Function `fn` that surely hold a real scalar, given `real_params`,
-    its parameters surely real (a float or a real array: see transform.generate)."""
-    assigned = _assignments(fn, real_params)
+    its parameters surely real (a float or a real array: see transform.generate).
+    `assigned`: assignments(fn), where the caller has it."""
+    assigned = assignments(fn) if assigned is None else assigned
+    if real_params:
+        assigned = dict(assigned)
+        for param in set(real_params) & set(fn.params):  # (its entry the last: the argument)
+            assigned[param] = assigned[param][:-1] + [_REAL_ARGUMENT]
     readers = _readers(assigned)
     return _greatest(assigned, _real, readers) & _greatest(assigned, _scalar, readers)
 
 
 def scalars(fn):
     """The names of ir.Function `fn` that surely hold a scalar (a real or a complex one)."""
-    assigned = _assignments(fn)
+    assigned = assignments(fn)
     return _greatest(assigned, _scalar, _readers(assigned))
 
 
@@ -69,8 +74,9 @@ def scalars(fn):
 _REAL_ARGUMENT = gast.Constant(value="<a real argument>", kind=None)
 
 
-def _assignments(fn, real_params=()):
-    """{name: the expressions assigned to it (None: anything else)}."""
+def assignments(fn):
+    """{name: the expressions assigned to it (None: anything else: a parameter's argument
+    last)}."""
     assigned = {}  # name -> the expressions assigned to it (None: anything else)
     for stmt in _statements(fn.body):
         if (
@@ -86,7 +92,7 @@ def _assignments(fn, real_params=()):
         for name in _other_targets(stmt):
             assigned.setdefault(name, []).append(None)
     for param in fn.params:
-        assigned.setdefault(param, []).append(_REAL_ARGUMENT if param in real_params else None)
+        assigned.setdefault(param, []).append(None)
     return assigned
 
 
@@ -274,8 +280,9 @@ class Narrower:
     From x: x, numbers, real scalars, elementwise functions and arithmetic (`**` only to an
     int literal) of such values, and their reductions, whole or along axes kept (keepdims)."""
 
-    def __init__(self, fn, real_scalars):
-        assigned = _assignments(fn)
+    def __init__(self, fn, real_scalars, assigned=None):
+        """`assigned`: assignments(fn), where the caller has it."""
+        assigned = assignments(fn) if assigned is None else assigned
         looped = set(_assigned_in_loops(fn.body))
         self.single = {n: v[0] for n, v in assigned.items() if len(v) == 1 and v[0] is not None}
         self.fixed = {p for p in fn.params if assigned[p] == [None]} | {

@@ -236,7 +236,8 @@ class Session:
         func = ir.copy_tree(_parsed(callee)[name][0], copied)
         number = _number(clones, callee.meta.names, name, pair and pair.number)
         func.name = self.clone_name(callee, name, number)
-        defaults = callee.functions[name].__defaults__
+        generic = callee.functions[name]
+        defaults, kwdefaults = generic.__defaults__, generic.__kwdefaults__
         backward = name == callee.meta.names[-1] != callee.meta.names[0]
         if backward:  # its dels are placed anew once the rewrites changed what is read where
             func.body = [stmt for stmt in func.body if not isinstance(stmt, gast.Delete)]
@@ -265,7 +266,7 @@ class Session:
                 return clones[key]
         if backward:
             release_early(func)
-        function = compile_function(func, callee, defaults, func.name)
+        function = compile_function(func, callee, defaults, func.name, kwdefaults)
         function.kept, function.number, function.partners = kept, number, given
         return self._kept(clones, keys, function, listed)
 
@@ -427,9 +428,10 @@ def _unannotated(parameter):
     return parameter
 
 
-def compile_function(func, emitted, defaults, label):
+def compile_function(func, emitted, defaults, label, kwdefaults=None):
     """Compile a gast FunctionDef made from a function of `emitted` into a function whose
-    globals are emitted's scope (so it sees the same callees and refreshed globals)."""
+    globals are emitted's scope (so it sees the same callees and refreshed globals), and
+    whose defaults are `defaults` and `kwdefaults` (its keyword-only parameters')."""
     # (the defaults are given below, and the annotations are dropped: their expressions,
     # evaluated where the def runs, may name what this scope lacks, `x: np.ndarray`)
     bare = copy.copy(func)
@@ -445,14 +447,16 @@ def compile_function(func, emitted, defaults, label):
     origin = (emitted.meta.defined.filename, rows)
     compiled = codegen.compile_module(source, filename, {}, origin=origin)[func.name]
     function = types.FunctionType(compiled.__code__, emitted.scope, func.name, defaults)
+    function.__kwdefaults__ = kwdefaults
     function.source = source
     return function
 
 
 def _bound_call(callee, name, args, named=None):
     """Abstract values of callee function `name`'s parameters for a call (bind_parameters)."""
+    function = callee.functions[name]
     return bind_parameters(
-        _parsed(callee)[name][0], callee.functions[name].__defaults__, args, named
+        _parsed(callee)[name][0], function.__defaults__, args, named, function.__kwdefaults__
     )
 
 
@@ -471,19 +475,17 @@ def _call_arguments(callee, name, call, values):
         return [UNKNOWN] * len(values)
 
 
-def _parameters(func, args, defaults):
-    """Abstract values of func's parameters for a call with the values `args`."""
-    return bind_parameters(func, defaults, [describe(a) for a in args])
-
-
-def reverse_variant(emitted, args):
-    """The emitted function rewritten for `args` (raises Unsupported when the interpreter
-    gives up)."""
+def reverse_variant(emitted, args, keywords=None):
+    """The emitted function rewritten for `args` and `keywords` (its keyword-only ones:
+    raises Unsupported when the interpreter gives up)."""
     func = _function(emitted, emitted.meta.names[0])
     defaults = _defaults(emitted, func)
+    kwdefaults = emitted.function.__kwdefaults__ if any(func.args.kw_defaults) else None
     session = Session()
-    rewrite(func, _parameters(func, args, defaults), emitted, session)
-    function = compile_function(func, emitted, defaults, f"{func.name} specialised")
+    named = {name: describe(value) for name, value in (keywords or {}).items()}
+    params = bind_parameters(func, defaults, [describe(a) for a in args], named, kwdefaults)
+    rewrite(func, params, emitted, session)
+    function = compile_function(func, emitted, defaults, f"{func.name} specialised", kwdefaults)
     function.source = "\n\n".join([function.source] + session.sources)
     return function
 
@@ -525,9 +527,10 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     if func is None:
         return None
     generic = ir.copy_tree(func)
-    defaults = jvp_emitted.function.__defaults__
+    defaults, kwdefaults = jvp_emitted.function.__defaults__, jvp_emitted.function.__kwdefaults__
     session = Session()
-    interpreter, _ = rewrite(func, _parameters(func, args, defaults), jvp_emitted, session)
+    params = bind_parameters(func, defaults, [describe(a) for a in args], None, kwdefaults)
+    interpreter, _ = rewrite(func, params, jvp_emitted, session)
     returned = interpreter.returned
     out = widen(returned.items[1]) if hasattr(returned, "items") else UNKNOWN
     if not (isinstance(out, (Typed, EitherScalar)) and out.shape == () and out.dtype.kind != "c"):
@@ -535,9 +538,10 @@ def forward_variant(jvp_emitted, args, position, name, preserve_result):
     if not preserve_result:
         for f in (func, generic):
             f.body[-1].value = f.body[-1].value.elts[0]
-    function = compile_function(func, jvp_emitted, defaults, f"{name} (forward mode)")
+    label = f"{name} (forward mode)"
+    function = compile_function(func, jvp_emitted, defaults, label, kwdefaults)
     function.source = "\n\n".join([function.source] + session.sources)
-    function.reference = compile_function(generic, jvp_emitted, defaults, name)
+    function.reference = compile_function(generic, jvp_emitted, defaults, name, kwdefaults)
     return function
 
 

@@ -42,20 +42,23 @@ class Variants:
             return self._call
         return None
 
-    def _variant_for(self, args, checked, offset):
-        """(function, its Emitted) for the emitted function's arguments `args`: the cached
-        variant of their signature, else a new one (checking f's arguments `checked` first).
-        An argument in wrt whose key does not say whether it holds complex numbers (an
-        object's is its class) is checked at each call: its variant is kept apart, in
-        _rechecked, found by no fast path."""
+    def _variant_for(self, args, checked, offset, keywords=None):
+        """(function, its Emitted) for the emitted function's arguments `args` (and its
+        keyword-only ones, `keywords`): the cached variant of their signature, else a new one
+        (checking f's arguments `checked` first). An argument in wrt whose key does not say
+        whether it holds complex numbers (an object's is its class) is checked at each call:
+        its variant is kept apart, in _rechecked, found by no fast path."""
         signature = tuple(map(key, args))
+        if keywords:  # (a signature no call without keywords has: found by no fast path)
+            signature += (tuple((name, key(value)) for name, value in keywords.items()),)
         variant = self._variants.get(signature)
         if variant is None:
-            self._check(checked, offset)
+            self._check(checked, offset, keywords)
             variant = self._rechecked.get(signature)
         if variant is None:
-            emitted = self._emitted_for(checked[offset:])
-            variant = self._variant(signature, args, emitted, self._keyed(checked, offset))
+            emitted = self._emitted_for(checked[offset:], keywords or ())
+            keyed = self._keyed(checked, offset)
+            variant = self._variant(signature, args, emitted, keyed, keywords)
         return variant
 
     def _keyed(self, checked, offset):
@@ -73,10 +76,11 @@ class Variants:
         self._locate(exc, next(e for f, e in self._variants.values() if f is function))
 
     @ir.pausing_gc
-    def _variant(self, signature, args, emitted, keyed=True):
+    def _variant(self, signature, args, emitted, keyed=True, keywords=None):
         """The code to run for arguments of this signature: `emitted` specialised to their
         shapes (specialize.py), or `emitted` as it is (`keyed`: whether it is kept where
-        calls find it without a check)."""
+        calls find it without a check). `keywords`: the emitted function's keyword-only
+        arguments."""
         mode = specialize.settings["specialize"]
         if (
             not mode
@@ -87,10 +91,10 @@ class Variants:
             return emitted.function, emitted
         variant = None  # (None: the generic code, whose module runs when first asked for)
         try:
-            if emitted is self._emitted:  # (forward mode: for no static argument)
+            if emitted is self._emitted and not keywords:  # (forward mode: no static argument)
                 variant = self._forward_variant(args)
             if variant is None:
-                variant = (specialize.reverse_variant(emitted, args), emitted)
+                variant = (specialize.reverse_variant(emitted, args, keywords), emitted)
         except Unsupported:
             pass
         except Exception as exc:  # noqa: BLE001  (a bug of srcdiff's must not stop the user)
@@ -109,6 +113,8 @@ class Variants:
             self._rechecked[signature] = variant
             return variant
         self._variants[signature] = variant
+        if keywords:
+            return variant
         if self._plain and not (emitted.has_live or self._of_derivative or self._one_of_many):
             if len(signature) == 1:
                 self._direct_one[signature[0]] = variant[0]

@@ -95,3 +95,60 @@ def test_a_pair_cut_through_a_callers_list_shares_its_number(rng, unchecked):
         assert forward.replace("fwd", "bwd") == backward
     assert copies["squash_saved"] != copies["squash_saved_1"]
     np.testing.assert_allclose(df(w, xs), numerical_grad(stacked, (w, xs), 0), rtol=1e-6, atol=1e-9)
+
+
+def layer_loss(w, x, *, act=np.tanh, reg=0.1, offset=None):
+    h = act(x @ w)
+    if offset is not None:
+        h = h + offset
+    return np.mean(h**2) + reg * np.sum(w * w)
+
+
+def test_keyword_only_parameters_and_keyword_calls_run_specialised_code(rng, unchecked):
+    """A function with keyword-only parameters specialises (the interpreter binds them by
+    name, their defaults from f's), and so does each call passing them by keyword: the
+    code it runs knows `offset` is None and tests nothing."""
+    w, x = rng.normal(size=(3, 4)), rng.normal(size=(5, 3))
+    df = nf.grad(layer_loss)
+    for keywords in ({}, {"reg": 0.3}):
+        source = df.source_for(w, x, **keywords)
+        assert "offset is not None" not in source and "if " not in source
+        loss = lambda w: layer_loss(w, x, **keywords)  # noqa: E731
+        np.testing.assert_allclose(df(w, x, **keywords), numerical_grad(loss, (w,), 0), rtol=1e-6)
+    offset = rng.normal(size=4)
+    loss = lambda w: layer_loss(w, x, offset=offset)  # noqa: E731
+    np.testing.assert_allclose(df(w, x, offset=offset), numerical_grad(loss, (w,), 0), rtol=1e-6)
+
+
+def test_a_function_passed_by_keyword_only_parameter_is_the_one_differentiated(rng):
+    """act=np.sin passed by keyword to a parameter whose default is np.tanh: the code made
+    for the call differentiates sin (it was tanh's derivative, silently, times sin's value)."""
+    w, x = rng.normal(size=(3, 4)), rng.normal(size=(5, 3))
+    df = nf.grad(layer_loss)
+    for act in (np.sin, np.tanh, np.sin):
+        loss = lambda w: layer_loss(w, x, act=act)  # noqa: E731
+        np.testing.assert_allclose(df(w, x, act=act), numerical_grad(loss, (w,), 0), rtol=1e-6)
+
+
+class _Square:
+    def apply(self, v):
+        return v * v
+
+
+class _Cube:
+    def apply(self, v):
+        return v * v * v
+
+
+def modelled(x, *, model=_Square()):
+    return np.sum(model.apply(x))
+
+
+def test_an_object_passed_by_keyword_only_parameter_is_the_one_whose_method_runs(rng):
+    """model=_Cube() by keyword, where the default is a _Square: the code is made for the
+    object's class (it was made for the default's: 2x where 3x**2 is right)."""
+    x = rng.uniform(0.5, 1.5, size=4)
+    df = nf.grad(modelled)
+    np.testing.assert_allclose(df(x), 2 * x)
+    np.testing.assert_allclose(df(x, model=_Cube()), 3 * x * x)
+    np.testing.assert_allclose(df(x), 2 * x)

@@ -124,6 +124,7 @@ _by_method, _by_attribute, _by_operator = {}, {}, {}
 _token = _globals = None  # digests of the records, made again after each registration
 _deferred = {}  # an optional library's module -> the srcdiff modules declaring its primitives
 _declared_for = []  # the optional libraries' modules whose primitives were declared
+_modules_seen = [0]  # how many modules were imported when _deferred was last looked at
 
 
 def when_imported(library_module, *declaring_modules):
@@ -134,6 +135,9 @@ def when_imported(library_module, *declaring_modules):
 
 def declare_imported():
     """Declare the primitives of each deferred library module the program has imported."""
+    if len(sys.modules) == _modules_seen[0]:  # (asked at each miss of find: none imported since)
+        return
+    _modules_seen[0] = len(sys.modules)
     for library_module in [m for m in _deferred if m in sys.modules]:
         _declared_for.append(library_module)
         for declaring_module in _deferred.pop(library_module):
