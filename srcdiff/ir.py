@@ -377,8 +377,7 @@ def walk_statements(node):
         yield current
 
 
-# the statements whose fields hold expressions and words only: walk_statements yields them
-# without a look through their fields
+# the statements whose fields hold expressions and words only (no field to look through)
 _LEAF_STATEMENTS = frozenset(
     (gast.Assign, gast.AnnAssign, gast.Expr, gast.Return, gast.Delete)
     + (gast.Pass, gast.Break, gast.Continue, gast.Raise, gast.Assert, gast.Global, gast.Nonlocal)
