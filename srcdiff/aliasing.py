@@ -5,6 +5,7 @@ values do not follow a change made through another name."""
 import inspect
 
 import gast
+import numpy as np
 
 from . import codegen, ir, runtime
 from .container_facts import keeps_no_argument
@@ -337,6 +338,16 @@ class Aliasing:
                 f"build {m} of row displays and read its rows by item until then, or replace "
                 f"the row ({m}[{indices[0]}] = [...])",
             )
+        view = gast.unparse(target.value)
+        if not isinstance(root, gast.Name) and not _object_field(root):  # (A.ravel(), A.T)
+            raise UnsupportedError(
+                f"writing into {view} cannot be differentiated: srcdiff follows writes only "
+                "into an array by its own name (y[i] = v), and this one has none",
+                loc,
+                f"write into a copy with a name of its own (part = {view}.copy(); "
+                f"part[{', '.join(indices)}] = ...), then make the new array of it "
+                "(A = part.reshape(A.shape) of A.ravel(), A = part.T of A.T)",
+            )
         if isinstance(root, gast.Attribute):  # (a layer's running mean kept on it)
             raise UnsupportedError(
                 f"writing into {gast.unparse(target.value)} changes what an object holds: "
@@ -346,11 +357,13 @@ class Aliasing:
                 "keep the value in a local name and return it (with has_aux=True beside the "
                 "loss), and store it on the object after the call",
             )
+        first = f"{root.id}[{indices[0]}]"
         hint = (
             f"write into the array by its own name ({holds[0]}[...] = ...)"
             if holds
-            else f"index it once ({gast.unparse(root)}[{', '.join(indices)}] = ...), or give the "
-            "array a name of its own first"
+            else f"index it once where it is an array ({root.id}[{', '.join(indices)}] = ...); "
+            f"of a list's item, write into a copy and put it back (item = {first}.copy(); "
+            f"item[{', '.join(indices[1:])}] = ...; {first} = item)"
         )
         raise UnsupportedError(
             f"writing into {gast.unparse(target.value)} cannot be differentiated: srcdiff "
@@ -583,3 +596,12 @@ def _paired(target, value):
     ):
         return [b for t, v in zip(target.elts, value.elts) for b in _paired(t, v)]
     return []
+
+
+def _object_field(root):
+    """Whether `root`, the part of a write target before its indices, may be a field of an
+    object (self.running_mean): an attribute not named as one of an array's (A.T, A.real)."""
+    return isinstance(root, gast.Attribute) and root.attr not in _ARRAY_ATTRIBUTES
+
+
+_ARRAY_ATTRIBUTES = frozenset(a for a in dir(np.ndarray) if not a.startswith("_"))

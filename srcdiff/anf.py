@@ -35,8 +35,17 @@ _UNSUPPORTED = {
         "name that f reads)",
         "move the context manager outside the differentiated function, or drop its `as` name",
     ),
-    gast.Global: ("global statements", "pass the value in as an argument"),
+    gast.Global: (
+        "global statements",
+        "pass the value in as an argument; a count kept across calls, in a global list or "
+        "dict changed in place (CALLS[0] += 1)",
+    ),
     gast.Nonlocal: ("nonlocal statements", "pass the value in as an argument"),
+    gast.Match: (
+        "match statements of patterns other than values, None, True, False, their "
+        "alternatives (|) and a last name or _",
+        "write the match as if/elif of the tests it makes",
+    ),
     gast.FunctionDef: ("nested function definitions", "define helpers at module level"),
     gast.AsyncFunctionDef: ("nested function definitions", "define helpers at module level"),
     gast.ClassDef: ("class definitions", "define classes at module level"),
@@ -334,14 +343,12 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
                 f"a new one: {base.id} = [g(v) for v in {base.id}], {{**{base.id}, 'k': v}}",
             )
         if not self.aliasing.owns(base.id, self.writing):
-            raise UnsupportedError(
+            raise UnsupportedError(  # (d = d.copy() would not do: d's every value counts)
                 f"writing into {base.id!r} would change an array the caller may still use "
-                f"({base.id!r} is an argument, or a view or alias of one)",
+                f"({base.id!r} may hold an argument, what a call returned, or a view or alias "
+                "of one)",
                 loc,
-                f"write into a fresh array instead: {base.id} = {base.id}.copy() first, or "
-                "np.zeros(...)"
-                if base.id not in self.params
-                else f"write into a copy of it with a name of its own: new = {base.id}.copy() "
+                f"write into a copy of it with a name of its own: new = {base.id}.copy() "
                 f"(for a dict: dict({base.id}), for a list: list({base.id}))",
             )
         if (
@@ -461,10 +468,10 @@ class Normalizer(EffectStatements, LoopStatements, Expressions):
 _LIST_CHANGES = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse"}
 # the nodes the normaliser and the in-place analyses it asks (truths.changeable_names,
 # changed_later.changed_in_place_names) look at: calls, item and field reads and writes,
-# assignments
+# what binds a name
 _LOOKED_AT = frozenset(
     (gast.Call, gast.Subscript, gast.Attribute, gast.NamedExpr)
-    + (gast.Assign, gast.AnnAssign, gast.AugAssign)
+    + (gast.Assign, gast.AnnAssign, gast.AugAssign, gast.For, gast.comprehension)
 )
 
 

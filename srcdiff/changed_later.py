@@ -35,20 +35,21 @@ _SAME_ITEMS = (list, tuple, sorted, reversed, iter, enumerate, zip, set, dict, n
 def changed_in_place_names(func, resolve, analysed=None, nodes=None):
     """The names of `func` (a gast FunctionDef) whose value f may change in place later,
     as a whole or inside. `analysed`: which parameters each function f calls changes,
-    where known already; `nodes`: the nodes of func, or those of them that are calls, items
-    or fields, where the caller has them already."""
+    where known already; `nodes`: binding_nodes(func), or more of func's nodes, where the
+    caller has them already."""
 
     def values(names):  # (not a module, class or function: int in a.astype(int))
         return {n for n in names if not is_code(resolve(ir.name(n)))}
 
+    nodes = binding_nodes(func) if nodes is None else nodes
     analysed = facts_kept("parameters changed") if analysed is None else analysed
     passed = _changed_arguments(analysed, resolve)
-    whole, inside = map(values, _changed(func, resolve, passed, nodes))
+    whole, inside = map(values, _changed(resolve, passed, nodes))
     if not (whole or inside):
         return set()  # (nothing changes in place: no binding to follow)
     links = [
         (kind, values(names), values(others))
-        for binding in [*bindings(func), *_stored(func, resolve)]
+        for binding in [*bindings(nodes), *_stored(nodes, resolve)]
         for kind, names, others in _bound(*binding, resolve)
     ]
     grown = True
@@ -81,9 +82,10 @@ def left_as_passed(func, resolve):
             escaping |= _linked(_NOWHERE, node.value, resolve)
         elif isinstance(node, (gast.FunctionDef, gast.Lambda)) and node is not func:
             escaping |= ir.names_in(node)  # (a closure may keep it)
-    for target, value, _ in [*bindings(func), *_stored(func, resolve)]:
+    nodes = binding_nodes(func)
+    for target, value, _ in [*bindings(nodes), *_stored(nodes, resolve)]:
         escaping |= _linked(target, value, resolve)
-    return params - escaping - changed_in_place_names(func, resolve)
+    return params - escaping - changed_in_place_names(func, resolve, nodes=nodes)
 
 
 def _linked(target, value, resolve):
@@ -95,10 +97,11 @@ def _linked(target, value, resolve):
     )
 
 
-def _stored(func, resolve):
+def _stored(nodes, resolve):
     """(the container, an item stored into it, False) of each xs.append(v), xs.insert(k, v),
-    d.setdefault(k, v) in `func`: v is an item of xs (bindings' form, as t = [v] binds)."""
-    for node in ir.nodes_of(func, _CALLS):
+    d.setdefault(k, v) among a function's `nodes` (binding_nodes'): v is an item of xs
+    (bindings' form, as t = [v] binds)."""
+    for node in nodes:
         if _is_list_change(node, resolve):
             for name in root(node.func.value):
                 container = gast.Name(id=name, ctx=gast.Store(), annotation=None, type_comment=None)
@@ -119,16 +122,17 @@ def _is_list_change(node, resolve):
     )
 
 
-def _changed(func, resolve, passed, nodes=None):
-    """(the names f changes as a whole, those it changes inside) directly: by a method that
-    may change them, a write or del into them, a call of a function that may change its
-    arguments (`passed(call, called)`: which names it may change)."""
+def _changed(resolve, passed, nodes):
+    """(the names f changes as a whole, those it changes inside) directly, among its `nodes`
+    (binding_nodes'): by a method that may change them, a write or del into them, a call of
+    a function that may change its arguments (`passed(call, called)`: which names it may
+    change)."""
     whole, inside = set(), set()
 
     def note(node):  # (idx itself, or an item of m: m[0])
         (whole if isinstance(node, gast.Name) else inside).update(root(node))
 
-    for node in ir.nodes_of(func, _CHANGING) if nodes is None else nodes:
+    for node in nodes:
         if isinstance(node, gast.Call):
             method, called = node.func, resolve(node.func)
             if (
@@ -168,11 +172,13 @@ def _bound(target, value, loops, resolve):
 
 
 _NOWHERE = gast.Name(id="", ctx=gast.Store(), annotation=None, type_comment=None)
-# the nodes that may change a value in place: a call, a write or del into an item or field
-_CHANGING = frozenset((gast.Call, gast.Subscript, gast.Attribute))
-_CALLS = frozenset((gast.Call,))
+# the nodes that may change a value in place (a call, a write or del into an item or field)
+# and those that bind a name
+_LOOKED_AT = frozenset(
+    (gast.Call, gast.Subscript, gast.Attribute)
+    + (gast.Assign, gast.AnnAssign, gast.NamedExpr, gast.For, gast.comprehension)
+)
 _ESCAPING = frozenset((gast.Return, gast.Yield, gast.YieldFrom, gast.FunctionDef, gast.Lambda))
-_BINDING = frozenset((gast.Assign, gast.AnnAssign, gast.NamedExpr, gast.For, gast.comprehension))
 
 
 def _links(target, value, resolve):
@@ -273,10 +279,17 @@ def is_code(obj):
     return inspect.ismodule(obj) or inspect.isclass(obj) or inspect.isroutine(obj)
 
 
-def bindings(func):
-    """(target, value, whether it loops) of each binding of `func` (a for loop's: its
-    target and what it loops over), a tuple unpacking a display item by item."""
-    for node in ir.nodes_of(func, _BINDING):
+def binding_nodes(func):
+    """The nodes of `func` that the analyses here look at: its calls, items and fields, and
+    what binds a name (an assignment, a loop)."""
+    return ir.nodes_of(func, _LOOKED_AT)
+
+
+def bindings(nodes):
+    """(target, value, whether it loops) of each binding among a function's `nodes`
+    (binding_nodes': a for loop's, its target and what it loops over), a tuple unpacking a
+    display item by item."""
+    for node in nodes:
         if isinstance(node, gast.Assign):
             for target in node.targets:
                 yield from ((t, v, False) for t, v in _unpacked(target, node.value))

@@ -18,6 +18,8 @@ from .api import Derivative, grad, jvp
 from .arguments import Wrt, caller, check_shaped_like, choose_wrt, with_zeros_for_none
 from .errors import ArgumentError
 from .modes import Mode
+from .tree import tree_flatten, tree_unflatten
+from .tree_blocks import blocks, is_float_leaf, unit_tangents, units
 
 
 class Transformed:
@@ -215,35 +217,6 @@ class HVP(Transformed):
             )
 
 
-def _basis(xs, j, index, single):
-    """Tangents for the arguments xs: zeros but a 1 at `index` of xs[j]."""
-    tangents = []
-    for k, x in enumerate(xs):
-        if isinstance(x, float):
-            tangents.append(1.0 if k == j else 0.0)
-            continue
-        x = np.asarray(x)
-        t = np.zeros(x.shape, x.dtype if x.dtype.kind == "f" else np.float64)
-        if k == j:
-            t[index] = 1.0
-        tangents.append(t)
-    return tangents[0] if single else tuple(tangents)
-
-
-def _blocks(columns, xs, j, out_shape):
-    """The Jacobian blocks d(out_i)/d(xs[j]) from the columns of each index of xs[j]."""
-    shape_j = np.shape(xs[j])
-    if not columns:
-        return [np.zeros(shape + shape_j) for shape in out_shape]
-    # (a zero tangent may come back as one 0.0 for the whole array)
-    return [
-        np.reshape(
-            np.stack([np.broadcast_to(c[i], shape) for c in columns], axis=-1), shape + shape_j
-        )
-        for i, shape in enumerate(out_shape)
-    ]
-
-
 class Hessian(Transformed):
     """The Hessian of scalar f, one Hessian-vector product per element of the arguments in
     wrt: shape x.shape + x.shape for one, a tuple of tuples of blocks H[i][j] of shape
@@ -258,21 +231,22 @@ class Hessian(Transformed):
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         args, kwargs = self._bind(args, kwargs)
         xs = self._derivative.wrt_values(args, kwargs)
-        shapes = [np.shape(x) for x in xs]
-        blocks = [[None] * len(xs) for _ in xs]
+        every = units(xs)
+        products = [
+            self._product(*args, unit_tangents(xs, unit, self._single), **kwargs) for unit in every
+        ]
+        products = [(p,) if self._single else p for p in products]
+        rows = [[None] * len(xs) for _ in xs]
         for j, x in enumerate(xs):
-            products = [
-                self._product(*args, _basis(xs, j, index, self._single), **kwargs)
-                for index in np.ndindex(np.shape(x))
-            ]
-            products = [(p,) if self._single else p for p in products]
-            for i, block in enumerate(_blocks(products, xs, j, shapes)):
-                blocks[i][j] = block
-        return blocks[0][0] if self._single else tuple(map(tuple, blocks))
+            units_j = [u for u in every if u[0] == j]
+            taken = [p for p, u in zip(products, every) if u[0] == j]
+            for i, out in enumerate(xs):
+                rows[i][j] = blocks([p[i] for p in taken], units_j, x, out)
+        return rows[0][0] if self._single else tuple(map(tuple, rows))
 
     def source_for(self, *args: Any) -> str:
         xs = [args[w] for w in self.wrt]
-        return self._derivative.source_for(*args, _basis(xs, -1, (), self._single))
+        return self._derivative.source_for(*args, unit_tangents(xs, None, self._single))
 
 
 class Jacobian(Transformed):
@@ -300,7 +274,7 @@ class Jacobian(Transformed):
         if self.kind == "jacrev" or (self.kind == "jacobian" and not self._forward_wins(args)):
             return self._reverse.source_for(*args)
         xs = [args[w] for w in self.wrt]
-        return self._forward.source_for(*args, _basis(xs, -1, (), self._single))
+        return self._forward.source_for(*args, unit_tangents(xs, None, self._single))
 
     def _forward_wins(self, args):
         out = self._one_output(self.fun(*args))
@@ -317,7 +291,7 @@ class Jacobian(Transformed):
             return self._by_forward(args, kwargs, xs)
         rows = []
         for index in np.ndindex(np.shape(out)):
-            cotangent = 1.0 if isinstance(out, float) else _basis([out], 0, index, True)
+            cotangent = 1.0 if isinstance(out, float) else unit_tangents([out], (0, 0, index), True)
             grads = pullback(cotangent)
             grads = (grads,) if self._single else grads
             if np.iscomplexobj(out):  # (a pullback gives d Re(c* f): c = 1, then c = 1j)
@@ -326,26 +300,47 @@ class Jacobian(Transformed):
                 grads = [g - 1j * np.asarray(i) for g, i in zip(grads, imaginary)]
             rows.append(grads)
         jacobians = [
-            np.reshape(
-                np.stack([np.asarray(r[j]) for r in rows])
-                if rows
-                else np.zeros((0,) + np.shape(x)),
-                np.shape(out) + np.shape(x),
+            _rows_stacked([r[j] for r in rows], x, np.shape(out)) for j, x in enumerate(xs)
+        ]
+        return jacobians[0] if self._single else tuple(jacobians)
+
+    def _by_forward(self, args, kwargs, xs):
+        every, columns, out = units(xs), [], None
+        for unit in every:
+            out, tangent = self._forward(*args, unit_tangents(xs, unit, self._single), **kwargs)
+            columns.append(tangent)
+        out = self._one_output(self.fun(*args, **kwargs) if out is None else out)
+        jacobians = [
+            blocks(
+                [c for c, u in zip(columns, every) if u[0] == j],
+                [u for u in every if u[0] == j],
+                x,
+                out,
             )
             for j, x in enumerate(xs)
         ]
         return jacobians[0] if self._single else tuple(jacobians)
 
-    def _by_forward(self, args, kwargs, xs):
-        jacobians = []
-        for j, x in enumerate(xs):
-            columns, out = [], None
-            for index in np.ndindex(np.shape(x)):
-                out, tangent = self._forward(*args, _basis(xs, j, index, self._single), **kwargs)
-                columns.append((tangent,))
-            out = self._one_output(self.fun(*args, **kwargs) if out is None else out)
-            jacobians += _blocks(columns, xs, j, [np.shape(out)])
-        return jacobians[0] if self._single else tuple(jacobians)
+
+def _rows_stacked(rows, x, out_shape):
+    """The Jacobian with respect to pytree x from the gradient (like x) of each element of
+    the output: each leaf's rows stacked, shaped out_shape + leaf.shape."""
+    leaves, treedef = tree_flatten(x)
+    per_row = [tree_flatten(r)[0] for r in rows]
+    return tree_unflatten(
+        treedef,
+        [
+            np.reshape(
+                np.stack([np.asarray(r[m]) for r in per_row])
+                if per_row
+                else np.zeros((0,) + np.shape(leaf)),
+                out_shape + np.shape(leaf),
+            )
+            if is_float_leaf(leaf)
+            else None
+            for m, leaf in enumerate(leaves)
+        ],
+    )
 
 
 class ElementwiseGrad(Transformed):

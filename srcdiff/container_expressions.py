@@ -21,8 +21,8 @@ from .parse import MISSING
 
 def _is_get(node, displays=False):
     """Whether call `node` is `d.get(k)` or `d.get(k, default)` of a d and k that reading
-    twice reads the same (names, constants, their items and attributes; and dict displays if
-    `displays`)."""
+    twice reads the same (names, constants, their items and attributes, arithmetic of them;
+    and dict displays if `displays`)."""
 
     def plain(part):
         if displays and isinstance(part, gast.Dict):
@@ -31,6 +31,8 @@ def _is_get(node, displays=False):
             return plain(part.value) and plain(part.slice)
         if isinstance(part, gast.Attribute):
             return plain(part.value)
+        if isinstance(part, gast.BinOp):  # (d.get(i % 2, 0.0): arithmetic of such parts)
+            return plain(part.left) and plain(part.right)
         return isinstance(part, (gast.Name, gast.Constant))
 
     return (

@@ -28,6 +28,7 @@ import numpy as np
 from . import ir
 from .activity import is_pop
 from .comprehension_loops import Replace
+from .match_statements import as_if_chain
 from .operator_calls import as_operators
 from .try_except import as_branches
 
@@ -186,6 +187,8 @@ def _unwrap_blocks(stmts, resolve, read, fresh, firsts):
             out += _unwrap_blocks(stmt.body, resolve, read, fresh, firsts) + _unwrap_blocks(
                 stmt.finalbody, resolve, read, fresh, firsts
             )
+        elif isinstance(stmt, gast.Match) and (chain := as_if_chain(stmt, fresh)) is not None:
+            out += _unwrap_blocks(chain, resolve, read, fresh, firsts)
         elif (branches := as_branches(stmt, resolve, fresh)) is not None:
             out += _unwrap_blocks(branches, resolve, read, fresh, firsts)
         elif _left_by_returns_only(stmt):
@@ -195,8 +198,35 @@ def _unwrap_blocks(stmts, resolve, read, fresh, firsts):
             if _falls_through(body):
                 out += [ir.copy_tree(s) for s in final]
         else:
-            out.append(stmt)
+            out += _dicts_one_by_one(stmt, resolve)
     return out
+
+
+def _dicts_one_by_one(stmt, resolve):
+    """`xs, hs = {}, {}` as `xs = {}` and `hs = {}`, where a new dict is among the values
+    and no value reads a name the statement binds: the dicts are then each bound alone, as
+    srcdiff follows a dict written into key by key (min-char-rnn's `hs[t] = ...`)."""
+    if not (isinstance(stmt, gast.Assign) and len(stmt.targets) == 1):
+        return [stmt]
+    targets, values = stmt.targets[0], stmt.value
+    if not (
+        isinstance(targets, (gast.Tuple, gast.List))
+        and isinstance(values, (gast.Tuple, gast.List))
+        and len(targets.elts) == len(values.elts)
+        and all(isinstance(t, gast.Name) for t in targets.elts)
+        and any(_makes_dict(v, resolve) for v in values.elts)
+    ):
+        return [stmt]
+    bound = {t.id for t in targets.elts}
+    if any(isinstance(n, gast.Name) and n.id in bound for n in ir.walk(values)):
+        return [stmt]  # (a, b = b, {}: the old b)
+    return [gast.copy_location(ir.assign(t.id, v), stmt) for t, v in zip(targets.elts, values.elts)]
+
+
+def _makes_dict(value, resolve):
+    return isinstance(value, (gast.Dict, gast.DictComp)) or (
+        isinstance(value, gast.Call) and resolve(value.func) is dict
+    )
 
 
 def _named_first(stmt):

@@ -136,7 +136,7 @@ class EffectStatements:
         """A bare expression: `stack.append(v)`, a call kept for its effect, a docstring."""
         value = stmt.value
         if isinstance(value, (gast.Yield, gast.YieldFrom, gast.Await)):
-            raise _yield_refused(loc)
+            raise yield_refused(loc)
         if isinstance(value, gast.Constant):
             return
         if (
@@ -159,7 +159,8 @@ class EffectStatements:
             stack = self.versions.get(value.func.value.id, value.func.value.id)
             out.append(ir.Pop(self.names.fresh("_t"), stack, loc))
             return
-        if is_push(stmt):  # into a list no output reads (a model's running statistics)
+        if is_push(stmt) or is_pop(value):  # of a list no output reads (running statistics,
+            # or an emitted gradient's adjoint list past its last read)
             out.append(ir.Statement(self.rename(stmt), loc))
             return
         if self._releases(stmt):
@@ -385,11 +386,11 @@ def _sort_refused(call, loc):
     )
 
 
-def _yield_refused(loc):
+def yield_refused(loc):
     return UnsupportedError(
         "generators and coroutines cannot be differentiated by themselves: srcdiff follows a "
-        "generator of the same module where its caller loops over all its items (for x in "
-        "gen(...), list(gen(...)), sum(gen(...)))",
+        "generator where its caller loops over all its items (for x in gen(...), "
+        "list(gen(...)), sum(gen(...)))",
         loc,
         "loop over the generator where it is called, or return a list instead of yielding values",
     )

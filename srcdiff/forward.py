@@ -218,8 +218,9 @@ class Forward:
                 ]
             # a list appended to later ([x] with x constant), or a display whose items are
             # read or sliced later, has a list of tangents (a Sparse cannot be sliced); a
-            # dict's holds its items' zeros (an item read has its shape, not 0.0)
-            listed = isinstance(stmt.value, (gast.List, gast.Tuple, gast.Dict))
+            # dict's holds its items' zeros (an item read has its shape, not 0.0), a dict a
+            # call makes too (runtime.dict_of of constant values, before a loop changes it)
+            listed = isinstance(stmt.value, (gast.List, gast.Tuple, gast.Dict, gast.Call))
             zero = lambda t: (  # noqa: E731
                 "runtime.zero_tangent" if listed or t in self.stacks else "runtime.zeros_like"
             )

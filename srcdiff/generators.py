@@ -33,16 +33,34 @@ def iterated_calls(root):
     return found
 
 
+def mark_calls_taken_whole(func):
+    """Mark the calls whose items a loop takes, all of them (`_taken_whole`), before the
+    stages that follow move them out of the loop: a call of a generator that is not a
+    local function (a closure: autograd's `for W, b in unpack_layers(weights)`) is then
+    followed as a call of the function returning the list of what it yields."""
+    taken = iterated_calls(func)
+    for node in ir.walk(func):
+        if isinstance(node, gast.Call) and id(node) in taken:
+            node._taken_whole = True
+
+
 def is_generator(definition):
     """Whether a function definition yields (itself: not a function defined in it)."""
+    return first_yield(definition) is not None
+
+
+def first_yield(definition):
+    """The first yield of a function definition (not of a function defined in it), or None."""
 
     def visit(node):
         for child in ir.children(node):
             if isinstance(child, (gast.Yield, gast.YieldFrom)):
-                return True
-            if not isinstance(child, (gast.FunctionDef, gast.Lambda)) and visit(child):
-                return True
-        return False
+                return child
+            if not isinstance(child, (gast.FunctionDef, gast.Lambda)):
+                found = visit(child)
+                if found is not None:
+                    return found
+        return None
 
     return visit(definition)
 

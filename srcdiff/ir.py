@@ -364,6 +364,9 @@ def walk_statements(node):
     which need not visit the bulk of a function's nodes."""
     todo = [node]
     for current in todo:
+        if current.__class__ in _LEAF_STATEMENTS:  # (most: no field to look through)
+            yield current
+            continue
         values = current.__dict__
         for name in current._fields:
             value = values.get(name)
@@ -372,6 +375,13 @@ def walk_statements(node):
             elif isinstance(value, _AST) and not isinstance(value, _EXPR):
                 todo.append(value)
         yield current
+
+
+# the statements whose fields hold expressions and words only (no field to look through)
+_LEAF_STATEMENTS = frozenset(
+    (gast.Assign, gast.AnnAssign, gast.Expr, gast.Return, gast.Delete)
+    + (gast.Pass, gast.Break, gast.Continue, gast.Raise, gast.Assert, gast.Global, gast.Nonlocal)
+)
 
 
 def fields(node):

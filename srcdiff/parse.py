@@ -18,6 +18,7 @@ from .sources import read_function, readings
 from .super_calls import explicit_super_calls
 from .local_classes import local_classes
 from .made_derivatives import made_derivative, move_tangents_first
+from .generators import first_yield, mark_calls_taken_whole, yields_into_a_list
 from .errors import Location, SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .provenance import is_library_file
 from .python_versions import is_python_version
@@ -185,6 +186,12 @@ class ParsedFunction:
     def __init__(self, fn, statics=()):
         self.fn = fn
         self.filename, self.node, self.source = read_function(fn)
+        # a generator's first yield (None: fn is none), where a call of fn that a loop takes
+        # all the items of is followed as the function returning the list of them
+        self.yields = first_yield(self.node)
+        if self.yields is not None:
+            self.node = yields_into_a_list(self.node, ir.Names(self.node).fresh, self.location)
+        mark_calls_taken_whole(self.node)
         self.namespace = dict(fn.__globals__)
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}

@@ -21,6 +21,7 @@ from .inline import Inliner
 from .local_classes import name_made_receivers
 from .made_derivatives import is_made_path, made_once_calls
 from .loop_reads import hoist_loop_reads
+from .effects import yield_refused
 from .errors import ArgumentError, UnsupportedError
 from .forward import Forward
 from .optimize import optimize
@@ -369,6 +370,8 @@ def generate(
         return renamed
     cache.stats["transforms"] += 1
     parsed = parsed_function(fn, statics, first=names is None)
+    if names is None and inspect.isgeneratorfunction(fn):  # (a callee's items are a list)
+        raise yield_refused(parsed.location(parsed.yields))
     where = parsed.location(parsed.node)
     wrt_names = arguments.wrt_names(fn, parsed.node, wrt, where)
     outputs = (True, False) if has_aux else outputs

@@ -12,7 +12,7 @@ import os
 
 import gast
 
-from . import ir, naming, recursion, unparse
+from . import ir, naming, recursion, tree, unparse
 from .changed_later import left_as_passed
 from .errors import SrcdiffError, StaticArgumentNeeded, UnsupportedError
 from .initialised import initialised_fields
@@ -37,19 +37,54 @@ def refuse_spread_arguments(node, loc):
         raise UnsupportedError(
             "*args/**kwargs in a differentiated call are not supported",
             loc,
-            "pass arguments one by one",
+            "pass arguments one by one (g(x, parts[0], parts[1])); srcdiff spreads a name's "
+            "*parts itself, last, into a function of yours whose parameters count them "
+            "(none left with a default)",
         )
+
+
+def _spread_count(fn, node):
+    """How many items `*parts` stands for in `g(a, *parts)` of a Python function g whose
+    parameters count them (none with a default, no *args, none passed by keyword), else
+    None: `model(x, *params)` of `def model(x, W, b)` passes two."""
+    *given, last = node.args or [None]
+    if not (
+        isinstance(last, gast.Starred)
+        and isinstance(last.value, gast.Name)
+        and not any(isinstance(a, gast.Starred) for a in given)
+        and all(k.arg is not None for k in node.keywords)
+        and inspect.isfunction(fn)
+    ):
+        return None
+    code = fn.__code__
+    if code.co_flags & inspect.CO_VARARGS:
+        return None
+    names = code.co_varnames[: code.co_argcount]
+    defaults = len(fn.__defaults__ or ())
+    left = names[len(given) : len(names) - defaults]
+    named = {k.arg for k in node.keywords}
+    if len(left) != len(names) - len(given) or named & set(names[len(given) :]):
+        return None
+    return len(left)
 
 
 def _check_callable(fn, node, loc):
     """Refuse the calls of user functions srcdiff cannot follow, saying what to write."""
     refuse_spread_arguments(node, loc)
-    if inspect.isgeneratorfunction(fn):
+    if getattr(fn, "__globals__", None) is vars(tree):  # (their recursion has no depth)
+        raise UnsupportedError(
+            f"srcdiff's {fn.__name__} walks a tree of any depth, which srcdiff does not "
+            "follow inside a function it differentiates",
+            loc,
+            "write the walk over your parameters' structure itself ({k: f(v) for k, v in "
+            "params.items()}, [f(W) for W in layers], np.concatenate([np.ravel(W), "
+            "np.ravel(b)])), or call it outside",
+        )
+    if inspect.isgeneratorfunction(fn) and not getattr(node, "_taken_whole", False):
         raise UnsupportedError(
             f"{fn.__name__} is a generator, and generators and coroutines cannot be "
-            "differentiated by themselves: srcdiff follows a generator of the same module "
-            "where a loop takes all its items (for x in gen(...), list(gen(...)), "
-            "sum(gen(...)))",
+            "differentiated by themselves: srcdiff follows a generator where a loop takes "
+            "all its items (for x in gen(...), list(gen(...)), sum(gen(...)))",
             loc,
             "loop over the generator here, or make it return a list",
         )
@@ -78,8 +113,10 @@ class UserCalls:
         tuple the caller differentiates (None: all)."""
         fn = self.p.resolve(node.func)
         fn = fn.__func__ if inspect.ismethod(fn) else fn
-        _check_callable(fn, node, loc)
         receiver = self.p.receiver(node.func)
+        if receiver is None and _spread_count(fn, node) is not None:
+            node = self._spread_by_item(node, _spread_count(fn, node), loc, out)
+        _check_callable(fn, node, loc)
         given = ([receiver] if receiver is not None else []) + list(node.args)
         written = {k.arg: k.value for k in node.keywords}
         args = [self._passed(a, loc, out) for a in given]
@@ -125,6 +162,18 @@ class UserCalls:
             )
         )
         return name
+
+    def _spread_by_item(self, node, count, loc, out):
+        """`g(a, *parts)` as `g(a, parts[0], parts[1])`, after Python's check that parts
+        holds as many items as g takes."""
+        parts = node.args[-1].value
+        check = ir.call("runtime.check_unpack", ir.name(parts.id), ir.const(count))
+        out.append(ir.Statement(ir.expr_stmt(check), loc))
+        items = [
+            gast.Subscript(value=ir.name(parts.id), slice=ir.const(k), ctx=gast.Load())
+            for k in range(count)
+        ]
+        return gast.Call(func=node.func, args=node.args[:-1] + items, keywords=node.keywords)
 
     def refuse_property(self, node, loc):
         """A property of a differentiated object read (`self.weight`, computed from its

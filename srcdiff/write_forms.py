@@ -11,6 +11,8 @@ sharing its memory read afterwards; else the error says so at the user's line):
     np.subtract.at(a, idx, v)   ->  a[...] = runtime.add_at(a, a, idx, -v)
     np.fill_diagonal(y, v)      ->  y[np.diag_indices(min(y.shape), y.ndim)] = v
     np.put_along_axis(a, i, v, axis)  ->  a[runtime.along_axis_index(a.shape, i, axis)] = v
+    K.flat[i] += v              ->  K[np.unravel_index(np.arange(K.size)[i], K.shape)] += v
+    d.setdefault(k, v)          ->  if k not in d: d[k] = v     (its value unread)
 
 What else changes an array in place stays as written: the Normalizer refuses it where it
 changes a differentiated value (effects.py)."""
@@ -53,6 +55,10 @@ class _Lowering:
     def _statement(self, stmt, before):
         """The statements `stmt` is lowered to, or None; `before`: the statements of f's
         body before it (None inside a block)."""
+        if isinstance(stmt, (gast.Assign, gast.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, gast.Assign) else [stmt.target]
+            if len(targets) == 1 and _is_flat_item(targets[0]):
+                return [_flat_write_by_index(stmt, targets[0])]
         if (
             isinstance(stmt, gast.Assign)
             and len(stmt.targets) == 1
@@ -128,8 +134,8 @@ class _Lowering:
         return [_item_write(out, ir.const(Ellipsis), made)]
 
     def _changed_in_place(self, call, before):
-        """The item write of `x.sort()`, `np.add.at(a, i, v)` (np.subtract.at's, of -v) or
-        `np.fill_diagonal(y, v)` on a name, else None."""
+        """The item write of `x.sort()`, `np.add.at(a, i, v)` (np.subtract.at's, of -v),
+        `np.fill_diagonal(y, v)` or `d.setdefault(k, v)` on a name, else None."""
         fn = self.resolve(call.func)
         if fn is np.fill_diagonal:
             if len(call.args) != 2 or call.keywords or not isinstance(call.args[0], gast.Name):
@@ -155,6 +161,11 @@ class _Lowering:
             return [_item_write(a, ir.const(Ellipsis), added)]
         if fn is np.put_along_axis and isinstance(call.args[0], gast.Name):
             return self._put_along_axis(call)
+        if _sets_a_default(call, fn):  # (its value unread: the item written if missing)
+            d, (key, *default) = call.func.value, call.args
+            missing = gast.Compare(left=key, ops=[gast.NotIn()], comparators=[ir.name(d.id)])
+            write = _item_write(d, ir.copy_tree(key), default[0] if default else ir.const(None))
+            return [gast.If(test=missing, body=[gast.copy_location(write, call)], orelse=[])]
         if (
             fn is MISSING
             and isinstance(call.func, gast.Attribute)
@@ -251,6 +262,45 @@ class _Lowering:
                 "numpy"
             )
         return False
+
+
+def _sets_a_default(call, fn):
+    """Whether `call` is `d.setdefault(k)` or `d.setdefault(k, v)` of a name d and a key
+    that reading twice reads the same (a name or a constant)."""
+    return (
+        fn is MISSING
+        and isinstance(call.func, gast.Attribute)
+        and call.func.attr == "setdefault"
+        and isinstance(call.func.value, gast.Name)
+        and 1 <= len(call.args) <= 2
+        and not call.keywords
+        and isinstance(call.args[0], (gast.Name, gast.Constant))
+    )
+
+
+def _is_flat_item(target):
+    """Whether `target` is `y.flat[index]` of a name."""
+    return (
+        isinstance(target, gast.Subscript)
+        and isinstance(target.value, gast.Attribute)
+        and target.value.attr == "flat"
+        and isinstance(target.value.value, gast.Name)
+    )
+
+
+def _flat_write_by_index(stmt, target):
+    """`K.flat[::n + 1] += noise` (scikit-learn's jitter on a kernel's diagonal) as the
+    item write `K[np.unravel_index(np.arange(K.size)[::n + 1], K.shape)] += noise`: the
+    same items, in the same order, of K by its name."""
+    y = target.value.value.id
+    positions = gast.Subscript(
+        value=ir.call("np.arange", ir.attr(y, "size")), slice=target.slice, ctx=gast.Load()
+    )
+    index = ir.call("np.unravel_index", positions, ir.attr(y, "shape"))
+    written = gast.Subscript(value=ir.name(y), slice=index, ctx=gast.Store())
+    if isinstance(stmt, gast.AugAssign):
+        return gast.AugAssign(target=written, op=stmt.op, value=stmt.value)
+    return gast.Assign(targets=[written], value=stmt.value, type_comment=None)
 
 
 def _writes_into_items(target):

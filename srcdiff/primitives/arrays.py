@@ -557,3 +557,26 @@ class sliding_window_view:
 
     def tangent(dz, z, x, window_shape, axis=None):
         dz = np.lib.stride_tricks.sliding_window_view(dx, window_shape, axis=axis)
+
+
+# a view of x's memory by shape and strides (an im2col written with it): np.take of the
+# positions the strides step to, for an x laid out in order (runtime.strided_positions)
+@_moves(
+    np.lib.stride_tricks.as_strided,
+    constant=("shape", "strides", "subok", "writeable"),
+    view=True,
+    samples=[
+        Sample("np.lib.stride_tricks.as_strided(x, (3, 2), (x.itemsize, x.itemsize))", x=real(4)),
+        Sample(
+            "np.lib.stride_tricks.as_strided(x, shape=(2, 2, 2, 2), strides=x.strides * 2)",
+            x=real(3, 4),
+        ),
+        Sample("np.lib.stride_tricks.as_strided(x)", x=real(2, 3)),
+    ],
+)
+class as_strided:
+    def adjoint(bz, z, x, shape=None, strides=None, subok=False, writeable=True):
+        bx = runtime.untake(bz, x, runtime.strided_positions(x, shape, strides))
+
+    def tangent(dz, z, x, shape=None, strides=None, subok=False, writeable=True):
+        dz = np.take(dx, runtime.strided_positions(x, shape, strides))

@@ -170,6 +170,14 @@ constants(
         )
     ],
 )
+# the elements np.lib.stride_tricks.as_strided reads (arrays.py): constant
+constants(
+    runtime.strided_positions,
+    shape=None,
+    samples=[
+        Sample("np.take(x, runtime.strided_positions(x, (2, 2), x.strides * 2)) * 2.0", x=real(3))
+    ],
+)
 # which except clause a try/except takes (try_except.py): constant
 constants(
     runtime.handler_of,

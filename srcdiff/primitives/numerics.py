@@ -290,8 +290,8 @@ constants(
 
 
 # linear interpolation: in x, the slope of x's segment (runtime.interp_slope); linear in fp
-# (runtime.interp_fp_grad) and in left and right, the values beyond the ends. xp is read as
-# constant: differentiating in it is an error at the call
+# (runtime.interp_fp_grad) and in left and right, the values beyond the ends; in the knots
+# xp, the line through a segment's ends moved with them (runtime.interp_xp_grad)
 @primitive(
     np.interp,
     shape=EVALUATE,
@@ -306,17 +306,25 @@ constants(
             a=number(),
             b=number(),
         ),
+        Sample(
+            "np.interp(x, np.arange(4.0) + 0.2 * np.tanh(u), fp)",
+            x=constant(np.array([[0.5, 1.4], [2.7, -1.0]])),
+            u=real(4),
+            fp=real(4),
+        ),
     ],
 )
 class interp:
     def adjoint(bz, z, x, xp, fp, left=None, right=None, period=None):
         bx = bz * runtime.interp_slope(x, xp, fp, period)
+        bxp = runtime.interp_xp_grad(bz, x, xp, fp, period)
         bfp = runtime.interp_fp_grad(bz, x, xp, fp, left, right, period)
         bleft = np.sum(np.where(x < xp[0], bz, 0))
         bright = np.sum(np.where(x > xp[-1], bz, 0))
 
     def tangent(dz, z, x, xp, fp, left=None, right=None, period=None):
         dz = dx * runtime.interp_slope(x, xp, fp, period)
+        dz = runtime.interp_xp_tangent(dxp, x, xp, fp, period)
         dz = np.interp(x, xp, dfp, runtime.zeros_or_none(left), runtime.zeros_or_none(right))
         dz = np.where(x < xp[0], dleft, 0)
         dz = np.where(x > xp[-1], dright, 0)

@@ -25,3 +25,4 @@ when_imported(
     "srcdiff.primitives.scipy_matrix_functions",
 )
 when_imported("scipy.signal", "srcdiff.primitives.scipy_signal")
+when_imported("scipy.spatial.distance", "srcdiff.primitives.scipy_spatial")

@@ -6,6 +6,7 @@ buffer."""
 from .arrays import *  # noqa: F401,F403  (emitted code reads every helper as runtime.<name>)
 from .containers import *  # noqa: F401,F403
 from .core import *  # noqa: F401,F403
+from .distances import *  # noqa: F401,F403
 from .fft import *  # noqa: F401,F403
 from .generalized_eigh import *  # noqa: F401,F403
 from .linalg import *  # noqa: F401,F403
@@ -26,6 +27,7 @@ from .tangents import *  # noqa: F401,F403
 
 # modules of plain differentiable numpy, which srcdiff differentiates through their source
 _THROUGH_SOURCE = (
+    f"{__name__}.distances",
     f"{__name__}.fft",
     f"{__name__}.generalized_eigh",
     f"{__name__}.linalg",

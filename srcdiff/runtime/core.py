@@ -236,8 +236,9 @@ def zero_tangent(x):
     Sparse holding its items' for a dict (so that an item read from it has the item's shape),
     a class or module itself (whose attributes runtime.field reads as zeros), and None for
     what has no tangent at all (a ShapeOf, None, a string)."""
-    if isinstance(x, Sparse):  # (a zero adjoint a callee returns for a constant container)
-        return Sparse()
+    if isinstance(x, Sparse):  # (a zero adjoint a callee returns for a constant container,
+        # or a list's adjoint in a derivative of a gradient: as long as it, as zeros_like's)
+        return Sparse().sized(x.length)
     if isinstance(x, tuple) and hasattr(x, "_fields"):  # (its fields one by one)
         return type(x)(*(zero_tangent(v) for v in x))
     if isinstance(x, (list, tuple)):

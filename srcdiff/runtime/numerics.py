@@ -14,6 +14,8 @@ __all__ = [
     "corrcoef_vjp",
     "interp_fp_grad",
     "interp_slope",
+    "interp_xp_grad",
+    "interp_xp_tangent",
     "spacings",
     "ediff1d_grad",
     "zeros_or_none",
@@ -276,6 +278,34 @@ def interp_fp_grad(g, x, xp, fp, left=None, right=None, period=None):
     return untake(np.ravel(g * kept * (1 - t)), fp, np.ravel(i)) + untake(
         np.ravel(g * kept * t), fp, np.ravel(i + 1)
     )
+
+
+def _segments(x, xp, fp):
+    """(x's segment i, its place t in it, its slope, whether x is within xp's ends)."""
+    i = np.clip(np.searchsorted(xp, x, side="right") - 1, 0, len(xp) - 2)
+    lower = np.take(xp, i)
+    t = (x - lower) / (np.take(xp, i + 1) - lower)
+    slope = np.take(np.diff(fp) / np.diff(xp), i)
+    return i, t, slope, (x >= xp[0]) & (x <= xp[-1])
+
+
+def interp_xp_grad(g, x, xp, fp, period=None):
+    """The adjoint of np.interp(x, xp, fp) in the knots xp: moving a segment's ends moves
+    the line through them (by -slope (1 - t) and -slope t); nothing beyond xp's ends."""
+    _refuse_period(period)
+    i, t, slope, inside = _segments(x, xp, fp)
+    w = np.where(inside, -g * slope, 0.0)
+    return untake(np.ravel(w * (1 - t)), xp, np.ravel(i)) + untake(
+        np.ravel(w * t), xp, np.ravel(i + 1)
+    )
+
+
+def interp_xp_tangent(dxp, x, xp, fp, period=None):
+    """The tangent of np.interp(x, xp, fp) along a move dxp of the knots."""
+    _refuse_period(period)
+    i, t, slope, inside = _segments(x, xp, fp)
+    moved = (1 - t) * np.take(dxp, i) + t * np.take(dxp, i + 1)
+    return np.where(inside, -slope * moved, 0.0)
 
 
 def corrcoef_vjp(g, r, x, y=None, rowvar=True):

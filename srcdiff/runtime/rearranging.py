@@ -5,6 +5,7 @@ helper here) makes second derivatives work."""
 
 import numpy as np
 
+from ..errors import ArgumentError
 from .containers import unpack_adjoint
 from .core import Sparse, real_for, zeros_like
 
@@ -221,6 +222,30 @@ def along_axis_index(shape, indices, axis):
         else np.arange(n).reshape([-1 if j == k else 1 for j in range(len(shape))])
         for k, n in enumerate(shape)
     )
+
+
+def strided_positions(x, shape=None, strides=None):
+    """The flat position in x of each element of np.lib.stride_tricks.as_strided(x, shape,
+    strides): as_strided is np.take(x, these) (np.add.at of them its adjoint), for an x
+    whose elements lie in order in its memory, which the strides step through."""
+    x = np.asarray(x)
+    shape = x.shape if shape is None else tuple(shape)
+    strides = x.strides if strides is None else tuple(strides)
+    if not x.flags.c_contiguous or any(s % x.itemsize for s in strides):
+        raise ArgumentError(
+            "srcdiff differentiates as_strided of an array whose elements lie in order in "
+            "its memory (C-contiguous), stepped through by whole elements",
+            hint="pass np.ascontiguousarray(x), or use np.lib.stride_tricks."
+            "sliding_window_view, which srcdiff differentiates on any array",
+        )
+    steps = np.array(strides, dtype=np.intp) // x.itemsize
+    positions = np.tensordot(steps, np.indices(shape, dtype=np.intp), axes=1)
+    if positions.size and (positions.min() < 0 or positions.max() >= x.size):
+        raise ArgumentError(
+            "as_strided reads memory outside the array it is given, which has no derivative",
+            hint="keep the windows inside the array (shape and strides)",
+        )
+    return positions
 
 
 # --- kron ---------------------------------------------------------------------------------------
