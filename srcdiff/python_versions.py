@@ -217,6 +217,19 @@ def logaddexp_accumulate(array, axis=0):
     return _running(np.logaddexp, array, axis)
 
 
+# (numpy's rule: the sum from each index to the next, or the one row at an index not below the
+# next; the last index's to the end)
+@_version_of(np.add.reduceat)
+def add_reduceat(array, indices, axis=0):
+    rows = np.moveaxis(np.asarray(array), axis, 0)
+    sums = []
+    for k in range(len(indices)):
+        start = indices[k]
+        end = indices[k + 1] if k + 1 < len(indices) else rows.shape[0]
+        sums.append(np.sum(rows[start : max(end, start + 1)], axis=0))
+    return np.moveaxis(np.stack(sums), 0, axis)
+
+
 @_version_of(np.add.outer)
 def add_outer(a, b):
     return np.add(np.reshape(a, np.shape(a) + (1,) * np.ndim(b)), b)
