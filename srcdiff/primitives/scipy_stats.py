@@ -1,5 +1,5 @@
 """The densities of SciPy's univariate distributions (scipy.stats: norm, t, gamma, beta,
-expon, laplace, logistic, cauchy), declared once the program imports scipy.stats
+expon, laplace, logistic, cauchy, lognorm), declared once the program imports scipy.stats
 (optional.py): logpdf and pdf, differentiable in x, loc, scale and the shape parameters.
 
 `scipy.stats.norm.logpdf` is a method bound to the distribution `norm`: a new object at each
@@ -416,3 +416,42 @@ class cauchy_pdf:
         dz = -2 * dx * z * (x - loc) / (scale**2 + (x - loc) ** 2)
         dz = 2 * dloc * z * (x - loc) / (scale**2 + (x - loc) ** 2)
         dz = dscale * z * ((x - loc) ** 2 - scale**2) / (scale * (scale**2 + (x - loc) ** 2))
+
+
+# --- log-normal: with w = log((x - loc) / scale), -w**2 / (2 s**2) - log(s (x - loc)) - ... ---
+
+
+@_method(
+    scipy.stats.lognorm.logpdf,
+    samples=_located("scipy.stats.lognorm.logpdf", s=positive(4), **_ABOVE_LOC),
+)
+class lognorm_logpdf:
+    def adjoint(bz, z, x, s, loc=0.0, scale=1.0):
+        bx = runtime.unbroadcast(-bz * (np.log((x - loc) / scale) / s**2 + 1) / (x - loc), x)
+        bs = runtime.unbroadcast(bz * (np.log((x - loc) / scale) ** 2 / s**2 - 1) / s, s)
+        bloc = runtime.unbroadcast(bz * (np.log((x - loc) / scale) / s**2 + 1) / (x - loc), loc)
+        bscale = runtime.unbroadcast(bz * np.log((x - loc) / scale) / (s**2 * scale), scale)
+
+    def tangent(dz, z, x, s, loc=0.0, scale=1.0):
+        dz = -dx * (np.log((x - loc) / scale) / s**2 + 1) / (x - loc)
+        dz = ds * (np.log((x - loc) / scale) ** 2 / s**2 - 1) / s
+        dz = dloc * (np.log((x - loc) / scale) / s**2 + 1) / (x - loc)
+        dz = dscale * np.log((x - loc) / scale) / (s**2 * scale)
+
+
+@_method(
+    scipy.stats.lognorm.pdf,
+    samples=_located("scipy.stats.lognorm.pdf", s=positive(4), **_ABOVE_LOC)[:1],
+)
+class lognorm_pdf:
+    def adjoint(bz, z, x, s, loc=0.0, scale=1.0):
+        bx = runtime.unbroadcast(-bz * z * (np.log((x - loc) / scale) / s**2 + 1) / (x - loc), x)
+        bs = runtime.unbroadcast(bz * z * (np.log((x - loc) / scale) ** 2 / s**2 - 1) / s, s)
+        bloc = runtime.unbroadcast(bz * z * (np.log((x - loc) / scale) / s**2 + 1) / (x - loc), loc)
+        bscale = runtime.unbroadcast(bz * z * np.log((x - loc) / scale) / (s**2 * scale), scale)
+
+    def tangent(dz, z, x, s, loc=0.0, scale=1.0):
+        dz = -dx * z * (np.log((x - loc) / scale) / s**2 + 1) / (x - loc)
+        dz = ds * z * (np.log((x - loc) / scale) ** 2 / s**2 - 1) / s
+        dz = dloc * z * (np.log((x - loc) / scale) / s**2 + 1) / (x - loc)
+        dz = dscale * z * np.log((x - loc) / scale) / (s**2 * scale)
