@@ -8,6 +8,8 @@ import functools
 import inspect
 import operator
 
+import gast
+
 from . import remat
 from .made_derivatives import is_made_path, remade
 from .statics import Static, is_object, object_class, skeleton
@@ -66,9 +68,26 @@ def follow(fn, root, steps):
     """What `root` and then `steps` refer to now, from fn's closure or module."""
     if root in fn.__code__.co_freevars:
         obj = fn.__closure__[fn.__code__.co_freevars.index(root)].cell_contents
-    else:
-        obj = fn.__globals__[root] if root in fn.__globals__ else getattr(builtins, root)
+    elif root in fn.__globals__:
+        obj = fn.__globals__[root]
+    elif hasattr(builtins, root):
+        obj = getattr(builtins, root)
+    else:  # (`import scipy.signal` in f's body: what imports.py hoisted)
+        obj = imported_in_body(fn)[root]
     return follow_steps(obj, steps)
+
+
+def imported_in_body(fn):
+    """name -> object, of the names the imports at the top of fn's body bind."""
+    from .imports import bound_by_import
+    from .sources import read_function
+
+    node = read_function(fn, shared=True)[1]
+    found = {}
+    for stmt in node.body:
+        if isinstance(stmt, (gast.Import, gast.ImportFrom)):
+            found.update(bound_by_import(stmt))
+    return found
 
 
 def follow_steps(obj, steps):

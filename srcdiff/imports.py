@@ -45,6 +45,12 @@ def _bound(stmt, loc):
                 "import it at module level (srcdiff takes imports of numpy, scipy, math, "
                 "functools, operator, itertools and collections inside f)",
             )
+    return bound_by_import(stmt)
+
+
+def bound_by_import(stmt):
+    """name -> object, of the names an import of known modules binds."""
+    module = stmt.module if isinstance(stmt, gast.ImportFrom) else None
     found = {}
     for alias in stmt.names:
         if module is None:
