@@ -148,6 +148,44 @@ def circulant(c):
     return c[(np.arange(len(c))[:, None] - np.arange(len(c))[None, :]) % len(c)]
 
 
+# scipy.signal's 2-d forms: the n-d convolution of the image extended by its boundary (zeros,
+# fillvalue, wrapped or mirrored: np.pad's constant, wrap and symmetric), whose 'valid' part
+# is the full result; its 'same' window starts (k - 1) // 2 in (a correlation's k // 2)
+@_version_of_imported("scipy.signal", "convolve2d")
+def convolve2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    return _filtered_2d(in1, in2, mode, boundary, fillvalue, flipped=False)
+
+
+@_version_of_imported("scipy.signal", "correlate2d")
+def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
+    return _filtered_2d(in1, in2, mode, boundary, fillvalue, flipped=True)
+
+
+def _filtered_2d(image, kernel, mode, boundary, fillvalue, flipped):
+    import scipy.signal
+
+    if flipped:
+        kernel = kernel[::-1, ::-1]
+    zeros_outside = boundary == "fill" and fillvalue == 0
+    if mode == "valid" or zeros_outside and not (flipped and mode == "same"):
+        return scipy.signal.convolve(image, kernel, mode=mode)
+    rows, columns = np.shape(kernel)[0] - 1, np.shape(kernel)[1] - 1
+    widths = ((rows, rows), (columns, columns))
+    if boundary == "fill":
+        image = np.pad(image, widths, mode="constant", constant_values=fillvalue)
+    else:
+        image = np.pad(
+            image, widths, mode="wrap" if boundary in ("wrap", "circular") else "symmetric"
+        )
+    full = scipy.signal.convolve(image, kernel, mode="valid")
+    if mode == "full":
+        return full
+    shift = 1 if flipped else 0
+    top, left = (rows + shift) // 2, (columns + shift) // 2
+    height, width = np.shape(image)[0] - 2 * rows, np.shape(image)[1] - 2 * columns
+    return full[top : top + height, left : left + width]
+
+
 # ufunc methods: reduce and accumulate along an axis (0 unless given), as the reductions
 # and cumulative functions srcdiff has rules for, and outer as the ufunc of a with an axis
 # for each of b's
