@@ -64,10 +64,13 @@ class LoopsOverFunctions:
         # (one walk: the names stored, the containers or objects written into, whose items
         # are not held fixed, and the assignments)
         stores, changed, assigns = collections.Counter(), set(), []
+        parameters = set()  # (bound on entry too: `if act is None: act = sq` keeps one passed)
         for n in ir.walk(self.func):
             if isinstance(n, gast.Name):
                 if _stored(n):
                     stores[n.id] += 1
+                elif isinstance(n.ctx, gast.Param):
+                    parameters.add(n.id)
             elif isinstance(n, (gast.Attribute, gast.Subscript)):
                 if _stored(n) and isinstance(_root(n), gast.Name):
                     changed.add(_root(n).id)
@@ -76,6 +79,8 @@ class LoopsOverFunctions:
         aliases, dropped = {}, set()  # (the assignments dropped: their names read the paths)
         for stmt in assigns:
             pairs = _aliased(stmt, stores, changed)
+            if any(name in parameters for name, _ in pairs) and not self._first_binding(stmt):
+                continue  # (the parameter's value or this one: which, only the call tells)
             if pairs and any(self._holds_callees(path, name) for name, path in pairs):
                 aliases.update(pairs)
                 dropped.add(id(stmt))
@@ -86,6 +91,19 @@ class LoopsOverFunctions:
                 body = getattr(node, field, None)
                 if isinstance(body, list):
                     body[:] = [s for s in body if id(s) not in dropped]
+
+    def _first_binding(self, stmt):
+        """Whether `stmt` is a statement of f's body itself that binds names no statement
+        before it reads: the parameters it binds hold its value wherever they are read."""
+        if not any(s is stmt for s in self.func.body):
+            return False
+        bound = {n.id for t in stmt.targets for n in ir.walk(t) if isinstance(n, gast.Name)}
+        for earlier in self.func.body:
+            if earlier is stmt:
+                return True
+            if any(isinstance(n, gast.Name) and n.id in bound for n in ir.walk(earlier)):
+                return False
+        return False
 
     def _holds_callees(self, path, name):
         """Whether the code calls into `name`, bound to `path`, which holds an object or a

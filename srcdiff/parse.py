@@ -202,6 +202,10 @@ class ParsedFunction:
         spread_keywords(self, self.statics.get(getattr(args.kwarg, "id", None)))
         census = _Census(self.node)
         self.find_locals(census)
+        # (a function passed for a parameter f binds again is not what calls of it call after)
+        rebound = {n.id for n in census.written if isinstance(n.ctx, gast.Store)}
+        for name in rebound & {n for n, s in self.statics.items() if s.kind == "value"}:
+            del self.statics[name]
         if drop_static_branches(self):
             census = _Census(self.node)
             self.find_locals(census)

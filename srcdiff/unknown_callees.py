@@ -33,10 +33,26 @@ def as_written(name, loc):
 
 
 class UnknownCallees:
+    def _bound_again(self, name):
+        """Whether f's body binds its parameter `name` (`if act is None: act = relu`)."""
+        return any(
+            isinstance(n, gast.Name) and n.id == name and isinstance(n.ctx, gast.Store)
+            for n in ir.walk(self.p.node)
+        )
+
     def _unknown_callee(self, func, loc):
         """Raise the error saying why the function func names is not known here."""
         what = gast.unparse(func)
         root = ir.dotted(func)
+        if root is not None and root[0] in self.params and self._bound_again(root[0]):
+            raise UnsupportedError(
+                f"{what}(...) calls the parameter {root[0]!r}, which the function binds "
+                "again: srcdiff cannot tell whether the function passed or the one bound "
+                "here is called",
+                loc,
+                f"give {root[0]} the function as its default ({root[0]}=...) instead of "
+                "binding it in the body, or call the function bound by a name of its own",
+            )
         if (
             root is not None
             and root[0] in self.params

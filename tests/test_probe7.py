@@ -275,3 +275,55 @@ def test_a_library_function_imported_inside_f_and_differentiated_through_python(
     np.testing.assert_allclose(nf.grad(f)(c), expected, rtol=1e-6, atol=1e-9)
     v = np.random.default_rng(12).normal(size=4)
     np.testing.assert_allclose(nf.jvp(f)(c, v)[1], expected @ v, rtol=1e-6)
+
+
+def squared(r):
+    return r**2
+
+
+def loss_defaulting_in_the_body(w, x, loss=None):
+    if loss is None:
+        loss = squared
+    return np.sum(loss(x @ w))
+
+
+def loss_replaced_under_a_flag(w, x, robust, loss=np.tanh):
+    if robust:
+        loss = squared
+    return np.sum(loss(x @ w))
+
+
+def loss_replaced_first_thing(w, x, loss=np.tanh):
+    loss = squared
+    return np.sum(loss(x @ w))
+
+
+@pytest.mark.parametrize(
+    "f, args",
+    [
+        (loss_defaulting_in_the_body, (None,)),
+        (loss_defaulting_in_the_body, (np.sin,)),
+        (loss_replaced_under_a_flag, (True,)),
+        (loss_replaced_under_a_flag, (False,)),
+    ],
+)
+def test_a_function_parameter_bound_again_under_a_test_is_refused(f, args):
+    """`if loss is None: loss = squared` made every call of loss squared's (the parameter
+    was taken for a name bound once), so nf.grad(f)(w, x, np.sin) was squared's gradient,
+    silently; with the flag form the function passed was called even where the body had
+    bound squared. Which one is called is known only as the call runs: refused, located."""
+    rng = np.random.default_rng(13)
+    w, x = rng.normal(size=3), rng.normal(size=(4, 3))
+    with pytest.raises(nf.SrcdiffError, match="binds again") as error:
+        nf.grad(f)(w, x, *args)
+    assert f"{__file__}:{line_of(f, 'return np.sum(loss(x @ w))')}" in str(error.value)
+
+
+@pytest.mark.parametrize("passed", [(), (np.sin,)])
+def test_a_function_parameter_bound_again_first_thing_calls_what_it_is_bound_to(passed):
+    rng = np.random.default_rng(14)
+    w, x = rng.normal(size=3), rng.normal(size=(4, 3))
+    f = loss_replaced_first_thing
+    expected = 2 * x.T @ (x @ w)
+    np.testing.assert_allclose(nf.grad(f)(w, x, *passed), expected, rtol=1e-10)
+    np.testing.assert_allclose(autograd_grad(f, (w, x, *passed), 0), expected, rtol=1e-10)
