@@ -200,11 +200,12 @@ def _named_past_the_template(fn, args, keywords, signature):
 
 
 @functools.cache
+@functools.cache
 def _parameters(fn):
     """signature_of(fn)'s parameters, or None where it has none (a ufunc, a builtin):
     found once a primitive's function, not at each of its calls (a failed look raises)."""
     try:
-        return list(signature_of(fn).parameters.values())
+        return tuple(signature_of(fn).parameters.values())
     except (TypeError, ValueError):
         return None
 

@@ -15,13 +15,19 @@ from . import ir
 from .errors import UnsupportedError
 
 _TAKING_ALL = ("list", "tuple", "sum", "sorted", "enumerate", "zip", "min", "max", "any", "all")
+_LOOPS_AND_CALLS = frozenset((gast.For, gast.comprehension, gast.Call))
 
 
 def iterated_calls(root):
     """The ids of the calls under `root` whose items a loop takes, all of them: the
     iterable of a for loop or a comprehension, or an argument of list(...), sum(...), ..."""
+    return _iterated(ir.nodes_of(root, _LOOPS_AND_CALLS))
+
+
+def _iterated(nodes):
+    """iterated_calls of the loops and calls `nodes` (those below a node)."""
     found = set()
-    for node in ir.walk(root):
+    for node in nodes:
         if isinstance(node, (gast.For, gast.comprehension)):
             found.add(id(node.iter))
         elif (
@@ -33,14 +39,15 @@ def iterated_calls(root):
     return found
 
 
-def mark_calls_taken_whole(func):
+def mark_calls_taken_whole(loops, calls):
     """Mark the calls whose items a loop takes, all of them (`_taken_whole`), before the
     stages that follow move them out of the loop: a call of a generator that is not a
     local function (a closure: autograd's `for W, b in unpack_layers(weights)`) is then
-    followed as a call of the function returning the list of what it yields."""
-    taken = iterated_calls(func)
-    for node in ir.walk(func):
-        if isinstance(node, gast.Call) and id(node) in taken:
+    followed as a call of the function returning the list of what it yields. `loops` and
+    `calls`: a function's for loops and comprehensions, and its calls."""
+    taken = _iterated(loops + calls)
+    for node in calls:
+        if id(node) in taken:
             node._taken_whole = True
 
 

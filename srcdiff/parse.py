@@ -25,6 +25,7 @@ from .python_versions import is_python_version
 from .spread_parameters import spread_keywords, spread_varargs
 from .static_tests import drop_static_branches
 from .statics import MISSING, is_function_value, is_object
+from .wrappers import source_function
 
 
 def _expand_partial_calls(calls, partials):
@@ -188,10 +189,11 @@ class ParsedFunction:
         self.filename, self.node, self.source = read_function(fn)
         # a generator's first yield (None: fn is none), where a call of fn that a loop takes
         # all the items of is followed as the function returning the list of them
-        self.yields = first_yield(self.node)
+        code = getattr(source_function(fn), "__code__", None)  # (whose source was read)
+        generator = code is None or code.co_flags & _YIELDING  # (a look, not a walk)
+        self.yields = first_yield(self.node) if generator else None
         if self.yields is not None:
             self.node = yields_into_a_list(self.node, ir.Names(self.node).fresh, self.location)
-        mark_calls_taken_whole(self.node)
         self.namespace = dict(fn.__globals__)
         self.namespace.update(inspect.getclosurevars(fn).nonlocals)
         self.statics = {static.name: static for static in statics}
@@ -211,6 +213,7 @@ class ParsedFunction:
             self.find_locals(census)
         if _getattr_as_attributes(self, census.calls):
             census = _Census(self.node)
+        mark_calls_taken_whole(census.loops, census.calls)
         explicit_super_calls(self, census.calls)
         # (a partial's call rewritten holds no other call: the census stands)
         _expand_partial_calls(census.calls, self._partials(census.calls))
@@ -433,6 +436,9 @@ def parsed_function(fn, statics=(), shared=False, first=False):
         kept[fn] = ParsedFunction(fn)
     return kept[fn] if shared else kept[fn].copy()
 
+
+# the flags of a function's code that say its own body yields
+_YIELDING = inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR
 
 _NUMPY_MODULES = (
     ("np", np),

@@ -459,10 +459,13 @@ def _unchanged_since_start(filename):
     """Whether the file `filename` was last changed before this process started: then every
     module imported from it runs its text as it is now, with no compile to check that (a
     first transform compiled each function it reads, ~0.1 ms each). Its time of change is
-    trusted as Python's bytecode cache trusts it."""
+    trusted as Python's bytecode cache trusts it. (A relative name is not: the directory it
+    is relative to may have changed since.)"""
     started = _process_start()
+    if started is None or not os.path.isabs(filename):
+        return False
     try:
-        return started is not None and os.stat(filename).st_mtime < started
+        return os.stat(filename).st_mtime < started
     except (OSError, ValueError):  # (no such file: code compiled from a string, a notebook)
         return False
 
