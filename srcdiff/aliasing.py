@@ -2,13 +2,11 @@
 into an array that a name still to be read shares is refused, or checked when called: srcdiff's
 values do not follow a change made through another name."""
 
-import inspect
-
 import gast
 import numpy as np
 
-from . import codegen, ir, runtime
-from .container_facts import keeps_no_argument
+from . import codegen, ir
+from .container_facts import keeps_no_argument, may_return_what_it_is_passed
 from .errors import UnsupportedError
 from .memory_sharing import MemorySharing
 from .parse import MISSING
@@ -435,32 +433,12 @@ class Aliasing:
                 _is(registry.find(self.p.resolve(func)), "view") or _copy_declined(value)
             ):
                 return viewed(value.args[0])
-            if rows and self._may_return_what_it_is_passed(
-                func
-            ):  # (it may return x[:k], or keep x)
+            if rows and may_return_what_it_is_passed(func, self.p.resolve(func)):  # (x[:k])
                 passed = value.args + [k.value for k in value.keywords]
                 if isinstance(func, gast.Attribute):
                     passed.append(func.value)
                 return set().union(*map(viewed, passed))
         return set()
-
-    def _may_return_what_it_is_passed(self, func):
-        """Whether `func` names a function or class of the user's, or a method of a local
-        object that is not numpy's (not a primitive, nor a runtime helper), or a primitive
-        keeping what it is passed: its call may return a view of an array it is passed, or
-        an object keeping one, which only the call can tell."""
-        called = self.p.resolve(func)
-        if _is(registry.find(called), "keeps"):
-            return True
-        if called is MISSING:
-            return isinstance(func, gast.Attribute) and registry.method(func.attr) is None
-        if inspect.isclass(called):
-            return called.__module__.partition(".")[0] not in ("builtins", "numpy", "scipy")
-        return (
-            inspect.isfunction(called)
-            and registry.find(called) is None
-            and not runtime.is_helper(called)
-        )
 
     def _is_list_of_lists(self, node):
         """Whether `node` names a list made here of lists made here (m = [[a, b], [c, d]])."""

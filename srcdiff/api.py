@@ -30,7 +30,7 @@ from .statics import Static, is_function_value, is_object, object_class, skeleto
 from .signatures import key
 from .transform import derive, emitted_name
 from .variants import Variants, statics_option
-from .wrappers import source_function
+from .wrappers import as_routine, source_function
 
 _NDARRAY = np.ndarray
 
@@ -42,21 +42,11 @@ class _NO_DEFAULTS:  # (what a derivative of a derivative takes its defaults fro
     __defaults__ = __kwdefaults__ = None
 
 
-def _as_routine(fun):
-    """An object of a class of the user's defining __call__ (a loss keeping its settings)
-    is differentiated as that method, bound to it."""
-    call = getattr(type(fun), "__call__", None)
-    own = type(fun).__module__.partition(".")[0] == __name__.partition(".")[0]
-    if inspect.isroutine(fun) or own or not inspect.isfunction(call):
-        return fun
-    return fun.__call__
-
-
 class Derivative(Variants):
     """A differentiated function: call it like the original; `.source` is the emitted code."""
 
     def __init__(self, fun, wrt=0, mode=Mode.GRAD, **options):
-        fun = _as_routine(fun)
+        fun = as_routine(fun)
         self.fun, self._made_with = fun, (wrt, mode, options)
         self._of_derivative, self._remaking = isinstance(fun, Derivative), False
         self._bound = getattr(fun, "__self__", None) if inspect.ismethod(fun) else None

@@ -11,6 +11,7 @@ import gast
 from . import ir, runtime
 from .errors import UnsupportedError
 from .sources import source_lines
+from .statics import MISSING
 from .primitives import registry
 
 
@@ -261,6 +262,22 @@ def evaluation_order(stmt):
 
 # builtins whose result holds no argument itself (a copy, a count, a sum, a str)
 _HOLDING_NOTHING = (len, sum, min, max, sorted, list, tuple, dict, set, print, isinstance, repr)
+
+
+def may_return_what_it_is_passed(func, called):
+    """Whether the callee `func` (what it resolves to: `called`, MISSING for a method of a
+    local object) is a function or class of the user's, a method that is not numpy's (not a
+    primitive, nor a runtime helper), or a primitive keeping what it is passed: its call may
+    return a view of an array it is passed, or an object keeping one, which only the call
+    can tell."""
+    record = registry.find(called) if called is not MISSING else None
+    if record is not None and record.keeps:
+        return True
+    if called is MISSING:
+        return isinstance(func, gast.Attribute) and registry.method(func.attr) is None
+    if inspect.isclass(called):
+        return called.__module__.partition(".")[0] not in ("builtins", "numpy", "scipy")
+    return inspect.isfunction(called) and record is None and not runtime.is_helper(called)
 
 
 def keeps_no_argument(fn):

@@ -43,28 +43,7 @@ class UnknownCallees:
     def _unknown_callee(self, func, loc):
         """Raise the error saying why the function func names is not known here."""
         what = gast.unparse(func)
-        root = ir.dotted(func)
-        if root is not None and root[0] in self.params and self._bound_again(root[0]):
-            raise UnsupportedError(
-                f"{what}(...) calls the parameter {root[0]!r}, which the function binds "
-                "again: srcdiff cannot tell whether the function passed or the one bound "
-                "here is called",
-                loc,
-                f"give {root[0]} the function as its default ({root[0]}=...) instead of "
-                "binding it in the body, or call the function bound by a name of its own",
-            )
-        if (
-            root is not None
-            and root[0] in self.params
-            and getattr(self.p.statics.get(root[0]), "kind", None) != "tree"
-        ):
-            raise StaticArgumentNeeded(
-                f"{what}(...) calls {'a method of ' if len(root) > 1 else ''}the "
-                f"parameter {root[0]!r}, which is known only when the function is called",
-                loc,
-                STATIC_HINT,
-                parameter=root[0],
-            )
+        self._refuse_parameter_call(func, what, loc)
         self._refuse_item_call(func, what, loc)
         made = self._made_by(func)
         if made is not None:
@@ -107,6 +86,31 @@ class UnknownCallees:
             f"srcdiff does not know what {what!r} is; call a numpy function "
             "or one with a registered adjoint",
         )
+
+    def _refuse_parameter_call(self, func, what, loc):
+        """A call of a parameter (or of a method of one) that no static argument tells."""
+        root = ir.dotted(func)
+        if root is not None and root[0] in self.params and self._bound_again(root[0]):
+            raise UnsupportedError(
+                f"{what}(...) calls the parameter {root[0]!r}, which the function binds "
+                "again: srcdiff cannot tell whether the function passed or the one bound "
+                "here is called",
+                loc,
+                f"give {root[0]} the function as its default ({root[0]}=...) instead of "
+                "binding it in the body, or call the function bound by a name of its own",
+            )
+        if (
+            root is not None
+            and root[0] in self.params
+            and getattr(self.p.statics.get(root[0]), "kind", None) != "tree"
+        ):
+            raise StaticArgumentNeeded(
+                f"{what}(...) calls {'a method of ' if len(root) > 1 else ''}the "
+                f"parameter {root[0]!r}, which is known only when the function is called",
+                loc,
+                STATIC_HINT,
+                parameter=root[0],
+            )
 
     def _refuse_calling_what_a_call_made(self, made, what, loc):
         """Refuse calling what the call `made` returns (an object, or a function: a derivative

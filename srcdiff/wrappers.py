@@ -63,6 +63,16 @@ def source_lines(fn):
     return lines, first
 
 
+def as_routine(fun):
+    """An object of a class of the user's defining __call__ (a loss keeping its settings)
+    is differentiated as that method, bound to it; anything else is itself."""
+    call = getattr(type(fun), "__call__", None)
+    own = type(fun).__module__.partition(".")[0] == __name__.partition(".")[0]
+    if inspect.isroutine(fun) or own or not inspect.isfunction(call):
+        return fun
+    return fun.__call__
+
+
 def source_and_tree(fn):
     """(lines, first line, tree): source_lines(fn), and the ast Module of numbered(lines,
     first) where reading the lines off the code parsed them (to check they are the whole
