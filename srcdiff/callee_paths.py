@@ -39,6 +39,12 @@ def statics_option(fn, described, statics, callee):
     return {"statics": tuple(out)} if out else {}
 
 
+def dotted_names(path):
+    """The names of a path that is names joined by dots (`helpers.sub.g`), else None."""
+    names = path.split(".")
+    return names if all(name.isidentifier() for name in names) else None
+
+
 def resolve_path(fn, path, statics=()):
     """The object a dotted name in fn's source refers to (a callee, at load time); a name
     of a static argument is its function, or for an object its class. Items picked by a
@@ -53,6 +59,9 @@ def resolve_path(fn, path, statics=()):
 
 def path_steps(path, statics):
     """(root name, [(getattr or getitem, key), ...] from the root on) of a dotted name."""
+    names = dotted_names(path)
+    if names is not None:  # (most paths: `g`, `helpers.g`, told without a parse)
+        return names[0], [(getattr, name) for name in names[1:]]
     node = ast.parse(path, mode="eval").body
     steps = []
     while isinstance(node, (ast.Attribute, ast.Subscript)):

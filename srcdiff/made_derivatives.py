@@ -117,7 +117,7 @@ def remade(path, follow):
 
 def is_made_path(path):
     """Whether a callee's path starts with a derivative made by a call (`nf.grad(inner)`)."""
-    return _call_root(path)[0] is not None
+    return "(" in path and _call_root(path)[0] is not None
 
 
 def _call_root(path):
