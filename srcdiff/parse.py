@@ -195,7 +195,7 @@ class ParsedFunction:
         if self.yields is not None:
             self.node = yields_into_a_list(self.node, ir.Names(self.node).fresh, self.location)
         self.namespace = dict(fn.__globals__)
-        self.namespace.update(inspect.getclosurevars(fn).nonlocals)
+        self.namespace.update(_nonlocals(fn))
         self.statics = {static.name: static for static in statics}
         self.imports = hoisted_imports(self)  # (what the emitted module imports too)
         self._siblings = {}
@@ -435,6 +435,14 @@ def parsed_function(fn, statics=(), shared=False, first=False):
     if fn not in kept:
         kept[fn] = ParsedFunction(fn)
     return kept[fn] if shared else kept[fn].copy()
+
+
+def _nonlocals(fn):
+    """inspect.getclosurevars(fn).nonlocals, without its look at every global and builtin
+    name the code reads."""
+    fn = fn.__func__ if inspect.ismethod(fn) else fn
+    cells = fn.__closure__ or ()
+    return {name: cell.cell_contents for name, cell in zip(fn.__code__.co_freevars, cells)}
 
 
 # the flags of a function's code that say its own body yields
