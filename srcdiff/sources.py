@@ -7,7 +7,6 @@ import contextlib
 import functools
 import inspect
 import linecache
-import textwrap
 import threading
 
 import gast
@@ -177,7 +176,7 @@ def read_function(fn, parse=True, shared=False):
             kept.runs = True
     if not parse:
         return None
-    source = textwrap.dedent("".join(lines))
+    source = wrappers.dedented(lines)
     key = source, start
     node = _PARSED.get(key)
     if node is None:

@@ -21,7 +21,6 @@ import dis
 import inspect
 import os
 import sys
-import textwrap
 
 import gast
 import numpy as np
@@ -106,7 +105,7 @@ class Template:
         fn, kind = self.fn, self.kind
         self.constant = set(self._declared_constant)  # args that matter by shape or as a mask
         lines, first, tree = wrappers.source_and_tree(fn)
-        self.source = textwrap.dedent("".join(lines))
+        self.source = wrappers.dedented(lines)
         if tree is None:  # (inspect read the lines)
             tree = ast.parse(wrappers.numbered(lines, first))
         node = tree.body[0]  # (an ast FunctionDef: only its statements are made gast)

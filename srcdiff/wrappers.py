@@ -93,7 +93,18 @@ def source_and_tree(fn):
 def numbered(lines, first):
     """The text of a function's `lines` dedented, after as many empty lines as come before
     them in their file: its parse has their line numbers, with no renumbering after."""
-    return "\n" * (max(first, 1) - 1) + textwrap.dedent("".join(lines))
+    return "\n" * (max(first, 1) - 1) + dedented(lines)
+
+
+def dedented(lines):
+    """textwrap.dedent of the text of `lines`; a function defined at the top of its module
+    is its text as it is, but for its lines of blanks only, made empty (dedent's regular
+    expressions cost a first transform ~0.4 ms over the texts it reads)."""
+    if lines and lines[0][:1].strip():  # (a first line at the margin: dedent's is none)
+        return "".join(
+            line if line.strip(" \t\n") else "\n" * line.endswith("\n") for line in lines
+        )
+    return textwrap.dedent("".join(lines))
 
 
 def _spanned_lines(function):
