@@ -69,6 +69,11 @@ def directory():
     return Path(configured) if configured else default_directory()
 
 
+# an entry's header, as json.dumps(record, sort_keys=True) writes it (without making an
+# encoder for each entry)
+_HEADER = json.JSONEncoder(sort_keys=True)
+
+
 class _Refused(Exception):
     """The cache directory or an entry must not be used; the message says why."""
 
@@ -308,7 +313,7 @@ def _outside_srcdiff():
 def store(key, source, meta):
     """Write an entry atomically; a cache that cannot be written is skipped silently."""
     record = {"key": key, "sha256": digest(key, source), "meta": meta}
-    data = (MAGIC + json.dumps(record, sort_keys=True) + "\n" + source).encode("utf-8")
+    data = (MAGIC + _HEADER.encode(record) + "\n" + source).encode("utf-8")
     with _usable_directory(create=True) as (root, dir_fd):
         if root is None:
             return None

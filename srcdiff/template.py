@@ -111,7 +111,9 @@ class Template:
         node = tree.body[0]  # (an ast FunctionDef: only its statements are made gast)
 
         written = self.source.splitlines()
-        filename = inspect.getsourcefile(fn) or "<template>"
+        filename = fn.__code__.co_filename  # (a module's: inspect would look it up again)
+        if not filename.endswith(".py"):
+            filename = inspect.getsourcefile(fn) or "<template>"
 
         def where(n):
             line = written[n.lineno - first] if 0 <= n.lineno - first < len(written) else ""
